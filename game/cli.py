@@ -1,0 +1,134 @@
+"""Command line of the core: ``python -m game score`` and ``python -m game simulate``.
+
+``score`` reads a JSON request on stdin, in the shape of ``shared/rules/cases.json``'s
+``request``::
+
+    {"game": "pineapple", "boards": [{"top": "Qs Qh 2d", "middle": "...", "bottom": "..."}, ...],
+     "options": {"progressive_fantasyland": true}, "in_fantasyland": [true, false]}
+
+and prints the ``expect`` shape: ``fouled``, ``royalties``, ``points``, ``fantasyland``,
+``fantasyland_cards`` (for ``chinese``: ``fouled`` and ``points``). Bad input exits with
+status 2 and one line on stderr.
+
+``simulate`` plays whole hands with the built-in strategy and prints one JSON object per hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any, TextIO
+
+from game.board import Board
+from game.errors import GameError
+from game.options import GameKind, RuleOptions
+from game.scoring import score_chinese, score_showdown
+from game.simulate import simulate
+
+__all__ = ["main", "score_request"]
+
+
+def score_request(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Score one request (see module doc) and return the result shape.
+
+    :raises GameError: on an unknown game or option, a bad card, a wrong card count, a repeated
+        card (within or across boards) or a malformed request.
+    """
+    if not isinstance(request, Mapping):
+        raise GameError("request must be a JSON object")
+    game = request.get("game", "pineapple")
+    raw_options = request.get("options") or {}
+    if not isinstance(raw_options, Mapping):
+        raise GameError("options must be a JSON object")
+    options = RuleOptions.preset(game, **raw_options)
+    raw_boards = request.get("boards")
+    if not isinstance(raw_boards, Sequence) or isinstance(raw_boards, str):
+        raise GameError("boards must be a list of {top, middle, bottom}")
+    if not 2 <= len(raw_boards) <= 4:
+        raise GameError(f"2 to 4 boards are scored, got {len(raw_boards)}")
+    boards: list[Board] = []
+    seen: set[str] = set()
+    for i, b in enumerate(raw_boards):
+        if not isinstance(b, Mapping) or not all(
+            isinstance(b.get(k), str) for k in ("top", "middle", "bottom")
+        ):
+            raise GameError(f"board {i + 1}: needs top, middle and bottom as card strings")
+        try:
+            board = Board.parse(b["top"], b["middle"], b["bottom"])
+        except GameError as exc:
+            raise GameError(f"board {i + 1}: {exc}") from None
+        for c in board.cards():
+            if c.code_str() in seen:
+                raise GameError(f"board {i + 1}: card {c.code_str()} is also on another board")
+            seen.add(c.code_str())
+        boards.append(board)
+    in_fl_raw = request.get("in_fantasyland")
+    in_fl: list[bool] | None = None
+    if in_fl_raw is not None:
+        if not isinstance(in_fl_raw, Sequence) or len(in_fl_raw) != len(boards):
+            raise GameError("in_fantasyland must list one true/false per board")
+        in_fl = [bool(x) for x in in_fl_raw]
+    if options.game is GameKind.CHINESE:
+        return score_chinese(boards, options).to_json()
+    return score_showdown(boards, options, in_fl).to_json()
+
+
+def _cmd_score(stdin: TextIO, stdout: TextIO) -> int:
+    try:
+        request = json.loads(stdin.read())
+    except json.JSONDecodeError as exc:
+        raise GameError(f"request is not valid JSON: {exc.msg} (line {exc.lineno})") from None
+    json.dump(score_request(request), stdout)
+    stdout.write("\n")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
+    options = RuleOptions.preset(args.game)
+    if options.game is GameKind.CHINESE:
+        raise GameError("simulate plays open-face games: pineapple or ofc")
+    if not options.min_players <= args.players <= options.max_players:
+        raise GameError(
+            f"{options.game.value} takes {options.min_players}–{options.max_players} players"
+        )
+    if args.hands < 0:
+        raise GameError("--hands cannot be negative")
+    write = stdout.write
+    for record in simulate(options, args.players, args.hands, args.seed, policy=args.policy):
+        write(json.dumps(record, separators=(",", ":")))
+        write("\n")
+    return 0
+
+
+def main(
+    argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
+) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input)."""
+    parser = argparse.ArgumentParser(prog="python -m game", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("score", help="score boards read as JSON from stdin")
+    sim = sub.add_parser("simulate", help="play whole hands with the built-in strategy")
+    sim.add_argument("--game", default="pineapple", help="pineapple (default) or ofc")
+    sim.add_argument("--players", type=int, default=3)
+    sim.add_argument("--hands", type=int, default=100)
+    sim.add_argument("--seed", default=None, help="same seed, same output")
+    sim.add_argument(
+        "--policy",
+        choices=("strategy", "auto"),
+        default="strategy",
+        help="strategy: the built-in heuristic (default); auto: R8.5's timeout placement",
+    )
+    args = parser.parse_args(argv)
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    try:
+        if args.command == "score":
+            return _cmd_score(stdin, stdout)
+        return _cmd_simulate(args, stdout)
+    except GameError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. `| head`
+        return 0

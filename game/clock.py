@@ -1,0 +1,81 @@
+"""A player's clock for one hand: the time budget and the time bank (R8.5).
+
+Values are frozen; times are wall-clock seconds (``time.time()`` style floats) passed in by
+the caller, so a restarted service rebuilds the same deadlines and tests use a fixed "now".
+The budget runs only while it is the player's turn; when it is spent the bank runs; when both
+are spent the move is made for the player (the service applies :class:`game.hand.Timeout`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+__all__ = ["SeatClock"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatClock:
+    """Seconds left of the budget and of the bank; ``running_since`` is set while it runs."""
+
+    budget: float
+    bank: float
+    running_since: float | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the clock is counting now."""
+        return self.running_since is not None
+
+    def start(self, now: float) -> SeatClock:
+        """Start counting at ``now`` (no change if already running)."""
+        return self if self.running_since is not None else replace(self, running_since=now)
+
+    def stop(self, now: float) -> SeatClock:
+        """Stop counting at ``now``: the elapsed time comes off the budget, then the bank."""
+        if self.running_since is None:
+            return self
+        budget, bank = self.left(now)
+        return SeatClock(budget, bank, None)
+
+    def left(self, now: float) -> tuple[float, float]:
+        """(budget, bank) seconds left at ``now``."""
+        if self.running_since is None:
+            return self.budget, self.bank
+        spent = max(0.0, now - self.running_since)
+        budget = self.budget - spent
+        if budget >= 0:
+            return budget, self.bank
+        return 0.0, max(0.0, self.bank + budget)
+
+    def in_bank(self, now: float) -> bool:
+        """Whether the budget is spent and the bank is running (R8.5)."""
+        return self.left(now)[0] <= 0
+
+    def deadline(self) -> float | None:
+        """When budget and bank will both be spent, if running; else ``None``."""
+        if self.running_since is None:
+            return None
+        return self.running_since + self.budget + self.bank
+
+    def expired(self, now: float) -> bool:
+        """Budget and bank are both spent at ``now``."""
+        budget, bank = self.left(now)
+        return budget <= 0 and bank <= 0
+
+    def with_budget(self, budget: float) -> SeatClock:
+        """A fresh budget for a new hand, keeping the bank (R8.5: the bank does not refill)."""
+        return SeatClock(budget, self.bank, None)
+
+    def refill_bank(self, seconds: float, cap: float) -> SeatClock:
+        """Give back ``seconds`` of bank, at most up to ``cap`` (R8.5 refill per match)."""
+        return replace(self, bank=min(cap, self.bank + seconds))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"budget": self.budget, "bank": self.bank, "running_since": self.running_since}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatClock:
+        """Inverse of :meth:`to_json`."""
+        return cls(float(data["budget"]), float(data["bank"]), data.get("running_since"))

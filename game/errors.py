@@ -1,0 +1,87 @@
+"""Typed errors of the game core.
+
+Adapters turn each error type (and its ``code``) into a localised notice; the core never
+produces prose for players. Every error leaves the state it was raised from unchanged.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Base class of every rule violation or bad input the core refuses.
+
+    ``code`` is a stable machine name (e.g. ``"not_your_turn"``) that adapters map to text.
+    """
+
+    code: str = "game_error"
+
+    def __init__(self, message: str, *, code: str | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class CardError(GameError):
+    """A card or a list of cards could not be parsed, or repeats a card (R1.1)."""
+
+    code = "bad_card"
+
+
+class OptionError(GameError):
+    """An unknown rule option or an option value out of range (R3–R8)."""
+
+    code = "bad_option"
+
+
+class BoardError(GameError):
+    """A board with the wrong number of cards in a box (R2.1) or a repeated card."""
+
+    code = "bad_board"
+
+
+class IllegalAction(GameError):
+    """An action the hand state machine refuses (R3.3–R3.5); the state is unchanged."""
+
+    code = "illegal_action"
+
+
+class NotYourTurn(IllegalAction):
+    """The seat may not act now (R3.3, R6.3)."""
+
+    code = "not_your_turn"
+
+
+class CardNotInHand(IllegalAction):
+    """The card is not one of the seat's cards of the current street (R3.4)."""
+
+    code = "card_not_in_hand"
+
+
+class BoxFull(IllegalAction):
+    """The target box has no free slot (R3.5)."""
+
+    code = "box_full"
+
+
+class DiscardNotAllowed(IllegalAction):
+    """A discard on a street without discards, or more discards than the street allows (R3.2)."""
+
+    code = "discard_not_allowed"
+
+
+class IncompleteStreet(IllegalAction):
+    """Confirm with cards still to place or discard (R3.2, R3.4)."""
+
+    code = "incomplete_street"
+
+
+class HandOver(IllegalAction):
+    """The hand has reached showdown; no more actions are taken."""
+
+    code = "hand_over"
+
+
+class SettlementError(GameError):
+    """Settlement input that does not add up (unknown seats, negative stacks) (R8.4)."""
+
+    code = "bad_settlement"

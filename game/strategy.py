@@ -1,0 +1,266 @@
+"""The built-in placement strategy: computer players, ``safe_autoplay`` (R8.5), the
+``simulate`` command and the "arrange for me" suggestion.
+
+It is a fast heuristic, not a solver. Ordinary streets are decided card by card with a score
+per box (pairs and flush draws go low, a weak card goes on top, a placement that would make a
+foul certain is avoided), and the last street of a board is searched exhaustively. A whole
+arrangement of 13 cards (Fantasyland, R6.2; Chinese Poker, R4.5) tries the strongest bottoms
+and middles and keeps the legal board with the most royalties, so it never fouls when a legal
+board exists (one always does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, permutations
+
+from game import evaluator
+from game.board import BOXES, Board, Box, fantasyland_cards, royalty
+from game.cards import RANK_PRIMES, Card
+from game.evaluator import rank3, rank5
+from game.options import RuleOptions
+
+__all__ = ["arrange", "complete_street"]
+
+_SIZES = (3, 5, 5)  # top, middle, bottom
+_MADE: dict[int, int] = {}
+_PLAIN, _SUITED, _TOP = evaluator._PLAIN, evaluator._SUITED, evaluator._TOP
+
+
+def _made_ranks(ranks: Sequence[int]) -> int:
+    """Packed strength made by pairs, trips and quads of a partial box (no draws)."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(((k, r) for r, k in counts.items() if k >= 2), reverse=True)
+    if not groups:
+        return 0
+    k, r = groups[0]
+    if k == 4:
+        return 7 << 20 | r << 16
+    if k == 3:
+        return (6 << 20 | r << 16 | groups[1][1] << 12) if len(groups) > 1 else 3 << 20 | r << 16
+    if len(groups) > 1:
+        return 2 << 20 | r << 16 | groups[1][1] << 12
+    return 1 << 20 | r << 16
+
+
+class _BoxState:
+    """A box during a decision: its cards, rank-prime product, common suit and made hand."""
+
+    __slots__ = ("cards", "key", "made", "size", "suit")
+
+    def __init__(self, cards: Sequence[Card], size: int) -> None:
+        self.cards = list(cards)
+        self.size = size
+        self.key = 1
+        self.suit = 0xF00
+        for c in cards:
+            self.key *= c.code & 255
+            self.suit &= c.code
+        self.made = self.made_with(1, self.suit, len(self.cards))
+
+    def made_with(self, prime: int, suit: int, n: int) -> int:
+        """The made strength if a card with rank prime ``prime`` joined (``1``: as it is)."""
+        key = self.key * prime
+        if n == self.size:
+            if n == 3:
+                return _TOP[key]
+            return _SUITED[key] if suit else _PLAIN[key]
+        made = _MADE.get(key)
+        if made is None:
+            ranks: list[int] = [c.rank for c in self.cards]
+            if prime != 1:
+                ranks.append(RANK_PRIMES.index(prime) + 2)
+            made = _MADE[key] = _made_ranks(ranks)
+        return made
+
+    def add(self, card: Card) -> None:
+        self.cards.append(card)
+        self.key *= card.code & 255
+        self.suit &= card.code
+        self.made = self.made_with(1, self.suit, len(self.cards))
+
+
+def _gain(card: Card, box: int, boxes: list[_BoxState]) -> float:
+    """How much putting ``card`` in ``box`` (0 top, 1 middle, 2 bottom) is worth."""
+    bs = boxes[box]
+    cards = bs.cards
+    n = len(cards)
+    r = card.rank
+    same = 0
+    for c in cards:
+        if c.rank == r:
+            same += 1
+    suit = bs.suit & card.code
+    suited = n > 0 and suit != 0
+    new = bs.made_with(card.code & 255, suit, n + 1)
+    if box == 2:
+        g = (0.0, 9.0, 14.0, 30.0)[same] + r * 0.05
+        if suited:
+            g += 1.0 + n * 1.3
+        return g
+    if box == 1:
+        g = (0.0, 7.0, 11.0, 25.0)[same] + r * 0.04
+        if suited:
+            g += 0.6 + n * 0.9
+        if new > boxes[2].made:
+            free_below = 5 - len(boxes[2].cards)
+            g -= 30.0 if free_below == 0 else 6.0 + 12.0 / free_below
+        return g
+    mid = boxes[1]
+    if same == 0:
+        g = (14 - r) * 0.25 - 1.0
+        if n == 0 and r >= 12 and boxes[2].made >> 20:
+            g = 2.5  # a Fantasyland try over a paired bottom
+        if n == 2 and new > mid.made:
+            g -= 6.0 if len(mid.cards) < 5 else 40.0
+        return g
+    free_mid = 5 - len(mid.cards)
+    if new <= mid.made:
+        return 4.0 + max(0, r - 5) * 1.5 + (10.0 if r >= 12 or same == 2 else 0.0)
+    if r >= 12 and same == 1 and free_mid >= 2 and boxes[2].made >> 20 >= 2:
+        return 6.0 + (r - 12) * 2.0  # a Fantasyland try: QQ+ on top over two pair below
+    return -12.0 if free_mid else -40.0
+
+
+def complete_street(
+    board: Board,
+    cards: Sequence[Card],
+    discards: int,
+    *,
+    fantasyland_cards: int = 0,
+    options: RuleOptions | None = None,
+) -> list[tuple[Card, Box | None]]:
+    """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
+
+    :param board: the seat's board so far (confirmed and already placed cards).
+    :param cards: the street's cards still to place.
+    :param discards: how many of ``cards`` to discard.
+    :param fantasyland_cards: non-zero when the board is empty and all 13 go at once.
+    :returns: ``(card, box)`` per card, box ``None`` for a discard.
+    """
+    opts = options or RuleOptions()
+    keep = len(cards) - discards
+    free = 13 - board.count
+    if free == 13 and keep == 13:
+        return arrange(cards, opts)
+    if free == keep and keep <= 3:
+        return _exhaustive_last(board, cards, keep, opts)
+    boxes = [_BoxState(board.top, 3), _BoxState(board.middle, 5), _BoxState(board.bottom, 5)]
+    remaining = list(cards)
+    gains: dict[tuple[int, int], float] = {}
+    for ci, c in enumerate(remaining):
+        for i in (2, 1, 0):
+            if len(boxes[i].cards) < _SIZES[i]:
+                gains[(ci, i)] = _gain(c, i, boxes)
+    out: dict[Card, Box | None] = {}
+    for _ in range(keep):
+        (ci, bi) = max(gains, key=gains.__getitem__)
+        c = remaining[ci]
+        box = boxes[bi]
+        made_before = box.made
+        box.add(c)
+        out[c] = BOXES[bi]
+        full = len(box.cards) >= _SIZES[bi]
+        # A box's gains depend on its own cards and on the made hands of the boxes below.
+        changed_below = box.made != made_before
+        for key in list(gains):
+            if key[0] == ci or (full and key[1] == bi):
+                del gains[key]
+            elif key[1] == bi or (changed_below and key[1] < bi):
+                gains[key] = _gain(remaining[key[0]], key[1], boxes)
+    return [(c, out.get(c)) for c in cards]
+
+
+def _exhaustive_last(
+    board: Board, cards: Sequence[Card], keep: int, options: RuleOptions
+) -> list[tuple[Card, Box | None]]:
+    """Try every way to finish the board with ``keep`` of ``cards``; best legal value wins."""
+    slots = [b for b in BOXES for _ in range(board.free(b))]
+    best_value = -1e9
+    best: list[tuple[Card, Box | None]] = []
+    for kept in combinations(cards, keep):
+        for order in set(permutations(slots)):
+            rows = [list(board.top), list(board.middle), list(board.bottom)]
+            for c, b in zip(kept, order, strict=True):
+                rows[b.index].append(c)
+            t, m, o = rows
+            st = rank3(t[0].code, t[1].code, t[2].code)
+            sm = rank5(m[0].code, m[1].code, m[2].code, m[3].code, m[4].code)
+            sb = rank5(o[0].code, o[1].code, o[2].code, o[3].code, o[4].code)
+            if st > sm or sm > sb:
+                value = -1000.0 + sb / (1 << 24)
+            else:
+                roy = royalty(Box.TOP, st) + royalty(Box.MIDDLE, sm) + royalty(Box.BOTTOM, sb)
+                fl = fantasyland_cards(st, sm, sb, options, False)
+                value = roy * 3.0 + (15.0 if fl else 0.0) + (sb >> 20) * 0.5 + (sm >> 20) * 0.3
+            if value > best_value:
+                placed = dict(zip(kept, order, strict=True))
+                best_value, best = value, [(c, placed.get(c)) for c in cards]
+    return best
+
+
+def arrange(
+    cards: Sequence[Card], options: RuleOptions | None = None, *, width: int = 12
+) -> list[tuple[Card, Box | None]]:
+    """Set 13 of ``cards`` on a whole board at once, the rest discarded (R6.2, R4.5).
+
+    Tries the ``width`` strongest bottoms and, for each, the strongest middles not above it,
+    with the best top not above the middle; keeps the legal board with the highest
+    royalties, counting a board that stays in Fantasyland (R6.4) as worth 30 more (ties:
+    stronger boxes). Never fouls.
+
+    :raises ValueError: if fewer than 13 cards are given.
+    """
+    opts = options or RuleOptions()
+    if len(cards) < 13:
+        raise ValueError("a whole board needs 13 cards")
+    stay_bonus = 30 if opts.fantasyland else 0
+    cs = list(cards)
+    bottoms = sorted(
+        ((rank5(*(c.code for c in five)), five) for five in combinations(cs, 5)),
+        key=lambda t: t[0],
+        reverse=True,
+    )
+    best: tuple[tuple[int, int, int, int], Board] | None = None
+    seen_b: set[int] = set()
+    tried = 0
+    for sb, bottom in bottoms:
+        if sb in seen_b:
+            continue
+        seen_b.add(sb)
+        tried += 1
+        if tried > width:
+            break
+        rest = [c for c in cs if c not in bottom]
+        middles = sorted(
+            ((rank5(*(c.code for c in five)), five) for five in combinations(rest, 5)),
+            key=lambda t: t[0],
+            reverse=True,
+        )
+        seen_m: set[int] = set()
+        for sm, middle in middles:
+            if sm > sb or sm in seen_m:
+                continue
+            seen_m.add(sm)
+            if len(seen_m) > width:
+                break
+            left = [c for c in rest if c not in middle]
+            for top in combinations(left, 3):
+                st = rank3(*(c.code for c in top))
+                if st > sm:
+                    continue
+                roy = royalty(Box.TOP, st) + royalty(Box.MIDDLE, sm) + royalty(Box.BOTTOM, sb)
+                if stay_bonus and fantasyland_cards(st, sm, sb, opts, True):
+                    roy += stay_bonus  # R6.4: keeping Fantasyland is worth a lot
+                key = (roy, sb, sm, st)
+                if best is None or key > best[0]:
+                    best = (key, Board(tuple(top), tuple(middle), tuple(bottom)))
+    assert best is not None  # the weakest split of any 13 cards is legal
+    board = best[1]
+    where: dict[Card, Box] = {}
+    for b in BOXES:
+        for c in board.box(b):
+            where[c] = b
+    return [(c, where.get(c)) for c in cs]
