@@ -181,7 +181,7 @@ def _exhaustive_last(
     best_value = -1e9
     best: list[tuple[Card, Box | None]] = []
     for kept in combinations(cards, keep):
-        for order in set(permutations(slots)):
+        for order in dict.fromkeys(permutations(slots)):  # ordered: deterministic
             rows = [list(board.top), list(board.middle), list(board.bottom)]
             for c, b in zip(kept, order, strict=True):
                 rows[b.index].append(c)

@@ -1,0 +1,291 @@
+"""The storage interface the table service uses (issue 3): typed records and one repository
+protocol, :class:`Store`. :mod:`storage.sqlite` implements it on aiosqlite;
+:mod:`storage.memory` is the in-memory fake for fast service tests. Both pass the same
+contract tests.
+
+Money model (R8.1–R8.4): every player has a *wallet* (their balance) per community and, while
+seated, a *stack* at one table. Stacks are the table's escrow. Every change is an append-only
+ledger row written in the same transaction as the balances/stacks it changes; each row is
+balanced by itself (``balance_delta + stack_delta == 0``) except the minting kinds
+(``starting``, ``admin_grant``, ``daily_bonus``), so for every community
+``sum(balances) + sum(stacks)`` changes only through minting. A ``hand_result`` is a set of
+rows with ``stack_delta`` only, summing to zero over the hand. Amounts are whole kush.
+
+Idempotency: every mutating call takes a ``key``; repeating a call with a key already applied
+changes nothing and returns the first call's result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Protocol
+
+from game.options import RuleOptions
+
+__all__ = [
+    "Community",
+    "CommunitySettings",
+    "HandRecord",
+    "InsufficientFunds",
+    "LedgerEntry",
+    "LedgerKind",
+    "Player",
+    "Store",
+    "StorageError",
+    "TableRecord",
+]
+
+
+class StorageError(Exception):
+    """Base class of storage errors; nothing was changed when one is raised."""
+
+
+class InsufficientFunds(StorageError):
+    """A debit would make a balance or a stack negative; nothing was changed."""
+
+
+class LedgerKind(Enum):
+    """Kinds of ledger rows."""
+
+    STARTING = "starting"
+    BUY_IN = "buy_in"
+    CASH_OUT = "cash_out"
+    HAND_RESULT = "hand_result"
+    ADMIN_GRANT = "admin_grant"
+    DAILY_BONUS = "daily_bonus"
+    REFUND = "refund"
+
+
+@dataclass(frozen=True, slots=True)
+class CommunitySettings:
+    """A community's defaults, set by its admins (R8.1).
+
+    :ivar starting_balance: kush a new player starts with.
+    :ivar daily_bonus: kush of ``/daily``.
+    :ivar min_buy_in: kush moved to the table on Ready (R8.2).
+    :ivar kush_label: display label of the kush value (e.g. "1 kush = 10 ₽"), display only.
+    :ivar language: ``"en"``/``"ru"`` to force a language, ``None`` for each user's own.
+    :ivar game: game preset of new tables (``pineapple``, ``ofc``, ``chinese``).
+    :ivar options: rule option overrides of new tables (R3–R8), JSON values.
+    """
+
+    starting_balance: int = 1000
+    daily_bonus: int = 100
+    min_buy_in: int = 200
+    kush_label: str = "kush"
+    language: str | None = None
+    game: str = "pineapple"
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def rule_options(self) -> RuleOptions:
+        """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
+        return RuleOptions.preset(self.game, **dict(self.options))
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "starting_balance": self.starting_balance,
+            "daily_bonus": self.daily_bonus,
+            "min_buy_in": self.min_buy_in,
+            "kush_label": self.kush_label,
+            "language": self.language,
+            "game": self.game,
+            "options": dict(self.options),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CommunitySettings:
+        """Inverse of :meth:`to_json`; missing fields take their defaults."""
+        base = cls()
+        return cls(
+            int(data.get("starting_balance", base.starting_balance)),
+            int(data.get("daily_bonus", base.daily_bonus)),
+            int(data.get("min_buy_in", base.min_buy_in)),
+            str(data.get("kush_label", base.kush_label)),
+            data.get("language", base.language),
+            str(data.get("game", base.game)),
+            dict(data.get("options") or {}),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Community:
+    """A Telegram group or a Discord guild: balances, leaderboards and settings live here."""
+
+    id: int
+    platform: str
+    external_id: str
+    title: str
+    settings: CommunitySettings
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A person in one community. ``balance`` is their wallet (kush), not counting stacks."""
+
+    id: int
+    community_id: int
+    user_id: str
+    name: str
+    language: str | None
+    balance: int
+
+
+@dataclass(frozen=True, slots=True)
+class TableRecord:
+    """A table in a chat (a group, or a Discord channel). ``options`` is ``RuleOptions.to_json``."""
+
+    id: int
+    community_id: int
+    chat_id: str
+    options: Mapping[str, Any]
+    min_buy_in: int
+    open: bool
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One append-only ledger row (see module doc)."""
+
+    id: int
+    community_id: int
+    kind: LedgerKind
+    player_id: int
+    table_id: int | None
+    hand_id: int | None
+    balance_delta: int
+    stack_delta: int
+    actor: str | None
+    reason: str | None
+    key: str
+    created_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A finished hand for the history.
+
+    :ivar hand: ``Hand.to_json()``: setup (deck, seed) and ordered actions.
+    :ivar result: ``HandResult.to_json()`` plus anything the service adds (e.g. kush moved).
+    :ivar players: seat → player id.
+    """
+
+    id: int
+    table_id: int
+    number: int
+    hand: Mapping[str, Any]
+    result: Mapping[str, Any]
+    players: Mapping[int, int]
+    finished_at: float
+
+
+class Store(Protocol):
+    """What the table service needs from storage. All methods are coroutines; every mutating
+    one is a single transaction and takes an idempotency ``key``."""
+
+    # communities and players
+    async def community(self, platform: str, external_id: str, title: str = "") -> Community:
+        """Get or create a community (new ones get default settings)."""
+
+    async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
+        """Replace a community's settings."""
+
+    async def player(
+        self, community_id: int, user_id: str, name: str, language: str | None = None
+    ) -> Player:
+        """Get or create a player; a new player gets the community's starting balance through a
+        ``starting`` ledger row. Name and language are updated when they changed."""
+
+    async def get_player(self, player_id: int) -> Player | None:
+        """A player by id, with the current balance."""
+
+    async def find_player(self, community_id: int, name_or_user_id: str) -> Player | None:
+        """A player of the community by user id or by display name (case-insensitive, an
+        optional leading ``@`` ignored)."""
+
+    async def leaderboard(self, community_id: int, limit: int = 10) -> Sequence[tuple[Player, int]]:
+        """Players by balance plus stacks, highest first: ``(player, total)``."""
+
+    # wallet
+    async def grant(
+        self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str
+    ) -> int:
+        """Give (or, negative, take) kush: an ``admin_grant`` row. Returns the new balance.
+        :raises InsufficientFunds: if the balance would go negative."""
+
+    async def claim_daily(self, community_id: int, player_id: int, amount: int, day: str) -> int | None:
+        """The daily bonus for ``day`` (``YYYY-MM-DD``): the new balance, or ``None`` if the
+        player already claimed that day."""
+
+    async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
+        """Move ``amount`` from the wallet to the player's stack at the table (R8.2): a
+        ``buy_in`` row. Returns the new stack. :raises InsufficientFunds: on a short balance."""
+
+    async def cash_out(
+        self, table_id: int, player_id: int, *, key: str, kind: LedgerKind = LedgerKind.CASH_OUT
+    ) -> int:
+        """Move the whole stack back to the wallet (a ``cash_out`` or ``refund`` row) and free
+        the seat's stack. Returns the amount moved (0 if there was no stack)."""
+
+    async def stacks(self, table_id: int) -> Mapping[int, int]:
+        """Player id → stack at the table, for players with a stack row."""
+
+    async def settle_hand(
+        self,
+        table_id: int,
+        number: int,
+        hand: Mapping[str, Any],
+        result: Mapping[str, Any],
+        players: Mapping[int, int],
+        deltas: Mapping[int, int],
+        *,
+        key: str,
+    ) -> HandRecord:
+        """Record a finished hand and apply its kush: ``hand_result`` rows changing the stacks of
+        ``deltas`` (player id → kush, summing to zero) and the hand history row, in one
+        transaction. :raises StorageError: if the deltas do not sum to zero.
+        :raises InsufficientFunds: if a stack would go negative."""
+
+    # tables
+    async def create_table(
+        self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """Open a table in a chat. :raises StorageError: if the chat already has an open one."""
+
+    async def open_table(self, community_id: int, chat_id: str) -> TableRecord | None:
+        """The chat's open table, if any."""
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """A table by id."""
+
+    async def update_table(
+        self, table_id: int, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """Change a table's options and minimum buy-in (between hands)."""
+
+    async def close_table(self, table_id: int) -> None:
+        """Close a table (its stacks must have been cashed out)."""
+
+    async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """Store the live state of a table (replacing the previous one)."""
+
+    async def delete_snapshot(self, table_id: int) -> None:
+        """Forget a table's live state."""
+
+    async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """Every open table with its last snapshot (for restart recovery)."""
+
+    # history
+    async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:
+        """The player's last ``limit`` hands, newest first."""
+
+    async def export_hands(self, table_id: int) -> list[dict[str, Any]]:
+        """Every hand of a table as JSON-ready dicts, oldest first."""
+
+    async def ledger(self, community_id: int) -> Sequence[LedgerEntry]:
+        """Every ledger row of a community, in order."""
+
+    async def close(self) -> None:
+        """Release the database."""

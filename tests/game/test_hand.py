@@ -1,0 +1,338 @@
+"""The Pineapple hand state machine (R3, R6.2–R6.3, R8.5) and what each seat may see."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game.actions import (
+    Arrange,
+    Confirm,
+    Discard,
+    Place,
+    Timeout,
+    Unplace,
+    action_from_json,
+    action_to_json,
+)
+from game.board import Box
+from game.cards import parse_card, parse_cards
+from game.errors import (
+    BoxFull,
+    CardNotInHand,
+    DiscardNotAllowed,
+    GameError,
+    HandOver,
+    IllegalAction,
+    IncompleteStreet,
+    NotYourTurn,
+)
+from game.hand import Hand, HandSetup, acting_order
+from game.options import RuleOptions
+from game.simulate import play_turn
+from tests.game.helpers import deal, place_all
+
+C = parse_card
+
+
+def finish(hand: Hand) -> None:
+    while not hand.is_over:
+        play_turn(hand, hand.to_act[0])
+
+
+def test_r3_3_acting_order_starts_after_the_button() -> None:
+    assert acting_order((0, 1, 2), 0) == (1, 2, 0)
+    assert acting_order((0, 1, 2), 2) == (0, 1, 2)
+    assert acting_order((1, 3), 3) == (1, 3)
+    assert acting_order((0, 2, 3), 2) == (3, 0, 2)
+
+
+def test_r3_2_streets_deal_five_then_three_and_place_thirteen() -> None:
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    assert hand.to_act == (0,)
+    assert hand.current_cards(0) == parse_cards("As Ks Qs Js Ts")
+    assert hand.current_cards(1) == ()  # not dealt to seat 1 before its turn
+    place_all(hand, 0, "b b b b b")
+    assert hand.to_act == (1,)
+    assert hand.current_cards(1) == parse_cards("2h 3h 4h 5h 6h")
+    place_all(hand, 1, "m m m m m")
+    place_all(hand, 2, "m m m m m")
+    assert hand.to_act == (0,) and hand.street_of(0) == 2
+    assert hand.current_cards(0) == parse_cards("9d 8d 7d")  # 3 cards on street 2
+    place_all(hand, 0, "m m x")
+    assert hand.discards_of(0) == (C("7d"),)
+    finish(hand)
+    assert hand.result is not None
+    for r in hand.result.seats:
+        assert r.board.is_complete
+        assert len(hand.discards_of(r.seat)) == 4
+
+
+def test_r3_4_cards_move_freely_until_confirm_and_never_after() -> None:
+    hand = deal("As Ks Qs Js Ts")
+    hand.place(0, C("As"), Box.TOP)
+    hand.place(0, C("As"), Box.BOTTOM)  # moved (R3.4)
+    hand.unplace(0, C("As"))
+    assert hand.pending(0) == ()
+    for c in parse_cards("As Ks Qs Js Ts"):
+        hand.place(0, c, Box.BOTTOM)
+    hand.confirm(0)
+    # seat 0's street-1 cards cannot move any more
+    with pytest.raises(NotYourTurn):
+        hand.place(0, C("As"), Box.TOP)
+    assert hand.board_of(0).bottom == parse_cards("As Ks Qs Js Ts")
+
+
+def test_rejected_actions_change_nothing() -> None:
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h")
+    before = hand.dumps()
+    cases: list[tuple[object, type[GameError]]] = [
+        (Place(1, C("2h"), Box.TOP), NotYourTurn),  # wrong player (R3.3)
+        (Place(0, C("2h"), Box.TOP), CardNotInHand),  # seat 1's card
+        (Place(0, C("As"), Box.TOP, street=2), IllegalAction),  # wrong street
+        (Discard(0, C("As")), DiscardNotAllowed),  # no discard on street 1
+        (Confirm(0), IncompleteStreet),  # cards missing
+        (Unplace(0, C("As")), CardNotInHand),
+        (Place(7, C("As"), Box.TOP), NotYourTurn),  # not a seat
+    ]
+    for action, error in cases:
+        with pytest.raises(error):
+            hand.apply(action)  # type: ignore[arg-type]
+        assert not hand.can(action)  # type: ignore[arg-type]
+    assert hand.dumps() == before
+    hand.place(0, C("As"), Box.TOP)
+    hand.place(0, C("Ks"), Box.TOP)
+    hand.place(0, C("Qs"), Box.TOP)
+    with pytest.raises(BoxFull):  # R3.5: never silently changed
+        hand.place(0, C("Js"), Box.TOP)
+    assert hand.pending(0) == ((C("As"), Box.TOP), (C("Ks"), Box.TOP), (C("Qs"), Box.TOP))
+    with pytest.raises(IllegalAction) as exc:
+        hand.place(0, C("As"), Box.TOP)
+    assert exc.value.code == "no_change"
+
+
+def test_r3_2_second_discard_and_short_confirm_are_refused_on_street_two() -> None:
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    place_all(hand, 0, "b b b b b")
+    place_all(hand, 1, "b b b b b")
+    place_all(hand, 2, "b b b b b")
+    hand.discard(0, C("9d"))
+    with pytest.raises(DiscardNotAllowed):
+        hand.discard(0, C("8d"))
+    hand.place(0, C("8d"), Box.MIDDLE)
+    with pytest.raises(IncompleteStreet):
+        hand.confirm(0)
+    hand.place(0, C("7d"), Box.MIDDLE)
+    hand.confirm(0)
+    assert hand.board_of(0).middle == parse_cards("8d 7d")
+
+
+def test_finished_hand_refuses_everything() -> None:
+    hand = deal()
+    finish(hand)
+    with pytest.raises(HandOver):
+        hand.confirm(0)
+
+
+# -- visibility (R3.3, R3.6, R6.3) --------------------------------------------------------
+
+
+def test_r3_3_street_one_is_face_up_placements_public_on_confirm_discards_never() -> None:
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    group = hand.view(None)
+    assert group.seat(0).face_up == parse_cards("As Ks Qs Js Ts")
+    hand.place(0, C("As"), Box.BOTTOM)
+    assert hand.view(None).seat(0).board.count == 0  # not before confirm
+    assert hand.view(1).seat(0).board.count == 0
+    assert hand.view(0).me is not None and hand.view(0).me.board.bottom == (C("As"),)
+    for c in parse_cards("Ks Qs Js Ts"):
+        hand.place(0, c, Box.BOTTOM)
+    hand.confirm(0)
+    assert hand.view(None).seat(0).board.bottom == parse_cards("As Ks Qs Js Ts")
+    place_all(hand, 1, "b b b b b")
+    place_all(hand, 2, "b b b b b")
+    # street 2 is dealt face down: nobody else sees 9d 8d 7d
+    assert hand.view(None).seat(0).face_up == ()
+    assert not {C("9d"), C("8d"), C("7d")} & hand.view(1).public_cards()
+    place_all(hand, 0, "m m x")
+    public = hand.view(None).public_cards()
+    assert {C("9d"), C("8d")} <= public and C("7d") not in public
+    finish(hand)
+    assert C("7d") not in hand.view(None).public_cards()
+    for seat in (0, 1, 2):
+        for d in hand.discards_of(seat):
+            assert d not in hand.view(None).public_cards()
+
+
+def test_r3_6_simultaneous_streets_reveal_when_the_last_confirms() -> None:
+    hand = deal(
+        "As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c",
+        options=RuleOptions(simultaneous_streets=True),
+    )
+    assert hand.to_act == (0, 1, 2)
+    assert hand.view(None).seat(0).face_up == ()  # dealt face down when simultaneous
+    place_all(hand, 1, "b b b b b")
+    assert hand.to_act == (0, 2)
+    assert hand.view(None).seat(1).board.count == 0  # confirmed but not yet revealed
+    assert hand.view(None).seat(1).hidden == 5
+    assert hand.view(1).me is not None and hand.view(1).me.board.count == 5
+    place_all(hand, 0, "b b b b b")
+    applied = hand.apply(Arrange(2, tuple((c, Box.BOTTOM) for c in hand.current_cards(2))))
+    assert applied.revealed
+    assert hand.view(None).seat(1).board.count == 5
+    assert hand.to_act == (0, 1, 2)
+
+
+def test_r6_3_fantasyland_seat_plays_after_the_others_hidden_until_showdown() -> None:
+    # seats 0 and 1 ordinary, seat 2 (the button) in Fantasyland with 14 cards
+    hand = deal(fantasyland={2: 14})
+    assert hand.to_act == (0,)
+    assert hand.current_cards(2) == ()
+    while hand.to_act != (2,):
+        assert 2 not in hand.to_act
+        play_turn(hand, hand.to_act[0])
+    assert len(hand.current_cards(2)) == 14
+    play_turn(hand, 2)
+    assert hand.is_over
+    assert hand.result is not None and hand.result.seat(2).played_fantasyland
+    assert len(hand.discards_of(2)) == 1
+
+
+def test_r6_3_fantasyland_board_is_hidden_before_showdown() -> None:
+    hand = deal(fantasyland={0: 14}, seats=(0, 1), button=1)
+    # every player but one in Fantasyland: all play at once, the ordinary board hidden too
+    assert set(hand.to_act) == {0, 1}
+    fl_cards = set(hand.current_cards(0))
+    assert len(fl_cards) == 14
+    play_turn(hand, 0)
+    play_turn(hand, 1)  # ordinary street 1
+    group = hand.view(None)
+    assert group.seat(0).board.count == 0 and group.seat(0).hidden == 13
+    assert group.seat(1).board.count == 0 and group.seat(1).hidden == 5
+    assert not fl_cards & hand.view(1).public_cards()
+    finish(hand)
+    assert hand.view(None).seat(0).board.count == 13
+
+
+def test_r6_3_everyone_in_fantasyland_arranges_at_once() -> None:
+    hand = deal(fantasyland={0: 14, 1: 15, 2: 17})
+    assert hand.to_act == (0, 1, 2)
+    assert [len(hand.current_cards(s)) for s in (0, 1, 2)] == [14, 15, 17]
+    finish(hand)
+    assert [len(hand.discards_of(s)) for s in (0, 1, 2)] == [1, 2, 4]
+
+
+def test_r6_3_two_ordinary_and_one_fantasyland_seat_open_play_first() -> None:
+    hand = deal(fantasyland={1: 14}, button=0)
+    assert hand.order == (1, 2, 0)
+    assert hand.to_act == (2,)  # seat 1 waits in Fantasyland
+    assert hand.view(None).seat(2).face_up  # ordinary street 1 in the open
+
+
+# -- timeouts (R8.5) ------------------------------------------------------------------------
+
+
+def test_r8_5_timeout_places_bottom_then_middle_then_top_and_discards_the_third() -> None:
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    applied = hand.timeout(0)
+    assert applied.placements == tuple((c, Box.BOTTOM) for c in parse_cards("As Ks Qs Js Ts"))
+    place_all(hand, 1, "m m m m m")
+    place_all(hand, 2, "m m m m m")
+    applied = hand.timeout(0)
+    assert applied.placements == ((C("9d"), Box.MIDDLE), (C("8d"), Box.MIDDLE), (C("7d"), None))
+    assert hand.result is None
+    finish(hand)
+    assert hand.result is not None and hand.result.seat(0).timed_out
+
+
+def test_r8_5_timeout_keeps_cards_already_placed_this_street() -> None:
+    hand = deal("As Ks Qs Js Ts")
+    hand.place(0, C("Ks"), Box.TOP)
+    applied = hand.timeout(0)
+    assert applied.placements == (
+        (C("As"), Box.BOTTOM),
+        (C("Qs"), Box.BOTTOM),
+        (C("Js"), Box.BOTTOM),
+        (C("Ts"), Box.BOTTOM),
+    )
+    assert hand.board_of(0).top == (C("Ks"),)
+
+
+def test_r8_5_fantasyland_timeout_sets_the_first_13_and_discards_the_rest() -> None:
+    hand = deal(fantasyland={0: 14, 1: 14}, seats=(0, 1), button=1)
+    cards = hand.current_cards(0)
+    applied = hand.timeout(0)
+    assert [c for c, b in applied.placements if b is None] == [cards[13]]
+    assert hand.board_of(0).bottom == cards[:5]
+    assert hand.board_of(0).middle == cards[5:10]
+    assert hand.board_of(0).top == cards[10:13]
+
+
+def test_r8_5_safe_autoplay_avoids_the_foul_the_plain_rule_makes() -> None:
+    # the plain rule fills the bottom with A♠A♥2♣3♦4♥ and the middle with two pair: a foul
+    text = "As Ah 2c 3d 4h Ks Kh Kd Kc 7s"
+    plain = deal(text, seats=(0, 1), button=1)
+    safe = deal(text, seats=(0, 1), button=1, options=RuleOptions(safe_autoplay=True))
+    for hand in (plain, safe):
+        while not hand.is_over:
+            seat = hand.to_act[0]
+            if seat == 0:
+                hand.timeout(0)
+            else:
+                play_turn(hand, seat)
+    assert plain.result is not None and safe.result is not None
+    assert plain.result.seat(0).fouled
+    assert plain.result.seat(0).board.bottom == parse_cards("As Ah 2c 3d 4h")
+    assert not safe.result.seat(0).fouled
+
+
+# -- replay and JSON -----------------------------------------------------------------------
+
+
+def test_replay_from_json_gives_the_same_hand() -> None:
+    hand = deal(fantasyland={2: 15})
+    for _ in range(7):
+        play_turn(hand, hand.to_act[0])
+    seat = hand.to_act[0]
+    board = hand.board_of(seat)
+    box = next(b for b in (Box.TOP, Box.MIDDLE, Box.BOTTOM) if board.free(b))
+    hand.place(seat, hand.current_cards(seat)[0], box)
+    data = json.loads(json.dumps(hand.to_json()))
+    again = Hand.from_json(data)
+    assert again.to_json() == hand.to_json()
+    for seat in (None, 0, 1, 2):
+        assert again.view(seat) == hand.view(seat)
+    finish(hand)
+    finish(again)
+    assert hand.result == again.result
+
+
+def test_actions_round_trip_through_json() -> None:
+    actions = [
+        Place(0, C("As"), Box.TOP, 2),
+        Discard(1, C("Td")),
+        Unplace(2, C("2c"), 5),
+        Confirm(0),
+        Timeout(1, 3),
+        Arrange(0, ((C("As"), Box.TOP), (C("Kd"), None))),
+    ]
+    for a in actions:
+        assert action_from_json(json.loads(json.dumps(action_to_json(a)))) == a
+    with pytest.raises(GameError):
+        action_from_json({"type": "jump", "seat": 0})
+    with pytest.raises(GameError):
+        action_from_json({"type": "place", "seat": 0, "card": "Xx", "box": "top"})
+
+
+def test_setup_checks() -> None:
+    opts = RuleOptions()
+    with pytest.raises(GameError, match="takes 2–3 players"):
+        HandSetup.deal(opts, (0, 1, 2, 3), 0, seed=1)
+    with pytest.raises(GameError, match="button"):
+        HandSetup.deal(opts, (0, 1), 5, seed=1)
+    with pytest.raises(GameError):
+        HandSetup.deal(opts, (0, 1), 1, {4: 14}, seed=1)
+    assert (
+        HandSetup.deal(opts, (0, 1), 1, seed=3).deck == HandSetup.deal(opts, (0, 1), 1, seed=3).deck
+    )

@@ -1,0 +1,110 @@
+"""Hands in a row: button, matches, Fantasyland hands, rounds and sit-out (R6.5, R6.6, R8.3,
+R8.6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.board import Board
+from game.errors import GameError
+from game.hand import HandResult, SeatResult
+from game.match import MatchState
+from game.options import RuleOptions
+from game.scoring import Showdown
+
+EMPTY = Board()
+
+
+def result(
+    order: tuple[int, ...],
+    fl: dict[int, int] | None = None,
+    timed_out: tuple[int, ...] = (),
+    pairs: tuple[tuple[int, int, int], ...] = (),
+) -> HandResult:
+    fl = fl or {}
+    seats = tuple(
+        SeatResult(s, EMPTY, False, (0, 0, 0), 0, fl.get(s, 0), False, s in timed_out, (0, 0, 0))
+        for s in order
+    )
+    return HandResult(order, seats, pairs, Showdown((), ()))
+
+
+def test_r3_3_first_hand_button_lets_the_lowest_seat_act_first_and_moves_each_match() -> None:
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1, 2])
+    assert plan.button == 2 and plan.new_match and plan.fantasyland == {}
+    state = state.after_hand(result((0, 1, 2)), plan)
+    plan = state.next_hand([0, 1, 2])
+    assert plan.button == 0
+    state = state.after_hand(result((1, 2, 0)), plan)
+    assert state.next_hand([0, 1, 2]).button == 1
+
+
+def test_r6_6_fantasyland_hand_continues_the_match_and_the_button_moves_by_default() -> None:
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((0, 1, 2), fl={1: 14}), plan)
+    assert state.in_match and not state.match_over
+    plan = state.next_hand([0, 1, 2, 3][:3])
+    assert not plan.new_match and plan.fantasyland == {1: 14} and plan.button == 0
+
+
+def test_r6_6_button_stays_in_fantasyland_when_the_option_is_off() -> None:
+    state = MatchState.new(RuleOptions(button_moves_in_fantasyland=False))
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((0, 1, 2), fl={0: 14}), plan)
+    plan2 = state.next_hand([0, 1, 2])
+    assert plan2.button == plan.button == 2
+    state = state.after_hand(result((0, 1, 2)), plan2)  # match over
+    assert state.next_hand([0, 1, 2]).button == 0
+
+
+def test_r6_6_a_newcomer_waits_for_the_next_match_and_a_leaver_forfeits_fantasyland() -> None:
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1), fl={0: 14}), plan)
+    plan = state.next_hand([0, 1, 2])  # seat 2 joined
+    assert plan.seats == (0, 1) and plan.fantasyland == {0: 14}
+    state2 = MatchState.new(RuleOptions()).after_hand(
+        result((0, 1), fl={0: 14}), MatchState.new(RuleOptions()).next_hand([0, 1])
+    )
+    plan = state2.next_hand([1, 2])  # seat 0 left: new match without Fantasyland
+    assert plan.new_match and plan.fantasyland == {} and plan.seats == (1, 2)
+
+
+def test_r8_6_timed_out_player_sits_out_after_the_match() -> None:
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((0, 1, 2), fl={1: 14}, timed_out=(2,)), plan)
+    assert state.to_sit_out == frozenset()  # a Fantasyland hand is still played first
+    plan = state.next_hand([0, 1, 2])
+    assert 2 in plan.seats
+    state = state.after_hand(result(plan.seats), plan)
+    assert state.to_sit_out == frozenset({2})
+
+
+def test_r8_3_settlement_per_hand_or_per_round() -> None:
+    pairs = ((0, 1, 5), (0, 2, -3), (1, 2, 2))
+    per_hand = MatchState.new(RuleOptions())
+    plan = per_hand.next_hand([0, 1, 2])
+    per_hand = per_hand.after_hand(result((0, 1, 2), pairs=pairs), plan)
+    assert per_hand.due == pairs
+    state = MatchState.new(RuleOptions(settle_per_round=True))
+    for i in range(3):
+        plan = state.next_hand([0, 1, 2])
+        state = state.after_hand(result((0, 1, 2), pairs=pairs), plan)
+        if i < 2:
+            assert state.due == ()
+    assert state.due == ((0, 1, 15), (0, 2, -9), (1, 2, 6))
+    assert state.round_pairs == ()
+
+
+def test_too_few_players_and_json_round_trip() -> None:
+    state = MatchState.new(RuleOptions())
+    with pytest.raises(GameError):
+        state.next_hand([0])
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1), fl={0: 15}, timed_out=(1,)), plan)
+    again = MatchState.from_json(state.to_json())
+    assert again.next_hand([0, 1]) == state.next_hand([0, 1])
+    assert again.sit_out_after_match == state.sit_out_after_match
