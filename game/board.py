@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.cards import Card, cards_str, check_distinct, parse_cards
 from game.errors import BoardError, CardError
@@ -60,6 +60,7 @@ _QUADS = int(HandCategory.QUADS)
 _FULL_HOUSE = int(HandCategory.FULL_HOUSE)
 _QUEEN = 12
 _DEUCE_OF_SPADES_CODE = 2 | 256  # Card(2, spades).code
+_SIXES_TOP = (_PAIR << 20) | (6 << 16)  # the weakest top that pays a royalty
 
 
 def royalty(box: Box, strength: int) -> int:
@@ -204,8 +205,7 @@ class Board:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class BoardAssessment:
+class BoardAssessment(NamedTuple):
     """A finished board judged on its own (R2, R5.6, R6).
 
     :ivar strengths: packed strengths of (top, middle, bottom).
@@ -225,6 +225,9 @@ class BoardAssessment:
         return self.royalties[0] + self.royalties[1] + self.royalties[2]
 
 
+_QQ_TOP = (_PAIR << 20) | (_QUEEN << 16)  # the weakest top that enters Fantasyland (R6.1)
+
+
 def assess_board(
     board: Board, options: RuleOptions, in_fantasyland: bool = False
 ) -> BoardAssessment:
@@ -241,12 +244,16 @@ def assess_board(
     bot = rank5(b[0].code, b[1].code, b[2].code, b[3].code, b[4].code)
     if top > mid or mid > bot:
         return BoardAssessment((top, mid, bot), True, (0, 0, 0), 0)
-    roy_t = royalty(Box.TOP, top)
-    roy_m = royalty(Box.MIDDLE, mid)
-    roy_b = royalty(Box.BOTTOM, bot)
+    roy_t = royalty(Box.TOP, top) if top >= _SIXES_TOP else 0
+    roy_m = _MIDDLE_ROYALTY[mid >> 20]
+    roy_b = _BOTTOM_ROYALTY[bot >> 20]
     if options.deuce_of_spades:
         roy_t *= 2 if any(c.code == _DEUCE_OF_SPADES_CODE for c in t) else 1
         roy_m *= 2 if any(c.code == _DEUCE_OF_SPADES_CODE for c in m) else 1
         roy_b *= 2 if any(c.code == _DEUCE_OF_SPADES_CODE for c in b) else 1
-    fl = fantasyland_cards(top, mid, bot, options, in_fantasyland)
+    fl = (
+        fantasyland_cards(top, mid, bot, options, in_fantasyland)
+        if in_fantasyland or top >= _QQ_TOP
+        else 0
+    )
     return BoardAssessment((top, mid, bot), False, (roy_t, roy_m, roy_b), fl)

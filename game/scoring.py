@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from game.board import BOXES, Board, BoardAssessment, assess_board
 from game.evaluator import HandCategory
@@ -33,8 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class PairResult:
+class PairResult(NamedTuple):
     """One pair of players scored against each other (R5.1–R5.5).
 
     :ivar a: position of the first player; ``b`` of the second (``a < b``).
@@ -59,8 +58,7 @@ class PairResult:
         return self.box_points + self.royalty_points
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerResult:
+class PlayerResult(NamedTuple):
     """One player's result of a showdown.
 
     :ivar fouled: the board is dead (R2.3).
