@@ -1,0 +1,269 @@
+"""Screens of a table: the lobby, the live board and the showdown for the group, and each
+player's private hand. Pure functions of a :class:`~bot.model.LiveTable` (no I/O): they read
+only :meth:`game.hand.Hand.view` for what a viewer may see, so a group screen can never hold
+a hidden card, a Fantasyland board before showdown or a discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.model import LiveTable, SeatState
+from bot.screens import Button, Payload, Screen
+from bot.texts import tr
+from game.board import BOXES, Board, Box
+from game.cards import Card, format_cards
+from game.hand import HandView
+from game.names import hand_name
+
+__all__ = ["group_screen", "lobby_screen", "private_screen", "showdown_screen"]
+
+_BOX_KEY = {Box.TOP: "btn.top", Box.MIDDLE: "btn.middle", Box.BOTTOM: "btn.bottom"}
+_BOX_CODE = {Box.TOP: "t", Box.MIDDLE: "m", Box.BOTTOM: "b"}
+
+
+def _game_name(t: LiveTable, lang: str) -> str:
+    return tr(lang, f"game.{t.options.game.value}")
+
+
+def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
+    clock = t.clocks.get(seat)
+    if clock is None:
+        return "–"
+    budget, bank = clock.left(now)
+    if budget > 0:
+        secs = int(budget + 0.999)
+        return f"{secs // 60}:{secs % 60:02d}"
+    secs = int(bank + 0.999)
+    return f"{tr(lang, 'board.bank')} {secs // 60}:{secs % 60:02d}"
+
+
+def _box_line(cards: Sequence[Card], size: int) -> str:
+    shown = [c.face for c in cards] + ["·"] * (size - len(cards))
+    return " ".join(shown)
+
+
+def _board_lines(board: Board, indent: str = "  ") -> list[str]:
+    return [indent + _box_line(board.box(b), b.size) for b in BOXES]
+
+
+def _compact(board: Board) -> str:
+    return " | ".join(
+        "".join(c.face for c in board.box(b)) + "·" * (b.size - len(board.box(b))) for b in BOXES
+    )
+
+
+def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
+    """The group's table message between hands: seats, readiness, buy-in, and the lobby buttons."""
+    lines = [
+        tr(
+            lang,
+            "lobby.title",
+            game=_game_name(t, lang),
+            table=t.id,
+            buy_in=t.min_buy_in,
+            label=t.label,
+            players=f"{t.options.min_players}–{t.options.max_players}",
+        )
+    ]
+    if not t.seats:
+        lines.append(tr(lang, "lobby.empty"))
+    for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
+        if s.sitting_out:
+            status = tr(lang, "lobby.sitting_out", stack=s.stack)
+        elif s.ready:
+            status = tr(lang, "lobby.ready", stack=s.stack)
+        else:
+            status = tr(lang, "lobby.not_ready")
+        lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
+    if t.next_hand_at is not None:
+        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+    else:
+        lines.append(tr(lang, "lobby.hint"))
+    return Screen("\n".join(lines), (_lobby_buttons(t, lang),))
+
+
+def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
+    v = f"L{t.version}"
+    return (
+        Button(tr(lang, "btn.join"), Payload(t.id, v, "j").encode()),
+        Button(tr(lang, "btn.ready"), Payload(t.id, v, "r").encode()),
+        Button(tr(lang, "btn.leave"), Payload(t.id, v, "l").encode()),
+    )
+
+
+def _names(t: LiveTable, seats: Sequence[int]) -> str:
+    return ", ".join(t.seats[s].name if s in t.seats else f"#{s}" for s in seats)
+
+
+def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
+    """The group's table message during a hand: every seat's public boxes, whose turn it is
+    and the time left. Built from ``hand.view(None)`` only."""
+    hand = t.hand
+    if hand is None:
+        return lobby_screen(t, lang, link, now)
+    view = hand.view(None)
+    lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
+    lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
+    if view.to_act:
+        times = ", ".join(_clock_text(t, s, now, lang) for s in view.to_act)
+        lines.append(tr(lang, "board.turn", names=_names(t, view.to_act), time=times))
+    for sv in view.seats:
+        seat = t.seats.get(sv.seat)
+        name = seat.name if seat else f"#{sv.seat}"
+        head = f"{name} · {seat.stack if seat else 0}"
+        if sv.fantasyland:
+            head += f" · {tr(lang, 'board.fantasyland')}"
+        elif not sv.done:
+            head += f" · {tr(lang, 'board.street', street=sv.street, streets=sv.streets)}"
+        if sv.acting:
+            head = "▶ " + head
+        if sv.timed_out:
+            head += f" · {tr(lang, 'board.timed_out')}"
+        lines.append("")
+        lines.append(head)
+        if sv.board.count or not sv.hidden:
+            lines.extend(_board_lines(sv.board))
+        if sv.hidden:
+            lines.append("  " + tr(lang, "board.hidden", count=sv.hidden))
+        if sv.face_up:
+            lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
+    unreachable = [s.name for s in t.seats.values() if not s.reachable and s.seat in view.order]
+    if unreachable:
+        lines.append("")
+        lines.append(tr(lang, "board.unreachable", names=", ".join(unreachable)))
+    buttons: list[tuple[Button, ...]] = [_lobby_buttons(t, lang)]
+    if link:
+        buttons.append((Button(tr(lang, "btn.my_cards"), url=link),))
+    else:
+        buttons.append(
+            (Button(tr(lang, "btn.my_cards"), Payload(t.id, f"L{t.version}", "h").encode()),)
+        )
+    return Screen("\n".join(lines), tuple(buttons))
+
+
+def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
+    """A player's private message: their own board (with this street's placements), their
+    cards with one row of box buttons per card, Undo / Arrange / Confirm, and a compact view
+    of the opponents' public boxes. Built from ``hand.view(seat)``."""
+    lang = seat.lang
+    hand = t.hand
+    if hand is None or seat.seat not in hand.order:
+        return Screen(tr(lang, "private.none"))
+    view: HandView = hand.view(seat.seat)
+    me = view.me
+    assert me is not None
+    if view.result is not None:
+        return Screen(tr(lang, "private.over"))
+    sv = view.seat(seat.seat)
+    street = (
+        tr(lang, "board.fantasyland")
+        if sv.fantasyland
+        else tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
+    )
+    lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
+    acting = bool(me.cards)
+    if acting:
+        discard = (
+            tr(lang, "private.discard_hint", n=me.discards_needed) if me.discards_needed else ""
+        )
+        lines.append(
+            tr(
+                lang,
+                "private.your_turn",
+                time=_clock_text(t, seat.seat, now, lang),
+                discard=discard,
+            )
+        )
+    elif sv.fantasyland and not sv.done:
+        lines.append(tr(lang, "private.fl_wait"))
+    elif view.to_act:
+        lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
+    lines.extend(_board_lines(me.board))
+    others = [o for o in view.seats if o.seat != seat.seat]
+    for o in others:
+        other = t.seats.get(o.seat)
+        extra = f" 🂠{o.hidden}" if o.hidden else ""
+        lines.append(f"{other.name if other else o.seat}: {_compact(o.board)}{extra}")
+    buttons: list[tuple[Button, ...]] = []
+    if acting:
+        version = f"{t.hand_no}.{me.version}"
+        placed = dict(me.pending)
+        board = me.board
+        for card in me.cards:
+            where = placed.get(card, False)
+            row: list[Button] = []
+            for box in BOXES:
+                if where is not box and board.free(box) <= 0:
+                    continue
+                label = tr(lang, _BOX_KEY[box])
+                if where is box:
+                    label = "• " + label
+                if box is Box.TOP:
+                    label = f"{card.face} {label}"
+                row.append(
+                    Button(label, Payload(t.id, version, "p", card.text + _BOX_CODE[box]).encode())
+                )
+            if me.discards_needed or where is None:
+                label = tr(lang, "btn.discard")
+                if where is None:
+                    label = "• " + label
+                if not row:
+                    label = f"{card.face} {label}"
+                row.append(Button(label, Payload(t.id, version, "d", card.text).encode()))
+            buttons.append(tuple(row))
+        tail: list[Button] = []
+        if me.pending:
+            tail.append(Button(tr(lang, "btn.undo"), Payload(t.id, version, "u").encode()))
+        if me.to_place:
+            tail.append(Button(tr(lang, "btn.arrange"), Payload(t.id, version, "a").encode()))
+        if me.can_confirm:
+            tail.append(Button(tr(lang, "btn.confirm"), Payload(t.id, version, "c").encode()))
+        if tail:
+            buttons.append(tuple(tail))
+    return Screen("\n".join(lines), tuple(buttons))
+
+
+def showdown_screen(
+    t: LiveTable,
+    lang: str,
+    result: Mapping[str, Any],
+    deltas: Mapping[int, int],
+    busted: Sequence[str],
+) -> Screen:
+    """The group's record of a finished hand: every board (discards never), hand names,
+    fouls, royalties, points and the kush moved."""
+    hand = t.hand
+    assert hand is not None and hand.result is not None
+    res = hand.result
+    lines = [tr(lang, "showdown.title", table=t.id, hand=t.hand_no)]
+    for r in res.seats:
+        seat = t.seats.get(r.seat)
+        name = seat.name if seat else f"#{r.seat}"
+        head = f"{name}: {tr(lang, 'showdown.points', points=r.points)}"
+        if r.seat in deltas and seat is not None:
+            head += " · " + tr(
+                lang, "showdown.kush", delta=deltas[r.seat], label=t.label, stack=seat.stack
+            )
+        lines.append("")
+        lines.append(head)
+        for box, strength in zip(BOXES, r.strengths, strict=True):
+            lines.append(f"  {format_cards(r.board.box(box))} — {hand_name(strength, lang)}")
+        notes = []
+        if r.fouled:
+            notes.append(tr(lang, "showdown.fouled"))
+        elif r.royalty_total:
+            notes.append(tr(lang, "showdown.royalties", n=r.royalty_total))
+        if r.fantasyland_cards:
+            notes.append(tr(lang, "showdown.fl_next", cards=r.fantasyland_cards))
+        if r.timed_out:
+            notes.append(tr(lang, "board.timed_out"))
+        if notes:
+            lines.append("  " + " · ".join(notes))
+    if not deltas and t.options.settle_per_round:
+        lines.append("")
+        lines.append(tr(lang, "showdown.settle_later"))
+    for name in busted:
+        lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
+    return Screen("\n".join(lines))

@@ -1,0 +1,75 @@
+"""Platform-neutral messages: a :class:`Screen` is text plus rows of :class:`Button`; each
+adapter turns it into its own markup (Telegram inline keyboards, Discord views).
+
+Button payloads (:class:`Payload`) carry ``table:version:action[:arg]`` and fit Telegram's 64
+bytes and Discord's 100 characters; the service re-checks every press, so a stale or forged
+payload changes nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["MAX_PAYLOAD", "Button", "Payload", "Screen"]
+
+#: Telegram's callback_data limit in bytes (Discord allows 100 characters).
+MAX_PAYLOAD = 64
+
+_PAYLOAD_RE = re.compile(
+    r"^(\d{1,12}):([A-Za-z0-9.]{1,20}):([a-z]{1,2})(?::([A-Za-z0-9_.+~-]{1,24}))?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Payload:
+    """A button's data: the table, a state version, the action and an optional argument.
+
+    :ivar version: ``L<n>`` for lobby buttons (the table version), ``<hand>.<seat version>`` for
+        the placement buttons of a private message, ``S<n>`` for settings.
+    :ivar action: ``j`` join, ``l`` leave, ``r`` ready, ``b`` back, ``p`` place, ``d`` discard,
+        ``u`` undo, ``c`` confirm, ``a`` arrange for me, ``h`` my hand, ``s`` settings.
+    """
+
+    table: int
+    version: str
+    action: str
+    arg: str = ""
+
+    def encode(self) -> str:
+        """The wire form. :raises ValueError: if it would not fit in 64 bytes."""
+        text = f"{self.table}:{self.version}:{self.action}" + (f":{self.arg}" if self.arg else "")
+        if len(text.encode()) > MAX_PAYLOAD or not _PAYLOAD_RE.match(text):
+            raise ValueError(f"bad payload: {text!r}")
+        return text
+
+    @classmethod
+    def decode(cls, text: str | None) -> Payload | None:
+        """Parse a payload; ``None`` for anything malformed (a forged button)."""
+        if not text or len(text.encode()) > MAX_PAYLOAD:
+            return None
+        m = _PAYLOAD_RE.match(text)
+        if m is None:
+            return None
+        return cls(int(m.group(1)), m.group(2), m.group(3), m.group(4) or "")
+
+
+@dataclass(frozen=True, slots=True)
+class Button:
+    """A button: a payload to send back (``data``) or a link to open (``url``)."""
+
+    label: str
+    data: str | None = None
+    url: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """A message: text (plain, no markup) and rows of buttons."""
+
+    text: str
+    buttons: tuple[tuple[Button, ...], ...] = ()
+
+    def all_buttons(self) -> list[Button]:
+        """Every button, row by row."""
+        return [b for row in self.buttons for b in row]

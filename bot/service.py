@@ -1,0 +1,1101 @@
+"""The table service: the platform-neutral application layer (issue 4).
+
+It runs every open table: seating and readiness (R8.2), the hand in progress through the core's
+:class:`~game.hand.Hand`, turn order and timers (R8.5), timeouts and sit-out (R8.6), settlement
+into kush (R8.4) and storage, restart recovery from snapshots, and who sees what. Adapters call
+its coroutines with an :class:`~bot.model.Actor` and a :class:`~bot.model.ChatRef` and show the
+:class:`~bot.model.Reply`; the service writes table and private messages through each
+platform's :class:`~bot.model.Presenter`. Game rules are not written here: every action goes to
+the core, which decides.
+
+One :class:`asyncio.Lock` per table serialises everything that touches a table, so handlers of
+both platforms may run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
+from datetime import UTC, datetime
+from typing import Any
+
+from bot import render
+from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply, SeatState
+from bot.screens import Button, Payload, Screen
+from bot.texts import error_text, language_of, tr
+from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
+from game.board import Box
+from game.cards import parse_card, shuffled_deck
+from game.clock import SeatClock
+from game.errors import GameError, OptionError
+from game.hand import Hand, HandSetup
+from game.match import HandPlan, MatchState
+from game.options import GameKind, RuleOptions
+from game.settlement import settle
+from game.strategy import complete_street
+from storage.api import Community, CommunitySettings, InsufficientFunds, LedgerKind, Store
+
+__all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService"]
+
+log = logging.getLogger(__name__)
+
+#: Games a table can be opened with.
+PLAYABLE_GAMES: tuple[GameKind, ...] = (GameKind.PINEAPPLE,)
+
+_BOXES = {"t": Box.TOP, "m": Box.MIDDLE, "b": Box.BOTTOM}
+
+# name → (kind, short code for buttons, step). Kinds: int settings of the community, option
+# booleans/numbers of RuleOptions, and a few special ones.
+SETTINGS: dict[str, tuple[str, str, float]] = {
+    "min_buy_in": ("community", "mb", 50),
+    "starting_balance": ("community", "sb", 500),
+    "daily_bonus": ("community", "db", 50),
+    "kush_label": ("community", "kl", 0),
+    "language": ("community", "la", 0),
+    "game": ("community", "gm", 0),
+    "hand_seconds": ("option", "hs", 30),
+    "time_bank_seconds": ("option", "tb", 30),
+    "fantasyland_seconds": ("option", "fs", 30),
+    "fantasyland": ("option", "fl", 0),
+    "progressive_fantasyland": ("option", "pf", 0),
+    "simultaneous_streets": ("option", "ss", 0),
+    "safe_autoplay": ("option", "sa", 0),
+    "button_moves_in_fantasyland": ("option", "bm", 0),
+    "settle_per_round": ("option", "sr", 0),
+    "scoring": ("option", "sc", 0),
+    "kush_per_point": ("option", "kp", 1),
+    "time_bank_refill_per_match": ("option", "tr", 15),
+}
+_BY_CODE = {code: name for name, (_, code, _) in SETTINGS.items()}
+
+
+class TableService:
+    """Runs the tables of every platform on one event loop.
+
+    :param store: the storage implementation.
+    :param clock: wall-clock seconds (injected for tests).
+    :param rng: shuffles decks when given (tests); otherwise decks use a CSPRNG (R1.1).
+    :param next_hand_delay: seconds between a showdown and the next deal.
+    :param timers: run real asyncio timers; with ``False`` tests call :meth:`run_due`.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        next_hand_delay: float = 4.0,
+        timers: bool = True,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng
+        self.next_hand_delay = next_hand_delay
+        self.timers = timers
+        self.presenters: dict[str, Presenter] = {}
+        self.tables: dict[int, LiveTable] = {}
+        self._by_chat: dict[tuple[str, str], int] = {}
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def register(self, presenter: Presenter) -> None:
+        """Attach a platform adapter's presenter."""
+        self.presenters[presenter.platform] = presenter
+
+    async def start(self) -> None:
+        """Rebuild every open table from its snapshot and resume its timers (restart
+        recovery). A hand that cannot be rebuilt is cancelled and the stacks refunded."""
+        for record, snap in await self.store.snapshots():
+            try:
+                t = self._restore(snap)
+            except Exception:  # a snapshot we cannot use: refund, never lose kush
+                log.exception("table %s: cannot restore; refunding", record.id)
+                await self._cancel_unrecoverable(record.id, record.chat_id, snap)
+                continue
+            self._add(t)
+            async with t.lock:
+                await self._resume(t)
+
+    async def stop(self) -> None:
+        """Cancel timers (state is already in storage)."""
+        for t in self.tables.values():
+            if t.timer is not None:
+                t.timer.cancel()
+        for t in self.tables.values():
+            if t.timer is not None:
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t.timer
+            t.timer = None
+
+    def _add(self, t: LiveTable) -> None:
+        self.tables[t.id] = t
+        self._by_chat[(t.platform, t.chat_id)] = t.id
+
+    # -- helpers ---------------------------------------------------------------------------
+    async def _community(self, chat: ChatRef) -> Community:
+        return await self.store.community(chat.platform, chat.community_id, chat.title)
+
+    @staticmethod
+    def _lang(community: Community | None, actor: Actor | None) -> str:
+        if community is not None and community.settings.language in ("en", "ru"):
+            return community.settings.language
+        return language_of(actor.language if actor else None)
+
+    def table_in(self, chat: ChatRef) -> LiveTable | None:
+        """The open table of a chat, if any."""
+        tid = self._by_chat.get((chat.platform, chat.chat_id))
+        return self.tables.get(tid) if tid is not None else None
+
+    def _presenter(self, t: LiveTable) -> Presenter | None:
+        return self.presenters.get(t.platform)
+
+    async def _save(self, t: LiveTable) -> None:
+        await self.store.save_snapshot(t.id, t.to_json())
+
+    # -- rendering -------------------------------------------------------------------------
+    async def _render_group(self, t: LiveTable) -> None:
+        p = self._presenter(t)
+        if p is None:
+            return
+        t.version += 1
+        now = self.clock()
+        link = p.private_link(t.id)
+        screen = render.group_screen(t, t.lang, link, now)
+        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+
+    async def _render_private(self, t: LiveTable, seat: SeatState) -> Screen:
+        screen = render.private_screen(t, seat, self.clock())
+        p = self._presenter(t)
+        if p is not None:
+            ref = await p.show_private(seat.user_id, screen, seat.private_ref)
+            if ref is None:
+                if seat.reachable:
+                    seat.reachable = False
+            else:
+                seat.private_ref = ref
+                seat.reachable = True
+        return screen
+
+    # -- commands --------------------------------------------------------------------------
+    async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
+        """Open a table in a group chat (one per chat) and post its lobby message."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"))
+        existing = self.table_in(chat)
+        if existing is not None:
+            return Reply(tr(lang, "reply.table_exists", table=existing.id))
+        settings = community.settings
+        try:
+            options = RuleOptions.preset(game or settings.game, **dict(settings.options))
+        except OptionError:
+            options = None
+        if options is None or options.game not in PLAYABLE_GAMES:
+            games = ", ".join(g.value for g in PLAYABLE_GAMES)
+            return Reply(tr(lang, "reply.game_unavailable", games=games))
+        record = await self.store.create_table(
+            community.id, chat.chat_id, options.to_json(), settings.min_buy_in
+        )
+        t = LiveTable(
+            id=record.id,
+            platform=chat.platform,
+            community_id=community.id,
+            community_ext=chat.community_id,
+            chat_id=chat.chat_id,
+            lang=lang,
+            options=options,
+            min_buy_in=settings.min_buy_in,
+            label=settings.kush_label,
+            match=MatchState.new(options),
+        )
+        self._add(t)
+        async with t.lock:
+            await self._render_group(t)
+            await self._save(t)
+        return Reply(tr(lang, "reply.table_opened", table=t.id))
+
+    async def join(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            return await self._join(t, community, actor, lang)
+
+    async def _join(self, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
+        if t.seat_of(actor.user_id) is not None:
+            return Reply(tr(lang, "reply.already_seated"), alert=True)
+        free = [s for s in range(t.options.max_players) if s not in t.seats]
+        if not free:
+            return Reply(tr(lang, "reply.table_full"), alert=True)
+        player = await self.store.player(community.id, actor.user_id, actor.name, actor.language)
+        if player.balance < t.min_buy_in:
+            return Reply(
+                tr(lang, "reply.no_money", label=t.label, need=t.min_buy_in, have=player.balance),
+                alert=True,
+            )
+        seat = SeatState(
+            seat=free[0],
+            player_id=player.id,
+            user_id=actor.user_id,
+            name=actor.name,
+            lang=self._lang(community, actor),
+            bank=t.options.time_bank_seconds,
+        )
+        t.seats[seat.seat] = seat
+        await self._render_group(t)
+        await self._save(t)
+        return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+    async def ready(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Confirm readiness: the buy-in moves from the balance to the stack (R8.2); the hand
+        starts when every seated player is ready."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            return await self._ready(t, actor, lang)
+
+    async def _ready(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
+        seat = t.seat_of(actor.user_id)
+        if seat is None:
+            return Reply(tr(lang, "reply.not_seated"), alert=True)
+        if seat.ready:
+            return Reply(tr(lang, "reply.already_ready"), alert=True)
+        try:
+            stack = await self.store.buy_in(
+                t.id,
+                seat.player_id,
+                t.min_buy_in,
+                key=f"t{t.id}:buyin:{seat.player_id}:{t.version}",
+            )
+        except InsufficientFunds:
+            player = await self.store.get_player(seat.player_id)
+            have = player.balance if player else 0
+            return Reply(
+                tr(lang, "reply.no_money", label=t.label, need=t.min_buy_in, have=have), alert=True
+            )
+        seat.stack = stack
+        seat.ready = True
+        await self._maybe_start(t)
+        if t.hand is None:
+            await self._render_group(t)
+        await self._save(t)
+        return Reply(tr(lang, "reply.ready", amount=t.min_buy_in, label=t.label))
+
+    async def leave(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Stand up: between hands the stack goes back to the balance (R8.2); during a hand the
+        player's moves are made as on timeout and they leave after it (R8.5)."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            return await self._leave(t, actor, lang)
+
+    async def _leave(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
+        seat = t.seat_of(actor.user_id)
+        if seat is None:
+            return Reply(tr(lang, "reply.not_seated"), alert=True)
+        if t.hand is not None and seat.seat in t.hand.order and not t.hand.is_over:
+            seat.leaving = True
+            await self._advance(t)
+            return Reply(tr(lang, "reply.leave_after_hand"))
+        amount = await self._stand_up(t, seat)
+        if sum(1 for s in t.seats.values() if s.ready and not s.sitting_out) < 2:
+            t.next_hand_at = None
+            t.started = False
+        await self._render_group(t)
+        await self._save(t)
+        await self._arm(t)
+        return Reply(tr(lang, "reply.left", amount=amount, label=t.label))
+
+    async def _stand_up(self, t: LiveTable, seat: SeatState) -> int:
+        amount = await self.store.cash_out(
+            t.id, seat.player_id, key=f"t{t.id}:cashout:{seat.player_id}:{t.hand_no}:{t.version}"
+        )
+        del t.seats[seat.seat]
+        return amount
+
+    async def sit_out(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Sit out from the next hand, keeping seat and stack (R8.6)."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            seat = t.seat_of(actor.user_id)
+            if seat is None:
+                return Reply(tr(lang, "reply.not_seated"), alert=True)
+            seat.sitting_out = True
+            if t.hand is None:
+                await self._render_group(t)
+            await self._save(t)
+            return Reply(tr(lang, "reply.sitout"))
+
+    async def back(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Return from sit-out (R8.6)."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            seat = t.seat_of(actor.user_id)
+            if seat is None:
+                return Reply(tr(lang, "reply.not_seated"), alert=True)
+            if not seat.sitting_out:
+                return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
+            seat.sitting_out = False
+            await self._maybe_start(t)
+            if t.hand is None:
+                await self._render_group(t)
+            await self._save(t)
+            return Reply(tr(lang, "reply.back"))
+
+    async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The player's balance and stack."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        player = await self.store.player(community.id, actor.user_id, actor.name, actor.language)
+        t = self.table_in(chat)
+        seat = t.seat_of(actor.user_id) if t else None
+        return Reply(
+            tr(
+                lang,
+                "reply.balance",
+                name=player.name,
+                balance=player.balance,
+                label=community.settings.kush_label,
+                stack=seat.stack if seat else 0,
+            )
+        )
+
+    async def top(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The community leaderboard (balance plus stacks)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        rows = await self.store.leaderboard(community.id, 10)
+        if not rows:
+            return Reply(tr(lang, "reply.top_empty"))
+        lines = [tr(lang, "reply.top_title")]
+        for n, (p, total) in enumerate(rows, start=1):
+            lines.append(
+                tr(
+                    lang,
+                    "reply.top_line",
+                    n=n,
+                    name=p.name,
+                    total=total,
+                    label=community.settings.kush_label,
+                )
+            )
+        return Reply("\n".join(lines))
+
+    async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
+        """The player's last hands."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        player = await self.store.player(community.id, actor.user_id, actor.name, actor.language)
+        hands = await self.store.hand_history(player.id, limit)
+        if not hands:
+            return Reply(tr(lang, "reply.history_empty"))
+        lines = [tr(lang, "reply.history_title")]
+        for h in hands:
+            seat = next((int(s) for s, pid in h.players.items() if pid == player.id), None)
+            info: Mapping[str, Any] = next(
+                (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
+            )
+            kush = int(h.result.get("kush", {}).get(str(seat), 0))
+            foul = " 💀" if info.get("fouled") else ""
+            lines.append(
+                tr(
+                    lang,
+                    "reply.history_line",
+                    table=h.table_id,
+                    hand=h.number,
+                    points=int(info.get("points", 0)),
+                    kush=kush,
+                    label=community.settings.kush_label,
+                    foul=foul,
+                )
+            )
+        return Reply("\n".join(lines))
+
+    async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Short rules of the table's game (or of the community's default game)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        t = self.table_in(chat)
+        game = t.options.game.value if t else community.settings.game
+        return Reply(tr(lang, f"rules.{game}"))
+
+    async def help(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The command list."""
+        community = await self._community(chat) if not chat.private else None
+        return Reply(tr(self._lang(community, actor), "help"))
+
+    async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The daily bonus, once per UTC day."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        amount = community.settings.daily_bonus
+        if amount <= 0:
+            return Reply(tr(lang, "reply.daily_off"))
+        player = await self.store.player(community.id, actor.user_id, actor.name, actor.language)
+        day = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
+        balance = await self.store.claim_daily(community.id, player.id, amount, day)
+        if balance is None:
+            return Reply(tr(lang, "reply.daily_taken"))
+        return Reply(
+            tr(
+                lang,
+                "reply.daily",
+                amount=amount,
+                label=community.settings.kush_label,
+                balance=balance,
+            )
+        )
+
+    async def grant(
+        self, chat: ChatRef, actor: Actor, is_admin: bool, target: str, amount: str, key: str
+    ) -> Reply:
+        """An admin gives (or takes, negative) kush: ``/grant @user N``."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"))
+        if not is_admin:
+            return Reply(tr(lang, "reply.admins_only"))
+        try:
+            value = int(amount)
+        except ValueError:
+            return Reply(tr(lang, "reply.grant_usage"))
+        if not target or value == 0:
+            return Reply(tr(lang, "reply.grant_usage"))
+        player = await self.store.find_player(community.id, target)
+        if player is None:
+            return Reply(tr(lang, "reply.unknown_player", name=target))
+        try:
+            balance = await self.store.grant(
+                community.id,
+                player.id,
+                value,
+                actor=actor.user_id,
+                reason="/grant",
+                key=f"grant:{key}",
+            )
+        except InsufficientFunds:
+            return Reply(
+                tr(
+                    lang,
+                    "reply.grant_negative",
+                    name=player.name,
+                    balance=player.balance,
+                    label=community.settings.kush_label,
+                )
+            )
+        return Reply(
+            tr(
+                lang,
+                "reply.granted",
+                name=player.name,
+                amount=value,
+                label=community.settings.kush_label,
+                balance=balance,
+            )
+        )
+
+    # -- settings --------------------------------------------------------------------------
+    def _settings_version(self, settings: CommunitySettings) -> str:
+        digest = hashlib.sha1(json.dumps(settings.to_json(), sort_keys=True).encode()).hexdigest()
+        return "S" + digest[:8]
+
+    def settings_screen(self, community: Community, lang: str) -> Screen:
+        """The admin settings message: every setting with buttons to change it."""
+        s = community.settings
+        opts = s.rule_options()
+        on, off = tr(lang, "settings.on"), tr(lang, "settings.off")
+        v = self._settings_version(s)
+        lines = [tr(lang, "settings.title")]
+        rows: list[tuple[Button, ...]] = []
+        for name, (kind, code, step) in SETTINGS.items():
+            if kind == "community":
+                value: Any = getattr(s, name)
+                if name == "language":
+                    value = value or tr(lang, "settings.auto")
+            else:
+                value = getattr(opts, name)
+                value = getattr(value, "value", value)
+            if isinstance(value, bool):
+                value = on if value else off
+            lines.append(tr(lang, "settings.line", name=name, value=value))
+            if name == "kush_label":
+                continue
+            if step:
+                rows.append(
+                    (
+                        Button(f"{name} −{step:g}", Payload(0, v, "s", code + "-").encode()),
+                        Button(f"+{step:g}", Payload(0, v, "s", code + "+").encode()),
+                    )
+                )
+            else:
+                rows.append((Button(f"{name} ⟳", Payload(0, v, "s", code + "~").encode()),))
+        return Screen("\n".join(lines), tuple(rows))
+
+    async def settings(self, chat: ChatRef, actor: Actor, is_admin: bool, args: list[str]) -> Reply:
+        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"))
+        if not is_admin:
+            return Reply(tr(lang, "reply.admins_only"))
+        if not args:
+            return Reply(screen=self.settings_screen(community, lang))
+        name, value = args[0], " ".join(args[1:])
+        if name not in SETTINGS or not value:
+            return Reply(tr(lang, "reply.settings_usage", names=", ".join(SETTINGS)))
+        try:
+            community = await self._change_setting(community, name, value)
+        except (ValueError, OptionError) as exc:
+            return Reply(tr(lang, "reply.settings_bad", error=str(exc)))
+        return Reply(
+            tr(lang, "reply.settings_saved", what=f"{name} = {value}"),
+            screen=self.settings_screen(community, self._lang(community, actor)),
+        )
+
+    async def _change_setting(self, community: Community, name: str, value: str) -> Community:
+        """Apply one setting (raises ValueError/OptionError on a bad value)."""
+        s = community.settings
+        kind = SETTINGS[name][0]
+        if kind == "community":
+            if name in ("min_buy_in", "starting_balance", "daily_bonus"):
+                number = int(value)
+                if number < (1 if name == "min_buy_in" else 0):
+                    raise ValueError(f"{name} must be positive")
+                s = replace(
+                    s,
+                    min_buy_in=number if name == "min_buy_in" else s.min_buy_in,
+                    starting_balance=number if name == "starting_balance" else s.starting_balance,
+                    daily_bonus=number if name == "daily_bonus" else s.daily_bonus,
+                )
+            elif name == "kush_label":
+                if not 1 <= len(value) <= 40:
+                    raise ValueError("label: 1–40 characters")
+                s = replace(s, kush_label=value)
+            elif name == "language":
+                if value not in ("en", "ru", "auto"):
+                    raise ValueError("language: en, ru or auto")
+                s = replace(s, language=None if value == "auto" else value)
+            elif name == "game":
+                kind_ = RuleOptions.preset(value).game
+                if kind_ not in PLAYABLE_GAMES:
+                    raise ValueError("game: " + ", ".join(g.value for g in PLAYABLE_GAMES))
+                s = replace(s, game=kind_.value)
+        else:
+            options = dict(s.options)
+            options[name] = value
+            RuleOptions.preset(s.game, **options)  # validates
+            s = replace(s, options=options)
+        community = await self.store.update_settings(community.id, s)
+        await self._settings_changed(community)
+        return community
+
+    async def _settings_changed(self, community: Community) -> None:
+        for t in self.tables.values():
+            if t.community_id != community.id:
+                continue
+            async with t.lock:
+                t.pending_options = community.settings.rule_options()
+                t.pending_buy_in = community.settings.min_buy_in
+                t.label = community.settings.kush_label
+                if community.settings.language in ("en", "ru"):
+                    t.lang = community.settings.language
+                if t.hand is None:
+                    self._apply_pending(t)
+                    await self._render_group(t)
+                await self._save(t)
+
+    def _apply_pending(self, t: LiveTable) -> None:
+        if t.pending_options is not None and (t.match is None or not t.match.in_match):
+            t.options = t.pending_options
+            t.match = replace(t.match, options=t.options) if t.match else MatchState.new(t.options)
+            t.pending_options = None
+        if t.pending_buy_in is not None:
+            t.min_buy_in = t.pending_buy_in
+            t.pending_buy_in = None
+
+    async def _settings_press(
+        self,
+        chat: ChatRef | None,
+        actor: Actor,
+        p: Payload,
+        is_admin: Callable[[], Awaitable[bool]],
+    ) -> Reply:
+        if chat is None or chat.private:
+            return Reply(tr(language_of(actor.language), "err.forged"), alert=True)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if not await is_admin():
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
+        if p.version != self._settings_version(community.settings):
+            return Reply(tr(lang, "err.stale"), alert=True)
+        code, op = p.arg[:-1], p.arg[-1:]
+        name = _BY_CODE.get(code)
+        if name is None or op not in "+-~":
+            return Reply(tr(lang, "err.forged"), alert=True)
+        s = community.settings
+        kind, _, step = SETTINGS[name]
+        opts = s.rule_options()
+        current: Any = getattr(s, name) if kind == "community" else getattr(opts, name)
+        if op == "~":
+            if isinstance(current, bool):
+                value = "false" if current else "true"
+            elif name == "language":
+                order = [None, "en", "ru"]
+                value = order[(order.index(current) + 1) % 3] or "auto"
+            elif name == "scoring":
+                value = "two_per_row" if current.value == "one_six" else "one_six"
+            elif name == "game":
+                games = [g.value for g in PLAYABLE_GAMES]
+                value = (
+                    games[(games.index(current) + 1) % len(games)] if current in games else games[0]
+                )
+            else:
+                return Reply(tr(lang, "err.forged"), alert=True)
+        else:
+            if not step:
+                return Reply(tr(lang, "err.forged"), alert=True)
+            number = float(current) + (step if op == "+" else -step)
+            value = str(int(number)) if float(number).is_integer() else str(number)
+        try:
+            community = await self._change_setting(community, name, value)
+        except (ValueError, OptionError) as exc:
+            return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
+        return Reply(
+            tr(lang, "reply.settings_saved", what=f"{name} = {value}"),
+            screen=self.settings_screen(community, lang),
+        )
+
+    # -- private chat ----------------------------------------------------------------------
+    async def private_start(self, actor: Actor, arg: str) -> Reply:
+        """``/start t<table>`` in a private chat: show the player's hand there."""
+        lang = language_of(actor.language)
+        if arg.startswith("t") and arg[1:].isdigit():
+            t = self.tables.get(int(arg[1:]))
+            if t is not None:
+                async with t.lock:
+                    seat = t.seat_of(actor.user_id)
+                    if seat is not None:
+                        seat.private_ref = None
+                        await self._render_private(t, seat)
+                        was = seat.reachable
+                        if t.hand is not None and was:
+                            await self._render_group(t)
+                        await self._save(t)
+                        return Reply(tr(seat.lang, "reply.private_linked", table=t.id))
+        # a /start with no table: refresh any table the user sits at
+        for t in self.tables.values():
+            async with t.lock:
+                seat = t.seat_of(actor.user_id)
+                if seat is not None and t.hand is not None:
+                    seat.private_ref = None
+                    await self._render_private(t, seat)
+                    await self._save(t)
+        return Reply(tr(lang, "reply.welcome"))
+
+    # -- button presses --------------------------------------------------------------------
+    async def press(
+        self,
+        actor: Actor,
+        data: str | None,
+        chat: ChatRef | None = None,
+        is_admin: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Reply:
+        """Handle a button press. Stale, forged or foreign presses are answered with a short
+        notice and change nothing; legal ones go to the core."""
+        lang = language_of(actor.language)
+        p = Payload.decode(data)
+        if p is None:
+            return Reply(tr(lang, "err.forged"), alert=True)
+        if p.action == "s":
+            return await self._settings_press(chat, actor, p, is_admin or _no)
+        t = self.tables.get(p.table)
+        if t is None or t.platform != actor.platform:
+            return Reply(tr(lang, "err.stale"), alert=True)
+        async with t.lock:
+            seat = t.seat_of(actor.user_id)
+            lang = seat.lang if seat else t.lang
+            if p.action in ("j", "r", "l", "h") and (chat is None or chat.chat_id == t.chat_id):
+                if p.version != f"L{t.version}":
+                    return Reply(tr(lang, "err.stale"), alert=True)
+                if p.action == "j":
+                    community = await self.store.community(t.platform, t.community_ext)
+                    return await self._join(t, community, actor, self._lang(community, actor))
+                if p.action == "r":
+                    return await self._ready(t, actor, lang)
+                if p.action == "l":
+                    return await self._leave(t, actor, lang)
+                # "h": my hand (platforms without a private chat link show it ephemerally)
+                if seat is None or t.hand is None or seat.seat not in t.hand.order:
+                    return Reply(tr(lang, "private.none"), alert=True)
+                screen = await self._render_private(t, seat)
+                await self._save(t)
+                return Reply(screen=screen, private=True)
+            if p.action in ("p", "d", "u", "c", "a"):
+                return await self._hand_press(t, seat, p, lang)
+            return Reply(tr(lang, "err.forged"), alert=True)
+
+    async def _hand_press(
+        self, t: LiveTable, seat: SeatState | None, p: Payload, lang: str
+    ) -> Reply:
+        hand = t.hand
+        if seat is None:
+            return Reply(tr(lang, "err.not_your_table"), alert=True)
+        if hand is None or hand.is_over or seat.seat not in hand.order:
+            return Reply(tr(lang, "err.stale"), alert=True)
+        if p.version != f"{t.hand_no}.{hand.seat_version(seat.seat)}":
+            return Reply(tr(lang, "err.stale"), alert=True)
+        actions: list[Action]
+        try:
+            if p.action == "p":
+                actions = [Place(seat.seat, parse_card(p.arg[:-1]), _BOXES[p.arg[-1]])]
+            elif p.action == "d":
+                actions = [Discard(seat.seat, parse_card(p.arg))]
+            elif p.action == "u":
+                pending = hand.pending(seat.seat)
+                if not pending:
+                    return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
+                actions = [Unplace(seat.seat, pending[-1][0])]
+            elif p.action == "c":
+                actions = [Confirm(seat.seat)]
+            else:
+                moves = complete_street(
+                    hand.board_of(seat.seat, with_pending=True),
+                    hand.to_place(seat.seat),
+                    hand.discards_needed(seat.seat),
+                    fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
+                    options=t.options,
+                )
+                actions = [Place(seat.seat, c, b) if b else Discard(seat.seat, c) for c, b in moves]
+            for a in actions:
+                hand.verify(a) if len(actions) == 1 else None
+            turn_before = hand.to_act
+            for a in actions:
+                applied = hand.apply(a)
+        except (GameError, KeyError, ValueError) as exc:
+            code = exc.code if isinstance(exc, GameError) else "game_error"
+            return Reply(error_text(lang, code), alert=True)
+        if isinstance(actions[-1], Confirm):
+            await self._advance(t, turn_before=turn_before, force_group=applied.revealed)
+            return Reply()
+        screen = await self._render_private(t, seat)
+        await self._save(t)
+        return Reply(screen=screen, private=True)
+
+    # -- the hand --------------------------------------------------------------------------
+    def _available(self, t: LiveTable) -> list[int]:
+        return sorted(
+            s.seat
+            for s in t.seats.values()
+            if s.ready and not s.sitting_out and not s.leaving and s.stack > 0
+        )
+
+    async def _maybe_start(self, t: LiveTable) -> None:
+        """Deal when every seated player is ready (first hand) or, once play runs, when two or
+        more ready players are available (R8.2)."""
+        if t.hand is not None:
+            return
+        avail = self._available(t)
+        if len(avail) < t.options.min_players:
+            t.started = False
+            t.next_hand_at = None
+            return
+        if not t.started:
+            waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
+            if waiting:
+                return
+            t.started = True
+        if t.next_hand_at is not None and self.clock() < t.next_hand_at:
+            await self._arm(t)
+            return
+        await self._deal(t)
+
+    async def _deal(self, t: LiveTable) -> None:
+        self._apply_pending(t)
+        assert t.match is not None
+        t.next_hand_at = None
+        plan = t.match.next_hand(self._available(t))
+        deck = shuffled_deck(rng=self.rng) if self.rng is not None else shuffled_deck()
+        setup = HandSetup.deal(t.options, plan.seats, plan.button, plan.fantasyland, deck=deck)
+        t.match = t.match.begin(plan)
+        t.plan = plan
+        t.hand = Hand(setup)
+        t.hand_no += 1
+        t.clocks = {}
+        for s in plan.seats:
+            budget = (
+                t.options.fantasyland_seconds if s in plan.fantasyland else t.options.hand_seconds
+            )
+            t.clocks[s] = SeatClock(budget, t.seats[s].bank)
+        self._sync_clocks(t, self.clock())
+        await self._render_group(t)
+        for s in plan.seats:
+            await self._render_private(t, t.seats[s])
+        await self._render_group_if_unreachable(t)
+        await self._save(t)
+        await self._arm(t)
+
+    async def _render_group_if_unreachable(self, t: LiveTable) -> None:
+        if t.hand is not None and any(
+            not t.seats[s].reachable for s in t.hand.order if s in t.seats
+        ):
+            await self._render_group(t)
+
+    def _sync_clocks(self, t: LiveTable, now: float) -> None:
+        hand = t.hand
+        acting = set(hand.to_act) if hand is not None and not hand.is_over else set()
+        for seat, clock in list(t.clocks.items()):
+            if seat in acting and not clock.running:
+                t.clocks[seat] = clock.start(now)
+            elif seat not in acting and clock.running:
+                t.clocks[seat] = clock.stop(now)
+
+    async def _advance(
+        self, t: LiveTable, turn_before: tuple[int, ...] | None = None, force_group: bool = True
+    ) -> None:
+        """After a confirmed move or a timeout: make due automatic moves, move the clocks,
+        re-render what changed, finish the hand at showdown, and save."""
+        hand = t.hand
+        assert hand is not None
+        now = self.clock()
+        self._sync_clocks(t, now)
+        before = set(turn_before if turn_before is not None else ())
+        while not hand.is_over:
+            due = [
+                s
+                for s in hand.to_act
+                if s not in t.seats or t.seats[s].leaving or t.clocks[s].expired(now)
+            ]
+            if not due:
+                break
+            for s in due:
+                hand.apply(Timeout(s))
+                self._sync_clocks(t, now)
+        if hand.is_over:
+            await self._finish_hand(t)
+            return
+        after = set(hand.to_act)
+        await self._render_group(t)
+        for s in hand.order:
+            if s in t.seats and (s in after or s in before):
+                await self._render_private(t, t.seats[s])
+        await self._render_group_if_unreachable(t)
+        await self._save(t)
+        await self._arm(t)
+
+    async def _finish_hand(self, t: LiveTable) -> None:
+        hand, plan = t.hand, t.plan
+        assert hand is not None and hand.result is not None and t.match is not None
+        result = hand.result
+        t.match = t.match.after_hand(result)
+        for s, clock in t.clocks.items():
+            if s in t.seats:
+                t.seats[s].bank = clock.bank
+        if t.match.match_over and t.options.time_bank_refill_per_match:
+            for st in t.seats.values():
+                st.bank = min(
+                    t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
+                )
+        stacks = {s: t.seats[s].stack for s in result.order if s in t.seats}
+        due = [(a, b, p) for a, b, p in t.match.due if a in stacks and b in stacks]
+        deltas: dict[int, int] = {}
+        if due:
+            settlement = settle(due, stacks, t.options.kush_per_point)
+            deltas = {s: d for s, d in settlement.deltas.items()}
+        players = {s: t.seats[s].player_id for s in result.order if s in t.seats}
+        record = result.to_json()
+        record["kush"] = {str(s): d for s, d in deltas.items()}
+        record["table"] = t.id
+        await self.store.settle_hand(
+            t.id,
+            t.hand_no,
+            hand.to_json(),
+            record,
+            players,
+            {players[s]: d for s, d in deltas.items()},
+            key=f"t{t.id}:hand:{t.hand_no}",
+        )
+        for s, d in deltas.items():
+            t.seats[s].stack += d
+        for s in t.match.to_sit_out:
+            if s in t.seats:
+                t.seats[s].sitting_out = True
+        busted: list[str] = []
+        for st in list(t.seats.values()):
+            if st.leaving or st.stack <= 0:
+                if not st.leaving:
+                    busted.append(st.name)
+                await self._stand_up(t, st)
+        p = self._presenter(t)
+        if p is not None:
+            screen = render.showdown_screen(t, t.lang, record, deltas, busted)
+            await p.show_table(t.chat_id, screen, t.group_ref)
+            for s in result.order:
+                if s in t.seats:
+                    await self._render_private(t, t.seats[s])
+        t.group_ref = None  # the showdown message stays as the record; the next hand posts anew
+        t.last_result = record
+        t.hand = None
+        t.plan = None
+        t.clocks = {}
+        if len(self._available(t)) >= t.options.min_players:
+            t.next_hand_at = self.clock() + self.next_hand_delay
+        else:
+            t.started = False
+            t.next_hand_at = None
+        if t.next_hand_at is not None and self.next_hand_delay <= 0:
+            await self._maybe_start(t)
+        else:
+            await self._render_group(t)
+            await self._save(t)
+            await self._arm(t)
+        del plan
+
+    # -- timers ----------------------------------------------------------------------------
+    def _next_deadline(self, t: LiveTable) -> float | None:
+        deadlines = [c.deadline() for c in t.clocks.values() if c.running]
+        times = [d for d in deadlines if d is not None]
+        if t.next_hand_at is not None:
+            times.append(t.next_hand_at)
+        return min(times) if times else None
+
+    async def _arm(self, t: LiveTable) -> None:
+        current = asyncio.current_task()
+        if t.timer is not None and t.timer is not current and not t.timer.done():
+            t.timer.cancel()
+        t.timer = None
+        deadline = self._next_deadline(t)
+        if deadline is None or not self.timers:
+            return
+        t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
+
+    async def _timer(self, t: LiveTable, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.clock()))
+        async with t.lock:
+            if t.timer is asyncio.current_task():
+                t.timer = None
+            await self._on_time(t)
+
+    async def _on_time(self, t: LiveTable) -> None:
+        now = self.clock()
+        hand = t.hand
+        if hand is not None and not hand.is_over:
+            if any(t.clocks[s].expired(now) for s in hand.to_act if s in t.clocks):
+                await self._advance(t, turn_before=hand.to_act)
+                return
+        elif t.next_hand_at is not None and now >= t.next_hand_at:
+            t.next_hand_at = None
+            await self._maybe_start(t)
+            if t.hand is None:
+                await self._render_group(t)
+                await self._save(t)
+            return
+        await self._arm(t)
+
+    async def run_due(self) -> None:
+        """Fire every due timer now (for tests running with ``timers=False``)."""
+        for t in list(self.tables.values()):
+            async with t.lock:
+                await self._on_time(t)
+
+    # -- recovery --------------------------------------------------------------------------
+    def _restore(self, snap: Mapping[str, Any]) -> LiveTable:
+        options = RuleOptions.from_json(snap["options"])
+        t = LiveTable(
+            id=int(snap["id"]),
+            platform=str(snap["platform"]),
+            community_id=int(snap["community_id"]),
+            community_ext=str(snap["community_ext"]),
+            chat_id=str(snap["chat_id"]),
+            lang=str(snap["lang"]),
+            options=options,
+            min_buy_in=int(snap["min_buy_in"]),
+            label=str(snap["label"]),
+        )
+        for s in snap.get("seats", []):
+            seat = SeatState.from_json(dict(s))
+            t.seats[seat.seat] = seat
+        t.match = (
+            MatchState.from_json(snap["match"]) if snap.get("match") else MatchState.new(options)
+        )
+        if snap.get("hand"):
+            t.hand = Hand.from_json(snap["hand"])
+            plan = snap.get("plan") or {}
+            t.plan = HandPlan(
+                tuple(plan.get("seats", t.hand.order)),
+                int(plan.get("button", t.hand.button)),
+                {int(k): int(v) for k, v in dict(plan.get("fantasyland") or {}).items()},
+                bool(plan.get("new_match", True)),
+            )
+            if any(s not in t.seats for s in t.hand.order):
+                raise ValueError("a seat of the hand is missing")
+        t.hand_no = int(snap.get("hand_no", 0))
+        t.clocks = {
+            int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()
+        }
+        t.group_ref = snap.get("group_ref")
+        t.version = int(snap.get("version", 0))
+        t.started = bool(snap.get("started", False))
+        t.next_hand_at = snap.get("next_hand_at")
+        if snap.get("pending_options"):
+            t.pending_options = RuleOptions.from_json(snap["pending_options"])
+        t.pending_buy_in = snap.get("pending_buy_in")
+        return t
+
+    async def _resume(self, t: LiveTable) -> None:
+        stacks = await self.store.stacks(t.id)
+        for s in t.seats.values():
+            s.stack = int(stacks.get(s.player_id, 0))
+        if t.hand is not None:
+            await self._advance(t, turn_before=t.hand.order)
+        else:
+            await self._render_group(t)
+            await self._save(t)
+            await self._arm(t)
+
+    async def _cancel_unrecoverable(
+        self, table_id: int, chat_id: str, snap: Mapping[str, Any]
+    ) -> None:
+        stacks = await self.store.stacks(table_id)
+        for player_id in stacks:
+            await self.store.cash_out(
+                table_id, player_id, key=f"t{table_id}:refund:{player_id}", kind=LedgerKind.REFUND
+            )
+        await self.store.delete_snapshot(table_id)
+        await self.store.close_table(table_id)
+        platform = str(snap.get("platform", "")) if isinstance(snap, Mapping) else ""
+        lang = str(snap.get("lang", "en")) if isinstance(snap, Mapping) else "en"
+        p = self.presenters.get(platform)
+        if p is not None:
+            with contextlib.suppress(Exception):
+                await p.post(chat_id, tr(lang, "reply.hand_cancelled", table=table_id))
+
+
+async def _no() -> bool:
+    return False

@@ -1,0 +1,350 @@
+"""Every text players read, in English and Russian.
+
+``tr(lang, key, **values)`` formats one text; an unknown language falls back to English and a
+missing Russian text to the English one. Keys are stable names; the core's error codes
+(``GameError.code``) have texts here too, so a refused press gets a short localised notice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["LANGS", "TEXTS", "language_of", "tr"]
+
+LANGS = ("en", "ru")
+
+TEXTS: dict[str, dict[str, str]] = {
+    # -- lobby and table ---------------------------------------------------------------------
+    "game.pineapple": {"en": "Pineapple OFC", "ru": "Ананас (OFC)"},
+    "game.ofc": {"en": "Classic OFC", "ru": "Классический OFC"},
+    "game.chinese": {"en": "Chinese Poker", "ru": "Китайский покер"},
+    "lobby.title": {
+        "en": "🃏 {game} · table #{table}\nBuy-in {buy_in} {label} · {players} players",
+        "ru": "🃏 {game} · стол #{table}\nВзнос {buy_in} {label} · игроков: {players}",
+    },
+    "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Жмите «Сесть»."},
+    "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
+    "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
+    "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
+    "lobby.sitting_out": {"en": "sitting out ({stack})", "ru": "пропускает ({stack})"},
+    "lobby.hint": {
+        "en": "The hand starts when everyone seated (2+) is ready.",
+        "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
+    },
+    "lobby.next_hand": {
+        "en": "Next hand in {seconds}s…",
+        "ru": "Следующая раздача через {seconds} с…",
+    },
+    "btn.join": {"en": "Join", "ru": "Сесть"},
+    "btn.leave": {"en": "Leave", "ru": "Встать"},
+    "btn.ready": {"en": "Ready", "ru": "Готов"},
+    "btn.back": {"en": "I'm back", "ru": "Вернуться"},
+    "btn.my_cards": {"en": "🂠 My cards", "ru": "🂠 Мои карты"},
+    "btn.top": {"en": "Top", "ru": "Верх"},
+    "btn.middle": {"en": "Middle", "ru": "Середина"},
+    "btn.bottom": {"en": "Bottom", "ru": "Низ"},
+    "btn.discard": {"en": "✖ Discard", "ru": "✖ Сброс"},
+    "btn.undo": {"en": "↩ Undo", "ru": "↩ Отменить"},
+    "btn.confirm": {"en": "✅ Confirm", "ru": "✅ Готово"},
+    "btn.arrange": {"en": "🪄 Arrange for me", "ru": "🪄 Разложить за меня"},
+    "btn.refresh": {"en": "🔄 Refresh", "ru": "🔄 Обновить"},
+    # -- board ------------------------------------------------------------------------------
+    "board.title": {
+        "en": "🃏 {game} · table #{table} · hand {hand}",
+        "ru": "🃏 {game} · стол #{table} · раздача {hand}",
+    },
+    "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ходит: {names} · ⏱ {time}"},
+    "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
+    "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
+    "board.hidden": {
+        "en": "🂠 {count} cards hidden until showdown",
+        "ru": "🂠 {count} карт скрыто до вскрытия",
+    },
+    "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
+    "board.done": {"en": "done", "ru": "готово"},
+    "board.bank": {"en": "bank", "ru": "банк"},
+    "board.unreachable": {
+        "en": "⚠ {names}: open a private chat with the bot (button below) to see your cards.",
+        "ru": "⚠ {names}: откройте личный чат с ботом (кнопка ниже), чтобы видеть свои карты.",
+    },
+    "board.timed_out": {"en": "⌛ auto", "ru": "⌛ авто"},
+    # -- private ----------------------------------------------------------------------------
+    "private.title": {
+        "en": "🃏 Table #{table} · hand {hand} · {street}",
+        "ru": "🃏 Стол #{table} · раздача {hand} · {street}",
+    },
+    "private.your_turn": {
+        "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
+        "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Готово».",
+    },
+    "private.discard_hint": {"en": " (discard {n})", "ru": " (сбросьте {n})"},
+    "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    "private.fl_wait": {
+        "en": "🌴 Fantasyland: you arrange after the others.",
+        "ru": "🌴 Фантазия: вы раскладываете после остальных.",
+    },
+    "private.cards": {"en": "Your cards:", "ru": "Ваши карты:"},
+    "private.over": {
+        "en": "Hand over. Result in the group.",
+        "ru": "Раздача окончена. Итоги в группе.",
+    },
+    "private.none": {
+        "en": "You have no hand at this table now.",
+        "ru": "Сейчас у вас нет раздачи за этим столом.",
+    },
+    "private.discarded": {"en": "discarded", "ru": "сброшена"},
+    # -- showdown ---------------------------------------------------------------------------
+    "showdown.title": {
+        "en": "🏁 Showdown · table #{table} · hand {hand}",
+        "ru": "🏁 Вскрытие · стол #{table} · раздача {hand}",
+    },
+    "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
+    "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
+    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d} очк."},
+    "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
+    "showdown.fl_next": {
+        "en": "🌴 Fantasyland next ({cards} cards)",
+        "ru": "🌴 Фантазия ({cards} карт)",
+    },
+    "showdown.scoop": {"en": "scoop", "ru": "скуп"},
+    "showdown.busted": {
+        "en": "{name} is out of {label} and leaves the table.",
+        "ru": "У {name} кончились {label}, место освобождено.",
+    },
+    "showdown.settle_later": {
+        "en": "Kush are settled after the round.",
+        "ru": "Куши рассчитываются после круга.",
+    },
+    # -- replies ----------------------------------------------------------------------------
+    "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
+    "reply.table_exists": {
+        "en": "This chat already has an open table (#{table}).",
+        "ru": "В этом чате уже есть открытый стол (#{table}).",
+    },
+    "reply.no_table": {
+        "en": "No open table here. Start one with /newtable.",
+        "ru": "Здесь нет открытого стола. Откройте: /newtable.",
+    },
+    "reply.group_only": {
+        "en": "This command works in a group chat.",
+        "ru": "Эта команда работает в групповом чате.",
+    },
+    "reply.game_unavailable": {
+        "en": "That game is not available yet. Games: {games}.",
+        "ru": "Эта игра пока недоступна. Игры: {games}.",
+    },
+    "reply.joined": {
+        "en": "You sit at seat {seat}. Press Ready to buy in.",
+        "ru": "Вы за местом {seat}. Нажмите «Готов», чтобы внести взнос.",
+    },
+    "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
+    "reply.table_full": {"en": "The table is full.", "ru": "Мест нет."},
+    "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не за этим столом."},
+    "reply.no_money": {
+        "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
+        "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
+    },
+    "reply.ready": {
+        "en": "Ready: {amount} {label} moved to the table.",
+        "ru": "Готов: {amount} {label} на столе.",
+    },
+    "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
+    "reply.left": {
+        "en": "You left the table; {amount} {label} back to your balance.",
+        "ru": "Вы встали из-за стола; {amount} {label} вернулись на баланс.",
+    },
+    "reply.leave_after_hand": {
+        "en": "You will leave after this hand (your moves are made for you).",
+        "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
+    },
+    "reply.sitout": {
+        "en": "You sit out from the next hand. /back to return.",
+        "ru": "Вы пропускаете со следующей раздачи. /back — вернуться.",
+    },
+    "reply.back": {
+        "en": "Welcome back: you play the next hand.",
+        "ru": "С возвращением: вы играете со следующей раздачи.",
+    },
+    "reply.not_sitting_out": {"en": "You are not sitting out.", "ru": "Вы и так в игре."},
+    "reply.balance": {
+        "en": "{name}: {balance} {label} on balance, {stack} at the table.",
+        "ru": "{name}: {balance} {label} на балансе, {stack} на столе.",
+    },
+    "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
+    "reply.top_line": {
+        "en": "{n}. {name} — {total} {label}",
+        "ru": "{n}. {name} — {total} {label}",
+    },
+    "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
+    "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
+    "reply.history_line": {
+        "en": "#{table}/{hand}: {points:+d} pts, {kush:+d} {label}{foul}",
+        "ru": "#{table}/{hand}: {points:+d} очк., {kush:+d} {label}{foul}",
+    },
+    "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
+    "reply.daily": {
+        "en": "Daily bonus: +{amount} {label}. Balance {balance}.",
+        "ru": "Ежедневный бонус: +{amount} {label}. Баланс {balance}.",
+    },
+    "reply.daily_taken": {
+        "en": "You already took today's bonus. Come back tomorrow.",
+        "ru": "Бонус за сегодня уже получен. Приходите завтра.",
+    },
+    "reply.daily_off": {
+        "en": "The daily bonus is off in this group.",
+        "ru": "Ежедневный бонус в этой группе выключен.",
+    },
+    "reply.admins_only": {
+        "en": "Only group admins can do that.",
+        "ru": "Это могут только администраторы группы.",
+    },
+    "reply.granted": {
+        "en": "{name}: {amount:+d} {label}, balance {balance}.",
+        "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
+    },
+    "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Использование: /grant @user N"},
+    "reply.unknown_player": {
+        "en": "No such player here: {name}.",
+        "ru": "Нет такого игрока: {name}.",
+    },
+    "reply.grant_negative": {
+        "en": "{name} has only {balance} {label}.",
+        "ru": "У {name} только {balance} {label}.",
+    },
+    "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
+    "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
+    "reply.settings_usage": {
+        "en": "Usage: /settings <name> <value>. Names: {names}.",
+        "ru": "Использование: /settings <имя> <значение>. Имена: {names}.",
+    },
+    "reply.private_linked": {
+        "en": "Your cards for table #{table} are below.",
+        "ru": "Ваши карты за столом #{table} — ниже.",
+    },
+    "reply.welcome": {
+        "en": "Hi! Add me to a group and start a table with /newtable. /help for commands.",
+        "ru": "Привет! Добавьте меня в группу и откройте стол: /newtable. Команды: /help.",
+    },
+    "reply.hand_cancelled": {
+        "en": "⚠ Table #{table}: the hand could not be continued after a restart and was cancelled; every stack was refunded.",
+        "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все взносы возвращены.",
+    },
+    "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
+    "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
+    # -- refused presses --------------------------------------------------------------------
+    "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
+    "err.forged": {"en": "Unknown button.", "ru": "Неизвестная кнопка."},
+    "err.not_your_table": {"en": "This is not your table.", "ru": "Это не ваш стол."},
+    "err.not_your_turn": {"en": "Not your turn.", "ru": "Сейчас не ваш ход."},
+    "err.card_not_in_hand": {
+        "en": "That card is not yours to place now.",
+        "ru": "Эту карту сейчас класть нельзя.",
+    },
+    "err.not_placed": {"en": "That card is not placed yet.", "ru": "Эта карта ещё не выложена."},
+    "err.box_full": {"en": "That box is full.", "ru": "Этот бокс заполнен."},
+    "err.discard_not_allowed": {
+        "en": "No (more) discards on this street.",
+        "ru": "На этой улице сбросить нельзя (или уже сброшено).",
+    },
+    "err.incomplete_street": {
+        "en": "Place every card first.",
+        "ru": "Сначала разложите все карты.",
+    },
+    "err.hand_over": {"en": "The hand is over.", "ru": "Раздача окончена."},
+    "err.wrong_street": {
+        "en": "This button is from another street.",
+        "ru": "Эта кнопка с другой улицы.",
+    },
+    "err.no_change": {"en": "Already there.", "ru": "Уже там."},
+    "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
+    "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
+    "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
+    # -- help and rules ---------------------------------------------------------------------
+    "help": {
+        "en": (
+            "OFC bot commands:\n"
+            "/newtable [pineapple] — open a table here\n"
+            "/join, /leave, /ready — take a seat, stand up, buy in\n"
+            "/sitout, /back — skip hands, come back\n"
+            "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
+            "/rules — rules of this table's game\n"
+            "Admins: /settings, /grant @user N\n"
+            "Your cards come in a private chat with me."
+        ),
+        "ru": (
+            "Команды бота OFC:\n"
+            "/newtable [pineapple] — открыть стол\n"
+            "/join, /leave, /ready — сесть, встать, внести взнос\n"
+            "/sitout, /back — пропускать раздачи, вернуться\n"
+            "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
+            "/rules — правила игры за этим столом\n"
+            "Админы: /settings, /grant @user N\n"
+            "Ваши карты приходят в личный чат со мной."
+        ),
+    },
+    "rules.pineapple": {
+        "en": (
+            "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
+            "or the hand is dead (foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
+            "discard 1. Each box won vs each opponent: 1 point, all three: +3 (scoop). Royalties for "
+            "strong boxes. QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand."
+        ),
+        "ru": (
+            "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
+            "мёртвая. Улица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1. "
+            "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп). Роялти за сильные "
+            "боксы. QQ и выше наверху (без фола) → Фантазия: 14 карт сразу в следующей раздаче."
+        ),
+    },
+    "rules.ofc": {
+        "en": (
+            "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
+            "bottom ≥ middle ≥ top. 2 points per box (or 1-6), royalties, Fantasyland with QQ+ on top."
+        ),
+        "ru": (
+            "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
+            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1-6), роялти, Фантазия с QQ+ наверху."
+        ),
+    },
+    "rules.chinese": {
+        "en": (
+            "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
+            "bottom ≥ middle ≥ top. Boxes are compared pairwise: 2 points a win, 1 each a tie; bonuses "
+            "for strong hands; play to the target."
+        ),
+        "ru": (
+            "Китайский покер: 13 карт сразу, тайно в верх 3 / середину 5 / низ 5, низ ≥ середина ≥ "
+            "верх. Боксы сравниваются попарно: 2 очка за победу, по 1 при ничьей; бонусы; игра до цели."
+        ),
+    },
+    "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
+    "settings.line": {"en": "{name}: {value}", "ru": "{name}: {value}"},
+    "settings.on": {"en": "on", "ru": "вкл"},
+    "settings.off": {"en": "off", "ru": "выкл"},
+    "settings.auto": {"en": "auto", "ru": "авто"},
+}
+
+_ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
+
+
+def tr(lang: str | None, key: str, **values: Any) -> str:
+    """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``.
+
+    :raises KeyError: for an unknown key (a programming error).
+    """
+    entry = TEXTS[key]
+    template = entry.get(lang or "en") or entry["en"]
+    return template.format(**values) if values else template
+
+
+def error_text(lang: str | None, code: str) -> str:
+    """The short notice for a refused action with the core error ``code``."""
+    return tr(lang, f"err.{code}" if code in _ERROR_KEYS else "err.game_error")
+
+
+def language_of(code: str | None) -> str:
+    """``"ru"`` for Russian-speaking users (``ru``, ``uk``, ``be``, ``kk``), else ``"en"``."""
+    if code and code.split("-")[0].lower() in {"ru", "uk", "be", "kk"}:
+        return "ru"
+    return "en"

@@ -1,0 +1,50 @@
+"""A recording presenter for service tests (no platform)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.screens import Screen
+
+
+@dataclass
+class FakePresenter:
+    """Records every table/private message; ``blocked`` users cannot be reached."""
+
+    platform: str = "telegram"
+    link: str | None = "https://t.me/ofc_test_bot?start=t{table}"
+    tables: dict[str, list[Screen]] = field(default_factory=dict)
+    privates: dict[str, list[Screen]] = field(default_factory=dict)
+    posts: list[tuple[str, str]] = field(default_factory=list)
+    blocked: set[str] = field(default_factory=set)
+    writes: int = 0
+    _n: int = 0
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        self.writes += 1
+        self.tables.setdefault(chat_id, []).append(screen)
+        if ref is None:
+            self._n += 1
+            return f"m{self._n}"
+        return ref
+
+    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
+        if user_id in self.blocked:
+            return None
+        self.privates.setdefault(user_id, []).append(screen)
+        if ref is None:
+            self._n += 1
+            return f"p{self._n}"
+        return ref
+
+    async def post(self, chat_id: str, text: str) -> None:
+        self.posts.append((chat_id, text))
+
+    def private_link(self, table_id: int) -> str | None:
+        return self.link.format(table=table_id) if self.link else None
+
+    def last_private(self, user_id: str) -> Screen:
+        return self.privates[user_id][-1]
+
+    def last_table(self, chat_id: str) -> Screen:
+        return self.tables[chat_id][-1]

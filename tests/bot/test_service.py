@@ -1,0 +1,277 @@
+"""The table service with an in-memory store and a recording presenter (issue 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.model import Actor, ChatRef
+from bot.screens import Payload, Screen
+from bot.service import TableService
+from bot.texts import tr
+from game.cards import DECK, parse_card
+from storage.memory import MemoryStore
+from tests.bot.fakes import FakePresenter
+
+GROUP = ChatRef("telegram", "-100", "-100", "Friends")
+ALICE = Actor("telegram", "1", "Alice", "en")
+BOB = Actor("telegram", "2", "Bob", "ru")
+CAROL = Actor("telegram", "3", "Carol", "en")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
+    store = MemoryStore()
+    clock = Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter, store, clock
+
+
+def buttons(screen: Screen) -> dict[str, str]:
+    return {b.label: b.data for b in screen.all_buttons() if b.data}
+
+
+async def press_auto_and_confirm(service: TableService, presenter: FakePresenter, actor: Actor) -> None:
+    screen = presenter.last_private(actor.user_id)
+    arrange = next(b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "a")
+    reply = await service.press(actor, arrange)
+    assert not reply.alert, reply.text
+    screen = presenter.last_private(actor.user_id)
+    confirm = next(b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "c")
+    reply = await service.press(actor, confirm)
+    assert not reply.alert, reply.text
+
+
+async def play_out(service: TableService, presenter: FakePresenter, actors: list[Actor]) -> None:
+    by_id = {a.user_id: a for a in actors}
+    t = service.table_in(GROUP)
+    assert t is not None
+    hand_no = t.hand_no
+    while t.hand is not None and t.hand_no == hand_no:
+        seat = t.hand.to_act[0]
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[seat].user_id])
+
+
+async def test_r8_2_join_ready_play_a_hand_and_settle_zero_sum(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    assert "open" in (await service.new_table(GROUP, ALICE)).text
+    for a in (ALICE, BOB):
+        reply = await service.join(GROUP, a)
+        assert not reply.alert, reply.text
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None  # Bob is not ready yet
+    await service.ready(GROUP, BOB)
+    assert t.hand is not None and t.hand_no == 1
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand_no == 2  # next hand dealt at once (next_hand_delay=0)
+    stacks = await store.stacks(t.id)
+    assert sum(stacks.values()) == 400
+    history = await store.hand_history(t.seats[0].player_id, 5)
+    assert len(history) == 1
+    kush = history[0].result["kush"]
+    assert sum(kush.values()) == 0
+    assert stacks[t.seats[0].player_id] == 200 + kush["0"]
+
+
+async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    seen_group = 0
+    while t.hand_no == 1:
+        hand = t.hand
+        assert hand is not None
+        seat = hand.to_act[0]
+        actor = {s.user_id: a for a in (ALICE, BOB, CAROL) for s in t.seats.values() if s.user_id == a.user_id}[
+            t.seats[seat].user_id
+        ]
+        await press_auto_and_confirm(service, presenter, actor)
+        if t.hand_no != 1:
+            break
+        public = hand.view(None).public_cards()
+        hidden = set()
+        for s in hand.order:
+            hidden |= set(hand.discards_of(s))
+            if s not in hand.to_act:
+                continue
+        text = presenter.last_table(GROUP.chat_id).text
+        for c in DECK:
+            if c.face in text:
+                assert c in public, f"{c} shown in group but not public"
+        for d in hidden:
+            assert d.face not in text
+        seen_group += 1
+    assert seen_group > 5
+
+
+async def test_stale_forged_and_foreign_presses_change_nothing(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    acting = t.seats[t.hand.to_act[0]]
+    actor = ALICE if acting.user_id == "1" else BOB
+    other = BOB if actor is ALICE else ALICE
+    screen = presenter.last_private(actor.user_id)
+    place = next(b.data for b in screen.all_buttons() if b.data and ":p:" in b.data)
+    before = t.hand.dumps()
+    # forged
+    for data in ("garbage", "1:1.0:p:XXb", f"{t.id}:1.0:zz", "", "9" * 70):
+        reply = await service.press(actor, data)
+        assert reply.alert
+    # foreign: the other player presses the acting player's button
+    reply = await service.press(other, place)
+    assert reply.alert
+    # a stranger
+    reply = await service.press(CAROL, place)
+    assert reply.alert and "not your table" in reply.text.lower()
+    assert t.hand.dumps() == before
+    # legal press, then the same (now stale) press again
+    assert not (await service.press(actor, place)).alert
+    after = t.hand.dumps()
+    reply = await service.press(actor, place)
+    assert reply.alert and "out of date" in reply.text
+    assert t.hand.dumps() == after
+
+
+async def test_r8_5_timeout_auto_places_and_r8_6_sits_out_after_the_match(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    awake = ALICE if sleeper.user_id == "2" else BOB
+    # the sleeper never moves: each turn its clock runs out (120 s budget + 60 s bank, then 0)
+    while t.hand is not None and t.hand_no == 1:
+        hand = t.hand
+        if t.seats[hand.to_act[0]] is sleeper:
+            clock.now += 181
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, awake)
+    history = await store.hand_history(sleeper.player_id, 1)
+    res = next(r for r in history[0].result["seats"] if r["seat"] == sleeper.seat)
+    assert res["timed_out"] is True
+    assert sleeper.sitting_out  # R8.6: moved to sit-out after the match
+    assert t.hand is None  # one player left: no next hand
+
+
+async def test_unreachable_player_gets_a_link_and_nothing_stalls(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    presenter.blocked.add("2")
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    text = presenter.last_table(GROUP.chat_id)
+    assert "Bob" in text.text and "private chat" in text.text
+    assert any(b.url and "start=t" in b.url for b in text.all_buttons())
+    presenter.blocked.clear()
+    reply = await service.private_start(BOB, f"t{t.id}")
+    assert "below" in reply.text or "ниже" in reply.text
+    assert "2" in presenter.privates
+
+
+async def test_admin_settings_and_grant(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    reply = await service.settings(GROUP, BOB, False, ["min_buy_in", "300"])
+    assert "admin" in reply.text.lower() or "админ" in reply.text.lower()
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])
+    assert "300" in reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.min_buy_in == 300
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "-3"])
+    assert "Cannot" in reply.text
+    # buttons
+    screen = (await service.settings(GROUP, ALICE, True, [])).screen
+    assert screen is not None
+    plus = next(b.data for b in screen.all_buttons() if b.data and b.data.endswith(":mb+"))
+
+    async def yes() -> bool:
+        return True
+
+    async def no() -> bool:
+        return False
+
+    assert (await service.press(BOB, plus, GROUP, no)).alert
+    reply = await service.press(ALICE, plus, GROUP, yes)
+    assert "350" in reply.text
+    assert (await service.press(ALICE, plus, GROUP, yes)).alert  # stale: settings changed
+    # grant
+    await service.balance(GROUP, BOB)
+    refused = await service.grant(GROUP, BOB, False, "@Bob", "50", "k1")
+    assert refused.text == tr("ru", "reply.admins_only")
+    reply = await service.grant(GROUP, ALICE, True, "@Bob", "50", "k2")
+    assert "1050" in reply.text
+    reply = await service.grant(GROUP, ALICE, True, "@Bob", "50", "k2")  # same key: once
+    bob = await store.find_player(community.id, "Bob")
+    assert bob is not None and bob.balance == 1050
+    reply = await service.grant(GROUP, ALICE, True, "@Bob", "-5000", "k3")
+    assert reply.text == tr("en", "reply.grant_negative", name="Bob", balance=1050, label="kush")
+    bob = await store.find_player(community.id, "Bob")
+    assert bob is not None and bob.balance == 1050
+
+
+async def test_restart_recovers_the_hand_and_finishes_it(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    for _ in range(3):
+        seat = t.hand.to_act[0]
+        await press_auto_and_confirm(service, presenter, ALICE if t.seats[seat].user_id == "1" else BOB)
+    state = t.hand.to_json()
+    await service.stop()
+    # a new service on the same store: the hand goes on where it was
+    service2 = TableService(store, clock=clock, rng=random.Random(9), next_hand_delay=0, timers=False)
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None
+    assert t2.hand.to_json() == state
+    await play_out(service2, presenter2, [ALICE, BOB])
+    stacks = await store.stacks(t2.id)
+    assert sum(stacks.values()) == 400
+    assert len(await store.hand_history(t2.seats[0].player_id, 5)) == 1
+
+
+async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    community = await store.community("telegram", "-100")
+    alice = await store.find_player(community.id, "1")
+    assert alice is not None and alice.balance == 800
+    reply = await service.leave(GROUP, ALICE)
+    assert "200" in reply.text
+    alice = await store.find_player(community.id, "1")
+    assert alice is not None and alice.balance == 1000
