@@ -16,19 +16,16 @@ from __future__ import annotations
 import os
 import platform
 import random
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from game.board import Board  # noqa: E402
-from game.cards import DECK  # noqa: E402
-from game.evaluator import rank5  # noqa: E402
-from game.options import RuleOptions  # noqa: E402
-from game.scoring import score_showdown  # noqa: E402
-from game.simulate import simulate  # noqa: E402
+from game.board import Board
+from game.cards import DECK
+from game.evaluator import rank5
+from game.options import RuleOptions
+from game.scoring import score_showdown
+from game.simulate import simulate
 
 REPEATS = 7
 
@@ -103,9 +100,7 @@ def bench_eval(n: int = 200_000) -> list[tuple[str, float]]:
 
 def bench_showdown(n: int = 20_000) -> float:
     records = list(simulate(RuleOptions(), 3, n // 20 + 1, seed=11))
-    showdowns = [
-        [Board.from_json(s) for s in r["seats"]] for r in records
-    ]
+    showdowns = [[Board.from_json(s) for s in r["seats"]] for r in records]
     opts = RuleOptions()
     total = len(showdowns)
 
@@ -138,12 +133,16 @@ def main() -> None:
             print(f"   ours / {name.split('.')[0]} = {ours / rate:.2f}x")
     print(f"   target ≥ 3,000,000/s: {'met' if ours >= 3_000_000 else 'NOT met'}")
     sd = bench_showdown()
-    print(f"2. 3-player showdowns scored: {sd:,.0f}/s (target ≥ 50,000/s: "
-          f"{'met' if sd >= 50_000 else 'NOT met'})")
+    print(
+        f"2. 3-player showdowns scored: {sd:,.0f}/s (target ≥ 50,000/s: "
+        f"{'met' if sd >= 50_000 else 'NOT met'})"
+    )
     for policy in ("strategy", "auto"):
         rate = bench_simulate(policy)
-        print(f"3. simulate, 3 players, policy={policy}: {rate:,.0f} hands/s (target ≥ 2,000/s: "
-              f"{'met' if rate >= 2000 else 'NOT met'})")
+        print(
+            f"3. simulate, 3 players, policy={policy}: {rate:,.0f} hands/s (target ≥ 2,000/s: "
+            f"{'met' if rate >= 2000 else 'NOT met'})"
+        )
 
 
 if __name__ == "__main__":

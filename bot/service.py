@@ -21,7 +21,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -32,7 +32,7 @@ from bot.screens import Button, Payload, Screen
 from bot.texts import error_text, language_of, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.board import Box
-from game.cards import parse_card, shuffled_deck
+from game.cards import Card, parse_card, shuffled_deck
 from game.clock import SeatClock
 from game.errors import GameError, OptionError
 from game.hand import Hand, HandSetup
@@ -84,6 +84,7 @@ class TableService:
     :param rng: shuffles decks when given (tests); otherwise decks use a CSPRNG (R1.1).
     :param next_hand_delay: seconds between a showdown and the next deal.
     :param timers: run real asyncio timers; with ``False`` tests call :meth:`run_due`.
+    :param deck_source: returns the deck of each new hand (tests stack decks with it).
     """
 
     def __init__(
@@ -94,8 +95,10 @@ class TableService:
         rng: random.Random | None = None,
         next_hand_delay: float = 4.0,
         timers: bool = True,
+        deck_source: Callable[[], Sequence[Card]] | None = None,
     ) -> None:
         self.store = store
+        self.deck_source = deck_source
         self.clock = clock
         self.rng = rng
         self.next_hand_delay = next_hand_delay
@@ -841,7 +844,12 @@ class TableService:
         assert t.match is not None
         t.next_hand_at = None
         plan = t.match.next_hand(self._available(t))
-        deck = shuffled_deck(rng=self.rng) if self.rng is not None else shuffled_deck()
+        if self.deck_source is not None:
+            deck = list(self.deck_source())
+        elif self.rng is not None:
+            deck = shuffled_deck(rng=self.rng)
+        else:
+            deck = shuffled_deck()  # CSPRNG (R1.1)
         setup = HandSetup.deal(t.options, plan.seats, plan.button, plan.fantasyland, deck=deck)
         t.match = t.match.begin(plan)
         t.plan = plan

@@ -10,7 +10,7 @@ from bot.model import Actor, ChatRef
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
-from game.cards import DECK, parse_card
+from game.cards import DECK
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 
@@ -32,7 +32,9 @@ class Clock:
 async def env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
     store = MemoryStore()
     clock = Clock()
-    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False)
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter, store, clock
@@ -42,13 +44,19 @@ def buttons(screen: Screen) -> dict[str, str]:
     return {b.label: b.data for b in screen.all_buttons() if b.data}
 
 
-async def press_auto_and_confirm(service: TableService, presenter: FakePresenter, actor: Actor) -> None:
+async def press_auto_and_confirm(
+    service: TableService, presenter: FakePresenter, actor: Actor
+) -> None:
     screen = presenter.last_private(actor.user_id)
-    arrange = next(b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "a")
+    arrange = next(
+        b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "a"
+    )
     reply = await service.press(actor, arrange)
     assert not reply.alert, reply.text
     screen = presenter.last_private(actor.user_id)
-    confirm = next(b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "c")
+    confirm = next(
+        b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "c"
+    )
     reply = await service.press(actor, confirm)
     assert not reply.alert, reply.text
 
@@ -64,7 +72,7 @@ async def play_out(service: TableService, presenter: FakePresenter, actors: list
 
 
 async def test_r8_2_join_ready_play_a_hand_and_settle_zero_sum(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, presenter, store, _clock = env
     assert "open" in (await service.new_table(GROUP, ALICE)).text
     for a in (ALICE, BOB):
         reply = await service.join(GROUP, a)
@@ -86,7 +94,7 @@ async def test_r8_2_join_ready_play_a_hand_and_settle_zero_sum(env) -> None:  # 
 
 
 async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, presenter, _store, _clock = env
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB, CAROL):
         await service.join(GROUP, a)
@@ -98,9 +106,12 @@ async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type:
         hand = t.hand
         assert hand is not None
         seat = hand.to_act[0]
-        actor = {s.user_id: a for a in (ALICE, BOB, CAROL) for s in t.seats.values() if s.user_id == a.user_id}[
-            t.seats[seat].user_id
-        ]
+        actor = {
+            s.user_id: a
+            for a in (ALICE, BOB, CAROL)
+            for s in t.seats.values()
+            if s.user_id == a.user_id
+        }[t.seats[seat].user_id]
         await press_auto_and_confirm(service, presenter, actor)
         if t.hand_no != 1:
             break
@@ -121,7 +132,7 @@ async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type:
 
 
 async def test_stale_forged_and_foreign_presses_change_nothing(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, presenter, _store, _clock = env
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB):
         await service.join(GROUP, a)
@@ -179,7 +190,7 @@ async def test_r8_5_timeout_auto_places_and_r8_6_sits_out_after_the_match(env) -
 
 
 async def test_unreachable_player_gets_a_link_and_nothing_stalls(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, presenter, _store, _clock = env
     presenter.blocked.add("2")
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB):
@@ -192,12 +203,12 @@ async def test_unreachable_player_gets_a_link_and_nothing_stalls(env) -> None:  
     assert any(b.url and "start=t" in b.url for b in text.all_buttons())
     presenter.blocked.clear()
     reply = await service.private_start(BOB, f"t{t.id}")
-    assert "below" in reply.text or "ниже" in reply.text
+    assert reply.text == tr("ru", "reply.private_linked", table=t.id)
     assert "2" in presenter.privates
 
 
 async def test_admin_settings_and_grant(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, _presenter, store, _clock = env
     reply = await service.settings(GROUP, BOB, False, ["min_buy_in", "300"])
     assert "admin" in reply.text.lower() or "админ" in reply.text.lower()
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", "300"])
@@ -246,11 +257,15 @@ async def test_restart_recovers_the_hand_and_finishes_it(env) -> None:  # type: 
     assert t is not None and t.hand is not None
     for _ in range(3):
         seat = t.hand.to_act[0]
-        await press_auto_and_confirm(service, presenter, ALICE if t.seats[seat].user_id == "1" else BOB)
+        await press_auto_and_confirm(
+            service, presenter, ALICE if t.seats[seat].user_id == "1" else BOB
+        )
     state = t.hand.to_json()
     await service.stop()
     # a new service on the same store: the hand goes on where it was
-    service2 = TableService(store, clock=clock, rng=random.Random(9), next_hand_delay=0, timers=False)
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(9), next_hand_delay=0, timers=False
+    )
     presenter2 = FakePresenter()
     service2.register(presenter2)
     await service2.start()
@@ -264,7 +279,7 @@ async def test_restart_recovers_the_hand_and_finishes_it(env) -> None:  # type: 
 
 
 async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, _presenter, store, _clock = env
     await service.new_table(GROUP, ALICE)
     await service.join(GROUP, ALICE)
     await service.ready(GROUP, ALICE)

@@ -1,0 +1,343 @@
+"""A local fake of the Telegram Bot API on 127.0.0.1 (aiohttp).
+
+The real python-telegram-bot :class:`~telegram.ext.Application` talks to it through
+``base_url``. It serves ``getMe``, ``deleteWebhook`` and long-polling ``getUpdates``, keeps the
+messages the bot sends and edits (so tests and the sandbox can read the buttons the bot really
+sent), answers ``getChatMember`` from a list of admins, and records every call. It can refuse
+on demand: 403 for users who never started the bot, and 429 with ``retry_after``.
+
+Used by the end-to-end tests, the benchmark and the terminal sandbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+__all__ = ["ApiCall", "FakeTelegram", "FakeUser"]
+
+BOT_ID = 900000001
+BOT_USERNAME = "ofc_test_bot"
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A Telegram user of the fake world."""
+
+    id: int
+    first_name: str
+    username: str | None = None
+    language_code: str | None = "en"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.username:
+            out["username"] = self.username
+        if self.language_code:
+            out["language_code"] = self.language_code
+        return out
+
+
+@dataclass
+class ApiCall:
+    """One request the bot made: method name, parameters (JSON values decoded) and when."""
+
+    method: str
+    params: dict[str, Any]
+    at: float = field(default_factory=time.monotonic)
+
+
+class FakeTelegram:
+    """The fake Bot API server. ``await start()`` then point the bot at :attr:`base_url`."""
+
+    def __init__(self, token: str = "123456:TEST") -> None:
+        self.token = token
+        self.calls: list[ApiCall] = []
+        self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message id) → message
+        self.started_users: set[int] = set()  # users who pressed Start in the private chat
+        self.admins: dict[int, set[int]] = {}  # chat id → admin user ids
+        self.chats: dict[int, dict[str, Any]] = {}
+        self.fail_next: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self._updates: list[dict[str, Any]] = []
+        self._update_ids = itertools.count(1)
+        self._message_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._cond = asyncio.Condition()
+        self._closing = False
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.listeners: list[Callable[[ApiCall], None]] = []
+
+    # -- server ------------------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        """``http://127.0.0.1:<port>/bot`` (the token is appended by the client)."""
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    async def start(self, port: int = 0) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def release_polls(self) -> None:
+        """Answer pending and future ``getUpdates`` at once (lets a client stop polling quickly)."""
+        self._closing = True
+        async with self._cond:
+            self._cond.notify_all()
+
+    async def stop(self) -> None:
+        await self.release_polls()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _params(self, request: web.Request) -> dict[str, Any]:
+        if request.content_type == "application/json":
+            raw: dict[str, Any] = await request.json()
+            return raw
+        data = await request.post()
+        out: dict[str, Any] = {}
+        for k, v in data.items():
+            if not isinstance(v, str):
+                continue
+            try:
+                out[k] = json.loads(v)
+            except ValueError:
+                out[k] = v
+        return out
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        if request.match_info["token"] != self.token:
+            return web.json_response(
+                {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
+            )
+        params = await self._params(request)
+        call = ApiCall(method, params)
+        self.calls.append(call)
+        for listener in list(self.listeners):
+            listener(call)
+        failures = self.fail_next.get(method)
+        if failures:
+            status, body = failures.pop(0)
+            return web.json_response(body, status=status)
+        handler = getattr(self, "_m_" + method, None)
+        if handler is None:
+            return web.json_response({"ok": True, "result": True})
+        try:
+            result = await handler(params)
+        except _ApiError as exc:
+            return web.json_response(
+                {"ok": False, "error_code": exc.code, "description": exc.description},
+                status=exc.code,
+            )
+        return web.json_response({"ok": True, "result": result})
+
+    # -- API methods -------------------------------------------------------------------------
+    async def _m_getMe(self, p: dict[str, Any]) -> dict[str, Any]:
+        return {
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "OFC",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }
+
+    async def _m_getUpdates(self, p: dict[str, Any]) -> list[dict[str, Any]]:
+        offset = int(p.get("offset") or 0)
+        timeout = float(p.get("timeout") or 0)
+        deadline = time.monotonic() + timeout
+        async with self._cond:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            while not self._updates and not self._closing:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._cond.wait(), left)
+            return list(self._updates[:100])
+
+    def _chat_of(self, chat_id: int) -> dict[str, Any]:
+        if chat_id in self.chats:
+            return self.chats[chat_id]
+        if chat_id > 0:
+            return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
+        return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+
+    def _check_private(self, chat_id: int) -> None:
+        if chat_id > 0 and chat_id not in self.started_users:
+            raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+
+    async def _m_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(p["chat_id"])
+        self._check_private(chat_id)
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME},
+            "text": str(p.get("text", "")),
+        }
+        if p.get("reply_markup"):
+            msg["reply_markup"] = p["reply_markup"]
+        self.messages[(chat_id, msg["message_id"])] = msg
+        return msg
+
+    async def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id = int(p["chat_id"])
+        key = (chat_id, int(p["message_id"]))
+        msg = self.messages.get(key)
+        if msg is None:
+            raise _ApiError(400, "Bad Request: message to edit not found")
+        text = str(p.get("text", ""))
+        markup = p.get("reply_markup")
+        if msg.get("text") == text and msg.get("reply_markup") == markup:
+            raise _ApiError(
+                400,
+                "Bad Request: message is not modified: specified new message content and reply "
+                "markup are exactly the same as a current content and reply markup of the message",
+            )
+        msg = dict(msg, text=text, edit_date=int(time.time()))
+        if markup:
+            msg["reply_markup"] = markup
+        else:
+            msg.pop("reply_markup", None)
+        self.messages[key] = msg
+        return msg
+
+    async def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
+        chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
+        member: dict[str, Any] = {
+            "status": status,
+            "user": {"id": user_id, "is_bot": False, "first_name": "u"},
+        }
+        if status == "administrator":
+            member.update(
+                can_be_edited=False, is_anonymous=False, can_manage_chat=True,
+                can_delete_messages=True, can_manage_video_chats=True, can_restrict_members=True,
+                can_promote_members=False, can_change_info=True, can_invite_users=True,
+                can_post_stories=False, can_edit_stories=False, can_delete_stories=False,
+            )  # fmt: skip
+        return member
+
+    # -- the world: users act -----------------------------------------------------------------
+    async def push(self, update: dict[str, Any]) -> int:
+        """Queue an update for getUpdates; returns its update_id."""
+        update = dict(update, update_id=next(self._update_ids))
+        async with self._cond:
+            self._closing = False
+            self._updates.append(update)
+            self._cond.notify_all()
+        return int(update["update_id"])
+
+    def group(self, chat_id: int, title: str = "Friends") -> dict[str, Any]:
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        self.chats[chat_id] = chat
+        return chat
+
+    async def send_text(
+        self, user: FakeUser, chat_id: int, text: str, reply_to: int | None = None
+    ) -> int:
+        """A user writes ``text`` (e.g. a command) in a chat; returns the message id."""
+        chat = self.chats.get(chat_id) or (
+            {"id": user.id, "type": "private", "first_name": user.first_name}
+            if chat_id == user.id
+            else self.group(chat_id)
+        )
+        if chat_id == user.id:
+            self.started_users.add(user.id)
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": chat,
+            "from": user.to_json(),
+            "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        if reply_to is not None and (chat_id, reply_to) in self.messages:
+            msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def press(self, user: FakeUser, chat_id: int, message_id: int, data: str) -> str:
+        """A user presses an inline button (``data``) of a message; returns the query id."""
+        msg = self.messages[(chat_id, message_id)]
+        query_id = f"q{next(self._query_ids)}"
+        await self.push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user.to_json(),
+                    "chat_instance": f"ci{chat_id}",
+                    "message": msg,
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    # -- reading what the bot did -------------------------------------------------------------
+    def calls_of(self, method: str) -> list[ApiCall]:
+        return [c for c in self.calls if c.method == method]
+
+    def answer_of(self, query_id: str) -> ApiCall | None:
+        for c in self.calls:
+            if c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == query_id:
+                return c
+        return None
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate()`` is truthy (polling every 5 ms); returns its value.
+
+        :raises TimeoutError: if it stays falsy for ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            value = predicate()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError("the bot did not do what was expected in time")
+            await asyncio.sleep(0.005)
+
+    def chat_messages(self, chat_id: int) -> list[dict[str, Any]]:
+        """The bot's messages in a chat, oldest first."""
+        return [
+            m
+            for (c, _), m in sorted(self.messages.items())
+            if c == chat_id and m["from"]["id"] == BOT_ID
+        ]
+
+    @staticmethod
+    def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every inline button of a message, row by row."""
+        kb = message.get("reply_markup") or {}
+        return [b for row in kb.get("inline_keyboard", []) for b in row]
+
+
+class _ApiError(Exception):
+    def __init__(self, code: int, description: str) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description

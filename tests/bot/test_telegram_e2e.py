@@ -1,0 +1,301 @@
+"""End to end through the real python-telegram-bot against the local fake Bot API (issue 4).
+
+Users type commands and press the inline buttons the bot actually sent (read back from the
+fake's stored messages). A listener checks every group write as it happens: it may show only
+cards that are public at that moment (R3.3, R6.3)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.screens import Payload
+from bot.telegram.fake_api import FakeTelegram
+from game.cards import DECK, Card, parse_cards, shuffled_deck
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
+
+ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
+BOB_STREETS = ["2d 3d 4h 5h Th", "Jc Jd 6c", "7c 7d 8c", "Tc Td 8d", "2h 3h 4c"]
+ALICE_PLAN: dict[str, str | None] = {
+    "Qs": "top", "Qh": "top", "As": "bottom", "Ad": "bottom", "Ac": "bottom",
+    "Ks": "middle", "Kh": "middle", "2c": None, "Kd": "middle", "9s": "bottom", "3c": None,
+    "9h": "bottom", "7h": "middle", "4d": None, "5c": "top", "6d": "middle", "8s": None,
+}  # fmt: skip
+BOB_FOUL_PLAN: dict[str, str | None] = {
+    "2d": "middle", "3d": "middle", "4h": "bottom", "5h": "bottom", "Th": "bottom",
+    "Jc": "top", "Jd": "top", "6c": None, "7c": "middle", "7d": "bottom", "8c": None,
+    "Tc": "middle", "Td": "bottom", "8d": None, "2h": "top", "3h": "middle", "4c": None,
+}  # fmt: skip
+
+
+def stacked(streets_a: list[str], streets_b: list[str]) -> list[Card]:
+    head: list[Card] = []
+    for a, b in zip(streets_a, streets_b, strict=True):
+        head += parse_cards(a) + parse_cards(b)
+    return head + [c for c in DECK if c not in set(head)]
+
+
+def decks(first: list[Card], seed: int = 3):  # type: ignore[no-untyped-def]
+    rng = random.Random(seed)
+    queue = [first]
+
+    def source() -> list[Card]:
+        return queue.pop(0) if queue else shuffled_deck(rng=rng)
+
+    return source
+
+
+async def seat_everyone(w: World, users: list) -> None:  # type: ignore[type-arg]
+    reply = await w.say(users[0], "/newtable")
+    assert "#" in reply["text"]
+    for u in users:
+        answer = await w.press_lobby(u, "j")
+        assert not answer.get("show_alert"), answer
+    for u in users:
+        answer = await w.press_lobby(u, "r")
+        assert not answer.get("show_alert"), answer
+
+
+async def play_hand(w: World, users: list, plans: dict | None = None) -> None:  # type: ignore[type-arg]
+    t = next(iter(w.service.tables.values()))
+    by_id = {str(u.id): u for u in users}
+    number = t.hand_no
+    while t.hand is not None and t.hand_no == number:
+        seat = t.hand.to_act[0]
+        user = by_id[t.seats[seat].user_id]
+        await w.play_street(user, (plans or {}).get(user.id))
+
+
+async def test_foul_fantasyland_and_balances_two_players(tmp_path: Path) -> None:
+    """R5.4 foul, R6.1 entry, R6.3 the Fantasyland hand hidden until showdown, R8.4 kush."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand.to_act == (0,)
+        await play_hand(w, [ALICE, BOB], {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN})
+        await w.adapter.presenter.flush()
+        showdown = next(
+            m["text"]
+            for m in w.fake.chat_messages(GROUP_ID)
+            if "Showdown" in m["text"] or "Вскрытие" in m["text"]
+        )
+        assert "foul" in showdown and "Fantasyland next (14 cards)" in showdown
+        stacks = await w.store.stacks(t.id)
+        alice, bob = t.seats[0], t.seats[1]
+        assert (
+            stacks[alice.player_id] == 200 + 6 + 15
+        )  # scoop 6 + royalties QQ 7, trips 2, full house 6
+        assert stacks[bob.player_id] == 200 - 21
+        # hand 2: Alice's Fantasyland (all-but-one: both play at once, both hidden)
+        assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+        fl_cards = set(t.hand.current_cards(0))
+        assert len(fl_cards) == 14
+        rows = [
+            b
+            for b in w.fake.buttons(w.private(ALICE) or {})
+            if Payload.decode(b["callback_data"]).action in "pd"
+        ]  # type: ignore[union-attr]
+        assert len({Payload.decode(b["callback_data"]).arg[:2] for b in rows}) == 14  # type: ignore[union-attr]
+        buttons = w.hand_buttons(ALICE)
+        await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, buttons[("a", "")])
+        await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, w.hand_buttons(ALICE)[("c", "")])
+        await w.adapter.presenter.flush()
+        while t.hand is not None and t.hand_no == 2:
+            await w.play_street(BOB)
+        await w.adapter.presenter.flush()
+        hand2_boards = [
+            text for text in w.group_texts() if "· hand 2" in text and "Showdown" not in text
+        ]
+        assert hand2_boards
+        for text in hand2_boards:
+            for c in fl_cards:
+                assert c.face not in text
+        history = await w.store.hand_history(alice.player_id, 5)
+        assert [h.number for h in history] == [2, 1]
+        total = sum((await w.store.stacks(t.id)).values())
+        assert total == 400
+        assert leaks == []
+
+
+async def test_three_players_complete_hand_no_leaks(tmp_path: Path) -> None:
+    async with world(tmp_path, rng_seed=11) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB, CAROL])
+        t = next(iter(w.service.tables.values()))
+        await play_hand(w, [ALICE, BOB, CAROL])
+        await w.adapter.presenter.flush()
+        history = await w.store.hand_history(t.seats[0].player_id, 1)
+        kush = history[0].result["kush"]
+        points = {str(r["seat"]): r["points"] for r in history[0].result["seats"]}
+        stacks = await w.store.stacks(t.id)
+        assert sum(stacks.values()) == 600
+        for s in t.seats.values():
+            assert stacks[s.player_id] == 200 + kush[str(s.seat)]
+            if all(abs(p) < 200 for p in points.values()):
+                assert kush[str(s.seat)] == points[str(s.seat)]
+        discards = set()
+        for r in history[0].hand["actions"]:
+            if r["type"] == "discard":
+                discards.add(r["card"])
+        assert len(discards) == 12
+        hand1 = [text for text in w.group_texts() if "hand 1\n" in text or text.endswith("hand 1")]
+        assert any("Showdown" in text for text in hand1)
+        for text in hand1:
+            for d in parse_cards(" ".join(discards)):
+                assert d.face not in text
+        assert leaks == []
+
+
+async def test_player_who_never_started_the_bot_gets_a_link_and_play_goes_on(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        w.fake.started_users.add(ALICE.id)  # Bob never pressed Start
+        await seat_everyone(w, [ALICE, BOB])
+        await w.adapter.presenter.flush()
+        t = next(iter(w.service.tables.values()))
+        board = w.table_message()
+        assert "Bob" in board["text"] and "private chat" in board["text"]
+        link = next(b["url"] for b in w.fake.buttons(board) if b.get("url"))
+        assert link == f"https://t.me/ofc_test_bot?start=t{t.id}"
+        assert w.private(BOB) is None
+        # Bob follows the link: /start t<id> in the private chat
+        reply = await w.say(BOB, f"/start t{t.id}", chat_id=BOB.id)
+        assert "#" in reply["text"]
+        assert w.private(BOB) is not None
+        await play_hand(w, [ALICE, BOB])
+        assert len(await w.store.hand_history(t.seats[1].player_id, 1)) == 1
+
+
+async def test_stale_and_forged_buttons_change_nothing(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        old_private = w.private(ALICE) or {}
+        old_place = next(
+            b["callback_data"] for b in w.fake.buttons(old_private) if ":p:" in b["callback_data"]
+        )
+        await w.play_street(ALICE)
+        before = t.hand.dumps()
+        answer = await w.press(ALICE, ALICE.id, old_private, old_place)
+        assert answer["show_alert"] is True and "out of date" in answer["text"]
+        # Bob presses Alice's (current) button: not his hand
+        w.fake.messages[(BOB.id, 999999)] = dict(
+            old_private, message_id=999999, chat={"id": BOB.id, "type": "private"}
+        )
+        answer = await w.press(BOB, BOB.id, w.fake.messages[(BOB.id, 999999)], old_place)
+        assert answer["show_alert"] is True
+        # forged data on a real message
+        forged = dict(
+            old_private,
+            reply_markup={"inline_keyboard": [[{"text": "x", "callback_data": "1:1.1:p:ZZz"}]]},
+        )
+        w.fake.messages[(ALICE.id, old_private["message_id"])] = forged
+        answer = await w.press(ALICE, ALICE.id, forged, "1:1.1:p:ZZz")
+        assert answer["show_alert"] is True
+        assert t.hand.dumps() == before
+
+
+async def test_timeout_makes_the_move_with_auto_placement(tmp_path: Path) -> None:
+    """R8.5 with a 1-second budget and no bank: the sleeper's street is placed for them."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for name, value in (("hand_seconds", "1"), ("time_bank_seconds", "0")):
+            reply = await w.say(ALICE, f"/settings {name} {value}")
+            assert "Saved" in reply["text"]
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand.to_act == (0,)
+        cards = t.hand.current_cards(0)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (1,), timeout=5)
+        assert t.hand.board_of(0).bottom == cards  # R8.5: bottom first, in the order received
+        await w.adapter.presenter.flush()
+        assert any("auto" in text for text in w.group_texts())
+
+
+async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        reply = await w.say(BOB, "/settings min_buy_in 500")
+        assert "администратор" in reply["text"]
+        reply = await w.say(ALICE, "/settings")
+        assert "min_buy_in: 200" in reply["text"]
+        settings_msg = next(
+            m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "min_buy_in" in m["text"]
+        )
+        plus = next(
+            b["callback_data"]
+            for b in w.fake.buttons(settings_msg)
+            if b["callback_data"].endswith(":mb+")
+        )
+        answer = await w.press(BOB, GROUP_ID, settings_msg, plus)
+        assert answer["show_alert"] is True
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.min_buy_in == 200
+        answer = await w.press(ALICE, GROUP_ID, settings_msg, plus)
+        assert "250" in answer["text"]
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.min_buy_in == 250
+        edited = w.fake.messages[(GROUP_ID, settings_msg["message_id"])]
+        assert "min_buy_in: 250" in edited["text"]
+        # grant: admin only, by reply or @username
+        await w.say(BOB, "/balance")
+        reply = await w.say(BOB, "/grant @bob 100")
+        assert "администратор" in reply["text"]
+        reply = await w.say(ALICE, "/grant @bob 100")
+        assert "1100" in reply["text"]
+
+
+async def test_restart_in_the_middle_of_a_hand_then_it_finishes(tmp_path: Path) -> None:
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            for _ in range(3):
+                seat = t.hand.to_act[0]  # type: ignore[union-attr]
+                await w.play_street(ALICE if seat == 0 else BOB)
+            state = t.hand.to_json()  # type: ignore[union-attr]
+            table_id = t.id
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t2 = w2.service.tables[table_id]
+            assert t2.hand is not None and t2.hand.to_json() == state
+            await play_hand(w2, [ALICE, BOB])
+            stacks = await w2.store.stacks(table_id)
+            history = await w2.store.hand_history(t2.seats[0].player_id, 1)
+            assert sum(stacks.values()) == 400
+            assert stacks[t2.seats[0].player_id] == 200 + history[0].result["kush"]["0"]
+    finally:
+        await fake.stop()
+
+
+async def test_429_is_retried_not_lost(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        w.fake.fail_next["sendMessage"] = [
+            (
+                429,
+                {
+                    "ok": False,
+                    "error_code": 429,
+                    "description": "Too Many Requests: retry after 1",
+                    "parameters": {"retry_after": 1},
+                },
+            )
+        ]
+        reply = await w.say(ALICE, "/newtable")
+        assert "#" in reply["text"]
+        lobby_sends = [
+            c for c in w.fake.calls_of("sendMessage") if str(c.params["text"]).startswith("🃏")
+        ]
+        assert len(lobby_sends) == 2  # the refused one and its retry
+        assert lobby_sends[1].at - lobby_sends[0].at >= 0.9  # after retry_after
+        assert w.table_message()["text"] == lobby_sends[1].params["text"]

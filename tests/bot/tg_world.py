@@ -1,0 +1,235 @@
+"""Drive the real Telegram adapter through the fake Bot API: users type commands and press
+the buttons the bot actually sent."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from telegram.ext import AIORateLimiter
+
+from bot.screens import Payload
+from bot.service import TableService
+from bot.telegram.adapter import TelegramAdapter
+from bot.telegram.fake_api import FakeTelegram, FakeUser
+from game.board import BOXES, Board, Box
+from game.cards import parse_card
+from game.strategy import complete_street
+from storage.sqlite import SqliteStore
+
+GROUP_ID = -1001
+CARD_RE = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
+SUIT_LETTER = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+TOKEN = "123456:TEST"
+
+ALICE = FakeUser(101, "Alice", "alice", "en")
+BOB = FakeUser(102, "Bob", "bob", "ru")
+CAROL = FakeUser(103, "Carol", "carol", "en")
+
+
+class World:
+    """A fake Telegram, a real adapter and service on a SQLite file."""
+
+    def __init__(
+        self,
+        fake: FakeTelegram,
+        service: TableService,
+        adapter: TelegramAdapter,
+        store: SqliteStore,
+    ) -> None:
+        self.fake = fake
+        self.service = service
+        self.adapter = adapter
+        self.store = store
+
+    async def say(
+        self, user: FakeUser, text: str, chat_id: int = GROUP_ID, reply_to: int | None = None
+    ) -> dict[str, Any]:
+        """``user`` writes ``text``; waits for the bot's reply and returns it."""
+        start = len(self.fake.calls)
+        mid = await self.fake.send_text(user, chat_id, text, reply_to)
+
+        def reply() -> dict[str, Any] | None:
+            for c in self.fake.calls[start:]:
+                if c.method != "sendMessage" or int(c.params.get("chat_id", 0)) != chat_id:
+                    continue
+                rp = c.params.get("reply_parameters") or {}
+                if rp.get("message_id") == mid or c.params.get("reply_to_message_id") == mid:
+                    return c.params
+                # private chats are not quoted: the reply is the first plain text after ours
+                if chat_id > 0 and not str(c.params.get("text", "")).startswith("🃏"):
+                    return c.params
+            return None
+
+        result: dict[str, Any] = await self.fake.wait_for(reply)
+        return result
+
+    async def press(
+        self, user: FakeUser, chat_id: int, message: dict[str, Any], data: str
+    ) -> dict[str, Any]:
+        """``user`` presses the button ``data`` of ``message``; returns the callback answer."""
+        assert any(b.get("callback_data") == data for b in self.fake.buttons(message)), data
+        qid = await self.fake.press(user, chat_id, message["message_id"], data)
+        answer = await self.fake.wait_for(lambda: self.fake.answer_of(qid))
+        params: dict[str, Any] = answer.params
+        return params
+
+    def table_message(self) -> dict[str, Any]:
+        """The newest bot message in the group that has lobby buttons."""
+        for m in reversed(self.fake.chat_messages(GROUP_ID)):
+            if any(
+                Payload.decode(b.get("callback_data"))
+                and Payload.decode(b.get("callback_data")).action == "j"  # type: ignore[union-attr]
+                for b in self.fake.buttons(m)
+            ):
+                return m
+        raise AssertionError("no table message")
+
+    async def press_lobby(self, user: FakeUser, action: str) -> dict[str, Any]:
+        msg = self.table_message()
+        data = next(
+            b["callback_data"]
+            for b in self.fake.buttons(msg)
+            if b.get("callback_data") and Payload.decode(b["callback_data"]).action == action  # type: ignore[union-attr]
+        )
+        return await self.press(user, GROUP_ID, msg, data)
+
+    def private(self, user: FakeUser) -> dict[str, Any] | None:
+        """The user's private hand message (the one the service edits in place)."""
+        for t in self.service.tables.values():
+            seat = t.seat_of(str(user.id))
+            if seat is not None and seat.private_ref is not None:
+                return self.fake.messages.get((user.id, int(seat.private_ref)))
+        return None
+
+    def hand_buttons(self, user: FakeUser) -> dict[tuple[str, str], str]:
+        """(action, arg) → callback data of the user's private message."""
+        msg = self.private(user)
+        out: dict[tuple[str, str], str] = {}
+        for b in self.fake.buttons(msg or {}):
+            p = Payload.decode(b.get("callback_data"))
+            if p is not None:
+                out[(p.action, p.arg)] = b["callback_data"]
+        return out
+
+    async def play_street(self, user: FakeUser, plan: dict[str, str | None] | None = None) -> None:
+        """Place this street's cards one press per card, then Confirm. ``plan`` maps card texts
+        (``"Qs"``) to ``"top"``/``"middle"``/``"bottom"`` or ``None`` (discard); cards not in
+        it are placed by the built-in strategy."""
+        table = next(iter(self.service.tables.values()))
+        hand = table.hand
+        assert hand is not None
+        seat = table.seat_of(str(user.id))
+        assert seat is not None
+        cards = hand.to_place(seat.seat)
+        if plan and all(c.text in plan for c in cards):
+            moves = [(c, Box(plan[c.text]) if plan[c.text] else None) for c in cards]
+        else:
+            moves = complete_street(
+                hand.board_of(seat.seat, with_pending=True),
+                cards,
+                hand.discards_needed(seat.seat),
+                fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
+                options=hand.options,
+            )
+        for card, box in moves:
+            buttons = self.hand_buttons(user)
+            if box is None:
+                data = buttons[("d", card.text)]
+            else:
+                data = buttons[("p", card.text + box.value[0])]
+            answer = await self.press(user, user.id, self.private(user) or {}, data)
+            assert not answer.get("show_alert"), answer
+        data = self.hand_buttons(user)[("c", "")]
+        answer = await self.press(user, user.id, self.private(user) or {}, data)
+        assert not answer.get("show_alert"), answer
+
+    def watch_leaks(self) -> list[str]:
+        """Check every group write as it happens: each card it shows must be public in the
+        hand at that moment (or belong to the last showdown). Returns the list of violations,
+        filled as the test runs."""
+        violations: list[str] = []
+
+        def check(call: Any) -> None:
+            if call.method not in ("sendMessage", "editMessageText"):
+                return
+            if int(call.params.get("chat_id", 0)) != GROUP_ID:
+                return
+            text = str(call.params.get("text", ""))
+            shown = {parse_card(r + SUIT_LETTER[su]) for r, su in CARD_RE.findall(text)}
+            allowed: set[Any] = set()
+            for t in self.service.tables.values():
+                if t.hand is not None:
+                    allowed |= t.hand.view(None).public_cards()
+                    if t.hand.result is not None:
+                        for r in t.hand.result.seats:
+                            allowed |= set(r.board.cards())
+                if t.last_result:
+                    for r in t.last_result.get("seats", []):
+                        allowed |= {
+                            parse_card(c)
+                            for box in ("top", "middle", "bottom")
+                            for c in r[box].split()
+                        }
+            extra = shown - allowed
+            if extra:
+                violations.append(f"{sorted(c.text for c in extra)} in: {text[:80]!r}")
+
+        self.fake.listeners.append(check)
+        return violations
+
+    def group_texts(self) -> list[str]:
+        """Every text the bot ever wrote to the group (each send and each edit)."""
+        out = []
+        for c in self.fake.calls:
+            if (
+                c.method in ("sendMessage", "editMessageText")
+                and int(c.params.get("chat_id", 0)) == GROUP_ID
+            ):
+                out.append(str(c.params.get("text", "")))
+        return out
+
+
+@asynccontextmanager
+async def world(
+    tmp: Path,
+    *,
+    rng_seed: int = 1,
+    next_hand_delay: float = 0.0,
+    db: Path | None = None,
+    fake: FakeTelegram | None = None,
+    deck_source: Any = None,
+) -> AsyncIterator[World]:
+    own_fake = fake is None
+    fake = fake or FakeTelegram(TOKEN)
+    if own_fake:
+        await fake.start()
+    store = await SqliteStore.open(db or tmp / "ofc.sqlite3")
+    service = TableService(
+        store, rng=random.Random(rng_seed), next_hand_delay=next_hand_delay, deck_source=deck_source
+    )
+    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+    adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)
+    await adapter.start(poll_interval=0.0)
+    await service.start()
+    try:
+        yield World(fake, service, adapter, store)
+    finally:
+        await service.stop()
+        await fake.release_polls()
+        await adapter.stop()
+        await store.close()
+        if own_fake:
+            await fake.stop()
+
+
+def board_of_text(text: str) -> Board:  # pragma: no cover - debugging aid
+    rows = [line.split() for line in text.splitlines()[:3]]
+    return Board(*(tuple(parse_card(c) for c in r if c != "·") for r in rows))
+
+
+__all__ = ["ALICE", "BOB", "BOXES", "CAROL", "GROUP_ID", "World", "world"]
