@@ -32,8 +32,8 @@ __all__ = [
     "LedgerEntry",
     "LedgerKind",
     "Player",
-    "Store",
     "StorageError",
+    "Store",
     "TableRecord",
 ]
 
@@ -215,7 +215,9 @@ class Store(Protocol):
         """Give (or, negative, take) kush: an ``admin_grant`` row. Returns the new balance.
         :raises InsufficientFunds: if the balance would go negative."""
 
-    async def claim_daily(self, community_id: int, player_id: int, amount: int, day: str) -> int | None:
+    async def claim_daily(
+        self, community_id: int, player_id: int, amount: int, day: str
+    ) -> int | None:
         """The daily bonus for ``day`` (``YYYY-MM-DD``): the new balance, or ``None`` if the
         player already claimed that day."""
 

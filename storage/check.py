@@ -1,0 +1,304 @@
+"""The consistency check of the kush ledger (issue 3, R8): ``python -m storage check --db PATH``.
+
+It recomputes every balance and every stack from the ledger and compares them with the stored
+ones, and checks that
+
+- every non-minting row is balanced by itself (``buy_in``/``cash_out``/``refund``:
+  ``balance_delta + stack_delta == 0``; ``hand_result``: stacks only) and the ``hand_result``
+  rows of each hand sum to zero;
+- per community, ``sum(balances) + sum(stacks)`` equals the kush minted (``starting``,
+  ``admin_grant``, ``daily_bonus`` rows);
+- no balance or stack is negative, now or at any point of the ledger, no closed table holds
+  kush, and every row points at a player, table and hand of its own community.
+
+:func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a file
+(read-only) and ``SqliteStore.audit_data``/``MemoryStore.audit_data`` produce for a live
+store; :func:`check_database` and :func:`check_store` return the list of problems.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiosqlite
+
+from storage._common import LEDGER_COLUMNS, MINTING_KINDS, ledger_entry
+from storage.api import LedgerEntry, LedgerKind, StorageError
+
+__all__ = [
+    "AUDIT_QUERIES",
+    "AuditData",
+    "AuditReport",
+    "Auditable",
+    "CommunityTotals",
+    "audit",
+    "check_database",
+    "check_store",
+    "read_database",
+]
+
+AUDIT_QUERIES: Mapping[str, str] = {
+    "communities": "SELECT id, platform, external_id FROM communities ORDER BY id",
+    "players": "SELECT id, community_id, balance FROM players ORDER BY id",
+    "tables": "SELECT id, community_id, open FROM tables ORDER BY id",
+    "stacks": "SELECT table_id, player_id, stack FROM table_stacks ORDER BY table_id, player_id",
+    "hands": "SELECT id, table_id FROM hands ORDER BY id",
+    "ledger": f"SELECT {LEDGER_COLUMNS} FROM ledger ORDER BY id",
+}
+"""The SQL reading :class:`AuditData` (run inside one read transaction)."""
+
+_BALANCED_KINDS = frozenset({LedgerKind.BUY_IN, LedgerKind.CASH_OUT, LedgerKind.REFUND})
+
+
+@dataclass(frozen=True, slots=True)
+class AuditData:
+    """A consistent copy of what the check needs.
+
+    :ivar communities: community id → ``"platform:external_id"``.
+    :ivar players: player id → ``(community id, stored balance)``.
+    :ivar tables: table id → ``(community id, open)``.
+    :ivar stacks: ``(table id, player id)`` → stored stack.
+    :ivar hands: hand id → table id.
+    :ivar ledger: every ledger row, in id order.
+    """
+
+    communities: Mapping[int, str]
+    players: Mapping[int, tuple[int, int]]
+    tables: Mapping[int, tuple[int, bool]]
+    stacks: Mapping[tuple[int, int], int]
+    hands: Mapping[int, int]
+    ledger: Sequence[LedgerEntry]
+
+    @classmethod
+    def from_rows(cls, rows: Mapping[str, Sequence[Sequence[Any]]]) -> AuditData:
+        """From the results of :data:`AUDIT_QUERIES` (query name → rows)."""
+        return cls(
+            {int(r[0]): f"{r[1]}:{r[2]}" for r in rows["communities"]},
+            {int(r[0]): (int(r[1]), int(r[2])) for r in rows["players"]},
+            {int(r[0]): (int(r[1]), bool(r[2])) for r in rows["tables"]},
+            {(int(r[0]), int(r[1])): int(r[2]) for r in rows["stacks"]},
+            {int(r[0]): int(r[1]) for r in rows["hands"]},
+            [ledger_entry(r) for r in rows["ledger"]],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CommunityTotals:
+    """One community's kush (all amounts in kush).
+
+    :ivar minted: sum of the minting rows.
+    :ivar balances: sum of the stored balances.
+    :ivar stacks: sum of the stored stacks at its tables.
+    """
+
+    community_id: int
+    name: str
+    players: int
+    minted: int
+    balances: int
+    stacks: int
+
+    @property
+    def consistent(self) -> bool:
+        """``balances + stacks == minted``."""
+        return self.balances + self.stacks == self.minted
+
+
+@dataclass(frozen=True, slots=True)
+class AuditReport:
+    """What :func:`audit` found: ``problems`` (empty when consistent) and the totals."""
+
+    problems: list[str]
+    communities: list[CommunityTotals] = field(default_factory=list)
+    ledger_rows: int = 0
+    hands: int = 0
+    tables: int = 0
+
+    def render(self, max_problems: int = 50) -> str:
+        """A short human-readable report (at most ``max_problems`` problem lines)."""
+        lines = [
+            f"{len(self.communities)} communities, "
+            f"{sum(c.players for c in self.communities)} players, {self.tables} tables, "
+            f"{self.hands} hands, {self.ledger_rows} ledger rows"
+        ]
+        for c in self.communities:
+            mark = "ok" if c.consistent else "MISMATCH"
+            lines.append(
+                f"  community {c.community_id} ({c.name}): minted {c.minted}, balances "
+                f"{c.balances} + stacks {c.stacks} = {c.balances + c.stacks} [{mark}]"
+            )
+        if self.problems:
+            lines.append(f"{len(self.problems)} problem(s):")
+            lines.extend(f"  - {p}" for p in self.problems[:max_problems])
+            if len(self.problems) > max_problems:
+                lines.append(f"  … and {len(self.problems) - max_problems} more")
+        else:
+            lines.append("OK: every balance and stack matches the ledger")
+        return "\n".join(lines)
+
+
+def audit(data: AuditData) -> AuditReport:
+    """Check ``data`` (see the module doc). Pure; never raises on bad data."""
+    problems: list[str] = []
+    balances: dict[int, int] = defaultdict(int)
+    stacks: dict[tuple[int, int], int] = defaultdict(int)
+    minted: dict[int, int] = defaultdict(int)
+    hand_sums: dict[int, int] = defaultdict(int)
+    went_negative: set[object] = set()
+
+    for e in data.ledger:
+        where = f"ledger row {e.id} ({e.kind.value}, key {e.key!r})"
+        problems.extend(_row_problems(data, e, where))
+        if e.kind in MINTING_KINDS:
+            minted[e.community_id] += e.balance_delta
+        if e.kind is LedgerKind.HAND_RESULT and e.hand_id is not None:
+            hand_sums[e.hand_id] += e.stack_delta
+        balances[e.player_id] += e.balance_delta
+        if balances[e.player_id] < 0 and e.player_id not in went_negative:
+            went_negative.add(e.player_id)
+            problems.append(f"{where}: player {e.player_id}'s balance goes negative")
+        if e.table_id is not None:
+            seat = (e.table_id, e.player_id)
+            stacks[seat] += e.stack_delta
+            if stacks[seat] < 0 and seat not in went_negative:
+                went_negative.add(seat)
+                problems.append(
+                    f"{where}: player {e.player_id}'s stack at table {e.table_id} goes negative"
+                )
+
+    for hand_id, total in sorted(hand_sums.items()):
+        if total != 0:
+            problems.append(f"hand {hand_id}: hand_result rows sum to {total:+d}, not 0")
+
+    for pid, (_cid, stored) in sorted(data.players.items()):
+        if stored != balances.get(pid, 0):
+            problems.append(
+                f"player {pid}: balance {stored}, the ledger says {balances.get(pid, 0)}"
+            )
+        if stored < 0:
+            problems.append(f"player {pid}: negative balance {stored}")
+    for pid in sorted(set(balances) - set(data.players)):
+        problems.append(f"player {pid}: has ledger rows but no player row")
+
+    for (tid, pid), stored in sorted(data.stacks.items()):
+        expected = stacks.get((tid, pid), 0)
+        if stored != expected:
+            problems.append(
+                f"stack of player {pid} at table {tid}: {stored}, the ledger says {expected}"
+            )
+        if stored < 0:
+            problems.append(f"stack of player {pid} at table {tid}: negative ({stored})")
+        table = data.tables.get(tid)
+        if table is not None and not table[1] and stored:
+            problems.append(f"closed table {tid} still holds {stored} kush of player {pid}")
+    for (tid, pid), expected in sorted(stacks.items()):
+        if expected and (tid, pid) not in data.stacks:
+            problems.append(
+                f"stack of player {pid} at table {tid}: no stack row, the ledger says {expected}"
+            )
+
+    totals: list[CommunityTotals] = []
+    for cid, name in sorted(data.communities.items()):
+        members = [b for c, b in data.players.values() if c == cid]
+        held = sum(
+            s for (tid, _), s in data.stacks.items() if data.tables.get(tid, (None,))[0] == cid
+        )
+        t = CommunityTotals(cid, name, len(members), minted.get(cid, 0), sum(members), held)
+        totals.append(t)
+        if not t.consistent:
+            problems.append(
+                f"community {cid} ({name}): balances {t.balances} + stacks {t.stacks} = "
+                f"{t.balances + t.stacks}, but {t.minted} kush were minted"
+            )
+    return AuditReport(problems, totals, len(data.ledger), len(data.hands), len(data.tables))
+
+
+def _row_problems(data: AuditData, e: LedgerEntry, where: str) -> list[str]:
+    out: list[str] = []
+    if e.community_id not in data.communities:
+        out.append(f"{where}: unknown community {e.community_id}")
+    player = data.players.get(e.player_id)
+    if player is None:
+        out.append(f"{where}: unknown player {e.player_id}")
+    elif player[0] != e.community_id:
+        out.append(f"{where}: player {e.player_id} belongs to community {player[0]}")
+    if e.table_id is not None:
+        table = data.tables.get(e.table_id)
+        if table is None:
+            out.append(f"{where}: unknown table {e.table_id}")
+        elif table[0] != e.community_id:
+            out.append(f"{where}: table {e.table_id} belongs to community {table[0]}")
+    if e.hand_id is not None:
+        hand_table = data.hands.get(e.hand_id)
+        if hand_table is None:
+            out.append(f"{where}: unknown hand {e.hand_id}")
+        elif hand_table != e.table_id:
+            out.append(f"{where}: hand {e.hand_id} was played at table {hand_table}")
+    if e.kind in MINTING_KINDS:
+        if e.stack_delta != 0 or e.table_id is not None:
+            out.append(f"{where}: a minting row must change a balance only")
+        if e.kind is not LedgerKind.ADMIN_GRANT and e.balance_delta < 0:
+            out.append(f"{where}: negative {e.kind.value}")
+    elif e.kind in _BALANCED_KINDS:
+        if e.balance_delta + e.stack_delta != 0:
+            out.append(
+                f"{where}: unbalanced (balance {e.balance_delta:+d}, stack {e.stack_delta:+d})"
+            )
+        if e.table_id is None:
+            out.append(f"{where}: no table")
+        wrong_sign = e.stack_delta <= 0 if e.kind is LedgerKind.BUY_IN else e.stack_delta >= 0
+        if wrong_sign:
+            out.append(f"{where}: stack change {e.stack_delta:+d} has the wrong sign")
+    elif e.kind is LedgerKind.HAND_RESULT:
+        if e.balance_delta != 0:
+            out.append(f"{where}: a hand result changes the balance ({e.balance_delta:+d})")
+        if e.table_id is None or e.hand_id is None:
+            out.append(f"{where}: a hand result needs a table and a hand")
+    return out
+
+
+class Auditable(Protocol):
+    """A store that can hand over its :class:`AuditData` (both stores of this package)."""
+
+    async def audit_data(self) -> AuditData:
+        """A consistent copy of the data :func:`audit` checks."""
+        ...
+
+
+async def read_database(path: str | Path) -> AuditData:
+    """Read :class:`AuditData` from a database file, read-only, in one read transaction.
+
+    :raises StorageError: if the file does not exist or is not an OFC bot database.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise StorageError(f"no database file at {p}")
+    try:
+        async with aiosqlite.connect(
+            p.resolve().as_uri() + "?mode=ro", uri=True, isolation_level=None
+        ) as db:
+            await db.execute("BEGIN")
+            rows = {
+                name: list(await db.execute_fetchall(sql)) for name, sql in AUDIT_QUERIES.items()
+            }
+            await db.execute("ROLLBACK")
+    except aiosqlite.Error as e:
+        raise StorageError(f"cannot read {p}: {e}") from e
+    return AuditData.from_rows(rows)
+
+
+async def check_database(path: str | Path) -> list[str]:
+    """The problems :func:`audit` finds in the database file at ``path`` (``[]``: consistent).
+
+    :raises StorageError: if the file cannot be read as an OFC bot database.
+    """
+    return audit(await read_database(path)).problems
+
+
+async def check_store(store: Auditable) -> list[str]:
+    """The problems :func:`audit` finds in an open store (``[]``: consistent)."""
+    return audit(await store.audit_data()).problems

@@ -1,0 +1,523 @@
+"""An in-memory :class:`storage.api.Store` for fast unit tests of the table service.
+
+It keeps the same semantics as :class:`storage.sqlite.SqliteStore` (the shared contract tests
+run against both): the same validation and errors, idempotency keys, all-or-nothing
+operations (everything is checked before anything changes, and no method awaits in the
+middle, so coroutines cannot interleave), JSON values round-tripped through ``json`` so they
+come back exactly as SQLite would return them (e.g. integer keys become strings).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+from storage._common import (
+    CASH_OUT_KINDS,
+    SETTLE_OPERATION,
+    check_settlement,
+    daily_key,
+    dump_json,
+    hand_export,
+    hand_row_key,
+    load_json,
+    name_key,
+    require_day,
+    require_int,
+    require_key,
+    starting_key,
+)
+from storage.api import (
+    Community,
+    CommunitySettings,
+    HandRecord,
+    InsufficientFunds,
+    LedgerEntry,
+    LedgerKind,
+    Player,
+    StorageError,
+    Store,
+    TableRecord,
+)
+from storage.check import AuditData
+
+__all__ = ["MemoryStore"]
+
+
+def _copy(value: Any, what: str) -> Any:
+    """A deep copy through JSON, as SQLite would store and return it."""
+    return load_json(dump_json(value, what))
+
+
+@dataclass(slots=True)
+class _Operation:
+    kind: str
+    result: Any
+
+
+class MemoryStore:
+    """:class:`storage.api.Store` in dictionaries; see :class:`storage.sqlite.SqliteStore` for
+    the behaviour beyond the protocol, which this class copies."""
+
+    def __init__(self) -> None:
+        """An empty store."""
+        self._communities: dict[int, Community] = {}
+        self._community_ids: dict[tuple[str, str], int] = {}
+        self._players: dict[int, Player] = {}
+        self._player_ids: dict[tuple[int, str], int] = {}
+        self._tables: dict[int, TableRecord] = {}
+        self._stacks: dict[tuple[int, int], int] = {}
+        self._ledger: list[LedgerEntry] = []
+        self._ledger_keys: set[str] = set()
+        self._operations: dict[str, _Operation] = {}
+        self._hands: dict[int, HandRecord] = {}
+        self._hand_numbers: set[tuple[int, int]] = set()
+        self._hands_of: dict[int, list[int]] = {}
+        self._snapshots: dict[int, str] = {}
+        self._daily: set[tuple[int, str]] = set()
+        self._closed = False
+
+    async def close(self) -> None:
+        """Mark the store closed (its data stays readable for assertions)."""
+        self._closed = True
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _replay(self, key: str, kind: str) -> Any | None:
+        op = self._operations.get(key)
+        if op is None:
+            return None
+        if op.kind != kind:
+            raise StorageError(f"key {key!r} was already used for {op.kind}, not {kind}")
+        return op.result
+
+    def _player_in(self, player_id: int, community_id: int) -> Player:
+        p = self._players.get(player_id)
+        if p is None:
+            raise StorageError(f"no player {player_id}")
+        if p.community_id != community_id:
+            raise StorageError(f"player {player_id} is not in community {community_id}")
+        return p
+
+    def _table(self, table_id: int, *, must_be_open: bool) -> TableRecord:
+        t = self._tables.get(table_id)
+        if t is None:
+            raise StorageError(f"no table {table_id}")
+        if must_be_open and not t.open:
+            raise StorageError(f"table {table_id} is closed")
+        return t
+
+    def _check_ledger_keys(self, *keys: str) -> None:
+        if any(k in self._ledger_keys for k in keys) or len(set(keys)) != len(keys):
+            raise StorageError("constraint failed: UNIQUE constraint failed: ledger.key")
+
+    def _append(
+        self,
+        community_id: int,
+        kind: LedgerKind,
+        player_id: int,
+        table_id: int | None,
+        balance_delta: int,
+        stack_delta: int,
+        key: str,
+        now: float,
+        *,
+        hand_id: int | None = None,
+        actor: str | None = None,
+        reason: str | None = None,
+    ) -> None:
+        self._ledger.append(
+            LedgerEntry(
+                len(self._ledger) + 1,
+                community_id,
+                kind,
+                player_id,
+                table_id,
+                hand_id,
+                balance_delta,
+                stack_delta,
+                actor,
+                reason,
+                key,
+                now,
+            )
+        )
+        self._ledger_keys.add(key)
+
+    def _set_balance(self, player_id: int, balance: int) -> None:
+        self._players[player_id] = replace(self._players[player_id], balance=balance)
+
+    # -- communities and players --------------------------------------------------------------
+    async def community(self, platform: str, external_id: str, title: str = "") -> Community:
+        """See :meth:`storage.sqlite.SqliteStore.community`."""
+        cid = self._community_ids.get((platform, external_id))
+        if cid is None:
+            cid = len(self._communities) + 1
+            self._communities[cid] = Community(
+                cid, platform, external_id, title, CommunitySettings()
+            )
+            self._community_ids[(platform, external_id)] = cid
+        elif title and self._communities[cid].title != title:
+            self._communities[cid] = replace(self._communities[cid], title=title)
+        return self._communities[cid]
+
+    async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
+        """See :meth:`storage.sqlite.SqliteStore.update_settings`."""
+        data = _copy(settings.to_json(), "settings")
+        c = self._communities.get(community_id)
+        if c is None:
+            raise StorageError(f"no community {community_id}")
+        c = replace(c, settings=CommunitySettings.from_json(data))
+        self._communities[community_id] = c
+        return c
+
+    async def player(
+        self, community_id: int, user_id: str, name: str, language: str | None = None
+    ) -> Player:
+        """See :meth:`storage.sqlite.SqliteStore.player`."""
+        pid = self._player_ids.get((community_id, user_id))
+        if pid is not None:
+            p = self._players[pid]
+            if p.name != name or (language is not None and p.language != language):
+                p = replace(p, name=name, language=p.language if language is None else language)
+                self._players[pid] = p
+            return p
+        c = self._communities.get(community_id)
+        if c is None:
+            raise StorageError(f"no community {community_id}")
+        start = c.settings.starting_balance
+        if start < 0:
+            raise StorageError(f"community {community_id} has a negative starting balance")
+        pid = len(self._players) + 1
+        self._check_ledger_keys(starting_key(pid))
+        now = time.time()
+        p = Player(pid, community_id, user_id, name, language, start)
+        self._players[pid] = p
+        self._player_ids[(community_id, user_id)] = pid
+        self._append(
+            community_id,
+            LedgerKind.STARTING,
+            pid,
+            None,
+            start,
+            0,
+            starting_key(pid),
+            now,
+            reason="starting balance",
+        )
+        return p
+
+    async def get_player(self, player_id: int) -> Player | None:
+        """See :meth:`storage.sqlite.SqliteStore.get_player`."""
+        return self._players.get(player_id)
+
+    async def find_player(self, community_id: int, name_or_user_id: str) -> Player | None:
+        """See :meth:`storage.sqlite.SqliteStore.find_player`."""
+        query = name_or_user_id.strip()
+        bare = query[1:] if query.startswith("@") else query
+        for uid in dict.fromkeys((query, bare)):
+            pid = self._player_ids.get((community_id, uid))
+            if pid is not None:
+                return self._players[pid]
+        wanted = name_key(query)
+        found = [
+            p
+            for p in self._players.values()
+            if p.community_id == community_id and name_key(p.name) == wanted
+        ]
+        return found[0] if len(found) == 1 else None
+
+    async def leaderboard(self, community_id: int, limit: int = 10) -> Sequence[tuple[Player, int]]:
+        """See :meth:`storage.sqlite.SqliteStore.leaderboard`."""
+        if limit <= 0:
+            return []
+        held: dict[int, int] = {}
+        for (_, pid), stack in self._stacks.items():
+            held[pid] = held.get(pid, 0) + stack
+        rows = [
+            (p, p.balance + held.get(p.id, 0))
+            for p in self._players.values()
+            if p.community_id == community_id
+        ]
+        rows.sort(key=lambda r: (-r[1], r[0].id))
+        return rows[:limit]
+
+    # -- wallet -------------------------------------------------------------------------------
+    async def grant(
+        self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str
+    ) -> int:
+        """See :meth:`storage.sqlite.SqliteStore.grant`."""
+        require_int(amount, "grant")
+        if amount == 0:
+            raise StorageError("a grant of 0 kush")
+        require_key(key)
+        done = self._replay(key, LedgerKind.ADMIN_GRANT.value)
+        if done is not None:
+            return int(done["balance"])
+        p = self._player_in(player_id, community_id)
+        balance = p.balance + amount
+        if balance < 0:
+            raise InsufficientFunds(
+                f"player {player_id} has {p.balance} kush, cannot take {-amount}"
+            )
+        self._check_ledger_keys(key)
+        now = time.time()
+        self._set_balance(player_id, balance)
+        self._append(
+            community_id,
+            LedgerKind.ADMIN_GRANT,
+            player_id,
+            None,
+            amount,
+            0,
+            key,
+            now,
+            actor=actor,
+            reason=reason,
+        )
+        self._operations[key] = _Operation(LedgerKind.ADMIN_GRANT.value, {"balance": balance})
+        return balance
+
+    async def claim_daily(
+        self, community_id: int, player_id: int, amount: int, day: str
+    ) -> int | None:
+        """See :meth:`storage.sqlite.SqliteStore.claim_daily`."""
+        require_int(amount, "daily bonus", minimum=0)
+        require_day(day)
+        p = self._player_in(player_id, community_id)
+        if (player_id, day) in self._daily:
+            return None
+        self._check_ledger_keys(daily_key(player_id, day))
+        now = time.time()
+        self._daily.add((player_id, day))
+        self._set_balance(player_id, p.balance + amount)
+        self._append(
+            community_id,
+            LedgerKind.DAILY_BONUS,
+            player_id,
+            None,
+            amount,
+            0,
+            daily_key(player_id, day),
+            now,
+            reason=f"daily {day}",
+        )
+        return p.balance + amount
+
+    async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
+        """See :meth:`storage.sqlite.SqliteStore.buy_in`."""
+        require_int(amount, "buy-in", minimum=1)
+        require_key(key)
+        done = self._replay(key, LedgerKind.BUY_IN.value)
+        if done is not None:
+            return int(done["stack"])
+        t = self._table(table_id, must_be_open=True)
+        p = self._player_in(player_id, t.community_id)
+        if p.balance < amount:
+            raise InsufficientFunds(f"player {player_id} has {p.balance} kush, needs {amount}")
+        self._check_ledger_keys(key)
+        now = time.time()
+        self._set_balance(player_id, p.balance - amount)
+        stack = self._stacks.get((table_id, player_id), 0) + amount
+        self._stacks[(table_id, player_id)] = stack
+        self._append(
+            t.community_id, LedgerKind.BUY_IN, player_id, table_id, -amount, amount, key, now
+        )
+        self._operations[key] = _Operation(LedgerKind.BUY_IN.value, {"stack": stack})
+        return stack
+
+    async def cash_out(
+        self, table_id: int, player_id: int, *, key: str, kind: LedgerKind = LedgerKind.CASH_OUT
+    ) -> int:
+        """See :meth:`storage.sqlite.SqliteStore.cash_out`."""
+        if kind not in CASH_OUT_KINDS:
+            raise StorageError(f"cash_out writes cash_out or refund rows, not {kind.value}")
+        require_key(key)
+        done = self._replay(key, kind.value)
+        if done is not None:
+            return int(done["amount"])
+        t = self._table(table_id, must_be_open=False)
+        p = self._player_in(player_id, t.community_id)
+        amount = self._stacks.get((table_id, player_id), 0)
+        if amount:
+            self._check_ledger_keys(key)
+        now = time.time()
+        self._stacks.pop((table_id, player_id), None)
+        if amount:
+            self._set_balance(player_id, p.balance + amount)
+            self._append(t.community_id, kind, player_id, table_id, amount, -amount, key, now)
+        self._operations[key] = _Operation(kind.value, {"amount": amount})
+        return amount
+
+    async def stacks(self, table_id: int) -> Mapping[int, int]:
+        """See :meth:`storage.sqlite.SqliteStore.stacks`."""
+        return {p: s for (t, p), s in sorted(self._stacks.items()) if t == table_id}
+
+    async def settle_hand(
+        self,
+        table_id: int,
+        number: int,
+        hand: Mapping[str, Any],
+        result: Mapping[str, Any],
+        players: Mapping[int, int],
+        deltas: Mapping[int, int],
+        *,
+        key: str,
+    ) -> HandRecord:
+        """See :meth:`storage.sqlite.SqliteStore.settle_hand`."""
+        seats, moves = check_settlement(players, deltas, number)
+        require_key(key)
+        hand_data = _copy(hand, "hand")
+        result_data = _copy(result, "result")
+        done = self._replay(key, SETTLE_OPERATION)
+        if done is not None:
+            return self._hands[int(done["hand_id"])]
+        t = self._table(table_id, must_be_open=True)
+        for pid, delta in moves.items():
+            stack = self._stacks.get((table_id, pid))
+            if stack is None:
+                raise StorageError(f"player {pid} has no stack at table {table_id}")
+            if stack + delta < 0:
+                raise InsufficientFunds(
+                    f"player {pid} has a stack of {stack} kush, cannot lose {-delta}"
+                )
+        for pid in seats.values():
+            if pid not in self._players or self._players[pid].community_id != t.community_id:
+                raise StorageError(f"a seated player is not in community {t.community_id}")
+        if (table_id, number) in self._hand_numbers:
+            raise StorageError(
+                "constraint failed: UNIQUE constraint failed: hands.table_id, hands.number"
+            )
+        self._check_ledger_keys(*(hand_row_key(key, pid) for pid in moves))
+        now = time.time()
+        hand_id = len(self._hands) + 1
+        self._hands[hand_id] = HandRecord(
+            hand_id, table_id, number, hand_data, result_data, dict(seats), now
+        )
+        self._hand_numbers.add((table_id, number))
+        for pid in seats.values():
+            self._hands_of.setdefault(pid, []).append(hand_id)
+        for pid, delta in moves.items():
+            self._stacks[(table_id, pid)] += delta
+            self._append(
+                t.community_id,
+                LedgerKind.HAND_RESULT,
+                pid,
+                table_id,
+                0,
+                delta,
+                hand_row_key(key, pid),
+                now,
+                hand_id=hand_id,
+            )
+        self._operations[key] = _Operation(SETTLE_OPERATION, {"hand_id": hand_id})
+        # like SqliteStore: the first call's record holds the mappings passed in
+        return HandRecord(hand_id, table_id, number, hand, result, dict(seats), now)
+
+    # -- tables -------------------------------------------------------------------------------
+    async def create_table(
+        self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """See :meth:`storage.sqlite.SqliteStore.create_table`."""
+        require_int(min_buy_in, "minimum buy-in", minimum=0)
+        data = _copy(options, "options")
+        if community_id not in self._communities:
+            raise StorageError(f"no community {community_id}")
+        if await self.open_table(community_id, chat_id) is not None:
+            raise StorageError(f"chat {chat_id!r} already has an open table")
+        tid = len(self._tables) + 1
+        t = TableRecord(tid, community_id, chat_id, data, min_buy_in, True)
+        self._tables[tid] = t
+        return t
+
+    async def open_table(self, community_id: int, chat_id: str) -> TableRecord | None:
+        """See :meth:`storage.sqlite.SqliteStore.open_table`."""
+        for t in self._tables.values():
+            if t.open and t.community_id == community_id and t.chat_id == chat_id:
+                return t
+        return None
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """See :meth:`storage.sqlite.SqliteStore.get_table`."""
+        return self._tables.get(table_id)
+
+    async def update_table(
+        self, table_id: int, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """See :meth:`storage.sqlite.SqliteStore.update_table`."""
+        require_int(min_buy_in, "minimum buy-in", minimum=0)
+        data = _copy(options, "options")
+        t = self._table(table_id, must_be_open=False)
+        t = replace(t, options=data, min_buy_in=min_buy_in)
+        self._tables[table_id] = t
+        return t
+
+    async def close_table(self, table_id: int) -> None:
+        """See :meth:`storage.sqlite.SqliteStore.close_table`."""
+        t = self._table(table_id, must_be_open=False)
+        if not t.open:
+            return
+        left = sum(s for (tid, _), s in self._stacks.items() if tid == table_id)
+        if left:
+            raise StorageError(f"table {table_id} still holds {left} kush in stacks")
+        for seat in [k for k in self._stacks if k[0] == table_id]:
+            del self._stacks[seat]
+        self._snapshots.pop(table_id, None)
+        self._tables[table_id] = replace(t, open=False)
+
+    async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """See :meth:`storage.sqlite.SqliteStore.save_snapshot`."""
+        text = dump_json(data, "snapshot")
+        self._table(table_id, must_be_open=True)
+        self._snapshots[table_id] = text
+
+    async def delete_snapshot(self, table_id: int) -> None:
+        """See :meth:`storage.sqlite.SqliteStore.delete_snapshot`."""
+        self._snapshots.pop(table_id, None)
+
+    async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """See :meth:`storage.sqlite.SqliteStore.snapshots`."""
+        return [
+            (t, load_json(self._snapshots[tid]) if tid in self._snapshots else {})
+            for tid, t in sorted(self._tables.items())
+            if t.open
+        ]
+
+    # -- history ------------------------------------------------------------------------------
+    async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:
+        """See :meth:`storage.sqlite.SqliteStore.hand_history`."""
+        if limit <= 0:
+            return []
+        ids = self._hands_of.get(player_id, [])
+        return [self._hands[h] for h in reversed(ids[-limit:])]
+
+    async def export_hands(self, table_id: int) -> list[dict[str, Any]]:
+        """See :meth:`storage.sqlite.SqliteStore.export_hands`."""
+        return [
+            _copy(hand_export(h), "hand")
+            for _, h in sorted(self._hands.items())
+            if h.table_id == table_id
+        ]
+
+    async def ledger(self, community_id: int) -> Sequence[LedgerEntry]:
+        """See :meth:`storage.sqlite.SqliteStore.ledger`."""
+        return [e for e in self._ledger if e.community_id == community_id]
+
+    async def audit_data(self) -> AuditData:
+        """Everything :func:`storage.check.audit` needs."""
+        return AuditData(
+            {c.id: f"{c.platform}:{c.external_id}" for c in self._communities.values()},
+            {p.id: (p.community_id, p.balance) for p in self._players.values()},
+            {t.id: (t.community_id, t.open) for t in self._tables.values()},
+            dict(self._stacks),
+            {h.id: h.table_id for h in self._hands.values()},
+            list(self._ledger),
+        )
+
+
+if TYPE_CHECKING:
+
+    def _conforms(store: MemoryStore) -> Store:
+        """mypy checks here that :class:`MemoryStore` implements :class:`Store`."""
+        return store
