@@ -88,43 +88,23 @@ class TelegramPresenter:
     def __init__(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         self.app = application
         self.username: str | None = None
-        # Edits of table messages are coalesced: only the newest screen of a message is
-        # written, by one background writer per message, so a busy table never queues stale
-        # edits behind the group rate limit and a press is answered at once.
+        # Edits are coalesced: only the newest screen of a message is written, by one
+        # background writer per message, so a busy table never queues stale edits behind the
+        # rate limits and a press is answered at once.
         self._latest: dict[tuple[str, str], Screen] = {}
         self._writers: dict[tuple[str, str], asyncio.Task[None]] = {}
 
-    async def _show(self, chat_id: str, screen: Screen, ref: str | None) -> str:
-        bot = self.app.bot
-        kb = markup(screen)
-        if ref is not None:
-            try:
-                await bot.edit_message_text(
-                    screen.text, chat_id=chat_id, message_id=int(ref), reply_markup=kb
-                )
-                return ref
-            except BadRequest as exc:
-                if "not modified" in str(exc).lower():
-                    return ref
-                log.info("edit of %s/%s failed (%s): sending anew", chat_id, ref, exc)
-        msg = await bot.send_message(chat_id, screen.text, reply_markup=kb)
+    async def _send(self, chat_id: str, screen: Screen) -> str:
+        msg = await self.app.bot.send_message(chat_id, screen.text, reply_markup=markup(screen))
         return str(msg.message_id)
 
-    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
-        """Send the group's table message (awaited: the ref is needed), or queue an edit of it
-        (coalesced, written in the background)."""
-        if ref is None:
-            try:
-                return await self._show(chat_id, screen, None)
-            except TelegramError:
-                log.exception("cannot write the table message in %s", chat_id)
-                return None
+    def queue_edit(self, chat_id: str, ref: str, screen: Screen) -> None:
+        """Edit a message to ``screen`` in the background (coalesced per message)."""
         key = (chat_id, ref)
         self._latest[key] = screen
         writer = self._writers.get(key)
         if writer is None or writer.done():
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
-        return ref
 
     async def _write(self, key: tuple[str, str]) -> None:
         chat_id, ref = key
@@ -136,25 +116,44 @@ class TelegramPresenter:
                 )
             except BadRequest as exc:
                 if "not modified" not in str(exc).lower():
-                    log.warning("edit of table message %s/%s failed: %s", chat_id, ref, exc)
+                    log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
             except TelegramError:
-                log.exception("cannot edit the table message in %s", chat_id)
+                log.exception("cannot edit message %s/%s", chat_id, ref)
+        self._writers.pop(key, None)
+
+    def writer_for(self, chat_id: str, ref: str) -> asyncio.Task[None] | None:
+        """The background writer of one message, while it has edits to write."""
+        return self._writers.get((chat_id, ref))
 
     async def flush(self) -> None:
         """Wait until every queued edit is written."""
-        while any(not w.done() for w in self._writers.values()):
-            await asyncio.gather(*self._writers.values(), return_exceptions=True)
+        while self._writers:
+            await asyncio.gather(*list(self._writers.values()), return_exceptions=True)
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        """Send the group's table message (awaited: the ref is needed), or queue an edit of it."""
+        if ref is None:
+            try:
+                return await self._send(chat_id, screen)
+            except TelegramError:
+                log.exception("cannot write the table message in %s", chat_id)
+                return None
+        self.queue_edit(chat_id, ref, screen)
+        return ref
 
     async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
-        """Send or edit a player's private message; ``None`` when the bot may not write to them
-        (403: they never started it or blocked it)."""
+        """Send a player's private message (awaited; ``None`` when the bot may not write to
+        them: 403, they never started it or blocked it), or queue an edit of it."""
+        if ref is not None:
+            self.queue_edit(user_id, ref, screen)
+            return ref
         try:
-            return await self._show(user_id, screen, ref)
+            return await self._send(user_id, screen)
         except Forbidden:
             return None
         except TelegramError:
             log.exception("cannot write the private message of %s", user_id)
-            return ref
+            return None
 
     async def post(self, chat_id: str, text: str) -> None:
         """A plain notice in a chat."""
@@ -201,6 +200,10 @@ class TelegramAdapter:
             .token(token)
             .rate_limiter(rate_limiter or AIORateLimiter(max_retries=5))
             .concurrent_updates(True)
+            # httpcore scans every pooled connection on each request: a small pool is faster
+            # than the default 256 and enough, since table edits are coalesced.
+            .connection_pool_size(16)
+            .pool_timeout(10.0)
         )
         if base_url:
             root = base_url.rstrip("/")
@@ -364,13 +367,10 @@ class TelegramAdapter:
             return chat is not None and await self._is_admin(chat.chat_id, actor.user_id)
 
         reply = await self.service.press(actor, query.data, chat, is_admin)
+        # a settings message is edited in place; private hands are edited by the presenter
+        if reply.screen is not None and not reply.private and isinstance(message, Message):
+            self.presenter.queue_edit(str(message.chat_id), str(message.message_id), reply.screen)
         try:
             await query.answer(reply.text[:200] or None, show_alert=reply.alert)
         except TelegramError:
             log.info("could not answer a callback query")
-        # a settings message is edited in place; private hands are edited by the presenter
-        if reply.screen is not None and not reply.private and isinstance(message, Message):
-            try:
-                await message.edit_text(reply.screen.text, reply_markup=markup(reply.screen))
-            except TelegramError:
-                log.info("could not edit the settings message")

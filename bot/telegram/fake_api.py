@@ -58,8 +58,10 @@ class ApiCall:
 class FakeTelegram:
     """The fake Bot API server. ``await start()`` then point the bot at :attr:`base_url`."""
 
-    def __init__(self, token: str = "123456:TEST") -> None:
+    def __init__(self, token: str = "123456:TEST", *, open_private: bool = False) -> None:
         self.token = token
+        #: treat every user as having started the bot (no 403 in private chats)
+        self.open_private = open_private
         self.calls: list[ApiCall] = []
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message id) → message
         self.started_users: set[int] = set()  # users who pressed Start in the private chat
@@ -85,6 +87,7 @@ class FakeTelegram:
     async def start(self, port: int = 0) -> None:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/_calls", self._dump_calls)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -104,6 +107,13 @@ class FakeTelegram:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def _dump_calls(self, request: web.Request) -> web.Response:
+        """Every recorded call as JSON (method, monotonic arrival time, parameters): lets a
+        benchmark in another process see when each call arrived."""
+        since = int(request.query.get("since", "0"))
+        out = [{"method": c.method, "at": c.at, "params": c.params} for c in self.calls[since:]]
+        return web.json_response(out)
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
@@ -181,7 +191,7 @@ class FakeTelegram:
         return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
 
     def _check_private(self, chat_id: int) -> None:
-        if chat_id > 0 and chat_id not in self.started_users:
+        if chat_id > 0 and not self.open_private and chat_id not in self.started_users:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
 
     async def _m_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -341,3 +351,21 @@ class _ApiError(Exception):
         super().__init__(description)
         self.code = code
         self.description = description
+
+
+async def _serve(port: int, token: str) -> None:  # pragma: no cover - used by the benchmark
+    fake = FakeTelegram(token, open_private=True)
+    await fake.start(port)
+    print(fake.port, flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    asyncio.run(
+        _serve(
+            int(sys.argv[1]) if len(sys.argv) > 1 else 0,
+            sys.argv[2] if len(sys.argv) > 2 else "123456:TEST",
+        )
+    )

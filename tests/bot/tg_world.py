@@ -75,6 +75,7 @@ class World:
         assert any(b.get("callback_data") == data for b in self.fake.buttons(message)), data
         qid = await self.fake.press(user, chat_id, message["message_id"], data)
         answer = await self.fake.wait_for(lambda: self.fake.answer_of(qid))
+        await self.adapter.presenter.flush()
         params: dict[str, Any] = answer.params
         return params
 

@@ -1,0 +1,92 @@
+"""Configuration from the environment and ``.env`` (pydantic-settings).
+
+Every variable is documented in ``.env.example``. A missing or malformed token is reported in
+one line that says what to set (:class:`ConfigError`), never as a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["ConfigError", "Settings", "load_settings"]
+
+_TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
+_DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
+_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+class ConfigError(Exception):
+    """Bad configuration; the message is one line telling what to set."""
+
+
+class Settings(BaseSettings):
+    """The bot's settings.
+
+    :ivar telegram_bot_token: from @BotFather; empty to run without Telegram.
+    :ivar telegram_api_base_url: a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``.
+    :ivar discord_bot_token: from the Discord Developer Portal; empty to run without Discord.
+    :ivar database_path: the SQLite file.
+    :ivar log_level: DEBUG, INFO, WARNING or ERROR.
+    """
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    telegram_bot_token: SecretStr | None = None
+    telegram_api_base_url: str | None = None
+    discord_bot_token: SecretStr | None = None
+    database_path: str = "ofc.sqlite3"
+    log_level: str = "INFO"
+
+    @field_validator(
+        "telegram_bot_token", "discord_bot_token", "telegram_api_base_url", mode="before"
+    )
+    @classmethod
+    def _empty_is_none(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value.strip() if isinstance(value, str) else value
+
+    @field_validator("telegram_bot_token")
+    @classmethod
+    def _telegram_format(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _TELEGRAM_TOKEN.match(value.get_secret_value()):
+            raise ValueError(
+                "TELEGRAM_BOT_TOKEN does not look like a bot token (digits:secret from @BotFather)"
+            )
+        return value
+
+    @field_validator("discord_bot_token")
+    @classmethod
+    def _discord_format(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _DISCORD_TOKEN.match(value.get_secret_value()):
+            raise ValueError(
+                "DISCORD_BOT_TOKEN does not look like a bot token (copy it from the Developer "
+                "Portal, Bot tab)"
+            )
+        return value
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        level = value.upper()
+        if level not in _LEVELS:
+            raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}")
+        return level
+
+    @property
+    def has_token(self) -> bool:
+        """Whether at least one platform is configured."""
+        return self.telegram_bot_token is not None or self.discord_bot_token is not None
+
+
+def load_settings(env_file: str | None = ".env") -> Settings:
+    """Read the settings. :raises ConfigError: with one line naming the variable to fix."""
+    try:
+        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        message = str(first.get("msg", "invalid setting")).removeprefix("Value error, ")
+        raise ConfigError(message) from None

@@ -1,0 +1,69 @@
+"""Configuration: a missing or invalid token is one line that says what to set (issue 4)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from bot.telegram.fake_api import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def base_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+
+
+def run_bot(
+    env: dict[str, str], tmp: Path, timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    clean = base_env()
+    clean.update(env)
+    clean["DATABASE_PATH"] = str(tmp / "ofc.sqlite3")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", "--env-file", str(tmp / "none.env")],
+        env=clean, capture_output=True, text=True, timeout=timeout, cwd=tmp,
+    )  # fmt: skip
+
+
+def test_malformed_token_is_one_line(tmp_path: Path) -> None:
+    proc = run_bot({"TELEGRAM_BOT_TOKEN": "not-a-token"}, tmp_path)
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "TELEGRAM_BOT_TOKEN" in lines[0]
+    assert "Traceback" not in proc.stderr
+
+
+def test_bad_discord_token_and_log_level_are_one_line(tmp_path: Path) -> None:
+    proc = run_bot({"DISCORD_BOT_TOKEN": "x.y.z"}, tmp_path)
+    assert proc.returncode == 2 and "DISCORD_BOT_TOKEN" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    proc = run_bot({"TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35, "LOG_LEVEL": "loud"}, tmp_path)
+    assert proc.returncode == 2 and "LOG_LEVEL" in proc.stderr
+
+
+async def test_token_refused_by_the_server_is_one_line(tmp_path: Path) -> None:
+    fake = FakeTelegram("999999:" + "B" * 35)
+    await fake.start()
+    try:
+        import asyncio
+
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+            env={
+                **base_env(),
+                "TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35,
+                "TELEGRAM_API_BASE_URL": fake.base_url,
+                "DATABASE_PATH": str(tmp_path / "ofc.sqlite3"),
+            },
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=tmp_path,
+        )  # fmt: skip
+        _, err = await asyncio.wait_for(proc.communicate(), 60)
+        text = err.decode()
+        assert proc.returncode == 2
+        assert "Telegram refused TELEGRAM_BOT_TOKEN" in text
+        assert "Traceback" not in text
+    finally:
+        await fake.stop()
