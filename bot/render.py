@@ -132,7 +132,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     unreachable = [s.name for s in t.seats.values() if not s.reachable and s.seat in view.order]
     if unreachable:
         lines.append("")
-        lines.append(tr(lang, "board.unreachable", names=", ".join(unreachable)))
+        key = "board.unreachable" if link else "board.unreachable_button"
+        lines.append(tr(lang, key, names=", ".join(unreachable)))
     buttons: list[tuple[Button, ...]] = [_lobby_buttons(t, lang)]
     if link:
         buttons.append((Button(tr(lang, "btn.my_cards"), url=link),))

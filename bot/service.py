@@ -806,7 +806,8 @@ class TableService:
             return Reply(error_text(lang, code), alert=True)
         if isinstance(actions[-1], Confirm):
             await self._advance(t, turn_before=turn_before, force_group=applied.revealed)
-            return Reply()
+            # the presser's own screen after the move (platforms with ephemeral hands use it)
+            return Reply(screen=render.private_screen(t, seat, self.clock()), private=True)
         screen = await self._render_private(t, seat)
         await self._save(t)
         return Reply(screen=screen, private=True)

@@ -68,6 +68,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⚠ {names}: open a private chat with the bot (button below) to see your cards.",
         "ru": "⚠ {names}: откройте личный чат с ботом (кнопка ниже), чтобы видеть свои карты.",
     },
+    "board.unreachable_button": {
+        "en": "⚠ {names}: press 🂠 My cards below to see your cards.",
+        "ru": "⚠ {names}: нажмите «🂠 Мои карты» ниже, чтобы видеть свои карты.",
+    },
     "board.timed_out": {"en": "⌛ auto", "ru": "⌛ авто"},
     # -- private ----------------------------------------------------------------------------
     "private.title": {
