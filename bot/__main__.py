@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from bot.config import ConfigError, load_settings
 
@@ -17,6 +18,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration)."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="Run the OFC bot.")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
+    parser.add_argument(
+        "--sandbox", action="store_true", help="play locally in the terminal, even with tokens set"
+    )
+    parser.add_argument("--sandbox-db", default="sandbox.sqlite3", help="the sandbox's SQLite file")
+    parser.add_argument(
+        "--bots", type=int, default=1, choices=(1, 2), help="computer players in the sandbox"
+    )
+    parser.add_argument(
+        "--hand-seconds", type=float, default=120.0,
+        help="sandbox: time budget per hand (R8.5), e.g. 30 for a quick look",
+    )  # fmt: skip
+    parser.add_argument(
+        "--fast", action="store_true",
+        help="sandbox: computer players press at once and hands follow each other at once",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         settings = load_settings(args.env_file)
@@ -27,13 +43,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    if not settings.has_token:
-        print(
-            "error: no bot token set: put TELEGRAM_BOT_TOKEN (or DISCORD_BOT_TOKEN) in .env "
-            "(see .env.example)",
-            file=sys.stderr,
+    if args.sandbox or not settings.has_token:
+        if not args.sandbox:
+            print(
+                "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in .env): "
+                "starting the local sandbox.",
+                flush=True,
+            )
+        logging.getLogger().setLevel(logging.WARNING)
+        from bot.sandbox import SandboxOptions, run_sandbox
+
+        opts = SandboxOptions(
+            db=Path(args.sandbox_db),
+            bots=args.bots,
+            hand_seconds=args.hand_seconds,
+            bot_delay=0.0 if args.fast else 0.4,
+            next_hand_delay=0.5 if args.fast else 4.0,
         )
-        return 2
+        try:
+            asyncio.run(run_sandbox(opts))
+        except KeyboardInterrupt:
+            print("» bye (the table is saved; the next start resumes it)")
+        return 0
     from bot.app import run
 
     try:

@@ -1079,8 +1079,12 @@ class TableService:
 
     async def _resume(self, t: LiveTable) -> None:
         stacks = await self.store.stacks(t.id)
+        # Messages are posted anew after a restart: the old ones may be gone (or belong to
+        # another server), and their buttons carry old versions anyway, so they are stale.
+        t.group_ref = None
         for s in t.seats.values():
             s.stack = int(stacks.get(s.player_id, 0))
+            s.private_ref = None
         if t.hand is not None:
             await self._advance(t, turn_before=t.hand.order)
         else:

@@ -1,0 +1,401 @@
+"""A local sandbox: play a table in the terminal without any token (issue 7).
+
+It runs the real Telegram adapter and table service against the project's own fake Bot API
+(:mod:`bot.telegram.fake_api`) on 127.0.0.1, with a SQLite file of its own. The terminal shows
+the group chat and your private chat as Telegram would (text and numbered buttons); you press
+buttons by number and type commands. Computer players take the other seats: they play with
+the core's built-in strategy through the same button presses a person makes.
+
+Input, one line at a time (also from a pipe, so it can be scripted):
+
+* ``N`` presses button N of your private hand; ``gN`` presses button N of the group's table
+  message;
+* ``/command …`` is sent to the group (``/newtable``, ``/balance``, ``/help`` …);
+* ``/addbot`` seats one more computer player; ``/quit`` (or end of input, or Ctrl-C) exits.
+
+Timers run in real time (``--hand-seconds`` shortens them); the next start resumes the table
+from the SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from telegram.ext import AIORateLimiter
+
+from bot.model import ChatRef
+from bot.screens import Payload
+from bot.service import TableService
+from bot.telegram.adapter import TelegramAdapter
+from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
+from game.strategy import complete_street
+from storage.api import CommunitySettings
+from storage.sqlite import SqliteStore
+
+__all__ = ["SandboxOptions", "run_sandbox"]
+
+GROUP_ID = -1000000000001
+TOKEN = "123456:SANDBOX"
+BOT_NAMES = ("Anna (bot)", "Boris (bot)")
+
+
+@dataclass(frozen=True)
+class SandboxOptions:
+    """How the sandbox runs.
+
+    :ivar db: its SQLite file.
+    :ivar bots: computer players seated at start when the table is new (1 or 2).
+    :ivar hand_seconds: each player's time budget per hand (R8.5); the bank is a quarter of it.
+    :ivar bot_delay: seconds a computer player waits before each press.
+    :ivar next_hand_delay: seconds between a showdown and the next deal.
+    """
+
+    db: Path = Path("sandbox.sqlite3")
+    bots: int = 1
+    hand_seconds: float = 120.0
+    bot_delay: float = 0.4
+    next_hand_delay: float = 4.0
+
+
+@dataclass
+class _Screen:
+    message_id: int
+    text: str
+    rows: list[list[tuple[str, str]]]  # rows of (label, callback data)
+
+    @property
+    def buttons(self) -> list[tuple[str, str]]:
+        return [b for row in self.rows for b in row]
+
+
+@dataclass
+class Sandbox:
+    """The running sandbox: fake Telegram, adapter, service, the human and the computer players."""
+
+    opts: SandboxOptions
+    out: TextIO
+    fake: FakeTelegram = field(default_factory=lambda: FakeTelegram(TOKEN, open_private=True))
+    human: FakeUser = field(
+        default_factory=lambda: FakeUser(
+            1, os.environ.get("USER", "You").title() or "You", "you", "en"
+        )
+    )
+    bots: list[FakeUser] = field(default_factory=list)
+    service: TableService | None = None
+    adapter: TelegramAdapter | None = None
+    store: SqliteStore | None = None
+    _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
+    _dirty: set[int] = field(default_factory=set)
+    _wake: dict[int, asyncio.Event] = field(default_factory=dict)
+    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    _printer: asyncio.Task[None] | None = None
+
+    # -- life cycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.fake.start()
+        self.fake.group(GROUP_ID, "Sandbox")
+        self.fake.listeners.append(self._on_call)
+        self.store = await SqliteStore.open(self.opts.db)
+        community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+        options = dict(community.settings.options)
+        options.update(
+            hand_seconds=self.opts.hand_seconds,
+            time_bank_seconds=max(5.0, self.opts.hand_seconds / 4),
+            fantasyland_seconds=self.opts.hand_seconds * 1.5,
+        )
+        await self.store.update_settings(
+            community.id,
+            CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
+        )
+        self.service = TableService(self.store, next_hand_delay=self.opts.next_hand_delay)
+        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
+        self.adapter = TelegramAdapter(
+            self.service, TOKEN, self.fake.base_url, rate_limiter=limiter
+        )
+        await self.adapter.start(poll_interval=0.0)
+        await self.service.start()
+        self._printer = asyncio.create_task(self._print_loop())
+        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        seated_bots = (
+            [s.user_id for s in table.seats.values() if s.user_id != str(self.human.id)]
+            if table
+            else []
+        )
+        for uid in seated_bots:  # computer players of a resumed table keep playing
+            self._start_bot(FakeUser(int(uid), BOT_NAMES[(int(uid) - 2) % 2], None, "en"))
+        if table is None:
+            await self.say("/newtable")
+            for _ in range(max(0, min(2, self.opts.bots))):
+                await self.add_bot()
+        self.line("Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.")
+        self.line("/help lists the commands; /addbot seats another computer player; /quit exits.")
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.service is not None:
+            await self.service.stop()
+        await self.fake.release_polls()
+        if self.adapter is not None:
+            await self.adapter.stop()
+        if self._printer is not None:
+            self._printer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._printer
+        if self.store is not None:
+            await self.store.close()
+        await self.fake.stop()
+
+    # -- output ------------------------------------------------------------------------------
+    def line(self, text: str) -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def _on_call(self, call: ApiCall) -> None:
+        if call.method not in ("sendMessage", "editMessageText"):
+            return
+        chat = int(call.params.get("chat_id", 0))
+        if chat in (GROUP_ID, self.human.id):
+            self._dirty.add(chat)
+        event = self._wake.get(chat)
+        if event is not None:
+            event.set()
+
+    def screen(self, chat: int) -> _Screen | None:
+        """The newest bot message in a chat that matters: the table message with buttons in the
+        group, the hand message in private (falling back to the newest message)."""
+        msgs = self.fake.chat_messages(chat)
+        if not msgs:
+            return None
+        if self.service is not None:
+            for t in self.service.tables.values():
+                ref = None
+                if chat == GROUP_ID and t.chat_id == str(GROUP_ID):
+                    ref = t.group_ref
+                elif chat > 0:
+                    seat = t.seat_of(str(chat))
+                    ref = seat.private_ref if seat else None
+                if ref is not None and (chat, int(ref)) in self.fake.messages:
+                    m = self.fake.messages[(chat, int(ref))]
+                    return _Screen(m["message_id"], m["text"], _buttons(m))
+        m = msgs[-1]
+        return _Screen(m["message_id"], m["text"], _buttons(m))
+
+    async def _print_loop(self) -> None:
+        while True:
+            await asyncio.sleep(0.05)
+            await self.print_changes()
+
+    async def print_changes(self) -> None:
+        """Print every bot message of the group and of your private chat that changed since it
+        was last printed (the showdown record included), with its buttons numbered."""
+        for chat in sorted(self._dirty, reverse=True):
+            self._dirty.discard(chat)
+            current = self.screen(chat)
+            for m in self.fake.chat_messages(chat):
+                if chat == GROUP_ID and not m["text"].startswith(("🃏", "🏁")):
+                    continue  # replies to commands are printed as » lines
+                key = (m["message_id"], m["text"], repr(m.get("reply_markup")))
+                if self._printed.get((chat, m["message_id"])) == key:
+                    continue
+                self._printed[(chat, m["message_id"])] = key
+                live = current is not None and current.message_id == m["message_id"]
+                self._print_message(chat, m["text"], _buttons(m) if live else [])
+
+    def _print_message(self, chat: int, text: str, rows: list[list[tuple[str, str]]]) -> None:
+        prefix = "g" if chat == GROUP_ID else ""
+        title = "group · Sandbox" if chat == GROUP_ID else f"private · {self.human.first_name}"
+        self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
+        self.line(text)
+        n = 0
+        for row in rows:
+            cells = []
+            for label, _ in row:
+                n += 1
+                cells.append(f"[{prefix}{n}] {label}")
+            self.line("  " + "  ".join(cells))
+
+    # -- input -------------------------------------------------------------------------------
+    async def say(self, text: str) -> None:
+        """Send a command to the group as the human and print the bot's reply."""
+        start = len(self.fake.calls)
+        await self.fake.send_text(self.human, GROUP_ID, text)
+        reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
+        if reply:
+            self.line("» " + str(reply.params.get("text", "")).replace("\n", "\n  "))
+
+    async def press(self, user: FakeUser, chat: int, number: int) -> str | None:
+        """Press button ``number`` of the chat's current screen; returns the notice text."""
+        shown = self.screen(chat)
+        if shown is None or not 1 <= number <= len(shown.buttons):
+            return "no such button"
+        qid = await self.fake.press(user, chat, shown.message_id, shown.buttons[number - 1][1])
+        answer = await self._wait(lambda: self.fake.answer_of(qid))
+        assert self.adapter is not None
+        await self.adapter.presenter.flush()
+        return str(answer.params.get("text") or "") if answer else None
+
+    async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
+        try:
+            return await self.fake.wait_for(predicate, timeout)
+        except TimeoutError:
+            return None
+
+    async def handle(self, raw: str) -> bool:
+        """One line of input; returns False to quit."""
+        text = raw.strip()
+        if not text:
+            return True
+        if text in ("/quit", "/exit", "quit", "exit"):
+            return False
+        if text == "/addbot":
+            await self.add_bot()
+        elif text.startswith("/"):
+            await self.say(text)
+        elif text[0] in "gG" and text[1:].isdigit():
+            notice = await self.press(self.human, GROUP_ID, int(text[1:]))
+            if notice:
+                self.line("» " + notice)
+        elif text.isdigit():
+            notice = await self.press(self.human, self.human.id, int(text))
+            if notice:
+                self.line("» " + notice)
+        else:
+            self.line(
+                "» type a button number (1, 2 … for your hand, g1 … for the group) or a /command"
+            )
+        await asyncio.sleep(0.1)
+        await self.print_changes()
+        return True
+
+    # -- computer players --------------------------------------------------------------------
+    async def add_bot(self) -> None:
+        n = len(self.bots)
+        if n >= 2:
+            self.line("» the sandbox has two computer players already")
+            return
+        bot = FakeUser(2 + n, BOT_NAMES[n], None, "en")
+        self._start_bot(bot)
+        for action in ("j", "r"):
+            await self._press_lobby(bot, action)
+        self.line(f"» {bot.first_name} sits down.")
+
+    def _start_bot(self, bot: FakeUser) -> None:
+        if any(b.id == bot.id for b in self.bots):
+            return
+        self.bots.append(bot)
+        self._wake[bot.id] = asyncio.Event()
+        self._tasks.append(asyncio.create_task(self._bot_loop(bot), name=f"sandbox-{bot.id}"))
+
+    async def _press_lobby(self, user: FakeUser, action: str) -> None:
+        shown = self.screen(GROUP_ID)
+        if shown is None:
+            return
+        for i, (_, data) in enumerate(shown.buttons, 1):
+            p = Payload.decode(data)
+            if p is not None and p.action == action:
+                await self.press(user, GROUP_ID, i)
+                return
+
+    async def _bot_loop(self, bot: FakeUser) -> None:
+        event = self._wake[bot.id]
+        rng = random.Random(bot.id)
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), 1.0)
+            event.clear()
+            with contextlib.suppress(Exception):
+                await self._bot_move(bot, rng)
+
+    async def _bot_move(self, bot: FakeUser, rng: random.Random) -> None:
+        assert self.service is not None
+        for t in self.service.tables.values():
+            seat = t.seat_of(str(bot.id))
+            hand = t.hand
+            if seat is None or hand is None or seat.seat not in hand.to_act:
+                continue
+            moves = complete_street(
+                hand.board_of(seat.seat, with_pending=True),
+                hand.to_place(seat.seat),
+                hand.discards_needed(seat.seat),
+                fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
+                options=hand.options,
+            )
+            wants = [("d", c.text) if b is None else ("p", c.text + b.value[0]) for c, b in moves]
+            wants.append(("c", ""))
+            for want in wants:
+                if self.opts.bot_delay:
+                    await asyncio.sleep(self.opts.bot_delay * rng.uniform(0.5, 1.5))
+                shown = self.screen(bot.id)
+                if shown is None:
+                    return
+                number = next(
+                    (i for i, (_, data) in enumerate(shown.buttons, 1)
+                     if (p := Payload.decode(data)) is not None and (p.action, p.arg) == want),
+                    None,
+                )  # fmt: skip
+                if number is None:
+                    return
+                await self.press(bot, bot.id, number)
+
+
+def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:
+    rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
+    out = [[(b["text"], b["callback_data"]) for b in row if b.get("callback_data")] for row in rows]
+    return [row for row in out if row]
+
+
+def _reply_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
+    for c in fake.calls[start:]:
+        if (
+            c.method == "sendMessage"
+            and int(c.params.get("chat_id", 0)) == chat
+            and c.params.get("reply_parameters")
+        ):
+            return c
+    return None
+
+
+def _start_reader(queue: asyncio.Queue[str | None]) -> None:
+    """Read stdin lines in a daemon thread (it must not keep the process alive at exit)."""
+    loop = asyncio.get_running_loop()
+
+    def read() -> None:
+        for raw in sys.stdin:
+            loop.call_soon_threadsafe(queue.put_nowait, raw)
+        loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    threading.Thread(target=read, name="sandbox-stdin", daemon=True).start()
+
+
+async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
+    """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    sandbox = Sandbox(opts, out or sys.stdout)
+    await sandbox.start()
+    queue: asyncio.Queue[str | None] = asyncio.Queue()
+    _start_reader(queue)
+    try:
+        while True:
+            raw = await queue.get()
+            if raw is None or not await sandbox.handle(raw):
+                break
+    finally:
+        await sandbox.stop()
+        sandbox.line("» bye (the table is saved; the next start resumes it)")
+
+
+__all__ += ["BOT_ID"]

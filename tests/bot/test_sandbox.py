@@ -1,0 +1,117 @@
+"""The terminal sandbox as a newcomer runs it: ``python -m bot --sandbox`` through a pipe plays
+one whole Pineapple hand against a computer player to showdown (issue 7)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+BUTTON = re.compile(r"\[(g?\d+)\] ([^\[]+)")
+
+
+class Terminal:
+    """Reads the sandbox's output line by line and keeps the newest screens."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.lines: list[str] = []
+        self.section = ""
+        self.private: list[str] = []  # lines of the newest private screen
+        self.private_buttons: dict[str, str] = {}
+        self.group_buttons: dict[str, str] = {}
+
+    async def read_until(self, pattern: str, timeout: float = 30.0) -> str:
+        assert self.proc.stdout is not None
+        rx = re.compile(pattern)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise AssertionError(f"no {pattern!r} in output:\n" + "\n".join(self.lines[-40:]))
+            raw = await asyncio.wait_for(self.proc.stdout.readline(), left)
+            if not raw:
+                raise AssertionError("sandbox exited:\n" + "\n".join(self.lines[-40:]))
+            line = raw.decode().rstrip("\n")
+            self.lines.append(line)
+            self._track(line)
+            if rx.search(line):
+                return line
+
+    def _track(self, line: str) -> None:
+        if line.startswith("── private"):
+            self.section = "private"
+            self.private = []
+            self.private_buttons = {}
+        elif line.startswith("── group"):
+            self.section = "group"
+            self.group_buttons = {}
+        elif line.startswith("»"):
+            self.section = ""
+        elif self.section == "private":
+            self.private.append(line)
+            for num, label in BUTTON.findall(line):
+                self.private_buttons[label.strip()] = num
+        elif self.section == "group":
+            for num, label in BUTTON.findall(line):
+                self.group_buttons[label.strip()] = num
+
+    async def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((text + "\n").encode())
+        await self.proc.stdin.drain()
+
+
+async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+    env["USER"] = "tester"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", "--hand-seconds", "60",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    term = Terminal(proc)
+    try:
+        first = await term.read_until("sandbox|Table #")
+        assert "No bot token set" in first  # one line saying why the sandbox starts
+        await term.read_until(r"Anna \(bot\) sits down")
+        await term.read_until(r"\[g1\] Join")
+        await term.send(term.group_buttons["Join"])
+        await term.read_until("You sit at seat|Вы за местом")
+        await term.send(term.group_buttons["Ready"])
+        await term.read_until("moved to the table")
+        # play every street of the hand: Arrange for me, then Confirm
+        while True:
+            line = await term.read_until(r"Your move|🏁 Showdown", timeout=60)
+            if "Showdown" in line:
+                break
+            await term.read_until(r"🪄 Arrange for me")
+            await term.send(term.private_buttons["🪄 Arrange for me"])
+            await term.read_until(r"✅ Confirm")
+            await term.send(term.private_buttons["✅ Confirm"])
+        showdown = [await term.read_until(r"^Tester: [+-]\d+ pts")]
+        mine = re.search(r"^Tester: ([+-]\d+) pts · ([+-]\d+) kush → (\d+)", showdown[0])
+        assert mine is not None, showdown
+        points, kush, stack = (int(x) for x in mine.groups())
+        boxes = [await term.read_until(r" — ") for _ in range(3)]
+        for box in boxes:
+            cards = re.findall(r"[2-9TJQKA][♠♥♦♣]", box)
+            assert len(cards) in (3, 5)
+        assert stack == 200 + kush
+        if abs(points) < 200:
+            assert kush == points
+        await term.send("/balance")
+        balance = await term.read_until(r"on balance")
+        assert f"800 kush on balance, {stack} at the table" in balance
+        await term.send("/quit")
+        await term.read_until("bye")
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
