@@ -105,6 +105,8 @@ class TableService:
         self.timers = timers
         self.presenters: dict[str, Presenter] = {}
         self.tables: dict[int, LiveTable] = {}
+        self._snapshots: dict[int, dict[str, Any]] = {}
+        self._savers: dict[int, asyncio.Task[None]] = {}
         self._by_chat: dict[tuple[str, str], int] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -127,7 +129,9 @@ class TableService:
                 await self._resume(t)
 
     async def stop(self) -> None:
-        """Cancel timers (state is already in storage)."""
+        """Cancel timers and finish background saves (state is then all in storage)."""
+        if self._savers:
+            await asyncio.gather(*list(self._savers.values()), return_exceptions=True)
         for t in self.tables.values():
             if t.timer is not None:
                 t.timer.cancel()
@@ -160,7 +164,27 @@ class TableService:
         return self.presenters.get(t.platform)
 
     async def _save(self, t: LiveTable) -> None:
-        await self.store.save_snapshot(t.id, t.to_json())
+        """Save the table's snapshot now (returns once it is written)."""
+        self._save_soon(t)
+        writer = self._savers.get(t.id)
+        if writer is not None:
+            await asyncio.shield(writer)
+
+    def _save_soon(self, t: LiveTable) -> None:
+        """Save the snapshot in the background: taken now, written by one writer per table that
+        always writes the newest snapshot, so an older one never overwrites a newer one."""
+        self._snapshots[t.id] = t.to_json()
+        writer = self._savers.get(t.id)
+        if writer is None or writer.done():
+            self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
+
+    async def _write_snapshots(self, table_id: int) -> None:
+        while table_id in self._snapshots:
+            data = self._snapshots.pop(table_id)
+            try:
+                await self.store.save_snapshot(table_id, data)
+            except Exception:
+                log.exception("table %s: snapshot save failed", table_id)
 
     # -- rendering -------------------------------------------------------------------------
     async def _render_group(self, t: LiveTable) -> None:
@@ -796,8 +820,6 @@ class TableService:
                     options=t.options,
                 )
                 actions = [Place(seat.seat, c, b) if b else Discard(seat.seat, c) for c, b in moves]
-            for a in actions:
-                hand.verify(a) if len(actions) == 1 else None
             turn_before = hand.to_act
             for a in actions:
                 applied = hand.apply(a)
@@ -809,7 +831,7 @@ class TableService:
             # the presser's own screen after the move (platforms with ephemeral hands use it)
             return Reply(screen=render.private_screen(t, seat, self.clock()), private=True)
         screen = await self._render_private(t, seat)
-        await self._save(t)
+        self._save_soon(t)  # a placement before confirm: losing it in a crash loses nothing
         return Reply(screen=screen, private=True)
 
     # -- the hand --------------------------------------------------------------------------

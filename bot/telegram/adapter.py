@@ -39,6 +39,7 @@ from telegram.ext import (
 from bot.model import Actor, ChatRef, Reply
 from bot.screens import Screen
 from bot.service import TableService
+from bot.telegram.transport import AiohttpRequest
 
 __all__ = ["TelegramAdapter", "TelegramPresenter", "markup"]
 
@@ -200,10 +201,7 @@ class TelegramAdapter:
             .token(token)
             .rate_limiter(rate_limiter or AIORateLimiter(max_retries=5))
             .concurrent_updates(True)
-            # httpcore scans every pooled connection on each request: a small pool is faster
-            # than the default 256 and enough, since table edits are coalesced.
-            .connection_pool_size(16)
-            .pool_timeout(10.0)
+            .request(AiohttpRequest(connection_pool_size=32))
         )
         if base_url:
             root = base_url.rstrip("/")
