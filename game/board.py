@@ -94,6 +94,8 @@ def fantasyland_cards(
     """
     if not options.fantasyland or options.game is GameKind.CHINESE:
         return 0
+    if options.heads_up_double_boxes:
+        return 0  # interpretation: the seeds define no Fantasyland for two boards each (R4.2)
     base = options.fantasyland_base_cards
     top_cat = top >> 20
     if in_fantasyland:

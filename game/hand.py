@@ -78,6 +78,7 @@ __all__ = [
     "SeatResult",
     "SeatView",
     "acting_order",
+    "double_box_seats",
     "street_plan",
 ]
 
@@ -112,6 +113,13 @@ def acting_order(seats: Sequence[int], button: int) -> tuple[int, ...]:
     return tuple(ordered[i + 1 :] + ordered[: i + 1])
 
 
+def double_box_seats(players: Sequence[int]) -> tuple[tuple[int, ...], dict[int, int]]:
+    """Board seats for ``heads_up_double_boxes`` (R4.2): player seat ``p`` plays boards
+    ``10p`` and ``10p + 1``. Returns ``(board seats, owners)``."""
+    seats = tuple(10 * p + k for p in sorted(players) for k in (0, 1))
+    return seats, {s: s // 10 for s in seats}
+
+
 class Phase(Enum):
     """Where the hand stands."""
 
@@ -129,6 +137,8 @@ class HandSetup:
     :ivar fantasyland: seat → cards of its Fantasyland hand (R6.2); absent seats play ordinarily.
     :ivar deck: the 52 cards in dealing order.
     :ivar seed: the seed that shuffled ``deck``, if one did (informational).
+    :ivar owners: board seat → the player who plays it, when a player plays several boards
+        (``heads_up_double_boxes``, R4.2; see :func:`double_box_seats`); empty: one board each.
     """
 
     options: RuleOptions
@@ -137,6 +147,22 @@ class HandSetup:
     deck: tuple[Card, ...]
     fantasyland: Mapping[int, int] = field(default_factory=dict)
     seed: str | None = None
+    owners: Mapping[int, int] = field(default_factory=dict)
+
+    def owner(self, seat: int) -> int:
+        """The player seat that plays board seat ``seat``."""
+        return self.owners.get(seat, seat)
+
+    @property
+    def players(self) -> tuple[int, ...]:
+        """The players dealt in (table seats), sorted."""
+        return tuple(sorted({self.owner(s) for s in self.seats}))
+
+    @property
+    def dummy(self) -> bool:
+        """Whether a dummy board is dealt (``dummy_box``, classic OFC, 3 players; R4.3)."""
+        o = self.options
+        return o.dummy_box and o.game is GameKind.OFC and len(self.players) == 3
 
     @classmethod
     def deal(
@@ -148,6 +174,7 @@ class HandSetup:
         *,
         seed: int | str | None = None,
         deck: Sequence[Card] | None = None,
+        owners: Mapping[int, int] | None = None,
     ) -> HandSetup:
         """A setup with an injected ``deck``, a deck shuffled from ``seed``, or (neither given)
         a deck shuffled with a CSPRNG (R1.1).
@@ -163,6 +190,7 @@ class HandSetup:
             tuple(deck),
             dict(fantasyland or {}),
             str(seed) if seed is not None else None,
+            dict(owners or {}),
         )
         setup.check()
         return setup
@@ -173,6 +201,17 @@ class HandSetup:
         n = len(self.seats)
         if len(set(self.seats)) != n:
             raise GameError("a seat is dealt in twice")
+        if self.owners:
+            if any(s not in self.owners for s in self.seats) or any(
+                s not in self.seats for s in self.owners
+            ):
+                raise GameError("owners must name the player of every board seat")
+            per = {p: sum(1 for s in self.seats if self.owner(s) == p) for p in self.players}
+            if not opts.heads_up_double_boxes or len(per) != 2 or set(per.values()) != {2}:
+                raise GameError("two boards per player only with heads_up_double_boxes, 2 players")
+            if self.fantasyland:
+                raise GameError("no Fantasyland with double boxes")
+            n = len(per)
         if not opts.min_players <= n <= opts.max_players:
             raise GameError(
                 f"{opts.game.value} takes {opts.min_players}–{opts.max_players} players, got {n}"
@@ -189,7 +228,7 @@ class HandSetup:
         check_distinct(self.deck)
         need = sum(
             sum(d for d, _ in street_plan(opts, self.fantasyland.get(s, 0))) for s in self.seats
-        )
+        ) + (13 if self.dummy else 0)
         if need > 52:
             raise GameError(f"this deal needs {need} cards, the deck has 52")
 
@@ -202,6 +241,7 @@ class HandSetup:
             "fantasyland": {str(k): v for k, v in self.fantasyland.items()},
             "deck": cards_str(self.deck),
             "seed": self.seed,
+            "owners": {str(k): v for k, v in self.owners.items()},
         }
 
     @classmethod
@@ -214,6 +254,7 @@ class HandSetup:
             parse_cards(data["deck"]),
             {int(k): int(v) for k, v in dict(data.get("fantasyland") or {}).items()},
             data.get("seed"),
+            {int(k): int(v) for k, v in dict(data.get("owners") or {}).items()},
         )
         setup.check()
         return setup
@@ -271,12 +312,14 @@ class HandResult:
     :ivar seats: per seat in acting order.
     :ivar pairs: ``(seat_a, seat_b, points a receives from b)`` in settlement order (R5.7).
     :ivar showdown: the scored showdown (positions follow ``order``).
+    :ivar dummy: the dummy board (R4.3), shown only now; never scored.
     """
 
     order: tuple[int, ...]
     seats: tuple[SeatResult, ...]
     pairs: tuple[tuple[int, int, int], ...]
     showdown: Showdown | ChineseShowdown
+    dummy: Board | None = None
 
     def seat(self, seat: int) -> SeatResult:
         """The result of one seat. :raises KeyError: if the seat was not dealt in."""
@@ -308,6 +351,7 @@ class HandResult:
                 for r in self.seats
             ],
             "pairs": [list(p) for p in self.pairs],
+            **({"dummy": self.dummy.to_json()} if self.dummy is not None else {}),
         }
 
 
@@ -490,6 +534,11 @@ class Hand:
                     dealt = seat.plan[k][0]
                     seat.dealt.append(tuple(deck[i : i + dealt]))
                     i += dealt
+        self.dummy: Board | None = None
+        if self.setup.dummy:
+            # R4.3: the dummy board takes 13 cards, in order to bottom, then middle, then top
+            cards = deck[i : i + 13]
+            self.dummy = Board(tuple(cards[10:13]), tuple(cards[5:10]), tuple(cards[0:5]))
 
     # -- turn order ------------------------------------------------------------------------
     def _normal_street(self) -> int:
@@ -801,7 +850,9 @@ class Hand:
         pairs: list[tuple[int, int, int]] = []
         results: list[SeatResult] = []
         if self.options.game is GameKind.CHINESE:
-            chinese = score_chinese(boards, self.options)
+            # R7.7: a board not arranged in time counts as fouled
+            forfeit = [self._seats[s].timed_out for s in self.order]
+            chinese = score_chinese(boards, self.options, forfeit)
             for i, s in enumerate(self.order):
                 cp = chinese.players[i]
                 results.append(
@@ -829,7 +880,8 @@ class Hand:
                     )
             return HandResult(self.order, tuple(results), tuple(pairs), chinese)
         assessments = [assess_board(b, self.options, f) for b, f in zip(boards, in_fl, strict=True)]
-        showdown = score_showdown(boards, self.options, in_fl, assessments)
+        owners = [self.setup.owner(s) for s in self.order] if self.setup.owners else None
+        showdown = score_showdown(boards, self.options, in_fl, assessments, owners)
         for i, s in enumerate(self.order):
             p = showdown.players[i]
             results.append(
@@ -847,7 +899,7 @@ class Hand:
             )
         for pr in showdown.pairs:
             pairs.append((self.order[pr.a], self.order[pr.b], pr.points))
-        return HandResult(self.order, tuple(results), tuple(pairs), showdown)
+        return HandResult(self.order, tuple(results), tuple(pairs), showdown, self.dummy)
 
     # -- views -----------------------------------------------------------------------------
     def _public_streets(self, st: _Seat) -> int:
@@ -879,13 +931,14 @@ class Hand:
             face_up: tuple[Card, ...] = ()
             if (
                 self.result is None
+                and self.options.game is GameKind.PINEAPPLE
                 and self.open_play
                 and not self.simultaneous
                 and not st.closed
                 and st.street == 0
                 and s in self._to_act
             ):
-                face_up = st.dealt[0]  # R3.3: street 1 is dealt face up
+                face_up = st.dealt[0]  # R3.3: Pineapple's street 1 is dealt face up (not R4.1)
             seats.append(
                 SeatView(
                     s,

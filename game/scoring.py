@@ -134,6 +134,7 @@ def score_showdown(
     options: RuleOptions,
     in_fantasyland: Sequence[bool] | None = None,
     assessments: Sequence[BoardAssessment] | None = None,
+    owners: Sequence[int] | None = None,
 ) -> Showdown:
     """Score a finished OFC or Pineapple hand (R5.1–R5.6, R6.1–R6.4).
 
@@ -141,6 +142,9 @@ def score_showdown(
     :param in_fantasyland: per board, whether its player played this hand in Fantasyland
         (decides the stay rule R6.4); all ``False`` when omitted.
     :param assessments: already computed :func:`assess_board` results, to skip evaluation.
+    :param owners: per board, the player who plays it: boards of one player are not scored
+        against each other (``heads_up_double_boxes``, R4.2: every board of one player against
+        every board of the other).
     :raises BoardError: if a board is incomplete or repeats a card.
     """
     n = len(boards)
@@ -155,6 +159,8 @@ def score_showdown(
     scheme = options.scoring
     for i in range(n):
         for j in range(i + 1, n):
+            if owners is not None and owners[i] == owners[j]:
+                continue
             pr = score_pair(ass[i], ass[j], scheme, i, j)
             pairs.append(pr)
             points[i] += pr.points
@@ -235,7 +241,11 @@ class ChineseShowdown:
         }
 
 
-def score_chinese(boards: Sequence[Board], options: RuleOptions | None = None) -> ChineseShowdown:
+def score_chinese(
+    boards: Sequence[Board],
+    options: RuleOptions | None = None,
+    forfeit: Sequence[bool] | None = None,
+) -> ChineseShowdown:
     """Score a classic Chinese Poker hand (R7.1–R7.4).
 
     Each box is compared with each opponent's same box: the stronger earns 2, a tie 1 each;
@@ -243,10 +253,16 @@ def score_chinese(boards: Sequence[Board], options: RuleOptions | None = None) -
     (R7.4). Bonuses count once per hand (R7.2); two boxes of three won against an opponent
     earn 1 more (R7.3).
 
+    :param forfeit: per board, whether it counts as fouled anyway (not arranged in time, R7.7).
     :raises BoardError: if a board is incomplete or repeats a card.
     """
     opts = options or RuleOptions.preset(GameKind.CHINESE)
     ass = [assess_board(b, opts) for b in boards]
+    if forfeit is not None:
+        ass = [
+            a._replace(fouled=True, royalties=(0, 0, 0)) if f else a
+            for a, f in zip(ass, forfeit, strict=True)
+        ]
     n = len(boards)
     box_points = [[0, 0, 0] for _ in range(n)]
     two = [0] * n

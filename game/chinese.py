@@ -1,0 +1,140 @@
+"""A game of classic Chinese Poker: hands in a row until a player reaches the target (R7).
+
+Every hand is arranged in secret and revealed in three stages, bottom, then middle, then top
+(R4.5). :meth:`ChineseGame.stages` turns a scored hand into those stages: the points each
+player earns in a stage are that box's comparison points (2 per win, 1 each for a tie, R7.1)
+plus that box's strength bonus (R7.2); the top stage also carries the two-of-three points
+(R7.3). After the bottom or the middle stage, every player who has reached the target may
+claim the game (R7.5, «Доезд»): :meth:`ChineseGame.claimants`. The game ends when a claim is
+made, when a player has reached the target after the top stage (R7.6), or after a hand in which
+a player ran out of time (R7.7). Kush are then settled each-with-each on the difference of the
+players' points (:meth:`ChineseGame.pairs`, R7.6, capped by :func:`game.settlement.settle`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from game.board import Box
+from game.hand import HandResult
+from game.scoring import ChineseShowdown
+
+__all__ = ["ChineseGame", "RevealStage"]
+
+_STAGE_BOXES = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
+_INDEX = {Box.TOP: 0, Box.MIDDLE: 1, Box.BOTTOM: 2}
+
+
+@dataclass(frozen=True, slots=True)
+class RevealStage:
+    """One reveal of a hand: the box shown and the points each seat earns with it.
+
+    :ivar box: bottom, middle or top (in that order, R4.5).
+    :ivar points: seat → points of this stage (box comparisons + bonus; + two-of-three at top).
+    :ivar last: the top stage, after which the hand is complete.
+    """
+
+    box: Box
+    points: Mapping[int, int]
+    last: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ChineseGame:
+    """Points of a game in progress.
+
+    :ivar target: points that end the game (R7.1, ``target_points``).
+    :ivar totals: seat → points so far in this game.
+    :ivar hands: hands played in this game.
+    :ivar over: the game has ended (claim, target reached, or a timeout).
+    :ivar claimed_by: the seat that claimed the game, if one did (R7.5).
+    """
+
+    target: int
+    totals: Mapping[int, int] = field(default_factory=dict)
+    hands: int = 0
+    over: bool = False
+    claimed_by: int | None = None
+
+    @staticmethod
+    def stages(result: HandResult) -> list[RevealStage]:
+        """The three reveals of a scored hand, bottom first (R4.5, R7.1–R7.3).
+
+        :raises TypeError: if ``result`` is not a Chinese Poker hand.
+        """
+        showdown = result.showdown
+        if not isinstance(showdown, ChineseShowdown):
+            raise TypeError("not a Chinese Poker hand")
+        out = []
+        for box in _STAGE_BOXES:
+            k = _INDEX[box]
+            points = {}
+            for seat, p in zip(result.order, showdown.players, strict=True):
+                points[seat] = (
+                    p.box_points[k] + p.bonus[k] + (p.two_of_three if box is Box.TOP else 0)
+                )
+            out.append(RevealStage(box, points, box is Box.TOP))
+        return out
+
+    def apply(self, stage: RevealStage) -> ChineseGame:
+        """Add a stage's points; after the top stage the hand counts and the game ends if a
+        player reached the target (R7.6)."""
+        totals = dict(self.totals)
+        for seat, p in stage.points.items():
+            totals[seat] = totals.get(seat, 0) + p
+        over = self.over or (stage.last and max(totals.values(), default=0) >= self.target)
+        return replace(self, totals=totals, hands=self.hands + (1 if stage.last else 0), over=over)
+
+    def claimants(self, stage: RevealStage) -> tuple[int, ...]:
+        """Seats that may claim the game after ``stage`` (bottom or middle): those at or above
+        the target (R7.5)."""
+        if stage.last or self.over:
+            return ()
+        return tuple(sorted(s for s, p in self.totals.items() if p >= self.target))
+
+    def claim(self, seat: int) -> ChineseGame:
+        """End the game at once on ``seat``'s claim (R7.5). :raises ValueError: if the seat
+        has not reached the target."""
+        if self.totals.get(seat, 0) < self.target:
+            raise ValueError("only a player at the target may claim the game")
+        return replace(self, over=True, claimed_by=seat)
+
+    def end(self) -> ChineseGame:
+        """End the game now (a timeout, R7.7, or the table breaking up)."""
+        return replace(self, over=True)
+
+    def pairs(self, order: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
+        """``(a, b, points a receives from b)`` for every pair, in ``order`` (R7.6, R5.7)."""
+        seats = [s for s in order if s in self.totals]
+        return tuple(
+            (a, b, self.totals[a] - self.totals[b])
+            for i, a in enumerate(seats)
+            for b in seats[i + 1 :]
+        )
+
+    def new_game(self) -> ChineseGame:
+        """A fresh game with the same target."""
+        return ChineseGame(self.target)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (for table snapshots)."""
+        return {
+            "target": self.target,
+            "totals": {str(k): v for k, v in self.totals.items()},
+            "hands": self.hands,
+            "over": self.over,
+            "claimed_by": self.claimed_by,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> ChineseGame:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            int(data["target"]),
+            {int(k): int(v) for k, v in dict(data.get("totals") or {}).items()},
+            int(data.get("hands", 0)),
+            bool(data.get("over", False)),
+            data.get("claimed_by"),
+        )

@@ -1,0 +1,167 @@
+"""Classic OFC (R4.1–R4.4, R5.3, R6) and classic Chinese Poker (R4.5, R7) in the core."""
+
+from __future__ import annotations
+
+import pytest
+
+from game.actions import Confirm, Place
+from game.board import BOXES, Board, Box
+from game.cards import DECK
+from game.chinese import ChineseGame
+from game.errors import GameError
+from game.hand import Hand, HandSetup, double_box_seats
+from game.options import RuleOptions, Scoring
+from game.scoring import score_chinese, score_showdown
+from game.simulate import play_turn
+from tests.game.helpers import stacked_deck
+
+OFC = RuleOptions.preset("ofc")
+CHINESE = RuleOptions.preset("chinese")
+
+
+def play_out(hand: Hand) -> None:
+    while not hand.is_over:
+        play_turn(hand, hand.to_act[0])
+
+
+def test_r4_1_classic_ofc_four_players_five_then_eight_single_cards() -> None:
+    hand = Hand(HandSetup.deal(OFC, (0, 1, 2, 3), 3, seed=4))
+    assert hand.to_act == (0,)
+    assert len(hand.current_cards(0)) == 5
+    assert hand.view(None).seat(0).face_up == ()  # dealt face down (R4.1)
+    play_turn(hand, 0)
+    for s in (1, 2, 3):
+        play_turn(hand, s)
+    assert hand.to_act == (0,) and len(hand.current_cards(0)) == 1  # then one card a street
+    assert hand.streets_of(0) == 9
+    play_out(hand)
+    assert hand.result is not None
+    for r in hand.result.seats:
+        assert r.board.is_complete and hand.discards_of(r.seat) == ()
+    assert sum(r.points for r in hand.result.seats) == 0
+    assert len(hand.result.pairs) == 6
+
+
+def test_r5_3_classic_scores_two_per_row_by_default_and_one_six_on_request() -> None:
+    a = Board.parse("Kh Kd 4c", "Ac Ad 7h 8h 2c", "As Ah Ks Qd Jd")
+    b = Board.parse("Qs 9c 4h", "Qc Qh 3d 5d 6c", "Ts Th 8s 7c 6s")
+    assert OFC.scoring is Scoring.TWO_PER_ROW
+    assert score_showdown([a, b], OFC).players[0].points == 2 * 3 + 8
+    one_six = RuleOptions.preset("ofc", scoring="one_six")
+    assert score_showdown([a, b], one_six).players[0].points == 6 + 8
+
+
+def test_r4_2_double_boxes_score_every_board_against_every_opposing_board() -> None:
+    a1 = Board.parse("2s 3s 4h", "9c 9d 6s 6c 2h", "Kc Kd Kh Ks 9h")
+    a2 = Board.parse("5c 7d 8c", "Tc Jd 3h 4d 2d", "Qs Jh 8d 7s 6d")
+    b1 = Board.parse("Ah 2c 3c", "Jc Js 4s 5s 7h", "Ac Ad As Tc Th")
+    used = {*a1.cards(), *a2.cards(), *b1.cards()}
+    rest = [c for c in DECK if c not in used]
+    b2 = Board(tuple(rest[:3]), tuple(rest[3:8]), tuple(rest[8:13]))
+    opts = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    boards = [a1, a2, b1, b2]
+    s = score_showdown(boards, opts, owners=[0, 0, 1, 1])
+    assert [(p.a, p.b) for p in s.pairs] == [(0, 2), (0, 3), (1, 2), (1, 3)]
+    total_a = s.players[0].points + s.players[1].points
+    assert total_a == sum(p.points for p in s.pairs)
+    assert total_a == -(s.players[2].points + s.players[3].points)
+    # a whole double-box hand through the state machine
+    seats, owners = double_box_seats([0, 1])
+    assert seats == (0, 1, 10, 11) and owners == {0: 0, 1: 0, 10: 1, 11: 1}
+    hand = Hand(HandSetup.deal(opts, seats, 11, seed=2, owners=owners))
+    play_out(hand)
+    assert hand.result is not None and len(hand.result.pairs) == 4
+    assert all(owners[a] != owners[b] for a, b, _ in hand.result.pairs)
+    assert all(r.fantasyland_cards == 0 for r in hand.result.seats)
+    with pytest.raises(GameError):
+        HandSetup.deal(OFC, seats, 11, seed=2, owners=owners)  # option off
+
+
+def test_r4_3_dummy_board_takes_thirteen_cards_in_order_and_is_never_scored() -> None:
+    opts = RuleOptions.preset("ofc", dummy_box=True)
+    hand = Hand(HandSetup.deal(opts, (0, 1, 2), 2, seed=9))
+    assert hand.dummy is not None
+    deck = hand.setup.deck
+    assert hand.dummy.bottom == deck[39:44]
+    assert hand.dummy.middle == deck[44:49]
+    assert hand.dummy.top == deck[49:52]
+    assert not set(hand.dummy.cards()) & hand.view(None).public_cards()
+    play_out(hand)
+    assert hand.result is not None and hand.result.dummy == hand.dummy
+    assert len(hand.result.pairs) == 3 and len(hand.result.seats) == 3
+    assert "dummy" in hand.result.to_json()
+    no_dummy = Hand(HandSetup.deal(opts, (0, 1), 1, seed=9))
+    assert no_dummy.dummy is None  # only with three players
+
+
+def test_r6_2_classic_fantasyland_is_thirteen_cards_none_discarded() -> None:
+    hand = Hand(HandSetup.deal(OFC, (0, 1), 1, {0: 13}, seed=3))
+    assert len(hand.current_cards(0)) == 13
+    play_out(hand)
+    assert hand.discards_of(0) == ()
+
+
+# -- Chinese Poker -------------------------------------------------------------------------
+
+
+def test_r4_5_chinese_all_arrange_at_once_hidden_until_showdown() -> None:
+    hand = Hand(HandSetup.deal(CHINESE, (0, 1, 2, 3), 3, seed=5))
+    assert hand.to_act == (0, 1, 2, 3)
+    assert all(len(hand.current_cards(s)) == 13 for s in (0, 1, 2, 3))
+    play_turn(hand, 2)
+    assert hand.view(None).seat(2).board.count == 0 and hand.view(None).seat(2).hidden == 13
+    play_out(hand)
+    assert hand.result is not None
+
+
+def test_r7_stages_claim_and_settlement_worked_example() -> None:
+    a = Board.parse("As Ah Ad", "Kd Kc Ks 8h 8c", "2c 3c 4c 5c 6c")
+    b = Board.parse("Jc Td 4s", "9c 9d 6s 6h 2h", "Qs Qd Qh Qc 8d")
+    deck = stacked_deck(" ".join(str(c.code_str()) for c in (*a.cards(), *b.cards())))
+    hand = Hand(HandSetup.deal(CHINESE, (0, 1), 1, deck=deck))
+    for seat, board in ((0, a), (1, b)):
+        for box in BOXES:
+            for c in board.box(box):
+                hand.apply(Place(seat, c, box))
+        hand.apply(Confirm(seat))
+    assert hand.result is not None
+    stages = ChineseGame.stages(hand.result)
+    assert [st.box for st in stages] == [Box.BOTTOM, Box.MIDDLE, Box.TOP]
+    # bottom: straight flush beats quads (2) + SF bonus 4 for A; quads bonus 3 for B (R7.2)
+    assert stages[0].points == {0: 6, 1: 3}
+    # middle: full house wins 2 + bonus 1; top: AAA wins 2 + bonus 10 + two-of-three 1 (R7.3)
+    assert stages[1].points == {0: 3, 1: 0}
+    assert stages[2].points == {0: 13, 1: 0}
+    game = ChineseGame(target=8)
+    game = game.apply(stages[0])
+    assert game.claimants(stages[0]) == ()
+    game = game.apply(stages[1])
+    assert game.claimants(stages[1]) == (0,)  # 9 ≥ 8: may claim (R7.5)
+    claimed = game.claim(0)
+    assert claimed.over and claimed.totals == {0: 9, 1: 3}
+    assert claimed.pairs((0, 1)) == ((0, 1, 6),)  # R7.6: difference of points
+    with pytest.raises(ValueError):
+        game.claim(1)
+    go_on = game.apply(stages[2])
+    assert go_on.over and go_on.totals == {0: 22, 1: 3} and go_on.hands == 1
+    assert ChineseGame.from_json(go_on.to_json()) == go_on
+
+
+def test_r7_7_a_timed_out_board_counts_as_fouled() -> None:
+    hand = Hand(HandSetup.deal(CHINESE, (0, 1), 1, seed=11))
+    play_turn(hand, 1)
+    hand.timeout(0)
+    assert hand.result is not None
+    r0 = hand.result.seat(0)
+    assert r0.fouled and r0.timed_out and r0.points == 0
+    assert hand.result.seat(1).points == 6 + 1 + sum(hand.result.seat(1).royalties)
+
+
+def test_r7_4_forfeit_in_score_chinese() -> None:
+    a = Board.parse("2s 2h 2d", "9s 9h 9d 9c 3c", "Th Jh Qh Kh Ah")
+    b = Board.parse("3s 4d 5h", "Ks Kd 4c 5c 6c", "Qs Qd Qc 7d 8s")
+    live = score_chinese([a, b])
+    forfeited = score_chinese([a, b], CHINESE, [True, False])
+    assert not live.players[0].fouled and live.players[0].points > 0
+    assert forfeited.players[0].points == 0 and forfeited.players[0].fouled
+    assert forfeited.players[1].box_points == (2, 2, 2)
