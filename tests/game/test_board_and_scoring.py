@@ -14,14 +14,22 @@ from game.evaluator import evaluate
 from game.options import RuleOptions, Scoring
 from game.scoring import score_chinese, score_pair, score_showdown
 
-CASES = json.loads(
-    (Path(__file__).resolve().parents[3] / "shared" / "rules" / "cases.json").read_text()
-)
+# A copy of ../shared/rules/cases.json kept in the repository (CI clones only the repository);
+# test_vendored_rule_vectors_match_the_shared_ones checks it is the same file.
+DATA = Path(__file__).resolve().parents[1] / "data" / "cases.json"
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "rules" / "cases.json"
+CASES = json.loads(DATA.read_text())
 PINEAPPLE = RuleOptions()
 
 
 def board(top: str, middle: str, bottom: str) -> Board:
     return Board.parse(top, middle, bottom)
+
+
+def test_vendored_rule_vectors_match_the_shared_ones() -> None:
+    if not SHARED.exists():
+        pytest.skip("../shared is not next to this checkout")
+    assert json.loads(SHARED.read_text()) == CASES
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = json.loads((ROOT.parent / "shared" / "rules" / "cases.json").read_text())
+CASES = json.loads((ROOT / "tests" / "data" / "cases.json").read_text())
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
