@@ -513,6 +513,8 @@ class Hand:
             self._seats[s] = _Seat(s, street_plan(self.options, cards), cards, hidden)
         self._deal()
         self.actions: list[Action] = []
+        self._actions_json: list[dict[str, Any]] = []  # kept with the actions: snapshots are cheap
+        self._setup_json: dict[str, Any] | None = None
         self.result: HandResult | None = None
         self._to_act: tuple[int, ...] = ()
         self._refresh()
@@ -766,6 +768,7 @@ class Hand:
             record = self._timeout(st, action)
         st.actions += 1
         self.actions.append(action)
+        self._actions_json.append(action_to_json(action))
         return record
 
     # convenience faces
@@ -993,7 +996,9 @@ class Hand:
 
     def to_json(self) -> dict[str, Any]:
         """``{"setup": …, "actions": […]}``: enough to rebuild the hand with :meth:`from_json`."""
-        return {"setup": self.setup.to_json(), "actions": [action_to_json(a) for a in self.actions]}
+        if self._setup_json is None:
+            self._setup_json = self.setup.to_json()
+        return {"setup": dict(self._setup_json), "actions": list(self._actions_json)}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Hand:
