@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from bot.screens import Screen
+from game.chinese import ChineseGame
 from game.clock import SeatClock
 from game.hand import Hand
 from game.match import HandPlan, MatchState
@@ -149,6 +150,9 @@ class LiveTable:
     pending_options: RuleOptions | None = None
     pending_buy_in: int | None = None
     last_result: dict[str, Any] | None = None
+    owners: dict[int, int] = field(default_factory=dict)
+    chinese: ChineseGame | None = None
+    reveal: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
 
@@ -158,6 +162,29 @@ class LiveTable:
             if s.user_id == user_id:
                 return s
         return None
+
+    def owner(self, hand_seat: int) -> int:
+        """The table seat that plays a board seat of the hand (they differ only with double
+        boxes, R4.2, where seat ``p`` plays boards ``10p`` and ``10p + 1``)."""
+        return self.owners.get(hand_seat, hand_seat)
+
+    def player_of(self, hand_seat: int) -> SeatState | None:
+        """The seated player who plays a board seat of the hand."""
+        return self.seats.get(self.owner(hand_seat))
+
+    def boards_of(self, seat: SeatState) -> list[int]:
+        """The board seats a player plays in the current hand (one, or two with double boxes)."""
+        if self.hand is None:
+            return []
+        return [s for s in self.hand.order if self.owner(s) == seat.seat]
+
+    def board_label(self, hand_seat: int) -> str:
+        """The name shown for a board: the player's name, with ① / ② for double boxes."""
+        player = self.player_of(hand_seat)
+        name = player.name if player else f"#{hand_seat}"
+        if hand_seat in self.owners:
+            name += " ①" if hand_seat % 10 == 0 else " ②"
+        return name
 
     def to_json(self) -> dict[str, Any]:
         """The snapshot of the table (everything needed to rebuild it after a restart)."""
@@ -192,4 +219,8 @@ class LiveTable:
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,
+            "owners": {str(k): v for k, v in self.owners.items()},
+            "chinese": self.chinese.to_json() if self.chinese else None,
+            "reveal": self.reveal,
+            "hand_over": self.hand.to_json() if self.hand and self.hand.is_over else None,
         }

@@ -14,6 +14,7 @@ from bot.screens import Button, Payload, Screen
 from bot.texts import tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
+from game.chinese import ChineseGame
 from game.hand import HandView
 from game.names import hand_name
 
@@ -94,7 +95,7 @@ def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
 
 
 def _names(t: LiveTable, seats: Sequence[int]) -> str:
-    return ", ".join(t.seats[s].name if s in t.seats else f"#{s}" for s in seats)
+    return ", ".join(t.board_label(s) for s in seats)
 
 
 def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
@@ -103,6 +104,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     hand = t.hand
     if hand is None:
         return lobby_screen(t, lang, link, now)
+    if t.reveal is not None and hand.result is not None:
+        return reveal_screen(t, lang)
     view = hand.view(None)
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
     lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
@@ -110,9 +113,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         times = ", ".join(_clock_text(t, s, now, lang) for s in view.to_act)
         lines.append(tr(lang, "board.turn", names=_names(t, view.to_act), time=times))
     for sv in view.seats:
-        seat = t.seats.get(sv.seat)
-        name = seat.name if seat else f"#{sv.seat}"
-        head = f"{name} · {seat.stack if seat else 0}"
+        seat = t.player_of(sv.seat)
+        head = f"{t.board_label(sv.seat)} · {seat.stack if seat else 0}"
         if sv.fantasyland:
             head += f" · {tr(lang, 'board.fantasyland')}"
         elif not sv.done:
@@ -129,7 +131,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             lines.append("  " + tr(lang, "board.hidden", count=sv.hidden))
         if sv.face_up:
             lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
-    unreachable = [s.name for s in t.seats.values() if not s.reachable and s.seat in view.order]
+    unreachable = [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
     if unreachable:
         lines.append("")
         key = "board.unreachable" if link else "board.unreachable_button"
@@ -150,20 +152,25 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     of the opponents' public boxes. Built from ``hand.view(seat)``."""
     lang = seat.lang
     hand = t.hand
-    if hand is None or seat.seat not in hand.order:
+    boards = t.boards_of(seat)
+    if hand is None or not boards:
         return Screen(tr(lang, "private.none"))
-    view: HandView = hand.view(seat.seat)
+    # with double boxes (R4.2) the screen shows the board that is to act, else the first
+    board_seat = next((s for s in boards if s in hand.to_act), boards[0])
+    view: HandView = hand.view(board_seat)
     me = view.me
     assert me is not None
     if view.result is not None:
         return Screen(tr(lang, "private.over"))
-    sv = view.seat(seat.seat)
+    sv = view.seat(board_seat)
     street = (
         tr(lang, "board.fantasyland")
         if sv.fantasyland
         else tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
     )
     lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
+    if len(boards) > 1:
+        lines.append(t.board_label(board_seat))
     acting = bool(me.cards)
     if acting:
         discard = (
@@ -173,7 +180,7 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             tr(
                 lang,
                 "private.your_turn",
-                time=_clock_text(t, seat.seat, now, lang),
+                time=_clock_text(t, board_seat, now, lang),
                 discard=discard,
             )
         )
@@ -182,14 +189,17 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     elif view.to_act:
         lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
     lines.extend(_board_lines(me.board))
-    others = [o for o in view.seats if o.seat != seat.seat]
-    for o in others:
-        other = t.seats.get(o.seat)
+    for b in boards:
+        if b != board_seat:  # the player's other board, with its hidden cards (their own)
+            lines.append(f"{t.board_label(b)}: {_compact(hand.board_of(b))}")
+    for o in view.seats:
+        if o.seat in boards:
+            continue
         extra = f" 🂠{o.hidden}" if o.hidden else ""
-        lines.append(f"{other.name if other else o.seat}: {_compact(o.board)}{extra}")
+        lines.append(f"{t.board_label(o.seat)}: {_compact(o.board)}{extra}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
-        version = f"{t.hand_no}.{me.version}"
+        version = f"{t.hand_no}.{board_seat}.{me.version}"
         placed = dict(me.pending)
         board = me.board
         for card in me.cards:
@@ -240,10 +250,9 @@ def showdown_screen(
     res = hand.result
     lines = [tr(lang, "showdown.title", table=t.id, hand=t.hand_no)]
     for r in res.seats:
-        seat = t.seats.get(r.seat)
-        name = seat.name if seat else f"#{r.seat}"
-        head = f"{name}: {tr(lang, 'showdown.points', points=r.points)}"
-        if r.seat in deltas and seat is not None:
+        seat = t.player_of(r.seat)
+        head = f"{t.board_label(r.seat)}: {tr(lang, 'showdown.points', points=r.points)}"
+        if not t.owners and r.seat in deltas and seat is not None:
             head += " · " + tr(
                 lang, "showdown.kush", delta=deltas[r.seat], label=t.label, stack=seat.stack
             )
@@ -262,9 +271,79 @@ def showdown_screen(
             notes.append(tr(lang, "board.timed_out"))
         if notes:
             lines.append("  " + " · ".join(notes))
+    if res.dummy is not None:
+        lines.append("")
+        lines.append(tr(lang, "showdown.dummy", board=_compact(res.dummy)))
+    if t.owners and deltas:  # double boxes: kush per player
+        lines.append("")
+        for owner, delta in sorted(deltas.items()):
+            player = t.seats.get(owner)
+            if player is not None:
+                lines.append(
+                    f"{player.name}: "
+                    + tr(lang, "showdown.kush", delta=delta, label=t.label, stack=player.stack)
+                )
     if not deltas and t.options.settle_per_round:
         lines.append("")
         lines.append(tr(lang, "showdown.settle_later"))
     for name in busted:
         lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
     return Screen("\n".join(lines))
+
+
+_REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
+
+
+def reveal_screen(
+    t: LiveTable, lang: str, deltas: Mapping[int, int] | None = None, busted: Sequence[str] = ()
+) -> Screen:
+    """Chinese Poker after the arrangement: the boxes revealed so far, bottom first (R4.5), each
+    with its hand name and points, every player's game total against the target (R7.1), the
+    Claim / Continue buttons when a player at the target may claim (R7.5), and at the end of a
+    game the kush settled (R7.6)."""
+    hand, reveal, game = t.hand, t.reveal or {}, t.chinese
+    assert hand is not None and hand.result is not None
+    shown = int(reveal.get("stage", 3))
+    stages = ChineseGame.stages(hand.result)
+    boxes = _REVEAL_ORDER[:shown]
+    title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
+    lines = [title]
+    for i, r in enumerate(hand.result.seats):
+        seat = t.player_of(r.seat)
+        total = game.totals.get(r.seat, 0) if game else 0
+        head = tr(lang, "reveal.player", name=t.board_label(r.seat), total=total,
+                  target=t.options.target_points)  # fmt: skip
+        if r.fouled and shown:
+            head += " · " + tr(lang, "showdown.fouled")
+        if deltas and seat is not None and seat.seat in deltas:
+            head += " · " + tr(
+                lang, "showdown.kush", delta=deltas[seat.seat], label=t.label, stack=seat.stack
+            )
+        lines.append("")
+        lines.append(head)
+        for k, box in enumerate(boxes):
+            strength = r.strengths[BOXES.index(box)]
+            pts = stages[k].points[r.seat]
+            lines.append(
+                f"  {format_cards(r.board.box(box))} — {hand_name(strength, lang)} · {pts:+d}"
+            )
+        del i
+    claim = reveal.get("claim")
+    buttons: tuple[tuple[Button, ...], ...] = ()
+    if claim:
+        names = ", ".join(t.board_label(s) for s in claim["seats"])
+        lines.append("")
+        lines.append(tr(lang, "reveal.claim", names=names, target=t.options.target_points))
+        v = f"C{t.hand_no}.{shown}"
+        buttons = ((
+            Button(tr(lang, "btn.claim"), Payload(t.id, v, "k").encode()),
+            Button(tr(lang, "btn.continue"), Payload(t.id, v, "n").encode()),
+        ),)  # fmt: skip
+    elif game is not None and game.over:
+        lines.append("")
+        if game.claimed_by is not None:
+            lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
+        lines.append(tr(lang, "reveal.game_over"))
+    for name in busted:
+        lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
+    return Screen("\n".join(lines), buttons)

@@ -33,9 +33,10 @@ from bot.texts import error_text, language_of, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.board import Box
 from game.cards import Card, parse_card, shuffled_deck
+from game.chinese import ChineseGame
 from game.clock import SeatClock
 from game.errors import GameError, OptionError
-from game.hand import Hand, HandSetup
+from game.hand import Hand, HandSetup, double_box_seats
 from game.match import HandPlan, MatchState
 from game.options import GameKind, RuleOptions
 from game.settlement import settle
@@ -47,7 +48,10 @@ __all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService"]
 log = logging.getLogger(__name__)
 
 #: Games a table can be opened with.
-PLAYABLE_GAMES: tuple[GameKind, ...] = (GameKind.PINEAPPLE,)
+PLAYABLE_GAMES: tuple[GameKind, ...] = (GameKind.PINEAPPLE, GameKind.OFC, GameKind.CHINESE)
+
+#: Seconds the players at the target have to Claim or Continue (R7.5) before the reveal goes on.
+CLAIM_SECONDS = 30.0
 
 _BOXES = {"t": Box.TOP, "m": Box.MIDDLE, "b": Box.BOTTOM}
 
@@ -72,6 +76,12 @@ SETTINGS: dict[str, tuple[str, str, float]] = {
     "scoring": ("option", "sc", 0),
     "kush_per_point": ("option", "kp", 1),
     "time_bank_refill_per_match": ("option", "tr", 15),
+    "stay_on_full_house_middle": ("option", "st", 0),
+    "deuce_of_spades": ("option", "ds", 0),
+    "dummy_box": ("option", "dx", 0),
+    "heads_up_double_boxes": ("option", "hd", 0),
+    "target_points": ("option", "tp", 10),
+    "reveal_pause_seconds": ("option", "rp", 1),
 }
 _BY_CODE = {code: name for name, (_, code, _) in SETTINGS.items()}
 
@@ -337,10 +347,15 @@ class TableService:
         seat = t.seat_of(actor.user_id)
         if seat is None:
             return Reply(tr(lang, "reply.not_seated"), alert=True)
-        if t.hand is not None and seat.seat in t.hand.order and not t.hand.is_over:
+        if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
             seat.leaving = True
             await self._advance(t)
             return Reply(tr(lang, "reply.leave_after_hand"))
+        if t.reveal is not None:
+            seat.leaving = True  # Chinese Poker: leaves once the reveal is over
+            return Reply(tr(lang, "reply.leave_after_hand"))
+        if t.chinese is not None and t.chinese.totals.get(seat.seat):
+            await self._end_chinese_game(t)  # a player leaving ends the game: settle it (R7.6)
         amount = await self._stand_up(t, seat)
         if sum(1 for s in t.seats.values() if s.ready and not s.sitting_out) < 2:
             t.next_hand_at = None
@@ -779,13 +794,15 @@ class TableService:
                 if p.action == "l":
                     return await self._leave(t, actor, lang)
                 # "h": my hand (platforms without a private chat link show it ephemerally)
-                if seat is None or t.hand is None or seat.seat not in t.hand.order:
+                if seat is None or t.hand is None or not t.boards_of(seat):
                     return Reply(tr(lang, "private.none"), alert=True)
                 screen = await self._render_private(t, seat)
                 await self._save(t)
                 return Reply(screen=screen, private=True)
             if p.action in ("p", "d", "u", "c", "a"):
                 return await self._hand_press(t, seat, p, lang)
+            if p.action in ("k", "n"):
+                return await self._claim_press(t, seat, p, lang)
             return Reply(tr(lang, "err.forged"), alert=True)
 
     async def _hand_press(
@@ -794,32 +811,36 @@ class TableService:
         hand = t.hand
         if seat is None:
             return Reply(tr(lang, "err.not_your_table"), alert=True)
-        if hand is None or hand.is_over or seat.seat not in hand.order:
+        parts = p.version.split(".")
+        if hand is None or hand.is_over or len(parts) != 3 or not parts[1].isdigit():
             return Reply(tr(lang, "err.stale"), alert=True)
-        if p.version != f"{t.hand_no}.{hand.seat_version(seat.seat)}":
+        board = int(parts[1])
+        if board not in hand.order or t.owner(board) != seat.seat:
+            return Reply(tr(lang, "err.not_your_table"), alert=True)
+        if p.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
             return Reply(tr(lang, "err.stale"), alert=True)
         actions: list[Action]
         try:
             if p.action == "p":
-                actions = [Place(seat.seat, parse_card(p.arg[:-1]), _BOXES[p.arg[-1]])]
+                actions = [Place(board, parse_card(p.arg[:-1]), _BOXES[p.arg[-1]])]
             elif p.action == "d":
-                actions = [Discard(seat.seat, parse_card(p.arg))]
+                actions = [Discard(board, parse_card(p.arg))]
             elif p.action == "u":
-                pending = hand.pending(seat.seat)
+                pending = hand.pending(board)
                 if not pending:
                     return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
-                actions = [Unplace(seat.seat, pending[-1][0])]
+                actions = [Unplace(board, pending[-1][0])]
             elif p.action == "c":
-                actions = [Confirm(seat.seat)]
+                actions = [Confirm(board)]
             else:
                 moves = complete_street(
-                    hand.board_of(seat.seat, with_pending=True),
-                    hand.to_place(seat.seat),
-                    hand.discards_needed(seat.seat),
-                    fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
+                    hand.board_of(board, with_pending=True),
+                    hand.to_place(board),
+                    hand.discards_needed(board),
+                    fantasyland_cards=13 if hand.is_fantasyland(board) else 0,
                     options=t.options,
                 )
-                actions = [Place(seat.seat, c, b) if b else Discard(seat.seat, c) for c, b in moves]
+                actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
             turn_before = hand.to_act
             for a in actions:
                 applied = hand.apply(a)
@@ -873,29 +894,36 @@ class TableService:
             deck = shuffled_deck(rng=self.rng)
         else:
             deck = shuffled_deck()  # CSPRNG (R1.1)
-        setup = HandSetup.deal(t.options, plan.seats, plan.button, plan.fantasyland, deck=deck)
+        seats, button = plan.seats, plan.button
+        owners: dict[int, int] = {}
+        if t.options.heads_up_double_boxes and len(plan.seats) == 2:
+            seats, owners = double_box_seats(plan.seats)  # R4.2: two boards each
+            button = 10 * plan.button + 1
+        setup = HandSetup.deal(t.options, seats, button, plan.fantasyland, deck=deck, owners=owners)
         t.match = t.match.begin(plan)
         t.plan = plan
+        t.owners = owners
         t.hand = Hand(setup)
         t.hand_no += 1
+        if t.options.game is GameKind.CHINESE and t.chinese is None:
+            t.chinese = ChineseGame(t.options.target_points)
         t.clocks = {}
-        for s in plan.seats:
+        for s in seats:
             budget = (
                 t.options.fantasyland_seconds if s in plan.fantasyland else t.options.hand_seconds
             )
-            t.clocks[s] = SeatClock(budget, t.seats[s].bank)
+            player = t.player_of(s)
+            t.clocks[s] = SeatClock(budget, player.bank if player else 0.0)
         self._sync_clocks(t, self.clock())
         await self._render_group(t)
-        for s in plan.seats:
-            await self._render_private(t, t.seats[s])
+        for p in plan.seats:
+            await self._render_private(t, t.seats[p])
         await self._render_group_if_unreachable(t)
         await self._save(t)
         await self._arm(t)
 
     async def _render_group_if_unreachable(self, t: LiveTable) -> None:
-        if t.hand is not None and any(
-            not t.seats[s].reachable for s in t.hand.order if s in t.seats
-        ):
+        if t.hand is not None and any(not s.reachable for s in t.seats.values() if t.boards_of(s)):
             await self._render_group(t)
 
     def _sync_clocks(self, t: LiveTable, now: float) -> None:
@@ -921,7 +949,7 @@ class TableService:
             due = [
                 s
                 for s in hand.to_act
-                if s not in t.seats or t.seats[s].leaving or t.clocks[s].expired(now)
+                if (p := t.player_of(s)) is None or p.leaving or t.clocks[s].expired(now)
             ]
             if not due:
                 break
@@ -933,36 +961,80 @@ class TableService:
             return
         after = set(hand.to_act)
         await self._render_group(t)
-        for s in hand.order:
-            if s in t.seats and (s in after or s in before):
-                await self._render_private(t, t.seats[s])
+        changed = {t.owner(s) for s in after | before}
+        for owner in sorted(changed):
+            if owner in t.seats:
+                await self._render_private(t, t.seats[owner])
         await self._render_group_if_unreachable(t)
         await self._save(t)
         await self._arm(t)
 
     async def _finish_hand(self, t: LiveTable) -> None:
-        hand, plan = t.hand, t.plan
+        """Showdown: Chinese Poker reveals box by box (R4.5, R7); the open-face games settle
+        the hand's points now (R8.3, R8.4) and record it."""
+        hand = t.hand
         assert hand is not None and hand.result is not None and t.match is not None
         result = hand.result
         t.match = t.match.after_hand(result)
+        banks: dict[int, float] = {}
         for s, clock in t.clocks.items():
-            if s in t.seats:
-                t.seats[s].bank = clock.bank
+            owner = t.owner(s)
+            banks[owner] = min(banks.get(owner, clock.bank), clock.bank)
+        for owner, bank in banks.items():
+            if owner in t.seats:
+                t.seats[owner].bank = bank
         if t.match.match_over and t.options.time_bank_refill_per_match:
             for st in t.seats.values():
                 st.bank = min(
                     t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
                 )
-        stacks = {s: t.seats[s].stack for s in result.order if s in t.seats}
-        due = [(a, b, p) for a, b, p in t.match.due if a in stacks and b in stacks]
-        deltas: dict[int, int] = {}
-        if due:
-            settlement = settle(due, stacks, t.options.kush_per_point)
-            deltas = {s: d for s, d in settlement.deltas.items()}
-        players = {s: t.seats[s].player_id for s in result.order if s in t.seats}
+        t.clocks = {}
+        if t.options.game is GameKind.CHINESE:
+            t.reveal = {"stage": 0, "at": self.clock(), "claim": None}
+            await self._reveal_step(t)
+            return
+        deltas = self._settle(t, result.order, t.match.due)
         record = result.to_json()
+        await self._close_hand(t, record, deltas)
+
+    def _settle(
+        self, t: LiveTable, order: Sequence[int], pairs: Sequence[tuple[int, int, int]]
+    ) -> dict[int, int]:
+        """Kush deltas of table seats for pairwise points of board seats (R8.4, R5.7): pairs
+        of double boxes (R4.2) are merged per player first."""
+        merged: dict[tuple[int, int], int] = {}
+        for a, b, p in pairs:
+            oa, ob = t.owner(a), t.owner(b)
+            if oa == ob or oa not in t.seats or ob not in t.seats:
+                continue
+            if (ob, oa) in merged:
+                merged[(ob, oa)] -= p
+            else:
+                merged[(oa, ob)] = merged.get((oa, ob), 0) + p
+        if not merged:
+            return {}
+        owners_in_order = list(dict.fromkeys(t.owner(s) for s in order))
+        stacks = {o: t.seats[o].stack for o in owners_in_order if o in t.seats}
+        settlement = settle(
+            [(a, b, p) for (a, b), p in merged.items()], stacks, t.options.kush_per_point
+        )
+        return dict(settlement.deltas)
+
+    async def _close_hand(
+        self, t: LiveTable, record: dict[str, Any], deltas: dict[int, int]
+    ) -> None:
+        """Record the finished hand and its kush in one transaction, stand up the leaving and
+        the busted, show the final screen, and schedule the next hand."""
+        hand = t.hand
+        assert hand is not None and hand.result is not None and t.match is not None
+        result = hand.result
+        players = {
+            s: t.seats[s].player_id for s in t.seats if s in {t.owner(x) for x in result.order}
+        }
         record["kush"] = {str(s): d for s, d in deltas.items()}
         record["table"] = t.id
+        if t.owners:
+            record["owners"] = {str(k): v for k, v in t.owners.items()}
         await self.store.settle_hand(
             t.id,
             t.hand_no,
@@ -975,8 +1047,8 @@ class TableService:
         for s, d in deltas.items():
             t.seats[s].stack += d
         for s in t.match.to_sit_out:
-            if s in t.seats:
-                t.seats[s].sitting_out = True
+            if t.owner(s) in t.seats:
+                t.seats[t.owner(s)].sitting_out = True
         busted: list[str] = []
         for st in list(t.seats.values()):
             if st.leaving or st.stack <= 0:
@@ -985,16 +1057,20 @@ class TableService:
                 await self._stand_up(t, st)
         p = self._presenter(t)
         if p is not None:
-            screen = render.showdown_screen(t, t.lang, record, deltas, busted)
+            if t.options.game is GameKind.CHINESE:
+                screen = render.reveal_screen(t, t.lang, deltas, busted)
+            else:
+                screen = render.showdown_screen(t, t.lang, record, deltas, busted)
             await p.show_table(t.chat_id, screen, t.group_ref)
-            for s in result.order:
-                if s in t.seats:
-                    await self._render_private(t, t.seats[s])
+            for owner in sorted(players):
+                if owner in t.seats:
+                    await self._render_private(t, t.seats[owner])
         t.group_ref = None  # the showdown message stays as the record; the next hand posts anew
         t.last_result = record
         t.hand = None
         t.plan = None
-        t.clocks = {}
+        t.owners = {}
+        t.reveal = None
         if len(self._available(t)) >= t.options.min_players:
             t.next_hand_at = self.clock() + self.next_hand_delay
         else:
@@ -1006,7 +1082,118 @@ class TableService:
             await self._render_group(t)
             await self._save(t)
             await self._arm(t)
-        del plan
+
+    # -- Chinese Poker: reveals, claims, the end of a game (R4.5, R7) ------------------------
+    async def _reveal_step(self, t: LiveTable) -> None:
+        """Reveal the next box (bottom, middle, top), add its points to the game, offer the
+        claim to players at the target after the bottom or middle (R7.5), and close the hand
+        after the top."""
+        hand, reveal, game = t.hand, t.reveal, t.chinese
+        assert hand is not None and hand.result is not None and reveal is not None
+        assert game is not None
+        stages = ChineseGame.stages(hand.result)
+        k = int(reveal["stage"])
+        stage = stages[k]
+        game = game.apply(stage)
+        t.chinese = game
+        reveal["stage"] = k + 1
+        reveal["claim"] = None
+        reveal["at"] = None
+        claimants = game.claimants(stage)
+        now = self.clock()
+        if stage.last:
+            await self._close_chinese_hand(t)
+            return
+        if claimants:
+            reveal["claim"] = {
+                "seats": list(claimants),
+                "continued": [],
+                "deadline": now + CLAIM_SECONDS,
+            }
+        else:
+            reveal["at"] = now + t.options.reveal_pause_seconds
+        await self._render_group(t)
+        await self._save(t)
+        await self._arm(t)
+
+    async def _close_chinese_hand(self, t: LiveTable) -> None:
+        hand, game = t.hand, t.chinese
+        assert hand is not None and hand.result is not None and game is not None
+        result = hand.result
+        if any(r.timed_out for r in result.seats):
+            game = game.end()  # R7.7: the game ends after a hand with a timeout
+        if any((p := t.player_of(s)) is not None and p.leaving for s in result.order):
+            game = game.end()  # a player leaving ends the game: it is settled now (R7.6)
+        deltas: dict[int, int] = {}
+        if game.over:
+            deltas = self._settle(t, result.order, game.pairs(result.order))  # R7.6
+        t.chinese = game
+        record = result.to_json()
+        record["chinese"] = game.to_json()
+        await self._close_hand(t, record, deltas)
+        if game.over:
+            t.chinese = None
+            await self._save(t)
+
+    async def _end_chinese_game(self, t: LiveTable) -> None:
+        """End a Chinese Poker game between hands and settle it on the current points (R7.6),
+        recorded as a history entry of its own."""
+        game = t.chinese
+        assert game is not None
+        game = game.end()
+        order = sorted(s for s in game.totals if s in t.seats)
+        deltas = self._settle(t, order, game.pairs(order))
+        t.hand_no += 1
+        players = {s: t.seats[s].player_id for s in order}
+        record = {"game_end": True, "chinese": game.to_json(), "table": t.id,
+                  "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
+        await self.store.settle_hand(
+            t.id, t.hand_no, {"game_end": True}, record, players,
+            {players[s]: d for s, d in deltas.items()}, key=f"t{t.id}:game-end:{t.hand_no}",
+        )  # fmt: skip
+        for s, d in deltas.items():
+            t.seats[s].stack += d
+        t.chinese = None
+        p = self._presenter(t)
+        if p is not None:
+            await p.post(t.chat_id, tr(t.lang, "reveal.game_over"))
+
+    async def _claim_press(
+        self, t: LiveTable, seat: SeatState | None, p: Payload, lang: str
+    ) -> Reply:
+        reveal, game, hand = t.reveal, t.chinese, t.hand
+        claim = reveal.get("claim") if reveal else None
+        if (
+            seat is None
+            or claim is None
+            or game is None
+            or hand is None
+            or p.version != f"C{t.hand_no}.{reveal['stage'] if reveal else ''}"
+        ):
+            return Reply(tr(lang, "err.stale"), alert=True)
+        if seat.seat not in claim["seats"]:
+            return Reply(tr(lang, "err.not_claimant"), alert=True)
+        if p.action == "k":
+            t.chinese = game.claim(seat.seat)
+            assert t.reveal is not None
+            t.reveal["claim"] = None
+            await self._close_chinese_hand(t)
+            return Reply(tr(lang, "reply.claimed"))
+        if seat.seat not in claim["continued"]:
+            claim["continued"].append(seat.seat)
+        if set(claim["continued"]) >= set(claim["seats"]):
+            await self._continue_reveal(t)
+        else:
+            await self._save(t)
+        return Reply(tr(lang, "reply.continued"))
+
+    async def _continue_reveal(self, t: LiveTable) -> None:
+        assert t.reveal is not None
+        t.reveal["claim"] = None
+        t.reveal["at"] = self.clock() + t.options.reveal_pause_seconds
+        await self._render_group(t)
+        await self._save(t)
+        await self._arm(t)
 
     # -- timers ----------------------------------------------------------------------------
     def _next_deadline(self, t: LiveTable) -> float | None:
@@ -1014,6 +1201,11 @@ class TableService:
         times = [d for d in deadlines if d is not None]
         if t.next_hand_at is not None:
             times.append(t.next_hand_at)
+        if t.reveal is not None:
+            if t.reveal.get("at") is not None:
+                times.append(float(t.reveal["at"]))
+            if t.reveal.get("claim"):
+                times.append(float(t.reveal["claim"]["deadline"]))
         return min(times) if times else None
 
     async def _arm(self, t: LiveTable) -> None:
@@ -1036,6 +1228,15 @@ class TableService:
     async def _on_time(self, t: LiveTable) -> None:
         now = self.clock()
         hand = t.hand
+        if t.reveal is not None:
+            claim = t.reveal.get("claim")
+            if claim and now >= float(claim["deadline"]):
+                await self._continue_reveal(t)  # nobody claimed in time: the reveal goes on
+            elif t.reveal.get("at") is not None and now >= float(t.reveal["at"]):
+                await self._reveal_step(t)
+            else:
+                await self._arm(t)
+            return
         if hand is not None and not hand.is_over:
             if any(t.clocks[s].expired(now) for s in hand.to_act if s in t.clocks):
                 await self._advance(t, turn_before=hand.to_act)
@@ -1075,8 +1276,13 @@ class TableService:
         t.match = (
             MatchState.from_json(snap["match"]) if snap.get("match") else MatchState.new(options)
         )
-        if snap.get("hand"):
-            t.hand = Hand.from_json(snap["hand"])
+        t.owners = {int(k): int(v) for k, v in dict(snap.get("owners") or {}).items()}
+        if snap.get("chinese"):
+            t.chinese = ChineseGame.from_json(snap["chinese"])
+        t.reveal = snap.get("reveal")
+        hand_json = snap.get("hand") or (snap.get("hand_over") if t.reveal else None)
+        if hand_json:
+            t.hand = Hand.from_json(hand_json)
             plan = snap.get("plan") or {}
             t.plan = HandPlan(
                 tuple(plan.get("seats", t.hand.order)),
@@ -1084,7 +1290,7 @@ class TableService:
                 {int(k): int(v) for k, v in dict(plan.get("fantasyland") or {}).items()},
                 bool(plan.get("new_match", True)),
             )
-            if any(s not in t.seats for s in t.hand.order):
+            if any(t.owner(s) not in t.seats for s in t.hand.order):
                 raise ValueError("a seat of the hand is missing")
         t.hand_no = int(snap.get("hand_no", 0))
         t.clocks = {
@@ -1107,7 +1313,11 @@ class TableService:
         for s in t.seats.values():
             s.stack = int(stacks.get(s.player_id, 0))
             s.private_ref = None
-        if t.hand is not None:
+        if t.reveal is not None:
+            await self._render_group(t)
+            await self._save(t)
+            await self._arm(t)
+        elif t.hand is not None:
             await self._advance(t, turn_before=t.hand.order)
         else:
             await self._render_group(t)

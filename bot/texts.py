@@ -111,6 +111,32 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🌴 Fantasyland next ({cards} cards)",
         "ru": "🌴 Фантазия ({cards} карт)",
     },
+    "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
+    "reveal.title": {
+        "en": "🀄 Reveal · table #{table} · hand {hand}",
+        "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
+    },
+    "reveal.player": {
+        "en": "{name} · {total}/{target} pts",
+        "ru": "{name} · {total}/{target} очк.",
+    },
+    "reveal.claim": {
+        "en": "🏆 {names} reached {target}: Claim the game now, or Continue the reveal.",
+        "ru": "🏆 {names}: набрано {target}. Заявить «Доезд» и закончить игру — или продолжить вскрытие.",
+    },
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заявил «Доезд»."},
+    "reveal.game_over": {
+        "en": "The game is over; kush are settled.",
+        "ru": "Игра окончена, куши рассчитаны.",
+    },
+    "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
+    "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы заявили «Доезд»."},
+    "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
+    "err.not_claimant": {
+        "en": "Only a player at the target may claim.",
+        "ru": "Заявить может только набравший цель.",
+    },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
         "en": "{name} is out of {label} and leaves the table.",

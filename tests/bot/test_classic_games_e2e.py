@@ -1,0 +1,120 @@
+"""Classic OFC and Chinese Poker tables end to end through the fake Telegram (issue 6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.screens import Payload
+from bot.telegram.fake_api import FakeUser
+from game.cards import DECK, Card, parse_cards
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
+
+DAVE = FakeUser(104, "Dave", "dave", "en")
+
+
+async def admin_settings(w: World, *pairs: tuple[str, str]) -> None:
+    w.fake.admins[GROUP_ID] = {ALICE.id}
+    for name, value in pairs:
+        reply = await w.say(ALICE, f"/settings {name} {value}")
+        assert "Saved" in reply["text"], reply["text"]
+
+
+async def seat(w: World, users: list[FakeUser], game: str) -> None:
+    reply = await w.say(users[0], f"/newtable {game}")
+    assert "#" in reply["text"], reply["text"]
+    for u in users:
+        assert not (await w.press_lobby(u, "j")).get("show_alert")
+    for u in users:
+        assert not (await w.press_lobby(u, "r")).get("show_alert")
+
+
+async def test_r4_1_classic_ofc_four_players_complete_hand(tmp_path: Path) -> None:
+    async with world(tmp_path, rng_seed=21) as w:
+        users = [ALICE, BOB, CAROL, DAVE]
+        w.fake.started_users.update(u.id for u in users)
+        leaks = w.watch_leaks()
+        await seat(w, users, "ofc")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and len(t.hand.order) == 4
+        assert t.options.scoring.value == "two_per_row"
+        by_id = {str(u.id): u for u in users}
+        presses = 0
+        while t.hand is not None and t.hand_no == 1:
+            seat_no = t.hand.to_act[0]
+            await w.play_street(by_id[t.seats[seat_no].user_id])
+            presses += 1
+        assert presses == 4 * 9  # street 1, then eight streets of one card (R4.1)
+        await w.adapter.presenter.flush()
+        history = await w.store.hand_history(t.seats[0].player_id, 1)
+        result = history[0].result
+        stacks = await w.store.stacks(t.id)
+        assert sum(stacks.values()) == 800
+        for r in result["seats"]:
+            player = t.seats[r["seat"]].player_id
+            assert stacks[player] == 200 + result["kush"][str(r["seat"])]
+            assert r["points"] % 1 == 0
+        assert all(len(h.hand["actions"]) > 0 for h in history)
+        assert leaks == []
+
+
+def chinese_deck(a: str, b: str) -> list[Card]:
+    head = list(parse_cards(a)) + list(parse_cards(b))
+    return head + [c for c in DECK if c not in set(head)]
+
+
+ALICE_13 = "As Ah Ad Kd Kc Ks 8h 8c 2c 3c 4c 5c 6c"
+BOB_13 = "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh Qc 8d"
+
+
+def plan(top: str, middle: str, bottom: str) -> dict[str, str | None]:
+    out: dict[str, str | None] = {}
+    for box, cards in (("top", top), ("middle", middle), ("bottom", bottom)):
+        out.update(dict.fromkeys(cards.split(), box))
+    return out
+
+
+ALICE_PLAN = plan("As Ah Ad", "Kd Kc Ks 8h 8c", "2c 3c 4c 5c 6c")
+BOB_PLAN = plan("Jc Td 4s", "9c 9d 6s 6h 2h", "Qs Qd Qh Qc 8d")
+
+
+async def test_r7_chinese_game_to_the_target_with_a_claim(tmp_path: Path) -> None:
+    deck = chinese_deck(ALICE_13, BOB_13)
+    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = w.watch_leaks()
+        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
+        await seat(w, [ALICE, BOB], "chinese")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and set(t.hand.to_act) == {0, 1}  # R4.5: all at once
+        await w.play_street(BOB, BOB_PLAN)
+        board = w.table_message()
+        assert "Bob" in board["text"]
+        for c in parse_cards(BOB_13):
+            assert c.face not in board["text"]  # arranged in secret
+        await w.play_street(ALICE, ALICE_PLAN)
+        await w.adapter.presenter.flush()
+        # bottom revealed: Alice's straight flush (2 + bonus 4) reaches the target of 5 (R7.5)
+        msg = await w.fake.wait_for(
+            lambda: next(
+                (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
+            )
+        )
+        assert "6/5" in msg["text"] and "3/5" in msg["text"]
+        buttons = {
+            Payload.decode(b["callback_data"]).action: b["callback_data"]
+            for b in w.fake.buttons(msg)
+        }  # type: ignore[union-attr]
+        assert set(buttons) == {"k", "n"}
+        answer = await w.press(BOB, GROUP_ID, msg, buttons["k"])
+        assert answer["show_alert"] is True  # Bob is not at the target
+        answer = await w.press(ALICE, GROUP_ID, msg, buttons["k"])
+        assert not answer.get("show_alert"), answer
+        await w.adapter.presenter.flush()
+        stacks = await w.store.stacks(t.id)
+        alice, bob = t.seats[0].player_id, t.seats[1].player_id
+        assert stacks[alice] == 203 and stacks[bob] == 197  # R7.6: (6 - 3) × 1 kush
+        final = w.fake.messages[(GROUP_ID, msg["message_id"])]
+        assert "claimed" in final["text"] and "+3 kush" in final["text"]
+        history = await w.store.hand_history(alice, 1)
+        assert history[0].result["chinese"]["claimed_by"] == 0
+        assert leaks == []
