@@ -290,3 +290,53 @@ async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-u
     assert "200" in reply.text
     alice = await store.find_player(community.id, "1")
     assert alice is not None and alice.balance == 1000
+
+
+async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    acting = t.hand.to_act[0]
+    cards = t.hand.current_cards(acting)
+    await service.stop()
+    clock.now += 200  # the bot was down longer than the acting player's budget and bank
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(3), next_hand_delay=0, timers=False
+    )
+    service2.register(FakePresenter())
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None
+    assert acting not in t2.hand.to_act  # the move was made for them on resume (R8.5)
+    assert t2.hand.board_of(acting).bottom == cards
+
+
+async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await service.stop()
+    snap = t.to_json()
+    snap["hand"]["actions"].append({"type": "confirm", "seat": 7})  # a log that cannot replay
+    await store.save_snapshot(t.id, snap)
+    service2 = TableService(store, timers=False)
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    assert service2.table_in(GROUP) is None
+    assert await store.stacks(t.id) == {}
+    community = await store.community("telegram", "-100")
+    for uid in ("1", "2"):
+        player = await store.find_player(community.id, uid)
+        assert player is not None and player.balance == 1000  # every buy-in refunded
+    assert presenter2.posts and "cancelled" in presenter2.posts[0][1]
+    kinds = [e.kind.value for e in await store.ledger(community.id)]
+    assert kinds.count("refund") == 2
