@@ -293,7 +293,7 @@ async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-u
 
 
 async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, clock = env
+    service, _presenter, store, clock = env
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB):
         await service.join(GROUP, a)
@@ -316,7 +316,7 @@ async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no
 
 
 async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, _clock = env
+    service, _presenter, store, _clock = env
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB):
         await service.join(GROUP, a)
