@@ -513,7 +513,7 @@ class Hand:
             self._seats[s] = _Seat(s, street_plan(self.options, cards), cards, hidden)
         self._deal()
         self.actions: list[Action] = []
-        self._actions_json: list[dict[str, Any]] = []  # kept with the actions: snapshots are cheap
+        self._actions_json: list[dict[str, Any]] = []  # JSON of actions[:len], for cheap snapshots
         self._setup_json: dict[str, Any] | None = None
         self.result: HandResult | None = None
         self._to_act: tuple[int, ...] = ()
@@ -768,7 +768,6 @@ class Hand:
             record = self._timeout(st, action)
         st.actions += 1
         self.actions.append(action)
-        self._actions_json.append(action_to_json(action))
         return record
 
     # convenience faces
@@ -998,6 +997,8 @@ class Hand:
         """``{"setup": …, "actions": […]}``: enough to rebuild the hand with :meth:`from_json`."""
         if self._setup_json is None:
             self._setup_json = self.setup.to_json()
+        done = len(self._actions_json)  # converted once, when first asked for
+        self._actions_json.extend(action_to_json(a) for a in self.actions[done:])
         return {"setup": dict(self._setup_json), "actions": list(self._actions_json)}
 
     @classmethod
