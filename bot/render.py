@@ -229,7 +229,9 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             tail.append(Button(tr(lang, "btn.undo"), Payload(t.id, version, "u").encode()))
         if me.to_place:
             tail.append(Button(tr(lang, "btn.arrange"), Payload(t.id, version, "a").encode()))
-        if me.can_confirm:
+        # Confirm once every card is placed; on streets 2–5 the card left over is discarded
+        # with it (R3.2), so a street takes two presses and a confirm
+        if me.can_confirm or (me.to_place and len(me.to_place) == me.discards_needed):
             tail.append(Button(tr(lang, "btn.confirm"), Payload(t.id, version, "c").encode()))
         if tail:
             buttons.append(tuple(tail))

@@ -831,7 +831,12 @@ class TableService:
                     return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
                 actions = [Unplace(board, pending[-1][0])]
             elif p.action == "c":
-                actions = [Confirm(board)]
+                # the cards left unplaced are the street's discards (R3.2): one press fewer
+                left = hand.to_place(board)
+                if left and len(left) == hand.discards_needed(board):
+                    actions = [*(Discard(board, c) for c in left), Confirm(board)]
+                else:
+                    actions = [Confirm(board)]
             else:
                 moves = complete_street(
                     hand.board_of(board, with_pending=True),

@@ -82,7 +82,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
         "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Готово».",
     },
-    "private.discard_hint": {"en": " (discard {n})", "ru": " (сбросьте {n})"},
+    "private.discard_hint": {
+        "en": " (the card left over is discarded)",
+        "ru": " (оставшаяся карта уйдёт в сброс)",
+    },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
     "private.fl_wait": {
         "en": "🌴 Fantasyland: you arrange after the others.",

@@ -299,3 +299,21 @@ async def test_429_is_retried_not_lost(tmp_path: Path) -> None:
         assert len(lobby_sends) == 2  # the refused one and its retry
         assert lobby_sends[1].at - lobby_sends[0].at >= 0.9  # after retry_after
         assert w.table_message()["text"] == lobby_sends[1].params["text"]
+
+
+async def test_a_pineapple_hand_takes_eighteen_presses(tmp_path: Path) -> None:
+    """One press per card placed, one to confirm; the card left over on streets 2–5 is the
+    discard (R3.2): 5 + 1 + 4 × (2 + 1) = 18."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        presses = {ALICE.id: 0, BOB.id: 0}
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        while t.hand is not None and t.hand_no == 1:
+            user = by_id[t.seats[t.hand.to_act[0]].user_id]
+            presses[user.id] += await w.play_street(user, press_discard=False)
+        assert presses == {ALICE.id: 18, BOB.id: 18}
+        history = await w.store.hand_history(t.seats[0].player_id, 1)
+        discards = [a for a in history[0].hand["actions"] if a["type"] == "discard"]
+        assert len(discards) == 8

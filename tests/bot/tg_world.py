@@ -117,7 +117,13 @@ class World:
                 out[(p.action, p.arg)] = b["callback_data"]
         return out
 
-    async def play_street(self, user: FakeUser, plan: dict[str, str | None] | None = None) -> None:
+    async def play_street(
+        self,
+        user: FakeUser,
+        plan: dict[str, str | None] | None = None,
+        *,
+        press_discard: bool = True,
+    ) -> int:
         """Place this street's cards one press per card, then Confirm. ``plan`` maps card texts
         (``"Qs"``) to ``"top"``/``"middle"``/``"bottom"`` or ``None`` (discard); cards not in
         it are placed by the built-in strategy."""
@@ -137,8 +143,12 @@ class World:
                 fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
                 options=hand.options,
             )
+        presses = 0
         for card, box in moves:
             buttons = self.hand_buttons(user)
+            if box is None and not press_discard:
+                continue  # Confirm discards the card left over
+            presses += 1
             if box is None:
                 data = buttons[("d", card.text)]
             else:
@@ -148,6 +158,7 @@ class World:
         data = self.hand_buttons(user)[("c", "")]
         answer = await self.press(user, user.id, self.private(user) or {}, data)
         assert not answer.get("show_alert"), answer
+        return presses + 1
 
     def watch_leaks(self) -> list[str]:
         """Check every group write as it happens: each card it shows must be public in the
