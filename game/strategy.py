@@ -94,7 +94,6 @@ def _gain(card: Card, box: int, boxes: list[_BoxState]) -> float:
             same += 1
     suit = bs.suit & card.code
     suited = n > 0 and suit != 0
-    new = bs.made_with(card.code & 255, suit, n + 1)
     if box == 2:
         g = (0.0, 9.0, 14.0, 30.0)[same] + r * 0.05
         if suited:
@@ -104,7 +103,7 @@ def _gain(card: Card, box: int, boxes: list[_BoxState]) -> float:
         g = (0.0, 7.0, 11.0, 25.0)[same] + r * 0.04
         if suited:
             g += 0.6 + n * 0.9
-        if new > boxes[2].made:
+        if bs.made_with(card.code & 255, suit, n + 1) > boxes[2].made:
             free_below = 5 - len(boxes[2].cards)
             g -= 30.0 if free_below == 0 else 6.0 + 12.0 / free_below
         return g
@@ -113,11 +112,11 @@ def _gain(card: Card, box: int, boxes: list[_BoxState]) -> float:
         g = (14 - r) * 0.25 - 1.0
         if n == 0 and r >= 12 and boxes[2].made >> 20:
             g = 2.5  # a Fantasyland try over a paired bottom
-        if n == 2 and new > mid.made:
+        if n == 2 and bs.made_with(card.code & 255, suit, 3) > mid.made:
             g -= 6.0 if len(mid.cards) < 5 else 40.0
         return g
     free_mid = 5 - len(mid.cards)
-    if new <= mid.made:
+    if bs.made_with(card.code & 255, suit, n + 1) <= mid.made:
         return 4.0 + max(0, r - 5) * 1.5 + (10.0 if r >= 12 or same == 2 else 0.0)
     if r >= 12 and same == 1 and free_mid >= 2 and boxes[2].made >> 20 >= 2:
         return 6.0 + (r - 12) * 2.0  # a Fantasyland try: QQ+ on top over two pair below
