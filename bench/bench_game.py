@@ -13,12 +13,11 @@ Measures, on one core, best of several runs:
 
 from __future__ import annotations
 
-import os
-import platform
 import random
 import time
 from collections.abc import Callable
-from pathlib import Path
+
+from _machine import describe
 
 from game.board import Board
 from game.cards import DECK
@@ -38,21 +37,6 @@ def best_rate(fn: Callable[[], int]) -> float:
         n = fn()
         best = max(best, n / (time.perf_counter() - t))
     return best
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def bench_eval(n: int = 200_000) -> list[tuple[str, float]]:
@@ -122,7 +106,7 @@ def bench_simulate(policy: str, hands: int = 1500) -> float:
 
 
 def main() -> None:
-    print(f"machine: {machine()}")
+    print(f"machine: {describe()}")
     print("1. 5-card evaluations per second (same 200,000 random hands, one core):")
     evals = bench_eval()
     for name, rate in evals:

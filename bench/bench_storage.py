@@ -24,8 +24,6 @@ file at the end.
 from __future__ import annotations
 
 import asyncio
-import os
-import platform
 import sqlite3
 import statistics
 import sys
@@ -34,6 +32,8 @@ import time
 from importlib import metadata
 from pathlib import Path
 from typing import Any
+
+from _machine import describe
 
 from game.hand import Hand, HandSetup
 from game.match import MatchState
@@ -53,18 +53,8 @@ RECOVERY_TARGET = 2.0
 
 def machine() -> str:
     """Platform, CPU model, cores, Python, SQLite and aiosqlite versions."""
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
     return (
-        f"{platform.platform()}; {cpu}, {os.cpu_count()} cores; "
-        f"Python {platform.python_version()}; SQLite {sqlite3.sqlite_version}; "
-        f"aiosqlite {metadata.version('aiosqlite')}"
+        f"{describe()}; SQLite {sqlite3.sqlite_version}; aiosqlite {metadata.version('aiosqlite')}"
     )
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -31,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from _machine import describe
 from telegram import Update
 from telegram.ext import AIORateLimiter
 
@@ -46,21 +46,6 @@ TABLES = int(os.environ.get("BENCH_TABLES", "200"))
 PACE = float(os.environ.get("BENCH_PACE", "2.0"))
 HANDS = int(os.environ.get("BENCH_HANDS", "1"))
 TOKEN = "123456:BENCH"
-
-
-def machine() -> str:
-    cpu = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return (
-        f"{platform.system()} {platform.machine()}, {cpu}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}"
-    )
 
 
 def user_json(uid: int) -> dict[str, Any]:
@@ -204,7 +189,7 @@ async def main() -> None:
         await adapter.presenter.flush()
         loop_wall = time.perf_counter() - t0
         throughput = len(driver.presses) / loop_wall
-    print(f"machine: {machine()}")
+    print(f"machine: {describe()}")
     print(
         f"tables: {TABLES} live, 2 players each, {HANDS} hand(s) each; a press every "
         f"{PACE:g} s per table on average ({TABLES / PACE:.0f} presses/s offered)"

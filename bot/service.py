@@ -221,6 +221,22 @@ class TableService:
         return screen
 
     # -- commands --------------------------------------------------------------------------
+    async def _at_table(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        body: Callable[[LiveTable, Community, str], Awaitable[Reply]],
+    ) -> Reply:
+        """Run ``body(table, community, language)`` under the table's lock, or answer that the
+        chat has no open table."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            return await body(t, community, lang)
+
     async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
         """Open a table in a group chat (one per chat) and post its lobby message."""
         community = await self._community(chat)
@@ -261,13 +277,7 @@ class TableService:
 
     async def join(self, chat: ChatRef, actor: Actor) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
-        t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
-        async with t.lock:
-            return await self._join(t, community, actor, lang)
+        return await self._at_table(chat, actor, lambda t, c, lang: self._join(t, c, actor, lang))
 
     async def _join(self, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
         if t.seat_of(actor.user_id) is not None:
@@ -297,13 +307,7 @@ class TableService:
     async def ready(self, chat: ChatRef, actor: Actor) -> Reply:
         """Confirm readiness: the buy-in moves from the balance to the stack (R8.2); the hand
         starts when every seated player is ready."""
-        t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
-        async with t.lock:
-            return await self._ready(t, actor, lang)
+        return await self._at_table(chat, actor, lambda t, _, lang: self._ready(t, actor, lang))
 
     async def _ready(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
         seat = t.seat_of(actor.user_id)
@@ -335,13 +339,7 @@ class TableService:
     async def leave(self, chat: ChatRef, actor: Actor) -> Reply:
         """Stand up: between hands the stack goes back to the balance (R8.2); during a hand the
         player's moves are made as on timeout and they leave after it (R8.5)."""
-        t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
-        async with t.lock:
-            return await self._leave(t, actor, lang)
+        return await self._at_table(chat, actor, lambda t, _, lang: self._leave(t, actor, lang))
 
     async def _leave(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
         seat = t.seat_of(actor.user_id)
@@ -374,40 +372,34 @@ class TableService:
 
     async def sit_out(self, chat: ChatRef, actor: Actor) -> Reply:
         """Sit out from the next hand, keeping seat and stack (R8.6)."""
-        t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
-        async with t.lock:
-            seat = t.seat_of(actor.user_id)
-            if seat is None:
-                return Reply(tr(lang, "reply.not_seated"), alert=True)
-            seat.sitting_out = True
-            if t.hand is None:
-                await self._render_group(t)
-            await self._save(t)
-            return Reply(tr(lang, "reply.sitout"))
+        return await self._at_table(chat, actor, lambda t, _, lang: self._sit_out(t, actor, lang))
+
+    async def _sit_out(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
+        seat = t.seat_of(actor.user_id)
+        if seat is None:
+            return Reply(tr(lang, "reply.not_seated"), alert=True)
+        seat.sitting_out = True
+        if t.hand is None:
+            await self._render_group(t)
+        await self._save(t)
+        return Reply(tr(lang, "reply.sitout"))
 
     async def back(self, chat: ChatRef, actor: Actor) -> Reply:
         """Return from sit-out (R8.6)."""
-        t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
-        async with t.lock:
-            seat = t.seat_of(actor.user_id)
-            if seat is None:
-                return Reply(tr(lang, "reply.not_seated"), alert=True)
-            if not seat.sitting_out:
-                return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
-            seat.sitting_out = False
-            await self._maybe_start(t)
-            if t.hand is None:
-                await self._render_group(t)
-            await self._save(t)
-            return Reply(tr(lang, "reply.back"))
+        return await self._at_table(chat, actor, lambda t, _, lang: self._back(t, actor, lang))
+
+    async def _back(self, t: LiveTable, actor: Actor, lang: str) -> Reply:
+        seat = t.seat_of(actor.user_id)
+        if seat is None:
+            return Reply(tr(lang, "reply.not_seated"), alert=True)
+        if not seat.sitting_out:
+            return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
+        seat.sitting_out = False
+        await self._maybe_start(t)
+        if t.hand is None:
+            await self._render_group(t)
+        await self._save(t)
+        return Reply(tr(lang, "reply.back"))
 
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
         """The player's balance and stack."""

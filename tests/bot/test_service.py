@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.model import Actor, ChatRef
+from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
@@ -38,6 +38,15 @@ async def env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter, store, clock
+
+
+async def seated(service: TableService, *actors: Actor) -> LiveTable | None:
+    """Open the table and have every actor join and get ready; returns the table."""
+    await service.new_table(GROUP, actors[0])
+    for a in actors:
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    return service.table_in(GROUP)
 
 
 def buttons(screen: Screen) -> dict[str, str]:
@@ -95,11 +104,7 @@ async def test_r8_2_join_ready_play_a_hand_and_settle_zero_sum(env) -> None:  # 
 
 async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, _store, _clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB, CAROL)
     assert t is not None
     seen_group = 0
     while t.hand_no == 1:
@@ -133,11 +138,7 @@ async def test_group_never_shows_hidden_cards_or_discards(env) -> None:  # type:
 
 async def test_stale_forged_and_foreign_presses_change_nothing(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, _store, _clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     acting = t.seats[t.hand.to_act[0]]
     actor = ALICE if acting.user_id == "1" else BOB
@@ -166,11 +167,7 @@ async def test_stale_forged_and_foreign_presses_change_nothing(env) -> None:  # 
 
 async def test_r8_5_timeout_auto_places_and_r8_6_sits_out_after_the_match(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     sleeper = t.seats[t.hand.to_act[0]]
     awake = ALICE if sleeper.user_id == "2" else BOB
@@ -192,11 +189,7 @@ async def test_r8_5_timeout_auto_places_and_r8_6_sits_out_after_the_match(env) -
 async def test_unreachable_player_gets_a_link_and_nothing_stalls(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, _store, _clock = env
     presenter.blocked.add("2")
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None
     text = presenter.last_table(GROUP.chat_id)
     assert "Bob" in text.text and "private chat" in text.text
@@ -249,11 +242,7 @@ async def test_admin_settings_and_grant(env) -> None:  # type: ignore[no-untyped
 
 async def test_restart_recovers_the_hand_and_finishes_it(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     for _ in range(3):
         seat = t.hand.to_act[0]
@@ -294,11 +283,7 @@ async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-u
 
 async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     acting = t.hand.to_act[0]
     cards = t.hand.current_cards(acting)
@@ -317,11 +302,7 @@ async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no
 
 async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, _clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     await service.stop()
     snap = t.to_json()
