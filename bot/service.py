@@ -139,7 +139,10 @@ class TableService:
                 await self._resume(t)
 
     async def stop(self) -> None:
-        """Cancel timers and finish background saves (state is then all in storage)."""
+        """Cancel timers and save every table (state is then all in storage; the time until the
+        next start does not count against the player to act, R8.5)."""
+        for t in self.tables.values():
+            self._save_soon(t)
         if self._savers:
             await asyncio.gather(*list(self._savers.values()), return_exceptions=True)
         for t in self.tables.values():
@@ -183,7 +186,9 @@ class TableService:
     def _save_soon(self, t: LiveTable) -> None:
         """Save the snapshot in the background: taken now, written by one writer per table that
         always writes the newest snapshot, so an older one never overwrites a newer one."""
-        self._snapshots[t.id] = t.to_json()
+        data = t.to_json()
+        data["saved_at"] = self.clock()
+        self._snapshots[t.id] = data
         writer = self._savers.get(t.id)
         if writer is None or writer.done():
             self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
@@ -1048,7 +1053,9 @@ class TableService:
                 t.seats[t.owner(s)].sitting_out = True
         busted: list[str] = []
         for st in list(t.seats.values()):
-            if st.leaving or st.stack <= 0:
+            # the leaving, and players who bought in and lost their whole stack (R8.2); a player
+            # who joined during the hand and has not bought in yet keeps the seat
+            if st.leaving or (st.ready and st.stack <= 0):
                 if not st.leaving:
                     busted.append(st.name)
                 await self._stand_up(t, st)
@@ -1290,9 +1297,17 @@ class TableService:
             if any(t.owner(s) not in t.seats for s in t.hand.order):
                 raise ValueError("a seat of the hand is missing")
         t.hand_no = int(snap.get("hand_no", 0))
-        t.clocks = {
-            int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()
-        }
+        clocks = {int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()}
+        saved_at = snap.get("saved_at")
+        if saved_at is not None:
+            # R8.5: a clock runs only while its player can act; the bot being down is not
+            # their time. Running clocks resume with what they had left when last saved.
+            now = self.clock()
+            clocks = {
+                k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
+                for k, c in clocks.items()
+            }
+        t.clocks = clocks
         t.group_ref = snap.get("group_ref")
         t.version = int(snap.get("version", 0))
         t.started = bool(snap.get("started", False))

@@ -53,7 +53,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🃏 {game} · table #{table} · hand {hand}",
         "ru": "🃏 {game} · стол #{table} · раздача {hand}",
     },
-    "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    "board.button": {"en": "Dealer button: {name}", "ru": "Баттон (дилер): {name}"},
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ходит: {names} · ⏱ {time}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
@@ -142,8 +142,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
-        "en": "{name} is out of {label} and leaves the table.",
-        "ru": "У {name} кончились {label}, место освобождено.",
+        "en": "{name}: no {label} left, the seat is free.",
+        "ru": "{name}: куши кончились, место свободно.",
     },
     "showdown.settle_later": {
         "en": "Kush are settled after the round.",

@@ -77,7 +77,7 @@ def simulate(
             play_turn(hand, hand.to_act[0], policy=policy, batch=True)
         result = hand.result
         assert result is not None
-        state = state.after_hand(result)
+        state = state.after_hand(result, plan)
         discards = {s: hand.discards_of(s) for s in plan.seats}
         yield {
             "hand": n,

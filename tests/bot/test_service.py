@@ -281,14 +281,14 @@ async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-u
     assert alice is not None and alice.balance == 1000
 
 
-async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no-untyped-def]
+async def test_r8_5_clocks_survive_a_restart_without_counting_the_downtime(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     acting = t.hand.to_act[0]
-    cards = t.hand.current_cards(acting)
+    clock.now += 50  # the player to act thinks for 50 s, then the bot restarts
     await service.stop()
-    clock.now += 200  # the bot was down longer than the acting player's budget and bank
+    clock.now += 600  # ten minutes of downtime
     service2 = TableService(
         store, clock=clock, rng=random.Random(3), next_hand_delay=0, timers=False
     )
@@ -296,7 +296,15 @@ async def test_r8_5_deadlines_survive_a_restart(env) -> None:  # type: ignore[no
     await service2.start()
     t2 = service2.table_in(GROUP)
     assert t2 is not None and t2.hand is not None
-    assert acting not in t2.hand.to_act  # the move was made for them on resume (R8.5)
+    assert t2.hand.to_act == (acting,)  # the turn is still theirs
+    budget, bank = t2.clocks[acting].left(clock.now)
+    assert (budget, bank) == (70.0, 60.0)  # 120 - 50 left, bank untouched
+    deadline = t2.clocks[acting].deadline()
+    assert deadline == clock.now + 130
+    cards = t2.hand.current_cards(acting)
+    clock.now += 131  # then they run out of time: the move is made for them (R8.5)
+    await service2.run_due()
+    assert acting not in t2.hand.to_act
     assert t2.hand.board_of(acting).bottom == cards
 
 
@@ -321,3 +329,15 @@ async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) ->
     assert presenter2.posts and "cancelled" in presenter2.posts[0][1]
     kinds = [e.kind.value for e in await store.ledger(community.id)]
     assert kinds.count("refund") == 2
+
+
+async def test_r8_2_joining_during_a_hand_keeps_the_seat_until_ready(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert not (await service.join(GROUP, CAROL)).alert  # seated, not bought in
+    await play_out(service, presenter, [ALICE, BOB])
+    carol = t.seat_of("3")
+    assert carol is not None and not carol.ready and carol.stack == 0
+    assert not (await service.ready(GROUP, CAROL)).alert
+    assert carol.ready and carol.stack == 200

@@ -88,6 +88,7 @@ def test_simulate_prints_one_object_per_hand_and_repeats_with_the_same_seed() ->
             assert len(s["discards"].split()) == (
                 s["fantasyland_cards"] - 13 if s["fantasyland_cards"] else 4
             )
+    assert [r["button"] for r in records[:6]] == [2, 0, 1, 2, 0, 1]  # R3.3: the button moves
     other = run(["simulate", "--players", "3", "--hands", "40", "--seed", "8"])
     assert other.stdout != first.stdout
 
