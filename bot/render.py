@@ -28,16 +28,22 @@ def _game_name(t: LiveTable, lang: str) -> str:
     return tr(lang, f"game.{t.options.game.value}")
 
 
+def _mmss(seconds: float) -> str:
+    secs = int(seconds + 0.999)
+    return f"{secs // 60}:{secs % 60:02d}"
+
+
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
+    """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5)."""
     clock = t.clocks.get(seat)
     if clock is None:
         return "–"
     budget, bank = clock.left(now)
     if budget > 0:
-        secs = int(budget + 0.999)
-        return f"{secs // 60}:{secs % 60:02d}"
-    secs = int(bank + 0.999)
-    return f"{tr(lang, 'board.bank')} {secs // 60}:{secs % 60:02d}"
+        if bank > 0:
+            return f"{_mmss(budget)} + {tr(lang, 'board.bank')} {_mmss(bank)}"
+        return _mmss(budget)
+    return f"{tr(lang, 'board.bank')} {_mmss(bank)}"
 
 
 def _box_line(cards: Sequence[Card], size: int) -> str:
@@ -50,9 +56,7 @@ def _board_lines(board: Board, indent: str = "  ") -> list[str]:
 
 
 def _compact(board: Board) -> str:
-    return " | ".join(
-        "".join(c.face for c in board.box(b)) + "·" * (b.size - len(board.box(b))) for b in BOXES
-    )
+    return " | ".join(_box_line(board.box(b), b.size) for b in BOXES)
 
 
 def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
@@ -161,7 +165,10 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     me = view.me
     assert me is not None
     if view.result is not None:
-        return Screen(tr(lang, "private.over"))
+        over = tr(lang, "private.over")
+        if seat.sitting_out:
+            over += "\n" + tr(lang, "private.sitting_out")
+        return Screen(over)
     sv = view.seat(board_seat)
     street = (
         tr(lang, "board.fantasyland")
@@ -201,38 +208,27 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     if acting:
         version = f"{t.hand_no}.{board_seat}.{me.version}"
         placed = dict(me.pending)
-        board = me.board
+        # One row per card, always the same buttons in the same places (a full box answers
+        # with a notice), so a keyboard never shifts under the player's thumb.
         for card in me.cards:
             where = placed.get(card, False)
             row: list[Button] = []
             for box in BOXES:
-                if where is not box and board.free(box) <= 0:
-                    continue
-                label = tr(lang, _BOX_KEY[box])
-                if where is box:
-                    label = "• " + label
-                if box is Box.TOP:
-                    label = f"{card.face} {label}"
-                row.append(
-                    Button(label, Payload(t.id, version, "p", card.text + _BOX_CODE[box]).encode())
-                )
-            if me.discards_needed or where is None:
-                label = tr(lang, "btn.discard")
-                if where is None:
-                    label = "• " + label
-                if not row:
-                    label = f"{card.face} {label}"
+                label = ("• " if where is box else "") + tr(lang, _BOX_KEY[box])
+                data = Payload(t.id, version, "p", card.text + _BOX_CODE[box]).encode()
+                row.append(Button(label, data))
+            if me.street_discards:
+                label = ("• " if where is None else "") + tr(lang, "btn.discard")
                 row.append(Button(label, Payload(t.id, version, "d", card.text).encode()))
+            first = row[0]
+            row[0] = Button(f"{card.face} {first.label}", first.data)
             buttons.append(tuple(row))
-        tail: list[Button] = []
-        if me.pending:
-            tail.append(Button(tr(lang, "btn.undo"), Payload(t.id, version, "u").encode()))
-        if me.to_place:
-            tail.append(Button(tr(lang, "btn.arrange"), Payload(t.id, version, "a").encode()))
-        # Confirm once every card is placed; on streets 2–5 the card left over is discarded
-        # with it (R3.2), so a street takes two presses and a confirm
-        if me.can_confirm or (me.to_place and len(me.to_place) == me.discards_needed):
-            tail.append(Button(tr(lang, "btn.confirm"), Payload(t.id, version, "c").encode()))
+        tail = [
+            Button(tr(lang, "btn.undo"), Payload(t.id, version, "u").encode()),
+            Button(tr(lang, "btn.arrange"), Payload(t.id, version, "a").encode()),
+            # on streets 2–5 Confirm also discards the card left over (R3.2)
+            Button(tr(lang, "btn.confirm"), Payload(t.id, version, "c").encode()),
+        ]
         if tail:
             buttons.append(tuple(tail))
     return Screen("\n".join(lines), tuple(buttons))

@@ -318,6 +318,8 @@ class TableService:
         seat = t.seat_of(actor.user_id)
         if seat is None:
             return Reply(tr(lang, "reply.not_seated"), alert=True)
+        if seat.ready and seat.sitting_out:
+            return await self._back(t, actor, lang)  # Ready while sitting out: come back
         if seat.ready:
             return Reply(tr(lang, "reply.already_ready"), alert=True)
         try:

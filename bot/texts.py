@@ -100,6 +100,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
+    "private.sitting_out": {
+        "en": "⌛ Your moves were made for you, so you sit out from the next hand. /back to play again.",
+        "ru": "⌛ Ваши ходы сделаны автоматически, вы пропускаете следующую раздачу. /back — вернуться в игру.",
+    },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
     "showdown.title": {
@@ -212,8 +216,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
-        "en": "#{table}/{hand}: {points:+d} pts, {kush:+d} {label}{foul}",
-        "ru": "#{table}/{hand}: {points:+d} очк., {kush:+d} {label}{foul}",
+        "en": "Table {table}, hand {hand}: {points:+d} pts, {kush:+d} {label}{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d} очк., {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     "reply.daily": {

@@ -390,6 +390,7 @@ class PrivateView:
     :ivar to_place: cards of the street not yet put anywhere.
     :ivar discards_needed: discards the street still needs.
     :ivar can_confirm: the street is complete and may be confirmed.
+    :ivar street_discards: discards the street has in all (0 on street 1, R3.2).
     """
 
     seat: int
@@ -401,6 +402,7 @@ class PrivateView:
     discards_needed: int
     can_confirm: bool
     version: int
+    street_discards: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -969,6 +971,7 @@ class Hand:
                 self.discards_needed(viewer),
                 bool(cards) and self.can(Confirm(viewer)),
                 st.actions,
+                st.discards_allowed() if cards else 0,
             )
         return HandView(
             self.phase,
