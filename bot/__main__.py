@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from collections.abc import Sequence
@@ -60,10 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
         )
-        try:
+        with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
             asyncio.run(run_sandbox(opts))
-        except KeyboardInterrupt:
-            print("» bye (the table is saved; the next start resumes it)")
         return 0
     from bot.app import run
 

@@ -45,6 +45,16 @@ from storage.sqlite import SqliteStore
 __all__ = ["SandboxOptions", "run_sandbox"]
 
 GROUP_ID = -1000000000001
+BYE = "» bye (the table is saved; the next start resumes it)"
+SANDBOX_HELP = (
+    "Sandbox: N presses button N of your hand, gN a button of the group message; /addbot seats "
+    "a computer player; /closetable then /newtable ofc (or chinese) changes the game; /quit "
+    "exits (delete the sandbox's .sqlite3 file to start afresh)."
+)
+KNOWN_COMMANDS = {
+    "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
+    "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
+}  # fmt: skip
 TOKEN = "123456:SANDBOX"
 BOT_NAMES = ("Anna (bot)", "Boris (bot)")
 
@@ -99,11 +109,14 @@ class Sandbox:
     _wake: dict[int, asyncio.Event] = field(default_factory=dict)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _printer: asyncio.Task[None] | None = None
+    closed_output: bool = False
+    quit: asyncio.Event | None = None
 
     # -- life cycle --------------------------------------------------------------------------
     async def start(self) -> None:
         await self.fake.start()
         self.fake.group(GROUP_ID, "Sandbox")
+        self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group
         self.fake.listeners.append(self._on_call)
         self.store = await SqliteStore.open(self.opts.db)
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
@@ -137,8 +150,12 @@ class Sandbox:
             await self.say("/newtable")
             for _ in range(max(0, min(2, self.opts.bots))):
                 await self.add_bot()
-        self.line("Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.")
-        self.line("/help lists the commands; /addbot seats another computer player; /quit exits.")
+            table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        if table is None or table.seat_of(str(self.human.id)) is None:
+            self.line("Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.")
+        else:
+            self.line("Your table is back: press the numbers of your hand's buttons.")
+        self.line(SANDBOX_HELP)
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -161,8 +178,15 @@ class Sandbox:
 
     # -- output ------------------------------------------------------------------------------
     def line(self, text: str) -> None:
-        self.out.write(text + "\n")
-        self.out.flush()
+        if self.closed_output:
+            return
+        try:
+            self.out.write(text + "\n")
+            self.out.flush()
+        except (BrokenPipeError, ValueError):  # e.g. `python -m bot | head`
+            self.closed_output = True
+            if self.quit is not None:
+                self.quit.set()
 
     def _on_call(self, call: ApiCall) -> None:
         if call.method not in ("sendMessage", "editMessageText"):
@@ -261,14 +285,22 @@ class Sandbox:
             return True
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
-        if text == "/addbot":
+        command = text.split()[0].split("@")[0].lower()
+        if command == "/addbot":
             await self.add_bot()
-        elif text.startswith("/"):
+        elif command == "/help":
             await self.say(text)
+            self.line("» " + SANDBOX_HELP)
+        elif command in KNOWN_COMMANDS:
+            await self.say(text)
+            await self._bots_ready()
+        elif text.startswith("/"):
+            self.line(f"» unknown command {command}; /help lists them")
         elif text[0] in "gG" and text[1:].isdigit():
             notice = await self.press(self.human, GROUP_ID, int(text[1:]))
             if notice:
                 self.line("» " + notice)
+            await self._bots_ready()
         elif text.isdigit():
             notice = await self.press(self.human, self.human.id, int(text))
             if notice:
@@ -283,15 +315,31 @@ class Sandbox:
 
     # -- computer players --------------------------------------------------------------------
     async def add_bot(self) -> None:
-        n = len(self.bots)
-        if n >= 2:
-            self.line("» the sandbox has two computer players already")
-            return
-        bot = FakeUser(2 + n, BOT_NAMES[n], None, "en")
+        assert self.service is not None
+        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        seated = {s.user_id for s in table.seats.values()} if table else set()
+        bot = next((b for b in self.bots if str(b.id) not in seated), None)
+        if bot is None:
+            if len(self.bots) >= 2:
+                self.line("» the sandbox has two computer players already")
+                return
+            n = len(self.bots)
+            bot = FakeUser(2 + n, BOT_NAMES[n], None, "en")
         self._start_bot(bot)
-        for action in ("j", "r"):
-            await self._press_lobby(bot, action)
+        await self._press_lobby(bot, "j")
         self.line(f"» {bot.first_name} sits down.")
+        await self._bots_ready()
+
+    async def _bots_ready(self) -> None:
+        """Computer players press Ready once you are seated, so no hand starts without you."""
+        assert self.service is not None
+        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        if table is None or table.seat_of(str(self.human.id)) is None:
+            return
+        for bot in self.bots:
+            seat = table.seat_of(str(bot.id))
+            if seat is not None and not seat.ready:
+                await self._press_lobby(bot, "r")
 
     def _start_bot(self, bot: FakeUser) -> None:
         if any(b.id == bot.id for b in self.bots):
@@ -385,17 +433,26 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     sandbox = Sandbox(opts, out or sys.stdout)
-    await sandbox.start()
+    sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
-    _start_reader(queue)
     try:
-        while True:
-            raw = await queue.get()
+        await sandbox.start()
+        _start_reader(queue)
+        while not sandbox.quit.is_set():
+            getter = asyncio.ensure_future(queue.get())
+            stopper = asyncio.ensure_future(sandbox.quit.wait())
+            done, _ = await asyncio.wait({getter, stopper}, return_when=asyncio.FIRST_COMPLETED)
+            for fut in (getter, stopper):
+                if fut not in done:
+                    fut.cancel()
+            if getter not in done:
+                break
+            raw = getter.result()
             if raw is None or not await sandbox.handle(raw):
                 break
     finally:
         await sandbox.stop()
-        sandbox.line("» bye (the table is saved; the next start resumes it)")
+        sandbox.line(BYE)
 
 
 __all__ += ["BOT_ID"]

@@ -377,6 +377,42 @@ class TableService:
         del t.seats[seat.seat]
         return amount
 
+    async def close_table(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
+        """An admin closes the chat's table between hands: every stack goes back to its
+        player's balance (R8.2) and the chat may open a new table (another game, say)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if not is_admin:
+            return Reply(tr(lang, "reply.admins_only"))
+        t = self.table_in(chat)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"))
+        async with t.lock:
+            if t.hand is not None:
+                return Reply(tr(lang, "reply.wait_hand"))
+            if t.chinese is not None and t.chinese.totals:
+                await self._end_chinese_game(t)
+            for seat in list(t.seats.values()):
+                await self._stand_up(t, seat)
+            await self._close(t)
+        return Reply(tr(lang, "reply.table_closed", table=t.id))
+
+    async def _close(self, t: LiveTable) -> None:
+        """Forget a table whose stacks are all cashed out."""
+        if t.timer is not None and t.timer is not asyncio.current_task():
+            t.timer.cancel()
+        writer = self._savers.get(t.id)
+        if writer is not None:
+            await asyncio.shield(writer)
+        await self.store.close_table(t.id)
+        self.tables.pop(t.id, None)
+        self._by_chat.pop((t.platform, t.chat_id), None)
+        p = self._presenter(t)
+        if p is not None and t.group_ref is not None:
+            await p.show_table(
+                t.chat_id, Screen(tr(t.lang, "reply.table_closed", table=t.id)), t.group_ref
+            )
+
     async def sit_out(self, chat: ChatRef, actor: Actor) -> Reply:
         """Sit out from the next hand, keeping seat and stack (R8.6)."""
         return await self._at_table(chat, actor, lambda t, _, lang: self._sit_out(t, actor, lang))

@@ -306,7 +306,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
             "/rules — rules of this table's game\n"
-            "Admins: /settings, /grant @user N\n"
+            "Admins: /settings, /grant @user N, /closetable\n"
             "Your cards come in a private chat with me."
         ),
         "ru": (
@@ -316,7 +316,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
             "/rules — правила игры за этим столом\n"
-            "Админы: /settings, /grant @user N\n"
+            "Админы: /settings, /grant @user N, /closetable\n"
             "Ваши карты приходят в личный чат со мной."
         ),
     },

@@ -59,6 +59,7 @@ COMMANDS = (
     ("daily", "daily bonus / бонус дня"),
     ("rules", "rules / правила"),
     ("settings", "admins: settings / настройки"),
+    ("closetable", "admins: close the table / закрыть стол"),
     ("grant", "admins: give kush / выдать куши"),
     ("help", "help / помощь"),
 )
@@ -227,6 +228,7 @@ class TelegramAdapter:
             "help": self._simple(service.help),
             "settings": self._settings,
             "grant": self._grant,
+            "closetable": self._closetable,
             "start": self._start,
         }
         for name, handler in simple.items():
@@ -319,6 +321,14 @@ class TelegramAdapter:
         admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
         reply = await self.service.settings(ref, _actor(user), admin, list(context.args or []))
         await self._reply(update, reply)
+
+    async def _closetable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        ref = _chat(chat)
+        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        await self._reply(update, await self.service.close_table(ref, _actor(user), admin))
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message

@@ -341,3 +341,27 @@ async def test_r8_2_joining_during_a_hand_keeps_the_seat_until_ready(env) -> Non
     assert carol is not None and not carol.ready and carol.stack == 0
     assert not (await service.ready(GROUP, CAROL)).alert
     assert carol.ready and carol.stack == 200
+
+
+async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None
+    assert (await service.close_table(GROUP, ALICE, True)).text == tr("en", "reply.wait_hand")
+    await play_out(service, presenter, [ALICE, BOB])
+    await service.sit_out(GROUP, ALICE)
+    await play_out(service, presenter, [ALICE, BOB])  # the hand dealt at once after the first
+    assert t.hand is None
+    refused = await service.close_table(GROUP, BOB, False)
+    assert refused.text == tr("ru", "reply.admins_only")
+    stacks = dict(await store.stacks(t.id))
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "reply.table_closed", table=t.id)
+    assert service.table_in(GROUP) is None
+    community = await store.community("telegram", "-100")
+    for uid in ("1", "2"):
+        player = await store.find_player(community.id, uid)
+        assert player is not None and player.balance == 800 + stacks[player.id]
+    assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
+    new = service.table_in(GROUP)
+    assert new is not None and new.options.game.value == "ofc" and new.id != t.id
