@@ -332,7 +332,7 @@ async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) ->
 
 
 async def test_r8_2_joining_during_a_hand_keeps_the_seat_until_ready(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, _clock = env
+    service, presenter, _store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     assert not (await service.join(GROUP, CAROL)).alert  # seated, not bought in
