@@ -7,8 +7,10 @@ import asyncio
 import contextlib
 import logging
 import signal
+from pathlib import Path
+from typing import Protocol
 
-from telegram.error import InvalidToken
+from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings
 from bot.service import TableService
@@ -19,19 +21,26 @@ __all__ = ["run"]
 log = logging.getLogger(__name__)
 
 
+class _Adapter(Protocol):
+    async def stop(self) -> None: ...
+
+
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM).
 
-    :raises ConfigError: when a platform refuses the token.
+    :raises ConfigError: when a platform refuses the token or cannot be reached (one line).
     """
     stop = stop or asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
-    store = await SqliteStore.open(settings.database_path)
+    db = Path(settings.database_path)
+    fresh = not db.exists()
+    store = await SqliteStore.open(db)
     service = TableService(store)
-    adapters: list[object] = []
+    adapters: list[_Adapter] = []
+    started = False
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -41,20 +50,29 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 settings.telegram_bot_token.get_secret_value(),
                 settings.telegram_api_base_url,
             )
+            adapters.append(telegram)
             try:
                 await telegram.start()
             except InvalidToken:
                 raise ConfigError(
                     "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
                 ) from None
-            adapters.append(telegram)
+            except NetworkError as exc:
+                raise ConfigError(
+                    f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
+                    "network, or TELEGRAM_API_BASE_URL in .env"
+                ) from None
             log.info("Telegram: polling as @%s", telegram.presenter.username)
         await service.start()
+        started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()
     finally:
         await service.stop()
         for adapter in reversed(adapters):
             with contextlib.suppress(Exception):
-                await adapter.stop()  # type: ignore[attr-defined]
+                await adapter.stop()
         await store.close()
+        if fresh and not started:  # do not leave an empty database behind a failed start
+            for suffix in ("", "-wal", "-shm"):
+                Path(str(db) + suffix).unlink(missing_ok=True)

@@ -12,6 +12,7 @@ its screens into Telegram messages. It holds no game rules.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from typing import Any
@@ -197,12 +198,13 @@ class TelegramAdapter:
         rate_limiter: AIORateLimiter | None = None,
     ) -> None:
         self.service = service
+        self._request = AiohttpRequest(connection_pool_size=32)
         builder = (
             ApplicationBuilder()
             .token(token)
             .rate_limiter(rate_limiter or AIORateLimiter(max_retries=5))
             .concurrent_updates(True)
-            .request(AiohttpRequest(connection_pool_size=32))
+            .request(self._request)
         )
         if base_url:
             root = base_url.rstrip("/")
@@ -249,13 +251,19 @@ class TelegramAdapter:
             await self.app.updater.start_polling(poll_interval=poll_interval, timeout=10)
 
     async def stop(self) -> None:
-        """Stop polling, write queued edits and shut the application down."""
-        await self.presenter.flush()
+        """Stop polling, write queued edits and shut the application down (also after a
+        failed start: every HTTP session is closed)."""
+        with contextlib.suppress(Exception):
+            await self.presenter.flush()
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
             await self.app.stop()
-        await self.app.shutdown()
+        with contextlib.suppress(Exception):
+            await self.app.shutdown()
+        for request in (self.app.bot.request, self._request):
+            with contextlib.suppress(Exception):
+                await request.shutdown()
 
     # -- helpers ---------------------------------------------------------------------------
     def _remember(self, user: User | None) -> None:

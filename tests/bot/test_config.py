@@ -64,6 +64,20 @@ async def test_token_refused_by_the_server_is_one_line(tmp_path: Path) -> None:
         text = err.decode()
         assert proc.returncode == 2
         assert "Telegram refused TELEGRAM_BOT_TOKEN" in text
-        assert "Traceback" not in text
+        assert "Traceback" not in text and "Unclosed" not in text
+        assert not (tmp_path / "ofc.sqlite3").exists()  # no empty database left behind
     finally:
         await fake.stop()
+
+
+def test_unreachable_api_is_one_line(tmp_path: Path) -> None:
+    proc = run_bot(
+        {
+            "TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35,
+            "TELEGRAM_API_BASE_URL": "http://127.0.0.1:9/bot",
+        },
+        tmp_path,
+    )
+    assert proc.returncode == 2
+    assert "cannot reach the Telegram Bot API" in proc.stderr
+    assert "Traceback" not in proc.stderr and "Unclosed" not in proc.stderr
