@@ -38,7 +38,6 @@ from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
-from game.strategy import complete_street
 from storage.api import CommunitySettings
 from storage.sqlite import SqliteStore
 
@@ -375,13 +374,7 @@ class Sandbox:
             hand = t.hand
             if seat is None or hand is None or seat.seat not in hand.to_act:
                 continue
-            moves = complete_street(
-                hand.board_of(seat.seat, with_pending=True),
-                hand.to_place(seat.seat),
-                hand.discards_needed(seat.seat),
-                fantasyland_cards=13 if hand.is_fantasyland(seat.seat) else 0,
-                options=hand.options,
-            )
+            moves = hand.suggest(seat.seat)
             wants = [("d", c.text) if b is None else ("p", c.text + b.value[0]) for c, b in moves]
             wants.append(("c", ""))
             for want in wants:

@@ -40,7 +40,6 @@ from game.hand import Hand, HandSetup, double_box_seats
 from game.match import HandPlan, MatchState
 from game.options import GameKind, RuleOptions
 from game.settlement import settle
-from game.strategy import complete_street
 from storage.api import Community, CommunitySettings, InsufficientFunds, LedgerKind, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService"]
@@ -873,13 +872,7 @@ class TableService:
                 else:
                     actions = [Confirm(board)]
             else:
-                moves = complete_street(
-                    hand.board_of(board, with_pending=True),
-                    hand.to_place(board),
-                    hand.discards_needed(board),
-                    fantasyland_cards=13 if hand.is_fantasyland(board) else 0,
-                    options=t.options,
-                )
+                moves = hand.suggest(board)  # "arrange for me": the strategy with play-outs
                 actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
             turn_before = hand.to_act
             for a in actions:

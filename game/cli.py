@@ -116,9 +116,10 @@ def main(
     sim.add_argument("--seed", default=None, help="same seed, same output")
     sim.add_argument(
         "--policy",
-        choices=("strategy", "auto"),
+        choices=("strategy", "lookahead", "auto"),
         default="strategy",
-        help="strategy: the built-in heuristic (default); auto: R8.5's timeout placement",
+        help="strategy: the fast built-in heuristic (default); lookahead: the heuristic checked "
+        "by play-outs (slower, far fewer fouls); auto: R8.5's timeout placement",
     )
     args = parser.parse_args(argv)
     stdin = stdin or sys.stdin

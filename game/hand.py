@@ -66,6 +66,7 @@ from game.errors import (
 )
 from game.options import GameKind, RuleOptions
 from game.scoring import ChineseShowdown, Showdown, score_chinese, score_showdown
+from game.strategy import complete_street
 
 __all__ = [
     "Applied",
@@ -84,6 +85,9 @@ __all__ = [
 
 #: ``(dealt, kept)`` per street.
 StreetPlan = tuple[tuple[int, int], ...]
+
+#: Play-outs per candidate when ``safe_autoplay`` makes a timed-out move (R8.5).
+SAFE_AUTOPLAY_LOOKAHEAD = 8
 
 _PINEAPPLE_PLAN: StreetPlan = ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
 _OFC_PLAN: StreetPlan = ((5, 5),) + ((1, 1),) * 8
@@ -626,6 +630,29 @@ class Hand:
             return 0
         return st.discards_allowed() - st.pending_discards()
 
+    def suggest(self, seat: int, lookahead: int = 12) -> list[tuple[Card, Box | None]]:
+        """The built-in strategy's placement of the seat's cards still to place this street:
+        for "arrange for me", computer players and ``safe_autoplay`` (R8.5). It uses only what
+        the seat may know: its own board and discards and everyone's public cards.
+
+        :param lookahead: play-outs per candidate (0: the fast heuristic alone).
+        :returns: ``(card, box)`` per card, box ``None`` for a discard; empty when the seat may
+            not act.
+        """
+        cards = self.to_place(seat)
+        if not cards:
+            return []
+        dead = set(self.discards_of(seat)) | self.view(seat).public_cards() if lookahead else set()
+        return complete_street(
+            self.board_of(seat, with_pending=True),
+            cards,
+            self.discards_needed(seat),
+            fantasyland_cards=self._seat(seat).fl_cards,
+            options=self.options,
+            lookahead=lookahead,
+            dead=dead,
+        )
+
     def pending(self, seat: int) -> tuple[tuple[Card, Box | None], ...]:
         """The seat's placements of this street in the order made (``None`` = discard)."""
         return tuple(self._seat(seat).pending.items())
@@ -800,15 +827,7 @@ class Hand:
         free = {b: st.free(b) for b in BOXES}
         extra: list[tuple[Card, Box | None]]
         if self.options.safe_autoplay:
-            from game.strategy import complete_street  # local: strategy imports this module
-
-            extra = complete_street(
-                self.board_of(st.seat, with_pending=True),
-                [c for c in dealt if c not in st.pending],
-                st.discards_allowed() - st.pending_discards(),
-                fantasyland_cards=st.fl_cards,
-                options=self.options,
-            )
+            extra = self.suggest(st.seat, lookahead=SAFE_AUTOPLAY_LOOKAHEAD)
         else:
             extra = auto_street(
                 [c for c in dealt if c not in st.pending],

@@ -19,29 +19,27 @@ from game.cards import cards_str, shuffled_deck
 from game.hand import Hand, HandSetup
 from game.match import MatchState
 from game.options import RuleOptions
-from game.strategy import complete_street
 
 __all__ = ["play_turn", "simulate"]
 
 
+#: Rollouts per candidate of the ``lookahead`` policy.
+LOOKAHEAD = 12
+
+
 def play_turn(hand: Hand, seat: int, *, policy: str = "strategy", batch: bool = False) -> None:
-    """Finish ``seat``'s current street with ``policy`` (``"strategy"`` or ``"auto"``: R8.5's
-    auto-placement) and confirm it.
+    """Finish ``seat``'s current street with ``policy`` and confirm it: ``"strategy"`` (the
+    fast heuristic), ``"lookahead"`` (the heuristic checked by play-outs) or ``"auto"`` (R8.5's
+    auto-placement).
 
     :raises GameError: if the seat may not act now.
     """
-    cards = hand.to_place(seat)
-    board = hand.board_of(seat, with_pending=True)
     if policy == "auto":
-        moves = auto_street(cards, {b: board.free(b) for b in BOXES}, hand.discards_needed(seat))
+        board = hand.board_of(seat, with_pending=True)
+        free = {b: board.free(b) for b in BOXES}
+        moves = auto_street(hand.to_place(seat), free, hand.discards_needed(seat))
     else:
-        moves = complete_street(
-            board,
-            cards,
-            hand.discards_needed(seat),
-            fantasyland_cards=13 if hand.is_fantasyland(seat) else 0,
-            options=hand.options,
-        )
+        moves = hand.suggest(seat, lookahead=LOOKAHEAD if policy == "lookahead" else 0)
     if batch:
         hand.apply(Arrange(seat, tuple(moves)))
         return

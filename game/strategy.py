@@ -11,14 +11,15 @@ board exists (one always does).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from itertools import combinations, permutations
+import random
+from collections.abc import Collection, Sequence
+from itertools import combinations, permutations, product
 
 from game import evaluator
-from game.board import BOXES, Board, Box, fantasyland_cards, royalty
-from game.cards import RANK_PRIMES, Card
+from game.board import BOXES, Board, Box, assess_board, fantasyland_cards, royalty
+from game.cards import DECK, RANK_PRIMES, Card
 from game.evaluator import rank3, rank5
-from game.options import RuleOptions
+from game.options import GameKind, RuleOptions
 
 __all__ = ["arrange", "complete_street"]
 
@@ -130,6 +131,8 @@ def complete_street(
     *,
     fantasyland_cards: int = 0,
     options: RuleOptions | None = None,
+    lookahead: int = 0,
+    dead: Collection[Card] = (),
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -137,6 +140,11 @@ def complete_street(
     :param cards: the street's cards still to place.
     :param discards: how many of ``cards`` to discard.
     :param fantasyland_cards: non-zero when the board is empty and all 13 go at once.
+    :param lookahead: 0 for the fast greedy choice (the simulator); N > 0 plays each of the
+        most promising placements out N times with random cards to come and keeps the one
+        with the best average result (fouls cost dearly): for "arrange for me", computer
+        players and ``safe_autoplay``. Deterministic for the same input.
+    :param dead: cards known to be out of the deck (opponents' open cards, own discards).
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
     """
     opts = options or RuleOptions()
@@ -146,6 +154,12 @@ def complete_street(
         return arrange(cards, opts)
     if free == keep and keep <= 3:
         return _exhaustive_last(board, cards, keep, opts)
+    if lookahead > 0:
+        return _lookahead(board, cards, discards, opts, lookahead, dead)
+    return _greedy(board, cards, keep)
+
+
+def _greedy(board: Board, cards: Sequence[Card], keep: int) -> list[tuple[Card, Box | None]]:
     boxes = [_BoxState(board.top, 3), _BoxState(board.middle, 5), _BoxState(board.bottom, 5)]
     remaining = list(cards)
     gains: dict[tuple[int, int], float] = {}
@@ -170,6 +184,107 @@ def complete_street(
             elif key[1] == bi or (changed_below and key[1] < bi):
                 gains[key] = _gain(remaining[key[0]], key[1], boxes)
     return [(c, out.get(c)) for c in cards]
+
+
+def _candidates(
+    board: Board, cards: Sequence[Card], discards: int
+) -> list[list[tuple[Card, Box | None]]]:
+    """Every legal way to place the street (each discard choice × each box assignment)."""
+    out: list[list[tuple[Card, Box | None]]] = []
+    free = [board.free(b) for b in BOXES]
+    for thrown in combinations(range(len(cards)), discards):
+        kept = [i for i in range(len(cards)) if i not in thrown]
+        for boxes in product(range(3), repeat=len(kept)):
+            if any(boxes.count(k) > free[k] for k in range(3)):
+                continue
+            where: dict[int, Box | None] = {i: None for i in thrown}
+            for i, b in zip(kept, boxes, strict=True):
+                where[i] = BOXES[b]
+            out.append([(cards[i], where[i]) for i in range(len(cards))])
+    return out
+
+
+def _static_value(board: Board, placement: Sequence[tuple[Card, Box | None]]) -> float:
+    """A quick score of a partial board after ``placement`` (to rank candidates)."""
+    rows = [list(board.top), list(board.middle), list(board.bottom)]
+    for c, b in placement:
+        if b is not None:
+            rows[b.index].append(c)
+    boxes = [_BoxState(rows[0], 3), _BoxState(rows[1], 5), _BoxState(rows[2], 5)]
+    top, mid, bot = (b.made for b in boxes)
+    value = (bot >> 20) * 3.0 + (mid >> 20) * 2.5 + (top >> 20) * 2.0
+    for upper, lower, lower_box in ((top, mid, boxes[1]), (mid, bot, boxes[2])):
+        if upper > lower:
+            free = lower_box.size - len(lower_box.cards)
+            value -= 50.0 if free == 0 else 6.0 + 8.0 / free
+    for bs, weight in ((boxes[2], 0.8), (boxes[1], 0.5)):
+        if len(bs.cards) >= 2 and bs.suit:
+            value += weight * len(bs.cards)
+    value -= sum(c.rank for c in rows[0]) * 0.05  # keep the top low when it holds no pair
+    return value
+
+
+def _final_value(board: Board, options: RuleOptions) -> float:
+    """What a finished board is worth to its owner: royalties, Fantasyland, box strength; a
+    foul costs about a scoop and the opponents' royalties."""
+    a = assess_board(board, options)
+    if a.fouled:
+        return -14.0
+    t, m, b = a.strengths
+    return (
+        a.royalty_total
+        + (9.0 if a.fantasyland_cards else 0.0)
+        + ((t >> 20) + (m >> 20) + (b >> 20)) * 0.35
+    )
+
+
+def _lookahead(
+    board: Board,
+    cards: Sequence[Card],
+    discards: int,
+    options: RuleOptions,
+    rollouts: int,
+    dead: Collection[Card],
+    width: int = 8,
+) -> list[tuple[Card, Box | None]]:
+    greedy = _greedy(board, cards, len(cards) - discards)
+    ranked = sorted(
+        _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
+    )
+    candidates = [greedy, *[c for c in ranked if c != greedy][: width - 1]]
+    known = set(board.cards()) | set(cards) | set(dead)
+    unknown = [c for c in DECK if c not in known]
+    seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
+    rng = random.Random(seed)
+    deals = []
+    for _ in range(rollouts):  # common random cards for every candidate
+        rng.shuffle(unknown)
+        deals.append(list(unknown))
+    future_dealt, future_kept = (3, 2) if options.game is GameKind.PINEAPPLE else (1, 1)
+    best: tuple[float, list[tuple[Card, Box | None]]] | None = None
+    for placement in candidates:
+        start = board
+        for c, b in placement:
+            if b is not None:
+                start = start.with_card(b, c)
+        total = 0.0
+        for deck in deals:
+            cur = start
+            i = 0
+            while cur.count < 13:
+                take = min(future_dealt, 13 - cur.count + (future_dealt - future_kept))
+                street = deck[i : i + take]
+                i += take
+                moves = complete_street(cur, street, take - min(future_kept, 13 - cur.count),
+                                        options=options)  # fmt: skip
+                for c, b in moves:
+                    if b is not None:
+                        cur = cur.with_card(b, c)
+            total += _final_value(cur, options)
+        if best is None or total > best[0]:
+            best = (total, placement)
+    assert best is not None
+    return best[1]
 
 
 def _exhaustive_last(

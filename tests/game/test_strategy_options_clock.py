@@ -107,3 +107,16 @@ def test_hand_names_in_both_languages(cards: str, en: str, ru: str) -> None:
     s = evaluate(parse_cards(cards))
     assert hand_name(s, "en") == en
     assert hand_name(s, "ru") == ru
+
+
+def test_lookahead_fouls_far_less_than_the_fast_heuristic() -> None:
+    """The play-out strategy behind "arrange for me" and safe_autoplay (R8.5)."""
+    from game.simulate import simulate
+
+    def foul_rate(policy: str) -> float:
+        recs = list(simulate(RuleOptions(), 3, 24, seed=12, policy=policy))
+        return sum(s["fouled"] for r in recs for s in r["seats"]) / (3 * len(recs))
+
+    fast, careful = foul_rate("strategy"), foul_rate("lookahead")
+    assert careful <= 0.05
+    assert careful < fast
