@@ -63,6 +63,23 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     "network, or TELEGRAM_API_BASE_URL in .env"
                 ) from None
             log.info("Telegram: polling as @%s", telegram.presenter.username)
+        if settings.discord_bot_token is not None:
+            from bot.discord import DiscordAdapter, LoginFailure
+
+            discord_adapter = DiscordAdapter(service, settings.discord_bot_token.get_secret_value())
+            adapters.append(discord_adapter)
+            try:
+                await discord_adapter.start()
+            except LoginFailure:
+                raise ConfigError(
+                    "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
+                    "(Bot tab) into .env"
+                ) from None
+            except (OSError, TimeoutError) as exc:
+                raise ConfigError(
+                    f"cannot reach Discord ({type(exc).__name__}): check the network"
+                ) from None
+            log.info("Discord: connected as %s", discord_adapter.client.user)
         await service.start()
         started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))

@@ -246,10 +246,10 @@ class TableService:
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"))
+            return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
         if existing is not None:
-            return Reply(tr(lang, "reply.table_exists", table=existing.id))
+            return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
         settings = community.settings
         try:
             options = RuleOptions.preset(game or settings.game, **dict(settings.options))
@@ -257,7 +257,7 @@ class TableService:
             options = None
         if options is None or options.game not in PLAYABLE_GAMES:
             games = ", ".join(g.value for g in PLAYABLE_GAMES)
-            return Reply(tr(lang, "reply.game_unavailable", games=games))
+            return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
         record = await self.store.create_table(
             community.id, chat.chat_id, options.to_json(), settings.min_buy_in
         )
@@ -382,13 +382,13 @@ class TableService:
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if not is_admin:
-            return Reply(tr(lang, "reply.admins_only"))
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
         t = self.table_in(chat)
         if t is None:
-            return Reply(tr(lang, "reply.no_table"))
+            return Reply(tr(lang, "reply.no_table"), alert=True)
         async with t.lock:
             if t.hand is not None:
-                return Reply(tr(lang, "reply.wait_hand"))
+                return Reply(tr(lang, "reply.wait_hand"), alert=True)
             if t.chinese is not None and t.chinese.totals:
                 await self._end_chinese_game(t)
             for seat in list(t.seats.values()):
@@ -523,7 +523,8 @@ class TableService:
     async def help(self, chat: ChatRef, actor: Actor) -> Reply:
         """The command list."""
         community = await self._community(chat) if not chat.private else None
-        return Reply(tr(self._lang(community, actor), "help"))
+        key = "help.discord" if chat.platform == "discord" else "help"
+        return Reply(tr(self._lang(community, actor), key))
 
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
         """The daily bonus, once per UTC day."""
@@ -531,12 +532,12 @@ class TableService:
         lang = self._lang(community, actor)
         amount = community.settings.daily_bonus
         if amount <= 0:
-            return Reply(tr(lang, "reply.daily_off"))
+            return Reply(tr(lang, "reply.daily_off"), alert=True)
         player = await self.store.player(community.id, actor.user_id, actor.name, actor.language)
         day = datetime.fromtimestamp(self.clock(), UTC).strftime("%Y-%m-%d")
         balance = await self.store.claim_daily(community.id, player.id, amount, day)
         if balance is None:
-            return Reply(tr(lang, "reply.daily_taken"))
+            return Reply(tr(lang, "reply.daily_taken"), alert=True)
         return Reply(
             tr(
                 lang,
@@ -548,24 +549,35 @@ class TableService:
         )
 
     async def grant(
-        self, chat: ChatRef, actor: Actor, is_admin: bool, target: str, amount: str, key: str
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        target: str,
+        amount: str,
+        key: str,
+        target_name: str | None = None,
     ) -> Reply:
-        """An admin gives (or takes, negative) kush: ``/grant @user N``."""
+        """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
+        (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
+        who never played is created first."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"))
+            return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
-            return Reply(tr(lang, "reply.admins_only"))
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
         try:
             value = int(amount)
         except ValueError:
-            return Reply(tr(lang, "reply.grant_usage"))
+            return Reply(tr(lang, "reply.grant_usage"), alert=True)
         if not target or value == 0:
-            return Reply(tr(lang, "reply.grant_usage"))
+            return Reply(tr(lang, "reply.grant_usage"), alert=True)
         player = await self.store.find_player(community.id, target)
+        if player is None and target_name is not None:
+            player = await self.store.player(community.id, target, target_name)
         if player is None:
-            return Reply(tr(lang, "reply.unknown_player", name=target))
+            return Reply(tr(lang, "reply.unknown_player", name=target), alert=True)
         try:
             balance = await self.store.grant(
                 community.id,
@@ -638,18 +650,18 @@ class TableService:
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
-            return Reply(tr(lang, "reply.group_only"))
+            return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
-            return Reply(tr(lang, "reply.admins_only"))
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
         if not args:
             return Reply(screen=self.settings_screen(community, lang))
         name, value = args[0], " ".join(args[1:])
         if name not in SETTINGS or not value:
-            return Reply(tr(lang, "reply.settings_usage", names=", ".join(SETTINGS)))
+            return Reply(tr(lang, "reply.settings_usage", names=", ".join(SETTINGS)), alert=True)
         try:
             community = await self._change_setting(community, name, value)
         except (ValueError, OptionError) as exc:
-            return Reply(tr(lang, "reply.settings_bad", error=str(exc)))
+            return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
         return Reply(
             tr(lang, "reply.settings_saved", what=f"{name} = {value}"),
             screen=self.settings_screen(community, self._lang(community, actor)),

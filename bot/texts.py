@@ -320,6 +320,32 @@ TEXTS: dict[str, dict[str, str]] = {
             "Ваши карты приходят в личный чат со мной."
         ),
     },
+    "help.discord": {
+        "en": (
+            "OFC bot commands:\n"
+            "/ofc new [game] — open a table in this channel\n"
+            "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
+            "/ofc sitout, /ofc back — skip hands, come back\n"
+            "/ofc balance, /ofc top, /ofc history, /ofc daily — kush, leaderboard, your hands, daily bonus\n"
+            "/ofc rules — rules of this table's game\n"
+            "Admins (Manage Server): /ofc settings, /ofc grant, /ofc close\n"
+            "Your cards: press 🂠 My cards on the table message (and in DMs when they are open)."
+        ),
+        "ru": (
+            "Команды бота OFC:\n"
+            "/ofc new [игра] — открыть стол в этом канале\n"
+            "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
+            "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
+            "/ofc balance, /ofc top, /ofc history, /ofc daily — куши, рейтинг, ваши раздачи, бонус дня\n"
+            "/ofc rules — правила игры за этим столом\n"
+            "Админы (Manage Server): /ofc settings, /ofc grant, /ofc close\n"
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта)."
+        ),
+    },
+    "err.internal": {
+        "en": "Something went wrong; please try again.",
+        "ru": "Что-то пошло не так, попробуйте ещё раз.",
+    },
     "rules.pineapple": {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "

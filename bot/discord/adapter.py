@@ -1,0 +1,601 @@
+"""Discord adapter (discord.py 2.7): slash commands and component presses in, messages out,
+through the platform-neutral :class:`~bot.service.TableService`. It holds no game rules.
+
+* ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|help`` and the
+  admin commands ``/ofc settings`` and ``/ofc grant`` (one group, :class:`OfcCommands`).
+  Personal answers (balance, history, daily, settings) and refusals are ephemeral; the rest is
+  public. Admin means Manage Server (or Administrator), read from the member permissions that
+  Discord puts in each interaction and checked before the service is called.
+* Buttons are :class:`~bot.discord.components.PayloadButton` dynamic items (the
+  ``custom_id`` is the service's payload), select menus are
+  :class:`~bot.discord.components.BoxSelect`; both are registered in ``setup_hook``, so they
+  work on messages sent before a restart. Every press goes to :meth:`TableService.press`.
+* Every interaction is answered within Discord's 3 seconds: the answer goes out as the
+  interaction response when the service is done within ``answer_within`` (2 s), otherwise the
+  interaction is deferred at that moment and the answer follows through its webhook.
+* Hidden cards: the table message's "🂠 My cards" button answers with the presser's hand as an
+  ephemeral message; presses on that message (or on the DM hand) edit it in place with the
+  hand the service returns (R3.3, R6.3: no hidden card ever goes to the channel).
+
+Runs on an already running event loop next to the Telegram adapter: :meth:`DiscordAdapter.start`
+logs in (``setup_hook`` registers the items and syncs the commands) and keeps the gateway
+connection in a task; :meth:`DiscordAdapter.stop` closes it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+
+from bot.discord.components import BoxSelect, PayloadButton, PickSelect, is_routed, view_of
+from bot.discord.presenter import PLATFORM, Capture, DiscordPresenter, LiveHand
+from bot.model import Actor, ChatRef, Reply
+from bot.screens import Payload, Screen
+from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
+from bot.texts import language_of, tr
+
+__all__ = ["DiscordAdapter", "OfcClient", "OfcCommands", "actor_of", "chat_of", "is_admin"]
+
+log = logging.getLogger(__name__)
+
+Interaction = discord.Interaction[Any]
+
+#: Discord wants an answer within 3 seconds of the interaction; keep a margin for the network.
+ANSWER_WITHIN = 2.0
+
+# The shared texts name Telegram's commands; on Discord they live under /ofc.
+_COMMAND_NAMES = {
+    "newtable": "new",
+    "join": "join",
+    "ready": "ready",
+    "leave": "leave",
+    "sitout": "sitout",
+    "back": "back",
+    "balance": "balance",
+    "top": "top",
+    "history": "history",
+    "daily": "daily",
+    "rules": "rules",
+    "settings": "settings",
+    "grant": "grant",
+    "closetable": "close",
+    "help": "help",
+}
+_COMMAND_RE = re.compile(r"(?<![\w/])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+
+
+def discord_commands(text: str) -> str:
+    """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``)."""
+    return _COMMAND_RE.sub(lambda m: "/ofc " + _COMMAND_NAMES[m.group(1)], text)
+
+
+def actor_of(interaction: Interaction) -> Actor:
+    """Who acts: the user's id, display name (nickname, global name or username, at most 32
+    characters) and the language of their Discord client."""
+    user = interaction.user
+    name = (user.display_name or user.name or str(user.id)).strip()[:32] or str(user.id)
+    return Actor(PLATFORM, str(user.id), name, interaction.locale.value)
+
+
+def chat_of(interaction: Interaction) -> ChatRef:
+    """Where: the guild (community) and the channel (chat); a DM is a private chat."""
+    channel = str(interaction.channel_id or "")
+    if interaction.guild_id is None:
+        return ChatRef(PLATFORM, "", channel, "", private=True)
+    guild = interaction.guild
+    return ChatRef(PLATFORM, str(interaction.guild_id), channel, guild.name if guild else "")
+
+
+def is_admin(interaction: Interaction) -> bool:
+    """Manage Server (or Administrator) in the guild, from the member's permissions that
+    Discord computes and sends with the interaction. Never in a DM."""
+    if interaction.guild_id is None:
+        return False
+    perms = interaction.permissions
+    return perms.manage_guild or perms.administrator
+
+
+def _compose(text: str, screen: Screen | None) -> str:
+    return "\n\n".join(part for part in (text, screen.text if screen else "") if part)
+
+
+class _Ack:
+    """Defers an interaction if its answer is not ready ``within`` seconds (then the answer
+    must go through the interaction's webhook: see :meth:`deferred`)."""
+
+    def __init__(self, interaction: Interaction, within: float, *, ephemeral: bool) -> None:
+        self.interaction = interaction
+        self.ephemeral = ephemeral
+        self.task: asyncio.Task[None] | None = None
+        self._handle = asyncio.get_running_loop().call_later(within, self._fire)
+
+    def _fire(self) -> None:
+        self.task = asyncio.create_task(self._defer())
+
+    async def _defer(self) -> None:
+        response = self.interaction.response
+        if self.interaction.type is discord.InteractionType.application_command:
+            await response.defer(ephemeral=self.ephemeral, thinking=True)
+        else:
+            await response.defer()
+
+    def stop(self) -> None:
+        """The answer is ready: do not defer any more."""
+        self._handle.cancel()
+
+    async def deferred(self) -> bool:
+        """Whether the interaction was deferred (waits until the deferral is sent)."""
+        if self.task is None:
+            return False
+        try:
+            await self.task
+        except discord.HTTPException as exc:
+            log.warning("could not defer interaction %s: %s", self.interaction.id, exc)
+        return True
+
+
+class OfcClient(discord.Client):
+    """The discord.py client: ``setup_hook`` is the composition point (dynamic items, command
+    sync); :attr:`ofc` is the adapter the items hand presses to."""
+
+    def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
+        super().__init__(**options)
+        self.ofc = adapter
+        self.tree: app_commands.CommandTree[OfcClient] = app_commands.CommandTree(self)
+
+    async def setup_hook(self) -> None:
+        """Register the dynamic items and sync the slash commands."""
+        await self.ofc.setup()
+
+    async def on_interaction(self, interaction: Interaction) -> None:
+        """Answer presses that no item handles (a foreign or malformed ``custom_id``)."""
+        await self.ofc.on_unrouted(interaction)
+
+
+_GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
+_SETTING_CHOICES = [app_commands.Choice(name=n, value=n) for n in SETTINGS][:25]
+
+
+class OfcCommands(app_commands.Group):
+    """The ``/ofc`` command group (guilds only).
+
+    ``settings`` and ``grant`` declare Manage Server with ``default_permissions``; Discord
+    applies that to top-level commands only, so inside this group it is a declaration and the
+    adapter's own check (:func:`is_admin`) is what enforces it.
+    """
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        super().__init__(
+            name="ofc", description="Open-Face Chinese Poker (Pineapple)", guild_only=True
+        )
+        self.adapter = adapter
+
+    @app_commands.command(name="new", description="Open a table in this channel")
+    @app_commands.describe(game="the game (default: this server's setting)")
+    @app_commands.choices(game=_GAME_CHOICES)
+    async def new(self, interaction: Interaction, game: str | None = None) -> None:
+        """Open a table; a refusal (a table is already open here) is ephemeral."""
+        service = self.adapter.service
+        existed = service.table_in(chat_of(interaction)) is not None
+        await self.adapter.command(
+            interaction, lambda c, a: service.new_table(c, a, game), ephemeral=existed
+        )
+
+    @app_commands.command(name="join", description="Take a seat at this channel's table")
+    async def join(self, interaction: Interaction) -> None:
+        """Take a seat (R8.2)."""
+        await self.adapter.command(interaction, self.adapter.service.join)
+
+    @app_commands.command(name="ready", description="Buy in and get ready")
+    async def ready(self, interaction: Interaction) -> None:
+        """Buy in (R8.2)."""
+        await self.adapter.command(interaction, self.adapter.service.ready)
+
+    @app_commands.command(name="leave", description="Leave the table")
+    async def leave(self, interaction: Interaction) -> None:
+        """Stand up (R8.2)."""
+        await self.adapter.command(interaction, self.adapter.service.leave)
+
+    @app_commands.command(name="sitout", description="Skip hands, keeping your seat")
+    async def sitout(self, interaction: Interaction) -> None:
+        """Sit out (R8.6)."""
+        await self.adapter.command(interaction, self.adapter.service.sit_out)
+
+    @app_commands.command(name="back", description="Come back after sitting out")
+    async def back(self, interaction: Interaction) -> None:
+        """Come back (R8.6)."""
+        await self.adapter.command(interaction, self.adapter.service.back)
+
+    @app_commands.command(name="balance", description="Your kush")
+    async def balance(self, interaction: Interaction) -> None:
+        """The caller's balance (ephemeral)."""
+        await self.adapter.command(interaction, self.adapter.service.balance, ephemeral=True)
+
+    @app_commands.command(name="top", description="The leaderboard")
+    async def top(self, interaction: Interaction) -> None:
+        """The server's leaderboard."""
+        await self.adapter.command(interaction, self.adapter.service.top)
+
+    @app_commands.command(name="history", description="Your last hands")
+    async def history(self, interaction: Interaction) -> None:
+        """The caller's last hands (ephemeral)."""
+        await self.adapter.command(interaction, self.adapter.service.history, ephemeral=True)
+
+    @app_commands.command(name="rules", description="Rules of this table's game")
+    async def rules(self, interaction: Interaction) -> None:
+        """Short rules."""
+        await self.adapter.command(interaction, self.adapter.service.rules)
+
+    @app_commands.command(name="daily", description="Take the daily bonus")
+    async def daily(self, interaction: Interaction) -> None:
+        """The daily bonus (ephemeral)."""
+        await self.adapter.command(interaction, self.adapter.service.daily, ephemeral=True)
+
+    @app_commands.command(name="help", description="What the bot can do")
+    async def help(self, interaction: Interaction) -> None:
+        """The command list."""
+        await self.adapter.command(interaction, self.adapter.service.help)
+
+    @app_commands.command(name="settings", description="Admins: this server's settings")
+    @app_commands.describe(name="the setting to change", value="its new value")
+    @app_commands.choices(name=_SETTING_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    async def settings(
+        self, interaction: Interaction, name: str | None = None, value: str | None = None
+    ) -> None:
+        """Show the settings with buttons, or set one (admins; ephemeral)."""
+        admin = is_admin(interaction)
+        args = [name, *(value or "").split()] if name else []
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda c, a: service.settings(c, a, admin, args), ephemeral=True
+        )
+
+    @app_commands.command(name="close", description="Admins: close this channel's table")
+    @app_commands.default_permissions(manage_guild=True)
+    async def close(self, interaction: Interaction) -> None:
+        """Close the table between hands, cashing every stack out (admins)."""
+        admin = is_admin(interaction)
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda c, a: service.close_table(c, a, admin), ephemeral=not admin
+        )
+
+    @app_commands.command(name="grant", description="Admins: give (or take) kush")
+    @app_commands.describe(user="who gets it", amount="how much (negative takes)")
+    @app_commands.default_permissions(manage_guild=True)
+    async def grant(self, interaction: Interaction, user: discord.Member, amount: int) -> None:
+        """Give kush to a member (admins; public when granted, ephemeral when refused)."""
+        admin = is_admin(interaction)
+        service = self.adapter.service
+        key = f"dc:{interaction.id}"
+        await self.adapter.command(
+            interaction,
+            lambda c, a: service.grant(
+                c, a, admin, str(user.id), str(amount), key, target_name=user.display_name
+            ),
+            ephemeral=not admin,
+        )
+
+
+class DiscordAdapter:
+    """Connects a :class:`TableService` to Discord.
+
+    :param token: the bot token (``DISCORD_BOT_TOKEN``).
+    :param intents: defaults to guilds only (no privileged intent is needed: interactions
+        arrive whatever the intents).
+    :param connector: an aiohttp connector for REST and gateway (tests pass one that resolves
+        no hostname).
+    :param sync_commands: publish the slash commands at start-up (``PUT`` of the global list).
+    :param answer_within: seconds after which a slow interaction is deferred.
+    :param client_options: more :class:`discord.Client` options (e.g. ``guild_ready_timeout``).
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        token: str,
+        *,
+        intents: discord.Intents | None = None,
+        connector: aiohttp.BaseConnector | None = None,
+        sync_commands: bool = True,
+        answer_within: float = ANSWER_WITHIN,
+        **client_options: Any,
+    ) -> None:
+        self.service = service
+        self.token = token
+        self.sync_commands = sync_commands
+        self.answer_within = answer_within
+        options: dict[str, Any] = {
+            "allowed_mentions": discord.AllowedMentions.none(),  # names never ping anyone
+            "max_messages": None,  # no message cache: every message we need is in storage
+            "chunk_guilds_at_startup": False,
+            "member_cache_flags": discord.MemberCacheFlags.none(),
+        }
+        options.update(client_options)
+        if connector is not None:
+            options["connector"] = connector
+        self.client = OfcClient(self, intents=intents or discord.Intents(guilds=True), **options)
+        self.tree = self.client.tree
+        self.tree.add_command(OfcCommands(self))
+        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        self.presenter = DiscordPresenter(self.client)
+        service.register(self.presenter)
+        self._task: asyncio.Task[None] | None = None
+        self._inflight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.presenter.quiet = self._idle
+
+    # -- lifecycle -------------------------------------------------------------------------
+    async def setup(self) -> None:
+        """Called from ``setup_hook``: register the dynamic items, sync the commands."""
+        self.client.add_dynamic_items(PayloadButton, BoxSelect, PickSelect)
+        if self.sync_commands:
+            try:
+                await self.tree.sync()
+            except discord.HTTPException as exc:
+                log.warning("could not sync the slash commands: %s", exc)
+
+    async def start(self, *, ready_timeout: float = 60.0) -> None:
+        """Log in, then connect the gateway in a task and wait until the client is ready.
+
+        :raises discord.LoginFailure: the token was refused.
+        :raises OSError: Discord cannot be reached (``aiohttp.ClientConnectorError``).
+        :raises TimeoutError: not ready within ``ready_timeout`` seconds.
+        """
+        try:
+            await self.client.login(self.token)
+            self._task = asyncio.create_task(self.client.connect(reconnect=True), name="discord")
+            ready = asyncio.create_task(self.client.wait_until_ready())
+            done, _ = await asyncio.wait(
+                {self._task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+            )
+            if ready not in done:
+                ready.cancel()
+                if self._task in done:
+                    self._task.result()  # raises what stopped the connection
+                raise TimeoutError("the Discord client did not become ready")
+        except BaseException:
+            await self.stop()
+            raise
+
+    async def stop(self) -> None:
+        """Finish the queued edits and close the connection."""
+        await self.idle()
+        await self.presenter.flush()
+        await self.client.close()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await self._task
+            self._task = None
+
+    async def idle(self) -> None:
+        """Wait until no interaction is being handled."""
+        await self._idle.wait()
+
+    def _busy(self, delta: int) -> None:
+        self._inflight += delta
+        if self._inflight:
+            self._idle.clear()
+        else:
+            self._idle.set()
+
+    # -- commands --------------------------------------------------------------------------
+    async def command(
+        self,
+        interaction: Interaction,
+        call: Callable[[ChatRef, Actor], Awaitable[Reply]],
+        *,
+        ephemeral: bool = False,
+    ) -> None:
+        """Run one slash command through the service and answer it: ephemerally when
+        ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise."""
+        self._busy(+1)
+        try:
+            actor = actor_of(interaction)
+            ack = _Ack(interaction, self.answer_within, ephemeral=ephemeral)
+            try:
+                reply = await call(chat_of(interaction), actor)
+            except Exception:
+                log.exception("command %s failed", interaction.command)
+                reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
+            finally:
+                ack.stop()
+            private = ephemeral or reply.alert
+            content = discord_commands(_compose(reply.text, reply.screen)) or "…"
+            view = view_of(reply.screen) if reply.screen else None
+            extra: dict[str, Any] = {"view": view} if view is not None else {}
+            try:
+                if await ack.deferred():
+                    await interaction.followup.send(content, ephemeral=private, **extra)
+                else:
+                    await interaction.response.send_message(content, ephemeral=private, **extra)
+            except discord.HTTPException as exc:
+                log.warning("could not answer command %s: %s", interaction.command, exc)
+            if view is not None:
+                view.stop()  # items route by custom_id; the instance need not listen
+        finally:
+            self._busy(-1)
+
+    async def _on_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("slash command error: %s", error, exc_info=error)
+        if not interaction.response.is_done():
+            lang = language_of(interaction.locale.value)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(tr(lang, "err.internal"), ephemeral=True)
+
+    # -- presses ---------------------------------------------------------------------------
+    async def on_press(self, interaction: Interaction, data: str) -> None:
+        """A :class:`PayloadButton` was pressed: one press to the service."""
+        await self._press(interaction, [data])
+
+    async def on_select(
+        self, interaction: Interaction, values: Sequence[str], already: Sequence[str]
+    ) -> None:
+        """Options were chosen in a :class:`BoxSelect` (cards for a box) or a
+        :class:`PickSelect` (a button): each newly chosen one is the press of the button it
+        stands for, in order; the preselected ones are already there."""
+        placed = set(already)
+        await self._press(interaction, [v for v in values if v not in placed])
+
+    async def on_unrouted(self, interaction: Interaction) -> None:
+        """Refuse a component whose ``custom_id`` no item handles (ephemeral notice)."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: Any = interaction.data or {}
+        if is_routed(str(data.get("custom_id", ""))):
+            return
+        lang = language_of(interaction.locale.value)
+        with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+            await interaction.response.send_message(tr(lang, "err.forged"), ephemeral=True)
+
+    async def _press(self, interaction: Interaction, datas: list[str]) -> None:
+        self._busy(+1)
+        try:
+            actor = actor_of(interaction)
+            message = interaction.message
+            on_hand = message is not None and (
+                message.flags.ephemeral or interaction.guild_id is None
+            )
+            with self.presenter.capture(message.id if on_hand and message else None) as cap:
+                ack = _Ack(interaction, self.answer_within, ephemeral=True)
+                try:
+                    reply = await self._run_presses(interaction, actor, datas)
+                except Exception:
+                    log.exception("press %s failed", datas)
+                    reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
+                finally:
+                    ack.stop()
+            await self._answer_press(interaction, reply, on_hand, ack, cap)
+        finally:
+            self._busy(-1)
+
+    async def _run_presses(self, interaction: Interaction, actor: Actor, datas: list[str]) -> Reply:
+        """Press ``datas`` in order; after the first, each is looked up again (same action
+        and argument) in the hand the previous press returned, whose version is newer.
+        Stops at the first refusal, keeping the last hand shown."""
+        chat = chat_of(interaction)
+
+        async def admin() -> bool:
+            return is_admin(interaction)
+
+        reply = Reply()
+        for n, data in enumerate(datas):
+            if n:
+                found = _same_button(reply.screen, data)
+                if found is None:
+                    continue
+                data = found
+            answer = await self.service.press(actor, data, chat, admin)
+            if answer.alert and n:
+                return Reply(answer.text, alert=True, screen=reply.screen, private=reply.private)
+            reply = answer
+            if answer.alert:
+                break
+        return reply
+
+    async def _answer_press(
+        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack, cap: Capture
+    ) -> None:
+        deferred = await ack.deferred()
+        screen = reply.screen
+        message = interaction.message
+        user_id = str(interaction.user.id)
+        try:
+            if screen is not None and (on_hand or not reply.private):
+                # the pressed hand (or settings) message shows the new screen
+                content = _compose(reply.text, screen)
+                view = view_of(screen)
+                if deferred:
+                    await interaction.edit_original_response(content=content, view=view)
+                else:
+                    await interaction.response.edit_message(content=content, view=view)
+                cap.screen = None
+                if reply.private and message is not None and message.flags.ephemeral:
+                    self.presenter.remember_live(
+                        user_id, LiveHand(message.id, _original_editor(interaction))
+                    )
+            elif screen is not None:
+                # "My cards" on the table message: the hand as a new ephemeral message
+                view = view_of(screen)
+                extra: dict[str, Any] = {"view": view} if view is not None else {}
+                content = _compose(reply.text, screen)
+                if deferred:
+                    sent = await interaction.followup.send(
+                        content, ephemeral=True, wait=True, **extra
+                    )
+                    live = LiveHand(sent.id, _followup_editor(interaction, sent.id))
+                    self.presenter.remember_live(user_id, live)
+                else:
+                    response = await interaction.response.send_message(
+                        content, ephemeral=True, **extra
+                    )
+                    if response.message_id is not None:
+                        live = LiveHand(response.message_id, _original_editor(interaction))
+                        self.presenter.remember_live(user_id, live)
+                if view is not None:
+                    view.stop()  # no 15-minute listener: the items route by custom_id
+            elif reply.text:
+                if deferred:
+                    await interaction.followup.send(reply.text, ephemeral=True)
+                else:
+                    await interaction.response.send_message(reply.text, ephemeral=True)
+            elif not deferred:
+                await interaction.response.defer()
+        except discord.HTTPException as exc:
+            log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        if cap.screen is not None and cap.message_id is not None and message is not None:
+            # captured for this message but not written by the answer: write it normally
+            self.presenter.queue_edit(message.channel.id, cap.message_id, cap.screen)
+
+
+def _same_button(screen: Screen | None, data: str) -> str | None:
+    """The payload of the button of ``screen`` with the action and argument of ``data``; when
+    the screen no longer offers it (say its box filled up), the same press at the screen's
+    version, so the core's refusal says why (R3.5). ``None`` if the screen has no hand."""
+    want = Payload.decode(data)
+    if screen is None or want is None:
+        return None
+    version: str | None = None
+    for b in screen.all_buttons():
+        p = Payload.decode(b.data)
+        if p is None or p.table != want.table:
+            continue
+        if (p.action, p.arg) == (want.action, want.arg):
+            return b.data
+        version = version or p.version
+    if version is None:
+        return None
+    try:
+        return Payload(want.table, version, want.action, want.arg).encode()
+    except ValueError:
+        return None
+
+
+def _original_editor(
+    interaction: Interaction,
+) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
+    async def edit(content: str, view: discord.ui.View | None) -> object:
+        return await interaction.edit_original_response(content=content, view=view)
+
+    return edit
+
+
+def _followup_editor(
+    interaction: Interaction, message_id: int
+) -> Callable[[str, discord.ui.View | None], Awaitable[object]]:
+    async def edit(content: str, view: discord.ui.View | None) -> object:
+        return await interaction.followup.edit_message(message_id, content=content, view=view)
+
+    return edit

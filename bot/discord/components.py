@@ -1,0 +1,407 @@
+"""Screens as Discord components: :func:`view_of` turns a platform-neutral
+:class:`~bot.screens.Screen` into a view that fits Discord's limits, and two dynamic items
+route the presses back.
+
+* A button with a payload is sent with the payload itself as its ``custom_id``
+  (``table:version:action[:arg]``, at most 64 characters, within Discord's 100).
+  :class:`PayloadButton`, a :class:`discord.ui.DynamicItem` whose template matches payloads, is
+  registered once (``add_dynamic_items``), so a press on any message, even one sent before a
+  restart, is routed by its ``custom_id`` alone; the service re-checks the version.
+* Discord allows 5 action rows of at most 5 buttons (25 components) and 80-character labels.
+  Rows that fit are kept; otherwise neighbouring rows are merged, then the buttons are flowed
+  into rows of 5. Each placement button gets its card's face in the label, so it still says
+  which card it moves once rows are merged.
+* A hand with more cards than rows (Fantasyland: 14–17 cards) is shown as select menus, one per
+  box (top, middle, bottom) and one for the discard, each a multi-select of the card faces
+  (:class:`BoxSelect`), plus the remaining buttons (Undo, Arrange for me, Confirm). An option's
+  value is the payload of the button it replaces, so choosing cards is pressing those buttons.
+* Any other screen with more than 25 buttons (the settings) is shown as single-choice selects
+  of those buttons (:class:`PickSelect`): choosing an option presses its button.
+* The outgoing view is a :class:`ScreenView`: the component JSON written directly (the same
+  JSON the dynamic items render), because building :mod:`discord.ui` objects for every edit
+  costs several times more.
+
+No game rules here: what may be pressed is what the screen offers.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import re
+from collections.abc import Sequence
+from typing import Any, NamedTuple, Protocol
+
+import discord
+from discord import ButtonStyle
+from discord.ui import Button as UiButton
+from discord.ui import DynamicItem, Item, Select, View
+
+from bot.screens import Button, Screen
+from game.cards import parse_card
+from game.errors import CardError
+
+__all__ = [
+    "MAX_BUTTONS",
+    "MAX_LABEL",
+    "MAX_ROWS",
+    "MAX_ROW_WIDTH",
+    "PICK_PREFIX",
+    "SELECT_PREFIX",
+    "BoxSelect",
+    "PayloadButton",
+    "PickSelect",
+    "PressTarget",
+    "ScreenView",
+    "content_of",
+    "is_routed",
+    "rows_of",
+    "view_of",
+]
+
+log = logging.getLogger(__name__)
+
+#: Discord's limits for a message with classic components.
+MAX_ROWS = 5
+MAX_ROW_WIDTH = 5
+MAX_BUTTONS = MAX_ROWS * MAX_ROW_WIDTH
+MAX_LABEL = 80
+MAX_OPTION_LABEL = 100
+MAX_CONTENT = 2000
+SELECT_PREFIX = "sel"
+PICK_PREFIX = "pick"
+MAX_OPTIONS = 25
+
+# Anything shaped like a payload is routed to the service, which refuses what is malformed or
+# stale; a stricter pattern would leave such presses unanswered ("This interaction failed").
+_PAYLOAD_TEMPLATE = r"(?P<data>\d{1,12}:[^:\s]{1,20}:[a-z]{1,2}(?::\S{1,24})?)"
+_SELECT_TEMPLATE = SELECT_PREFIX + r":(?P<table>\d{1,12}):(?P<version>[^:\s]{1,20}):(?P<box>[tmbd])"
+_PICK_TEMPLATE = PICK_PREFIX + r":(?P<n>[0-4])"
+_PAYLOAD_RE = re.compile(_PAYLOAD_TEMPLATE)
+_SELECT_RE = re.compile(_SELECT_TEMPLATE)
+_PICK_RE = re.compile(_PICK_TEMPLATE)
+_BOX_ORDER = ("t", "m", "b", "d")  # the select rows: top, middle, bottom, discard
+_SELECTED = "•"
+
+
+class PressTarget(Protocol):
+    """What the dynamic items call: the adapter's press handlers (found as
+    ``interaction.client.ofc``)."""
+
+    async def on_press(self, interaction: discord.Interaction[Any], data: str) -> None:
+        """A button with payload ``data`` was pressed."""
+
+    async def on_select(
+        self, interaction: discord.Interaction[Any], values: Sequence[str], already: Sequence[str]
+    ) -> None:
+        """Options were chosen in a select: ``values`` are payloads of the buttons the options
+        stand for, ``already`` those that were preselected (the current state)."""
+
+
+def _target(interaction: discord.Interaction[Any]) -> PressTarget | None:
+    target: PressTarget | None = getattr(interaction.client, "ofc", None)
+    return target
+
+
+class PayloadButton(DynamicItem[UiButton[Any]], template=_PAYLOAD_TEMPLATE):
+    """A button whose ``custom_id`` is a payload; every press goes to
+    :meth:`PressTarget.on_press` with that payload."""
+
+    def __init__(
+        self, data: str, label: str = "\u200b", style: ButtonStyle = ButtonStyle.secondary
+    ) -> None:
+        super().__init__(UiButton(label=label[:MAX_LABEL], style=style, custom_id=data))
+        self.data = data
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PayloadButton:
+        """Rebuild the button from a pressed message (also one this process never sent)."""
+        label = getattr(item, "label", None) or "\u200b"
+        return cls(match["data"], label)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the press to the adapter."""
+        target = _target(interaction)
+        if target is not None:
+            await target.on_press(interaction, self.data)
+
+
+class BoxSelect(DynamicItem[Select[Any]], template=_SELECT_TEMPLATE):
+    """A multi-select of card faces for one box (``t``/``m``/``b``) or the discard (``d``);
+    each option's value is the payload of the placement button it stands for."""
+
+    def __init__(self, select: Select[Any]) -> None:
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> BoxSelect:
+        """Rebuild the select (with its options) from the pressed message."""
+        if not isinstance(item, Select):
+            raise TypeError(f"{match.string!r} is not a select")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the chosen cards to the adapter."""
+        target = _target(interaction)
+        if target is not None:
+            already = [o.value for o in self.item.options if o.default]
+            await target.on_select(interaction, list(self.item.values), already)
+
+
+class PickSelect(DynamicItem[Select[Any]], template=_PICK_TEMPLATE):
+    """A single-choice select standing for buttons that do not fit as buttons (a screen with
+    more than 25, such as the settings): each option's value is a button's payload, and
+    choosing it is pressing that button."""
+
+    def __init__(self, select: Select[Any]) -> None:
+        super().__init__(select)
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PickSelect:
+        """Rebuild the select from the pressed message."""
+        if not isinstance(item, Select):
+            raise TypeError(f"{match.string!r} is not a select")
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Hand the chosen button to the adapter."""
+        target = _target(interaction)
+        if target is not None:
+            await target.on_select(interaction, list(self.item.values), [])
+
+
+def is_routed(custom_id: str) -> bool:
+    """Whether a ``custom_id`` is handled by one of the dynamic items."""
+    return any(r.fullmatch(custom_id) for r in (_PAYLOAD_RE, _SELECT_RE, _PICK_RE))
+
+
+def content_of(text: str) -> str:
+    """Message content: Discord takes at most 2,000 characters."""
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+# -- labels and styles -------------------------------------------------------------------------
+class _Parts(NamedTuple):
+    """The fields of a payload, split without checks (the service checks every press)."""
+
+    table: str
+    version: str
+    action: str
+    arg: str
+
+
+def _parts(data: str | None) -> _Parts | None:
+    if not data:
+        return None
+    fields = data.split(":", 3)
+    if len(fields) < 3:
+        return None
+    return _Parts(fields[0], fields[1], fields[2], fields[3] if len(fields) == 4 else "")
+
+
+@functools.lru_cache(maxsize=64)
+def _face(text: str) -> str | None:
+    try:
+        return parse_card(text).face
+    except CardError:
+        return None
+
+
+def _card_face(p: _Parts) -> str | None:
+    """The face of the card a placement (``p``: card + box code) or discard (``d``) moves."""
+    return _face(p.arg[:-1] if p.action == "p" else p.arg)
+
+
+def _label(b: Button, p: _Parts | None) -> str:
+    label = b.label
+    if p is not None and p.action in ("p", "d"):
+        face = _card_face(p)
+        if face is not None and face not in label:
+            label = f"{face} {label}"
+    return label[:MAX_LABEL]
+
+
+_SECONDARY = ButtonStyle.secondary.value
+_STYLES = {
+    "c": ButtonStyle.success.value,
+    "j": ButtonStyle.success.value,
+    "r": ButtonStyle.primary.value,
+    "h": ButtonStyle.primary.value,
+}
+
+
+def _style(b: Button, p: _Parts | None) -> int:
+    if p is None:
+        return _SECONDARY
+    if p.action in ("p", "d") and _SELECTED in b.label:
+        return ButtonStyle.danger.value if p.action == "d" else ButtonStyle.primary.value
+    return _STYLES.get(p.action, _SECONDARY)
+
+
+def _button(b: Button, p: _Parts | None) -> dict[str, Any] | None:
+    """A button component as Discord's JSON (a link, or a :class:`PayloadButton`'s)."""
+    if b.url:
+        return {"type": 2, "style": ButtonStyle.link.value, "label": b.label[:MAX_LABEL],
+                "url": b.url}  # fmt: skip
+    if not b.data:
+        return None
+    return {"type": 2, "style": _style(b, p), "label": _label(b, p),
+            "custom_id": b.data}  # fmt: skip
+
+
+class ScreenView(View):
+    """The components of a screen, kept as Discord's JSON (``{"type": 1, "components": …}``
+    rows) and sent as they are.
+
+    Building :mod:`discord.ui` items for every edit costs about 0.4 ms a screen (measured),
+    ten times the JSON. The instance is never needed for a press: presses route by
+    ``custom_id`` to :class:`PayloadButton` and :class:`BoxSelect`, which render the very same
+    JSON (``to_component_dict``), so this view is not dispatchable and discord.py does not
+    keep it.
+    """
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        super().__init__(timeout=None)
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        """The action rows, as sent."""
+        return self.rows
+
+    def is_dispatchable(self) -> bool:
+        """Never: the dynamic items route the presses."""
+        return False
+
+
+def _action_rows(rows: Sequence[Sequence[dict[str, Any]]]) -> ScreenView:
+    return ScreenView([{"type": 1, "components": list(row)} for row in rows if row])
+
+
+# -- packing -----------------------------------------------------------------------------------
+def _chunks(items: Sequence[Any], size: int) -> list[list[Any]]:
+    return [list(items[i : i + size]) for i in range(0, len(items), size)]
+
+
+def rows_of(rows: Sequence[Sequence[Any]]) -> list[list[Any]] | None:
+    """Fit rows of buttons into Discord's 5 rows of 5: kept as they are when they fit, else
+    neighbours merged, else all but the last row flowed into rows of 5 (the last, e.g. Undo /
+    Arrange / Confirm, kept whole), else everything flowed. ``None`` if more than 25."""
+    lines = [list(r) for r in rows if r]
+    if len(lines) <= MAX_ROWS and all(len(r) <= MAX_ROW_WIDTH for r in lines):
+        return lines
+    merged: list[list[Any]] = []
+    for r in lines:
+        if merged and len(merged[-1]) + len(r) <= MAX_ROW_WIDTH:
+            merged[-1] = merged[-1] + r
+        else:
+            merged.extend(_chunks(r, MAX_ROW_WIDTH))
+    if len(merged) <= MAX_ROWS:
+        return merged
+    body = [b for r in lines[:-1] for b in r]
+    flowed = _chunks(body, MAX_ROW_WIDTH) + _chunks(lines[-1], MAX_ROW_WIDTH)
+    if len(flowed) <= MAX_ROWS:
+        return flowed
+    flat = [b for r in lines for b in r]
+    if len(flat) <= MAX_BUTTONS:
+        return _chunks(flat, MAX_ROW_WIDTH)
+    return None
+
+
+def view_of(screen: Screen) -> View | None:
+    """The components of ``screen`` as a :class:`ScreenView` (``None`` when it has no
+    buttons: an edit then removes the old ones)."""
+    if not screen.buttons:
+        return None
+    rows = [[(b, _parts(b.data)) for b in row] for row in screen.buttons]
+    cards = {p.arg[:-1] if p.action == "p" else p.arg for row in rows for _, p in row
+             if p is not None and p.action in ("p", "d")}  # fmt: skip
+    if len(cards) > MAX_ROWS:
+        return _select_view(rows)
+    items = [[i for i in (_button(b, p) for b, p in row) if i is not None] for row in rows]
+    packed = rows_of(items)
+    if packed is None:
+        return _pick_view(screen)
+    return _action_rows(packed)
+
+
+def _pick_view(screen: Screen) -> View:
+    """Buttons that do not fit, as single-choice selects of up to 25 options each. An option
+    that continues a row ("+50" after "min_buy_in −50") is named with the row's first word."""
+    options: list[dict[str, Any]] = []
+    for row in screen.buttons:
+        head = row[0].label.split(" ", 1)[0] if row else ""
+        for n, b in enumerate(row):
+            if not b.data:
+                continue  # a link cannot be an option
+            label = b.label if n == 0 or head in b.label else f"{head} {b.label}"
+            options.append({"label": label[:MAX_OPTION_LABEL], "value": b.data})
+    lines = []
+    for n, chunk in enumerate(_chunks(options, MAX_OPTIONS)):
+        if n == MAX_ROWS:
+            log.warning("a screen with %d buttons does not fit; cut to 125", len(options))
+            break
+        placeholder = f"{chunk[0]['label']} … {chunk[-1]['label']}"
+        lines.append(
+            [{"type": 3, "custom_id": f"{PICK_PREFIX}:{n}", "placeholder": placeholder[:150],
+              "min_values": 1, "max_values": 1, "options": chunk}]
+        )  # fmt: skip
+    return _action_rows(lines)
+
+
+def _bare_label(b: Button, p: _Parts) -> str:
+    """The box's own word from a placement label ("Q♠ • Top" → "Top")."""
+    face = _card_face(p) or ""
+    return b.label.replace(face, "").replace(_SELECTED, "").strip() or "…"
+
+
+def _select_view(rows: list[list[tuple[Button, _Parts | None]]]) -> View:
+    by_box: dict[str, list[tuple[Button, _Parts]]] = {k: [] for k in _BOX_ORDER}
+    rest: list[dict[str, Any]] = []
+    for b, p in (entry for row in rows for entry in row):
+        if p is not None and p.action in ("p", "d"):
+            by_box[p.arg[-1] if p.action == "p" else "d"].append((b, p))
+        elif (item := _button(b, p)) is not None:
+            rest.append(item)
+    lines: list[list[dict[str, Any]]] = []
+    for box in _BOX_ORDER:
+        entries = by_box[box][:25]
+        if not entries:
+            continue
+        first = entries[0][1]
+        options = [
+            {
+                "label": (_card_face(p) or p.arg)[:MAX_OPTION_LABEL],
+                "value": b.data or "",
+                "default": _SELECTED in b.label,
+            }
+            for b, p in entries
+        ]
+        select = {
+            "type": 3,
+            "custom_id": f"{SELECT_PREFIX}:{first.table}:{first.version}:{box}",
+            "placeholder": _bare_label(*entries[0])[:150],
+            "min_values": 1,
+            "max_values": len(options),
+            "options": options,
+        }
+        lines.append([select])
+    lines.extend(_chunks(rest, MAX_ROW_WIDTH)[: MAX_ROWS - len(lines)])
+    return _action_rows(lines)

@@ -1,0 +1,1057 @@
+"""A local fake of Discord on 127.0.0.1 (aiohttp): the REST API and the gateway websocket.
+
+The real :class:`discord.Client` talks to it once :func:`point_discord_at` has pointed
+``discord.http.Route.BASE`` and ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` here. It
+serves what the bot needs and nothing more:
+
+* login (``GET /users/@me``, ``GET /oauth2/applications/@me``) and command sync
+  (``PUT /applications/{app}/commands``, also per guild); the synced commands are kept;
+* channel messages (``POST``/``PATCH``/``DELETE /channels/{id}/messages[/{id}]``) and DMs
+  (``POST /users/@me/channels``); users in :attr:`FakeDiscord.closed_dms` refuse DMs with a
+  403 ``{"code": 50007}``, as Discord does;
+* interaction callbacks (``POST /interactions/{id}/{token}/callback?with_response=1``, types
+  4–7) answered with the body discord.py parses, webhook follow-ups and edits of the original
+  or a follow-up message (``/webhooks/{app}/{token}[/messages/{id|@original}]``);
+* the gateway: HELLO, heartbeat ACKs, READY and GUILD_CREATE on IDENTIFY, and
+  :meth:`FakeDiscord.slash` / :meth:`FakeDiscord.press` which send INTERACTION_CREATE as a user
+  would (a slash command, a button press or a select choice on a stored message).
+
+It stores every message in its current state (ephemeral ones flagged 64 and tied to their
+user), so tests press the buttons the bot actually sent, and records every request. Control
+routes (``/_press``, ``/_slash``, ``/_interactions``) let a benchmark in another process drive it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import aiohttp
+import yarl
+from aiohttp import web
+from aiohttp.abc import AbstractResolver, ResolveResult
+
+__all__ = [
+    "APP_ID",
+    "BOT_ID",
+    "CHANNEL_ID",
+    "GUILD_ID",
+    "TOKEN",
+    "ApiCall",
+    "FakeDiscord",
+    "FakeInteraction",
+    "FakeUser",
+    "MessageWrite",
+    "RefusingResolver",
+    "point_discord_at",
+    "refusing_connector",
+]
+
+BOT_ID = 910000000000000001
+APP_ID = BOT_ID
+GUILD_ID = 920000000000000001
+CHANNEL_ID = 930000000000000001
+TOKEN = "fake.discord.token"
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+MANAGE_GUILD = 1 << 5
+#: view channel, send messages, read history, use application commands
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
+_DISCORD_EPOCH_MS = 1420070400000
+_API = "/api/v10"
+
+BOT_USER: dict[str, Any] = {
+    "id": str(BOT_ID),
+    "username": "ofc-bot",
+    "global_name": "OFC",
+    "discriminator": "0000",
+    "avatar": None,
+    "bot": True,
+    "flags": 0,
+}
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    """A Discord user of the fake world.
+
+    :ivar admin: has Manage Server in the guild (sent as the member's permissions).
+    """
+
+    id: int
+    name: str
+    locale: str = "en-US"
+    admin: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The user object as Discord sends it."""
+        return {
+            "id": str(self.id),
+            "username": self.name.lower(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": False,
+            "public_flags": 0,
+        }
+
+    def member_json(self, admin: bool | None = None) -> dict[str, Any]:
+        """The guild member object of an interaction (with the computed permissions)."""
+        admin = self.admin if admin is None else admin
+        perms = MEMBER_PERMISSIONS | (MANAGE_GUILD if admin else 0)
+        return {
+            "user": self.to_json(),
+            "roles": [],
+            "flags": 0,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+            "nick": None,
+            "avatar": None,
+            "pending": False,
+            "permissions": str(perms),
+        }
+
+
+@dataclass
+class ApiCall:
+    """One request the bot made: HTTP method, path (below ``/api/v10``), query, JSON body,
+    the status answered and when it arrived (``time.monotonic``)."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    at: float = field(default_factory=time.monotonic)
+    status: int = 0
+
+
+@dataclass
+class MessageWrite:
+    """A message the bot created or changed, in its new state.
+
+    :ivar via: ``rest`` (channel API), ``callback`` (interaction response) or ``webhook``.
+    :ivar guild: it is in a guild channel (not a DM).
+    :ivar ephemeral: only its interaction's user sees it.
+    """
+
+    message: dict[str, Any]
+    created: bool
+    via: str
+    guild: bool
+    ephemeral: bool
+
+
+@dataclass
+class FakeInteraction:
+    """An INTERACTION_CREATE the fake sent and what the bot answered.
+
+    :ivar callback_type: the interaction response type (4 message, 5 deferred message,
+        6 deferred update, 7 update message), ``None`` until answered.
+    :ivar messages: ids of the messages the answer created or edited, in order.
+    """
+
+    id: int
+    token: str
+    type: int
+    user: FakeUser
+    channel_id: int
+    payload: dict[str, Any]
+    sent_at: float
+    message_id: int | None = None
+    callback_type: int | None = None
+    callback_at: float | None = None
+    callback_body: dict[str, Any] | None = None
+    response_message_id: int | None = None
+    followups: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[int] = field(default_factory=list)
+    done_at: float | None = None
+    answered_event: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
+
+    @property
+    def answered(self) -> bool:
+        """The bot acknowledged it (any callback type)."""
+        return self.callback_type is not None
+
+    @property
+    def deferred(self) -> bool:
+        """It was acknowledged with a deferral (type 5 or 6)."""
+        return self.callback_type in (5, 6)
+
+
+class RefusingResolver(AbstractResolver):
+    """A DNS resolver that refuses every name: a client built with it can reach 127.0.0.1
+    and nothing else, so a forgotten real URL fails loudly in tests."""
+
+    async def resolve(self, host: str, port: int = 0, family: int = 0) -> list[ResolveResult]:
+        raise OSError(f"offline test: refusing to resolve {host!r}")
+
+    async def close(self) -> None:
+        return None
+
+
+def refusing_connector() -> aiohttp.TCPConnector:
+    """An aiohttp connector that reaches IP literals only (see :class:`RefusingResolver`)."""
+    return aiohttp.TCPConnector(resolver=RefusingResolver(), limit=0)
+
+
+@contextlib.contextmanager
+def point_discord_at(fake: FakeDiscord | int) -> Iterator[None]:
+    """Point discord.py's REST base and gateway at ``fake`` (or a fake listening on that port
+    of 127.0.0.1, e.g. in another process) while the block runs. Both are class attributes,
+    so this is process-wide; they are restored afterwards."""
+    import discord.gateway
+    import discord.http
+
+    port = fake if isinstance(fake, int) else fake.port
+    old_base = discord.http.Route.BASE
+    old_gateway = discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}{_API}"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    try:
+        yield
+    finally:
+        discord.http.Route.BASE = old_base
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+_CALL = web.RequestKey("call", ApiCall)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # discord.py reads a body as JSON only when Content-Type is exactly application/json
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+class _ApiError(Exception):
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+class FakeDiscord:
+    """The fake Discord. ``await start()``, then run the client inside
+    :func:`point_discord_at`.
+
+    :param token: the bot token it accepts.
+    :param channels: the guild's text channels (ids).
+    """
+
+    def __init__(
+        self,
+        token: str = TOKEN,
+        *,
+        guild_id: int = GUILD_ID,
+        channels: tuple[int, ...] = (CHANNEL_ID,),
+        guild_name: str = "Poker Night",
+    ) -> None:
+        self.token = token
+        self.guild_id = guild_id
+        self.guild_name = guild_name
+        self.channels: dict[int, dict[str, Any]] = {}
+        for n, cid in enumerate(channels):
+            self.add_channel(cid, f"poker-{n + 1}")
+        #: users who have closed their DMs to the bot: sending them a DM answers 403/50007
+        self.closed_dms: set[int] = set()
+        self.users: dict[int, FakeUser] = {}
+        self.calls: list[ApiCall] = []
+        self.unhandled: list[ApiCall] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.ephemeral_for: dict[int, int] = {}  # ephemeral message id → its user
+        self.deleted: set[int] = set()
+        self.dm_channels: dict[int, int] = {}  # user id → DM channel id
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.listeners: list[Callable[[MessageWrite], None]] = []
+        #: route name (``create_message``, ``edit_message``, ``callback``…) → answers to give
+        #: instead, in order, e.g. ``[(429, {"retry_after": 0.1, "global": False, ...})]``
+        self.fail_next: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self.heartbeat_interval_ms = 41250
+        self._by_token: dict[str, FakeInteraction] = {}
+        self._ids = itertools.count(1)
+        self._seq = 0
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # -- addresses ---------------------------------------------------------------------------
+    @property
+    def api_base(self) -> str:
+        """The REST base for ``discord.http.Route.BASE``."""
+        return f"http://127.0.0.1:{self.port}{_API}"
+
+    @property
+    def gateway_url(self) -> str:
+        """The gateway websocket for ``DiscordWebSocket.DEFAULT_GATEWAY``."""
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def snowflake(self) -> int:
+        """A new id shaped like Discord's (time in the high bits, so ``created_at`` is now)."""
+        ms = int(time.time() * 1000) - _DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._ids) & 0x3FFFFF)
+
+    def add_channel(self, channel_id: int, name: str) -> None:
+        """A text channel of the guild."""
+        self.channels[channel_id] = {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    # -- server ------------------------------------------------------------------------------
+    async def start(self, port: int = 0) -> None:
+        """Listen on 127.0.0.1 (``port`` 0 picks a free one: see :attr:`port`)."""
+        app = web.Application(middlewares=[self._record])
+        r = app.router
+        r.add_get("/gateway", self._gateway)
+        r.add_post("/_press", self._control_press)
+        r.add_post("/_slash", self._control_slash)
+        r.add_get("/_interactions", self._control_interactions)
+        r.add_get("/_message/{message}", self._control_message)
+        r.add_route("*", _API + "/{tail:.*}", self._api)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[attr-defined]
+
+    async def stop(self) -> None:
+        """Close every gateway socket and stop listening."""
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def drop_connections(self) -> None:
+        """Close the gateway sockets (the client reconnects on its own)."""
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4000)
+        self._sockets.clear()
+
+    @web.middleware
+    async def _record(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        if not request.path.startswith(_API):
+            return await handler(request)
+        body: Any = None
+        if request.can_read_body:
+            raw = await request.read()
+            if raw:
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = raw.decode(errors="replace")
+        call = ApiCall(request.method, request.path[len(_API) :], dict(request.query), body)
+        self.calls.append(call)
+        request[_CALL] = call
+        response = await handler(request)
+        call.status = response.status
+        await self._notify()
+        return response
+
+    async def _notify(self) -> None:
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every request); returns it.
+
+        :raises TimeoutError: if it stays falsy for ``timeout`` seconds.
+        """
+        deadline = time.monotonic() + timeout
+        async with self._changed:
+            while True:
+                value = predicate()
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError("the bot did not do what was expected in time")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), min(left, 0.05))
+
+    # -- REST --------------------------------------------------------------------------------
+    _ROUTES: tuple[tuple[str, str, str], ...] = (
+        ("GET", "users/@me", "_me"),
+        ("GET", "oauth2/applications/@me", "_application"),
+        ("GET", "gateway", "_get_gateway"),
+        ("GET", "gateway/bot", "_get_gateway"),
+        ("PUT", "applications/*/commands", "_put_commands"),
+        ("PUT", "applications/*/guilds/*/commands", "_put_guild_commands"),
+        ("GET", "applications/*/commands", "_get_commands"),
+        ("POST", "channels/*/messages", "_create_message"),
+        ("PATCH", "channels/*/messages/*", "_edit_message"),
+        ("DELETE", "channels/*/messages/*", "_delete_message"),
+        ("POST", "users/@me/channels", "_create_dm"),
+        ("POST", "interactions/*/*/callback", "_callback"),
+        ("POST", "webhooks/*/*", "_followup"),
+        ("PATCH", "webhooks/*/*/messages/*", "_edit_webhook_message"),
+        ("GET", "webhooks/*/*/messages/*", "_get_webhook_message"),
+        ("DELETE", "webhooks/*/*/messages/*", "_delete_webhook_message"),
+    )
+
+    def _route(self, method: str, parts: list[str]) -> tuple[str, list[str]] | None:
+        for verb, pattern, name in self._ROUTES:
+            pat = pattern.split("/")
+            if verb != method or len(pat) != len(parts):
+                continue
+            if all(p == "*" or p == q for p, q in zip(pat, parts, strict=True)):
+                return name, [q for p, q in zip(pat, parts, strict=True) if p == "*"]
+        return None
+
+    async def _api(self, request: web.Request) -> web.StreamResponse:
+        call = request[_CALL]
+        parts = call.path.strip("/").split("/")
+        route = self._route(request.method, parts)
+        if route is None:
+            self.unhandled.append(call)
+            message = f"fake: no route {request.method} {call.path}"
+            return _json({"message": message, "code": 0}, 404)
+        name, args = route
+        needs_auth = parts[0] not in ("interactions", "webhooks")
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self.token}":
+            return _json({"message": "401: Unauthorized", "code": 0}, 401)
+        failures = self.fail_next.get(name.lstrip("_"))
+        if failures:
+            status, body = failures.pop(0)
+            return _json(body, status)
+        try:
+            result = await getattr(self, name)(call, *args)
+        except _ApiError as exc:
+            return _json({"message": exc.message, "code": exc.code}, exc.status)
+        if result is None:
+            return web.Response(status=204)
+        return _json(result)
+
+    async def _me(self, call: ApiCall) -> dict[str, Any]:
+        return dict(BOT_USER, mfa_enabled=False, verified=True, locale="en-US")
+
+    async def _application(self, call: ApiCall) -> dict[str, Any]:
+        return {
+            "id": str(APP_ID),
+            "name": "OFC",
+            "description": "Open-Face Chinese Poker",
+            "icon": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "owner": {k: v for k, v in BOT_USER.items() if k != "bot"} | {"id": "1"},
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "summary": "",
+            "team": None,
+        }
+
+    async def _get_gateway(self, call: ApiCall) -> dict[str, Any]:
+        return {"url": self.gateway_url, "shards": 1}
+
+    def _stamp_commands(
+        self, body: list[dict[str, Any]], guild: int | None
+    ) -> list[dict[str, Any]]:
+        out = []
+        for cmd in body:
+            c = dict(cmd)
+            c.setdefault("type", 1)
+            c["id"] = str(self.snowflake())
+            c["application_id"] = str(APP_ID)
+            c["version"] = str(self.snowflake())
+            if guild is not None:
+                c["guild_id"] = str(guild)
+            out.append(c)
+        return out
+
+    async def _put_commands(self, call: ApiCall, app: str) -> list[dict[str, Any]]:
+        self.commands = self._stamp_commands(list(call.body or []), None)
+        return self.commands
+
+    async def _put_guild_commands(
+        self, call: ApiCall, app: str, guild: str
+    ) -> list[dict[str, Any]]:
+        stamped = self._stamp_commands(list(call.body or []), int(guild))
+        self.guild_commands[int(guild)] = stamped
+        return stamped
+
+    async def _get_commands(self, call: ApiCall, app: str) -> list[dict[str, Any]]:
+        return self.commands
+
+    def _dm_user(self, channel_id: int) -> int | None:
+        for user, cid in self.dm_channels.items():
+            if cid == channel_id:
+                return user
+        return None
+
+    def _new_message(
+        self,
+        channel_id: int,
+        body: Mapping[str, Any],
+        *,
+        flags: int = 0,
+        interaction: FakeInteraction | None = None,
+    ) -> dict[str, Any]:
+        mid = self.snowflake()
+        msg: dict[str, Any] = {
+            "id": str(mid),
+            "channel_id": str(channel_id),
+            "type": 0 if interaction is None else (20 if interaction.type == 2 else 19),
+            "content": str(body.get("content") or ""),
+            "components": list(body.get("components") or []),
+            "embeds": list(body.get("embeds") or []),
+            "author": dict(BOT_USER),
+            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime()),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "pinned": False,
+            "flags": flags | int(body.get("flags") or 0),
+        }
+        if interaction is not None:
+            msg["application_id"] = str(APP_ID)
+            msg["webhook_id"] = str(APP_ID)
+            msg["interaction_metadata"] = {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "user": interaction.user.to_json(),
+                "authorizing_integration_owners": {},
+            }
+        self.messages[mid] = msg
+        if msg["flags"] & EPHEMERAL and interaction is not None:
+            self.ephemeral_for[mid] = interaction.user.id
+        return msg
+
+    def _emit(self, msg: dict[str, Any], *, created: bool, via: str) -> None:
+        if not self.listeners:
+            return
+        channel = int(msg["channel_id"])
+        write = MessageWrite(
+            message=json.loads(json.dumps(msg)),
+            created=created,
+            via=via,
+            guild=channel in self.channels,
+            ephemeral=bool(msg["flags"] & EPHEMERAL),
+        )
+        for listener in list(self.listeners):
+            listener(write)
+
+    def _edit(self, mid: int, body: Mapping[str, Any], via: str) -> dict[str, Any]:
+        msg = self.messages.get(mid)
+        if msg is None or mid in self.deleted:
+            raise _ApiError(404, 10008, "Unknown Message")
+        msg = dict(msg)
+        if "content" in body:
+            msg["content"] = str(body["content"] or "")
+        if "components" in body:
+            msg["components"] = list(body["components"] or [])
+        if "embeds" in body:
+            msg["embeds"] = list(body["embeds"] or [])
+        msg["edited_timestamp"] = time.strftime("%Y-%m-%dT%H:%M:%S+00:00", time.gmtime())
+        self.messages[mid] = msg
+        self._emit(msg, created=False, via=via)
+        return msg
+
+    async def _create_message(self, call: ApiCall, channel: str) -> dict[str, Any]:
+        cid = int(channel)
+        user = self._dm_user(cid)
+        if user is not None and user in self.closed_dms:
+            raise _ApiError(403, 50007, "Cannot send messages to this user")
+        if cid not in self.channels and user is None:
+            raise _ApiError(404, 10003, "Unknown Channel")
+        msg = self._new_message(cid, call.body or {})
+        self._emit(msg, created=True, via="rest")
+        return msg
+
+    async def _edit_message(self, call: ApiCall, channel: str, message: str) -> dict[str, Any]:
+        mid = int(message)
+        msg = self.messages.get(mid)
+        if msg is None or msg["channel_id"] != channel:
+            raise _ApiError(404, 10008, "Unknown Message")
+        user = self._dm_user(int(channel))
+        if user is not None and user in self.closed_dms:
+            raise _ApiError(403, 50007, "Cannot send messages to this user")
+        return self._edit(mid, call.body or {}, "rest")
+
+    async def _delete_message(self, call: ApiCall, channel: str, message: str) -> None:
+        mid = int(message)
+        if mid not in self.messages or mid in self.deleted:
+            raise _ApiError(404, 10008, "Unknown Message")
+        self.deleted.add(mid)
+        return None
+
+    async def _create_dm(self, call: ApiCall) -> dict[str, Any]:
+        user_id = int((call.body or {})["recipient_id"])
+        cid = self.dm_channels.get(user_id)
+        if cid is None:
+            cid = self.dm_channels[user_id] = self.snowflake()
+        return self._dm_channel_json(user_id, cid)
+
+    def _dm_channel_json(self, user_id: int, cid: int) -> dict[str, Any]:
+        user = self.users.get(user_id) or FakeUser(user_id, f"user{user_id}")
+        return {"id": str(cid), "type": 1, "last_message_id": None, "recipients": [user.to_json()]}
+
+    def _interaction_of(self, iid: str, token: str) -> FakeInteraction:
+        record = self._by_token.get(token)
+        if record is None or (iid and str(record.id) != iid):
+            raise _ApiError(404, 10062, "Unknown interaction")
+        return record
+
+    async def _callback(self, call: ApiCall, iid: str, token: str) -> dict[str, Any] | None:
+        record = self._interaction_of(iid, token)
+        if record.answered:
+            raise _ApiError(400, 40060, "Interaction has already been acknowledged.")
+        body = call.body or {}
+        kind = int(body.get("type", 0))
+        data = dict(body.get("data") or {})
+        record.callback_type = kind
+        record.callback_at = call.at
+        record.callback_body = body
+        record.answered_event.set()
+        out: dict[str, Any] = {
+            "interaction": {
+                "id": str(record.id),
+                "type": record.type,
+                "response_message_loading": kind == 5,
+                "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL),
+            }
+        }
+        if kind in (4, 5):
+            flags = LOADING if kind == 5 else 0
+            msg = self._new_message(record.channel_id, data, flags=flags, interaction=record)
+            record.response_message_id = int(msg["id"])
+            record.messages.append(int(msg["id"]))
+            out["interaction"]["response_message_id"] = msg["id"]
+            out["resource"] = {"type": kind, "message": msg}
+            if kind == 4:
+                self._emit(msg, created=True, via="callback")
+                record.done_at = call.at
+        elif kind == 7:
+            if record.message_id is None:
+                raise _ApiError(400, 40004, "Cannot update: not a component interaction")
+            msg = self._edit(record.message_id, data, "callback")
+            record.messages.append(record.message_id)
+            out["resource"] = {"type": 7, "message": msg}
+            record.done_at = call.at
+        elif kind != 6:
+            raise _ApiError(400, 50035, f"fake: unsupported interaction response type {kind}")
+        return out
+
+    async def _followup(self, call: ApiCall, app: str, token: str) -> dict[str, Any]:
+        record = self._interaction_of("", token)
+        if not record.answered:
+            raise _ApiError(404, 10015, "Unknown Webhook")
+        body = call.body or {}
+        record.followups.append(body)
+        original = record.response_message_id
+        if original is not None and self.messages[original]["flags"] & LOADING:
+            # the first follow-up of a deferred message fills the loading message
+            msg = dict(self.messages[original])
+            msg["flags"] &= ~LOADING
+            self.messages[original] = msg
+            msg = self._edit(original, body, "webhook")
+        else:
+            msg = self._new_message(record.channel_id, body, interaction=record)
+            self._emit(msg, created=True, via="webhook")
+        record.messages.append(int(msg["id"]))
+        record.done_at = call.at
+        return msg
+
+    def _webhook_target(self, record: FakeInteraction, message: str) -> int:
+        if message == "@original":
+            target = record.response_message_id or record.message_id
+            if target is None:
+                raise _ApiError(404, 10008, "Unknown Message")
+            return target
+        return int(message)
+
+    async def _edit_webhook_message(
+        self, call: ApiCall, app: str, token: str, message: str
+    ) -> dict[str, Any]:
+        record = self._interaction_of("", token)
+        mid = self._webhook_target(record, message)
+        msg = self._edit(mid, call.body or {}, "webhook")
+        record.messages.append(mid)
+        record.done_at = call.at
+        return msg
+
+    async def _get_webhook_message(
+        self, call: ApiCall, app: str, token: str, message: str
+    ) -> dict[str, Any]:
+        record = self._interaction_of("", token)
+        return self.messages[self._webhook_target(record, message)]
+
+    async def _delete_webhook_message(
+        self, call: ApiCall, app: str, token: str, message: str
+    ) -> None:
+        record = self._interaction_of("", token)
+        self.deleted.add(self._webhook_target(record, message))
+        return None
+
+    # -- gateway -----------------------------------------------------------------------------
+    def guild_json(self) -> dict[str, Any]:
+        """GUILD_CREATE's guild: the channels, the @everyone role and the bot as member."""
+        bot_member = {
+            "user": dict(BOT_USER),
+            "roles": [],
+            "flags": 0,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "deaf": False,
+            "mute": False,
+        }
+        return {
+            "id": str(self.guild_id),
+            "name": self.guild_name,
+            "icon": None,
+            "owner_id": "1",
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "system_channel_flags": 0,
+            "features": [],
+            "roles": [
+                {
+                    "id": str(self.guild_id),
+                    "name": "@everyone",
+                    "permissions": str(MEMBER_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "emojis": [],
+            "stickers": [],
+            "channels": list(self.channels.values()),
+            "threads": [],
+            "members": [bot_member],
+            "member_count": 1,
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "large": False,
+            "unavailable": False,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+        }
+
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=0)
+        await ws.prepare(request)
+        hello = {"op": 10, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
+        await ws.send_str(json.dumps(hello))
+        try:
+            async for frame in ws:
+                if frame.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                payload = json.loads(frame.data)
+                op = payload.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    token = str(payload["d"].get("token", "")).removeprefix("Bot ")
+                    if token != self.token:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    self._sockets.add(ws)
+                    await self._send(ws, "READY", self._ready())
+                    await self._send(ws, "GUILD_CREATE", self.guild_json())
+                elif op == 6:
+                    self._sockets.add(ws)
+                    await self._send(ws, "RESUMED", {})
+        finally:
+            self._sockets.discard(ws)
+        return ws
+
+    def _ready(self) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": dict(BOT_USER),
+            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "session_id": f"session{self.snowflake()}",
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": str(APP_ID), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        self._seq += 1
+        await ws.send_str(json.dumps({"op": 0, "t": event, "s": self._seq, "d": data}))
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        """Send a dispatch event to every identified client.
+
+        :raises RuntimeError: if no client is connected.
+        """
+        if not self._sockets:
+            raise RuntimeError("no client is connected to the fake gateway")
+        for ws in list(self._sockets):
+            await self._send(ws, event, data)
+
+    @property
+    def connected(self) -> bool:
+        """A client has identified on the gateway."""
+        return bool(self._sockets)
+
+    # -- the world: users act -----------------------------------------------------------------
+    def _interaction(
+        self,
+        kind: int,
+        user: FakeUser,
+        channel_id: int,
+        data: dict[str, Any],
+        message: dict[str, Any] | None,
+        admin: bool | None,
+    ) -> FakeInteraction:
+        self.users[user.id] = user
+        iid = self.snowflake()
+        token = f"tok{iid}"
+        payload: dict[str, Any] = {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": token,
+            "version": 1,
+            "attachment_size_limit": 8 * 1024 * 1024,
+            "locale": user.locale,
+            "app_permissions": str(MEMBER_PERMISSIONS),
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.guild_id)},
+            "data": data,
+        }
+        if channel_id in self.channels:
+            payload["guild_id"] = str(self.guild_id)
+            payload["guild_locale"] = "en-US"
+            payload["channel_id"] = str(channel_id)
+            payload["channel"] = self.channels[channel_id]
+            payload["member"] = user.member_json(admin)
+            payload["context"] = 0
+        else:
+            payload["channel_id"] = str(channel_id)
+            payload["channel"] = self._dm_channel_json(user.id, channel_id)
+            payload["user"] = user.to_json()
+            payload["context"] = 1
+        if message is not None:
+            payload["message"] = message
+        record = FakeInteraction(
+            id=iid,
+            token=token,
+            type=kind,
+            user=user,
+            channel_id=channel_id,
+            payload=payload,
+            sent_at=0.0,
+            message_id=int(message["id"]) if message is not None else None,
+        )
+        self.interactions[iid] = record
+        self._by_token[token] = record
+        return record
+
+    async def _send_interaction(self, record: FakeInteraction) -> FakeInteraction:
+        record.sent_at = time.monotonic()
+        await self.dispatch("INTERACTION_CREATE", record.payload)
+        return record
+
+    def command_id(self, name: str = "ofc") -> str:
+        """The id Discord gave a synced command (made up if it was never synced)."""
+        for c in self.commands:
+            if c["name"] == name:
+                return str(c["id"])
+        return str(APP_ID + 1)
+
+    async def slash(
+        self,
+        user: FakeUser,
+        subcommand: str,
+        options: Mapping[str, str | int | FakeUser] | None = None,
+        *,
+        channel_id: int = CHANNEL_ID,
+        group: str = "ofc",
+        admin: bool | None = None,
+    ) -> FakeInteraction:
+        """``user`` runs ``/group subcommand`` with ``options`` (strings, integers or users)."""
+        opts: list[dict[str, Any]] = []
+        resolved: dict[str, dict[str, Any]] = {}
+        for name, value in (options or {}).items():
+            if isinstance(value, FakeUser):
+                self.users[value.id] = value
+                opts.append({"name": name, "type": 6, "value": str(value.id)})
+                resolved.setdefault("users", {})[str(value.id)] = value.to_json()
+                member = value.member_json()
+                member.pop("user")
+                resolved.setdefault("members", {})[str(value.id)] = member
+            elif isinstance(value, bool) or not isinstance(value, int):
+                opts.append({"name": name, "type": 3, "value": str(value)})
+            else:
+                opts.append({"name": name, "type": 4, "value": value})
+        data: dict[str, Any] = {
+            "id": self.command_id(group),
+            "name": group,
+            "type": 1,
+            "options": [{"name": subcommand, "type": 1, "options": opts}],
+        }
+        if channel_id in self.channels:
+            data["guild_id"] = str(self.guild_id)
+        if resolved:
+            data["resolved"] = resolved
+        record = self._interaction(2, user, channel_id, data, None, admin)
+        return await self._send_interaction(record)
+
+    async def press(
+        self,
+        user: FakeUser,
+        message: dict[str, Any] | int,
+        custom_id: str,
+        values: list[str] | None = None,
+        *,
+        admin: bool | None = None,
+    ) -> FakeInteraction:
+        """``user`` presses the button ``custom_id`` of ``message`` (a stored message id or a
+        copy of a message, e.g. one kept from before an edit), or chooses ``values`` in the
+        select ``custom_id``.
+
+        :raises KeyError: the message has no such component (a user cannot press it).
+        """
+        msg = self.messages[message] if isinstance(message, int) else message
+        component = next(
+            (c for row in msg.get("components", []) for c in row.get("components", [])
+             if c.get("custom_id") == custom_id),
+            None,
+        )  # fmt: skip
+        if component is None:
+            raise KeyError(f"no component {custom_id!r} on message {msg['id']}")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
+        if component["type"] == 3:
+            data["values"] = list(values or [])
+        record = self._interaction(3, user, int(msg["channel_id"]), data, msg, admin)
+        return await self._send_interaction(record)
+
+    # -- control routes (for a benchmark in another process) -----------------------------------
+    def _user(self, uid: Any) -> FakeUser:
+        user = self.users.get(int(uid))
+        return user if user is not None else FakeUser(int(uid), f"U{uid}")
+
+    async def _answered(self, record: FakeInteraction, wait: bool) -> web.Response:
+        if wait:
+            await asyncio.wait_for(record.answered_event.wait(), 10)
+        return _json({"id": str(record.id), "callback_type": record.callback_type})
+
+    async def _control_press(self, request: web.Request) -> web.Response:
+        """``{"user", "message", "custom_id", "values"?, "wait"?}``: a press; with ``wait``
+        the answer comes once the bot has answered the interaction."""
+        body = await request.json()
+        record = await self.press(
+            self._user(body["user"]), int(body["message"]), body["custom_id"], body.get("values")
+        )
+        return await self._answered(record, bool(body.get("wait")))
+
+    async def _control_slash(self, request: web.Request) -> web.Response:
+        """``{"user", "command", "channel", "options"?, "wait"?}``: a slash command."""
+        body = await request.json()
+        record = await self.slash(
+            self._user(body["user"]),
+            body["command"],
+            body.get("options"),
+            channel_id=int(body["channel"]),
+        )
+        return await self._answered(record, bool(body.get("wait")))
+
+    async def _control_interactions(self, request: web.Request) -> web.Response:
+        """Every interaction sent: id, type, sent/answered/done times (monotonic)."""
+        out = [
+            {
+                "id": str(r.id),
+                "type": r.type,
+                "sent_at": r.sent_at,
+                "callback_at": r.callback_at,
+                "callback_type": r.callback_type,
+                "done_at": r.done_at,
+            }
+            for r in self.interactions.values()
+        ]
+        return _json(out)
+
+    async def _control_message(self, request: web.Request) -> web.Response:
+        mid = int(request.match_info["message"])
+        if mid not in self.messages:
+            return _json({"message": "Unknown Message", "code": 10008}, 404)
+        return _json(self.messages[mid])
+
+    # -- reading what the bot did -------------------------------------------------------------
+    def channel_messages(
+        self, channel_id: int = CHANNEL_ID, *, ephemeral: bool = False
+    ) -> list[dict[str, Any]]:
+        """The bot's messages in a channel, oldest first (public ones unless ``ephemeral``)."""
+        return [
+            m
+            for mid, m in sorted(self.messages.items())
+            if int(m["channel_id"]) == channel_id
+            and mid not in self.deleted
+            and bool(m["flags"] & EPHEMERAL) == ephemeral
+        ]
+
+    def dm_messages(self, user_id: int) -> list[dict[str, Any]]:
+        """The bot's messages in a user's DM channel that were not deleted, oldest first."""
+        cid = self.dm_channels.get(user_id)
+        return [] if cid is None else self.channel_messages(cid)
+
+    def calls_to(self, method: str, path_prefix: str) -> list[ApiCall]:
+        """Recorded requests with this method whose path starts with ``path_prefix``."""
+        return [c for c in self.calls if c.method == method and c.path.startswith(path_prefix)]
+
+    @staticmethod
+    def components(message: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Every component of a message (buttons and selects), row by row."""
+        return [c for row in message.get("components", []) for c in row.get("components", [])]
+
+
+async def _serve(port: int, token: str, channels: int) -> None:  # pragma: no cover - benchmark
+    fake = FakeDiscord(token, channels=tuple(CHANNEL_ID + i for i in range(channels)))
+    await fake.start(port)
+    print(fake.port, flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    asyncio.run(
+        _serve(
+            int(sys.argv[1]) if len(sys.argv) > 1 else 0,
+            sys.argv[2] if len(sys.argv) > 2 else TOKEN,
+            int(sys.argv[3]) if len(sys.argv) > 3 else 1,
+        )
+    )

@@ -1,0 +1,357 @@
+"""The Discord side of the :class:`~bot.model.Presenter` protocol: the one table message of a
+channel, each player's private hand (a DM and, when they use "🂠 My cards", an ephemeral
+message), and notices.
+
+* Edits are coalesced as on Telegram: only the newest screen of a message is written, by one
+  background writer per message, so a press is answered at once and a busy table never queues
+  stale edits behind Discord's rate limits (discord.py waits those out and retries 429s).
+  Writers start once the interactions being answered are (:attr:`DiscordPresenter.quiet`).
+* A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
+  Edits do not notify, so when a player's turn begins (their hand gets buttons again) a short
+  "your move" DM pings them, in the background, and is deleted when the turn ends.
+* A DM refused with 403 / code 50007 (DMs closed or the bot blocked) makes
+  :meth:`DiscordPresenter.show_private` return ``None`` (the service then points the player
+  at "🂠 My cards") and that user is not DMed again by this process.
+* The last ephemeral hand a player opened is refreshed too while its interaction token is
+  valid (15 minutes), so it follows the game without pressing "My cards" again.
+* While a press on a hand message is being handled, writes of that very message are captured
+  (:meth:`DiscordPresenter.capture`) and go out as the interaction's own response instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.discord.components import content_of, view_of
+from bot.screens import Screen
+
+__all__ = ["PLATFORM", "Capture", "DiscordPresenter", "LiveHand"]
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+#: Discord's JSON error code for "Cannot send messages to this user".
+DMS_CLOSED = 50007
+#: An interaction token may edit its messages for 15 minutes; stop a little earlier.
+EPHEMERAL_LIFETIME = 14 * 60.0
+#: Background writes let the interactions being answered go first, waiting at most this long.
+YIELD_AT_MOST = 0.05
+
+_ChannelKey = tuple[int, int]  # (channel id, message id)
+
+
+@dataclass(slots=True)
+class Capture:
+    """A hand message being answered through an interaction: writes of it are kept here.
+
+    :ivar message_id: the pressed message.
+    :ivar screen: the newest screen the service wrote for it while the press ran.
+    :ivar open: writes are captured only while the press runs (timers that the press started
+        inherit the context but must write normally).
+    """
+
+    message_id: int | None
+    screen: Screen | None = None
+    open: bool = True
+
+
+_CAPTURE: ContextVar[Capture | None] = ContextVar("ofc_discord_capture", default=None)
+
+
+@dataclass(slots=True)
+class LiveHand:
+    """A player's ephemeral hand message and how to edit it (through the webhook of the
+    latest interaction that showed it)."""
+
+    message_id: int
+    edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
+    expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
+
+
+def _parse_ref(ref: str) -> _ChannelKey | None:
+    channel, _, message = ref.partition(":")
+    if channel.isdigit() and message.isdigit():
+        return int(channel), int(message)
+    return None
+
+
+class DiscordPresenter:
+    """Writes the service's screens to Discord through a logged-in :class:`discord.Client`.
+
+    Chat ids are channel ids and user ids are Discord user ids, both as strings.
+    """
+
+    platform = PLATFORM
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        #: users whose DMs refused us (403, code 50007): never DMed again by this process
+        self.closed_dms: set[str] = set()
+        self._dm_channels: dict[str, int] = {}
+        self._acting: dict[str, bool] = {}  # private ref → its last screen had buttons
+        self._live: dict[str, LiveHand] = {}
+        self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
+        self._latest_msg: dict[_ChannelKey, Screen] = {}
+        self._latest_live: dict[str, Screen] = {}
+        self._latest_ping: dict[str, tuple[int, Screen] | None] = {}
+        self._pings: dict[str, _ChannelKey] = {}  # user → their "your move" DM
+        self._writers: dict[object, asyncio.Task[None]] = {}
+        #: set while no interaction is being answered (the adapter's); background writes wait
+        #: for it, a press's answer being what a player waits for
+        self.quiet: asyncio.Event | None = None
+
+    # -- the capture of a pressed hand message ---------------------------------------------
+    @contextlib.contextmanager
+    def capture(self, message_id: int | None) -> Iterator[Capture]:
+        """While the block runs (one press), keep writes of message ``message_id`` in the
+        yielded :class:`Capture` instead of editing it: the press answers with it."""
+        cap = Capture(message_id)
+        token = _CAPTURE.set(cap)
+        try:
+            yield cap
+        finally:
+            cap.open = False
+            _CAPTURE.reset(token)
+
+    @staticmethod
+    def _captured(message_id: int, screen: Screen) -> bool:
+        cap = _CAPTURE.get()
+        if cap is not None and cap.open and cap.message_id == message_id:
+            cap.screen = screen
+            return True
+        return False
+
+    async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
+        channel = self.client.get_partial_messageable(channel_id)
+        view = view_of(screen)
+        if view is None:
+            return await channel.send(content_of(screen.text))
+        return await channel.send(content_of(screen.text), view=view)
+
+    # -- coalesced writers -----------------------------------------------------------------
+    def queue_edit(self, channel_id: int, message_id: int, screen: Screen) -> None:
+        """Edit a channel or DM message to ``screen`` in the background (coalesced)."""
+        key = (channel_id, message_id)
+        self._latest_msg[key] = screen
+        self._spawn(key, lambda: self._write_message(key))
+
+    def _spawn(self, key: object, work: Callable[[], Coroutine[None, None, None]]) -> None:
+        writer = self._writers.get(key)
+        if writer is None or writer.done():
+            self._writers[key] = asyncio.create_task(work())
+
+    async def _after_answers(self) -> None:
+        """Let the interactions being answered go first (at most :data:`YIELD_AT_MOST`)."""
+        if self.quiet is not None and not self.quiet.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.quiet.wait(), YIELD_AT_MOST)
+
+    async def _write_message(self, key: _ChannelKey) -> None:
+        channel_id, message_id = key
+        try:
+            await self._after_answers()
+            while key in self._latest_msg:
+                screen = self._latest_msg.pop(key)
+                message = self.client.get_partial_messageable(channel_id).get_partial_message(
+                    message_id
+                )
+                try:
+                    await message.edit(content=content_of(screen.text), view=view_of(screen))
+                except discord.NotFound:
+                    await self._resend(channel_id, message_id, screen)
+                except discord.Forbidden as exc:
+                    if exc.code == DMS_CLOSED:
+                        self._close_dms_of_channel(channel_id)
+                    log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
+                except discord.HTTPException as exc:
+                    log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
+        finally:
+            self._writers.pop(key, None)
+
+    async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
+        """The table message was deleted: post it again and remember where it went."""
+        key = (str(channel_id), str(message_id))
+        if self._dm_user(channel_id) is not None:
+            return  # a DM (users cannot delete the bot's messages there): nothing to re-post
+        try:
+            msg = await self._send(channel_id, screen)
+        except discord.HTTPException as exc:
+            log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
+            return
+        self._moved[key] = str(msg.id)
+
+    def _queue_live(self, user_id: str, screen: Screen) -> None:
+        self._latest_live[user_id] = screen
+        self._spawn(("live", user_id), lambda: self._write_live(user_id))
+
+    async def _write_live(self, user_id: str) -> None:
+        key = ("live", user_id)
+        try:
+            await self._after_answers()
+            while user_id in self._latest_live:
+                screen = self._latest_live.pop(user_id)
+                live = self._live.get(user_id)
+                if live is None or live.expires < time.monotonic():
+                    self._live.pop(user_id, None)
+                    continue
+                try:
+                    await live.edit(content_of(screen.text), view_of(screen))
+                except discord.HTTPException as exc:  # dismissed, or the token expired
+                    log.info("dropping the ephemeral hand of %s: %s", user_id, exc)
+                    if self._live.get(user_id) is live:
+                        del self._live[user_id]
+        finally:
+            self._writers.pop(key, None)
+
+    async def written(self, channel_id: int, message_id: int) -> None:
+        """Wait until the queued edits of one message are written (a driver standing in for a
+        person presses only what that person could see)."""
+        while (writer := self._writers.get((channel_id, message_id))) is not None:
+            await asyncio.gather(writer, return_exceptions=True)
+
+    async def flush(self) -> None:
+        """Wait until every queued edit and ping is written."""
+        while self._writers:
+            await asyncio.gather(*list(self._writers.values()), return_exceptions=True)
+
+    # -- the Presenter protocol ------------------------------------------------------------
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        """Post the channel's table message (awaited: the ref is needed; ``None`` if Discord
+        refuses, e.g. missing access), or queue an edit of it."""
+        if ref is not None:
+            ref = self._moved.get((chat_id, ref), ref)
+            if chat_id.isdigit() and ref.isdigit():
+                self.queue_edit(int(chat_id), int(ref), screen)
+                return ref
+        try:
+            msg = await self._send(int(chat_id), screen)
+        except discord.HTTPException as exc:
+            log.warning("cannot post the table message in %s: %s", chat_id, exc)
+            return None
+        return str(msg.id)
+
+    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
+        """Write a player's private hand: refresh their live ephemeral hand, if any, and send
+        or edit their DM. Returns the DM's ref, or ``None`` when their DMs are closed (403,
+        code 50007; not retried) or the DM failed."""
+        live = self._live.get(user_id)
+        if live is not None and not self._captured(live.message_id, screen):
+            self._queue_live(user_id, screen)
+        if user_id in self.closed_dms:
+            return None
+        acting = bool(screen.buttons)
+        key = _parse_ref(ref) if ref is not None else None
+        if ref is None or key is None:
+            return await self._send_dm(user_id, screen)
+        if self._captured(key[1], screen):
+            self._latest_msg.pop(key, None)
+        else:
+            self.queue_edit(key[0], key[1], screen)
+        was = self._acting.get(ref)
+        self._acting[ref] = acting
+        if acting and was is False:
+            self._want_ping(user_id, (key[0], screen))  # their turn begins: notify them
+        elif not acting and was:
+            self._want_ping(user_id, None)
+        return ref
+
+    # -- turn pings ------------------------------------------------------------------------
+    def _want_ping(self, user_id: str, ping: tuple[int, Screen] | None) -> None:
+        """An edit does not notify anyone: when a player's turn begins a short DM (the first
+        lines of their hand: title and "your move") pings them, and it is deleted when the
+        turn ends, so the DM keeps one hand message. Written in the background (coalesced)."""
+        self._latest_ping[user_id] = ping
+        self._spawn(("ping", user_id), lambda: self._write_ping(user_id))
+
+    async def _write_ping(self, user_id: str) -> None:
+        key = ("ping", user_id)
+        try:
+            await self._after_answers()
+            while user_id in self._latest_ping:
+                wanted = self._latest_ping.pop(user_id)
+                old = self._pings.pop(user_id, None)
+                if old is not None:
+                    await self._delete(old)
+                if wanted is None:
+                    continue
+                channel, screen = wanted
+                text = "\n".join(screen.text.splitlines()[:2])
+                try:
+                    msg = await self.client.get_partial_messageable(channel).send(text)
+                except discord.HTTPException as exc:
+                    log.info("cannot ping %s: %s", user_id, exc)
+                    continue
+                self._pings[user_id] = (channel, msg.id)
+        finally:
+            self._writers.pop(key, None)
+
+    async def _dm_channel(self, user_id: str) -> int:
+        channel = self._dm_channels.get(user_id)
+        if channel is None:
+            dm = await self.client.create_dm(discord.Object(int(user_id)))
+            channel = self._dm_channels[user_id] = dm.id
+        return channel
+
+    def _dm_user(self, channel_id: int) -> str | None:
+        for user, channel in self._dm_channels.items():
+            if channel == channel_id:
+                return user
+        return None
+
+    def _close_dms_of_channel(self, channel_id: int) -> None:
+        user = self._dm_user(channel_id)
+        if user is not None:
+            self.closed_dms.add(user)
+
+    async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
+        if not user_id.isdigit():
+            return None
+        try:
+            channel = await self._dm_channel(user_id)
+            msg = await self._send(channel, screen)
+        except discord.Forbidden as exc:
+            if exc.code == DMS_CLOSED:
+                self.closed_dms.add(user_id)
+            else:
+                log.warning("cannot DM %s: %s", user_id, exc)
+            return None
+        except discord.HTTPException as exc:
+            log.warning("cannot DM %s: %s", user_id, exc)
+            return None
+        ref = f"{channel}:{msg.id}"
+        self._acting[ref] = bool(screen.buttons)
+        return ref
+
+    async def _delete(self, key: _ChannelKey) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await self.client.http.delete_message(key[0], key[1])
+
+    async def post(self, chat_id: str, text: str) -> None:
+        """A plain notice in a channel."""
+        try:
+            await self.client.get_partial_messageable(int(chat_id)).send(content_of(text))
+        except (discord.HTTPException, ValueError) as exc:
+            log.warning("cannot post in %s: %s", chat_id, exc)
+
+    def private_link(self, table_id: int) -> str | None:
+        """Discord has no deep link into a DM: ``None``, so the table message carries a
+        "🂠 My cards" button instead (it answers with an ephemeral hand)."""
+        return None
+
+    # -- ephemeral hands -------------------------------------------------------------------
+    def remember_live(self, user_id: str, live: LiveHand) -> None:
+        """The player's ephemeral hand to refresh from now on (the newest one wins)."""
+        self._latest_live.pop(user_id, None)
+        self._live[user_id] = live
+
+    def live_hand(self, user_id: str) -> LiveHand | None:
+        """The player's ephemeral hand message being kept up to date, if any."""
+        return self._live.get(user_id)

@@ -1,0 +1,515 @@
+"""End to end through discord.py's real client against the local fake Discord (issue 5).
+
+Users run slash commands and press the buttons and selects the bot actually sent (read back
+from the fake's stored messages), in the channel, in DMs and on ephemeral "🂠 My cards" hands.
+A listener checks every public channel write as it happens: it may show only cards that are
+public at that moment (R3.3, R6.3)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import discord
+import pytest
+
+from bot.discord import DiscordAdapter
+from bot.discord.fake_api import (
+    CHANNEL_ID,
+    EPHEMERAL,
+    TOKEN,
+    FakeDiscord,
+    point_discord_at,
+    refusing_connector,
+)
+from bot.model import Actor, ChatRef, Reply
+from bot.screens import Payload
+from bot.service import TableService
+from game.board import Box
+from game.cards import DECK, Card, parse_cards, shuffled_deck
+from game.strategy import complete_street
+from storage.memory import MemoryStore
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, cards_in, components, world
+
+ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
+BOB_STREETS = ["2d 3d 4h 5h Th", "Jc Jd 6c", "7c 7d 8c", "Tc Td 8d", "2h 3h 4c"]
+ALICE_PLAN: dict[str, str | None] = {
+    "Qs": "top", "Qh": "top", "As": "bottom", "Ad": "bottom", "Ac": "bottom",
+    "Ks": "middle", "Kh": "middle", "2c": None, "Kd": "middle", "9s": "bottom", "3c": None,
+    "9h": "bottom", "7h": "middle", "4d": None, "5c": "top", "6d": "middle", "8s": None,
+}  # fmt: skip
+BOB_FOUL_PLAN: dict[str, str | None] = {
+    "2d": "middle", "3d": "middle", "4h": "bottom", "5h": "bottom", "Th": "bottom",
+    "Jc": "top", "Jd": "top", "6c": None, "7c": "middle", "7d": "bottom", "8c": None,
+    "Tc": "middle", "Td": "bottom", "8d": None, "2h": "top", "3h": "middle", "4c": None,
+}  # fmt: skip
+
+
+def stacked(streets_a: list[str], streets_b: list[str]) -> list[Card]:
+    """A deck dealing ``streets_a`` to the first seat to act and ``streets_b`` to the other."""
+    head: list[Card] = []
+    for a, b in zip(streets_a, streets_b, strict=True):
+        head += list(parse_cards(a)) + list(parse_cards(b))
+    return head + [c for c in DECK if c not in set(head)]
+
+
+def decks(first: list[Card], seed: int = 3) -> Callable[[], list[Card]]:
+    """``first`` for the first hand, then seeded shuffles."""
+    rng = random.Random(seed)
+    queue = [first]
+
+    def source() -> list[Card]:
+        return queue.pop(0) if queue else shuffled_deck(rng=rng)
+
+    return source
+
+
+async def seat_everyone(w: World, users: list[Any]) -> None:
+    """``/ofc new``, everyone presses Join, then runs ``/ofc ready``."""
+    reply = await w.slash(users[0], "new")
+    assert reply["content"].startswith("Table #") and not reply["flags"] & EPHEMERAL
+    for u in users:
+        record = await w.press_lobby(u, "j")
+        notice = w.notice(record)
+        assert notice is not None and notice["flags"] & EPHEMERAL
+        assert "seat" in notice["content"] or "мест" in notice["content"]
+    for u in users:
+        reply = await w.slash(u, "ready")
+        assert "200" in reply["content"] and not reply["flags"] & EPHEMERAL, reply
+
+
+def showdowns(texts: list[str]) -> list[str]:
+    return [t for t in texts if t.startswith("🏁")]
+
+
+async def test_two_players_dm_and_my_cards_then_fantasyland_with_selects(tmp_path: Path) -> None:
+    """R5.4 foul, R6.1 entry; R6.2/R6.3 the 14-card Fantasyland hand is set through the box
+    selects and stays hidden until showdown; R8.4 kush in SQLite."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        leaks = w.watch_leaks()
+        public = w.public_texts()
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None and t.hand.to_act == (0,)
+        # Alice plays on her DMs, Bob on the ephemeral hand "My cards" opens
+        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "ephemeral"}, plans)
+        showdown = showdowns(public)[0]
+        assert "foul" in showdown or "мёртвая" in showdown
+        assert "Fantasyland next (14 cards)" in showdown
+        stacks = await w.store.stacks(t.id)
+        alice, bob = t.seats[0], t.seats[1]
+        # scoop 6 + royalties: QQ 7, trips 2, full house 6
+        assert stacks[alice.player_id] == 200 + 6 + 15
+        assert stacks[bob.player_id] == 200 - 21
+        # hand 2: Alice in Fantasyland with 14 cards, Bob plays his streets at the same time
+        assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+        fl_cards = set(t.hand.current_cards(0))
+        assert len(fl_cards) == 14
+        hand = await w.my_cards(ALICE)
+        comps = components(hand)
+        selects = [c for c in comps if c["type"] == 3]
+        assert [c["custom_id"].rsplit(":", 1)[1] for c in selects] == ["t", "m", "b", "d"]
+        assert {o["label"] for o in selects[0]["options"]} == {c.face for c in fl_cards}
+        assert len(hand["components"]) <= 5 and len(comps) <= 25
+        # arrange as the built-in strategy would, one select per box, then the discard
+        moves = complete_street(
+            t.hand.board_of(0, with_pending=True),
+            t.hand.to_place(0),
+            t.hand.discards_needed(0),
+            fantasyland_cards=13,
+            options=t.hand.options,
+        )
+        for code, box in (("t", Box.TOP), ("m", Box.MIDDLE), ("b", Box.BOTTOM), ("d", None)):
+            wanted = {c.face for c, b in moves if b is box}
+            msg = w.fake.messages[int(hand["id"])]
+            select = next(c for c in components(msg) if c["custom_id"].endswith(":" + code))
+            values = [o["value"] for o in select["options"] if o["label"] in wanted]
+            assert len(values) == len(wanted)
+            record = await w.press(ALICE, msg, select["custom_id"], values)
+            assert record.callback_type == 7, w.notice(record)
+        assert t.hand.board_of(0, with_pending=True).count == 13
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, w.buttons(msg)[("c", "")])
+        assert record.callback_type == 7, w.notice(record)
+        while t.hand is not None and t.hand_no == 2:
+            await w.play_street(BOB, "ephemeral")
+        hand2 = [text for text in public if "· hand 2" in text and not text.startswith("🏁")]
+        assert hand2
+        for text in hand2:
+            assert not cards_in(text) & fl_cards  # R6.3: hidden until showdown
+        assert "hand 2" in showdowns(public)[1]
+        history = await w.store.hand_history(alice.player_id, 5)
+        assert [h.number for h in history] == [2, 1]
+        assert sum((await w.store.stacks(t.id)).values()) == 400
+        assert leaks == []
+
+
+async def test_three_players_complete_hand_no_leaks(tmp_path: Path) -> None:
+    """Three players, a DM player and two on "My cards" (one with closed DMs); kush moved
+    equal the points (R8.4), discards never shown (R3.3)."""
+    async with world(tmp_path, rng_seed=11) as w:
+        w.fake.closed_dms.add(CAROL.id)
+        leaks = w.watch_leaks()
+        public = w.public_texts()
+        await seat_everyone(w, [ALICE, BOB, CAROL])
+        t = w.table()
+        assert "Carol" in w.table_message()["content"]
+        assert "My cards" in w.table_message()["content"]  # R6.3 fallback for closed DMs
+        via = {ALICE.id: "dm", BOB.id: "ephemeral", CAROL.id: "ephemeral"}
+        await w.play_hand([ALICE, BOB, CAROL], via)
+        history = await w.store.hand_history(t.seats[0].player_id, 1)
+        kush = history[0].result["kush"]
+        points = {str(r["seat"]): r["points"] for r in history[0].result["seats"]}
+        stacks = await w.store.stacks(t.id)
+        assert sum(stacks.values()) == 600
+        for s in t.seats.values():
+            assert stacks[s.player_id] == 200 + kush[str(s.seat)]
+            if all(abs(p) < 200 for p in points.values()):
+                assert kush[str(s.seat)] == points[str(s.seat)]
+        discards = {r["card"] for r in history[0].hand["actions"] if r["type"] == "discard"}
+        assert len(discards) == 12
+        hand1 = [text for text in public if "hand 1" in text]
+        assert any(text.startswith("🏁") for text in hand1)
+        for text in hand1:
+            assert not cards_in(text) & set(parse_cards(" ".join(discards)))
+        assert leaks == []
+
+
+async def test_blocked_dms_fall_back_to_my_cards_and_are_not_retried(tmp_path: Path) -> None:
+    """A 403 with code 50007 on Bob's DM: the table tells him to press My cards, his ephemeral
+    hand follows the game by itself, and he is never DMed again (two hands)."""
+    async with world(tmp_path) as w:
+        w.fake.closed_dms.add(BOB.id)
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        board = w.table_message()["content"]
+        assert "Bob: press 🂠 My cards" in board
+        assert w.adapter.presenter.closed_dms == {str(BOB.id)}
+        first: int | None = None
+        for _ in range(2):
+            number = t.hand_no
+            while t.hand is not None and t.hand_no == number:
+                user = ALICE if t.hand.to_act[0] == 0 else BOB
+                await w.play_street(user, "dm" if user is ALICE else "ephemeral")
+                if user is BOB and first is None:
+                    first = w.hands[BOB.id]
+        # one "My cards" press served both hands: the ephemeral hand followed the game
+        assert first is not None and w.hands[BOB.id] == first
+        my_cards = [
+            r
+            for r in w.fake.interactions.values()
+            if r.user == BOB and str(r.payload["data"].get("custom_id", "")).endswith(":h")
+        ]
+        assert len(my_cards) == 1
+        assert t.hand_no == 3
+        bob_dm = w.fake.dm_channels[BOB.id]
+        sends = w.fake.calls_to("POST", f"/channels/{bob_dm}/messages")
+        assert len(sends) == 1 and sends[0].status == 403
+        # Alice: one hand DM edited in place through both hands; each time her turn began a
+        # short "your move" DM pinged her, deleted when the turn ended
+        alice_dm = w.fake.dm_channels[ALICE.id]
+        sends = w.fake.calls_to("POST", f"/channels/{alice_dm}/messages")
+        assert all(c.status == 200 for c in sends)
+        dm = w.dm(ALICE)
+        assert dm is not None and int(dm["id"]) == min(
+            int(m["id"]) for m in w.fake.messages.values() if int(m["channel_id"]) == alice_dm
+        )
+        pings = [
+            m
+            for m in w.fake.messages.values()
+            if int(m["channel_id"]) == alice_dm and int(m["id"]) != int(dm["id"])
+        ]
+        assert len(pings) == len(sends) - 1 >= 8  # her turns after the first, in two hands
+        assert all(p["content"].splitlines()[1].startswith("Your move") for p in pings)
+        assert not any(p["components"] for p in pings)
+        assert leaks == []
+        live = [p for p in pings if int(p["id"]) not in w.fake.deleted]
+        assert len(live) <= 1 and (not live or (t.hand is not None and t.hand.to_act == (0,)))
+
+
+async def test_timeout_set_by_an_admin_makes_the_move(tmp_path: Path) -> None:
+    """R8.5 with a 1-second budget and no bank (set with /ofc settings by an admin): the
+    sleeper's street is placed for them, bottom first in the order received."""
+    async with world(tmp_path) as w:
+        for name, value in (("hand_seconds", "1"), ("time_bank_seconds", "0")):
+            reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
+            assert f"Saved: {name} = {value}" in reply["content"]
+            assert reply["flags"] & EPHEMERAL
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None and t.hand.to_act == (0,)
+        cards = t.hand.current_cards(0)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (1,), timeout=5)
+        assert t.hand.board_of(0).bottom == cards
+        await w.adapter.presenter.flush()
+        assert "⌛ auto" in w.table_message()["content"]
+
+
+async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        reply = await w.slash(BOB, "settings", {"name": "min_buy_in", "value": "500"})
+        assert reply["flags"] & EPHEMERAL and "администратор" in reply["content"]
+        reply = await w.slash(BOB, "settings")
+        assert reply["flags"] & EPHEMERAL and not components(reply)
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.min_buy_in == 200
+        panel = await w.slash(ALICE, "settings", admin=True)
+        assert panel["flags"] & EPHEMERAL and "min_buy_in: 200" in panel["content"]
+        # more buttons than Discord takes (25): single-choice selects of them
+        picks = components(panel)
+        assert 2 <= len(picks) <= 5 and all(c["type"] == 3 for c in picks)
+        options = [o for c in picks for o in c["options"]]
+        assert len(options) > 25 and all(len(c["options"]) <= 25 for c in picks)
+        pick, plus = next(
+            (c["custom_id"], o) for c in picks for o in c["options"] if o["value"].endswith(":mb+")
+        )
+        assert plus["label"] == "min_buy_in +50"
+        record = await w.press(BOB, panel, pick, [plus["value"]])  # forged: Bob can't see it
+        assert record.callback_type == 4 and "администратор" in (w.notice(record) or {})["content"]
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.min_buy_in == 200
+        record = await w.press(ALICE, panel, pick, [plus["value"]], admin=True)
+        assert record.callback_type == 7
+        edited = w.fake.messages[int(panel["id"])]
+        assert "Saved: min_buy_in = 250" in edited["content"]
+        assert "min_buy_in: 250" in edited["content"]
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.min_buy_in == 250
+        # grant: Manage Server only
+        await w.slash(BOB, "balance")
+        reply = await w.slash(BOB, "grant", {"user": BOB, "amount": 100})
+        assert reply["flags"] & EPHEMERAL and "администратор" in reply["content"]
+        reply = await w.slash(ALICE, "grant", {"user": BOB, "amount": 100}, admin=True)
+        assert not reply["flags"] & EPHEMERAL and "Bob: +100" in reply["content"]
+        assert "1100" in reply["content"]
+
+
+async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        ofc = next(c for c in w.fake.commands if c["name"] == "ofc")
+        assert {o["name"] for o in ofc["options"]} == {
+            "new", "join", "leave", "ready", "balance", "top", "history", "rules", "daily",
+            "sitout", "back", "settings", "grant", "close", "help",
+        }  # fmt: skip
+        assert ofc["dm_permission"] is False
+        reply = await w.slash(ALICE, "join")
+        assert reply["flags"] & EPHEMERAL and "/ofc new" in reply["content"]
+        reply = await w.slash(ALICE, "balance")
+        assert reply["flags"] & EPHEMERAL and "Alice: 1000 kush" in reply["content"]
+        reply = await w.slash(ALICE, "daily")
+        assert reply["flags"] & EPHEMERAL and "Balance 1100" in reply["content"]
+        reply = await w.slash(ALICE, "history")
+        assert reply["flags"] & EPHEMERAL and "No hands yet" in reply["content"]
+        reply = await w.slash(ALICE, "help")
+        assert not reply["flags"] & EPHEMERAL and "/ofc new" in reply["content"]
+        assert "/newtable" not in reply["content"]
+        reply = await w.slash(ALICE, "top")
+        assert not reply["flags"] & EPHEMERAL and "1. Alice — 1100 kush" in reply["content"]
+        reply = await w.slash(ALICE, "rules")
+        assert not reply["flags"] & EPHEMERAL and "Pineapple" in reply["content"]
+        await w.slash(ALICE, "new")
+        reply = await w.slash(BOB, "new")
+        assert reply["flags"] & EPHEMERAL and "#1" in reply["content"]
+        await w.slash(ALICE, "join")
+        reply = await w.slash(ALICE, "sitout")
+        assert not reply["flags"] & EPHEMERAL and "/ofc back" in reply["content"]
+        reply = await w.slash(ALICE, "back")
+        assert not reply["flags"] & EPHEMERAL
+        reply = await w.slash(ALICE, "leave")
+        assert "You left the table" in reply["content"]
+        assert "Alice" not in w.table_message()["content"]
+
+
+async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
+    """Stop client and service mid-street, start new ones on the same SQLite file: buttons of
+    messages the new client never saw still route; a press with an outdated version gets an
+    ephemeral "out of date" and changes nothing."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            table_id = t.id
+            old_table = dict(w.table_message())
+            hand = await w.my_cards(ALICE)
+            old_hand = dict(hand)  # before any placement: version n.0
+            card, box = w.plan_street(ALICE)[0]
+            assert box is not None
+            record = await w.press(ALICE, hand, w.buttons(hand)[("p", card.text + box.value[0])])
+            assert record.callback_type == 7
+            current_hand = dict(w.fake.messages[int(hand["id"])])  # version n.1
+            state = t.hand.to_json()  # type: ignore[union-attr]
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t2 = w2.service.tables[table_id]
+            assert t2.hand is not None and t2.hand.to_json() == state
+            # outdated: the placement button from before Alice's first press
+            old_id = next(c["custom_id"] for c in components(old_hand) if ":p:" in c["custom_id"])
+            record = await w2.press(ALICE, old_hand, old_id)
+            notice = w2.notice(record)
+            assert notice is not None and notice["flags"] & EPHEMERAL
+            assert notice["content"] == "This button is out of date."
+            assert t2.hand.to_json() == state
+            # outdated lobby button of the table message as it was before the restart
+            join = next(c["custom_id"] for c in components(old_table) if ":j" in c["custom_id"])
+            record = await w2.press(CAROL, old_table, join)
+            assert (w2.notice(record) or {})["content"] == "This button is out of date."
+            assert t2.hand.to_json() == state and len(t2.seats) == 2
+            # the service posts a new table message after a restart; its buttons work
+            assert int(w2.table_message()["id"]) != int(old_table["id"])
+            bob_hand = await w2.my_cards(BOB)
+            assert "Waiting for Alice" in bob_hand["content"] or "Ждём" in bob_hand["content"]
+            # current buttons on the hand the old client sent still work
+            w2.hands[ALICE.id] = int(current_hand["id"])
+            await w2.play_street(ALICE, "ephemeral")
+            while t2.hand is not None and t2.hand_no == 1:
+                user = ALICE if t2.hand.to_act[0] == 0 else BOB
+                await w2.play_street(user, "ephemeral")
+            stacks = await w2.store.stacks(table_id)
+            history = await w2.store.hand_history(t2.seats[0].player_id, 1)
+            assert sum(stacks.values()) == 400
+            assert stacks[t2.seats[0].player_id] == 200 + history[0].result["kush"]["0"]
+    finally:
+        await fake.stop()
+
+
+async def test_unknown_and_forged_components_are_refused(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        before = t.hand.to_json()  # type: ignore[union-attr]
+        real = Payload.decode(next(iter(w.buttons(await w.my_cards(ALICE)).values())))
+        assert real is not None
+        head = f"{t.id}:{real.version}:p"  # the current version: only the card is forged
+        msg = dict(w.table_message())
+        msg["components"] = [
+            {"type": 1, "components": [
+                {"type": 2, "style": 2, "label": "x", "custom_id": "something-else"},
+                {"type": 2, "style": 2, "label": "y", "custom_id": f"{head}:ZZt"},
+                {"type": 2, "style": 2, "label": "z", "custom_id": f"{head}:Zz"},
+            ]},
+        ]  # fmt: skip
+        expected = {
+            "something-else": "Unknown button.",  # no item routes it: answered all the same
+            f"{head}:ZZt": "Not allowed.",  # a payload with no such card: the core says no
+            f"{head}:Zz": "Not allowed.",
+        }
+        for cid, text in expected.items():
+            record = await w.press(ALICE, msg, cid)
+            notice = w.notice(record)
+            assert notice is not None and notice["flags"] & EPHEMERAL, cid
+            assert notice["content"] == text
+        # Bob presses Alice's (current) hand button: not his hand
+        hand = await w.my_cards(ALICE)
+        cid = next(c["custom_id"] for c in components(hand) if ":p:" in c["custom_id"])
+        record = await w.press(BOB, hand, cid)
+        assert record.callback_type == 4 and w.notice(record) is not None
+        assert t.hand.to_json() == before  # type: ignore[union-attr]
+
+
+class SlowService(TableService):
+    """A service that takes longer than the adapter waits before deferring."""
+
+    async def press(self, *args: Any, **kwargs: Any) -> Reply:
+        await asyncio.sleep(0.05)
+        return await super().press(*args, **kwargs)
+
+    async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
+        await asyncio.sleep(0.05)
+        return await super().balance(chat, actor)
+
+
+async def test_slow_answers_are_deferred_then_delivered(tmp_path: Path) -> None:
+    """Past ``answer_within`` the interaction is deferred at once (Discord's 3 seconds) and the
+    answer follows through the webhook: the hand is edited, notices are follow-ups."""
+    async with world(tmp_path, service_class=SlowService, answer_within=0.01) as w:
+        reply = await w.slash(ALICE, "balance")
+        record = next(r for r in w.fake.interactions.values() if r.type == 2)
+        assert record.callback_type == 5 and record.followups
+        assert reply["flags"] & EPHEMERAL and "Alice: 1000 kush" in reply["content"]
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB):
+            record = await w.press_lobby(u, "j")
+            assert record.callback_type == 6 and w.notice(record) is not None
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        hand = await w.my_cards(ALICE)
+        assert components(hand)
+        card, box = w.plan_street(ALICE)[0]
+        assert box is not None
+        record = await w.press(ALICE, hand, w.buttons(hand)[("p", card.text + box.value[0])])
+        assert record.callback_type == 6 and record.messages == [int(hand["id"])]
+        assert "•" in str(w.fake.messages[int(hand["id"])]["components"])
+        t = w.table()
+        assert t.hand is not None and len(t.hand.pending(0)) == 1
+
+
+async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
+    """A box select choosing more cards than fit: the ones that fit are placed, the message
+    shows them with the core's refusal on top (R3.5: never silently changed)."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
+        t = w.table()
+        assert t.hand is not None and t.hand.is_fantasyland(0)
+        hand = await w.my_cards(ALICE)
+        top = next(c for c in components(hand) if c["custom_id"].endswith(":t"))
+        values = [o["value"] for o in top["options"]][:5]
+        record = await w.press(ALICE, hand, top["custom_id"], values)
+        assert record.callback_type == 7
+        msg = w.fake.messages[int(hand["id"])]
+        assert msg["content"].startswith("That box is full.")
+        assert len(t.hand.board_of(0, with_pending=True).top) == 3
+        picked = {Payload.decode(v).arg[:2] for v in values[:3]}  # type: ignore[union-attr]
+        assert {c.text for c in t.hand.board_of(0, with_pending=True).top} == picked
+
+
+async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
+    """A moderator deletes the table message: the next edit (404, code 10008) posts it again
+    and later edits go to the new one."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        old = int(w.table_message()["id"])
+        w.fake.deleted.add(old)
+        await w.play_street(ALICE, "dm")
+        new = w.table_message()
+        assert int(new["id"]) != old and "Bob" in new["content"]
+        posts = len(w.fake.calls_to("POST", f"/channels/{CHANNEL_ID}/"))
+        await w.play_street(BOB, "dm")
+        assert int(w.table_message()["id"]) == int(new["id"])
+        assert "street 2/5" in w.table_message()["content"]
+        assert len(w.fake.calls_to("POST", f"/channels/{CHANNEL_ID}/")) == posts
+
+
+async def test_real_hostnames_are_refused() -> None:
+    """The tests' connector resolves no name, so a forgotten real URL fails loudly."""
+    async with aiohttp.ClientSession(connector=refusing_connector()) as http:
+        with pytest.raises(aiohttp.ClientConnectorError, match=r"discord\.com") as refused:
+            await http.get("https://discord.com/api/v10/users/@me")
+    assert "refusing to resolve 'discord.com'" in str(refused.value.os_error)
+
+
+async def test_a_refused_token_raises_login_failure() -> None:
+    """401 on login: :class:`discord.LoginFailure` from ``start``, and nothing left open."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    store = MemoryStore()
+    try:
+        with point_discord_at(fake):
+            adapter = DiscordAdapter(
+                TableService(store), "wrong.token.here", connector=refusing_connector()
+            )
+            with pytest.raises(discord.LoginFailure):
+                await adapter.start()
+            assert adapter.client.is_closed()
+    finally:
+        await fake.stop()
+    assert [c.path for c in fake.calls] == ["/users/@me"]
