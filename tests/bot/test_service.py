@@ -4,40 +4,17 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
-from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-100", "-100", "Friends")
 ALICE = Actor("telegram", "1", "Alice", "en")
 BOB = Actor("telegram", "2", "Bob", "ru")
 CAROL = Actor("telegram", "3", "Carol", "en")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
-    store = MemoryStore()
-    clock = Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    return service, presenter, store, clock
 
 
 async def seated(service: TableService, *actors: Actor) -> LiveTable | None:

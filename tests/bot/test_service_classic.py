@@ -3,40 +3,17 @@ store with a recording presenter."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from bot.model import Actor, ChatRef
 from bot.screens import Payload
 from bot.service import TableService
-from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-200", "-200", "Classic")
 ALICE = Actor("telegram", "1", "Alice", "en")
 BOB = Actor("telegram", "2", "Bob", "en")
 CAROL = Actor("telegram", "3", "Carol", "en")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 2_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-async def env():  # type: ignore[no-untyped-def]
-    store = MemoryStore()
-    clock = Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(7), next_hand_delay=0, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    return service, presenter, store, clock
 
 
 async def configure(service: TableService, **options: str) -> None:
