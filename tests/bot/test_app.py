@@ -1,0 +1,57 @@
+"""The composition root runs both platforms on one event loop (issues 4 and 5)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from bot.app import run
+from bot.config import Settings
+from bot.discord.fake_api import FakeDiscord, point_discord_at
+from bot.discord.fake_api import FakeUser as DiscordUser
+from bot.telegram.fake_api import FakeTelegram, FakeUser
+
+TG_TOKEN = "123456:" + "T" * 35
+DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
+
+
+async def test_both_platforms_run_in_one_process(tmp_path: Path) -> None:
+    telegram = FakeTelegram(TG_TOKEN)
+    discord = FakeDiscord(DC_TOKEN)
+    await telegram.start()
+    await discord.start()
+    settings = Settings(
+        telegram_bot_token=SecretStr(TG_TOKEN),
+        telegram_api_base_url=telegram.base_url,
+        discord_bot_token=SecretStr(DC_TOKEN),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    stop = asyncio.Event()
+    try:
+        with point_discord_at(discord):
+            task = asyncio.create_task(run(settings, stop))
+            # Telegram: a group opens a table
+            alice = FakeUser(11, "Alice", "alice", "en")
+            await telegram.wait_for(lambda: telegram.calls_of("getUpdates"), timeout=20)
+            await telegram.send_text(alice, -500, "/newtable")
+            reply = await telegram.wait_for(
+                lambda: next((c for c in telegram.calls_of("sendMessage")
+                              if "Table #" in str(c.params.get("text"))), None),
+                timeout=20,
+            )  # fmt: skip
+            assert int(reply.params["chat_id"]) == -500
+            # Discord: a channel opens its own table, on the same service and database
+            await discord.wait_for(lambda: discord.commands, timeout=20)
+            record = await discord.slash(DiscordUser(21, "Bob", "en-US"), "new")
+            await discord.wait_for(lambda: record.answered, timeout=20)
+            message = discord.messages[record.messages[-1]]
+            assert message["content"].startswith("Table #2")
+            assert not task.done()
+            stop.set()
+            await asyncio.wait_for(task, 30)
+    finally:
+        await discord.stop()
+        await telegram.stop()
