@@ -885,6 +885,8 @@ class TableService:
                     actions = [Confirm(board)]
             else:
                 moves = hand.suggest(board)  # "arrange for me": the strategy with play-outs
+                if not moves:
+                    return Reply(error_text(lang, "no_change"), alert=True)
                 actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
             turn_before = hand.to_act
             for a in actions:
