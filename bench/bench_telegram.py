@@ -39,7 +39,6 @@ from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
-from game.strategy import complete_street
 from storage.sqlite import SqliteStore
 
 TABLES = int(os.environ.get("BENCH_TABLES", "200"))
@@ -112,14 +111,7 @@ class Driver:
             hand = t.hand
             seat_no = hand.to_act[0]
             seat = t.seats[seat_no]
-            moves = complete_street(
-                hand.board_of(seat_no, with_pending=True), hand.to_place(seat_no),
-                hand.discards_needed(seat_no),
-                fantasyland_cards=13 if hand.is_fantasyland(seat_no) else 0, options=hand.options,
-            )  # fmt: skip
-            wants = [("d", c.text) if b is None else ("p", c.text + b.value[0]) for c, b in moves]
-            wants.append(("c", ""))
-            for want in wants:
+            for want in render.move_presses(hand.suggest(seat_no, lookahead=0)):
                 if pace:
                     await asyncio.sleep(random.uniform(0.5 * pace, 1.5 * pace))
                 screen = render.private_screen(t, seat, time.time())  # the buttons the bot sent

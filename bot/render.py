@@ -18,7 +18,7 @@ from game.chinese import ChineseGame
 from game.hand import HandView
 from game.names import hand_name
 
-__all__ = ["group_screen", "lobby_screen", "private_screen", "showdown_screen"]
+__all__ = ["group_screen", "lobby_screen", "move_presses", "private_screen", "showdown_screen"]
 
 _BOX_KEY = {Box.TOP: "btn.top", Box.MIDDLE: "btn.middle", Box.BOTTOM: "btn.bottom"}
 _BOX_CODE = {Box.TOP: "t", Box.MIDDLE: "m", Box.BOTTOM: "b"}
@@ -57,6 +57,13 @@ def _board_lines(board: Board, indent: str = "  ") -> list[str]:
 
 def _compact(board: Board) -> str:
     return " | ".join(_box_line(board.box(b), b.size) for b in BOXES)
+
+
+def move_presses(moves: Sequence[tuple[Card, Box | None]]) -> list[tuple[str, str]]:
+    """The ``(action, arg)`` of the private-hand buttons that make ``moves`` and confirm them:
+    what a computer player or a benchmark presses, one button per card (R3.4)."""
+    keys = [("d", c.text) if b is None else ("p", c.text + _BOX_CODE[b]) for c, b in moves]
+    return [*keys, ("c", "")]
 
 
 def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:

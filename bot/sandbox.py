@@ -34,6 +34,7 @@ from typing import Any, TextIO
 from telegram.ext import AIORateLimiter
 
 from bot.model import ChatRef
+from bot.render import move_presses
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
@@ -374,10 +375,7 @@ class Sandbox:
             hand = t.hand
             if seat is None or hand is None or seat.seat not in hand.to_act:
                 continue
-            moves = hand.suggest(seat.seat)
-            wants = [("d", c.text) if b is None else ("p", c.text + b.value[0]) for c, b in moves]
-            wants.append(("c", ""))
-            for want in wants:
+            for want in move_presses(hand.suggest(seat.seat)):
                 if self.opts.bot_delay:
                     await asyncio.sleep(self.opts.bot_delay * rng.uniform(0.5, 1.5))
                 shown = self.screen(bot.id)
