@@ -20,6 +20,9 @@ CASH_OUT_KINDS = frozenset({LedgerKind.CASH_OUT, LedgerKind.REFUND})
 SETTLE_OPERATION = "settle_hand"
 """Operation kind recorded for :meth:`Store.settle_hand` keys (its rows are ``hand_result``)."""
 
+TRANSITION_OPERATION = "transition"
+"""Operation kind recorded for :meth:`Store.commit` keys."""
+
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 

@@ -25,13 +25,17 @@ from typing import Any, Protocol
 from game.options import RuleOptions
 
 __all__ = [
+    "BuyIn",
+    "CashOut",
     "Community",
     "CommunitySettings",
     "HandRecord",
     "InsufficientFunds",
     "LedgerEntry",
     "LedgerKind",
+    "Move",
     "Player",
+    "Settlement",
     "StorageError",
     "Store",
     "TableRecord",
@@ -181,6 +185,48 @@ class HandRecord:
     finished_at: float
 
 
+@dataclass(frozen=True, slots=True)
+class BuyIn:
+    """A move of a table transition: ``amount`` kush from the player's balance to their stack
+    (R8.2; a top-up when a stack exists). Its result is the new stack."""
+
+    player_id: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class CashOut:
+    """A move of a table transition: the player's whole stack back to their balance (a
+    ``cash_out`` or ``refund`` row) and the stack row removed. Its result is the kush moved."""
+
+    player_id: int
+    kind: LedgerKind = LedgerKind.CASH_OUT
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """A move of a table transition: a finished hand (or a settled round or game) recorded
+    with its ``hand_result`` rows, as :meth:`Store.settle_hand` does. Its result is the hand
+    history row's id.
+
+    :ivar number: the table's hand number (unique per table).
+    :ivar hand: ``Hand.to_json()`` or another JSON object describing what was settled.
+    :ivar result: JSON result shown in the history.
+    :ivar players: seat → player id.
+    :ivar deltas: player id → kush, summing to zero.
+    """
+
+    number: int
+    hand: Mapping[str, Any]
+    result: Mapping[str, Any]
+    players: Mapping[int, int]
+    deltas: Mapping[int, int]
+
+
+Move = BuyIn | CashOut | Settlement
+"""One ledger-changing step of a table transition (:meth:`Store.commit`)."""
+
+
 class Store(Protocol):
     """What the table service needs from storage. All methods are coroutines; every mutating
     one is a single transaction and takes an idempotency ``key``."""
@@ -269,6 +315,26 @@ class Store(Protocol):
 
     async def close_table(self, table_id: int) -> None:
         """Close a table (its stacks must have been cashed out)."""
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        """One table transition in ONE transaction: apply ``moves`` in order (their ledger
+        rows keyed ``key/<index>``), then store ``snapshot`` as the table's live state (when
+        given) or, with ``close``, close the table (every stack must be empty by then). Either
+        all of it is written or none of it. Returns one result per move (see each move).
+        Repeating a committed ``key`` changes nothing and returns the first results.
+
+        :raises InsufficientFunds: if a buy-in finds a short balance or a stack would go
+            negative.
+        :raises StorageError: on anything else that fails (a closed table, a snapshot that is
+            not JSON, the database); nothing was changed."""
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Store the live state of a table (replacing the previous one)."""

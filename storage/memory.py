@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from storage._common import (
     CASH_OUT_KINDS,
     SETTLE_OPERATION,
+    TRANSITION_OPERATION,
     check_settlement,
     daily_key,
     dump_json,
@@ -30,12 +31,15 @@ from storage._common import (
     starting_key,
 )
 from storage.api import (
+    BuyIn,
+    CashOut,
     Community,
     CommunitySettings,
     HandRecord,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
+    Move,
     Player,
     StorageError,
     Store,
@@ -465,6 +469,85 @@ class MemoryStore:
             del self._stacks[seat]
         self._snapshots.pop(table_id, None)
         self._tables[table_id] = replace(t, open=False)
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        """See :meth:`storage.sqlite.SqliteStore.commit`: all or nothing (the state is copied
+        first and put back if any move fails)."""
+        require_key(key)
+        done = self._replay(key, TRANSITION_OPERATION)
+        if done is not None:
+            return [int(x) for x in done["results"]]
+        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        saved = self._state()
+        try:
+            results: list[int] = []
+            for i, move in enumerate(moves):
+                sub = f"{key}/{i}"
+                if isinstance(move, BuyIn):
+                    stack = await self.buy_in(table_id, move.player_id, move.amount, key=sub)
+                    results.append(stack)
+                elif isinstance(move, CashOut):
+                    results.append(
+                        await self.cash_out(table_id, move.player_id, key=sub, kind=move.kind)
+                    )
+                else:
+                    record = await self.settle_hand(
+                        table_id,
+                        move.number,
+                        move.hand,
+                        move.result,
+                        move.players,
+                        move.deltas,
+                        key=sub,
+                    )
+                    results.append(record.id)
+            if close:
+                await self.close_table(table_id)
+            elif text is not None:
+                self._table(table_id, must_be_open=True)
+                self._snapshots[table_id] = text
+        except BaseException:
+            self._restore_state(saved)
+            raise
+        self._operations[key] = _Operation(TRANSITION_OPERATION, {"results": results})
+        return results
+
+    def _state(self) -> tuple[Any, ...]:
+        """Shallow copies of everything a transition may change (values are immutable)."""
+        return (
+            dict(self._players),
+            dict(self._tables),
+            dict(self._stacks),
+            list(self._ledger),
+            set(self._ledger_keys),
+            dict(self._operations),
+            dict(self._hands),
+            set(self._hand_numbers),
+            {k: list(v) for k, v in self._hands_of.items()},
+            dict(self._snapshots),
+        )
+
+    def _restore_state(self, saved: tuple[Any, ...]) -> None:
+        (
+            self._players,
+            self._tables,
+            self._stacks,
+            self._ledger,
+            self._ledger_keys,
+            self._operations,
+            self._hands,
+            self._hand_numbers,
+            self._hands_of,
+            self._snapshots,
+        ) = saved
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """See :meth:`storage.sqlite.SqliteStore.save_snapshot`."""

@@ -47,6 +47,7 @@ from storage._common import (
     CASH_OUT_KINDS,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
+    TRANSITION_OPERATION,
     check_settlement,
     daily_key,
     dump_json,
@@ -62,12 +63,15 @@ from storage._common import (
     starting_key,
 )
 from storage.api import (
+    BuyIn,
+    CashOut,
     Community,
     CommunitySettings,
     HandRecord,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
+    Move,
     Player,
     StorageError,
     Store,
@@ -685,45 +689,7 @@ class SqliteStore:
         """
         require_int(amount, "buy-in", minimum=1)
         require_key(key)
-
-        def body(conn: Conn) -> int:
-            done = _replay(conn, key, LedgerKind.BUY_IN.value)
-            if done is not None:
-                return int(done["stack"])
-            community_id = _table_community(conn, table_id, must_be_open=True)
-            balance = _balance(conn, player_id, community_id)
-            if balance < amount:
-                raise InsufficientFunds(f"player {player_id} has {balance} kush, needs {amount}")
-            now = time.time()
-            conn.execute(
-                "UPDATE players SET balance = ? WHERE id = ?", (balance - amount, player_id)
-            )
-            conn.execute(
-                "INSERT INTO table_stacks (table_id, player_id, stack) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id, player_id) DO UPDATE SET stack = stack + excluded.stack",
-                (table_id, player_id, amount),
-            )
-            stack = int(
-                conn.execute(
-                    "SELECT stack FROM table_stacks WHERE table_id = ? AND player_id = ?",
-                    (table_id, player_id),
-                ).fetchone()[0]
-            )
-            _ledger_row(
-                conn,
-                community_id,
-                LedgerKind.BUY_IN,
-                player_id,
-                table_id,
-                -amount,
-                amount,
-                key,
-                now,
-            )
-            _remember(conn, key, LedgerKind.BUY_IN.value, {"stack": stack}, now)
-            return stack
-
-        return await self._write(body)
+        return int(await self._write(_buy_in_tx, table_id, player_id, amount, key))
 
     async def cash_out(
         self, table_id: int, player_id: int, *, key: str, kind: LedgerKind = LedgerKind.CASH_OUT
@@ -736,35 +702,7 @@ class SqliteStore:
         if kind not in CASH_OUT_KINDS:
             raise StorageError(f"cash_out writes cash_out or refund rows, not {kind.value}")
         require_key(key)
-
-        def body(conn: Conn) -> int:
-            done = _replay(conn, key, kind.value)
-            if done is not None:
-                return int(done["amount"])
-            community_id = _table_community(conn, table_id, must_be_open=False)
-            balance = _balance(conn, player_id, community_id)
-            row = conn.execute(
-                "SELECT stack FROM table_stacks WHERE table_id = ? AND player_id = ?",
-                (table_id, player_id),
-            ).fetchone()
-            amount = 0 if row is None else int(row[0])
-            now = time.time()
-            if row is not None:
-                conn.execute(
-                    "DELETE FROM table_stacks WHERE table_id = ? AND player_id = ?",
-                    (table_id, player_id),
-                )
-            if amount:
-                conn.execute(
-                    "UPDATE players SET balance = ? WHERE id = ?", (balance + amount, player_id)
-                )
-                _ledger_row(
-                    conn, community_id, kind, player_id, table_id, amount, -amount, key, now
-                )
-            _remember(conn, key, kind.value, {"amount": amount}, now)
-            return amount
-
-        return await self._write(body)
+        return int(await self._write(_cash_out_tx, table_id, player_id, key, kind))
 
     async def stacks(self, table_id: int) -> Mapping[int, int]:
         """Player id → stack (kush) at the table, in player id order."""
@@ -882,40 +820,52 @@ class SqliteStore:
         """Close a table: its empty stack rows and its snapshot are deleted (closing a closed
         table does nothing). :raises StorageError: if no such table or a stack is not empty."""
 
-        def body(conn: Conn) -> None:
-            row = conn.execute("SELECT open FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                raise StorageError(f"no table {table_id}")
-            if not row[0]:
-                return
-            left = conn.execute(
-                "SELECT COALESCE(SUM(stack), 0) FROM table_stacks WHERE table_id = ?", (table_id,)
-            ).fetchone()[0]
-            if left:
-                raise StorageError(f"table {table_id} still holds {left} kush in stacks")
-            conn.execute("DELETE FROM table_stacks WHERE table_id = ?", (table_id,))
-            conn.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
-            conn.execute(
-                "UPDATE tables SET open = 0, closed_at = ? WHERE id = ?", (time.time(), table_id)
-            )
+        await self._write(_close_tx, table_id)
 
-        await self._write(body)
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        """One table transition in one ``BEGIN IMMEDIATE`` transaction; see
+        :meth:`storage.api.Store.commit`. JSON is encoded before the transaction starts, so a
+        value that does not serialise fails without touching the database."""
+        require_key(key)
+        prepared: list[BuyIn | CashOut | _PreparedSettlement] = []
+        for move in moves:
+            if isinstance(move, BuyIn):
+                require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, CashOut):
+                if move.kind not in CASH_OUT_KINDS:
+                    raise StorageError(f"a cash-out writes cash_out or refund rows: {move.kind}")
+                prepared.append(move)
+            else:
+                seats, deltas = check_settlement(move.players, move.deltas, move.number)
+                prepared.append(
+                    _PreparedSettlement(
+                        move.number,
+                        dump_json(move.hand, "hand"),
+                        dump_json(move.result, "result"),
+                        dump_json({str(s): p for s, p in seats.items()}, "players"),
+                        seats,
+                        deltas,
+                    )
+                )
+        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        results: list[int] = await self._write(_commit_tx, table_id, prepared, text, close, key)
+        return results
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Store the live state of an open table, replacing the previous one.
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
 
-        def body(conn: Conn) -> None:
-            _table_community(conn, table_id, must_be_open=True)
-            conn.execute(
-                "INSERT INTO snapshots (table_id, data, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (table_id) DO UPDATE"
-                " SET data = excluded.data, updated_at = excluded.updated_at",
-                (table_id, text, time.time()),
-            )
-
-        await self._write(body)
+        await self._write(_snapshot_tx, table_id, text)
 
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (nothing happens if there is none)."""
@@ -1153,6 +1103,138 @@ def _settle(
     )
     _remember(conn, key, SETTLE_OPERATION, {"hand_id": hand_id}, now)
     return True, (hand_id, now)
+
+
+def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key: str) -> int:
+    """Thread side of :meth:`SqliteStore.buy_in` (and of a :class:`BuyIn` move)."""
+    done = _replay(conn, key, LedgerKind.BUY_IN.value)
+    if done is not None:
+        return int(done["stack"])
+    community_id = _table_community(conn, table_id, must_be_open=True)
+    balance = _balance(conn, player_id, community_id)
+    if balance < amount:
+        raise InsufficientFunds(f"player {player_id} has {balance} kush, needs {amount}")
+    now = time.time()
+    conn.execute("UPDATE players SET balance = ? WHERE id = ?", (balance - amount, player_id))
+    conn.execute(
+        "INSERT INTO table_stacks (table_id, player_id, stack) VALUES (?, ?, ?)"
+        " ON CONFLICT (table_id, player_id) DO UPDATE SET stack = stack + excluded.stack",
+        (table_id, player_id, amount),
+    )
+    stack = int(
+        conn.execute(
+            "SELECT stack FROM table_stacks WHERE table_id = ? AND player_id = ?",
+            (table_id, player_id),
+        ).fetchone()[0]
+    )
+    _ledger_row(
+        conn, community_id, LedgerKind.BUY_IN, player_id, table_id, -amount, amount, key, now
+    )
+    _remember(conn, key, LedgerKind.BUY_IN.value, {"stack": stack}, now)
+    return stack
+
+
+def _cash_out_tx(conn: Conn, table_id: int, player_id: int, key: str, kind: LedgerKind) -> int:
+    """Thread side of :meth:`SqliteStore.cash_out` (and of a :class:`CashOut` move)."""
+    done = _replay(conn, key, kind.value)
+    if done is not None:
+        return int(done["amount"])
+    community_id = _table_community(conn, table_id, must_be_open=False)
+    balance = _balance(conn, player_id, community_id)
+    row = conn.execute(
+        "SELECT stack FROM table_stacks WHERE table_id = ? AND player_id = ?",
+        (table_id, player_id),
+    ).fetchone()
+    amount = 0 if row is None else int(row[0])
+    now = time.time()
+    if row is not None:
+        conn.execute(
+            "DELETE FROM table_stacks WHERE table_id = ? AND player_id = ?", (table_id, player_id)
+        )
+    if amount:
+        conn.execute("UPDATE players SET balance = ? WHERE id = ?", (balance + amount, player_id))
+        _ledger_row(conn, community_id, kind, player_id, table_id, amount, -amount, key, now)
+    _remember(conn, key, kind.value, {"amount": amount}, now)
+    return amount
+
+
+def _close_tx(conn: Conn, table_id: int) -> None:
+    """Thread side of :meth:`SqliteStore.close_table`."""
+    row = conn.execute("SELECT open FROM tables WHERE id = ?", (table_id,)).fetchone()
+    if row is None:
+        raise StorageError(f"no table {table_id}")
+    if not row[0]:
+        return
+    left = conn.execute(
+        "SELECT COALESCE(SUM(stack), 0) FROM table_stacks WHERE table_id = ?", (table_id,)
+    ).fetchone()[0]
+    if left:
+        raise StorageError(f"table {table_id} still holds {left} kush in stacks")
+    conn.execute("DELETE FROM table_stacks WHERE table_id = ?", (table_id,))
+    conn.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
+    conn.execute("UPDATE tables SET open = 0, closed_at = ? WHERE id = ?", (time.time(), table_id))
+
+
+def _snapshot_tx(conn: Conn, table_id: int, text: str) -> None:
+    """Thread side of :meth:`SqliteStore.save_snapshot`."""
+    _table_community(conn, table_id, must_be_open=True)
+    conn.execute(
+        "INSERT INTO snapshots (table_id, data, updated_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (table_id) DO UPDATE"
+        " SET data = excluded.data, updated_at = excluded.updated_at",
+        (table_id, text, time.time()),
+    )
+
+
+class _PreparedSettlement(NamedTuple):
+    """A :class:`Settlement` move with its JSON texts encoded on the event loop's side."""
+
+    number: int
+    hand_text: str
+    result_text: str
+    players_text: str
+    seats: dict[int, int]
+    moves: dict[int, int]
+
+
+def _commit_tx(
+    conn: Conn,
+    table_id: int,
+    moves: Sequence[BuyIn | CashOut | _PreparedSettlement],
+    snapshot_text: str | None,
+    close: bool,
+    key: str,
+) -> list[int]:
+    """Thread side of :meth:`SqliteStore.commit`."""
+    done = _replay(conn, key, TRANSITION_OPERATION)
+    if done is not None:
+        return [int(x) for x in done["results"]]
+    results: list[int] = []
+    for i, move in enumerate(moves):
+        sub = f"{key}/{i}"
+        if isinstance(move, BuyIn):
+            results.append(_buy_in_tx(conn, table_id, move.player_id, move.amount, sub))
+        elif isinstance(move, CashOut):
+            results.append(_cash_out_tx(conn, table_id, move.player_id, sub, move.kind))
+        else:
+            _, row = _settle(
+                conn,
+                table_id,
+                move.number,
+                move.hand_text,
+                move.result_text,
+                move.players_text,
+                move.seats,
+                move.moves,
+                sub,
+            )
+            results.append(int(row[0]))
+    if close:
+        _close_tx(conn, table_id)
+    elif snapshot_text is not None:
+        _snapshot_tx(conn, table_id, snapshot_text)
+    _remember(conn, key, TRANSITION_OPERATION, {"results": results}, time.time())
+    return results
 
 
 if TYPE_CHECKING:

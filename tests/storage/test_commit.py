@@ -1,0 +1,104 @@
+"""Table transitions (issue 10): ``Store.commit`` writes its moves and the table's snapshot in
+ONE transaction, or nothing; a repeated key changes nothing. Runs against every store kind."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from storage.api import BuyIn, CashOut, InsufficientFunds, LedgerKind, Settlement, StorageError
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.storage.helpers import assert_consistent, balance, seated
+
+
+async def test_commit_buy_in_and_snapshot_together(store: SqliteStore | MemoryStore) -> None:
+    s = await seated(store, 2)
+    a, b = s.ids
+    results = await store.commit(
+        s.table.id, [BuyIn(a, 200), BuyIn(b, 300)], {"phase": "playing"}, key="t:1"
+    )
+    assert results == [200, 300]
+    assert await store.stacks(s.table.id) == {a: 200, b: 300}
+    assert await balance(store, a) == 800
+    snaps = await store.snapshots()
+    assert snaps[0][1] == {"phase": "playing"}
+    await assert_consistent(store)
+
+
+async def test_commit_repeated_key_changes_nothing(store: SqliteStore | MemoryStore) -> None:
+    s = await seated(store, 1)
+    (a,) = s.ids
+    assert await store.commit(s.table.id, [BuyIn(a, 200)], {"v": 1}, key="t:1") == [200]
+    assert await store.commit(s.table.id, [BuyIn(a, 200)], {"v": 2}, key="t:1") == [200]
+    assert await balance(store, a) == 800
+    assert (await store.snapshots())[0][1] == {"v": 1}
+    await assert_consistent(store)
+
+
+async def test_commit_settlement_cash_out_and_snapshot(store: SqliteStore | MemoryStore) -> None:
+    s = await seated(store, 2)
+    a, b = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {"v": 1}, key="t:1")
+    settle = Settlement(1, {"hand": 1}, {"points": 6}, {0: a, 1: b}, {a: 60, b: -60})
+    results = await store.commit(s.table.id, [settle, CashOut(b)], {"v": 2}, key="t:2")
+    assert results[1] == 140
+    assert await store.stacks(s.table.id) == {a: 260}
+    assert await balance(store, b) == 940
+    history = await store.hand_history(a, 5)
+    assert [h.number for h in history] == [1]
+    assert history[0].id == results[0]
+    kinds = [e.kind for e in await store.ledger(s.community.id)]
+    assert kinds.count(LedgerKind.HAND_RESULT) == 2
+    assert kinds.count(LedgerKind.CASH_OUT) == 1
+    await assert_consistent(store)
+
+
+async def test_commit_failing_move_writes_nothing(store: SqliteStore | MemoryStore) -> None:
+    """A later move that fails (a stack would go negative) undoes the earlier ones and the
+    snapshot is not replaced."""
+    s = await seated(store, 2)
+    a, b = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {"v": 1}, key="t:1")
+    ledger_before = len(await store.ledger(s.community.id))
+    settle = Settlement(1, {}, {}, {0: a, 1: b}, {a: 500, b: -500})
+    with pytest.raises(InsufficientFunds):
+        await store.commit(s.table.id, [BuyIn(a, 100), settle], {"v": 2}, key="t:2")
+    assert await store.stacks(s.table.id) == {a: 200, b: 200}
+    assert await balance(store, a) == 800
+    assert len(await store.ledger(s.community.id)) == ledger_before
+    assert (await store.snapshots())[0][1] == {"v": 1}
+    assert await store.hand_history(a, 5) == []
+    # the key was not used up: the same transition may be committed once it is valid
+    assert await store.commit(s.table.id, [BuyIn(a, 100)], {"v": 2}, key="t:2") == [300]
+    await assert_consistent(store)
+
+
+async def test_commit_snapshot_that_is_not_json_writes_nothing(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """Case 3 of issue 10: a value that does not serialise (NaN) fails the whole transition."""
+    s = await seated(store, 1)
+    (a,) = s.ids
+    with pytest.raises(StorageError):
+        await store.commit(s.table.id, [BuyIn(a, 200)], {"bank": math.nan}, key="t:1")
+    assert await store.stacks(s.table.id) == {}
+    assert await balance(store, a) == 1000
+    await assert_consistent(store)
+
+
+async def test_commit_close_needs_empty_stacks(store: SqliteStore | MemoryStore) -> None:
+    s = await seated(store, 2)
+    a, b = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 100)], {"v": 1}, key="t:1")
+    with pytest.raises(StorageError):
+        await store.commit(s.table.id, [CashOut(a)], None, key="t:2", close=True)
+    assert await store.stacks(s.table.id) == {a: 200, b: 100}
+    assert await store.commit(
+        s.table.id, [CashOut(a), CashOut(b)], None, key="t:2", close=True
+    ) == [200, 100]
+    assert await store.snapshots() == []
+    record = await store.get_table(s.table.id)
+    assert record is not None and not record.open
+    await assert_consistent(store)
