@@ -35,17 +35,24 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _repo  # the repository's root on sys.path, for tests.fakes (before it)
 import aiohttp
 from _machine import describe
 
 import bot.discord  # noqa: F401  (imports discord.py with its audioop warning muted)
 from bot import render
 from bot.discord import DiscordAdapter
-from bot.discord.fake_api import CHANNEL_ID, GUILD_ID, TOKEN, point_discord_at, refusing_connector
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
 from storage.sqlite import SqliteStore
+from tests.fakes.discord_api import (
+    CHANNEL_ID,
+    GUILD_ID,
+    TOKEN,
+    point_discord_at,
+    refusing_connector,
+)
 
 TABLES = int(os.environ.get("BENCH_TABLES", "200"))
 PACE = float(os.environ.get("BENCH_PACE", "2.0"))
@@ -111,8 +118,8 @@ class Driver:
 
 async def main() -> None:
     server = subprocess.Popen(
-        [sys.executable, "-m", "bot.discord.fake_api", "0", TOKEN, str(TABLES)],
-        stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "tests.fakes.discord_api", "0", TOKEN, str(TABLES)],
+        stdout=subprocess.PIPE, text=True, cwd=_repo.ROOT,
     )  # fmt: skip
     assert server.stdout is not None
     port = int(server.stdout.readline())

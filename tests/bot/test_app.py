@@ -9,9 +9,9 @@ from pydantic import SecretStr
 
 from bot.app import run
 from bot.config import Settings
-from bot.discord.fake_api import FakeDiscord, point_discord_at
-from bot.discord.fake_api import FakeUser as DiscordUser
 from bot.telegram.fake_api import FakeTelegram, FakeUser
+from tests.fakes.discord_api import FakeDiscord, point_discord_at
+from tests.fakes.discord_api import FakeUser as DiscordUser
 
 TG_TOKEN = "123456:" + "T" * 35
 DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27

@@ -13,7 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.discord import DiscordAdapter
-from bot.discord.fake_api import (
+from bot.screens import Payload
+from bot.service import TableService
+from game.board import Box
+from game.cards import Card, parse_card
+from game.strategy import complete_street
+from storage.sqlite import SqliteStore
+from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
     TOKEN,
@@ -24,12 +30,6 @@ from bot.discord.fake_api import (
     point_discord_at,
     refusing_connector,
 )
-from bot.screens import Payload
-from bot.service import TableService
-from game.board import Box
-from game.cards import Card, parse_card
-from game.strategy import complete_street
-from storage.sqlite import SqliteStore
 
 CARD_RE = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
 SUIT_LETTER = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}

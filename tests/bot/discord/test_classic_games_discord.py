@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.discord.fake_api import CHANNEL_ID, EPHEMERAL, FakeUser
 from bot.screens import Payload
 from game.board import Box
 from game.cards import DECK, Card, parse_cards
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, components, world
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, FakeUser
 
 DAVE = FakeUser(304, "Dave", "en-US")
 

@@ -18,14 +18,6 @@ import discord
 import pytest
 
 from bot.discord import DiscordAdapter
-from bot.discord.fake_api import (
-    CHANNEL_ID,
-    EPHEMERAL,
-    TOKEN,
-    FakeDiscord,
-    point_discord_at,
-    refusing_connector,
-)
 from bot.model import Actor, ChatRef, Reply
 from bot.screens import Payload
 from bot.service import TableService
@@ -34,6 +26,14 @@ from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.strategy import complete_street
 from storage.memory import MemoryStore
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, cards_in, components, world
+from tests.fakes.discord_api import (
+    CHANNEL_ID,
+    EPHEMERAL,
+    TOKEN,
+    FakeDiscord,
+    point_discord_at,
+    refusing_connector,
+)
 
 ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
 BOB_STREETS = ["2d 3d 4h 5h Th", "Jc Jd 6c", "7c 7d 8c", "Tc Td 8d", "2h 3h 4c"]

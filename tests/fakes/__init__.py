@@ -1,0 +1,1 @@
+"""Test doubles that only tests and benchmarks use (not part of the installed package)."""
