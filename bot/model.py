@@ -6,7 +6,10 @@ interface each platform adapter implements for the service to write messages
 from __future__ import annotations
 
 import asyncio
+import copy
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol
 
 from bot.screens import Screen
@@ -16,7 +19,27 @@ from game.hand import Hand
 from game.match import HandPlan, MatchState
 from game.options import RuleOptions
 
-__all__ = ["Actor", "ChatRef", "LiveTable", "Presenter", "Reply", "SeatState"]
+__all__ = ["Actor", "ChatRef", "LiveTable", "Phase", "Presenter", "Reply", "SeatState"]
+
+
+class Phase(Enum):
+    """Where a table is in its life (issue 10). Every change of phase is a transition the
+    service commits in one storage transaction.
+
+    - ``LOBBY``: no hand running and play not started: seated players press Ready (R8.2); the
+      first hand is dealt when every seated player is ready.
+    - ``PLAYING``: a hand is dealt and not over (R3, R4).
+    - ``REVEALING``: Chinese Poker reveals a finished hand box by box, with claims (R4.5, R7.5).
+    - ``BETWEEN``: play runs; a hand is over and the next one is dealt at ``next_hand_at`` to
+      the ready players who are not sitting out (R8.2).
+    - ``CLOSED``: every stack is cashed out; the chat may open a new table (R8.2a).
+    """
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    REVEALING = "revealing"
+    BETWEEN = "between"
+    CLOSED = "closed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +149,16 @@ class SeatState:
 
 @dataclass(slots=True)
 class LiveTable:
-    """One open table in memory. Only the service changes it, under ``lock``."""
+    """One open table in memory. Only the service changes it, under ``lock``.
+
+    :ivar phase: the table's phase (:class:`Phase`).
+    :ivar seq: how many transitions were committed (the key of the next is ``seq + 1``).
+    :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
+        notice), kept in the snapshot until sent, so that a restarted bot sends the stored
+        result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
+        "buttons": …}`` (``table``: written over the table message, which then stays as the
+        record; ``post``: a notice of its own).
+    """
 
     id: int
     platform: str
@@ -145,7 +177,9 @@ class LiveTable:
     clocks: dict[int, SeatClock] = field(default_factory=dict)
     group_ref: str | None = None
     version: int = 0
-    started: bool = False
+    phase: Phase = Phase.LOBBY
+    seq: int = 0
+    outbox: list[dict[str, Any]] = field(default_factory=list)
     next_hand_at: float | None = None
     pending_options: RuleOptions | None = None
     pending_buy_in: int | None = None
@@ -186,6 +220,74 @@ class LiveTable:
             name += " ①" if hand_seat % 10 == 0 else " ②"
         return name
 
+    @classmethod
+    def from_json(cls, snap: Mapping[str, Any], now: float) -> LiveTable:
+        """Rebuild a table from :meth:`to_json` (a snapshot). Clocks that were running resume
+        at ``now`` with what they had left when the snapshot was taken (``saved_at``): the
+        time the bot was down is not the acting player's (R8.5).
+
+        :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
+        options = RuleOptions.from_json(snap["options"])
+        t = cls(
+            id=int(snap["id"]),
+            platform=str(snap["platform"]),
+            community_id=int(snap["community_id"]),
+            community_ext=str(snap["community_ext"]),
+            chat_id=str(snap["chat_id"]),
+            lang=str(snap["lang"]),
+            options=options,
+            min_buy_in=int(snap["min_buy_in"]),
+            label=str(snap["label"]),
+        )
+        for s in snap.get("seats", []):
+            seat = SeatState.from_json(dict(s))
+            t.seats[seat.seat] = seat
+        t.match = (
+            MatchState.from_json(snap["match"]) if snap.get("match") else MatchState.new(options)
+        )
+        t.owners = {int(k): int(v) for k, v in dict(snap.get("owners") or {}).items()}
+        if snap.get("chinese"):
+            t.chinese = ChineseGame.from_json(snap["chinese"])
+        t.reveal = copy.deepcopy(snap.get("reveal"))
+        hand_json = snap.get("hand") or (snap.get("hand_over") if t.reveal else None)
+        if hand_json:
+            t.hand = Hand.from_json(hand_json)
+            plan = snap.get("plan") or {}
+            t.plan = HandPlan(
+                tuple(plan.get("seats", t.hand.order)),
+                int(plan.get("button", t.hand.button)),
+                {int(k): int(v) for k, v in dict(plan.get("fantasyland") or {}).items()},
+                bool(plan.get("new_match", True)),
+            )
+            if any(t.owner(s) not in t.seats for s in t.hand.order):
+                raise ValueError("a seat of the hand is missing")
+        t.hand_no = int(snap.get("hand_no", 0))
+        clocks = {int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()}
+        saved_at = snap.get("saved_at")
+        if saved_at is not None:
+            clocks = {
+                k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
+                for k, c in clocks.items()
+            }
+        t.clocks = clocks
+        t.group_ref = snap.get("group_ref")
+        t.version = int(snap.get("version", 0))
+        if "phase" in snap:
+            t.phase = Phase(snap["phase"])
+        elif t.reveal is not None:  # a snapshot written before phases were named
+            t.phase = Phase.REVEALING
+        elif t.hand is not None:
+            t.phase = Phase.PLAYING
+        else:
+            t.phase = Phase.BETWEEN if snap.get("started") else Phase.LOBBY
+        t.seq = int(snap.get("seq", 0))
+        t.outbox = [dict(item) for item in snap.get("outbox") or ()]
+        t.next_hand_at = snap.get("next_hand_at")
+        if snap.get("pending_options"):
+            t.pending_options = RuleOptions.from_json(snap["pending_options"])
+        t.pending_buy_in = snap.get("pending_buy_in")
+        return t
+
     def to_json(self) -> dict[str, Any]:
         """The snapshot of the table (everything needed to rebuild it after a restart)."""
         return {
@@ -215,7 +317,9 @@ class LiveTable:
             "clocks": {str(k): c.to_json() for k, c in self.clocks.items()},
             "group_ref": self.group_ref,
             "version": self.version,
-            "started": self.started,
+            "phase": self.phase.value,
+            "seq": self.seq,
+            "outbox": list(self.outbox),
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

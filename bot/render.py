@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import presses as P
 from bot.model import LiveTable, SeatState
-from bot.screens import Button, Payload, Screen
+from bot.presses import encode
+from bot.screens import Button, Screen
 from bot.texts import tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
@@ -21,7 +23,6 @@ from game.names import hand_name
 __all__ = ["group_screen", "lobby_screen", "move_presses", "private_screen", "showdown_screen"]
 
 _BOX_KEY = {Box.TOP: "btn.top", Box.MIDDLE: "btn.middle", Box.BOTTOM: "btn.bottom"}
-_BOX_CODE = {Box.TOP: "t", Box.MIDDLE: "m", Box.BOTTOM: "b"}
 
 
 def _game_name(t: LiveTable, lang: str) -> str:
@@ -62,7 +63,7 @@ def _compact(board: Board) -> str:
 def move_presses(moves: Sequence[tuple[Card, Box | None]]) -> list[tuple[str, str]]:
     """The ``(action, arg)`` of the private-hand buttons that make ``moves`` and confirm them:
     what a computer player or a benchmark presses, one button per card (R3.4)."""
-    keys = [("d", c.text) if b is None else ("p", c.text + _BOX_CODE[b]) for c, b in moves]
+    keys = [("d", c.text) if b is None else ("p", c.text + P.BOX_CODES[b]) for c, b in moves]
     return [*keys, ("c", "")]
 
 
@@ -99,9 +100,9 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
     v = f"L{t.version}"
     return (
-        Button(tr(lang, "btn.join"), Payload(t.id, v, "j").encode()),
-        Button(tr(lang, "btn.ready"), Payload(t.id, v, "r").encode()),
-        Button(tr(lang, "btn.leave"), Payload(t.id, v, "l").encode()),
+        Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))),
+        Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))),
+        Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),
     )
 
 
@@ -151,9 +152,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if link:
         buttons.append((Button(tr(lang, "btn.my_cards"), url=link),))
     else:
-        buttons.append(
-            (Button(tr(lang, "btn.my_cards"), Payload(t.id, f"L{t.version}", "h").encode()),)
-        )
+        buttons.append((Button(tr(lang, "btn.my_cards"), encode(P.MyHand(t.id, f"L{t.version}"))),))
     return Screen("\n".join(lines), tuple(buttons))
 
 
@@ -222,19 +221,19 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             row: list[Button] = []
             for box in BOXES:
                 label = ("• " if where is box else "") + tr(lang, _BOX_KEY[box])
-                data = Payload(t.id, version, "p", card.text + _BOX_CODE[box]).encode()
+                data = encode(P.PlaceCard(t.id, version, card, box))
                 row.append(Button(label, data))
             if me.street_discards:
                 label = ("• " if where is None else "") + tr(lang, "btn.discard")
-                row.append(Button(label, Payload(t.id, version, "d", card.text).encode()))
+                row.append(Button(label, encode(P.DiscardCard(t.id, version, card))))
             first = row[0]
             row[0] = Button(f"{card.face} {first.label}", first.data)
             buttons.append(tuple(row))
         tail = [
-            Button(tr(lang, "btn.undo"), Payload(t.id, version, "u").encode()),
-            Button(tr(lang, "btn.arrange"), Payload(t.id, version, "a").encode()),
+            Button(tr(lang, "btn.undo"), encode(P.Undo(t.id, version))),
+            Button(tr(lang, "btn.arrange"), encode(P.Arrange(t.id, version))),
             # on streets 2–5 Confirm also discards the card left over (R3.2)
-            Button(tr(lang, "btn.confirm"), Payload(t.id, version, "c").encode()),
+            Button(tr(lang, "btn.confirm"), encode(P.ConfirmMove(t.id, version))),
         ]
         if tail:
             buttons.append(tuple(tail))
@@ -341,8 +340,8 @@ def reveal_screen(
         lines.append(tr(lang, "reveal.claim", names=names, target=t.options.target_points))
         v = f"C{t.hand_no}.{shown}"
         buttons = ((
-            Button(tr(lang, "btn.claim"), Payload(t.id, v, "k").encode()),
-            Button(tr(lang, "btn.continue"), Payload(t.id, v, "n").encode()),
+            Button(tr(lang, "btn.claim"), encode(P.Claim(t.id, v))),
+            Button(tr(lang, "btn.continue"), encode(P.Continue(t.id, v))),
         ),)  # fmt: skip
     elif game is not None and game.over:
         lines.append("")

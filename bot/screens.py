@@ -9,7 +9,9 @@ payload changes nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = ["MAX_PAYLOAD", "Button", "Payload", "Screen"]
 
@@ -73,3 +75,19 @@ class Screen:
     def all_buttons(self) -> list[Button]:
         """Every button, row by row."""
         return [b for row in self.buttons for b in row]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready form (kept in table snapshots until the message is sent)."""
+        return {
+            "text": self.text,
+            "buttons": [[[b.label, b.data, b.url] for b in row] for row in self.buttons],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Screen:
+        """Inverse of :meth:`to_json`."""
+        rows = tuple(
+            tuple(Button(str(label), data_, url) for label, data_, url in row)
+            for row in data.get("buttons") or ()
+        )
+        return cls(str(data["text"]), rows)

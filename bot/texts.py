@@ -342,6 +342,14 @@ TEXTS: dict[str, dict[str, str]] = {
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта)."
         ),
     },
+    "err.storage": {
+        "en": "Could not save that; nothing changed. Please try again.",
+        "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",
+    },
+    "round.settled": {
+        "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
+        "ru": "Стол #{table}: раунд рассчитан досрочно ({who} уходит): {moves}.",
+    },
     "err.internal": {
         "en": "Something went wrong; please try again.",
         "ru": "Что-то пошло не так, попробуйте ещё раз.",

@@ -13,7 +13,7 @@ the button with ``settle_per_round``, R8.3), and who moves to sit-out after a ti
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -151,6 +151,20 @@ class MatchState:
             due=due,
             match_over=match_over,
             to_sit_out=frozenset(sit_out) if match_over else frozenset(),
+        )
+
+    def without(self, seat: int, boards: Collection[int] = ()) -> MatchState:
+        """The state once the player of table seat ``seat`` leaves (stands up): Fantasyland
+        belongs to the player, not to the seat number, so what they earned is forfeited and
+        they leave the match under way; a newcomer in the same seat waits for the next match
+        (R6, R6.6, R8.2). ``boards``: the player's board seats when they differ from the
+        table seat (double boxes, R4.2). Points of the round must be settled first (R8.3)."""
+        gone = {seat, *boards}
+        return replace(
+            self,
+            fantasyland={s: n for s, n in self.fantasyland.items() if s not in gone},
+            match_seats=tuple(s for s in self.match_seats if s != seat),
+            sit_out_after_match=self.sit_out_after_match - gone,
         )
 
     def flush_round(self) -> tuple[MatchState, tuple[tuple[int, int, int], ...]]:

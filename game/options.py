@@ -8,6 +8,8 @@ field can be overridden with :meth:`RuleOptions.replace_checked`.
 
 from __future__ import annotations
 
+import math
+
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -84,6 +86,8 @@ class RuleOptions:
             value = getattr(self, f.name)
             if isinstance(value, bool):
                 continue
+            if isinstance(value, float) and not math.isfinite(value):
+                raise OptionError(f"option {f.name} must be a finite number: {value}")
             if isinstance(value, int | float) and value < 0:
                 raise OptionError(f"option {f.name} cannot be negative: {value}")
         if self.kush_per_point < 1:

@@ -26,7 +26,7 @@ from bot.discord.components import (
 )
 from bot.model import LiveTable, SeatState
 from bot.screens import Button, Payload, Screen
-from bot.service import TableService
+from bot.service.settings import settings_screen
 from game.board import Box
 from game.cards import parse_card
 from game.hand import Hand, HandSetup
@@ -229,7 +229,7 @@ async def test_a_screen_of_more_than_25_buttons_becomes_single_choice_selects() 
     option that continues a row carries the row's name."""
     store = MemoryStore()
     community = await store.community("discord", "g")
-    screen = TableService(store).settings_screen(community, "en")
+    screen = settings_screen(community, "en")
     payloads = [b.data for b in screen.all_buttons()]
     view = view_of(screen)
     assert view is not None

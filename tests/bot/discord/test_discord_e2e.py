@@ -398,8 +398,8 @@ async def test_unknown_and_forged_components_are_refused(tmp_path: Path) -> None
         ]  # fmt: skip
         expected = {
             "something-else": "Unknown button.",  # no item routes it: answered all the same
-            f"{head}:ZZt": "Not allowed.",  # a payload with no such card: the core says no
-            f"{head}:Zz": "Not allowed.",
+            f"{head}:ZZt": "Unknown button.",  # no such card: the payload is forged
+            f"{head}:Zz": "Unknown button.",
         }
         for cid, text in expected.items():
             record = await w.press(ALICE, msg, cid)

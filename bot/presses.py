@@ -1,0 +1,166 @@
+"""Button presses as typed values: the one place that encodes and decodes button payloads
+(issue 10). The wire form is :class:`~bot.screens.Payload` (``table:version:action[:arg]``,
+within Telegram's 64 bytes and Discord's 100 characters); everything else works with the
+classes here, and the service re-checks every press against the table, so a stale or forged
+one changes nothing.
+
+Versions: ``L<n>`` for the table message (its version), ``<hand>.<board>.<seat version>`` for
+a private hand, ``C<hand>.<stage>`` for a Chinese Poker claim (R7.5), ``S<digest>`` for the
+settings message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.screens import Payload
+from game.board import Box
+from game.cards import Card, parse_card
+
+__all__ = [
+    "Arrange",
+    "Claim",
+    "ConfirmMove",
+    "Continue",
+    "DiscardCard",
+    "Join",
+    "Leave",
+    "MyHand",
+    "PlaceCard",
+    "Press",
+    "Ready",
+    "SettingStep",
+    "Undo",
+    "decode",
+    "encode",
+]
+
+BOX_CODES = {Box.TOP: "t", Box.MIDDLE: "m", Box.BOTTOM: "b"}
+_BOXES = {code: box for box, code in BOX_CODES.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Press:
+    """A button press: the table it is for and the version of the message it was on."""
+
+    table: int
+    version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Join(Press):
+    """Take a free seat (R8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ready(Press):
+    """Buy in and get ready (R8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Leave(Press):
+    """Stand up (R8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MyHand(Press):
+    """Show my hand privately (platforms with ephemeral messages)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCard(Press):
+    """Put a card of this street in a box (R3.4); pressed again on another box, move it."""
+
+    card: Card
+    box: Box
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardCard(Press):
+    """Discard a card of this street (R3.2)."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Press):
+    """Take the last placement of this street back (R3.4)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmMove(Press):
+    """Confirm the street (R3.4); the card left over on streets 2–5 is the discard."""
+
+
+@dataclass(frozen=True, slots=True)
+class Arrange(Press):
+    """Let the built-in strategy place this street."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claim(Press):
+    """Claim the Chinese Poker game at the target (R7.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Continue(Press):
+    """Continue the reveal instead of claiming (R7.5)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SettingStep(Press):
+    """Change one setting by a step (``+``/``-``) or to its next value (``~``)."""
+
+    code: str
+    op: str
+
+
+_SIMPLE: dict[str, type[Press]] = {
+    "j": Join,
+    "r": Ready,
+    "l": Leave,
+    "h": MyHand,
+    "u": Undo,
+    "c": ConfirmMove,
+    "a": Arrange,
+    "k": Claim,
+    "n": Continue,
+}
+_LETTER = {cls: letter for letter, cls in _SIMPLE.items()}
+
+
+def encode(press: Press) -> str:
+    """The payload of a button. :raises ValueError: if it would not fit (64 bytes)."""
+    if isinstance(press, PlaceCard):
+        return Payload(
+            press.table, press.version, "p", press.card.text + BOX_CODES[press.box]
+        ).encode()
+    if isinstance(press, DiscardCard):
+        return Payload(press.table, press.version, "d", press.card.text).encode()
+    if isinstance(press, SettingStep):
+        return Payload(press.table, press.version, "s", press.code + press.op).encode()
+    return Payload(press.table, press.version, _LETTER[type(press)]).encode()
+
+
+def decode(data: str | None) -> Press | None:
+    """The press a payload stands for; ``None`` for anything malformed (a forged button)."""
+    p = Payload.decode(data)
+    if p is None:
+        return None
+    try:
+        if p.action == "p":
+            box = _BOXES.get(p.arg[-1:])
+            return (
+                None if box is None else PlaceCard(p.table, p.version, parse_card(p.arg[:-1]), box)
+            )
+        if p.action == "d":
+            return DiscardCard(p.table, p.version, parse_card(p.arg))
+    except ValueError:
+        return None
+    if p.action == "s":
+        code, op = p.arg[:-1], p.arg[-1:]
+        return SettingStep(p.table, p.version, code, op) if code and op in ("+", "-", "~") else None
+    cls = _SIMPLE.get(p.action)
+    if cls is None or p.arg:
+        return None
+    return cls(p.table, p.version)

@@ -1,0 +1,390 @@
+"""The table service: the platform-neutral application layer (issues 4 and 10).
+
+Adapters call the coroutines of :class:`TableService` with an :class:`~bot.model.Actor` and a
+:class:`~bot.model.ChatRef` and show the :class:`~bot.model.Reply` it returns; the service
+writes table and private messages through each platform's :class:`~bot.model.Presenter`.
+Game rules are not written here: every action goes to the core (``game/``), which decides.
+
+A table is a state machine (:class:`~bot.model.Phase`) whose every step commits in one
+storage transaction together with its ledger entries (:mod:`.runtime`); messages go out after
+the commit. The steps live in modules by subject: :mod:`.lobby` (seating, Ready and its
+buy-in, Leave and its cash-out, closing), :mod:`.play` (presses on a hand, moving it on),
+:mod:`.showdown` (settlement and the next hand), :mod:`.chinese` (reveals and claims),
+:mod:`.dealing` (the deal and stacks leaving), :mod:`.timers`, :mod:`.recovery`,
+:mod:`.wallet` and :mod:`.settings`. This class is the facade: it finds the table, takes its
+lock, checks who may do what, and turns a refused transition into a short notice.
+
+One :class:`asyncio.Lock` per table serialises everything that touches a table, so handlers of
+both platforms may run concurrently.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply
+from bot.presses import (
+    Claim,
+    Continue,
+    Join,
+    Leave,
+    MyHand,
+    Press,
+    Ready,
+    SettingStep,
+    decode,
+)
+from bot.service import chinese, lobby, play, recovery, wallet
+from bot.service import settings as settings_mod
+from bot.service import timers as timing
+from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.settings import PLAYABLE_GAMES, SETTINGS
+from bot.texts import language_of, tr
+from game.cards import Card
+from game.errors import OptionError
+from game.options import RuleOptions
+from storage.api import Community, Store
+
+__all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService", "TransitionFailed"]
+
+
+class TableService:
+    """Runs the tables of every platform on one event loop.
+
+    :param store: the storage implementation.
+    :param clock: wall-clock seconds (injected for tests).
+    :param rng: shuffles decks when given (tests); otherwise decks use a CSPRNG (R1.1).
+    :param next_hand_delay: seconds between a showdown and the next deal.
+    :param timers: run real asyncio timers; with ``False`` tests call :meth:`run_due`.
+    :param deck_source: returns the deck of each new hand (tests stack decks with it).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        next_hand_delay: float = 4.0,
+        timers: bool = True,
+        deck_source: Callable[[], Sequence[Card]] | None = None,
+    ) -> None:
+        self.rt = Runtime(
+            store,
+            clock=clock,
+            rng=rng,
+            next_hand_delay=next_hand_delay,
+            timers=timers,
+            deck_source=deck_source,
+        )
+        rt = self.rt
+
+        async def fire(t: LiveTable) -> None:
+            await timing.on_time(rt, t)
+
+        rt.on_time = fire
+
+    # -- lifecycle -------------------------------------------------------------------------
+    @property
+    def store(self) -> Store:
+        """The storage implementation."""
+        return self.rt.store
+
+    @property
+    def tables(self) -> dict[int, LiveTable]:
+        """Every open table by id."""
+        return self.rt.tables
+
+    def register(self, presenter: Presenter) -> None:
+        """Attach a platform adapter's presenter."""
+        self.rt.presenters[presenter.platform] = presenter
+
+    async def start(self) -> None:
+        """Rebuild every open table from its last committed transition (restart recovery)."""
+        await recovery.start(self.rt)
+
+    async def stop(self) -> None:
+        """Cancel timers and save every table."""
+        await recovery.stop(self.rt)
+
+    async def run_due(self) -> None:
+        """Fire every due timer now (for tests running with ``timers=False``)."""
+        for t in list(self.rt.tables.values()):
+            async with t.lock:
+                if t.id in self.rt.tables:
+                    await timing.on_time(self.rt, t)
+
+    def table_in(self, chat: ChatRef) -> LiveTable | None:
+        """The open table of a chat, if any."""
+        tid = self.rt.by_chat.get((chat.platform, chat.chat_id))
+        return self.rt.tables.get(tid) if tid is not None else None
+
+    # -- helpers ---------------------------------------------------------------------------
+    async def _community(self, chat: ChatRef) -> Community:
+        return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
+
+    @staticmethod
+    def _lang(community: Community | None, actor: Actor | None) -> str:
+        if community is not None and community.settings.language in ("en", "ru"):
+            return community.settings.language
+        return language_of(actor.language if actor else None)
+
+    async def _at_table(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        body: Callable[[LiveTable, Community, str], Awaitable[Reply]],
+    ) -> Reply:
+        """Run ``body(table, community, language)`` under the table's lock, or answer that the
+        chat has no open table; a transition storage refused is a short notice."""
+        t = self.table_in(chat)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if t is None:
+            return Reply(tr(lang, "reply.no_table"), alert=True)
+        async with t.lock:
+            if t.id not in self.rt.tables:  # closed while we waited
+                return Reply(tr(lang, "reply.no_table"), alert=True)
+            try:
+                return await body(t, community, lang)
+            except TransitionFailed:
+                return Reply(tr(lang, "err.storage"), alert=True)
+
+    # -- commands --------------------------------------------------------------------------
+    async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
+        """Open a table in a group chat (one per chat) and post its lobby message."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        existing = self.table_in(chat)
+        if existing is not None:
+            return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
+        settings = community.settings
+        try:
+            options = RuleOptions.preset(game or settings.game, **dict(settings.options))
+        except OptionError:
+            options = None
+        if options is None or options.game not in PLAYABLE_GAMES:
+            games = ", ".join(g.value for g in PLAYABLE_GAMES)
+            return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
+        try:
+            t = await lobby.open_table(
+                self.rt, community, chat.platform, chat.chat_id, options, lang
+            )
+        except TransitionFailed:
+            return Reply(tr(lang, "err.storage"), alert=True)
+        return Reply(tr(lang, "reply.table_opened", table=t.id))
+
+    async def join(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
+        return await self._at_table(
+            chat, actor, lambda t, c, lang: lobby.join(self.rt, t, c, actor, lang)
+        )
+
+    async def ready(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Confirm readiness: the buy-in moves from the balance to the stack (R8.2); the hand
+        starts when every seated player is ready."""
+        return await self._at_table(
+            chat, actor, lambda t, _, lang: lobby.ready(self.rt, t, actor, lang)
+        )
+
+    async def leave(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Stand up: between hands the stack goes back to the balance (R8.2); during a hand the
+        player's moves are made as on timeout and they leave after it (R8.5)."""
+        return await self._at_table(
+            chat, actor, lambda t, _, lang: lobby.leave(self.rt, t, actor, lang)
+        )
+
+    async def sit_out(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Sit out from the next hand, keeping seat and stack (R8.6)."""
+        return await self._at_table(
+            chat, actor, lambda t, _, lang: lobby.sit_out(self.rt, t, actor, lang)
+        )
+
+    async def back(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Return from sit-out (R8.6)."""
+        return await self._at_table(
+            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang)
+        )
+
+    async def close_table(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
+        """An admin closes the chat's table between hands: every stack goes back to its
+        player's balance (R8.2a) and the chat may open a new table (another game, say)."""
+        if not is_admin:
+            community = await self._community(chat)
+            return Reply(tr(self._lang(community, actor), "reply.admins_only"), alert=True)
+        return await self._at_table(chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang))
+
+    async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The player's balance and stack."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        return await wallet.balance(self.rt, community, self.table_in(chat), actor, lang)
+
+    async def top(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The community leaderboard (balance plus stacks)."""
+        community = await self._community(chat)
+        return await wallet.top(self.rt, community, self._lang(community, actor))
+
+    async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
+        """The player's last hands."""
+        community = await self._community(chat)
+        return await wallet.history(self.rt, community, actor, self._lang(community, actor), limit)
+
+    async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The daily bonus, once per UTC day."""
+        community = await self._community(chat)
+        return await wallet.daily(self.rt, community, actor, self._lang(community, actor))
+
+    async def grant(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        target: str,
+        amount: str,
+        key: str,
+        target_name: str | None = None,
+    ) -> Reply:
+        """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
+        (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
+        who never played is created first."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        if not is_admin:
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
+        return await wallet.grant(self.rt, community, actor, lang, target, amount, key, target_name)
+
+    async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
+        """Short rules of the table's game (or of the community's default game)."""
+        community = await self._community(chat)
+        t = self.table_in(chat)
+        game = t.options.game.value if t else community.settings.game
+        return Reply(tr(self._lang(community, actor), f"rules.{game}"))
+
+    async def help(self, chat: ChatRef, actor: Actor) -> Reply:
+        """The command list."""
+        community = await self._community(chat) if not chat.private else None
+        key = "help.discord" if chat.platform == "discord" else "help"
+        return Reply(tr(self._lang(community, actor), key))
+
+    async def settings(self, chat: ChatRef, actor: Actor, is_admin: bool, args: list[str]) -> Reply:
+        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        if not is_admin:
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
+        return await settings_mod.settings(self.rt, community, lang, args)
+
+    # -- private chat ----------------------------------------------------------------------
+    async def private_start(self, actor: Actor, arg: str) -> Reply:
+        """``/start t<table>`` in a private chat: show the player's hand there."""
+        lang = language_of(actor.language)
+        if arg.startswith("t") and arg[1:].isdigit():
+            t = self.rt.tables.get(int(arg[1:]))
+            if t is not None:
+                async with t.lock:
+                    seat = t.seat_of(actor.user_id)
+                    if seat is not None:
+                        await self._repost_private(t, seat.seat, group=t.hand is not None)
+                        return Reply(tr(seat.lang, "reply.private_linked", table=t.id))
+        # a /start with no table: refresh any table the user sits at
+        for t in list(self.rt.tables.values()):
+            async with t.lock:
+                seat = t.seat_of(actor.user_id)
+                if seat is not None and t.hand is not None:
+                    await self._repost_private(t, seat.seat, group=False)
+        return Reply(tr(lang, "reply.welcome"))
+
+    async def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
+        seat = t.seats[seat_no]
+        p = self.rt.presenter(t)
+        seat.private_ref = None
+        if p is not None:
+            await self.rt.send_private(t, p, seat, self.rt.render_private(t, seat))
+            if group and seat.reachable:  # the group's link to the private chat may go
+                await self.rt.show_group(t)
+        self.rt.save_soon(t)
+
+    # -- button presses --------------------------------------------------------------------
+    async def press(
+        self,
+        actor: Actor,
+        data: str | None,
+        chat: ChatRef | None = None,
+        is_admin: Callable[[], Awaitable[bool]] | None = None,
+    ) -> Reply:
+        """Handle a button press. Stale, forged or foreign presses are answered with a short
+        notice and change nothing; legal ones go to the core."""
+        lang = language_of(actor.language)
+        press = decode(data)
+        if press is None:
+            return Reply(tr(lang, "err.forged"), alert=True)
+        if isinstance(press, SettingStep):
+            return await self._settings_press(chat, actor, press, is_admin)
+        t = self.rt.tables.get(press.table)
+        if t is None or t.platform != actor.platform:
+            return Reply(tr(lang, "err.stale"), alert=True)
+        async with t.lock:
+            if t.id not in self.rt.tables:
+                return Reply(tr(lang, "err.stale"), alert=True)
+            seat = t.seat_of(actor.user_id)
+            lang = seat.lang if seat else t.lang
+            try:
+                return await self._table_press(t, actor, chat, press, lang)
+            except TransitionFailed:
+                return Reply(tr(lang, "err.storage"), alert=True)
+
+    async def _table_press(
+        self, t: LiveTable, actor: Actor, chat: ChatRef | None, press: Press, lang: str
+    ) -> Reply:
+        rt = self.rt
+        seat = t.seat_of(actor.user_id)
+        if isinstance(press, Join | Ready | Leave | MyHand):
+            if chat is not None and chat.chat_id != t.chat_id:
+                return Reply(tr(lang, "err.forged"), alert=True)
+            if press.version != f"L{t.version}":
+                return Reply(tr(lang, "err.stale"), alert=True)
+            if isinstance(press, Join):
+                community = await rt.store.community(t.platform, t.community_ext)
+                return await lobby.join(rt, t, community, actor, self._lang(community, actor))
+            if isinstance(press, Ready):
+                return await lobby.ready(rt, t, actor, lang)
+            if isinstance(press, Leave):
+                return await lobby.leave(rt, t, actor, lang)
+            # my hand (platforms without a private chat link show it ephemerally)
+            if seat is None or t.hand is None or not t.boards_of(seat):
+                return Reply(tr(lang, "private.none"), alert=True)
+            screen = rt.render_private(t, seat)
+            p = rt.presenter(t)
+            if p is not None:
+                await rt.send_private(t, p, seat, screen)
+            rt.save_soon(t)
+            return Reply(screen=screen, private=True)
+        if isinstance(press, Claim | Continue):
+            return await chinese.claim_press(
+                rt, t, seat, isinstance(press, Claim), press.version, lang
+            )
+        return await play.hand_press(rt, t, seat, press, lang)  # a press on a private hand
+
+    async def _settings_press(
+        self,
+        chat: ChatRef | None,
+        actor: Actor,
+        press: SettingStep,
+        is_admin: Callable[[], Awaitable[bool]] | None,
+    ) -> Reply:
+        if chat is None or chat.private:
+            return Reply(tr(language_of(actor.language), "err.forged"), alert=True)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if is_admin is None or not await is_admin():
+            return Reply(tr(lang, "reply.admins_only"), alert=True)
+        return await settings_mod.settings_press(self.rt, community, lang, press)

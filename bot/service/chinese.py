@@ -1,0 +1,155 @@
+"""Chinese Poker after the arrangement: reveals box by box, claims, the end of a game (R4.5,
+R7). Each function changes the table inside a transition; the timers and the Claim / Continue
+presses run them."""
+
+from __future__ import annotations
+
+from bot.model import LiveTable, Phase, Reply, SeatState
+from bot.screens import Screen
+from bot.service.dealing import settle_pairs
+from bot.service.runtime import Runtime, Tx
+from bot.service.showdown import close_hand, keep_banks
+from bot.texts import tr
+from game.chinese import ChineseGame
+from storage.api import Settlement
+
+__all__ = [
+    "CLAIM_SECONDS",
+    "claim_press",
+    "continue_reveal",
+    "end_game",
+    "reveal_step",
+    "start_reveal",
+]
+
+#: Seconds the players at the target have to Claim or Continue (R7.5) before the reveal goes on.
+CLAIM_SECONDS = 30.0
+
+
+def start_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Every board is arranged: the reveal begins with the bottom boxes (R4.5)."""
+    hand = t.hand
+    assert hand is not None and hand.result is not None and t.match is not None
+    t.match = t.match.after_hand(hand.result)
+    keep_banks(t)
+    t.reveal = {"stage": 0, "at": rt.clock(), "claim": None}
+    t.phase = Phase.REVEALING
+    reveal_step(rt, t, tx)
+
+
+def reveal_step(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Reveal the next box (bottom, middle, top), add its points to the game, offer the claim
+    to players at the target after the bottom or middle (R7.5), and close the hand after the
+    top."""
+    hand, reveal, game = t.hand, t.reveal, t.chinese
+    assert hand is not None and hand.result is not None and reveal is not None
+    assert game is not None
+    stages = ChineseGame.stages(hand.result)
+    k = int(reveal["stage"])
+    stage = stages[k]
+    game = game.apply(stage)
+    t.chinese = game
+    reveal["stage"] = k + 1
+    reveal["claim"] = None
+    reveal["at"] = None
+    if stage.last:
+        close_chinese_hand(rt, t, tx)
+        return
+    claimants = game.claimants(stage)
+    now = rt.clock()
+    if claimants:
+        reveal["claim"] = {
+            "seats": list(claimants),
+            "continued": [],
+            "deadline": now + CLAIM_SECONDS,
+        }
+    else:
+        reveal["at"] = now + t.options.reveal_pause_seconds
+    tx.group = True
+
+
+def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """The reveal is over (or a player claimed): the game ends after a timeout (R7.7), a
+    leaving player or a player at the target; then the kush are settled each-with-each
+    (R7.6) with the hand's record."""
+    hand, game = t.hand, t.chinese
+    assert hand is not None and hand.result is not None and game is not None
+    result = hand.result
+    if any(r.timed_out for r in result.seats):
+        game = game.end()  # R7.7: the game ends after a hand with a timeout
+    if any((p := t.player_of(s)) is not None and p.leaving for s in result.order):
+        game = game.end()  # a player leaving ends the game: it is settled now (R7.6)
+    deltas: dict[int, int] = {}
+    if game.over:
+        deltas = settle_pairs(t, result.order, game.pairs(result.order))  # R7.6
+    t.chinese = game
+    record = result.to_json()
+    record["chinese"] = game.to_json()
+    close_hand(rt, t, tx, record, deltas)
+
+
+def end_game(t: LiveTable, tx: Tx) -> None:
+    """End a Chinese Poker game between hands and settle it on the current points (R7.6),
+    recorded as a history entry of its own."""
+    game = t.chinese
+    assert game is not None
+    game = game.end()
+    order = sorted(s for s in game.totals if s in t.seats)
+    deltas = settle_pairs(t, order, game.pairs(order))
+    t.hand_no += 1
+    players = {s: t.seats[s].player_id for s in order}
+    record = {"game_end": True, "chinese": game.to_json(), "table": t.id,
+              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            {"game_end": True},
+            record,
+            players,
+            {players[s]: d for s, d in deltas.items()},
+        )
+    )
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+    t.chinese = None
+    t.outbox.append({"kind": "post", **Screen(tr(t.lang, "reveal.game_over")).to_json()})
+
+
+def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Nobody claims (every claimant continued, or the claim time ran out): the reveal goes
+    on after the pause (R7.5)."""
+    assert t.reveal is not None
+    t.reveal["claim"] = None
+    t.reveal["at"] = rt.clock() + t.options.reveal_pause_seconds
+    tx.group = True
+
+
+async def claim_press(
+    rt: Runtime, t: LiveTable, seat: SeatState | None, claim: bool, version: str, lang: str
+) -> Reply:
+    """Claim or Continue pressed by a player at the target (R7.5)."""
+    reveal, game, hand = t.reveal, t.chinese, t.hand
+    offer = reveal.get("claim") if reveal else None
+    if (
+        seat is None
+        or offer is None
+        or game is None
+        or hand is None
+        or version != f"C{t.hand_no}.{reveal['stage'] if reveal else ''}"
+    ):
+        return Reply(tr(lang, "err.stale"), alert=True)
+    if seat.seat not in offer["seats"]:
+        return Reply(tr(lang, "err.not_claimant"), alert=True)
+    async with rt.transition(t) as tx:
+        assert t.reveal is not None and t.chinese is not None
+        if claim:
+            t.chinese = t.chinese.claim(seat.seat)
+            t.reveal["claim"] = None
+            close_chinese_hand(rt, t, tx)
+            return Reply(tr(lang, "reply.claimed"))
+        offer = t.reveal["claim"]
+        if seat.seat not in offer["continued"]:
+            offer["continued"].append(seat.seat)
+        if set(offer["continued"]) >= set(offer["seats"]):
+            continue_reveal(rt, t, tx)
+    return Reply(tr(lang, "reply.continued"))

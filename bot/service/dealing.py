@@ -1,0 +1,194 @@
+"""Who plays, the deal, and stacks leaving the table: steps shared by the lobby, the hand and
+the timers. Each function changes a table inside a transition (:class:`~.runtime.Tx`) and
+does no I/O; the transition commits what it did (issue 10)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from bot.model import LiveTable, Phase, SeatState
+from bot.screens import Screen
+from bot.service.runtime import Runtime, Tx
+from bot.texts import tr
+from game.cards import shuffled_deck
+from game.chinese import ChineseGame
+from game.clock import SeatClock
+from game.hand import Hand, HandSetup, double_box_seats
+from game.match import MatchState
+from game.options import GameKind
+from game.settlement import settle
+from storage.api import CashOut, Settlement
+
+__all__ = [
+    "apply_pending",
+    "available",
+    "deal",
+    "maybe_start",
+    "settle_pairs",
+    "settle_round",
+    "stand_up",
+    "sync_clocks",
+]
+
+
+def available(t: LiveTable) -> list[int]:
+    """Seats that can be dealt in: ready (bought in), not sitting out, not leaving, with kush
+    at the table (R8.2, R8.6)."""
+    return sorted(
+        s.seat
+        for s in t.seats.values()
+        if s.ready and not s.sitting_out and not s.leaving and s.stack > 0
+    )
+
+
+def apply_pending(t: LiveTable) -> None:
+    """Settings changed by admins apply between matches (options) and between hands (buy-in)."""
+    if t.pending_options is not None and (t.match is None or not t.match.in_match):
+        t.options = t.pending_options
+        t.match = (
+            MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
+        )
+        t.pending_options = None
+    if t.pending_buy_in is not None:
+        t.min_buy_in = t.pending_buy_in
+        t.pending_buy_in = None
+
+
+def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Deal when it is time (R8.2): in the lobby, once every seated player is ready; between
+    hands, when the next hand is due and enough players are available. With too few players
+    the table goes back to the lobby."""
+    if t.hand is not None:
+        return
+    if len(available(t)) < t.options.min_players:
+        t.phase = Phase.LOBBY
+        t.next_hand_at = None
+        tx.group = True
+        return
+    if t.phase is Phase.LOBBY:
+        if any(not s.ready and not s.sitting_out for s in t.seats.values()):
+            return
+        t.phase = Phase.BETWEEN
+    if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
+        return
+    deal(rt, t, tx)
+
+
+def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Deal the next hand (R3, R4, R6): plan it from the match state, shuffle (a CSPRNG unless
+    the service was given a seeded ``rng`` or a ``deck_source``), start the clocks (R8.5)."""
+    apply_pending(t)
+    assert t.match is not None
+    t.next_hand_at = None
+    plan = t.match.next_hand(available(t))
+    if rt.deck_source is not None:
+        deck = list(rt.deck_source())
+    elif rt.rng is not None:
+        deck = shuffled_deck(rng=rt.rng)
+    else:
+        deck = shuffled_deck()  # CSPRNG (R1.1)
+    seats, button = plan.seats, plan.button
+    owners: dict[int, int] = {}
+    if t.options.heads_up_double_boxes and len(plan.seats) == 2:
+        seats, owners = double_box_seats(plan.seats)  # R4.2: two boards each
+        button = 10 * plan.button + 1
+    setup = HandSetup.deal(t.options, seats, button, plan.fantasyland, deck=deck, owners=owners)
+    t.match = t.match.begin(plan)
+    t.plan = plan
+    t.owners = owners
+    t.hand = Hand(setup)
+    t.hand_no += 1
+    t.phase = Phase.PLAYING
+    if t.options.game is GameKind.CHINESE and t.chinese is None:
+        t.chinese = ChineseGame(t.options.target_points)
+    t.clocks = {}
+    for s in seats:
+        budget = t.options.fantasyland_seconds if s in plan.fantasyland else t.options.hand_seconds
+        player = t.player_of(s)
+        t.clocks[s] = SeatClock(budget, player.bank if player else 0.0)
+    sync_clocks(t, rt.clock())
+    tx.group = True
+    tx.show.update(plan.seats)
+
+
+def sync_clocks(t: LiveTable, now: float) -> None:
+    """Run the clocks of the seats to act and stop the others (R8.5)."""
+    hand = t.hand
+    acting = set(hand.to_act) if hand is not None and not hand.is_over else set()
+    for seat, clock in list(t.clocks.items()):
+        if seat in acting and not clock.running:
+            t.clocks[seat] = clock.start(now)
+        elif seat not in acting and clock.running:
+            t.clocks[seat] = clock.stop(now)
+
+
+def settle_pairs(
+    t: LiveTable, order: Sequence[int], pairs: Sequence[tuple[int, int, int]]
+) -> dict[int, int]:
+    """Kush deltas of table seats for pairwise points of board seats (R8.4, R5.7): pairs of
+    double boxes (R4.2) are merged per player first; pairs with a player no longer seated are
+    dropped."""
+    merged: dict[tuple[int, int], int] = {}
+    for a, b, p in pairs:
+        oa, ob = t.owner(a), t.owner(b)
+        if oa == ob or oa not in t.seats or ob not in t.seats:
+            continue
+        if (ob, oa) in merged:
+            merged[(ob, oa)] -= p
+        else:
+            merged[(oa, ob)] = merged.get((oa, ob), 0) + p
+    if not merged:
+        return {}
+    owners_in_order = list(dict.fromkeys(t.owner(s) for s in order))
+    owners_in_order += [o for pair in merged for o in pair if o not in owners_in_order]
+    stacks = {o: t.seats[o].stack for o in owners_in_order if o in t.seats}
+    settlement = settle(
+        [(a, b, p) for (a, b), p in merged.items()], stacks, t.options.kush_per_point
+    )
+    return dict(settlement.deltas)
+
+
+def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
+    """R8.3: points still owed from an unfinished round (``settle_per_round``) are settled
+    before a stack leaves the table; recorded as a history entry of its own."""
+    if t.match is None or not t.match.round_pairs:
+        return
+    t.match, pairs = t.match.flush_round()
+    order = [s for s in t.match.match_seats if s in t.seats] or sorted(t.seats)
+    deltas = settle_pairs(t, order, pairs)
+    if not any(deltas.values()):
+        return
+    t.hand_no += 1
+    players = {s: t.seats[s].player_id for s in deltas}
+    record = {"round_end": True, "table": t.id, "pairs": [list(p) for p in pairs],
+              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            {"round_end": True},
+            record,
+            players,
+            {players[s]: d for s, d in deltas.items()},
+        )
+    )
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+    moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
+    text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
+    t.outbox.append({"kind": "post", **Screen(text).to_json()})
+
+
+def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
+    """A stack leaves the table: pending round points are settled first (R8.3), Fantasyland
+    the player earned is forfeited with the seat (R6, R8.2), and the stack goes back to the
+    balance. Returns the kush cashed out."""
+    settle_round(t, tx, seat.name)
+    if t.match is not None:
+        boards = (10 * seat.seat, 10 * seat.seat + 1) if t.options.heads_up_double_boxes else ()
+        t.match = t.match.without(seat.seat, boards)
+    amount = t.seats[seat.seat].stack
+    tx.moves.append(CashOut(seat.player_id))
+    del t.seats[seat.seat]
+    tx.group = True
+    return amount

@@ -1,0 +1,177 @@
+"""Seating: opening a table, Join, Ready with its buy-in, Leave with its cash-out, sit-out and
+back, and closing the table (R8.2, R8.2a, R8.6). Every step that changes the table is one
+transition: the buy-in and the deal it may trigger, or the cash-out and the settlement before
+it (R8.3), commit together with the table's new state (issue 10)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.screens import Screen
+from bot.service.chinese import end_game
+from bot.service.dealing import available, maybe_start, stand_up
+from bot.service.play import advance
+from bot.service.runtime import Runtime
+from bot.texts import tr
+from game.match import MatchState
+from game.options import RuleOptions
+from storage.api import BuyIn, Community, InsufficientFunds
+
+__all__ = ["back", "close", "join", "leave", "open_table", "ready", "sit_out"]
+
+
+async def open_table(
+    rt: Runtime, community: Community, platform: str, chat_id: str, options: RuleOptions,
+    lang: str,
+) -> LiveTable:  # fmt: skip
+    """Open a table in a chat and post its lobby message (the caller checked that the chat has
+    none)."""
+    settings = community.settings
+    record = await rt.store.create_table(
+        community.id, chat_id, options.to_json(), settings.min_buy_in
+    )
+    t = LiveTable(
+        id=record.id,
+        platform=platform,
+        community_id=community.id,
+        community_ext=community.external_id,
+        chat_id=chat_id,
+        lang=lang,
+        options=options,
+        min_buy_in=settings.min_buy_in,
+        label=settings.kush_label,
+        match=MatchState.new(options),
+    )
+    rt.add(t)
+    async with t.lock, rt.transition(t) as tx:
+        tx.group = True
+    return t
+
+
+async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
+    """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
+    if t.seat_of(actor.user_id) is not None:
+        return Reply(tr(lang, "reply.already_seated"), alert=True)
+    free = [s for s in range(t.options.max_players) if s not in t.seats]
+    if not free:
+        return Reply(tr(lang, "reply.table_full"), alert=True)
+    player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    if player.balance < t.min_buy_in:
+        return Reply(
+            tr(lang, "reply.no_money", label=t.label, need=t.min_buy_in, have=player.balance),
+            alert=True,
+        )
+    seat_lang = community.settings.language
+    async with rt.transition(t) as tx:
+        seat = SeatState(
+            seat=free[0],
+            player_id=player.id,
+            user_id=actor.user_id,
+            name=actor.name,
+            lang=seat_lang if seat_lang in ("en", "ru") else lang,
+            bank=t.options.time_bank_seconds,
+        )
+        t.seats[seat.seat] = seat
+        tx.group = True
+    return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+
+async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+    """Ready: the buy-in moves from the balance to the stack (R8.2) in the same transition as
+    the readiness and the deal it may trigger; a second Ready is refused."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if seat.ready and seat.sitting_out:
+        return await back(rt, t, actor, lang)  # Ready while sitting out: come back
+    if seat.ready:
+        return Reply(tr(lang, "reply.already_ready"), alert=True)
+    amount = t.min_buy_in
+    try:
+        async with rt.transition(t) as tx:
+            tx.moves.append(BuyIn(seat.player_id, amount))
+            seat.stack += amount
+            seat.ready = True
+            tx.group = True
+            maybe_start(rt, t, tx)
+    except InsufficientFunds:
+        player = await rt.store.get_player(seat.player_id)
+        have = player.balance if player else 0
+        return Reply(tr(lang, "reply.no_money", label=t.label, need=amount, have=have), alert=True)
+    return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
+
+
+async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+    """Stand up: between hands the stack goes back to the balance (R8.2), after the round's
+    points are settled (R8.3); during a hand the player's moves are made as on timeout and
+    they leave after it (R8.5)."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+        async with rt.transition(t) as tx:
+            seat.leaving = True
+            advance(rt, t, tx)
+        return Reply(tr(lang, "reply.leave_after_hand"))
+    if t.reveal is not None:
+        async with rt.transition(t):
+            seat.leaving = True  # Chinese Poker: leaves once the reveal is over
+        return Reply(tr(lang, "reply.leave_after_hand"))
+    async with rt.transition(t) as tx:
+        if t.chinese is not None and t.chinese.totals.get(seat.seat):
+            end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
+        amount = stand_up(t, tx, seat)
+        if t.hand is None and len(available(t)) < t.options.min_players:
+            t.next_hand_at = None
+            t.phase = Phase.LOBBY
+    return Reply(tr(lang, "reply.left", amount=amount, label=t.label))
+
+
+async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+    """Sit out from the next hand, keeping seat and stack (R8.6)."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    async with rt.transition(t) as tx:
+        seat.sitting_out = True
+        tx.group = t.hand is None
+    return Reply(tr(lang, "reply.sitout"))
+
+
+async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+    """Return from sit-out (R8.6)."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if not seat.sitting_out:
+        return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
+    async with rt.transition(t) as tx:
+        seat.sitting_out = False
+        tx.group = t.hand is None
+        maybe_start(rt, t, tx)
+    return Reply(tr(lang, "reply.back"))
+
+
+async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
+    """Close the table between hands (R8.2a): a Chinese Poker game under way is settled
+    (R7.6), the round's points too (R8.3), every stack goes back to its balance, all in one
+    transition; then the chat may open a new table."""
+    if t.hand is not None:
+        return Reply(tr(lang, "reply.wait_hand"), alert=True)
+    async with rt.transition(t) as tx:
+        if t.chinese is not None and t.chinese.totals:
+            end_game(t, tx)
+        for seat in list(t.seats.values()):
+            stand_up(t, tx, seat)
+        t.phase = Phase.CLOSED
+        tx.close = True
+    if t.timer is not None and t.timer is not asyncio.current_task():
+        t.timer.cancel()
+    rt.forget(t)
+    p = rt.presenter(t)
+    if p is not None and t.group_ref is not None:
+        await p.show_table(
+            t.chat_id, Screen(tr(t.lang, "reply.table_closed", table=t.id)), t.group_ref
+        )
+    return Reply(tr(lang, "reply.table_closed", table=t.id))

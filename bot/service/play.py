@@ -1,0 +1,124 @@
+"""The hand in progress: presses on a private hand and moving the hand on after a Confirm or a
+timeout (R3.4, R8.5). Placing, moving and undoing a card before Confirm changes only the
+player's street (saved in the background: a crash loses nothing that counts); Confirm is a
+transition, and the Confirm that ends the hand commits its settlement and the next phase with
+it (issue 10)."""
+
+from __future__ import annotations
+
+from bot.model import LiveTable, Reply, SeatState
+from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, Undo
+from bot.service.chinese import start_reveal
+from bot.service.dealing import sync_clocks
+from bot.service.runtime import Runtime, Tx
+from bot.service.showdown import finish_open_face
+from bot.texts import error_text, tr
+from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
+from game.errors import GameError
+from game.options import GameKind
+
+__all__ = ["advance", "hand_press"]
+
+
+def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()) -> None:
+    """After a confirmed move or when a clock runs out: make the moves that are due (R8.5:
+    timeouts, and the moves of a player who left), move the clocks, and finish the hand at
+    showdown (Chinese Poker: the reveal begins)."""
+    hand = t.hand
+    assert hand is not None
+    now = rt.clock()
+    sync_clocks(t, now)
+    while not hand.is_over:
+        due = [
+            s
+            for s in hand.to_act
+            if (p := t.player_of(s)) is None or p.leaving or t.clocks[s].expired(now)
+        ]
+        if not due:
+            break
+        for s in due:
+            hand.apply(Timeout(s))
+            sync_clocks(t, now)
+    if hand.is_over:
+        if t.options.game is GameKind.CHINESE:
+            start_reveal(rt, t, tx)
+        else:
+            finish_open_face(rt, t, tx)
+        return
+    tx.group = True
+    tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before))
+
+
+async def hand_press(
+    rt: Runtime, t: LiveTable, seat: SeatState | None, press: Press, lang: str
+) -> Reply:
+    """A press on a player's private hand message (call under ``t.lock``). Stale presses
+    (another hand, another street, an older screen) and presses for someone else's board are
+    refused; the core decides the rest."""
+    hand = t.hand
+    if seat is None:
+        return Reply(tr(lang, "err.not_your_table"), alert=True)
+    parts = press.version.split(".")
+    if hand is None or hand.is_over or len(parts) != 3 or not parts[1].isdigit():
+        return Reply(tr(lang, "err.stale"), alert=True)
+    board = int(parts[1])
+    if board not in hand.order or t.owner(board) != seat.seat:
+        return Reply(tr(lang, "err.not_your_table"), alert=True)
+    if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
+        return Reply(tr(lang, "err.stale"), alert=True)
+    if isinstance(press, ConfirmMove):
+        return await _confirm(rt, t, seat, board, lang)
+    actions: list[Action]
+    if isinstance(press, PlaceCard):
+        actions = [Place(board, press.card, press.box)]
+    elif isinstance(press, DiscardCard):
+        actions = [Discard(board, press.card)]
+    elif isinstance(press, Undo):
+        pending = hand.pending(board)
+        if not pending:
+            return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
+        actions = [Unplace(board, pending[-1][0])]
+    elif isinstance(press, Arrange):
+        moves = hand.suggest(board)  # "arrange for me": the strategy with play-outs
+        if not moves:
+            return Reply(error_text(lang, "no_change"), alert=True)
+        actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]
+    else:
+        return Reply(tr(lang, "err.forged"), alert=True)
+    try:
+        for a in actions:
+            hand.verify(a)
+            hand.apply(a)
+    except GameError as exc:
+        return Reply(error_text(lang, exc.code), alert=True)
+    screen = rt.render_private(t, seat)
+    p = rt.presenter(t)
+    if p is not None:
+        await rt.send_private(t, p, seat, screen)
+    rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
+    return Reply(screen=screen, private=True)
+
+
+async def _confirm(rt: Runtime, t: LiveTable, seat: SeatState, board: int, lang: str) -> Reply:
+    hand = t.hand
+    assert hand is not None
+    # the cards left unplaced are the street's discards (R3.2): one press fewer
+    left = hand.to_place(board)
+    actions: list[Action] = [Confirm(board)]
+    if left and len(left) == hand.discards_needed(board):
+        actions = [*(Discard(board, c) for c in left), Confirm(board)]
+    try:
+        hand.verify(actions[0])  # refusals are cheap: no transition begins
+    except GameError as exc:
+        return Reply(error_text(lang, exc.code), alert=True)
+    try:
+        async with rt.transition(t) as tx:
+            turn_before = hand.to_act
+            for a in actions:
+                hand.apply(a)
+            advance(rt, t, tx, turn_before)
+    except GameError as exc:  # nothing was applied: the transition rolled the table back
+        return Reply(error_text(lang, exc.code), alert=True)
+    # the presser's own screen after the move (platforms with ephemeral hands use it)
+    screen = tx.privates.get(seat.seat) or rt.render_private(t, seat)
+    return Reply(screen=screen, private=True)

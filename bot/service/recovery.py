@@ -1,0 +1,80 @@
+"""Restart recovery (issue 10): every open table continues from its last committed transition.
+Nothing committed is recomputed: a showdown the table still owes the chat is sent as stored
+(the outbox), stacks come from the ledger, and the clocks resume with what they had left
+(R8.5). A table whose snapshot cannot be used is closed with every stack refunded, in one
+transaction."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from bot.model import LiveTable
+from bot.service.play import advance
+from bot.service.runtime import Runtime, TransitionFailed
+from bot.texts import tr
+from storage.api import CashOut, LedgerKind
+
+__all__ = ["resume", "start", "stop"]
+
+log = logging.getLogger("bot.service")
+
+
+async def start(rt: Runtime) -> None:
+    """Rebuild every open table from its snapshot and resume it."""
+    for record, snap in await rt.store.snapshots():
+        try:
+            t = LiveTable.from_json(snap, rt.clock())
+        except Exception:  # a snapshot we cannot use: refund, never lose kush
+            log.exception("table %s: cannot restore; refunding", record.id)
+            await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
+            continue
+        rt.add(t)
+        async with t.lock:
+            try:
+                await resume(rt, t)
+            except TransitionFailed:
+                log.error("table %s: could not resume now; its timer will retry", t.id)
+                await rt.arm(t)
+
+
+async def resume(rt: Runtime, t: LiveTable) -> None:
+    """Continue a restored table: its messages are posted anew (the old ones may be gone, and
+    their buttons carry old versions), what it owes the chat is sent, and a hand in progress
+    makes the moves that are due (a player who left)."""
+    stacks = await rt.store.stacks(t.id)
+    t.group_ref = None
+    for s in t.seats.values():
+        s.stack = int(stacks.get(s.player_id, 0))
+        s.private_ref = None
+    async with rt.transition(t) as tx:
+        tx.group = True
+        if t.hand is not None and t.reveal is None:
+            tx.show.update(t.owner(s) for s in t.hand.order)
+            advance(rt, t, tx, t.hand.order)
+
+
+async def stop(rt: Runtime) -> None:
+    """Cancel the timers and write every table's snapshot (the time until the next start does
+    not count against the player to act, R8.5)."""
+    for t in rt.tables.values():
+        rt.save_soon(t)
+    await rt.drain()
+    await rt.stop_timers()
+
+
+async def cancel_unrecoverable(
+    rt: Runtime, table_id: int, chat_id: str, snap: Mapping[str, Any]
+) -> None:
+    """Close a table that cannot be rebuilt, refunding every stack in one transaction."""
+    stacks = await rt.store.stacks(table_id)
+    moves = [CashOut(pid, LedgerKind.REFUND) for pid in stacks]
+    await rt.store.commit(table_id, moves, None, key=f"t{table_id}:refund", close=True)
+    platform = str(snap.get("platform", "")) if isinstance(snap, Mapping) else ""
+    lang = str(snap.get("lang", "en")) if isinstance(snap, Mapping) else "en"
+    p = rt.presenters.get(platform)
+    if p is not None:
+        with contextlib.suppress(Exception):
+            await p.post(chat_id, tr(lang, "reply.hand_cancelled", table=table_id))

@@ -1,0 +1,324 @@
+"""The machinery every table step runs on (issue 10): transitions committed in one storage
+transaction, messages sent after the commit, background snapshots, and timers.
+
+A step of the table state machine (:class:`~bot.model.Phase`) goes like this::
+
+    async with rt.transition(t) as tx:   # under the table's lock
+        ...                              # change ``t``, add ledger moves to ``tx.moves``,
+                                         # mark what to show (``tx.group``, ``tx.show``)
+    # here the moves and the table's snapshot are committed together, or, if storage
+    # refused, the table is exactly as before the step and TransitionFailed is raised
+
+After the commit the messages go out: first the table's :attr:`~bot.model.LiveTable.outbox`
+(the showdown the committed state owes the chat, kept in the snapshot until sent, so that a
+restarted bot re-sends the stored result and never a recomputed one), then the table message
+and the private messages rendered from the committed state. Then the timer is re-armed.
+
+Between transitions only what a crash may lose without harm is saved, in the background: a
+card placed before Confirm (R3.4), message ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from bot import render
+from bot.model import LiveTable, Presenter, SeatState
+from bot.screens import Screen
+from game.cards import Card
+from storage.api import InsufficientFunds, Move, Store
+
+__all__ = ["Runtime", "TransitionFailed", "Tx"]
+
+log = logging.getLogger("bot.service")
+
+_KEEP = ("lock", "timer")  # what a rollback leaves on the table object
+
+
+class TransitionFailed(Exception):
+    """Storage refused a transition (disk full, database locked, a value that does not
+    serialise …). The table is exactly as it was before the step; nothing was written."""
+
+
+@dataclass(slots=True)
+class Tx:
+    """One transition being built.
+
+    :ivar table: the table it changes.
+    :ivar before: the table's snapshot (JSON text) when it began, for the rollback.
+    :ivar moves: the ledger moves committed with it (buy-ins, settlements, cash-outs).
+    :ivar group: re-render the table message after the commit.
+    :ivar show: table seats whose private message is re-rendered after the commit.
+    :ivar privates: private screens rendered during the step (e.g. the final board at a
+        showdown, before the hand is cleared); :attr:`show` renders over them.
+    :ivar close: the transition closes the table (every stack must be cashed out by then).
+    """
+
+    table: LiveTable
+    before: str
+    moves: list[Move] = field(default_factory=list)
+    group: bool = False
+    show: set[int] = field(default_factory=set)
+    privates: dict[int, Screen] = field(default_factory=dict)
+    close: bool = False
+    _group_screen: Screen | None = None
+
+
+class Runtime:
+    """Shared state of the table service and the transition machinery.
+
+    :param store: the storage implementation.
+    :param clock: wall-clock seconds (injected for tests).
+    :param rng: shuffles decks when given (tests); otherwise decks use a CSPRNG (R1.1).
+    :param next_hand_delay: seconds between a showdown and the next deal.
+    :param timers: run real asyncio timers; with ``False`` tests call ``run_due``.
+    :param deck_source: returns the deck of each new hand (tests stack decks with it).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        rng: random.Random | None = None,
+        next_hand_delay: float = 4.0,
+        timers: bool = True,
+        deck_source: Callable[[], Sequence[Card]] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.rng = rng
+        self.next_hand_delay = next_hand_delay
+        self.timers = timers
+        self.deck_source = deck_source
+        self.presenters: dict[str, Presenter] = {}
+        self.tables: dict[int, LiveTable] = {}
+        self.by_chat: dict[tuple[str, str], int] = {}
+        #: what a table's timer runs when it fires (set by the service: timers.on_time)
+        self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
+        self._pending: dict[int, dict[str, Any]] = {}
+        self._savers: dict[int, asyncio.Task[None]] = {}
+
+    # -- tables ------------------------------------------------------------------------------
+    def add(self, t: LiveTable) -> None:
+        """Serve a table (opened or restored)."""
+        self.tables[t.id] = t
+        self.by_chat[(t.platform, t.chat_id)] = t.id
+
+    def forget(self, t: LiveTable) -> None:
+        """Stop serving a closed table."""
+        self.tables.pop(t.id, None)
+        self.by_chat.pop((t.platform, t.chat_id), None)
+        self._pending.pop(t.id, None)
+
+    def presenter(self, t: LiveTable) -> Presenter | None:
+        """The adapter that shows this table's messages."""
+        return self.presenters.get(t.platform)
+
+    def snapshot(self, t: LiveTable) -> dict[str, Any]:
+        """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
+        data = t.to_json()
+        data["saved_at"] = self.clock()
+        return data
+
+    # -- transitions -------------------------------------------------------------------------
+    def begin(self, t: LiveTable) -> Tx:
+        """Start a transition of ``t`` (call under ``t.lock``)."""
+        return Tx(t, json.dumps(self.snapshot(t)))
+
+    def rollback(self, tx: Tx) -> None:
+        """Put the table back exactly as it was when ``tx`` began."""
+        t = tx.table
+        fresh = LiveTable.from_json(json.loads(tx.before), self.clock())
+        for f in fields(LiveTable):
+            if f.name not in _KEEP:
+                setattr(t, f.name, getattr(fresh, f.name))
+
+    @contextlib.asynccontextmanager
+    async def transition(self, t: LiveTable) -> AsyncIterator[Tx]:
+        """One table step: yields a :class:`Tx`; on leaving the block the step is committed
+        (:meth:`commit`) and its messages sent (:meth:`effects`). An exception inside the
+        block rolls the table back and propagates.
+
+        :raises TransitionFailed: storage refused the step (the table is as before).
+        :raises InsufficientFunds: a buy-in met a short balance (the table is as before)."""
+        tx = self.begin(t)
+        try:
+            yield tx
+        except BaseException:
+            self.rollback(tx)
+            raise
+        await self.commit(tx)
+        await self.effects(tx)
+
+    def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
+        """A player's private screen now."""
+        return render.private_screen(t, seat, self.clock())
+
+    async def commit(self, tx: Tx) -> None:
+        """Render what the step shows, then write its moves and the table's new snapshot in
+        one storage transaction (key ``t<table>:s<seq>``). On failure roll back.
+
+        :raises TransitionFailed: storage refused; logged once.
+        :raises InsufficientFunds: a buy-in met a short balance."""
+        t = tx.table
+        now = self.clock()
+        if tx.group and not tx.close:
+            t.version += 1
+            p = self.presenter(t)
+            link = p.private_link(t.id) if p is not None else None
+            tx._group_screen = render.group_screen(t, t.lang, link, now)
+        for s in sorted(tx.show):
+            seat = t.seats.get(s)
+            if seat is not None:
+                tx.privates[s] = render.private_screen(t, seat, now)
+        t.seq += 1
+        data = None if tx.close else self.snapshot(t)
+        # a background snapshot taken before this step must not overwrite the committed one
+        self._pending.pop(t.id, None)
+        try:
+            await self.store.commit(t.id, tx.moves, data, key=f"t{t.id}:s{t.seq}", close=tx.close)
+        except InsufficientFunds:
+            self.rollback(tx)
+            raise
+        except Exception as exc:
+            self.rollback(tx)
+            log.error("table %s: transition %s not saved, nothing changed: %r", t.id, t.seq, exc)
+            raise TransitionFailed(str(exc)) from exc
+
+    async def effects(self, tx: Tx) -> None:
+        """After the commit: send the outbox, the table message and the private messages;
+        re-arm the timer; save the message refs in the background."""
+        t = tx.table
+        p = self.presenter(t)
+        if p is not None:
+            await self.flush_outbox(t, p)
+            if tx._group_screen is not None:
+                t.group_ref = await p.show_table(t.chat_id, tx._group_screen, t.group_ref)
+            lost = False
+            for s, screen in tx.privates.items():
+                seat = t.seats.get(s)
+                if seat is not None:
+                    lost |= await self.send_private(t, p, seat, screen)
+            if lost and t.hand is not None:  # the group shows the link to the private chat
+                await self.show_group(t)
+        if not tx.close:
+            self.save_soon(t)
+            await self.arm(t)
+
+    async def send_private(
+        self, t: LiveTable, p: Presenter, seat: SeatState, screen: Screen
+    ) -> bool:
+        """Write a player's private message; ``True`` if the player just became unreachable."""
+        ref = await p.show_private(seat.user_id, screen, seat.private_ref)
+        if ref is None:
+            lost = seat.reachable
+            seat.reachable = False
+            return lost
+        seat.private_ref = ref
+        seat.reachable = True
+        return False
+
+    async def show_group(self, t: LiveTable) -> None:
+        """Re-render the table message now (outside a transition: nothing but its version
+        changes, saved in the background)."""
+        p = self.presenter(t)
+        if p is None:
+            return
+        t.version += 1
+        screen = render.group_screen(t, t.lang, p.private_link(t.id), self.clock())
+        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+        self.save_soon(t)
+
+    async def flush_outbox(self, t: LiveTable, p: Presenter) -> None:
+        """Send what the committed state owes the chat, in order: a ``table`` item is written
+        over the table message, which then stays as the record (the next screen is posted
+        anew); a ``post`` item is a notice of its own."""
+        if not t.outbox:
+            return
+        items, t.outbox = t.outbox, []
+        for item in items:
+            screen = Screen.from_json(item)
+            if item.get("kind") == "table":
+                await p.show_table(t.chat_id, screen, t.group_ref)
+                t.group_ref = None
+            else:
+                await p.post(t.chat_id, screen.text)
+        self.save_soon(t)
+
+    # -- background snapshots ----------------------------------------------------------------
+    def save_soon(self, t: LiveTable) -> None:
+        """Save the snapshot in the background: taken now, written by one writer per table that
+        always writes the newest one. For what a crash may lose (placements before Confirm,
+        message refs); transitions commit their own snapshot."""
+        if t.id not in self.tables:
+            return
+        self._pending[t.id] = self.snapshot(t)
+        writer = self._savers.get(t.id)
+        if writer is None or writer.done():
+            self._savers[t.id] = asyncio.create_task(self._write_snapshots(t.id))
+
+    async def _write_snapshots(self, table_id: int) -> None:
+        while table_id in self._pending:
+            data = self._pending.pop(table_id)
+            try:
+                await self.store.save_snapshot(table_id, data)
+            except Exception as exc:
+                log.warning("table %s: background snapshot not saved: %r", table_id, exc)
+
+    async def drain(self) -> None:
+        """Wait for every background snapshot."""
+        while any(not w.done() for w in self._savers.values()):
+            await asyncio.gather(*list(self._savers.values()), return_exceptions=True)
+
+    # -- timers ------------------------------------------------------------------------------
+    def next_deadline(self, t: LiveTable) -> float | None:
+        """When something is next due at the table: a clock running out (R8.5), the next
+        deal, the next reveal or the end of a claim (R7.5)."""
+        times = [d for c in t.clocks.values() if c.running and (d := c.deadline()) is not None]
+        if t.next_hand_at is not None:
+            times.append(t.next_hand_at)
+        if t.reveal is not None:
+            if t.reveal.get("at") is not None:
+                times.append(float(t.reveal["at"]))
+            if t.reveal.get("claim"):
+                times.append(float(t.reveal["claim"]["deadline"]))
+        return min(times) if times else None
+
+    async def arm(self, t: LiveTable) -> None:
+        """(Re)start the table's timer for its next deadline."""
+        current = asyncio.current_task()
+        if t.timer is not None and t.timer is not current and not t.timer.done():
+            t.timer.cancel()
+        t.timer = None
+        deadline = self.next_deadline(t)
+        if deadline is None or not self.timers or t.id not in self.tables:
+            return
+        t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
+
+    async def _timer(self, t: LiveTable, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - self.clock()))
+        async with t.lock:
+            if t.timer is asyncio.current_task():
+                t.timer = None
+            if self.on_time is not None and t.id in self.tables:
+                await self.on_time(t)
+
+    async def stop_timers(self) -> None:
+        """Cancel every timer and wait for them."""
+        timers = [t.timer for t in self.tables.values() if t.timer is not None]
+        for task in timers:
+            task.cancel()
+        for task in timers:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        for t in self.tables.values():
+            t.timer = None

@@ -1,0 +1,109 @@
+"""The end of a hand: settlement into kush (R8.3, R8.4), the record, sit-outs (R8.6), stacks
+that leave, the showdown the chat is owed, and the next deal. All of it is one transition: the
+settlement, the cash-outs, the stored showdown and the next phase commit together (issue 10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot import render
+from bot.model import LiveTable, Phase
+from bot.service.dealing import available, maybe_start, settle_pairs, stand_up
+from bot.service.runtime import Runtime, Tx
+from game.options import GameKind
+from storage.api import Settlement
+
+__all__ = ["close_hand", "finish_open_face", "keep_banks"]
+
+
+def keep_banks(t: LiveTable) -> None:
+    """Carry each player's time bank left over to the next hand (R8.5): with double boxes the
+    smaller of the two boards' banks; refilled per match by ``time_bank_refill_per_match``."""
+    assert t.match is not None
+    banks: dict[int, float] = {}
+    for s, clock in t.clocks.items():
+        owner = t.owner(s)
+        banks[owner] = min(banks.get(owner, clock.bank), clock.bank)
+    for owner, bank in banks.items():
+        if owner in t.seats:
+            t.seats[owner].bank = bank
+    if t.match.match_over and t.options.time_bank_refill_per_match:
+        for st in t.seats.values():
+            st.bank = min(
+                t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
+            )
+    t.clocks = {}
+
+
+def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Showdown of an OFC or Pineapple hand: the match moves on (R6.6), the points due now are
+    settled (every hand, or at the end of a round with ``settle_per_round``, R8.3)."""
+    hand = t.hand
+    assert hand is not None and hand.result is not None and t.match is not None
+    t.match = t.match.after_hand(hand.result)
+    keep_banks(t)
+    deltas = settle_pairs(t, hand.result.order, t.match.due)
+    close_hand(rt, t, tx, hand.result.to_json(), deltas)
+
+
+def close_hand(
+    rt: Runtime, t: LiveTable, tx: Tx, record: dict[str, Any], deltas: dict[int, int]
+) -> None:
+    """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
+    timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2), put the
+    showdown in the outbox, and go on to the next hand (or the lobby)."""
+    hand = t.hand
+    assert hand is not None and hand.result is not None and t.match is not None
+    result = hand.result
+    players = {s: t.seats[s].player_id for s in t.seats if s in {t.owner(x) for x in result.order}}
+    record["kush"] = {str(s): d for s, d in deltas.items()}
+    record["table"] = t.id
+    if t.owners:
+        record["owners"] = {str(k): v for k, v in t.owners.items()}
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            hand.to_json(),
+            record,
+            players,
+            {players[s]: d for s, d in deltas.items()},
+        )
+    )
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+    for s in t.match.to_sit_out:
+        if t.owner(s) in t.seats:
+            t.seats[t.owner(s)].sitting_out = True
+    busted: list[str] = []
+    for st in list(t.seats.values()):
+        # the leaving, and players who bought in and lost their whole stack (R8.2); a player
+        # who joined during the hand and has not bought in yet keeps the seat
+        if st.leaving or (st.ready and st.stack <= 0):
+            if not st.leaving:
+                busted.append(st.name)
+            stand_up(t, tx, st)
+    if t.options.game is GameKind.CHINESE:
+        screen = render.reveal_screen(t, t.lang, deltas, busted)
+        if t.chinese is not None and t.chinese.over:
+            t.chinese = None  # the next hand starts a new game (R7.6)
+    else:
+        screen = render.showdown_screen(t, t.lang, record, deltas, busted)
+    # the showdown is stored with the state it belongs to and sent after the commit
+    t.outbox.append({"kind": "table", **screen.to_json()})
+    for owner in sorted(players):
+        if owner in t.seats:  # each player's final board, in private
+            tx.privates[owner] = rt.render_private(t, t.seats[owner])
+    t.last_result = record
+    t.hand = None
+    t.plan = None
+    t.owners = {}
+    t.reveal = None
+    if len(available(t)) >= t.options.min_players:
+        t.phase = Phase.BETWEEN
+        t.next_hand_at = rt.clock() + rt.next_hand_delay
+    else:
+        t.phase = Phase.LOBBY
+        t.next_hand_at = None
+    tx.group = True
+    if t.next_hand_at is not None and rt.next_hand_delay <= 0:
+        maybe_start(rt, t, tx)

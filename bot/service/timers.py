@@ -1,0 +1,67 @@
+"""What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due
+(R8.2), the next box is revealed or the claim time is over (R4.5, R7.5). Each is a transition;
+one that storage refuses is retried a little later (the table is as it was)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.model import LiveTable
+from bot.service.chinese import continue_reveal, reveal_step
+from bot.service.dealing import maybe_start
+from bot.service.play import advance
+from bot.service.runtime import Runtime, TransitionFailed
+
+__all__ = ["RETRY_SECONDS", "on_time"]
+
+log = logging.getLogger("bot.service")
+
+#: After a transition that storage refused, the timer tries again this much later.
+RETRY_SECONDS = 5.0
+
+
+def _due(rt: Runtime, t: LiveTable) -> bool:
+    now = rt.clock()
+    if t.reveal is not None:
+        claim = t.reveal.get("claim")
+        at = t.reveal.get("at")
+        return bool(claim and now >= float(claim["deadline"])) or (
+            at is not None and now >= float(at)
+        )
+    hand = t.hand
+    if hand is not None and not hand.is_over:
+        return any(t.clocks[s].expired(now) for s in hand.to_act if s in t.clocks)
+    return t.next_hand_at is not None and now >= t.next_hand_at
+
+
+async def on_time(rt: Runtime, t: LiveTable) -> None:
+    """Run what is due at the table (call under ``t.lock``), then re-arm its timer."""
+    if not _due(rt, t):
+        await rt.arm(t)
+        return
+    try:
+        async with rt.transition(t) as tx:
+            now = rt.clock()
+            if t.reveal is not None:
+                claim = t.reveal.get("claim")
+                if claim and now >= float(claim["deadline"]):
+                    continue_reveal(rt, t, tx)  # nobody claimed in time: the reveal goes on
+                else:
+                    reveal_step(rt, t, tx)
+            elif t.hand is not None:
+                advance(rt, t, tx, t.hand.to_act)
+            else:
+                t.next_hand_at = None
+                maybe_start(rt, t, tx)
+                tx.group = True
+    except TransitionFailed:
+        if rt.timers and t.id in rt.tables:
+            t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")
+
+
+async def _retry(rt: Runtime, t: LiveTable) -> None:
+    await asyncio.sleep(RETRY_SECONDS)
+    async with t.lock:
+        if t.id in rt.tables:
+            await on_time(rt, t)

@@ -1,0 +1,135 @@
+"""Wallet and community commands: balance, leaderboard, history, the daily bonus and admin
+grants (R8.1). Each kush movement is one balanced ledger entry written by storage in one
+transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.model import Actor, LiveTable, Reply
+from bot.service.runtime import Runtime
+from bot.texts import tr
+from storage.api import Community, InsufficientFunds
+
+__all__ = ["balance", "daily", "grant", "history", "top"]
+
+
+async def balance(
+    rt: Runtime, community: Community, t: LiveTable | None, actor: Actor, lang: str
+) -> Reply:
+    """The player's balance and their stack at the chat's table."""
+    player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    seat = t.seat_of(actor.user_id) if t else None
+    return Reply(
+        tr(
+            lang,
+            "reply.balance",
+            name=player.name,
+            balance=player.balance,
+            label=community.settings.kush_label,
+            stack=seat.stack if seat else 0,
+        )
+    )
+
+
+async def top(rt: Runtime, community: Community, lang: str) -> Reply:
+    """The community leaderboard (balance plus stacks)."""
+    rows = await rt.store.leaderboard(community.id, 10)
+    if not rows:
+        return Reply(tr(lang, "reply.top_empty"))
+    lines = [tr(lang, "reply.top_title")]
+    for n, (p, total) in enumerate(rows, start=1):
+        lines.append(
+            tr(
+                lang,
+                "reply.top_line",
+                n=n,
+                name=p.name,
+                total=total,
+                label=community.settings.kush_label,
+            )
+        )
+    return Reply("\n".join(lines))
+
+
+async def history(
+    rt: Runtime, community: Community, actor: Actor, lang: str, limit: int = 5
+) -> Reply:
+    """The player's last hands: points and kush of each."""
+    player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    hands = await rt.store.hand_history(player.id, limit)
+    if not hands:
+        return Reply(tr(lang, "reply.history_empty"))
+    lines = [tr(lang, "reply.history_title")]
+    for h in hands:
+        seat = next((int(s) for s, pid in h.players.items() if pid == player.id), None)
+        info: Mapping[str, Any] = next(
+            (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
+        )
+        kush = int(h.result.get("kush", {}).get(str(seat), 0))
+        foul = " 💀" if info.get("fouled") else ""
+        lines.append(
+            tr(
+                lang,
+                "reply.history_line",
+                table=h.table_id,
+                hand=h.number,
+                points=int(info.get("points", 0)),
+                kush=kush,
+                label=community.settings.kush_label,
+                foul=foul,
+            )
+        )
+    return Reply("\n".join(lines))
+
+
+async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> Reply:
+    """The daily bonus, once per UTC day."""
+    amount = community.settings.daily_bonus
+    if amount <= 0:
+        return Reply(tr(lang, "reply.daily_off"), alert=True)
+    player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    day = datetime.fromtimestamp(rt.clock(), UTC).strftime("%Y-%m-%d")
+    new_balance = await rt.store.claim_daily(community.id, player.id, amount, day)
+    if new_balance is None:
+        return Reply(tr(lang, "reply.daily_taken"), alert=True)
+    label = community.settings.kush_label
+    return Reply(tr(lang, "reply.daily", amount=amount, label=label, balance=new_balance))
+
+
+async def grant(
+    rt: Runtime,
+    community: Community,
+    actor: Actor,
+    lang: str,
+    target: str,
+    amount: str,
+    key: str,
+    target_name: str | None = None,
+) -> Reply:
+    """An admin gives (or takes, negative) kush (the caller checked the admin)."""
+    try:
+        value = int(amount)
+    except ValueError:
+        return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    if not target or value == 0:
+        return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    player = await rt.store.find_player(community.id, target)
+    if player is None and target_name is not None:
+        player = await rt.store.player(community.id, target, target_name)
+    if player is None:
+        return Reply(tr(lang, "reply.unknown_player", name=target), alert=True)
+    label = community.settings.kush_label
+    try:
+        new_balance = await rt.store.grant(
+            community.id, player.id, value, actor=actor.user_id, reason="/grant", key=f"grant:{key}"
+        )
+    except InsufficientFunds:
+        return Reply(
+            tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label)
+        )
+    return Reply(
+        tr(lang, "reply.granted", name=player.name, amount=value, label=label, balance=new_balance)
+    )
