@@ -1,0 +1,454 @@
+"""Trustworthy tables (issue 10): every table step is one transition committed in one storage
+transaction; a crash at any transition boundary and a refused commit leave a table that
+continues correctly. The five cases of the issue, and a sweep that "kills" the service before
+and after every commit of a hand and restarts it on the same store."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from bot.model import Actor, Phase
+from bot.presses import ConfirmMove, PlaceCard, decode, encode
+from bot.service import TableService
+from bot.texts import tr
+from game.board import Box
+from game.cards import DECK, Card, parse_cards, shuffled_deck
+from storage.api import LedgerKind, Move, StorageError
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, press_auto_and_confirm
+
+
+class Killed(BaseException):
+    """The process "dies" here: nothing after it runs."""
+
+
+class KillableStore(MemoryStore):
+    """A memory store that dies at a chosen commit (before or after writing it) and, once
+    dead, refuses every later write, as a killed process would never write again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.commits = 0
+        self.kill_at: int | None = None
+        self.kill_after = True
+        self.fail_next = 0
+        self.dead = False
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        if self.dead:
+            raise StorageError("the process is dead")
+        if self.fail_next:
+            self.fail_next -= 1
+            raise StorageError("disk I/O error")
+        self.commits += 1
+        if self.commits == self.kill_at and not self.kill_after:
+            self.dead = True
+            raise Killed
+        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
+        if self.commits == self.kill_at:
+            self.dead = True
+            raise Killed
+        return result
+
+    async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
+        if self.dead:
+            raise StorageError("the process is dead")
+        await super().save_snapshot(table_id, data)
+
+
+def new_service(
+    store: MemoryStore, clock: Clock, delay: float = 0
+) -> tuple[TableService, FakePresenter]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=delay, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+async def restart(
+    store: MemoryStore, clock: Clock, delay: float = 0
+) -> tuple[TableService, FakePresenter]:
+    """A new process on the same database."""
+    service, presenter = new_service(store, clock, delay)
+    await service.start()
+    return service, presenter
+
+
+async def player_balance(store: MemoryStore, actor: Actor) -> int:
+    community = await store.community("telegram", "-100")
+    p = await store.find_player(community.id, actor.user_id)
+    assert p is not None
+    return p.balance
+
+
+async def buy_ins(store: MemoryStore) -> int:
+    community = await store.community("telegram", "-100")
+    return sum(1 for e in await store.ledger(community.id) if e.kind is LedgerKind.BUY_IN)
+
+
+# -- case 1: Ready's buy-in and readiness (and the deal) are one transition -----------------
+@pytest.mark.parametrize("after", [True, False], ids=["after-commit", "before-commit"])
+async def test_case1_crash_at_the_last_ready_never_takes_a_second_buy_in(after: bool) -> None:
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    await service.ready(GROUP, ALICE)
+    store.kill_at, store.kill_after = store.commits + 1, after
+    with pytest.raises(Killed):
+        await service.ready(GROUP, BOB)  # the last Ready: buy-in and deal
+    store.dead = False
+    service2, _ = await restart(store, clock)
+    t = service2.table_in(GROUP)
+    assert t is not None
+    bob = next(s for s in t.seats.values() if s.user_id == BOB.user_id)
+    if after:  # committed: Bob is ready, his 200 at the table, the hand dealt
+        assert bob.ready and bob.stack == 200 and t.hand is not None and t.phase is Phase.PLAYING
+        assert await player_balance(store, BOB) == 800
+        reply = await service2.ready(GROUP, BOB)
+        assert reply.alert and reply.text == tr("ru", "reply.already_ready")
+    else:  # not committed: Bob is not ready and nothing of his is held
+        assert not bob.ready and bob.stack == 0 and t.hand is None and t.phase is Phase.LOBBY
+        assert await player_balance(store, BOB) == 1000
+        assert not (await service2.ready(GROUP, BOB)).alert
+        assert t.hand is not None
+    assert await player_balance(store, BOB) == 800
+    assert await buy_ins(store) == 2  # one each, never a second
+    assert (await store.stacks(t.id)) == {s.player_id: 200 for s in t.seats.values()}
+    assert await check_store(store) == []
+
+
+# -- case 2: the Confirm that ends a hand commits its settlement and the next phase ---------
+@pytest.mark.parametrize("after", [True, False], ids=["after-commit", "before-commit"])
+async def test_case2_crash_at_the_last_confirm_settles_once_and_shows_the_stored_showdown(
+    after: bool,
+) -> None:
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.hand is not None
+    last = by_id[t.seats[t.hand.to_act[0]].user_id]
+    store.kill_at, store.kill_after = store.commits + 1, after
+    with pytest.raises(Killed):
+        await press_auto_and_confirm(service, presenter, last)
+    store.dead = False
+    service2, presenter2 = await restart(store, clock, delay=5)
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None
+    if not after:  # nothing was settled: the hand is still on its last move, then finished
+        assert t2.hand is not None and t2.phase is Phase.PLAYING
+        await press_auto_and_confirm(service2, presenter2, last)
+        texts = [s.text for s in presenter2.tables[GROUP.chat_id] if "Showdown" in s.text]
+    else:  # settled and stored with its showdown: the restarted bot sends that one, once
+        assert t2.hand is None and t2.phase is Phase.BETWEEN
+        texts = [s.text for s in presenter2.tables[GROUP.chat_id] if "Showdown" in s.text]
+        assert not any("Showdown" in s.text for s in presenter.tables[GROUP.chat_id])
+    assert len(texts) == 1
+    hands = await store.export_hands(t2.id)
+    assert len(hands) == 1  # settled exactly once
+    kush = hands[0]["result"]["kush"]
+    for seat in t2.seats.values():  # the showdown shown is the stored one
+        delta = int(kush[str(seat.seat)])
+        assert f"{delta:+d} kush → {200 + delta}" in texts[0]
+        assert seat.stack == 200 + delta
+    assert await check_store(store) == []
+    clock.now += 5
+    await service2.run_due()
+    assert t2.hand is not None and t2.hand_no == 2  # the table reaches its next hand
+
+
+# -- case 3: a storage error inside a transition leaves the table as before -----------------
+async def test_case3_a_refused_commit_changes_nothing_and_the_table_plays_on() -> None:
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    actor = ALICE if t.seats[t.hand.to_act[0]].user_id == ALICE.user_id else BOB
+    screen = presenter.last_private(actor.user_id)
+    arrange = next(b.data for b in screen.all_buttons() if b.data and b.data.endswith(":a"))
+    assert not (await service.press(actor, arrange)).alert
+    before = t.hand.dumps()
+    version, seq = t.version, t.seq
+    confirm = next(
+        b.data
+        for b in presenter.last_private(actor.user_id).all_buttons()
+        if isinstance(decode(b.data), ConfirmMove)
+    )
+    store.fail_next = 1
+    reply = await service.press(actor, confirm)
+    assert reply.alert and "nothing changed" in reply.text
+    assert t.hand.dumps() == before  # the placements are kept, the Confirm is not applied
+    assert (t.version, t.seq) == (version, seq)
+    reply = await service.press(actor, confirm)  # the same press again: now it goes through
+    assert not reply.alert, reply.text
+    assert t.hand.dumps() != before
+    await play_out(service, presenter, [ALICE, BOB])
+    assert len(await store.export_hands(t.id)) == 1
+    assert await check_store(store) == []
+
+
+async def test_case3_non_finite_settings_are_refused_and_nothing_is_saved(env) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, store, _clock = env
+    for value in ("nan", "inf", "-inf"):
+        reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", value])
+        assert reply.alert and "finite" in reply.text
+    community = await store.community("telegram", "-100")
+    assert "time_bank_seconds" not in community.settings.options
+    assert math.isclose(community.settings.rule_options().time_bank_seconds, 60.0)
+
+
+# -- case 4: Fantasyland belongs to the player, not to the seat -----------------------------
+ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
+BOB_STREETS = ["2d 3d 4h 5h Th", "Jc Jd 6c", "7c 7d 8c", "Tc Td 8d", "2h 3h 4c"]
+ALICE_PLAN: dict[str, Box | None] = {
+    "Qs": Box.TOP, "Qh": Box.TOP, "As": Box.BOTTOM, "Ad": Box.BOTTOM, "Ac": Box.BOTTOM,
+    "Ks": Box.MIDDLE, "Kh": Box.MIDDLE, "2c": None, "Kd": Box.MIDDLE, "9s": Box.BOTTOM,
+    "3c": None, "9h": Box.BOTTOM, "7h": Box.MIDDLE, "4d": None, "5c": Box.TOP,
+    "6d": Box.MIDDLE, "8s": None,
+}  # fmt: skip
+
+
+def stacked_decks() -> Any:
+    head: list[Card] = []
+    for a, b in zip(ALICE_STREETS, BOB_STREETS, strict=True):
+        head += parse_cards(a) + parse_cards(b)
+    queue = [head + [c for c in DECK if c not in set(head)]]
+    rng = random.Random(3)
+    return lambda: queue.pop(0) if queue else shuffled_deck(rng=rng)
+
+
+async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
+    reply = await service.leave(GROUP, ALICE)  # between hands
+    assert not reply.alert, reply.text
+    assert t.match.fantasyland == {}
+    assert not (await service.join(GROUP, CAROL)).alert
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.seat == 0  # Alice's seat
+    assert not (await service.ready(GROUP, CAROL)).alert
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert not any(t.hand.is_fantasyland(s) for s in t.hand.order)  # nobody plays Fantasyland
+    assert all(len(t.hand.current_cards(s)) == 5 for s in t.hand.to_act)
+    assert await check_store(store) == []
+
+
+async def play_street_by_plan(
+    service: TableService,
+    presenter: FakePresenter,
+    seat: int,
+    actor: Actor,
+    plan: dict[str, Box | None],
+) -> None:
+    """Place the acting player's street by ``plan`` (card → box; the card mapped to None is
+    left over and discarded by Confirm), one press per card, then Confirm."""
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while True:
+        placed = {c for c, _ in t.hand.pending(seat)}
+        presses = [decode(b.data) for b in presenter.last_private(actor.user_id).all_buttons()]
+        place = next(
+            (
+                p
+                for p in presses
+                if isinstance(p, PlaceCard) and p.card not in placed and plan[p.card.text] is p.box
+            ),
+            None,
+        )
+        if place is None:
+            break
+        reply = await service.press(actor, encode(place))
+        assert not reply.alert, reply.text
+    confirm = next(p for p in presses if isinstance(p, ConfirmMove))
+    reply = await service.press(actor, encode(confirm))
+    assert not reply.alert, reply.text
+
+
+# -- case 5: pending round points are settled before a stack leaves (R8.3) ------------------
+@pytest.mark.parametrize("how", ["leave", "close"])
+async def test_case5_settle_per_round_settles_the_round_before_a_stack_leaves(how: str) -> None:
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.options.settle_per_round
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    pending = t.match.round_pairs
+    assert pending and pending[0][2] != 0  # points owed, nothing settled yet
+    assert all(s.stack == 200 for s in t.seats.values())
+    points = {0: 0, 1: 0}
+    for a, b, p in pending:
+        points[a] += p
+        points[b] -= p
+    if how == "leave":
+        reply = await service.leave(GROUP, ALICE)
+        assert not reply.alert
+    else:
+        reply = await service.close_table(GROUP, ALICE, True)
+        assert not reply.alert and service.table_in(GROUP) is None
+    assert await player_balance(store, ALICE) == 800 + 200 + points[0]
+    if how == "leave":
+        bob = t.seat_of(BOB.user_id)
+        assert bob is not None and bob.stack == 200 + points[1]
+        assert (await store.stacks(t.id)) == {bob.player_id: 200 + points[1]}
+    else:
+        assert await player_balance(store, BOB) == 1000 + points[1]
+    hands = await store.export_hands(t.id)
+    assert [h["result"].get("round_end", False) for h in hands] == [False, True]
+    assert any("settled early" in text for _, text in presenter.posts)
+    assert await check_store(store) == []
+
+
+# -- a sweep: the service "killed" before and after every commit, restarted, finished -------
+async def _drive(
+    service: TableService, presenter: FakePresenter, clock: Clock, leave: bool
+) -> None:
+    """From whatever state the table is in, play until the first hand is settled and the next
+    one is dealt (with ``leave``: Alice leaves after the first hand and Carol takes over)."""
+    players = [ALICE, BOB]
+    if service.table_in(GROUP) is None:
+        await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    for _ in range(200):
+        hands = await service.store.export_hands(t.id)
+        if leave and hands and t.seat_of(ALICE.user_id) is not None and t.hand is None:
+            assert not (await service.leave(GROUP, ALICE)).alert
+            players = [CAROL, BOB]
+        elif leave and hands:
+            players = [CAROL, BOB] if t.seat_of(ALICE.user_id) is None else [ALICE, BOB]
+        if t.hand is not None and t.hand_no > (2 if leave else 1):
+            return
+        for a in players:
+            seat = t.seat_of(a.user_id)
+            if seat is None:
+                assert not (await service.join(GROUP, a)).alert
+            elif not seat.ready:
+                assert not (await service.ready(GROUP, a)).alert
+        if t.hand is not None:
+            acting = t.seats[t.hand.to_act[0]]
+            actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == acting.user_id)
+            await press_auto_and_confirm(service, presenter, actor)
+        else:
+            clock.now += 5
+            await service.run_due()
+    raise AssertionError("the table never reached its next hand")
+
+
+@pytest.mark.parametrize("leave", [False, True], ids=["pineapple", "per-round-leave"])
+async def test_a_crash_at_any_commit_boundary_settles_every_hand_once(leave: bool) -> None:
+    async def run(kill_at: int | None, after: bool) -> tuple[KillableStore, int, set[str]]:
+        store, clock = KillableStore(), Clock()
+        service, presenter = new_service(store, clock, delay=5)
+        if leave:
+            await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+        store.kill_at, store.kill_after = kill_at, after
+        presenters = [presenter]
+        try:
+            await _drive(service, presenter, clock, leave)
+        except Killed:
+            store.dead = False
+            service, presenter = await restart(store, clock, delay=5)
+            presenters.append(presenter)
+            await _drive(service, presenter, clock, leave)
+        t = service.table_in(GROUP)
+        assert t is not None
+        # stacks shown are the stored ones; every buy-in belongs to one seating
+        assert await store.stacks(t.id) == {
+            s.player_id: s.stack for s in t.seats.values() if s.ready
+        }
+        shown = {
+            s.text
+            for p in presenters
+            for s in p.tables.get(GROUP.chat_id, [])
+            if s.text.startswith("🏁")
+        }
+        return store, store.commits, shown
+
+    _, total, _ = await run(None, True)
+    assert total > 10
+    for k in range(1, total + 1):
+        for after in (False, True):
+            store, _, shown = await run(k, after)
+            community = await store.community("telegram", "-100")
+            tables = [t for t in store._tables.values() if t.community_id == community.id]
+            hands = [h for t in tables for h in await store.export_hands(t.id)]
+            played = [h for h in hands if not h["result"].get("round_end")]
+            assert len(played) == 1, (k, after)
+            assert len(hands) - len(played) == (1 if leave else 0), (k, after)  # R8.3
+            numbers = [(h["table_id"], h["number"]) for h in hands]
+            assert len(numbers) == len(set(numbers)), (k, after)  # settled exactly once
+            assert len({text.split("\n")[0] for text in shown}) == len(shown), (k, after)
+            assert buy_ins_ok(await store.ledger(community.id)), (k, after)
+            assert await check_store(store) == [], (k, after)
+
+
+def buy_ins_ok(ledger: Sequence[Any]) -> bool:
+    """Between a player's buy-in and their cash-out at a table there is no second buy-in."""
+    seated: set[tuple[int | None, int]] = set()
+    for e in ledger:
+        key = (e.table_id, e.player_id)
+        if e.kind is LedgerKind.BUY_IN:
+            if key in seated:
+                return False
+            seated.add(key)
+        elif e.kind in (LedgerKind.CASH_OUT, LedgerKind.REFUND):
+            seated.discard(key)
+    return True
