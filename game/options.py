@@ -59,6 +59,9 @@ class RuleOptions:
     :ivar fantasyland_seconds: the budget of a Fantasyland arrangement (R8.5).
     :ivar safe_autoplay: a timeout places cards by the built-in strategy (R8.5).
     :ivar kush_per_point: kush moved per point (R7.6, R8.4); 1 unless a table raises it.
+    :ivar ready_seconds: the ready timer: once two players are ready, the unready are stood
+        up when it ends and the hand starts (R8.2).
+    :ivar idle_close_seconds: a table with no hand dealt for this long closes itself (R8.2a).
     """
 
     game: GameKind = GameKind.PINEAPPLE
@@ -80,6 +83,8 @@ class RuleOptions:
     fantasyland_seconds: float = 180.0
     safe_autoplay: bool = False
     kush_per_point: int = 1
+    ready_seconds: float = 60.0
+    idle_close_seconds: float = 1800.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -69,6 +69,8 @@ class CommunitySettings:
     :ivar starting_balance: kush a new player starts with.
     :ivar daily_bonus: kush of ``/daily``.
     :ivar min_buy_in: kush moved to the table on Ready (R8.2).
+    :ivar max_buy_in: the most a stack may hold after a top-up (R8.2); 0 means 5 × the
+        minimum buy-in.
     :ivar kush_label: display label of the kush value (e.g. "1 kush = 10 ₽"), display only.
     :ivar language: ``"en"``/``"ru"`` to force a language, ``None`` for each user's own.
     :ivar game: game preset of new tables (``pineapple``, ``ofc``, ``chinese``).
@@ -82,6 +84,7 @@ class CommunitySettings:
     language: str | None = None
     game: str = "pineapple"
     options: Mapping[str, Any] = field(default_factory=dict)
+    max_buy_in: int = 0
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -97,6 +100,7 @@ class CommunitySettings:
             "language": self.language,
             "game": self.game,
             "options": dict(self.options),
+            "max_buy_in": self.max_buy_in,
         }
 
     @classmethod
@@ -111,7 +115,14 @@ class CommunitySettings:
             data.get("language", base.language),
             str(data.get("game", base.game)),
             dict(data.get("options") or {}),
+            int(data.get("max_buy_in", base.max_buy_in)),
         )
+
+    @property
+    def top_up_limit(self) -> int:
+        """The most a stack may hold after a top-up (R8.2): ``max_buy_in``, or 5 × the minimum
+        buy-in when it is 0."""
+        return self.max_buy_in or 5 * self.min_buy_in
 
 
 @dataclass(frozen=True, slots=True)
