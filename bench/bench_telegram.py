@@ -12,6 +12,14 @@ Load: every table's acting player presses at human pace, one press every ``PACE`
 (default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
 5 ms and p99 ≤ 25 ms. Also measured: memory per live table (tracemalloc, a hand in progress;
 target ≤ 100 KB) and the closed-loop throughput (presses/s with no pauses).
+
+The closed loop is compared, in the same run, with a bare python-telegram-bot bot: one
+``CallbackQueryHandler`` that makes the two API calls a press of ours makes (answerCallbackQuery
+and an editMessageText of the presser's private message, with a hand's text and keyboard),
+driven the same way (20 chains of presses with no pauses, updates through
+``Application.process_update``) against the same fake, with our aiohttp transport and rate
+limiter settings; and, for reference, the same bare bot on python-telegram-bot's default httpx
+transport. Goal: our closed loop at ≥ 60 % of the bare handler's presses/s (same transport).
 """
 
 from __future__ import annotations
@@ -31,47 +39,47 @@ from typing import Any
 
 import aiohttp
 from _machine import describe
-from telegram import Update
-from telegram.ext import AIORateLimiter
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    ContextTypes,
+)
 
 from bot import render
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
+from bot.telegram.transport import AiohttpRequest
 from storage.sqlite import SqliteStore
 
 TABLES = int(os.environ.get("BENCH_TABLES", "200"))
 PACE = float(os.environ.get("BENCH_PACE", "2.0"))
 HANDS = int(os.environ.get("BENCH_HANDS", "1"))
 TOKEN = "123456:BENCH"
+CHAINS = 20  # closed loop: tables (or bare chains) pressing at once with no pauses
 
 
 def user_json(uid: int) -> dict[str, Any]:
     return {"id": uid, "is_bot": False, "first_name": f"U{uid}", "language_code": "en"}
 
 
-class Driver:
-    def __init__(self, adapter: TelegramAdapter, service: TableService) -> None:
-        self.adapter = adapter
-        self.service = service
+class Feeder:
+    """Hands updates to an :class:`Application` as its update fetcher would, and records the
+    presses."""
+
+    def __init__(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
+        self.app = app
         self.update_id = 0
         self.presses: list[tuple[float, str, int, int]] = []  # (in, query id, chat, message)
 
     async def feed(self, data: dict[str, Any]) -> None:
         self.update_id += 1
-        update = Update.de_json(dict(data, update_id=self.update_id), self.adapter.app.bot)
-        await self.adapter.app.process_update(update)
-
-    async def command(self, uid: int, chat_id: int, text: str) -> None:
-        msg = {
-            "message_id": 1, "date": int(time.time()),
-            "chat": {"id": chat_id, "type": "supergroup", "title": "g"},
-            "from": user_json(uid), "text": text,
-            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
-        }  # fmt: skip
-        await self.feed({"message": msg})
-        await self.adapter.presenter.flush()
+        update = Update.de_json(dict(data, update_id=self.update_id), self.app.bot)
+        await self.app.process_update(update)
 
     async def press(self, uid: int, ref: str | None, data: str) -> None:
         message = {"message_id": int(ref or 1), "date": int(time.time()), "text": "",
@@ -105,6 +113,25 @@ class Driver:
             out.append(done - t_in)
         return out
 
+
+class Driver(Feeder):
+    """Plays the users of our bot: commands and the presses of whole hands."""
+
+    def __init__(self, adapter: TelegramAdapter, service: TableService) -> None:
+        super().__init__(adapter.app)
+        self.adapter = adapter
+        self.service = service
+
+    async def command(self, uid: int, chat_id: int, text: str) -> None:
+        msg = {
+            "message_id": 1, "date": int(time.time()),
+            "chat": {"id": chat_id, "type": "supergroup", "title": "g"},
+            "from": user_json(uid), "text": text,
+            "entities": [{"type": "bot_command", "offset": 0, "length": len(text.split()[0])}],
+        }  # fmt: skip
+        await self.feed({"message": msg})
+        await self.adapter.presenter.flush()
+
     async def play(self, t: LiveTable, hands: int, pace: float) -> None:
         target = t.hand_no + hands
         while t.hand is not None and t.hand_no < target:
@@ -122,90 +149,195 @@ class Driver:
                 await self.press(int(seat.user_id), seat.private_ref, data)
 
 
+class BareBot:
+    """A bare python-telegram-bot bot: one handler answering each press and editing the
+    presser's message to a hand's text and keyboard (changed on every press, as a hand is), the
+    two calls per press our bot makes, and nothing else.
+
+    :param aiohttp_transport: our :class:`AiohttpRequest` (as the adapter); otherwise
+        python-telegram-bot's default (httpx).
+    """
+
+    def __init__(
+        self, base_url: str, text: str, rows: list[list[tuple[str, str]]], aiohttp_transport: bool
+    ) -> None:
+        self.text = text
+        self.rows = rows
+        builder = (
+            ApplicationBuilder()
+            .token(TOKEN)
+            .base_url(base_url)
+            .rate_limiter(AIORateLimiter(overall_max_rate=0, group_max_rate=0))
+            .concurrent_updates(True)
+        )
+        if aiohttp_transport:
+            builder = builder.request(AiohttpRequest(connection_pool_size=32))
+        self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
+        self.app.add_handler(CallbackQueryHandler(self._press))
+        self.n = 0
+
+    async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        assert query is not None and query.message is not None
+        self.n += 1
+        keyboard = InlineKeyboardMarkup(
+            [[InlineKeyboardButton(label, callback_data=data) for label, data in row]
+             for row in self.rows]
+        )  # fmt: skip
+        await asyncio.gather(
+            query.answer(),
+            context.bot.edit_message_text(
+                f"{self.text}\n#{self.n}",
+                chat_id=query.message.chat.id,
+                message_id=query.message.message_id,
+                reply_markup=keyboard,
+            ),
+        )
+
+    async def closed_loop(self, presses: int) -> tuple[float, int]:
+        """Presses/s of ``CHAINS`` users pressing with no pauses, about ``presses`` in all (and
+        how many)."""
+        await self.app.initialize()
+        await self.app.start()
+        feeder = Feeder(self.app)
+        users = [900001 + i for i in range(CHAINS)]
+        refs = [str((await self.app.bot.send_message(u, self.text)).message_id) for u in users]
+        data = self.rows[0][0][1]
+
+        async def chain(uid: int, ref: str, n: int) -> None:
+            for _ in range(n):
+                await feeder.press(uid, ref, data)
+
+        per_chain = -(-presses // CHAINS)
+        t0 = time.perf_counter()
+        await asyncio.gather(*(chain(u, r, per_chain) for u, r in zip(users, refs, strict=True)))
+        wall = time.perf_counter() - t0
+        await self.app.stop()
+        await self.app.shutdown()
+        return len(feeder.presses) / wall, len(feeder.presses)
+
+
 async def main() -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "bot.telegram.fake_api", "0", TOKEN],
         stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
-    assert server.stdout is not None
-    port = int(server.stdout.readline())
+    try:
+        assert server.stdout is not None
+        await measure(int(server.stdout.readline()))
+    finally:
+        server.terminate()
+        server.wait()
+
+
+async def measure(port: int) -> None:
     tmp = tempfile.mkdtemp()
     store = await SqliteStore.open(Path(tmp) / "bench.sqlite3")
     service = TableService(store, rng=random.Random(1), next_hand_delay=0)
     limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
     adapter = TelegramAdapter(service, TOKEN, f"http://127.0.0.1:{port}/bot", rate_limiter=limiter)
-    await adapter.start(polling=False)
-    await service.start()
-    driver = Driver(adapter, service)
-    tables: list[LiveTable] = []
-    gc.collect()
-    tracemalloc.start()
-    mem_before = tracemalloc.get_traced_memory()[0]
-    for i in range(TABLES):
-        chat = -(100000 + i)
-        a, b = 2 * i + 1, 2 * i + 2
-        await driver.command(a, chat, "/newtable")
-        for u in (a, b):
-            await driver.command(u, chat, "/join")
-        for u in (a, b):
-            await driver.command(u, chat, "/ready")
-        t = service.table_in(ChatRef("telegram", str(chat), str(chat)))
-        assert t is not None and t.hand is not None
-        tables.append(t)
-    gc.collect()
-    mem_after = tracemalloc.get_traced_memory()[0]
-    tracemalloc.stop()
-    per_table = (mem_after - mem_before) / TABLES
-    async with aiohttp.ClientSession() as http:
+    try:
+        await adapter.start(polling=False)
+        await service.start()
+        driver = Driver(adapter, service)
+        tables: list[LiveTable] = []
+        gc.collect()
+        tracemalloc.start()
+        mem_before = tracemalloc.get_traced_memory()[0]
+        for i in range(TABLES):
+            chat = -(100000 + i)
+            a, b = 2 * i + 1, 2 * i + 2
+            await driver.command(a, chat, "/newtable")
+            for u in (a, b):
+                await driver.command(u, chat, "/join")
+            for u in (a, b):
+                await driver.command(u, chat, "/ready")
+            t = service.table_in(ChatRef("telegram", str(chat), str(chat)))
+            assert t is not None and t.hand is not None
+            tables.append(t)
+        gc.collect()
+        mem_after = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        per_table = (mem_after - mem_before) / TABLES
+        first = tables[0]
+        assert first.hand is not None
+        sample = render.private_screen(first, first.seats[first.hand.to_act[0]], time.time())
+        async with aiohttp.ClientSession() as http:
 
-        async def calls() -> list[dict[str, Any]]:
-            async with http.get(f"http://127.0.0.1:{port}/_calls") as r:
-                data: list[dict[str, Any]] = await r.json()
-                return data
+            async def calls(since: int = 0) -> list[dict[str, Any]]:
+                async with http.get(f"http://127.0.0.1:{port}/_calls?since={since}") as r:
+                    data: list[dict[str, Any]] = await r.json()
+                    return data
 
-        t0 = time.perf_counter()
-        await asyncio.gather(*(driver.play(t, HANDS, PACE) for t in tables))
-        wall = time.perf_counter() - t0
-        await adapter.presenter.flush()
-        lat = sorted(driver.latencies_from(await calls()))
-        paced = (
-            statistics.median(lat) * 1000,
-            lat[int(len(lat) * 0.99) - 1] * 1000,
-            len(lat),
-            wall,
+            t0 = time.perf_counter()
+            await asyncio.gather(*(driver.play(t, HANDS, PACE) for t in tables))
+            wall = time.perf_counter() - t0
+            await adapter.presenter.flush()
+            lat = sorted(driver.latencies_from(await calls()))
+            paced = (
+                statistics.median(lat) * 1000,
+                lat[int(len(lat) * 0.99) - 1] * 1000,
+                len(lat),
+                wall,
+            )
+            # closed loop: 20 tables pressing with no pauses, for throughput
+            driver.presses = []
+            calls_before = len(await calls())
+            t0 = time.perf_counter()
+            await asyncio.gather(*(driver.play(t, 1, 0.0) for t in tables[:CHAINS]))
+            await adapter.presenter.flush()
+            loop_wall = time.perf_counter() - t0
+            throughput = len(driver.presses) / loop_wall
+            calls_ours = len(await calls(calls_before)) / len(driver.presses)
+            # the bare handler, the same number of presses, right after
+            rows = [[(b.label, b.data) for b in row if b.data] for row in sample.buttons]
+            rows = [row for row in rows if row]
+            url = f"http://127.0.0.1:{port}/bot"
+            calls_before = len(await calls())
+            bare, bare_presses = await BareBot(url, sample.text, rows, True).closed_loop(
+                len(driver.presses)
+            )
+            press_calls = ("answerCallbackQuery", "editMessageText")
+            window = await calls(calls_before)
+            calls_bare = sum(c["method"] in press_calls for c in window) / bare_presses
+            bare_httpx, _ = await BareBot(url, sample.text, rows, False).closed_loop(
+                len(driver.presses)
+            )
+        print(f"machine: {describe()}")
+        print(
+            f"tables: {TABLES} live, 2 players each, {HANDS} hand(s) each; a press every "
+            f"{PACE:g} s per table on average ({TABLES / PACE:.0f} presses/s offered)"
         )
-        # closed loop: 20 tables pressing with no pauses, for throughput
-        driver.presses = []
-        t0 = time.perf_counter()
-        await asyncio.gather(*(driver.play(t, 1, 0.0) for t in tables[:20]))
-        await adapter.presenter.flush()
-        loop_wall = time.perf_counter() - t0
-        throughput = len(driver.presses) / loop_wall
-    print(f"machine: {describe()}")
-    print(
-        f"tables: {TABLES} live, 2 players each, {HANDS} hand(s) each; a press every "
-        f"{PACE:g} s per table on average ({TABLES / PACE:.0f} presses/s offered)"
-    )
-    p50, p99, n, wall = paced
-    if os.environ.get("BENCH_SPLIT"):
-        answer = statistics.median(a for a, _ in driver.split) * 1000
-        edit = statistics.median(e for _, e in driver.split) * 1000
-        print(f"answer p50 {answer:.2f} ms, private edit p50 {edit:.2f} ms")
-    print(
-        f"press handling, update in → its API calls out: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
-        f"over {n} presses in {wall:.0f} s (targets p50 ≤ 5 ms: "
-        f"{'met' if p50 <= 5 else 'NOT met'}, p99 ≤ 25 ms: {'met' if p99 <= 25 else 'NOT met'})"
-    )
-    print(f"closed loop (20 tables, no pauses): {throughput:.0f} presses/s")
-    print(
-        f"memory per live table (tracemalloc, hand in progress): {per_table / 1024:.1f} KB "
-        f"(target ≤ 100 KB: {'met' if per_table <= 100 * 1024 else 'NOT met'})"
-    )
-    await service.stop()
-    await adapter.stop()
-    await store.close()
-    server.terminate()
-    server.wait()
+        p50, p99, n, wall = paced
+        if os.environ.get("BENCH_SPLIT"):
+            answer = statistics.median(a for a, _ in driver.split) * 1000
+            edit = statistics.median(e for _, e in driver.split) * 1000
+            print(f"answer p50 {answer:.2f} ms, private edit p50 {edit:.2f} ms")
+        print(
+            f"press handling, update in → its API calls out: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
+            f"over {n} presses in {wall:.0f} s (targets p50 ≤ 5 ms: "
+            f"{'met' if p50 <= 5 else 'NOT met'}, p99 ≤ 25 ms: {'met' if p99 <= 25 else 'NOT met'})"
+        )
+        print(
+            f"closed loop ({CHAINS} tables, no pauses): {throughput:.0f} presses/s "
+            f"({calls_ours:.2f} API calls a press)"
+        )
+        share = throughput / bare
+        print(
+            f"bare python-telegram-bot handler (answerCallbackQuery + editMessageText a "
+            f"press, same fake, transport and driving, {CHAINS} users, no pauses): "
+            f"{bare:.0f} presses/s ({calls_bare:.2f} API calls a press; on the default httpx "
+            f"transport {bare_httpx:.0f}); ours is {share:.0%} of it "
+            f"(goal ≥ 60 %: {'met' if share >= 0.6 else 'NOT met'})"
+        )
+        print(
+            f"memory per live table (tracemalloc, hand in progress): {per_table / 1024:.1f} KB "
+            f"(target ≤ 100 KB: {'met' if per_table <= 100 * 1024 else 'NOT met'})"
+        )
+    finally:
+        await service.stop()
+        await adapter.stop()
+        await store.close()
 
 
 if __name__ == "__main__":
