@@ -180,6 +180,8 @@ class LiveTable:
     phase: Phase = Phase.LOBBY
     seq: int = 0
     outbox: list[dict[str, Any]] = field(default_factory=list)
+    outbox_seq: int = 0
+    outbox_sent: int = 0
     next_hand_at: float | None = None
     pending_options: RuleOptions | None = None
     pending_buy_in: int | None = None
@@ -189,6 +191,14 @@ class LiveTable:
     reveal: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
+    sending: asyncio.Task[None] | None = None
+    last_deal_at: float | None = None
+
+    def owe(self, kind: str, screen: Screen) -> None:
+        """Owe the chat a message (``"table"``: written over the table message, which then
+        stays as the record; ``"post"``: a notice of its own), sent after the commit."""
+        self.outbox_seq += 1
+        self.outbox.append({"id": self.outbox_seq, "kind": kind, **screen.to_json()})
 
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""
@@ -281,7 +291,13 @@ class LiveTable:
         else:
             t.phase = Phase.BETWEEN if snap.get("started") else Phase.LOBBY
         t.seq = int(snap.get("seq", 0))
-        t.outbox = [dict(item) for item in snap.get("outbox") or ()]
+        t.outbox_seq = int(snap.get("outbox_seq", 0))
+        t.outbox_sent = int(snap.get("outbox_sent", 0))
+        t.outbox = [
+            dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
+        ]
+        last_deal_at = snap.get("last_deal_at")
+        t.last_deal_at = None if last_deal_at is None else float(last_deal_at)
         t.next_hand_at = snap.get("next_hand_at")
         if snap.get("pending_options"):
             t.pending_options = RuleOptions.from_json(snap["pending_options"])
@@ -320,6 +336,9 @@ class LiveTable:
             "phase": self.phase.value,
             "seq": self.seq,
             "outbox": list(self.outbox),
+            "outbox_seq": self.outbox_seq,
+            "outbox_sent": self.outbox_sent,
+            "last_deal_at": self.last_deal_at,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

@@ -176,7 +176,7 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
         t.seats[s].stack += d
     moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
     text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
-    t.outbox.append({"kind": "post", **Screen(text).to_json()})
+    t.owe("post", Screen(text))
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:

@@ -166,12 +166,9 @@ async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
             stand_up(t, tx, seat)
         t.phase = Phase.CLOSED
         tx.close = True
+        tx.group = False
+        tx._group_screen = Screen(tr(t.lang, "reply.table_closed", table=t.id))
     if t.timer is not None and t.timer is not asyncio.current_task():
         t.timer.cancel()
     rt.forget(t)
-    p = rt.presenter(t)
-    if p is not None and t.group_ref is not None:
-        await p.show_table(
-            t.chat_id, Screen(tr(t.lang, "reply.table_closed", table=t.id)), t.group_ref
-        )
     return Reply(tr(lang, "reply.table_closed", table=t.id))

@@ -59,10 +59,11 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
 async def stop(rt: Runtime) -> None:
     """Cancel the timers and write every table's snapshot (the time until the next start does
     not count against the player to act, R8.5)."""
-    for t in rt.tables.values():
+    await rt.stop_timers()
+    for t in list(rt.tables.values()):
+        await rt.settled(t)
         rt.save_soon(t)
     await rt.drain()
-    await rt.stop_timers()
 
 
 async def cancel_unrecoverable(

@@ -40,7 +40,7 @@ __all__ = ["Runtime", "TransitionFailed", "Tx"]
 
 log = logging.getLogger("bot.service")
 
-_KEEP = ("lock", "timer")  # what a rollback leaves on the table object
+_KEEP = ("lock", "timer", "sending")  # what a rollback leaves on the table object
 
 
 class TransitionFailed(Exception):
@@ -135,18 +135,27 @@ class Runtime:
         return Tx(t, json.dumps(self.snapshot(t)))
 
     def rollback(self, tx: Tx) -> None:
-        """Put the table back exactly as it was when ``tx`` began."""
+        """Put the table back exactly as it was when ``tx`` began. What the sender did in the
+        meantime stays: message refs, reachability, what of the outbox was sent."""
         t = tx.table
         fresh = LiveTable.from_json(json.loads(tx.before), self.clock())
+        shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
+        group_ref, sent = t.group_ref, t.outbox_sent
         for f in fields(LiveTable):
             if f.name not in _KEEP:
                 setattr(t, f.name, getattr(fresh, f.name))
+        t.group_ref, t.outbox_sent = group_ref, sent
+        t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
+        for seat in t.seats.values():
+            if seat.seat in shown:
+                seat.private_ref, seat.reachable = shown[seat.seat]
 
     @contextlib.asynccontextmanager
     async def transition(self, t: LiveTable) -> AsyncIterator[Tx]:
         """One table step: yields a :class:`Tx`; on leaving the block the step is committed
-        (:meth:`commit`) and its messages sent (:meth:`effects`). An exception inside the
-        block rolls the table back and propagates.
+        (:meth:`commit`) and its messages are queued to the table's sender (:meth:`send`),
+        which writes them without holding the table. An exception inside the block rolls
+        the table back and propagates.
 
         :raises TransitionFailed: storage refused the step (the table is as before).
         :raises InsufficientFunds: a buy-in met a short balance (the table is as before)."""
@@ -157,7 +166,7 @@ class Runtime:
             self.rollback(tx)
             raise
         await self.commit(tx)
-        await self.effects(tx)
+        self.send(tx)
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
         """A player's private screen now."""
@@ -165,7 +174,8 @@ class Runtime:
 
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
-        one storage transaction (key ``t<table>:s<seq>``). On failure roll back.
+        one storage transaction (key ``t<table>:s<seq>``); re-arm the timer. On failure roll
+        back.
 
         :raises TransitionFailed: storage refused; logged once.
         :raises InsufficientFunds: a buy-in met a short balance."""
@@ -193,10 +203,39 @@ class Runtime:
             self.rollback(tx)
             log.error("table %s: transition %s not saved, nothing changed: %r", t.id, t.seq, exc)
             raise TransitionFailed(str(exc)) from exc
+        if not tx.close:
+            await self.arm(t)
+
+    # -- sending -------------------------------------------------------------------------------
+    def send(self, tx: Tx) -> None:
+        """Queue a committed step's messages to the table's sender: one task chain per table,
+        so messages go out in commit order, without the table's lock (a platform that makes
+        us wait, a 429 say, never holds the table)."""
+        t = tx.table
+        previous = t.sending
+        t.sending = asyncio.create_task(self._send(t, tx, previous), name=f"table-{t.id}-send")
+
+    async def settled(self, t: LiveTable) -> None:
+        """Wait until every message queued so far for the table is sent."""
+        while t.sending is not None and not t.sending.done():
+            task = t.sending
+            with contextlib.suppress(Exception):
+                await asyncio.shield(task)
+            if t.sending is task:
+                break
+
+    async def _send(self, t: LiveTable, tx: Tx, previous: asyncio.Task[None] | None) -> None:
+        if previous is not None:
+            with contextlib.suppress(BaseException):
+                await previous
+        try:
+            await self.effects(tx)
+        except Exception:
+            log.exception("table %s: sending failed", t.id)
 
     async def effects(self, tx: Tx) -> None:
-        """After the commit: send the outbox, the table message and the private messages;
-        re-arm the timer; save the message refs in the background."""
+        """A committed step's messages: what the table owes the chat (the outbox), the table
+        message, the private messages; then the refs are saved in the background."""
         t = tx.table
         p = self.presenter(t)
         if p is not None:
@@ -209,10 +248,13 @@ class Runtime:
                 if seat is not None:
                     lost |= await self.send_private(t, p, seat, screen)
             if lost and t.hand is not None:  # the group shows the link to the private chat
-                await self.show_group(t)
+                async with t.lock:
+                    t.version += 1
+                    screen = render.group_screen(t, t.lang, p.private_link(t.id), self.clock())
+                t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
         if not tx.close:
-            self.save_soon(t)
-            await self.arm(t)
+            async with t.lock:
+                self.save_soon(t)
 
     async def send_private(
         self, t: LiveTable, p: Presenter, seat: SeatState, screen: Screen
@@ -228,7 +270,7 @@ class Runtime:
         return False
 
     async def show_group(self, t: LiveTable) -> None:
-        """Re-render the table message now (outside a transition: nothing but its version
+        """Re-render the table message now (call under the lock; nothing but its version
         changes, saved in the background)."""
         p = self.presenter(t)
         if p is None:
@@ -241,18 +283,19 @@ class Runtime:
     async def flush_outbox(self, t: LiveTable, p: Presenter) -> None:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
-        anew); a ``post`` item is a notice of its own."""
-        if not t.outbox:
-            return
-        items, t.outbox = t.outbox, []
-        for item in items:
+        anew); a ``post`` item is a notice of its own. Each is sent once per process (after a
+        crash it may be sent again: the same stored text)."""
+        for item in list(t.outbox):
+            if int(item["id"]) <= t.outbox_sent:
+                continue
             screen = Screen.from_json(item)
             if item.get("kind") == "table":
                 await p.show_table(t.chat_id, screen, t.group_ref)
                 t.group_ref = None
             else:
                 await p.post(t.chat_id, screen.text)
-        self.save_soon(t)
+            t.outbox_sent = max(t.outbox_sent, int(item["id"]))
+        t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
 
     # -- background snapshots ----------------------------------------------------------------
     def save_soon(self, t: LiveTable) -> None:

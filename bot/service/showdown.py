@@ -89,7 +89,7 @@ def close_hand(
     else:
         screen = render.showdown_screen(t, t.lang, record, deltas, busted)
     # the showdown is stored with the state it belongs to and sent after the commit
-    t.outbox.append({"kind": "table", **screen.to_json()})
+    t.owe("table", screen)
     for owner in sorted(players):
         if owner in t.seats:  # each player's final board, in private
             tx.privates[owner] = rt.render_private(t, t.seats[owner])
