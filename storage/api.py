@@ -249,6 +249,14 @@ class Store(Protocol):
     async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
         """Replace a community's settings."""
 
+    async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
+        """A chat got a new id (a Telegram group upgraded to a supergroup): the community
+        whose external id is ``old_id`` takes ``new_id`` with its wallets, settings, history
+        and tables (their chat ids too), in one transaction. A community already made under
+        ``new_id`` (someone wrote there before the move was noticed) is renamed
+        ``<new_id>~<its id>`` and kept, its kush untouched. Returns ``False`` (and changes
+        nothing) when no community has ``old_id`` (moved already)."""
+
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None
     ) -> Player:

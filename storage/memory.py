@@ -176,6 +176,24 @@ class MemoryStore:
         self._communities[community_id] = c
         return c
 
+    async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
+        """See :meth:`storage.api.Store.move_chat`."""
+        cid = self._community_ids.get((platform, old_id))
+        if cid is None or old_id == new_id:
+            return False
+        taken = self._community_ids.pop((platform, new_id), None)
+        if taken is not None:
+            renamed = f"{new_id}~{taken}"
+            self._communities[taken] = replace(self._communities[taken], external_id=renamed)
+            self._community_ids[(platform, renamed)] = taken
+        del self._community_ids[(platform, old_id)]
+        self._community_ids[(platform, new_id)] = cid
+        self._communities[cid] = replace(self._communities[cid], external_id=new_id)
+        for tid, t in list(self._tables.items()):
+            if t.community_id == cid and t.chat_id == old_id:
+                self._tables[tid] = replace(t, chat_id=new_id)
+        return True
+
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None
     ) -> Player:

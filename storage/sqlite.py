@@ -539,6 +539,29 @@ class SqliteStore:
 
         return _community(await self._write(body))
 
+    async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
+        """See :meth:`storage.api.Store.move_chat`."""
+
+        def body(conn: Conn) -> bool:
+            select = "SELECT id FROM communities WHERE platform = ? AND external_id = ?"
+            row = conn.execute(select, (platform, old_id)).fetchone()
+            if row is None or old_id == new_id:
+                return False
+            taken = conn.execute(select, (platform, new_id)).fetchone()
+            if taken is not None:
+                conn.execute(
+                    "UPDATE communities SET external_id = ? WHERE id = ?",
+                    (f"{new_id}~{taken[0]}", taken[0]),
+                )
+            conn.execute("UPDATE communities SET external_id = ? WHERE id = ?", (new_id, row[0]))
+            conn.execute(
+                "UPDATE tables SET chat_id = ? WHERE community_id = ? AND chat_id = ?",
+                (new_id, row[0], old_id),
+            )
+            return True
+
+        return bool(await self._write(body))
+
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None
     ) -> Player:

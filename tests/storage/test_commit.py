@@ -102,3 +102,27 @@ async def test_commit_close_needs_empty_stacks(store: SqliteStore | MemoryStore)
     record = await store.get_table(s.table.id)
     assert record is not None and not record.open
     await assert_consistent(store)
+
+
+async def test_move_chat_follows_a_group_upgraded_to_a_supergroup(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """Issue 15, case 6: wallets, settings, history and the table follow the new chat id; a
+    community made under the new id meanwhile is kept under another name."""
+    s = await seated(store, 2, chat="-100")
+    a, _ = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200)], {"v": 1}, key="t:1")
+    fresh = await store.community("telegram", "-1009")  # someone wrote in the new chat first
+    await store.player(fresh.id, "u0", "Player0")
+    assert await store.move_chat("telegram", "-100", "-1009") is True
+    assert await store.move_chat("telegram", "-100", "-1009") is False  # moved already
+    moved = await store.community("telegram", "-1009")
+    assert moved.id == s.community.id
+    player = await store.find_player(moved.id, "u0")
+    assert player is not None and player.id == a and player.balance == 800
+    table = await store.open_table(moved.id, "-1009")
+    assert table is not None and table.id == s.table.id
+    assert await store.open_table(moved.id, "-100") is None
+    kept = await store.community("telegram", f"-1009~{fresh.id}")
+    assert kept.id == fresh.id
+    await assert_consistent(store)

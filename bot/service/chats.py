@@ -1,0 +1,52 @@
+"""What happens to a table's chat and its players' private chats outside the game (issue 15):
+a group that gets a new id (a Telegram group upgraded to a supergroup), and a player who
+blocks the bot mid-hand."""
+
+from __future__ import annotations
+
+from bot.service.runtime import Runtime
+
+__all__ = ["migrate_chat", "player_unreachable"]
+
+
+async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
+    """Follow a chat to its new id: the community (wallets, settings, history) and the table
+    move in storage in one transaction, then the live table takes the new id and posts its
+    message there (the old chat's messages cannot be edited through the new id). Returns
+    ``True`` if anything moved; calling it again changes nothing."""
+    moved = await rt.store.move_chat(platform, old_id, new_id)
+    tid = rt.by_chat.get((platform, old_id))
+    t = rt.tables.get(tid) if tid is not None else None
+    if t is None:
+        return moved
+    async with t.lock:
+        if t.chat_id == old_id:
+            async with rt.transition(t) as tx:
+                t.chat_id = new_id
+                if t.community_ext == old_id:
+                    t.community_ext = new_id
+                t.group_ref = None
+                tx.group = True
+            rt.by_chat.pop((platform, old_id), None)
+            rt.by_chat[(platform, new_id)] = t.id
+    await rt.settled(t)
+    return True
+
+
+async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
+    """The platform refused a private message to ``user_id`` (they blocked the bot): at every
+    table of theirs the seat is marked unreachable exactly as at deal time, so the group shows
+    the link to the private chat, and the clock plays for them (R8.5)."""
+    for t in list(rt.tables.values()):
+        if t.platform != platform:
+            continue
+        async with t.lock:
+            seat = t.seat_of(user_id)
+            if seat is None or not seat.reachable:
+                continue
+            seat.reachable = False
+            seat.private_ref = None  # the next turn tries a new message (and finds out)
+            if t.hand is not None:
+                await rt.show_group(t)
+            else:
+                rt.save_soon(t)
