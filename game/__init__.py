@@ -19,6 +19,7 @@ from game.errors import (
     IllegalAction,
     IncompleteStreet,
     NotYourTurn,
+    OptionConflict,
     OptionError,
     SettlementError,
 )
@@ -26,13 +27,14 @@ from game.evaluator import HandCategory, evaluate, rank3, rank5
 from game.hand import Hand, HandResult, HandSetup, HandView, Phase, PrivateView, SeatView
 from game.match import HandPlan, MatchState
 from game.names import hand_name
-from game.options import GameKind, RuleOptions, Scoring
+from game.options import OPTION_GAMES, GameKind, RuleOptions, Scoring
 from game.scoring import Showdown, score_chinese, score_showdown
 from game.settlement import Settlement, Transfer, settle
 
 __all__ = [
     "BOXES",
     "DECK",
+    "OPTION_GAMES",
     "Action",
     "Arrange",
     "Board",
@@ -59,6 +61,7 @@ __all__ = [
     "IncompleteStreet",
     "MatchState",
     "NotYourTurn",
+    "OptionConflict",
     "OptionError",
     "Phase",
     "Place",

@@ -33,6 +33,24 @@ class OptionError(GameError):
     code = "bad_option"
 
 
+class OptionConflict(OptionError):
+    """An option the table's game does not have (R4.2, R4.3, R6.2): refused when it is set,
+    so every accepted combination deals from one 52-card deck.
+
+    :ivar option: the option's name.
+    :ivar game: the game it was set for (a :class:`~game.options.GameKind` value).
+    :ivar games: the games that have it (values).
+    """
+
+    code = "option_conflict"
+
+    def __init__(self, option: str, game: str, games: tuple[str, ...]) -> None:
+        super().__init__(f"option {option} is for {' and '.join(games)} only, not {game}")
+        self.option = option
+        self.game = game
+        self.games = games
+
+
 class BoardError(GameError):
     """A board with the wrong number of cards in a box (R2.1) or a repeated card."""
 

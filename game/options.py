@@ -8,17 +8,16 @@ field can be overridden with :meth:`RuleOptions.replace_checked`.
 
 from __future__ import annotations
 
-import math
-
 import dataclasses
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from game.errors import OptionError
+from game.errors import OptionConflict, OptionError
 
-__all__ = ["GameKind", "RuleOptions", "Scoring"]
+__all__ = ["OPTION_GAMES", "GameKind", "RuleOptions", "Scoring"]
 
 
 class GameKind(Enum):
@@ -36,6 +35,17 @@ class Scoring(Enum):
     TWO_PER_ROW = "two_per_row"
 
 
+#: Options that only some games have (R4.2, R4.3, R6.2): another game refuses them when they are
+#: set, so every accepted combination deals from one 52-card deck (Pineapple with two boards
+#: each would need 68 cards; progressive Fantasyland in classic OFC with four players or the
+#: dummy board, 56).
+OPTION_GAMES: Mapping[str, frozenset[GameKind]] = {
+    "heads_up_double_boxes": frozenset({GameKind.OFC}),
+    "dummy_box": frozenset({GameKind.OFC}),
+    "progressive_fantasyland": frozenset({GameKind.PINEAPPLE}),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class RuleOptions:
     """All rule options of a table (R3–R8). Times are in seconds, amounts in kush.
@@ -48,7 +58,7 @@ class RuleOptions:
     :ivar reveal_pause_seconds: pause between the reveals of Chinese Poker (R4.5).
     :ivar scoring: ``one_six`` or ``two_per_row`` (R5.2, R5.3).
     :ivar fantasyland: Fantasyland on or off (R6.7).
-    :ivar progressive_fantasyland: QQ/KK/AA/trips give 14/15/16/17 cards (R6.2).
+    :ivar progressive_fantasyland: QQ/KK/AA/trips give 14/15/16/17 cards; Pineapple only (R6.2).
     :ivar stay_on_full_house_middle: a middle full house or better also keeps Fantasyland (R6.4).
     :ivar button_moves_in_fantasyland: the button moves before a Fantasyland hand (R6.6).
     :ivar target_points: points that end a Chinese Poker game (R7.1).
@@ -101,13 +111,19 @@ class RuleOptions:
             raise OptionError("option target_points must be at least 1")
         if self.hand_seconds <= 0 or self.fantasyland_seconds <= 0:
             raise OptionError("hand_seconds and fantasyland_seconds must be positive")
+        for name, games in OPTION_GAMES.items():
+            if getattr(self, name) and self.game not in games:
+                order = [g.value for g in GameKind if g in games]
+                raise OptionConflict(name, self.game.value, tuple(order))
 
     # -- presets -------------------------------------------------------------------------
     @classmethod
     def preset(cls, game: str | GameKind = GameKind.PINEAPPLE, **overrides: Any) -> RuleOptions:
         """The defaults of one game, with ``overrides`` applied (checked).
 
-        :raises OptionError: for an unknown game or option, or a bad value.
+        :raises OptionError: for an unknown game or option, or a bad value;
+            :class:`~game.errors.OptionConflict` for an option the game does not have
+            (:data:`OPTION_GAMES`).
         """
         kind = _parse_game(game)
         base: RuleOptions
