@@ -92,6 +92,9 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
     if t.next_hand_at is not None:
         lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+    elif t.ready_deadline is not None:
+        seconds = max(0, int(t.ready_deadline - now + 0.999))
+        lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
     else:
         lines.append(tr(lang, "lobby.hint"))
     return Screen("\n".join(lines), (_lobby_buttons(t, lang),))

@@ -64,11 +64,23 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if len(available(t)) < t.options.min_players:
         t.phase = Phase.LOBBY
         t.next_hand_at = None
+        t.ready_deadline = None
         tx.group = True
         return
     if t.phase is Phase.LOBBY:
-        if any(not s.ready and not s.sitting_out for s in t.seats.values()):
-            return
+        waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
+        if waiting:
+            now = rt.clock()
+            if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2)
+                t.ready_deadline = now + t.options.ready_seconds
+                tx.group = True
+            if now < t.ready_deadline:
+                return
+            for seat in waiting:  # the timer ran out: the unready are stood up, no kush taken
+                stand_up(t, tx, seat)
+            names = ", ".join(s.name for s in waiting)
+            t.owe("post", Screen(tr(t.lang, "lobby.stood_up", names=names)))
+        t.ready_deadline = None
         t.phase = Phase.BETWEEN
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
@@ -100,6 +112,8 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.hand = Hand(setup)
     t.hand_no += 1
     t.phase = Phase.PLAYING
+    t.last_deal_at = rt.clock()
+    t.ready_deadline = None
     if t.options.game is GameKind.CHINESE and t.chinese is None:
         t.chinese = ChineseGame(t.options.target_points)
     t.clocks = {}

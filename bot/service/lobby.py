@@ -10,7 +10,7 @@ import asyncio
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service.chinese import end_game
-from bot.service.dealing import available, maybe_start, stand_up
+from bot.service.dealing import maybe_start, stand_up
 from bot.service.play import advance
 from bot.service.runtime import Runtime
 from bot.texts import tr
@@ -18,7 +18,7 @@ from game.match import MatchState
 from game.options import RuleOptions
 from storage.api import BuyIn, Community, InsufficientFunds
 
-__all__ = ["back", "close", "join", "leave", "open_table", "ready", "sit_out"]
+__all__ = ["back", "close", "close_table", "join", "leave", "open_table", "ready", "sit_out"]
 
 
 async def open_table(
@@ -42,6 +42,7 @@ async def open_table(
         min_buy_in=settings.min_buy_in,
         label=settings.kush_label,
         match=MatchState.new(options),
+        last_deal_at=rt.clock(),
     )
     rt.add(t)
     async with t.lock, rt.transition(t) as tx:
@@ -122,9 +123,7 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         if t.chinese is not None and t.chinese.totals.get(seat.seat):
             end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
         amount = stand_up(t, tx, seat)
-        if t.hand is None and len(available(t)) < t.options.min_players:
-            t.next_hand_at = None
-            t.phase = Phase.LOBBY
+        maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return Reply(tr(lang, "reply.left", amount=amount, label=t.label))
 
 
@@ -154,11 +153,19 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
 
 
 async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
-    """Close the table between hands (R8.2a): a Chinese Poker game under way is settled
-    (R7.6), the round's points too (R8.3), every stack goes back to its balance, all in one
-    transition; then the chat may open a new table."""
+    """An admin closes the table between hands (R8.2a): a Chinese Poker game under way is
+    settled (R7.6), the round's points too (R8.3), every stack goes back to its balance, all
+    in one transition; then the chat may open a new table."""
     if t.hand is not None:
         return Reply(tr(lang, "reply.wait_hand"), alert=True)
+    await close_table(rt, t, tr(t.lang, "reply.table_closed", table=t.id))
+    return Reply(tr(lang, "reply.table_closed", table=t.id))
+
+
+async def close_table(rt: Runtime, t: LiveTable, notice: str) -> None:
+    """Close a table with no hand running (call under ``t.lock``): settle what is owed, cash
+    every stack out and close it in storage, in one transition; the table message then says
+    ``notice``."""
     async with rt.transition(t) as tx:
         if t.chinese is not None and t.chinese.totals:
             end_game(t, tx)
@@ -167,8 +174,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
         t.phase = Phase.CLOSED
         tx.close = True
         tx.group = False
-        tx._group_screen = Screen(tr(t.lang, "reply.table_closed", table=t.id))
+        tx._group_screen = Screen(notice)
     if t.timer is not None and t.timer is not asyncio.current_task():
         t.timer.cancel()
     rt.forget(t)
-    return Reply(tr(lang, "reply.table_closed", table=t.id))

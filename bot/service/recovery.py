@@ -46,6 +46,8 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     makes the moves that are due (a player who left)."""
     stacks = await rt.store.stacks(t.id)
     t.group_ref = None
+    if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
+        t.last_deal_at = rt.clock()
     for s in t.seats.values():
         s.stack = int(stacks.get(s.player_id, 0))
         s.private_ref = None

@@ -329,12 +329,24 @@ class Runtime:
         times = [d for c in t.clocks.values() if c.running and (d := c.deadline()) is not None]
         if t.next_hand_at is not None:
             times.append(t.next_hand_at)
+        if t.ready_deadline is not None and t.hand is None:
+            times.append(t.ready_deadline)
+        idle = self.idle_deadline(t)
+        if idle is not None:
+            times.append(idle)
         if t.reveal is not None:
             if t.reveal.get("at") is not None:
                 times.append(float(t.reveal["at"]))
             if t.reveal.get("claim"):
                 times.append(float(t.reveal["claim"]["deadline"]))
         return min(times) if times else None
+
+    def idle_deadline(self, t: LiveTable) -> float | None:
+        """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``
+        after the last deal (or the opening), while no hand runs."""
+        if t.hand is not None or t.reveal is not None or t.last_deal_at is None:
+            return None
+        return t.last_deal_at + t.options.idle_close_seconds
 
     async def arm(self, t: LiveTable) -> None:
         """(Re)start the table's timer for its next deadline."""

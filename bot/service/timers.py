@@ -10,8 +10,10 @@ import logging
 from bot.model import LiveTable
 from bot.service.chinese import continue_reveal, reveal_step
 from bot.service.dealing import maybe_start
+from bot.service.lobby import close_table
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
+from bot.texts import tr
 
 __all__ = ["RETRY_SECONDS", "on_time"]
 
@@ -23,6 +25,9 @@ RETRY_SECONDS = 5.0
 
 def _due(rt: Runtime, t: LiveTable) -> bool:
     now = rt.clock()
+    idle = rt.idle_deadline(t)
+    if idle is not None and now >= idle:
+        return True
     if t.reveal is not None:
         claim = t.reveal.get("claim")
         at = t.reveal.get("at")
@@ -32,6 +37,8 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
     hand = t.hand
     if hand is not None and not hand.is_over:
         return any(t.clocks[s].expired(now) for s in hand.to_act if s in t.clocks)
+    if t.ready_deadline is not None and now >= t.ready_deadline:
+        return True
     return t.next_hand_at is not None and now >= t.next_hand_at
 
 
@@ -40,7 +47,12 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
     if not _due(rt, t):
         await rt.arm(t)
         return
+    idle = rt.idle_deadline(t)
     try:
+        if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
+            minutes = round(t.options.idle_close_seconds / 60)
+            await close_table(rt, t, tr(t.lang, "table.idle_closed", table=t.id, minutes=minutes))
+            return
         async with rt.transition(t) as tx:
             now = rt.clock()
             if t.reveal is not None:
@@ -52,7 +64,8 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
             elif t.hand is not None:
                 advance(rt, t, tx, t.hand.to_act)
             else:
-                t.next_hand_at = None
+                if t.next_hand_at is not None and now >= t.next_hand_at:
+                    t.next_hand_at = None
                 maybe_start(rt, t, tx)
                 tx.group = True
     except TransitionFailed:

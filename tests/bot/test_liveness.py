@@ -1,0 +1,102 @@
+"""No table waits forever (issue 15): the ready timer (R8.2) and the idle close (R8.2a), with
+the in-memory store, a hand-moved clock and timers fired by ``run_due``."""
+
+from __future__ import annotations
+
+from bot.model import Phase
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_transitions import player_balance
+
+
+async def test_r8_2_the_ready_timer_stands_up_the_unready_and_deals(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is None  # one ready: no timer yet
+    assert tr("en", "lobby.ready_timer", seconds=60) not in presenter.last_table(GROUP.chat_id).text
+    await service.ready(GROUP, BOB)
+    assert t.hand is None and t.ready_deadline == clock.now + 60  # two ready: it starts
+    assert tr("en", "lobby.ready_timer", seconds=60) in presenter.last_table(GROUP.chat_id).text
+    clock.now += 59
+    await service.run_due()
+    assert t.hand is None and t.seat_of(CAROL.user_id) is not None
+    clock.now += 1
+    await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None  # stood up
+    assert t.hand is not None and t.phase is Phase.PLAYING and len(t.hand.order) == 2
+    assert await player_balance(store, CAROL) == 1000  # no kush taken
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.ready_deadline is None
+    assert await check_store(store) == []
+
+
+async def test_r8_2_the_ready_timer_stops_when_fewer_than_two_are_ready(env) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, _store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None
+    await service.leave(GROUP, BOB)  # one ready player left: nothing to start
+    assert t.ready_deadline is None
+    clock.now += 120
+    await service.run_due()
+    assert t.hand is None and t.seat_of(CAROL.user_id) is not None  # nobody stood up
+    await service.ready(GROUP, CAROL)  # everyone seated is ready: the hand starts at once
+    assert t.hand is not None
+
+
+async def test_r8_2a_a_table_with_no_hand_closes_itself_and_cashes_out(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)  # alone: no hand is ever dealt
+    t = service.table_in(GROUP)
+    assert t is not None and await player_balance(store, ALICE) == 800
+    clock.now += 1799
+    await service.run_due()
+    assert service.table_in(GROUP) is t
+    clock.now += 1
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert await player_balance(store, ALICE) == 1000  # the stack is back
+    assert presenter.last_table(GROUP.chat_id).text == tr(
+        "en", "table.idle_closed", table=t.id, minutes=30
+    )
+    record = await store.get_table(t.id)
+    assert record is not None and not record.open
+    reply = await service.new_table(GROUP, BOB)  # anyone may open a new one
+    assert not reply.alert, reply.text
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: ignore[no-untyped-def]
+    """Everyone goes quiet: the clocks finish the hand, both sit out (R8.6), and the table
+    closes itself idle_close_seconds after that hand was dealt."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    dealt = clock.now
+    while t.hand is not None:
+        clock.now += 181  # budget and bank run out on every turn (R8.5)
+        await service.run_due()
+    assert all(s.sitting_out for s in t.seats.values())
+    assert t.phase is Phase.LOBBY
+    clock.now = dealt + 1800
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    stacks = await store.stacks(t.id)
+    assert stacks == {}
+    assert await player_balance(store, ALICE) + await player_balance(store, BOB) == 2000
+    assert await check_store(store) == []
