@@ -282,7 +282,12 @@ class LiveTable:
                 k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
                 for k, c in clocks.items()
             }
-        t.clocks = clocks
+        merged: dict[int, SeatClock] = {}
+        for k, c in clocks.items():  # older snapshots kept a clock per board (R4.2)
+            owner = t.owner(k)
+            if owner not in merged or c.left(now)[1] < merged[owner].left(now)[1]:
+                merged[owner] = c
+        t.clocks = merged
         t.group_ref = snap.get("group_ref")
         t.version = int(snap.get("version", 0))
         if "phase" in snap:

@@ -36,7 +36,7 @@ def _mmss(seconds: float) -> str:
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
     """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5)."""
-    clock = t.clocks.get(seat)
+    clock = t.clocks.get(t.owner(seat))  # one clock per player (R4.2)
     if clock is None:
         return "–"
     budget, bank = clock.left(now)

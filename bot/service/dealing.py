@@ -116,20 +116,26 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.ready_deadline = None
     if t.options.game is GameKind.CHINESE and t.chinese is None:
         t.chinese = ChineseGame(t.options.target_points)
+    # one clock per player, for both boards with double boxes (R4.2, R8.5)
     t.clocks = {}
     for s in seats:
-        budget = t.options.fantasyland_seconds if s in plan.fantasyland else t.options.hand_seconds
-        player = t.player_of(s)
-        t.clocks[s] = SeatClock(budget, player.bank if player else 0.0)
+        owner = t.owner(s)
+        if owner in t.clocks:
+            continue
+        fantasyland = any(t.owner(b) == owner for b in setup.fantasyland)
+        budget = t.options.fantasyland_seconds if fantasyland else t.options.hand_seconds
+        player = t.seats.get(owner)
+        t.clocks[owner] = SeatClock(budget, player.bank if player else 0.0)
     sync_clocks(t, rt.clock())
     tx.group = True
     tx.show.update(plan.seats)
 
 
 def sync_clocks(t: LiveTable, now: float) -> None:
-    """Run the clocks of the seats to act and stop the others (R8.5)."""
+    """Run the clocks of the players to act and stop the others (R8.5). Clocks are kept per
+    table seat: with double boxes a player's one clock runs while either board is to act."""
     hand = t.hand
-    acting = set(hand.to_act) if hand is not None and not hand.is_over else set()
+    acting = {t.owner(s) for s in hand.to_act} if hand is not None and not hand.is_over else set()
     for seat, clock in list(t.clocks.items()):
         if seat in acting and not clock.running:
             t.clocks[seat] = clock.start(now)

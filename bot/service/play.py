@@ -32,7 +32,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
         due = [
             s
             for s in hand.to_act
-            if (p := t.player_of(s)) is None or p.leaving or t.clocks[s].expired(now)
+            if (p := t.player_of(s)) is None or p.leaving or t.clocks[t.owner(s)].expired(now)
         ]
         if not due:
             break

@@ -17,16 +17,13 @@ __all__ = ["close_hand", "finish_open_face", "keep_banks"]
 
 
 def keep_banks(t: LiveTable) -> None:
-    """Carry each player's time bank left over to the next hand (R8.5): with double boxes the
-    smaller of the two boards' banks; refilled per match by ``time_bank_refill_per_match``."""
+    """Carry each player's time bank left over to the next hand (R8.5; one per player, for
+    both boards with double boxes, R4.2); refilled per match by
+    ``time_bank_refill_per_match``."""
     assert t.match is not None
-    banks: dict[int, float] = {}
-    for s, clock in t.clocks.items():
-        owner = t.owner(s)
-        banks[owner] = min(banks.get(owner, clock.bank), clock.bank)
-    for owner, bank in banks.items():
+    for owner, clock in t.clocks.items():
         if owner in t.seats:
-            t.seats[owner].bank = bank
+            t.seats[owner].bank = clock.bank
     if t.match.match_over and t.options.time_bank_refill_per_match:
         for st in t.seats.values():
             st.bank = min(

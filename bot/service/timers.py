@@ -36,7 +36,7 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
         )
     hand = t.hand
     if hand is not None and not hand.is_over:
-        return any(t.clocks[s].expired(now) for s in hand.to_act if s in t.clocks)
+        return any(t.clocks[t.owner(s)].expired(now) for s in hand.to_act if t.owner(s) in t.clocks)
     if t.ready_deadline is not None and now >= t.ready_deadline:
         return True
     return t.next_hand_at is not None and now >= t.next_hand_at

@@ -168,3 +168,33 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     diff = totals[0] - totals[1]
     assert alice_stack == before[t.seats[0].player_id] + diff
     assert bob is not None and bob.balance == 800 + before[bob.id] - diff
+
+
+async def test_r4_2_double_boxes_one_budget_and_one_bank_per_player(env) -> None:  # type: ignore[no-untyped-def]
+    """R4.2/R8.5: a player with two boards has one time budget and one time bank for both:
+    120 s + 60 s run out once for the player, not once per board."""
+    service, presenter, _store, clock = env
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert set(t.clocks) == {0, 1}  # table seats, not the four boards
+    first = t.owner(t.hand.to_act[0])
+    assert t.clocks[first].running and not t.clocks[1 - first].running
+    assert t.clocks[first].left(clock.now) == (120.0, 60.0)
+    sleeper = t.seats[first]
+    clock.now += 180  # the whole budget and the whole bank: every board of the player times out
+    await service.run_due()
+    assert t.hand is not None
+    assert not any(t.owner(s) == first for s in t.hand.to_act)
+    assert t.clocks[first].left(clock.now) == (0.0, 0.0)
+    # the other player finishes the hand; the sleeper's boards are auto-placed (R8.5)
+    other = ALICE if sleeper.user_id == BOB.user_id else BOB
+    while t.hand is not None and t.hand_no == 1:
+        if any(t.owner(s) == first for s in t.hand.to_act):
+            await service.run_due()
+        else:
+            board = t.hand.to_act[0]
+            assert t.player_of(board) is t.seats[1 - first]
+            await auto_street(service, presenter, other)
+    assert sleeper.bank == 0.0 and t.seats[1 - first].bank == 60.0  # one bank each, carried
