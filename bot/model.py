@@ -155,6 +155,8 @@ class LiveTable:
     :ivar seq: how many transitions were committed (the key of the next is ``seq + 1``).
     :ivar last_deal_at: when the last hand was dealt (or the table opened): idle close, R8.2a.
     :ivar ready_deadline: when the ready timer ends (R8.2), while it runs.
+    :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
+        by leaving and rejoining the same table (R8.6).
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
@@ -196,6 +198,7 @@ class LiveTable:
     sending: asyncio.Task[None] | None = None
     last_deal_at: float | None = None
     ready_deadline: float | None = None
+    banks_left: dict[int, float] = field(default_factory=dict)
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -306,6 +309,7 @@ class LiveTable:
         ]
         last_deal_at = snap.get("last_deal_at")
         t.last_deal_at = None if last_deal_at is None else float(last_deal_at)
+        t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline)
         t.next_hand_at = snap.get("next_hand_at")
@@ -350,6 +354,7 @@ class LiveTable:
             "outbox_sent": self.outbox_sent,
             "last_deal_at": self.last_deal_at,
             "ready_deadline": self.ready_deadline,
+            "banks_left": {str(k): v for k, v in self.banks_left.items()},
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

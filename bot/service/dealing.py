@@ -208,6 +208,7 @@ def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
         boards = (10 * seat.seat, 10 * seat.seat + 1) if t.options.heads_up_double_boxes else ()
         t.match = t.match.without(seat.seat, boards)
     amount = t.seats[seat.seat].stack
+    t.banks_left[seat.player_id] = seat.bank  # R8.6: rejoining does not refill it
     tx.moves.append(CashOut(seat.player_id))
     del t.seats[seat.seat]
     tx.group = True

@@ -71,7 +71,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             user_id=actor.user_id,
             name=actor.name,
             lang=seat_lang if seat_lang in ("en", "ru") else lang,
-            bank=t.options.time_bank_seconds,
+            bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
         )
         t.seats[seat.seat] = seat
         tx.group = True

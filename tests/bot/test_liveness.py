@@ -100,3 +100,24 @@ async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: 
     assert stacks == {}
     assert await player_balance(store, ALICE) + await player_balance(store, BOB) == 2000
     assert await check_store(store) == []
+
+
+async def test_r8_6_leaving_and_rejoining_does_not_refill_the_time_bank(env) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, _store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
+    clock.now += 150  # the budget (120 s) and 30 s of the bank
+    await service.leave(GROUP, actor)  # mid-hand: the move is made for them, they leave after
+    while t.hand is not None:
+        clock.now += 181
+        await service.run_due()
+    assert t.seat_of(actor.user_id) is None
+    assert not (await service.join(GROUP, actor)).alert
+    seat = t.seat_of(actor.user_id)
+    assert seat is not None and seat.bank == 30.0  # not the full 60
