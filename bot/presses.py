@@ -30,6 +30,7 @@ __all__ = [
     "Press",
     "Ready",
     "SettingStep",
+    "TopUp",
     "Undo",
     "decode",
     "encode",
@@ -60,6 +61,11 @@ class Ready(Press):
 @dataclass(frozen=True, slots=True)
 class Leave(Press):
     """Stand up (R8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TopUp(Press):
+    """Top up my stack between hands (R8.2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +126,7 @@ _SIMPLE: dict[str, type[Press]] = {
     "r": Ready,
     "l": Leave,
     "h": MyHand,
+    "t": TopUp,
     "u": Undo,
     "c": ConfirmMove,
     "a": Arrange,

@@ -106,6 +106,7 @@ def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
         Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))),
         Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))),
         Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),
+        Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))),
     )
 
 

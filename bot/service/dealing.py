@@ -21,8 +21,10 @@ from game.settlement import settle
 from storage.api import CashOut, Settlement
 
 __all__ = [
+    "TOP_UP_SECONDS",
     "apply_pending",
     "available",
+    "busted",
     "deal",
     "maybe_start",
     "settle_pairs",
@@ -32,14 +34,24 @@ __all__ = [
 ]
 
 
+#: At least this long between a hand and the next deal when a player is offered a top-up.
+TOP_UP_SECONDS = 20.0
+
+
 def available(t: LiveTable) -> list[int]:
     """Seats that can be dealt in: ready (bought in), not sitting out, not leaving, with kush
     at the table (R8.2, R8.6)."""
     return sorted(
         s.seat
         for s in t.seats.values()
-        if s.ready and not s.sitting_out and not s.leaving and s.stack > 0
+        if s.ready and not s.sitting_out and not s.leaving and not busted(t, s)
     )
+
+
+def busted(t: LiveTable, seat: SeatState) -> bool:
+    """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up, and
+    stood up at the next deal if it is not taken."""
+    return seat.ready and seat.stack < t.options.kush_per_point
 
 
 def apply_pending(t: LiveTable) -> None:
@@ -93,6 +105,12 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     apply_pending(t)
     assert t.match is not None
     t.next_hand_at = None
+    gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
+    for seat in gone:  # offered a top-up after the last hand and did not take it (R8.2)
+        stand_up(t, tx, seat)
+    if gone:
+        names = ", ".join(s.name for s in gone)
+        t.owe("post", Screen(tr(t.lang, "lobby.busted_stood_up", names=names)))
     plan = t.match.next_hand(available(t))
     if rt.deck_source is not None:
         deck = list(rt.deck_source())

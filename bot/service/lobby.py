@@ -18,7 +18,17 @@ from game.match import MatchState
 from game.options import RuleOptions
 from storage.api import BuyIn, Community, InsufficientFunds
 
-__all__ = ["back", "close", "close_table", "join", "leave", "open_table", "ready", "sit_out"]
+__all__ = [
+    "back",
+    "close",
+    "close_table",
+    "join",
+    "leave",
+    "open_table",
+    "ready",
+    "sit_out",
+    "top_up",
+]
 
 
 async def open_table(
@@ -101,6 +111,47 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         have = player.balance if player else 0
         return Reply(tr(lang, "reply.no_money", label=t.label, need=amount, have=have), alert=True)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
+
+
+#: The most kush one top-up may ask for (far below the database's integer limit).
+MAX_TOP_UP = 10**12
+
+
+async def top_up(
+    rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str, amount: str = ""
+) -> Reply:
+    """Top up the stack from the balance between hands (R8.2): by ``amount`` kush, or by the
+    minimum buy-in when none is given, never past the table's maximum (``max_buy_in``,
+    5 × the minimum by default). A busted player who tops up plays the next hand."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if not seat.ready:
+        return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
+    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+        return Reply(tr(lang, "reply.topup_in_hand"), alert=True)
+    limit = community.settings.max_buy_in or 5 * t.min_buy_in
+    room = limit - seat.stack
+    if room <= 0:
+        return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
+    text = amount.strip()
+    if not text:
+        value = min(t.min_buy_in, room)
+    elif text.isdecimal() and len(text) <= 13 and 1 <= int(text) <= min(room, MAX_TOP_UP):
+        value = int(text)
+    else:
+        return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
+    try:
+        async with rt.transition(t) as tx:
+            tx.moves.append(BuyIn(seat.player_id, value))
+            seat.stack += value
+            tx.group = t.hand is None
+            maybe_start(rt, t, tx)
+    except InsufficientFunds:
+        player = await rt.store.get_player(seat.player_id)
+        have = player.balance if player else 0
+        return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
+    return Reply(tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack))
 
 
 async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

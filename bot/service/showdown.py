@@ -8,7 +8,8 @@ from typing import Any
 
 from bot import render
 from bot.model import LiveTable, Phase
-from bot.service.dealing import available, maybe_start, settle_pairs, stand_up
+from bot.service.dealing import TOP_UP_SECONDS, available, maybe_start, settle_pairs, stand_up
+from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
 from game.options import GameKind
 from storage.api import Settlement
@@ -71,14 +72,12 @@ def close_hand(
     for s in t.match.to_sit_out:
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True
-    busted: list[str] = []
     for st in list(t.seats.values()):
-        # the leaving, and players who bought in and lost their whole stack (R8.2); a player
-        # who joined during the hand and has not bought in yet keeps the seat
-        if st.leaving or (st.ready and st.stack <= 0):
-            if not st.leaving:
-                busted.append(st.name)
+        if st.leaving:
             stand_up(t, tx, st)
+    # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
+    # player who joined during the hand and has not bought in yet keeps the seat
+    busted = [st.name for st in t.seats.values() if is_busted(t, st)]
     if t.options.game is GameKind.CHINESE:
         screen = render.reveal_screen(t, t.lang, deltas, busted)
         if t.chinese is not None and t.chinese.over:
@@ -97,7 +96,10 @@ def close_hand(
     t.reveal = None
     if len(available(t)) >= t.options.min_players:
         t.phase = Phase.BETWEEN
-        t.next_hand_at = rt.clock() + rt.next_hand_delay
+        delay = rt.next_hand_delay
+        if busted and delay > 0:
+            delay = max(delay, TOP_UP_SECONDS)  # time to take the top-up
+        t.next_hand_at = rt.clock() + delay
     else:
         t.phase = Phase.LOBBY
         t.next_hand_at = None

@@ -259,6 +259,22 @@ def test_r8_5_timeout_keeps_cards_already_placed_this_street() -> None:
     assert hand.board_of(0).top == (C("Ks"),)
 
 
+def test_r8_5_timeout_on_a_later_street_keeps_the_placed_card_and_discards_the_last() -> None:
+    """R8.5: on streets 2–5 a card already placed stays; of the rest the first received is
+    placed by the rule (bottom, then middle, then top) and the one left over discarded."""
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    place_all(hand, 0, "b b b b b")
+    place_all(hand, 1, "m m m m m")
+    place_all(hand, 2, "m m m m m")
+    assert hand.current_cards(0) == parse_cards("9d 8d 7d")
+    hand.place(0, C("8d"), Box.TOP)
+    applied = hand.timeout(0)
+    assert applied.placements == ((C("9d"), Box.MIDDLE), (C("7d"), None))
+    assert hand.board_of(0).top == (C("8d"),)
+    assert hand.board_of(0).middle == (C("9d"),)
+    assert C("7d") in hand.discards_of(0)
+
+
 def test_r8_5_fantasyland_timeout_sets_the_first_13_and_discards_the_rest() -> None:
     hand = deal(fantasyland={0: 14, 1: 14}, seats=(0, 1), button=1)
     cards = hand.current_cards(0)

@@ -1,0 +1,116 @@
+"""Top-up (R8.2, issue 16 item 5): between hands a player adds to the stack from the balance,
+never past the table's maximum buy-in; a player who cannot pay a point is offered the top-up
+and stood up at the next deal if they do not take it."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.presses import TopUp, decode
+from bot.service import TableService
+from bot.texts import tr
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_transitions import (
+    ALICE_PLAN,
+    play_street_by_plan,
+    player_balance,
+    stacked_decks,
+)
+
+
+async def test_r8_2_top_up_between_hands_up_to_the_maximum(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    reply = await service.top_up(GROUP, ALICE, "100")
+    assert reply.alert and reply.text == tr("en", "reply.topup_not_ready")
+    await service.ready(GROUP, ALICE)
+    reply = await service.top_up(GROUP, ALICE, "100")
+    assert not reply.alert and reply.text == tr(
+        "en", "reply.topped_up", amount=100, label="kush", stack=300
+    )
+    for bad in ("900", "0", "-5", "abc", "1e3", "9" * 30):
+        reply = await service.top_up(GROUP, ALICE, bad)
+        assert reply.alert and reply.text == tr(
+            "en", "reply.topup_range", room=700, max=1000, label="kush"
+        ), bad
+    reply = await service.top_up(GROUP, ALICE)  # no amount: the minimum buy-in
+    assert reply.text == tr("en", "reply.topped_up", amount=200, label="kush", stack=500)
+    # the lobby button does the same
+    t = service.table_in(GROUP)
+    assert t is not None
+    button = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), TopUp)
+    )
+    reply = await service.press(ALICE, button, GROUP)
+    assert reply.text == tr("en", "reply.topped_up", amount=200, label="kush", stack=700)
+    assert await player_balance(store, ALICE) == 300
+    assert (await store.stacks(t.id)) == {t.seats[0].player_id: 700}
+    await service.top_up(GROUP, ALICE, "300")
+    reply = await service.top_up(GROUP, ALICE, "1")
+    assert reply.alert and reply.text == tr("en", "reply.topup_full", max=1000, label="kush")
+    assert await player_balance(store, ALICE) == 0
+    assert await check_store(store) == []
+
+
+async def test_r8_2_no_top_up_during_a_hand(env) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, _store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.top_up(GROUP, ALICE, "50")
+    assert reply.alert and reply.text == tr("en", "reply.topup_in_hand")
+    assert t.seats[0].stack == 200
+
+
+@pytest.mark.parametrize("takes_it", [True, False])
+async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
+    takes_it: bool,
+) -> None:
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.stack == 0  # Bob fouled: his whole stack went (R8.4)
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
+    assert tr("en", "showdown.busted", name="Bob", label="kush") in showdown  # the group's language
+    assert t.hand is None  # one player can play: the table waits in the lobby
+    if takes_it:
+        reply = await service.top_up(GROUP, BOB)
+        assert not reply.alert, reply.text
+        assert bob.stack == 200
+        assert t.hand is not None and t.seat_of(BOB.user_id) is not None  # dealt in again
+        assert any(t.owner(s) == bob.seat for s in t.hand.order)
+    else:
+        await service.join(GROUP, CAROL)
+        await service.ready(GROUP, CAROL)  # the next deal comes: Bob did not top up
+        assert t.hand is not None and t.seat_of(BOB.user_id) is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
