@@ -63,6 +63,8 @@ class MatchState:
     :ivar due: pairs to settle now (``(a, b, points)``, R5.7 order), set by :meth:`after_hand`.
     :ivar match_over: the last hand ended its match.
     :ivar to_sit_out: seats to move to sit-out now (R8.6), set when a match ends.
+    :ivar owners: board seat → table seat of the last hand when they differ (double boxes,
+        R4.2): each board earns and plays Fantasyland on its own, for its player.
     """
 
     options: RuleOptions
@@ -75,6 +77,7 @@ class MatchState:
     due: tuple[tuple[int, int, int], ...] = ()
     match_over: bool = True
     to_sit_out: frozenset[int] = frozenset()
+    owners: Mapping[int, int] = field(default_factory=dict)
 
     @classmethod
     def new(cls, options: RuleOptions) -> MatchState:
@@ -99,7 +102,7 @@ class MatchState:
         avail = sorted(set(available))
         if self.fantasyland:
             seats = [s for s in self.match_seats if s in avail]
-            fl = {s: n for s, n in self.fantasyland.items() if s in seats}
+            fl = {s: n for s, n in self.fantasyland.items() if self.owners.get(s, s) in seats}
             if len(seats) >= self.options.min_players and fl:
                 if self.options.button_moves_in_fantasyland or self.button not in seats:
                     button = _next_seat(seats, self.button)
@@ -117,11 +120,18 @@ class MatchState:
         seats = plan.seats if plan.new_match else self.match_seats
         return replace(self, button=plan.button, match_seats=seats, due=(), to_sit_out=frozenset())
 
-    def after_hand(self, result: HandResult, plan: HandPlan | None = None) -> MatchState:
+    def after_hand(
+        self,
+        result: HandResult,
+        plan: HandPlan | None = None,
+        owners: Mapping[int, int] | None = None,
+    ) -> MatchState:
         """The state after a hand: Fantasyland earned (R6), match and round bookkeeping (R6.6,
         R8.3), settlement due and sit-outs (R8.6).
 
         :param plan: the hand's plan; when given, :meth:`begin` is applied first.
+        :param owners: board seat → table seat with double boxes (R4.2): Fantasyland is then
+            earned per board and planned for the boards of the players still seated.
         """
         state = self.begin(plan) if plan is not None else self
         if plan is None and state.button is None:
@@ -144,6 +154,7 @@ class MatchState:
                 matches = 0
         return replace(
             state,
+            owners=dict(owners or {}),
             fantasyland=fl,
             matches=matches,
             round_pairs=round_pairs,
@@ -159,7 +170,7 @@ class MatchState:
         they leave the match under way; a newcomer in the same seat waits for the next match
         (R6, R6.6, R8.2). ``boards``: the player's board seats when they differ from the
         table seat (double boxes, R4.2). Points of the round must be settled first (R8.3)."""
-        gone = {seat, *boards}
+        gone = set(boards) if boards else {seat}  # board seats may collide with table seats
         return replace(
             self,
             fantasyland={s: n for s, n in self.fantasyland.items() if s not in gone},
@@ -182,6 +193,7 @@ class MatchState:
             "round_pairs": [list(p) for p in self.round_pairs],
             "sit_out_after_match": sorted(self.sit_out_after_match),
             "match_over": self.match_over,
+            "owners": {str(k): v for k, v in self.owners.items()},
         }
 
     @classmethod
@@ -197,6 +209,7 @@ class MatchState:
             frozenset(data.get("sit_out_after_match") or ()),
             (),
             bool(data.get("match_over", True)),
+            owners={int(k): int(v) for k, v in dict(data.get("owners") or {}).items()},
         )
 
 

@@ -30,7 +30,7 @@ def start_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Every board is arranged: the reveal begins with the bottom boxes (R4.5)."""
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
-    t.match = t.match.after_hand(hand.result)
+    t.match = t.match.after_hand(hand.result, owners=t.owners)
     keep_banks(t)
     t.reveal = {"stage": 0, "at": rt.clock(), "claim": None}
     t.phase = Phase.REVEALING
@@ -85,6 +85,10 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.chinese = game
     record = result.to_json()
     record["chinese"] = game.to_json()
+    # the points the game counted: the stages revealed (a claim, R7.5, leaves boxes unshown)
+    stages = ChineseGame.stages(result)
+    shown = stages[: int(t.reveal["stage"])] if t.reveal is not None else stages
+    record["counted"] = {str(s): sum(st.points.get(s, 0) for st in shown) for s in result.order}
     close_hand(rt, t, tx, record, deltas)
 
 
@@ -112,7 +116,7 @@ def end_game(t: LiveTable, tx: Tx) -> None:
     for s, d in deltas.items():
         t.seats[s].stack += d
     t.chinese = None
-    t.outbox.append({"kind": "post", **Screen(tr(t.lang, "reveal.game_over")).to_json()})
+    t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
 
 
 def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:

@@ -38,7 +38,7 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     settled (every hand, or at the end of a round with ``settle_per_round``, R8.3)."""
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
-    t.match = t.match.after_hand(hand.result)
+    t.match = t.match.after_hand(hand.result, owners=t.owners)
     keep_banks(t)
     deltas = settle_pairs(t, hand.result.order, t.match.due)
     close_hand(rt, t, tx, hand.result.to_json(), deltas)

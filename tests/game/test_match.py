@@ -108,3 +108,22 @@ def test_too_few_players_and_json_round_trip() -> None:
     again = MatchState.from_json(state.to_json())
     assert again.next_hand([0, 1]) == state.next_hand([0, 1])
     assert again.sit_out_after_match == state.sit_out_after_match
+
+
+def test_r4_2_with_double_boxes_each_board_earns_and_plays_fantasyland() -> None:
+    """R4.2: every board of a double-box hand earns Fantasyland on its own; the next hand
+    plans it for those boards (keyed by board seat, including the second player's 10 and
+    11, which are not table seats)."""
+    options = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    owners = {0: 0, 1: 0, 10: 1, 11: 1}
+    state = MatchState.new(options)
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1, 10, 11), fl={1: 13, 10: 13}), plan, owners)
+    plan = state.next_hand([0, 1])
+    assert not plan.new_match and plan.seats == (0, 1)
+    assert dict(plan.fantasyland) == {1: 13, 10: 13}
+    again = MatchState.from_json(state.to_json())
+    assert dict(again.next_hand([0, 1]).fantasyland) == {1: 13, 10: 13}
+    # the second player leaves: their board's Fantasyland goes with them (R6, R8.2)
+    gone = state.without(1, (10, 11))
+    assert dict(gone.fantasyland) == {1: 13}
