@@ -31,14 +31,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from telegram.ext import AIORateLimiter
-
 from bot.model import ChatRef
 from bot.render import move_presses
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from storage.api import CommunitySettings
 from storage.sqlite import SqliteStore
 
@@ -131,7 +130,7 @@ class Sandbox:
             CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
         )
         self.service = TableService(self.store, next_hand_delay=self.opts.next_hand_delay)
-        limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0)
+        limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0)
         self.adapter = TelegramAdapter(
             self.service, TOKEN, self.fake.base_url, rate_limiter=limiter
         )

@@ -6,7 +6,13 @@ its screens into Telegram messages. It holds no game rules.
 * The table message of a group and each player's private message are edited in place
   (:class:`TelegramPresenter`); a private message to a user who never started the bot fails
   with 403 and the group then shows a deep link ``t.me/<bot>?start=t<table>``.
-* Rate limits: :class:`telegram.ext.AIORateLimiter` throttles and retries 429s.
+* Rate limits: :class:`~bot.telegram.ratelimit.AnswerFirstRateLimiter` throttles and retries
+  429s, pausing only the chat that got one; a press is answered before anything it causes is
+  sent, and its answer is never held by a 429 pause.
+* Chats that change under the table (issue 15): a group upgraded to a supergroup (the service
+  message, or a write refused with ``migrate_to_chat_id``) takes its table, wallets and
+  history to the new id; a deleted table message is posted again; a player who blocked the bot
+  mid-hand is marked unreachable (the group shows the link to the private chat).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from telegram import (
@@ -27,7 +34,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -35,11 +42,14 @@ from telegram.ext import (
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
+    MessageHandler,
+    filters,
 )
 
 from bot.model import Actor, ChatRef, Reply
 from bot.screens import Screen
 from bot.service import TableService
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 
 __all__ = ["TelegramAdapter", "TelegramPresenter", "markup"]
@@ -52,6 +62,7 @@ COMMANDS = (
     ("join", "take a seat / сесть"),
     ("ready", "buy in and get ready / готов"),
     ("leave", "leave the table / встать"),
+    ("topup", "top up your stack / докупить"),
     ("sitout", "skip hands / пропускать"),
     ("back", "come back / вернуться"),
     ("balance", "your kush / баланс"),
@@ -91,62 +102,162 @@ class TelegramPresenter:
     def __init__(self, application: Application[Any, Any, Any, Any, Any, Any]) -> None:
         self.app = application
         self.username: str | None = None
+        #: told when a group got a new id, ``(old, new)`` (the service follows it; wired by
+        #: :class:`TelegramAdapter`)
+        self.on_migrated: Callable[[str, str], Awaitable[object]] | None = None
+        #: told when a user blocked the bot (a private edit refused with 403)
+        self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
+        #: told when a user deleted their private hand message (the service sends it anew)
+        self.on_private_deleted: Callable[[str], Awaitable[object]] | None = None
         # Edits are coalesced: only the newest screen of a message is written, by one
         # background writer per message, so a busy table never queues stale edits behind the
         # rate limits and a press is answered at once.
         self._latest: dict[tuple[str, str], Screen] = {}
         self._writers: dict[tuple[str, str], asyncio.Task[None]] = {}
+        self._moved: dict[tuple[str, str], str] = {}  # group message → its re-post (deleted)
+        self._lost: set[tuple[str, str]] = set()  # private messages deleted: sent anew next time
+        self._migrated: dict[str, str] = {}  # group id → its new (supergroup) id
+        self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
         msg = await self.app.bot.send_message(chat_id, screen.text, reply_markup=markup(screen))
         return str(msg.message_id)
 
+    def current_ref(self, chat_id: str, ref: str) -> str:
+        """The message that stands for ``ref`` now (a deleted group message is posted again)."""
+        return self._moved.get((chat_id, ref), ref)
+
     def queue_edit(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Edit a message to ``screen`` in the background (coalesced per message)."""
-        key = (chat_id, ref)
+        key = (chat_id, self.current_ref(chat_id, ref))
         self._latest[key] = screen
         writer = self._writers.get(key)
         if writer is None or writer.done():
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
 
     async def _write(self, key: tuple[str, str]) -> None:
-        chat_id, ref = key
+        chat_id = key[0]
         while key in self._latest:
             screen = self._latest.pop(key)
+            ref = self.current_ref(*key)
             try:
                 await self.app.bot.edit_message_text(
-                    screen.text, chat_id=chat_id, message_id=int(ref), reply_markup=markup(screen)
+                    screen.text,
+                    chat_id=chat_id,
+                    message_id=int(ref),
+                    reply_markup=markup(screen),
                 )
+            except ChatMigrated as exc:
+                # the service moves the table to the new chat and posts its message there
+                self._latest.pop(key, None)
+                await self.follow_soon(chat_id, str(exc.new_chat_id))
             except BadRequest as exc:
-                if "not modified" not in str(exc).lower():
+                reason = str(exc).lower()
+                if "not found" in reason:
+                    await self._deleted(chat_id, ref, screen)
+                elif "not modified" not in reason:
                     log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
+            except Forbidden as exc:
+                self._latest.pop(key, None)
+                await self._refused(chat_id, exc)
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
+
+    async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
+        """Someone deleted the message ``ref``: a group's table message is posted again now
+        (and edited from then on); a private hand message is sent anew by the service (which
+        must learn its new ref: a press on any other private message is out of date), or else
+        with the player's next screen (:meth:`show_private`)."""
+        if _private(chat_id):
+            log.info("private message %s/%s was deleted: sent anew", chat_id, ref)
+            self._lost.add((chat_id, ref))
+            self._latest.pop((chat_id, ref), None)
+            if self.on_private_deleted is not None:
+                try:
+                    await self.on_private_deleted(chat_id)
+                except Exception:
+                    log.exception("could not send the hand of %s again", chat_id)
+            return
+        try:
+            new = await self._send(chat_id, screen)
+        except TelegramError:
+            log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
+            return
+        log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
+        for old, moved in list(self._moved.items()):
+            if moved == ref and old[0] == chat_id:
+                self._moved[old] = new
+        self._moved[(chat_id, ref)] = new
+
+    async def _refused(self, chat_id: str, exc: Forbidden) -> None:
+        """A write refused with 403: in a private chat the user blocked the bot (the service
+        marks them unreachable, as at deal time)."""
+        if not _private(chat_id):
+            log.warning("cannot write in %s: %s", chat_id, exc)
+            return
+        log.info("user %s cannot be written to: %s", chat_id, exc)
+        if self.on_unreachable is not None:
+            try:
+                await self.on_unreachable(chat_id)
+            except Exception:
+                log.exception("could not mark user %s unreachable", chat_id)
+
+    async def follow(self, old: str, new: str) -> None:
+        """A group got a new id (a supergroup now): later notices to ``old`` go to ``new``,
+        and the service moves the table, wallets and history there (safe to repeat)."""
+        self._migrated[old] = new
+        log.info("chat %s is now %s", old, new)
+        if self.on_migrated is None:
+            return
+        try:
+            await self.on_migrated(old, new)
+        except Exception:
+            log.exception("could not follow chat %s to %s", old, new)
+
+    def follow_soon(self, old: str, new: str) -> asyncio.Task[None]:
+        """:meth:`follow` in the background, once per migration: a write refused in the
+        table's sender must not wait for the service, which waits for that sender."""
+        self._migrated[old] = new
+        task = self._following.get((old, new))
+        if task is None:
+            task = asyncio.create_task(self.follow(old, new), name=f"tg-migrate-{old}")
+            self._following[(old, new)] = task
+        return task
 
     def writer_for(self, chat_id: str, ref: str) -> asyncio.Task[None] | None:
         """The background writer of one message, while it has edits to write."""
         return self._writers.get((chat_id, ref))
 
     async def flush(self) -> None:
-        """Wait until every queued edit is written."""
-        while self._writers:
-            await asyncio.gather(*list(self._writers.values()), return_exceptions=True)
+        """Wait until every queued edit is written (and every migration followed)."""
+        while self._writers or any(not t.done() for t in self._following.values()):
+            tasks = [*self._writers.values(), *self._following.values()]
+            await asyncio.gather(*tasks, return_exceptions=True)
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         """Send the group's table message (awaited: the ref is needed), or queue an edit of it."""
         if ref is None:
             try:
                 return await self._send(chat_id, screen)
+            except ChatMigrated as exc:
+                # the service moves the table to the new chat and posts its message there
+                self.follow_soon(chat_id, str(exc.new_chat_id))
+                return None
             except TelegramError:
                 log.exception("cannot write the table message in %s", chat_id)
                 return None
+        ref = self.current_ref(chat_id, ref)
         self.queue_edit(chat_id, ref, screen)
         return ref
 
     async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
         """Send a player's private message (awaited; ``None`` when the bot may not write to
-        them: 403, they never started it or blocked it), or queue an edit of it."""
+        them: 403, they never started it or blocked it), or queue an edit of it; a message
+        the player deleted is sent anew."""
+        if ref is not None and (user_id, ref) in self._lost:
+            self._lost.discard((user_id, ref))
+            ref = None
         if ref is not None:
             self.queue_edit(user_id, ref, screen)
             return ref
@@ -159,15 +270,25 @@ class TelegramPresenter:
             return None
 
     async def post(self, chat_id: str, text: str) -> None:
-        """A plain notice in a chat."""
+        """A plain notice in a chat (in a group's new chat if it moved)."""
+        target = self._migrated.get(chat_id, chat_id)
         try:
-            await self.app.bot.send_message(chat_id, text)
+            try:
+                await self.app.bot.send_message(target, text)
+            except ChatMigrated as exc:
+                self.follow_soon(target, str(exc.new_chat_id))
+                await self.app.bot.send_message(exc.new_chat_id, text)
         except TelegramError:
             log.exception("cannot post in %s", chat_id)
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
         return f"https://t.me/{self.username}?start=t{table_id}" if self.username else None
+
+
+def _private(chat_id: str) -> bool:
+    """Private chats have the user's (positive) id; groups have negative ids."""
+    return not chat_id.startswith("-")
 
 
 def _actor(user: User) -> Actor:
@@ -187,7 +308,8 @@ class TelegramAdapter:
     :param token: the bot token.
     :param base_url: a Bot API server (``http://host:port/bot``); ``None`` for Telegram's.
     :param rate_limiter: defaults to Telegram's limits (30/s overall, 20/min per group) with
-        429s retried up to 5 times.
+        429s retried up to 5 times (:class:`AnswerFirstRateLimiter`: a 429 pauses only its
+        chat, never a callback answer).
     """
 
     def __init__(
@@ -202,7 +324,7 @@ class TelegramAdapter:
         builder = (
             ApplicationBuilder()
             .token(token)
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=5))
+            .rate_limiter(rate_limiter or AnswerFirstRateLimiter(max_retries=5))
             .concurrent_updates(True)
             .request(self._request)
         )
@@ -212,6 +334,12 @@ class TelegramAdapter:
             builder = builder.base_file_url(root.removesuffix("/bot") + "/file/bot")
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.presenter = TelegramPresenter(self.app)
+        self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
+        self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
+        # a deleted private hand message is sent anew as a /start would
+        self.presenter.on_private_deleted = lambda uid: service.private_start(
+            Actor(PLATFORM, uid, uid, None), ""
+        )
         self._usernames: dict[str, str] = {}  # lower-case @username → user id
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         service.register(self.presenter)
@@ -220,6 +348,7 @@ class TelegramAdapter:
             "join": self._simple(service.join),
             "ready": self._simple(service.ready),
             "leave": self._simple(service.leave),
+            "topup": self._topup,
             "sitout": self._simple(service.sit_out),
             "back": self._simple(service.back),
             "balance": self._simple(service.balance),
@@ -236,6 +365,7 @@ class TelegramAdapter:
         for name, handler in simple.items():
             self.app.add_handler(CommandHandler(name, handler))
         self.app.add_handler(CallbackQueryHandler(self._press))
+        self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self, *, polling: bool = True, poll_interval: float = 0.0) -> None:
@@ -358,6 +488,14 @@ class TelegramAdapter:
         )
         await self._reply(update, reply)
 
+    async def _topup(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        self._remember(user)
+        amount = context.args[0] if context.args else ""
+        await self._reply(update, await self.service.top_up(_chat(chat), _actor(user), amount))
+
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None:
@@ -368,6 +506,17 @@ class TelegramAdapter:
             return
         arg = context.args[0] if context.args else ""
         await self._reply(update, await self.service.private_start(_actor(user), arg))
+
+    async def _migrate(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The service messages of a group upgraded to a supergroup: ``migrate_to_chat_id``
+        in the old chat, ``migrate_from_chat_id`` in the new one (either will do)."""
+        msg = update.effective_message
+        if msg is None:
+            return
+        if msg.migrate_to_chat_id:
+            await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
+        elif msg.migrate_from_chat_id:
+            await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
 
     # -- presses ---------------------------------------------------------------------------
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -382,11 +531,27 @@ class TelegramAdapter:
         async def is_admin() -> bool:
             return chat is not None and await self._is_admin(chat.chat_id, actor.user_id)
 
-        reply = await self.service.press(actor, query.data, chat, is_admin)
-        # a settings message is edited in place; private hands are edited by the presenter
-        if reply.screen is not None and not reply.private and isinstance(message, Message):
-            self.presenter.queue_edit(str(message.chat_id), str(message.message_id), reply.screen)
-        try:
-            await query.answer(reply.text[:200] or None, show_alert=reply.alert)
-        except TelegramError:
-            log.info("could not answer a callback query")
+        answered = False
+
+        async def answer(reply: Reply) -> None:
+            """Answer the query once, as soon as the service has the reply (before the step's
+            messages are sent: they may wait on a 429, the answer must not)."""
+            nonlocal answered
+            if answered:
+                return
+            answered = True
+            # a settings message is edited in place; private hands are edited by the presenter
+            if reply.screen is not None and not reply.private and isinstance(message, Message):
+                self.presenter.queue_edit(
+                    str(message.chat_id), str(message.message_id), reply.screen
+                )
+            try:
+                await query.answer(reply.text[:200] or None, show_alert=reply.alert)
+            except TelegramError:
+                log.info("could not answer a callback query")
+
+        ref = str(message.message_id) if message is not None else None
+        reply = await self.service.press(
+            actor, query.data, chat, is_admin, message_ref=ref, answer=answer
+        )
+        await answer(reply)  # a refusal that never reached a table step

@@ -3,8 +3,11 @@
 The real python-telegram-bot :class:`~telegram.ext.Application` talks to it through
 ``base_url``. It serves ``getMe``, ``deleteWebhook`` and long-polling ``getUpdates``, keeps the
 messages the bot sends and edits (so tests and the sandbox can read the buttons the bot really
-sent), answers ``getChatMember`` from a list of admins, and records every call. It can refuse
-on demand: 403 for users who never started the bot, and 429 with ``retry_after``.
+sent), answers ``getChatMember`` from a list of admins, and records every call. It answers as
+Telegram does when the world changes: 403 for users who never started the bot or blocked it,
+400 "message to edit not found" for a deleted message, 400 with ``migrate_to_chat_id`` for a
+group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
+demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`).
 
 Used by the end-to-end tests, the benchmark and the terminal sandbox.
 """
@@ -22,7 +25,7 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["ApiCall", "FakeTelegram", "FakeUser"]
+__all__ = ["ApiCall", "FakeTelegram", "FakeUser", "too_many"]
 
 BOT_ID = 900000001
 BOT_USERNAME = "ofc_test_bot"
@@ -44,6 +47,17 @@ class FakeUser:
         if self.language_code:
             out["language_code"] = self.language_code
         return out
+
+
+def too_many(retry_after: int) -> tuple[int, dict[str, Any]]:
+    """The status and body of Telegram's 429 (``RetryAfter`` in python-telegram-bot)."""
+    body = {
+        "ok": False,
+        "error_code": 429,
+        "description": f"Too Many Requests: retry after {retry_after}",
+        "parameters": {"retry_after": retry_after},
+    }
+    return 429, body
 
 
 @dataclass
@@ -68,6 +82,10 @@ class FakeTelegram:
         self.admins: dict[int, set[int]] = {}  # chat id → admin user ids
         self.chats: dict[int, dict[str, Any]] = {}
         self.fail_next: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        #: one-off refusals of the first call that matches (see :meth:`fail_when`)
+        self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
+        self.blocked_users: set[int] = set()  # users who blocked the bot
+        self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1)
@@ -88,6 +106,7 @@ class FakeTelegram:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_get("/_calls", self._dump_calls)
+        app.router.add_post("/_fail", self._control_fail)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -114,6 +133,20 @@ class FakeTelegram:
         since = int(request.query.get("since", "0"))
         out = [{"method": c.method, "at": c.at, "params": c.params} for c in self.calls[since:]]
         return web.json_response(out)
+
+    async def _control_fail(self, request: web.Request) -> web.Response:
+        """``{"method", "private"?, "status", "body"}``: refuse the next call of ``method`` (to
+        a private chat only, with ``private``) with ``status`` and ``body`` (a benchmark in
+        another process uses it)."""
+        spec = await request.json()
+        method, private = str(spec["method"]), bool(spec.get("private"))
+
+        def match(call: ApiCall) -> bool:
+            chat = int(call.params.get("chat_id") or 0)
+            return call.method == method and (not private or chat > 0)
+
+        self.fail_when(match, int(spec["status"]), dict(spec["body"]))
+        return web.json_response({"ok": True})
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         if request.content_type == "application/json":
@@ -145,6 +178,19 @@ class FakeTelegram:
         if failures:
             status, body = failures.pop(0)
             return web.json_response(body, status=status)
+        for n, (match, status, body) in enumerate(self.failures):
+            if match(call):
+                del self.failures[n]
+                return web.json_response(body, status=status)
+        moved = self.migrated.get(int(params.get("chat_id") or 0))
+        if moved is not None:
+            body = {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: group chat was upgraded to a supergroup chat",
+                "parameters": {"migrate_to_chat_id": moved},
+            }
+            return web.json_response(body, status=400)
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})
@@ -191,6 +237,8 @@ class FakeTelegram:
         return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
 
     def _check_private(self, chat_id: int) -> None:
+        if chat_id in self.blocked_users:
+            raise _ApiError(403, "Forbidden: bot was blocked by the user")
         if chat_id > 0 and not self.open_private and chat_id not in self.started_users:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
 
@@ -211,6 +259,8 @@ class FakeTelegram:
 
     async def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(p["chat_id"])
+        if chat_id in self.blocked_users:
+            raise _ApiError(403, "Forbidden: bot was blocked by the user")
         key = (chat_id, int(p["message_id"]))
         msg = self.messages.get(key)
         if msg is None:
@@ -256,6 +306,43 @@ class FakeTelegram:
             self._updates.append(update)
             self._cond.notify_all()
         return int(update["update_id"])
+
+    def fail_when(
+        self, match: Callable[[ApiCall], bool], status: int, body: dict[str, Any]
+    ) -> None:
+        """Refuse the first call for which ``match(call)`` holds with ``status`` and ``body``
+        (once), e.g. ``fail_when(lambda c: c.method == "sendMessage", *too_many(2))``."""
+        self.failures.append((match, status, body))
+
+    def delete(self, chat_id: int, message_id: int) -> None:
+        """Someone (an admin, or the user in a private chat) deletes a message: editing it
+        is then refused with "message to edit not found"."""
+        del self.messages[(chat_id, message_id)]
+
+    async def migrate_group(self, old: int, new: int, *, announce: bool = True) -> None:
+        """The group ``old`` is upgraded to the supergroup ``new``: from now on the API
+        refuses ``old`` with ``migrate_to_chat_id``; with ``announce`` both chats get their
+        service message (``migrate_to_chat_id`` in the old, ``migrate_from_chat_id`` in the
+        new), as the bot's updates."""
+        title = self._chat_of(old).get("title", "Friends")
+        self.chats[old] = {"id": old, "type": "group", "title": title}
+        self.group(new, title)
+        self.migrated[old] = new
+        if not announce:
+            return
+        for chat_id, field_name, value in (
+            (old, "migrate_to_chat_id", new),
+            (new, "migrate_from_chat_id", old),
+        ):
+            msg: dict[str, Any] = {
+                "message_id": next(self._message_ids),
+                "date": int(time.time()),
+                "chat": self.chats[chat_id],
+                "from": {"id": 1087968824, "is_bot": True, "first_name": "Group"},
+                field_name: value,
+            }
+            self.messages[(chat_id, msg["message_id"])] = msg
+            await self.push({"message": msg})
 
     def group(self, chat_id: int, title: str = "Friends") -> dict[str, Any]:
         chat = {"id": chat_id, "type": "supergroup", "title": title}

@@ -10,12 +10,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from telegram.ext import AIORateLimiter
-
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import FakeTelegram, FakeUser
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from game.board import BOXES, Board, Box
 from game.cards import parse_card
 from game.strategy import complete_street
@@ -215,6 +214,7 @@ async def world(
     db: Path | None = None,
     fake: FakeTelegram | None = None,
     deck_source: Any = None,
+    limiter: AnswerFirstRateLimiter | None = None,
 ) -> AsyncIterator[World]:
     own_fake = fake is None
     fake = fake or FakeTelegram(TOKEN)
@@ -224,7 +224,7 @@ async def world(
     service = TableService(
         store, rng=random.Random(rng_seed), next_hand_delay=next_hand_delay, deck_source=deck_source
     )
-    limiter = AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+    limiter = limiter or AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)
     await adapter.start(poll_interval=0.0)
     await service.start()

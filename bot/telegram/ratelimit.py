@@ -1,0 +1,119 @@
+"""A rate limiter under which a 429 never delays an answer (issue 15, case 3).
+
+python-telegram-bot's :class:`~telegram.ext.AIORateLimiter` throttles to Telegram's limits and
+retries a 429 (``RetryAfter``) after its ``retry_after``; but while it waits, it holds *every*
+request of the bot (one internal event all calls wait on), callback answers included, and
+Telegram refuses to take the answer of a callback query a few seconds late.
+:class:`AnswerFirstRateLimiter` keeps its throttling and changes two things:
+
+* ``answerCallbackQuery`` goes straight through: never throttled, never held by a pause;
+* a 429 pauses only the chat that got it (``retry_after`` + 0.1 s); a 429 of a request with no
+  chat pauses every request, as before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from telegram.error import RetryAfter
+from telegram.ext import AIORateLimiter
+
+__all__ = ["UNTHROTTLED", "AnswerFirstRateLimiter"]
+
+log = logging.getLogger(__name__)
+
+#: Bot API methods that are never throttled nor paused.
+UNTHROTTLED = frozenset({"answerCallbackQuery"})
+
+_Result = bool | dict[str, Any] | list[dict[str, Any]]
+
+
+class AnswerFirstRateLimiter(AIORateLimiter):
+    """:class:`AIORateLimiter` (same arguments) whose 429 pauses hold one chat, and never an
+    answer.
+
+    :param max_retries: how many times a request refused with a 429 is sent again (each after
+        its ``retry_after``); then the ``RetryAfter`` is raised.
+    :param sleep: waits out a pause (tests inject one they control).
+    """
+
+    def __init__(
+        self,
+        overall_max_rate: float = 30,
+        overall_time_period: float = 1,
+        group_max_rate: float = 20,
+        group_time_period: float = 60,
+        max_retries: int = 0,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(
+            overall_max_rate=overall_max_rate,
+            overall_time_period=overall_time_period,
+            group_max_rate=group_max_rate,
+            group_time_period=group_time_period,
+            max_retries=0,  # retries are ours: the base class would pause every chat
+        )
+        self._retries = max_retries
+        self._sleep = sleep
+        #: chat id (``""``: every chat) → when its 429 pause ends (``time.monotonic``)
+        self._paused_until: dict[str, float] = {}
+
+    def paused(self, chat_id: str) -> float:
+        """Seconds left of the 429 pause that holds requests to ``chat_id`` (0 if none)."""
+        now = time.monotonic()
+        until = max(self._paused_until.get(chat_id, 0.0), self._paused_until.get("", 0.0))
+        return max(0.0, until - now)
+
+    async def process_request(
+        self,
+        callback: Callable[..., Coroutine[Any, Any, _Result]],
+        args: Any,
+        kwargs: dict[str, Any],
+        endpoint: str,
+        data: dict[str, Any],
+        rate_limit_args: int | None,
+    ) -> _Result:
+        """Send one request: straight through for :data:`UNTHROTTLED` methods; otherwise after
+        the pause of its chat, throttled by the base class, retried on a 429."""
+        if endpoint in UNTHROTTLED:
+            return await callback(*args, **kwargs)
+        retries = self._retries if rate_limit_args is None else rate_limit_args
+        raw_chat = data.get("chat_id")
+        chat_key = "" if raw_chat is None else str(raw_chat)
+        chat_id: Any = raw_chat
+        with contextlib.suppress(ValueError, TypeError):
+            chat_id = int(raw_chat)  # type: ignore[arg-type]
+        group: int | str | bool = False
+        if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str):
+            group = chat_id
+        for attempt in range(retries + 1):
+            wait = self.paused(chat_key)
+            if wait > 0:
+                await self._sleep(wait)
+            try:
+                return await self._run_request(
+                    chat=raw_chat is not None,
+                    group=group,
+                    allow_paid_broadcast=bool(data.get("allow_paid_broadcast", False)),
+                    callback=callback,
+                    args=args,
+                    kwargs=kwargs,
+                )
+            except RetryAfter as exc:
+                if attempt == retries:
+                    raise
+                # the base class reads the same field (the public one warns about its type)
+                pause = exc._retry_after.total_seconds() + 0.1
+                log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
+                now = time.monotonic()
+                if len(self._paused_until) > 512:  # forget pauses that are over
+                    for key in [k for k, end in self._paused_until.items() if end <= now]:
+                        del self._paused_until[key]
+                until = now + pause
+                self._paused_until[chat_key] = max(self._paused_until.get(chat_key, 0.0), until)
+        raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,247 @@
+"""Issue 15 through the real python-telegram-bot and the fake Bot API: a press is answered
+before anything a 429 holds; a hand message from before a restart is out of date; a group
+upgraded to a supergroup takes its table, wallets and history along; a deleted table message
+is posted again; a player who blocks the bot mid-hand is shown the link and the clock plays
+for them."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.screens import Payload
+from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
+
+NEW_GROUP = -100777  # the supergroup GROUP_ID becomes
+
+
+def lobby_data(w: World, action: str) -> str:
+    msg = w.table_message()
+    return next(
+        b["callback_data"]
+        for b in w.fake.buttons(msg)
+        if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == action
+    )
+
+
+def private_send(c: ApiCall) -> bool:
+    return c.method == "sendMessage" and int(c.params.get("chat_id", 0)) > 0
+
+
+def index_of(w: World, call: ApiCall) -> int:
+    return next(n for n, c in enumerate(w.fake.calls) if c is call)
+
+
+async def test_a_press_is_answered_before_a_send_held_by_a_429(tmp_path: Path) -> None:
+    """Case 3: the deal's first private message gets a 429; the last Ready is answered at
+    once, and another player's command and press are answered while the send waits."""
+    gate = asyncio.Event()
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the 429 pause lasts until the test says so
+        pauses.append(seconds)
+        await gate.wait()
+
+    limiter = AnswerFirstRateLimiter(
+        overall_max_rate=0, group_max_rate=0, max_retries=3, sleep=sleep
+    )
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB):
+            await w.press_lobby(u, "j")
+        await w.press_lobby(ALICE, "r")
+        w.fake.fail_when(private_send, *too_many(12))
+        ready = lobby_data(w, "r")
+        qid = await w.fake.press(BOB, GROUP_ID, w.table_message()["message_id"], ready)
+        answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+        assert not answer.params.get("show_alert"), answer.params
+        await w.fake.wait_for(lambda: pauses)  # the deal's private send got its 429
+        assert pauses[0] >= 12
+        refused = next(c for c in w.fake.calls if private_send(c))
+        # meanwhile: Carol's command is answered, and so is her press
+        reply = await w.say(CAROL, "/balance")
+        assert "1000" in reply["text"]
+        join = lobby_data(w, "j")
+        carol_q = await w.fake.press(CAROL, GROUP_ID, w.table_message()["message_id"], join)
+        carol_answer = await w.fake.wait_for(lambda: w.fake.answer_of(carol_q))
+        retried = [c for c in w.fake.calls if private_send(c) and c is not refused]
+        assert not any(c.params["chat_id"] == refused.params["chat_id"] for c in retried)
+        gate.set()
+        resent = await w.fake.wait_for(
+            lambda: next(
+                (
+                    c
+                    for c in w.fake.calls
+                    if private_send(c)
+                    and c is not refused
+                    and c.params["chat_id"] == refused.params["chat_id"]
+                ),
+                None,
+            )
+        )
+        assert resent.params["text"] == refused.params["text"]
+        # the order of events: answers first, the held send after
+        assert index_of(w, answer) < index_of(w, resent)
+        carol_reply = next(
+            c
+            for c in w.fake.calls
+            if c.method == "sendMessage" and c.params.get("text") == reply["text"]
+        )
+        assert index_of(w, carol_reply) < index_of(w, resent)
+        assert index_of(w, carol_answer) < index_of(w, resent)
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        await play_hand(w, [ALICE, BOB])
+
+
+async def test_a_hand_message_from_before_a_restart_is_out_of_date(tmp_path: Path) -> None:
+    """Case 5: after a restart the player's hand is sent anew; a press on the old message is
+    out of date and changes nothing; the new one plays."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            assert t.hand is not None
+            user = ALICE if t.hand.to_act == (0,) else BOB
+            old = w.private(user)
+            assert old is not None
+            old_place = next(
+                b["callback_data"] for b in w.fake.buttons(old) if ":p:" in b["callback_data"]
+            )
+            table_id = t.id
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t2 = w2.service.tables[table_id]
+            assert t2.hand is not None
+            before = t2.hand.to_json()
+            await w2.adapter.presenter.flush()
+            new = w2.private(user)
+            assert new is not None and new["message_id"] != old["message_id"]
+            answer = await w2.press(user, user.id, old, old_place)
+            assert answer["show_alert"] is True and "out of date" in answer["text"]
+            assert t2.hand.to_json() == before
+            await play_hand(w2, [ALICE, BOB])
+            assert len(await w2.store.hand_history(t2.seats[0].player_id, 1)) == 1
+    finally:
+        await fake.stop()
+
+
+async def test_a_group_upgraded_mid_hand_takes_its_table_and_wallets(tmp_path: Path) -> None:
+    """Case 6: the API refuses the old id with ``migrate_to_chat_id`` (no service message):
+    the table follows, keeps dealing in the new chat, and the wallets, the daily bonus and
+    the table are found there."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        await w.say(BOB, "/daily")
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        assert t.hand is not None
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.adapter.presenter.flush()
+        assert any(b for m in w.fake.chat_messages(NEW_GROUP) for b in w.fake.buttons(m))
+        await play_hand(w, [ALICE, BOB])
+        await w.adapter.presenter.flush()
+        texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP)]
+        assert any("Showdown" in text for text in texts), texts
+        reply = await w.say(ALICE, "/balance", chat_id=NEW_GROUP)
+        assert "800" in reply["text"] and "1000" not in reply["text"], reply["text"]
+        reply = await w.say(BOB, "/daily", chat_id=NEW_GROUP)
+        assert "already" in reply["text"] or "уже" in reply["text"], reply["text"]
+        reply = await w.say(CAROL, "/join", chat_id=NEW_GROUP)
+        assert f"#{t.id}" in reply["text"] or "seat" in reply["text"], reply["text"]
+        assert w.service.table_in(t_chat(NEW_GROUP)) is t
+
+
+def t_chat(chat_id: int) -> Any:
+    from bot.model import ChatRef
+
+    return ChatRef("telegram", str(chat_id), str(chat_id), "", False)
+
+
+async def test_the_service_messages_of_an_upgrade_move_the_table(tmp_path: Path) -> None:
+    """Case 6, the other way the bot learns it: the service messages (``migrate_to_chat_id``
+    in the old chat, ``migrate_from_chat_id`` in the new); the table message is posted in the
+    new chat and its buttons work there."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP)
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.adapter.presenter.flush()
+        lobby = next(
+            m for m in reversed(w.fake.chat_messages(NEW_GROUP)) if w.fake.buttons(m)
+        )
+        join = next(
+            b["callback_data"]
+            for b in w.fake.buttons(lobby)
+            if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "j"
+        )
+        answer = await w.press(BOB, NEW_GROUP, lobby, join)
+        assert not answer.get("show_alert"), answer
+        assert t.seat_of(str(BOB.id)) is not None
+        reply = await w.say(ALICE, "/balance", chat_id=NEW_GROUP)
+        assert "1000" in reply["text"]
+
+
+async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
+    """Case 7: an admin deletes the table message mid-hand, a player deletes their hand
+    message: the table message is posted again and edited from then on, the hand message is
+    sent anew, and the showdown reaches the group."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.group_ref is not None
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        other = BOB if first is ALICE else ALICE
+        w.fake.delete(GROUP_ID, int(t.group_ref))
+        mine = w.private(other)
+        assert mine is not None
+        w.fake.delete(other.id, mine["message_id"])
+        await w.play_street(first)
+        await w.adapter.presenter.flush()
+        fresh = w.private(other)
+        assert fresh is not None and fresh["message_id"] != mine["message_id"]
+        await play_hand(w, [ALICE, BOB])
+        await w.adapter.presenter.flush()
+        texts = [m["text"] for m in w.fake.chat_messages(GROUP_ID)]
+        assert any("Showdown" in text for text in texts), texts
+
+
+async def test_a_player_who_blocks_the_bot_mid_hand_is_shown_the_link(tmp_path: Path) -> None:
+    """Case 8: a 403 "bot was blocked by the user" on an edit of their hand: the seat is
+    unreachable as at deal time, the group shows the private-chat link, the clock plays."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for name, value in (("hand_seconds", "3"), ("time_bank_seconds", "0")):
+            reply = await w.say(ALICE, f"/settings {name} {value}")
+            assert "Saved" in reply["text"]
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand.to_act == (0,)
+        bob = t.seats[1]
+        assert t.seats[0].user_id == str(ALICE.id) and bob.reachable
+        w.fake.blocked_users.add(BOB.id)
+        await w.play_street(ALICE)
+        await w.fake.wait_for(lambda: not bob.reachable)
+        await w.adapter.presenter.flush()
+        board = w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]
+        assert "Bob" in board["text"] and "private chat" in board["text"], board["text"]
+        link = next(b["url"] for b in w.fake.buttons(board) if b.get("url"))
+        assert link == f"https://t.me/ofc_test_bot?start=t{t.id}"
+        cards = t.hand.current_cards(1)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (0,), timeout=8)
+        assert set(cards) <= set(t.hand.board_of(1).cards())  # placed for him (R8.5)
