@@ -156,7 +156,8 @@ class OfcClient(discord.Client):
         await self.ofc.setup()
 
     async def on_interaction(self, interaction: Interaction) -> None:
-        """Answer presses that no item handles (a foreign or malformed ``custom_id``)."""
+        """Answer presses that no item handles (a foreign or malformed ``custom_id``, or one
+        no longer on the pressed message)."""
         await self.ofc.on_unrouted(interaction)
 
 
@@ -450,15 +451,24 @@ class DiscordAdapter:
         await self._press(interaction, [v for v in values if v not in placed])
 
     async def on_unrouted(self, interaction: Interaction) -> None:
-        """Refuse a component whose ``custom_id`` no item handles (ephemeral notice)."""
+        """Answer, with an ephemeral notice, a component press that no item handles: a
+        foreign or malformed ``custom_id`` ("unknown button"), or one that is no longer on
+        the pressed message ("out of date": a double click racing an edit; discord.py's
+        dynamic items drop such a press without any response, exactly when
+        :func:`_on_message` is false)."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
-        if is_routed(str(data.get("custom_id", ""))):
-            return
+        custom_id = str(data.get("custom_id", ""))
+        if not is_routed(custom_id):
+            key = "err.forged"
+        elif not _on_message(interaction.message, custom_id, data.get("component_type")):
+            key = "err.stale"
+        else:
+            return  # an item answers it
         lang = language_of(interaction.locale.value)
         with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-            await interaction.response.send_message(tr(lang, "err.forged"), ephemeral=True)
+            await interaction.response.send_message(tr(lang, key), ephemeral=True)
 
     async def _press(self, interaction: Interaction, datas: list[str]) -> None:
         self._busy(+1)
@@ -558,6 +568,22 @@ class DiscordAdapter:
         if cap.screen is not None and cap.message_id is not None and message is not None:
             # captured for this message but not written by the answer: write it normally
             self.presenter.queue_edit(message.channel.id, cap.message_id, cap.screen)
+
+
+def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
+    """Whether the pressed message carries the component ``custom_id`` of that type: what
+    discord.py's dynamic-item dispatch looks for before it calls an item."""
+    if message is None:
+        return False
+    stack: list[Any] = list(message.components)
+    while stack:
+        component = stack.pop()
+        if getattr(component, "custom_id", None) == custom_id and (
+            component_type is None or component.type.value == component_type
+        ):
+            return True
+        stack.extend(getattr(component, "children", None) or [])
+    return False
 
 
 def _same_button(screen: Screen | None, data: str) -> str | None:

@@ -938,12 +938,16 @@ class FakeDiscord:
         values: list[str] | None = None,
         *,
         admin: bool | None = None,
+        gone: bool = False,
     ) -> FakeInteraction:
         """``user`` presses the button ``custom_id`` of ``message`` (a stored message id or a
         copy of a message, e.g. one kept from before an edit), or chooses ``values`` in the
         select ``custom_id``.
 
-        :raises KeyError: the message has no such component (a user cannot press it).
+        :param gone: the button ``custom_id`` is no longer on ``message``: a double click
+            racing an edit, delivered as Discord does, with the message as it is now.
+        :raises KeyError: the message has no such component (a user cannot press it) and
+            ``gone`` is not set.
         """
         msg = self.messages[message] if isinstance(message, int) else message
         component = next(
@@ -951,8 +955,12 @@ class FakeDiscord:
              if c.get("custom_id") == custom_id),
             None,
         )  # fmt: skip
-        if component is None:
+        if component is None and gone:
+            component = {"type": 2}  # the button that was there before the edit
+        elif component is None:
             raise KeyError(f"no component {custom_id!r} on message {msg['id']}")
+        elif gone:
+            raise AssertionError(f"{custom_id!r} is still on message {msg['id']}")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] == 3:
             data["values"] = list(values or [])
