@@ -1,0 +1,228 @@
+"""The bot process of the crash test: ``python tests/bot/crash/child.py`` with the code to run
+(this repository, or an export of another commit) as working directory and ``PYTHONPATH``.
+It imports nothing from ``tests``.
+
+It runs the real composition root (:func:`bot.app.run`) with three test hooks, all set from
+the environment:
+
+* **storage kill points.** ``storage.sqlite._run_batch`` (every queued write: one
+  ``BEGIN IMMEDIATE`` … ``COMMIT``) and ``storage.sqlite._in_transaction`` (get-or-create of
+  communities and players) are wrapped. Each successful transaction is one *commit boundary*,
+  numbered from 1 in this process. ``OFC_CRASH_COMMIT=N`` kills the process with SIGKILL right
+  after the N-th commit (``OFC_CRASH_COMMIT_WHEN=after``, the default) or right before it
+  (``before``: the transaction's work is never committed; nothing reaches the platform between
+  the start of a transaction and its ``COMMIT``, they run on the connection's thread).
+  ``OFC_CRASH_COMMIT_MATCH=text`` counts only transactions with a write whose function name
+  contains ``text`` (``_buy_in_tx``, ``_settle``, ``_cash_out_tx``, ``_snapshot_tx`` …).
+  ``OFC_CRASH_TRACE=path`` appends one line per commit (``number<TAB>write names``); once the
+  file ``OFC_CRASH_DISARM`` exists the kill point is off (the test has what it wanted).
+* **the table service.** ``bot.app.TableService`` gets ``next_hand_delay`` from
+  ``OFC_CRASH_NEXT_HAND_DELAY`` and a ``deck_source``: hand *n* of the run (n = the hands
+  recorded in the database + 1) is dealt from ``OFC_CRASH_DECKS`` (JSON ``{"n": "As Kd …"}``)
+  or else from a shuffle seeded with ``OFC_CRASH_SEED`` and n, so a restarted bot deals the
+  same cards.
+* **the Telegram adapter.** No client-side rate limits (the fake has none), so a game is not
+  throttled to Telegram's 20 group messages a minute.
+
+The bot itself is configured by ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
+``DATABASE_PATH`` and ``LOG_LEVEL``; no ``.env`` file is read and Discord stays off. With
+``OFC_CRASH_PARENT_PID`` the process kills itself when that parent is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import logging
+import os
+import random
+import signal
+import sqlite3
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pydantic import SecretStr
+from telegram.ext import AIORateLimiter
+
+import bot.app
+import bot.telegram
+import storage.sqlite
+from bot.config import Settings
+from bot.telegram.adapter import TelegramAdapter
+from game.cards import Card, parse_cards, shuffled_deck
+
+__all__ = ["main"]
+
+
+class _Commits:
+    """Counts commit boundaries and kills the process at the chosen one."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.target = int(env.get("OFC_CRASH_COMMIT", "0") or 0)
+        self.when = env.get("OFC_CRASH_COMMIT_WHEN", "after")
+        self.match = env.get("OFC_CRASH_COMMIT_MATCH", "")
+        self.trace_path = env.get("OFC_CRASH_TRACE", "")
+        self.disarm_path = env.get("OFC_CRASH_DISARM", "")
+        self.count = 0  # every commit (the trace's numbering)
+        self.matched = 0  # commits that match (the kill point's numbering)
+        self._lock = threading.Lock()
+
+    def _kill(self) -> None:
+        sys.stderr.flush()
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def _is_target(self, names: Sequence[str]) -> bool:
+        if not self.target:
+            return False
+        if self.match and not any(self.match in n for n in names):
+            return False
+        if self.matched + 1 != self.target:
+            return False
+        return not (self.disarm_path and os.path.exists(self.disarm_path))
+
+    def before(self, names: Sequence[str]) -> None:
+        with self._lock:
+            if self.when == "before" and self._is_target(names):
+                self._trace(self.count + 1, names, "killed before commit")
+                self._kill()
+
+    def after(self, names: Sequence[str]) -> None:
+        with self._lock:
+            target = self.when == "after" and self._is_target(names)
+            self.count += 1
+            if not self.match or any(self.match in n for n in names):
+                self.matched += 1
+            self._trace(self.count, names, "killed after commit" if target else "")
+            if target:
+                self._kill()
+
+    def _trace(self, number: int, names: Sequence[str], note: str) -> None:
+        if not self.trace_path:
+            return
+        with open(self.trace_path, "a", encoding="utf-8") as f:
+            f.write(f"{number}\t{','.join(names)}\t{note}\n")
+
+
+def _name(fn: Callable[..., Any]) -> str:
+    return str(getattr(fn, "__qualname__", getattr(fn, "__name__", repr(fn))))
+
+
+def install_commit_hooks(env: dict[str, str]) -> _Commits:
+    """Wrap the two functions of :mod:`storage.sqlite` that commit."""
+    commits = _Commits(env)
+    run_batch = storage.sqlite._run_batch
+    in_transaction = storage.sqlite._in_transaction
+
+    @functools.wraps(run_batch)
+    def _run_batch(conn: Any, items: Sequence[Any]) -> list[tuple[bool, Any]]:
+        names = [_name(item.body) for item in items]
+        commits.before(names)
+        out = run_batch(conn, items)
+        commits.after(names)
+        return out
+
+    @functools.wraps(in_transaction)
+    def _in_transaction(conn: Any, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        names = [_name(body)]
+        commits.before(names)
+        out = in_transaction(conn, body, args)
+        commits.after(names)
+        return out
+
+    storage.sqlite._run_batch = _run_batch
+    storage.sqlite._in_transaction = _in_transaction
+    return commits
+
+
+class _Decks:
+    """The deck of hand n: from ``OFC_CRASH_DECKS`` or a shuffle seeded with (seed, n)."""
+
+    def __init__(self, db: str, seed: int, decks: dict[int, list[Card]]) -> None:
+        self.db = db
+        self.seed = seed
+        self.decks = decks
+
+    def _hands_recorded(self) -> int:
+        conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
+        try:
+            row = conn.execute("SELECT COUNT(*) FROM hands").fetchone()
+        finally:
+            conn.close()
+        return int(row[0])
+
+    def __call__(self) -> list[Card]:
+        n = self._hands_recorded() + 1
+        if n in self.decks:
+            return list(self.decks[n])
+        return shuffled_deck(rng=random.Random(self.seed * 1000 + n))
+
+
+class _Adapter(TelegramAdapter):
+    """The real adapter without client-side rate limits (429s are still retried)."""
+
+    def __init__(
+        self,
+        service: Any,
+        token: str,
+        base_url: str | None = None,
+        rate_limiter: AIORateLimiter | None = None,
+    ) -> None:
+        limiter = rate_limiter or AIORateLimiter(
+            overall_max_rate=0, group_max_rate=0, max_retries=3
+        )
+        super().__init__(service, token, base_url, limiter)
+
+
+def patch_bot(env: dict[str, str]) -> None:
+    """Point :func:`bot.app.run` at a test-friendly service and adapter."""
+    db = env["DATABASE_PATH"]
+    decks = {
+        int(k): list(parse_cards(v))
+        for k, v in json.loads(env.get("OFC_CRASH_DECKS") or "{}").items()
+    }
+    deck_source = _Decks(db, int(env.get("OFC_CRASH_SEED", "1")), decks)
+    delay = float(env.get("OFC_CRASH_NEXT_HAND_DELAY", "0.2"))
+    app = vars(bot.app)  # the names run() looks up when it is called
+    app["TableService"] = functools.partial(
+        app["TableService"], next_hand_delay=delay, deck_source=deck_source
+    )
+    vars(bot.telegram)["TelegramAdapter"] = _Adapter
+
+
+def _watch_parent(parent: int) -> None:
+    """Die with the test: a bot left behind would poll a closed port forever."""
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os.kill(os.getpid(), signal.SIGKILL)
+            threading.Event().wait(0.5)
+
+    threading.Thread(target=watch, name="crash-test-parent-watch", daemon=True).start()
+
+
+def main() -> None:
+    env = dict(os.environ)
+    if env.get("OFC_CRASH_PARENT_PID"):
+        _watch_parent(int(env["OFC_CRASH_PARENT_PID"]))
+    install_commit_hooks(env)
+    patch_bot(env)
+    settings = Settings(
+        telegram_bot_token=SecretStr(env["TELEGRAM_BOT_TOKEN"]),
+        telegram_api_base_url=env["TELEGRAM_API_BASE_URL"],
+        discord_bot_token=None,
+        database_path=env["DATABASE_PATH"],
+        log_level=env.get("LOG_LEVEL", "WARNING"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    asyncio.run(bot.app.run(settings))
+
+
+if __name__ == "__main__":
+    main()
