@@ -241,6 +241,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Использование: /grant @user N"},
+    "reply.grant_bound": {
+        "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
+        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} ({label}), не 0.",
+    },
+    "reply.grant_balance_bound": {
+        "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
+        "ru": "Нельзя: баланс {name} стал бы больше {limit} ({label}).",
+    },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
         "ru": "Нет такого игрока: {name}.",
@@ -252,8 +260,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
     "reply.settings_usage": {
-        "en": "Usage: /settings <name> <value>. Names: {names}.",
-        "ru": "Использование: /settings <имя> <значение>. Имена: {names}.",
+        "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
+        "ru": "Использование: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are below.",
@@ -394,6 +402,54 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.on": {"en": "on", "ru": "вкл"},
     "settings.off": {"en": "off", "ru": "выкл"},
     "settings.auto": {"en": "auto", "ru": "авто"},
+    "settings.footer": {
+        "en": "Shown: what applies to {game}. /settings <name> explains a setting; /settings <name> <value> sets any.",
+        "ru": "Показано то, что действует в игре «{game}». /settings <имя> объясняет настройку; /settings <имя> <значение> меняет любую.",
+    },
+    "settings.help": {
+        "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",
+        "ru": "{name}: {about}\n{range}.\nИгры: {games}. Сейчас: {value}.",
+    },
+    "settings.range.whole": {
+        "en": "{name} takes a whole number{unit} from {low} to {high}",
+        "ru": "{name}: целое число{unit} от {low} до {high}",
+    },
+    "settings.range.number": {
+        "en": "{name} takes a finite number{unit} from {low} to {high}",
+        "ru": "{name}: конечное число{unit} от {low} до {high}",
+    },
+    "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
+    "settings.range.choice": {
+        "en": "{name} is one of: {choices}",
+        "ru": "{name}: одно из: {choices}",
+    },
+    "settings.range.text": {
+        "en": "{name} is text of {low} to {high} characters, without control characters",
+        "ru": "{name}: текст от {low} до {high} символов, без управляющих символов",
+    },
+    "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
+    "settings.unit.kush": {"en": " of kush", "ru": " кушей"},
+    "settings.unit.points": {"en": " of points", "ru": " очков"},
+    "settings.top_up_auto": {
+        "en": "0 (5 × min_buy_in = {value})",
+        "ru": "0 (5 × min_buy_in = {value})",
+    },
+    "settings.buy_in_order": {
+        "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): set max_buy_in to 0 (5 × min_buy_in) or raise it first",
+        "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): поставьте max_buy_in 0 (5 × min_buy_in) или сначала увеличьте его",
+    },
+    "settings.conflict_option": {
+        "en": "{option} exists only in {games}, not in {game}: switch the game first (/settings game {first})",
+        "ru": "{option} есть только в игре «{games}», а не «{game}»: сначала смените игру (/settings game {first})",
+    },
+    "settings.conflict_game": {
+        "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",
+        "ru": "{option} включено, а оно есть только в игре «{games}», не в «{game}»: сначала выключите его (/settings {option} off)",
+    },
+    "settings.elsewhere": {
+        "en": " (it applies to {games}; this group's game is {game})",
+        "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+    },
 }
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}

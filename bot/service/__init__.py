@@ -44,7 +44,6 @@ from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, tr
 from game.cards import Card
 from game.errors import OptionError
-from game.options import RuleOptions
 from storage.api import Community, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService", "TransitionFailed"]
@@ -164,7 +163,7 @@ class TableService:
             return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
         settings = community.settings
         try:
-            options = RuleOptions.preset(game or settings.game, **dict(settings.options))
+            options = settings_mod.table_options(settings, game)  # the options game has
         except OptionError:
             options = None
         if options is None or options.game not in PLAYABLE_GAMES:

@@ -1,13 +1,33 @@
 """Admin settings of a community (R8.1 and the rule options of R3–R8): the ``/settings``
-message with its buttons, ``/settings <name> <value>``, and passing changes on to the
-community's tables (between matches, R6.6)."""
+message with its buttons, ``/settings <name>`` (what a setting is), ``/settings <name> <value>``,
+and passing changes on to the community's tables (between matches, R6.6).
+
+Each setting is described once, in :data:`SETTINGS` (a :class:`Setting`: name, kind, unit,
+allowed range, the games it applies to, its button code and step, its text in English and
+Russian); the parser of its values, the refusal that names the range, the help, the settings
+message and its buttons are all derived from that description. A refused value saves nothing.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from enum import Enum
+from typing import Annotated, Any
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from bot.model import Reply
 from bot.presses import SettingStep, encode
@@ -15,51 +35,532 @@ from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
-from game.errors import OptionError
-from game.options import GameKind, RuleOptions
+from game.errors import OptionConflict, OptionError
+from game.options import OPTION_GAMES, GameKind, RuleOptions
 from storage.api import Community, CommunitySettings
 
 __all__ = [
+    "KUSH_LIMIT",
     "PLAYABLE_GAMES",
     "SETTINGS",
+    "Kind",
+    "Setting",
+    "SettingRefused",
+    "Unit",
     "change_setting",
     "settings",
     "settings_press",
     "settings_screen",
+    "settings_version",
+    "table_options",
 ]
 
 #: Games a table can be opened with.
 PLAYABLE_GAMES: tuple[GameKind, ...] = (GameKind.PINEAPPLE, GameKind.OFC, GameKind.CHINESE)
 
-# name → (kind, short code for buttons, step). Kinds: int settings of the community, option
-# booleans/numbers of RuleOptions, and a few special ones.
-SETTINGS: dict[str, tuple[str, str, float]] = {
-    "min_buy_in": ("community", "mb", 50),
-    "starting_balance": ("community", "sb", 500),
-    "daily_bonus": ("community", "db", 50),
-    "kush_label": ("community", "kl", 0),
-    "language": ("community", "la", 0),
-    "game": ("community", "gm", 0),
-    "hand_seconds": ("option", "hs", 30),
-    "time_bank_seconds": ("option", "tb", 30),
-    "fantasyland_seconds": ("option", "fs", 30),
-    "fantasyland": ("option", "fl", 0),
-    "progressive_fantasyland": ("option", "pf", 0),
-    "simultaneous_streets": ("option", "ss", 0),
-    "safe_autoplay": ("option", "sa", 0),
-    "button_moves_in_fantasyland": ("option", "bm", 0),
-    "settle_per_round": ("option", "sr", 0),
-    "scoring": ("option", "sc", 0),
-    "kush_per_point": ("option", "kp", 1),
-    "time_bank_refill_per_match": ("option", "tr", 15),
-    "stay_on_full_house_middle": ("option", "st", 0),
-    "deuce_of_spades": ("option", "ds", 0),
-    "dummy_box": ("option", "dx", 0),
-    "heads_up_double_boxes": ("option", "hd", 0),
-    "target_points": ("option", "tp", 10),
-    "reveal_pause_seconds": ("option", "rp", 1),
-}
-_BY_CODE = {code: name for name, (_, code, _) in SETTINGS.items()}
+#: The largest kush amount a setting or a grant may name, far below SQLite's integer limit
+#: (about 9.2e18), so sums of amounts stay exact.
+KUSH_LIMIT = 10**12
+
+_ALL = frozenset(GameKind)
+_OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
+_SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
+
+#: Bidirectional controls (they would turn the text around them in every message).
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _control(ch: str) -> bool:
+    """A control, surrogate, private-use or unassigned character, or a bidirectional control
+    (joiners and tags of emoji sequences are allowed)."""
+    return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
+
+
+#: A setting's value as stored (JSON).
+Value = int | float | bool | str
+
+
+class Kind(Enum):
+    """How a setting's value is written and checked."""
+
+    WHOLE = "whole"  # a whole number in [low, high]
+    NUMBER = "number"  # a finite number in [low, high]
+    SWITCH = "switch"  # on / off
+    CHOICE = "choice"  # one of ``choices``
+    TEXT = "text"  # low–high characters, no control characters
+
+
+class Unit(Enum):
+    """The unit of a numeric setting (for its texts)."""
+
+    NONE = ""
+    SECONDS = "seconds"
+    KUSH = "kush"
+    POINTS = "points"
+
+
+class SettingRefused(ValueError):
+    """A value a setting does not take; :meth:`text` says why in the reader's language
+    (naming the allowed range). Nothing was saved."""
+
+    def __init__(self, text: Callable[[str], str]) -> None:
+        super().__init__(text("en"))
+        self.text = text
+
+
+class Setting(BaseModel):
+    """One setting, described once (see the module docstring).
+
+    :ivar name: its name in ``/settings <name> <value>``.
+    :ivar code: two letters that stand for it in button payloads (Telegram's 64 bytes).
+    :ivar kind: how values are written and checked.
+    :ivar community: a field of :class:`~storage.api.CommunitySettings`; otherwise a rule
+        option (:class:`~game.options.RuleOptions`) kept in its ``options``.
+    :ivar unit: the unit of a number.
+    :ivar low: the least value (or length of a text).
+    :ivar high: the greatest value (or length of a text).
+    :ivar step: what the −/+ buttons change a number by; 0: one button that cycles the value.
+    :ivar choices: the values of a choice, in the order the button cycles them.
+    :ivar games: the games it applies to.
+    :ivar en: what it is, in English.
+    :ivar ru: what it is, in Russian.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str = Field(pattern=r"^[a-z_]{2,30}$")
+    code: str = Field(pattern=r"^[a-z]{2}$")
+    kind: Kind
+    community: bool = False
+    unit: Unit = Unit.NONE
+    low: float = 0
+    high: float = 0
+    step: float = 0
+    choices: tuple[str, ...] = ()
+    games: frozenset[GameKind] = _ALL
+    en: str
+    ru: str
+    _adapter: TypeAdapter[Any] = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Setting:
+        if self.kind in (Kind.WHOLE, Kind.NUMBER, Kind.TEXT) and not self.low <= self.high:
+            raise ValueError(f"{self.name}: low > high")
+        if self.step and (self.kind not in (Kind.WHOLE, Kind.NUMBER) or self.step <= 0):
+            raise ValueError(f"{self.name}: only numbers have a positive step")
+        if (self.kind is Kind.CHOICE) != bool(self.choices) or not self.games:
+            raise ValueError(f"{self.name}: choices belong to choice settings; games required")
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._adapter = TypeAdapter(self._value_type())
+
+    def _value_type(self) -> Any:
+        if self.kind is Kind.WHOLE:
+            return Annotated[int, Field(ge=int(self.low), le=int(self.high))]
+        if self.kind is Kind.NUMBER:
+            return Annotated[float, Field(ge=self.low, le=self.high, allow_inf_nan=False)]
+        if self.kind is Kind.SWITCH:
+            return bool
+        if self.kind is Kind.CHOICE:
+            return Annotated[str, StringConstraints(max_length=max(map(len, self.choices)))]
+        return Annotated[
+            str,
+            StringConstraints(
+                strip_whitespace=True, min_length=int(self.low), max_length=int(self.high)
+            ),
+        ]
+
+    # -- values ----------------------------------------------------------------------------
+    def parse(self, raw: Value) -> Value:
+        """The value ``raw`` (typed by an admin, or stored) stands for.
+
+        :raises SettingRefused: for anything outside the setting's type and range.
+        """
+        text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw).strip()
+        if self.kind is Kind.SWITCH:
+            text = _SWITCH_WORDS.get(text.lower(), text)
+        elif self.kind is Kind.CHOICE:
+            text = text.lower()
+        elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
+            raise SettingRefused(self.range_text)
+        try:
+            value: Value = self._adapter.validate_python(text)
+        except ValidationError:
+            raise SettingRefused(self.range_text) from None
+        if self.kind is Kind.CHOICE and value not in self.choices:
+            raise SettingRefused(self.range_text)
+        return value
+
+    def applies_to(self, game: GameKind) -> bool:
+        """Whether tables of ``game`` use this setting."""
+        return game in self.games
+
+    # -- texts -----------------------------------------------------------------------------
+    def range_text(self, lang: str) -> str:
+        """What values it takes, e.g. "ready_seconds takes a finite number of seconds from 5
+        to 600"."""
+        if self.kind is Kind.SWITCH:
+            return tr(lang, "settings.range.switch", name=self.name)
+        if self.kind is Kind.CHOICE:
+            return tr(
+                lang, "settings.range.choice", name=self.name, choices=", ".join(self.choices)
+            )
+        unit = tr(lang, f"settings.unit.{self.unit.value}") if self.unit is not Unit.NONE else ""
+        return tr(
+            lang,
+            f"settings.range.{self.kind.value}",
+            name=self.name,
+            unit=unit,
+            low=_number(self.low, lang),
+            high=_number(self.high, lang),
+        )
+
+    def games_text(self, lang: str) -> str:
+        """The games it applies to, by name."""
+        return ", ".join(tr(lang, f"game.{g.value}") for g in GameKind if g in self.games)
+
+    def help_text(self, lang: str, current: str) -> str:
+        """What it is, its range, its games and its ``current`` value."""
+        return tr(
+            lang,
+            "settings.help",
+            name=self.name,
+            about=self.ru if lang == "ru" else self.en,
+            range=self.range_text(lang),
+            games=self.games_text(lang),
+            value=current,
+        )
+
+
+def _seconds(name: str, code: str, low: float, high: float, step: float, **more: Any) -> Setting:
+    return Setting(
+        name=name,
+        code=code,
+        kind=Kind.NUMBER,
+        unit=Unit.SECONDS,
+        low=low,
+        high=high,
+        step=step,
+        **more,
+    )
+
+
+def _kush(name: str, code: str, low: int, step: int, **more: Any) -> Setting:
+    return Setting(
+        name=name,
+        code=code,
+        kind=Kind.WHOLE,
+        community=True,
+        unit=Unit.KUSH,
+        low=low,
+        high=KUSH_LIMIT,
+        step=step,
+        **more,
+    )
+
+
+def _switch(name: str, code: str, games: frozenset[GameKind], en: str, ru: str) -> Setting:
+    return Setting(name=name, code=code, kind=Kind.SWITCH, games=games, en=en, ru=ru)
+
+
+_DESCRIPTIONS: tuple[Setting, ...] = (
+    Setting(
+        name="game",
+        code="gm",
+        kind=Kind.CHOICE,
+        community=True,
+        choices=tuple(g.value for g in PLAYABLE_GAMES),
+        en="the game of new tables (/newtable without a game).",
+        ru="игра новых столов (/newtable без названия игры).",
+    ),
+    Setting(
+        name="language",
+        code="la",
+        kind=Kind.CHOICE,
+        community=True,
+        choices=("auto", "en", "ru"),
+        en="the language of the bot here; auto: each player's own.",
+        ru="язык бота здесь; auto — у каждого игрока свой.",
+    ),
+    Setting(
+        name="kush_label",
+        code="kl",
+        kind=Kind.TEXT,
+        community=True,
+        low=1,
+        high=40,
+        en='how kush amounts are labelled, e.g. "kush" or "1 kush = 10 ₽" (display only).',
+        ru="подпись сумм куша, например «куш» или «1 куш = 10 ₽» (только для показа).",
+    ),
+    _kush(
+        "min_buy_in",
+        "mb",
+        1,
+        50,
+        en="the buy-in moved from the balance to the stack on Ready (R8.2).",
+        ru="взнос, который при «Готов» переходит с баланса в стек (R8.2).",
+    ),
+    _kush(
+        "max_buy_in",
+        "mx",
+        0,
+        50,
+        en="the most a stack may hold after a top-up (R8.2); 0: 5 × min_buy_in.",
+        ru="наибольший стек после докупки (R8.2); 0 — 5 × min_buy_in.",
+    ),
+    _kush(
+        "starting_balance",
+        "sb",
+        0,
+        500,
+        en="the balance a new player starts with.",
+        ru="баланс нового игрока.",
+    ),
+    _kush(
+        "daily_bonus",
+        "db",
+        0,
+        50,
+        en="the kush of /daily, once a day; 0 turns it off.",
+        ru="куш за /daily раз в сутки; 0 — выключено.",
+    ),
+    _seconds(
+        "hand_seconds",
+        "hs",
+        1,
+        3600,
+        30,
+        en="each player's time budget for a whole hand, running only on their turn (R8.5).",
+        ru="время игрока на всю раздачу, идёт только в его ход (R8.5).",
+    ),
+    _seconds(
+        "time_bank_seconds",
+        "tb",
+        0,
+        3600,
+        30,
+        en="the time bank that starts when the budget is spent (R8.5).",
+        ru="запас времени, который начинается, когда время на раздачу кончилось (R8.5).",
+    ),
+    _seconds(
+        "time_bank_refill_per_match",
+        "tr",
+        0,
+        3600,
+        15,
+        en="bank seconds given back after every match (R8.5).",
+        ru="секунды запаса, возвращаемые после каждого матча (R8.5).",
+    ),
+    _seconds(
+        "fantasyland_seconds",
+        "fs",
+        10,
+        3600,
+        30,
+        games=_OPEN_FACE,
+        en="the time to arrange a Fantasyland hand (R8.5).",
+        ru="время на раскладку Фантазии (R8.5).",
+    ),
+    Setting(
+        name="kush_per_point",
+        code="kp",
+        kind=Kind.WHOLE,
+        unit=Unit.KUSH,
+        low=1,
+        high=1_000_000,
+        step=1,
+        en="kush moved per point (R7.6, R8.4).",
+        ru="куш за одно очко (R7.6, R8.4).",
+    ),
+    Setting(
+        name="scoring",
+        code="sc",
+        kind=Kind.CHOICE,
+        choices=("one_six", "two_per_row"),
+        games=_OPEN_FACE,
+        en="box points: one_six (1 a box, scoop 6) or two_per_row (2 a box) (R5.2, R5.3).",
+        ru="очки за боксы: one_six (1 за бокс, скуп 6) или two_per_row (2 за бокс) (R5.2, R5.3).",
+    ),
+    _switch(
+        "fantasyland",
+        "fl",
+        _OPEN_FACE,
+        en="Fantasyland on or off (R6.7).",
+        ru="Фантазия включена или нет (R6.7).",
+    ),
+    _switch(
+        "progressive_fantasyland",
+        "pf",
+        OPTION_GAMES["progressive_fantasyland"],
+        en="QQ/KK/AA/trips on top give 14/15/16/17 Fantasyland cards (R6.2).",
+        ru="QQ/KK/AA/сет наверху дают 14/15/16/17 карт Фантазии (R6.2).",
+    ),
+    _switch(
+        "stay_on_full_house_middle",
+        "st",
+        _OPEN_FACE,
+        en="a full house or better in the middle also keeps Fantasyland (R6.4).",
+        ru="фулл-хаус и выше в середине тоже оставляет в Фантазии (R6.4).",
+    ),
+    _switch(
+        "button_moves_in_fantasyland",
+        "bm",
+        _OPEN_FACE,
+        en="the button moves before a Fantasyland hand (R6.6).",
+        ru="баттон переходит перед раздачей Фантазии (R6.6).",
+    ),
+    _switch(
+        "simultaneous_streets",
+        "ss",
+        _OPEN_FACE,
+        en="all players act on a street at once (R3.6, R4.1).",
+        ru="все игроки ходят на улице одновременно (R3.6, R4.1).",
+    ),
+    _switch(
+        "safe_autoplay",
+        "sa",
+        _OPEN_FACE,
+        en="a timed-out move is made by the built-in strategy, not cards to bottom first (R8.5).",
+        ru="просроченный ход делает встроенная стратегия, а не «всё вниз» (R8.5).",
+    ),
+    _switch(
+        "settle_per_round",
+        "sr",
+        _OPEN_FACE,
+        en="kush is settled after a full round of the button, not every hand (R8.3).",
+        ru="расчёт куша после полного круга баттона, а не каждой раздачи (R8.3).",
+    ),
+    _switch(
+        "deuce_of_spades",
+        "ds",
+        _OPEN_FACE,
+        en="the royalty of a box holding 2♠ is doubled (R4.4).",
+        ru="роялти бокса с 2♠ удваивается (R4.4).",
+    ),
+    _switch(
+        "dummy_box",
+        "dx",
+        OPTION_GAMES["dummy_box"],
+        en="with three players a fourth, unscored board takes 13 cards (R4.3).",
+        ru="при трёх игроках четвёртая, незачётная доска забирает 13 карт (R4.3).",
+    ),
+    _switch(
+        "heads_up_double_boxes",
+        "hd",
+        OPTION_GAMES["heads_up_double_boxes"],
+        en="two players play two boards each (R4.2).",
+        ru="двое игроков играют по две доски (R4.2).",
+    ),
+    Setting(
+        name="target_points",
+        code="tp",
+        kind=Kind.WHOLE,
+        unit=Unit.POINTS,
+        low=1,
+        high=10_000,
+        step=10,
+        games=frozenset({GameKind.CHINESE}),
+        en="the points that end a game (R7.1).",
+        ru="очки, на которых игра заканчивается (R7.1).",
+    ),
+    _seconds(
+        "reveal_pause_seconds",
+        "rp",
+        0,
+        60,
+        1,
+        games=frozenset({GameKind.CHINESE}),
+        en="the pause between the reveals of bottom, middle and top (R4.5).",
+        ru="пауза между вскрытиями низа, середины и верха (R4.5).",
+    ),
+    _seconds(
+        "ready_seconds",
+        "rs",
+        5,
+        600,
+        15,
+        en="the ready timer: once two players are ready, the unready are stood up when it "
+        "ends and the hand starts (R8.2).",
+        ru="таймер готовности: когда готовы двое, по его истечении неготовые встают, и "
+        "раздача начинается (R8.2).",
+    ),
+    _seconds(
+        "idle_close_seconds",
+        "ic",
+        5,
+        604800,
+        300,
+        en="a table with no hand dealt for this long closes itself (R8.2a).",
+        ru="стол без раздач дольше этого закрывается сам (R8.2a).",
+    ),
+)
+
+#: Every setting by name, in the order of the settings message. Discord's command offers the
+#: first 25 as choices; the two timers at the end (ready_seconds, idle_close_seconds) are set
+#: there with the buttons of the settings message.
+SETTINGS: Mapping[str, Setting] = {s.name: s for s in _DESCRIPTIONS}
+_BY_CODE = {s.code: s for s in _DESCRIPTIONS}
+assert len(_BY_CODE) == len(SETTINGS), "button codes must differ"
+
+
+def _number(value: float, lang: str = "en") -> str:
+    """A number as people write it: whole numbers without ``.0``, thousands grouped."""
+    if float(value).is_integer():
+        text = f"{int(value):,}"
+        return text.replace(",", "\u00a0") if lang == "ru" else text
+    return f"{value:.10g}"
+
+
+def _shown(value: Any) -> str:
+    """A value in replies and on buttons (language-neutral)."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else f"{value:.10g}"
+    return str(value)
+
+
+# -- reading the settings ----------------------------------------------------------------------
+def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
+    """The rule options of a table of ``game`` (the community's game by default): the
+    community's options that this game has (an option kept for another game, e.g.
+    ``heads_up_double_boxes`` for classic OFC, is left out of a Chinese Poker table), each read
+    through its description; a stored value the description does not take (written by an
+    older version) leaves that option at the game's default.
+
+    :raises OptionError: for an unknown game.
+    """
+    kind = RuleOptions.preset(game or s.game).game
+    chosen: dict[str, Value] = {}
+    for name, raw in s.options.items():
+        spec = SETTINGS.get(name)
+        if spec is None or spec.community or not spec.applies_to(kind):
+            continue
+        try:
+            chosen[name] = spec.parse(raw)
+        except SettingRefused:
+            continue
+    return RuleOptions.preset(kind, **chosen)
+
+
+def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
+    if spec.name == "language":
+        return s.language or "auto"
+    return getattr(s if spec.community else opts, spec.name)
+
+
+def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) -> str:
+    value = _current(s, opts, spec)
+    if isinstance(value, bool):
+        return tr(lang, "settings.on" if value else "settings.off")
+    if spec.name == "language" and value == "auto":
+        return tr(lang, "settings.auto")
+    if spec.name == "max_buy_in" and value == 0:
+        return tr(lang, "settings.top_up_auto", value=s.top_up_limit)
+    return _shown(value)
 
 
 def settings_version(settings: CommunitySettings) -> str:
@@ -70,91 +571,132 @@ def settings_version(settings: CommunitySettings) -> str:
 
 
 def settings_screen(community: Community, lang: str) -> Screen:
-    """The admin settings message: every setting with buttons to change it."""
+    """The admin settings message: every setting of the community's game with its value and
+    buttons (−/+ for numbers, ⟳ for the others; none for the label)."""
     s = community.settings
-    opts = s.rule_options()
-    on, off = tr(lang, "settings.on"), tr(lang, "settings.off")
+    opts = table_options(s)
     v = settings_version(s)
     lines = [tr(lang, "settings.title")]
     rows: list[tuple[Button, ...]] = []
-    for name, (kind, code, step) in SETTINGS.items():
-        if kind == "community":
-            value: Any = getattr(s, name)
-            if name == "language":
-                value = value or tr(lang, "settings.auto")
-        else:
-            value = getattr(opts, name)
-            value = getattr(value, "value", value)
-        if isinstance(value, bool):
-            value = on if value else off
-        lines.append(tr(lang, "settings.line", name=name, value=value))
-        if name == "kush_label":
+    for spec in SETTINGS.values():
+        if not spec.applies_to(opts.game):
             continue
-        if step:
+        lines.append(tr(lang, "settings.line", name=spec.name, value=_display(s, opts, spec, lang)))
+        if spec.kind is Kind.TEXT:
+            continue
+        if spec.step:
+            step = _shown(spec.step)
             rows.append(
                 (
-                    Button(f"{name} −{step:g}", encode(SettingStep(0, v, code, "-"))),
-                    Button(f"+{step:g}", encode(SettingStep(0, v, code, "+"))),
+                    Button(f"{spec.name} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
+                    Button(f"+{step}", encode(SettingStep(0, v, spec.code, "+"))),
                 )
             )
         else:
-            rows.append((Button(f"{name} ⟳", encode(SettingStep(0, v, code, "~"))),))
+            rows.append((Button(f"{spec.name} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
+    lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
     return Screen("\n".join(lines), tuple(rows))
 
 
+# -- changing them -----------------------------------------------------------------------------
 async def settings(rt: Runtime, community: Community, lang: str, args: list[str]) -> Reply:
-    """``/settings`` (show with buttons) or ``/settings <name> <value>`` (the caller checked
-    that an admin asks, in the group)."""
+    """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
+    ``/settings <name> <value>`` (the caller checked that an admin asks, in the group)."""
     if not args:
         return Reply(screen=settings_screen(community, lang))
-    name, value = args[0], " ".join(args[1:])
-    if name not in SETTINGS or not value:
+    name, value = args[0].lower(), " ".join(args[1:])
+    spec = SETTINGS.get(name)
+    if spec is None:
         return Reply(tr(lang, "reply.settings_usage", names=", ".join(SETTINGS)), alert=True)
+    if not value.strip():
+        s = community.settings
+        return Reply(spec.help_text(lang, _display(s, table_options(s), spec, lang)))
+    return await _change(rt, community, lang, spec, value)
+
+
+async def _change(rt: Runtime, community: Community, lang: str, spec: Setting, value: str) -> Reply:
     try:
-        community = await change_setting(rt, community, name, value)
-    except (ValueError, OptionError) as exc:
-        return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
+        community = await change_setting(rt, community, spec.name, value)
+    except SettingRefused as exc:
+        return Reply(tr(lang, "reply.settings_bad", error=exc.text(lang)), alert=True)
+    s = community.settings
+    what = f"{spec.name} = {_display(s, table_options(s), spec, lang)}"
+    game = table_options(s).game
+    if not spec.applies_to(game):
+        what += tr(
+            lang,
+            "settings.elsewhere",
+            games=spec.games_text(lang),
+            game=tr(lang, f"game.{game.value}"),
+        )
     return Reply(
-        tr(lang, "reply.settings_saved", what=f"{name} = {value}"),
+        tr(lang, "reply.settings_saved", what=what),
         screen=settings_screen(community, lang),
     )
+
+
+def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
+    """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
+    description, the buy-in bounds against each other, and the options against the game
+    (R4.2, R4.3, R6.2: an option of another game is refused when it is set).
+
+    :raises KeyError: for an unknown name.
+    :raises SettingRefused: for a value that is refused (the text names the allowed range).
+    """
+    spec = SETTINGS[name]
+    value = spec.parse(raw)
+    if not spec.community:
+        s = replace(s, options={**s.options, name: value})
+    elif name == "language":
+        s = replace(s, language=None if value == "auto" else str(value))
+    else:
+        changes: dict[str, Any] = {name: value}
+        s = replace(s, **changes)
+    options: dict[str, Value] = {}
+    for key, stored in s.options.items():  # an older version's value that no longer passes
+        other = SETTINGS.get(key)  # its description is dropped (its default applies)
+        try:
+            if other is not None and not other.community:
+                options[key] = other.parse(stored)
+        except SettingRefused:
+            continue
+    s = replace(s, options=options)
+    if s.max_buy_in and s.max_buy_in < s.min_buy_in:
+        lo, hi = s.min_buy_in, s.max_buy_in
+        raise SettingRefused(
+            lambda lang: tr(lang, "settings.buy_in_order", min_buy_in=lo, max_buy_in=hi)
+        )
+    try:
+        RuleOptions.preset(s.game, **options)
+    except OptionConflict as exc:
+        raise SettingRefused(_conflict_text(exc, name)) from None
+    except OptionError as exc:  # pragma: no cover - every value passed its description
+        message = str(exc)
+        raise SettingRefused(lambda _lang: message) from None
+    return s
+
+
+def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
+    def text(lang: str) -> str:
+        games = ", ".join(tr(lang, f"game.{g}") for g in exc.games)
+        return tr(
+            lang,
+            "settings.conflict_option" if changed == exc.option else "settings.conflict_game",
+            option=exc.option,
+            games=games,
+            game=tr(lang, f"game.{exc.game}"),
+            first=exc.games[0],
+        )
+
+    return text
 
 
 async def change_setting(rt: Runtime, community: Community, name: str, value: str) -> Community:
     """Apply one setting and pass it on to the community's tables.
 
-    :raises ValueError, OptionError: on a bad value (nothing is saved)."""
-    s = community.settings
-    kind = SETTINGS[name][0]
-    if kind == "community":
-        if name in ("min_buy_in", "starting_balance", "daily_bonus"):
-            number = int(value)
-            if number < (1 if name == "min_buy_in" else 0):
-                raise ValueError(f"{name} must be positive")
-            s = replace(
-                s,
-                min_buy_in=number if name == "min_buy_in" else s.min_buy_in,
-                starting_balance=number if name == "starting_balance" else s.starting_balance,
-                daily_bonus=number if name == "daily_bonus" else s.daily_bonus,
-            )
-        elif name == "kush_label":
-            if not 1 <= len(value) <= 40:
-                raise ValueError("label: 1–40 characters")
-            s = replace(s, kush_label=value)
-        elif name == "language":
-            if value not in ("en", "ru", "auto"):
-                raise ValueError("language: en, ru or auto")
-            s = replace(s, language=None if value == "auto" else value)
-        elif name == "game":
-            kind_ = RuleOptions.preset(value).game
-            if kind_ not in PLAYABLE_GAMES:
-                raise ValueError("game: " + ", ".join(g.value for g in PLAYABLE_GAMES))
-            s = replace(s, game=kind_.value)
-    else:
-        options = dict(s.options)
-        options[name] = value
-        RuleOptions.preset(s.game, **options)  # validates
-        s = replace(s, options=options)
+    :raises KeyError: for an unknown name.
+    :raises SettingRefused: on a refused value (nothing is saved)."""
+    s = updated(community.settings, name, value)
     community = await rt.store.update_settings(community.id, s)
     await settings_changed(rt, community)
     return community
@@ -162,7 +704,8 @@ async def change_setting(rt: Runtime, community: Community, name: str, value: st
 
 async def settings_changed(rt: Runtime, community: Community) -> None:
     """The community's tables take the new settings: options between matches, the buy-in
-    between hands (each table in a transition of its own)."""
+    between hands (each table in a transition of its own). A table keeps its game: it takes
+    the options its game has."""
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
@@ -171,7 +714,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    t.pending_options = community.settings.rule_options()
+                    t.pending_options = table_options(community.settings, t.options.game)
                     t.pending_buy_in = community.settings.min_buy_in
                     t.label = community.settings.kush_label
                     if community.settings.language in ("en", "ru"):
@@ -181,43 +724,34 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                         tx.group = True
             except TransitionFailed:
                 continue  # logged; the table keeps its settings and takes them next time
+        await rt.settled(t)
 
 
 async def settings_press(rt: Runtime, community: Community, lang: str, p: SettingStep) -> Reply:
-    """A press on the settings message (the caller checked the admin)."""
+    """A press on the settings message (the caller checked the admin): −/+ move a number by
+    its step, kept within its range; ⟳ turns a switch or moves a choice to the next value."""
     if p.version != settings_version(community.settings):
         return Reply(tr(lang, "err.stale"), alert=True)
-    op = p.op
-    name = _BY_CODE.get(p.code)
-    if name is None:
+    spec = _BY_CODE.get(p.code)
+    if spec is None or (p.op == "~") == bool(spec.step) or p.op not in ("-", "+", "~"):
         return Reply(tr(lang, "err.forged"), alert=True)
     s = community.settings
-    kind, _, step = SETTINGS[name]
-    opts = s.rule_options()
-    current: Any = getattr(s, name) if kind == "community" else getattr(opts, name)
-    if op == "~":
-        if isinstance(current, bool):
-            value = "false" if current else "true"
-        elif name == "language":
-            order = [None, "en", "ru"]
-            value = order[(order.index(current) + 1) % 3] or "auto"
-        elif name == "scoring":
-            value = "two_per_row" if current.value == "one_six" else "one_six"
-        elif name == "game":
-            games = [g.value for g in PLAYABLE_GAMES]
-            value = games[(games.index(current) + 1) % len(games)] if current in games else games[0]
+    current = _current(s, table_options(s), spec)
+    if p.op == "~":
+        if spec.kind is Kind.SWITCH:
+            value = "off" if current else "on"
+        elif spec.kind is Kind.CHOICE:
+            now = _shown(current)
+            at = spec.choices.index(now) if now in spec.choices else -1
+            value = spec.choices[(at + 1) % len(spec.choices)]
         else:
             return Reply(tr(lang, "err.forged"), alert=True)
     else:
-        if not step:
-            return Reply(tr(lang, "err.forged"), alert=True)
-        number = float(current) + (step if op == "+" else -step)
-        value = str(int(number)) if float(number).is_integer() else str(number)
-    try:
-        community = await change_setting(rt, community, name, value)
-    except (ValueError, OptionError) as exc:
-        return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
-    return Reply(
-        tr(lang, "reply.settings_saved", what=f"{name} = {value}"),
-        screen=settings_screen(community, lang),
-    )
+        if spec.name == "max_buy_in" and not current:
+            current = s.top_up_limit  # 0 stands for 5 × min_buy_in
+        number = float(current) + (spec.step if p.op == "+" else -spec.step)
+        number = min(max(number, spec.low), spec.high)
+        if number == float(current):
+            return Reply(tr(lang, "reply.settings_bad", error=spec.range_text(lang)), alert=True)
+        value = _shown(number)
+    return await _change(rt, community, lang, spec, value)

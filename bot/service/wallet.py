@@ -4,16 +4,21 @@ transaction."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
 from bot.service.runtime import Runtime
+from bot.service.settings import KUSH_LIMIT
 from bot.texts import tr
 from storage.api import Community, InsufficientFunds
 
-__all__ = ["balance", "daily", "grant", "history", "top"]
+__all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "top"]
+
+#: The largest balance a grant may leave (a thousand of the largest grants).
+BALANCE_LIMIT = 1000 * KUSH_LIMIT
 
 
 async def balance(
@@ -109,26 +114,40 @@ async def grant(
     key: str,
     target_name: str | None = None,
 ) -> Reply:
-    """An admin gives (or takes, negative) kush (the caller checked the admin)."""
+    """An admin gives (or takes, negative) kush (the caller checked the admin): a whole amount
+    of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
+    at most :data:`BALANCE_LIMIT` (both far below the database's integer limit)."""
+    label = community.settings.kush_label
     try:
         value = int(amount)
     except ValueError:
+        # digits beyond int()'s limit, or cut short ("…") where the command was read
+        if re.fullmatch(r"\s*[+-]?[0-9]+…?\s*", amount):
+            value = KUSH_LIMIT + 1
+        else:
+            return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    if not target:
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
-    if not target or value == 0:
-        return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    if value == 0 or abs(value) > KUSH_LIMIT:
+        limit = f"{KUSH_LIMIT:,}"
+        return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
     if player is None and target_name is not None:
         player = await rt.store.player(community.id, target, target_name)
     if player is None:
         return Reply(tr(lang, "reply.unknown_player", name=target), alert=True)
-    label = community.settings.kush_label
+    if player.balance + value > BALANCE_LIMIT:
+        limit = f"{BALANCE_LIMIT:,}"
+        text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
+        return Reply(text, alert=True)
     try:
         new_balance = await rt.store.grant(
             community.id, player.id, value, actor=actor.user_id, reason="/grant", key=f"grant:{key}"
         )
     except InsufficientFunds:
         return Reply(
-            tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label)
+            tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label),
+            alert=True,
         )
     return Reply(
         tr(lang, "reply.granted", name=player.name, amount=value, label=label, balance=new_balance)

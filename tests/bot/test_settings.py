@@ -1,0 +1,325 @@
+"""Settings and /grant amounts are checked where they enter (issue 16 items 1 and 2): every
+setting is described once, a refused value gets a message naming the allowed range (English
+and Russian) and saves nothing, option combinations are refused when set (R4.2, R4.3, R6.2),
+and random input always gets a reply and never an exception (hypothesis)."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.model import Actor, ChatRef, Reply
+from bot.presses import SettingStep, decode
+from bot.screens import Screen
+from bot.service import TableService
+from bot.service.settings import KUSH_LIMIT, SETTINGS, Kind, SettingRefused, table_options
+from bot.service.wallet import BALANCE_LIMIT
+from game.options import GameKind, RuleOptions
+from storage.api import CommunitySettings, Store
+from storage.check import check_store
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.bot.fakes import FakePresenter
+
+GROUP = ChatRef("telegram", "-100", "-100", "Friends")
+ALICE = Actor("telegram", "1", "Alice", "en")
+BORIS = Actor("telegram", "2", "Boris", "ru")
+
+
+def new_service(store: Store | None = None) -> tuple[TableService, Store]:
+    store = store or MemoryStore()
+    service = TableService(
+        store, clock=lambda: 1_000_000.0, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    return service, store
+
+
+async def stored(store: Store) -> CommunitySettings:
+    return (await store.community("telegram", "-100")).settings
+
+
+async def say(service: TableService, *args: str, actor: Actor = ALICE) -> Reply:
+    return await service.settings(GROUP, actor, True, list(args))
+
+
+# -- the description -------------------------------------------------------------------------
+def test_every_option_and_community_field_is_described_once_with_texts() -> None:
+    options = {f.name for f in dataclasses.fields(RuleOptions)} - {"game"}
+    community = {f.name for f in dataclasses.fields(CommunitySettings)} - {"options"}
+    assert set(SETTINGS) == options | community
+    assert {n for n, s in SETTINGS.items() if s.community} == community
+    assert len({s.code for s in SETTINGS.values()}) == len(SETTINGS)
+    defaults = RuleOptions.preset("pineapple")
+    for spec in SETTINGS.values():
+        assert spec.en and spec.ru and spec.range_text("en") != spec.range_text("ru")
+        if spec.kind in (Kind.WHOLE, Kind.NUMBER):
+            assert math.isfinite(spec.high) and spec.high <= KUSH_LIMIT
+        if not spec.community and spec.kind is not Kind.CHOICE:  # each default is allowed
+            default = getattr(RuleOptions.preset(next(iter(spec.games))), spec.name)
+            assert spec.parse(default) == default
+    assert SETTINGS["ready_seconds"].parse("5") == 5 and SETTINGS["idle_close_seconds"].parse(
+        "604800"
+    )
+    assert defaults.ready_seconds == 60 and defaults.idle_close_seconds == 1800
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "words"),
+    [
+        ("time_bank_seconds", "nan", ["finite", "0", "3,600"]),
+        ("hand_seconds", "inf", ["finite", "1", "3,600"]),
+        ("hand_seconds", "0", ["seconds from 1 to 3,600"]),
+        ("ready_seconds", "4", ["from 5 to 600"]),
+        ("ready_seconds", "601", ["from 5 to 600"]),
+        ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
+        ("idle_close_seconds", "1e400", ["finite"]),
+        ("fantasyland_seconds", "-1", ["from 10 to 3,600"]),
+        ("reveal_pause_seconds", "61", ["from 0 to 60"]),
+        ("min_buy_in", "0", ["kush from 1 to 1,000,000,000,000"]),
+        ("min_buy_in", "1000000000001", ["1,000,000,000,000"]),
+        ("starting_balance", "100000000000000000000", ["1,000,000,000,000"]),
+        ("daily_bonus", "2.5", ["whole number"]),
+        ("max_buy_in", "-5", ["from 0 to"]),
+        ("max_buy_in", "100", ["cannot be below min_buy_in (200)"]),
+        ("kush_per_point", "0", ["from 1 to 1,000,000"]),
+        ("target_points", "10001", ["points from 1 to 10,000"]),
+        ("fantasyland", "maybe", ["on or off"]),
+        ("scoring", "two", ["one_six, two_per_row"]),
+        ("language", "de", ["auto, en, ru"]),
+        ("game", "poker", ["pineapple, ofc, chinese"]),
+        ("kush_label", "x" * 41, ["1 to 40 characters"]),
+    ],
+)
+async def test_a_refused_value_names_the_range_and_saves_nothing(
+    name: str, value: str, words: list[str]
+) -> None:
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, name, value)
+    assert reply.alert and reply.text.startswith("Cannot set that: " + name)
+    assert all(w in reply.text for w in words), reply.text
+    assert await stored(store) == before
+    russian = await say(service, name, value, actor=BORIS)
+    assert russian.alert and russian.text.startswith("Нельзя установить: " + name)
+
+
+async def test_accepted_values_are_saved_typed_and_shown() -> None:
+    service, store = new_service()
+    for name, value, shown in [
+        ("ready_seconds", "5", "5"),
+        ("idle_close_seconds", "604800", "604800"),
+        ("hand_seconds", "45.5", "45.5"),
+        ("max_buy_in", "0", "0 (5 × min_buy_in = 1000)"),
+        ("max_buy_in", "5000", "5000"),
+        ("min_buy_in", "1000000000000", None),  # refused: above max_buy_in
+        ("fantasyland", "выкл", "off"),
+        ("language", "RU", "ru"),
+        ("kush_label", "1 kush = 10 ₽", "1 kush = 10 ₽"),
+    ]:
+        reply = await say(service, name, *value.split())
+        if shown is None:
+            assert reply.alert and "max_buy_in" in reply.text
+            continue
+        assert not reply.alert and f"{name} = {shown}" in reply.text, reply.text
+    s = await stored(store)
+    assert s.options["ready_seconds"] == 5.0 and s.options["fantasyland"] is False
+    assert s.max_buy_in == 5000 and s.top_up_limit == 5000 and s.language == "ru"
+    opts = s.rule_options()
+    assert (opts.ready_seconds, opts.idle_close_seconds, opts.hand_seconds) == (5, 604800, 45.5)
+
+
+async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> None:
+    service, _store = new_service()
+    reply = await say(service, "ready_seconds")
+    assert not reply.alert
+    assert "from 5 to 600" in reply.text and "Now: 60" in reply.text
+    assert "Pineapple OFC, Classic OFC, Chinese Poker" in reply.text
+    reply = await say(service, "target_points", actor=BORIS)
+    assert "Китайский покер" in reply.text and "от 1 до 10" in reply.text
+    reply = await say(service, "nonsense", "1")
+    assert reply.alert and "ready_seconds" in reply.text and "idle_close_seconds" in reply.text
+
+
+# -- option combinations (R4.2, R4.3, R6.2) ----------------------------------------------------
+async def test_options_of_another_game_are_refused_when_set() -> None:
+    service, store = new_service()
+    for option in ("heads_up_double_boxes", "dummy_box"):
+        reply = await say(service, option, "on")  # the group's game is Pineapple
+        assert reply.alert and "only in Classic OFC" in reply.text, reply.text
+        assert "/settings game ofc" in reply.text
+    assert (await stored(store)).options == {}
+    assert not (await say(service, "game", "ofc")).alert
+    assert (await say(service, "progressive_fantasyland", "on")).alert
+    assert not (await say(service, "heads_up_double_boxes", "on")).alert
+    before = await stored(store)
+    for game in ("pineapple", "chinese"):  # the game cannot move away from the option
+        reply = await say(service, "game", game)
+        assert reply.alert and "/settings heads_up_double_boxes off" in reply.text, reply.text
+        russian = await say(service, "game", game, actor=BORIS)
+        assert "сначала выключите" in russian.text
+    assert await stored(store) == before
+    # a table of another game opened with /newtable takes only the options that game has
+    reply = await service.new_table(GROUP, ALICE, "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None and t.options.game is GameKind.CHINESE, reply.text
+    assert not t.options.heads_up_double_boxes
+    # and a later change of the group's settings leaves that table's game alone
+    assert not (await say(service, "hand_seconds", "90")).alert
+    assert t.options.game is GameKind.CHINESE and t.options.hand_seconds == 90
+    assert not (await say(service, "heads_up_double_boxes", "off")).alert
+    assert not (await say(service, "game", "chinese")).alert
+
+
+async def test_an_option_for_another_game_is_saved_with_a_note() -> None:
+    service, store = new_service()
+    reply = await say(service, "target_points", "5")
+    assert not reply.alert and "applies to Chinese Poker" in reply.text
+    s = await stored(store)
+    assert table_options(s).target_points == 51  # Pineapple: not used
+    assert table_options(s, "chinese").target_points == 5
+
+
+def test_a_label_takes_emoji_sequences_but_no_controls() -> None:
+    label = SETTINGS["kush_label"]
+    assert label.parse(" 👨\u200d👩\u200d👧 = 1 ₽ ") == "👨\u200d👩\u200d👧 = 1 ₽"
+    for bad in ("a\u202eb", "a\x07b", "a\ud800b", ""):
+        with pytest.raises(SettingRefused) as info:
+            label.parse(bad)
+        assert "1 to 40 characters" in info.value.text("en")
+        assert "от 1 до 40 символов" in info.value.text("ru")
+
+
+def test_stored_values_of_an_older_version_fall_back_to_defaults() -> None:
+    s = CommunitySettings(
+        game="pineapple",
+        options={"time_bank_seconds": "nan", "heads_up_double_boxes": True, "unknown": 1},
+    )
+    opts = table_options(s)
+    assert opts.time_bank_seconds == 60 and not opts.heads_up_double_boxes
+
+
+# -- the buttons -------------------------------------------------------------------------------
+def payloads(screen: Screen | None) -> dict[str, str]:
+    assert screen is not None
+    return {b.label: b.data for b in screen.all_buttons() if b.data}
+
+
+async def test_buttons_fit_telegram_and_step_within_the_range() -> None:
+    service, store = new_service()
+    for game in ("pineapple", "ofc", "chinese"):
+        assert not (await say(service, "game", game)).alert
+        screen = (await say(service)).screen
+        buttons = payloads(screen)
+        assert all(len(d.encode()) <= 64 for d in buttons.values())
+        codes = {p.code for d in buttons.values() if isinstance(p := decode(d), SettingStep)}
+        shown = {s.code for s in SETTINGS.values() if GameKind(game) in s.games}
+        assert codes == shown - {SETTINGS["kush_label"].code}
+        assert screen is not None and "ready_seconds: 60" in screen.text
+    # + on ready_seconds up to the top of the range, then a refusal naming it
+
+    async def yes() -> bool:
+        return True
+
+    value = 60.0
+    while True:
+        screen = (await say(service)).screen
+        data = next(
+            d
+            for d in payloads(screen).values()
+            if isinstance(p := decode(d), SettingStep) and p.code == "rs" and p.op == "+"
+        )
+        reply = await service.press(ALICE, data, GROUP, yes)
+        if reply.alert:
+            assert "from 5 to 600" in reply.text
+            break
+        value += 15
+        assert f"ready_seconds = {min(value, 600):g}" in reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.rule_options().ready_seconds == 600
+
+
+# -- /grant ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("sqlite", [False, True])
+async def test_grant_amounts_are_bounded_with_a_clear_refusal(sqlite: bool, tmp_path: Path) -> None:
+    store: Store = await SqliteStore.open(tmp_path / "g.sqlite3") if sqlite else MemoryStore()
+    try:
+        service, _ = new_service(store)
+        await service.balance(GROUP, ALICE)
+        for amount in ("100000000000000000000", "1000000000001", "-1000000000001", "9" * 5000):
+            reply = await service.grant(GROUP, ALICE, True, "1", amount, f"k{amount[:8]}")
+            assert reply.alert and "1,000,000,000,000" in reply.text, reply.text
+        reply = await service.grant(GROUP, BORIS, True, "1", "1e20", "k2")
+        assert reply.alert and "/grant" in reply.text
+        reply = await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), "k3")
+        assert not reply.alert and "1000000001000" in reply.text
+        for n in range(BALANCE_LIMIT // KUSH_LIMIT):
+            await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), f"more{n}")
+        reply = await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), "k4")
+        assert reply.alert and "1,000,000,000,000,000" in reply.text
+        assert await check_store(store) == []
+    finally:
+        if isinstance(store, SqliteStore):
+            await store.close()
+
+
+# -- random input (hypothesis) -----------------------------------------------------------------
+numbers = st.one_of(
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    st.sampled_from(["nan", "-inf", "1e999", "0x10", "1_000", "٣", "½", "+5", "05", "1e3", ""]),
+)
+values = st.one_of(numbers, st.text(max_size=60), st.sampled_from(["on", "off", "вкл", "auto"]))
+
+
+def run(coro_fn):  # type: ignore[no-untyped-def]
+    return asyncio.run(coro_fn())
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from([*SETTINGS, "nope"]), value=values, russian=st.booleans())
+def test_random_settings_always_get_a_reply_and_save_nothing_when_refused(
+    name: str, value: str, russian: bool
+) -> None:
+    async def body() -> None:
+        service, store = new_service()
+        before = await stored(store)
+        reply = await say(service, name, *value.split(), actor=BORIS if russian else ALICE)
+        assert reply.text or reply.screen is not None
+        after = await stored(store)
+        if reply.alert:
+            assert after == before
+        else:
+            assert after == before or reply.screen is not None
+            for game in GameKind:
+                table_options(after, game)  # whatever was saved deals
+            after.rule_options()
+
+    run(body)
+
+
+@settings(max_examples=150, deadline=None)
+@given(amount=values)
+def test_random_grant_amounts_always_get_a_reply(amount: str) -> None:
+    async def body() -> None:
+        service, store = new_service()
+        await service.balance(GROUP, ALICE)
+        reply = await service.grant(GROUP, ALICE, True, "1", amount, "key")
+        assert reply.text
+        player = await store.find_player((await store.community("telegram", "-100")).id, "1")
+        assert player is not None
+        if reply.alert:
+            assert player.balance == 1000
+        else:
+            change = player.balance - 1000
+            assert 0 < abs(change) <= KUSH_LIMIT and f"{change:+d}" in reply.text
+        assert await check_store(store) == []
+
+    run(body)
