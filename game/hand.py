@@ -213,8 +213,6 @@ class HandSetup:
             per = {p: sum(1 for s in self.seats if self.owner(s) == p) for p in self.players}
             if not opts.heads_up_double_boxes or len(per) != 2 or set(per.values()) != {2}:
                 raise GameError("two boards per player only with heads_up_double_boxes, 2 players")
-            if self.fantasyland:
-                raise GameError("no Fantasyland with double boxes")
             n = len(per)
         if not opts.min_players <= n <= opts.max_players:
             raise GameError(

@@ -133,11 +133,14 @@ def test_every_option_combination_deals_and_finishes_or_is_refused_when_set() ->
     assert hands > 250
 
 
-@pytest.mark.xfail(reason="issue 16 item 3: each double-box board plays Fantasyland on its own")
 def test_r4_2_double_boxes_play_fantasyland_per_board() -> None:
+    """R4.2: each board of a double-box hand plays Fantasyland on its own: all four boards,
+    one board, or one board of each player."""
     opts = RuleOptions.preset("ofc", heads_up_double_boxes=True)
     seats, owners = double_box_seats((0, 1))
-    play(opts, seats, owners, dict.fromkeys(seats, 13), random.Random(3), timeouts=True)
+    for fl in (dict.fromkeys(seats, 13), {1: 13}, {0: 13, 11: 13}):
+        play(opts, seats, owners, fl, random.Random(3), timeouts=True)
+        play(opts, seats, owners, fl, random.Random(4), timeouts=False)
 
 
 @pytest.mark.parametrize(
