@@ -31,6 +31,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The hand starts when everyone seated (2+) is ready.",
         "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
     },
+    "lobby.ready_timer": {
+        "en": "⏳ The hand starts in {seconds} s; whoever is not ready by then is stood up.",
+        "ru": "⏳ Раздача через {seconds} с; кто не готов к этому времени, встанет из-за стола.",
+    },
+    "lobby.stood_up": {
+        "en": "Not ready in time, stood up: {names}.",
+        "ru": "Не успели подтвердить готовность и встали: {names}.",
+    },
+    "table.idle_closed": {
+        "en": "Table #{table} closed: no hand for {minutes} min. Stacks are back in balances; anyone may open a new table with /newtable.",
+        "ru": "Стол #{table} закрыт: {minutes} мин без раздач. Стеки вернулись на балансы; открыть новый стол может любой: /newtable.",
+    },
     "lobby.next_hand": {
         "en": "Next hand in {seconds}s…",
         "ru": "Следующая раздача через {seconds} с…",
@@ -146,8 +158,33 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
-        "en": "{name}: no {label} left, the seat is free.",
-        "ru": "{name}: куши кончились, место свободно.",
+        "en": "{name}: no {label} left: top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: куши кончились: докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
+    "lobby.busted_stood_up": {
+        "en": "No top-up in time, the seat is free: {names}.",
+        "ru": "Не докупили вовремя, место свободно: {names}.",
+    },
+    "btn.topup": {"en": "➕ Top up", "ru": "➕ Докупить"},
+    "reply.topped_up": {
+        "en": "Topped up: +{amount} {label}, stack {stack}.",
+        "ru": "Докуплено: +{amount} {label}, стек {stack}.",
+    },
+    "reply.topup_range": {
+        "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
+        "ru": "Докупить можно от 1 до {room} {label} (в стеке не больше {max}). Пример: /topup N",
+    },
+    "reply.topup_full": {
+        "en": "Your stack is at the table's maximum ({max} {label}).",
+        "ru": "Ваш стек уже максимальный ({max} {label}).",
+    },
+    "reply.topup_in_hand": {
+        "en": "Top up between hands.",
+        "ru": "Докупать можно между раздачами.",
+    },
+    "reply.topup_not_ready": {
+        "en": "Press Ready first: it buys you in.",
+        "ru": "Сначала нажмите «Готов»: это бай-ин.",
     },
     "showdown.settle_later": {
         "en": "Kush are settled after the round.",
@@ -156,8 +193,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
     "reply.table_exists": {
-        "en": "This chat already has an open table (#{table}).",
-        "ru": "В этом чате уже есть открытый стол (#{table}).",
+        "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
+        "ru": "В этом чате уже есть открытый стол (#{table}). Чтобы открыть другую игру, администратор закрывает его командой /closetable (стеки вернутся на балансы).",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
@@ -170,6 +207,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.game_unavailable": {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",
+    },
+    "reply.unknown_game": {
+        "en": "Unknown game “{game}”. Games: {games}.",
+        "ru": "Неизвестная игра «{game}». Игры: {games}.",
     },
     "reply.joined": {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
@@ -309,44 +350,56 @@ TEXTS: dict[str, dict[str, str]] = {
     "help": {
         "en": (
             "OFC bot commands:\n"
-            "/newtable [pineapple] — open a table here\n"
+            "/newtable — open a table here (this group's game, Pineapple by default)\n"
+            "/newtable pineapple | ofc | chinese — Pineapple OFC, classic OFC, Chinese Poker\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
+            "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
             "/rules — rules of this table's game\n"
-            "Admins: /settings, /grant @user N, /closetable\n"
+            "Admins: /settings, /grant @user N, /closetable — close the table between hands "
+            "(stacks go back to balances), e.g. to open another game\n"
             "Your cards come in a private chat with me."
         ),
         "ru": (
             "Команды бота OFC:\n"
-            "/newtable [pineapple] — открыть стол\n"
+            "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
+            "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
+            "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
             "/rules — правила игры за этим столом\n"
-            "Админы: /settings, /grant @user N, /closetable\n"
+            "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
+            "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной."
         ),
     },
     "help.discord": {
         "en": (
             "OFC bot commands:\n"
-            "/ofc new [game] — open a table in this channel\n"
+            "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
+            "ofc (classic OFC) or chinese (Chinese Poker)\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
+            "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — kush, leaderboard, your hands, daily bonus\n"
             "/ofc rules — rules of this table's game\n"
-            "Admins (Manage Server): /ofc settings, /ofc grant, /ofc close\n"
+            "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
+            "close the table between hands (stacks go back to balances), e.g. to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open)."
         ),
         "ru": (
             "Команды бота OFC:\n"
-            "/ofc new [игра] — открыть стол в этом канале\n"
+            "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
+            "ofc (классический OFC) или chinese (китайский покер)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
+            "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — куши, рейтинг, ваши раздачи, бонус дня\n"
             "/ofc rules — правила игры за этим столом\n"
-            "Админы (Manage Server): /ofc settings, /ofc grant, /ofc close\n"
+            "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
+            "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта)."
         ),
     },
@@ -359,8 +412,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table}: раунд рассчитан досрочно ({who} уходит): {moves}.",
     },
     "err.internal": {
-        "en": "Something went wrong; please try again.",
-        "ru": "Что-то пошло не так, попробуйте ещё раз.",
+        "en": "Something went wrong; nothing changed. Please try again.",
+        "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",
     },
     "rules.pineapple": {
         "en": (
