@@ -11,6 +11,12 @@ and prints the ``expect`` shape: ``fouled``, ``royalties``, ``points``, ``fantas
 status 2 and one line on stderr.
 
 ``simulate`` plays whole hands with the built-in strategy and prints one JSON object per hand.
+
+``tournament`` plays a whole tournament (R8.7) with the built-in strategy, levels rising every
+``--level-hands`` hands, and prints one JSON object per hand (``hand``, ``level``,
+``chips_per_point``, ``chips`` per seat, ``knocked_out``, ``settled``) and a final one
+(``hands``, ``pool``, ``places``, ``payouts``); see :func:`game.simulate.simulate_tournament`.
+It stops with status 2 if nobody has won after ``--max-hands`` hands (default 10,000).
 """
 
 from __future__ import annotations
@@ -25,7 +31,8 @@ from game.board import Board
 from game.errors import GameError
 from game.options import GameKind, RuleOptions
 from game.scoring import score_chinese, score_showdown
-from game.simulate import simulate
+from game.simulate import simulate, simulate_tournament
+from game.tournament import TournamentConfig
 
 __all__ = ["main", "score_request"]
 
@@ -102,6 +109,24 @@ def _cmd_simulate(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace, stdout: TextIO) -> int:
+    config = TournamentConfig.create(
+        args.game, buy_in=args.buy_in, starting_chips=args.starting_chips
+    )
+    records = simulate_tournament(
+        config,
+        args.players,
+        args.seed,
+        level_hands=args.level_hands,
+        max_hands=args.max_hands,
+        policy=args.policy,
+    )
+    for record in records:
+        stdout.write(json.dumps(record, separators=(",", ":")))
+        stdout.write("\n")
+    return 0
+
+
 def main(
     argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
@@ -121,12 +146,25 @@ def main(
         help="strategy: the fast built-in heuristic (default); lookahead: the heuristic checked "
         "by play-outs (slower, far fewer fouls); auto: R8.5's timeout placement",
     )
+    tour = sub.add_parser("tournament", help="play a whole tournament with the built-in strategy")
+    tour.add_argument("--game", default="pineapple", help="pineapple (default), ofc or chinese")
+    tour.add_argument("--players", type=int, default=3)
+    tour.add_argument("--seed", default=None, help="same seed, same output")
+    tour.add_argument("--level-hands", type=int, default=5, help="hands per level (default 5)")
+    tour.add_argument(
+        "--max-hands", type=int, default=10_000, help="give up after this many hands (status 2)"
+    )
+    tour.add_argument("--buy-in", type=int, default=100, help="kush per player (default 100)")
+    tour.add_argument("--starting-chips", type=int, default=1000)
+    tour.add_argument("--policy", choices=("strategy", "lookahead", "auto"), default="strategy")
     args = parser.parse_args(argv)
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     try:
         if args.command == "score":
             return _cmd_score(stdin, stdout)
+        if args.command == "tournament":
+            return _cmd_tournament(args, stdout)
         return _cmd_simulate(args, stdout)
     except GameError as exc:
         print(f"error: {exc}", file=sys.stderr)
