@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.config import ConfigError, load_settings
+from bot.logs import configure_logging
 
 __all__ = ["main"]
 
@@ -40,10 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    # every record of every logger goes through a filter that hides both tokens (issue 16.12)
+    configure_logging(settings.log_level, settings.secrets())
     if args.sandbox or not settings.has_token:
         if not args.sandbox:
             print(

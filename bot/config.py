@@ -76,6 +76,11 @@ class Settings(BaseSettings):
             raise ValueError(f"LOG_LEVEL must be one of {', '.join(_LEVELS)}")
         return level
 
+    def secrets(self) -> list[str]:
+        """The configured tokens (for the log filter that redacts them)."""
+        tokens = (self.telegram_bot_token, self.discord_bot_token)
+        return [t.get_secret_value() for t in tokens if t is not None]
+
     @property
     def has_token(self) -> bool:
         """Whether at least one platform is configured."""

@@ -1,8 +1,9 @@
 """Discord adapter (discord.py 2.7): slash commands and component presses in, messages out,
 through the platform-neutral :class:`~bot.service.TableService`. It holds no game rules.
 
-* ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|help`` and the
-  admin commands ``/ofc settings`` and ``/ofc grant`` (one group, :class:`OfcCommands`).
+* ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|help``
+  (:class:`OfcCommands`) and the admin commands ``/ofcadmin settings|grant|close``
+  (:class:`OfcAdminCommands`, shown by default to members with Manage Server).
   Personal answers (balance, history, daily, settings) and refusals are ephemeral; the rest is
   public. Admin means Manage Server (or Administrator), read from the member permissions that
   Discord puts in each interaction and checked before the service is called.
@@ -35,14 +36,31 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot.discord.components import BoxSelect, PayloadButton, PickSelect, is_routed, view_of
+from bot.discord.components import (
+    BoxSelect,
+    PayloadButton,
+    PickSelect,
+    content_of,
+    is_routed,
+    view_of,
+)
 from bot.discord.presenter import PLATFORM, Capture, DiscordPresenter, LiveHand
 from bot.model import Actor, ChatRef, Reply
+from bot.names import clean_name
 from bot.screens import Payload, Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import language_of, tr
 
-__all__ = ["DiscordAdapter", "OfcClient", "OfcCommands", "actor_of", "chat_of", "is_admin"]
+__all__ = [
+    "DiscordAdapter",
+    "OfcAdminCommands",
+    "OfcClient",
+    "OfcCommands",
+    "actor_of",
+    "chat_of",
+    "discord_name",
+    "is_admin",
+]
 
 log = logging.getLogger(__name__)
 
@@ -51,37 +69,54 @@ Interaction = discord.Interaction[Any]
 #: Discord wants an answer within 3 seconds of the interaction; keep a margin for the network.
 ANSWER_WITHIN = 2.0
 
-# The shared texts name Telegram's commands; on Discord they live under /ofc.
+# The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin
+# commands under /ofcadmin (a top-level command of its own: Discord applies default member
+# permissions to top-level commands only).
 _COMMAND_NAMES = {
-    "newtable": "new",
-    "join": "join",
-    "ready": "ready",
-    "leave": "leave",
-    "sitout": "sitout",
-    "back": "back",
-    "balance": "balance",
-    "top": "top",
-    "history": "history",
-    "daily": "daily",
-    "rules": "rules",
-    "settings": "settings",
-    "grant": "grant",
-    "closetable": "close",
-    "help": "help",
+    "newtable": "ofc new",
+    "join": "ofc join",
+    "ready": "ofc ready",
+    "leave": "ofc leave",
+    "sitout": "ofc sitout",
+    "back": "ofc back",
+    "balance": "ofc balance",
+    "top": "ofc top",
+    "history": "ofc history",
+    "daily": "ofc daily",
+    "rules": "ofc rules",
+    "settings": "ofcadmin settings",
+    "grant": "ofcadmin grant",
+    "closetable": "ofcadmin close",
+    "help": "ofc help",
 }
-_COMMAND_RE = re.compile(r"(?<![\w/])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+# not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
+# player called "/top" is never rewritten
+_COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+_LIST_START = re.compile(r"^(\d+)\.(?=\s)|^([-+])(?=\s)")
 
 
 def discord_commands(text: str) -> str:
-    """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``)."""
-    return _COMMAND_RE.sub(lambda m: "/ofc " + _COMMAND_NAMES[m.group(1)], text)
+    """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``,
+    ``/closetable`` → ``/ofcadmin close``)."""
+    return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
+
+
+def discord_name(name: str) -> str:
+    """A (cleaned) name as Discord message content shows it literally: markdown escaped
+    (``# **x**`` is no heading, ``||x||`` no spoiler, ``1. x`` no list), mentions broken
+    (``@everyone``), ``<`` and ``/`` escaped (no channel mention, no command rewriting)."""
+    text = discord.utils.escape_markdown(name)
+    text = _LIST_START.sub(lambda m: f"{m[1]}\\." if m[1] else f"\\{m[2]}", text)
+    text = discord.utils.escape_mentions(text)
+    return text.replace("<", "\\<").replace("/", "\\/")
 
 
 def actor_of(interaction: Interaction) -> Actor:
-    """Who acts: the user's id, display name (nickname, global name or username, at most 32
-    characters) and the language of their Discord client."""
+    """Who acts: the user's id, display name (nickname, global name or username; cleaned by
+    :func:`bot.names.clean_name`, then escaped by :func:`discord_name`) and the language of
+    their Discord client."""
     user = interaction.user
-    name = (user.display_name or user.name or str(user.id)).strip()[:32] or str(user.id)
+    name = discord_name(clean_name(user.display_name or user.name, fallback=str(user.id)))
     return Actor(PLATFORM, str(user.id), name, interaction.locale.value)
 
 
@@ -101,6 +136,14 @@ def is_admin(interaction: Interaction) -> bool:
         return False
     perms = interaction.permissions
     return perms.manage_guild or perms.administrator
+
+
+def describe(interaction: Interaction) -> str:
+    """One line for the log: the interaction's kind, id, user, channel and data."""
+    return (
+        f"interaction {interaction.id} ({interaction.type.name}) of user {interaction.user.id} "
+        f"in channel {interaction.channel_id}: {interaction.data}"
+    )
 
 
 def _compose(text: str, screen: Screen | None) -> str:
@@ -166,12 +209,8 @@ _SETTING_CHOICES = [app_commands.Choice(name=n, value=n) for n in SETTINGS][:25]
 
 
 class OfcCommands(app_commands.Group):
-    """The ``/ofc`` command group (guilds only).
-
-    ``settings`` and ``grant`` declare Manage Server with ``default_permissions``; Discord
-    applies that to top-level commands only, so inside this group it is a declaration and the
-    adapter's own check (:func:`is_admin`) is what enforces it.
-    """
+    """The ``/ofc`` command group (guilds only): everything but the admin commands, which are
+    :class:`OfcAdminCommands`."""
 
     def __init__(self, adapter: DiscordAdapter) -> None:
         super().__init__(
@@ -245,10 +284,28 @@ class OfcCommands(app_commands.Group):
         """The command list."""
         await self.adapter.command(interaction, self.adapter.service.help)
 
+
+class OfcAdminCommands(app_commands.Group):
+    """The ``/ofcadmin`` command group: ``settings``, ``grant`` and ``close`` (guilds only).
+
+    A top-level command of its own, because Discord applies default member permissions to
+    top-level commands only: this one is shown to members with Manage Server (a server may
+    change that under Integrations). So the adapter's own check (:func:`is_admin`) still
+    decides every call.
+    """
+
+    def __init__(self, adapter: DiscordAdapter) -> None:
+        super().__init__(
+            name="ofcadmin",
+            description="Open-Face Chinese Poker: admin commands",
+            guild_only=True,
+            default_permissions=discord.Permissions(manage_guild=True),
+        )
+        self.adapter = adapter
+
     @app_commands.command(name="settings", description="Admins: this server's settings")
     @app_commands.describe(name="the setting to change", value="its new value")
     @app_commands.choices(name=_SETTING_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
     async def settings(
         self, interaction: Interaction, name: str | None = None, value: str | None = None
     ) -> None:
@@ -261,7 +318,6 @@ class OfcCommands(app_commands.Group):
         )
 
     @app_commands.command(name="close", description="Admins: close this channel's table")
-    @app_commands.default_permissions(manage_guild=True)
     async def close(self, interaction: Interaction) -> None:
         """Close the table between hands, cashing every stack out (admins)."""
         admin = is_admin(interaction)
@@ -272,16 +328,16 @@ class OfcCommands(app_commands.Group):
 
     @app_commands.command(name="grant", description="Admins: give (or take) kush")
     @app_commands.describe(user="who gets it", amount="how much (negative takes)")
-    @app_commands.default_permissions(manage_guild=True)
     async def grant(self, interaction: Interaction, user: discord.Member, amount: int) -> None:
         """Give kush to a member (admins; public when granted, ephemeral when refused)."""
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"
+        name = discord_name(clean_name(user.display_name, fallback=str(user.id)))
         await self.adapter.command(
             interaction,
             lambda c, a: service.grant(
-                c, a, admin, str(user.id), str(amount), key, target_name=user.display_name
+                c, a, admin, str(user.id), str(amount), key, target_name=name
             ),
             ephemeral=not admin,
         )
@@ -327,6 +383,7 @@ class DiscordAdapter:
         self.client = OfcClient(self, intents=intents or discord.Intents(guilds=True), **options)
         self.tree = self.client.tree
         self.tree.add_command(OfcCommands(self))
+        self.tree.add_command(OfcAdminCommands(self))
         self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
         self.presenter = DiscordPresenter(self.client)
         service.register(self.presenter)
@@ -407,12 +464,12 @@ class DiscordAdapter:
             try:
                 reply = await call(chat_of(interaction), actor)
             except Exception:
-                log.exception("command %s failed", interaction.command)
+                log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
             finally:
                 ack.stop()
             private = ephemeral or reply.alert
-            content = discord_commands(_compose(reply.text, reply.screen)) or "…"
+            content = content_of(discord_commands(_compose(reply.text, reply.screen))) or "…"
             view = view_of(reply.screen) if reply.screen else None
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             try:
@@ -424,17 +481,33 @@ class DiscordAdapter:
                 log.warning("could not answer command %s: %s", interaction.command, exc)
             if view is not None:
                 view.stop()  # items route by custom_id; the instance need not listen
+        except Exception as exc:
+            await self.on_error(interaction, exc)
         finally:
             self._busy(-1)
+
+    async def on_error(self, interaction: Interaction, error: BaseException) -> None:
+        """The one error handler: an unexpected exception of a slash command (the command
+        tree's ``on_error``) or of a press (the items hand presses to :meth:`_press`, which
+        sends what it raises here) is logged once with the interaction, and the user is told
+        ephemerally that nothing changed. (A failure of the service call itself is answered
+        the same way by :meth:`command` and :meth:`_press`, through their usual answer.)"""
+        if isinstance(error, app_commands.CommandInvokeError):
+            error = error.original
+        log.error("%s failed", describe(interaction), exc_info=error)
+        text = tr(language_of(interaction.locale.value), "err.internal")
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException as exc:
+            log.info("could not tell the user about the failure: %s", exc)
 
     async def _on_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("slash command error: %s", error, exc_info=error)
-        if not interaction.response.is_done():
-            lang = language_of(interaction.locale.value)
-            with contextlib.suppress(discord.HTTPException):
-                await interaction.response.send_message(tr(lang, "err.internal"), ephemeral=True)
+        await self.on_error(interaction, error)
 
     # -- presses ---------------------------------------------------------------------------
     async def on_press(self, interaction: Interaction, data: str) -> None:
@@ -483,11 +556,13 @@ class DiscordAdapter:
                 try:
                     reply = await self._run_presses(interaction, actor, datas)
                 except Exception:
-                    log.exception("press %s failed", datas)
+                    log.exception("%s failed", describe(interaction))
                     reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
                 finally:
                     ack.stop()
             await self._answer_press(interaction, reply, on_hand, ack, cap)
+        except Exception as exc:  # discord.py would only log it, leaving the user unanswered
+            await self.on_error(interaction, exc)
         finally:
             self._busy(-1)
 
@@ -525,7 +600,7 @@ class DiscordAdapter:
         try:
             if screen is not None and (on_hand or not reply.private):
                 # the pressed hand (or settings) message shows the new screen
-                content = _compose(reply.text, screen)
+                content = content_of(_compose(reply.text, screen))
                 view = view_of(screen)
                 if deferred:
                     await interaction.edit_original_response(content=content, view=view)
@@ -540,7 +615,7 @@ class DiscordAdapter:
                 # "My cards" on the table message: the hand as a new ephemeral message
                 view = view_of(screen)
                 extra: dict[str, Any] = {"view": view} if view is not None else {}
-                content = _compose(reply.text, screen)
+                content = content_of(_compose(reply.text, screen))
                 if deferred:
                     sent = await interaction.followup.send(
                         content, ephemeral=True, wait=True, **extra
@@ -557,10 +632,11 @@ class DiscordAdapter:
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id
             elif reply.text:
+                text = content_of(reply.text)
                 if deferred:
-                    await interaction.followup.send(reply.text, ephemeral=True)
+                    await interaction.followup.send(text, ephemeral=True)
                 else:
-                    await interaction.response.send_message(reply.text, ephemeral=True)
+                    await interaction.response.send_message(text, ephemeral=True)
             elif not deferred:
                 await interaction.response.defer()
         except discord.HTTPException as exc:

@@ -37,6 +37,7 @@ from discord import ButtonStyle
 from discord.ui import Button as UiButton
 from discord.ui import DynamicItem, Item, Select, View
 
+from bot.names import fit
 from bot.screens import Button, Screen
 from game.cards import parse_card
 from game.errors import CardError
@@ -195,7 +196,7 @@ def is_routed(custom_id: str) -> bool:
 
 def content_of(text: str) -> str:
     """Message content: Discord takes at most 2,000 characters."""
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    return fit(text, MAX_CONTENT)
 
 
 # -- labels and styles -------------------------------------------------------------------------

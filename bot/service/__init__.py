@@ -25,6 +25,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply
+from bot.names import clean_arg
 from bot.presses import (
     Claim,
     Continue,
@@ -162,12 +163,15 @@ class TableService:
         if existing is not None:
             return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
         settings = community.settings
+        games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
+            name = clean_arg(game)
+            return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
         try:
             options = settings_mod.table_options(settings, game)  # the options game has
         except OptionError:
             options = None
         if options is None or options.game not in PLAYABLE_GAMES:
-            games = ", ".join(g.value for g in PLAYABLE_GAMES)
             return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
         try:
             t = await lobby.open_table(
@@ -257,6 +261,7 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
+        target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
         return await wallet.grant(self.rt, community, actor, lang, target, amount, key, target_name)
 
     async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
@@ -280,6 +285,7 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
+        args = [clean_arg(a) for a in args]  # echoed in refusals
         return await settings_mod.settings(self.rt, community, lang, args)
 
     # -- private chat ----------------------------------------------------------------------

@@ -74,6 +74,10 @@ async def history(
             (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
         )
         kush = int(h.result.get("kush", {}).get(str(seat), 0))
+        # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
+        # revealed count nothing), stored by the service as "counted"
+        counted: Mapping[str, Any] = h.result.get("counted") or {}
+        points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
         lines.append(
             tr(
@@ -81,7 +85,7 @@ async def history(
                 "reply.history_line",
                 table=h.table_id,
                 hand=h.number,
-                points=int(info.get("points", 0)),
+                points=points,
                 kush=kush,
                 label=community.settings.kush_label,
                 foul=foul,

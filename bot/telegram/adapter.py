@@ -47,16 +47,21 @@ from telegram.ext import (
 )
 
 from bot.model import Actor, ChatRef, Reply
+from bot.names import clean_name, fit
 from bot.screens import Screen
 from bot.service import TableService
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
+from bot.texts import language_of, tr
 
 __all__ = ["TelegramAdapter", "TelegramPresenter", "markup"]
 
 log = logging.getLogger(__name__)
 
 PLATFORM = "telegram"
+#: Telegram's limits: a message's text, and the text of a callback query's answer.
+MAX_TEXT = 4096
+MAX_ANSWER = 200
 COMMANDS = (
     ("newtable", "open a table / открыть стол"),
     ("join", "take a seat / сесть"),
@@ -120,7 +125,8 @@ class TelegramPresenter:
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
-        msg = await self.app.bot.send_message(chat_id, screen.text, reply_markup=markup(screen))
+        text = fit(screen.text, MAX_TEXT)
+        msg = await self.app.bot.send_message(chat_id, text, reply_markup=markup(screen))
         return str(msg.message_id)
 
     def current_ref(self, chat_id: str, ref: str) -> str:
@@ -142,7 +148,7 @@ class TelegramPresenter:
             ref = self.current_ref(*key)
             try:
                 await self.app.bot.edit_message_text(
-                    screen.text,
+                    fit(screen.text, MAX_TEXT),
                     chat_id=chat_id,
                     message_id=int(ref),
                     reply_markup=markup(screen),
@@ -274,10 +280,10 @@ class TelegramPresenter:
         target = self._migrated.get(chat_id, chat_id)
         try:
             try:
-                await self.app.bot.send_message(target, text)
+                await self.app.bot.send_message(target, fit(text, MAX_TEXT))
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
-                await self.app.bot.send_message(exc.new_chat_id, text)
+                await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
         except TelegramError:
             log.exception("cannot post in %s", chat_id)
 
@@ -292,7 +298,7 @@ def _private(chat_id: str) -> bool:
 
 
 def _actor(user: User) -> Actor:
-    name = (user.full_name or user.username or str(user.id)).strip()[:32]
+    name = clean_name(user.full_name or user.username, fallback=str(user.id))
     return Actor(PLATFORM, str(user.id), name, user.language_code)
 
 
@@ -366,6 +372,7 @@ class TelegramAdapter:
             self.app.add_handler(CommandHandler(name, handler))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
+        self.app.add_error_handler(self._on_error)
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self, *, polling: bool = True, poll_interval: float = 0.0) -> None:
@@ -411,7 +418,7 @@ class TelegramAdapter:
         if reply.screen and reply.text:
             text = reply.text + "\n\n" + reply.screen.text
         try:
-            await msg.reply_text(text, reply_markup=kb)
+            await msg.reply_text(fit(text, MAX_TEXT), reply_markup=kb)
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
 
@@ -518,6 +525,25 @@ class TelegramAdapter:
         elif msg.migrate_from_chat_id:
             await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
 
+    # -- errors ----------------------------------------------------------------------------
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """The one error handler (``Application.add_error_handler``): whatever a handler
+        raised is logged once with its update, and the user is told that nothing changed
+        (a popup for a press, a reply for a command)."""
+        described = update.to_dict() if isinstance(update, Update) else update
+        log.error("handling update %s failed", described, exc_info=context.error)
+        if not isinstance(update, Update):
+            return
+        user = update.effective_user
+        text = tr(language_of(user.language_code if user else None), "err.internal")
+        try:
+            if update.callback_query is not None:
+                await update.callback_query.answer(text, show_alert=True)
+            elif update.effective_message is not None:
+                await update.effective_message.reply_text(text)
+        except TelegramError as exc:
+            log.info("could not tell the user about the failure: %s", exc)
+
     # -- presses ---------------------------------------------------------------------------
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
@@ -546,7 +572,7 @@ class TelegramAdapter:
                     str(message.chat_id), str(message.message_id), reply.screen
                 )
             try:
-                await query.answer(reply.text[:200] or None, show_alert=reply.alert)
+                await query.answer(fit(reply.text, MAX_ANSWER) or None, show_alert=reply.alert)
             except TelegramError:
                 log.info("could not answer a callback query")
 

@@ -39,6 +39,8 @@ BOB = FakeUser(302, "Bob", "ru")
 CAROL = FakeUser(303, "Carol", "en-GB")
 
 Plan = dict[str, str | None]
+#: the subcommands of /ofcadmin (the rest are under /ofc)
+ADMIN_COMMANDS = frozenset({"settings", "grant", "close"})
 
 
 def components(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -80,9 +82,14 @@ class World:
         *,
         admin: bool | None = None,
         channel_id: int = CHANNEL_ID,
+        group: str | None = None,
     ) -> dict[str, Any]:
-        """``user`` runs ``/ofc sub``; returns the reply message (``flags`` 64: ephemeral)."""
-        record = await self.fake.slash(user, sub, options, admin=admin, channel_id=channel_id)
+        """``user`` runs ``/ofc sub`` (``/ofcadmin sub`` for the admin commands, or ``/group
+        sub``); returns the reply message (``flags`` 64: ephemeral)."""
+        group = group or ("ofcadmin" if sub in ADMIN_COMMANDS else "ofc")
+        record = await self.fake.slash(
+            user, sub, options, admin=admin, channel_id=channel_id, group=group
+        )
         await self.settle(record)
         assert record.messages, record
         return self.fake.messages[record.messages[-1]]

@@ -1,0 +1,89 @@
+"""Logging set-up: one stream handler on the root logger, and the bot tokens redacted from
+every record (issue 16.12).
+
+python-telegram-bot logs the API URLs it builds at DEBUG, and a Telegram URL holds the token
+(``…/bot<token>/getMe``); an exception's text may hold one too. :class:`RedactSecrets` is a
+filter on every handler of the root logger, so it sees the records of every logger that reach
+a handler (loggers propagate to the root), at every level: it formats the message with its
+arguments, the exception and the stack, and replaces each secret (also URL-quoted, and a
+Telegram token's part after the colon) with ``[REDACTED]``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections.abc import Iterable
+from typing import TextIO
+from urllib.parse import quote
+
+__all__ = ["FORMAT", "REDACTED", "RedactSecrets", "configure_logging"]
+
+FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+REDACTED = "[REDACTED]"
+
+
+class RedactSecrets(logging.Filter):
+    """Replaces secrets in a record's message, exception and stack text (never drops one)."""
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        super().__init__()
+        forms: set[str] = set()
+        for secret in secrets:
+            if not secret:
+                continue
+            forms.update({secret, quote(secret, safe=""), quote(secret)})
+            _, _, tail = secret.partition(":")
+            if len(tail) >= 16:  # a Telegram token's secret part, on its own
+                forms.update({tail, quote(tail, safe="")})
+        self.secrets = sorted(forms, key=len, reverse=True)  # longer forms first
+
+    def redact(self, text: str) -> str:
+        """``text`` with every secret replaced."""
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, REDACTED)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Redact ``record`` in place (its message is formatted once, here)."""
+        if not self.secrets:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken format: leave it to the handler to report
+            return True
+        record.msg, record.args = self.redact(message), None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self.redact(record.exc_text)
+        if record.stack_info:
+            record.stack_info = self.redact(record.stack_info)
+        return True
+
+
+class _Handler(logging.StreamHandler[TextIO]):
+    """The handler :func:`configure_logging` installs (replaced when it is called again)."""
+
+
+def configure_logging(
+    level: str | int, secrets: Iterable[str] = (), stream: TextIO | None = None
+) -> RedactSecrets:
+    """Log to ``stream`` (standard error by default) at ``level``, with ``secrets`` redacted
+    from every record of every logger: the filter goes on each handler of the root logger
+    (this one and any already there). Returns the filter."""
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _Handler)]:
+        root.removeHandler(old)
+    handler = _Handler(stream if stream is not None else sys.stderr)
+    handler.setFormatter(logging.Formatter(FORMAT))
+    root.addHandler(handler)
+    root.setLevel(level)
+    redactor = RedactSecrets(secrets)
+    for h in root.handlers:
+        for f in [f for f in h.filters if isinstance(f, RedactSecrets)]:
+            h.removeFilter(f)
+        h.addFilter(redactor)
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    return redactor

@@ -1,0 +1,82 @@
+"""What users type, made safe to show: player names and command arguments (issue 16.7).
+
+Both adapters pass every name they receive (a Telegram user's full name, a Discord member's
+display name) through :func:`clean_name`, and every free-text argument through
+:func:`clean_arg`, before it reaches the service; :func:`fit` is their last guard on the length
+of whatever they send.
+
+* Bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are removed:
+  a name could otherwise reverse the rest of the line it is shown in.
+* Other control characters and line breaks become spaces, runs of white space one space.
+* Cuts fall between grapheme clusters (``regex``'s ``\\X``, Unicode's extended grapheme
+  clusters): a family emoji, a flag or a letter with its accents is kept whole or left out.
+* Lengths are counted in UTF-16 code units, the unit of Telegram's limits, never fewer than
+  characters (Discord's unit).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+__all__ = ["MAX_ARG", "MAX_NAME", "clean_arg", "clean_name", "cut", "fit", "units"]
+
+#: Longest player name kept (in UTF-16 code units).
+MAX_NAME = 32
+#: Longest command argument passed on (a name, a number, a setting's value).
+MAX_ARG = 64
+
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_GRAPHEME = regex.compile(r"\X")
+ELLIPSIS = "…"
+
+
+def units(text: str) -> int:
+    """The length of ``text`` in UTF-16 code units (characters beyond the BMP count 2)."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def cut(text: str, limit: int, ellipsis: str = "") -> str:
+    """``text`` if it fits in ``limit`` UTF-16 code units, else its longest prefix of whole
+    grapheme clusters that fits together with ``ellipsis`` (then appended)."""
+    if units(text) <= limit:
+        return text
+    room = limit - units(ellipsis)
+    kept: list[str] = []
+    used = 0
+    for cluster in _GRAPHEME.findall(text):
+        size = units(cluster)
+        if used + size > room:
+            break
+        kept.append(cluster)
+        used += size
+    return "".join(kept) + ellipsis
+
+
+def fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` code units with "…" when it is longer (the adapters' last
+    guard; what users typed is cut where it enters, so a message keeps its structure)."""
+    return cut(text, limit, ELLIPSIS)
+
+
+def _plain(raw: str) -> str:
+    out: list[str] = []
+    for ch in raw:
+        if ch in _BIDI:
+            continue
+        out.append(" " if unicodedata.category(ch) == "Cc" else ch)
+    return " ".join("".join(out).split())
+
+
+def clean_name(raw: str | None, fallback: str = "?") -> str:
+    """A player name as shown: no bidirectional controls, one line, at most :data:`MAX_NAME`
+    code units cut at whole grapheme clusters; ``fallback`` when nothing is left."""
+    name = cut(_plain(raw or ""), MAX_NAME).strip()
+    return name or fallback
+
+
+def clean_arg(raw: str, limit: int = MAX_ARG) -> str:
+    """A command argument as passed on: cleaned like a name and cut at ``limit`` code units
+    with "…" (no real name, id or value is that long, so a cut one is refused as unknown)."""
+    return fit(_plain(raw), limit)

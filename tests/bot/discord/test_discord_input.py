@@ -1,0 +1,117 @@
+"""Issue 16 on Discord, through discord.py's real client and the fake Discord: names are shown
+literally (markdown escaped, no command rewriting inside them), the admin commands are a
+command of their own with default member permissions, help names every game, and an
+unexpected exception is answered ("nothing changed") and logged once (items 7, 8, 10, 11)."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.discord.adapter import discord_commands, discord_name
+from tests.bot.discord.dc_world import ALICE, BOB, _Records, components, world
+from tests.fakes.discord_api import EPHEMERAL, FakeUser
+
+HEADING = FakeUser(311, "# **WINNER**")
+SPOILER = FakeUser(312, "||hidden||")
+SLASH = FakeUser(313, "/top")
+
+
+def test_names_are_escaped_and_never_rewritten() -> None:
+    assert discord_name("# **WINNER**") == "\\# \\*\\*WINNER\\*\\*"
+    assert discord_name("||x||") == "\\|\\|x\\|\\|"
+    assert discord_name("1. first") == "1\\. first"
+    assert discord_name("@everyone") == "@\u200beveryone"
+    text = f"{discord_name('/top')} — use /top, /settings or /closetable"
+    assert discord_commands(text) == (
+        "\\/top — use /ofc top, /ofcadmin settings or /ofcadmin close"
+    )
+
+
+async def test_markdown_names_show_literally(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for user in (HEADING, SPOILER, SLASH):
+            await w.press_lobby(user, "j")
+        content = w.table_message()["content"]
+        assert "1. \\# \\*\\*WINNER\\*\\* —" in content
+        assert "2. \\|\\|hidden\\|\\| —" in content
+        assert "3. \\/top —" in content
+        reply = await w.slash(SLASH, "balance")
+        assert reply["content"].startswith("\\/top: 1000")  # not "/ofc top: 1000"
+        reply = await w.slash(ALICE, "top")
+        lines = reply["content"].splitlines()
+        assert any(line.endswith("\\/top — 1000 kush") for line in lines[1:]), lines
+        assert "/ofc top" not in reply["content"]
+        # a granted member's name is escaped as well
+        reply = await w.slash(ALICE, "grant", {"user": SPOILER, "amount": 5}, admin=True)
+        assert reply["content"].startswith("\\|\\|hidden\\|\\|: +5")
+
+
+async def test_admin_commands_are_their_own_command_for_manage_server(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        admin = next(c for c in w.fake.commands if c["name"] == "ofcadmin")
+        assert {o["name"] for o in admin["options"]} == {"settings", "grant", "close"}
+        assert int(admin["default_member_permissions"]) == 32  # Manage Server
+        assert admin["dm_permission"] is False
+        # our own check still decides (a server may open the command to everyone)
+        reply = await w.slash(BOB, "close", group="ofcadmin")
+        assert reply["flags"] & EPHEMERAL and "администратор" in reply["content"]
+        await w.slash(ALICE, "new")
+        reply = await w.slash(ALICE, "close", group="ofcadmin", admin=True)
+        assert "Table #1 is closed" in reply["content"]
+        reply = await w.slash(ALICE, "help")
+        text = reply["content"]
+        assert "/ofcadmin settings, /ofcadmin grant, /ofcadmin close — close the table" in text
+        assert "pineapple" in text and "ofc (classic OFC)" in text and "chinese" in text
+        await w.slash(ALICE, "new")
+        reply = await w.slash(BOB, "new")
+        assert "/ofcadmin close" in reply["content"]  # how to close it
+
+
+def _drain(records: _Records) -> list[str]:
+    out = list(records.messages)
+    records.messages.clear()  # the world checks that nothing else was logged
+    return out
+
+
+async def test_an_unexpected_exception_is_answered_and_logged_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with world(tmp_path) as w:
+        records = next(
+            h for h in logging.getLogger("bot.discord").handlers if isinstance(h, _Records)
+        )
+        await w.slash(ALICE, "new")
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        # the service call fails
+        monkeypatch.setattr(w.store, "player", broken)
+        reply = await w.slash(BOB, "balance")
+        assert reply["flags"] & EPHEMERAL
+        assert reply["content"] == "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз."
+        logged = _drain(records)
+        assert len(logged) == 1 and "balance" in logged[0] and str(BOB.id) in logged[0]
+        monkeypatch.undo()
+
+        # answering a press fails (discord.py would only log it): the error handler answers
+        monkeypatch.setattr(w.adapter, "_answer_press", broken)
+        record = await w.press_lobby(ALICE, "j")
+        notice = w.notice(record)
+        assert notice is not None and notice["flags"] & EPHEMERAL
+        assert notice["content"] == "Something went wrong; nothing changed. Please try again."
+        logged = _drain(records)
+        assert len(logged) == 1 and "component" in logged[0]
+        monkeypatch.undo()
+
+        # the command tree's error hook (an error outside the adapter's command code)
+        monkeypatch.setattr(w.adapter, "command", broken)
+        reply = await w.slash(ALICE, "top")
+        assert reply["flags"] & EPHEMERAL and "nothing changed" in reply["content"]
+        assert len(_drain(records)) == 1
+        assert components(reply) == []

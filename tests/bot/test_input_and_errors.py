@@ -1,0 +1,147 @@
+"""Issue 16, items 7, 9, 10 and 8 on Telegram, through the real adapter and the fake Bot API:
+what users type is cut and cleaned, replies stay within Telegram's limits, help and hints name
+every game and how to close a table, Chinese Poker history shows the points counted, and an
+unexpected exception is answered ("nothing changed") and logged once."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.names import units
+from bot.telegram.fake_api import FakeUser
+from tests.bot.test_classic_games_e2e import (
+    ALICE_13,
+    ALICE_PLAN,
+    BOB_13,
+    BOB_PLAN,
+    admin_settings,
+    chinese_deck,
+    seat,
+)
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+
+FAMILY = "👨\u200d👩\u200d👧\u200d👦"
+
+
+async def test_a_grant_to_a_4086_character_name_is_answered_within_the_limit(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        name = "@" + "x" * 4085
+        reply = await w.say(ALICE, f"/grant {name} 100")
+        text = reply["text"]
+        assert units(text) <= 4096
+        # the structure is kept, what the admin typed is cut
+        assert text.startswith("No such player here: @xxx") and text.endswith("….")
+        assert len(text) < 100
+
+
+async def test_names_lose_bidi_controls_and_are_cut_at_whole_emoji(tmp_path: Path) -> None:
+    odd = FakeUser(105, "\u202eZed\u2066 " + "A" * 20 + FAMILY + "B" * 20, "zed", "en")
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(odd, "j")
+        text = w.table_message()["text"]
+        shown = "Zed " + "A" * 20  # 24 units; the family (11) would pass 32: left out whole
+        assert f"1. {shown} —" in text
+        assert "\u202e" not in text and "\u2066" not in text
+        assert "\u200d" not in text  # no piece of the family either
+        reply = await w.say(odd, "/balance")
+        assert reply["text"].startswith(f"{shown}: 1000")
+
+
+async def test_help_lists_every_game_and_what_closetable_does(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        reply = await w.say(ALICE, "/help")
+        text = reply["text"]
+        assert "/newtable pineapple | ofc | chinese" in text
+        assert "/closetable — close the table between hands" in text
+        reply = await w.say(BOB, "/help")  # Russian
+        assert "/newtable pineapple | ofc | chinese" in reply["text"]
+        assert "/closetable — закрыть стол" in reply["text"]
+
+
+async def test_unknown_game_and_open_table_hints(tmp_path: Path) -> None:
+    async with world(tmp_path) as w:
+        reply = await w.say(ALICE, "/newtable poker")
+        assert reply["text"] == "Unknown game “poker”. Games: pineapple, ofc, chinese."
+        reply = await w.say(BOB, "/newtable " + "z" * 3000)
+        assert reply["text"].startswith("Неизвестная игра «zzz") and len(reply["text"]) < 150
+        assert not w.service.tables
+        reply = await w.say(ALICE, "/newtable chinese")
+        assert "is open" in reply["text"]
+        reply = await w.say(ALICE, "/newtable ofc")
+        assert "already has an open table (#1)" in reply["text"]
+        assert "an admin closes it with /closetable" in reply["text"]
+        reply = await w.say(BOB, "/newtable")
+        assert "/closetable" in reply["text"] and "администратор" in reply["text"]
+
+
+async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Path) -> None:
+    """Alice claims after the bottom (6 points: 2 for the box and a bonus of 4); the middle
+    and top were never revealed, so her hand counted 6, not the hand's full points."""
+    deck = chinese_deck(ALICE_13, BOB_13)
+    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
+        await seat(w, [ALICE, BOB], "chinese")
+        await w.play_street(BOB, BOB_PLAN)
+        await w.play_street(ALICE, ALICE_PLAN)
+        await w.adapter.presenter.flush()
+        msg = await w.fake.wait_for(
+            lambda: next(
+                (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
+            )
+        )
+        claim = next(
+            b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":k")
+        )
+        answer = await w.press(ALICE, GROUP_ID, msg, claim)
+        assert not answer.get("show_alert"), answer
+        t = next(iter(w.service.tables.values()))
+        record = (await w.store.hand_history(t.seats[0].player_id, 1))[0].result
+        full = {r["seat"]: r["points"] for r in record["seats"]}
+        assert full[0] > 6  # every box of the hand, the unrevealed ones included
+        assert record["counted"] == {"0": 6, "1": 3}
+        reply = await w.say(ALICE, "/history")
+        assert "Table 1, hand 1: +6 pts, +3 kush" in reply["text"]
+        reply = await w.say(BOB, "/history")
+        assert "Стол 1, раздача 1: +3 очк., -3 kush" in reply["text"]
+
+
+def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def test_an_unexpected_exception_is_answered_and_logged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(w.store, "player", broken)
+        caplog.clear()
+        reply = await w.say(ALICE, "/balance")
+        assert reply["text"] == "Something went wrong; nothing changed. Please try again."
+        reply = await w.say(BOB, "/balance")
+        assert reply["text"] == "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз."
+        errors = _errors(caplog)
+        assert len(errors) == 2  # once per update
+        assert errors[0].exc_info is not None and "boom" in str(errors[0].exc_info[1])
+        assert "/balance" in errors[0].getMessage()  # with the update
+        monkeypatch.undo()
+
+        monkeypatch.setattr(w.service, "press", broken)
+        caplog.clear()
+        answer = await w.press_lobby(ALICE, "j")
+        assert answer["show_alert"] is True
+        assert answer["text"] == "Something went wrong; nothing changed. Please try again."
+        assert len(_errors(caplog)) == 1
