@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
+from bot.model import ChatRef
 from bot.screens import Payload
 from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -158,14 +158,9 @@ async def test_a_group_upgraded_mid_hand_takes_its_table_and_wallets(tmp_path: P
         reply = await w.say(BOB, "/daily", chat_id=NEW_GROUP)
         assert "already" in reply["text"] or "уже" in reply["text"], reply["text"]
         reply = await w.say(CAROL, "/join", chat_id=NEW_GROUP)
-        assert f"#{t.id}" in reply["text"] or "seat" in reply["text"], reply["text"]
-        assert w.service.table_in(t_chat(NEW_GROUP)) is t
-
-
-def t_chat(chat_id: int) -> Any:
-    from bot.model import ChatRef
-
-    return ChatRef("telegram", str(chat_id), str(chat_id), "", False)
+        assert "You sit at seat 3" in reply["text"], reply["text"]
+        assert t.seat_of(str(CAROL.id)) is not None
+        assert w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP))) is t
 
 
 async def test_the_service_messages_of_an_upgrade_move_the_table(tmp_path: Path) -> None:
@@ -180,9 +175,7 @@ async def test_the_service_messages_of_an_upgrade_move_the_table(tmp_path: Path)
         await w.fake.migrate_group(GROUP_ID, NEW_GROUP)
         await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
         await w.adapter.presenter.flush()
-        lobby = next(
-            m for m in reversed(w.fake.chat_messages(NEW_GROUP)) if w.fake.buttons(m)
-        )
+        lobby = next(m for m in reversed(w.fake.chat_messages(NEW_GROUP)) if w.fake.buttons(m))
         join = next(
             b["callback_data"]
             for b in w.fake.buttons(lobby)
