@@ -5,17 +5,18 @@ It imports nothing from ``tests``.
 It runs the real composition root (:func:`bot.app.run`) with three test hooks, all set from
 the environment:
 
-* **storage kill points.** ``storage.sqlite._run_batch`` (every queued write: one
-  ``BEGIN IMMEDIATE`` … ``COMMIT``) and ``storage.sqlite._in_transaction`` (get-or-create of
-  communities and players) are wrapped. Each successful transaction is one *commit boundary*,
-  numbered from 1 in this process. ``OFC_CRASH_COMMIT=N`` kills the process with SIGKILL right
-  after the N-th commit (``OFC_CRASH_COMMIT_WHEN=after``, the default) or right before it
-  (``before``: the transaction's work is never committed; nothing reaches the platform between
-  the start of a transaction and its ``COMMIT``, they run on the connection's thread).
-  ``OFC_CRASH_COMMIT_MATCH=text`` counts only transactions with a write whose function name
-  contains ``text`` (``_buy_in_tx``, ``_settle``, ``_cash_out_tx``, ``_snapshot_tx`` …).
-  ``OFC_CRASH_TRACE=path`` appends one line per commit (``number<TAB>write names``); once the
-  file ``OFC_CRASH_DISARM`` exists the kill point is off (the test has what it wanted).
+* **storage kill points.** The transactions of ``storage.sqlite._run_batch`` (every queued
+  write) and ``storage.sqlite._in_transaction`` (get-or-create of communities and players) run
+  on a connection whose ``BEGIN`` and ``COMMIT`` are watched. Each ``COMMIT`` is one *commit
+  boundary*, numbered from 1 in this process. ``OFC_CRASH_COMMIT=N`` kills the process with
+  SIGKILL right after the N-th commit (``OFC_CRASH_COMMIT_WHEN=after``, the default) or right
+  before its ``COMMIT`` statement (``before``: the work is done but never committed).
+  ``OFC_CRASH_COMMIT_MATCH`` counts only some commits: ``+buy_in``, ``+cash_out``,
+  ``+hand_result`` … (the transaction wrote a ledger row of that kind), ``+hand`` (a row of
+  the hand history), or any other text: part of the name of a write function in it (these
+  change with the code; the tags do not). ``OFC_CRASH_TRACE=path`` appends one line per commit
+  (``number<TAB>write names<TAB>tags<TAB>note``); once the file ``OFC_CRASH_DISARM`` exists the
+  kill point is off (the test has what it wanted).
 * **the table service.** ``bot.app.TableService`` gets ``next_hand_delay`` from
   ``OFC_CRASH_NEXT_HAND_DELAY`` and a ``deck_source``: hand *n* of the run (n = the hands
   recorded in the database + 1) is dealt from ``OFC_CRASH_DECKS`` (JSON ``{"n": "As Kd …"}``)
@@ -74,36 +75,91 @@ class _Commits:
         sys.stderr.flush()
         os.kill(os.getpid(), signal.SIGKILL)
 
-    def _is_target(self, names: Sequence[str]) -> bool:
-        if not self.target:
-            return False
-        if self.match and not any(self.match in n for n in names):
+    def _matches(self, names: Sequence[str], tags: Sequence[str]) -> bool:
+        if not self.match:
+            return True
+        if self.match.startswith("+"):
+            return self.match in tags
+        return any(self.match in n for n in names)
+
+    def _is_target(self, names: Sequence[str], tags: Sequence[str]) -> bool:
+        if not self.target or not self._matches(names, tags):
             return False
         if self.matched + 1 != self.target:
             return False
         return not (self.disarm_path and os.path.exists(self.disarm_path))
 
-    def before(self, names: Sequence[str]) -> None:
+    def before(self, names: Sequence[str], tags: Sequence[str]) -> None:
         with self._lock:
-            if self.when == "before" and self._is_target(names):
-                self._trace(self.count + 1, names, "killed before commit")
+            if self.when == "before" and self._is_target(names, tags):
+                self._trace(self.count + 1, names, tags, "killed before commit")
                 self._kill()
 
-    def after(self, names: Sequence[str]) -> None:
+    def after(self, names: Sequence[str], tags: Sequence[str]) -> None:
         with self._lock:
-            target = self.when == "after" and self._is_target(names)
+            target = self.when == "after" and self._is_target(names, tags)
             self.count += 1
-            if not self.match or any(self.match in n for n in names):
+            if self._matches(names, tags):
                 self.matched += 1
-            self._trace(self.count, names, "killed after commit" if target else "")
+            self._trace(self.count, names, tags, "killed after commit" if target else "")
             if target:
                 self._kill()
 
-    def _trace(self, number: int, names: Sequence[str], note: str) -> None:
+    def _trace(self, number: int, names: Sequence[str], tags: Sequence[str], note: str) -> None:
         if not self.trace_path:
             return
         with open(self.trace_path, "a", encoding="utf-8") as f:
-            f.write(f"{number}\t{','.join(names)}\t{note}\n")
+            f.write(f"{number}\t{','.join(names)}\t{','.join(tags)}\t{note}\n")
+
+
+class _Watched:
+    """The store's connection inside one transaction, with its ``BEGIN`` and ``COMMIT``
+    watched; everything else goes to the connection itself."""
+
+    def __init__(self, conn: sqlite3.Connection, commits: _Commits, names: list[str]) -> None:
+        self._conn = conn
+        self._commits = commits
+        self._names = names
+        self._marks = (0, 0)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def _max_ids(self) -> tuple[int, int]:
+        try:
+            ledger = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM ledger").fetchone()
+            hands = self._conn.execute("SELECT COALESCE(MAX(id), 0) FROM hands").fetchone()
+        except sqlite3.Error:
+            return (0, 0)
+        return (int(ledger[0]), int(hands[0]))
+
+    def _tags(self) -> list[str]:
+        """What the transaction wrote: ``+<ledger kind>`` per kind of its new ledger rows and
+        ``+hand`` for a new row of the hand history."""
+        try:
+            kinds = self._conn.execute(
+                "SELECT DISTINCT kind FROM ledger WHERE id > ? ORDER BY kind", (self._marks[0],)
+            ).fetchall()
+            hands = self._conn.execute(
+                "SELECT COUNT(*) FROM hands WHERE id > ?", (self._marks[1],)
+            ).fetchone()
+        except sqlite3.Error:
+            return []
+        return [f"+{k}" for (k,) in kinds] + (["+hand"] if hands[0] else [])
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        word = sql.lstrip()[:6].upper()
+        if word == "BEGIN ":
+            cursor = self._conn.execute(sql, *args)
+            self._marks = self._max_ids()
+            return cursor
+        if word == "COMMIT":
+            tags = self._tags()
+            self._commits.before(self._names, tags)
+            cursor = self._conn.execute(sql, *args)
+            self._commits.after(self._names, tags)
+            return cursor
+        return self._conn.execute(sql, *args)
 
 
 def _name(fn: Callable[..., Any]) -> str:
@@ -111,26 +167,20 @@ def _name(fn: Callable[..., Any]) -> str:
 
 
 def install_commit_hooks(env: dict[str, str]) -> _Commits:
-    """Wrap the two functions of :mod:`storage.sqlite` that commit."""
+    """Watch the transactions of the two functions of :mod:`storage.sqlite` that commit."""
     commits = _Commits(env)
     run_batch = storage.sqlite._run_batch
     in_transaction = storage.sqlite._in_transaction
 
     @functools.wraps(run_batch)
     def _run_batch(conn: Any, items: Sequence[Any]) -> list[tuple[bool, Any]]:
-        names = [_name(item.body) for item in items]
-        commits.before(names)
-        out = run_batch(conn, items)
-        commits.after(names)
-        return out
+        watched: Any = _Watched(conn, commits, [_name(i.body) for i in items])
+        return run_batch(watched, items)
 
     @functools.wraps(in_transaction)
     def _in_transaction(conn: Any, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
-        names = [_name(body)]
-        commits.before(names)
-        out = in_transaction(conn, body, args)
-        commits.after(names)
-        return out
+        watched: Any = _Watched(conn, commits, [_name(body)])
+        return in_transaction(watched, body, args)
 
     storage.sqlite._run_batch = _run_batch
     storage.sqlite._in_transaction = _in_transaction

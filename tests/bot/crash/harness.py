@@ -87,6 +87,7 @@ _REVEAL = re.compile(r"🀄 Reveal · table #(\d+) · hand (\d+)")
 _KUSH = re.compile(
     r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+-]\d+) kush → (?P<stack>\d+)"
 )
+_POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+-]?\d+ pts|\d+/\d+ pts)")
 _LOBBY_SEAT = re.compile(r"^\d+\. (?P<name>.+?) — (?P<status>.+)$")
 _BOARD_HEAD = re.compile(r"^(?:▶ )?(?P<name>[^·\n]+?) · (?P<stack>\d+)(?: · .*)?$")
 _BALANCE = re.compile(
@@ -220,7 +221,9 @@ class KillPoint:
     :ivar n: the N-th request / commit (counted from 1, among those that match).
     :ivar when: for ``commit``: ``before`` or ``after`` it.
     :ivar match: ``call``: a text the request's ``text`` contains, or ``method:<name>``;
-        ``commit``: part of the name of a write in the transaction (``_settle``, ``_buy_in_tx``).
+        ``commit``: what the transaction wrote, ``+buy_in`` / ``+cash_out`` / ``+hand_result``
+        (a ledger row of that kind) or ``+hand`` (a settled hand), or else part of the name of
+        a write function in it (see :mod:`tests.bot.crash.child`).
     """
 
     kind: Literal["none", "call", "commit"] = "none"
@@ -476,8 +479,9 @@ class CrashRun:
     def _killed_commit(self) -> str:
         for line in self._trace_lines():
             parts = line.split("\t")
-            if len(parts) >= 3 and parts[2].startswith("killed"):
-                return f"commit {parts[0]} ({parts[1]}) {parts[2].removeprefix('killed ')}"
+            if len(parts) >= 4 and parts[3].startswith("killed"):
+                what = " ".join(p for p in (parts[1], parts[2]) if p)
+                return f"commit {parts[0]} ({what}) {parts[3].removeprefix('killed ')}"
         return ""
 
     def _trace_lines(self) -> list[str]:
@@ -801,6 +805,7 @@ class CrashRun:
             self._event("stopping the bot")
             await self.fake.release_polls()  # the bot's long poll returns at once
             if self.bot is not None:
+                self.bot.kill()  # the checks read the file; no need to wait for a clean stop
                 await self.bot.stop()
             await self.fake.stop()
             self._event("stopped")
@@ -876,9 +881,19 @@ class CrashRun:
                 continue
             for text in texts:
                 problems += _check_shown_kush(facts, hand, text)
+                for line in text.splitlines()[1:]:
+                    named = _POINTS_HEAD.match(line)
+                    if named and facts.player_by_name(named.group(1).strip()) is None:
+                        problems.append(
+                            f"table {table} hand {number}: the result names {line!r}, no player"
+                        )
         for h in facts.hands.values():
             if h.result.get("seats") and (h.table_id, h.number) not in seen:  # a played hand
-                problems.append(f"table {h.table_id} hand {h.number}: settled but never shown")
+                titled = sorted(n for t, n in seen if t == h.table_id)
+                problems.append(
+                    f"table {h.table_id} hand {h.number}: settled but no result titled 'hand "
+                    f"{h.number}' was shown (results shown for hands {titled})"
+                )
             per_player: dict[int, int] = defaultdict(int)
             for row in facts.ledger:
                 if row.hand_id == h.id and row.kind == "hand_result":

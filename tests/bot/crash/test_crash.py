@@ -29,15 +29,15 @@ from tests.bot.crash.harness import SCENARIOS, KillPoint, RunOutcome, run_once, 
 #: a few plain numbered ones.
 SAMPLE: list[tuple[str, KillPoint]] = [
     ("pineapple2", KillPoint()),
-    ("pineapple2", KillPoint("commit", 2, "after", "_buy_in_tx")),
-    ("pineapple2", KillPoint("commit", 1, "after", "_settle")),
+    ("pineapple2", KillPoint("commit", 2, "after", "+buy_in")),
+    ("pineapple2", KillPoint("commit", 1, "after", "+hand")),
     ("pineapple2", KillPoint("call", 1, match="Showdown")),
     ("pineapple2", KillPoint("commit", 12, "before")),
-    ("pineapple3_fl", KillPoint("commit", 1, "before", "_settle")),
+    ("pineapple3_fl", KillPoint("commit", 1, "before", "+hand")),
     ("pineapple3_fl", KillPoint("call", 1, match="hand 2 · 🌴 Fantasyland")),
     ("chinese_claim", KillPoint("call", 1, match="Claim")),
-    ("chinese_claim", KillPoint("commit", 1, "after", "_settle")),
-    ("settle_per_round_leave", KillPoint("commit", 1, "after", "_cash_out_tx")),
+    ("chinese_claim", KillPoint("commit", 1, "after", "+hand")),
+    ("settle_per_round_leave", KillPoint("commit", 1, "after", "+cash_out")),
     ("settle_per_round_leave", KillPoint("call", 90)),
 ]
 
