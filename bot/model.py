@@ -18,6 +18,7 @@ from game.clock import SeatClock
 from game.hand import Hand
 from game.match import HandPlan, MatchState
 from game.options import RuleOptions
+from game.tournament import Tournament
 
 __all__ = ["Actor", "ChatRef", "LiveTable", "Phase", "Presenter", "Reply", "SeatState"]
 
@@ -155,6 +156,10 @@ class LiveTable:
     :ivar seq: how many transitions were committed (the key of the next is ``seq + 1``).
     :ivar last_deal_at: when the last hand was dealt (or the table opened): idle close, R8.2a.
     :ivar ready_deadline: when the ready timer ends (R8.2), while it runs.
+    :ivar tournament: the sit-and-go this table plays (R8.7), if it is a tournament table:
+        stacks then hold the buy-ins (the prize pool) and the tournament the chips.
+    :ivar opener: the user who opened the table (may start a tournament, R8.7).
+    :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6).
     :ivar outbox: group messages the last committed transitions owe the chat (a showdown, a
@@ -199,6 +204,9 @@ class LiveTable:
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     banks_left: dict[int, float] = field(default_factory=dict)
+    tournament: Tournament | None = None
+    opener: str | None = None
+    names: dict[int, str] = field(default_factory=dict)
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -310,6 +318,10 @@ class LiveTable:
         last_deal_at = snap.get("last_deal_at")
         t.last_deal_at = None if last_deal_at is None else float(last_deal_at)
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
+        if snap.get("tournament"):
+            t.tournament = Tournament.from_json(snap["tournament"])
+        t.opener = snap.get("opener")
+        t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline)
         t.next_hand_at = snap.get("next_hand_at")
@@ -355,6 +367,9 @@ class LiveTable:
             "last_deal_at": self.last_deal_at,
             "ready_deadline": self.ready_deadline,
             "banks_left": {str(k): v for k, v in self.banks_left.items()},
+            "tournament": self.tournament.to_json() if self.tournament else None,
+            "opener": self.opener,
+            "names": {str(k): v for k, v in self.names.items()},
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

@@ -29,9 +29,12 @@ __all__ = [
     "PlaceCard",
     "Press",
     "Ready",
+    "Register",
     "SettingStep",
+    "StartTournament",
     "TopUp",
     "Undo",
+    "Unregister",
     "decode",
     "encode",
 ]
@@ -61,6 +64,21 @@ class Ready(Press):
 @dataclass(frozen=True, slots=True)
 class Leave(Press):
     """Stand up (R8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Register(Press):
+    """Register for the tournament: the buy-in goes to the prize pool (R8.7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Unregister(Press):
+    """Unregister before the tournament starts: the buy-in comes back (R8.7)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StartTournament(Press):
+    """Start the tournament with the players registered (its opener or an admin, R8.7)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +145,9 @@ _SIMPLE: dict[str, type[Press]] = {
     "l": Leave,
     "h": MyHand,
     "t": TopUp,
+    "g": Register,
+    "x": Unregister,
+    "o": StartTournament,
     "u": Undo,
     "c": ConfirmMove,
     "a": Arrange,

@@ -19,6 +19,7 @@ from game.cards import Card, format_cards
 from game.chinese import ChineseGame
 from game.hand import HandView
 from game.names import hand_name
+from game.tournament import TournamentPhase
 
 __all__ = ["group_screen", "lobby_screen", "move_presses", "private_screen", "showdown_screen"]
 
@@ -67,8 +68,61 @@ def move_presses(moves: Sequence[tuple[Card, Box | None]]) -> list[tuple[str, st
     return [*keys, ("c", "")]
 
 
+def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
+    """A tournament's lobby (R8.7): game, buy-in, pool, starting chips, levels and the first
+    steps of the schedule, prizes, who registered; Register / Unregister / Start. Once it
+    runs, between hands: the level, chips per point, time to the next level, chips."""
+    tour = t.tournament
+    assert tour is not None
+    cfg = tour.config
+    pays = tour.payouts
+    payouts = " / ".join(f"{p}%" for p in pays) if pays else "100%"
+    lines = [
+        tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
+           label=t.label, pool=tour.pool, chips=cfg.starting_chips,
+           minutes=f"{cfg.level_minutes:g}",
+           schedule=", ".join(str(cfg.chips_per_point(n)) for n in range(1, 5)),
+           payouts=payouts)
+    ]  # fmt: skip
+    v = f"L{t.version}"
+    if tour.phase is TournamentPhase.REGISTERING:
+        names = ", ".join(s.name for s in sorted(t.seats.values(), key=lambda s: s.seat))
+        if names:
+            lines.append(tr(lang, "tour.registrants", n=len(t.seats), max=cfg.max_seats,
+                            names=names))  # fmt: skip
+        else:
+            lines.append(tr(lang, "tour.nobody"))
+        lines.append(tr(lang, "tour.hint"))
+        buttons: tuple[Button, ...] = (
+            Button(tr(lang, "btn.register"), encode(P.Register(t.id, v))),
+            Button(tr(lang, "btn.unregister"), encode(P.Unregister(t.id, v))),
+            Button(tr(lang, "btn.start"), encode(P.StartTournament(t.id, v))),
+        )
+        return Screen("\n".join(lines), (buttons,))
+    lines.append(tournament_status(t, lang, now))
+    if t.next_hand_at is not None:
+        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+    return Screen("\n".join(lines), ((Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),),))
+
+
+def tournament_status(t: LiveTable, lang: str, now: float) -> str:
+    """Level, chips per point, time to the next level and every player's chips (R8.7)."""
+    tour = t.tournament
+    assert tour is not None
+    level = tour.level_at(now)
+    nxt = tour.next_level_at(now)
+    status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
+                next=_mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
+    chips = ", ".join(
+        f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
+    )
+    return status + "\n" + tr(lang, "tour.chips", chips=chips or "–")
+
+
 def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
     """The group's table message between hands: seats, readiness, buy-in, and the lobby buttons."""
+    if t.tournament is not None:
+        return tournament_lobby(t, lang, now)
     lines = [
         tr(
             lang,
@@ -124,13 +178,18 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         return reveal_screen(t, lang)
     view = hand.view(None)
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
+    if t.tournament is not None:
+        lines.append(tournament_status(t, lang, now))
     lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
     if view.to_act:
         times = ", ".join(_clock_text(t, s, now, lang) for s in view.to_act)
         lines.append(tr(lang, "board.turn", names=_names(t, view.to_act), time=times))
     for sv in view.seats:
         seat = t.player_of(sv.seat)
-        head = f"{t.board_label(sv.seat)} · {seat.stack if seat else 0}"
+        held = seat.stack if seat else 0
+        if t.tournament is not None:  # chips, not kush (R8.7)
+            held = t.tournament.chips.get(t.owner(sv.seat), 0)
+        head = f"{t.board_label(sv.seat)} · {held}"
         if sv.fantasyland:
             head += f" · {tr(lang, 'board.fantasyland')}"
         elif not sv.done:
@@ -153,6 +212,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         key = "board.unreachable" if link else "board.unreachable_button"
         lines.append(tr(lang, key, names=", ".join(unreachable)))
     buttons: list[tuple[Button, ...]] = [_lobby_buttons(t, lang)]
+    if t.tournament is not None:
+        buttons = [(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, f"L{t.version}"))),)]
     if link:
         buttons.append((Button(tr(lang, "btn.my_cards"), url=link),))
     else:

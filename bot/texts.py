@@ -411,6 +411,100 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
         "ru": "Стол #{table}: раунд рассчитан досрочно ({who} уходит): {moves}.",
     },
+    "err.registration_closed": {
+        "en": "Registration is closed: the tournament has started.",
+        "ru": "Регистрация закрыта: турнир уже идёт.",
+    },
+    "err.already_registered": {
+        "en": "You are registered already.",
+        "ru": "Вы уже зарегистрированы.",
+    },
+    "err.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
+    "err.tournament_full": {"en": "The tournament is full.", "ru": "Мест в турнире нет."},
+    "err.not_enough_players": {
+        "en": "A tournament needs at least two players.",
+        "ru": "Для турнира нужно хотя бы двое.",
+    },
+    "err.tournament_started": {"en": "The tournament has started.", "ru": "Турнир уже начался."},
+    "err.tournament_not_started": {
+        "en": "The tournament has not started.",
+        "ru": "Турнир ещё не начался.",
+    },
+    "err.tournament_over": {"en": "The tournament is over.", "ru": "Турнир окончен."},
+    "tour.registered": {
+        "en": "Registered: {amount} {label} went to the prize pool.",
+        "ru": "Вы в турнире: {amount} {label} ушли в призовой фонд.",
+    },
+    "tour.unregistered": {
+        "en": "Unregistered: {amount} {label} are back in your balance.",
+        "ru": "Регистрация снята: {amount} {label} вернулись на баланс.",
+    },
+    "tour.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
+    "tour.start_who": {
+        "en": "Only the player who opened the tournament or an admin can start it.",
+        "ru": "Начать турнир может только тот, кто его открыл, или админ.",
+    },
+    "tour.started": {"en": "The tournament starts.", "ru": "Турнир начинается."},
+    "tour.left": {
+        "en": "You left the tournament: place {place}, prize {prize} {label}.",
+        "ru": "Вы вышли из турнира: место {place}, приз {prize} {label}.",
+    },
+    "tour.no_topup": {
+        "en": "No top-ups in a tournament.",
+        "ru": "В турнире докупать нельзя.",
+    },
+    "tour.ready": {
+        "en": "In a tournament, registering is all it takes.",
+        "ru": "В турнире достаточно регистрации.",
+    },
+    "tour.title": {
+        "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
+        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips} фишек\nУровни по {minutes} мин · цена очка {schedule}…\nПризы: {payouts}",
+    },
+    "tour.registrants": {
+        "en": "Registered ({n}/{max}): {names}",
+        "ru": "Зарегистрированы ({n}/{max}): {names}",
+    },
+    "tour.nobody": {
+        "en": "Nobody registered yet. Press Register.",
+        "ru": "Пока никого. Жмите «Участвовать».",
+    },
+    "tour.hint": {
+        "en": "It starts when the seats are full or when its opener presses Start (2+ players).",
+        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от 2 игроков).",
+    },
+    "tour.status": {
+        "en": "🏆 Level {level} · {cpp} chips a point · next level in {next}",
+        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · следующий через {next}",
+    },
+    "tour.chips": {"en": "Chips: {chips}", "ru": "Фишки: {chips}"},
+    "tour.chips_line": {
+        "en": "Level {level} · {cpp} chips a point · chips: {chips}",
+        "ru": "Уровень {level} · {cpp} фишек за очко · фишки: {chips}",
+    },
+    "tour.knocked_out": {
+        "en": "❌ {name} is out: place {place}, prize {prize} {label}.",
+        "ru": "❌ {name} выбывает: место {place}, приз {prize} {label}.",
+    },
+    "tour.final": {
+        "en": "🏆 Tournament #{table} is over. Pool {pool} {label}:",
+        "ru": "🏆 Турнир #{table} окончен. Фонд {pool} {label}:",
+    },
+    "tour.place": {
+        "en": "{place}. {name} — {prize} {label}",
+        "ru": "{place}. {name} — {prize} {label}",
+    },
+    "tour.cancelled": {
+        "en": "Tournament #{table} is cancelled; every buy-in is back.",
+        "ru": "Турнир #{table} отменён; взносы вернулись.",
+    },
+    "tour.history_line": {
+        "en": "Tournament #{table}: place {place}, {kush:+d} {label}",
+        "ru": "Турнир #{table}: место {place}, {kush:+d} {label}",
+    },
+    "btn.register": {"en": "Register", "ru": "Участвовать"},
+    "btn.unregister": {"en": "Unregister", "ru": "Сняться"},
+    "btn.start": {"en": "▶ Start", "ru": "▶ Старт"},
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",

@@ -75,6 +75,13 @@ class CommunitySettings:
     :ivar language: ``"en"``/``"ru"`` to force a language, ``None`` for each user's own.
     :ivar game: game preset of new tables (``pineapple``, ``ofc``, ``chinese``).
     :ivar options: rule option overrides of new tables (R3–R8), JSON values.
+    :ivar tournament_buy_in: kush a tournament registration moves to the prize pool (R8.7).
+    :ivar tournament_chips: the starting chips of a tournament (R8.7).
+    :ivar level_minutes: the length of a tournament level, minutes (R8.7).
+    :ivar payouts: a tournament's payouts, whole percentages best place first (``"70,30"``);
+        empty: R8.7's default.
+    :ivar chips_schedule: chips per point by level (``"10,15,20"``, then +100 a level);
+        empty: R8.7's default.
     """
 
     starting_balance: int = 1000
@@ -85,6 +92,11 @@ class CommunitySettings:
     game: str = "pineapple"
     options: Mapping[str, Any] = field(default_factory=dict)
     max_buy_in: int = 0
+    tournament_buy_in: int = 100
+    tournament_chips: int = 1000
+    level_minutes: float = 5.0
+    payouts: str = ""
+    chips_schedule: str = ""
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -101,6 +113,11 @@ class CommunitySettings:
             "game": self.game,
             "options": dict(self.options),
             "max_buy_in": self.max_buy_in,
+            "tournament_buy_in": self.tournament_buy_in,
+            "tournament_chips": self.tournament_chips,
+            "level_minutes": self.level_minutes,
+            "payouts": self.payouts,
+            "chips_schedule": self.chips_schedule,
         }
 
     @classmethod
@@ -116,6 +133,11 @@ class CommunitySettings:
             str(data.get("game", base.game)),
             dict(data.get("options") or {}),
             int(data.get("max_buy_in", base.max_buy_in)),
+            int(data.get("tournament_buy_in", base.tournament_buy_in)),
+            int(data.get("tournament_chips", base.tournament_chips)),
+            float(data.get("level_minutes", base.level_minutes)),
+            str(data.get("payouts", base.payouts)),
+            str(data.get("chips_schedule", base.chips_schedule)),
         )
 
     @property

@@ -78,6 +78,8 @@ _COMMAND_NAMES = {
     "ready": "ofc ready",
     "leave": "ofc leave",
     "sitout": "ofc sitout",
+    "topup": "ofc topup",
+    "tournament": "ofc tournament",
     "back": "ofc back",
     "balance": "ofc balance",
     "top": "ofc top",
@@ -229,6 +231,17 @@ class OfcCommands(app_commands.Group):
             interaction, lambda c, a: service.new_table(c, a, game), ephemeral=existed
         )
 
+    @app_commands.command(name="tournament", description="Open a sit-and-go tournament here")
+    @app_commands.describe(game="the game (default: this server's setting)")
+    @app_commands.choices(game=_GAME_CHOICES)
+    async def tournament(self, interaction: Interaction, game: str | None = None) -> None:
+        """Open a tournament lobby (R8.7); a refusal is ephemeral."""
+        service = self.adapter.service
+        existed = service.table_in(chat_of(interaction)) is not None
+        await self.adapter.command(
+            interaction, lambda c, a: service.new_tournament(c, a, game), ephemeral=existed
+        )
+
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:
         """Take a seat (R8.2)."""
@@ -243,6 +256,15 @@ class OfcCommands(app_commands.Group):
     async def leave(self, interaction: Interaction) -> None:
         """Stand up (R8.2)."""
         await self.adapter.command(interaction, self.adapter.service.leave)
+
+    @app_commands.command(name="topup", description="Add kush to your stack between hands")
+    @app_commands.describe(amount="kush to add (default: the minimum buy-in)")
+    async def topup(self, interaction: Interaction, amount: str = "") -> None:
+        """Top up the stack (R8.2)."""
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda chat, actor: service.top_up(chat, actor, amount)
+        )
 
     @app_commands.command(name="sitout", description="Skip hands, keeping your seat")
     async def sitout(self, interaction: Interaction) -> None:

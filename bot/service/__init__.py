@@ -34,10 +34,14 @@ from bot.presses import (
     MyHand,
     Press,
     Ready,
+    Register,
     SettingStep,
+    StartTournament,
+    TopUp,
+    Unregister,
     decode,
 )
-from bot.service import chinese, lobby, play, recovery, wallet
+from bot.service import chats, chinese, lobby, play, recovery, tournaments, wallet
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.runtime import Runtime, TransitionFailed
@@ -47,7 +51,11 @@ from game.cards import Card
 from game.errors import OptionError
 from storage.api import Community, Store
 
-__all__ = ["PLAYABLE_GAMES", "SETTINGS", "TableService", "TransitionFailed"]
+__all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
+
+#: What the service calls with a command's reply as soon as its step is committed, before
+#: the step's messages are sent (answer first: a platform that makes us wait comes after).
+Answer = Callable[[Reply], Awaitable[None]]
 
 
 class TableService:
@@ -104,6 +112,8 @@ class TableService:
     async def start(self) -> None:
         """Rebuild every open table from its last committed transition (restart recovery)."""
         await recovery.start(self.rt)
+        for t in list(self.rt.tables.values()):
+            await self.rt.settled(t)
 
     async def stop(self) -> None:
         """Cancel timers and save every table."""
@@ -115,6 +125,7 @@ class TableService:
             async with t.lock:
                 if t.id in self.rt.tables:
                     await timing.on_time(self.rt, t)
+            await self.rt.settled(t)
 
     def table_in(self, chat: ChatRef) -> LiveTable | None:
         """The open table of a chat, if any."""
@@ -136,6 +147,7 @@ class TableService:
         chat: ChatRef,
         actor: Actor,
         body: Callable[[LiveTable, Community, str], Awaitable[Reply]],
+        answer: Answer | None = None,
     ) -> Reply:
         """Run ``body(table, community, language)`` under the table's lock, or answer that the
         chat has no open table; a transition storage refused is a short notice."""
@@ -148,9 +160,13 @@ class TableService:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
             try:
-                return await body(t, community, lang)
+                reply = await body(t, community, lang)
             except TransitionFailed:
                 return Reply(tr(lang, "err.storage"), alert=True)
+        if answer is not None:
+            await answer(reply)  # the caller first: a platform that makes us wait comes after
+        await self.rt.settled(t)  # the messages of the step, sent without holding the table
+        return reply
 
     # -- commands --------------------------------------------------------------------------
     async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
@@ -179,47 +195,91 @@ class TableService:
             )
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
+        await self.rt.settled(t)
         return Reply(tr(lang, "reply.table_opened", table=t.id))
 
-    async def join(self, chat: ChatRef, actor: Actor) -> Reply:
+    async def new_tournament(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
+        """``/tournament [game]``: open a sit-and-go lobby in a group (R8.7) with the
+        community's tournament settings (buy-in, starting chips, level length, schedule,
+        payouts); players register with its buttons (or /join)."""
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        if chat.private:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        existing = self.table_in(chat)
+        if existing is not None:
+            return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
+        games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
+            name = clean_arg(game)
+            return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
+        settings = community.settings
+        try:
+            options = settings_mod.table_options(settings, game)
+            config = settings_mod.tournament_config(settings, options.game)
+        except OptionError as exc:
+            return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
+        try:
+            t = await tournaments.open_tournament(
+                self.rt, community, chat.platform, chat.chat_id, options, config,
+                actor.user_id, lang,
+            )  # fmt: skip
+        except TransitionFailed:
+            return Reply(tr(lang, "err.storage"), alert=True)
+        await self.rt.settled(t)
+        return Reply(tr(lang, "reply.table_opened", table=t.id))
+
+    async def join(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
         return await self._at_table(
-            chat, actor, lambda t, c, lang: lobby.join(self.rt, t, c, actor, lang)
+            chat, actor, lambda t, c, lang: lobby.join(self.rt, t, c, actor, lang), answer
         )
 
-    async def ready(self, chat: ChatRef, actor: Actor) -> Reply:
+    async def ready(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Confirm readiness: the buy-in moves from the balance to the stack (R8.2); the hand
         starts when every seated player is ready."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.ready(self.rt, t, actor, lang)
+            chat, actor, lambda t, _, lang: lobby.ready(self.rt, t, actor, lang), answer
         )
 
-    async def leave(self, chat: ChatRef, actor: Actor) -> Reply:
+    async def leave(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Stand up: between hands the stack goes back to the balance (R8.2); during a hand the
         player's moves are made as on timeout and they leave after it (R8.5)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.leave(self.rt, t, actor, lang)
+            chat, actor, lambda t, _, lang: lobby.leave(self.rt, t, actor, lang), answer
         )
 
-    async def sit_out(self, chat: ChatRef, actor: Actor) -> Reply:
+    async def top_up(
+        self, chat: ChatRef, actor: Actor, amount: str = "", answer: Answer | None = None
+    ) -> Reply:
+        """``/topup [N]``: add to the stack from the balance between hands (R8.2)."""
+        return await self._at_table(
+            chat, actor, lambda t, c, lang: lobby.top_up(self.rt, t, c, actor, lang, amount), answer
+        )
+
+    async def sit_out(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Sit out from the next hand, keeping seat and stack (R8.6)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.sit_out(self.rt, t, actor, lang)
+            chat, actor, lambda t, _, lang: lobby.sit_out(self.rt, t, actor, lang), answer
         )
 
-    async def back(self, chat: ChatRef, actor: Actor) -> Reply:
+    async def back(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Return from sit-out (R8.6)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang)
+            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang), answer
         )
 
-    async def close_table(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
+    async def close_table(
+        self, chat: ChatRef, actor: Actor, is_admin: bool, answer: Answer | None = None
+    ) -> Reply:
         """An admin closes the chat's table between hands: every stack goes back to its
         player's balance (R8.2a) and the chat may open a new table (another game, say)."""
         if not is_admin:
             community = await self._community(chat)
             return Reply(tr(self._lang(community, actor), "reply.admins_only"), alert=True)
-        return await self._at_table(chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang))
+        return await self._at_table(
+            chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
+        )
 
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
         """The player's balance and stack."""
@@ -288,6 +348,21 @@ class TableService:
         args = [clean_arg(a) for a in args]  # echoed in refusals
         return await settings_mod.settings(self.rt, community, lang, args)
 
+    # -- chats that change under us ----------------------------------------------------------
+    async def migrate_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> bool:
+        """A chat got a new id (a Telegram group upgraded to a supergroup: the service message
+        or the API's ``migrate_to_chat_id`` tells the adapter): the table, wallets, settings
+        and history follow it. Safe to call more than once."""
+        try:
+            return await chats.migrate_chat(self.rt, platform, old_chat_id, new_chat_id)
+        except TransitionFailed:
+            return False
+
+    async def player_unreachable(self, platform: str, user_id: str) -> None:
+        """The platform refused a private message (the player blocked the bot mid-hand): the
+        seat is marked unreachable as at deal time and the group shows the link."""
+        await chats.player_unreachable(self.rt, platform, user_id)
+
     # -- private chat ----------------------------------------------------------------------
     async def private_start(self, actor: Actor, arg: str) -> Reply:
         """``/start t<table>`` in a private chat: show the player's hand there."""
@@ -325,9 +400,19 @@ class TableService:
         data: str | None,
         chat: ChatRef | None = None,
         is_admin: Callable[[], Awaitable[bool]] | None = None,
+        *,
+        message_ref: str | None = None,
+        answer: Answer | None = None,
     ) -> Reply:
         """Handle a button press. Stale, forged or foreign presses are answered with a short
-        notice and change nothing; legal ones go to the core."""
+        notice and change nothing; legal ones go to the core.
+
+        :param message_ref: the ref of the pressed message when the platform tells it: a press
+            on a private hand message that is no longer the player's current one (e.g. one
+            sent before a restart) is out of date.
+        :param answer: called with the reply as soon as the step is committed, before its
+            messages are sent (answer first: the platform may make the sending wait).
+        :returns: the same reply, once the step's messages are sent."""
         lang = language_of(actor.language)
         press = decode(data)
         if press is None:
@@ -343,16 +428,37 @@ class TableService:
             seat = t.seat_of(actor.user_id)
             lang = seat.lang if seat else t.lang
             try:
-                return await self._table_press(t, actor, chat, press, lang)
+                reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
-                return Reply(tr(lang, "err.storage"), alert=True)
+                reply = Reply(tr(lang, "err.storage"), alert=True)
+        if answer is not None:
+            await answer(reply)  # the presser first: a platform that makes us wait comes after
+        await self.rt.settled(t)
+        return reply
 
     async def _table_press(
-        self, t: LiveTable, actor: Actor, chat: ChatRef | None, press: Press, lang: str
+        self,
+        t: LiveTable,
+        actor: Actor,
+        chat: ChatRef | None,
+        press: Press,
+        lang: str,
+        message_ref: str | None,
+        is_admin: Callable[[], Awaitable[bool]] | None = None,
     ) -> Reply:
         rt = self.rt
         seat = t.seat_of(actor.user_id)
-        if isinstance(press, Join | Ready | Leave | MyHand):
+        if isinstance(press, Register | Unregister | StartTournament):
+            if t.tournament is None or press.version != f"L{t.version}":
+                return Reply(tr(lang, "err.stale"), alert=True)
+            if isinstance(press, Register):
+                community = await rt.store.community(t.platform, t.community_ext)
+                return await tournaments.register(rt, t, community, actor, lang)
+            if isinstance(press, Unregister):
+                return await tournaments.unregister(rt, t, actor, lang)
+            admin = is_admin is not None and await is_admin()
+            return await tournaments.start(rt, t, actor, admin, lang)
+        if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
             if press.version != f"L{t.version}":
@@ -364,6 +470,9 @@ class TableService:
                 return await lobby.ready(rt, t, actor, lang)
             if isinstance(press, Leave):
                 return await lobby.leave(rt, t, actor, lang)
+            if isinstance(press, TopUp):
+                community = await rt.store.community(t.platform, t.community_ext)
+                return await lobby.top_up(rt, t, community, actor, lang)
             # my hand (platforms without a private chat link show it ephemerally)
             if seat is None or t.hand is None or not t.boards_of(seat):
                 return Reply(tr(lang, "private.none"), alert=True)
@@ -377,6 +486,15 @@ class TableService:
             return await chinese.claim_press(
                 rt, t, seat, isinstance(press, Claim), press.version, lang
             )
+        if (
+            message_ref is not None
+            and seat is not None
+            and seat.private_ref is not None
+            and chat is not None
+            and chat.private
+            and message_ref != seat.private_ref
+        ):
+            return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
         return await play.hand_press(rt, t, seat, press, lang)  # a press on a private hand
 
     async def _settings_press(

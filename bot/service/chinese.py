@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot.model import LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
+from bot.service import tournaments
 from bot.service.dealing import settle_pairs
 from bot.service.runtime import Runtime, Tx
 from bot.service.showdown import close_hand, keep_banks
@@ -80,7 +81,13 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if any((p := t.player_of(s)) is not None and p.leaving for s in result.order):
         game = game.end()  # a player leaving ends the game: it is settled now (R7.6)
     deltas: dict[int, int] = {}
-    if game.over:
+    notes: list[str] = []
+    settled = None
+    if game.over and t.tournament is not None:  # chips move at the end of a game (R8.7)
+        if tournaments.running(t):
+            settled = t.tournament.settle(game.pairs(result.order))
+        notes = tournaments.after_settlement(t, settled)
+    elif game.over:
         deltas = settle_pairs(t, result.order, game.pairs(result.order))  # R7.6
     t.chinese = game
     record = result.to_json()
@@ -89,7 +96,9 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     stages = ChineseGame.stages(result)
     shown = stages[: int(t.reveal["stage"])] if t.reveal is not None else stages
     record["counted"] = {str(s): sum(st.points.get(s, 0) for st in shown) for s in result.order}
-    close_hand(rt, t, tx, record, deltas)
+    if t.tournament is not None:
+        record["tournament"] = tournaments.record_of(t, settled)
+    close_hand(rt, t, tx, record, deltas, notes)
 
 
 def end_game(t: LiveTable, tx: Tx) -> None:

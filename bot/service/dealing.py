@@ -18,6 +18,7 @@ from game.hand import Hand, HandSetup, double_box_seats
 from game.match import MatchState
 from game.options import GameKind
 from game.settlement import settle
+from game.tournament import TournamentPhase
 from storage.api import CashOut, Settlement
 
 __all__ = [
@@ -40,7 +41,12 @@ TOP_UP_SECONDS = 20.0
 
 def available(t: LiveTable) -> list[int]:
     """Seats that can be dealt in: ready (bought in), not sitting out, not leaving, with kush
-    at the table (R8.2, R8.6)."""
+    at the table (R8.2, R8.6); in a tournament, the players still in once it runs (R8.7)."""
+    tour = t.tournament
+    if tour is not None:
+        if tour.phase is not TournamentPhase.RUNNING:
+            return []
+        return [s for s in tour.in_play if s in t.seats and not t.seats[s].leaving]
     return sorted(
         s.seat
         for s in t.seats.values()
@@ -50,8 +56,8 @@ def available(t: LiveTable) -> list[int]:
 
 def busted(t: LiveTable, seat: SeatState) -> bool:
     """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up, and
-    stood up at the next deal if it is not taken."""
-    return seat.ready and seat.stack < t.options.kush_per_point
+    stood up at the next deal if it is not taken. Never in a tournament (chips, R8.7)."""
+    return t.tournament is None and seat.ready and seat.stack < t.options.kush_per_point
 
 
 def apply_pending(t: LiveTable) -> None:
@@ -79,6 +85,8 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.ready_deadline = None
         tx.group = True
         return
+    if t.tournament is not None:
+        t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:
         waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
         if waiting:
@@ -112,6 +120,8 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         names = ", ".join(s.name for s in gone)
         t.owe("post", Screen(tr(t.lang, "lobby.busted_stood_up", names=names)))
     plan = t.match.next_hand(available(t))
+    if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
+        t.tournament.deal(t.tournament.level_at(rt.clock()))
     if rt.deck_source is not None:
         deck = list(rt.deck_source())
     elif rt.rng is not None:
@@ -220,14 +230,18 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
     """A stack leaves the table: pending round points are settled first (R8.3), Fantasyland
     the player earned is forfeited with the seat (R6, R8.2), and the stack goes back to the
-    balance. Returns the kush cashed out."""
-    settle_round(t, tx, seat.name)
+    balance. Returns the kush cashed out. In a tournament that has started the buy-in stays
+    in the prize pool until the payout (R8.7): nothing is cashed out then."""
+    in_pool = t.tournament is not None and t.tournament.phase is not TournamentPhase.REGISTERING
+    if not in_pool:
+        settle_round(t, tx, seat.name)
     if t.match is not None:
         boards = (10 * seat.seat, 10 * seat.seat + 1) if t.options.heads_up_double_boxes else ()
         t.match = t.match.without(seat.seat, boards)
-    amount = t.seats[seat.seat].stack
+    amount = 0 if in_pool else t.seats[seat.seat].stack
     t.banks_left[seat.player_id] = seat.bank  # R8.6: rejoining does not refill it
-    tx.moves.append(CashOut(seat.player_id))
+    if not in_pool:
+        tx.moves.append(CashOut(seat.player_id))
     del t.seats[seat.seat]
     tx.group = True
     return amount

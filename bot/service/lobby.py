@@ -9,6 +9,7 @@ import asyncio
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
+from bot.service import tournaments
 from bot.service.chinese import end_game
 from bot.service.dealing import maybe_start, stand_up
 from bot.service.play import advance
@@ -16,6 +17,7 @@ from bot.service.runtime import Runtime
 from bot.texts import tr
 from game.match import MatchState
 from game.options import RuleOptions
+from game.tournament import TournamentPhase
 from storage.api import BuyIn, Community, InsufficientFunds
 
 __all__ = [
@@ -61,7 +63,10 @@ async def open_table(
 
 
 async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
-    """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
+    """Take a free seat (R8.2). Refused without enough kush for the buy-in. At a tournament
+    table, register (R8.7)."""
+    if t.tournament is not None:
+        return await tournaments.register(rt, t, community, actor, lang)
     if t.seat_of(actor.user_id) is not None:
         return Reply(tr(lang, "reply.already_seated"), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
@@ -94,6 +99,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.tournament is not None:
+        return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:
@@ -126,6 +133,8 @@ async def top_up(
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.tournament is not None:
+        return Reply(tr(lang, "tour.no_topup"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
@@ -161,6 +170,8 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.tournament is not None:
+        return await _leave_tournament(rt, t, seat, actor, lang)
     if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
         async with rt.transition(t) as tx:
             seat.leaving = True
@@ -176,6 +187,37 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         amount = stand_up(t, tx, seat)
         maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return Reply(tr(lang, "reply.left", amount=amount, label=t.label))
+
+
+async def _leave_tournament(
+    rt: Runtime, t: LiveTable, seat: SeatState, actor: Actor, lang: str
+) -> Reply:
+    """Leaving a tournament: before the start, unregister (the buy-in comes back); after it,
+    the player is knocked out at once and placed as such, their chips leave play (R8.7); a
+    hand in progress is finished for them (R8.5)."""
+    tour = t.tournament
+    assert tour is not None
+    if tour.phase is TournamentPhase.REGISTERING:
+        return await tournaments.unregister(rt, t, actor, lang)
+    if not tour.can_leave(seat.seat):
+        return Reply(tr(lang, "err.tournament_over"), alert=True)
+    async with rt.transition(t) as tx:
+        left = tour.leave(seat.seat)
+        ko = left.knock_out
+        t.owe("post", Screen(tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
+                                prize=ko.prize, label=t.label)))  # fmt: skip
+        if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+            seat.leaving = True
+            advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
+        elif t.reveal is not None:
+            seat.leaving = True
+        else:
+            stand_up(t, tx, seat)
+            if tour.finished is not None:
+                tournaments.finish(rt, t, tx)
+            else:
+                maybe_start(rt, t, tx)
+    return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
@@ -218,7 +260,10 @@ async def close_table(rt: Runtime, t: LiveTable, notice: str) -> None:
     every stack out and close it in storage, in one transition; the table message then says
     ``notice``."""
     async with rt.transition(t) as tx:
-        if t.chinese is not None and t.chinese.totals:
+        if t.tournament is not None:  # a tournament that will not finish: every buy-in back
+            tournaments.cancel(t, tx, notice)
+            t.seats = {}
+        if t.chinese is not None and t.chinese.totals and t.tournament is None:
             end_game(t, tx)
         for seat in list(t.seats.values()):
             stand_up(t, tx, seat)

@@ -203,7 +203,11 @@ class Runtime:
             self.rollback(tx)
             log.error("table %s: transition %s not saved, nothing changed: %r", t.id, t.seq, exc)
             raise TransitionFailed(str(exc)) from exc
-        if not tx.close:
+        if tx.close:  # the table is closed: stop serving it
+            if t.timer is not None and t.timer is not asyncio.current_task():
+                t.timer.cancel()
+            self.forget(t)
+        else:
             await self.arm(t)
 
     # -- sending -------------------------------------------------------------------------------

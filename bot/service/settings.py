@@ -37,6 +37,7 @@ from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
+from game.tournament import TournamentConfig
 from storage.api import Community, CommunitySettings
 
 __all__ = [
@@ -53,6 +54,7 @@ __all__ = [
     "settings_screen",
     "settings_version",
     "table_options",
+    "tournament_config",
 ]
 
 #: Games a table can be opened with.
@@ -494,6 +496,61 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         en="a table with no hand dealt for this long closes itself (R8.2a).",
         ru="стол без раздач дольше этого закрывается сам (R8.2a).",
     ),
+    _kush(
+        "tournament_buy_in",
+        "tu",
+        1,
+        50,
+        en="a tournament's buy-in: kush each registration moves to the prize pool (R8.7).",
+        ru="взнос турнира: куш, который регистрация переводит в призовой фонд (R8.7).",
+    ),
+    Setting(
+        name="tournament_chips",
+        code="tc",
+        kind=Kind.WHOLE,
+        community=True,
+        low=10,
+        high=1_000_000,
+        step=500,
+        en="the chips each tournament player starts with (R8.7).",
+        ru="фишки, с которыми начинает каждый участник турнира (R8.7).",
+    ),
+    Setting(
+        name="level_minutes",
+        code="lm",
+        kind=Kind.NUMBER,
+        community=True,
+        low=0.05,
+        high=240,
+        step=1,
+        en="the length of a tournament level in minutes; the chips per point rise with each "
+        "level (R8.7).",
+        ru="длина уровня турнира в минутах; с каждым уровнем растёт цена очка в фишках (R8.7).",
+    ),
+    Setting(
+        name="payouts",
+        code="po",
+        kind=Kind.TEXT,
+        community=True,
+        low=0,
+        high=60,
+        en="a tournament's prizes in whole percent of the pool, best place first, summing to "
+        '100, e.g. "70,30"; empty: winner takes all up to 3 players, 70/30 with 4 (R8.7).',
+        ru="призы турнира в целых процентах фонда, начиная с первого места, в сумме 100, "
+        "например «70,30»; пусто — всё победителю до 3 игроков, 70/30 при 4 (R8.7).",
+    ),
+    Setting(
+        name="chips_schedule",
+        code="cs",
+        kind=Kind.TEXT,
+        community=True,
+        low=0,
+        high=120,
+        en='chips per point by level, rising, e.g. "10,15,20,30", then +100 a level; empty: '
+        "10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
+        ru="цена очка в фишках по уровням, по возрастанию, например «10,15,20,30», дальше "
+        "+100 за уровень; пусто — 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
+    ),
 )
 
 #: Every setting by name, in the order of the settings message. Discord's command offers the
@@ -635,6 +692,33 @@ async def _change(rt: Runtime, community: Community, lang: str, spec: Setting, v
     )
 
 
+def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
+    """The tournament a community's settings open for ``game`` (R8.7).
+
+    :raises OptionError: if the stored payouts or schedule do not make a tournament."""
+
+    def numbers(text: str, what: str) -> tuple[int, ...] | None:
+        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+        if not parts:
+            return None
+        if not all(p.isdecimal() and len(p) <= 9 for p in parts):
+            raise OptionError(f"{what}: whole numbers separated by commas")
+        return tuple(int(p) for p in parts)
+
+    values: dict[str, Any] = {
+        "buy_in": s.tournament_buy_in,
+        "starting_chips": s.tournament_chips,
+        "level_minutes": s.level_minutes,
+    }
+    payouts = numbers(s.payouts, "payouts")
+    if payouts is not None:
+        values["payouts"] = payouts
+    schedule = numbers(s.chips_schedule, "chips_schedule")
+    if schedule is not None:
+        values["schedule"] = schedule
+    return TournamentConfig.create(game, **values)
+
+
 def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
     description, the buy-in bounds against each other, and the options against the game
@@ -661,6 +745,12 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
         except SettingRefused:
             continue
     s = replace(s, options=options)
+    if name in ("payouts", "chips_schedule", "tournament_chips", "level_minutes"):
+        try:
+            tournament_config(s, GameKind(s.game))
+        except OptionError as exc:
+            message = str(exc)
+            raise SettingRefused(lambda _lang: f"{name}: {message}") from None
     if s.max_buy_in and s.max_buy_in < s.min_buy_in:
         lo, hi = s.min_buy_in, s.max_buy_in
         raise SettingRefused(

@@ -4,10 +4,13 @@ settlement, the cash-outs, the stored showdown and the next phase commit togethe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot import render
 from bot.model import LiveTable, Phase
+from bot.screens import Screen
+from bot.service import tournaments
 from bot.service.dealing import TOP_UP_SECONDS, available, maybe_start, settle_pairs, stand_up
 from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
@@ -40,12 +43,23 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     assert hand is not None and hand.result is not None and t.match is not None
     t.match = t.match.after_hand(hand.result, owners=t.owners)
     keep_banks(t)
+    if t.tournament is not None:  # chips, not kush (R8.7)
+        settled = t.tournament.settle(hand.result.pairs) if tournaments.running(t) else None
+        record = hand.result.to_json()
+        record["tournament"] = tournaments.record_of(t, settled)
+        close_hand(rt, t, tx, record, {}, tournaments.after_settlement(t, settled))
+        return
     deltas = settle_pairs(t, hand.result.order, t.match.due)
     close_hand(rt, t, tx, hand.result.to_json(), deltas)
 
 
 def close_hand(
-    rt: Runtime, t: LiveTable, tx: Tx, record: dict[str, Any], deltas: dict[int, int]
+    rt: Runtime,
+    t: LiveTable,
+    tx: Tx,
+    record: dict[str, Any],
+    deltas: dict[int, int],
+    notes: Sequence[str] = (),
 ) -> None:
     """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
     timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2), put the
@@ -69,26 +83,30 @@ def close_hand(
     )
     for s, d in deltas.items():
         t.seats[s].stack += d
-    for s in t.match.to_sit_out:
+    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True
-    for st in list(t.seats.values()):
-        if st.leaving:
-            stand_up(t, tx, st)
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
-    busted = [st.name for st in t.seats.values() if is_busted(t, st)]
+    busted = [st.name for st in t.seats.values() if is_busted(t, st) and not st.leaving]
     if t.options.game is GameKind.CHINESE:
         screen = render.reveal_screen(t, t.lang, deltas, busted)
         if t.chinese is not None and t.chinese.over:
             t.chinese = None  # the next hand starts a new game (R7.6)
     else:
         screen = render.showdown_screen(t, t.lang, record, deltas, busted)
+    if notes:
+        screen = Screen(screen.text + "\n\n" + "\n".join(notes), screen.buttons)
     # the showdown is stored with the state it belongs to and sent after the commit
     t.owe("table", screen)
     for owner in sorted(players):
         if owner in t.seats:  # each player's final board, in private
             tx.privates[owner] = rt.render_private(t, t.seats[owner])
+    # the showdown is rendered with every player of the hand seated; then the leaving go
+    # (their round settled first, R8.3, as a notice after the showdown)
+    for st in list(t.seats.values()):
+        if st.leaving:
+            stand_up(t, tx, st)
     t.last_result = record
     t.hand = None
     t.plan = None
@@ -104,5 +122,8 @@ def close_hand(
         t.phase = Phase.LOBBY
         t.next_hand_at = None
     tx.group = True
+    if t.tournament is not None and t.tournament.finished is not None:
+        tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
+        return
     if t.next_hand_at is not None and rt.next_hand_delay <= 0:
         maybe_start(rt, t, tx)

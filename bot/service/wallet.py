@@ -74,6 +74,13 @@ async def history(
             (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
         )
         kush = int(h.result.get("kush", {}).get(str(seat), 0))
+        if h.result.get("tournament_end"):  # a tournament's result: place and kush (R8.7)
+            place = int(h.result.get("places", {}).get(str(seat), 0))
+            lines.append(
+                tr(lang, "tour.history_line", table=h.table_id, place=place, kush=kush,
+                   label=community.settings.kush_label)
+            )  # fmt: skip
+            continue
         # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
         # revealed count nothing), stored by the service as "counted"
         counted: Mapping[str, Any] = h.result.get("counted") or {}

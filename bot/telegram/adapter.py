@@ -68,6 +68,7 @@ COMMANDS = (
     ("ready", "buy in and get ready / готов"),
     ("leave", "leave the table / встать"),
     ("topup", "top up your stack / докупить"),
+    ("tournament", "open a tournament / открыть турнир"),
     ("sitout", "skip hands / пропускать"),
     ("back", "come back / вернуться"),
     ("balance", "your kush / баланс"),
@@ -351,12 +352,13 @@ class TelegramAdapter:
         service.register(self.presenter)
         simple = {
             "newtable": self._newtable,
-            "join": self._simple(service.join),
-            "ready": self._simple(service.ready),
-            "leave": self._simple(service.leave),
+            "tournament": self._tournament,
+            "join": self._at_table(service.join),
+            "ready": self._at_table(service.ready),
+            "leave": self._at_table(service.leave),
             "topup": self._topup,
-            "sitout": self._simple(service.sit_out),
-            "back": self._simple(service.back),
+            "sitout": self._at_table(service.sit_out),
+            "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
             "top": self._simple(service.top),
             "history": self._simple(service.history),
@@ -432,6 +434,22 @@ class TelegramAdapter:
 
         return handler
 
+    def _at_table(self, method: Any) -> Any:
+        """A table command: answered as soon as its step is committed (``answer=``), before
+        the table's messages go out, so a 429 on them never delays the answer."""
+
+        async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            if update.effective_user is None or update.effective_chat is None:
+                return
+            self._remember(update.effective_user)
+
+            async def answer(reply: Reply) -> None:
+                await self._reply(update, reply)
+
+            await method(_chat(update.effective_chat), _actor(update.effective_user), answer=answer)
+
+        return handler
+
     async def _is_admin(self, chat_id: str, user_id: str) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s)."""
         key = (chat_id, user_id)
@@ -457,6 +475,16 @@ class TelegramAdapter:
         )
         await self._reply(update, reply)
 
+    async def _tournament(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_user is None or update.effective_chat is None:
+            return
+        self._remember(update.effective_user)
+        game = context.args[0].lower() if context.args else None
+        reply = await self.service.new_tournament(
+            _chat(update.effective_chat), _actor(update.effective_user), game
+        )
+        await self._reply(update, reply)
+
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None:
@@ -473,7 +501,11 @@ class TelegramAdapter:
             return
         ref = _chat(chat)
         admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
-        await self._reply(update, await self.service.close_table(ref, _actor(user), admin))
+
+        async def answer(reply: Reply) -> None:
+            await self._reply(update, reply)
+
+        await self.service.close_table(ref, _actor(user), admin, answer=answer)
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
@@ -501,7 +533,11 @@ class TelegramAdapter:
             return
         self._remember(user)
         amount = context.args[0] if context.args else ""
-        await self._reply(update, await self.service.top_up(_chat(chat), _actor(user), amount))
+
+        async def answer(reply: Reply) -> None:
+            await self._reply(update, reply)
+
+        await self.service.top_up(_chat(chat), _actor(user), amount, answer=answer)
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat

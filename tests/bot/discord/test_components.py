@@ -90,7 +90,7 @@ async def test_lobby_buttons_keep_their_payloads() -> None:
     assert [[c["custom_id"] for c in r] for r in layout] == [
         [b.data for b in row] for row in screen.buttons
     ]
-    assert [c["style"] for c in layout[0]] == [3, 1, 2]  # join green, ready blurple
+    assert [c["style"] for c in layout[0]] == [3, 1, 2, 2]  # join green, ready blurple
     # what a press rebuilds from the message renders the same component
     rebuilt = PayloadButton(layout[0][0]["custom_id"], layout[0][0]["label"])
     assert rebuilt.to_component_dict() | {"style": 3} == layout[0][0] | {"disabled": False}

@@ -1,0 +1,260 @@
+"""Sit-and-go tournaments at a table (R8.7, issue 11): the lobby (register, unregister, start),
+hands settled in chips by the core's :class:`~game.tournament.Tournament`, knock-outs, and the
+payout of the prize pool.
+
+Kush: a registration moves the buy-in from the balance to the player's stack at the table (a
+``buy_in`` ledger row), so the stacks of a tournament table are its prize pool; unregistering
+before the start, or a cancelled tournament, moves it back. Hands move chips only (the core
+keeps them); at the end the pool is paid out in one transition: a settlement that moves the
+stacks to the prizes (``hand_result`` rows summing to zero) and every stack cashed out, so the
+pool always balances (what was paid in = what was paid out). Knocked-out players keep their
+stack row (their buy-in stays in the pool) until that payout."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.screens import Screen
+from bot.service.runtime import Runtime, Tx
+from bot.texts import error_text, tr
+from game.errors import GameError
+from game.match import MatchState
+from game.options import RuleOptions
+from game.tournament import HandSettled, Tournament, TournamentConfig, TournamentPhase
+from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind, Settlement
+
+__all__ = [
+    "after_settlement",
+    "cancel",
+    "finish",
+    "open_tournament",
+    "register",
+    "running",
+    "start",
+    "unregister",
+]
+
+
+def running(t: LiveTable) -> bool:
+    """A tournament table whose tournament has started and is not over."""
+    return t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
+
+
+async def open_tournament(
+    rt: Runtime,
+    community: Community,
+    platform: str,
+    chat_id: str,
+    options: RuleOptions,
+    config: TournamentConfig,
+    opener: str,
+    lang: str,
+) -> LiveTable:
+    """Open a tournament lobby in a chat (the caller checked that the chat has no table)."""
+    record = await rt.store.create_table(community.id, chat_id, options.to_json(), config.buy_in)
+    t = LiveTable(
+        id=record.id,
+        platform=platform,
+        community_id=community.id,
+        community_ext=community.external_id,
+        chat_id=chat_id,
+        lang=lang,
+        options=options,
+        min_buy_in=config.buy_in,
+        label=community.settings.kush_label,
+        match=MatchState.new(options),
+        last_deal_at=rt.clock(),
+        tournament=Tournament(config),
+        opener=opener,
+    )
+    rt.add(t)
+    async with t.lock, rt.transition(t) as tx:
+        tx.group = True
+    return t
+
+
+async def register(
+    rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str
+) -> Reply:
+    """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it."""
+    tour = t.tournament
+    assert tour is not None
+    player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    try:
+        tour.verify_register(player.id)
+    except GameError as exc:
+        return Reply(error_text(lang, exc.code), alert=True)
+    if player.balance < tour.config.buy_in:
+        need, have = tour.config.buy_in, player.balance
+        return Reply(tr(lang, "reply.no_money", label=t.label, need=need, have=have), alert=True)
+    seat_lang = community.settings.language
+    try:
+        async with rt.transition(t) as tx:
+            registered = tour.register(player.id, rt.clock())
+            seat = SeatState(
+                seat=len(tour.players) - 1,
+                player_id=player.id,
+                user_id=actor.user_id,
+                name=actor.name,
+                lang=seat_lang if seat_lang in ("en", "ru") else lang,
+                stack=tour.config.buy_in,
+                ready=True,
+                bank=t.options.time_bank_seconds,
+            )
+            t.seats[seat.seat] = seat
+            t.names[player.id] = actor.name
+            tx.moves.append(BuyIn(player.id, tour.config.buy_in))
+            tx.group = True
+            if registered.started is not None:
+                _begin(rt, t, tx)
+    except InsufficientFunds:
+        return Reply(tr(lang, "reply.no_money", label=t.label, need=tour.config.buy_in,
+                        have=player.balance), alert=True)  # fmt: skip
+    return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
+
+
+async def unregister(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+    """Unregister before the start: the buy-in comes back (R8.7)."""
+    tour = t.tournament
+    assert tour is not None
+    seat = t.seat_of(actor.user_id)
+    if seat is None or not tour.can_unregister(seat.player_id):
+        return Reply(tr(lang, "tour.not_registered"), alert=True)
+    async with rt.transition(t) as tx:
+        tour.unregister(seat.player_id)
+        t.names.pop(seat.player_id, None)
+        tx.moves.append(CashOut(seat.player_id))
+        del t.seats[seat.seat]
+        # seats follow the registration order (the core's seats)
+        t.seats = {tour.seat_of(s.player_id): s for s in t.seats.values()}
+        for number, s in t.seats.items():
+            s.seat = number
+        tx.group = True
+    return Reply(tr(lang, "tour.unregistered", amount=tour.config.buy_in, label=t.label))
+
+
+async def start(rt: Runtime, t: LiveTable, actor: Actor, is_admin: bool, lang: str) -> Reply:
+    """Start with the players registered (the opener or an admin; at least two, R8.7)."""
+    tour = t.tournament
+    assert tour is not None
+    if actor.user_id != t.opener and not is_admin:
+        return Reply(tr(lang, "tour.start_who"), alert=True)
+    try:
+        tour.verify_start()
+    except GameError as exc:
+        return Reply(error_text(lang, exc.code), alert=True)
+    async with rt.transition(t) as tx:
+        tour.start(rt.clock())
+        _begin(rt, t, tx)
+    return Reply(tr(lang, "tour.started"))
+
+
+def _begin(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """The tournament has started: deal its first hand."""
+    from bot.service.dealing import maybe_start
+
+    t.phase = Phase.BETWEEN
+    t.next_hand_at = None
+    tx.group = True
+    tx.show.update(t.seats)
+    maybe_start(rt, t, tx)
+
+
+def after_settlement(t: LiveTable, settled: HandSettled | None) -> list[str]:
+    """Knock-outs of a settled hand (R8.7): the players out leave the table at the end of the
+    hand (their buy-in stays in the pool). Returns the lines the showdown adds."""
+    tour = t.tournament
+    assert tour is not None
+    lines: list[str] = []
+    if settled is not None:
+        chips = ", ".join(
+            f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
+        )
+        lines.append(
+            tr(t.lang, "tour.chips_line", level=settled.level, cpp=settled.chips_per_point,
+               chips=chips or "–")
+        )  # fmt: skip
+        for ko in settled.knocked_out:
+            seat = t.seats.get(ko.seat)
+            if seat is not None:
+                seat.leaving = True
+                lines.append(
+                    tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
+                       prize=ko.prize, label=t.label)
+                )  # fmt: skip
+    return lines
+
+
+def record_of(t: LiveTable, settled: HandSettled | None) -> dict[str, Any]:
+    """What the hand's history record says of the tournament."""
+    tour = t.tournament
+    assert tour is not None
+    out: dict[str, Any] = {"chips": {str(s): c for s, c in tour.chips.items()}}
+    if settled is not None:
+        out["level"] = settled.level
+        out["chips_per_point"] = settled.chips_per_point
+        out["knocked_out"] = [k.to_json() for k in settled.knocked_out]
+    return out
+
+
+def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """The tournament is over (R8.7): the pool is paid out by place, every stack is cashed
+    out and the table closes, in this transition; the final standings replace the table
+    message."""
+    tour = t.tournament
+    assert tour is not None and tour.finished is not None
+    players = tour.players  # player ids by seat
+    prizes = tour.prizes
+    buy_in = tour.config.buy_in
+    deltas = {players[s]: prizes.get(s, 0) - buy_in for s in range(len(players))}
+    deltas = {pid: d for pid, d in deltas.items() if d}
+    names = dict(t.names)
+    standings = sorted(tour.places.items(), key=lambda kv: kv[1])
+    record = {
+        "tournament_end": True,
+        "table": t.id,
+        "places": {str(s): p for s, p in tour.places.items()},
+        "prizes": {str(s): v for s, v in prizes.items()},
+        "pool": tour.pool,
+        "buy_in": buy_in,
+        "kush": {str(s): prizes.get(s, 0) - buy_in for s in range(len(players))},
+    }
+    t.hand_no += 1
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            {"tournament_end": True},
+            record,
+            {s: pid for s, pid in enumerate(players)},
+            deltas,
+        )
+    )
+    for pid in players:
+        tx.moves.append(CashOut(pid))
+    lines = [tr(t.lang, "tour.final", table=t.id, pool=tour.pool, label=t.label)]
+    for seat, place in standings:
+        name = names.get(players[seat], f"#{seat + 1}")
+        lines.append(
+            tr(t.lang, "tour.place", place=place, name=name, prize=prizes.get(seat, 0),
+               label=t.label)
+        )  # fmt: skip
+    _close(t, tx, "\n".join(lines))
+
+
+def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
+    """Close a tournament table that will not finish (an admin closes it, or nobody plays):
+    every buy-in goes back (``refund`` rows) and the table closes."""
+    tour = t.tournament
+    assert tour is not None
+    for pid in tour.players:
+        tx.moves.append(CashOut(pid, LedgerKind.REFUND))
+    _close(t, tx, notice)
+
+
+def _close(t: LiveTable, tx: Tx, text: str) -> None:
+    t.seats = {}
+    t.phase = Phase.CLOSED
+    tx.close = True
+    tx.group = False
+    tx._group_screen = Screen(text)

@@ -1,0 +1,214 @@
+"""Tournaments at a table (R8.7, issue 11) through the table service: registration moves the
+buy-in to the pool, hands move chips only, knock-outs, the payout of the pool, timeouts that
+keep playing, leaving, cancelling, and a restart in the middle."""
+
+from __future__ import annotations
+
+import random
+
+from bot.model import Actor
+from bot.presses import Register, StartTournament, decode
+from bot.service import TableService
+from bot.texts import tr
+from game.tournament import TournamentPhase
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_transitions import player_balance
+
+PLAYERS = (ALICE, BOB, CAROL)
+
+
+async def configure(service: TableService, **values: str) -> None:
+    for name, value in values.items():
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+
+
+async def open_and_register(service: TableService, players: tuple[Actor, ...]) -> None:
+    reply = await service.new_tournament(GROUP, ALICE, "pineapple")
+    assert not reply.alert, reply.text
+    for a in players:
+        reply = await service.join(GROUP, a)  # /join registers at a tournament table
+        assert not reply.alert, reply.text
+
+
+async def play_to_the_end(
+    service: TableService, presenter: FakePresenter, clock: Clock, hands: int = 200
+) -> None:
+    for _ in range(hands * 12):
+        t = service.table_in(GROUP)
+        if t is None:
+            return
+        if t.hand is not None:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
+            await press_auto_and_confirm(service, presenter, actor)
+        else:
+            clock.now += 5
+            await service.run_due()
+    raise AssertionError("the tournament did not end")
+
+
+async def test_r8_7_a_three_player_tournament_pays_the_pool_to_the_winner(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await configure(service, tournament_buy_in="100", tournament_chips="30", level_minutes="1")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    assert t.tournament.phase is TournamentPhase.RUNNING  # three seats: it started by itself
+    assert t.hand is not None and t.hand_no == 1
+    for a in PLAYERS:
+        assert await player_balance(store, a) == 900
+    assert sum((await store.stacks(t.id)).values()) == 300  # the pool
+    table_id = t.id
+    await play_to_the_end(service, presenter, clock)
+    assert service.table_in(GROUP) is None  # closed after the payout
+    tour = t.tournament
+    assert tour.finished is not None and tour.pool == 300
+    winner = t.names[tour.players[tour.winner]] if tour.winner is not None else ""
+    balances = {a.name: await player_balance(store, a) for a in PLAYERS}
+    assert balances[winner] == 1200 and sum(balances.values()) == 3000  # winner takes all
+    assert await store.stacks(table_id) == {}
+    final = presenter.last_table(GROUP.chat_id).text
+    assert final.startswith(tr("en", "tour.final", table=table_id, pool=300, label="kush"))
+    assert f"1. {winner} — 300 kush" in final
+    knocked = [text for _, text in presenter.posts if "is out" in text] + [
+        s.text for s in presenter.tables[GROUP.chat_id] if "is out: place" in s.text
+    ]
+    assert knocked
+    # chips only moved during the hands: every hand record has no kush
+    hands = await store.export_hands(table_id)
+    assert all(not h["result"].get("kush") for h in hands if not h["result"].get("tournament_end"))
+    history = await service.history(GROUP, ALICE)
+    community = await store.community("telegram", "-100")
+    alice = await store.find_player(community.id, ALICE.user_id)
+    assert alice is not None
+    seat = tour.seat_of(alice.id)
+    line = tr("en", "tour.history_line", table=table_id, place=tour.places[seat],
+              kush=tour.prizes[seat] - 100, label="kush")  # fmt: skip
+    assert line in history.text
+    assert await check_store(store) == []
+
+
+async def test_r8_7_registration_start_button_and_unregister_refund(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = env
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None
+    lobby = presenter.last_table(GROUP.chat_id)
+    register = next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Register))
+    assert not (await service.press(ALICE, register, GROUP)).alert
+    assert await player_balance(store, ALICE) == 900
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    reply = await service.press(ALICE, start, GROUP, _no)
+    assert reply.alert and reply.text == tr("en", "err.not_enough_players")
+    await service.join(GROUP, BOB)
+    reply = await service.leave(GROUP, BOB)  # before the start: unregister, buy-in back
+    assert not reply.alert and await player_balance(store, BOB) == 1000
+    await service.join(GROUP, BOB)
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    reply = await service.press(BOB, start, GROUP, _no)  # not the opener, not an admin
+    assert reply.alert and reply.text == tr("ru", "tour.start_who")
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+    assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
+    assert t.hand is not None and sorted(t.hand.order) == [0, 1]
+    reply = await service.join(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "err.registration_closed")
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_timeout_never_sits_out_and_leaving_knocks_out(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    while t.hand is not None and t.hand_no == 1:  # everyone sleeps through hand 1
+        clock.now += 181
+        await service.run_due()
+    assert not any(s.sitting_out for s in t.seats.values())  # R8.7: no sit-out
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
+    reply = await service.leave(GROUP, CAROL)  # knocked out at once: place 3, no prize
+    assert reply.text == tr("en", "tour.left", place=3, prize=0, label="kush")
+    assert 2 not in t.tournament.chips and t.tournament.chips_removed > 0
+    await play_to_the_end(service, presenter, clock)
+    assert service.table_in(GROUP) is None
+    assert await player_balance(store, CAROL) == 900
+    assert await player_balance(store, ALICE) + await player_balance(store, BOB) == 2100
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, tournament_chips="40", level_minutes="0.5")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    clock.now += 45  # level 2 by the clock: it applies from the next hand dealt
+    for _ in range(2):
+        acting = t.seats[t.owner(t.hand.to_act[0])]  # type: ignore[union-attr]
+        actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
+        await press_auto_and_confirm(service, presenter, actor)
+    state = t.tournament.to_json()
+    await service.stop()
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
+    )
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.tournament is not None
+    assert t2.tournament.to_json() == state
+    assert t2.tournament.level_at(clock.now) == 2
+    await play_to_the_end(service2, presenter2, clock)
+    balances = [await player_balance(store, a) for a in PLAYERS]
+    assert sorted(balances) == [900, 900, 1200]
+    assert await check_store(store) == []
+
+
+async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None:
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=60, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.alert and reply.text == tr("en", "reply.wait_hand")  # not during a hand
+    while t.hand is not None:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
+        await press_auto_and_confirm(service, presenter, actor)
+    assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert not reply.alert and service.table_in(GROUP) is None
+    assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
+    assert await store.stacks(t.id) == {}
+    assert await check_store(store) == []
+
+
+async def _no() -> bool:
+    return False
