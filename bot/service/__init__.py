@@ -49,6 +49,7 @@ from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, tr
 from game.cards import Card
 from game.errors import OptionError
+from game.tournament import Tournament
 from storage.api import Community, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
@@ -171,6 +172,17 @@ class TableService:
     # -- commands --------------------------------------------------------------------------
     async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
         """Open a table in a group chat (one per chat) and post its lobby message."""
+        return await self._open(chat, actor, game, tournament=False)
+
+    async def new_tournament(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
+        """``/tournament [game]``: open a sit-and-go lobby in a group (R8.7) with the
+        community's tournament settings (buy-in, starting chips, level length, schedule,
+        payouts); players register with its buttons (or /join)."""
+        return await self._open(chat, actor, game, tournament=True)
+
+    async def _open(
+        self, chat: ChatRef, actor: Actor, game: str | None, *, tournament: bool
+    ) -> Reply:
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -186,43 +198,19 @@ class TableService:
         try:
             options = settings_mod.table_options(settings, game)  # the options game has
         except OptionError:
-            options = None
-        if options is None or options.game not in PLAYABLE_GAMES:
             return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
+        if options.game not in PLAYABLE_GAMES:
+            return Reply(tr(lang, "reply.game_unavailable", games=games), alert=True)
+        tour = None
+        if tournament:
+            try:
+                tour = Tournament(settings_mod.tournament_config(settings, options.game))
+            except OptionError as exc:  # stored payouts or schedule that make no tournament
+                return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
         try:
             t = await lobby.open_table(
-                self.rt, community, chat.platform, chat.chat_id, options, lang
-            )
-        except TransitionFailed:
-            return Reply(tr(lang, "err.storage"), alert=True)
-        await self.rt.settled(t)
-        return Reply(tr(lang, "reply.table_opened", table=t.id))
-
-    async def new_tournament(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
-        """``/tournament [game]``: open a sit-and-go lobby in a group (R8.7) with the
-        community's tournament settings (buy-in, starting chips, level length, schedule,
-        payouts); players register with its buttons (or /join)."""
-        community = await self._community(chat)
-        lang = self._lang(community, actor)
-        if chat.private:
-            return Reply(tr(lang, "reply.group_only"), alert=True)
-        existing = self.table_in(chat)
-        if existing is not None:
-            return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
-        games = ", ".join(g.value for g in PLAYABLE_GAMES)
-        if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
-            name = clean_arg(game)
-            return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
-        settings = community.settings
-        try:
-            options = settings_mod.table_options(settings, game)
-            config = settings_mod.tournament_config(settings, options.game)
-        except OptionError as exc:
-            return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
-        try:
-            t = await tournaments.open_tournament(
-                self.rt, community, chat.platform, chat.chat_id, options, config,
-                actor.user_id, lang,
+                self.rt, community, chat.platform, chat.chat_id, options, lang,
+                tournament=tour, opener=actor.user_id,
             )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)

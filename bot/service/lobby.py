@@ -17,7 +17,7 @@ from bot.service.runtime import Runtime
 from bot.texts import tr
 from game.match import MatchState
 from game.options import RuleOptions
-from game.tournament import TournamentPhase
+from game.tournament import Tournament, TournamentPhase
 from storage.api import BuyIn, Community, InsufficientFunds
 
 __all__ = [
@@ -34,15 +34,21 @@ __all__ = [
 
 
 async def open_table(
-    rt: Runtime, community: Community, platform: str, chat_id: str, options: RuleOptions,
+    rt: Runtime,
+    community: Community,
+    platform: str,
+    chat_id: str,
+    options: RuleOptions,
     lang: str,
-) -> LiveTable:  # fmt: skip
+    *,
+    tournament: Tournament | None = None,
+    opener: str | None = None,
+) -> LiveTable:
     """Open a table in a chat and post its lobby message (the caller checked that the chat has
-    none)."""
+    none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's."""
     settings = community.settings
-    record = await rt.store.create_table(
-        community.id, chat_id, options.to_json(), settings.min_buy_in
-    )
+    buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
+    record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
     t = LiveTable(
         id=record.id,
         platform=platform,
@@ -51,10 +57,12 @@ async def open_table(
         chat_id=chat_id,
         lang=lang,
         options=options,
-        min_buy_in=settings.min_buy_in,
+        min_buy_in=buy_in,
         label=settings.kush_label,
         match=MatchState.new(options),
         last_deal_at=rt.clock(),
+        tournament=tournament,
+        opener=opener,
     )
     rt.add(t)
     async with t.lock, rt.transition(t) as tx:

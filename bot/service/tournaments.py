@@ -19,16 +19,13 @@ from bot.screens import Screen
 from bot.service.runtime import Runtime, Tx
 from bot.texts import error_text, tr
 from game.errors import GameError
-from game.match import MatchState
-from game.options import RuleOptions
-from game.tournament import HandSettled, Tournament, TournamentConfig, TournamentPhase
+from game.tournament import HandSettled, TournamentPhase
 from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind, Settlement
 
 __all__ = [
     "after_settlement",
     "cancel",
     "finish",
-    "open_tournament",
     "register",
     "running",
     "start",
@@ -39,39 +36,6 @@ __all__ = [
 def running(t: LiveTable) -> bool:
     """A tournament table whose tournament has started and is not over."""
     return t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
-
-
-async def open_tournament(
-    rt: Runtime,
-    community: Community,
-    platform: str,
-    chat_id: str,
-    options: RuleOptions,
-    config: TournamentConfig,
-    opener: str,
-    lang: str,
-) -> LiveTable:
-    """Open a tournament lobby in a chat (the caller checked that the chat has no table)."""
-    record = await rt.store.create_table(community.id, chat_id, options.to_json(), config.buy_in)
-    t = LiveTable(
-        id=record.id,
-        platform=platform,
-        community_id=community.id,
-        community_ext=community.external_id,
-        chat_id=chat_id,
-        lang=lang,
-        options=options,
-        min_buy_in=config.buy_in,
-        label=community.settings.kush_label,
-        match=MatchState.new(options),
-        last_deal_at=rt.clock(),
-        tournament=Tournament(config),
-        opener=opener,
-    )
-    rt.add(t)
-    async with t.lock, rt.transition(t) as tx:
-        tx.group = True
-    return t
 
 
 async def register(

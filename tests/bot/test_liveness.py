@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.model import Phase
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_transitions import player_balance
 
 
@@ -81,11 +81,7 @@ async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: 
     """Everyone goes quiet: the clocks finish the hand, both sit out (R8.6), and the table
     closes itself idle_close_seconds after that hand was dealt."""
     service, _presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     dealt = clock.now
     while t.hand is not None:
@@ -104,11 +100,7 @@ async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: 
 
 async def test_r8_6_leaving_and_rejoining_does_not_refill_the_time_bank(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, _store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     sleeper = t.seats[t.hand.to_act[0]]
     actor = ALICE if sleeper.user_id == ALICE.user_id else BOB

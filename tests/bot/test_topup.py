@@ -13,7 +13,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_transitions import (
     ALICE_PLAN,
     play_street_by_plan,
@@ -61,11 +61,7 @@ async def test_r8_2_top_up_between_hands_up_to_the_maximum(env) -> None:  # type
 
 async def test_r8_2_no_top_up_during_a_hand(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, _store, _clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     reply = await service.top_up(GROUP, ALICE, "50")
     assert reply.alert and reply.text == tr("en", "reply.topup_in_hand")
@@ -84,11 +80,7 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     service.register(presenter)
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
     assert not reply.alert, reply.text
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     while t.hand is not None and t.hand_no == 1:
         seat = t.hand.to_act[0]

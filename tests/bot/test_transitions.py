@@ -23,7 +23,15 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, press_auto_and_confirm
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    play_out,
+    press_auto_and_confirm,
+    seated,
+)
 
 
 class Killed(BaseException):
@@ -144,11 +152,7 @@ async def test_case2_crash_at_the_last_confirm_settles_once_and_shows_the_stored
 ) -> None:
     store, clock = KillableStore(), Clock()
     service, presenter = new_service(store, clock, delay=5)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     by_id = {a.user_id: a for a in (ALICE, BOB)}
     for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
@@ -188,11 +192,7 @@ async def test_case2_crash_at_the_last_confirm_settles_once_and_shows_the_stored
 async def test_case3_a_refused_commit_changes_nothing_and_the_table_plays_on() -> None:
     store, clock = KillableStore(), Clock()
     service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     actor = ALICE if t.seats[t.hand.to_act[0]].user_id == ALICE.user_id else BOB
     screen = presenter.last_private(actor.user_id)
@@ -255,11 +255,7 @@ async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
     )
     presenter = FakePresenter()
     service.register(presenter)
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     hand = t.hand
     while t.hand is hand:
@@ -322,11 +318,7 @@ async def test_case5_settle_per_round_settles_the_round_before_a_stack_leaves(ho
     service, presenter = new_service(store, clock, delay=5)
     reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
     assert not reply.alert, reply.text
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB):
-        await service.join(GROUP, a)
-        await service.ready(GROUP, a)
-    t = service.table_in(GROUP)
+    t = await seated(service, ALICE, BOB)
     assert t is not None and t.options.settle_per_round
     await play_out(service, presenter, [ALICE, BOB])
     assert t.hand is None and t.match is not None
