@@ -207,7 +207,14 @@ class OfcClient(discord.Client):
 
 
 _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
-_SETTING_CHOICES = [app_commands.Choice(name=n, value=n) for n in SETTINGS][:25]
+
+
+async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """Setting names matching what the admin typed (Discord shows at most 25 suggestions, and
+    there are more settings than that; a name typed in full is checked by the service)."""
+    typed = current.strip().lower()
+    names = [n for n in SETTINGS if typed in n] if typed else list(SETTINGS)
+    return [app_commands.Choice(name=n, value=n) for n in names[:25]]
 
 
 class OfcCommands(app_commands.Group):
@@ -327,7 +334,7 @@ class OfcAdminCommands(app_commands.Group):
 
     @app_commands.command(name="settings", description="Admins: this server's settings")
     @app_commands.describe(name="the setting to change", value="its new value")
-    @app_commands.choices(name=_SETTING_CHOICES)
+    @app_commands.autocomplete(name=_setting_names)
     async def settings(
         self, interaction: Interaction, name: str | None = None, value: str | None = None
     ) -> None:

@@ -245,3 +245,16 @@ async def test_a_screen_of_more_than_25_buttons_becomes_single_choice_selects() 
     assert all(
         PickSelect.__discord_ui_compiled_template__.fullmatch(s["custom_id"]) for s in selects
     )
+
+
+async def test_every_setting_can_be_named_on_discord_by_autocomplete() -> None:
+    """More settings than Discord's 25 choices: the name is suggested as the admin types."""
+    from bot.discord.adapter import _setting_names
+    from bot.service import SETTINGS
+
+    assert len(SETTINGS) > 25
+    for name in SETTINGS:
+        suggested = [c.value for c in await _setting_names(None, name)]  # type: ignore[arg-type]
+        assert name in suggested
+    assert len(await _setting_names(None, "")) == 25  # type: ignore[arg-type]
+    assert [c.value for c in await _setting_names(None, "idle")] == ["idle_close_seconds"]  # type: ignore[arg-type]
