@@ -41,6 +41,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     service = TableService(store)
     adapters: list[_Adapter] = []
     started = False
+    telegram = None
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -52,7 +53,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             )
             adapters.append(telegram)
             try:
-                await telegram.start()
+                await telegram.start(polling=False)  # updates once the tables are restored
             except InvalidToken:
                 raise ConfigError(
                     "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
@@ -81,6 +82,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 ) from None
             log.info("Discord: connected as %s", discord_adapter.client.user)
         await service.start()
+        if telegram is not None:
+            await telegram.start_polling()
         started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()

@@ -386,7 +386,13 @@ class TelegramAdapter:
         except TelegramError:
             log.warning("could not publish the command list")
         await self.app.start()
-        if polling and self.app.updater is not None:
+        if polling:
+            await self.start_polling(poll_interval)
+
+    async def start_polling(self, poll_interval: float = 0.0) -> None:
+        """Start taking updates (after :meth:`start` with ``polling=False``: the composition
+        root restores the tables first, so no press meets a table half-restored)."""
+        if self.app.updater is not None and not self.app.updater.running:
             await self.app.updater.start_polling(poll_interval=poll_interval, timeout=10)
 
     async def stop(self) -> None:
