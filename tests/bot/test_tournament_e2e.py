@@ -1,0 +1,413 @@
+"""Tournaments (R8.7, issue 11) end to end through the real python-telegram-bot against the
+local fake Bot API: ``/tournament``, the lobby's Register button and ``/join``, hands played by
+pressing the buttons the bot sent (🪄 Arrange + Confirm), levels that rise with the clock, a
+player who never presses (auto-placed, never sat out), a restart of the bot in the middle, the
+final standings, the payout into balances, ``/history``, ``/top`` and the storage check.
+
+A listener checks every group write as it happens: no card that is hidden at that moment (a
+player's hand before the showdown) ever appears in the group (R3.3)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.model import LiveTable
+from bot.screens import Payload
+from bot.telegram.fake_api import FakeTelegram, FakeUser
+from game.cards import Card, parse_card
+from storage.check import check_database, check_store
+from tests.bot.tg_world import (
+    ALICE,
+    BOB,
+    CARD_RE,
+    CAROL,
+    GROUP_ID,
+    SUIT_LETTER,
+    TOKEN,
+    World,
+    world,
+)
+
+PLAYERS = (ALICE, BOB, CAROL)
+BUY_IN = 100
+START = 1000  # a new player's balance
+
+
+def actions_of(fake: FakeTelegram, message: dict[str, Any]) -> dict[str, str]:
+    """Payload action → callback data of a message's buttons."""
+    out: dict[str, str] = {}
+    for b in fake.buttons(message):
+        p = Payload.decode(b.get("callback_data"))
+        if p is not None:
+            out[p.action] = b["callback_data"]
+    return out
+
+
+def tournament_message(w: World) -> dict[str, Any]:
+    """The newest group message with the tournament lobby's buttons (Register / Start)."""
+    messages: list[dict[str, Any]] = w.fake.chat_messages(GROUP_ID)
+    for m in reversed(messages):
+        if "g" in actions_of(w.fake, m):
+            found: dict[str, Any] = m
+            return found
+    raise AssertionError("no tournament lobby message")
+
+
+def allowed_cards(t: LiveTable) -> set[Card]:
+    """The cards the group may see at ``t`` now: public in its hand, or on the showdown's
+    boards (the hand's result and the last result recorded)."""
+    allowed: set[Card] = set()
+    if t.hand is not None:
+        allowed |= t.hand.view(None).public_cards()
+        if t.hand.result is not None:
+            for r in t.hand.result.seats:
+                allowed |= set(r.board.cards())
+    for r in (t.last_result or {}).get("seats", []):
+        allowed |= {parse_card(c) for box in ("top", "middle", "bottom") for c in r[box].split()}
+    return allowed
+
+
+def watch_leaks(w: World) -> list[str]:
+    """Like :meth:`World.watch_leaks`, checking every group write as it happens, but it also
+    knows the tables already closed: the last showdown of a tournament is posted after the
+    payout closed its table (the showdown's boards are public then)."""
+    violations: list[str] = []
+    seen: dict[int, LiveTable] = {}
+
+    def check(call: Any) -> None:
+        seen.update(w.service.tables)
+        if call.method not in ("sendMessage", "editMessageText"):
+            return
+        if int(call.params.get("chat_id", 0)) != GROUP_ID:
+            return
+        text = str(call.params.get("text", ""))
+        shown = {parse_card(r + SUIT_LETTER[su]) for r, su in CARD_RE.findall(text)}
+        allowed: set[Card] = set()
+        for t in seen.values():
+            allowed |= allowed_cards(t)
+        extra = shown - allowed
+        if extra:
+            violations.append(f"{sorted(c.text for c in extra)} in: {text[:80]!r}")
+
+    w.fake.listeners.append(check)
+    return violations
+
+
+def the_table(w: World) -> LiveTable:
+    return next(iter(w.service.tables.values()))
+
+
+async def configure(w: World, **values: str) -> None:
+    """Alice (an admin of the group) sets each value with ``/settings name value``."""
+    w.fake.admins[GROUP_ID] = {ALICE.id}
+    for name, value in values.items():
+        reply = await w.say(ALICE, f"/settings {name} {value}")
+        assert "Saved" in reply["text"], reply["text"]
+
+
+async def open_and_register(w: World) -> LiveTable:
+    """Alice opens a Pineapple tournament; Alice and Bob press Register, Carol types /join:
+    the third registration fills the seats and starts it (R8.7)."""
+    reply = await w.say(ALICE, "/tournament pineapple")
+    assert "🏆" in reply["text"] or "#" in reply["text"], reply["text"]
+    lobby = tournament_message(w)
+    assert {"g", "x", "o"} <= set(actions_of(w.fake, lobby))
+    assert f"Buy-in {BUY_IN} kush" in lobby["text"]
+    for user in (ALICE, BOB):
+        data = actions_of(w.fake, tournament_message(w))["g"]
+        answer = await w.press(user, GROUP_ID, tournament_message(w), data)
+        assert not answer.get("show_alert"), answer
+    lobby = tournament_message(w)
+    assert "Alice, Bob" in lobby["text"] and f"pool {2 * BUY_IN} kush" in lobby["text"]
+    reply = await w.say(CAROL, "/join")  # /join registers too
+    assert reply["text"] == f"Registered: {BUY_IN} kush went to the prize pool.", reply["text"]
+    t = the_table(w)
+    assert t.tournament is not None and t.hand is not None and t.hand_no == 1
+    for user in PLAYERS:
+        assert await balance(w, user) == START - BUY_IN
+    return t
+
+
+async def balance(w: World, user: FakeUser) -> int:
+    community = await w.store.community("telegram", str(GROUP_ID))
+    player = await w.store.find_player(community.id, str(user.id))
+    assert player is not None
+    return player.balance
+
+
+async def arrange_and_confirm(w: World, user: FakeUser) -> None:
+    """``user`` presses 🪄 Arrange, then Confirm, on their private hand message."""
+    await w.adapter.presenter.flush()
+    for action in ("a", "c"):
+        # the private message follows the table (after a timeout, say): wait for its button
+        await w.fake.wait_for(lambda: (action, "") in w.hand_buttons(user), timeout=5)  # noqa: B023
+        msg = w.private(user)
+        assert msg is not None, f"{user.first_name} has no private hand"
+        data = w.hand_buttons(user)[(action, "")]
+        answer = await w.press(user, user.id, msg, data)
+        assert not answer.get("show_alert"), answer
+
+
+async def play_to_the_end(
+    w: World,
+    users: Sequence[FakeUser] = PLAYERS,
+    *,
+    sleeper: FakeUser | None = None,
+    stop_after_streets: int | None = None,
+    before_hand: Callable[[LiveTable], Awaitable[None]] | None = None,
+    limit: float = 15.0,
+) -> int:
+    """Whoever is to act presses Arrange + Confirm until the tournament table closes (or
+    ``stop_after_streets`` streets were played); ``sleeper`` never presses: the test waits for
+    the timer to play for them. ``before_hand(t)`` runs once at the start of every hand.
+    Returns the streets pressed."""
+    t = the_table(w)
+    by_id = {str(u.id): u for u in users}
+    streets = 0
+    seen_hand = 0
+    deadline = time.monotonic() + limit
+    while t.id in w.service.tables:
+        assert time.monotonic() < deadline, "the tournament did not end in time"
+        if stop_after_streets is not None and streets >= stop_after_streets:
+            break
+        hand = t.hand
+        if hand is None or hand.is_over or not hand.to_act:
+            await asyncio.sleep(0.01)
+            continue
+        if t.hand_no != seen_hand:
+            seen_hand = t.hand_no
+            if before_hand is not None:
+                await before_hand(t)
+            continue
+        user = by_id[t.seats[t.owner(hand.to_act[0])].user_id]
+        if user is sleeper:
+            before = (t.hand_no, hand.to_act, hand.dumps())
+
+            def moved(state: tuple[int, tuple[int, ...], str] = before) -> bool:
+                return t.hand is None or (t.hand_no, t.hand.to_act, t.hand.dumps()) != state
+
+            await w.fake.wait_for(moved, timeout=10)
+            continue
+        await arrange_and_confirm(w, user)
+        streets += 1
+    await w.adapter.presenter.flush()
+    return streets
+
+
+async def hand_records(w: World, table_id: int) -> list[dict[str, Any]]:
+    """The stored hands of the table (their ``result`` records), oldest first."""
+    return [h["result"] for h in await w.store.export_hands(table_id)]
+
+
+async def check_the_end(
+    w: World, table_id: int, db: Path, leaks: list[str]
+) -> tuple[FakeUser, list[FakeUser]]:
+    """The final standings, balances, /history, /top and the storage check after the payout.
+    Returns the winner and the others."""
+    assert table_id not in w.service.tables  # closed after the payout
+    assert await w.store.stacks(table_id) == {}  # the pool is paid out to the last kush
+    pool = 3 * BUY_IN
+    final = str(final_message(w)["text"])
+    lines = final.splitlines()
+    assert lines[0] == f"🏆 Tournament #{table_id} is over. Pool {pool} kush:", final
+    assert len(lines) == 4, final
+    first = lines[1]
+    assert first.startswith("1. ") and first.endswith(f" — {pool} kush"), final
+    winner = next(u for u in PLAYERS if first == f"1. {u.first_name} — {pool} kush")
+    others = [u for u in PLAYERS if u is not winner]
+    for line in lines[2:]:
+        assert line.endswith(" — 0 kush") and line[0] in "23", final  # winner takes all (≤3)
+    # the pool went straight into the balances: winner +pool−buy-in, the others −buy-in
+    assert await balance(w, winner) == START - BUY_IN + pool
+    for u in others:
+        assert await balance(w, u) == START - BUY_IN
+    # /history: the tournament's line with place and kush
+    reply = await w.say(winner, "/history")
+    winner_line = f"Tournament #{table_id}: place 1, +{pool - BUY_IN} kush"
+    winner_line_ru = f"Турнир #{table_id}: место 1, +{pool - BUY_IN} kush"
+    assert winner_line in reply["text"] or winner_line_ru in reply["text"], reply["text"]
+    for u in others:
+        reply = await w.say(u, "/history")
+        assert f"#{table_id}" in reply["text"] and f"-{BUY_IN} kush" in reply["text"], reply["text"]
+    # /top: the winner first, the others after with their balances
+    reply = await w.say(others[0], "/top")
+    top = reply["text"].splitlines()
+    assert top[1] == f"1. {winner.first_name} — {START - BUY_IN + pool} kush", reply["text"]
+    assert {line.split(". ", 1)[1] for line in top[2:4]} == {
+        f"{u.first_name} — {START - BUY_IN} kush" for u in others
+    }, reply["text"]
+    assert leaks == [], leaks
+    assert await check_store(w.store) == []
+    assert await check_database(db) == []
+    return winner, others
+
+
+def final_message(w: World) -> dict[str, Any]:
+    """The group message with the final standings."""
+    messages: list[dict[str, Any]] = w.fake.chat_messages(GROUP_ID)
+    for m in reversed(messages):
+        if "is over" in m["text"] or "окончен" in m["text"]:
+            found: dict[str, Any] = m
+            return found
+    raise AssertionError("no final standings in the group")
+
+
+async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_payout(
+    tmp_path: Path,
+) -> None:
+    """Three players register (two Register presses, one /join), play every street with
+    Arrange + Confirm; the level (3 s) rises during play and so do the chips per point; the
+    winner takes the pool; /history, /top and the storage check."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, rng_seed=3, db=db) as w:
+        w.fake.started_users.update(u.id for u in PLAYERS)
+        leaks = watch_leaks(w)
+        await configure(
+            w,
+            tournament_buy_in=str(BUY_IN),
+            tournament_chips="200",
+            level_minutes="0.05",
+            chips_schedule="10,100",
+        )
+        t = await open_and_register(w)
+        tour = t.tournament
+        assert tour is not None and tour.level_at(time.time()) == 1
+        await w.adapter.presenter.flush()
+        board = w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]["text"]
+        assert "🏆 Level 1 · 10 chips a point · next level in 0:0" in board, board
+        assert "Chips: Alice 200, Bob 200, Carol 200" in board, board
+
+        async def wait_for_level_2(table: LiveTable) -> None:
+            # the first hand is dealt at level 1; hold it until level 2 is due on the clock,
+            # so the next hand is dealt at level 2 (a level applies from the next deal)
+            if table.hand_no == 1:
+                assert table.tournament is not None
+                due = table.tournament.next_level_at(time.time())
+                assert due is not None
+                await asyncio.sleep(max(0.0, due - time.time()) + 0.05)
+
+        table_id = t.id
+        await play_to_the_end(w, before_hand=wait_for_level_2)
+        records = await hand_records(w, table_id)
+        hands = [r for r in records if not r.get("tournament_end")]
+        assert len(hands) >= 2
+        levels = [r["tournament"]["chips_per_point"] for r in hands]
+        assert levels[0] == 10 and levels[-1] > levels[0], levels  # chips per point rose
+        assert levels == sorted(levels), levels
+        assert all(not r.get("kush") for r in hands)  # hands move chips, not kush
+        texts = w.group_texts()
+        assert any("Level 2 · 100 chips a point" in x for x in texts)
+        assert any(" is out: place " in x for x in texts)  # knock-outs announced
+        await check_the_end(w, table_id, db, leaks)
+
+
+async def test_r8_7_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
+    tmp_path: Path,
+) -> None:
+    """R8.7 with R8.5: Carol never presses; with a 2-second budget and no bank her streets are
+    placed for her on timeout, hand after hand (she is dealt in again, never sat out), until
+    the tournament ends; the payout and the storage check."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, rng_seed=5, db=db) as w:
+        w.fake.started_users.update(u.id for u in PLAYERS)
+        leaks = watch_leaks(w)
+        await configure(
+            w,
+            tournament_buy_in=str(BUY_IN),
+            tournament_chips="200",
+            level_minutes="0.05",
+            chips_schedule="10,100",
+            hand_seconds="2",
+            time_bank_seconds="0",
+        )
+        t = await open_and_register(w)
+        table_id = t.id
+        carol = t.seat_of(str(CAROL.id))
+        assert carol is not None
+        carol_pid = carol.player_id
+        dealt_to_carol: list[int] = []
+
+        async def nobody_sits_out(table: LiveTable) -> None:
+            assert table.tournament is not None and table.hand is not None
+            assert not any(s.sitting_out for s in table.seats.values())  # R8.7: no sit-out
+            seat = table.seat_of(str(CAROL.id))
+            if seat is not None and seat.player_id in table.tournament.players:
+                mine = table.tournament.seat_of(seat.player_id)
+                if table.tournament.chips.get(mine, 0) > 0:  # still in: dealt in again
+                    assert table.boards_of(seat), f"Carol was not dealt hand {table.hand_no}"
+                    dealt_to_carol.append(table.hand_no)
+
+        await play_to_the_end(w, sleeper=CAROL, before_hand=nobody_sits_out)
+        assert len(dealt_to_carol) >= 2, dealt_to_carol  # she timed out and was dealt in again
+        played = 0
+        for h in await w.store.export_hands(table_id):
+            result = h["result"]
+            if result.get("tournament_end"):
+                continue
+            seats = {int(s): pid for s, pid in h["players"].items()}
+            for r in result["seats"]:
+                if seats.get(r["seat"]) == carol_pid:
+                    played += 1
+                    assert r["timed_out"], r  # her streets were placed on timeout (R8.5)
+                    cards = sum(len(r[box].split()) for box in ("top", "middle", "bottom"))
+                    assert cards == 13, r  # and her board was completed
+        assert played == len(dealt_to_carol), (played, dealt_to_carol)
+        assert any("⌛ auto" in x for x in w.group_texts())
+        await check_the_end(w, table_id, db, leaks)
+
+
+async def test_r8_7_a_restart_in_the_middle_continues_the_tournament_to_the_payout(
+    tmp_path: Path,
+) -> None:
+    """The bot stops in the middle of a hand and starts again on the same SQLite file: the
+    tournament goes on from storage (chips, level clock, the hand in play) to the payout."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update(u.id for u in PLAYERS)
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
+            leaks = watch_leaks(w)
+            await configure(
+                w,
+                tournament_buy_in=str(BUY_IN),
+                tournament_chips="200",
+                level_minutes="0.05",
+                chips_schedule="10,100",
+            )
+            t = await open_and_register(w)
+            table_id = t.id
+            # a whole first hand, then two streets of the second
+            await play_to_the_end(w, stop_after_streets=15 + 2)
+            assert t.hand is not None and t.hand_no == 2, t.hand_no
+            assert t.tournament is not None
+            state = t.tournament.to_json()
+            hand = t.hand.to_json()
+            started = t.tournament.started_at
+            chips = dict(t.tournament.chips)
+            assert sum(chips.values()) == 600 and len(set(chips.values())) > 1
+        assert leaks == [], leaks
+        fake.listeners.clear()  # that watcher knew the stopped service's tables
+        async with world(tmp_path, fake=fake, db=db, rng_seed=8) as w2:
+            leaks = watch_leaks(w2)
+            t2 = w2.service.tables[table_id]
+            assert t2.tournament is not None and t2.hand is not None
+            assert t2.tournament.to_json() == state and t2.hand.to_json() == hand
+            assert t2.tournament.started_at == started  # the level clock from storage
+            assert t2.tournament.chips == chips
+            # the level runs on through the restart: wait for level 2, then play on
+            due = t2.tournament.next_level_at(time.time())
+            if due is not None and t2.tournament.level_at(time.time()) == 1:
+                await asyncio.sleep(max(0.0, due - time.time()) + 0.05)
+            assert t2.tournament.level_at(time.time()) >= 2
+            await play_to_the_end(w2)
+            records = [r for r in await hand_records(w2, table_id) if not r.get("tournament_end")]
+            assert records[0]["tournament"]["chips_per_point"] == 10
+            assert records[-1]["tournament"]["chips_per_point"] >= 100  # from level 2 on
+            await check_the_end(w2, table_id, db, leaks)
+    finally:
+        await fake.stop()
