@@ -3,10 +3,10 @@
 
 It is a fast heuristic, not a solver. Ordinary streets are decided card by card with a score
 per box (pairs and flush draws go low, a weak card goes on top, a placement that would make a
-foul certain is avoided), and the last street of a board is searched exhaustively. A whole
-arrangement of 13 cards (Fantasyland, R6.2; Chinese Poker, R4.5) tries the strongest bottoms
-and middles and keeps the legal board with the most royalties, so it never fouls when a legal
-board exists (one always does).
+foul certain is avoided), and the last street of a board is searched exhaustively. A
+Fantasyland hand (R6.2) is arranged by the exact solver (:mod:`game.fantasyland`). A Chinese
+Poker hand (R4.5) tries the strongest bottoms and middles and keeps the legal board with the
+most royalties, so it never fouls when a legal board exists (one always does).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from game import evaluator
 from game.board import BOXES, Board, Box, assess_board, fantasyland_cards, royalty
 from game.cards import DECK, RANK_PRIMES, Card
 from game.evaluator import rank3, rank5
+from game.fantasyland import solve_fantasyland
 from game.options import GameKind, RuleOptions
 
 __all__ = ["arrange", "complete_street"]
@@ -139,7 +140,9 @@ def complete_street(
     :param board: the seat's board so far (confirmed and already placed cards).
     :param cards: the street's cards still to place.
     :param discards: how many of ``cards`` to discard.
-    :param fantasyland_cards: non-zero when the board is empty and all 13 go at once.
+    :param fantasyland_cards: non-zero in a Fantasyland hand (R6.2): the cards still to set
+        (13 of them, fewer if some are already on ``board``) go at once, arranged by the
+        exact solver (:func:`game.fantasyland.solve_fantasyland`).
     :param lookahead: 0 for the fast greedy choice (the simulator); N > 0 plays each of the
         most promising placements out N times with random cards to come and keeps the one
         with the best average result (fouls cost dearly): for "arrange for me", computer
@@ -150,6 +153,9 @@ def complete_street(
     opts = options or RuleOptions()
     keep = len(cards) - discards
     free = 13 - board.count
+    if fantasyland_cards and keep == free:
+        # a Fantasyland hand (R6.2): the exact solver, keeping what is already placed (R8.5)
+        return solve_fantasyland(cards, opts, fixed=board).placements(cards)
     if free == 13 and keep == 13:
         return arrange(cards, opts)
     if free == keep and keep <= 3:
