@@ -110,6 +110,8 @@ class SeatState:
     :ivar ready: bought in (R8.2).
     :ivar bank: time bank seconds left (R8.5).
     :ivar reachable: the last private message got through.
+    :ivar timed_out: sitting out because the moves had to be made for them (R8.6), not by
+        their own /sitout.
     """
 
     seat: int
@@ -124,6 +126,7 @@ class SeatState:
     bank: float = 0.0
     private_ref: str | None = None
     reachable: bool = True
+    timed_out: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -140,6 +143,7 @@ class SeatState:
             "bank": self.bank,
             "private_ref": self.private_ref,
             "reachable": self.reachable,
+            "timed_out": self.timed_out,
         }
 
     @classmethod
@@ -159,6 +163,7 @@ class LiveTable:
     :ivar tournament: the sit-and-go this table plays (R8.7), if it is a tournament table:
         stacks then hold the buy-ins (the prize pool) and the tournament the chips.
     :ivar opener: the user who opened the table (may start a tournament, R8.7).
+    :ivar closing: an admin asked to close the table during a hand: it closes at its end.
     :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6).
@@ -207,6 +212,7 @@ class LiveTable:
     tournament: Tournament | None = None
     opener: str | None = None
     names: dict[int, str] = field(default_factory=dict)
+    closing: bool = False
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -322,6 +328,7 @@ class LiveTable:
             t.tournament = Tournament.from_json(snap["tournament"])
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
+        t.closing = bool(snap.get("closing", False))
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline)
         t.next_hand_at = snap.get("next_hand_at")
@@ -370,6 +377,7 @@ class LiveTable:
             "tournament": self.tournament.to_json() if self.tournament else None,
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},
+            "closing": self.closing,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

@@ -238,7 +238,8 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     if view.result is not None:
         over = tr(lang, "private.over")
         if seat.sitting_out:
-            over += "\n" + tr(lang, "private.sitting_out")
+            key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
+            over += "\n" + tr(lang, key)
         return Screen(over)
     sv = view.seat(board_seat)
     street = (

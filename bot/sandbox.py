@@ -53,6 +53,7 @@ SANDBOX_HELP = (
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
+    "/topup", "/tournament",
 }  # fmt: skip
 TOKEN = "123456:SANDBOX"
 BOT_NAMES = ("Anna (bot)", "Boris (bot)")
@@ -229,7 +230,7 @@ class Sandbox:
             self._dirty.discard(chat)
             current = self.screen(chat)
             for m in self.fake.chat_messages(chat):
-                if chat == GROUP_ID and not m["text"].startswith(("🃏", "🏁")):
+                if chat == GROUP_ID and (chat, m["message_id"]) in self.fake.replies:
                     continue  # replies to commands are printed as » lines
                 key = (m["message_id"], m["text"], repr(m.get("reply_markup")))
                 if self._printed.get((chat, m["message_id"])) == key:

@@ -112,6 +112,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
+    "private.sitting_out_self": {
+        "en": "You sit out from the next hand. /back to play again.",
+        "ru": "Вы пропускаете следующую раздачу. /back — вернуться в игру.",
+    },
     "private.sitting_out": {
         "en": "⌛ Your moves were made for you, so you sit out from the next hand. /back to play again.",
         "ru": "⌛ Ваши ходы сделаны автоматически, вы пропускаете следующую раздачу. /back — вернуться в игру.",
@@ -300,6 +304,18 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
+    "reply.settings_unknown": {
+        "en": "“{name}” is not a setting.",
+        "ru": "Настройки «{name}» нет.",
+    },
+    "settings.default_payouts": {
+        "en": "default: winner takes all up to 3 players, 70/30 with 4",
+        "ru": "по умолчанию: всё победителю до 3 игроков, 70/30 при 4",
+    },
+    "settings.default_chips_schedule": {
+        "en": "default: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, then +100",
+        "ru": "по умолчанию: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, дальше +100",
+    },
     "reply.settings_usage": {
         "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
         "ru": "Использование: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
@@ -317,6 +333,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все взносы возвращены.",
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
+    "reply.closes_after_hand": {
+        "en": "Table #{table} closes at the end of this hand.",
+        "ru": "Стол #{table} закроется в конце этой раздачи.",
+    },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
@@ -352,6 +372,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "OFC bot commands:\n"
             "/newtable — open a table here (this group's game, Pineapple by default)\n"
             "/newtable pineapple | ofc | chinese — Pineapple OFC, classic OFC, Chinese Poker\n"
+            "/tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
@@ -365,6 +386,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Команды бота OFC:\n"
             "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
             "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
+            "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -380,6 +402,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "OFC bot commands:\n"
             "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
             "ofc (classic OFC) or chinese (Chinese Poker)\n"
+            "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
@@ -393,6 +416,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "Команды бота OFC:\n"
             "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
             "ofc (классический OFC) или chinese (китайский покер)\n"
+            "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"

@@ -5,20 +5,17 @@ presses run them."""
 from __future__ import annotations
 
 from bot.model import LiveTable, Phase, Reply, SeatState
-from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.dealing import settle_pairs
 from bot.service.runtime import Runtime, Tx
 from bot.service.showdown import close_hand, keep_banks
 from bot.texts import tr
 from game.chinese import ChineseGame
-from storage.api import Settlement
 
 __all__ = [
     "CLAIM_SECONDS",
     "claim_press",
     "continue_reveal",
-    "end_game",
     "reveal_step",
     "start_reveal",
 ]
@@ -99,33 +96,6 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.tournament is not None:
         record["tournament"] = tournaments.record_of(t, settled)
     close_hand(rt, t, tx, record, deltas, notes)
-
-
-def end_game(t: LiveTable, tx: Tx) -> None:
-    """End a Chinese Poker game between hands and settle it on the current points (R7.6),
-    recorded as a history entry of its own."""
-    game = t.chinese
-    assert game is not None
-    game = game.end()
-    order = sorted(s for s in game.totals if s in t.seats)
-    deltas = settle_pairs(t, order, game.pairs(order))
-    t.hand_no += 1
-    players = {s: t.seats[s].player_id for s in order}
-    record = {"game_end": True, "chinese": game.to_json(), "table": t.id,
-              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
-    tx.moves.append(
-        Settlement(
-            t.hand_no,
-            {"game_end": True},
-            record,
-            players,
-            {players[s]: d for s, d in deltas.items()},
-        )
-    )
-    for s, d in deltas.items():
-        t.seats[s].stack += d
-    t.chinese = None
-    t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
 
 
 def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:

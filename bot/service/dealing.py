@@ -26,7 +26,9 @@ __all__ = [
     "apply_pending",
     "available",
     "busted",
+    "close_now",
     "deal",
+    "end_game",
     "maybe_start",
     "settle_pairs",
     "settle_round",
@@ -245,3 +247,50 @@ def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
     del t.seats[seat.seat]
     tx.group = True
     return amount
+
+
+def end_game(t: LiveTable, tx: Tx) -> None:
+    """End a Chinese Poker game between hands and settle it on the current points (R7.6),
+    recorded as a history entry of its own."""
+    game = t.chinese
+    assert game is not None
+    game = game.end()
+    order = sorted(s for s in game.totals if s in t.seats)
+    deltas = settle_pairs(t, order, game.pairs(order))
+    t.hand_no += 1
+    players = {s: t.seats[s].player_id for s in order}
+    record = {"game_end": True, "chinese": game.to_json(), "table": t.id,
+              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            {"game_end": True},
+            record,
+            players,
+            {players[s]: d for s, d in deltas.items()},
+        )
+    )
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+    t.chinese = None
+    t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
+
+
+def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
+    """Close a table with no hand running, in this transition: a Chinese Poker game under way
+    is settled (R7.6), a tournament that will not finish refunds every buy-in (R8.7), every
+    stack is cashed out after the round's points (R8.3), and the table message says
+    ``notice`` (R8.2a)."""
+    from bot.service import tournaments
+
+    if t.tournament is not None:  # a tournament that will not finish: every buy-in back
+        tournaments.cancel(t, tx, notice)
+    elif t.chinese is not None and t.chinese.totals:
+        end_game(t, tx)
+    for seat in list(t.seats.values()):
+        stand_up(t, tx, seat)
+    t.phase = Phase.CLOSED
+    t.hand = None
+    tx.close = True
+    tx.group = False
+    tx._group_screen = Screen(notice)

@@ -5,13 +5,10 @@ it (R8.3), commit together with the table's new state (issue 10)."""
 
 from __future__ import annotations
 
-import asyncio
-
-from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
-from bot.service.chinese import end_game
-from bot.service.dealing import maybe_start, stand_up
+from bot.service.dealing import close_now, end_game, maybe_start, stand_up
 from bot.service.play import advance
 from bot.service.runtime import Runtime
 from bot.texts import tr
@@ -248,37 +245,29 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = False
+        seat.timed_out = False
         tx.group = t.hand is None
         maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.back"))
 
 
 async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
-    """An admin closes the table between hands (R8.2a): a Chinese Poker game under way is
-    settled (R7.6), the round's points too (R8.3), every stack goes back to its balance, all
-    in one transition; then the chat may open a new table."""
-    if t.hand is not None:
-        return Reply(tr(lang, "reply.wait_hand"), alert=True)
-    await close_table(rt, t, tr(t.lang, "reply.table_closed", table=t.id))
-    return Reply(tr(lang, "reply.table_closed", table=t.id))
+    """An admin closes the table (R8.2a): at once between hands, or at the end of the hand in
+    progress (the close is then committed with that hand's settlement). A Chinese Poker game
+    under way is settled (R7.6), the round's points too (R8.3), a tournament refunds every
+    buy-in, every stack goes back to its balance; then the chat may open a new table."""
+    notice = tr(t.lang, "reply.table_closed", table=t.id)
+    if t.hand is not None or t.reveal is not None:
+        async with rt.transition(t) as tx:
+            t.closing = True
+            tx.group = True
+        return Reply(tr(lang, "reply.closes_after_hand", table=t.id))
+    await close_table(rt, t, notice)
+    return Reply(notice)
 
 
 async def close_table(rt: Runtime, t: LiveTable, notice: str) -> None:
-    """Close a table with no hand running (call under ``t.lock``): settle what is owed, cash
-    every stack out and close it in storage, in one transition; the table message then says
-    ``notice``."""
+    """Close a table with no hand running (call under ``t.lock``), in one transition
+    (:func:`~bot.service.dealing.close_now`)."""
     async with rt.transition(t) as tx:
-        if t.tournament is not None:  # a tournament that will not finish: every buy-in back
-            tournaments.cancel(t, tx, notice)
-            t.seats = {}
-        if t.chinese is not None and t.chinese.totals and t.tournament is None:
-            end_game(t, tx)
-        for seat in list(t.seats.values()):
-            stand_up(t, tx, seat)
-        t.phase = Phase.CLOSED
-        tx.close = True
-        tx.group = False
-        tx._group_screen = Screen(notice)
-    if t.timer is not None and t.timer is not asyncio.current_task():
-        t.timer.cancel()
-    rt.forget(t)
+        close_now(t, tx, notice)

@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from bot.model import Reply
+from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
@@ -606,6 +607,11 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
 def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
     if spec.name == "language":
         return s.language or "auto"
+    if not spec.community and not spec.applies_to(opts.game):
+        # an option of another game: its value for tables of that game (not this game's
+        # default, which would hide what was saved)
+        game = next(g for g in GameKind if g in spec.games)
+        opts = table_options(s, game)
     return getattr(s if spec.community else opts, spec.name)
 
 
@@ -617,6 +623,8 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) 
         return tr(lang, "settings.auto")
     if spec.name == "max_buy_in" and value == 0:
         return tr(lang, "settings.top_up_auto", value=s.top_up_limit)
+    if spec.name in ("payouts", "chips_schedule") and not value:
+        return tr(lang, f"settings.default_{spec.name}")
     return _shown(value)
 
 
@@ -664,7 +672,9 @@ async def settings(rt: Runtime, community: Community, lang: str, args: list[str]
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
-        return Reply(tr(lang, "reply.settings_usage", names=", ".join(SETTINGS)), alert=True)
+        text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
+        text += "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
+        return Reply(text, alert=True)
     if not value.strip():
         s = community.settings
         return Reply(spec.help_text(lang, _display(s, table_options(s), spec, lang)))

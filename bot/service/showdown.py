@@ -11,9 +11,17 @@ from bot import render
 from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service import tournaments
-from bot.service.dealing import TOP_UP_SECONDS, available, maybe_start, settle_pairs, stand_up
+from bot.service.dealing import (
+    TOP_UP_SECONDS,
+    available,
+    close_now,
+    maybe_start,
+    settle_pairs,
+    stand_up,
+)
 from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
+from bot.texts import tr
 from game.options import GameKind
 from storage.api import Settlement
 
@@ -86,6 +94,7 @@ def close_hand(
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True
+            t.seats[t.owner(s)].timed_out = True
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
     busted = [st.name for st in t.seats.values() if is_busted(t, st) and not st.leaving]
@@ -124,6 +133,9 @@ def close_hand(
     tx.group = True
     if t.tournament is not None and t.tournament.finished is not None:
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
+        return
+    if t.closing:  # an admin asked to close it during the hand (R8.2a)
+        close_now(t, tx, tr(t.lang, "reply.table_closed", table=t.id))
         return
     if t.next_hand_at is not None and rt.next_hand_delay <= 0:
         maybe_start(rt, t, tx)

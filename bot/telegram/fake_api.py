@@ -78,6 +78,8 @@ class FakeTelegram:
         self.open_private = open_private
         self.calls: list[ApiCall] = []
         self.messages: dict[tuple[int, int], dict[str, Any]] = {}  # (chat, message id) → message
+        #: (chat, message id) of the messages that answer a user's message
+        self.replies: set[tuple[int, int]] = set()
         self.started_users: set[int] = set()  # users who pressed Start in the private chat
         self.admins: dict[int, set[int]] = {}  # chat id → admin user ids
         self.chats: dict[int, dict[str, Any]] = {}
@@ -255,6 +257,8 @@ class FakeTelegram:
         if p.get("reply_markup"):
             msg["reply_markup"] = p["reply_markup"]
         self.messages[(chat_id, msg["message_id"])] = msg
+        if p.get("reply_parameters") or p.get("reply_to_message_id"):
+            self.replies.add((chat_id, msg["message_id"]))
         return msg
 
     async def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:

@@ -321,24 +321,27 @@ async def test_r8_2_joining_during_a_hand_keeps_the_seat_until_ready(env) -> Non
 
 
 async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2a: an admin's close during a hand takes effect at its end, committed with its
+    settlement; between hands at once. Stacks go back to balances."""
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None
-    assert (await service.close_table(GROUP, ALICE, True)).text == tr("en", "reply.wait_hand")
-    await play_out(service, presenter, [ALICE, BOB])
-    await service.sit_out(GROUP, ALICE)
-    await play_out(service, presenter, [ALICE, BOB])  # the hand dealt at once after the first
-    assert t.hand is None
     refused = await service.close_table(GROUP, BOB, False)
     assert refused.text == tr("ru", "reply.admins_only")
-    stacks = dict(await store.stacks(t.id))
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == tr("en", "reply.table_closed", table=t.id)
-    assert service.table_in(GROUP) is None
+    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert t.hand is not None and service.table_in(GROUP) is t  # the hand goes on
+    await play_out(service, presenter, [ALICE, BOB])
+    assert service.table_in(GROUP) is None  # closed at the end of the hand, no next deal
+    assert presenter.last_table(GROUP.chat_id).text == tr("en", "reply.table_closed", table=t.id)
+    history = await store.export_hands(t.id)
+    assert len(history) == 1
+    kush = history[0]["result"]["kush"]
     community = await store.community("telegram", "-100")
-    for uid in ("1", "2"):
+    for seat, uid in ((0, "1"), (1, "2")):
         player = await store.find_player(community.id, uid)
-        assert player is not None and player.balance == 800 + stacks[player.id]
+        assert player is not None and player.balance == 1000 + int(kush[str(seat)])
+    assert await store.stacks(t.id) == {}
     assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
     new = service.table_in(GROUP)
     assert new is not None and new.options.game.value == "ofc" and new.id != t.id

@@ -21,6 +21,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service.settings import KUSH_LIMIT, SETTINGS, Kind, SettingRefused, table_options
 from bot.service.wallet import BALANCE_LIMIT
+from bot.texts import tr
 from game.options import GameKind, RuleOptions
 from storage.api import CommunitySettings, Store
 from storage.check import check_store
@@ -324,3 +325,19 @@ def test_random_grant_amounts_always_get_a_reply(amount: str) -> None:
         assert await check_store(store) == []
 
     run(body)
+
+
+async def test_an_option_of_another_game_shows_the_value_saved_and_unknown_names_are_named() -> (
+    None
+):
+    """What a new user met: /settings target_points 5 on a Pineapple group answered 51."""
+    service, _store = new_service()
+    reply = await say(service, "target_points", "5")
+    assert not reply.alert and reply.text.startswith(
+        tr("en", "reply.settings_saved", what="target_points = 5").rstrip(".")
+    )
+    assert "5" in (await say(service, "target_points")).text.split(":")[-1]
+    reply = await say(service, "foo", "1")
+    assert reply.alert and reply.text.startswith(tr("en", "reply.settings_unknown", name="foo"))
+    shown = (await say(service, "payouts")).text
+    assert tr("en", "settings.default_payouts") in shown

@@ -147,8 +147,10 @@ async def test_a_group_upgraded_mid_hand_takes_its_table_and_wallets(tmp_path: P
         assert t.hand is not None
         await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
         await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.fake.wait_for(  # posted in the new chat once the move is committed
+            lambda: any(w.fake.buttons(m) for m in w.fake.chat_messages(NEW_GROUP))
+        )
         await w.adapter.presenter.flush()
-        assert any(b for m in w.fake.chat_messages(NEW_GROUP) for b in w.fake.buttons(m))
         await play_hand(w, [ALICE, BOB])
         await w.adapter.presenter.flush()
         texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP)]
@@ -174,6 +176,10 @@ async def test_the_service_messages_of_an_upgrade_move_the_table(tmp_path: Path)
         t = next(iter(w.service.tables.values()))
         await w.fake.migrate_group(GROUP_ID, NEW_GROUP)
         await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        # the table message is posted in the new chat after the move is committed
+        await w.fake.wait_for(
+            lambda: any(w.fake.buttons(m) for m in w.fake.chat_messages(NEW_GROUP))
+        )
         await w.adapter.presenter.flush()
         lobby = next(m for m in reversed(w.fake.chat_messages(NEW_GROUP)) if w.fake.buttons(m))
         join = next(

@@ -196,15 +196,14 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
-    reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.alert and reply.text == tr("en", "reply.wait_hand")  # not during a hand
+    reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
+    assert not reply.alert and reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
     while t.hand is not None:
         acting = t.seats[t.owner(t.hand.to_act[0])]
         actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
         await press_auto_and_confirm(service, presenter, actor)
-    assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
-    reply = await service.close_table(GROUP, ALICE, True)
-    assert not reply.alert and service.table_in(GROUP) is None
+    assert service.table_in(GROUP) is None
     assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
     assert await store.stacks(t.id) == {}
     assert await check_store(store) == []
