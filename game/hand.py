@@ -65,8 +65,8 @@ from game.errors import (
     NotYourTurn,
 )
 from game.options import GameKind, RuleOptions
+from game.policy import Level, decide, knowledge, play
 from game.scoring import ChineseShowdown, Showdown, score_chinese, score_showdown
-from game.strategy import complete_street
 
 __all__ = [
     "Applied",
@@ -628,28 +628,25 @@ class Hand:
             return 0
         return st.discards_allowed() - st.pending_discards()
 
-    def suggest(self, seat: int, lookahead: int = 12) -> list[tuple[Card, Box | None]]:
+    def suggest(self, seat: int, lookahead: int | None = None) -> list[tuple[Card, Box | None]]:
         """The built-in strategy's placement of the seat's cards still to place this street:
         for "arrange for me", computer players and ``safe_autoplay`` (R8.5). It uses only what
-        the seat may know: its own board and discards and everyone's public cards.
+        the seat may know (:func:`game.policy.knowledge`): ``decide(knowledge(hand, seat),
+        Level.NORMAL)``.
 
-        :param lookahead: play-outs per candidate (0: the fast heuristic alone).
+        :param lookahead: ``None`` for the ``NORMAL`` level; otherwise play-outs per candidate
+            (0: the fast heuristic alone, the ``EASY`` level).
         :returns: ``(card, box)`` per card, box ``None`` for a discard; empty when the seat may
             not act.
         """
-        cards = self.to_place(seat)
-        if not cards:
-            return []
-        dead = set(self.discards_of(seat)) | self.view(seat).public_cards() if lookahead else set()
-        return complete_street(
-            self.board_of(seat, with_pending=True),
-            cards,
-            self.discards_needed(seat),
-            fantasyland_cards=self._seat(seat).fl_cards,
-            options=self.options,
-            lookahead=lookahead,
-            dead=dead,
-        )
+        k = knowledge(self, seat)
+        if lookahead is None:
+            return decide(k, Level.NORMAL)
+        return play(k, lookahead)
+
+    def fantasyland_cards_of(self, seat: int) -> int:
+        """0, or the size of the seat's Fantasyland hand (R6.2)."""
+        return self._seat(seat).fl_cards
 
     def pending(self, seat: int) -> tuple[tuple[Card, Box | None], ...]:
         """The seat's placements of this street in the order made (``None`` = discard)."""
@@ -933,6 +930,35 @@ class Hand:
             return min(st.street, self._normal_street())
         return st.street
 
+    def _face_up(self, st: _Seat) -> tuple[Card, ...]:
+        """The seat's cards dealt face up and not yet placed (R3.3: Pineapple's street 1 while
+        the seat acts in turn; never in classic OFC, R4.1)."""
+        if (
+            self.result is None
+            and self.options.game is GameKind.PINEAPPLE
+            and self.open_play
+            and not self.simultaneous
+            and not st.closed
+            and st.street == 0
+            and st.seat in self._to_act
+        ):
+            return st.dealt[0]
+        return ()
+
+    def public_cards(self) -> set[Card]:
+        """Every card the table shows now: open boxes of revealed streets, face-up cards and,
+        at showdown, every board; the same as ``view(v).public_cards()`` for any viewer ``v``
+        (the cheap way, for :func:`game.policy.knowledge`). Never a discard (R3.3)."""
+        out: set[Card] = set()
+        for st in self._seats.values():
+            shown = self._public_streets(st)
+            out.update(c for c, _, k in st.placed if k < shown)
+            out.update(self._face_up(st))
+        if self.result is not None:
+            for r in self.result.seats:
+                out.update(r.board.cards())
+        return out
+
     def view(self, viewer: int | None = None) -> HandView:
         """What ``viewer`` (a seat, or ``None`` for everyone, e.g. a group) may see.
 
@@ -949,17 +975,7 @@ class Hand:
                     rows[b].append(c)
                 else:
                     hidden += 1
-            face_up: tuple[Card, ...] = ()
-            if (
-                self.result is None
-                and self.options.game is GameKind.PINEAPPLE
-                and self.open_play
-                and not self.simultaneous
-                and not st.closed
-                and st.street == 0
-                and s in self._to_act
-            ):
-                face_up = st.dealt[0]  # R3.3: Pineapple's street 1 is dealt face up (not R4.1)
+            face_up = self._face_up(st)
             seats.append(
                 SeatView(
                     s,

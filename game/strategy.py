@@ -134,6 +134,9 @@ def complete_street(
     options: RuleOptions | None = None,
     lookahead: int = 0,
     dead: Collection[Card] = (),
+    width: int = 8,
+    exact_tail: bool = False,
+    seed: int | None = None,
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -148,6 +151,15 @@ def complete_street(
         with the best average result (fouls cost dearly): for "arrange for me", computer
         players and ``safe_autoplay``. Deterministic for the same input.
     :param dead: cards known to be out of the deck (opponents' open cards, own discards).
+    :param width: how many candidate placements the play-outs compare (the greedy one and the
+        best by a quick static score).
+    :param exact_tail: when the board is finished within two streets, value each candidate
+        by its exact expectation over the cards to come (classic OFC: every card; Pineapple:
+        every 3-card street, or ``lookahead * 10`` sampled ones when there are more) instead of
+        random play-outs, so a placement that leaves a foul avoidable is preferred to one
+        that does not.
+    :param seed: the random source of the play-outs; ``None``: derived from the cards, so the
+        same input gives the same choice.
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
     """
     opts = options or RuleOptions()
@@ -161,7 +173,7 @@ def complete_street(
     if free == keep and keep <= 3:
         return _exhaustive_last(board, cards, keep, opts)
     if lookahead > 0:
-        return _lookahead(board, cards, discards, opts, lookahead, dead)
+        return _lookahead(board, cards, discards, opts, lookahead, dead, width, exact_tail, seed)
     return _greedy(board, cards, keep)
 
 
@@ -252,6 +264,8 @@ def _lookahead(
     rollouts: int,
     dead: Collection[Card],
     width: int = 8,
+    exact_tail: bool = False,
+    seed: int | None = None,
 ) -> list[tuple[Card, Box | None]]:
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
@@ -260,13 +274,28 @@ def _lookahead(
     candidates = [greedy, *[c for c in ranked if c != greedy][: width - 1]]
     known = set(board.cards()) | set(cards) | set(dead)
     unknown = [c for c in DECK if c not in known]
-    seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
+    if seed is None:
+        seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
     rng = random.Random(seed)
+    future_dealt, future_kept = (3, 2) if options.game is GameKind.PINEAPPLE else (1, 1)
+    left = 13 - board.count - (len(cards) - discards)  # free slots after this street
+    if exact_tail and (left <= future_kept or (future_kept == 1 and left <= 2)):
+        tail = _TailSearch(unknown, options, future_dealt, future_kept, rollouts * 10, rng)
+        best_tail: tuple[float, list[tuple[Card, Box | None]]] | None = None
+        for placement in candidates:
+            start = board
+            for c, b in placement:
+                if b is not None:
+                    start = start.with_card(b, c)
+            value = tail.value(start)
+            if best_tail is None or value > best_tail[0]:
+                best_tail = (value, placement)
+        assert best_tail is not None
+        return best_tail[1]
     deals = []
     for _ in range(rollouts):  # common random cards for every candidate
         rng.shuffle(unknown)
         deals.append(list(unknown))
-    future_dealt, future_kept = (3, 2) if options.game is GameKind.PINEAPPLE else (1, 1)
     best: tuple[float, list[tuple[Card, Box | None]]] | None = None
     for placement in candidates:
         start = board
@@ -291,6 +320,71 @@ def _lookahead(
             best = (total, placement)
     assert best is not None
     return best[1]
+
+
+class _TailSearch:
+    """Exact expected final value (:func:`_final_value`) of a board finished within two
+    streets, the cards to come drawn from ``unknown``: classic OFC enumerates every next card
+    (two streets of one card: every pair), Pineapple every 3-card last street (or ``samples``
+    of them, the same for every board compared, when there are more).
+    """
+
+    def __init__(
+        self,
+        unknown: Sequence[Card],
+        options: RuleOptions,
+        dealt: int,
+        kept: int,
+        samples: int,
+        rng: random.Random,
+    ) -> None:
+        self.unknown = list(unknown)
+        self.options = options
+        self.dealt = dealt
+        self.kept = kept
+        draws = list(combinations(self.unknown, dealt)) if dealt > 1 else []
+        if len(draws) > samples:
+            draws = rng.sample(draws, samples)
+        self.draws = draws
+
+    def value(self, board: Board) -> float:
+        """The expected final value of ``board`` (partly filled) under best play."""
+        free = 13 - board.count
+        if free == 0:
+            return _final_value(board, self.options)
+        if self.dealt == 1:
+            return self._one_card(board, self.unknown)
+        if free > self.kept:  # pragma: no cover - callers only ask within the last street
+            raise ValueError("the tail search covers the last street only")
+        total = 0.0
+        for draw in self.draws:
+            total += _finish_value(board, draw, free, self.options)
+        return total / len(self.draws)
+
+    def _one_card(self, board: Board, unknown: list[Card]) -> float:
+        free = 13 - board.count
+        if free == 0:
+            return _final_value(board, self.options)
+        total = 0.0
+        for i, c in enumerate(unknown):
+            rest = unknown[:i] + unknown[i + 1 :] if free > 1 else unknown
+            total += max(
+                self._one_card(board.with_card(b, c), rest) for b in BOXES if board.free(b) > 0
+            )
+        return total / len(unknown)
+
+
+def _finish_value(board: Board, cards: Sequence[Card], keep: int, options: RuleOptions) -> float:
+    """The best :func:`_final_value` of finishing ``board`` with ``keep`` of ``cards``."""
+    slots = [b for b in BOXES for _ in range(board.free(b))]
+    best = -1e9
+    for kept in combinations(cards, keep):
+        for order in set(permutations(slots)):
+            cur = board
+            for c, b in zip(kept, order, strict=True):
+                cur = cur.with_card(b, c)
+            best = max(best, _final_value(cur, options))
+    return best
 
 
 def _exhaustive_last(

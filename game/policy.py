@@ -1,0 +1,157 @@
+"""Computer players' decisions (issue 13): what a seat may know, and a placement per level.
+
+A policy sees a :class:`SeatKnowledge` and nothing else: the seat's own board, its cards still
+to place on this street, how many it must discard, the cards it knows to be out of the deck
+(its own discards and every public card, R3.3) and the rules. :func:`knowledge` builds it from
+a :class:`~game.hand.Hand` through the seat's own view, so an opponent's hidden card (a
+face-down street not yet revealed, a Fantasyland board before showdown, any discard) can never
+reach a decision. :func:`decide` is pure: the same knowledge, level and random source give the
+same placement.
+
+Levels:
+
+- ``EASY``: the fast heuristic of :mod:`game.strategy` (no play-outs); the last street of a
+  board is still searched exhaustively.
+- ``NORMAL``: the heuristic checked by play-outs (:data:`NORMAL_PLAYOUTS` per candidate), as
+  "arrange for me" has always played.
+- ``STRONG``: more play-outs over more candidates (:data:`STRONG_PLAYOUTS`,
+  :data:`STRONG_WIDTH`), and an exact expectation over the cards to come when the board is
+  finished within two streets.
+
+Every level arranges a Fantasyland hand (R6.2) with the exact solver and chooses a
+non-fouling completion whenever the cards in hand finish the board and one exists (R2.3).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from game.board import Board, Box
+from game.cards import DECK, Card
+from game.options import RuleOptions
+from game.strategy import complete_street
+
+if TYPE_CHECKING:  # a type only: policies never reach a Hand
+    from game.hand import Hand
+
+__all__ = [
+    "NORMAL_PLAYOUTS",
+    "STRONG_PLAYOUTS",
+    "STRONG_WIDTH",
+    "Level",
+    "SeatKnowledge",
+    "decide",
+    "knowledge",
+    "unseen",
+]
+
+#: Play-outs per candidate placement at ``NORMAL`` ("arrange for me", R8.5's safe autoplay).
+NORMAL_PLAYOUTS = 12
+#: Play-outs per candidate at ``STRONG``.
+STRONG_PLAYOUTS = 32
+#: Candidate placements compared at ``NORMAL`` and ``STRONG``.
+NORMAL_WIDTH = 8
+STRONG_WIDTH = 16
+
+
+class Level(Enum):
+    """How hard a computer player thinks; ``value`` is the name players type (``/addbot``)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    STRONG = "strong"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKnowledge:
+    """Everything a seat may know when it is to act, and nothing more (R3.3).
+
+    :ivar board: its own board, this street's placements included.
+    :ivar cards: its cards still to place this street, in the order received.
+    :ivar discards_needed: how many of ``cards`` it must discard (R3.2).
+    :ivar dead: cards it knows are out of the deck: its own discards and every public card
+        (its own board's too). Never an opponent's hidden card or discard.
+    :ivar fantasyland_cards: 0, or the size of its Fantasyland hand (R6.2).
+    :ivar options: the table's rules.
+    """
+
+    board: Board
+    cards: tuple[Card, ...]
+    discards_needed: int
+    dead: frozenset[Card]
+    fantasyland_cards: int
+    options: RuleOptions
+
+
+def knowledge(hand: Hand, seat: int) -> SeatKnowledge:
+    """What ``seat`` may know of ``hand`` now: its own board (with this street's placements),
+    its cards still to place, its discards and the cards the table shows
+    (:meth:`Hand.public_cards`, the same as its view's), which leave out others' hidden cards,
+    Fantasyland boards before showdown and every discard (R3.3, R6.3).
+
+    :raises NotYourTurn: for a seat not dealt in.
+    """
+    dead = frozenset(hand.discards_of(seat)) | frozenset(hand.public_cards())
+    return SeatKnowledge(
+        board=hand.board_of(seat, with_pending=True),
+        cards=hand.to_place(seat),
+        discards_needed=hand.discards_needed(seat),
+        dead=dead,
+        fantasyland_cards=hand.fantasyland_cards_of(seat),
+        options=hand.options,
+    )
+
+
+def unseen(k: SeatKnowledge) -> list[Card]:
+    """The cards the seat cannot see (the deck its play-outs draw from), in deck order."""
+    known = set(k.board.cards()) | set(k.cards) | k.dead
+    return [c for c in DECK if c not in known]
+
+
+def decide(
+    k: SeatKnowledge, level: Level, rng: random.Random | None = None
+) -> list[tuple[Card, Box | None]]:
+    """Place the seat's cards of this street at ``level``.
+
+    Reads only ``k``. The play-outs draw the cards to come from :func:`unseen` ``(k)``.
+
+    :param rng: the random source of the play-outs (one draw from it seeds them); ``None``:
+        a seed derived from the cards, so the same knowledge gives the same placement.
+    :returns: ``(card, box)`` per card of ``k.cards``, box ``None`` for a discard, in the
+        same shape as :meth:`Hand.suggest`; empty when there is nothing to place.
+    """
+    if level is Level.EASY:
+        return play(k, 0, rng=rng)
+    if level is Level.NORMAL:
+        return play(k, NORMAL_PLAYOUTS, rng=rng)
+    return play(k, STRONG_PLAYOUTS, width=STRONG_WIDTH, exact_tail=True, rng=rng)
+
+
+def play(
+    k: SeatKnowledge,
+    playouts: int,
+    *,
+    width: int = NORMAL_WIDTH,
+    exact_tail: bool = False,
+    rng: random.Random | None = None,
+) -> list[tuple[Card, Box | None]]:
+    """:func:`decide` with its settings spelled out: ``playouts`` per candidate (0: the fast
+    heuristic), ``width`` candidates, ``exact_tail`` (see :func:`game.strategy.complete_street`).
+    """
+    if not k.cards:
+        return []
+    return complete_street(
+        k.board,
+        k.cards,
+        k.discards_needed,
+        fantasyland_cards=k.fantasyland_cards,
+        options=k.options,
+        lookahead=playouts,
+        dead=k.dead,
+        width=width,
+        exact_tail=exact_tail,
+        seed=None if rng is None else rng.getrandbits(64),
+    )
