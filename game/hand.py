@@ -86,9 +86,6 @@ __all__ = [
 #: ``(dealt, kept)`` per street.
 StreetPlan = tuple[tuple[int, int], ...]
 
-#: Play-outs per candidate when ``safe_autoplay`` makes a timed-out move (R8.5).
-SAFE_AUTOPLAY_LOOKAHEAD = 8
-
 _PINEAPPLE_PLAN: StreetPlan = ((5, 5), (3, 2), (3, 2), (3, 2), (3, 2))
 _OFC_PLAN: StreetPlan = ((5, 5),) + ((1, 1),) * 8
 _CHINESE_PLAN: StreetPlan = ((13, 13),)
@@ -822,7 +819,7 @@ class Hand:
         free = {b: st.free(b) for b in BOXES}
         extra: list[tuple[Card, Box | None]]
         if self.options.safe_autoplay:
-            extra = self.suggest(st.seat, lookahead=SAFE_AUTOPLAY_LOOKAHEAD)
+            extra = self.suggest(st.seat)  # the NORMAL level
         else:
             extra = auto_street(
                 [c for c in dealt if c not in st.pending],

@@ -137,6 +137,7 @@ def complete_street(
     width: int = 8,
     exact_tail: bool = False,
     seed: int | None = None,
+    fantasyland_value: float = 9.0,
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -158,6 +159,8 @@ def complete_street(
         every 3-card street, or ``lookahead * 10`` sampled ones when there are more) instead of
         random play-outs, so a placement that leaves a foul avoidable is preferred to one
         that does not.
+    :param fantasyland_value: what a finished board that earns Fantasyland (R6.1) is worth in
+        the play-outs, in points on top of its royalties (a foul costs 14).
     :param seed: the random source of the play-outs; ``None``: derived from the cards, so the
         same input gives the same choice.
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
@@ -173,7 +176,18 @@ def complete_street(
     if free == keep and keep <= 3:
         return _exhaustive_last(board, cards, keep, opts)
     if lookahead > 0:
-        return _lookahead(board, cards, discards, opts, lookahead, dead, width, exact_tail, seed)
+        return _lookahead(
+            board,
+            cards,
+            discards,
+            opts,
+            lookahead,
+            dead,
+            width,
+            exact_tail,
+            seed,
+            fantasyland_value,
+        )
     return _greedy(board, cards, keep)
 
 
@@ -242,7 +256,7 @@ def _static_value(board: Board, placement: Sequence[tuple[Card, Box | None]]) ->
     return value
 
 
-def _final_value(board: Board, options: RuleOptions) -> float:
+def _final_value(board: Board, options: RuleOptions, fantasyland_value: float = 9.0) -> float:
     """What a finished board is worth to its owner: royalties, Fantasyland, box strength; a
     foul costs about a scoop and the opponents' royalties."""
     a = assess_board(board, options)
@@ -251,7 +265,7 @@ def _final_value(board: Board, options: RuleOptions) -> float:
     t, m, b = a.strengths
     return (
         a.royalty_total
-        + (9.0 if a.fantasyland_cards else 0.0)
+        + (fantasyland_value if a.fantasyland_cards else 0.0)
         + ((t >> 20) + (m >> 20) + (b >> 20)) * 0.35
     )
 
@@ -266,6 +280,7 @@ def _lookahead(
     width: int = 8,
     exact_tail: bool = False,
     seed: int | None = None,
+    fl_value: float = 9.0,
 ) -> list[tuple[Card, Box | None]]:
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
@@ -280,7 +295,9 @@ def _lookahead(
     future_dealt, future_kept = (3, 2) if options.game is GameKind.PINEAPPLE else (1, 1)
     left = 13 - board.count - (len(cards) - discards)  # free slots after this street
     if exact_tail and (left <= future_kept or (future_kept == 1 and left <= 2)):
-        tail = _TailSearch(unknown, options, future_dealt, future_kept, rollouts * 10, rng)
+        tail = _TailSearch(
+            unknown, options, future_dealt, future_kept, rollouts * 10, rng, fl_value
+        )
         best_tail: tuple[float, list[tuple[Card, Box | None]]] | None = None
         for placement in candidates:
             start = board
@@ -315,7 +332,7 @@ def _lookahead(
                 for c, b in moves:
                     if b is not None:
                         cur = cur.with_card(b, c)
-            total += _final_value(cur, options)
+            total += _final_value(cur, options, fl_value)
         if best is None or total > best[0]:
             best = (total, placement)
     assert best is not None
@@ -337,7 +354,9 @@ class _TailSearch:
         kept: int,
         samples: int,
         rng: random.Random,
+        fl_value: float,
     ) -> None:
+        self.fl_value = fl_value
         self.unknown = list(unknown)
         self.options = options
         self.dealt = dealt
@@ -351,20 +370,20 @@ class _TailSearch:
         """The expected final value of ``board`` (partly filled) under best play."""
         free = 13 - board.count
         if free == 0:
-            return _final_value(board, self.options)
+            return _final_value(board, self.options, self.fl_value)
         if self.dealt == 1:
             return self._one_card(board, self.unknown)
         if free > self.kept:  # pragma: no cover - callers only ask within the last street
             raise ValueError("the tail search covers the last street only")
         total = 0.0
         for draw in self.draws:
-            total += _finish_value(board, draw, free, self.options)
+            total += _finish_value(board, draw, free, self.options, self.fl_value)
         return total / len(self.draws)
 
     def _one_card(self, board: Board, unknown: list[Card]) -> float:
         free = 13 - board.count
         if free == 0:
-            return _final_value(board, self.options)
+            return _final_value(board, self.options, self.fl_value)
         total = 0.0
         for i, c in enumerate(unknown):
             rest = unknown[:i] + unknown[i + 1 :] if free > 1 else unknown
@@ -374,7 +393,9 @@ class _TailSearch:
         return total / len(unknown)
 
 
-def _finish_value(board: Board, cards: Sequence[Card], keep: int, options: RuleOptions) -> float:
+def _finish_value(
+    board: Board, cards: Sequence[Card], keep: int, options: RuleOptions, fl_value: float
+) -> float:
     """The best :func:`_final_value` of finishing ``board`` with ``keep`` of ``cards``."""
     slots = [b for b in BOXES for _ in range(board.free(b))]
     best = -1e9
@@ -383,7 +404,7 @@ def _finish_value(board: Board, cards: Sequence[Card], keep: int, options: RuleO
             cur = board
             for c, b in zip(kept, order, strict=True):
                 cur = cur.with_card(b, c)
-            best = max(best, _final_value(cur, options))
+            best = max(best, _final_value(cur, options, fl_value))
     return best
 
 
