@@ -112,6 +112,8 @@ class SeatState:
     :ivar reachable: the last private message got through.
     :ivar timed_out: sitting out because the moves had to be made for them (R8.6), not by
         their own /sitout.
+    :ivar bot: the level (``easy``, ``normal``, ``strong``) of a computer player, which plays
+        with house kush and has no private chat; ``None`` for a person.
     """
 
     seat: int
@@ -127,6 +129,7 @@ class SeatState:
     private_ref: str | None = None
     reachable: bool = True
     timed_out: bool = False
+    bot: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -144,6 +147,7 @@ class SeatState:
             "private_ref": self.private_ref,
             "reachable": self.reachable,
             "timed_out": self.timed_out,
+            "bot": self.bot,
         }
 
     @classmethod
@@ -163,6 +167,7 @@ class LiveTable:
     :ivar tournament: the sit-and-go this table plays (R8.7), if it is a tournament table:
         stacks then hold the buy-ins (the prize pool) and the tournament the chips.
     :ivar opener: the user who opened the table (may start a tournament, R8.7).
+    :ivar bot_due: when the computer player to act moves (a human-like pace), while one is.
     :ivar closing: an admin asked to close the table during a hand: it closes at its end.
     :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
@@ -213,6 +218,7 @@ class LiveTable:
     opener: str | None = None
     names: dict[int, str] = field(default_factory=dict)
     closing: bool = False
+    bot_due: float | None = None
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -329,6 +335,8 @@ class LiveTable:
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))
+        bot_due = snap.get("bot_due")
+        t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline)
         t.next_hand_at = snap.get("next_hand_at")
@@ -378,6 +386,7 @@ class LiveTable:
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},
             "closing": self.closing,
+            "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,
             "pending_buy_in": self.pending_buy_in,

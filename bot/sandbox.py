@@ -53,7 +53,7 @@ SANDBOX_HELP = (
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
-    "/topup", "/tournament",
+    "/topup", "/tournament", "/removebot",
 }  # fmt: skip
 TOKEN = "123456:SANDBOX"
 BOT_NAMES = ("Anna (bot)", "Boris (bot)")

@@ -333,6 +333,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все взносы возвращены.",
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
+    "bot.added": {
+        "en": "{name} ({level}) sits down: a computer player with house kush.",
+        "ru": "{name} ({level}) садится за стол: компьютерный игрок на куши заведения.",
+    },
+    "bot.removed": {"en": "{name} stands up.", "ru": "{name} встаёт из-за стола."},
+    "bot.none": {
+        "en": "No computer player is seated.",
+        "ru": "Компьютерных игроков за столом нет.",
+    },
+    "bot.levels": {
+        "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
+        "ru": "Уровни: easy, normal, strong. Пример: /addbot [уровень]",
+    },
+    "bot.no_tournament": {
+        "en": "Computer players sit at ordinary tables, not in tournaments.",
+        "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
+    },
     "reply.closes_after_hand": {
         "en": "Table #{table} closes at the end of this hand.",
         "ru": "Стол #{table} закроется в конце этой раздачи.",
@@ -373,6 +390,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable — open a table here (this group's game, Pineapple by default)\n"
             "/newtable pineapple | ofc | chinese — Pineapple OFC, classic OFC, Chinese Poker\n"
             "/tournament [game] — open a sit-and-go tournament (Register, Start)\n"
+            "/addbot [easy|normal|strong], /removebot — seat or stand up a computer player "
+            "(admins and the table's opener)\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
@@ -387,6 +406,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
             "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
+            "/addbot [easy|normal|strong], /removebot — посадить или убрать компьютерного игрока "
+            "(админы и открывший стол)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -403,6 +424,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
             "ofc (classic OFC) or chinese (Chinese Poker)\n"
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
+            "/ofc addbot [level], /ofc removebot — seat or stand up a computer player\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
@@ -417,6 +439,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
             "ofc (классический OFC) или chinese (китайский покер)\n"
             "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
+            "/ofc addbot [уровень], /ofc removebot — посадить или убрать компьютерного игрока\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"

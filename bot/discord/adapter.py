@@ -80,6 +80,8 @@ _COMMAND_NAMES = {
     "leave": "ofc leave",
     "sitout": "ofc sitout",
     "topup": "ofc topup",
+    "addbot": "ofc addbot",
+    "removebot": "ofc removebot",
     "tournament": "ofc tournament",
     "back": "ofc back",
     "balance": "ofc balance",
@@ -264,6 +266,28 @@ class OfcCommands(app_commands.Group):
     async def leave(self, interaction: Interaction) -> None:
         """Stand up (R8.2)."""
         await self.adapter.command(interaction, self.adapter.service.leave)
+
+    @app_commands.command(name="addbot", description="Seat a computer player (house kush)")
+    @app_commands.describe(level="easy, normal or strong (default normal)")
+    @app_commands.choices(
+        level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "strong")]
+    )
+    async def addbot(self, interaction: Interaction, level: str = "") -> None:
+        """Seat a computer player (the table's opener or a member with Manage Server)."""
+        admin = is_admin(interaction)
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda chat, actor: service.add_bot(chat, actor, admin, level)
+        )
+
+    @app_commands.command(name="removebot", description="Stand a computer player up")
+    async def removebot(self, interaction: Interaction) -> None:
+        """Stand the last computer player up (the table's opener or an admin)."""
+        admin = is_admin(interaction)
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda chat, actor: service.remove_bot(chat, actor, admin)
+        )
 
     @app_commands.command(name="topup", description="Add kush to your stack between hands")
     @app_commands.describe(amount="kush to add (default: the minimum buy-in)")

@@ -41,7 +41,7 @@ from bot.presses import (
     Unregister,
     decode,
 )
-from bot.service import chats, chinese, lobby, play, recovery, tournaments, wallet
+from bot.service import bots, chats, chinese, lobby, play, recovery, tournaments, wallet
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.runtime import Runtime, TransitionFailed
@@ -68,6 +68,7 @@ class TableService:
     :param next_hand_delay: seconds between a showdown and the next deal.
     :param timers: run real asyncio timers; with ``False`` tests call :meth:`run_due`.
     :param deck_source: returns the deck of each new hand (tests stack decks with it).
+    :param bot_pace: seconds (least, most) a computer player waits before it moves.
     """
 
     def __init__(
@@ -79,6 +80,7 @@ class TableService:
         next_hand_delay: float = 4.0,
         timers: bool = True,
         deck_source: Callable[[], Sequence[Card]] | None = None,
+        bot_pace: tuple[float, float] = (1.0, 3.0),
     ) -> None:
         self.rt = Runtime(
             store,
@@ -87,6 +89,7 @@ class TableService:
             next_hand_delay=next_hand_delay,
             timers=timers,
             deck_source=deck_source,
+            bot_pace=bot_pace,
         )
         rt = self.rt
 
@@ -335,6 +338,28 @@ class TableService:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         args = [clean_arg(a) for a in args]  # echoed in refusals
         return await settings_mod.settings(self.rt, community, lang, args)
+
+    # -- computer players ---------------------------------------------------------------------
+    async def add_bot(self, chat: ChatRef, actor: Actor, is_admin: bool, level: str = "") -> Reply:
+        """``/addbot [easy|normal|strong]`` (admins and the table's opener): seat a computer
+        player that plays with house kush (issue 13)."""
+
+        async def body(t: LiveTable, community: Community, lang: str) -> Reply:
+            if not bots.is_opener_or_admin(t, actor, is_admin):
+                return Reply(tr(lang, "reply.admins_only"), alert=True)
+            return await bots.add_bot(self.rt, t, community, lang, clean_arg(level, 16).lower())
+
+        return await self._at_table(chat, actor, body)
+
+    async def remove_bot(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
+        """``/removebot`` (admins and the table's opener): stand up a computer player."""
+
+        async def body(t: LiveTable, community: Community, lang: str) -> Reply:
+            if not bots.is_opener_or_admin(t, actor, is_admin):
+                return Reply(tr(lang, "reply.admins_only"), alert=True)
+            return await bots.remove_bot(self.rt, t, lang)
+
+        return await self._at_table(chat, actor, body)
 
     # -- chats that change under us ----------------------------------------------------------
     async def migrate_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> bool:

@@ -6,6 +6,8 @@ it (issue 10)."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.model import LiveTable, Reply, SeatState
 from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, Undo
 from bot.service.chinese import start_reveal
@@ -16,6 +18,7 @@ from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.errors import GameError
 from game.options import GameKind
+from game.policy import Level, decide, knowledge
 
 __all__ = ["advance", "hand_press"]
 
@@ -79,7 +82,9 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
         actions = [Unplace(board, pending[-1][0])]
     elif isinstance(press, Arrange):
-        moves = hand.suggest(board)  # "arrange for me": the strategy with play-outs
+        # "arrange for me": the strategy with play-outs, computed off the event loop from what
+        # the seat may know (the table's lock keeps the hand as it is meanwhile)
+        moves = await asyncio.to_thread(decide, knowledge(hand, board), Level.NORMAL)
         if not moves:
             return Reply(error_text(lang, "no_change"), alert=True)
         actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]

@@ -81,6 +81,7 @@ class Runtime:
     :param next_hand_delay: seconds between a showdown and the next deal.
     :param timers: run real asyncio timers; with ``False`` tests call ``run_due``.
     :param deck_source: returns the deck of each new hand (tests stack decks with it).
+    :param bot_pace: seconds (least, most) a computer player waits before it moves.
     """
 
     def __init__(
@@ -92,8 +93,10 @@ class Runtime:
         next_hand_delay: float = 4.0,
         timers: bool = True,
         deck_source: Callable[[], Sequence[Card]] | None = None,
+        bot_pace: tuple[float, float] = (1.0, 3.0),
     ) -> None:
         self.store = store
+        self.bot_pace = bot_pace
         self.clock = clock
         self.rng = rng
         self.next_hand_delay = next_hand_delay
@@ -188,8 +191,9 @@ class Runtime:
             tx._group_screen = render.group_screen(t, t.lang, link, now)
         for s in sorted(tx.show):
             seat = t.seats.get(s)
-            if seat is not None:
+            if seat is not None and not seat.bot:  # computer players have no private chat
                 tx.privates[s] = render.private_screen(t, seat, now)
+        self._schedule_bots(t)
         t.seq += 1
         data = None if tx.close else self.snapshot(t)
         # a background snapshot taken before this step must not overwrite the committed one
@@ -249,7 +253,7 @@ class Runtime:
             lost = False
             for s, screen in tx.privates.items():
                 seat = t.seats.get(s)
-                if seat is not None:
+                if seat is not None and not seat.bot:
                     lost |= await self.send_private(t, p, seat, screen)
             if lost and t.hand is not None:  # the group shows the link to the private chat
                 async with t.lock:
@@ -335,6 +339,8 @@ class Runtime:
             times.append(t.next_hand_at)
         if t.ready_deadline is not None and t.hand is None:
             times.append(t.ready_deadline)
+        if t.bot_due is not None:
+            times.append(t.bot_due)
         idle = self.idle_deadline(t)
         if idle is not None:
             times.append(idle)
@@ -344,6 +350,20 @@ class Runtime:
             if t.reveal.get("claim"):
                 times.append(float(t.reveal["claim"]["deadline"]))
         return min(times) if times else None
+
+    def _schedule_bots(self, t: LiveTable) -> None:
+        """When the computer player to act moves: ``bot_pace`` after its turn begins."""
+        hand = t.hand
+        acting = (
+            hand is not None
+            and not hand.is_over
+            and any((p := t.player_of(s)) is not None and p.bot for s in hand.to_act)
+        )
+        if not acting:
+            t.bot_due = None
+        elif t.bot_due is None:
+            low, high = self.bot_pace
+            t.bot_due = self.clock() + random.uniform(low, high)
 
     def idle_deadline(self, t: LiveTable) -> float | None:
         """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``

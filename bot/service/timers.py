@@ -8,6 +8,7 @@ import asyncio
 import logging
 
 from bot.model import LiveTable
+from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
 from bot.service.dealing import maybe_start
 from bot.service.lobby import close_table
@@ -35,6 +36,8 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
             at is not None and now >= float(at)
         )
     hand = t.hand
+    if t.bot_due is not None and now >= t.bot_due and hand is not None and not hand.is_over:
+        return True
     if hand is not None and not hand.is_over:
         return any(t.clocks[t.owner(s)].expired(now) for s in hand.to_act if t.owner(s) in t.clocks)
     if t.ready_deadline is not None and now >= t.ready_deadline:
@@ -62,7 +65,10 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
                 else:
                     reveal_step(rt, t, tx)
             elif t.hand is not None:
-                advance(rt, t, tx, t.hand.to_act)
+                if t.bot_due is not None and now >= t.bot_due:
+                    await bot_turn(rt, t, tx)  # a computer player moves (issue 13)
+                else:
+                    advance(rt, t, tx, t.hand.to_act)
             else:
                 if t.next_hand_at is not None and now >= t.next_hand_at:
                     t.next_hand_at = None

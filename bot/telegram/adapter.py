@@ -69,6 +69,8 @@ COMMANDS = (
     ("leave", "leave the table / встать"),
     ("topup", "top up your stack / докупить"),
     ("tournament", "open a tournament / открыть турнир"),
+    ("addbot", "seat a computer player / посадить бота"),
+    ("removebot", "stand a computer player up / убрать бота"),
     ("sitout", "skip hands / пропускать"),
     ("back", "come back / вернуться"),
     ("balance", "your kush / баланс"),
@@ -353,6 +355,8 @@ class TelegramAdapter:
         simple = {
             "newtable": self._newtable,
             "tournament": self._tournament,
+            "addbot": self._addbot,
+            "removebot": self._removebot,
             "join": self._at_table(service.join),
             "ready": self._at_table(service.ready),
             "leave": self._at_table(service.leave),
@@ -490,6 +494,23 @@ class TelegramAdapter:
             _chat(update.effective_chat), _actor(update.effective_user), game
         )
         await self._reply(update, reply)
+
+    async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        ref = _chat(chat)
+        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        level = context.args[0] if context.args else ""
+        await self._reply(update, await self.service.add_bot(ref, _actor(user), admin, level))
+
+    async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        ref = _chat(chat)
+        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        await self._reply(update, await self.service.remove_bot(ref, _actor(user), admin))
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat

@@ -215,6 +215,7 @@ async def world(
     fake: FakeTelegram | None = None,
     deck_source: Any = None,
     limiter: AnswerFirstRateLimiter | None = None,
+    bot_pace: tuple[float, float] = (1.0, 3.0),
 ) -> AsyncIterator[World]:
     own_fake = fake is None
     fake = fake or FakeTelegram(TOKEN)
@@ -222,7 +223,11 @@ async def world(
         await fake.start()
     store = await SqliteStore.open(db or tmp / "ofc.sqlite3")
     service = TableService(
-        store, rng=random.Random(rng_seed), next_hand_delay=next_hand_delay, deck_source=deck_source
+        store,
+        rng=random.Random(rng_seed),
+        next_hand_delay=next_hand_delay,
+        deck_source=deck_source,
+        bot_pace=bot_pace,
     )
     limiter = limiter or AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)

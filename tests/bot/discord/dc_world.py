@@ -307,6 +307,7 @@ async def world(
     deck_source: Callable[[], Sequence[Card]] | None = None,
     service_class: type[TableService] = TableService,
     answer_within: float = 2.0,
+    bot_pace: tuple[float, float] = (1.0, 3.0),
 ) -> AsyncIterator[World]:
     """A running world: the fake (own or given), the service on ``db`` and the adapter,
     connected and ready. Stops everything (but a given fake) on exit."""
@@ -318,7 +319,11 @@ async def world(
         await fake.start()
     store = await SqliteStore.open(db or tmp / "ofc.sqlite3")
     service = service_class(
-        store, rng=random.Random(rng_seed), next_hand_delay=next_hand_delay, deck_source=deck_source
+        store,
+        rng=random.Random(rng_seed),
+        next_hand_delay=next_hand_delay,
+        deck_source=deck_source,
+        bot_pace=bot_pace,
     )
     with point_discord_at(fake):
         adapter = DiscordAdapter(

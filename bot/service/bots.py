@@ -1,0 +1,125 @@
+"""Computer players at a group's table (issue 13): ``/addbot [easy|normal|strong]`` seats one,
+``/removebot`` stands one up. They play with house kush: each is a player of its own in the
+community ("🤖 Anna" …, its own ledger account, minted for it by the house as a grant), never a
+member's balance. They act at a human-like pace (``pace`` seconds after their turn begins),
+decide from what their seat may know only (:func:`game.policy.knowledge`), off the event loop,
+and have no private chat."""
+
+from __future__ import annotations
+
+import asyncio
+
+from game.policy import Level, decide, knowledge
+
+from bot.model import Actor, LiveTable, Reply, SeatState
+from bot.service.dealing import maybe_start
+from bot.service.play import advance
+from bot.service.runtime import Runtime, Tx
+from bot.texts import tr
+from game.actions import Action, Confirm, Discard, Place
+from game.errors import GameError
+from storage.api import BuyIn, Community, InsufficientFunds
+
+__all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot"]
+
+#: Names of the computer players (their user ids are ``bot:<name>``).
+BOT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
+#: Buy-ins the house keeps on a computer player's balance when it sits down.
+HOUSE_BUY_INS = 50
+
+
+async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """Every computer player to act places its street and confirms (R3.4): the decision is
+    made in a thread from what the seat may know; then :func:`~bot.service.play.advance`."""
+    hand = t.hand
+    assert hand is not None
+    t.bot_due = None
+    for s in hand.to_act:
+        player = t.player_of(s)
+        if player is None or not player.bot or hand.is_over or s not in hand.to_act:
+            continue
+        k = knowledge(hand, s)
+        moves = await asyncio.to_thread(decide, k, Level(player.bot))
+        turn_before = hand.to_act
+        actions: list[Action] = [Place(s, c, b) if b else Discard(s, c) for c, b in moves]
+        try:
+            for a in [*actions, Confirm(s)]:
+                hand.apply(a)
+        except GameError:  # never expected: the clock would play for it (R8.5)
+            continue
+        advance(rt, t, tx, turn_before)
+        if t.hand is not hand:
+            break
+
+
+async def add_bot(rt: Runtime, t: LiveTable, community: Community, lang: str, level: str) -> Reply:
+    """Seat a computer player of ``level`` (R8.2: it buys in from its house balance)."""
+    if t.tournament is not None:
+        return Reply(tr(lang, "bot.no_tournament"), alert=True)
+    try:
+        lvl = Level(level or Level.NORMAL.value)
+    except ValueError:
+        return Reply(tr(lang, "bot.levels"), alert=True)
+    free = [s for s in range(t.options.max_players) if s not in t.seats]
+    if not free:
+        return Reply(tr(lang, "reply.table_full"), alert=True)
+    taken = {s.user_id for s in t.seats.values()}
+    name = next((n for n in BOT_NAMES if f"bot:{n.lower()}" not in taken), None)
+    if name is None:
+        return Reply(tr(lang, "reply.table_full"), alert=True)
+    user_id = f"bot:{name.lower()}"
+    player = await rt.store.player(community.id, user_id, f"🤖 {name}")
+    need = HOUSE_BUY_INS * t.min_buy_in
+    if player.balance < need:  # the house funds its players (minted, never a member's kush)
+        await rt.store.grant(
+            community.id,
+            player.id,
+            need - player.balance,
+            actor="house",
+            reason="house kush for a computer player",
+            key=f"house:{player.id}:{t.id}:{t.seq}",
+        )
+    try:
+        async with rt.transition(t) as tx:
+            seat = SeatState(
+                seat=free[0],
+                player_id=player.id,
+                user_id=user_id,
+                name=f"🤖 {name}",
+                lang=lang,
+                stack=t.min_buy_in,
+                ready=True,
+                bank=t.options.time_bank_seconds,
+                bot=lvl.value,
+            )
+            t.seats[seat.seat] = seat
+            tx.moves.append(BuyIn(player.id, t.min_buy_in))
+            tx.group = True
+            maybe_start(rt, t, tx)
+    except InsufficientFunds:
+        return Reply(tr(lang, "err.storage"), alert=True)
+    return Reply(tr(lang, "bot.added", name=seat.name, level=lvl.value))
+
+
+async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
+    """Stand up the computer player seated last: between hands at once (its stack goes back
+    to the house), during a hand after it (its moves are made as on timeout, R8.5)."""
+    from bot.service.dealing import stand_up
+
+    bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
+    if not bots:
+        return Reply(tr(lang, "bot.none"), alert=True)
+    seat = bots[-1]
+    async with rt.transition(t) as tx:
+        if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+            seat.leaving = True
+            advance(rt, t, tx)
+        else:
+            stand_up(t, tx, seat)
+            maybe_start(rt, t, tx)
+    return Reply(tr(lang, "bot.removed", name=seat.name))
+
+
+def is_opener_or_admin(t: LiveTable, actor: Actor, is_admin: bool) -> bool:
+    """Who may seat and stand up computer players: admins and the table's opener."""
+    return is_admin or actor.user_id == t.opener

@@ -1,0 +1,104 @@
+"""Computer players at a group's table (issue 13): seated by admins or the table's opener,
+house kush (never a member's balance), a human-like pace, decisions from what their seat may
+know only, no private chat, stood up between hands, and a restart with one seated."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import LedgerKind
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_transitions import player_balance
+
+
+def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        bot_pace=(1.0, 3.0),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+async def play_hand_with_bots(service: TableService, presenter: FakePresenter, clock: Clock) -> int:
+    """Alice presses; the computer players move when their time comes. Returns the number
+    of times a computer player moved."""
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    number, moves = t.hand_no, 0
+    for _ in range(200):
+        if t.hand is None or t.hand_no != number:
+            return moves
+        seat = t.seats[t.owner(t.hand.to_act[0])]
+        if seat.bot:
+            assert t.bot_due is not None
+            wait = t.bot_due - clock.now
+            assert 0 < wait <= 3.0  # a human-like pace
+            clock.now = t.bot_due
+            await service.run_due()
+            moves += 1
+        else:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    raise AssertionError("the hand did not end")
+
+
+async def test_addbot_seats_a_computer_player_that_plays_with_house_kush() -> None:
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    reply = await service.add_bot(GROUP, BOB, False)  # neither admin nor the opener
+    assert reply.alert and reply.text == tr("ru", "reply.admins_only")
+    reply = await service.add_bot(GROUP, ALICE, False, "grandmaster")
+    assert reply.alert and reply.text == tr("en", "bot.levels")
+    reply = await service.add_bot(GROUP, ALICE, False, "strong")  # the opener may
+    assert not reply.alert and reply.text == tr("en", "bot.added", name="🤖 Anna", level="strong")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    bot = next(s for s in t.seats.values() if s.bot)
+    assert bot.bot == "strong" and bot.stack == 200 and bot.user_id == "bot:anna"
+    moves = await play_hand_with_bots(service, presenter, clock)
+    assert moves == 5  # one move per street
+    assert bot.user_id not in presenter.privates  # no private chat
+    assert await player_balance(store, ALICE) == 800  # Alice's balance never touched
+    community = await store.community("telegram", "-100")
+    house = [e for e in await store.ledger(community.id) if e.actor == "house"]
+    assert house and all(e.kind is LedgerKind.ADMIN_GRANT for e in house)
+    assert len(await store.export_hands(t.id)) == 1
+    assert await check_store(store) == []
+
+
+async def test_removebot_between_hands_and_a_restart_with_a_bot_seated() -> None:
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    # Alice plays her first street; the bot is due; the bot process restarts
+    while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    due = t.bot_due
+    assert due is not None
+    await service.stop()
+    service2, presenter2 = new_service(store, clock)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.bot_due == due
+    await play_hand_with_bots(service2, presenter2, clock)
+    assert t2.hand is None  # between hands (next hand in 5 s)
+    reply = await service2.remove_bot(GROUP, ALICE, True)
+    assert reply.text == tr("en", "bot.removed", name="🤖 Anna")
+    assert not any(s.bot for s in t2.seats.values())
+    assert (await service2.remove_bot(GROUP, ALICE, True)).text == tr("en", "bot.none")
+    assert await check_store(store) == []
