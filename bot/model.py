@@ -72,7 +72,9 @@ class Reply:
     :ivar text: a short notice (for a press: the callback answer / ephemeral text).
     :ivar alert: show it as a popup (refused presses).
     :ivar screen: a message to show to the presser (e.g. settings, or on Discord the private
-        hand as an ephemeral message).
+        hand as an ephemeral message). For a press on the presser's own private hand message
+        it is that message's new face, and only the adapter writes it (onto the pressed
+        message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
     """
 
@@ -91,9 +93,13 @@ class Presenter(Protocol):
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         """Send (``ref`` None) or edit the table message; returns its ref."""
 
-    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
         """Send or edit the player's private message; ``None`` if the player cannot be reached
-        (never started the bot / DMs closed)."""
+        (never started the bot / DMs closed). ``answered``: the ref of another message of the
+        player (say a Discord ephemeral hand) that was pressed and that the adapter answers
+        with this screen: a presenter that also shows the hand there does not write it."""
 
     async def post(self, chat_id: str, text: str) -> None:
         """A one-off notice in a chat."""

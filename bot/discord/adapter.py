@@ -16,7 +16,9 @@ through the platform-neutral :class:`~bot.service.TableService`. It holds no gam
   interaction is deferred at that moment and the answer follows through its webhook.
 * Hidden cards: the table message's "🂠 My cards" button answers with the presser's hand as an
   ephemeral message; presses on that message (or on the DM hand) edit it in place with the
-  hand the service returns (R3.3, R6.3: no hidden card ever goes to the channel).
+  hand the service returns (R3.3, R6.3: no hidden card ever goes to the channel), as the
+  interaction's own response and nowhere else: the service does not write the message pressed
+  (:func:`message_ref` names it).
 
 Runs on an already running event loop next to the Telegram adapter: :meth:`DiscordAdapter.start`
 logs in (``setup_hook`` registers the items and syncs the commands) and keeps the gateway
@@ -44,7 +46,7 @@ from bot.discord.components import (
     is_routed,
     view_of,
 )
-from bot.discord.presenter import PLATFORM, Capture, DiscordPresenter, LiveHand
+from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
 from bot.screens import Payload, Screen
@@ -60,6 +62,7 @@ __all__ = [
     "chat_of",
     "discord_name",
     "is_admin",
+    "message_ref",
 ]
 
 log = logging.getLogger(__name__)
@@ -605,16 +608,15 @@ class DiscordAdapter:
             on_hand = message is not None and (
                 message.flags.ephemeral or interaction.guild_id is None
             )
-            with self.presenter.capture(message.id if on_hand and message else None) as cap:
-                ack = _Ack(interaction, self.answer_within, ephemeral=True)
-                try:
-                    reply = await self._run_presses(interaction, actor, datas)
-                except Exception:
-                    log.exception("%s failed", describe(interaction))
-                    reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
-                finally:
-                    ack.stop()
-            await self._answer_press(interaction, reply, on_hand, ack, cap)
+            ack = _Ack(interaction, self.answer_within, ephemeral=True)
+            try:
+                reply = await self._run_presses(interaction, actor, datas)
+            except Exception:
+                log.exception("%s failed", describe(interaction))
+                reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
+            finally:
+                ack.stop()
+            await self._answer_press(interaction, reply, on_hand, ack)
         except Exception as exc:  # discord.py would only log it, leaving the user unanswered
             await self.on_error(interaction, exc)
         finally:
@@ -625,6 +627,7 @@ class DiscordAdapter:
         and argument) in the hand the previous press returned, whose version is newer.
         Stops at the first refusal, keeping the last hand shown."""
         chat = chat_of(interaction)
+        ref = message_ref(interaction)
 
         async def admin() -> bool:
             return is_admin(interaction)
@@ -636,7 +639,7 @@ class DiscordAdapter:
                 if found is None:
                     continue
                 data = found
-            answer = await self.service.press(actor, data, chat, admin)
+            answer = await self.service.press(actor, data, chat, admin, message_ref=ref)
             if answer.alert and n:
                 return Reply(answer.text, alert=True, screen=reply.screen, private=reply.private)
             reply = answer
@@ -645,12 +648,15 @@ class DiscordAdapter:
         return reply
 
     async def _answer_press(
-        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack, cap: Capture
+        self, interaction: Interaction, reply: Reply, on_hand: bool, ack: _Ack
     ) -> None:
         deferred = await ack.deferred()
         screen = reply.screen
         message = interaction.message
         user_id = str(interaction.user.id)
+        dm_hand = None  # the pressed DM hand, which only this answer writes
+        if on_hand and reply.private and message is not None and not message.flags.ephemeral:
+            dm_hand = message_ref(interaction)
         try:
             if screen is not None and (on_hand or not reply.private):
                 # the pressed hand (or settings) message shows the new screen
@@ -660,7 +666,9 @@ class DiscordAdapter:
                     await interaction.edit_original_response(content=content, view=view)
                 else:
                     await interaction.response.edit_message(content=content, view=view)
-                cap.screen = None
+                if dm_hand is not None:
+                    self.presenter.answered_private(user_id, dm_hand, screen)
+                    dm_hand = None
                 if reply.private and message is not None and message.flags.ephemeral:
                     self.presenter.remember_live(
                         user_id, LiveHand(message.id, _original_editor(interaction))
@@ -695,9 +703,22 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
-        if cap.screen is not None and cap.message_id is not None and message is not None:
-            # captured for this message but not written by the answer: write it normally
-            self.presenter.queue_edit(message.channel.id, cap.message_id, cap.screen)
+        if screen is not None and dm_hand is not None and message is not None:
+            # the answer did not write the pressed DM hand: edit it as any other write
+            self.presenter.queue_edit(message.channel.id, message.id, screen)
+
+
+def message_ref(interaction: Interaction) -> str | None:
+    """The pressed message as the service names it (``TableService.press``'s
+    ``message_ref``): a DM hand as its private ref (``"<dm channel id>:<message id>"``), an
+    ephemeral hand as :func:`~bot.discord.presenter.ephemeral_ref` (never a private ref), a
+    channel message as ``"<channel id>:<message id>"`` (never a DM's)."""
+    message = interaction.message
+    if message is None:
+        return None
+    if message.flags.ephemeral:
+        return ephemeral_ref(message.id)
+    return f"{message.channel.id}:{message.id}"
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:

@@ -14,8 +14,11 @@ message), and notices.
   at "🂠 My cards") and that user is not DMed again by this process.
 * The last ephemeral hand a player opened is refreshed too while its interaction token is
   valid (15 minutes), so it follows the game without pressing "My cards" again.
-* While a press on a hand message is being handled, writes of that very message are captured
-  (:meth:`DiscordPresenter.capture`) and go out as the interaction's own response instead.
+* A pressed hand message is written by the adapter alone, as the interaction's own response:
+  the service does not write the DM hand that was pressed (the adapter then tells
+  :meth:`DiscordPresenter.answered_private`, for the turn ping and the ephemeral hand), nor,
+  through :meth:`DiscordPresenter.show_private`'s ``answered``, the ephemeral hand that was
+  pressed (its ref is :func:`ephemeral_ref`, never a private ref).
 """
 
 from __future__ import annotations
@@ -24,8 +27,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Coroutine, Iterator
-from contextvars import ContextVar
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 
 import discord
@@ -33,7 +35,7 @@ import discord
 from bot.discord.components import content_of, view_of
 from bot.screens import Screen
 
-__all__ = ["PLATFORM", "Capture", "DiscordPresenter", "LiveHand"]
+__all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
 
 log = logging.getLogger(__name__)
 
@@ -49,24 +51,6 @@ _ChannelKey = tuple[int, int]  # (channel id, message id)
 
 
 @dataclass(slots=True)
-class Capture:
-    """A hand message being answered through an interaction: writes of it are kept here.
-
-    :ivar message_id: the pressed message.
-    :ivar screen: the newest screen the service wrote for it while the press ran.
-    :ivar open: writes are captured only while the press runs (timers that the press started
-        inherit the context but must write normally).
-    """
-
-    message_id: int | None
-    screen: Screen | None = None
-    open: bool = True
-
-
-_CAPTURE: ContextVar[Capture | None] = ContextVar("ofc_discord_capture", default=None)
-
-
-@dataclass(slots=True)
 class LiveHand:
     """A player's ephemeral hand message and how to edit it (through the webhook of the
     latest interaction that showed it)."""
@@ -74,6 +58,12 @@ class LiveHand:
     message_id: int
     edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
+
+
+def ephemeral_ref(message_id: int) -> str:
+    """The ref an ephemeral hand message is pressed as (``TableService.press``'s
+    ``message_ref``): never equal to a private ref (``"<dm channel id>:<message id>"``)."""
+    return f"ephemeral:{message_id}"
 
 
 def _parse_ref(ref: str) -> _ChannelKey | None:
@@ -107,27 +97,6 @@ class DiscordPresenter:
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
         self.quiet: asyncio.Event | None = None
-
-    # -- the capture of a pressed hand message ---------------------------------------------
-    @contextlib.contextmanager
-    def capture(self, message_id: int | None) -> Iterator[Capture]:
-        """While the block runs (one press), keep writes of message ``message_id`` in the
-        yielded :class:`Capture` instead of editing it: the press answers with it."""
-        cap = Capture(message_id)
-        token = _CAPTURE.set(cap)
-        try:
-            yield cap
-        finally:
-            cap.open = False
-            _CAPTURE.reset(token)
-
-    @staticmethod
-    def _captured(message_id: int, screen: Screen) -> bool:
-        cap = _CAPTURE.get()
-        if cap is not None and cap.open and cap.message_id == message_id:
-            cap.screen = screen
-            return True
-        return False
 
     async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
         channel = self.client.get_partial_messageable(channel_id)
@@ -238,30 +207,46 @@ class DiscordPresenter:
             return None
         return str(msg.id)
 
-    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
-        """Write a player's private hand: refresh their live ephemeral hand, if any, and send
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
+        """Write a player's private hand: refresh their live ephemeral hand, if any (unless it
+        is ``answered``: the pressed message the adapter answers with this screen), and send
         or edit their DM. Returns the DM's ref, or ``None`` when their DMs are closed (403,
         code 50007; not retried) or the DM failed."""
         live = self._live.get(user_id)
-        if live is not None and not self._captured(live.message_id, screen):
+        if live is not None and answered != ephemeral_ref(live.message_id):
             self._queue_live(user_id, screen)
         if user_id in self.closed_dms:
             return None
-        acting = bool(screen.buttons)
         key = _parse_ref(ref) if ref is not None else None
         if ref is None or key is None:
             return await self._send_dm(user_id, screen)
-        if self._captured(key[1], screen):
+        self.queue_edit(key[0], key[1], screen)
+        self._follow_turn(user_id, ref, key[0], screen)
+        return ref
+
+    def answered_private(self, user_id: str, ref: str, screen: Screen) -> None:
+        """The adapter wrote the player's DM hand ``ref`` as its answer to a press on it (the
+        service does not write a pressed hand message): an edit of it queued before the press
+        is dropped, the turn ping follows, and the live ephemeral hand shows the same."""
+        key = _parse_ref(ref)
+        if key is not None:
             self._latest_msg.pop(key, None)
-        else:
-            self.queue_edit(key[0], key[1], screen)
+            self._follow_turn(user_id, ref, key[0], screen)
+        if user_id in self._live:
+            self._queue_live(user_id, screen)
+
+    def _follow_turn(self, user_id: str, ref: str, channel_id: int, screen: Screen) -> None:
+        """Ping the player when their DM hand gets buttons again (their turn begins); delete
+        the ping when it loses them."""
+        acting = bool(screen.buttons)
         was = self._acting.get(ref)
         self._acting[ref] = acting
         if acting and was is False:
-            self._want_ping(user_id, (key[0], screen))  # their turn begins: notify them
+            self._want_ping(user_id, (channel_id, screen))  # their turn begins: notify them
         elif not acting and was:
             self._want_ping(user_id, None)
-        return ref
 
     # -- turn pings ------------------------------------------------------------------------
     def _want_ping(self, user_id: str, ping: tuple[int, Screen] | None) -> None:

@@ -2,7 +2,8 @@
 
 Adapters call the coroutines of :class:`TableService` with an :class:`~bot.model.Actor` and a
 :class:`~bot.model.ChatRef` and show the :class:`~bot.model.Reply` it returns; the service
-writes table and private messages through each platform's :class:`~bot.model.Presenter`.
+writes table and private messages through each platform's :class:`~bot.model.Presenter`,
+except the message a press is answered on: that one only the adapter writes, from the reply.
 Game rules are not written here: every action goes to the core (``game/``), which decides.
 
 A table is a state machine (:class:`~bot.model.Phase`) whose every step commits in one
@@ -44,7 +45,7 @@ from bot.presses import (
 from bot.service import bots, chats, chinese, lobby, play, recovery, tournaments, wallet
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
-from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.runtime import Answered, Runtime, TransitionFailed
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, tr
 from game.cards import Card
@@ -420,9 +421,12 @@ class TableService:
         """Handle a button press. Stale, forged or foreign presses are answered with a short
         notice and change nothing; legal ones go to the core.
 
-        :param message_ref: the ref of the pressed message when the platform tells it: a press
-            on a private hand message that is no longer the player's current one (e.g. one
-            sent before a restart) is out of date.
+        :param message_ref: the ref of the pressed message when the platform tells it, in
+            the format of its private refs for a message in a private chat (and never equal
+            to one for any other message): a press on a private hand message that is no
+            longer the player's current one (e.g. one sent before a restart) is out of date;
+            a press on the current one is answered with the hand's new screen, which the
+            adapter shows there (the service does not write that message, issue 10).
         :param answer: called with the reply as soon as the step is committed, before its
             messages are sent (answer first: the platform may make the sending wait).
         :returns: the same reply, once the step's messages are sent."""
@@ -499,16 +503,15 @@ class TableService:
             return await chinese.claim_press(
                 rt, t, seat, isinstance(press, Claim), press.version, lang
             )
-        if (
-            message_ref is not None
-            and seat is not None
-            and seat.private_ref is not None
-            and chat is not None
-            and chat.private
-            and message_ref != seat.private_ref
-        ):
-            return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
-        return await play.hand_press(rt, t, seat, press, lang)  # a press on a private hand
+        answered = None
+        if message_ref is not None and seat is not None:
+            # a private chat holds the one private hand message of the player; anything else
+            # pressed (say a Discord ephemeral hand) is another view of the hand
+            own = chat is not None and chat.private
+            if own and seat.private_ref is not None and message_ref != seat.private_ref:
+                return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
+            answered = Answered(seat.seat, message_ref, own)
+        return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
 
     async def _settings_press(
         self,

@@ -12,7 +12,7 @@ from bot.model import LiveTable, Reply, SeatState
 from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, Undo
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
-from bot.service.runtime import Runtime, Tx
+from bot.service.runtime import Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
@@ -53,11 +53,21 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
 
 
 async def hand_press(
-    rt: Runtime, t: LiveTable, seat: SeatState | None, press: Press, lang: str
+    rt: Runtime,
+    t: LiveTable,
+    seat: SeatState | None,
+    press: Press,
+    lang: str,
+    answered: Answered | None = None,
 ) -> Reply:
     """A press on a player's private hand message (call under ``t.lock``). Stale presses
     (another hand, another street, an older screen) and presses for someone else's board are
-    refused; the core decides the rest."""
+    refused; the core decides the rest.
+
+    The reply's screen is the presser's hand after the press. When the pressed message is the
+    presser's own private message (``answered.own``) only the adapter writes it, from the
+    reply; otherwise the private message is written here (after a Confirm: by the sender) and
+    the presenter is told which message the reply is shown on (``answered.ref``)."""
     hand = t.hand
     if seat is None:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
@@ -69,8 +79,12 @@ async def hand_press(
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
         return Reply(tr(lang, "err.stale"), alert=True)
+    if answered is not None and answered.own and seat.private_ref is None:
+        # the pressed private message shows the current hand, and none other is known: it is
+        # the player's private message from now on
+        seat.private_ref, seat.reachable = answered.ref, True
     if isinstance(press, ConfirmMove):
-        return await _confirm(rt, t, seat, board, lang)
+        return await _confirm(rt, t, seat, board, lang, answered)
     actions: list[Action]
     if isinstance(press, PlaceCard):
         actions = [Place(board, press.card, press.box)]
@@ -98,13 +112,16 @@ async def hand_press(
         return Reply(error_text(lang, exc.code), alert=True)
     screen = rt.render_private(t, seat)
     p = rt.presenter(t)
-    if p is not None:
-        await rt.send_private(t, p, seat, screen)
+    if p is not None and (answered is None or not answered.own):
+        ref = answered.ref if answered is not None else None
+        await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
 
 
-async def _confirm(rt: Runtime, t: LiveTable, seat: SeatState, board: int, lang: str) -> Reply:
+async def _confirm(
+    rt: Runtime, t: LiveTable, seat: SeatState, board: int, lang: str, answered: Answered | None
+) -> Reply:
     hand = t.hand
     assert hand is not None
     # the cards left unplaced are the street's discards (R3.2): one press fewer
@@ -118,12 +135,13 @@ async def _confirm(rt: Runtime, t: LiveTable, seat: SeatState, board: int, lang:
         return Reply(error_text(lang, exc.code), alert=True)
     try:
         async with rt.transition(t) as tx:
+            tx.answered = answered  # the presser's message goes out with the reply, not twice
             turn_before = hand.to_act
             for a in actions:
                 hand.apply(a)
             advance(rt, t, tx, turn_before)
     except GameError as exc:  # nothing was applied: the transition rolled the table back
         return Reply(error_text(lang, exc.code), alert=True)
-    # the presser's own screen after the move (platforms with ephemeral hands use it)
+    # the presser's own screen after the move: the adapter shows it on the pressed message
     screen = tx.privates.get(seat.seat) or rt.render_private(t, seat)
     return Reply(screen=screen, private=True)

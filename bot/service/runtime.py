@@ -36,7 +36,7 @@ from bot.screens import Screen
 from game.cards import Card
 from storage.api import InsufficientFunds, Move, Store
 
-__all__ = ["Runtime", "TransitionFailed", "Tx"]
+__all__ = ["Answered", "Runtime", "TransitionFailed", "Tx"]
 
 log = logging.getLogger("bot.service")
 
@@ -46,6 +46,24 @@ _KEEP = ("lock", "timer", "sending")  # what a rollback leaves on the table obje
 class TransitionFailed(Exception):
     """Storage refused a transition (disk full, database locked, a value that does not
     serialise …). The table is exactly as it was before the step; nothing was written."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """The message a press's reply is shown on by the adapter (issue 10: one output path per
+    press): the service does not write it as well.
+
+    :ivar seat: the presser's table seat.
+    :ivar ref: the pressed message, as the adapter names it (``message_ref``).
+    :ivar own: it is the presser's current private hand message: the service does not write
+        it (the reply's screen is its new face). Otherwise (say a Discord ephemeral hand) the
+        service writes the presser's private message as usual and tells the presenter that
+        ``ref`` shows the reply.
+    """
+
+    seat: int
+    ref: str
+    own: bool
 
 
 @dataclass(slots=True)
@@ -60,6 +78,8 @@ class Tx:
     :ivar privates: private screens rendered during the step (e.g. the final board at a
         showdown, before the hand is cleared); :attr:`show` renders over them.
     :ivar close: the transition closes the table (every stack must be cashed out by then).
+    :ivar answered: the step is a press whose reply the adapter shows on the pressed message
+        (that message is not written by the sender).
     """
 
     table: LiveTable
@@ -69,6 +89,7 @@ class Tx:
     show: set[int] = field(default_factory=set)
     privates: dict[int, Screen] = field(default_factory=dict)
     close: bool = False
+    answered: Answered | None = None
     _group_screen: Screen | None = None
 
 
@@ -251,10 +272,17 @@ class Runtime:
             if tx._group_screen is not None:
                 t.group_ref = await p.show_table(t.chat_id, tx._group_screen, t.group_ref)
             lost = False
+            answered = tx.answered
             for s, screen in tx.privates.items():
                 seat = t.seats.get(s)
-                if seat is not None and not seat.bot:
-                    lost |= await self.send_private(t, p, seat, screen)
+                if seat is None or seat.bot:
+                    continue
+                ref = None
+                if answered is not None and answered.seat == s:
+                    if answered.own:
+                        continue  # the press's reply shows it (the adapter writes it)
+                    ref = answered.ref
+                lost |= await self.send_private(t, p, seat, screen, answered=ref)
             if lost and t.hand is not None:  # the group shows the link to the private chat
                 async with t.lock:
                     t.version += 1
@@ -265,10 +293,18 @@ class Runtime:
                 self.save_soon(t)
 
     async def send_private(
-        self, t: LiveTable, p: Presenter, seat: SeatState, screen: Screen
+        self,
+        t: LiveTable,
+        p: Presenter,
+        seat: SeatState,
+        screen: Screen,
+        *,
+        answered: str | None = None,
     ) -> bool:
-        """Write a player's private message; ``True`` if the player just became unreachable."""
-        ref = await p.show_private(seat.user_id, screen, seat.private_ref)
+        """Write a player's private message; ``True`` if the player just became unreachable.
+        ``answered``: a message of the player a press's reply is shown on by the adapter
+        (:meth:`~bot.model.Presenter.show_private`)."""
+        ref = await p.show_private(seat.user_id, screen, seat.private_ref, answered)
         if ref is None:
             lost = seat.reachable
             seat.reachable = False

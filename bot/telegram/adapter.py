@@ -5,7 +5,10 @@ its screens into Telegram messages. It holds no game rules.
   service; the answer of a press is an ``answerCallbackQuery`` (a popup for refusals).
 * The table message of a group and each player's private message are edited in place
   (:class:`TelegramPresenter`); a private message to a user who never started the bot fails
-  with 403 and the group then shows a deep link ``t.me/<bot>?start=t<table>``.
+  with 403 and the group then shows a deep link ``t.me/<bot>?start=t<table>``. A press on a
+  player's private hand message is shown there by the adapter, from the service's reply (one
+  edit per press, coalesced with the others of that message): the service writes every other
+  message.
 * Rate limits: :class:`~bot.telegram.ratelimit.AnswerFirstRateLimiter` throttles and retries
   429s, pausing only the chat that got one; a press is answered before anything it causes is
   sent, and its answer is never held by a 429 pause.
@@ -260,10 +263,13 @@ class TelegramPresenter:
         self.queue_edit(chat_id, ref, screen)
         return ref
 
-    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
         """Send a player's private message (awaited; ``None`` when the bot may not write to
         them: 403, they never started it or blocked it), or queue an edit of it; a message
-        the player deleted is sent anew."""
+        the player deleted is sent anew. (``answered`` is for platforms that show a hand in
+        more than one message: a Telegram player has one.)"""
         if ref is not None and (user_id, ref) in self._lost:
             self._lost.discard((user_id, ref))
             ref = None
@@ -629,8 +635,14 @@ class TelegramAdapter:
             if answered:
                 return
             answered = True
-            # a settings message is edited in place; private hands are edited by the presenter
-            if reply.screen is not None and not reply.private and isinstance(message, Message):
+            # the pressed message shows the reply's screen: a settings message, or the
+            # player's private hand (which the service does not write when it is pressed)
+            in_private = chat is not None and chat.private
+            if (
+                reply.screen is not None
+                and (in_private or not reply.private)
+                and isinstance(message, Message)
+            ):
                 self.presenter.queue_edit(
                     str(message.chat_id), str(message.message_id), reply.screen
                 )

@@ -28,7 +28,9 @@ class FakePresenter:
             return f"m{self._n}"
         return ref
 
-    async def show_private(self, user_id: str, screen: Screen, ref: str | None) -> str | None:
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
         if user_id in self.blocked:
             return None
         self.privates.setdefault(user_id, []).append(screen)

@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.screens import Payload
-from bot.telegram.fake_api import FakeTelegram
+from bot.screens import Payload, Screen
+from bot.telegram.fake_api import FakeTelegram, FakeUser
 from game.cards import DECK, Card, parse_cards, shuffled_deck
+from game.strategy import complete_street
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
 
 ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
@@ -317,3 +318,73 @@ async def test_a_pineapple_hand_takes_eighteen_presses(tmp_path: Path) -> None:
         history = await w.store.hand_history(t.seats[0].player_id, 1)
         discards = [a for a in history[0].hand["actions"] if a["type"] == "discard"]
         assert len(discards) == 8
+
+
+async def test_a_pressed_private_message_is_edited_once_per_press(tmp_path: Path) -> None:
+    """Issue 10, one output path per press: the service returns the presser's new hand and
+    the adapter edits the pressed message with it; the service does not write that message
+    too (it writes the other player's, whose turn a Confirm begins). One editMessageText of
+    the pressed message per press, after the press is answered."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        presenter = w.adapter.presenter
+        show_private = presenter.show_private
+        asked: list[str] = []  # the users whose private message the service wrote
+
+        async def spy(
+            user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+        ) -> str | None:
+            asked.append(user_id)
+            return await show_private(user_id, screen, ref, answered)
+
+        presenter.show_private = spy  # type: ignore[method-assign]
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        presses = 0
+
+        async def press(user: FakeUser, data: str) -> None:
+            """One press on the user's private message: exactly one edit of it."""
+            nonlocal presses
+            msg = w.private(user)
+            assert msg is not None
+            mid = msg["message_id"]
+            start, asked_start = len(w.fake.calls), len(asked)
+            answer = await w.press(user, user.id, msg, data)
+            assert not answer.get("show_alert"), answer
+            await w.service.rt.settled(t)
+            await presenter.flush()
+            calls = w.fake.calls[start:]
+            edits = [
+                n
+                for n, c in enumerate(calls)
+                if c.method == "editMessageText"
+                and int(c.params["chat_id"]) == user.id
+                and int(c.params["message_id"]) == mid
+            ]
+            assert len(edits) == 1, [(c.method, c.params.get("chat_id")) for c in calls]
+            answered = next(n for n, c in enumerate(calls) if c.method == "answerCallbackQuery")
+            assert answered < edits[0]  # the press is answered first
+            assert w.fake.messages[(user.id, mid)]["text"] == calls[edits[0]].params["text"]
+            assert str(user.id) not in asked[asked_start:]  # the adapter wrote it, alone
+            presses += 1
+
+        while t.hand is not None and t.hand_no == 1:
+            user = by_id[t.seats[t.hand.to_act[0]].user_id]
+            other = BOB if user is ALICE else ALICE
+            seat = t.seat_of(str(user.id))
+            assert seat is not None
+            moves = complete_street(
+                t.hand.board_of(seat.seat, with_pending=True),
+                t.hand.to_place(seat.seat),
+                t.hand.discards_needed(seat.seat),
+                options=t.hand.options,
+            )
+            for card, box in moves:
+                if box is not None:  # Confirm discards the card left over
+                    await press(user, w.hand_buttons(user)[("p", card.text + box.value[0])])
+            asked_start = len(asked)
+            await press(user, w.hand_buttons(user)[("c", "")])
+            if t.hand is not None and t.hand_no == 1:  # the other one's turn began
+                assert str(other.id) in asked[asked_start:]
+        assert presses == 2 * 18  # 5 + 1 + 4 × (2 + 1) each

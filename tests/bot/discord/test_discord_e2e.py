@@ -19,7 +19,7 @@ import pytest
 
 from bot.discord import DiscordAdapter
 from bot.model import Actor, ChatRef, Reply
-from bot.screens import Payload
+from bot.screens import Payload, Screen
 from bot.service import TableService
 from game.board import Box
 from game.cards import DECK, Card, parse_cards, shuffled_deck
@@ -514,3 +514,62 @@ async def test_a_refused_token_raises_login_failure() -> None:
     finally:
         await fake.stop()
     assert [c.path for c in fake.calls] == ["/users/@me"]
+
+
+async def test_a_pressed_hand_message_is_written_once_by_the_answer(tmp_path: Path) -> None:
+    """Issue 10, one output path per press: a press on a hand message (the DM hand, or the
+    ephemeral one "My cards" opened) is written by the interaction's own response only, never
+    by a REST or webhook edit as well. The service still writes the presser's other messages:
+    the DM after a press on the ephemeral hand, the ephemeral hand after a press on the DM."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        writes: list[tuple[int, str]] = []
+        w.fake.listeners.append(lambda m: writes.append((int(m.message["id"]), m.via)))
+        presenter = w.adapter.presenter
+        show_private = presenter.show_private
+        asked: list[tuple[str, str | None, str | None]] = []  # what the service wrote
+
+        async def spy(
+            user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+        ) -> str | None:
+            asked.append((user_id, ref, answered))
+            return await show_private(user_id, screen, ref, answered)
+
+        presenter.show_private = spy  # type: ignore[method-assign]
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        mirror = await w.my_cards(ALICE)  # Alice plays on her DM; this one follows it
+        via = {ALICE.id: "dm", BOB.id: "ephemeral"}
+        presses = {ALICE.id: 0, BOB.id: 0}
+        while t.hand is not None and t.hand_no == 1:
+            user = ALICE if t.hand.to_act == (0,) else BOB
+            moves = w.plan_street(user)
+            for n in range(len(moves) + 1):
+                msg = await w.hand_message(user, via[user.id])
+                if n < len(moves):
+                    card, box = moves[n]
+                    want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
+                else:
+                    want = ("c", "")
+                before, asked_before = len(writes), len(asked)
+                record = await w.press(user, msg, w.buttons(msg)[want])
+                assert record.callback_type == 7, w.notice(record)
+                mine = [(m, v) for m, v in writes[before:] if m == int(msg["id"])]
+                assert mine == [(int(msg["id"]), "callback")], (want, writes[before:])
+                by_service = [a for a in asked[asked_before:] if a[0] == str(user.id)]
+                if user is ALICE:  # the pressed DM is hers: the service does not write it
+                    assert by_service == [], by_service
+                else:  # it writes Bob's DM, told that the pressed ephemeral shows the reply
+                    assert by_service, want
+                    assert all(a[2] == f"ephemeral:{msg['id']}" for a in by_service)
+                dm = w.dm(user)
+                assert dm is not None
+                others = {m for m, _ in writes[before:]}
+                if user is BOB:  # the DM follows the ephemeral hand (edited by the service)
+                    assert (int(dm["id"]), "rest") in writes[before:]
+                else:  # the ephemeral hand follows the DM
+                    assert (int(mirror["id"]), "webhook") in writes[before:]
+                    assert w.fake.messages[int(mirror["id"])]["content"] == dm["content"]
+                assert int(dm["id"]) in others
+                presses[user.id] += 1
+        assert presses[ALICE.id] >= 10 and presses[BOB.id] >= 10
+        assert t.hand_no == 2
