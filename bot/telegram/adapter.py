@@ -482,63 +482,56 @@ class TelegramAdapter:
 
     # -- commands --------------------------------------------------------------------------
     async def _newtable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if update.effective_user is None or update.effective_chat is None:
-            return
-        self._remember(update.effective_user)
-        game = context.args[0].lower() if context.args else None
-        reply = await self.service.new_table(
-            _chat(update.effective_chat), _actor(update.effective_user), game
-        )
-        await self._reply(update, reply)
+        await self._open(update, context, self.service.new_table)
 
     async def _tournament(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._open(update, context, self.service.new_tournament)
+
+    async def _open(self, update: Update, context: ContextTypes.DEFAULT_TYPE, method: Any) -> None:
+        """``/newtable [game]`` or ``/tournament [game]``."""
         if update.effective_user is None or update.effective_chat is None:
             return
         self._remember(update.effective_user)
         game = context.args[0].lower() if context.args else None
-        reply = await self.service.new_tournament(
-            _chat(update.effective_chat), _actor(update.effective_user), game
-        )
+        reply = await method(_chat(update.effective_chat), _actor(update.effective_user), game)
         await self._reply(update, reply)
 
-    async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    async def _as_admin(self, update: Update) -> tuple[ChatRef, Actor, bool] | None:
+        """Where a command came from, who typed it and whether they are an admin there."""
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None:
-            return
-        ref = _chat(chat)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
-        level = context.args[0] if context.args else ""
-        await self._reply(update, await self.service.add_bot(ref, _actor(user), admin, level))
-
-    async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
-            return
-        ref = _chat(chat)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
-        await self._reply(update, await self.service.remove_bot(ref, _actor(user), admin))
-
-    async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
-            return
+            return None
         self._remember(user)
         ref = _chat(chat)
         admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
-        reply = await self.service.settings(ref, _actor(user), admin, list(context.args or []))
-        await self._reply(update, reply)
+        return ref, _actor(user), admin
+
+    async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        who = await self._as_admin(update)
+        if who is not None:
+            level = context.args[0] if context.args else ""
+            await self._reply(update, await self.service.add_bot(*who, level))
+
+    async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        who = await self._as_admin(update)
+        if who is not None:
+            await self._reply(update, await self.service.remove_bot(*who))
+
+    async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        who = await self._as_admin(update)
+        if who is not None:
+            reply = await self.service.settings(*who, list(context.args or []))
+            await self._reply(update, reply)
 
     async def _closetable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
+        who = await self._as_admin(update)
+        if who is None:
             return
-        ref = _chat(chat)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
 
         async def answer(reply: Reply) -> None:
             await self._reply(update, reply)
 
-        await self.service.close_table(ref, _actor(user), admin, answer=answer)
+        await self.service.close_table(*who, answer=answer)
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
