@@ -398,6 +398,6 @@ class LiveTable:
             "pending_buy_in": self.pending_buy_in,
             "owners": {str(k): v for k, v in self.owners.items()},
             "chinese": self.chinese.to_json() if self.chinese else None,
-            "reveal": self.reveal,
+            "reveal": copy.deepcopy(self.reveal),
             "hand_over": self.hand.to_json() if self.hand and self.hand.is_over else None,
         }

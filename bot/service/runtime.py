@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -71,7 +70,8 @@ class Tx:
     """One transition being built.
 
     :ivar table: the table it changes.
-    :ivar before: the table's snapshot (JSON text) when it began, for the rollback.
+    :ivar before: the table's snapshot when it began, for the rollback (:meth:`LiveTable.to_json`
+        shares no mutable object with the table).
     :ivar moves: the ledger moves committed with it (buy-ins, settlements, cash-outs).
     :ivar group: re-render the table message after the commit.
     :ivar show: table seats whose private message is re-rendered after the commit.
@@ -83,7 +83,7 @@ class Tx:
     """
 
     table: LiveTable
-    before: str
+    before: dict[str, Any]
     moves: list[Move] = field(default_factory=list)
     group: bool = False
     show: set[int] = field(default_factory=set)
@@ -156,13 +156,13 @@ class Runtime:
     # -- transitions -------------------------------------------------------------------------
     def begin(self, t: LiveTable) -> Tx:
         """Start a transition of ``t`` (call under ``t.lock``)."""
-        return Tx(t, json.dumps(self.snapshot(t)))
+        return Tx(t, self.snapshot(t))
 
     def rollback(self, tx: Tx) -> None:
         """Put the table back exactly as it was when ``tx`` began. What the sender did in the
         meantime stays: message refs, reachability, what of the outbox was sent."""
         t = tx.table
-        fresh = LiveTable.from_json(json.loads(tx.before), self.clock())
+        fresh = LiveTable.from_json(tx.before, self.clock())
         shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
         group_ref, sent = t.group_ref, t.outbox_sent
         for f in fields(LiveTable):
