@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 
-from game.policy import Level, decide, knowledge
-
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
@@ -18,6 +16,7 @@ from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
 from game.actions import Action, Confirm, Discard, Place
 from game.errors import GameError
+from game.policy import Level, decide, knowledge
 from storage.api import BuyIn, Community, InsufficientFunds
 
 __all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot"]
