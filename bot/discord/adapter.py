@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -49,7 +50,8 @@ from bot.discord.components import (
 from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.screens import Payload, Screen
+from bot.presses import decode, encode
+from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import language_of, tr
 
@@ -738,24 +740,25 @@ def _on_message(message: discord.Message | None, custom_id: str, component_type:
 
 
 def _same_button(screen: Screen | None, data: str) -> str | None:
-    """The payload of the button of ``screen`` with the action and argument of ``data``; when
-    the screen no longer offers it (say its box filled up), the same press at the screen's
-    version, so the core's refusal says why (R3.5). ``None`` if the screen has no hand."""
-    want = Payload.decode(data)
+    """The payload of the button of ``screen`` that makes the same press as ``data`` (the
+    same action on the same card and box); when the screen no longer offers it (say its box
+    filled up), the same press at the screen's version, so the core's refusal says why
+    (R3.5). ``None`` if the screen has no hand."""
+    want = decode(data)
     if screen is None or want is None:
         return None
     version: str | None = None
     for b in screen.all_buttons():
-        p = Payload.decode(b.data)
+        p = decode(b.data)
         if p is None or p.table != want.table:
             continue
-        if (p.action, p.arg) == (want.action, want.arg):
+        if dataclasses.replace(p, version=want.version) == want:
             return b.data
         version = version or p.version
     if version is None:
         return None
     try:
-        return Payload(want.table, version, want.action, want.arg).encode()
+        return encode(dataclasses.replace(want, version=version))
     except ValueError:
         return None
 

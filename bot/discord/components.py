@@ -26,11 +26,10 @@ No game rules here: what may be pressed is what the screen offers.
 
 from __future__ import annotations
 
-import functools
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Protocol
 
 import discord
 from discord import ButtonStyle
@@ -38,9 +37,18 @@ from discord.ui import Button as UiButton
 from discord.ui import DynamicItem, Item, Select, View
 
 from bot.names import fit
+from bot.presses import (
+    BOX_CODES,
+    ConfirmMove,
+    DiscardCard,
+    Join,
+    MyHand,
+    PlaceCard,
+    Press,
+    Ready,
+    decode,
+)
 from bot.screens import Button, Screen
-from game.cards import parse_card
-from game.errors import CardError
 
 __all__ = [
     "MAX_BUTTONS",
@@ -200,40 +208,19 @@ def content_of(text: str) -> str:
 
 
 # -- labels and styles -------------------------------------------------------------------------
-class _Parts(NamedTuple):
-    """The fields of a payload, split without checks (the service checks every press)."""
-
-    table: str
-    version: str
-    action: str
-    arg: str
+def _parts(data: str | None) -> Press | None:
+    """The press a button stands for (:func:`bot.presses.decode`, the one payload codec)."""
+    return decode(data)
 
 
-def _parts(data: str | None) -> _Parts | None:
-    if not data:
-        return None
-    fields = data.split(":", 3)
-    if len(fields) < 3:
-        return None
-    return _Parts(fields[0], fields[1], fields[2], fields[3] if len(fields) == 4 else "")
+def _card_face(p: Press | None) -> str | None:
+    """The face of the card a placement or a discard moves."""
+    return p.card.face if isinstance(p, PlaceCard | DiscardCard) else None
 
 
-@functools.lru_cache(maxsize=64)
-def _face(text: str) -> str | None:
-    try:
-        return parse_card(text).face
-    except CardError:
-        return None
-
-
-def _card_face(p: _Parts) -> str | None:
-    """The face of the card a placement (``p``: card + box code) or discard (``d``) moves."""
-    return _face(p.arg[:-1] if p.action == "p" else p.arg)
-
-
-def _label(b: Button, p: _Parts | None) -> str:
+def _label(b: Button, p: Press | None) -> str:
     label = b.label
-    if p is not None and p.action in ("p", "d"):
+    if isinstance(p, PlaceCard | DiscardCard):
         face = _card_face(p)
         if face is not None and face not in label:
             label = f"{face} {label}"
@@ -241,23 +228,23 @@ def _label(b: Button, p: _Parts | None) -> str:
 
 
 _SECONDARY = ButtonStyle.secondary.value
-_STYLES = {
-    "c": ButtonStyle.success.value,
-    "j": ButtonStyle.success.value,
-    "r": ButtonStyle.primary.value,
-    "h": ButtonStyle.primary.value,
+_STYLES: dict[type[Press], int] = {
+    ConfirmMove: ButtonStyle.success.value,
+    Join: ButtonStyle.success.value,
+    Ready: ButtonStyle.primary.value,
+    MyHand: ButtonStyle.primary.value,
 }
 
 
-def _style(b: Button, p: _Parts | None) -> int:
+def _style(b: Button, p: Press | None) -> int:
     if p is None:
         return _SECONDARY
-    if p.action in ("p", "d") and _SELECTED in b.label:
-        return ButtonStyle.danger.value if p.action == "d" else ButtonStyle.primary.value
-    return _STYLES.get(p.action, _SECONDARY)
+    if isinstance(p, PlaceCard | DiscardCard) and _SELECTED in b.label:
+        return ButtonStyle.danger.value if isinstance(p, DiscardCard) else ButtonStyle.primary.value
+    return _STYLES.get(type(p), _SECONDARY)
 
 
-def _button(b: Button, p: _Parts | None) -> dict[str, Any] | None:
+def _button(b: Button, p: Press | None) -> dict[str, Any] | None:
     """A button component as Discord's JSON (a link, or a :class:`PayloadButton`'s)."""
     if b.url:
         return {"type": 2, "style": ButtonStyle.link.value, "label": b.label[:MAX_LABEL],
@@ -332,8 +319,7 @@ def view_of(screen: Screen) -> View | None:
     if not screen.buttons:
         return None
     rows = [[(b, _parts(b.data)) for b in row] for row in screen.buttons]
-    cards = {p.arg[:-1] if p.action == "p" else p.arg for row in rows for _, p in row
-             if p is not None and p.action in ("p", "d")}  # fmt: skip
+    cards = {p.card for row in rows for _, p in row if isinstance(p, PlaceCard | DiscardCard)}
     if len(cards) > MAX_ROWS:
         return _select_view(rows)
     items = [[i for i in (_button(b, p) for b, p in row) if i is not None] for row in rows]
@@ -367,18 +353,20 @@ def _pick_view(screen: Screen) -> View:
     return _action_rows(lines)
 
 
-def _bare_label(b: Button, p: _Parts) -> str:
+def _bare_label(b: Button, p: Press) -> str:
     """The box's own word from a placement label ("Q♠ • Top" → "Top")."""
     face = _card_face(p) or ""
     return b.label.replace(face, "").replace(_SELECTED, "").strip() or "…"
 
 
-def _select_view(rows: list[list[tuple[Button, _Parts | None]]]) -> View:
-    by_box: dict[str, list[tuple[Button, _Parts]]] = {k: [] for k in _BOX_ORDER}
+def _select_view(rows: list[list[tuple[Button, Press | None]]]) -> View:
+    by_box: dict[str, list[tuple[Button, Press]]] = {k: [] for k in _BOX_ORDER}
     rest: list[dict[str, Any]] = []
     for b, p in (entry for row in rows for entry in row):
-        if p is not None and p.action in ("p", "d"):
-            by_box[p.arg[-1] if p.action == "p" else "d"].append((b, p))
+        if isinstance(p, PlaceCard):
+            by_box[BOX_CODES[p.box]].append((b, p))
+        elif isinstance(p, DiscardCard):
+            by_box["d"].append((b, p))
         elif (item := _button(b, p)) is not None:
             rest.append(item)
     lines: list[list[dict[str, Any]]] = []
@@ -389,7 +377,7 @@ def _select_view(rows: list[list[tuple[Button, _Parts | None]]]) -> View:
         first = entries[0][1]
         options = [
             {
-                "label": (_card_face(p) or p.arg)[:MAX_OPTION_LABEL],
+                "label": (_card_face(p) or b.label)[:MAX_OPTION_LABEL],
                 "value": b.data or "",
                 "default": _SELECTED in b.label,
             }
