@@ -156,6 +156,8 @@ async def test_player_who_never_started_the_bot_gets_a_link_and_play_goes_on(
     async with world(tmp_path) as w:
         w.fake.started_users.add(ALICE.id)  # Bob never pressed Start
         await seat_everyone(w, [ALICE, BOB])
+        # the press is answered first; the table message follows from the table's sender
+        await w.fake.wait_for(lambda: "private chat" in w.table_message()["text"])
         await w.adapter.presenter.flush()
         t = next(iter(w.service.tables.values()))
         board = w.table_message()

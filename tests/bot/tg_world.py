@@ -74,9 +74,18 @@ class World:
         assert any(b.get("callback_data") == data for b in self.fake.buttons(message)), data
         qid = await self.fake.press(user, chat_id, message["message_id"], data)
         answer = await self.fake.wait_for(lambda: self.fake.answer_of(qid))
-        await self.adapter.presenter.flush()
+        await self.settle()
         params: dict[str, Any] = answer.params
         return params
+
+    async def settle(self) -> None:
+        """Until the messages of every step taken so far are written (a press is answered
+        before its step's messages go out, and those are edited in the background)."""
+        for t in list(self.service.tables.values()):
+            async with t.lock:
+                pass
+            await self.service.rt.settled(t)
+        await self.adapter.presenter.flush()
 
     def table_message(self) -> dict[str, Any]:
         """The newest bot message in the group that has lobby buttons."""
