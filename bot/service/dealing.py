@@ -4,8 +4,9 @@ does no I/O; the transition commits what it did (issue 10)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from bot.model import LiveTable, Phase, SeatState
 from bot.screens import Screen
@@ -27,9 +28,11 @@ __all__ = [
     "available",
     "busted",
     "close_now",
+    "close_with",
     "deal",
     "end_game",
     "maybe_start",
+    "settle_apart",
     "settle_pairs",
     "settle_round",
     "stand_up",
@@ -199,6 +202,30 @@ def settle_pairs(
     return dict(settlement.deltas)
 
 
+def settle_apart(
+    t: LiveTable,
+    tx: Tx,
+    marker: str,
+    facts: dict[str, Any],
+    deltas: dict[int, int],
+    seats: Iterable[int],
+) -> None:
+    """Record a settlement that is not a hand's (a round, R8.3; a Chinese Poker game, R7.6):
+    a history entry of its own, numbered after the last hand, flagged ``marker`` and holding
+    ``facts``, with the players of ``seats``; the stacks move by ``deltas`` (seat → kush)."""
+    t.hand_no += 1
+    players = {s: t.seats[s].player_id for s in seats}
+    record = {marker: True, **facts, "table": t.id,
+              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
+    tx.moves.append(
+        Settlement(
+            t.hand_no, {marker: True}, record, players, {players[s]: d for s, d in deltas.items()}
+        )
+    )
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+
+
 def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
     """R8.3: points still owed from an unfinished round (``settle_per_round``) are settled
     before a stack leaves the table; recorded as a history entry of its own."""
@@ -209,21 +236,7 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
     deltas = settle_pairs(t, order, pairs)
     if not any(deltas.values()):
         return
-    t.hand_no += 1
-    players = {s: t.seats[s].player_id for s in deltas}
-    record = {"round_end": True, "table": t.id, "pairs": [list(p) for p in pairs],
-              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
-    tx.moves.append(
-        Settlement(
-            t.hand_no,
-            {"round_end": True},
-            record,
-            players,
-            {players[s]: d for s, d in deltas.items()},
-        )
-    )
-    for s, d in deltas.items():
-        t.seats[s].stack += d
+    settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
     moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
     text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
     t.owe("post", Screen(text))
@@ -257,21 +270,7 @@ def end_game(t: LiveTable, tx: Tx) -> None:
     game = game.end()
     order = sorted(s for s in game.totals if s in t.seats)
     deltas = settle_pairs(t, order, game.pairs(order))
-    t.hand_no += 1
-    players = {s: t.seats[s].player_id for s in order}
-    record = {"game_end": True, "chinese": game.to_json(), "table": t.id,
-              "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip
-    tx.moves.append(
-        Settlement(
-            t.hand_no,
-            {"game_end": True},
-            record,
-            players,
-            {players[s]: d for s, d in deltas.items()},
-        )
-    )
-    for s, d in deltas.items():
-        t.seats[s].stack += d
+    settle_apart(t, tx, "game_end", {"chinese": game.to_json()}, deltas, order)
     t.chinese = None
     t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
 
@@ -289,8 +288,15 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
         end_game(t, tx)
     for seat in list(t.seats.values()):
         stand_up(t, tx, seat)
-    t.phase = Phase.CLOSED
+    close_with(t, tx, notice)
+
+
+def close_with(t: LiveTable, tx: Tx, notice: str) -> None:
+    """The last of a closing transition (every stack cashed out or paid out already): the
+    table is closed in storage with the commit, and its message says ``notice``."""
+    t.seats = {}
     t.hand = None
+    t.phase = Phase.CLOSED
     tx.close = True
     tx.group = False
     tx._group_screen = Screen(notice)

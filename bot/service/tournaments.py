@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
-from bot.screens import Screen
+from bot.service.dealing import close_with, maybe_start
 from bot.service.runtime import Runtime, Tx
 from bot.texts import error_text, tr
 from game.errors import GameError
@@ -116,8 +116,6 @@ async def start(rt: Runtime, t: LiveTable, actor: Actor, is_admin: bool, lang: s
 
 def _begin(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """The tournament has started: deal its first hand."""
-    from bot.service.dealing import maybe_start
-
     t.phase = Phase.BETWEEN
     t.next_hand_at = None
     tx.group = True
@@ -203,7 +201,7 @@ def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             tr(t.lang, "tour.place", place=place, name=name, prize=prizes.get(seat, 0),
                label=t.label)
         )  # fmt: skip
-    _close(t, tx, "\n".join(lines))
+    close_with(t, tx, "\n".join(lines))
 
 
 def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
@@ -213,12 +211,4 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     assert tour is not None
     for pid in tour.players:
         tx.moves.append(CashOut(pid, LedgerKind.REFUND))
-    _close(t, tx, notice)
-
-
-def _close(t: LiveTable, tx: Tx, text: str) -> None:
-    t.seats = {}
-    t.phase = Phase.CLOSED
-    tx.close = True
-    tx.group = False
-    tx._group_screen = Screen(text)
+    close_with(t, tx, notice)
