@@ -83,14 +83,13 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             tr(lang, "reply.no_money", label=t.label, need=t.min_buy_in, have=player.balance),
             alert=True,
         )
-    seat_lang = community.settings.language
     async with rt.transition(t) as tx:
         seat = SeatState(
             seat=free[0],
             player_id=player.id,
             user_id=actor.user_id,
             name=actor.name,
-            lang=seat_lang if seat_lang in ("en", "ru") else lang,
+            lang=lang,  # the caller's language for this actor (a group's forced one first)
             bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
         )
         t.seats[seat.seat] = seat

@@ -93,6 +93,13 @@ class Tx:
     _group_screen: Screen | None = None
 
 
+def _shown_state(t: LiveTable) -> tuple[object, ...]:
+    """What sending a step's messages may change on a table: message refs, reachability, the
+    outbox sent, the table message's version."""
+    seats = tuple((s.seat, s.private_ref, s.reachable) for s in t.seats.values())
+    return (t.group_ref, t.outbox_sent, t.version, seats)
+
+
 class Runtime:
     """Shared state of the table service and the transition machinery.
 
@@ -206,10 +213,7 @@ class Runtime:
         t = tx.table
         now = self.clock()
         if tx.group and not tx.close:
-            t.version += 1
-            p = self.presenter(t)
-            link = p.private_link(t.id) if p is not None else None
-            tx._group_screen = render.group_screen(t, t.lang, link, now)
+            tx._group_screen = self.group_screen(t)
         for s in sorted(tx.show):
             seat = t.seats.get(s)
             if seat is not None and not seat.bot:  # computer players have no private chat
@@ -264,8 +268,10 @@ class Runtime:
 
     async def effects(self, tx: Tx) -> None:
         """A committed step's messages: what the table owes the chat (the outbox), the table
-        message, the private messages; then the refs are saved in the background."""
+        message, the private messages; then what that changed (new message refs, …) is saved
+        in the background."""
         t = tx.table
+        before = _shown_state(t)
         p = self.presenter(t)
         if p is not None:
             await self.flush_outbox(t, p)
@@ -285,10 +291,9 @@ class Runtime:
                 lost |= await self.send_private(t, p, seat, screen, answered=ref)
             if lost and t.hand is not None:  # the group shows the link to the private chat
                 async with t.lock:
-                    t.version += 1
-                    screen = render.group_screen(t, t.lang, p.private_link(t.id), self.clock())
+                    screen = self.group_screen(t)
                 t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
-        if not tx.close:
+        if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
 
@@ -319,10 +324,16 @@ class Runtime:
         p = self.presenter(t)
         if p is None:
             return
-        t.version += 1
-        screen = render.group_screen(t, t.lang, p.private_link(t.id), self.clock())
-        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+        t.group_ref = await p.show_table(t.chat_id, self.group_screen(t), t.group_ref)
         self.save_soon(t)
+
+    def group_screen(self, t: LiveTable) -> Screen:
+        """The table message as the table is now, under a new version (its lobby buttons
+        carry it, so a press on an older message is stale); call under the table's lock."""
+        t.version += 1
+        p = self.presenter(t)
+        link = p.private_link(t.id) if p is not None else None
+        return render.group_screen(t, t.lang, link, self.clock())
 
     async def flush_outbox(self, t: LiveTable, p: Presenter) -> None:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
