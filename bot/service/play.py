@@ -106,8 +106,7 @@ async def hand_press(
         return Reply(tr(lang, "err.forged"), alert=True)
     try:
         for a in actions:
-            hand.verify(a)
-            hand.apply(a)
+            hand.apply(a)  # verifies first: a refused action changes nothing
     except GameError as exc:
         return Reply(error_text(lang, exc.code), alert=True)
     screen = rt.render_private(t, seat)
