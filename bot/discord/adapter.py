@@ -402,6 +402,19 @@ class OfcAdminCommands(app_commands.Group):
         )
 
 
+def _quiet_discord_start() -> None:
+    """A start-up says one line of its own (issue 12): the bot joins no voice channel, so
+    discord.py's warnings about missing voice libraries (PyNaCl, davey) are switched off, and its
+    "logging in using static token" (INFO) is dropped; a refused token is one ConfigError line."""
+    discord.VoiceClient.warn_nacl = False
+    discord.VoiceClient.warn_dave = False
+    logging.getLogger("discord.client").addFilter(_drop_login_line)
+
+
+def _drop_login_line(record: logging.LogRecord) -> bool:
+    return record.getMessage() != "logging in using static token"
+
+
 class DiscordAdapter:
     """Connects a :class:`TableService` to Discord.
 
@@ -439,6 +452,7 @@ class DiscordAdapter:
         options.update(client_options)
         if connector is not None:
             options["connector"] = connector
+        _quiet_discord_start()
         self.client = OfcClient(self, intents=intents or discord.Intents(guilds=True), **options)
         self.tree = self.client.tree
         self.tree.add_command(OfcCommands(self))

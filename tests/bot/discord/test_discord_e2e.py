@@ -8,6 +8,7 @@ public at that moment (R3.3, R6.3)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -514,6 +515,29 @@ async def test_a_refused_token_raises_login_failure() -> None:
     finally:
         await fake.stop()
     assert [c.path for c in fake.calls] == ["/users/@me"]
+
+
+async def test_a_refused_token_logs_nothing_of_discord_py_first(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: a refused Discord token is one line, as Telegram's is: none of discord.py's
+    start-up lines (voice libraries missing, "logging in using static token") come before it."""
+    monkeypatch.setattr(discord.VoiceClient, "warn_nacl", True)  # as in a fresh process
+    monkeypatch.setattr(discord.VoiceClient, "warn_dave", True)
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    caplog.set_level(logging.DEBUG, logger="discord")
+    try:
+        with point_discord_at(fake):
+            adapter = DiscordAdapter(
+                TableService(MemoryStore()), "wrong.token.here", connector=refusing_connector()
+            )
+            with pytest.raises(discord.LoginFailure):
+                await adapter.start()
+    finally:
+        await fake.stop()
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO]
+    assert said == []
 
 
 async def test_a_pressed_hand_message_is_written_once_by_the_answer(tmp_path: Path) -> None:
