@@ -25,11 +25,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--sandbox-db", default="sandbox.sqlite3", help="the sandbox's SQLite file")
     parser.add_argument(
-        "--bots", type=int, default=1, choices=(1, 2), help="computer players in the sandbox"
-    )
+        "--bots", type=int, default=None, choices=(1, 2),
+        help="sandbox: computer players seated at a new table (default 1)",
+    )  # fmt: skip
     parser.add_argument(
-        "--hand-seconds", type=float, default=120.0,
-        help="sandbox: time budget per hand (R8.5), e.g. 30 for a quick look",
+        "--hand-seconds", type=float, default=None,
+        help="sandbox: time budget per hand (R8.5, default 120), e.g. 30 for a quick look; the "
+        "time bank is a quarter of it (at least 5 s) and a Fantasyland hand gets 1.5 times it. "
+        "A resumed table keeps its own; the value applies from the next table",
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
@@ -37,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     args = parser.parse_args(argv)
     try:
-        settings = load_settings(args.env_file)
+        settings = load_settings(args.env_file, tokens=not args.sandbox)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -55,8 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         opts = SandboxOptions(
             db=Path(args.sandbox_db),
-            bots=args.bots,
-            hand_seconds=args.hand_seconds,
+            bots=1 if args.bots is None else args.bots,
+            hand_seconds=120.0 if args.hand_seconds is None else args.hand_seconds,
+            given=frozenset(
+                name for name in ("bots", "hand_seconds") if getattr(args, name) is not None
+            ),
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
         )

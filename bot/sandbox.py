@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from bot.model import ChatRef
+from bot.model import ChatRef, LiveTable
 from bot.render import move_presses
 from bot.screens import Payload
 from bot.service import TableService
@@ -68,6 +68,8 @@ class SandboxOptions:
     :ivar hand_seconds: each player's time budget per hand (R8.5); the bank is a quarter of it.
     :ivar bot_delay: seconds a computer player waits before each press.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
+    :ivar given: the command-line flags given explicitly (``"bots"``, ``"hand_seconds"``): on a
+        resumed table the sandbox says which of them wait for the next table.
     """
 
     db: Path = Path("sandbox.sqlite3")
@@ -75,6 +77,7 @@ class SandboxOptions:
     hand_seconds: float = 120.0
     bot_delay: float = 0.4
     next_hand_delay: float = 4.0
+    given: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -106,6 +109,7 @@ class Sandbox:
     store: SqliteStore | None = None
     _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
+    _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
     _wake: dict[int, asyncio.Event] = field(default_factory=dict)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
     _printer: asyncio.Task[None] | None = None
@@ -151,11 +155,55 @@ class Sandbox:
             for _ in range(max(0, min(2, self.opts.bots))):
                 await self.add_bot()
             table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
-        if table is None or table.seat_of(str(self.human.id)) is None:
-            self.line("Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.")
         else:
-            self.line("Your table is back: press the numbers of your hand's buttons.")
+            for note in self._resumed_flags(table):
+                self.line(note)
+        self.line(self._what_to_press(table, resumed=bool(seated_bots) or table is not None))
         self.line(SANDBOX_HELP)
+
+    def _resumed_flags(self, table: LiveTable) -> list[str]:
+        """What the flags given for a resumed table do: ``--fast`` applies at once, ``--bots``
+        and a different ``--hand-seconds`` wait for the next table (its options are fixed)."""
+        notes = []
+        if "bots" in self.opts.given:
+            notes.append(
+                "» --bots applies to a new table only; /addbot seats one more computer player"
+            )
+        kept = float(table.options.hand_seconds)
+        if "hand_seconds" in self.opts.given and kept != self.opts.hand_seconds:
+            notes.append(
+                f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next table: this "
+                f"one keeps {kept:g} s per hand (/closetable, then /newtable)"
+            )
+        return notes
+
+    def _what_to_press(self, table: LiveTable | None, *, resumed: bool) -> str:
+        """The first hint: what to press now, from the table's state (issue 12)."""
+        seat = table.seat_of(str(self.human.id)) if table is not None else None
+        if table is None or seat is None:
+            return "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons."
+        back = "Your table is back: " if resumed else ""
+        hand, chinese = table.hand, table.chinese
+        playing = [] if hand is None else list(hand.order)
+        if chinese is not None and not chinese.over:
+            playing += list(chinese.totals)
+        if hand is not None or playing:
+            if seat.seat in playing:
+                return back + "press the numbers of your hand's buttons."
+            return back + "a hand is being played; you play from the next one."
+        if not seat.ready:
+            ready = self._group_button("r")
+            return back + f"type {ready or 'the Ready button'} for Ready to play the next hand."
+        return back + "you are ready; the next hand starts when everyone is."
+
+    def _group_button(self, action: str) -> str | None:
+        """``gN`` of the group message's button with this action, if shown."""
+        shown = self.screen(GROUP_ID)
+        for i, (_, data) in enumerate(shown.buttons if shown else (), 1):
+            p = Payload.decode(data)
+            if p is not None and p.action == action:
+                return f"g{i}"
+        return None
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -189,9 +237,11 @@ class Sandbox:
                 self.quit.set()
 
     def _on_call(self, call: ApiCall) -> None:
-        if call.method not in ("sendMessage", "editMessageText"):
+        if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             return
         chat = int(call.params.get("chat_id", 0))
+        if chat == GROUP_ID and not call.params.get("reply_parameters"):
+            self._group_calls.append(call)  # every write, not just the newest state
         if chat in (GROUP_ID, self.human.id):
             self._dirty.add(chat)
         event = self._wake.get(chat)
@@ -229,6 +279,9 @@ class Sandbox:
         for chat in sorted(self._dirty, reverse=True):
             self._dirty.discard(chat)
             current = self.screen(chat)
+            if chat == GROUP_ID:
+                self._print_group_writes(current)
+                continue
             for m in self.fake.chat_messages(chat):
                 if chat == GROUP_ID and (chat, m["message_id"]) in self.fake.replies:
                     continue  # replies to commands are printed as » lines
@@ -238,6 +291,36 @@ class Sandbox:
                 self._printed[(chat, m["message_id"])] = key
                 live = current is not None and current.message_id == m["message_id"]
                 self._print_message(chat, m["text"], _buttons(m) if live else [])
+
+    def _print_group_writes(self, current: _Screen | None) -> None:
+        """Print every write to the group in the order it was made, edits of earlier messages
+        included (issue 12: a Chinese Poker reveal and its result are edits the next lobby
+        follows within milliseconds); only the table message's newest text gets numbered
+        buttons, since only those can be pressed."""
+        ready: list[tuple[int, str, Any]] = []
+        while self._group_calls:
+            call = self._group_calls[0]
+            if call.method == "sendMessage":
+                if not isinstance(call.result, dict):
+                    break  # not answered yet: keep the order, print it next time
+                message_id = int(call.result["message_id"])
+            else:
+                message_id = int(call.params.get("message_id") or 0)
+            self._group_calls.pop(0)
+            if call.method in ("sendMessage", "editMessageText"):
+                ready.append((message_id, str(call.params.get("text", "")), call.params))
+            elif (GROUP_ID, message_id) in self.fake.messages:  # new buttons, same text
+                text = str(self.fake.messages[(GROUP_ID, message_id)].get("text", ""))
+                ready.append((message_id, text, call.params))
+        last = {message_id: n for n, (message_id, _, _) in enumerate(ready)}
+        for n, (message_id, text, params) in enumerate(ready):
+            key = (message_id, text, repr(params.get("reply_markup")))
+            if self._printed.get((GROUP_ID, message_id)) == key:
+                continue
+            self._printed[(GROUP_ID, message_id)] = key
+            live = current is not None and current.message_id == message_id
+            rows = current.rows if live and current and last[message_id] == n else []
+            self._print_message(GROUP_ID, text, rows)
 
     def _print_message(self, chat: int, text: str, rows: list[list[tuple[str, str]]]) -> None:
         prefix = "g" if chat == GROUP_ID else ""

@@ -67,6 +67,8 @@ class ApiCall:
     method: str
     params: dict[str, Any]
     at: float = field(default_factory=time.monotonic)
+    #: what the method returned (say the sent message), once it has
+    result: Any = None
 
 
 class FakeTelegram:
@@ -198,6 +200,7 @@ class FakeTelegram:
             return web.json_response({"ok": True, "result": True})
         try:
             result = await handler(params)
+            call.result = result
         except _ApiError as exc:
             return web.json_response(
                 {"ok": False, "error_code": exc.code, "description": exc.description},

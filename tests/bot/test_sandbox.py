@@ -129,3 +129,134 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
+    """Issue 12: every write to the group is printed, edits of earlier messages included: the
+    Chinese Poker reveal (R7) box by box and its points, which the next lobby used to overwrite
+    before the sandbox printed them."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+    env["USER"] = "tester"
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
+        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast",
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    term = Terminal(proc)
+    try:
+        await term.read_until(r"Anna \(bot\) sits down")
+        await term.read_until(r"^Sandbox: ")
+        await term.send("/closetable")
+        await term.read_until(r"^» .*closed")
+        await term.send("/newtable chinese")
+        await term.read_until(r"^» .*open")
+        await term.send("/addbot")
+        await term.read_until(r"sits down")
+        await term.read_until(r"\[g1\] Join")
+        await term.send(term.group_buttons["Join"])
+        await term.read_until("You sit at seat|Вы за местом")
+        await term.send(term.group_buttons["Ready"])
+        acted = 0
+        while True:
+            my_move = any("Your move" in x for x in term.private)
+            if term.private_complete and term.private_no != acted and my_move:
+                acted = term.private_no
+                rows = [x for x in term.private if re.search(r"\[\d+\] [2-9TJQKA][♠♥♦♣] ", x)]
+                if rows and all("•" in x for x in rows):
+                    await term.send(term.private_buttons["✅ Confirm"])
+                else:
+                    await term.send(term.private_buttons["🪄 Arrange for me"])
+            line = await term.read_until(r".", timeout=60)
+            if line.startswith("🀄 Reveal"):
+                break
+        # the reveal names both players with their points, then every box with its points
+        seen = [await term.read_until(r"^(Tester|Anna \(bot\)) · \d+/\d+ pts") for _ in range(2)]
+        assert {s.split(" · ")[0] for s in seen} == {"Tester", "Anna (bot)"}
+        box = await term.read_until(r" — .* · [+-]?\d+$")
+        assert len(re.findall(r"[2-9TJQKA][♠♥♦♣]", box)) in (3, 5)
+        await term.send("/quit")
+        await term.read_until("bye")
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_every_group_write_is_printed_in_order_edits_included() -> None:
+    """Issue 12: the sandbox prints each write to the group as it was made, not just the newest
+    state of each message: two quick edits of an earlier message (a reveal, then its result)
+    and a new lobby message all appear, in order, and only the table message's newest text
+    carries numbered buttons."""
+    import io
+
+    from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+    from bot.telegram.fake_api import BOT_ID, ApiCall
+
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(), out)
+    bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC"}
+    lobby_markup = {"inline_keyboard": [[{"text": "Join", "callback_data": "x"}]]}
+    box.fake.messages[(GROUP_ID, 7)] = {"message_id": 7, "text": "result: +4", "from": bot}
+    box.fake.messages[(GROUP_ID, 8)] = {
+        "message_id": 8, "text": "lobby", "from": bot, "reply_markup": lobby_markup,
+    }  # fmt: skip
+    calls = [
+        ApiCall("sendMessage", {"chat_id": GROUP_ID, "text": "reveal 1"}, result={"message_id": 7}),
+        ApiCall("editMessageText", {"chat_id": GROUP_ID, "message_id": 7, "text": "reveal 2"}),
+        ApiCall("editMessageText", {"chat_id": GROUP_ID, "message_id": 7, "text": "result: +4"}),
+        ApiCall(
+            "sendMessage",
+            {"chat_id": GROUP_ID, "text": "lobby", "reply_markup": lobby_markup},
+            result={"message_id": 8},
+        ),
+    ]
+    for call in calls:
+        box._on_call(call)
+    await box.print_changes()
+    printed = [x for x in out.getvalue().splitlines() if not x.startswith("──")]
+    assert printed == ["reveal 1", "reveal 2", "result: +4", "lobby", "  [g1] Join"]
+
+
+async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
+    """Run the sandbox once over ``inputs`` (then /quit) and return what it printed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+    env["USER"] = "tester"
+    env["TELEGRAM_BOT_TOKEN"] = "malformed"  # ignored by --sandbox (issue 12)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "--sandbox", "--env-file", str(tmp_path / "none.env"),
+        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", *flags,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
+    )  # fmt: skip
+    term = Terminal(proc)
+    try:
+        await term.read_until(r"^Sandbox: ")
+        for text in inputs:
+            await term.send(text)
+            await term.read_until(r"^» ")
+        await term.send("/quit")
+        await term.read_until("bye")
+        assert await asyncio.wait_for(proc.wait(), 30) == 0
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+    return term.lines
+
+
+async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_path: Path) -> None:
+    """Issue 12: ``--sandbox`` ignores a malformed token; on a resumed table the first hint
+    fits the state (seated, not ready: the Ready button's number, not "your hand's buttons"),
+    and flags the resumed table cannot take are said to wait for the next table."""
+    first = await _sandbox_session(tmp_path, ["g1"])
+    assert any("You sit at seat" in x or "Вы за местом" in x for x in first)
+    again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30", "--bots", "2")
+    assert "» --bots applies to a new table only; /addbot seats one more computer player" in again
+    assert (
+        "» --hand-seconds 30 applies from the next table: this one keeps 120 s per hand "
+        "(/closetable, then /newtable)" in again
+    )
+    assert "Your table is back: type g2 for Ready to play the next hand." in again
+    assert not any("hand's buttons" in x for x in again)
