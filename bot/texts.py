@@ -135,6 +135,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🌴 Фантазия ({cards} карт)",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
+    # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
+    "picture.title": {
+        "en": "{game} · table #{table} · hand {hand}",
+        "ru": "{game} · стол #{table} · раздача {hand}",
+    },
+    "picture.foul": {"en": "FOUL", "ru": "МЁРТВАЯ"},
+    "picture.fl_next": {"en": "FANTASYLAND {cards}", "ru": "ФАНТАЗИЯ {cards}"},
+    "picture.fl_played": {"en": "in FL", "ru": "в фантазии"},
+    "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
+    "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "reveal.title": {
         "en": "🀄 Reveal · table #{table} · hand {hand}",
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
