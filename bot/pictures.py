@@ -35,6 +35,7 @@ from game.board import BOXES, Box
 from game.cards import cards_str, parse_cards
 from game.chinese import ChineseGame
 from game.names import hand_name
+from game.options import GameKind
 
 if TYPE_CHECKING:
     from bot.model import LiveTable
@@ -193,7 +194,7 @@ def showdown_picture(
     assert hand is not None and hand.result is not None
     res = hand.result
     game_title = tr(lang, f"game.{t.options.game.value}")
-    chinese = t.chinese is not None or t.reveal is not None
+    chinese = t.options.game is GameKind.CHINESE
     title = tr(lang, "picture.title", game=game_title, table=t.id, hand=t.hand_no)
     boards: list[BoardPicture] = []
     if chinese:

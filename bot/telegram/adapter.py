@@ -32,6 +32,7 @@ from telegram import (
     Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     Message,
     Update,
     User,
@@ -65,6 +66,8 @@ PLATFORM = "telegram"
 #: Telegram's limits: a message's text, and the text of a callback query's answer.
 MAX_TEXT = 4096
 MAX_ANSWER = 200
+#: the caption of a photo
+MAX_CAPTION = 1024
 COMMANDS = (
     ("newtable", "open a table / открыть стол"),
     ("join", "take a seat / сесть"),
@@ -295,6 +298,22 @@ class TelegramPresenter:
                 await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
         except TelegramError:
             log.exception("cannot post in %s", chat_id)
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
+        as multipart), in a group's new chat if it moved; failures are logged."""
+        target = self._migrated.get(chat_id, chat_id)
+        caption = fit(caption, MAX_CAPTION)
+        try:
+            try:
+                photo = InputFile(png, filename="showdown.png")
+                await self.app.bot.send_photo(target, photo, caption=caption)
+            except ChatMigrated as exc:
+                self.follow_soon(target, str(exc.new_chat_id))
+                photo = InputFile(png, filename="showdown.png")
+                await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
+        except TelegramError:
+            log.exception("cannot send the picture in %s", chat_id)
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
