@@ -373,3 +373,38 @@ def test_card_strings_in_samples_are_cards() -> None:
     for pic in SAMPLES.values():
         for b in pic.boards:
             parse_cards(" ".join(b.boxes))
+
+
+class CrashingPresenter(FakePresenter):
+    """The process dies while sending the picture (after the commit that owes it)."""
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        raise RuntimeError("the bot died here")
+
+
+async def test_a_restarted_bot_sends_the_stored_picture(env: Any) -> None:
+    """The picture is owed in the table's outbox, committed with the showdown: a bot that died
+    before sending it sends the stored one after the restart (the same data, not a picture
+    of a later state)."""
+    _, _, store, clock = env
+    first = TableService(store, clock=clock, next_hand_delay=0, timers=False)
+    crashing = CrashingPresenter()
+    first.register(crashing)
+    await start(first, [ALICE, BOB], "pineapple")
+    t = first.table_in(GROUP)
+    assert t is not None
+    await play_hand(first, crashing, [ALICE, BOB])
+    assert crashing.pictures == []
+    pending = [item for item in t.outbox if item["id"] > t.outbox_sent]
+    assert [item["kind"] for item in pending] == ["picture"]  # the text showdown went out
+    caption = pending[0]["caption"]
+    assert "hand 1" in caption
+    second = TableService(store, clock=clock, next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    second.register(presenter)
+    await second.start()
+    restored = second.table_in(GROUP)
+    assert restored is not None
+    await second.rt.settled(restored)
+    assert [(chat, text) for chat, _, text in presenter.pictures] == [(GROUP.chat_id, caption)]
+    assert restored.outbox == []
