@@ -76,12 +76,14 @@ class Reply:
         it is that message's new face, and only the adapter writes it (onto the pressed
         message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
+    :ivar picture: a PNG to show with ``text`` as its caption (``/hand``, issue 12).
     """
 
     text: str = ""
     alert: bool = False
     screen: Screen | None = None
     private: bool = False
+    picture: bytes | None = None
 
 
 class Presenter(Protocol):

@@ -32,13 +32,13 @@ from PIL import Image, ImageDraw, ImageFont
 
 from bot.texts import tr
 from game.board import BOXES, Box
-from game.cards import cards_str, parse_cards
+from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
 from game.names import hand_name
 from game.options import GameKind
 
 if TYPE_CHECKING:
-    from bot.model import LiveTable
+    from bot.model import LiveTable, SeatState
 
 __all__ = [
     "ASSETS",
@@ -47,6 +47,7 @@ __all__ = [
     "caption_of",
     "draw",
     "draw_json",
+    "hand_picture",
     "showdown_picture",
 ]
 
@@ -74,6 +75,8 @@ class BoardPicture:
     :ivar played_fl: this hand was the board's Fantasyland hand.
     :ivar timed_out: some move was made for the player (R8.5).
     :ivar total: Chinese Poker: the game total after this hand (R7.1), else ``None``.
+    :ivar live: a board still being played (``/hand``): empty places are drawn empty, never
+        face down, and no points are shown.
     """
 
     name: str
@@ -87,6 +90,7 @@ class BoardPicture:
     played_fl: bool = False
     timed_out: bool = False
     total: int | None = None
+    live: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -102,6 +106,7 @@ class BoardPicture:
             "played_fl": self.played_fl,
             "timed_out": self.timed_out,
             "total": self.total,
+            "live": self.live,
         }
 
     @classmethod
@@ -126,6 +131,7 @@ class BoardPicture:
             played_fl=bool(d.get("played_fl", False)),
             timed_out=bool(d.get("timed_out", False)),
             total=None if total is None else int(total),
+            live=bool(d.get("live", False)),
         )
 
 
@@ -261,6 +267,46 @@ def showdown_picture(
         dummy=dummy,
         notes=tuple(more),
     )
+
+
+def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
+    """The player's own board(s) now, for their private chat only (``/hand``): from
+    ``hand.view(board)`` of each of their boards (R4.2: two with double boxes), with the cards
+    placed this street before Confirm (R3.4); the cards still to place are listed under the
+    board. No other player's board, no discard. ``None`` when the player has no hand running.
+    """
+    hand = t.hand
+    boards = t.boards_of(seat)
+    if hand is None or hand.is_over or not boards:
+        return None
+    lang = seat.lang
+    out: list[BoardPicture] = []
+    notes: list[str] = []
+    street = 0
+    for b in boards:
+        me = hand.view(b).me
+        assert me is not None
+        street = max(street, me.street)
+        board = me.board
+        out.append(
+            BoardPicture(
+                name=t.board_label(b),
+                boxes=(
+                    cards_str(board.box(Box.TOP)),
+                    cards_str(board.box(Box.MIDDLE)),
+                    cards_str(board.box(Box.BOTTOM)),
+                ),
+                hands=("", "", ""),
+                scores=(None, None, None),
+                played_fl=hand.is_fantasyland(b),
+                live=True,
+            )
+        )
+        if me.to_place:
+            label = t.board_label(b) + ": " if len(boards) > 1 else ""
+            notes.append(label + tr(lang, "picture.to_place", cards=format_cards(me.to_place)))
+    title = tr(lang, "picture.hand_title", table=t.id, hand=t.hand_no, street=street)
+    return Picture(title=title, lang=lang, boards=tuple(out), label=t.label, notes=tuple(notes))
 
 
 def caption_of(picture: Picture) -> str:
@@ -428,8 +474,12 @@ def _panel(
         slots = box.size
         for k in range(slots):
             face = cards[k] if k < len(cards) else ""
-            if face or not b.boxes[i]:  # an empty box not shown: face down
-                img.paste(_card_tile(face, b.fouled), (x + PAD + k * (CARD_W + CARD_GAP), ry))
+            cx = x + PAD + k * (CARD_W + CARD_GAP)
+            if face or (not b.boxes[i] and not b.live):  # a box not shown: face down
+                img.paste(_card_tile(face, b.fouled), (cx, ry))
+            elif b.live:  # an empty place of a board in play
+                draw.rounded_rectangle((cx, ry, cx + CARD_W - 1, ry + CARD_H - 1), radius=6,
+                                       outline=MUTED)  # fmt: skip
         ty = ry + CARD_H + 3
         score = b.scores[i]
         score_text = ""
@@ -470,8 +520,17 @@ def draw_image(pic: Picture) -> Image.Image:
     cols, width, height = layout(pic)
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
-    title = _fit(draw, _drawable(pic.title), _font(18, bold=True), width - 2 * MARGIN)
-    draw.text((MARGIN, 10), title, font=_font(18, bold=True), fill=WHITE)
+    title = _drawable(pic.title)
+    size = next(  # the largest size the title fits in (a one-board picture is narrow)
+        (
+            n
+            for n in (18, 15, 13)
+            if draw.textlength(title, font=_font(n, bold=True)) <= width - 2 * MARGIN
+        ),
+        13,
+    )
+    title = _fit(draw, title, _font(size, bold=True), width - 2 * MARGIN)
+    draw.text((MARGIN, 10 + (18 - size) // 2), title, font=_font(size, bold=True), fill=WHITE)
     boards = list(pic.boards)
     dummy = _dummy_board(pic)
     if dummy is not None:
@@ -480,7 +539,7 @@ def draw_image(pic: Picture) -> Image.Image:
         col, row = n % cols, n // cols
         x = MARGIN + col * (PANEL_W + MARGIN)
         y = TITLE_H + row * (PANEL_H + MARGIN)
-        _panel(img, draw, x, y, b, pic, scored=b is not dummy)
+        _panel(img, draw, x, y, b, pic, scored=b is not dummy and not b.live)
     rows = -(-len(boards) // cols)
     y = TITLE_H + rows * (PANEL_H + MARGIN)
     for note in pic.notes:

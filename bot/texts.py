@@ -146,6 +146,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
+    "picture.hand_title": {
+        "en": "Your board · table #{table} · hand {hand} · street {street}",
+        "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
+    },
+    "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
+    "reply.hand_private": {
+        "en": "Your board is yours alone: send /hand to me in the private chat.",
+        "ru": "Ваша доска — только для вас: отправьте /hand мне в личный чат.",
+    },
     "reveal.title": {
         "en": "🀄 Reveal · table #{table} · hand {hand}",
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",

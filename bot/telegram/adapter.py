@@ -82,6 +82,7 @@ COMMANDS = (
     ("balance", "your kush / баланс"),
     ("top", "leaderboard / рейтинг"),
     ("history", "your last hands / история"),
+    ("hand", "your board as a picture (private chat) / ваша доска картинкой"),
     ("daily", "daily bonus / бонус дня"),
     ("rules", "rules / правила"),
     ("settings", "admins: settings / настройки"),
@@ -394,6 +395,7 @@ class TelegramAdapter:
             "daily": self._simple(service.daily),
             "rules": self._simple(service.rules),
             "help": self._simple(service.help),
+            "hand": self._simple(service.hand_picture),
             "settings": self._settings,
             "grant": self._grant,
             "closetable": self._closetable,
@@ -447,6 +449,13 @@ class TelegramAdapter:
     async def _reply(self, update: Update, reply: Reply) -> None:
         msg = update.effective_message
         if msg is None:
+            return
+        if reply.picture is not None:  # /hand: a photo with the text as its caption
+            try:
+                photo = InputFile(reply.picture, filename="hand.png")
+                await msg.reply_photo(photo, caption=fit(reply.text, MAX_CAPTION))
+            except TelegramError:
+                log.exception("cannot send a picture in %s", msg.chat_id)
             return
         text = reply.text or (reply.screen.text if reply.screen else "")
         if not text:

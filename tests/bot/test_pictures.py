@@ -92,6 +92,17 @@ SAMPLES: dict[str, Picture] = {
         chinese=True,
         notes=("🏆 Анна заявила «Доезд».",),
     ),
+    # /hand: one board in play, in the private chat (empty places, the cards to place)
+    "one_board_live": Picture(
+        "Your board · table #1 · hand 1 · street 2",
+        "en",
+        (
+            BoardPicture(
+                "Alice", ("Qs Qh", "Ks", "As Ad Ac"), ("", "", ""), (None, None, None), live=True
+            ),
+        ),
+        notes=("To place: K♥ 2♣",),
+    ),
     # classic OFC, three players and the dummy board (R4.3): two rows of two
     "four_boards_dummy": Picture(
         "Classic OFC · table #5 · hand 2",
@@ -163,6 +174,7 @@ def test_a_different_board_does_not_match_the_golden_image() -> None:
 def test_layouts_and_json_round_trip() -> None:
     """Two and three boards side by side, four in two rows; a stored picture is the same
     picture after its JSON (what the outbox keeps across a restart)."""
+    assert layout(SAMPLES["one_board_live"])[0] == 1
     assert layout(SAMPLES["two_boards"])[0] == 2
     assert layout(SAMPLES["three_boards_chinese"])[0] == 3
     cols, width, height = layout(SAMPLES["four_boards_dummy"])

@@ -154,3 +154,33 @@ async def test_r7_5_a_claim_leaves_the_unrevealed_boxes_out_of_the_picture(
             unrevealed
         )
         assert any("claimed" in n for n in data["notes"])
+
+
+async def test_hand_shows_your_own_board_privately_and_never_in_the_group(
+    tmp_path: Path, drawn: list[dict[str, Any]]
+) -> None:
+    """``/hand`` in the private chat: a photo of the player's own board with the cards placed
+    before Confirm (R3.4) and the cards still to place; nobody else's board. In the group it
+    is refused with a hint and nothing is drawn (a board is private, R6.3)."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        await w.play_street(ALICE, ALICE_PINEAPPLE)  # street 1: Qs Qh top, As Ad Ac bottom
+        await w.play_street(BOB, BOB_FOUL_PLAN)
+        # street 2: Alice places Ks in the middle and has not confirmed yet
+        buttons = w.hand_buttons(ALICE)
+        await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, buttons[("p", "Ksm")])
+        reply = await w.say(ALICE, "/hand")
+        assert "private chat" in reply["text"]
+        assert drawn == [] and w.fake.calls_of("sendPhoto") == []
+        await w.fake.send_text(ALICE, ALICE.id, "/hand")
+        await w.fake.wait_for(lambda: w.fake.photos_in(ALICE.id))
+        [photo] = w.fake.photos_in(ALICE.id)
+        assert photo.data[:8] == b"\x89PNG\r\n\x1a\n" and len(photo.data) <= MAX_BYTES
+        assert "Your board · table #1 · hand 1 · street 2" in photo.caption
+        assert "To place: K♥ 2♣" in photo.caption
+        [data] = drawn
+        [mine] = data["boards"]
+        assert mine["name"] == "Alice" and mine["live"] is True
+        assert mine["boxes"] == ["Qs Qh", "Ks", "As Ad Ac"]
+        assert w.fake.photos_in(GROUP_ID) == []
