@@ -618,20 +618,26 @@ class FakeDiscord:
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
         msg = self._new_message(cid, call.body or {})
-        if call.files:
-            msg["attachments"] = [
-                {
-                    "id": str(self.snowflake()),
-                    "filename": name,
-                    "size": len(data),
-                    "url": f"https://cdn.fake/attachments/{cid}/{msg['id']}/{name}",
-                    "proxy_url": f"https://media.fake/attachments/{cid}/{msg['id']}/{name}",
-                }
-                for name, data in call.files
-            ]
-            self.files[int(msg["id"])] = list(call.files)
+        self._attach(msg, call.files)
         self._emit(msg, created=True, via="rest")
         return msg
+
+    def _attach(self, msg: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        """The files uploaded with a message become its attachments (kept in :attr:`files`)."""
+        if not files:
+            return
+        cid, mid = msg["channel_id"], msg["id"]
+        msg["attachments"] = [
+            {
+                "id": str(self.snowflake()),
+                "filename": name,
+                "size": len(data),
+                "url": f"https://cdn.fake/attachments/{cid}/{mid}/{name}",
+                "proxy_url": f"https://media.fake/attachments/{cid}/{mid}/{name}",
+            }
+            for name, data in files
+        ]
+        self.files[int(mid)] = list(files)
 
     async def _edit_message(self, call: ApiCall, channel: str, message: str) -> dict[str, Any]:
         mid = int(message)
@@ -689,6 +695,7 @@ class FakeDiscord:
         if kind in (4, 5):
             flags = LOADING if kind == 5 else 0
             msg = self._new_message(record.channel_id, data, flags=flags, interaction=record)
+            self._attach(msg, call.files)
             record.response_message_id = int(msg["id"])
             record.messages.append(int(msg["id"]))
             out["interaction"]["response_message_id"] = msg["id"]
@@ -722,6 +729,7 @@ class FakeDiscord:
             msg = self._edit(original, body, "webhook")
         else:
             msg = self._new_message(record.channel_id, body, interaction=record)
+            self._attach(msg, call.files)
             self._emit(msg, created=True, via="webhook")
         record.messages.append(int(msg["id"]))
         record.done_at = call.at
