@@ -419,7 +419,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules — rules of this table's game\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
-            "Your cards come in a private chat with me."
+            "Your cards come in a private chat with me; /hand there shows your board as a picture."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -435,7 +435,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules — правила игры за этим столом\n"
             "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты приходят в личный чат со мной."
+            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
         ),
     },
     "help.discord": {
@@ -452,7 +452,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc rules — rules of this table's game\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
-            "Your cards: press 🂠 My cards on the table message (and in DMs when they are open)."
+            "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
+            "/ofc hand shows your board as a picture only you see."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -467,7 +468,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc rules — правила игры за этим столом\n"
             "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта)."
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
+            "/ofc hand покажет вашу доску картинкой, видной только вам."
         ),
     },
     "err.storage": {
