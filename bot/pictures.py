@@ -554,8 +554,9 @@ def draw(pic: Picture) -> bytes:
     game total, badges for a foul and for Fantasyland next, three rows of cards with each
     box's hand name and royalty or points), the dummy board, and the notes.
 
-    Pure (no I/O but reading the shipped fonts once). About 600 × 420 px for two boards,
-    a few tens of KB (``bench/bench_pictures.py``)."""
+    Pure (no I/O but reading the shipped fonts once). 632 × 394 px for two boards, 942 × 394
+    for three, 632 × 744 for four; 30–90 KB; about 8–21 ms of CPU (``bench/bench_pictures.py``).
+    PNG at zlib level 3: nearly the size of level 6 in two thirds of the time."""
     buf = io.BytesIO()
     draw_image(pic).save(buf, "PNG", compress_level=3)
     return buf.getvalue()
