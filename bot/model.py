@@ -76,12 +76,14 @@ class Reply:
         it is that message's new face, and only the adapter writes it (onto the pressed
         message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
+    :ivar picture: a PNG to show with ``text`` as its caption (``/hand``, issue 12).
     """
 
     text: str = ""
     alert: bool = False
     screen: Screen | None = None
     private: bool = False
+    picture: bytes | None = None
 
 
 class Presenter(Protocol):
@@ -103,6 +105,10 @@ class Presenter(Protocol):
 
     async def post(self, chat_id: str, text: str) -> None:
         """A one-off notice in a chat."""
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        """A picture (PNG bytes) with a short caption in a chat: the showdown picture
+        (issue 12). Failures are logged, not raised (the text showdown is the record)."""
 
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
@@ -182,7 +188,11 @@ class LiveTable:
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
         "buttons": …}`` (``table``: written over the table message, which then stays as the
-        record; ``post``: a notice of its own).
+        record; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
+        "caption": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`, drawn
+        when it is sent).
+    :ivar pictures: the community's ``pictures`` setting: a showdown also owes the group its
+        picture (issue 12).
     """
 
     id: int
@@ -225,12 +235,21 @@ class LiveTable:
     names: dict[int, str] = field(default_factory=dict)
     closing: bool = False
     bot_due: float | None = None
+    pictures: bool = True
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
         stays as the record; ``"post"``: a notice of its own), sent after the commit."""
         self.outbox_seq += 1
         self.outbox.append({"id": self.outbox_seq, "kind": kind, **screen.to_json()})
+
+    def owe_picture(self, picture: Mapping[str, Any], caption: str) -> None:
+        """Owe the chat a picture: ``picture`` is the JSON of the data to draw
+        (:meth:`bot.pictures.Picture.to_json`), drawn and sent after the commit."""
+        self.outbox_seq += 1
+        self.outbox.append(
+            {"id": self.outbox_seq, "kind": "picture", "picture": dict(picture), "caption": caption}
+        )
 
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""
@@ -341,6 +360,7 @@ class LiveTable:
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))
+        t.pictures = bool(snap.get("pictures", True))
         bot_due = snap.get("bot_due")
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
@@ -392,6 +412,7 @@ class LiveTable:
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},
             "closing": self.closing,
+            "pictures": self.pictures,
             "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,

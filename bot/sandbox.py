@@ -14,7 +14,8 @@ Input, one line at a time (also from a pipe, so it can be scripted):
 * ``/addbot`` seats one more computer player; ``/quit`` (or end of input, or Ctrl-C) exits.
 
 Timers run in real time (``--hand-seconds`` shortens them); the next start resumes the table
-from the SQLite file.
+from the SQLite file. The showdown picture the group gets (issue 12) is written next to the
+SQLite file (``sandbox-picture-N.png``) and its path printed after the showdown.
 """
 
 from __future__ import annotations
@@ -112,6 +113,7 @@ class Sandbox:
     _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
     _wake: dict[int, asyncio.Event] = field(default_factory=dict)
     _tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    _pictures: list[Path] = field(default_factory=list)  # written, not printed yet
     _printer: asyncio.Task[None] | None = None
     closed_output: bool = False
     quit: asyncio.Event | None = None
@@ -237,6 +239,9 @@ class Sandbox:
                 self.quit.set()
 
     def _on_call(self, call: ApiCall) -> None:
+        if call.method == "sendPhoto" and call.files:
+            self._save_picture(next(iter(call.files.values())))
+            return
         if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             return
         chat = int(call.params.get("chat_id", 0))
@@ -247,6 +252,21 @@ class Sandbox:
         event = self._wake.get(chat)
         if event is not None:
             event.set()
+
+    def _save_picture(self, png: bytes) -> None:
+        """Write a photo the bot sent next to the database, as the first free
+        ``<db name>-picture-N.png``; its path is printed after the messages."""
+        folder, stem = self.opts.db.resolve().parent, self.opts.db.stem
+        n = 1
+        while (path := folder / f"{stem}-picture-{n}.png").exists() or path in self._pictures:
+            n += 1
+        try:
+            path.write_bytes(png)
+        except OSError as exc:
+            self.line(f"(the picture could not be written: {exc})")
+            return
+        self._pictures.append(path)
+        self._dirty.add(GROUP_ID)
 
     def screen(self, chat: int) -> _Screen | None:
         """The newest bot message in a chat that matters: the table message with buttons in the
@@ -291,6 +311,8 @@ class Sandbox:
                 self._printed[(chat, m["message_id"])] = key
                 live = current is not None and current.message_id == m["message_id"]
                 self._print_message(chat, m["text"], _buttons(m) if live else [])
+        while self._pictures:
+            self.line(f"🖼 showdown picture: {self._pictures.pop(0)}")
 
     def _print_group_writes(self, current: _Screen | None) -> None:
         """Print every write to the group in the order it was made, edits of earlier messages

@@ -135,6 +135,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🌴 Фантазия ({cards} карт)",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
+    # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
+    "picture.title": {
+        "en": "{game} · table #{table} · hand {hand}",
+        "ru": "{game} · стол #{table} · раздача {hand}",
+    },
+    "picture.foul": {"en": "FOUL", "ru": "МЁРТВАЯ"},
+    "picture.fl_next": {"en": "FANTASYLAND {cards}", "ru": "ФАНТАЗИЯ {cards}"},
+    "picture.fl_played": {"en": "in FL", "ru": "в фантазии"},
+    "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
+    "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    "picture.dummy": {"en": "Dummy", "ru": "Болван"},
+    "picture.hand_title": {
+        "en": "Your board · table #{table} · hand {hand} · street {street}",
+        "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
+    },
+    "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
+    "reply.hand_private": {
+        "en": "Your board is yours alone: send /hand to me in the private chat.",
+        "ru": "Ваша доска — только для вас: отправьте /hand мне в личный чат.",
+    },
     "reveal.title": {
         "en": "🀄 Reveal · table #{table} · hand {hand}",
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
@@ -399,7 +419,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules — rules of this table's game\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
-            "Your cards come in a private chat with me."
+            "Your cards come in a private chat with me; /hand there shows your board as a picture."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -415,7 +435,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules — правила игры за этим столом\n"
             "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты приходят в личный чат со мной."
+            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
         ),
     },
     "help.discord": {
@@ -432,7 +452,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc rules — rules of this table's game\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
-            "Your cards: press 🂠 My cards on the table message (and in DMs when they are open)."
+            "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
+            "/ofc hand shows your board as a picture only you see."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -447,7 +468,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc rules — правила игры за этим столом\n"
             "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта)."
+            "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
+            "/ofc hand покажет вашу доску картинкой, видной только вам."
         ),
     },
     "err.storage": {

@@ -83,6 +83,7 @@ class CommunitySettings:
         empty: R8.7's default.
     :ivar chips_schedule: chips per point by level (``"10,15,20"``, then +100 a level);
         empty: R8.7's default.
+    :ivar pictures: a picture of every board goes to the group at each showdown (issue 12).
     """
 
     starting_balance: int = 1000
@@ -98,6 +99,7 @@ class CommunitySettings:
     level_minutes: float = 5.0
     payouts: str = ""
     chips_schedule: str = ""
+    pictures: bool = True
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -119,6 +121,7 @@ class CommunitySettings:
             "level_minutes": self.level_minutes,
             "payouts": self.payouts,
             "chips_schedule": self.chips_schedule,
+            "pictures": self.pictures,
         }
 
     @classmethod
@@ -139,6 +142,7 @@ class CommunitySettings:
             float(data.get("level_minutes", base.level_minutes)),
             str(data.get("payouts", base.payouts)),
             str(data.get("chips_schedule", base.chips_schedule)),
+            bool(data.get("pictures", base.pictures)),
         )
 
     @property

@@ -1,7 +1,7 @@
 """Discord adapter (discord.py 2.7): slash commands and component presses in, messages out,
 through the platform-neutral :class:`~bot.service.TableService`. It holds no game rules.
 
-* ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|help``
+* ``/ofc new|join|leave|ready|sitout|back|balance|top|history|rules|daily|hand|help``
   (:class:`OfcCommands`) and the admin commands ``/ofcadmin settings|grant|close``
   (:class:`OfcAdminCommands`, shown by default to members with Manage Server).
   Personal answers (balance, history, daily, settings) and refusals are ephemeral; the rest is
@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
 import re
 from collections.abc import Awaitable, Callable, Sequence
@@ -98,6 +99,7 @@ _COMMAND_NAMES = {
     "grant": "ofcadmin grant",
     "closetable": "ofcadmin close",
     "help": "ofc help",
+    "hand": "ofc hand",
 }
 # not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
 # player called "/top" is never rewritten
@@ -338,6 +340,18 @@ class OfcCommands(app_commands.Group):
         """The daily bonus (ephemeral)."""
         await self.adapter.command(interaction, self.adapter.service.daily, ephemeral=True)
 
+    @app_commands.command(name="hand", description="Your board as a picture (only you see it)")
+    async def hand(self, interaction: Interaction) -> None:
+        """A picture of the caller's own board, ephemeral: only they see it (issue 12)."""
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction,
+            lambda chat, actor: service.hand_picture(
+                dataclasses.replace(chat, private=True), actor
+            ),
+            ephemeral=True,
+        )
+
     @app_commands.command(name="help", description="What the bot can do")
     async def help(self, interaction: Interaction) -> None:
         """The command list."""
@@ -545,6 +559,8 @@ class DiscordAdapter:
             content = content_of(discord_commands(_compose(reply.text, reply.screen))) or "…"
             view = view_of(reply.screen) if reply.screen else None
             extra: dict[str, Any] = {"view": view} if view is not None else {}
+            if reply.picture is not None:  # /ofc hand: the picture attached
+                extra["file"] = discord.File(io.BytesIO(reply.picture), filename="hand.png")
             try:
                 if await ack.deferred():
                     await interaction.followup.send(content, ephemeral=private, **extra)

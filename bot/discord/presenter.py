@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -325,6 +326,16 @@ class DiscordPresenter:
             await self.client.get_partial_messageable(int(chat_id)).send(content_of(text))
         except (discord.HTTPException, ValueError) as exc:
             log.warning("cannot post in %s: %s", chat_id, exc)
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        """The showdown picture (issue 12): one message in the channel with the PNG attached
+        and the caption as its text; failures are logged."""
+        try:
+            file = discord.File(io.BytesIO(png), filename="showdown.png")
+            channel = self.client.get_partial_messageable(int(chat_id))
+            await channel.send(content_of(caption), file=file)
+        except (discord.HTTPException, ValueError) as exc:
+            log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
     def private_link(self, table_id: int) -> str | None:
         """Discord has no deep link into a DM: ``None``, so the table message carries a

@@ -42,7 +42,17 @@ from bot.presses import (
     Unregister,
     decode,
 )
-from bot.service import bots, chats, chinese, lobby, play, recovery, tournaments, wallet
+from bot.service import (
+    bots,
+    chats,
+    chinese,
+    hand_pictures,
+    lobby,
+    play,
+    recovery,
+    tournaments,
+    wallet,
+)
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.runtime import Answered, Runtime, TransitionFailed
@@ -378,6 +388,10 @@ class TableService:
         await chats.player_unreachable(self.rt, platform, user_id)
 
     # -- private chat ----------------------------------------------------------------------
+    async def hand_picture(self, chat: ChatRef, actor: Actor) -> Reply:
+        """``/hand``: a picture of the player's own board, in the private chat only."""
+        return await hand_pictures.hand_picture(self.rt, chat, actor)
+
     async def private_start(self, actor: Actor, arg: str) -> Reply:
         """``/start t<table>`` in a private chat: show the player's hand there."""
         lang = language_of(actor.language)

@@ -56,6 +56,7 @@ async def open_table(
         options=options,
         min_buy_in=buy_in,
         label=settings.kush_label,
+        pictures=settings.pictures,
         match=MatchState.new(options),
         last_deal_at=rt.clock(),
         tournament=tournament,

@@ -25,11 +25,11 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from bot import render
+from bot import pictures, render
 from bot.model import LiveTable, Presenter, SeatState
 from bot.screens import Screen
 from game.cards import Card
@@ -343,6 +343,10 @@ class Runtime:
         for item in list(t.outbox):
             if int(item["id"]) <= t.outbox_sent:
                 continue
+            if item.get("kind") == "picture":
+                await self.send_picture(t, p, item)
+                t.outbox_sent = max(t.outbox_sent, int(item["id"]))
+                continue
             screen = Screen.from_json(item)
             if item.get("kind") == "table":
                 await p.show_table(t.chat_id, screen, t.group_ref)
@@ -351,6 +355,18 @@ class Runtime:
                 await p.post(t.chat_id, screen.text)
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
+
+    async def send_picture(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
+        """Draw an outbox picture (in a worker thread: it takes milliseconds of CPU, and the
+        sender runs after the press was answered) and send it with its caption (issue 12).
+        A picture that cannot be drawn is logged and skipped: the text showdown is the
+        record."""
+        try:
+            png = await asyncio.to_thread(pictures.draw_json, item["picture"])
+        except Exception:
+            log.exception("table %s: the showdown picture could not be drawn", t.id)
+            return
+        await p.send_picture(t.chat_id, png, str(item.get("caption", "")))
 
     # -- background snapshots ----------------------------------------------------------------
     def save_soon(self, t: LiveTable) -> None:

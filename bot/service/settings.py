@@ -296,6 +296,14 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         en='how kush amounts are labelled, e.g. "kush" or "1 kush = 10 ₽" (display only).',
         ru="подпись сумм куша, например «куш» или «1 куш = 10 ₽» (только для показа).",
     ),
+    Setting(
+        name="pictures",
+        code="pi",
+        kind=Kind.SWITCH,
+        community=True,
+        en="a picture of every board is posted at each showdown (the text record stays).",
+        ru="на каждом вскрытии в группу приходит картинка всех досок (текст остаётся).",
+    ),
     _kush(
         "min_buy_in",
         "mb",
@@ -817,6 +825,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                     t.pending_options = table_options(community.settings, t.options.game)
                     t.pending_buy_in = community.settings.min_buy_in
                     t.label = community.settings.kush_label
+                    t.pictures = community.settings.pictures
                     if community.settings.language in ("en", "ru"):
                         t.lang = community.settings.language
                     if t.hand is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot import render
+from bot import pictures, render
 from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service import tournaments
@@ -98,6 +98,8 @@ def close_hand(
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
     busted = [st.name for st in t.seats.values() if is_busted(t, st) and not st.leaving]
+    # the picture reads the game's totals before a finished Chinese Poker game is cleared
+    picture = pictures.showdown_picture(t, t.lang, deltas) if t.pictures else None
     if t.options.game is GameKind.CHINESE:
         screen = render.reveal_screen(t, t.lang, deltas, busted)
         if t.chinese is not None and t.chinese.over:
@@ -108,6 +110,8 @@ def close_hand(
         screen = Screen(screen.text + "\n\n" + "\n".join(notes), screen.buttons)
     # the showdown is stored with the state it belongs to and sent after the commit
     t.owe("table", screen)
+    if picture is not None:  # and its picture, drawn when it is sent (issue 12)
+        t.owe_picture(picture.to_json(), pictures.caption_of(picture))
     for owner in sorted(players):
         if owner in t.seats:  # each player's final board, in private
             tx.privates[owner] = rt.render_private(t, t.seats[owner])

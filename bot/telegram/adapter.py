@@ -32,6 +32,7 @@ from telegram import (
     Chat,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
     Message,
     Update,
     User,
@@ -65,6 +66,8 @@ PLATFORM = "telegram"
 #: Telegram's limits: a message's text, and the text of a callback query's answer.
 MAX_TEXT = 4096
 MAX_ANSWER = 200
+#: the caption of a photo
+MAX_CAPTION = 1024
 COMMANDS = (
     ("newtable", "open a table / открыть стол"),
     ("join", "take a seat / сесть"),
@@ -79,6 +82,7 @@ COMMANDS = (
     ("balance", "your kush / баланс"),
     ("top", "leaderboard / рейтинг"),
     ("history", "your last hands / история"),
+    ("hand", "your board as a picture (private chat) / ваша доска картинкой"),
     ("daily", "daily bonus / бонус дня"),
     ("rules", "rules / правила"),
     ("settings", "admins: settings / настройки"),
@@ -296,6 +300,22 @@ class TelegramPresenter:
         except TelegramError:
             log.exception("cannot post in %s", chat_id)
 
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
+        as multipart), in a group's new chat if it moved; failures are logged."""
+        target = self._migrated.get(chat_id, chat_id)
+        caption = fit(caption, MAX_CAPTION)
+        try:
+            try:
+                photo = InputFile(png, filename="showdown.png")
+                await self.app.bot.send_photo(target, photo, caption=caption)
+            except ChatMigrated as exc:
+                self.follow_soon(target, str(exc.new_chat_id))
+                photo = InputFile(png, filename="showdown.png")
+                await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
+        except TelegramError:
+            log.exception("cannot send the picture in %s", chat_id)
+
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
         return f"https://t.me/{self.username}?start=t{table_id}" if self.username else None
@@ -375,6 +395,7 @@ class TelegramAdapter:
             "daily": self._simple(service.daily),
             "rules": self._simple(service.rules),
             "help": self._simple(service.help),
+            "hand": self._simple(service.hand_picture),
             "settings": self._settings,
             "grant": self._grant,
             "closetable": self._closetable,
@@ -428,6 +449,13 @@ class TelegramAdapter:
     async def _reply(self, update: Update, reply: Reply) -> None:
         msg = update.effective_message
         if msg is None:
+            return
+        if reply.picture is not None:  # /hand: a photo with the text as its caption
+            try:
+                photo = InputFile(reply.picture, filename="hand.png")
+                await msg.reply_photo(photo, caption=fit(reply.text, MAX_CAPTION))
+            except TelegramError:
+                log.exception("cannot send a picture in %s", msg.chat_id)
             return
         text = reply.text or (reply.screen.text if reply.screen else "")
         if not text:

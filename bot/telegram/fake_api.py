@@ -8,6 +8,8 @@ Telegram does when the world changes: 403 for users who never started the bot or
 400 "message to edit not found" for a deleted message, 400 with ``migrate_to_chat_id`` for a
 group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`).
+``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
+(:attr:`ApiCall.files`) and in :attr:`FakeTelegram.photos`.
 
 Used by the end-to-end tests, the benchmark and the terminal sandbox.
 """
@@ -25,7 +27,7 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["ApiCall", "FakeTelegram", "FakeUser", "too_many"]
+__all__ = ["ApiCall", "FakeTelegram", "FakeUser", "Photo", "too_many"]
 
 BOT_ID = 900000001
 BOT_USERNAME = "ofc_test_bot"
@@ -62,13 +64,25 @@ def too_many(retry_after: int) -> tuple[int, dict[str, Any]]:
 
 @dataclass
 class ApiCall:
-    """One request the bot made: method name, parameters (JSON values decoded) and when."""
+    """One request the bot made: method name, parameters (JSON values decoded), when, and
+    the files uploaded with it (multipart field name → bytes)."""
 
     method: str
     params: dict[str, Any]
     at: float = field(default_factory=time.monotonic)
+    files: dict[str, bytes] = field(default_factory=dict)
     #: what the method returned (say the sent message), once it has
     result: Any = None
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A photo the bot sent: where, the uploaded bytes, the caption, the message id."""
+
+    chat_id: int
+    data: bytes
+    caption: str
+    message_id: int
 
 
 class FakeTelegram:
@@ -90,6 +104,7 @@ class FakeTelegram:
         self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
+        self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1)
@@ -152,20 +167,25 @@ class FakeTelegram:
         self.fail_when(match, int(spec["status"]), dict(spec["body"]))
         return web.json_response({"ok": True})
 
-    async def _params(self, request: web.Request) -> dict[str, Any]:
+    async def _params(self, request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+        """The call's parameters and its uploaded files (multipart: field name → bytes)."""
         if request.content_type == "application/json":
             raw: dict[str, Any] = await request.json()
-            return raw
+            return raw, {}
         data = await request.post()
         out: dict[str, Any] = {}
+        files: dict[str, bytes] = {}
         for k, v in data.items():
+            if isinstance(v, web.FileField):
+                files[k] = v.file.read()
+                continue
             if not isinstance(v, str):
                 continue
             try:
                 out[k] = json.loads(v)
             except ValueError:
                 out[k] = v
-        return out
+        return out, files
 
     async def _handle(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
@@ -173,8 +193,8 @@ class FakeTelegram:
             return web.json_response(
                 {"ok": False, "error_code": 401, "description": "Unauthorized"}, status=401
             )
-        params = await self._params(request)
-        call = ApiCall(method, params)
+        params, files = await self._params(request)
+        call = ApiCall(method, params, files=files)
         self.calls.append(call)
         for listener in list(self.listeners):
             listener(call)
@@ -199,7 +219,9 @@ class FakeTelegram:
         if handler is None:
             return web.json_response({"ok": True, "result": True})
         try:
-            result = await handler(params)
+            result = await (
+                self._m_sendPhoto(params, files) if method == "sendPhoto" else handler(params)
+            )
             call.result = result
         except _ApiError as exc:
             return web.json_response(
@@ -262,6 +284,35 @@ class FakeTelegram:
         self.messages[(chat_id, msg["message_id"])] = msg
         if p.get("reply_parameters") or p.get("reply_to_message_id"):
             self.replies.add((chat_id, msg["message_id"]))
+        return msg
+
+    async def _m_sendPhoto(self, p: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
+        """A photo uploaded as the multipart field ``photo`` (or ``attach://<field>``); a
+        file id or URL is refused (this bot always uploads)."""
+        chat_id = int(p["chat_id"])
+        self._check_private(chat_id)
+        ref = str(p.get("photo") or "")
+        field_name = ref.removeprefix("attach://") if ref.startswith("attach://") else "photo"
+        data = files.get(field_name)
+        if not data:
+            raise _ApiError(400, "Bad Request: there is no photo in the request")
+        if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) > 10 * 1024 * 1024:
+            raise _ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+        mid = next(self._message_ids)
+        size = {"width": width, "height": height, "file_size": len(data)}
+        msg: dict[str, Any] = {
+            "message_id": mid,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME},
+            "photo": [{"file_id": f"photo{mid}", "file_unique_id": f"u{mid}", **size}],
+        }
+        caption = str(p.get("caption") or "")
+        if caption:
+            msg["caption"] = caption
+        self.messages[(chat_id, mid)] = msg
+        self.photos.append(Photo(chat_id, data, caption, mid))
         return msg
 
     async def _m_editMessageText(self, p: dict[str, Any]) -> dict[str, Any]:
@@ -426,12 +477,16 @@ class FakeTelegram:
             await asyncio.sleep(0.005)
 
     def chat_messages(self, chat_id: int) -> list[dict[str, Any]]:
-        """The bot's messages in a chat, oldest first."""
+        """The bot's text messages in a chat, oldest first (photos: :attr:`photos`)."""
         return [
             m
             for (c, _), m in sorted(self.messages.items())
-            if c == chat_id and m["from"]["id"] == BOT_ID
+            if c == chat_id and m["from"]["id"] == BOT_ID and "photo" not in m
         ]
+
+    def photos_in(self, chat_id: int) -> list[Photo]:
+        """The photos the bot sent to a chat, oldest first."""
+        return [p for p in self.photos if p.chat_id == chat_id]
 
     @staticmethod
     def buttons(message: dict[str, Any]) -> list[dict[str, Any]]:

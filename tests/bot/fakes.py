@@ -16,6 +16,8 @@ class FakePresenter:
     tables: dict[str, list[Screen]] = field(default_factory=dict)
     privates: dict[str, list[Screen]] = field(default_factory=dict)
     posts: list[tuple[str, str]] = field(default_factory=list)
+    #: (chat, PNG bytes, caption) of every picture sent
+    pictures: list[tuple[str, bytes, str]] = field(default_factory=list)
     blocked: set[str] = field(default_factory=set)
     writes: int = 0
     _n: int = 0
@@ -41,6 +43,9 @@ class FakePresenter:
 
     async def post(self, chat_id: str, text: str) -> None:
         self.posts.append((chat_id, text))
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        self.pictures.append((chat_id, png, caption))
 
     def private_link(self, table_id: int) -> str | None:
         return self.link.format(table=table_id) if self.link else None

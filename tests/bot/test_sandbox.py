@@ -119,6 +119,13 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         assert stack == 200 + kush
         if abs(points) < 200:
             assert kush == points
+        # issue 12: the group's showdown picture, written next to the database
+        # (the showdown's edit and the photo are sent independently: either may print first)
+        line = next((x for x in term.lines if x.startswith("🖼 showdown picture: ")), None)
+        line = line or await term.read_until(r"^🖼 showdown picture: ")
+        picture = Path(line.split(": ", 1)[1])
+        assert picture.parent == tmp_path.resolve() and picture.name == "sandbox-picture-1.png"
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         await term.send("/balance")
         balance = await term.read_until(r"on balance")
         assert f"800 kush on balance, {stack} at the table" in balance

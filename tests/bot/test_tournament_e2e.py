@@ -211,6 +211,10 @@ async def check_the_end(
     assert table_id not in w.service.tables  # closed after the payout
     assert await w.store.stacks(table_id) == {}  # the pool is paid out to the last kush
     pool = 3 * BUY_IN
+    # the closing step's messages go out after its commit, the last showdown's picture first
+    await w.fake.wait_for(lambda: any(
+        "is over" in m["text"] or "окончен" in m["text"] for m in w.fake.chat_messages(GROUP_ID)
+    ))  # fmt: skip
     final = str(final_message(w)["text"])
     lines = final.splitlines()
     assert lines[0] == f"🏆 Tournament #{table_id} is over. Pool {pool} kush:", final

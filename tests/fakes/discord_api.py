@@ -8,7 +8,9 @@ serves what the bot needs and nothing more:
   (``PUT /applications/{app}/commands``, also per guild); the synced commands are kept;
 * channel messages (``POST``/``PATCH``/``DELETE /channels/{id}/messages[/{id}]``) and DMs
   (``POST /users/@me/channels``); users in :attr:`FakeDiscord.closed_dms` refuse DMs with a
-  403 ``{"code": 50007}``, as Discord does;
+  403 ``{"code": 50007}``, as Discord does; a message with files comes as multipart
+  (``payload_json`` and the files): the files are kept in :attr:`FakeDiscord.files` and listed
+  as the message's ``attachments``;
 * interaction callbacks (``POST /interactions/{id}/{token}/callback?with_response=1``, types
   4–7) answered with the body discord.py parses, webhook follow-ups and edits of the original
   or a follow-up message (``/webhooks/{app}/{token}[/messages/{id|@original}]``);
@@ -25,6 +27,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import email.parser
+import email.policy
 import itertools
 import json
 import time
@@ -130,6 +134,8 @@ class ApiCall:
     body: Any
     at: float = field(default_factory=time.monotonic)
     status: int = 0
+    #: files uploaded with a multipart request: ``(filename, bytes)`` in order
+    files: list[tuple[str, bytes]] = field(default_factory=list)
 
 
 @dataclass
@@ -224,6 +230,26 @@ def point_discord_at(fake: FakeDiscord | int) -> Iterator[None]:
 _CALL = web.RequestKey("call", ApiCall)
 
 
+def _multipart(content_type: str, raw: bytes) -> tuple[Any, list[tuple[str, bytes]]]:
+    """A multipart/form-data body as discord.py sends a message with files: the JSON of the
+    ``payload_json`` part and every file part as ``(filename, bytes)``."""
+    head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode()
+    message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + raw)
+    body: Any = None
+    files: list[tuple[str, bytes]] = []
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        data = part.get_payload(decode=True)
+        if not isinstance(data, bytes):
+            continue
+        filename = part.get_filename()
+        if filename is not None:
+            files.append((filename, data))
+        elif name == "payload_json":
+            body = json.loads(data)
+    return body, files
+
+
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py reads a body as JSON only when Content-Type is exactly application/json
     return web.Response(
@@ -267,6 +293,8 @@ class FakeDiscord:
         self.calls: list[ApiCall] = []
         self.unhandled: list[ApiCall] = []
         self.messages: dict[int, dict[str, Any]] = {}
+        #: message id → the files uploaded with it, ``(filename, bytes)``
+        self.files: dict[int, list[tuple[str, bytes]]] = {}
         self.ephemeral_for: dict[int, int] = {}  # ephemeral message id → its user
         self.deleted: set[int] = set()
         self.dm_channels: dict[int, int] = {}  # user id → DM channel id
@@ -361,14 +389,19 @@ class FakeDiscord:
         if not request.path.startswith(_API):
             return await handler(request)
         body: Any = None
+        files: list[tuple[str, bytes]] = []
         if request.can_read_body:
             raw = await request.read()
-            if raw:
+            if raw and request.content_type == "multipart/form-data":
+                body, files = _multipart(request.headers["Content-Type"], raw)
+            elif raw:
                 try:
                     body = json.loads(raw)
                 except ValueError:
                     body = raw.decode(errors="replace")
-        call = ApiCall(request.method, request.path[len(_API) :], dict(request.query), body)
+        call = ApiCall(
+            request.method, request.path[len(_API) :], dict(request.query), body, files=files
+        )
         self.calls.append(call)
         request[_CALL] = call
         response = await handler(request)
@@ -585,8 +618,26 @@ class FakeDiscord:
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
         msg = self._new_message(cid, call.body or {})
+        self._attach(msg, call.files)
         self._emit(msg, created=True, via="rest")
         return msg
+
+    def _attach(self, msg: dict[str, Any], files: list[tuple[str, bytes]]) -> None:
+        """The files uploaded with a message become its attachments (kept in :attr:`files`)."""
+        if not files:
+            return
+        cid, mid = msg["channel_id"], msg["id"]
+        msg["attachments"] = [
+            {
+                "id": str(self.snowflake()),
+                "filename": name,
+                "size": len(data),
+                "url": f"https://cdn.fake/attachments/{cid}/{mid}/{name}",
+                "proxy_url": f"https://media.fake/attachments/{cid}/{mid}/{name}",
+            }
+            for name, data in files
+        ]
+        self.files[int(mid)] = list(files)
 
     async def _edit_message(self, call: ApiCall, channel: str, message: str) -> dict[str, Any]:
         mid = int(message)
@@ -644,6 +695,7 @@ class FakeDiscord:
         if kind in (4, 5):
             flags = LOADING if kind == 5 else 0
             msg = self._new_message(record.channel_id, data, flags=flags, interaction=record)
+            self._attach(msg, call.files)
             record.response_message_id = int(msg["id"])
             record.messages.append(int(msg["id"]))
             out["interaction"]["response_message_id"] = msg["id"]
@@ -677,6 +729,7 @@ class FakeDiscord:
             msg = self._edit(original, body, "webhook")
         else:
             msg = self._new_message(record.channel_id, body, interaction=record)
+            self._attach(msg, call.files)
             self._emit(msg, created=True, via="webhook")
         record.messages.append(int(msg["id"]))
         record.done_at = call.at

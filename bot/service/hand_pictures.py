@@ -1,0 +1,40 @@
+"""``/hand``: a picture of the player's own board now, in their private chat (issue 12).
+
+Hidden information: the picture holds the player's own board only (their cards placed before
+Confirm included, R3.4), and it is answered only in the private chat: asked in a group it is
+refused with a hint, so a board (a Fantasyland board above all, R6.3) never reaches a group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot import pictures
+from bot.model import Actor, ChatRef, Reply
+from bot.service.runtime import Runtime
+from bot.texts import language_of, tr
+
+__all__ = ["hand_picture"]
+
+
+async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
+    """The reply to ``/hand``: the picture (drawn in a worker thread) with a short caption, or
+    a notice (asked in a group; no hand running)."""
+    lang = language_of(actor.language)
+    if not chat.private:
+        return Reply(tr(lang, "reply.hand_private"))
+    picture = None
+    for t in list(rt.tables.values()):
+        if t.platform != chat.platform:
+            continue
+        async with t.lock:
+            seat = t.seat_of(actor.user_id)
+            if seat is not None:
+                picture = pictures.hand_picture(t, seat)
+        if picture is not None:
+            break
+    if picture is None:
+        return Reply(tr(lang, "private.none"))
+    png = await asyncio.to_thread(pictures.draw_json, picture.to_json())
+    text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
+    return Reply(text, picture=png)

@@ -1,0 +1,64 @@
+"""Showdown pictures end to end on Discord (issue 12): discord.py's real client sends the
+picture as an attachment (multipart: ``payload_json`` and the file) in one message of the
+channel after the showdown, exactly one per hand."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image
+
+from tests.bot.discord.dc_world import ALICE, BOB, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL
+
+MAX_BYTES = 150 * 1024
+
+
+async def test_the_showdown_picture_is_an_attachment_once_per_hand(tmp_path: Path) -> None:
+    async with world(tmp_path, rng_seed=7) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        via = {ALICE.id: "dm", BOB.id: "ephemeral"}
+        for n in (1, 2):
+            await w.play_hand([ALICE, BOB], via)
+            await w.adapter.presenter.flush()
+            await w.fake.wait_for(lambda n=n: len(w.fake.files) == n)  # type: ignore[misc]
+            assert t.hand_no == n + 1 or t.hand is None
+        channel = [
+            (mid, files)
+            for mid, files in w.fake.files.items()
+            if w.fake.messages[mid]["channel_id"] == str(CHANNEL_ID)
+        ]
+        assert len(channel) == 2
+        for n, (mid, files) in enumerate(sorted(channel), start=1):
+            [(filename, data)] = files
+            assert filename == "showdown.png" and len(data) <= MAX_BYTES
+            img = Image.open(io.BytesIO(data))
+            assert img.format == "PNG" and img.size[0] > 500
+            msg = w.fake.messages[mid]
+            assert msg["attachments"][0]["filename"] == "showdown.png"
+            assert msg["attachments"][0]["size"] == len(data)
+            assert f"hand {n}" in msg["content"]
+            assert "Alice" in msg["content"] and "Bob" in msg["content"]
+        uploads = [c for c in w.fake.calls if c.files]
+        assert len(uploads) == 2 and all(c.body is not None for c in uploads)
+
+
+async def test_ofc_hand_answers_with_your_board_only_you_see(tmp_path: Path) -> None:
+    """``/ofc hand`` during a hand: an ephemeral answer with the caller's board attached (a
+    board is private, R6.3); nothing in the channel."""
+    async with world(tmp_path, rng_seed=7) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        reply = await w.slash(ALICE, "hand")
+        assert reply["flags"] & EPHEMERAL
+        assert "Your board · table #1 · hand 1" in reply["content"]
+        [(filename, data)] = w.fake.files[int(reply["id"])]
+        assert filename == "hand.png" and data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert len(data) <= MAX_BYTES
+        assert reply["attachments"][0]["filename"] == "hand.png"
+        public = [mid for mid in w.fake.files if not w.fake.messages[mid]["flags"] & EPHEMERAL]
+        assert public == []

@@ -1,0 +1,422 @@
+"""Showdown pictures (issue 12): the drawing (pure: data in, PNG out) against golden images,
+and the service owing one picture per showdown, built only from what the showdown reveals
+(R3.2 discards never, R4.3 the dummy board at showdown, R7.5 boxes a claim left unrevealed
+face down), for Pineapple, classic OFC and Chinese Poker, on an in-memory store with a
+recording presenter.
+
+Golden images live in ``tests/data/golden/``; after a deliberate change of the drawing,
+``OFC_UPDATE_GOLDEN=1 python -m pytest -q tests/bot/test_pictures.py`` writes them anew (look
+at them before committing)."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot import pictures
+from bot.model import Actor, ChatRef
+from bot.pictures import BoardPicture, Picture, draw, layout
+from bot.screens import Payload
+from bot.service import TableService
+from game.cards import parse_cards
+from tests.bot.fakes import FakePresenter
+
+GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
+#: the issue's limit on a picture's size
+MAX_BYTES = 150 * 1024
+
+GROUP = ChatRef("telegram", "-300", "-300", "Pictures")
+ALICE = Actor("telegram", "1", "Alice", "en")
+BOB = Actor("telegram", "2", "Bob", "en")
+CAROL = Actor("telegram", "3", "Carol", "en")
+
+ANNA = BoardPicture(
+    "🤖 Anna",
+    ("Qs Qh 4s", "Kd Kc 8s 8h 3h", "As Ad Ac 5h 5d"),
+    ("pair of queens", "two pair, kings and eights", "full house, aces over fives"),
+    (7, 0, 6),
+    points=21,
+    kush=21,
+    fl_next=14,
+)
+BORIS = BoardPicture(
+    "Boris",
+    ("Jc Jd 2h", "2d 3d 7c Tc 3h", "4h 5h Th 7d Td"),
+    ("pair of jacks", "pair of threes", "two pair, tens and fives"),
+    (0, 0, 0),
+    fouled=True,
+    points=-21,
+    kush=-21,
+    timed_out=True,
+)
+
+SAMPLES: dict[str, Picture] = {
+    # Pineapple, two boards: a foul, royalties, Fantasyland next
+    "two_boards": Picture("Pineapple OFC · table #3 · hand 7", "en", (ANNA, BORIS)),
+    # Chinese Poker, three boards after a claim: middle and top face down (R7.5), in Russian
+    "three_boards_chinese": Picture(
+        "Китайский покер · стол #2 · раздача 4",
+        "ru",
+        (
+            BoardPicture(
+                "Анна",
+                ("", "", "As Ad Ac 5h 5d"),
+                ("", "", "фулл-хаус"),
+                (None, None, 6),
+                points=6,
+                total=31,
+            ),
+            BoardPicture(
+                "Борис",
+                ("", "", "4h 6h Th 7d Td"),
+                ("", "", "две пары"),
+                (None, None, -3),
+                points=-3,
+                total=12,
+            ),
+            BoardPicture(
+                "Вера",
+                ("", "", "2c 3c 4c 5c 8c"),
+                ("", "", "флеш"),
+                (None, None, -3),
+                points=-3,
+                total=-43,
+            ),
+        ),
+        chinese=True,
+        notes=("🏆 Анна заявила «Доезд».",),
+    ),
+    # /hand: one board in play, in the private chat (empty places, the cards to place)
+    "one_board_live": Picture(
+        "Your board · table #1 · hand 1 · street 2",
+        "en",
+        (
+            BoardPicture(
+                "Alice", ("Qs Qh", "Ks", "As Ad Ac"), ("", "", ""), (None, None, None), live=True
+            ),
+        ),
+        notes=("To place: K♥ 2♣",),
+    ),
+    # classic OFC, three players and the dummy board (R4.3): two rows of two
+    "four_boards_dummy": Picture(
+        "Classic OFC · table #5 · hand 2",
+        "en",
+        (
+            ANNA,
+            BORIS,
+            BoardPicture(
+                "Carol",
+                ("9s 9c 4d", "6s 6c 6d Js Qc", "Ks Kh 7s 7h 2s"),
+                ("pair of nines", "three sixes", "two pair"),
+                (4, 2, 0),
+                points=0,
+                kush=0,
+            ),
+        ),
+        dummy=("2c 3c 4c", "5c 8c 9d Jh Qd", "Ah Kd 9h 8d 6h"),
+        label="kush",
+    ),
+}
+
+
+def pixels_off(a: Image.Image, b: Image.Image, threshold: int = 48) -> int:
+    """How many pixels of two RGB images differ by more than ``threshold`` in some channel."""
+    red, green, blue = ImageChops.difference(a, b).split()
+    worst = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    return sum(worst.histogram()[threshold + 1 :])
+
+
+def _decode(png: bytes) -> Image.Image:
+    img = Image.open(io.BytesIO(png))
+    assert img.format == "PNG"
+    img.load()
+    return img
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_each_layout_matches_its_golden_image(name: str) -> None:
+    """Each layout (two boards, three, two rows with the dummy) is drawn as its golden image,
+    within a small tolerance (FreeType versions differ in anti-aliasing): fewer than 0.5 % of
+    the pixels differ by more than 48 in a channel. The size and dimensions are the layout's."""
+    pic = SAMPLES[name]
+    png = draw(pic)
+    assert len(png) <= MAX_BYTES
+    img = _decode(png)
+    _, width, height = layout(pic)
+    assert img.size == (width, height)
+    golden = GOLDEN / f"{name}.png"
+    if os.environ.get("OFC_UPDATE_GOLDEN"):
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_bytes(png)
+    expected = Image.open(golden).convert("RGB")
+    assert expected.size == img.size
+    off = pixels_off(img.convert("RGB"), expected)
+    assert off <= 0.005 * width * height, f"{off} pixels differ from {golden.name}"
+
+
+def test_a_different_board_does_not_match_the_golden_image() -> None:
+    """The golden comparison can fail: one card changed is far outside the tolerance."""
+    pic = SAMPLES["two_boards"]
+    changed = BoardPicture(**{**ANNA.to_json(), "boxes": ("Qs Qh 3d", *ANNA.boxes[1:])})  # type: ignore[arg-type]
+    other = Image.open(io.BytesIO(draw(Picture(pic.title, pic.lang, (changed, BORIS))))).convert(
+        "RGB"
+    )
+    expected = Image.open(GOLDEN / "two_boards.png").convert("RGB")
+    assert pixels_off(other, expected) > 100
+
+
+def test_layouts_and_json_round_trip() -> None:
+    """Two and three boards side by side, four in two rows; a stored picture is the same
+    picture after its JSON (what the outbox keeps across a restart)."""
+    assert layout(SAMPLES["one_board_live"])[0] == 1
+    assert layout(SAMPLES["two_boards"])[0] == 2
+    assert layout(SAMPLES["three_boards_chinese"])[0] == 3
+    cols, width, height = layout(SAMPLES["four_boards_dummy"])
+    assert cols == 2 and height > width
+    for pic in SAMPLES.values():
+        assert Picture.from_json(pic.to_json()) == pic
+    assert draw(Picture.from_json(SAMPLES["two_boards"].to_json())) == draw(SAMPLES["two_boards"])
+
+
+def test_names_lose_what_the_font_cannot_draw() -> None:
+    """Emoji (no glyph in DejaVu Sans) are dropped from drawn names instead of boxes;
+    Cyrillic and suit symbols stay."""
+    assert pictures._drawable("🤖 Anna") == "Anna"
+    assert pictures._drawable("Вера ♠") == "Вера ♠"
+
+
+# -- the service --------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every picture's data the service draws, in order (what it sends is drawn from it)."""
+    seen: list[dict[str, Any]] = []
+    real: Callable[[Mapping[str, Any]], bytes] = pictures.draw_json
+
+    def record(data: Mapping[str, Any]) -> bytes:
+        seen.append(dict(data))
+        return real(data)
+
+    monkeypatch.setattr(pictures, "draw_json", record)
+    return seen
+
+
+async def configure(service: TableService, **options: str) -> None:
+    for name, value in options.items():
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert "Saved" in reply.text, reply.text
+
+
+async def start(service: TableService, players: list[Actor], game: str) -> None:
+    assert "open" in (await service.new_table(GROUP, players[0], game)).text
+    for a in players:
+        assert not (await service.join(GROUP, a)).alert
+    for a in players:
+        assert not (await service.ready(GROUP, a)).alert
+
+
+async def auto_street(service: TableService, presenter: FakePresenter, actor: Actor) -> None:
+    for action in ("a", "c"):
+        screen = presenter.last_private(actor.user_id)
+        data = next(
+            b.data
+            for b in screen.all_buttons()
+            if b.data and (p := Payload.decode(b.data)) is not None and p.action == action
+        )
+        reply = await service.press(actor, data)
+        assert not reply.alert, reply.text
+
+
+async def play_hand(service: TableService, presenter: FakePresenter, players: list[Actor]) -> None:
+    t = service.table_in(GROUP)
+    assert t is not None
+    by_id = {a.user_id: a for a in players}
+    number = t.hand_no
+    while t.hand is not None and t.hand_no == number and not t.hand.is_over:
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        await auto_street(service, presenter, by_id[player.user_id])
+
+
+def cards_of(data: Mapping[str, Any]) -> set[str]:
+    """Every card a picture's data shows."""
+    out: set[str] = set()
+    for b in data["boards"]:
+        for box in b["boxes"]:
+            out |= set(box.split())
+    for box in data.get("dummy") or ():
+        out |= set(box.split())
+    return out
+
+
+def check_png(png: bytes, data: Mapping[str, Any]) -> None:
+    assert len(png) <= MAX_BYTES
+    img = _decode(png)
+    _, width, height = layout(Picture.from_json(data))
+    assert img.size == (width, height)
+
+
+async def test_pineapple_one_picture_per_showdown_from_the_record_without_discards(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """R3.2: the picture of each hand shows every board as the record has it, and none of the
+    discards; points and kush are the record's; one picture per hand, sent to the group."""
+    service, presenter, store, _ = env
+    await start(service, [ALICE, BOB], "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None
+    for n in (1, 2):
+        await play_hand(service, presenter, [ALICE, BOB])
+        assert len(presenter.pictures) == n == len(drawn)
+        chat, png, caption = presenter.pictures[-1]
+        data = drawn[-1]
+        assert chat == GROUP.chat_id
+        check_png(png, data)
+        record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+        assert record.number == n
+        discards = {a["card"] for a in record.hand["actions"] if a["type"] == "discard"}
+        assert discards
+        assert not cards_of(data) & discards
+        by_seat = {r["seat"]: r for r in record.result["seats"]}
+        names = {0: "Alice", 1: "Bob"}
+        for board in data["boards"]:
+            seat = next(s for s, name in names.items() if name == board["name"])
+            r = by_seat[seat]
+            assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+            assert board["points"] == r["points"] and board["fouled"] == r["fouled"]
+            assert board["scores"] == r["royalties"]
+            assert board["kush"] == record.result["kush"][str(seat)]
+            assert board["fl_next"] == r["fantasyland_cards"]
+            assert f"{board['name']} {board['points']:+d}" in caption
+        assert f"hand {n}" in data["title"] and f"hand {n}" in caption
+
+
+async def test_pictures_off_sends_none_and_the_text_showdown_stays(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """The group setting ``pictures`` (default on) turned off: no picture, the text stays."""
+    service, presenter, _store, _ = env
+    await configure(service, pictures="off")
+    await start(service, [ALICE, BOB], "pineapple")
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert presenter.pictures == [] and drawn == []
+    assert any(s.text.startswith("🏁") for s in presenter.tables[GROUP.chat_id])
+    await configure(service, pictures="on")  # between hands: the table takes it at once
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert len(presenter.pictures) == 1
+
+
+async def test_r4_3_classic_ofc_dummy_board_in_the_picture(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """Classic OFC with three players and the dummy board (R4.3): the picture shows the
+    dummy board, drawn in two rows of two."""
+    service, presenter, store, _ = env
+    await configure(service, game="ofc", dummy_box="on")
+    await start(service, [ALICE, BOB, CAROL], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.dummy is not None
+    dummy = t.hand.dummy
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    assert len(presenter.pictures) == 1
+    data = drawn[0]
+    check_png(presenter.pictures[0][1], data)
+    assert layout(Picture.from_json(data))[0] == 2
+    assert {c.text for c in dummy.cards()} == {c for box in data["dummy"] for c in box.split()}
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    assert [b["points"] for b in data["boards"]] == [r["points"] for r in record.result["seats"]]
+
+
+async def test_r4_2_double_boxes_four_boards_and_kush_per_player(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """R4.2: two players with two boards each: four boards (① / ②) and the kush per player
+    under them, not per board."""
+    service, presenter, store, _ = env
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    data = drawn[0]
+    check_png(presenter.pictures[0][1], data)
+    assert sorted(b["name"] for b in data["boards"]) == ["Alice ①", "Alice ②", "Bob ①", "Bob ②"]
+    assert all(b["kush"] is None for b in data["boards"])
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    assert f"Alice: {record.result['kush']['0']:+d} kush" in data["notes"]
+
+
+async def test_r7_chinese_picture_at_the_end_of_the_reveal(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """Chinese Poker: one picture when the reveal ends (not at each box), every box with its
+    points (R7.1–R7.3) and each player's game total (R7.1)."""
+    service, presenter, store, _ = env
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    assert presenter.pictures == []  # arranged, the reveal not yet over
+    for _ in range(4):
+        await service.run_due()
+    assert len(presenter.pictures) == 1
+    data = drawn[0]
+    check_png(presenter.pictures[0][1], data)
+    assert data["chinese"] is True
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0].result
+    totals = record["chinese"]["totals"]
+    for board, r in zip(data["boards"], record["seats"], strict=True):
+        assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+        assert board["total"] == totals[str(r["seat"])]
+        assert sum(board["scores"]) == board["points"] == record["counted"][str(r["seat"])]
+
+
+def test_card_strings_in_samples_are_cards() -> None:
+    """The golden samples hold real, distinct cards per board."""
+    for pic in SAMPLES.values():
+        for b in pic.boards:
+            parse_cards(" ".join(b.boxes))
+
+
+class CrashingPresenter(FakePresenter):
+    """The process dies while sending the picture (after the commit that owes it)."""
+
+    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+        raise RuntimeError("the bot died here")
+
+
+async def test_a_restarted_bot_sends_the_stored_picture(env: Any) -> None:
+    """The picture is owed in the table's outbox, committed with the showdown: a bot that died
+    before sending it sends the stored one after the restart (the same data, not a picture
+    of a later state)."""
+    _, _, store, clock = env
+    first = TableService(store, clock=clock, next_hand_delay=0, timers=False)
+    crashing = CrashingPresenter()
+    first.register(crashing)
+    await start(first, [ALICE, BOB], "pineapple")
+    t = first.table_in(GROUP)
+    assert t is not None
+    await play_hand(first, crashing, [ALICE, BOB])
+    assert crashing.pictures == []
+    pending = [item for item in t.outbox if item["id"] > t.outbox_sent]
+    assert [item["kind"] for item in pending] == ["picture"]  # the text showdown went out
+    caption = pending[0]["caption"]
+    assert "hand 1" in caption
+    second = TableService(store, clock=clock, next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    second.register(presenter)
+    await second.start()
+    restored = second.table_in(GROUP)
+    assert restored is not None
+    await second.rt.settled(restored)
+    assert [(chat, text) for chat, _, text in presenter.pictures] == [(GROUP.chat_id, caption)]
+    assert restored.outbox == []
