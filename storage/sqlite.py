@@ -33,6 +33,7 @@ Design:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import sqlite3
 import time
@@ -47,7 +48,9 @@ from storage._common import (
     CASH_OUT_KINDS,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
+    STAT_COLUMNS,
     TRANSITION_OPERATION,
+    StatRow,
     check_settlement,
     daily_key,
     dump_json,
@@ -61,6 +64,7 @@ from storage._common import (
     require_key,
     seats_from_json,
     starting_key,
+    stat_rows,
 )
 from storage.api import (
     BuyIn,
@@ -68,6 +72,7 @@ from storage.api import (
     Community,
     CommunitySettings,
     HandRecord,
+    HandStats,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
@@ -174,6 +179,9 @@ def _migrate(conn: Conn) -> list[int]:
                 if row is None:
                     for statement in _statements(mig.sql):
                         conn.execute(statement)
+                    post = _AFTER_MIGRATION.get(mig.version)
+                    if post is not None:
+                        post(conn)
                     conn.execute(
                         "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                         (mig.version, mig.name, time.time()),
@@ -766,9 +774,11 @@ class SqliteStore:
         hand_text = dump_json(hand, "hand")
         result_text = dump_json(result, "result")
         players_text = dump_json({str(s): p for s, p in seats.items()}, "players")
+        stats = stat_rows(hand, result, seats, moves)
         new, row = await self._write(
-            _settle, table_id, number, hand_text, result_text, players_text, seats, moves, key
-        )
+            _settle, table_id, number, hand_text, result_text, players_text, seats, moves, key,
+            stats,
+        )  # fmt: skip
         if new:
             return HandRecord(row[0], table_id, number, hand, result, seats, row[1])
         return _hand(row)
@@ -877,6 +887,7 @@ class SqliteStore:
                         dump_json({str(s): p for s, p in seats.items()}, "players"),
                         seats,
                         deltas,
+                        stat_rows(move.hand, move.result, seats, deltas),
                     )
                 )
         text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
@@ -945,6 +956,43 @@ class SqliteStore:
         )
         return [ledger_entry(r) for r in rows]
 
+    # -- statistics (issue 12) -------------------------------------------------------------------
+    async def get_hand(self, hand_id: int) -> HandRecord | None:
+        """A history entry by id, or ``None``."""
+        row = await self._call(
+            lambda c: c.execute(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE id = ?", (hand_id,)
+            ).fetchone()
+        )
+        return None if row is None else _hand(row)
+
+    async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.player_stats` (walks the player's primary key)."""
+        return await self._call(_stats_tx, "player_id", player_id, since)
+
+    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``)."""
+        return await self._call(_stats_tx, "community_id", community_id, since)
+
+    async def kush_leaderboard(
+        self, community_id: int, since: float | None = None, limit: int = 10
+    ) -> Sequence[tuple[Player, int, int]]:
+        """See :meth:`storage.api.Store.kush_leaderboard`."""
+        if limit <= 0:
+            return []
+        cols = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
+        rows = await self._call(
+            lambda c: c.execute(
+                f"SELECT {cols}, SUM(hp.kush) AS won,"
+                " COUNT(CASE WHEN hp.kind = 'hand' THEN 1 END) AS played"
+                " FROM hand_players hp JOIN players p ON p.id = hp.player_id"
+                " WHERE hp.community_id = ? AND hp.finished_at >= ?"
+                f" GROUP BY {cols} ORDER BY won DESC, p.id LIMIT ?",
+                (community_id, _since(since), limit),
+            ).fetchall()
+        )
+        return [(_player(r), int(r[6]), int(r[7])) for r in rows]
+
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
 
@@ -959,6 +1007,66 @@ class SqliteStore:
 
 
 # -- thread-side bodies of the bigger operations ----------------------------------------------
+def _since(since: float | None) -> float:
+    """The lower bound of ``finished_at`` for a period (every entry for ``None``)."""
+    return float("-inf") if since is None else float(since)
+
+
+def _stats_tx(conn: Conn, column: str, value: int, since: float | None) -> HandStats:
+    """Thread side of the statistics: one aggregate over ``hand_players`` (``column`` is
+    ``player_id`` or ``community_id``, never user input) and the biggest win."""
+    where = f"WHERE {column} = ? AND finished_at >= ?"
+    args = (value, _since(since))
+    row = conn.execute(
+        "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
+        " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"
+        " COALESCE(SUM(kush), 0), COALESCE(SUM(CASE WHEN kush > 0 THEN kush ELSE 0 END), 0),"
+        " COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
+        " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
+        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0)"
+        f" FROM hand_players {where}",
+        args,
+    ).fetchone()
+    best = conn.execute(
+        f"SELECT player_id, kush FROM hand_players {where} AND kush > 0"
+        " ORDER BY kush DESC, hand_id, player_id LIMIT 1",
+        args,
+    ).fetchone()
+    stats = HandStats(*(int(x) for x in row))
+    if best is None:
+        return stats
+    return dataclasses.replace(stats, biggest_win=int(best[1]), biggest_winner=int(best[0]))
+
+
+def _backfill_hand_stats(conn: Conn) -> None:
+    """After migration 002, in its transaction: the figures of every entry recorded before
+    it, read from the stored JSON the way the writer derives them (:func:`stat_rows`; kush,
+    community and time were filled by the SQL of the migration)."""
+    hands = conn.execute("SELECT id, hand, result FROM hands ORDER BY id").fetchall()
+    for hand_id, hand_text, result_text in hands:
+        seats = dict(
+            conn.execute(
+                "SELECT seat, player_id FROM hand_players WHERE hand_id = ?", (hand_id,)
+            ).fetchall()
+        )
+        try:
+            hand, result = load_json(hand_text), load_json(result_text)
+        except ValueError:
+            continue
+        if not isinstance(hand, dict) or not isinstance(result, dict):
+            continue
+        columns = [c.strip() for c in STAT_COLUMNS.split(",") if c.strip() != "kush"]
+        conn.executemany(
+            f"UPDATE hand_players SET {', '.join(f'{c} = ?' for c in columns)}"
+            " WHERE player_id = ? AND hand_id = ?",
+            [(r.kind, *r[4:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, {})],
+        )
+
+
+_AFTER_MIGRATION: dict[int, Callable[[Conn], None]] = {2: _backfill_hand_stats}
+"""Python steps run right after a migration's SQL, in its transaction (by version)."""
+
+
 def _configure(conn: Conn, is_file: bool) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -1064,6 +1172,7 @@ def _settle(
     seats: dict[int, int],
     moves: dict[int, int],
     key: str,
+    stats: Sequence[StatRow],
 ) -> tuple[bool, Any]:
     """Thread side of :meth:`SqliteStore.settle_hand`: ``(True, (hand id, finished_at))``
     for a new settlement, ``(False, stored row)`` for a repeated key."""
@@ -1108,8 +1217,9 @@ def _settle(
     )
     hand_id = int(cast(int, cur.lastrowid))
     conn.executemany(
-        "INSERT INTO hand_players (player_id, hand_id, seat) VALUES (?, ?, ?)",
-        [(pid, hand_id, seat) for seat, pid in seats.items()],
+        "INSERT INTO hand_players (player_id, hand_id, seat, community_id, finished_at,"
+        f" {STAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.player_id, hand_id, r.seat, community_id, now, *r[2:]) for r in stats],
     )
     conn.executemany(
         "UPDATE table_stacks SET stack = stack + ? WHERE table_id = ? AND player_id = ?",
@@ -1218,6 +1328,7 @@ class _PreparedSettlement(NamedTuple):
     players_text: str
     seats: dict[int, int]
     moves: dict[int, int]
+    stats: list[StatRow]
 
 
 def _commit_tx(
@@ -1250,6 +1361,7 @@ def _commit_tx(
                 move.seats,
                 move.moves,
                 sub,
+                move.stats,
             )
             results.append(int(row[0]))
     if close:
