@@ -14,7 +14,7 @@ hand always gives the same frames and the same figures.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -79,7 +79,7 @@ class ReplayFrame:
         return self.street == self.streets
 
 
-def replay_frames(hand: Mapping[str, Any], viewer: Collection[int] = ()) -> tuple[ReplayFrame, ...]:
+def replay_frames(hand: Mapping[str, Any], viewer: int | None = None) -> tuple[ReplayFrame, ...]:
     """Every board after each street of a stored hand (``Hand.to_json()``).
 
     Frame ``k`` shows each ordinary board with the cards of its first ``k`` streets (a board
@@ -88,13 +88,14 @@ def replay_frames(hand: Mapping[str, Any], viewer: Collection[int] = ()) -> tupl
     boards only has one frame.
 
     :param hand: ``{"setup": …, "actions": […]}`` of a finished or unfinished hand.
-    :param viewer: the board seats whose discards the frames may show (the asker's own, R3.3);
-        empty: no discard at all.
+    :param viewer: the table seat of the player watching: the frames show the discards of
+        the boards that player played (R3.3) and nobody else's; ``None``: no discard at all.
     :raises GameError: if the stored hand does not replay (bad setup or action log).
     :raises KeyError: if ``hand`` has no setup or actions.
     """
     game = Hand(HandSetup.from_json(hand["setup"]))
-    mine = set(viewer)
+    owner = game.setup.owner
+    mine = {s for s in game.order if viewer is not None and owner(s) == viewer}
     # per board: (board, own discards) after each of its streets
     after: dict[int, list[tuple[Board, tuple[Card, ...]]]] = {s: [] for s in game.order}
     for data in hand["actions"]:
@@ -105,7 +106,6 @@ def replay_frames(hand: Mapping[str, Any], viewer: Collection[int] = ()) -> tupl
             after[s].append((game.board_of(s), game.discards_of(s) if s in mine else ()))
     normal = [s for s in game.order if s in game.normal]
     streets = max((game.streets_of(s) for s in normal), default=0) or 1
-    owner = game.setup.owner
     frames: list[ReplayFrame] = []
     for k in range(1, streets + 1):
         final = k == streets

@@ -8,7 +8,7 @@ import pytest
 
 from game.board import Board
 from game.cards import parse_cards
-from game.hand import Hand
+from game.hand import Hand, HandSetup, double_box_seats
 from game.history import replay_frames, seat_stats, settlement_kind
 from game.options import RuleOptions
 from tests.game.helpers import deal, place_all
@@ -49,7 +49,7 @@ def stored(hand: Hand) -> dict[str, object]:
 
 
 def test_replay_shows_each_street_of_both_boards_R3_2() -> None:
-    frames = replay_frames(stored(scripted_hand()), viewer=[0])
+    frames = replay_frames(stored(scripted_hand()), viewer=0)
     assert [f.street for f in frames] == [1, 2, 3, 4, 5]
     assert [f.final for f in frames] == [False, False, False, False, True]
     first = {b.seat: b.board for b in frames[0].boards}
@@ -68,7 +68,7 @@ def test_replay_shows_each_street_of_both_boards_R3_2() -> None:
 
 @pytest.mark.parametrize("viewer", [0, 1])
 def test_no_frame_ever_holds_another_players_discard_R3_3(viewer: int) -> None:
-    frames = replay_frames(stored(scripted_hand()), viewer=[viewer])
+    frames = replay_frames(stored(scripted_hand()), viewer=viewer)
     other = set(DISCARDS[1 - viewer])
     for f in frames:
         shown = {c for b in f.boards for c in b.board.cards()} | set(f.discards)
@@ -89,7 +89,7 @@ def test_fantasyland_board_is_hidden_until_the_showdown_frame_R6_3() -> None:
     hand = deal("", seats=(0, 1, 2), button=2, fantasyland={0: 14})
     while not hand.is_over:
         hand.timeout(hand.to_act[0])
-    frames = replay_frames(stored(hand), viewer=[1])
+    frames = replay_frames(stored(hand), viewer=1)
     assert len(frames) == 5
     for f in frames[:-1]:
         fl = next(b for b in f.boards if b.seat == 0)
@@ -97,15 +97,28 @@ def test_fantasyland_board_is_hidden_until_the_showdown_frame_R6_3() -> None:
     fl = next(b for b in frames[-1].boards if b.seat == 0)
     assert not fl.hidden and fl.board == hand.result.seat(0).board  # type: ignore[union-attr]
     # the Fantasyland player's own discard (14 cards, 13 kept) only for them
-    assert len(replay_frames(stored(hand), viewer=[0])[-1].discards) == 1
+    assert len(replay_frames(stored(hand), viewer=0)[-1].discards) == 1
     assert frames[-1].discards == hand.discards_of(1)
+
+
+def test_double_boxes_show_both_own_boards_discard_free_R4_2() -> None:
+    options = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    seats, owners = double_box_seats([0, 1])
+    hand = Hand(HandSetup.deal(options, seats, 11, seed=3, owners=owners))
+    while not hand.is_over:
+        hand.timeout(hand.to_act[0])
+    frames = replay_frames(stored(hand), viewer=1)
+    assert len(frames) == 9  # 5 cards, then eight streets of one (R4.1)
+    assert {b.seat: b.owner for b in frames[0].boards} == {0: 0, 1: 0, 10: 1, 11: 1}
+    assert all(f.discards == () for f in frames)  # classic OFC discards nothing
+    assert [b.board.count for b in frames[-1].boards] == [13, 13, 13, 13]
 
 
 def test_chinese_poker_has_one_frame_R4_5() -> None:
     hand = deal("", seats=(0, 1), button=1, options=RuleOptions.preset("chinese"))
     for s in (0, 1):
         hand.timeout(s)
-    frames = replay_frames(stored(hand), viewer=[0])
+    frames = replay_frames(stored(hand), viewer=0)
     assert len(frames) == 1 and frames[0].final
     assert all(b.board.count == 13 and not b.hidden for b in frames[0].boards)
 
