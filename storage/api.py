@@ -445,6 +445,9 @@ class Store(Protocol):
     async def get_hand(self, hand_id: int) -> HandRecord | None:
         """A history entry by its id (``HandRecord.id``), or ``None``."""
 
+    async def get_community(self, community_id: int) -> Community | None:
+        """A community by id, or ``None``."""
+
     async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
         """One player's :class:`HandStats` over the entries finished at or after ``since``
         (Unix seconds; ``None``: all of them)."""

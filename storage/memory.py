@@ -621,6 +621,10 @@ class MemoryStore:
         h = self._hands.get(hand_id)
         return None if h is None else replace(h, hand=_copy(h.hand, "hand"))
 
+    async def get_community(self, community_id: int) -> Community | None:
+        """See :meth:`storage.sqlite.SqliteStore.get_community`."""
+        return self._communities.get(community_id)
+
     def _stat_rows(self, since: float | None, **match: int) -> list[tuple[int, int, StatRow]]:
         ((key, value),) = match.items()
         return [

@@ -966,6 +966,16 @@ class SqliteStore:
         )
         return None if row is None else _hand(row)
 
+    async def get_community(self, community_id: int) -> Community | None:
+        """A community by id, or ``None``."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT id, platform, external_id, title, settings FROM communities WHERE id = ?",
+                (community_id,),
+            ).fetchone()
+        )
+        return None if row is None else _community(row)
+
     async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
         """See :meth:`storage.api.Store.player_stats` (walks the player's primary key)."""
         return await self._call(_stats_tx, "player_id", player_id, since)

@@ -101,12 +101,15 @@ async def test_kush_leaderboard_by_period(
 
 
 async def test_get_hand_returns_the_stored_entry(store: SqliteStore | MemoryStore) -> None:
-    _community, a, b, _c = await play_two(store)
+    community, a, b, _c = await play_two(store)
     history = await store.hand_history(a, 1)
     got = await store.get_hand(history[0].id)
     assert got is not None and got.number == 2 and dict(got.players) == {0: a, 1: b}
     assert got.hand == scripted_record()[0]
     assert await store.get_hand(12345) is None
+    found = await store.get_community(community)
+    assert found is not None and (found.platform, found.external_id) == ("telegram", "-100")
+    assert await store.get_community(community + 7) is None
 
 
 async def test_a_result_without_seats_gives_zero_figures_not_a_refusal(
