@@ -76,12 +76,16 @@ class Reply:
         it is that message's new face, and only the adapter writes it (onto the pressed
         message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
+    :ivar live: a private screen that is the presser's live hand (a platform keeps such an
+        ephemeral message up to date as the hand goes on); ``False`` for other private
+        screens, such as a replay frame (issue 12).
     """
 
     text: str = ""
     alert: bool = False
     screen: Screen | None = None
     private: bool = False
+    live: bool = True
 
 
 class Presenter(Protocol):
