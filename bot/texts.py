@@ -274,10 +274,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "/replay N — watch hand #N street by street",
         "ru": "/replay N — посмотреть раздачу #N по улицам",
     },
-    "reply.top_hint": {
-        "en": "/top week | month | all — by kush won",
-        "ru": "/top week | month | all — по выигранным кушам",
-    },
     "period.week": {"en": "last 7 days", "ru": "за 7 дней"},
     "period.month": {"en": "last 30 days", "ru": "за 30 дней"},
     "period.all": {"en": "all time", "ru": "за всё время"},

@@ -40,7 +40,7 @@ async def balance(
 
 
 async def top(rt: Runtime, community: Community, lang: str) -> Reply:
-    """The community leaderboard (balance plus stacks), and how to see it by kush won."""
+    """The community leaderboard (balance plus stacks)."""
     rows = await rt.store.leaderboard(community.id, 10)
     if not rows:
         return Reply(tr(lang, "reply.top_empty"))
@@ -56,7 +56,6 @@ async def top(rt: Runtime, community: Community, lang: str) -> Reply:
                 label=community.settings.kush_label,
             )
         )
-    lines.append(tr(lang, "reply.top_hint"))
     return Reply("\n".join(lines))
 
 
