@@ -711,12 +711,13 @@ class DiscordAdapter:
                         content, ephemeral=True, wait=True, **extra
                     )
                     live = LiveHand(sent.id, _followup_editor(interaction, sent.id))
-                    self.presenter.remember_live(user_id, live)
+                    if reply.live:
+                        self.presenter.remember_live(user_id, live)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
-                    if response.message_id is not None:
+                    if response.message_id is not None and reply.live:
                         live = LiveHand(response.message_id, _original_editor(interaction))
                         self.presenter.remember_live(user_id, live)
                 if view is not None:

@@ -115,18 +115,25 @@ async def stats(
                    label=label, name=winner.name if winner else "?")
             )  # fmt: skip
         lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
-        if (await rt.store.player_stats(me.id, since)).players:
-            lines.append("")
-        else:
+        own = await rt.store.player_stats(me.id, since)
+        if not own.players:
             return Reply("\n".join(lines))
-    lines += await _player_block(rt, me, since, lang, label, when)
-    return Reply("\n".join(lines))
+        lines.append("")
+        lines += await _player_block(rt, me, since, lang, label, when, own)
+        return Reply("\n".join(lines))
+    return Reply("\n".join(await _player_block(rt, me, since, lang, label, when)))
 
 
 async def _player_block(
-    rt: Runtime, p: Player, since: float | None, lang: str, label: str, when: str
+    rt: Runtime,
+    p: Player,
+    since: float | None,
+    lang: str,
+    label: str,
+    when: str,
+    known: HandStats | None = None,
 ) -> list[str]:
-    s = await rt.store.player_stats(p.id, since)
+    s = known if known is not None else await rt.store.player_stats(p.id, since)
     if not s.players:
         return [tr(lang, "stats.player_none", name=p.name, when=when)]
     lines = [tr(lang, "stats.title", name=p.name, when=when)]
@@ -164,6 +171,13 @@ class _Refused(Exception):
         super().__init__(key)
         self.key = key
         self.values = values
+
+
+def _language(community: Community, lang: str) -> str:
+    """The hand's group's forced language, if it has one (every frame of a replay in one
+    language, whichever chat it is watched from)."""
+    forced = community.settings.language
+    return forced if forced in ("en", "ru") else lang
 
 
 async def _watch(
@@ -271,11 +285,11 @@ async def replay(
     if not n.isdigit() or len(n) > 12:
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
-        record, seat, names, _ = await _watch(rt, actor, int(n))
+        record, seat, names, community = await _watch(rt, actor, int(n))
         frames = await _frames(record, seat)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
-    screen = replay_screen(record, frames, 1, seat, names, lang)
+    screen = replay_screen(record, frames, 1, seat, names, _language(community, lang))
     if here or chat.private:
         return Reply(screen=screen, private=True, live=False)
     presenter = rt.presenters.get(actor.platform)
@@ -291,10 +305,11 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
     press by someone who did not play the hand, for a frame the hand does not have, or from
     a replay whose frames changed since, is refused with a notice and shows nothing."""
     try:
-        record, seat, names, _ = await _watch(rt, actor, press.table)
+        record, seat, names, community = await _watch(rt, actor, press.table)
         frames = await _frames(record, seat)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
+    lang = _language(community, lang)
     if press.version != f"R{len(frames)}":
         return Reply(tr(lang, "err.stale"), alert=True)
     if not 1 <= press.frame <= len(frames):
