@@ -1049,27 +1049,34 @@ def _stats_tx(conn: Conn, column: str, value: int, since: float | None) -> HandS
 
 
 def _backfill_hand_stats(conn: Conn) -> None:
-    """After migration 002, in its transaction: the figures of every entry recorded before
-    it, read from the stored JSON the way the writer derives them (:func:`stat_rows`; kush,
-    community and time were filled by the SQL of the migration)."""
-    hands = conn.execute("SELECT id, hand, result FROM hands ORDER BY id").fetchall()
-    for hand_id, hand_text, result_text in hands:
-        seats = dict(
-            conn.execute(
-                "SELECT seat, player_id FROM hand_players WHERE hand_id = ?", (hand_id,)
-            ).fetchall()
+    """After migration 002, in its transaction: the kush and the figures of every entry
+    recorded before it, the way the writer derives them (:func:`stat_rows`, from the stored
+    JSON; the kush from the entry's ``hand_result`` ledger rows, summed in one pass; community
+    and time were filled by the SQL of the migration). One pass over ``hands`` and one over
+    the ledger: no lookup by hand id, which no index serves."""
+    kush: dict[tuple[int, int], int] = {
+        (int(h), int(p)): int(k)
+        for h, p, k in conn.execute(
+            "SELECT hand_id, player_id, SUM(stack_delta) FROM ledger"
+            " WHERE kind = 'hand_result' GROUP BY hand_id, player_id"
         )
+    }
+    columns = ", ".join(f"{c.strip()} = ?" for c in STAT_COLUMNS.split(","))
+    update = f"UPDATE hand_players SET {columns} WHERE player_id = ? AND hand_id = ?"
+    for hand_id, hand_text, result_text, players_text in conn.execute(
+        "SELECT id, hand, result, players FROM hands ORDER BY id"
+    ):  # streamed: the updates touch hand_players only
         try:
             hand, result = load_json(hand_text), load_json(result_text)
-        except ValueError:
+            seats = seats_from_json(load_json(players_text))
+        except (ValueError, TypeError, AttributeError):
             continue
         if not isinstance(hand, dict) or not isinstance(result, dict):
             continue
-        columns = [c.strip() for c in STAT_COLUMNS.split(",") if c.strip() != "kush"]
+        deltas = {pid: kush.get((hand_id, pid), 0) for pid in seats.values()}
         conn.executemany(
-            f"UPDATE hand_players SET {', '.join(f'{c} = ?' for c in columns)}"
-            " WHERE player_id = ? AND hand_id = ?",
-            [(r.kind, *r[4:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, {})],
+            update,
+            [(*r[2:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, deltas)],
         )
 
 

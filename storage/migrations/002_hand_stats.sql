@@ -1,9 +1,10 @@
 -- 002_hand_stats: the per-player figures of every history entry, for /stats and /top by
 -- period (issue 12), so statistics are SQL aggregates and never a walk over the stored JSON.
 -- The writer fills them when it records a settlement (storage/_common.py, stat_rows).
--- Existing rows: this file fills what SQL alone can (community, time, kush from the ledger);
--- the runner then fills the figures read from each hand's JSON in the same transaction
--- (storage/sqlite.py, _backfill_hand_stats). Plain SQL, so another store can port it.
+-- Existing rows: this file fills the community and the time (primary-key lookups); the
+-- runner then fills the kush (the hand_result rows of the ledger, summed in one pass) and the
+-- figures read from each hand's JSON, in the same transaction (storage/sqlite.py,
+-- _backfill_hand_stats). Plain SQL, so another store can port it.
 --   kind: hand | round_end | game_end | tournament_end (game/history.py, SETTLEMENT_KINDS)
 --   kush: the entry's kush for the player; boards: boards played (2 with double boxes)
 --   points, fouls, royalties, scoops: summed over the player's boards
@@ -27,12 +28,10 @@ UPDATE hand_players SET
         SELECT t.community_id FROM hands h JOIN tables t ON t.id = h.table_id
         WHERE h.id = hand_players.hand_id
     ),
-    finished_at = (SELECT h.finished_at FROM hands h WHERE h.id = hand_players.hand_id),
-    kush = COALESCE((
-        SELECT SUM(l.stack_delta) FROM ledger l
-        WHERE l.hand_id = hand_players.hand_id AND l.player_id = hand_players.player_id
-            AND l.kind = 'hand_result'
-    ), 0);
+    finished_at = (SELECT h.finished_at FROM hands h WHERE h.id = hand_players.hand_id);
 
--- a community's entries by time: group statistics and the leaderboard of a period
-CREATE INDEX hand_players_by_community ON hand_players (community_id, finished_at);
+-- a community's entries by time: group statistics and the leaderboard of a period; it
+-- covers the leaderboard and the biggest win (player_id, kush, kind; hand_id comes with the
+-- primary key), which then never read the table
+CREATE INDEX hand_players_by_community
+    ON hand_players (community_id, finished_at, player_id, kush, kind);
