@@ -987,17 +987,18 @@ class SqliteStore:
     async def kush_leaderboard(
         self, community_id: int, since: float | None = None, limit: int = 10
     ) -> Sequence[tuple[Player, int, int]]:
-        """See :meth:`storage.api.Store.kush_leaderboard`."""
+        """See :meth:`storage.api.Store.kush_leaderboard`. The sums come from the covering
+        index ``hand_players_by_community`` alone; players are joined to the sums only."""
         if limit <= 0:
             return []
         cols = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
         rows = await self._call(
             lambda c: c.execute(
-                f"SELECT {cols}, SUM(hp.kush) AS won,"
-                " COUNT(CASE WHEN hp.kind = 'hand' THEN 1 END) AS played"
-                " FROM hand_players hp JOIN players p ON p.id = hp.player_id"
-                " WHERE hp.community_id = ? AND hp.finished_at >= ?"
-                f" GROUP BY {cols} ORDER BY won DESC, p.id LIMIT ?",
+                f"SELECT {cols}, s.won, s.played FROM ("
+                "SELECT player_id, SUM(kush) AS won,"
+                " COUNT(CASE WHEN kind = 'hand' THEN 1 END) AS played FROM hand_players"
+                " WHERE community_id = ? AND finished_at >= ? GROUP BY player_id"
+                ") s JOIN players p ON p.id = s.player_id ORDER BY s.won DESC, p.id LIMIT ?",
                 (community_id, _since(since), limit),
             ).fetchall()
         )
