@@ -114,6 +114,8 @@ async def stats(
                 tr(lang, "stats.group_best", scoops=group.scoops, won=group.biggest_win,
                    label=label, name=winner.name if winner else "?")
             )  # fmt: skip
+        else:  # every hand a draw (or a fouled pair)
+            lines.append(tr(lang, "stats.best", scoops=group.scoops, best="—"))
         lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
         own = await rt.store.player_stats(me.id, since)
         if not own.players:

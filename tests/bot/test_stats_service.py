@@ -16,10 +16,11 @@ from bot.screens import Screen
 from bot.service import TableService
 from game.board import Box
 from game.cards import Card, parse_cards
+from storage.api import BuyIn, Settlement
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 from tests.game.helpers import stacked_deck
-from tests.game.test_history import DECK
+from tests.game.test_history import DECK, scripted_hand
 
 GROUP = ChatRef("telegram", "-100", "-100", "Friends")
 ALICE = Actor("telegram", "1", "Alice", "en")
@@ -250,3 +251,23 @@ async def test_replay_to_a_player_the_bot_cannot_write_to(env) -> None:  # type:
     presenter.blocked.add(winner.user_id)
     reply = await service.replay(GROUP, winner, str(hand.id))
     assert reply.alert and reply.screen is None
+
+
+async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no-untyped-def]
+    """A hand settled later (settle_per_round, R8.3) moved no kush: no biggest win."""
+    service, _presenter, store = env
+    community = await store.community("telegram", GROUP.community_id, GROUP.title)
+    a = await store.player(community.id, ALICE.user_id, "Alice")
+    b = await store.player(community.id, BOB.user_id, "Bob")
+    table = await store.create_table(community.id, "-100", {}, 200)
+    await store.commit(table.id, [BuyIn(a.id, 200), BuyIn(b.id, 200)], {}, key="k:0")
+    hand = scripted_hand()
+    assert hand.result is not None
+    record = {**hand.result.to_json(), "kush": {}}
+    await store.commit(table.id, [Settlement(1, hand.to_json(), record, {0: a.id, 1: b.id}, {})],
+                       {}, key="k:1")  # fmt: skip
+    lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
+    assert lines[4:] == ["Scoops: 1 · biggest win: —", "Kush won in all: 0 kush"]
+    assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (
+        "Hands: 1 · points/hand +38.0 · kush/hand +0.0"
+    )
