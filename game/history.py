@@ -167,10 +167,10 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     """Per table seat (the player, not the board), what a stored hand gave: see
     :class:`SeatStats`. Empty for a settlement that is not a hand (:func:`settlement_kind`).
 
-    Scoops are counted again from the stored boards (the result keeps no box-by-box
-    comparison): a live board scoops an opponent's board that is fouled, or that it beats
-    on all three boxes (R5.2, R5.4); a player's own two boards never count against each
-    other (R4.2). Chinese Poker has no scoop (R7): 0.
+    Scoops are the result's own (``HandResult.scoops``); a result stored before it kept them
+    has them counted again from its boards: a live board scoops an opponent's board that is
+    fouled, or that it beats on all three boxes (R5.2, R5.4); a player's own two boards never
+    count against each other (R4.2). Chinese Poker has no scoop (R7): 0.
 
     :raises KeyError: on a result without ``seats``.
     :raises GameError: on a stored board or options that do not parse.
@@ -178,33 +178,27 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     if settlement_kind(result) != "hand":
         return {}
     setup = hand.get("setup") or {}
-    options = RuleOptions.from_json(setup["options"]) if "options" in setup else RuleOptions()
+    opts: Mapping[str, Any] = setup.get("options") or {}
+    game = str(opts.get("game", GameKind.PINEAPPLE.value))
+    chinese = game == GameKind.CHINESE.value
+    fantasyland = bool(opts.get("fantasyland", not chinese))  # the presets' default (R6.7)
     owners = {int(k): int(v) for k, v in dict(result.get("owners") or {}).items()}
     counted = {int(k): int(v) for k, v in dict(result.get("counted") or {}).items()}
-    chinese = options.game is GameKind.CHINESE
     seats = list(result["seats"])
+    if all("scoops" in r for r in seats):
+        scooped = {int(r["seat"]): int(r["scoops"]) for r in seats}
+    else:
+        scooped = _count_scoops(seats, owners, opts, chinese)
     out: dict[int, SeatStats] = {}
-    assessed = []
     for r in seats:
         seat = int(r["seat"])
-        fl = bool(r.get("played_fantasyland"))
-        board = Board.from_json(r)
-        assessed.append((seat, owners.get(seat, seat), assess_board(board, options, fl)))
-    for i, r in enumerate(seats):
-        seat, owner, mine = assessed[i]
+        owner = owners.get(seat, seat)
         fouled = bool(r.get("fouled"))
         fl_played = bool(r.get("played_fantasyland"))
         earned = int(r.get("fantasyland_cards") or 0) > 0
-        scoops = 0
-        if not chinese and not fouled:
-            for other_seat, other_owner, theirs in assessed:
-                if other_owner == owner or other_seat == seat:
-                    continue
-                beats = all(a > b for a, b in zip(mine.strengths, theirs.strengths, strict=True))
-                if theirs.fouled or beats:
-                    scoops += 1
+        scoops = scooped.get(seat, 0)
         points = counted.get(seat, int(r.get("points") or 0))
-        can_enter = not chinese and options.fantasyland and not fl_played
+        can_enter = not chinese and fantasyland and not fl_played
         prev = out.get(owner, SeatStats())
         out[owner] = SeatStats(
             prev.boards + 1,
@@ -217,4 +211,34 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
             prev.fl_played + int(fl_played),
             prev.fl_stayed + int(fl_played and earned),
         )
+    return out
+
+
+def _count_scoops(
+    seats: list[Mapping[str, Any]],
+    owners: Mapping[int, int],
+    opts: Mapping[str, Any],
+    chinese: bool,
+) -> dict[int, int]:
+    """Scoops counted again from stored boards (results stored before they kept them)."""
+    if chinese:
+        return {}
+    options = RuleOptions.from_json(opts) if opts else RuleOptions()
+    assessed = []
+    for r in seats:
+        seat = int(r["seat"])
+        board = Board.from_json(r)
+        fl = bool(r.get("played_fantasyland"))
+        assessed.append((seat, owners.get(seat, seat), assess_board(board, options, fl)))
+    out: dict[int, int] = {}
+    for seat, owner, mine in assessed:
+        out[seat] = 0
+        if mine.fouled:
+            continue
+        for other_seat, other_owner, theirs in assessed:
+            if other_owner == owner or other_seat == seat:
+                continue
+            beats = all(a > b for a, b in zip(mine.strengths, theirs.strengths, strict=True))
+            if theirs.fouled or beats:
+                out[seat] += 1
     return out

@@ -11,6 +11,7 @@ from game.cards import parse_cards
 from game.hand import Hand, HandSetup, double_box_seats
 from game.history import replay_frames, seat_stats, settlement_kind
 from game.options import RuleOptions
+from game.simulate import play_turn
 from tests.game.helpers import deal, place_all
 
 # street by street, seat 0 then seat 1 (button 1): see scripted_hand
@@ -152,3 +153,22 @@ def test_chinese_points_are_the_counted_ones_and_no_scoop_R7_5() -> None:
     assert (stats[0].points, stats[1].points) == (4, -4)
     assert stats[0].scoops == stats[1].scoops == 0
     assert stats[0].fl_chances == 0
+
+
+def test_stored_scoops_match_scoops_counted_again_from_the_boards_R5_2() -> None:
+    """Results stored before they kept scoops get them counted from their boards: the same
+    figures, on hands with fouls, Fantasyland and three players."""
+    seen = 0
+    for i in range(40):
+        fl = {0: 14} if i % 4 == 0 else {}
+        hand = Hand(HandSetup.deal(RuleOptions(), (0, 1, 2), i % 3, fl, seed=f"scoop-{i}"))
+        while not hand.is_over:
+            play_turn(hand, hand.to_act[0])
+        assert hand.result is not None
+        result = hand.result.to_json()
+        older = {**result, "seats": [{k: v for k, v in r.items() if k != "scoops"}
+                                      for r in result["seats"]]}  # fmt: skip
+        assert seat_stats(stored(hand), older) == seat_stats(stored(hand), result)
+        seen += sum(s.scoops for s in seat_stats(stored(hand), result).values())
+    assert seen > 0
+    assert scripted_hand().result.scoops == {0: 1, 1: 0}  # type: ignore[union-attr]

@@ -4,6 +4,7 @@ derived for older entries by migration 002."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -157,6 +158,11 @@ async def test_migration_002_derives_the_figures_of_older_entries(
         for column in _NEW_COLUMNS:
             conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_version WHERE version >= 2")
+        for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
+            result = json.loads(text)  # results stored then had no scoops of their own
+            for seat in result.get("seats", []):
+                del seat["scoops"]
+            conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
     conn.close()
     monkeypatch.setattr(sqlite_module, "migrations", lambda: migrations()[:1])
     old = await SqliteStore.open(path)  # still at version 1
