@@ -9,9 +9,10 @@ Pineapple hands (real ``Hand.to_json()`` and results; 3 ``hand_players`` rows ea
 2. The queries of ``/stats`` and ``/top``: ``player_stats`` (a player with a third of the
    hands), ``community_stats`` and ``kush_leaderboard`` over every hand. Target: < 50 ms
    each at 20,000 hands (a command is answered within a second).
-3. Migration 002 on a database written before it (the columns dropped, as in
-   tests/storage/test_stats.py): seconds to derive the figures of every hand, and hands per
-   second. Informational: it runs once, at the first start after the upgrade.
+3. Migration 002 on a database written before it (the columns dropped and the results'
+   scoops removed, as in tests/storage/test_stats.py): seconds to derive the figures of every
+   hand (scoops counted again from the boards), and hands per second. Informational: it
+   runs once, at the first start after the upgrade.
 4. A replay's frames (``replay_frames`` of one hand): milliseconds. Target: < 20 ms.
 
 Every figure is the best and the median of ``REPEATS`` runs.
@@ -20,6 +21,7 @@ Every figure is the best and the median of ``REPEATS`` runs.
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import statistics
 import sys
@@ -129,6 +131,11 @@ async def main(hands_total: int) -> None:
             for column in _NEW_COLUMNS:
                 conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
             conn.execute("DELETE FROM schema_version WHERE version >= 2")
+            for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
+                result = json.loads(text)  # results stored before 002 kept no scoops
+                for seat in result.get("seats", []):
+                    seat.pop("scoops", None)
+                conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
         conn.close()
         start = time.perf_counter()
         store = await SqliteStore.open(path)
