@@ -77,6 +77,9 @@ class Reply:
         message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
     :ivar picture: a PNG to show with ``text`` as its caption (``/hand``, issue 12).
+    :ivar live: a private screen that is the presser's live hand (a platform keeps such an
+        ephemeral message up to date as the hand goes on); ``False`` for other private
+        screens, such as a replay frame (issue 12).
     """
 
     text: str = ""
@@ -84,6 +87,7 @@ class Reply:
     screen: Screen | None = None
     private: bool = False
     picture: bytes | None = None
+    live: bool = True
 
 
 class Presenter(Protocol):

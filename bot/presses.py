@@ -6,7 +6,8 @@ one changes nothing.
 
 Versions: ``L<n>`` for the table message (its version), ``<hand>.<board>.<seat version>`` for
 a private hand, ``C<hand>.<stage>`` for a Chinese Poker claim (R7.5), ``S<digest>`` for the
-settings message.
+settings message, ``R<frames>`` for a step of a hand's replay (whose ``table`` is the history
+entry's id, not a table's).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ __all__ = [
     "Press",
     "Ready",
     "Register",
+    "ReplayStep",
     "SettingStep",
     "StartTournament",
     "TopUp",
@@ -139,6 +141,15 @@ class SettingStep(Press):
     op: str
 
 
+@dataclass(frozen=True, slots=True)
+class ReplayStep(Press):
+    """Show frame ``frame`` (1-based) of a finished hand's replay (``/replay``, issue 12).
+    ``table`` is the hand's history id and ``version`` ``R<number of frames>``; the service
+    checks that the presser played the hand before it shows anything (R3.3)."""
+
+    frame: int
+
+
 _SIMPLE: dict[str, type[Press]] = {
     "j": Join,
     "r": Ready,
@@ -167,6 +178,8 @@ def encode(press: Press) -> str:
         return Payload(press.table, press.version, "d", press.card.text).encode()
     if isinstance(press, SettingStep):
         return Payload(press.table, press.version, "s", press.code + press.op).encode()
+    if isinstance(press, ReplayStep):
+        return Payload(press.table, press.version, "v", str(press.frame)).encode()
     return Payload(press.table, press.version, _LETTER[type(press)]).encode()
 
 
@@ -188,6 +201,9 @@ def decode(data: str | None) -> Press | None:
     if p.action == "s":
         code, op = p.arg[:-1], p.arg[-1:]
         return SettingStep(p.table, p.version, code, op) if code and op in ("+", "-", "~") else None
+    if p.action == "v":
+        ok = p.version[:1] == "R" and p.version[1:].isdigit() and p.arg.isdigit()
+        return ReplayStep(p.table, p.version, int(p.arg)) if ok and len(p.arg) < 6 else None
     cls = _SIMPLE.get(p.action)
     if cls is None or p.arg:
         return None

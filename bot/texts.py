@@ -285,6 +285,100 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол {table}, раздача {hand}: {points:+d} очк., {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
+    # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
+    "reply.history_replay": {
+        "en": "#{id} · ",
+        "ru": "#{id} · ",
+    },
+    "reply.history_hint": {
+        "en": "/replay N — watch hand #N street by street",
+        "ru": "/replay N — посмотреть раздачу #N по улицам",
+    },
+    "period.week": {"en": "last 7 days", "ru": "за 7 дней"},
+    "period.month": {"en": "last 30 days", "ru": "за 30 дней"},
+    "period.all": {"en": "all time", "ru": "за всё время"},
+    "stats.title": {"en": "📊 {name} · {when}", "ru": "📊 {name} · {when}"},
+    "stats.this_group": {"en": "This group", "ru": "Эта группа"},
+    "stats.hands": {
+        "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
+        "ru": "Раздач: {hands} · очков/раздачу {points} · {label}/раздачу {kush}",
+    },
+    "stats.group_hands": {
+        "en": "Hands: {hands} · players: {players}",
+        "ru": "Раздач: {hands} · игроков: {players}",
+    },
+    "stats.fouls": {
+        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
+        "ru": "Фолы: {pct} ({fouls} из {boards}) · роялти/раздачу {royalties}",
+    },
+    "stats.fantasyland": {
+        "en": "Fantasyland: entered {entered} · stayed {stayed} of {played}",
+        "ru": "Фантазия: вход {entered} · удержание {stayed} из {played}",
+    },
+    "stats.best": {
+        "en": "Scoops: {scoops} · biggest win: {best}",
+        "ru": "Скупы: {scoops} · крупнейший выигрыш: {best}",
+    },
+    "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
+    "stats.group_best": {
+        "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
+        "ru": "Скупы: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
+    },
+    "stats.group_moved": {
+        "en": "Kush won in all: {kush} {label}",
+        "ru": "Всего выиграно: {kush} {label}",
+    },
+    "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
+    "stats.player_none": {
+        "en": "{name}: no hands ({when}).",
+        "ru": "{name}: раздач нет ({when}).",
+    },
+    "stats.usage": {
+        "en": "Usage: /stats [@user | me] [week | month | all]",
+        "ru": "Как: /stats [@игрок | me] [week | month | all]",
+    },
+    "top.usage": {
+        "en": "Usage: /top (by balance) or /top week | month | all (by kush won)",
+        "ru": "Как: /top (по балансу) или /top week | month | all (по выигранным кушам)",
+    },
+    "top.period_title": {
+        "en": "🏆 Kush won · {when}",
+        "ru": "🏆 Выигранные куши · {when}",
+    },
+    "top.period_line": {
+        "en": "{n}. {name} — {kush:+d} {label} · hands: {hands}",
+        "ru": "{n}. {name} — {kush:+d} {label} · раздач: {hands}",
+    },
+    "replay.usage": {
+        "en": "Usage: /replay N, where #N is a hand from /history",
+        "ru": "Как: /replay N, где #N — раздача из /history",
+    },
+    "replay.unknown": {"en": "There is no hand #{n}.", "ru": "Раздачи #{n} нет."},
+    "replay.not_yours": {
+        "en": "Only the players of a hand may replay it.",
+        "ru": "Повтор раздачи доступен только её игрокам.",
+    },
+    "replay.no_cards": {
+        "en": "#{n} is a settlement, not a hand with cards to replay.",
+        "ru": "#{n} — это расчёт, а не раздача с картами.",
+    },
+    "replay.sent": {
+        "en": "🎬 Replay of #{n} sent to our private chat.",
+        "ru": "🎬 Повтор #{n} отправлен в личный чат.",
+    },
+    "replay.no_private": {
+        "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
+        "ru": "Не могу написать вам лично: откройте чат со мной, нажмите «Старт» и повторите.",
+    },
+    "replay.title": {
+        "en": "🎬 #{n} · table {table}, hand {hand}",
+        "ru": "🎬 #{n} · стол {table}, раздача {hand}",
+    },
+    "replay.street": {"en": "Street {street} of {streets}", "ru": "Улица {street} из {streets}"},
+    "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
+    "replay.you": {"en": "(you)", "ru": "(вы)"},
+    "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
+    "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",
         "ru": "Ежедневный бонус: +{amount} {label}. Баланс {balance}.",
@@ -416,6 +510,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
+            "/stats [@user] — statistics; /top week|month|all — kush won; /replay N — a hand "
+            "street by street\n"
             "/rules — rules of this table's game\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
@@ -432,6 +528,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
+            "/stats [@игрок] — статистика; /top week|month|all — выигранные куши; "
+            "/replay N — раздача по улицам\n"
             "/rules — правила игры за этим столом\n"
             "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
@@ -449,6 +547,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — kush, leaderboard, your hands, daily bonus\n"
+            "/ofc stats [user] — statistics; /ofc top [period] — kush won; /ofc replay N — a hand "
+            "street by street\n"
             "/ofc rules — rules of this table's game\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
@@ -465,6 +565,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — куши, рейтинг, ваши раздачи, бонус дня\n"
+            "/ofc stats [игрок] — статистика; /ofc top [период] — выигранные куши; "
+            "/ofc replay N — раздача по улицам\n"
             "/ofc rules — правила игры за этим столом\n"
             "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"

@@ -332,8 +332,21 @@ class HandResult:
         """Seat → net points."""
         return {r.seat: r.points for r in self.seats}
 
+    @property
+    def scoops(self) -> dict[int, int]:
+        """Seat → opponents' boards it beat in all three boxes (R5.2; a fouled board is
+        scooped by every live one, R5.4; never a player's own other board, R4.2). Chinese
+        Poker has no scoop (R7): 0."""
+        out = {r.seat: 0 for r in self.seats}
+        if isinstance(self.showdown, Showdown):
+            for pr in self.showdown.pairs:
+                if pr.scoop:
+                    out[self.order[pr.a] if pr.scoop > 0 else self.order[pr.b]] += 1
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (boards without discards)."""
+        scoops = self.scoops
         return {
             "order": list(self.order),
             "seats": [
@@ -346,6 +359,7 @@ class HandResult:
                     "fantasyland_cards": r.fantasyland_cards,
                     "played_fantasyland": r.played_fantasyland,
                     "timed_out": r.timed_out,
+                    "scoops": scoops[r.seat],
                 }
                 for r in self.seats
             ],

@@ -5,13 +5,18 @@ same way (private to the package)."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
 from importlib import resources
 from typing import Any, NamedTuple
 
-from storage.api import HandRecord, LedgerEntry, LedgerKind, StorageError
+from game.errors import GameError
+from game.history import SeatStats, seat_stats, settlement_kind
+from storage.api import HandRecord, HandStats, LedgerEntry, LedgerKind, StorageError
+
+log = logging.getLogger(__name__)
 
 MINTING_KINDS = frozenset({LedgerKind.STARTING, LedgerKind.ADMIN_GRANT, LedgerKind.DAILY_BONUS})
 """Kinds that create kush (the only rows allowed to change a community's total)."""
@@ -197,4 +202,87 @@ def ledger_entry(row: Sequence[Any]) -> LedgerEntry:
         row[9],
         str(row[10]),
         float(row[11]),
+    )
+
+
+class StatRow(NamedTuple):
+    """The per-player figures of one history entry, as columns of ``hand_players``
+    (migration 002): ``kind`` (:data:`game.history.SETTLEMENT_KINDS`), ``kush`` (the entry's
+    kush for the player) and the :class:`~game.history.SeatStats` fields."""
+
+    player_id: int
+    seat: int
+    kind: str
+    kush: int
+    boards: int
+    points: int
+    fouls: int
+    royalties: int
+    scoops: int
+    fl_chances: int
+    fl_entered: int
+    fl_played: int
+    fl_stayed: int
+
+
+STAT_COLUMNS = (
+    "kind, kush, boards, points, fouls, royalties, scoops, fl_chances, fl_entered, fl_played,"
+    " fl_stayed"
+)
+"""The figure columns of ``hand_players`` in :class:`StatRow` order (after player and seat)."""
+
+
+def stat_rows(
+    hand: Mapping[str, Any],
+    result: Mapping[str, Any],
+    seats: Mapping[int, int],
+    deltas: Mapping[int, int],
+) -> list[StatRow]:
+    """One :class:`StatRow` per seated player of a settlement (seat → player id), with the
+    kush of ``deltas`` (player id → kush) and the figures :func:`game.history.seat_stats`
+    reads from the stored hand. A result it cannot read (no ``seats``: not a hand the
+    service recorded) gives zero figures, never a refused settlement."""
+    kind = settlement_kind(result)
+    figures: dict[int, SeatStats] = {}
+    if kind == "hand" and "seats" in result:
+        try:
+            figures = seat_stats(hand, result)
+        except (GameError, KeyError, TypeError, ValueError) as exc:
+            log.warning("no statistics for a hand whose record does not read: %s", exc)
+    zero = SeatStats()
+    rows = []
+    for seat, pid in seats.items():
+        f = figures.get(seat, zero)
+        rows.append(
+            StatRow(
+                pid, seat, kind, int(deltas.get(pid, 0)), f.boards, f.points, f.fouls,
+                f.royalties, f.scoops, f.fl_chances, f.fl_entered, f.fl_played, f.fl_stayed,
+            )
+        )  # fmt: skip
+    return rows
+
+
+def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
+    """:class:`HandStats` of ``(hand id, player id, row)`` triples, as the SQL aggregates of
+    :class:`storage.sqlite.SqliteStore` compute them (the in-memory store's way)."""
+    if not rows:
+        return HandStats()
+    best = max(rows, key=lambda r: (r[2].kush, -r[0], -r[1]))
+    won = best[2].kush > 0
+    return HandStats(
+        hands=len({h for h, _, r in rows if r.kind == "hand"}),
+        players=len({p for _, p, _ in rows}),
+        boards=sum(r.boards for _, _, r in rows),
+        points=sum(r.points for _, _, r in rows),
+        kush=sum(r.kush for _, _, r in rows),
+        kush_won=sum(max(r.kush, 0) for _, _, r in rows),
+        fouls=sum(r.fouls for _, _, r in rows),
+        royalties=sum(r.royalties for _, _, r in rows),
+        scoops=sum(r.scoops for _, _, r in rows),
+        fl_chances=sum(r.fl_chances for _, _, r in rows),
+        fl_entered=sum(r.fl_entered for _, _, r in rows),
+        fl_played=sum(r.fl_played for _, _, r in rows),
+        fl_stayed=sum(r.fl_stayed for _, _, r in rows),
+        biggest_win=best[2].kush if won else 0,
+        biggest_winner=best[1] if won else None,
     )

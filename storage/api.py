@@ -31,6 +31,7 @@ __all__ = [
     "Community",
     "CommunitySettings",
     "HandRecord",
+    "HandStats",
     "InsufficientFunds",
     "LedgerEntry",
     "LedgerKind",
@@ -224,6 +225,48 @@ class HandRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class HandStats:
+    """Sums over settlements from the per-player figures stored with every history entry
+    (issue 12): of one player (:meth:`Store.player_stats`) or of a whole community
+    (:meth:`Store.community_stats`). Amounts are whole kush; figures of hands count ordinary
+    hands only (not the separate entries of a round, a Chinese Poker game or a tournament's
+    payout), while ``kush`` counts every entry.
+
+    :ivar hands: hands played (a community: distinct hands).
+    :ivar players: distinct players (a player's own: 1, or 0 without any entry).
+    :ivar boards: boards played (2 a hand with double boxes, R4.2).
+    :ivar points: net points (R5.1; Chinese Poker: the counted points, R7.5).
+    :ivar kush: net kush over every settlement (0 for a whole community: hands are zero-sum).
+    :ivar kush_won: kush won, the positive results only.
+    :ivar fouls: fouled boards (R2.3).
+    :ivar royalties: royalties of unfouled boards (R5.6; Chinese Poker bonuses, R7.2).
+    :ivar scoops: opponents' boards beaten in all three boxes (R5.2).
+    :ivar fl_chances: ordinary boards that could earn Fantasyland (R6.1).
+    :ivar fl_entered: ordinary boards that earned it (R6.1).
+    :ivar fl_played: boards played in Fantasyland (R6.2).
+    :ivar fl_stayed: Fantasyland boards that earned it again (R6.4).
+    :ivar biggest_win: the most kush won in one settlement (0 when nothing was won).
+    :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
+    """
+
+    hands: int = 0
+    players: int = 0
+    boards: int = 0
+    points: int = 0
+    kush: int = 0
+    kush_won: int = 0
+    fouls: int = 0
+    royalties: int = 0
+    scoops: int = 0
+    fl_chances: int = 0
+    fl_entered: int = 0
+    fl_played: int = 0
+    fl_stayed: int = 0
+    biggest_win: int = 0
+    biggest_winner: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class BuyIn:
     """A move of a table transition: ``amount`` kush from the player's balance to their stack
     (R8.2; a top-up when a stack exists). Its result is the new stack."""
@@ -400,6 +443,30 @@ class Store(Protocol):
 
     async def ledger(self, community_id: int) -> Sequence[LedgerEntry]:
         """Every ledger row of a community, in order."""
+
+    # statistics (issue 12): SQL aggregates over the per-player figures of every history
+    # entry, which the writer derives when it records a settlement (storage._common
+    # .stat_rows) and migration 002 derived for the entries written before it
+    async def get_hand(self, hand_id: int) -> HandRecord | None:
+        """A history entry by its id (``HandRecord.id``), or ``None``."""
+
+    async def get_community(self, community_id: int) -> Community | None:
+        """A community by id, or ``None``."""
+
+    async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
+        """One player's :class:`HandStats` over the entries finished at or after ``since``
+        (Unix seconds; ``None``: all of them)."""
+
+    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+        """The :class:`HandStats` of every player of a community together, over the entries
+        finished at or after ``since`` (``None``: all)."""
+
+    async def kush_leaderboard(
+        self, community_id: int, since: float | None = None, limit: int = 10
+    ) -> Sequence[tuple[Player, int, int]]:
+        """Players of a community by net kush won in settlements finished at or after
+        ``since`` (``None``: ever), highest first, ties by player id: ``(player, kush, hands
+        played)``. Players without an entry in the period are left out."""
 
     async def close(self) -> None:
         """Release the database."""

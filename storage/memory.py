@@ -18,6 +18,7 @@ from storage._common import (
     CASH_OUT_KINDS,
     SETTLE_OPERATION,
     TRANSITION_OPERATION,
+    StatRow,
     check_settlement,
     daily_key,
     dump_json,
@@ -29,6 +30,8 @@ from storage._common import (
     require_int,
     require_key,
     starting_key,
+    stat_rows,
+    sum_stats,
 )
 from storage.api import (
     BuyIn,
@@ -36,6 +39,7 @@ from storage.api import (
     Community,
     CommunitySettings,
     HandRecord,
+    HandStats,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
@@ -79,6 +83,8 @@ class MemoryStore:
         self._hands: dict[int, HandRecord] = {}
         self._hand_numbers: set[tuple[int, int]] = set()
         self._hands_of: dict[int, list[int]] = {}
+        # hand_players' figures (migration 002): (hand id, community id, finished_at, row)
+        self._stats: list[tuple[int, int, float, StatRow]] = []
         self._snapshots: dict[int, str] = {}
         self._daily: set[tuple[int, str]] = set()
         self._closed = False
@@ -420,6 +426,8 @@ class MemoryStore:
         self._hand_numbers.add((table_id, number))
         for pid in seats.values():
             self._hands_of.setdefault(pid, []).append(hand_id)
+        for row in stat_rows(hand_data, result_data, seats, moves):
+            self._stats.append((hand_id, t.community_id, now, row))
         for pid, delta in moves.items():
             self._stacks[(table_id, pid)] += delta
             self._append(
@@ -551,6 +559,7 @@ class MemoryStore:
             set(self._hand_numbers),
             {k: list(v) for k, v in self._hands_of.items()},
             dict(self._snapshots),
+            list(self._stats),
         )
 
     def _restore_state(self, saved: tuple[Any, ...]) -> None:
@@ -565,6 +574,7 @@ class MemoryStore:
             self._hand_numbers,
             self._hands_of,
             self._snapshots,
+            self._stats,
         ) = saved
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
@@ -604,6 +614,47 @@ class MemoryStore:
     async def ledger(self, community_id: int) -> Sequence[LedgerEntry]:
         """See :meth:`storage.sqlite.SqliteStore.ledger`."""
         return [e for e in self._ledger if e.community_id == community_id]
+
+    # -- statistics ---------------------------------------------------------------------------
+    async def get_hand(self, hand_id: int) -> HandRecord | None:
+        """See :meth:`storage.sqlite.SqliteStore.get_hand`."""
+        h = self._hands.get(hand_id)
+        return None if h is None else replace(h, hand=_copy(h.hand, "hand"))
+
+    async def get_community(self, community_id: int) -> Community | None:
+        """See :meth:`storage.sqlite.SqliteStore.get_community`."""
+        return self._communities.get(community_id)
+
+    def _stat_rows(self, since: float | None, **match: int) -> list[tuple[int, int, StatRow]]:
+        ((key, value),) = match.items()
+        return [
+            (hid, row.player_id, row)
+            for hid, cid, at, row in self._stats
+            if (since is None or at >= since)
+            and (cid if key == "community_id" else row.player_id) == value
+        ]
+
+    async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.sqlite.SqliteStore.player_stats`."""
+        return sum_stats(self._stat_rows(since, player_id=player_id))
+
+    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.sqlite.SqliteStore.community_stats`."""
+        return sum_stats(self._stat_rows(since, community_id=community_id))
+
+    async def kush_leaderboard(
+        self, community_id: int, since: float | None = None, limit: int = 10
+    ) -> Sequence[tuple[Player, int, int]]:
+        """See :meth:`storage.sqlite.SqliteStore.kush_leaderboard`."""
+        if limit <= 0:
+            return []
+        won: dict[int, list[int]] = {}
+        for _, pid, row in self._stat_rows(since, community_id=community_id):
+            entry = won.setdefault(pid, [0, 0])
+            entry[0] += row.kush
+            entry[1] += row.kind == "hand"
+        ranked = sorted(won.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
+        return [(self._players[pid], k, n) for pid, (k, n) in ranked]
 
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs."""

@@ -33,6 +33,7 @@ Design:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -45,8 +46,10 @@ from storage._common import (
     CASH_OUT_KINDS,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
+    STAT_COLUMNS,
     TRANSITION_OPERATION,
     Migration,
+    StatRow,
     check_settlement,
     daily_key,
     dump_json,
@@ -61,6 +64,7 @@ from storage._common import (
     require_key,
     seats_from_json,
     starting_key,
+    stat_rows,
 )
 from storage.api import (
     BuyIn,
@@ -68,6 +72,7 @@ from storage.api import (
     Community,
     CommunitySettings,
     HandRecord,
+    HandStats,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
@@ -149,6 +154,9 @@ def _migrate(conn: Conn) -> list[int]:
                 if row is None:
                     for statement in _statements(mig.sql):
                         conn.execute(statement)
+                    post = _AFTER_MIGRATION.get(mig.version)
+                    if post is not None:
+                        post(conn)
                     conn.execute(
                         "INSERT INTO schema_version (version, name, applied_at) VALUES (?, ?, ?)",
                         (mig.version, mig.name, time.time()),
@@ -741,9 +749,11 @@ class SqliteStore:
         hand_text = dump_json(hand, "hand")
         result_text = dump_json(result, "result")
         players_text = dump_json({str(s): p for s, p in seats.items()}, "players")
+        stats = stat_rows(hand, result, seats, moves)
         new, row = await self._write(
-            _settle, table_id, number, hand_text, result_text, players_text, seats, moves, key
-        )
+            _settle, table_id, number, hand_text, result_text, players_text, seats, moves, key,
+            stats,
+        )  # fmt: skip
         if new:
             return HandRecord(row[0], table_id, number, hand, result, seats, row[1])
         return _hand(row)
@@ -852,6 +862,7 @@ class SqliteStore:
                         dump_json({str(s): p for s, p in seats.items()}, "players"),
                         seats,
                         deltas,
+                        stat_rows(move.hand, move.result, seats, deltas),
                     )
                 )
         text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
@@ -920,6 +931,54 @@ class SqliteStore:
         )
         return [ledger_entry(r) for r in rows]
 
+    # -- statistics (issue 12) -------------------------------------------------------------------
+    async def get_hand(self, hand_id: int) -> HandRecord | None:
+        """A history entry by id, or ``None``."""
+        row = await self._call(
+            lambda c: c.execute(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE id = ?", (hand_id,)
+            ).fetchone()
+        )
+        return None if row is None else _hand(row)
+
+    async def get_community(self, community_id: int) -> Community | None:
+        """A community by id, or ``None``."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT id, platform, external_id, title, settings FROM communities WHERE id = ?",
+                (community_id,),
+            ).fetchone()
+        )
+        return None if row is None else _community(row)
+
+    async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.player_stats` (walks the player's primary key)."""
+        return await self._call(_stats_tx, "player_id", player_id, since)
+
+    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``)."""
+        return await self._call(_stats_tx, "community_id", community_id, since)
+
+    async def kush_leaderboard(
+        self, community_id: int, since: float | None = None, limit: int = 10
+    ) -> Sequence[tuple[Player, int, int]]:
+        """See :meth:`storage.api.Store.kush_leaderboard`. The sums come from the covering
+        index ``hand_players_by_community`` alone; players are joined to the sums only."""
+        if limit <= 0:
+            return []
+        cols = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
+        rows = await self._call(
+            lambda c: c.execute(
+                f"SELECT {cols}, s.won, s.played FROM ("
+                "SELECT player_id, SUM(kush) AS won,"
+                " COUNT(CASE WHEN kind = 'hand' THEN 1 END) AS played FROM hand_players"
+                " WHERE community_id = ? AND finished_at >= ? GROUP BY player_id"
+                ") s JOIN players p ON p.id = s.player_id ORDER BY s.won DESC, p.id LIMIT ?",
+                (community_id, _since(since), limit),
+            ).fetchall()
+        )
+        return [(_player(r), int(r[6]), int(r[7])) for r in rows]
+
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
 
@@ -934,6 +993,73 @@ class SqliteStore:
 
 
 # -- thread-side bodies of the bigger operations ----------------------------------------------
+def _since(since: float | None) -> float:
+    """The lower bound of ``finished_at`` for a period (every entry for ``None``)."""
+    return float("-inf") if since is None else float(since)
+
+
+def _stats_tx(conn: Conn, column: str, value: int, since: float | None) -> HandStats:
+    """Thread side of the statistics: one aggregate over ``hand_players`` (``column`` is
+    ``player_id`` or ``community_id``, never user input) and the biggest win."""
+    where = f"WHERE {column} = ? AND finished_at >= ?"
+    args = (value, _since(since))
+    row = conn.execute(
+        "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
+        " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"
+        " COALESCE(SUM(kush), 0), COALESCE(SUM(CASE WHEN kush > 0 THEN kush ELSE 0 END), 0),"
+        " COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
+        " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
+        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0)"
+        f" FROM hand_players {where}",
+        args,
+    ).fetchone()
+    best = conn.execute(
+        f"SELECT player_id, kush FROM hand_players {where} AND kush > 0"
+        " ORDER BY kush DESC, hand_id, player_id LIMIT 1",
+        args,
+    ).fetchone()
+    stats = HandStats(*(int(x) for x in row))
+    if best is None:
+        return stats
+    return dataclasses.replace(stats, biggest_win=int(best[1]), biggest_winner=int(best[0]))
+
+
+def _backfill_hand_stats(conn: Conn) -> None:
+    """After migration 002, in its transaction: the kush and the figures of every entry
+    recorded before it, the way the writer derives them (:func:`stat_rows`, from the stored
+    JSON; the kush from the entry's ``hand_result`` ledger rows, summed in one pass; community
+    and time were filled by the SQL of the migration). One pass over ``hands`` and one over
+    the ledger: no lookup by hand id, which no index serves."""
+    kush: dict[tuple[int, int], int] = {
+        (int(h), int(p)): int(k)
+        for h, p, k in conn.execute(
+            "SELECT hand_id, player_id, SUM(stack_delta) FROM ledger"
+            " WHERE kind = 'hand_result' GROUP BY hand_id, player_id"
+        )
+    }
+    columns = ", ".join(f"{c.strip()} = ?" for c in STAT_COLUMNS.split(","))
+    update = f"UPDATE hand_players SET {columns} WHERE player_id = ? AND hand_id = ?"
+    for hand_id, hand_text, result_text, players_text in conn.execute(
+        "SELECT id, hand, result, players FROM hands ORDER BY id"
+    ):  # streamed: the updates touch hand_players only
+        try:
+            hand, result = load_json(hand_text), load_json(result_text)
+            seats = seats_from_json(load_json(players_text))
+        except (ValueError, TypeError, AttributeError):
+            continue
+        if not isinstance(hand, dict) or not isinstance(result, dict):
+            continue
+        deltas = {pid: kush.get((hand_id, pid), 0) for pid in seats.values()}
+        conn.executemany(
+            update,
+            [(*r[2:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, deltas)],
+        )
+
+
+_AFTER_MIGRATION: dict[int, Callable[[Conn], None]] = {2: _backfill_hand_stats}
+"""Python steps run right after a migration's SQL, in its transaction (by version)."""
+
+
 def _configure(conn: Conn, is_file: bool) -> None:
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     conn.execute("PRAGMA foreign_keys = ON")
@@ -1039,6 +1165,7 @@ def _settle(
     seats: dict[int, int],
     moves: dict[int, int],
     key: str,
+    stats: Sequence[StatRow],
 ) -> tuple[bool, Any]:
     """Thread side of :meth:`SqliteStore.settle_hand`: ``(True, (hand id, finished_at))``
     for a new settlement, ``(False, stored row)`` for a repeated key."""
@@ -1083,8 +1210,9 @@ def _settle(
     )
     hand_id = int(cast(int, cur.lastrowid))
     conn.executemany(
-        "INSERT INTO hand_players (player_id, hand_id, seat) VALUES (?, ?, ?)",
-        [(pid, hand_id, seat) for seat, pid in seats.items()],
+        "INSERT INTO hand_players (player_id, hand_id, seat, community_id, finished_at,"
+        f" {STAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [(r.player_id, hand_id, r.seat, community_id, now, *r[2:]) for r in stats],
     )
     conn.executemany(
         "UPDATE table_stacks SET stack = stack + ? WHERE table_id = ? AND player_id = ?",
@@ -1193,6 +1321,7 @@ class _PreparedSettlement(NamedTuple):
     players_text: str
     seats: dict[int, int]
     moves: dict[int, int]
+    stats: list[StatRow]
 
 
 def _commit_tx(
@@ -1225,6 +1354,7 @@ def _commit_tx(
                 move.seats,
                 move.moves,
                 sub,
+                move.stats,
             )
             results.append(int(row[0]))
     if close:

@@ -93,6 +93,8 @@ _COMMAND_NAMES = {
     "balance": "ofc balance",
     "top": "ofc top",
     "history": "ofc history",
+    "stats": "ofc stats",
+    "replay": "ofc replay",
     "daily": "ofc daily",
     "rules": "ofc rules",
     "settings": "ofcadmin settings",
@@ -217,6 +219,7 @@ class OfcClient(discord.Client):
 
 
 _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
+_PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in ("week", "month", "all")]
 
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -321,9 +324,32 @@ class OfcCommands(app_commands.Group):
         await self.adapter.command(interaction, self.adapter.service.balance, ephemeral=True)
 
     @app_commands.command(name="top", description="The leaderboard")
-    async def top(self, interaction: Interaction) -> None:
-        """The server's leaderboard."""
-        await self.adapter.command(interaction, self.adapter.service.top)
+    @app_commands.describe(period="by kush won in a period (default: by balance)")
+    @app_commands.choices(period=_PERIOD_CHOICES)
+    async def top(self, interaction: Interaction, period: str = "") -> None:
+        """The server's leaderboard: by balance, or by kush won in a period (issue 12)."""
+        service = self.adapter.service
+        await self.adapter.command(interaction, lambda c, a: service.top(c, a, period))
+
+    @app_commands.command(name="stats", description="Statistics of this server or a player")
+    @app_commands.describe(user="whose (default: the server's and yours)", period="which period")
+    @app_commands.choices(period=_PERIOD_CHOICES)
+    async def stats(
+        self, interaction: Interaction, user: discord.Member | None = None, period: str = ""
+    ) -> None:
+        """Statistics (issue 12): the server's and the caller's, or one member's."""
+        service = self.adapter.service
+        args = [a for a in (str(user.id) if user else "", period) if a]
+        await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args))
+
+    @app_commands.command(name="replay", description="Replay one of your hands street by street")
+    @app_commands.describe(number="the hand's #number from /ofc history")
+    async def replay(self, interaction: Interaction, number: int) -> None:
+        """A hand street by street with ◀ ▶ (ephemeral: your discards are yours, R3.3)."""
+        service = self.adapter.service
+        await self.adapter.command(
+            interaction, lambda c, a: service.replay(c, a, str(number), here=True), ephemeral=True
+        )
 
     @app_commands.command(name="history", description="Your last hands")
     async def history(self, interaction: Interaction) -> None:
@@ -701,7 +727,7 @@ class DiscordAdapter:
                 if dm_hand is not None:
                     self.presenter.answered_private(user_id, dm_hand, screen)
                     dm_hand = None
-                if reply.private and message is not None and message.flags.ephemeral:
+                if reply.private and reply.live and message is not None and message.flags.ephemeral:
                     self.presenter.remember_live(
                         user_id, LiveHand(message.id, _original_editor(interaction))
                     )
@@ -715,12 +741,13 @@ class DiscordAdapter:
                         content, ephemeral=True, wait=True, **extra
                     )
                     live = LiveHand(sent.id, _followup_editor(interaction, sent.id))
-                    self.presenter.remember_live(user_id, live)
+                    if reply.live:
+                        self.presenter.remember_live(user_id, live)
                 else:
                     response = await interaction.response.send_message(
                         content, ephemeral=True, **extra
                     )
-                    if response.message_id is not None:
+                    if response.message_id is not None and reply.live:
                         live = LiveHand(response.message_id, _original_editor(interaction))
                         self.presenter.remember_live(user_id, live)
                 if view is not None:

@@ -36,6 +36,7 @@ from bot.presses import (
     Press,
     Ready,
     Register,
+    ReplayStep,
     SettingStep,
     StartTournament,
     TopUp,
@@ -50,6 +51,7 @@ from bot.service import (
     lobby,
     play,
     recovery,
+    stats,
     tournaments,
     wallet,
 )
@@ -289,10 +291,31 @@ class TableService:
         lang = self._lang(community, actor)
         return await wallet.balance(self.rt, community, self.table_in(chat), actor, lang)
 
-    async def top(self, chat: ChatRef, actor: Actor) -> Reply:
-        """The community leaderboard (balance plus stacks)."""
+    async def top(self, chat: ChatRef, actor: Actor, period: str = "") -> Reply:
+        """The community leaderboard: by balance plus stacks, or with ``period`` (``week``,
+        ``month``, ``all``) by kush won in it (issue 12)."""
         community = await self._community(chat)
-        return await wallet.top(self.rt, community, self._lang(community, actor))
+        lang = self._lang(community, actor)
+        if period.strip():
+            return await stats.top(self.rt, community, lang, clean_arg(period.strip(), 16))
+        return await wallet.top(self.rt, community, lang)
+
+    async def stats(self, chat: ChatRef, actor: Actor, args: Sequence[str] = ()) -> Reply:
+        """``/stats [@user|me] [week|month|all]``: the group's statistics and the caller's, or
+        one player's (issue 12). Statistics belong to a group: refused in a private chat."""
+        if chat.private:
+            return Reply(tr(language_of(actor.language), "reply.group_only"), alert=True)
+        community = await self._community(chat)
+        lang = self._lang(community, actor)
+        return await stats.stats(self.rt, community, actor, lang, list(args))
+
+    async def replay(self, chat: ChatRef, actor: Actor, arg: str, *, here: bool = False) -> Reply:
+        """``/replay N``: hand ``#N`` of ``/history`` street by street with ◀ ▶, for its
+        players only. ``here``: the reply is seen by the asker alone (a Discord ephemeral
+        answer), so it carries the replay; from a group it goes to the private chat."""
+        community = None if chat.private else await self._community(chat)
+        lang = self._lang(community, actor)
+        return await stats.replay(self.rt, chat, actor, lang, clean_arg(arg, 16), here=here)
 
     async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
         """The player's last hands."""
@@ -450,6 +473,8 @@ class TableService:
             return Reply(tr(lang, "err.forged"), alert=True)
         if isinstance(press, SettingStep):
             return await self._settings_press(chat, actor, press, is_admin)
+        if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
+            return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
         if t is None or t.platform != actor.platform:
             return Reply(tr(lang, "err.stale"), alert=True)

@@ -62,13 +62,16 @@ async def top(rt: Runtime, community: Community, lang: str) -> Reply:
 async def history(
     rt: Runtime, community: Community, actor: Actor, lang: str, limit: int = 5
 ) -> Reply:
-    """The player's last hands: points and kush of each."""
+    """The player's last hands: points and kush of each, each with its ``#id`` for
+    ``/replay`` (issue 12)."""
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     hands = await rt.store.hand_history(player.id, limit)
     if not hands:
         return Reply(tr(lang, "reply.history_empty"))
     lines = [tr(lang, "reply.history_title")]
+    replayable = False
     for h in hands:
+        ref = tr(lang, "reply.history_replay", id=h.id)
         seat = next((int(s) for s, pid in h.players.items() if pid == player.id), None)
         info: Mapping[str, Any] = next(
             (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
@@ -77,8 +80,8 @@ async def history(
         if h.result.get("tournament_end"):  # a tournament's result: place and kush (R8.7)
             place = int(h.result.get("places", {}).get(str(seat), 0))
             lines.append(
-                tr(lang, "tour.history_line", table=h.table_id, place=place, kush=kush,
-                   label=community.settings.kush_label)
+                ref + tr(lang, "tour.history_line", table=h.table_id, place=place, kush=kush,
+                         label=community.settings.kush_label)
             )  # fmt: skip
             continue
         # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
@@ -86,8 +89,10 @@ async def history(
         counted: Mapping[str, Any] = h.result.get("counted") or {}
         points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
+        replayable = replayable or "setup" in h.hand
         lines.append(
-            tr(
+            ref
+            + tr(
                 lang,
                 "reply.history_line",
                 table=h.table_id,
@@ -98,6 +103,8 @@ async def history(
                 foul=foul,
             )
         )
+    if replayable:
+        lines.append(tr(lang, "reply.history_hint"))
     return Reply("\n".join(lines))
 
 

@@ -83,6 +83,8 @@ COMMANDS = (
     ("top", "leaderboard / рейтинг"),
     ("history", "your last hands / история"),
     ("hand", "your board as a picture (private chat) / ваша доска картинкой"),
+    ("stats", "statistics / статистика"),
+    ("replay", "replay a hand / повтор раздачи"),
     ("daily", "daily bonus / бонус дня"),
     ("rules", "rules / правила"),
     ("settings", "admins: settings / настройки"),
@@ -390,7 +392,9 @@ class TelegramAdapter:
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
-            "top": self._simple(service.top),
+            "top": self._top,
+            "stats": self._stats,
+            "replay": self._replay,
             "history": self._simple(service.history),
             "daily": self._simple(service.daily),
             "rules": self._simple(service.rules),
@@ -592,6 +596,37 @@ class TelegramAdapter:
             await self._reply(update, reply)
 
         await self.service.top_up(_chat(chat), _actor(user), amount, answer=answer)
+
+    async def _top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/top [week|month|all]``."""
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        self._remember(user)
+        period = context.args[0] if context.args else ""
+        await self._reply(update, await self.service.top(_chat(chat), _actor(user), period))
+
+    async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/stats [@user|me] [week|month|all]`` (or as a reply to the user's message)."""
+        user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
+        if user is None or chat is None or msg is None:
+            return
+        self._remember(user)
+        args = [self._usernames.get(a.lstrip("@").lower(), a) for a in context.args or []]
+        replied: Message | None = msg.reply_to_message
+        if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+            args = [str(replied.from_user.id), *args]
+        await self._reply(update, await self.service.stats(_chat(chat), _actor(user), args))
+
+    async def _replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/replay N``: in a private chat the replay is the reply; from a group the service
+        sends it to the private chat (discards are private, R3.3)."""
+        user, chat = update.effective_user, update.effective_chat
+        if user is None or chat is None:
+            return
+        self._remember(user)
+        arg = context.args[0] if context.args else ""
+        await self._reply(update, await self.service.replay(_chat(chat), _actor(user), arg))
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat

@@ -297,6 +297,7 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
         assert {o["name"] for o in ofc["options"]} == {
             "new", "join", "leave", "ready", "balance", "top", "history", "rules", "daily",
             "sitout", "back", "help", "topup", "tournament", "addbot", "removebot", "hand",
+            "stats", "replay",
         }  # fmt: skip
         assert ofc["dm_permission"] is False
         assert ofc.get("default_member_permissions") is None  # every member sees /ofc

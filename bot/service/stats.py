@@ -1,0 +1,320 @@
+"""Statistics, the leaderboard by period and replays of finished hands (issue 12).
+
+* ``/stats [@user|me] [week|month]``: a player's figures, or the group's with no name,
+  from :meth:`Store.player_stats` / :meth:`Store.community_stats` (SQL aggregates over the
+  per-player figures stored with every settlement, never a walk over the hands).
+* ``/top week|month|all``: players by net kush won in the period
+  (:meth:`Store.kush_leaderboard`); plain ``/top`` stays the leaderboard by balance
+  (:func:`bot.service.wallet.top`).
+* ``/replay N`` (``N`` the ``#id`` ``/history`` shows): the hand street by street with ◀ ▶
+  buttons (:class:`~bot.presses.ReplayStep`), in a private chat or an ephemeral message,
+  never in a group. Only a player of the hand may watch it, and each frame holds the
+  watcher's own discards and nobody else's (R3.3): the frames come from
+  :func:`game.history.replay_frames`, which never reads another board's discards.
+
+Replaying a hand re-runs its actions in the core (a timeout with ``safe_autoplay`` runs the
+strategy again), so frames are built in a worker thread, off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.model import Actor, ChatRef, Reply
+from bot.names import clean_arg
+from bot.presses import ReplayStep, encode
+from bot.screens import Button, Screen
+from bot.service.runtime import Runtime
+from bot.texts import tr
+from game.board import BOXES
+from game.errors import GameError
+from game.history import ReplayFrame, replay_frames
+from storage.api import Community, HandRecord, HandStats, Player
+
+__all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
+
+#: ``/top`` and ``/stats`` periods: seconds back from now (``None``: all time).
+PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
+_PERIOD_WORDS = {"неделя": "week", "месяц": "month", "всё": "all", "все": "all"}
+_ME = {"me", "я"}
+
+
+def period_start(period: str, now: float) -> float | None:
+    """The start (Unix seconds) of a period of :data:`PERIODS` ending ``now``; ``None`` for
+    all time. :raises KeyError: for an unknown period."""
+    back = PERIODS[period]
+    return None if back is None else now - back
+
+
+def _period(word: str) -> str | None:
+    w = word.lower()
+    w = _PERIOD_WORDS.get(w, w)
+    return w if w in PERIODS else None
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "—"
+
+
+def _avg(total: int, count: int) -> str:
+    return f"{total / count:+.1f}" if count else "—"
+
+
+def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
+    """The figures of :class:`HandStats` as short lines (a phone's width)."""
+    lines = [
+        tr(lang, "stats.group_hands" if group else "stats.hands",
+           hands=s.hands, players=s.players, points=_avg(s.points, s.hands),
+           kush=_avg(s.kush, s.hands), label=label),
+        tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
+           royalties=_avg(s.royalties, s.boards if group else s.hands).lstrip("+")),
+        tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
+           stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played),
+    ]  # fmt: skip
+    return lines
+
+
+async def stats(
+    rt: Runtime, community: Community, actor: Actor, lang: str, args: Sequence[str]
+) -> Reply:
+    """``/stats [@user|me] [week|month|all]``: with no name, the group's figures followed by
+    the caller's own (when they played); with a name (or ``me``), that player's only."""
+    period = "all"
+    names: list[str] = []
+    for a in args:
+        p = _period(a)
+        if p is not None:
+            period = p
+        else:
+            names.append(clean_arg(a))
+    since = period_start(period, rt.clock())
+    label = community.settings.kush_label
+    when = tr(lang, f"period.{period}")
+    if len(names) > 1:
+        return Reply(tr(lang, "stats.usage"), alert=True)
+    me = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    lines: list[str] = []
+    if names and names[0].lower() not in _ME:
+        target = await rt.store.find_player(community.id, names[0])
+        if target is None:
+            return Reply(tr(lang, "reply.unknown_player", name=names[0]), alert=True)
+        return Reply("\n".join(await _player_block(rt, target, since, lang, label, when)))
+    if not names:
+        group = await rt.store.community_stats(community.id, since)
+        if not group.hands:
+            return Reply(tr(lang, "stats.none", when=when))
+        title = community.title or tr(lang, "stats.this_group")
+        lines.append(tr(lang, "stats.title", name=title, when=when))
+        lines += _stats_lines(group, lang, label, group=True)
+        if group.biggest_winner is not None:
+            winner = await rt.store.get_player(group.biggest_winner)
+            lines.append(
+                tr(lang, "stats.group_best", scoops=group.scoops, won=group.biggest_win,
+                   label=label, name=winner.name if winner else "?")
+            )  # fmt: skip
+        else:  # every hand a draw (or a fouled pair)
+            lines.append(tr(lang, "stats.best", scoops=group.scoops, best="—"))
+        lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
+        own = await rt.store.player_stats(me.id, since)
+        if not own.players:
+            return Reply("\n".join(lines))
+        lines.append("")
+        lines += await _player_block(rt, me, since, lang, label, when, own)
+        return Reply("\n".join(lines))
+    return Reply("\n".join(await _player_block(rt, me, since, lang, label, when)))
+
+
+async def _player_block(
+    rt: Runtime,
+    p: Player,
+    since: float | None,
+    lang: str,
+    label: str,
+    when: str,
+    known: HandStats | None = None,
+) -> list[str]:
+    s = known if known is not None else await rt.store.player_stats(p.id, since)
+    if not s.players:
+        return [tr(lang, "stats.player_none", name=p.name, when=when)]
+    lines = [tr(lang, "stats.title", name=p.name, when=when)]
+    lines += _stats_lines(s, lang, label, group=False)
+    best = f"{s.biggest_win:+d} {label}" if s.biggest_winner is not None else "—"
+    lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
+    lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
+    return lines
+
+
+async def top(rt: Runtime, community: Community, lang: str, period: str) -> Reply:
+    """``/top week|month|all``: players by net kush won in the period, best first, with the
+    hands they played (the period counts every settlement finished in it)."""
+    which = _period(period)
+    if which is None:
+        return Reply(tr(lang, "top.usage"), alert=True)
+    since = period_start(which, rt.clock())
+    rows = await rt.store.kush_leaderboard(community.id, since, 10)
+    when = tr(lang, f"period.{which}")
+    if not rows:
+        return Reply(tr(lang, "stats.none", when=when))
+    label = community.settings.kush_label
+    lines = [tr(lang, "top.period_title", when=when)]
+    for n, (p, kush, hands) in enumerate(rows, start=1):
+        lines.append(tr(lang, "top.period_line", n=n, name=p.name, kush=kush, label=label,
+                        hands=hands))  # fmt: skip
+    return Reply("\n".join(lines))
+
+
+# -- replays --------------------------------------------------------------------------------
+class _Refused(Exception):
+    """A replay that may not be shown: ``key`` is the text of the notice."""
+
+    def __init__(self, key: str, **values: Any) -> None:
+        super().__init__(key)
+        self.key = key
+        self.values = values
+
+
+def _language(community: Community, lang: str) -> str:
+    """The hand's group's forced language, if it has one (every frame of a replay in one
+    language, whichever chat it is watched from)."""
+    forced = community.settings.language
+    return forced if forced in ("en", "ru") else lang
+
+
+async def _watch(
+    rt: Runtime, actor: Actor, hand_id: int
+) -> tuple[HandRecord, int, dict[int, str], Community]:
+    """The hand, the asker's table seat in it, names by table seat and the community, once
+    it is sure the asker played it (on the same platform). :raises _Refused: otherwise."""
+    record = await rt.store.get_hand(hand_id)
+    if record is None:
+        raise _Refused("replay.unknown", n=hand_id)
+    table = await rt.store.get_table(record.table_id)
+    community = await rt.store.get_community(table.community_id) if table else None
+    if community is None or community.platform != actor.platform:
+        raise _Refused("replay.not_yours")
+    player = await rt.store.find_player(community.id, actor.user_id)
+    if player is None or player.user_id != actor.user_id:
+        raise _Refused("replay.not_yours")
+    seat = next((s for s, pid in record.players.items() if pid == player.id), None)
+    if seat is None:
+        raise _Refused("replay.not_yours")
+    if "setup" not in record.hand or "actions" not in record.hand:
+        raise _Refused("replay.no_cards", n=hand_id)
+    names: dict[int, str] = {}
+    for s, pid in record.players.items():
+        p = await rt.store.get_player(pid)
+        names[s] = p.name if p is not None else f"#{s + 1}"
+    return record, seat, names, community
+
+
+async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
+    """The frames of a hand seen by the player at ``seat`` (in a worker thread).
+    :raises _Refused: if the stored hand does not replay."""
+    try:
+        return await asyncio.to_thread(replay_frames, record.hand, seat)
+    except (GameError, KeyError, TypeError, ValueError) as exc:
+        raise _Refused("replay.no_cards", n=record.id) from exc
+
+
+def replay_screen(
+    record: HandRecord,
+    frames: Sequence[ReplayFrame],
+    k: int,
+    seat: int,
+    names: Mapping[int, str],
+    lang: str,
+) -> Screen:
+    """Frame ``k`` (1-based) of a replay as seen by the player at ``seat``: every board after
+    that street (hidden boards as such), the watcher's own discards so far (R3.3), at the
+    showdown each board's points, royalties, foul and Fantasyland; ◀ ▶ step through."""
+    frame = frames[k - 1]
+    head = "replay.showdown" if frame.final else "replay.street"
+    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=record.number),
+             tr(lang, head, street=k, streets=frame.streets)]  # fmt: skip
+    result: dict[int, Mapping[str, Any]] = {
+        int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r
+    }
+    counted: Mapping[str, Any] = record.result.get("counted") or {}
+    for b in frame.boards:
+        name = names.get(b.owner, f"#{b.owner + 1}")
+        if sum(o.owner == b.owner for o in frame.boards) > 1:  # double boxes (R4.2)
+            name += " ①" if b.seat % 10 == 0 else " ②"
+        if b.owner == seat:
+            name += " " + tr(lang, "replay.you")
+        if b.fantasyland:
+            name += " 🌈"
+        lines.append("")
+        lines.append(name + ":")
+        if b.hidden:
+            lines.append("  " + tr(lang, "replay.hidden"))
+            continue
+        for box in BOXES:
+            cards = b.board.box(box)
+            lines.append("  " + " ".join([c.face for c in cards] + ["·"] * (box.size - len(cards))))
+        r = result.get(b.seat)
+        if frame.final and r is not None:
+            points = int(counted.get(str(b.seat), r.get("points", 0)))
+            notes = [tr(lang, "showdown.points", points=points)]
+            if r.get("fouled"):
+                notes.append(tr(lang, "showdown.fouled"))
+            elif sum(r.get("royalties") or ()):
+                notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
+            if r.get("fantasyland_cards"):
+                notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
+            lines.append("  " + " · ".join(notes))
+    if frame.discards:
+        lines.append("")
+        lines.append(tr(lang, "replay.discards", cards=" ".join(c.face for c in frame.discards)))
+    version = f"R{len(frames)}"
+    row = []
+    if k > 1:
+        row.append(Button("◀", encode(ReplayStep(record.id, version, k - 1))))
+    if k < len(frames):
+        row.append(Button("▶", encode(ReplayStep(record.id, version, k + 1))))
+    return Screen("\n".join(lines), (tuple(row),) if row else ())
+
+
+async def replay(
+    rt: Runtime, chat: ChatRef, actor: Actor, lang: str, arg: str, *, here: bool
+) -> Reply:
+    """``/replay N``: the first frame of hand ``#N`` for the asker, who must have played it.
+    With ``here`` (the answer is seen by the asker alone: a private chat, a Discord ephemeral
+    message) it is the reply's screen; in a group it goes to the asker's private chat and the
+    group only hears that it went there (discards are private, R3.3)."""
+    n = arg.strip().lstrip("#")
+    if not n.isdigit() or len(n) > 12:
+        return Reply(tr(lang, "replay.usage"), alert=True)
+    try:
+        record, seat, names, community = await _watch(rt, actor, int(n))
+        frames = await _frames(record, seat)
+    except _Refused as r:
+        return Reply(tr(lang, r.key, **r.values), alert=True)
+    screen = replay_screen(record, frames, 1, seat, names, _language(community, lang))
+    if here or chat.private:
+        return Reply(screen=screen, private=True, live=False)
+    presenter = rt.presenters.get(actor.platform)
+    ref = await presenter.show_private(actor.user_id, screen, None) if presenter else None
+    if ref is None:
+        return Reply(tr(lang, "replay.no_private"), alert=True)
+    return Reply(tr(lang, "replay.sent", n=record.id))
+
+
+async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) -> Reply:
+    """◀ or ▶ on a replay: frame ``press.frame`` as the pressed message's new face, private
+    to the presser (a platform shows it only on a private chat's or ephemeral message). A
+    press by someone who did not play the hand, for a frame the hand does not have, or from
+    a replay whose frames changed since, is refused with a notice and shows nothing."""
+    try:
+        record, seat, names, community = await _watch(rt, actor, press.table)
+        frames = await _frames(record, seat)
+    except _Refused as r:
+        return Reply(tr(lang, r.key, **r.values), alert=True)
+    lang = _language(community, lang)
+    if press.version != f"R{len(frames)}":
+        return Reply(tr(lang, "err.stale"), alert=True)
+    if not 1 <= press.frame <= len(frames):
+        return Reply(tr(lang, "err.forged"), alert=True)
+    screen = replay_screen(record, frames, press.frame, seat, names, lang)
+    return Reply(screen=screen, private=True, live=False)

@@ -1,0 +1,244 @@
+"""Finished hands read back from their stored JSON: a street-by-street replay and the
+per-player statistics of a settlement (issue 12). Pure and deterministic: the same stored
+hand always gives the same frames and the same figures.
+
+* :func:`replay_frames` rebuilds a hand from ``Hand.to_json()`` and gives every board as it
+  was after each street (R3.2, R4.1). Discards are never shown to anyone but their owner
+  (R3.3): a frame holds only the discards of the *viewer's* boards, and the discards of every
+  other board are never even read.
+* :func:`seat_stats` derives from a stored result (``HandResult.to_json()`` plus what the
+  service adds) what each player got from the hand: points, fouls, royalties, scoops,
+  Fantasyland entered or kept; :func:`settlement_kind` tells a hand from the other
+  settlements the history holds (a round, a Chinese Poker game, a tournament's payout).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from game.actions import action_from_json
+from game.board import Board, assess_board
+from game.cards import Card
+from game.hand import Hand, HandSetup
+from game.options import GameKind, RuleOptions
+
+__all__ = [
+    "SETTLEMENT_KINDS",
+    "BoardFrame",
+    "ReplayFrame",
+    "SeatStats",
+    "replay_frames",
+    "seat_stats",
+    "settlement_kind",
+]
+
+#: The kinds of history entries: an ordinary hand, a round settled apart (R8.3), the end of a
+#: Chinese Poker game (R7.6) and a tournament's payout (R8.7).
+SETTLEMENT_KINDS = ("hand", "round_end", "game_end", "tournament_end")
+
+
+@dataclass(frozen=True, slots=True)
+class BoardFrame:
+    """One board in a replay frame.
+
+    :ivar seat: the board seat (a player's table seat; with double boxes ``10p``/``10p + 1``).
+    :ivar owner: the table seat of the player who plays it.
+    :ivar board: the cards placed on the streets shown so far (empty while ``hidden``).
+    :ivar hidden: the board was still hidden at that point of the hand (a Fantasyland or
+        closed board before showdown, R6.3, R4.5).
+    :ivar fantasyland: the board is played in Fantasyland (R6.2).
+    """
+
+    seat: int
+    owner: int
+    board: Board
+    hidden: bool
+    fantasyland: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """The hand after one street.
+
+    :ivar street: 1-based street number (the last frame is the showdown).
+    :ivar streets: how many frames the hand has.
+    :ivar boards: every board in acting order.
+    :ivar discards: the viewer's own discards up to this street (R3.3: nobody else's).
+    """
+
+    street: int
+    streets: int
+    boards: tuple[BoardFrame, ...]
+    discards: tuple[Card, ...]
+
+    @property
+    def final(self) -> bool:
+        """The frame is the showdown (every board complete and shown)."""
+        return self.street == self.streets
+
+
+def replay_frames(hand: Mapping[str, Any], viewer: int | None = None) -> tuple[ReplayFrame, ...]:
+    """Every board after each street of a stored hand (``Hand.to_json()``).
+
+    Frame ``k`` shows each ordinary board with the cards of its first ``k`` streets (a board
+    with fewer streets stays as it ended); boards played closed (Fantasyland, R6.3; Chinese
+    Poker, R4.5) are hidden until the last frame, which is the showdown. A hand of closed
+    boards only has one frame.
+
+    :param hand: ``{"setup": …, "actions": […]}`` of a finished or unfinished hand.
+    :param viewer: the table seat of the player watching: the frames show the discards of
+        the boards that player played (R3.3) and nobody else's; ``None``: no discard at all.
+    :raises GameError: if the stored hand does not replay (bad setup or action log).
+    :raises KeyError: if ``hand`` has no setup or actions.
+    """
+    game = Hand(HandSetup.from_json(hand["setup"]))
+    owner = game.setup.owner
+    mine = {s for s in game.order if viewer is not None and owner(s) == viewer}
+    # per board: (board, own discards) after each of its streets
+    after: dict[int, list[tuple[Board, tuple[Card, ...]]]] = {s: [] for s in game.order}
+    for data in hand["actions"]:
+        action = action_from_json(data)
+        done = game.apply(action).street_done
+        if done:
+            s = action.seat
+            after[s].append((game.board_of(s), game.discards_of(s) if s in mine else ()))
+    normal = [s for s in game.order if s in game.normal]
+    streets = max((game.streets_of(s) for s in normal), default=0) or 1
+    frames: list[ReplayFrame] = []
+    for k in range(1, streets + 1):
+        final = k == streets
+        boards: list[BoardFrame] = []
+        discards: list[Card] = []
+        for s in game.order:
+            snaps = after[s]
+            closed = s not in game.normal
+            if closed and not final:
+                shown: tuple[Board, tuple[Card, ...]] = (Board(), ())
+            elif not snaps:
+                shown = (Board(), ())
+            else:
+                shown = snaps[min(k, len(snaps)) - 1] if not closed else snaps[-1]
+            if s in mine:
+                discards.extend(shown[1])
+            boards.append(
+                BoardFrame(s, owner(s), shown[0], closed and not final, game.is_fantasyland(s))
+            )
+        frames.append(ReplayFrame(k, streets, tuple(boards), tuple(discards)))
+    return tuple(frames)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatStats:
+    """What one player got from one hand (summed over their boards with double boxes, R4.2).
+
+    :ivar boards: boards played (1, or 2 with ``heads_up_double_boxes``).
+    :ivar points: net points (R5.1; Chinese Poker: the points the game counted, R7.5).
+    :ivar fouls: fouled boards (R2.3).
+    :ivar royalties: royalties of the unfouled boards (R5.6; Chinese Poker: bonuses, R7.2).
+    :ivar scoops: opponents' boards beaten in all three boxes (R5.2; open-face games only).
+    :ivar fl_chances: ordinary boards that could earn Fantasyland (it is on, R6.7).
+    :ivar fl_entered: ordinary boards that earned Fantasyland (R6.1).
+    :ivar fl_played: boards played in Fantasyland (R6.2).
+    :ivar fl_stayed: Fantasyland boards that earned it again (R6.4).
+    """
+
+    boards: int = 0
+    points: int = 0
+    fouls: int = 0
+    royalties: int = 0
+    scoops: int = 0
+    fl_chances: int = 0
+    fl_entered: int = 0
+    fl_played: int = 0
+    fl_stayed: int = 0
+
+
+def settlement_kind(result: Mapping[str, Any]) -> str:
+    """Which of :data:`SETTLEMENT_KINDS` a stored result is (by the service's markers)."""
+    for kind in SETTLEMENT_KINDS[1:]:
+        if result.get(kind):
+            return kind
+    return "hand"
+
+
+def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, SeatStats]:
+    """Per table seat (the player, not the board), what a stored hand gave: see
+    :class:`SeatStats`. Empty for a settlement that is not a hand (:func:`settlement_kind`).
+
+    Scoops are the result's own (``HandResult.scoops``); a result stored before it kept them
+    has them counted again from its boards: a live board scoops an opponent's board that is
+    fouled, or that it beats on all three boxes (R5.2, R5.4); a player's own two boards never
+    count against each other (R4.2). Chinese Poker has no scoop (R7): 0.
+
+    :raises KeyError: on a result without ``seats``.
+    :raises GameError: on a stored board or options that do not parse.
+    """
+    if settlement_kind(result) != "hand":
+        return {}
+    setup = hand.get("setup") or {}
+    opts: Mapping[str, Any] = setup.get("options") or {}
+    game = str(opts.get("game", GameKind.PINEAPPLE.value))
+    chinese = game == GameKind.CHINESE.value
+    fantasyland = bool(opts.get("fantasyland", not chinese))  # the presets' default (R6.7)
+    owners = {int(k): int(v) for k, v in dict(result.get("owners") or {}).items()}
+    counted = {int(k): int(v) for k, v in dict(result.get("counted") or {}).items()}
+    seats = list(result["seats"])
+    if all("scoops" in r for r in seats):
+        scooped = {int(r["seat"]): int(r["scoops"]) for r in seats}
+    else:
+        scooped = _count_scoops(seats, owners, opts, chinese)
+    out: dict[int, SeatStats] = {}
+    for r in seats:
+        seat = int(r["seat"])
+        owner = owners.get(seat, seat)
+        fouled = bool(r.get("fouled"))
+        fl_played = bool(r.get("played_fantasyland"))
+        earned = int(r.get("fantasyland_cards") or 0) > 0
+        scoops = scooped.get(seat, 0)
+        points = counted.get(seat, int(r.get("points") or 0))
+        can_enter = not chinese and fantasyland and not fl_played
+        prev = out.get(owner, SeatStats())
+        out[owner] = SeatStats(
+            prev.boards + 1,
+            prev.points + points,
+            prev.fouls + int(fouled),
+            prev.royalties + (0 if fouled else sum(int(x) for x in r.get("royalties") or ())),
+            prev.scoops + scoops,
+            prev.fl_chances + int(can_enter),
+            prev.fl_entered + int(can_enter and earned),
+            prev.fl_played + int(fl_played),
+            prev.fl_stayed + int(fl_played and earned),
+        )
+    return out
+
+
+def _count_scoops(
+    seats: list[Mapping[str, Any]],
+    owners: Mapping[int, int],
+    opts: Mapping[str, Any],
+    chinese: bool,
+) -> dict[int, int]:
+    """Scoops counted again from stored boards (results stored before they kept them)."""
+    if chinese:
+        return {}
+    options = RuleOptions.from_json(opts) if opts else RuleOptions()
+    assessed = []
+    for r in seats:
+        seat = int(r["seat"])
+        board = Board.from_json(r)
+        fl = bool(r.get("played_fantasyland"))
+        assessed.append((seat, owners.get(seat, seat), assess_board(board, options, fl)))
+    out: dict[int, int] = {}
+    for seat, owner, mine in assessed:
+        out[seat] = 0
+        if mine.fouled:
+            continue
+        for other_seat, other_owner, theirs in assessed:
+            if other_owner == owner or other_seat == seat:
+                continue
+            beats = all(a > b for a, b in zip(mine.strengths, theirs.strengths, strict=True))
+            if theirs.fouled or beats:
+                out[seat] += 1
+    return out

@@ -1,0 +1,69 @@
+"""``/ofc stats``, ``/ofc top`` and ``/ofc replay`` against the fake Discord (issue 12), on
+the scripted hand of tests/bot/test_stats_service.py: the first to act wins 38 kush."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, EPHEMERAL, components, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS
+from tests.game.helpers import stacked_deck
+from tests.game.test_history import DECK
+
+_BOX = {"b": "bottom", "m": "middle", "t": "top", "x": None}
+PLAN: dict[str, str | None] = {c.text: _BOX[x] for c, x in LAYOUT.items()}
+
+
+async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
+    async with world(tmp_path, deck_source=lambda: stacked_deck(DECK)) as w:
+        public = w.public_texts()
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        winner = ALICE if t.seats[t.hand.order[0]].user_id == str(ALICE.id) else BOB
+        loser = BOB if winner is ALICE else ALICE
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"},
+                          {ALICE.id: PLAN, BOB.id: PLAN})  # fmt: skip
+
+        reply = await w.slash(CAROL, "stats", {"user": winner})
+        assert not reply["flags"] & EPHEMERAL
+        assert reply["content"].splitlines() == [
+            f"📊 {winner.name} · all time",
+            "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
+            "Fouls: 0% (0 of 1) · royalties/hand 32.0",
+            "Fantasyland: entered 100% · stayed — of 0",
+            "Scoops: 1 · biggest win: +38 kush",
+            "Net: +38 kush",
+        ]
+        group = (await w.slash(CAROL, "stats"))["content"].splitlines()
+        assert group[1:3] == ["Hands: 1 · players: 2", "Fouls: 50% (1 of 2) · royalties/hand 16.0"]
+        month = (await w.slash(CAROL, "top", {"period": "month"}))["content"].splitlines()
+        assert month == [
+            "🏆 Kush won · last 30 days",
+            f"1. {winner.name} — +38 kush · hands: 1",
+            f"2. {loser.name} — -38 kush · hands: 1",
+        ]
+        history = (await w.slash(winner, "history"))["content"]
+        hand_id = int(history.splitlines()[1].split()[0].lstrip("#"))
+
+        # the replay is ephemeral; ▶ edits that message in place and nowhere else
+        refused = await w.slash(CAROL, "replay", {"number": hand_id})
+        assert refused["flags"] & EPHEMERAL and "Only the players" in refused["content"]
+        frame = await w.slash(winner, "replay", {"number": hand_id})
+        assert frame["flags"] & EPHEMERAL
+        texts = [frame["content"]]
+        for _ in range(4):
+            step = next(c["custom_id"] for c in components(frame) if c.get("label") == "▶")
+            record = await w.press(winner, frame, step)
+            assert record.callback_type == 7, record.callback_body
+            frame = w.fake.messages[int(frame["id"])]
+            texts.append(frame["content"])
+        assert "Street 1 of 5" in texts[0] and "Showdown" in texts[-1]
+        for text in texts:
+            assert not [c for c in LOSER_DISCARDS if c.face in text]
+        assert [c for c in WINNER_DISCARDS if c.face in texts[-1]] == list(WINNER_DISCARDS)
+        # the replay never became the player's live hand, and nothing of it went public
+        live = w.adapter.presenter.live_hand(str(winner.id))
+        assert live is None or live.message_id != int(frame["id"])
+        assert not [p for p in public if "Street" in p or "discards" in p]

@@ -1,0 +1,273 @@
+"""/stats, /top by period and /replay through the table service (issue 12), on a scripted
+hand whose figures are checked by hand: the player who acts first gets a royal flush bottom,
+A♥A♦K♥K♦Q♥ middle and Q♦Q♣9♠ top (25 + 7 royalties, Fantasyland, R5.6, R6.1), the other fouls
+(R2.3), so the first wins 6 + 32 = 38 points and 38 kush."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from bot.model import Actor, ChatRef, LiveTable, Reply
+from bot.presses import DiscardCard, PlaceCard, ReplayStep, decode, encode
+from bot.screens import Screen
+from bot.service import TableService
+from game.board import Box
+from game.cards import Card, parse_cards
+from storage.api import BuyIn, Settlement
+from storage.memory import MemoryStore
+from tests.bot.fakes import FakePresenter
+from tests.game.helpers import stacked_deck
+from tests.game.test_history import DECK, scripted_hand
+
+GROUP = ChatRef("telegram", "-100", "-100", "Friends")
+ALICE = Actor("telegram", "1", "Alice", "en")
+BOB = Actor("telegram", "2", "Bob", "ru")
+CAROL = Actor("telegram", "3", "Carol", "en")
+DM = {a.user_id: ChatRef("telegram", a.user_id, a.user_id, "", private=True) for a in (ALICE, BOB)}
+
+_BOX = {"b": Box.BOTTOM, "m": Box.MIDDLE, "t": Box.TOP}
+#: card → box (x: discard) for both players, street by street (see tests/game/test_history.py)
+LAYOUT: dict[Card, str] = {}
+for cards, letters in [
+    ("As Ks Qs Js Ts", "b b b b b"), ("2c 3c 4c 5c 7d", "b b b b b"),
+    ("Ah Kh 2d", "m m x"), ("3d 4d 5d", "m m x"), ("Ad Kd 6h", "m m x"), ("3h 4h 6d", "m m x"),
+    ("Qh Qd 7s", "m t x"), ("3s 4s 8d", "m t x"), ("Qc 9s 8s", "t t x"), ("9c Tc 9h", "t t x"),
+]:  # fmt: skip
+    LAYOUT.update(zip(parse_cards(cards), letters.split(), strict=True))
+WINNER_DISCARDS = parse_cards("2d 6h 7s 8s")
+LOSER_DISCARDS = parse_cards("5d 6d 8d 9h")
+
+
+@pytest.fixture
+async def env() -> tuple[TableService, FakePresenter, MemoryStore]:
+    store = MemoryStore()
+    service = TableService(
+        store,
+        clock=lambda: 1_000_000.0,
+        rng=random.Random(5),
+        next_hand_delay=0,
+        timers=False,
+        deck_source=lambda: stacked_deck(DECK),
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter, store
+
+
+def _version(screen: Screen) -> str:
+    for b in screen.all_buttons():
+        p = decode(b.data)
+        if isinstance(p, PlaceCard | DiscardCard):
+            return p.version
+    raise AssertionError("no hand buttons")
+
+
+async def play_scripted(service: TableService, presenter: FakePresenter) -> tuple[Actor, Actor]:
+    """Alice and Bob play the scripted hand by pressing its buttons; returns (winner, loser)."""
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_user = {a.user_id: a for a in (ALICE, BOB)}
+    first = by_user[t.seats[t.hand.order[0]].user_id]
+    while t.hand_no == 1:
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        actor = by_user[t.seats[seat].user_id]
+        for card in t.hand.current_cards(seat):
+            version = _version(presenter.last_private(actor.user_id))
+            letter = LAYOUT[card]
+            press = (
+                DiscardCard(t.id, version, card)
+                if letter == "x"
+                else PlaceCard(t.id, version, card, _BOX[letter])
+            )
+            reply = await service.press(actor, encode(press))
+            assert not reply.alert, reply.text
+        version = _version(presenter.last_private(actor.user_id))
+        reply = await service.press(actor, f"{t.id}:{version}:c")
+        assert not reply.alert, reply.text
+    return first, (BOB if first is ALICE else ALICE)
+
+
+def _table(service: TableService) -> LiveTable:
+    t = service.table_in(GROUP)
+    assert t is not None
+    return t
+
+
+async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, _store = env
+    winner, loser = await play_scripted(service, presenter)
+    assert (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines() == [
+        f"📊 {winner.name} · all time",
+        "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
+        "Fouls: 0% (0 of 1) · royalties/hand 32.0",
+        "Fantasyland: entered 100% · stayed — of 0",
+        "Scoops: 1 · biggest win: +38 kush",
+        "Net: +38 kush",
+    ]
+    assert (await service.stats(GROUP, CAROL, ["@" + loser.name, "month"])).text.splitlines() == [
+        f"📊 {loser.name} · last 30 days",
+        "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
+        "Fouls: 100% (1 of 1) · royalties/hand 0.0",
+        "Fantasyland: entered 0% · stayed — of 0",
+        "Scoops: 0 · biggest win: —",
+        "Net: -38 kush",
+    ]
+    # the group's figures, then the asker's own (Bob's texts are Russian)
+    bob = (await service.stats(GROUP, BOB, [])).text.splitlines()
+    assert bob[:2] == ["📊 Friends · за всё время", "Раздач: 1 · игроков: 2"]
+    assert bob[6:8] == ["", "📊 Bob · за всё время"]
+    assert (await service.stats(DM[ALICE.user_id], ALICE, [])).alert  # no group there
+    group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
+    assert group == [
+        "📊 Friends · all time",
+        "Hands: 1 · players: 2",
+        "Fouls: 50% (1 of 2) · royalties/hand 16.0",
+        "Fantasyland: entered 50% · stayed — of 0",
+        f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
+        "Kush won in all: 38 kush",
+    ]  # Carol played nothing: no block of her own
+    assert (await service.stats(GROUP, CAROL, ["week", "me"])).text == (
+        "Carol: no hands (last 7 days)."
+    )
+    bad = await service.stats(GROUP, CAROL, ["@nobody"])
+    assert bad.alert and "nobody" in bad.text
+    assert (await service.stats(GROUP, CAROL, ["a", "b"])).alert
+
+
+async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, _store = env
+    winner, loser = await play_scripted(service, presenter)
+    week = (await service.top(GROUP, CAROL, "week")).text.splitlines()
+    assert week == [
+        "🏆 Kush won · last 7 days",
+        f"1. {winner.name} — +38 kush · hands: 1",
+        f"2. {loser.name} — -38 kush · hands: 1",
+    ]
+    assert (await service.top(GROUP, CAROL, "month")).text.splitlines()[1:] == week[1:]
+    assert (await service.top(GROUP, CAROL)).text.splitlines() == [
+        "🏆 Top players",
+        f"1. {winner.name} — 1038 kush",
+        f"2. {loser.name} — 962 kush",
+    ]
+    # eight days later the hand has left the week but not the month
+    service.rt.clock = lambda: time.time() + 8 * 86400
+    assert (await service.top(GROUP, CAROL, "week")).text == "No hands played (last 7 days)."
+    assert (await service.top(GROUP, CAROL, "month")).text.splitlines()[1:] == week[1:]
+    assert (await service.top(GROUP, CAROL, "all")).text.splitlines()[1:] == week[1:]
+    refused = await service.top(GROUP, CAROL, "yesterday")
+    assert refused.alert and "/top week" in refused.text
+
+
+async def test_history_shows_the_replay_number(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store = env
+    winner, _ = await play_scripted(service, presenter)
+    text = (await service.history(GROUP, winner)).text
+    hand = (await store.hand_history(_table(service).seats[0].player_id, 1))[0]
+    assert f"#{hand.id} · " in text and "/replay N" in text
+
+
+async def _replay_all(
+    service: TableService, presenter: FakePresenter, actor: Actor, hand_id: int
+) -> list[Reply]:
+    """/replay from the group, then ▶ through every frame; returns each frame's reply."""
+    before = len(presenter.privates.get(actor.user_id, []))
+    reply = await service.replay(GROUP, actor, str(hand_id))
+    assert not reply.alert and f"#{hand_id}" in reply.text and reply.screen is None
+    sent = presenter.privates[actor.user_id][before:]
+    assert len(sent) == 1
+    frames = [Reply(screen=sent[0], private=True, live=False)]
+    while True:
+        screen = frames[-1].screen
+        assert screen is not None
+        step = [b.data for b in screen.all_buttons() if b.label == "▶"]
+        if not step:
+            return frames
+        got = await service.press(actor, step[0], DM[actor.user_id], message_ref="p1")
+        assert not got.alert and got.private and not got.live
+        frames.append(got)
+
+
+async def test_replay_shows_every_street_and_only_the_askers_discards_R3_3(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store = env
+    winner, loser = await play_scripted(service, presenter)
+    hand = (await store.hand_history(_table(service).seats[0].player_id, 1))[0]
+    for actor, own, other in ((winner, WINNER_DISCARDS, LOSER_DISCARDS),
+                              (loser, LOSER_DISCARDS, WINNER_DISCARDS)):  # fmt: skip
+        frames = await _replay_all(service, presenter, actor, hand.id)
+        assert len(frames) == 5
+        for k, r in enumerate(frames):
+            assert r.screen is not None
+            text = r.screen.text
+            for card in other:  # never another player's discard, in any frame
+                assert card.face not in text, (k, card)
+            shown = [c for c in own if c.face in text]
+            assert shown == list(own[:k]), k  # one more own discard per street from street 2
+        last = frames[-1].screen
+        assert last is not None
+        assert "Showdown" in last.text or "Вскрытие" in last.text
+        assert "+38" in last.text and "-38" in last.text
+        assert [b.label for b in last.all_buttons()] == ["◀"]
+        first = frames[0].screen
+        assert first is not None and [b.label for b in first.all_buttons()] == ["▶"]
+
+
+async def test_replay_presses_refused_clearly(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store = env
+    winner, _ = await play_scripted(service, presenter)
+    hand = (await store.hand_history(_table(service).seats[0].player_id, 1))[0]
+    ok = encode(ReplayStep(hand.id, "R5", 2))
+    stranger = await service.press(CAROL, ok, DM[ALICE.user_id])
+    assert stranger.alert and stranger.screen is None and "Only the players" in stranger.text
+    forged = await service.press(winner, encode(ReplayStep(hand.id, "R5", 6)))
+    assert forged.alert and forged.screen is None
+    stale = await service.press(winner, encode(ReplayStep(hand.id, "R4", 2)))
+    assert stale.alert and stale.screen is None
+    gone = await service.press(winner, encode(ReplayStep(hand.id + 50, "R5", 2)))
+    assert gone.alert and gone.screen is None
+    assert (await service.press(winner, f"{hand.id}:R5:v:x")).alert  # malformed
+    other_platform = Actor("discord", winner.user_id, winner.name, "en")
+    assert (await service.press(other_platform, ok)).alert
+    # commands: a stranger, a bad number, an unknown hand, and a private chat's own reply
+    assert (await service.replay(GROUP, CAROL, str(hand.id))).alert
+    assert (await service.replay(GROUP, winner, "abc")).alert
+    assert (await service.replay(GROUP, winner, "999")).alert
+    here = await service.replay(DM[winner.user_id], winner, f"#{hand.id}")
+    assert here.screen is not None and here.private and not here.live
+    assert "Street 1 of 5" in here.screen.text or "Улица 1 из 5" in here.screen.text
+
+
+async def test_replay_to_a_player_the_bot_cannot_write_to(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store = env
+    winner, _ = await play_scripted(service, presenter)
+    hand = (await store.hand_history(_table(service).seats[0].player_id, 1))[0]
+    presenter.blocked.add(winner.user_id)
+    reply = await service.replay(GROUP, winner, str(hand.id))
+    assert reply.alert and reply.screen is None
+
+
+async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no-untyped-def]
+    """A hand settled later (settle_per_round, R8.3) moved no kush: no biggest win."""
+    service, _presenter, store = env
+    community = await store.community("telegram", GROUP.community_id, GROUP.title)
+    a = await store.player(community.id, ALICE.user_id, "Alice")
+    b = await store.player(community.id, BOB.user_id, "Bob")
+    table = await store.create_table(community.id, "-100", {}, 200)
+    await store.commit(table.id, [BuyIn(a.id, 200), BuyIn(b.id, 200)], {}, key="k:0")
+    hand = scripted_hand()
+    assert hand.result is not None
+    record = {**hand.result.to_json(), "kush": {}}
+    await store.commit(table.id, [Settlement(1, hand.to_json(), record, {0: a.id, 1: b.id}, {})],
+                       {}, key="k:1")  # fmt: skip
+    lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
+    assert lines[4:] == ["Scoops: 1 · biggest win: —", "Kush won in all: 0 kush"]
+    assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (
+        "Hands: 1 · points/hand +38.0 · kush/hand +0.0"
+    )

@@ -1,0 +1,178 @@
+"""Statistics from the per-player figures of the history (issue 12): written with every
+settlement, summed by SQL (SqliteStore) or in Python (MemoryStore) to the same numbers, and
+derived for older entries by migration 002."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import storage.sqlite as sqlite_module
+from storage.api import BuyIn, HandStats, Settlement
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore, migrations
+from tests.game.test_history import scripted_hand
+from tests.storage.helpers import seated
+
+
+def scripted_record() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The hand of tests/game/test_history.py: seat 0 scoops a fouled seat 1 for 38 points
+    (25 + 7 royalties, Fantasyland earned), as the service records it."""
+    hand = scripted_hand()
+    assert hand.result is not None
+    return hand.to_json(), {**hand.result.to_json(), "kush": {"0": 38, "1": -38}}
+
+
+async def play_two(store: SqliteStore | MemoryStore) -> tuple[int, int, int, int]:
+    """Three players; a and b play the scripted hand twice (a wins 38 each time), then a
+    settle_per_round round entry moves 5 from c to b. Returns (community, a, b, c)."""
+    s = await seated(store, 3)
+    a, b, c = s.ids
+    tid = s.table.id
+    await store.commit(tid, [BuyIn(a, 200), BuyIn(b, 200), BuyIn(c, 200)], {}, key="k:0")
+    hand, result = scripted_record()
+    for n in (1, 2):
+        settle = Settlement(n, hand, result, {0: a, 1: b}, {a: 38, b: -38})
+        await store.commit(tid, [settle], {}, key=f"k:{n}")
+    round_end = Settlement(3, {"round_end": True}, {"round_end": True, "kush": {"1": 5, "2": -5}},
+                           {1: b, 2: c}, {b: 5, c: -5})  # fmt: skip
+    await store.commit(tid, [round_end], {}, key="k:3")
+    return s.community.id, a, b, c
+
+
+async def test_player_stats_are_the_hands_figures_summed_checked_by_hand(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    _community, a, b, c = await play_two(store)
+    assert await store.player_stats(a) == HandStats(
+        hands=2, players=1, boards=2, points=76, kush=76, kush_won=76, fouls=0, royalties=64,
+        scoops=2, fl_chances=2, fl_entered=2, fl_played=0, fl_stayed=0, biggest_win=38,
+        biggest_winner=a,
+    )  # fmt: skip
+    # b: two fouled hands (-38 each) and the round entry (+5), which is no hand played
+    assert await store.player_stats(b) == HandStats(
+        hands=2, players=1, boards=2, points=-76, kush=-71, kush_won=5, fouls=2, royalties=0,
+        scoops=0, fl_chances=2, fl_entered=0, biggest_win=5, biggest_winner=b,
+    )  # fmt: skip
+    assert await store.player_stats(c) == HandStats(hands=0, players=1, kush=-5)
+    assert await store.player_stats(999) == HandStats()
+
+
+async def test_community_stats_count_each_hand_once(store: SqliteStore | MemoryStore) -> None:
+    community, a, _b, _c = await play_two(store)
+    group = await store.community_stats(community)
+    assert (group.hands, group.players, group.boards) == (2, 3, 4)
+    assert (group.points, group.kush, group.kush_won) == (0, 0, 81)
+    assert (group.fouls, group.royalties, group.scoops, group.fl_entered) == (2, 64, 2, 2)
+    assert (group.biggest_win, group.biggest_winner) == (38, a)
+    assert await store.community_stats(community + 1) == HandStats()
+
+
+async def test_kush_leaderboard_by_period(
+    store: SqliteStore | MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    start = 1_800_000_000.0
+    now = [start]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    s = await seated(store, 3)
+    a, b, c = s.ids
+    tid = s.table.id
+    await store.commit(tid, [BuyIn(a, 200), BuyIn(b, 200), BuyIn(c, 200)], {}, key="k:0")
+    hand, result = scripted_record()
+    # day 0: a beats b by 38; day 10: b beats c by 38 (seat 0 wins the scripted hand)
+    await store.commit(tid, [Settlement(1, hand, result, {0: a, 1: b}, {a: 38, b: -38})], {},
+                       key="k:1")  # fmt: skip
+    now[0] = start + 10 * 86400
+    await store.commit(tid, [Settlement(2, hand, result, {0: b, 1: c}, {b: 38, c: -38})], {},
+                       key="k:2")  # fmt: skip
+    board = await store.kush_leaderboard(s.community.id)
+    assert [(p.id, k, n) for p, k, n in board] == [(a, 38, 1), (b, 0, 2), (c, -38, 1)]
+    week = await store.kush_leaderboard(s.community.id, since=now[0] - 7 * 86400)
+    assert [(p.id, k, n) for p, k, n in week] == [(b, 38, 1), (c, -38, 1)]
+    assert [p.name for p, _, _ in week] == ["Player1", "Player2"]
+    assert await store.kush_leaderboard(s.community.id, since=now[0] + 1) == []
+    assert len(await store.kush_leaderboard(s.community.id, limit=1)) == 1
+    assert (await store.player_stats(a, since=now[0] - 86400)) == HandStats()
+    assert (await store.player_stats(b, since=now[0] - 86400)).kush == 38
+
+
+async def test_get_hand_returns_the_stored_entry(store: SqliteStore | MemoryStore) -> None:
+    community, a, b, _c = await play_two(store)
+    history = await store.hand_history(a, 1)
+    got = await store.get_hand(history[0].id)
+    assert got is not None and got.number == 2 and dict(got.players) == {0: a, 1: b}
+    assert got.hand == scripted_record()[0]
+    assert await store.get_hand(12345) is None
+    found = await store.get_community(community)
+    assert found is not None and (found.platform, found.external_id) == ("telegram", "-100")
+    assert await store.get_community(community + 7) is None
+
+
+async def test_a_result_without_seats_gives_zero_figures_not_a_refusal(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    s = await seated(store, 2)
+    a, b = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {}, key="k:0")
+    await store.commit(s.table.id, [Settlement(1, {"x": 1}, {"points": 6}, {0: a, 1: b},
+                                               {a: 6, b: -6})], {}, key="k:1")  # fmt: skip
+    assert await store.player_stats(a) == HandStats(hands=1, players=1, kush=6, kush_won=6,
+                                                    biggest_win=6, biggest_winner=a)  # fmt: skip
+
+
+_NEW_COLUMNS = [
+    "community_id",
+    "finished_at",
+    "kind",
+    "kush",
+    "boards",
+    "points",
+    "fouls",
+    "royalties",
+    "scoops",
+    "fl_chances",
+    "fl_entered",
+    "fl_played",
+    "fl_stayed",
+]
+
+
+async def test_migration_002_derives_the_figures_of_older_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database written before 002 (here: 002 undone by hand, columns dropped) gets the
+    same figures from the stored JSON and the ledger as the writer gives new entries."""
+    path = tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    community, a, b, c = await play_two(store)
+    written = [await store.player_stats(p) for p in (a, b, c)]
+    group = await store.community_stats(community)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP INDEX hand_players_by_community")
+        for column in _NEW_COLUMNS:
+            conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+        conn.execute("DELETE FROM schema_version WHERE version >= 2")
+        for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
+            result = json.loads(text)  # results stored then had no scoops of their own
+            for seat in result.get("seats", []):
+                del seat["scoops"]
+            conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
+    conn.close()
+    monkeypatch.setattr(sqlite_module, "migrations", lambda: migrations()[:1])
+    old = await SqliteStore.open(path)  # still at version 1
+    assert [v for v, _, _ in await old.schema_versions()] == [1]
+    await old.close()
+    monkeypatch.undo()
+    store = await SqliteStore.open(path)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()][:2] == [1, 2]
+        assert [await store.player_stats(p) for p in (a, b, c)] == written
+        assert await store.community_stats(community) == group
+    finally:
+        await store.close()
