@@ -17,7 +17,10 @@ Levels:
   the board is finished within two streets (fewer fouls: classic OFC 12 % → 11 %).
 - ``STRONG``: more play-outs over more candidates (:data:`STRONG_PLAYOUTS`,
   :data:`STRONG_WIDTH`), and an exact expectation over the cards to come when the board is
-  finished within two streets.
+  finished within two streets; it goes for Fantasyland (R6.1): a board that earns it is worth
+  :data:`STRONG_FANTASYLAND_VALUE` points, the play-outs also follow the chasing heuristic of
+  :mod:`game.strategy` (the better of the two counts) and a placement that keeps QQ+ on top
+  in reach gets :data:`STRONG_KEEP_OPEN` points.
 
 Every level arranges a Fantasyland hand (R6.2) with the exact solver and chooses a
 non-fouling completion whenever the cards in hand finish the board and one exists (R2.3).
@@ -40,6 +43,8 @@ if TYPE_CHECKING:  # a type only: policies never reach a Hand
 
 __all__ = [
     "NORMAL_PLAYOUTS",
+    "STRONG_FANTASYLAND_VALUE",
+    "STRONG_KEEP_OPEN",
     "STRONG_PLAYOUTS",
     "STRONG_WIDTH",
     "Level",
@@ -57,6 +62,14 @@ STRONG_PLAYOUTS = 32
 NORMAL_WIDTH = 8
 #: Candidate placements compared at ``STRONG``.
 STRONG_WIDTH = 16
+#: What a finished board that earns Fantasyland (R6.1) is worth at ``STRONG``, in points on
+#: top of its royalties: an estimate of one Fantasyland hand (R6.2: 14 cards seen at once,
+#: big royalties) against two opponents over an ordinary hand. The lower levels use 9.
+STRONG_FANTASYLAND_VALUE = 26.0
+#: Points per play-out for a ``STRONG`` placement that keeps QQ+ on top in reach (a lone Q,
+#: K or A on top with a slot free, ×1.0/1.1/1.2; a made QQ+ or trips ×1.6): the value of
+#: chances the play-outs' heuristics rarely finish.
+STRONG_KEEP_OPEN = 5.0
 
 
 class Level(Enum):
@@ -129,7 +142,16 @@ def decide(
         return play(k, 0, rng=rng)
     if level is Level.NORMAL:
         return play(k, NORMAL_PLAYOUTS, exact_tail=True, rng=rng)
-    return play(k, STRONG_PLAYOUTS, width=STRONG_WIDTH, exact_tail=True, rng=rng)
+    return play(
+        k,
+        STRONG_PLAYOUTS,
+        width=STRONG_WIDTH,
+        exact_tail=True,
+        fantasyland_value=STRONG_FANTASYLAND_VALUE,
+        chase=True,
+        keep_open=STRONG_KEEP_OPEN,
+        rng=rng,
+    )
 
 
 def play(
@@ -139,10 +161,13 @@ def play(
     width: int = NORMAL_WIDTH,
     exact_tail: bool = False,
     fantasyland_value: float = 9.0,
+    chase: bool = False,
+    keep_open: float = 0.0,
     rng: random.Random | None = None,
 ) -> list[tuple[Card, Box | None]]:
     """:func:`decide` with its settings spelled out: ``playouts`` per candidate (0: the fast
-    heuristic), ``width`` candidates, ``exact_tail`` (see :func:`game.strategy.complete_street`).
+    heuristic), ``width`` candidates, ``exact_tail``, ``fantasyland_value``, ``chase`` and
+    ``keep_open`` (see :func:`game.strategy.complete_street`).
     """
     if not k.cards:
         return []
@@ -158,4 +183,6 @@ def play(
         exact_tail=exact_tail,
         seed=None if rng is None else rng.getrandbits(64),
         fantasyland_value=fantasyland_value,
+        chase=chase,
+        keep_open=keep_open,
     )

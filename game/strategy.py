@@ -4,6 +4,9 @@
 It is a fast heuristic, not a solver. Ordinary streets are decided card by card with a score
 per box (pairs and flush draws go low, a weak card goes on top, a placement that would make a
 foul certain is avoided), and the last street of a board is searched exhaustively. A
+"chasing" variant of the heuristic goes for Fantasyland (R6.1): it keeps the top open for a
+queen or better, pairs it there while the boxes below can still beat the pair and pushes the
+middle above it; the play-outs of the strongest computer players try both. A
 Fantasyland hand (R6.2) is arranged by the exact solver (:mod:`game.fantasyland`). A Chinese
 Poker hand (R4.5) tries the strongest bottoms and middles and keeps the legal board with the
 most royalties, so it never fouls when a legal board exists (one always does).
@@ -138,6 +141,8 @@ def complete_street(
     exact_tail: bool = False,
     seed: int | None = None,
     fantasyland_value: float = 9.0,
+    chase: bool = False,
+    keep_open: float = 0.0,
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -161,6 +166,14 @@ def complete_street(
         that does not.
     :param fantasyland_value: what a finished board that earns Fantasyland (R6.1) is worth in
         the play-outs, in points on top of its royalties (a foul costs 14).
+    :param chase: go for Fantasyland (R6.1). Without play-outs: the chasing heuristic. With
+        them: the chasing heuristic's placement is a candidate too, and each candidate is
+        worth the better of its play-outs by the ordinary heuristic and by the chasing one
+        (the same cards to come), as the player may still choose which to follow.
+    :param keep_open: with ``chase`` and play-outs, points (per play-out) added to a
+        candidate that keeps Fantasyland in reach: QQ or better (or trips) on top, or a lone
+        queen or better on a top with a free slot (see :func:`_fantasyland_reach`): a value
+        the play-outs, which rarely finish such a line, do not see.
     :param seed: the random source of the play-outs; ``None``: derived from the cards, so the
         same input gives the same choice.
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
@@ -187,18 +200,88 @@ def complete_street(
             exact_tail,
             seed,
             fantasyland_value,
+            chase,
+            keep_open,
         )
-    return _greedy(board, cards, keep)
+    return _greedy(board, cards, keep, chase)
 
 
-def _greedy(board: Board, cards: Sequence[Card], keep: int) -> list[tuple[Card, Box | None]]:
+#: Gains of the chasing heuristic (:func:`_gain_chase`), in the units of :func:`_gain`.
+_CHASE_PAIR = 8.0  # a queen or better paired on top that the middle does not beat yet
+_CHASE_MID_COST = 1.5  # ... less this per middle card already placed (fewer chances)
+_CHASE_OPEN = 3.0  # a lone queen or better on an empty top over a pair below
+_CHASE_BLOCK = -1.0  # another card next to a lone queen or better on top
+_CHASE_LOW = 1.0  # less for a low card on an empty top
+_CHASE_MID_BEAT = 5.0  # a middle card that lifts the middle above the top's (future) pair
+_CHASE_MID_PAIR = 2.0  # a middle pair still below it (a step to two pair)
+
+
+def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
+    """:func:`_gain` of a player going for Fantasyland (R6.1: QQ or better on top, unfouled).
+
+    The top is kept open for a queen or better (a lone one waits for its pair, a low card
+    next to it is avoided); such a pair goes on top when the middle beats it or, with two
+    middle slots free and a bottom above the middle, has a pair and a paired bottom to build
+    on; a middle card that lifts the middle above the top's pair (made or hoped for) gains.
+    The other gains are :func:`_gain`'s.
+    """
+    top, mid, bot = boxes
+    r = card.rank
+    tn = len(top.cards)
+    top_cat = top.made >> 20  # 1: a pair on top, 3: trips
+    top_rank = (top.made >> 16) & 15
+    free_mid = 5 - len(mid.cards)
+    if box == 0:
+        same = 0
+        for c in top.cards:
+            if c.rank == r:
+                same += 1
+        made = top.made_with(card.code & 255, 0, tn + 1)
+        if same:
+            if made <= mid.made:
+                return 4.0 + max(0, r - 5) * 1.5 + (10.0 if r >= 12 or same == 2 else 0.0)
+            support = min(mid.made >> 20, 2) + min(bot.made >> 20, 2)
+            if same == 1 and r >= 12 and free_mid >= 2 and support >= 3 and bot.made > mid.made:
+                return _CHASE_PAIR + (r - 12) * 1.5 - (5 - free_mid) * _CHASE_MID_COST
+            return -12.0 if free_mid else -40.0
+        if tn == 2 and made > mid.made:
+            return -6.0 if free_mid else -40.0
+        if top_cat and top_rank >= 12:
+            return (14 - r) * 0.25 + 1.0  # a low kicker under a made Fantasyland pair
+        if r >= 12 and tn == 0:
+            if mid.made >> 20 or bot.made >> 20:
+                return _CHASE_OPEN + (r - 12) * 0.7
+            return (14 - r) * 0.25 - 1.0
+        if tn == 1 and top.cards[0].rank >= 12:
+            return _CHASE_BLOCK  # keep the slot for the pair
+        return (14 - r) * 0.25 - (1.0 + _CHASE_LOW if tn == 0 else 1.0)
+    g = _gain(card, box, boxes)
+    if box == 1 and top.cards:
+        if top_cat:
+            target = top.made
+        else:
+            high = max(c.rank for c in top.cards)
+            target = 1 << 20 | high << 16 | 15 << 12 if high >= 12 else 0
+        if target and mid.made <= target:
+            suit = mid.suit & card.code
+            if mid.made_with(card.code & 255, suit, len(mid.cards) + 1) > target:
+                g += _CHASE_MID_BEAT
+            elif any(c.rank == r for c in mid.cards):
+                g += _CHASE_MID_PAIR
+    return g
+
+
+def _greedy(
+    board: Board, cards: Sequence[Card], keep: int, chase: bool = False
+) -> list[tuple[Card, Box | None]]:
+    gain = _gain_chase if chase else _gain
     boxes = [_BoxState(board.top, 3), _BoxState(board.middle, 5), _BoxState(board.bottom, 5)]
     remaining = list(cards)
     gains: dict[tuple[int, int], float] = {}
     for ci, c in enumerate(remaining):
         for i in (2, 1, 0):
             if len(boxes[i].cards) < _SIZES[i]:
-                gains[(ci, i)] = _gain(c, i, boxes)
+                gains[(ci, i)] = gain(c, i, boxes)
     out: dict[Card, Box | None] = {}
     for _ in range(keep):
         (ci, bi) = max(gains, key=gains.__getitem__)
@@ -208,13 +291,14 @@ def _greedy(board: Board, cards: Sequence[Card], keep: int) -> list[tuple[Card, 
         box.add(c)
         out[c] = BOXES[bi]
         full = len(box.cards) >= _SIZES[bi]
-        # A box's gains depend on its own cards and on the made hands of the boxes below.
+        # A box's gains depend on its own cards and on the made hands of the boxes below
+        # (chasing: of the top too).
         changed_below = box.made != made_before
         for key in list(gains):
             if key[0] == ci or (full and key[1] == bi):
                 del gains[key]
-            elif key[1] == bi or (changed_below and key[1] < bi):
-                gains[key] = _gain(remaining[key[0]], key[1], boxes)
+            elif key[1] == bi or (changed_below and (chase or key[1] < bi)):
+                gains[key] = gain(remaining[key[0]], key[1], boxes)
     return [(c, out.get(c)) for c in cards]
 
 
@@ -281,12 +365,19 @@ def _lookahead(
     exact_tail: bool = False,
     seed: int | None = None,
     fl_value: float = 9.0,
+    chase: bool = False,
+    keep_open: float = 0.0,
 ) -> list[tuple[Card, Box | None]]:
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
         _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
     )
-    candidates = [greedy, *[c for c in ranked if c != greedy][: width - 1]]
+    first = [greedy]
+    if chase:
+        hunt = _greedy(board, cards, len(cards) - discards, True)
+        if hunt != greedy:
+            first.append(hunt)
+    candidates = [*first, *[c for c in ranked if c not in first][: width - len(first)]]
     known = set(board.cards()) | set(cards) | set(dead)
     unknown = [c for c in DECK if c not in known]
     if seed is None:
@@ -319,24 +410,59 @@ def _lookahead(
         for c, b in placement:
             if b is not None:
                 start = start.with_card(b, c)
-        total = 0.0
-        for deck in deals:
-            cur = start
-            i = 0
-            while cur.count < 13:
-                take = min(future_dealt, 13 - cur.count + (future_dealt - future_kept))
-                street = deck[i : i + take]
-                i += take
-                moves = complete_street(cur, street, take - min(future_kept, 13 - cur.count),
-                                        options=options)  # fmt: skip
-                for c, b in moves:
-                    if b is not None:
-                        cur = cur.with_card(b, c)
-            total += _final_value(cur, options, fl_value)
+        # chasing is moot once the top is full without a Fantasyland pair
+        hope = len(start.top) < 3 or _fantasyland_reach(start) > 0
+        plans = (False, True) if chase and hope else (False,)
+        total = max(_playouts(start, deals, options, fl_value, plan) for plan in plans)
+        if chase and keep_open:
+            total += _fantasyland_reach(start) * keep_open * len(deals)
         if best is None or total > best[0]:
             best = (total, placement)
     assert best is not None
     return best[1]
+
+
+def _playouts(
+    start: Board,
+    deals: Sequence[Sequence[Card]],
+    options: RuleOptions,
+    fl_value: float,
+    chase: bool,
+) -> float:
+    """The sum of :func:`_final_value` over one play-out of ``start`` per deal (the cards to
+    come in order), each street placed by the heuristic (chasing or not) and the last one
+    searched exhaustively (:func:`complete_street` without play-outs)."""
+    future_dealt, future_kept = (3, 2) if options.game is GameKind.PINEAPPLE else (1, 1)
+    total = 0.0
+    for deck in deals:
+        cur = start
+        i = 0
+        while cur.count < 13:
+            take = min(future_dealt, 13 - cur.count + (future_dealt - future_kept))
+            street = deck[i : i + take]
+            i += take
+            moves = complete_street(cur, street, take - min(future_kept, 13 - cur.count),
+                                    options=options, chase=chase)  # fmt: skip
+            for c, b in moves:
+                if b is not None:
+                    cur = cur.with_card(b, c)
+        total += _final_value(cur, options, fl_value)
+    return total
+
+
+def _fantasyland_reach(board: Board) -> float:
+    """How far a partial board's top is on the way to Fantasyland entry (R6.1): 1.6 for QQ or
+    better or trips on it; for a lone queen, king or ace with a free slot left 1.0, 1.1, 1.2;
+    else 0."""
+    ranks = [c.rank for c in board.top]
+    for r in ranks:
+        n = ranks.count(r)
+        if n == 3 or (n == 2 and r >= 12):
+            return 1.6
+    high = max((r for r in ranks if r >= 12), default=0)
+    if high and len(ranks) < 3 and len(set(ranks)) == len(ranks):
+        return 1.0 + (high - 12) * 0.1
+    return 0.0
 
 
 class _TailSearch:

@@ -201,3 +201,35 @@ def test_strong_arranges_fantasyland_with_the_solver() -> None:
         done = _board_after(Board(), decide(k, level))
         assert done.is_complete
         assert assess_board(done, PINEAPPLE, in_fantasyland=True).fantasyland_cards
+
+
+# -- Fantasyland (R6.1) -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", list(Level))
+def test_r6_1_keeps_the_queens_on_top_fantasyland_line(level: Level) -> None:
+    # Street 4 of Pineapple: Q♠ on top, K K 9 9 in the middle (two pair beats any pair of
+    # queens), a four-heart bottom. Dealt Q♥ J♥ 2♣: Q♥ on top and J♥ on the bottom (a flush
+    # above the two pair) make Fantasyland certain whatever comes; anything else makes it a
+    # long shot.
+    board = Board(parse_cards("Qs"), parse_cards("Kc Kd 9s 9c"), parse_cards("Ah 9h 6h 3h"))
+    k = SeatKnowledge(board, parse_cards("2c Jh Qh"), 1, frozenset(), 0, PINEAPPLE)
+    moves = decide(k, level, random.Random(5))
+    _check_shape(k, moves)
+    assert dict(moves) == {
+        parse_cards("Qh")[0]: Box.TOP,
+        parse_cards("Jh")[0]: Box.BOTTOM,
+        parse_cards("2c")[0]: None,
+    }
+    after = _board_after(board, moves)
+    # and the last street keeps it: Q♦/Q♣ on top (trips above the two pair) or K/9 in the
+    # middle (a full house above the flush) would foul, and a choice without either exists
+    rng = random.Random(6)
+    dead = frozenset(parse_cards("2c"))
+    for _ in range(40):
+        last = tuple(rng.sample(unseen(SeatKnowledge(after, (), 0, dead, 0, PINEAPPLE)), 3))
+        k2 = SeatKnowledge(after, last, 1, dead, 0, PINEAPPLE)
+        done = _board_after(after, decide(k2, level, rng))
+        a = assess_board(done, PINEAPPLE)
+        assert not a.fouled, done
+        assert a.fantasyland_cards == 14, done
