@@ -8,6 +8,7 @@ import json
 import logging
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import date
 from importlib import resources
 from typing import Any, NamedTuple
@@ -286,3 +287,134 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         biggest_win=best[2].kush if won else 0,
         biggest_winner=best[1] if won else None,
     )
+
+
+# -- the statistics' SQL, shared by SqliteStore and PostgresStore ------------------------------
+# Written with PostgreSQL's numbered parameters ($1, $2, … each once, in order); SQLite runs
+# the same text through :func:`qmark`. One text per query, so both databases compute the
+# same figures (the contract tests compare them with the in-memory store's :func:`sum_stats`).
+
+_PARAM = re.compile(r"\$(\d+)")
+
+
+def qmark(sql: str) -> str:
+    """``sql`` with its numbered parameters ``$1``, ``$2``, … as SQLite's ``?``.
+
+    :raises ValueError: if the parameters are not ``$1``, ``$2``, … each once, in order (a
+        ``?`` binds by position).
+    """
+    numbers = [int(n) for n in _PARAM.findall(sql)]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ValueError(f"parameters must be $1, $2, … in order, got {numbers}")
+    return _PARAM.sub("?", sql)
+
+
+HAND_PLAYERS_INSERT = (
+    "INSERT INTO hand_players (player_id, hand_id, seat, community_id, finished_at,"
+    f" {STAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
+    " $15, $16)"
+)
+"""One ``hand_players`` row with its figures; parameters from :func:`hand_player_params`."""
+
+
+def hand_player_params(
+    rows: Sequence[StatRow], hand_id: int, community_id: int, finished_at: float
+) -> list[tuple[Any, ...]]:
+    """The parameters of :data:`HAND_PLAYERS_INSERT` for the rows of one settlement."""
+    return [(r.player_id, hand_id, r.seat, community_id, finished_at, *r[2:]) for r in rows]
+
+
+_STAT_NAMES = [c.strip() for c in STAT_COLUMNS.split(",")]
+STAT_UPDATE = (
+    "UPDATE hand_players SET "
+    + ", ".join(f"{c} = ${i}" for i, c in enumerate(_STAT_NAMES, 1))
+    + f" WHERE player_id = ${len(_STAT_NAMES) + 1} AND hand_id = ${len(_STAT_NAMES) + 2}"
+)
+"""The figures of one ``hand_players`` row of an older entry (migration 002's backfill);
+parameters from :func:`backfill_params`."""
+
+HAND_RESULT_SUMS = (
+    "SELECT hand_id, player_id, SUM(stack_delta) FROM ledger"
+    " WHERE kind = 'hand_result' GROUP BY hand_id, player_id"
+)
+"""Every entry's kush per player, ``(hand id, player id, kush)``: one pass over the ledger
+(migration 002's backfill; no index serves a lookup by hand id)."""
+
+
+def backfill_params(
+    hand_id: int,
+    hand_text: str,
+    result_text: str,
+    players_text: str,
+    kush: Mapping[tuple[int, int], int],
+) -> list[tuple[Any, ...]]:
+    """The parameters of :data:`STAT_UPDATE` for one entry stored before migration 002 (its
+    ``hands`` row's JSON texts): the figures :func:`stat_rows` derives, as the writer does
+    for new entries, with the kush of ``kush`` ((hand id, player id) → kush, from
+    :data:`HAND_RESULT_SUMS`; 0 when absent). An entry whose JSON does not read gives no
+    parameters (its rows keep zero figures)."""
+    try:
+        hand, result = load_json(hand_text), load_json(result_text)
+        seats = seats_from_json(load_json(players_text))
+    except (ValueError, TypeError, AttributeError):
+        return []
+    if not isinstance(hand, dict) or not isinstance(result, dict):
+        return []
+    deltas = {pid: kush.get((hand_id, pid), 0) for pid in seats.values()}
+    return [(*r[2:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, deltas)]
+
+
+def since_bound(since: float | None) -> float:
+    """The lower bound of ``finished_at`` for a period: ``since`` (Unix seconds), or minus
+    infinity for every entry (``None``). Both databases keep times as doubles (SQLite REAL,
+    PostgreSQL DOUBLE PRECISION), which order ``-inf`` below every time."""
+    return float("-inf") if since is None else float(since)
+
+
+def stats_sql(column: str) -> tuple[str, str]:
+    """The two queries of :class:`HandStats` over ``hand_players`` where ``column`` (
+    ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2``: the aggregate
+    (one row: ``hands`` … ``fl_stayed`` in :class:`HandStats` field order) and the biggest
+    win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry, then
+    the lower player id, as :func:`sum_stats`).
+
+    :raises ValueError: on another column (never user input).
+    """
+    if column not in ("player_id", "community_id"):
+        raise ValueError(f"statistics by {column!r}")
+    where = f"WHERE {column} = $1 AND finished_at >= $2"
+    aggregate = (
+        "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
+        " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"
+        " COALESCE(SUM(kush), 0), COALESCE(SUM(CASE WHEN kush > 0 THEN kush ELSE 0 END), 0),"
+        " COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
+        " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
+        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0)"
+        f" FROM hand_players {where}"
+    )
+    best = (
+        f"SELECT player_id, kush FROM hand_players {where} AND kush > 0"
+        " ORDER BY kush DESC, hand_id, player_id LIMIT 1"
+    )
+    return aggregate, best
+
+
+def hand_stats(aggregate: Sequence[Any], best: Sequence[Any] | None) -> HandStats:
+    """:class:`HandStats` from the rows of :func:`stats_sql`'s two queries (PostgreSQL's
+    sums arrive as decimals, hence ``int``)."""
+    stats = HandStats(*(int(x) for x in aggregate))
+    if best is None:
+        return stats
+    return replace(stats, biggest_win=int(best[1]), biggest_winner=int(best[0]))
+
+
+KUSH_LEADERBOARD_SQL = (
+    "SELECT p.id, p.community_id, p.user_id, p.name, p.language, p.balance, s.won, s.played"
+    " FROM (SELECT player_id, SUM(kush) AS won,"
+    " COUNT(CASE WHEN kind = 'hand' THEN 1 END) AS played FROM hand_players"
+    " WHERE community_id = $1 AND finished_at >= $2 GROUP BY player_id"
+    ") s JOIN players p ON p.id = s.player_id ORDER BY s.won DESC, p.id LIMIT $3"
+)
+""":meth:`Store.kush_leaderboard`'s query (community, :func:`since_bound`, limit): the
+player's columns, then the net kush and the hands played. The sums come from the index
+``hand_players_by_community`` alone; players are joined to the sums only."""

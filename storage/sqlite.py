@@ -33,7 +33,6 @@ Design:
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -44,27 +43,36 @@ import aiosqlite
 
 from storage._common import (
     CASH_OUT_KINDS,
+    HAND_PLAYERS_INSERT,
+    HAND_RESULT_SUMS,
+    KUSH_LEADERBOARD_SQL,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
-    STAT_COLUMNS,
+    STAT_UPDATE,
     TRANSITION_OPERATION,
     Migration,
     StatRow,
+    backfill_params,
     check_settlement,
     daily_key,
     dump_json,
     hand_export,
+    hand_player_params,
     hand_row_key,
+    hand_stats,
     ledger_entry,
     load_json,
     name_key,
+    qmark,
     read_migrations,
     require_day,
     require_int,
     require_key,
     seats_from_json,
+    since_bound,
     starting_key,
     stat_rows,
+    stats_sql,
 )
 from storage.api import (
     BuyIn,
@@ -99,6 +107,11 @@ MAX_BATCH = 256
 _PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
 _TABLE_COLUMNS = "id, community_id, chat_id, options, min_buy_in, open"
 _HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
+# the statistics' SQL shared with storage.postgres (storage._common), in SQLite's parameters
+_HAND_PLAYERS_INSERT = qmark(HAND_PLAYERS_INSERT)
+_STAT_UPDATE = qmark(STAT_UPDATE)
+_KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
+_STATS = {c: (qmark(a), qmark(b)) for c in ("player_id", "community_id") for a, b in [stats_sql(c)]}
 
 
 def migrations() -> list[Migration]:
@@ -966,15 +979,9 @@ class SqliteStore:
         index ``hand_players_by_community`` alone; players are joined to the sums only."""
         if limit <= 0:
             return []
-        cols = ", ".join(f"p.{c.strip()}" for c in _PLAYER_COLUMNS.split(","))
         rows = await self._call(
             lambda c: c.execute(
-                f"SELECT {cols}, s.won, s.played FROM ("
-                "SELECT player_id, SUM(kush) AS won,"
-                " COUNT(CASE WHEN kind = 'hand' THEN 1 END) AS played FROM hand_players"
-                " WHERE community_id = ? AND finished_at >= ? GROUP BY player_id"
-                ") s JOIN players p ON p.id = s.player_id ORDER BY s.won DESC, p.id LIMIT ?",
-                (community_id, _since(since), limit),
+                _KUSH_LEADERBOARD, (community_id, since_bound(since), limit)
             ).fetchall()
         )
         return [(_player(r), int(r[6]), int(r[7])) for r in rows]
@@ -993,35 +1000,12 @@ class SqliteStore:
 
 
 # -- thread-side bodies of the bigger operations ----------------------------------------------
-def _since(since: float | None) -> float:
-    """The lower bound of ``finished_at`` for a period (every entry for ``None``)."""
-    return float("-inf") if since is None else float(since)
-
-
 def _stats_tx(conn: Conn, column: str, value: int, since: float | None) -> HandStats:
-    """Thread side of the statistics: one aggregate over ``hand_players`` (``column`` is
-    ``player_id`` or ``community_id``, never user input) and the biggest win."""
-    where = f"WHERE {column} = ? AND finished_at >= ?"
-    args = (value, _since(since))
-    row = conn.execute(
-        "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
-        " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"
-        " COALESCE(SUM(kush), 0), COALESCE(SUM(CASE WHEN kush > 0 THEN kush ELSE 0 END), 0),"
-        " COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
-        " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
-        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0)"
-        f" FROM hand_players {where}",
-        args,
-    ).fetchone()
-    best = conn.execute(
-        f"SELECT player_id, kush FROM hand_players {where} AND kush > 0"
-        " ORDER BY kush DESC, hand_id, player_id LIMIT 1",
-        args,
-    ).fetchone()
-    stats = HandStats(*(int(x) for x in row))
-    if best is None:
-        return stats
-    return dataclasses.replace(stats, biggest_win=int(best[1]), biggest_winner=int(best[0]))
+    """Thread side of the statistics: :func:`storage._common.stats_sql`'s aggregate over
+    ``hand_players`` (``column`` is ``player_id`` or ``community_id``) and the biggest win."""
+    aggregate, best = _STATS[column]
+    args = (value, since_bound(since))
+    return hand_stats(conn.execute(aggregate, args).fetchone(), conn.execute(best, args).fetchone())
 
 
 def _backfill_hand_stats(conn: Conn) -> None:
@@ -1030,29 +1014,12 @@ def _backfill_hand_stats(conn: Conn) -> None:
     JSON; the kush from the entry's ``hand_result`` ledger rows, summed in one pass; community
     and time were filled by the SQL of the migration). One pass over ``hands`` and one over
     the ledger: no lookup by hand id, which no index serves."""
-    kush: dict[tuple[int, int], int] = {
-        (int(h), int(p)): int(k)
-        for h, p, k in conn.execute(
-            "SELECT hand_id, player_id, SUM(stack_delta) FROM ledger"
-            " WHERE kind = 'hand_result' GROUP BY hand_id, player_id"
-        )
-    }
-    columns = ", ".join(f"{c.strip()} = ?" for c in STAT_COLUMNS.split(","))
-    update = f"UPDATE hand_players SET {columns} WHERE player_id = ? AND hand_id = ?"
+    kush = {(int(h), int(p)): int(k) for h, p, k in conn.execute(HAND_RESULT_SUMS)}
     for hand_id, hand_text, result_text, players_text in conn.execute(
         "SELECT id, hand, result, players FROM hands ORDER BY id"
     ):  # streamed: the updates touch hand_players only
-        try:
-            hand, result = load_json(hand_text), load_json(result_text)
-            seats = seats_from_json(load_json(players_text))
-        except (ValueError, TypeError, AttributeError):
-            continue
-        if not isinstance(hand, dict) or not isinstance(result, dict):
-            continue
-        deltas = {pid: kush.get((hand_id, pid), 0) for pid in seats.values()}
         conn.executemany(
-            update,
-            [(*r[2:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, deltas)],
+            _STAT_UPDATE, backfill_params(hand_id, hand_text, result_text, players_text, kush)
         )
 
 
@@ -1209,11 +1176,7 @@ def _settle(
         (table_id, number, hand_text, result_text, players_text, now),
     )
     hand_id = int(cast(int, cur.lastrowid))
-    conn.executemany(
-        "INSERT INTO hand_players (player_id, hand_id, seat, community_id, finished_at,"
-        f" {STAT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [(r.player_id, hand_id, r.seat, community_id, now, *r[2:]) for r in stats],
-    )
+    conn.executemany(_HAND_PLAYERS_INSERT, hand_player_params(stats, hand_id, community_id, now))
     conn.executemany(
         "UPDATE table_stacks SET stack = stack + ? WHERE table_id = ? AND player_id = ?",
         [(delta, table_id, pid) for pid, delta in moves.items()],
