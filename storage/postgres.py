@@ -45,15 +45,23 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage._common import (
     CASH_OUT_KINDS,
+    HAND_PLAYERS_INSERT,
+    HAND_RESULT_SUMS,
+    KUSH_LEADERBOARD_SQL,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
+    STAT_UPDATE,
     TRANSITION_OPERATION,
     Migration,
+    StatRow,
+    backfill_params,
     check_settlement,
     daily_key,
     dump_json,
     hand_export,
+    hand_player_params,
     hand_row_key,
+    hand_stats,
     ledger_entry,
     load_json,
     name_key,
@@ -62,7 +70,10 @@ from storage._common import (
     require_int,
     require_key,
     seats_from_json,
+    since_bound,
     starting_key,
+    stat_rows,
+    stats_sql,
 )
 from storage.api import (
     BuyIn,
@@ -70,6 +81,7 @@ from storage.api import (
     Community,
     CommunitySettings,
     HandRecord,
+    HandStats,
     InsufficientFunds,
     LedgerEntry,
     LedgerKind,
@@ -105,6 +117,11 @@ _PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
 _TABLE_COLUMNS = "id, community_id, chat_id, options, min_buy_in, open"
 _HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
 _COMMUNITY_COLUMNS = "id, platform, external_id, title, settings"
+_STATS = {c: stats_sql(c) for c in ("player_id", "community_id")}
+"""The statistics' two queries by column (storage._common: the same text as SQLite's)."""
+
+BACKFILL_BATCH = 500
+"""Entries read at a time by migration 002's backfill (keyset pages of ``hands``)."""
 
 
 def is_postgres_url(value: str) -> bool:
@@ -172,6 +189,9 @@ async def _migrate(conn: Conn) -> list[int]:
                 continue
             if mig.version not in applied:
                 await conn.execute(mig.sql)  # simple query protocol: a whole script
+                post = _AFTER_MIGRATION.get(mig.version)
+                if post is not None:
+                    await post(conn)
                 await conn.execute(
                     "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
                     mig.version,
@@ -186,6 +206,35 @@ async def _migrate(conn: Conn) -> list[int]:
                     f"but the code has {mig.name!r}"
                 )
     return applied_now
+
+
+async def _backfill_hand_stats(conn: Conn) -> None:
+    """After migration 002, in its transaction: the kind, the kush and the figures of every
+    entry recorded before it, the way the writer derives them (the Python of SQLite's step,
+    :func:`storage._common.backfill_params`: :func:`stat_rows` on the stored JSON, the kush
+    from the entry's ``hand_result`` ledger rows summed in one pass); community and time
+    were filled by the migration's SQL. ``hands`` is read in id order, :data:`BACKFILL_BATCH`
+    rows at a time."""
+    kush = {(int(h), int(p)): int(k) for h, p, k in await conn.fetch(HAND_RESULT_SUMS)}
+    last: int | None = None
+    while True:
+        rows = await conn.fetch(
+            "SELECT id, hand, result, players FROM hands"
+            " WHERE $1::bigint IS NULL OR id > $1 ORDER BY id LIMIT $2",
+            last,
+            BACKFILL_BATCH,
+        )
+        if not rows:
+            return
+        params = [p for r in rows for p in backfill_params(int(r[0]), r[1], r[2], r[3], kush)]
+        if params:
+            await conn.executemany(STAT_UPDATE, params)
+        last = int(rows[-1][0])
+
+
+_AFTER_MIGRATION: dict[int, Callable[[Conn], Awaitable[None]]] = {2: _backfill_hand_stats}
+"""Python steps run right after a migration's SQL, in its transaction (by version; the same
+steps as :mod:`storage.sqlite`'s)."""
 
 
 # -- row decoding ----------------------------------------------------------------------------
@@ -395,10 +444,13 @@ async def _settle(
     players_text: str,
     seats: dict[int, int],
     moves: dict[int, int],
+    stats: Sequence[StatRow],
     key: str,
 ) -> tuple[bool, Any]:
     """:meth:`PostgresStore.settle_hand` inside a transaction: ``(True, (hand id,
-    finished_at))`` for a new settlement, ``(False, stored row)`` for a repeated key."""
+    finished_at))`` for a new settlement, ``(False, stored row)`` for a repeated key. The
+    ``hand_players`` rows carry the settlement's figures (``stats``, migration 002), written
+    in this transaction with the hand. ``key`` comes last (:func:`_keyed` locks it)."""
     select = f"SELECT {_HAND_COLUMNS} FROM hands WHERE id = $1"
     done = await _replay(conn, key, SETTLE_OPERATION)
     if done is not None:
@@ -440,8 +492,7 @@ async def _settle(
         )
     )
     await conn.executemany(
-        "INSERT INTO hand_players (player_id, hand_id, seat) VALUES ($1, $2, $3)",
-        [(pid, hand_id, seat) for seat, pid in seats.items()],
+        HAND_PLAYERS_INSERT, hand_player_params(stats, hand_id, community_id, now)
     )
     await conn.executemany(
         "UPDATE table_stacks SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3",
@@ -554,6 +605,7 @@ class _PreparedSettlement(NamedTuple):
     players_text: str
     seats: dict[int, int]
     moves: dict[int, int]
+    stats: list[StatRow]
 
 
 async def _commit_tx(
@@ -595,6 +647,7 @@ async def _commit_tx(
                 move.players_text,
                 move.seats,
                 move.moves,
+                move.stats,
                 sub,
             )
             results.append(int(row[0]))
@@ -1000,6 +1053,7 @@ class PostgresStore:
         hand_text = dump_json(hand, "hand")
         result_text = dump_json(result, "result")
         players_text = dump_json({str(s): p for s, p in seats.items()}, "players")
+        stats = stat_rows(hand, result, seats, moves)
         new, row = await self._write(
             _keyed(_settle),
             table_id,
@@ -1009,6 +1063,7 @@ class PostgresStore:
             players_text,
             seats,
             moves,
+            stats,
             key,
         )
         if new:
@@ -1118,6 +1173,7 @@ class PostgresStore:
                         dump_json({str(s): p for s, p in seats.items()}, "players"),
                         seats,
                         deltas,
+                        stat_rows(move.hand, move.result, seats, deltas),
                     )
                 )
         text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
@@ -1175,6 +1231,52 @@ class PostgresStore:
             community_id,
         )
         return [ledger_entry(tuple(r)) for r in rows]
+
+    # -- statistics (issue 12) ---------------------------------------------------------------
+    async def get_hand(self, hand_id: int) -> HandRecord | None:
+        """A history entry by id, or ``None``."""
+        row = await self._fetchrow(f"SELECT {_HAND_COLUMNS} FROM hands WHERE id = $1", hand_id)
+        return None if row is None else _hand(row)
+
+    async def get_community(self, community_id: int) -> Community | None:
+        """A community by id, or ``None``."""
+        row = await self._fetchrow(
+            f"SELECT {_COMMUNITY_COLUMNS} FROM communities WHERE id = $1", community_id
+        )
+        return None if row is None else _community(row)
+
+    async def player_stats(self, player_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.player_stats` (the player's primary key)."""
+        return await self._stats("player_id", player_id, since)
+
+    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``)."""
+        return await self._stats("community_id", community_id, since)
+
+    async def _stats(self, column: str, value: int, since: float | None) -> HandStats:
+        """:func:`storage._common.stats_sql`'s two queries, in one REPEATABLE READ,
+        read-only transaction (the biggest win is one of the entries summed)."""
+        aggregate, best = _STATS[column]
+        bound = since_bound(since)
+
+        async def body(conn: Conn) -> HandStats:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                row = await conn.fetchrow(aggregate, value, bound)
+                assert row is not None  # an aggregate without GROUP BY: always one row
+                top = await conn.fetchrow(best, value, bound)
+                return hand_stats(tuple(row), None if top is None else tuple(top))
+
+        return await self._call(body)
+
+    async def kush_leaderboard(
+        self, community_id: int, since: float | None = None, limit: int = 10
+    ) -> Sequence[tuple[Player, int, int]]:
+        """See :meth:`storage.api.Store.kush_leaderboard` (the query of
+        :data:`storage._common.KUSH_LEADERBOARD_SQL`, SQLite's)."""
+        if limit <= 0:
+            return []
+        rows = await self._fetch(KUSH_LEADERBOARD_SQL, community_id, since_bound(since), limit)
+        return [(_player(r), int(r[6]), int(r[7])) for r in rows]
 
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""

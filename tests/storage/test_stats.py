@@ -1,6 +1,7 @@
 """Statistics from the per-player figures of the history (issue 12): written with every
-settlement, summed by SQL (SqliteStore) or in Python (MemoryStore) to the same numbers, and
-derived for older entries by migration 002."""
+settlement, summed by SQL (SqliteStore, PostgresStore: one query text, storage/_common.py) or
+in Python (MemoryStore) to the same numbers, and derived for older entries by migration 002
+(both databases)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,18 @@ import time
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
+import storage.postgres as postgres_module
 import storage.sqlite as sqlite_module
-from storage.api import BuyIn, HandStats, Settlement
-from storage.memory import MemoryStore
+from storage.api import BuyIn, HandStats, InsufficientFunds, Settlement
+from storage.postgres import PostgresStore
+from storage.postgres import migrations as postgres_migrations
 from storage.sqlite import SqliteStore, migrations
 from tests.game.test_history import scripted_hand
-from tests.storage.helpers import seated
+from tests.pg import fresh_database
+from tests.storage.helpers import AnyStore, seated
 
 
 def scripted_record() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -28,7 +33,7 @@ def scripted_record() -> tuple[dict[str, Any], dict[str, Any]]:
     return hand.to_json(), {**hand.result.to_json(), "kush": {"0": 38, "1": -38}}
 
 
-async def play_two(store: SqliteStore | MemoryStore) -> tuple[int, int, int, int]:
+async def play_two(store: AnyStore) -> tuple[int, int, int, int]:
     """Three players; a and b play the scripted hand twice (a wins 38 each time), then a
     settle_per_round round entry moves 5 from c to b. Returns (community, a, b, c)."""
     s = await seated(store, 3)
@@ -46,7 +51,7 @@ async def play_two(store: SqliteStore | MemoryStore) -> tuple[int, int, int, int
 
 
 async def test_player_stats_are_the_hands_figures_summed_checked_by_hand(
-    store: SqliteStore | MemoryStore,
+    store: AnyStore,
 ) -> None:
     _community, a, b, c = await play_two(store)
     assert await store.player_stats(a) == HandStats(
@@ -63,7 +68,7 @@ async def test_player_stats_are_the_hands_figures_summed_checked_by_hand(
     assert await store.player_stats(999) == HandStats()
 
 
-async def test_community_stats_count_each_hand_once(store: SqliteStore | MemoryStore) -> None:
+async def test_community_stats_count_each_hand_once(store: AnyStore) -> None:
     community, a, _b, _c = await play_two(store)
     group = await store.community_stats(community)
     assert (group.hands, group.players, group.boards) == (2, 3, 4)
@@ -73,9 +78,7 @@ async def test_community_stats_count_each_hand_once(store: SqliteStore | MemoryS
     assert await store.community_stats(community + 1) == HandStats()
 
 
-async def test_kush_leaderboard_by_period(
-    store: SqliteStore | MemoryStore, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_kush_leaderboard_by_period(store: AnyStore, monkeypatch: pytest.MonkeyPatch) -> None:
     start = 1_800_000_000.0
     now = [start]
     monkeypatch.setattr(time, "time", lambda: now[0])
@@ -101,7 +104,7 @@ async def test_kush_leaderboard_by_period(
     assert (await store.player_stats(b, since=now[0] - 86400)).kush == 38
 
 
-async def test_get_hand_returns_the_stored_entry(store: SqliteStore | MemoryStore) -> None:
+async def test_get_hand_returns_the_stored_entry(store: AnyStore) -> None:
     community, a, b, _c = await play_two(store)
     history = await store.hand_history(a, 1)
     got = await store.get_hand(history[0].id)
@@ -113,8 +116,35 @@ async def test_get_hand_returns_the_stored_entry(store: SqliteStore | MemoryStor
     assert await store.get_community(community + 7) is None
 
 
+async def test_settle_hand_writes_the_figures_with_the_hand_in_one_transaction(
+    store: AnyStore,
+) -> None:
+    """settle_hand (not only a transition's Settlement) stores the figures; a repeated key
+    counts once; a settlement refused for a short stack (R8.4) leaves no figures behind."""
+    s = await seated(store, 2)
+    a, b = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {}, key="k:0")
+    hand, result = scripted_record()
+    for _ in range(2):
+        await store.settle_hand(s.table.id, 1, hand, result, {0: a, 1: b}, {a: 38, b: -38},
+                                key="settle:1")  # fmt: skip
+    with pytest.raises(InsufficientFunds):
+        await store.settle_hand(s.table.id, 2, hand, result, {0: a, 1: b}, {a: 500, b: -500},
+                                key="settle:2")  # fmt: skip
+    assert await store.player_stats(a) == HandStats(
+        hands=1, players=1, boards=1, points=38, kush=38, kush_won=38, royalties=32, scoops=1,
+        fl_chances=1, fl_entered=1, biggest_win=38, biggest_winner=a,
+    )  # fmt: skip
+    assert (await store.player_stats(b)).fouls == 1
+    assert (await store.community_stats(s.community.id)).hands == 1
+    assert [(p.id, k, n) for p, k, n in await store.kush_leaderboard(s.community.id)] == [
+        (a, 38, 1),
+        (b, -38, 1),
+    ]
+
+
 async def test_a_result_without_seats_gives_zero_figures_not_a_refusal(
-    store: SqliteStore | MemoryStore,
+    store: AnyStore,
 ) -> None:
     s = await seated(store, 2)
     a, b = s.ids
@@ -176,3 +206,54 @@ async def test_migration_002_derives_the_figures_of_older_entries(
         assert await store.community_stats(community) == group
     finally:
         await store.close()
+
+
+async def test_postgres_migration_002_derives_the_figures_of_older_entries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The PostgreSQL twin of the test above: a database at 001 (002 undone by hand) gets,
+    from 002's SQL and the shared Python step, the figures, community and time the writer
+    gives new entries: the same statistics, periods and leaderboard."""
+    async with fresh_database() as url:
+        store = await PostgresStore.open(url)
+        try:
+            community, a, b, c = await play_two(store)
+            written = [await store.player_stats(p) for p in (a, b, c)]
+            group = await store.community_stats(community)
+            board = await store.kush_leaderboard(community)
+            last = max(h.finished_at for h in await store.hand_history(b, 10))
+        finally:
+            await store.close()
+        assert written[0].hands == 2 and group.scoops == 2  # something to derive
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("DROP INDEX hand_players_by_community")
+            for column in _NEW_COLUMNS:
+                await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+            await conn.execute("DELETE FROM schema_version WHERE version >= 2")
+            for hid, text in await conn.fetch("SELECT id, result FROM hands"):
+                result = json.loads(text)  # results stored then had no scoops of their own
+                for seat in result.get("seats", []):
+                    del seat["scoops"]
+                await conn.execute(
+                    "UPDATE hands SET result = $1 WHERE id = $2", json.dumps(result), hid
+                )
+        finally:
+            await conn.close()
+        monkeypatch.setattr(postgres_module, "migrations", lambda: postgres_migrations()[:1])
+        old = await PostgresStore.open(url)  # still at version 1
+        try:
+            assert [v for v, _, _ in await old.schema_versions()] == [1]
+        finally:
+            await old.close()
+        monkeypatch.undo()
+        store = await PostgresStore.open(url)
+        try:
+            assert [v for v, _, _ in await store.schema_versions()][:2] == [1, 2]
+            assert [await store.player_stats(p) for p in (a, b, c)] == written
+            assert await store.community_stats(community) == group
+            assert await store.kush_leaderboard(community) == board
+            assert await store.community_stats(community, since=last + 1) == HandStats()
+            assert (await store.player_stats(c, since=last)).kush == -5  # the round entry
+        finally:
+            await store.close()
