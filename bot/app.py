@@ -8,13 +8,16 @@ import contextlib
 import logging
 import signal
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from telegram.error import InvalidToken, NetworkError
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, split_listen
 from bot.service import TableService
 from storage.sqlite import SqliteStore
+
+if TYPE_CHECKING:
+    from bot.telegram import TelegramAdapter
 
 __all__ = ["run"]
 
@@ -23,6 +26,22 @@ log = logging.getLogger(__name__)
 
 class _Adapter(Protocol):
     async def stop(self) -> None: ...
+
+
+async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
+    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14)."""
+    if settings.telegram_webhook_url is None or settings.telegram_webhook_secret is None:
+        await telegram.start_polling()
+        return
+    host, port = split_listen(settings.telegram_webhook_listen)
+    secret = settings.telegram_webhook_secret.get_secret_value()
+    try:
+        await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
+            f"{exc.strerror or exc}"
+        ) from None
 
 
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
@@ -63,7 +82,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
                     "network, or TELEGRAM_API_BASE_URL in .env"
                 ) from None
-            log.info("Telegram: polling as @%s", telegram.presenter.username)
+            mode = "webhook" if settings.telegram_webhook_url else "polling"
+            log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure
 
@@ -83,7 +103,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             log.info("Discord: connected as %s", discord_adapter.client.user)
         await service.start()
         if telegram is not None:
-            await telegram.start_polling()
+            await _take_updates(telegram, settings)
         started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()
