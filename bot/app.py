@@ -14,12 +14,14 @@ from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, split_listen
 from bot.service import TableService
+from storage.api import Store
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
+    from bot.cluster import Worker
     from bot.telegram import TelegramAdapter
 
-__all__ = ["run"]
+__all__ = ["open_store", "run", "run_router"]
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +63,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     adapters: list[_Adapter] = []
     started = False
     telegram = None
+    worker: Worker | None = None
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -101,14 +104,30 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
                 ) from None
             log.info("Discord: connected as %s", discord_adapter.client.user)
-        await service.start()
-        if telegram is not None:
-            await _take_updates(telegram, settings)
+        if settings.worker_id is not None:  # one of several workers (issue 14)
+            from bot.cluster import Worker
+
+            worker = Worker(
+                service,
+                settings.worker_id,
+                settings.worker_url,
+                ttl=settings.lease_seconds,
+                telegram=telegram,
+            )
+            await worker.start(split_listen(settings.worker_listen))
+            log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
+        else:
+            await service.start()
+            if telegram is not None:
+                await _take_updates(telegram, settings)
         started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()
     finally:
-        await service.stop()
+        if worker is not None:
+            await worker.stop()  # saves what is still ours, gives the leases up at once
+        else:
+            await service.stop()
         for adapter in reversed(adapters):
             with contextlib.suppress(Exception):
                 await adapter.stop()
@@ -116,3 +135,45 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         if fresh and not started:  # do not leave an empty database behind a failed start
             for suffix in ("", "-wal", "-shm"):
                 Path(str(db) + suffix).unlink(missing_ok=True)
+
+
+async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Run the front process of several workers (issue 14) until ``stop`` (or SIGINT/SIGTERM):
+    Telegram's webhook in, every update forwarded to the worker serving its chat.
+
+    :raises ConfigError: without a token, a webhook URL and secret, or the store."""
+    if settings.telegram_bot_token is None or settings.telegram_webhook_url is None:
+        raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
+    if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
+        raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
+    from bot.cluster import Router
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    store = await open_store(settings)
+    router = Router(
+        store,
+        settings.telegram_bot_token.get_secret_value(),
+        settings.telegram_api_base_url,
+    )
+    host, port = split_listen(settings.telegram_webhook_listen)
+    try:
+        await router.start(
+            settings.telegram_webhook_url,
+            settings.telegram_webhook_secret.get_secret_value(),
+            host,
+            port,
+        )
+        log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
+        await stop.wait()
+    finally:
+        await router.stop()
+        await store.close()
+
+
+async def open_store(settings: Settings) -> Store:
+    """The configured store: SQLite at ``DATABASE_PATH``."""
+    return await SqliteStore.open(Path(settings.database_path))

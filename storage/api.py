@@ -442,6 +442,10 @@ class Store(Protocol):
         """One open table with its last snapshot (``{}`` if none), or ``None`` when the table
         is closed or unknown: what a worker taking the table over restores."""
 
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """The open table of a platform's chat (in whichever community), or ``None``: what a
+        worker that just took a chat's lease restores."""
+
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
         """Open tables where the platform user has a stack (is seated), by id: where a
         private message of that user is routed."""

@@ -659,6 +659,14 @@ class MemoryStore:
         snap = self._snapshots.get(table_id)
         return t, (load_json(snap) if snap is not None else {})
 
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        for tid, t in sorted(self._tables.items()):
+            if t.open and t.chat_id == chat_id:
+                if self._communities[t.community_id].platform == platform:
+                    return tid
+        return None
+
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
         """See :meth:`storage.api.Store.seated_tables`."""
         found = set()

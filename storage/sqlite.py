@@ -1025,6 +1025,17 @@ class SqliteStore:
             return None
         return _table(row), ({} if row[6] is None else load_json(row[6]))
 
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT t.id FROM tables t JOIN communities c ON c.id = t.community_id"
+                " WHERE c.platform = ? AND t.chat_id = ? AND t.open = 1 ORDER BY t.id LIMIT 1",
+                (platform, chat_id),
+            ).fetchone()
+        )
+        return None if row is None else int(row[0])
+
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
         """See :meth:`storage.api.Store.seated_tables`."""
         rows = await self._call(

@@ -92,8 +92,11 @@ async def test_unleased_tables_and_table_state(store: Store) -> None:
     state = await store.table_state(s.table.id)
     assert state is not None and state[0] == s.table and state[1] == {"v": 1}
     assert await store.table_state(other.id) == (other, {})
+    assert await store.chat_table("telegram", "chat-2") == other.id
+    assert await store.chat_table("discord", "chat-2") is None
     await store.commit(other.id, [], None, key="close", close=True)
     assert await store.table_state(other.id) is None
+    assert await store.chat_table("telegram", "chat-2") is None
 
 
 async def test_seated_tables_finds_the_tables_of_a_user(store: Store) -> None:
