@@ -662,9 +662,9 @@ class MemoryStore:
     async def chat_table(self, platform: str, chat_id: str) -> int | None:
         """See :meth:`storage.api.Store.chat_table`."""
         for tid, t in sorted(self._tables.items()):
-            if t.open and t.chat_id == chat_id:
-                if self._communities[t.community_id].platform == platform:
-                    return tid
+            platform_of = self._communities[t.community_id].platform
+            if t.open and t.chat_id == chat_id and platform_of == platform:
+                return tid
         return None
 
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
