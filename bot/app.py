@@ -14,7 +14,7 @@ from telegram.error import InvalidToken, NetworkError
 
 from bot.config import ConfigError, Settings, split_listen
 from bot.service import TableService
-from storage.api import Store
+from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
 
 if TYPE_CHECKING:
@@ -46,6 +46,25 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
         ) from None
 
 
+async def open_store(settings: Settings) -> Store:
+    """The store the settings choose: PostgreSQL (:class:`storage.postgres.PostgresStore`)
+    when ``DATABASE_URL`` is set, else the SQLite file ``DATABASE_PATH`` (the default).
+    Pending migrations are applied.
+
+    :raises ConfigError: when PostgreSQL cannot be reached or refuses (one line, the
+        password left out).
+    """
+    if settings.database_url is None:
+        return await SqliteStore.open(settings.database_path)
+    from storage.postgres import PostgresStore
+
+    try:
+        return await PostgresStore.open(settings.database_url.get_secret_value())
+    except StorageError as exc:
+        reason = str(exc).replace(settings.database_url.get_secret_value(), "DATABASE_URL")
+        raise ConfigError(f"{reason.splitlines()[0]}: check DATABASE_URL in .env") from None
+
+
 async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Run the bot until ``stop`` is set (or SIGINT/SIGTERM).
 
@@ -57,8 +76,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
     db = Path(settings.database_path)
-    fresh = not db.exists()
-    store = await SqliteStore.open(db)
+    fresh = settings.database_url is None and not db.exists()
+    store = await open_store(settings)
     service = TableService(store)
     adapters: list[_Adapter] = []
     started = False
@@ -172,8 +191,3 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     finally:
         await router.stop()
         await store.close()
-
-
-async def open_store(settings: Settings) -> Store:
-    """The configured store: SQLite at ``DATABASE_PATH``."""
-    return await SqliteStore.open(Path(settings.database_path))

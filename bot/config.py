@@ -7,6 +7,7 @@ one line that says what to set (:class:`ConfigError`), never as a traceback.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from pydantic import SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -29,7 +30,9 @@ class Settings(BaseSettings):
     :ivar telegram_bot_token: from @BotFather; empty to run without Telegram.
     :ivar telegram_api_base_url: a self-hosted Bot API server, e.g. ``http://127.0.0.1:8081/bot``.
     :ivar discord_bot_token: from the Discord Developer Portal; empty to run without Discord.
-    :ivar database_path: the SQLite file.
+    :ivar database_path: the SQLite file (used when ``database_url`` is not set).
+    :ivar database_url: a PostgreSQL database (``postgresql://user:password@host:5432/ofc``)
+        instead of the SQLite file, for several bot processes on one database (issue 14).
     :ivar log_level: DEBUG, INFO, WARNING or ERROR.
     :ivar telegram_webhook_url: the public HTTPS URL Telegram posts updates to (webhook mode,
         issue 14); empty: polling (the default).
@@ -55,6 +58,7 @@ class Settings(BaseSettings):
     telegram_api_base_url: str | None = None
     discord_bot_token: SecretStr | None = None
     database_path: str = "ofc.sqlite3"
+    database_url: SecretStr | None = None
     log_level: str = "INFO"
     telegram_webhook_url: str | None = None
     telegram_webhook_listen: str = "0.0.0.0:8443"
@@ -76,6 +80,7 @@ class Settings(BaseSettings):
         "worker_address",
         "discord_shard_ids",
         "discord_shard_count",
+        "database_url",
         mode="before",
     )
     @classmethod
@@ -157,6 +162,18 @@ class Settings(BaseSettings):
         """Where other processes reach this worker's internal endpoint."""
         return self.worker_address or f"http://{self.worker_listen}"
 
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith(
+            ("postgresql://", "postgres://")
+        ):
+            raise ValueError(
+                "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host:5432/db);"
+                " leave it empty to use the SQLite file of DATABASE_PATH"
+            )
+        return value
+
     @field_validator("log_level")
     @classmethod
     def _level(cls, value: str) -> str:
@@ -166,9 +183,17 @@ class Settings(BaseSettings):
         return level
 
     def secrets(self) -> list[str]:
-        """The configured tokens (for the log filter that redacts them)."""
+        """The configured tokens and the database password (for the log filter that redacts
+        them)."""
         tokens = (self.telegram_bot_token, self.discord_bot_token, self.telegram_webhook_secret)
-        return [t.get_secret_value() for t in tokens if t is not None]
+        found = [t.get_secret_value() for t in tokens if t is not None]
+        if self.database_url is not None:
+            url = self.database_url.get_secret_value()
+            found.append(url)
+            password = urlsplit(url).password
+            if password and len(password) >= 6:  # shorter ones would mangle ordinary words
+                found.append(password)
+        return found
 
     @property
     def has_token(self) -> bool:

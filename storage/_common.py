@@ -7,7 +7,8 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from datetime import date
-from typing import Any
+from importlib import resources
+from typing import Any, NamedTuple
 
 from storage.api import HandRecord, LedgerEntry, LedgerKind, StorageError
 
@@ -24,6 +25,40 @@ TRANSITION_OPERATION = "transition"
 """Operation kind recorded for :meth:`Store.commit` keys."""
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
+
+
+class Migration(NamedTuple):
+    """A numbered migration file."""
+
+    version: int
+    """Its number (``001_init.sql`` → 1)."""
+    name: str
+    """Its file name."""
+    sql: str
+    """Its SQL text."""
+
+
+def read_migrations(*folder: str) -> list[Migration]:
+    """The migration files ``NNN_name.sql`` of the package folder ``storage/<folder…>`` in
+    order (``read_migrations("migrations")`` for SQLite, ``("migrations", "postgres")`` for
+    PostgreSQL: the same numbers and names for both).
+
+    :raises StorageError: if a ``.sql`` file is misnamed or the numbers are not 1, 2, 3, …
+    """
+    found: list[Migration] = []
+    for entry in resources.files("storage").joinpath(*folder).iterdir():
+        if not entry.name.endswith(".sql"):
+            continue
+        m = _MIGRATION_NAME.match(entry.name)
+        if m is None:
+            raise StorageError(f"migration file {entry.name!r} is not named NNN_name.sql")
+        found.append(Migration(int(m.group(1)), entry.name, entry.read_text("utf-8")))
+    found.sort()
+    numbers = [m.version for m in found]
+    if numbers != list(range(1, len(found) + 1)):
+        raise StorageError(f"migrations must be numbered 1, 2, 3, … without gaps: {numbers}")
+    return found
 
 
 def _default(value: object) -> Any:

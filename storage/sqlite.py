@@ -33,11 +33,9 @@ Design:
 from __future__ import annotations
 
 import asyncio
-import re
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Concatenate, NamedTuple, ParamSpec, TypeVar, cast
 
@@ -48,6 +46,7 @@ from storage._common import (
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
     TRANSITION_OPERATION,
+    Migration,
     check_settlement,
     daily_key,
     dump_json,
@@ -56,6 +55,7 @@ from storage._common import (
     ledger_entry,
     load_json,
     name_key,
+    read_migrations,
     require_day,
     require_int,
     require_key,
@@ -93,22 +93,9 @@ BUSY_TIMEOUT_MS = 10_000
 MAX_BATCH = 256
 """At most this many queued writes share one transaction (bounds how long the lock is held)."""
 
-_MIGRATION_NAME = re.compile(r"^(\d{3})_([a-z0-9_]+)\.sql$")
-
 _PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
 _TABLE_COLUMNS = "id, community_id, chat_id, options, min_buy_in, open"
 _HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
-
-
-class Migration(NamedTuple):
-    """A numbered migration file."""
-
-    version: int
-    """Its number (``001_init.sql`` → 1)."""
-    name: str
-    """Its file name."""
-    sql: str
-    """Its SQL text."""
 
 
 def migrations() -> list[Migration]:
@@ -116,19 +103,7 @@ def migrations() -> list[Migration]:
 
     :raises StorageError: if a ``.sql`` file is misnamed or the numbers are not 1, 2, 3, …
     """
-    found: list[Migration] = []
-    for entry in resources.files("storage").joinpath("migrations").iterdir():
-        if not entry.name.endswith(".sql"):
-            continue
-        m = _MIGRATION_NAME.match(entry.name)
-        if m is None:
-            raise StorageError(f"migration file {entry.name!r} is not named NNN_name.sql")
-        found.append(Migration(int(m.group(1)), entry.name, entry.read_text("utf-8")))
-    found.sort()
-    numbers = [m.version for m in found]
-    if numbers != list(range(1, len(found) + 1)):
-        raise StorageError(f"migrations must be numbered 1, 2, 3, … without gaps: {numbers}")
-    return found
+    return read_migrations("migrations")
 
 
 def _statements(script: str) -> list[str]:

@@ -55,3 +55,44 @@ async def test_both_platforms_run_in_one_process(tmp_path: Path) -> None:
     finally:
         await discord.stop()
         await telegram.stop()
+
+
+async def test_database_url_runs_the_bot_on_postgresql(tmp_path: Path) -> None:
+    """Issue 14: with DATABASE_URL the composition root stores everything in PostgreSQL
+    (a table opened in a group is a row there) and no SQLite file is made."""
+    from storage.postgres import PostgresStore
+    from tests.pg import fresh_database
+
+    telegram = FakeTelegram(TG_TOKEN)
+    await telegram.start()
+    try:
+        async with fresh_database() as url:
+            settings = Settings(
+                telegram_bot_token=SecretStr(TG_TOKEN),
+                telegram_api_base_url=telegram.base_url,
+                database_path=str(tmp_path / "ofc.sqlite3"),
+                database_url=SecretStr(url),
+                _env_file=None,  # type: ignore[call-arg]
+            )
+            stop = asyncio.Event()
+            task = asyncio.create_task(run(settings, stop))
+            alice = FakeUser(11, "Alice", "alice", "en")
+            await telegram.wait_for(lambda: telegram.calls_of("getUpdates"), timeout=20)
+            await telegram.send_text(alice, -500, "/newtable")
+            await telegram.wait_for(
+                lambda: next((c for c in telegram.calls_of("sendMessage")
+                              if "Table #" in str(c.params.get("text"))), None),
+                timeout=20,
+            )  # fmt: skip
+            stop.set()
+            await asyncio.wait_for(task, 30)
+            store = await PostgresStore.open(url)
+            try:
+                community = await store.community("telegram", "-500")
+                table = await store.open_table(community.id, "-500")
+                assert table is not None and table.open
+            finally:
+                await store.close()
+    finally:
+        await telegram.stop()
+    assert not (tmp_path / "ofc.sqlite3").exists()

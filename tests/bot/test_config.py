@@ -81,3 +81,39 @@ def test_unreachable_api_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert "cannot reach the Telegram Bot API" in proc.stderr
     assert "Traceback" not in proc.stderr and "Unclosed" not in proc.stderr
+
+
+def test_database_url_that_is_not_postgresql_is_one_line(tmp_path: Path) -> None:
+    """Issue 14: DATABASE_URL names a PostgreSQL database; anything else is refused before
+    the bot starts, in one line."""
+    proc = run_bot(
+        {"TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35, "DATABASE_URL": "mysql://db/ofc"}, tmp_path
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL must be a PostgreSQL URL" in lines[0]
+
+
+def test_unreachable_postgresql_is_one_line_without_the_password(tmp_path: Path) -> None:
+    """Issue 14: a PostgreSQL server that cannot be reached stops the start in one line that
+    names DATABASE_URL and never shows the password; no SQLite file is made instead."""
+    socket_dir = tmp_path / "no-server"
+    socket_dir.mkdir()
+    url = f"postgresql://ofc:s3cret-pass@/ofc?host={socket_dir}"
+    proc = run_bot({"TELEGRAM_BOT_TOKEN": "123456:" + "A" * 35, "DATABASE_URL": url}, tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DATABASE_URL" in lines[0], proc.stderr
+    assert "s3cret-pass" not in proc.stderr and "Traceback" not in proc.stderr
+    assert not (tmp_path / "ofc.sqlite3").exists()
+
+
+def test_database_url_password_is_a_secret_of_the_log_filter() -> None:
+    from bot.config import Settings
+
+    settings = Settings(
+        database_url="postgresql://ofc:s3cret-pass@db.internal:5432/ofc",  # type: ignore[arg-type]
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    assert "s3cret-pass" in settings.secrets()
+    assert "s3cret-pass" not in repr(settings)

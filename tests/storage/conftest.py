@@ -5,18 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from storage.memory import MemoryStore
-from storage.sqlite import SqliteStore
-from tests.storage.helpers import STORE_KINDS, make_store
+from tests.storage.helpers import STORE_KINDS, AnyStore, open_store
 
 
 @pytest.fixture(params=STORE_KINDS)
-async def store(
-    request: pytest.FixtureRequest, tmp_path: Path
-) -> AsyncIterator[SqliteStore | MemoryStore]:
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[AnyStore]:
     """Every store kind (see helpers.STORE_KINDS), closed after the test."""
-    s = await make_store(request.param, tmp_path)
-    try:
+    async with open_store(request.param, tmp_path) as s:
         yield s
-    finally:
-        await s.close()

@@ -3,27 +3,49 @@ small seated-table setup."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from storage.api import Community, Player, Store, TableRecord
 from storage.check import check_store
 from storage.memory import MemoryStore
+from storage.postgres import PostgresStore
 from storage.sqlite import SqliteStore
+from tests.pg import fresh_database
 
-STORE_KINDS = ("memory", "sqlite_memory", "sqlite_file")
-"""MemoryStore, SqliteStore on ":memory:", SqliteStore on a real file."""
+STORE_KINDS = ("memory", "sqlite_memory", "sqlite_file", "postgres")
+"""MemoryStore, SqliteStore on ":memory:", SqliteStore on a real file, PostgresStore on a fresh
+database of the session's PostgreSQL server (tests/pg.py)."""
+
+AnyStore = SqliteStore | MemoryStore | PostgresStore
 
 
-async def make_store(kind: str, directory: Path) -> SqliteStore | MemoryStore:
-    """A new empty store of ``kind`` (a file store lives in ``directory``)."""
+@contextlib.asynccontextmanager
+async def open_store(kind: str, directory: Path) -> AsyncIterator[AnyStore]:
+    """A new empty store of ``kind`` (a file store lives in ``directory``; a PostgreSQL store
+    gets a database of its own, dropped afterwards), closed afterwards."""
+    if kind == "postgres":
+        async with fresh_database() as url:
+            store = await PostgresStore.open(url)
+            try:
+                yield store
+            finally:
+                await store.close()
+        return
     if kind == "memory":
-        return MemoryStore()
-    if kind == "sqlite_memory":
-        return await SqliteStore.open(":memory:")
-    if kind == "sqlite_file":
-        return await SqliteStore.open(directory / "ofc.db")
-    raise ValueError(kind)
+        simple: AnyStore = MemoryStore()
+    elif kind == "sqlite_memory":
+        simple = await SqliteStore.open(":memory:")
+    elif kind == "sqlite_file":
+        simple = await SqliteStore.open(directory / "ofc.db")
+    else:
+        raise ValueError(kind)
+    try:
+        yield simple
+    finally:
+        await simple.close()
 
 
 @dataclass
@@ -52,6 +74,6 @@ async def balance(store: Store, player_id: int) -> int:
     return p.balance
 
 
-async def assert_consistent(store: SqliteStore | MemoryStore) -> None:
+async def assert_consistent(store: AnyStore) -> None:
     """The ledger check finds nothing."""
     assert await check_store(store) == []

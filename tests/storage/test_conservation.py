@@ -22,7 +22,7 @@ from storage.api import InsufficientFunds, LedgerKind
 from storage.check import check_store
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
-from tests.storage.helpers import STORE_KINDS, make_store
+from tests.storage.helpers import STORE_KINDS, open_store
 
 AnyStore = SqliteStore | MemoryStore
 
@@ -178,10 +178,7 @@ async def _program(store: AnyStore, data: st.DataObject) -> None:
 def test_random_programs_conserve_kush(kind: str, data: st.DataObject) -> None:
     async def run() -> None:
         with tempfile.TemporaryDirectory() as tmp:
-            store = await make_store(kind, Path(tmp))
-            try:
+            async with open_store(kind, Path(tmp)) as store:
                 await _program(store, data)
-            finally:
-                await store.close()
 
     asyncio.run(run())

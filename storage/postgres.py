@@ -1,0 +1,1395 @@
+"""The PostgreSQL implementation of :class:`storage.api.Store` on asyncpg (issue 14: several
+bot processes on one database). Selected by ``DATABASE_URL=postgresql://…``; SQLite
+(:mod:`storage.sqlite`) stays the default.
+
+Design:
+
+- An asyncpg connection pool. Every store method is one transaction on one pooled
+  connection (:func:`_transact`): ``BEGIN`` (READ COMMITTED), reads, checks, writes,
+  ``COMMIT``; any error rolls the whole transaction back, so every call is all-or-nothing.
+- Money under concurrency (R8.2, R8.4): a transaction locks the rows it will change before
+  it reads the values it checks: the table row (``SELECT … FOR NO KEY UPDATE``) before its
+  stacks, the player row before a debit of the balance. Two transactions spending one
+  balance — in this process or in another bot process on the same database — therefore run
+  one after the other, and the second sees the balance the first left: no balance or stack
+  goes below zero (the schema's ``CHECK (balance >= 0)`` / ``CHECK (stack >= 0)`` would
+  refuse it anyway). Lock order is: the idempotency key (an advisory lock), the table, then
+  players; a deadlock between two transitions touching the same players in opposite orders,
+  or a serialization failure, is retried (:data:`RETRIES` times) from the start.
+- Ledger order: a ledger row is inserted after its player's balance row (or its stack row)
+  was changed in the same transaction, i.e. while that row is locked, so one player's rows
+  are in id order of their commits and ``python -m storage check`` can replay them in id
+  order.
+- Idempotency: the ``operations`` table maps every key to the JSON result of its first
+  call; a keyed call first takes a transaction-scoped advisory lock on the key, so two
+  concurrent calls with one key run one after the other and the second returns the first's
+  result.
+- A call whose caller is cancelled once its transaction started completes it (the
+  transaction runs in a shielded task), like :class:`storage.sqlite.SqliteStore`'s queue.
+- Migrations are the numbered files ``storage/migrations/postgres/NNN_name.sql`` (the same
+  numbers and names as SQLite's), applied in order at :meth:`PostgresStore.open`, each in
+  its own transaction with its ``schema_version`` row, under an advisory lock so that two
+  processes starting at once apply each migration once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+
+import asyncpg
+from asyncpg.pool import PoolConnectionProxy
+
+from storage._common import (
+    CASH_OUT_KINDS,
+    LEDGER_COLUMNS,
+    SETTLE_OPERATION,
+    TRANSITION_OPERATION,
+    Migration,
+    check_settlement,
+    daily_key,
+    dump_json,
+    hand_export,
+    hand_row_key,
+    ledger_entry,
+    load_json,
+    name_key,
+    read_migrations,
+    require_day,
+    require_int,
+    require_key,
+    seats_from_json,
+    starting_key,
+)
+from storage.api import (
+    BuyIn,
+    CashOut,
+    Community,
+    CommunitySettings,
+    HandRecord,
+    InsufficientFunds,
+    LeaseLost,
+    LedgerEntry,
+    LedgerKind,
+    Move,
+    Player,
+    StorageError,
+    Store,
+    TableRecord,
+    lease_key,
+)
+from storage.check import AUDIT_QUERIES, AuditData
+
+__all__ = ["POOL_SIZE", "RETRIES", "PostgresStore", "is_postgres_url", "migrations"]
+
+T = TypeVar("T")
+Row = asyncpg.Record
+if TYPE_CHECKING:  # the stubs' generics; at run time the classes are not subscriptable
+    Conn = asyncpg.Connection[Row] | PoolConnectionProxy[Row]
+else:
+    Conn = asyncpg.Connection | PoolConnectionProxy
+
+POOL_SIZE = 10
+"""The most connections one store opens (transactions of one process running at once)."""
+
+RETRIES = 10
+"""How many times a transaction that hit a deadlock or a serialization failure is rerun."""
+
+_MIGRATION_LOCK = 0x0FC_B07_5C4E
+"""The advisory lock key the migration runner holds (any constant, the same in every process)."""
+
+_RETRY_ERRORS = (asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError)
+
+_PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
+_TABLE_COLUMNS = "id, community_id, chat_id, options, min_buy_in, open"
+_HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
+_COMMUNITY_COLUMNS = "id, platform, external_id, title, settings"
+
+
+def is_postgres_url(value: str) -> bool:
+    """Whether ``value`` is a PostgreSQL connection URL (``postgresql://`` or ``postgres://``)."""
+    return value.startswith(("postgresql://", "postgres://"))
+
+
+def migrations() -> list[Migration]:
+    """The migration files of ``storage/migrations/postgres`` in order.
+
+    :raises StorageError: if a ``.sql`` file is misnamed or the numbers are not 1, 2, 3, …
+    """
+    return read_migrations("migrations", "postgres")
+
+
+def _storage_error(e: BaseException) -> BaseException:
+    """asyncpg errors as :class:`StorageError` (others unchanged)."""
+    if isinstance(e, asyncpg.exceptions.IntegrityConstraintViolationError):
+        return StorageError(f"constraint failed: {e}")
+    if isinstance(e, asyncpg.PostgresError):
+        return StorageError(f"PostgreSQL error: {e}")
+    if isinstance(e, asyncpg.exceptions.InterfaceError):
+        if "closed" in str(e) or "closing" in str(e):
+            return StorageError("the store is closed")
+        return StorageError(f"PostgreSQL client error: {e}")
+    if isinstance(e, OSError | asyncpg.exceptions.InternalClientError):
+        return StorageError(f"cannot reach PostgreSQL: {e}")
+    return e
+
+
+async def _transact(conn: Conn, body: Callable[..., Awaitable[T]], args: tuple[Any, ...]) -> T:
+    """Run ``body(conn, *args)`` in one READ COMMITTED transaction: committed when it returns,
+    rolled back when it raises (and the error propagates). The crash test wraps this function
+    to watch commits (tests/bot/crash/child.py)."""
+    async with conn.transaction():
+        return await body(conn, *args)
+
+
+async def _migrate(conn: Conn) -> list[int]:
+    """Apply the pending migrations. Returns the versions applied now.
+
+    :raises StorageError: if the database is newer than the code, or an applied version has
+        another file name than the code's.
+    """
+    known = migrations()
+    applied_now: list[int] = []
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+        await conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            " version BIGINT PRIMARY KEY, name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+        )
+    for mig in [None, *known]:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            rows = await conn.fetch("SELECT version, name FROM schema_version")
+            applied = {int(r[0]): str(r[1]) for r in rows}
+            if mig is None:  # the first round only checks the database is not newer
+                newest = max(applied, default=0)
+                if newest > len(known):
+                    raise StorageError(
+                        f"the database has schema version {newest}, newer than this code "
+                        f"({len(known)})"
+                    )
+                continue
+            if mig.version not in applied:
+                await conn.execute(mig.sql)  # simple query protocol: a whole script
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                    mig.version,
+                    mig.name,
+                    time.time(),
+                )
+                applied[mig.version] = mig.name
+                applied_now.append(mig.version)
+            if applied[mig.version] != mig.name:
+                raise StorageError(
+                    f"schema version {mig.version} was applied as {applied[mig.version]!r}, "
+                    f"but the code has {mig.name!r}"
+                )
+    return applied_now
+
+
+# -- row decoding ----------------------------------------------------------------------------
+def _community(row: Row) -> Community:
+    return Community(
+        int(row[0]), row[1], row[2], row[3], CommunitySettings.from_json(load_json(row[4]))
+    )
+
+
+def _player(row: Row) -> Player:
+    return Player(int(row[0]), int(row[1]), row[2], row[3], row[4], int(row[5]))
+
+
+def _table(row: Row | Sequence[Any]) -> TableRecord:
+    return TableRecord(
+        int(row[0]), int(row[1]), row[2], load_json(row[3]), int(row[4]), bool(row[5])
+    )
+
+
+def _hand(row: Row) -> HandRecord:
+    return HandRecord(
+        int(row[0]),
+        int(row[1]),
+        int(row[2]),
+        load_json(row[3]),
+        load_json(row[4]),
+        seats_from_json(load_json(row[5])),
+        float(row[6]),
+    )
+
+
+# -- helpers run inside a transaction ---------------------------------------------------------
+async def _lock_key(conn: Conn, key: str) -> None:
+    """Serialise the calls that use ``key`` (until this transaction ends)."""
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", key)
+
+
+async def _replay(conn: Conn, key: str, kind: str) -> Any | None:
+    """The stored result of ``key``, or ``None`` if it was never applied.
+    :raises StorageError: if the key was used by another kind of operation."""
+    row = await conn.fetchrow("SELECT kind, result FROM operations WHERE key = $1", key)
+    if row is None:
+        return None
+    if row[0] != kind:
+        raise StorageError(f"key {key!r} was already used for {row[0]}, not {kind}")
+    return load_json(row[1])
+
+
+async def _remember(conn: Conn, key: str, kind: str, result: Any, now: float) -> None:
+    await conn.execute(
+        "INSERT INTO operations (key, kind, result, created_at) VALUES ($1, $2, $3, $4)",
+        key,
+        kind,
+        dump_json(result, "result"),
+        now,
+    )
+
+
+async def _ledger_row(
+    conn: Conn,
+    community_id: int,
+    kind: LedgerKind,
+    player_id: int,
+    table_id: int | None,
+    balance_delta: int,
+    stack_delta: int,
+    key: str,
+    now: float,
+    *,
+    actor: str | None = None,
+    reason: str | None = None,
+) -> None:
+    await conn.execute(
+        "INSERT INTO ledger (community_id, kind, player_id, table_id, hand_id, balance_delta,"
+        " stack_delta, actor, reason, key, created_at)"
+        " VALUES ($1, $2, $3, $4, NULL, $5, $6, $7, $8, $9, $10)",
+        community_id,
+        kind.value,
+        player_id,
+        table_id,
+        balance_delta,
+        stack_delta,
+        actor,
+        reason,
+        key,
+        now,
+    )
+
+
+async def _lock_balance(conn: Conn, player_id: int, community_id: int) -> int:
+    """Lock the player's row and return the balance.
+    :raises StorageError: if no such player in the community."""
+    row = await conn.fetchrow(
+        "SELECT community_id, balance FROM players WHERE id = $1 FOR NO KEY UPDATE", player_id
+    )
+    if row is None:
+        raise StorageError(f"no player {player_id}")
+    if row[0] != community_id:
+        raise StorageError(f"player {player_id} is not in community {community_id}")
+    return int(row[1])
+
+
+async def _lock_table(conn: Conn, table_id: int, *, must_be_open: bool) -> int:
+    """Lock the table's row and return its community.
+    :raises StorageError: if no such table (or it is closed)."""
+    row = await conn.fetchrow(
+        "SELECT community_id, open FROM tables WHERE id = $1 FOR NO KEY UPDATE", table_id
+    )
+    if row is None:
+        raise StorageError(f"no table {table_id}")
+    if must_be_open and not row[1]:
+        raise StorageError(f"table {table_id} is closed")
+    return int(row[0])
+
+
+async def _get_community(conn: Conn, platform: str, external_id: str, title: str) -> Row:
+    select = (
+        f"SELECT {_COMMUNITY_COLUMNS} FROM communities WHERE platform = $1 AND external_id = $2"
+    )
+    await conn.execute(
+        "INSERT INTO communities (platform, external_id, title, settings, created_at)"
+        " VALUES ($1, $2, $3, $4, $5) ON CONFLICT (platform, external_id) DO NOTHING",
+        platform,
+        external_id,
+        title,
+        dump_json(CommunitySettings().to_json(), "settings"),
+        time.time(),
+    )
+    if title:
+        await conn.execute(
+            "UPDATE communities SET title = $3"
+            " WHERE platform = $1 AND external_id = $2 AND title <> $3",
+            platform,
+            external_id,
+            title,
+        )
+    row = await conn.fetchrow(select, platform, external_id)
+    assert row is not None
+    return row
+
+
+async def _get_player(
+    conn: Conn, community_id: int, user_id: str, name: str, language: str | None
+) -> Row:
+    select = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE community_id = $1 AND user_id = $2"
+    row = await conn.fetchrow(select + " FOR NO KEY UPDATE", community_id, user_id)
+    if row is not None:
+        if row[3] == name and (language is None or row[4] == language):
+            return row
+        await conn.execute(
+            "UPDATE players SET name = $1, name_key = $2, language = COALESCE($3, language)"
+            " WHERE id = $4",
+            name,
+            name_key(name),
+            language,
+            row[0],
+        )
+        changed = await conn.fetchrow(select, community_id, user_id)
+        assert changed is not None
+        return changed
+    settings_row = await conn.fetchrow(
+        "SELECT settings FROM communities WHERE id = $1", community_id
+    )
+    if settings_row is None:
+        raise StorageError(f"no community {community_id}")
+    start = CommunitySettings.from_json(load_json(settings_row[0])).starting_balance
+    if start < 0:
+        raise StorageError(f"community {community_id} has a negative starting balance")
+    now = time.time()
+    pid = await conn.fetchval(
+        "INSERT INTO players (community_id, user_id, name, name_key, language, balance,"
+        " created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+        " ON CONFLICT (community_id, user_id) DO NOTHING RETURNING id",
+        community_id,
+        user_id,
+        name,
+        name_key(name),
+        language,
+        start,
+        now,
+    )
+    if pid is None:  # another transaction created them meanwhile: take theirs, then update
+        return await _get_player(conn, community_id, user_id, name, language)
+    await _ledger_row(
+        conn,
+        community_id,
+        LedgerKind.STARTING,
+        int(pid),
+        None,
+        start,
+        0,
+        starting_key(int(pid)),
+        now,
+        reason="starting balance",
+    )
+    row = await conn.fetchrow(select, community_id, user_id)
+    assert row is not None
+    return row
+
+
+async def _settle(
+    conn: Conn,
+    table_id: int,
+    number: int,
+    hand_text: str,
+    result_text: str,
+    players_text: str,
+    seats: dict[int, int],
+    moves: dict[int, int],
+    key: str,
+) -> tuple[bool, Any]:
+    """:meth:`PostgresStore.settle_hand` inside a transaction: ``(True, (hand id,
+    finished_at))`` for a new settlement, ``(False, stored row)`` for a repeated key."""
+    select = f"SELECT {_HAND_COLUMNS} FROM hands WHERE id = $1"
+    done = await _replay(conn, key, SETTLE_OPERATION)
+    if done is not None:
+        return False, await conn.fetchrow(select, int(done["hand_id"]))
+    community_id = await _lock_table(conn, table_id, must_be_open=True)
+    rows = await conn.fetch(
+        "SELECT player_id, stack FROM table_stacks WHERE table_id = $1 ORDER BY player_id"
+        " FOR NO KEY UPDATE",
+        table_id,
+    )
+    stacks = {int(r[0]): int(r[1]) for r in rows}
+    for pid, delta in moves.items():
+        if pid not in stacks:
+            raise StorageError(f"player {pid} has no stack at table {table_id}")
+        if stacks[pid] + delta < 0:
+            raise InsufficientFunds(
+                f"player {pid} has a stack of {stacks[pid]} kush, cannot lose {-delta}"
+            )
+    others = [pid for pid in seats.values() if pid not in stacks]
+    if others:
+        found = await conn.fetchval(
+            "SELECT COUNT(*) FROM players WHERE community_id = $1 AND id = ANY($2::bigint[])",
+            community_id,
+            others,
+        )
+        if found != len(others):
+            raise StorageError(f"a seated player is not in community {community_id}")
+    now = time.time()
+    hand_id = int(
+        await conn.fetchval(
+            "INSERT INTO hands (table_id, number, hand, result, players, finished_at)"
+            " VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+            table_id,
+            number,
+            hand_text,
+            result_text,
+            players_text,
+            now,
+        )
+    )
+    await conn.executemany(
+        "INSERT INTO hand_players (player_id, hand_id, seat) VALUES ($1, $2, $3)",
+        [(pid, hand_id, seat) for seat, pid in seats.items()],
+    )
+    await conn.executemany(
+        "UPDATE table_stacks SET stack = stack + $1 WHERE table_id = $2 AND player_id = $3",
+        [(delta, table_id, pid) for pid, delta in moves.items()],
+    )
+    await conn.executemany(
+        "INSERT INTO ledger (community_id, kind, player_id, table_id, hand_id, balance_delta,"
+        " stack_delta, actor, reason, key, created_at)"
+        " VALUES ($1, 'hand_result', $2, $3, $4, 0, $5, NULL, NULL, $6, $7)",
+        [
+            (community_id, pid, table_id, hand_id, delta, hand_row_key(key, pid), now)
+            for pid, delta in moves.items()
+        ],
+    )
+    await _remember(conn, key, SETTLE_OPERATION, {"hand_id": hand_id}, now)
+    return True, (hand_id, now)
+
+
+async def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key: str) -> int:
+    """:meth:`PostgresStore.buy_in` (and a :class:`BuyIn` move) inside a transaction."""
+    done = await _replay(conn, key, LedgerKind.BUY_IN.value)
+    if done is not None:
+        return int(done["stack"])
+    community_id = await _lock_table(conn, table_id, must_be_open=True)
+    balance = await _lock_balance(conn, player_id, community_id)
+    if balance < amount:
+        raise InsufficientFunds(f"player {player_id} has {balance} kush, needs {amount}")
+    now = time.time()
+    await conn.execute("UPDATE players SET balance = balance - $1 WHERE id = $2", amount, player_id)
+    stack = int(
+        await conn.fetchval(
+            "INSERT INTO table_stacks (table_id, player_id, stack) VALUES ($1, $2, $3)"
+            " ON CONFLICT (table_id, player_id) DO UPDATE"
+            " SET stack = table_stacks.stack + excluded.stack RETURNING stack",
+            table_id,
+            player_id,
+            amount,
+        )
+    )
+    await _ledger_row(
+        conn, community_id, LedgerKind.BUY_IN, player_id, table_id, -amount, amount, key, now
+    )
+    await _remember(conn, key, LedgerKind.BUY_IN.value, {"stack": stack}, now)
+    return stack
+
+
+async def _cash_out_tx(
+    conn: Conn, table_id: int, player_id: int, key: str, kind: LedgerKind
+) -> int:
+    """:meth:`PostgresStore.cash_out` (and a :class:`CashOut` move) inside a transaction."""
+    done = await _replay(conn, key, kind.value)
+    if done is not None:
+        return int(done["amount"])
+    community_id = await _lock_table(conn, table_id, must_be_open=False)
+    await _lock_balance(conn, player_id, community_id)
+    stack = await conn.fetchval(
+        "DELETE FROM table_stacks WHERE table_id = $1 AND player_id = $2 RETURNING stack",
+        table_id,
+        player_id,
+    )
+    amount = 0 if stack is None else int(stack)
+    now = time.time()
+    if amount:
+        await conn.execute(
+            "UPDATE players SET balance = balance + $1 WHERE id = $2", amount, player_id
+        )
+        await _ledger_row(conn, community_id, kind, player_id, table_id, amount, -amount, key, now)
+    await _remember(conn, key, kind.value, {"amount": amount}, now)
+    return amount
+
+
+async def _close_tx(conn: Conn, table_id: int) -> None:
+    """:meth:`PostgresStore.close_table` inside a transaction."""
+    row = await conn.fetchrow("SELECT open FROM tables WHERE id = $1 FOR NO KEY UPDATE", table_id)
+    if row is None:
+        raise StorageError(f"no table {table_id}")
+    if not row[0]:
+        return
+    left = await conn.fetchval(
+        "SELECT COALESCE(SUM(stack), 0) FROM table_stacks WHERE table_id = $1", table_id
+    )
+    if left:
+        raise StorageError(f"table {table_id} still holds {left} kush in stacks")
+    await conn.execute("DELETE FROM table_stacks WHERE table_id = $1", table_id)
+    await conn.execute("DELETE FROM snapshots WHERE table_id = $1", table_id)
+    await conn.execute(
+        "UPDATE tables SET open = FALSE, closed_at = $1 WHERE id = $2", time.time(), table_id
+    )
+
+
+def _now(n: int) -> str:
+    """SQL of "now" in Unix seconds: parameter ``$n`` (a test's clock) or, when it is NULL,
+    the server's clock, which every worker shares."""
+    return f"COALESCE(${n}::float8, extract(epoch FROM clock_timestamp())::float8)"
+
+
+_LEASE_KEY = "c.platform || ':' || t.chat_id"
+"""SQL of a table's lease key (:func:`storage.api.lease_key`), over ``tables t`` joined to
+``communities c``."""
+
+
+async def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float | None] | None) -> None:
+    """Raise :class:`LeaseLost` unless the worker of ``fence`` (worker, clock) holds the live
+    lease of the table's chat. The lease row is locked (``FOR SHARE``) until the transaction
+    ends, so a worker taking the chat over waits for this transition to commit and then
+    restores the snapshot it wrote."""
+    if fence is None:
+        return
+    worker, now = fence
+    row = await conn.fetchrow(
+        f"SELECT {_LEASE_KEY} FROM tables t JOIN communities c ON c.id = t.community_id"
+        " WHERE t.id = $1",
+        table_id,
+    )
+    if row is None:
+        return  # no such table: the write itself says so
+    key = str(row[0])
+    held = await conn.fetchrow(
+        f"SELECT worker, expires_at > {_now(2)} FROM leases WHERE key = $1 FOR SHARE", key, now
+    )
+    if held is None or held[0] != worker or not held[1]:
+        raise LeaseLost(f"table {table_id}: worker {worker} does not hold {key}")
+
+
+async def _snapshot_tx(
+    conn: Conn, table_id: int, text: str, fence: tuple[str, float | None] | None = None
+) -> None:
+    """:meth:`PostgresStore.save_snapshot` inside a transaction."""
+    await _check_fence(conn, table_id, fence)
+    await _lock_table(conn, table_id, must_be_open=True)
+    await conn.execute(
+        "INSERT INTO snapshots (table_id, data, updated_at) VALUES ($1, $2, $3)"
+        " ON CONFLICT (table_id) DO UPDATE"
+        " SET data = excluded.data, updated_at = excluded.updated_at",
+        table_id,
+        text,
+        time.time(),
+    )
+
+
+class _PreparedSettlement(NamedTuple):
+    """A :class:`Settlement` move with its JSON texts encoded before the transaction."""
+
+    number: int
+    hand_text: str
+    result_text: str
+    players_text: str
+    seats: dict[int, int]
+    moves: dict[int, int]
+
+
+async def _commit_tx(
+    conn: Conn,
+    table_id: int,
+    moves: Sequence[BuyIn | CashOut | _PreparedSettlement],
+    snapshot_text: str | None,
+    close: bool,
+    key: str,
+    fence: tuple[str, float | None] | None = None,
+) -> list[int]:
+    """:meth:`PostgresStore.commit` inside a transaction."""
+    await _check_fence(conn, table_id, fence)
+    await _lock_key(conn, key)
+    done = await _replay(conn, key, TRANSITION_OPERATION)
+    if done is not None:
+        return [int(x) for x in done["results"]]
+    # the table first (every move locks it again; this fixes the lock order: table, players)
+    await _lock_table(conn, table_id, must_be_open=False)
+    results: list[int] = []
+    for i, move in enumerate(moves):
+        sub = f"{key}/{i}"
+        if isinstance(move, BuyIn):
+            results.append(await _buy_in_tx(conn, table_id, move.player_id, move.amount, sub))
+        elif isinstance(move, CashOut):
+            results.append(await _cash_out_tx(conn, table_id, move.player_id, sub, move.kind))
+        else:
+            _, row = await _settle(
+                conn,
+                table_id,
+                move.number,
+                move.hand_text,
+                move.result_text,
+                move.players_text,
+                move.seats,
+                move.moves,
+                sub,
+            )
+            results.append(int(row[0]))
+    if close:
+        await _close_tx(conn, table_id)
+    elif snapshot_text is not None:
+        await _snapshot_tx(conn, table_id, snapshot_text)
+    await _remember(conn, key, TRANSITION_OPERATION, {"results": results}, time.time())
+    return results
+
+
+def _keyed(body: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """``body(conn, …, key)`` preceded by the advisory lock of its last argument, the key."""
+
+    async def locked(conn: Conn, *args: Any) -> T:
+        await _lock_key(conn, args[-1])
+        return await body(conn, *args)
+
+    locked.__qualname__ = body.__qualname__
+    return locked
+
+
+class PostgresStore:
+    """:class:`storage.api.Store` on a PostgreSQL database (see the module doc).
+
+    Open it with :meth:`open`; close it with :meth:`close` (or ``async with``). Every method
+    follows the contract of :class:`storage.api.Store` and behaves as
+    :class:`storage.sqlite.SqliteStore` does beyond it: invalid arguments raise
+    :class:`StorageError` and change nothing; database errors (a constraint, a lost
+    connection, a closed store) are raised as :class:`StorageError`, the transaction rolled
+    back.
+    """
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        """Wrap an open pool; use :meth:`open` instead."""
+        self._pool = pool
+        self._url = url
+        self._running: set[asyncio.Task[Any]] = set()
+        self._fence: str | None = None
+        #: the clock of leases and heartbeats; ``None`` (the default): the server's clock
+        self.clock: Callable[[], float] | None = None
+
+    @classmethod
+    async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
+        """Connect to the database at ``url`` (``postgresql://user:password@host:port/db``,
+        or a unix socket: ``postgresql://user@/db?host=/run/postgresql``) and apply pending
+        migrations.
+
+        :raises StorageError: if the server cannot be reached, a migration fails or the
+            schema is newer than the code.
+        """
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
+            raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+        store = cls(pool, url)
+        try:
+            await store._call(_migrate)
+        except BaseException:
+            await pool.close()
+            raise
+        return store
+
+    @property
+    def url(self) -> str:
+        """The URL given to :meth:`open`."""
+        return self._url
+
+    async def close(self) -> None:
+        """Finish the running transactions and close the pool (idempotent)."""
+        if self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
+        await self._pool.close()
+
+    async def __aenter__(self) -> PostgresStore:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def schema_versions(self) -> list[tuple[int, str, float]]:
+        """``(version, file name, applied_at)`` of every applied migration, in order."""
+        rows = await self._fetch(
+            "SELECT version, name, applied_at FROM schema_version ORDER BY version"
+        )
+        return [(int(v), str(n), float(t)) for v, n, t in rows]
+
+    # -- plumbing ---------------------------------------------------------------------------
+    async def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """``fn(conn, *args)`` on a pooled connection (no transaction of its own);
+        database errors → :class:`StorageError`."""
+        try:
+            async with self._pool.acquire() as conn:
+                return await fn(conn, *args)
+        except Exception as e:
+            mapped = _storage_error(e)
+            if mapped is e:
+                raise
+            raise mapped from e
+
+    async def _fetch(self, sql: str, *args: Any) -> list[Row]:
+        async def body(conn: Conn) -> list[Row]:
+            return list(await conn.fetch(sql, *args))
+
+        return await self._call(body)
+
+    async def _fetchrow(self, sql: str, *args: Any) -> Row | None:
+        async def body(conn: Conn) -> Row | None:
+            return await conn.fetchrow(sql, *args)
+
+        return await self._call(body)
+
+    async def _retrying(self, body: Callable[..., Awaitable[T]], args: tuple[Any, ...]) -> T:
+        for attempt in range(RETRIES + 1):
+            try:
+                async with self._pool.acquire() as conn:
+                    return await _transact(conn, body, args)
+            except _RETRY_ERRORS:
+                if attempt == RETRIES:
+                    raise
+                await asyncio.sleep(0.002 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    async def _write(self, body: Callable[..., Awaitable[T]], *args: Any) -> T:
+        """Run ``body(conn, *args)`` in one transaction (rerun on a deadlock or a
+        serialization failure); its result or its exception, database errors as
+        :class:`StorageError`. A caller cancelled meanwhile does not cancel the transaction."""
+        task = asyncio.ensure_future(self._retrying(body, args))
+        self._running.add(task)
+        task.add_done_callback(_forget(self._running))
+        try:
+            return await asyncio.shield(task)
+        except Exception as e:
+            mapped = _storage_error(e)
+            if mapped is e:
+                raise
+            raise mapped from e
+
+    # -- communities and players --------------------------------------------------------------
+    async def community(self, platform: str, external_id: str, title: str = "") -> Community:
+        """Get or create a community; a non-empty ``title`` that differs is stored."""
+        row = await self._fetchrow(
+            f"SELECT {_COMMUNITY_COLUMNS} FROM communities"
+            " WHERE platform = $1 AND external_id = $2",
+            platform,
+            external_id,
+        )
+        if row is None or (title and row[3] != title):
+            row = await self._write(_get_community, platform, external_id, title)
+        return _community(row)
+
+    async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
+        """Replace a community's settings. :raises StorageError: if no such community."""
+        text = dump_json(settings.to_json(), "settings")
+
+        async def body(conn: Conn) -> Row:
+            row = await conn.fetchrow(
+                "UPDATE communities SET settings = $1 WHERE id = $2"
+                f" RETURNING {_COMMUNITY_COLUMNS}",
+                text,
+                community_id,
+            )
+            if row is None:
+                raise StorageError(f"no community {community_id}")
+            return row
+
+        return _community(await self._write(body))
+
+    async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
+        """See :meth:`storage.api.Store.move_chat`."""
+
+        async def body(conn: Conn) -> bool:
+            select = "SELECT id FROM communities WHERE platform = $1 AND external_id = $2"
+            row = await conn.fetchrow(select + " FOR UPDATE", platform, old_id)
+            if row is None or old_id == new_id:
+                return False
+            taken = await conn.fetchrow(select + " FOR UPDATE", platform, new_id)
+            if taken is not None:
+                await conn.execute(
+                    "UPDATE communities SET external_id = $1 WHERE id = $2",
+                    f"{new_id}~{taken[0]}",
+                    taken[0],
+                )
+            await conn.execute(
+                "UPDATE communities SET external_id = $1 WHERE id = $2", new_id, row[0]
+            )
+            await conn.execute(
+                "UPDATE tables SET chat_id = $1 WHERE community_id = $2 AND chat_id = $3",
+                new_id,
+                row[0],
+                old_id,
+            )
+            # the worker serving the chat keeps serving it under its new id (issue 14)
+            new_key, old_key = lease_key(platform, new_id), lease_key(platform, old_id)
+            if await conn.fetchval("SELECT 1 FROM leases WHERE key = $1", old_key):
+                await conn.execute("DELETE FROM leases WHERE key = $1", new_key)
+                await conn.execute("UPDATE leases SET key = $1 WHERE key = $2", new_key, old_key)
+            return True
+
+        return bool(await self._write(body))
+
+    async def player(
+        self, community_id: int, user_id: str, name: str, language: str | None = None
+    ) -> Player:
+        """Get or create a player (a new one gets a ``starting`` row of the community's
+        starting balance). A changed ``name`` is stored; ``language`` is stored when given
+        and different (``None`` keeps the stored one).
+
+        :raises StorageError: if no such community or its starting balance is negative.
+        """
+        row = await self._fetchrow(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE community_id = $1 AND user_id = $2",
+            community_id,
+            user_id,
+        )
+        if row is None or row[3] != name or (language is not None and row[4] != language):
+            row = await self._write(_get_player, community_id, user_id, name, language)
+        return _player(row)
+
+    async def get_player(self, player_id: int) -> Player | None:
+        """A player by id, or ``None``."""
+        row = await self._fetchrow(
+            f"SELECT {_PLAYER_COLUMNS} FROM players WHERE id = $1", player_id
+        )
+        return None if row is None else _player(row)
+
+    async def find_player(self, community_id: int, name_or_user_id: str) -> Player | None:
+        """A player by exact user id, else by display name (case-insensitive, one leading
+        ``@`` ignored). ``None`` if nobody matches or the name is ambiguous."""
+        query = name_or_user_id.strip()
+        bare = query[1:] if query.startswith("@") else query
+        wanted = name_key(query)
+
+        async def body(conn: Conn) -> Row | None:
+            for uid in dict.fromkeys((query, bare)):
+                row = await conn.fetchrow(
+                    f"SELECT {_PLAYER_COLUMNS} FROM players"
+                    " WHERE community_id = $1 AND user_id = $2",
+                    community_id,
+                    uid,
+                )
+                if row is not None:
+                    return row
+            rows = await conn.fetch(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE community_id = $1 AND name_key = $2"
+                " LIMIT 2",
+                community_id,
+                wanted,
+            )
+            return rows[0] if len(rows) == 1 else None
+
+        row = await self._call(body)
+        return None if row is None else _player(row)
+
+    async def leaderboard(self, community_id: int, limit: int = 10) -> Sequence[tuple[Player, int]]:
+        """Up to ``limit`` players by balance plus stacks (kush), highest first, ties by id."""
+        if limit <= 0:
+            return []
+        rows = await self._fetch(
+            f"SELECT {_PLAYER_COLUMNS}, balance + COALESCE("
+            " (SELECT SUM(stack) FROM table_stacks s WHERE s.player_id = p.id), 0) AS total"
+            " FROM players p WHERE community_id = $1 ORDER BY total DESC, id LIMIT $2",
+            community_id,
+            limit,
+        )
+        return [(_player(r), int(r[6])) for r in rows]
+
+    # -- wallet -------------------------------------------------------------------------------
+    async def grant(
+        self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str
+    ) -> int:
+        """Add ``amount`` kush (negative: take) as an ``admin_grant`` row; the new balance.
+
+        :raises InsufficientFunds: if the balance would go negative.
+        :raises StorageError: on a zero amount or a player outside the community.
+        """
+        require_int(amount, "grant")
+        if amount == 0:
+            raise StorageError("a grant of 0 kush")
+        require_key(key)
+
+        async def body(conn: Conn) -> int:
+            await _lock_key(conn, key)
+            done = await _replay(conn, key, LedgerKind.ADMIN_GRANT.value)
+            if done is not None:
+                return int(done["balance"])
+            balance = await _lock_balance(conn, player_id, community_id) + amount
+            if balance < 0:
+                raise InsufficientFunds(
+                    f"player {player_id} has {balance - amount} kush, cannot take {-amount}"
+                )
+            now = time.time()
+            await conn.execute("UPDATE players SET balance = $1 WHERE id = $2", balance, player_id)
+            await _ledger_row(
+                conn,
+                community_id,
+                LedgerKind.ADMIN_GRANT,
+                player_id,
+                None,
+                amount,
+                0,
+                key,
+                now,
+                actor=actor,
+                reason=reason,
+            )
+            await _remember(conn, key, LedgerKind.ADMIN_GRANT.value, {"balance": balance}, now)
+            return balance
+
+        return await self._write(body)
+
+    async def claim_daily(
+        self, community_id: int, player_id: int, amount: int, day: str
+    ) -> int | None:
+        """Pay ``amount`` (≥ 0) kush as the ``daily_bonus`` of ``day`` (``YYYY-MM-DD``): the
+        new balance, or ``None`` if already claimed that day.
+
+        :raises StorageError: on a bad day or amount or a player outside the community.
+        """
+        require_int(amount, "daily bonus", minimum=0)
+        require_day(day)
+
+        async def body(conn: Conn) -> int | None:
+            balance = await _lock_balance(conn, player_id, community_id)
+            now = time.time()
+            claimed = await conn.fetchval(
+                "INSERT INTO daily_claims (player_id, day, amount, claimed_at)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (player_id, day) DO NOTHING RETURNING 1",
+                player_id,
+                day,
+                amount,
+                now,
+            )
+            if claimed is None:
+                return None
+            balance += amount
+            await conn.execute("UPDATE players SET balance = $1 WHERE id = $2", balance, player_id)
+            await _ledger_row(
+                conn,
+                community_id,
+                LedgerKind.DAILY_BONUS,
+                player_id,
+                None,
+                amount,
+                0,
+                daily_key(player_id, day),
+                now,
+                reason=f"daily {day}",
+            )
+            return balance
+
+        return await self._write(body)
+
+    async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
+        """Move ``amount`` (> 0) kush from the wallet to the stack at an open table (R8.2; a
+        top-up when a stack exists). Returns the new stack.
+
+        :raises InsufficientFunds: if the balance is short.
+        :raises StorageError: on a bad amount, a closed/unknown table, a foreign player.
+        """
+        require_int(amount, "buy-in", minimum=1)
+        require_key(key)
+        return int(await self._write(_keyed(_buy_in_tx), table_id, player_id, amount, key))
+
+    async def cash_out(
+        self, table_id: int, player_id: int, *, key: str, kind: LedgerKind = LedgerKind.CASH_OUT
+    ) -> int:
+        """Move the whole stack back to the wallet (a ``cash_out`` or ``refund`` row; none for
+        an empty stack) and delete the stack row. Returns the kush moved.
+
+        :raises StorageError: on another ``kind``, an unknown table or a foreign player.
+        """
+        if kind not in CASH_OUT_KINDS:
+            raise StorageError(f"cash_out writes cash_out or refund rows, not {kind.value}")
+        require_key(key)
+
+        async def body(conn: Conn) -> int:
+            await _lock_key(conn, key)
+            return await _cash_out_tx(conn, table_id, player_id, key, kind)
+
+        return int(await self._write(body))
+
+    async def stacks(self, table_id: int) -> Mapping[int, int]:
+        """Player id → stack (kush) at the table, in player id order."""
+        rows = await self._fetch(
+            "SELECT player_id, stack FROM table_stacks WHERE table_id = $1 ORDER BY player_id",
+            table_id,
+        )
+        return {int(p): int(s) for p, s in rows}
+
+    async def settle_hand(
+        self,
+        table_id: int,
+        number: int,
+        hand: Mapping[str, Any],
+        result: Mapping[str, Any],
+        players: Mapping[int, int],
+        deltas: Mapping[int, int],
+        *,
+        key: str,
+    ) -> HandRecord:
+        """Record a finished hand and apply its kush in one transaction; see
+        :meth:`storage.sqlite.SqliteStore.settle_hand` (the same behaviour and errors).
+
+        :raises StorageError: if the deltas do not sum to zero, the table is closed or
+            unknown, a player has no stack here, or ``number`` was already recorded.
+        :raises InsufficientFunds: if a stack would go negative (R8.4).
+        """
+        seats, moves = check_settlement(players, deltas, number)
+        require_key(key)
+        hand_text = dump_json(hand, "hand")
+        result_text = dump_json(result, "result")
+        players_text = dump_json({str(s): p for s, p in seats.items()}, "players")
+        new, row = await self._write(
+            _keyed(_settle),
+            table_id,
+            number,
+            hand_text,
+            result_text,
+            players_text,
+            seats,
+            moves,
+            key,
+        )
+        if new:
+            return HandRecord(row[0], table_id, number, hand, result, seats, row[1])
+        return _hand(row)
+
+    # -- tables -------------------------------------------------------------------------------
+    async def create_table(
+        self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """Open a table in a chat. :raises StorageError: if the chat already has an open
+        table, the community is unknown or ``min_buy_in`` is negative."""
+        require_int(min_buy_in, "minimum buy-in", minimum=0)
+        text = dump_json(options, "options")
+
+        async def body(conn: Conn) -> Row:
+            if await conn.fetchval("SELECT 1 FROM communities WHERE id = $1", community_id) is None:
+                raise StorageError(f"no community {community_id}")
+            row = await conn.fetchrow(
+                "INSERT INTO tables (community_id, chat_id, options, min_buy_in, open, created_at)"
+                " VALUES ($1, $2, $3, $4, TRUE, $5)"
+                " ON CONFLICT (community_id, chat_id) WHERE open DO NOTHING"
+                f" RETURNING {_TABLE_COLUMNS}",
+                community_id,
+                chat_id,
+                text,
+                min_buy_in,
+                time.time(),
+            )
+            if row is None:
+                raise StorageError(f"chat {chat_id!r} already has an open table")
+            return row
+
+        return _table(await self._write(body))
+
+    async def open_table(self, community_id: int, chat_id: str) -> TableRecord | None:
+        """The chat's open table, or ``None``."""
+        row = await self._fetchrow(
+            f"SELECT {_TABLE_COLUMNS} FROM tables"
+            " WHERE community_id = $1 AND chat_id = $2 AND open",
+            community_id,
+            chat_id,
+        )
+        return None if row is None else _table(row)
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """A table by id (open or closed), or ``None``."""
+        row = await self._fetchrow(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)
+        return None if row is None else _table(row)
+
+    async def update_table(
+        self, table_id: int, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        """Replace a table's options and minimum buy-in. :raises StorageError: if no such
+        table or ``min_buy_in`` is negative."""
+        require_int(min_buy_in, "minimum buy-in", minimum=0)
+        text = dump_json(options, "options")
+
+        async def body(conn: Conn) -> Row:
+            row = await conn.fetchrow(
+                "UPDATE tables SET options = $1, min_buy_in = $2 WHERE id = $3"
+                f" RETURNING {_TABLE_COLUMNS}",
+                text,
+                min_buy_in,
+                table_id,
+            )
+            if row is None:
+                raise StorageError(f"no table {table_id}")
+            return row
+
+        return _table(await self._write(body))
+
+    async def close_table(self, table_id: int) -> None:
+        """Close a table: its empty stack rows and its snapshot are deleted (closing a closed
+        table does nothing). :raises StorageError: if no such table or a stack is not empty."""
+        await self._write(_close_tx, table_id)
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        """One table transition in one transaction; see :meth:`storage.api.Store.commit`.
+        JSON is encoded before the transaction starts, so a value that does not serialise
+        fails without touching the database."""
+        require_key(key)
+        prepared: list[BuyIn | CashOut | _PreparedSettlement] = []
+        for move in moves:
+            if isinstance(move, BuyIn):
+                require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, CashOut):
+                if move.kind not in CASH_OUT_KINDS:
+                    raise StorageError(f"a cash-out writes cash_out or refund rows: {move.kind}")
+                prepared.append(move)
+            else:
+                seats, deltas = check_settlement(move.players, move.deltas, move.number)
+                prepared.append(
+                    _PreparedSettlement(
+                        move.number,
+                        dump_json(move.hand, "hand"),
+                        dump_json(move.result, "result"),
+                        dump_json({str(s): p for s, p in seats.items()}, "players"),
+                        seats,
+                        deltas,
+                    )
+                )
+        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        return await self._write(_commit_tx, table_id, prepared, text, close, key, self._fenced())
+
+    async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """Store the live state of an open table, replacing the previous one.
+        :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
+        text = dump_json(data, "snapshot")
+        await self._write(_snapshot_tx, table_id, text, self._fenced())
+
+    async def delete_snapshot(self, table_id: int) -> None:
+        """Forget a table's live state (nothing happens if there is none)."""
+        fence = self._fenced()
+
+        async def body(conn: Conn) -> None:
+            await _check_fence(conn, table_id, fence)
+            await conn.execute("DELETE FROM snapshots WHERE table_id = $1", table_id)
+
+        await self._write(body)
+
+    # -- workers sharing the tables (issue 14) ---------------------------------------------
+    def _clock(self) -> float | None:
+        return None if self.clock is None else self.clock()
+
+    def _fenced(self) -> tuple[str, float | None] | None:
+        return None if self._fence is None else (self._fence, self._clock())
+
+    def fence(self, worker: str | None) -> None:
+        """See :meth:`storage.api.Store.fence`."""
+        self._fence = worker
+
+    async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
+        """See :meth:`storage.api.Store.acquire_lease` (the server's clock)."""
+        now = self._clock()
+
+        async def body(conn: Conn) -> bool:
+            row = await conn.fetchrow(
+                "INSERT INTO leases (key, worker, expires_at)"
+                f" VALUES ($1, $2, {_now(4)} + $3::float8)"
+                " ON CONFLICT (key) DO UPDATE SET worker = excluded.worker,"
+                " expires_at = excluded.expires_at"
+                f" WHERE leases.worker = excluded.worker OR leases.expires_at <= {_now(4)}"
+                " RETURNING worker",
+                key,
+                worker,
+                ttl,
+                now,
+            )
+            return row is not None
+
+        return bool(await self._write(body))
+
+    async def renew_leases(self, worker: str, keys: Sequence[str], ttl: float) -> list[str]:
+        """See :meth:`storage.api.Store.renew_leases`."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return []
+        now = self._clock()
+
+        async def body(conn: Conn) -> list[str]:
+            rows = await conn.fetch(
+                f"UPDATE leases SET expires_at = {_now(4)} + $3::float8"
+                f" WHERE key = ANY($1::text[]) AND worker = $2 AND expires_at > {_now(4)}"
+                " RETURNING key",
+                wanted,
+                worker,
+                ttl,
+                now,
+            )
+            return [str(r[0]) for r in rows]
+
+        held = set(await self._write(body))
+        return [k for k in wanted if k in held]
+
+    async def release_lease(self, key: str, worker: str) -> None:
+        """See :meth:`storage.api.Store.release_lease`."""
+
+        async def body(conn: Conn) -> None:
+            await conn.execute("DELETE FROM leases WHERE key = $1 AND worker = $2", key, worker)
+
+        await self._write(body)
+
+    async def lease_owner(self, key: str) -> str | None:
+        """See :meth:`storage.api.Store.lease_owner`."""
+        row = await self._fetchrow(
+            f"SELECT worker FROM leases WHERE key = $1 AND expires_at > {_now(2)}",
+            key,
+            self._clock(),
+        )
+        return None if row is None else str(row[0])
+
+    async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
+        """See :meth:`storage.api.Store.heartbeat`."""
+        now = self._clock()
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO workers (worker, address, expires_at)"
+                f" VALUES ($1, $2, {_now(4)} + $3::float8)"
+                " ON CONFLICT (worker) DO UPDATE SET address = excluded.address,"
+                " expires_at = excluded.expires_at",
+                worker,
+                address,
+                ttl,
+                now,
+            )
+
+        await self._write(body)
+
+    async def live_workers(self) -> dict[str, str]:
+        """See :meth:`storage.api.Store.live_workers`."""
+        rows = await self._fetch(
+            f"SELECT worker, address FROM workers WHERE expires_at > {_now(1)} ORDER BY worker",
+            self._clock(),
+        )
+        return {str(w): str(a) for w, a in rows}
+
+    async def unleased_tables(self) -> list[tuple[int, str]]:
+        """See :meth:`storage.api.Store.unleased_tables`."""
+        rows = await self._fetch(
+            f"SELECT t.id, {_LEASE_KEY} FROM tables t"
+            " JOIN communities c ON c.id = t.community_id"
+            f" LEFT JOIN leases l ON l.key = {_LEASE_KEY} AND l.expires_at > {_now(1)}"
+            " WHERE t.open AND l.key IS NULL ORDER BY t.id",
+            self._clock(),
+        )
+        return [(int(tid), str(key)) for tid, key in rows]
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """See :meth:`storage.api.Store.table_state`."""
+        row = await self._fetchrow(
+            "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+            " FROM tables t LEFT JOIN snapshots s ON s.table_id = t.id"
+            " WHERE t.id = $1 AND t.open",
+            table_id,
+        )
+        if row is None:
+            return None
+        return _table(row), ({} if row[6] is None else load_json(row[6]))
+
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        row = await self._fetchrow(
+            "SELECT t.id FROM tables t JOIN communities c ON c.id = t.community_id"
+            " WHERE c.platform = $1 AND t.chat_id = $2 AND t.open ORDER BY t.id LIMIT 1",
+            platform,
+            chat_id,
+        )
+        return None if row is None else int(row[0])
+
+    async def seated_tables(self, platform: str, user_id: str) -> list[int]:
+        """See :meth:`storage.api.Store.seated_tables`."""
+        rows = await self._fetch(
+            "SELECT DISTINCT s.table_id FROM table_stacks s"
+            " JOIN players p ON p.id = s.player_id"
+            " JOIN communities c ON c.id = p.community_id"
+            " JOIN tables t ON t.id = s.table_id"
+            " WHERE c.platform = $1 AND p.user_id = $2 AND t.open ORDER BY s.table_id",
+            platform,
+            user_id,
+        )
+        return [int(r[0]) for r in rows]
+
+    async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """Every open table with its last snapshot (``{}`` if it has none), by table id."""
+        rows = await self._fetch(
+            "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+            " FROM tables t LEFT JOIN snapshots s ON s.table_id = t.id"
+            " WHERE t.open ORDER BY t.id"
+        )
+        return [(_table(r), {} if r[6] is None else load_json(r[6])) for r in rows]
+
+    # -- history ------------------------------------------------------------------------------
+    async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:
+        """The player's last ``limit`` hands, newest first."""
+        if limit <= 0:
+            return []
+        rows = await self._fetch(
+            "SELECT h.id, h.table_id, h.number, h.hand, h.result, h.players, h.finished_at"
+            " FROM hand_players hp JOIN hands h ON h.id = hp.hand_id"
+            " WHERE hp.player_id = $1 ORDER BY hp.hand_id DESC LIMIT $2",
+            player_id,
+            limit,
+        )
+        return [_hand(r) for r in rows]
+
+    async def export_hands(self, table_id: int) -> list[dict[str, Any]]:
+        """Every hand of a table, oldest first, as JSON-ready dicts (see
+        :meth:`storage.sqlite.SqliteStore.export_hands`)."""
+        rows = await self._fetch(
+            f"SELECT {_HAND_COLUMNS} FROM hands WHERE table_id = $1 ORDER BY id", table_id
+        )
+        return [hand_export(_hand(r)) for r in rows]
+
+    async def ledger(self, community_id: int) -> Sequence[LedgerEntry]:
+        """Every ledger row of a community, in id order."""
+        rows = await self._fetch(
+            f"SELECT {LEDGER_COLUMNS} FROM ledger WHERE community_id = $1 ORDER BY id",
+            community_id,
+        )
+        return [ledger_entry(tuple(r)) for r in rows]
+
+    async def audit_data(self) -> AuditData:
+        """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""
+        return AuditData.from_rows(await self._call(read_audit_rows))
+
+
+async def read_audit_rows(conn: Conn) -> dict[str, list[tuple[Any, ...]]]:
+    """The rows of :data:`storage.check.AUDIT_QUERIES`, read in one REPEATABLE READ, read-only
+    transaction (one snapshot of the database)."""
+    async with conn.transaction(isolation="repeatable_read", readonly=True):
+        return {
+            name: [tuple(r) for r in await conn.fetch(sql)] for name, sql in AUDIT_QUERIES.items()
+        }
+
+
+def _forget(running: set[asyncio.Task[Any]]) -> Callable[[asyncio.Task[Any]], None]:
+    """A done callback that drops a finished task from ``running`` and retrieves its
+    exception (its caller may have been cancelled and never will)."""
+
+    def done(task: asyncio.Task[Any]) -> None:
+        running.discard(task)
+        if not task.cancelled():
+            task.exception()
+
+    return done
+
+
+if TYPE_CHECKING:
+
+    def _conforms(store: PostgresStore) -> Store:
+        """mypy checks here that :class:`PostgresStore` implements :class:`Store`."""
+        return store
