@@ -105,6 +105,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     "network, or TELEGRAM_API_BASE_URL in .env"
                 ) from None
             mode = "webhook" if settings.telegram_webhook_url else "polling"
+            if settings.worker_id is not None:
+                mode = f"worker {settings.worker_id} (updates forwarded by the router)"
             log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure

@@ -313,8 +313,9 @@ class Router:
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        #: (lease key, worker address, HTTP status) of every forward, for tests and benches
-        self.forwards: list[tuple[str, str, int]] = []
+        #: (monotonic time, lease key, worker address, HTTP status: 0 when unreachable) of
+        #: every forward attempt, for tests and benchmarks
+        self.forwards: list[tuple[float, str, str, int]] = []
 
     async def start(self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443) -> None:
         """Start python-telegram-bot's webhook server (``setWebhook`` with the secret token;
@@ -402,7 +403,7 @@ class Router:
                         body = await resp.json() if status == 409 else {}
                 except (ClientError, OSError, TimeoutError, ValueError):
                     body = {}
-                self.forwards.append((key, address, status))
+                self.forwards.append((time.monotonic(), key, address, status))
                 if status == 200:
                     return True
                 owner = str(body.get("owner") or "")
