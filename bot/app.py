@@ -82,7 +82,23 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     adapters: list[_Adapter] = []
     started = False
     telegram = None
+    discord_adapter = None
     worker: Worker | None = None
+    if settings.worker_id is not None:  # one of several workers (issue 14)
+        from bot.cluster import Worker
+
+        shards = settings.shard_ids
+        worker = Worker(
+            service,
+            settings.worker_id,
+            settings.worker_url,
+            ttl=settings.lease_seconds,
+            discord_shards=(
+                None
+                if settings.discord_bot_token is None or shards is None
+                else (shards, settings.discord_shard_count or 1)
+            ),
+        )
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -93,6 +109,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 settings.telegram_api_base_url,
             )
             adapters.append(telegram)
+            if worker is not None:
+                worker.telegram = telegram  # fed the updates the router forwards
             try:
                 await telegram.start(polling=False)  # updates once the tables are restored
             except InvalidToken:
@@ -111,8 +129,15 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure
 
-            discord_adapter = DiscordAdapter(service, settings.discord_bot_token.get_secret_value())
+            discord_adapter = DiscordAdapter(
+                service,
+                settings.discord_bot_token.get_secret_value(),
+                shard_ids=settings.shard_ids,
+                shard_count=settings.discord_shard_count,
+            )
             adapters.append(discord_adapter)
+            if worker is not None:  # each interaction's chat is claimed first
+                discord_adapter.claim = worker.claim_interaction
             try:
                 await discord_adapter.start()
             except LoginFailure:
@@ -125,16 +150,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
                 ) from None
             log.info("Discord: connected as %s", discord_adapter.client.user)
-        if settings.worker_id is not None:  # one of several workers (issue 14)
-            from bot.cluster import Worker
-
-            worker = Worker(
-                service,
-                settings.worker_id,
-                settings.worker_url,
-                ttl=settings.lease_seconds,
-                telegram=telegram,
-            )
+        if worker is not None:  # one of several workers (issue 14)
             await worker.start(split_listen(settings.worker_listen))
             log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
         else:
@@ -145,7 +161,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()
     finally:
-        if worker is not None:
+        if worker is not None and started:
             await worker.stop()  # saves what is still ours, gives the leases up at once
         else:
             await service.stop()

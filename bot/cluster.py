@@ -39,7 +39,7 @@ import contextlib
 import hashlib
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -131,6 +131,9 @@ class Worker:
     :param address: the URL the router reaches :meth:`serve`'s endpoint at.
     :param ttl: seconds a lease and the heartbeat last unrenewed.
     :param telegram: the adapter fed with forwarded Telegram updates (``None``: no endpoint).
+    :param discord_shards: ``(shard ids, shard count)`` of the Discord shards this worker
+        runs: it serves (and takes over) the Discord tables of those shards' guilds only, the
+        guilds whose interactions reach it; ``None``: no Discord tables.
     """
 
     def __init__(
@@ -141,6 +144,7 @@ class Worker:
         *,
         ttl: float = 5.0,
         telegram: TelegramAdapter | None = None,
+        discord_shards: tuple[Sequence[int], int] | None = None,
     ) -> None:
         self.service = service
         self.store = service.store
@@ -148,18 +152,23 @@ class Worker:
         self.address = address
         self.ttl = ttl
         self.telegram = telegram
+        #: the Discord shards this worker runs and the shard count (``None``: no Discord)
+        self.discord_shards = (
+            None if discord_shards is None else (frozenset(discord_shards[0]), discord_shards[1])
+        )
+        self._guilds: dict[int, str] = {}  # table id → its Discord guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._loop: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.stopping = False
+        self.store.fence(worker_id)  # from the first write on: nothing without the lease
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self, listen: tuple[str, int] | None = None) -> None:
         """Fence the store, register, take over orphaned tables once and start the lease loop
         (and, with ``listen``, the internal endpoint for forwarded Telegram updates)."""
-        self.store.fence(self.worker_id)
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and self.telegram is not None:
             app = web.Application()
@@ -228,8 +237,41 @@ class Worker:
         for table_id, key in orphans:
             if self.stopping:
                 return
-            if rendezvous(key, live) == self.worker_id:
+            if key.startswith(f"{TELEGRAM}:"):
+                mine = self.telegram is not None and rendezvous(key, live) == self.worker_id
+            else:
+                mine = await self._my_discord_table(table_id)
+            if mine:
                 await self.claim(key, table_id)
+
+    async def _my_discord_table(self, table_id: int) -> bool:
+        """Whether a Discord table's guild is on one of this worker's shards (discord.py's
+        ``(guild_id >> 22) % shard_count``)."""
+        if self.discord_shards is None:
+            return False
+        guild = self._guilds.get(table_id)
+        if guild is None:
+            state = await self.store.table_state(table_id)
+            guild = str(state[1].get("community_ext", "")) if state is not None else ""
+            self._guilds[table_id] = guild
+        shards, count = self.discord_shards
+        return guild.isdigit() and (int(guild) >> 22) % count in shards
+
+    async def claim_interaction(self, interaction: Any) -> bool:
+        """Before the service handles a Discord interaction: hold the lease of its table's
+        chat (a press naming a table: that table's channel, say a hand pressed in a DM; else
+        the interaction's channel). ``False`` when another worker holds it."""
+        data = getattr(interaction, "data", None) or {}
+        press = decode(str(data.get("custom_id", ""))) if isinstance(data, Mapping) else None
+        key = None
+        if press is not None and press.table > 0:
+            record = await self.store.get_table(press.table)
+            key = None if record is None else lease_key("discord", record.chat_id)
+        if key is None and getattr(interaction, "guild_id", None) is not None:
+            key = lease_key("discord", str(interaction.channel_id))
+        if key is None or self.holds(key):
+            return True
+        return await self.claim(key)
 
     # -- tables --------------------------------------------------------------------------------
     async def claim(self, key: str, table_id: int | None = None) -> bool:

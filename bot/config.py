@@ -144,6 +144,15 @@ class Settings(BaseSettings):
                 "TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET (1-256 characters of "
                 "A-Z, a-z, 0-9, _ and -)"
             )
+        if (
+            self.worker_id is not None
+            and self.discord_bot_token is not None
+            and self.discord_shard_ids is None
+        ):
+            raise ValueError(
+                "WORKER_ID with DISCORD_BOT_TOKEN needs DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT"
+                " (each worker runs its own shards)"
+            )
         if self.discord_shard_ids is not None:
             count = self.discord_shard_count
             if count is None or max(parse_shards(self.discord_shard_ids)) >= count:
