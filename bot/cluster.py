@@ -158,6 +158,7 @@ class Worker:
         )
         self._guilds: dict[int, str] = {}  # table id → its Discord guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
+        self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._loop: asyncio.Task[None] | None = None
@@ -215,7 +216,9 @@ class Worker:
         """One round: heartbeat, renew the leases (dropping the tables of lost ones), sweep."""
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         keys = self.held_keys()
+        asked = time.monotonic()  # the renewed leases run at least ttl from here
         kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
+        self._renewed = {k: asked for k in kept}
         for key in set(keys) - kept:
             self._claimed.pop(key, None)
             for t in list(self.service.tables.values()):
@@ -238,7 +241,8 @@ class Worker:
             if self.stopping:
                 return
             if key.startswith(f"{TELEGRAM}:"):
-                mine = self.telegram is not None and rendezvous(key, live) == self.worker_id
+                presents = TELEGRAM in self.service.rt.presenters
+                mine = presents and rendezvous(key, live) == self.worker_id
             else:
                 mine = await self._my_discord_table(table_id)
             if mine:
@@ -282,9 +286,10 @@ class Worker:
         async with lock:
             if self.stopping:
                 return False
+            asked = time.monotonic()
             if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
                 return False
-            self._claimed[key] = time.monotonic()
+            self._claimed[key] = self._renewed[key] = asked
             platform, _, chat_id = key.partition(":")
             if table_id is None:
                 table_id = await self.store.chat_table(platform, chat_id)
@@ -294,8 +299,10 @@ class Worker:
             return True
 
     def holds(self, key: str) -> bool:
-        """Whether this worker claimed ``key`` within the lease time (renewed since)."""
-        at = self._claimed.get(key)
+        """Whether this worker surely still holds ``key``: it took or renewed the lease less
+        than half the lease time ago (no database round trip per update; the fenced store
+        refuses any write after a loss anyway)."""
+        at = self._renewed.get(key)
         return at is not None and at > time.monotonic() - self.ttl / 2
 
     async def _on_telegram(self, request: web.Request) -> web.Response:
@@ -352,6 +359,7 @@ class Router:
         self._chats: dict[int, str] = {}
         self._live: tuple[float, dict[str, str]] = (0.0, {})
         self._order: dict[str, asyncio.Lock] = {}
+        self._owners: dict[str, tuple[float, str]] = {}  # key → (when read, owner)
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -421,9 +429,19 @@ class Router:
         return live
 
     async def target(self, key: str, *, fresh: bool = False) -> str | None:
-        """The address of the worker that should get ``key``'s updates now."""
+        """The address of the worker that should get ``key``'s updates now (the owner is
+        remembered for a second: a worker that lost the chat answers 409 with the new one,
+        a dead one makes the forward retry with ``fresh``)."""
         live = await self.live_workers(fresh=fresh)
-        owner = await self.store.lease_owner(key)
+        cached = self._owners.get(key)
+        if not fresh and cached is not None and time.monotonic() - cached[0] < 1.0:
+            owner: str | None = cached[1]
+        else:
+            owner = await self.store.lease_owner(key)
+            if owner is not None:
+                self._owners[key] = (time.monotonic(), owner)
+            else:
+                self._owners.pop(key, None)
         if owner is not None and owner in live:
             return live[owner]
         chosen = rendezvous(key, live)

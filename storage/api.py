@@ -451,10 +451,11 @@ class Store(Protocol):
         private message of that user is routed."""
 
     def fence(self, worker: str | None) -> None:
-        """From now on refuse (:class:`LeaseLost`) every :meth:`commit`, :meth:`save_snapshot`
-        and :meth:`delete_snapshot` of a table whose chat's lease (:func:`lease_key`)
-        ``worker`` does not hold, checked in the writing transaction, so a worker that lost
-        a table (a stall, a partition) can never write it again: no hand is settled twice.
+        """From now on refuse (:class:`LeaseLost`) every :meth:`create_table`, :meth:`commit`,
+        :meth:`save_snapshot` and :meth:`delete_snapshot` of a table whose chat's lease
+        (:func:`lease_key`) ``worker`` does not hold, checked in the writing transaction, so
+        a worker that lost a table (a stall, a partition) can never write it again: no hand
+        is settled twice.
         ``None`` (the default, one process) checks nothing."""
 
     async def close(self) -> None:

@@ -456,6 +456,10 @@ class MemoryStore:
         data = _copy(options, "options")
         if community_id not in self._communities:
             raise StorageError(f"no community {community_id}")
+        if self._fence is not None:
+            key = lease_key(self._communities[community_id].platform, chat_id)
+            if self._live(self._leases.get(key)) != self._fence:
+                raise LeaseLost(f"worker {self._fence} does not hold {key}")
         if await self.open_table(community_id, chat_id) is not None:
             raise StorageError(f"chat {chat_id!r} already has an open table")
         tid = len(self._tables) + 1

@@ -1065,9 +1065,23 @@ class PostgresStore:
         require_int(min_buy_in, "minimum buy-in", minimum=0)
         text = dump_json(options, "options")
 
+        fence = self._fenced()
+
         async def body(conn: Conn) -> Row:
-            if await conn.fetchval("SELECT 1 FROM communities WHERE id = $1", community_id) is None:
+            platform = await conn.fetchval(
+                "SELECT platform FROM communities WHERE id = $1", community_id
+            )
+            if platform is None:
                 raise StorageError(f"no community {community_id}")
+            if fence is not None:
+                key = lease_key(str(platform), chat_id)
+                held = await conn.fetchrow(
+                    f"SELECT worker, expires_at > {_now(2)} FROM leases WHERE key = $1 FOR SHARE",
+                    key,
+                    fence[1],
+                )
+                if held is None or held[0] != fence[0] or not held[1]:
+                    raise LeaseLost(f"worker {fence[0]} does not hold {key}")
             row = await conn.fetchrow(
                 "INSERT INTO tables (community_id, chat_id, options, min_buy_in, open, created_at)"
                 " VALUES ($1, $2, $3, $4, TRUE, $5)"

@@ -766,9 +766,18 @@ class SqliteStore:
         table, the community is unknown or ``min_buy_in`` is negative."""
         require_int(min_buy_in, "minimum buy-in", minimum=0)
         text = dump_json(options, "options")
+        fence = self._fenced()
 
         def body(conn: Conn) -> Any:
             _require_community(conn, community_id)
+            if fence is not None:
+                row = conn.execute(
+                    "SELECT l.worker, l.expires_at, c.platform || ':' || ? FROM communities c"
+                    " LEFT JOIN leases l ON l.key = c.platform || ':' || ? WHERE c.id = ?",
+                    (chat_id, chat_id, community_id),
+                ).fetchone()
+                if row[0] != fence[0] or row[1] is None or row[1] <= fence[1]:
+                    raise LeaseLost(f"worker {fence[0]} does not hold {row[2]}")
             if conn.execute(
                 "SELECT 1 FROM tables WHERE community_id = ? AND chat_id = ? AND open = 1",
                 (community_id, chat_id),

@@ -171,3 +171,15 @@ async def test_a_moved_chat_keeps_its_lease(store: Store) -> None:
     store.fence("w1")
     await store.save_snapshot(table.id, {"moved": True})
     del s
+
+
+async def test_fencing_refuses_to_open_a_table_in_a_chat_not_held(store: Store) -> None:
+    _clocked(store)
+    community = await store.community("telegram", "-100", "Group")
+    store.fence("w1")
+    with pytest.raises(LeaseLost):
+        await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
+    assert await store.chat_table("telegram", "chat-1") is None
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    table = await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
+    assert await store.chat_table("telegram", "chat-1") == table.id
