@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import os
 import random
 import re
@@ -66,6 +67,21 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _children(parent: int) -> list[int]:
+    """The process and its children (Linux /proc): PostgreSQL's postmaster and backends."""
+    found = [parent] if parent else []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if parent and int(stat[1]) == parent:
+            found.append(int(entry.name))
+    return found
+
+
 def _pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -80,6 +96,7 @@ class Bench:
         self.fake = FakeTelegram(TOKEN, open_private=True)
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.store: PostgresStore | None = None
+        self.pg_pid = 0
         self.sent: dict[str, float] = {}  # query id → when the update left the fake
         self.latency: list[tuple[float, float]] = []  # (when answered, seconds)
         self.players: list[tuple[int, FakeUser]] = []  # (group, user)
@@ -90,6 +107,9 @@ class Bench:
         self.unanswered = 0
         self.refused = 0
         self.idle = 0  # a player's turn came round with nothing to press (not their move)
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._by_chat: dict[int, list[int]] = {}  # chat → its message ids, oldest first
+        self._seen = 0
 
     # -- processes -----------------------------------------------------------------------------
     def _spawn(self, name: str, argv: list[str], env: Mapping[str, str]) -> None:
@@ -104,6 +124,9 @@ class Bench:
         def on_call(call: Any) -> None:
             if call.method == "answerCallbackQuery":
                 qid = str(call.params.get("callback_query_id"))
+                future = self.answers.setdefault(qid, asyncio.get_running_loop().create_future())
+                if not future.done():
+                    future.set_result(dict(call.params))
                 sent = self.sent.pop(qid, None)
                 if sent is not None:
                     now = time.monotonic()
@@ -172,29 +195,32 @@ class Bench:
 
     # -- players -------------------------------------------------------------------------------
     def _newest(self, chat_id: int, action: str) -> dict[str, Any] | None:
-        best: dict[str, Any] | None = None
-        for (c, mid), m in list(self.fake.messages.items()):
-            if c != chat_id or m["from"]["id"] != BOT_ID:
+        """The newest bot message of a chat with a button of ``action`` (the fake's messages
+        are indexed by chat as they come: the players must not slow the fake down)."""
+        keys = self.fake.messages.keys()
+        if len(keys) > self._seen:
+            for chat, mid in itertools.islice(keys, self._seen, None):
+                self._by_chat.setdefault(chat, []).append(mid)
+            self._seen = len(keys)
+        for mid in reversed(self._by_chat.get(chat_id, [])):
+            m = self.fake.messages.get((chat_id, mid))
+            if m is None or m["from"]["id"] != BOT_ID:
                 continue
-            if best is not None and mid < best["message_id"]:
-                continue
-            buttons = FakeTelegram.buttons(m)
-            if any(
-                (p := Payload.decode(b.get("callback_data"))) and p.action == action
-                for b in buttons
-            ):
-                best = m
-        return best
+            for b in FakeTelegram.buttons(m):
+                p = Payload.decode(b.get("callback_data"))
+                if p is not None and p.action == action:
+                    return m
+        return None
 
     async def _answer(self, qid: str, timeout: float = 10.0) -> dict[str, Any] | None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            call = self.fake.answer_of(qid)
-            if call is not None:
-                return dict(call.params)
-            await asyncio.sleep(0.01)
-        self.unanswered += 1
-        return None
+        future = self.answers.setdefault(qid, asyncio.get_running_loop().create_future())
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            self.unanswered += 1
+            return None
+        finally:
+            self.answers.pop(qid, None)
 
     async def _press(self, user: FakeUser, chat: int, msg: dict[str, Any], data: str) -> bool:
         self.presses += 1
@@ -307,6 +333,7 @@ class Bench:
 
     def cpu(self) -> dict[str, float]:
         out = {name: _cpu_seconds(p.pid) for name, p in self.procs.items()}
+        out["postgres"] = sum(_cpu_seconds(pid) for pid in _children(self.pg_pid))
         out["bench+fake"] = time.process_time()
         return out
 
@@ -413,6 +440,11 @@ async def main() -> None:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--lease", type=float, default=3.0, help="LEASE_SECONDS of the workers")
     parser.add_argument("--no-kill", dest="kill", action="store_false")
+    parser.add_argument(
+        "--no-fsync", action="store_true",
+        help="PostgreSQL without durability (fsync, synchronous_commit off): separates the "
+        "disk's flush time from the rest",
+    )  # fmt: skip
     args = parser.parse_args()
     print(f"machine: {describe()}")
     print(
@@ -428,6 +460,18 @@ async def main() -> None:
     bench = Bench(args, workdir)
     results = []
     try:
+        if args.no_fsync:
+            import asyncpg
+
+            conn = await asyncpg.connect(str(server.get_uri()))
+            for setting in ("fsync", "synchronous_commit", "full_page_writes"):
+                await conn.execute(f"ALTER SYSTEM SET {setting} = off")
+            await conn.execute("SELECT pg_reload_conf()")
+            await conn.close()
+        print(f"PostgreSQL durability: {'off (--no-fsync)' if args.no_fsync else 'on (defaults)'}")
+        with contextlib.suppress(OSError, ValueError):
+            pid_file = workdir / "pg" / "postmaster.pid"
+            bench.pg_pid = int(pid_file.read_text().splitlines()[0])
         await bench.start(str(server.get_uri()))
         levels = [int(x) for x in args.tables.split(",")]
         print(

@@ -218,7 +218,8 @@ class Worker:
         keys = self.held_keys()
         asked = time.monotonic()  # the renewed leases run at least ttl from here
         kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
-        self._renewed = {k: asked for k in kept}
+        claiming = {k for k, lock in self._locks.items() if lock.locked()}
+        self._renewed = {k: asked for k in kept if k not in claiming}
         for key in set(keys) - kept:
             self._claimed.pop(key, None)
             for t in list(self.service.tables.values()):
@@ -289,13 +290,15 @@ class Worker:
             asked = time.monotonic()
             if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
                 return False
-            self._claimed[key] = self._renewed[key] = asked
+            self._claimed[key] = asked  # renewed from now on
             platform, _, chat_id = key.partition(":")
             if table_id is None:
                 table_id = await self.store.chat_table(platform, chat_id)
             fresh = table_id is not None and table_id not in self.service.tables
             if fresh and table_id is not None and await self.service.adopt(table_id):
                 log.info("worker %s: serving table %s", self.worker_id, table_id)
+            # only now may updates skip the claim: the chat's table is served here
+            self._renewed[key] = asked
             return True
 
     def holds(self, key: str) -> bool:
