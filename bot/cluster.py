@@ -162,6 +162,7 @@ class Worker:
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._loop: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.stopping = False
         self.store.fence(worker_id)  # from the first write on: nothing without the lease
@@ -177,17 +178,19 @@ class Worker:
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
             await web.TCPSite(self._runner, listen[0], listen[1]).start()
-        await self.sweep()
         self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
+        await self.sweep()
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")
 
     async def stop(self) -> None:
         """Stop taking updates, save every table (still fenced: only what is still ours) and
         give up the leases and the heartbeat, so other workers take the tables at once."""
         self.stopping = True
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        for task in (self._sweeper, self._loop):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         if self._runner is not None:
             await self._runner.cleanup()
         keys = self.held_keys()
@@ -205,15 +208,30 @@ class Worker:
         return sorted(keys)
 
     async def _run(self) -> None:
+        """Heartbeat and renewals every quarter of the lease time, never held up by a
+        takeover (the sweep runs in a task of its own)."""
         while True:
             await asyncio.sleep(self.ttl / 4)
             try:
-                await self.tick()
+                await self.renew()
             except Exception:
                 log.exception("worker %s: lease round failed", self.worker_id)
 
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 4)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("worker %s: sweep failed", self.worker_id)
+
     async def tick(self) -> None:
-        """One round: heartbeat, renew the leases (dropping the tables of lost ones), sweep."""
+        """One round of both loops: :meth:`renew`, then :meth:`sweep` (for tests)."""
+        await self.renew()
+        await self.sweep()
+
+    async def renew(self) -> None:
+        """Heartbeat, and renew the leases: the tables of the lost ones are dropped."""
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         keys = self.held_keys()
         asked = time.monotonic()  # the renewed leases run at least ttl from here
@@ -228,7 +246,6 @@ class Worker:
                     await self.service.release(t.id)
         horizon = time.monotonic() - 2 * self.ttl
         self._claimed = {k: at for k, at in self._claimed.items() if at > horizon or k in kept}
-        await self.sweep()
 
     async def sweep(self) -> None:
         """Take over the open tables no live worker holds that rendezvous hashing gives to

@@ -134,10 +134,7 @@ class TableService:
         if state is None or table_id in self.rt.tables:
             return state is not None
         t = await recovery.restore(self.rt, *state)
-        if t is None:
-            return False
-        await self.rt.settled(t)
-        return True
+        return t is not None  # its messages go out in the background, before any next step
 
     async def release(self, table_id: int) -> None:
         """Stop serving a table whose lease this worker lost (issue 14): nothing is written."""

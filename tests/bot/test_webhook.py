@@ -117,3 +117,16 @@ def test_shard_ranges_are_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DISCORD_SHARD_IDS", "0-1,3")
     monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
     assert load_settings(None).shard_ids == [0, 1, 3]
+
+
+async def test_the_router_needs_a_webhook(tmp_path: Path) -> None:
+    """``python -m bot --router`` without a webhook URL is a one-line error."""
+    from bot.app import run_router
+
+    settings = Settings(
+        telegram_bot_token=SecretStr(TOKEN),
+        database_path=str(tmp_path / "ofc.sqlite3"),
+        _env_file=None,  # type: ignore[call-arg]
+    )
+    with pytest.raises(ConfigError, match="TELEGRAM_WEBHOOK_URL"):
+        await run_router(settings)
