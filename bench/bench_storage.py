@@ -1,6 +1,10 @@
-"""Benchmark of the storage layer (issue 3). Run: ``python bench/bench_storage.py``.
+"""Benchmark of the storage layer (issue 3). Run: ``python bench/bench_storage.py``, or with
+``--db pgserver`` on PostgreSQL (issue 14: a throw-away server of the ``pgserver`` package,
+default settings, on a unix socket) or ``--db postgresql://…`` (a server whose user may
+``CREATE DATABASE``; each measurement gets a database of its own, dropped afterwards).
 
-Measures, on one SQLite file in a temporary directory (WAL, ``synchronous=NORMAL``):
+Measures, on one SQLite file in a temporary directory (WAL, ``synchronous=NORMAL``), or on
+the PostgreSQL database:
 
 1. Settled 3-player hands per second: ``SqliteStore.settle_hand`` with a real finished hand
    (``Hand.to_json()``, a few KB), its ``HandResult.to_json()`` plus the kush moved, and 3
@@ -23,12 +27,17 @@ file at the end.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import contextlib
+import itertools
+import os
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -39,7 +48,9 @@ from game.hand import Hand, HandSetup
 from game.match import MatchState
 from game.options import RuleOptions
 from game.simulate import play_turn
+from storage.api import Store
 from storage.check import check_database
+from storage.postgres import PostgresStore
 from storage.sqlite import SqliteStore
 
 REPEATS = 3
@@ -56,6 +67,62 @@ def machine() -> str:
     return (
         f"{describe()}; SQLite {sqlite3.sqlite_version}; aiosqlite {metadata.version('aiosqlite')}"
     )
+
+
+class Target:
+    """Where the stores live: SQLite files in ``directory``, or databases on a PostgreSQL
+    server (``url`` of a database whose user may create others)."""
+
+    def __init__(self, directory: Path, url: str | None = None) -> None:
+        self.directory = directory
+        self.url = url
+        self._names = itertools.count(1)
+
+    def describe(self) -> str:
+        if self.url is None:
+            return "SQLite file (WAL, synchronous=NORMAL)"
+        return "PostgreSQL"
+
+    @contextlib.asynccontextmanager
+    async def database(self, name: str) -> AsyncIterator[str]:
+        """A fresh database: a file path, or the URL of a new PostgreSQL database."""
+        if self.url is None:
+            yield str(self.directory / f"{name}.db")
+            return
+        import asyncpg
+
+        db = f"bench_{os.getpid()}_{next(self._names)}_{name}"
+        admin = await asyncpg.connect(self.url)
+        try:
+            await admin.execute(f"CREATE DATABASE {db}")
+            parts = self.url.split("?", 1)
+            base = parts[0].rsplit("/", 1)[0]
+            yield f"{base}/{db}" + (f"?{parts[1]}" if len(parts) > 1 else "")
+        finally:
+            await admin.execute(f"DROP DATABASE IF EXISTS {db} WITH (FORCE)")
+            await admin.close()
+
+    async def open(self, where: str) -> Store:
+        if self.url is None:
+            return await SqliteStore.open(where)
+        return await PostgresStore.open(where)
+
+    async def settings(self) -> str:
+        """The server's version and durability settings (PostgreSQL)."""
+        if self.url is None:
+            return ""
+        import asyncpg
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            version = await conn.fetchval("SHOW server_version")
+            rows = await conn.fetch(
+                "SELECT name, setting FROM pg_settings WHERE name IN"
+                " ('fsync', 'synchronous_commit', 'shared_buffers', 'wal_level') ORDER BY name"
+            )
+        finally:
+            await conn.close()
+        return f"PostgreSQL {version}, " + ", ".join(f"{n}={v}" for n, v in rows)
 
 
 def finished_hands(n: int) -> list[tuple[dict[str, Any], dict[str, Any], dict[int, int]]]:
@@ -85,7 +152,7 @@ class Settler:
 
     def __init__(
         self,
-        store: SqliteStore,
+        store: Store,
         table_id: int,
         players: list[int],
         hands: list[tuple[dict[str, Any], dict[str, Any], dict[int, int]]],
@@ -112,7 +179,7 @@ class Settler:
             )
 
 
-async def seat_tables(store: SqliteStore, tables: int, prefix: str) -> list[tuple[int, list[int]]]:
+async def seat_tables(store: Store, tables: int, prefix: str) -> list[tuple[int, list[int]]]:
     c = await store.community("telegram", "-100bench", "Bench")
     out = []
     for t in range(tables):
@@ -127,36 +194,47 @@ async def seat_tables(store: SqliteStore, tables: int, prefix: str) -> list[tupl
     return out
 
 
-async def bench_settle(directory: Path, hands: list[Any]) -> tuple[list[float], list[float]]:
-    """(hands/s of one table, hands/s of 100 tables) per repeat, each on a fresh file."""
+async def bench_settle(target: Target, hands: list[Any]) -> tuple[list[float], list[float]]:
+    """(hands/s of one table, hands/s of 100 tables) per repeat, each on a fresh database."""
     one: list[float] = []
     many: list[float] = []
     for r in range(REPEATS):
-        path = directory / f"settle-{r}.db"
-        store = await SqliteStore.open(path)
-        try:
-            [(table, players)] = await seat_tables(store, 1, "solo")
-            settler = Settler(store, table, players, hands)
-            t0 = time.perf_counter()
-            await settler.settle(SEQUENTIAL_HANDS)
-            one.append(SEQUENTIAL_HANDS / (time.perf_counter() - t0))
-
-            seated = await seat_tables(store, TABLES, "many")
-            settlers = [Settler(store, t, ps, hands) for t, ps in seated]
-            t0 = time.perf_counter()
-            await asyncio.gather(*(s.settle(HANDS_PER_TABLE) for s in settlers))
-            many.append(TABLES * HANDS_PER_TABLE / (time.perf_counter() - t0))
-        finally:
-            await store.close()
-        problems = await check_database(path)
-        assert problems == [], problems
+        async with target.database(f"settle{r}") as path:
+            await _settle_once(target, path, hands, one, many)
     return one, many
 
 
-async def bench_recovery(directory: Path) -> list[tuple[float, float, float]]:
+async def _settle_once(
+    target: Target, path: str, hands: list[Any], one: list[float], many: list[float]
+) -> None:
+    """One repeat of :func:`bench_settle` on the database at ``path``."""
+    store = await target.open(path)
+    try:
+        [(table, players)] = await seat_tables(store, 1, "solo")
+        settler = Settler(store, table, players, hands)
+        t0 = time.perf_counter()
+        await settler.settle(SEQUENTIAL_HANDS)
+        one.append(SEQUENTIAL_HANDS / (time.perf_counter() - t0))
+
+        seated = await seat_tables(store, TABLES, "many")
+        settlers = [Settler(store, t, ps, hands) for t, ps in seated]
+        t0 = time.perf_counter()
+        await asyncio.gather(*(s.settle(HANDS_PER_TABLE) for s in settlers))
+        many.append(TABLES * HANDS_PER_TABLE / (time.perf_counter() - t0))
+    finally:
+        await store.close()
+    problems = await check_database(path)
+    assert problems == [], problems
+
+
+async def bench_recovery(target: Target) -> list[tuple[float, float, float]]:
     """(open, load snapshots, rebuild hands) seconds per repeat."""
-    path = directory / "recovery.db"
-    store = await SqliteStore.open(path)
+    async with target.database("recovery") as path:
+        return await _recovery(target, path)
+
+
+async def _recovery(target: Target, path: str) -> list[tuple[float, float, float]]:
+    store = await target.open(path)
     live = {}
     try:
         c = await store.community("telegram", "-100live", "Live")
@@ -179,13 +257,14 @@ async def bench_recovery(directory: Path) -> list[tuple[float, float, float]]:
             )
     finally:
         await store.close()
-    size = sum(f.stat().st_size for f in directory.glob("recovery.db*"))
-    print(f"  recovery database: {LIVE_TABLES} snapshots, {size / 1e6:.1f} MB on disk")
+    if target.url is None:
+        size = sum(f.stat().st_size for f in target.directory.glob("recovery.db*"))
+        print(f"  recovery database: {LIVE_TABLES} snapshots, {size / 1e6:.1f} MB on disk")
 
     runs = []
     for _ in range(REPEATS):
         t0 = time.perf_counter()
-        store = await SqliteStore.open(path)
+        store = await target.open(path)
         t1 = time.perf_counter()
         snapshots = await store.snapshots()
         t2 = time.perf_counter()
@@ -202,15 +281,22 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-async def main() -> None:
+async def main(db: str) -> None:
     print("Storage benchmark (issue 3)")
     print(f"  machine: {machine()}")
     print(f"  {REPEATS} repeats of each measurement; best and median shown")
     hands = finished_hands(60)
     kb = statistics.mean(len(Hand.from_json(h).dumps()) for h, _, _ in hands) / 1000
     print(f"  sample hands: 60 real 3-player hands, Hand.to_json() ≈ {kb:.1f} KB each")
-    with tempfile.TemporaryDirectory() as tmp:
-        one, many = await bench_settle(Path(tmp), hands)
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
+        url = None
+        if db == "pgserver":
+            url = stack.enter_context(_pgserver(Path(tmp)))
+        elif db != "sqlite":
+            url = db
+        target = Target(Path(tmp), url)
+        print(f"  database: {target.describe()} {await target.settings()}".rstrip())
+        one, many = await bench_settle(target, hands)
         print(
             f"1a. settled hands/s, one table, each awaited ({SEQUENTIAL_HANDS} hands): "
             f"best {max(one):,.0f}, median {statistics.median(one):,.0f}"
@@ -223,7 +309,7 @@ async def main() -> None:
             f"    target ≥ {SETTLE_TARGET:,.0f}/s: {verdict(max(many) >= SETTLE_TARGET)} with "
             f"{TABLES} tables, {verdict(max(one) >= SETTLE_TARGET)} with one table"
         )
-        runs = await bench_recovery(Path(tmp))
+        runs = await bench_recovery(target)
         totals = [sum(r) for r in runs]
         best = runs[totals.index(min(totals))]
         print(
@@ -235,5 +321,24 @@ async def main() -> None:
     sys.stdout.flush()
 
 
+@contextlib.contextmanager
+def _pgserver(directory: Path) -> Any:
+    """A throw-away PostgreSQL server (the ``pgserver`` package, default settings): its URL."""
+    os.environ.setdefault("XDG_RUNTIME_DIR", str(directory))  # else platformdirs warns
+    import pgserver
+
+    server = pgserver.get_server(directory / "pg", cleanup_mode="stop")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--db",
+        default="sqlite",
+        help="sqlite (default), pgserver, or a postgresql:// URL (its user may CREATE DATABASE)",
+    )
+    asyncio.run(main(parser.parse_args().db))

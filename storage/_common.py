@@ -1,5 +1,6 @@
-"""Helpers shared by :mod:`storage.sqlite` and :mod:`storage.memory`, so both stores validate
-arguments, derive ledger keys and encode JSON the same way (private to the package)."""
+"""Helpers shared by :mod:`storage.sqlite`, :mod:`storage.postgres` and :mod:`storage.memory`,
+so all stores validate arguments, derive ledger keys, encode JSON and read migration files the
+same way (private to the package)."""
 
 from __future__ import annotations
 

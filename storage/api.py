@@ -1,7 +1,8 @@
 """The storage interface the table service uses (issue 3): typed records and one repository
 protocol, :class:`Store`. :mod:`storage.sqlite` implements it on aiosqlite;
-:mod:`storage.memory` is the in-memory fake for fast service tests. Both pass the same
-contract tests.
+:mod:`storage.postgres` on asyncpg (PostgreSQL, ``DATABASE_URL``: several bot processes on
+one database); :mod:`storage.memory` is the in-memory fake for fast service tests. All pass
+the same contract tests.
 
 Money model (R8.1–R8.4): every player has a *wallet* (their balance) per community and, while
 seated, a *stack* at one table. Stacks are the table's escrow. Every change is an append-only

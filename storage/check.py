@@ -11,9 +11,11 @@ ones, and checks that
 - no balance or stack is negative, now or at any point of the ledger, no closed table holds
   kush, and every row points at a player, table and hand of its own community.
 
-:func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a file
-(read-only) and ``SqliteStore.audit_data``/``MemoryStore.audit_data`` produce for a live
-store; :func:`check_database` and :func:`check_store` return the list of problems.
+:func:`audit` works on :class:`AuditData`, which :func:`read_database` reads from a SQLite
+file (read-only) or a PostgreSQL database (a ``postgresql://`` URL, in one read-only
+transaction) and ``SqliteStore.audit_data``/``PostgresStore.audit_data``/
+``MemoryStore.audit_data`` produce for a live store; :func:`check_database` and
+:func:`check_store` return the list of problems.
 """
 
 from __future__ import annotations
@@ -270,10 +272,14 @@ class Auditable(Protocol):
 
 
 async def read_database(path: str | Path) -> AuditData:
-    """Read :class:`AuditData` from a database file, read-only, in one read transaction.
+    """Read :class:`AuditData` from a database file, read-only, in one read transaction; a
+    ``postgresql://`` (or ``postgres://``) URL is read from PostgreSQL, likewise.
 
-    :raises StorageError: if the file does not exist or is not an OFC bot database.
+    :raises StorageError: if the file does not exist, the server cannot be reached, or it is
+        not an OFC bot database.
     """
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        return await _read_postgres(path)
     p = Path(path)
     if not p.is_file():
         raise StorageError(f"no database file at {p}")
@@ -291,10 +297,29 @@ async def read_database(path: str | Path) -> AuditData:
     return AuditData.from_rows(rows)
 
 
-async def check_database(path: str | Path) -> list[str]:
-    """The problems :func:`audit` finds in the database file at ``path`` (``[]``: consistent).
+async def _read_postgres(url: str) -> AuditData:
+    import asyncpg
 
-    :raises StorageError: if the file cannot be read as an OFC bot database.
+    from storage.postgres import read_audit_rows
+
+    try:
+        conn = await asyncpg.connect(url)
+    except (OSError, asyncpg.PostgresError, asyncpg.exceptions.InterfaceError) as e:
+        raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
+    try:
+        rows = await read_audit_rows(conn)
+    except asyncpg.PostgresError as e:
+        raise StorageError(f"cannot read the database: {e}") from e
+    finally:
+        await conn.close()
+    return AuditData.from_rows(rows)
+
+
+async def check_database(path: str | Path) -> list[str]:
+    """The problems :func:`audit` finds in the database file (or ``postgresql://`` URL) at
+    ``path`` (``[]``: consistent).
+
+    :raises StorageError: if the database cannot be read as an OFC bot database.
     """
     return audit(await read_database(path)).problems
 

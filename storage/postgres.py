@@ -14,8 +14,9 @@ Design:
   one after the other, and the second sees the balance the first left: no balance or stack
   goes below zero (the schema's ``CHECK (balance >= 0)`` / ``CHECK (stack >= 0)`` would
   refuse it anyway). Lock order is: the idempotency key (an advisory lock), the table, then
-  players; a deadlock between two transitions touching the same players in opposite orders,
-  or a serialization failure, is retried (:data:`RETRIES` times) from the start.
+  the players (a transition locks all of its players at once, in id order), so transactions
+  do not deadlock; should one still hit a deadlock or a serialization failure, it is rerun
+  from the start (:data:`RETRIES` times).
 - Ledger order: a ledger row is inserted after its player's balance row (or its stack row)
   was changed in the same transaction, i.e. while that row is locked, so one player's rows
   are in id order of their commits and ``python -m storage check`` can replay them in id
@@ -609,8 +610,15 @@ async def _commit_tx(
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
-    # the table first (every move locks it again; this fixes the lock order: table, players)
+    # the table first, then every player whose balance a move changes, in id order: two
+    # transitions seating the same players never wait on each other in a cycle
     await _lock_table(conn, table_id, must_be_open=False)
+    wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut)})
+    if wallets:
+        await conn.execute(
+            "SELECT 1 FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
+            wallets,
+        )
     results: list[int] = []
     for i, move in enumerate(moves):
         sub = f"{key}/{i}"

@@ -179,3 +179,54 @@ def test_python_dash_m_storage_check_runs_as_a_command(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "1 communities, 3 players, 1 tables, 1 hands" in done.stdout
+
+
+async def _healthy_postgres(url: str) -> list[int]:
+    from storage.postgres import PostgresStore
+
+    store = await PostgresStore.open(url)
+    try:
+        s = await seated(store)
+        a, b, c = s.ids
+        for p in s.ids:
+            await store.buy_in(s.table.id, p, 300, key=f"b{p}")
+        await store.settle_hand(
+            s.table.id, 1, {}, {}, {0: a, 1: b, 2: c}, {a: 40, b: -25, c: -15}, key="h1"
+        )
+        await store.cash_out(s.table.id, c, key="c1")
+        return s.ids
+    finally:
+        await store.close()
+
+
+async def test_check_of_a_postgresql_database_by_url(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 14: ``python -m storage check --db postgresql://…`` audits a PostgreSQL database
+    as it does a SQLite file: 0 when consistent, 1 on a balance changed behind the ledger's
+    back, 2 when the server cannot be reached."""
+    import asyncpg
+
+    from tests.pg import fresh_database
+
+    async with fresh_database() as url:
+        a, _, _ = await _healthy_postgres(url)
+        assert await check_database(url) == []
+        assert await asyncio.to_thread(main, ["check", "--db", url]) == 0
+        assert "1 communities, 3 players, 1 tables, 1 hands" in capsys.readouterr().out
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("UPDATE players SET balance = balance + 1 WHERE id = $1", a)
+        finally:
+            await conn.close()
+        assert await asyncio.to_thread(main, ["check", "--db", url]) == 1
+        out = capsys.readouterr().out
+        assert f"player {a}: balance" in out and "MISMATCH" in out
+        done = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "storage", "check", "--db", url,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        stdout, _ = await asyncio.wait_for(done.communicate(), 60)
+        assert done.returncode == 1 and f"player {a}: balance" in stdout.decode()
+    nowhere = "postgresql://ofc:hidden-pass@/ofc?host=/nonexistent-ofc-dir"
+    assert await asyncio.to_thread(main, ["check", "--db", nowhere]) == 2
+    err = capsys.readouterr().err
+    assert "cannot connect to PostgreSQL" in err and "hidden-pass" not in err

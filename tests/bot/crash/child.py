@@ -14,7 +14,10 @@ the environment:
   ``OFC_CRASH_COMMIT_MATCH`` counts only some commits: ``+buy_in``, ``+cash_out``,
   ``+hand_result`` … (the transaction wrote a ledger row of that kind), ``+hand`` (a row of
   the hand history), or any other text: part of the name of a write function in it (these
-  change with the code; the tags do not). ``OFC_CRASH_TRACE=path`` appends one line per commit
+  change with the code; the tags do not). On PostgreSQL (``DATABASE_URL`` set) every
+  transaction of ``storage.postgres._transact`` is watched the same way: the kill comes
+  right before its ``COMMIT`` (the work done, never committed) or right after it.
+  ``OFC_CRASH_TRACE=path`` appends one line per commit
   (``number<TAB>write names<TAB>tags<TAB>note``); once the file ``OFC_CRASH_DISARM`` exists the
   kill point is off (the test has what it wanted).
 * **the table service.** ``bot.app.TableService`` gets ``next_hand_delay`` from
@@ -26,13 +29,15 @@ the environment:
   throttled to Telegram's 20 group messages a minute.
 
 The bot itself is configured by ``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``,
-``DATABASE_PATH`` and ``LOG_LEVEL``; no ``.env`` file is read and Discord stays off. With
-``OFC_CRASH_PARENT_PID`` the process kills itself when that parent is gone.
+``DATABASE_PATH`` (or ``DATABASE_URL``) and ``LOG_LEVEL``; no ``.env`` file is read and
+Discord stays off. With ``OFC_CRASH_PARENT_PID`` the process kills itself when that parent
+is gone.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import json
 import logging
@@ -184,7 +189,51 @@ def install_commit_hooks(env: dict[str, str]) -> _Commits:
 
     storage.sqlite._run_batch = _run_batch
     storage.sqlite._in_transaction = _in_transaction
+    install_postgres_hooks(commits)
     return commits
+
+
+def install_postgres_hooks(commits: _Commits) -> None:
+    """Watch the transactions of :mod:`storage.postgres` (every write runs its body through
+    ``_transact``): the kill before the commit comes at the end of the body, still inside
+    the transaction; the one after, once ``_transact`` returned (committed)."""
+    try:
+        import storage.postgres
+    except ImportError:  # OFC_CRASH_BOT_ROOT: a commit from before the PostgreSQL store
+        return
+    transact = storage.postgres._transact
+
+    async def max_ids(conn: Any) -> tuple[int, int]:
+        row = await conn.fetchrow(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM ledger),"
+            " (SELECT COALESCE(MAX(id), 0) FROM hands)"
+        )
+        return (int(row[0]), int(row[1]))
+
+    async def tags(conn: Any, marks: tuple[int, int]) -> list[str]:
+        kinds = await conn.fetch(
+            "SELECT DISTINCT kind FROM ledger WHERE id > $1 ORDER BY kind", marks[0]
+        )
+        hands = await conn.fetchval("SELECT COUNT(*) FROM hands WHERE id > $1", marks[1])
+        return [f"+{k}" for (k,) in kinds] + (["+hand"] if hands else [])
+
+    @functools.wraps(transact)
+    async def _transact(conn: Any, body: Callable[..., Any], args: tuple[Any, ...]) -> Any:
+        names = [_name(body)]
+        seen: list[str] = []
+
+        async def watched(c: Any, *a: Any) -> Any:
+            marks = await max_ids(c)
+            result = await body(c, *a)
+            seen[:] = await tags(c, marks)
+            commits.before(names, seen)
+            return result
+
+        result = await transact(conn, watched, args)
+        commits.after(names, seen)
+        return result
+
+    storage.postgres._transact = _transact
 
 
 class _Decks:
@@ -196,6 +245,11 @@ class _Decks:
         self.decks = decks
 
     def _hands_recorded(self) -> int:
+        if self.db.startswith(("postgresql://", "postgres://")):
+            # the deck source is called synchronously on the event loop: ask PostgreSQL from
+            # a thread of its own (a test process; the few milliseconds do not matter)
+            with concurrent.futures.ThreadPoolExecutor(1) as pool:
+                return pool.submit(asyncio.run, _count_hands(self.db)).result()
         conn = sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5)
         try:
             row = conn.execute("SELECT COUNT(*) FROM hands").fetchone()
@@ -208,6 +262,16 @@ class _Decks:
         if n in self.decks:
             return list(self.decks[n])
         return shuffled_deck(rng=random.Random(self.seed * 1000 + n))
+
+
+async def _count_hands(url: str) -> int:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval("SELECT COUNT(*) FROM hands"))
+    finally:
+        await conn.close()
 
 
 class _Adapter(TelegramAdapter):
@@ -228,7 +292,7 @@ class _Adapter(TelegramAdapter):
 
 def patch_bot(env: dict[str, str]) -> None:
     """Point :func:`bot.app.run` at a test-friendly service and adapter."""
-    db = env["DATABASE_PATH"]
+    db = env.get("DATABASE_URL") or env["DATABASE_PATH"]
     decks = {
         int(k): list(parse_cards(v))
         for k, v in json.loads(env.get("OFC_CRASH_DECKS") or "{}").items()
@@ -265,6 +329,7 @@ def main() -> None:
         telegram_api_base_url=env["TELEGRAM_API_BASE_URL"],
         discord_bot_token=None,
         database_path=env["DATABASE_PATH"],
+        database_url=SecretStr(env["DATABASE_URL"]) if env.get("DATABASE_URL") else None,
         log_level=env.get("LOG_LEVEL", "WARNING"),
         _env_file=None,  # type: ignore[call-arg]
     )

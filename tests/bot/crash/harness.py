@@ -1,5 +1,6 @@
 """The crash-test harness: scripted games played through the local fake Bot API against the
-bot running as a subprocess (:mod:`tests.bot.crash.child`) on a real SQLite file.
+bot running as a subprocess (:mod:`tests.bot.crash.child`) on a real SQLite file, or on a
+PostgreSQL database (``database_url``, issue 14).
 
 One :class:`CrashRun` plays one :class:`Scenario` with one :class:`KillPoint`:
 
@@ -38,7 +39,7 @@ from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from bot.screens import Payload
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
@@ -361,12 +362,16 @@ class RunOutcome:
 class CrashRun:
     """Play ``scenario`` with the first bot process killed at ``kill``; see the module doc."""
 
-    def __init__(self, scenario: Scenario, kill: KillPoint, workdir: Path) -> None:
+    def __init__(
+        self, scenario: Scenario, kill: KillPoint, workdir: Path, database_url: str | None = None
+    ) -> None:
         self.scenario = scenario
         self.kill = kill
         self.dir = workdir
         self.dir.mkdir(parents=True, exist_ok=True)
         self.db = self.dir / "ofc.sqlite3"
+        #: a PostgreSQL database (issue 14) the bot runs on instead of the SQLite file
+        self.database_url = database_url
         self.trace = self.dir / "commits.tsv"
         self.disarm = self.dir / "disarmed"
         self.log = self.dir / "bot.log"
@@ -419,6 +424,7 @@ class CrashRun:
             TELEGRAM_BOT_TOKEN=TOKEN,
             TELEGRAM_API_BASE_URL=self.fake.base_url,
             DATABASE_PATH=str(self.db),
+            **({"DATABASE_URL": self.database_url} if self.database_url else {}),
             LOG_LEVEL="WARNING",
             PYTHONUNBUFFERED="1",
             OFC_CRASH_TRACE=str(self.trace),
@@ -833,10 +839,16 @@ class CrashRun:
     # -- the checks -----------------------------------------------------------------------------
     async def check(self, shown: Mapping[str, Any] | None) -> list[str]:
         problems: list[str] = []
-        if not self.db.exists():
+        if self.database_url is not None:
+            if self.db.exists():
+                problems.append("a SQLite file was made although DATABASE_URL was set")
+            problems += [f"storage check: {p}" for p in await check_database(self.database_url)]
+            facts = await _Facts.read_postgres(self.database_url)
+        elif not self.db.exists():
             return ["no database file"]
-        problems += [f"storage check: {p}" for p in await check_database(self.db)]
-        facts = _Facts.read(self.db)
+        else:
+            problems += [f"storage check: {p}" for p in await check_database(self.db)]
+            facts = _Facts.read(self.db)
         problems += self._check_hands(facts)
         problems += _check_buy_ins(facts)
         if shown is not None:
@@ -1008,36 +1020,61 @@ class _Facts:
     hands: dict[int, _Hand]
     ledger: list[_Row]
 
+    _QUERIES: ClassVar[dict[str, str]] = {
+        "players": "SELECT id, user_id, name, balance FROM players",
+        "stacks": "SELECT table_id, player_id, stack FROM table_stacks",
+        "tables": "SELECT id, open FROM tables",
+        "hands": "SELECT id, table_id, number, result, players FROM hands",
+        "ledger": "SELECT id, kind, player_id, table_id, hand_id, balance_delta, stack_delta"
+        " FROM ledger ORDER BY id",
+    }
+
+    @classmethod
+    def _from_rows(cls, rows: Mapping[str, Sequence[Sequence[Any]]]) -> _Facts:
+        return cls(
+            {int(i): (str(u), str(n)) for i, u, n, _ in rows["players"]},
+            {int(i): int(b) for i, _, _, b in rows["players"]},
+            {(int(t), int(p)): int(s) for t, p, s in rows["stacks"]},
+            {int(i): bool(o) for i, o in rows["tables"]},
+            {
+                int(i): _Hand(int(i), int(t), int(n), json.loads(r), json.loads(p))
+                for i, t, n, r, p in rows["hands"]
+            },
+            [
+                _Row(
+                    int(i),
+                    str(k),
+                    int(p),
+                    None if t is None else int(t),
+                    None if h is None else int(h),
+                    int(b),
+                    int(s),
+                )
+                for i, k, p, t, h, b, s in rows["ledger"]
+            ],
+        )
+
     @classmethod
     def read(cls, db: Path) -> _Facts:
         conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10)
         try:
-            players = {
-                int(i): (str(u), str(n))
-                for i, u, n in conn.execute("SELECT id, user_id, name FROM players")
-            }
-            balances = {int(i): int(b) for i, b in conn.execute("SELECT id, balance FROM players")}
-            stacks = {
-                (int(t), int(p)): int(s)
-                for t, p, s in conn.execute("SELECT table_id, player_id, stack FROM table_stacks")
-            }
-            tables = {int(i): bool(o) for i, o in conn.execute("SELECT id, open FROM tables")}
-            hands = {
-                int(i): _Hand(int(i), int(t), int(n), json.loads(r), json.loads(p))
-                for i, t, n, r, p in conn.execute(
-                    "SELECT id, table_id, number, result, players FROM hands"
-                )
-            }
-            ledger = [
-                _Row(int(i), str(k), int(p), t, h, int(b), int(s))
-                for i, k, p, t, h, b, s in conn.execute(
-                    "SELECT id, kind, player_id, table_id, hand_id, balance_delta, stack_delta"
-                    " FROM ledger ORDER BY id"
-                )
-            ]
+            return cls._from_rows(
+                {name: conn.execute(sql).fetchall() for name, sql in cls._QUERIES.items()}
+            )
         finally:
             conn.close()
-        return cls(players, balances, stacks, tables, hands, ledger)
+
+    @classmethod
+    async def read_postgres(cls, url: str) -> _Facts:
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                rows = {name: await conn.fetch(sql) for name, sql in cls._QUERIES.items()}
+        finally:
+            await conn.close()
+        return cls._from_rows({name: [tuple(r) for r in found] for name, found in rows.items()})
 
     def hand(self, table: int, number: int) -> _Hand | None:
         return next(
@@ -1132,9 +1169,12 @@ def _check_leaver(facts: _Facts, leaver: FakeUser) -> list[str]:
     return problems
 
 
-async def run_once(scenario: Scenario, kill: KillPoint, workdir: Path) -> RunOutcome:
-    """One run (see :class:`CrashRun`)."""
-    return await CrashRun(scenario, kill, workdir).execute()
+async def run_once(
+    scenario: Scenario, kill: KillPoint, workdir: Path, database_url: str | None = None
+) -> RunOutcome:
+    """One run (see :class:`CrashRun`), on the SQLite file of ``workdir`` or, given
+    ``database_url``, on that PostgreSQL database."""
+    return await CrashRun(scenario, kill, workdir, database_url).execute()
 
 
 def sweep_points(calls: int, commits: int) -> list[KillPoint]:

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.bot.crash.harness import SCENARIOS, KillPoint, RunOutcome, run_once, sweep_points
+from tests.pg import fresh_database
 
 #: The default run's kill points: deterministic, spread over the scenarios and over the
 #: transitions issue 10 names (the last Ready's buy-in, the settlement that ends a hand, the
@@ -53,6 +54,22 @@ async def test_crash_sample(case: tuple[str, KillPoint], tmp_path: Path) -> None
     outcome = await run_once(SCENARIOS[scenario], kill, tmp_path)
     if kill.kind != "none":
         assert outcome.killed, f"the kill point was not reached: {outcome.summary()}"
+    assert not outcome.problems, outcome.summary()
+
+
+#: The sample on PostgreSQL (issue 14): one scenario's storage kill points (after the
+#: buy-in's commit, after a hand's commit, before a numbered commit: the work done but never
+#: committed), with the bot on ``DATABASE_URL``; the storage check and every other promise
+#: are checked as on SQLite. (Kills at a platform call do not depend on the database.)
+POSTGRES_SAMPLE = [c for c in SAMPLE if c[0] == "pineapple2" and c[1].kind == "commit"]
+
+
+@pytest.mark.parametrize("case", POSTGRES_SAMPLE, ids=[_id(c) for c in POSTGRES_SAMPLE])
+async def test_crash_sample_on_postgresql(case: tuple[str, KillPoint], tmp_path: Path) -> None:
+    scenario, kill = case
+    async with fresh_database() as url:
+        outcome = await run_once(SCENARIOS[scenario], kill, tmp_path, database_url=url)
+    assert outcome.killed, f"the kill point was not reached: {outcome.summary()}"
     assert not outcome.problems, outcome.summary()
 
 

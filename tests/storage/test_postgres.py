@@ -1,0 +1,308 @@
+"""PostgreSQL specifics (issue 14): its migrations, the schema's own invariants (append-only
+ledger, CHECKs), and money under real concurrency — two stores with separate connection pools
+on one database, as two bot processes would be, spending one balance at once (R8.2, R8.4).
+The contract itself runs against PostgreSQL with every other store kind (conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import asyncpg
+import pytest
+
+import storage.postgres as postgres_module
+import storage.sqlite as sqlite_module
+from storage.api import BuyIn, CashOut, InsufficientFunds, LedgerKind, Settlement, StorageError
+from storage.check import check_store
+from storage.postgres import Migration, PostgresStore, migrations
+from tests.pg import fresh_database
+from tests.storage.helpers import balance, seated
+
+
+@pytest.fixture
+async def url() -> AsyncIterator[str]:
+    """The URL of a fresh, empty database (a schema of its own)."""
+    async with fresh_database() as u:
+        yield u
+
+
+@pytest.fixture
+async def two(url: str) -> AsyncIterator[tuple[PostgresStore, PostgresStore]]:
+    """Two stores on one database, each with its own pool: two bot processes."""
+    first = await PostgresStore.open(url)
+    second = await PostgresStore.open(url)
+    try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_postgres_migrations_have_the_numbers_and_names_of_the_sqlite_ones() -> None:
+    """One version numbering for both databases: a schema version means the same on each."""
+    assert [(m.version, m.name) for m in migrations()] == [
+        (m.version, m.name) for m in sqlite_module.migrations()
+    ]
+
+
+async def test_migrations_are_applied_once_even_by_two_processes_at_once(url: str) -> None:
+    """Two stores opened at the same moment (two workers starting): the advisory lock lets
+    one apply each migration; both then see every version once."""
+    first, second = await asyncio.gather(PostgresStore.open(url), PostgresStore.open(url))
+    try:
+        versions = await first.schema_versions()
+        assert [(v, n) for v, n, _ in versions] == [(m.version, m.name) for m in migrations()]
+        assert await second.schema_versions() == versions
+    finally:
+        await first.close()
+        await second.close()
+    again = await PostgresStore.open(url)
+    try:
+        assert await again.schema_versions() == versions
+    finally:
+        await again.close()
+
+
+async def test_a_new_migration_is_applied_once_and_a_newer_database_refused(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await PostgresStore.open(url)
+    await store.close()
+    extra = Migration(
+        len(migrations()) + 1, "999_extra.sql", "CREATE TABLE extra (id BIGINT PRIMARY KEY);"
+    )
+    monkeypatch.setattr(postgres_module, "migrations", lambda: [*migrations(), extra])
+    store = await PostgresStore.open(url)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()][-1] == extra.version
+    finally:
+        await store.close()
+    monkeypatch.undo()
+    with pytest.raises(StorageError, match="newer than this code"):
+        await PostgresStore.open(url)
+
+
+async def test_schema_refuses_a_second_open_table_ledger_edits_and_negative_kush(url: str) -> None:
+    """The invariants hold in the PostgreSQL schema itself, not only in the code that writes
+    it: one open table per chat, the ledger append-only (UPDATE, DELETE and TRUNCATE refused
+    by triggers), every ledger row's CHECK, balances never below zero, foreign keys."""
+    store = await PostgresStore.open(url)
+    c = await store.community("telegram", "-100")
+    p = await store.player(c.id, "1", "Alice")
+    t = await store.create_table(c.id, "chat", {}, 10)
+    await store.buy_in(t.id, p.id, 100, key="b")
+    await store.close()
+    conn = await asyncpg.connect(url)
+    integrity = asyncpg.exceptions.IntegrityConstraintViolationError
+    try:
+        with pytest.raises(asyncpg.exceptions.UniqueViolationError):
+            await conn.execute(
+                "INSERT INTO tables (community_id, chat_id, options, min_buy_in, created_at)"
+                " VALUES ($1, 'chat', '{}', 10, 0)",
+                c.id,
+            )
+        with pytest.raises(integrity, match="append-only"):
+            await conn.execute("UPDATE ledger SET balance_delta = 5")
+        with pytest.raises(integrity, match="append-only"):
+            await conn.execute("DELETE FROM ledger")
+        with pytest.raises(integrity, match="append-only"):
+            await conn.execute("TRUNCATE ledger CASCADE")
+        with pytest.raises(asyncpg.exceptions.CheckViolationError):  # an unbalanced buy-in
+            await conn.execute(
+                "INSERT INTO ledger (community_id, kind, player_id, table_id, balance_delta,"
+                " stack_delta, key, created_at) VALUES ($1, 'buy_in', $2, $3, -10, 20, 'x', 0)",
+                c.id,
+                p.id,
+                t.id,
+            )
+        with pytest.raises(asyncpg.exceptions.CheckViolationError):  # an unknown kind
+            await conn.execute(
+                "INSERT INTO ledger (community_id, kind, player_id, balance_delta,"
+                " stack_delta, key, created_at) VALUES ($1, 'gift', $2, 5, 0, 'y', 0)",
+                c.id,
+                p.id,
+            )
+        with pytest.raises(asyncpg.exceptions.CheckViolationError):  # a negative balance
+            await conn.execute("UPDATE players SET balance = -1 WHERE id = $1", p.id)
+        with pytest.raises(asyncpg.exceptions.CheckViolationError):  # a negative stack
+            await conn.execute("UPDATE table_stacks SET stack = -1")
+        with pytest.raises(asyncpg.exceptions.ForeignKeyViolationError):
+            await conn.execute(
+                "INSERT INTO players (community_id, user_id, name, name_key, created_at)"
+                " VALUES (999, 'x', 'x', 'x', 0)"
+            )
+        with pytest.raises(asyncpg.exceptions.InvalidTextRepresentationError):  # not JSON
+            await conn.execute("UPDATE tables SET options = 'nope'")
+        assert await conn.fetchval("SELECT COUNT(*) FROM ledger") == 2
+    finally:
+        await conn.close()
+
+
+async def test_a_closed_store_refuses_reads_and_writes(url: str) -> None:
+    store = await PostgresStore.open(url)
+    c = await store.community("telegram", "-100")
+    await store.close()
+    with pytest.raises(StorageError, match="closed"):
+        await store.get_player(1)
+    with pytest.raises(StorageError, match="closed"):
+        await store.grant(c.id, 1, 5, actor="a", reason="", key="k")
+
+
+async def test_an_unreachable_server_is_a_storage_error(tmp_path: object) -> None:
+    with pytest.raises(StorageError, match="cannot connect to PostgreSQL"):
+        await PostgresStore.open("postgresql://ofc@/ofc?host=/nonexistent-ofc-socket-dir")
+
+
+@pytest.mark.parametrize("amount", [70, 1000, 1001])
+async def test_two_processes_spending_one_balance_never_overdraw(
+    two: tuple[PostgresStore, PostgresStore], amount: int
+) -> None:
+    """R8.2: 50 buy-ins against one 1,000-kush balance, alternating between two stores with
+    their own pools (real concurrent transactions on separate connections): exactly the
+    affordable ones succeed, each seeing the ones before it, and nothing goes below zero."""
+    first, second = two
+    s = await seated(first)
+    a = s.ids[0]
+    results = await asyncio.gather(
+        *[
+            (first if i % 2 else second).buy_in(s.table.id, a, amount, key=f"buy-{i}")
+            for i in range(50)
+        ],
+        return_exceptions=True,
+    )
+    ok = sorted(r for r in results if isinstance(r, int))
+    refused = [r for r in results if isinstance(r, InsufficientFunds)]
+    assert len(ok) + len(refused) == 50, [r for r in results if isinstance(r, BaseException)]
+    affordable = 1000 // amount
+    assert ok == [amount * k for k in range(1, affordable + 1)]
+    assert await balance(second, a) == 1000 - affordable * amount
+    assert await check_store(first) == []
+
+
+async def test_two_processes_racing_transitions_and_grants_conserve_kush(
+    two: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """Two workers commit transitions at two tables that seat the same players in opposite
+    orders (so their row locks may deadlock and be retried) while admins take kush from the
+    same balances: every call ends whole or not at all, no balance or stack goes below zero,
+    and the ledger check finds nothing."""
+    first, second = two
+    s = await seated(first, 2, chat="chat-1")
+    other = await second.create_table(s.community.id, "chat-2", {"game": "pineapple"}, 200)
+    a, b = s.ids
+
+    async def worker(store: PostgresStore, table: int, order: list[int], tag: str) -> int:
+        done = 0
+        for i in range(12):
+            moves = [BuyIn(p, 40) for p in order]
+            try:
+                await store.commit(table, moves, {"i": i}, key=f"{tag}/in/{i}")
+                hand = Settlement(i, {}, {}, {0: order[0], 1: order[1]}, {a: 15, b: -15})
+                await store.commit(
+                    table, [hand, *[CashOut(p) for p in order]], None, key=f"{tag}/out/{i}"
+                )
+                done += 1
+            except InsufficientFunds:
+                pass
+        return done
+
+    async def taker(store: PostgresStore) -> int:
+        taken = 0
+        for i in range(30):
+            try:
+                await store.grant(s.community.id, b, -35, actor="admin", reason="", key=f"t{i}")
+                taken += 35
+            except InsufficientFunds:
+                pass
+        return taken
+
+    rounds_1, rounds_2, taken = await asyncio.gather(
+        worker(first, s.table.id, [a, b], "w1"),
+        worker(second, other.id, [b, a], "w2"),
+        taker(second),
+    )
+    assert rounds_1 + rounds_2 > 0
+    pa, pb = await balance(first, a), await balance(first, b)
+    # every round moved 15 from b to a; the admin took `taken` from b; nothing left on tables
+    assert pa == 1000 + 15 * (rounds_1 + rounds_2)
+    assert pb == 1000 - 15 * (rounds_1 + rounds_2) - taken
+    assert pb >= 0
+    assert await first.stacks(s.table.id) == {} and await first.stacks(other.id) == {}
+    buy_ins = [e for e in await first.ledger(s.community.id) if e.kind is LedgerKind.BUY_IN]
+    assert len(buy_ins) == 2 * (rounds_1 + rounds_2)
+    assert await check_store(first) == []
+
+
+async def test_one_key_committed_by_two_processes_at_once_applies_once(
+    two: tuple[PostgresStore, PostgresStore],
+) -> None:
+    """The same transition (one idempotency key) sent by two workers at the same moment:
+    the advisory lock on the key runs them one after the other; the second returns the
+    first's results and moves nothing."""
+    first, second = two
+    s = await seated(first, 2)
+    a, b = s.ids
+    results = await asyncio.gather(
+        *[
+            store.commit(s.table.id, [BuyIn(a, 300), BuyIn(b, 200)], {"v": 1}, key="t:1")
+            for store in (first, second, first, second)
+        ]
+    )
+    assert results == [[300, 200]] * 4
+    assert await balance(first, a) == 700 and await balance(second, b) == 800
+    assert await check_store(first) == []
+
+
+async def test_a_deadlocked_transaction_is_rerun_whole(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A transaction PostgreSQL aborts as a deadlock victim (or for a serialization failure)
+    is rolled back and run again from the start: the grant lands exactly once."""
+    store = await PostgresStore.open(url)
+    try:
+        s = await seated(store, 1)
+        (a,) = s.ids
+        real = postgres_module._transact
+        failures = [asyncpg.exceptions.DeadlockDetectedError, asyncpg.exceptions.SerializationError]
+
+        async def flaky(conn: object, body: object, args: tuple[object, ...]) -> object:
+            async def then_fail(c: object, *a: object) -> object:
+                result = await body(c, *a)  # type: ignore[operator]
+                if failures:
+                    raise failures.pop(0)("deadlock detected")
+                return result
+
+            return await real(conn, then_fail, args)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(postgres_module, "_transact", flaky)
+        assert await store.grant(s.community.id, a, 25, actor="x", reason="", key="g") == 1025
+        assert failures == []
+        assert await balance(store, a) == 1025
+        assert [e.key for e in await store.ledger(s.community.id)][-1] == "g"
+        assert await check_store(store) == []
+    finally:
+        await store.close()
+
+
+async def test_a_cancelled_caller_does_not_undo_or_break_its_transaction(url: str) -> None:
+    store = await PostgresStore.open(url)
+    try:
+        s = await seated(store)
+        a = s.ids[0]
+        tasks = [
+            asyncio.ensure_future(store.buy_in(s.table.id, a, 10, key=f"b{i}")) for i in range(20)
+        ]
+        await asyncio.sleep(0)
+        tasks[5].cancel()
+        results = await asyncio.gather(*tasks, return_exceptions=True)
+        moved = 1000 - await balance(store, a)
+        stack = (await store.stacks(s.table.id))[a]
+        assert moved == stack == 200  # the cancelled caller's buy-in ran whole all the same
+        assert sum(isinstance(r, int) for r in results) == 19
+        # its key was applied: a retry returns the stack it made then and moves nothing
+        assert await store.buy_in(s.table.id, a, 10, key="b5") in range(10, 201, 10)
+        assert await balance(store, a) == 800
+        assert await check_store(store) == []
+    finally:
+        await store.close()
