@@ -419,6 +419,12 @@ class Bench:
             if len(pairs) != len(set(pairs)):
                 problems.append(f"community {cid}: a hand settled twice")
         audit = await check_store(self.store)
+        check = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "storage", "check", "--db", self.store.url,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=REPO,
+        )  # fmt: skip
+        out_text, _ = await check.communicate()
+        print(f"python -m storage check: exit {check.returncode}: {out_text.decode().strip()}")
         out: dict[str, Any] = {"hands_settled": settled, "problems": problems, "audit": audit}
         if kill is not None:
             live = await self.store.live_workers()

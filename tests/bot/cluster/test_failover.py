@@ -8,6 +8,7 @@ Bounded: the test gives up after 60 s."""
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -127,3 +128,9 @@ async def test_a_killed_worker_s_tables_resume_elsewhere_and_settle_once(
         assert len(pairs) == len(set(pairs)) and len({e.hand_id for e in rows}) <= 1, rows
         assert sum(e.stack_delta for e in rows) == 0
     assert await check_store(c.store) == []  # no kush drift
+    check = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "storage", "check", "--db", c.env["DATABASE_URL"],
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    out, _ = await check.communicate()
+    assert check.returncode == 0, out.decode()  # python -m storage check agrees
