@@ -424,7 +424,8 @@ class Bench:
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, cwd=REPO,
         )  # fmt: skip
         out_text, _ = await check.communicate()
-        print(f"python -m storage check: exit {check.returncode}: {out_text.decode().strip()}")
+        last = out_text.decode().strip().splitlines()[-1:]
+        print(f"python -m storage check: exit {check.returncode}: {' '.join(last)}")
         out: dict[str, Any] = {"hands_settled": settled, "problems": problems, "audit": audit}
         if kill is not None:
             live = await self.store.live_workers()

@@ -134,7 +134,12 @@ class TableService:
         if state is None or table_id in self.rt.tables:
             return state is not None
         t = await recovery.restore(self.rt, *state)
-        return t is not None  # its messages go out in the background, before any next step
+        if t is None:
+            return False
+        # the resumed table's messages (new private hand messages) go out before any update
+        # of the chat is handled: a press meanwhile would race them for the same message
+        await self.rt.settled(t)
+        return True
 
     async def release(self, table_id: int) -> None:
         """Stop serving a table whose lease this worker lost (issue 14): nothing is written."""

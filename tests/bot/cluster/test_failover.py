@@ -72,6 +72,29 @@ async def _play_street(c: Cluster, user: FakeUser) -> bool:
     return msg is not None and await c.press_until_changed(user, user.id, msg, "c")
 
 
+def _story(c: Cluster) -> str:
+    """What happened, for a failure message: the last forwards and API calls, the logs."""
+    forwards = c.router.forwards[-12:] if c.router is not None else []
+    calls = [
+        (x.method, x.params.get("chat_id"), str(x.params.get("text", ""))[:60],
+         x.params.get("show_alert"))
+        for x in c.fake.calls[-25:]
+    ]  # fmt: skip
+    chats = {}
+    for users in PLAYERS.values():
+        for u in users:
+            chats[u.first_name] = [
+                (
+                    mid,
+                    str(m.get("text", ""))[:50],
+                    [b.get("callback_data") for b in c.fake.buttons(m)][-1:],
+                )
+                for (chat, mid), m in sorted(c.fake.messages.items())
+                if chat == u.id
+            ][-4:]
+    return f"forwards: {forwards}\ncalls: {calls}\nchats: {chats}\n{c.logs()}"
+
+
 async def _hands(c: Cluster, table: int) -> int:
     return len(await c.store.export_hands(table))
 
@@ -79,7 +102,11 @@ async def _hands(c: Cluster, table: int) -> int:
 async def _play_hand(c: Cluster, group: int, table: int, deadline: float) -> None:
     """Both players play streets until the table has a settled hand."""
     while await _hands(c, table) == 0:
-        assert time.monotonic() < deadline, f"hand not finished in time\n{c.logs()}"
+        if time.monotonic() > deadline:
+            state = await c.store.table_state(table)
+            snap = state[1] if state else {}
+            seats = [(x.get("user_id"), x.get("private_ref")) for x in snap.get("seats", [])]
+            raise AssertionError(f"hand not finished in time\nseats {seats}\n{_story(c)}")
         pressed = False
         for user in PLAYERS[group]:
             pressed |= await _play_street(c, user)
