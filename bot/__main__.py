@@ -38,6 +38,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--fast", action="store_true",
         help="sandbox: computer players press at once and hands follow each other at once",
     )  # fmt: skip
+    parser.add_argument(
+        "--router", action="store_true",
+        help="run the front process of several workers: Telegram's webhook in, each update "
+        "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     try:
         settings = load_settings(args.env_file, tokens=not args.sandbox)
@@ -46,6 +51,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     # every record of every logger goes through a filter that hides both tokens (issue 16.12)
     configure_logging(settings.log_level, settings.secrets())
+    if args.router:
+        from bot.app import run_router
+
+        try:
+            asyncio.run(run_router(settings))
+        except ConfigError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            pass
+        return 0
     if args.sandbox or not settings.has_token:
         if not args.sandbox:
             print(

@@ -8,22 +8,42 @@ import contextlib
 import logging
 import signal
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from telegram.error import InvalidToken, NetworkError
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, split_listen
 from bot.service import TableService
 from storage.api import StorageError, Store
 from storage.sqlite import SqliteStore
 
-__all__ = ["open_store", "run"]
+if TYPE_CHECKING:
+    from bot.cluster import Worker
+    from bot.telegram import TelegramAdapter
+
+__all__ = ["open_store", "run", "run_router"]
 
 log = logging.getLogger(__name__)
 
 
 class _Adapter(Protocol):
     async def stop(self) -> None: ...
+
+
+async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
+    """Polling (the default) or, with ``TELEGRAM_WEBHOOK_URL``, the webhook (issue 14)."""
+    if settings.telegram_webhook_url is None or settings.telegram_webhook_secret is None:
+        await telegram.start_polling()
+        return
+    host, port = split_listen(settings.telegram_webhook_listen)
+    secret = settings.telegram_webhook_secret.get_secret_value()
+    try:
+        await telegram.start_webhook(settings.telegram_webhook_url, secret, host, port)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
+            f"{exc.strerror or exc}"
+        ) from None
 
 
 async def open_store(settings: Settings) -> Store:
@@ -62,6 +82,23 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     adapters: list[_Adapter] = []
     started = False
     telegram = None
+    discord_adapter = None
+    worker: Worker | None = None
+    if settings.worker_id is not None:  # one of several workers (issue 14)
+        from bot.cluster import Worker
+
+        shards = settings.shard_ids
+        worker = Worker(
+            service,
+            settings.worker_id,
+            settings.worker_url,
+            ttl=settings.lease_seconds,
+            discord_shards=(
+                None
+                if settings.discord_bot_token is None or shards is None
+                else (shards, settings.discord_shard_count or 1)
+            ),
+        )
     try:
         if settings.telegram_bot_token is not None:
             from bot.telegram import TelegramAdapter
@@ -72,6 +109,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 settings.telegram_api_base_url,
             )
             adapters.append(telegram)
+            if worker is not None:
+                worker.telegram = telegram  # fed the updates the router forwards
             try:
                 await telegram.start(polling=False)  # updates once the tables are restored
             except InvalidToken:
@@ -83,12 +122,22 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
                     "network, or TELEGRAM_API_BASE_URL in .env"
                 ) from None
-            log.info("Telegram: polling as @%s", telegram.presenter.username)
+            mode = "webhook" if settings.telegram_webhook_url else "polling"
+            if settings.worker_id is not None:
+                mode = f"worker {settings.worker_id} (updates forwarded by the router)"
+            log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
             from bot.discord import DiscordAdapter, LoginFailure
 
-            discord_adapter = DiscordAdapter(service, settings.discord_bot_token.get_secret_value())
+            discord_adapter = DiscordAdapter(
+                service,
+                settings.discord_bot_token.get_secret_value(),
+                shard_ids=settings.shard_ids,
+                shard_count=settings.discord_shard_count,
+            )
             adapters.append(discord_adapter)
+            if worker is not None:  # each interaction's chat is claimed first
+                discord_adapter.claim = worker.claim_interaction
             try:
                 await discord_adapter.start()
             except LoginFailure:
@@ -101,14 +150,21 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
                 ) from None
             log.info("Discord: connected as %s", discord_adapter.client.user)
-        await service.start()
-        if telegram is not None:
-            await telegram.start_polling()
+        if worker is not None:  # one of several workers (issue 14)
+            await worker.start(split_listen(settings.worker_listen))
+            log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
+        else:
+            await service.start()
+            if telegram is not None:
+                await _take_updates(telegram, settings)
         started = True
         log.info("bot running; %d open table(s) restored", len(service.tables))
         await stop.wait()
     finally:
-        await service.stop()
+        if worker is not None and started:
+            await worker.stop()  # saves what is still ours, gives the leases up at once
+        else:
+            await service.stop()
         for adapter in reversed(adapters):
             with contextlib.suppress(Exception):
                 await adapter.stop()
@@ -116,3 +172,40 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         if fresh and not started:  # do not leave an empty database behind a failed start
             for suffix in ("", "-wal", "-shm"):
                 Path(str(db) + suffix).unlink(missing_ok=True)
+
+
+async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> None:
+    """Run the front process of several workers (issue 14) until ``stop`` (or SIGINT/SIGTERM):
+    Telegram's webhook in, every update forwarded to the worker serving its chat.
+
+    :raises ConfigError: without a token, a webhook URL and secret, or the store."""
+    if settings.telegram_bot_token is None or settings.telegram_webhook_url is None:
+        raise ConfigError("the router needs TELEGRAM_BOT_TOKEN and TELEGRAM_WEBHOOK_URL")
+    if settings.telegram_webhook_secret is None:  # pragma: no cover - the settings check it
+        raise ConfigError("the router needs TELEGRAM_WEBHOOK_SECRET")
+    from bot.cluster import Router
+
+    stop = stop or asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+    store = await open_store(settings)
+    router = Router(
+        store,
+        settings.telegram_bot_token.get_secret_value(),
+        settings.telegram_api_base_url,
+    )
+    host, port = split_listen(settings.telegram_webhook_listen)
+    try:
+        await router.start(
+            settings.telegram_webhook_url,
+            settings.telegram_webhook_secret.get_secret_value(),
+            host,
+            port,
+        )
+        log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
+        await stop.wait()
+    finally:
+        await router.stop()
+        await store.close()

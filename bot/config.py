@@ -9,14 +9,15 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
-from pydantic import SecretStr, ValidationError, field_validator
+from pydantic import SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["ConfigError", "Settings", "load_settings"]
+__all__ = ["ConfigError", "Settings", "load_settings", "parse_shards", "split_listen"]
 
 _TELEGRAM_TOKEN = re.compile(r"^\d{5,12}:[A-Za-z0-9_-]{30,50}$")
 _DISCORD_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,40}\.[A-Za-z0-9_-]{4,10}\.[A-Za-z0-9_-]{20,50}$")
 _LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+_SECRET = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 
 
 class ConfigError(Exception):
@@ -33,6 +34,22 @@ class Settings(BaseSettings):
     :ivar database_url: a PostgreSQL database (``postgresql://user:password@host:5432/ofc``)
         instead of the SQLite file, for several bot processes on one database (issue 14).
     :ivar log_level: DEBUG, INFO, WARNING or ERROR.
+    :ivar telegram_webhook_url: the public HTTPS URL Telegram posts updates to (webhook mode,
+        issue 14); empty: polling (the default).
+    :ivar telegram_webhook_listen: ``host:port`` the webhook server listens on.
+    :ivar telegram_webhook_secret: the secret token Telegram sends with every update
+        (``X-Telegram-Bot-Api-Secret-Token``); a request without it is refused. Required
+        with a webhook URL: 1–256 characters of ``A-Z a-z 0-9 _ -``.
+    :ivar worker_id: this process's name among workers sharing the tables (issue 14); empty:
+        one process serving every table.
+    :ivar worker_listen: ``host:port`` of the worker's internal endpoint (forwarded updates).
+    :ivar worker_address: the URL other processes reach that endpoint at (default
+        ``http://<worker_listen>``).
+    :ivar lease_seconds: how long a worker's table leases and heartbeat last unrenewed: a dead
+        worker's tables are taken over within about this time.
+    :ivar discord_shard_ids: the Discord shards this process runs, e.g. ``0-1`` or ``2,3``
+        (empty: all, one process).
+    :ivar discord_shard_count: the total number of Discord shards (with shard ids).
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -43,11 +60,26 @@ class Settings(BaseSettings):
     database_path: str = "ofc.sqlite3"
     database_url: SecretStr | None = None
     log_level: str = "INFO"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0:8443"
+    telegram_webhook_secret: SecretStr | None = None
+    worker_id: str | None = None
+    worker_listen: str = "127.0.0.1:8600"
+    worker_address: str | None = None
+    lease_seconds: float = 5.0
+    discord_shard_ids: str | None = None
+    discord_shard_count: int | None = None
 
     @field_validator(
         "telegram_bot_token",
         "discord_bot_token",
         "telegram_api_base_url",
+        "telegram_webhook_url",
+        "telegram_webhook_secret",
+        "worker_id",
+        "worker_address",
+        "discord_shard_ids",
+        "discord_shard_count",
         "database_url",
         mode="before",
     )
@@ -76,6 +108,69 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _secret_format(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not _SECRET.match(value.get_secret_value()):
+            raise ValueError(
+                "TELEGRAM_WEBHOOK_SECRET must be 1-256 characters of A-Z, a-z, 0-9, _ and -"
+            )
+        return value
+
+    @field_validator("telegram_webhook_listen", "worker_listen")
+    @classmethod
+    def _listen_format(cls, value: str) -> str:
+        split_listen(value)
+        return value
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shards_format(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_shards(value)
+        return value
+
+    @field_validator("lease_seconds")
+    @classmethod
+    def _lease_positive(cls, value: float) -> float:
+        if not 1.0 <= value <= 300.0:
+            raise ValueError("LEASE_SECONDS must be between 1 and 300")
+        return value
+
+    @model_validator(mode="after")
+    def _together(self) -> Settings:
+        if self.telegram_webhook_url is not None and self.telegram_webhook_secret is None:
+            raise ValueError(
+                "TELEGRAM_WEBHOOK_URL needs TELEGRAM_WEBHOOK_SECRET (1-256 characters of "
+                "A-Z, a-z, 0-9, _ and -)"
+            )
+        if (
+            self.worker_id is not None
+            and self.discord_bot_token is not None
+            and self.discord_shard_ids is None
+        ):
+            raise ValueError(
+                "WORKER_ID with DISCORD_BOT_TOKEN needs DISCORD_SHARD_IDS and DISCORD_SHARD_COUNT"
+                " (each worker runs its own shards)"
+            )
+        if self.discord_shard_ids is not None:
+            count = self.discord_shard_count
+            if count is None or max(parse_shards(self.discord_shard_ids)) >= count:
+                raise ValueError(
+                    "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
+                )
+        return self
+
+    @property
+    def shard_ids(self) -> list[int] | None:
+        """The Discord shard ids of this process (``None``: every shard)."""
+        return None if self.discord_shard_ids is None else parse_shards(self.discord_shard_ids)
+
+    @property
+    def worker_url(self) -> str:
+        """Where other processes reach this worker's internal endpoint."""
+        return self.worker_address or f"http://{self.worker_listen}"
+
     @field_validator("database_url")
     @classmethod
     def _postgres_url(cls, value: SecretStr | None) -> SecretStr | None:
@@ -99,7 +194,7 @@ class Settings(BaseSettings):
     def secrets(self) -> list[str]:
         """The configured tokens and the database password (for the log filter that redacts
         them)."""
-        tokens = (self.telegram_bot_token, self.discord_bot_token)
+        tokens = (self.telegram_bot_token, self.discord_bot_token, self.telegram_webhook_secret)
         found = [t.get_secret_value() for t in tokens if t is not None]
         if self.database_url is not None:
             url = self.database_url.get_secret_value()
@@ -113,6 +208,27 @@ class Settings(BaseSettings):
     def has_token(self) -> bool:
         """Whether at least one platform is configured."""
         return self.telegram_bot_token is not None or self.discord_bot_token is not None
+
+
+def split_listen(value: str) -> tuple[str, int]:
+    """``"host:port"`` → ``(host, port)``. :raises ValueError: when it is not one."""
+    host, sep, port = value.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"{value!r} is not host:port (e.g. 127.0.0.1:8443)")
+    return host.strip("[]"), int(port)
+
+
+def parse_shards(value: str) -> list[int]:
+    """``"0-2,5"`` → ``[0, 1, 2, 5]``. :raises ValueError: on anything else."""
+    shards: set[int] = set()
+    for part in value.split(","):
+        low, sep, high = part.strip().partition("-")
+        if not low.isdigit() or (sep and not high.isdigit()):
+            raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")
+        shards.update(range(int(low), int(high if sep else low) + 1))
+    if not shards:
+        raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")
+    return sorted(shards)
 
 
 def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Settings:

@@ -33,6 +33,7 @@ __all__ = [
     "HandRecord",
     "HandStats",
     "InsufficientFunds",
+    "LeaseLost",
     "LedgerEntry",
     "LedgerKind",
     "Move",
@@ -41,6 +42,7 @@ __all__ = [
     "StorageError",
     "Store",
     "TableRecord",
+    "lease_key",
 ]
 
 
@@ -50,6 +52,18 @@ class StorageError(Exception):
 
 class InsufficientFunds(StorageError):
     """A debit would make a balance or a stack negative; nothing was changed."""
+
+
+class LeaseLost(StorageError):
+    """A fenced store (:meth:`Store.fence`) refused to write a table whose chat's lease its
+    worker does not hold (issue 14): another worker serves the table now; nothing was
+    changed."""
+
+
+def lease_key(platform: str, chat_id: str) -> str:
+    """The lease key of a chat (issue 14): ``"<platform>:<chat id>"``. A table is served by
+    the worker holding the lease of its chat."""
+    return f"{platform}:{chat_id}"
 
 
 class LedgerKind(Enum):
@@ -467,6 +481,54 @@ class Store(Protocol):
         """Players of a community by net kush won in settlements finished at or after
         ``since`` (``None``: ever), highest first, ties by player id: ``(player, kush, hands
         played)``. Players without an entry in the period are left out."""
+
+    # workers sharing the tables (issue 14); a single process never calls these
+    async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
+        """Take the lease ``key`` for ``worker`` for ``ttl`` seconds when it is free, expired
+        or already this worker's (then it is renewed). ``True`` when ``worker`` holds it now.
+        Time is the store's clock (PostgreSQL: the server's)."""
+
+    async def renew_leases(self, worker: str, keys: Sequence[str], ttl: float) -> list[str]:
+        """Extend by ``ttl`` seconds those of ``keys`` that ``worker`` still holds (not
+        expired); returns them. A key missing from the result is lost: another worker may
+        take it."""
+
+    async def release_lease(self, key: str, worker: str) -> None:
+        """Give up the lease ``key`` if ``worker`` holds it."""
+
+    async def lease_owner(self, key: str) -> str | None:
+        """The worker holding the live lease ``key``, or ``None``."""
+
+    async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
+        """Register ``worker`` as alive at ``address`` (its internal URL) for ``ttl``
+        seconds."""
+
+    async def live_workers(self) -> dict[str, str]:
+        """Worker → address of every worker whose heartbeat has not expired."""
+
+    async def unleased_tables(self) -> list[tuple[int, str]]:
+        """``(table id, lease key)`` of every open table whose chat has no live lease (its
+        worker died or let it go): a takeover is due."""
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """One open table with its last snapshot (``{}`` if none), or ``None`` when the table
+        is closed or unknown: what a worker taking the table over restores."""
+
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """The open table of a platform's chat (in whichever community), or ``None``: what a
+        worker that just took a chat's lease restores."""
+
+    async def seated_tables(self, platform: str, user_id: str) -> list[int]:
+        """Open tables where the platform user has a stack (is seated), by id: where a
+        private message of that user is routed."""
+
+    def fence(self, worker: str | None) -> None:
+        """From now on refuse (:class:`LeaseLost`) every :meth:`create_table`, :meth:`commit`,
+        :meth:`save_snapshot` and :meth:`delete_snapshot` of a table whose chat's lease
+        (:func:`lease_key`) ``worker`` does not hold, checked in the writing transaction, so
+        a worker that lost a table (a stall, a partition) can never write it again: no hand
+        is settled twice.
+        ``None`` (the default, one process) checks nothing."""
 
     async def close(self) -> None:
         """Release the database."""

@@ -41,6 +41,7 @@ from storage.api import (
     HandRecord,
     HandStats,
     InsufficientFunds,
+    LeaseLost,
     LedgerEntry,
     LedgerKind,
     Move,
@@ -48,6 +49,7 @@ from storage.api import (
     StorageError,
     Store,
     TableRecord,
+    lease_key,
 )
 from storage.check import AuditData
 
@@ -87,6 +89,11 @@ class MemoryStore:
         self._stats: list[tuple[int, int, float, StatRow]] = []
         self._snapshots: dict[int, str] = {}
         self._daily: set[tuple[int, str]] = set()
+        self._leases: dict[str, tuple[str, float]] = {}  # key → (worker, expires at)
+        self._workers: dict[str, tuple[str, float]] = {}  # worker → (address, expires at)
+        self._fence: str | None = None
+        #: the clock of leases and heartbeats (tests move it)
+        self.clock = time.time
         self._closed = False
 
     async def close(self) -> None:
@@ -198,6 +205,9 @@ class MemoryStore:
         for tid, t in list(self._tables.items()):
             if t.community_id == cid and t.chat_id == old_id:
                 self._tables[tid] = replace(t, chat_id=new_id)
+        old_key, new_key = lease_key(platform, old_id), lease_key(platform, new_id)
+        if old_key in self._leases:  # the worker serving the chat keeps serving it
+            self._leases[new_key] = self._leases.pop(old_key)
         return True
 
     async def player(
@@ -454,6 +464,10 @@ class MemoryStore:
         data = _copy(options, "options")
         if community_id not in self._communities:
             raise StorageError(f"no community {community_id}")
+        if self._fence is not None:
+            key = lease_key(self._communities[community_id].platform, chat_id)
+            if self._live(self._leases.get(key)) != self._fence:
+                raise LeaseLost(f"worker {self._fence} does not hold {key}")
         if await self.open_table(community_id, chat_id) is not None:
             raise StorageError(f"chat {chat_id!r} already has an open table")
         tid = len(self._tables) + 1
@@ -508,6 +522,7 @@ class MemoryStore:
         """See :meth:`storage.sqlite.SqliteStore.commit`: all or nothing (the state is copied
         first and put back if any move fails)."""
         require_key(key)
+        self._check_fence(table_id)
         done = self._replay(key, TRANSITION_OPERATION)
         if done is not None:
             return [int(x) for x in done["results"]]
@@ -581,11 +596,100 @@ class MemoryStore:
         """See :meth:`storage.sqlite.SqliteStore.save_snapshot`."""
         text = dump_json(data, "snapshot")
         self._table(table_id, must_be_open=True)
+        self._check_fence(table_id)
         self._snapshots[table_id] = text
 
     async def delete_snapshot(self, table_id: int) -> None:
         """See :meth:`storage.sqlite.SqliteStore.delete_snapshot`."""
+        if table_id in self._tables:
+            self._check_fence(table_id)
         self._snapshots.pop(table_id, None)
+
+    # -- workers sharing the tables (issue 14) ---------------------------------------------
+    def _live(self, entry: tuple[str, float] | None) -> str | None:
+        return entry[0] if entry is not None and entry[1] > self.clock() else None
+
+    def _check_fence(self, table_id: int) -> None:
+        if self._fence is None:
+            return
+        t = self._table(table_id, must_be_open=False)
+        c = self._communities[t.community_id]
+        key = lease_key(c.platform, t.chat_id)
+        if self._live(self._leases.get(key)) != self._fence:
+            raise LeaseLost(f"table {table_id}: worker {self._fence} does not hold {key}")
+
+    def fence(self, worker: str | None) -> None:
+        """See :meth:`storage.api.Store.fence`."""
+        self._fence = worker
+
+    async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
+        """See :meth:`storage.api.Store.acquire_lease`."""
+        owner = self._live(self._leases.get(key))
+        if owner is not None and owner != worker:
+            return False
+        self._leases[key] = (worker, self.clock() + ttl)
+        return True
+
+    async def renew_leases(self, worker: str, keys: Sequence[str], ttl: float) -> list[str]:
+        """See :meth:`storage.api.Store.renew_leases`."""
+        held = [k for k in dict.fromkeys(keys) if self._live(self._leases.get(k)) == worker]
+        for k in held:
+            self._leases[k] = (worker, self.clock() + ttl)
+        return held
+
+    async def release_lease(self, key: str, worker: str) -> None:
+        """See :meth:`storage.api.Store.release_lease`."""
+        entry = self._leases.get(key)
+        if entry is not None and entry[0] == worker:
+            del self._leases[key]
+
+    async def lease_owner(self, key: str) -> str | None:
+        """See :meth:`storage.api.Store.lease_owner`."""
+        return self._live(self._leases.get(key))
+
+    async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
+        """See :meth:`storage.api.Store.heartbeat`."""
+        self._workers[worker] = (address, self.clock() + ttl)
+
+    async def live_workers(self) -> dict[str, str]:
+        """See :meth:`storage.api.Store.live_workers`."""
+        now = self.clock()
+        return {w: a for w, (a, until) in sorted(self._workers.items()) if until > now}
+
+    async def unleased_tables(self) -> list[tuple[int, str]]:
+        """See :meth:`storage.api.Store.unleased_tables`."""
+        found = []
+        for tid, t in sorted(self._tables.items()):
+            key = lease_key(self._communities[t.community_id].platform, t.chat_id)
+            if t.open and self._live(self._leases.get(key)) is None:
+                found.append((tid, key))
+        return found
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """See :meth:`storage.api.Store.table_state`."""
+        t = self._tables.get(table_id)
+        if t is None or not t.open:
+            return None
+        snap = self._snapshots.get(table_id)
+        return t, (load_json(snap) if snap is not None else {})
+
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        for tid, t in sorted(self._tables.items()):
+            platform_of = self._communities[t.community_id].platform
+            if t.open and t.chat_id == chat_id and platform_of == platform:
+                return tid
+        return None
+
+    async def seated_tables(self, platform: str, user_id: str) -> list[int]:
+        """See :meth:`storage.api.Store.seated_tables`."""
+        found = set()
+        for (tid, pid), _ in self._stacks.items():
+            p = self._players[pid]
+            c = self._communities[p.community_id]
+            if c.platform == platform and p.user_id == user_id and self._tables[tid].open:
+                found.add(tid)
+        return sorted(found)
 
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """See :meth:`storage.sqlite.SqliteStore.snapshots`."""

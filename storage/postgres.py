@@ -83,6 +83,7 @@ from storage.api import (
     HandRecord,
     HandStats,
     InsufficientFunds,
+    LeaseLost,
     LedgerEntry,
     LedgerKind,
     Move,
@@ -90,6 +91,7 @@ from storage.api import (
     StorageError,
     Store,
     TableRecord,
+    lease_key,
 )
 from storage.check import AUDIT_QUERIES, AuditData
 
@@ -583,8 +585,45 @@ async def _close_tx(conn: Conn, table_id: int) -> None:
     )
 
 
-async def _snapshot_tx(conn: Conn, table_id: int, text: str) -> None:
+def _now(n: int) -> str:
+    """SQL of "now" in Unix seconds: parameter ``$n`` (a test's clock) or, when it is NULL,
+    the server's clock, which every worker shares."""
+    return f"COALESCE(${n}::float8, extract(epoch FROM clock_timestamp())::float8)"
+
+
+_LEASE_KEY = "c.platform || ':' || t.chat_id"
+"""SQL of a table's lease key (:func:`storage.api.lease_key`), over ``tables t`` joined to
+``communities c``."""
+
+
+async def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float | None] | None) -> None:
+    """Raise :class:`LeaseLost` unless the worker of ``fence`` (worker, clock) holds the live
+    lease of the table's chat. The lease row is locked (``FOR SHARE``) until the transaction
+    ends, so a worker taking the chat over waits for this transition to commit and then
+    restores the snapshot it wrote."""
+    if fence is None:
+        return
+    worker, now = fence
+    row = await conn.fetchrow(
+        f"SELECT {_LEASE_KEY} FROM tables t JOIN communities c ON c.id = t.community_id"
+        " WHERE t.id = $1",
+        table_id,
+    )
+    if row is None:
+        return  # no such table: the write itself says so
+    key = str(row[0])
+    held = await conn.fetchrow(
+        f"SELECT worker, expires_at > {_now(2)} FROM leases WHERE key = $1 FOR SHARE", key, now
+    )
+    if held is None or held[0] != worker or not held[1]:
+        raise LeaseLost(f"table {table_id}: worker {worker} does not hold {key}")
+
+
+async def _snapshot_tx(
+    conn: Conn, table_id: int, text: str, fence: tuple[str, float | None] | None = None
+) -> None:
     """:meth:`PostgresStore.save_snapshot` inside a transaction."""
+    await _check_fence(conn, table_id, fence)
     await _lock_table(conn, table_id, must_be_open=True)
     await conn.execute(
         "INSERT INTO snapshots (table_id, data, updated_at) VALUES ($1, $2, $3)"
@@ -615,8 +654,10 @@ async def _commit_tx(
     snapshot_text: str | None,
     close: bool,
     key: str,
+    fence: tuple[str, float | None] | None = None,
 ) -> list[int]:
     """:meth:`PostgresStore.commit` inside a transaction."""
+    await _check_fence(conn, table_id, fence)
     await _lock_key(conn, key)
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
@@ -686,6 +727,9 @@ class PostgresStore:
         self._pool = pool
         self._url = url
         self._running: set[asyncio.Task[Any]] = set()
+        self._fence: str | None = None
+        #: the clock of leases and heartbeats; ``None`` (the default): the server's clock
+        self.clock: Callable[[], float] | None = None
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStore:
@@ -837,6 +881,11 @@ class PostgresStore:
                 row[0],
                 old_id,
             )
+            # the worker serving the chat keeps serving it under its new id (issue 14)
+            new_key, old_key = lease_key(platform, new_id), lease_key(platform, old_id)
+            if await conn.fetchval("SELECT 1 FROM leases WHERE key = $1", old_key):
+                await conn.execute("DELETE FROM leases WHERE key = $1", new_key)
+                await conn.execute("UPDATE leases SET key = $1 WHERE key = $2", new_key, old_key)
             return True
 
         return bool(await self._write(body))
@@ -1079,9 +1128,23 @@ class PostgresStore:
         require_int(min_buy_in, "minimum buy-in", minimum=0)
         text = dump_json(options, "options")
 
+        fence = self._fenced()
+
         async def body(conn: Conn) -> Row:
-            if await conn.fetchval("SELECT 1 FROM communities WHERE id = $1", community_id) is None:
+            platform = await conn.fetchval(
+                "SELECT platform FROM communities WHERE id = $1", community_id
+            )
+            if platform is None:
                 raise StorageError(f"no community {community_id}")
+            if fence is not None:
+                key = lease_key(str(platform), chat_id)
+                held = await conn.fetchrow(
+                    f"SELECT worker, expires_at > {_now(2)} FROM leases WHERE key = $1 FOR SHARE",
+                    key,
+                    fence[1],
+                )
+                if held is None or held[0] != fence[0] or not held[1]:
+                    raise LeaseLost(f"worker {fence[0]} does not hold {key}")
             row = await conn.fetchrow(
                 "INSERT INTO tables (community_id, chat_id, options, min_buy_in, open, created_at)"
                 " VALUES ($1, $2, $3, $4, TRUE, $5)"
@@ -1177,21 +1240,166 @@ class PostgresStore:
                     )
                 )
         text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
-        return await self._write(_commit_tx, table_id, prepared, text, close, key)
+        return await self._write(_commit_tx, table_id, prepared, text, close, key, self._fenced())
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Store the live state of an open table, replacing the previous one.
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
-        await self._write(_snapshot_tx, table_id, text)
+        await self._write(_snapshot_tx, table_id, text, self._fenced())
 
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (nothing happens if there is none)."""
+        fence = self._fenced()
 
         async def body(conn: Conn) -> None:
+            await _check_fence(conn, table_id, fence)
             await conn.execute("DELETE FROM snapshots WHERE table_id = $1", table_id)
 
         await self._write(body)
+
+    # -- workers sharing the tables (issue 14) ---------------------------------------------
+    def _clock(self) -> float | None:
+        return None if self.clock is None else self.clock()
+
+    def _fenced(self) -> tuple[str, float | None] | None:
+        return None if self._fence is None else (self._fence, self._clock())
+
+    def fence(self, worker: str | None) -> None:
+        """See :meth:`storage.api.Store.fence`."""
+        self._fence = worker
+
+    async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
+        """See :meth:`storage.api.Store.acquire_lease` (the server's clock)."""
+        now = self._clock()
+
+        async def body(conn: Conn) -> bool:
+            row = await conn.fetchrow(
+                "INSERT INTO leases (key, worker, expires_at)"
+                f" VALUES ($1, $2, {_now(4)} + $3::float8)"
+                " ON CONFLICT (key) DO UPDATE SET worker = excluded.worker,"
+                " expires_at = excluded.expires_at"
+                f" WHERE leases.worker = excluded.worker OR leases.expires_at <= {_now(4)}"
+                " RETURNING worker",
+                key,
+                worker,
+                ttl,
+                now,
+            )
+            return row is not None
+
+        return bool(await self._write(body))
+
+    async def renew_leases(self, worker: str, keys: Sequence[str], ttl: float) -> list[str]:
+        """See :meth:`storage.api.Store.renew_leases`."""
+        wanted = list(dict.fromkeys(keys))
+        if not wanted:
+            return []
+        now = self._clock()
+
+        async def body(conn: Conn) -> list[str]:
+            rows = await conn.fetch(
+                f"UPDATE leases SET expires_at = {_now(4)} + $3::float8"
+                f" WHERE key = ANY($1::text[]) AND worker = $2 AND expires_at > {_now(4)}"
+                " RETURNING key",
+                wanted,
+                worker,
+                ttl,
+                now,
+            )
+            return [str(r[0]) for r in rows]
+
+        held = set(await self._write(body))
+        return [k for k in wanted if k in held]
+
+    async def release_lease(self, key: str, worker: str) -> None:
+        """See :meth:`storage.api.Store.release_lease`."""
+
+        async def body(conn: Conn) -> None:
+            await conn.execute("DELETE FROM leases WHERE key = $1 AND worker = $2", key, worker)
+
+        await self._write(body)
+
+    async def lease_owner(self, key: str) -> str | None:
+        """See :meth:`storage.api.Store.lease_owner`."""
+        row = await self._fetchrow(
+            f"SELECT worker FROM leases WHERE key = $1 AND expires_at > {_now(2)}",
+            key,
+            self._clock(),
+        )
+        return None if row is None else str(row[0])
+
+    async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
+        """See :meth:`storage.api.Store.heartbeat`."""
+        now = self._clock()
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO workers (worker, address, expires_at)"
+                f" VALUES ($1, $2, {_now(4)} + $3::float8)"
+                " ON CONFLICT (worker) DO UPDATE SET address = excluded.address,"
+                " expires_at = excluded.expires_at",
+                worker,
+                address,
+                ttl,
+                now,
+            )
+
+        await self._write(body)
+
+    async def live_workers(self) -> dict[str, str]:
+        """See :meth:`storage.api.Store.live_workers`."""
+        rows = await self._fetch(
+            f"SELECT worker, address FROM workers WHERE expires_at > {_now(1)} ORDER BY worker",
+            self._clock(),
+        )
+        return {str(w): str(a) for w, a in rows}
+
+    async def unleased_tables(self) -> list[tuple[int, str]]:
+        """See :meth:`storage.api.Store.unleased_tables`."""
+        rows = await self._fetch(
+            f"SELECT t.id, {_LEASE_KEY} FROM tables t"
+            " JOIN communities c ON c.id = t.community_id"
+            f" LEFT JOIN leases l ON l.key = {_LEASE_KEY} AND l.expires_at > {_now(1)}"
+            " WHERE t.open AND l.key IS NULL ORDER BY t.id",
+            self._clock(),
+        )
+        return [(int(tid), str(key)) for tid, key in rows]
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """See :meth:`storage.api.Store.table_state`."""
+        row = await self._fetchrow(
+            "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+            " FROM tables t LEFT JOIN snapshots s ON s.table_id = t.id"
+            " WHERE t.id = $1 AND t.open",
+            table_id,
+        )
+        if row is None:
+            return None
+        return _table(row), ({} if row[6] is None else load_json(row[6]))
+
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        row = await self._fetchrow(
+            "SELECT t.id FROM tables t JOIN communities c ON c.id = t.community_id"
+            " WHERE c.platform = $1 AND t.chat_id = $2 AND t.open ORDER BY t.id LIMIT 1",
+            platform,
+            chat_id,
+        )
+        return None if row is None else int(row[0])
+
+    async def seated_tables(self, platform: str, user_id: str) -> list[int]:
+        """See :meth:`storage.api.Store.seated_tables`."""
+        rows = await self._fetch(
+            "SELECT DISTINCT s.table_id FROM table_stacks s"
+            " JOIN players p ON p.id = s.player_id"
+            " JOIN communities c ON c.id = p.community_id"
+            " JOIN tables t ON t.id = s.table_id"
+            " WHERE c.platform = $1 AND p.user_id = $2 AND t.open ORDER BY s.table_id",
+            platform,
+            user_id,
+        )
+        return [int(r[0]) for r in rows]
 
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """Every open table with its last snapshot (``{}`` if it has none), by table id."""

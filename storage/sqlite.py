@@ -82,6 +82,7 @@ from storage.api import (
     HandRecord,
     HandStats,
     InsufficientFunds,
+    LeaseLost,
     LedgerEntry,
     LedgerKind,
     Move,
@@ -89,6 +90,7 @@ from storage.api import (
     StorageError,
     Store,
     TableRecord,
+    lease_key,
 )
 from storage.check import AUDIT_QUERIES, AuditData
 
@@ -410,6 +412,9 @@ class SqliteStore:
         self._path = path
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._fence: str | None = None
+        #: the clock of leases and heartbeats (tests move it)
+        self.clock = time.time
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteStore:
@@ -553,6 +558,11 @@ class SqliteStore:
             conn.execute(
                 "UPDATE tables SET chat_id = ? WHERE community_id = ? AND chat_id = ?",
                 (new_id, row[0], old_id),
+            )
+            # the worker serving the chat keeps serving it under its new id (issue 14)
+            conn.execute(
+                "UPDATE OR REPLACE leases SET key = ? WHERE key = ?",
+                (lease_key(platform, new_id), lease_key(platform, old_id)),
             )
             return True
 
@@ -779,9 +789,18 @@ class SqliteStore:
         table, the community is unknown or ``min_buy_in`` is negative."""
         require_int(min_buy_in, "minimum buy-in", minimum=0)
         text = dump_json(options, "options")
+        fence = self._fenced()
 
         def body(conn: Conn) -> Any:
             _require_community(conn, community_id)
+            if fence is not None:
+                row = conn.execute(
+                    "SELECT l.worker, l.expires_at, c.platform || ':' || ? FROM communities c"
+                    " LEFT JOIN leases l ON l.key = c.platform || ':' || ? WHERE c.id = ?",
+                    (chat_id, chat_id, community_id),
+                ).fetchone()
+                if row[0] != fence[0] or row[1] is None or row[1] <= fence[1]:
+                    raise LeaseLost(f"worker {fence[0]} does not hold {row[2]}")
             if conn.execute(
                 "SELECT 1 FROM tables WHERE community_id = ? AND chat_id = ? AND open = 1",
                 (community_id, chat_id),
@@ -879,7 +898,9 @@ class SqliteStore:
                     )
                 )
         text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
-        results: list[int] = await self._write(_commit_tx, table_id, prepared, text, close, key)
+        results: list[int] = await self._write(
+            _commit_tx, table_id, prepared, text, close, key, self._fenced()
+        )
         return results
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
@@ -887,15 +908,155 @@ class SqliteStore:
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
 
-        await self._write(_snapshot_tx, table_id, text)
+        await self._write(_snapshot_tx, table_id, text, self._fenced())
 
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (nothing happens if there is none)."""
+        fence = self._fenced()
 
         def body(conn: Conn) -> None:
+            _check_fence(conn, table_id, fence)
             conn.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
 
         await self._write(body)
+
+    # -- workers sharing the tables (issue 14) ---------------------------------------------
+    def _fenced(self) -> tuple[str, float] | None:
+        return None if self._fence is None else (self._fence, self.clock())
+
+    def fence(self, worker: str | None) -> None:
+        """See :meth:`storage.api.Store.fence`."""
+        self._fence = worker
+
+    async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
+        """See :meth:`storage.api.Store.acquire_lease`."""
+        now = self.clock()
+
+        def body(conn: Conn) -> bool:
+            cur = conn.execute(
+                "INSERT INTO leases (key, worker, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET worker = excluded.worker,"
+                " expires_at = excluded.expires_at"
+                " WHERE leases.worker = excluded.worker OR leases.expires_at <= ?",
+                (key, worker, now + ttl, now),
+            )
+            return cur.rowcount == 1
+
+        return bool(await self._write(body))
+
+    async def renew_leases(self, worker: str, keys: Sequence[str], ttl: float) -> list[str]:
+        """See :meth:`storage.api.Store.renew_leases`."""
+        now = self.clock()
+        wanted = list(dict.fromkeys(keys))
+
+        def body(conn: Conn) -> list[str]:
+            held = []
+            for key in wanted:
+                cur = conn.execute(
+                    "UPDATE leases SET expires_at = ?"
+                    " WHERE key = ? AND worker = ? AND expires_at > ?",
+                    (now + ttl, key, worker, now),
+                )
+                if cur.rowcount == 1:
+                    held.append(key)
+            return held
+
+        return list(await self._write(body)) if wanted else []
+
+    async def release_lease(self, key: str, worker: str) -> None:
+        """See :meth:`storage.api.Store.release_lease`."""
+
+        def body(conn: Conn) -> None:
+            conn.execute("DELETE FROM leases WHERE key = ? AND worker = ?", (key, worker))
+
+        await self._write(body)
+
+    async def lease_owner(self, key: str) -> str | None:
+        """See :meth:`storage.api.Store.lease_owner`."""
+        now = self.clock()
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT worker FROM leases WHERE key = ? AND expires_at > ?", (key, now)
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
+
+    async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
+        """See :meth:`storage.api.Store.heartbeat`."""
+        until = self.clock() + ttl
+
+        def body(conn: Conn) -> None:
+            conn.execute(
+                "INSERT INTO workers (worker, address, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (worker) DO UPDATE SET address = excluded.address,"
+                " expires_at = excluded.expires_at",
+                (worker, address, until),
+            )
+
+        await self._write(body)
+
+    async def live_workers(self) -> dict[str, str]:
+        """See :meth:`storage.api.Store.live_workers`."""
+        now = self.clock()
+        rows = await self._call(
+            lambda c: c.execute(
+                "SELECT worker, address FROM workers WHERE expires_at > ? ORDER BY worker", (now,)
+            ).fetchall()
+        )
+        return {str(w): str(a) for w, a in rows}
+
+    async def unleased_tables(self) -> list[tuple[int, str]]:
+        """See :meth:`storage.api.Store.unleased_tables`."""
+        now = self.clock()
+        rows = await self._call(
+            lambda c: c.execute(
+                f"SELECT t.id, {_LEASE_KEY} FROM tables t"
+                " JOIN communities c ON c.id = t.community_id"
+                f" LEFT JOIN leases l ON l.key = {_LEASE_KEY} AND l.expires_at > ?"
+                " WHERE t.open = 1 AND l.key IS NULL ORDER BY t.id",
+                (now,),
+            ).fetchall()
+        )
+        return [(int(tid), str(key)) for tid, key in rows]
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """See :meth:`storage.api.Store.table_state`."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+                " FROM tables t LEFT JOIN snapshots s ON s.table_id = t.id"
+                " WHERE t.id = ? AND t.open = 1",
+                (table_id,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        return _table(row), ({} if row[6] is None else load_json(row[6]))
+
+    async def chat_table(self, platform: str, chat_id: str) -> int | None:
+        """See :meth:`storage.api.Store.chat_table`."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT t.id FROM tables t JOIN communities c ON c.id = t.community_id"
+                " WHERE c.platform = ? AND t.chat_id = ? AND t.open = 1 ORDER BY t.id LIMIT 1",
+                (platform, chat_id),
+            ).fetchone()
+        )
+        return None if row is None else int(row[0])
+
+    async def seated_tables(self, platform: str, user_id: str) -> list[int]:
+        """See :meth:`storage.api.Store.seated_tables`."""
+        rows = await self._call(
+            lambda c: c.execute(
+                "SELECT DISTINCT s.table_id FROM table_stacks s"
+                " JOIN players p ON p.id = s.player_id"
+                " JOIN communities c ON c.id = p.community_id"
+                " JOIN tables t ON t.id = s.table_id"
+                " WHERE c.platform = ? AND p.user_id = ? AND t.open = 1 ORDER BY s.table_id",
+                (platform, user_id),
+            ).fetchall()
+        )
+        return [int(r[0]) for r in rows]
 
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """Every open table with its last snapshot (``{}`` if it has none), by table id."""
@@ -1264,9 +1425,33 @@ def _close_tx(conn: Conn, table_id: int) -> None:
     conn.execute("UPDATE tables SET open = 0, closed_at = ? WHERE id = ?", (time.time(), table_id))
 
 
-def _snapshot_tx(conn: Conn, table_id: int, text: str) -> None:
+_LEASE_KEY = "c.platform || ':' || t.chat_id"
+"""SQL of a table's lease key (:func:`storage.api.lease_key`), over ``tables t`` joined to
+``communities c``."""
+
+
+def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float] | None) -> None:
+    """Raise :class:`LeaseLost` unless the worker of ``fence`` (worker, now) holds the live
+    lease of the table's chat (thread side, inside the writing transaction)."""
+    if fence is None:
+        return
+    worker, now = fence
+    row = conn.execute(
+        f"SELECT l.worker, l.expires_at, {_LEASE_KEY} FROM tables t"
+        " JOIN communities c ON c.id = t.community_id"
+        f" LEFT JOIN leases l ON l.key = {_LEASE_KEY} WHERE t.id = ?",
+        (table_id,),
+    ).fetchone()
+    if row is None:
+        return  # no such table: the write itself says so
+    if row[0] != worker or row[1] is None or row[1] <= now:
+        raise LeaseLost(f"table {table_id}: worker {worker} does not hold {row[2]}")
+
+
+def _snapshot_tx(conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None) -> None:
     """Thread side of :meth:`SqliteStore.save_snapshot`."""
     _table_community(conn, table_id, must_be_open=True)
+    _check_fence(conn, table_id, fence)
     conn.execute(
         "INSERT INTO snapshots (table_id, data, updated_at) VALUES (?, ?, ?)"
         " ON CONFLICT (table_id) DO UPDATE"
@@ -1294,8 +1479,10 @@ def _commit_tx(
     snapshot_text: str | None,
     close: bool,
     key: str,
+    fence: tuple[str, float] | None,
 ) -> list[int]:
     """Thread side of :meth:`SqliteStore.commit`."""
+    _check_fence(conn, table_id, fence)
     done = _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
@@ -1323,7 +1510,7 @@ def _commit_tx(
     if close:
         _close_tx(conn, table_id)
     elif snapshot_text is not None:
-        _snapshot_tx(conn, table_id, snapshot_text)
+        _snapshot_tx(conn, table_id, snapshot_text, None)  # fenced above
     _remember(conn, key, TRANSITION_OPERATION, {"results": results}, time.time())
     return results
 

@@ -218,6 +218,11 @@ class OfcClient(discord.Client):
         await self.ofc.on_unrouted(interaction)
 
 
+class OfcShardedClient(OfcClient, discord.AutoShardedClient):
+    """:class:`OfcClient` running some shards only (``shard_ids`` of ``shard_count``): one of
+    several workers sharing the tables (issue 14); discord.py's own sharding."""
+
+
 _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
 _PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in ("week", "month", "all")]
 
@@ -246,6 +251,8 @@ class OfcCommands(app_commands.Group):
     async def new(self, interaction: Interaction, game: str | None = None) -> None:
         """Open a table; a refusal (a table is already open here) is ephemeral."""
         service = self.adapter.service
+        if self.adapter.claim is not None:  # a worker: serve the channel's table first
+            await self.adapter.claim(interaction)
         existed = service.table_in(chat_of(interaction)) is not None
         await self.adapter.command(
             interaction, lambda c, a: service.new_table(c, a, game), ephemeral=existed
@@ -257,6 +264,8 @@ class OfcCommands(app_commands.Group):
     async def tournament(self, interaction: Interaction, game: str | None = None) -> None:
         """Open a tournament lobby (R8.7); a refusal is ephemeral."""
         service = self.adapter.service
+        if self.adapter.claim is not None:  # a worker: serve the channel's table first
+            await self.adapter.claim(interaction)
         existed = service.table_in(chat_of(interaction)) is not None
         await self.adapter.command(
             interaction, lambda c, a: service.new_tournament(c, a, game), ephemeral=existed
@@ -465,6 +474,9 @@ class DiscordAdapter:
         no hostname).
     :param sync_commands: publish the slash commands at start-up (``PUT`` of the global list).
     :param answer_within: seconds after which a slow interaction is deferred.
+    :param shard_ids: the shards this process runs (one of several workers, issue 14) with
+        ``shard_count`` in all: an :class:`discord.AutoShardedClient` then connects them;
+        ``None``: a plain client, every guild (one process).
     :param client_options: more :class:`discord.Client` options (e.g. ``guild_ready_timeout``).
     """
 
@@ -477,9 +489,14 @@ class DiscordAdapter:
         connector: aiohttp.BaseConnector | None = None,
         sync_commands: bool = True,
         answer_within: float = ANSWER_WITHIN,
+        shard_ids: Sequence[int] | None = None,
+        shard_count: int | None = None,
         **client_options: Any,
     ) -> None:
         self.service = service
+        #: awaited with each interaction before the service sees it (a worker takes the
+        #: lease of the interaction's chat, issue 14); ``None`` in one process
+        self.claim: Callable[[Interaction], Awaitable[object]] | None = None
         self.token = token
         self.sync_commands = sync_commands
         self.answer_within = answer_within
@@ -493,7 +510,12 @@ class DiscordAdapter:
         if connector is not None:
             options["connector"] = connector
         _quiet_discord_start()
-        self.client = OfcClient(self, intents=intents or discord.Intents(guilds=True), **options)
+        intents = intents or discord.Intents(guilds=True)
+        if shard_ids is not None:
+            options.update(shard_ids=list(shard_ids), shard_count=shard_count)
+            self.client: OfcClient = OfcShardedClient(self, intents=intents, **options)
+        else:
+            self.client = OfcClient(self, intents=intents, **options)
         self.tree = self.client.tree
         self.tree.add_command(OfcCommands(self))
         self.tree.add_command(OfcAdminCommands(self))
@@ -575,6 +597,8 @@ class DiscordAdapter:
             actor = actor_of(interaction)
             ack = _Ack(interaction, self.answer_within, ephemeral=ephemeral)
             try:
+                if self.claim is not None:
+                    await self.claim(interaction)
                 reply = await call(chat_of(interaction), actor)
             except Exception:
                 log.exception("%s failed", describe(interaction))
@@ -668,6 +692,8 @@ class DiscordAdapter:
             )
             ack = _Ack(interaction, self.answer_within, ephemeral=True)
             try:
+                if self.claim is not None:
+                    await self.claim(interaction)
                 reply = await self._run_presses(interaction, actor, datas)
             except Exception:
                 log.exception("%s failed", describe(interaction))

@@ -136,6 +136,29 @@ class TableService:
         """Cancel timers and save every table."""
         await recovery.stop(self.rt)
 
+    async def adopt(self, table_id: int) -> bool:
+        """Serve one more open table, restored from its last committed transition (a worker
+        taking over a table, issue 14; call while holding its chat's lease). ``False`` when
+        the table is closed (or could not be restored and was closed with a refund)."""
+        if table_id in self.rt.tables:
+            return True
+        state = await self.rt.store.table_state(table_id)
+        if state is None or table_id in self.rt.tables:
+            return state is not None
+        t = await recovery.restore(self.rt, *state)
+        if t is None:
+            return False
+        # the resumed table's messages (new private hand messages) go out before any update
+        # of the chat is handled: a press meanwhile would race them for the same message
+        await self.rt.settled(t)
+        return True
+
+    async def release(self, table_id: int) -> None:
+        """Stop serving a table whose lease this worker lost (issue 14): nothing is written."""
+        t = self.rt.tables.get(table_id)
+        if t is not None:
+            await recovery.release(self.rt, t)
+
     async def run_due(self) -> None:
         """Fire every due timer now (for tests running with ``timers=False``)."""
         for t in list(self.rt.tables.values()):

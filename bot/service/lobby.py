@@ -10,12 +10,12 @@ from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.dealing import close_now, end_game, maybe_start, stand_up
 from bot.service.play import advance
-from bot.service.runtime import Runtime
+from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
-from storage.api import BuyIn, Community, InsufficientFunds
+from storage.api import BuyIn, Community, InsufficientFunds, LeaseLost
 
 __all__ = [
     "back",
@@ -45,7 +45,10 @@ async def open_table(
     none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's."""
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
-    record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
+    try:
+        record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
+    except LeaseLost as exc:  # another worker serves this chat (issue 14)
+        raise TransitionFailed(str(exc)) from exc
     t = LiveTable(
         id=record.id,
         platform=platform,

@@ -6,6 +6,7 @@ transaction."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Mapping
@@ -15,9 +16,9 @@ from bot.model import LiveTable
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
-from storage.api import CashOut, LedgerKind
+from storage.api import CashOut, LedgerKind, TableRecord
 
-__all__ = ["resume", "start", "stop"]
+__all__ = ["release", "restore", "resume", "start", "stop"]
 
 log = logging.getLogger("bot.service")
 
@@ -25,19 +26,37 @@ log = logging.getLogger("bot.service")
 async def start(rt: Runtime) -> None:
     """Rebuild every open table from its snapshot and resume it."""
     for record, snap in await rt.store.snapshots():
+        await restore(rt, record, snap)
+
+
+async def restore(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> LiveTable | None:
+    """Rebuild one open table from its last committed snapshot and resume it (at start, or
+    when a worker takes a table over from one that died, issue 14). Returns the table, or
+    ``None`` when the snapshot could not be used and the table was closed with a refund."""
+    try:
+        t = LiveTable.from_json(snap, rt.clock())
+    except Exception:  # a snapshot we cannot use: refund, never lose kush
+        log.exception("table %s: cannot restore; refunding", record.id)
+        await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
+        return None
+    rt.add(t)
+    async with t.lock:
         try:
-            t = LiveTable.from_json(snap, rt.clock())
-        except Exception:  # a snapshot we cannot use: refund, never lose kush
-            log.exception("table %s: cannot restore; refunding", record.id)
-            await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
-            continue
-        rt.add(t)
-        async with t.lock:
-            try:
-                await resume(rt, t)
-            except TransitionFailed:
-                log.error("table %s: could not resume now; its timer will retry", t.id)
-                await rt.arm(t)
+            await resume(rt, t)
+        except TransitionFailed:
+            log.error("table %s: could not resume now; its timer will retry", t.id)
+            await rt.arm(t)
+    return t
+
+
+async def release(rt: Runtime, t: LiveTable) -> None:
+    """Stop serving a table another worker serves now (its lease was lost, issue 14): its
+    timer is cancelled and it is forgotten, nothing written (the fenced store would refuse)."""
+    async with t.lock:
+        if t.timer is not None and t.timer is not asyncio.current_task():
+            t.timer.cancel()
+        t.timer = None
+        rt.forget(t)
 
 
 async def resume(rt: Runtime, t: LiveTable) -> None:

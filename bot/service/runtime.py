@@ -33,7 +33,7 @@ from bot import pictures, render
 from bot.model import LiveTable, Presenter, SeatState
 from bot.screens import Screen
 from game.cards import Card
-from storage.api import InsufficientFunds, Move, Store
+from storage.api import InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = ["Answered", "Runtime", "TransitionFailed", "Tx"]
 
@@ -228,6 +228,14 @@ class Runtime:
         except InsufficientFunds:
             self.rollback(tx)
             raise
+        except LeaseLost as exc:  # another worker serves the table now (issue 14)
+            self.rollback(tx)
+            log.warning("table %s: lease lost, no longer served here: %s", t.id, exc)
+            if t.timer is not None and t.timer is not asyncio.current_task():
+                t.timer.cancel()
+            t.timer = None
+            self.forget(t)
+            raise TransitionFailed(str(exc)) from exc
         except Exception as exc:
             self.rollback(tx)
             log.error("table %s: transition %s not saved, nothing changed: %r", t.id, t.seq, exc)

@@ -26,6 +26,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from telegram import (
     BotCommand,
@@ -430,9 +431,24 @@ class TelegramAdapter:
         if self.app.updater is not None and not self.app.updater.running:
             await self.app.updater.start_polling(poll_interval=poll_interval, timeout=10)
 
+    async def start_webhook(
+        self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443
+    ) -> None:
+        """Take updates by webhook instead of polling (issue 14), after :meth:`start` with
+        ``polling=False``: python-telegram-bot's own webhook server listens on
+        ``listen:port`` at the path of ``url``, registers ``url`` with Telegram
+        (``setWebhook`` with ``secret_token``) and refuses (403) every request whose
+        ``X-Telegram-Bot-Api-Secret-Token`` is not ``secret``."""
+        if self.app.updater is None or self.app.updater.running:
+            return
+        path = urlsplit(url).path.lstrip("/")
+        await self.app.updater.start_webhook(
+            listen=listen, port=port, url_path=path, webhook_url=url, secret_token=secret
+        )
+
     async def stop(self) -> None:
-        """Stop polling, write queued edits and shut the application down (also after a
-        failed start: every HTTP session is closed)."""
+        """Stop polling (or the webhook server), write queued edits and shut the application
+        down (also after a failed start: every HTTP session is closed)."""
         with contextlib.suppress(Exception):
             await self.presenter.flush()
         if self.app.updater is not None and self.app.updater.running:

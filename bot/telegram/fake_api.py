@@ -1,7 +1,8 @@
 """A local fake of the Telegram Bot API on 127.0.0.1 (aiohttp).
 
 The real python-telegram-bot :class:`~telegram.ext.Application` talks to it through
-``base_url``. It serves ``getMe``, ``deleteWebhook`` and long-polling ``getUpdates``, keeps the
+``base_url``. It serves ``getMe``, ``deleteWebhook`` and long-polling ``getUpdates`` (or, after
+``setWebhook``, POSTs each update to the webhook with its secret token), keeps the
 messages the bot sends and edits (so tests and the sandbox can read the buttons the bot really
 sent), answers ``getChatMember`` from a list of admins, and records every call. It answers as
 Telegram does when the world changes: 403 for users who never started the bot or blocked it,
@@ -114,6 +115,13 @@ class FakeTelegram:
         self._runner: web.AppRunner | None = None
         self.port = 0
         self.listeners: list[Callable[[ApiCall], None]] = []
+        #: the webhook set by ``setWebhook``: (url, secret token); updates are then POSTed
+        #: there (with ``X-Telegram-Bot-Api-Secret-Token``) instead of served by getUpdates
+        self.webhook: tuple[str, str | None] | None = None
+        #: (update_id, HTTP status or 0 for a connection error) of every webhook attempt
+        self.deliveries: list[tuple[int, int]] = []
+        self._delivering: set[asyncio.Task[None]] = set()
+        self._session: Any = None
 
     # -- server ------------------------------------------------------------------------------
     @property
@@ -142,6 +150,11 @@ class FakeTelegram:
 
     async def stop(self) -> None:
         await self.release_polls()
+        for task in list(self._delivering):
+            task.cancel()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -256,6 +269,34 @@ class FakeTelegram:
                     await asyncio.wait_for(self._cond.wait(), left)
             return list(self._updates[:100])
 
+    async def _m_setWebhook(self, p: dict[str, Any]) -> bool:
+        secret = p.get("secret_token")
+        self.webhook = (str(p["url"]), None if secret is None else str(secret))
+        return True
+
+    async def _m_deleteWebhook(self, p: dict[str, Any]) -> bool:
+        self.webhook = None
+        return True
+
+    async def _deliver(self, update: dict[str, Any], url: str, secret: str | None) -> None:
+        import aiohttp
+
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
+        deadline = time.monotonic() + 60.0
+        while time.monotonic() < deadline:
+            status = 0
+            with contextlib.suppress(aiohttp.ClientError, OSError, TimeoutError):
+                async with self._session.post(
+                    url, json=update, headers=headers, timeout=aiohttp.ClientTimeout(total=30)
+                ) as resp:
+                    status = resp.status
+            self.deliveries.append((int(update["update_id"]), status))
+            if 200 <= status < 300:
+                return
+            await asyncio.sleep(0.2)
+
     def _chat_of(self, chat_id: int) -> dict[str, Any]:
         if chat_id in self.chats:
             return self.chats[chat_id]
@@ -357,8 +398,15 @@ class FakeTelegram:
 
     # -- the world: users act -----------------------------------------------------------------
     async def push(self, update: dict[str, Any]) -> int:
-        """Queue an update for getUpdates; returns its update_id."""
+        """Queue an update for getUpdates, or with a webhook set deliver it there as Telegram
+        does (retried until it is accepted with a 2xx, for up to a minute); returns its
+        update_id."""
         update = dict(update, update_id=next(self._update_ids))
+        if self.webhook is not None:
+            task = asyncio.create_task(self._deliver(update, *self.webhook))
+            self._delivering.add(task)
+            task.add_done_callback(self._delivering.discard)
+            return int(update["update_id"])
         async with self._cond:
             self._closing = False
             self._updates.append(update)

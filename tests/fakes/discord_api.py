@@ -310,6 +310,9 @@ class FakeDiscord:
         self._ids = itertools.count(1)
         self._seq = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        self._shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        #: (shard id, shard count) of every IDENTIFY, in order
+        self.identified: list[tuple[int, int]] = []
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
         self.port = 0
@@ -502,7 +505,13 @@ class FakeDiscord:
         }
 
     async def _get_gateway(self, call: ApiCall) -> dict[str, Any]:
-        return {"url": self.gateway_url, "shards": 1}
+        return {
+            "url": self.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 16
+            },
+        }  # fmt: skip
 
     def _stamp_commands(
         self, body: list[dict[str, Any]], guild: int | None
@@ -839,20 +848,36 @@ class FakeDiscord:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self._sockets.add(ws)
-                    await self._send(ws, "READY", self._ready())
-                    await self._send(ws, "GUILD_CREATE", self.guild_json())
+                    shard = payload["d"].get("shard") or [0, 1]
+                    self._shards[ws] = (int(shard[0]), int(shard[1]))
+                    self.identified.append(self._shards[ws])
+                    mine = self._on_shard(ws, self.guild_id)
+                    ready = self._ready(with_guild=mine)
+                    if "shard" in payload["d"]:  # Discord tells a sharded client its shard
+                        ready["shard"] = list(self._shards[ws])
+                    await self._send(ws, "READY", ready)
+                    if mine:
+                        await self._send(ws, "GUILD_CREATE", self.guild_json())
                 elif op == 6:
                     self._sockets.add(ws)
                     await self._send(ws, "RESUMED", {})
         finally:
             self._sockets.discard(ws)
+            self._shards.pop(ws, None)
         return ws
 
-    def _ready(self) -> dict[str, Any]:
+    def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
+        """Whether the connection's shard gets a guild's events (Discord's rule:
+        ``(guild_id >> 22) % shard_count``; direct messages go to shard 0)."""
+        shard, count = self._shards.get(ws, (0, 1))
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard
+
+    def _ready(self, *, with_guild: bool = True) -> dict[str, Any]:
+        guilds = [{"id": str(self.guild_id), "unavailable": True}] if with_guild else []
         return {
             "v": 10,
             "user": dict(BOT_USER),
-            "guilds": [{"id": str(self.guild_id), "unavailable": True}],
+            "guilds": guilds,
             "session_id": f"session{self.snowflake()}",
             "resume_gateway_url": self.gateway_url,
             "application": {"id": str(APP_ID), "flags": 0},
@@ -871,8 +896,10 @@ class FakeDiscord:
         """
         if not self._sockets:
             raise RuntimeError("no client is connected to the fake gateway")
+        guild = data.get("guild_id") if isinstance(data, dict) else None
         for ws in list(self._sockets):
-            await self._send(ws, event, data)
+            if self._on_shard(ws, None if guild is None else int(guild)):
+                await self._send(ws, event, data)
 
     @property
     def connected(self) -> bool:

@@ -25,7 +25,8 @@ FORBIDDEN = {
 }  # fmt: skip
 
 ADAPTERS = ("bot.telegram", "bot.discord")
-COMPOSITION_ROOT = ("bot.app", "bot.sandbox", "bot.__main__", "bot.config")
+# bot.cluster wires processes together (the webhook router, forwarded updates): composition
+COMPOSITION_ROOT = ("bot.app", "bot.sandbox", "bot.__main__", "bot.config", "bot.cluster")
 PLATFORM_LIBRARIES = ("telegram", "discord", "aiohttp", "httpx")
 STORAGE = ("storage", "aiosqlite", "sqlite3")
 # the service's modules as the issue names them; more of bot/ falls under the same rule

@@ -1,0 +1,496 @@
+"""Several worker processes sharing the tables (issue 14).
+
+Every open table is served by exactly one worker at a time: the one holding the lease of its
+chat (:func:`storage.api.lease_key`, ``"telegram:-100123"``) in the shared store (PostgreSQL,
+or one SQLite file on one machine). A worker
+
+- registers a heartbeat with the URL of its internal endpoint and renews the leases of the
+  tables it serves every ``ttl / 4`` seconds; a lease it failed to renew in time is lost and
+  its table dropped from memory (:meth:`TableService.release`);
+- fences its store (:meth:`Store.fence`): a commit or snapshot of a table whose lease it no
+  longer holds is refused in the writing transaction, so a worker that stalled past its lease
+  (a zombie) can never settle a hand twice or fire a timer a second time;
+- takes over orphaned tables: every sweep it lists the open tables without a live lease and
+  claims those that rendezvous hashing over the live workers gives to it, restoring each from
+  its last committed snapshot (``recover this one table``), so a dead worker's tables resume
+  elsewhere within about ``ttl`` seconds plus one sweep;
+- receives the Telegram updates the :class:`Router` forwards (``POST /telegram``), takes the
+  chat's lease (adopting its table) and feeds the update to its python-telegram-bot
+  :class:`~telegram.ext.Application`; an update for a chat another live worker holds is
+  answered ``409`` with that worker's address.
+
+The :class:`Router` is the small front process: python-telegram-bot's webhook server (secret
+token checked) receives Telegram's updates, the chat of each is read from it and the update
+is forwarded to the worker holding that chat's lease, or, when none holds it, to the live
+worker rendezvous hashing picks. Which chat an update belongs to (:func:`route_key`):
+
+- a message, an edited message, a member update: its chat;
+- a button press whose payload names a table (the lobby buttons in the group and the hand
+  buttons in a private chat alike): that table's chat, so a private hand press reaches the
+  worker serving the table;
+- a private message: ``/start t<table>`` goes to that table's chat; otherwise the chat of the
+  first open table the user has a stack at; otherwise the private chat itself (any worker).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from aiohttp import ClientError, ClientSession, ClientTimeout, web
+
+from bot.presses import decode
+from storage.api import Store, lease_key
+
+if TYPE_CHECKING:
+    from bot.service import TableService
+    from bot.telegram import TelegramAdapter
+
+__all__ = ["Router", "Worker", "rendezvous", "route_key"]
+
+log = logging.getLogger("bot.cluster")
+
+TELEGRAM = "telegram"
+
+
+def rendezvous(key: str, workers: Mapping[str, str]) -> str | None:
+    """The worker (of ``workers``' names) that serves ``key`` when nobody holds it: highest
+    random weight hashing, so every process picks the same one and a worker joining or leaving
+    moves only its own share of the keys. ``None`` when there is no worker."""
+    best: tuple[bytes, str] | None = None
+    for worker in workers:
+        score = hashlib.sha256(f"{worker}\0{key}".encode()).digest()
+        if best is None or score > best[0]:
+            best = (score, worker)
+    return None if best is None else best[1]
+
+
+async def route_key(
+    store: Store, update: Mapping[str, Any], chats: dict[int, str] | None = None
+) -> str | None:
+    """The lease key of the chat a Telegram update (its JSON) belongs to, or ``None`` for an
+    update with no chat (answered by nobody). ``chats`` caches table id → chat id."""
+    query = update.get("callback_query")
+    if isinstance(query, Mapping):
+        press = decode(query.get("data"))
+        message = query.get("message")
+        chat = message.get("chat", {}) if isinstance(message, Mapping) else {}
+        if press is not None and (chat.get("type") == "private" or press.table > 0):
+            key = await _table_key(store, press.table, chats)
+            if key is not None:
+                return key
+        if "id" in chat:
+            return lease_key(TELEGRAM, str(chat["id"]))
+        user = query.get("from", {})
+        return lease_key(TELEGRAM, str(user["id"])) if "id" in user else None
+    for name in ("message", "edited_message", "my_chat_member", "chat_member"):
+        item = update.get(name)
+        if not isinstance(item, Mapping) or "id" not in item.get("chat", {}):
+            continue
+        chat = item["chat"]
+        if chat.get("type") != "private":
+            return lease_key(TELEGRAM, str(chat["id"]))
+        text = str(item.get("text") or "")
+        arg = text.split()[1] if text.startswith("/start ") and len(text.split()) > 1 else ""
+        if arg.startswith("t") and arg[1:].isdigit():
+            key = await _table_key(store, int(arg[1:]), chats)
+            if key is not None:
+                return key
+        user_id = str(item.get("from", {}).get("id", chat["id"]))
+        for table_id in await store.seated_tables(TELEGRAM, user_id):
+            key = await _table_key(store, table_id, chats)
+            if key is not None:
+                return key
+        return lease_key(TELEGRAM, str(chat["id"]))
+    return None
+
+
+async def _table_key(store: Store, table_id: int, chats: dict[int, str] | None) -> str | None:
+    chat = chats.get(table_id) if chats is not None else None
+    if chat is None:
+        record = await store.get_table(table_id)
+        if record is None:
+            return None
+        chat = record.chat_id
+        if chats is not None:
+            chats[table_id] = chat
+    return lease_key(TELEGRAM, chat)
+
+
+class Worker:
+    """One of the processes sharing the tables (see the module doc).
+
+    :param service: this process's table service (its store is the shared one).
+    :param worker_id: a name unique among the workers.
+    :param address: the URL the router reaches :meth:`serve`'s endpoint at.
+    :param ttl: seconds a lease and the heartbeat last unrenewed.
+    :param telegram: the adapter fed with forwarded Telegram updates (``None``: no endpoint).
+    :param discord_shards: ``(shard ids, shard count)`` of the Discord shards this worker
+        runs: it serves (and takes over) the Discord tables of those shards' guilds only, the
+        guilds whose interactions reach it; ``None``: no Discord tables.
+    """
+
+    def __init__(
+        self,
+        service: TableService,
+        worker_id: str,
+        address: str,
+        *,
+        ttl: float = 5.0,
+        telegram: TelegramAdapter | None = None,
+        discord_shards: tuple[Sequence[int], int] | None = None,
+    ) -> None:
+        self.service = service
+        self.store = service.store
+        self.worker_id = worker_id
+        self.address = address
+        self.ttl = ttl
+        self.telegram = telegram
+        #: the Discord shards this worker runs and the shard count (``None``: no Discord)
+        self.discord_shards = (
+            None if discord_shards is None else (frozenset(discord_shards[0]), discord_shards[1])
+        )
+        self._guilds: dict[int, str] = {}  # table id → its Discord guild
+        self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
+        self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._chats: dict[int, str] = {}
+        self._loop: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.Task[None] | None = None
+        self._runner: web.AppRunner | None = None
+        self.stopping = False
+        self.store.fence(worker_id)  # from the first write on: nothing without the lease
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    async def start(self, listen: tuple[str, int] | None = None) -> None:
+        """Fence the store, register, take over orphaned tables once and start the lease loop
+        (and, with ``listen``, the internal endpoint for forwarded Telegram updates)."""
+        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
+        if listen is not None and self.telegram is not None:
+            app = web.Application()
+            app.router.add_post("/telegram", self._on_telegram)
+            self._runner = web.AppRunner(app, access_log=None)
+            await self._runner.setup()
+            await web.TCPSite(self._runner, listen[0], listen[1]).start()
+        self._loop = asyncio.create_task(self._run(), name=f"worker-{self.worker_id}")
+        await self.sweep()
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")
+
+    async def stop(self) -> None:
+        """Stop taking updates, save every table (still fenced: only what is still ours) and
+        give up the leases and the heartbeat, so other workers take the tables at once."""
+        self.stopping = True
+        for task in (self._sweeper, self._loop):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        if self._runner is not None:
+            await self._runner.cleanup()
+        keys = self.held_keys()
+        await self.service.stop()
+        with contextlib.suppress(Exception):
+            for key in keys:
+                await self.store.release_lease(key, self.worker_id)
+            await self.store.heartbeat(self.worker_id, self.address, 0.0)
+
+    def held_keys(self) -> list[str]:
+        """The keys this worker renews: its tables' chats and chats claimed lately."""
+        keys = {lease_key(t.platform, t.chat_id) for t in self.service.tables.values()}
+        horizon = time.monotonic() - 2 * self.ttl
+        keys.update(k for k, at in self._claimed.items() if at > horizon)
+        return sorted(keys)
+
+    async def _run(self) -> None:
+        """Heartbeat and renewals every quarter of the lease time, never held up by a
+        takeover (the sweep runs in a task of its own)."""
+        while True:
+            await asyncio.sleep(self.ttl / 4)
+            try:
+                await self.renew()
+            except Exception:
+                log.exception("worker %s: lease round failed", self.worker_id)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.ttl / 4)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("worker %s: sweep failed", self.worker_id)
+
+    async def tick(self) -> None:
+        """One round of both loops: :meth:`renew`, then :meth:`sweep` (for tests)."""
+        await self.renew()
+        await self.sweep()
+
+    async def renew(self) -> None:
+        """Heartbeat, and renew the leases: the tables of the lost ones are dropped."""
+        await self.store.heartbeat(self.worker_id, self.address, self.ttl)
+        keys = self.held_keys()
+        asked = time.monotonic()  # the renewed leases run at least ttl from here
+        kept = set(await self.store.renew_leases(self.worker_id, keys, self.ttl))
+        claiming = {k for k, lock in self._locks.items() if lock.locked()}
+        self._renewed = {k: asked for k in kept if k not in claiming}
+        for key in set(keys) - kept:
+            self._claimed.pop(key, None)
+            for t in list(self.service.tables.values()):
+                if lease_key(t.platform, t.chat_id) == key:
+                    log.warning("worker %s: lost table %s", self.worker_id, t.id)
+                    await self.service.release(t.id)
+        horizon = time.monotonic() - 2 * self.ttl
+        self._claimed = {k: at for k, at in self._claimed.items() if at > horizon or k in kept}
+
+    async def sweep(self) -> None:
+        """Take over the open tables no live worker holds that rendezvous hashing gives to
+        this worker (a dead worker's tables, or tables of a fresh start)."""
+        orphans = await self.store.unleased_tables()
+        if not orphans:
+            return
+        live = await self.store.live_workers()
+        live.setdefault(self.worker_id, self.address)
+        for table_id, key in orphans:
+            if self.stopping:
+                return
+            if key.startswith(f"{TELEGRAM}:"):
+                presents = TELEGRAM in self.service.rt.presenters
+                mine = presents and rendezvous(key, live) == self.worker_id
+            else:
+                mine = await self._my_discord_table(table_id)
+            if mine:
+                await self.claim(key, table_id)
+
+    async def _my_discord_table(self, table_id: int) -> bool:
+        """Whether a Discord table's guild is on one of this worker's shards (discord.py's
+        ``(guild_id >> 22) % shard_count``)."""
+        if self.discord_shards is None:
+            return False
+        guild = self._guilds.get(table_id)
+        if guild is None:
+            state = await self.store.table_state(table_id)
+            guild = str(state[1].get("community_ext", "")) if state is not None else ""
+            self._guilds[table_id] = guild
+        shards, count = self.discord_shards
+        return guild.isdigit() and (int(guild) >> 22) % count in shards
+
+    async def claim_interaction(self, interaction: Any) -> bool:
+        """Before the service handles a Discord interaction: hold the lease of its table's
+        chat (a press naming a table: that table's channel, say a hand pressed in a DM; else
+        the interaction's channel). ``False`` when another worker holds it."""
+        data = getattr(interaction, "data", None) or {}
+        press = decode(str(data.get("custom_id", ""))) if isinstance(data, Mapping) else None
+        key = None
+        if press is not None and press.table > 0:
+            record = await self.store.get_table(press.table)
+            key = None if record is None else lease_key("discord", record.chat_id)
+        if key is None and getattr(interaction, "guild_id", None) is not None:
+            key = lease_key("discord", str(interaction.channel_id))
+        if key is None or self.holds(key):
+            return True
+        return await self.claim(key)
+
+    # -- tables --------------------------------------------------------------------------------
+    async def claim(self, key: str, table_id: int | None = None) -> bool:
+        """Hold ``key`` (a chat) and serve its open table: take the lease when it is free,
+        expired or ours, then restore the chat's table unless it is served here already.
+        ``False`` when another live worker holds the chat."""
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if self.stopping:
+                return False
+            asked = time.monotonic()
+            if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
+                return False
+            self._claimed[key] = asked  # renewed from now on
+            platform, _, chat_id = key.partition(":")
+            if table_id is None:
+                table_id = await self.store.chat_table(platform, chat_id)
+            fresh = table_id is not None and table_id not in self.service.tables
+            if fresh and table_id is not None and await self.service.adopt(table_id):
+                log.info("worker %s: serving table %s", self.worker_id, table_id)
+            # only now may updates skip the claim: the chat's table is served here
+            self._renewed[key] = asked
+            return True
+
+    def holds(self, key: str) -> bool:
+        """Whether this worker surely still holds ``key``: it took or renewed the lease less
+        than half the lease time ago (no database round trip per update; the fenced store
+        refuses any write after a loss anyway)."""
+        at = self._renewed.get(key)
+        return at is not None and at > time.monotonic() - self.ttl / 2
+
+    async def _on_telegram(self, request: web.Request) -> web.Response:
+        """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
+        another worker holds its chat, 503 while stopping."""
+        if self.stopping or self.telegram is None:
+            return web.json_response({"error": "stopping"}, status=503)
+        data = await request.json()
+        key = await route_key(self.store, data, self._chats)
+        if key is not None and not self.holds(key) and not await self.claim(key):
+            owner = await self.store.lease_owner(key)
+            live = await self.store.live_workers()
+            address = live.get(owner or "")
+            return web.json_response({"owner": address}, status=409)
+        if key is not None:
+            self._claimed[key] = time.monotonic()
+        from telegram import Update
+
+        app = self.telegram.app
+        await app.process_update(Update.de_json(data, app.bot))
+        return web.json_response({"ok": True})
+
+
+class Router:
+    """The front process: receives Telegram's webhook and forwards every update to the worker
+    serving its chat (see the module doc).
+
+    :param store: the shared store (read only: leases and workers).
+    :param token: the bot token.
+    :param base_url: a Bot API server (``http://host:port/bot``); ``None`` for Telegram's.
+    :param retry_seconds: how long an update is retried while no worker takes it (a worker
+        died: its chat is taken over within the lease time).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        token: str,
+        base_url: str | None = None,
+        *,
+        retry_seconds: float = 30.0,
+    ) -> None:
+        from telegram import Bot
+        from telegram.ext import Updater
+
+        self.store = store
+        root = base_url.rstrip("/") if base_url else None
+        if root is not None and not root.endswith("/bot"):
+            root += "/bot"
+        bot = Bot(token, base_url=root) if root else Bot(token)
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
+        self.updater = Updater(bot, self._queue)
+        self.retry_seconds = retry_seconds
+        self._chats: dict[int, str] = {}
+        self._live: tuple[float, dict[str, str]] = (0.0, {})
+        self._order: dict[str, asyncio.Lock] = {}
+        self._owners: dict[str, tuple[float, str]] = {}  # key → (when read, owner)
+        self._session: ClientSession | None = None
+        self._consumer: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        #: (monotonic time, lease key, worker address, HTTP status: 0 when unreachable) of
+        #: every forward attempt, for tests and benchmarks
+        self.forwards: list[tuple[float, str, str, int]] = []
+
+    async def start(self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443) -> None:
+        """Start python-telegram-bot's webhook server (``setWebhook`` with the secret token;
+        requests without it are refused) and the forwarding."""
+        self._session = ClientSession(timeout=ClientTimeout(total=30))
+        await self.updater.initialize()
+        await self.updater.start_webhook(
+            listen=listen,
+            port=port,
+            url_path=urlsplit(url).path.lstrip("/"),
+            webhook_url=url,
+            secret_token=secret,
+        )
+        self._consumer = asyncio.create_task(self._consume(), name="router")
+
+    async def stop(self) -> None:
+        """Stop receiving, finish the forwards under way, close."""
+        if self.updater.running:
+            await self.updater.stop()
+        if self._consumer is not None:
+            self._consumer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._consumer
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=5)
+        await self.updater.shutdown()
+        if self._session is not None:
+            await self._session.close()
+
+    async def _consume(self) -> None:
+        while True:
+            update = await self._queue.get()
+            to_dict = getattr(update, "to_dict", None)
+            if to_dict is None:
+                continue
+            data: dict[str, Any] = to_dict()
+            try:
+                key = await route_key(self.store, data, self._chats)
+            except Exception:
+                log.exception("router: cannot route update %s", data.get("update_id"))
+                continue
+            if key is None:
+                continue
+            lock = self._order.setdefault(key, asyncio.Lock())
+            task = asyncio.create_task(self._forward_in_order(lock, key, data))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _forward_in_order(self, lock: asyncio.Lock, key: str, data: dict[str, Any]) -> None:
+        async with lock:  # one chat's updates reach its worker in the order they came
+            await self.forward(key, data)
+        if not lock.locked() and not lock._waiters:
+            self._order.pop(key, None)
+
+    async def live_workers(self, *, fresh: bool = False) -> dict[str, str]:
+        """Live workers (cached for half a second)."""
+        at, live = self._live
+        if fresh or time.monotonic() - at > 0.5:
+            live = await self.store.live_workers()
+            self._live = (time.monotonic(), live)
+        return live
+
+    async def target(self, key: str, *, fresh: bool = False) -> str | None:
+        """The address of the worker that should get ``key``'s updates now (the owner is
+        remembered for a second: a worker that lost the chat answers 409 with the new one,
+        a dead one makes the forward retry with ``fresh``)."""
+        live = await self.live_workers(fresh=fresh)
+        cached = self._owners.get(key)
+        if not fresh and cached is not None and time.monotonic() - cached[0] < 1.0:
+            owner: str | None = cached[1]
+        else:
+            owner = await self.store.lease_owner(key)
+            if owner is not None:
+                self._owners[key] = (time.monotonic(), owner)
+            else:
+                self._owners.pop(key, None)
+        if owner is not None and owner in live:
+            return live[owner]
+        chosen = rendezvous(key, live)
+        return None if chosen is None else live[chosen]
+
+    async def forward(self, key: str, data: dict[str, Any]) -> bool:
+        """Deliver one update to the worker holding its chat, retrying (a 409 names the
+        owner; a dead worker's chat is taken over within the lease time) for up to
+        ``retry_seconds``. ``False`` if no worker took it."""
+        assert self._session is not None
+        deadline = time.monotonic() + self.retry_seconds
+        address = await self.target(key)
+        while time.monotonic() < deadline:
+            status = 0
+            if address is not None:
+                try:
+                    async with self._session.post(f"{address}/telegram", json=data) as resp:
+                        status = resp.status
+                        body = await resp.json() if status == 409 else {}
+                except (ClientError, OSError, TimeoutError, ValueError):
+                    body = {}
+                self.forwards.append((time.monotonic(), key, address, status))
+                if status == 200:
+                    return True
+                owner = str(body.get("owner") or "")
+                if status == 409 and owner and owner != address:
+                    address = owner  # the worker holding the chat
+                    continue
+            await asyncio.sleep(0.2)
+            address = await self.target(key, fresh=True)
+        log.error("router: no worker took update %s for %s", data.get("update_id"), key)
+        return False

@@ -1,0 +1,62 @@
+"""One worker process of the multi-worker tests and benchmark (issue 14):
+``python tests/bot/cluster/worker_child.py`` with the repository as working directory and
+``PYTHONPATH``. It runs the real composition root (:func:`bot.app.run`) configured from the
+environment only (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``, ``DATABASE_PATH`` or
+``DATABASE_URL``, ``WORKER_ID``, ``WORKER_LISTEN``, ``LEASE_SECONDS``, ``LOG_LEVEL``; no
+``.env``), with two test hooks: no client-side rate limits (the fake Bot API has none) and
+``OFC_NEXT_HAND_DELAY`` seconds between hands. With ``OFC_PARENT_PID`` the process kills
+itself when that parent is gone. It imports nothing from ``tests``."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import os
+import signal
+import threading
+from typing import Any
+
+import bot.app
+import bot.telegram
+from bot.config import Settings
+from bot.telegram.adapter import TelegramAdapter
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
+
+
+class _Adapter(TelegramAdapter):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["rate_limiter"] = AnswerFirstRateLimiter(
+            overall_max_rate=0, group_max_rate=0, max_retries=3
+        )
+        super().__init__(*args, **kwargs)
+
+
+def _watch_parent(parent: int) -> None:
+    def watch() -> None:
+        while True:
+            if os.getppid() != parent:
+                os.kill(os.getpid(), signal.SIGKILL)
+            threading.Event().wait(0.5)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def main() -> None:
+    env = dict(os.environ)
+    if env.get("OFC_PARENT_PID"):
+        _watch_parent(int(env["OFC_PARENT_PID"]))
+    app = vars(bot.app)  # the names run() looks up when it is called
+    app["TableService"] = functools.partial(
+        app["TableService"], next_hand_delay=float(env.get("OFC_NEXT_HAND_DELAY", "0.5"))
+    )
+    vars(bot.telegram)["TelegramAdapter"] = _Adapter
+    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    asyncio.run(bot.app.run(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""Workers sharing the tables, in one process (issue 14): a worker that lost a table's lease
+(a zombie) cannot change it — its press or timer is refused by the fenced store and the table
+is dropped from its memory, nothing written; the worker that took the chat over restores the
+table from the last committed transition and plays on; updates are routed by chat; rendezvous
+hashing is stable."""
+
+from __future__ import annotations
+
+import random
+
+from bot.cluster import Worker, rendezvous, route_key
+from bot.service import TableService
+from storage.api import lease_key
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+
+KEY = lease_key("telegram", GROUP.chat_id)
+
+
+def _service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+async def test_a_zombie_worker_cannot_settle_a_hand_the_new_owner_plays_on() -> None:
+    store = MemoryStore()  # one database; two workers' stores share it (fence per worker)
+    clock = Clock()
+    store.clock = clock
+    w1, p1 = _service(store, clock)
+    store.fence("w1")
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    t1 = await seated(w1, ALICE, BOB)
+    assert t1 is not None and t1.hand is not None
+    await press_auto_and_confirm(w1, p1, ALICE)  # a committed step of the hand
+    committed = (await store.table_state(t1.id) or (None, {}))[1]
+    # w1 stalls past its lease; w2 takes the chat and restores the table
+    clock.now += 6.0
+    w2, p2 = _service(store, clock)
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    store.fence("w2")
+    assert await w2.adopt(t1.id)
+    t2 = w2.table_in(GROUP)
+    assert t2 is not None and t2.seq == committed["seq"] + 1  # resuming is a transition
+    assert t2.hand is not None and t2.hand.to_json() == t1.hand.to_json()
+    committed = (await store.table_state(t1.id) or (None, {}))[1]
+    # the zombie wakes and plays Bob's street: placements are only kept in its memory (their
+    # background snapshot is refused), the Confirm is refused and its table dropped
+    store.fence("w1")
+    for action in ("a", "c"):
+        screen = p1.last_private(BOB.user_id)
+        data = next(
+            b.data for b in screen.all_buttons() if b.data and b.data.split(":")[2] == action
+        )
+        reply = await w1.press(BOB, data)
+    assert reply.alert
+    assert w1.table_in(GROUP) is None  # no longer served by the zombie
+    assert (await store.table_state(t1.id) or (None, {}))[1]["seq"] == committed["seq"]
+    # the new owner plays the hand to its end: one settlement
+    store.fence("w2")
+    hand_no = t2.hand_no
+    while t2.hand is not None and t2.hand_no == hand_no:
+        seat = t2.hand.to_act[0]
+        actor = ALICE if t2.seats[seat].user_id == ALICE.user_id else BOB
+        await press_auto_and_confirm(w2, p2, actor)
+    assert [h["number"] for h in await store.export_hands(t1.id)] == [1]
+
+
+async def test_a_zombie_timer_does_not_fire_twice() -> None:
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    w1, _ = _service(store, clock)
+    store.fence("w1")
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    t = await seated(w1, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    seq = t.seq
+    clock.now += 10_000.0  # every clock ran out, and the lease long ago
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    await w1.run_due()  # the zombie's timer: refused by the fence
+    assert w1.table_in(GROUP) is None
+    assert (await store.table_state(t.id) or (None, {}))[1]["seq"] == seq
+    assert await store.export_hands(t.id) == []
+
+
+async def test_route_key_reads_the_chat_of_every_update() -> None:
+    store = MemoryStore()
+    community = await store.community("telegram", "-100", "G")
+    alice = await store.player(community.id, "1", "Alice")
+    table = await store.create_table(community.id, "-100", {"game": "pineapple"}, 200)
+    group = {"id": -100, "type": "supergroup"}
+    private = {"id": 1, "type": "private"}
+    user = {"id": 1, "is_bot": False, "first_name": "A"}
+    msg = {"message_id": 1, "date": 0, "from": user}
+    assert await route_key(store, {"message": {**msg, "chat": group}}) == "telegram:-100"
+    assert await route_key(store, {"my_chat_member": {"chat": group}}) == "telegram:-100"
+    # a hand press in the private chat goes to the table's chat
+    press = {"id": "q", "from": user, "data": f"{table.id}:1.0.0:c"}
+    assert (
+        await route_key(store, {"callback_query": {**press, "message": {**msg, "chat": private}}})
+        == "telegram:-100"
+    )
+    start = {**msg, "chat": private, "text": f"/start t{table.id}"}
+    assert await route_key(store, {"message": start}) == "telegram:-100"
+    # a private message of a seated player goes to the table; of anyone else, the chat itself
+    plain = {"message": {**msg, "chat": private, "text": "/balance"}}
+    assert await route_key(store, plain) == "telegram:1"
+    await store.commit(table.id, [], None, key="x")
+    from storage.api import BuyIn
+
+    await store.commit(table.id, [BuyIn(alice.id, 200)], None, key="b")
+    assert await route_key(store, plain) == "telegram:-100"
+    assert await route_key(store, {"update_id": 5}) is None
+
+
+def test_rendezvous_is_stable_and_moves_only_the_dead_worker_s_keys() -> None:
+    three = {"w1": "a", "w2": "b", "w3": "c"}
+    keys = [f"telegram:-{i}" for i in range(300)]
+    chosen = {k: rendezvous(k, three) for k in keys}
+    assert set(chosen.values()) == set(three)  # every worker gets a share
+    assert all(60 < list(chosen.values()).count(w) < 140 for w in three)
+    two = {"w1": "a", "w3": "c"}
+    for k in keys:
+        if chosen[k] != "w2":
+            assert rendezvous(k, two) == chosen[k]  # only w2's keys move
+        else:
+            assert rendezvous(k, two) in two
+    assert rendezvous("x", {}) is None
+
+
+async def test_a_worker_releases_lost_tables_and_sweeps_orphans() -> None:
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    service, _ = _service(store, clock)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=5.0)
+    await worker.start()  # no endpoint
+    try:
+        await service.new_table(GROUP, ALICE)  # needs the chat's lease (fenced store)
+        assert service.table_in(GROUP) is None  # refused: the chat was not claimed
+        assert await worker.claim(KEY)
+        await service.new_table(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+        clock.now += 6.0  # the lease ran out; another worker took the chat
+        assert await store.acquire_lease(KEY, "w2", 5.0)
+        await worker.tick()
+        assert service.table_in(GROUP) is None  # dropped
+        clock.now += 6.0  # w2 died: its lease expires, w1 is the only live worker
+        await worker.tick()  # the sweep takes the orphan over
+        assert await store.lease_owner(KEY) == "w1"
+        assert service.table_in(GROUP) is not None
+    finally:
+        await worker.stop()
+    assert await store.lease_owner(KEY) is None  # given up on stop

@@ -1,0 +1,185 @@
+"""Leases of workers sharing the tables (issue 14): a chat's lease is taken when free, expired
+or already ours, renewed while held, taken over once expired; and a fenced store refuses any
+write of a table whose lease its worker lost (a zombie worker can never settle a hand twice).
+Runs against every store kind (PostgreSQL too when a server is available)."""
+
+from __future__ import annotations
+
+import pytest
+
+from storage.api import BuyIn, LeaseLost, Settlement, Store, lease_key
+from tests.storage.helpers import assert_consistent, balance, seated
+
+KEY = lease_key("telegram", "chat-1")
+
+
+class Clock:
+    """A clock the test moves (the store's lease clock)."""
+
+    def __init__(self, now: float = 1_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _clocked(store: Store) -> Clock:
+    clock = Clock()
+    if not hasattr(store, "clock"):
+        pytest.skip("this store keeps time by its server's clock")
+    store.clock = clock  # type: ignore[attr-defined]
+    return clock
+
+
+async def test_lease_take_renew_and_refuse_another_worker(store: Store) -> None:
+    clock = _clocked(store)
+    assert await store.lease_owner(KEY) is None
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    assert await store.lease_owner(KEY) == "w1"
+    assert not await store.acquire_lease(KEY, "w2", 5.0)  # held and live
+    assert await store.acquire_lease(KEY, "w1", 5.0)  # ours: renewed
+    clock.now += 4.0
+    assert await store.renew_leases("w1", [KEY, "telegram:other"], 5.0) == [KEY]
+    clock.now += 4.0  # 8 s after the take, 4 s after the renewal: still w1's
+    assert not await store.acquire_lease(KEY, "w2", 5.0)
+    assert await store.lease_owner(KEY) == "w1"
+
+
+async def test_an_expired_lease_is_taken_over_and_lost_by_its_holder(store: Store) -> None:
+    clock = _clocked(store)
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    clock.now += 5.5
+    assert await store.lease_owner(KEY) is None
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    assert await store.lease_owner(KEY) == "w2"
+    assert await store.renew_leases("w1", [KEY], 5.0) == []  # w1 learns it lost the chat
+    assert not await store.acquire_lease(KEY, "w1", 5.0)
+
+
+async def test_release_lets_another_take_at_once(store: Store) -> None:
+    _clocked(store)
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    await store.release_lease(KEY, "w2")  # not w2's: nothing happens
+    assert await store.lease_owner(KEY) == "w1"
+    await store.release_lease(KEY, "w1")
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+
+
+async def test_heartbeats_list_live_workers(store: Store) -> None:
+    clock = _clocked(store)
+    await store.heartbeat("w1", "http://127.0.0.1:1", 3.0)
+    await store.heartbeat("w2", "http://127.0.0.1:2", 6.0)
+    assert await store.live_workers() == {"w1": "http://127.0.0.1:1", "w2": "http://127.0.0.1:2"}
+    clock.now += 4.0
+    assert await store.live_workers() == {"w2": "http://127.0.0.1:2"}
+    await store.heartbeat("w1", "http://127.0.0.1:9", 3.0)
+    assert (await store.live_workers())["w1"] == "http://127.0.0.1:9"
+
+
+async def test_unleased_tables_and_table_state(store: Store) -> None:
+    clock = _clocked(store)
+    s = await seated(store, 2)
+    other = await store.create_table(s.community.id, "chat-2", {"game": "ofc"}, 200)
+    await store.save_snapshot(s.table.id, {"v": 1})
+    assert await store.unleased_tables() == [
+        (s.table.id, KEY),
+        (other.id, lease_key("telegram", "chat-2")),
+    ]
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    assert await store.unleased_tables() == [(other.id, lease_key("telegram", "chat-2"))]
+    clock.now += 6.0
+    assert [tid for tid, _ in await store.unleased_tables()] == [s.table.id, other.id]
+    state = await store.table_state(s.table.id)
+    assert state is not None and state[0] == s.table and state[1] == {"v": 1}
+    assert await store.table_state(other.id) == (other, {})
+    assert await store.chat_table("telegram", "chat-2") == other.id
+    assert await store.chat_table("discord", "chat-2") is None
+    await store.commit(other.id, [], None, key="close", close=True)
+    assert await store.table_state(other.id) is None
+    assert await store.chat_table("telegram", "chat-2") is None
+
+
+async def test_seated_tables_finds_the_tables_of_a_user(store: Store) -> None:
+    s = await seated(store, 2)
+    a, _ = s.ids
+    assert await store.seated_tables("telegram", "u0") == []
+    await store.commit(s.table.id, [BuyIn(a, 200)], None, key="b")
+    assert await store.seated_tables("telegram", "u0") == [s.table.id]
+    assert await store.seated_tables("discord", "u0") == []
+    assert await store.seated_tables("telegram", "u1") == []
+
+
+async def test_fencing_refuses_a_zombie_commit(store: Store) -> None:
+    """Worker w1 lost the chat's lease (it stalled past the TTL) and w2 took the table over:
+    w1's settlement of the same hand is refused and changes nothing, w2's goes through once."""
+    clock = _clocked(store)
+    s = await seated(store, 2)
+    a, b = s.ids
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    store.fence("w1")
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {"seq": 1}, key="t:s1")
+    clock.now += 6.0  # w1 stalls; its lease runs out and w2 takes the chat
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    settle = Settlement(1, {"n": 1}, {"r": 1}, {0: a, 1: b}, {a: 30, b: -30})
+    with pytest.raises(LeaseLost):
+        await store.commit(s.table.id, [settle], {"seq": 2, "by": "w1"}, key="t:s2")
+    with pytest.raises(LeaseLost):
+        await store.save_snapshot(s.table.id, {"seq": 2, "by": "w1"})
+    with pytest.raises(LeaseLost):
+        await store.delete_snapshot(s.table.id)
+    assert await store.stacks(s.table.id) == {a: 200, b: 200}
+    assert await store.export_hands(s.table.id) == []
+    store.fence("w2")  # the new owner (its own connection in real life) settles the hand once
+    await store.commit(s.table.id, [settle], {"seq": 2, "by": "w2"}, key="t:s2")
+    assert await store.stacks(s.table.id) == {a: 230, b: 170}
+    store.fence("w1")
+    with pytest.raises(LeaseLost):  # the zombie's retry of the same key is refused too
+        await store.commit(s.table.id, [settle], {"seq": 2, "by": "w1"}, key="t:s2")
+    assert len(await store.export_hands(s.table.id)) == 1
+    assert (await store.table_state(s.table.id) or (None, {}))[1] == {"seq": 2, "by": "w2"}
+    assert await balance(store, a) == 800
+    store.fence(None)
+    await assert_consistent(store)
+
+
+async def test_fencing_refuses_a_table_whose_lease_nobody_took(store: Store) -> None:
+    """An expired lease is lost even if no other worker took it yet (the holder cannot know)."""
+    clock = _clocked(store)
+    s = await seated(store, 1)
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    store.fence("w1")
+    await store.save_snapshot(s.table.id, {"v": 1})
+    clock.now += 5.0
+    with pytest.raises(LeaseLost):
+        await store.save_snapshot(s.table.id, {"v": 2})
+    assert (await store.table_state(s.table.id) or (None, {}))[1] == {"v": 1}
+    store.fence(None)  # a single process (no fence) writes without any lease
+    await store.save_snapshot(s.table.id, {"v": 3})
+
+
+async def test_a_moved_chat_keeps_its_lease(store: Store) -> None:
+    """A Telegram group upgraded to a supergroup: the worker serving it keeps serving it."""
+    _clocked(store)
+    s = await seated(store, 1)
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    # the table's chat id is the community's here (a Telegram group)
+    community = await store.community("telegram", "chat-9", "G")
+    table = await store.create_table(community.id, "chat-9", {"game": "pineapple"}, 200)
+    assert await store.acquire_lease(lease_key("telegram", "chat-9"), "w1", 5.0)
+    assert await store.move_chat("telegram", "chat-9", "chat-10")
+    assert await store.lease_owner(lease_key("telegram", "chat-10")) == "w1"
+    store.fence("w1")
+    await store.save_snapshot(table.id, {"moved": True})
+    del s
+
+
+async def test_fencing_refuses_to_open_a_table_in_a_chat_not_held(store: Store) -> None:
+    _clocked(store)
+    community = await store.community("telegram", "-100", "Group")
+    store.fence("w1")
+    with pytest.raises(LeaseLost):
+        await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
+    assert await store.chat_table("telegram", "chat-1") is None
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    table = await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
+    assert await store.chat_table("telegram", "chat-1") == table.id
