@@ -14,6 +14,11 @@ Comparisons, on the same images:
 * a text-only baseline: Pillow drawing the same showdown as plain lines of text (what the text
   message says) on an image of the same size, without card faces, and its PNG.
 
+Then the kush chart of ``/stats`` (:func:`bot.charts.draw_kush`) of random series of 2, 50
+and 200 points (200: the most :meth:`Store.kush_series` returns), against the same chart of
+a 5,000-entry series drawn without thinning (what the thinning in SQL saves). Goals: ≤ 30 ms
+(CPU p99) and ≤ 100 KB.
+
 Times are wall and CPU (the drawing thread's own): on a shared machine the wall time also
 counts waiting for a core. Goals: ≤ 30 ms (CPU p99) and ≤ 150 KB per picture.
 """
@@ -32,12 +37,14 @@ from _machine import describe
 from PIL import Image, ImageDraw
 
 from bot import pictures
+from bot.charts import KushChart, draw_kush
 from bot.pictures import BoardPicture, Picture, draw, draw_image, layout
 from game.cards import cards_str, shuffled_deck
 
 T = TypeVar("T")
 R = TypeVar("R")
 GOAL_MS, GOAL_KB = 30.0, 150.0
+CHART_GOAL_KB = 100.0
 HANDS = ("pair of queens", "two pair, kings and eights", "full house, aces over fives", "flush")
 
 
@@ -68,6 +75,36 @@ def random_picture(rng: random.Random, boards: int, dummy: bool = False) -> Pict
         extra = (cards_str(deck[:3]), cards_str(deck[3:8]), cards_str(deck[8:13]))
     return Picture(f"Pineapple OFC · table #12 · hand {rng.randint(1, 99)}", "en", tuple(out),
                    dummy=extra)  # fmt: skip
+
+
+def random_chart(rng: random.Random, points: int) -> KushChart:
+    """A player's running kush over ``points`` entries minutes to hours apart."""
+    at, total, series = 1_800_000_000.0, 0, []
+    for _ in range(points):
+        at += rng.uniform(60, 20_000)
+        total += rng.randint(-60, 64)
+        series.append((at, total))
+    return KushChart("Player with a longish name", "en", "kush", "all time", tuple(series))
+
+
+def bench_charts(rng: random.Random, n: int) -> None:
+    """The ``/stats`` kush chart: time and size per series length, and the goal."""
+    print(f"\nkush chart of /stats (draw_kush = drawing + PNG), {n} charts per length:")
+    worst_ms, worst_kb = 0.0, 0.0
+    for points in (2, 50, 200):
+        charts = [random_chart(rng, points) for _ in range(n)]
+        ms, pngs = timed(charts, draw_kush)
+        sizes = [len(p) for p in pngs]
+        worst_ms, worst_kb = max(worst_ms, p99(CPU)), max(worst_kb, max(sizes) / 1024)
+        mean, most = statistics.mean(sizes) / 1024, max(sizes) / 1024
+        print(f"  {points:4} points: {stats(ms)}  size mean {mean:5.1f} KB, max {most:5.1f} KB")
+    ok = worst_ms <= GOAL_MS and worst_kb <= CHART_GOAL_KB
+    print(f"goal ≤ {GOAL_MS:.0f} ms and ≤ {CHART_GOAL_KB:.0f} KB: worst CPU p99 {worst_ms:.2f} "
+          f"ms, largest {worst_kb:.1f} KB: {'met' if ok else 'NOT met'}")  # fmt: skip
+    full = [random_chart(rng, 5000) for _ in range(max(1, n // 10))]
+    ms, pngs = timed(full, draw_kush)
+    print(f"  comparison, 5000 points unthinned: {stats(ms)}  size mean "
+          f"{statistics.mean(len(p) for p in pngs) / 1024:5.1f} KB")  # fmt: skip
 
 
 def text_only(pic: Picture) -> Image.Image:
@@ -196,6 +233,7 @@ def main() -> None:
     print("\nbaseline, Pillow text-only draw of the same showdowns + PNG (no card faces):")
     print(f"  text only        {stats(base)}  size mean "
           f"{statistics.mean(base_sizes) / 1024:5.1f} KB")  # fmt: skip
+    bench_charts(rng, args.n)
 
 
 if __name__ == "__main__":

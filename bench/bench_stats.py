@@ -7,8 +7,9 @@ Pineapple hands (real ``Hand.to_json()`` and results; 3 ``hand_players`` rows ea
    loop, before the write): microseconds per hand. Target: < 300 µs (a settlement is one per
    hand; the press path never runs it).
 2. The queries of ``/stats`` and ``/top``: ``player_stats`` (a player with a third of the
-   hands), ``community_stats`` and ``kush_leaderboard`` over every hand. Target: < 50 ms
-   each at 20,000 hands (a command is answered within a second).
+   hands), ``community_stats`` and ``kush_leaderboard`` over every hand, and ``kush_series``
+   (the /stats chart's data: that player's running kush, thinned to 200 points in SQL).
+   Target: < 50 ms each at 20,000 hands (a command is answered within a second).
 3. Migration 002 on a database written before it (the columns dropped and the results'
    scoops removed, as in tests/storage/test_stats.py): seconds to derive the figures of every
    hand (scoops counted again from the boards), and hands per second. Informational: it
@@ -120,6 +121,7 @@ async def main(hands_total: int) -> None:
             ("community_stats", lambda: store.community_stats(c.id)),
             ("kush_leaderboard", lambda: store.kush_leaderboard(c.id, None, 10)),
             ("kush_leaderboard week", lambda: store.kush_leaderboard(c.id, week_ago)),
+            ("kush_series (200 points)", lambda: store.kush_series(ids[1])),
         ]:  # fmt: skip
             ms = await timed(call)
             print(f"{name}: {best_median(ms)} ms (target < {QUERY_TARGET_MS:g})")

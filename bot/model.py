@@ -77,6 +77,10 @@ class Reply:
         message: the service does not write a message being answered, issue 10).
     :ivar private: the screen is private to the presser.
     :ivar picture: a PNG to show with ``text`` as its caption (``/hand``, issue 12).
+    :ivar caption: with ``picture``: the picture follows ``text`` (sent as usual) with this
+        short caption of its own (``/stats``: the kush chart); ``None``: ``text`` is the
+        picture's caption (``/hand``).
+    :ivar picture_name: the picture's file name on the platforms that show one.
     :ivar live: a private screen that is the presser's live hand (a platform keeps such an
         ephemeral message up to date as the hand goes on); ``False`` for other private
         screens, such as a replay frame (issue 12).
@@ -88,6 +92,8 @@ class Reply:
     private: bool = False
     picture: bytes | None = None
     live: bool = True
+    caption: str | None = None
+    picture_name: str = "hand.png"
 
 
 class Presenter(Protocol):

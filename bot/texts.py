@@ -320,6 +320,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Скупы: {scoops} · крупнейший выигрыш: {best}",
     },
     "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
+    "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
+    "chart.caption": {
+        "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
+        "ru": "📈 {name}: {label} по времени ({when}), итог {kush:+d} {label}",
+    },
     "stats.group_best": {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
         "ru": "Скупы: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",

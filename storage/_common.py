@@ -418,3 +418,34 @@ KUSH_LEADERBOARD_SQL = (
 """:meth:`Store.kush_leaderboard`'s query (community, :func:`since_bound`, limit): the
 player's columns, then the net kush and the hands played. The sums come from the index
 ``hand_players_by_community`` alone; players are joined to the sums only."""
+
+
+KUSH_SERIES_SQL = (
+    "SELECT finished_at, total FROM ("
+    "SELECT finished_at, SUM(kush) OVER w AS total, ROW_NUMBER() OVER w - 1 AS m,"
+    " COUNT(*) OVER () - 1 AS n FROM hand_players WHERE player_id = $1 AND finished_at >= $2"
+    " WINDOW w AS (ORDER BY finished_at, hand_id ROWS UNBOUNDED PRECEDING)"
+    ") s, (SELECT CAST($3 AS BIGINT) AS q) k"
+    " WHERE CASE WHEN m = 0 OR n <= q THEN 1 ELSE m * q / n - (m - 1) * q / n END > 0"
+    " ORDER BY m"
+)
+""":meth:`Store.kush_series`'s query (player, :func:`since_bound`, points − 1): the
+player's entries in time order (ties by hand id) with the running sum of their kush, thinned
+in the database to at most ``points`` rows: the first entry always, then of entries
+``m = 1 … n`` the last of each of ``points − 1`` equal runs (the row where ``⌊m·q/n⌋``
+steps; so the last entry always). The ``CASE`` keeps the division away from ``n = 0``. Only
+two columns leave the database; the player's rows are read through the primary key
+``(player_id, hand_id)``. :func:`series_keeps` is the same rule in Python."""
+
+
+def series_keeps(m: int, n: int, q: int) -> bool:
+    """Whether entry ``m`` (0-based) of ``n + 1`` is kept in a series of at most ``q + 1``
+    points (:data:`KUSH_SERIES_SQL`'s rule, for the in-memory store)."""
+    return m == 0 or n <= q or m * q // n > (m - 1) * q // n
+
+
+def series_points(points: int) -> int:
+    """``points`` checked: a whole number ≥ 2 (a line needs two ends).
+
+    :raises StorageError: otherwise."""
+    return require_int(points, "points", minimum=2)

@@ -482,6 +482,19 @@ class Store(Protocol):
         ``since`` (``None``: ever), highest first, ties by player id: ``(player, kush, hands
         played)``. Players without an entry in the period are left out."""
 
+    async def kush_series(
+        self, player_id: int, since: float | None = None, points: int = 200
+    ) -> list[tuple[float, int]]:
+        """A player's kush over time (the ``/stats`` chart, issue 12): ``(finished_at, net
+        kush up to and including that entry)`` for their settlements finished at or after
+        ``since`` (Unix seconds; ``None``: all), oldest first (ties by hand id), the sum
+        counting from 0 at the start of the period. Every kind of entry counts, as in
+        :attr:`HandStats.kush`. More entries than ``points`` are thinned to ``points``: the
+        first, then the last of each of ``points − 1`` equal runs (so the last entry, whose
+        sum is the net of the period, always). Empty without entries.
+
+        :raises StorageError: if ``points`` is not a whole number ≥ 2."""
+
     # workers sharing the tables (issue 14); a single process never calls these
     async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
         """Take the lease ``key`` for ``worker`` for ``ttl`` seconds when it is free, expired

@@ -29,6 +29,8 @@ from storage._common import (
     require_day,
     require_int,
     require_key,
+    series_keeps,
+    series_points,
     starting_key,
     stat_rows,
     sum_stats,
@@ -759,6 +761,26 @@ class MemoryStore:
             entry[1] += row.kind == "hand"
         ranked = sorted(won.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [(self._players[pid], k, n) for pid, (k, n) in ranked]
+
+    async def kush_series(
+        self, player_id: int, since: float | None = None, points: int = 200
+    ) -> list[tuple[float, int]]:
+        """See :meth:`storage.sqlite.SqliteStore.kush_series` (the same thinning,
+        :func:`storage._common.series_keeps`)."""
+        q = series_points(points) - 1
+        rows = sorted(
+            (at, hid, row.kush)
+            for hid, _, at, row in self._stats
+            if row.player_id == player_id and (since is None or at >= since)
+        )
+        out: list[tuple[float, int]] = []
+        total = 0
+        n = len(rows) - 1
+        for m, (at, _, kush) in enumerate(rows):
+            total += kush
+            if series_keeps(m, n, q):
+                out.append((at, total))
+        return out
 
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs."""

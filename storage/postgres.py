@@ -48,6 +48,7 @@ from storage._common import (
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
+    KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
     STAT_UPDATE,
@@ -70,6 +71,7 @@ from storage._common import (
     require_int,
     require_key,
     seats_from_json,
+    series_points,
     since_bound,
     starting_key,
     stat_rows,
@@ -1485,6 +1487,15 @@ class PostgresStore:
             return []
         rows = await self._fetch(KUSH_LEADERBOARD_SQL, community_id, since_bound(since), limit)
         return [(_player(r), int(r[6]), int(r[7])) for r in rows]
+
+    async def kush_series(
+        self, player_id: int, since: float | None = None, points: int = 200
+    ) -> list[tuple[float, int]]:
+        """See :meth:`storage.api.Store.kush_series` (the query of
+        :data:`storage._common.KUSH_SERIES_SQL`, SQLite's)."""
+        q = series_points(points) - 1
+        rows = await self._fetch(KUSH_SERIES_SQL, player_id, since_bound(since), q)
+        return [(float(r[0]), int(r[1])) for r in rows]
 
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""

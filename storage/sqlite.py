@@ -46,6 +46,7 @@ from storage._common import (
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
+    KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
     SETTLE_OPERATION,
     STAT_UPDATE,
@@ -69,6 +70,7 @@ from storage._common import (
     require_int,
     require_key,
     seats_from_json,
+    series_points,
     since_bound,
     starting_key,
     stat_rows,
@@ -113,6 +115,7 @@ _HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
 _HAND_PLAYERS_INSERT = qmark(HAND_PLAYERS_INSERT)
 _STAT_UPDATE = qmark(STAT_UPDATE)
 _KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
+_KUSH_SERIES = qmark(KUSH_SERIES_SQL)
 _STATS = {c: (qmark(a), qmark(b)) for c in ("player_id", "community_id") for a, b in [stats_sql(c)]}
 
 
@@ -1146,6 +1149,17 @@ class SqliteStore:
             ).fetchall()
         )
         return [(_player(r), int(r[6]), int(r[7])) for r in rows]
+
+    async def kush_series(
+        self, player_id: int, since: float | None = None, points: int = 200
+    ) -> list[tuple[float, int]]:
+        """See :meth:`storage.api.Store.kush_series`: :data:`storage._common.KUSH_SERIES_SQL`
+        (the running sum and the thinning in SQL, over the player's primary key)."""
+        q = series_points(points) - 1
+        rows = await self._call(
+            lambda c: c.execute(_KUSH_SERIES, (player_id, since_bound(since), q)).fetchall()
+        )
+        return [(float(at), int(total)) for at, total in rows]
 
     async def audit_data(self) -> AuditData:
         """Everything :func:`storage.check.audit` needs, read in one consistent snapshot."""

@@ -609,8 +609,12 @@ class DiscordAdapter:
             content = content_of(discord_commands(_compose(reply.text, reply.screen))) or "…"
             view = view_of(reply.screen) if reply.screen else None
             extra: dict[str, Any] = {"view": view} if view is not None else {}
-            if reply.picture is not None:  # /ofc hand: the picture attached
-                extra["file"] = discord.File(io.BytesIO(reply.picture), filename="hand.png")
+            if reply.picture is not None:  # /ofc hand, /ofc stats: the picture attached
+                extra["file"] = discord.File(
+                    io.BytesIO(reply.picture),
+                    filename=reply.picture_name,
+                    description=reply.caption,  # the image's alt text
+                )
             try:
                 if await ack.deferred():
                     await interaction.followup.send(content, ephemeral=private, **extra)

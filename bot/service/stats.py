@@ -2,7 +2,10 @@
 
 * ``/stats [@user|me] [week|month]``: a player's figures, or the group's with no name,
   from :meth:`Store.player_stats` / :meth:`Store.community_stats` (SQL aggregates over the
-  per-player figures stored with every settlement, never a walk over the hands).
+  per-player figures stored with every settlement, never a walk over the hands). A player
+  with at least 2 hands in the period also gets the chart of their kush over time
+  (:meth:`Store.kush_series`, drawn by :func:`bot.charts.draw_kush` in a worker thread),
+  sent after the text; in the group's ``/stats`` it is the asker's own.
 * ``/top week|month|all``: players by net kush won in the period
   (:meth:`Store.kush_leaderboard`); plain ``/top`` stays the leaderboard by balance
   (:func:`bot.service.wallet.top`).
@@ -19,9 +22,11 @@ strategy again), so frames are built in a worker thread, off the event loop.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot import charts
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
@@ -39,6 +44,10 @@ __all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen",
 PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
 _PERIOD_WORDS = {"неделя": "week", "месяц": "month", "всё": "all", "все": "all"}
 _ME = {"me", "я"}
+#: a chart needs this many hands in the period (fewer: the text only)
+CHART_MIN_HANDS = 2
+
+log = logging.getLogger(__name__)
 
 
 def period_start(period: str, now: float) -> float | None:
@@ -100,7 +109,8 @@ async def stats(
         target = await rt.store.find_player(community.id, names[0])
         if target is None:
             return Reply(tr(lang, "reply.unknown_player", name=names[0]), alert=True)
-        return Reply("\n".join(await _player_block(rt, target, since, lang, label, when)))
+        lines, s = await _player_block(rt, target, since, lang, label, when)
+        return await _with_chart(rt, "\n".join(lines), target, s, since, lang, label, when)
     if not names:
         group = await rt.store.community_stats(community.id, since)
         if not group.hands:
@@ -121,9 +131,10 @@ async def stats(
         if not own.players:
             return Reply("\n".join(lines))
         lines.append("")
-        lines += await _player_block(rt, me, since, lang, label, when, own)
-        return Reply("\n".join(lines))
-    return Reply("\n".join(await _player_block(rt, me, since, lang, label, when)))
+        lines += (await _player_block(rt, me, since, lang, label, when, own))[0]
+        return await _with_chart(rt, "\n".join(lines), me, own, since, lang, label, when)
+    lines, s = await _player_block(rt, me, since, lang, label, when)
+    return await _with_chart(rt, "\n".join(lines), me, s, since, lang, label, when)
 
 
 async def _player_block(
@@ -134,16 +145,47 @@ async def _player_block(
     label: str,
     when: str,
     known: HandStats | None = None,
-) -> list[str]:
+) -> tuple[list[str], HandStats]:
+    """A player's lines of ``/stats`` and the figures they show."""
     s = known if known is not None else await rt.store.player_stats(p.id, since)
     if not s.players:
-        return [tr(lang, "stats.player_none", name=p.name, when=when)]
+        return [tr(lang, "stats.player_none", name=p.name, when=when)], s
     lines = [tr(lang, "stats.title", name=p.name, when=when)]
     lines += _stats_lines(s, lang, label, group=False)
     best = f"{s.biggest_win:+d} {label}" if s.biggest_winner is not None else "—"
     lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
     lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
-    return lines
+    return lines, s
+
+
+async def _with_chart(
+    rt: Runtime,
+    text: str,
+    p: Player,
+    s: HandStats,
+    since: float | None,
+    lang: str,
+    label: str,
+    when: str,
+) -> Reply:
+    """The ``/stats`` reply ``text``, with the chart of ``p``'s kush over the period when
+    they played at least :data:`CHART_MIN_HANDS` hands in it: the series read in SQL
+    (:meth:`Store.kush_series`, at most 200 points), drawn in a worker thread (a few
+    milliseconds of CPU, never on the event loop), sent after the text with a short caption.
+    A chart that cannot be drawn is logged and left out: the text is the answer."""
+    if s.hands < CHART_MIN_HANDS:
+        return Reply(text)
+    series = await rt.store.kush_series(p.id, since)
+    if len(series) < 2:
+        return Reply(text)
+    chart = charts.chart_of(p.name, lang, label, when, series)
+    try:
+        png = await asyncio.to_thread(charts.draw_kush, chart)
+    except (OSError, ValueError):
+        log.exception("the kush chart of player %s could not be drawn", p.id)
+        return Reply(text)
+    caption = tr(lang, "chart.caption", name=p.name, when=when, kush=chart.net, label=label)
+    return Reply(text, picture=png, caption=caption, picture_name="kush.png")
 
 
 async def top(rt: Runtime, community: Community, lang: str, period: str) -> Reply:

@@ -470,9 +470,9 @@ class TelegramAdapter:
         msg = update.effective_message
         if msg is None:
             return
-        if reply.picture is not None:  # /hand: a photo with the text as its caption
+        if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             try:
-                photo = InputFile(reply.picture, filename="hand.png")
+                photo = InputFile(reply.picture, filename=reply.picture_name)
                 await msg.reply_photo(photo, caption=fit(reply.text, MAX_CAPTION))
             except TelegramError:
                 log.exception("cannot send a picture in %s", msg.chat_id)
@@ -487,6 +487,12 @@ class TelegramAdapter:
             await msg.reply_text(fit(text, MAX_TEXT), reply_markup=kb)
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
+        if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
+            try:
+                photo = InputFile(reply.picture, filename=reply.picture_name)
+                await msg.reply_photo(photo, caption=fit(reply.caption, MAX_CAPTION))
+            except TelegramError:
+                log.exception("cannot send a picture in %s", msg.chat_id)
 
     def _simple(self, method: Any) -> Any:
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

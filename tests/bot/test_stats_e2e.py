@@ -1,16 +1,21 @@
 """/stats, /top week and /replay with ◀ ▶ end to end: the real python-telegram-bot against
 the local fake Bot API (issue 12), on the scripted hand of tests/bot/test_stats_service.py
-(the first to act wins 38: royal flush, QQ top; the other fouls)."""
+(the first to act wins 38: royal flush, QQ top; the other fouls); and the kush chart that
+follows a player's /stats from their second hand on (one ``sendPhoto``)."""
 
 from __future__ import annotations
 
+import io
+import re
 from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 from bot.presses import ReplayStep, decode
 from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, CAROL, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 from tests.game.helpers import stacked_deck
 from tests.game.test_history import DECK
 
@@ -94,3 +99,60 @@ async def test_stats_top_and_a_replay_stepped_with_buttons_in_private(tmp_path: 
         answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
         assert answer.params.get("show_alert") and "Only the players" in answer.params["text"]
         assert w.fake.messages[(winner.id, frame["message_id"])]["text"] == texts[-1]
+
+
+def _kush_charts(w: World) -> list[Any]:
+    return [p for p in w.fake.photos_in(GROUP_ID) if p.caption.startswith("📈")]
+
+
+def _net(text: str) -> int:
+    m = re.search(r"^(?:Net|Итого): ([+-]\d+) kush$", text, re.MULTILINE)
+    assert m is not None, text
+    return int(m.group(1))
+
+
+async def test_stats_sends_the_kush_chart_after_the_text_from_the_second_hand(
+    tmp_path: Path,
+) -> None:
+    """After one hand /stats is text only; after two, /stats @alice and Bob's group /stats
+    each send one photo after their text: a 640 × 360 PNG of at most 100 KB, its caption the
+    player's net (Bob's in Russian, his language); Carol, who played nothing, gets none."""
+    async with world(tmp_path, rng_seed=5) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        one = await w.say(ALICE, "/stats me")
+        assert "Hands: 1 " in one["text"]
+        await play_hand(w, [ALICE, BOB])  # a chart of the first /stats would be here by now
+        await w.settle()
+        assert _kush_charts(w) == []
+        photos = len(w.fake.calls_of("sendPhoto"))  # the two showdown pictures
+
+        carol = (await w.say(CAROL, "/stats"))["text"]
+        assert "Hands: 2 · players: 2" in carol and f"📊 {CAROL.first_name}" not in carol
+        reply = await w.say(CAROL, f"/stats @{ALICE.username}")
+        assert "Hands: 2 " in reply["text"]
+        (chart,) = await w.fake.wait_for(lambda: _kush_charts(w))
+        net = _net(reply["text"])
+        assert (
+            chart.caption == f"📈 {ALICE.first_name}: kush over time (all time), net {net:+d} kush"
+        )
+        assert len(chart.data) <= 100 * 1024
+        img = Image.open(io.BytesIO(chart.data))
+        assert img.format == "PNG" and img.size == (640, 360)
+        text = next(
+            m
+            for m in w.fake.chat_messages(GROUP_ID)
+            if m["text"].startswith("📊 " + ALICE.first_name)
+        )
+        assert text["message_id"] < chart.message_id  # the text first, then the chart
+
+        group = await w.say(BOB, "/stats")
+        charts = await w.fake.wait_for(lambda: _kush_charts(w)[1:])
+        assert _net(group["text"].split("\n\n")[-1]) == -net  # two players: zero-sum
+        assert (
+            charts[0].caption
+            == f"📈 {BOB.first_name}: kush по времени (за всё время), итог {-net:+d} kush"
+        )
+        assert len(w.fake.calls_of("sendPhoto")) == photos + 2 and len(_kush_charts(w)) == 2

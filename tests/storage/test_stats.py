@@ -16,7 +16,7 @@ import pytest
 
 import storage.postgres as postgres_module
 import storage.sqlite as sqlite_module
-from storage.api import BuyIn, HandStats, InsufficientFunds, Settlement
+from storage.api import BuyIn, HandStats, InsufficientFunds, Settlement, StorageError
 from storage.postgres import PostgresStore
 from storage.postgres import migrations as postgres_migrations
 from storage.sqlite import SqliteStore, migrations
@@ -153,6 +153,78 @@ async def test_a_result_without_seats_gives_zero_figures_not_a_refusal(
                                                {a: 6, b: -6})], {}, key="k:1")  # fmt: skip
     assert await store.player_stats(a) == HandStats(hands=1, players=1, kush=6, kush_won=6,
                                                     biggest_win=6, biggest_winner=a)  # fmt: skip
+
+
+async def _settle_series(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch, deltas: list[tuple[float, int]]
+) -> tuple[int, int, int]:
+    """Players a, b, c; for each ``(time, d)`` an entry where a wins ``d`` from b, finished at
+    ``time`` (time.time patched); c plays one hand of its own with b. Returns (a, b, c)."""
+    now = [0.0]
+    monkeypatch.setattr(time, "time", lambda: now[0])
+    s = await seated(store, 3)
+    a, b, c = s.ids
+    tid = s.table.id
+    await store.commit(tid, [BuyIn(a, 200), BuyIn(b, 200), BuyIn(c, 200)], {}, key="k:0")
+    for n, (at, d) in enumerate(deltas, start=1):
+        now[0] = at
+        settle = Settlement(n, {"x": n}, {"points": d}, {0: a, 1: b}, {a: d, b: -d})
+        await store.commit(tid, [settle], {}, key=f"k:{n}")
+    now[0] = deltas[0][0] + 5
+    other = Settlement(99, {"x": 99}, {"points": 3}, {0: c, 1: b}, {c: 3, b: -3})
+    await store.commit(tid, [other], {}, key="k:99")
+    return a, b, c
+
+
+async def test_kush_series_is_the_running_sum_in_time_order(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The /stats chart's data (issue 12): (finished_at, net kush so far), oldest first, two
+    entries of the same second in hand order, another player's entries left out, a period
+    counting again from 0."""
+    t0 = 1_800_000_000.0
+    a, b, c = await _settle_series(
+        store,
+        monkeypatch,
+        [(t0, 10), (t0 + 60, -4), (t0 + 60, 7), (t0 + 3600, -20), (t0 + 86400, 5)],
+    )
+    assert await store.kush_series(a) == [
+        (t0, 10), (t0 + 60, 6), (t0 + 60, 13), (t0 + 3600, -7), (t0 + 86400, -2)
+    ]  # fmt: skip
+    assert await store.kush_series(b) == [
+        (t0, -10), (t0 + 5, -13), (t0 + 60, -9), (t0 + 60, -16), (t0 + 3600, 4), (t0 + 86400, -1)
+    ]  # fmt: skip
+    assert await store.kush_series(c) == [(t0 + 5, 3)]
+    assert await store.kush_series(a, since=t0 + 60) == [
+        (t0 + 60, -4), (t0 + 60, 3), (t0 + 3600, -17), (t0 + 86400, -12)
+    ]  # fmt: skip
+    assert await store.kush_series(a, since=t0 + 86401) == []
+    assert await store.kush_series(999) == []
+    # the last point is the net of player_stats over the same period
+    assert (await store.player_stats(a, since=t0 + 60)).kush == -12
+
+
+async def test_kush_series_is_thinned_to_the_points_asked_for(
+    store: AnyStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """25 entries asked as 5 points: the first, then the last of each run of 6 (entries 7,
+    13, 19, 25); as many points as entries or more: all of them; fewer than 2: refused."""
+    t0 = 1_800_000_000.0
+    deltas = [(t0 + 60 * k, k % 7 - 3) for k in range(25)]
+    a, _b, _c = await _settle_series(store, monkeypatch, deltas)
+    sums = [sum(d for _, d in deltas[: k + 1]) for k in range(25)]
+    assert sums[:8] == [-3, -5, -6, -6, -5, -3, 0, -3]
+    full = await store.kush_series(a)
+    assert full == [(t0 + 60 * k, sums[k]) for k in range(25)]
+    assert await store.kush_series(a, points=25) == full
+    assert await store.kush_series(a, points=5) == [
+        (t0 + 60 * k, sums[k]) for k in (0, 6, 12, 18, 24)
+    ]
+    assert await store.kush_series(a, points=2) == [(t0, -3), (t0 + 60 * 24, sums[24])]
+    thinned = await store.kush_series(a, points=24)
+    assert len(thinned) == 24 and thinned[0] == full[0] and thinned[-1] == full[-1]
+    with pytest.raises(StorageError):
+        await store.kush_series(a, points=1)
 
 
 _NEW_COLUMNS = [

@@ -3,7 +3,10 @@ the scripted hand of tests/bot/test_stats_service.py: the first to act wins 38 k
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
+
+from PIL import Image
 
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, EPHEMERAL, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
@@ -67,3 +70,25 @@ async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
         live = w.adapter.presenter.live_hand(str(winner.id))
         assert live is None or live.message_id != int(frame["id"])
         assert not [p for p in public if "Street" in p or "discards" in p]
+
+
+async def test_ofc_stats_attaches_the_kush_chart_from_the_second_hand(tmp_path: Path) -> None:
+    """``/ofc stats`` of a member: after one hand the text alone; after two, the same public
+    answer with the chart of their kush over time attached (``kush.png``, a 640 × 360 PNG of
+    at most 100 KB), its caption as the image's description."""
+    async with world(tmp_path, rng_seed=7) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        via = {ALICE.id: "dm", BOB.id: "dm"}
+        await w.play_hand([ALICE, BOB], via)
+        one = await w.slash(CAROL, "stats", {"user": ALICE})
+        assert "Hands: 1 " in one["content"] and int(one["id"]) not in w.fake.files
+        await w.play_hand([ALICE, BOB], via)
+        reply = await w.slash(CAROL, "stats", {"user": ALICE})
+        assert not reply["flags"] & EPHEMERAL and "Hands: 2 " in reply["content"]
+        [(filename, data)] = w.fake.files[int(reply["id"])]
+        assert filename == "kush.png" and len(data) <= 100 * 1024
+        img = Image.open(io.BytesIO(data))
+        assert img.format == "PNG" and img.size == (640, 360)
+        net = next(x for x in reply["content"].splitlines() if x.startswith("Net: "))
+        caption = f"📈 Alice: kush over time (all time), net {net.split()[1]} kush"
+        assert any(c.files and caption in str(c.body) for c in w.fake.calls)
