@@ -133,6 +133,8 @@ async def main(hands_total: int) -> None:
             for column in _NEW_COLUMNS:
                 conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
             conn.execute("DELETE FROM schema_version WHERE version >= 2")
+            for table in ("leases", "workers"):  # what 003 made: the database is back at 001
+                conn.execute(f"DROP TABLE {table}")
             for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
                 result = json.loads(text)  # results stored before 002 kept no scoops
                 for seat in result.get("seats", []):
