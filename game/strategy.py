@@ -167,9 +167,11 @@ def complete_street(
     :param fantasyland_value: what a finished board that earns Fantasyland (R6.1) is worth in
         the play-outs, in points on top of its royalties (a foul costs 14).
     :param chase: go for Fantasyland (R6.1). Without play-outs: the chasing heuristic. With
-        them: the chasing heuristic's placement is a candidate too, and each candidate is
-        worth the better of its play-outs by the ordinary heuristic and by the chasing one
-        (the same cards to come), as the player may still choose which to follow.
+        them: the chasing heuristic's placement is a candidate too, so are the best ones
+        that make QQ or better on top and, on the first street, that put a lone queen or
+        better there (:func:`_top_candidates`), and each candidate is worth the better of
+        its play-outs by the ordinary heuristic and by the chasing one (the same cards to
+        come), as the player may still choose which to follow.
     :param keep_open: with ``chase`` and play-outs, points (per play-out) added to a
         candidate that keeps Fantasyland in reach: QQ or better (or trips) on top, or a lone
         queen or better on a top with a free slot (see :func:`_fantasyland_reach`): a value
@@ -209,11 +211,16 @@ def complete_street(
 #: Gains of the chasing heuristic (:func:`_gain_chase`), in the units of :func:`_gain`.
 _CHASE_PAIR = 8.0  # a queen or better paired on top that the middle does not beat yet
 _CHASE_MID_COST = 1.5  # ... less this per middle card already placed (fewer chances)
-_CHASE_OPEN = 3.0  # a lone queen or better on an empty top over a pair below
+_CHASE_OPEN = 3.0  # a lone queen or better on an empty top (it waits for its pair)
 _CHASE_BLOCK = -1.0  # another card next to a lone queen or better on top
 _CHASE_LOW = 1.0  # less for a low card on an empty top
-_CHASE_MID_BEAT = 5.0  # a middle card that lifts the middle above the top's (future) pair
-_CHASE_MID_PAIR = 2.0  # a middle pair still below it (a step to two pair)
+_CHASE_MID_BEAT = 8.0  # a middle card that lifts the middle above the top's (future) pair
+_CHASE_MID_PAIR = 5.0  # a middle pair still below it (a step to two pair)
+#: With ``chase`` and play-outs, the candidates always include the best placements (by the
+#: static score, which ranks them low) that make QQ or better or trips on top, this many ...
+_CANDIDATES_MADE_TOP = 2
+#: ... and on the first street the best that put a lone queen or better on top.
+_CANDIDATES_LONE_TOP = 3
 
 
 def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
@@ -249,9 +256,7 @@ def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
         if top_cat and top_rank >= 12:
             return (14 - r) * 0.25 + 1.0  # a low kicker under a made Fantasyland pair
         if r >= 12 and tn == 0:
-            if mid.made >> 20 or bot.made >> 20:
-                return _CHASE_OPEN + (r - 12) * 0.7
-            return (14 - r) * 0.25 - 1.0
+            return _CHASE_OPEN + (r - 12) * 0.7
         if tn == 1 and top.cards[0].rank >= 12:
             return _CHASE_BLOCK  # keep the slot for the pair
         return (14 - r) * 0.25 - (1.0 + _CHASE_LOW if tn == 0 else 1.0)
@@ -377,6 +382,8 @@ def _lookahead(
         hunt = _greedy(board, cards, len(cards) - discards, True)
         if hunt != greedy:
             first.append(hunt)
+    if chase:
+        first.extend(_top_candidates(board, [p for p in ranked if p not in first]))
     candidates = [*first, *[c for c in ranked if c not in first][: width - len(first)]]
     known = set(board.cards()) | set(cards) | set(dead)
     unknown = [c for c in DECK if c not in known]
@@ -448,6 +455,31 @@ def _playouts(
                     cur = cur.with_card(b, c)
         total += _final_value(cur, options, fl_value)
     return total
+
+
+def _top_candidates(
+    board: Board, ranked: Sequence[list[tuple[Card, Box | None]]]
+) -> list[list[tuple[Card, Box | None]]]:
+    """The Fantasyland lines (R6.1) among ``ranked`` (placements, best static score first)
+    that the static score would leave out: the best :data:`_CANDIDATES_MADE_TOP` making QQ or
+    better or trips on top and, on an empty board, the best :data:`_CANDIDATES_LONE_TOP`
+    putting a lone queen or better on top."""
+    made: list[list[tuple[Card, Box | None]]] = []
+    lone: list[list[tuple[Card, Box | None]]] = []
+    for placement in ranked:
+        start = board
+        for c, b in placement:
+            if b is not None:
+                start = start.with_card(b, c)
+        reach = _fantasyland_reach(start)
+        if reach >= 1.5:
+            if len(made) < _CANDIDATES_MADE_TOP:
+                made.append(placement)
+        elif reach and board.count == 0 and len(lone) < _CANDIDATES_LONE_TOP:
+            lone.append(placement)
+        if len(made) == _CANDIDATES_MADE_TOP and len(lone) == _CANDIDATES_LONE_TOP:
+            break
+    return [*made, *lone]
 
 
 def _fantasyland_reach(board: Board) -> float:

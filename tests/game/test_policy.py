@@ -10,12 +10,14 @@ from itertools import combinations, permutations
 import pytest
 
 import game.policy
+from game import strategy
 from game.actions import Arrange
 from game.board import BOXES, Board, Box, assess_board
 from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.hand import Hand, HandSetup
 from game.options import GameKind, RuleOptions
 from game.policy import Level, SeatKnowledge, decide, knowledge, unseen
+from game.strategy import complete_street
 
 PINEAPPLE = RuleOptions()
 CLASSIC = RuleOptions.preset(GameKind.OFC)
@@ -233,3 +235,32 @@ def test_r6_1_keeps_the_queens_on_top_fantasyland_line(level: Level) -> None:
         a = assess_board(done, PINEAPPLE)
         assert not a.fouled, done
         assert a.fantasyland_cards == 14, done
+
+
+def test_r6_1_the_chasing_heuristic_opens_the_top_with_a_lone_ace() -> None:
+    # Street 1, no pair among the five: the chasing heuristic still puts the ace on top to
+    # wait for its pair (the ordinary one keeps the top low)
+    cards = parse_cards("As 9h 7d 4c 2s")
+    ace = cards[0]
+    chased = dict(complete_street(Board(), cards, 0, chase=True))
+    assert chased[ace] is Box.TOP
+    assert sum(1 for b in chased.values() if b is Box.TOP) == 1
+    assert dict(complete_street(Board(), cards, 0))[ace] is not Box.TOP
+
+
+def test_r6_1_strong_compares_the_fantasyland_lines_the_static_score_ranks_low() -> None:
+    # Q♠ on top, Q♥ dealt: the best placements making queens on top are among the
+    # candidates; on an empty board the best with a lone king on top are
+    board = Board(parse_cards("Qs"), parse_cards("Kc 7d"), parse_cards("9h 9d 4s"))
+    street = parse_cards("Qh 5c 2d")
+    ranked = [p for p in strategy._candidates(board, street, 1) if (street[0], Box.TOP) not in p]
+    assert strategy._top_candidates(board, ranked) == []
+    ranked = strategy._candidates(board, street, 1)
+    made = strategy._top_candidates(board, ranked)
+    assert len(made) == strategy._CANDIDATES_MADE_TOP
+    assert all((street[0], Box.TOP) in p for p in made)
+    first = parse_cards("Kd Th 8c 5s 3h")
+    lone = strategy._top_candidates(Board(), strategy._candidates(Board(), first, 0))
+    assert len(lone) == strategy._CANDIDATES_LONE_TOP
+    for p in lone:
+        assert (first[0], Box.TOP) in p
