@@ -7,8 +7,9 @@ import asyncio
 import contextlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
@@ -54,14 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.router:
         from bot.app import run_router
 
-        try:
-            asyncio.run(run_router(settings))
-        except ConfigError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 2
-        except KeyboardInterrupt:
-            pass
-        return 0
+        return _run(run_router(settings))
     if args.sandbox or not settings.has_token:
         if not args.sandbox:
             print(
@@ -87,8 +81,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     from bot.app import run
 
+    return _run(run(settings))
+
+
+def _run(main: Coroutine[Any, Any, None]) -> int:
+    """Run the bot or the router until it stops; 2 with one line for a ConfigError."""
     try:
-        asyncio.run(run(settings))
+        asyncio.run(main)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

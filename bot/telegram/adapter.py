@@ -389,13 +389,15 @@ class TelegramAdapter:
             "join": self._at_table(service.join),
             "ready": self._at_table(service.ready),
             "leave": self._at_table(service.leave),
-            "topup": self._topup,
+            "topup": self._at_table(service.top_up, first_arg=True),
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
-            "top": self._top,
+            "top": self._simple(service.top, first_arg=True),  # [week|month|all]
             "stats": self._stats,
-            "replay": self._replay,
+            # /replay N: in a private chat the replay is the reply; from a group the service
+            # sends it to the private chat (discards are private, R3.3)
+            "replay": self._simple(service.replay, first_arg=True),
             "history": self._simple(service.history),
             "daily": self._simple(service.daily),
             "rules": self._simple(service.rules),
@@ -494,29 +496,37 @@ class TelegramAdapter:
             except TelegramError:
                 log.exception("cannot send a picture in %s", msg.chat_id)
 
-    def _simple(self, method: Any) -> Any:
+    def _simple(self, method: Any, *, first_arg: bool = False) -> Any:
+        """A command answered by one service call; ``first_arg``: the command's first word is
+        passed on (``""`` without one), as ``/top week`` or ``/replay 12``."""
+
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
-            reply = await method(_chat(update.effective_chat), _actor(update.effective_user))
+            args = [context.args[0] if context.args else ""] if first_arg else []
+            reply = await method(_chat(update.effective_chat), _actor(update.effective_user), *args)
             await self._reply(update, reply)
 
         return handler
 
-    def _at_table(self, method: Any) -> Any:
+    def _at_table(self, method: Any, *, first_arg: bool = False) -> Any:
         """A table command: answered as soon as its step is committed (``answer=``), before
-        the table's messages go out, so a 429 on them never delays the answer."""
+        the table's messages go out, so a 429 on them never delays the answer; ``first_arg``
+        as in :meth:`_simple` (``/topup 300``)."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
+            args = [context.args[0] if context.args else ""] if first_arg else []
 
             async def answer(reply: Reply) -> None:
                 await self._reply(update, reply)
 
-            await method(_chat(update.effective_chat), _actor(update.effective_user), answer=answer)
+            await method(
+                _chat(update.effective_chat), _actor(update.effective_user), *args, answer=answer
+            )
 
         return handler
 
@@ -607,27 +617,6 @@ class TelegramAdapter:
         )
         await self._reply(update, reply)
 
-    async def _topup(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
-            return
-        self._remember(user)
-        amount = context.args[0] if context.args else ""
-
-        async def answer(reply: Reply) -> None:
-            await self._reply(update, reply)
-
-        await self.service.top_up(_chat(chat), _actor(user), amount, answer=answer)
-
-    async def _top(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/top [week|month|all]``."""
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
-            return
-        self._remember(user)
-        period = context.args[0] if context.args else ""
-        await self._reply(update, await self.service.top(_chat(chat), _actor(user), period))
-
     async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/stats [@user|me] [week|month|all]`` (or as a reply to the user's message)."""
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
@@ -639,16 +628,6 @@ class TelegramAdapter:
         if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
             args = [str(replied.from_user.id), *args]
         await self._reply(update, await self.service.stats(_chat(chat), _actor(user), args))
-
-    async def _replay(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """``/replay N``: in a private chat the replay is the reply; from a group the service
-        sends it to the private chat (discards are private, R3.3)."""
-        user, chat = update.effective_user, update.effective_chat
-        if user is None or chat is None:
-            return
-        self._remember(user)
-        arg = context.args[0] if context.args else ""
-        await self._reply(update, await self.service.replay(_chat(chat), _actor(user), arg))
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat
