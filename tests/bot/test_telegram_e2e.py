@@ -390,3 +390,23 @@ async def test_a_pressed_private_message_is_edited_once_per_press(tmp_path: Path
             if t.hand is not None and t.hand_no == 1:  # the other one's turn began
                 assert str(other.id) in asked[asked_start:]
         assert presses == 2 * 18  # 5 + 1 + 4 × (2 + 1) each
+
+
+async def test_r8_2_topup_command_takes_its_amount_through_the_adapter(tmp_path: Path) -> None:
+    """``/topup 150`` typed in the group reaches the service with its amount (R8.2): the
+    stack grows by exactly 150 from the balance; a second ``/topup`` past the maximum buy-in
+    is refused and changes nothing."""
+    from bot.model import ChatRef
+    from bot.texts import tr
+
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        await w.press_lobby(ALICE, "r")
+        reply = await w.say(ALICE, "/topup 150")
+        assert reply["text"] == tr("en", "reply.topped_up", amount=150, label="kush", stack=350)
+        reply = await w.say(ALICE, "/topup 900")
+        assert reply["text"] == tr("en", "reply.topup_range", room=650, max=1000, label="kush")
+        t = w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        assert t is not None
+        assert await w.store.stacks(t.id) == {t.seats[0].player_id: 350}
