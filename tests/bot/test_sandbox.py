@@ -7,6 +7,8 @@ import asyncio
 import os
 import re
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,18 +73,38 @@ class Terminal:
         self.proc.stdin.write((text + "\n").encode())
         await self.proc.stdin.drain()
 
+    async def quit(self) -> None:
+        """``/quit``: the sandbox says bye and exits with 0."""
+        await self.send("/quit")
+        await self.read_until("bye")
+        assert await asyncio.wait_for(self.proc.wait(), 30) == 0
 
-async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
-    env["USER"] = "tester"
+
+@asynccontextmanager
+async def sandbox(
+    tmp_path: Path, *flags: str, env: dict[str, str] | None = None
+) -> AsyncIterator[Terminal]:
+    """``python -m bot`` with no token (or ``env``'s) on its own sandbox file, ``--fast``, as
+    user "tester"; killed at the end if a test left it running."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
+    clean["USER"] = "tester"
+    clean.update(env or {})
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
-        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", "--hand-seconds", "60",
+        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", *flags,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
+        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=clean,
     )  # fmt: skip
-    term = Terminal(proc)
     try:
+        yield Terminal(proc)
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None:
+    async with sandbox(tmp_path, "--hand-seconds", "60") as term:
         first = await term.read_until("sandbox|Table #")
         assert "No bot token set" in first  # one line saying why the sandbox starts
         await term.read_until(r"Anna \(bot\) sits down")
@@ -129,29 +151,14 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         await term.send("/balance")
         balance = await term.read_until(r"on balance")
         assert f"800 kush on balance, {stack} at the table" in balance
-        await term.send("/quit")
-        await term.read_until("bye")
-        assert await asyncio.wait_for(proc.wait(), 30) == 0
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await term.quit()
 
 
 async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
     """Issue 12: every write to the group is printed, edits of earlier messages included: the
     Chinese Poker reveal (R7) box by box and its points, which the next lobby used to overwrite
     before the sandbox printed them."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
-    env["USER"] = "tester"
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
-        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast",
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
-    )  # fmt: skip
-    term = Terminal(proc)
-    try:
+    async with sandbox(tmp_path) as term:
         await term.read_until(r"Anna \(bot\) sits down")
         await term.read_until(r"^Sandbox: ")
         await term.send("/closetable")
@@ -182,13 +189,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         assert {s.split(" · ")[0] for s in seen} == {"Tester", "Anna (bot)"}
         box = await term.read_until(r" — .* · [+-]?\d+$")
         assert len(re.findall(r"[2-9TJQKA][♠♥♦♣]", box)) in (3, 5)
-        await term.send("/quit")
-        await term.read_until("bye")
-        assert await asyncio.wait_for(proc.wait(), 30) == 0
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await term.quit()
 
 
 async def test_every_group_write_is_printed_in_order_edits_included() -> None:
@@ -228,28 +229,13 @@ async def test_every_group_write_is_printed_in_order_edits_included() -> None:
 
 async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
     """Run the sandbox once over ``inputs`` (then /quit) and return what it printed."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
-    env["USER"] = "tester"
-    env["TELEGRAM_BOT_TOKEN"] = "malformed"  # ignored by --sandbox (issue 12)
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "--sandbox", "--env-file", str(tmp_path / "none.env"),
-        "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", *flags,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT, cwd=tmp_path, env=env,
-    )  # fmt: skip
-    term = Terminal(proc)
-    try:
+    malformed = {"TELEGRAM_BOT_TOKEN": "malformed"}  # ignored by --sandbox (issue 12)
+    async with sandbox(tmp_path, "--sandbox", *flags, env=malformed) as term:
         await term.read_until(r"^Sandbox: ")
         for text in inputs:
             await term.send(text)
             await term.read_until(r"^» ")
-        await term.send("/quit")
-        await term.read_until("bye")
-        assert await asyncio.wait_for(proc.wait(), 30) == 0
-    finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
+        await term.quit()
     return term.lines
 
 
