@@ -22,7 +22,6 @@ Every figure is the best and the median of ``REPEATS`` runs.
 from __future__ import annotations
 
 import asyncio
-import json
 import sqlite3
 import statistics
 import sys
@@ -32,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import _repo  # noqa: F401  (puts the repository on sys.path)
 from _machine import describe
 
 from game.hand import Hand, HandSetup
@@ -41,6 +41,7 @@ from game.simulate import play_turn
 from storage._common import stat_rows
 from storage.api import BuyIn, Settlement
 from storage.sqlite import SqliteStore
+from tests.storage.before_002 import back_to_001
 
 REPEATS = 5
 HANDS = 20_000
@@ -48,10 +49,6 @@ DISTINCT = 200  # distinct hands played, recorded again and again
 STAT_TARGET_US = 300.0
 QUERY_TARGET_MS = 50.0
 REPLAY_TARGET_MS = 20.0
-_NEW_COLUMNS = [
-    "community_id", "finished_at", "kind", "kush", "boards", "points", "fouls", "royalties",
-    "scoops", "fl_chances", "fl_entered", "fl_played", "fl_stayed",
-]  # fmt: skip
 
 
 def finished(n: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
@@ -128,19 +125,7 @@ async def main(hands_total: int) -> None:
         figures = await store.community_stats(c.id)
         await store.close()
 
-        with sqlite3.connect(path) as conn:
-            conn.execute("DROP INDEX hand_players_by_community")
-            for column in _NEW_COLUMNS:
-                conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
-            conn.execute("DELETE FROM schema_version WHERE version >= 2")
-            for table in ("leases", "workers"):  # what 003 made: the database is back at 001
-                conn.execute(f"DROP TABLE {table}")
-            for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
-                result = json.loads(text)  # results stored before 002 kept no scoops
-                for seat in result.get("seats", []):
-                    seat.pop("scoops", None)
-                conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
-        conn.close()
+        back_to_001(path)
         start = time.perf_counter()
         store = await SqliteStore.open(path)
         took = time.perf_counter() - start

@@ -6,7 +6,6 @@ in Python (MemoryStore) to the same numbers, and derived for older entries by mi
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from storage.postgres import migrations as postgres_migrations
 from storage.sqlite import SqliteStore, migrations
 from tests.game.test_history import scripted_hand
 from tests.pg import fresh_database
+from tests.storage.before_002 import STATS_COLUMNS, back_to_001
 from tests.storage.helpers import AnyStore, seated
 
 
@@ -227,23 +227,6 @@ async def test_kush_series_is_thinned_to_the_points_asked_for(
         await store.kush_series(a, points=1)
 
 
-_NEW_COLUMNS = [
-    "community_id",
-    "finished_at",
-    "kind",
-    "kush",
-    "boards",
-    "points",
-    "fouls",
-    "royalties",
-    "scoops",
-    "fl_chances",
-    "fl_entered",
-    "fl_played",
-    "fl_stayed",
-]
-
-
 async def test_migration_002_derives_the_figures_of_older_entries(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -255,19 +238,7 @@ async def test_migration_002_derives_the_figures_of_older_entries(
     written = [await store.player_stats(p) for p in (a, b, c)]
     group = await store.community_stats(community)
     await store.close()
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP INDEX hand_players_by_community")
-        for column in _NEW_COLUMNS:
-            conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
-        conn.execute("DELETE FROM schema_version WHERE version >= 2")
-        for table in ("leases", "workers"):  # what 003 made: the database is back at 001
-            conn.execute(f"DROP TABLE {table}")
-        for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
-            result = json.loads(text)  # results stored then had no scoops of their own
-            for seat in result.get("seats", []):
-                del seat["scoops"]
-            conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
-    conn.close()
+    back_to_001(path)
     monkeypatch.setattr(sqlite_module, "migrations", lambda: migrations()[:1])
     old = await SqliteStore.open(path)  # still at version 1
     assert [v for v, _, _ in await old.schema_versions()] == [1]
@@ -302,7 +273,7 @@ async def test_postgres_migration_002_derives_the_figures_of_older_entries(
         conn = await asyncpg.connect(url)
         try:
             await conn.execute("DROP INDEX hand_players_by_community")
-            for column in _NEW_COLUMNS:
+            for column in STATS_COLUMNS:
                 await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
             await conn.execute("DELETE FROM schema_version WHERE version >= 2")
             for table in ("leases", "workers"):  # what 003 made: the database is back at 001
