@@ -504,6 +504,19 @@ class FakeTelegram:
     def calls_of(self, method: str) -> list[ApiCall]:
         return [c for c in self.calls if c.method == method]
 
+    def reply_to(self, chat_id: int, message_id: int, since: int = 0) -> dict[str, Any] | None:
+        """The parameters of the bot's first ``sendMessage`` in ``chat_id`` that replies to
+        message ``message_id`` (among the calls from index ``since`` on), or ``None``."""
+        for c in self.calls[since:]:
+            if c.method != "sendMessage" or int(c.params.get("chat_id", 0)) != chat_id:
+                continue
+            rp = c.params.get("reply_parameters") or {}
+            if rp.get("message_id") == message_id or (
+                c.params.get("reply_to_message_id") == message_id
+            ):
+                return c.params
+        return None
+
     def answer_of(self, query_id: str) -> ApiCall | None:
         for c in self.calls:
             if c.method == "answerCallbackQuery" and c.params.get("callback_query_id") == query_id:

@@ -156,13 +156,8 @@ class Cluster:
         mid = await self.fake.send_text(user, chat_id, text)
 
         def reply() -> str | None:
-            for c in self.fake.calls[start:]:
-                if c.method != "sendMessage" or int(c.params.get("chat_id", 0)) != chat_id:
-                    continue
-                rp = c.params.get("reply_parameters") or {}
-                if rp.get("message_id") == mid or c.params.get("reply_to_message_id") == mid:
-                    return str(c.params.get("text", ""))
-            return None
+            params = self.fake.reply_to(chat_id, mid, start)
+            return None if params is None else str(params.get("text", ""))
 
         result: str = await self.fake.wait_for(reply, timeout)
         return result
