@@ -73,6 +73,12 @@ class Terminal:
         self.proc.stdin.write((text + "\n").encode())
         await self.proc.stdin.drain()
 
+    async def lobby(self) -> None:
+        """Wait until the newest group screen printed shows the lobby's Join button (it may
+        have been printed already, before the line the test waited for)."""
+        while "Join" not in self.group_buttons:
+            await self.read_until(r".")
+
     async def quit(self) -> None:
         """``/quit``: the sandbox says bye and exits with 0."""
         await self.send("/quit")
@@ -108,8 +114,7 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         first = await term.read_until("sandbox|Table #")
         assert "No bot token set" in first  # one line saying why the sandbox starts
         await term.read_until(r"Anna \(bot\) sits down")
-        if "Join" not in term.group_buttons:  # the lobby may have been printed already
-            await term.read_until(r"\[g1\] Join")
+        await term.lobby()
         await term.send(term.group_buttons["Join"])
         await term.read_until("You sit at seat|Вы за местом")
         await term.send(term.group_buttons["Ready"])
@@ -167,7 +172,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         await term.read_until(r"^» .*open")
         await term.send("/addbot")
         await term.read_until(r"sits down")
-        await term.read_until(r"\[g1\] Join")
+        await term.lobby()
         await term.send(term.group_buttons["Join"])
         await term.read_until("You sit at seat|Вы за местом")
         await term.send(term.group_buttons["Ready"])
