@@ -473,11 +473,7 @@ class TelegramAdapter:
         if msg is None:
             return
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
-            try:
-                photo = InputFile(reply.picture, filename=reply.picture_name)
-                await msg.reply_photo(photo, caption=fit(reply.text, MAX_CAPTION))
-            except TelegramError:
-                log.exception("cannot send a picture in %s", msg.chat_id)
+            await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
         text = reply.text or (reply.screen.text if reply.screen else "")
         if not text:
@@ -490,11 +486,16 @@ class TelegramAdapter:
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
-            try:
-                photo = InputFile(reply.picture, filename=reply.picture_name)
-                await msg.reply_photo(photo, caption=fit(reply.caption, MAX_CAPTION))
-            except TelegramError:
-                log.exception("cannot send a picture in %s", msg.chat_id)
+            await self._reply_photo(msg, reply.picture, reply.picture_name, reply.caption)
+
+    async def _reply_photo(self, msg: Message, png: bytes, name: str, caption: str) -> None:
+        """Answer ``msg`` with a picture (``/hand``, the ``/stats`` chart); failures are
+        logged."""
+        try:
+            photo = InputFile(png, filename=name)
+            await msg.reply_photo(photo, caption=fit(caption, MAX_CAPTION))
+        except TelegramError:
+            log.exception("cannot send a picture in %s", msg.chat_id)
 
     def _simple(self, method: Any, *, first_arg: bool = False) -> Any:
         """A command answered by one service call; ``first_arg``: the command's first word is
