@@ -178,6 +178,11 @@ class SeatState:
         return cls(**d)
 
 
+#: How many one-shot command keys a table remembers (:attr:`LiveTable.requests`): a
+#: redelivered update comes within seconds, long before this many commands follow it.
+REQUESTS_KEPT = 32
+
+
 @dataclass(slots=True)
 class LiveTable:
     """One open table in memory. Only the service changes it, under ``lock``.
@@ -203,6 +208,10 @@ class LiveTable:
         when it is sent).
     :ivar pictures: the community's ``pictures`` setting: a showdown also owes the group its
         picture (issue 12).
+    :ivar requests: the platform keys of the last :data:`REQUESTS_KEPT` one-shot commands
+        applied (``/topup``), committed with their step: a command delivered again (Telegram
+        redelivers an update whose handling a crash cut short; the router retries) is
+        answered, not applied twice.
     """
 
     id: int
@@ -246,6 +255,18 @@ class LiveTable:
     closing: bool = False
     bot_due: float | None = None
     pictures: bool = True
+    requests: list[str] = field(default_factory=list)
+
+    def applied(self, request: str | None) -> bool:
+        """Whether the one-shot command ``request`` (a platform key, e.g. ``tg:<chat>:<update>``)
+        was applied already; ``None`` (no key) never was."""
+        return request is not None and request in self.requests
+
+    def remember(self, request: str | None) -> None:
+        """Record ``request`` as applied by the step being built (kept in the snapshot, so
+        the record commits with the step); only the last :data:`REQUESTS_KEPT` are kept."""
+        if request is not None:
+            self.requests = [*self.requests, request][-REQUESTS_KEPT:]
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -371,6 +392,7 @@ class LiveTable:
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))
         t.pictures = bool(snap.get("pictures", True))
+        t.requests = [str(r) for r in snap.get("requests") or ()]
         bot_due = snap.get("bot_due")
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
@@ -423,6 +445,7 @@ class LiveTable:
             "names": {str(k): v for k, v in self.names.items()},
             "closing": self.closing,
             "pictures": self.pictures,
+            "requests": list(self.requests),
             "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,

@@ -194,6 +194,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Topped up: +{amount} {label}, stack {stack}.",
         "ru": "Докуплено: +{amount} {label}, стек {stack}.",
     },
+    "reply.request_done": {
+        "en": "Already done: this command was applied once.",
+        "ru": "Уже сделано: эта команда выполнена один раз.",
+    },
     "reply.topup_range": {
         "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
         "ru": "Докупить можно от 1 до {room} {label} (в стеке не больше {max}). Пример: /topup N",

@@ -313,8 +313,9 @@ class OfcCommands(app_commands.Group):
     async def topup(self, interaction: Interaction, amount: str = "") -> None:
         """Top up the stack (R8.2)."""
         service = self.adapter.service
+        request = f"dc:{interaction.id}"  # an interaction seen twice applies once
         await self.adapter.command(
-            interaction, lambda chat, actor: service.top_up(chat, actor, amount)
+            interaction, lambda chat, actor: service.top_up(chat, actor, amount, request=request)
         )
 
     @app_commands.command(name="sitout", description="Skip hands, keeping your seat")

@@ -277,11 +277,21 @@ class TableService:
         )
 
     async def top_up(
-        self, chat: ChatRef, actor: Actor, amount: str = "", answer: Answer | None = None
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        amount: str = "",
+        answer: Answer | None = None,
+        request: str | None = None,
     ) -> Reply:
-        """``/topup [N]``: add to the stack from the balance between hands (R8.2)."""
+        """``/topup [N]``: add to the stack from the balance between hands (R8.2); with
+        ``request`` (the platform's key of the command, e.g. ``tg:<chat>:<update_id>``) a
+        command delivered twice applies once."""
         return await self._at_table(
-            chat, actor, lambda t, c, lang: lobby.top_up(self.rt, t, c, actor, lang, amount), answer
+            chat,
+            actor,
+            lambda t, c, lang: lobby.top_up(self.rt, t, c, actor, lang, amount, request),
+            answer,
         )
 
     async def sit_out(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:

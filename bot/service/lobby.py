@@ -133,11 +133,23 @@ MAX_TOP_UP = 10**12
 
 
 async def top_up(
-    rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str, amount: str = ""
+    rt: Runtime,
+    t: LiveTable,
+    community: Community,
+    actor: Actor,
+    lang: str,
+    amount: str = "",
+    request: str | None = None,
 ) -> Reply:
     """Top up the stack from the balance between hands (R8.2): by ``amount`` kush, or by the
     minimum buy-in when none is given, never past the table's maximum (``max_buy_in``,
-    5 × the minimum by default). A busted player who tops up plays the next hand."""
+    5 × the minimum by default). A busted player who tops up plays the next hand.
+
+    ``request`` (the platform's key of the command) makes it apply once: the same command
+    delivered again is answered "already done" and moves nothing (:meth:`LiveTable.applied`).
+    """
+    if t.applied(request):
+        return Reply(tr(lang, "reply.request_done"))
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
@@ -162,6 +174,7 @@ async def top_up(
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
             seat.stack += value
+            t.remember(request)
             tx.group = t.hand is None
             maybe_start(rt, t, tx)
     except InsufficientFunds:

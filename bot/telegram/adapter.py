@@ -389,7 +389,7 @@ class TelegramAdapter:
             "join": self._at_table(service.join),
             "ready": self._at_table(service.ready),
             "leave": self._at_table(service.leave),
-            "topup": self._at_table(service.top_up, first_arg=True),
+            "topup": self._at_table(service.top_up, first_arg=True, request=True),
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
@@ -511,10 +511,12 @@ class TelegramAdapter:
 
         return handler
 
-    def _at_table(self, method: Any, *, first_arg: bool = False) -> Any:
+    def _at_table(self, method: Any, *, first_arg: bool = False, request: bool = False) -> Any:
         """A table command: answered as soon as its step is committed (``answer=``), before
         the table's messages go out, so a 429 on them never delays the answer; ``first_arg``
-        as in :meth:`_simple` (``/topup 300``)."""
+        as in :meth:`_simple` (``/topup 300``); ``request``: a one-shot command given its key
+        ``tg:<chat>:<update_id>`` (``request=``), so an update Telegram delivers again applies
+        once."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
@@ -525,8 +527,15 @@ class TelegramAdapter:
             async def answer(reply: Reply) -> None:
                 await self._reply(update, reply)
 
+            extra = (
+                {"request": f"tg:{update.effective_chat.id}:{update.update_id}"} if request else {}
+            )
             await method(
-                _chat(update.effective_chat), _actor(update.effective_user), *args, answer=answer
+                _chat(update.effective_chat),
+                _actor(update.effective_user),
+                *args,
+                answer=answer,
+                **extra,
             )
 
         return handler

@@ -107,6 +107,7 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
+        self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
         self._update_ids = itertools.count(1)
         self._message_ids = itertools.count(1)
         self._query_ids = itertools.count(1)
@@ -402,6 +403,16 @@ class FakeTelegram:
         does (retried until it is accepted with a 2xx, for up to a minute); returns its
         update_id."""
         update = dict(update, update_id=next(self._update_ids))
+        self.pushed[int(update["update_id"])] = update
+        return await self._queue(update)
+
+    async def redeliver(self, update_id: int) -> int:
+        """Deliver an update already delivered once again, with its update_id, as Telegram does
+        when the bot did not confirm it (a crash before the next getUpdates offset, a webhook
+        answer that never came); returns the update_id."""
+        return await self._queue(dict(self.pushed[update_id]))
+
+    async def _queue(self, update: dict[str, Any]) -> int:
         if self.webhook is not None:
             task = asyncio.create_task(self._deliver(update, *self.webhook))
             self._delivering.add(task)

@@ -281,6 +281,47 @@ async def test_restart_in_the_middle_of_a_hand_then_it_finishes(tmp_path: Path) 
         await fake.stop()
 
 
+async def test_r8_2_a_topup_delivered_again_after_a_restart_applies_once(tmp_path: Path) -> None:
+    """Telegram delivers an update again when the bot did not confirm it (a crash before the
+    next getUpdates). ``/topup 150`` handled, the bot restarted, the same update (same
+    update_id) delivered to the new process: answered "already done", the stack and the
+    balance moved once, the ledger balanced (R8.2). Without the key in the snapshot the
+    restarted bot would move 150 more."""
+    from bot.model import ChatRef
+    from bot.texts import tr
+    from storage.check import check_store
+
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.say(ALICE, "/newtable")
+            await w.press_lobby(ALICE, "j")
+            await w.press_lobby(ALICE, "r")
+            reply = await w.say(ALICE, "/topup 150")
+            assert reply["text"] == tr("en", "reply.topped_up", amount=150, label="kush", stack=350)
+            update_id = max(fake.pushed)
+            assert "/topup 150" in str(fake.pushed[update_id])
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            start = len(fake.calls)
+            await fake.redeliver(update_id)
+            mid = int(fake.pushed[update_id]["message"]["message_id"])
+            answer = await fake.wait_for(lambda: fake.reply_to(GROUP_ID, mid, start))
+            assert answer["text"] == tr("en", "reply.request_done")
+            t = w2.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+            assert t is not None
+            assert await w2.store.stacks(t.id) == {t.seats[0].player_id: 350}
+            player = await w2.store.get_player(t.seats[0].player_id)
+            assert player is not None and player.balance == 1000 - 350
+            assert await check_store(w2.store) == []
+            # a new /topup (a new update) still applies
+            reply = await w2.say(ALICE, "/topup 50")
+            assert reply["text"] == tr("en", "reply.topped_up", amount=50, label="kush", stack=400)
+    finally:
+        await fake.stop()
+
+
 async def test_429_is_retried_not_lost(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         w.fake.fail_next["sendMessage"] = [

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import REQUESTS_KEPT, LiveTable
 from bot.presses import TopUp, decode
 from bot.service import TableService
 from bot.texts import tr
+from game.options import RuleOptions
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -106,3 +108,35 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
         assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
         assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
+
+
+async def test_r8_2_the_same_topup_request_applies_once(env) -> None:  # type: ignore[no-untyped-def]
+    """A ``/topup`` whose platform key was applied already (a redelivered update) is answered
+    "already done" and moves nothing; another key applies; the key survives a snapshot."""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    reply = await service.top_up(GROUP, ALICE, "100", request="tg:-1:7")
+    assert reply.text == tr("en", "reply.topped_up", amount=100, label="kush", stack=300)
+    reply = await service.top_up(GROUP, ALICE, "100", request="tg:-1:7")
+    assert not reply.alert and reply.text == tr("en", "reply.request_done")
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert (await store.stacks(t.id)) == {t.seats[0].player_id: 300}
+    assert await player_balance(store, ALICE) == 700
+    reply = await service.top_up(GROUP, ALICE, "100", request="tg:-1:8")
+    assert reply.text == tr("en", "reply.topped_up", amount=100, label="kush", stack=400)
+    assert t.requests == ["tg:-1:7", "tg:-1:8"]
+    assert LiveTable.from_json(t.to_json(), 0.0).requests == ["tg:-1:7", "tg:-1:8"]
+    assert await check_store(store) == []
+
+
+def test_a_table_remembers_only_the_last_requests() -> None:
+    """:data:`REQUESTS_KEPT` keys at most, the oldest forgotten first; ``None`` is no key."""
+    t = LiveTable(1, "telegram", 1, "-1", "-1", "en", RuleOptions(), 200, "kush")
+    for i in range(REQUESTS_KEPT + 5):
+        t.remember(f"k{i}")
+    t.remember(None)
+    assert len(t.requests) == REQUESTS_KEPT and t.requests[0] == "k5"
+    assert t.applied(f"k{REQUESTS_KEPT + 4}") and not t.applied("k4") and not t.applied(None)
