@@ -296,7 +296,8 @@ class OfcCommands(app_commands.Group):
         admin = is_admin(interaction)
         service = self.adapter.service
         await self.adapter.command(
-            interaction, lambda chat, actor: service.add_bot(chat, actor, admin, level)
+            interaction,
+            lambda chat, actor: service.add_bot(chat, actor, admin, level, f"dc:{interaction.id}"),
         )
 
     @app_commands.command(name="removebot", description="Stand a computer player up")

@@ -407,14 +407,23 @@ class TableService:
         return await settings_mod.settings(self.rt, community, lang, args)
 
     # -- computer players ---------------------------------------------------------------------
-    async def add_bot(self, chat: ChatRef, actor: Actor, is_admin: bool, level: str = "") -> Reply:
+    async def add_bot(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        level: str = "",
+        request: str | None = None,
+    ) -> Reply:
         """``/addbot [easy|normal|strong]`` (admins and the table's opener): seat a computer
-        player that plays with house kush (issue 13)."""
+        player that plays with house kush (issue 13); ``request`` as in :meth:`top_up` (the
+        same command delivered twice seats one)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):
                 return Reply(tr(lang, "reply.admins_only"), alert=True)
-            return await bots.add_bot(self.rt, t, community, lang, clean_arg(level, 16).lower())
+            level_ = clean_arg(level, 16).lower()
+            return await bots.add_bot(self.rt, t, community, lang, level_, request)
 
         return await self._at_table(chat, actor, body)
 

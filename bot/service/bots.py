@@ -51,8 +51,19 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             break
 
 
-async def add_bot(rt: Runtime, t: LiveTable, community: Community, lang: str, level: str) -> Reply:
-    """Seat a computer player of ``level`` (R8.2: it buys in from its house balance)."""
+async def add_bot(
+    rt: Runtime,
+    t: LiveTable,
+    community: Community,
+    lang: str,
+    level: str,
+    request: str | None = None,
+) -> Reply:
+    """Seat a computer player of ``level`` (R8.2: it buys in from its house balance).
+    ``request``: the platform's key of the command; one applied already is answered "already
+    done" and seats nobody (:meth:`LiveTable.applied`)."""
+    if t.applied(request):
+        return Reply(tr(lang, "reply.request_done"))
     if t.tournament is not None:
         return Reply(tr(lang, "bot.no_tournament"), alert=True)
     try:
@@ -92,6 +103,7 @@ async def add_bot(rt: Runtime, t: LiveTable, community: Community, lang: str, le
                 bot=lvl.value,
             )
             t.seats[seat.seat] = seat
+            t.remember(request)
             tx.moves.append(BuyIn(player.id, t.min_buy_in))
             tx.group = True
             maybe_start(rt, t, tx)

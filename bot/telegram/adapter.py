@@ -584,7 +584,8 @@ class TelegramAdapter:
         who = await self._as_admin(update)
         if who is not None:
             level = context.args[0] if context.args else ""
-            await self._reply(update, await self.service.add_bot(*who, level))
+            request = f"tg:{who[0].chat_id}:{update.update_id}"  # delivered twice: seats one
+            await self._reply(update, await self.service.add_bot(*who, level, request))
 
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)

@@ -102,3 +102,21 @@ async def test_removebot_between_hands_and_a_restart_with_a_bot_seated() -> None
     assert not any(s.bot for s in t2.seats.values())
     assert (await service2.remove_bot(GROUP, ALICE, True)).text == tr("en", "bot.none")
     assert await check_store(store) == []
+
+
+async def test_the_same_addbot_request_seats_one_computer_player() -> None:
+    """``/addbot`` delivered twice (same platform key) seats one computer player and buys in
+    once; the second delivery is answered "already done"."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    reply = await service.add_bot(GROUP, ALICE, True, "easy", "tg:-100:41")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="easy")
+    reply = await service.add_bot(GROUP, ALICE, True, "easy", "tg:-100:41")
+    assert not reply.alert and reply.text == tr("en", "reply.request_done")
+    t = service.table_in(GROUP)
+    assert t is not None and [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
+    assert len(await store.stacks(t.id)) == 1
+    reply = await service.add_bot(GROUP, ALICE, True, "easy", "tg:-100:42")  # a new command
+    assert reply.text == tr("en", "bot.added", name="🤖 Boris", level="easy")
+    assert await check_store(store) == []
