@@ -305,7 +305,8 @@ class TelegramPresenter:
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
-        as multipart), in a group's new chat if it moved; failures are logged."""
+        as multipart), in a group's new chat if it moved; a refusal (a group that forbids
+        photos) is logged in one line and skipped."""
         target = self._migrated.get(chat_id, chat_id)
         caption = fit(caption, MAX_CAPTION)
         try:
@@ -316,8 +317,9 @@ class TelegramPresenter:
                 self.follow_soon(target, str(exc.new_chat_id))
                 photo = InputFile(png, filename="showdown.png")
                 await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
-        except TelegramError:
-            log.exception("cannot send the picture in %s", chat_id)
+        except TelegramError as exc:
+            # e.g. a group that forbids photos: one line, the text showdown is the record
+            log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
@@ -494,8 +496,8 @@ class TelegramAdapter:
         try:
             photo = InputFile(png, filename=name)
             await msg.reply_photo(photo, caption=fit(caption, MAX_CAPTION))
-        except TelegramError:
-            log.exception("cannot send a picture in %s", msg.chat_id)
+        except TelegramError as exc:
+            log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
     def _simple(self, method: Any, *, first_arg: bool = False) -> Any:
         """A command answered by one service call; ``first_arg``: the command's first word is

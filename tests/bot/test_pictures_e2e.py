@@ -7,6 +7,7 @@ picture before they are shown."""
 from __future__ import annotations
 
 import io
+import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -184,3 +185,35 @@ async def test_hand_shows_your_own_board_privately_and_never_in_the_group(
         assert mine["name"] == "Alice" and mine["live"] is True
         assert mine["boxes"] == ["Qs Qh", "Ks", "As Ad Ac"]
         assert w.fake.photos_in(GROUP_ID) == []
+
+
+async def test_a_group_that_forbids_photos_gets_the_text_showdown_and_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram refuses ``sendPhoto`` in a group whose members may not send photos: the hand
+    ends with its text showdown, the refusal is one warning line (no traceback), and the table
+    plays on."""
+    async with world(tmp_path, rng_seed=5) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.fail_when(
+            lambda c: c.method == "sendPhoto",
+            400,
+            {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: not enough rights to send photos to the chat",
+            },
+        )
+        await seat_everyone(w, [ALICE, BOB])
+        with caplog.at_level(logging.WARNING, logger="bot"):
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            await w.fake.wait_for(lambda: w.fake.calls_of("sendPhoto") or None)
+            await w.settle()
+        assert w.fake.photos_in(GROUP_ID) == []
+        assert any(m["text"].startswith("🏁") for m in w.fake.chat_messages(GROUP_ID))
+        refused = [r for r in caplog.records if "cannot send the picture" in r.getMessage()]
+        assert len(refused) == 1 and refused[0].exc_info is None
+        assert "not enough rights" in refused[0].getMessage().lower()
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 2  # the next hand was dealt
