@@ -228,6 +228,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No open table here. Start one with /newtable.",
         "ru": "Здесь нет открытого стола. Откройте: /newtable.",
     },
+    "reply.wallet_in_group": {
+        "en": "Kush are kept per group: use this command in the group where you play.",
+        "ru": "Куши свои в каждой группе: напишите эту команду в группе, где вы играете.",
+    },
     "reply.group_only": {
         "en": "This command works in a group chat.",
         "ru": "Эта команда работает в групповом чате.",

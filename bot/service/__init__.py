@@ -319,19 +319,30 @@ class TableService:
         )
 
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
-        """The player's balance and stack."""
+        """The player's balance and stack in the group (a private chat has no wallet: told to
+        ask in the group, :meth:`_no_wallet_here`)."""
+        if chat.private:
+            return self._no_wallet_here(actor)
         community = await self._community(chat)
         lang = self._lang(community, actor)
         return await wallet.balance(self.rt, community, self.table_in(chat), actor, lang)
 
     async def top(self, chat: ChatRef, actor: Actor, period: str = "") -> Reply:
         """The community leaderboard: by balance plus stacks, or with ``period`` (``week``,
-        ``month``, ``all``) by kush won in it (issue 12)."""
+        ``month``, ``all``) by kush won in it (issue 12). Not in a private chat."""
+        if chat.private:
+            return self._no_wallet_here(actor)
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if period.strip():
             return await stats.top(self.rt, community, lang, clean_arg(period.strip(), 16))
         return await wallet.top(self.rt, community, lang)
+
+    @staticmethod
+    def _no_wallet_here(actor: Actor) -> Reply:
+        """The answer to a wallet command in a private chat: kush belong to a group, and a
+        private chat must not grow a wallet of its own (its balance would mean nothing)."""
+        return Reply(tr(language_of(actor.language), "reply.wallet_in_group"), alert=True)
 
     async def stats(self, chat: ChatRef, actor: Actor, args: Sequence[str] = ()) -> Reply:
         """``/stats [@user|me] [week|month|all]``: the group's statistics and the caller's, or
@@ -351,12 +362,16 @@ class TableService:
         return await stats.replay(self.rt, chat, actor, lang, clean_arg(arg, 16), here=here)
 
     async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
-        """The player's last hands."""
+        """The player's last hands in the group (not in a private chat)."""
+        if chat.private:
+            return self._no_wallet_here(actor)
         community = await self._community(chat)
         return await wallet.history(self.rt, community, actor, self._lang(community, actor), limit)
 
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
-        """The daily bonus, once per UTC day."""
+        """The daily bonus in the group, once per UTC day (not in a private chat)."""
+        if chat.private:
+            return self._no_wallet_here(actor)
         community = await self._community(chat)
         return await wallet.daily(self.rt, community, actor, self._lang(community, actor))
 

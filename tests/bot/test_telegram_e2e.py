@@ -7,6 +7,7 @@ cards that are public at that moment (R3.3, R6.3)."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 
 from bot.screens import Payload, Screen
@@ -451,3 +452,21 @@ async def test_r8_2_topup_command_takes_its_amount_through_the_adapter(tmp_path:
         t = w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
         assert t is not None
         assert await w.store.stacks(t.id) == {t.seats[0].player_id: 350}
+
+
+async def test_wallet_commands_in_a_private_chat_point_to_the_group(tmp_path: Path) -> None:
+    """Kush are kept per group: ``/balance``, ``/daily``, ``/history`` and ``/top`` typed in
+    the private chat are answered with where to ask (in the player's language), and the
+    private chat grows no wallet (no community, no starting kush) of its own."""
+    from bot.texts import tr
+
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")  # Alice has a wallet in the group
+        for command in ("/balance", "/daily", "/history", "/top"):
+            reply = await w.say(ALICE, command, chat_id=ALICE.id)
+            assert reply["text"] == tr("en", "reply.wallet_in_group"), command
+        with sqlite3.connect(tmp_path / "ofc.sqlite3") as db:
+            rows = db.execute("SELECT external_id FROM communities").fetchall()
+        assert rows == [(str(GROUP_ID),)]
+        reply = await w.say(ALICE, "/balance")
+        assert "1000" in reply["text"]
