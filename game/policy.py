@@ -67,8 +67,9 @@ STRONG_WIDTH = 16
 #: big royalties) against two opponents over an ordinary hand. The lower levels use 9.
 STRONG_FANTASYLAND_VALUE = 26.0
 #: Points per play-out for a ``STRONG`` placement that keeps QQ+ on top in reach (a lone Q,
-#: K or A on top with a slot free, ×1.0/1.1/1.2; a made QQ+ or trips ×1.6): the value of
-#: chances the play-outs' heuristics rarely finish.
+#: K or A on top with a slot free, ×1.0/1.1/1.2; a made QQ+ or trips ×2.0, see
+#: ``game.strategy._REACH_MADE``): the value of chances the play-outs' heuristics rarely
+#: finish.
 STRONG_KEEP_OPEN = 5.0
 
 
