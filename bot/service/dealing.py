@@ -80,11 +80,13 @@ def apply_pending(t: LiveTable) -> None:
 
 def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal when it is time (R8.2): in the lobby, once every seated player is ready; between
-    hands, when the next hand is due and enough players are available. With too few players
-    the table goes back to the lobby."""
+    hands, when the next hand is due and enough players are available. With too few players,
+    or only computer players, the table goes back to the lobby."""
     if t.hand is not None:
         return
-    if len(available(t)) < t.options.min_players:
+    seats = available(t)
+    if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
+        # computer players never play a hand among themselves (issue 13): it waits for a person
         t.phase = Phase.LOBBY
         t.next_hand_at = None
         t.ready_deadline = None

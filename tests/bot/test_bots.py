@@ -120,3 +120,29 @@ async def test_the_same_addbot_request_seats_one_computer_player() -> None:
     reply = await service.add_bot(GROUP, ALICE, True, "easy", "tg:-100:42")  # a new command
     assert reply.text == tr("en", "bot.added", name="🤖 Boris", level="easy")
     assert await check_store(store) == []
+
+
+async def test_computer_players_never_play_a_hand_without_a_person() -> None:
+    """Two computer players seated before anyone joins: no hand is dealt (they would play each
+    other forever, a group message per move); Alice ready: dealt to all three. When Alice
+    leaves after the hand, the next hand is not dealt: the table is back in the lobby."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    t = service.table_in(GROUP)
+    assert t is not None and len(t.seats) == 2
+    clock.now += 30
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 0 and t.phase.value == "lobby"
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    assert t.hand is not None and len(t.hand.order) == 3
+    await play_hand_with_bots(service, presenter, clock)
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.text.startswith(tr("en", "reply.left", amount=0, label="kush")[:5])
+    clock.now += 60
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
+    assert await check_store(store) == []
