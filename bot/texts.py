@@ -766,8 +766,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "0 (5 × min_buy_in = {value})",
     },
     "settings.buy_in_order": {
-        "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): set max_buy_in to 0 (5 × min_buy_in) or raise it first",
-        "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): поставьте max_buy_in 0 (5 × min_buy_in) или сначала увеличьте его",
+        "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
+        "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, not in {game}: switch the game first (/settings game {first})",

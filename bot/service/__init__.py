@@ -418,7 +418,9 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
-        args = [clean_arg(a) for a in args]  # echoed in refusals
+        # cleaned, and cut only far beyond the longest value a setting takes (the setting's
+        # own range then refuses it): a value cut to fit would be saved silently shortened
+        args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
         return await settings_mod.settings(self.rt, community, lang, args)
 
     # -- computer players ---------------------------------------------------------------------

@@ -236,6 +236,12 @@ class Setting(BaseModel):
         )
 
 
+#: The longest argument ``/settings`` passes on, in UTF-16 code units: past the longest text a
+#: setting takes (in characters, which may be 2 units each), so a longer one reaches the
+#: setting's check and is refused with its range, never silently cut.
+LONGEST_ARG = 2 * 120 + 16
+
+
 def _seconds(name: str, code: str, low: float, high: float, step: float, **more: Any) -> Setting:
     return Setting(
         name=name,

@@ -97,6 +97,9 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("language", "de", ["auto, en, ru"]),
         ("game", "poker", ["pineapple, ofc, chinese"]),
         ("kush_label", "x" * 41, ["1 to 40 characters"]),
+        # refused, not cut to fit
+        pytest.param("kush_label", "💰" * 41, ["1 to 40 characters"], id="kush_label-41-emoji"),
+        pytest.param("chips_schedule", "10," * 40 + "500", ["0 to 120"], id="chips_schedule-long"),
     ],
 )
 async def test_a_refused_value_names_the_range_and_saves_nothing(
@@ -124,6 +127,8 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
         ("fantasyland", "выкл", "off"),
         ("language", "RU", "ru"),
         ("kush_label", "1 kush = 10 ₽", "1 kush = 10 ₽"),
+        ("kush_label", "💰" * 40, "💰" * 40),  # 40 characters, 80 UTF-16 units: whole
+        ("chips_schedule", ",".join(str(n) for n in range(10, 34)), "10,11,12"),
     ]:
         reply = await say(service, name, *value.split())
         if shown is None:
