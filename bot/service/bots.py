@@ -23,6 +23,16 @@ __all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot
 
 #: Names of the computer players (their user ids are ``bot:<name>``).
 BOT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
+#: The user id of every computer player starts with this (``bot:anna``).
+BOT_USER_PREFIX = "bot:"
+
+
+def is_computer(user_id: str) -> bool:
+    """Whether a player's user id is a computer player's (they play with house kush and are
+    left out of the group's leaderboards)."""
+    return user_id.startswith(BOT_USER_PREFIX)
+
+
 #: Buy-ins the house keeps on a computer player's balance when it sits down.
 HOUSE_BUY_INS = 50
 
@@ -74,10 +84,10 @@ async def add_bot(
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
-    name = next((n for n in BOT_NAMES if f"bot:{n.lower()}" not in taken), None)
+    name = next((n for n in BOT_NAMES if f"{BOT_USER_PREFIX}{n.lower()}" not in taken), None)
     if name is None:
         return Reply(tr(lang, "reply.table_full"), alert=True)
-    user_id = f"bot:{name.lower()}"
+    user_id = f"{BOT_USER_PREFIX}{name.lower()}"
     player = await rt.store.player(community.id, user_id, f"🤖 {name}")
     need = HOUSE_BUY_INS * t.min_buy_in
     if player.balance < need:  # the house funds its players (minted, never a member's kush)

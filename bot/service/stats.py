@@ -31,6 +31,7 @@ from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
+from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.runtime import Runtime
 from bot.texts import tr
 from game.board import BOXES
@@ -190,12 +191,14 @@ async def _with_chart(
 
 async def top(rt: Runtime, community: Community, lang: str, period: str) -> Reply:
     """``/top week|month|all``: players by net kush won in the period, best first, with the
-    hands they played (the period counts every settlement finished in it)."""
+    hands they played (the period counts every settlement finished in it); computer players
+    (house kush) are left out."""
     which = _period(period)
     if which is None:
         return Reply(tr(lang, "top.usage"), alert=True)
     since = period_start(which, rt.clock())
-    rows = await rt.store.kush_leaderboard(community.id, since, 10)
+    rows = await rt.store.kush_leaderboard(community.id, since, 10 + len(BOT_NAMES))
+    rows = [row for row in rows if not is_computer(row[0].user_id)][:10]  # members only
     when = tr(lang, f"period.{which}")
     if not rows:
         return Reply(tr(lang, "stats.none", when=when))

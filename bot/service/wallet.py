@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
+from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
 from bot.texts import tr
@@ -40,8 +41,10 @@ async def balance(
 
 
 async def top(rt: Runtime, community: Community, lang: str) -> Reply:
-    """The community leaderboard (balance plus stacks)."""
-    rows = await rt.store.leaderboard(community.id, 10)
+    """The community leaderboard (balance plus stacks) of its members, ten at most: computer
+    players (house kush) are left out."""
+    rows = await rt.store.leaderboard(community.id, 10 + len(BOT_NAMES))
+    rows = [(p, total) for p, total in rows if not is_computer(p.user_id)][:10]
     if not rows:
         return Reply(tr(lang, "reply.top_empty"))
     lines = [tr(lang, "reply.top_title")]

@@ -146,3 +146,21 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     await service.run_due()
     assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
     assert await check_store(store) == []
+
+
+async def test_leaderboards_list_members_not_computer_players() -> None:
+    """``/top`` (balances) and ``/top all`` (kush won) list the group's members only: a
+    computer player plays with house kush (10,000 on its balance) and is left out."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    await play_hand_with_bots(service, presenter, clock)
+    community = await store.community("telegram", "-100")
+    everyone = [p.name for p, _ in await store.leaderboard(community.id, 10)]
+    assert "🤖 Anna" in everyone and "Alice" in everyone  # the store still has both
+    for period in ("", "all"):
+        reply = await service.top(GROUP, ALICE, period)
+        assert "Alice" in reply.text and "Anna" not in reply.text, reply.text
