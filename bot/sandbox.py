@@ -29,6 +29,7 @@ import logging
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -367,9 +368,12 @@ class Sandbox:
         rest are printed without."""
         while self._private_calls:  # number the writes in order (a send's id comes with it)
             call = self._private_calls[0]
+            if call.method == "sendMessage" and not isinstance(call.result, dict):
+                if time.monotonic() - call.at < 5.0:
+                    break  # not answered yet
+                self._private_calls.pop(0)  # refused: it wrote nothing
+                continue
             if call.method == "sendMessage":
-                if not isinstance(call.result, dict):
-                    break
                 message_id = int(call.result["message_id"])
             else:
                 message_id = int(call.params.get("message_id") or 0)
