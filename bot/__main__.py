@@ -26,8 +26,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--sandbox-db", default="sandbox.sqlite3", help="the sandbox's SQLite file")
     parser.add_argument(
-        "--bots", type=int, default=None, choices=(1, 2),
-        help="sandbox: computer players seated at a new table (default 1)",
+        "--bots", type=int, default=None, choices=(0, 1, 2),
+        help="sandbox: computer players seated at a new table (/addbot; default 1)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bot-level", default=None, choices=("easy", "normal", "strong"),
+        help="sandbox: their level (default normal)",
     )  # fmt: skip
     parser.add_argument(
         "--hand-seconds", type=float, default=None,
@@ -37,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
-        help="sandbox: computer players press at once and hands follow each other at once",
+        help="sandbox: computer players move at once and hands follow each other at once",
     )  # fmt: skip
     parser.add_argument(
         "--router", action="store_true",
@@ -69,9 +73,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         opts = SandboxOptions(
             db=Path(args.sandbox_db),
             bots=1 if args.bots is None else args.bots,
+            bot_level=args.bot_level or "normal",
             hand_seconds=120.0 if args.hand_seconds is None else args.hand_seconds,
             given=frozenset(
-                name for name in ("bots", "hand_seconds") if getattr(args, name) is not None
+                name
+                for name in ("bots", "bot_level", "hand_seconds")
+                if getattr(args, name) is not None
             ),
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,

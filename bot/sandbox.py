@@ -3,19 +3,22 @@
 It runs the real Telegram adapter and table service against the project's own fake Bot API
 (:mod:`bot.telegram.fake_api`) on 127.0.0.1, with a SQLite file of its own. The terminal shows
 the group chat and your private chat as Telegram would (text and numbered buttons); you press
-buttons by number and type commands. Computer players take the other seats: they play with
-the core's built-in strategy through the same button presses a person makes.
+buttons by number and type commands. Computer players are the service's own (issue 13:
+``/addbot [easy|normal|strong]``, :mod:`bot.service.bots`), at a pace set by ``bot_delay``.
 
 Input, one line at a time (also from a pipe, so it can be scripted):
 
-* ``N`` presses button N of your private hand; ``gN`` presses button N of the group's table
-  message;
-* ``/command …`` is sent to the group (``/newtable``, ``/balance``, ``/help`` …);
-* ``/addbot`` seats one more computer player; ``/quit`` (or end of input, or Ctrl-C) exits.
+* ``N`` presses button N of your private hand; ``rN`` button N of the newest other private
+  message printed with buttons (a ``/replay``'s ◀ ▶: its own letter, so a press meant for it
+  never makes a move in your hand); ``gN`` presses button N of the group's table message;
+* ``/command …`` is sent to the group (``/newtable``, ``/addbot strong``, ``/stats``,
+  ``/replay N`` …), a private-only one (``/hand``) to your private chat;
+* ``/quit`` (or end of input, or Ctrl-C) exits.
 
 Timers run in real time (``--hand-seconds`` shortens them); the next start resumes the table
-from the SQLite file. The showdown picture the group gets (issue 12) is written next to the
-SQLite file (``sandbox-picture-N.png``) and its path printed after the showdown.
+from the SQLite file. Every photo the bot sends (the showdown picture, the ``/stats`` chart,
+``/hand``'s board, issue 12) is written next to the SQLite file (``sandbox-picture-N.png``) and
+its path printed.
 """
 
 from __future__ import annotations
@@ -24,16 +27,15 @@ import asyncio
 import contextlib
 import logging
 import os
-import random
 import sys
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from bot.model import ChatRef, LiveTable
-from bot.render import move_presses
 from bot.screens import Payload
 from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
@@ -47,17 +49,24 @@ __all__ = ["SandboxOptions", "run_sandbox"]
 GROUP_ID = -1000000000001
 BYE = "» bye (the table is saved; the next start resumes it)"
 SANDBOX_HELP = (
-    "Sandbox: N presses button N of your hand, gN a button of the group message; /addbot seats "
-    "a computer player; /closetable then /newtable ofc (or chinese) changes the game; /quit "
-    "exits (delete the sandbox's .sqlite3 file to start afresh)."
+    "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button of the "
+    "group message; /hand goes to your private chat, every other "
+    "command to the group; /addbot [easy|normal|strong] seats a computer player, /removebot "
+    "stands it up; /closetable then /newtable ofc (or chinese) changes the game; /quit exits "
+    "(delete the sandbox's .sqlite3 file to start afresh)."
 )
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
-    "/topup", "/tournament", "/removebot",
+    "/topup", "/tournament", "/addbot", "/removebot", "/stats", "/replay", "/hand",
 }  # fmt: skip
+#: commands the real bot answers only in a private chat: the sandbox sends them there
+PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
-BOT_NAMES = ("Anna (bot)", "Boris (bot)")
+OLD_BOTS = (
+    "» this table still seats the old sandbox's computer players ({names}), which no longer "
+    "move: /closetable, then /newtable (/addbot seats the new ones)"
+)
 
 
 @dataclass(frozen=True)
@@ -65,20 +74,31 @@ class SandboxOptions:
     """How the sandbox runs.
 
     :ivar db: its SQLite file.
-    :ivar bots: computer players seated at start when the table is new (1 or 2).
+    :ivar bots: computer players seated at start when the table is new (``/addbot`` as many
+        times).
+    :ivar bot_level: their level (``easy``, ``normal`` or ``strong``, :class:`game.policy.Level`).
     :ivar hand_seconds: each player's time budget per hand (R8.5); the bank is a quarter of it.
-    :ivar bot_delay: seconds a computer player waits before each press.
+    :ivar bot_delay: seconds a computer player waits before its move, at least: it moves
+        between ``bot_delay`` and three times it after its turn begins (the service's
+        ``bot_pace``); 0 moves at once.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
-    :ivar given: the command-line flags given explicitly (``"bots"``, ``"hand_seconds"``): on a
-        resumed table the sandbox says which of them wait for the next table.
+    :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
+        ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
+        next table.
     """
 
     db: Path = Path("sandbox.sqlite3")
     bots: int = 1
+    bot_level: str = "normal"
     hand_seconds: float = 120.0
     bot_delay: float = 0.4
     next_hand_delay: float = 4.0
     given: frozenset[str] = frozenset()
+
+    @property
+    def bot_pace(self) -> tuple[float, float]:
+        """The service's ``bot_pace``: seconds (least, most) before a computer player moves."""
+        return (self.bot_delay, 3 * self.bot_delay)
 
 
 @dataclass
@@ -94,7 +114,8 @@ class _Screen:
 
 @dataclass
 class Sandbox:
-    """The running sandbox: fake Telegram, adapter, service, the human and the computer players."""
+    """The running sandbox: fake Telegram, adapter, service and the human; the computer
+    players are the service's (seated with ``/addbot``, they have no chat of their own)."""
 
     opts: SandboxOptions
     out: TextIO
@@ -104,16 +125,18 @@ class Sandbox:
             1, os.environ.get("USER", "You").title() or "You", "you", "en"
         )
     )
-    bots: list[FakeUser] = field(default_factory=list)
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
     store: SqliteStore | None = None
     _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
     _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
-    _wake: dict[int, asyncio.Event] = field(default_factory=dict)
-    _tasks: list[asyncio.Task[None]] = field(default_factory=list)
-    _pictures: list[Path] = field(default_factory=list)  # written, not printed yet
+    _private_calls: list[ApiCall] = field(default_factory=list)  # private writes, in order
+    _private_written: dict[int, int] = field(default_factory=dict)  # message id → write no.
+    _private_writes: int = 0
+    _other_focus: int | None = None  # the private message (not the hand) whose buttons rN press
+    _pictures: list[tuple[str, Path]] = field(default_factory=list)  # written, not printed
+    _hold_pictures: int = 0  # commands waiting for their answer: its » line comes first
     _printer: asyncio.Task[None] | None = None
     closed_output: bool = False
     quit: asyncio.Event | None = None
@@ -136,7 +159,9 @@ class Sandbox:
             community.id,
             CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
         )
-        self.service = TableService(self.store, next_hand_delay=self.opts.next_hand_delay)
+        self.service = TableService(
+            self.store, next_hand_delay=self.opts.next_hand_delay, bot_pace=self.opts.bot_pace
+        )
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0)
         self.adapter = TelegramAdapter(
             self.service, TOKEN, self.fake.base_url, rate_limiter=limiter
@@ -145,31 +170,38 @@ class Sandbox:
         await self.service.start()
         self._printer = asyncio.create_task(self._print_loop())
         table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
-        seated_bots = (
-            [s.user_id for s in table.seats.values() if s.user_id != str(self.human.id)]
-            if table
-            else []
-        )
-        for uid in seated_bots:  # computer players of a resumed table keep playing
-            self._start_bot(FakeUser(int(uid), BOT_NAMES[(int(uid) - 2) % 2], None, "en"))
+        resumed = table is not None
         if table is None:
             await self.say("/newtable")
-            for _ in range(max(0, min(2, self.opts.bots))):
-                await self.add_bot()
+            for _ in range(max(0, self.opts.bots)):
+                await self.say(f"/addbot {self.opts.bot_level}")
             table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
         else:
             for note in self._resumed_flags(table):
                 self.line(note)
-        self.line(self._what_to_press(table, resumed=bool(seated_bots) or table is not None))
+        self.line(self._what_to_press(table, resumed=resumed))
         self.line(SANDBOX_HELP)
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
-        """What the flags given for a resumed table do: ``--fast`` applies at once, ``--bots``
-        and a different ``--hand-seconds`` wait for the next table (its options are fixed)."""
+        """What a resumed table says first: computer players of an older sandbox seated at it
+        (fake users, not the service's ``bot:…`` players: nothing moves for them any more);
+        ``--fast`` applies at once, ``--bots``, ``--bot-level`` and a different
+        ``--hand-seconds`` wait for the next table (its options are fixed)."""
         notes = []
-        if "bots" in self.opts.given:
+        old = [
+            s.name
+            for s in sorted(table.seats.values(), key=lambda s: s.seat)
+            if not s.bot and not s.user_id.startswith("bot:") and s.user_id != str(self.human.id)
+        ]
+        if old:
+            notes.append(OLD_BOTS.format(names=", ".join(old)))
+        waiting = [f for f, name in (("--bots", "bots"), ("--bot-level", "bot_level"))
+                   if name in self.opts.given]  # fmt: skip
+        if waiting:
+            verb = "applies" if len(waiting) == 1 else "apply"
             notes.append(
-                "» --bots applies to a new table only; /addbot seats one more computer player"
+                f"» {' and '.join(waiting)} {verb} to a new table only; "
+                "/addbot [easy|normal|strong] seats one more computer player"
             )
         kept = float(table.options.hand_seconds)
         if "hand_seconds" in self.opts.given and kept != self.opts.hand_seconds:
@@ -208,11 +240,6 @@ class Sandbox:
         return None
 
     async def stop(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
         if self.service is not None:
             await self.service.stop()
         await self.fake.release_polls()
@@ -239,54 +266,81 @@ class Sandbox:
                 self.quit.set()
 
     def _on_call(self, call: ApiCall) -> None:
+        chat = int(call.params.get("chat_id", 0))
         if call.method == "sendPhoto" and call.files:
-            self._save_picture(next(iter(call.files.values())))
+            if chat == self.human.id:
+                what = "your board (/hand)"
+            elif call.params.get("reply_parameters"):
+                what = "chart"  # /stats: the kush chart answers the command
+            else:
+                what = "showdown picture"
+            self._save_picture(next(iter(call.files.values())), what)
             return
         if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             return
-        chat = int(call.params.get("chat_id", 0))
         if chat == GROUP_ID and not call.params.get("reply_parameters"):
             self._group_calls.append(call)  # every write, not just the newest state
+        elif chat == self.human.id:
+            self._private_calls.append(call)  # which private message was written last
         if chat in (GROUP_ID, self.human.id):
             self._dirty.add(chat)
-        event = self._wake.get(chat)
-        if event is not None:
-            event.set()
 
-    def _save_picture(self, png: bytes) -> None:
+    def _save_picture(self, png: bytes, what: str) -> None:
         """Write a photo the bot sent next to the database, as the first free
-        ``<db name>-picture-N.png``; its path is printed after the messages."""
+        ``<db name>-picture-N.png``; its path is printed after the messages as ``🖼 what:``."""
         folder, stem = self.opts.db.resolve().parent, self.opts.db.stem
+        taken = {path for _, path in self._pictures}
         n = 1
-        while (path := folder / f"{stem}-picture-{n}.png").exists() or path in self._pictures:
+        while (path := folder / f"{stem}-picture-{n}.png").exists() or path in taken:
             n += 1
         try:
             path.write_bytes(png)
         except OSError as exc:
             self.line(f"(the picture could not be written: {exc})")
             return
-        self._pictures.append(path)
+        self._pictures.append((what, path))
         self._dirty.add(GROUP_ID)
 
     def screen(self, chat: int) -> _Screen | None:
         """The newest bot message in a chat that matters: the table message with buttons in the
-        group, the hand message in private (falling back to the newest message)."""
+        group; in private the hand message while it has buttons, else the other message whose
+        buttons were printed last (a ``/replay``), else the newest message."""
         msgs = self.fake.chat_messages(chat)
         if not msgs:
             return None
-        if self.service is not None:
-            for t in self.service.tables.values():
-                ref = None
-                if chat == GROUP_ID and t.chat_id == str(GROUP_ID):
-                    ref = t.group_ref
-                elif chat > 0:
-                    seat = t.seat_of(str(chat))
-                    ref = seat.private_ref if seat else None
-                if ref is not None and (chat, int(ref)) in self.fake.messages:
-                    m = self.fake.messages[(chat, int(ref))]
-                    return _Screen(m["message_id"], m["text"], _buttons(m))
+        hand = self._hand_message(chat)
+        other = self.other_screen(chat)
+        if hand is not None and (_buttons(hand) or other is None):
+            return _Screen(hand["message_id"], hand["text"], _buttons(hand))
+        if other is not None:
+            return other
         m = msgs[-1]
         return _Screen(m["message_id"], m["text"], _buttons(m))
+
+    def other_screen(self, chat: int) -> _Screen | None:
+        """The private message other than the hand whose buttons were printed last (``rN``),
+        while it has buttons."""
+        if chat < 0 or self._other_focus is None:
+            return None
+        m = self.fake.messages.get((chat, self._other_focus))
+        if m is None or not _buttons(m):
+            return None
+        return _Screen(m["message_id"], m["text"], _buttons(m))
+
+    def _hand_message(self, chat: int) -> dict[str, Any] | None:
+        """The group's table message, or the private hand message of the chat's user."""
+        if self.service is None:
+            return None
+        for t in self.service.tables.values():
+            ref = None
+            if chat == GROUP_ID and t.chat_id == str(GROUP_ID):
+                ref = t.group_ref
+            elif chat > 0:
+                seat = t.seat_of(str(chat))
+                ref = seat.private_ref if seat else None
+            if ref is not None and (chat, int(ref)) in self.fake.messages:
+                return self.fake.messages[(chat, int(ref))]
+        return None
 
     async def _print_loop(self) -> None:
         while True:
@@ -295,24 +349,59 @@ class Sandbox:
 
     async def print_changes(self) -> None:
         """Print every bot message of the group and of your private chat that changed since it
-        was last printed (the showdown record included), with its buttons numbered."""
+        was last printed (the showdown record included), with its buttons numbered, then the
+        paths of the photos written since."""
         for chat in sorted(self._dirty, reverse=True):
             self._dirty.discard(chat)
-            current = self.screen(chat)
             if chat == GROUP_ID:
-                self._print_group_writes(current)
+                self._print_group_writes(self.screen(chat))
+            else:
+                self._print_private(chat)
+        while self._pictures and not self._hold_pictures:
+            what, path = self._pictures.pop(0)
+            self.line(f"🖼 {what}: {path}")
+
+    def _print_private(self, chat: int) -> None:
+        """Print the private messages that changed, in the order they were last written: the
+        hand message with its buttons numbered (N); of the others the last one with buttons
+        gets them numbered as ``rN`` (a ``/replay``'s ◀ ▶: rN presses them from then on), the
+        rest are printed without."""
+        while self._private_calls:  # number the writes in order (a send's id comes with it)
+            call = self._private_calls[0]
+            if call.method == "sendMessage" and not isinstance(call.result, dict):
+                if time.monotonic() - call.at < 5.0:
+                    break  # not answered yet
+                self._private_calls.pop(0)  # refused: it wrote nothing
                 continue
-            for m in self.fake.chat_messages(chat):
-                if chat == GROUP_ID and (chat, m["message_id"]) in self.fake.replies:
-                    continue  # replies to commands are printed as » lines
-                key = (m["message_id"], m["text"], repr(m.get("reply_markup")))
-                if self._printed.get((chat, m["message_id"])) == key:
-                    continue
+            if call.method == "sendMessage":
+                message_id = int(call.result["message_id"])
+            else:
+                message_id = int(call.params.get("message_id") or 0)
+            self._private_calls.pop(0)
+            self._private_writes += 1
+            self._private_written[message_id] = self._private_writes
+        changed = []
+        for m in self.fake.chat_messages(chat):
+            key = (m["message_id"], m["text"], repr(m.get("reply_markup")))
+            if self._printed.get((chat, m["message_id"])) != key:
                 self._printed[(chat, m["message_id"])] = key
-                live = current is not None and current.message_id == m["message_id"]
-                self._print_message(chat, m["text"], _buttons(m) if live else [])
-        while self._pictures:
-            self.line(f"🖼 showdown picture: {self._pictures.pop(0)}")
+                changed.append(m)
+        changed.sort(key=lambda m: (self._private_written.get(m["message_id"], 0), m["message_id"]))
+        hand = self._hand_message(chat)
+        hand_id = hand["message_id"] if hand is not None else None
+        other = next(
+            (m["message_id"] for m in reversed(changed)
+             if m["message_id"] != hand_id and _buttons(m)),
+            None,
+        )  # fmt: skip
+        if other is not None:
+            self._other_focus = other
+        for m in changed:
+            if m["message_id"] == hand_id:
+                self._print_message(chat, m["text"], _buttons(m))
+            else:
+                rows = _buttons(m) if m["message_id"] == other else []
+                self._print_message(chat, m["text"], rows, prefix="r")
 
     def _print_group_writes(self, current: _Screen | None) -> None:
         """Print every write to the group in the order it was made, edits of earlier messages
@@ -344,8 +433,10 @@ class Sandbox:
             rows = current.rows if live and current and last[message_id] == n else []
             self._print_message(GROUP_ID, text, rows)
 
-    def _print_message(self, chat: int, text: str, rows: list[list[tuple[str, str]]]) -> None:
-        prefix = "g" if chat == GROUP_ID else ""
+    def _print_message(
+        self, chat: int, text: str, rows: list[list[tuple[str, str]]], prefix: str = ""
+    ) -> None:
+        prefix = "g" if chat == GROUP_ID else prefix
         title = "group · Sandbox" if chat == GROUP_ID else f"private · {self.human.first_name}"
         self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
         self.line(text)
@@ -361,17 +452,38 @@ class Sandbox:
     async def say(self, text: str) -> None:
         """Send a command to the group as the human and print the bot's reply."""
         start = len(self.fake.calls)
-        await self.fake.send_text(self.human, GROUP_ID, text)
-        reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
-        if reply:
-            self.line("» " + str(reply.params.get("text", "")).replace("\n", "\n  "))
+        self._hold_pictures += 1  # a /stats chart is printed after the answer
+        try:
+            await self.fake.send_text(self.human, GROUP_ID, text)
+            reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
+            if reply:
+                self.line("» " + str(reply.params.get("text", "")).replace("\n", "\n  "))
+        finally:
+            self._hold_pictures -= 1
 
-    async def press(self, user: FakeUser, chat: int, number: int) -> str | None:
-        """Press button ``number`` of the chat's current screen; returns the notice text."""
-        shown = self.screen(chat)
+    async def say_private(self, text: str) -> None:
+        """Send a command to your private chat (``/hand``) and wait for the bot's answer: a
+        photo's caption is printed as a » line (the photo is saved and its path printed), a
+        text answer as the private message it is."""
+        start = len(self.fake.calls)
+        self._hold_pictures += 1  # the photo's path is printed after its caption
+        try:
+            await self.fake.send_text(self.human, self.human.id, text)
+            reply = await self._wait(lambda: _private_after(self.fake, start, self.human.id))
+            if reply is not None and reply.method == "sendPhoto":
+                caption = str(reply.params.get("caption", ""))
+                self.line("» " + caption.replace("\n", "\n  "))
+        finally:
+            self._hold_pictures -= 1
+
+    async def press(self, chat: int, number: int, *, other: bool = False) -> str | None:
+        """Press button ``number`` of the chat's current screen as the human (``other``: of the
+        private message ``rN`` presses); returns the notice text."""
+        shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None or not 1 <= number <= len(shown.buttons):
             return "no such button"
-        qid = await self.fake.press(user, chat, shown.message_id, shown.buttons[number - 1][1])
+        data = shown.buttons[number - 1][1]
+        qid = await self.fake.press(self.human, chat, shown.message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
@@ -391,109 +503,35 @@ class Sandbox:
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
         command = text.split()[0].split("@")[0].lower()
-        if command == "/addbot":
-            await self.add_bot()
-        elif command == "/help":
+        if command == "/help":
             await self.say(text)
             self.line("» " + SANDBOX_HELP)
+        elif command in PRIVATE_COMMANDS:
+            await self.say_private(text)
         elif command in KNOWN_COMMANDS:
             await self.say(text)
-            await self._bots_ready()
         elif text.startswith("/"):
             self.line(f"» unknown command {command}; /help lists them")
         elif text[0] in "gG" and text[1:].isdigit():
-            notice = await self.press(self.human, GROUP_ID, int(text[1:]))
+            notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:
                 self.line("» " + notice)
-            await self._bots_ready()
+        elif text[0] in "rR" and text[1:].isdigit():
+            notice = await self.press(self.human.id, int(text[1:]), other=True)
+            if notice:
+                self.line("» " + notice)
         elif text.isdigit():
-            notice = await self.press(self.human, self.human.id, int(text))
+            notice = await self.press(self.human.id, int(text))
             if notice:
                 self.line("» " + notice)
         else:
             self.line(
-                "» type a button number (1, 2 … for your hand, g1 … for the group) or a /command"
+                "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
+                "group) or a /command"
             )
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
-
-    # -- computer players --------------------------------------------------------------------
-    async def add_bot(self) -> None:
-        assert self.service is not None
-        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
-        seated = {s.user_id for s in table.seats.values()} if table else set()
-        bot = next((b for b in self.bots if str(b.id) not in seated), None)
-        if bot is None:
-            if len(self.bots) >= 2:
-                self.line("» the sandbox has two computer players already")
-                return
-            n = len(self.bots)
-            bot = FakeUser(2 + n, BOT_NAMES[n], None, "en")
-        self._start_bot(bot)
-        await self._press_lobby(bot, "j")
-        self.line(f"» {bot.first_name} sits down.")
-        await self._bots_ready()
-
-    async def _bots_ready(self) -> None:
-        """Computer players press Ready once you are seated, so no hand starts without you."""
-        assert self.service is not None
-        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
-        if table is None or table.seat_of(str(self.human.id)) is None:
-            return
-        for bot in self.bots:
-            seat = table.seat_of(str(bot.id))
-            if seat is not None and not seat.ready:
-                await self._press_lobby(bot, "r")
-
-    def _start_bot(self, bot: FakeUser) -> None:
-        if any(b.id == bot.id for b in self.bots):
-            return
-        self.bots.append(bot)
-        self._wake[bot.id] = asyncio.Event()
-        self._tasks.append(asyncio.create_task(self._bot_loop(bot), name=f"sandbox-{bot.id}"))
-
-    async def _press_lobby(self, user: FakeUser, action: str) -> None:
-        shown = self.screen(GROUP_ID)
-        if shown is None:
-            return
-        for i, (_, data) in enumerate(shown.buttons, 1):
-            p = Payload.decode(data)
-            if p is not None and p.action == action:
-                await self.press(user, GROUP_ID, i)
-                return
-
-    async def _bot_loop(self, bot: FakeUser) -> None:
-        event = self._wake[bot.id]
-        rng = random.Random(bot.id)
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), 1.0)
-            event.clear()
-            with contextlib.suppress(Exception):
-                await self._bot_move(bot, rng)
-
-    async def _bot_move(self, bot: FakeUser, rng: random.Random) -> None:
-        assert self.service is not None
-        for t in self.service.tables.values():
-            seat = t.seat_of(str(bot.id))
-            hand = t.hand
-            if seat is None or hand is None or seat.seat not in hand.to_act:
-                continue
-            for want in move_presses(hand.suggest(seat.seat)):
-                if self.opts.bot_delay:
-                    await asyncio.sleep(self.opts.bot_delay * rng.uniform(0.5, 1.5))
-                shown = self.screen(bot.id)
-                if shown is None:
-                    return
-                number = next(
-                    (i for i, (_, data) in enumerate(shown.buttons, 1)
-                     if (p := Payload.decode(data)) is not None and (p.action, p.arg) == want),
-                    None,
-                )  # fmt: skip
-                if number is None:
-                    return
-                await self.press(bot, bot.id, number)
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:
@@ -508,6 +546,19 @@ def _reply_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
             c.method == "sendMessage"
             and int(c.params.get("chat_id", 0)) == chat
             and c.params.get("reply_parameters")
+        ):
+            return c
+    return None
+
+
+def _private_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
+    """The bot's first message or photo to a private chat since call ``start``, once sent (a
+    reply there quotes nothing, so it is the first write after the command)."""
+    for c in fake.calls[start:]:
+        if (
+            c.method in ("sendMessage", "sendPhoto")
+            and int(c.params.get("chat_id", 0)) == chat
+            and c.result is not None
         ):
             return c
     return None

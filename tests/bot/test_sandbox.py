@@ -1,5 +1,7 @@
 """The terminal sandbox as a newcomer runs it: ``python -m bot --sandbox`` through a pipe plays
-one whole Pineapple hand against a computer player to showdown (issue 7)."""
+one whole Pineapple hand against a computer player to showdown (issue 7); the computer players
+are the service's own (issue 13: ``/addbot [level]``, ``/removebot``); ``/hand``, ``/replay N``
+and ``/stats`` work as in a real group (issue 12)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-BUTTON = re.compile(r"\[(g?\d+)\] ([^\[]+)")
+BUTTON = re.compile(r"\[([gr]?\d+)\] ([^\[]+)")
+CARD_ROW = re.compile(r"\[\d+\] [2-9TJQKA][♠♥♦♣] ")
+CARD = re.compile(r"[2-9TJQKA][♠♥♦♣]")
 
 
 class Terminal:
@@ -37,7 +41,12 @@ class Terminal:
             left = deadline - loop.time()
             if left <= 0:
                 raise AssertionError(f"no {pattern!r} in output:\n" + "\n".join(self.lines[-40:]))
-            raw = await asyncio.wait_for(self.proc.stdout.readline(), left)
+            try:
+                raw = await asyncio.wait_for(self.proc.stdout.readline(), left)
+            except TimeoutError:
+                raise AssertionError(
+                    f"no {pattern!r} in output:\n" + "\n".join(self.lines[-40:])
+                ) from None
             if not raw:
                 raise AssertionError("sandbox exited:\n" + "\n".join(self.lines[-40:]))
             line = raw.decode().rstrip("\n")
@@ -67,6 +76,41 @@ class Terminal:
         elif self.section == "group":
             for num, label in BUTTON.findall(line):
                 self.group_buttons[label.strip()] = num
+
+    async def seen_since(self, start: int, pattern: str) -> int:
+        """The index of the first line from ``start`` on matching ``pattern``, reading on
+        until one does (the sandbox prints the group's replies and the private chat's writes
+        from two tasks: their order varies)."""
+        rx = re.compile(pattern)
+        while True:
+            for i in range(start, len(self.lines)):
+                if rx.search(self.lines[i]):
+                    return i
+            start = len(self.lines)
+            await self.read_until(r".")
+
+    def my_move(self) -> bool:
+        """The newest private screen is my hand's, printed to its last row, on my move."""
+        return self.private_complete and any("Your move" in x for x in self.private)
+
+    async def play_until(self, pattern: str) -> str:
+        """Play my hand until a line matches ``pattern`` (returned): when the newest complete
+        private screen says it is my move, press Arrange for me until every card row is marked
+        (•), then Confirm; decided once per screen, whatever order the screens and notices
+        were printed in."""
+        acted = 0
+        rx = re.compile(pattern)
+        while True:
+            if self.my_move() and self.private_no != acted:
+                acted = self.private_no
+                rows = [x for x in self.private if CARD_ROW.search(x)]
+                if rows and all("•" in x for x in rows):
+                    await self.send(self.private_buttons["✅ Confirm"])
+                else:
+                    await self.send(self.private_buttons["🪄 Arrange for me"])
+            line = await self.read_until(r".", timeout=60)
+            if rx.search(line):
+                return line
 
     async def send(self, text: str) -> None:
         assert self.proc.stdin is not None
@@ -113,28 +157,13 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
     async with sandbox(tmp_path, "--hand-seconds", "60") as term:
         first = await term.read_until("sandbox|Table #")
         assert "No bot token set" in first  # one line saying why the sandbox starts
-        await term.read_until(r"Anna \(bot\) sits down")
+        await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await term.lobby()
         await term.send(term.group_buttons["Join"])
         await term.read_until("You sit at seat|Вы за местом")
         await term.send(term.group_buttons["Ready"])
         await term.read_until("moved to the table")
-        # play every street: when the newest complete private screen says it is my move, press
-        # Arrange for me until every card row is marked (•), then Confirm; decided once per
-        # screen, whatever order the screens and notices were printed in
-        acted = 0
-        showdown_seen = False
-        while not showdown_seen:
-            my_move = any("Your move" in x for x in term.private)
-            if term.private_complete and term.private_no != acted and my_move:
-                acted = term.private_no
-                rows = [x for x in term.private if re.search(r"\[\d+\] [2-9TJQKA][♠♥♦♣] ", x)]
-                if rows and all("•" in x for x in rows):
-                    await term.send(term.private_buttons["✅ Confirm"])
-                else:
-                    await term.send(term.private_buttons["🪄 Arrange for me"])
-            line = await term.read_until(r".", timeout=60)
-            showdown_seen = line.startswith("🏁 Showdown")
+        await term.play_until(r"^🏁 Showdown")
         showdown = [await term.read_until(r"^Tester: [+-]\d+ pts")]
         mine = re.search(r"^Tester: ([+-]\d+) pts · ([+-]\d+) kush → (\d+)", showdown[0])
         assert mine is not None, showdown
@@ -164,7 +193,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
     Chinese Poker reveal (R7) box by box and its points, which the next lobby used to overwrite
     before the sandbox printed them."""
     async with sandbox(tmp_path) as term:
-        await term.read_until(r"Anna \(bot\) sits down")
+        await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await term.read_until(r"^Sandbox: ")
         await term.send("/closetable")
         await term.read_until(r"^» .*closed")
@@ -176,22 +205,10 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         await term.send(term.group_buttons["Join"])
         await term.read_until("You sit at seat|Вы за местом")
         await term.send(term.group_buttons["Ready"])
-        acted = 0
-        while True:
-            my_move = any("Your move" in x for x in term.private)
-            if term.private_complete and term.private_no != acted and my_move:
-                acted = term.private_no
-                rows = [x for x in term.private if re.search(r"\[\d+\] [2-9TJQKA][♠♥♦♣] ", x)]
-                if rows and all("•" in x for x in rows):
-                    await term.send(term.private_buttons["✅ Confirm"])
-                else:
-                    await term.send(term.private_buttons["🪄 Arrange for me"])
-            line = await term.read_until(r".", timeout=60)
-            if line.startswith("🀄 Reveal"):
-                break
+        await term.play_until(r"^🀄 Reveal")
         # the reveal names both players with their points, then every box with its points
-        seen = [await term.read_until(r"^(Tester|Anna \(bot\)) · \d+/\d+ pts") for _ in range(2)]
-        assert {s.split(" · ")[0] for s in seen} == {"Tester", "Anna (bot)"}
+        seen = [await term.read_until(r"^(Tester|🤖 Anna) · \d+/\d+ pts") for _ in range(2)]
+        assert {s.split(" · ")[0] for s in seen} == {"Tester", "🤖 Anna"}
         box = await term.read_until(r" — .* · [+-]?\d+$")
         assert len(re.findall(r"[2-9TJQKA][♠♥♦♣]", box)) in (3, 5)
         await term.quit()
@@ -251,10 +268,157 @@ async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_pat
     first = await _sandbox_session(tmp_path, ["g1"])
     assert any("You sit at seat" in x or "Вы за местом" in x for x in first)
     again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30", "--bots", "2")
-    assert "» --bots applies to a new table only; /addbot seats one more computer player" in again
+    assert (
+        "» --bots applies to a new table only; /addbot [easy|normal|strong] seats one more "
+        "computer player" in again
+    )
     assert (
         "» --hand-seconds 30 applies from the next table: this one keeps 120 s per hand "
         "(/closetable, then /newtable)" in again
     )
     assert "Your table is back: type g2 for Ready to play the next hand." in again
     assert not any("hand's buttons" in x for x in again)
+
+
+async def _seated_and_ready(term: Terminal) -> None:
+    """Join and press Ready from the lobby (the start's computer player is seated already)."""
+    await term.read_until(r"^Sandbox: ")
+    await term.lobby()
+    await term.send(term.group_buttons["Join"])
+    await term.read_until("You sit at seat")
+    await term.send(term.group_buttons["Ready"])
+    await term.read_until("moved to the table")
+
+
+async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stands_it_up(
+    tmp_path: Path,
+) -> None:
+    """Issue 13 in the sandbox: ``/addbot strong`` goes to the service, which seats a strong
+    🤖 player with house kush (the sandbox used to seat a fake user of its own whatever the
+    level), and ``/removebot`` between hands stands the last one up (it used to answer "No
+    computer player is seated")."""
+    async with sandbox(tmp_path) as term:
+        await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
+        await term.read_until(r"^Sandbox: ")
+        await term.send("/addbot strong")
+        await term.read_until(r"^» 🤖 Boris \(strong\) sits down: a computer player with house")
+        await term.read_until(r"^2\. 🤖 Boris — ready ✅ 200$")
+        await term.send("/removebot")
+        await term.read_until(r"^» 🤖 Boris stands up\.$")
+        # the lobby is printed again with Anna alone (no hand starts: no person is seated)
+        start = len(term.lines)
+        await term.read_until(r"^The hand starts when")
+        while not any(x.startswith("1. 🤖 Anna") for x in term.lines[start:]):
+            start = len(term.lines)
+            await term.read_until(r"^The hand starts when")
+        assert not any("Boris" in x for x in term.lines[start:])
+        await term.send("/removebot")
+        await term.read_until(r"^» 🤖 Anna stands up\.$")
+        await term.send("/removebot")
+        await term.read_until(r"^» No computer player is seated\.$")
+        await term.quit()
+
+
+async def test_hand_goes_to_the_private_chat_and_saves_the_board_picture(tmp_path: Path) -> None:
+    """Issue 12 in the sandbox: ``/hand`` is a private-chat command; the sandbox sends it there
+    (in the group it would be refused), prints the photo's caption (the street and the cards I
+    still have to place, those of my hand's screen) and saves the photo next to the database."""
+    async with sandbox(tmp_path, "--hand-seconds", "60") as term:
+        await _seated_and_ready(term)
+        while not term.my_move():
+            await term.read_until(r".")
+        dealt = {c for x in term.private if CARD_ROW.search(x) for c in CARD.findall(x)[:1]}
+        assert len(dealt) == 5  # street 1 (R3.2)
+        await term.send("/hand")
+        await term.read_until(r"^» Your board · table #1 · hand 1 · street 1$")
+        to_place = await term.read_until(r"^  To place: ")
+        assert set(CARD.findall(to_place)) == dealt
+        line = await term.read_until(r"^🖼 your board \(/hand\): ")
+        picture = Path(line.split(": ", 1)[1])
+        assert picture.parent == tmp_path.resolve() and picture.name == "sandbox-picture-1.png"
+        assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        # the hand's buttons still answer to their numbers
+        await term.send(term.private_buttons["🪄 Arrange for me"])
+        await term.read_until(r"•")
+        await term.quit()
+
+
+async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
+    """Issue 12 in the sandbox: after two hands ``/stats`` answers in the group with my
+    statistics and the kush chart (saved, its path printed); ``/replay N`` of a hand from
+    ``/history`` says it went to the private chat, where its first street is printed with ▶
+    numbered ``r1`` (the next hand runs meanwhile and owns the bare numbers) that moves it to
+    street 2, then ◀ back."""
+    async with sandbox(tmp_path, "--hand-seconds", "60") as term:
+        await _seated_and_ready(term)
+        await term.play_until(r"^🏁 Showdown")
+        await term.play_until(r"^🏁 Showdown")
+        await term.read_until(r"^Tester: [+-]\d+ pts")
+        start = len(term.lines)
+        await term.send("/stats")
+        group = await term.seen_since(start, r"^» 📊 ")
+        mine = await term.seen_since(group, r"^  📊 Tester · ")
+        assert "all time" in term.lines[mine]
+        hands = await term.seen_since(mine, r"^  Hands: \d+ · points/hand")
+        assert term.lines[hands].startswith("  Hands: 2 ·")
+        line = term.lines[await term.seen_since(hands, r"^🖼 chart: ")]
+        chart = Path(line.split(": ", 1)[1])
+        assert chart.parent == tmp_path.resolve() and chart.read_bytes()[:4] == b"\x89PNG"
+        await term.send("/history")
+        first = await term.read_until(r"^  #\d+ · Table 1, hand 1: ")
+        n = re.search(r"#(\d+)", first)
+        assert n is not None
+        start = len(term.lines)
+        await term.send(f"/replay {n[1]}")
+        await term.seen_since(start, rf"^» 🎬 Replay of #{n[1]} sent to our private chat\.$")
+        title = await term.seen_since(start, rf"^🎬 #{n[1]} · table 1, hand 1$")
+        assert await term.seen_since(title, r"^Street \d+ of 5$") == title + 1
+        assert term.lines[title + 1] == "Street 1 of 5"
+        # ▶ is numbered r1: the next hand runs meanwhile and owns the bare numbers
+        await term.seen_since(title, r"^  \[r1\] ▶$")
+        start = len(term.lines)
+        await term.send("r1")
+        street2 = await term.seen_since(start, r"^Street 2 of 5$")
+        buttons = await term.seen_since(street2, r"^  \[r1\] ◀  \[r2\] ▶$")
+        screen = term.lines[street2:buttons]
+        you = next(i for i, x in enumerate(screen) if x.endswith("(you):"))
+        placed = sum(len(CARD.findall(x)) for x in screen[you + 1 : you + 4])
+        assert placed == 7  # 5 cards on street 1, 2 on street 2 (R3.2)
+        start = len(term.lines)
+        await term.send("r1")
+        await term.seen_since(start, r"^Street 1 of 5$")
+        await term.quit()
+
+
+async def test_a_table_of_the_old_sandbox_bots_is_told_to_be_reopened(tmp_path: Path) -> None:
+    """A sandbox file from before issue 13's players seats the old sandbox's fake users (ids
+    2 and 3, not ``bot:…``) that nothing moves any more: the resumed sandbox says in one line
+    to close the table and open a new one."""
+    from bot.model import Actor, ChatRef
+    from bot.sandbox import GROUP_ID
+    from bot.service import TableService
+    from storage.sqlite import SqliteStore
+
+    store = await SqliteStore.open(tmp_path / "sandbox.sqlite3")
+    service = TableService(store, timers=False)
+    await service.start()
+    chat = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID), "Sandbox")
+    await service.new_table(chat, Actor("telegram", "1", "Tester", "en"))
+    for uid, name in (("2", "Anna (bot)"), ("3", "Boris (bot)")):
+        reply = await service.join(chat, Actor("telegram", uid, name, "en"))
+        assert "seat" in reply.text, reply
+    await service.stop()
+    await store.close()
+    async with sandbox(tmp_path) as term:
+        await term.read_until(
+            r"^» this table still seats the old sandbox's computer players \(Anna \(bot\), "
+            r"Boris \(bot\)\), which no longer move: /closetable, then /newtable"
+        )
+        await term.read_until(r"^Sandbox: ")
+        await term.send("/closetable")
+        await term.read_until(r"^» .*closed")
+        await term.send("/newtable")
+        await term.read_until(r"^» .*open")
+        await term.send("/addbot easy")
+        await term.read_until(r"^» 🤖 Anna \(easy\) sits down")
+        await term.quit()
