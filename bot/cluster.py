@@ -47,7 +47,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from aiohttp import ClientError, ClientSession, ClientTimeout, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode
 from storage.api import Store, lease_key
@@ -410,7 +410,8 @@ class Router:
         """Listen on ``listen:port`` at the path of ``url``, start the forwarding, then
         register ``url`` with Telegram (``setWebhook`` with the secret token; requests without
         it are refused)."""
-        self._session = ClientSession(timeout=ClientTimeout(total=30))
+        # no cookies between the router and the workers: no jar to filter per forward
+        self._session = ClientSession(timeout=ClientTimeout(total=30), cookie_jar=DummyCookieJar())
         self._secret = secret.encode()
         await self.bot.initialize()
         app = web.Application()
