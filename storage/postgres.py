@@ -608,33 +608,64 @@ async def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float | None
     """Raise :class:`LeaseLost` unless the worker of ``fence`` (worker, clock) holds the live
     lease of the table's chat. The lease row is locked (``FOR SHARE``) until the transaction
     ends, so a worker taking the chat over waits for this transition to commit and then
-    restores the snapshot it wrote. One round trip when the lease exists (the table, its
-    chat's key and the lease in one statement); a second only to tell a missing table (the
-    write itself says so) from a missing lease."""
+    restores the snapshot it wrote."""
+    await _fenced_lock(conn, table_id, fence, lock_table=False, must_be_open=False)
+
+
+async def _lock_fenced_table(
+    conn: Conn, table_id: int, fence: tuple[str, float | None] | None, *, must_be_open: bool
+) -> bool:
+    """:func:`_check_fence`, then lock the table's row (:func:`_lock_table`), in one round
+    trip when fenced; whether the table is open.
+    :raises LeaseLost: as :func:`_check_fence`. :raises StorageError: as :func:`_lock_table`."""
     if fence is None:
-        return
+        return (await _lock_table_row(conn, table_id, must_be_open=must_be_open))[1]
+    is_open = await _fenced_lock(conn, table_id, fence, lock_table=True, must_be_open=must_be_open)
+    return bool(is_open)
+
+
+async def _fenced_lock(
+    conn: Conn,
+    table_id: int,
+    fence: tuple[str, float | None] | None,
+    *,
+    lock_table: bool,
+    must_be_open: bool,
+) -> bool | None:
+    """The fence check of :func:`_check_fence` (nothing without a fence) in one statement
+    that reads the table, its chat's key and the lease, locking the lease row and, with
+    ``lock_table``, the table's row; whether the table is open (``None``: no such table, or
+    no fence). A second round trip only when no lease row was found, to tell a missing table
+    from a missing lease."""
+    if fence is None:
+        return None
     worker, now = fence
+    locks = "FOR NO KEY UPDATE OF t FOR SHARE OF l" if lock_table else "FOR SHARE OF l"
     held = await conn.fetchrow(
-        f"SELECT l.worker, l.expires_at > {_now(2)}, {_LEASE_KEY} FROM tables t"
+        f"SELECT l.worker, l.expires_at > {_now(2)}, {_LEASE_KEY}, t.open FROM tables t"
         " JOIN communities c ON c.id = t.community_id"
-        f" JOIN leases l ON l.key = {_LEASE_KEY} WHERE t.id = $1 FOR SHARE OF l",
+        f" JOIN leases l ON l.key = {_LEASE_KEY} WHERE t.id = $1 {locks}",
         table_id,
         now,
     )
     if held is None:
-        if await conn.fetchrow("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
-            return  # no such table: the write itself says so
+        if lock_table:  # no such table: StorageError, as the unfenced lock says
+            await _lock_table_row(conn, table_id, must_be_open=must_be_open)
+        elif await conn.fetchrow("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
+            return None  # no such table: the write itself says so
         raise LeaseLost(f"table {table_id}: worker {worker} holds no lease of its chat")
     if held[0] != worker or not held[1]:
         raise LeaseLost(f"table {table_id}: worker {worker} does not hold {held[2]}")
+    if must_be_open and not held[3]:
+        raise StorageError(f"table {table_id} is closed")
+    return bool(held[3])
 
 
 async def _snapshot_tx(
     conn: Conn, table_id: int, text: str, fence: tuple[str, float | None] | None = None
 ) -> None:
     """:meth:`PostgresStore.save_snapshot` inside a transaction."""
-    await _check_fence(conn, table_id, fence)
-    await _lock_table(conn, table_id, must_be_open=True)
+    await _lock_fenced_table(conn, table_id, fence, must_be_open=True)
     await _put_snapshot(conn, table_id, text)
 
 
@@ -672,14 +703,14 @@ async def _commit_tx(
     fence: tuple[str, float | None] | None = None,
 ) -> list[int]:
     """:meth:`PostgresStore.commit` inside a transaction."""
-    await _check_fence(conn, table_id, fence)
+    # the table first (with the fence check, one round trip), then every player whose
+    # balance a move changes, in id order: two transitions seating the same players never
+    # wait on each other in a cycle
+    is_open = await _lock_fenced_table(conn, table_id, fence, must_be_open=False)
     await _lock_key(conn, key)
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
-    # the table first, then every player whose balance a move changes, in id order: two
-    # transitions seating the same players never wait on each other in a cycle
-    _, is_open = await _lock_table_row(conn, table_id, must_be_open=False)
     wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut)})
     if wallets:
         await conn.execute(
