@@ -358,12 +358,12 @@ class Router:
     The webhook is an aiohttp endpoint rather than python-telegram-bot's webhook server: the
     router needs only an update's chat, so it reads the JSON once and forwards the body
     unchanged (python-telegram-bot's server built an :class:`~telegram.Update` of every
-    update, which the router turned back into a dict and JSON: two thirds of its CPU per
-    press, measured with ``bench/bench_cluster.py``). It checks what that server checked:
-    ``POST`` on the webhook's path, ``Content-Type: application/json`` and the secret token
-    (403 otherwise), a JSON object (400 otherwise); the update is queued and answered 200 at
-    once. ``setWebhook`` (with the secret token) still goes through python-telegram-bot's
-    :class:`~telegram.Bot`.
+    update, which the router turned back into a dict and JSON: a quarter of its CPU per
+    press, and its tornado server a fifth; profiled under ``bench/bench_cluster.py``). It
+    checks what that server checked: ``POST`` on the webhook's path, ``Content-Type:
+    application/json`` and the secret token (403 otherwise), a JSON object (400 otherwise);
+    the update is queued and answered 200 at once. ``setWebhook`` (with the secret token)
+    still goes through python-telegram-bot's :class:`~telegram.Bot`.
 
     :param store: the shared store (read only: leases and workers).
     :param token: the bot token.
