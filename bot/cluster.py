@@ -19,10 +19,11 @@ or one SQLite file on one machine). A worker
   :class:`~telegram.ext.Application`; an update for a chat another live worker holds is
   answered ``409`` with that worker's address.
 
-The :class:`Router` is the small front process: python-telegram-bot's webhook server (secret
-token checked) receives Telegram's updates, the chat of each is read from it and the update
-is forwarded to the worker holding that chat's lease, or, when none holds it, to the live
-worker rendezvous hashing picks. Which chat an update belongs to (:func:`route_key`):
+The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
+receives Telegram's updates, the chat of each is read from its JSON and the update, as
+Telegram sent it, is forwarded to the worker holding that chat's lease, or, when none holds
+it, to the live worker rendezvous hashing picks. Which chat an update belongs to
+(:func:`route_key`):
 
 - a message, an edited message, a member update: its chat;
 - a button press whose payload names a table (the lobby buttons in the group and the hand
@@ -37,13 +38,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
+import json
 import logging
 import time
+from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from aiohttp import ClientError, ClientSession, ClientTimeout, web
+from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode
 from storage.api import Store, lease_key
@@ -57,6 +61,7 @@ __all__ = ["Router", "Worker", "rendezvous", "route_key"]
 log = logging.getLogger("bot.cluster")
 
 TELEGRAM = "telegram"
+_JSON = {"Content-Type": "application/json"}
 
 
 def rendezvous(key: str, workers: Mapping[str, str]) -> str | None:
@@ -350,12 +355,26 @@ class Router:
     """The front process: receives Telegram's webhook and forwards every update to the worker
     serving its chat (see the module doc).
 
+    The webhook is an aiohttp endpoint rather than python-telegram-bot's webhook server: the
+    router needs only an update's chat, so it reads the JSON once and forwards the body
+    unchanged (python-telegram-bot's server built an :class:`~telegram.Update` of every
+    update, which the router turned back into a dict and JSON: a quarter of its CPU per
+    press, and its tornado server a fifth; profiled under ``bench/bench_cluster.py``). It
+    checks what that server checked: ``POST`` on the webhook's path, ``Content-Type:
+    application/json`` and the secret token (403 otherwise), a JSON object (400 otherwise);
+    the update is queued and answered 200 at once. ``setWebhook`` (with the secret token)
+    still goes through python-telegram-bot's :class:`~telegram.Bot`.
+
     :param store: the shared store (read only: leases and workers).
     :param token: the bot token.
     :param base_url: a Bot API server (``http://host:port/bot``); ``None`` for Telegram's.
     :param retry_seconds: how long an update is retried while no worker takes it (a worker
         died: its chat is taken over within the lease time).
     """
+
+    #: seconds the worker that took a chat's last update is trusted to hold it (a worker that
+    #: lost it answers 409 with the holder; one that is gone makes the forward look again)
+    OWNER_SECONDS = 30.0
 
     def __init__(
         self,
@@ -366,62 +385,80 @@ class Router:
         retry_seconds: float = 30.0,
     ) -> None:
         from telegram import Bot
-        from telegram.ext import Updater
 
         self.store = store
         root = base_url.rstrip("/") if base_url else None
         if root is not None and not root.endswith("/bot"):
             root += "/bot"
-        bot = Bot(token, base_url=root) if root else Bot(token)
-        self._queue: asyncio.Queue[object] = asyncio.Queue()
-        self.updater = Updater(bot, self._queue)
+        self.bot = Bot(token, base_url=root) if root else Bot(token)
+        self._queue: asyncio.Queue[tuple[dict[str, Any], bytes]] = asyncio.Queue()
+        self._secret = b""
+        self._runner: web.AppRunner | None = None
         self.retry_seconds = retry_seconds
         self._chats: dict[int, str] = {}
         self._live: tuple[float, dict[str, str]] = (0.0, {})
         self._order: dict[str, asyncio.Lock] = {}
-        self._owners: dict[str, tuple[float, str]] = {}  # key → (when read, owner)
+        self._owners: dict[str, tuple[float, str]] = {}  # key → (when learnt, worker address)
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         #: (monotonic time, lease key, worker address, HTTP status: 0 when unreachable) of
-        #: every forward attempt, for tests and benchmarks
-        self.forwards: list[tuple[float, str, str, int]] = []
+        #: the last forward attempts (10,000), for tests and benchmarks
+        self.forwards: deque[tuple[float, str, str, int]] = deque(maxlen=10_000)
 
     async def start(self, url: str, secret: str, listen: str = "0.0.0.0", port: int = 8443) -> None:
-        """Start python-telegram-bot's webhook server (``setWebhook`` with the secret token;
-        requests without it are refused) and the forwarding."""
-        self._session = ClientSession(timeout=ClientTimeout(total=30))
-        await self.updater.initialize()
-        await self.updater.start_webhook(
-            listen=listen,
-            port=port,
-            url_path=urlsplit(url).path.lstrip("/"),
-            webhook_url=url,
-            secret_token=secret,
-        )
+        """Listen on ``listen:port`` at the path of ``url``, start the forwarding, then
+        register ``url`` with Telegram (``setWebhook`` with the secret token; requests without
+        it are refused)."""
+        # no cookies between the router and the workers: no jar to filter per forward
+        self._session = ClientSession(timeout=ClientTimeout(total=30), cookie_jar=DummyCookieJar())
+        self._secret = secret.encode()
+        await self.bot.initialize()
+        app = web.Application()
+        app.router.add_post("/" + urlsplit(url).path.lstrip("/"), self._on_update)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, listen, port).start()
         self._consumer = asyncio.create_task(self._consume(), name="router")
+        await self.bot.set_webhook(url, secret_token=secret, max_connections=40)
 
     async def stop(self) -> None:
         """Stop receiving, finish the forwards under way, close."""
-        if self.updater.running:
-            await self.updater.stop()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
         if self._consumer is not None:
             self._consumer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._consumer
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=5)
-        await self.updater.shutdown()
+        with contextlib.suppress(Exception):
+            await self.bot.shutdown()
         if self._session is not None:
             await self._session.close()
 
+    async def _on_update(self, request: web.Request) -> web.Response:
+        """One update from Telegram: 403 without the secret token (or not JSON), 400 when the
+        body is not a JSON object, else queued and 200."""
+        token = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "").encode()
+        if request.content_type != "application/json" or not hmac.compare_digest(
+            token, self._secret
+        ):
+            return web.Response(status=403)
+        body = await request.read()
+        try:
+            data = json.loads(body)
+        except ValueError:
+            return web.Response(status=400)
+        if not isinstance(data, dict):
+            return web.Response(status=400)
+        self._queue.put_nowait((data, body))
+        return web.Response(status=200)
+
     async def _consume(self) -> None:
         while True:
-            update = await self._queue.get()
-            to_dict = getattr(update, "to_dict", None)
-            if to_dict is None:
-                continue
-            data: dict[str, Any] = to_dict()
+            data, body = await self._queue.get()
             try:
                 key = await route_key(self.store, data, self._chats)
             except Exception:
@@ -430,13 +467,15 @@ class Router:
             if key is None:
                 continue
             lock = self._order.setdefault(key, asyncio.Lock())
-            task = asyncio.create_task(self._forward_in_order(lock, key, data))
+            task = asyncio.create_task(self._forward_in_order(lock, key, data, body))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _forward_in_order(self, lock: asyncio.Lock, key: str, data: dict[str, Any]) -> None:
+    async def _forward_in_order(
+        self, lock: asyncio.Lock, key: str, data: Mapping[str, Any], body: bytes
+    ) -> None:
         async with lock:  # one chat's updates reach its worker in the order they came
-            await self.forward(key, data)
+            await self.forward(key, data, body)
         if not lock.locked() and not lock._waiters:
             self._order.pop(key, None)
 
@@ -449,44 +488,53 @@ class Router:
         return live
 
     async def target(self, key: str, *, fresh: bool = False) -> str | None:
-        """The address of the worker that should get ``key``'s updates now (the owner is
-        remembered for a second: a worker that lost the chat answers 409 with the new one,
-        a dead one makes the forward retry with ``fresh``)."""
+        """The address of the worker that should get ``key``'s updates now: the live worker
+        that took the chat's last update (for :attr:`OWNER_SECONDS`), else the lease's
+        holder, else the one rendezvous hashing picks. ``fresh``: ask the store (a forward
+        failed)."""
         live = await self.live_workers(fresh=fresh)
         cached = self._owners.get(key)
-        if not fresh and cached is not None and time.monotonic() - cached[0] < 1.0:
-            owner: str | None = cached[1]
-        else:
-            owner = await self.store.lease_owner(key)
-            if owner is not None:
-                self._owners[key] = (time.monotonic(), owner)
-            else:
-                self._owners.pop(key, None)
+        if (
+            not fresh
+            and cached is not None
+            and time.monotonic() - cached[0] < self.OWNER_SECONDS
+            and cached[1] in live.values()
+        ):
+            return cached[1]
+        self._owners.pop(key, None)
+        owner = await self.store.lease_owner(key)
         if owner is not None and owner in live:
             return live[owner]
         chosen = rendezvous(key, live)
         return None if chosen is None else live[chosen]
 
-    async def forward(self, key: str, data: dict[str, Any]) -> bool:
-        """Deliver one update to the worker holding its chat, retrying (a 409 names the
-        owner; a dead worker's chat is taken over within the lease time) for up to
-        ``retry_seconds``. ``False`` if no worker took it."""
+    async def forward(self, key: str, data: Mapping[str, Any], body: bytes | None = None) -> bool:
+        """Deliver one update (``body``: its JSON as Telegram sent it; by default ``data``
+        encoded) to the worker holding its chat, retrying (a 409 names the owner; a dead
+        worker's chat is taken over within the lease time) for up to ``retry_seconds``.
+        ``False`` if no worker took it."""
         assert self._session is not None
+        if body is None:
+            body = json.dumps(data).encode()
         deadline = time.monotonic() + self.retry_seconds
         address = await self.target(key)
         while time.monotonic() < deadline:
             status = 0
+            reply: Any = {}
             if address is not None:
                 try:
-                    async with self._session.post(f"{address}/telegram", json=data) as resp:
+                    async with self._session.post(
+                        f"{address}/telegram", data=body, headers=_JSON
+                    ) as resp:
                         status = resp.status
-                        body = await resp.json() if status == 409 else {}
+                        reply = await resp.json() if status == 409 else {}
                 except (ClientError, OSError, TimeoutError, ValueError):
-                    body = {}
+                    reply = {}
                 self.forwards.append((time.monotonic(), key, address, status))
                 if status == 200:
+                    self._owners[key] = (time.monotonic(), address)  # it holds the chat now
                     return True
-                owner = str(body.get("owner") or "")
+                owner = str(reply.get("owner") or "") if isinstance(reply, Mapping) else ""
                 if status == 409 and owner and owner != address:
                     address = owner  # the worker holding the chat
                     continue

@@ -344,6 +344,12 @@ async def _lock_balance(conn: Conn, player_id: int, community_id: int) -> int:
 async def _lock_table(conn: Conn, table_id: int, *, must_be_open: bool) -> int:
     """Lock the table's row and return its community.
     :raises StorageError: if no such table (or it is closed)."""
+    return (await _lock_table_row(conn, table_id, must_be_open=must_be_open))[0]
+
+
+async def _lock_table_row(conn: Conn, table_id: int, *, must_be_open: bool) -> tuple[int, bool]:
+    """Lock the table's row; its community and whether it is open.
+    :raises StorageError: if no such table (or it is closed)."""
     row = await conn.fetchrow(
         "SELECT community_id, open FROM tables WHERE id = $1 FOR NO KEY UPDATE", table_id
     )
@@ -351,7 +357,7 @@ async def _lock_table(conn: Conn, table_id: int, *, must_be_open: bool) -> int:
         raise StorageError(f"no table {table_id}")
     if must_be_open and not row[1]:
         raise StorageError(f"table {table_id} is closed")
-    return int(row[0])
+    return int(row[0]), bool(row[1])
 
 
 async def _get_community(conn: Conn, platform: str, external_id: str, title: str) -> Row:
@@ -603,30 +609,68 @@ async def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float | None
     lease of the table's chat. The lease row is locked (``FOR SHARE``) until the transaction
     ends, so a worker taking the chat over waits for this transition to commit and then
     restores the snapshot it wrote."""
+    await _fenced_lock(conn, table_id, fence, lock_table=False, must_be_open=False)
+
+
+async def _lock_fenced_table(
+    conn: Conn, table_id: int, fence: tuple[str, float | None] | None, *, must_be_open: bool
+) -> bool:
+    """:func:`_check_fence`, then lock the table's row (:func:`_lock_table`), in one round
+    trip when fenced; whether the table is open.
+    :raises LeaseLost: as :func:`_check_fence`. :raises StorageError: as :func:`_lock_table`."""
     if fence is None:
-        return
+        return (await _lock_table_row(conn, table_id, must_be_open=must_be_open))[1]
+    is_open = await _fenced_lock(conn, table_id, fence, lock_table=True, must_be_open=must_be_open)
+    return bool(is_open)
+
+
+async def _fenced_lock(
+    conn: Conn,
+    table_id: int,
+    fence: tuple[str, float | None] | None,
+    *,
+    lock_table: bool,
+    must_be_open: bool,
+) -> bool | None:
+    """The fence check of :func:`_check_fence` (nothing without a fence) in one statement
+    that reads the table, its chat's key and the lease, locking the lease row and, with
+    ``lock_table``, the table's row; whether the table is open (``None``: no such table, or
+    no fence). A second round trip only when no lease row was found, to tell a missing table
+    from a missing lease."""
+    if fence is None:
+        return None
     worker, now = fence
-    row = await conn.fetchrow(
-        f"SELECT {_LEASE_KEY} FROM tables t JOIN communities c ON c.id = t.community_id"
-        " WHERE t.id = $1",
-        table_id,
-    )
-    if row is None:
-        return  # no such table: the write itself says so
-    key = str(row[0])
+    locks = "FOR NO KEY UPDATE OF t FOR SHARE OF l" if lock_table else "FOR SHARE OF l"
     held = await conn.fetchrow(
-        f"SELECT worker, expires_at > {_now(2)} FROM leases WHERE key = $1 FOR SHARE", key, now
+        f"SELECT l.worker, l.expires_at > {_now(2)}, {_LEASE_KEY}, t.open FROM tables t"
+        " JOIN communities c ON c.id = t.community_id"
+        f" JOIN leases l ON l.key = {_LEASE_KEY} WHERE t.id = $1 {locks}",
+        table_id,
+        now,
     )
-    if held is None or held[0] != worker or not held[1]:
-        raise LeaseLost(f"table {table_id}: worker {worker} does not hold {key}")
+    if held is None:
+        if lock_table:  # no such table: StorageError, as the unfenced lock says
+            await _lock_table_row(conn, table_id, must_be_open=must_be_open)
+        elif await conn.fetchrow("SELECT 1 FROM tables WHERE id = $1", table_id) is None:
+            return None  # no such table: the write itself says so
+        raise LeaseLost(f"table {table_id}: worker {worker} holds no lease of its chat")
+    if held[0] != worker or not held[1]:
+        raise LeaseLost(f"table {table_id}: worker {worker} does not hold {held[2]}")
+    if must_be_open and not held[3]:
+        raise StorageError(f"table {table_id} is closed")
+    return bool(held[3])
 
 
 async def _snapshot_tx(
     conn: Conn, table_id: int, text: str, fence: tuple[str, float | None] | None = None
 ) -> None:
     """:meth:`PostgresStore.save_snapshot` inside a transaction."""
-    await _check_fence(conn, table_id, fence)
-    await _lock_table(conn, table_id, must_be_open=True)
+    await _lock_fenced_table(conn, table_id, fence, must_be_open=True)
+    await _put_snapshot(conn, table_id, text)
+
+
+async def _put_snapshot(conn: Conn, table_id: int, text: str) -> None:
+    """Write the snapshot row (the table's row locked and found open by the caller)."""
     await conn.execute(
         "INSERT INTO snapshots (table_id, data, updated_at) VALUES ($1, $2, $3)"
         " ON CONFLICT (table_id) DO UPDATE"
@@ -659,14 +703,14 @@ async def _commit_tx(
     fence: tuple[str, float | None] | None = None,
 ) -> list[int]:
     """:meth:`PostgresStore.commit` inside a transaction."""
-    await _check_fence(conn, table_id, fence)
+    # the table first (with the fence check, one round trip), then every player whose
+    # balance a move changes, in id order: two transitions seating the same players never
+    # wait on each other in a cycle
+    is_open = await _lock_fenced_table(conn, table_id, fence, must_be_open=False)
     await _lock_key(conn, key)
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
-    # the table first, then every player whose balance a move changes, in id order: two
-    # transitions seating the same players never wait on each other in a cycle
-    await _lock_table(conn, table_id, must_be_open=False)
     wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut)})
     if wallets:
         await conn.execute(
@@ -697,9 +741,21 @@ async def _commit_tx(
     if close:
         await _close_tx(conn, table_id)
     elif snapshot_text is not None:
-        await _snapshot_tx(conn, table_id, snapshot_text)
+        # the table's row is locked since the start (no move opens or closes a table)
+        if not is_open:
+            raise StorageError(f"table {table_id} is closed")
+        await _put_snapshot(conn, table_id, snapshot_text)
     await _remember(conn, key, TRANSITION_OPERATION, {"results": results}, time.time())
     return results
+
+
+async def _keep_session(conn: asyncpg.Connection[Row]) -> None:
+    """The pool's reset of a released connection (asyncpg's ``reset=``): nothing beyond what
+    asyncpg always does (an unfinished transaction is rolled back). The default runs
+    ``pg_advisory_unlock_all(); CLOSE ALL; UNLISTEN *; RESET ALL`` after every call, one more
+    round trip and four statements on the server per store call, for session state this
+    store never makes: its advisory locks are transaction locks, it sets nothing, opens no
+    cursor outside a transaction and listens to nothing."""
 
 
 def _keyed(body: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
@@ -743,7 +799,9 @@ class PostgresStore:
             schema is newer than the code.
         """
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, reset=_keep_session
+            )
         except (asyncpg.PostgresError, OSError, asyncpg.exceptions.InterfaceError) as e:
             raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
         store = cls(pool, url)

@@ -31,8 +31,6 @@ from urllib.parse import urlsplit
 from telegram import (
     BotCommand,
     Chat,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     InputFile,
     Message,
     Update,
@@ -59,7 +57,7 @@ from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import language_of, tr
 
-__all__ = ["TelegramAdapter", "TelegramPresenter", "markup"]
+__all__ = ["TelegramAdapter", "TelegramPresenter", "keyboard"]
 
 log = logging.getLogger(__name__)
 
@@ -95,20 +93,30 @@ COMMANDS = (
 )
 
 
-def markup(screen: Screen) -> InlineKeyboardMarkup | None:
-    """The inline keyboard of a screen (``None`` when it has no buttons)."""
+def keyboard(screen: Screen) -> dict[str, Any] | None:
+    """The inline keyboard of a screen as the Bot API's JSON (``None`` when it has no
+    buttons), passed in a call's ``api_kwargs`` (python-telegram-bot's documented way to send
+    raw parameters): built without python-telegram-bot's ``InlineKeyboardMarkup``, whose
+    building and encoding back to JSON took an eighth of a worker's CPU per press (every
+    press edits a message with a keyboard; measured with ``bench/bench_cluster.py``)."""
     if not screen.buttons:
         return None
-    rows = [
-        [
-            InlineKeyboardButton(b.label, url=b.url)
-            if b.url
-            else InlineKeyboardButton(b.label, callback_data=b.data)
-            for b in row
+    return {
+        "inline_keyboard": [
+            [
+                {"text": b.label, "url": b.url}
+                if b.url
+                else {"text": b.label, "callback_data": b.data}
+                for b in row
+            ]
+            for row in screen.buttons
         ]
-        for row in screen.buttons
-    ]
-    return InlineKeyboardMarkup(rows)
+    }
+
+
+def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
+    kb = keyboard(screen)
+    return None if kb is None else {"reply_markup": kb}
 
 
 class TelegramPresenter:
@@ -139,7 +147,7 @@ class TelegramPresenter:
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
         text = fit(screen.text, MAX_TEXT)
-        msg = await self.app.bot.send_message(chat_id, text, reply_markup=markup(screen))
+        msg = await self.app.bot.send_message(chat_id, text, api_kwargs=_keyboard_kwargs(screen))
         return str(msg.message_id)
 
     def current_ref(self, chat_id: str, ref: str) -> str:
@@ -164,7 +172,7 @@ class TelegramPresenter:
                     fit(screen.text, MAX_TEXT),
                     chat_id=chat_id,
                     message_id=int(ref),
-                    reply_markup=markup(screen),
+                    api_kwargs=_keyboard_kwargs(screen),
                 )
             except ChatMigrated as exc:
                 # the service moves the table to the new chat and posts its message there
@@ -480,11 +488,11 @@ class TelegramAdapter:
         text = reply.text or (reply.screen.text if reply.screen else "")
         if not text:
             return
-        kb = markup(reply.screen) if reply.screen else None
+        kb = _keyboard_kwargs(reply.screen) if reply.screen else None
         if reply.screen and reply.text:
             text = reply.text + "\n\n" + reply.screen.text
         try:
-            await msg.reply_text(fit(text, MAX_TEXT), reply_markup=kb)
+            await msg.reply_text(fit(text, MAX_TEXT), api_kwargs=kb)
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after

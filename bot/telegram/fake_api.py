@@ -283,7 +283,7 @@ class FakeTelegram:
         import aiohttp
 
         if self._session is None:
-            self._session = aiohttp.ClientSession()
+            self._session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
         deadline = time.monotonic() + 60.0
         while time.monotonic() < deadline:

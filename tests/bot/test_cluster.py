@@ -6,12 +6,20 @@ hashing is stable."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import random
+from collections.abc import AsyncIterator, Callable
 
-from bot.cluster import Worker, rendezvous, route_key
+import aiohttp
+from aiohttp import web
+
+from bot.cluster import Router, Worker, rendezvous, route_key
 from bot.service import TableService
+from bot.telegram.fake_api import FakeTelegram
 from storage.api import lease_key
 from storage.memory import MemoryStore
+from tests.bot.cluster.harness import free_port
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
@@ -159,3 +167,130 @@ async def test_a_worker_releases_lost_tables_and_sweeps_orphans() -> None:
     finally:
         await worker.stop()
     assert await store.lease_owner(KEY) is None  # given up on stop
+
+
+class _Endpoint:
+    """A stand-in for a worker's internal endpoint: records the bodies it gets and answers
+    with ``status`` (409 names ``owner``)."""
+
+    def __init__(self, status: int = 200, owner: str = "") -> None:
+        self.status, self.owner = status, owner
+        self.bodies: list[bytes] = []
+        self.port = free_port()
+        self.address = f"http://127.0.0.1:{self.port}"
+        self._runner: web.AppRunner | None = None
+
+    async def _post(self, request: web.Request) -> web.Response:
+        self.bodies.append(await request.read())
+        return web.json_response({"owner": self.owner}, status=self.status)
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_post("/telegram", self._post)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+
+@contextlib.asynccontextmanager
+async def _router(store: MemoryStore) -> AsyncIterator[tuple[Router, str, FakeTelegram]]:
+    fake = FakeTelegram(ROUTER_TOKEN)
+    await fake.start()
+    router = Router(store, ROUTER_TOKEN, fake.base_url, retry_seconds=5.0)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/hook"
+    await router.start(url, "s3cret", "127.0.0.1", port)
+    try:
+        yield router, url, fake
+    finally:
+        await router.stop()
+        await fake.stop()
+
+
+ROUTER_TOKEN = "123456:" + "R" * 35
+UPDATE = (
+    b'{"update_id": 7, "message": {"message_id": 1, "date": 0, "text": "/newtable",'
+    b' "chat": {"id": -100, "type": "group", "title": "g"}, "not_in_ptb": [1, 2]}}'
+)
+SECRET_OK = {"X-Telegram-Bot-Api-Secret-Token": "s3cret", "Content-Type": "application/json"}
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    for _ in range(200):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+async def test_the_router_refuses_without_the_secret_and_forwards_the_update_as_sent() -> None:
+    """The router's webhook (issue 14) is registered with its secret token; a request
+    without it, with another one or not JSON is refused (403), a body that is not a JSON
+    object is a 400, and nothing of them is forwarded; an update is forwarded byte for byte
+    (fields python-telegram-bot does not know included) to the worker serving its chat."""
+    store = MemoryStore()
+    worker = _Endpoint()
+    await worker.start()
+    await store.heartbeat("w1", worker.address, 60.0)
+    try:
+        async with _router(store) as (router, url, fake), aiohttp.ClientSession() as http:
+            assert fake.webhook == (url, "s3cret")
+            refused = [
+                ({"Content-Type": "application/json"}, UPDATE, 403),
+                ({**SECRET_OK, "X-Telegram-Bot-Api-Secret-Token": "wrong"}, UPDATE, 403),
+                ({**SECRET_OK, "Content-Type": "text/plain"}, UPDATE, 403),
+                (SECRET_OK, b"[1, 2]", 400),
+                (SECRET_OK, b"{not json", 400),
+            ]
+            for headers, body, status in refused:
+                async with http.post(url, data=body, headers=headers) as resp:
+                    assert resp.status == status, (headers, body)
+            async with http.post(url, data=UPDATE, headers=SECRET_OK) as resp:
+                assert resp.status == 200
+            await _until(lambda: bool(worker.bodies))
+            assert worker.bodies == [UPDATE]
+            assert list(router.forwards)[-1][1:] == ("telegram:-100", worker.address, 200)
+    finally:
+        await worker.stop()
+
+
+async def test_the_router_follows_a_409_to_the_holder_and_sends_the_chat_there_next() -> None:
+    """A worker that does not hold the chat answers 409 with the holder's address: the
+    update goes there, and so does the chat's next update, without asking the store again
+    (issue 14: no database read per press)."""
+    store = MemoryStore()
+    holder = _Endpoint()
+    stale = _Endpoint(409, holder.address)
+    for w in (holder, stale):
+        await w.start()
+    await store.heartbeat("stale", stale.address, 60.0)
+    await store.heartbeat("holder", holder.address, 60.0)
+    assert await store.acquire_lease("telegram:-100", "stale", 60.0)  # as the store says
+    asked: list[str] = []
+    owner_of = store.lease_owner
+
+    async def lease_owner(key: str) -> str | None:
+        asked.append(key)
+        return await owner_of(key)
+
+    store.lease_owner = lease_owner  # type: ignore[method-assign]
+    try:
+        async with _router(store) as (router, url, _), aiohttp.ClientSession() as http:
+            for n in (1, 2):
+                async with http.post(url, data=UPDATE, headers=SECRET_OK) as resp:
+                    assert resp.status == 200
+                await _until(lambda n=n: len(holder.bodies) == n)  # type: ignore[misc]
+            assert stale.bodies == [UPDATE] and holder.bodies == [UPDATE, UPDATE]
+            assert asked == ["telegram:-100"]
+            assert [f[2:] for f in router.forwards] == [
+                (stale.address, 409),
+                (holder.address, 200),
+                (holder.address, 200),
+            ]
+    finally:
+        for w in (holder, stale):
+            await w.stop()

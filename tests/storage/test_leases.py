@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.api import BuyIn, LeaseLost, Settlement, Store, lease_key
+from storage.api import BuyIn, LeaseLost, Settlement, StorageError, Store, lease_key
 from tests.storage.helpers import assert_consistent, balance, seated
 
 KEY = lease_key("telegram", "chat-1")
@@ -183,3 +183,35 @@ async def test_fencing_refuses_to_open_a_table_in_a_chat_not_held(store: Store) 
     assert await store.acquire_lease(KEY, "w1", 5.0)
     table = await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
     assert await store.chat_table("telegram", "chat-1") == table.id
+
+
+async def test_fenced_writes_of_a_missing_or_closed_table_fail_as_unfenced_ones(
+    store: Store,
+) -> None:
+    """A fenced worker's write of a table that does not exist, or was closed, fails with the
+    same StorageError as a single process's (the fence and the table's lock are read in one
+    statement on PostgreSQL); a table whose chat has no lease row at all is LeaseLost."""
+    s = await seated(store, 1)
+    store.fence("w1")
+    with pytest.raises(LeaseLost):  # no lease was ever taken for the chat
+        await store.save_snapshot(s.table.id, {"v": 1})
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    await store.save_snapshot(s.table.id, {"v": 1})
+    for fence in ("w1", None):
+        store.fence(fence)
+        with pytest.raises(StorageError) as missing:
+            await store.save_snapshot(s.table.id + 1000, {"v": 2})
+        assert not isinstance(missing.value, LeaseLost)
+        with pytest.raises(StorageError) as missing:
+            await store.commit(s.table.id + 1000, [], {"v": 2}, key=f"missing:{fence}")
+        assert not isinstance(missing.value, LeaseLost)
+    store.fence(None)
+    await store.commit(s.table.id, [], None, key="t:close", close=True)
+    for fence in ("w1", None):
+        store.fence(fence)
+        with pytest.raises(StorageError, match="closed"):
+            await store.save_snapshot(s.table.id, {"v": 3})
+        with pytest.raises(StorageError, match="closed"):
+            await store.commit(s.table.id, [], {"v": 3}, key=f"t:after:{fence}")
+    store.fence(None)
+    await assert_consistent(store)

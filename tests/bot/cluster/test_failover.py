@@ -74,7 +74,7 @@ async def _play_street(c: Cluster, user: FakeUser) -> bool:
 
 def _story(c: Cluster) -> str:
     """What happened, for a failure message: the last forwards and API calls, the logs."""
-    forwards = c.router.forwards[-12:] if c.router is not None else []
+    forwards = list(c.router.forwards)[-12:] if c.router is not None else []
     calls = [
         (x.method, x.params.get("chat_id"), str(x.params.get("text", ""))[:60],
          x.params.get("show_alert"))
