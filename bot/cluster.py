@@ -362,7 +362,8 @@ class Router:
     press, and its tornado server a fifth; profiled under ``bench/bench_cluster.py``). It
     checks what that server checked: ``POST`` on the webhook's path, ``Content-Type:
     application/json`` and the secret token (403 otherwise), a JSON object (400 otherwise);
-    the update is queued and answered 200 at once. ``setWebhook`` (with the secret token)
+    the update is queued and answered once a worker took it (200), or 503 when none did
+    within ``retry_seconds``, so Telegram delivers it again (:meth:`_on_update`). ``setWebhook`` (with the secret token)
     still goes through python-telegram-bot's :class:`~telegram.Bot`.
 
     :param store: the shared store (read only: leases and workers).
@@ -391,7 +392,10 @@ class Router:
         if root is not None and not root.endswith("/bot"):
             root += "/bot"
         self.bot = Bot(token, base_url=root) if root else Bot(token)
-        self._queue: asyncio.Queue[tuple[dict[str, Any], bytes]] = asyncio.Queue()
+        #: updates in arrival order, each with the future its webhook request waits on
+        self._queue: asyncio.Queue[tuple[dict[str, Any], bytes, asyncio.Future[bool]]] = (
+            asyncio.Queue()
+        )
         self._secret = b""
         self._runner: web.AppRunner | None = None
         self.retry_seconds = retry_seconds
@@ -440,7 +444,12 @@ class Router:
 
     async def _on_update(self, request: web.Request) -> web.Response:
         """One update from Telegram: 403 without the secret token (or not JSON), 400 when the
-        body is not a JSON object, else queued and 200."""
+        body is not a JSON object; else it is answered once it is settled: 200 when a worker
+        took it (or it reaches no table), 503 when none took it within ``retry_seconds``.
+        Telegram delivers an update again until it gets a 2xx, so an update this router
+        accepted is never lost with it (a router that dies before forwarding never said 200);
+        a redelivered one is safe (presses carry their table's version, one-shot commands
+        their update id)."""
         token = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "").encode()
         if request.content_type != "application/json" or not hmac.compare_digest(
             token, self._secret
@@ -453,31 +462,44 @@ class Router:
             return web.Response(status=400)
         if not isinstance(data, dict):
             return web.Response(status=400)
-        self._queue.put_nowait((data, body))
-        return web.Response(status=200)
+        settled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((data, body, settled))
+        return web.Response(status=200 if await settled else 503)
 
     async def _consume(self) -> None:
         while True:
-            data, body = await self._queue.get()
+            data, body, settled = await self._queue.get()
             try:
                 key = await route_key(self.store, data, self._chats)
             except Exception:
                 log.exception("router: cannot route update %s", data.get("update_id"))
+                settled.set_result(False)  # Telegram tries it again
                 continue
             if key is None:
+                settled.set_result(True)  # no chat of ours: nothing to deliver
                 continue
             lock = self._order.setdefault(key, asyncio.Lock())
-            task = asyncio.create_task(self._forward_in_order(lock, key, data, body))
+            task = asyncio.create_task(self._forward_in_order(lock, key, data, body, settled))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
     async def _forward_in_order(
-        self, lock: asyncio.Lock, key: str, data: Mapping[str, Any], body: bytes
+        self,
+        lock: asyncio.Lock,
+        key: str,
+        data: Mapping[str, Any],
+        body: bytes,
+        settled: asyncio.Future[bool],
     ) -> None:
-        async with lock:  # one chat's updates reach its worker in the order they came
-            await self.forward(key, data, body)
-        if not lock.locked() and not lock._waiters:
-            self._order.pop(key, None)
+        delivered = False
+        try:
+            async with lock:  # one chat's updates reach its worker in the order they came
+                delivered = await self.forward(key, data, body)
+        finally:
+            if not settled.done():
+                settled.set_result(delivered)
+            if not lock.locked() and not lock._waiters:
+                self._order.pop(key, None)
 
     async def live_workers(self, *, fresh: bool = False) -> dict[str, str]:
         """Live workers (cached for half a second)."""

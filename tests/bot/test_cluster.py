@@ -176,12 +176,16 @@ class _Endpoint:
     def __init__(self, status: int = 200, owner: str = "") -> None:
         self.status, self.owner = status, owner
         self.bodies: list[bytes] = []
+        #: when set, an update is answered only once the gate opens (a worker still busy)
+        self.gate: asyncio.Event | None = None
         self.port = free_port()
         self.address = f"http://127.0.0.1:{self.port}"
         self._runner: web.AppRunner | None = None
 
     async def _post(self, request: web.Request) -> web.Response:
         self.bodies.append(await request.read())
+        if self.gate is not None:
+            await self.gate.wait()
         return web.json_response({"owner": self.owner}, status=self.status)
 
     async def start(self) -> None:
@@ -197,10 +201,12 @@ class _Endpoint:
 
 
 @contextlib.asynccontextmanager
-async def _router(store: MemoryStore) -> AsyncIterator[tuple[Router, str, FakeTelegram]]:
+async def _router(
+    store: MemoryStore, retry_seconds: float = 5.0
+) -> AsyncIterator[tuple[Router, str, FakeTelegram]]:
     fake = FakeTelegram(ROUTER_TOKEN)
     await fake.start()
-    router = Router(store, ROUTER_TOKEN, fake.base_url, retry_seconds=5.0)
+    router = Router(store, ROUTER_TOKEN, fake.base_url, retry_seconds=retry_seconds)
     port = free_port()
     url = f"http://127.0.0.1:{port}/hook"
     await router.start(url, "s3cret", "127.0.0.1", port)
@@ -294,3 +300,36 @@ async def test_the_router_follows_a_409_to_the_holder_and_sends_the_chat_there_n
     finally:
         for w in (holder, stale):
             await w.stop()
+
+
+async def test_the_router_answers_telegram_only_once_a_worker_took_the_update() -> None:
+    """Telegram redelivers an update until it gets a 2xx: the router answers 200 only after
+    the chat's worker took the update (issue 14: an update held by a router that dies is
+    delivered again, not lost), and 503 when no worker took it within ``retry_seconds``."""
+    store = MemoryStore()
+    worker = _Endpoint()
+    worker.gate = asyncio.Event()
+    await worker.start()
+    await store.heartbeat("w1", worker.address, 60.0)
+    try:
+        async with _router(store) as (_, url, _fake), aiohttp.ClientSession() as http:
+
+            async def send() -> int:
+                async with http.post(url, data=UPDATE, headers=SECRET_OK) as resp:
+                    return resp.status
+
+            answer = asyncio.create_task(send())
+            await _until(lambda: bool(worker.bodies))  # the worker has it, still busy
+            await asyncio.sleep(0.05)
+            assert not answer.done()
+            worker.gate.set()
+            assert await answer == 200
+    finally:
+        await worker.stop()
+    store = MemoryStore()  # no live worker at all
+    async with (
+        _router(store, retry_seconds=0.5) as (_, url, _fake),
+        aiohttp.ClientSession() as http,
+        http.post(url, data=UPDATE, headers=SECRET_OK) as resp,
+    ):
+        assert resp.status == 503
