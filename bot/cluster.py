@@ -362,8 +362,9 @@ class Router:
     press, and its tornado server a fifth; profiled under ``bench/bench_cluster.py``). It
     checks what that server checked: ``POST`` on the webhook's path, ``Content-Type:
     application/json`` and the secret token (403 otherwise), a JSON object (400 otherwise);
-    the update is queued and answered once a worker took it (200), or 503 when none did
-    within ``retry_seconds``, so Telegram delivers it again (:meth:`_on_update`). ``setWebhook`` (with the secret token)
+    the update is queued and answered once a worker took it (200; 503 when none could, so
+    Telegram delivers it again; 200 after :attr:`ACK_SECONDS` while a takeover is under way,
+    see :meth:`_on_update`). ``setWebhook`` (with the secret token)
     still goes through python-telegram-bot's :class:`~telegram.Bot`.
 
     :param store: the shared store (read only: leases and workers).
@@ -373,6 +374,8 @@ class Router:
         died: its chat is taken over within the lease time).
     """
 
+    #: seconds Telegram's webhook request waits for its update to reach a worker (then 200)
+    ACK_SECONDS = 1.0
     #: seconds the worker that took a chat's last update is trusted to hold it (a worker that
     #: lost it answers 409 with the holder; one that is gone makes the forward look again)
     OWNER_SECONDS = 30.0
@@ -445,11 +448,14 @@ class Router:
     async def _on_update(self, request: web.Request) -> web.Response:
         """One update from Telegram: 403 without the secret token (or not JSON), 400 when the
         body is not a JSON object; else it is answered once it is settled: 200 when a worker
-        took it (or it reaches no table), 503 when none took it within ``retry_seconds``.
-        Telegram delivers an update again until it gets a 2xx, so an update this router
-        accepted is never lost with it (a router that dies before forwarding never said 200);
-        a redelivered one is safe (presses carry their table's version, one-shot commands
-        their update id)."""
+        took it (or it reaches no table), 503 when none took it (``retry_seconds`` ran out
+        first). Telegram delivers an update again until it gets a 2xx, so an update this
+        router accepted is not lost with it (a router that dies before forwarding never said
+        200); a redelivered one is safe (presses carry their table's version, one-shot
+        commands their update id). An update not settled within :attr:`ACK_SECONDS` (its
+        chat's worker died and is being replaced) is answered 200 and retried here: Telegram
+        keeps at most ``max_connections`` requests open, and holding them through a takeover
+        would stall every other chat's updates (only a router dying in that window loses it)."""
         token = request.headers.get("X-Telegram-Bot-Api-Secret-Token", "").encode()
         if request.content_type != "application/json" or not hmac.compare_digest(
             token, self._secret
@@ -464,7 +470,11 @@ class Router:
             return web.Response(status=400)
         settled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((data, body, settled))
-        return web.Response(status=200 if await settled else 503)
+        try:
+            delivered = await asyncio.wait_for(asyncio.shield(settled), self.ACK_SECONDS)
+        except TimeoutError:
+            delivered = True  # still being retried here: Telegram's connection is not held
+        return web.Response(status=200 if delivered else 503)
 
     async def _consume(self) -> None:
         while True:

@@ -305,14 +305,15 @@ async def test_the_router_follows_a_409_to_the_holder_and_sends_the_chat_there_n
 async def test_the_router_answers_telegram_only_once_a_worker_took_the_update() -> None:
     """Telegram redelivers an update until it gets a 2xx: the router answers 200 only after
     the chat's worker took the update (issue 14: an update held by a router that dies is
-    delivered again, not lost), and 503 when no worker took it within ``retry_seconds``."""
+    delivered again, not lost), or after ``ACK_SECONDS`` while it keeps trying (a takeover
+    must not hold Telegram's connections), and 503 when no worker could take it."""
     store = MemoryStore()
     worker = _Endpoint()
     worker.gate = asyncio.Event()
     await worker.start()
     await store.heartbeat("w1", worker.address, 60.0)
     try:
-        async with _router(store) as (_, url, _fake), aiohttp.ClientSession() as http:
+        async with _router(store) as (router, url, _fake), aiohttp.ClientSession() as http:
 
             async def send() -> int:
                 async with http.post(url, data=UPDATE, headers=SECRET_OK) as resp:
@@ -324,6 +325,14 @@ async def test_the_router_answers_telegram_only_once_a_worker_took_the_update() 
             assert not answer.done()
             worker.gate.set()
             assert await answer == 200
+            # a worker that does not answer within ACK_SECONDS (being replaced): 200 after
+            # that time, Telegram's connection freed; the router goes on with the update
+            worker.gate = asyncio.Event()
+            router.ACK_SECONDS = 0.2
+            assert await send() == 200
+            assert len(worker.bodies) == 2 and router._order  # still forwarding it
+            worker.gate.set()
+            await _until(lambda: not router._order)
     finally:
         await worker.stop()
     store = MemoryStore()  # no live worker at all
