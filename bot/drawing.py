@@ -1,0 +1,75 @@
+"""Pictures drawn in a worker process, away from the event loop's GIL (issue 12).
+
+Pillow holds the GIL for much of a picture's 8–21 ms (text drawing above all), so a picture
+drawn in a thread of the bot's process (``asyncio.to_thread``) makes the event loop wait for
+the GIL: in ``bench/bench_discord.py`` the press that ends a hand, whose showdown picture
+starts drawing while its answer is on its way, took p50 21 ms instead of 7 ms, and those
+presses (one in 44) were the p99. A :class:`Drawer` draws in one worker process instead.
+
+The worker comes from a ``forkserver`` context that preloads :mod:`bot.pictures` and
+:mod:`bot.charts` (Pillow and the shipped fonts' module), so it is forked from a small,
+single-threaded server process, never from the bot with its threads, and starts in
+milliseconds once that server runs. The pool is made at the first drawing and shut down by
+:meth:`Drawer.close` (the service's stop); a worker that died is replaced at the next
+drawing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+__all__ = ["Drawer"]
+
+T = TypeVar("T")
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts"])
+
+
+class Drawer:
+    """Runs picklable drawing functions (``bot.pictures.draw_json``, ``bot.charts.draw_kush``)
+    in a pool of ``workers`` processes.
+
+    :param workers: worker processes (1: drawings queue, one at a time, on one core).
+    """
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    @property
+    def running(self) -> bool:
+        """A pool is up (made by a drawing, not yet closed)."""
+        return self._pool is not None
+
+    async def draw(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a worker process; its result (PNG bytes, say).
+
+        ``fn`` must be a module-level function and ``args`` picklable.
+
+        :raises Exception: what ``fn`` raised (re-raised here), or
+            :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
+            next drawing starts a new one)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=_CONTEXT)
+        pool = self._pool
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False)
+            raise
+
+    async def close(self) -> None:
+        """Shut the pool down: queued drawings are cancelled, the one being drawn finishes;
+        waits (off the loop) until the worker has exited. A later :meth:`draw` starts a new
+        pool."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
