@@ -8,10 +8,12 @@ presses (one in 44) were the p99. A :class:`Drawer` draws in one worker process 
 
 The worker comes from a ``forkserver`` context that preloads :mod:`bot.pictures` and
 :mod:`bot.charts` (Pillow and the shipped fonts' module), so it is forked from a small,
-single-threaded server process, never from the bot with its threads, and starts in
-milliseconds once that server runs. The pool is made at the first drawing and shut down by
-:meth:`Drawer.close` (the service's stop); a worker that died is replaced at the next
-drawing.
+single-threaded server process, never from the bot with its threads. The first drawing
+starts it in a thread (starting the forkserver blocks for up to a second or two on a busy
+machine, never on the event loop); :meth:`Drawer.close` (the service's stop) shuts it down;
+a worker that died is replaced at the next drawing. As with any ``multiprocessing`` start
+method but ``fork``, a script that runs the bot must guard its entry point with
+``if __name__ == "__main__":`` (``python -m bot`` and the bench scripts do).
 """
 
 from __future__ import annotations
@@ -31,16 +33,23 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts"])
 
 
+def _started_pool() -> ProcessPoolExecutor:
+    """A pool whose worker runs (blocks: call it in a thread). Starting the worker waits for
+    the forkserver (started and preloaded at the first time, up to a second or two on a busy
+    machine), which must not happen on the event loop."""
+    pool = ProcessPoolExecutor(1, mp_context=_CONTEXT)
+    pool.submit(int).result()
+    return pool
+
+
 class Drawer:
     """Runs picklable drawing functions (``bot.pictures.draw_json``, ``bot.charts.draw_kush``)
-    in a pool of ``workers`` processes.
+    in one worker process: drawings queue for it, one at a time on one core, however many
+    showdowns end together."""
 
-    :param workers: worker processes (1: drawings queue, one at a time, on one core).
-    """
-
-    def __init__(self, workers: int = 1) -> None:
-        self.workers = workers
+    def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._lock = asyncio.Lock()  # one start (or close) at a time
 
     @property
     def running(self) -> bool:
@@ -48,16 +57,18 @@ class Drawer:
         return self._pool is not None
 
     async def draw(self, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` in a worker process; its result (PNG bytes, say).
+        """``fn(*args)`` in the worker process; its result (PNG bytes, say). The first drawing
+        starts the worker, in a thread.
 
         ``fn`` must be a module-level function and ``args`` picklable.
 
         :raises Exception: what ``fn`` raised (re-raised here), or
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
             next drawing starts a new one)."""
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=_CONTEXT)
-        pool = self._pool
+        async with self._lock:
+            if self._pool is None:
+                self._pool = await asyncio.to_thread(_started_pool)
+            pool = self._pool
         try:
             return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         except BrokenProcessPool:
@@ -70,6 +81,7 @@ class Drawer:
         """Shut the pool down: queued drawings are cancelled, the one being drawn finishes;
         waits (off the loop) until the worker has exited. A later :meth:`draw` starts a new
         pool."""
-        pool, self._pool = self._pool, None
+        async with self._lock:
+            pool, self._pool = self._pool, None
         if pool is not None:
             await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

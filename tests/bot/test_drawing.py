@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot import pictures
+from bot import drawing, pictures
 from bot.drawing import Drawer
 from bot.pictures import BoardPicture, Picture
 from bot.service import TableService
@@ -117,3 +119,26 @@ async def test_the_service_stop_shuts_its_drawing_process_down() -> None:
     await service.stop()
     assert not service.rt.drawer.running
     assert _gone(worker)
+
+
+async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Starting the worker waits for the forkserver (its first start imports Pillow and the
+    bot's modules): that wait happens in a thread, the loop keeps running meanwhile."""
+    started_on: list[str] = []
+    real = drawing._started_pool
+
+    def spy() -> ProcessPoolExecutor:
+        started_on.append(threading.current_thread().name)
+        return real()
+
+    monkeypatch.setattr(drawing, "_started_pool", spy)
+    drawer = Drawer()
+    try:
+        # two drawings asked together start one worker
+        a, b = await asyncio.gather(drawer.draw(os.getpid), drawer.draw(os.getpid))
+        assert a == b != os.getpid()
+        assert len(started_on) == 1 and started_on[0] != threading.main_thread().name
+    finally:
+        await drawer.close()
