@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -142,3 +143,21 @@ async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
         assert len(started_on) == 1 and started_on[0] != threading.main_thread().name
     finally:
         await drawer.close()
+
+
+async def test_a_worker_exits_once_its_bot_is_gone() -> None:
+    """The worker's initializer (``_exit_with``) ends it within about a second of the bot's
+    process being gone: a SIGKILLed bot cannot shut its pool down, and in the crash tests
+    (``tests/bot/crash``) each killed bot left its worker and its forkserver running. Here a
+    process plays the worker, with a finished process as its bot."""
+    bot = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await bot.wait()
+    code = (
+        "import sys, time\n"
+        "from bot.drawing import _exit_with\n"
+        f"_exit_with({bot.pid})\n"
+        "time.sleep(30)\n"
+        "sys.exit(3)\n"
+    )
+    worker = await asyncio.create_subprocess_exec(sys.executable, "-c", code)
+    assert await asyncio.wait_for(worker.wait(), 20) == 0  # ended by the watch, not the sleep
