@@ -17,6 +17,11 @@ Load: every table's acting player presses at human pace, one press every ``PACE`
 (default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
 5 ms and p99 ≤ 25 ms. Also: the closed-loop throughput (20 tables pressing with no pauses).
 ``BENCH_SPLIT=1`` prints the latencies of placements, discards and confirms apart.
+``--no-pictures`` turns the guild's ``pictures`` setting off for the run (issue 12).
+``--trace`` shows what slow presses overlapped: a 5 ms ticker's lateness (event-loop lag),
+the spans of picture drawings, picture sends, settlements and other commits, the latencies
+of the presses that ended a hand (their showdown) apart from the others, and of the presses
+made during each kind of span.
 The driver runs in this process: it renders the presser's hand to pick the button and asks
 the fake for the press over HTTP, a few tenths of a millisecond of this loop's time per press
 that count against the bot, not for it.
@@ -24,7 +29,10 @@ that count against the bot, not for it.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import bisect
+import dataclasses
 import os
 import random
 import statistics
@@ -40,11 +48,12 @@ import aiohttp
 from _machine import describe
 
 import bot.discord  # noqa: F401  (imports discord.py with its audioop warning muted)
-from bot import render
+from bot import pictures, render
 from bot.discord import DiscordAdapter
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
+from storage.api import Settlement
 from storage.sqlite import SqliteStore
 from tests.fakes.discord_api import (
     CHANNEL_ID,
@@ -59,6 +68,143 @@ PACE = float(os.environ.get("BENCH_PACE", "2.0"))
 HANDS = int(os.environ.get("BENCH_HANDS", "1"))
 
 
+class Trace:
+    """``--trace``: what the event loop was doing when presses were slow. A 5 ms ticker
+    records how late the loop woke it; picture drawings (in their threads), picture sends
+    (on the loop) and storage commits are recorded as intervals of ``time.monotonic`` (the
+    fake stamps presses with the same clock)."""
+
+    def __init__(self) -> None:
+        self.lags: list[tuple[float, float]] = []  # (when the tick ran, how late in s)
+        self.spans: dict[str, list[tuple[float, float]]] = {
+            "draw": [],
+            "send": [],
+            "settle": [],
+            "commit": [],
+        }
+        self._ticker: asyncio.Task[None] | None = None
+
+    def install(self, adapter: DiscordAdapter, store: SqliteStore) -> None:
+        def timed(name: str, fn: Any) -> Any:
+            if asyncio.iscoroutinefunction(fn):
+
+                async def wrapped_async(*args: Any, **kwargs: Any) -> Any:
+                    t0 = time.monotonic()
+                    try:
+                        return await fn(*args, **kwargs)
+                    finally:
+                        self.spans[name].append((t0, time.monotonic()))
+
+                return wrapped_async
+
+            def wrapped(*args: Any, **kwargs: Any) -> Any:
+                t0 = time.monotonic()
+                try:
+                    return fn(*args, **kwargs)
+                finally:
+                    self.spans[name].append((t0, time.monotonic()))
+
+            return wrapped
+
+        drawer = getattr(adapter.service.rt, "drawer", None)
+        if drawer is not None:  # drawn in the drawing process: the submission to the PNG back
+            drawer.draw = timed("draw", drawer.draw)
+        else:  # drawn in a thread (before bot.drawing)
+            pictures.draw_json = timed("draw", pictures.draw_json)  # type: ignore[assignment]
+        presenter = adapter.presenter
+        presenter.send_picture = timed("send", presenter.send_picture)  # type: ignore[method-assign]
+        commit, settle = timed("commit", store.commit), timed("settle", store.commit)
+
+        async def either(table_id: int, moves: Any, *args: Any, **kwargs: Any) -> Any:
+            settles = any(isinstance(m, Settlement) for m in moves)
+            return await (settle if settles else commit)(table_id, moves, *args, **kwargs)
+
+        store.commit = either  # type: ignore[method-assign]
+        self._ticker = asyncio.create_task(self._tick())
+
+    async def _tick(self) -> None:
+        while True:
+            due = time.monotonic() + 0.005
+            await asyncio.sleep(0.005)
+            now = time.monotonic()
+            self.lags.append((now, now - due))
+
+    def report(self, measured: list[dict[str, Any]], final: set[str]) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+
+        starts = {name: sorted(spans) for name, spans in self.spans.items()}
+        longest = {name: max((e - s for s, e in v), default=0.0) for name, v in starts.items()}
+        ticks = [t for t, _ in self.lags]
+
+        def busy(name: str, a: float, b: float) -> bool:
+            spans = starts[name]
+            i = bisect.bisect_left(spans, (b,)) - 1  # the spans begun before b
+            while i >= 0 and spans[i][0] >= a - longest[name]:
+                if spans[i][1] > a:
+                    return True
+                i -= 1
+            return False
+
+        def lagged(a: float, b: float) -> bool:  # a tick inside [a, b + 5 ms] came > 10 ms late
+            i, j = bisect.bisect_left(ticks, a), bisect.bisect_right(ticks, b + 0.005)
+            return any(lag > 0.010 for _, lag in self.lags[i:j])
+
+        lags = sorted(lag for _, lag in self.lags)
+        print(
+            f"loop lag (5 ms ticker, {len(lags)} ticks): p50 {1000 * statistics.median(lags):.2f}"
+            f" ms, p99 {1000 * lags[int(len(lags) * 0.99)]:.2f} ms, max {1000 * lags[-1]:.1f} ms"
+        )
+        for name, spans in self.spans.items():
+            d = sorted(1000 * (e - s) for s, e in spans)
+            if d:
+                print(
+                    f"{name}: {len(d)} spans, p50 {statistics.median(d):.2f} ms, "
+                    f"p99 {d[int(len(d) * 0.99)]:.2f} ms, max {d[-1]:.1f} ms"
+                )
+
+        def ms(r: dict[str, Any]) -> float:
+            return float(r["callback_at"] - r["sent_at"]) * 1000
+
+        def pct(xs: list[float]) -> str:
+            xs = sorted(xs)
+            return (
+                f"p50 {statistics.median(xs):.1f} ms, p99 {xs[max(0, int(len(xs) * 0.99) - 1)]:.1f}"
+                f" ms ({len(xs)})"
+                if xs
+                else "none"
+            )
+
+        during = {name: [ms(r) for r in measured if busy(name, r["sent_at"], r["callback_at"])]
+                  for name in self.spans}  # fmt: skip
+        quiet = [
+            ms(r)
+            for r in measured
+            if not any(busy(n, r["sent_at"], r["callback_at"]) for n in ("draw", "send", "settle"))
+        ]
+        print(f"  presses that ended a hand: {pct([ms(r) for r in measured if r['id'] in final])}")
+        print(f"  the other presses: {pct([ms(r) for r in measured if r['id'] not in final])}")
+        for name, xs in during.items():
+            print(f"  presses during a {name}: {pct(xs)}")
+        print(f"  presses during no draw, send or settle: {pct(quiet)}")
+        slow = [r for r in measured if (r["callback_at"] - r["sent_at"]) * 1000 > 25]
+        fast = [r for r in measured if (r["callback_at"] - r["sent_at"]) * 1000 <= 25]
+        for label, rows in (("slow (> 25 ms)", slow), ("the others", fast)):
+            if not rows:
+                continue
+            n = len(rows)
+            shares = []
+            for name in self.spans:
+                k = sum(busy(name, r["sent_at"], r["callback_at"]) for r in rows)
+                shares.append(f"{name} {100 * k / n:.0f} %")
+            late = sum(lagged(r["sent_at"], r["callback_at"]) for r in rows)
+            print(
+                f"  {label}: {n} presses; overlapping a "
+                + ", ".join(shares)
+                + f"; a loop lag > 10 ms inside {100 * late / n:.0f} %"
+            )
+
+
 class Driver:
     """Plays the users: slash commands and presses through the fake's control routes."""
 
@@ -69,6 +215,7 @@ class Driver:
         self.presenter = adapter.presenter
         self.presses: list[str] = []  # interaction ids of the measured presses
         self.actions: dict[str, str] = {}  # interaction id → payload action
+        self.final: set[str] = set()  # the presses that ended a hand (its showdown)
 
     async def _post(self, route: str, body: dict[str, Any]) -> dict[str, Any]:
         async with self.http.post(self.base + route, json=dict(body, wait=True)) as r:
@@ -114,9 +261,11 @@ class Driver:
                 assert answer["callback_type"] == 7, answer
                 self.presses.append(answer["id"])
                 self.actions[answer["id"]] = want[0]
+                if t.hand is not hand:
+                    self.final.add(answer["id"])
 
 
-async def main() -> None:
+async def main(no_pictures: bool, trace: Trace | None) -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "tests.fakes.discord_api", "0", TOKEN, str(TABLES)],
         stdout=subprocess.PIPE, text=True, cwd=_repo.ROOT,
@@ -126,6 +275,9 @@ async def main() -> None:
     tmp = tempfile.mkdtemp()
     store = await SqliteStore.open(Path(tmp) / "bench.sqlite3")
     service = TableService(store, rng=random.Random(1), next_hand_delay=0)
+    if no_pictures:  # the guild's `pictures` setting off for this run (issue 12)
+        guild = await store.community("discord", str(GUILD_ID))
+        await store.update_settings(guild.id, dataclasses.replace(guild.settings, pictures=False))
     try:
         with point_discord_at(port):
             adapter = DiscordAdapter(
@@ -133,6 +285,8 @@ async def main() -> None:
             )
             await adapter.start()
             await service.start()
+            if trace is not None:
+                trace.install(adapter, store)
             async with aiohttp.ClientSession() as http:
                 driver = Driver(http, port, adapter)
                 tables = await asyncio.gather(*(driver.open_table(i) for i in range(TABLES)))
@@ -154,6 +308,8 @@ async def main() -> None:
                 driver_actions = dict(driver.actions)
                 p50 = statistics.median(lat)
                 p99 = lat[max(0, int(len(lat) * 0.99) - 1)]
+                if trace is not None:
+                    trace.report(measured, driver.final)
                 # closed loop: 20 tables pressing with no pauses, for throughput
                 driver.presses = []
                 t0 = time.perf_counter()
@@ -170,8 +326,9 @@ async def main() -> None:
     print(f"machine: {describe()}")
     offered = f"{TABLES / PACE:.0f}" if PACE else "unpaced"
     print(
-        f"tables: {TABLES} live, 2 players each playing on their DMs, {HANDS} hand(s) each; "
-        f"a press every {PACE:g} s per table on average ({offered} presses/s offered)"
+        f"tables: {TABLES} live, 2 players each playing on their DMs, {HANDS} hand(s) each, "
+        f"showdown pictures {'off' if no_pictures else 'on'}; a press every {PACE:g} s per "
+        f"table on average ({offered} presses/s offered)"
     )
     print(
         "press handling, INTERACTION_CREATE out of the fake's gateway → the bot's callback "
@@ -195,4 +352,12 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--no-pictures", action="store_true", help="the guild's showdown pictures setting off"
+    )
+    parser.add_argument(
+        "--trace", action="store_true", help="print the loop lag and what overlapped slow presses"
+    )
+    args = parser.parse_args()
+    asyncio.run(main(args.no_pictures, Trace() if args.trace else None))

@@ -3,8 +3,8 @@
 :func:`draw_kush` is pure (a :class:`KushChart` in, PNG bytes out), drawn with Pillow and the
 shipped DejaVu Sans of :mod:`bot.pictures` (no system fonts), in the colours of the showdown
 pictures. The data comes from :meth:`storage.api.Store.kush_series` (at most 200 points,
-thinned in SQL); the service draws it in a worker thread (``asyncio.to_thread``), never on
-the event loop.
+thinned in SQL); the service draws it in its drawing process (:class:`bot.drawing.Drawer`),
+never on the event loop.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ Two halves:
   with DejaVu Sans shipped in ``bot/assets`` (it has the suit glyphs ♠ ♥ ♦ ♣; its license is
   next to it), so nothing depends on the system's fonts. Each card face is drawn once per
   process and pasted (:func:`_card_tile`); a picture takes a few milliseconds
-  (``bench/bench_pictures.py``). It runs in a worker thread when the outbox is sent, never
-  inside a press's answer.
+  (``bench/bench_pictures.py``). It runs in the drawing process (:class:`bot.drawing.Drawer`)
+  when the outbox is sent, never inside a press's answer nor holding the event loop's GIL.
 
 Colours follow a four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green) so that a flush reads at a
 glance on a phone.

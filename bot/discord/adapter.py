@@ -697,25 +697,51 @@ class DiscordAdapter:
                 message.flags.ephemeral or interaction.guild_id is None
             )
             ack = _Ack(interaction, self.answer_within, ephemeral=True)
+            answered = False
+            failed: list[Exception] = []  # answering failed: the error handler answers
+
+            async def answer(reply: Reply) -> None:
+                """Answer once: as soon as the last press's step is committed, before its
+                messages (a showdown's picture is drawn and uploaded) are sent."""
+                nonlocal answered
+                if answered:
+                    return
+                answered = True
+                ack.stop()
+                try:
+                    await self._answer_press(interaction, reply, on_hand, ack)
+                except Exception as exc:  # not into the service: raised below
+                    failed.append(exc)
+
             try:
                 if self.claim is not None:
                     await self.claim(interaction)
-                reply = await self._run_presses(interaction, actor, datas)
+                reply = await self._run_presses(interaction, actor, datas, answer)
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
             finally:
                 ack.stop()
-            await self._answer_press(interaction, reply, on_hand, ack)
+            await answer(reply)  # not answered yet: a refusal before any table step
+            if failed:
+                raise failed[0]
         except Exception as exc:  # discord.py would only log it, leaving the user unanswered
             await self.on_error(interaction, exc)
         finally:
             self._busy(-1)
 
-    async def _run_presses(self, interaction: Interaction, actor: Actor, datas: list[str]) -> Reply:
+    async def _run_presses(
+        self,
+        interaction: Interaction,
+        actor: Actor,
+        datas: list[str],
+        answer: Callable[[Reply], Awaitable[None]],
+    ) -> Reply:
         """Press ``datas`` in order; after the first, each is looked up again (same action
         and argument) in the hand the previous press returned, whose version is newer.
-        Stops at the first refusal, keeping the last hand shown."""
+        Stops at the first refusal, keeping the last hand shown. The last press hands the
+        service ``answer`` (called with what this returns, once its step is committed: the
+        service then sends the step's messages, issue 15's answer first)."""
         chat = chat_of(interaction)
         ref = message_ref(interaction)
 
@@ -729,11 +755,22 @@ class DiscordAdapter:
                 if found is None:
                     continue
                 data = found
-            answer = await self.service.press(actor, data, chat, admin, message_ref=ref)
-            if answer.alert and n:
-                return Reply(answer.text, alert=True, screen=reply.screen, private=reply.private)
-            reply = answer
-            if answer.alert:
+            before = reply
+
+            def outcome(got: Reply, n: int = n, before: Reply = before) -> Reply:
+                if got.alert and n:  # a refusal after the first keeps the hand shown
+                    return Reply(got.text, alert=True, screen=before.screen, private=before.private)
+                return got
+
+            async def early(got: Reply, outcome: Callable[[Reply], Reply] = outcome) -> None:
+                await answer(outcome(got))
+
+            last = n == len(datas) - 1
+            got = await self.service.press(
+                actor, data, chat, admin, message_ref=ref, answer=early if last else None
+            )
+            reply = outcome(got)
+            if got.alert:
                 break
         return reply
 

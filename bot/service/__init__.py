@@ -133,8 +133,10 @@ class TableService:
             await self.rt.settled(t)
 
     async def stop(self) -> None:
-        """Cancel timers and save every table."""
+        """Cancel timers, save every table and shut the drawing process down (after the
+        last pictures were sent)."""
         await recovery.stop(self.rt)
+        await self.rt.drawer.close()
 
     async def adopt(self, table_id: int) -> bool:
         """Serve one more open table, restored from its last committed transition (a worker

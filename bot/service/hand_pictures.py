@@ -7,8 +7,6 @@ refused with a hint, so a board (a Fantasyland board above all, R6.3) never reac
 
 from __future__ import annotations
 
-import asyncio
-
 from bot import pictures
 from bot.model import Actor, ChatRef, Reply
 from bot.service.runtime import Runtime
@@ -18,8 +16,9 @@ __all__ = ["hand_picture"]
 
 
 async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
-    """The reply to ``/hand``: the picture (drawn in a worker thread) with a short caption, or
-    a notice (asked in a group; no hand running)."""
+    """The reply to ``/hand``: the picture (drawn in the drawing process,
+    :class:`bot.drawing.Drawer`) with a short caption, or a notice (asked in a group; no
+    hand running)."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
@@ -35,6 +34,6 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
             break
     if picture is None:
         return Reply(tr(lang, "private.none"))
-    png = await asyncio.to_thread(pictures.draw_json, picture.to_json())
+    png = await rt.drawer.draw(pictures.draw_json, picture.to_json())
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
     return Reply(text, picture=png)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot import pictures, render
+from bot.drawing import Drawer
 from bot.model import LiveTable, Presenter, SeatState
 from bot.screens import Screen
 from game.cards import Card
@@ -137,6 +138,8 @@ class Runtime:
         self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
+        #: draws the pictures in a worker process (shut down by the service's stop)
+        self.drawer = Drawer()
 
     # -- tables ------------------------------------------------------------------------------
     def add(self, t: LiveTable) -> None:
@@ -365,12 +368,13 @@ class Runtime:
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
 
     async def send_picture(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
-        """Draw an outbox picture (in a worker thread: it takes milliseconds of CPU, and the
-        sender runs after the press was answered) and send it with its caption (issue 12).
+        """Draw an outbox picture (in the drawing process, :class:`bot.drawing.Drawer`: it
+        takes milliseconds of CPU, most of them holding the GIL, and the press that ended the
+        hand is being answered meanwhile) and send it with its caption (issue 12).
         A picture that cannot be drawn is logged and skipped: the text showdown is the
         record."""
         try:
-            png = await asyncio.to_thread(pictures.draw_json, item["picture"])
+            png = await self.drawer.draw(pictures.draw_json, item["picture"])
         except Exception:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
             return

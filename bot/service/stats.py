@@ -4,7 +4,7 @@
   from :meth:`Store.player_stats` / :meth:`Store.community_stats` (SQL aggregates over the
   per-player figures stored with every settlement, never a walk over the hands). A player
   with at least 2 hands in the period also gets the chart of their kush over time
-  (:meth:`Store.kush_series`, drawn by :func:`bot.charts.draw_kush` in a worker thread),
+  (:meth:`Store.kush_series`, drawn by :func:`bot.charts.draw_kush` in the drawing process),
   sent after the text; in the group's ``/stats`` it is the asker's own.
 * ``/top week|month|all``: players by net kush won in the period
   (:meth:`Store.kush_leaderboard`); plain ``/top`` stays the leaderboard by balance
@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Mapping, Sequence
+from concurrent.futures import BrokenExecutor
 from typing import Any
 
 from bot import charts
@@ -171,9 +172,10 @@ async def _with_chart(
 ) -> Reply:
     """The ``/stats`` reply ``text``, with the chart of ``p``'s kush over the period when
     they played at least :data:`CHART_MIN_HANDS` hands in it: the series read in SQL
-    (:meth:`Store.kush_series`, at most 200 points), drawn in a worker thread (a few
-    milliseconds of CPU, never on the event loop), sent after the text with a short caption.
-    A chart that cannot be drawn is logged and left out: the text is the answer."""
+    (:meth:`Store.kush_series`, at most 200 points), drawn in the drawing process (a few
+    milliseconds of CPU, never on the event loop nor holding its GIL:
+    :class:`bot.drawing.Drawer`), sent after the text with a short caption. A chart that
+    cannot be drawn is logged and left out: the text is the answer."""
     if s.hands < CHART_MIN_HANDS:
         return Reply(text)
     series = await rt.store.kush_series(p.id, since)
@@ -181,8 +183,8 @@ async def _with_chart(
         return Reply(text)
     chart = charts.chart_of(p.name, lang, label, when, series)
     try:
-        png = await asyncio.to_thread(charts.draw_kush, chart)
-    except (OSError, ValueError):
+        png = await rt.drawer.draw(charts.draw_kush, chart)
+    except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart
         log.exception("the kush chart of player %s could not be drawn", p.id)
         return Reply(text)
     caption = tr(lang, "chart.caption", name=p.name, when=when, kush=chart.net, label=label)

@@ -1,10 +1,46 @@
-"""A recording presenter for service tests (no platform)."""
+"""A recording presenter for service tests (no platform), and a recorder of what the
+service's drawing process draws."""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
+import pytest
+
+from bot.drawing import Drawer
 from bot.screens import Screen
+
+T = TypeVar("T")
+
+
+def _drawn_by(fn: Callable[..., Any], *args: Any) -> tuple[int, Any]:
+    """Runs in the drawing process: its pid and ``fn(*args)``."""
+    return os.getpid(), fn(*args)
+
+
+def record_drawings(
+    monkeypatch: pytest.MonkeyPatch,
+    fn: Callable[..., Any],
+    keep: Callable[[tuple[Any, ...], int], T],
+) -> list[T]:
+    """Every drawing of ``fn`` (``pictures.draw_json``, ``charts.draw_kush``) by any
+    :class:`~bot.drawing.Drawer`, still drawn in its worker process: ``keep(args, pid of the
+    process that drew it)`` of each, once drawn (one worker: in the order asked)."""
+    seen: list[T] = []
+    real = Drawer.draw
+
+    async def draw(self: Drawer, f: Callable[..., Any], *args: Any) -> Any:
+        if f is not fn:
+            return await real(self, f, *args)
+        pid, out = await real(self, _drawn_by, f, *args)
+        seen.append(keep(args, pid))
+        return out
+
+    monkeypatch.setattr(Drawer, "draw", draw)
+    return seen
 
 
 @dataclass

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import io
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from bot.pictures import BoardPicture, Picture, draw, layout
 from bot.screens import Payload
 from bot.service import TableService
 from game.cards import parse_cards
-from tests.bot.fakes import FakePresenter
+from tests.bot.fakes import FakePresenter, record_drawings
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 #: the issue's limit on a picture's size
@@ -197,15 +197,7 @@ def test_names_lose_what_the_font_cannot_draw() -> None:
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every picture's data the service draws, in order (what it sends is drawn from it)."""
-    seen: list[dict[str, Any]] = []
-    real: Callable[[Mapping[str, Any]], bytes] = pictures.draw_json
-
-    def record(data: Mapping[str, Any]) -> bytes:
-        seen.append(dict(data))
-        return real(data)
-
-    monkeypatch.setattr(pictures, "draw_json", record)
-    return seen
+    return record_drawings(monkeypatch, pictures.draw_json, lambda args, pid: dict(args[0]))
 
 
 async def configure(service: TableService, **options: str) -> None:

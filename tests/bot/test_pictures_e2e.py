@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from PIL import Image
 
 from bot import pictures
 from game.cards import parse_cards
+from tests.bot.fakes import record_drawings
 from tests.bot.test_classic_games_e2e import (
     ALICE_13,
     ALICE_PLAN,
@@ -44,15 +45,7 @@ MAX_BYTES = 150 * 1024
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every picture's data the service draws, in order."""
-    seen: list[dict[str, Any]] = []
-    real: Callable[[Mapping[str, Any]], bytes] = pictures.draw_json
-
-    def record(data: Mapping[str, Any]) -> bytes:
-        seen.append(dict(data))
-        return real(data)
-
-    monkeypatch.setattr(pictures, "draw_json", record)
-    return seen
+    return record_drawings(monkeypatch, pictures.draw_json, lambda args, pid: dict(args[0]))
 
 
 def board(data: Mapping[str, Any], name: str) -> dict[str, Any]:

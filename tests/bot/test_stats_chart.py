@@ -1,15 +1,14 @@
 """The kush chart of /stats (issue 12): the drawing (pure: data in, PNG out, its size and
 dimensions) and the service attaching it to a player's /stats when they played at least two
-hands in the period, drawn in a worker thread from :meth:`Store.kush_series`, with a caption
+hands in the period, drawn in the drawing process from :meth:`Store.kush_series`, with a caption
 in the asker's language; on an in-memory store seeded with settlements at known times."""
 
 from __future__ import annotations
 
 import io
+import os
 import random
-import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from PIL import Image
@@ -20,6 +19,7 @@ from bot.model import Actor, ChatRef, Reply
 from bot.service import TableService
 from storage.api import BuyIn, Settlement
 from storage.memory import MemoryStore
+from tests.bot.fakes import record_drawings
 
 #: the issue's limit on the chart's size
 MAX_BYTES = 100 * 1024
@@ -115,17 +115,9 @@ async def service(monkeypatch: pytest.MonkeyPatch) -> TableService:
 
 
 @pytest.fixture
-def drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[KushChart, str]]:
-    """Every chart the service draws, with the name of the thread that drew it."""
-    seen: list[tuple[KushChart, str]] = []
-    real: Callable[[KushChart], bytes] = charts.draw_kush
-
-    def record(chart: KushChart) -> bytes:
-        seen.append((chart, threading.current_thread().name))
-        return real(chart)
-
-    monkeypatch.setattr(charts, "draw_kush", record)
-    return seen
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[KushChart, int]]:
+    """Every chart the service draws, with the pid of the process that drew it."""
+    return record_drawings(monkeypatch, charts.draw_kush, lambda args, pid: (args[0], pid))
 
 
 def _chart_of(reply: Reply) -> Image.Image:
@@ -137,21 +129,21 @@ def _chart_of(reply: Reply) -> Image.Image:
 
 
 async def test_a_player_with_two_hands_gets_the_chart_after_the_text(
-    service: TableService, drawn: list[tuple[KushChart, str]]
+    service: TableService, drawn: list[tuple[KushChart, int]]
 ) -> None:
     reply = await service.stats(GROUP, CAROL, ["@alice"])
     assert reply.text.splitlines()[0] == "📊 Alice · all time"
     assert reply.text.splitlines()[-1] == "Net: +13 kush"
     _chart_of(reply)
     assert reply.caption == "📈 Alice: kush over time (all time), net +13 kush"
-    ((chart, thread),) = drawn
+    ((chart, pid),) = drawn
     assert chart.points == ((T0, 10), (T0 + 60, 6), (T0 + 120, 13))
     assert (chart.name, chart.lang, chart.label, chart.when) == ("Alice", "en", "kush", "all time")
-    assert thread != threading.main_thread().name  # drawn off the event loop's thread
+    assert pid != os.getpid()  # drawn in the drawing process, off the event loop's GIL
 
 
 async def test_me_in_russian_and_the_askers_own_part_of_the_group_stats(
-    service: TableService, drawn: list[tuple[KushChart, str]]
+    service: TableService, drawn: list[tuple[KushChart, int]]
 ) -> None:
     reply = await service.stats(GROUP, BOB, ["я"])
     _chart_of(reply)
@@ -165,7 +157,7 @@ async def test_me_in_russian_and_the_askers_own_part_of_the_group_stats(
 
 
 async def test_no_chart_with_fewer_than_two_hands(
-    service: TableService, drawn: list[tuple[KushChart, str]]
+    service: TableService, drawn: list[tuple[KushChart, int]]
 ) -> None:
     carol = await service.stats(GROUP, CAROL, ["me"])  # one hand
     assert "Net: +5 kush" in carol.text and carol.picture is None and carol.caption is None

@@ -4,11 +4,16 @@ channel after the showdown, exactly one per hand."""
 
 from __future__ import annotations
 
+import asyncio
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+import pytest
 from PIL import Image
 
+from bot.drawing import Drawer
 from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL
@@ -62,3 +67,40 @@ async def test_ofc_hand_answers_with_your_board_only_you_see(tmp_path: Path) -> 
         assert reply["attachments"][0]["filename"] == "hand.png"
         public = [mid for mid in w.fake.files if not w.fake.messages[mid]["flags"] & EPHEMERAL]
         assert public == []
+
+
+async def test_the_press_that_ends_a_hand_is_answered_before_its_picture_is_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15's answer first, on Discord too: the last press of a hand gets its callback
+    (the edited hand) as soon as its step is committed; the showdown picture is drawn and
+    uploaded after. Here the drawing is held until that callback has arrived (before, the
+    press waited for its step's messages: picture drawn and uploaded, ~20 ms a showdown)."""
+    drawing = asyncio.Event()
+    release = asyncio.Event()
+    real = Drawer.draw
+
+    async def held(self: Drawer, fn: Callable[..., Any], *args: Any) -> Any:
+        drawing.set()
+        await release.wait()
+        return await real(self, fn, *args)
+
+    monkeypatch.setattr(Drawer, "draw", held)
+    async with world(tmp_path, rng_seed=7) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        before = set(w.fake.interactions)
+        playing = asyncio.create_task(w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}))
+        try:
+            await asyncio.wait_for(drawing.wait(), 30)  # the showdown is committed
+            last = max(i for i in w.fake.interactions if i not in before)
+            record = w.fake.interactions[last]
+            await w.fake.wait_for(lambda: record.answered, timeout=5)
+            assert record.callback_type == 7  # the pressed hand edited: the final board
+            assert w.fake.files == {}  # no picture yet
+        finally:
+            release.set()  # (a failure above must not leave the bot waiting at its stop)
+        await playing
+        await w.adapter.presenter.flush()
+        await w.fake.wait_for(lambda: len(w.fake.files) == 1)
+        [(mid, [(filename, _)])] = w.fake.files.items()
+        assert filename == "showdown.png" and w.fake.messages[mid]["channel_id"] == str(CHANNEL_ID)

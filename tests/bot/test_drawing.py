@@ -1,0 +1,163 @@
+"""The drawing process (issue 12, :mod:`bot.drawing`): pictures are drawn in a worker process,
+not in a thread of the bot (Pillow holds the GIL the event loop needs); the service's stop
+shuts it down; a worker that died is replaced."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from bot import drawing, pictures
+from bot.drawing import Drawer
+from bot.pictures import BoardPicture, Picture
+from bot.service import TableService
+from storage.memory import MemoryStore
+
+
+def _gone(pid: int, timeout: float = 10.0) -> bool:
+    """The process ``pid`` has exited (polled until ``timeout`` seconds)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _picture() -> Picture:
+    board = BoardPicture(
+        name="Alice",
+        boxes=("Qs Qh 2d", "9c 9d 9h 5s 5c", "As Ks Qd Js Ts"),
+        hands=("Pair of Queens", "Full House", "Straight"),
+        scores=(7, 12, 2),
+        fouled=False,
+        points=6,
+        kush=60,
+    )
+    other = BoardPicture(
+        name="Bob",
+        boxes=("2c 3c 4c", "6h 6s 7d 8d 8c", "Ah Ad Kh Kd 3s"),
+        hands=("High card", "Two Pair", "Two Pair"),
+        scores=(0, 0, 0),
+        fouled=True,
+        points=-6,
+        kush=-60,
+    )
+    return Picture(title="Table 1 · hand 1", lang="en", boards=(board, other))
+
+
+async def test_a_picture_is_drawn_in_another_process_byte_for_byte() -> None:
+    drawer = Drawer()
+    try:
+        data = _picture().to_json()
+        png = await drawer.draw(pictures.draw_json, data)
+        assert png == pictures.draw_json(data)  # the same PNG as drawn here
+        assert png.startswith(b"\x89PNG")
+        worker = await drawer.draw(os.getpid)
+        assert worker != os.getpid()
+        assert await drawer.draw(os.getpid) == worker  # one worker, kept between drawings
+    finally:
+        await drawer.close()
+
+
+async def test_drawings_queue_for_the_one_worker() -> None:
+    """Many showdowns at once: their drawings take turns on one worker process (one core)
+    instead of as many threads competing with the event loop."""
+    drawer = Drawer()
+    try:
+        pids = await asyncio.gather(*(drawer.draw(os.getpid) for _ in range(20)))
+        assert len(set(pids)) == 1 and pids[0] != os.getpid()
+    finally:
+        await drawer.close()
+
+
+async def test_close_shuts_the_worker_down_and_a_new_drawing_starts_another() -> None:
+    drawer = Drawer()
+    assert not drawer.running  # no process before the first drawing
+    first = await drawer.draw(os.getpid)
+    assert drawer.running
+    await drawer.close()
+    assert not drawer.running
+    assert _gone(first)
+    await drawer.close()  # closing twice does nothing
+    try:
+        second = await drawer.draw(os.getpid)
+        assert second not in (first, os.getpid())
+    finally:
+        await drawer.close()
+    assert _gone(second)
+
+
+async def test_a_dead_worker_fails_its_drawing_and_is_replaced() -> None:
+    drawer = Drawer()
+    try:
+        worker = await drawer.draw(os.getpid)
+        os.kill(worker, signal.SIGKILL)
+        assert _gone(worker)
+        with pytest.raises(BrokenProcessPool):
+            await drawer.draw(os.getpid)
+        replaced = await drawer.draw(os.getpid)
+        assert replaced not in (worker, os.getpid())
+    finally:
+        await drawer.close()
+
+
+async def test_the_service_stop_shuts_its_drawing_process_down() -> None:
+    service = TableService(MemoryStore(), timers=False)
+    await service.start()
+    worker = await service.rt.drawer.draw(os.getpid)
+    assert worker != os.getpid()
+    await service.stop()
+    assert not service.rt.drawer.running
+    assert _gone(worker)
+
+
+async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Starting the worker waits for the forkserver (its first start imports Pillow and the
+    bot's modules): that wait happens in a thread, the loop keeps running meanwhile."""
+    started_on: list[str] = []
+    real = drawing._started_pool
+
+    def spy() -> ProcessPoolExecutor:
+        started_on.append(threading.current_thread().name)
+        return real()
+
+    monkeypatch.setattr(drawing, "_started_pool", spy)
+    drawer = Drawer()
+    try:
+        # two drawings asked together start one worker
+        a, b = await asyncio.gather(drawer.draw(os.getpid), drawer.draw(os.getpid))
+        assert a == b != os.getpid()
+        assert len(started_on) == 1 and started_on[0] != threading.main_thread().name
+    finally:
+        await drawer.close()
+
+
+async def test_a_worker_exits_once_its_bot_is_gone() -> None:
+    """The worker's initializer (``_exit_with``) ends it within about a second of the bot's
+    process being gone: a SIGKILLed bot cannot shut its pool down, and in the crash tests
+    (``tests/bot/crash``) each killed bot left its worker and its forkserver running. Here a
+    process plays the worker, with a finished process as its bot."""
+    bot = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await bot.wait()
+    code = (
+        "import sys, time\n"
+        "from bot.drawing import _exit_with\n"
+        f"_exit_with({bot.pid})\n"
+        "time.sleep(30)\n"
+        "sys.exit(3)\n"
+    )
+    worker = await asyncio.create_subprocess_exec(sys.executable, "-c", code)
+    assert await asyncio.wait_for(worker.wait(), 20) == 0  # ended by the watch, not the sleep
