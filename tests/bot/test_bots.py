@@ -27,6 +27,19 @@ def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePre
     return service, presenter
 
 
+async def alice_and_a_bot(
+    level: str = "easy",
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
+    """Alice opens a table, seats a computer player of ``level`` and is dealt in with it."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, level)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    return service, presenter, store, clock
+
+
 async def play_hand_with_bots(service: TableService, presenter: FakePresenter, clock: Clock) -> int:
     """Alice presses; the computer players move when their time comes. Returns the number
     of times a computer player moved."""
@@ -77,12 +90,7 @@ async def test_addbot_seats_a_computer_player_that_plays_with_house_kush() -> No
 
 
 async def test_removebot_between_hands_and_a_restart_with_a_bot_seated() -> None:
-    store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, presenter, store, clock = await alice_and_a_bot()
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     # Alice plays her first street; the bot is due; the bot process restarts
@@ -151,12 +159,7 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
 async def test_leaderboards_list_members_not_computer_players() -> None:
     """``/top`` (balances) and ``/top all`` (kush won) list the group's members only: a
     computer player plays with house kush (10,000 on its balance) and is left out."""
-    store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, presenter, store, clock = await alice_and_a_bot()
     await play_hand_with_bots(service, presenter, clock)
     community = await store.community("telegram", "-100")
     everyone = [p.name for p, _ in await store.leaderboard(community.id, 10)]

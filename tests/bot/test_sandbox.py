@@ -123,6 +123,16 @@ class Terminal:
         while "Join" not in self.group_buttons:
             await self.read_until(r".")
 
+    async def reopen(self, game: str = "", bot: str = "") -> str:
+        """``/closetable``, ``/newtable [game]`` and ``/addbot [bot]``, each answered; returns
+        the line that says who sat down."""
+        await self.send("/closetable")
+        await self.read_until(r"^» .*closed")
+        await self.send(f"/newtable {game}".strip())
+        await self.read_until(r"^» .*open")
+        await self.send(f"/addbot {bot}".strip())
+        return await self.read_until(r"sits down")
+
     async def quit(self) -> None:
         """``/quit``: the sandbox says bye and exits with 0."""
         await self.send("/quit")
@@ -195,12 +205,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
     async with sandbox(tmp_path) as term:
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await term.read_until(r"^Sandbox: ")
-        await term.send("/closetable")
-        await term.read_until(r"^» .*closed")
-        await term.send("/newtable chinese")
-        await term.read_until(r"^» .*open")
-        await term.send("/addbot")
-        await term.read_until(r"sits down")
+        await term.reopen("chinese")
         await term.lobby()
         await term.send(term.group_buttons["Join"])
         await term.read_until("You sit at seat|Вы за местом")
@@ -415,10 +420,6 @@ async def test_a_table_of_the_old_sandbox_bots_is_told_to_be_reopened(tmp_path: 
             r"Boris \(bot\)\), which no longer move: /closetable, then /newtable"
         )
         await term.read_until(r"^Sandbox: ")
-        await term.send("/closetable")
-        await term.read_until(r"^» .*closed")
-        await term.send("/newtable")
-        await term.read_until(r"^» .*open")
-        await term.send("/addbot easy")
-        await term.read_until(r"^» 🤖 Anna \(easy\) sits down")
+        seated = await term.reopen(bot="easy")
+        assert seated.startswith("» 🤖 Anna (easy) sits down"), seated
         await term.quit()
