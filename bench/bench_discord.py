@@ -49,6 +49,7 @@ from _machine import describe
 
 import bot.discord  # noqa: F401  (imports discord.py with its audioop warning muted)
 from bot import pictures, render
+from bot.app import settle_heap
 from bot.discord import DiscordAdapter
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
@@ -285,6 +286,7 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
             )
             await adapter.start()
             await service.start()
+            settle_heap()  # as bot.app.run does once started
             if trace is not None:
                 trace.install(adapter, store)
             async with aiohttp.ClientSession() as http:

@@ -55,6 +55,7 @@ from telegram.ext import (
 )
 
 from bot import render
+from bot.app import settle_heap
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
@@ -261,6 +262,7 @@ async def measure(port: int) -> None:
     try:
         await adapter.start(polling=False)
         await service.start()
+        settle_heap()  # as bot.app.run does once started
         driver = Driver(adapter, service)
         tables: list[LiveTable] = []
         gc.collect()

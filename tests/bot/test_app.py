@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
+from bot import app
 from bot.app import run
 from bot.config import Settings
 from bot.telegram.fake_api import FakeTelegram, FakeUser
@@ -17,7 +20,13 @@ TG_TOKEN = "123456:" + "T" * 35
 DC_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
 
 
-async def test_both_platforms_run_in_one_process(tmp_path: Path) -> None:
+async def test_both_platforms_run_in_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both adapters on one loop and one database; once started, the heap is settled (frozen
+    out of the garbage collector's full collections, :func:`bot.app.settle_heap`) once."""
+    settled: list[int] = []
+    monkeypatch.setattr(app, "settle_heap", lambda: settled.append(gc.get_count()[0]))
     telegram = FakeTelegram(TG_TOKEN)
     discord = FakeDiscord(DC_TOKEN)
     await telegram.start()
@@ -49,7 +58,7 @@ async def test_both_platforms_run_in_one_process(tmp_path: Path) -> None:
             await discord.wait_for(lambda: record.answered, timeout=20)
             message = discord.messages[record.messages[-1]]
             assert message["content"].startswith("Table #2")
-            assert not task.done()
+            assert not task.done() and len(settled) == 1
             stop.set()
             await asyncio.wait_for(task, 30)
     finally:
@@ -96,3 +105,13 @@ async def test_database_url_runs_the_bot_on_postgresql(tmp_path: Path) -> None:
     finally:
         await telegram.stop()
     assert not (tmp_path / "ofc.sqlite3").exists()
+
+
+def test_settle_heap_freezes_what_is_alive() -> None:
+    """:func:`bot.app.settle_heap` moves every live object out of the collector's reach."""
+    gc.unfreeze()
+    try:
+        app.settle_heap()
+        assert gc.get_freeze_count() > 10_000  # the libraries imported at least
+    finally:
+        gc.unfreeze()
