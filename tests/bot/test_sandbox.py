@@ -168,11 +168,7 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         first = await term.read_until("sandbox|Table #")
         assert "No bot token set" in first  # one line saying why the sandbox starts
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
-        await term.lobby()
-        await term.send(term.group_buttons["Join"])
-        await term.read_until("You sit at seat|Вы за местом")
-        await term.send(term.group_buttons["Ready"])
-        await term.read_until("moved to the table")
+        await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
         showdown = [await term.read_until(r"^Tester: [+-]\d+ pts")]
         mine = re.search(r"^Tester: ([+-]\d+) pts · ([+-]\d+) kush → (\d+)", showdown[0])
