@@ -20,21 +20,25 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot import pictures
-from bot.model import Actor, ChatRef
 from bot.pictures import BoardPicture, Picture, draw, layout
-from bot.screens import Payload
 from bot.service import TableService
 from game.cards import parse_cards
 from tests.bot.fakes import FakePresenter, record_drawings
+from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    auto_street,
+    configure,
+    play_hand,
+    start,
+)
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 #: the issue's limit on a picture's size
 MAX_BYTES = 150 * 1024
 
-GROUP = ChatRef("telegram", "-300", "-300", "Pictures")
-ALICE = Actor("telegram", "1", "Alice", "en")
-BOB = Actor("telegram", "2", "Bob", "en")
-CAROL = Actor("telegram", "3", "Carol", "en")
 
 ANNA = BoardPicture(
     "🤖 Anna",
@@ -198,43 +202,6 @@ def test_names_lose_what_the_font_cannot_draw() -> None:
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """Every picture's data the service draws, in order (what it sends is drawn from it)."""
     return record_drawings(monkeypatch, pictures.draw_json, lambda args, pid: dict(args[0]))
-
-
-async def configure(service: TableService, **options: str) -> None:
-    for name, value in options.items():
-        reply = await service.settings(GROUP, ALICE, True, [name, value])
-        assert "Saved" in reply.text, reply.text
-
-
-async def start(service: TableService, players: list[Actor], game: str) -> None:
-    assert "open" in (await service.new_table(GROUP, players[0], game)).text
-    for a in players:
-        assert not (await service.join(GROUP, a)).alert
-    for a in players:
-        assert not (await service.ready(GROUP, a)).alert
-
-
-async def auto_street(service: TableService, presenter: FakePresenter, actor: Actor) -> None:
-    for action in ("a", "c"):
-        screen = presenter.last_private(actor.user_id)
-        data = next(
-            b.data
-            for b in screen.all_buttons()
-            if b.data and (p := Payload.decode(b.data)) is not None and p.action == action
-        )
-        reply = await service.press(actor, data)
-        assert not reply.alert, reply.text
-
-
-async def play_hand(service: TableService, presenter: FakePresenter, players: list[Actor]) -> None:
-    t = service.table_in(GROUP)
-    assert t is not None
-    by_id = {a.user_id: a for a in players}
-    number = t.hand_no
-    while t.hand is not None and t.hand_no == number and not t.hand.is_over:
-        player = t.player_of(t.hand.to_act[0])
-        assert player is not None
-        await auto_street(service, presenter, by_id[player.user_id])
 
 
 def cards_of(data: Mapping[str, Any]) -> set[str]:

@@ -36,8 +36,8 @@ async def auto_street(service: TableService, presenter: FakePresenter, actor: Ac
         data = next(
             b.data
             for b in screen.all_buttons()
-            if b.data and Payload.decode(b.data).action == action
-        )  # type: ignore[union-attr]
+            if b.data and (p := Payload.decode(b.data)) is not None and p.action == action
+        )
         reply = await service.press(actor, data)
         assert not reply.alert, reply.text
 
@@ -48,8 +48,9 @@ async def play_hand(service: TableService, presenter: FakePresenter, players: li
     by_id = {a.user_id: a for a in players}
     number = t.hand_no
     while t.hand is not None and t.hand_no == number and not t.hand.is_over:
-        board = t.hand.to_act[0]
-        await auto_street(service, presenter, by_id[t.player_of(board).user_id])  # type: ignore[union-attr]
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        await auto_street(service, presenter, by_id[player.user_id])
 
 
 async def test_r4_2_double_boxes_two_boards_each_settled_per_player(env) -> None:  # type: ignore[no-untyped-def]
