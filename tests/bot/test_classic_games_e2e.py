@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.screens import Payload
 from bot.telegram.fake_api import FakeUser
@@ -75,6 +76,24 @@ def plan(top: str, middle: str, bottom: str) -> dict[str, str | None]:
 
 ALICE_PLAN = plan("As Ah Ad", "Kd Kc Ks 8h 8c", "2c 3c 4c 5c 6c")
 BOB_PLAN = plan("Jc Td 4s", "9c 9d 6s 6h 2h", "Qs Qd Qh Qc 8d")
+
+
+async def to_the_claim(w: World) -> tuple[dict[str, Any], str]:
+    """Both arrange (Bob, then Alice, by :data:`BOB_PLAN` / :data:`ALICE_PLAN`): the bottoms are
+    revealed and Alice's straight flush reaches a target of 5 (R7.5). Returns the group
+    message offering the claim and its Claim button's data."""
+    await w.play_street(BOB, BOB_PLAN)
+    await w.play_street(ALICE, ALICE_PLAN)
+    await w.adapter.presenter.flush()
+    msg = await w.fake.wait_for(
+        lambda: next(
+            (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
+        )
+    )
+    claim = next(
+        b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":k")
+    )
+    return msg, claim
 
 
 async def test_r7_chinese_game_to_the_target_with_a_claim(tmp_path: Path) -> None:

@@ -15,12 +15,11 @@ from bot.names import units
 from bot.telegram.fake_api import FakeUser
 from tests.bot.test_classic_games_e2e import (
     ALICE_13,
-    ALICE_PLAN,
     BOB_13,
-    BOB_PLAN,
     admin_settings,
     chinese_deck,
     seat,
+    to_the_claim,
 )
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
@@ -90,17 +89,7 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         w.fake.started_users.update({ALICE.id, BOB.id})
         await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
         await seat(w, [ALICE, BOB], "chinese")
-        await w.play_street(BOB, BOB_PLAN)
-        await w.play_street(ALICE, ALICE_PLAN)
-        await w.adapter.presenter.flush()
-        msg = await w.fake.wait_for(
-            lambda: next(
-                (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
-            )
-        )
-        claim = next(
-            b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":k")
-        )
+        msg, claim = await to_the_claim(w)
         answer = await w.press(ALICE, GROUP_ID, msg, claim)
         assert not answer.get("show_alert"), answer
         t = next(iter(w.service.tables.values()))

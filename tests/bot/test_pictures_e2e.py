@@ -20,12 +20,11 @@ from game.cards import parse_cards
 from tests.bot.fakes import record_drawings
 from tests.bot.test_classic_games_e2e import (
     ALICE_13,
-    ALICE_PLAN,
     BOB_13,
-    BOB_PLAN,
     admin_settings,
     chinese_deck,
     seat,
+    to_the_claim,
 )
 from tests.bot.test_telegram_e2e import ALICE_PLAN as ALICE_PINEAPPLE
 from tests.bot.test_telegram_e2e import (
@@ -121,18 +120,8 @@ async def test_r7_5_a_claim_leaves_the_unrevealed_boxes_out_of_the_picture(
         w.fake.started_users.update({ALICE.id, BOB.id})
         await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
         await seat(w, [ALICE, BOB], "chinese")
-        await w.play_street(BOB, BOB_PLAN)
-        await w.play_street(ALICE, ALICE_PLAN)
-        await w.adapter.presenter.flush()
-        msg = await w.fake.wait_for(
-            lambda: next(
-                (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
-            )
-        )
+        msg, claim = await to_the_claim(w)
         assert w.fake.photos_in(GROUP_ID) == []  # the reveal is not over
-        claim = next(
-            b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":k")
-        )
         await w.press(ALICE, GROUP_ID, msg, claim)
         await w.settle()
         assert len(w.fake.photos_in(GROUP_ID)) == 1 and len(drawn) == 1
