@@ -95,6 +95,19 @@ async def play_scripted(service: TableService, presenter: FakePresenter) -> tupl
     return first, (BOB if first is ALICE else ALICE)
 
 
+def winner_stats(name: str) -> list[str]:
+    """The lines of ``/stats`` for the scripted hand's winner (worked out by hand), which both
+    platforms must show."""
+    return [
+        f"📊 {name} · all time",
+        "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
+        "Fouls: 0% (0 of 1) · royalties/hand 32.0",
+        "Fantasyland: entered 100% · stayed — of 0",
+        "Scoops: 1 · biggest win: +38 kush",
+        "Net: +38 kush",
+    ]
+
+
 def _table(service: TableService) -> LiveTable:
     t = service.table_in(GROUP)
     assert t is not None
@@ -104,14 +117,9 @@ def _table(service: TableService) -> LiveTable:
 async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, _store = env
     winner, loser = await play_scripted(service, presenter)
-    assert (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines() == [
-        f"📊 {winner.name} · all time",
-        "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
-        "Fouls: 0% (0 of 1) · royalties/hand 32.0",
-        "Fantasyland: entered 100% · stayed — of 0",
-        "Scoops: 1 · biggest win: +38 kush",
-        "Net: +38 kush",
-    ]
+    assert (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines() == (
+        winner_stats(winner.name)
+    )
     assert (await service.stats(GROUP, CAROL, ["@" + loser.name, "month"])).text.splitlines() == [
         f"📊 {loser.name} · last 30 days",
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",

@@ -10,7 +10,7 @@ from PIL import Image
 
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, EPHEMERAL, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS
+from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS, winner_stats
 from tests.game.helpers import stacked_deck
 from tests.game.test_history import DECK
 
@@ -31,14 +31,7 @@ async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
 
         reply = await w.slash(CAROL, "stats", {"user": winner})
         assert not reply["flags"] & EPHEMERAL
-        assert reply["content"].splitlines() == [
-            f"📊 {winner.name} · all time",
-            "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
-            "Fouls: 0% (0 of 1) · royalties/hand 32.0",
-            "Fantasyland: entered 100% · stayed — of 0",
-            "Scoops: 1 · biggest win: +38 kush",
-            "Net: +38 kush",
-        ]
+        assert reply["content"].splitlines() == winner_stats(winner.name)
         group = (await w.slash(CAROL, "stats"))["content"].splitlines()
         assert group[1:3] == ["Hands: 1 · players: 2", "Fouls: 50% (1 of 2) · royalties/hand 16.0"]
         month = (await w.slash(CAROL, "top", {"period": "month"}))["content"].splitlines()
