@@ -29,15 +29,12 @@ import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 import _repo  # noqa: F401  (puts the repository on sys.path)
 from _machine import describe
+from bench_storage import finished_hands
 
-from game.hand import Hand, HandSetup
 from game.history import replay_frames
-from game.options import RuleOptions
-from game.simulate import play_turn
 from storage._common import stat_rows
 from storage.api import BuyIn, Settlement
 from storage.sqlite import SqliteStore
@@ -49,18 +46,6 @@ DISTINCT = 200  # distinct hands played, recorded again and again
 STAT_TARGET_US = 300.0
 QUERY_TARGET_MS = 50.0
 REPLAY_TARGET_MS = 20.0
-
-
-def finished(n: int) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """``n`` real 3-player hands played to showdown: (hand JSON, result JSON)."""
-    out = []
-    for i in range(n):
-        hand = Hand(HandSetup.deal(RuleOptions(), (0, 1, 2), i % 3, seed=f"stats-{i}"))
-        while not hand.is_over:
-            play_turn(hand, hand.to_act[0])
-        assert hand.result is not None
-        out.append((hand.to_json(), hand.result.to_json()))
-    return out
 
 
 def best_median(samples: list[float]) -> str:
@@ -78,7 +63,7 @@ async def timed(call: Callable[[], Awaitable[object]]) -> list[float]:
 
 async def main(hands_total: int) -> None:
     print(f"machine: {describe()}; SQLite {sqlite3.sqlite_version}")
-    hands = finished(DISTINCT)
+    hands = [(h, r) for h, r, _ in finished_hands(DISTINCT, seed="stats")]
     seats = {0: 1, 1: 2, 2: 3}
     per_hand = []
     for _ in range(REPEATS):

@@ -125,12 +125,14 @@ class Target:
         return f"PostgreSQL {version}, " + ", ".join(f"{n}={v}" for n, v in rows)
 
 
-def finished_hands(n: int) -> list[tuple[dict[str, Any], dict[str, Any], dict[int, int]]]:
-    """``n`` real 3-player Pineapple hands played to showdown: (hand JSON, result JSON, points
-    by seat)."""
+def finished_hands(
+    n: int, seed: str = "bench"
+) -> list[tuple[dict[str, Any], dict[str, Any], dict[int, int]]]:
+    """``n`` real 3-player Pineapple hands played to showdown, dealt from the seeds
+    ``<seed>-0`` … : (hand JSON, result JSON, points by seat)."""
     out = []
     for i in range(n):
-        hand = Hand(HandSetup.deal(RuleOptions(), (0, 1, 2), i % 3, seed=f"bench-{i}"))
+        hand = Hand(HandSetup.deal(RuleOptions(), (0, 1, 2), i % 3, seed=f"{seed}-{i}"))
         while not hand.is_over:
             play_turn(hand, hand.to_act[0])
         assert hand.result is not None
