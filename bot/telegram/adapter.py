@@ -344,6 +344,13 @@ def _actor(user: User) -> Actor:
     return Actor(PLATFORM, str(user.id), name, user.language_code)
 
 
+def _request_key(update: Update) -> str:
+    """The idempotency key of a command: ``tg:<chat>:<update_id>``, the same for every
+    delivery of one update (Telegram delivers an unconfirmed update again)."""
+    chat = update.effective_chat
+    return f"tg:{chat.id if chat else ''}:{update.update_id}"
+
+
 def _chat(chat: Chat) -> ChatRef:
     private = chat.type == ChatType.PRIVATE
     return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private)
@@ -537,9 +544,7 @@ class TelegramAdapter:
             async def answer(reply: Reply) -> None:
                 await self._reply(update, reply)
 
-            extra = (
-                {"request": f"tg:{update.effective_chat.id}:{update.update_id}"} if request else {}
-            )
+            extra = {"request": _request_key(update)} if request else {}
             await method(
                 _chat(update.effective_chat),
                 _actor(update.effective_user),
@@ -594,8 +599,8 @@ class TelegramAdapter:
         who = await self._as_admin(update)
         if who is not None:
             level = context.args[0] if context.args else ""
-            request = f"tg:{who[0].chat_id}:{update.update_id}"  # delivered twice: seats one
-            await self._reply(update, await self.service.add_bot(*who, level, request))
+            reply = await self.service.add_bot(*who, level, _request_key(update))
+            await self._reply(update, reply)
 
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)
@@ -634,7 +639,7 @@ class TelegramAdapter:
             target = self._usernames.get(name.lstrip("@").lower(), name)
         admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
         reply = await self.service.grant(
-            ref, _actor(user), admin, target, amount, key=f"tg:{chat.id}:{update.update_id}"
+            ref, _actor(user), admin, target, amount, key=_request_key(update)
         )
         await self._reply(update, reply)
 
