@@ -136,6 +136,8 @@ class SeatState:
         their own /sitout.
     :ivar bot: the level (``easy``, ``normal``, ``strong``) of a computer player, which plays
         with house kush and has no private chat; ``None`` for a person.
+    :ivar top_up: kush of a top-up asked for during a hand, added from the balance when the
+        hand ends (R8.2: top-ups happen between hands); 0 when none is queued.
     """
 
     seat: int
@@ -152,6 +154,7 @@ class SeatState:
     reachable: bool = True
     timed_out: bool = False
     bot: str | None = None
+    top_up: int = 0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -170,6 +173,7 @@ class SeatState:
             "reachable": self.reachable,
             "timed_out": self.timed_out,
             "bot": self.bot,
+            "top_up": self.top_up,
         }
 
     @classmethod
@@ -303,6 +307,13 @@ class LiveTable:
         if self.hand is None:
             return []
         return [s for s in self.hand.order if self.owner(s) == seat.seat]
+
+    def top_ups_due(self) -> bool:
+        """Whether a top-up asked for during the hand waits to be added now that no hand runs
+        (R8.2; :attr:`SeatState.top_up`)."""
+        return (
+            self.hand is None and self.reveal is None and any(s.top_up for s in self.seats.values())
+        )
 
     def board_label(self, hand_seat: int) -> str:
         """The name shown for a board: the player's name, with ① / ② for double boxes."""

@@ -206,9 +206,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный ({max} {label}).",
     },
-    "reply.topup_in_hand": {
-        "en": "Top up between hands.",
-        "ru": "Докупать можно между раздачами.",
+    "reply.topup_queued": {
+        "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
+        "ru": "Докупка {amount} {label} принята: она пройдёт после этой раздачи.",
+    },
+    "lobby.topup_failed": {
+        "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
+        "ru": "{name}: докупка {amount} {label} не прошла, на балансе {have}.",
     },
     "reply.topup_not_ready": {
         "en": "Press Ready first: it buys you in.",

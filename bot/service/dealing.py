@@ -61,8 +61,15 @@ def available(t: LiveTable) -> list[int]:
 
 def busted(t: LiveTable, seat: SeatState) -> bool:
     """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up, and
-    stood up at the next deal if it is not taken. Never in a tournament (chips, R8.7)."""
-    return t.tournament is None and seat.ready and seat.stack < t.options.kush_per_point
+    stood up at the next deal if it is not taken. A top-up queued during the hand counts as
+    taken (it is added before the deal; one that fails is dropped and the seat is busted
+    again). Never in a tournament (chips, R8.7)."""
+    return (
+        t.tournament is None
+        and seat.ready
+        and not seat.top_up
+        and seat.stack < t.options.kush_per_point
+    )
 
 
 def apply_pending(t: LiveTable) -> None:
@@ -120,6 +127,8 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     apply_pending(t)
     assert t.match is not None
     t.next_hand_at = None
+    for queued in t.seats.values():
+        queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
     gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
     for seat in gone:  # offered a top-up after the last hand and did not take it (R8.2)
         stand_up(t, tx, seat)

@@ -18,6 +18,7 @@ from game.tournament import Tournament, TournamentPhase
 from storage.api import BuyIn, Community, InsufficientFunds, LeaseLost
 
 __all__ = [
+    "add_top_ups",
     "back",
     "close",
     "close_table",
@@ -143,7 +144,9 @@ async def top_up(
 ) -> Reply:
     """Top up the stack from the balance between hands (R8.2): by ``amount`` kush, or by the
     minimum buy-in when none is given, never past the table's maximum (``max_buy_in``,
-    5 × the minimum by default). A busted player who tops up plays the next hand.
+    5 × the minimum by default). A busted player who tops up plays the next hand. Asked for
+    during the player's hand, the top-up is queued and added when the hand ends
+    (:func:`add_top_ups`); a second one replaces it.
 
     ``request`` (the platform's key of the command) makes it apply once: the same command
     delivered again is answered "already done" and moves nothing (:meth:`LiveTable.applied`).
@@ -157,8 +160,6 @@ async def top_up(
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
-    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
-        return Reply(tr(lang, "reply.topup_in_hand"), alert=True)
     limit = community.settings.max_buy_in or 5 * t.min_buy_in
     room = limit - seat.stack
     if room <= 0:
@@ -170,6 +171,8 @@ async def top_up(
         value = int(text)
     else:
         return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
+    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+        return await _queue_top_up(rt, t, seat, value, lang, request)
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
@@ -182,6 +185,56 @@ async def top_up(
         have = player.balance if player else 0
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
     return Reply(tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack))
+
+
+async def _queue_top_up(
+    rt: Runtime, t: LiveTable, seat: SeatState, value: int, lang: str, request: str | None
+) -> Reply:
+    """Queue a top-up of ``value`` kush asked for during the player's hand (R8.2): nothing
+    moves until the hand ends; refused now if the balance cannot cover it."""
+    player = await rt.store.get_player(seat.player_id)
+    have = player.balance if player else 0
+    if have < value:
+        return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
+    async with rt.transition(t):
+        seat.top_up = value
+        t.remember(request)
+    return Reply(tr(lang, "reply.topup_queued", amount=value, label=t.label))
+
+
+async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
+    """Add the top-ups queued during the hand that has just ended (R8.2), each in its own
+    transition (a buy-in and the stack together), capped so the stack stays within the
+    table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is
+    dropped with a notice in the group: the player is then offered the top-up as usual.
+    Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
+
+    :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
+    community = await rt.store.get_community(t.community_id)
+    limit = (community.settings.max_buy_in if community else 0) or 5 * t.min_buy_in
+    for seat in list(t.seats.values()):
+        if not seat.top_up or t.seats.get(seat.seat) is not seat:
+            continue
+        asked, value = seat.top_up, min(seat.top_up, limit - seat.stack)
+        if value <= 0 or seat.leaving:
+            async with rt.transition(t):
+                seat.top_up = 0  # the stack is full (the hand was won) or the player left
+            continue
+        try:
+            async with rt.transition(t) as tx:
+                tx.moves.append(BuyIn(seat.player_id, value))
+                seat.stack += value
+                seat.top_up = 0
+                tx.group = True
+        except InsufficientFunds:
+            player = await rt.store.get_player(seat.player_id)
+            have = player.balance if player else 0
+            async with rt.transition(t) as tx:
+                seat.top_up = 0
+                notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
+                            label=t.label, have=have)  # fmt: skip
+                t.owe("post", Screen(notice))
+                tx.group = True
 
 
 async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

@@ -408,8 +408,10 @@ class Runtime:
     # -- timers ------------------------------------------------------------------------------
     def next_deadline(self, t: LiveTable) -> float | None:
         """When something is next due at the table: a clock running out (R8.5), the next
-        deal, the next reveal or the end of a claim (R7.5)."""
+        deal or a queued top-up (R8.2), the next reveal or the end of a claim (R7.5)."""
         times = [d for c in t.clocks.values() if c.running and (d := c.deadline()) is not None]
+        if t.top_ups_due():  # at once: top-ups asked for during the hand that ended (R8.2)
+            times.append(self.clock())
         if t.next_hand_at is not None:
             times.append(t.next_hand_at)
         if t.ready_deadline is not None and t.hand is None:

@@ -141,5 +141,5 @@ def close_hand(
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
         close_now(t, tx, tr(t.lang, "reply.table_closed", table=t.id))
         return
-    if t.next_hand_at is not None and rt.next_hand_delay <= 0:
-        maybe_start(rt, t, tx)
+    if t.next_hand_at is not None and rt.next_hand_delay <= 0 and not t.top_ups_due():
+        maybe_start(rt, t, tx)  # (queued top-ups are added first, by the timer: R8.2)

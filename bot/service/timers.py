@@ -1,6 +1,7 @@
 """What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due
-(R8.2), the next box is revealed or the claim time is over (R4.5, R7.5). Each is a transition;
-one that storage refuses is retried a little later (the table is as it was)."""
+or a top-up asked for during the hand is to be added (R8.2), the next box is revealed or the
+claim time is over (R4.5, R7.5). Each is a transition; one that storage refuses is retried a
+little later (the table is as it was)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from bot.model import LiveTable
 from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
 from bot.service.dealing import maybe_start
-from bot.service.lobby import close_table
+from bot.service.lobby import add_top_ups, close_table
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
@@ -28,6 +29,8 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
     now = rt.clock()
     idle = rt.idle_deadline(t)
     if idle is not None and now >= idle:
+        return True
+    if t.top_ups_due():
         return True
     if t.reveal is not None:
         claim = t.reveal.get("claim")
@@ -52,6 +55,11 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
         return
     idle = rt.idle_deadline(t)
     try:
+        if t.top_ups_due():  # the hand is over: the top-ups asked for during it (R8.2)
+            await add_top_ups(rt, t)
+            if not _due(rt, t):
+                await rt.arm(t)
+                return
         if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
             minutes = round(t.options.idle_close_seconds / 60)
             await close_table(rt, t, tr(t.lang, "table.idle_closed", table=t.id, minutes=minutes))

@@ -61,18 +61,66 @@ async def test_r8_2_top_up_between_hands_up_to_the_maximum(env) -> None:  # type
     assert await check_store(store) == []
 
 
-async def test_r8_2_no_top_up_during_a_hand(env) -> None:  # type: ignore[no-untyped-def]
-    service, _presenter, _store, _clock = env
+async def test_r8_2_a_top_up_during_a_hand_is_added_when_it_ends(env) -> None:  # type: ignore[no-untyped-def]
+    """Asked for during the hand, a top-up moves nothing until the hand ends (R8.2); it is
+    kept in the table's snapshot, a redelivered command applies once, a second replaces it,
+    and it is added before the next deal."""
+    service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    reply = await service.top_up(GROUP, ALICE, "50")
-    assert reply.alert and reply.text == tr("en", "reply.topup_in_hand")
-    assert t.seats[0].stack == 200
+    alice = t.seats[0]
+    reply = await service.top_up(GROUP, ALICE, "50", request="tg:-100:1")
+    assert not reply.alert and reply.text == tr("en", "reply.topup_queued", amount=50, label="kush")
+    reply = await service.top_up(GROUP, ALICE, "50", request="tg:-100:1")
+    assert reply.text == tr("en", "reply.request_done")
+    reply = await service.top_up(GROUP, ALICE, "70", request="tg:-100:2")
+    assert reply.text == tr("en", "reply.topup_queued", amount=70, label="kush")
+    assert (alice.stack, alice.top_up) == (200, 70)
+    assert await player_balance(store, ALICE) == 800  # nothing moved yet
+    assert LiveTable.from_json(t.to_json(), 0.0).seats[0].top_up == 70  # survives a restart
+    while t.hand is not None and t.hand_no == 1:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
+    assert t.hand is None and t.hand_no == 1  # no deal before the top-up is added
+    after_hand = alice.stack
+    await service.run_due()
+    assert alice.stack == after_hand + 70 and alice.top_up == 0
+    assert await player_balance(store, ALICE) == 730
+    assert (await store.stacks(t.id))[alice.player_id] == after_hand + 70
+    assert t.hand is not None and t.hand_no == 2  # then the next hand
+    assert await check_store(store) == []
 
 
-@pytest.mark.parametrize("takes_it", [True, False])
+async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env) -> None:  # type: ignore[no-untyped-def]
+    """A queued top-up the balance cannot cover when the hand ends moves nothing; the group is
+    told, and the next hand is dealt (R8.2)."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.top_up(GROUP, ALICE, "300")
+    assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
+    reply = await service.grant(GROUP, BOB, True, "Alice", "-700", "k1")
+    assert not reply.alert, reply.text
+    reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too
+    no_money = tr("en", "reply.no_money", label="kush", need=200, have=100)
+    assert reply.alert and reply.text == no_money
+    assert t.seats[0].top_up == 300  # the queued one stays
+    while t.hand is not None and t.hand_no == 1:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is t.seats[0] else BOB)
+    stack = t.seats[0].stack
+    await service.run_due()
+    notice = tr("en", "lobby.topup_failed", name="Alice", amount=300, label="kush", have=100)
+    assert (GROUP.chat_id, notice) in presenter.posts
+    assert t.seats[0].stack == stack and t.seats[0].top_up == 0
+    assert await player_balance(store, ALICE) == 100
+    assert t.hand is not None and t.hand_no == 2
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("how", ["takes_it", "queued", "does_not"])
 async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
-    takes_it: bool,
+    how: str,
 ) -> None:
     store, clock = MemoryStore(), Clock()
     service = TableService(
@@ -84,6 +132,9 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     assert not reply.alert, reply.text
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
+    if how == "queued":  # asked for during the hand: added when it ends, no offer needed
+        reply = await service.top_up(GROUP, BOB)
+        assert reply.text == tr("ru", "reply.topup_queued", amount=200, label="kush")
     while t.hand is not None and t.hand_no == 1:
         seat = t.hand.to_act[0]
         if t.seats[seat].user_id == ALICE.user_id:
@@ -93,9 +144,18 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.stack == 0  # Bob fouled: his whole stack went (R8.4)
     showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
-    assert tr("en", "showdown.busted", name="Bob", label="kush") in showdown  # the group's language
-    assert t.hand is None  # one player can play: the table waits in the lobby
-    if takes_it:
+    offer = tr("en", "showdown.busted", name="Bob", label="kush")  # the group's language
+    assert t.hand is None
+    if how == "queued":
+        assert offer not in showdown
+        clock.now += 5
+        await service.run_due()  # the top-up, then the deal
+        assert bob.stack == 200 and await player_balance(store, BOB) == 600
+        assert t.hand is not None and any(t.owner(s) == bob.seat for s in t.hand.order)
+        assert await check_store(store) == []
+        return
+    assert offer in showdown  # one player can play: the table waits in the lobby
+    if how == "takes_it":
         reply = await service.top_up(GROUP, BOB)
         assert not reply.alert, reply.text
         assert bob.stack == 200
