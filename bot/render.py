@@ -282,7 +282,10 @@ def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         placed = dict(me.pending)
         # One row per card, always the same buttons in the same places (a full box answers
         # with a notice), so a keyboard never shifts under the player's thumb.
-        for card in me.cards:
+        # a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards) is listed by rank, so
+        # pairs and runs sit together; a street keeps the order it was dealt in
+        cards = me.cards if len(me.cards) <= 5 else sorted(me.cards, key=_by_rank)
+        for card in cards:
             where = placed.get(card, False)
             row: list[Button] = []
             for box in BOXES:
@@ -364,6 +367,11 @@ def showdown_screen(
 _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 
 
+def _by_rank(card: Card) -> tuple[int, int]:
+    """Sort key: the highest rank first, then by suit (♠ ♥ ♦ ♣ as the deck orders them)."""
+    return (-card.rank, card.index)
+
+
 def reveal_screen(
     t: LiveTable, lang: str, deltas: Mapping[int, int] | None = None, busted: Sequence[str] = ()
 ) -> Screen:
@@ -394,9 +402,9 @@ def reveal_screen(
         for k, box in enumerate(boxes):
             strength = r.strengths[BOXES.index(box)]
             pts = stages[k].points[r.seat]
-            lines.append(
-                f"  {format_cards(r.board.box(box))} — {hand_name(strength, lang)} · {pts:+d}"
-            )
+            name = tr(lang, _BOX_KEY[box])
+            cards = format_cards(r.board.box(box))
+            lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.model import Actor, ChatRef
+from bot.presses import PlaceCard, decode
 from bot.screens import Payload
 from bot.service import TableService
 from tests.bot.fakes import FakePresenter
@@ -199,3 +200,36 @@ async def test_r4_2_double_boxes_one_budget_and_one_bank_per_player(env) -> None
             assert t.player_of(board) is t.seats[1 - first]
             await auto_street(service, presenter, other)
     assert sleeper.bank == 0.0 and t.seats[1 - first].bank == 60.0  # one bank each, carried
+
+
+async def test_r4_5_chinese_keyboard_by_rank_and_reveal_lines_name_their_box(env) -> None:  # type: ignore[no-untyped-def]
+    """Thirteen cards at once (R4.5) are listed highest rank first, one row each; the reveal,
+    bottom box first, names every box it shows (R7.1)."""
+    service, presenter, _store, _ = env
+    await configure(service, game="chinese", reveal_pause_seconds="0")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    screen = presenter.last_private(ALICE.user_id)
+    rows = [
+        press.card
+        for row in screen.buttons
+        if isinstance(press := decode(row[0].data or ""), PlaceCard)
+    ]
+    me = t.hand.view(0).me
+    assert me is not None and len(me.cards) == 13
+    assert sorted(rows, key=lambda c: c.index) == sorted(me.cards, key=lambda c: c.index)
+    assert [(c.rank, -c.index) for c in rows] == sorted(
+        ((c.rank, -c.index) for c in rows), reverse=True
+    )
+    assert rows != list(me.cards)  # (the deal, seed 5, is not in rank order by itself)
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    await service.run_due()  # the bottom boxes
+    reveal = presenter.tables[GROUP.chat_id][-1].text
+    assert "  Bottom: " in reveal and "  Top: " not in reveal
+    for _ in range(3):
+        await service.run_due()
+    assert any(
+        "  Top: " in s.text and "  Middle: " in s.text for s in presenter.tables[GROUP.chat_id]
+    )
