@@ -12,7 +12,7 @@ single-threaded server process, never from the bot with its threads. The first d
 starts it in a thread (starting the forkserver blocks for up to a second or two on a busy
 machine, never on the event loop); :meth:`Drawer.close` (the service's stop) shuts it down;
 a worker that died is replaced at the next drawing, and a worker whose bot died (SIGKILL)
-exits within a second, which lets its forkserver exit too. As with any ``multiprocessing`` start
+exits at once, which lets its forkserver exit too. As with any ``multiprocessing`` start
 method but ``fork``, a script that runs the bot must guard its entry point with
 ``if __name__ == "__main__":`` (``python -m bot`` and the bench scripts do).
 """
@@ -23,7 +23,6 @@ import asyncio
 import multiprocessing
 import os
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,18 +36,19 @@ _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts"])
 
 
-def _exit_with(bot: int) -> None:
-    """The worker's initializer: a thread ends the worker within a second of the bot's
-    process ``bot`` being gone. A SIGKILLed bot cannot tell its pool, the worker would wait
-    for work forever, and it holds the forkserver open too (both orphans)."""
+def _exit_with_bot() -> None:
+    """The worker's initializer: a thread ends the worker as soon as the bot's process (the
+    one that started it) is gone. A SIGKILLed bot cannot tell its pool, the worker would wait
+    for work forever, and it holds the forkserver open too (both orphans). The wait is on
+    :func:`multiprocessing.parent_process`'s sentinel, a pipe the bot's end of which closes
+    when it dies, so a new process that happens to get the bot's pid does not fool it."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - only ever run as a pool's initializer
+        return
 
     def watch() -> None:
-        while True:
-            time.sleep(1.0)
-            try:
-                os.kill(bot, 0)
-            except ProcessLookupError:
-                os._exit(0)
+        parent.join()
+        os._exit(0)
 
     threading.Thread(target=watch, name="watch-bot", daemon=True).start()
 
@@ -57,9 +57,7 @@ def _started_pool() -> ProcessPoolExecutor:
     """A pool whose worker runs (blocks: call it in a thread). Starting the worker waits for
     the forkserver (started and preloaded at the first time, up to a second or two on a busy
     machine), which must not happen on the event loop."""
-    pool = ProcessPoolExecutor(
-        1, mp_context=_CONTEXT, initializer=_exit_with, initargs=(os.getpid(),)
-    )
+    pool = ProcessPoolExecutor(1, mp_context=_CONTEXT, initializer=_exit_with_bot)
     pool.submit(int).result()
     return pool
 

@@ -146,18 +146,28 @@ async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
 
 
 async def test_a_worker_exits_once_its_bot_is_gone() -> None:
-    """The worker's initializer (``_exit_with``) ends it within about a second of the bot's
-    process being gone: a SIGKILLed bot cannot shut its pool down, and in the crash tests
-    (``tests/bot/crash``) each killed bot left its worker and its forkserver running. Here a
-    process plays the worker, with a finished process as its bot."""
-    bot = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
-    await bot.wait()
+    """A SIGKILLed bot cannot shut its pool down: its worker (and its forkserver) would be
+    orphans waiting forever, as each killed bot of the crash tests (``tests/bot/crash``) once
+    left. The worker waits on its parent's sentinel (``_exit_with_bot``) and exits at once.
+    Here a real bot process draws once, then is killed."""
     code = (
-        "import sys, time\n"
-        "from bot.drawing import _exit_with\n"
-        f"_exit_with({bot.pid})\n"
-        "time.sleep(30)\n"
-        "sys.exit(3)\n"
+        "import asyncio, os\n"
+        "from bot.drawing import Drawer\n"
+        "async def main():\n"
+        "    drawer = Drawer()\n"
+        "    pid = await drawer.draw(os.getpid)\n"
+        "    print(pid, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "if __name__ == '__main__':\n"
+        "    asyncio.run(main())\n"
     )
-    worker = await asyncio.create_subprocess_exec(sys.executable, "-c", code)
-    assert await asyncio.wait_for(worker.wait(), 20) == 0  # ended by the watch, not the sleep
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", code, stdout=asyncio.subprocess.PIPE
+    )
+    assert bot.stdout is not None
+    line = await asyncio.wait_for(bot.stdout.readline(), 60)
+    worker = int(line)
+    assert worker != bot.pid and not _gone(worker, 0.3)  # drawing for a live bot: it stays
+    bot.kill()
+    await bot.wait()
+    assert _gone(worker, 10.0)
