@@ -413,7 +413,10 @@ class Sandbox:
             call = self._group_calls[0]
             if call.method == "sendMessage":
                 if not isinstance(call.result, dict):
-                    break  # not answered yet: keep the order, print it next time
+                    if time.monotonic() - call.at < 5.0:
+                        break  # not answered yet: keep the order, print it next time
+                    self._group_calls.pop(0)  # refused (say a 429): it wrote nothing
+                    continue
                 message_id = int(call.result["message_id"])
             else:
                 message_id = int(call.params.get("message_id") or 0)

@@ -6,12 +6,17 @@ and ``/stats`` work as in a real group (issue 12)."""
 from __future__ import annotations
 
 import asyncio
+import io
 import os
 import re
 import sys
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+from bot.telegram.fake_api import ApiCall
 
 ROOT = Path(__file__).resolve().parents[2]
 BUTTON = re.compile(r"\[([gr]?\d+)\] ([^\[]+)")
@@ -419,3 +424,19 @@ async def test_a_table_of_the_old_sandbox_bots_is_told_to_be_reopened(tmp_path: 
         seated = await term.reopen(bot="easy")
         assert seated.startswith("» 🤖 Anna (easy) sits down"), seated
         await term.quit()
+
+
+def test_a_refused_group_message_does_not_hold_back_the_ones_after_it() -> None:
+    """A group sendMessage the platform refused never gets a message id: after 5 s it is
+    dropped (it wrote nothing), and the group writes made after it are printed."""
+    out = io.StringIO()
+    sandbox = Sandbox(SandboxOptions(), out)
+    refused = ApiCall("sendMessage", {"chat_id": GROUP_ID, "text": "lost"})
+    edit = ApiCall("editMessageText", {"chat_id": GROUP_ID, "message_id": 7, "text": "Hand 2"})
+    sandbox._group_calls.extend([refused, edit])
+    sandbox._print_group_writes(None)
+    assert "Hand 2" not in out.getvalue()  # the refused one might still be answered
+    refused.at = time.monotonic() - 6.0
+    sandbox._print_group_writes(None)
+    assert "Hand 2" in out.getvalue() and "lost" not in out.getvalue()
+    assert sandbox._group_calls == []
