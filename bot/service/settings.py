@@ -649,6 +649,52 @@ def settings_version(settings: CommunitySettings) -> str:
     return "S" + digest[:8]
 
 
+#: Short Russian names of the settings for the list and its buttons (a Russian admin reads
+#: these; the name in parentheses is what ``/settings <name> <value>`` takes).
+RU_TITLES: dict[str, str] = {
+    "game": "Игра",
+    "language": "Язык",
+    "kush_label": "Подпись куша",
+    "pictures": "Картинки",
+    "min_buy_in": "Бай-ин",
+    "max_buy_in": "Макс. стек",
+    "starting_balance": "Стартовый баланс",
+    "daily_bonus": "Бонус /daily",
+    "hand_seconds": "Время на раздачу",
+    "time_bank_seconds": "Запас времени",
+    "time_bank_refill_per_match": "Пополнение запаса",
+    "fantasyland_seconds": "Время Фантазии",
+    "kush_per_point": "Куш за очко",
+    "scoring": "Подсчёт очков",
+    "fantasyland": "Фантазия",
+    "progressive_fantasyland": "Прогрессивная Фантазия",
+    "stay_on_full_house_middle": "Остаться с фуллом в середине",
+    "button_moves_in_fantasyland": "Баттон в Фантазии",
+    "simultaneous_streets": "Одновременные улицы",
+    "safe_autoplay": "Безопасный автоход",
+    "settle_per_round": "Расчёт по кругу",
+    "deuce_of_spades": "Двойка пик",
+    "dummy_box": "Пустая доска",
+    "heads_up_double_boxes": "Две доски вдвоём",
+    "target_points": "Очки до победы",
+    "reveal_pause_seconds": "Пауза вскрытия",
+    "ready_seconds": "Таймер готовности",
+    "idle_close_seconds": "Закрытие без игры",
+    "tournament_buy_in": "Взнос турнира",
+    "tournament_chips": "Фишки турнира",
+    "level_minutes": "Длина уровня",
+    "payouts": "Призы",
+    "chips_schedule": "Цена очка по уровням",
+}
+
+
+def _title(spec: Setting, lang: str) -> str:
+    """How the list names a setting: its Russian name and its own in Russian, its own in
+    English."""
+    title = RU_TITLES.get(spec.name) if lang == "ru" else None
+    return f"{title} ({spec.name})" if title else spec.name
+
+
 def settings_screen(community: Community, lang: str) -> Screen:
     """The admin settings message: every setting of the community's game with its value and
     buttons (−/+ for numbers, ⟳ for the others; none for the label)."""
@@ -660,19 +706,21 @@ def settings_screen(community: Community, lang: str) -> Screen:
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
             continue
-        lines.append(tr(lang, "settings.line", name=spec.name, value=_display(s, opts, spec, lang)))
+        name = _title(spec, lang)
+        lines.append(tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang)))
+        label = RU_TITLES.get(spec.name, spec.name) if lang == "ru" else spec.name
         if spec.kind is Kind.TEXT:
             continue
         if spec.step:
             step = _shown(spec.step)
             rows.append(
                 (
-                    Button(f"{spec.name} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
+                    Button(f"{label} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
                     Button(f"+{step}", encode(SettingStep(0, v, spec.code, "+"))),
                 )
             )
         else:
-            rows.append((Button(f"{spec.name} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
+            rows.append((Button(f"{label} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
     lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
     return Screen("\n".join(lines), tuple(rows))
 

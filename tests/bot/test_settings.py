@@ -19,7 +19,14 @@ from bot.model import Actor, ChatRef, Reply
 from bot.presses import SettingStep, decode
 from bot.screens import Screen
 from bot.service import TableService
-from bot.service.settings import KUSH_LIMIT, SETTINGS, Kind, SettingRefused, table_options
+from bot.service.settings import (
+    KUSH_LIMIT,
+    RU_TITLES,
+    SETTINGS,
+    Kind,
+    SettingRefused,
+    table_options,
+)
 from bot.service.wallet import BALANCE_LIMIT
 from bot.texts import tr
 from game.options import GameKind, RuleOptions
@@ -210,6 +217,22 @@ def test_stored_values_of_an_older_version_fall_back_to_defaults() -> None:
     )
     opts = table_options(s)
     assert opts.time_bank_seconds == 60 and not opts.heads_up_double_boxes
+
+
+async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
+    """Most players write Russian: the list gives each setting a Russian name with the one
+    ``/settings <name> <value>`` takes; the buttons carry the Russian name. English is as
+    typed. Every setting has a Russian name."""
+    assert set(RU_TITLES) == set(SETTINGS)
+    service, _store = new_service()
+    russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
+    assert russian.screen is not None
+    assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
+    assert {"Куш за очко −1", "Бай-ин −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
+    english = await say(service)
+    assert english.screen is not None
+    assert "kush_per_point: 1" in english.screen.text.splitlines()
+    assert "kush_per_point −1" in payloads(english.screen)
 
 
 # -- the buttons -------------------------------------------------------------------------------
