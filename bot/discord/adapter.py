@@ -627,7 +627,8 @@ class DiscordAdapter:
         client that was disconnected connects again; any other gets a client of its own,
         discord.py's :class:`~discord.AutoShardedClient` with ``shard_ids=[shard_id]``
         (discord.py adds no shard to a running client), with the same commands, items and
-        handlers. Returns once the shard is ready (its guilds known); nothing when it runs.
+        handlers. Returns once the shard's session is up (READY: its interactions reach this
+        process; the guilds fill discord.py's cache meanwhile); nothing when it runs.
 
         :raises TimeoutError: not ready within ``ready_timeout`` seconds (nothing left
             running).
@@ -647,7 +648,7 @@ class DiscordAdapter:
         client = OfcShardedClient(self, intents=self.intents, **options)
         try:
             await client.login(self.token)
-            task = await _connected(client, ready_timeout, f"discord-shard-{shard_id}")
+            task = await _connected(client, ready_timeout, f"discord-shard-{shard_id}", shard_id)
         except BaseException:
             await client.close()
             raise
@@ -936,13 +937,22 @@ class DiscordAdapter:
             self.presenter.queue_edit(message.channel.id, message.id, screen)
 
 
-async def _connected(client: discord.Client, timeout: float, name: str) -> asyncio.Task[None]:
-    """Connect a logged-in client's gateway in a task and wait until it is ready; the task.
+async def _connected(
+    client: discord.Client, timeout: float, name: str, shard_id: int | None = None
+) -> asyncio.Task[None]:
+    """Connect a logged-in client's gateway in a task and wait until it is ready (with
+    ``shard_id``: until that shard's session is up, discord.py's ``shard_connect`` on READY:
+    its interactions flow from then on, without waiting ``guild_ready_timeout`` for its
+    guilds to fill the cache); the task.
 
     :raises TimeoutError: not ready within ``timeout`` seconds (the task is cancelled).
     :raises Exception: what stopped the connection before it was ready."""
+    if shard_id is None:
+        waiting: Awaitable[object] = client.wait_until_ready()
+    else:
+        waiting = client.wait_for("shard_connect", check=lambda connected: connected == shard_id)
+    ready = asyncio.ensure_future(waiting)  # listening before the connection starts
     task = asyncio.create_task(client.connect(reconnect=True), name=name)
-    ready = asyncio.create_task(client.wait_until_ready())
     done, _ = await asyncio.wait(
         {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
     )
