@@ -226,6 +226,7 @@ class Worker:
         self._quiet_until = 0.0
         self._started = time.monotonic()
         self._guilds: dict[int, str] = {}  # table id → its Discord guild
+        self._channel_guilds: dict[str, str] = {}  # a claimed channel's key → its guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
         self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
         self._locks: dict[str, asyncio.Lock] = {}
@@ -336,6 +337,7 @@ class Worker:
                     await self.service.release(t.id)
         horizon = time.monotonic() - 2 * self.ttl
         self._claimed = {k: at for k, at in self._claimed.items() if at > horizon or k in kept}
+        self._channel_guilds = {k: g for k, g in self._channel_guilds.items() if k in self._claimed}
 
     async def sweep(self) -> None:
         """Take over the open tables no live worker holds that rendezvous hashing gives to
@@ -478,6 +480,14 @@ class Worker:
             self._claimed.pop(key, None)
             self._renewed.pop(key, None)
             await self.store.release_lease(key, self.worker_id)
+        # the shard's channels claimed by an interaction but without a table (a /ofc new under
+        # way): let them go too, lest the shard's next worker be kept out of them
+        gone = [k for k, g in self._channel_guilds.items() if self._shard_of_guild(g) == shard]
+        for key in gone:
+            self._channel_guilds.pop(key, None)
+            self._claimed.pop(key, None)
+            self._renewed.pop(key, None)
+            await self.store.release_lease(key, self.worker_id)
         if give_up:
             await self.store.release_lease(shard_key(shard), self.worker_id)
 
@@ -493,6 +503,7 @@ class Worker:
             key = None if record is None else lease_key("discord", record.chat_id)
         if key is None and getattr(interaction, "guild_id", None) is not None:
             key = lease_key("discord", str(interaction.channel_id))
+            self._channel_guilds[key] = str(interaction.guild_id)
         if key is None or self.holds(key):
             return True
         return await self.claim(key)

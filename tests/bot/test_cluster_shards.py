@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from bot.cluster import Worker, rendezvous, shard_key
 from bot.config import Settings, parse_shards
 from bot.service import TableService
+from storage.api import lease_key
 from storage.memory import MemoryStore
+from tests.bot.discord.shard_world import guild_on_shard
 
 TTL = 0.4
 
@@ -111,6 +114,34 @@ async def test_workers_started_together_each_take_their_own_shard_first() -> Non
             await w.stop()
     assert await store.leases("discord-") == {}  # a clean stop gives every lease up
     assert r0.log[-1] == ("disconnect", 0) and r1.log[-1] == ("disconnect", 1)
+
+
+async def test_a_shard_handed_back_lets_its_claimed_channels_go_and_keeps_the_others() -> None:
+    """w0 runs shard 1 too while nobody prefers it; w1, which prefers shard 1, comes: w0
+    hands it back, with the lease of a channel of shard 1 an interaction had it claim (no
+    table there yet), keeping the channel of shard 0 it claimed."""
+    store = MemoryStore()
+    w0, r0 = await _worker(store, "w0", [0])
+    w1: Worker | None = None
+    try:
+        await asyncio.sleep(TTL)
+        await w0.sweep()
+        assert w0.shards == {0, 1} and r0.running == {0, 1}
+        for guild, channel in ((guild_on_shard(0), 10), (guild_on_shard(1), 11)):
+            interaction = SimpleNamespace(data={}, guild_id=guild, channel_id=channel)
+            assert await w0.claim_interaction(interaction)
+        assert await store.lease_owner(lease_key("discord", "11")) == "w0"
+        w1, r1 = await _worker(store, "w1", [1])
+        await _until(lambda: w1 is not None and w1.shards == {1})
+        assert w0.shards == {0} and r0.running == {0} and r1.running == {1}
+        assert ("disconnect", 1) in r0.log
+        assert await store.lease_owner(lease_key("discord", "11")) != "w0"
+        assert await store.lease_owner(lease_key("discord", "10")) == "w0"
+        assert await store.lease_owner(shard_key(1)) == "w1"
+    finally:
+        for w in (w1, w0):
+            if w is not None:
+                await w.stop()
 
 
 def test_a_worker_may_prefer_no_shard_and_only_take_over() -> None:
