@@ -8,88 +8,27 @@ Bounded: the test gives up after 60 s."""
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 from typing import Any
 
 from bot.cluster import shard_key
 from bot.model import LiveTable
-from bot.screens import Payload
 from storage.api import lease_key
 from storage.check import check_store
 from storage.sqlite import SqliteStore
-from tests.bot.cluster.harness import WorkerProcess
-from tests.bot.discord.shard_world import guild_on_shard
+from tests.bot.cluster.harness import DISCORD_TOKEN, discord_workers
+from tests.bot.discord.shard_world import Players, guild_on_shard
 from tests.fakes.discord_api import (
     CHANNEL_ID,
-    EPHEMERAL,
     FakeDiscord,
-    FakeInteraction,
     FakeUser,
 )
 
 ALICE = FakeUser(401, "Alice", "en-US")
 BOB = FakeUser(402, "Bob", "en-US")
 BOUND = 60.0
-TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27  # shaped like a bot token (the settings check)
 KEY = lease_key("discord", str(CHANNEL_ID))
-
-
-def _custom_id(message: dict[str, Any], action: str) -> str | None:
-    for c in FakeDiscord.components(message):
-        p = Payload.decode(c.get("custom_id"))
-        if p is not None and p.action == action and c["type"] == 2:
-            return str(c["custom_id"])
-    return None
-
-
-class Players:
-    """The users acting on the fake, with nothing but what the bot sent them."""
-
-    def __init__(self, fake: FakeDiscord) -> None:
-        self.fake = fake
-
-    async def answered(self, record: FakeInteraction) -> FakeInteraction:
-        await self.fake.wait_for(lambda: record.answered, 20.0)
-        return record
-
-    def table_text(self) -> str:
-        """The text of the newest channel message with buttons (the table message)."""
-        for msg in reversed(self.fake.channel_messages(CHANNEL_ID)):
-            if FakeDiscord.components(msg):
-                return str(msg.get("content", ""))
-        return ""
-
-    async def lobby(self, user: FakeUser, action: str) -> FakeInteraction:
-        """Press ``action`` on the newest channel message that has it (waiting for one: the
-        table message is written after the answers)."""
-
-        def newest() -> tuple[dict[str, Any], str] | None:
-            for msg in reversed(self.fake.channel_messages(CHANNEL_ID)):
-                cid = _custom_id(msg, action)
-                if cid is not None:
-                    return msg, cid
-            return None
-
-        msg, cid = await self.fake.wait_for(newest, 20.0)
-        return await self.answered(await self.fake.press(user, msg, cid))
-
-    async def street(self, user: FakeUser) -> bool:
-        """Open "My cards"; when it is the user's turn arrange and confirm. Whether a
-        street was confirmed."""
-        record = await self.lobby(user, "h")
-        assert record.messages, record
-        hand = self.fake.messages[record.messages[-1]]
-        assert hand["flags"] & EPHEMERAL
-        for action in ("a", "c"):
-            cid = _custom_id(hand, action)
-            if cid is None:
-                return False
-            pressed = await self.answered(await self.fake.press(user, hand, cid))
-            assert pressed.callback_type == 7, pressed.callback_body  # the hand edited
-            hand = self.fake.messages[int(hand["id"])]
-        return True
 
 
 def _board(snapshot: Any, user: FakeUser) -> str:
@@ -103,26 +42,13 @@ async def test_r14_a_sigkilled_discord_worker_s_shard_and_hand_resume_on_the_oth
     tmp_path: Path,
 ) -> None:
     deadline = time.monotonic() + BOUND
-    fake = FakeDiscord(TOKEN, guild_id=guild_on_shard(1))
+    fake = FakeDiscord(DISCORD_TOKEN, guild_id=guild_on_shard(1))
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
     store = await SqliteStore.open(db)  # migrated before the workers open it
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
-    env.update(
-        PYTHONPATH=str(Path(__file__).resolve().parents[3]),
-        DATABASE_PATH=str(db),
-        DISCORD_BOT_TOKEN=TOKEN,
-        DISCORD_SHARD_COUNT="2",
-        LEASE_SECONDS="1",
-        LOG_LEVEL="INFO",
-        OFC_PARENT_PID=str(os.getpid()),
-        OFC_NEXT_HAND_DELAY="60",
-        OFC_DISCORD_API_PORT=str(fake.port),
+    workers = discord_workers(
+        fake.port, {"DATABASE_PATH": str(db)}, tmp_path, ["0", "1"], shard_count=2
     )
-    workers = [
-        WorkerProcess(name, dict(env, DISCORD_SHARD_IDS=str(n)), tmp_path / f"{name}.log")
-        for n, name in enumerate(("w0", "w1"))
-    ]
 
     def logs() -> str:
         return "\n".join(
@@ -140,14 +66,7 @@ async def test_r14_a_sigkilled_discord_worker_s_shard_and_hand_resume_on_the_oth
             assert time.monotonic() < deadline and all(w.alive for w in workers), logs()
             await fake.wait_for(lambda: True, 0.1)
         p = Players(fake)
-        record = await p.answered(await fake.slash(ALICE, "new"))
-        assert record.messages and "Table #" in fake.messages[record.messages[-1]]["content"]
-        for user in (ALICE, BOB):  # each join shown before the next press (its version)
-            await p.lobby(user, "j")
-            await fake.wait_for(lambda u=user: u.name in p.table_text(), 20.0)
-        for user in (ALICE, BOB):
-            record = await p.answered(await fake.slash(user, "ready"))
-            assert "200" in fake.messages[record.messages[-1]]["content"], record.callback_body
+        await p.seat((ALICE, BOB))
         table = await store.chat_table("discord", str(CHANNEL_ID))
         assert table is not None and await store.lease_owner(KEY) == "w1"
         first = None

@@ -11,15 +11,26 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.cluster import Worker
 from bot.discord import DiscordAdapter
+from bot.screens import Payload
 from bot.service import TableService
 from storage.sqlite import SqliteStore
 from tests.bot.discord.dc_world import World
-from tests.fakes.discord_api import GUILD_ID, TOKEN, FakeDiscord, refusing_connector
+from tests.fakes.discord_api import (
+    CHANNEL_ID,
+    EPHEMERAL,
+    GUILD_ID,
+    TOKEN,
+    FakeDiscord,
+    FakeInteraction,
+    FakeUser,
+    refusing_connector,
+)
 
-__all__ = ["COUNT", "Node", "guild_on_shard", "start_node", "until"]
+__all__ = ["COUNT", "Node", "Players", "guild_on_shard", "start_node", "until"]
 
 #: the shard count of these tests
 COUNT = 2
@@ -121,3 +132,77 @@ async def until(predicate: Callable[[], bool], timeout: float, what: str) -> flo
             raise AssertionError(f"not within {timeout} s: {what}")
         await asyncio.sleep(0.02)
     return time.monotonic() - start
+
+
+def _custom_id(message: dict[str, Any], action: str) -> str | None:
+    for c in FakeDiscord.components(message):
+        p = Payload.decode(c.get("custom_id"))
+        if p is not None and p.action == action and c["type"] == 2:
+            return str(c["custom_id"])
+    return None
+
+
+class Players:
+    """Users acting on the fake with nothing but what the bot sent them (the bot may run in
+    other processes): the table message's buttons of a channel, "🂠 My cards" and the
+    ephemeral hand it answers with."""
+
+    def __init__(self, fake: FakeDiscord, timeout: float = 20.0) -> None:
+        self.fake = fake
+        self.timeout = timeout
+
+    async def answered(self, record: FakeInteraction) -> FakeInteraction:
+        """Wait until the bot acknowledged ``record``."""
+        await self.fake.wait_for(lambda: record.answered, self.timeout)
+        return record
+
+    def table_text(self, channel: int = CHANNEL_ID) -> str:
+        """The text of the channel's newest message with buttons (the table message)."""
+        for msg in reversed(self.fake.channel_messages(channel)):
+            if FakeDiscord.components(msg):
+                return str(msg.get("content", ""))
+        return ""
+
+    async def lobby(
+        self, user: FakeUser, action: str, channel: int = CHANNEL_ID
+    ) -> FakeInteraction:
+        """Press ``action`` on the channel's newest message that has it (waiting for one:
+        the table message is written after the answers); the answered interaction."""
+
+        def newest() -> tuple[dict[str, Any], str] | None:
+            for msg in reversed(self.fake.channel_messages(channel)):
+                cid = _custom_id(msg, action)
+                if cid is not None:
+                    return msg, cid
+            return None
+
+        msg, cid = await self.fake.wait_for(newest, self.timeout)
+        return await self.answered(await self.fake.press(user, msg, cid))
+
+    async def seat(self, users: tuple[FakeUser, FakeUser], channel: int = CHANNEL_ID) -> None:
+        """``/ofc new``, both join (each shown before the next press: its version), both
+        ``/ofc ready``: the hand is dealt."""
+        record = await self.answered(await self.fake.slash(users[0], "new", channel_id=channel))
+        assert record.messages and "Table #" in self.fake.messages[record.messages[-1]]["content"]
+        for user in users:
+            await self.lobby(user, "j", channel)
+            await self.fake.wait_for(lambda u=user: u.name in self.table_text(channel), 20.0)
+        for user in users:
+            record = await self.answered(await self.fake.slash(user, "ready", channel_id=channel))
+            assert "200" in self.fake.messages[record.messages[-1]]["content"], record
+
+    async def street(self, user: FakeUser, channel: int = CHANNEL_ID) -> bool:
+        """Open "My cards"; when it is the user's turn arrange and confirm. Whether a
+        street was confirmed."""
+        record = await self.lobby(user, "h", channel)
+        assert record.messages, record
+        hand = self.fake.messages[record.messages[-1]]
+        assert hand["flags"] & EPHEMERAL
+        for action in ("a", "c"):
+            cid = _custom_id(hand, action)
+            if cid is None:
+                return False
+            pressed = await self.answered(await self.fake.press(user, hand, cid))
+            assert pressed.callback_type == 7, pressed.callback_body  # the hand edited
+            hand = self.fake.messages[int(hand["id"])]
+        return True
