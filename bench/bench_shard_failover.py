@@ -146,7 +146,7 @@ async def main() -> None:
                 )
                 print(f"after, on w0: {_summary(await _my_cards(p, pairs))}")
                 problems = await check_store(store)
-                print(f"ledger check: {'clean' if not problems else problems}")
+                print(f"ledger check: {problems or 'clean'}")
             finally:
                 for w in workers:
                     with contextlib.suppress(Exception):
