@@ -106,7 +106,11 @@ def _runner_key(worker: str) -> str:
 
 class ShardRunner(Protocol):
     """What a worker needs of its Discord adapter (:class:`bot.discord.DiscordAdapter`):
-    run and stop one shard."""
+    run and stop one shard, and which run."""
+
+    @property
+    def shards(self) -> frozenset[int]:
+        """The shards running now (a connection given up is not)."""
 
     async def connect_shard(self, shard_id: int) -> None:
         """Connect the shard; return once it is ready. Raises when it cannot."""
@@ -400,6 +404,12 @@ class Worker:
                 key = shard_key(shard)
                 holder = leases.get(key)
                 fans = {w: a for w, a in runners.items() if leases.get(_prefer_key(shard, w)) == w}
+                stopped = self.discord is not None and shard not in self.discord.shards
+                if shard in self.shards and stopped:  # discord.py gave the connection up
+                    log.error("worker %s: Discord shard %s stopped", self.worker_id, shard)
+                    await self._drop_shard(shard, give_up=True)
+                    await self._step_aside([])
+                    return
                 if shard in self.shards:
                     others = set(fans) - {self.worker_id}
                     if shard not in preferred and others and holder in (None, self.worker_id):
@@ -432,13 +442,10 @@ class Worker:
                 await self.discord.connect_shard(shard)
         except Exception:
             log.exception("worker %s: cannot connect Discord shard %s", self.worker_id, shard)
-            advertised = self._advertised()
-            self._quiet_until = time.monotonic() + 2 * self.ttl
             self._taking.discard(shard)
             with contextlib.suppress(Exception):
                 await self.discord.disconnect_shard(shard)  # type: ignore[union-attr]
-            for k in (key, *advertised):
-                await self.store.release_lease(k, self.worker_id)
+            await self._step_aside([key])
             return False
         if shard not in self._taking or not await self.store.renew_leases(
             self.worker_id, [key], self.ttl
@@ -450,6 +457,14 @@ class Worker:
         self.shards.add(shard)
         log.info("worker %s: running Discord shard %s", self.worker_id, shard)
         return True
+
+    async def _step_aside(self, keys: list[str]) -> None:
+        """A shard could not run here: give ``keys`` up and, for two lease times, neither say
+        this worker runs shards (so the others take it meanwhile) nor take one."""
+        advertised = self._advertised()
+        self._quiet_until = time.monotonic() + 2 * self.ttl
+        for key in (*keys, *advertised):
+            await self.store.release_lease(key, self.worker_id)
 
     async def _lost_shard(self, shard: int) -> None:
         """A shard's lease was not renewed in time: another worker may run it already."""

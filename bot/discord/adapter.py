@@ -546,6 +546,7 @@ class DiscordAdapter:
         self.tree = self.client.tree
         #: shard id → the client running that one shard (connected by :meth:`connect_shard`)
         self._shard_clients: dict[int, tuple[OfcShardedClient, asyncio.Task[None]]] = {}
+        self._main_off: set[int] = set()  # shards of the main client disconnected
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
         self.presenter = DiscordPresenter(self.client)
@@ -615,11 +616,14 @@ class DiscordAdapter:
     # -- shards moved between workers (issue 14) -----------------------------------------
     @property
     def shards(self) -> frozenset[int]:
-        """The shard ids connected now: the main client's (unless disconnected) and those of
-        :meth:`connect_shard`."""
-        running = set(self._shard_clients)
-        if isinstance(self.client, OfcShardedClient):
-            running.update(i for i, info in self.client.shards.items() if not info.is_closed())
+        """The shard ids running now: the main client's (unless disconnected) and those of
+        :meth:`connect_shard`, as long as their client's connection task runs (discord.py
+        reconnects inside it; it ends only when the client gives up, say a session Discord
+        refuses)."""
+        running = {i for i, (_, task) in self._shard_clients.items() if not task.done()}
+        main = self.client
+        if isinstance(main, OfcShardedClient) and self._task is not None and not self._task.done():
+            running.update(i for i in main.shard_ids or () if i not in self._main_off)
         return frozenset(running)
 
     async def connect_shard(self, shard_id: int, *, ready_timeout: float = 60.0) -> None:
@@ -640,6 +644,7 @@ class DiscordAdapter:
             info = self.client.get_shard(shard_id)
             if info is not None:
                 await info.connect()  # nothing when it is connected
+                self._main_off.discard(shard_id)
                 return
         if shard_id in self._shard_clients:
             return
@@ -669,6 +674,7 @@ class DiscordAdapter:
             info = self.client.get_shard(shard_id)
             if info is None:
                 return
+            self._main_off.add(shard_id)
             await info.disconnect()
         else:
             return

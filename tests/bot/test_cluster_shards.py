@@ -29,6 +29,10 @@ class Runner:
         self.log: list[tuple[str, int]] = []
         self.fail: set[int] = set()
 
+    @property
+    def shards(self) -> frozenset[int]:
+        return frozenset(self.running)
+
     async def connect_shard(self, shard_id: int) -> None:
         self.log.append(("connect", shard_id))
         if shard_id in self.fail:
@@ -93,6 +97,23 @@ async def test_a_dead_worker_s_shard_goes_to_one_live_worker_and_past_a_failed_c
         assert w0.shards >= {0} and await store.lease_owner(shard_key(0)) == "w0"
     finally:
         for w in (w0, spare):
+            await w.stop()
+
+
+async def test_a_shard_whose_connection_discord_py_gave_up_goes_to_another_worker() -> None:
+    """The client running w1's shard 1 stopped for good (say Discord refused its session):
+    w1 lets the shard go, with its lease, and steps aside; w0 runs it."""
+    store = MemoryStore()
+    w0, r0 = await _worker(store, "w0", [0])
+    w1, r1 = await _worker(store, "w1", [1])
+    try:
+        await asyncio.sleep(TTL)
+        r1.running.discard(1)  # the connection task ended
+        await _until(lambda: w0.shards == {0, 1})
+        assert w1.shards == set() and ("disconnect", 1) in r1.log
+        assert r0.running == {0, 1} and await store.lease_owner(shard_key(1)) == "w0"
+    finally:
+        for w in (w1, w0):
             await w.stop()
 
 
