@@ -382,8 +382,9 @@ class Worker:
 
     # -- Discord shards ------------------------------------------------------------------------
     async def sweep_shards(self) -> None:
-        """Take the free Discord shards given to this worker, hand back those a live worker
-        prefers (see the module doc); then the shards' tables follow in :meth:`sweep`."""
+        """Take a free Discord shard given to this worker (one a sweep, so its tables are
+        taken over before the next shard's IDENTIFY waits its turn), hand back those a live
+        worker prefers (see the module doc); the shards' tables follow in :meth:`sweep`."""
         if self.discord_shards is None or self.stopping:
             return
         preferred, count = self.discord_shards
@@ -425,8 +426,9 @@ class Worker:
                     continue  # its own worker may be starting too: let it take it first
                 if self._quiet_until > time.monotonic():
                     return
-                if rendezvous(key, fans or runners) == self.worker_id:
-                    await self._take_shard(shard)
+                mine = rendezvous(key, fans or runners) == self.worker_id
+                if mine and await self._take_shard(shard):
+                    return  # its tables first (in sweep); more shards at the next sweep
 
     async def _take_shard(self, shard: int) -> bool:
         """Take a free shard's lease and connect the shard; ``False`` when another worker

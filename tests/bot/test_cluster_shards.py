@@ -51,11 +51,13 @@ async def _until(predicate: object, timeout: float = 10 * TTL) -> None:
         await asyncio.sleep(0.02)
 
 
-async def _worker(store: MemoryStore, name: str, shards: list[int]) -> tuple[Worker, Runner]:
+async def _worker(
+    store: MemoryStore, name: str, shards: list[int], count: int = 2
+) -> tuple[Worker, Runner]:
     runner = Runner()
     worker = Worker(
         TableService(store), name, f"http://127.0.0.1/{name}", ttl=TTL,
-        discord_shards=(shards, 2), discord=runner,
+        discord_shards=(shards, count), discord=runner,
     )  # fmt: skip
     await worker.start()
     return worker, runner
@@ -98,6 +100,24 @@ async def test_a_dead_worker_s_shard_goes_to_one_live_worker_and_past_a_failed_c
     finally:
         for w in (w0, spare):
             await w.stop()
+
+
+async def test_every_shard_of_a_dead_worker_moves_one_a_sweep() -> None:
+    """w1 ran shards 1–3 of 4 and dies: w0 takes them all, one each sweep (each shard's
+    tables are taken over before the next shard's IDENTIFY waits its turn)."""
+    store = MemoryStore()
+    w0, r0 = await _worker(store, "w0", [0], count=4)
+    w1, r1 = await _worker(store, "w1", [1, 2, 3], count=4)
+    try:
+        await _until(lambda: w1.shards == {1, 2, 3})
+        assert r1.log == [("connect", 1), ("connect", 2), ("connect", 3)]
+        await asyncio.sleep(TTL)
+        await _die(w1)
+        await _until(lambda: w0.shards == {0, 1, 2, 3})
+        assert r0.log == [("connect", s) for s in range(4)]
+        assert await store.leases("discord-shard:") == {shard_key(s): "w0" for s in range(4)}
+    finally:
+        await w0.stop()
 
 
 async def test_a_shard_whose_connection_discord_py_gave_up_goes_to_another_worker() -> None:
