@@ -144,12 +144,14 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             discord_adapter = DiscordAdapter(
                 service,
                 settings.discord_bot_token.get_secret_value(),
-                shard_ids=settings.shard_ids,
+                # a worker connects the shards whose leases it takes (worker.start)
+                shard_ids=[] if worker is not None else settings.shard_ids,
                 shard_count=settings.discord_shard_count,
             )
             adapters.append(discord_adapter)
             if worker is not None:  # each interaction's chat is claimed first
                 discord_adapter.claim = worker.claim_interaction
+                worker.discord = discord_adapter
             try:
                 await discord_adapter.start()
             except LoginFailure:
@@ -161,7 +163,10 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 raise ConfigError(
                     f"cannot reach Discord ({type(exc).__name__}): check the network"
                 ) from None
-            log.info("Discord: connected as %s", discord_adapter.client.user)
+            if worker is None:
+                log.info("Discord: connected as %s", discord_adapter.client.user)
+            else:
+                log.info("Discord: logged in as %s (shards as leased)", discord_adapter.client.user)
         if worker is not None:  # one of several workers (issue 14)
             await worker.start(split_listen(settings.worker_listen))
             log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)

@@ -19,6 +19,29 @@ or one SQLite file on one machine). A worker
   :class:`~telegram.ext.Application`; an update for a chat another live worker holds is
   answered ``409`` with that worker's address.
 
+Discord (issue 14: shard ranges per worker, the same ownership rules): a guild's
+interactions reach only the process running its shard (``(guild_id >> 22) % shard_count``),
+so each shard is held, like a chat, by one live worker at a time through the lease
+``discord-shard:<id>`` (:func:`shard_key`), renewed with the worker's other leases. A worker
+starts with its configured shards (``DISCORD_SHARD_IDS``) as the ones it *prefers*, and
+advertises that (leases ``discord-prefer:<id>:<worker>``, and ``discord-worker:<worker>``:
+it can run shards at all). Every sweep, with one read of those leases (:meth:`Store.leases`):
+
+- a free shard (its worker died, stopped or lost it) is taken by the live worker rendezvous
+  hashing picks among the live workers that prefer it, or, when none does, among all the
+  live Discord workers: it takes the lease, connects the shard (discord.py, through
+  :class:`ShardRunner`) and then takes over that shard's guilds' tables like any orphan
+  (:meth:`Worker._my_discord_table` follows the shards it runs now). A worker takes a shard
+  it does not prefer only once it has run for one lease time, so workers started together
+  each take their own first;
+- a worker holding a shard it does not prefer hands it back as soon as a live worker that
+  prefers it is there again (a restarted or resumed worker): it disconnects the shard, lets
+  its tables go and releases the lease, and the preferring worker takes it at its next sweep.
+  A worker never takes a shard another live worker holds;
+- fencing: a worker that failed to renew a shard's lease (it was paused or cut off past the
+  lease time) disconnects the shard at once and drops that shard's tables, as for a lost
+  chat; the fenced store refuses any write it still attempts.
+
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
 Telegram sent it, is forwarded to the worker holding that chat's lease, or, when none holds
@@ -44,7 +67,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
@@ -56,12 +79,44 @@ if TYPE_CHECKING:
     from bot.service import TableService
     from bot.telegram import TelegramAdapter
 
-__all__ = ["Router", "Worker", "rendezvous", "route_key"]
+__all__ = ["Router", "ShardRunner", "Worker", "rendezvous", "route_key", "shard_key"]
 
 log = logging.getLogger("bot.cluster")
 
 TELEGRAM = "telegram"
+DISCORD = "discord"
+#: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)
+_SHARD_LEASES = "discord-"
 _JSON = {"Content-Type": "application/json"}
+
+
+def shard_key(shard_id: int) -> str:
+    """The lease key of a Discord shard (``"discord-shard:3"``): held by the one worker
+    running that shard."""
+    return f"discord-shard:{shard_id}"
+
+
+def _prefer_key(shard_id: int, worker: str) -> str:
+    return f"discord-prefer:{shard_id}:{worker}"
+
+
+def _runner_key(worker: str) -> str:
+    return f"discord-worker:{worker}"
+
+
+class ShardRunner(Protocol):
+    """What a worker needs of its Discord adapter (:class:`bot.discord.DiscordAdapter`):
+    run and stop one shard, and which run."""
+
+    @property
+    def shards(self) -> frozenset[int]:
+        """The shards running now (a connection given up is not)."""
+
+    async def connect_shard(self, shard_id: int) -> None:
+        """Connect the shard; return once it is ready. Raises when it cannot."""
+
+    async def disconnect_shard(self, shard_id: int) -> None:
+        """Disconnect the shard (nothing when it does not run)."""
 
 
 def rendezvous(key: str, workers: Mapping[str, str]) -> str | None:
@@ -136,9 +191,12 @@ class Worker:
     :param address: the URL the router reaches :meth:`serve`'s endpoint at.
     :param ttl: seconds a lease and the heartbeat last unrenewed.
     :param telegram: the adapter fed with forwarded Telegram updates (``None``: no endpoint).
-    :param discord_shards: ``(shard ids, shard count)`` of the Discord shards this worker
-        runs: it serves (and takes over) the Discord tables of those shards' guilds only, the
-        guilds whose interactions reach it; ``None``: no Discord tables.
+    :param discord_shards: ``(shard ids, shard count)``: the Discord shards this worker
+        prefers (it takes them when free; an empty list: it only takes over others') of how
+        many; it serves (and takes over) the Discord tables of the shards it runs now, the
+        guilds whose interactions reach it. ``None``: no Discord.
+    :param discord: connects and disconnects the shards it takes and loses (``None``: the
+        leases are kept all the same, nothing is connected: tests).
     """
 
     def __init__(
@@ -150,6 +208,7 @@ class Worker:
         ttl: float = 5.0,
         telegram: TelegramAdapter | None = None,
         discord_shards: tuple[Sequence[int], int] | None = None,
+        discord: ShardRunner | None = None,
     ) -> None:
         self.service = service
         self.store = service.store
@@ -157,11 +216,21 @@ class Worker:
         self.address = address
         self.ttl = ttl
         self.telegram = telegram
-        #: the Discord shards this worker runs and the shard count (``None``: no Discord)
+        #: the Discord shards this worker prefers and the shard count (``None``: no Discord)
         self.discord_shards = (
             None if discord_shards is None else (frozenset(discord_shards[0]), discord_shards[1])
         )
+        self.discord = discord
+        #: the Discord shards this worker holds and runs now
+        self.shards: set[int] = set()
+        self._taking: set[int] = set()  # shards whose lease is taken, being connected
+        self._shard_lock = asyncio.Lock()
+        #: until when this worker, having failed to connect a shard, does not say it runs
+        #: shards (so the others do not leave a shard to it) nor tries one
+        self._quiet_until = 0.0
+        self._started = time.monotonic()
         self._guilds: dict[int, str] = {}  # table id → its Discord guild
+        self._channel_guilds: dict[str, str] = {}  # a claimed channel's key → its guild
         self._claimed: dict[str, float] = {}  # key → when this worker last claimed it
         self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
         self._locks: dict[str, asyncio.Lock] = {}
@@ -176,6 +245,7 @@ class Worker:
     async def start(self, listen: tuple[str, int] | None = None) -> None:
         """Fence the store, register, take over orphaned tables once and start the lease loop
         (and, with ``listen``, the internal endpoint for forwarded Telegram updates)."""
+        self._started = time.monotonic()
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
         if listen is not None and self.telegram is not None:
             app = web.Application()
@@ -199,6 +269,10 @@ class Worker:
         if self._runner is not None:
             await self._runner.cleanup()
         keys = self.held_keys()
+        if self.discord is not None:  # no interaction reaches a table about to be let go
+            for shard in sorted(self.shards | self._taking):
+                with contextlib.suppress(Exception):
+                    await self.discord.disconnect_shard(shard)
         await self.service.stop()
         with contextlib.suppress(Exception):
             for key in keys:
@@ -206,11 +280,23 @@ class Worker:
             await self.store.heartbeat(self.worker_id, self.address, 0.0)
 
     def held_keys(self) -> list[str]:
-        """The keys this worker renews: its tables' chats and chats claimed lately."""
+        """The keys this worker renews: its tables' chats and chats claimed lately, the
+        Discord shards it runs (or is connecting) and its Discord advertisement."""
         keys = {lease_key(t.platform, t.chat_id) for t in self.service.tables.values()}
         horizon = time.monotonic() - 2 * self.ttl
         keys.update(k for k, at in self._claimed.items() if at > horizon)
+        keys.update(shard_key(s) for s in self.shards | self._taking)
+        keys.update(self._advertised())
         return sorted(keys)
+
+    def _advertised(self) -> list[str]:
+        """The leases saying this worker runs Discord shards, and which it prefers."""
+        if self.discord_shards is None or self._quiet_until > time.monotonic():
+            return []
+        preferred, _ = self.discord_shards
+        keys = [_runner_key(self.worker_id)]
+        keys.extend(_prefer_key(s, self.worker_id) for s in sorted(preferred))
+        return keys
 
     async def _run(self) -> None:
         """Heartbeat and renewals every quarter of the lease time, never held up by a
@@ -245,16 +331,22 @@ class Worker:
         self._renewed = {k: asked for k in kept if k not in claiming}
         for key in set(keys) - kept:
             self._claimed.pop(key, None)
+            shard = _shard_of_key(key)
+            if shard is not None:
+                await self._lost_shard(shard)
+                continue
             for t in list(self.service.tables.values()):
                 if lease_key(t.platform, t.chat_id) == key:
                     log.warning("worker %s: lost table %s", self.worker_id, t.id)
                     await self.service.release(t.id)
         horizon = time.monotonic() - 2 * self.ttl
         self._claimed = {k: at for k, at in self._claimed.items() if at > horizon or k in kept}
+        self._channel_guilds = {k: g for k, g in self._channel_guilds.items() if k in self._claimed}
 
     async def sweep(self) -> None:
         """Take over the open tables no live worker holds that rendezvous hashing gives to
         this worker (a dead worker's tables, or tables of a fresh start)."""
+        await self.sweep_shards()
         orphans = await self.store.unleased_tables()
         if not orphans:
             return
@@ -272,8 +364,8 @@ class Worker:
                 await self.claim(key, table_id)
 
     async def _my_discord_table(self, table_id: int) -> bool:
-        """Whether a Discord table's guild is on one of this worker's shards (discord.py's
-        ``(guild_id >> 22) % shard_count``)."""
+        """Whether a Discord table's guild is on one of the shards this worker runs now
+        (discord.py's ``(guild_id >> 22) % shard_count``)."""
         if self.discord_shards is None:
             return False
         guild = self._guilds.get(table_id)
@@ -281,8 +373,140 @@ class Worker:
             state = await self.store.table_state(table_id)
             guild = str(state[1].get("community_ext", "")) if state is not None else ""
             self._guilds[table_id] = guild
-        shards, count = self.discord_shards
-        return guild.isdigit() and (int(guild) >> 22) % count in shards
+        return self._shard_of_guild(guild) in self.shards
+
+    def _shard_of_guild(self, guild: str) -> int | None:
+        if self.discord_shards is None or not guild.isdigit():
+            return None
+        return (int(guild) >> 22) % self.discord_shards[1]
+
+    # -- Discord shards ------------------------------------------------------------------------
+    async def sweep_shards(self) -> None:
+        """Take a free Discord shard given to this worker (one a sweep, so its tables are
+        taken over before the next shard's IDENTIFY waits its turn), hand back those a live
+        worker prefers (see the module doc); the shards' tables follow in :meth:`sweep`."""
+        if self.discord_shards is None or self.stopping:
+            return
+        preferred, count = self.discord_shards
+        async with self._shard_lock:
+            leases = await self.store.leases(_SHARD_LEASES)
+            for key in self._advertised():  # say so again after a pause lost them
+                if leases.get(key) != self.worker_id and await self.store.acquire_lease(
+                    key, self.worker_id, self.ttl
+                ):
+                    leases[key] = self.worker_id
+            live = await self.store.live_workers()
+            live[self.worker_id] = self.address
+            runners = {w: a for w, a in live.items() if leases.get(_runner_key(w)) == w}
+            settled = time.monotonic() - self._started >= self.ttl
+            for shard in range(count):
+                if self.stopping:
+                    return
+                key = shard_key(shard)
+                holder = leases.get(key)
+                fans = {w: a for w, a in runners.items() if leases.get(_prefer_key(shard, w)) == w}
+                stopped = self.discord is not None and shard not in self.discord.shards
+                if shard in self.shards and stopped:  # discord.py gave the connection up
+                    log.error("worker %s: Discord shard %s stopped", self.worker_id, shard)
+                    await self._drop_shard(shard, give_up=True)
+                    await self._step_aside([])
+                    return
+                if shard in self.shards:
+                    others = set(fans) - {self.worker_id}
+                    if shard not in preferred and others and holder in (None, self.worker_id):
+                        log.info(
+                            "worker %s: handing Discord shard %s back to %s",
+                            self.worker_id, shard, ", ".join(sorted(others)),
+                        )  # fmt: skip
+                        await self._drop_shard(shard, give_up=True)
+                    continue
+                if holder not in (None, self.worker_id) or shard in self._taking:
+                    continue  # a live worker runs it
+                if shard not in preferred and not settled:
+                    continue  # its own worker may be starting too: let it take it first
+                if self._quiet_until > time.monotonic():
+                    return
+                mine = rendezvous(key, fans or runners) == self.worker_id
+                if mine and await self._take_shard(shard):
+                    return  # its tables first (in sweep); more shards at the next sweep
+
+    async def _take_shard(self, shard: int) -> bool:
+        """Take a free shard's lease and connect the shard; ``False`` when another worker
+        took it first, or the shard could not be connected: then the lease is given up
+        again and for two lease times this worker neither advertises that it runs shards
+        (the others take the shard meanwhile) nor takes one."""
+        key = shard_key(shard)
+        if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
+            return False
+        self._taking.add(shard)  # renewed while it connects
+        try:
+            if self.discord is not None:
+                await self.discord.connect_shard(shard)
+        except Exception:
+            log.exception("worker %s: cannot connect Discord shard %s", self.worker_id, shard)
+            self._taking.discard(shard)
+            with contextlib.suppress(Exception):
+                await self.discord.disconnect_shard(shard)  # type: ignore[union-attr]
+            await self._step_aside([key])
+            return False
+        if shard not in self._taking or not await self.store.renew_leases(
+            self.worker_id, [key], self.ttl
+        ):  # lost while connecting (a connect slower than the lease time)
+            self._taking.discard(shard)
+            await self._drop_shard(shard, give_up=False)
+            return False
+        self._taking.discard(shard)
+        self.shards.add(shard)
+        log.info("worker %s: running Discord shard %s", self.worker_id, shard)
+        return True
+
+    async def _step_aside(self, keys: list[str]) -> None:
+        """A shard could not run here: give ``keys`` up and, for two lease times, neither say
+        this worker runs shards (so the others take it meanwhile) nor take one."""
+        advertised = self._advertised()
+        self._quiet_until = time.monotonic() + 2 * self.ttl
+        for key in (*keys, *advertised):
+            await self.store.release_lease(key, self.worker_id)
+
+    async def _lost_shard(self, shard: int) -> None:
+        """A shard's lease was not renewed in time: another worker may run it already."""
+        if shard in self._taking:
+            self._taking.discard(shard)  # _take_shard lets it go once connected
+            return
+        if shard in self.shards:
+            log.warning("worker %s: lost Discord shard %s", self.worker_id, shard)
+            await self._drop_shard(shard, give_up=False)
+
+    async def _drop_shard(self, shard: int, *, give_up: bool) -> None:
+        """Stop running a shard: disconnect it first (no more of its interactions), let its
+        guilds' tables go (nothing written: each resumes from its last committed transition
+        on the shard's next worker) with their chats' leases, then (``give_up``) the shard's
+        lease."""
+        self.shards.discard(shard)
+        if self.discord is not None:
+            try:
+                await self.discord.disconnect_shard(shard)
+            except Exception:
+                log.exception("worker %s: disconnecting shard %s", self.worker_id, shard)
+        for t in list(self.service.tables.values()):
+            if t.platform != DISCORD or self._shard_of_guild(t.community_ext) != shard:
+                continue
+            key = lease_key(t.platform, t.chat_id)
+            log.info("worker %s: letting table %s go with its shard", self.worker_id, t.id)
+            await self.service.release(t.id)
+            self._claimed.pop(key, None)
+            self._renewed.pop(key, None)
+            await self.store.release_lease(key, self.worker_id)
+        # the shard's channels claimed by an interaction but without a table (a /ofc new under
+        # way): let them go too, lest the shard's next worker be kept out of them
+        gone = [k for k, g in self._channel_guilds.items() if self._shard_of_guild(g) == shard]
+        for key in gone:
+            self._channel_guilds.pop(key, None)
+            self._claimed.pop(key, None)
+            self._renewed.pop(key, None)
+            await self.store.release_lease(key, self.worker_id)
+        if give_up:
+            await self.store.release_lease(shard_key(shard), self.worker_id)
 
     async def claim_interaction(self, interaction: Any) -> bool:
         """Before the service handles a Discord interaction: hold the lease of its table's
@@ -296,6 +520,7 @@ class Worker:
             key = None if record is None else lease_key("discord", record.chat_id)
         if key is None and getattr(interaction, "guild_id", None) is not None:
             key = lease_key("discord", str(interaction.channel_id))
+            self._channel_guilds[key] = str(interaction.guild_id)
         if key is None or self.holds(key):
             return True
         return await self.claim(key)
@@ -349,6 +574,11 @@ class Worker:
         app = self.telegram.app
         await app.process_update(Update.de_json(data, app.bot))
         return web.json_response({"ok": True})
+
+
+def _shard_of_key(key: str) -> int | None:
+    prefix, _, shard = key.partition(":")
+    return int(shard) if prefix == "discord-shard" and shard.isdigit() else None
 
 
 class Router:

@@ -48,7 +48,8 @@ class Settings(BaseSettings):
     :ivar lease_seconds: how long a worker's table leases and heartbeat last unrenewed: a dead
         worker's tables are taken over within about this time.
     :ivar discord_shard_ids: the Discord shards this process runs, e.g. ``0-1`` or ``2,3``
-        (empty: all, one process).
+        (empty: all, one process). A worker's are the shards it prefers: it takes them when
+        free, and takes over a dead worker's; ``none``: a worker that only takes over.
     :ivar discord_shard_count: the total number of Discord shards (with shard ids).
     """
 
@@ -155,7 +156,10 @@ class Settings(BaseSettings):
             )
         if self.discord_shard_ids is not None:
             count = self.discord_shard_count
-            if count is None or max(parse_shards(self.discord_shard_ids)) >= count:
+            shards = parse_shards(self.discord_shard_ids)
+            if not shards and self.worker_id is None:
+                raise ValueError("DISCORD_SHARD_IDS=none is for a worker (with WORKER_ID)")
+            if count is None or count < 1 or max(shards, default=0) >= count:
                 raise ValueError(
                     "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT greater than every shard id"
                 )
@@ -219,12 +223,17 @@ def split_listen(value: str) -> tuple[str, int]:
 
 
 def parse_shards(value: str) -> list[int]:
-    """``"0-2,5"`` → ``[0, 1, 2, 5]``. :raises ValueError: on anything else."""
+    """``"0-2,5"`` → ``[0, 1, 2, 5]``; ``"none"`` → ``[]`` (a worker that runs no shard of
+    its own and only takes over others', issue 14). :raises ValueError: on anything else."""
+    if value.strip().lower() == "none":
+        return []
     shards: set[int] = set()
     for part in value.split(","):
         low, sep, high = part.strip().partition("-")
         if not low.isdigit() or (sep and not high.isdigit()):
-            raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")
+            raise ValueError(
+                "DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3, or none"
+            )
         shards.update(range(int(low), int(high if sep else low) + 1))
     if not shards:
         raise ValueError("DISCORD_SHARD_IDS is shard numbers and ranges, e.g. 0-1 or 2,3")

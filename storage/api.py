@@ -512,6 +512,11 @@ class Store(Protocol):
     async def lease_owner(self, key: str) -> str | None:
         """The worker holding the live lease ``key``, or ``None``."""
 
+    async def leases(self, prefix: str) -> dict[str, str]:
+        """Key → worker of every live lease whose key starts with ``prefix`` (say
+        ``"discord-"``: the Discord shards' leases and the workers' shard preferences), in one
+        read."""
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """Register ``worker`` as alive at ``address`` (its internal URL) for ``ttl``
         seconds."""

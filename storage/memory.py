@@ -649,6 +649,15 @@ class MemoryStore:
         """See :meth:`storage.api.Store.lease_owner`."""
         return self._live(self._leases.get(key))
 
+    async def leases(self, prefix: str) -> dict[str, str]:
+        """See :meth:`storage.api.Store.leases`."""
+        found = {}
+        for key, entry in sorted(self._leases.items()):
+            owner = self._live(entry)
+            if key.startswith(prefix) and owner is not None:
+                found[key] = owner
+        return found
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""
         self._workers[worker] = (address, self.clock() + ttl)

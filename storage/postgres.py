@@ -1389,6 +1389,16 @@ class PostgresStore:
         )
         return None if row is None else str(row[0])
 
+    async def leases(self, prefix: str) -> dict[str, str]:
+        """See :meth:`storage.api.Store.leases`."""
+        rows = await self._fetch(
+            "SELECT key, worker FROM leases"
+            f" WHERE left(key, length($1)) = $1 AND expires_at > {_now(2)} ORDER BY key",
+            prefix,
+            self._clock(),
+        )
+        return {str(k): str(w) for k, w in rows}
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""
         now = self._clock()

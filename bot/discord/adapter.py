@@ -201,16 +201,21 @@ class _Ack:
 
 class OfcClient(discord.Client):
     """The discord.py client: ``setup_hook`` is the composition point (dynamic items, command
-    sync); :attr:`ofc` is the adapter the items hand presses to."""
+    sync); :attr:`ofc` is the adapter the items hand presses to. Its command tree has the
+    adapter's ``/ofc`` and ``/ofcadmin`` groups."""
 
     def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
         super().__init__(**options)
         self.ofc = adapter
         self.tree: app_commands.CommandTree[OfcClient] = app_commands.CommandTree(self)
+        self.tree.add_command(OfcCommands(adapter))
+        self.tree.add_command(OfcAdminCommands(adapter))
+        self.tree.on_error = adapter._on_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
-        """Register the dynamic items and sync the slash commands."""
-        await self.ofc.setup()
+        """Register the dynamic items (and, on the adapter's main client, sync the slash
+        commands)."""
+        await self.ofc.setup(self)
 
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer presses that no item handles (a foreign or malformed ``custom_id``, or one
@@ -221,6 +226,12 @@ class OfcClient(discord.Client):
 class OfcShardedClient(OfcClient, discord.AutoShardedClient):
     """:class:`OfcClient` running some shards only (``shard_ids`` of ``shard_count``): one of
     several workers sharing the tables (issue 14); discord.py's own sharding."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Every IDENTIFY of this process's clients waits its turn
+        (:meth:`DiscordAdapter.identify_turn`): a worker may run one client per shard it took
+        over, and discord.py spaces the IDENTIFYs of one client only."""
+        await self.ofc.identify_turn()
 
 
 _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
@@ -473,13 +484,21 @@ class DiscordAdapter:
     :param intents: defaults to guilds only (no privileged intent is needed: interactions
         arrive whatever the intents).
     :param connector: an aiohttp connector for REST and gateway (tests pass one that resolves
-        no hostname).
+        no hostname), or a callable making one per client (see below).
     :param sync_commands: publish the slash commands at start-up (``PUT`` of the global list).
     :param answer_within: seconds after which a slow interaction is deferred.
     :param shard_ids: the shards this process runs (one of several workers, issue 14) with
         ``shard_count`` in all: an :class:`discord.AutoShardedClient` then connects them;
-        ``None``: a plain client, every guild (one process).
+        ``None``: a plain client, every guild (one process). Empty (a worker whose shards are
+        leased, :class:`bot.cluster.Worker`): the main client only logs in (REST: the
+        presenter's messages, the command sync) and connects no shard; :meth:`connect_shard`
+        and :meth:`disconnect_shard` run shards one by one.
+    :param identify_interval: seconds between two IDENTIFYs of this process (Discord allows
+        one per 5 s per ``max_concurrency`` bucket; discord.py's own spacing is per client).
     :param client_options: more :class:`discord.Client` options (e.g. ``guild_ready_timeout``).
+    :param connector: an aiohttp connector, or a callable making one per client (the
+        clients of shards connected later each need their own: a client closes its
+        connector).
     """
 
     def __init__(
@@ -488,11 +507,12 @@ class DiscordAdapter:
         token: str,
         *,
         intents: discord.Intents | None = None,
-        connector: aiohttp.BaseConnector | None = None,
+        connector: aiohttp.BaseConnector | Callable[[], aiohttp.BaseConnector] | None = None,
         sync_commands: bool = True,
         answer_within: float = ANSWER_WITHIN,
         shard_ids: Sequence[int] | None = None,
         shard_count: int | None = None,
+        identify_interval: float = 5.0,
         **client_options: Any,
     ) -> None:
         self.service = service
@@ -509,19 +529,26 @@ class DiscordAdapter:
             "member_cache_flags": discord.MemberCacheFlags.none(),
         }
         options.update(client_options)
-        if connector is not None:
-            options["connector"] = connector
         _quiet_discord_start()
-        intents = intents or discord.Intents(guilds=True)
-        if shard_ids is not None:
-            options.update(shard_ids=list(shard_ids), shard_count=shard_count)
-            self.client: OfcClient = OfcShardedClient(self, intents=intents, **options)
+        self.intents = intents or discord.Intents(guilds=True)
+        self.shard_count = shard_count
+        self.identify_interval = identify_interval
+        self._connector = connector
+        self._options = options
+        #: the main client only logs in: shards are connected one by one (a worker)
+        self.rest_only = shard_ids is not None and not shard_ids
+        main = dict(options, connector=self._new_connector(main=True))
+        if shard_ids:
+            main.update(shard_ids=list(shard_ids), shard_count=shard_count)
+            self.client: OfcClient = OfcShardedClient(self, intents=self.intents, **main)
         else:
-            self.client = OfcClient(self, intents=intents, **options)
+            self.client = OfcClient(self, intents=self.intents, **main)
         self.tree = self.client.tree
-        self.tree.add_command(OfcCommands(self))
-        self.tree.add_command(OfcAdminCommands(self))
-        self.tree.on_error = self._on_command_error  # type: ignore[method-assign]
+        #: shard id → the client running that one shard (connected by :meth:`connect_shard`)
+        self._shard_clients: dict[int, tuple[OfcShardedClient, asyncio.Task[None]]] = {}
+        self._main_off: set[int] = set()  # shards of the main client disconnected
+        self._identify_lock = asyncio.Lock()
+        self._last_identify = -float("inf")
         self.presenter = DiscordPresenter(self.client)
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
@@ -531,14 +558,32 @@ class DiscordAdapter:
         self.presenter.quiet = self._idle
 
     # -- lifecycle -------------------------------------------------------------------------
-    async def setup(self) -> None:
-        """Called from ``setup_hook``: register the dynamic items, sync the commands."""
-        self.client.add_dynamic_items(PayloadButton, BoxSelect, PickSelect)
-        if self.sync_commands:
+    def _new_connector(self, *, main: bool = False) -> aiohttp.BaseConnector | None:
+        """The connector of a new client: the one given (main client only) or a new one from
+        the factory given; ``None``: discord.py's own."""
+        if isinstance(self._connector, aiohttp.BaseConnector):
+            return self._connector if main else None
+        return None if self._connector is None else self._connector()
+
+    async def setup(self, client: OfcClient) -> None:
+        """Called from ``setup_hook``: register the dynamic items on ``client``; the main
+        client syncs the commands (one global list for every client of the bot)."""
+        client.add_dynamic_items(PayloadButton, BoxSelect, PickSelect)
+        if self.sync_commands and client is self.client:
             try:
                 await self.tree.sync()
             except discord.HTTPException as exc:
                 log.warning("could not sync the slash commands: %s", exc)
+
+    async def identify_turn(self) -> None:
+        """Wait until :attr:`identify_interval` seconds have passed since this process's last
+        IDENTIFY (the first one goes at once)."""
+        loop = asyncio.get_running_loop()
+        async with self._identify_lock:
+            wait = self._last_identify + self.identify_interval - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_identify = loop.time()
 
     async def start(self, *, ready_timeout: float = 60.0) -> None:
         """Log in, then connect the gateway in a task and wait until the client is ready.
@@ -549,29 +594,91 @@ class DiscordAdapter:
         """
         try:
             await self.client.login(self.token)
-            self._task = asyncio.create_task(self.client.connect(reconnect=True), name="discord")
-            ready = asyncio.create_task(self.client.wait_until_ready())
-            done, _ = await asyncio.wait(
-                {self._task, ready}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
-            )
-            if ready not in done:
-                ready.cancel()
-                if self._task in done:
-                    self._task.result()  # raises what stopped the connection
-                raise TimeoutError("the Discord client did not become ready")
+            if self.rest_only:
+                return  # the shards are connected by connect_shard
+            self._task = await _connected(self.client, ready_timeout, "discord")
         except BaseException:
             await self.stop()
             raise
 
     async def stop(self) -> None:
-        """Finish the queued edits and close the connection."""
+        """Finish the queued edits and close the connections."""
         await self.idle()
         await self.presenter.flush()
+        for shard_id in list(self._shard_clients):
+            await self.disconnect_shard(shard_id)
         await self.client.close()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
                 await self._task
             self._task = None
+
+    # -- shards moved between workers (issue 14) -----------------------------------------
+    @property
+    def shards(self) -> frozenset[int]:
+        """The shard ids running now: the main client's (unless disconnected) and those of
+        :meth:`connect_shard`, as long as their client's connection task runs (discord.py
+        reconnects inside it; it ends only when the client gives up, say a session Discord
+        refuses)."""
+        running = {i for i, (_, task) in self._shard_clients.items() if not task.done()}
+        main = self.client
+        if isinstance(main, OfcShardedClient) and self._task is not None and not self._task.done():
+            running.update(i for i in main.shard_ids or () if i not in self._main_off)
+        return frozenset(running)
+
+    async def connect_shard(self, shard_id: int, *, ready_timeout: float = 60.0) -> None:
+        """Run one more shard (``shard_id`` of :attr:`shard_count`): a shard of the main
+        client that was disconnected connects again; any other gets a client of its own,
+        discord.py's :class:`~discord.AutoShardedClient` with ``shard_ids=[shard_id]``
+        (discord.py adds no shard to a running client), with the same commands, items and
+        handlers. Returns once the shard's session is up (READY: its interactions reach this
+        process; the guilds fill discord.py's cache meanwhile); nothing when it runs.
+
+        :raises TimeoutError: not ready within ``ready_timeout`` seconds (nothing left
+            running).
+        :raises ValueError: no :attr:`shard_count`, or ``shard_id`` not below it.
+        """
+        if self.shard_count is None or not 0 <= shard_id < self.shard_count:
+            raise ValueError(f"shard {shard_id} of {self.shard_count} shards")
+        if isinstance(self.client, OfcShardedClient):
+            info = self.client.get_shard(shard_id)
+            if info is not None:
+                await info.connect()  # nothing when it is connected
+                self._main_off.discard(shard_id)
+                return
+        if shard_id in self._shard_clients:
+            return
+        options = dict(self._options, shard_ids=[shard_id], shard_count=self.shard_count)
+        options["connector"] = self._new_connector()
+        client = OfcShardedClient(self, intents=self.intents, **options)
+        try:
+            await client.login(self.token)
+            task = await _connected(client, ready_timeout, f"discord-shard-{shard_id}", shard_id)
+        except BaseException:
+            await client.close()
+            raise
+        self._shard_clients[shard_id] = (client, task)
+        log.info("Discord: shard %s of %s connected", shard_id, self.shard_count)
+
+    async def disconnect_shard(self, shard_id: int) -> None:
+        """Stop running a shard (its guilds' interactions no longer reach this process):
+        its own client is closed, a shard of the main client disconnected. Nothing when it
+        does not run here."""
+        entry = self._shard_clients.pop(shard_id, None)
+        if entry is not None:
+            client, task = entry
+            await client.close()
+            with contextlib.suppress(asyncio.CancelledError, discord.ConnectionClosed):
+                await task
+        elif isinstance(self.client, OfcShardedClient):
+            info = self.client.get_shard(shard_id)
+            if info is None:
+                return
+            self._main_off.add(shard_id)
+            await info.disconnect()
+        else:
+            return
+        log.info("Discord: shard %s disconnected", shard_id)
 
     async def idle(self) -> None:
         """Wait until no interaction is being handled."""
@@ -834,6 +941,36 @@ class DiscordAdapter:
         if screen is not None and dm_hand is not None and message is not None:
             # the answer did not write the pressed DM hand: edit it as any other write
             self.presenter.queue_edit(message.channel.id, message.id, screen)
+
+
+async def _connected(
+    client: discord.Client, timeout: float, name: str, shard_id: int | None = None
+) -> asyncio.Task[None]:
+    """Connect a logged-in client's gateway in a task and wait until it is ready (with
+    ``shard_id``: until that shard's session is up, discord.py's ``shard_connect`` on READY:
+    its interactions flow from then on, without waiting ``guild_ready_timeout`` for its
+    guilds to fill the cache); the task.
+
+    :raises TimeoutError: not ready within ``timeout`` seconds (the task is cancelled).
+    :raises Exception: what stopped the connection before it was ready."""
+    if shard_id is None:
+        waiting: Awaitable[object] = client.wait_until_ready()
+    else:
+        waiting = client.wait_for("shard_connect", check=lambda connected: connected == shard_id)
+    ready = asyncio.ensure_future(waiting)  # listening before the connection starts
+    task = asyncio.create_task(client.connect(reconnect=True), name=name)
+    done, _ = await asyncio.wait(
+        {task, ready}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+    )
+    if ready in done:
+        return task
+    ready.cancel()
+    if task in done:
+        task.result()  # raises what stopped the connection
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await task
+    raise TimeoutError("the Discord client did not become ready")
 
 
 def message_ref(interaction: Interaction) -> str | None:

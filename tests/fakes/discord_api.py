@@ -917,6 +917,12 @@ class FakeDiscord:
         """A client has identified on the gateway."""
         return bool(self._sockets)
 
+    @property
+    def connections(self) -> list[tuple[int, int]]:
+        """``(shard id, shard count)`` of every gateway connection open now, sorted (the same
+        shard twice: two clients get its guilds' events)."""
+        return sorted(self._shards[ws] for ws in self._sockets if ws in self._shards)
+
     # -- the world: users act -----------------------------------------------------------------
     def _interaction(
         self,

@@ -65,6 +65,21 @@ async def test_release_lets_another_take_at_once(store: Store) -> None:
     assert await store.acquire_lease(KEY, "w2", 5.0)
 
 
+async def test_leases_lists_the_live_leases_of_a_prefix(store: Store) -> None:
+    """One read of every live lease of a kind (the Discord shards' leases, issue 14)."""
+    clock = _clocked(store)
+    assert await store.leases("discord-") == {}
+    assert await store.acquire_lease("discord-shard:0", "w1", 5.0)
+    assert await store.acquire_lease("discord-shard:1", "w2", 2.0)
+    assert await store.acquire_lease("discord:55", "w2", 5.0)  # a chat, not of the prefix
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    assert await store.leases("discord-") == {"discord-shard:0": "w1", "discord-shard:1": "w2"}
+    clock.now += 3.0  # shard 1's lease expired
+    assert await store.leases("discord-") == {"discord-shard:0": "w1"}
+    assert await store.leases("discord-shard:0") == {"discord-shard:0": "w1"}
+    assert await store.leases("nothing") == {}
+
+
 async def test_heartbeats_list_live_workers(store: Store) -> None:
     clock = _clocked(store)
     await store.heartbeat("w1", "http://127.0.0.1:1", 3.0)

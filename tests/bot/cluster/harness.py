@@ -13,7 +13,7 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +22,22 @@ from bot.screens import Payload
 from bot.telegram.fake_api import BOT_ID, FakeTelegram, FakeUser
 from storage.api import Store
 
-__all__ = ["CHILD", "Cluster", "WorkerProcess", "free_port", "has"]
+__all__ = [
+    "CHILD",
+    "DISCORD_TOKEN",
+    "Cluster",
+    "WorkerProcess",
+    "discord_workers",
+    "free_port",
+    "has",
+]
 
 REPO = Path(__file__).resolve().parents[3]
 CHILD = REPO / "tests" / "bot" / "cluster" / "worker_child.py"
 TOKEN = "123456:" + "C" * 35
 SECRET = "cluster-secret"
+#: a Discord bot token for the fake Discord, shaped like a real one (the settings check it)
+DISCORD_TOKEN = "A" * 24 + "." + "B" * 6 + "." + "C" * 27
 
 
 def free_port() -> int:
@@ -81,6 +91,38 @@ class WorkerProcess:
         except TimeoutError:
             self.kill()
             await self.proc.wait()
+
+
+def discord_workers(
+    fake_port: int,
+    db_env: Mapping[str, str],
+    workdir: Path,
+    shard_ids: Sequence[str],
+    *,
+    shard_count: int,
+    lease_seconds: float = 1.0,
+    next_hand_delay: float = 60.0,
+) -> list[WorkerProcess]:
+    """Discord-only workers ``w0``, ``w1``… (not started), the one of index ``i`` with
+    ``DISCORD_SHARD_IDS=shard_ids[i]`` of ``shard_count``, on the database of ``db_env``
+    (``DATABASE_PATH`` or ``DATABASE_URL``: open and migrate it first), talking to the fake
+    Discord on ``fake_port`` (token :data:`DISCORD_TOKEN`)."""
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "LANG", "TMPDIR")}
+    env.update(db_env)
+    env.update(
+        PYTHONPATH=str(REPO),
+        DISCORD_BOT_TOKEN=DISCORD_TOKEN,
+        DISCORD_SHARD_COUNT=str(shard_count),
+        LEASE_SECONDS=str(lease_seconds),
+        LOG_LEVEL="INFO",
+        OFC_PARENT_PID=str(os.getpid()),
+        OFC_NEXT_HAND_DELAY=str(next_hand_delay),
+        OFC_DISCORD_API_PORT=str(fake_port),
+    )
+    return [
+        WorkerProcess(f"w{i}", dict(env, DISCORD_SHARD_IDS=ids), workdir / f"w{i}.log")
+        for i, ids in enumerate(shard_ids)
+    ]
 
 
 class Cluster:

@@ -2,10 +2,13 @@
 ``python tests/bot/cluster/worker_child.py`` with the repository as working directory and
 ``PYTHONPATH``. It runs the real composition root (:func:`bot.app.run`) configured from the
 environment only (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``, ``DATABASE_PATH`` or
-``DATABASE_URL``, ``WORKER_ID``, ``WORKER_LISTEN``, ``LEASE_SECONDS``, ``LOG_LEVEL``; no
-``.env``), with two test hooks: no client-side rate limits (the fake Bot API has none) and
-``OFC_NEXT_HAND_DELAY`` seconds between hands. With ``OFC_PARENT_PID`` the process kills
-itself when that parent is gone. It imports nothing from ``tests``."""
+``DATABASE_URL``, ``WORKER_ID``, ``WORKER_LISTEN``, ``LEASE_SECONDS``, ``LOG_LEVEL``,
+``DISCORD_BOT_TOKEN``, ``DISCORD_SHARD_IDS``, ``DISCORD_SHARD_COUNT``; no ``.env``), with
+test hooks: no client-side rate limits (the fake Bot API has none),
+``OFC_NEXT_HAND_DELAY`` seconds between hands, and ``OFC_DISCORD_API_PORT``: discord.py's
+REST and gateway pointed at the fake Discord on that port of 127.0.0.1, with no spacing
+between IDENTIFYs. With ``OFC_PARENT_PID`` the process kills itself when that parent is
+gone. It imports nothing from ``tests``."""
 
 from __future__ import annotations
 
@@ -42,6 +45,22 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _point_discord_at(port: int) -> None:
+    """discord.py's REST base and gateway on the fake Discord (as ``point_discord_at`` of
+    ``tests/fakes/discord_api.py`` does); IDENTIFYs not spaced (the fake has no limit)."""
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    import bot.discord
+
+    discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    vars(bot.discord)["DiscordAdapter"] = functools.partial(
+        bot.discord.DiscordAdapter, identify_interval=0.0
+    )
+
+
 def main() -> None:
     env = dict(os.environ)
     if env.get("OFC_PARENT_PID"):
@@ -51,6 +70,8 @@ def main() -> None:
         app["TableService"], next_hand_delay=float(env.get("OFC_NEXT_HAND_DELAY", "0.5"))
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
+    if env.get("OFC_DISCORD_API_PORT"):
+        _point_discord_at(int(env["OFC_DISCORD_API_PORT"]))
     settings = Settings(_env_file=None)  # type: ignore[call-arg]
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
