@@ -149,9 +149,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 shard_count=settings.discord_shard_count,
             )
             adapters.append(discord_adapter)
-            if worker is not None:  # each interaction's chat is claimed first
-                discord_adapter.claim = worker.claim_interaction
-                worker.discord = discord_adapter
+            if worker is not None:  # chats claimed first, DM presses forwarded, shards run
+                worker.attach_discord(discord_adapter)
             try:
                 await discord_adapter.start()
             except LoginFailure:

@@ -76,10 +76,19 @@ from bot.presses import decode
 from storage.api import Store, lease_key
 
 if TYPE_CHECKING:
+    from bot.discord import DiscordAdapter
     from bot.service import TableService
     from bot.telegram import TelegramAdapter
 
-__all__ = ["Router", "ShardRunner", "Worker", "rendezvous", "route_key", "shard_key"]
+__all__ = [
+    "PressTaker",
+    "Router",
+    "ShardRunner",
+    "Worker",
+    "rendezvous",
+    "route_key",
+    "shard_key",
+]
 
 log = logging.getLogger("bot.cluster")
 
@@ -117,6 +126,15 @@ class ShardRunner(Protocol):
 
     async def disconnect_shard(self, shard_id: int) -> None:
         """Disconnect the shard (nothing when it does not run)."""
+
+
+class PressTaker(Protocol):
+    """What a worker needs of its Discord adapter to serve the presses another worker
+    received (:meth:`bot.discord.DiscordAdapter.take_forwarded`)."""
+
+    async def take_forwarded(self, press: Mapping[str, Any]) -> dict[str, Any]:
+        """Run a forwarded press (its JSON, as the receiving adapter wrote it); its answer's
+        JSON once the player is answered."""
 
 
 def rendezvous(key: str, workers: Mapping[str, str]) -> str | None:
@@ -197,7 +215,16 @@ class Worker:
         guilds whose interactions reach it. ``None``: no Discord.
     :param discord: connects and disconnects the shards it takes and loses (``None``: the
         leases are kept all the same, nothing is connected: tests).
+
+    A worker with a Discord adapter (:meth:`attach_discord`) also serves, on its internal
+    endpoint (``POST /discord``), the presses other workers forward to it: Discord gives every
+    DM interaction to shard 0's worker, so a press on a DM hand of a table held here arrives
+    there (:meth:`forward_press`).
     """
+
+    #: seconds a forwarded Discord press may take to be answered by the worker holding its
+    #: table (the interaction is deferred meanwhile; then the player is told to press again)
+    FORWARD_SECONDS = 5.0
 
     def __init__(
         self,
@@ -221,6 +248,8 @@ class Worker:
             None if discord_shards is None else (frozenset(discord_shards[0]), discord_shards[1])
         )
         self.discord = discord
+        #: runs the Discord presses other workers forward here (``None``: no ``/discord``)
+        self.presses: PressTaker | None = None
         #: the Discord shards this worker holds and runs now
         self.shards: set[int] = set()
         self._taking: set[int] = set()  # shards whose lease is taken, being connected
@@ -235,21 +264,36 @@ class Worker:
         self._renewed: dict[str, float] = {}  # key → when its lease was last taken or renewed
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
+        self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
+        self._session: ClientSession | None = None  # forwarded Discord presses go out on it
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.stopping = False
         self.store.fence(worker_id)  # from the first write on: nothing without the lease
 
+    def attach_discord(self, adapter: DiscordAdapter) -> None:
+        """Compose this worker with its Discord adapter (as :func:`bot.app.run` does): every
+        interaction claims its chat first (:meth:`claim_interaction`), a DM press of a table
+        another worker holds is forwarded to it (:meth:`forward_press`), the presses other
+        workers forward are run by the adapter, and the shards this worker takes are
+        connected through it."""
+        adapter.claim = self.claim_interaction
+        adapter.forward = self.forward_press
+        self.presses = adapter
+        self.discord = adapter
+
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self, listen: tuple[str, int] | None = None) -> None:
         """Fence the store, register, take over orphaned tables once and start the lease loop
-        (and, with ``listen``, the internal endpoint for forwarded Telegram updates)."""
+        (and, with ``listen``, the internal endpoint: Telegram updates the router forwards,
+        ``POST /telegram``, and Discord presses other workers forward, ``POST /discord``)."""
         self._started = time.monotonic()
         await self.store.heartbeat(self.worker_id, self.address, self.ttl)
-        if listen is not None and self.telegram is not None:
+        if listen is not None and (self.telegram is not None or self.presses is not None):
             app = web.Application()
             app.router.add_post("/telegram", self._on_telegram)
+            app.router.add_post("/discord", self._on_discord)
             self._runner = web.AppRunner(app, access_log=None)
             await self._runner.setup()
             await web.TCPSite(self._runner, listen[0], listen[1]).start()
@@ -268,6 +312,9 @@ class Worker:
                     await task
         if self._runner is not None:
             await self._runner.cleanup()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
         keys = self.held_keys()
         if self.discord is not None:  # no interaction reaches a table about to be let go
             for shard in sorted(self.shards | self._taking):
@@ -511,19 +558,96 @@ class Worker:
     async def claim_interaction(self, interaction: Any) -> bool:
         """Before the service handles a Discord interaction: hold the lease of its table's
         chat (a press naming a table: that table's channel, say a hand pressed in a DM; else
-        the interaction's channel). ``False`` when another worker holds it."""
+        the interaction's channel). ``False`` when another worker holds it, and for a press in
+        a DM (Discord gives every DM to shard 0) of a table this worker does not hold whose
+        guild is on a shard it does not run: that shard's worker serves it (a free lease is
+        left to its sweep; the adapter forwards the press, :meth:`forward_press`)."""
         data = getattr(interaction, "data", None) or {}
-        press = decode(str(data.get("custom_id", ""))) if isinstance(data, Mapping) else None
-        key = None
-        if press is not None and press.table > 0:
-            record = await self.store.get_table(press.table)
-            key = None if record is None else lease_key("discord", record.chat_id)
-        if key is None and getattr(interaction, "guild_id", None) is not None:
+        table = _table_of(data) if isinstance(data, Mapping) else None
+        key = None if table is None else await self._discord_key(table)
+        dm = getattr(interaction, "guild_id", None) is None
+        if key is None and not dm:
             key = lease_key("discord", str(interaction.channel_id))
             self._channel_guilds[key] = str(interaction.guild_id)
         if key is None or self.holds(key):
             return True
+        if dm and table is not None and not await self._my_discord_table(table):
+            return False
         return await self.claim(key)
+
+    async def _discord_key(self, table_id: int) -> str | None:
+        """The lease key of a Discord table's chat (cached), ``None`` for no such table."""
+        key = self._table_keys.get(table_id)
+        if key is None:
+            record = await self.store.get_table(table_id)
+            if record is None:
+                return None
+            key = self._table_keys[table_id] = lease_key(DISCORD, record.chat_id)
+        return key
+
+    async def forward_press(self, table_id: int, press: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Hand a Discord press this worker received but does not serve (a DM hand: Discord
+        gives every DM to shard 0's worker) to the live worker holding the lease of
+        ``table_id``'s chat (``POST <its address>/discord``; a 409 naming another holder is
+        followed). Its answer's JSON (the adapter's, :meth:`PressTaker.take_forwarded`), or
+        ``None`` when no worker took it: nobody live holds the table (a takeover under way),
+        the holder is unreachable or stopping, or it did not answer within
+        :attr:`FORWARD_SECONDS`. Never retried: the player presses again."""
+        key = await self._discord_key(table_id)
+        if key is None or self.stopping:
+            return None
+        owner = await self.store.lease_owner(key)
+        live = await self.store.live_workers()
+        address = live.get(owner) if owner is not None and owner != self.worker_id else None
+        if self._session is None:
+            self._session = ClientSession(
+                timeout=ClientTimeout(total=self.FORWARD_SECONDS), cookie_jar=DummyCookieJar()
+            )
+        body = json.dumps({"table": table_id, "press": press}).encode()
+        tried: set[str] = set()
+        while address and address != self.address and address not in tried:
+            tried.add(address)
+            try:
+                async with self._session.post(f"{address}/discord", data=body, headers=_JSON) as r:
+                    status = r.status
+                    reply = await r.json() if status in (200, 409) else {}
+            except (ClientError, OSError, TimeoutError, ValueError) as exc:
+                log.warning("worker %s: press for %s not forwarded: %r", self.worker_id, key, exc)
+                return None
+            if status == 200 and isinstance(reply, dict):
+                return reply
+            if status != 409 or not isinstance(reply, dict):
+                break
+            address = str(reply.get("owner") or "")  # the table moved: its holder now
+        log.warning("worker %s: no worker took a press for %s", self.worker_id, key)
+        return None
+
+    async def _on_discord(self, request: web.Request) -> web.Response:
+        """A Discord press another worker received (``{"table": id, "press": {...}}``): 200
+        with the adapter's answer once the player is answered, 409 ``{"owner": url}`` when
+        this worker does not hold the table's chat (and may not take it: its guild is not on
+        a shard it runs), 503 while stopping or without Discord, 400 for a malformed body."""
+        if self.stopping or self.presses is None:
+            return web.json_response({"error": "stopping"}, status=503)
+        try:
+            data = await request.json()
+            table_id = int(data["table"])
+            press = data["press"]
+        except (ValueError, TypeError, KeyError):
+            return web.json_response({"error": "malformed"}, status=400)
+        if not isinstance(press, dict):
+            return web.json_response({"error": "malformed"}, status=400)
+        key = await self._discord_key(table_id)
+        if key is None:
+            return web.json_response({"owner": None}, status=409)
+        if not self.holds(key) and not (
+            await self._my_discord_table(table_id) and await self.claim(key)
+        ):
+            owner = await self.store.lease_owner(key)
+            live = await self.store.live_workers()
+            return web.json_response({"owner": live.get(owner or "")}, status=409)
+        self._claimed[key] = time.monotonic()
+        return web.json_response(await self.presses.take_forwarded(press))
 
     # -- tables --------------------------------------------------------------------------------
     async def claim(self, key: str, table_id: int | None = None) -> bool:
@@ -574,6 +698,20 @@ class Worker:
         app = self.telegram.app
         await app.process_update(Update.de_json(data, app.bot))
         return web.json_response({"ok": True})
+
+
+def _table_of(data: Mapping[str, Any]) -> int | None:
+    """The table a component interaction's data names (its ``custom_id``, or for a select
+    the first chosen option, each a payload), ``None`` if none (a slash command)."""
+    candidates = [data.get("custom_id")]
+    values = data.get("values")
+    if isinstance(values, list) and values:
+        candidates.append(values[0])
+    for candidate in candidates:
+        press = decode(str(candidate)) if candidate is not None else None
+        if press is not None and press.table > 0:
+            return press.table
+    return None
 
 
 def _shard_of_key(key: str) -> int | None:

@@ -488,6 +488,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
+    # a press another worker serves could not reach it (issue 14: a takeover under way)
+    "err.unreachable": {
+        "en": "The table did not answer. Press again in a moment.",
+        "ru": "Стол не ответил. Нажмите ещё раз чуть позже.",
+    },
     "err.forged": {"en": "Unknown button.", "ru": "Неизвестная кнопка."},
     "err.not_your_table": {"en": "This is not your table.", "ru": "Это не ваш стол."},
     "err.not_your_turn": {"en": "Not your turn.", "ru": "Сейчас не ваш ход."},

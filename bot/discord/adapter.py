@@ -33,7 +33,7 @@ import dataclasses
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 import aiohttp
@@ -187,6 +187,13 @@ class _Ack:
     def stop(self) -> None:
         """The answer is ready: do not defer any more."""
         self._handle.cancel()
+
+    def now(self) -> None:
+        """Defer at once (the answer will take a while: a press forwarded to another
+        worker); :meth:`deferred` is then true."""
+        self._handle.cancel()
+        if self.task is None:
+            self._fire()
 
     async def deferred(self) -> bool:
         """Whether the interaction was deferred (waits until the deferral is sent)."""
@@ -517,8 +524,16 @@ class DiscordAdapter:
     ) -> None:
         self.service = service
         #: awaited with each interaction before the service sees it (a worker takes the
-        #: lease of the interaction's chat, issue 14); ``None`` in one process
-        self.claim: Callable[[Interaction], Awaitable[object]] | None = None
+        #: lease of the interaction's chat, issue 14: ``False`` when another worker serves
+        #: it); ``None`` in one process
+        self.claim: Callable[[Interaction], Awaitable[bool]] | None = None
+        #: hands a DM press that ``claim`` refused to the worker serving its table
+        #: (:meth:`bot.cluster.Worker.forward_press`: the table id and the press's JSON, see
+        #: :meth:`take_forwarded`; that worker's answer, ``None`` if none took it); ``None``
+        #: in one process
+        self.forward: (
+            Callable[[int, dict[str, Any]], Awaitable[Mapping[str, Any] | None]] | None
+        ) = None
         self.token = token
         self.sync_commands = sync_commands
         self.answer_within = answer_within
@@ -552,6 +567,7 @@ class DiscordAdapter:
         self.presenter = DiscordPresenter(self.client)
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
+        self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded
         self._inflight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -820,10 +836,22 @@ class DiscordAdapter:
                 except Exception as exc:  # not into the service: raised below
                     failed.append(exc)
 
+            async def admin() -> bool:
+                return is_admin(interaction)
+
             try:
-                if self.claim is not None:
-                    await self.claim(interaction)
-                reply = await self._run_presses(interaction, actor, datas, answer)
+                served = self.claim is None or await self.claim(interaction)
+                ref = message_ref(interaction)
+                table = _table_of(datas)
+                dm = interaction.guild_id is None and ref is not None
+                if not served and dm and table is not None and self.forward is not None:
+                    # a DM hand of a table another worker serves (Discord gives every DM to
+                    # shard 0): deferred now, pressed there; its notice is answered here
+                    ack.now()
+                    reply = await self._forward(interaction, actor, table, str(ref), datas)
+                else:
+                    chat = chat_of(interaction)
+                    reply = await self._run_presses(actor, chat, ref, admin, datas, answer)
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
@@ -837,24 +865,107 @@ class DiscordAdapter:
         finally:
             self._busy(-1)
 
+    async def _forward(
+        self, interaction: Interaction, actor: Actor, table: int, ref: str, datas: list[str]
+    ) -> Reply:
+        """Forward a DM press to the worker serving ``table`` (:attr:`forward`, issue 14);
+        what is left to answer here: that worker's notice (a refusal), nothing when it
+        answered (it wrote the hand), or "press again" when no worker took the press."""
+        assert self.forward is not None
+        press: dict[str, Any] = {
+            "user": actor.user_id,
+            "name": actor.name,
+            "language": actor.language,
+            "channel": str(interaction.channel_id or ""),
+            "ref": ref,
+            "datas": datas,
+        }
+        got = await self.forward(table, press)
+        if got is None:
+            return Reply(tr(language_of(actor.language), "err.unreachable"), alert=True)
+        return Reply(str(got.get("notice") or ""), alert=True)
+
+    async def take_forwarded(self, press: Mapping[str, Any]) -> dict[str, Any]:
+        """Run a press another worker received and deferred (issue 14: a DM hand of a table
+        served here; the JSON :meth:`_forward` wrote: the presser's ``user`` id, ``name`` and
+        ``language``, the DM ``channel``, the pressed hand's ``ref`` and the payloads
+        ``datas``) as a local press (:meth:`_run_presses`), and answer it: a new hand is
+        written onto the pressed DM message (the presenter's REST edits, as every hand), a
+        notice (a refusal) is returned for the receiving worker to show ephemerally through
+        the interaction's follow-up. Returns ``{"notice": text}`` (``""``: nothing to show)
+        as soon as the press is answered; the step's other messages go on in the background.
+
+        :raises KeyError: a field is missing (the caller answers 400)."""
+        lang = press.get("language")
+        actor = Actor(PLATFORM, str(press["user"]), str(press["name"]), str(lang) if lang else None)
+        chat = ChatRef(PLATFORM, "", str(press["channel"]), "", private=True)
+        ref = str(press["ref"])
+        datas = [str(d) for d in press["datas"]]
+        answered: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+        async def answer(reply: Reply) -> None:
+            if answered.done():
+                return
+            text = reply.text
+            if reply.screen is not None:  # the pressed DM hand shows the new screen
+                self._show_dm_hand(actor.user_id, ref, reply)
+                text = ""
+            answered.set_result(text)
+
+        async def never_admin() -> bool:
+            return False  # a DM
+
+        async def run() -> None:
+            try:
+                try:
+                    reply = await self._run_presses(actor, chat, ref, never_admin, datas, answer)
+                except Exception:
+                    log.exception("forwarded press %s of user %s failed", datas, actor.user_id)
+                    reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
+                await answer(reply)
+            finally:
+                self._busy(-1)
+
+        self._busy(+1)
+        task = asyncio.create_task(run(), name="forwarded-press")
+        self._forwarded.add(task)
+        task.add_done_callback(self._forwarded.discard)
+        waits: list[asyncio.Future[Any]] = [answered, task]
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        if not answered.done():  # answering itself failed (logged by the task)
+            return {"notice": tr(language_of(actor.language), "err.internal")}
+        return {"notice": content_of(answered.result())}
+
+    def _show_dm_hand(self, user_id: str, ref: str, reply: Reply) -> None:
+        """Write ``reply``'s screen (with its text) onto the pressed DM hand ``ref``
+        (``"<dm channel id>:<message id>"``) through the presenter's coalesced REST edits:
+        a press not answered by the interaction's own response (forwarded by another
+        worker, or that response failed)."""
+        channel, _, message = ref.partition(":")
+        if reply.screen is None or not (channel.isdigit() and message.isdigit()):
+            return
+        screen = dataclasses.replace(reply.screen, text=_compose(reply.text, reply.screen))
+        if reply.private:
+            self.presenter.answered_private(user_id, ref, screen)
+        self.presenter.queue_edit(int(channel), int(message), screen)
+
     async def _run_presses(
         self,
-        interaction: Interaction,
         actor: Actor,
+        chat: ChatRef,
+        ref: str | None,
+        admin: Callable[[], Awaitable[bool]],
         datas: list[str],
         answer: Callable[[Reply], Awaitable[None]],
     ) -> Reply:
-        """Press ``datas`` in order; after the first, each is looked up again (same action
-        and argument) in the hand the previous press returned, whose version is newer.
-        Stops at the first refusal, keeping the last hand shown. The last press hands the
-        service ``answer`` (called with what this returns, once its step is committed: the
-        service then sends the step's messages, issue 15's answer first)."""
-        chat = chat_of(interaction)
-        ref = message_ref(interaction)
-
-        async def admin() -> bool:
-            return is_admin(interaction)
-
+        """Press ``datas`` in order (by ``actor`` in ``chat`` on the message ``ref``,
+        :func:`message_ref`; ``admin`` tells whether the actor is a server admin); after the
+        first, each is looked up again (same action and argument) in the hand the previous
+        press returned, whose version is newer. Stops at the first refusal, keeping the last
+        hand shown. The last press hands the service ``answer`` (called with what this
+        returns, once its step is committed: the service then sends the step's messages,
+        issue 15's answer first). The one path of every press: local, or forwarded by
+        another worker (:meth:`take_forwarded`)."""
         reply = Reply()
         for n, data in enumerate(datas):
             if n:
@@ -938,9 +1049,9 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
-        if screen is not None and dm_hand is not None and message is not None:
+        if dm_hand is not None:
             # the answer did not write the pressed DM hand: edit it as any other write
-            self.presenter.queue_edit(message.channel.id, message.id, screen)
+            self._show_dm_hand(user_id, dm_hand, reply)
 
 
 async def _connected(
@@ -984,6 +1095,12 @@ def message_ref(interaction: Interaction) -> str | None:
     if message.flags.ephemeral:
         return ephemeral_ref(message.id)
     return f"{message.channel.id}:{message.id}"
+
+
+def _table_of(datas: Sequence[str]) -> int | None:
+    """The table the first of a press's payloads names (``None``: no table, say a setting)."""
+    press = decode(datas[0]) if datas else None
+    return press.table if press is not None and press.table > 0 else None
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:

@@ -18,6 +18,7 @@ from bot.discord import DiscordAdapter
 from bot.screens import Payload
 from bot.service import TableService
 from storage.sqlite import SqliteStore
+from tests.bot.cluster.harness import free_port
 from tests.bot.discord.dc_world import World
 from tests.fakes.discord_api import (
     CHANNEL_ID,
@@ -72,6 +73,9 @@ class Node:
         is, its timer cancelled), the gateway connections dropped, the database closed."""
         self.dead = True
         await self.pause()
+        if self.worker._runner is not None:  # its internal endpoint goes with it
+            await self.worker._runner.cleanup()
+            self.worker._runner = None
         for table_id in list(self.service.tables):
             await self.service.release(table_id)
         for shard in sorted(self.adapter.shards):
@@ -97,8 +101,9 @@ async def start_node(
     :func:`~tests.fakes.discord_api.point_discord_at`."""
     store = await SqliteStore.open(db)
     service = TableService(store, next_hand_delay=60.0)
+    port = free_port()  # its internal endpoint: presses other workers forward (DM hands)
     worker = Worker(
-        service, name, f"http://127.0.0.1/{name}", ttl=ttl, discord_shards=(shards, count)
+        service, name, f"http://127.0.0.1:{port}", ttl=ttl, discord_shards=(shards, count)
     )
     adapter = DiscordAdapter(
         service,
@@ -110,11 +115,10 @@ async def start_node(
         shard_count=count,
         identify_interval=0.0,
     )
-    adapter.claim = worker.claim_interaction
-    worker.discord = adapter
+    worker.attach_discord(adapter)
     try:
         await adapter.start()
-        await worker.start()
+        await worker.start(("127.0.0.1", port))
     except BaseException:
         await adapter.stop()
         await store.close()
