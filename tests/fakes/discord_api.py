@@ -879,7 +879,12 @@ class FakeDiscord:
 
     def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
         """Whether the connection's shard gets a guild's events (Discord's rule:
-        ``(guild_id >> 22) % shard_count``; direct messages go to shard 0)."""
+        ``(guild_id >> 22) % shard_count``). An event without a guild (a DM, and so every
+        interaction in a DM) goes to shard 0 only, as Discord sends it: "DMs will only be
+        sent to shard_id 0" (Discord's gateway docs, Sharding,
+        https://discord.com/developers/docs/events/gateway#sharding; the rule since
+        discord-api-docs issue 17). Tests of several workers rely on it
+        (``tests/bot/discord/test_dm_forwarding.py``)."""
         shard, count = self._shards.get(ws, (0, 1))
         return (0 if guild_id is None else (guild_id >> 22) % count) == shard
 
