@@ -42,6 +42,19 @@ it can run shards at all). Every sweep, with one read of those leases (:meth:`St
   lease time) disconnects the shard at once and drops that shard's tables, as for a lost
   chat; the fenced store refuses any write it still attempts.
 
+Discord gives every interaction in a DM to shard 0 (its gateway's rule), so a press on a
+player's DM hand reaches shard 0's worker whatever the table's guild. That worker serves it
+when it holds the table's chat, or may take it (the guild is on a shard it runs:
+:meth:`Worker.claim_interaction`); otherwise it never takes the table (its shard's worker
+serves the guild's presses) and the adapter defers the interaction at once and forwards the
+press (:meth:`Worker.forward_press`, ``POST /discord``) to the live worker holding the chat's
+lease, which runs it through its own adapter (:meth:`PressTaker.take_forwarded`: the same
+press path as a local one; the DM hand is edited through the REST API) and answers with the
+refusal notice, if any, which the receiving worker sends as the interaction's ephemeral
+follow-up. No worker taking it (the holder died, a takeover under way): the player is told to
+press again. The internal endpoint, like ``/telegram``, checks no secret: it must listen
+where only the router and the workers reach it.
+
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
 Telegram sent it, is forwarded to the worker holding that chat's lease, or, when none holds

@@ -11,6 +11,9 @@ through the platform-neutral :class:`~bot.service.TableService`. It holds no gam
   ``custom_id`` is the service's payload), select menus are
   :class:`~bot.discord.components.BoxSelect`; both are registered in ``setup_hook``, so they
   work on messages sent before a restart. Every press goes to :meth:`TableService.press`.
+  One of several workers (issue 14) forwards a DM press of a table another worker serves
+  (:attr:`DiscordAdapter.forward`, deferring the interaction first) and runs the presses
+  other workers forward to it (:meth:`DiscordAdapter.take_forwarded`) the same way.
 * Every interaction is answered within Discord's 3 seconds: the answer goes out as the
   interaction response when the service is done within ``answer_within`` (2 s), otherwise the
   interaction is deferred at that moment and the answer follows through its webhook.
