@@ -660,7 +660,11 @@ class Worker:
             live = await self.store.live_workers()
             return web.json_response({"owner": live.get(owner or "")}, status=409)
         self._claimed[key] = time.monotonic()
-        return web.json_response(await self.presses.take_forwarded(press))
+        try:
+            answer = await self.presses.take_forwarded(press)
+        except (KeyError, TypeError, ValueError):  # a field missing or of the wrong kind
+            return web.json_response({"error": "malformed"}, status=400)
+        return web.json_response(answer)
 
     # -- tables --------------------------------------------------------------------------------
     async def claim(self, key: str, table_id: int | None = None) -> bool:

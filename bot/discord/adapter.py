@@ -898,11 +898,14 @@ class DiscordAdapter:
         the interaction's follow-up. Returns ``{"notice": text}`` (``""``: nothing to show)
         as soon as the press is answered; the step's other messages go on in the background.
 
-        :raises KeyError: a field is missing (the caller answers 400)."""
+        :raises KeyError: a field is missing (the worker answers 400).
+        :raises TypeError: ``datas`` is not a list (the worker answers 400)."""
         lang = press.get("language")
         actor = Actor(PLATFORM, str(press["user"]), str(press["name"]), str(lang) if lang else None)
         chat = ChatRef(PLATFORM, "", str(press["channel"]), "", private=True)
         ref = str(press["ref"])
+        if not isinstance(press["datas"], list):
+            raise TypeError("datas: a list of payloads")
         datas = [str(d) for d in press["datas"]]
         answered: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 

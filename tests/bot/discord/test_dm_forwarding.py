@@ -88,6 +88,7 @@ async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
             # the street, card by card, then Confirm: every press on the DM arrives at w0
             moves = play.plan_street(user)
             first_cid = ""
+            waits: list[tuple[float, float]] = []  # (deferred, hand edited) after the press
             for n, (card, box) in enumerate(moves):
                 msg = fake.messages[dm_id]
                 want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
@@ -102,6 +103,8 @@ async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
                 assert t.hand.board_of(seat, with_pending=True).count == placed
                 after = fake.calls_to("PATCH", f"/channels/{dm_channel}/messages/{dm_id}")
                 assert len(after) > edits and after[-1].status == 200
+                assert record.callback_at is not None
+                waits.append((record.callback_at - record.sent_at, after[-1].at - record.sent_at))
                 now = fake.messages[dm_id]
                 assert now["content"] != msg["content"]  # the hand shows the new board
                 assert cid not in World.buttons(now).values()  # at the hand's new version
@@ -117,6 +120,13 @@ async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
             )
             assert record.callback_type == 6
             assert t.hand.board_of(seat).count == 5  # the street is committed on w1
+            print(
+                "forwarded DM presses: deferred after "
+                + ", ".join(f"{d * 1000:.0f}" for d, _ in waits)
+                + " ms; hand edited after "
+                + ", ".join(f"{e * 1000:.0f}" for _, e in waits)
+                + " ms"
+            )
             assert ("c", "") not in World.buttons(fake.messages[dm_id])
             assert w0.service.table_in(CHAT) is None  # the table never moved
             assert await w0.store.lease_owner(KEY) == "w1"
