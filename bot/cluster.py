@@ -572,7 +572,7 @@ class Worker:
         """Before the service handles a Discord interaction: hold the lease of its table's
         chat (a press naming a table: that table's channel, say a hand pressed in a DM; else
         the interaction's channel). ``False`` when another worker holds it, and for a press in
-        a DM (Discord gives every DM to shard 0) of a table this worker does not hold whose
+        a DM (Discord gives every DM to shard 0) of a table this worker does not serve whose
         guild is on a shard it does not run: that shard's worker serves it (a free lease is
         left to its sweep; the adapter forwards the press, :meth:`forward_press`)."""
         data = getattr(interaction, "data", None) or {}
@@ -584,9 +584,15 @@ class Worker:
             self._channel_guilds[key] = str(interaction.guild_id)
         if key is None or self.holds(key):
             return True
-        if dm and table is not None and not await self._my_discord_table(table):
+        if dm and table is not None and not await self._may_serve(table):
             return False
         return await self.claim(key)
+
+    async def _may_serve(self, table_id: int) -> bool:
+        """Whether this worker may take a Discord table's chat for a press that did not come
+        through the table's shard (a DM, or forwarded): it serves the table already, or its
+        guild is on a shard it runs."""
+        return table_id in self.service.tables or await self._my_discord_table(table_id)
 
     async def _discord_key(self, table_id: int) -> str | None:
         """The lease key of a Discord table's chat (cached), ``None`` for no such table."""
@@ -638,8 +644,9 @@ class Worker:
     async def _on_discord(self, request: web.Request) -> web.Response:
         """A Discord press another worker received (``{"table": id, "press": {...}}``): 200
         with the adapter's answer once the player is answered, 409 ``{"owner": url}`` when
-        this worker does not hold the table's chat (and may not take it: its guild is not on
-        a shard it runs), 503 while stopping or without Discord, 400 for a malformed body."""
+        this worker does not hold the table's chat (and may not take it: it does not serve
+        the table and its guild is not on a shard it runs), 503 while stopping or without
+        Discord, 400 for a malformed body."""
         if self.stopping or self.presses is None:
             return web.json_response({"error": "stopping"}, status=503)
         try:
@@ -653,9 +660,7 @@ class Worker:
         key = await self._discord_key(table_id)
         if key is None:
             return web.json_response({"owner": None}, status=409)
-        if not self.holds(key) and not (
-            await self._my_discord_table(table_id) and await self.claim(key)
-        ):
+        if not self.holds(key) and not (await self._may_serve(table_id) and await self.claim(key)):
             owner = await self.store.lease_owner(key)
             live = await self.store.live_workers()
             return web.json_response({"owner": live.get(owner or "")}, status=409)
