@@ -122,7 +122,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             )
             adapters.append(telegram)
             if worker is not None:
-                worker.telegram = telegram  # fed the updates the router forwards
+                worker.attach_telegram(telegram)  # fed the updates the router forwards
             try:
                 await telegram.start(polling=False)  # updates once the tables are restored
             except InvalidToken:

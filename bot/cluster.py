@@ -52,8 +52,10 @@ lease, which runs it through its own adapter (:meth:`PressTaker.take_forwarded`:
 press path as a local one; the DM hand is edited through the REST API) and answers with the
 refusal notice, if any, which the receiving worker sends as the interaction's ephemeral
 follow-up. No worker taking it (the holder died, a takeover under way): the player is told to
-press again. The internal endpoint, like ``/telegram``, checks no secret: it must listen
-where only the router and the workers reach it.
+press again. Every request to the internal endpoint (``/telegram`` from the router,
+``/discord`` from another worker) carries a key derived from the platform's bot token
+(:func:`internal_key`); one without it is refused. It should still listen where only the
+router and the workers reach it.
 
 The :class:`Router` is the small front process: its webhook endpoint (secret token checked)
 receives Telegram's updates, the chat of each is read from its JSON and the update, as
@@ -94,10 +96,12 @@ if TYPE_CHECKING:
     from bot.telegram import TelegramAdapter
 
 __all__ = [
+    "INTERNAL_HEADER",
     "PressTaker",
     "Router",
     "ShardRunner",
     "Worker",
+    "internal_key",
     "rendezvous",
     "route_key",
     "shard_key",
@@ -110,6 +114,21 @@ DISCORD = "discord"
 #: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)
 _SHARD_LEASES = "discord-"
 _JSON = {"Content-Type": "application/json"}
+#: the header every request to a worker's internal endpoint carries (:func:`internal_key`)
+INTERNAL_HEADER = "X-OFC-Internal-Key"
+
+
+def internal_key(token: str, route: str) -> str:
+    """The key a request to a worker's internal ``route`` (``"telegram"``, ``"discord"``)
+    carries in :data:`INTERNAL_HEADER`: an HMAC of the route under the platform's bot token,
+    which every process of the bot has and nobody else (no setting of its own). A request
+    without it is refused (403), so reaching ``WORKER_LISTEN`` is not enough to press for
+    anyone."""
+    return hmac.new(token.encode(), f"ofc-internal:{route}".encode(), hashlib.sha256).hexdigest()
+
+
+def _headers(key: str) -> dict[str, str]:
+    return {**_JSON, INTERNAL_HEADER: key}
 
 
 def shard_key(shard_id: int) -> str:
@@ -283,7 +302,24 @@ class Worker:
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self.stopping = False
+        #: route → the key its requests must carry (:func:`internal_key`); a route without
+        #: one refuses every request
+        self.keys: dict[str, str] = {}
+        if telegram is not None:
+            self.attach_telegram(telegram)
         self.store.fence(worker_id)  # from the first write on: nothing without the lease
+
+    def _allowed(self, request: web.Request, route: str) -> bool:
+        """The request carries the route's internal key (compared in constant time)."""
+        key = self.keys.get(route)
+        given = request.headers.get(INTERNAL_HEADER, "")
+        return key is not None and hmac.compare_digest(given.encode(), key.encode())
+
+    def attach_telegram(self, adapter: TelegramAdapter) -> None:
+        """Compose this worker with its Telegram adapter (as :func:`bot.app.run` does): it is
+        fed the updates the router forwards, which carry the Telegram route's key."""
+        self.telegram = adapter
+        self.keys["telegram"] = internal_key(adapter.app.bot.token, "telegram")
 
     def attach_discord(self, adapter: DiscordAdapter) -> None:
         """Compose this worker with its Discord adapter (as :func:`bot.app.run` does): every
@@ -295,6 +331,7 @@ class Worker:
         adapter.forward = self.forward_press
         self.presses = adapter
         self.discord = adapter
+        self.keys["discord"] = internal_key(adapter.token, "discord")
 
     # -- lifecycle -----------------------------------------------------------------------------
     async def start(self, listen: tuple[str, int] | None = None) -> None:
@@ -627,7 +664,10 @@ class Worker:
         while address and address != self.address and address not in tried:
             tried.add(address)
             try:
-                async with self._session.post(f"{address}/discord", data=body, headers=_JSON) as r:
+                headers = _headers(self.keys.get("discord", ""))
+                async with self._session.post(
+                    f"{address}/discord", data=body, headers=headers
+                ) as r:
                     status = r.status
                     reply = await r.json() if status in (200, 409) else {}
             except (ClientError, OSError, TimeoutError, ValueError) as exc:
@@ -647,6 +687,8 @@ class Worker:
         this worker does not hold the table's chat (and may not take it: it does not serve
         the table and its guild is not on a shard it runs), 503 while stopping or without
         Discord, 400 for a malformed body."""
+        if not self._allowed(request, "discord"):
+            return web.json_response({"error": "forbidden"}, status=403)
         if self.stopping or self.presses is None:
             return web.json_response({"error": "stopping"}, status=503)
         try:
@@ -704,6 +746,8 @@ class Worker:
     async def _on_telegram(self, request: web.Request) -> web.Response:
         """A forwarded Telegram update: 200 once handled here, 409 ``{"owner": url}`` when
         another worker holds its chat, 503 while stopping."""
+        if not self._allowed(request, "telegram"):
+            return web.json_response({"error": "forbidden"}, status=403)
         if self.stopping or self.telegram is None:
             return web.json_response({"error": "stopping"}, status=503)
         data = await request.json()
@@ -785,6 +829,7 @@ class Router:
         if root is not None and not root.endswith("/bot"):
             root += "/bot"
         self.bot = Bot(token, base_url=root) if root else Bot(token)
+        self._forward_headers = _headers(internal_key(token, "telegram"))
         #: updates in arrival order, each with the future its webhook request waits on
         self._queue: asyncio.Queue[tuple[dict[str, Any], bytes, asyncio.Future[bool]]] = (
             asyncio.Queue()
@@ -946,7 +991,7 @@ class Router:
             if address is not None:
                 try:
                     async with self._session.post(
-                        f"{address}/telegram", data=body, headers=_JSON
+                        f"{address}/telegram", data=body, headers=self._forward_headers
                     ) as resp:
                         status = resp.status
                         reply = await resp.json() if status == 409 else {}

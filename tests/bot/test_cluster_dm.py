@@ -15,7 +15,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.cluster import Worker
+from bot.cluster import INTERNAL_HEADER, Worker, internal_key
 from bot.model import Actor, ChatRef
 from bot.presses import ConfirmMove, encode
 from bot.service import TableService
@@ -29,6 +29,7 @@ from tests.bot.test_cluster_shards import Runner
 CHANNEL = "11"  # a channel of a guild on shard 1
 CHAT = ChatRef("discord", str(guild_on_shard(1)), CHANNEL, "Poker")
 KEY = lease_key("discord", CHANNEL)
+TOKEN = "discord-bot-token"  # the bot token the workers share (derives the internal key)
 ALICE = Actor("discord", "301", "Alice", "en")
 
 
@@ -54,6 +55,7 @@ async def _worker(store: MemoryStore, name: str, shards: list[int]) -> tuple[Wor
         discord_shards=(shards, 2), discord=Runner(),
     )  # fmt: skip
     presses = worker.presses = Presses(f"answered by {name}")
+    worker.keys["discord"] = internal_key(TOKEN, "discord")  # as attach_discord sets it
     await worker.start(("127.0.0.1", port))
     return worker, presses
 
@@ -109,6 +111,15 @@ async def test_r14_a_forwarded_dm_press_reaches_the_holder_only() -> None:
         async with aiohttp.ClientSession() as http:
             body = json.dumps({"table": t.id, "press": press})
             headers = {"Content-Type": "application/json"}
+            for forged in ({}, {INTERNAL_HEADER: internal_key("other-token", "discord")}):
+                # reaching the endpoint is not enough: without the bot's key nothing runs
+                hdrs = {**headers, **forged}
+                async with http.post(f"{w1.address}/discord", data=body, headers=hdrs) as r:
+                    assert r.status == 403
+                async with http.post(f"{w1.address}/telegram", data="{}", headers=hdrs) as r:
+                    assert r.status == 403  # the router's route too
+            assert len(p1.got) == 1
+            headers[INTERNAL_HEADER] = internal_key(TOKEN, "discord")
             async with http.post(f"{w0.address}/discord", data=body, headers=headers) as r:
                 assert r.status == 409 and await r.json() == {"owner": w1.address}
             for bad in ("[]", '{"table": "x", "press": {}}', '{"table": 1, "press": []}'):
