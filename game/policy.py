@@ -71,8 +71,6 @@ STRONG_FANTASYLAND_VALUE = 26.0
 #: ``game.strategy._REACH_MADE``): the value of chances the play-outs' heuristics rarely
 #: finish.
 STRONG_KEEP_OPEN = 5.0
-#: What a fouled board (R2.3) costs in ``STRONG``'s search, in points (the lower levels: 14).
-STRONG_FOUL_COST = 14.0
 
 
 class Level(Enum):
@@ -153,8 +151,6 @@ def decide(
         fantasyland_value=STRONG_FANTASYLAND_VALUE,
         chase=True,
         keep_open=STRONG_KEEP_OPEN,
-        two_streets=True,
-        foul_cost=STRONG_FOUL_COST,
         rng=rng,
     )
 
@@ -168,8 +164,6 @@ def play(
     fantasyland_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
-    foul_cost: float = 14.0,
     rng: random.Random | None = None,
 ) -> list[tuple[Card, Box | None]]:
     """:func:`decide` with its settings spelled out: ``playouts`` per candidate (0: the fast
@@ -192,6 +186,4 @@ def play(
         fantasyland_value=fantasyland_value,
         chase=chase,
         keep_open=keep_open,
-        two_streets=two_streets,
-        foul_cost=foul_cost,
     )

@@ -15,9 +15,8 @@ most royalties, so it never fouls when a legal board exists (one always does).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from itertools import combinations, permutations, product
-from typing import NamedTuple
 
 from game import evaluator
 from game.board import BOXES, Board, Box, assess_board, fantasyland_cards, royalty
@@ -144,8 +143,6 @@ def complete_street(
     fantasyland_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
-    foul_cost: float = 14.0,
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -168,10 +165,7 @@ def complete_street(
         random play-outs, so a placement that leaves a foul avoidable is preferred to one
         that does not.
     :param fantasyland_value: what a finished board that earns Fantasyland (R6.1) is worth in
-        the play-outs, in points on top of its royalties.
-    :param foul_cost: what a fouled board (R2.3) costs in the play-outs, in points: about a
-        scoop and the opponents' royalties by default; more makes the player wary of lines
-        that risk a foul (a queens-up top made early).
+        the play-outs, in points on top of its royalties (a foul costs 14).
     :param chase: go for Fantasyland (R6.1). Without play-outs: the chasing heuristic. With
         them: the chasing heuristic's placement is a candidate too, so are the best ones
         that make QQ or better on top and, on the first street, that put a lone queen or
@@ -182,11 +176,6 @@ def complete_street(
         candidate that keeps Fantasyland in reach: QQ or better (or trips) on top, or a lone
         queen or better on a top with a free slot (see :func:`_fantasyland_reach`): a value
         the play-outs, which rarely finish such a line, do not see.
-    :param two_streets: with ``exact_tail`` in Pineapple, when two streets are left after this
-        one, the most promising candidates by the play-outs (and the chasing lines) are
-        compared again by a search of those two streets (:class:`_TwoStreets`: sampled next
-        streets, the best placement of each valued exactly over sampled last streets), which
-        sees a Fantasyland line through as the play-outs' heuristics cannot.
     :param seed: the random source of the play-outs; ``None``: derived from the cards, so the
         same input gives the same choice.
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
@@ -215,8 +204,6 @@ def complete_street(
             fantasyland_value,
             chase,
             keep_open,
-            two_streets,
-            foul_cost,
         )
     return _greedy(board, cards, keep, chase)
 
@@ -225,7 +212,6 @@ def complete_street(
 _CHASE_PAIR = 8.0  # a queen or better paired on top that the middle does not beat yet
 _CHASE_MID_COST = 1.5  # ... less this per middle card already placed (fewer chances)
 _CHASE_OPEN = 3.0  # a lone queen or better on an empty top (it waits for its pair)
-_CHASE_OPEN_RANK = 0.7  # ... plus this per rank above a queen
 _CHASE_BLOCK = -1.0  # another card next to a lone queen or better on top
 _CHASE_LOW = 1.0  # less for a low card on an empty top
 _CHASE_MID_BEAT = 8.0  # a middle card that lifts the middle above the top's (future) pair
@@ -243,14 +229,6 @@ _CANDIDATES_LONE_TOP = 3
 #: player who knew the cards to come would make it only 57 % of the time), so a larger
 #: weight buys Fantasyland mainly with fouls.
 _REACH_MADE = 2.0
-#: ... and of a lone queen, king or ace: 1.0 plus this per rank above a queen.
-_REACH_RANK = 0.1
-#: :func:`_fantasyland_reach` added for a second queen or better (of another rank) next to a
-#: lone one on a top with a slot free: either pairing enters Fantasyland (6 outs, not 3).
-_REACH_SECOND = 0.0
-#: With ``chase`` and play-outs, the candidates include this many of the best placements
-#: that put such a second queen or better on top.
-_CANDIDATES_DOUBLE_TOP = 2
 
 
 def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
@@ -286,7 +264,7 @@ def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
         if top_cat and top_rank >= 12:
             return (14 - r) * 0.25 + 1.0  # a low kicker under a made Fantasyland pair
         if r >= 12 and tn == 0:
-            return _CHASE_OPEN + (r - 12) * _CHASE_OPEN_RANK
+            return _CHASE_OPEN + (r - 12) * 0.7
         if tn == 1 and top.cards[0].rank >= 12:
             return _CHASE_BLOCK  # keep the slot for the pair
         return (14 - r) * 0.25 - (1.0 + _CHASE_LOW if tn == 0 else 1.0)
@@ -306,131 +284,11 @@ def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
     return g
 
 
-class MadeTopGains(NamedTuple):
-    """Gains of the heuristic that finishes a board with QQ or better (or trips) made on top
-    (:func:`_gain_made_top`), in the units of :func:`_gain`: the middle must end above the top
-    and the bottom above the middle (R2.2), or the Fantasyland (R6.1) board fouls.
-    ``bench/tune_made_top.py`` searches them."""
-
-    top_base: float  # a card that does not pair the top, as its kicker ...
-    top_rank: float  # ... less this per rank above 2
-    mid_pair: float  # a middle card making a pair, trips, quads
-    mid_trips: float
-    mid_quads: float
-    mid_rank: float  # per rank of a middle card
-    mid_high: float  # a middle card ranked above the top's pair (it can pair above it)
-    mid_suit: float  # a middle card keeping the middle suited ...
-    mid_suit_n: float  # ... plus this per middle card already there
-    mid_beat: float  # a middle card that lifts the middle above the top
-    mid_beat_late: float  # ... plus this per middle card already placed
-    mid_low_pair: float  # a middle pair still below the top (a step to two pair)
-    mid_over: float  # a middle card lifting the middle above the bottom: less this ...
-    mid_over_free: float  # ... and this divided by the bottom's free slots
-    bot_pair: float  # a bottom card making a pair, trips, quads
-    bot_trips: float
-    bot_quads: float
-    bot_rank: float  # per rank of a bottom card
-    bot_suit: float  # a bottom card keeping the bottom suited ...
-    bot_suit_n: float  # ... plus this per bottom card already there
-    bot_above: float  # a bottom card that lifts the bottom above the middle
-
-
-#: The made-top heuristic's gains (:class:`MadeTopGains`), the play-outs' chasing plan once
-#: QQ or better is made on top.
-MADE_TOP_GAINS = MadeTopGains(
-    top_base=2.0,
-    top_rank=0.3,
-    mid_pair=7.0,
-    mid_trips=11.0,
-    mid_quads=25.0,
-    mid_rank=0.1,
-    mid_high=2.0,
-    mid_suit=0.6,
-    mid_suit_n=0.9,
-    mid_beat=10.0,
-    mid_beat_late=1.0,
-    mid_low_pair=2.0,
-    mid_over=6.0,
-    mid_over_free=12.0,
-    bot_pair=9.0,
-    bot_trips=14.0,
-    bot_quads=30.0,
-    bot_rank=0.05,
-    bot_suit=1.0,
-    bot_suit_n=1.3,
-    bot_above=4.0,
-)
-_QQ_TOP = 1 << 20 | 12 << 16  # the weakest top that enters Fantasyland (R6.1)
-
-
-def _made_top(top: _BoxState) -> bool:
-    """Whether a top holds QQ or better or trips (Fantasyland made on it, R6.1)."""
-    return top.made >= _QQ_TOP or top.made >> 20 == 3
-
-
-def _gain_made_top(card: Card, box: int, boxes: list[_BoxState], p: MadeTopGains) -> float:
-    """:func:`_gain` of a player whose top holds QQ or better (:func:`_made_top`): the middle
-    must beat the top and the bottom the middle (R2.2), weighted by ``p``."""
-    top, mid, bot = boxes
-    r = card.rank
-    bs = boxes[box]
-    same = 0
-    for c in bs.cards:
-        if c.rank == r:
-            same += 1
-    n = len(bs.cards)
-    suit = bs.suit & card.code
-    if box == 0:
-        if same == 0:
-            return p.top_base - (r - 2) * p.top_rank
-        trips = top.made_with(card.code & 255, suit, n + 1)
-        if trips <= mid.made:
-            return 20.0  # trips on top under a middle that already beats them
-        return -12.0 if len(mid.cards) < 5 else -40.0
-    new = bs.made_with(card.code & 255, suit, n + 1)
-    if box == 1:
-        g = (0.0, p.mid_pair, p.mid_trips, p.mid_quads)[same] + r * p.mid_rank
-        if n and suit:
-            g += p.mid_suit + n * p.mid_suit_n
-        if mid.made <= top.made:
-            if new > top.made:
-                g += p.mid_beat + n * p.mid_beat_late
-            elif same:
-                g += p.mid_low_pair
-            elif r > (top.made >> 16) & 15:
-                g += p.mid_high
-        if new > bot.made:
-            free_below = 5 - len(bot.cards)
-            g -= 40.0 if free_below == 0 else p.mid_over + p.mid_over_free / free_below
-        return g
-    g = (0.0, p.bot_pair, p.bot_trips, p.bot_quads)[same] + r * p.bot_rank
-    if n and suit:
-        g += p.bot_suit + n * p.bot_suit_n
-    if bot.made <= mid.made < new:
-        g += p.bot_above
-    return g
-
-
 def _greedy(
-    board: Board,
-    cards: Sequence[Card],
-    keep: int,
-    chase: bool = False,
-    made_top: MadeTopGains | None = None,
+    board: Board, cards: Sequence[Card], keep: int, chase: bool = False
 ) -> list[tuple[Card, Box | None]]:
-    """The heuristic's placement of ``keep`` of ``cards`` (the rest discarded), card by card
-    by the best gain: :func:`_gain`, or with ``chase`` :func:`_gain_chase` and, once QQ or
-    better is made on top, :func:`_gain_made_top` with ``made_top`` (default
-    :data:`MADE_TOP_GAINS`)."""
+    gain = _gain_chase if chase else _gain
     boxes = [_BoxState(board.top, 3), _BoxState(board.middle, 5), _BoxState(board.bottom, 5)]
-    gain: Callable[[Card, int, list[_BoxState]], float]
-    if chase and _made_top(boxes[0]):
-        weights = made_top or MADE_TOP_GAINS
-
-        def gain(card: Card, box: int, boxes: list[_BoxState]) -> float:
-            return _gain_made_top(card, box, boxes, weights)
-    else:
-        gain = _gain_chase if chase else _gain
     remaining = list(cards)
     gains: dict[tuple[int, int], float] = {}
     for ci, c in enumerate(remaining):
@@ -495,14 +353,12 @@ def _static_value(board: Board, placement: Sequence[tuple[Card, Box | None]]) ->
     return value
 
 
-def _final_value(
-    board: Board, options: RuleOptions, fantasyland_value: float = 9.0, foul_cost: float = 14.0
-) -> float:
+def _final_value(board: Board, options: RuleOptions, fantasyland_value: float = 9.0) -> float:
     """What a finished board is worth to its owner: royalties, Fantasyland, box strength; a
-    foul costs ``foul_cost`` (about a scoop and the opponents' royalties)."""
+    foul costs about a scoop and the opponents' royalties."""
     a = assess_board(board, options)
     if a.fouled:
-        return -foul_cost
+        return -14.0
     t, m, b = a.strengths
     return (
         a.royalty_total
@@ -524,8 +380,6 @@ def _lookahead(
     fl_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
-    foul_cost: float = 14.0,
 ) -> list[tuple[Card, Box | None]]:
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
@@ -548,7 +402,7 @@ def _lookahead(
     left = 13 - board.count - (len(cards) - discards)  # free slots after this street
     if exact_tail and (left <= future_kept or (future_kept == 1 and left <= 2)):
         tail = _TailSearch(
-            unknown, options, future_dealt, future_kept, rollouts * 10, rng, fl_value, foul_cost
+            unknown, options, future_dealt, future_kept, rollouts * 10, rng, fl_value
         )
         best_tail: tuple[float, list[tuple[Card, Box | None]]] | None = None
         for placement in candidates:
@@ -565,8 +419,8 @@ def _lookahead(
     for _ in range(rollouts):  # common random cards for every candidate
         rng.shuffle(unknown)
         deals.append(list(unknown))
-    scored: list[tuple[float, int, Board]] = []
-    for i, placement in enumerate(candidates):
+    best: tuple[float, list[tuple[Card, Box | None]]] | None = None
+    for placement in candidates:
         start = board
         for c, b in placement:
             if b is not None:
@@ -574,25 +428,13 @@ def _lookahead(
         # chasing is moot once the top is full without a Fantasyland pair
         hope = len(start.top) < 3 or _fantasyland_reach(start) > 0
         plans = (False, True) if chase and hope else (False,)
-        total = max(_playouts(start, deals, options, fl_value, plan, foul_cost) for plan in plans)
+        total = max(_playouts(start, deals, options, fl_value, plan) for plan in plans)
         if chase and keep_open:
             total += _fantasyland_reach(start) * keep_open * len(deals)
-        scored.append((total, i, start))
-    best = max(scored, key=lambda t: t[0])
-    if (
-        two_streets
-        and exact_tail
-        and future_kept == 2
-        and left == 4
-        and not options.deuce_of_spades
-        and len(scored) > 1
-    ):
-        ranked_by_playouts = sorted(scored, key=lambda t: t[0], reverse=True)
-        chosen = ranked_by_playouts[:_TWO_STREET_CANDIDATES]
-        chosen += [t for t in scored[: len(first)] if t not in chosen]
-        search = _TwoStreets(unknown, options, fl_value, rng, foul_cost)
-        best = max(chosen, key=lambda t: search.value(t[2]))
-    return candidates[best[1]]
+        if best is None or total > best[0]:
+            best = (total, placement)
+    assert best is not None
+    return best[1]
 
 
 def _playouts(
@@ -601,7 +443,6 @@ def _playouts(
     options: RuleOptions,
     fl_value: float,
     chase: bool,
-    foul_cost: float = 14.0,
 ) -> float:
     """The sum of :func:`_final_value` over one play-out of ``start`` per deal (the cards to
     come in order), each street placed by the heuristic (chasing or not) and the last one
@@ -620,7 +461,7 @@ def _playouts(
             for c, b in moves:
                 if b is not None:
                     cur = cur.with_card(b, c)
-        total += _final_value(cur, options, fl_value, foul_cost)
+        total += _final_value(cur, options, fl_value)
     return total
 
 
@@ -633,7 +474,6 @@ def _top_candidates(
     putting a lone queen or better on top."""
     made: list[list[tuple[Card, Box | None]]] = []
     lone: list[list[tuple[Card, Box | None]]] = []
-    double: list[list[tuple[Card, Box | None]]] = []
     for placement in ranked:
         start = board
         for c, b in placement:
@@ -643,23 +483,11 @@ def _top_candidates(
         if reach >= _REACH_MADE:
             if len(made) < _CANDIDATES_MADE_TOP:
                 made.append(placement)
-        elif reach and _double_top(start):
-            if len(double) < _CANDIDATES_DOUBLE_TOP and not _double_top(board):
-                double.append(placement)
         elif reach and board.count == 0 and len(lone) < _CANDIDATES_LONE_TOP:
             lone.append(placement)
-        if (
-            len(made) == _CANDIDATES_MADE_TOP
-            and len(lone) == _CANDIDATES_LONE_TOP
-            and len(double) == _CANDIDATES_DOUBLE_TOP
-        ):
+        if len(made) == _CANDIDATES_MADE_TOP and len(lone) == _CANDIDATES_LONE_TOP:
             break
-    return [*made, *double, *lone]
-
-
-def _double_top(board: Board) -> bool:
-    """Whether the top holds two queens or better of different ranks and a free slot."""
-    return len(board.top) == 2 and len({c.rank for c in board.top if c.rank >= 12}) == 2
+    return [*made, *lone]
 
 
 def _fantasyland_reach(board: Board) -> float:
@@ -673,106 +501,8 @@ def _fantasyland_reach(board: Board) -> float:
             return _REACH_MADE
     high = max((r for r in ranks if r >= 12), default=0)
     if high and len(ranks) < 3 and len(set(ranks)) == len(ranks):
-        second = _REACH_SECOND if min(ranks) >= 12 and len(ranks) == 2 else 0.0
-        return 1.0 + (high - 12) * _REACH_RANK + second
+        return 1.0 + (high - 12) * 0.1
     return 0.0
-
-
-#: :class:`_TwoStreets`: the candidates it compares (the best by the play-outs; the chasing
-#: lines too), next streets sampled, last streets sampled per next street, and placements
-#: of each next street searched (the best by the static score).
-_TWO_STREET_CANDIDATES = 5
-_TWO_STREET_NEXT = 12
-_TWO_STREET_LAST = 10
-_TWO_STREET_MOVES = 6
-
-
-class _TwoStreets:
-    """Expected final value (:func:`_final_value`) of a Pineapple board four cards short of
-    full (two streets of 3 cards, 2 kept, to come): the mean over :data:`_TWO_STREET_NEXT`
-    sampled next streets of the best of its :data:`_TWO_STREET_MOVES` most promising
-    placements, each valued exactly over :data:`_TWO_STREET_LAST` sampled last streets (the
-    same draws for every board compared: common random numbers).
-    """
-
-    def __init__(
-        self,
-        unknown: Sequence[Card],
-        options: RuleOptions,
-        fl_value: float,
-        rng: random.Random,
-        foul_cost: float = 14.0,
-    ) -> None:
-        self.options = options
-        self.fl_value = fl_value
-        self.foul_cost = foul_cost
-        self.draws: list[tuple[list[Card], list[list[Card]]]] = []
-        for _ in range(_TWO_STREET_NEXT):
-            nxt = rng.sample(list(unknown), 3)
-            rest = [c for c in unknown if c not in nxt]
-            self.draws.append((nxt, [rng.sample(rest, 3) for _ in range(_TWO_STREET_LAST)]))
-
-    def value(self, board: Board) -> float:
-        """The expected final value of ``board`` (9 cards placed) under the search's play."""
-        total = 0.0
-        for nxt, lasts in self.draws:
-            moves = _candidates(board, nxt, 1)
-            if len(moves) > _TWO_STREET_MOVES:
-                moves = sorted(moves, key=lambda p: _static_value(board, p), reverse=True)
-            best = -1e9
-            for rank, placement in enumerate(moves):
-                after = board
-                for c, b in placement:
-                    if b is not None:
-                        after = after.with_card(b, c)
-                # the static score ranks a Fantasyland pair made on top low: searched too
-                if rank < _TWO_STREET_MOVES or _fantasyland_reach(after) >= _REACH_MADE:
-                    best = max(best, self._last(after, lasts))
-            total += best
-        return total / len(self.draws)
-
-    def _last(self, board: Board, lasts: Sequence[Sequence[Card]]) -> float:
-        """The mean over ``lasts`` of the best way to finish ``board`` (2 slots free)."""
-        keys = [1, 1, 1]
-        suits = [0xF00, 0xF00, 0xF00]
-        for i, row in enumerate((board.top, board.middle, board.bottom)):
-            for c in row:
-                keys[i] *= c.code & 255
-                suits[i] &= c.code
-        slots = [i for i in range(3) for _ in range(_SIZES[i] - len(board.box(BOXES[i])))]
-        x, y = slots
-        orders = ((x, y),) if x == y else ((x, y), (y, x))
-        options, fl_value, foul = self.options, self.fl_value, -self.foul_cost
-        total = 0.0
-        for last in lasts:
-            best = -1e9
-            for a, b in ((0, 1), (0, 2), (1, 2)):
-                ca, cb = last[a].code, last[b].code
-                for i, j in orders:
-                    k = keys.copy()
-                    su = suits.copy()
-                    k[i] *= ca & 255
-                    su[i] &= ca
-                    k[j] *= cb & 255
-                    su[j] &= cb
-                    st = _TOP[k[0]]
-                    sm = _SUITED[k[1]] if su[1] else _PLAIN[k[1]]
-                    sb = _SUITED[k[2]] if su[2] else _PLAIN[k[2]]
-                    if st > sm or sm > sb:
-                        value = foul
-                    else:
-                        value = (
-                            royalty(Box.TOP, st)
-                            + royalty(Box.MIDDLE, sm)
-                            + royalty(Box.BOTTOM, sb)
-                            + ((st >> 20) + (sm >> 20) + (sb >> 20)) * 0.35
-                        )
-                        if st >= _QQ_TOP and fantasyland_cards(st, sm, sb, options, False):
-                            value += fl_value
-                    if value > best:
-                        best = value
-            total += best
-        return total / len(lasts)
 
 
 class _TailSearch:
@@ -791,10 +521,8 @@ class _TailSearch:
         samples: int,
         rng: random.Random,
         fl_value: float,
-        foul_cost: float = 14.0,
     ) -> None:
         self.fl_value = fl_value
-        self.foul_cost = foul_cost
         self.unknown = list(unknown)
         self.options = options
         self.dealt = dealt
@@ -808,20 +536,20 @@ class _TailSearch:
         """The expected final value of ``board`` (partly filled) under best play."""
         free = 13 - board.count
         if free == 0:
-            return _final_value(board, self.options, self.fl_value, self.foul_cost)
+            return _final_value(board, self.options, self.fl_value)
         if self.dealt == 1:
             return self._one_card(board, self.unknown)
         if free > self.kept:  # pragma: no cover - callers only ask within the last street
             raise ValueError("the tail search covers the last street only")
         total = 0.0
         for draw in self.draws:
-            total += _finish_value(board, draw, free, self.options, self.fl_value, self.foul_cost)
+            total += _finish_value(board, draw, free, self.options, self.fl_value)
         return total / len(self.draws)
 
     def _one_card(self, board: Board, unknown: list[Card]) -> float:
         free = 13 - board.count
         if free == 0:
-            return _final_value(board, self.options, self.fl_value, self.foul_cost)
+            return _final_value(board, self.options, self.fl_value)
         total = 0.0
         for i, c in enumerate(unknown):
             rest = unknown[:i] + unknown[i + 1 :] if free > 1 else unknown
@@ -832,12 +560,7 @@ class _TailSearch:
 
 
 def _finish_value(
-    board: Board,
-    cards: Sequence[Card],
-    keep: int,
-    options: RuleOptions,
-    fl_value: float,
-    foul_cost: float = 14.0,
+    board: Board, cards: Sequence[Card], keep: int, options: RuleOptions, fl_value: float
 ) -> float:
     """The best :func:`_final_value` of finishing ``board`` with ``keep`` of ``cards``."""
     slots = [b for b in BOXES for _ in range(board.free(b))]
@@ -847,7 +570,7 @@ def _finish_value(
             cur = board
             for c, b in zip(kept, order, strict=True):
                 cur = cur.with_card(b, c)
-            best = max(best, _final_value(cur, options, fl_value, foul_cost))
+            best = max(best, _final_value(cur, options, fl_value))
     return best
 
 
