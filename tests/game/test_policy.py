@@ -276,3 +276,59 @@ def test_r6_1_strong_pairs_aces_on_top_over_a_paired_bottom() -> None:
     _check_shape(k, moves)
     assert dict(moves)[parse_cards("Ad")[0]] is Box.TOP
     assert strategy._fantasyland_reach(_board_after(board, moves)) == strategy._REACH_MADE
+
+
+def test_r2_3_the_two_street_search_values_each_last_street_exactly() -> None:
+    # _TwoStreets' fast evaluation of a board two cards short of full is _final_value's:
+    # the best way to finish it with two of a 3-card last street, averaged over the streets
+    rng = random.Random(11)
+    for _ in range(150):
+        cards = rng.sample(DECK, 13)
+        rows = [list(cards[:3]), list(cards[3:8]), list(cards[8:])]
+        for _ in range(2):
+            rows[rng.choice([i for i in range(3) if rows[i]])].pop()
+        board = Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
+        unknown = [c for c in DECK if c not in cards]
+        lasts = [rng.sample(unknown, 3) for _ in range(4)]
+        search = strategy._TwoStreets(unknown, PINEAPPLE, 26.0, random.Random(1))
+        expected = sum(
+            strategy._finish_value(board, last, 2, PINEAPPLE, 26.0) for last in lasts
+        ) / len(lasts)
+        assert search._last(board, lasts) == pytest.approx(expected)
+
+
+def test_r2_3_the_two_street_search_sees_a_certain_foul() -> None:
+    # trips on top over a full seven-high middle: every way to finish fouls (−14); quad
+    # aces on the bottom (10 points) under a middle and a top that cannot beat them mostly
+    # finish unfouled
+    unknown_of = lambda b: [c for c in DECK if c not in set(b.cards())]  # noqa: E731
+    fouled = Board(parse_cards("As Ad Ac"), parse_cards("2c 3d 4h 5s 7c"), parse_cards("9h"))
+    search = strategy._TwoStreets(unknown_of(fouled), PINEAPPLE, 26.0, random.Random(2))
+    assert search.value(fouled) == -14.0
+    safe = Board(parse_cards("2s 3d"), parse_cards("4c 5h 6d"), parse_cards("Ac Ad Ah As"))
+    search = strategy._TwoStreets(unknown_of(safe), PINEAPPLE, 26.0, random.Random(2))
+    assert search.value(safe) > 5.0
+
+
+def test_r6_1_strong_compares_street_3_lines_by_the_two_street_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Street 3 of Pineapple (two streets after it): strong re-ranks its best candidates by
+    # the two-street search (the made queens-up line among them), normal does not
+    board = Board(parse_cards("Qs"), parse_cards("Kc 7d 7s"), parse_cards("9h 9d 4s"))
+    k = SeatKnowledge(board, parse_cards("Qh 5c 2d"), 1, frozenset(), 0, PINEAPPLE)
+    valued: list[Board] = []
+    real = strategy._TwoStreets.value
+
+    def spy(self: strategy._TwoStreets, b: Board) -> float:
+        valued.append(b)
+        return real(self, b)
+
+    monkeypatch.setattr(strategy._TwoStreets, "value", spy)
+    decide(k, Level.NORMAL)
+    assert valued == []
+    moves = decide(k, Level.STRONG)
+    _check_shape(k, moves)
+    assert len(valued) >= strategy._TWO_STREET_CANDIDATES
+    assert all(b.count == 9 for b in valued)
+    assert any(strategy._fantasyland_reach(b) == strategy._REACH_MADE for b in valued)
