@@ -17,9 +17,7 @@ Levels:
   the board is finished within two streets (fewer fouls: classic OFC 12 % → 11 %).
 - ``STRONG``: more play-outs over more candidates (:data:`STRONG_PLAYOUTS`,
   :data:`STRONG_WIDTH`), and an exact expectation over the cards to come when the board is
-  finished within two streets; with three streets left (Pineapple's third), its best
-  candidates are compared again by a search of the two streets after it (sampled, the last
-  exact); it goes for Fantasyland (R6.1): a board that earns it is worth
+  finished within two streets; it goes for Fantasyland (R6.1): a board that earns it is worth
   :data:`STRONG_FANTASYLAND_VALUE` points, the play-outs also follow the chasing heuristic of
   :mod:`game.strategy` (the better of the two counts) and a placement that keeps QQ+ on top
   in reach gets :data:`STRONG_KEEP_OPEN` points.
@@ -153,7 +151,6 @@ def decide(
         fantasyland_value=STRONG_FANTASYLAND_VALUE,
         chase=True,
         keep_open=STRONG_KEEP_OPEN,
-        two_streets=True,
         rng=rng,
     )
 
@@ -167,7 +164,6 @@ def play(
     fantasyland_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
     rng: random.Random | None = None,
 ) -> list[tuple[Card, Box | None]]:
     """:func:`decide` with its settings spelled out: ``playouts`` per candidate (0: the fast
@@ -190,5 +186,4 @@ def play(
         fantasyland_value=fantasyland_value,
         chase=chase,
         keep_open=keep_open,
-        two_streets=two_streets,
     )

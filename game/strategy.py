@@ -3,9 +3,7 @@
 
 It is a fast heuristic, not a solver. Ordinary streets are decided card by card with a score
 per box (pairs and flush draws go low, a weak card goes on top, a placement that would make a
-foul certain is avoided), and the last street of a board is searched exhaustively; the
-strongest computer players check the heuristic by play-outs and search the last two or three
-streets (:class:`_TailSearch`, :class:`_TwoStreets`). A
+foul certain is avoided), and the last street of a board is searched exhaustively. A
 "chasing" variant of the heuristic goes for Fantasyland (R6.1): it keeps the top open for a
 queen or better, pairs it there while the boxes below can still beat the pair and pushes the
 middle above it; the play-outs of the strongest computer players try both. A
@@ -30,7 +28,6 @@ from game.options import GameKind, RuleOptions
 __all__ = ["arrange", "complete_street"]
 
 _SIZES = (3, 5, 5)  # top, middle, bottom
-_QQ_TOP = 1 << 20 | 12 << 16  # the weakest top that enters Fantasyland (R6.1)
 _MADE: dict[int, int] = {}
 _PLAIN, _SUITED, _TOP = evaluator._PLAIN, evaluator._SUITED, evaluator._TOP
 
@@ -146,7 +143,6 @@ def complete_street(
     fantasyland_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
 ) -> list[tuple[Card, Box | None]]:
     """Choose boxes for ``cards`` (and which ``discards`` of them to throw away).
 
@@ -179,13 +175,7 @@ def complete_street(
     :param keep_open: with ``chase`` and play-outs, points (per play-out) added to a
         candidate that keeps Fantasyland in reach: QQ or better (or trips) on top, or a lone
         queen or better on a top with a free slot (see :func:`_fantasyland_reach`): a value
-        the play-outs, which rarely finish such a line, do not see. A made QQ+ top gets them
-        only while more than :data:`_MADE_SEEN_LEFT` slots are left after the street.
-    :param two_streets: with ``exact_tail`` in Pineapple, when two streets are left after this
-        one, the most promising candidates by the play-outs (and the chasing lines) are
-        compared again by a search of those two streets (:class:`_TwoStreets`: sampled next
-        streets, the best placements of each valued exactly over sampled last streets), which
-        judges a QQ+ top made now as the play-outs' heuristics cannot.
+        the play-outs, which rarely finish such a line, do not see.
     :param seed: the random source of the play-outs; ``None``: derived from the cards, so the
         same input gives the same choice.
     :returns: ``(card, box)`` per card, box ``None`` for a discard.
@@ -214,7 +204,6 @@ def complete_street(
             fantasyland_value,
             chase,
             keep_open,
-            two_streets,
         )
     return _greedy(board, cards, keep, chase)
 
@@ -240,12 +229,6 @@ _CANDIDATES_LONE_TOP = 3
 #: player who knew the cards to come would make it only 57 % of the time), so a larger
 #: weight buys Fantasyland mainly with fouls.
 _REACH_MADE = 2.0
-#: A made QQ+ top gets no keep-open points once this few slots are left after the street
-#: (street 3 of Pineapple on): from there the two-street search (:class:`_TwoStreets`) and
-#: the exact last streets value it. With the points, strong made queens-up on street 3 in
-#: 22 of 300 boards and fouled 17 of them (a clairvoyant player could have finished 9):
-#: ``bench/bench_fantasyland_lines.py``.
-_MADE_SEEN_LEFT = 4
 
 
 def _gain_chase(card: Card, box: int, boxes: list[_BoxState]) -> float:
@@ -397,7 +380,6 @@ def _lookahead(
     fl_value: float = 9.0,
     chase: bool = False,
     keep_open: float = 0.0,
-    two_streets: bool = False,
 ) -> list[tuple[Card, Box | None]]:
     greedy = _greedy(board, cards, len(cards) - discards)
     ranked = sorted(
@@ -437,8 +419,8 @@ def _lookahead(
     for _ in range(rollouts):  # common random cards for every candidate
         rng.shuffle(unknown)
         deals.append(list(unknown))
-    scored: list[tuple[float, int, Board]] = []
-    for i, placement in enumerate(candidates):
+    best: tuple[float, list[tuple[Card, Box | None]]] | None = None
+    for placement in candidates:
         start = board
         for c, b in placement:
             if b is not None:
@@ -448,24 +430,11 @@ def _lookahead(
         plans = (False, True) if chase and hope else (False,)
         total = max(_playouts(start, deals, options, fl_value, plan) for plan in plans)
         if chase and keep_open:
-            reach = _fantasyland_reach(start)
-            if reach >= _REACH_MADE and left <= _MADE_SEEN_LEFT:
-                reach = 0.0  # the play-outs see a made top through from here
-            total += reach * keep_open * len(deals)
-        scored.append((total, i, start))
-    best = max(scored, key=lambda t: t[0])
-    if (
-        two_streets
-        and exact_tail
-        and future_kept == 2
-        and left == 4
-        and not options.deuce_of_spades
-    ):
-        chosen = sorted(scored, key=lambda t: t[0], reverse=True)[:_TWO_STREET_CANDIDATES]
-        chosen += [t for t in scored[: len(first)] if t not in chosen]
-        search = _TwoStreets(unknown, options, fl_value, rng)
-        best = max(chosen, key=lambda t: search.value(t[2]))
-    return candidates[best[1]]
+            total += _fantasyland_reach(start) * keep_open * len(deals)
+        if best is None or total > best[0]:
+            best = (total, placement)
+    assert best is not None
+    return best[1]
 
 
 def _playouts(
@@ -534,103 +503,6 @@ def _fantasyland_reach(board: Board) -> float:
     if high and len(ranks) < 3 and len(set(ranks)) == len(ranks):
         return 1.0 + (high - 12) * 0.1
     return 0.0
-
-
-#: :class:`_TwoStreets`: the candidates it compares (the best by the play-outs; the chasing
-#: lines too), next streets sampled, last streets sampled per next street, and placements
-#: of each next street searched (the best by the static score).
-_TWO_STREET_CANDIDATES = 5
-_TWO_STREET_NEXT = 12
-_TWO_STREET_LAST = 10
-_TWO_STREET_MOVES = 6
-
-
-class _TwoStreets:
-    """Expected final value (:func:`_final_value`) of a Pineapple board four cards short of
-    full (two streets of 3 cards, 2 kept, to come): the mean over :data:`_TWO_STREET_NEXT`
-    sampled next streets of the best of its :data:`_TWO_STREET_MOVES` most promising
-    placements (by :func:`_static_value`, and any that makes QQ or better on top), each valued
-    exactly over :data:`_TWO_STREET_LAST` sampled last streets (the same draws for every board
-    compared: common random numbers). Assumes no ``deuce_of_spades`` (its royalties are
-    :func:`_final_value`'s otherwise).
-    """
-
-    def __init__(
-        self,
-        unknown: Sequence[Card],
-        options: RuleOptions,
-        fl_value: float,
-        rng: random.Random,
-    ) -> None:
-        self.options = options
-        self.fl_value = fl_value
-        self.draws: list[tuple[list[Card], list[list[Card]]]] = []
-        for _ in range(_TWO_STREET_NEXT):
-            nxt = rng.sample(list(unknown), 3)
-            rest = [c for c in unknown if c not in nxt]
-            self.draws.append((nxt, [rng.sample(rest, 3) for _ in range(_TWO_STREET_LAST)]))
-
-    def value(self, board: Board) -> float:
-        """The expected final value of ``board`` (9 cards placed) under the search's play."""
-        total = 0.0
-        for nxt, lasts in self.draws:
-            moves = _candidates(board, nxt, 1)
-            if len(moves) > _TWO_STREET_MOVES:
-                moves = sorted(moves, key=lambda p: _static_value(board, p), reverse=True)
-            best = -1e9
-            for rank, placement in enumerate(moves):
-                after = board
-                for c, b in placement:
-                    if b is not None:
-                        after = after.with_card(b, c)
-                # the static score ranks a Fantasyland pair made on top low: searched too
-                if rank < _TWO_STREET_MOVES or _fantasyland_reach(after) >= _REACH_MADE:
-                    best = max(best, self._last(after, lasts))
-            total += best
-        return total / len(self.draws)
-
-    def _last(self, board: Board, lasts: Sequence[Sequence[Card]]) -> float:
-        """The mean over ``lasts`` of the best way to finish ``board`` (2 slots free)."""
-        keys = [1, 1, 1]
-        suits = [0xF00, 0xF00, 0xF00]
-        for i, row in enumerate((board.top, board.middle, board.bottom)):
-            for c in row:
-                keys[i] *= c.code & 255
-                suits[i] &= c.code
-        slots = [i for i in range(3) for _ in range(_SIZES[i] - len(board.box(BOXES[i])))]
-        x, y = slots
-        orders = ((x, y),) if x == y else ((x, y), (y, x))
-        options, fl_value = self.options, self.fl_value
-        total = 0.0
-        for last in lasts:
-            best = -1e9
-            for a, b in ((0, 1), (0, 2), (1, 2)):
-                ca, cb = last[a].code, last[b].code
-                for i, j in orders:
-                    k = keys.copy()
-                    su = suits.copy()
-                    k[i] *= ca & 255
-                    su[i] &= ca
-                    k[j] *= cb & 255
-                    su[j] &= cb
-                    st = _TOP[k[0]]
-                    sm = _SUITED[k[1]] if su[1] else _PLAIN[k[1]]
-                    sb = _SUITED[k[2]] if su[2] else _PLAIN[k[2]]
-                    if st > sm or sm > sb:
-                        value = -14.0  # as _final_value
-                    else:
-                        value = (
-                            royalty(Box.TOP, st)
-                            + royalty(Box.MIDDLE, sm)
-                            + royalty(Box.BOTTOM, sb)
-                            + ((st >> 20) + (sm >> 20) + (sb >> 20)) * 0.35
-                        )
-                        if st >= _QQ_TOP and fantasyland_cards(st, sm, sb, options, False):
-                            value += fl_value
-                    if value > best:
-                        best = value
-            total += best
-        return total / len(lasts)
 
 
 class _TailSearch:
