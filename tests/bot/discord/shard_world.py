@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,10 +28,11 @@ from tests.fakes.discord_api import (
     FakeDiscord,
     FakeInteraction,
     FakeUser,
+    point_discord_at,
     refusing_connector,
 )
 
-__all__ = ["COUNT", "Node", "Players", "guild_on_shard", "start_node", "until"]
+__all__ = ["COUNT", "Node", "Players", "guild_on_shard", "start_node", "two_workers", "until"]
 
 #: the shard count of these tests
 COUNT = 2
@@ -124,6 +125,27 @@ async def start_node(
         await store.close()
         raise
     return Node(name, store, service, worker, adapter)
+
+
+@contextlib.asynccontextmanager
+async def two_workers(
+    db: Path, guild: int, *, ttl: float = 1.0
+) -> AsyncIterator[tuple[FakeDiscord, Node, Node]]:
+    """A fake Discord whose guild is ``guild`` and two workers on the SQLite file ``db``,
+    ``w0`` preferring shard 0 and ``w1`` shard 1 (each runs its own), leases of ``ttl``
+    seconds; stopped (the workers last first) and the fake closed on leaving."""
+    fake = FakeDiscord(TOKEN, guild_id=guild)
+    await fake.start()
+    nodes: list[Node] = []
+    try:
+        with point_discord_at(fake):
+            for name, shard in (("w0", 0), ("w1", 1)):
+                nodes.append(await start_node(name, db, [shard], ttl=ttl))
+            yield fake, nodes[0], nodes[1]
+    finally:
+        for node in reversed(nodes):
+            await node.stop()
+        await fake.stop()
 
 
 async def until(predicate: Callable[[], bool], timeout: float, what: str) -> float:

@@ -25,16 +25,14 @@ from bot.model import ChatRef
 from bot.texts import tr
 from storage.api import lease_key
 from tests.bot.discord.dc_world import ALICE, BOB, World, cards_in
-from tests.bot.discord.shard_world import Node, guild_on_shard, start_node, until
+from tests.bot.discord.shard_world import Node, guild_on_shard, two_workers, until
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
-    TOKEN,
     FakeDiscord,
     FakeInteraction,
     FakeUser,
-    point_discord_at,
 )
 
 GUILD = guild_on_shard(1)
@@ -67,107 +65,96 @@ def _notice(fake: FakeDiscord, record: FakeInteraction) -> str:
 async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
     tmp_path: Path,
 ) -> None:
-    fake = FakeDiscord(TOKEN, guild_id=GUILD)
-    await fake.start()
-    nodes: list[Node] = []
-    try:
-        with point_discord_at(fake):
-            for name, shard in (("w0", 0), ("w1", 1)):
-                nodes.append(await start_node(name, tmp_path / "ofc.sqlite3", [shard], ttl=TTL))
-            w0, w1 = nodes
-            play = w1.world(fake)
-            await seat_everyone(play, [ALICE, BOB])
-            t = play.table()
-            assert t.hand is not None
-            seat = t.hand.to_act[0]
-            user = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
-            dm = play.dm(user)
-            assert dm is not None
-            dm_id, dm_channel = int(dm["id"]), int(dm["channel_id"])
+    async with two_workers(tmp_path / "ofc.sqlite3", GUILD, ttl=TTL) as (fake, w0, w1):
+        play = w1.world(fake)
+        await seat_everyone(play, [ALICE, BOB])
+        t = play.table()
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        user = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
+        dm = play.dm(user)
+        assert dm is not None
+        dm_id, dm_channel = int(dm["id"]), int(dm["channel_id"])
 
-            # the street, card by card, then Confirm: every press on the DM arrives at w0
-            moves = play.plan_street(user)
-            first_cid = ""
-            waits: list[tuple[float, float]] = []  # (deferred, hand edited) after the press
-            for n, (card, box) in enumerate(moves):
-                msg = fake.messages[dm_id]
-                want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
-                cid = World.buttons(msg)[want]
-                first_cid = first_cid or cid
-                edits = len(fake.calls_to("PATCH", f"/channels/{dm_channel}/messages/{dm_id}"))
-                record = await _dm_press(fake, w0, w1, user, msg, cid)
-                assert record.callback_type == 6  # w0's deferred update, nothing more
-                assert record.followups == [] and record.messages == []
-                # w1 placed the card (it alone holds the table) and wrote the DM hand
-                placed = sum(1 for _, b in moves[: n + 1] if b is not None)
-                assert t.hand.board_of(seat, with_pending=True).count == placed
-                after = fake.calls_to("PATCH", f"/channels/{dm_channel}/messages/{dm_id}")
-                assert len(after) > edits and after[-1].status == 200
-                assert record.callback_at is not None
-                waits.append((record.callback_at - record.sent_at, after[-1].at - record.sent_at))
-                now = fake.messages[dm_id]
-                assert now["content"] != msg["content"]  # the hand shows the new board
-                assert cid not in World.buttons(now).values()  # at the hand's new version
-                if box is not None:  # the card in its box's row
-                    assert card in cards_in(now["content"]) - cards_in(msg["content"])
-            record = await _dm_press(
-                fake,
-                w0,
-                w1,
-                user,
-                fake.messages[dm_id],
-                World.buttons(fake.messages[dm_id])[("c", "")],
-            )
-            assert record.callback_type == 6
-            assert t.hand.board_of(seat).count == 5  # the street is committed on w1
-            print(
-                "forwarded DM presses: deferred after "
-                + ", ".join(f"{d * 1000:.0f}" for d, _ in waits)
-                + " ms; hand edited after "
-                + ", ".join(f"{e * 1000:.0f}" for _, e in waits)
-                + " ms"
-            )
-            assert ("c", "") not in World.buttons(fake.messages[dm_id])
-            assert w0.service.table_in(CHAT) is None  # the table never moved
-            assert await w0.store.lease_owner(KEY) == "w1"
-
-            # a stale press (the hand's first version) is refused by w1: w0's follow-up says so
-            stale = await _dm_press(fake, w0, w1, user, dm, first_cid)
-            assert stale.callback_type == 6
-            assert _notice(fake, stale) == tr("en" if user is ALICE else "ru", "err.stale")
-            assert t.hand.board_of(seat).count == 5
-
-            # w1 dies: its lease still runs, nobody answers the forward, the player is told
-            other = BOB if user is ALICE else ALICE
-            theirs = play.dm(other)  # their turn now
-            assert theirs is not None and t.seats[t.hand.to_act[0]].user_id == str(other.id)
-            card, box = play.plan_street(other)[0]
-            await w1.kill()
-            killed = time.monotonic()
+        # the street, card by card, then Confirm: every press on the DM arrives at w0
+        moves = play.plan_street(user)
+        first_cid = ""
+        waits: list[tuple[float, float]] = []  # (deferred, hand edited) after the press
+        for n, (card, box) in enumerate(moves):
+            msg = fake.messages[dm_id]
             want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
-            cid = World.buttons(theirs)[want]
-            gone = await _dm_press(fake, w0, w0, other, theirs, cid)
-            assert time.monotonic() - killed < TTL  # w1's lease had not expired yet
-            assert gone.callback_type == 6
-            lang = "en" if other is ALICE else "ru"
-            assert _notice(fake, gone) == tr(lang, "err.unreachable")
+            cid = World.buttons(msg)[want]
+            first_cid = first_cid or cid
+            edits = len(fake.calls_to("PATCH", f"/channels/{dm_channel}/messages/{dm_id}"))
+            record = await _dm_press(fake, w0, w1, user, msg, cid)
+            assert record.callback_type == 6  # w0's deferred update, nothing more
+            assert record.followups == [] and record.messages == []
+            # w1 placed the card (it alone holds the table) and wrote the DM hand
+            placed = sum(1 for _, b in moves[: n + 1] if b is not None)
+            assert t.hand.board_of(seat, with_pending=True).count == placed
+            after = fake.calls_to("PATCH", f"/channels/{dm_channel}/messages/{dm_id}")
+            assert len(after) > edits and after[-1].status == 200
+            assert record.callback_at is not None
+            waits.append((record.callback_at - record.sent_at, after[-1].at - record.sent_at))
+            now = fake.messages[dm_id]
+            assert now["content"] != msg["content"]  # the hand shows the new board
+            assert cid not in World.buttons(now).values()  # at the hand's new version
+            if box is not None:  # the card in its box's row
+                assert card in cards_in(now["content"]) - cards_in(msg["content"])
+        record = await _dm_press(
+            fake,
+            w0,
+            w1,
+            user,
+            fake.messages[dm_id],
+            World.buttons(fake.messages[dm_id])[("c", "")],
+        )
+        assert record.callback_type == 6
+        assert t.hand.board_of(seat).count == 5  # the street is committed on w1
+        print(
+            "forwarded DM presses: deferred after "
+            + ", ".join(f"{d * 1000:.0f}" for d, _ in waits)
+            + " ms; hand edited after "
+            + ", ".join(f"{e * 1000:.0f}" for _, e in waits)
+            + " ms"
+        )
+        assert ("c", "") not in World.buttons(fake.messages[dm_id])
+        assert w0.service.table_in(CHAT) is None  # the table never moved
+        assert await w0.store.lease_owner(KEY) == "w1"
 
-            # w0 takes shard 1 and the table over; the same press is now played on w0
-            await until(lambda: w0.worker.holds(KEY), 8 * TTL, "w0 serves the table")
-            await w0.adapter.presenter.flush()
-            moved = w0.service.table_in(CHAT)
-            assert moved is not None and moved.id == t.id and moved.hand is not None
-            theirs = w0.world(fake).dm(other)
-            assert theirs is not None
-            cid = World.buttons(theirs)[want]
-            local = await _dm_press(fake, w0, w0, other, theirs, cid)
-            assert local.callback_type == 7  # answered by editing the DM hand in place
-            assert local.followups == []
-            other_seat = moved.seat_of(str(other.id))
-            assert other_seat is not None
-            board = moved.hand.board_of(other_seat.seat, with_pending=True)
-            assert board.count == (0 if box is None else 1)
-    finally:
-        for node in reversed(nodes):
-            await node.stop()
-        await fake.stop()
+        # a stale press (the hand's first version) is refused by w1: w0's follow-up says so
+        stale = await _dm_press(fake, w0, w1, user, dm, first_cid)
+        assert stale.callback_type == 6
+        assert _notice(fake, stale) == tr("en" if user is ALICE else "ru", "err.stale")
+        assert t.hand.board_of(seat).count == 5
+
+        # w1 dies: its lease still runs, nobody answers the forward, the player is told
+        other = BOB if user is ALICE else ALICE
+        theirs = play.dm(other)  # their turn now
+        assert theirs is not None and t.seats[t.hand.to_act[0]].user_id == str(other.id)
+        card, box = play.plan_street(other)[0]
+        await w1.kill()
+        killed = time.monotonic()
+        want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
+        cid = World.buttons(theirs)[want]
+        gone = await _dm_press(fake, w0, w0, other, theirs, cid)
+        assert time.monotonic() - killed < TTL  # w1's lease had not expired yet
+        assert gone.callback_type == 6
+        lang = "en" if other is ALICE else "ru"
+        assert _notice(fake, gone) == tr(lang, "err.unreachable")
+
+        # w0 takes shard 1 and the table over; the same press is now played on w0
+        await until(lambda: w0.worker.holds(KEY), 8 * TTL, "w0 serves the table")
+        await w0.adapter.presenter.flush()
+        moved = w0.service.table_in(CHAT)
+        assert moved is not None and moved.id == t.id and moved.hand is not None
+        theirs = w0.world(fake).dm(other)
+        assert theirs is not None
+        cid = World.buttons(theirs)[want]
+        local = await _dm_press(fake, w0, w0, other, theirs, cid)
+        assert local.callback_type == 7  # answered by editing the DM hand in place
+        assert local.followups == []
+        other_seat = moved.seat_of(str(other.id))
+        assert other_seat is not None
+        board = moved.hand.board_of(other_seat.seat, with_pending=True)
+        assert board.count == (0 if box is None else 1)

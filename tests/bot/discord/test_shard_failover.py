@@ -23,9 +23,9 @@ from bot.model import ChatRef
 from storage.api import LeaseLost, lease_key
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB
-from tests.bot.discord.shard_world import Node, guild_on_shard, start_node, until
+from tests.bot.discord.shard_world import guild_on_shard, two_workers, until
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord, point_discord_at
+from tests.fakes.discord_api import CHANNEL_ID
 
 GUILD = guild_on_shard(1)
 CHAT = ChatRef("discord", str(GUILD), str(CHANNEL_ID), "")
@@ -36,109 +36,87 @@ TTL = 1.0
 async def test_r14_a_dead_worker_s_shard_and_table_move_to_the_live_worker_mid_hand(
     tmp_path: Path,
 ) -> None:
-    fake = FakeDiscord(TOKEN, guild_id=GUILD)
-    await fake.start()
-    nodes: list[Node] = []
-    try:
-        with point_discord_at(fake):
-            for name, shard in (("w0", 0), ("w1", 1)):
-                nodes.append(await start_node(name, tmp_path / "ofc.sqlite3", [shard], ttl=TTL))
-            w0, w1 = nodes
-            assert fake.connections == [(0, 2), (1, 2)]  # one connection per shard
-            assert await w0.store.leases("discord-shard:") == {
-                shard_key(0): "w0",
-                shard_key(1): "w1",
-            }
-            # a hand in the guild of shard 1, served by w1; the first to act plays a street
-            play = w1.world(fake)
-            await seat_everyone(play, [ALICE, BOB])
-            t = play.table()
-            assert t.hand is not None and w0.service.table_in(CHAT) is None
-            seat = t.hand.to_act[0]
-            first = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
-            await play.play_street(first, "ephemeral")
-            committed = t.hand.board_of(seat)
-            assert committed.count == 5  # the first street is placed and confirmed
-            assert await w0.store.lease_owner(KEY) == "w1"
-            identified = len(fake.identified)
+    async with two_workers(tmp_path / "ofc.sqlite3", GUILD, ttl=TTL) as (fake, w0, w1):
+        assert fake.connections == [(0, 2), (1, 2)]  # one connection per shard
+        assert await w0.store.leases("discord-shard:") == {
+            shard_key(0): "w0",
+            shard_key(1): "w1",
+        }
+        # a hand in the guild of shard 1, served by w1; the first to act plays a street
+        play = w1.world(fake)
+        await seat_everyone(play, [ALICE, BOB])
+        t = play.table()
+        assert t.hand is not None and w0.service.table_in(CHAT) is None
+        seat = t.hand.to_act[0]
+        first = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
+        await play.play_street(first, "ephemeral")
+        committed = t.hand.board_of(seat)
+        assert committed.count == 5  # the first street is placed and confirmed
+        assert await w0.store.lease_owner(KEY) == "w1"
+        identified = len(fake.identified)
 
-            await w1.kill()
-            killed = time.monotonic()
-            await until(lambda: 1 in w0.worker.shards, 8 * TTL, "w0 runs shard 1")
-            shard_moved = time.monotonic() - killed
-            await until(lambda: w0.worker.holds(KEY), 4 * TTL, "w0 serves the table")
-            table_moved = time.monotonic() - killed
-            await w0.adapter.presenter.flush()  # the resumed table's messages are out
-            print(f"shard 1 on w0 {shard_moved:.2f} s, its table {table_moved:.2f} s after")
-            assert fake.identified[identified:] == [(1, 2)]  # w0 IDENTIFYd shard 1
-            assert fake.connections == [(0, 2), (1, 2)]
-            assert 1 in w0.adapter.shards
-            assert await w0.store.lease_owner(shard_key(1)) == "w0"
-            assert await w0.store.lease_owner(KEY) == "w0"
-            moved = w0.service.table_in(CHAT)
-            assert moved is not None and moved.id == t.id and moved.hand is not None
-            assert moved.hand_no == 1 and moved.hand.board_of(seat) == committed
+        await w1.kill()
+        killed = time.monotonic()
+        await until(lambda: 1 in w0.worker.shards, 8 * TTL, "w0 runs shard 1")
+        shard_moved = time.monotonic() - killed
+        await until(lambda: w0.worker.holds(KEY), 4 * TTL, "w0 serves the table")
+        table_moved = time.monotonic() - killed
+        await w0.adapter.presenter.flush()  # the resumed table's messages are out
+        print(f"shard 1 on w0 {shard_moved:.2f} s, its table {table_moved:.2f} s after")
+        assert fake.identified[identified:] == [(1, 2)]  # w0 IDENTIFYd shard 1
+        assert fake.connections == [(0, 2), (1, 2)]
+        assert 1 in w0.adapter.shards
+        assert await w0.store.lease_owner(shard_key(1)) == "w0"
+        assert await w0.store.lease_owner(KEY) == "w0"
+        moved = w0.service.table_in(CHAT)
+        assert moved is not None and moved.id == t.id and moved.hand is not None
+        assert moved.hand_no == 1 and moved.hand.board_of(seat) == committed
 
-            # the players go on through w0: every press answered, the hand settles once
-            play = w0.world(fake)
-            await play.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "ephemeral"})
-            hands = await w0.store.export_hands(t.id)
-            assert [h["number"] for h in hands] == [1]
-            assert sum((await w0.store.stacks(t.id)).values()) == 400
-            assert await check_store(w0.store) == []
-    finally:
-        for node in reversed(nodes):
-            await node.stop()
-        await fake.stop()
+        # the players go on through w0: every press answered, the hand settles once
+        play = w0.world(fake)
+        await play.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "ephemeral"})
+        hands = await w0.store.export_hands(t.id)
+        assert [h["number"] for h in hands] == [1]
+        assert sum((await w0.store.stacks(t.id)).values()) == 400
+        assert await check_store(w0.store) == []
 
 
 async def test_r14_a_worker_that_lost_its_shard_lease_drops_it_and_gets_it_back(
     tmp_path: Path,
 ) -> None:
-    fake = FakeDiscord(TOKEN, guild_id=GUILD)
-    await fake.start()
-    nodes: list[Node] = []
-    try:
-        with point_discord_at(fake):
-            for name, shard in (("w0", 0), ("w1", 1)):
-                nodes.append(await start_node(name, tmp_path / "ofc.sqlite3", [shard], ttl=TTL))
-            w0, w1 = nodes
-            play = w1.world(fake)
-            await play.slash(ALICE, "new")
-            t = play.table()
-            snapshot = w1.service.rt.snapshot(t)
+    async with two_workers(tmp_path / "ofc.sqlite3", GUILD, ttl=TTL) as (fake, w0, w1):
+        play = w1.world(fake)
+        await play.slash(ALICE, "new")
+        t = play.table()
+        snapshot = w1.service.rt.snapshot(t)
 
-            await w1.pause()  # stalled past its leases, its gateway connection still open
-            await until(lambda: w0.worker.holds(KEY), 8 * TTL, "w0 took shard 1's table")
-            assert w0.worker.shards == {0, 1}
-            assert fake.connections == [(0, 2), (1, 2), (1, 2)]  # the zombie's, and w0's
-            assert w1.service.table_in(CHAT) is not None  # w1 does not know yet
-            with pytest.raises(LeaseLost):  # fencing: the zombie can write nothing
-                await w1.store.save_snapshot(t.id, snapshot)
+        await w1.pause()  # stalled past its leases, its gateway connection still open
+        await until(lambda: w0.worker.holds(KEY), 8 * TTL, "w0 took shard 1's table")
+        assert w0.worker.shards == {0, 1}
+        assert fake.connections == [(0, 2), (1, 2), (1, 2)]  # the zombie's, and w0's
+        assert w1.service.table_in(CHAT) is not None  # w1 does not know yet
+        with pytest.raises(LeaseLost):  # fencing: the zombie can write nothing
+            await w1.store.save_snapshot(t.id, snapshot)
 
-            await w1.worker.renew()  # it wakes: the shard's lease is gone
-            assert w1.worker.shards == set() and w1.adapter.shards == frozenset()
-            assert w1.service.table_in(CHAT) is None  # its table dropped, nothing written
-            assert fake.connections == [(0, 2), (1, 2)]  # only w0 runs shard 1 now
+        await w1.worker.renew()  # it wakes: the shard's lease is gone
+        assert w1.worker.shards == set() and w1.adapter.shards == frozenset()
+        assert w1.service.table_in(CHAT) is None  # its table dropped, nothing written
+        assert fake.connections == [(0, 2), (1, 2)]  # only w0 runs shard 1 now
 
-            # w1 runs again: it never takes a shard a live worker holds, but w0 hands shard 1
-            # back to the worker that prefers it, and the table follows
-            identified = len(fake.identified)
-            await w1.worker.start()
-            await until(lambda: w1.worker.holds(KEY), 8 * TTL, "w1 serves the table again")
-            await w1.adapter.presenter.flush()  # the resumed table's messages are out
-            assert w0.worker.shards == {0} and w1.worker.shards == {1}
-            assert w0.service.table_in(CHAT) is None
-            assert fake.identified[identified:] == [(1, 2)]
-            assert fake.connections == [(0, 2), (1, 2)]
-            assert await w1.store.lease_owner(shard_key(1)) == "w1"
-            # a press in the guild is answered by w1, which serves the table
-            record = await play.press_lobby(BOB, "j")
-            assert record.answered
-            back = w1.service.table_in(CHAT)
-            assert back is not None and back.seat_of(str(BOB.id)) is not None
-            assert await check_store(w1.store) == []
-    finally:
-        for node in reversed(nodes):
-            await node.stop()
-        await fake.stop()
+        # w1 runs again: it never takes a shard a live worker holds, but w0 hands shard 1
+        # back to the worker that prefers it, and the table follows
+        identified = len(fake.identified)
+        await w1.worker.start()
+        await until(lambda: w1.worker.holds(KEY), 8 * TTL, "w1 serves the table again")
+        await w1.adapter.presenter.flush()  # the resumed table's messages are out
+        assert w0.worker.shards == {0} and w1.worker.shards == {1}
+        assert w0.service.table_in(CHAT) is None
+        assert fake.identified[identified:] == [(1, 2)]
+        assert fake.connections == [(0, 2), (1, 2)]
+        assert await w1.store.lease_owner(shard_key(1)) == "w1"
+        # a press in the guild is answered by w1, which serves the table
+        record = await play.press_lobby(BOB, "j")
+        assert record.answered
+        back = w1.service.table_in(CHAT)
+        assert back is not None and back.seat_of(str(BOB.id)) is not None
+        assert await check_store(w1.store) == []
