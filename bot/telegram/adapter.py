@@ -540,20 +540,31 @@ class TelegramAdapter:
                 return
             self._remember(update.effective_user)
             args = [context.args[0] if context.args else ""] if first_arg else []
-
-            async def answer(reply: Reply) -> None:
-                await self._reply(update, reply)
-
+            answer = self._answer_once(update)
             extra = {"request": _request_key(update)} if request else {}
-            await method(
+            reply = await method(
                 _chat(update.effective_chat),
                 _actor(update.effective_user),
                 *args,
                 answer=answer,
                 **extra,
             )
+            await answer(reply)  # a refusal before any table step (no table here, say)
 
         return handler
+
+    def _answer_once(self, update: Update) -> Callable[[Reply], Awaitable[None]]:
+        """The ``answer=`` of a table command: replies once, either as soon as its step is
+        committed or, for a refusal that never reached a step, with the returned reply."""
+        answered = False
+
+        async def answer(reply: Reply) -> None:
+            nonlocal answered
+            if not answered:
+                answered = True
+                await self._reply(update, reply)
+
+        return answer
 
     async def _is_admin(self, chat_id: str, user_id: str) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s)."""
@@ -617,11 +628,8 @@ class TelegramAdapter:
         who = await self._as_admin(update)
         if who is None:
             return
-
-        async def answer(reply: Reply) -> None:
-            await self._reply(update, reply)
-
-        await self.service.close_table(*who, answer=answer)
+        answer = self._answer_once(update)
+        await answer(await self.service.close_table(*who, answer=answer))
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message

@@ -134,3 +134,31 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert answer["show_alert"] is True
         assert answer["text"] == "Something went wrong; nothing changed. Please try again."
         assert len(_errors(caplog)) == 1
+
+
+async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Path) -> None:
+    """Every command gets an answer: a table command the service refuses before it reaches a
+    table step (no table in the chat, a private chat, /closetable by a non-admin) is answered
+    with the refusal, as a refused press is."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for command in ("/join", "/ready", "/sitout", "/back", "/leave"):
+            reply = await w.say(BOB, command)
+            assert reply["text"] == "Здесь нет открытого стола. Откройте: /newtable.", command
+        reply = await w.say(ALICE, "/closetable")
+        assert reply["text"] == "No open table here. Start one with /newtable.", reply
+        reply = await w.say(ALICE, "/join", chat_id=ALICE.id)
+        assert reply["text"] == "No open table here. Start one with /newtable.", reply
+        await w.say(ALICE, "/newtable")
+        reply = await w.say(BOB, "/closetable")
+        assert reply["text"] == "Это могут только администраторы группы.", reply
+        assert w.service.tables, "the table stays open"
+        reply = await w.say(BOB, "/join")  # a step taken: answered once, not twice
+        await w.settle()
+        quoting = [
+            c
+            for c in w.fake.calls_of("sendMessage")
+            if (c.params.get("reply_parameters") or {}).get("message_id")
+            == reply["reply_parameters"]["message_id"]
+        ]
+        assert len(quoting) == 1, [c.params["text"] for c in quoting]
