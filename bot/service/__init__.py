@@ -466,6 +466,15 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def chat_left(self, platform: str, chat_id: str) -> bool:
+        """The bot was removed from a group (Telegram's ``my_chat_member``, status ``kicked``
+        or ``left``): its table closes, at the end of the hand in progress if one is, and the
+        stacks go back to balances (R8.2a). ``True`` if the chat had an open table."""
+        try:
+            return await chats.chat_left(self.rt, platform, chat_id)
+        except TransitionFailed:
+            return False
+
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
         seat is marked unreachable as at deal time and the group shows the link."""

@@ -1,12 +1,13 @@
 """What happens to a table's chat and its players' private chats outside the game (issue 15):
-a group that gets a new id (a Telegram group upgraded to a supergroup), and a player who
-blocks the bot mid-hand."""
+a group that gets a new id (a Telegram group upgraded to a supergroup), a group that removes
+the bot, and a player who blocks the bot mid-hand."""
 
 from __future__ import annotations
 
+from bot.service import lobby
 from bot.service.runtime import Runtime
 
-__all__ = ["migrate_chat", "player_unreachable"]
+__all__ = ["chat_left", "migrate_chat", "player_unreachable"]
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -29,6 +30,27 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
                 tx.group = True
             rt.by_chat.pop((platform, old_id), None)
             rt.by_chat[(platform, new_id)] = t.id
+    await rt.settled(t)
+    return True
+
+
+async def chat_left(rt: Runtime, platform: str, chat_id: str) -> bool:
+    """The bot was removed from the chat (or left it): its table is closed as an admin's
+    ``/closetable`` would (R8.2a): at once between hands, else with the settlement of the hand
+    in progress (its players finish it in their private chats, or the clock does, R8.5), and
+    every stack goes back to its balance, so no hand is dealt into a chat nobody can read.
+    Returns ``True`` if the chat had an open table; calling it again changes nothing.
+
+    :raises TransitionFailed: if storage refused the close (the table stays as it was)."""
+    tid = rt.by_chat.get((platform, chat_id))
+    t = rt.tables.get(tid) if tid is not None else None
+    if t is None:
+        return False
+    async with t.lock:
+        if t.id not in rt.tables or t.chat_id != chat_id:
+            return False
+        if not t.closing:
+            await lobby.close(rt, t, t.lang)
     await rt.settled(t)
     return True
 

@@ -15,7 +15,8 @@ its screens into Telegram messages. It holds no game rules.
 * Chats that change under the table (issue 15): a group upgraded to a supergroup (the service
   message, or a write refused with ``migrate_to_chat_id``) takes its table, wallets and
   history to the new id; a deleted table message is posted again; a player who blocked the bot
-  mid-hand is marked unreachable (the group shows the link to the private chat).
+  mid-hand is marked unreachable (the group shows the link to the private chat); a group that
+  removes the bot (``my_chat_member``) has its table closed after the hand in progress.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -429,6 +431,7 @@ class TelegramAdapter:
             self.app.add_handler(CommandHandler(name, handler))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
+        self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -684,6 +687,17 @@ class TelegramAdapter:
             await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
         elif msg.migrate_from_chat_id:
             await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
+
+    async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``my_chat_member``: the bot's own status in a chat changed. Removed from a group
+        (``kicked`` or ``left``), its table closes (the service finishes the hand in progress
+        first and returns the stacks, R8.2a)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return  # a user who blocks the bot is found out by the 403 of a write
+        if change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+            log.info("the bot was removed from %s: its table closes", change.chat.id)
+            await self.service.chat_left(PLATFORM, str(change.chat.id))
 
     # -- errors ----------------------------------------------------------------------------
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -105,6 +105,7 @@ class FakeTelegram:
         self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
+        self.removed_from: set[int] = set()  # groups the bot was removed from
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
         self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
@@ -229,6 +230,13 @@ class FakeTelegram:
                 "parameters": {"migrate_to_chat_id": moved},
             }
             return web.json_response(body, status=400)
+        if int(params.get("chat_id") or 0) in self.removed_from:
+            body = {
+                "ok": False,
+                "error_code": 403,
+                "description": "Forbidden: bot was kicked from the group chat",
+            }
+            return web.json_response(body, status=403)
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})
@@ -460,6 +468,24 @@ class FakeTelegram:
             }
             self.messages[(chat_id, msg["message_id"])] = msg
             await self.push({"message": msg})
+
+    async def remove_bot(self, chat_id: int, by: FakeUser) -> None:
+        """``by`` removes the bot from the group ``chat_id``: the bot gets the
+        ``my_chat_member`` update (its new status ``kicked``) and from now on every write
+        there is refused with 403 "bot was kicked from the group chat"."""
+        self.removed_from.add(chat_id)
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
+        await self.push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat_of(chat_id),
+                    "from": by.to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": bot, "status": "member"},
+                    "new_chat_member": {"user": bot, "status": "kicked", "until_date": 0},
+                }
+            }
+        )
 
     def group(self, chat_id: int, title: str = "Friends") -> dict[str, Any]:
         chat = {"id": chat_id, "type": "supergroup", "title": title}
