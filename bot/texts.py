@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["LANGS", "TEXTS", "language_of", "tr"]
+__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "tr"]
 
 LANGS = ("en", "ru")
 
@@ -799,6 +799,13 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
 def error_text(lang: str | None, code: str) -> str:
     """The short notice for a refused action with the core error ``code``."""
     return tr(lang, f"err.{code}" if code in _ERROR_KEYS else "err.game_error")
+
+
+def grouped(value: int, lang: str) -> str:
+    """A whole number with its thousands grouped as the language writes them: ``1,000`` in
+    English, ``1 000`` (a no-break space) in Russian, where a comma is the decimal sign."""
+    text = f"{value:,}"
+    return text.replace(",", "\u00a0") if lang == "ru" else text
 
 
 def language_of(code: str | None) -> str:

@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -275,6 +276,21 @@ async def test_grant_amounts_are_bounded_with_a_clear_refusal(sqlite: bool, tmp_
     finally:
         if isinstance(store, SqliteStore):
             await store.close()
+
+
+async def test_grant_bounds_in_russian_group_thousands_with_spaces() -> None:
+    """In Russian a comma is the decimal sign: the /grant refusals group thousands with a
+    no-break space, as the settings' ranges do ("1,000" would read as one)."""
+    service, _ = new_service(MemoryStore())
+    await service.balance(GROUP, BORIS)
+    reply = await service.grant(GROUP, BORIS, True, "2", "1000000000001", "r1")
+    assert reply.alert and "1\u00a0000\u00a0000\u00a0000\u00a0000" in reply.text, reply.text
+    assert re.search(r"\d,\d", reply.text) is None, reply.text
+    for n in range(BALANCE_LIMIT // KUSH_LIMIT):
+        await service.grant(GROUP, BORIS, True, "2", str(KUSH_LIMIT), f"more{n}")
+    reply = await service.grant(GROUP, BORIS, True, "2", str(KUSH_LIMIT), "r2")
+    assert reply.alert and "1\u00a0000\u00a0000\u00a0000\u00a0000\u00a0000" in reply.text
+    assert re.search(r"\d,\d", reply.text) is None, reply.text
 
 
 # -- random input (hypothesis) -----------------------------------------------------------------
