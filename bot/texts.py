@@ -246,7 +246,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.joined": {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
-        "ru": "Вы за местом {seat}. Нажмите «Готов», чтобы внести взнос.",
+        "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "Мест нет."},
@@ -270,7 +270,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
-        "ru": "Вы пропускаете со следующей раздачи. /back — вернуться.",
+        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
     "reply.back": {
         "en": "Welcome back: you play the next hand.",
