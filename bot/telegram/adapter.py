@@ -427,8 +427,11 @@ class TelegramAdapter:
             "closetable": self._closetable,
             "start": self._start,
         }
+        # a command runs once, when it is sent: an edit of it (``edited_message``, which
+        # python-telegram-bot's CommandHandler takes by default) would run it again, say a
+        # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
-            self.app.add_handler(CommandHandler(name, handler))
+            self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))

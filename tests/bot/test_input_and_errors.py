@@ -5,7 +5,9 @@ unexpected exception is answered ("nothing changed") and logged once."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -162,3 +164,35 @@ async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Pat
             == reply["reply_parameters"]["message_id"]
         ]
         assert len(quoting) == 1, [c.params["text"] for c in quoting]
+
+
+async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
+    """Telegram sends an ``edited_message`` when a user edits a message: a command is run
+    once, when it is sent. An admin who fixes "/grant @bob 1000" to "/grant @bob 100" must
+    not give Bob 1,100, and an edited /addbot must not seat a second computer player."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")  # Bob is known in the group: 1,000
+        reply = await w.say(ALICE, "/grant @bob 1000")
+        assert reply["text"] == "Bob: +1000 kush, balance 2000.", reply
+        await w.say(ALICE, "/newtable")
+        await w.say(ALICE, "/addbot")
+        sent = len(w.fake.calls_of("sendMessage"))
+        commands = [
+            mid
+            for (chat, mid), m in w.fake.messages.items()
+            if chat == GROUP_ID and str(m.get("text", "")).startswith(("/grant", "/addbot"))
+        ]
+        assert len(commands) == 2
+        for mid in commands:
+            edited = dict(w.fake.messages[(GROUP_ID, mid)], edit_date=int(time.time()))
+            edited["text"] = edited["text"].replace("1000", "100")
+            w.fake.messages[(GROUP_ID, mid)] = edited
+            await w.fake.push({"edited_message": edited})
+        await asyncio.sleep(0.5)  # the edits are fetched and handled (or ignored)
+        await w.settle()
+        reply = await w.say(BOB, "/balance")
+        assert reply["text"] == "Bob: 2000 kush на балансе, 0 на столе.", reply
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
+        assert len(w.fake.calls_of("sendMessage")) == sent + 1  # only the /balance reply
