@@ -404,6 +404,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The daily bonus is off in this group.",
         "ru": "Ежедневный бонус в этой группе выключен.",
     },
+    "reply.anonymous": {
+        "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
+        "ru": "Отправлено от имени группы (анонимный админ): чтобы играть, пишите от своего имени.",
+    },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
         "ru": "Это могут только администраторы группы.",

@@ -95,6 +95,14 @@ COMMANDS = (
 )
 
 
+#: commands of a player's own seat, wallet or hands: refused when sent as a chat (an anonymous
+#: admin, a channel), whose every sender would share one player
+PERSONAL = frozenset(
+    {"join", "ready", "leave", "topup", "sitout", "back"}
+    | {"balance", "history", "daily", "stats", "replay", "hand"}
+)
+
+
 def keyboard(screen: Screen) -> dict[str, Any] | None:
     """The inline keyboard of a screen as the Bot API's JSON (``None`` when it has no
     buttons), passed in a call's ``api_kwargs`` (python-telegram-bot's documented way to send
@@ -353,6 +361,18 @@ def _request_key(update: Update) -> str:
     return f"tg:{chat.id if chat else ''}:{update.update_id}"
 
 
+def _anonymous_admin(update: Update) -> bool:
+    """Sent as the group itself: what an anonymous admin writes comes from GroupAnonymousBot
+    with the group as ``sender_chat`` (Telegram tells no more; only admins can do it)."""
+    msg, chat = update.effective_message, update.effective_chat
+    return (
+        msg is not None
+        and chat is not None
+        and msg.sender_chat is not None
+        and msg.sender_chat.id == chat.id
+    )
+
+
 def _chat(chat: Chat) -> ChatRef:
     private = chat.type == ChatType.PRIVATE
     return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private)
@@ -431,6 +451,8 @@ class TelegramAdapter:
         # python-telegram-bot's CommandHandler takes by default) would run it again, say a
         # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
+            if name in PERSONAL:
+                handler = self._personal(handler)
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
@@ -572,6 +594,21 @@ class TelegramAdapter:
 
         return answer
 
+    def _personal(self, handler: Any) -> Any:
+        """A player's command (:data:`PERSONAL`): sent as a chat (``sender_chat``: an
+        anonymous admin, a channel) it is answered with how to play instead."""
+
+        async def personal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            msg = update.effective_message
+            if msg is not None and msg.sender_chat is not None:
+                user = update.effective_user
+                lang = language_of(user.language_code if user else None)
+                await self._reply(update, Reply(tr(lang, "reply.anonymous"), alert=True))
+                return
+            await handler(update, context)
+
+        return personal
+
     async def _is_admin(self, chat_id: str, user_id: str) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s)."""
         key = (chat_id, user_id)
@@ -609,7 +646,9 @@ class TelegramAdapter:
             return None
         self._remember(user)
         ref = _chat(chat)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        )
         return ref, _actor(user), admin
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -651,7 +690,9 @@ class TelegramAdapter:
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        )
         reply = await self.service.grant(
             ref, _actor(user), admin, target, amount, key=_request_key(update)
         )

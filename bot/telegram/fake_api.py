@@ -31,6 +31,14 @@ from aiohttp import web
 __all__ = ["ApiCall", "FakeTelegram", "FakeUser", "Photo", "too_many"]
 
 BOT_ID = 900000001
+#: the user Telegram shows as the sender of a group's service messages and of what its
+#: anonymous admins write (GroupAnonymousBot)
+ANONYMOUS_ADMIN = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
 BOT_USERNAME = "ofc_test_bot"
 
 
@@ -463,7 +471,7 @@ class FakeTelegram:
                 "message_id": next(self._message_ids),
                 "date": int(time.time()),
                 "chat": self.chats[chat_id],
-                "from": {"id": 1087968824, "is_bot": True, "first_name": "Group"},
+                "from": dict(ANONYMOUS_ADMIN),
                 field_name: value,
             }
             self.messages[(chat_id, msg["message_id"])] = msg
@@ -516,6 +524,25 @@ class FakeTelegram:
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         if reply_to is not None and (chat_id, reply_to) in self.messages:
             msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def send_anonymous(self, chat_id: int, text: str) -> int:
+        """An anonymous admin of the group writes ``text``: Telegram sends it from
+        GroupAnonymousBot with ``sender_chat`` the group itself; returns the message id."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": dict(ANONYMOUS_ADMIN),
+            "sender_chat": self._chat_of(chat_id),
+            "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id

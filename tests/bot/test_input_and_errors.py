@@ -196,3 +196,27 @@ async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
         t = next(iter(w.service.tables.values()))
         assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
         assert len(w.fake.calls_of("sendMessage")) == sent + 1  # only the /balance reply
+
+
+async def test_an_anonymous_admin_is_an_admin_but_not_a_player(tmp_path: Path) -> None:
+    """A group admin who writes anonymously is sent as the group (GroupAnonymousBot, with the
+    group as ``sender_chat``): their admin commands work; a player's command is refused with
+    how to play, since every anonymous admin would share one seat and one wallet."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+
+        async def anonymous(text: str) -> str:
+            mid = await w.fake.send_anonymous(GROUP_ID, text)
+            reply = await w.fake.wait_for(lambda: w.fake.reply_to(GROUP_ID, mid))
+            return str(reply["text"])
+
+        assert (await anonymous("/settings hand_seconds 30")).startswith("Saved: hand_seconds")
+        assert (await anonymous("/newtable")) == "Table #1 is open."
+        assert (await anonymous("/addbot")).startswith("🤖 Anna (normal) sits down")
+        for command in ("/join", "/balance", "/daily", "/stats"):
+            text = await anonymous(command)
+            assert text == "Sent as the group (an anonymous admin): send it as yourself to play."
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert await w.store.find_player(community.id, "1087968824") is None
