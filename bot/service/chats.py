@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.service import lobby
 from bot.service.runtime import Runtime
 
-__all__ = ["chat_left", "migrate_chat", "player_unreachable"]
+__all__ = ["chat_left", "community_left", "migrate_chat", "player_unreachable"]
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -53,6 +53,19 @@ async def chat_left(rt: Runtime, platform: str, chat_id: str) -> bool:
             await lobby.close(rt, t, t.lang)
     await rt.settled(t)
     return True
+
+
+async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
+    """The bot was removed from a whole community (a Discord guild): every table of it closes
+    as in :func:`chat_left`. Returns how many tables it had open.
+
+    :raises TransitionFailed: if storage refused a close (that table stays as it was)."""
+    chats = [
+        t.chat_id
+        for t in list(rt.tables.values())
+        if t.platform == platform and t.community_ext == community_ext
+    ]
+    return sum([await chat_left(rt, platform, chat) for chat in chats])
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
