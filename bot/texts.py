@@ -31,6 +31,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The hand starts when everyone seated (2+) is ready.",
         "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
     },
+    "lobby.bots_wait": {
+        "en": "🤖 Computer players do not play each other: press Join to play against them.",
+        "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
+    },
     "lobby.ready_timer": {
         "en": "⏳ The hand starts in {seconds} s; whoever is not ready by then is stood up.",
         "ru": "⏳ Раздача через {seconds} с; кто не готов к этому времени, встанет из-за стола.",

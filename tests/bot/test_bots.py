@@ -144,7 +144,14 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     clock.now += 30
     await service.run_due()
     assert t.hand is None and t.hand_no == 0 and t.phase.value == "lobby"
+    # the lobby says what it waits for: both are ready, so "the hand starts when everyone
+    # seated (2+) is ready" would be wrong
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.bots_wait")), lobby
+    assert tr("en", "lobby.hint") not in lobby
     await service.join(GROUP, ALICE)
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.hint")), lobby
     await service.ready(GROUP, ALICE)
     assert t.hand is not None and len(t.hand.order) == 3
     await play_hand_with_bots(service, presenter, clock)
@@ -153,6 +160,7 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     clock.now += 60
     await service.run_due()
     assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
+    assert presenter.tables[GROUP.chat_id][-1].text.endswith(tr("en", "lobby.bots_wait"))
     assert await check_store(store) == []
 
 

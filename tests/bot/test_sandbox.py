@@ -308,10 +308,10 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
         await term.read_until(r"^» 🤖 Boris stands up\.$")
         # the lobby is printed again with Anna alone (no hand starts: no person is seated)
         start = len(term.lines)
-        await term.read_until(r"^The hand starts when")
+        await term.read_until(r"^🤖 Computer players do not play each other")
         while not any(x.startswith("1. 🤖 Anna") for x in term.lines[start:]):
             start = len(term.lines)
-            await term.read_until(r"^The hand starts when")
+            await term.read_until(r"^🤖 Computer players do not play each other")
         assert not any("Boris" in x for x in term.lines[start:])
         await term.send("/removebot")
         await term.read_until(r"^» 🤖 Anna stands up\.$")
