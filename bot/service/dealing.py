@@ -84,6 +84,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     or only computer players, the table goes back to the lobby."""
     if t.hand is not None:
         return
+    # settings changed during the hand apply now, before who can play is decided: a point
+    # raised past the stacks must send the table to the lobby, not make the deal fail
+    apply_pending(t)
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
