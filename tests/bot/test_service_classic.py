@@ -3,11 +3,19 @@ store with a recording presenter."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 from bot.model import Actor, ChatRef
 from bot.screens import Payload
 from bot.service import TableService
+from storage.api import Store
+from storage.check import check_store
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-200", "-200", "Classic")
@@ -199,3 +207,49 @@ async def test_r4_2_double_boxes_one_budget_and_one_bank_per_player(env) -> None
             assert t.player_of(board) is t.seats[1 - first]
             await auto_street(service, presenter, other)
     assert sleeper.bank == 0.0 and t.seats[1 - first].bank == 60.0  # one bank each, carried
+
+
+@pytest.mark.parametrize("sqlite", [False, True])
+async def test_r8_3_r8_6_a_round_settles_the_points_of_a_player_sitting_out(
+    sqlite: bool, tmp_path: Path
+) -> None:
+    """settle_per_round with three players (R8.3): Carol's moves are made for her in the first
+    hand (R8.5), so she sits out from the next match (R8.6). The round then ends on a hand
+    she is not dealt in: its settlement still moves her points of the first hand, and the
+    hand ends (the settlement looked up only the hand's own players and failed, so the last
+    Confirm was refused for ever and the round's kush never moved)."""
+    store: Store = await SqliteStore.open(tmp_path / "r.sqlite3") if sqlite else MemoryStore()
+    clock = Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="ofc", settle_per_round="on")
+    await start(service, [ALICE, BOB, CAROL], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    carol = next(s for s in t.seats.values() if s.user_id == CAROL.user_id)
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None and t.hand_no == 1:
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        if player is carol:
+            clock.now += 181  # Carol is away: budget and bank run out (R8.5)
+            await service.run_due()
+        else:
+            await auto_street(service, presenter, by_id[player.user_id])
+    first = await store.hand_history(carol.player_id, 1)
+    owed = sum(r["points"] for r in first[0].result["seats"] if r["seat"] == carol.seat)
+    assert first[0].result["kush"] == {}  # the round is not over
+    for _ in range(6):  # until the round ends; Carol sits out (R8.6)
+        if t.match is not None and not t.match.round_pairs and t.hand_no > 1:
+            break
+        assert t.hand is not None and carol.seat not in t.hand.order
+        await play_hand(service, presenter, [ALICE, BOB])
+    assert t.match is not None and t.match.round_pairs == ()
+    assert carol.sitting_out and carol.stack == 200 + owed
+    assert sum((await store.stacks(t.id)).values()) == 600
+    assert await check_store(store) == []
+    if isinstance(store, SqliteStore):
+        await store.close()
