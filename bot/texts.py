@@ -272,6 +272,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You will leave after this hand (your moves are made for you).",
         "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
     },
+    "reply.leave_after_round": {
+        "en": "You leave table #{table} when this hand ends: the round's points are settled then.",
+        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда будут рассчитаны очки круга.",
+    },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",

@@ -31,6 +31,7 @@ __all__ = [
     "close_with",
     "deal",
     "end_game",
+    "leaves_after_hand",
     "maybe_start",
     "settle_apart",
     "settle_pairs",
@@ -245,6 +246,15 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
     moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
     text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
     t.owe("post", Screen(text))
+
+
+def leaves_after_hand(t: LiveTable) -> bool:
+    """Whether a stack that leaves now, even one not dealt in, must wait for the end of the
+    hand being played (or revealed): the round's points it owes (R8.3) are settled before it
+    leaves, and a settlement in the middle of a hand would take that hand's number."""
+    playing = (t.hand is not None and not t.hand.is_over) or t.reveal is not None
+    owed = t.match is not None and bool(t.match.round_pairs)
+    return playing and owed and t.tournament is None
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
