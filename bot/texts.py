@@ -273,8 +273,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
     },
     "reply.leave_after_round": {
-        "en": "You leave table #{table} when this hand ends: the round's points are settled then.",
-        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда будут рассчитаны очки круга.",
+        "en": "You leave table #{table} when this hand ends: your points are settled then.",
+        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда и рассчитаются ваши очки.",
     },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",

@@ -137,7 +137,7 @@ async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
         if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
             seat.leaving = True
             advance(rt, t, tx)
-        elif t.reveal is not None or leaves_after_hand(t):
+        elif t.reveal is not None or leaves_after_hand(t, seat):
             # the revealed hand is still its, or it owes round points (R8.3) that are settled
             # when the hand being played ends: it goes then
             seat.leaving = True

@@ -248,13 +248,15 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
     t.owe("post", Screen(text))
 
 
-def leaves_after_hand(t: LiveTable) -> bool:
-    """Whether a stack that leaves now, even one not dealt in, must wait for the end of the
-    hand being played (or revealed): the round's points it owes (R8.3) are settled before it
-    leaves, and a settlement in the middle of a hand would take that hand's number."""
+def leaves_after_hand(t: LiveTable, seat: SeatState) -> bool:
+    """Whether ``seat`` leaving now, even not dealt in, must wait for the end of the hand
+    being played (or revealed): the round's points (R8.3) or its Chinese Poker game (R7.6)
+    are settled before it leaves, and a settlement in the middle of a hand would take that
+    hand's number (and ending the game would leave the hand without it)."""
     playing = (t.hand is not None and not t.hand.is_over) or t.reveal is not None
     owed = t.match is not None and bool(t.match.round_pairs)
-    return playing and owed and t.tournament is None
+    in_game = t.chinese is not None and seat.seat in t.chinese.totals
+    return playing and (owed or in_game) and t.tournament is None
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:

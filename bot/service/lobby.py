@@ -202,7 +202,7 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         async with rt.transition(t):
             seat.leaving = True  # Chinese Poker: leaves once the reveal is over
         return Reply(tr(lang, "reply.leave_after_hand"))
-    if leaves_after_hand(t):  # not dealt in, but owes round points (R8.3): after the hand
+    if leaves_after_hand(t, seat):  # not dealt in, but owes points (R8.3, R7.6): after it
         async with rt.transition(t):
             seat.leaving = True
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -253,3 +254,95 @@ async def test_r8_3_r8_6_a_round_settles_the_points_of_a_player_sitting_out(
     assert await check_store(store) == []
     if isinstance(store, SqliteStore):
         await store.close()
+
+
+async def _chinese_with_carol_sitting_out(
+    clock: Clock, store: Store
+) -> tuple[TableService, FakePresenter, Any]:
+    """A Chinese Poker game to 51 (R7.1) of Alice, Bob and Carol; after its first hand Carol
+    sits out, and the second hand is dealt to Alice and Bob only. Returns the service, its
+    presenter and the table."""
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", reveal_pause_seconds="0")
+    await service.new_table(GROUP, ALICE, "chinese")
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    for a in (ALICE, BOB, CAROL):
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    for a in (ALICE, BOB, CAROL):
+        await auto_street(service, presenter, a)
+    assert not (await service.sit_out(GROUP, CAROL)).alert
+    for _ in range(6):  # the reveal (R7.4); the next hand is dealt without Carol
+        if t.hand is not None and t.hand_no == 2:
+            break
+        clock.now += 1
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 2
+    assert t.chinese is not None and not t.chinese.over and 2 in t.chinese.totals
+    return service, presenter, t
+
+
+def _owed_to(seat: int, totals: dict[int, int]) -> int:
+    """R7.6: what ``seat`` receives when the game is settled each-with-each (1 kush a point)."""
+    return sum(totals[seat] - p for s, p in totals.items() if s != seat)
+
+
+async def test_r7_6_a_game_ended_while_a_player_sits_out_settles_their_points_too(
+    tmp_path: Path,
+) -> None:
+    """R7.6: every pair of the game's players exchanges the difference of their points. Carol
+    played the game's first hand and sits out the second, which ends the game (Bob's time runs
+    out, R7.7): she is still settled with the others (only the last hand's players were)."""
+    clock, store = Clock(), MemoryStore()
+    service, presenter, t = await _chinese_with_carol_sitting_out(clock, store)
+    totals = dict(t.chinese.totals)
+    await auto_street(service, presenter, ALICE)
+    clock.now += 181  # Bob never arranges: the game ends on the current score (R7.7)
+    for _ in range(6):
+        await service.run_due()
+        clock.now += 1
+    assert t.chinese is None or t.chinese.hands == 0  # a new game
+    last = (await store.export_hands(t.id))[-1]["result"]
+    final = {int(k): int(v) for k, v in last["chinese"]["totals"].items()}
+    assert last["chinese"]["over"] and final[2] == totals[2]
+    carol = t.seats[2]
+    assert carol.user_id == CAROL.user_id
+    assert carol.stack == 200 + _owed_to(2, final), (final, carol.stack)
+    assert sum(s.stack for s in t.seats.values()) == 600
+    assert await check_store(store) == []
+
+
+async def test_r7_6_a_player_sitting_out_who_leaves_mid_hand_goes_after_it(
+    tmp_path: Path,
+) -> None:
+    """Carol, sitting out with points in the game, leaves while Alice and Bob play: she
+    leaves when the hand ends, and the game ends with her then (R7.6). Ending the game at
+    once took the running hand's number and left the hand without its game: its reveal
+    failed at every tick and the table was stuck."""
+    clock, store = Clock(), MemoryStore()
+    service, presenter, t = await _chinese_with_carol_sitting_out(clock, store)
+    reply = await service.leave(GROUP, CAROL)
+    assert not reply.alert and t.seat_of(CAROL.user_id) is not None, reply.text
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    for _ in range(6):
+        if t.seat_of(CAROL.user_id) is None:
+            break
+        clock.now += 1
+        await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None and t.hand_no >= 2
+    numbers = [h["number"] for h in await store.export_hands(t.id)]
+    assert numbers == sorted(set(numbers)), numbers
+    community = await store.community("telegram", GROUP.chat_id)
+    carol = await store.find_player(community.id, CAROL.user_id)
+    assert carol is not None
+    assert sum(s.stack for s in t.seats.values()) + carol.balance == 600 + 800
+    last = (await store.export_hands(t.id))[-1]["result"]
+    assert last["chinese"]["over"]  # the game ended with her leaving (R7.6)
+    assert await check_store(store) == []
