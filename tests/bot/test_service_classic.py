@@ -346,3 +346,41 @@ async def test_r7_6_a_player_sitting_out_who_leaves_mid_hand_goes_after_it(
     last = (await store.export_hands(t.id))[-1]["result"]
     assert last["chinese"]["over"]  # the game ended with her leaving (R7.6)
     assert await check_store(store) == []
+
+
+async def test_r4_2_a_restart_during_a_double_boxes_hand_resumes_both_clocks(
+    tmp_path: Path,
+) -> None:
+    """R4.2 with R8.5: a restart in the middle of a heads-up double boxes hand keeps one
+    clock per player. The restore read the stored clocks (one per player, keyed by table seat)
+    as the per-board clocks of old snapshots, so Bob's clock (seat 1) was taken for Alice's
+    second board (board 1) and dropped: resuming the hand failed and the bot could not
+    start."""
+    store: Store = await SqliteStore.open(tmp_path / "d.sqlite3")
+    clock = Clock()
+
+    def service_on() -> tuple[TableService, FakePresenter]:
+        s = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False)
+        p = FakePresenter()
+        s.register(p)
+        return s, p
+
+    service, presenter = service_on()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.owners == {0: 0, 1: 0, 10: 1, 11: 1}
+    await auto_street(service, presenter, ALICE)
+    clock.now += 7
+    bank_left = {s: c.left(clock.now) for s, c in t.clocks.items()}
+    await service.stop()
+    service, presenter = service_on()
+    await service.start()  # used to raise KeyError
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and sorted(t.clocks) == [0, 1]
+    assert {s: c.left(clock.now) for s, c in t.clocks.items()} == bank_left
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand_no == 2 or t.hand is None
+    assert await check_store(store) == []
+    await service.stop()
+    await store.close()
