@@ -372,12 +372,17 @@ class LiveTable:
                 k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
                 for k, c in clocks.items()
             }
-        merged: dict[int, SeatClock] = {}
-        for k, c in clocks.items():  # older snapshots kept a clock per board (R4.2)
-            owner = t.owner(k)
-            if owner not in merged or c.left(now)[1] < merged[owner].left(now)[1]:
-                merged[owner] = c
-        t.clocks = merged
+        # one clock per player, keyed by table seat; older snapshots kept one per board
+        # (R4.2), keyed by board seat, which may be a table seat too (board 1 is seat 0's
+        # second board): only keys that are not all owners' seats are merged per owner
+        if not set(clocks) <= set(t.owners.values()):
+            merged: dict[int, SeatClock] = {}
+            for k, c in clocks.items():
+                owner = t.owner(k)
+                if owner not in merged or c.left(now)[1] < merged[owner].left(now)[1]:
+                    merged[owner] = c
+            clocks = merged
+        t.clocks = clocks
         t.group_ref = snap.get("group_ref")
         t.version = int(snap.get("version", 0))
         if "phase" in snap:

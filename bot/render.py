@@ -144,7 +144,10 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         else:
             status = tr(lang, "lobby.not_ready")
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
-    if t.next_hand_at is not None:
+    if t.seats and all(s.bot for s in t.seats.values()):
+        # computer players never deal a hand among themselves (issue 13): they wait for a person
+        lines.append(tr(lang, "lobby.bots_wait"))
+    elif t.next_hand_at is not None:
         lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))

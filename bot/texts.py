@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["LANGS", "TEXTS", "language_of", "tr"]
+__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "tr"]
 
 LANGS = ("en", "ru")
 
@@ -30,6 +30,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.hint": {
         "en": "The hand starts when everyone seated (2+) is ready.",
         "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
+    },
+    "lobby.bots_wait": {
+        "en": "🤖 Computer players do not play each other: press Join to play against them.",
+        "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
     },
     "lobby.ready_timer": {
         "en": "⏳ The hand starts in {seconds} s; whoever is not ready by then is stood up.",
@@ -250,7 +254,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.joined": {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
-        "ru": "Вы за местом {seat}. Нажмите «Готов», чтобы внести взнос.",
+        "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "Мест нет."},
@@ -272,9 +276,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You will leave after this hand (your moves are made for you).",
         "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
     },
+    "reply.leave_after_round": {
+        "en": "You leave table #{table} when this hand ends: your points are settled then.",
+        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда и рассчитаются ваши очки.",
+    },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
-        "ru": "Вы пропускаете со следующей раздачи. /back — вернуться.",
+        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
     "reply.back": {
         "en": "Welcome back: you play the next hand.",
@@ -407,6 +415,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.daily_off": {
         "en": "The daily bonus is off in this group.",
         "ru": "Ежедневный бонус в этой группе выключен.",
+    },
+    "reply.anonymous": {
+        "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
+        "ru": "Отправлено от имени группы (анонимный админ): чтобы играть, пишите от своего имени.",
     },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
@@ -808,6 +820,13 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
 def error_text(lang: str | None, code: str) -> str:
     """The short notice for a refused action with the core error ``code``."""
     return tr(lang, f"err.{code}" if code in _ERROR_KEYS else "err.game_error")
+
+
+def grouped(value: int, lang: str) -> str:
+    """A whole number with its thousands grouped as the language writes them: ``1,000`` in
+    English, ``1 000`` (a no-break space) in Russian, where a comma is the decimal sign."""
+    text = f"{value:,}"
+    return text.replace(",", "\u00a0") if lang == "ru" else text
 
 
 def language_of(code: str | None) -> str:

@@ -830,12 +830,20 @@ class Hand:
         """R8.5: keep what the seat already put down this street and finish the rest."""
         st.timed_out = True
         dealt = st.dealt[st.street]
+        # R3.4 lets every card of the street sit in a box before Confirm (which then asks for
+        # the discard): the first received stay where they are, the last are discarded (R3.2)
+        placed = [c for c in dealt if c in st.pending and st.pending[c] is not None]
+        over: list[tuple[Card, Box | None]] = [
+            (c, None) for c in placed[len(dealt) - st.discards_allowed() :]
+        ]
+        for c, _ in over:
+            st.pending[c] = None
         free = {b: st.free(b) for b in BOXES}
         extra: list[tuple[Card, Box | None]]
         if self.options.safe_autoplay:
-            extra = self.suggest(st.seat)  # the NORMAL level
+            extra = over + self.suggest(st.seat)  # the NORMAL level
         else:
-            extra = auto_street(
+            extra = over + auto_street(
                 [c for c in dealt if c not in st.pending],
                 free,
                 st.discards_allowed() - st.pending_discards(),

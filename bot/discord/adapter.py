@@ -227,6 +227,16 @@ class OfcClient(discord.Client):
         commands)."""
         await self.ofc.setup(self)
 
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a guild (not an outage: that is ``on_guild_unavailable``):
+        its tables close, after the hand in progress (R8.2a)."""
+        log.info("the bot was removed from guild %s: its tables close", guild.id)
+        await self.ofc.service.community_left(PLATFORM, str(guild.id))
+
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
+        await self.ofc.service.chat_left(PLATFORM, str(channel.id))
+
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer presses that no item handles (a foreign or malformed ``custom_id``, or one
         no longer on the pressed message)."""

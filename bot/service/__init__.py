@@ -466,6 +466,24 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def chat_left(self, platform: str, chat_id: str) -> bool:
+        """The bot was removed from a group (Telegram's ``my_chat_member``, status ``kicked``
+        or ``left``) or the chat was deleted (a Discord channel): its table closes, at the end
+        of the hand in progress if one is, and the stacks go back to balances (R8.2a).
+        ``True`` if the chat had an open table."""
+        try:
+            return await chats.chat_left(self.rt, platform, chat_id)
+        except TransitionFailed:
+            return False
+
+    async def community_left(self, platform: str, community_ext: str) -> int:
+        """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each
+        of its tables closes as in :meth:`chat_left`. Returns how many it had open."""
+        try:
+            return await chats.community_left(self.rt, platform, community_ext)
+        except TransitionFailed:
+            return 0
+
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
         seat is marked unreachable as at deal time and the group shows the link."""

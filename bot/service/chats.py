@@ -1,12 +1,13 @@
 """What happens to a table's chat and its players' private chats outside the game (issue 15):
-a group that gets a new id (a Telegram group upgraded to a supergroup), and a player who
-blocks the bot mid-hand."""
+a group that gets a new id (a Telegram group upgraded to a supergroup), a group that removes
+the bot, and a player who blocks the bot mid-hand."""
 
 from __future__ import annotations
 
+from bot.service import lobby
 from bot.service.runtime import Runtime
 
-__all__ = ["migrate_chat", "player_unreachable"]
+__all__ = ["chat_left", "community_left", "migrate_chat", "player_unreachable"]
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -31,6 +32,40 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
             rt.by_chat[(platform, new_id)] = t.id
     await rt.settled(t)
     return True
+
+
+async def chat_left(rt: Runtime, platform: str, chat_id: str) -> bool:
+    """The bot was removed from the chat (or left it): its table is closed as an admin's
+    ``/closetable`` would (R8.2a): at once between hands, else with the settlement of the hand
+    in progress (its players finish it in their private chats, or the clock does, R8.5), and
+    every stack goes back to its balance, so no hand is dealt into a chat nobody can read.
+    Returns ``True`` if the chat had an open table; calling it again changes nothing.
+
+    :raises TransitionFailed: if storage refused the close (the table stays as it was)."""
+    tid = rt.by_chat.get((platform, chat_id))
+    t = rt.tables.get(tid) if tid is not None else None
+    if t is None:
+        return False
+    async with t.lock:
+        if t.id not in rt.tables or t.chat_id != chat_id:
+            return False
+        if not t.closing:
+            await lobby.close(rt, t, t.lang)
+    await rt.settled(t)
+    return True
+
+
+async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
+    """The bot was removed from a whole community (a Discord guild): every table of it closes
+    as in :func:`chat_left`. Returns how many tables it had open.
+
+    :raises TransitionFailed: if storage refused a close (that table stays as it was)."""
+    chats = [
+        t.chat_id
+        for t in list(rt.tables.values())
+        if t.platform == platform and t.community_ext == community_ext
+    ]
+    return sum([await chat_left(rt, platform, chat) for chat in chats])
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:

@@ -75,17 +75,20 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     result = hand.result
     if any(r.timed_out for r in result.seats):
         game = game.end()  # R7.7: the game ends after a hand with a timeout
-    if any((p := t.player_of(s)) is not None and p.leaving for s in result.order):
-        game = game.end()  # a player leaving ends the game: it is settled now (R7.6)
+    if any(st.leaving and st.seat in game.totals for st in t.seats.values()):
+        game = game.end()  # a player of the game leaving ends it: it is settled now (R7.6)
+    # every player of the game is settled (R7.6), one sitting this hand out too
+    order = [*result.order, *(s for s in sorted(game.totals) if s not in result.order)]
+    order = [s for s in order if s in t.seats]
     deltas: dict[int, int] = {}
     notes: list[str] = []
     settled = None
     if game.over and t.tournament is not None:  # chips move at the end of a game (R8.7)
         if tournaments.running(t):
-            settled = t.tournament.settle(game.pairs(result.order))
+            settled = t.tournament.settle(game.pairs(order))
         notes = tournaments.after_settlement(t, settled)
     elif game.over:
-        deltas = settle_pairs(t, result.order, game.pairs(result.order))  # R7.6
+        deltas = settle_pairs(t, order, game.pairs(order))  # R7.6
     t.chinese = game
     record = result.to_json()
     record["chinese"] = game.to_json()

@@ -31,6 +31,7 @@ __all__ = [
     "close_with",
     "deal",
     "end_game",
+    "leaves_after_hand",
     "maybe_start",
     "settle_apart",
     "settle_pairs",
@@ -91,6 +92,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     or only computer players, the table goes back to the lobby."""
     if t.hand is not None:
         return
+    # settings changed during the hand apply now, before who can play is decided: a point
+    # raised past the stacks must send the table to the lobby, not make the deal fail
+    apply_pending(t)
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
@@ -251,6 +255,17 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
     moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
     text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
     t.owe("post", Screen(text))
+
+
+def leaves_after_hand(t: LiveTable, seat: SeatState) -> bool:
+    """Whether ``seat`` leaving now, even not dealt in, must wait for the end of the hand
+    being played (or revealed): the round's points (R8.3) or its Chinese Poker game (R7.6)
+    are settled before it leaves, and a settlement in the middle of a hand would take that
+    hand's number (and ending the game would leave the hand without it)."""
+    playing = (t.hand is not None and not t.hand.is_over) or t.reveal is not None
+    owed = t.match is not None and bool(t.match.round_pairs)
+    in_game = t.chinese is not None and seat.seat in t.chinese.totals
+    return playing and (owed or in_game) and t.tournament is None
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
-from bot.service.dealing import close_now, end_game, maybe_start, stand_up
+from bot.service.dealing import close_now, end_game, leaves_after_hand, maybe_start, stand_up
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
@@ -255,6 +255,10 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         async with rt.transition(t):
             seat.leaving = True  # Chinese Poker: leaves once the reveal is over
         return Reply(tr(lang, "reply.leave_after_hand"))
+    if leaves_after_hand(t, seat):  # not dealt in, but owes points (R8.3, R7.6): after it
+        async with rt.transition(t):
+            seat.leaving = True
+        return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     async with rt.transition(t) as tx:
         if t.chinese is not None and t.chinese.totals.get(seat.seat):
             end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)

@@ -35,7 +35,7 @@ from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
 from bot.service.runtime import Runtime, TransitionFailed
-from bot.texts import tr
+from bot.texts import grouped, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
@@ -579,8 +579,7 @@ assert len(_BY_CODE) == len(SETTINGS), "button codes must differ"
 def _number(value: float, lang: str = "en") -> str:
     """A number as people write it: whole numbers without ``.0``, thousands grouped."""
     if float(value).is_integer():
-        text = f"{int(value):,}"
-        return text.replace(",", "\u00a0") if lang == "ru" else text
+        return grouped(int(value), lang)
     return f"{value:.10g}"
 
 

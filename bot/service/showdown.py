@@ -86,7 +86,9 @@ def close_hand(
             hand.to_json(),
             record,
             players,
-            {players[s]: d for s, d in deltas.items()},
+            # the round's points (R8.3) may be owed by a seat not dealt in now (sitting out
+            # after a timeout, R8.6): every seat with a delta moves, the hand's players or not
+            {t.seats[s].player_id: d for s, d in deltas.items()},
         )
     )
     for s, d in deltas.items():

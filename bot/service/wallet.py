@@ -13,7 +13,7 @@ from bot.model import Actor, LiveTable, Reply
 from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
-from bot.texts import tr
+from bot.texts import grouped, tr
 from storage.api import Community, InsufficientFunds
 
 __all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "top"]
@@ -150,7 +150,7 @@ async def grant(
     if not target:
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:
-        limit = f"{KUSH_LIMIT:,}"
+        limit = grouped(KUSH_LIMIT, lang)
         return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
     if player is None and target_name is not None:
@@ -158,7 +158,7 @@ async def grant(
     if player is None:
         return Reply(tr(lang, "reply.unknown_player", name=target), alert=True)
     if player.balance + value > BALANCE_LIMIT:
-        limit = f"{BALANCE_LIMIT:,}"
+        limit = grouped(BALANCE_LIMIT, lang)
         text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
         return Reply(text, alert=True)
     try:

@@ -15,7 +15,8 @@ its screens into Telegram messages. It holds no game rules.
 * Chats that change under the table (issue 15): a group upgraded to a supergroup (the service
   message, or a write refused with ``migrate_to_chat_id``) takes its table, wallets and
   history to the new id; a deleted table message is posted again; a player who blocked the bot
-  mid-hand is marked unreachable (the group shows the link to the private chat).
+  mid-hand is marked unreachable (the group shows the link to the private chat); a group that
+  removes the bot (``my_chat_member``) has its table closed after the hand in progress.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from telegram.ext import (
     Application,
     ApplicationBuilder,
     CallbackQueryHandler,
+    ChatMemberHandler,
     CommandHandler,
     ContextTypes,
     MessageHandler,
@@ -90,6 +92,14 @@ COMMANDS = (
     ("closetable", "admins: close the table / закрыть стол"),
     ("grant", "admins: give kush / выдать куши"),
     ("help", "help / помощь"),
+)
+
+
+#: commands of a player's own seat, wallet or hands: refused when sent as a chat (an anonymous
+#: admin, a channel), whose every sender would share one player
+PERSONAL = frozenset(
+    {"join", "ready", "leave", "topup", "sitout", "back"}
+    | {"balance", "history", "daily", "stats", "replay", "hand"}
 )
 
 
@@ -351,6 +361,18 @@ def _request_key(update: Update) -> str:
     return f"tg:{chat.id if chat else ''}:{update.update_id}"
 
 
+def _anonymous_admin(update: Update) -> bool:
+    """Sent as the group itself: what an anonymous admin writes comes from GroupAnonymousBot
+    with the group as ``sender_chat`` (Telegram tells no more; only admins can do it)."""
+    msg, chat = update.effective_message, update.effective_chat
+    return (
+        msg is not None
+        and chat is not None
+        and msg.sender_chat is not None
+        and msg.sender_chat.id == chat.id
+    )
+
+
 def _chat(chat: Chat) -> ChatRef:
     private = chat.type == ChatType.PRIVATE
     return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private)
@@ -425,10 +447,16 @@ class TelegramAdapter:
             "closetable": self._closetable,
             "start": self._start,
         }
+        # a command runs once, when it is sent: an edit of it (``edited_message``, which
+        # python-telegram-bot's CommandHandler takes by default) would run it again, say a
+        # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
-            self.app.add_handler(CommandHandler(name, handler))
+            if name in PERSONAL:
+                handler = self._personal(handler)
+            self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
+        self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -540,20 +568,46 @@ class TelegramAdapter:
                 return
             self._remember(update.effective_user)
             args = [context.args[0] if context.args else ""] if first_arg else []
-
-            async def answer(reply: Reply) -> None:
-                await self._reply(update, reply)
-
+            answer = self._answer_once(update)
             extra = {"request": _request_key(update)} if request else {}
-            await method(
+            reply = await method(
                 _chat(update.effective_chat),
                 _actor(update.effective_user),
                 *args,
                 answer=answer,
                 **extra,
             )
+            await answer(reply)  # a refusal before any table step (no table here, say)
 
         return handler
+
+    def _answer_once(self, update: Update) -> Callable[[Reply], Awaitable[None]]:
+        """The ``answer=`` of a table command: replies once, either as soon as its step is
+        committed or, for a refusal that never reached a step, with the returned reply."""
+        answered = False
+
+        async def answer(reply: Reply) -> None:
+            nonlocal answered
+            if not answered:
+                answered = True
+                await self._reply(update, reply)
+
+        return answer
+
+    def _personal(self, handler: Any) -> Any:
+        """A player's command (:data:`PERSONAL`): sent as a chat (``sender_chat``: an
+        anonymous admin, a channel) it is answered with how to play instead."""
+
+        async def personal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            msg = update.effective_message
+            if msg is not None and msg.sender_chat is not None:
+                user = update.effective_user
+                lang = language_of(user.language_code if user else None)
+                await self._reply(update, Reply(tr(lang, "reply.anonymous"), alert=True))
+                return
+            await handler(update, context)
+
+        return personal
 
     async def _is_admin(self, chat_id: str, user_id: str) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s)."""
@@ -592,7 +646,9 @@ class TelegramAdapter:
             return None
         self._remember(user)
         ref = _chat(chat)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        )
         return ref, _actor(user), admin
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -617,11 +673,8 @@ class TelegramAdapter:
         who = await self._as_admin(update)
         if who is None:
             return
-
-        async def answer(reply: Reply) -> None:
-            await self._reply(update, reply)
-
-        await self.service.close_table(*who, answer=answer)
+        answer = self._answer_once(update)
+        await answer(await self.service.close_table(*who, answer=answer))
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
@@ -637,7 +690,9 @@ class TelegramAdapter:
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
-        admin = not ref.private and await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        )
         reply = await self.service.grant(
             ref, _actor(user), admin, target, amount, key=_request_key(update)
         )
@@ -676,6 +731,17 @@ class TelegramAdapter:
             await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
         elif msg.migrate_from_chat_id:
             await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
+
+    async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``my_chat_member``: the bot's own status in a chat changed. Removed from a group
+        (``kicked`` or ``left``), its table closes (the service finishes the hand in progress
+        first and returns the stacks, R8.2a)."""
+        change = update.my_chat_member
+        if change is None or change.chat.type == ChatType.PRIVATE:
+            return  # a user who blocks the bot is found out by the 403 of a write
+        if change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+            log.info("the bot was removed from %s: its table closes", change.chat.id)
+            await self.service.chat_left(PLATFORM, str(change.chat.id))
 
     # -- errors ----------------------------------------------------------------------------
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

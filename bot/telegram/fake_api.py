@@ -31,6 +31,14 @@ from aiohttp import web
 __all__ = ["ApiCall", "FakeTelegram", "FakeUser", "Photo", "too_many"]
 
 BOT_ID = 900000001
+#: the user Telegram shows as the sender of a group's service messages and of what its
+#: anonymous admins write (GroupAnonymousBot)
+ANONYMOUS_ADMIN = {
+    "id": 1087968824,
+    "is_bot": True,
+    "first_name": "Group",
+    "username": "GroupAnonymousBot",
+}
 BOT_USERNAME = "ofc_test_bot"
 
 
@@ -105,6 +113,7 @@ class FakeTelegram:
         self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
+        self.removed_from: set[int] = set()  # groups the bot was removed from
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
         self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
@@ -229,6 +238,13 @@ class FakeTelegram:
                 "parameters": {"migrate_to_chat_id": moved},
             }
             return web.json_response(body, status=400)
+        if int(params.get("chat_id") or 0) in self.removed_from:
+            body = {
+                "ok": False,
+                "error_code": 403,
+                "description": "Forbidden: bot was kicked from the group chat",
+            }
+            return web.json_response(body, status=403)
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})
@@ -455,11 +471,29 @@ class FakeTelegram:
                 "message_id": next(self._message_ids),
                 "date": int(time.time()),
                 "chat": self.chats[chat_id],
-                "from": {"id": 1087968824, "is_bot": True, "first_name": "Group"},
+                "from": dict(ANONYMOUS_ADMIN),
                 field_name: value,
             }
             self.messages[(chat_id, msg["message_id"])] = msg
             await self.push({"message": msg})
+
+    async def remove_bot(self, chat_id: int, by: FakeUser) -> None:
+        """``by`` removes the bot from the group ``chat_id``: the bot gets the
+        ``my_chat_member`` update (its new status ``kicked``) and from now on every write
+        there is refused with 403 "bot was kicked from the group chat"."""
+        self.removed_from.add(chat_id)
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
+        await self.push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat_of(chat_id),
+                    "from": by.to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": bot, "status": "member"},
+                    "new_chat_member": {"user": bot, "status": "kicked", "until_date": 0},
+                }
+            }
+        )
 
     def group(self, chat_id: int, title: str = "Friends") -> dict[str, Any]:
         chat = {"id": chat_id, "type": "supergroup", "title": title}
@@ -490,6 +524,25 @@ class FakeTelegram:
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         if reply_to is not None and (chat_id, reply_to) in self.messages:
             msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def send_anonymous(self, chat_id: int, text: str) -> int:
+        """An anonymous admin of the group writes ``text``: Telegram sends it from
+        GroupAnonymousBot with ``sender_chat`` the group itself; returns the message id."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": dict(ANONYMOUS_ADMIN),
+            "sender_chat": self._chat_of(chat_id),
+            "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id

@@ -144,7 +144,14 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     clock.now += 30
     await service.run_due()
     assert t.hand is None and t.hand_no == 0 and t.phase.value == "lobby"
+    # the lobby says what it waits for: both are ready, so "the hand starts when everyone
+    # seated (2+) is ready" would be wrong
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.bots_wait")), lobby
+    assert tr("en", "lobby.hint") not in lobby
     await service.join(GROUP, ALICE)
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.hint")), lobby
     await service.ready(GROUP, ALICE)
     assert t.hand is not None and len(t.hand.order) == 3
     await play_hand_with_bots(service, presenter, clock)
@@ -153,6 +160,7 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     clock.now += 60
     await service.run_due()
     assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
+    assert presenter.tables[GROUP.chat_id][-1].text.endswith(tr("en", "lobby.bots_wait"))
     assert await check_store(store) == []
 
 
@@ -167,3 +175,73 @@ async def test_leaderboards_list_members_not_computer_players() -> None:
     for period in ("", "all"):
         reply = await service.top(GROUP, ALICE, period)
         assert "Alice" in reply.text and "Anna" not in reply.text, reply.text
+
+
+async def test_r7_6_removebot_during_a_chinese_reveal_waits_for_it_and_settles_the_game() -> None:
+    """/removebot while a Chinese Poker hand is being revealed (R7.4): the computer player
+    stands up once the reveal is over, as a person who leaves does, and its game is settled
+    (R7.6). It used to stand up at once: the revealed hand then named a seat no longer at
+    the table, so the table's snapshot could not be read back (a restart or a refused step
+    failed on it) and the reveal's settlement broke."""
+    from bot.model import LiveTable
+
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.settings(GROUP, ALICE, True, ["game", "chinese"])
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await press_auto_and_confirm(service, presenter, ALICE)
+    while t.reveal is None:  # the computer player arranges: the reveal begins
+        assert t.bot_due is not None
+        clock.now = t.bot_due
+        await service.run_due()
+    reply = await service.remove_bot(GROUP, ALICE, True)
+    assert not reply.alert, reply.text
+    bots = [s for s in t.seats.values() if s.bot]  # still seated for the reveal
+    assert len(bots) == 1 and bots[0].leaving
+    LiveTable.from_json(service.rt.snapshot(t), clock.now)  # the state reads back
+    for _ in range(20):  # the reveal plays out (R7.4); the game ends with the bot gone
+        if not any(s.bot for s in t.seats.values()):
+            break
+        clock.now += 31
+        await service.run_due()
+    assert not any(s.bot for s in t.seats.values()) and t.reveal is None
+    assert t.chinese is None  # the game was settled (R7.6)
+    history = await store.hand_history(t.seats[next(iter(t.seats))].player_id, 5)
+    assert history and all("kush" in h.result for h in history)
+    LiveTable.from_json(service.rt.snapshot(t), clock.now)
+    assert await check_store(store) == []
+
+
+async def test_r7_6_removebot_between_chinese_hands_settles_the_game_first() -> None:
+    """/removebot between two hands of a Chinese Poker game to 51 points: the game is
+    settled on the current points before the computer player stands up (R7.6), as when a
+    person leaves; its points used to be dropped with the seat."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.settings(GROUP, ALICE, True, ["game", "chinese"])
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await press_auto_and_confirm(service, presenter, ALICE)
+    for _ in range(40):  # the bot arranges, the reveal plays out: between hands
+        if t.hand_no == 1 and t.hand is None and t.reveal is None:
+            break
+        clock.now = t.bot_due if t.bot_due is not None else clock.now + 4
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None and not t.chinese.over
+    totals = dict(t.chinese.totals)
+    reply = await service.remove_bot(GROUP, ALICE, True)
+    assert reply.text == tr("en", "bot.removed", name="🤖 Anna")
+    assert t.chinese is None and not any(s.bot for s in t.seats.values())
+    alice = t.seats[next(iter(t.seats))]
+    last = (await store.hand_history(alice.player_id, 1))[0]
+    assert "kush" in last.result and last.number == 2, last  # the game's own settlement
+    assert totals and await check_store(store) == []

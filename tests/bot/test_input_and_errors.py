@@ -5,7 +5,9 @@ unexpected exception is answered ("nothing changed") and logged once."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +136,87 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert answer["show_alert"] is True
         assert answer["text"] == "Something went wrong; nothing changed. Please try again."
         assert len(_errors(caplog)) == 1
+
+
+async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Path) -> None:
+    """Every command gets an answer: a table command the service refuses before it reaches a
+    table step (no table in the chat, a private chat, /closetable by a non-admin) is answered
+    with the refusal, as a refused press is."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for command in ("/join", "/ready", "/sitout", "/back", "/leave"):
+            reply = await w.say(BOB, command)
+            assert reply["text"] == "Здесь нет открытого стола. Откройте: /newtable.", command
+        reply = await w.say(ALICE, "/closetable")
+        assert reply["text"] == "No open table here. Start one with /newtable.", reply
+        reply = await w.say(ALICE, "/join", chat_id=ALICE.id)
+        assert reply["text"] == "No open table here. Start one with /newtable.", reply
+        await w.say(ALICE, "/newtable")
+        reply = await w.say(BOB, "/closetable")
+        assert reply["text"] == "Это могут только администраторы группы.", reply
+        assert w.service.tables, "the table stays open"
+        reply = await w.say(BOB, "/join")  # a step taken: answered once, not twice
+        await w.settle()
+        quoting = [
+            c
+            for c in w.fake.calls_of("sendMessage")
+            if (c.params.get("reply_parameters") or {}).get("message_id")
+            == reply["reply_parameters"]["message_id"]
+        ]
+        assert len(quoting) == 1, [c.params["text"] for c in quoting]
+
+
+async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
+    """Telegram sends an ``edited_message`` when a user edits a message: a command is run
+    once, when it is sent. An admin who fixes "/grant @bob 1000" to "/grant @bob 100" must
+    not give Bob 1,100, and an edited /addbot must not seat a second computer player."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")  # Bob is known in the group: 1,000
+        reply = await w.say(ALICE, "/grant @bob 1000")
+        assert reply["text"] == "Bob: +1000 kush, balance 2000.", reply
+        await w.say(ALICE, "/newtable")
+        await w.say(ALICE, "/addbot")
+        sent = len(w.fake.calls_of("sendMessage"))
+        commands = [
+            mid
+            for (chat, mid), m in w.fake.messages.items()
+            if chat == GROUP_ID and str(m.get("text", "")).startswith(("/grant", "/addbot"))
+        ]
+        assert len(commands) == 2
+        for mid in commands:
+            edited = dict(w.fake.messages[(GROUP_ID, mid)], edit_date=int(time.time()))
+            edited["text"] = edited["text"].replace("1000", "100")
+            w.fake.messages[(GROUP_ID, mid)] = edited
+            await w.fake.push({"edited_message": edited})
+        await asyncio.sleep(0.5)  # the edits are fetched and handled (or ignored)
+        await w.settle()
+        reply = await w.say(BOB, "/balance")
+        assert reply["text"] == "Bob: 2000 kush на балансе, 0 на столе.", reply
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
+        assert len(w.fake.calls_of("sendMessage")) == sent + 1  # only the /balance reply
+
+
+async def test_an_anonymous_admin_is_an_admin_but_not_a_player(tmp_path: Path) -> None:
+    """A group admin who writes anonymously is sent as the group (GroupAnonymousBot, with the
+    group as ``sender_chat``): their admin commands work; a player's command is refused with
+    how to play, since every anonymous admin would share one seat and one wallet."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+
+        async def anonymous(text: str) -> str:
+            mid = await w.fake.send_anonymous(GROUP_ID, text)
+            reply = await w.fake.wait_for(lambda: w.fake.reply_to(GROUP_ID, mid))
+            return str(reply["text"])
+
+        assert (await anonymous("/settings hand_seconds 30")).startswith("Saved: hand_seconds")
+        assert (await anonymous("/newtable")) == "Table #1 is open."
+        assert (await anonymous("/addbot")).startswith("🤖 Anna (normal) sits down")
+        for command in ("/join", "/balance", "/daily", "/stats"):
+            text = await anonymous(command)
+            assert text == "Sent as the group (an anonymous admin): send it as yourself to play."
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert await w.store.find_player(community.id, "1087968824") is None

@@ -209,7 +209,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         await term.reopen("chinese")
         await term.lobby()
         await term.send(term.group_buttons["Join"])
-        await term.read_until("You sit at seat|Вы за местом")
+        await term.read_until("You sit at seat|Вы сели на место")
         await term.send(term.group_buttons["Ready"])
         await term.play_until(r"^🀄 Reveal")
         # the reveal names both players with their points, then every box with its points
@@ -272,7 +272,7 @@ async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_pat
     fits the state (seated, not ready: the Ready button's number, not "your hand's buttons"),
     and flags the resumed table cannot take are said to wait for the next table."""
     first = await _sandbox_session(tmp_path, ["g1"])
-    assert any("You sit at seat" in x or "Вы за местом" in x for x in first)
+    assert any("You sit at seat" in x or "Вы сели на место" in x for x in first)
     again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30", "--bots", "2")
     assert (
         "» --bots applies to a new table only; /addbot [easy|normal|strong] seats one more "
@@ -313,10 +313,10 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
         await term.read_until(r"^» 🤖 Boris stands up\.$")
         # the lobby is printed again with Anna alone (no hand starts: no person is seated)
         start = len(term.lines)
-        await term.read_until(r"^The hand starts when")
+        await term.read_until(r"^🤖 Computer players do not play each other")
         while not any(x.startswith("1. 🤖 Anna") for x in term.lines[start:]):
             start = len(term.lines)
-            await term.read_until(r"^The hand starts when")
+            await term.read_until(r"^🤖 Computer players do not play each other")
         assert not any("Boris" in x for x in term.lines[start:])
         await term.send("/removebot")
         await term.read_until(r"^» 🤖 Anna stands up\.$")

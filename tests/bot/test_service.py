@@ -258,6 +258,17 @@ async def test_leave_between_hands_cashes_out(env) -> None:  # type: ignore[no-u
     assert alice is not None and alice.balance == 1000
 
 
+async def test_russian_join_and_sitout_replies_read_as_sentences(env) -> None:  # type: ignore[no-untyped-def]
+    """The Russian replies to Join and /sitout are whole sentences ("Вы за местом 1" and
+    "Вы пропускаете со следующей раздачи" were not Russian)."""
+    service, _presenter, _store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    reply = await service.join(GROUP, BOB)
+    assert reply.text == "Вы сели на место 1. Нажмите «Готов», чтобы внести взнос."
+    reply = await service.sit_out(GROUP, BOB)
+    assert reply.text == "Со следующей раздачи вы пропускаете игру. /back — вернуться."
+
+
 async def test_r8_5_clocks_survive_a_restart_without_counting_the_downtime(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, clock = env
     t = await seated(service, ALICE, BOB)

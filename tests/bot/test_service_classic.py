@@ -3,12 +3,21 @@ store with a recording presenter."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from bot.model import Actor, ChatRef
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload
 from bot.service import TableService
+from storage.api import Store
+from storage.check import check_store
+from storage.memory import MemoryStore
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-200", "-200", "Classic")
@@ -233,3 +242,179 @@ async def test_r4_5_chinese_keyboard_by_rank_and_reveal_lines_name_their_box(env
     assert any(
         "  Top: " in s.text and "  Middle: " in s.text for s in presenter.tables[GROUP.chat_id]
     )
+
+
+@pytest.mark.parametrize("sqlite", [False, True])
+async def test_r8_3_r8_6_a_round_settles_the_points_of_a_player_sitting_out(
+    sqlite: bool, tmp_path: Path
+) -> None:
+    """settle_per_round with three players (R8.3): Carol's moves are made for her in the first
+    hand (R8.5), so she sits out from the next match (R8.6). The round then ends on a hand
+    she is not dealt in: its settlement still moves her points of the first hand, and the
+    hand ends (the settlement looked up only the hand's own players and failed, so the last
+    Confirm was refused for ever and the round's kush never moved)."""
+    store: Store = await SqliteStore.open(tmp_path / "r.sqlite3") if sqlite else MemoryStore()
+    clock = Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="ofc", settle_per_round="on")
+    await start(service, [ALICE, BOB, CAROL], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    carol = next(s for s in t.seats.values() if s.user_id == CAROL.user_id)
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None and t.hand_no == 1:
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        if player is carol:
+            clock.now += 181  # Carol is away: budget and bank run out (R8.5)
+            await service.run_due()
+        else:
+            await auto_street(service, presenter, by_id[player.user_id])
+    first = await store.hand_history(carol.player_id, 1)
+    owed = sum(r["points"] for r in first[0].result["seats"] if r["seat"] == carol.seat)
+    assert first[0].result["kush"] == {}  # the round is not over
+    for _ in range(6):  # until the round ends; Carol sits out (R8.6)
+        if t.match is not None and not t.match.round_pairs and t.hand_no > 1:
+            break
+        assert t.hand is not None and carol.seat not in t.hand.order
+        await play_hand(service, presenter, [ALICE, BOB])
+    assert t.match is not None and t.match.round_pairs == ()
+    assert carol.sitting_out and carol.stack == 200 + owed
+    assert sum((await store.stacks(t.id)).values()) == 600
+    assert await check_store(store) == []
+    if isinstance(store, SqliteStore):
+        await store.close()
+
+
+async def _chinese_with_carol_sitting_out(
+    clock: Clock, store: Store
+) -> tuple[TableService, FakePresenter, Any]:
+    """A Chinese Poker game to 51 (R7.1) of Alice, Bob and Carol; after its first hand Carol
+    sits out, and the second hand is dealt to Alice and Bob only. Returns the service, its
+    presenter and the table."""
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", reveal_pause_seconds="0")
+    await service.new_table(GROUP, ALICE, "chinese")
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    for a in (ALICE, BOB, CAROL):
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    for a in (ALICE, BOB, CAROL):
+        await auto_street(service, presenter, a)
+    assert not (await service.sit_out(GROUP, CAROL)).alert
+    for _ in range(6):  # the reveal (R7.4); the next hand is dealt without Carol
+        if t.hand is not None and t.hand_no == 2:
+            break
+        clock.now += 1
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 2
+    assert t.chinese is not None and not t.chinese.over and 2 in t.chinese.totals
+    return service, presenter, t
+
+
+def _owed_to(seat: int, totals: dict[int, int]) -> int:
+    """R7.6: what ``seat`` receives when the game is settled each-with-each (1 kush a point)."""
+    return sum(totals[seat] - p for s, p in totals.items() if s != seat)
+
+
+async def test_r7_6_a_game_ended_while_a_player_sits_out_settles_their_points_too(
+    tmp_path: Path,
+) -> None:
+    """R7.6: every pair of the game's players exchanges the difference of their points. Carol
+    played the game's first hand and sits out the second, which ends the game (Bob's time runs
+    out, R7.7): she is still settled with the others (only the last hand's players were)."""
+    clock, store = Clock(), MemoryStore()
+    service, presenter, t = await _chinese_with_carol_sitting_out(clock, store)
+    totals = dict(t.chinese.totals)
+    await auto_street(service, presenter, ALICE)
+    clock.now += 181  # Bob never arranges: the game ends on the current score (R7.7)
+    for _ in range(6):
+        await service.run_due()
+        clock.now += 1
+    assert t.chinese is None or t.chinese.hands == 0  # a new game
+    last = (await store.export_hands(t.id))[-1]["result"]
+    final = {int(k): int(v) for k, v in last["chinese"]["totals"].items()}
+    assert last["chinese"]["over"] and final[2] == totals[2]
+    carol = t.seats[2]
+    assert carol.user_id == CAROL.user_id
+    assert carol.stack == 200 + _owed_to(2, final), (final, carol.stack)
+    assert sum(s.stack for s in t.seats.values()) == 600
+    assert await check_store(store) == []
+
+
+async def test_r7_6_a_player_sitting_out_who_leaves_mid_hand_goes_after_it(
+    tmp_path: Path,
+) -> None:
+    """Carol, sitting out with points in the game, leaves while Alice and Bob play: she
+    leaves when the hand ends, and the game ends with her then (R7.6). Ending the game at
+    once took the running hand's number and left the hand without its game: its reveal
+    failed at every tick and the table was stuck."""
+    clock, store = Clock(), MemoryStore()
+    service, presenter, t = await _chinese_with_carol_sitting_out(clock, store)
+    reply = await service.leave(GROUP, CAROL)
+    assert not reply.alert and t.seat_of(CAROL.user_id) is not None, reply.text
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    for _ in range(6):
+        if t.seat_of(CAROL.user_id) is None:
+            break
+        clock.now += 1
+        await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None and t.hand_no >= 2
+    numbers = [h["number"] for h in await store.export_hands(t.id)]
+    assert numbers == sorted(set(numbers)), numbers
+    community = await store.community("telegram", GROUP.chat_id)
+    carol = await store.find_player(community.id, CAROL.user_id)
+    assert carol is not None
+    assert sum(s.stack for s in t.seats.values()) + carol.balance == 600 + 800
+    last = (await store.export_hands(t.id))[-1]["result"]
+    assert last["chinese"]["over"]  # the game ended with her leaving (R7.6)
+    assert await check_store(store) == []
+
+
+async def test_r4_2_a_restart_during_a_double_boxes_hand_resumes_both_clocks(
+    tmp_path: Path,
+) -> None:
+    """R4.2 with R8.5: a restart in the middle of a heads-up double boxes hand keeps one
+    clock per player. The restore read the stored clocks (one per player, keyed by table seat)
+    as the per-board clocks of old snapshots, so Bob's clock (seat 1) was taken for Alice's
+    second board (board 1) and dropped: resuming the hand failed and the bot could not
+    start."""
+    store: Store = await SqliteStore.open(tmp_path / "d.sqlite3")
+    clock = Clock()
+
+    def service_on() -> tuple[TableService, FakePresenter]:
+        s = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False)
+        p = FakePresenter()
+        s.register(p)
+        return s, p
+
+    service, presenter = service_on()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.owners == {0: 0, 1: 0, 10: 1, 11: 1}
+    await auto_street(service, presenter, ALICE)
+    clock.now += 7
+    bank_left = {s: c.left(clock.now) for s, c in t.clocks.items()}
+    await service.stop()
+    service, presenter = service_on()
+    await service.start()  # used to raise KeyError
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and sorted(t.clocks) == [0, 1]
+    assert {s: c.left(clock.now) for s, c in t.clocks.items()} == bank_left
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand_no == 2 or t.hand is None
+    assert await check_store(store) == []
+    await service.stop()
+    await store.close()

@@ -9,6 +9,7 @@ import asyncio
 import dataclasses
 import math
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -300,6 +301,21 @@ async def test_grant_amounts_are_bounded_with_a_clear_refusal(sqlite: bool, tmp_
             await store.close()
 
 
+async def test_grant_bounds_in_russian_group_thousands_with_spaces() -> None:
+    """In Russian a comma is the decimal sign: the /grant refusals group thousands with a
+    no-break space, as the settings' ranges do ("1,000" would read as one)."""
+    service, _ = new_service(MemoryStore())
+    await service.balance(GROUP, BORIS)
+    reply = await service.grant(GROUP, BORIS, True, "2", "1000000000001", "r1")
+    assert reply.alert and "1\u00a0000\u00a0000\u00a0000\u00a0000" in reply.text, reply.text
+    assert re.search(r"\d,\d", reply.text) is None, reply.text
+    for n in range(BALANCE_LIMIT // KUSH_LIMIT):
+        await service.grant(GROUP, BORIS, True, "2", str(KUSH_LIMIT), f"more{n}")
+    reply = await service.grant(GROUP, BORIS, True, "2", str(KUSH_LIMIT), "r2")
+    assert reply.alert and "1\u00a0000\u00a0000\u00a0000\u00a0000\u00a0000" in reply.text
+    assert re.search(r"\d,\d", reply.text) is None, reply.text
+
+
 # -- random input (hypothesis) -----------------------------------------------------------------
 numbers = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30).map(str),
@@ -369,3 +385,46 @@ async def test_an_option_of_another_game_shows_the_value_saved_and_unknown_names
     assert reply.alert and reply.text.startswith(tr("en", "reply.settings_unknown", name="foo"))
     shown = (await say(service, "payouts")).text
     assert tr("en", "settings.default_payouts") in shown
+
+
+# -- a setting changed during a hand -----------------------------------------------------------
+@pytest.mark.parametrize("next_hand_delay", [0.0, 5.0])
+async def test_r8_2_a_point_raised_mid_hand_past_the_stacks_still_ends_the_hand(
+    next_hand_delay: float,
+) -> None:
+    """An admin raises kush_per_point during a hand to more than either stack holds (R8.2:
+    the new value waits for the next hand). The hand still ends and is settled; the next deal
+    finds nobody who can pay a point and the table goes back to the lobby, offering the
+    top-up. (The new point used to apply between the check of who can play and the deal,
+    whose GameError rolled the last Confirm back: the hand could never end, and with a delay
+    the timer died on it.)"""
+    from tests.bot.test_service import press_auto_and_confirm
+
+    clock = [1_000_000.0]
+    store = MemoryStore()
+    service = TableService(
+        store, clock=lambda: clock[0], rng=random.Random(5), next_hand_delay=next_hand_delay,
+        timers=False,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BORIS):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand_no == 1
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "1000"])
+    assert not reply.alert, reply.text
+    by_id = {a.user_id: a for a in (ALICE, BORIS)}
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.hand.to_act[0]
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[seat].user_id])
+    clock[0] += next_hand_delay
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
+    assert t.options.kush_per_point == 1000
+    assert sum(s.stack for s in t.seats.values()) == 400  # settled at 1 kush a point
+    community = await store.community("telegram", "-100")
+    assert len(await store.hand_history(t.seats[0].player_id, 5)) == 1
+    assert await check_store(store) == [], community

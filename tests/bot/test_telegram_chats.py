@@ -13,6 +13,7 @@ from bot.model import ChatRef
 from bot.screens import Payload
 from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
 
@@ -244,3 +245,64 @@ async def test_a_player_who_blocks_the_bot_mid_hand_is_shown_the_link(tmp_path: 
         cards = t.hand.current_cards(1)
         await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (0,), timeout=8)
         assert set(cards) <= set(t.hand.board_of(1).cards())  # placed for him (R8.5)
+
+
+async def balances(w: World) -> dict[str, int]:
+    """Balance plus stack of every member of the group (a closed table holds no stack)."""
+    community = await w.store.community("telegram", str(GROUP_ID))
+    return {p.name: total for p, total in await w.store.leaderboard(community.id)}
+
+
+async def wallets(w: World) -> dict[str, int]:
+    """Balance (without stacks) of every member of the group."""
+    community = await w.store.community("telegram", str(GROUP_ID))
+    out = {}
+    for p, _ in await w.store.leaderboard(community.id):
+        found = await w.store.find_player(community.id, p.user_id)
+        assert found is not None
+        out[p.name] = found.balance
+    return out
+
+
+async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """Case 9 (R8.2a): an admin removes the bot from the group mid-hand (``my_chat_member``,
+    status ``kicked``; every group write refused with 403 from then on). The hand in
+    progress is finished in the private chats and settled, then the table closes and every
+    stack goes back to its balance, as after /closetable: no more hands are dealt into a
+    chat nobody can read."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        first = t.seats[0].player_id
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: t.closing)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id not in w.service.tables and t.hand is None
+        assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
+        totals = await balances(w)
+        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
+        assert await wallets(w) == totals  # no kush left at the table
+        assert len(await w.store.hand_history(first, 5)) == 1  # settled once
+        assert await check_store(w.store) == []
+
+
+async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_once(
+    tmp_path: Path,
+) -> None:
+    """Case 9 between hands: the table is closed at once and the buy-in of a ready player
+    goes back to their balance (R8.2a)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        await w.press_lobby(ALICE, "r")
+        t = next(iter(w.service.tables.values()))
+        assert t.seats[0].stack == 200
+        await w.fake.remove_bot(GROUP_ID, by=BOB)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await wallets(w) == {"Alice": 1000}  # the buy-in is back
+        assert await check_store(w.store) == []

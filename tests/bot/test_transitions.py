@@ -348,6 +348,67 @@ async def test_case5_settle_per_round_settles_the_round_before_a_stack_leaves(ho
     assert await check_store(store) == []
 
 
+@pytest.mark.parametrize("who", ["person", "computer player"])
+async def test_case5_a_stack_not_in_the_hand_leaves_after_it_when_round_points_are_owed(
+    who: str,
+) -> None:
+    """settle_per_round (R8.3): Carol played the round's first hand, then sits out (R8.6) or,
+    as a computer player, is stood up with /removebot, while Alice and Bob play the second.
+    Her round points must be settled before her stack leaves, and a settlement of its own in
+    the middle of a hand took the hand's number: the hand's buttons all went out of date
+    and its own settlement was refused (the same number twice), so the hand never ended.
+    She now leaves when the hand ends, her points settled with the round."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    if who == "person":
+        players = [ALICE, BOB, CAROL]
+    else:
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        players = [ALICE, BOB]
+    for a in players:
+        await service.join(GROUP, a)
+    for a in players:
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    carol = next(s for s in t.seats.values() if s.user_id not in (ALICE.user_id, BOB.user_id))
+    by_id = {a.user_id: a for a in players}
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.seats[t.owner(t.hand.to_act[0])]
+        if seat.bot:
+            clock.now = t.bot_due or clock.now
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, by_id[seat.user_id])
+    assert t.match is not None and t.match.round_pairs  # owed, not settled
+    owed = sum(
+        p if a == carol.seat else -p for a, b, p in t.match.round_pairs if carol.seat in (a, b)
+    )
+    if who == "person":
+        assert not (await service.sit_out(GROUP, CAROL)).alert
+    else:
+        carol.sitting_out = True  # as after a timeout (R8.6)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and carol.seat not in t.hand.order
+    if who == "person":
+        reply = await service.leave(GROUP, CAROL)
+    else:
+        reply = await service.remove_bot(GROUP, ALICE, True)
+    assert not reply.alert, reply.text
+    await play_out(service, presenter, [ALICE, BOB])  # every button of the hand works
+    assert t.seat_of(carol.user_id) is None  # gone after the hand
+    hands = await store.export_hands(t.id)
+    assert [h["number"] for h in hands] == sorted({h["number"] for h in hands})
+    moved = sum(int(h["result"].get("kush", {}).get(str(carol.seat), 0)) for h in hands)
+    assert moved == owed  # her points of the round, settled before she left
+    assert sum(s.stack for s in t.seats.values()) == 400 - moved
+    assert await check_store(store) == []
+
+
 # -- a sweep: the service "killed" before and after every commit, restarted, finished -------
 async def _drive(
     service: TableService, presenter: FakePresenter, clock: Clock, leave: bool

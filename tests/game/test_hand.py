@@ -275,6 +275,35 @@ def test_r8_5_timeout_on_a_later_street_keeps_the_placed_card_and_discards_the_l
     assert C("7d") in hand.discards_of(0)
 
 
+@pytest.mark.parametrize("safe", [False, True])
+def test_r8_5_timeout_after_all_three_cards_were_placed_discards_the_last_received(
+    safe: bool,
+) -> None:
+    """R3.4 lets a player put all three cards of streets 2–5 in boxes before Confirm (which
+    then asks for the discard). When the clock runs out so, R8.5 keeps the first two received
+    where they are and discards the third (R3.2: two placed, one discarded); the timeout used
+    to keep all three, so the board held one card too many and a later street had no room
+    (with ``safe_autoplay`` the strategy then failed and the hand could never end)."""
+    hand = deal(
+        "As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d",
+        options=RuleOptions(safe_autoplay=safe),
+    )
+    place_all(hand, 0, "b b b b m")
+    place_all(hand, 1, "m m m m m")
+    place_all(hand, 2, "m m m m m")
+    for card, box in (("9d", Box.TOP), ("8d", Box.MIDDLE), ("7d", Box.BOTTOM)):
+        hand.place(0, C(card), box)
+    with pytest.raises(IncompleteStreet):
+        hand.confirm(0)  # a discard is owed
+    applied = hand.timeout(0)
+    assert applied.placements == ((C("7d"), None),)
+    assert hand.board_of(0).top == (C("9d"),) and C("8d") in hand.board_of(0).middle
+    assert C("7d") in hand.discards_of(0) and C("7d") not in hand.board_of(0).cards()
+    assert len(list(hand.board_of(0).cards())) == 7
+    finish(hand)
+    assert hand.result is not None and len(list(hand.board_of(0).cards())) == 13
+
+
 def test_r8_5_fantasyland_timeout_sets_the_first_13_and_discards_the_rest() -> None:
     hand = deal(fantasyland={0: 14, 1: 14}, seats=(0, 1), button=1)
     cards = hand.current_cards(0)

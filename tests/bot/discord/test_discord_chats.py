@@ -1,0 +1,51 @@
+"""A guild or channel that goes away under a table, through the real discord.py client and
+the fake Discord (the counterpart of a Telegram group that removes the bot,
+``tests/bot/test_telegram_chats.py``): its table closes, after the hand in progress if one
+is, and every stack goes back to its balance (R8.2a)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID
+
+
+async def balance_of(w: World, user_id: int) -> int:
+    community = await w.store.community("discord", str(GUILD_ID))
+    player = await w.store.find_player(community.id, str(user_id))
+    assert player is not None
+    return player.balance
+
+
+async def test_a_guild_that_removes_the_bot_closes_its_table_at_once_between_hands(
+    tmp_path: Path,
+) -> None:
+    """GUILD_DELETE (the bot was kicked, not an outage): the lobby closes at once and the
+    ready player's buy-in goes back (R8.2a)."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        await w.press_lobby(ALICE, "j")
+        await w.slash(ALICE, "ready")
+        t = next(iter(w.service.tables.values()))
+        assert await balance_of(w, ALICE.id) == 800
+        await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) == 1000
+        assert await check_store(w.store) == []
+
+
+async def test_a_deleted_table_channel_closes_its_table_after_the_hand(tmp_path: Path) -> None:
+    """CHANNEL_DELETE of the table's channel mid-hand: the hand is finished (by its players,
+    or the clock, R8.5) and the table then closes."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        await w.fake.dispatch(
+            "CHANNEL_DELETE", {"id": str(CHANNEL_ID), "guild_id": str(GUILD_ID), "type": 0}
+        )
+        await w.fake.wait_for(lambda: t.closing)
+        assert t.hand is not None and t.id in w.service.tables  # the hand goes on
