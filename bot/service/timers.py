@@ -1,7 +1,7 @@
 """What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due
 or a top-up asked for during the hand is to be added (R8.2), the next box is revealed or the
-claim time is over (R4.5, R7.5). Each is a transition; one that storage refuses is retried a
-little later (the table is as it was)."""
+claim time is over (R4.5, R7.5). Each is a transition; one that storage refuses, or that fails
+on a bug, is retried a little later (the table is as it was)."""
 
 from __future__ import annotations
 
@@ -83,8 +83,17 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
                 maybe_start(rt, t, tx)
                 tx.group = True
     except TransitionFailed:
-        if rt.timers and t.id in rt.tables:
-            t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")
+        _schedule_retry(rt, t)
+    except Exception:  # a bug must not stop the table's clock for good: it is tried again
+        log.exception("table %s: timer step failed, table rolled back; retrying", t.id)
+        _schedule_retry(rt, t)
+
+
+def _schedule_retry(rt: Runtime, t: LiveTable) -> None:
+    """Try the table's due step again :data:`RETRY_SECONDS` later (the failed one changed
+    nothing: its transition rolled back)."""
+    if rt.timers and t.id in rt.tables:
+        t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")
 
 
 async def _retry(rt: Runtime, t: LiveTable) -> None:
