@@ -821,7 +821,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             tournament_config(s, GameKind(s.game))
         except OptionError as exc:
             message = str(exc)
-            raise SettingRefused(lambda _lang: f"{name}: {message}") from None
+            if not message.startswith(f"{name}:"):  # (the payouts' and schedule's name it)
+                message = f"{name}: {message}"
+            raise SettingRefused(lambda _lang: message) from None
     if s.max_buy_in and s.max_buy_in < s.min_buy_in:
         lo, hi = s.min_buy_in, s.max_buy_in
         raise SettingRefused(

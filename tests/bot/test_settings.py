@@ -108,6 +108,8 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         # refused, not cut to fit
         pytest.param("kush_label", "💰" * 41, ["1 to 40 characters"], id="kush_label-41-emoji"),
         pytest.param("chips_schedule", "10," * 40 + "500", ["0 to 120"], id="chips_schedule-long"),
+        ("chips_schedule", "abc", ["chips_schedule: whole numbers separated by commas"]),
+        ("payouts", "1,x", ["payouts: whole numbers separated by commas"]),
     ],
 )
 async def test_a_refused_value_names_the_range_and_saves_nothing(
@@ -118,6 +120,7 @@ async def test_a_refused_value_names_the_range_and_saves_nothing(
     reply = await say(service, name, value)
     assert reply.alert and reply.text.startswith("Cannot set that: " + name)
     assert all(w in reply.text for w in words), reply.text
+    assert f"{name}: {name}:" not in reply.text  # named once
     assert await stored(store) == before
     russian = await say(service, name, value, actor=BORIS)
     assert russian.alert and russian.text.startswith("Нельзя установить: " + name)
