@@ -228,6 +228,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
+    "reply.tournament_opened": {
+        "en": "Tournament #{table} is open: register with its button.",
+        "ru": "Турнир #{table} открыт: регистрация кнопкой под ним.",
+    },
     "reply.table_exists": {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
         "ru": "В этом чате уже есть открытый стол (#{table}). Чтобы открыть другую игру, администратор закрывает его командой /closetable (стеки вернутся на балансы).",

@@ -256,7 +256,8 @@ class TableService:
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
         await self.rt.settled(t)
-        return Reply(tr(lang, "reply.table_opened", table=t.id))
+        opened = "reply.tournament_opened" if tournament else "reply.table_opened"
+        return Reply(tr(lang, opened, table=t.id))
 
     async def join(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""

@@ -30,6 +30,8 @@ async def configure(service: TableService, **values: str) -> None:
 async def open_and_register(service: TableService, players: tuple[Actor, ...]) -> None:
     reply = await service.new_tournament(GROUP, ALICE, "pineapple")
     assert not reply.alert, reply.text
+    t = service.table_in(GROUP)
+    assert t is not None and reply.text == tr("en", "reply.tournament_opened", table=t.id)
     for a in players:
         reply = await service.join(GROUP, a)  # /join registers at a tournament table
         assert not reply.alert, reply.text
