@@ -62,7 +62,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn.discard": {"en": "✖ Discard", "ru": "✖ Сброс"},
     "btn.undo": {"en": "↩ Undo", "ru": "↩ Отменить"},
     "btn.confirm": {"en": "✅ Confirm", "ru": "✅ Готово"},
-    "btn.arrange": {"en": "🪄 Arrange for me", "ru": "🪄 Разложить за меня"},
+    "btn.arrange": {"en": "🪄 Arrange for me", "ru": "🪄 Разложить"},
     "btn.refresh": {"en": "🔄 Refresh", "ru": "🔄 Обновить"},
     # -- board ------------------------------------------------------------------------------
     "board.title": {
