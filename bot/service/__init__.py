@@ -585,6 +585,8 @@ class TableService:
         rt = self.rt
         seat = t.seat_of(actor.user_id)
         if isinstance(press, Register | Unregister | StartTournament):
+            if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
+                return Reply(tr(lang, "err.forged"), alert=True)
             if t.tournament is None or press.version != f"L{t.version}":
                 return Reply(tr(lang, "err.stale"), alert=True)
             if isinstance(press, Register):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from bot.model import Actor
+from bot.model import Actor, ChatRef
 from bot.presses import Register, StartTournament, decode
 from bot.service import TableService
 from bot.texts import tr
@@ -213,3 +213,38 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
 
 async def _no() -> bool:
     return False
+
+
+async def test_r8_7_a_tournament_press_from_another_chat_is_refused(env) -> None:  # type: ignore[no-untyped-def]
+    """Register and Start pressed in another chat (a forged button naming this tournament)
+    change nothing: an admin there is no admin here, and a registration belongs to the
+    tournament's own group."""
+    service, presenter, store, _clock = env
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None
+    lobby = presenter.last_table(GROUP.chat_id)
+    buttons = [decode(b.data) for b in lobby.all_buttons()]
+    register = next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Register))
+    assert any(isinstance(p, StartTournament) for p in buttons)
+    other = ChatRef("telegram", "-999", "-999", "Elsewhere")
+    forged = {tr("en", "err.forged"), tr("ru", "err.forged")}  # (in the presser's language)
+
+    async def admin() -> bool:
+        return True  # the presser administers the other chat
+
+    for actor in (BOB, CAROL):
+        reply = await service.press(actor, register, other, admin)
+        assert reply.alert and reply.text in forged
+    await service.join(GROUP, BOB)
+    await service.join(GROUP, CAROL)
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    reply = await service.press(BOB, start, other, admin)
+    assert reply.alert and reply.text in forged
+    assert t.tournament is not None and t.tournament.phase is TournamentPhase.REGISTERING
+    assert await player_balance(store, BOB) == 900  # registered once, from its own group
+    assert await check_store(store) == []
