@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from bot.model import LiveTable
 from bot.service import TableService
 from bot.texts import tr
 from storage.api import LedgerKind
@@ -177,15 +178,11 @@ async def test_leaderboards_list_members_not_computer_players() -> None:
         assert "Alice" in reply.text and "Anna" not in reply.text, reply.text
 
 
-async def test_r7_6_removebot_during_a_chinese_reveal_waits_for_it_and_settles_the_game() -> None:
-    """/removebot while a Chinese Poker hand is being revealed (R7.4): the computer player
-    stands up once the reveal is over, as a person who leaves does, and its game is settled
-    (R7.6). It used to stand up at once: the revealed hand then named a seat no longer at
-    the table, so the table's snapshot could not be read back (a restart or a refused step
-    failed on it) and the reveal's settlement broke."""
-    from bot.model import LiveTable
-
-    store, clock = MemoryStore(), Clock()
+async def _chinese_arranged_with_a_bot(
+    store: MemoryStore, clock: Clock
+) -> tuple[TableService, LiveTable]:
+    """A Chinese Poker table of Alice and an easy computer player whose first hand Alice has
+    arranged and confirmed (the computer player's turn comes next)."""
     service, presenter = new_service(store, clock)
     await service.settings(GROUP, ALICE, True, ["game", "chinese"])
     await service.new_table(GROUP, ALICE)
@@ -195,6 +192,17 @@ async def test_r7_6_removebot_during_a_chinese_reveal_waits_for_it_and_settles_t
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     await press_auto_and_confirm(service, presenter, ALICE)
+    return service, t
+
+
+async def test_r7_6_removebot_during_a_chinese_reveal_waits_for_it_and_settles_the_game() -> None:
+    """/removebot while a Chinese Poker hand is being revealed (R7.4): the computer player
+    stands up once the reveal is over, as a person who leaves does, and its game is settled
+    (R7.6). It used to stand up at once: the revealed hand then named a seat no longer at
+    the table, so the table's snapshot could not be read back (a restart or a refused step
+    failed on it) and the reveal's settlement broke."""
+    store, clock = MemoryStore(), Clock()
+    service, t = await _chinese_arranged_with_a_bot(store, clock)
     while t.reveal is None:  # the computer player arranges: the reveal begins
         assert t.bot_due is not None
         clock.now = t.bot_due
@@ -222,15 +230,7 @@ async def test_r7_6_removebot_between_chinese_hands_settles_the_game_first() -> 
     settled on the current points before the computer player stands up (R7.6), as when a
     person leaves; its points used to be dropped with the seat."""
     store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
-    await service.settings(GROUP, ALICE, True, ["game", "chinese"])
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
-    t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
-    await press_auto_and_confirm(service, presenter, ALICE)
+    service, t = await _chinese_arranged_with_a_bot(store, clock)
     for _ in range(40):  # the bot arranges, the reveal plays out: between hands
         if t.hand_no == 1 and t.hand is None and t.reveal is None:
             break
