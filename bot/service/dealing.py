@@ -90,7 +90,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal when it is time (R8.2): in the lobby, once every seated player is ready; between
     hands, when the next hand is due and enough players are available. With too few players,
     or only computer players, the table goes back to the lobby."""
-    if t.hand is not None:
+    if t.hand is not None or t.top_ups_due():  # top-ups asked for during the hand go first
         return
     # settings changed during the hand apply now, before who can play is decided: a point
     # raised past the stacks must send the table to the lobby, not make the deal fail
@@ -131,9 +131,9 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     apply_pending(t)
     assert t.match is not None
     t.next_hand_at = None
+    gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
-    gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
     for seat in gone:  # offered a top-up after the last hand and did not take it (R8.2)
         stand_up(t, tx, seat)
     if gone:

@@ -212,8 +212,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
     community = await rt.store.get_community(t.community_id)
     limit = (community.settings.max_buy_in if community else 0) or 5 * t.min_buy_in
-    for seat in list(t.seats.values()):
-        if not seat.top_up or t.seats.get(seat.seat) is not seat:
+    for number in sorted(t.seats):
+        # looked up afresh each time: a rolled-back step puts new seat objects in place
+        seat = t.seats.get(number)
+        if seat is None or not seat.top_up:
             continue
         asked, value = seat.top_up, min(seat.top_up, limit - seat.stack)
         if value <= 0 or seat.leaving:
@@ -229,6 +231,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
         except InsufficientFunds:
             player = await rt.store.get_player(seat.player_id)
             have = player.balance if player else 0
+            seat = t.seats[number]  # the table was rolled back
             async with rt.transition(t) as tx:
                 seat.top_up = 0
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,

@@ -149,6 +149,11 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     if how == "queued":
         assert offer not in showdown
         clock.now += 5
+        # a command that may deal comes before the timer: no deal while a top-up waits
+        # (dealing first stood Bob up as busted, or failed with too few players)
+        await service.join(GROUP, CAROL)
+        await service.ready(GROUP, CAROL)
+        assert t.hand is None and bob.top_up == 200 and t.seat_of(BOB.user_id) is bob
         await service.run_due()  # the top-up, then the deal
         assert bob.stack == 200 and await player_balance(store, BOB) == 600
         assert t.hand is not None and any(t.owner(s) == bob.seat for s in t.hand.order)
