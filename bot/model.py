@@ -308,6 +308,10 @@ class LiveTable:
             return []
         return [s for s in self.hand.order if self.owner(s) == seat.seat]
 
+    def plays_now(self, seat: SeatState) -> bool:
+        """Whether the player has a board in the hand being played (not yet over)."""
+        return self.hand is not None and bool(self.boards_of(seat)) and not self.hand.is_over
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

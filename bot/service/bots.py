@@ -127,25 +127,14 @@ async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
     at once (its stack goes back to the house; a Chinese Poker game it plays is settled
     first, R7.6), during a hand after it (its moves are made as on timeout, R8.5) and during
     a Chinese Poker reveal once it is over (R7.4)."""
-    from bot.service.dealing import end_game, leaves_after_hand, stand_up
+    from bot.service.lobby import depart
 
     bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
     seat = bots[-1]
     async with rt.transition(t) as tx:
-        if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
-            seat.leaving = True
-            advance(rt, t, tx)
-        elif t.reveal is not None or leaves_after_hand(t, seat):
-            # the revealed hand is still its, or it owes round points (R8.3) that are settled
-            # when the hand being played ends: it goes then
-            seat.leaving = True
-        else:
-            if t.chinese is not None and t.chinese.totals.get(seat.seat):
-                end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
-            stand_up(t, tx, seat)
-            maybe_start(rt, t, tx)
+        depart(rt, t, tx, seat)
     return Reply(tr(lang, "bot.removed", name=seat.name))
 
 

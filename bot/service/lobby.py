@@ -5,28 +5,32 @@ it (R8.3), commit together with the table's new state (issue 10)."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.dealing import close_now, end_game, leaves_after_hand, maybe_start, stand_up
 from bot.service.play import advance
-from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
-from storage.api import BuyIn, Community, InsufficientFunds, LeaseLost
+from storage.api import BuyIn, Community, CommunitySettings, InsufficientFunds, LeaseLost
 
 __all__ = [
     "add_top_ups",
     "back",
     "close",
     "close_table",
+    "depart",
     "join",
     "leave",
     "open_table",
     "ready",
     "sit_out",
+    "stack_limit",
     "top_up",
 ]
 
@@ -133,6 +137,12 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
 MAX_TOP_UP = 10**12
 
 
+def stack_limit(t: LiveTable, settings: CommunitySettings | None) -> int:
+    """The most a stack may hold after a top-up (R8.2): ``max_buy_in``, or 5 × the table's
+    minimum buy-in when it is 0 (or no settings are stored)."""
+    return (settings.max_buy_in if settings is not None else 0) or 5 * t.min_buy_in
+
+
 async def top_up(
     rt: Runtime,
     t: LiveTable,
@@ -160,7 +170,7 @@ async def top_up(
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
-    limit = community.settings.max_buy_in or 5 * t.min_buy_in
+    limit = stack_limit(t, community.settings)
     room = limit - seat.stack
     if room <= 0:
         return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
@@ -171,7 +181,7 @@ async def top_up(
         value = int(text)
     else:
         return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
-    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+    if t.plays_now(seat):
         return await _queue_top_up(rt, t, seat, value, lang, request)
     try:
         async with rt.transition(t) as tx:
@@ -211,7 +221,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
 
     :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
     community = await rt.store.get_community(t.community_id)
-    limit = (community.settings.max_buy_in if community else 0) or 5 * t.min_buy_in
+    limit = stack_limit(t, community.settings if community else None)
     for number in sorted(t.seats):
         # looked up afresh each time: a rolled-back step puts new seat objects in place
         seat = t.seats.get(number)
@@ -249,25 +259,42 @@ async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang)
-    if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
-        async with rt.transition(t) as tx:
-            seat.leaving = True
-            advance(rt, t, tx)
-        return Reply(tr(lang, "reply.leave_after_hand"))
-    if t.reveal is not None:
-        async with rt.transition(t):
-            seat.leaving = True  # Chinese Poker: leaves once the reveal is over
-        return Reply(tr(lang, "reply.leave_after_hand"))
-    if leaves_after_hand(t, seat):  # not dealt in, but owes points (R8.3, R7.6): after it
-        async with rt.transition(t):
-            seat.leaving = True
-        return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     async with rt.transition(t) as tx:
-        if t.chinese is not None and t.chinese.totals.get(seat.seat):
-            end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
-        amount = stand_up(t, tx, seat)
-        maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
-    return Reply(tr(lang, "reply.left", amount=amount, label=t.label))
+        left = depart(rt, t, tx, seat)
+    if left == "round":
+        return Reply(tr(lang, "reply.leave_after_round", table=t.id))
+    if isinstance(left, str):
+        return Reply(tr(lang, "reply.leave_after_hand"))
+    return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def depart(
+    rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState
+) -> Literal["hand", "reveal", "round"] | int:
+    """A player (or a computer player, :func:`bot.service.bots.remove_bot`) leaves the table
+    in step ``tx``: during their hand their moves are made as on timeout and they leave after
+    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4); not dealt in
+    but owing the round's points or a Chinese Poker game (R8.3, R7.6), after the hand being
+    played; otherwise at once: the game they play is settled (R7.6), the stack goes back to
+    the balance (R8.2) and the table deals or goes back to the lobby.
+
+    :returns: why they wait (``"hand"``, ``"reveal"``, ``"round"``), or the kush cashed out.
+    """
+    if t.plays_now(seat):
+        seat.leaving = True
+        advance(rt, t, tx)
+        return "hand"
+    if t.reveal is not None:
+        seat.leaving = True
+        return "reveal"
+    if leaves_after_hand(t, seat):
+        seat.leaving = True
+        return "round"
+    if t.chinese is not None and t.chinese.totals.get(seat.seat):
+        end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
+    amount = stand_up(t, tx, seat)
+    maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
+    return amount
 
 
 async def _leave_tournament(
@@ -287,7 +314,7 @@ async def _leave_tournament(
         ko = left.knock_out
         t.owe("post", Screen(tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
                                 prize=ko.prize, label=t.label)))  # fmt: skip
-        if t.hand is not None and t.boards_of(seat) and not t.hand.is_over:
+        if t.plays_now(seat):
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
         elif t.reveal is not None:
