@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.pictures import FELT, GREEN, MUTED, PANEL, RED, WHITE, _drawable, _fit, _font
-from bot.texts import tr
+from bot.texts import kush_word, tr
 
 __all__ = ["HEIGHT", "WIDTH", "KushChart", "date_labels", "draw_kush", "kush_ticks"]
 
@@ -158,4 +158,5 @@ def chart_of(
     name: str, lang: str, label: str, when: str, series: Sequence[tuple[float, int]]
 ) -> KushChart:
     """A :class:`KushChart` from a :meth:`~storage.api.Store.kush_series` result."""
-    return KushChart(name, lang, label, when, tuple((float(a), int(v)) for a, v in series))
+    series_ = tuple((float(a), int(v)) for a, v in series)
+    return KushChart(name, lang, kush_word(label, lang), when, series_)

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.texts import tr
+from bot.texts import kush_word, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
@@ -248,7 +248,7 @@ def showdown_picture(
         for owner, delta in sorted(deltas.items()):
             player = t.seats.get(owner)
             if player is not None:
-                more.append(f"{player.name}: {delta:+d} {t.label}")
+                more.append(f"{player.name}: {delta:+d} {kush_word(t.label, lang)}")
     if chinese and t.chinese is not None and t.chinese.claimed_by is not None:
         more.append(tr(lang, "reveal.claimed", name=t.board_label(t.chinese.claimed_by)))
     dummy = None
@@ -263,7 +263,7 @@ def showdown_picture(
         lang=lang,
         boards=tuple(boards),
         chinese=chinese,
-        label=t.label,
+        label=kush_word(t.label, lang),
         dummy=dummy,
         notes=tuple(more),
     )
@@ -306,7 +306,13 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
             label = t.board_label(b) + ": " if len(boards) > 1 else ""
             notes.append(label + tr(lang, "picture.to_place", cards=format_cards(me.to_place)))
     title = tr(lang, "picture.hand_title", table=t.id, hand=t.hand_no, street=street)
-    return Picture(title=title, lang=lang, boards=tuple(out), label=t.label, notes=tuple(notes))
+    return Picture(
+        title=title,
+        lang=lang,
+        boards=tuple(out),
+        label=kush_word(t.label, lang),
+        notes=tuple(notes),
+    )
 
 
 def caption_of(picture: Picture) -> str:

@@ -811,14 +811,29 @@ TEXTS: dict[str, dict[str, str]] = {
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
 
 
+#: The kush label a community has not changed (``CommunitySettings.kush_label``, R8.1).
+DEFAULT_KUSH_LABEL = "kush"
+
+
+def kush_word(label: str, lang: str | None) -> str:
+    """``label`` as a player reading ``lang`` sees it: the default ``"kush"`` is ``"куш"`` in
+    Russian; a label the admins chose (``/settings kush_label``) is shown as they wrote it."""
+    return "куш" if label == DEFAULT_KUSH_LABEL and lang == "ru" else label
+
+
 def tr(lang: str | None, key: str, **values: Any) -> str:
-    """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``.
+    """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``; a
+    ``label`` value is the kush label, shown by :func:`kush_word`.
 
     :raises KeyError: for an unknown key (a programming error).
     """
     entry = TEXTS[key]
     template = entry.get(lang or "en") or entry["en"]
-    return template.format(**values) if values else template
+    if not values:
+        return template
+    if isinstance(values.get("label"), str):
+        values["label"] = kush_word(values["label"], lang)
+    return template.format(**values)
 
 
 def error_text(lang: str | None, code: str) -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
 from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply
 from bot.names import clean_arg
@@ -347,14 +347,22 @@ class TableService:
         private chat must not grow a wallet of its own (its balance would mean nothing)."""
         return Reply(tr(language_of(actor.language), "reply.wallet_in_group"), alert=True)
 
-    async def stats(self, chat: ChatRef, actor: Actor, args: Sequence[str] = ()) -> Reply:
+    async def stats(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        args: Sequence[str] = (),
+        shown: Mapping[str, str] | None = None,
+    ) -> Reply:
         """``/stats [@user|me] [week|month|all]``: the group's statistics and the caller's, or
-        one player's (issue 12). Statistics belong to a group: refused in a private chat."""
+        one player's (issue 12). Statistics belong to a group: refused in a private chat.
+        ``shown``: an argument the adapter replaced (a user id) → what the asker typed
+        (``@username``), echoed if nobody matches."""
         if chat.private:
             return Reply(tr(language_of(actor.language), "reply.group_only"), alert=True)
         community = await self._community(chat)
         lang = self._lang(community, actor)
-        return await stats.stats(self.rt, community, actor, lang, list(args))
+        return await stats.stats(self.rt, community, actor, lang, list(args), shown or {})
 
     async def replay(self, chat: ChatRef, actor: Actor, arg: str, *, here: bool = False) -> Reply:
         """``/replay N``: hand ``#N`` of ``/history`` street by street with ◀ ▶, for its
@@ -387,10 +395,12 @@ class TableService:
         amount: str,
         key: str,
         target_name: str | None = None,
+        shown: str | None = None,
     ) -> Reply:
         """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
         (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
-        who never played is created first."""
+        who never played is created first. ``shown``: the name the admin typed for
+        ``target`` when the adapter replaced it by a user id (echoed if nobody matches)."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -398,7 +408,9 @@ class TableService:
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
-        return await wallet.grant(self.rt, community, actor, lang, target, amount, key, target_name)
+        return await wallet.grant(
+            self.rt, community, actor, lang, target, amount, key, target_name, shown
+        )
 
     async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
         """Short rules of the table's game (or of the community's default game)."""

@@ -34,7 +34,7 @@ from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.runtime import Runtime
-from bot.texts import tr
+from bot.texts import kush_word, tr
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, replay_frames
@@ -88,10 +88,16 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
 
 
 async def stats(
-    rt: Runtime, community: Community, actor: Actor, lang: str, args: Sequence[str]
+    rt: Runtime,
+    community: Community,
+    actor: Actor,
+    lang: str,
+    args: Sequence[str],
+    shown: Mapping[str, str] | None = None,
 ) -> Reply:
     """``/stats [@user|me] [week|month|all]``: with no name, the group's figures followed by
-    the caller's own (when they played); with a name (or ``me``), that player's only."""
+    the caller's own (when they played); with a name (or ``me``), that player's only.
+    ``shown``: a name argument → how the asker wrote it, for the "nobody here" reply."""
     period = "all"
     names: list[str] = []
     for a in args:
@@ -110,7 +116,8 @@ async def stats(
     if names and names[0].lower() not in _ME:
         target = await rt.store.find_player(community.id, names[0])
         if target is None:
-            return Reply(tr(lang, "reply.unknown_player", name=names[0]), alert=True)
+            name = (shown or {}).get(names[0], names[0])
+            return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(rt, "\n".join(lines), target, s, since, lang, label, when)
     if not names:
@@ -154,7 +161,7 @@ async def _player_block(
         return [tr(lang, "stats.player_none", name=p.name, when=when)], s
     lines = [tr(lang, "stats.title", name=p.name, when=when)]
     lines += _stats_lines(s, lang, label, group=False)
-    best = f"{s.biggest_win:+d} {label}" if s.biggest_winner is not None else "—"
+    best = f"{s.biggest_win:+d} {kush_word(label, lang)}" if s.biggest_winner is not None else "—"
     lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
     lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
     return lines, s

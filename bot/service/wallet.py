@@ -134,10 +134,13 @@ async def grant(
     amount: str,
     key: str,
     target_name: str | None = None,
+    shown: str | None = None,
 ) -> Reply:
     """An admin gives (or takes, negative) kush (the caller checked the admin): a whole amount
     of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
-    at most :data:`BALANCE_LIMIT` (both far below the database's integer limit)."""
+    at most :data:`BALANCE_LIMIT` (both far below the database's integer limit). ``shown``:
+    how the admin named ``target`` (e.g. the ``@username`` an adapter turned into a user id),
+    echoed when nobody here has that id."""
     label = community.settings.kush_label
     try:
         value = int(amount)
@@ -156,7 +159,7 @@ async def grant(
     if player is None and target_name is not None:
         player = await rt.store.player(community.id, target, target_name)
     if player is None:
-        return Reply(tr(lang, "reply.unknown_player", name=target), alert=True)
+        return Reply(tr(lang, "reply.unknown_player", name=shown or target), alert=True)
     if player.balance + value > BALANCE_LIMIT:
         limit = grouped(BALANCE_LIMIT, lang)
         text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)

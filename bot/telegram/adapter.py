@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 from telegram import (
     BotCommand,
     Chat,
+    ChatMemberRestricted,
     InputFile,
     Message,
     Update,
@@ -683,18 +684,19 @@ class TelegramAdapter:
         self._remember(user)
         ref = _chat(chat)
         args = list(context.args or [])
-        target, amount = "", ""
+        target, amount, shown = "", "", None
         replied: Message | None = msg.reply_to_message
         if replied is not None and replied.from_user is not None and len(args) == 1:
             target, amount = str(replied.from_user.id), args[0]
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
+            shown = name if target != name else None
         admin = not ref.private and (
             _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
         )
         reply = await self.service.grant(
-            ref, _actor(user), admin, target, amount, key=_request_key(update)
+            ref, _actor(user), admin, target, amount, key=_request_key(update), shown=shown
         )
         await self._reply(update, reply)
 
@@ -704,11 +706,13 @@ class TelegramAdapter:
         if user is None or chat is None or msg is None:
             return
         self._remember(user)
-        args = [self._usernames.get(a.lstrip("@").lower(), a) for a in context.args or []]
+        typed = list(context.args or [])
+        args = [self._usernames.get(a.lstrip("@").lower(), a) for a in typed]
+        shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
         replied: Message | None = msg.reply_to_message
         if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
             args = [str(replied.from_user.id), *args]
-        await self._reply(update, await self.service.stats(_chat(chat), _actor(user), args))
+        await self._reply(update, await self.service.stats(_chat(chat), _actor(user), args, shown))
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat
@@ -734,13 +738,20 @@ class TelegramAdapter:
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group
-        (``kicked`` or ``left``), its table closes (the service finishes the hand in progress
-        first and returns the stacks, R8.2a)."""
+        (``kicked`` or ``left``), or restricted there so that it may not send messages, its
+        table closes (the service finishes the hand in progress first and returns the stacks,
+        R8.2a): nobody could read the table any more."""
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
             return  # a user who blocks the bot is found out by the 403 of a write
-        if change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        member = change.new_chat_member
+        if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
             log.info("the bot was removed from %s: its table closes", change.chat.id)
+            await self.service.chat_left(PLATFORM, str(change.chat.id))
+        elif isinstance(member, ChatMemberRestricted) and not (
+            member.is_member and member.can_send_messages
+        ):
+            log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
 
     # -- errors ----------------------------------------------------------------------------

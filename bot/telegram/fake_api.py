@@ -114,6 +114,7 @@ class FakeTelegram:
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
+        self.muted_in: set[int] = set()  # groups where the bot may not send messages
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
         self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
@@ -245,6 +246,13 @@ class FakeTelegram:
                 "description": "Forbidden: bot was kicked from the group chat",
             }
             return web.json_response(body, status=403)
+        if int(params.get("chat_id") or 0) in self.muted_in and method.startswith("send"):
+            body = {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: not enough rights to send text messages to the chat",
+            }
+            return web.json_response(body, status=400)
         handler = getattr(self, "_m_" + method, None)
         if handler is None:
             return web.json_response({"ok": True, "result": True})
@@ -491,6 +499,40 @@ class FakeTelegram:
                     "date": int(time.time()),
                     "old_chat_member": {"user": bot, "status": "member"},
                     "new_chat_member": {"user": bot, "status": "kicked", "until_date": 0},
+                }
+            }
+        )
+
+    async def restrict_bot(self, chat_id: int, by: FakeUser) -> None:
+        """``by`` restricts the bot in ``chat_id`` so that it may not send messages (it stays a
+        member): a ``my_chat_member`` update with status ``restricted``, and from now on
+        every ``send*`` there is refused with 400 "not enough rights"."""
+        self.muted_in.add(chat_id)
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
+        rights = dict.fromkeys(
+            (
+                "can_change_info", "can_invite_users", "can_pin_messages", "can_send_messages",
+                "can_send_polls", "can_send_other_messages", "can_add_web_page_previews",
+                "can_manage_topics", "can_send_audios", "can_send_documents",
+                "can_send_photos", "can_send_videos", "can_send_video_notes",
+                "can_send_voice_notes", "can_edit_tag", "can_react_to_messages",
+            ),
+            False,
+        )  # fmt: skip
+        await self.push(
+            {
+                "my_chat_member": {
+                    "chat": self._chat_of(chat_id),
+                    "from": by.to_json(),
+                    "date": int(time.time()),
+                    "old_chat_member": {"user": bot, "status": "member"},
+                    "new_chat_member": {
+                        "user": bot,
+                        "status": "restricted",
+                        "is_member": True,
+                        "until_date": 0,
+                        **rights,
+                    },
                 }
             }
         )

@@ -42,6 +42,21 @@ async def test_a_grant_to_a_4086_character_name_is_answered_within_the_limit(
         assert len(text) < 100
 
 
+async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
+    tmp_path: Path,
+) -> None:
+    """The bot knows @bob from his private chat, but Bob never played in this group: the
+    refusal names "@bob" as the admin typed it, not the user id the adapter looked up."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/start", chat_id=BOB.id)  # the bot learns @bob's user id
+        reply = await w.say(ALICE, "/grant @bob 100")
+        assert reply["text"] == "No such player here: @bob.", reply
+        reply = await w.say(ALICE, "/stats @bob")
+        assert reply["text"] == "No such player here: @bob.", reply
+        assert str(BOB.id) not in reply["text"]
+
+
 async def test_names_lose_bidi_controls_and_are_cut_at_whole_emoji(tmp_path: Path) -> None:
     odd = FakeUser(105, "\u202eZed\u2066 " + "A" * 20 + FAMILY + "B" * 20, "zed", "en")
     async with world(tmp_path) as w:
@@ -102,7 +117,7 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         reply = await w.say(ALICE, "/history")
         assert "Table 1, hand 1: +6 pts, +3 kush" in reply["text"]
         reply = await w.say(BOB, "/history")
-        assert "Стол 1, раздача 1: +3 очк., -3 kush" in reply["text"]
+        assert "Стол 1, раздача 1: +3 очк., -3 куш" in reply["text"]
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -192,7 +207,7 @@ async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
         await asyncio.sleep(0.5)  # the edits are fetched and handled (or ignored)
         await w.settle()
         reply = await w.say(BOB, "/balance")
-        assert reply["text"] == "Bob: 2000 kush на балансе, 0 на столе.", reply
+        assert reply["text"] == "Bob: 2000 куш на балансе, 0 на столе.", reply
         t = next(iter(w.service.tables.values()))
         assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
         assert len(w.fake.calls_of("sendMessage")) == sent + 1  # only the /balance reply

@@ -356,3 +356,20 @@ async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) 
     assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
     new = service.table_in(GROUP)
     assert new is not None and new.options.game.value == "ofc" and new.id != t.id
+
+
+async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_written(env) -> None:  # type: ignore[no-untyped-def]
+    """The label nobody changed is the language's word for kush ("куш" in Russian, not the
+    Latin "kush"); a label the admins set is shown to everyone as they wrote it (R8.1)."""
+    service, _presenter, _store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    ru = await service.balance(GROUP, BOB)
+    en = await service.balance(GROUP, ALICE)
+    assert "куш" in ru.text and "kush" not in ru.text
+    assert "kush" in en.text
+    await service.settings(GROUP, ALICE, True, ["kush_label", "фишек"])
+    ru = await service.balance(GROUP, BOB)
+    en = await service.balance(GROUP, ALICE)
+    assert "фишек" in ru.text and "фишек" in en.text and "куш " not in ru.text

@@ -147,7 +147,7 @@ async def test_me_in_russian_and_the_askers_own_part_of_the_group_stats(
 ) -> None:
     reply = await service.stats(GROUP, BOB, ["я"])
     _chart_of(reply)
-    assert reply.caption == "📈 Bob: kush по времени (за всё время), итог -18 kush"
+    assert reply.caption == "📈 Bob: куш по времени (за всё время), итог -18 куш"
     assert drawn[-1][0].points == ((T0, -10), (T0 + 60, -6), (T0 + 120, -13), (T0 + 10 * DAY, -18))
     group = await service.stats(GROUP, ALICE, [])
     assert group.text.startswith("📊 Friends · all time") and "📊 Alice · all time" in group.text
@@ -169,3 +169,11 @@ async def test_no_chart_with_fewer_than_two_hands(
     _chart_of(month)
     assert month.caption == "📈 Bob: kush over time (last 30 days), net -18 kush"
     assert len(drawn) == 1
+
+
+def test_r8_1_a_russian_chart_names_the_default_label_kush_in_russian() -> None:
+    """The chart's axis and net read "куш" for a Russian player when the label is the
+    default, and an admin-chosen label as written (R8.1)."""
+    assert charts.chart_of("Боря", "ru", "kush", "30 дней", [(0.0, 1)]).label == "куш"
+    assert charts.chart_of("Bob", "en", "kush", "30 days", [(0.0, 1)]).label == "kush"
+    assert charts.chart_of("Боря", "ru", "₽", "30 дней", [(0.0, 1)]).label == "₽"

@@ -106,7 +106,7 @@ def _kush_charts(w: World) -> list[Any]:
 
 
 def _net(text: str) -> int:
-    m = re.search(r"^(?:Net|Итого): ([+-]\d+) kush$", text, re.MULTILINE)
+    m = re.search(r"^(?:Net|Итого): ([+-]\d+) (?:kush|куш)$", text, re.MULTILINE)
     assert m is not None, text
     return int(m.group(1))
 
@@ -153,6 +153,6 @@ async def test_stats_sends_the_kush_chart_after_the_text_from_the_second_hand(
         assert _net(group["text"].split("\n\n")[-1]) == -net  # two players: zero-sum
         assert (
             charts[0].caption
-            == f"📈 {BOB.first_name}: kush по времени (за всё время), итог {-net:+d} kush"
+            == f"📈 {BOB.first_name}: куш по времени (за всё время), итог {-net:+d} куш"
         )
         assert len(w.fake.calls_of("sendPhoto")) == photos + 2 and len(_kush_charts(w)) == 2

@@ -291,6 +291,28 @@ async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
         assert await check_store(w.store) == []
 
 
+async def test_a_group_that_mutes_the_bot_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: an admin restricts the bot so it may not send messages (``my_chat_member``,
+    status ``restricted``, ``can_send_messages`` false): nobody could read the table, so
+    it closes as if the bot had been removed: the hand in progress is finished in the
+    private chats and settled, then the stacks go back to the balances."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: t.closing)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id not in w.service.tables and t.hand is None
+        totals = await balances(w)
+        assert sum(totals.values()) == 2000 and await wallets(w) == totals
+        assert await check_store(w.store) == []
+
+
 async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_once(
     tmp_path: Path,
 ) -> None:

@@ -101,6 +101,11 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
         assert record.callback_type == 7, (record.callback_body, w.notice(record))
 
 
+def label_of(user: Any) -> str:
+    """The default kush label as ``user`` reads it (R8.1: "куш" in Russian)."""
+    return "куш" if str(user.locale).startswith("ru") else "kush"
+
+
 async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
     tmp_path: Path,
 ) -> None:
@@ -183,17 +188,19 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
             x in reply["content"]
             for x in (
                 f"Tournament #{table_id}: place 1, +{pool - BUY_IN} kush",
-                f"Турнир #{table_id}: место 1, +{pool - BUY_IN} kush",
+                f"Турнир #{table_id}: место 1, +{pool - BUY_IN} куш",
             )
         ), reply["content"]
         for u in others:
             reply = await w.slash(u, "history")
-            assert f"#{table_id}" in reply["content"] and f"-{BUY_IN} kush" in reply["content"]
+            line = reply["content"]
+            assert f"#{table_id}" in line and f"-{BUY_IN} {label_of(u)}" in line, line
         reply = await w.slash(others[0], "top")
         top = reply["content"].splitlines()
-        assert top[1] == f"1. {winner.name} — {START - BUY_IN + pool} kush", reply["content"]
+        label = label_of(others[0])
+        assert top[1] == f"1. {winner.name} — {START - BUY_IN + pool} {label}", reply["content"]
         assert {x.split(". ", 1)[1] for x in top[2:4]} == {
-            f"{u.name} — {START - BUY_IN} kush" for u in others
+            f"{u.name} — {START - BUY_IN} {label}" for u in others
         }, reply["content"]
         assert leaks == [], leaks
         assert await check_store(w.store) == []
