@@ -242,7 +242,9 @@ def stat_rows(
     """One :class:`StatRow` per seated player of a settlement (seat → player id), with the
     kush of ``deltas`` (player id → kush) and the figures :func:`game.history.seat_stats`
     reads from the stored hand. A result it cannot read (no ``seats``: not a hand the
-    service recorded) gives zero figures, never a refused settlement."""
+    service recorded) gives zero figures, never a refused settlement. A seat with no board in
+    a hand it can read was not dealt in (sitting out, R8.6) and only settles the round's
+    points (R8.3): its row is a ``round_end`` one, not a hand played."""
     kind = settlement_kind(result)
     figures: dict[int, SeatStats] = {}
     if kind == "hand" and "seats" in result:
@@ -254,9 +256,10 @@ def stat_rows(
     rows = []
     for seat, pid in seats.items():
         f = figures.get(seat, zero)
+        row_kind = "round_end" if figures and seat not in figures else kind
         rows.append(
             StatRow(
-                pid, seat, kind, int(deltas.get(pid, 0)), f.boards, f.points, f.fouls,
+                pid, seat, row_kind, int(deltas.get(pid, 0)), f.boards, f.points, f.fouls,
                 f.royalties, f.scoops, f.fl_chances, f.fl_entered, f.fl_played, f.fl_stayed,
             )
         )  # fmt: skip

@@ -75,7 +75,10 @@ def close_hand(
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
     result = hand.result
-    players = {s: t.seats[s].player_id for s in t.seats if s in {t.owner(x) for x in result.order}}
+    dealt = {t.owner(x) for x in result.order}
+    # a seat not dealt in (sitting out, R8.6) that pays or takes the round's points (R8.3) is
+    # one of the entry's players too, so its /history and /stats show that kush
+    players = {s: t.seats[s].player_id for s in t.seats if s in dealt or deltas.get(s)}
     record["kush"] = {str(s): d for s, d in deltas.items()}
     record["table"] = t.id
     if t.owners:

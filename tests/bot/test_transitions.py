@@ -407,6 +407,14 @@ async def test_case5_a_stack_not_in_the_hand_leaves_after_it_when_round_points_a
     assert moved == owed  # her points of the round, settled before she left
     assert sum(s.stack for s in t.seats.values()) == 400 - moved
     assert await check_store(store) == []
+    if who == "person" and moved:
+        # her /stats and /history count that kush, and only the hand she was dealt in
+        lines = (await service.stats(GROUP, CAROL, ["me"])).text.splitlines()
+        assert f"{moved:+d}" in lines[-1] and lines[1].startswith(("Hands: 1 ", "Раздач: 1 ")), (
+            lines
+        )
+        history = (await service.history(GROUP, CAROL)).text
+        assert f"{moved:+d}" in history and "#2" in history, history
 
 
 # -- a sweep: the service "killed" before and after every commit, restarted, finished -------
