@@ -490,25 +490,13 @@ class FakeTelegram:
         ``my_chat_member`` update (its new status ``kicked``) and from now on every write
         there is refused with 403 "bot was kicked from the group chat"."""
         self.removed_from.add(chat_id)
-        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
-        await self.push(
-            {
-                "my_chat_member": {
-                    "chat": self._chat_of(chat_id),
-                    "from": by.to_json(),
-                    "date": int(time.time()),
-                    "old_chat_member": {"user": bot, "status": "member"},
-                    "new_chat_member": {"user": bot, "status": "kicked", "until_date": 0},
-                }
-            }
-        )
+        await self._bot_status(chat_id, by, {"status": "kicked", "until_date": 0})
 
     async def restrict_bot(self, chat_id: int, by: FakeUser) -> None:
         """``by`` restricts the bot in ``chat_id`` so that it may not send messages (it stays a
         member): a ``my_chat_member`` update with status ``restricted``, and from now on
         every ``send*`` there is refused with 400 "not enough rights"."""
         self.muted_in.add(chat_id)
-        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
         rights = dict.fromkeys(
             (
                 "can_change_info", "can_invite_users", "can_pin_messages", "can_send_messages",
@@ -519,6 +507,13 @@ class FakeTelegram:
             ),
             False,
         )  # fmt: skip
+        status = {"status": "restricted", "is_member": True, "until_date": 0, **rights}
+        await self._bot_status(chat_id, by, status)
+
+    async def _bot_status(self, chat_id: int, by: FakeUser, status: dict[str, Any]) -> None:
+        """Push the ``my_chat_member`` update of ``by`` changing the bot (a member) in
+        ``chat_id`` to ``status`` (a ChatMember's fields but ``user``)."""
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
         await self.push(
             {
                 "my_chat_member": {
@@ -526,13 +521,7 @@ class FakeTelegram:
                     "from": by.to_json(),
                     "date": int(time.time()),
                     "old_chat_member": {"user": bot, "status": "member"},
-                    "new_chat_member": {
-                        "user": bot,
-                        "status": "restricted",
-                        "is_member": True,
-                        "until_date": 0,
-                        **rights,
-                    },
+                    "new_chat_member": {"user": bot, **status},
                 }
             }
         )
