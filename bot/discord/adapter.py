@@ -578,6 +578,7 @@ class DiscordAdapter:
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
         self.presenter = DiscordPresenter(self.client)
+        self.presenter.on_locked_out = self._locked_out
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded
@@ -803,6 +804,13 @@ class DiscordAdapter:
         stands for, in order; the preselected ones are already there."""
         placed = set(already)
         await self._press(interaction, [v for v in values if v not in placed])
+
+    async def _locked_out(self, channel_id: str) -> None:
+        """The bot may no longer see or write in the guild channel ``channel_id`` (a
+        permission taken away, 403 50001/50013): its table closes after the hand in
+        progress (R8.2a), as when the channel is deleted; nobody could read it any more."""
+        if await self.service.chat_left(PLATFORM, channel_id):
+            log.info("the bot may not write in channel %s any more: its table closes", channel_id)
 
     async def on_unrouted(self, interaction: Interaction) -> None:
         """Answer, with an ephemeral notice, a component press that no item handles: a

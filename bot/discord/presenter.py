@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
+#: Discord's 403 codes for a channel the bot may no longer see (50001, Missing Access) or
+#: write in (50013, Missing Permissions)
+LOCKED_OUT = frozenset({50001, 50013})
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
 #: Background writes let the interactions being answered go first, waiting at most this long.
@@ -98,6 +101,9 @@ class DiscordPresenter:
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
         self.quiet: asyncio.Event | None = None
+        #: called with a guild channel's id when a write there is refused for want of access
+        #: or permissions (the adapter closes the channel's table, R8.2a)
+        self.on_locked_out: Callable[[str], Awaitable[None]] | None = None
 
     async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
         channel = self.client.get_partial_messageable(channel_id)
@@ -140,11 +146,26 @@ class DiscordPresenter:
                 except discord.Forbidden as exc:
                     if exc.code == DMS_CLOSED:
                         self._close_dms_of_channel(channel_id)
-                    log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
+                    if not await self._locked_out(channel_id, exc):
+                        log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
                 except discord.HTTPException as exc:
                     log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
             self._writers.pop(key, None)
+
+    async def _locked_out(self, channel_id: int, exc: discord.HTTPException) -> bool:
+        """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
+        no longer see or write in (:data:`LOCKED_OUT`), tell :attr:`on_locked_out` and
+        return ``True`` (an admin's choice, handled: logged as news, not as a failure)."""
+        if exc.code not in LOCKED_OUT or self._dm_user(channel_id) is not None:
+            return False
+        log.info("no access to channel %s: %s", channel_id, exc)
+        if self.on_locked_out is not None:
+            try:
+                await self.on_locked_out(str(channel_id))
+            except Exception:
+                log.exception("could not close the table of channel %s", channel_id)
+        return True
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
         """The table message was deleted: post it again and remember where it went."""
@@ -204,7 +225,8 @@ class DiscordPresenter:
         try:
             msg = await self._send(int(chat_id), screen)
         except discord.HTTPException as exc:
-            log.warning("cannot post the table message in %s: %s", chat_id, exc)
+            if not await self._locked_out(int(chat_id), exc):
+                log.warning("cannot post the table message in %s: %s", chat_id, exc)
             return None
         return str(msg.id)
 
@@ -324,7 +346,10 @@ class DiscordPresenter:
         """A plain notice in a channel."""
         try:
             await self.client.get_partial_messageable(int(chat_id)).send(content_of(text))
-        except (discord.HTTPException, ValueError) as exc:
+        except discord.HTTPException as exc:
+            if not await self._locked_out(int(chat_id), exc):
+                log.warning("cannot post in %s: %s", chat_id, exc)
+        except ValueError as exc:
             log.warning("cannot post in %s: %s", chat_id, exc)
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
@@ -334,7 +359,10 @@ class DiscordPresenter:
             file = discord.File(io.BytesIO(png), filename="showdown.png")
             channel = self.client.get_partial_messageable(int(chat_id))
             await channel.send(content_of(caption), file=file)
-        except (discord.HTTPException, ValueError) as exc:
+        except discord.HTTPException as exc:
+            if not await self._locked_out(int(chat_id), exc):
+                log.warning("cannot send the picture in %s: %s", chat_id, exc)
+        except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
     def private_link(self, table_id: int) -> str | None:

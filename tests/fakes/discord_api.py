@@ -300,6 +300,9 @@ class FakeDiscord:
             self.add_channel(cid, f"poker-{n + 1}")
         #: users who have closed their DMs to the bot: sending them a DM answers 403/50007
         self.closed_dms: set[int] = set()
+        #: channels where the bot lost its permissions: a message written there answers
+        #: 403/50013 (Missing Permissions), as Discord does
+        self.locked_channels: set[int] = set()
         self.users: dict[int, FakeUser] = {}
         self.calls: list[ApiCall] = []
         self.unhandled: list[ApiCall] = []
@@ -637,6 +640,8 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
+        if cid in self.locked_channels:
+            raise _ApiError(403, 50013, "Missing Permissions")
         msg = self._new_message(cid, call.body or {})
         self._attach(msg, call.files)
         self._emit(msg, created=True, via="rest")
@@ -667,6 +672,8 @@ class FakeDiscord:
         user = self._dm_user(int(channel))
         if user is not None and user in self.closed_dms:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
+        if int(channel) in self.locked_channels:
+            raise _ApiError(403, 50013, "Missing Permissions")
         return self._edit(mid, call.body or {}, "rest")
 
     async def _delete_message(self, call: ApiCall, channel: str, message: str) -> None:

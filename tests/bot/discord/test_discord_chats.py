@@ -49,3 +49,21 @@ async def test_a_deleted_table_channel_closes_its_table_after_the_hand(tmp_path:
         )
         await w.fake.wait_for(lambda: t.closing)
         assert t.hand is not None and t.id in w.service.tables  # the hand goes on
+
+
+async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: an admin takes the bot's permissions in the table channel away mid-hand (every
+    write there answers 403, code 50013): nobody could read the table, so it closes as when
+    the channel is deleted: the hand is finished in the DMs and settled, then the stacks go
+    back to the balances."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        w.fake.locked_channels.add(CHANNEL_ID)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
