@@ -113,6 +113,8 @@ TELEGRAM = "telegram"
 DISCORD = "discord"
 #: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)
 _SHARD_LEASES = "discord-"
+#: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
+IDENTIFY_LEASE = "identify:discord"
 _JSON = {"Content-Type": "application/json"}
 #: the header every request to a worker's internal endpoint carries (:func:`internal_key`)
 INTERNAL_HEADER = "X-OFC-Internal-Key"
@@ -329,6 +331,7 @@ class Worker:
         connected through it."""
         adapter.claim = self.claim_interaction
         adapter.forward = self.forward_press
+        adapter.identify_gate = self.identify_slot
         self.presses = adapter
         self.discord = adapter
         self.keys["discord"] = internal_key(adapter.token, "discord")
@@ -640,6 +643,20 @@ class Worker:
                 return None
             key = self._table_keys[table_id] = lease_key(DISCORD, record.chat_id)
         return key
+
+    async def identify_slot(self, interval: float) -> None:
+        """Wait for the bot's IDENTIFY slot, shared by every worker: the lease
+        :data:`IDENTIFY_LEASE`, taken for ``interval`` seconds (Discord allows one IDENTIFY
+        per 5 s for a bot without large sharding; each worker already spaces its own). A
+        store that cannot be reached does not hold the connection back: it goes at once.
+        """
+        if interval <= 0:
+            return
+        try:
+            while not await self.store.acquire_lease(IDENTIFY_LEASE, self.worker_id, interval):
+                await asyncio.sleep(min(0.5, interval / 4))
+        except Exception:
+            log.exception("the IDENTIFY slot could not be read: identifying now")
 
     async def forward_press(self, table_id: int, press: Mapping[str, Any]) -> dict[str, Any] | None:
         """Hand a Discord press this worker received but does not serve (a DM hand: Discord

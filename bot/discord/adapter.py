@@ -577,6 +577,9 @@ class DiscordAdapter:
         self._main_off: set[int] = set()  # shards of the main client disconnected
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
+        #: with several workers (:meth:`bot.cluster.Worker.attach_discord`): waits for the
+        #: bot's IDENTIFY slot shared by every worker, given :attr:`identify_interval`
+        self.identify_gate: Callable[[float], Awaitable[None]] | None = None
         self.presenter = DiscordPresenter(self.client)
         self.presenter.on_locked_out = self._locked_out
         service.register(self.presenter)
@@ -607,12 +610,15 @@ class DiscordAdapter:
 
     async def identify_turn(self) -> None:
         """Wait until :attr:`identify_interval` seconds have passed since this process's last
-        IDENTIFY (the first one goes at once)."""
+        IDENTIFY (the first one goes at once) and, with several workers, for the slot they
+        share (:attr:`identify_gate`)."""
         loop = asyncio.get_running_loop()
         async with self._identify_lock:
             wait = self._last_identify + self.identify_interval - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
+            if self.identify_gate is not None:
+                await self.identify_gate(self.identify_interval)
             self._last_identify = loop.time()
 
     async def start(self, *, ready_timeout: float = 60.0) -> None:

@@ -194,3 +194,26 @@ def test_a_worker_may_prefer_no_shard_and_only_take_over() -> None:
     assert settings.shard_ids == []
     with pytest.raises(ValueError, match="WORKER_ID"):  # one process runs every shard
         Settings(discord_shard_ids="none", discord_shard_count=4, _env_file=None)  # type: ignore[call-arg]
+
+
+async def test_workers_take_turns_to_identify_with_discord() -> None:
+    """Discord allows a bot one IDENTIFY per 5 s (here 0.3 s): two workers connecting shards
+    at once go one after the other through the lease they share, not together."""
+    store = MemoryStore()
+    (w0, _r0), (w1, _r1) = await _worker(store, "w0", [0]), await _worker(store, "w1", [1])
+    passed: list[tuple[str, float]] = []
+
+    async def identify(worker: Worker) -> None:
+        await worker.identify_slot(0.3)
+        passed.append((worker.worker_id, time.monotonic()))
+
+    try:
+        await asyncio.gather(identify(w0), identify(w1))
+        (a, first), (b, second) = sorted(passed, key=lambda p: p[1])
+        assert {a, b} == {"w0", "w1"} and second - first >= 0.25, passed
+        # then the first one again (its own process spaced it): after the second's slot
+        await identify(w0 if a == "w0" else w1)
+        assert passed[-1][1] - second >= 0.25, passed
+    finally:
+        for w in (w0, w1):
+            await _die(w)
