@@ -113,6 +113,8 @@ TELEGRAM = "telegram"
 DISCORD = "discord"
 #: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)
 _SHARD_LEASES = "discord-"
+#: lease times a shard must have run on a worker for its next step aside to be a short one
+STEADY_LEASES = 10
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
 IDENTIFY_LEASE = "identify:discord"
 _JSON = {"Content-Type": "application/json"}
@@ -291,6 +293,8 @@ class Worker:
         #: until when this worker, having failed to connect a shard, does not say it runs
         #: shards (so the others do not leave a shard to it) nor tries one
         self._quiet_until = 0.0
+        self._asides = 0  # steps aside since a shard last ran here for a while
+        self._took_shard_at: float | None = None  # when the last shard taken here connected
         self._started = time.monotonic()
         self._guilds: dict[int, str] = {}  # table id → its Discord guild
         self._channel_guilds: dict[str, str] = {}  # a claimed channel's key → its guild
@@ -557,14 +561,24 @@ class Worker:
             return False
         self._taking.discard(shard)
         self.shards.add(shard)
+        self._took_shard_at = time.monotonic()
         log.info("worker %s: running Discord shard %s", self.worker_id, shard)
         return True
 
     async def _step_aside(self, keys: list[str]) -> None:
         """A shard could not run here: give ``keys`` up and, for two lease times, neither say
-        this worker runs shards (so the others take it meanwhile) nor take one."""
+        this worker runs shards (so the others take it meanwhile) nor take one. Each time
+        again, unless a shard ran here for :data:`STEADY_LEASES` lease times since, twice as
+        long (up to 64 lease times): a worker that cannot connect the shard it prefers does
+        not keep taking it back from the worker running it (each move pauses its tables)."""
         advertised = self._advertised()
-        self._quiet_until = time.monotonic() + 2 * self.ttl
+        now = time.monotonic()
+        took = self._took_shard_at
+        if took is not None and now - took >= STEADY_LEASES * self.ttl:
+            self._asides = 0
+        self._took_shard_at = None
+        self._quiet_until = now + 2 * self.ttl * 2 ** min(self._asides, 5)
+        self._asides += 1
         for key in (*keys, *advertised):
             await self.store.release_lease(key, self.worker_id)
 

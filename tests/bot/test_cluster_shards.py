@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.cluster import Worker, rendezvous, shard_key
+from bot.cluster import STEADY_LEASES, Worker, rendezvous, shard_key
 from bot.config import Settings, parse_shards
 from bot.service import TableService
 from storage.api import lease_key
@@ -217,3 +217,25 @@ async def test_workers_take_turns_to_identify_with_discord() -> None:
     finally:
         for w in (w0, w1):
             await _die(w)
+
+
+async def test_a_worker_that_keeps_failing_its_shard_steps_aside_longer_each_time() -> None:
+    """A worker whose preferred shard never connects stepped aside for two lease times and
+    took the shard back from the worker running it every cycle (each move pauses the shard's
+    tables). It now waits 2, 4, 8 … lease times (at most 64), and after a shard ran for
+    STEADY_LEASES lease times a failure is a first one again."""
+    store = MemoryStore()
+    w1, _r1 = await _worker(store, "w1", [])
+    try:
+        quiet = []
+        for _ in range(8):
+            before = time.monotonic()
+            await w1._step_aside([])
+            quiet.append(round((w1._quiet_until - before) / TTL))
+        assert quiet == [2, 4, 8, 16, 32, 64, 64, 64]
+        w1._took_shard_at = time.monotonic() - STEADY_LEASES * TTL  # ran steadily since
+        before = time.monotonic()
+        await w1._step_aside([])
+        assert round((w1._quiet_until - before) / TTL) == 2
+    finally:
+        await _die(w1)
