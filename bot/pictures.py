@@ -187,13 +187,19 @@ _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 
 
 def showdown_picture(
-    t: LiveTable, lang: str, deltas: Mapping[int, int], notes: Sequence[str] = ()
+    t: LiveTable,
+    lang: str,
+    deltas: Mapping[int, int],
+    notes: Sequence[str] = (),
+    chips: Mapping[int, int] | None = None,
 ) -> Picture:
     """The picture of the showdown of ``t``'s finished hand (call before the hand is cleared).
 
     Reads only the hand's result (boards without discards) and, in Chinese Poker, the boxes
     the reveal has shown (``t.reveal["stage"]``; the rest are drawn face down, R7.5).
     ``deltas``: table seat → kush this hand moved (R8.4; empty when nothing is settled now).
+    ``notes``: lines under the boards (a tournament's chips and knock-outs). ``chips``: in a
+    tournament (R8.7), table seat → chips this settlement moved, shown where kush would be.
 
     :raises AssertionError: if the hand is not over."""
     hand = t.hand
@@ -210,7 +216,8 @@ def showdown_picture(
         totals = t.chinese.totals if t.chinese is not None else {}
     for r in res.seats:
         player = t.player_of(r.seat)
-        kush = deltas.get(player.seat) if player is not None and not t.owners else None
+        moved = chips if chips is not None else deltas
+        kush = moved.get(player.seat) if player is not None and not t.owners else None
         if chinese:
             boxes = tuple(cards_str(r.board.box(b)) if b in revealed else "" for b in BOXES)
             hands = tuple(
@@ -263,7 +270,7 @@ def showdown_picture(
         lang=lang,
         boards=tuple(boards),
         chinese=chinese,
-        label=kush_word(t.label, lang),
+        label=tr(lang, "picture.chips") if chips is not None else kush_word(t.label, lang),
         dummy=dummy,
         notes=tuple(more),
     )

@@ -149,6 +149,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.fl_played": {"en": "in FL", "ru": "в фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    "picture.chips": {"en": "chips", "ru": "фиш."},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.hand_title": {
         "en": "Your board · table #{table} · hand {hand} · street {street}",

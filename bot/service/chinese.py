@@ -82,11 +82,13 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     order = [s for s in order if s in t.seats]
     deltas: dict[int, int] = {}
     notes: list[str] = []
+    chips: dict[int, int] | None = None
     settled = None
     if game.over and t.tournament is not None:  # chips move at the end of a game (R8.7)
         if tournaments.running(t):
             settled = t.tournament.settle(game.pairs(order))
         notes = tournaments.after_settlement(t, settled)
+        chips = settled.settlement.deltas if settled is not None else None
     elif game.over:
         deltas = settle_pairs(t, order, game.pairs(order))  # R7.6
     t.chinese = game
@@ -98,7 +100,7 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     record["counted"] = {str(s): sum(st.points.get(s, 0) for st in shown) for s in result.order}
     if t.tournament is not None:
         record["tournament"] = tournaments.record_of(t, settled)
-    close_hand(rt, t, tx, record, deltas, notes)
+    close_hand(rt, t, tx, record, deltas, notes, chips)
 
 
 def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:

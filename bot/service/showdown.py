@@ -4,7 +4,7 @@ settlement, the cash-outs, the stored showdown and the next phase commit togethe
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot import pictures, render
@@ -55,7 +55,9 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         settled = t.tournament.settle(hand.result.pairs) if tournaments.running(t) else None
         record = hand.result.to_json()
         record["tournament"] = tournaments.record_of(t, settled)
-        close_hand(rt, t, tx, record, {}, tournaments.after_settlement(t, settled))
+        notes = tournaments.after_settlement(t, settled)
+        chips = settled.settlement.deltas if settled is not None else None
+        close_hand(rt, t, tx, record, {}, notes, chips)
         return
     deltas = settle_pairs(t, hand.result.order, t.match.due)
     close_hand(rt, t, tx, hand.result.to_json(), deltas)
@@ -68,6 +70,7 @@ def close_hand(
     record: dict[str, Any],
     deltas: dict[int, int],
     notes: Sequence[str] = (),
+    chips: Mapping[int, int] | None = None,
 ) -> None:
     """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
     timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2), put the
@@ -104,7 +107,7 @@ def close_hand(
     # player who joined during the hand and has not bought in yet keeps the seat
     busted = [st.name for st in t.seats.values() if is_busted(t, st) and not st.leaving]
     # the picture reads the game's totals before a finished Chinese Poker game is cleared
-    picture = pictures.showdown_picture(t, t.lang, deltas) if t.pictures else None
+    picture = pictures.showdown_picture(t, t.lang, deltas, notes, chips) if t.pictures else None
     if t.options.game is GameKind.CHINESE:
         screen = render.reveal_screen(t, t.lang, deltas, busted)
         if t.chinese is not None and t.chinese.over:

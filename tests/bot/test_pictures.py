@@ -312,6 +312,33 @@ async def test_r4_2_double_boxes_four_boards_and_kush_per_player(
     assert f"Alice: {record.result['kush']['0']:+d} kush" in data["notes"]
 
 
+async def test_r8_7_a_tournament_picture_shows_the_chips_each_board_moved(
+    env: Any, drawn: list[dict[str, Any]]
+) -> None:
+    """R8.7: in a tournament a hand moves chips, not kush: each board's line in the picture
+    shows the chips it won or lost, and the level and everyone's chips are under the boards
+    (as in the text showdown)."""
+    service, presenter, store, _ = env
+    await configure(service, tournament_buy_in="100", tournament_chips="200")
+    reply = await service.new_tournament(GROUP, ALICE, "pineapple")
+    assert not reply.alert, reply.text
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None  # 3: started
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    data = drawn[0]
+    check_png(presenter.pictures[0][1], data)
+    record = (await store.export_hands(t.id))[0]["result"]
+    after = {int(s): c for s, c in record["tournament"]["chips"].items()}
+    names = {0: "Alice", 1: "Bob", 2: "Carol"}
+    moved = {b["name"]: b["kush"] for b in data["boards"]}
+    assert moved == {names[s]: after[s] - 200 for s in after}
+    assert sum(moved.values()) == 0 and data["label"] == "chips"
+    assert any(n.startswith("Level 1 · ") for n in data["notes"]), data["notes"]
+    assert not record.get("kush")  # no kush moved
+
+
 async def test_r7_chinese_picture_at_the_end_of_the_reveal(
     env: Any, drawn: list[dict[str, Any]]
 ) -> None:
