@@ -248,3 +248,38 @@ async def test_r8_7_a_tournament_press_from_another_chat_is_refused(env) -> None
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.REGISTERING
     assert await player_balance(store, BOB) == 900  # registered once, from its own group
     assert await check_store(store) == []
+
+
+async def _start_heads_up(service: TableService, presenter: FakePresenter) -> None:
+    for a in (ALICE, BOB):
+        reply = await service.join(GROUP, a)
+        assert not reply.alert, reply.text
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+
+
+async def test_r8_7_r4_2_a_heads_up_double_boxes_tournament_settles_per_player(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC heads-up with two boards each (R4.2): the hand's pairs name board seats
+    (0, 1, 10, 11), which are not the tournament's seats: they are settled per player. Before,
+    the settlement raised on every try and the tournament never got past its first hand."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc", heads_up_double_boxes="on", tournament_chips="30")
+    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
+    await _start_heads_up(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    assert sorted(t.hand.order) == [0, 1, 10, 11]  # two boards each
+    for _ in range(400):  # nobody acts: every hand is placed for them (R8.5, R8.7)
+        if service.table_in(GROUP) is None:
+            break
+        assert t.hand_no < 40, "the tournament is stuck"
+        assert sum(t.tournament.chips.values()) + t.tournament.chips_removed == 60
+        clock.now += 300
+        await service.run_due()
+    assert service.table_in(GROUP) is None and t.tournament.finished is not None
+    assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
+    assert await check_store(store) == []
