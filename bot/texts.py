@@ -662,6 +662,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No top-ups in a tournament.",
         "ru": "В турнире докупать нельзя.",
     },
+    "tour.no_sitout": {
+        "en": "No sitting out in a tournament: when your time runs out your hand is played "
+        "for you. /leave knocks you out.",
+        "ru": "В турнире пропускать нельзя: когда время выходит, рука разыгрывается за вас. "
+        "/leave — выбыть.",
+    },
     "tour.ready": {
         "en": "In a tournament, registering is all it takes.",
         "ru": "В турнире достаточно регистрации.",

@@ -321,7 +321,8 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
 
     if t.tournament is not None:  # a tournament that will not finish: every buy-in back
         tournaments.cancel(t, tx, notice)
-    elif t.chinese is not None and t.chinese.totals:
+        return
+    if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
     for seat in list(t.seats.values()):
         stand_up(t, tx, seat)

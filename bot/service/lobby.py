@@ -329,10 +329,13 @@ async def _leave_tournament(
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
-    """Sit out from the next hand, keeping seat and stack (R8.6)."""
+    """Sit out from the next hand, keeping seat and stack (R8.6). Refused in a tournament:
+    its players are dealt every hand, played for them on timeout (R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.tournament is not None:
+        return Reply(tr(lang, "tour.no_sitout"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         tx.group = t.hand is None

@@ -283,3 +283,29 @@ async def test_r8_7_r4_2_a_heads_up_double_boxes_tournament_settles_per_player(e
     assert service.table_in(GROUP) is None and t.tournament.finished is not None
     assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
     assert await check_store(store) == []
+
+
+async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_back(env) -> None:  # type: ignore[no-untyped-def]
+    """A tournament deals every player every hand (R8.7): /sitout is refused with the reason
+    (it answered "You sit out from the next hand" and changed nothing). An admin closing it
+    tells the group that every buy-in is back."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.sit_out(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "tour.no_sitout")
+    assert not any(s.sitting_out for s in t.seats.values())
+    while t.hand is not None and t.hand_no == 1:
+        clock.now += 181
+        await service.run_due()
+    reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 2
+    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    while service.table_in(GROUP) is not None:
+        clock.now += 181
+        await service.run_due()
+    final = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "tour.cancelled", table=t.id) in final
+    assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
+    assert await check_store(store) == []
