@@ -692,6 +692,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 Level {level} · {cpp} chips a point · next level in {next}",
         "ru": "🏆 Уровень {level} · {cpp} фишек за очко · следующий через {next}",
     },
+    "tour.status_pending": {
+        "en": "🏆 Level {level} · {cpp} chips a point · level {next_level} from the next hand",
+        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · уровень {next_level} со следующей "
+        "раздачи",
+    },
     "tour.chips": {"en": "Chips: {chips}", "ru": "Фишки: {chips}"},
     "tour.chips_line": {
         "en": "Level {level} · {cpp} chips a point · chips: {chips}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from bot import render
 from bot.model import Actor, ChatRef
 from bot.presses import Register, StartTournament, decode
 from bot.service import TableService
@@ -309,3 +310,28 @@ async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_bac
     assert tr("en", "tour.cancelled", table=t.id) in final
     assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
     assert await check_store(store) == []
+
+
+async def test_r8_7_during_a_hand_the_group_sees_the_level_it_is_played_at(env) -> None:  # type: ignore[no-untyped-def]
+    """A new level applies from the next hand dealt (R8.7): while hand 1 runs past the end of
+    level 1, the table message shows level 1's chips per point (what the hand is settled at)
+    and that level 2 starts with the next hand; it said "Level 2 · 15 chips a point"."""
+    service, presenter, _store, clock = env
+    await configure(service, level_minutes="1", tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status", level=1, cpp=10, next="1:00") in text
+    clock.now += 70  # level 2 by the clock; hand 1 goes on (120 s each)
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status_pending", level=1, cpp=10, next_level=2) in text
+    assert "15 chips a point" not in text
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(
+            service, presenter, next(a for a in PLAYERS if a.user_id == acting.user_id)
+        )
+    assert t.hand is not None and t.tournament.level == 2  # hand 2 is dealt at level 2
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status", level=2, cpp=15, next="0:50") in text
