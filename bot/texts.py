@@ -662,6 +662,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No top-ups in a tournament.",
         "ru": "В турнире докупать нельзя.",
     },
+    "tour.leave_confirm": {
+        "en": "Leaving knocks you out of the tournament (place {place}). Press Leave again "
+        "to confirm.",
+        "ru": "Выход из турнира — это выбывание (место {place}). Нажмите «Встать» ещё раз, "
+        "чтобы подтвердить.",
+    },
     "tour.no_sitout": {
         "en": "No sitting out in a tournament: when your time runs out your hand is played "
         "for you. /leave knocks you out.",

@@ -8,7 +8,7 @@ import random
 
 from bot import render
 from bot.model import Actor, ChatRef
-from bot.presses import Register, StartTournament, decode
+from bot.presses import Leave, Register, StartTournament, decode
 from bot.service import TableService
 from bot.texts import tr
 from game.tournament import TournamentPhase
@@ -335,3 +335,36 @@ async def test_r8_7_during_a_hand_the_group_sees_the_level_it_is_played_at(env) 
     assert t.hand is not None and t.tournament.level == 2  # hand 2 is dealt at level 2
     text = render.group_screen(t, "en", None, clock.now).text
     assert tr("en", "tour.status", level=2, cpp=15, next="0:50") in text
+
+
+async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knocking_out(env) -> None:  # type: ignore[no-untyped-def]
+    """Leaving a running tournament knocks the player out (R8.7): one tap on the Leave button
+    of the group's message knocked them out with their buy-in lost. Now the first press asks
+    and changes nothing; a second one within 30 s leaves; a press much later asks again.
+    The /leave command leaves at once."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+
+    def leave_button() -> str:
+        screen = presenter.last_table(GROUP.chat_id)
+        return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
+
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
+    assert sorted(tour.chips) == [0, 1, 2] and not t.seats[1].leaving
+    clock.now += 31  # too late: it asks again
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
+    clock.now += 5
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
+    assert sorted(tour.chips) == [0, 2]
+    reply = await service.leave(GROUP, CAROL)  # the command: at once
+    assert reply.text == tr("en", "tour.left", place=2, prize=0, label="kush")
+    await play_to_the_end(service, presenter, clock)
+    assert await player_balance(store, ALICE) == 1200
+    assert await check_store(store) == []
