@@ -444,8 +444,12 @@ class Runtime:
 
     def idle_deadline(self, t: LiveTable) -> float | None:
         """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``
-        after the last deal (or the opening), while no hand runs."""
+        after the last deal (or the opening), while no hand runs and no deal is due (a
+        table between two hands is not idle, however long the last hand took: the idle close
+        then cancelled running tournaments)."""
         if t.hand is not None or t.reveal is not None or t.last_deal_at is None:
+            return None
+        if t.next_hand_at is not None:
             return None
         return t.last_deal_at + t.options.idle_close_seconds
 

@@ -368,3 +368,29 @@ async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knockin
     await play_to_the_end(service, presenter, clock)
     assert await player_balance(store, ALICE) == 1200
     assert await check_store(store) == []
+
+
+async def test_r8_2a_r8_7_a_long_hand_does_not_idle_close_a_running_tournament() -> None:
+    """A table between two hands, its next deal due in seconds, is not idle (R8.2a): after a
+    hand that lasted longer than ``idle_close_seconds`` (everyone slept through it, R8.5) the
+    idle close fired before the next deal and cancelled the running tournament."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, tournament_chips="1000", idle_close_seconds="300")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    dealt = clock.now
+    while t.hand is not None:
+        clock.now += 181
+        await service.run_due()
+    assert clock.now - dealt > 300 and t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is not None and t.hand_no == 2
+    assert t.tournament.phase is TournamentPhase.RUNNING
+    assert await check_store(store) == []
