@@ -24,6 +24,7 @@ import pytest
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
+from game.board import Box
 from game.cards import shuffled_deck
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -221,6 +222,8 @@ async def test_a_random_walk_keeps_every_table_live_and_the_ledger_balanced(seed
 #: seed 106 wedged a heads-up double boxes tournament before its fix (the default run's others
 #: are quick ones); ``OFC_SLOW=1`` runs 300 (about ten minutes)
 TOUR_SEEDS = range(300) if SLOW else (0, 1, 106)
+#: the order Chinese Poker reveals the boxes in (R4.5)
+REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 #: tournament settings an admin may change at any moment (and table options mid-tournament)
 TOUR_SETTINGS = [
     ("tournament_buy_in", ("1", "100", "999")),
@@ -237,6 +240,7 @@ TOUR_SETTINGS = [
     ("min_buy_in", ("1", "5000")),
     ("target_points", ("1", "51")),
     ("settle_per_round", ("on", "off")),
+    ("idle_close_seconds", ("5", "300", "1800")),
 ]
 TOUR_COMMANDS = [
     "join", "join", "join", "leave", "press", "press", "press", "press", "sitout", "back",
@@ -308,11 +312,16 @@ class TournamentWalk(Walk):
             chips = sum(tour.chips.values()) + tour.chips_removed
             assert chips == tour.config.starting_chips * len(tour.players), "chips not conserved"
         hand = t.hand
-        if hand is None or hand.is_over:
+        if hand is None:
             return
-        hidden = {str(c) for c in shuffled_deck(rng=random.Random(0))} - {
-            str(c) for c in hand.public_cards()
-        }
+        if t.reveal is not None and hand.result is not None:  # Chinese Poker (R4.5)
+            shown = REVEAL_ORDER[: int(t.reveal.get("stage", 3))]
+            public = {c for r in hand.result.seats for box in shown for c in r.board.box(box)}
+        elif hand.is_over:
+            return
+        else:
+            public = hand.public_cards()
+        hidden = {str(c) for c in shuffled_deck(rng=random.Random(0))} - {str(c) for c in public}
         screens = self.presenter.tables.get(GROUP.chat_id, [])[-1:]
         texts = [sc.text for sc in screens] + [text for _, text in self.presenter.posts[-2:]]
         for text in texts:
