@@ -668,6 +668,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Выход из турнира — это выбывание (место {place}). Нажмите «Встать» ещё раз, "
         "чтобы подтвердить.",
     },
+    "tour.already_out": {
+        "en": "You are out of this tournament already.",
+        "ru": "Вы уже выбыли из этого турнира.",
+    },
     "tour.no_sitout": {
         "en": "No sitting out in a tournament: when your time runs out your hand is played "
         "for you. /leave knocks you out.",

@@ -316,8 +316,9 @@ async def _leave_tournament(
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
         return await tournaments.unregister(rt, t, actor, lang)
-    if not tour.can_leave(seat.seat):
-        return Reply(tr(lang, "err.tournament_over"), alert=True)
+    if not tour.can_leave(seat.seat):  # over, or this player is out already (R8.7)
+        out = tour.finished is None
+        return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
     now = rt.clock()
     if button and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
         async with rt.transition(t):

@@ -394,3 +394,20 @@ async def test_r8_2a_r8_7_a_long_hand_does_not_idle_close_a_running_tournament()
     assert service.table_in(GROUP) is t and t.hand is not None and t.hand_no == 2
     assert t.tournament.phase is TournamentPhase.RUNNING
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_player_out_of_a_running_tournament_is_told_so(env) -> None:  # type: ignore[no-untyped-def]
+    """A player knocked out stays seated until the end of the hand: their /leave then said
+    "The tournament is over" while the others played on. It says they are out already."""
+    service, _presenter, _store, _clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    assert (await service.leave(GROUP, CAROL)).text == tr(
+        "en", "tour.left", place=3, prize=0, label="kush"
+    )
+    assert t.seat_of(CAROL.user_id) is not None  # out, seated until the hand ends
+    reply = await service.leave(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "tour.already_out")
+    assert t.tournament.finished is None and sorted(t.tournament.chips) == [0, 1]
