@@ -138,6 +138,9 @@ class SeatState:
         with house kush and has no private chat; ``None`` for a person.
     :ivar top_up: kush of a top-up asked for during a hand, added from the balance when the
         hand ends (R8.2: top-ups happen between hands); 0 when none is queued.
+    :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
+        knocks them out (R8.7), so the button asks first and a second press within
+        ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
     """
 
     seat: int
@@ -155,6 +158,7 @@ class SeatState:
     timed_out: bool = False
     bot: str | None = None
     top_up: int = 0
+    leave_asked: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -174,6 +178,7 @@ class SeatState:
             "timed_out": self.timed_out,
             "bot": self.bot,
             "top_up": self.top_up,
+            "leave_asked": self.leave_asked,
         }
 
     @classmethod

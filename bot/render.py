@@ -106,13 +106,19 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
 
 
 def tournament_status(t: LiveTable, lang: str, now: float) -> str:
-    """Level, chips per point, time to the next level and every player's chips (R8.7)."""
+    """Level, chips per point, time to the next level and every player's chips (R8.7).
+    During a hand, the level it is played at: a level reached meanwhile applies from the
+    next hand, and the status says so."""
     tour = t.tournament
     assert tour is not None
     level = tour.level_at(now)
     nxt = tour.next_level_at(now)
-    status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
-                next=_mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
+    if t.hand is not None and tour.level < level:  # the hand finishes at its level
+        status = tr(lang, "tour.status_pending", level=tour.level, cpp=tour.chips_per_point,
+                    next_level=level)  # fmt: skip
+    else:
+        status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
+                    next=_mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
     chips = ", ".join(
         f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
     )

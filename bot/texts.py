@@ -663,6 +663,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No top-ups in a tournament.",
         "ru": "В турнире докупать нельзя.",
     },
+    "tour.leave_confirm": {
+        "en": "Leaving knocks you out of the tournament (place {place}). Press Leave again "
+        "to confirm.",
+        "ru": "Выход из турнира — это выбывание (место {place}). Нажмите «Встать» ещё раз, "
+        "чтобы подтвердить.",
+    },
+    "tour.already_out": {
+        "en": "You are out of this tournament already.",
+        "ru": "Вы уже выбыли из этого турнира.",
+    },
+    "tour.no_sitout": {
+        "en": "No sitting out in a tournament: when your time runs out your hand is played "
+        "for you. /leave knocks you out.",
+        "ru": "В турнире пропускать нельзя: когда время выходит, рука разыгрывается за вас. "
+        "/leave — выбыть.",
+    },
     "tour.ready": {
         "en": "In a tournament, registering is all it takes.",
         "ru": "В турнире достаточно регистрации.",
@@ -686,6 +702,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.status": {
         "en": "🏆 Level {level} · {cpp} chips a point · next level in {next}",
         "ru": "🏆 Уровень {level} · {cpp} фишек за очко · следующий через {next}",
+    },
+    "tour.status_pending": {
+        "en": "🏆 Level {level} · {cpp} chips a point · level {next_level} from the next hand",
+        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · уровень {next_level} со следующей "
+        "раздачи",
     },
     "tour.chips": {"en": "Chips: {chips}", "ru": "Фишки: {chips}"},
     "tour.chips_line": {

@@ -762,6 +762,11 @@ class DiscordAdapter:
                 )
             try:
                 if await ack.deferred():
+                    if private and not ephemeral:
+                        # the first follow-up of a public deferral is shown as the deferral
+                        # was, whatever its flags: the placeholder goes, the refusal follows
+                        with contextlib.suppress(discord.HTTPException):
+                            await interaction.delete_original_response()
                     await interaction.followup.send(content, ephemeral=private, **extra)
                 else:
                     await interaction.response.send_message(content, ephemeral=private, **extra)

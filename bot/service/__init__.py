@@ -619,7 +619,7 @@ class TableService:
             if isinstance(press, Ready):
                 return await lobby.ready(rt, t, actor, lang)
             if isinstance(press, Leave):
-                return await lobby.leave(rt, t, actor, lang)
+                return await lobby.leave(rt, t, actor, lang, button=True)
             if isinstance(press, TopUp):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.top_up(rt, t, community, actor, lang)

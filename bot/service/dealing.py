@@ -33,6 +33,7 @@ __all__ = [
     "end_game",
     "leaves_after_hand",
     "maybe_start",
+    "player_pairs",
     "settle_apart",
     "settle_pairs",
     "settle_round",
@@ -191,21 +192,31 @@ def sync_clocks(t: LiveTable, now: float) -> None:
             t.clocks[seat] = clock.stop(now)
 
 
+def player_pairs(t: LiveTable, pairs: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """Pairwise points of board seats as points between table seats (players), in the order
+    of ``pairs`` (R5.7): with ``heads_up_double_boxes`` (R4.2) a player's two boards are
+    scored against the opponent's and their points merged per player (a board's seat ``10p +
+    k`` is not table seat ``10p + k``); a player's boards are never scored against each
+    other. Every pair of one board per player is returned as it is."""
+    merged: dict[tuple[int, int], int] = {}
+    for a, b, p in pairs:
+        oa, ob = t.owner(a), t.owner(b)
+        if oa == ob:
+            continue
+        if (ob, oa) in merged:
+            merged[(ob, oa)] -= p
+        else:
+            merged[(oa, ob)] = merged.get((oa, ob), 0) + p
+    return [(a, b, p) for (a, b), p in merged.items()]
+
+
 def settle_pairs(
     t: LiveTable, order: Sequence[int], pairs: Sequence[tuple[int, int, int]]
 ) -> dict[int, int]:
     """Kush deltas of table seats for pairwise points of board seats (R8.4, R5.7): pairs of
     double boxes (R4.2) are merged per player first; pairs with a player no longer seated are
     dropped."""
-    merged: dict[tuple[int, int], int] = {}
-    for a, b, p in pairs:
-        oa, ob = t.owner(a), t.owner(b)
-        if oa == ob or oa not in t.seats or ob not in t.seats:
-            continue
-        if (ob, oa) in merged:
-            merged[(ob, oa)] -= p
-        else:
-            merged[(oa, ob)] = merged.get((oa, ob), 0) + p
+    merged = {(a, b): p for a, b, p in player_pairs(t, pairs) if a in t.seats and b in t.seats}
     if not merged:
         return {}
     owners_in_order = list(dict.fromkeys(t.owner(s) for s in order))
@@ -310,7 +321,8 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
 
     if t.tournament is not None:  # a tournament that will not finish: every buy-in back
         tournaments.cancel(t, tx, notice)
-    elif t.chinese is not None and t.chinese.totals:
+        return
+    if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
     for seat in list(t.seats.values()):
         stand_up(t, tx, seat)

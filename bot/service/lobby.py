@@ -250,15 +250,22 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 tx.group = True
 
 
-async def leave(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
+#: A tournament player's second press of Leave within this many seconds leaves (R8.7).
+LEAVE_CONFIRM_SECONDS = 30.0
+
+
+async def leave(
+    rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, button: bool = False
+) -> Reply:
     """Stand up: between hands the stack goes back to the balance (R8.2), after the round's
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
-    they leave after it (R8.5)."""
+    they leave after it (R8.5). ``button``: the table message's Leave was pressed (at a
+    running tournament it asks first: leaving knocks the player out, R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
-        return await _leave_tournament(rt, t, seat, actor, lang)
+        return await _leave_tournament(rt, t, seat, actor, lang, button)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
     if left == "round":
@@ -298,17 +305,25 @@ def depart(
 
 
 async def _leave_tournament(
-    rt: Runtime, t: LiveTable, seat: SeatState, actor: Actor, lang: str
+    rt: Runtime, t: LiveTable, seat: SeatState, actor: Actor, lang: str, button: bool
 ) -> Reply:
     """Leaving a tournament: before the start, unregister (the buy-in comes back); after it,
     the player is knocked out at once and placed as such, their chips leave play (R8.7); a
-    hand in progress is finished for them (R8.5)."""
+    hand in progress is finished for them (R8.5). The Leave button of a running tournament
+    asks first (one tap on the group's message must not cost the buy-in): a second press
+    within :data:`LEAVE_CONFIRM_SECONDS` leaves; /leave leaves at once."""
     tour = t.tournament
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
         return await tournaments.unregister(rt, t, actor, lang)
-    if not tour.can_leave(seat.seat):
-        return Reply(tr(lang, "err.tournament_over"), alert=True)
+    if not tour.can_leave(seat.seat):  # over, or this player is out already (R8.7)
+        out = tour.finished is None
+        return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
+    now = rt.clock()
+    if button and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+        async with rt.transition(t):
+            seat.leave_asked = now
+        return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out
@@ -329,10 +344,13 @@ async def _leave_tournament(
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
-    """Sit out from the next hand, keeping seat and stack (R8.6)."""
+    """Sit out from the next hand, keeping seat and stack (R8.6). Refused in a tournament:
+    its players are dealt every hand, played for them on timeout (R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if t.tournament is not None:
+        return Reply(tr(lang, "tour.no_sitout"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         tx.group = t.hand is None

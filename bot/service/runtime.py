@@ -444,10 +444,16 @@ class Runtime:
 
     def idle_deadline(self, t: LiveTable) -> float | None:
         """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``
-        after the last deal (or the opening), while no hand runs."""
+        after the last deal (or the opening), while no hand runs. Between two hands it counts
+        from when the next deal is due: a table is not idle because its last hand took long
+        (the idle close then fired before the next deal and cancelled running tournaments),
+        and one whose deal keeps failing still closes in the end."""
         if t.hand is not None or t.reveal is not None or t.last_deal_at is None:
             return None
-        return t.last_deal_at + t.options.idle_close_seconds
+        start = t.last_deal_at
+        if t.next_hand_at is not None:
+            start = max(start, t.next_hand_at)
+        return start + t.options.idle_close_seconds
 
     async def arm(self, t: LiveTable) -> None:
         """(Re)start the table's timer for its next deadline."""

@@ -16,6 +16,7 @@ from bot.service.dealing import (
     available,
     close_now,
     maybe_start,
+    player_pairs,
     settle_pairs,
     stand_up,
 )
@@ -52,7 +53,9 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.match = t.match.after_hand(hand.result, owners=t.owners)
     keep_banks(t)
     if t.tournament is not None:  # chips, not kush (R8.7)
-        settled = t.tournament.settle(hand.result.pairs) if tournaments.running(t) else None
+        # board seats of double boxes (R4.2) are not the core's seats: points per player
+        pairs = player_pairs(t, hand.result.pairs)
+        settled = t.tournament.settle(pairs) if tournaments.running(t) else None
         record = hand.result.to_json()
         record["tournament"] = tournaments.record_of(t, settled)
         notes = tournaments.after_settlement(t, settled)

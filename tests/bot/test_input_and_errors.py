@@ -235,3 +235,24 @@ async def test_an_anonymous_admin_is_an_admin_but_not_a_player(tmp_path: Path) -
         assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
         community = await w.store.community("telegram", str(GROUP_ID))
         assert await w.store.find_player(community.id, "1087968824") is None
+
+
+async def test_a_command_addressed_to_another_bot_is_left_to_it(tmp_path: Path) -> None:
+    """In a group with several bots, ``/cmd@otherbot`` is the other bot's: nothing is
+    answered and nothing changes (an admin's /grant or /closetable meant for it must not
+    move kush or close our table); ``/cmd@ofc_test_bot`` is ours."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")  # Bob is known in the group: 1,000
+        await w.say(ALICE, "/newtable")
+        sent = len(w.fake.calls_of("sendMessage"))
+        for text in ("/grant@other_bot @bob 500", "/closetable@other_bot", "/join@OtherBot"):
+            await w.fake.send_text(ALICE, GROUP_ID, text)
+        await asyncio.sleep(0.5)  # the updates are fetched and ignored
+        await w.settle()
+        assert len(w.fake.calls_of("sendMessage")) == sent
+        assert w.service.tables and not next(iter(w.service.tables.values())).seats
+        reply = await w.say(ALICE, "/grant@ofc_test_bot @bob 500")
+        assert reply["text"] == "Bob: +500 kush, balance 1500.", reply
+        reply = await w.say(BOB, "/balance@OFC_Test_Bot")
+        assert reply["text"] == "Bob: 1500 kush на балансе, 0 на столе.", reply

@@ -3,10 +3,16 @@ the in-memory store, a hand-moved clock and timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+import random
+
 from bot.model import Phase
+from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_transitions import player_balance
 
 
@@ -113,3 +119,32 @@ async def test_r8_6_leaving_and_rejoining_does_not_refill_the_time_bank(env) -> 
     assert not (await service.join(GROUP, actor)).alert
     seat = t.seat_of(actor.user_id)
     assert seat is not None and seat.bank == 30.0  # not the full 60
+
+
+async def test_r8_2a_a_table_between_two_hands_is_not_idle() -> None:
+    """Two slow players take 60 s a street: the hand lasts longer than
+    ``idle_close_seconds`` (300 here). Its showdown schedules the next deal: the table is not
+    idle then, and it deals the next hand instead of closing itself (it closed, cashing
+    everyone out, the moment the hand ended)."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    for name, value in (("idle_close_seconds", "300"), ("hand_seconds", "600")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    dealt = clock.now
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.hand.to_act[0]]
+        clock.now += 60
+        await press_auto_and_confirm(service, presenter, ALICE if acting.seat == 0 else BOB)
+    assert clock.now - dealt > 300 and t.next_hand_at is not None
+    assert not any(s.sitting_out for s in t.seats.values())
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is not None and t.hand_no == 2
+    assert await check_store(store) == []

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import random
 
+from bot import render
 from bot.model import Actor, ChatRef
-from bot.presses import Register, StartTournament, decode
+from bot.presses import Leave, Register, StartTournament, decode
 from bot.service import TableService
 from bot.texts import tr
 from game.tournament import TournamentPhase
@@ -248,3 +249,165 @@ async def test_r8_7_a_tournament_press_from_another_chat_is_refused(env) -> None
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.REGISTERING
     assert await player_balance(store, BOB) == 900  # registered once, from its own group
     assert await check_store(store) == []
+
+
+async def _start_heads_up(service: TableService, presenter: FakePresenter) -> None:
+    for a in (ALICE, BOB):
+        reply = await service.join(GROUP, a)
+        assert not reply.alert, reply.text
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+
+
+async def test_r8_7_r4_2_a_heads_up_double_boxes_tournament_settles_per_player(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC heads-up with two boards each (R4.2): the hand's pairs name board seats
+    (0, 1, 10, 11), which are not the tournament's seats: they are settled per player. Before,
+    the settlement raised on every try and the tournament never got past its first hand."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc", heads_up_double_boxes="on", tournament_chips="30")
+    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
+    await _start_heads_up(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    assert sorted(t.hand.order) == [0, 1, 10, 11]  # two boards each
+    for _ in range(400):  # nobody acts: every hand is placed for them (R8.5, R8.7)
+        if service.table_in(GROUP) is None:
+            break
+        assert t.hand_no < 40, "the tournament is stuck"
+        assert sum(t.tournament.chips.values()) + t.tournament.chips_removed == 60
+        clock.now += 300
+        await service.run_due()
+    assert service.table_in(GROUP) is None and t.tournament.finished is not None
+    assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
+    assert await check_store(store) == []
+
+
+async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_back(env) -> None:  # type: ignore[no-untyped-def]
+    """A tournament deals every player every hand (R8.7): /sitout is refused with the reason
+    (it answered "You sit out from the next hand" and changed nothing). An admin closing it
+    tells the group that every buy-in is back."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.sit_out(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "tour.no_sitout")
+    assert not any(s.sitting_out for s in t.seats.values())
+    while t.hand is not None and t.hand_no == 1:
+        clock.now += 181
+        await service.run_due()
+    reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 2
+    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    while service.table_in(GROUP) is not None:
+        clock.now += 181
+        await service.run_due()
+    final = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "tour.cancelled", table=t.id) in final
+    assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
+    assert await check_store(store) == []
+
+
+async def test_r8_7_during_a_hand_the_group_sees_the_level_it_is_played_at(env) -> None:  # type: ignore[no-untyped-def]
+    """A new level applies from the next hand dealt (R8.7): while hand 1 runs past the end of
+    level 1, the table message shows level 1's chips per point (what the hand is settled at)
+    and that level 2 starts with the next hand; it said "Level 2 · 15 chips a point"."""
+    service, presenter, _store, clock = env
+    await configure(service, level_minutes="1", tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status", level=1, cpp=10, next="1:00") in text
+    clock.now += 70  # level 2 by the clock; hand 1 goes on (120 s each)
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status_pending", level=1, cpp=10, next_level=2) in text
+    assert "15 chips a point" not in text
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(
+            service, presenter, next(a for a in PLAYERS if a.user_id == acting.user_id)
+        )
+    assert t.hand is not None and t.tournament.level == 2  # hand 2 is dealt at level 2
+    text = render.group_screen(t, "en", None, clock.now).text
+    assert tr("en", "tour.status", level=2, cpp=15, next="0:50") in text
+
+
+async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knocking_out(env) -> None:  # type: ignore[no-untyped-def]
+    """Leaving a running tournament knocks the player out (R8.7): one tap on the Leave button
+    of the group's message knocked them out with their buy-in lost. Now the first press asks
+    and changes nothing; a second one within 30 s leaves; a press much later asks again.
+    The /leave command leaves at once."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+
+    def leave_button() -> str:
+        screen = presenter.last_table(GROUP.chat_id)
+        return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
+
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
+    assert sorted(tour.chips) == [0, 1, 2] and not t.seats[1].leaving
+    clock.now += 31  # too late: it asks again
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
+    clock.now += 5
+    reply = await service.press(BOB, leave_button(), GROUP)
+    assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
+    assert sorted(tour.chips) == [0, 2]
+    reply = await service.leave(GROUP, CAROL)  # the command: at once
+    assert reply.text == tr("en", "tour.left", place=2, prize=0, label="kush")
+    await play_to_the_end(service, presenter, clock)
+    assert await player_balance(store, ALICE) == 1200
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_r8_7_a_long_hand_does_not_idle_close_a_running_tournament() -> None:
+    """A table between two hands, its next deal due in seconds, is not idle (R8.2a): after a
+    hand that lasted longer than ``idle_close_seconds`` (everyone slept through it, R8.5) the
+    idle close fired before the next deal and cancelled the running tournament."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, tournament_chips="1000", idle_close_seconds="300")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    dealt = clock.now
+    while t.hand is not None:
+        clock.now += 181
+        await service.run_due()
+    assert clock.now - dealt > 300 and t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is not None and t.hand_no == 2
+    assert t.tournament.phase is TournamentPhase.RUNNING
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_player_out_of_a_running_tournament_is_told_so(env) -> None:  # type: ignore[no-untyped-def]
+    """A player knocked out stays seated until the end of the hand: their /leave then said
+    "The tournament is over" while the others played on. It says they are out already."""
+    service, _presenter, _store, _clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    assert (await service.leave(GROUP, CAROL)).text == tr(
+        "en", "tour.left", place=3, prize=0, label="kush"
+    )
+    assert t.seat_of(CAROL.user_id) is not None  # out, seated until the hand ends
+    reply = await service.leave(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "tour.already_out")
+    assert t.tournament.finished is None and sorted(t.tournament.chips) == [0, 1]

@@ -748,7 +748,8 @@ class FakeDiscord:
         body = call.body or {}
         record.followups.append(body)
         original = record.response_message_id
-        if original is not None and self.messages[original]["flags"] & LOADING:
+        loading = original is not None and original not in self.deleted
+        if loading and original is not None and self.messages[original]["flags"] & LOADING:
             # the first follow-up of a deferred message fills the loading message
             msg = dict(self.messages[original])
             msg["flags"] &= ~LOADING

@@ -22,6 +22,7 @@ from bot.discord import DiscordAdapter
 from bot.model import Actor, ChatRef, Reply
 from bot.screens import Payload, Screen
 from bot.service import TableService
+from bot.texts import tr
 from game.board import Box
 from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.strategy import complete_street
@@ -428,6 +429,10 @@ class SlowService(TableService):
         await asyncio.sleep(0.05)
         return await super().balance(chat, actor)
 
+    async def join(self, *args: Any, **kwargs: Any) -> Reply:
+        await asyncio.sleep(0.05)
+        return await super().join(*args, **kwargs)
+
 
 async def test_slow_answers_are_deferred_then_delivered(tmp_path: Path) -> None:
     """Past ``answer_within`` the interaction is deferred at once (Discord's 3 seconds) and the
@@ -452,6 +457,25 @@ async def test_slow_answers_are_deferred_then_delivered(tmp_path: Path) -> None:
         assert "•" in str(w.fake.messages[int(hand["id"])]["components"])
         t = w.table()
         assert t.hand is not None and len(t.hand.pending(0)) == 1
+
+
+async def test_a_slow_refusal_of_a_public_command_stays_ephemeral(tmp_path: Path) -> None:
+    """A public command (/ofc join) deferred because the service was slow is deferred
+    publicly, and Discord shows the first follow-up of a deferral as the deferral was (its
+    ephemeral flag is ignored): a refusal then went to the whole channel ("not enough kush:
+    need 200, have 50" for everyone to read). The public "thinking" message is deleted and
+    the refusal comes as an ephemeral follow-up; an accepted command stays public."""
+    async with world(tmp_path, service_class=SlowService, answer_within=0.01) as w:
+        reply = await w.slash(ALICE, "join")  # no table here: refused
+        record = next(r for r in w.fake.interactions.values() if r.type == 2)
+        assert record.callback_type == 5  # deferred
+        assert reply["flags"] & EPHEMERAL and "No open table" in reply["content"], reply
+        assert record.response_message_id in w.fake.deleted  # the public placeholder is gone
+        await w.slash(ALICE, "new")
+        reply = await w.slash(BOB, "join")
+        assert not reply["flags"] & EPHEMERAL and reply["content"] == tr(
+            "ru", "reply.joined", seat=1
+        )
 
 
 async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
