@@ -255,4 +255,4 @@ async def test_a_command_addressed_to_another_bot_is_left_to_it(tmp_path: Path) 
         reply = await w.say(ALICE, "/grant@ofc_test_bot @bob 500")
         assert reply["text"] == "Bob: +500 kush, balance 1500.", reply
         reply = await w.say(BOB, "/balance@OFC_Test_Bot")
-        assert reply["text"] == "Bob: 1500 kush на балансе, 0 на столе.", reply
+        assert reply["text"] == "Bob: 1500 куш на балансе, 0 на столе.", reply
