@@ -221,6 +221,8 @@ class LiveTable:
         applied (``/topup``), committed with their step: a command delivered again (Telegram
         redelivers an update whose handling a crash cut short; the router retries) is
         answered, not applied twice.
+    :ivar absent_hands: hands of a running tournament in a row that every player's time ran
+        out in (R8.5): at :data:`bot.service.showdown.ABANDONED_HANDS` it is cancelled.
     """
 
     id: int
@@ -265,6 +267,7 @@ class LiveTable:
     bot_due: float | None = None
     pictures: bool = True
     requests: list[str] = field(default_factory=list)
+    absent_hands: int = 0
 
     def applied(self, request: str | None) -> bool:
         """Whether the one-shot command ``request`` (a platform key, e.g. ``tg:<chat>:<update>``)
@@ -418,6 +421,7 @@ class LiveTable:
         t.closing = bool(snap.get("closing", False))
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
+        t.absent_hands = int(snap.get("absent_hands", 0))
         bot_due = snap.get("bot_due")
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
@@ -471,6 +475,7 @@ class LiveTable:
             "closing": self.closing,
             "pictures": self.pictures,
             "requests": list(self.requests),
+            "absent_hands": self.absent_hands,
             "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,

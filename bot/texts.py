@@ -725,6 +725,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{place}. {name} — {prize} {label}",
         "ru": "{place}. {name} — {prize} {label}",
     },
+    "tour.abandoned": {
+        "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
+        "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
+    },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён; взносы вернулись.",

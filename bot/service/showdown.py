@@ -23,6 +23,7 @@ from bot.service.dealing import (
 from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
+from game.hand import HandResult
 from game.options import GameKind
 from storage.api import Settlement
 
@@ -64,6 +65,22 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         return
     deltas = settle_pairs(t, hand.result.order, t.match.due)
     close_hand(rt, t, tx, hand.result.to_json(), deltas)
+
+
+#: Hands in a row in which every player of a running tournament timed out (R8.5) after which
+#: it is cancelled, every buy-in back: R8.7 plays an absent player's hands for them, and a
+#: tournament nobody is at may never end (Chinese Poker counts such boards fouled, R7.7, so
+#: no chips ever move), dealing into the group for good.
+ABANDONED_HANDS = 3
+
+
+def abandoned(t: LiveTable, result: HandResult) -> bool:
+    """Count the tournament hand just finished (``result``) towards :data:`ABANDONED_HANDS`
+    (every board timed out) or start again (someone acted); ``True`` when the count is
+    reached."""
+    everyone_out = bool(result.seats) and all(r.timed_out for r in result.seats)
+    t.absent_hands = t.absent_hands + 1 if everyone_out else 0
+    return t.absent_hands >= ABANDONED_HANDS
 
 
 def close_hand(
@@ -151,6 +168,9 @@ def close_hand(
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
         close_now(t, tx, tr(t.lang, "reply.table_closed", table=t.id))
+        return
+    if t.tournament is not None and abandoned(t, result):
+        close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))
         return
     if t.next_hand_at is not None and rt.next_hand_delay <= 0 and not t.top_ups_due():
         maybe_start(rt, t, tx)  # (queued top-ups are added first, by the timer: R8.2)

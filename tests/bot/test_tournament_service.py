@@ -10,6 +10,7 @@ from bot import render
 from bot.model import Actor, ChatRef
 from bot.presses import Leave, Register, StartTournament, decode
 from bot.service import TableService
+from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
 from game.tournament import TournamentPhase
 from storage.check import check_store
@@ -411,3 +412,56 @@ async def test_r8_7_a_player_out_of_a_running_tournament_is_told_so(env) -> None
     reply = await service.leave(GROUP, CAROL)
     assert reply.alert and reply.text == tr("en", "tour.already_out")
     assert t.tournament.finished is None and sorted(t.tournament.chips) == [0, 1]
+
+
+async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> None:
+    """Everybody walked away from a Chinese Poker tournament: R8.7 plays their hands for them
+    (R8.5) and R7.7 counts such boards fouled, so no chip ever moved and a hand was dealt
+    into the group every few minutes for good. After ABANDONED_HANDS hands in a row in which
+    every player's time ran out it is stopped and every buy-in goes back; a hand someone
+    plays starts the count again."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", tournament_buy_in="100")
+    reply = await service.new_tournament(GROUP, ALICE, "chinese")
+    assert not reply.alert, reply.text
+    for a in PLAYERS:
+        await service.join(GROUP, a)
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert  # the opener starts it
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    table_id = t.id
+    for a in PLAYERS:
+        assert await player_balance(store, a) == 900
+    hands = 0
+    while service.table_in(GROUP) is not None:
+        assert hands < 10, "the tournament was never stopped"
+        if t.hand is not None and t.hand_no == 1:  # someone plays the first hand
+            while t.hand is not None and t.hand_no == 1 and t.hand.to_act:
+                seat = t.seats[t.owner(t.hand.to_act[0])]
+                if seat.user_id == ALICE.user_id:
+                    await press_auto_and_confirm(service, presenter, ALICE)
+                    break
+                clock.now += 1000
+                await service.run_due()
+        before = t.hand_no
+        clock.now += 1000  # every clock runs out
+        await service.run_due()
+        hands += t.hand_no != before
+    assert t.absent_hands == ABANDONED_HANDS and t.hand_no == 1 + ABANDONED_HANDS
+    final = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "tour.abandoned", table=table_id, hands=ABANDONED_HANDS) in final
+    assert tr("en", "tour.cancelled", table=table_id) in final
+    for a in PLAYERS:
+        assert await player_balance(store, a) == 1000
+    assert await store.stacks(table_id) == {}
+    assert await check_store(store) == []
