@@ -687,7 +687,9 @@ class TelegramAdapter:
         target, amount, shown = "", "", None
         replied: Message | None = msg.reply_to_message
         if replied is not None and replied.from_user is not None and len(args) == 1:
-            target, amount = str(replied.from_user.id), args[0]
+            whom = replied.from_user
+            target, amount = str(whom.id), args[0]
+            shown = f"@{whom.username}" if whom.username else whom.first_name
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)

@@ -55,6 +55,13 @@ async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
         reply = await w.say(ALICE, "/stats @bob")
         assert reply["text"] == "No such player here: @bob.", reply
         assert str(BOB.id) not in reply["text"]
+        # a grant as a reply to the bot's own message names the bot, not its id
+        table = await w.say(ALICE, "/help")
+        mid = next(m for (c, m) in w.fake.messages if c == GROUP_ID and w.fake.messages[(c, m)]
+                   .get("text") == table["text"])  # fmt: skip
+        reply = await w.say(ALICE, "/grant 100", reply_to=mid)
+        assert reply["text"].startswith("No such player here: @"), reply
+        assert "900000001" not in reply["text"]
 
 
 async def test_names_lose_bidi_controls_and_are_cut_at_whole_emoji(tmp_path: Path) -> None:
