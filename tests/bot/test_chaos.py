@@ -21,7 +21,7 @@ import random
 
 import pytest
 
-from bot.model import Actor, ChatRef, LiveTable
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.screens import Payload
 from bot.service import TableService
 from game.board import Box
@@ -157,29 +157,45 @@ class Walk:
             reply = await s.new_tournament(GROUP, a, rng.choice(["pineapple", "ofc", "chinese"]))
         elif cmd == "join":
             reply = await s.join(GROUP, a)
-        elif cmd == "ready":
-            reply = await s.ready(GROUP, a)
         elif cmd == "leave":
             reply = await s.leave(GROUP, a)
-        elif cmd == "sitout":
-            reply = await s.sit_out(GROUP, a)
-        elif cmd == "back":
-            reply = await s.back(GROUP, a)
-        elif cmd == "topup":
-            reply = await s.top_up(GROUP, a, rng.choice(["", "1", "300"]))
-        elif cmd == "addbot":
-            reply = await s.add_bot(GROUP, a, True, rng.choice(["easy", ""]), f"r{step}")
-        elif cmd == "removebot":
-            reply = await s.remove_bot(GROUP, a, True)
-        elif cmd == "settings":
-            name, values = rng.choice(SETTINGS)
-            reply = await s.settings(GROUP, a, True, [name, rng.choice(values)])
-        elif cmd == "close":
-            reply = await s.close_table(GROUP, a, True)
         else:
-            reply = await s.daily(GROUP, a)
+            reply = await self.shared(cmd, a, step, SETTINGS, ["", "1", "300"], ["easy", ""])
         self.log.append(f"{a.name} {cmd}: {reply.text[:50]!r}")
         assert "Could not save" not in reply.text, "storage refused a step"
+
+    async def shared(
+        self,
+        cmd: str,
+        a: Actor,
+        step: int,
+        settings: list[tuple[str, tuple[str, ...]]],
+        top_ups: list[str],
+        levels: list[str],
+    ) -> Reply:
+        """The commands both walks send alike: ``ready``, ``sitout``, ``back``, ``topup``
+        (one of ``top_ups``), ``addbot`` (one of ``levels``), ``removebot``, ``settings``
+        (one of ``settings``), ``close``, and ``daily`` for anything else."""
+        s, rng = self.service, self.rng
+        if cmd == "ready":
+            return await s.ready(GROUP, a)
+        if cmd == "sitout":
+            return await s.sit_out(GROUP, a)
+        if cmd == "back":
+            return await s.back(GROUP, a)
+        if cmd == "topup":
+            return await s.top_up(GROUP, a, rng.choice(top_ups))
+        if cmd == "addbot":
+            level = rng.choice(levels) if len(levels) > 1 else levels[0]
+            return await s.add_bot(GROUP, a, True, level, f"r{step}")
+        if cmd == "removebot":
+            return await s.remove_bot(GROUP, a, True)
+        if cmd == "settings":
+            name, values = rng.choice(settings)
+            return await s.settings(GROUP, a, True, [name, rng.choice(values)])
+        if cmd == "close":
+            return await s.close_table(GROUP, a, True)
+        return await s.daily(GROUP, a)
 
     def check_snapshot(self) -> None:
         t = self.service.table_in(GROUP)
@@ -281,25 +297,8 @@ class TournamentWalk(Walk):
 
             reply = await s.press(a, data, GROUP, admin)
             cmd = f"press {data}"
-        elif cmd == "sitout":
-            reply = await s.sit_out(GROUP, a)
-        elif cmd == "back":
-            reply = await s.back(GROUP, a)
-        elif cmd == "ready":
-            reply = await s.ready(GROUP, a)
-        elif cmd == "topup":
-            reply = await s.top_up(GROUP, a, rng.choice(["", "5"]))
-        elif cmd == "addbot":
-            reply = await s.add_bot(GROUP, a, True, "", f"r{step}")
-        elif cmd == "removebot":
-            reply = await s.remove_bot(GROUP, a, True)
-        elif cmd == "settings":
-            name, values = rng.choice(TOUR_SETTINGS)
-            reply = await s.settings(GROUP, a, True, [name, rng.choice(values)])
-        elif cmd == "close":
-            reply = await s.close_table(GROUP, a, True)
         else:
-            reply = await s.daily(GROUP, a)
+            reply = await self.shared(cmd, a, step, TOUR_SETTINGS, ["", "5"], [""])
         self.log.append(f"{a.name} {cmd}: {reply.text[:60]!r}")
         assert "Could not save" not in reply.text, "storage refused a step"
 
