@@ -23,6 +23,18 @@ from tests.bot.test_transitions import player_balance
 PLAYERS = (ALICE, BOB, CAROL)
 
 
+def new_service(next_hand_delay: float) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
+    """A service on an in-memory store with a fake clock and presenter, without timers (the
+    tests move the clock and call ``run_due``)."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=next_hand_delay, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter, store, clock
+
+
 async def configure(service: TableService, **values: str) -> None:
     for name, value in values.items():
         reply = await service.settings(GROUP, ALICE, True, [name, value])
@@ -156,12 +168,7 @@ async def test_r8_7_a_timeout_never_sits_out_and_leaving_knocks_out(env) -> None
 
 
 async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, store, clock = new_service(next_hand_delay=0)
     await configure(service, tournament_chips="40", level_minutes="0.5")
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
@@ -190,12 +197,7 @@ async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
 
 
 async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None:
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=60, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, store, _clock = new_service(next_hand_delay=60)
     await configure(service, tournament_chips="1000")
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
@@ -375,12 +377,7 @@ async def test_r8_2a_r8_7_a_long_hand_does_not_idle_close_a_running_tournament()
     """A table between two hands, its next deal due in seconds, is not idle (R8.2a): after a
     hand that lasted longer than ``idle_close_seconds`` (everyone slept through it, R8.5) the
     idle close fired before the next deal and cancelled the running tournament."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, _presenter, store, clock = new_service(next_hand_delay=4)
     await configure(service, tournament_chips="1000", idle_close_seconds="300")
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
@@ -420,12 +417,7 @@ async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> 
     into the group every few minutes for good. After ABANDONED_HANDS hands in a row in which
     every player's time ran out it is stopped and every buy-in goes back; a hand someone
     plays starts the count again."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, store, clock = new_service(next_hand_delay=4)
     await configure(service, game="chinese", tournament_buy_in="100")
     reply = await service.new_tournament(GROUP, ALICE, "chinese")
     assert not reply.alert, reply.text
