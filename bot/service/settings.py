@@ -187,6 +187,8 @@ class Setting(BaseModel):
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text)
+        elif self.kind in (Kind.WHOLE, Kind.NUMBER) and "_" in text:
+            raise SettingRefused(self.range_text)  # "1_0" is Python's ten, not an admin's
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:

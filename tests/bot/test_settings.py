@@ -99,6 +99,9 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("max_buy_in", "-5", ["from 0 to"]),
         ("max_buy_in", "100", ["cannot be below min_buy_in (200)"]),
         ("kush_per_point", "0", ["from 1 to 1,000,000"]),
+        # Python reads "1_0" as ten; an admin did not mean it
+        pytest.param("kush_per_point", "1_0", ["from 1 to 1,000,000"], id="underscore-whole"),
+        pytest.param("hand_seconds", "1_20", ["seconds from"], id="underscore-number"),
         ("target_points", "10001", ["points from 1 to 10,000"]),
         ("fantasyland", "maybe", ["on or off"]),
         ("scoring", "two", ["one_six, two_per_row"]),
