@@ -202,22 +202,32 @@ class Walk:
         if t is not None:
             LiveTable.from_json(self.service.rt.snapshot(t), self.now)
 
+    def check(self) -> None:
+        """What holds after every step: the table's snapshot reads back."""
+        self.check_snapshot()
+
+    async def steps(self, count: int, press: float, restart: float, tick: float) -> None:
+        """``count`` random steps, each a press, a restart, a clock tick or a command (the
+        first three with probabilities below ``press``, ``restart`` and ``tick``, cumulative),
+        then :meth:`check`."""
+        for step in range(count):
+            r = self.rng.random()
+            if r < press:
+                await self.press()
+            elif r < restart:
+                await self.restart(step)
+            elif r < tick:
+                await self.tick()
+            else:
+                await self.command(step)
+            self.check()
+
 
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_a_random_walk_keeps_every_table_live_and_the_ledger_balanced(seed: int) -> None:
     walk = Walk(seed)
     try:
-        for step in range(500):
-            r = walk.rng.random()
-            if r < 0.5:
-                await walk.press()
-            elif r < 0.52:
-                await walk.restart(step)
-            elif r < 0.6:
-                await walk.tick()
-            else:
-                await walk.command(step)
-            walk.check_snapshot()
+        await walk.steps(500, press=0.5, restart=0.52, tick=0.6)
         t = walk.service.table_in(GROUP)
         number = t.hand_no if t is not None else 0
         for _ in range(400):  # nobody presses any more: the clocks finish the hand
@@ -302,6 +312,11 @@ class TournamentWalk(Walk):
         self.log.append(f"{a.name} {cmd}: {reply.text[:60]!r}")
         assert "Could not save" not in reply.text, "storage refused a step"
 
+    def check(self) -> None:
+        """After every step: the snapshot reads back and the tournament checks hold."""
+        super().check()
+        self.check_tournament()
+
     def check_tournament(self) -> None:
         t = self.service.table_in(GROUP)
         if t is None or t.tournament is None:
@@ -331,18 +346,7 @@ class TournamentWalk(Walk):
 async def _tournament_walk(seed: int) -> None:
     walk = TournamentWalk(seed)
     try:
-        for step in range(400):
-            r = walk.rng.random()
-            if r < 0.45:
-                await walk.press()
-            elif r < 0.47:
-                await walk.restart(step)
-            elif r < 0.6:
-                await walk.tick()
-            else:
-                await walk.command(step)
-            walk.check_snapshot()
-            walk.check_tournament()
+        await walk.steps(400, press=0.45, restart=0.47, tick=0.6)
         t = walk.service.table_in(GROUP)
         for _ in range(3000):  # a running tournament plays to its end
             if t is None or t.tournament is None or t.tournament.phase.value != "running":
