@@ -358,15 +358,20 @@ class Worker:
         await self.sweep()
         self._sweeper = asyncio.create_task(self._sweep_loop(), name=f"sweep-{self.worker_id}")
 
-    async def stop(self) -> None:
-        """Stop taking updates, save every table (still fenced: only what is still ours) and
-        give up the leases and the heartbeat, so other workers take the tables at once."""
+    async def halt(self) -> None:
+        """Stop taking updates and end the lease and sweep loops, giving nothing up (what a
+        SIGKILL leaves behind: the leases run out by themselves); :meth:`stop` goes on."""
         self.stopping = True
         for task in (self._sweeper, self._loop):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+    async def stop(self) -> None:
+        """Stop taking updates, save every table (still fenced: only what is still ours) and
+        give up the leases and the heartbeat, so other workers take the tables at once."""
+        await self.halt()
         if self._runner is not None:
             await self._runner.cleanup()
         if self._session is not None:

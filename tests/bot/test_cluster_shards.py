@@ -5,7 +5,6 @@ workers on one in-memory store, each with a recording :class:`~bot.cluster.Shard
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from types import SimpleNamespace
 
@@ -65,12 +64,7 @@ async def _worker(
 
 async def _die(worker: Worker) -> None:
     """Stop renewing anything, give nothing up (SIGKILL)."""
-    worker.stopping = True
-    for task in (worker._loop, worker._sweeper):
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    await worker.halt()
 
 
 async def test_a_dead_worker_s_shard_goes_to_one_live_worker_and_past_a_failed_connect() -> None:
