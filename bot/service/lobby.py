@@ -127,8 +127,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
-        player = await rt.store.get_player(seat.player_id)
-        have = player.balance if player else 0
+        have = await _balance(rt, seat.player_id)
         return Reply(tr(lang, "reply.no_money", label=t.label, need=amount, have=have), alert=True)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
 
@@ -191,8 +190,7 @@ async def top_up(
             tx.group = t.hand is None
             maybe_start(rt, t, tx)
     except InsufficientFunds:
-        player = await rt.store.get_player(seat.player_id)
-        have = player.balance if player else 0
+        have = await _balance(rt, seat.player_id)
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
     return Reply(tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack))
 
@@ -202,8 +200,7 @@ async def _queue_top_up(
 ) -> Reply:
     """Queue a top-up of ``value`` kush asked for during the player's hand (R8.2): nothing
     moves until the hand ends; refused now if the balance cannot cover it."""
-    player = await rt.store.get_player(seat.player_id)
-    have = player.balance if player else 0
+    have = await _balance(rt, seat.player_id)
     if have < value:
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
     async with rt.transition(t):
@@ -239,8 +236,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.top_up = 0
                 tx.group = True
         except InsufficientFunds:
-            player = await rt.store.get_player(seat.player_id)
-            have = player.balance if player else 0
+            have = await _balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
             async with rt.transition(t) as tx:
                 seat.top_up = 0
@@ -248,6 +244,13 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                             label=t.label, have=have)  # fmt: skip
                 t.owe("post", Screen(notice))
                 tx.group = True
+
+
+async def _balance(rt: Runtime, player_id: int) -> int:
+    """The player's balance now (kush; 0 for a player storage does not know), for a refusal
+    that names what they have."""
+    player = await rt.store.get_player(player_id)
+    return player.balance if player else 0
 
 
 #: A tournament player's second press of Leave within this many seconds leaves (R8.7).
