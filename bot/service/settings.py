@@ -689,11 +689,16 @@ RU_TITLES: dict[str, str] = {
 }
 
 
+def _short(spec: Setting, lang: str) -> str:
+    """A setting's name on its buttons: the Russian one in Russian, its own in English."""
+    return RU_TITLES.get(spec.name, spec.name) if lang == "ru" else spec.name
+
+
 def _title(spec: Setting, lang: str) -> str:
     """How the list names a setting: its Russian name and its own in Russian, its own in
     English."""
-    title = RU_TITLES.get(spec.name) if lang == "ru" else None
-    return f"{title} ({spec.name})" if title else spec.name
+    short = _short(spec, lang)
+    return f"{short} ({spec.name})" if short != spec.name else spec.name
 
 
 def settings_screen(community: Community, lang: str) -> Screen:
@@ -709,7 +714,7 @@ def settings_screen(community: Community, lang: str) -> Screen:
             continue
         name = _title(spec, lang)
         lines.append(tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang)))
-        label = RU_TITLES.get(spec.name, spec.name) if lang == "ru" else spec.name
+        label = _short(spec, lang)
         if spec.kind is Kind.TEXT:
             continue
         if spec.step:
