@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from storage.api import DEFAULT_KUSH_LABEL
+
 __all__ = ["LANGS", "TEXTS", "grouped", "language_of", "tr"]
 
 LANGS = ("en", "ru")
@@ -835,10 +837,6 @@ TEXTS: dict[str, dict[str, str]] = {
 }
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
-
-
-#: The kush label a community has not changed (``CommunitySettings.kush_label``, R8.1).
-DEFAULT_KUSH_LABEL = "kush"
 
 
 def kush_word(label: str, lang: str | None) -> str:

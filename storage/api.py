@@ -26,6 +26,7 @@ from typing import Any, Protocol
 from game.options import RuleOptions
 
 __all__ = [
+    "DEFAULT_KUSH_LABEL",
     "BuyIn",
     "CashOut",
     "Community",
@@ -78,6 +79,11 @@ class LedgerKind(Enum):
     REFUND = "refund"
 
 
+#: The kush label of a community whose admins have not chosen one (R8.1); players read it in
+#: their own language (:func:`bot.texts.kush_word`).
+DEFAULT_KUSH_LABEL = "kush"
+
+
 @dataclass(frozen=True, slots=True)
 class CommunitySettings:
     """A community's defaults, set by its admins (R8.1).
@@ -104,7 +110,7 @@ class CommunitySettings:
     starting_balance: int = 1000
     daily_bonus: int = 100
     min_buy_in: int = 200
-    kush_label: str = "kush"
+    kush_label: str = DEFAULT_KUSH_LABEL
     language: str | None = None
     game: str = "pineapple"
     options: Mapping[str, Any] = field(default_factory=dict)
