@@ -113,6 +113,7 @@ TELEGRAM = "telegram"
 DISCORD = "discord"
 #: the prefix of every lease about Discord shards (:meth:`Store.leases` reads them at once)
 _SHARD_LEASES = "discord-"
+_SHARD_KEY = "discord-shard"  # a shard's lease: "discord-shard:<id>" (shard_key)
 #: lease times a shard must have run on a worker for its next step aside to be a short one
 STEADY_LEASES = 10
 #: the lease that spaces the IDENTIFYs of every worker of the bot (:meth:`Worker.identify_slot`)
@@ -138,7 +139,7 @@ def _headers(key: str) -> dict[str, str]:
 def shard_key(shard_id: int) -> str:
     """The lease key of a Discord shard (``"discord-shard:3"``): held by the one worker
     running that shard."""
-    return f"discord-shard:{shard_id}"
+    return f"{_SHARD_KEY}:{shard_id}"
 
 
 def _prefer_key(shard_id: int, worker: str) -> str:
@@ -542,8 +543,8 @@ class Worker:
     async def _take_shard(self, shard: int) -> bool:
         """Take a free shard's lease and connect the shard; ``False`` when another worker
         took it first, or the shard could not be connected: then the lease is given up
-        again and for two lease times this worker neither advertises that it runs shards
-        (the others take the shard meanwhile) nor takes one."""
+        again and this worker steps aside (:meth:`_step_aside`: for two lease times or more it
+        neither advertises that it runs shards, so the others take the shard, nor takes one)."""
         key = shard_key(shard)
         if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
             return False
@@ -596,6 +597,12 @@ class Worker:
             log.warning("worker %s: lost Discord shard %s", self.worker_id, shard)
             await self._drop_shard(shard, give_up=False)
 
+    async def _let_chat_go(self, key: str) -> None:
+        """Forget the chat lease ``key`` (claimed, renewed) and give it up."""
+        self._claimed.pop(key, None)
+        self._renewed.pop(key, None)
+        await self.store.release_lease(key, self.worker_id)
+
     async def _drop_shard(self, shard: int, *, give_up: bool) -> None:
         """Stop running a shard: disconnect it first (no more of its interactions), let its
         guilds' tables go (nothing written: each resumes from its last committed transition
@@ -610,20 +617,15 @@ class Worker:
         for t in list(self.service.tables.values()):
             if t.platform != DISCORD or self._shard_of_guild(t.community_ext) != shard:
                 continue
-            key = lease_key(t.platform, t.chat_id)
             log.info("worker %s: letting table %s go with its shard", self.worker_id, t.id)
             await self.service.release(t.id)
-            self._claimed.pop(key, None)
-            self._renewed.pop(key, None)
-            await self.store.release_lease(key, self.worker_id)
+            await self._let_chat_go(lease_key(t.platform, t.chat_id))
         # the shard's channels claimed by an interaction but without a table (a /ofc new under
         # way): let them go too, lest the shard's next worker be kept out of them
         gone = [k for k, g in self._channel_guilds.items() if self._shard_of_guild(g) == shard]
         for key in gone:
             self._channel_guilds.pop(key, None)
-            self._claimed.pop(key, None)
-            self._renewed.pop(key, None)
-            await self.store.release_lease(key, self.worker_id)
+            await self._let_chat_go(key)
         if give_up:
             await self.store.release_lease(shard_key(shard), self.worker_id)
 
@@ -818,7 +820,7 @@ def _table_of(data: Mapping[str, Any]) -> int | None:
 
 def _shard_of_key(key: str) -> int | None:
     prefix, _, shard = key.partition(":")
-    return int(shard) if prefix == "discord-shard" and shard.isdigit() else None
+    return int(shard) if prefix == _SHARD_KEY and shard.isdigit() else None
 
 
 class Router:
