@@ -87,7 +87,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
-from bot.presses import decode
+from bot.presses import decode, table_of
 from storage.api import Store, lease_key
 
 if TYPE_CHECKING:
@@ -812,9 +812,9 @@ def _table_of(data: Mapping[str, Any]) -> int | None:
     if isinstance(values, list) and values:
         candidates.append(values[0])
     for candidate in candidates:
-        press = decode(str(candidate)) if candidate is not None else None
-        if press is not None and press.table > 0:
-            return press.table
+        table = table_of(str(candidate)) if candidate is not None else None
+        if table is not None:
+            return table
     return None
 
 

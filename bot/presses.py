@@ -39,6 +39,7 @@ __all__ = [
     "Unregister",
     "decode",
     "encode",
+    "table_of",
 ]
 
 BOX_CODES = {Box.TOP: "t", Box.MIDDLE: "m", Box.BOTTOM: "b"}
@@ -181,6 +182,13 @@ def encode(press: Press) -> str:
     if isinstance(press, ReplayStep):
         return Payload(press.table, press.version, "v", str(press.frame)).encode()
     return Payload(press.table, press.version, _LETTER[type(press)]).encode()
+
+
+def table_of(data: str | None) -> int | None:
+    """The table a payload names; ``None`` for one naming none (a setting, a replay) or a
+    malformed one."""
+    press = decode(data)
+    return press.table if press is not None and press.table > 0 else None
 
 
 def decode(data: str | None) -> Press | None:

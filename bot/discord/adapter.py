@@ -54,7 +54,7 @@ from bot.discord.components import (
 from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.presses import decode, encode
+from bot.presses import decode, encode, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import language_of, tr
@@ -874,7 +874,7 @@ class DiscordAdapter:
             try:
                 served = self.claim is None or await self.claim(interaction)
                 ref = message_ref(interaction)
-                table = _table_of(datas)
+                table = table_of(datas[0]) if datas else None
                 dm = interaction.guild_id is None and ref is not None
                 if not served and dm and table is not None and self.forward is not None:
                     # a DM hand of a table another worker serves (Discord gives every DM to
@@ -1130,12 +1130,6 @@ def message_ref(interaction: Interaction) -> str | None:
     if message.flags.ephemeral:
         return ephemeral_ref(message.id)
     return f"{message.channel.id}:{message.id}"
-
-
-def _table_of(datas: Sequence[str]) -> int | None:
-    """The table the first of a press's payloads names (``None``: no table, say a setting)."""
-    press = decode(datas[0]) if datas else None
-    return press.table if press is not None and press.table > 0 else None
 
 
 def _on_message(message: discord.Message | None, custom_id: str, component_type: object) -> bool:
