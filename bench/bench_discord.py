@@ -15,7 +15,10 @@ once the presses being answered are.
 
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
 (default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
-5 ms and p99 ≤ 25 ms. Also: the closed-loop throughput (20 tables pressing with no pauses).
+5 ms and p99 ≤ 25 ms. Also: the closed-loop throughput (20 tables pressing with no pauses),
+and the CPU time this process spent per press while paced (the bot and the driver together):
+latencies' tails swing with whatever else the machine runs, CPU per press much less, so two
+commits are compared by it.
 ``BENCH_SPLIT=1`` prints the latencies of placements, discards and confirms apart.
 ``--no-pictures`` turns the guild's ``pictures`` setting off for the run (issue 12).
 ``--trace`` shows what slow presses overlapped: a 5 ms ticker's lateness (event-loop lag),
@@ -35,6 +38,7 @@ import bisect
 import dataclasses
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -266,6 +270,12 @@ class Driver:
                     self.final.add(answer["id"])
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds (user + system) this process has used."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 async def main(no_pictures: bool, trace: Trace | None) -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "tests.fakes.discord_api", "0", TOKEN, str(TABLES)],
@@ -300,8 +310,10 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
                     return {row["id"]: row for row in rows}
 
                 t0 = time.perf_counter()
+                cpu0 = _cpu_seconds()
                 await asyncio.gather(*(driver.play(t, HANDS, PACE) for t in tables))
                 wall = time.perf_counter() - t0
+                cpu_ms = (_cpu_seconds() - cpu0) * 1000 / max(1, len(driver.presses))
                 await adapter.presenter.flush()
                 rows = await timings()
                 measured = [rows[i] for i in driver.presses]
@@ -337,6 +349,10 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
         f"(with the edited hand) in: p50 {p50:.2f} ms, p99 {p99:.2f} ms over {len(lat)} "
         f"presses in {wall:.0f} s, {deferred} deferred (targets p50 ≤ 5 ms: "
         f"{'met' if p50 <= 5 else 'NOT met'}, p99 ≤ 25 ms: {'met' if p99 <= 25 else 'NOT met'})"
+    )
+    print(
+        f"CPU per press of this process (the bot and the driver; user + system): {cpu_ms:.2f} ms"
+        " (steadier than the latencies on a busy machine: compare commits with it)"
     )
     if os.environ.get("BENCH_SPLIT"):
         for action, name in (("p", "place"), ("d", "discard"), ("c", "confirm")):
