@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -68,6 +69,9 @@ KUSH_LIMIT = 10**12
 _ALL = frozenset(GameKind)
 _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
+#: How an admin writes a number: ASCII digits, a sign, a decimal point. Python (and pydantic)
+#: also read "1e3", "1_000" and "0x" forms, which no admin means.
+_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 #: Bidirectional controls (they would turn the text around them in every message).
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -187,8 +191,12 @@ class Setting(BaseModel):
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text)
-        elif self.kind in (Kind.WHOLE, Kind.NUMBER) and "_" in text:
-            raise SettingRefused(self.range_text)  # "1_0" is Python's ten, not an admin's
+        elif (
+            self.kind in (Kind.WHOLE, Kind.NUMBER)
+            and isinstance(raw, str)
+            and not _PLAIN_NUMBER.fullmatch(text)
+        ):
+            raise SettingRefused(self.range_text)  # "1_0", "1e3": Python's, not an admin's
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:
@@ -770,28 +778,33 @@ async def _change(rt: Runtime, community: Community, lang: str, spec: Setting, v
     )
 
 
+def _numbers(text: str, what: str) -> tuple[int, ...] | None:
+    """The whole numbers of a list setting (``payouts``, ``chips_schedule``) written with
+    commas, semicolons or spaces between them; ``None`` for none (the default applies).
+
+    :raises OptionError: for anything else in it."""
+    parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
+    if not parts:
+        return None
+    if not all(p.isdecimal() and p.isascii() and len(p) <= 9 for p in parts):
+        raise OptionError(f"{what}: whole numbers separated by commas")
+    return tuple(int(p) for p in parts)
+
+
 def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
     """The tournament a community's settings open for ``game`` (R8.7).
 
     :raises OptionError: if the stored payouts or schedule do not make a tournament."""
-
-    def numbers(text: str, what: str) -> tuple[int, ...] | None:
-        parts = [p for p in text.replace(";", ",").replace(" ", ",").split(",") if p]
-        if not parts:
-            return None
-        if not all(p.isdecimal() and len(p) <= 9 for p in parts):
-            raise OptionError(f"{what}: whole numbers separated by commas")
-        return tuple(int(p) for p in parts)
 
     values: dict[str, Any] = {
         "buy_in": s.tournament_buy_in,
         "starting_chips": s.tournament_chips,
         "level_minutes": s.level_minutes,
     }
-    payouts = numbers(s.payouts, "payouts")
+    payouts = _numbers(s.payouts, "payouts")
     if payouts is not None:
         values["payouts"] = payouts
-    schedule = numbers(s.chips_schedule, "chips_schedule")
+    schedule = _numbers(s.chips_schedule, "chips_schedule")
     if schedule is not None:
         values["schedule"] = schedule
     return TournamentConfig.create(game, **values)
@@ -807,6 +820,12 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """
     spec = SETTINGS[name]
     value = spec.parse(raw)
+    if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
+        try:
+            value = ",".join(map(str, _numbers(str(value), name) or ()))
+        except OptionError as exc:
+            message = str(exc)
+            raise SettingRefused(lambda _lang: message) from None
     if not spec.community:
         s = replace(s, options={**s.options, name: value})
     elif name == "language":

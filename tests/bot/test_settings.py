@@ -102,6 +102,12 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         # Python reads "1_0" as ten; an admin did not mean it
         pytest.param("kush_per_point", "1_0", ["from 1 to 1,000,000"], id="underscore-whole"),
         pytest.param("hand_seconds", "1_20", ["seconds from"], id="underscore-number"),
+        # nor "1e3" a thousand, nor "0x10" sixteen, nor full-width digits a number
+        pytest.param("kush_per_point", "1e3", ["from 1 to 1,000,000"], id="exponent-whole"),
+        pytest.param("idle_close_seconds", "1e3", ["seconds from"], id="exponent-number"),
+        pytest.param("min_buy_in", "0x10", ["kush from 1"], id="hex-whole"),
+        pytest.param("hand_seconds", "１２", ["seconds from"], id="fullwidth-number"),
+        pytest.param("payouts", "５０,５０", ["payouts: whole numbers"], id="fullwidth-payouts"),
         ("target_points", "10001", ["points from 1 to 10,000"]),
         ("fantasyland", "maybe", ["on or off"]),
         ("scoring", "two", ["one_six, two_per_row"]),
@@ -391,6 +397,24 @@ async def test_an_option_of_another_game_shows_the_value_saved_and_unknown_names
     assert reply.alert and reply.text.startswith(tr("en", "reply.settings_unknown", name="foo"))
     shown = (await say(service, "payouts")).text
     assert tr("en", "settings.default_payouts") in shown
+
+
+@pytest.mark.parametrize(
+    ("value", "saved"),
+    [("50 30;20", "50,30,20"), (" 70 ,30 ", "70,30"), (",", ""), (" ; ", "")],
+)
+async def test_r8_7_a_list_setting_is_saved_as_read(value: str, saved: str) -> None:
+    """Payouts typed with spaces or semicolons are saved with commas; a list of nothing (",")
+    is the default, shown as the default, not as a lone comma."""
+    service, store = new_service()
+    reply = await say(service, "payouts", value)
+    assert not reply.alert, reply.text
+    assert (await stored(store)).payouts == saved
+    shown = (await say(service, "payouts")).text
+    if saved:
+        assert saved in shown
+    else:
+        assert tr("en", "settings.default_payouts") in shown
 
 
 # -- a setting changed during a hand -----------------------------------------------------------
