@@ -738,6 +738,8 @@ class DiscordAdapter:
         """Run one slash command through the service and answer it: ephemerally when
         ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise."""
         self._busy(+1)
+        ack: _Ack | None = None
+        answered = False
         try:
             actor = actor_of(interaction)
             ack = _Ack(interaction, self.answer_within, ephemeral=ephemeral)
@@ -762,19 +764,19 @@ class DiscordAdapter:
                 )
             try:
                 if await ack.deferred():
-                    if private and not ephemeral:
-                        # the first follow-up of a public deferral is shown as the deferral
-                        # was, whatever its flags: the placeholder goes, the refusal follows
-                        with contextlib.suppress(discord.HTTPException):
-                            await interaction.delete_original_response()
+                    if private and not ephemeral:  # the refusal follows privately
+                        await _drop_placeholder(interaction)
                     await interaction.followup.send(content, ephemeral=private, **extra)
                 else:
                     await interaction.response.send_message(content, ephemeral=private, **extra)
+                answered = True
             except discord.HTTPException as exc:
                 log.warning("could not answer command %s: %s", interaction.command, exc)
             if view is not None:
                 view.stop()  # items route by custom_id; the instance need not listen
         except Exception as exc:
+            if not answered and not ephemeral and ack is not None and await ack.deferred():
+                await _drop_placeholder(interaction)  # the error notice follows privately
             await self.on_error(interaction, exc)
         finally:
             self._busy(-1)
@@ -1117,6 +1119,14 @@ async def _connected(
     with contextlib.suppress(asyncio.CancelledError, Exception):
         await task
     raise TimeoutError("the Discord client did not become ready")
+
+
+async def _drop_placeholder(interaction: Interaction) -> None:
+    """Delete the public "thinking…" message of a command deferred publicly: Discord shows
+    the first follow-up of a deferral as the deferral was, whatever its flags, so an
+    ephemeral answer (a refusal, an error notice) must not be that follow-up."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
 
 
 def message_ref(interaction: Interaction) -> str | None:

@@ -64,6 +64,9 @@ class World:
         self.adapter = adapter
         self.store = store
         self.hands: dict[int, int] = {}  # user id → their ephemeral hand message
+        #: the adapter's warnings and errors; the world ends asserting none is left (a test
+        #: that causes one on purpose checks it and removes it)
+        self.logged: list[str] = []
 
     # -- acting ------------------------------------------------------------------------------
     async def settle(self, record: FakeInteraction) -> FakeInteraction:
@@ -337,7 +340,9 @@ async def world(
         await service.start()
         await adapter.presenter.flush()
         try:
-            yield World(fake, service, adapter, store)
+            w = World(fake, service, adapter, store)
+            w.logged = warnings.messages
+            yield w
         finally:
             await service.stop()
             await adapter.stop()

@@ -8,11 +8,12 @@ public at that moment (R3.3, R6.3)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiohttp
 import discord
@@ -476,6 +477,29 @@ async def test_a_slow_refusal_of_a_public_command_stays_ephemeral(tmp_path: Path
         assert not reply["flags"] & EPHEMERAL and reply["content"] == tr(
             "ru", "reply.joined", seat=1
         )
+
+
+class BrokenAnswerService(SlowService):
+    """Slow, and its /ofc join answer cannot be shown (a failure after the deferral)."""
+
+    async def join(self, *args: Any, **kwargs: Any) -> Reply:
+        reply = await super().join(*args, **kwargs)
+        return dataclasses.replace(reply, screen=cast(Any, "not a screen"))
+
+
+async def test_a_failure_after_a_public_deferral_is_told_privately(tmp_path: Path) -> None:
+    """A public command deferred (slow service) whose answer then fails to render: the
+    "something went wrong" notice was the deferral's first follow-up, shown to the whole
+    channel. The public placeholder is deleted and the notice is ephemeral."""
+    async with world(tmp_path, service_class=BrokenAnswerService, answer_within=0.01) as w:
+        reply = await w.slash(ALICE, "join")  # a public command
+        record = next(r for r in w.fake.interactions.values() if r.type == 2)
+        assert record.callback_type == 5  # deferred publicly
+        assert reply["flags"] & EPHEMERAL, reply
+        assert reply["content"] == tr("en", "err.internal")
+        assert record.response_message_id in w.fake.deleted
+        assert [m for m in w.logged if "failed" in m] and len(w.logged) == 1, w.logged
+        w.logged.clear()  # the failure made on purpose, logged once
 
 
 async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
