@@ -38,7 +38,6 @@ import bisect
 import dataclasses
 import os
 import random
-import resource
 import statistics
 import subprocess
 import sys
@@ -49,7 +48,7 @@ from typing import Any
 
 import _repo  # the repository's root on sys.path, for tests.fakes (before it)
 import aiohttp
-from _machine import describe
+from _machine import cpu_seconds, describe
 
 import bot.discord  # noqa: F401  (imports discord.py with its audioop warning muted)
 from bot import pictures, render
@@ -270,12 +269,6 @@ class Driver:
                     self.final.add(answer["id"])
 
 
-def _cpu_seconds() -> float:
-    """CPU seconds (user + system) this process has used."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
 async def main(no_pictures: bool, trace: Trace | None) -> None:
     server = subprocess.Popen(
         [sys.executable, "-m", "tests.fakes.discord_api", "0", TOKEN, str(TABLES)],
@@ -310,10 +303,10 @@ async def main(no_pictures: bool, trace: Trace | None) -> None:
                     return {row["id"]: row for row in rows}
 
                 t0 = time.perf_counter()
-                cpu0 = _cpu_seconds()
+                cpu0 = cpu_seconds()
                 await asyncio.gather(*(driver.play(t, HANDS, PACE) for t in tables))
                 wall = time.perf_counter() - t0
-                cpu_ms = (_cpu_seconds() - cpu0) * 1000 / max(1, len(driver.presses))
+                cpu_ms = (cpu_seconds() - cpu0) * 1000 / max(1, len(driver.presses))
                 await adapter.presenter.flush()
                 rows = await timings()
                 measured = [rows[i] for i in driver.presses]

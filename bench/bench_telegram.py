@@ -11,7 +11,9 @@ follows in the background, coalesced.
 Load: every table's acting player presses at human pace, one press every ``PACE`` seconds
 (default 2 s: 100 presses/s over 200 tables), each table through whole hands. Targets: p50 ≤
 5 ms and p99 ≤ 25 ms. Also measured: memory per live table (tracemalloc, a hand in progress;
-target ≤ 100 KB) and the closed-loop throughput (presses/s with no pauses).
+target ≤ 100 KB), the CPU time this process spent per paced press (the bot and the driver
+together; steadier than latencies on a busy machine) and the closed-loop throughput (presses/s
+with no pauses).
 
 The closed loop is compared, in the same run, with a bare python-telegram-bot bot: one
 ``CallbackQueryHandler`` that makes the two API calls a press of ours makes (answerCallbackQuery
@@ -44,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
-from _machine import describe
+from _machine import cpu_seconds, describe
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.ext import (
     AIORateLimiter,
@@ -294,8 +296,10 @@ async def measure(port: int) -> None:
                     return data
 
             t0 = time.perf_counter()
+            cpu0 = cpu_seconds()
             await asyncio.gather(*(driver.play(t, HANDS, PACE) for t in tables))
             wall = time.perf_counter() - t0
+            cpu_ms = (cpu_seconds() - cpu0) * 1000 / max(1, len(driver.presses))
             await adapter.presenter.flush()
             lat = sorted(driver.latencies_from(await calls()))
             paced = (
@@ -372,6 +376,10 @@ async def measure(port: int) -> None:
             f"press handling, update in → its API calls out: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
             f"over {n} presses in {wall:.0f} s (targets p50 ≤ 5 ms: "
             f"{'met' if p50 <= 5 else 'NOT met'}, p99 ≤ 25 ms: {'met' if p99 <= 25 else 'NOT met'})"
+        )
+        print(
+            f"CPU per press of this process (the bot and the driver; user + system): "
+            f"{cpu_ms:.2f} ms (steadier than the latencies on a busy machine)"
         )
         print(
             f"closed loop ({CHAINS} tables, no pauses): {throughput:.0f} presses/s "
