@@ -300,6 +300,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {balance} {label} on balance, {stack} at the table.",
         "ru": "{name}: {balance} {label} на балансе, {stack} на столе.",
     },
+    "reply.balance_tour": {
+        "en": "{name}: {balance} {label} on balance; tournament #{table}: buy-in {buy_in} in "
+        "the prize pool, {chips} chips.",
+        "ru": "{name}: {balance} {label} на балансе; турнир #{table}: взнос {buy_in} в призовом "
+        "фонде, фишек: {chips}.",
+    },
+    "reply.balance_tour_out": {
+        "en": "{name}: {balance} {label} on balance; out of tournament #{table} in place "
+        "{place}{prize}.",
+        "ru": "{name}: {balance} {label} на балансе; вы выбыли из турнира #{table} (место "
+        "{place}){prize}.",
+    },
+    "reply.balance_tour_prize": {
+        "en": ", prize {prize} {label} when it ends",
+        "ru": ", приз {prize} {label} — после его конца",
+    },
     "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
     "reply.top_line": {
         "en": "{n}. {name} — {total} {label}",

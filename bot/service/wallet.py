@@ -25,9 +25,24 @@ BALANCE_LIMIT = 1000 * KUSH_LIMIT
 async def balance(
     rt: Runtime, community: Community, t: LiveTable | None, actor: Actor, lang: str
 ) -> Reply:
-    """The player's balance and their stack at the chat's table."""
+    """The player's balance and their stack at the chat's table. At a tournament table
+    (R8.7) the stack is the buy-in, in the prize pool whatever happens: the player's chips are
+    shown instead, or, once knocked out, their place and prize (paid when it ends)."""
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     seat = t.seat_of(actor.user_id) if t else None
+    tour = t.tournament if t is not None else None
+    if seat is not None and tour is not None and t is not None:
+        label = community.settings.kush_label
+        common = {"name": player.name, "balance": player.balance, "label": label, "table": t.id}
+        place = tour.places.get(seat.seat)
+        if place is not None and seat.seat not in tour.chips:
+            prize = tour.prizes.get(seat.seat, 0)
+            paid = tr(lang, "reply.balance_tour_prize", prize=prize, label=label) if prize else ""
+            return Reply(tr(lang, "reply.balance_tour_out", place=place, prize=paid, **common))
+        chips = tour.chips.get(seat.seat, tour.config.starting_chips)
+        return Reply(
+            tr(lang, "reply.balance_tour", buy_in=tour.config.buy_in, chips=chips, **common)
+        )
     return Reply(
         tr(
             lang,

@@ -457,3 +457,36 @@ async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> 
         assert await player_balance(store, a) == 1000
     assert await store.stacks(table_id) == {}
     assert await check_store(store) == []
+
+
+async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env) -> None:  # type: ignore[no-untyped-def]
+    """/balance at a tournament table said "100 at the table" for every player, the knocked
+    out too: the buy-in is in the prize pool whatever happens. It now shows the chips, and
+    once out the place and the prize paid when the tournament ends."""
+    service, _presenter, _store, _clock = env
+    await configure(service, tournament_buy_in="100", tournament_chips="1000", payouts="70,30")
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    await service.join(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    assert (await service.balance(GROUP, ALICE)).text == tr(
+        "en", "reply.balance_tour", name="Alice", balance=900, label="kush", table=t.id,
+        buy_in=100, chips=1000,
+    )  # fmt: skip
+    for a in (BOB, CAROL):
+        await service.join(GROUP, a)
+    assert t.tournament.phase is TournamentPhase.RUNNING
+    await service.leave(GROUP, BOB)  # place 3: no prize
+    text = (await service.balance(GROUP, BOB)).text
+    assert text == tr("ru", "reply.balance_tour_out", name="Bob", balance=900, label="kush",
+                      table=t.id, place=3, prize="")  # fmt: skip
+    assert text.endswith("(место 3).") and "куш" in text
+    await service.leave(GROUP, CAROL)  # place 2: 30 % of 300, paid at the end
+    prize = tr("en", "reply.balance_tour_prize", prize=90, label="kush")
+    assert (await service.balance(GROUP, CAROL)).text == tr(
+        "en", "reply.balance_tour_out", name="Carol", balance=900, label="kush", table=t.id,
+        place=2, prize=prize,
+    )  # fmt: skip
+    assert prize == ", prize 90 kush when it ends"
+    other = await service.balance(ChatRef("telegram", "-200", "-200", "Elsewhere"), ALICE)
+    assert "tournament" not in other.text  # another chat: the plain balance
