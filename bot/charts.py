@@ -39,6 +39,7 @@ class KushChart:
     :ivar points: ``(finished_at, net kush so far)``, Unix seconds, oldest first (at least
         one; :meth:`storage.api.Store.kush_series`). The line starts at 0 just before the
         first entry; its last value is the net result of the period.
+    :ivar utc_offset: the group's time zone, hours from UTC (the dates under the axis).
     """
 
     name: str
@@ -46,6 +47,7 @@ class KushChart:
     label: str
     when: str
     points: tuple[tuple[float, int], ...]
+    utc_offset: float = 0.0
 
     @property
     def net(self) -> int:
@@ -68,19 +70,22 @@ def kush_ticks(low: int, high: int, most: int = 6) -> list[int]:
     return [low, high + 1]  # beyond 10¹⁹ kush: never
 
 
-def date_labels(start: float, end: float, count: int = 4) -> list[tuple[float, str]]:
+def date_labels(
+    start: float, end: float, count: int = 4, *, utc_offset: float = 0.0
+) -> list[tuple[float, str]]:
     """``count`` evenly spaced times from ``start`` to ``end`` (Unix seconds) with their
-    labels in UTC: ``HH:MM`` within two days, ``DD.MM`` within half a year, ``DD.MM.YY``
-    beyond. A label equal to the one before it is left out (one label when ``start ==
-    end``)."""
+    labels in the time zone ``utc_offset`` hours from UTC: ``HH:MM`` within two days,
+    ``DD.MM`` within half a year, ``DD.MM.YY`` beyond. A label equal to the one before it is
+    left out (one label when ``start == end``)."""
     span = end - start
     fmt = "%H:%M" if span < 2 * 86400 else ("%d.%m" if span < 183 * 86400 else "%d.%m.%y")
+    shift = utc_offset * 3600
     if span <= 0:
-        return [(start, time.strftime(fmt, time.gmtime(start)))]
+        return [(start, time.strftime(fmt, time.gmtime(start + shift)))]
     out: list[tuple[float, str]] = []
     for k in range(count):
         at = start + span * k / (count - 1)
-        text = time.strftime(fmt, time.gmtime(at))
+        text = time.strftime(fmt, time.gmtime(at + shift))
         if not out or out[-1][1] != text:
             out.append((at, text))
     return out
@@ -129,7 +134,7 @@ def draw_kush_image(chart: KushChart) -> Image.Image:
         d.line((x0, y, x1, y), fill=WHITE if v == 0 else _GRID, width=1)
         d.text((x0 - 6, y), _signed(v), font=small, fill=MUTED, anchor="rm")
     d.text((x0 - 6, y0 - 6), _drawable(chart.label), font=small, fill=MUTED, anchor="rb")
-    labels = date_labels(t_start, t_end)
+    labels = date_labels(t_start, t_end, utc_offset=chart.utc_offset)
     for k, (at, text) in enumerate(labels):  # the dates under the axis
         x = px(at)
         d.line((x, y1, x, y1 + 4), fill=MUTED, width=1)
@@ -144,7 +149,7 @@ def draw_kush_image(chart: KushChart) -> Image.Image:
 
 def draw_kush(chart: KushChart) -> bytes:
     """The chart as PNG bytes: the player's name, the period and the net result on top, then
-    the net kush so far against time (UTC dates under the axis, round kush values beside it,
+    the net kush so far against time (the group's dates under the axis, round kush values beside it,
     the zero line in white), the line green for a net gain, red for a loss.
 
     Pure (no I/O but reading the shipped fonts once). 640 × 360 px, about 10–20 KB; a few
@@ -155,8 +160,14 @@ def draw_kush(chart: KushChart) -> bytes:
 
 
 def chart_of(
-    name: str, lang: str, label: str, when: str, series: Sequence[tuple[float, int]]
+    name: str,
+    lang: str,
+    label: str,
+    when: str,
+    series: Sequence[tuple[float, int]],
+    utc_offset: float = 0.0,
 ) -> KushChart:
-    """A :class:`KushChart` from a :meth:`~storage.api.Store.kush_series` result."""
+    """A :class:`KushChart` from a :meth:`~storage.api.Store.kush_series` result, its dates
+    ``utc_offset`` hours from UTC (the community's ``utc_offset``)."""
     series_ = tuple((float(a), int(v)) for a, v in series)
-    return KushChart(name, lang, kush_word(label, lang), when, series_)
+    return KushChart(name, lang, kush_word(label, lang), when, series_, utc_offset)

@@ -830,6 +830,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of kush", "ru": " кушей"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
+    "settings.unit.hours": {"en": " of hours", "ru": " часов"},
     "settings.top_up_auto": {
         "en": "0 (5 × min_buy_in = {value})",
         "ru": "0 (5 × min_buy_in = {value})",

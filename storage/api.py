@@ -105,6 +105,9 @@ class CommunitySettings:
     :ivar chips_schedule: chips per point by level (``"10,15,20"``, then +100 a level);
         empty: R8.7's default.
     :ivar pictures: a picture of every board goes to the group at each showdown (issue 12).
+    :ivar utc_offset: the group's time zone, hours from UTC (−12 … 14): when its day turns
+        (``/daily``) and the dates of its charts. Moscow's (3) by default: most players write
+        Russian.
     """
 
     starting_balance: int = 1000
@@ -121,6 +124,7 @@ class CommunitySettings:
     payouts: str = ""
     chips_schedule: str = ""
     pictures: bool = True
+    utc_offset: float = 3.0
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -143,6 +147,7 @@ class CommunitySettings:
             "payouts": self.payouts,
             "chips_schedule": self.chips_schedule,
             "pictures": self.pictures,
+            "utc_offset": self.utc_offset,
         }
 
     @classmethod
@@ -164,6 +169,7 @@ class CommunitySettings:
             str(data.get("payouts", base.payouts)),
             str(data.get("chips_schedule", base.chips_schedule)),
             bool(data.get("pictures", base.pictures)),
+            float(data.get("utc_offset", base.utc_offset)),
         )
 
     @property

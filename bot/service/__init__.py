@@ -380,7 +380,8 @@ class TableService:
         return await wallet.history(self.rt, community, actor, self._lang(community, actor), limit)
 
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
-        """The daily bonus in the group, once per UTC day (not in a private chat)."""
+        """The daily bonus in the group, once a day of the group's time zone (not in a
+        private chat)."""
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)

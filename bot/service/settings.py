@@ -104,6 +104,7 @@ class Unit(Enum):
     SECONDS = "seconds"
     KUSH = "kush"
     POINTS = "points"
+    HOURS = "hours"
 
 
 class SettingRefused(ValueError):
@@ -311,6 +312,20 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=40,
         en='how kush amounts are labelled, e.g. "kush" or "1 kush = 10 ₽" (display only).',
         ru="подпись сумм куша, например «куш» или «1 куш = 10 ₽» (только для показа).",
+    ),
+    Setting(
+        name="utc_offset",
+        code="tz",
+        kind=Kind.NUMBER,
+        unit=Unit.HOURS,
+        community=True,
+        low=-12,
+        high=14,
+        step=1,
+        en="the group's time zone, hours from UTC (3 is Moscow): when the day turns for "
+        "/daily, and the dates on charts.",
+        ru="часовой пояс группы, часы от UTC (3 — Москва): когда начинается новый день для "
+        "/daily, и даты на графиках.",
     ),
     Setting(
         name="pictures",
@@ -665,6 +680,7 @@ RU_TITLES: dict[str, str] = {
     "language": "Язык",
     "kush_label": "Подпись куша",
     "pictures": "Картинки",
+    "utc_offset": "Часовой пояс",
     "min_buy_in": "Бай-ин",
     "max_buy_in": "Макс. стек",
     "starting_balance": "Стартовый баланс",

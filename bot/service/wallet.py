@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import UTC, datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
@@ -127,12 +127,13 @@ async def history(
 
 
 async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> Reply:
-    """The daily bonus, once per UTC day."""
+    """The daily bonus, once a day of the group's time zone (its ``utc_offset``)."""
     amount = community.settings.daily_bonus
     if amount <= 0:
         return Reply(tr(lang, "reply.daily_off"), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
-    day = datetime.fromtimestamp(rt.clock(), UTC).strftime("%Y-%m-%d")
+    offset = timedelta(hours=community.settings.utc_offset)
+    day = datetime.fromtimestamp(rt.clock(), timezone(offset)).strftime("%Y-%m-%d")
     new_balance = await rt.store.claim_daily(community.id, player.id, amount, day)
     if new_balance is None:
         return Reply(tr(lang, "reply.daily_taken"), alert=True)

@@ -458,3 +458,39 @@ async def test_r8_2_a_point_raised_mid_hand_past_the_stacks_still_ends_the_hand(
     community = await store.community("telegram", "-100")
     assert len(await store.hand_history(t.seats[0].player_id, 5)) == 1
     assert await check_store(store) == [], community
+
+
+# -- the group's time zone ---------------------------------------------------------------------
+async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
+    """``/daily`` is once a day of the group's time zone (``utc_offset``, Moscow's by default):
+    a Moscow group's day turns at 21:00 UTC, not at 03:00 its time."""
+    store = MemoryStore()
+    now = [1_700_000_000.0 - 1_700_000_000.0 % 86400 + 20 * 3600]  # 20:00 UTC
+    service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    assert (await stored(store)).utc_offset == 3
+    assert not (await service.daily(GROUP, ALICE)).alert  # 23:00 in Moscow
+    now[0] += 1.5 * 3600  # 21:30 UTC: 00:30 the next day in Moscow
+    assert not (await service.daily(GROUP, ALICE)).alert
+    assert not (await say(service, "utc_offset", "-5")).alert  # 16:30 the day before
+    now[0] += 3600
+    reply = await service.daily(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "reply.daily_taken")
+    assert (await stored(store)).utc_offset == -5
+
+
+@pytest.mark.parametrize(
+    ("value", "saved"), [("0", 0.0), ("-12", -12.0), ("5.5", 5.5), ("+14", 14.0)]
+)
+async def test_the_time_zone_setting_takes_hours_from_utc(value: str, saved: float) -> None:
+    service, store = new_service()
+    assert not (await say(service, "utc_offset", value)).alert
+    assert (await stored(store)).utc_offset == saved
+
+
+@pytest.mark.parametrize("value", ["15", "-13", "UTC+3", "Europe/Moscow", "3h"])
+async def test_a_time_zone_out_of_range_is_refused(value: str) -> None:
+    service, store = new_service()
+    reply = await say(service, "utc_offset", value)
+    assert reply.alert and "from -12 to 14" in reply.text and "hours" in reply.text
+    assert (await stored(store)).utc_offset == 3

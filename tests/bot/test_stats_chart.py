@@ -90,6 +90,11 @@ def test_axis_values_are_round_and_cover_the_series() -> None:
     assert [t for _, t in date_labels(T0, T0 + 9 * DAY)] == ["15.01", "18.01", "21.01", "24.01"]
     assert [t for _, t in date_labels(T0, T0 + 400 * DAY)][::3] == ["15.01.27", "19.02.28"]
     assert date_labels(T0, T0) == [(T0, "08:00")]
+    # the group's time zone (utc_offset): Moscow is three hours ahead, New York five behind
+    assert date_labels(T0, T0, utc_offset=3) == [(T0, "11:00")]
+    assert [t for _, t in date_labels(T0, T0 + 9 * DAY, utc_offset=-9)] == [
+        "14.01", "17.01", "20.01", "23.01"
+    ]  # fmt: skip
 
 
 @pytest.fixture
