@@ -172,9 +172,7 @@ class Sandbox:
         table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
         resumed = table is not None
         if table is None:
-            await self.say("/newtable")
-            for _ in range(max(0, self.opts.bots)):
-                await self.say(f"/addbot {self.opts.bot_level}")
+            await self.new_table()
             table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
         else:
             for note in self._resumed_flags(table):
@@ -452,6 +450,19 @@ class Sandbox:
             self.line("  " + "  ".join(cells))
 
     # -- input -------------------------------------------------------------------------------
+    async def new_table(self, text: str = "/newtable") -> None:
+        """Open a table (``/newtable [game]``) and, when one was opened, seat the ``--bots``
+        computer players at ``--bot-level``: every new table of the sandbox gets them, not only
+        the first one."""
+        group = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
+        assert self.service is not None
+        before = self.service.table_in(group)
+        await self.say(text)
+        opened = self.service.table_in(group)
+        if opened is not None and opened is not before:
+            for _ in range(max(0, self.opts.bots)):
+                await self.say(f"/addbot {self.opts.bot_level}")
+
     async def say(self, text: str) -> None:
         """Send a command to the group as the human and print the bot's reply."""
         start = len(self.fake.calls)
@@ -511,6 +522,8 @@ class Sandbox:
             self.line("» " + SANDBOX_HELP)
         elif command in PRIVATE_COMMANDS:
             await self.say_private(text)
+        elif command == "/newtable":
+            await self.new_table(text)
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):

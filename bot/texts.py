@@ -411,7 +411,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "#{n} — это расчёт, а не раздача с картами.",
     },
     "replay.sent": {
-        "en": "🎬 Replay of #{n} sent to our private chat.",
+        "en": "🎬 Replay of #{n} sent to your private chat.",
         "ru": "🎬 Повтор #{n} отправлен в личный чат.",
     },
     "replay.no_private": {

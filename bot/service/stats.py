@@ -305,7 +305,7 @@ def replay_screen(
         if b.owner == seat:
             name += " " + tr(lang, "replay.you")
         if b.fantasyland:
-            name += " 🌈"
+            name += " 🌴"  # as the table marks Fantasyland
         lines.append("")
         lines.append(name + ":")
         if b.hidden:

@@ -128,14 +128,13 @@ class Terminal:
         while "Join" not in self.group_buttons:
             await self.read_until(r".")
 
-    async def reopen(self, game: str = "", bot: str = "") -> str:
-        """``/closetable``, ``/newtable [game]`` and ``/addbot [bot]``, each answered; returns
-        the line that says who sat down."""
+    async def reopen(self, game: str = "") -> str:
+        """``/closetable`` and ``/newtable [game]``, each answered; returns the line that says
+        who sat down (the sandbox seats its ``--bots`` at every new table)."""
         await self.send("/closetable")
         await self.read_until(r"^» .*closed")
         await self.send(f"/newtable {game}".strip())
         await self.read_until(r"^» .*open")
-        await self.send(f"/addbot {bot}".strip())
         return await self.read_until(r"sits down")
 
     async def quit(self) -> None:
@@ -325,6 +324,20 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
         await term.quit()
 
 
+async def test_every_new_table_of_the_sandbox_gets_its_computer_players(tmp_path: Path) -> None:
+    """README: ``--bots`` computer players are "seated at a new table". A new user's
+    ``/closetable`` then ``/newtable chinese`` sat them alone at the new table (only the first
+    table of a sandbox got them), with nothing saying to ``/addbot``."""
+    async with sandbox(tmp_path) as term:
+        await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
+        await term.read_until(r"^Sandbox: ")
+        seated = await term.reopen("chinese")
+        assert seated.startswith("» 🤖 Anna (normal) sits down"), seated
+        await term.read_until(r"Chinese Poker · table #2")
+        await term.read_until(r"^1\. 🤖 Anna — ready")
+        await term.quit()
+
+
 async def test_hand_goes_to_the_private_chat_and_saves_the_board_picture(tmp_path: Path) -> None:
     """Issue 12 in the sandbox: ``/hand`` is a private-chat command; the sandbox sends it there
     (in the group it would be refused), prints the photo's caption (the street and the cards I
@@ -376,7 +389,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         assert n is not None
         start = len(term.lines)
         await term.send(f"/replay {n[1]}")
-        await term.seen_since(start, rf"^» 🎬 Replay of #{n[1]} sent to our private chat\.$")
+        await term.seen_since(start, rf"^» 🎬 Replay of #{n[1]} sent to your private chat\.$")
         title = await term.seen_since(start, rf"^🎬 #{n[1]} · table 1, hand 1$")
         assert await term.seen_since(title, r"^Street \d+ of 5$") == title + 1
         assert term.lines[title + 1] == "Street 1 of 5"
@@ -421,8 +434,8 @@ async def test_a_table_of_the_old_sandbox_bots_is_told_to_be_reopened(tmp_path: 
             r"Boris \(bot\)\), which no longer move: /closetable, then /newtable"
         )
         await term.read_until(r"^Sandbox: ")
-        seated = await term.reopen(bot="easy")
-        assert seated.startswith("» 🤖 Anna (easy) sits down"), seated
+        seated = await term.reopen()
+        assert seated.startswith("» 🤖 Anna (normal) sits down"), seated
         await term.quit()
 
 
