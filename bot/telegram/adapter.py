@@ -528,7 +528,11 @@ class TelegramAdapter:
         if reply.screen and reply.text:
             text = reply.text + "\n\n" + reply.screen.text
         try:
-            await msg.reply_text(fit(text, MAX_TEXT), api_kwargs=kb)
+            # a command deleted before the answer (a group's cleaner bot, its sender) is
+            # still answered: Telegram refuses a reply to a message that is gone otherwise
+            await msg.reply_text(
+                fit(text, MAX_TEXT), api_kwargs=kb, allow_sending_without_reply=True
+            )
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
@@ -539,7 +543,9 @@ class TelegramAdapter:
         logged."""
         try:
             photo = InputFile(png, filename=name)
-            await msg.reply_photo(photo, caption=fit(caption, MAX_CAPTION))
+            await msg.reply_photo(
+                photo, caption=fit(caption, MAX_CAPTION), allow_sending_without_reply=True
+            )
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
@@ -771,7 +777,7 @@ class TelegramAdapter:
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)
             elif update.effective_message is not None:
-                await update.effective_message.reply_text(text)
+                await update.effective_message.reply_text(text, allow_sending_without_reply=True)
         except TelegramError as exc:
             log.info("could not tell the user about the failure: %s", exc)
 

@@ -328,3 +328,27 @@ async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_on
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await wallets(w) == {"Alice": 1000}  # the buy-in is back
         assert await check_store(w.store) == []
+
+
+async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: Path) -> None:
+    """Busy groups run bots that delete every command at once (or the sender deletes it):
+    the answer, which quotes the command, must still arrive. Telegram refuses a reply to a
+    message that is gone ("message to be replied not found") unless the call allows sending
+    without it; the /join step was taken but its answer, and the whole of /balance, were
+    lost (logged only)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        for text, expected in (("/join", "seat 1"), ("/balance", "1000")):
+            start = len(w.fake.calls)
+            mid = await w.fake.send_text(ALICE, GROUP_ID, text)
+            w.fake.delete(GROUP_ID, mid)  # before the bot answers
+            reply = await w.fake.wait_for(lambda m=mid, s=start: w.fake.reply_to(GROUP_ID, m, s))
+            assert expected in reply["text"], reply
+            sent = [
+                c
+                for c in w.fake.calls[start:]
+                if c.method == "sendMessage" and c.params.get("text") == reply["text"]
+            ]
+            assert sent and sent[0].result is not None  # accepted, not refused
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(ALICE.id)) is not None
