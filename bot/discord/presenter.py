@@ -155,17 +155,26 @@ class DiscordPresenter:
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
-        no longer see or write in (:data:`LOCKED_OUT`), tell :attr:`on_locked_out` and
-        return ``True`` (an admin's choice, handled: logged as news, not as a failure)."""
+        no longer see or write in (:data:`LOCKED_OUT`), tell
+        :attr:`on_locked_out` and return ``True`` (an admin's choice, handled: logged as
+        news, not as a failure). It is told in the background (:meth:`flush` waits for it):
+        a write refused in the table's sender (a notice, the picture) must not wait for the
+        service, whose close waits for that sender (the table's messages stalled for good)."""
         if exc.code not in LOCKED_OUT or self._dm_user(channel_id) is not None:
             return False
         log.info("no access to channel %s: %s", channel_id, exc)
         if self.on_locked_out is not None:
-            try:
-                await self.on_locked_out(str(channel_id))
-            except Exception:
-                log.exception("could not close the table of channel %s", channel_id)
+            self._spawn(("locked out", channel_id), lambda: self._tell_locked_out(channel_id))
         return True
+
+    async def _tell_locked_out(self, channel_id: int) -> None:
+        try:
+            if self.on_locked_out is not None:
+                await self.on_locked_out(str(channel_id))
+        except Exception:
+            log.exception("could not close the table of channel %s", channel_id)
+        finally:
+            self._writers.pop(("locked out", channel_id), None)
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
         """The table message was deleted: post it again and remember where it went."""

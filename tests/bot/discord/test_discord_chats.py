@@ -5,10 +5,12 @@ is, and every stack goes back to its balance (R8.2a)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID
 
@@ -63,6 +65,36 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
         t = next(iter(w.service.tables.values()))
         assert t.hand is not None
         w.fake.locked_channels.add(CHANNEL_ID)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_a_notice_refused_in_a_locked_channel_closes_the_table_without_a_hang(
+    tmp_path: Path,
+) -> None:
+    """R8.2, R8.2a: the bot loses its permissions in the table's channel while the ready
+    timer runs; when it ends, Carol is stood up, the hand is dealt and the "stood up"
+    notice is refused (403 50013) in the table's sender. The table closes after the hand as
+    usual. The presenter used to tell the service from inside that sender, and the close
+    waited for the sender: both waited for each other, the table's messages (the players'
+    DM hands) stopped for good and the hand could not be played."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB, CAROL):
+            await w.press_lobby(u, "j")
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        t = w.table()
+        assert t.ready_deadline is not None
+        w.fake.locked_channels.add(CHANNEL_ID)
+        async with t.lock:  # the ready timer ends now
+            t.ready_deadline = time.time()
+            await w.service.rt.arm(t)
+        await w.fake.wait_for(lambda: t.closing)
+        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        assert t.hand is not None and t.seat_of(str(CAROL.id)) is None
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
