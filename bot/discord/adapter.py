@@ -237,6 +237,11 @@ class OfcClient(discord.Client):
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
         await self.ofc.service.chat_left(PLATFORM, str(channel.id))
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (THREAD_DELETE: not a ``guild_channel_delete``): a table in
+        it closes, after the hand in progress (R8.2a)."""
+        await self.ofc.service.chat_left(PLATFORM, str(payload.thread_id))
+
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer presses that no item handles (a foreign or malformed ``custom_id``, or one
         no longer on the pressed message)."""

@@ -43,9 +43,12 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
-#: Discord's 403 codes for a channel the bot may no longer see (50001, Missing Access) or
-#: write in (50013, Missing Permissions)
-LOCKED_OUT = frozenset({50001, 50013})
+#: Discord's codes for a channel the bot may no longer see (403 50001, Missing Access) or
+#: write in (403 50013, Missing Permissions), or that is gone (404 10003, Unknown Channel: a
+#: channel or thread deleted while the bot was away, whose delete event it never got)
+LOCKED_OUT = frozenset({50001, 50013, 10003})
+#: Discord's 404 code for a channel that does not exist (any more)
+UNKNOWN_CHANNEL = 10003
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
 #: Background writes let the interactions being answered go first, waiting at most this long.
@@ -141,7 +144,9 @@ class DiscordPresenter:
                 )
                 try:
                     await message.edit(content=content_of(screen.text), view=view_of(screen))
-                except discord.NotFound:
+                except discord.NotFound as exc:
+                    if exc.code == UNKNOWN_CHANNEL and await self._locked_out(channel_id, exc):
+                        continue  # the channel is gone, not just the message
                     await self._resend(channel_id, message_id, screen)
                 except discord.Forbidden as exc:
                     if exc.code == DMS_CLOSED:
@@ -155,7 +160,7 @@ class DiscordPresenter:
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
-        no longer see or write in (:data:`LOCKED_OUT`), tell
+        no longer see or write in, or that is gone (:data:`LOCKED_OUT`), tell
         :attr:`on_locked_out` and return ``True`` (an admin's choice, handled: logged as
         news, not as a failure). It is told in the background (:meth:`flush` waits for it):
         a write refused in the table's sender (a notice, the picture) must not wait for the
@@ -184,7 +189,8 @@ class DiscordPresenter:
         try:
             msg = await self._send(channel_id, screen)
         except discord.HTTPException as exc:
-            log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
+            if not await self._locked_out(channel_id, exc):
+                log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
         self._moved[key] = str(msg.id)
 
