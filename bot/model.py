@@ -123,6 +123,10 @@ class Presenter(Protocol):
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
 
+    def plain_text(self, text: str) -> str:
+        """``text`` as this platform's messages show it, without the escapes its names got
+        for them (a Discord name's markdown escapes): what a picture draws."""
+
 
 @dataclass(slots=True)
 class SeatState:

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -65,6 +66,18 @@ class LiveHand:
     message_id: int
     edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def plain_of(text: str) -> str:
+    """The text a Discord message shows for ``text``, whose names were escaped by
+    :func:`bot.discord.adapter.discord_name` (markdown, backslashes included, a list's
+    start, ``<`` and ``/`` get a backslash; a mention gets a zero-width space after its
+    ``@``): each escaping backslash dropped and those spaces removed. For what is drawn
+    (a picture shows its text literally: ``snake\\_case`` drew its backslash)."""
+    return _ESCAPED.sub(r"\1", text).replace("@\u200b", "@")
 
 
 def ephemeral_ref(message_id: int) -> str:
@@ -379,6 +392,10 @@ class DiscordPresenter:
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
         except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)
+
+    def plain_text(self, text: str) -> str:
+        """``text`` without the escapes Discord names got (:func:`plain_of`)."""
+        return plain_of(text)
 
     def private_link(self, table_id: int) -> str | None:
         """Discord has no deep link into a DM: ``None``, so the table message carries a

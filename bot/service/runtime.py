@@ -157,6 +157,12 @@ class Runtime:
         """The adapter that shows this table's messages."""
         return self.presenters.get(t.platform)
 
+    def plain_text(self, platform: str, text: str) -> str:
+        """``text`` (names as the platform's messages show them) as a picture draws it
+        (:meth:`~bot.model.Presenter.plain_text`; unchanged without that platform)."""
+        p = self.presenters.get(platform)
+        return p.plain_text(text) if p is not None else text
+
     def snapshot(self, t: LiveTable) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
         data = t.to_json()
@@ -374,7 +380,8 @@ class Runtime:
         A picture that cannot be drawn is logged and skipped: the text showdown is the
         record."""
         try:
-            png = await self.drawer.draw(pictures.draw_json, item["picture"])
+            data = pictures.with_plain_text(item["picture"], p.plain_text)
+            png = await self.drawer.draw(pictures.draw_json, data)
         except Exception:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
             return

@@ -119,7 +119,9 @@ async def stats(
             name = (shown or {}).get(names[0], names[0])
             return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
-        return await _with_chart(rt, "\n".join(lines), target, s, since, lang, label, when)
+        return await _with_chart(
+            rt, "\n".join(lines), target, s, since, lang, label, when, community.platform
+        )
     if not names:
         group = await rt.store.community_stats(community.id, since)
         if not group.hands:
@@ -141,9 +143,13 @@ async def stats(
             return Reply("\n".join(lines))
         lines.append("")
         lines += (await _player_block(rt, me, since, lang, label, when, own))[0]
-        return await _with_chart(rt, "\n".join(lines), me, own, since, lang, label, when)
+        return await _with_chart(
+            rt, "\n".join(lines), me, own, since, lang, label, when, community.platform
+        )
     lines, s = await _player_block(rt, me, since, lang, label, when)
-    return await _with_chart(rt, "\n".join(lines), me, s, since, lang, label, when)
+    return await _with_chart(
+        rt, "\n".join(lines), me, s, since, lang, label, when, community.platform
+    )
 
 
 async def _player_block(
@@ -176,6 +182,7 @@ async def _with_chart(
     lang: str,
     label: str,
     when: str,
+    platform: str,
 ) -> Reply:
     """The ``/stats`` reply ``text``, with the chart of ``p``'s kush over the period when
     they played at least :data:`CHART_MIN_HANDS` hands in it: the series read in SQL
@@ -188,7 +195,8 @@ async def _with_chart(
     series = await rt.store.kush_series(p.id, since)
     if len(series) < 2:
         return Reply(text)
-    chart = charts.chart_of(p.name, lang, label, when, series)
+    name = rt.plain_text(platform, p.name)  # drawn: a Discord name's escapes would show
+    chart = charts.chart_of(name, lang, label, when, series)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart

@@ -344,6 +344,10 @@ class TelegramPresenter:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
         return f"https://t.me/{self.username}?start=t{table_id}" if self.username else None
 
+    def plain_text(self, text: str) -> str:
+        """Telegram messages are plain text: names are never escaped."""
+        return text
+
 
 def _private(chat_id: str) -> bool:
     """Private chats have the user's (positive) id; groups have negative ids."""

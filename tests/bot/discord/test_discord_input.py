@@ -10,8 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.discord.adapter import discord_commands, discord_name
+from bot.discord.presenter import plain_of
+from bot.names import clean_name
 from tests.bot.discord.dc_world import ALICE, BOB, _Records, components, world
 from tests.fakes.discord_api import EPHEMERAL, FakeUser
 
@@ -115,3 +119,11 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert reply["flags"] & EPHEMERAL and "nothing changed" in reply["content"]
         assert len(_drain(records)) == 1
         assert components(reply) == []
+
+
+@given(st.text(alphabet=st.sampled_from("ab_*`~|>#-+1. @<\\/[]()\n"), max_size=30))
+def test_a_picture_draws_a_name_as_it_was_written(raw: str) -> None:
+    """What a picture draws of an escaped name (:func:`plain_of`) is the name as cleaned,
+    whatever markdown, mention or slash it holds: its escapes are undone, exactly."""
+    name = clean_name(raw, fallback="x")
+    assert plain_of(discord_name(name)) == name
