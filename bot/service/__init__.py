@@ -42,6 +42,7 @@ from bot.presses import (
     TopUp,
     Unregister,
     decode,
+    start_table,
 )
 from bot.service import (
     bots,
@@ -510,8 +511,9 @@ class TableService:
     async def private_start(self, actor: Actor, arg: str) -> Reply:
         """``/start t<table>`` in a private chat: show the player's hand there."""
         lang = language_of(actor.language)
-        if arg.startswith("t") and arg[1:].isdigit():
-            t = self.rt.tables.get(int(arg[1:]))
+        number = start_table(arg)
+        if number is not None:
+            t = self.rt.tables.get(number)
             if t is not None:
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)

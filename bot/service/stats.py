@@ -346,7 +346,7 @@ async def replay(
     message) it is the reply's screen; in a group it goes to the asker's private chat and the
     group only hears that it went there (discards are private, R3.3)."""
     n = arg.strip().lstrip("#")
-    if not n.isdigit() or len(n) > 12:
+    if not (n.isascii() and n.isdigit()) or len(n) > 12:  # ("²" is a digit int refuses)
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
         record, seat, names, community = await _watch(rt, actor, int(n))
