@@ -1056,7 +1056,8 @@ class DiscordAdapter:
                     dm_hand = None
                 if reply.private and reply.live and message is not None and message.flags.ephemeral:
                     self.presenter.remember_live(
-                        user_id, LiveHand(message.id, _original_editor(interaction))
+                        user_id,
+                        LiveHand(message.id, _original_editor(interaction), table=screen.table),
                     )
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message
@@ -1067,7 +1068,9 @@ class DiscordAdapter:
                     sent = await interaction.followup.send(
                         content, ephemeral=True, wait=True, **extra
                     )
-                    live = LiveHand(sent.id, _followup_editor(interaction, sent.id))
+                    live = LiveHand(
+                        sent.id, _followup_editor(interaction, sent.id), table=screen.table
+                    )
                     if reply.live:
                         self.presenter.remember_live(user_id, live)
                 else:
@@ -1075,7 +1078,9 @@ class DiscordAdapter:
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
-                        live = LiveHand(response.message_id, _original_editor(interaction))
+                        live = LiveHand(
+                            response.message_id, _original_editor(interaction), table=screen.table
+                        )
                         self.presenter.remember_live(user_id, live)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id

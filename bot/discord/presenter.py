@@ -66,6 +66,13 @@ class LiveHand:
     message_id: int
     edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
+    #: the table whose hand it shows (:attr:`bot.screens.Screen.table`): a player at two
+    #: tables has one of each, and one table's screens never go to the other's
+    table: int | None = None
+
+
+#: an ephemeral hand's key: the player and the table it shows
+_LiveKey = tuple[str, int | None]
 
 
 _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
@@ -107,10 +114,10 @@ class DiscordPresenter:
         self.closed_dms: set[str] = set()
         self._dm_channels: dict[str, int] = {}
         self._acting: dict[str, bool] = {}  # private ref → its last screen had buttons
-        self._live: dict[str, LiveHand] = {}
+        self._live: dict[_LiveKey, LiveHand] = {}
         self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
         self._latest_msg: dict[_ChannelKey, Screen] = {}
-        self._latest_live: dict[str, Screen] = {}
+        self._latest_live: dict[_LiveKey, Screen] = {}
         self._latest_ping: dict[str, tuple[int, Screen] | None] = {}
         self._pings: dict[str, _ChannelKey] = {}  # user → their "your move" DM
         self._writers: dict[object, asyncio.Task[None]] = {}
@@ -207,26 +214,26 @@ class DiscordPresenter:
             return
         self._moved[key] = str(msg.id)
 
-    def _queue_live(self, user_id: str, screen: Screen) -> None:
-        self._latest_live[user_id] = screen
-        self._spawn(("live", user_id), lambda: self._write_live(user_id))
+    def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
+        self._latest_live[live_key] = screen
+        self._spawn(("live", live_key), lambda: self._write_live(live_key))
 
-    async def _write_live(self, user_id: str) -> None:
-        key = ("live", user_id)
+    async def _write_live(self, live_key: _LiveKey) -> None:
+        key = ("live", live_key)
         try:
             await self._after_answers()
-            while user_id in self._latest_live:
-                screen = self._latest_live.pop(user_id)
-                live = self._live.get(user_id)
+            while live_key in self._latest_live:
+                screen = self._latest_live.pop(live_key)
+                live = self._live.get(live_key)
                 if live is None or live.expires < time.monotonic():
-                    self._live.pop(user_id, None)
+                    self._live.pop(live_key, None)
                     continue
                 try:
                     await live.edit(content_of(screen.text), view_of(screen))
                 except discord.HTTPException as exc:  # dismissed, or the token expired
-                    log.info("dropping the ephemeral hand of %s: %s", user_id, exc)
-                    if self._live.get(user_id) is live:
-                        del self._live[user_id]
+                    log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
+                    if self._live.get(live_key) is live:
+                        del self._live[live_key]
         finally:
             self._writers.pop(key, None)
 
@@ -265,9 +272,10 @@ class DiscordPresenter:
         is ``answered``: the pressed message the adapter answers with this screen), and send
         or edit their DM. Returns the DM's ref, or ``None`` when their DMs are closed (403,
         code 50007; not retried) or the DM failed."""
-        live = self._live.get(user_id)
+        live_key = (user_id, screen.table)  # the ephemeral hand of this table only
+        live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
-            self._queue_live(user_id, screen)
+            self._queue_live(live_key, screen)
         if user_id in self.closed_dms:
             return None
         key = _parse_ref(ref) if ref is not None else None
@@ -285,8 +293,8 @@ class DiscordPresenter:
         if key is not None:
             self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
-        if user_id in self._live:
-            self._queue_live(user_id, screen)
+        if (user_id, screen.table) in self._live:
+            self._queue_live((user_id, screen.table), screen)
 
     def _follow_turn(self, user_id: str, ref: str, channel_id: int, screen: Screen) -> None:
         """Ping the player when their DM hand gets buttons again (their turn begins); delete
@@ -404,10 +412,14 @@ class DiscordPresenter:
 
     # -- ephemeral hands -------------------------------------------------------------------
     def remember_live(self, user_id: str, live: LiveHand) -> None:
-        """The player's ephemeral hand to refresh from now on (the newest one wins)."""
-        self._latest_live.pop(user_id, None)
-        self._live[user_id] = live
+        """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
+        one of that table wins; another table's is kept apart)."""
+        self._latest_live.pop((user_id, live.table), None)
+        self._live[(user_id, live.table)] = live
 
-    def live_hand(self, user_id: str) -> LiveHand | None:
-        """The player's ephemeral hand message being kept up to date, if any."""
-        return self._live.get(user_id)
+    def live_hand(self, user_id: str, table: int | None = None) -> LiveHand | None:
+        """The player's ephemeral hand message of ``table`` being kept up to date (of any
+        table when ``None``), if any."""
+        if table is not None:
+            return self._live.get((user_id, table))
+        return next((v for (u, _), v in self._live.items() if u == user_id), None)
