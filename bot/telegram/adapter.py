@@ -186,9 +186,17 @@ class TelegramPresenter:
                     api_kwargs=_keyboard_kwargs(screen),
                 )
             except ChatMigrated as exc:
-                # the service moves the table to the new chat and posts its message there
+                # the service moves the table to the new chat and posts its message there;
+                # a message without buttons is a record (a showdown written over the table
+                # message, a closed table's notice) the new chat is owed as well
                 self._latest.pop(key, None)
-                await self.follow_soon(chat_id, str(exc.new_chat_id))
+                new = str(exc.new_chat_id)
+                if not screen.buttons:
+                    try:
+                        await self._send(new, screen)
+                    except TelegramError:
+                        log.exception("cannot post message %s/%s in %s", chat_id, ref, new)
+                await self.follow_soon(chat_id, new)
             except BadRequest as exc:
                 reason = str(exc).lower()
                 if "not found" in reason:

@@ -352,3 +352,28 @@ async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: P
             assert sent and sent[0].result is not None  # accepted, not refused
         t = next(iter(w.service.tables.values()))
         assert t.seat_of(str(ALICE.id)) is not None
+
+
+async def test_a_group_upgraded_during_the_last_move_gets_the_showdown(tmp_path: Path) -> None:
+    """The group is upgraded while the last street is being played: the first write the API
+    refuses with ``migrate_to_chat_id`` is the showdown written over the table message. The
+    table follows the group, and the new chat gets the showdown text before the next
+    table message (it got the picture and the lobby only: the text showdown, the hand's
+    record, was dropped with the refused edit)."""
+    async with world(tmp_path, next_hand_delay=30) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        for street in range(10):  # five streets each; the showdown follows the tenth
+            assert t.hand is not None and t.hand_no == 1
+            if street == 9:
+                await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.settle()
+        texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP)]
+        showdown = [n for n, text in enumerate(texts) if "Showdown" in text]
+        lobby = [n for n, text in enumerate(texts) if "Buy-in" in text]
+        assert showdown and lobby and showdown[0] < lobby[-1], texts
+        assert not any("Showdown" in m["text"] for m in w.fake.chat_messages(GROUP_ID))
