@@ -118,8 +118,10 @@ class DiscordPresenter:
         self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
         self._latest_msg: dict[_ChannelKey, Screen] = {}
         self._latest_live: dict[_LiveKey, Screen] = {}
-        self._latest_ping: dict[str, tuple[int, Screen] | None] = {}
-        self._pings: dict[str, _ChannelKey] = {}  # user → their "your move" DM
+        #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
+        #: two tables has one per table (the end of a turn at one never deletes the other's)
+        self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
+        self._pings: dict[tuple[str, str], _ChannelKey] = {}
         self._writers: dict[object, asyncio.Task[None]] = {}
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
@@ -303,25 +305,27 @@ class DiscordPresenter:
         was = self._acting.get(ref)
         self._acting[ref] = acting
         if acting and was is False:
-            self._want_ping(user_id, (channel_id, screen))  # their turn begins: notify them
+            self._want_ping((user_id, ref), (channel_id, screen))  # their turn begins
         elif not acting and was:
-            self._want_ping(user_id, None)
+            self._want_ping((user_id, ref), None)
 
     # -- turn pings ------------------------------------------------------------------------
-    def _want_ping(self, user_id: str, ping: tuple[int, Screen] | None) -> None:
+    def _want_ping(self, hand: tuple[str, str], ping: tuple[int, Screen] | None) -> None:
         """An edit does not notify anyone: when a player's turn begins a short DM (the first
         lines of their hand: title and "your move") pings them, and it is deleted when the
-        turn ends, so the DM keeps one hand message. Written in the background (coalesced)."""
-        self._latest_ping[user_id] = ping
-        self._spawn(("ping", user_id), lambda: self._write_ping(user_id))
+        turn ends, so the DM keeps one hand message per table. ``hand``: the player and
+        their DM hand's ref. Written in the background (coalesced)."""
+        self._latest_ping[hand] = ping
+        self._spawn(("ping", hand), lambda: self._write_ping(hand))
 
-    async def _write_ping(self, user_id: str) -> None:
-        key = ("ping", user_id)
+    async def _write_ping(self, hand: tuple[str, str]) -> None:
+        key = ("ping", hand)
+        user_id = hand[0]
         try:
             await self._after_answers()
-            while user_id in self._latest_ping:
-                wanted = self._latest_ping.pop(user_id)
-                old = self._pings.pop(user_id, None)
+            while hand in self._latest_ping:
+                wanted = self._latest_ping.pop(hand)
+                old = self._pings.pop(hand, None)
                 if old is not None:
                     await self._delete(old)
                 if wanted is None:
@@ -333,7 +337,7 @@ class DiscordPresenter:
                 except discord.HTTPException as exc:
                     log.info("cannot ping %s: %s", user_id, exc)
                     continue
-                self._pings[user_id] = (channel, msg.id)
+                self._pings[hand] = (channel, msg.id)
         finally:
             self._writers.pop(key, None)
 
