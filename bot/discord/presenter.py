@@ -171,9 +171,10 @@ class DiscordPresenter:
                         continue  # the channel is gone, not just the message
                     await self._resend(channel_id, message_id, screen)
                 except discord.Forbidden as exc:
-                    if exc.code == DMS_CLOSED:
+                    if exc.code == DMS_CLOSED:  # a player's choice, not a failure
                         self._close_dms_of_channel(channel_id)
-                    if not await self._locked_out(channel_id, exc):
+                        log.info("DMs closed: cannot edit %s/%s", channel_id, message_id)
+                    elif not await self._locked_out(channel_id, exc):
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
                 except discord.HTTPException as exc:
                     log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)

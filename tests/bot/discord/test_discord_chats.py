@@ -149,3 +149,17 @@ async def test_a_notice_refused_in_a_locked_channel_closes_the_table_without_a_h
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
         assert await check_store(w.store) == []
+
+
+async def test_dms_closed_mid_hand_are_no_failure_and_my_cards_plays_on(tmp_path: Path) -> None:
+    """Alice closes her DMs mid-hand (an edit of her DM hand answers 403, code 50007): she
+    plays on with "🂠 My cards", the hand ends, and nothing is logged as a warning (a
+    player's choice, as when her DMs were closed at the deal; it was logged as a failed
+    edit)."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        w.fake.closed_dms.add(ALICE.id)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "dm"})
+        assert t.hand_no == 2
+        assert str(ALICE.id) in w.adapter.presenter.closed_dms
