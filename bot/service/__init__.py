@@ -193,7 +193,10 @@ class TableService:
         answer: Answer | None = None,
     ) -> Reply:
         """Run ``body(table, community, language)`` under the table's lock, or answer that the
-        chat has no open table; a transition storage refused is a short notice."""
+        chat has no open table (a private chat never has one: the command works in a group);
+        a transition storage refused is a short notice."""
+        if chat.private:
+            return Reply(tr(self._lang(None, actor), "reply.group_only"), alert=True)
         t = self.table_in(chat)
         community = await self._community(chat)
         lang = self._lang(community, actor)
@@ -315,7 +318,7 @@ class TableService:
     ) -> Reply:
         """An admin closes the chat's table between hands: every stack goes back to its
         player's balance (R8.2a) and the chat may open a new table (another game, say)."""
-        if not is_admin:
+        if not is_admin and not chat.private:
             community = await self._community(chat)
             return Reply(tr(self._lang(community, actor), "reply.admins_only"), alert=True)
         return await self._at_table(

@@ -373,3 +373,26 @@ async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_wri
     ru = await service.balance(GROUP, BOB)
     en = await service.balance(GROUP, ALICE)
     assert "фишек" in ru.text and "фишек" in en.text and "куш " not in ru.text
+
+
+async def test_table_commands_in_a_private_chat_say_they_work_in_a_group(env) -> None:  # type: ignore[no-untyped-def]
+    """/join, /ready, /leave, /topup, /sitout, /back, /addbot, /removebot and /closetable
+    sent to the bot's private chat: "this command works in a group chat" (they answered "no
+    open table here, start one with /newtable", and /newtable is refused there; /closetable
+    said "admins only"). Nothing is stored for the private chat."""
+    service, _presenter, store, _clock = env
+    private = ChatRef("telegram", "1", "1", "", private=True)
+    want = tr("en", "reply.group_only")
+    replies = [
+        await service.join(private, ALICE),
+        await service.ready(private, ALICE),
+        await service.leave(private, ALICE),
+        await service.top_up(private, ALICE, "100"),
+        await service.sit_out(private, ALICE),
+        await service.back(private, ALICE),
+        await service.add_bot(private, ALICE, False, "easy"),
+        await service.remove_bot(private, ALICE, False),
+        await service.close_table(private, ALICE, False),
+    ]
+    assert [(r.text, r.alert) for r in replies] == [(want, True)] * len(replies)
+    assert ("telegram", "1") not in store._community_ids  # no community for the private chat
