@@ -531,6 +531,19 @@ class TableService:
                     await self._repost_private(t, seat.seat, group=False)
         return Reply(tr(lang, "reply.welcome"))
 
+    async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
+        """The player deleted their private hand message ``ref`` (the platform refused an
+        edit of it): the hand of the table it showed is sent anew, the player's hands at
+        other tables are left as they are (a /start would send every one anew, leaving
+        their old messages with buttons that are out of date)."""
+        for t in list(self.rt.tables.values()):
+            if t.platform != platform:
+                continue
+            async with t.lock:
+                seat = t.seat_of(user_id)
+                if seat is not None and seat.private_ref == ref and t.hand is not None:
+                    await self._repost_private(t, seat.seat, group=False)
+
     async def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
         seat = t.seats[seat_no]
         p = self.rt.presenter(t)

@@ -144,8 +144,9 @@ class TelegramPresenter:
         self.on_migrated: Callable[[str, str], Awaitable[object]] | None = None
         #: told when a user blocked the bot (a private edit refused with 403)
         self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
-        #: told when a user deleted their private hand message (the service sends it anew)
-        self.on_private_deleted: Callable[[str], Awaitable[object]] | None = None
+        #: told ``(user, message ref)`` when a user deleted their private hand message (the
+        #: service sends that table's hand anew)
+        self.on_private_deleted: Callable[[str, str], Awaitable[object]] | None = None
         # Edits are coalesced: only the newest screen of a message is written, by one
         # background writer per message, so a busy table never queues stale edits behind the
         # rate limits and a press is answered at once.
@@ -221,7 +222,7 @@ class TelegramPresenter:
             self._latest.pop((chat_id, ref), None)
             if self.on_private_deleted is not None:
                 try:
-                    await self.on_private_deleted(chat_id)
+                    await self.on_private_deleted(chat_id, ref)
                 except Exception:
                     log.exception("could not send the hand of %s again", chat_id)
             return
@@ -426,9 +427,9 @@ class TelegramAdapter:
         self.presenter = TelegramPresenter(self.app)
         self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
-        # a deleted private hand message is sent anew as a /start would
-        self.presenter.on_private_deleted = lambda uid: service.private_start(
-            Actor(PLATFORM, uid, uid, None), ""
+        # a deleted private hand message is sent anew (that table's only)
+        self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
+            PLATFORM, uid, ref
         )
         self._usernames: dict[str, str] = {}  # lower-case @username → user id
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}

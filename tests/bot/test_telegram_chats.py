@@ -377,3 +377,51 @@ async def test_a_group_upgraded_during_the_last_move_gets_the_showdown(tmp_path:
         lobby = [n for n, text in enumerate(texts) if "Buy-in" in text]
         assert showdown and lobby and showdown[0] < lobby[-1], texts
         assert not any("Showdown" in m["text"] for m in w.fake.chat_messages(GROUP_ID))
+
+
+OTHER_GROUP = -1002  # a second group, with a table of its own
+
+
+async def test_a_deleted_hand_message_of_one_table_leaves_the_other_tables_alone(
+    tmp_path: Path,
+) -> None:
+    """Alice plays at #1 (this group, with Bob) and at #2 (another group, with Carol); each
+    hand is its own private message, with its own table's buttons. She deletes #1's: the
+    next edit of it is refused ("message to edit not found") and #1's hand is sent anew;
+    #2's message is left as it is (it was sent anew too, its old one left with buttons that
+    answered "out of date")."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await seat_everyone(w, [BOB, ALICE])  # Bob acts first at #1
+        await w.say(CAROL, "/newtable", chat_id=OTHER_GROUP)
+        other = next(m for m in w.fake.chat_messages(OTHER_GROUP) if w.fake.buttons(m))
+        for action in ("j", "r"):
+            for user in (ALICE, CAROL):
+                data = next(
+                    b["callback_data"]
+                    for b in w.fake.buttons(other)
+                    if (p := Payload.decode(b.get("callback_data"))) and p.action == action
+                )
+                answer = await w.press(user, OTHER_GROUP, other, data)
+                assert not answer.get("show_alert"), answer
+                other = next(m for m in w.fake.chat_messages(OTHER_GROUP) if w.fake.buttons(m))
+        one, two = list(w.service.tables.values())
+        assert one.hand is not None and two.hand is not None
+        seat_one, seat_two = one.seat_of(str(ALICE.id)), two.seat_of(str(ALICE.id))
+        assert seat_one is not None and seat_two is not None
+        first, second = seat_one.private_ref, seat_two.private_ref
+        assert first is not None and second is not None and first != second
+        for ref, table in ((first, one), (second, two)):
+            msg = w.fake.messages[(ALICE.id, int(ref))]
+            tables = {Payload.decode(b["callback_data"]).table for b in w.fake.buttons(msg)}  # type: ignore[union-attr]
+            assert msg["text"].startswith(f"🃏 Table #{table.id} ") and tables <= {table.id}
+        assert one.seats[one.hand.to_act[0]].user_id == str(BOB.id)
+        w.fake.delete(ALICE.id, int(first))
+        sent_before = len([c for c in w.fake.calls if private_send(c)])
+        await w.play_street(BOB)  # Alice's turn at #1 begins: her hand there is written
+        await w.fake.wait_for(lambda: seat_one.private_ref not in (None, first))
+        await w.settle()
+        assert seat_two.private_ref == second  # #2's hand message is the same one
+        resent = [c for c in w.fake.calls if private_send(c)][sent_before:]
+        assert len(resent) == 1, [c.params for c in resent]
+        assert str(resent[0].params["text"]).startswith(f"🃏 Table #{one.id} ")
