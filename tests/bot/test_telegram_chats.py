@@ -425,3 +425,38 @@ async def test_a_deleted_hand_message_of_one_table_leaves_the_other_tables_alone
         resent = [c for c in w.fake.calls if private_send(c)][sent_before:]
         assert len(resent) == 1, [c.params for c in resent]
         assert str(resent[0].params["text"]).startswith(f"🃏 Table #{one.id} ")
+
+
+async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers one edit of Alice's hand message with a 500: the message keeps its
+    older screen, whose buttons are out of date. Her next press on it is refused ("out of
+    date") and rewrites it to the hand as it is now, so the press after works (every press
+    on it was out of date, for good: she could only wait for the clock, which sits her
+    out)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.seats[t.hand.to_act[0]].user_id == str(ALICE.id)
+        failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params["chat_id"]) == ALICE.id,
+            *failure,
+        )
+        cards = t.hand.to_place(0)
+        buttons = w.hand_buttons(ALICE)
+        answer = await w.press(
+            ALICE, ALICE.id, w.private(ALICE) or {}, buttons[("p", cards[0].text + "b")]
+        )
+        assert not answer.get("show_alert")  # placed; the edit that shows it was lost
+        stale = buttons[("p", cards[1].text + "b")]
+        assert w.hand_buttons(ALICE)[("p", cards[1].text + "b")] == stale  # the older screen
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, stale)
+        assert answer.get("show_alert") and "out of date" in answer["text"]
+        fresh = w.hand_buttons(ALICE)[("p", cards[1].text + "b")]
+        assert fresh != stale  # the message shows the hand as it is now
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, fresh)
+        assert not answer.get("show_alert"), answer
+        assert [c for c, _ in t.hand.pending(0)] == list(cards[:2])
