@@ -618,7 +618,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if t.tournament is None or press.version != f"L{t.version}":
-                return Reply(tr(lang, "err.stale"), alert=True)
+                return await self._stale_lobby(t, chat, lang)
             if isinstance(press, Register):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await tournaments.register(rt, t, community, actor, lang)
@@ -630,7 +630,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
             if press.version != f"L{t.version}":
-                return Reply(tr(lang, "err.stale"), alert=True)
+                return await self._stale_lobby(t, chat, lang)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, self._lang(community, actor))
@@ -663,6 +663,15 @@ class TableService:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
             answered = Answered(seat.seat, message_ref, own)
         return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
+
+    async def _stale_lobby(self, t: LiveTable, chat: ChatRef | None, lang: str) -> Reply:
+        """A press of an older table message: refused. Pressed in the table's chat, the
+        table message is written again at its current version (the press may have come
+        from it, showing an older screen because an edit of it was lost: its buttons were
+        out of date for good)."""
+        if chat is not None:
+            await self.rt.reshow_group(t)
+        return Reply(tr(lang, "err.stale"), alert=True)
 
     async def _settings_press(
         self,

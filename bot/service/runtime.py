@@ -344,6 +344,17 @@ class Runtime:
         t.group_ref = await p.show_table(t.chat_id, self.group_screen(t), t.group_ref)
         self.save_soon(t)
 
+    async def reshow_group(self, t: LiveTable) -> None:
+        """Write the table message again as it should be now, at its current version (call
+        under the lock): a press of an older version came from it, so an edit of it was lost
+        (a platform error); presses of the current version stay valid."""
+        p = self.presenter(t)
+        if p is None or t.group_ref is None:
+            return
+        link = p.private_link(t.id)
+        screen = render.group_screen(t, t.lang, link, self.clock())
+        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+
     def group_screen(self, t: LiveTable) -> Screen:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""

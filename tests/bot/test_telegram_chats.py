@@ -460,3 +460,30 @@ async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
         answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, fresh)
         assert not answer.get("show_alert"), answer
         assert [c for c, _ in t.hand.pending(0)] == list(cards[:2])
+
+
+async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers the edit that shows Bob seated with a 500: the table message keeps
+    its older buttons. Bob's Ready on it is refused ("out of date") and the message is
+    written again at its current version, so his next Ready works (the lobby's buttons were
+    out of date for good: only a typed command could move the table on)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params["chat_id"]) == GROUP_ID,
+            *failure,
+        )
+        await w.press_lobby(BOB, "j")  # seated; the edit that shows it is lost
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(BOB.id)) is not None
+        stale = lobby_data(w, "r")
+        answer = await w.press(BOB, GROUP_ID, w.table_message(), stale)
+        assert answer.get("show_alert") and "устарела" in answer["text"], answer
+        assert lobby_data(w, "r") != stale  # the message shows the current version
+        answer = await w.press_lobby(BOB, "r")
+        assert not answer.get("show_alert"), answer
+        assert t.seat_of(str(BOB.id)).ready  # type: ignore[union-attr]
