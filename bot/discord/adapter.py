@@ -138,12 +138,14 @@ def actor_of(interaction: Interaction) -> Actor:
 
 
 def chat_of(interaction: Interaction) -> ChatRef:
-    """Where: the guild (community) and the channel (chat); a DM is a private chat."""
+    """Where: the guild (community, its name escaped by :func:`discord_name`) and the
+    channel (chat); a DM is a private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
-    guild = interaction.guild
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, guild.name if guild else "")
+    guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
+    title = discord_name(guild.name) if guild else ""
+    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title)
 
 
 def is_admin(interaction: Interaction) -> bool:
