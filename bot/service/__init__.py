@@ -517,14 +517,17 @@ class TableService:
         number = start_table(arg)
         if number is not None:
             t = self.rt.tables.get(number)
-            if t is not None:
+            if t is not None and t.platform == actor.platform:
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
                         await self._repost_private(t, seat.seat, group=t.hand is not None)
                         return Reply(tr(seat.lang, "reply.private_linked", table=t.id))
-        # a /start with no table: refresh any table the user sits at
+        # a /start with no table: refresh any table the user sits at (on this platform: a
+        # user id means someone else on another)
         for t in list(self.rt.tables.values()):
+            if t.platform != actor.platform:
+                continue
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:

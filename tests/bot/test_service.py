@@ -396,3 +396,27 @@ async def test_table_commands_in_a_private_chat_say_they_work_in_a_group(env) ->
     ]
     assert [(r.text, r.alert) for r in replies] == [(want, True)] * len(replies)
     assert ("telegram", "1") not in store._community_ids  # no community for the private chat
+
+
+async def test_a_start_in_a_private_chat_concerns_its_own_platform_only(env) -> None:  # type: ignore[no-untyped-def]
+    """Telegram user 1 sends /start (and /start t<table>) in the private chat while Discord
+    user 1, someone else, plays at a Discord table: that hand is left alone (it was sent
+    anew through the Discord presenter and its DM's ref forgotten)."""
+    service, _presenter, _store, _clock = env
+    discord = FakePresenter(platform="discord")
+    service.register(discord)
+    channel = ChatRef("discord", "900", "901", "Guild")
+    them = [Actor("discord", "1", "Ann", "en"), Actor("discord", "2", "Ben", "en")]
+    await service.new_table(channel, them[0])
+    for a in them:
+        await service.join(channel, a)
+        await service.ready(channel, a)
+    t = service.table_in(channel)
+    assert t is not None and t.hand is not None
+    seat = t.seat_of("1")
+    assert seat is not None and seat.private_ref is not None
+    ref, sent = seat.private_ref, len(discord.privates["1"])
+    for arg in ("", f"t{t.id}"):
+        reply = await service.private_start(ALICE, arg)  # Telegram's user 1
+        assert reply.text == tr("en", "reply.welcome")
+    assert seat.private_ref == ref and len(discord.privates["1"]) == sent
