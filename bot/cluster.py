@@ -87,7 +87,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
-from bot.presses import decode, table_of
+from bot.presses import decode, start_table, table_of
 from storage.api import Store, lease_key
 
 if TYPE_CHECKING:
@@ -213,8 +213,9 @@ async def route_key(
             return lease_key(TELEGRAM, str(chat["id"]))
         text = str(item.get("text") or "")
         arg = text.split()[1] if text.startswith("/start ") and len(text.split()) > 1 else ""
-        if arg.startswith("t") and arg[1:].isdigit():
-            key = await _table_key(store, int(arg[1:]), chats)
+        number = start_table(arg)
+        if number is not None:
+            key = await _table_key(store, number, chats)
             if key is not None:
                 return key
         user_id = str(item.get("from", {}).get("id", chat["id"]))

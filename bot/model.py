@@ -123,6 +123,10 @@ class Presenter(Protocol):
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
 
+    def plain_text(self, text: str) -> str:
+        """``text`` as this platform's messages show it, without the escapes its names got
+        for them (a Discord name's markdown escapes): what a picture draws."""
+
 
 @dataclass(slots=True)
 class SeatState:
@@ -339,7 +343,10 @@ class LiveTable:
     def from_json(cls, snap: Mapping[str, Any], now: float) -> LiveTable:
         """Rebuild a table from :meth:`to_json` (a snapshot). Clocks that were running resume
         at ``now`` with what they had left when the snapshot was taken (``saved_at``): the
-        time the bot was down is not the acting player's (R8.5).
+        time the bot was down is not the acting player's (R8.5). So do the two waits for a
+        player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
+        later (the buttons pressed while the bot was down are out of date after it: the
+        players press again on the new message).
 
         :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
         options = RuleOptions.from_json(snap["options"])
@@ -363,7 +370,12 @@ class LiveTable:
         t.owners = {int(k): int(v) for k, v in dict(snap.get("owners") or {}).items()}
         if snap.get("chinese"):
             t.chinese = ChineseGame.from_json(snap["chinese"])
+        saved_at = snap.get("saved_at")
+        downtime = 0.0 if saved_at is None else max(0.0, now - float(saved_at))
         t.reveal = copy.deepcopy(snap.get("reveal"))
+        claim = t.reveal.get("claim") if isinstance(t.reveal, dict) else None
+        if claim and claim.get("deadline") is not None:
+            claim["deadline"] = float(claim["deadline"]) + downtime
         hand_json = snap.get("hand") or (snap.get("hand_over") if t.reveal else None)
         if hand_json:
             t.hand = Hand.from_json(hand_json)
@@ -378,7 +390,6 @@ class LiveTable:
                 raise ValueError("a seat of the hand is missing")
         t.hand_no = int(snap.get("hand_no", 0))
         clocks = {int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()}
-        saved_at = snap.get("saved_at")
         if saved_at is not None:
             clocks = {
                 k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
@@ -425,7 +436,7 @@ class LiveTable:
         bot_due = snap.get("bot_due")
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
-        t.ready_deadline = None if ready_deadline is None else float(ready_deadline)
+        t.ready_deadline = None if ready_deadline is None else float(ready_deadline) + downtime
         t.next_hand_at = snap.get("next_hand_at")
         if snap.get("pending_options"):
             t.pending_options = RuleOptions.from_json(snap["pending_options"])

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -181,6 +181,18 @@ class Picture:
             dummy=(str(dummy[0]), str(dummy[1]), str(dummy[2])) if dummy else None,
             notes=tuple(str(n) for n in d.get("notes") or ()),
         )
+
+
+def with_plain_text(data: Mapping[str, Any], plain: Callable[[str], str]) -> dict[str, Any]:
+    """A picture's JSON (:meth:`Picture.to_json`) with ``plain`` applied to the texts that
+    hold names (every board's name, the notes): a platform's escapes of names for its
+    messages (Discord's markdown escapes) undone for drawing, where they would show.
+
+    :raises KeyError, TypeError: on a malformed record."""
+    out = dict(data)
+    out["boards"] = [dict(b, name=plain(str(b["name"]))) for b in data["boards"]]
+    out["notes"] = [plain(str(n)) for n in data.get("notes") or ()]
+    return out
 
 
 _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)

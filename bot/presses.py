@@ -12,6 +12,7 @@ entry's id, not a table's).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from bot.screens import Payload
@@ -39,6 +40,7 @@ __all__ = [
     "Unregister",
     "decode",
     "encode",
+    "start_table",
     "table_of",
 ]
 
@@ -189,6 +191,18 @@ def table_of(data: str | None) -> int | None:
     malformed one."""
     press = decode(data)
     return press.table if press is not None and press.table > 0 else None
+
+
+_START_TABLE = re.compile(r"t([0-9]{1,12})")
+
+
+def start_table(arg: str) -> int | None:
+    """The table of a private chat's deep link argument (``/start t<table>``, the group's
+    link to the hand); ``None`` for any other argument. Only ASCII digits, at most 12 (a
+    superscript ``²`` is a digit to ``str.isdigit`` that ``int`` refuses, and a number
+    beyond the database's integers was refused there)."""
+    m = _START_TABLE.fullmatch(arg)
+    return int(m.group(1)) if m is not None else None
 
 
 def decode(data: str | None) -> Press | None:

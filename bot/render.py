@@ -6,6 +6,7 @@ a hidden card, a Fantasyland board before showdown or a discard.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -233,7 +234,12 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
 def private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     """A player's private message: their own board (with this street's placements), their
     cards with one row of box buttons per card, Undo / Arrange / Confirm, and a compact view
-    of the opponents' public boxes. Built from ``hand.view(seat)``."""
+    of the opponents' public boxes. Built from ``hand.view(seat)``; tagged with the table
+    (:attr:`Screen.table`)."""
+    return dataclasses.replace(_private_screen(t, seat, now), table=t.id)
+
+
+def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     lang = seat.lang
     hand = t.hand
     boards = t.boards_of(seat)

@@ -67,10 +67,13 @@ class Button:
 
 @dataclass(frozen=True, slots=True)
 class Screen:
-    """A message: text (plain, no markup) and rows of buttons."""
+    """A message: text (plain, no markup) and rows of buttons. ``table``: the table whose
+    private hand it shows (a player may sit at tables in two chats: a platform that shows a
+    hand in more than one message keeps each table's apart); not part of :meth:`to_json`."""
 
     text: str
     buttons: tuple[tuple[Button, ...], ...] = ()
+    table: int | None = None
 
     def all_buttons(self) -> list[Button]:
         """Every button, row by row."""

@@ -504,6 +504,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} ({level}) садится за стол: компьютерный игрок на куши заведения.",
     },
     "bot.removed": {"en": "{name} stands up.", "ru": "{name} встаёт из-за стола."},
+    "bot.removed_after_hand": {
+        "en": "{name} stands up after this hand.",
+        "ru": "{name} встанет из-за стола после этой раздачи.",
+    },
+    "bot.all_leaving": {
+        "en": "Every computer player here stands up after this hand already.",
+        "ru": "Все компьютерные игроки и так встанут после этой раздачи.",
+    },
     "bot.none": {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",

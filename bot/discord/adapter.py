@@ -138,12 +138,14 @@ def actor_of(interaction: Interaction) -> Actor:
 
 
 def chat_of(interaction: Interaction) -> ChatRef:
-    """Where: the guild (community) and the channel (chat); a DM is a private chat."""
+    """Where: the guild (community, its name escaped by :func:`discord_name`) and the
+    channel (chat); a DM is a private chat."""
     channel = str(interaction.channel_id or "")
     if interaction.guild_id is None:
         return ChatRef(PLATFORM, "", channel, "", private=True)
-    guild = interaction.guild
-    return ChatRef(PLATFORM, str(interaction.guild_id), channel, guild.name if guild else "")
+    guild = interaction.guild  # its name shows in the group's /stats: literally, as a name's
+    title = discord_name(guild.name) if guild else ""
+    return ChatRef(PLATFORM, str(interaction.guild_id), channel, title)
 
 
 def is_admin(interaction: Interaction) -> bool:
@@ -236,6 +238,11 @@ class OfcClient(discord.Client):
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
         await self.ofc.service.chat_left(PLATFORM, str(channel.id))
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A thread was deleted (THREAD_DELETE: not a ``guild_channel_delete``): a table in
+        it closes, after the hand in progress (R8.2a)."""
+        await self.ofc.service.chat_left(PLATFORM, str(payload.thread_id))
 
     async def on_interaction(self, interaction: Interaction) -> None:
         """Answer presses that no item handles (a foreign or malformed ``custom_id``, or one
@@ -1053,7 +1060,8 @@ class DiscordAdapter:
                     dm_hand = None
                 if reply.private and reply.live and message is not None and message.flags.ephemeral:
                     self.presenter.remember_live(
-                        user_id, LiveHand(message.id, _original_editor(interaction))
+                        user_id,
+                        LiveHand(message.id, _original_editor(interaction), table=screen.table),
                     )
             elif screen is not None:
                 # "My cards" on the table message: the hand as a new ephemeral message
@@ -1064,7 +1072,9 @@ class DiscordAdapter:
                     sent = await interaction.followup.send(
                         content, ephemeral=True, wait=True, **extra
                     )
-                    live = LiveHand(sent.id, _followup_editor(interaction, sent.id))
+                    live = LiveHand(
+                        sent.id, _followup_editor(interaction, sent.id), table=screen.table
+                    )
                     if reply.live:
                         self.presenter.remember_live(user_id, live)
                 else:
@@ -1072,7 +1082,9 @@ class DiscordAdapter:
                         content, ephemeral=True, **extra
                     )
                     if response.message_id is not None and reply.live:
-                        live = LiveHand(response.message_id, _original_editor(interaction))
+                        live = LiveHand(
+                            response.message_id, _original_editor(interaction), table=screen.table
+                        )
                         self.presenter.remember_live(user_id, live)
                 if view is not None:
                     view.stop()  # no 15-minute listener: the items route by custom_id

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -43,9 +44,12 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
-#: Discord's 403 codes for a channel the bot may no longer see (50001, Missing Access) or
-#: write in (50013, Missing Permissions)
-LOCKED_OUT = frozenset({50001, 50013})
+#: Discord's codes for a channel the bot may no longer see (403 50001, Missing Access) or
+#: write in (403 50013, Missing Permissions), or that is gone (404 10003, Unknown Channel: a
+#: channel or thread deleted while the bot was away, whose delete event it never got)
+LOCKED_OUT = frozenset({50001, 50013, 10003})
+#: Discord's 404 code for a channel that does not exist (any more)
+UNKNOWN_CHANNEL = 10003
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
 #: Background writes let the interactions being answered go first, waiting at most this long.
@@ -62,6 +66,25 @@ class LiveHand:
     message_id: int
     edit: Callable[[str, discord.ui.View | None], Awaitable[object]]
     expires: float = field(default_factory=lambda: time.monotonic() + EPHEMERAL_LIFETIME)
+    #: the table whose hand it shows (:attr:`bot.screens.Screen.table`): a player at two
+    #: tables has one of each, and one table's screens never go to the other's
+    table: int | None = None
+
+
+#: an ephemeral hand's key: the player and the table it shows
+_LiveKey = tuple[str, int | None]
+
+
+_ESCAPED = re.compile(r"\\(.)", re.DOTALL)
+
+
+def plain_of(text: str) -> str:
+    """The text a Discord message shows for ``text``, whose names were escaped by
+    :func:`bot.discord.adapter.discord_name` (markdown, backslashes included, a list's
+    start, ``<`` and ``/`` get a backslash; a mention gets a zero-width space after its
+    ``@``): each escaping backslash dropped and those spaces removed. For what is drawn
+    (a picture shows its text literally: ``snake\\_case`` drew its backslash)."""
+    return _ESCAPED.sub(r"\1", text).replace("@\u200b", "@")
 
 
 def ephemeral_ref(message_id: int) -> str:
@@ -91,12 +114,14 @@ class DiscordPresenter:
         self.closed_dms: set[str] = set()
         self._dm_channels: dict[str, int] = {}
         self._acting: dict[str, bool] = {}  # private ref → its last screen had buttons
-        self._live: dict[str, LiveHand] = {}
+        self._live: dict[_LiveKey, LiveHand] = {}
         self._moved: dict[tuple[str, str], str] = {}  # table message re-sent after a deletion
         self._latest_msg: dict[_ChannelKey, Screen] = {}
-        self._latest_live: dict[str, Screen] = {}
-        self._latest_ping: dict[str, tuple[int, Screen] | None] = {}
-        self._pings: dict[str, _ChannelKey] = {}  # user → their "your move" DM
+        self._latest_live: dict[_LiveKey, Screen] = {}
+        #: (user, DM hand ref) → the "your move" DM wanted / sent for that hand: a player at
+        #: two tables has one per table (the end of a turn at one never deletes the other's)
+        self._latest_ping: dict[tuple[str, str], tuple[int, Screen] | None] = {}
+        self._pings: dict[tuple[str, str], _ChannelKey] = {}
         self._writers: dict[object, asyncio.Task[None]] = {}
         #: set while no interaction is being answered (the adapter's); background writes wait
         #: for it, a press's answer being what a player waits for
@@ -141,12 +166,15 @@ class DiscordPresenter:
                 )
                 try:
                     await message.edit(content=content_of(screen.text), view=view_of(screen))
-                except discord.NotFound:
+                except discord.NotFound as exc:
+                    if exc.code == UNKNOWN_CHANNEL and await self._locked_out(channel_id, exc):
+                        continue  # the channel is gone, not just the message
                     await self._resend(channel_id, message_id, screen)
                 except discord.Forbidden as exc:
-                    if exc.code == DMS_CLOSED:
+                    if exc.code == DMS_CLOSED:  # a player's choice, not a failure
                         self._close_dms_of_channel(channel_id)
-                    if not await self._locked_out(channel_id, exc):
+                        log.info("DMs closed: cannot edit %s/%s", channel_id, message_id)
+                    elif not await self._locked_out(channel_id, exc):
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
                 except discord.HTTPException as exc:
                     log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
@@ -155,17 +183,26 @@ class DiscordPresenter:
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
-        no longer see or write in (:data:`LOCKED_OUT`), tell :attr:`on_locked_out` and
-        return ``True`` (an admin's choice, handled: logged as news, not as a failure)."""
+        no longer see or write in, or that is gone (:data:`LOCKED_OUT`), tell
+        :attr:`on_locked_out` and return ``True`` (an admin's choice, handled: logged as
+        news, not as a failure). It is told in the background (:meth:`flush` waits for it):
+        a write refused in the table's sender (a notice, the picture) must not wait for the
+        service, whose close waits for that sender (the table's messages stalled for good)."""
         if exc.code not in LOCKED_OUT or self._dm_user(channel_id) is not None:
             return False
         log.info("no access to channel %s: %s", channel_id, exc)
         if self.on_locked_out is not None:
-            try:
-                await self.on_locked_out(str(channel_id))
-            except Exception:
-                log.exception("could not close the table of channel %s", channel_id)
+            self._spawn(("locked out", channel_id), lambda: self._tell_locked_out(channel_id))
         return True
+
+    async def _tell_locked_out(self, channel_id: int) -> None:
+        try:
+            if self.on_locked_out is not None:
+                await self.on_locked_out(str(channel_id))
+        except Exception:
+            log.exception("could not close the table of channel %s", channel_id)
+        finally:
+            self._writers.pop(("locked out", channel_id), None)
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
         """The table message was deleted: post it again and remember where it went."""
@@ -175,30 +212,31 @@ class DiscordPresenter:
         try:
             msg = await self._send(channel_id, screen)
         except discord.HTTPException as exc:
-            log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
+            if not await self._locked_out(channel_id, exc):
+                log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
         self._moved[key] = str(msg.id)
 
-    def _queue_live(self, user_id: str, screen: Screen) -> None:
-        self._latest_live[user_id] = screen
-        self._spawn(("live", user_id), lambda: self._write_live(user_id))
+    def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
+        self._latest_live[live_key] = screen
+        self._spawn(("live", live_key), lambda: self._write_live(live_key))
 
-    async def _write_live(self, user_id: str) -> None:
-        key = ("live", user_id)
+    async def _write_live(self, live_key: _LiveKey) -> None:
+        key = ("live", live_key)
         try:
             await self._after_answers()
-            while user_id in self._latest_live:
-                screen = self._latest_live.pop(user_id)
-                live = self._live.get(user_id)
+            while live_key in self._latest_live:
+                screen = self._latest_live.pop(live_key)
+                live = self._live.get(live_key)
                 if live is None or live.expires < time.monotonic():
-                    self._live.pop(user_id, None)
+                    self._live.pop(live_key, None)
                     continue
                 try:
                     await live.edit(content_of(screen.text), view_of(screen))
                 except discord.HTTPException as exc:  # dismissed, or the token expired
-                    log.info("dropping the ephemeral hand of %s: %s", user_id, exc)
-                    if self._live.get(user_id) is live:
-                        del self._live[user_id]
+                    log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
+                    if self._live.get(live_key) is live:
+                        del self._live[live_key]
         finally:
             self._writers.pop(key, None)
 
@@ -237,9 +275,10 @@ class DiscordPresenter:
         is ``answered``: the pressed message the adapter answers with this screen), and send
         or edit their DM. Returns the DM's ref, or ``None`` when their DMs are closed (403,
         code 50007; not retried) or the DM failed."""
-        live = self._live.get(user_id)
+        live_key = (user_id, screen.table)  # the ephemeral hand of this table only
+        live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
-            self._queue_live(user_id, screen)
+            self._queue_live(live_key, screen)
         if user_id in self.closed_dms:
             return None
         key = _parse_ref(ref) if ref is not None else None
@@ -257,8 +296,8 @@ class DiscordPresenter:
         if key is not None:
             self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
-        if user_id in self._live:
-            self._queue_live(user_id, screen)
+        if (user_id, screen.table) in self._live:
+            self._queue_live((user_id, screen.table), screen)
 
     def _follow_turn(self, user_id: str, ref: str, channel_id: int, screen: Screen) -> None:
         """Ping the player when their DM hand gets buttons again (their turn begins); delete
@@ -267,25 +306,27 @@ class DiscordPresenter:
         was = self._acting.get(ref)
         self._acting[ref] = acting
         if acting and was is False:
-            self._want_ping(user_id, (channel_id, screen))  # their turn begins: notify them
+            self._want_ping((user_id, ref), (channel_id, screen))  # their turn begins
         elif not acting and was:
-            self._want_ping(user_id, None)
+            self._want_ping((user_id, ref), None)
 
     # -- turn pings ------------------------------------------------------------------------
-    def _want_ping(self, user_id: str, ping: tuple[int, Screen] | None) -> None:
+    def _want_ping(self, hand: tuple[str, str], ping: tuple[int, Screen] | None) -> None:
         """An edit does not notify anyone: when a player's turn begins a short DM (the first
         lines of their hand: title and "your move") pings them, and it is deleted when the
-        turn ends, so the DM keeps one hand message. Written in the background (coalesced)."""
-        self._latest_ping[user_id] = ping
-        self._spawn(("ping", user_id), lambda: self._write_ping(user_id))
+        turn ends, so the DM keeps one hand message per table. ``hand``: the player and
+        their DM hand's ref. Written in the background (coalesced)."""
+        self._latest_ping[hand] = ping
+        self._spawn(("ping", hand), lambda: self._write_ping(hand))
 
-    async def _write_ping(self, user_id: str) -> None:
-        key = ("ping", user_id)
+    async def _write_ping(self, hand: tuple[str, str]) -> None:
+        key = ("ping", hand)
+        user_id = hand[0]
         try:
             await self._after_answers()
-            while user_id in self._latest_ping:
-                wanted = self._latest_ping.pop(user_id)
-                old = self._pings.pop(user_id, None)
+            while hand in self._latest_ping:
+                wanted = self._latest_ping.pop(hand)
+                old = self._pings.pop(hand, None)
                 if old is not None:
                     await self._delete(old)
                 if wanted is None:
@@ -297,7 +338,7 @@ class DiscordPresenter:
                 except discord.HTTPException as exc:
                     log.info("cannot ping %s: %s", user_id, exc)
                     continue
-                self._pings[user_id] = (channel, msg.id)
+                self._pings[hand] = (channel, msg.id)
         finally:
             self._writers.pop(key, None)
 
@@ -365,6 +406,10 @@ class DiscordPresenter:
         except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
+    def plain_text(self, text: str) -> str:
+        """``text`` without the escapes Discord names got (:func:`plain_of`)."""
+        return plain_of(text)
+
     def private_link(self, table_id: int) -> str | None:
         """Discord has no deep link into a DM: ``None``, so the table message carries a
         "🂠 My cards" button instead (it answers with an ephemeral hand)."""
@@ -372,10 +417,14 @@ class DiscordPresenter:
 
     # -- ephemeral hands -------------------------------------------------------------------
     def remember_live(self, user_id: str, live: LiveHand) -> None:
-        """The player's ephemeral hand to refresh from now on (the newest one wins)."""
-        self._latest_live.pop(user_id, None)
-        self._live[user_id] = live
+        """The player's ephemeral hand of ``live.table`` to refresh from now on (the newest
+        one of that table wins; another table's is kept apart)."""
+        self._latest_live.pop((user_id, live.table), None)
+        self._live[(user_id, live.table)] = live
 
-    def live_hand(self, user_id: str) -> LiveHand | None:
-        """The player's ephemeral hand message being kept up to date, if any."""
-        return self._live.get(user_id)
+    def live_hand(self, user_id: str, table: int | None = None) -> LiveHand | None:
+        """The player's ephemeral hand message of ``table`` being kept up to date (of any
+        table when ``None``), if any."""
+        if table is not None:
+            return self._live.get((user_id, table))
+        return next((v for (u, _), v in self._live.items() if u == user_id), None)

@@ -42,6 +42,7 @@ from bot.presses import (
     TopUp,
     Unregister,
     decode,
+    start_table,
 )
 from bot.service import (
     bots,
@@ -192,7 +193,10 @@ class TableService:
         answer: Answer | None = None,
     ) -> Reply:
         """Run ``body(table, community, language)`` under the table's lock, or answer that the
-        chat has no open table; a transition storage refused is a short notice."""
+        chat has no open table (a private chat never has one: the command works in a group);
+        a transition storage refused is a short notice."""
+        if chat.private:
+            return Reply(tr(self._lang(None, actor), "reply.group_only"), alert=True)
         t = self.table_in(chat)
         community = await self._community(chat)
         lang = self._lang(community, actor)
@@ -314,7 +318,7 @@ class TableService:
     ) -> Reply:
         """An admin closes the chat's table between hands: every stack goes back to its
         player's balance (R8.2a) and the chat may open a new table (another game, say)."""
-        if not is_admin:
+        if not is_admin and not chat.private:
             community = await self._community(chat)
             return Reply(tr(self._lang(community, actor), "reply.admins_only"), alert=True)
         return await self._at_table(
@@ -511,21 +515,38 @@ class TableService:
     async def private_start(self, actor: Actor, arg: str) -> Reply:
         """``/start t<table>`` in a private chat: show the player's hand there."""
         lang = language_of(actor.language)
-        if arg.startswith("t") and arg[1:].isdigit():
-            t = self.rt.tables.get(int(arg[1:]))
-            if t is not None:
+        number = start_table(arg)
+        if number is not None:
+            t = self.rt.tables.get(number)
+            if t is not None and t.platform == actor.platform:
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
                         await self._repost_private(t, seat.seat, group=t.hand is not None)
                         return Reply(tr(seat.lang, "reply.private_linked", table=t.id))
-        # a /start with no table: refresh any table the user sits at
+        # a /start with no table: refresh any table the user sits at (on this platform: a
+        # user id means someone else on another)
         for t in list(self.rt.tables.values()):
+            if t.platform != actor.platform:
+                continue
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:
                     await self._repost_private(t, seat.seat, group=False)
         return Reply(tr(lang, "reply.welcome"))
+
+    async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
+        """The player deleted their private hand message ``ref`` (the platform refused an
+        edit of it): the hand of the table it showed is sent anew, the player's hands at
+        other tables are left as they are (a /start would send every one anew, leaving
+        their old messages with buttons that are out of date)."""
+        for t in list(self.rt.tables.values()):
+            if t.platform != platform:
+                continue
+            async with t.lock:
+                seat = t.seat_of(user_id)
+                if seat is not None and seat.private_ref == ref and t.hand is not None:
+                    await self._repost_private(t, seat.seat, group=False)
 
     async def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
         seat = t.seats[seat_no]
@@ -601,7 +622,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if t.tournament is None or press.version != f"L{t.version}":
-                return Reply(tr(lang, "err.stale"), alert=True)
+                return await self._stale_lobby(t, chat, lang)
             if isinstance(press, Register):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await tournaments.register(rt, t, community, actor, lang)
@@ -613,7 +634,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
             if press.version != f"L{t.version}":
-                return Reply(tr(lang, "err.stale"), alert=True)
+                return await self._stale_lobby(t, chat, lang)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, self._lang(community, actor))
@@ -646,6 +667,15 @@ class TableService:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
             answered = Answered(seat.seat, message_ref, own)
         return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
+
+    async def _stale_lobby(self, t: LiveTable, chat: ChatRef | None, lang: str) -> Reply:
+        """A press of an older table message: refused. Pressed in the table's chat, the
+        table message is written again at its current version (the press may have come
+        from it, showing an older screen because an edit of it was lost: its buttons were
+        out of date for good)."""
+        if chat is not None:
+            await self.rt.reshow_group(t)
+        return Reply(tr(lang, "err.stale"), alert=True)
 
     async def _settings_press(
         self,

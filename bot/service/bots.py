@@ -126,15 +126,22 @@ async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
     """Stand up the computer player seated last, as a person who leaves does: between hands
     at once (its stack goes back to the house; a Chinese Poker game it plays is settled
     first, R7.6), during a hand after it (its moves are made as on timeout, R8.5) and during
-    a Chinese Poker reveal once it is over (R7.4)."""
+    a Chinese Poker reveal once it is over (R7.4). One already leaving after the hand is
+    skipped: a second /removebot during a hand stands up the next one, and when every one
+    is leaving already it is refused, nothing changed."""
     from bot.service.lobby import depart
 
     bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
-    seat = bots[-1]
+    staying = [s for s in bots if not s.leaving]
+    if not staying:
+        return Reply(tr(lang, "bot.all_leaving"), alert=True)
+    seat = staying[-1]
     async with rt.transition(t) as tx:
-        depart(rt, t, tx, seat)
+        left = depart(rt, t, tx, seat)
+    if isinstance(left, str):  # after the hand, the reveal or the round
+        return Reply(tr(lang, "bot.removed_after_hand", name=seat.name))
     return Reply(tr(lang, "bot.removed", name=seat.name))
 
 

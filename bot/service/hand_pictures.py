@@ -34,6 +34,7 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
             break
     if picture is None:
         return Reply(tr(lang, "private.none"))
-    png = await rt.drawer.draw(pictures.draw_json, picture.to_json())
+    data = pictures.with_plain_text(picture.to_json(), lambda s: rt.plain_text(chat.platform, s))
+    png = await rt.drawer.draw(pictures.draw_json, data)
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
     return Reply(text, picture=png)

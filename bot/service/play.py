@@ -73,12 +73,12 @@ async def hand_press(
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     parts = press.version.split(".")
     if hand is None or hand.is_over or len(parts) != 3 or not parts[1].isdigit():
-        return Reply(tr(lang, "err.stale"), alert=True)
+        return _stale(rt, t, seat, lang, answered)
     board = int(parts[1])
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
-        return Reply(tr(lang, "err.stale"), alert=True)
+        return _stale(rt, t, seat, lang, answered)
     if answered is not None and answered.own and seat.private_ref is None:
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
@@ -116,6 +116,20 @@ async def hand_press(
         await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
+
+
+def _stale(
+    rt: Runtime, t: LiveTable, seat: SeatState, lang: str, answered: Answered | None
+) -> Reply:
+    """A press of an older screen of the hand: refused. Pressed on the player's own current
+    private message, the reply also carries the hand as it is now, which the adapter writes
+    there: that message shows an older screen only when an edit of it was lost (a platform
+    error, say a 500 or a 429 past its retries), and every press on it would be out of date
+    for good (the player could only wait for the clock)."""
+    refused = Reply(tr(lang, "err.stale"), alert=True)
+    if answered is None or not answered.own or answered.ref != seat.private_ref:
+        return refused
+    return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)
 
 
 async def _confirm(

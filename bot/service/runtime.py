@@ -157,6 +157,12 @@ class Runtime:
         """The adapter that shows this table's messages."""
         return self.presenters.get(t.platform)
 
+    def plain_text(self, platform: str, text: str) -> str:
+        """``text`` (names as the platform's messages show them) as a picture draws it
+        (:meth:`~bot.model.Presenter.plain_text`; unchanged without that platform)."""
+        p = self.presenters.get(platform)
+        return p.plain_text(text) if p is not None else text
+
     def snapshot(self, t: LiveTable) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
         data = t.to_json()
@@ -338,6 +344,17 @@ class Runtime:
         t.group_ref = await p.show_table(t.chat_id, self.group_screen(t), t.group_ref)
         self.save_soon(t)
 
+    async def reshow_group(self, t: LiveTable) -> None:
+        """Write the table message again as it should be now, at its current version (call
+        under the lock): a press of an older version came from it, so an edit of it was lost
+        (a platform error); presses of the current version stay valid."""
+        p = self.presenter(t)
+        if p is None or t.group_ref is None:
+            return
+        link = p.private_link(t.id)
+        screen = render.group_screen(t, t.lang, link, self.clock())
+        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+
     def group_screen(self, t: LiveTable) -> Screen:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""
@@ -374,7 +391,8 @@ class Runtime:
         A picture that cannot be drawn is logged and skipped: the text showdown is the
         record."""
         try:
-            png = await self.drawer.draw(pictures.draw_json, item["picture"])
+            data = pictures.with_plain_text(item["picture"], p.plain_text)
+            png = await self.drawer.draw(pictures.draw_json, data)
         except Exception:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
             return

@@ -120,7 +120,7 @@ async def stats(
             return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(
-            rt, "\n".join(lines), target, s, since, lang, label, when, community.settings.utc_offset
+            rt, "\n".join(lines), target, s, since, lang, label, when, community
         )
     if not names:
         group = await rt.store.community_stats(community.id, since)
@@ -143,13 +143,9 @@ async def stats(
             return Reply("\n".join(lines))
         lines.append("")
         lines += (await _player_block(rt, me, since, lang, label, when, own))[0]
-        return await _with_chart(
-            rt, "\n".join(lines), me, own, since, lang, label, when, community.settings.utc_offset
-        )
+        return await _with_chart(rt, "\n".join(lines), me, own, since, lang, label, when, community)
     lines, s = await _player_block(rt, me, since, lang, label, when)
-    return await _with_chart(
-        rt, "\n".join(lines), me, s, since, lang, label, when, community.settings.utc_offset
-    )
+    return await _with_chart(rt, "\n".join(lines), me, s, since, lang, label, when, community)
 
 
 async def _player_block(
@@ -182,7 +178,7 @@ async def _with_chart(
     lang: str,
     label: str,
     when: str,
-    utc_offset: float,
+    community: Community,
 ) -> Reply:
     """The ``/stats`` reply ``text``, with the chart of ``p``'s kush over the period when
     they played at least :data:`CHART_MIN_HANDS` hands in it: the series read in SQL
@@ -195,7 +191,8 @@ async def _with_chart(
     series = await rt.store.kush_series(p.id, since)
     if len(series) < 2:
         return Reply(text)
-    chart = charts.chart_of(p.name, lang, label, when, series, utc_offset)
+    name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
+    chart = charts.chart_of(name, lang, label, when, series, community.settings.utc_offset)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart
@@ -345,7 +342,7 @@ async def replay(
     message) it is the reply's screen; in a group it goes to the asker's private chat and the
     group only hears that it went there (discards are private, R3.3)."""
     n = arg.strip().lstrip("#")
-    if not n.isdigit() or len(n) > 12:
+    if not (n.isascii() and n.isdigit()) or len(n) > 12:  # ("²" is a digit int refuses)
         return Reply(tr(lang, "replay.usage"), alert=True)
     try:
         record, seat, names, community = await _watch(rt, actor, int(n))

@@ -144,8 +144,9 @@ class TelegramPresenter:
         self.on_migrated: Callable[[str, str], Awaitable[object]] | None = None
         #: told when a user blocked the bot (a private edit refused with 403)
         self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
-        #: told when a user deleted their private hand message (the service sends it anew)
-        self.on_private_deleted: Callable[[str], Awaitable[object]] | None = None
+        #: told ``(user, message ref)`` when a user deleted their private hand message (the
+        #: service sends that table's hand anew)
+        self.on_private_deleted: Callable[[str, str], Awaitable[object]] | None = None
         # Edits are coalesced: only the newest screen of a message is written, by one
         # background writer per message, so a busy table never queues stale edits behind the
         # rate limits and a press is answered at once.
@@ -186,9 +187,17 @@ class TelegramPresenter:
                     api_kwargs=_keyboard_kwargs(screen),
                 )
             except ChatMigrated as exc:
-                # the service moves the table to the new chat and posts its message there
+                # the service moves the table to the new chat and posts its message there;
+                # a message without buttons is a record (a showdown written over the table
+                # message, a closed table's notice) the new chat is owed as well
                 self._latest.pop(key, None)
-                await self.follow_soon(chat_id, str(exc.new_chat_id))
+                new = str(exc.new_chat_id)
+                if not screen.buttons:
+                    try:
+                        await self._send(new, screen)
+                    except TelegramError:
+                        log.exception("cannot post message %s/%s in %s", chat_id, ref, new)
+                await self.follow_soon(chat_id, new)
             except BadRequest as exc:
                 reason = str(exc).lower()
                 if "not found" in reason:
@@ -213,7 +222,7 @@ class TelegramPresenter:
             self._latest.pop((chat_id, ref), None)
             if self.on_private_deleted is not None:
                 try:
-                    await self.on_private_deleted(chat_id)
+                    await self.on_private_deleted(chat_id, ref)
                 except Exception:
                     log.exception("could not send the hand of %s again", chat_id)
             return
@@ -344,6 +353,10 @@ class TelegramPresenter:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
         return f"https://t.me/{self.username}?start=t{table_id}" if self.username else None
 
+    def plain_text(self, text: str) -> str:
+        """Telegram messages are plain text: names are never escaped."""
+        return text
+
 
 def _private(chat_id: str) -> bool:
     """Private chats have the user's (positive) id; groups have negative ids."""
@@ -414,9 +427,9 @@ class TelegramAdapter:
         self.presenter = TelegramPresenter(self.app)
         self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
-        # a deleted private hand message is sent anew as a /start would
-        self.presenter.on_private_deleted = lambda uid: service.private_start(
-            Actor(PLATFORM, uid, uid, None), ""
+        # a deleted private hand message is sent anew (that table's only)
+        self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
+            PLATFORM, uid, ref
         )
         self._usernames: dict[str, str] = {}  # lower-case @username → user id
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
@@ -528,7 +541,11 @@ class TelegramAdapter:
         if reply.screen and reply.text:
             text = reply.text + "\n\n" + reply.screen.text
         try:
-            await msg.reply_text(fit(text, MAX_TEXT), api_kwargs=kb)
+            # a command deleted before the answer (a group's cleaner bot, its sender) is
+            # still answered: Telegram refuses a reply to a message that is gone otherwise
+            await msg.reply_text(
+                fit(text, MAX_TEXT), api_kwargs=kb, allow_sending_without_reply=True
+            )
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
@@ -539,7 +556,9 @@ class TelegramAdapter:
         logged."""
         try:
             photo = InputFile(png, filename=name)
-            await msg.reply_photo(photo, caption=fit(caption, MAX_CAPTION))
+            await msg.reply_photo(
+                photo, caption=fit(caption, MAX_CAPTION), allow_sending_without_reply=True
+            )
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
@@ -771,7 +790,7 @@ class TelegramAdapter:
             if update.callback_query is not None:
                 await update.callback_query.answer(text, show_alert=True)
             elif update.effective_message is not None:
-                await update.effective_message.reply_text(text)
+                await update.effective_message.reply_text(text, allow_sending_without_reply=True)
         except TelegramError as exc:
             log.info("could not tell the user about the failure: %s", exc)
 

@@ -6,7 +6,8 @@ The real python-telegram-bot :class:`~telegram.ext.Application` talks to it thro
 messages the bot sends and edits (so tests and the sandbox can read the buttons the bot really
 sent), answers ``getChatMember`` from a list of admins, and records every call. It answers as
 Telegram does when the world changes: 403 for users who never started the bot or blocked it,
-400 "message to edit not found" for a deleted message, 400 with ``migrate_to_chat_id`` for a
+400 "message to edit not found" for a deleted message (and "message to be replied not
+found" for a reply to one), 400 with ``migrate_to_chat_id`` for a
 group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`).
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
@@ -335,9 +336,22 @@ class FakeTelegram:
         if chat_id > 0 and not self.open_private and chat_id not in self.started_users:
             raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
 
+    def _check_reply(self, chat_id: int, p: dict[str, Any]) -> None:
+        """A reply to a message that is gone (deleted by its author, an admin or another bot
+        after it was sent) is refused as Telegram does, unless the call allows sending
+        without the reply (``allow_sending_without_reply``)."""
+        rp = p.get("reply_parameters") or {}
+        target = rp.get("message_id") or p.get("reply_to_message_id")
+        if target is None or (chat_id, int(target)) in self.messages:
+            return
+        if rp.get("allow_sending_without_reply") or p.get("allow_sending_without_reply"):
+            return
+        raise _ApiError(400, "Bad Request: message to be replied not found")
+
     async def _m_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(p["chat_id"])
         self._check_private(chat_id)
+        self._check_reply(chat_id, p)
         msg: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
@@ -357,6 +371,7 @@ class FakeTelegram:
         file id or URL is refused (this bot always uploads)."""
         chat_id = int(p["chat_id"])
         self._check_private(chat_id)
+        self._check_reply(chat_id, p)
         ref = str(p.get("photo") or "")
         field_name = ref.removeprefix("attach://") if ref.startswith("attach://") else "photo"
         data = files.get(field_name)

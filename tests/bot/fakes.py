@@ -86,6 +86,9 @@ class FakePresenter:
     def private_link(self, table_id: int) -> str | None:
         return self.link.format(table=table_id) if self.link else None
 
+    def plain_text(self, text: str) -> str:
+        return text
+
     def last_private(self, user_id: str) -> Screen:
         return self.privates[user_id][-1]
 

@@ -245,3 +245,31 @@ async def test_r7_6_removebot_between_chinese_hands_settles_the_game_first() -> 
     last = (await store.hand_history(alice.player_id, 1))[0]
     assert "kush" in last.result and last.number == 2, last  # the game's own settlement
     assert totals and await check_store(store) == []
+
+
+async def test_removebot_twice_during_a_hand_stands_up_two_computer_players() -> None:
+    """Two computer players and Alice in a hand; /removebot twice: each stands one up after
+    the hand (it used to pick the one already leaving again: "🤖 Boris stands up" twice,
+    and Anna stayed); a third is refused, nothing changed. The replies say "after this
+    hand", and after the hand Alice sits alone, both bots' stacks back with the house."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    first = await service.remove_bot(GROUP, ALICE, True)
+    assert first.text == tr("en", "bot.removed_after_hand", name="🤖 Boris"), first.text
+    second = await service.remove_bot(GROUP, ALICE, True)
+    assert second.text == tr("en", "bot.removed_after_hand", name="🤖 Anna"), second.text
+    third = await service.remove_bot(GROUP, ALICE, True)
+    assert third.alert and third.text == tr("en", "bot.all_leaving")
+    assert [s.name for s in t.seats.values() if s.leaving] == ["🤖 Anna", "🤖 Boris"]
+    await play_hand_with_bots(service, presenter, clock)
+    assert [s.name for s in t.seats.values()] == ["Alice"]
+    assert (await service.remove_bot(GROUP, ALICE, True)).text == tr("en", "bot.none")
+    assert await check_store(store) == []
+    assert tr("ru", "bot.removed_after_hand", name="🤖 Anna").startswith("🤖 Anna встанет")

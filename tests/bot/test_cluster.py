@@ -342,3 +342,15 @@ async def test_the_router_answers_telegram_only_once_a_worker_took_the_update() 
         http.post(url, data=UPDATE, headers=SECRET_OK) as resp,
     ):
         assert resp.status == 503
+
+
+async def test_route_key_of_a_start_with_an_odd_table_number_is_the_private_chat() -> None:
+    """A private ``/start t²`` (a digit to ``str.isdigit`` that ``int`` refuses) or with a
+    number beyond the database's integers: the router routes it to the private chat itself
+    (it raised, and Telegram was told to deliver the update again)."""
+    store = MemoryStore()
+    private = {"id": 7, "type": "private"}
+    user = {"id": 7, "is_bot": False, "first_name": "A"}
+    for arg in ("t²", "t" + "9" * 40, "t٣"):
+        start = {"message_id": 1, "date": 0, "from": user, "chat": private, "text": f"/start {arg}"}
+        assert await route_key(store, {"message": start}) == "telegram:7"

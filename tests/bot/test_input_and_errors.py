@@ -15,6 +15,7 @@ import pytest
 
 from bot.names import units
 from bot.telegram.fake_api import FakeUser
+from bot.texts import tr
 from tests.bot.test_classic_games_e2e import (
     ALICE_13,
     BOB_13,
@@ -171,8 +172,8 @@ async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Pat
             assert reply["text"] == "Здесь нет открытого стола. Откройте: /newtable.", command
         reply = await w.say(ALICE, "/closetable")
         assert reply["text"] == "No open table here. Start one with /newtable.", reply
-        reply = await w.say(ALICE, "/join", chat_id=ALICE.id)
-        assert reply["text"] == "No open table here. Start one with /newtable.", reply
+        reply = await w.say(ALICE, "/join", chat_id=ALICE.id)  # not /newtable's refusal there
+        assert reply["text"] == "This command works in a group chat.", reply
         await w.say(ALICE, "/newtable")
         reply = await w.say(BOB, "/closetable")
         assert reply["text"] == "Это могут только администраторы группы.", reply
@@ -263,3 +264,18 @@ async def test_a_command_addressed_to_another_bot_is_left_to_it(tmp_path: Path) 
         assert reply["text"] == "Bob: +500 kush, balance 1500.", reply
         reply = await w.say(BOB, "/balance@OFC_Test_Bot")
         assert reply["text"] == "Bob: 1500 куш на балансе, 0 на столе.", reply
+
+
+async def test_a_superscript_number_is_refused_with_the_usage(tmp_path: Path) -> None:
+    """ "²" (or "٣") is a digit to ``str.isdigit`` that ``int`` refuses: ``/replay ²`` and a
+    private ``/start t²`` raised ValueError ("something went wrong", an error in the log)
+    and a router in front of workers could not route that /start at all (Telegram was told
+    to deliver it again, for ever). They get the usage and the welcome now; a number of
+    Arabic-Indic digits is no hand number either."""
+    async with world(tmp_path) as w:
+        for arg in ("²", "٣", "#12²"):
+            reply = await w.say(ALICE, f"/replay {arg}")
+            assert reply["text"] == tr("en", "replay.usage"), reply
+        reply = await w.say(ALICE, "/start t²", chat_id=ALICE.id)
+        assert reply["text"] == tr("en", "reply.welcome"), reply
+        assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from bot.model import Phase
+from bot.model import LiveTable, Phase
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -148,3 +148,54 @@ async def test_r8_2a_a_table_between_two_hands_is_not_idle() -> None:
     await service.run_due()
     assert service.table_in(GROUP) is t and t.hand is not None and t.hand_no == 2
     assert await check_store(store) == []
+
+
+async def test_r8_2_the_ready_timer_does_not_run_while_the_bot_is_down() -> None:
+    """Alice and Bob are ready, Carol has 30 s of the ready timer left when the bot stops;
+    it is back 10 minutes later. The downtime is not Carol's (as the clocks of R8.5): the
+    timer that fires at the restart leaves her seated with her 30 s, and her Ready on the
+    new table message deals her in. (She used to be stood up the moment the bot was back:
+    the Ready she pressed meanwhile is on a message whose buttons a restart makes out of
+    date, so she never had a chance.)"""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    clock.now += 30
+    await service.stop()
+    clock.now += 600
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service2.register(FakePresenter())
+    await service2.start()
+    await service2.run_due()  # what a real timer, due at once, does at the restart
+    t = service2.table_in(GROUP)
+    assert t is not None and t.hand is None and t.seat_of(CAROL.user_id) is not None
+    assert t.ready_deadline == clock.now + 30
+    reply = await service2.ready(GROUP, CAROL)
+    assert not reply.alert, reply.text
+    assert t.hand is not None and len(t.hand.order) == 3
+    await service2.stop()
+    assert await check_store(store) == []
+
+
+async def test_r7_5_the_time_to_claim_does_not_run_while_the_bot_is_down(env) -> None:  # type: ignore[no-untyped-def]
+    """The same for the claim offered mid-reveal (R7.5): a snapshot taken with 20 s left to
+    claim, read back 100 s later, leaves 20 s (the reveal's own pause is not a player's)."""
+    service, _presenter, _store, clock = env
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    snap = service.rt.snapshot(t)
+    claim = {"seats": [0], "deadline": clock.now + 20}
+    snap["reveal"] = {"stage": 1, "at": None, "claim": claim}
+    back = LiveTable.from_json(snap, clock.now + 100)
+    assert back.reveal is not None and back.reveal["claim"]["deadline"] == clock.now + 120
+    assert claim["deadline"] == clock.now + 20  # the snapshot itself is not changed

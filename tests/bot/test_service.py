@@ -373,3 +373,50 @@ async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_wri
     ru = await service.balance(GROUP, BOB)
     en = await service.balance(GROUP, ALICE)
     assert "фишек" in ru.text and "фишек" in en.text and "куш " not in ru.text
+
+
+async def test_table_commands_in_a_private_chat_say_they_work_in_a_group(env) -> None:  # type: ignore[no-untyped-def]
+    """/join, /ready, /leave, /topup, /sitout, /back, /addbot, /removebot and /closetable
+    sent to the bot's private chat: "this command works in a group chat" (they answered "no
+    open table here, start one with /newtable", and /newtable is refused there; /closetable
+    said "admins only"). Nothing is stored for the private chat."""
+    service, _presenter, store, _clock = env
+    private = ChatRef("telegram", "1", "1", "", private=True)
+    want = tr("en", "reply.group_only")
+    replies = [
+        await service.join(private, ALICE),
+        await service.ready(private, ALICE),
+        await service.leave(private, ALICE),
+        await service.top_up(private, ALICE, "100"),
+        await service.sit_out(private, ALICE),
+        await service.back(private, ALICE),
+        await service.add_bot(private, ALICE, False, "easy"),
+        await service.remove_bot(private, ALICE, False),
+        await service.close_table(private, ALICE, False),
+    ]
+    assert [(r.text, r.alert) for r in replies] == [(want, True)] * len(replies)
+    assert ("telegram", "1") not in store._community_ids  # no community for the private chat
+
+
+async def test_a_start_in_a_private_chat_concerns_its_own_platform_only(env) -> None:  # type: ignore[no-untyped-def]
+    """Telegram user 1 sends /start (and /start t<table>) in the private chat while Discord
+    user 1, someone else, plays at a Discord table: that hand is left alone (it was sent
+    anew through the Discord presenter and its DM's ref forgotten)."""
+    service, _presenter, _store, _clock = env
+    discord = FakePresenter(platform="discord")
+    service.register(discord)
+    channel = ChatRef("discord", "900", "901", "Guild")
+    them = [Actor("discord", "1", "Ann", "en"), Actor("discord", "2", "Ben", "en")]
+    await service.new_table(channel, them[0])
+    for a in them:
+        await service.join(channel, a)
+        await service.ready(channel, a)
+    t = service.table_in(channel)
+    assert t is not None and t.hand is not None
+    seat = t.seat_of("1")
+    assert seat is not None and seat.private_ref is not None
+    ref, sent = seat.private_ref, len(discord.privates["1"])
+    for arg in ("", f"t{t.id}"):
+        reply = await service.private_start(ALICE, arg)  # Telegram's user 1
+        assert reply.text == tr("en", "reply.welcome")
+    assert seat.private_ref == ref and len(discord.privates["1"]) == sent

@@ -328,3 +328,162 @@ async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_on
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await wallets(w) == {"Alice": 1000}  # the buy-in is back
         assert await check_store(w.store) == []
+
+
+async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: Path) -> None:
+    """Busy groups run bots that delete every command at once (or the sender deletes it):
+    the answer, which quotes the command, must still arrive. Telegram refuses a reply to a
+    message that is gone ("message to be replied not found") unless the call allows sending
+    without it; the /join step was taken but its answer, and the whole of /balance, were
+    lost (logged only)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        for text, expected in (("/join", "seat 1"), ("/balance", "1000")):
+            start = len(w.fake.calls)
+            mid = await w.fake.send_text(ALICE, GROUP_ID, text)
+            w.fake.delete(GROUP_ID, mid)  # before the bot answers
+            reply = await w.fake.wait_for(lambda m=mid, s=start: w.fake.reply_to(GROUP_ID, m, s))
+            assert expected in reply["text"], reply
+            sent = [
+                c
+                for c in w.fake.calls[start:]
+                if c.method == "sendMessage" and c.params.get("text") == reply["text"]
+            ]
+            assert sent and sent[0].result is not None  # accepted, not refused
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(ALICE.id)) is not None
+
+
+async def test_a_group_upgraded_during_the_last_move_gets_the_showdown(tmp_path: Path) -> None:
+    """The group is upgraded while the last street is being played: the first write the API
+    refuses with ``migrate_to_chat_id`` is the showdown written over the table message. The
+    table follows the group, and the new chat gets the showdown text before the next
+    table message (it got the picture and the lobby only: the text showdown, the hand's
+    record, was dropped with the refused edit)."""
+    async with world(tmp_path, next_hand_delay=30) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        for street in range(10):  # five streets each; the showdown follows the tenth
+            assert t.hand is not None and t.hand_no == 1
+            if street == 9:
+                await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.settle()
+        texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP)]
+        showdown = [n for n, text in enumerate(texts) if "Showdown" in text]
+        lobby = [n for n, text in enumerate(texts) if "Buy-in" in text]
+        assert showdown and lobby and showdown[0] < lobby[-1], texts
+        assert not any("Showdown" in m["text"] for m in w.fake.chat_messages(GROUP_ID))
+
+
+OTHER_GROUP = -1002  # a second group, with a table of its own
+
+
+async def test_a_deleted_hand_message_of_one_table_leaves_the_other_tables_alone(
+    tmp_path: Path,
+) -> None:
+    """Alice plays at #1 (this group, with Bob) and at #2 (another group, with Carol); each
+    hand is its own private message, with its own table's buttons. She deletes #1's: the
+    next edit of it is refused ("message to edit not found") and #1's hand is sent anew;
+    #2's message is left as it is (it was sent anew too, its old one left with buttons that
+    answered "out of date")."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await seat_everyone(w, [BOB, ALICE])  # Bob acts first at #1
+        await w.say(CAROL, "/newtable", chat_id=OTHER_GROUP)
+        other = next(m for m in w.fake.chat_messages(OTHER_GROUP) if w.fake.buttons(m))
+        for action in ("j", "r"):
+            for user in (ALICE, CAROL):
+                data = next(
+                    b["callback_data"]
+                    for b in w.fake.buttons(other)
+                    if (p := Payload.decode(b.get("callback_data"))) and p.action == action
+                )
+                answer = await w.press(user, OTHER_GROUP, other, data)
+                assert not answer.get("show_alert"), answer
+                other = next(m for m in w.fake.chat_messages(OTHER_GROUP) if w.fake.buttons(m))
+        one, two = list(w.service.tables.values())
+        assert one.hand is not None and two.hand is not None
+        seat_one, seat_two = one.seat_of(str(ALICE.id)), two.seat_of(str(ALICE.id))
+        assert seat_one is not None and seat_two is not None
+        first, second = seat_one.private_ref, seat_two.private_ref
+        assert first is not None and second is not None and first != second
+        for ref, table in ((first, one), (second, two)):
+            msg = w.fake.messages[(ALICE.id, int(ref))]
+            tables = {Payload.decode(b["callback_data"]).table for b in w.fake.buttons(msg)}  # type: ignore[union-attr]
+            assert msg["text"].startswith(f"🃏 Table #{table.id} ") and tables <= {table.id}
+        assert one.seats[one.hand.to_act[0]].user_id == str(BOB.id)
+        w.fake.delete(ALICE.id, int(first))
+        sent_before = len([c for c in w.fake.calls if private_send(c)])
+        await w.play_street(BOB)  # Alice's turn at #1 begins: her hand there is written
+        await w.fake.wait_for(lambda: seat_one.private_ref not in (None, first))
+        await w.settle()
+        assert seat_two.private_ref == second  # #2's hand message is the same one
+        resent = [c for c in w.fake.calls if private_send(c)][sent_before:]
+        assert len(resent) == 1, [c.params for c in resent]
+        assert str(resent[0].params["text"]).startswith(f"🃏 Table #{one.id} ")
+
+
+async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers one edit of Alice's hand message with a 500: the message keeps its
+    older screen, whose buttons are out of date. Her next press on it is refused ("out of
+    date") and rewrites it to the hand as it is now, so the press after works (every press
+    on it was out of date, for good: she could only wait for the clock, which sits her
+    out)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.seats[t.hand.to_act[0]].user_id == str(ALICE.id)
+        failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params["chat_id"]) == ALICE.id,
+            *failure,
+        )
+        cards = t.hand.to_place(0)
+        buttons = w.hand_buttons(ALICE)
+        answer = await w.press(
+            ALICE, ALICE.id, w.private(ALICE) or {}, buttons[("p", cards[0].text + "b")]
+        )
+        assert not answer.get("show_alert")  # placed; the edit that shows it was lost
+        stale = buttons[("p", cards[1].text + "b")]
+        assert w.hand_buttons(ALICE)[("p", cards[1].text + "b")] == stale  # the older screen
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, stale)
+        assert answer.get("show_alert") and "out of date" in answer["text"]
+        fresh = w.hand_buttons(ALICE)[("p", cards[1].text + "b")]
+        assert fresh != stale  # the message shows the hand as it is now
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, fresh)
+        assert not answer.get("show_alert"), answer
+        assert [c for c, _ in t.hand.pending(0)] == list(cards[:2])
+
+
+async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers the edit that shows Bob seated with a 500: the table message keeps
+    its older buttons. Bob's Ready on it is refused ("out of date") and the message is
+    written again at its current version, so his next Ready works (the lobby's buttons were
+    out of date for good: only a typed command could move the table on)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params["chat_id"]) == GROUP_ID,
+            *failure,
+        )
+        await w.press_lobby(BOB, "j")  # seated; the edit that shows it is lost
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(BOB.id)) is not None
+        stale = lobby_data(w, "r")
+        answer = await w.press(BOB, GROUP_ID, w.table_message(), stale)
+        assert answer.get("show_alert") and "устарела" in answer["text"], answer
+        assert lobby_data(w, "r") != stale  # the message shows the current version
+        answer = await w.press_lobby(BOB, "r")
+        assert not answer.get("show_alert"), answer
+        assert t.seat_of(str(BOB.id)).ready  # type: ignore[union-attr]

@@ -364,6 +364,48 @@ class FakeDiscord:
             "flags": 0,
         }
 
+    def add_thread(self, thread_id: int, parent_id: int, name: str) -> None:
+        """A public thread of the channel ``parent_id`` (a channel of its own for messages
+        and interactions, listed among the guild's threads)."""
+        self.channels[thread_id] = {
+            "id": str(thread_id),
+            "type": 11,
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "parent_id": str(parent_id),
+            "owner_id": "1",
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": 1440,
+                "archive_timestamp": "2024-01-01T00:00:00+00:00",
+                "locked": False,
+            },
+        }
+
+    async def delete_channel(self, channel_id: int, *, announce: bool = True) -> None:
+        """Someone deletes a channel or thread of the guild: from now on writes there are
+        refused with 404 Unknown Channel (10003); with ``announce`` the bot gets the
+        gateway event (CHANNEL_DELETE, or THREAD_DELETE for a thread), which a bot that was
+        away meanwhile never sees."""
+        channel = self.channels.pop(channel_id)
+        if not announce:
+            return
+        if channel["type"] == 11:
+            data = {
+                "id": str(channel_id),
+                "guild_id": str(self.guild_id),
+                "parent_id": channel["parent_id"],
+                "type": 11,
+            }
+            await self.dispatch("THREAD_DELETE", data)
+        else:
+            await self.dispatch("CHANNEL_DELETE", channel)
+
     # -- server ------------------------------------------------------------------------------
     async def start(self, port: int = 0) -> None:
         """Listen on 127.0.0.1 (``port`` 0 picks a free one: see :attr:`port`)."""
@@ -672,6 +714,8 @@ class FakeDiscord:
         user = self._dm_user(int(channel))
         if user is not None and user in self.closed_dms:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
+        if int(channel) not in self.channels and user is None:
+            raise _ApiError(404, 10003, "Unknown Channel")
         if int(channel) in self.locked_channels:
             raise _ApiError(403, 50013, "Missing Permissions")
         return self._edit(mid, call.body or {}, "rest")
@@ -835,8 +879,8 @@ class FakeDiscord:
             ],
             "emojis": [],
             "stickers": [],
-            "channels": list(self.channels.values()),
-            "threads": [],
+            "channels": [c for c in self.channels.values() if c["type"] != 11],
+            "threads": [c for c in self.channels.values() if c["type"] == 11],
             "members": [bot_member],
             "member_count": 1,
             "voice_states": [],

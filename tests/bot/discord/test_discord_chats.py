@@ -5,12 +5,14 @@ is, and every stack goes back to its balance (R8.2a)."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID
+from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
 
 
 async def balance_of(w: World, user_id: int) -> int:
@@ -67,3 +69,97 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
         assert await check_store(w.store) == []
+
+
+THREAD_ID = 555_000_000_000_000_777
+
+
+async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
+    """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
+    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
+    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
+    dealing hands into a thread that no longer exists."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
+            assert reply["content"].startswith("Table #"), reply
+            for u in (ALICE, BOB):
+                await w.slash(u, "join", channel_id=THREAD_ID)
+            for u in (ALICE, BOB):
+                await w.slash(u, "ready", channel_id=THREAD_ID)
+            t = w.table()
+            assert t.chat_id == str(THREAD_ID) and t.hand is not None
+            await fake.delete_channel(THREAD_ID)
+            await fake.wait_for(lambda: t.closing)
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.id not in w.service.tables)
+            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+async def test_a_table_channel_deleted_while_the_bot_was_away_closes_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """The table's channel is deleted while the bot is disconnected (no CHANNEL_DELETE ever
+    reaches it): the first write there answers 404 Unknown Channel (10003), and the table
+    closes after the hand as when the event comes (R8.2a). It used to log a warning per
+    write ("cannot re-post the table message") and deal the next hand into nowhere."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        await w.fake.delete_channel(CHANNEL_ID, announce=False)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert t.hand_no == 1
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_a_notice_refused_in_a_locked_channel_closes_the_table_without_a_hang(
+    tmp_path: Path,
+) -> None:
+    """R8.2, R8.2a: the bot loses its permissions in the table's channel while the ready
+    timer runs; when it ends, Carol is stood up, the hand is dealt and the "stood up"
+    notice is refused (403 50013) in the table's sender. The table closes after the hand as
+    usual. The presenter used to tell the service from inside that sender, and the close
+    waited for the sender: both waited for each other, the table's messages (the players'
+    DM hands) stopped for good and the hand could not be played."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB, CAROL):
+            await w.press_lobby(u, "j")
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        t = w.table()
+        assert t.ready_deadline is not None
+        w.fake.locked_channels.add(CHANNEL_ID)
+        async with t.lock:  # the ready timer ends now
+            t.ready_deadline = time.time()
+            await w.service.rt.arm(t)
+        await w.fake.wait_for(lambda: t.closing)
+        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        assert t.hand is not None and t.seat_of(str(CAROL.id)) is None
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_dms_closed_mid_hand_are_no_failure_and_my_cards_plays_on(tmp_path: Path) -> None:
+    """Alice closes her DMs mid-hand (an edit of her DM hand answers 403, code 50007): she
+    plays on with "🂠 My cards", the hand ends, and nothing is logged as a warning (a
+    player's choice, as when her DMs were closed at the deal; it was logged as a failed
+    edit)."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        w.fake.closed_dms.add(ALICE.id)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "dm"})
+        assert t.hand_no == 2
+        assert str(ALICE.id) in w.adapter.presenter.closed_dms

@@ -10,10 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.discord.adapter import discord_commands, discord_name
+from bot.discord.presenter import plain_of
+from bot.names import clean_name
 from tests.bot.discord.dc_world import ALICE, BOB, _Records, components, world
-from tests.fakes.discord_api import EPHEMERAL, FakeUser
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import EPHEMERAL, TOKEN, FakeDiscord, FakeUser
 
 HEADING = FakeUser(311, "# **WINNER**")
 SPOILER = FakeUser(312, "||hidden||")
@@ -115,3 +120,28 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert reply["flags"] & EPHEMERAL and "nothing changed" in reply["content"]
         assert len(_drain(records)) == 1
         assert components(reply) == []
+
+
+@given(st.text(alphabet=st.sampled_from("ab_*`~|>#-+1. @<\\/[]()\n"), max_size=30))
+def test_a_picture_draws_a_name_as_it_was_written(raw: str) -> None:
+    """What a picture draws of an escaped name (:func:`plain_of`) is the name as cleaned,
+    whatever markdown, mention or slash it holds: its escapes are undone, exactly."""
+    name = clean_name(raw, fallback="x")
+    assert plain_of(discord_name(name)) == name
+
+
+async def test_a_server_name_with_markdown_shows_literally_in_stats(tmp_path: Path) -> None:
+    """The group's ``/ofc stats`` is titled with the server's name, as written: markdown
+    escaped like a member's name (``**Poker** Night`` showed in bold, ``# Night`` as a
+    heading)."""
+    fake = FakeDiscord(TOKEN, guild_name="# **Poker** Night")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            reply = await w.slash(ALICE, "stats")
+            first = reply["content"].splitlines()[0]
+            assert first == "📊 \\# \\*\\*Poker\\*\\* Night · all time", first
+    finally:
+        await fake.stop()

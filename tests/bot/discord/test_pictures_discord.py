@@ -13,10 +13,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot import charts, pictures
 from bot.drawing import Drawer
 from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL
+from tests.bot.fakes import record_drawings
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, FakeUser
 
 MAX_BYTES = 150 * 1024
 
@@ -104,3 +106,39 @@ async def test_the_press_that_ends_a_hand_is_answered_before_its_picture_is_draw
         await w.fake.wait_for(lambda: len(w.fake.files) == 1)
         [(mid, [(filename, _)])] = w.fake.files.items()
         assert filename == "showdown.png" and w.fake.messages[mid]["channel_id"] == str(CHANNEL_ID)
+
+
+SNAKE = FakeUser(321, "snake_case")
+BOLD = FakeUser(322, "**Bold** @everyone")
+
+
+async def test_names_with_markdown_are_drawn_as_written_and_shown_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Discord name is escaped for message content (``snake\\_case`` shows as snake_case),
+    and that escaped form is what the table keeps. A picture draws its text literally: the
+    showdown picture and ``/ofc hand`` drew ``snake\\_case`` and ``\\*\\*Bold\\*\\*
+    @\\u200beveryone``, backslashes and all. They draw the names as written now; the
+    picture's caption, message content, stays escaped. So does the ``/ofc stats`` chart's
+    title."""
+    drawn = record_drawings(monkeypatch, pictures.draw_json, lambda args, _pid: args[0])
+    charted = record_drawings(monkeypatch, charts.draw_kush, lambda args, _pid: args[0].name)
+    async with world(tmp_path, rng_seed=7) as w:
+        await seat_everyone(w, [SNAKE, BOLD])
+        reply = await w.slash(SNAKE, "hand")
+        assert [b["name"] for b in drawn[-1]["boards"]] == ["snake_case"]
+        await w.play_hand([SNAKE, BOLD], {SNAKE.id: "ephemeral", BOLD.id: "ephemeral"})
+        await w.adapter.presenter.flush()
+        await w.fake.wait_for(lambda: len(drawn) == 2)
+        assert sorted(b["name"] for b in drawn[-1]["boards"]) == [
+            "**Bold** @everyone",
+            "snake_case",
+        ]
+        await w.fake.wait_for(lambda: len(w.fake.files) == 2)
+        shown = max(mid for mid in w.fake.files if mid != int(reply["id"]))
+        content = w.fake.messages[shown]["content"]
+        assert "snake\\_case" in content and "\\*\\*Bold\\*\\* @\u200beveryone" in content
+        await w.play_hand([SNAKE, BOLD], {SNAKE.id: "ephemeral", BOLD.id: "ephemeral"})
+        stats = await w.slash(SNAKE, "stats", {"user": SNAKE})
+        assert stats["content"].startswith("📊 snake\\_case"), stats["content"]
+        assert charted == ["snake_case"]
