@@ -622,7 +622,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if t.tournament is None or press.version != f"L{t.version}":
-                return await self._stale_lobby(t, chat, lang)
+                return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await tournaments.register(rt, t, community, actor, lang)
@@ -634,7 +634,7 @@ class TableService:
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
             if press.version != f"L{t.version}":
-                return await self._stale_lobby(t, chat, lang)
+                return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, self._lang(community, actor))
@@ -668,12 +668,15 @@ class TableService:
             answered = Answered(seat.seat, message_ref, own)
         return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
 
-    async def _stale_lobby(self, t: LiveTable, chat: ChatRef | None, lang: str) -> Reply:
-        """A press of an older table message: refused. Pressed in the table's chat, the
-        table message is written again at its current version (the press may have come
-        from it, showing an older screen because an edit of it was lost: its buttons were
-        out of date for good)."""
-        if chat is not None:
+    async def _stale_lobby(
+        self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None
+    ) -> Reply:
+        """A press of an older table message: refused. Pressed on the table message itself
+        (in the table's chat), that message is written again at its current version: it
+        shows an older screen because an edit of it was lost, and its buttons were out of
+        date for good. A press on any other message (an older table's, one scrolled back
+        to) writes nothing: pressing it again and again costs the group no writes."""
+        if chat is not None and _same_message(message_ref, t.group_ref):
             await self.rt.reshow_group(t)
         return Reply(tr(lang, "err.stale"), alert=True)
 
@@ -691,3 +694,12 @@ class TableService:
         if is_admin is None or not await is_admin():
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         return await settings_mod.settings_press(self.rt, community, lang, press)
+
+
+def _same_message(pressed: str | None, table_ref: str | None) -> bool:
+    """Whether the pressed message (``press``'s ``message_ref``: a message id, or
+    ``"<channel id>:<message id>"`` on Discord) is the table message ``table_ref`` of the
+    same chat (message ids are unique within a chat)."""
+    if pressed is None or table_ref is None:
+        return False
+    return pressed.rsplit(":", 1)[-1] == table_ref.rsplit(":", 1)[-1]

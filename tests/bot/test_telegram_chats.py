@@ -487,3 +487,32 @@ async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
         answer = await w.press_lobby(BOB, "r")
         assert not answer.get("show_alert"), answer
         assert t.seat_of(str(BOB.id)).ready  # type: ignore[union-attr]
+
+
+async def test_a_stale_press_on_another_message_writes_nothing_to_the_group(
+    tmp_path: Path,
+) -> None:
+    """Only the table message itself is written again after a stale press on it (a lost
+    edit): older lobby buttons pressed on any other message (an older copy, scrolled back
+    to) are refused and cost the group no write, however often they are pressed."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        stale = lobby_data(w, "j")
+        await w.press_lobby(BOB, "j")  # a new version of the table message
+        table_id = w.table_message()["message_id"]
+        other = next(
+            m["message_id"] for m in w.fake.chat_messages(GROUP_ID) if m["message_id"] != table_id
+        )
+        before = len(w.fake.calls)
+        for _ in range(3):
+            qid = await w.fake.press(CAROL, GROUP_ID, other, stale)
+            answer = await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q))
+            await w.settle()
+            assert answer.params.get("show_alert"), answer.params
+        group_writes = [
+            c for c in w.fake.calls[before:]
+            if c.method != "answerCallbackQuery" and int(c.params.get("chat_id", 0)) == GROUP_ID
+        ]  # fmt: skip
+        assert group_writes == []
+        t = next(iter(w.service.tables.values()))
+        assert t.seat_of(str(CAROL.id)) is None
