@@ -56,13 +56,16 @@ class Actor:
 @dataclass(frozen=True, slots=True)
 class ChatRef:
     """Where a command came from: the community (Telegram group / Discord guild), the chat
-    (the group itself / a channel) and whether it is a private chat."""
+    (the group itself / a channel) and whether it is a private chat. ``topic``: the forum
+    topic of a Telegram group it was typed in (its ``message_thread_id``), ``None`` for the
+    group's general chat and elsewhere."""
 
     platform: str
     community_id: str
     chat_id: str
     title: str = ""
     private: bool = False
+    topic: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,6 +230,8 @@ class LiveTable:
         answered, not applied twice.
     :ivar absent_hands: hands of a running tournament in a row that every player's time ran
         out in (R8.5): at :data:`bot.service.showdown.ABANDONED_HANDS` it is cancelled.
+    :ivar topic: the forum topic of a Telegram group the table was opened in: its group
+        messages go there (:attr:`group_chat`); ``None``: the chat itself.
     """
 
     id: int
@@ -272,6 +277,13 @@ class LiveTable:
     pictures: bool = True
     requests: list[str] = field(default_factory=list)
     absent_hands: int = 0
+    topic: str | None = None
+
+    @property
+    def group_chat(self) -> str:
+        """Where the table's group messages go, as the presenters take a chat: the chat id,
+        followed by ``#<topic>`` for a Telegram forum topic (:attr:`topic`)."""
+        return self.chat_id if self.topic is None else f"{self.chat_id}#{self.topic}"
 
     def applied(self, request: str | None) -> bool:
         """Whether the one-shot command ``request`` (a platform key, e.g. ``tg:<chat>:<update>``)
@@ -433,6 +445,8 @@ class LiveTable:
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
         t.absent_hands = int(snap.get("absent_hands", 0))
+        topic = snap.get("topic")
+        t.topic = None if topic is None else str(topic)
         bot_due = snap.get("bot_due")
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
@@ -487,6 +501,7 @@ class LiveTable:
             "pictures": self.pictures,
             "requests": list(self.requests),
             "absent_hands": self.absent_hands,
+            "topic": self.topic,
             "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,
             "pending_options": self.pending_options.to_json() if self.pending_options else None,

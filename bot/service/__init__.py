@@ -255,7 +255,7 @@ class TableService:
         try:
             t = await lobby.open_table(
                 self.rt, community, chat.platform, chat.chat_id, options, lang,
-                tournament=tour, opener=actor.user_id,
+                tournament=tour, opener=actor.user_id, topic=chat.topic,
             )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)

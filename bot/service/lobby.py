@@ -45,9 +45,11 @@ async def open_table(
     *,
     tournament: Tournament | None = None,
     opener: str | None = None,
+    topic: str | None = None,
 ) -> LiveTable:
     """Open a table in a chat and post its lobby message (the caller checked that the chat has
-    none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's."""
+    none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
+    ``topic``: the Telegram forum topic it was opened in, where its messages go."""
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
     try:
@@ -69,6 +71,7 @@ async def open_table(
         last_deal_at=rt.clock(),
         tournament=tournament,
         opener=opener,
+        topic=topic,
     )
     rt.add(t)
     async with t.lock, rt.transition(t) as tx:

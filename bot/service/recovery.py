@@ -96,6 +96,9 @@ async def cancel_unrecoverable(
     await rt.store.commit(table_id, moves, None, key=f"t{table_id}:refund", close=True)
     platform = str(snap.get("platform", "")) if isinstance(snap, Mapping) else ""
     lang = str(snap.get("lang", "en")) if isinstance(snap, Mapping) else "en"
+    topic = snap.get("topic") if isinstance(snap, Mapping) else None
+    if topic is not None:  # where its messages went (LiveTable.group_chat)
+        chat_id = f"{chat_id}#{topic}"
     p = rt.presenters.get(platform)
     if p is not None:
         with contextlib.suppress(Exception):

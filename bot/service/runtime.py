@@ -293,7 +293,7 @@ class Runtime:
         if p is not None:
             await self.flush_outbox(t, p)
             if tx._group_screen is not None:
-                t.group_ref = await p.show_table(t.chat_id, tx._group_screen, t.group_ref)
+                t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
             lost = False
             answered = tx.answered
             for s, screen in tx.privates.items():
@@ -309,7 +309,7 @@ class Runtime:
             if lost and t.hand is not None:  # the group shows the link to the private chat
                 async with t.lock:
                     screen = self.group_screen(t)
-                t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+                t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
@@ -341,7 +341,7 @@ class Runtime:
         p = self.presenter(t)
         if p is None:
             return
-        t.group_ref = await p.show_table(t.chat_id, self.group_screen(t), t.group_ref)
+        t.group_ref = await p.show_table(t.group_chat, self.group_screen(t), t.group_ref)
         self.save_soon(t)
 
     async def reshow_group(self, t: LiveTable) -> None:
@@ -353,7 +353,7 @@ class Runtime:
             return
         link = p.private_link(t.id)
         screen = render.group_screen(t, t.lang, link, self.clock())
-        t.group_ref = await p.show_table(t.chat_id, screen, t.group_ref)
+        t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
 
     def group_screen(self, t: LiveTable) -> Screen:
         """The table message as the table is now, under a new version (its lobby buttons
@@ -377,10 +377,10 @@ class Runtime:
                 continue
             screen = Screen.from_json(item)
             if item.get("kind") == "table":
-                await p.show_table(t.chat_id, screen, t.group_ref)
+                await p.show_table(t.group_chat, screen, t.group_ref)
                 t.group_ref = None
             else:
-                await p.post(t.chat_id, screen.text)
+                await p.post(t.group_chat, screen.text)
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
 
@@ -396,7 +396,7 @@ class Runtime:
         except Exception:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
             return
-        await p.send_picture(t.chat_id, png, str(item.get("caption", "")))
+        await p.send_picture(t.group_chat, png, str(item.get("caption", "")))
 
     # -- background snapshots ----------------------------------------------------------------
     def save_soon(self, t: LiveTable) -> None:

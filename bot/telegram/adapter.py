@@ -158,8 +158,11 @@ class TelegramPresenter:
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
+        chat, topic = _where(chat_id)
         text = fit(screen.text, MAX_TEXT)
-        msg = await self.app.bot.send_message(chat_id, text, api_kwargs=_keyboard_kwargs(screen))
+        msg = await self.app.bot.send_message(
+            chat, text, message_thread_id=topic, api_kwargs=_keyboard_kwargs(screen)
+        )
         return str(msg.message_id)
 
     def current_ref(self, chat_id: str, ref: str) -> str:
@@ -175,7 +178,7 @@ class TelegramPresenter:
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
 
     async def _write(self, key: tuple[str, str]) -> None:
-        chat_id = key[0]
+        chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
@@ -201,7 +204,7 @@ class TelegramPresenter:
             except BadRequest as exc:
                 reason = str(exc).lower()
                 if "not found" in reason:
-                    await self._deleted(chat_id, ref, screen)
+                    await self._deleted(key[0], ref, screen)  # posted again in its topic
                 elif "not modified" not in reason:
                     log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
             except Forbidden as exc:
@@ -289,7 +292,7 @@ class TelegramPresenter:
                 return await self._send(chat_id, screen)
             except ChatMigrated as exc:
                 # the service moves the table to the new chat and posts its message there
-                self.follow_soon(chat_id, str(exc.new_chat_id))
+                self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
                 return None
             except TelegramError:
                 log.exception("cannot write the table message in %s", chat_id)
@@ -320,11 +323,15 @@ class TelegramPresenter:
             return None
 
     async def post(self, chat_id: str, text: str) -> None:
-        """A plain notice in a chat (in a group's new chat if it moved)."""
-        target = self._migrated.get(chat_id, chat_id)
+        """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
+        if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`)."""
+        chat, topic = _where(chat_id)
+        target = self._migrated.get(chat, chat)
         try:
             try:
-                await self.app.bot.send_message(target, fit(text, MAX_TEXT))
+                await self.app.bot.send_message(
+                    target, fit(text, MAX_TEXT), message_thread_id=topic
+                )
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
                 await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
@@ -334,13 +341,16 @@ class TelegramPresenter:
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
         as multipart), in a group's new chat if it moved; a refusal (a group that forbids
-        photos) is logged in one line and skipped."""
-        target = self._migrated.get(chat_id, chat_id)
+        photos) is logged in one line and skipped. In a forum topic as :meth:`post`."""
+        chat, topic = _where(chat_id)
+        target = self._migrated.get(chat, chat)
         caption = fit(caption, MAX_CAPTION)
         try:
             try:
                 photo = InputFile(png, filename="showdown.png")
-                await self.app.bot.send_photo(target, photo, caption=caption)
+                await self.app.bot.send_photo(
+                    target, photo, caption=caption, message_thread_id=topic
+                )
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
                 photo = InputFile(png, filename="showdown.png")
@@ -356,6 +366,14 @@ class TelegramPresenter:
     def plain_text(self, text: str) -> str:
         """Telegram messages are plain text: names are never escaped."""
         return text
+
+
+def _where(chat_id: str) -> tuple[str, int | None]:
+    """A presenter's chat (:attr:`bot.model.LiveTable.group_chat`: ``"<chat>"`` or
+    ``"<chat>#<forum topic>"``) as the Bot API takes it: the chat id and the
+    ``message_thread_id`` of its topic (``None``: the chat itself)."""
+    chat, _, topic = chat_id.partition("#")
+    return chat, (int(topic) if topic.isdigit() else None)
 
 
 def _private(chat_id: str) -> bool:
@@ -387,9 +405,14 @@ def _anonymous_admin(update: Update) -> bool:
     )
 
 
-def _chat(chat: Chat) -> ChatRef:
+def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
+    """Where an update came from; with its ``message``, the forum topic it was written in (a
+    table opened there posts its messages there)."""
     private = chat.type == ChatType.PRIVATE
-    return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private)
+    topic = None
+    if message is not None and message.is_topic_message and message.message_thread_id:
+        topic = str(message.message_thread_id)
+    return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private, topic)
 
 
 class TelegramAdapter:
@@ -656,7 +679,8 @@ class TelegramAdapter:
             return
         self._remember(update.effective_user)
         game = context.args[0].lower() if context.args else None
-        reply = await method(_chat(update.effective_chat), _actor(update.effective_user), game)
+        where = _chat(update.effective_chat, update.effective_message)
+        reply = await method(where, _actor(update.effective_user), game)
         await self._reply(update, reply)
 
     async def _as_admin(self, update: Update) -> tuple[ChatRef, Actor, bool] | None:

@@ -348,6 +348,26 @@ class FakeTelegram:
             return
         raise _ApiError(400, "Bad Request: message to be replied not found")
 
+    def _topic(self, chat_id: int, p: dict[str, Any], msg: dict[str, Any]) -> None:
+        """A message sent to a forum topic (``message_thread_id``, or a reply to a message in
+        one: Telegram keeps a reply in its message's topic) carries the topic as Telegram's
+        do; :meth:`topic_of` reads it."""
+        topic = p.get("message_thread_id")
+        if topic is None:
+            rp = p.get("reply_parameters") or {}
+            target = rp.get("message_id") or p.get("reply_to_message_id")
+            quoted = self.messages.get((chat_id, int(target))) if target is not None else None
+            topic = quoted.get("message_thread_id") if quoted else None
+        if topic is not None:
+            msg["message_thread_id"] = int(topic)
+            msg["is_topic_message"] = True
+
+    def topic_of(self, chat_id: int, message_id: int) -> int | None:
+        """The forum topic a message is in (``None``: the chat's general one)."""
+        msg = self.messages.get((chat_id, message_id)) or {}
+        topic = msg.get("message_thread_id")
+        return None if topic is None else int(topic)
+
     async def _m_sendMessage(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id = int(p["chat_id"])
         self._check_private(chat_id)
@@ -361,6 +381,7 @@ class FakeTelegram:
         }
         if p.get("reply_markup"):
             msg["reply_markup"] = p["reply_markup"]
+        self._topic(chat_id, p, msg)
         self.messages[(chat_id, msg["message_id"])] = msg
         if p.get("reply_parameters") or p.get("reply_to_message_id"):
             self.replies.add((chat_id, msg["message_id"]))
@@ -392,6 +413,7 @@ class FakeTelegram:
         caption = str(p.get("caption") or "")
         if caption:
             msg["caption"] = caption
+        self._topic(chat_id, p, msg)
         self.messages[(chat_id, mid)] = msg
         self.photos.append(Photo(chat_id, data, caption, mid))
         return msg
@@ -547,9 +569,15 @@ class FakeTelegram:
         return chat
 
     async def send_text(
-        self, user: FakeUser, chat_id: int, text: str, reply_to: int | None = None
+        self,
+        user: FakeUser,
+        chat_id: int,
+        text: str,
+        reply_to: int | None = None,
+        topic: int | None = None,
     ) -> int:
-        """A user writes ``text`` (e.g. a command) in a chat; returns the message id."""
+        """A user writes ``text`` (e.g. a command) in a chat, in the forum ``topic`` (its
+        ``message_thread_id``) if given; returns the message id."""
         chat = self.chats.get(chat_id) or (
             {"id": user.id, "type": "private", "first_name": user.first_name}
             if chat_id == user.id
@@ -570,6 +598,9 @@ class FakeTelegram:
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
         if reply_to is not None and (chat_id, reply_to) in self.messages:
             msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
+        if topic is not None:
+            msg["message_thread_id"] = topic
+            msg["is_topic_message"] = True
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id

@@ -516,3 +516,35 @@ async def test_a_stale_press_on_another_message_writes_nothing_to_the_group(
         assert group_writes == []
         t = next(iter(w.service.tables.values()))
         assert t.seat_of(str(CAROL.id)) is None
+
+
+async def test_a_table_opened_in_a_forum_topic_writes_there(tmp_path: Path) -> None:
+    """A group with topics (a forum): ``/newtable`` typed in its "Poker" topic put the table
+    message, the notices and the showdown picture in the General topic, where the players
+    were not. Every group message of the table now goes to the topic it was opened in, and
+    a restart keeps it there (the snapshot names the topic)."""
+    from bot.model import LiveTable
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})  # their hands go to private chats
+        start = len(w.fake.calls)
+        reply = await w.say(ALICE, "/newtable", topic=45)
+        assert "#" in reply["text"]
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        assert t.topic == "45" and t.group_chat == f"{GROUP_ID}#45"
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        sent = [
+            c for c in w.fake.calls[start:]
+            if c.method in ("sendMessage", "sendPhoto") and int(c.params["chat_id"]) == GROUP_ID
+        ]  # fmt: skip
+        assert any(c.method == "sendPhoto" for c in sent)  # the showdown picture
+        assert len(sent) >= 3
+        for c in sent:
+            mid = int(c.result["message_id"]) if c.result else None
+            assert mid is not None and w.fake.topic_of(GROUP_ID, mid) == 45, c
+        assert LiveTable.from_json(t.to_json(), 0.0).topic == "45"

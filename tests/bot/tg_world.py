@@ -46,11 +46,17 @@ class World:
         self.store = store
 
     async def say(
-        self, user: FakeUser, text: str, chat_id: int = GROUP_ID, reply_to: int | None = None
+        self,
+        user: FakeUser,
+        text: str,
+        chat_id: int = GROUP_ID,
+        reply_to: int | None = None,
+        topic: int | None = None,
     ) -> dict[str, Any]:
-        """``user`` writes ``text``; waits for the bot's reply and returns it."""
+        """``user`` writes ``text`` (in a forum ``topic`` if given); waits for the bot's reply
+        and returns it."""
         start = len(self.fake.calls)
-        mid = await self.fake.send_text(user, chat_id, text, reply_to)
+        mid = await self.fake.send_text(user, chat_id, text, reply_to, topic)
 
         def reply() -> dict[str, Any] | None:
             for c in self.fake.calls[start:]:
