@@ -18,7 +18,8 @@ __all__ = ["hand_picture"]
 async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     """The reply to ``/hand``: the picture (drawn in the drawing process,
     :class:`bot.drawing.Drawer`) with a short caption, or a notice (asked in a group; no
-    hand running)."""
+    hand running). A player at several tables sees the one where it is their move, else the
+    first (lowest-numbered) with a hand running."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
@@ -28,9 +29,16 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
             continue
         async with t.lock:
             seat = t.seat_of(actor.user_id)
-            if seat is not None:
-                picture = pictures.hand_picture(t, seat)
-        if picture is not None:
+            found = pictures.hand_picture(t, seat) if seat is not None else None
+            moving = (
+                found is not None
+                and seat is not None
+                and t.hand is not None
+                and any(t.owner(b) == seat.seat for b in t.hand.to_act)
+            )
+        if found is not None and (picture is None or moving):
+            picture = found
+        if moving:
             break
     if picture is None:
         return Reply(tr(lang, "private.none"))

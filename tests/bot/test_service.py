@@ -420,3 +420,41 @@ async def test_a_start_in_a_private_chat_concerns_its_own_platform_only(env) -> 
         reply = await service.private_start(ALICE, arg)  # Telegram's user 1
         assert reply.text == tr("en", "reply.welcome")
     assert seat.private_ref == ref and len(discord.privates["1"]) == sent
+
+
+async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
+    """A player at two tables (two groups): ``/hand`` showed the lowest-numbered table's
+    board whatever happened; it now shows the table where it is their move."""
+    import random
+
+    from bot.service import TableService
+    from storage.memory import MemoryStore
+
+    service = TableService(MemoryStore(), rng=random.Random(3), next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    other = ChatRef("telegram", "-200", "-200", "Others")
+    try:
+        for chat, pair in ((GROUP, (ALICE, BOB)), (other, (ALICE, CAROL))):
+            await service.new_table(chat, pair[0])
+            for a in pair:
+                assert not (await service.join(chat, a)).alert
+            for a in pair:
+                assert not (await service.ready(chat, a)).alert
+            t = service.table_in(chat)
+            assert t is not None and t.hand is not None
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            if chat is GROUP and acting.user_id == ALICE.user_id:
+                await press_auto_and_confirm(service, presenter, ALICE)  # Bob's move here
+            if chat is other and acting.user_id == CAROL.user_id:
+                await press_auto_and_confirm(service, presenter, CAROL)  # Alice's move there
+        first, second = service.table_in(GROUP), service.table_in(other)
+        assert first is not None and second is not None and first.id < second.id
+        assert first.hand is not None and second.hand is not None
+        assert first.seats[first.owner(first.hand.to_act[0])].user_id == BOB.user_id
+        assert second.seats[second.owner(second.hand.to_act[0])].user_id == ALICE.user_id
+        private = ChatRef("telegram", ALICE.user_id, ALICE.user_id, "", True)
+        reply = await service.hand_picture(private, ALICE)
+        assert reply.picture is not None and f"#{second.id}" in reply.text, reply.text
+    finally:
+        await service.stop()
