@@ -399,6 +399,13 @@ def _drawable(text: str) -> str:
     return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
 
 
+def drawn_name(pic: Picture, b: BoardPicture) -> str:
+    """The name a board's panel shows: the player's name without what the font cannot draw,
+    or "Player N" (its place in the picture) for a name made only of emoji, which would
+    leave the panel nameless."""
+    return _drawable(b.name) or tr(pic.lang, "picture.player", n=pic.boards.index(b) + 1)
+
+
 def _fit(draw: ImageDraw.ImageDraw, text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` cut with "…" to fit ``width`` pixels."""
     if draw.textlength(text, font=font) <= width:
@@ -463,7 +470,7 @@ def _panel(
         pw = int(draw.textlength(points, font=pfont))
         colour = GREEN if b.points > 0 else (RED if b.points < 0 else WHITE)
         draw.text((x + PANEL_W - PAD, y + 6), points, font=pfont, fill=colour, anchor="ra")
-    name = _fit(draw, _drawable(b.name), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
+    name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
     draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
     sub = []
     if b.kush is not None:

@@ -153,6 +153,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
     "picture.chips": {"en": "chips", "ru": "фиш."},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
+    "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
     "picture.hand_title": {
         "en": "Your board · table #{table} · hand {hand} · street {street}",
         "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",

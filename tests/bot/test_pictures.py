@@ -10,6 +10,7 @@ at them before committing)."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 from collections.abc import Mapping
@@ -193,6 +194,13 @@ def test_names_lose_what_the_font_cannot_draw() -> None:
     Cyrillic and suit symbols stay."""
     assert pictures._drawable("🤖 Anna") == "Anna"
     assert pictures._drawable("Вера ♠") == "Вера ♠"
+    # a name made only of emoji would leave its panel nameless: "Player N" instead
+    pic = SAMPLES["two_boards"]
+    first, second = pic.boards[0], dataclasses.replace(pic.boards[1], name="🤖🎲 ✨")
+    pic = dataclasses.replace(pic, boards=(first, second))
+    assert pictures.drawn_name(pic, second) == "Player 2"
+    assert pictures.drawn_name(dataclasses.replace(pic, lang="ru"), second) == "Игрок 2"
+    assert pictures.drawn_name(pic, first) == pictures._drawable(first.name) != ""
 
 
 # -- the service --------------------------------------------------------------------------------
