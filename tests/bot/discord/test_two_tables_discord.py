@@ -42,6 +42,16 @@ def tables_on(message: dict[str, Any]) -> set[int]:
     return {n for c in components(message) if (n := table_of(c.get("custom_id"))) is not None}
 
 
+async def seat_at_two_tables(w: World) -> None:
+    """Table #1 in the main channel seats Alice and Bob, #2 in the other Alice and Carol
+    (nobody ready yet)."""
+    await w.slash(ALICE, "new")
+    await w.slash(CAROL, "new", channel_id=OTHER)
+    for user, channel in ((ALICE, CHANNEL_ID), (BOB, CHANNEL_ID), (ALICE, OTHER)):
+        await w.slash(user, "join", channel_id=channel)
+    await w.slash(CAROL, "join", channel_id=OTHER)
+
+
 async def test_my_cards_of_one_table_never_shows_the_other_tables_hand(tmp_path: Path) -> None:
     """Alice plays at #1 (with Bob) and at #2 (with Carol). She opens "🂠 My cards" at #1;
     then #2 deals. Her ephemeral hand of #1 keeps showing #1 (it used to be rewritten
@@ -52,11 +62,7 @@ async def test_my_cards_of_one_table_never_shows_the_other_tables_hand(tmp_path:
     await fake.start()
     try:
         async with world(tmp_path, fake=fake) as w:
-            await w.slash(ALICE, "new")
-            await w.slash(CAROL, "new", channel_id=OTHER)
-            for user, channel in ((ALICE, CHANNEL_ID), (BOB, CHANNEL_ID), (ALICE, OTHER)):
-                await w.slash(user, "join", channel_id=channel)
-            await w.slash(CAROL, "join", channel_id=OTHER)
+            await seat_at_two_tables(w)
             for user in (ALICE, BOB):
                 await w.slash(user, "ready")
             one, two = table_in(w, CHANNEL_ID), table_in(w, OTHER)
@@ -134,11 +140,7 @@ async def test_the_end_of_a_turn_at_one_table_keeps_the_other_tables_ping(tmp_pa
     await fake.start()
     try:
         async with world(tmp_path, fake=fake) as w:
-            await w.slash(ALICE, "new")
-            await w.slash(CAROL, "new", channel_id=OTHER)
-            for user, channel in ((ALICE, CHANNEL_ID), (BOB, CHANNEL_ID), (ALICE, OTHER)):
-                await w.slash(user, "join", channel_id=channel)
-            await w.slash(CAROL, "join", channel_id=OTHER)
+            await seat_at_two_tables(w)
             for user, channel in ((ALICE, CHANNEL_ID), (BOB, CHANNEL_ID)):
                 await w.slash(user, "ready", channel_id=channel)
             for user in (ALICE, CAROL):
