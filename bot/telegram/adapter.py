@@ -39,7 +39,7 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -130,6 +130,11 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
     return None if kb is None else {"reply_markup": kb}
 
 
+#: Seconds before an edit refused by Telegram's side (a 5xx) or lost in the network is written
+#: again, once per entry (python-telegram-bot retries neither; a 429 is the rate limiter's).
+EDIT_RETRIES = (1.0, 2.0, 4.0)
+
+
 class TelegramPresenter:
     """Writes the service's screens to Telegram (one table message per group, one private
     message per player, both edited in place)."""
@@ -156,6 +161,9 @@ class TelegramPresenter:
         self._lost: set[tuple[str, str]] = set()  # private messages deleted: sent anew next time
         self._migrated: dict[str, str] = {}  # group id → its new (supergroup) id
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
+        #: waits before an edit lost to a 5xx or the network is written again
+        #: (:data:`EDIT_RETRIES`; tests of what a lost edit leaves behind set none)
+        self.edit_retries: tuple[float, ...] = EDIT_RETRIES
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
         chat, topic = _where(chat_id)
@@ -179,6 +187,7 @@ class TelegramPresenter:
 
     async def _write(self, key: tuple[str, str]) -> None:
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
+        tries = 0
         while key in self._latest:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
@@ -189,6 +198,7 @@ class TelegramPresenter:
                     message_id=int(ref),
                     api_kwargs=_keyboard_kwargs(screen),
                 )
+                tries = 0
             except ChatMigrated as exc:
                 # the service moves the table to the new chat and posts its message there;
                 # a message without buttons is a record (a showdown written over the table
@@ -210,6 +220,17 @@ class TelegramPresenter:
             except Forbidden as exc:
                 self._latest.pop(key, None)
                 await self._refused(chat_id, exc)
+            except NetworkError as exc:  # a 5xx or a timeout (BadRequest is caught above)
+                if tries < len(self.edit_retries):
+                    # written again, unless a newer screen came meanwhile: a message left
+                    # showing an older screen keeps buttons that are out of date, or none
+                    self._latest.setdefault(key, screen)
+                    log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
+                    await asyncio.sleep(self.edit_retries[tries])
+                    tries += 1
+                else:
+                    log.warning("edit of message %s/%s lost: %s", chat_id, ref, exc)
+                    tries = 0
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)

@@ -137,3 +137,46 @@ async def test_r7_chinese_game_to_the_target_with_a_claim(tmp_path: Path) -> Non
         history = await w.store.hand_history(alice, 1)
         assert history[0].result["chinese"]["claimed_by"] == 0
         assert leaks == []
+
+
+async def test_r7_5_an_edit_refused_with_a_500_is_written_again(tmp_path: Path) -> None:
+    """Alice continues at the first claim offer (R7.5); Telegram answers the edit that shows
+    the next offer with a 500. The message kept its pause screen, without buttons, for the
+    30 s of the new offer: the chance to claim ran out unseen. A 5xx (or a timeout) is now
+    written again a second later, and the new offer's Claim works."""
+    deck = chinese_deck(ALICE_13, BOB_13)
+    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
+        await seat(w, [ALICE, BOB], "chinese")
+        msg, claim = await to_the_claim(w)
+        go_on = next(
+            b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":n")
+        )
+        failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
+
+        def shows_a_new_offer(c: Any) -> bool:
+            if c.method != "editMessageText" or int(c.params["chat_id"]) != GROUP_ID:
+                return False
+            rows = (c.params.get("reply_markup") or {}).get("inline_keyboard", [])
+            datas = [b.get("callback_data", "") for row in rows for b in row]
+            return any(d.endswith(":k") and d != claim for d in datas)
+
+        w.fake.fail_when(shows_a_new_offer, *failure)
+        before = len(w.fake.calls)
+        assert not (await w.press(ALICE, GROUP_ID, msg, go_on)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.wait_for(lambda: t.reveal is not None and t.reveal.get("claim") is not None)
+        # the refused edit, then the same one again a second later
+        await w.fake.wait_for(
+            lambda: any(c.result for c in w.fake.calls[before:] if shows_a_new_offer(c))
+        )
+        offers = [c for c in w.fake.calls[before:] if shows_a_new_offer(c)]
+        assert len(offers) == 2 and offers[0].result is None and offers[1].result is not None
+        msg = w.fake.messages[(GROUP_ID, int(msg["message_id"]))]
+        fresh = next(
+            b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":k")
+        )
+        assert fresh != claim
+        assert not (await w.press(ALICE, GROUP_ID, msg, fresh)).get("show_alert")
+        assert t.reveal is None or t.reveal.get("claim") is None  # claimed

@@ -434,8 +434,10 @@ async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
     older screen, whose buttons are out of date. Her next press on it is refused ("out of
     date") and rewrites it to the hand as it is now, so the press after works (every press
     on it was out of date, for good: she could only wait for the clock, which sits her
-    out)."""
+    out). (The edit is not written again here, as it is after a 5xx, to show what a lost
+    one leaves.)"""
     async with world(tmp_path) as w:
+        w.adapter.presenter.edit_retries = ()
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
         t = next(iter(w.service.tables.values()))
@@ -470,6 +472,7 @@ async def test_a_lost_edit_of_the_table_message_is_made_good_by_the_next_press(
     written again at its current version, so his next Ready works (the lobby's buttons were
     out of date for good: only a typed command could move the table on)."""
     async with world(tmp_path) as w:
+        w.adapter.presenter.edit_retries = ()  # a lost edit, not written again
         await w.say(ALICE, "/newtable")
         await w.press_lobby(ALICE, "j")
         failure = (500, {"ok": False, "error_code": 500, "description": "Internal Server Error"})
