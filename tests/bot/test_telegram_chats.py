@@ -548,3 +548,35 @@ async def test_a_table_opened_in_a_forum_topic_writes_there(tmp_path: Path) -> N
             mid = int(c.result["message_id"]) if c.result else None
             assert mid is not None and w.fake.topic_of(GROUP_ID, mid) == 45, c
         assert LiveTable.from_json(t.to_json(), 0.0).topic == "45"
+
+
+async def test_a_table_whose_forum_topic_is_closed_or_deleted_writes_in_the_group(
+    tmp_path: Path,
+) -> None:
+    """Admins close (or delete) the forum topic a table was opened in: Telegram refuses every
+    send there (400 ``TOPIC_CLOSED`` / ``message thread not found``). The table's notices,
+    showdown picture and next table message were lost for good (logged, the group saw
+    nothing); they now go to the group itself (its General topic)."""
+    for gone in ("closed", "deleted"):
+        (tmp_path / gone).mkdir()
+        async with world(tmp_path / gone) as w:
+            w.fake.started_users.update({ALICE.id, BOB.id})
+            await w.say(ALICE, "/newtable", topic=45)
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, "j")).get("show_alert")
+            topics = w.fake.closed_topics if gone == "closed" else w.fake.deleted_topics
+            topics.add((GROUP_ID, 45))
+            start = len(w.fake.calls)
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, "r")).get("show_alert")
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            sent = [
+                c for c in w.fake.calls[start:]
+                if c.method in ("sendMessage", "sendPhoto")
+                and int(c.params["chat_id"]) == GROUP_ID and c.result
+            ]  # fmt: skip
+            assert any(c.method == "sendPhoto" for c in sent), gone  # the showdown picture
+            assert any(c.method == "sendMessage" for c in sent), gone
+            for c in sent:
+                assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) is None
