@@ -63,7 +63,9 @@ Telegram sent it, is forwarded to the worker holding that chat's lease, or, when
 it, to the live worker rendezvous hashing picks. Which chat an update belongs to
 (:func:`route_key`):
 
-- a message, an edited message, a member update: its chat;
+- a message, an edited message, a member update: its chat; the message a group upgraded to
+  a supergroup gets in its new chat (``migrate_from_chat_id``): the old chat, whose worker
+  serves the table and moves it (with its lease) to the new id;
 - a button press whose payload names a table (the lobby buttons in the group and the hand
   buttons in a private chat alike): that table's chat, so a private hand press reaches the
   worker serving the table;
@@ -209,6 +211,8 @@ async def route_key(
         if not isinstance(item, Mapping) or "id" not in item.get("chat", {}):
             continue
         chat = item["chat"]
+        if item.get("migrate_from_chat_id"):  # a group upgraded: its table is the old chat's
+            return lease_key(TELEGRAM, str(item["migrate_from_chat_id"]))
         if chat.get("type") != "private":
             return lease_key(TELEGRAM, str(chat["id"]))
         text = str(item.get("text") or "")

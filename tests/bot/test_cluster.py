@@ -354,3 +354,38 @@ async def test_route_key_of_a_start_with_an_odd_table_number_is_the_private_chat
     for arg in ("t²", "t" + "9" * 40, "t٣"):
         start = {"message_id": 1, "date": 0, "from": user, "chat": private, "text": f"/start {arg}"}
         assert await route_key(store, {"message": start}) == "telegram:7"
+
+
+async def test_a_group_upgrade_is_routed_to_the_worker_serving_its_table() -> None:
+    """A group upgraded to a supergroup: Telegram writes ``migrate_to_chat_id`` in the old
+    chat and ``migrate_from_chat_id`` in the new one. The second was routed by its chat (the
+    new id, which nobody held): the worker rendezvous hashing picked took it, moved the
+    chat in the store, and with it the lease of the worker serving the table, whose own
+    table kept the old id: its renewal failed and the table was dropped until a takeover.
+    Both messages now go to the old chat's worker, which moves its table along."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    service, _ = _service(store, clock)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=5.0)
+    await worker.start()
+    try:
+        assert await worker.claim(KEY)
+        await service.new_table(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+        user = {"id": 1, "is_bot": False, "first_name": "A"}
+        new = {"id": -100777, "type": "supergroup", "title": "Friends"}
+        old = {"id": -100, "type": "group", "title": "Friends"}
+        base = {"message_id": 1, "date": 0, "from": user}
+        came = {"message": {**base, "chat": new, "migrate_from_chat_id": -100}}
+        went = {"message": {**base, "chat": old, "migrate_to_chat_id": -100777}}
+        assert await route_key(store, came) == KEY
+        assert await route_key(store, went) == KEY
+        # the worker holding the old chat follows it: its table and lease move together
+        assert await service.migrate_chat("telegram", "-100", "-100777")
+        await worker.tick()
+        assert t.chat_id == "-100777" and t.id in service.tables
+        assert await store.lease_owner(lease_key("telegram", "-100777")) == "w1"
+    finally:
+        await worker.stop()
