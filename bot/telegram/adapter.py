@@ -441,13 +441,21 @@ def _anonymous_admin(update: Update) -> bool:
     )
 
 
+#: the ``message_thread_id`` of a forum's General topic, which Telegram refuses in a send
+#: (400 "message thread not found"): its messages are sent without one
+GENERAL_TOPIC = 1
+
+
 def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
     """Where an update came from; with its ``message``, the forum topic it was written in (a
     table opened there posts its messages there)."""
     private = chat.type == ChatType.PRIVATE
     topic = None
-    if message is not None and message.is_topic_message and message.message_thread_id:
-        topic = str(message.message_thread_id)
+    thread = message.message_thread_id if message is not None else None
+    # a reply in a group without topics, or in a forum's General topic, has a thread (its
+    # first message's id) but is no topic message; General (thread 1) takes no thread id
+    if message is not None and message.is_topic_message and thread and thread != GENERAL_TOPIC:
+        topic = str(thread)
     return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private, topic)
 
 

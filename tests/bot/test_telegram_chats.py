@@ -580,3 +580,31 @@ async def test_a_table_whose_forum_topic_is_closed_or_deleted_writes_in_the_grou
             assert any(c.method == "sendMessage" for c in sent), gone
             for c in sent:
                 assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) is None
+
+
+def test_only_a_forum_topic_other_than_general_is_a_table_s_topic() -> None:
+    """The thread a group message names is a table's forum topic only for a topic message
+    outside General: Telegram gives a reply in a group without topics (or in a forum's
+    General topic) the thread of its first message, without ``is_topic_message``, and the
+    General topic's id, 1, is refused in a send ("message thread not found")."""
+    from datetime import UTC, datetime
+
+    from telegram import Chat, Message
+
+    from bot.telegram.adapter import _chat
+
+    group = Chat(GROUP_ID, "supergroup", title="Friends", is_forum=True)
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def where(thread: int | None, topic_message: bool | None) -> str | None:
+        msg = Message(
+            7, when, group, text="/newtable", message_thread_id=thread,
+            is_topic_message=topic_message,
+        )  # fmt: skip
+        return _chat(group, msg).topic
+
+    assert where(45, True) == "45"
+    assert where(None, None) is None
+    assert where(6, None) is None  # a reply: the thread of the message replied to
+    assert where(1, True) is None  # General
+    assert _chat(group).topic is None
