@@ -608,3 +608,30 @@ def test_only_a_forum_topic_other_than_general_is_a_table_s_topic() -> None:
     assert where(6, None) is None  # a reply: the thread of the message replied to
     assert where(1, True) is None  # General
     assert _chat(group).topic is None
+
+
+async def test_a_deleted_table_message_in_a_forum_topic_is_posted_again_there(
+    tmp_path: Path,
+) -> None:
+    """The table message of a table opened in a forum topic, deleted mid-hand, is posted
+    again in that topic (not in General) and edited there from then on."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable", topic=45)
+        for action in ("j", "r"):
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, action)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.group_ref is not None
+        old = int(t.group_ref)
+        w.fake.delete(GROUP_ID, old)
+        start = len(w.fake.calls)
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.adapter.presenter.flush()
+        again = [
+            c for c in w.fake.calls[start:]
+            if c.method == "sendMessage" and int(c.params["chat_id"]) == GROUP_ID and c.result
+        ]  # fmt: skip
+        assert again, "the table message was not posted again"
+        for c in again:
+            assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) == 45
