@@ -882,7 +882,9 @@ class Router:
         self.retry_seconds = retry_seconds
         self._chats: dict[int, str] = {}
         self._live: tuple[float, dict[str, str]] = (0.0, {})
-        self._order: dict[str, asyncio.Lock] = {}
+        #: chat key → the lock its updates are forwarded under, one at a time, and how many
+        #: of them are routed and not through yet
+        self._order: dict[str, tuple[asyncio.Lock, int]] = {}
         self._owners: dict[str, tuple[float, str]] = {}  # key → (when learnt, worker address)
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
@@ -966,7 +968,8 @@ class Router:
             if key is None:
                 settled.set_result(True)  # no chat of ours: nothing to deliver
                 continue
-            lock = self._order.setdefault(key, asyncio.Lock())
+            lock, pending = self._order.get(key) or (asyncio.Lock(), 0)
+            self._order[key] = (lock, pending + 1)  # dropped once its last update is through
             task = asyncio.create_task(self._forward_in_order(lock, key, data, body, settled))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -986,8 +989,12 @@ class Router:
         finally:
             if not settled.done():
                 settled.set_result(delivered)
-            if not lock.locked() and not lock._waiters:
-                self._order.pop(key, None)
+            # a count, not the lock's look: an update routed meanwhile may not be waiting yet
+            held, pending = self._order[key]
+            if pending > 1:
+                self._order[key] = (held, pending - 1)
+            else:
+                del self._order[key]
 
     async def live_workers(self, *, fresh: bool = False) -> dict[str, str]:
         """Live workers (cached for half a second)."""

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -389,3 +390,51 @@ async def test_a_group_upgrade_is_routed_to_the_worker_serving_its_table() -> No
         assert await store.lease_owner(lease_key("telegram", "-100777")) == "w1"
     finally:
         await worker.stop()
+
+
+async def test_one_chat_s_updates_are_forwarded_one_at_a_time_in_order() -> None:
+    """The router forwards one chat's updates one after the other. Its per-chat lock was
+    dropped when it looked free: an update routed while the one before was finishing got the
+    lock about to be dropped, the next one a new lock, and the two were forwarded at once
+    (a press could reach the worker before the press before it)."""
+    store = MemoryStore()
+    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
+    gates = {n: asyncio.Event() for n in (1, 2, 3)}
+    running: list[int] = []
+    overlaps: list[tuple[int, ...]] = []
+
+    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
+        n = int(data["update_id"])
+        if running:
+            overlaps.append((*running, n))
+        running.append(n)
+        await gates[n].wait()
+        running.remove(n)
+        return True
+
+    router.forward = forward  # type: ignore[method-assign]
+    consumer = asyncio.create_task(router._consume())
+
+    def update(n: int) -> tuple[dict[str, Any], bytes, asyncio.Future[bool]]:
+        data = {"update_id": n, "message": {"message_id": n, "date": 0, "chat": {"id": -100}}}
+        return data, b"", asyncio.get_running_loop().create_future()
+
+    try:
+        router._queue.put_nowait(update(1))
+        await _until(lambda: running == [1])
+        router._queue.put_nowait(update(2))  # routed while update 1 finishes
+        gates[1].set()
+        await _until(lambda: running == [2])
+        router._queue.put_nowait(update(3))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert running == [2] and overlaps == []  # 3 waits for 2
+        gates[2].set()
+        await _until(lambda: running == [3])
+        gates[3].set()
+        await _until(lambda: not running and not router._order)
+        assert overlaps == []
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
