@@ -65,7 +65,8 @@ it, to the live worker rendezvous hashing picks. Which chat an update belongs to
 
 - a message, an edited message, a member update: its chat; the message a group upgraded to
   a supergroup gets in its new chat (``migrate_from_chat_id``): the old chat, whose worker
-  serves the table and moves it (with its lease) to the new id;
+  serves the table and moves it (with its lease) to the new id; the router forwards the new
+  chat's updates once that message is through;
 - a button press whose payload names a table (the lobby buttons in the group and the hand
   buttons in a private chat alike): that table's chat, so a private hand press reaches the
   worker serving the table;
@@ -809,6 +810,19 @@ class Worker:
         return web.json_response({"ok": True})
 
 
+def _upgraded_to(update: Mapping[str, Any]) -> str | None:
+    """The lease key of the new chat of a group upgraded to a supergroup, for the message
+    saying so in that chat (``migrate_from_chat_id``, routed to the old chat: :func:`route_key`),
+    else ``None``."""
+    message = update.get("message")
+    if not isinstance(message, Mapping) or not message.get("migrate_from_chat_id"):
+        return None
+    chat = message.get("chat")
+    return (
+        lease_key(TELEGRAM, str(chat["id"])) if isinstance(chat, Mapping) and "id" in chat else None
+    )
+
+
 def _table_of(data: Mapping[str, Any]) -> int | None:
     """The table a component interaction's data names (its ``custom_id``, or for a select
     the first chosen option, each a payload), ``None`` if none (a slash command)."""
@@ -885,6 +899,9 @@ class Router:
         #: chat key → the lock its updates are forwarded under, one at a time, and how many
         #: of them are routed and not through yet
         self._order: dict[str, tuple[asyncio.Lock, int]] = {}
+        #: a group upgraded to a supergroup: the new chat's key → the upgrade's update, which
+        #: its updates wait for (it moves the table, and its lease, to the new chat)
+        self._after: dict[str, asyncio.Future[bool]] = {}
         self._owners: dict[str, tuple[float, str]] = {}  # key → (when learnt, worker address)
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
@@ -973,6 +990,9 @@ class Router:
             task = asyncio.create_task(self._forward_in_order(lock, key, data, body, settled))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            new = _upgraded_to(data)
+            if new is not None:  # the new chat's updates wait until its table has moved
+                self._after[new] = settled
 
     async def _forward_in_order(
         self,
@@ -985,10 +1005,16 @@ class Router:
         delivered = False
         try:
             async with lock:  # one chat's updates reach its worker in the order they came
+                after = self._after.get(key)
+                if after is not None and after is not settled:
+                    await asyncio.shield(after)
                 delivered = await self.forward(key, data, body)
         finally:
             if not settled.done():
                 settled.set_result(delivered)
+            new = _upgraded_to(data)
+            if new is not None and self._after.get(new) is settled:
+                del self._after[new]  # through: the new chat's updates go as any chat's
             # a count, not the lock's look: an update routed meanwhile may not be waiting yet
             held, pending = self._order[key]
             if pending > 1:

@@ -438,3 +438,53 @@ async def test_one_chat_s_updates_are_forwarded_one_at_a_time_in_order() -> None
         consumer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
+
+
+async def test_a_new_supergroup_s_updates_wait_for_the_upgrade_to_reach_the_table() -> None:
+    """A group upgraded to a supergroup: the upgrade message goes to the old chat's worker,
+    which moves the table (and its lease) to the new chat. A player's command typed in the
+    new chat right after was forwarded at the same time, to whichever worker rendezvous
+    hashing gave the new chat (nobody held it yet): that worker took the new chat, found no
+    table and answered so, and kept the chat for a while after the move took its lease.
+    The new chat's updates now go once the upgrade is through."""
+    store = MemoryStore()
+    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
+    gates = {n: asyncio.Event() for n in (1, 2, 3)}
+    started: list[tuple[int, str]] = []
+    running: list[int] = []
+
+    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
+        n = int(data["update_id"])
+        started.append((n, key))
+        running.append(n)
+        await gates[n].wait()
+        running.remove(n)
+        return True
+
+    router.forward = forward  # type: ignore[method-assign]
+    consumer = asyncio.create_task(router._consume())
+    new = {"id": -100777, "type": "supergroup"}
+
+    def update(n: int, **fields: Any) -> tuple[dict[str, Any], bytes, asyncio.Future[bool]]:
+        msg = {"message_id": n, "date": 0, "chat": new, **fields}
+        return {"update_id": n, "message": msg}, b"", asyncio.get_running_loop().create_future()
+
+    try:
+        router._queue.put_nowait(update(1, migrate_from_chat_id=-100))
+        router._queue.put_nowait(update(2, text="/join"))
+        await _until(lambda: running == [1])
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == [(1, KEY)]  # the /join waits for the upgrade
+        gates[1].set()
+        await _until(lambda: running == [2])
+        assert started[1] == (2, "telegram:-100777")
+        gates[2].set()
+        router._queue.put_nowait(update(3, text="/ready"))
+        gates[3].set()
+        await _until(lambda: not router._order and len(started) == 3)
+        assert not router._after
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
