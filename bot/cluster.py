@@ -63,7 +63,10 @@ Telegram sent it, is forwarded to the worker holding that chat's lease, or, when
 it, to the live worker rendezvous hashing picks. Which chat an update belongs to
 (:func:`route_key`):
 
-- a message, an edited message, a member update: its chat;
+- a message, an edited message, a member update: its chat; the message a group upgraded to
+  a supergroup gets in its new chat (``migrate_from_chat_id``): the old chat, whose worker
+  serves the table and moves it (with its lease) to the new id; the router forwards the new
+  chat's updates once that message is through;
 - a button press whose payload names a table (the lobby buttons in the group and the hand
   buttons in a private chat alike): that table's chat, so a private hand press reaches the
   worker serving the table;
@@ -209,6 +212,8 @@ async def route_key(
         if not isinstance(item, Mapping) or "id" not in item.get("chat", {}):
             continue
         chat = item["chat"]
+        if item.get("migrate_from_chat_id"):  # a group upgraded: its table is the old chat's
+            return lease_key(TELEGRAM, str(item["migrate_from_chat_id"]))
         if chat.get("type") != "private":
             return lease_key(TELEGRAM, str(chat["id"]))
         text = str(item.get("text") or "")
@@ -805,6 +810,19 @@ class Worker:
         return web.json_response({"ok": True})
 
 
+def _upgraded_to(update: Mapping[str, Any]) -> str | None:
+    """The lease key of the new chat of a group upgraded to a supergroup, for the message
+    saying so in that chat (``migrate_from_chat_id``, routed to the old chat: :func:`route_key`),
+    else ``None``."""
+    message = update.get("message")
+    if not isinstance(message, Mapping) or not message.get("migrate_from_chat_id"):
+        return None
+    chat = message.get("chat")
+    return (
+        lease_key(TELEGRAM, str(chat["id"])) if isinstance(chat, Mapping) and "id" in chat else None
+    )
+
+
 def _table_of(data: Mapping[str, Any]) -> int | None:
     """The table a component interaction's data names (its ``custom_id``, or for a select
     the first chosen option, each a payload), ``None`` if none (a slash command)."""
@@ -878,7 +896,12 @@ class Router:
         self.retry_seconds = retry_seconds
         self._chats: dict[int, str] = {}
         self._live: tuple[float, dict[str, str]] = (0.0, {})
-        self._order: dict[str, asyncio.Lock] = {}
+        #: chat key → the lock its updates are forwarded under, one at a time, and how many
+        #: of them are routed and not through yet
+        self._order: dict[str, tuple[asyncio.Lock, int]] = {}
+        #: a group upgraded to a supergroup: the new chat's key → the upgrade's update, which
+        #: its updates wait for (it moves the table, and its lease, to the new chat)
+        self._after: dict[str, asyncio.Future[bool]] = {}
         self._owners: dict[str, tuple[float, str]] = {}  # key → (when learnt, worker address)
         self._session: ClientSession | None = None
         self._consumer: asyncio.Task[None] | None = None
@@ -962,10 +985,14 @@ class Router:
             if key is None:
                 settled.set_result(True)  # no chat of ours: nothing to deliver
                 continue
-            lock = self._order.setdefault(key, asyncio.Lock())
+            lock, pending = self._order.get(key) or (asyncio.Lock(), 0)
+            self._order[key] = (lock, pending + 1)  # dropped once its last update is through
             task = asyncio.create_task(self._forward_in_order(lock, key, data, body, settled))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
+            new = _upgraded_to(data)
+            if new is not None:  # the new chat's updates wait until its table has moved
+                self._after[new] = settled
 
     async def _forward_in_order(
         self,
@@ -978,12 +1005,22 @@ class Router:
         delivered = False
         try:
             async with lock:  # one chat's updates reach its worker in the order they came
+                after = self._after.get(key)
+                if after is not None and after is not settled:
+                    await asyncio.shield(after)
                 delivered = await self.forward(key, data, body)
         finally:
             if not settled.done():
                 settled.set_result(delivered)
-            if not lock.locked() and not lock._waiters:
-                self._order.pop(key, None)
+            new = _upgraded_to(data)
+            if new is not None and self._after.get(new) is settled:
+                del self._after[new]  # through: the new chat's updates go as any chat's
+            # a count, not the lock's look: an update routed meanwhile may not be waiting yet
+            held, pending = self._order[key]
+            if pending > 1:
+                self._order[key] = (held, pending - 1)
+            else:
+                del self._order[key]
 
     async def live_workers(self, *, fresh: bool = False) -> dict[str, str]:
         """Live workers (cached for half a second)."""

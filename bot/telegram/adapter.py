@@ -164,14 +164,42 @@ class TelegramPresenter:
         #: waits before an edit lost to a 5xx or the network is written again
         #: (:data:`EDIT_RETRIES`; tests of what a lost edit leaves behind set none)
         self.edit_retries: tuple[float, ...] = EDIT_RETRIES
+        #: forum topics (``"<chat>#<topic>"``) Telegram refused (closed or deleted by an
+        #: admin): their messages go to the group itself
+        self._topic_gone: set[str] = set()
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
-        chat, topic = _where(chat_id)
         text = fit(screen.text, MAX_TEXT)
-        msg = await self.app.bot.send_message(
-            chat, text, message_thread_id=topic, api_kwargs=_keyboard_kwargs(screen)
+        kwargs = _keyboard_kwargs(screen)
+        chat = _where(chat_id)[0]
+        msg = await self._in_topic(
+            chat_id,
+            lambda topic: self.app.bot.send_message(
+                chat, text, message_thread_id=topic, api_kwargs=kwargs
+            ),
         )
         return str(msg.message_id)
+
+    async def _in_topic(
+        self, chat_id: str, send: Callable[[int | None], Awaitable[Message]]
+    ) -> Message:
+        """``send(topic)`` in the forum topic ``chat_id`` names (``"<chat>#<topic>"``); when
+        Telegram refuses that topic (an admin closed or deleted it: 400 ``TOPIC_CLOSED``,
+        ``TOPIC_DELETED``, ``message thread not found``) it is sent to the group itself
+        (its General topic) instead, and so is every later message of that topic, so the
+        table stays in sight. Other errors propagate."""
+        topic = _where(chat_id)[1]
+        if topic is None or chat_id in self._topic_gone:
+            return await send(None)
+        try:
+            return await send(topic)
+        except BadRequest as exc:
+            reason = str(exc).lower()
+            if not any(w in reason for w in ("thread not found", "topic_closed", "topic_deleted")):
+                raise
+            log.warning("cannot write in topic %s (%s): writing in the group", chat_id, exc)
+            self._topic_gone.add(chat_id)
+            return await send(None)
 
     def current_ref(self, chat_id: str, ref: str) -> str:
         """The message that stands for ``ref`` now (a deleted group message is posted again)."""
@@ -346,12 +374,15 @@ class TelegramPresenter:
     async def post(self, chat_id: str, text: str) -> None:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
         if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`)."""
-        chat, topic = _where(chat_id)
+        chat = _where(chat_id)[0]
         target = self._migrated.get(chat, chat)
         try:
             try:
-                await self.app.bot.send_message(
-                    target, fit(text, MAX_TEXT), message_thread_id=topic
+                await self._in_topic(
+                    chat_id,
+                    lambda topic: self.app.bot.send_message(
+                        target, fit(text, MAX_TEXT), message_thread_id=topic
+                    ),
                 )
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
@@ -363,14 +394,19 @@ class TelegramPresenter:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
         as multipart), in a group's new chat if it moved; a refusal (a group that forbids
         photos) is logged in one line and skipped. In a forum topic as :meth:`post`."""
-        chat, topic = _where(chat_id)
+        chat = _where(chat_id)[0]
         target = self._migrated.get(chat, chat)
         caption = fit(caption, MAX_CAPTION)
         try:
             try:
-                photo = InputFile(png, filename="showdown.png")
-                await self.app.bot.send_photo(
-                    target, photo, caption=caption, message_thread_id=topic
+                await self._in_topic(
+                    chat_id,
+                    lambda topic: self.app.bot.send_photo(
+                        target,
+                        InputFile(png, filename="showdown.png"),
+                        caption=caption,
+                        message_thread_id=topic,
+                    ),
                 )
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
@@ -426,13 +462,21 @@ def _anonymous_admin(update: Update) -> bool:
     )
 
 
+#: the ``message_thread_id`` of a forum's General topic, which Telegram refuses in a send
+#: (400 "message thread not found"): its messages are sent without one
+GENERAL_TOPIC = 1
+
+
 def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
     """Where an update came from; with its ``message``, the forum topic it was written in (a
     table opened there posts its messages there)."""
     private = chat.type == ChatType.PRIVATE
     topic = None
-    if message is not None and message.is_topic_message and message.message_thread_id:
-        topic = str(message.message_thread_id)
+    thread = message.message_thread_id if message is not None else None
+    # a reply in a group without topics, or in a forum's General topic, has a thread (its
+    # first message's id) but is no topic message; General (thread 1) takes no thread id
+    if message is not None and message.is_topic_message and thread and thread != GENERAL_TOPIC:
+        topic = str(thread)
     return ChatRef(PLATFORM, str(chat.id), str(chat.id), chat.title or "", private, topic)
 
 

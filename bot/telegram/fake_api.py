@@ -116,6 +116,13 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
         self.muted_in: set[int] = set()  # groups where the bot may not send messages
+        #: forum topics an admin closed, ``(chat, topic)``: a send there is refused with
+        #: ``TOPIC_CLOSED`` (a bot without the right to manage topics)
+        self.closed_topics: set[tuple[int, int]] = set()
+        #: forum topics an admin deleted, ``(chat, topic)``: a send there is refused with
+        #: ``message thread not found``, as Telegram refuses ``message_thread_id`` 1 (the
+        #: General topic is written to without one)
+        self.deleted_topics: set[tuple[int, int]] = set()
         self.photos: list[Photo] = []  # every sendPhoto that was accepted, in order
         self._updates: list[dict[str, Any]] = []
         self.pushed: dict[int, dict[str, Any]] = {}  # update_id → every update pushed
@@ -351,8 +358,15 @@ class FakeTelegram:
     def _topic(self, chat_id: int, p: dict[str, Any], msg: dict[str, Any]) -> None:
         """A message sent to a forum topic (``message_thread_id``, or a reply to a message in
         one: Telegram keeps a reply in its message's topic) carries the topic as Telegram's
-        do; :meth:`topic_of` reads it."""
+        do; :meth:`topic_of` reads it. A topic that was deleted (or ``1``, the General
+        topic, which Telegram refuses as a ``message_thread_id``) or closed is refused."""
         topic = p.get("message_thread_id")
+        if topic is not None:
+            where = (chat_id, int(topic))
+            if int(topic) == 1 or where in self.deleted_topics:
+                raise _ApiError(400, "Bad Request: message thread not found")
+            if where in self.closed_topics:
+                raise _ApiError(400, "Bad Request: TOPIC_CLOSED")
         if topic is None:
             rp = p.get("reply_parameters") or {}
             target = rp.get("message_id") or p.get("reply_to_message_id")

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import random
 from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -354,3 +355,136 @@ async def test_route_key_of_a_start_with_an_odd_table_number_is_the_private_chat
     for arg in ("t²", "t" + "9" * 40, "t٣"):
         start = {"message_id": 1, "date": 0, "from": user, "chat": private, "text": f"/start {arg}"}
         assert await route_key(store, {"message": start}) == "telegram:7"
+
+
+async def test_a_group_upgrade_is_routed_to_the_worker_serving_its_table() -> None:
+    """A group upgraded to a supergroup: Telegram writes ``migrate_to_chat_id`` in the old
+    chat and ``migrate_from_chat_id`` in the new one. The second was routed by its chat (the
+    new id, which nobody held): the worker rendezvous hashing picked took it, moved the
+    chat in the store, and with it the lease of the worker serving the table, whose own
+    table kept the old id: its renewal failed and the table was dropped until a takeover.
+    Both messages now go to the old chat's worker, which moves its table along."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    service, _ = _service(store, clock)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=5.0)
+    await worker.start()
+    try:
+        assert await worker.claim(KEY)
+        await service.new_table(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+        user = {"id": 1, "is_bot": False, "first_name": "A"}
+        new = {"id": -100777, "type": "supergroup", "title": "Friends"}
+        old = {"id": -100, "type": "group", "title": "Friends"}
+        base = {"message_id": 1, "date": 0, "from": user}
+        came = {"message": {**base, "chat": new, "migrate_from_chat_id": -100}}
+        went = {"message": {**base, "chat": old, "migrate_to_chat_id": -100777}}
+        assert await route_key(store, came) == KEY
+        assert await route_key(store, went) == KEY
+        # the worker holding the old chat follows it: its table and lease move together
+        assert await service.migrate_chat("telegram", "-100", "-100777")
+        await worker.tick()
+        assert t.chat_id == "-100777" and t.id in service.tables
+        assert await store.lease_owner(lease_key("telegram", "-100777")) == "w1"
+    finally:
+        await worker.stop()
+
+
+async def test_one_chat_s_updates_are_forwarded_one_at_a_time_in_order() -> None:
+    """The router forwards one chat's updates one after the other. Its per-chat lock was
+    dropped when it looked free: an update routed while the one before was finishing got the
+    lock about to be dropped, the next one a new lock, and the two were forwarded at once
+    (a press could reach the worker before the press before it)."""
+    store = MemoryStore()
+    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
+    gates = {n: asyncio.Event() for n in (1, 2, 3)}
+    running: list[int] = []
+    overlaps: list[tuple[int, ...]] = []
+
+    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
+        n = int(data["update_id"])
+        if running:
+            overlaps.append((*running, n))
+        running.append(n)
+        await gates[n].wait()
+        running.remove(n)
+        return True
+
+    router.forward = forward  # type: ignore[method-assign]
+    consumer = asyncio.create_task(router._consume())
+
+    def update(n: int) -> tuple[dict[str, Any], bytes, asyncio.Future[bool]]:
+        data = {"update_id": n, "message": {"message_id": n, "date": 0, "chat": {"id": -100}}}
+        return data, b"", asyncio.get_running_loop().create_future()
+
+    try:
+        router._queue.put_nowait(update(1))
+        await _until(lambda: running == [1])
+        router._queue.put_nowait(update(2))  # routed while update 1 finishes
+        gates[1].set()
+        await _until(lambda: running == [2])
+        router._queue.put_nowait(update(3))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert running == [2] and overlaps == []  # 3 waits for 2
+        gates[2].set()
+        await _until(lambda: running == [3])
+        gates[3].set()
+        await _until(lambda: not running and not router._order)
+        assert overlaps == []
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer
+
+
+async def test_a_new_supergroup_s_updates_wait_for_the_upgrade_to_reach_the_table() -> None:
+    """A group upgraded to a supergroup: the upgrade message goes to the old chat's worker,
+    which moves the table (and its lease) to the new chat. A player's command typed in the
+    new chat right after was forwarded at the same time, to whichever worker rendezvous
+    hashing gave the new chat (nobody held it yet): that worker took the new chat, found no
+    table and answered so, and kept the chat for a while after the move took its lease.
+    The new chat's updates now go once the upgrade is through."""
+    store = MemoryStore()
+    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
+    gates = {n: asyncio.Event() for n in (1, 2, 3)}
+    started: list[tuple[int, str]] = []
+    running: list[int] = []
+
+    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
+        n = int(data["update_id"])
+        started.append((n, key))
+        running.append(n)
+        await gates[n].wait()
+        running.remove(n)
+        return True
+
+    router.forward = forward  # type: ignore[method-assign]
+    consumer = asyncio.create_task(router._consume())
+    new = {"id": -100777, "type": "supergroup"}
+
+    def update(n: int, **fields: Any) -> tuple[dict[str, Any], bytes, asyncio.Future[bool]]:
+        msg = {"message_id": n, "date": 0, "chat": new, **fields}
+        return {"update_id": n, "message": msg}, b"", asyncio.get_running_loop().create_future()
+
+    try:
+        router._queue.put_nowait(update(1, migrate_from_chat_id=-100))
+        router._queue.put_nowait(update(2, text="/join"))
+        await _until(lambda: running == [1])
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert started == [(1, KEY)]  # the /join waits for the upgrade
+        gates[1].set()
+        await _until(lambda: running == [2])
+        assert started[1] == (2, "telegram:-100777")
+        gates[2].set()
+        router._queue.put_nowait(update(3, text="/ready"))
+        gates[3].set()
+        await _until(lambda: not router._order and len(started) == 3)
+        assert not router._after
+    finally:
+        consumer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await consumer

@@ -551,3 +551,90 @@ async def test_a_table_opened_in_a_forum_topic_writes_there(tmp_path: Path) -> N
             mid = int(c.result["message_id"]) if c.result else None
             assert mid is not None and w.fake.topic_of(GROUP_ID, mid) == 45, c
         assert LiveTable.from_json(t.to_json(), 0.0).topic == "45"
+
+
+async def test_a_table_whose_forum_topic_is_closed_or_deleted_writes_in_the_group(
+    tmp_path: Path,
+) -> None:
+    """Admins close (or delete) the forum topic a table was opened in: Telegram refuses every
+    send there (400 ``TOPIC_CLOSED`` / ``message thread not found``). The table's notices,
+    showdown picture and next table message were lost for good (logged, the group saw
+    nothing); they now go to the group itself (its General topic)."""
+    for gone in ("closed", "deleted"):
+        (tmp_path / gone).mkdir()
+        async with world(tmp_path / gone) as w:
+            w.fake.started_users.update({ALICE.id, BOB.id})
+            await w.say(ALICE, "/newtable", topic=45)
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, "j")).get("show_alert")
+            topics = w.fake.closed_topics if gone == "closed" else w.fake.deleted_topics
+            topics.add((GROUP_ID, 45))
+            start = len(w.fake.calls)
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, "r")).get("show_alert")
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            sent = [
+                c for c in w.fake.calls[start:]
+                if c.method in ("sendMessage", "sendPhoto")
+                and int(c.params["chat_id"]) == GROUP_ID and c.result
+            ]  # fmt: skip
+            assert any(c.method == "sendPhoto" for c in sent), gone  # the showdown picture
+            assert any(c.method == "sendMessage" for c in sent), gone
+            for c in sent:
+                assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) is None
+
+
+def test_only_a_forum_topic_other_than_general_is_a_table_s_topic() -> None:
+    """The thread a group message names is a table's forum topic only for a topic message
+    outside General: Telegram gives a reply in a group without topics (or in a forum's
+    General topic) the thread of its first message, without ``is_topic_message``, and the
+    General topic's id, 1, is refused in a send ("message thread not found")."""
+    from datetime import UTC, datetime
+
+    from telegram import Chat, Message
+
+    from bot.telegram.adapter import _chat
+
+    group = Chat(GROUP_ID, "supergroup", title="Friends", is_forum=True)
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def where(thread: int | None, topic_message: bool | None) -> str | None:
+        msg = Message(
+            7, when, group, text="/newtable", message_thread_id=thread,
+            is_topic_message=topic_message,
+        )  # fmt: skip
+        return _chat(group, msg).topic
+
+    assert where(45, True) == "45"
+    assert where(None, None) is None
+    assert where(6, None) is None  # a reply: the thread of the message replied to
+    assert where(1, True) is None  # General
+    assert _chat(group).topic is None
+
+
+async def test_a_deleted_table_message_in_a_forum_topic_is_posted_again_there(
+    tmp_path: Path,
+) -> None:
+    """The table message of a table opened in a forum topic, deleted mid-hand, is posted
+    again in that topic (not in General) and edited there from then on."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable", topic=45)
+        for action in ("j", "r"):
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, action)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.group_ref is not None
+        old = int(t.group_ref)
+        w.fake.delete(GROUP_ID, old)
+        start = len(w.fake.calls)
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.adapter.presenter.flush()
+        again = [
+            c for c in w.fake.calls[start:]
+            if c.method == "sendMessage" and int(c.params["chat_id"]) == GROUP_ID and c.result
+        ]  # fmt: skip
+        assert again, "the table message was not posted again"
+        for c in again:
+            assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) == 45
