@@ -126,6 +126,10 @@ class Presenter(Protocol):
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
 
+    def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
+        """A URL that shows the members of ``community`` the message ``ref`` of ``chat_id``
+        (a table message, :attr:`LiveTable.group_chat`), if the platform has one."""
+
     def plain_text(self, text: str) -> str:
         """``text`` as this platform's messages show it, without the escapes its names got
         for them (a Discord name's markdown escapes): what a picture draws."""

@@ -410,6 +410,12 @@ class DiscordPresenter:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""
         return plain_of(text)
 
+    def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
+        """``https://discord.com/channels/<guild>/<channel>/<message>`` (the message posted
+        again if the first was deleted)."""
+        message = self._moved.get((chat_id, ref), ref)
+        return f"https://discord.com/channels/{community}/{chat_id}/{message}"
+
     def private_link(self, table_id: int) -> str | None:
         """Discord has no deep link into a DM: ``None``, so the table message carries a
         "🂠 My cards" button instead (it answers with an ephemeral hand)."""

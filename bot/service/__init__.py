@@ -233,8 +233,10 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
-        if existing is not None:
-            return Reply(tr(lang, "reply.table_exists", table=existing.id), alert=True)
+        if existing is not None:  # (in a forum, it may be in another topic: its link)
+            text = tr(lang, "reply.table_exists", table=existing.id)
+            link = self.rt.table_link(existing)
+            return Reply(text + ("\n" + link if link else ""), alert=True)
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:

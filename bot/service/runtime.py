@@ -157,6 +157,14 @@ class Runtime:
         """The adapter that shows this table's messages."""
         return self.presenters.get(t.platform)
 
+    def table_link(self, t: LiveTable) -> str | None:
+        """A URL that shows the table message to the chat's members, if the platform has
+        one (:meth:`~bot.model.Presenter.message_link`)."""
+        p = self.presenter(t)
+        if p is None or t.group_ref is None:
+            return None
+        return p.message_link(t.community_ext, t.group_chat, t.group_ref)
+
     def plain_text(self, platform: str, text: str) -> str:
         """``text`` (names as the platform's messages show them) as a picture draws it
         (:meth:`~bot.model.Presenter.plain_text`; unchanged without that platform)."""

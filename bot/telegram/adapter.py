@@ -420,6 +420,17 @@ class TelegramPresenter:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
         return f"https://t.me/{self.username}?start=t{table_id}" if self.username else None
 
+    def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
+        """``https://t.me/c/<id>[/<topic>]/<message>``: a supergroup's message, for its
+        members (a basic group's messages have no link: ``None``)."""
+        chat, topic = _where(chat_id)
+        chat = self._migrated.get(chat, chat)
+        if not chat.startswith("-100"):
+            return None
+        ref = self.current_ref(chat_id, ref)
+        where = f"/{topic}" if topic is not None and chat_id not in self._topic_gone else ""
+        return f"https://t.me/c/{chat[4:]}{where}/{ref}"
+
     def plain_text(self, text: str) -> str:
         """Telegram messages are plain text: names are never escaped."""
         return text

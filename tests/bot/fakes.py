@@ -86,6 +86,9 @@ class FakePresenter:
     def private_link(self, table_id: int) -> str | None:
         return self.link.format(table=table_id) if self.link else None
 
+    def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
+        return None
+
     def plain_text(self, text: str) -> str:
         return text
 

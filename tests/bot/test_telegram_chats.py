@@ -13,6 +13,7 @@ from bot.model import ChatRef
 from bot.screens import Payload
 from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
@@ -638,3 +639,17 @@ async def test_a_deleted_table_message_in_a_forum_topic_is_posted_again_there(
         assert again, "the table message was not posted again"
         for c in again:
             assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) == 45
+
+
+async def test_a_second_table_asked_for_in_another_topic_links_the_open_one(
+    tmp_path: Path,
+) -> None:
+    """A forum group has one table, opened in topic 45: ``/newtable`` typed in topic 46 was
+    refused with "this chat already has an open table (#1)", and the players of topic 46
+    could not see where. The refusal now links the table message, in its topic."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable", topic=45)
+        table = w.table_message()
+        reply = await w.say(BOB, "/newtable", topic=46)
+        assert reply["text"].endswith(f"\nhttps://t.me/c/1/45/{table['message_id']}"), reply
+        assert tr("ru", "reply.table_exists", table=1) in reply["text"]

@@ -646,3 +646,17 @@ async def test_a_pressed_hand_message_is_written_once_by_the_answer(tmp_path: Pa
                 presses[user.id] += 1
         assert presses[ALICE.id] >= 10 and presses[BOB.id] >= 10
         assert t.hand_no == 2
+
+
+async def test_a_second_table_is_refused_with_a_link_to_the_open_one(tmp_path: Path) -> None:
+    """``/ofc new`` where a table is open: the refusal links the table message."""
+    from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID
+
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        t = w.table()
+        assert t.group_ref is not None
+        reply = await w.slash(BOB, "new")
+        assert reply["flags"] & EPHEMERAL
+        link = f"https://discord.com/channels/{GUILD_ID}/{CHANNEL_ID}/{t.group_ref}"
+        assert reply["content"].endswith(link) and f"#{t.id}" in reply["content"], reply
