@@ -20,6 +20,7 @@ from typing import Any
 from game.errors import GameError
 from game.hand import HandResult
 from game.options import RuleOptions
+from game.settlement import settle
 
 __all__ = ["HandPlan", "MatchState"]
 
@@ -125,6 +126,7 @@ class MatchState:
         result: HandResult,
         plan: HandPlan | None = None,
         owners: Mapping[int, int] | None = None,
+        stacks: Mapping[int, int] | None = None,
     ) -> MatchState:
         """The state after a hand: Fantasyland earned (R6), match and round bookkeeping (R6.6,
         R8.3), settlement due and sit-outs (R8.6).
@@ -132,6 +134,10 @@ class MatchState:
         :param plan: the hand's plan; when given, :meth:`begin` is applied first.
         :param owners: board seat → table seat with double boxes (R4.2): Fantasyland is then
             earned per board and planned for the boards of the players still seated.
+        :param stacks: table seat → stack (kush) before this hand's settlement. With
+            ``settle_per_round`` the round's points are due at once, before the round ends, when
+            settling them now would find a payer's stack too small (R8.3, seed 001; R8.4 cap);
+            without ``stacks`` they wait for the end of the round.
         """
         state = self.begin(plan) if plan is not None else self
         if plan is None and state.button is None:
@@ -144,8 +150,9 @@ class MatchState:
         if state.options.settle_per_round:
             pending = _merge(state.round_pairs, result.pairs)
             round_over = match_over and matches >= len(state.match_seats)
-            due = pending if round_over else ()
-            round_pairs: tuple[tuple[int, int, int], ...] = () if round_over else pending
+            early = not round_over and _uncovered(pending, stacks, owners, state.options)
+            due = pending if round_over or early else ()
+            round_pairs: tuple[tuple[int, int, int], ...] = () if round_over or early else pending
             if round_over:
                 matches = 0
         else:
@@ -211,6 +218,23 @@ class MatchState:
             bool(data.get("match_over", True)),
             owners={int(k): int(v) for k, v in dict(data.get("owners") or {}).items()},
         )
+
+
+def _uncovered(
+    pairs: Sequence[tuple[int, int, int]],
+    stacks: Mapping[int, int] | None,
+    owners: Mapping[int, int] | None,
+    options: RuleOptions,
+) -> bool:
+    """Whether settling ``pairs`` (board seats, merged per player through ``owners``) now, in
+    their order, would cap a transfer because the payer's stack cannot cover it (R8.3, R8.4).
+    Pairs with a seat missing from ``stacks`` (a player gone) are left out."""
+    if not stacks:
+        return False
+    own = owners or {}
+    merged = _merge((), [(own.get(a, a), own.get(b, b), p) for a, b, p in pairs])
+    known = [(a, b, p) for a, b, p in merged if a != b and a in stacks and b in stacks]
+    return any(t.capped for t in settle(known, stacks, options.kush_per_point).transfers)
 
 
 def _merge(

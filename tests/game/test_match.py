@@ -99,6 +99,27 @@ def test_r8_3_settlement_per_hand_or_per_round() -> None:
     assert state.round_pairs == ()
 
 
+def test_r8_3_round_points_an_opponent_cannot_cover_are_settled_early() -> None:
+    """R8.3 (seed 001: «если оппонент не имеет достаточно фишек для расчета»): under
+    ``settle_per_round`` the points of the unfinished round are due at once when settling them
+    now would find a payer's stack too small (R8.4 cap); otherwise they wait for the round."""
+    opts = RuleOptions(settle_per_round=True, kush_per_point=2)
+    pairs = ((0, 1, 5), (0, 2, -3), (1, 2, 2))
+    state = MatchState.new(opts)
+    plan = state.next_hand([0, 1, 2])
+    # seat 1 owes 5 points = 10 kush and has 10: covered, the round goes on
+    state = state.after_hand(result((0, 1, 2), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == () and state.round_pairs == pairs and state.matches == 1
+    plan = state.next_hand([0, 1, 2])
+    # now seat 1 owes 10 points = 20 kush (less 8 it wins from seat 2) with a stack of 10
+    state = state.after_hand(result((1, 2, 0), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == ((0, 1, 10), (0, 2, -6), (1, 2, 4))
+    assert state.round_pairs == () and state.matches == 2  # the round itself goes on
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((2, 0, 1), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == pairs and state.matches == 0  # the round's end settles the rest
+
+
 def test_too_few_players_and_json_round_trip() -> None:
     state = MatchState.new(RuleOptions())
     with pytest.raises(GameError):
