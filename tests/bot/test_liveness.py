@@ -199,3 +199,25 @@ async def test_r7_5_the_time_to_claim_does_not_run_while_the_bot_is_down(env) ->
     back = LiveTable.from_json(snap, clock.now + 100)
     assert back.reveal is not None and back.reveal["claim"]["deadline"] == clock.now + 120
     assert claim["deadline"] == clock.now + 20  # the snapshot itself is not changed
+
+
+async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the_bank() -> None:
+    """R8.5: with ``time_bank_refill_per_match`` 20 the bank gets 20 s back after a match,
+    never more than ``time_bank_seconds`` (60): a player who spent 30 s of it has 50 s at the
+    next hand, the other keeps 60. (Default 0: nothing comes back, see the R8.6 test above.)"""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["time_bank_refill_per_match", "20"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    slow = t.seats[t.hand.to_act[0]]
+    clock.now += 150  # the budget (120 s) and 30 s of the bank
+    while t.hand is not None and t.hand_no == 1:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.match_over and t.hand is None
+    fast = next(s for s in t.seats.values() if s is not slow)
+    assert (slow.bank, fast.bank) == (50.0, 60.0)
