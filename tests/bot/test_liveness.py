@@ -3,6 +3,7 @@ the in-memory store, a hand-moved clock and timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bot.model import LiveTable, Phase
@@ -221,3 +222,32 @@ async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the
     assert t.match is not None and t.match.match_over and t.hand is None
     fast = next(s for s in t.seats.values() if s is not slow)
     assert (slow.bank, fast.bank) == (50.0, 60.0)
+
+
+async def test_r8_5_a_fantasyland_arrangement_has_its_own_budget() -> None:
+    """R8.5: the player dealt a Fantasyland hand gets ``fantasyland_seconds`` (90 here) for
+    it, the ordinary player ``hand_seconds`` (100 here); both keep their banks."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    for name, value in (("fantasyland_seconds", "90"), ("hand_seconds", "100")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert {s: c.budget for s, c in t.clocks.items()} == {0: 100.0, 1: 100.0}
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={1: 14}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand.is_fantasyland(1) and not t.hand.is_fantasyland(0)
+    assert {s: (c.budget, c.bank) for s, c in t.clocks.items()} == {
+        0: (100.0, 60.0),
+        1: (90.0, 60.0),
+    }
