@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.actions import Confirm, Place
@@ -40,6 +42,31 @@ def test_r4_1_classic_ofc_four_players_five_then_eight_single_cards() -> None:
         assert r.board.is_complete and hand.discards_of(r.seat) == ()
     assert sum(r.points for r in hand.result.seats) == 0
     assert len(hand.result.pairs) == 6
+
+
+def test_r4_1_classic_placements_open_in_turn_or_all_at_once_with_simultaneous_streets() -> None:
+    """R4.1: the five cards are placed openly by each player in turn (public once confirmed,
+    while the next player acts); with ``simultaneous_streets`` every player places at once and
+    the placements are shown when the last one confirms, street by street."""
+    hand = Hand(HandSetup.deal(OFC, (0, 1, 2), 2, seed=7))
+    play_turn(hand, 0)
+    assert hand.to_act == (1,)
+    assert (
+        len(list(hand.view(None).seat(0).board.cards())) == 5 and hand.view(1).seat(0).hidden == 0
+    )
+    both = Hand(HandSetup.deal(replace(OFC, simultaneous_streets=True), (0, 1, 2), 2, seed=7))
+    assert both.to_act == (0, 1, 2)
+    for seat in (0, 1):
+        play_turn(both, seat)
+        assert (
+            both.view(None).seat(seat).hidden == 5
+            and list(both.view(2).seat(0).board.cards()) == []
+        )
+    play_turn(both, 2)
+    assert [len(list(both.view(None).seat(s).board.cards())) for s in (0, 1, 2)] == [5, 5, 5]
+    assert both.to_act == (0, 1, 2) and len(both.current_cards(1)) == 1
+    play_out(both)
+    assert both.result is not None and all(r.board.is_complete for r in both.result.seats)
 
 
 def test_r5_3_classic_scores_two_per_row_by_default_and_one_six_on_request() -> None:
