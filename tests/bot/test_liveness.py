@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.model import LiveTable, Phase
+from bot.model import ChatRef, LiveTable, Phase
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -251,3 +251,26 @@ async def test_r8_5_a_fantasyland_arrangement_has_its_own_budget() -> None:
         0: (100.0, 60.0),
         1: (90.0, 60.0),
     }
+
+
+async def test_r8_6_the_time_bank_refills_at_another_table(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6: a player who spent half the bank and left sits down with a full bank (60 s) at a
+    table in another group, while rejoining the first table gives back only what was left."""
+    service, _presenter, _store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
+    clock.now += 150  # the budget (120 s) and 30 s of the bank
+    await service.leave(GROUP, actor)
+    while t.hand is not None:
+        clock.now += 181
+        await service.run_due()
+    assert t.seat_of(actor.user_id) is None
+    other = ChatRef("telegram", "-200", "-200", "Others")
+    assert not (await service.new_table(other, actor)).alert
+    assert not (await service.join(other, actor)).alert
+    elsewhere = service.table_in(other)
+    assert elsewhere is not None and elsewhere is not t
+    seat = elsewhere.seat_of(actor.user_id)
+    assert seat is not None and seat.bank == 60.0
