@@ -90,12 +90,11 @@ def fantasyland_cards(
     base/base+1/base+2/base+3 cards, base being 14 in Pineapple and 13 in classic OFC.
     Staying (R6.4): a player who played this hand in Fantasyland needs trips on top or quads or
     better on bottom (or, with ``stay_on_full_house_middle``, a full house or better in middle)
-    and gets the base count again. Strengths are packed (see :mod:`game.evaluator`).
+    and gets the base count again. With ``heads_up_double_boxes`` each board earns it on its
+    own (R4.2). Strengths are packed (see :mod:`game.evaluator`).
     """
     if not options.fantasyland or options.game is GameKind.CHINESE:
         return 0
-    if options.heads_up_double_boxes:
-        return 0  # interpretation: the seeds define no Fantasyland for two boards each (R4.2)
     base = options.fantasyland_base_cards
     top_cat = top >> 20
     if in_fantasyland:

@@ -20,6 +20,7 @@ from typing import Any
 from game.errors import GameError
 from game.hand import HandResult
 from game.options import RuleOptions
+from game.settlement import settle
 
 __all__ = ["HandPlan", "MatchState"]
 
@@ -60,7 +61,8 @@ class MatchState:
     :ivar matches: matches completed in the current round of the button (R8.3).
     :ivar round_pairs: points waiting for settlement under ``settle_per_round``.
     :ivar sit_out_after_match: seats that timed out in this match (R8.6).
-    :ivar due: pairs to settle now (``(a, b, points)``, R5.7 order), set by :meth:`after_hand`.
+    :ivar due: pairs to settle now (``(a, b, points)`` between table seats, R5.7 order), set by
+        :meth:`after_hand`; ``round_pairs`` too are between table seats (R4.2, R8.3).
     :ivar match_over: the last hand ended its match.
     :ivar to_sit_out: seats to move to sit-out now (R8.6), set when a match ends.
     :ivar owners: board seat → table seat of the last hand when they differ (double boxes,
@@ -125,6 +127,7 @@ class MatchState:
         result: HandResult,
         plan: HandPlan | None = None,
         owners: Mapping[int, int] | None = None,
+        stacks: Mapping[int, int] | None = None,
     ) -> MatchState:
         """The state after a hand: Fantasyland earned (R6), match and round bookkeeping (R6.6,
         R8.3), settlement due and sit-outs (R8.6).
@@ -132,6 +135,10 @@ class MatchState:
         :param plan: the hand's plan; when given, :meth:`begin` is applied first.
         :param owners: board seat → table seat with double boxes (R4.2): Fantasyland is then
             earned per board and planned for the boards of the players still seated.
+        :param stacks: table seat → stack (kush) before this hand's settlement. With
+            ``settle_per_round`` the round's points are due at once, before the round ends, when
+            settling them now would find a payer's stack too small (R8.3, seed 001; R8.4 cap);
+            without ``stacks`` they wait for the end of the round.
         """
         state = self.begin(plan) if plan is not None else self
         if plan is None and state.button is None:
@@ -141,15 +148,17 @@ class MatchState:
         sit_out = state.sit_out_after_match | timed_out
         match_over = not fl
         matches = state.matches + (1 if match_over else 0)
+        pairs = _player_pairs(result.pairs, owners or {})
         if state.options.settle_per_round:
-            pending = _merge(state.round_pairs, result.pairs)
+            pending = _merge(state.round_pairs, pairs)
             round_over = match_over and matches >= len(state.match_seats)
-            due = pending if round_over else ()
-            round_pairs: tuple[tuple[int, int, int], ...] = () if round_over else pending
+            early = not round_over and _uncovered(pending, stacks, state.options)
+            due = pending if round_over or early else ()
+            round_pairs: tuple[tuple[int, int, int], ...] = () if round_over or early else pending
             if round_over:
                 matches = 0
         else:
-            due, round_pairs = result.pairs, ()
+            due, round_pairs = pairs, ()
             if match_over and matches >= len(state.match_seats):
                 matches = 0
         return replace(
@@ -211,6 +220,32 @@ class MatchState:
             bool(data.get("match_over", True)),
             owners={int(k): int(v) for k, v in dict(data.get("owners") or {}).items()},
         )
+
+
+def _player_pairs(
+    pairs: Sequence[tuple[int, int, int]], owners: Mapping[int, int]
+) -> tuple[tuple[int, int, int], ...]:
+    """A hand's pairwise points between table seats: with double boxes (R4.2) the pairs of
+    board seats merged per player (a board seat ``10p + k`` or ``1`` is not that table seat);
+    a player's boards are never scored against each other. Without ``owners``: as given."""
+    if not owners:
+        return tuple(pairs)
+    own = [(owners.get(a, a), owners.get(b, b), p) for a, b, p in pairs]
+    return _merge((), [(a, b, p) for a, b, p in own if a != b])
+
+
+def _uncovered(
+    pairs: Sequence[tuple[int, int, int]],
+    stacks: Mapping[int, int] | None,
+    options: RuleOptions,
+) -> bool:
+    """Whether settling ``pairs`` (table seats) now, in their order, would cap a transfer
+    because the payer's stack cannot cover it (R8.3, R8.4). Pairs with a seat missing from
+    ``stacks`` (a player gone) are left out."""
+    if not stacks:
+        return False
+    known = [(a, b, p) for a, b, p in pairs if a in stacks and b in stacks]
+    return any(t.capped for t in settle(known, stacks, options.kush_per_point).transfers)
 
 
 def _merge(

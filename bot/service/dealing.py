@@ -213,10 +213,11 @@ def player_pairs(t: LiveTable, pairs: Sequence[tuple[int, int, int]]) -> list[tu
 def settle_pairs(
     t: LiveTable, order: Sequence[int], pairs: Sequence[tuple[int, int, int]]
 ) -> dict[int, int]:
-    """Kush deltas of table seats for pairwise points of board seats (R8.4, R5.7): pairs of
-    double boxes (R4.2) are merged per player first; pairs with a player no longer seated are
-    dropped."""
-    merged = {(a, b): p for a, b, p in player_pairs(t, pairs) if a in t.seats and b in t.seats}
+    """Kush deltas of table seats for pairwise points of table seats (R8.4, R5.7; the core's
+    ``MatchState.due`` and ``round_pairs`` already merge the boards of double boxes per
+    player, R4.2); ``order`` may name board seats of the hand. Pairs with a player no longer
+    seated are dropped."""
+    merged = {(a, b): p for a, b, p in pairs if a in t.seats and b in t.seats}
     if not merged:
         return {}
     owners_in_order = list(dict.fromkeys(t.owner(s) for s in order))

@@ -51,7 +51,10 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     settled (every hand, or at the end of a round with ``settle_per_round``, R8.3)."""
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
-    t.match = t.match.after_hand(hand.result, owners=t.owners)
+    # the round's points are settled early when a stack could not cover them (R8.3); chips
+    # of a tournament are settled every hand (R8.7)
+    stacks = {s: st.stack for s, st in t.seats.items()} if t.tournament is None else None
+    t.match = t.match.after_hand(hand.result, owners=t.owners, stacks=stacks)
     keep_banks(t)
     if t.tournament is not None:  # chips, not kush (R8.7)
         # board seats of double boxes (R4.2) are not the core's seats: points per player

@@ -3,9 +3,10 @@ the in-memory store, a hand-moved clock and timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
-from bot.model import LiveTable, Phase
+from bot.model import ChatRef, LiveTable, Phase
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -199,3 +200,77 @@ async def test_r7_5_the_time_to_claim_does_not_run_while_the_bot_is_down(env) ->
     back = LiveTable.from_json(snap, clock.now + 100)
     assert back.reveal is not None and back.reveal["claim"]["deadline"] == clock.now + 120
     assert claim["deadline"] == clock.now + 20  # the snapshot itself is not changed
+
+
+async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the_bank() -> None:
+    """R8.5: with ``time_bank_refill_per_match`` 20 the bank gets 20 s back after a match,
+    never more than ``time_bank_seconds`` (60): a player who spent 30 s of it has 50 s at the
+    next hand, the other keeps 60. (Default 0: nothing comes back, see the R8.6 test above.)"""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["time_bank_refill_per_match", "20"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    slow = t.seats[t.hand.to_act[0]]
+    clock.now += 150  # the budget (120 s) and 30 s of the bank
+    while t.hand is not None and t.hand_no == 1:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.match_over and t.hand is None
+    fast = next(s for s in t.seats.values() if s is not slow)
+    assert (slow.bank, fast.bank) == (50.0, 60.0)
+
+
+async def test_r8_5_a_fantasyland_arrangement_has_its_own_budget() -> None:
+    """R8.5: the player dealt a Fantasyland hand gets ``fantasyland_seconds`` (90 here) for
+    it, the ordinary player ``hand_seconds`` (100 here); both keep their banks."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    for name, value in (("fantasyland_seconds", "90"), ("hand_seconds", "100")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert {s: c.budget for s, c in t.clocks.items()} == {0: 100.0, 1: 100.0}
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={1: 14}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand.is_fantasyland(1) and not t.hand.is_fantasyland(0)
+    assert {s: (c.budget, c.bank) for s, c in t.clocks.items()} == {
+        0: (100.0, 60.0),
+        1: (90.0, 60.0),
+    }
+
+
+async def test_r8_6_the_time_bank_refills_at_another_table(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6: a player who spent half the bank and left sits down with a full bank (60 s) at a
+    table in another group, while rejoining the first table gives back only what was left."""
+    service, _presenter, _store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
+    clock.now += 150  # the budget (120 s) and 30 s of the bank
+    await service.leave(GROUP, actor)
+    while t.hand is not None:
+        clock.now += 181
+        await service.run_due()
+    assert t.seat_of(actor.user_id) is None
+    other = ChatRef("telegram", "-200", "-200", "Others")
+    assert not (await service.new_table(other, actor)).alert
+    assert not (await service.join(other, actor)).alert
+    elsewhere = service.table_in(other)
+    assert elsewhere is not None and elsewhere is not t
+    seat = elsewhere.seat_of(actor.user_id)
+    assert seat is not None and seat.bank == 60.0

@@ -3,6 +3,7 @@ store with a recording presenter."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,42 @@ async def test_r4_2_double_boxes_two_boards_each_settled_per_player(env) -> None
     assert sum(stacks.values()) == 400
     showdown = presenter.tables[GROUP.chat_id][-2].text
     assert "Alice ②" in showdown and "Bob ①" in showdown
+
+
+async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles_per_player() -> (
+    None
+):
+    """R4.2/R6: one board of a double-box player plays Fantasyland on its own: the three
+    ordinary boards play the streets first, the Fantasyland board gets 13 cards after them
+    and its player's one clock has the Fantasyland budget (R8.5); points settle per player."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    # Alice's second board (board seat 1, not table seat 1) earned Fantasyland
+    t.match = dataclasses.replace(t.match, fantasyland={1: 13}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and sorted(hand.order) == [0, 1, 10, 11] and t.hand_no == 2
+    assert hand.is_fantasyland(1) and not any(hand.is_fantasyland(s) for s in (0, 10, 11))
+    assert hand.fantasyland_cards_of(1) == 13 and hand.streets_of(1) == 1 and 1 not in hand.to_act
+    assert {s: c.budget for s, c in t.clocks.items()} == {0: 180.0, 1: 120.0}
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert hand.result is not None and hand.result.seat(1).played_fantasyland
+    history = await store.hand_history(t.seats[0].player_id, 2)
+    kush = history[0].result["kush"]
+    assert set(kush) == {"0", "1"} and kush["0"] == -kush["1"]
+    assert sum((await store.stacks(t.id)).values()) == 400
+    assert await check_store(store) == []
 
 
 async def test_r4_3_dummy_board_shown_at_showdown_only(env) -> None:  # type: ignore[no-untyped-def]

@@ -348,6 +348,27 @@ async def test_case5_settle_per_round_settles_the_round_before_a_stack_leaves(ho
     assert await check_store(store) == []
 
 
+async def test_r8_3_round_points_a_stack_cannot_cover_are_settled_after_the_hand() -> None:
+    """settle_per_round (R8.3, seed 001): the round is two matches long, but the first hand's
+    points at 150 kush a point are more than the loser's stack of 200: they are settled at
+    once (capped, R8.4) with the hand, not left owed until the round ends."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    for name, value in (("settle_per_round", "true"), ("kush_per_point", "150")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    assert t.match.round_pairs == () and t.match.matches == 1  # settled, the round goes on
+    # seat 0 won 4 points (600 kush) from seat 1, which had 200
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 400, 1: 0}
+    hands = await store.export_hands(t.id)
+    assert [h["result"]["kush"] for h in hands] == [{"0": 200, "1": -200}]
+    assert await check_store(store) == []
+
+
 @pytest.mark.parametrize("who", ["person", "computer player"])
 async def test_case5_a_stack_not_in_the_hand_leaves_after_it_when_round_points_are_owed(
     who: str,

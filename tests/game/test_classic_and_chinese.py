@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.actions import Confirm, Place
@@ -42,6 +44,31 @@ def test_r4_1_classic_ofc_four_players_five_then_eight_single_cards() -> None:
     assert len(hand.result.pairs) == 6
 
 
+def test_r4_1_classic_placements_open_in_turn_or_all_at_once_with_simultaneous_streets() -> None:
+    """R4.1: the five cards are placed openly by each player in turn (public once confirmed,
+    while the next player acts); with ``simultaneous_streets`` every player places at once and
+    the placements are shown when the last one confirms, street by street."""
+    hand = Hand(HandSetup.deal(OFC, (0, 1, 2), 2, seed=7))
+    play_turn(hand, 0)
+    assert hand.to_act == (1,)
+    assert (
+        len(list(hand.view(None).seat(0).board.cards())) == 5 and hand.view(1).seat(0).hidden == 0
+    )
+    both = Hand(HandSetup.deal(replace(OFC, simultaneous_streets=True), (0, 1, 2), 2, seed=7))
+    assert both.to_act == (0, 1, 2)
+    for seat in (0, 1):
+        play_turn(both, seat)
+        assert (
+            both.view(None).seat(seat).hidden == 5
+            and list(both.view(2).seat(0).board.cards()) == []
+        )
+    play_turn(both, 2)
+    assert [len(list(both.view(None).seat(s).board.cards())) for s in (0, 1, 2)] == [5, 5, 5]
+    assert both.to_act == (0, 1, 2) and len(both.current_cards(1)) == 1
+    play_out(both)
+    assert both.result is not None and all(r.board.is_complete for r in both.result.seats)
+
+
 def test_r5_3_classic_scores_two_per_row_by_default_and_one_six_on_request() -> None:
     a = Board.parse("Kh Kd 4c", "Ac Ad 7h 8h 2c", "As Ah Ks Qd Jd")
     b = Board.parse("Qs 9c 4h", "Qc Qh 3d 5d 6c", "Ts Th 8s 7c 6s")
@@ -72,9 +99,29 @@ def test_r4_2_double_boxes_score_every_board_against_every_opposing_board() -> N
     play_out(hand)
     assert hand.result is not None and len(hand.result.pairs) == 4
     assert all(owners[a] != owners[b] for a, b, _ in hand.result.pairs)
-    assert all(r.fantasyland_cards == 0 for r in hand.result.seats)
     with pytest.raises(GameError):
         HandSetup.deal(OFC, seats, 11, seed=2, owners=owners)  # option off
+
+
+def test_r4_2_each_double_box_board_earns_fantasyland_on_its_own() -> None:
+    """R4.2 (R6.1, R6.4): with ``heads_up_double_boxes`` every board earns Fantasyland on its
+    own (QQ on top: 13 cards; a board that played Fantasyland stays with trips on top), and a
+    classic table with a third player, where the option is still set, plays single boards that
+    earn it as usual."""
+    opts = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    a1 = Board.parse("Qs Qh 7c", "8c 8d 9c 9d Tc", "Ac Ad Ah Kc Kd")
+    a2 = Board.parse("2c 4h 6d", "7d 8h 9h Jc Kh", "As Ks Qc Jd Td")
+    b1 = Board.parse("3s 4s 6h", "7s 7h 8s 9s Qd", "Js Jh Ts Th 6s")
+    b2 = Board.parse("2s 2d 2h", "3c 3d 3h 4c 4d", "5c 5d 5h 5s 6c")
+    s = score_showdown([a1, a2, b1, b2], opts, [False, False, False, True], owners=[0, 0, 1, 1])
+    assert [(p.fouled, p.fantasyland_cards) for p in s.players] == [
+        (False, 13),
+        (False, 0),
+        (False, 0),
+        (False, 13),
+    ]
+    three = score_showdown([a1, a2, b1], opts)
+    assert [p.fantasyland_cards for p in three.players] == [13, 0, 0]
 
 
 def test_r4_3_dummy_board_takes_thirteen_cards_in_order_and_is_never_scored() -> None:

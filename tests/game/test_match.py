@@ -3,6 +3,8 @@ R8.6)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from game.board import Board
@@ -97,6 +99,48 @@ def test_r8_3_settlement_per_hand_or_per_round() -> None:
             assert state.due == ()
     assert state.due == ((0, 1, 15), (0, 2, -9), (1, 2, 6))
     assert state.round_pairs == ()
+
+
+def test_r8_3_round_points_an_opponent_cannot_cover_are_settled_early() -> None:
+    """R8.3 (seed 001: «если оппонент не имеет достаточно фишек для расчета»): under
+    ``settle_per_round`` the points of the unfinished round are due at once when settling them
+    now would find a payer's stack too small (R8.4 cap); otherwise they wait for the round."""
+    opts = RuleOptions(settle_per_round=True, kush_per_point=2)
+    pairs = ((0, 1, 5), (0, 2, -3), (1, 2, 2))
+    state = MatchState.new(opts)
+    plan = state.next_hand([0, 1, 2])
+    # seat 1 owes 5 points = 10 kush and has 10: covered, the round goes on
+    state = state.after_hand(result((0, 1, 2), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == () and state.round_pairs == pairs and state.matches == 1
+    plan = state.next_hand([0, 1, 2])
+    # now seat 1 owes 10 points = 20 kush (less 8 it wins from seat 2) with a stack of 10
+    state = state.after_hand(result((1, 2, 0), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == ((0, 1, 10), (0, 2, -6), (1, 2, 4))
+    assert state.round_pairs == () and state.matches == 2  # the round itself goes on
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((2, 0, 1), pairs=pairs), plan, stacks={0: 50, 1: 10, 2: 50})
+    assert state.due == pairs and state.matches == 0  # the round's end settles the rest
+
+
+def test_r4_2_r8_3_points_of_double_boxes_are_owed_between_players() -> None:
+    """R4.2, R8.3: the points of a double-box hand are due (and kept for the round) between
+    table seats, a player's two boards merged: board seat 1 (the first player's second board)
+    is not table seat 1, so a round that goes on with single boards once a third player sits
+    down still owes them to the right players."""
+    owners = {0: 0, 1: 0, 10: 1, 11: 1}
+    board_pairs = ((0, 10, 3), (0, 11, -1), (1, 10, 2), (1, 11, 0))
+    double = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    state = MatchState.new(double)
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1, 10, 11), pairs=board_pairs), plan, owners)
+    assert state.due == ((0, 1, 4),)
+    state = MatchState.new(replace(double, settle_per_round=True))
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1, 10, 11), pairs=board_pairs), plan, owners)
+    assert state.due == () and state.round_pairs == ((0, 1, 4),)
+    plan = state.next_hand([0, 1, 2])  # a third player: single boards, seats 0, 1, 2
+    state = state.after_hand(result((0, 1, 2), pairs=((0, 1, 1), (0, 2, 2), (1, 2, -1))), plan)
+    assert state.due == () and state.round_pairs == ((0, 1, 5), (0, 2, 2), (1, 2, -1))
 
 
 def test_too_few_players_and_json_round_trip() -> None:
