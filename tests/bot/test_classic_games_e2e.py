@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +98,20 @@ async def to_the_claim(w: World) -> tuple[dict[str, Any], str]:
     return msg, claim
 
 
+@asynccontextmanager
+async def at_the_claim(tmp_path: Path) -> AsyncIterator[tuple[World, dict[str, Any], str]]:
+    """A Chinese Poker table of Alice and Bob (target 5, :func:`chinese_deck`) played to
+    Alice's claim offer after the bottoms (R7.5): the world, the group message offering the
+    claim and its Claim button's data."""
+    deck = chinese_deck(ALICE_13, BOB_13)
+    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
+        await seat(w, [ALICE, BOB], "chinese")
+        msg, claim = await to_the_claim(w)
+        yield w, msg, claim
+
+
 async def test_r7_chinese_game_to_the_target_with_a_claim(tmp_path: Path) -> None:
     deck = chinese_deck(ALICE_13, BOB_13)
     async with world(tmp_path, deck_source=lambda: list(deck)) as w:
@@ -144,12 +160,7 @@ async def test_r7_5_an_edit_refused_with_a_500_is_written_again(tmp_path: Path) 
     the next offer with a 500. The message kept its pause screen, without buttons, for the
     30 s of the new offer: the chance to claim ran out unseen. A 5xx (or a timeout) is now
     written again a second later, and the new offer's Claim works."""
-    deck = chinese_deck(ALICE_13, BOB_13)
-    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
-        await seat(w, [ALICE, BOB], "chinese")
-        msg, claim = await to_the_claim(w)
+    async with at_the_claim(tmp_path) as (w, msg, claim):
         go_on = next(
             b["callback_data"] for b in w.fake.buttons(msg) if b["callback_data"].endswith(":n")
         )

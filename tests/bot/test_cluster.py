@@ -392,27 +392,43 @@ async def test_a_group_upgrade_is_routed_to_the_worker_serving_its_table() -> No
         await worker.stop()
 
 
+class HeldForwards:
+    """A router's forwards held until the test lets each go: update ``n`` waits for
+    ``gates[n]``. Records what started (update, key), what runs now and every overlap (the
+    updates running when another started)."""
+
+    def __init__(self) -> None:
+        self.gates = {n: asyncio.Event() for n in (1, 2, 3)}
+        self.started: list[tuple[int, str]] = []
+        self.running: list[int] = []
+        self.overlaps: list[tuple[int, ...]] = []
+
+    async def __call__(self, key: str, data: Any, body: bytes | None = None) -> bool:
+        n = int(data["update_id"])
+        self.started.append((n, key))
+        if self.running:
+            self.overlaps.append((*self.running, n))
+        self.running.append(n)
+        await self.gates[n].wait()
+        self.running.remove(n)
+        return True
+
+
+def gated_router() -> tuple[Router, HeldForwards]:
+    """A router on an empty store whose forwards are :class:`HeldForwards`."""
+    router = Router(MemoryStore(), ROUTER_TOKEN, "http://127.0.0.1:1/bot")
+    held = HeldForwards()
+    router.forward = held  # type: ignore[method-assign]
+    return router, held
+
+
 async def test_one_chat_s_updates_are_forwarded_one_at_a_time_in_order() -> None:
     """The router forwards one chat's updates one after the other. Its per-chat lock was
     dropped when it looked free: an update routed while the one before was finishing got the
     lock about to be dropped, the next one a new lock, and the two were forwarded at once
     (a press could reach the worker before the press before it)."""
-    store = MemoryStore()
-    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
-    gates = {n: asyncio.Event() for n in (1, 2, 3)}
-    running: list[int] = []
-    overlaps: list[tuple[int, ...]] = []
-
-    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
-        n = int(data["update_id"])
-        if running:
-            overlaps.append((*running, n))
-        running.append(n)
-        await gates[n].wait()
-        running.remove(n)
-        return True
-
-    router.forward = forward  # type: ignore[method-assign]
+    router, held = gated_router()
+    gates, running, overlaps = held.gates, held.running, held.overlaps
     consumer = asyncio.create_task(router._consume())
 
     def update(n: int) -> tuple[dict[str, Any], bytes, asyncio.Future[bool]]:
@@ -447,21 +463,8 @@ async def test_a_new_supergroup_s_updates_wait_for_the_upgrade_to_reach_the_tabl
     hashing gave the new chat (nobody held it yet): that worker took the new chat, found no
     table and answered so, and kept the chat for a while after the move took its lease.
     The new chat's updates now go once the upgrade is through."""
-    store = MemoryStore()
-    router = Router(store, ROUTER_TOKEN, "http://127.0.0.1:1/bot")
-    gates = {n: asyncio.Event() for n in (1, 2, 3)}
-    started: list[tuple[int, str]] = []
-    running: list[int] = []
-
-    async def forward(key: str, data: Any, body: bytes | None = None) -> bool:
-        n = int(data["update_id"])
-        started.append((n, key))
-        running.append(n)
-        await gates[n].wait()
-        running.remove(n)
-        return True
-
-    router.forward = forward  # type: ignore[method-assign]
+    router, held = gated_router()
+    gates, running, started = held.gates, held.running, held.started
     consumer = asyncio.create_task(router._consume())
     new = {"id": -100777, "type": "supergroup"}
 

@@ -17,12 +17,7 @@ from bot.names import units
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from tests.bot.test_classic_games_e2e import (
-    ALICE_13,
-    BOB_13,
-    admin_settings,
-    chinese_deck,
-    seat,
-    to_the_claim,
+    at_the_claim,
 )
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
@@ -109,12 +104,7 @@ async def test_unknown_game_and_open_table_hints(tmp_path: Path) -> None:
 async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Path) -> None:
     """Alice claims after the bottom (6 points: 2 for the box and a bonus of 4); the middle
     and top were never revealed, so her hand counted 6, not the hand's full points."""
-    deck = chinese_deck(ALICE_13, BOB_13)
-    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
-        await seat(w, [ALICE, BOB], "chinese")
-        msg, claim = await to_the_claim(w)
+    async with at_the_claim(tmp_path) as (w, msg, claim):
         answer = await w.press(ALICE, GROUP_ID, msg, claim)
         assert not answer.get("show_alert"), answer
         t = next(iter(w.service.tables.values()))

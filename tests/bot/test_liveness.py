@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from bot.model import ChatRef, LiveTable, Phase
+from bot.model import Actor, ChatRef, LiveTable, Phase
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -14,6 +14,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import configure, new_service
 from tests.bot.test_transitions import player_balance
 
 
@@ -105,18 +106,28 @@ async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: 
     assert await check_store(store) == []
 
 
-async def test_r8_6_leaving_and_rejoining_does_not_refill_the_time_bank(env) -> None:  # type: ignore[no-untyped-def]
-    service, _presenter, _store, clock = env
+async def half_a_bank_spent_and_gone(
+    service: TableService, clock: Clock
+) -> tuple[LiveTable, Actor]:
+    """Alice and Bob seated and dealt; the first to act sleeps through the budget (120 s)
+    and 30 s of the bank, then leaves mid-hand (the move is made for them) and is gone once
+    the hand ends. Returns the table and who left."""
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     sleeper = t.seats[t.hand.to_act[0]]
     actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
-    clock.now += 150  # the budget (120 s) and 30 s of the bank
-    await service.leave(GROUP, actor)  # mid-hand: the move is made for them, they leave after
+    clock.now += 150
+    await service.leave(GROUP, actor)
     while t.hand is not None:
         clock.now += 181
         await service.run_due()
     assert t.seat_of(actor.user_id) is None
+    return t, actor
+
+
+async def test_r8_6_leaving_and_rejoining_does_not_refill_the_time_bank(env) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, _store, clock = env
+    t, actor = await half_a_bank_spent_and_gone(service, clock)
     assert not (await service.join(GROUP, actor)).alert
     seat = t.seat_of(actor.user_id)
     assert seat is not None and seat.bank == 30.0  # not the full 60
@@ -127,15 +138,8 @@ async def test_r8_2a_a_table_between_two_hands_is_not_idle() -> None:
     ``idle_close_seconds`` (300 here). Its showdown schedules the next deal: the table is not
     idle then, and it deals the next hand instead of closing itself (it closed, cashing
     everyone out, the moment the hand ended)."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    for name, value in (("idle_close_seconds", "300"), ("hand_seconds", "600")):
-        reply = await service.settings(GROUP, ALICE, True, [name, value])
-        assert not reply.alert, reply.text
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, idle_close_seconds="300", hand_seconds="600")
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     dealt = clock.now
@@ -206,12 +210,8 @@ async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the
     """R8.5: with ``time_bank_refill_per_match`` 20 the bank gets 20 s back after a match,
     never more than ``time_bank_seconds`` (60): a player who spent 30 s of it has 50 s at the
     next hand, the other keeps 60. (Default 0: nothing comes back, see the R8.6 test above.)"""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
-    presenter = FakePresenter()
-    service.register(presenter)
-    reply = await service.settings(GROUP, ALICE, True, ["time_bank_refill_per_match", "20"])
-    assert not reply.alert, reply.text
+    service, presenter, _store, clock = new_service(next_hand_delay=4)
+    await configure(service, time_bank_refill_per_match="20")
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     by_id = {a.user_id: a for a in (ALICE, BOB)}
@@ -227,15 +227,8 @@ async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the
 async def test_r8_5_a_fantasyland_arrangement_has_its_own_budget() -> None:
     """R8.5: the player dealt a Fantasyland hand gets ``fantasyland_seconds`` (90 here) for
     it, the ordinary player ``hand_seconds`` (100 here); both keep their banks."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    for name, value in (("fantasyland_seconds", "90"), ("hand_seconds", "100")):
-        reply = await service.settings(GROUP, ALICE, True, [name, value])
-        assert not reply.alert, reply.text
+    service, presenter, _store, clock = new_service(next_hand_delay=5)
+    await configure(service, fantasyland_seconds="90", hand_seconds="100")
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     assert {s: c.budget for s, c in t.clocks.items()} == {0: 100.0, 1: 100.0}
@@ -257,16 +250,7 @@ async def test_r8_6_the_time_bank_refills_at_another_table(env) -> None:  # type
     """R8.6: a player who spent half the bank and left sits down with a full bank (60 s) at a
     table in another group, while rejoining the first table gives back only what was left."""
     service, _presenter, _store, clock = env
-    t = await seated(service, ALICE, BOB)
-    assert t is not None and t.hand is not None
-    sleeper = t.seats[t.hand.to_act[0]]
-    actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
-    clock.now += 150  # the budget (120 s) and 30 s of the bank
-    await service.leave(GROUP, actor)
-    while t.hand is not None:
-        clock.now += 181
-        await service.run_due()
-    assert t.seat_of(actor.user_id) is None
+    t, actor = await half_a_bank_spent_and_gone(service, clock)
     other = ChatRef("telegram", "-200", "-200", "Others")
     assert not (await service.new_table(other, actor)).alert
     assert not (await service.join(other, actor)).alert

@@ -19,12 +19,8 @@ from bot import pictures
 from game.cards import parse_cards
 from tests.bot.fakes import record_drawings
 from tests.bot.test_classic_games_e2e import (
-    ALICE_13,
-    BOB_13,
     admin_settings,
-    chinese_deck,
-    seat,
-    to_the_claim,
+    at_the_claim,
 )
 from tests.bot.test_telegram_e2e import ALICE_PLAN as ALICE_PINEAPPLE
 from tests.bot.test_telegram_e2e import (
@@ -115,12 +111,7 @@ async def test_r7_5_a_claim_leaves_the_unrevealed_boxes_out_of_the_picture(
 ) -> None:
     """Alice claims after the bottom: the picture at the end of the reveal shows the bottoms
     and the other boxes face down; none of their cards is in its data."""
-    deck = chinese_deck(ALICE_13, BOB_13)
-    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
-        await seat(w, [ALICE, BOB], "chinese")
-        msg, claim = await to_the_claim(w)
+    async with at_the_claim(tmp_path) as (w, msg, claim):
         assert w.fake.photos_in(GROUP_ID) == []  # the reveal is not over
         await w.press(ALICE, GROUP_ID, msg, claim)
         await w.settle()
