@@ -22,7 +22,7 @@ from game.hand import HandResult
 from game.options import RuleOptions
 from game.settlement import settle
 
-__all__ = ["HandPlan", "MatchState"]
+__all__ = ["HandPlan", "MatchState", "player_pairs"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +148,7 @@ class MatchState:
         sit_out = state.sit_out_after_match | timed_out
         match_over = not fl
         matches = state.matches + (1 if match_over else 0)
-        pairs = _player_pairs(result.pairs, owners or {})
+        pairs = player_pairs(result.pairs, owners or {})
         if state.options.settle_per_round:
             pending = _merge(state.round_pairs, pairs)
             round_over = match_over and matches >= len(state.match_seats)
@@ -222,12 +222,14 @@ class MatchState:
         )
 
 
-def _player_pairs(
+def player_pairs(
     pairs: Sequence[tuple[int, int, int]], owners: Mapping[int, int]
 ) -> tuple[tuple[int, int, int], ...]:
-    """A hand's pairwise points between table seats: with double boxes (R4.2) the pairs of
-    board seats merged per player (a board seat ``10p + k`` or ``1`` is not that table seat);
-    a player's boards are never scored against each other. Without ``owners``: as given."""
+    """A hand's pairwise points (``(a, b, points)`` of board seats, R5.7 order) between table
+    seats: with double boxes (R4.2, ``owners``: board seat → table seat) the pairs of a
+    player's boards merged per player, in first-seen order (a board seat ``10p + k`` or ``1``
+    is not that table seat); a player's boards are never scored against each other. Without
+    ``owners``: as given."""
     if not owners:
         return tuple(pairs)
     own = [(owners.get(a, a), owners.get(b, b), p) for a, b, p in pairs]

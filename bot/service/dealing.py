@@ -33,7 +33,6 @@ __all__ = [
     "end_game",
     "leaves_after_hand",
     "maybe_start",
-    "player_pairs",
     "settle_apart",
     "settle_pairs",
     "settle_round",
@@ -190,24 +189,6 @@ def sync_clocks(t: LiveTable, now: float) -> None:
             t.clocks[seat] = clock.start(now)
         elif seat not in acting and clock.running:
             t.clocks[seat] = clock.stop(now)
-
-
-def player_pairs(t: LiveTable, pairs: Sequence[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
-    """Pairwise points of board seats as points between table seats (players), in the order
-    of ``pairs`` (R5.7): with ``heads_up_double_boxes`` (R4.2) a player's two boards are
-    scored against the opponent's and their points merged per player (a board's seat ``10p +
-    k`` is not table seat ``10p + k``); a player's boards are never scored against each
-    other. Every pair of one board per player is returned as it is."""
-    merged: dict[tuple[int, int], int] = {}
-    for a, b, p in pairs:
-        oa, ob = t.owner(a), t.owner(b)
-        if oa == ob:
-            continue
-        if (ob, oa) in merged:
-            merged[(ob, oa)] -= p
-        else:
-            merged[(oa, ob)] = merged.get((oa, ob), 0) + p
-    return [(a, b, p) for (a, b), p in merged.items()]
 
 
 def settle_pairs(

@@ -16,7 +16,6 @@ from bot.service.dealing import (
     available,
     close_now,
     maybe_start,
-    player_pairs,
     settle_pairs,
     stand_up,
 )
@@ -24,6 +23,7 @@ from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
 from game.hand import HandResult
+from game.match import player_pairs
 from game.options import GameKind
 from storage.api import Settlement
 
@@ -58,7 +58,7 @@ def finish_open_face(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     keep_banks(t)
     if t.tournament is not None:  # chips, not kush (R8.7)
         # board seats of double boxes (R4.2) are not the core's seats: points per player
-        pairs = player_pairs(t, hand.result.pairs)
+        pairs = player_pairs(hand.result.pairs, t.owners)
         settled = t.tournament.settle(pairs) if tournaments.running(t) else None
         record = hand.result.to_json()
         record["tournament"] = tournaments.record_of(t, settled)
