@@ -359,14 +359,16 @@ class Runtime:
         p = self.presenter(t)
         if p is None or t.group_ref is None:
             return
-        link = p.private_link(t.id)
-        screen = render.group_screen(t, t.lang, link, self.clock())
-        t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
+        t.group_ref = await p.show_table(t.group_chat, self._group_render(t), t.group_ref)
 
     def group_screen(self, t: LiveTable) -> Screen:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""
         t.version += 1
+        return self._group_render(t)
+
+    def _group_render(self, t: LiveTable) -> Screen:
+        """The table message as the table is now, at its current version."""
         p = self.presenter(t)
         link = p.private_link(t.id) if p is not None else None
         return render.group_screen(t, t.lang, link, self.clock())
