@@ -20,7 +20,16 @@ from game.match import HandPlan, MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament
 
-__all__ = ["Actor", "ChatRef", "LiveTable", "Phase", "Presenter", "Reply", "SeatState"]
+__all__ = [
+    "Actor",
+    "ChatRef",
+    "LiveTable",
+    "Phase",
+    "Presenter",
+    "Reply",
+    "SeatState",
+    "group_chat",
+]
 
 
 class Phase(Enum):
@@ -51,6 +60,12 @@ class Actor:
     user_id: str
     name: str
     language: str | None = None
+
+
+def group_chat(chat_id: str, topic: object | None) -> str:
+    """Where a table's group messages go, as the presenters take a chat: the chat id,
+    followed by ``#<topic>`` for a Telegram forum topic (``topic``, ``None`` for none)."""
+    return chat_id if topic is None else f"{chat_id}#{topic}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,9 +300,8 @@ class LiveTable:
 
     @property
     def group_chat(self) -> str:
-        """Where the table's group messages go, as the presenters take a chat: the chat id,
-        followed by ``#<topic>`` for a Telegram forum topic (:attr:`topic`)."""
-        return self.chat_id if self.topic is None else f"{self.chat_id}#{self.topic}"
+        """Where the table's group messages go (:func:`group_chat`)."""
+        return group_chat(self.chat_id, self.topic)
 
     def applied(self, request: str | None) -> bool:
         """Whether the one-shot command ``request`` (a platform key, e.g. ``tg:<chat>:<update>``)

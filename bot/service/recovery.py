@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.model import LiveTable
+from bot.model import LiveTable, group_chat
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
@@ -96,9 +96,7 @@ async def cancel_unrecoverable(
     await rt.store.commit(table_id, moves, None, key=f"t{table_id}:refund", close=True)
     platform = str(snap.get("platform", "")) if isinstance(snap, Mapping) else ""
     lang = str(snap.get("lang", "en")) if isinstance(snap, Mapping) else "en"
-    topic = snap.get("topic") if isinstance(snap, Mapping) else None
-    if topic is not None:  # where its messages went (LiveTable.group_chat)
-        chat_id = f"{chat_id}#{topic}"
+    chat_id = group_chat(chat_id, snap.get("topic") if isinstance(snap, Mapping) else None)
     p = rt.presenters.get(platform)
     if p is not None:
         with contextlib.suppress(Exception):
