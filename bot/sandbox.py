@@ -47,6 +47,8 @@ from storage.sqlite import SqliteStore
 __all__ = ["SandboxOptions", "run_sandbox"]
 
 GROUP_ID = -1000000000001
+#: the sandbox group as the service names it
+GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
 BYE = "» bye (the table is saved; the next start resumes it)"
 SANDBOX_HELP = (
     "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button of the "
@@ -169,11 +171,11 @@ class Sandbox:
         await self.adapter.start(poll_interval=0.0)
         await self.service.start()
         self._printer = asyncio.create_task(self._print_loop())
-        table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        table = self.service.table_in(GROUP)
         resumed = table is not None
         if table is None:
             await self.new_table()
-            table = self.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+            table = self.service.table_in(GROUP)
         else:
             for note in self._resumed_flags(table):
                 self.line(note)
@@ -454,11 +456,10 @@ class Sandbox:
         """Open a table (``/newtable [game]``) and, when one was opened, seat the ``--bots``
         computer players at ``--bot-level``: every new table of the sandbox gets them, not only
         the first one."""
-        group = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
         assert self.service is not None
-        before = self.service.table_in(group)
+        before = self.service.table_in(GROUP)
         await self.say(text)
-        opened = self.service.table_in(group)
+        opened = self.service.table_in(GROUP)
         if opened is not None and opened is not before:
             for _ in range(max(0, self.opts.bots)):
                 await self.say(f"/addbot {self.opts.bot_level}")
