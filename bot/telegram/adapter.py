@@ -201,6 +201,12 @@ class TelegramPresenter:
             self._topic_gone.add(chat_id)
             return await send(None)
 
+    def _target(self, chat_id: str) -> str:
+        """The chat a write to ``chat_id`` (``"<chat>"`` or ``"<chat>#<topic>"``) goes to
+        now: the group's new id if it moved (a supergroup now), else its own."""
+        chat = _where(chat_id)[0]
+        return self._migrated.get(chat, chat)
+
     def current_ref(self, chat_id: str, ref: str) -> str:
         """The message that stands for ``ref`` now (a deleted group message is posted again)."""
         return self._moved.get((chat_id, ref), ref)
@@ -374,8 +380,7 @@ class TelegramPresenter:
     async def post(self, chat_id: str, text: str) -> None:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
         if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`)."""
-        chat = _where(chat_id)[0]
-        target = self._migrated.get(chat, chat)
+        target = self._target(chat_id)
         try:
             try:
                 await self._in_topic(
@@ -394,8 +399,7 @@ class TelegramPresenter:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
         as multipart), in a group's new chat if it moved; a refusal (a group that forbids
         photos) is logged in one line and skipped. In a forum topic as :meth:`post`."""
-        chat = _where(chat_id)[0]
-        target = self._migrated.get(chat, chat)
+        target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
         try:
             try:
@@ -423,8 +427,7 @@ class TelegramPresenter:
     def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
         """``https://t.me/c/<id>[/<topic>]/<message>``: a supergroup's message, for its
         members (a basic group's messages have no link: ``None``)."""
-        chat, topic = _where(chat_id)
-        chat = self._migrated.get(chat, chat)
+        chat, topic = self._target(chat_id), _where(chat_id)[1]
         if not chat.startswith("-100"):
             return None
         ref = self.current_ref(chat_id, ref)
