@@ -95,6 +95,14 @@ class Photo:
     message_id: int
 
 
+def _reply_target(p: dict[str, Any]) -> int | None:
+    """The message a send replies to (``reply_parameters`` or the older
+    ``reply_to_message_id``), if any."""
+    rp = p.get("reply_parameters") or {}
+    target = rp.get("message_id") or p.get("reply_to_message_id")
+    return None if target is None else int(target)
+
+
 class FakeTelegram:
     """The fake Bot API server. ``await start()`` then point the bot at :attr:`base_url`."""
 
@@ -347,10 +355,10 @@ class FakeTelegram:
         """A reply to a message that is gone (deleted by its author, an admin or another bot
         after it was sent) is refused as Telegram does, unless the call allows sending
         without the reply (``allow_sending_without_reply``)."""
-        rp = p.get("reply_parameters") or {}
-        target = rp.get("message_id") or p.get("reply_to_message_id")
-        if target is None or (chat_id, int(target)) in self.messages:
+        target = _reply_target(p)
+        if target is None or (chat_id, target) in self.messages:
             return
+        rp = p.get("reply_parameters") or {}
         if rp.get("allow_sending_without_reply") or p.get("allow_sending_without_reply"):
             return
         raise _ApiError(400, "Bad Request: message to be replied not found")
@@ -368,9 +376,8 @@ class FakeTelegram:
             if where in self.closed_topics:
                 raise _ApiError(400, "Bad Request: TOPIC_CLOSED")
         if topic is None:
-            rp = p.get("reply_parameters") or {}
-            target = rp.get("message_id") or p.get("reply_to_message_id")
-            quoted = self.messages.get((chat_id, int(target))) if target is not None else None
+            target = _reply_target(p)
+            quoted = self.messages.get((chat_id, target)) if target is not None else None
             topic = quoted.get("message_thread_id") if quoted else None
         if topic is not None:
             msg["message_thread_id"] = int(topic)
