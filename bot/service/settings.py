@@ -10,6 +10,7 @@ message and its buttons are all derived from that description. A refused value s
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -837,11 +838,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     spec = SETTINGS[name]
     value = spec.parse(raw)
     if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
-        try:
+        # (a list that is not one is refused below, by the tournament it would make)
+        with contextlib.suppress(OptionError):
             value = ",".join(map(str, _numbers(str(value), name) or ()))
-        except OptionError as exc:
-            message = str(exc)
-            raise SettingRefused(lambda _lang: message) from None
     if not spec.community:
         s = replace(s, options={**s.options, name: value})
     elif name == "language":
