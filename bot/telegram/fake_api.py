@@ -29,9 +29,12 @@ from typing import Any
 
 from aiohttp import web
 
-__all__ = ["ApiCall", "FakeTelegram", "FakeUser", "Photo", "too_many"]
+__all__ = ["DEFAULT_TOKEN", "ApiCall", "FakeTelegram", "FakeUser", "Photo", "too_many"]
 
 BOT_ID = 900000001
+#: The token the fake answers to unless told another: shaped like @BotFather's (digits, a colon,
+#: 30-50 letters), so ``TELEGRAM_BOT_TOKEN`` pointed at the fake passes the bot's own check.
+DEFAULT_TOKEN = f"{BOT_ID}:TEST-local-fake-bot-api-token-000"
 #: the user Telegram shows as the sender of a group's service messages and of what its
 #: anonymous admins write (GroupAnonymousBot)
 ANONYMOUS_ADMIN = {
@@ -106,7 +109,7 @@ def _reply_target(p: dict[str, Any]) -> int | None:
 class FakeTelegram:
     """The fake Bot API server. ``await start()`` then point the bot at :attr:`base_url`."""
 
-    def __init__(self, token: str = "123456:TEST", *, open_private: bool = False) -> None:
+    def __init__(self, token: str = DEFAULT_TOKEN, *, open_private: bool = False) -> None:
         self.token = token
         #: treat every user as having started the bot (no 403 in private chats)
         self.open_private = open_private
@@ -738,6 +741,6 @@ if __name__ == "__main__":  # pragma: no cover
     asyncio.run(
         _serve(
             int(sys.argv[1]) if len(sys.argv) > 1 else 0,
-            sys.argv[2] if len(sys.argv) > 2 else "123456:TEST",
+            sys.argv[2] if len(sys.argv) > 2 else DEFAULT_TOKEN,
         )
     )

@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.telegram.fake_api import FakeTelegram
+from bot.config import Settings
+from bot.telegram.fake_api import DEFAULT_TOKEN, FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -117,3 +118,11 @@ def test_database_url_password_is_a_secret_of_the_log_filter() -> None:
     )
     assert "s3cret-pass" in settings.secrets()
     assert "s3cret-pass" not in repr(settings)
+
+
+def test_the_fake_bot_apis_default_token_passes_the_bots_token_check() -> None:
+    """Pointing the bot at ``python -m bot.telegram.fake_api`` with its default token works
+    (the fake's old default, ``123456:TEST``, was refused as "not a bot token")."""
+    settings = Settings(_env_file=None, telegram_bot_token=DEFAULT_TOKEN)  # type: ignore[call-arg, arg-type]
+    assert settings.telegram_bot_token is not None
+    assert settings.telegram_bot_token.get_secret_value() == FakeTelegram().token
