@@ -296,8 +296,9 @@ class DiscordPresenter:
         if key is not None:
             self._latest_msg.pop(key, None)
             self._follow_turn(user_id, ref, key[0], screen)
-        if (user_id, screen.table) in self._live:
-            self._queue_live((user_id, screen.table), screen)
+        live_key = (user_id, screen.table)
+        if live_key in self._live:
+            self._queue_live(live_key, screen)
 
     def _follow_turn(self, user_id: str, ref: str, channel_id: int, screen: Screen) -> None:
         """Ping the player when their DM hand gets buttons again (their turn begins); delete
