@@ -52,7 +52,7 @@ from telegram.ext import (
     filters,
 )
 
-from bot.model import Actor, ChatRef, Reply
+from bot.model import Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.screens import Screen
 from bot.service import TableService
@@ -200,6 +200,16 @@ class TelegramPresenter:
             log.warning("cannot write in topic %s (%s): writing in the group", chat_id, exc)
             self._topic_gone.add(chat_id)
             return await send(None)
+
+    def topic_state(self, chat_id: str, is_open: bool) -> None:
+        """Admins closed (``is_open`` false) or reopened the forum topic ``chat_id``
+        (``"<chat>#<topic>"``, from its service message): a closed one's messages go to the
+        group itself from now on (without a refused send first), a reopened one's go back to
+        the topic. A table message already posted stays where it is and is edited there."""
+        if is_open:
+            self._topic_gone.discard(chat_id)
+        else:
+            self._topic_gone.add(chat_id)
 
     def _target(self, chat_id: str) -> str:
         """The chat a write to ``chat_id`` (``"<chat>"`` or ``"<chat>#<topic>"``) goes to
@@ -572,6 +582,12 @@ class TelegramAdapter:
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
+        self.app.add_handler(
+            MessageHandler(
+                filters.StatusUpdate.FORUM_TOPIC_CLOSED | filters.StatusUpdate.FORUM_TOPIC_REOPENED,
+                self._topic_closed_or_reopened,
+            )
+        )
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
@@ -859,6 +875,17 @@ class TelegramAdapter:
             await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
         elif msg.migrate_from_chat_id:
             await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
+
+    async def _topic_closed_or_reopened(
+        self, update: Update, context: ContextTypes.DEFAULT_TYPE
+    ) -> None:
+        """The service message of a forum topic closed or reopened by an admin
+        (:meth:`TelegramPresenter.topic_state`)."""
+        msg = update.effective_message
+        if msg is None or msg.message_thread_id is None:
+            return
+        where = group_chat(str(msg.chat_id), msg.message_thread_id)
+        self.presenter.topic_state(where, msg.forum_topic_reopened is not None)
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group

@@ -546,6 +546,26 @@ class FakeTelegram:
             self.messages[(chat_id, msg["message_id"])] = msg
             await self.push({"message": msg})
 
+    async def set_topic(self, chat_id: int, topic: int, *, closed: bool) -> None:
+        """An admin closes (``closed``) or reopens the forum topic ``topic`` of ``chat_id``:
+        sends there are refused with ``TOPIC_CLOSED`` while it is closed, and the bot gets
+        the topic's service message (``forum_topic_closed`` / ``forum_topic_reopened``)."""
+        if closed:
+            self.closed_topics.add((chat_id, topic))
+        else:
+            self.closed_topics.discard((chat_id, topic))
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": dict(ANONYMOUS_ADMIN),
+            "message_thread_id": topic,
+            "is_topic_message": True,
+            "forum_topic_closed" if closed else "forum_topic_reopened": {},
+        }
+        self.messages[(chat_id, msg["message_id"])] = msg
+        await self.push({"message": msg})
+
     async def remove_bot(self, chat_id: int, by: FakeUser) -> None:
         """``by`` removes the bot from the group ``chat_id``: the bot gets the
         ``my_chat_member`` update (its new status ``kicked``) and from now on every write

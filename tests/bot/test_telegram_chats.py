@@ -586,6 +586,44 @@ async def test_a_table_whose_forum_topic_is_closed_or_deleted_writes_in_the_grou
                 assert w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) is None
 
 
+async def test_a_forum_topic_closed_then_reopened_takes_the_table_out_and_back(
+    tmp_path: Path,
+) -> None:
+    """Admins close the table's forum topic, then reopen it (Telegram's service messages
+    ``forum_topic_closed`` / ``forum_topic_reopened`` in it). Closed: every message goes to
+    the group at once, without a send refused first. Reopened: the table's messages went on
+    to the group until a restart; they now go back to the topic."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable", topic=45)
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        await w.fake.set_topic(GROUP_ID, 45, closed=True)
+        start = len(w.fake.calls)
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "r")).get("show_alert")
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+
+        def group_sends(since: int) -> list[ApiCall]:
+            return [
+                c for c in w.fake.calls[since:]
+                if c.method in ("sendMessage", "sendPhoto") and int(c.params["chat_id"]) == GROUP_ID
+            ]  # fmt: skip
+
+        closed = group_sends(start)
+        assert any(c.method == "sendPhoto" for c in closed)  # the showdown picture
+        assert all(c.result and "message_thread_id" not in c.params for c in closed), closed
+        await w.fake.set_topic(GROUP_ID, 45, closed=False)
+        start = len(w.fake.calls)
+        await play_hand(w, [ALICE, BOB])  # the next hand follows on its own
+        await w.settle()
+        reopened = [c for c in group_sends(start) if c.method == "sendPhoto"]
+        assert reopened, "no showdown picture after the topic was reopened"
+        for c in reopened:
+            assert c.result and w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) == 45
+
+
 def test_only_a_forum_topic_other_than_general_is_a_table_s_topic() -> None:
     """The thread a group message names is a table's forum topic only for a topic message
     outside General: Telegram gives a reply in a group without topics (or in a forum's
