@@ -91,6 +91,7 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode, start_table, table_of
+from bot.texts import language_of, tr
 from storage.api import Store, lease_key
 
 if TYPE_CHECKING:
@@ -867,6 +868,10 @@ class Router:
 
     #: seconds Telegram's webhook request waits for its update to reach a worker (then 200)
     ACK_SECONDS = 1.0
+    #: seconds a press (a callback query) waits for a worker to take it before the router
+    #: answers it itself ("one moment", :meth:`_answer_waiting`): a takeover under way must
+    #: not leave the button spinning past a second
+    PRESS_ANSWER_SECONDS = 0.8
     #: seconds the worker that took a chat's last update is trusted to hold it (a worker that
     #: lost it answers 409 with the holder; one that is gone makes the forward look again)
     OWNER_SECONDS = 30.0
@@ -967,11 +972,38 @@ class Router:
             return web.Response(status=400)
         settled: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((data, body, settled))
+        wait = self.ACK_SECONDS
+        query = data.get("callback_query")
+        if isinstance(query, dict) and isinstance(query.get("id"), str):
+            done, _ = await asyncio.wait([settled], timeout=self.PRESS_ANSWER_SECONDS)
+            if not done:
+                self._answer_waiting(query)
+                wait = max(0.0, self.ACK_SECONDS - self.PRESS_ANSWER_SECONDS)
         try:
-            delivered = await asyncio.wait_for(asyncio.shield(settled), self.ACK_SECONDS)
+            delivered = await asyncio.wait_for(asyncio.shield(settled), wait)
         except TimeoutError:
             delivered = True  # still being retried here: Telegram's connection is not held
         return web.Response(status=200 if delivered else 503)
+
+    def _answer_waiting(self, query: Mapping[str, Any]) -> None:
+        """Answer a press no worker took within :attr:`PRESS_ANSWER_SECONDS` (its chat's
+        worker died and is being replaced) with a short "one moment" notice, in the presser's
+        language. The press is still forwarded when a worker takes the chat; that worker's
+        own answer then comes too late and is dropped (logged), so the notice says to press
+        again if nothing changed."""
+        user = query.get("from")
+        code = user.get("language_code") if isinstance(user, Mapping) else None
+        text = tr(language_of(code if isinstance(code, str) else None), "press.busy")
+
+        async def answer() -> None:
+            try:
+                await self.bot.answer_callback_query(str(query["id"]), text=text)
+            except Exception as exc:  # a network error or a query already answered
+                log.info("router: could not answer a waiting press: %s", exc)
+
+        task = asyncio.create_task(answer())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _consume(self) -> None:
         while True:

@@ -53,6 +53,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Next hand in {seconds}s…",
         "ru": "Следующая раздача через {seconds} с…",
     },
+    "press.busy": {
+        "en": "⏳ The table is busy for a moment. If nothing changes, press again.",
+        "ru": "⏳ Стол на секунду занят. Если ничего не изменилось, нажмите ещё раз.",
+    },
     "btn.join": {"en": "Join", "ru": "Сесть"},
     "btn.leave": {"en": "Leave", "ru": "Встать"},
     "btn.ready": {"en": "Ready", "ru": "Готов"},

@@ -18,6 +18,7 @@ from aiohttp import web
 from bot.cluster import Router, Worker, rendezvous, route_key
 from bot.service import TableService
 from bot.telegram.fake_api import FakeTelegram
+from bot.texts import tr
 from storage.api import lease_key
 from storage.memory import MemoryStore
 from tests.bot.cluster.harness import free_port
@@ -343,6 +344,46 @@ async def test_the_router_answers_telegram_only_once_a_worker_took_the_update() 
         http.post(url, data=UPDATE, headers=SECRET_OK) as resp,
     ):
         assert resp.status == 503
+
+
+PRESS = (
+    b'{"update_id": 8, "callback_query": {"id": "q77", "chat_instance": "c", "data": "x",'
+    b' "from": {"id": 5, "is_bot": false, "first_name": "A", "language_code": "ru"},'
+    b' "message": {"message_id": 3, "date": 0, "chat": {"id": -100, "type": "group"}}}}'
+)
+
+
+async def test_a_press_no_worker_takes_within_a_second_is_answered_by_the_router() -> None:
+    """A press whose chat's worker died (a takeover under way) left its button spinning
+    until a worker took the chat, seconds later. The router answers it itself after
+    ``PRESS_ANSWER_SECONDS`` ("one moment", in the presser's language) and goes on
+    forwarding it; a press a worker takes in time is left for the worker to answer."""
+    store = MemoryStore()
+    worker = _Endpoint()
+    await worker.start()
+    await store.heartbeat("w1", worker.address, 60.0)
+    try:
+        async with _router(store) as (router, url, fake), aiohttp.ClientSession() as http:
+            router.PRESS_ANSWER_SECONDS = 0.2
+
+            async def send() -> int:
+                async with http.post(url, data=PRESS, headers=SECRET_OK) as resp:
+                    return resp.status
+
+            assert await send() == 200  # taken at once: the worker answers it
+            assert fake.calls_of("answerCallbackQuery") == []
+            worker.gate = asyncio.Event()  # the worker stops taking updates
+            assert await send() == 200
+            await _until(lambda: bool(fake.calls_of("answerCallbackQuery")))
+            (answer,) = fake.calls_of("answerCallbackQuery")
+            assert answer.params["callback_query_id"] == "q77"
+            assert answer.params["text"] == tr("ru", "press.busy")
+            assert len(worker.bodies) == 2 and router._order  # still forwarding it
+            worker.gate.set()
+            await _until(lambda: not router._order)
+            assert len(fake.calls_of("answerCallbackQuery")) == 1
+    finally:
+        await worker.stop()
 
 
 async def test_route_key_of_a_start_with_an_odd_table_number_is_the_private_chat() -> None:
