@@ -7,11 +7,13 @@ missing Russian text to the English one. Keys are stable names; the core's error
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
 
-__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "tr"]
+__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "plural", "tr"]
 
 LANGS = ("en", "ru")
 
@@ -864,16 +866,91 @@ TEXTS: dict[str, dict[str, str]] = {
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
 
+#: the default kush label's Russian forms: after a number (1 куш, 2 куша, 5 кушей), after a
+#: number in the genitive (``{n} {label:gen}``: до 1 куша, до 5 кушей), and alone (нет кушей)
+_KUSH_RU = ("куш", "куша", "кушей")
+_KUSH_RU_GEN = ("куша", "кушей", "кушей")
+_KUSH_RU_ALONE = "кушей"
+_FRACTION = re.compile(r"\d[.,]\d")
+#: a number's format spec before the noun forms (``+d``, ``,``, ``.1f``, or nothing)
+_NUMBER_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?")
+#: ``{amount} {label}`` / ``{amount:+d} {label:gen}`` in a template: the label agrees with it
+_NUMBER_LABEL = re.compile(r"\{(\w+)(?::([^{}|]*))?\} \{label(:gen)?\}")
 
-def kush_word(label: str, lang: str | None) -> str:
+
+def plural(n: object, *forms: str) -> str:
+    """The form of a noun that agrees with the number ``n``.
+
+    Russian takes three forms, ``(one, few, many)``: ``plural(1, "куш", "куша", "кушей")`` is
+    ``"куш"``, 2–4 (not 12–14) give ``"куша"``, the rest ``"кушей"``; a fraction (``"1.5"``)
+    takes ``few`` (1,5 куша). English takes two, ``(one, other)``. ``n`` may be an int or an
+    already formatted number (``"+3"``, ``"−5"``, ``"1 000"``, ``"2.5"``).
+
+    :raises ValueError: unless two or three forms are given.
+    """
+    if len(forms) not in (2, 3):
+        raise ValueError("plural takes (one, other) or (one, few, many)")
+    text = str(n)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    fraction = _FRACTION.search(text) is not None
+    if len(forms) == 2:
+        return forms[0] if digits.lstrip("0") == "1" and not fraction else forms[1]
+    one, few, many = forms
+    if fraction:
+        return few
+    value = int(digits or 0)
+    if 11 <= value % 100 <= 14:
+        return many
+    return {1: one, 2: few, 3: few, 4: few}.get(value % 10, many)
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus two specs: ``{n:карта|карты|карт}`` (``{n:+d|очко|очка|очков}`` with
+    a number format first) gives the number and its agreeing noun (:func:`plural`); English
+    takes ``{n:card|cards}``. ``{label:gen}`` is the label itself when no number precedes it."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            parts = format_spec.split("|")
+            spec = ""
+            if len(parts) in (3, 4) and _NUMBER_SPEC.fullmatch(parts[0]):
+                spec, parts = parts[0], parts[1:]
+            return f"{format(value, spec)} {plural(value, *parts)}"
+        if format_spec == "gen" and isinstance(value, str):
+            return value
+        return super().format_field(value, format_spec)
+
+
+_FORMATTER = _Formatter()
+
+
+def kush_word(label: str, lang: str | None, n: object = None) -> str:
     """``label`` as a player reading ``lang`` sees it: the default ``"kush"`` is ``"куш"`` in
-    Russian; a label the admins chose (``/settings kush_label``) is shown as they wrote it."""
-    return "куш" if label == DEFAULT_KUSH_LABEL and lang == "ru" else label
+    Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей); a label the
+    admins chose (``/settings kush_label``) is shown as they wrote it."""
+    if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш"):
+        return "куш" if n is None else plural(n, *_KUSH_RU)
+    return label
+
+
+def _agree_kush(template: str) -> str:
+    """A Russian template for the default kush label: ``{n} {label}`` → the number with the
+    agreeing form, ``{n} {label:gen}`` → the genitive (до 5 кушей), a lone ``{label}`` →
+    ``кушей`` (нет кушей)."""
+
+    def number(m: re.Match[str]) -> str:
+        forms = _KUSH_RU_GEN if m.group(3) else _KUSH_RU
+        return "{" + m.group(1) + ":" + (m.group(2) or "") + "|" + "|".join(forms) + "}"
+
+    template = _NUMBER_LABEL.sub(number, template)
+    return template.replace("{label:gen}", _KUSH_RU_ALONE).replace("{label}", _KUSH_RU_ALONE)
 
 
 def tr(lang: str | None, key: str, **values: Any) -> str:
     """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``; a
-    ``label`` value is the kush label, shown by :func:`kush_word`.
+    ``label`` value is the kush label, shown by :func:`kush_word` (in Russian the default
+    label agrees with the number before it: 1 куш, 2 куша, 5 кушей). Templates may write
+    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`).
 
     :raises KeyError: for an unknown key (a programming error).
     """
@@ -881,9 +958,12 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     template = entry.get(lang or "en") or entry["en"]
     if not values:
         return template
-    if isinstance(values.get("label"), str):
-        values["label"] = kush_word(values["label"], lang)
-    return template.format(**values)
+    label = values.get("label")
+    if isinstance(label, str):
+        if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
+            template = _agree_kush(template)
+        values["label"] = kush_word(label, lang)
+    return _FORMATTER.format(template, **values)
 
 
 def error_text(lang: str | None, code: str) -> str:
