@@ -918,7 +918,7 @@ class _Formatter(string.Formatter):
             return f"{format(value, spec)} {plural(value, *parts)}"
         if format_spec == "gen" and isinstance(value, str):
             return value
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))
 
 
 _FORMATTER = _Formatter()
