@@ -13,9 +13,11 @@ from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
 
-__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "plural", "tr"]
+__all__ = ["LANGS", "RUSSIAN_READERS", "TEXTS", "grouped", "language_of", "plural", "tr"]
 
 LANGS = ("en", "ru")
+#: the language codes (Telegram's ``language_code``) of the players who read the Russian texts
+RUSSIAN_READERS = ("ru", "uk", "be", "kk")
 
 TEXTS: dict[str, dict[str, str]] = {
     # -- lobby and table ---------------------------------------------------------------------
@@ -32,28 +34,28 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
     "lobby.sitting_out": {"en": "sitting out ({stack})", "ru": "пропускает ({stack})"},
     "lobby.hint": {
-        "en": "The hand starts when everyone seated (2+) is ready.",
-        "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
+        "en": "The hand starts when everyone seated (2+) has pressed Ready.",
+        "ru": "Раздача начнётся, когда все за столом (от двух игроков) нажмут «Готов».",
     },
     "lobby.bots_wait": {
         "en": "🤖 Computer players do not play each other: press Join to play against them.",
         "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
     },
     "lobby.ready_timer": {
-        "en": "⏳ The hand starts in {seconds} s; whoever is not ready by then is stood up.",
-        "ru": "⏳ Раздача через {seconds} с; кто не готов к этому времени, встанет из-за стола.",
+        "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
+        "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
     },
     "lobby.stood_up": {
         "en": "Not ready in time, stood up: {names}.",
-        "ru": "Не успели подтвердить готовность и встали: {names}.",
+        "ru": "Не нажали «Готов» вовремя и встали из-за стола: {names}.",
     },
     "table.idle_closed": {
-        "en": "Table #{table} closed: no hand for {minutes} min. Stacks are back in balances; anyone may open a new table with /newtable.",
-        "ru": "Стол #{table} закрыт: {minutes} мин без раздач. Стеки вернулись на балансы; открыть новый стол может любой: /newtable.",
+        "en": "Table #{table} closed: no hand for {minutes:minute|minutes}. Stacks are back in balances; anyone may open a new one: /newtable.",
+        "ru": "Стол #{table} закрыт: {minutes:минуту|минуты|минут} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
     },
     "lobby.next_hand": {
-        "en": "Next hand in {seconds}s…",
-        "ru": "Следующая раздача через {seconds} с…",
+        "en": "Next hand in {seconds:second|seconds}…",
+        "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",
     },
     "btn.join": {"en": "Join", "ru": "Сесть"},
     "btn.leave": {"en": "Leave", "ru": "Встать"},
@@ -73,17 +75,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🃏 {game} · table #{table} · hand {hand}",
         "ru": "🃏 {game} · стол #{table} · раздача {hand}",
     },
-    "board.button": {"en": "Dealer button: {name}", "ru": "Баттон (дилер): {name}"},
-    "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ходит: {names} · ⏱ {time}"},
+    "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {
-        "en": "🂠 {count} cards hidden until showdown",
-        "ru": "🂠 {count} карт скрыто до вскрытия",
+        "en": "🂠 hidden until showdown: {count:card|cards}",
+        "ru": "🂠 закрыто до вскрытия: {count:карта|карты|карт}",
     },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
-    "board.bank": {"en": "bank", "ru": "банк"},
+    "board.bank": {"en": "time bank", "ru": "тайм-банк"},
     "board.unreachable": {
         "en": "⚠ {names}: open a private chat with the bot (button below) to see your cards.",
         "ru": "⚠ {names}: откройте личный чат с ботом (кнопка ниже), чтобы видеть свои карты.",
@@ -121,12 +123,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
     "private.sitting_out_self": {
-        "en": "You sit out from the next hand. /back to play again.",
+        "en": "You sit out the next hand. /back to play again.",
         "ru": "Вы пропускаете следующую раздачу. /back — вернуться в игру.",
     },
     "private.sitting_out": {
-        "en": "⌛ Your moves were made for you, so you sit out from the next hand. /back to play again.",
-        "ru": "⌛ Ваши ходы сделаны автоматически, вы пропускаете следующую раздачу. /back — вернуться в игру.",
+        "en": "⌛ Time ran out and your moves were made for you; you sit out the next hand. /back to play again.",
+        "ru": "⌛ Время вышло, ходы сделаны за вас; следующую раздачу вы пропускаете. /back — вернуться в игру.",
     },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
@@ -136,11 +138,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
     "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
-    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d} очк."},
+    "showdown.points": {"en": "{points:+d|pt|pts}", "ru": "{points:+d|очко|очка|очков}"},
     "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
     "showdown.fl_next": {
-        "en": "🌴 Fantasyland next ({cards} cards)",
-        "ru": "🌴 Фантазия ({cards} карт)",
+        "en": "🌴 Fantasyland next: {cards:card|cards}",
+        "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт}",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
     # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
@@ -150,10 +152,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "picture.foul": {"en": "FOUL", "ru": "МЁРТВАЯ"},
     "picture.fl_next": {"en": "FANTASYLAND {cards}", "ru": "ФАНТАЗИЯ {cards}"},
-    "picture.fl_played": {"en": "in FL", "ru": "в фантазии"},
-    "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
+    "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
+    "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
-    "picture.chips": {"en": "chips", "ru": "фиш."},
+    "picture.chips": {"en": "chips", "ru": "фишки"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
     "picture.hand_title": {
@@ -170,30 +172,30 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
     },
     "reveal.player": {
-        "en": "{name} · {total}/{target} pts",
-        "ru": "{name} · {total}/{target} очк.",
+        "en": "{name} · {total}/{target:pt|pts}",
+        "ru": "{name} · {total}/{target:очко|очка|очков}",
     },
     "reveal.claim": {
-        "en": "🏆 {names} reached {target}: Claim the game now, or Continue the reveal.",
-        "ru": "🏆 {names}: набрано {target}. Заявить «Доезд» и закончить игру — или продолжить вскрытие.",
+        "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
+        "ru": "🏆 {names}: набрано {target:очко|очка|очков}. Нажмите «Доезд», чтобы закончить игру, или продолжите вскрытие.",
     },
-    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заявил «Доезд»."},
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name}: «Доезд»."},
     "reveal.game_over": {
         "en": "The game is over; kush are settled.",
         "ru": "Игра окончена, куши рассчитаны.",
     },
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
-    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы заявили «Доезд»."},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
     "err.not_claimant": {
-        "en": "Only a player at the target may claim.",
-        "ru": "Заявить может только набравший цель.",
+        "en": "Only a player who reached the target may claim.",
+        "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",
     },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
-        "en": "{name}: no {label} left: top up (➕ or /topup) before the next hand, or the seat is freed.",
-        "ru": "{name}: куши кончились: докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+        "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
@@ -206,49 +208,49 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.request_done": {
         "en": "Already done: this command was applied once.",
-        "ru": "Уже сделано: эта команда выполнена один раз.",
+        "ru": "Уже сделано: эта команда выполняется только один раз.",
     },
     "reply.topup_range": {
         "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
-        "ru": "Докупить можно от 1 до {room} {label} (в стеке не больше {max}). Пример: /topup N",
+        "ru": "Докупить можно от 1 до {room} {label:gen} (в стеке не больше {max}). Формат: /topup N",
     },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
-        "ru": "Ваш стек уже максимальный ({max} {label}).",
+        "ru": "Ваш стек уже максимальный: {max} {label}.",
     },
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
-        "ru": "Докупка {amount} {label} принята: она пройдёт после этой раздачи.",
+        "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
-        "ru": "{name}: докупка {amount} {label} не прошла, на балансе {have}.",
+        "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",
     },
     "reply.topup_not_ready": {
         "en": "Press Ready first: it buys you in.",
-        "ru": "Сначала нажмите «Готов»: это бай-ин.",
+        "ru": "Сначала нажмите «Готов»: так вы вносите взнос.",
     },
     "showdown.settle_later": {
-        "en": "Kush are settled after the round.",
-        "ru": "Куши рассчитываются после круга.",
+        "en": "Kush are settled after the full round.",
+        "ru": "Расчёт кушей — после полного круга.",
     },
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
     "reply.tournament_opened": {
-        "en": "Tournament #{table} is open: register with its button.",
-        "ru": "Турнир #{table} открыт: регистрация кнопкой под ним.",
+        "en": "Tournament #{table} is open: press Register to join.",
+        "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",
     },
     "reply.table_exists": {
-        "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
-        "ru": "В этом чате уже есть открытый стол (#{table}). Чтобы открыть другую игру, администратор закрывает его командой /closetable (стеки вернутся на балансы).",
+        "en": "Table #{table} is already open here. For another game, an admin first closes it: /closetable (stacks go back to balances).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
-        "ru": "Здесь нет открытого стола. Откройте: /newtable.",
+        "ru": "Здесь нет открытого стола. Открыть: /newtable.",
     },
     "reply.wallet_in_group": {
         "en": "Kush are kept per group: use this command in the group where you play.",
-        "ru": "Куши свои в каждой группе: напишите эту команду в группе, где вы играете.",
+        "ru": "У каждой группы свои куши: отправьте эту команду в группе, где играете.",
     },
     "reply.group_only": {
         "en": "This command works in a group chat.",
@@ -267,7 +269,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
-    "reply.table_full": {"en": "The table is full.", "ru": "Мест нет."},
+    "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
@@ -275,24 +277,24 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
-        "ru": "Готов: {amount} {label} на столе.",
+        "ru": "Вы готовы: на стол внесено {amount} {label}.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
-        "ru": "Вы встали из-за стола; {amount} {label} вернулись на баланс.",
+        "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",
     },
     "reply.leave_after_hand": {
         "en": "You will leave after this hand (your moves are made for you).",
-        "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
+        "ru": "Вы встанете после этой раздачи (оставшиеся ходы сделаются автоматически).",
     },
     "reply.leave_after_round": {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
-        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда и рассчитаются ваши очки.",
+        "ru": "Вы встанете из-за стола #{table} в конце этой раздачи, тогда же будут рассчитаны ваши очки.",
     },
     "reply.sitout": {
-        "en": "You sit out from the next hand. /back to return.",
-        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
+        "en": "You sit out the next hand. /back to return.",
+        "ru": "Следующую раздачу вы пропускаете. /back — вернуться.",
     },
     "reply.back": {
         "en": "Welcome back: you play the next hand.",
@@ -317,7 +319,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.balance_tour_prize": {
         "en": ", prize {prize} {label} when it ends",
-        "ru": ", приз {prize} {label} — после его конца",
+        "ru": ", приз {prize} {label} — после его окончания",
     },
     "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
     "reply.top_line": {
@@ -328,7 +330,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
         "en": "Table {table}, hand {hand}: {points:+d} pts, {kush:+d} {label}{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d} очк., {kush:+d} {label}{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
@@ -346,34 +348,34 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.title": {"en": "📊 {name} · {when}", "ru": "📊 {name} · {when}"},
     "stats.this_group": {"en": "This group", "ru": "Эта группа"},
     "stats.hands": {
-        "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
-        "ru": "Раздач: {hands} · очков/раздачу {points} · {label}/раздачу {kush}",
+        "en": "Hands: {hands} · per hand: {points:point|points}, {kush} {label}",
+        "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
     },
     "stats.group_hands": {
         "en": "Hands: {hands} · players: {players}",
         "ru": "Раздач: {hands} · игроков: {players}",
     },
     "stats.fouls": {
-        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
-        "ru": "Фолы: {pct} ({fouls} из {boards}) · роялти/раздачу {royalties}",
+        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties per hand: {royalties}",
+        "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
     },
     "stats.fantasyland": {
         "en": "Fantasyland: entered {entered} · stayed {stayed} of {played}",
-        "ru": "Фантазия: вход {entered} · удержание {stayed} из {played}",
+        "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played}",
     },
     "stats.best": {
         "en": "Scoops: {scoops} · biggest win: {best}",
-        "ru": "Скупы: {scoops} · крупнейший выигрыш: {best}",
+        "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
     },
     "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
     "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
     "chart.caption": {
         "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
-        "ru": "📈 {name}: {label} по времени ({when}), итог {kush:+d} {label}",
+        "ru": "📈 {name}: куши по дням ({when}), итог {kush:+d} {label}",
     },
     "stats.group_best": {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
-        "ru": "Скупы: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
+        "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
     },
     "stats.group_moved": {
         "en": "Kush won in all: {kush} {label}",
@@ -386,11 +388,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
-        "ru": "Как: /stats [@игрок | me] [week | month | all]",
+        "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
         "en": "Usage: /top (by balance) or /top week | month | all (by kush won)",
-        "ru": "Как: /top (по балансу) или /top week | month | all (по выигранным кушам)",
+        "ru": "Формат: /top (по балансу) или /top week | month | all (по выигранным кушам)",
     },
     "top.period_title": {
         "en": "🏆 Kush won · {when}",
@@ -402,7 +404,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.usage": {
         "en": "Usage: /replay N, where #N is a hand from /history",
-        "ru": "Как: /replay N, где #N — раздача из /history",
+        "ru": "Формат: /replay N, где #N — номер раздачи из /history",
     },
     "replay.unknown": {"en": "There is no hand #{n}.", "ru": "Раздачи #{n} нет."},
     "replay.not_yours": {
@@ -419,7 +421,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.no_private": {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
-        "ru": "Не могу написать вам лично: откройте чат со мной, нажмите «Старт» и повторите.",
+        "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
     },
     "replay.title": {
         "en": "🎬 #{n} · table {table}, hand {hand}",
@@ -454,14 +456,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
-    "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Использование: /grant @user N"},
+    "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
-        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} ({label}), не 0.",
+        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
-        "ru": "Нельзя: баланс {name} стал бы больше {limit} ({label}).",
+        "ru": "Нельзя: баланс {name} превысил бы {limit} {label}.",
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
@@ -487,7 +489,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_usage": {
         "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
-        "ru": "Использование: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
+        "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are below.",
@@ -499,7 +501,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.hand_cancelled": {
         "en": "⚠ Table #{table}: the hand could not be continued after a restart and was cancelled; every stack was refunded.",
-        "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все взносы возвращены.",
+        "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все стеки возвращены.",
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "bot.added": {
@@ -521,7 +523,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
-        "ru": "Уровни: easy, normal, strong. Пример: /addbot [уровень]",
+        "ru": "Уровни: easy, normal, strong. Формат: /addbot [уровень]",
     },
     "bot.no_tournament": {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
@@ -550,7 +552,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.box_full": {"en": "That box is full.", "ru": "Этот бокс заполнен."},
     "err.discard_not_allowed": {
         "en": "No (more) discards on this street.",
-        "ru": "На этой улице сбросить нельзя (или уже сброшено).",
+        "ru": "На этой улице больше сбрасывать нельзя.",
     },
     "err.incomplete_street": {
         "en": "Place every card first.",
@@ -561,7 +563,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This button is from another street.",
         "ru": "Эта кнопка с другой улицы.",
     },
-    "err.no_change": {"en": "Already there.", "ru": "Уже там."},
+    "err.no_change": {"en": "The card is already there.", "ru": "Карта уже там."},
     "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
@@ -599,7 +601,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/stats [@игрок] — статистика; /top week|month|all — выигранные куши; "
             "/replay N — раздача по улицам\n"
             "/rules — правила игры за этим столом\n"
-            "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
+            "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
         ),
@@ -636,7 +638,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc stats [игрок] — статистика; /ofc top [период] — выигранные куши; "
             "/ofc replay N — раздача по улицам\n"
             "/ofc rules — правила игры за этим столом\n"
-            "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
+            "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
             "/ofc hand покажет вашу доску картинкой, видной только вам."
@@ -648,7 +650,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "round.settled": {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
-        "ru": "Стол #{table}: раунд рассчитан досрочно ({who} уходит): {moves}.",
+        "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
     },
     "err.registration_closed": {
         "en": "Registration is closed: the tournament has started.",
@@ -672,11 +674,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.tournament_over": {"en": "The tournament is over.", "ru": "Турнир окончен."},
     "tour.registered": {
         "en": "Registered: {amount} {label} went to the prize pool.",
-        "ru": "Вы в турнире: {amount} {label} ушли в призовой фонд.",
+        "ru": "Вы в турнире: взнос {amount} {label} — в призовом фонде.",
     },
     "tour.unregistered": {
         "en": "Unregistered: {amount} {label} are back in your balance.",
-        "ru": "Регистрация снята: {amount} {label} вернулись на баланс.",
+        "ru": "Регистрация снята: на баланс вернулось {amount} {label}.",
     },
     "tour.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
     "tour.start_who": {
@@ -705,7 +707,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.no_sitout": {
         "en": "No sitting out in a tournament: when your time runs out your hand is played "
         "for you. /leave knocks you out.",
-        "ru": "В турнире пропускать нельзя: когда время выходит, рука разыгрывается за вас. "
+        "ru": "В турнире пропускать нельзя: когда время выходит, ходы делаются за вас. "
         "/leave — выбыть.",
     },
     "tour.ready": {
@@ -714,7 +716,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.title": {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
-        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips} фишек\nУровни по {minutes} мин · цена очка {schedule}…\nПризы: {payouts}",
+        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка (фишек): {schedule}…\nПризы: {payouts}",
     },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
@@ -726,21 +728,21 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.hint": {
         "en": "It starts when the seats are full or when its opener presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от 2 игроков).",
+        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
-        "en": "🏆 Level {level} · {cpp} chips a point · next level in {next}",
-        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · следующий через {next}",
+        "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",
+        "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · следующий через {next}",
     },
     "tour.status_pending": {
-        "en": "🏆 Level {level} · {cpp} chips a point · level {next_level} from the next hand",
-        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · уровень {next_level} со следующей "
+        "en": "🏆 Level {level} · {cpp:chip|chips} a point · level {next_level} from the next hand",
+        "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · уровень {next_level} со следующей "
         "раздачи",
     },
     "tour.chips": {"en": "Chips: {chips}", "ru": "Фишки: {chips}"},
     "tour.chips_line": {
-        "en": "Level {level} · {cpp} chips a point · chips: {chips}",
-        "ru": "Уровень {level} · {cpp} фишек за очко · фишки: {chips}",
+        "en": "Level {level} · {cpp:chip|chips} a point · chips: {chips}",
+        "ru": "Уровень {level} · {cpp:фишка|фишки|фишек} за очко · фишки: {chips}",
     },
     "tour.knocked_out": {
         "en": "❌ {name} is out: place {place}, prize {prize} {label}.",
@@ -760,7 +762,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
-        "ru": "Турнир #{table} отменён; взносы вернулись.",
+        "ru": "Турнир #{table} отменён, все взносы возвращены.",
     },
     "tour.history_line": {
         "en": "Tournament #{table}: place {place}, {kush:+d} {label}",
@@ -776,7 +778,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "rules.pineapple": {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
-            "or the hand is dead (foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
+            "or the hand is dead (a foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
             "discard 1. Each box won vs each opponent: 1 point, all three: +3 (scoop). Royalties for "
             "strong boxes. QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand."
         ),
@@ -784,17 +786,17 @@ TEXTS: dict[str, dict[str, str]] = {
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая. Улица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1. "
             "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп). Роялти за сильные "
-            "боксы. QQ и выше наверху (без фола) → Фантазия: 14 карт сразу в следующей раздаче."
+            "боксы. QQ и выше наверху (если рука не мёртвая) → Фантазия: 14 карт сразу в следующей раздаче."
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. 2 points per box (or 1-6), royalties, Fantasyland with QQ+ on top."
+            "bottom ≥ middle ≥ top. 2 points per box (or 1–6), royalties, Fantasyland with QQ+ on top."
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1-6), роялти, Фантазия с QQ+ наверху."
+            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1–6), роялти, Фантазия с QQ+ наверху."
         ),
     },
     "rules.chinese": {
@@ -805,7 +807,8 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, тайно в верх 3 / середину 5 / низ 5, низ ≥ середина ≥ "
-            "верх. Боксы сравниваются попарно: 2 очка за победу, по 1 при ничьей; бонусы; игра до цели."
+            "верх. Боксы сравниваются попарно: 2 очка за победу, по 1 при ничьей; бонусы за сильные "
+            "комбинации; игра до заданного счёта."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
@@ -827,7 +830,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.range.number": {
         "en": "{name} takes a finite number{unit} from {low} to {high}",
-        "ru": "{name}: конечное число{unit} от {low} до {high}",
+        "ru": "{name}: число{unit} от {low} до {high}",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {
@@ -980,6 +983,6 @@ def grouped(value: int, lang: str) -> str:
 
 def language_of(code: str | None) -> str:
     """``"ru"`` for Russian-speaking users (``ru``, ``uk``, ``be``, ``kk``), else ``"en"``."""
-    if code and code.split("-")[0].lower() in {"ru", "uk", "be", "kk"}:
+    if code and code.split("-")[0].lower() in RUSSIAN_READERS:
         return "ru"
     return "en"
