@@ -13,7 +13,16 @@ from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
 
-__all__ = ["LANGS", "RUSSIAN_READERS", "TEXTS", "grouped", "language_of", "plural", "tr"]
+__all__ = [
+    "DISCORD_DESCRIPTIONS_RU",
+    "LANGS",
+    "RUSSIAN_READERS",
+    "TEXTS",
+    "grouped",
+    "language_of",
+    "plural",
+    "tr",
+]
 
 LANGS = ("en", "ru")
 #: the language codes (Telegram's ``language_code``) of the players who read the Russian texts
@@ -865,6 +874,47 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (it applies to {games}; this group's game is {game})",
         "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
     },
+}
+
+#: Discord's slash commands in Russian (its ``ru`` and ``uk`` locales): the Russian of each
+#: English description in bot/discord/adapter.py (commands, groups, parameters), published as
+#: its ``description_localizations`` (at most 100 characters each)
+DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
+    "Open-Face Chinese Poker (Pineapple)": "Открытый китайский покер (Ананас)",
+    "Open-Face Chinese Poker: admin commands": "Открытый китайский покер: команды админов",
+    "Open a table in this channel": "Открыть стол в этом канале",
+    "the game (default: this server's setting)": "игра (по умолчанию — настройка сервера)",
+    "Open a sit-and-go tournament here": "Открыть здесь турнир (sit-and-go)",
+    "Take a seat at this channel's table": "Сесть за стол этого канала",
+    "Buy in and get ready": "Внести взнос и быть готовым",
+    "Leave the table": "Встать из-за стола",
+    "Seat a computer player (house kush)": "Посадить компьютерного игрока (на куши заведения)",
+    "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
+    "Stand a computer player up": "Убрать компьютерного игрока",
+    "Add kush to your stack between hands": "Докупить куши в стек между раздачами",
+    "kush to add (default: the minimum buy-in)": "сколько кушей докупить (по умолчанию — взнос)",
+    "Skip hands, keeping your seat": "Пропускать раздачи, не вставая из-за стола",
+    "Come back after sitting out": "Вернуться в игру после пропуска",
+    "Your kush": "Ваши куши",
+    "The leaderboard": "Рейтинг игроков",
+    "by kush won in a period (default: by balance)": "по выигранным за период кушам (по умолчанию — по балансу)",
+    "Statistics of this server or a player": "Статистика сервера или игрока",
+    "whose (default: the server's and yours)": "чья (по умолчанию — сервера и ваша)",
+    "which period": "за какой период",
+    "Replay one of your hands street by street": "Повтор вашей раздачи по улицам",
+    "the hand's #number from /ofc history": "#номер раздачи из /ofc history",
+    "Your last hands": "Ваши последние раздачи",
+    "Rules of this table's game": "Правила игры за этим столом",
+    "Take the daily bonus": "Получить ежедневный бонус",
+    "Your board as a picture (only you see it)": "Ваша доска картинкой (видна только вам)",
+    "What the bot can do": "Что умеет бот",
+    "Admins: this server's settings": "Админам: настройки сервера",
+    "the setting to change": "какую настройку менять",
+    "its new value": "новое значение",
+    "Admins: close this channel's table": "Админам: закрыть стол этого канала",
+    "Admins: give (or take) kush": "Админам: выдать (или забрать) куши",
+    "who gets it": "кому",
+    "how much (negative takes)": "сколько (минус — забрать)",
 }
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}

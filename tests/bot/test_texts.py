@@ -4,14 +4,17 @@ Telegram command menu published in both languages."""
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.telegram.adapter import COMMANDS
-from bot.texts import LANGS, RUSSIAN_READERS, TEXTS, plural, tr
+from bot.texts import DISCORD_DESCRIPTIONS_RU, LANGS, RUSSIAN_READERS, TEXTS, plural, tr
+from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.tg_world import world
 
 CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -113,12 +116,37 @@ async def test_the_telegram_command_menu_is_published_in_english_and_russian(
         calls = [c for c in w.fake.calls if c.method == "setMyCommands"]
     by_lang = {str(c.params.get("language_code") or ""): c.params["commands"] for c in calls}
     assert set(by_lang) == {"", *RUSSIAN_READERS}
-    default = by_lang[""]
-    default = default if isinstance(default, list) else __import__("json").loads(default)
-    russian = by_lang["ru"]
-    russian = russian if isinstance(russian, list) else __import__("json").loads(russian)
+    default, russian = (
+        c if isinstance(c, list) else json.loads(c) for c in (by_lang[""], by_lang["ru"])
+    )
     assert [c["command"] for c in default] == [c["command"] for c in russian]
     assert [c["command"] for c in default] == [n for n, _, _ in COMMANDS]
     assert all(not CYRILLIC.search(c["description"]) for c in default)
     assert all(CYRILLIC.search(c["description"]) for c in russian)
     assert {"command": "newtable", "description": "открыть стол"} in russian
+
+
+def _described(command: dict[str, Any]) -> list[dict[str, Any]]:
+    """``command`` and every subcommand and parameter under it, as Discord stores them."""
+    out = [command]
+    for option in command.get("options") or []:
+        out.extend(_described(option))
+    return out
+
+
+async def test_discord_slash_commands_are_described_in_russian_for_russian_locales(
+    tmp_path: Path,
+) -> None:
+    """Every command, group and parameter description the bot syncs has its Russian for
+    Discord's ``ru`` and ``uk`` locales (≤ 100 characters, Discord's limit), other locales
+    none."""
+    async with dc_world(tmp_path) as w:
+        synced = [d for c in w.fake.commands for d in _described(c)]
+    assert len(synced) > 30
+    for item in synced:
+        localized = item.get("description_localizations") or {}
+        assert set(localized) == {"ru", "uk"}, item["description"]
+        assert localized["ru"] == DISCORD_DESCRIPTIONS_RU[item["description"]]
+        assert localized["uk"] == localized["ru"] and len(localized["ru"]) <= 100
+        assert CYRILLIC.search(localized["ru"])
+    assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
