@@ -132,12 +132,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
     "private.sitting_out_self": {
-        "en": "You sit out the next hand. /back to play again.",
-        "ru": "Вы пропускаете следующую раздачу. /back — вернуться в игру.",
+        "en": "You sit out from the next hand on. /back to play again.",
+        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться в игру.",
     },
     "private.sitting_out": {
-        "en": "⌛ Time ran out and your moves were made for you; you sit out the next hand. /back to play again.",
-        "ru": "⌛ Время вышло, ходы сделаны за вас; следующую раздачу вы пропускаете. /back — вернуться в игру.",
+        "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
+        "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
@@ -147,10 +147,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
     "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
-    "showdown.points": {"en": "{points:+d|pt|pts}", "ru": "{points:+d|очко|очка|очков}"},
+    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d|очко|очка|очков}"},
     "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
     "showdown.fl_next": {
-        "en": "🌴 Fantasyland next: {cards:card|cards}",
+        "en": "🌴 Fantasyland next ({cards} cards)",
         "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт}",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
@@ -181,7 +181,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
     },
     "reveal.player": {
-        "en": "{name} · {total}/{target:pt|pts}",
+        "en": "{name} · {total}/{target} pts",
         "ru": "{name} · {total}/{target:очко|очка|очков}",
     },
     "reveal.claim": {
@@ -250,12 +250,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",
     },
     "reply.table_exists": {
-        "en": "Table #{table} is already open here. For another game, an admin first closes it: /closetable (stacks go back to balances).",
-        "ru": "Здесь уже открыт стол #{table}. Для другой игры админ сначала закрывает его: /closetable (стеки вернутся на балансы).",
+        "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
-        "ru": "Здесь нет открытого стола. Открыть: /newtable.",
+        "ru": "Здесь нет открытого стола. Откройте: /newtable.",
     },
     "reply.wallet_in_group": {
         "en": "Kush are kept per group: use this command in the group where you play.",
@@ -279,7 +279,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
-    "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не за этим столом."},
+    "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
@@ -302,8 +302,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы встанете из-за стола #{table} в конце этой раздачи, тогда же будут рассчитаны ваши очки.",
     },
     "reply.sitout": {
-        "en": "You sit out the next hand. /back to return.",
-        "ru": "Следующую раздачу вы пропускаете. /back — вернуться.",
+        "en": "You sit out from the next hand. /back to return.",
+        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
     "reply.back": {
         "en": "Welcome back: you play the next hand.",
@@ -357,7 +357,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.title": {"en": "📊 {name} · {when}", "ru": "📊 {name} · {when}"},
     "stats.this_group": {"en": "This group", "ru": "Эта группа"},
     "stats.hands": {
-        "en": "Hands: {hands} · per hand: {points:point|points}, {kush} {label}",
+        "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
         "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
     },
     "stats.group_hands": {
@@ -365,12 +365,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Раздач: {hands} · игроков: {players}",
     },
     "stats.fouls": {
-        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties per hand: {royalties}",
+        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
         "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
     },
     "stats.fantasyland": {
-        "en": "Fantasyland: entered {entered} · stayed {stayed} of {played}",
-        "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played}",
+        "en": "Fantasyland: entered {entered} · stayed {stayed} (played {played})",
+        "ru": "Фантазия: попадание {entered} · удержание {stayed} (сыграно {played})",
     },
     "stats.best": {
         "en": "Scoops: {scoops} · biggest win: {best}",
@@ -380,7 +380,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
     "chart.caption": {
         "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
-        "ru": "📈 {name}: куши по дням ({when}), итог {kush:+d} {label}",
+        "ru": "📈 {name}: график {when}, итог {kush:+d} {label}",
     },
     "stats.group_best": {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
@@ -472,7 +472,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
-        "ru": "Нельзя: баланс {name} превысил бы {limit} {label}.",
+        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label}.",
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
@@ -480,7 +480,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
-        "ru": "У {name} только {balance} {label}.",
+        "ru": "У игрока {name} только {balance} {label}.",
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
@@ -725,7 +725,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.title": {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
-        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка (фишек): {schedule}…\nПризы: {payouts}",
+        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка в фишках: {schedule}…\nПризы: {payouts}",
     },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
