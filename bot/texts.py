@@ -811,13 +811,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "rules.chinese": {
         "en": (
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. Boxes are compared pairwise: 2 points a win, 1 each a tie; bonuses "
-            "for strong hands; play to the target."
+            "bottom ≥ middle ≥ top. Each box against each opponent's: 2 points a win, 1 each a tie; "
+            "+1 for winning two boxes of three; bonuses for strong hands. The game is played to the "
+            "target score; a Claim may end it early."
         ),
         "ru": (
-            "Китайский покер: 13 карт сразу, тайно в верх 3 / середину 5 / низ 5, низ ≥ середина ≥ "
-            "верх. Боксы сравниваются попарно: 2 очка за победу, по 1 при ничьей; бонусы за сильные "
-            "комбинации; игра до заданного счёта."
+            "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
+            "низ ≥ середина ≥ верх. Каждый бокс — против того же бокса соперника: 2 очка за победу, "
+            "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации. Игра идёт до "
+            "заданного счёта; «Доезд» может закончить её раньше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
