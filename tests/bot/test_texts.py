@@ -44,6 +44,24 @@ def test_every_text_formats_with_numbers_and_the_default_label(lang: str) -> Non
             assert text.count(mark) == literal.count(mark), (key, text)
 
 
+#: the texts meant to be long: the help and the rules summaries (sent as messages)
+LONG = ("help", "help.discord", "rules.pineapple", "rules.ofc", "rules.chinese")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_notice_fits_a_phone_and_a_telegram_answer(lang: str) -> None:
+    """A notice is a couple of lines on a phone and fits a Telegram press's answer (200
+    characters, bot/telegram/adapter.py MAX_ANSWER) with 4-digit numbers and room to spare
+    for names."""
+    for key, entry in TEXTS.items():
+        if key in LONG:
+            continue
+        values: dict[str, object] = {f: 1000 for f in _fields(entry[lang])}
+        if "label" in values:
+            values["label"] = "kush"
+        assert len(tr(lang, key, **values)) <= 160, key
+
+
 def test_english_texts_have_no_russian_and_russian_quotes_are_guillemets() -> None:
     for key, entry in TEXTS.items():
         assert not CYRILLIC.search(entry["en"]), key
