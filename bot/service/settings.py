@@ -384,7 +384,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         3600,
         30,
         en="the time bank that starts when the budget is spent (R8.5).",
-        ru="тайм-банк: запас времени, который идёт, когда время на раздачу кончилось (R8.5).",
+        ru="запас времени, который идёт, когда время на раздачу кончилось (R8.5).",
     ),
     _seconds(
         "time_bank_refill_per_match",
