@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.texts import kush_word, tr
+from bot.texts import kush_word, plural, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
@@ -44,6 +44,7 @@ __all__ = [
     "ASSETS",
     "BoardPicture",
     "Picture",
+    "amount_word",
     "caption_of",
     "draw",
     "draw_json",
@@ -55,6 +56,14 @@ __all__ = [
 ASSETS = Path(__file__).with_name("assets")
 
 # -- the data --------------------------------------------------------------------------------
+
+
+def amount_word(label: str, lang: str, n: int) -> str:
+    """The picture's ``label`` (the kush label, or the chips word of a tournament) agreeing
+    with the amount ``n`` before it: ``+2 куша``, ``−5 фишек``, ``+1 chip``."""
+    if label == tr(lang, "picture.chips"):
+        return plural(n, "фишка", "фишки", "фишек") if lang == "ru" else plural(n, "chip", "chips")
+    return kush_word(label, lang, n)
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,7 +276,7 @@ def showdown_picture(
         for owner, delta in sorted(deltas.items()):
             player = t.seats.get(owner)
             if player is not None:
-                more.append(f"{player.name}: {delta:+d} {kush_word(t.label, lang)}")
+                more.append(f"{player.name}: {delta:+d} {kush_word(t.label, lang, delta)}")
     if chinese and t.chinese is not None and t.chinese.claimed_by is not None:
         more.append(tr(lang, "reveal.claimed", name=t.board_label(t.chinese.claimed_by)))
     dummy = None
@@ -341,7 +350,7 @@ def caption_of(picture: Picture) -> str:
     for b in picture.boards:
         part = f"{b.name} {b.points:+d}"
         if b.kush is not None:
-            part += f" ({b.kush:+d} {picture.label})"
+            part += f" ({b.kush:+d} {amount_word(picture.label, picture.lang, b.kush)})"
         parts.append(part)
     return picture.title + "\n" + " · ".join(parts)
 
@@ -474,7 +483,7 @@ def _panel(
     draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
     sub = []
     if b.kush is not None:
-        sub.append(f"{_signed(b.kush)} {_drawable(pic.label)}")
+        sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, lang, b.kush))}")
     if b.total is not None:
         sub.append(tr(lang, "picture.total", total=b.total))
     left = x + PAD

@@ -202,7 +202,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         head = f"{t.board_label(sv.seat)} · {held}"
         if sv.fantasyland:
             head += f" · {tr(lang, 'board.fantasyland')}"
-        elif not sv.done:
+        elif not sv.done and sv.streets > 1:  # Chinese Poker has no streets to count
             head += f" · {tr(lang, 'board.street', street=sv.street, streets=sv.streets)}"
         if sv.acting:
             head = "▶ " + head
@@ -257,11 +257,12 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
             over += "\n" + tr(lang, key)
         return Screen(over)
     sv = view.seat(board_seat)
-    street = (
-        tr(lang, "board.fantasyland")
-        if sv.fantasyland
-        else tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
-    )
+    if sv.fantasyland:
+        street = tr(lang, "board.fantasyland")
+    elif sv.streets > 1:
+        street = tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
+    else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1", the game's name instead
+        street = _game_name(t, lang)
     lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))

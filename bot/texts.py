@@ -7,13 +7,26 @@ missing Russian text to the English one. Keys are stable names; the core's error
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Any
 
 from storage.api import DEFAULT_KUSH_LABEL
 
-__all__ = ["LANGS", "TEXTS", "grouped", "language_of", "tr"]
+__all__ = [
+    "DISCORD_DESCRIPTIONS_RU",
+    "LANGS",
+    "RUSSIAN_READERS",
+    "TEXTS",
+    "grouped",
+    "language_of",
+    "plural",
+    "tr",
+]
 
 LANGS = ("en", "ru")
+#: the language codes (Telegram's ``language_code``) of the players who read the Russian texts
+RUSSIAN_READERS = ("ru", "uk", "be", "kk")
 
 TEXTS: dict[str, dict[str, str]] = {
     # -- lobby and table ---------------------------------------------------------------------
@@ -30,28 +43,28 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
     "lobby.sitting_out": {"en": "sitting out ({stack})", "ru": "пропускает ({stack})"},
     "lobby.hint": {
-        "en": "The hand starts when everyone seated (2+) is ready.",
-        "ru": "Раздача начнётся, когда все севшие (от двух) будут готовы.",
+        "en": "The hand starts when everyone seated (2+) has pressed Ready.",
+        "ru": "Раздача начнётся, когда все за столом (от двух игроков) нажмут «Готов».",
     },
     "lobby.bots_wait": {
         "en": "🤖 Computer players do not play each other: press Join to play against them.",
         "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
     },
     "lobby.ready_timer": {
-        "en": "⏳ The hand starts in {seconds} s; whoever is not ready by then is stood up.",
-        "ru": "⏳ Раздача через {seconds} с; кто не готов к этому времени, встанет из-за стола.",
+        "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
+        "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
     },
     "lobby.stood_up": {
         "en": "Not ready in time, stood up: {names}.",
-        "ru": "Не успели подтвердить готовность и встали: {names}.",
+        "ru": "Не нажали «Готов» вовремя и встали из-за стола: {names}.",
     },
     "table.idle_closed": {
-        "en": "Table #{table} closed: no hand for {minutes} min. Stacks are back in balances; anyone may open a new table with /newtable.",
-        "ru": "Стол #{table} закрыт: {minutes} мин без раздач. Стеки вернулись на балансы; открыть новый стол может любой: /newtable.",
+        "en": "Table #{table} closed: no hand for {minutes:minute|minutes}. Stacks are back in balances; anyone may open a new one: /newtable.",
+        "ru": "Стол #{table} закрыт: {minutes:минуту|минуты|минут} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
     },
     "lobby.next_hand": {
-        "en": "Next hand in {seconds}s…",
-        "ru": "Следующая раздача через {seconds} с…",
+        "en": "Next hand in {seconds:second|seconds}…",
+        "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",
     },
     "press.busy": {
         "en": "⏳ The table is busy for a moment. If nothing changes, press again.",
@@ -75,17 +88,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🃏 {game} · table #{table} · hand {hand}",
         "ru": "🃏 {game} · стол #{table} · раздача {hand}",
     },
-    "board.button": {"en": "Dealer button: {name}", "ru": "Баттон (дилер): {name}"},
-    "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ходит: {names} · ⏱ {time}"},
+    "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
+    "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {
-        "en": "🂠 {count} cards hidden until showdown",
-        "ru": "🂠 {count} карт скрыто до вскрытия",
+        "en": "🂠 hidden until showdown: {count:card|cards}",
+        "ru": "🂠 закрыто до вскрытия: {count:карта|карты|карт}",
     },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
-    "board.bank": {"en": "bank", "ru": "банк"},
+    "board.bank": {"en": "time bank", "ru": "тайм-банк"},
     "board.unreachable": {
         "en": "⚠ {names}: open a private chat with the bot (button below) to see your cards.",
         "ru": "⚠ {names}: откройте личный чат с ботом (кнопка ниже), чтобы видеть свои карты.",
@@ -123,12 +136,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
     "private.sitting_out_self": {
-        "en": "You sit out from the next hand. /back to play again.",
-        "ru": "Вы пропускаете следующую раздачу. /back — вернуться в игру.",
+        "en": "You sit out from the next hand on. /back to play again.",
+        "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться в игру.",
     },
     "private.sitting_out": {
-        "en": "⌛ Your moves were made for you, so you sit out from the next hand. /back to play again.",
-        "ru": "⌛ Ваши ходы сделаны автоматически, вы пропускаете следующую раздачу. /back — вернуться в игру.",
+        "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
+        "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
@@ -138,11 +151,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
     "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
-    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d} очк."},
+    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d|очко|очка|очков}"},
     "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
     "showdown.fl_next": {
         "en": "🌴 Fantasyland next ({cards} cards)",
-        "ru": "🌴 Фантазия ({cards} карт)",
+        "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт}",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
     # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
@@ -152,10 +165,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "picture.foul": {"en": "FOUL", "ru": "МЁРТВАЯ"},
     "picture.fl_next": {"en": "FANTASYLAND {cards}", "ru": "ФАНТАЗИЯ {cards}"},
-    "picture.fl_played": {"en": "in FL", "ru": "в фантазии"},
-    "picture.timed_out": {"en": "timeout", "ru": "таймаут"},
+    "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
+    "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
-    "picture.chips": {"en": "chips", "ru": "фиш."},
+    "picture.chips": {"en": "chips", "ru": "фишки"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
     "picture.hand_title": {
@@ -173,29 +186,29 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reveal.player": {
         "en": "{name} · {total}/{target} pts",
-        "ru": "{name} · {total}/{target} очк.",
+        "ru": "{name} · {total}/{target:очко|очка|очков}",
     },
     "reveal.claim": {
-        "en": "🏆 {names} reached {target}: Claim the game now, or Continue the reveal.",
-        "ru": "🏆 {names}: набрано {target}. Заявить «Доезд» и закончить игру — или продолжить вскрытие.",
+        "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
+        "ru": "🏆 {names}: набрано {target:очко|очка|очков}. Нажмите «Доезд», чтобы закончить игру, или продолжите вскрытие.",
     },
-    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заявил «Доезд»."},
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name}: «Доезд»."},
     "reveal.game_over": {
         "en": "The game is over; kush are settled.",
         "ru": "Игра окончена, куши рассчитаны.",
     },
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
-    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы заявили «Доезд»."},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
     "err.not_claimant": {
-        "en": "Only a player at the target may claim.",
-        "ru": "Заявить может только набравший цель.",
+        "en": "Only a player who reached the target may claim.",
+        "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",
     },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
-        "en": "{name}: no {label} left: top up (➕ or /topup) before the next hand, or the seat is freed.",
-        "ru": "{name}: куши кончились: докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+        "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
@@ -208,41 +221,41 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.request_done": {
         "en": "Already done: this command was applied once.",
-        "ru": "Уже сделано: эта команда выполнена один раз.",
+        "ru": "Уже сделано: эта команда выполняется только один раз.",
     },
     "reply.topup_range": {
         "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
-        "ru": "Докупить можно от 1 до {room} {label} (в стеке не больше {max}). Пример: /topup N",
+        "ru": "Докупить можно от 1 до {room} {label:gen} (в стеке не больше {max}). Формат: /topup N",
     },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
-        "ru": "Ваш стек уже максимальный ({max} {label}).",
+        "ru": "Ваш стек уже максимальный: {max} {label}.",
     },
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
-        "ru": "Докупка {amount} {label} принята: она пройдёт после этой раздачи.",
+        "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
-        "ru": "{name}: докупка {amount} {label} не прошла, на балансе {have}.",
+        "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",
     },
     "reply.topup_not_ready": {
         "en": "Press Ready first: it buys you in.",
-        "ru": "Сначала нажмите «Готов»: это бай-ин.",
+        "ru": "Сначала нажмите «Готов»: так вы вносите взнос.",
     },
     "showdown.settle_later": {
-        "en": "Kush are settled after the round.",
-        "ru": "Куши рассчитываются после круга.",
+        "en": "Kush are settled after the full round.",
+        "ru": "Расчёт кушей — после полного круга.",
     },
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
     "reply.tournament_opened": {
-        "en": "Tournament #{table} is open: register with its button.",
-        "ru": "Турнир #{table} открыт: регистрация кнопкой под ним.",
+        "en": "Tournament #{table} is open: press Register to join.",
+        "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",
     },
     "reply.table_exists": {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
-        "ru": "В этом чате уже есть открытый стол (#{table}). Чтобы открыть другую игру, администратор закрывает его командой /closetable (стеки вернутся на балансы).",
+        "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
@@ -250,7 +263,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.wallet_in_group": {
         "en": "Kush are kept per group: use this command in the group where you play.",
-        "ru": "Куши свои в каждой группе: напишите эту команду в группе, где вы играете.",
+        "ru": "У каждой группы свои куши: отправьте эту команду в группе, где играете.",
     },
     "reply.group_only": {
         "en": "This command works in a group chat.",
@@ -269,28 +282,28 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
-    "reply.table_full": {"en": "The table is full.", "ru": "Мест нет."},
-    "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не за этим столом."},
+    "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
+    "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
-        "ru": "Готов: {amount} {label} на столе.",
+        "ru": "Вы готовы: на стол внесено {amount} {label}.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
-        "ru": "Вы встали из-за стола; {amount} {label} вернулись на баланс.",
+        "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",
     },
     "reply.leave_after_hand": {
         "en": "You will leave after this hand (your moves are made for you).",
-        "ru": "Вы встанете после этой раздачи (ходы сделаются автоматически).",
+        "ru": "Вы встанете после этой раздачи (оставшиеся ходы сделаются автоматически).",
     },
     "reply.leave_after_round": {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
-        "ru": "Вы встанете из-за стола #{table}, когда закончится эта раздача: тогда и рассчитаются ваши очки.",
+        "ru": "Вы встанете из-за стола #{table} в конце этой раздачи, тогда же будут рассчитаны ваши очки.",
     },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
@@ -319,7 +332,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.balance_tour_prize": {
         "en": ", prize {prize} {label} when it ends",
-        "ru": ", приз {prize} {label} — после его конца",
+        "ru": ", приз {prize} {label} — после его окончания",
     },
     "reply.top_title": {"en": "🏆 Top players", "ru": "🏆 Лучшие игроки"},
     "reply.top_line": {
@@ -330,7 +343,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
         "en": "Table {table}, hand {hand}: {points:+d} pts, {kush:+d} {label}{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d} очк., {kush:+d} {label}{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
@@ -349,7 +362,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.this_group": {"en": "This group", "ru": "Эта группа"},
     "stats.hands": {
         "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
-        "ru": "Раздач: {hands} · очков/раздачу {points} · {label}/раздачу {kush}",
+        "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
     },
     "stats.group_hands": {
         "en": "Hands: {hands} · players: {players}",
@@ -357,25 +370,25 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.fouls": {
         "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
-        "ru": "Фолы: {pct} ({fouls} из {boards}) · роялти/раздачу {royalties}",
+        "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
     },
     "stats.fantasyland": {
-        "en": "Fantasyland: entered {entered} · stayed {stayed} of {played}",
-        "ru": "Фантазия: вход {entered} · удержание {stayed} из {played}",
+        "en": "Fantasyland: entered {entered} · stayed {stayed} (played {played})",
+        "ru": "Фантазия: попадание {entered} · удержание {stayed} (сыграно {played})",
     },
     "stats.best": {
         "en": "Scoops: {scoops} · biggest win: {best}",
-        "ru": "Скупы: {scoops} · крупнейший выигрыш: {best}",
+        "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
     },
     "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
     "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
     "chart.caption": {
         "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
-        "ru": "📈 {name}: {label} по времени ({when}), итог {kush:+d} {label}",
+        "ru": "📈 {name}: график {when}, итог {kush:+d} {label}",
     },
     "stats.group_best": {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
-        "ru": "Скупы: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
+        "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
     },
     "stats.group_moved": {
         "en": "Kush won in all: {kush} {label}",
@@ -388,11 +401,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
-        "ru": "Как: /stats [@игрок | me] [week | month | all]",
+        "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
         "en": "Usage: /top (by balance) or /top week | month | all (by kush won)",
-        "ru": "Как: /top (по балансу) или /top week | month | all (по выигранным кушам)",
+        "ru": "Формат: /top (по балансу) или /top week | month | all (по выигранным кушам)",
     },
     "top.period_title": {
         "en": "🏆 Kush won · {when}",
@@ -404,7 +417,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.usage": {
         "en": "Usage: /replay N, where #N is a hand from /history",
-        "ru": "Как: /replay N, где #N — раздача из /history",
+        "ru": "Формат: /replay N, где #N — номер раздачи из /history",
     },
     "replay.unknown": {"en": "There is no hand #{n}.", "ru": "Раздачи #{n} нет."},
     "replay.not_yours": {
@@ -421,7 +434,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.no_private": {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
-        "ru": "Не могу написать вам лично: откройте чат со мной, нажмите «Старт» и повторите.",
+        "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",
     },
     "replay.title": {
         "en": "🎬 #{n} · table {table}, hand {hand}",
@@ -456,14 +469,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
-    "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Использование: /grant @user N"},
+    "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
-        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} ({label}), не 0.",
+        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
-        "ru": "Нельзя: баланс {name} стал бы больше {limit} ({label}).",
+        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label}.",
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
@@ -471,7 +484,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
-        "ru": "У {name} только {balance} {label}.",
+        "ru": "У игрока {name} только {balance} {label}.",
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
@@ -489,7 +502,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_usage": {
         "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
-        "ru": "Использование: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
+        "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
     },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are below.",
@@ -501,7 +514,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.hand_cancelled": {
         "en": "⚠ Table #{table}: the hand could not be continued after a restart and was cancelled; every stack was refunded.",
-        "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все взносы возвращены.",
+        "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все стеки возвращены.",
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "bot.added": {
@@ -523,7 +536,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
-        "ru": "Уровни: easy, normal, strong. Пример: /addbot [уровень]",
+        "ru": "Уровни: easy, normal, strong. Формат: /addbot [уровень]",
     },
     "bot.no_tournament": {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
@@ -552,7 +565,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.box_full": {"en": "That box is full.", "ru": "Этот бокс заполнен."},
     "err.discard_not_allowed": {
         "en": "No (more) discards on this street.",
-        "ru": "На этой улице сбросить нельзя (или уже сброшено).",
+        "ru": "На этой улице больше сбрасывать нельзя.",
     },
     "err.incomplete_street": {
         "en": "Place every card first.",
@@ -563,7 +576,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This button is from another street.",
         "ru": "Эта кнопка с другой улицы.",
     },
-    "err.no_change": {"en": "Already there.", "ru": "Уже там."},
+    "err.no_change": {"en": "The card is already there.", "ru": "Карта уже там."},
     "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
@@ -601,7 +614,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/stats [@игрок] — статистика; /top week|month|all — выигранные куши; "
             "/replay N — раздача по улицам\n"
             "/rules — правила игры за этим столом\n"
-            "Админы: /settings, /grant @user N, /closetable — закрыть стол между раздачами "
+            "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
         ),
@@ -638,7 +651,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc stats [игрок] — статистика; /ofc top [период] — выигранные куши; "
             "/ofc replay N — раздача по улицам\n"
             "/ofc rules — правила игры за этим столом\n"
-            "Админы (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
+            "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
             "/ofc hand покажет вашу доску картинкой, видной только вам."
@@ -650,7 +663,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "round.settled": {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
-        "ru": "Стол #{table}: раунд рассчитан досрочно ({who} уходит): {moves}.",
+        "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
     },
     "err.registration_closed": {
         "en": "Registration is closed: the tournament has started.",
@@ -674,11 +687,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.tournament_over": {"en": "The tournament is over.", "ru": "Турнир окончен."},
     "tour.registered": {
         "en": "Registered: {amount} {label} went to the prize pool.",
-        "ru": "Вы в турнире: {amount} {label} ушли в призовой фонд.",
+        "ru": "Вы в турнире: взнос {amount} {label} — в призовом фонде.",
     },
     "tour.unregistered": {
         "en": "Unregistered: {amount} {label} are back in your balance.",
-        "ru": "Регистрация снята: {amount} {label} вернулись на баланс.",
+        "ru": "Регистрация снята: на баланс вернулось {amount} {label}.",
     },
     "tour.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
     "tour.start_who": {
@@ -707,7 +720,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.no_sitout": {
         "en": "No sitting out in a tournament: when your time runs out your hand is played "
         "for you. /leave knocks you out.",
-        "ru": "В турнире пропускать нельзя: когда время выходит, рука разыгрывается за вас. "
+        "ru": "В турнире пропускать нельзя: когда время выходит, ходы делаются за вас. "
         "/leave — выбыть.",
     },
     "tour.ready": {
@@ -716,7 +729,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.title": {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
-        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips} фишек\nУровни по {minutes} мин · цена очка {schedule}…\nПризы: {payouts}",
+        "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка в фишках: {schedule}…\nПризы: {payouts}",
     },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
@@ -728,21 +741,21 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.hint": {
         "en": "It starts when the seats are full or when its opener presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от 2 игроков).",
+        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
-        "en": "🏆 Level {level} · {cpp} chips a point · next level in {next}",
-        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · следующий через {next}",
+        "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",
+        "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · следующий через {next}",
     },
     "tour.status_pending": {
-        "en": "🏆 Level {level} · {cpp} chips a point · level {next_level} from the next hand",
-        "ru": "🏆 Уровень {level} · {cpp} фишек за очко · уровень {next_level} со следующей "
+        "en": "🏆 Level {level} · {cpp:chip|chips} a point · level {next_level} from the next hand",
+        "ru": "🏆 Уровень {level} · {cpp:фишка|фишки|фишек} за очко · уровень {next_level} со следующей "
         "раздачи",
     },
     "tour.chips": {"en": "Chips: {chips}", "ru": "Фишки: {chips}"},
     "tour.chips_line": {
-        "en": "Level {level} · {cpp} chips a point · chips: {chips}",
-        "ru": "Уровень {level} · {cpp} фишек за очко · фишки: {chips}",
+        "en": "Level {level} · {cpp:chip|chips} a point · chips: {chips}",
+        "ru": "Уровень {level} · {cpp:фишка|фишки|фишек} за очко · фишки: {chips}",
     },
     "tour.knocked_out": {
         "en": "❌ {name} is out: place {place}, prize {prize} {label}.",
@@ -762,7 +775,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
-        "ru": "Турнир #{table} отменён; взносы вернулись.",
+        "ru": "Турнир #{table} отменён, все взносы возвращены.",
     },
     "tour.history_line": {
         "en": "Tournament #{table}: place {place}, {kush:+d} {label}",
@@ -778,7 +791,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "rules.pineapple": {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
-            "or the hand is dead (foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
+            "or the hand is dead (a foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
             "discard 1. Each box won vs each opponent: 1 point, all three: +3 (scoop). Royalties for "
             "strong boxes. QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand."
         ),
@@ -786,28 +799,31 @@ TEXTS: dict[str, dict[str, str]] = {
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая. Улица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1. "
             "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп). Роялти за сильные "
-            "боксы. QQ и выше наверху (без фола) → Фантазия: 14 карт сразу в следующей раздаче."
+            "боксы. QQ и выше наверху (если рука не мёртвая) → Фантазия: 14 карт сразу в следующей раздаче."
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. 2 points per box (or 1-6), royalties, Fantasyland with QQ+ on top."
+            "bottom ≥ middle ≥ top. 2 points per box (or 1–6), royalties, Fantasyland with QQ+ on top."
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1-6), роялти, Фантазия с QQ+ наверху."
+            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1–6), роялти, Фантазия с QQ+ наверху."
         ),
     },
     "rules.chinese": {
         "en": (
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. Boxes are compared pairwise: 2 points a win, 1 each a tie; bonuses "
-            "for strong hands; play to the target."
+            "bottom ≥ middle ≥ top. Each box against each opponent's: 2 points a win, 1 each a tie; "
+            "+1 for winning two boxes of three; bonuses for strong hands. The game is played to the "
+            "target score; a Claim may end it early."
         ),
         "ru": (
-            "Китайский покер: 13 карт сразу, тайно в верх 3 / середину 5 / низ 5, низ ≥ середина ≥ "
-            "верх. Боксы сравниваются попарно: 2 очка за победу, по 1 при ничьей; бонусы; игра до цели."
+            "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
+            "низ ≥ середина ≥ верх. Каждый бокс — против того же бокса соперника: 2 очка за победу, "
+            "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации. Игра идёт до "
+            "заданного счёта; «Доезд» может закончить её раньше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
@@ -829,7 +845,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.range.number": {
         "en": "{name} takes a finite number{unit} from {low} to {high}",
-        "ru": "{name}: конечное число{unit} от {low} до {high}",
+        "ru": "{name}: число{unit} от {low} до {high}",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {
@@ -866,18 +882,134 @@ TEXTS: dict[str, dict[str, str]] = {
     },
 }
 
+#: Discord's slash commands in Russian (its ``ru`` and ``uk`` locales): the Russian of each
+#: English description in bot/discord/adapter.py (commands, groups, parameters), published as
+#: its ``description_localizations`` (at most 100 characters each)
+DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
+    "Open-Face Chinese Poker (Pineapple)": "Открытый китайский покер (Ананас)",
+    "Open-Face Chinese Poker: admin commands": "Открытый китайский покер: команды админов",
+    "Open a table in this channel": "Открыть стол в этом канале",
+    "the game (default: this server's setting)": "игра (по умолчанию — настройка сервера)",
+    "Open a sit-and-go tournament here": "Открыть здесь турнир (sit-and-go)",
+    "Take a seat at this channel's table": "Сесть за стол этого канала",
+    "Buy in and get ready": "Внести взнос и быть готовым",
+    "Leave the table": "Встать из-за стола",
+    "Seat a computer player (house kush)": "Посадить компьютерного игрока (на куши заведения)",
+    "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
+    "Stand a computer player up": "Убрать компьютерного игрока",
+    "Add kush to your stack between hands": "Докупить куши в стек между раздачами",
+    "kush to add (default: the minimum buy-in)": "сколько кушей докупить (по умолчанию — взнос)",
+    "Skip hands, keeping your seat": "Пропускать раздачи, не вставая из-за стола",
+    "Come back after sitting out": "Вернуться в игру после пропуска",
+    "Your kush": "Ваши куши",
+    "The leaderboard": "Рейтинг игроков",
+    "by kush won in a period (default: by balance)": "по выигранным за период кушам (по умолчанию — по балансу)",
+    "Statistics of this server or a player": "Статистика сервера или игрока",
+    "whose (default: the server's and yours)": "чья (по умолчанию — сервера и ваша)",
+    "which period": "за какой период",
+    "Replay one of your hands street by street": "Повтор вашей раздачи по улицам",
+    "the hand's #number from /ofc history": "#номер раздачи из /ofc history",
+    "Your last hands": "Ваши последние раздачи",
+    "Rules of this table's game": "Правила игры за этим столом",
+    "Take the daily bonus": "Получить ежедневный бонус",
+    "Your board as a picture (only you see it)": "Ваша доска картинкой (видна только вам)",
+    "What the bot can do": "Что умеет бот",
+    "Admins: this server's settings": "Админам: настройки сервера",
+    "the setting to change": "какую настройку менять",
+    "its new value": "новое значение",
+    "Admins: close this channel's table": "Админам: закрыть стол этого канала",
+    "Admins: give (or take) kush": "Админам: выдать (или забрать) куши",
+    "who gets it": "кому",
+    "how much (negative takes)": "сколько (минус — забрать)",
+}
+
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
 
+#: the default kush label's Russian forms: after a number (1 куш, 2 куша, 5 кушей), after a
+#: number in the genitive (``{n} {label:gen}``: до 1 куша, до 5 кушей), and alone (нет кушей)
+_KUSH_RU = ("куш", "куша", "кушей")
+_KUSH_RU_GEN = ("куша", "кушей", "кушей")
+_KUSH_RU_ALONE = "кушей"
+_FRACTION = re.compile(r"\d[.,]\d")
+#: a number's format spec before the noun forms (``+d``, ``,``, ``.1f``, or nothing)
+_NUMBER_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?")
+#: ``{amount} {label}`` / ``{amount:+d} {label:gen}`` in a template: the label agrees with it
+_NUMBER_LABEL = re.compile(r"\{(\w+)(?::([^{}|]*))?\} \{label(:gen)?\}")
 
-def kush_word(label: str, lang: str | None) -> str:
+
+def plural(n: object, *forms: str) -> str:
+    """The form of a noun that agrees with the number ``n``.
+
+    Russian takes three forms, ``(one, few, many)``: ``plural(1, "куш", "куша", "кушей")`` is
+    ``"куш"``, 2–4 (not 12–14) give ``"куша"``, the rest ``"кушей"``; a fraction (``"1.5"``)
+    takes ``few`` (1,5 куша). English takes two, ``(one, other)``. ``n`` may be an int or an
+    already formatted number (``"+3"``, ``"−5"``, ``"1 000"``, ``"2.5"``).
+
+    :raises ValueError: unless two or three forms are given.
+    """
+    if len(forms) not in (2, 3):
+        raise ValueError("plural takes (one, other) or (one, few, many)")
+    text = str(n)
+    digits = "".join(ch for ch in text if ch.isdigit())
+    fraction = _FRACTION.search(text) is not None
+    if len(forms) == 2:
+        return forms[0] if digits.lstrip("0") == "1" and not fraction else forms[1]
+    one, few, many = forms
+    if fraction:
+        return few
+    value = int(digits or 0)
+    if 11 <= value % 100 <= 14:
+        return many
+    return {1: one, 2: few, 3: few, 4: few}.get(value % 10, many)
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus two specs: ``{n:карта|карты|карт}`` (``{n:+d|очко|очка|очков}`` with
+    a number format first) gives the number and its agreeing noun (:func:`plural`); English
+    takes ``{n:card|cards}``. ``{label:gen}`` is the label itself when no number precedes it."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            parts = format_spec.split("|")
+            spec = ""
+            if len(parts) in (3, 4) and _NUMBER_SPEC.fullmatch(parts[0]):
+                spec, parts = parts[0], parts[1:]
+            return f"{format(value, spec)} {plural(value, *parts)}"
+        if format_spec == "gen" and isinstance(value, str):
+            return value
+        return str(super().format_field(value, format_spec))
+
+
+_FORMATTER = _Formatter()
+
+
+def kush_word(label: str, lang: str | None, n: object = None) -> str:
     """``label`` as a player reading ``lang`` sees it: the default ``"kush"`` is ``"куш"`` in
-    Russian; a label the admins chose (``/settings kush_label``) is shown as they wrote it."""
-    return "куш" if label == DEFAULT_KUSH_LABEL and lang == "ru" else label
+    Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей); a label the
+    admins chose (``/settings kush_label``) is shown as they wrote it."""
+    if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш"):
+        return "куш" if n is None else plural(n, *_KUSH_RU)
+    return label
+
+
+def _agree_kush(template: str) -> str:
+    """A Russian template for the default kush label: ``{n} {label}`` → the number with the
+    agreeing form, ``{n} {label:gen}`` → the genitive (до 5 кушей), a lone ``{label}`` →
+    ``кушей`` (нет кушей)."""
+
+    def number(m: re.Match[str]) -> str:
+        forms = _KUSH_RU_GEN if m.group(3) else _KUSH_RU
+        return "{" + m.group(1) + ":" + (m.group(2) or "") + "|" + "|".join(forms) + "}"
+
+    template = _NUMBER_LABEL.sub(number, template)
+    return template.replace("{label:gen}", _KUSH_RU_ALONE).replace("{label}", _KUSH_RU_ALONE)
 
 
 def tr(lang: str | None, key: str, **values: Any) -> str:
     """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``; a
-    ``label`` value is the kush label, shown by :func:`kush_word`.
+    ``label`` value is the kush label, shown by :func:`kush_word` (in Russian the default
+    label agrees with the number before it: 1 куш, 2 куша, 5 кушей). Templates may write
+    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`).
 
     :raises KeyError: for an unknown key (a programming error).
     """
@@ -885,9 +1017,12 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     template = entry.get(lang or "en") or entry["en"]
     if not values:
         return template
-    if isinstance(values.get("label"), str):
-        values["label"] = kush_word(values["label"], lang)
-    return template.format(**values)
+    label = values.get("label")
+    if isinstance(label, str):
+        if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
+            template = _agree_kush(template)
+        values["label"] = kush_word(label, lang)
+    return _FORMATTER.format(template, **values)
 
 
 def error_text(lang: str | None, code: str) -> str:
@@ -904,6 +1039,6 @@ def grouped(value: int, lang: str) -> str:
 
 def language_of(code: str | None) -> str:
     """``"ru"`` for Russian-speaking users (``ru``, ``uk``, ``be``, ``kk``), else ``"en"``."""
-    if code and code.split("-")[0].lower() in {"ru", "uk", "be", "kk"}:
+    if code and code.split("-")[0].lower() in RUSSIAN_READERS:
         return "ru"
     return "en"

@@ -73,7 +73,7 @@ def _ru(cat: HandCategory, r: tuple[int, ...]) -> str:
     if cat is HandCategory.TWO_PAIR:
         return f"две пары, {_RU_MANY[r[0]]} и {_RU_MANY[r[1]]}"
     if cat is HandCategory.TRIPS:
-        return f"сет, {_RU_MANY[r[0]]}"
+        return f"сет {_RU_GEN_MANY[r[0]]}"
     if cat is HandCategory.STRAIGHT:
         return f"стрит до {_RU_GEN_ONE[r[0]]}"
     if cat is HandCategory.FLUSH:

@@ -57,7 +57,7 @@ from bot.names import clean_name
 from bot.presses import decode, encode, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
-from bot.texts import language_of, tr
+from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
 
 __all__ = [
     "DiscordAdapter",
@@ -271,6 +271,34 @@ async def _setting_names(interaction: Interaction, current: str) -> list[app_com
     typed = current.strip().lower()
     names = [n for n in SETTINGS if typed in n] if typed else list(SETTINGS)
     return [app_commands.Choice(name=n, value=n) for n in names[:25]]
+
+
+class RussianDescriptions(app_commands.Translator):
+    """Discord.py's translator for the slash commands: the Russian description
+    (:data:`~bot.texts.DISCORD_DESCRIPTIONS_RU`) of each command, group and parameter for
+    Discord's Russian and Ukrainian locales, as the bot answers those players in Russian
+    (:func:`~bot.texts.language_of`); names and every other locale stay as written."""
+
+    _LOCALES = frozenset({discord.Locale.russian, discord.Locale.ukrainian})
+    _WHERE = frozenset(
+        {
+            app_commands.TranslationContextLocation.command_description,
+            app_commands.TranslationContextLocation.group_description,
+            app_commands.TranslationContextLocation.parameter_description,
+        }
+    )
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        """The Russian of ``string`` for a Russian-reading ``locale`` in a description, else
+        ``None`` (Discord shows the English)."""
+        if locale not in self._LOCALES or context.location not in self._WHERE:
+            return None
+        return DISCORD_DESCRIPTIONS_RU.get(string.message)
 
 
 class OfcCommands(app_commands.Group):
@@ -611,6 +639,7 @@ class DiscordAdapter:
         client.add_dynamic_items(PayloadButton, BoxSelect, PickSelect)
         if self.sync_commands and client is self.client:
             try:
+                await self.tree.set_translator(RussianDescriptions())
                 await self.tree.sync()
             except discord.HTTPException as exc:
                 log.warning("could not sync the slash commands: %s", exc)

@@ -312,7 +312,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=1,
         high=40,
         en='how kush amounts are labelled, e.g. "kush" or "1 kush = 10 ₽" (display only).',
-        ru="подпись сумм куша, например «куш» или «1 куш = 10 ₽» (только для показа).",
+        ru="подпись сумм кушей, например «куш» или «1 куш = 10 ₽» (только для показа).",
     ),
     Setting(
         name="utc_offset",
@@ -366,7 +366,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         50,
         en="the kush of /daily, once a day; 0 turns it off.",
-        ru="куш за /daily раз в сутки; 0 — выключено.",
+        ru="сколько кушей даёт /daily раз в сутки; 0 — выключено.",
     ),
     _seconds(
         "hand_seconds",
@@ -384,7 +384,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         3600,
         30,
         en="the time bank that starts when the budget is spent (R8.5).",
-        ru="запас времени, который начинается, когда время на раздачу кончилось (R8.5).",
+        ru="запас времени, который идёт, когда время на раздачу кончилось (R8.5).",
     ),
     _seconds(
         "time_bank_refill_per_match",
@@ -392,8 +392,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         3600,
         15,
-        en="bank seconds given back after every match (R8.5).",
-        ru="секунды запаса, возвращаемые после каждого матча (R8.5).",
+        en="time bank seconds given back after every match (R8.5).",
+        ru="секунды тайм-банка, которые возвращаются после каждого матча (R8.5).",
     ),
     _seconds(
         "fantasyland_seconds",
@@ -414,7 +414,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=1_000_000,
         step=1,
         en="kush moved per point (R7.6, R8.4).",
-        ru="куш за одно очко (R7.6, R8.4).",
+        ru="сколько кушей стоит одно очко (R7.6, R8.4).",
     ),
     Setting(
         name="scoring",
@@ -444,7 +444,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "st",
         _OPEN_FACE,
         en="a full house or better in the middle also keeps Fantasyland (R6.4).",
-        ru="фулл-хаус и выше в середине тоже оставляет в Фантазии (R6.4).",
+        ru="фулл-хаус и старше в середине тоже оставляет в Фантазии (R6.4).",
     ),
     _switch(
         "button_moves_in_fantasyland",
@@ -472,7 +472,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "sr",
         _OPEN_FACE,
         en="kush is settled after a full round of the button, not every hand (R8.3).",
-        ru="расчёт куша после полного круга баттона, а не каждой раздачи (R8.3).",
+        ru="расчёт кушей после полного круга баттона, а не после каждой раздачи (R8.3).",
     ),
     _switch(
         "deuce_of_spades",
@@ -486,7 +486,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "dx",
         OPTION_GAMES["dummy_box"],
         en="with three players a fourth, unscored board takes 13 cards (R4.3).",
-        ru="при трёх игроках четвёртая, незачётная доска забирает 13 карт (R4.3).",
+        ru="при трёх игроках 13 карт сдаются на четвёртую доску, «болвана»; очков он не "
+        "получает (R4.3).",
     ),
     _switch(
         "heads_up_double_boxes",
@@ -525,8 +526,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         15,
         en="the ready timer: once two players are ready, the unready are stood up when it "
         "ends and the hand starts (R8.2).",
-        ru="таймер готовности: когда готовы двое, по его истечении неготовые встают, и "
-        "раздача начинается (R8.2).",
+        ru="таймер готовности: когда готовы двое, он запускается; по его истечении неготовые "
+        "встают и раздача начинается (R8.2).",
     ),
     _seconds(
         "idle_close_seconds",
@@ -543,7 +544,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         1,
         50,
         en="a tournament's buy-in: kush each registration moves to the prize pool (R8.7).",
-        ru="взнос турнира: куш, который регистрация переводит в призовой фонд (R8.7).",
+        ru="взнос турнира: куши, которые при регистрации уходят в призовой фонд (R8.7).",
     ),
     Setting(
         name="tournament_chips",
@@ -682,25 +683,25 @@ RU_TITLES: dict[str, str] = {
     "kush_label": "Подпись куша",
     "pictures": "Картинки",
     "utc_offset": "Часовой пояс",
-    "min_buy_in": "Бай-ин",
+    "min_buy_in": "Взнос",
     "max_buy_in": "Макс. стек",
     "starting_balance": "Стартовый баланс",
     "daily_bonus": "Бонус /daily",
     "hand_seconds": "Время на раздачу",
-    "time_bank_seconds": "Запас времени",
-    "time_bank_refill_per_match": "Пополнение запаса",
+    "time_bank_seconds": "Тайм-банк",
+    "time_bank_refill_per_match": "Пополнение тайм-банка",
     "fantasyland_seconds": "Время Фантазии",
     "kush_per_point": "Куш за очко",
     "scoring": "Подсчёт очков",
     "fantasyland": "Фантазия",
     "progressive_fantasyland": "Прогрессивная Фантазия",
-    "stay_on_full_house_middle": "Остаться с фуллом в середине",
+    "stay_on_full_house_middle": "Фантазия с фуллом в середине",
     "button_moves_in_fantasyland": "Баттон в Фантазии",
     "simultaneous_streets": "Одновременные улицы",
     "safe_autoplay": "Безопасный автоход",
     "settle_per_round": "Расчёт по кругу",
     "deuce_of_spades": "Двойка пик",
-    "dummy_box": "Пустая доска",
+    "dummy_box": "Болван",
     "heads_up_double_boxes": "Две доски вдвоём",
     "target_points": "Очки до победы",
     "reveal_pause_seconds": "Пауза вскрытия",

@@ -69,18 +69,20 @@ def _pct(part: int, whole: int) -> str:
     return f"{round(100 * part / whole)}%" if whole else "—"
 
 
-def _avg(total: int, count: int) -> str:
-    return f"{total / count:+.1f}" if count else "—"
+def _avg(total: int, count: int, lang: str = "en") -> str:
+    """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``."""
+    text = f"{total / count:+.1f}" if count else "—"
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width)."""
     lines = [
         tr(lang, "stats.group_hands" if group else "stats.hands",
-           hands=s.hands, players=s.players, points=_avg(s.points, s.hands),
-           kush=_avg(s.kush, s.hands), label=label),
+           hands=s.hands, players=s.players, points=_avg(s.points, s.hands, lang),
+           kush=_avg(s.kush, s.hands, lang), label=label),
         tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
-           royalties=_avg(s.royalties, s.boards if group else s.hands).lstrip("+")),
+           royalties=_avg(s.royalties, s.boards if group else s.hands, lang).lstrip("+")),
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
            stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played),
     ]  # fmt: skip
@@ -163,7 +165,11 @@ async def _player_block(
         return [tr(lang, "stats.player_none", name=p.name, when=when)], s
     lines = [tr(lang, "stats.title", name=p.name, when=when)]
     lines += _stats_lines(s, lang, label, group=False)
-    best = f"{s.biggest_win:+d} {kush_word(label, lang)}" if s.biggest_winner is not None else "—"
+    best = (
+        f"{s.biggest_win:+d} {kush_word(label, lang, s.biggest_win)}"
+        if s.biggest_winner is not None
+        else "—"
+    )
     lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
     lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
     return lines, s

@@ -58,7 +58,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
-from bot.texts import language_of, tr
+from bot.texts import RUSSIAN_READERS, language_of, tr
 
 __all__ = ["TelegramAdapter", "TelegramPresenter", "keyboard"]
 
@@ -70,29 +70,31 @@ MAX_TEXT = 4096
 MAX_ANSWER = 200
 #: the caption of a photo
 MAX_CAPTION = 1024
+#: the command menu: (command, English description, Russian description); published in
+#: English for everyone and in Russian for the players who read Russian (RUSSIAN_READERS)
 COMMANDS = (
-    ("newtable", "open a table / открыть стол"),
-    ("join", "take a seat / сесть"),
-    ("ready", "buy in and get ready / готов"),
-    ("leave", "leave the table / встать"),
-    ("topup", "top up your stack / докупить"),
-    ("tournament", "open a tournament / открыть турнир"),
-    ("addbot", "seat a computer player / посадить бота"),
-    ("removebot", "stand a computer player up / убрать бота"),
-    ("sitout", "skip hands / пропускать"),
-    ("back", "come back / вернуться"),
-    ("balance", "your kush / баланс"),
-    ("top", "leaderboard / рейтинг"),
-    ("history", "your last hands / история"),
-    ("hand", "your board as a picture (private chat) / ваша доска картинкой"),
-    ("stats", "statistics / статистика"),
-    ("replay", "replay a hand / повтор раздачи"),
-    ("daily", "daily bonus / бонус дня"),
-    ("rules", "rules / правила"),
-    ("settings", "admins: settings / настройки"),
-    ("closetable", "admins: close the table / закрыть стол"),
-    ("grant", "admins: give kush / выдать куши"),
-    ("help", "help / помощь"),
+    ("newtable", "open a table", "открыть стол"),
+    ("join", "take a seat", "сесть за стол"),
+    ("ready", "buy in and get ready", "внести взнос и быть готовым"),
+    ("leave", "leave the table", "встать из-за стола"),
+    ("topup", "top up your stack", "докупить в стек"),
+    ("tournament", "open a tournament", "открыть турнир"),
+    ("addbot", "seat a computer player", "посадить компьютерного игрока"),
+    ("removebot", "stand a computer player up", "убрать компьютерного игрока"),
+    ("sitout", "skip hands", "пропускать раздачи"),
+    ("back", "come back", "вернуться в игру"),
+    ("balance", "your kush", "ваши куши"),
+    ("top", "leaderboard", "рейтинг"),
+    ("history", "your last hands", "ваши последние раздачи"),
+    ("hand", "your board as a picture (private chat)", "ваша доска картинкой (в личке)"),
+    ("stats", "statistics", "статистика"),
+    ("replay", "replay a hand", "повтор раздачи"),
+    ("daily", "daily bonus", "ежедневный бонус"),
+    ("rules", "rules", "правила"),
+    ("settings", "admins: settings", "админам: настройки"),
+    ("closetable", "admins: close the table", "админам: закрыть стол"),
+    ("grant", "admins: give kush", "админам: выдать куши"),
+    ("help", "help", "помощь"),
 )
 
 
@@ -593,11 +595,15 @@ class TelegramAdapter:
 
     # -- lifecycle -------------------------------------------------------------------------
     async def start(self, *, polling: bool = True, poll_interval: float = 0.0) -> None:
-        """Initialise (``getMe``), publish the command list and start polling."""
+        """Initialise (``getMe``), publish the command menu (in English, and in Russian for
+        :data:`~bot.texts.RUSSIAN_READERS`) and start polling."""
         await self.app.initialize()
         self.presenter.username = self.app.bot.username
         try:
-            await self.app.bot.set_my_commands([BotCommand(n, d) for n, d in COMMANDS])
+            await self.app.bot.set_my_commands([BotCommand(n, en) for n, en, _ in COMMANDS])
+            russian = [BotCommand(n, ru) for n, _, ru in COMMANDS]
+            for code in RUSSIAN_READERS:
+                await self.app.bot.set_my_commands(russian, language_code=code)
         except TelegramError:
             log.warning("could not publish the command list")
         await self.app.start()

@@ -115,7 +115,7 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         reply = await w.say(ALICE, "/history")
         assert "Table 1, hand 1: +6 pts, +3 kush" in reply["text"]
         reply = await w.say(BOB, "/history")
-        assert "Стол 1, раздача 1: +3 очк., -3 куш" in reply["text"]
+        assert "Стол 1, раздача 1: +3 очка, -3 куша" in reply["text"]
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
@@ -205,7 +205,7 @@ async def test_an_edited_command_is_not_run_again(tmp_path: Path) -> None:
         await asyncio.sleep(0.5)  # the edits are fetched and handled (or ignored)
         await w.settle()
         reply = await w.say(BOB, "/balance")
-        assert reply["text"] == "Bob: 2000 куш на балансе, 0 на столе.", reply
+        assert reply["text"] == "Bob: 2000 кушей на балансе, 0 на столе.", reply
         t = next(iter(w.service.tables.values()))
         assert [s.name for s in t.seats.values()] == ["🤖 Anna"]
         assert len(w.fake.calls_of("sendMessage")) == sent + 1  # only the /balance reply
@@ -253,7 +253,7 @@ async def test_a_command_addressed_to_another_bot_is_left_to_it(tmp_path: Path) 
         reply = await w.say(ALICE, "/grant@ofc_test_bot @bob 500")
         assert reply["text"] == "Bob: +500 kush, balance 1500.", reply
         reply = await w.say(BOB, "/balance@OFC_Test_Bot")
-        assert reply["text"] == "Bob: 1500 куш на балансе, 0 на столе.", reply
+        assert reply["text"] == "Bob: 1500 кушей на балансе, 0 на столе.", reply
 
 
 async def test_a_superscript_number_is_refused_with_the_usage(tmp_path: Path) -> None:

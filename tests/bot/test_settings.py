@@ -241,7 +241,7 @@ async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
     russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
     assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
-    assert {"Куш за очко −1", "Бай-ин −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
+    assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service)
     assert english.screen is not None
     assert "kush_per_point: 1" in english.screen.text.splitlines()

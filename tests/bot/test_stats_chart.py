@@ -152,7 +152,7 @@ async def test_me_in_russian_and_the_askers_own_part_of_the_group_stats(
 ) -> None:
     reply = await service.stats(GROUP, BOB, ["я"])
     _chart_of(reply)
-    assert reply.caption == "📈 Bob: куш по времени (за всё время), итог -18 куш"
+    assert reply.caption == "📈 Bob: график за всё время, итог -18 кушей"
     assert drawn[-1][0].points == ((T0, -10), (T0 + 60, -6), (T0 + 120, -13), (T0 + 10 * DAY, -18))
     group = await service.stats(GROUP, ALICE, [])
     assert group.text.startswith("📊 Friends · all time") and "📊 Alice · all time" in group.text

@@ -13,6 +13,7 @@ from typing import Any
 from PIL import Image
 
 from bot.presses import ReplayStep, decode
+from bot.texts import plural
 from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
@@ -48,7 +49,7 @@ async def test_stats_top_and_a_replay_stepped_with_buttons_in_private(tmp_path: 
             f"📊 {winner.first_name} · all time",
             "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
             "Fouls: 0% (0 of 1) · royalties/hand 32.0",
-            "Fantasyland: entered 100% · stayed — of 0",
+            "Fantasyland: entered 100% · stayed — (played 0)",
             "Scoops: 1 · biggest win: +38 kush",
             "Net: +38 kush",
         ]
@@ -106,7 +107,7 @@ def _kush_charts(w: World) -> list[Any]:
 
 
 def _net(text: str) -> int:
-    m = re.search(r"^(?:Net|Итого): ([+-]\d+) (?:kush|куш)$", text, re.MULTILINE)
+    m = re.search(r"^(?:Net|Итого): ([+-]\d+) (?:kush|кушей|куша|куш)$", text, re.MULTILINE)
     assert m is not None, text
     return int(m.group(1))
 
@@ -151,8 +152,8 @@ async def test_stats_sends_the_kush_chart_after_the_text_from_the_second_hand(
         group = await w.say(BOB, "/stats")
         charts = await w.fake.wait_for(lambda: _kush_charts(w)[1:])
         assert _net(group["text"].split("\n\n")[-1]) == -net  # two players: zero-sum
+        word = plural(net, "куш", "куша", "кушей")
         assert (
-            charts[0].caption
-            == f"📈 {BOB.first_name}: куш по времени (за всё время), итог {-net:+d} куш"
+            charts[0].caption == f"📈 {BOB.first_name}: график за всё время, итог {-net:+d} {word}"
         )
         assert len(w.fake.calls_of("sendPhoto")) == photos + 2 and len(_kush_charts(w)) == 2

@@ -102,7 +102,7 @@ def winner_stats(name: str) -> list[str]:
         f"📊 {name} · all time",
         "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
         "Fouls: 0% (0 of 1) · royalties/hand 32.0",
-        "Fantasyland: entered 100% · stayed — of 0",
+        "Fantasyland: entered 100% · stayed — (played 0)",
         "Scoops: 1 · biggest win: +38 kush",
         "Net: +38 kush",
     ]
@@ -124,7 +124,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         f"📊 {loser.name} · last 30 days",
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
         "Fouls: 100% (1 of 1) · royalties/hand 0.0",
-        "Fantasyland: entered 0% · stayed — of 0",
+        "Fantasyland: entered 0% · stayed — (played 0)",
         "Scoops: 0 · biggest win: —",
         "Net: -38 kush",
     ]
@@ -138,7 +138,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "📊 Friends · all time",
         "Hands: 1 · players: 2",
         "Fouls: 50% (1 of 2) · royalties/hand 16.0",
-        "Fantasyland: entered 50% · stayed — of 0",
+        "Fantasyland: entered 50% · stayed — (played 0)",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         "Kush won in all: 38 kush",
     ]  # Carol played nothing: no block of her own

@@ -232,7 +232,7 @@ async def check_the_end(
     # /history: the tournament's line with place and kush
     reply = await w.say(winner, "/history")
     winner_line = f"Tournament #{table_id}: place 1, +{pool - BUY_IN} kush"
-    winner_line_ru = f"Турнир #{table_id}: место 1, +{pool - BUY_IN} куш"
+    winner_line_ru = f"Турнир #{table_id}: место 1, +{pool - BUY_IN} кушей"  # 200 кушей
     assert winner_line in reply["text"] or winner_line_ru in reply["text"], reply["text"]
     for u in others:
         reply = await w.say(u, "/history")

@@ -101,6 +101,7 @@ def test_r8_5_clock_spends_budget_then_bank() -> None:
         ("7s 5h 4d", "seven high", "старшая карта семёрка"),
         ("Ts Js Qs Ks As", "royal flush", "роял-флеш"),
         ("9s 9h 9d 9c 2s", "four of a kind, nines", "каре девяток"),
+        ("As Ah Ad", "three of a kind, aces", "сет тузов"),
     ],
 )
 def test_hand_names_in_both_languages(cards: str, en: str, ru: str) -> None:

@@ -102,8 +102,9 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
 
 
 def label_of(user: Any) -> str:
-    """The default kush label as ``user`` reads it (R8.1: "куш" in Russian)."""
-    return "куш" if str(user.locale).startswith("ru") else "kush"
+    """The default kush label as ``user`` reads it after this test's round amounts (R8.1:
+    "кушей" in Russian after 100, 900, 1200: 5 кушей, not 5 куш)."""
+    return "кушей" if str(user.locale).startswith("ru") else "kush"
 
 
 async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
@@ -188,7 +189,7 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
             x in reply["content"]
             for x in (
                 f"Tournament #{table_id}: place 1, +{pool - BUY_IN} kush",
-                f"Турнир #{table_id}: место 1, +{pool - BUY_IN} куш",
+                f"Турнир #{table_id}: место 1, +{pool - BUY_IN} кушей",  # 200 кушей
             )
         ), reply["content"]
         for u in others:

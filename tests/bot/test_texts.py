@@ -1,0 +1,170 @@
+"""The texts players read (bot/texts.py): both languages for every key with the same
+placeholders, Russian numbers agreeing with their nouns (1 куш, 2 куша, 5 кушей), and the
+Telegram command menu published in both languages."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.telegram.adapter import COMMANDS
+from bot.texts import DISCORD_DESCRIPTIONS_RU, LANGS, RUSSIAN_READERS, TEXTS, plural, tr
+from tests.bot.discord.dc_world import world as dc_world
+from tests.bot.tg_world import world
+
+CYRILLIC = re.compile("[\u0400-\u04ff]")
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_text_has_both_languages_with_the_same_placeholders() -> None:
+    for key, entry in TEXTS.items():
+        assert set(entry) == set(LANGS), key
+        assert entry["en"].strip() and entry["ru"].strip(), key
+        assert _fields(entry["en"]) == _fields(entry["ru"]), key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_text_formats_with_numbers_and_the_default_label(lang: str) -> None:
+    """Every template formats (its plural specs included) when each placeholder is a number."""
+    for key, entry in TEXTS.items():
+        values: dict[str, object] = {f: 21 for f in _fields(entry[lang])}
+        if "label" in values:
+            values["label"] = "kush"
+        text = tr(lang, key, **values)
+        literal = "".join(lit for lit, _, _, _ in string.Formatter().parse(entry[lang]))
+        for mark in "{}|":  # a spec left unformatted, or plural forms printed as they are
+            assert text.count(mark) == literal.count(mark), (key, text)
+
+
+#: the texts meant to be long: the help and the rules summaries (sent as messages)
+LONG = ("help", "help.discord", "rules.pineapple", "rules.ofc", "rules.chinese")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_notice_fits_a_phone_and_a_telegram_answer(lang: str) -> None:
+    """A notice is a couple of lines on a phone and fits a Telegram press's answer (200
+    characters, bot/telegram/adapter.py MAX_ANSWER) with 4-digit numbers and room to spare
+    for names."""
+    for key, entry in TEXTS.items():
+        if key in LONG:
+            continue
+        values: dict[str, object] = {f: 1000 for f in _fields(entry[lang])}
+        if "label" in values:
+            values["label"] = "kush"
+        assert len(tr(lang, key, **values)) <= 160, key
+
+
+def test_english_texts_have_no_russian_and_russian_quotes_are_guillemets() -> None:
+    for key, entry in TEXTS.items():
+        assert not CYRILLIC.search(entry["en"]), key
+        assert not re.search('["“”„]', entry["ru"]), key
+
+
+@pytest.mark.parametrize(
+    ("n", "form"),
+    [
+        (1, "куш"), (2, "куша"), (4, "куша"), (5, "кушей"), (11, "кушей"), (12, "кушей"),
+        (14, "кушей"), (21, "куш"), (22, "куша"), (25, "кушей"), (111, "кушей"),
+        (101, "куш"), (0, "кушей"), (-3, "куша"), ("−1", "куш"), ("+2", "куша"),
+        ("1\u00a0000", "кушей"), ("1,5", "куша"), ("2.5", "куша"),
+    ],
+)  # fmt: skip
+def test_plural_russian_forms(n: object, form: str) -> None:
+    assert plural(n, "куш", "куша", "кушей") == form
+
+
+def test_plural_english_forms_and_bad_arity() -> None:
+    assert plural(1, "card", "cards") == "card"
+    assert [plural(n, "card", "cards") for n in (0, 2, 11, 21, "1.5")] == ["cards"] * 5
+    with pytest.raises(ValueError):
+        plural(1, "card")
+
+
+@pytest.mark.parametrize(("amount", "word"), [(1, "куш"), (3, "куша"), (5, "кушей"), (21, "куш")])
+def test_russian_kush_amounts_agree_with_their_number(amount: int, word: str) -> None:
+    text = tr("ru", "reply.topped_up", amount=amount, label="kush", stack=100)
+    assert text == f"Докуплено: +{amount} {word}, стек 100."
+    shown = tr("ru", "showdown.kush", delta=-amount, label="kush", stack=7)
+    assert shown == f"-{amount} {word} → 7"
+
+
+def test_russian_kush_genitive_and_alone() -> None:
+    """``{n} {label:gen}`` after «до» (до 21 куша, до 5 кушей); a label with no number is
+    «кушей» (не хватает кушей)."""
+    assert "от 1 до 21 куша (" in tr("ru", "reply.topup_range", room=21, label="kush", max=50)
+    assert "от 1 до 5 кушей (" in tr("ru", "reply.topup_range", room=5, label="kush", max=50)
+    assert tr("ru", "reply.no_money", label="kush", need=50, have=3).startswith(
+        "Недостаточно кушей: взнос 50, у вас 3."
+    )
+
+
+def test_a_custom_label_is_shown_as_written_in_both_languages() -> None:
+    """R8.1: an admin's label (``/settings kush_label``) is never declined."""
+    assert tr("ru", "reply.topped_up", amount=5, label="₽", stack=9) == "Докуплено: +5 ₽, стек 9."
+    assert "от 1 до 2 ₽ (" in tr("ru", "reply.topup_range", room=2, label="₽", max=9)
+    assert tr("en", "reply.topped_up", amount=1, label="kush", stack=9) == (
+        "Topped up: +1 kush, stack 9."
+    )
+
+
+def test_seconds_minutes_and_cards_read_as_words() -> None:
+    assert "через 1 секунду;" in tr("ru", "lobby.ready_timer", seconds=1)
+    assert "через 3 секунды;" in tr("ru", "lobby.ready_timer", seconds=3)
+    assert "через 30 секунд;" in tr("ru", "lobby.ready_timer", seconds=30)
+    assert "in 1 second;" in tr("en", "lobby.ready_timer", seconds=1)
+    assert "5 минут без раздач" in tr("ru", "table.idle_closed", table=1, minutes=5)
+    assert tr("ru", "board.hidden", count=2) == "🂠 закрыто до вскрытия: 2 карты"
+    assert tr("en", "board.hidden", count=1) == "🂠 hidden until showdown: 1 card"
+    assert tr("ru", "showdown.points", points=-1) == "-1 очко"
+    assert tr("ru", "showdown.points", points=12) == "+12 очков"
+
+
+async def test_the_telegram_command_menu_is_published_in_english_and_russian(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        calls = [c for c in w.fake.calls if c.method == "setMyCommands"]
+    by_lang = {str(c.params.get("language_code") or ""): c.params["commands"] for c in calls}
+    assert set(by_lang) == {"", *RUSSIAN_READERS}
+    default, russian = (
+        c if isinstance(c, list) else json.loads(c) for c in (by_lang[""], by_lang["ru"])
+    )
+    assert [c["command"] for c in default] == [c["command"] for c in russian]
+    assert [c["command"] for c in default] == [n for n, _, _ in COMMANDS]
+    assert all(not CYRILLIC.search(c["description"]) for c in default)
+    assert all(CYRILLIC.search(c["description"]) for c in russian)
+    assert {"command": "newtable", "description": "открыть стол"} in russian
+
+
+def _described(command: dict[str, Any]) -> list[dict[str, Any]]:
+    """``command`` and every subcommand and parameter under it, as Discord stores them."""
+    out = [command]
+    for option in command.get("options") or []:
+        out.extend(_described(option))
+    return out
+
+
+async def test_discord_slash_commands_are_described_in_russian_for_russian_locales(
+    tmp_path: Path,
+) -> None:
+    """Every command, group and parameter description the bot syncs has its Russian for
+    Discord's ``ru`` and ``uk`` locales (≤ 100 characters, Discord's limit), other locales
+    none."""
+    async with dc_world(tmp_path) as w:
+        synced = [d for c in w.fake.commands for d in _described(c)]
+    assert len(synced) > 30
+    for item in synced:
+        localized = item.get("description_localizations") or {}
+        assert set(localized) == {"ru", "uk"}, item["description"]
+        assert localized["ru"] == DISCORD_DESCRIPTIONS_RU[item["description"]]
+        assert localized["uk"] == localized["ru"] and len(localized["ru"]) <= 100
+        assert CYRILLIC.search(localized["ru"])
+    assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
