@@ -267,11 +267,23 @@ async def _watch(
     return record, seat, names, community
 
 
+def _revealed(result: Mapping[str, Any]) -> int:
+    """How many boxes of a Chinese Poker hand its reveal showed, bottom first (R4.5): fewer
+    than 3 when a claim ended the game (R7.5). A record stored before the count was kept and
+    ended by a claim counts as the bottom only (never show a box that may have stayed
+    hidden)."""
+    if "revealed" in result:
+        return int(result["revealed"])
+    claimed = (result.get("chinese") or {}).get("claimed_by")
+    return 3 if claimed is None else 1
+
+
 async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
-    """The frames of a hand seen by the player at ``seat`` (in a worker thread).
+    """The frames of a hand seen by the player at ``seat`` (in a worker thread); boxes a
+    Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5).
     :raises _Refused: if the stored hand does not replay."""
     try:
-        return await asyncio.to_thread(replay_frames, record.hand, seat)
+        return await asyncio.to_thread(replay_frames, record.hand, seat, _revealed(record.result))
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
@@ -309,6 +321,9 @@ def replay_screen(
             lines.append("  " + tr(lang, "replay.hidden"))
             continue
         for box in BOXES:
+            if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
+                lines.append("  " + " ".join(["🂠"] * box.size))
+                continue
             cards = b.board.box(box)
             lines.append("  " + " ".join([c.face for c in cards] + ["·"] * (box.size - len(cards))))
         r = result.get(b.seat)
@@ -317,7 +332,7 @@ def replay_screen(
             notes = [tr(lang, "showdown.points", points=points)]
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
-            elif sum(r.get("royalties") or ()):
+            elif sum(r.get("royalties") or ()) and not b.unrevealed:
                 notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
             if r.get("fantasyland_cards"):
                 notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
