@@ -316,8 +316,9 @@ async def _leave_tournament(
     """Leaving a tournament: before the start, unregister (the buy-in comes back); after it,
     the player is knocked out at once and placed as such, their chips leave play (R8.7); a
     hand in progress is finished for them (R8.5). The Leave button of a running tournament
-    asks first (one tap on the group's message must not cost the buy-in): a second press
-    within :data:`LEAVE_CONFIRM_SECONDS` leaves; /leave leaves at once."""
+    asks first (one tap on the group's message must not cost the buy-in): a press of the
+    Leave button of the message written anew with the question, within
+    :data:`LEAVE_CONFIRM_SECONDS`, leaves; /leave leaves at once."""
     tour = t.tournament
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
@@ -327,8 +328,11 @@ async def _leave_tournament(
         return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
     now = rt.clock()
     if button and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
-        async with rt.transition(t):
+        async with rt.transition(t) as tx:
             seat.leave_asked = now
+            # the table message anew, its buttons at a new version: the same press delivered
+            # again (Telegram after a crash, a double tap) is out of date, not the confirmation
+            tx.group = True
         return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
