@@ -190,7 +190,9 @@ async def top_up(
             tx.moves.append(BuyIn(seat.player_id, value))
             seat.stack += value
             t.remember(request)
-            tx.group = t.hand is None
+            # written anew even during others' hand: the ➕ pressed again (a redelivered
+            # update, a double tap) is then out of date, not a second top-up
+            tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
