@@ -78,14 +78,19 @@ def apply_pending(t: LiveTable, tx: Tx) -> None:
     Call with no hand running. Points a round still owes (``settle_per_round``, R8.3) are
     settled first, at the rate they were played for, when the new options settle otherwise
     (``settle_per_round`` turned off dropped them; a new ``kush_per_point`` priced them anew),
-    as a history entry of its own in ``tx``."""
+    as a history entry of its own in ``tx``; so is a Chinese Poker game under way when
+    ``kush_per_point`` changes (R7.6: it ends, settled at the rate its points were played
+    for)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
-        if (new.settle_per_round, new.kush_per_point) != (
-            old.settle_per_round,
-            old.kush_per_point,
-        ) and t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
-            settle_round(t, tx, None)
+        if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
+            if (new.settle_per_round, new.kush_per_point) != (
+                old.settle_per_round,
+                old.kush_per_point,
+            ):
+                settle_round(t, tx, None)
+            if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
+                end_game(t, tx)  # the game's points at their rate (R7.6)
         t.options = t.pending_options
         t.match = (
             MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
