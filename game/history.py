@@ -30,6 +30,7 @@ __all__ = [
     "ReplayFrame",
     "SeatStats",
     "replay_frames",
+    "revealed_boxes",
     "seat_stats",
     "settlement_kind",
 ]
@@ -183,9 +184,23 @@ def settlement_kind(result: Mapping[str, Any]) -> str:
     return "hand"
 
 
+def revealed_boxes(result: Mapping[str, Any]) -> int:
+    """How many boxes of a stored Chinese Poker hand its reveal showed, bottom first (R4.5):
+    ``result["revealed"]``, fewer than 3 when a claim ended the game (R7.5); 3 for any other
+    hand. A result stored before the count was kept and ended by a claim counts as the
+    bottom only (never show a box that may have stayed hidden)."""
+    if "revealed" in result:
+        return int(result["revealed"])
+    claimed = (result.get("chinese") or {}).get("claimed_by")
+    return 3 if claimed is None else 1
+
+
 def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, SeatStats]:
     """Per table seat (the player, not the board), what a stored hand gave: see
     :class:`SeatStats`. Empty for a settlement that is not a hand (:func:`settlement_kind`).
+
+    Royalties of Chinese Poker count the boxes the reveal showed only (a claim leaves the
+    others hidden, R7.5: :func:`revealed_boxes`).
 
     Scoops are the result's own (``HandResult.scoops``); a result stored before it kept them
     has them counted again from its boards: a live board scoops an opponent's board that is
@@ -205,6 +220,7 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     owners = {int(k): int(v) for k, v in dict(result.get("owners") or {}).items()}
     counted = {int(k): int(v) for k, v in dict(result.get("counted") or {}).items()}
     seats = list(result["seats"])
+    first = 3 - (revealed_boxes(result) if chinese else 3)  # royalties: (top, middle, bottom)
     if all("scoops" in r for r in seats):
         scooped = {int(r["seat"]): int(r["scoops"]) for r in seats}
     else:
@@ -224,7 +240,8 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
             prev.boards + 1,
             prev.points + points,
             prev.fouls + int(fouled),
-            prev.royalties + (0 if fouled else sum(int(x) for x in r.get("royalties") or ())),
+            prev.royalties
+            + (0 if fouled else sum(int(x) for x in list(r.get("royalties") or ())[first:])),
             prev.scoops + scoops,
             prev.fl_chances + int(can_enter),
             prev.fl_entered + int(can_enter and earned),

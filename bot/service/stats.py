@@ -37,7 +37,7 @@ from bot.service.runtime import Runtime
 from bot.texts import kush_word, tr
 from game.board import BOXES
 from game.errors import GameError
-from game.history import ReplayFrame, replay_frames
+from game.history import ReplayFrame, replay_frames, revealed_boxes
 from storage.api import Community, HandRecord, HandStats, Player
 
 __all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
@@ -267,23 +267,14 @@ async def _watch(
     return record, seat, names, community
 
 
-def _revealed(result: Mapping[str, Any]) -> int:
-    """How many boxes of a Chinese Poker hand its reveal showed, bottom first (R4.5): fewer
-    than 3 when a claim ended the game (R7.5). A record stored before the count was kept and
-    ended by a claim counts as the bottom only (never show a box that may have stayed
-    hidden)."""
-    if "revealed" in result:
-        return int(result["revealed"])
-    claimed = (result.get("chinese") or {}).get("claimed_by")
-    return 3 if claimed is None else 1
-
-
 async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
     """The frames of a hand seen by the player at ``seat`` (in a worker thread); boxes a
     Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5).
     :raises _Refused: if the stored hand does not replay."""
     try:
-        return await asyncio.to_thread(replay_frames, record.hand, seat, _revealed(record.result))
+        return await asyncio.to_thread(
+            replay_frames, record.hand, seat, revealed_boxes(record.result)
+        )
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
