@@ -466,13 +466,16 @@ class TableService:
 
         return await self._at_table(chat, actor, body)
 
-    async def remove_bot(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
-        """``/removebot`` (admins and the table's opener): stand up a computer player."""
+    async def remove_bot(
+        self, chat: ChatRef, actor: Actor, is_admin: bool, request: str | None = None
+    ) -> Reply:
+        """``/removebot`` (admins and the table's opener): stand up a computer player;
+        ``request`` as in :meth:`top_up` (the same command delivered twice stands one up)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):
                 return Reply(tr(lang, "reply.admins_only"), alert=True)
-            return await bots.remove_bot(self.rt, t, lang)
+            return await bots.remove_bot(self.rt, t, lang, request)
 
         return await self._at_table(chat, actor, body)
 

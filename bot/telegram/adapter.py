@@ -784,7 +784,8 @@ class TelegramAdapter:
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)
         if who is not None:
-            await self._reply(update, await self.service.remove_bot(*who))
+            reply = await self.service.remove_bot(*who, _request_key(update))
+            await self._reply(update, reply)
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)
