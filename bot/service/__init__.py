@@ -64,7 +64,7 @@ from bot.texts import language_of, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.tournament import Tournament
-from storage.api import Community, Store
+from storage.api import Community, StorageError, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
 
@@ -234,9 +234,7 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
         if existing is not None:  # (in a forum, it may be in another topic: its link)
-            text = tr(lang, "reply.table_exists", table=existing.id)
-            link = self.rt.table_link(existing)
-            return Reply(text + ("\n" + link if link else ""), alert=True)
+            return self._table_exists(existing, lang)
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
@@ -261,9 +259,21 @@ class TableService:
             )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
+        except StorageError:
+            # another /newtable in this chat opened one while this one waited on storage
+            existing = self.table_in(chat)
+            if existing is None:
+                raise
+            return self._table_exists(existing, lang)
         await self.rt.settled(t)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
+
+    def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
+        """The answer to a ``/newtable`` where a table is open: its number and link."""
+        text = tr(lang, "reply.table_exists", table=existing.id)
+        link = self.rt.table_link(existing)
+        return Reply(text + ("\n" + link if link else ""), alert=True)
 
     async def join(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
