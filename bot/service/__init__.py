@@ -517,6 +517,17 @@ class TableService:
         except TransitionFailed:
             return 0
 
+    async def member_left(self, chat: ChatRef, actor: Actor) -> Reply | None:
+        """A member left the group or was removed from it (Telegram's ``left_chat_member``):
+        they can press none of the table's buttons nor type /leave there any more, so they
+        leave the chat's table as /leave would (R8.2: the stack goes back to the balance, at
+        once between hands, after the hand they play; R8.7: a running tournament knocks
+        them out, one registering gives the buy-in back). ``None`` if they had no seat."""
+        t = self.table_in(chat)
+        if chat.private or t is None or t.seat_of(actor.user_id) is None:
+            return None
+        return await self.leave(chat, actor)
+
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
         seat is marked unreachable as at deal time and the group shows the link."""

@@ -572,6 +572,9 @@ class TelegramAdapter:
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
+        self.app.add_handler(
+            MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self._member_left)
+        )
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
@@ -860,6 +863,15 @@ class TelegramAdapter:
             await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
         elif msg.migrate_from_chat_id:
             await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
+
+    async def _member_left(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A member left the group or was removed (the ``left_chat_member`` service message):
+        they leave its table (the service decides when; the bot itself leaving is
+        ``my_chat_member``)."""
+        msg = update.effective_message
+        if msg is None or msg.left_chat_member is None or msg.left_chat_member.is_bot:
+            return
+        await self.service.member_left(_chat(msg.chat), _actor(msg.left_chat_member))
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group

@@ -543,6 +543,20 @@ class FakeTelegram:
             self.messages[(chat_id, msg["message_id"])] = msg
             await self.push({"message": msg})
 
+    async def remove_member(self, chat_id: int, user: FakeUser, by: FakeUser | None = None) -> None:
+        """``user`` leaves the group ``chat_id`` (or ``by``, an admin, removes them): the
+        group's ``left_chat_member`` service message, as the bot's update (bots get service
+        messages whatever their privacy mode)."""
+        msg: dict[str, Any] = {
+            "message_id": next(self._message_ids),
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": (by or user).to_json(),
+            "left_chat_member": user.to_json(),
+        }
+        self.messages[(chat_id, msg["message_id"])] = msg
+        await self.push({"message": msg})
+
     async def remove_bot(self, chat_id: int, by: FakeUser) -> None:
         """``by`` removes the bot from the group ``chat_id``: the bot gets the
         ``my_chat_member`` update (its new status ``kicked``) and from now on every write
