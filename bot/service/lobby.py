@@ -305,7 +305,7 @@ def depart(
     if leaves_after_hand(t, seat):
         seat.leaving = True
         return "round"
-    if t.chinese is not None and t.chinese.totals.get(seat.seat):
+    if t.chinese is not None and seat.seat in t.chinese.totals:  # (0 points owe the others)
         end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
     amount = stand_up(t, tx, seat)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
