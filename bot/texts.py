@@ -665,6 +665,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
         "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
     },
+    "round.settled_options": {
+        "en": "Table #{table}: the round is settled early (new table settings): {moves}.",
+        "ru": "Стол #{table}: раунд рассчитан досрочно (новые настройки стола): {moves}.",
+    },
     "err.registration_closed": {
         "en": "Registration is closed: the tournament has started.",
         "ru": "Регистрация закрыта: турнир уже идёт.",

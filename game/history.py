@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.actions import action_from_json
-from game.board import Board, assess_board
+from game.board import Board, Box, assess_board
 from game.cards import Card
 from game.hand import Hand, HandSetup
 from game.options import GameKind, RuleOptions
@@ -30,6 +30,7 @@ __all__ = [
     "ReplayFrame",
     "SeatStats",
     "replay_frames",
+    "revealed_boxes",
     "seat_stats",
     "settlement_kind",
 ]
@@ -49,6 +50,8 @@ class BoardFrame:
     :ivar hidden: the board was still hidden at that point of the hand (a Fantasyland or
         closed board before showdown, R6.3, R4.5).
     :ivar fantasyland: the board is played in Fantasyland (R6.2).
+    :ivar unrevealed: boxes of a Chinese Poker board the reveal never showed (a claim ended
+        the game first, R7.5): left out of ``board`` and shown face down; never the viewer's.
     """
 
     seat: int
@@ -56,6 +59,7 @@ class BoardFrame:
     board: Board
     hidden: bool
     fantasyland: bool
+    unrevealed: tuple[Box, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +83,13 @@ class ReplayFrame:
         return self.street == self.streets
 
 
-def replay_frames(hand: Mapping[str, Any], viewer: int | None = None) -> tuple[ReplayFrame, ...]:
+#: The order a Chinese Poker reveal shows the boxes in (R4.5).
+_REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
+
+
+def replay_frames(
+    hand: Mapping[str, Any], viewer: int | None = None, revealed: int = 3
+) -> tuple[ReplayFrame, ...]:
     """Every board after each street of a stored hand (``Hand.to_json()``).
 
     Frame ``k`` shows each ordinary board with the cards of its first ``k`` streets (a board
@@ -90,6 +100,9 @@ def replay_frames(hand: Mapping[str, Any], viewer: int | None = None) -> tuple[R
     :param hand: ``{"setup": …, "actions": […]}`` of a finished or unfinished hand.
     :param viewer: the table seat of the player watching: the frames show the discards of
         the boards that player played (R3.3) and nobody else's; ``None``: no discard at all.
+    :param revealed: Chinese Poker: how many boxes the reveal showed, bottom first (R4.5);
+        fewer than 3 when a claim ended the game (R7.5): the showdown frame leaves the other
+        boxes of every board but the viewer's out (:attr:`BoardFrame.unrevealed`).
     :raises GameError: if the stored hand does not replay (bad setup or action log).
     :raises KeyError: if ``hand`` has no setup or actions.
     """
@@ -122,8 +135,16 @@ def replay_frames(hand: Mapping[str, Any], viewer: int | None = None) -> tuple[R
                 shown = snaps[min(k, len(snaps)) - 1] if not closed else snaps[-1]
             if s in mine:
                 discards.extend(shown[1])
+            board = shown[0]
+            unrevealed: tuple[Box, ...] = ()
+            if game.options.game is GameKind.CHINESE and s not in mine and revealed < 3:
+                unrevealed = _REVEAL_ORDER[max(revealed, 0) :]
+                rows = {b: () if b in unrevealed else board.box(b) for b in _REVEAL_ORDER}
+                board = Board(rows[Box.TOP], rows[Box.MIDDLE], rows[Box.BOTTOM])
             boards.append(
-                BoardFrame(s, owner(s), shown[0], closed and not final, game.is_fantasyland(s))
+                BoardFrame(
+                    s, owner(s), board, closed and not final, game.is_fantasyland(s), unrevealed
+                )
             )
         frames.append(ReplayFrame(k, streets, tuple(boards), tuple(discards)))
     return tuple(frames)
@@ -163,9 +184,23 @@ def settlement_kind(result: Mapping[str, Any]) -> str:
     return "hand"
 
 
+def revealed_boxes(result: Mapping[str, Any]) -> int:
+    """How many boxes of a stored Chinese Poker hand its reveal showed, bottom first (R4.5):
+    ``result["revealed"]``, fewer than 3 when a claim ended the game (R7.5); 3 for any other
+    hand. A result stored before the count was kept and ended by a claim counts as the
+    bottom only (never show a box that may have stayed hidden)."""
+    if "revealed" in result:
+        return int(result["revealed"])
+    claimed = (result.get("chinese") or {}).get("claimed_by")
+    return 3 if claimed is None else 1
+
+
 def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, SeatStats]:
     """Per table seat (the player, not the board), what a stored hand gave: see
     :class:`SeatStats`. Empty for a settlement that is not a hand (:func:`settlement_kind`).
+
+    Royalties of Chinese Poker count the boxes the reveal showed only (a claim leaves the
+    others hidden, R7.5: :func:`revealed_boxes`).
 
     Scoops are the result's own (``HandResult.scoops``); a result stored before it kept them
     has them counted again from its boards: a live board scoops an opponent's board that is
@@ -185,6 +220,7 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     owners = {int(k): int(v) for k, v in dict(result.get("owners") or {}).items()}
     counted = {int(k): int(v) for k, v in dict(result.get("counted") or {}).items()}
     seats = list(result["seats"])
+    first = 3 - (revealed_boxes(result) if chinese else 3)  # royalties: (top, middle, bottom)
     if all("scoops" in r for r in seats):
         scooped = {int(r["seat"]): int(r["scoops"]) for r in seats}
     else:
@@ -204,7 +240,8 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
             prev.boards + 1,
             prev.points + points,
             prev.fouls + int(fouled),
-            prev.royalties + (0 if fouled else sum(int(x) for x in r.get("royalties") or ())),
+            prev.royalties
+            + (0 if fouled else sum(int(x) for x in list(r.get("royalties") or ())[first:])),
             prev.scoops + scoops,
             prev.fl_chances + int(can_enter),
             prev.fl_entered + int(can_enter and earned),

@@ -372,7 +372,8 @@ class OfcCommands(app_commands.Group):
         admin = is_admin(interaction)
         service = self.adapter.service
         await self.adapter.command(
-            interaction, lambda chat, actor: service.remove_bot(chat, actor, admin)
+            interaction,
+            lambda chat, actor: service.remove_bot(chat, actor, admin, f"dc:{interaction.id}"),
         )
 
     @app_commands.command(name="topup", description="Add kush to your stack between hands")

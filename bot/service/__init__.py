@@ -64,7 +64,7 @@ from bot.texts import language_of, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.tournament import Tournament
-from storage.api import Community, Store
+from storage.api import Community, StorageError, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
 
@@ -234,9 +234,7 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
         if existing is not None:  # (in a forum, it may be in another topic: its link)
-            text = tr(lang, "reply.table_exists", table=existing.id)
-            link = self.rt.table_link(existing)
-            return Reply(text + ("\n" + link if link else ""), alert=True)
+            return self._table_exists(existing, lang)
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
@@ -261,9 +259,21 @@ class TableService:
             )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
+        except StorageError:
+            # another /newtable in this chat opened one while this one waited on storage
+            existing = self.table_in(chat)
+            if existing is None:
+                raise
+            return self._table_exists(existing, lang)
         await self.rt.settled(t)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
+
+    def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
+        """The answer to a ``/newtable`` where a table is open: its number and link."""
+        text = tr(lang, "reply.table_exists", table=existing.id)
+        link = self.rt.table_link(existing)
+        return Reply(text + ("\n" + link if link else ""), alert=True)
 
     async def join(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
@@ -466,13 +476,16 @@ class TableService:
 
         return await self._at_table(chat, actor, body)
 
-    async def remove_bot(self, chat: ChatRef, actor: Actor, is_admin: bool) -> Reply:
-        """``/removebot`` (admins and the table's opener): stand up a computer player."""
+    async def remove_bot(
+        self, chat: ChatRef, actor: Actor, is_admin: bool, request: str | None = None
+    ) -> Reply:
+        """``/removebot`` (admins and the table's opener): stand up a computer player;
+        ``request`` as in :meth:`top_up` (the same command delivered twice stands one up)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):
                 return Reply(tr(lang, "reply.admins_only"), alert=True)
-            return await bots.remove_bot(self.rt, t, lang)
+            return await bots.remove_bot(self.rt, t, lang, request)
 
         return await self._at_table(chat, actor, body)
 
@@ -503,6 +516,17 @@ class TableService:
             return await chats.community_left(self.rt, platform, community_ext)
         except TransitionFailed:
             return 0
+
+    async def member_left(self, chat: ChatRef, actor: Actor) -> Reply | None:
+        """A member left the group or was removed from it (Telegram's ``left_chat_member``):
+        they can press none of the table's buttons nor type /leave there any more, so they
+        leave the chat's table as /leave would (R8.2: the stack goes back to the balance, at
+        once between hands, after the hand they play; R8.7: a running tournament knocks
+        them out, one registering gives the buy-in back). ``None`` if they had no seat."""
+        t = self.table_in(chat)
+        if chat.private or t is None or t.seat_of(actor.user_id) is None:
+            return None
+        return await self.leave(chat, actor)
 
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the

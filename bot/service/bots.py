@@ -122,15 +122,19 @@ async def add_bot(
     return Reply(tr(lang, "bot.added", name=seat.name, level=lvl.value))
 
 
-async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
+async def remove_bot(rt: Runtime, t: LiveTable, lang: str, request: str | None = None) -> Reply:
     """Stand up the computer player seated last, as a person who leaves does: between hands
     at once (its stack goes back to the house; a Chinese Poker game it plays is settled
     first, R7.6), during a hand after it (its moves are made as on timeout, R8.5) and during
     a Chinese Poker reveal once it is over (R7.4). One already leaving after the hand is
     skipped: a second /removebot during a hand stands up the next one, and when every one
-    is leaving already it is refused, nothing changed."""
+    is leaving already it is refused, nothing changed. ``request``: the platform's key of
+    the command; one applied already (a command delivered twice) is answered "already done"
+    and stands nobody else up."""
     from bot.service.lobby import depart
 
+    if t.applied(request):
+        return Reply(tr(lang, "reply.request_done"))
     bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
@@ -140,6 +144,7 @@ async def remove_bot(rt: Runtime, t: LiveTable, lang: str) -> Reply:
     seat = staying[-1]
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
+        t.remember(request)
     if isinstance(left, str):  # after the hand, the reveal or the round
         return Reply(tr(lang, "bot.removed_after_hand", name=seat.name))
     return Reply(tr(lang, "bot.removed", name=seat.name))

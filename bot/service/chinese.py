@@ -98,6 +98,7 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     stages = ChineseGame.stages(result)
     shown = stages[: int(t.reveal["stage"])] if t.reveal is not None else stages
     record["counted"] = {str(s): sum(st.points.get(s, 0) for st in shown) for s in result.order}
+    record["revealed"] = len(shown)  # boxes shown, bottom first: /replay hides the rest (R7.5)
     if t.tournament is not None:
         record["tournament"] = tournaments.record_of(t, settled)
     close_hand(rt, t, tx, record, deltas, notes, chips)

@@ -73,9 +73,24 @@ def busted(t: LiveTable, seat: SeatState) -> bool:
     )
 
 
-def apply_pending(t: LiveTable) -> None:
-    """Settings changed by admins apply between matches (options) and between hands (buy-in)."""
+def apply_pending(t: LiveTable, tx: Tx) -> None:
+    """Settings changed by admins apply between matches (options) and between hands (buy-in).
+    Call with no hand running. Points a round still owes (``settle_per_round``, R8.3) are
+    settled first, at the rate they were played for, when the new options settle otherwise
+    (``settle_per_round`` turned off dropped them; a new ``kush_per_point`` priced them anew),
+    as a history entry of its own in ``tx``; so is a Chinese Poker game under way when
+    ``kush_per_point`` changes (R7.6: it ends, settled at the rate its points were played
+    for)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
+        new, old = t.pending_options, t.options
+        if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
+            if (new.settle_per_round, new.kush_per_point) != (
+                old.settle_per_round,
+                old.kush_per_point,
+            ):
+                settle_round(t, tx, None)
+            if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
+                end_game(t, tx)  # the game's points at their rate (R7.6)
         t.options = t.pending_options
         t.match = (
             MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
@@ -94,7 +109,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         return
     # settings changed during the hand apply now, before who can play is decided: a point
     # raised past the stacks must send the table to the lobby, not make the deal fail
-    apply_pending(t)
+    apply_pending(t, tx)
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
@@ -128,7 +143,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal the next hand (R3, R4, R6): plan it from the match state, shuffle (a CSPRNG unless
     the service was given a seeded ``rng`` or a ``deck_source``), start the clocks (R8.5)."""
-    apply_pending(t)
+    apply_pending(t, tx)
     assert t.match is not None
     t.next_hand_at = None
     gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
@@ -234,9 +249,10 @@ def settle_apart(
         t.seats[s].stack += d
 
 
-def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
+def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
     """R8.3: points still owed from an unfinished round (``settle_per_round``) are settled
-    before a stack leaves the table; recorded as a history entry of its own."""
+    before a stack leaves the table (``who``: the leaving player's name) or new options apply
+    (``None``); recorded as a history entry of its own."""
     if t.match is None or not t.match.round_pairs:
         return
     t.match, pairs = t.match.flush_round()
@@ -246,7 +262,10 @@ def settle_round(t: LiveTable, tx: Tx, who: str) -> None:
         return
     settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
     moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
-    text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
+    if who is None:
+        text = tr(t.lang, "round.settled_options", table=t.id, moves=moves)
+    else:
+        text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
     t.owe("post", Screen(text))
 
 

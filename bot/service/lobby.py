@@ -190,7 +190,9 @@ async def top_up(
             tx.moves.append(BuyIn(seat.player_id, value))
             seat.stack += value
             t.remember(request)
-            tx.group = t.hand is None
+            # written anew even during others' hand: the ➕ pressed again (a redelivered
+            # update, a double tap) is then out of date, not a second top-up
+            tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
@@ -303,7 +305,7 @@ def depart(
     if leaves_after_hand(t, seat):
         seat.leaving = True
         return "round"
-    if t.chinese is not None and t.chinese.totals.get(seat.seat):
+    if t.chinese is not None and seat.seat in t.chinese.totals:  # (0 points owe the others)
         end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
     amount = stand_up(t, tx, seat)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
@@ -316,8 +318,9 @@ async def _leave_tournament(
     """Leaving a tournament: before the start, unregister (the buy-in comes back); after it,
     the player is knocked out at once and placed as such, their chips leave play (R8.7); a
     hand in progress is finished for them (R8.5). The Leave button of a running tournament
-    asks first (one tap on the group's message must not cost the buy-in): a second press
-    within :data:`LEAVE_CONFIRM_SECONDS` leaves; /leave leaves at once."""
+    asks first (one tap on the group's message must not cost the buy-in): a press of the
+    Leave button of the message written anew with the question, within
+    :data:`LEAVE_CONFIRM_SECONDS`, leaves; /leave leaves at once."""
     tour = t.tournament
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
@@ -327,8 +330,11 @@ async def _leave_tournament(
         return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
     now = rt.clock()
     if button and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
-        async with rt.transition(t):
+        async with rt.transition(t) as tx:
             seat.leave_asked = now
+            # the table message anew, its buttons at a new version: the same press delivered
+            # again (Telegram after a crash, a double tap) is out of date, not the confirmation
+            tx.group = True
         return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)

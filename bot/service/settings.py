@@ -926,7 +926,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                     if community.settings.language in ("en", "ru"):
                         t.lang = community.settings.language
                     if t.hand is None:
-                        apply_pending(t)
+                        apply_pending(t, tx)
                         tx.group = True
             except TransitionFailed:
                 continue  # logged; the table keeps its settings and takes them next time

@@ -37,7 +37,7 @@ from bot.service.runtime import Runtime
 from bot.texts import kush_word, tr
 from game.board import BOXES
 from game.errors import GameError
-from game.history import ReplayFrame, replay_frames
+from game.history import ReplayFrame, replay_frames, revealed_boxes
 from storage.api import Community, HandRecord, HandStats, Player
 
 __all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
@@ -274,10 +274,13 @@ async def _watch(
 
 
 async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
-    """The frames of a hand seen by the player at ``seat`` (in a worker thread).
+    """The frames of a hand seen by the player at ``seat`` (in a worker thread); boxes a
+    Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5).
     :raises _Refused: if the stored hand does not replay."""
     try:
-        return await asyncio.to_thread(replay_frames, record.hand, seat)
+        return await asyncio.to_thread(
+            replay_frames, record.hand, seat, revealed_boxes(record.result)
+        )
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
@@ -315,6 +318,9 @@ def replay_screen(
             lines.append("  " + tr(lang, "replay.hidden"))
             continue
         for box in BOXES:
+            if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
+                lines.append("  " + " ".join(["🂠"] * box.size))
+                continue
             cards = b.board.box(box)
             lines.append("  " + " ".join([c.face for c in cards] + ["·"] * (box.size - len(cards))))
         r = result.get(b.seat)
@@ -323,7 +329,7 @@ def replay_screen(
             notes = [tr(lang, "showdown.points", points=points)]
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
-            elif sum(r.get("royalties") or ()):
+            elif sum(r.get("royalties") or ()) and not b.unrevealed:
                 notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
             if r.get("fantasyland_cards"):
                 notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))

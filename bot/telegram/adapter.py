@@ -590,6 +590,9 @@ class TelegramAdapter:
                 self._topic_closed_or_reopened,
             )
         )
+        self.app.add_handler(
+            MessageHandler(filters.StatusUpdate.LEFT_CHAT_MEMBER, self._member_left)
+        )
         self.app.add_handler(ChatMemberHandler(self._membership, ChatMemberHandler.MY_CHAT_MEMBER))
         self.app.add_error_handler(self._on_error)
 
@@ -806,7 +809,8 @@ class TelegramAdapter:
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)
         if who is not None:
-            await self._reply(update, await self.service.remove_bot(*who))
+            reply = await self.service.remove_bot(*who, _request_key(update))
+            await self._reply(update, reply)
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         who = await self._as_admin(update)
@@ -892,6 +896,15 @@ class TelegramAdapter:
             return
         where = group_chat(str(msg.chat_id), msg.message_thread_id)
         self.presenter.topic_state(where, msg.forum_topic_reopened is not None)
+
+    async def _member_left(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A member left the group or was removed (the ``left_chat_member`` service message):
+        they leave its table (the service decides when; the bot itself leaving is
+        ``my_chat_member``)."""
+        msg = update.effective_message
+        if msg is None or msg.left_chat_member is None or msg.left_chat_member.is_bot:
+            return
+        await self.service.member_left(_chat(msg.chat), _actor(msg.left_chat_member))
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group

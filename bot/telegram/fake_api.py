@@ -536,15 +536,7 @@ class FakeTelegram:
             (old, "migrate_to_chat_id", new),
             (new, "migrate_from_chat_id", old),
         ):
-            msg: dict[str, Any] = {
-                "message_id": next(self._message_ids),
-                "date": int(time.time()),
-                "chat": self.chats[chat_id],
-                "from": dict(ANONYMOUS_ADMIN),
-                field_name: value,
-            }
-            self.messages[(chat_id, msg["message_id"])] = msg
-            await self.push({"message": msg})
+            await self._service_message(chat_id, dict(ANONYMOUS_ADMIN), **{field_name: value})
 
     async def set_topic(self, chat_id: int, topic: int, *, closed: bool) -> None:
         """An admin closes (``closed``) or reopens the forum topic ``topic`` of ``chat_id``:
@@ -554,14 +546,27 @@ class FakeTelegram:
             self.closed_topics.add((chat_id, topic))
         else:
             self.closed_topics.discard((chat_id, topic))
+        kind = "forum_topic_closed" if closed else "forum_topic_reopened"
+        fields = {"message_thread_id": topic, "is_topic_message": True, kind: {}}
+        await self._service_message(chat_id, dict(ANONYMOUS_ADMIN), **fields)
+
+    async def remove_member(self, chat_id: int, user: FakeUser, by: FakeUser | None = None) -> None:
+        """``user`` leaves the group ``chat_id`` (or ``by``, an admin, removes them): the
+        group's ``left_chat_member`` service message, as the bot's update (bots get service
+        messages whatever their privacy mode)."""
+        await self._service_message(
+            chat_id, (by or user).to_json(), left_chat_member=user.to_json()
+        )
+
+    async def _service_message(self, chat_id: int, sender: dict[str, Any], **fields: Any) -> None:
+        """Push a service message of ``chat_id`` from ``sender`` carrying ``fields``, as the
+        bot's update."""
         msg: dict[str, Any] = {
             "message_id": next(self._message_ids),
             "date": int(time.time()),
             "chat": self._chat_of(chat_id),
-            "from": dict(ANONYMOUS_ADMIN),
-            "message_thread_id": topic,
-            "is_topic_message": True,
-            "forum_topic_closed" if closed else "forum_topic_reopened": {},
+            "from": sender,
+            **fields,
         }
         self.messages[(chat_id, msg["message_id"])] = msg
         await self.push({"message": msg})

@@ -131,6 +131,25 @@ async def test_the_same_addbot_request_seats_one_computer_player() -> None:
     assert await check_store(store) == []
 
 
+async def test_the_same_removebot_request_stands_one_computer_player_up() -> None:
+    """``/removebot`` delivered twice (Telegram after a crash: same platform key) stood up
+    a second computer player; the second delivery is answered "already done"."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    reply = await service.remove_bot(GROUP, ALICE, True, "tg:-100:43")
+    assert reply.text == tr("en", "bot.removed", name="🤖 Boris")
+    reply = await service.remove_bot(GROUP, ALICE, True, "tg:-100:43")
+    assert not reply.alert and reply.text == tr("en", "reply.request_done")
+    t = service.table_in(GROUP)
+    assert t is not None and [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
+    reply = await service.remove_bot(GROUP, ALICE, True, "tg:-100:44")  # a new command
+    assert reply.text == tr("en", "bot.removed", name="🤖 Anna")
+    assert await check_store(store) == []
+
+
 async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     """Two computer players seated before anyone joins: no hand is dealt (they would play each
     other forever, a group message per move); Alice ready: dealt to all three. When Alice

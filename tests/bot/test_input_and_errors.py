@@ -19,7 +19,7 @@ from bot.texts import tr
 from tests.bot.test_classic_games_e2e import (
     at_the_claim,
 )
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"
 
@@ -116,6 +116,43 @@ async def test_r7_5_history_after_a_claim_shows_the_points_counted(tmp_path: Pat
         assert "Table 1, hand 1: +6 pts, +3 kush" in reply["text"]
         reply = await w.say(BOB, "/history")
         assert "Стол 1, раздача 1: +3 очка, -3 куша" in reply["text"]
+
+
+async def test_r7_5_a_replay_after_a_claim_keeps_the_unrevealed_boxes_hidden(
+    tmp_path: Path,
+) -> None:
+    """Alice claims after the bottoms (R7.5): the middles and tops were never revealed (the
+    showdown picture draws them face down), yet Bob's /replay of the hand showed Alice's
+    A♠ A♥ A♦ top and her middle. The replay shows the bottoms, the other boxes face down,
+    and the watcher's own board whole."""
+    async with at_the_claim(tmp_path) as (w, msg, claim):
+        assert not (await w.press(ALICE, GROUP_ID, msg, claim)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        [h] = await w.store.hand_history(t.seats[1].player_id, 1)
+        text = (await w.say(BOB, f"/replay {h.id}", chat_id=BOB.id))["text"]
+        for face in ("A♠", "A♥", "A♦", "K♦", "K♣", "K♠", "8♥", "8♣"):
+            assert face not in text, text  # Alice's unrevealed middle and top
+        assert "2♣ 3♣ 4♣ 5♣ 6♣" in text  # her bottom was revealed
+        assert "🂠 🂠 🂠\n  🂠 🂠 🂠 🂠 🂠\n  2♣ 3♣ 4♣ 5♣ 6♣" in text
+        assert "J♣ T♦ 4♠" in text and "9♣ 9♦ 6♠ 6♥ 2♥" in text  # Bob's own board, whole
+        assert "+6" in text and "роялти 15" not in text  # the points the game counted
+        text = (await w.say(ALICE, f"/replay {h.id}", chat_id=ALICE.id))["text"]
+        assert "A♠ A♥ A♦" in text and "J♣" not in text and "Q♠ Q♦ Q♥ Q♣ 8♦" in text
+        assert h.result["revealed"] == 1  # kept with the record
+
+
+async def test_r7_5_stats_after_a_claim_count_the_bonuses_of_revealed_boxes_only(
+    tmp_path: Path,
+) -> None:
+    """Alice claims after the bottoms (R7.5): her straight flush bottom (bonus 4) was
+    revealed, her full house middle (1) and AAA top (10) never were. ``/stats @alice`` said
+    "royalties/hand 15.0", telling everyone what her hidden boxes held; it counts 4."""
+    async with at_the_claim(tmp_path) as (w, msg, claim):
+        assert not (await w.press(ALICE, GROUP_ID, msg, claim)).get("show_alert")
+        text = (await w.say(CAROL, "/stats @alice"))["text"]
+        assert "royalties/hand 4.0" in text, text
+        text = (await w.say(CAROL, "/stats @bob"))["text"]
+        assert "royalties/hand 3.0" in text, text  # Bob's quads bottom: 3 (R7.2)
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from pathlib import Path
 
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
+from storage.sqlite import SqliteStore
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-100", "-100", "Friends")
@@ -458,3 +461,28 @@ async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
         assert reply.picture is not None and f"#{second.id}" in reply.text, reply.text
     finally:
         await service.stop()
+
+
+async def test_two_newtable_commands_at_once_open_one_table_and_answer_both(
+    tmp_path: Path,
+) -> None:
+    """Two ``/newtable`` in one chat at the same moment (two members, a double send): both
+    found no table and asked storage for one; the second's refusal escaped as an error
+    ("something went wrong", logged with a traceback). It is answered as any ``/newtable``
+    where a table is open, and one table is open."""
+    store = await SqliteStore.open(tmp_path / "n.sqlite3")
+    service = TableService(store, rng=random.Random(5), next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    try:
+        replies = await asyncio.gather(
+            service.new_table(GROUP, ALICE), service.new_table(GROUP, BOB)
+        )
+        t = service.table_in(GROUP)
+        assert t is not None
+        assert replies[0].text == tr("en", "reply.table_opened", table=t.id)
+        assert replies[1].alert
+        assert replies[1].text.startswith(tr("ru", "reply.table_exists", table=t.id))
+        assert len(service.tables) == 1
+    finally:
+        await service.stop()
+        await store.close()

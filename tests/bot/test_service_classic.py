@@ -218,6 +218,76 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     assert bob is not None and bob.balance == 800 + before[bob.id] - diff
 
 
+async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(env) -> None:  # type: ignore[no-untyped-def]
+    """A Chinese Poker game to 200 points spans many hands; an admin sets kush_per_point 3
+    during the second. It applied from the next deal, and the game's end settled every point
+    of it at 3 kush, the hands played at 1 kush too. The game now ends before the new rate
+    applies: settled at 1 kush a point (R7.6), and the next hand starts a new game."""
+    service, presenter, store, _ = env
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2  # the next hand, same game
+    assert t.chinese is not None and t.chinese.totals and not t.chinese.over
+    await configure(service, kush_per_point="3")
+    assert t.options.kush_per_point == 1  # applies between hands
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    for _ in range(4):
+        await service.run_due()
+    hands = await store.export_hands(t.id)
+    assert [bool(h["result"].get("game_end")) for h in hands] == [False, False, True]
+    totals = {int(s): p for s, p in hands[2]["result"]["chinese"]["totals"].items()}
+    diff = totals[0] - totals[1]
+    assert diff != 0
+    assert hands[2]["result"]["kush"] == {"0": diff, "1": -diff}  # at 1 kush a point
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 200 + diff, 1: 200 - diff}
+    assert t.options.kush_per_point == 3 and t.hand is not None and t.hand_no == 4
+    assert t.chinese is not None and not t.chinese.totals  # a new game
+    assert await check_store(store) == []
+
+
+async def test_r7_6_a_player_with_no_points_who_leaves_pays_the_game_first() -> None:
+    """Chinese Poker to 200: Bob loses every box of the first hand and earns no bonus (0
+    points to Alice's 22), then leaves between hands. His 0 read as "not in the game": he
+    left with his whole stack, owing Alice 22 points (R7.6: each pair exchanges the
+    difference of their points), and the game stayed open with his seat's 0 for whoever sat
+    there next. The game ends and is settled before his stack leaves."""
+    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
+
+    store, clock = MemoryStore(), Clock()
+    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: list(deck),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await auto_street(service, presenter, ALICE)
+    await auto_street(service, presenter, BOB)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None
+    assert t.chinese.totals == {0: 22, 1: 0}
+    reply = await service.leave(GROUP, BOB)
+    assert reply.text == "You left the table; 178 kush back to your balance.", reply.text
+    assert t.chinese is None  # the game ended with him
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 222}
+    hands = await store.export_hands(t.id)
+    assert hands[-1]["result"]["game_end"] is True
+    assert hands[-1]["result"]["kush"] == {"0": 22, "1": -22}
+    assert await check_store(store) == []
+
+
 async def test_r4_2_double_boxes_one_budget_and_one_bank_per_player(env) -> None:  # type: ignore[no-untyped-def]
     """R4.2/R8.5: a player with two boards has one time budget and one time bank for both:
     120 s + 60 s run out once for the player, not once per board."""

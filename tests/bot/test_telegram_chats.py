@@ -691,3 +691,43 @@ async def test_a_second_table_asked_for_in_another_topic_links_the_open_one(
         reply = await w.say(BOB, "/newtable", topic=46)
         assert reply["text"].endswith(f"\nhttps://t.me/c/1/45/{table['message_id']}"), reply
         assert tr("ru", "reply.table_exists", table=1) in reply["text"]
+
+
+async def test_a_member_removed_from_the_group_leaves_the_table_with_the_stack(
+    tmp_path: Path,
+) -> None:
+    """A member removed from the group (a ``left_chat_member`` service message) can no
+    longer press the table's buttons nor type /leave there, yet the seat stayed, the hands
+    went on in the private chat and the stack stayed at the table as long as the others
+    played. The member now leaves as /leave would (R8.2): between hands at once, during a
+    hand after it (the moves made for them), the stack back to the balance."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB, CAROL):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        assert not (await w.press_lobby(CAROL, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        community = await w.store.community("telegram", str(GROUP_ID))
+        carol = await w.store.find_player(community.id, str(CAROL.id))
+        assert carol is not None and carol.balance == 800
+        await w.fake.remove_member(GROUP_ID, CAROL)  # she leaves the group, between hands
+        await w.fake.wait_for(lambda: (t.seat_of(str(CAROL.id)) is None) or None)
+        await w.settle()
+        carol = await w.store.get_player(carol.id)
+        assert carol is not None and carol.balance == 1000
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "r")).get("show_alert")
+        assert t.hand is not None and t.hand_no == 1
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None
+        await w.fake.remove_member(GROUP_ID, BOB, by=ALICE)  # an admin removes him mid-hand
+        await w.fake.wait_for(lambda: bob.leaving or None)
+        await play_hand(w, [ALICE])
+        await w.settle()
+        assert t.seat_of(str(BOB.id)) is None
+        player = await w.store.find_player(community.id, str(BOB.id))
+        assert player is not None and player.id not in await w.store.stacks(t.id)
+        [h] = await w.store.hand_history(player.id, 1)
+        assert player.balance == 1000 + int(h.result["kush"][str(bob.seat)])
+        assert await check_store(w.store) == []

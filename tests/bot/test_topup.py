@@ -197,6 +197,38 @@ async def test_r8_2_the_same_topup_request_applies_once(env) -> None:  # type: i
     assert await check_store(store) == []
 
 
+async def test_r8_2_a_top_up_press_delivered_twice_during_a_hand_applies_once(env) -> None:  # type: ignore[no-untyped-def]
+    """Carol sits out while Alice and Bob play: her ➕ press tops up at once (she is not in
+    the hand). The step did not write the table message during a hand, so its buttons kept
+    their version and the same press delivered again (Telegram after a crash, a double tap)
+    topped up a second time. It writes the table message anew: the same press is out of
+    date, and moves nothing."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None and t.hand is not None
+    assert not (await service.sit_out(GROUP, CAROL)).alert
+    while t.hand is not None and t.hand_no == 1:
+        to_act = t.seats[t.hand.to_act[0]].user_id
+        actor = next(a for a in (ALICE, BOB, CAROL) if a.user_id == to_act)
+        await press_auto_and_confirm(service, presenter, actor)
+    assert t.hand is not None and t.hand_no == 2
+    carol = next(s for s in t.seats.values() if s.user_id == CAROL.user_id)
+    assert carol.seat not in t.hand.order
+    stack, balance = carol.stack, await player_balance(store, CAROL)
+    button = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), TopUp)
+    )
+    reply = await service.press(CAROL, button, GROUP)
+    assert reply.text == tr("en", "reply.topped_up", amount=200, label="kush", stack=stack + 200)
+    reply = await service.press(CAROL, button, GROUP)  # the same update again
+    assert reply.alert and reply.text == tr("en", "err.stale")
+    assert carol.stack == stack + 200
+    assert await player_balance(store, CAROL) == balance - 200
+    assert await check_store(store) == []
+
+
 def test_a_table_remembers_only_the_last_requests() -> None:
     """:data:`REQUESTS_KEPT` keys at most, the oldest forgotten first; ``None`` is no key."""
     t = LiveTable(1, "telegram", 1, "-1", "-1", "en", RuleOptions(), 200, "kush")

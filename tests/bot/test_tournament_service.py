@@ -373,6 +373,35 @@ async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knockin
     assert await check_store(store) == []
 
 
+async def test_r8_7_a_leave_press_delivered_twice_only_asks(env) -> None:  # type: ignore[no-untyped-def]
+    """Telegram delivers an update again after a crash before it was confirmed (and a quick
+    double tap sends the same button twice): the second delivery of the first Leave press
+    was taken as the confirmation and knocked the player out, buy-in lost. The question
+    writes the table message anew (its buttons at a new version): the same press again is
+    out of date; a press of the new Leave button leaves."""
+    service, presenter, _store, _clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+
+    def leave_button() -> str:
+        screen = presenter.last_table(GROUP.chat_id)
+        return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
+
+    first = leave_button()
+    reply = await service.press(BOB, first, GROUP)
+    assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
+    reply = await service.press(BOB, first, GROUP)  # the same update, delivered again
+    assert reply.alert and reply.text == tr("ru", "err.stale")
+    assert sorted(tour.chips) == [0, 1, 2] and not t.seats[1].leaving
+    assert leave_button() != first
+    reply = await service.press(BOB, leave_button(), GROUP)  # the confirmation
+    assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
+    assert sorted(tour.chips) == [0, 2]
+
+
 async def test_r8_2a_r8_7_a_long_hand_does_not_idle_close_a_running_tournament() -> None:
     """A table between two hands, its next deal due in seconds, is not idle (R8.2a): after a
     hand that lasted longer than ``idle_close_seconds`` (everyone slept through it, R8.5) the

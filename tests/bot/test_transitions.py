@@ -369,6 +369,43 @@ async def test_r8_3_round_points_a_stack_cannot_cover_are_settled_after_the_hand
     assert await check_store(store) == []
 
 
+@pytest.mark.parametrize(("name", "value"), [("settle_per_round", "off"), ("kush_per_point", "3")])
+async def test_r8_3_round_points_owed_are_settled_before_new_options_apply(
+    name: str, value: str
+) -> None:
+    """settle_per_round (R8.3): the first hand of a two-match round leaves its points owed;
+    an admin changes the table's options before the next deal (they apply between matches).
+    Turning settle_per_round off dropped the owed points for good (nobody ever paid them),
+    and a new kush_per_point settled them at the new rate at the end of the round. They are
+    settled at once, at the rate they were played for, before the new options apply."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    pending = t.match.round_pairs
+    assert pending and pending[0][2] != 0  # points owed, nothing settled yet
+    points = {0: 0, 1: 0}
+    for a, b, p in pending:
+        points[a] += p
+        points[b] -= p
+    reply = await service.settings(GROUP, ALICE, True, [name, value])
+    assert not reply.alert, reply.text
+    assert t.match.round_pairs == ()
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 200 + points[0], 1: 200 + points[1]}
+    hands = await store.export_hands(t.id)
+    assert [h["result"]["kush"] for h in hands] == [
+        {},
+        {"0": points[0], "1": points[1]},
+    ]
+    assert hands[1]["result"].get("round_end") is True
+    assert any("settled early (new table settings)" in text for _, text in presenter.posts)
+    assert await check_store(store) == []
+
+
 @pytest.mark.parametrize("who", ["person", "computer player"])
 async def test_case5_a_stack_not_in_the_hand_leaves_after_it_when_round_points_are_owed(
     who: str,

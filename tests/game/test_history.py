@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from game.board import Board
+from game.board import Board, Box
 from game.cards import parse_cards
 from game.hand import Hand, HandSetup, double_box_seats
 from game.history import replay_frames, seat_stats, settlement_kind
@@ -122,6 +122,25 @@ def test_chinese_poker_has_one_frame_R4_5() -> None:
     frames = replay_frames(stored(hand), viewer=0)
     assert len(frames) == 1 and frames[0].final
     assert all(b.board.count == 13 and not b.hidden for b in frames[0].boards)
+
+
+def test_chinese_poker_boxes_a_claim_left_unrevealed_stay_hidden_but_the_viewers_R7_5() -> None:
+    hand = deal("", seats=(0, 1, 2), button=2, options=RuleOptions.preset("chinese"))
+    for s in (0, 1, 2):
+        hand.timeout(s)
+    assert hand.result is not None
+    for revealed, hidden in ((1, (Box.MIDDLE, Box.TOP)), (2, (Box.TOP,))):
+        [frame] = replay_frames(stored(hand), viewer=1, revealed=revealed)
+        for b in frame.boards:
+            full = hand.result.seat(b.seat).board
+            if b.seat == 1:  # the watcher's own board, whole
+                assert b.board == full and b.unrevealed == ()
+                continue
+            assert b.unrevealed == hidden
+            for box in (Box.BOTTOM, Box.MIDDLE, Box.TOP):
+                assert b.board.box(box) == (() if box in hidden else full.box(box))
+    [frame] = replay_frames(stored(hand), viewer=None, revealed=1)
+    assert all(b.board.count == 5 for b in frame.boards)
 
 
 def test_seat_stats_of_the_scripted_hand_checked_by_hand_R5_R6() -> None:
