@@ -667,7 +667,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "round.settled_options": {
         "en": "Table #{table}: the round is settled early (new table settings): {moves}.",
-        "ru": "Стол #{table}: раунд рассчитан досрочно (новые настройки стола): {moves}.",
+        "ru": "Стол #{table}: круг рассчитан досрочно (новые настройки стола): {moves}.",
     },
     "err.registration_closed": {
         "en": "Registration is closed: the tournament has started.",
