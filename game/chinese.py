@@ -8,7 +8,9 @@ plus that box's strength bonus (R7.2); the top stage also carries the two-of-thr
 claim the game (R7.5, «Доезд»): :meth:`ChineseGame.claimants`. The game ends when a claim is
 made, when a player has reached the target after the top stage (R7.6), or after a hand in which
 a player ran out of time (R7.7). Kush are then settled each-with-each on the difference of the
-players' points (:meth:`ChineseGame.pairs`, R7.6, capped by :func:`game.settlement.settle`).
+players' points (:meth:`ChineseGame.pairs`, R7.6, capped by :func:`game.settlement.settle`),
+counted over the hands both played: a player who sat down during a game starts it at 0 and
+neither pays nor collects the points scored before they came.
 """
 
 from __future__ import annotations
@@ -50,6 +52,9 @@ class ChineseGame:
     :ivar hands: hands played in this game.
     :ivar over: the game has ended (claim, target reached, or a timeout).
     :ivar claimed_by: the seat that claimed the game, if one did (R7.5).
+    :ivar joined: seat that came in during the game → the other seats' points when it did
+        (empty for the seats there from the first hand), so that :meth:`pairs` counts each
+        pair's points over the hands both played.
     """
 
     target: int
@@ -57,6 +62,7 @@ class ChineseGame:
     hands: int = 0
     over: bool = False
     claimed_by: int | None = None
+    joined: Mapping[int, Mapping[int, int]] = field(default_factory=dict)
 
     @staticmethod
     def stages(result: HandResult) -> list[RevealStage]:
@@ -82,10 +88,15 @@ class ChineseGame:
         """Add a stage's points; after the top stage the hand counts and the game ends if a
         player reached the target (R7.6)."""
         totals = dict(self.totals)
+        joined = dict(self.joined)
+        for seat in stage.points:
+            if seat not in totals and self.hands:  # sat down during the game: from here on
+                joined[seat] = dict(self.totals)
         for seat, p in stage.points.items():
             totals[seat] = totals.get(seat, 0) + p
         over = self.over or (stage.last and max(totals.values(), default=0) >= self.target)
-        return replace(self, totals=totals, hands=self.hands + (1 if stage.last else 0), over=over)
+        hands = self.hands + (1 if stage.last else 0)
+        return replace(self, totals=totals, hands=hands, over=over, joined=joined)
 
     def claimants(self, stage: RevealStage) -> tuple[int, ...]:
         """Seats that may claim the game after ``stage`` (bottom or middle): those at or above
@@ -106,13 +117,19 @@ class ChineseGame:
         return replace(self, over=True)
 
     def pairs(self, order: Sequence[int]) -> tuple[tuple[int, int, int], ...]:
-        """``(a, b, points a receives from b)`` for every pair, in ``order`` (R7.6, R5.7)."""
+        """``(a, b, points a receives from b)`` for every pair, in ``order`` (R7.6, R5.7):
+        the difference of their points over the hands both played (of the later comer's
+        hands: the other's points when it came are taken off, :attr:`joined`)."""
         seats = [s for s in order if s in self.totals]
         return tuple(
-            (a, b, self.totals[a] - self.totals[b])
+            (a, b, self._since(a, b) - self._since(b, a))
             for i, a in enumerate(seats)
             for b in seats[i + 1 :]
         )
+
+    def _since(self, seat: int, other: int) -> int:
+        """``seat``'s points since both it and ``other`` were in the game."""
+        return self.totals[seat] - self.joined.get(other, {}).get(seat, 0)
 
     def new_game(self) -> ChineseGame:
         """A fresh game with the same target."""
@@ -126,6 +143,9 @@ class ChineseGame:
             "hands": self.hands,
             "over": self.over,
             "claimed_by": self.claimed_by,
+            "joined": {
+                str(s): {str(k): v for k, v in before.items()} for s, before in self.joined.items()
+            },
         }
 
     @classmethod
@@ -137,4 +157,8 @@ class ChineseGame:
             int(data.get("hands", 0)),
             bool(data.get("over", False)),
             data.get("claimed_by"),
+            {
+                int(s): {int(k): int(v) for k, v in dict(before).items()}
+                for s, before in dict(data.get("joined") or {}).items()
+            },
         )

@@ -288,6 +288,51 @@ async def test_r7_6_a_player_with_no_points_who_leaves_pays_the_game_first() -> 
     assert await check_store(store) == []
 
 
+async def test_r7_6_a_player_who_sits_down_during_the_game_settles_only_the_hands_played() -> None:
+    """Chinese Poker to 200: Alice scores 22 to Bob's 0, then Carol sits down and plays one
+    hand with them, and Bob leaves (the game ends, R7.6). Carol started the game at 0 and
+    paid Alice her 22 points from before she came; she now pays or collects the difference
+    of the hand they played together only."""
+    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
+
+    store, clock = MemoryStore(), Clock()
+    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: list(deck),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    for who in (ALICE, BOB):
+        await auto_street(service, presenter, who)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None and t.chinese.totals == {0: 22, 1: 0}
+    for step in (service.join, service.ready):
+        assert not (await step(GROUP, CAROL)).alert
+    clock.now += 6
+    await service.run_due()
+    assert t.hand is not None and set(t.hand.setup.seats) == {0, 1, 2}
+    for who in (ALICE, BOB, CAROL):
+        await auto_street(service, presenter, who)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None
+    second = (await store.export_hands(t.id))[-1]["result"]["counted"]
+    played = {int(s): p for s, p in second.items()}  # the hand Carol played
+    assert t.chinese.totals == {0: 22 + played[0], 1: played[1], 2: played[2]}
+    await service.leave(GROUP, BOB)
+    kush = (await store.export_hands(t.id))[-1]["result"]["kush"]
+    carol = sum(played[2] - played[o] for o in (0, 1))
+    assert kush["2"] == carol
+    assert kush["0"] == 22 + played[0] - played[1] + played[0] - played[2]
+    assert await check_store(store) == []
+
+
 async def test_r4_2_double_boxes_one_budget_and_one_bank_per_player(env) -> None:  # type: ignore[no-untyped-def]
     """R4.2/R8.5: a player with two boards has one time budget and one time bank for both:
     120 s + 60 s run out once for the player, not once per board."""

@@ -194,6 +194,31 @@ def test_r7_stages_claim_and_settlement_worked_example() -> None:
     assert ChineseGame.from_json(go_on.to_json()) == go_on
 
 
+def test_r7_6_a_player_who_sat_down_during_the_game_settles_the_hands_played_together() -> None:
+    """Carol sits down after a hand in which Alice scored 22 and Bob 3. At the end she pays
+    (or collects) the difference of the points of the hands she played only: she paid Alice
+    her 22 from before she came (and Bob his 3) on top of the hands they played together."""
+    from game.chinese import RevealStage
+
+    def hand(points: dict[int, int]) -> list[RevealStage]:
+        return [
+            RevealStage(Box.BOTTOM, {s: 0 for s in points}, False),
+            RevealStage(Box.MIDDLE, {s: 0 for s in points}, False),
+            RevealStage(Box.TOP, points, True),
+        ]
+
+    game = ChineseGame(target=51)
+    for stage in hand({0: 22, 1: 3}):  # Alice, Bob
+        game = game.apply(stage)
+    for stage in hand({0: 8, 1: 2, 2: 5}):  # Carol (seat 2) comes in
+        game = game.apply(stage)
+    assert game.totals == {0: 30, 1: 5, 2: 5}
+    assert game.pairs((0, 1, 2)) == ((0, 1, 25), (0, 2, 3), (1, 2, -3))
+    assert ChineseGame.from_json(game.to_json()) == game
+    old = {k: v for k, v in game.to_json().items() if k != "joined"}  # a snapshot of before
+    assert ChineseGame.from_json(old).joined == {}
+
+
 def test_r7_7_a_timed_out_board_counts_as_fouled() -> None:
     hand = Hand(HandSetup.deal(CHINESE, (0, 1), 1, seed=11))
     play_turn(hand, 1)
