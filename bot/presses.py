@@ -40,6 +40,7 @@ __all__ = [
     "Unregister",
     "decode",
     "encode",
+    "loggable",
     "start_table",
     "table_of",
 ]
@@ -191,6 +192,16 @@ def table_of(data: str | None) -> int | None:
     malformed one."""
     press = decode(data)
     return press.table if press is not None and press.table > 0 else None
+
+
+def loggable(data: str | None) -> str:
+    """A button payload as a log line may show it: its table, version and action, never its
+    argument (a placement's or a discard's card is hidden information, R3.3; whoever runs
+    the bot may sit at its tables). ``"?"`` for a malformed payload."""
+    p = Payload.decode(data)
+    if p is None:
+        return "?"
+    return f"{p.table}:{p.version}:{p.action}" + (":…" if p.arg else "")
 
 
 _START_TABLE = re.compile(r"t([0-9]{1,12})")

@@ -54,7 +54,7 @@ from bot.discord.components import (
 from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.presses import decode, encode, table_of
+from bot.presses import decode, encode, loggable, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -158,10 +158,15 @@ def is_admin(interaction: Interaction) -> bool:
 
 
 def describe(interaction: Interaction) -> str:
-    """One line for the log: the interaction's kind, id, user, channel and data."""
+    """One line for the log: the interaction's kind, id, user, channel and data; a
+    component's data without its card (:func:`bot.presses.loggable`: a placement or a discard
+    is hidden information, R3.3, and whoever runs the bot may sit at its tables)."""
+    data: object = interaction.data
+    if interaction.type is discord.InteractionType.component and isinstance(data, dict):
+        data = {"custom_id": loggable(str(data.get("custom_id", "")))}
     return (
         f"interaction {interaction.id} ({interaction.type.name}) of user {interaction.user.id} "
-        f"in channel {interaction.channel_id}: {interaction.data}"
+        f"in channel {interaction.channel_id}: {data}"
     )
 
 
@@ -994,7 +999,8 @@ class DiscordAdapter:
                 try:
                     reply = await self._run_presses(actor, chat, ref, never_admin, datas, answer)
                 except Exception:
-                    log.exception("forwarded press %s of user %s failed", datas, actor.user_id)
+                    presses = [loggable(d) for d in datas]
+                    log.exception("forwarded press %s of user %s failed", presses, actor.user_id)
                     reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
                 await answer(reply)
             finally:

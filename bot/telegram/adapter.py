@@ -54,6 +54,7 @@ from telegram.ext import (
 
 from bot.model import Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
+from bot.presses import loggable
 from bot.screens import Screen
 from bot.service import TableService
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -449,6 +450,25 @@ class TelegramPresenter:
     def plain_text(self, text: str) -> str:
         """Telegram messages are plain text: names are never escaped."""
         return text
+
+
+def _loggable(update: object) -> str:
+    """What the log may say of an update: its id, user, chat and command, or the press
+    without its card (:func:`bot.presses.loggable`). Never the whole update: a press's
+    message is the player's private hand, and its data may name a discard (R3.3)."""
+    if not isinstance(update, Update):
+        return repr(update)
+    parts = [f"{update.update_id}"]
+    if update.effective_user is not None:
+        parts.append(f"of user {update.effective_user.id}")
+    if update.effective_chat is not None:
+        parts.append(f"in chat {update.effective_chat.id}")
+    message = update.effective_message
+    if update.callback_query is not None:
+        parts.append(f"press {loggable(update.callback_query.data)}")
+    elif message is not None and (message.text or "").startswith("/"):
+        parts.append(f"command {fit(message.text or '', 200)!r}")
+    return " ".join(parts)
 
 
 def _where(chat_id: str) -> tuple[str, int | None]:
@@ -927,10 +947,9 @@ class TelegramAdapter:
     # -- errors ----------------------------------------------------------------------------
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The one error handler (``Application.add_error_handler``): whatever a handler
-        raised is logged once with its update, and the user is told that nothing changed
-        (a popup for a press, a reply for a command)."""
-        described = update.to_dict() if isinstance(update, Update) else update
-        log.error("handling update %s failed", described, exc_info=context.error)
+        raised is logged once with what its update was (:func:`_loggable`: no card), and the
+        user is told that nothing changed (a popup for a press, a reply for a command)."""
+        log.error("handling update %s failed", _loggable(update), exc_info=context.error)
         if not isinstance(update, Update):
             return
         user = update.effective_user

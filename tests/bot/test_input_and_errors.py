@@ -188,6 +188,43 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert len(_errors(caplog)) == 1
 
 
+async def test_a_failed_press_is_logged_without_the_players_cards(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A press that fails is logged once, with its update: the whole update, whose message
+    is the player's private hand (every card of it) and whose data names the card pressed (a
+    discard's too, R3.3). Whoever runs the bot may sit at its tables: the log now says the
+    update, user, chat and the press without its card."""
+    from tests.bot.test_telegram_e2e import seat_everyone
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        user = ALICE if t.hand.to_act == (0,) else BOB
+        msg = w.private(user)
+        assert msg is not None
+        (action, card), data = next(
+            (key, d) for key, d in w.hand_buttons(user).items() if key[0] == "p"
+        )
+        faces = [str(c) for c in t.hand.to_place(t.hand.to_act[0])]
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(w.service, "press", broken)
+        caplog.clear()
+        answer = await w.press(user, user.id, msg, data)
+        assert answer["show_alert"] is True
+        (error,) = _errors(caplog)
+        logged = error.getMessage()
+        assert f"press {t.id}:" in logged and f":{action}:…" in logged, logged
+        assert card not in logged and data not in logged, logged
+        for face in faces:
+            assert face not in logged, (face, logged)
+
+
 async def test_table_commands_refused_before_any_step_are_answered(tmp_path: Path) -> None:
     """Every command gets an answer: a table command the service refuses before it reaches a
     table step (no table in the chat, a private chat, /closetable by a non-admin) is answered

@@ -122,6 +122,34 @@ async def test_an_unexpected_exception_is_answered_and_logged_once(
         assert components(reply) == []
 
 
+async def test_a_failed_press_is_logged_without_its_card(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A placement press that fails is logged once, by custom_id: the card it placed (a
+    discard's too, R3.3) is left out of the line, as whoever runs the bot may play."""
+    from tests.bot.discord.test_discord_e2e import seat_everyone
+
+    async with world(tmp_path) as w:
+        records = next(
+            h for h in logging.getLogger("bot.discord").handlers if isinstance(h, _Records)
+        )
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        user = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        msg = await w.hand_message(user, "ephemeral")
+        (_, card), custom_id = next((k, c) for k, c in w.buttons(msg).items() if k[0] == "p")
+        _drain(records)
+
+        async def broken(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(w.adapter, "_answer_press", broken)
+        await w.press(user, msg, custom_id)
+        (line,) = _drain(records)
+        assert "component" in line and f"{t.id}:" in line and ":p:…" in line, line
+        assert card not in line and custom_id not in line, line
+
+
 @given(st.text(alphabet=st.sampled_from("ab_*`~|>#-+1. @<\\/[]()\n"), max_size=30))
 def test_a_picture_draws_a_name_as_it_was_written(raw: str) -> None:
     """What a picture draws of an escaped name (:func:`plain_of`) is the name as cleaned,
