@@ -457,18 +457,27 @@ class Runtime:
         return min(times) if times else None
 
     def _schedule_bots(self, t: LiveTable) -> None:
-        """When the computer player to act moves: ``bot_pace`` after its turn begins."""
+        """When the computer player to act moves: ``bot_pace`` after its turn begins, but
+        within half of what its own clock has left (R8.5): its pace is never a timeout, which
+        would sit it out after the match (R8.6) with short ``hand_seconds`` or a spent bank,
+        leaving the person it plays with in the lobby."""
         hand = t.hand
-        acting = (
-            hand is not None
-            and not hand.is_over
-            and any((p := t.player_of(s)) is not None and p.bot for s in hand.to_act)
-        )
-        if not acting:
+        if hand is None or hand.is_over:
+            t.bot_due = None
+            return
+        bots = [s for s in hand.to_act if (p := t.player_of(s)) is not None and p.bot]
+        if not bots:
             t.bot_due = None
         elif t.bot_due is None:
             low, high = self.bot_pace
-            t.bot_due = self.clock() + random.uniform(low, high)
+            now = self.clock()
+            due = now + random.uniform(low, high)
+            for s in bots:
+                clock = t.clocks.get(t.owner(s))
+                deadline = clock.deadline() if clock is not None else None
+                if deadline is not None:
+                    due = min(due, now + max(0.0, deadline - now) / 2)
+            t.bot_due = due
 
     def idle_deadline(self, t: LiveTable) -> float | None:
         """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``

@@ -273,3 +273,44 @@ async def test_removebot_twice_during_a_hand_stands_up_two_computer_players() ->
     assert (await service.remove_bot(GROUP, ALICE, True)).text == tr("en", "bot.none")
     assert await check_store(store) == []
     assert tr("ru", "bot.removed_after_hand", name="🤖 Anna").startswith("🤖 Anna встанет")
+
+
+async def test_r8_5_a_computer_player_moves_within_its_own_clock_and_is_never_sat_out() -> None:
+    """R8.5/R8.6: with a short budget and no bank (hand_seconds 1, time_bank_seconds 0) the
+    computer player's human-like pause (1–3 s) used to outlast its own clock: the timer
+    made its moves as on a timeout, and after the match it was sat out (R8.6), sending the
+    table back to the lobby with Alice alone and no way to bring it back. Each timer fires at
+    the table's next deadline here, as the real timer does: the computer player moves within
+    half of what its clock has left, plays every street itself and the next hand is dealt."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("hand_seconds", "1"), ("time_bank_seconds", "0")):
+        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    bot = next(s for s in t.seats.values() if s.bot)
+    bot_streets = 0
+    for _ in range(40):
+        if t.hand is None or t.hand_no != 1:
+            break
+        if t.seats[t.owner(t.hand.to_act[0])].bot:
+            deadline = service.rt.next_deadline(t)
+            assert deadline is not None
+            clock.now = deadline
+            await service.run_due()
+            bot_streets += 1
+        else:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    assert bot_streets == 5  # one move per street, each made by the computer player itself
+    assert t.last_result is not None
+    assert not any(r["timed_out"] for r in t.last_result["seats"])
+    assert not bot.sitting_out and not bot.timed_out
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 2
+    assert await check_store(store) == []
