@@ -376,7 +376,8 @@ class LiveTable:
         time the bot was down is not the acting player's (R8.5). So do the two waits for a
         player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
         later (the buttons pressed while the bot was down are out of date after it: the
-        players press again on the new message).
+        players press again on the new message); and the idle close (R8.2a) counts from
+        that much later a deal.
 
         :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
         options = RuleOptions.from_json(snap["options"])
@@ -452,8 +453,10 @@ class LiveTable:
         t.outbox = [
             dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
         ]
+        # the idle time (R8.2a) does not run while the bot is down either: a table between
+        # two hands, or a running tournament, is not closed the moment the bot is back
         last_deal_at = snap.get("last_deal_at")
-        t.last_deal_at = None if last_deal_at is None else float(last_deal_at)
+        t.last_deal_at = None if last_deal_at is None else float(last_deal_at) + downtime
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
         if snap.get("tournament"):
             t.tournament = Tournament.from_json(snap["tournament"])
