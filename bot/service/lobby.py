@@ -111,7 +111,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
 
 async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     """Ready: the buy-in moves from the balance to the stack (R8.2) in the same transition as
-    the readiness and the deal it may trigger; a second Ready is refused."""
+    the readiness and the deal it may trigger; a second Ready is refused. Ready is also
+    coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
@@ -127,6 +128,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             tx.moves.append(BuyIn(seat.player_id, amount))
             seat.stack += amount
             seat.ready = True
+            seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:

@@ -304,3 +304,24 @@ async def test_r8_2a_a_table_between_hands_is_not_closed_by_a_long_downtime() ->
     await service2.run_due()
     assert service2.table_in(GROUP) is None
     assert await check_store(store) == []
+
+
+async def test_r8_6_ready_after_a_sit_out_in_the_lobby_deals_the_player_in(env) -> None:  # type: ignore[no-untyped-def]
+    """Bob sits out before he is ready, then presses Ready: his buy-in moves and the reply
+    says so, and he is dealt in with Alice. (His kush moved but he stayed sitting out: the
+    lobby showed him "sitting out", no hand started, and only /back, which nothing
+    mentioned, dealt him in.)"""
+    service, presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    await service.ready(GROUP, ALICE)
+    reply = await service.ready(GROUP, BOB)
+    assert reply.text == tr("ru", "reply.ready", amount=200, label="куш")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 2
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out and bob.stack == 200
+    assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
