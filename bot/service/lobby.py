@@ -362,6 +362,9 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         tx.group = t.hand is None
+        # no hand: the players left may all be ready now (the deal waited for this one until
+        # the ready timer ran out), or too few to play (back to the lobby at once)
+        maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.sitout"))
 
 

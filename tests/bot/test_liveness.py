@@ -325,3 +325,22 @@ async def test_r8_6_ready_after_a_sit_out_in_the_lobby_deals_the_player_in(env) 
     assert bob is not None and not bob.sitting_out and bob.stack == 200
     assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
+
+
+async def test_r8_6_the_last_unready_player_sitting_out_lets_the_hand_start(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice and Bob are ready, Carol is seated and not: the ready timer runs (R8.2). Carol
+    says /sitout: everyone left is ready, and the hand starts at once without her (it waited
+    for the ready timer, up to a minute, for nobody). Carol keeps her seat."""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None and t.ready_deadline is not None
+    assert not (await service.sit_out(GROUP, CAROL)).alert
+    assert t.hand is not None and len(t.hand.order) == 2 and t.ready_deadline is None
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.sitting_out
+    assert await check_store(store) == []
