@@ -4,6 +4,7 @@ know only, no private chat, stood up between hands, and a restart with one seate
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 from bot.model import LiveTable
@@ -313,4 +314,59 @@ async def test_r8_5_a_computer_player_moves_within_its_own_clock_and_is_never_sa
     clock.now = t.next_hand_at
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 2
+    assert await check_store(store) == []
+
+
+async def chinese_with_a_bot_to_the_first_reveal(
+    target: str, alice_points: int = 0
+) -> tuple[TableService, MemoryStore, LiveTable]:
+    """Alice and a computer player (seat 0) at a Chinese Poker table with ``target_points``,
+    Alice with ``alice_points`` from earlier hands of the game; both arrange (Alice by
+    "arrange for me") and the bottom boxes are revealed (the deck gives the computer player
+    5 points and Alice none)."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    assert not (await service.settings(GROUP, ALICE, True, ["target_points", target])).alert
+    await service.new_table(GROUP, ALICE, "chinese")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.chinese is not None
+    t.chinese = dataclasses.replace(t.chinese, totals={0: 0, 1: alice_points})
+    while t.reveal is None and t.hand is not None:
+        assert t.hand.to_act
+        if t.seats[t.owner(t.hand.to_act[0])].bot:
+            deadline = service.rt.next_deadline(t)
+            assert deadline is not None
+            clock.now = deadline
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    return service, store, t
+
+
+async def test_r7_5_a_computer_player_at_the_target_that_leads_claims_at_once() -> None:
+    """R7.5: the bottom boxes give the computer player 5 points, past a 1-point target, and
+    Alice none. It claims at once (it never presses Claim or Continue: the reveal waited the
+    whole claim time, 30 s, for it) and the game is settled on 5 to 0."""
+    _service, store, t = await chinese_with_a_bot_to_the_first_reveal("1")
+    assert [s.seat for s in t.seats.values() if s.bot] == [0]
+    assert t.reveal is None and t.hand is None and t.chinese is None
+    record = t.last_result
+    assert record is not None and record["chinese"]["claimed_by"] == 0
+    assert record["counted"] == {"0": 5, "1": 0}
+    assert record["kush"] == {"0": 5, "1": -5}  # 5 points × 1 kush a point (R7.6)
+    assert await check_store(store) == []
+
+
+async def test_r7_5_a_computer_player_at_the_target_that_trails_continues_at_once() -> None:
+    """R7.5: Alice had 10 points of a 5-point game; the bottom boxes put the computer player
+    at 5. Both are at the target; the computer player, behind, continues at once, and only
+    Alice is offered the claim."""
+    _service, store, t = await chinese_with_a_bot_to_the_first_reveal("5", alice_points=10)
+    assert t.reveal is not None and t.chinese is not None
+    assert dict(t.chinese.totals) == {0: 5, 1: 10}
+    claim = t.reveal["claim"]
+    assert claim is not None and claim["seats"] == [1] and claim["continued"] == []
     assert await check_store(store) == []
