@@ -311,7 +311,7 @@ async def test_r8_6_ready_after_a_sit_out_in_the_lobby_deals_the_player_in(env) 
     says so, and he is dealt in with Alice. (His kush moved but he stayed sitting out: the
     lobby showed him "sitting out", no hand started, and only /back, which nothing
     mentioned, dealt him in.)"""
-    service, presenter, store, _clock = env
+    service, _presenter, store, _clock = env
     await service.new_table(GROUP, ALICE)
     await service.join(GROUP, ALICE)
     await service.join(GROUP, BOB)
