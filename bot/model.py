@@ -376,8 +376,8 @@ class LiveTable:
         time the bot was down is not the acting player's (R8.5). So do the two waits for a
         player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
         later (the buttons pressed while the bot was down are out of date after it: the
-        players press again on the new message); and the idle close (R8.2a) counts from
-        that much later a deal.
+        players press again on the new message); the idle close (R8.2a) counts from that
+        much later a deal, and a tournament's levels (R8.7) rise that much later.
 
         :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
         options = RuleOptions.from_json(snap["options"])
@@ -460,6 +460,7 @@ class LiveTable:
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
         if snap.get("tournament"):
             t.tournament = Tournament.from_json(snap["tournament"])
+            t.tournament.pause(downtime)  # nor do the tournament's levels (R8.7)
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))

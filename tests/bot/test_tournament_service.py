@@ -196,6 +196,41 @@ async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
     assert await check_store(store) == []
 
 
+async def test_r8_7_the_levels_do_not_rise_while_the_bot_is_down() -> None:
+    """Five-minute levels; the bot stops 60 s into level 1 during the first hand and is back
+    an hour later. The hour is no tournament time (as the players' clocks, R8.5): the
+    next hand is dealt at level 1 and level 2 begins 4 minutes of play later. (It was
+    dealt at level 13, 200 chips a point instead of 10, and the tournament was decided by
+    the outage.)"""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    await configure(service, tournament_chips="1000", level_minutes="5")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    started = clock.now
+    clock.now += 60
+    await service.stop()
+    clock.now += 3600
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
+    )
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.tournament is not None and t2.hand is not None
+    assert t2.tournament.level_at(clock.now) == 1
+    assert t2.tournament.next_level_at(clock.now) == started + 3600 + 300
+    while t2.hand_no == 1:
+        assert t2.hand is not None
+        acting = t2.seats[t2.owner(t2.hand.to_act[0])]
+        actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
+        await press_auto_and_confirm(service2, presenter2, actor)
+    assert t2.hand is not None and t2.hand_no == 2
+    assert t2.tournament.level == 1 and t2.tournament.chips_per_point == 10
+    assert await check_store(store) == []
+
+
 async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None:
     service, presenter, store, _clock = new_service(next_hand_delay=60)
     await configure(service, tournament_chips="1000")
