@@ -848,6 +848,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
     },
+    "settings.point_over_buy_in": {
+        "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",
+        "ru": "очко ({point}, kush_per_point) не может стоить больше взноса ({min_buy_in}, min_buy_in): стек меньше одного очка не играет. Нужно kush_per_point ≤ min_buy_in",
+    },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, not in {game}: switch the game first (/settings game {first})",
         "ru": "{option} есть только в игре «{games}», а не «{game}»: сначала смените игру (/settings game {first})",
