@@ -269,9 +269,15 @@ class Runtime:
         """Queue a committed step's messages to the table's sender: one task chain per table,
         so messages go out in commit order, without the table's lock (a platform that makes
         us wait, a 429 say, never holds the table)."""
-        t = tx.table
+        self.send_later(tx.table, lambda: self.effects(tx))
+
+    def send_later(self, t: LiveTable, job: Callable[[], Awaitable[None]]) -> None:
+        """Queue ``job`` (writes to the platform) to the table's sender, after every message
+        queued so far and before those queued later, run without the table's lock; a job
+        that fails is logged. For a step's messages (:meth:`send`) and for writes that change
+        nothing committed (a hand posted anew in a private chat)."""
         previous = t.sending
-        t.sending = asyncio.create_task(self._send(t, tx, previous), name=f"table-{t.id}-send")
+        t.sending = asyncio.create_task(self._send(t, job, previous), name=f"table-{t.id}-send")
 
     async def settled(self, t: LiveTable) -> None:
         """Wait until every message queued so far for the table is sent."""
@@ -282,12 +288,14 @@ class Runtime:
             if t.sending is task:
                 break
 
-    async def _send(self, t: LiveTable, tx: Tx, previous: asyncio.Task[None] | None) -> None:
+    async def _send(
+        self, t: LiveTable, job: Callable[[], Awaitable[None]], previous: asyncio.Task[None] | None
+    ) -> None:
         if previous is not None:
             with contextlib.suppress(BaseException):
                 await previous
         try:
-            await self.effects(tx)
+            await job()
         except Exception:
             log.exception("table %s: sending failed", t.id)
 
