@@ -7,8 +7,10 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 from bot.model import LiveTable
-from bot.service import TableService
+from bot.service import TableService, bots
 from bot.texts import tr
 from storage.api import LedgerKind
 from storage.check import check_store
@@ -369,4 +371,27 @@ async def test_r7_5_a_computer_player_at_the_target_that_trails_continues_at_onc
     assert dict(t.chinese.totals) == {0: 5, 1: 10}
     claim = t.reveal["claim"]
     assert claim is not None and claim["seats"] == [1] and claim["continued"] == []
+    assert await check_store(store) == []
+
+
+async def test_r8_5_a_computer_player_move_the_core_refuses_is_made_as_on_a_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision the core refuses (never expected: here the policy places nothing) does
+    not leave the computer player to act: its street is made for it by the timeout rule
+    (R8.5) in the same step and the hand goes on. (It was left to act and asked again and
+    again, each time sooner, since it moves within half of what its clock has left.)"""
+    monkeypatch.setattr(bots, "decide", lambda k, level: [])
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    bot = next(s for s in t.seats.values() if s.bot)
+    assert t.hand.to_act == (bot.seat,) and t.bot_due is not None
+    cards = t.hand.current_cards(bot.seat)
+    clock.now = t.bot_due
+    await service.run_due()
+    assert bot.seat not in t.hand.to_act
+    assert set(cards[:1]) <= set(t.hand.board_of(bot.seat).cards())  # placed by the rule
     assert await check_store(store) == []
