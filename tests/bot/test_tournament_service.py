@@ -202,7 +202,7 @@ async def test_r8_7_the_levels_do_not_rise_while_the_bot_is_down() -> None:
     next hand is dealt at level 1 and level 2 begins 4 minutes of play later. (It was
     dealt at level 13, 200 chips a point instead of 10, and the tournament was decided by
     the outage.)"""
-    service, presenter, store, clock = new_service(next_hand_delay=0)
+    service, _presenter, store, clock = new_service(next_hand_delay=0)
     await configure(service, tournament_chips="1000", level_minutes="5")
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
