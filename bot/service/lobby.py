@@ -10,6 +10,7 @@ from typing import Literal
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
+from bot.service.chinese import continue_reveal
 from bot.service.dealing import close_now, end_game, leaves_after_hand, maybe_start, stand_up
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
@@ -288,10 +289,11 @@ def depart(
 ) -> Literal["hand", "reveal", "round"] | int:
     """A player (or a computer player, :func:`bot.service.bots.remove_bot`) leaves the table
     in step ``tx``: during their hand their moves are made as on timeout and they leave after
-    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4); not dealt in
-    but owing the round's points or a Chinese Poker game (R8.3, R7.6), after the hand being
-    played; otherwise at once: the game they play is settled (R7.6), the stack goes back to
-    the balance (R8.2) and the table deals or goes back to the lobby.
+    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4), a claim they
+    were offered counting as continued (R7.5: the game ends after this hand anyway, R7.6);
+    not dealt in but owing the round's points or a Chinese Poker game (R8.3, R7.6), after
+    the hand being played; otherwise at once: the game they play is settled (R7.6), the
+    stack goes back to the balance (R8.2) and the table deals or goes back to the lobby.
 
     :returns: why they wait (``"hand"``, ``"reveal"``, ``"round"``), or the kush cashed out.
     """
@@ -301,6 +303,12 @@ def depart(
         return "hand"
     if t.reveal is not None:
         seat.leaving = True
+        offer = t.reveal.get("claim")
+        if offer and seat.seat in offer["seats"]:  # offered the claim (R7.5): leaving continues
+            if seat.seat not in offer["continued"]:  # (the reveal waited out the claim time)
+                offer["continued"].append(seat.seat)
+            if set(offer["continued"]) >= set(offer["seats"]):
+                continue_reveal(rt, t, tx)
         return "reveal"
     if leaves_after_hand(t, seat):
         seat.leaving = True
