@@ -302,13 +302,7 @@ def depart(
         advance(rt, t, tx)
         return "hand"
     if t.reveal is not None:
-        seat.leaving = True
-        offer = t.reveal.get("claim")
-        if offer and seat.seat in offer["seats"]:  # offered the claim (R7.5): leaving continues
-            if seat.seat not in offer["continued"]:  # (the reveal waited out the claim time)
-                offer["continued"].append(seat.seat)
-            if set(offer["continued"]) >= set(offer["seats"]):
-                continue_reveal(rt, t, tx)
+        _leave_reveal(rt, t, tx, seat)
         return "reveal"
     if leaves_after_hand(t, seat):
         seat.leaving = True
@@ -318,6 +312,18 @@ def depart(
     amount = stand_up(t, tx, seat)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return amount
+
+
+def _leave_reveal(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> None:
+    """``seat`` leaves during a Chinese Poker reveal, once it is over (R7.4); a claim it was
+    offered counts as continued (R7.5): the reveal waited out the claim time for it."""
+    seat.leaving = True
+    offer = t.reveal.get("claim") if t.reveal is not None else None
+    if offer and seat.seat in offer["seats"]:
+        if seat.seat not in offer["continued"]:
+            offer["continued"].append(seat.seat)
+        if set(offer["continued"]) >= set(offer["seats"]):
+            continue_reveal(rt, t, tx)
 
 
 async def _leave_tournament(
@@ -349,7 +355,7 @@ async def _leave_tournament(
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
         elif t.reveal is not None:
-            seat.leaving = True
+            _leave_reveal(rt, t, tx, seat)
         else:
             stand_up(t, tx, seat)
             if tour.finished is not None:

@@ -525,3 +525,37 @@ async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env
     assert prize == ", prize 90 kush when it ends"
     other = await service.balance(ChatRef("telegram", "-200", "-200", "Elsewhere"), ALICE)
     assert "tournament" not in other.text  # another chat: the plain balance
+
+
+async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_the_reveal() -> None:
+    """A Chinese Poker tournament of three to 1 point: the bottom boxes bring players to the
+    target and they are offered the claim (R7.5). Each claimant leaves (knocked out, R8.7):
+    leaving counts as Continue, so once the last one has left the reveal goes on after its
+    pause instead of waiting out the claim time (30 s) for players who are gone."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", target_points="1")
+    reply = await service.new_tournament(GROUP, ALICE, "chinese")
+    assert not reply.alert, reply.text
+    for a in PLAYERS:
+        await service.join(GROUP, a)
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    while t.reveal is None:
+        assert t.hand is not None and t.hand.to_act
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    offer = t.reveal["claim"]
+    assert offer is not None and offer["seats"]
+    claimants = [by_id[t.seats[s].user_id] for s in offer["seats"]]
+    for n, a in enumerate(claimants, 1):
+        reply = await service.leave(GROUP, a)
+        assert not reply.alert, reply.text
+        assert (t.reveal["claim"] is None) == (n == len(claimants))
+    assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
+    assert await check_store(store) == []
