@@ -354,6 +354,18 @@ class LiveTable:
         """Whether the player has a board in the hand being played (not yet over)."""
         return self.hand is not None and bool(self.boards_of(seat)) and not self.hand.is_over
 
+    def busted(self, seat: SeatState) -> bool:
+        """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up,
+        and stood up at the next deal if it is not taken. A top-up queued during the hand
+        counts as taken (it is added before the deal; one that fails is dropped and the seat
+        is busted again). Never in a tournament (chips, R8.7)."""
+        return (
+            self.tournament is None
+            and seat.ready
+            and not seat.top_up
+            and seat.stack < self.options.kush_per_point
+        )
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

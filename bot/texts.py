@@ -28,6 +28,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
     "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
+    "lobby.needs_top_up": {
+        "en": "{stack} {label}: below one point, top up (➕ or /topup) to play",
+        "ru": "{stack} {label}: меньше очка, докупите (➕ или /topup), чтобы играть",
+    },
     "lobby.sitting_out": {"en": "sitting out ({stack})", "ru": "пропускает ({stack})"},
     "lobby.hint": {
         "en": "The hand starts when everyone seated (2+) is ready.",
