@@ -545,14 +545,18 @@ class TableService:
         """The player deleted their private hand message ``ref`` (the platform refused an
         edit of it): the hand of the table it showed is sent anew, the player's hands at
         other tables are left as they are (a /start would send every one anew, leaving
-        their old messages with buttons that are out of date)."""
+        their old messages with buttons that are out of date). Returns once it is sent (the
+        table's sender never waits for the presenter's edits, which call this)."""
         for t in list(self.rt.tables.values()):
             if t.platform != platform:
                 continue
             async with t.lock:
                 seat = t.seat_of(user_id)
-                if seat is not None and seat.private_ref == ref and t.hand is not None:
+                reposted = seat is not None and seat.private_ref == ref and t.hand is not None
+                if reposted and seat is not None:
                     self._repost_private(t, seat.seat, group=False)
+            if reposted:
+                await self.rt.settled(t)
 
     def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
         """Post the player's hand anew in their private chat (call under ``t.lock``): rendered
