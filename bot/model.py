@@ -354,6 +354,18 @@ class LiveTable:
         """Whether the player has a board in the hand being played (not yet over)."""
         return self.hand is not None and bool(self.boards_of(seat)) and not self.hand.is_over
 
+    def busted(self, seat: SeatState) -> bool:
+        """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up,
+        and stood up at the next deal if it is not taken. A top-up queued during the hand
+        counts as taken (it is added before the deal; one that fails is dropped and the seat
+        is busted again). Never in a tournament (chips, R8.7)."""
+        return (
+            self.tournament is None
+            and seat.ready
+            and not seat.top_up
+            and seat.stack < self.options.kush_per_point
+        )
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""
@@ -376,7 +388,8 @@ class LiveTable:
         time the bot was down is not the acting player's (R8.5). So do the two waits for a
         player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
         later (the buttons pressed while the bot was down are out of date after it: the
-        players press again on the new message).
+        players press again on the new message); the idle close (R8.2a) counts from that
+        much later a deal, and a tournament's levels (R8.7) rise that much later.
 
         :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
         options = RuleOptions.from_json(snap["options"])
@@ -452,11 +465,14 @@ class LiveTable:
         t.outbox = [
             dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
         ]
+        # the idle time (R8.2a) does not run while the bot is down either: a table between
+        # two hands, or a running tournament, is not closed the moment the bot is back
         last_deal_at = snap.get("last_deal_at")
-        t.last_deal_at = None if last_deal_at is None else float(last_deal_at)
+        t.last_deal_at = None if last_deal_at is None else float(last_deal_at) + downtime
         t.banks_left = {int(k): float(v) for k, v in dict(snap.get("banks_left") or {}).items()}
         if snap.get("tournament"):
             t.tournament = Tournament.from_json(snap["tournament"])
+            t.tournament.pause(downtime)  # nor do the tournament's levels (R8.7)
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))

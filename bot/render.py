@@ -146,6 +146,8 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
         if s.sitting_out:
             status = tr(lang, "lobby.sitting_out", stack=s.stack)
+        elif t.busted(s):  # ready, but the stack cannot pay a point: not dealt in (R8.2)
+            status = tr(lang, "lobby.needs_top_up", stack=s.stack, label=t.label)
         elif s.ready:
             status = tr(lang, "lobby.ready", stack=s.stack)
         else:

@@ -41,6 +41,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
     "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
+    "lobby.needs_top_up": {
+        "en": "{stack} {label}: below one point, top up (➕ or /topup) to play",
+        "ru": "{stack} {label}: меньше очка, докупите (➕ или /topup), чтобы играть",
+    },
     "lobby.sitting_out": {"en": "sitting out ({stack})", "ru": "пропускает ({stack})"},
     "lobby.hint": {
         "en": "The hand starts when everyone seated (2+) has pressed Ready.",
@@ -871,6 +875,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
+    },
+    "settings.point_over_buy_in": {
+        "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",
+        "ru": "очко ({point}, kush_per_point) не может стоить больше взноса ({min_buy_in}, min_buy_in): стек меньше одного очка не играет. Нужно kush_per_point ≤ min_buy_in",
     },
     "settings.conflict_option": {
         "en": "{option} exists only in {games}, not in {game}: switch the game first (/settings game {first})",

@@ -29,6 +29,7 @@ non-fouling completion whenever the cards in hand finish the board and one exist
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
@@ -49,6 +50,7 @@ __all__ = [
     "STRONG_WIDTH",
     "Level",
     "SeatKnowledge",
+    "claims",
     "decide",
     "knowledge",
     "unseen",
@@ -187,3 +189,15 @@ def play(
         chase=chase,
         keep_open=keep_open,
     )
+
+
+def claims(totals: Mapping[int, int], seat: int) -> bool:
+    """Whether a computer player offered the claim (R7.5, «Доезд») takes it: when it leads the
+    game, more points than every other player (the game is then settled on the difference
+    of points, R7.6, each opponent paying it); otherwise it continues, hoping to catch up.
+
+    :param totals: seat → points of the game so far (:attr:`game.chinese.ChineseGame.totals`).
+    :param seat: the computer player's seat (one of the claimants).
+    """
+    mine = totals.get(seat, 0)
+    return all(p < mine for s, p in totals.items() if s != seat)

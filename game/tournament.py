@@ -711,6 +711,14 @@ class Tournament:
             tuple(s.players), self.pool, s.payouts, self.config.starting_chips, s.started_at
         )
 
+    def pause(self, seconds: float) -> None:
+        """The level clock stood still for ``seconds`` (the bot was down): the levels to come
+        begin that much later (R8.7: levels rise at fixed intervals of the tournament's
+        time, not of an outage). No effect before the start or for ``seconds <= 0``; the
+        level already reached never falls (:meth:`level_at`)."""
+        if self._s.started_at is not None and seconds > 0:
+            self._s.started_at += float(seconds)
+
     # -- deal ------------------------------------------------------------------------------
     def _verify_running(self) -> None:
         if self._s.phase is TournamentPhase.REGISTERING:

@@ -548,8 +548,11 @@ class TableService:
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
-                        await self._repost_private(t, seat.seat, group=t.hand is not None)
-                        return Reply(tr(seat.lang, "reply.private_linked", table=t.id))
+                        self._repost_private(t, seat.seat, group=t.hand is not None)
+                        linked = Reply(tr(seat.lang, "reply.private_linked", table=t.id))
+                if seat is not None:
+                    await self.rt.settled(t)  # the hand first, then the reply
+                    return linked
         # a /start with no table: refresh any table the user sits at (on this platform: a
         # user id means someone else on another)
         for t in list(self.rt.tables.values()):
@@ -558,30 +561,54 @@ class TableService:
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:
-                    await self._repost_private(t, seat.seat, group=False)
+                    self._repost_private(t, seat.seat, group=False)
+            await self.rt.settled(t)
         return Reply(tr(lang, "reply.welcome"))
 
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
         """The player deleted their private hand message ``ref`` (the platform refused an
         edit of it): the hand of the table it showed is sent anew, the player's hands at
         other tables are left as they are (a /start would send every one anew, leaving
-        their old messages with buttons that are out of date)."""
+        their old messages with buttons that are out of date). Returns once it is sent (the
+        table's sender never waits for the presenter's edits, which call this)."""
         for t in list(self.rt.tables.values()):
             if t.platform != platform:
                 continue
             async with t.lock:
                 seat = t.seat_of(user_id)
-                if seat is not None and seat.private_ref == ref and t.hand is not None:
-                    await self._repost_private(t, seat.seat, group=False)
+                reposted = seat is not None and seat.private_ref == ref and t.hand is not None
+                if reposted and seat is not None:
+                    self._repost_private(t, seat.seat, group=False)
+            if reposted:
+                await self.rt.settled(t)
 
-    async def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
+    def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
+        """Post the player's hand anew in their private chat (call under ``t.lock``): rendered
+        now, written by the table's sender after what is queued, without the table's lock (a
+        429 on that send held every other player's press unanswered). ``group``: the table
+        message is written again once the player is reachable (its link to the private chat
+        may go)."""
         seat = t.seats[seat_no]
         p = self.rt.presenter(t)
         seat.private_ref = None
-        if p is not None:
-            await self.rt.send_private(t, p, seat, self.rt.render_private(t, seat))
-            if group and seat.reachable:  # the group's link to the private chat may go
-                await self.rt.show_group(t)
+        if p is None:
+            return
+        screen = self.rt.render_private(t, seat)
+        rt = self.rt
+
+        async def write() -> None:
+            now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
+            if now is None or now.user_id != seat.user_id or t.id not in rt.tables:
+                return  # left, or the table closed, meanwhile
+            await rt.send_private(t, p, now, screen)
+            if group and now.reachable:  # the group's link to the private chat may go
+                async with t.lock:
+                    table = rt.group_screen(t)
+                t.group_ref = await p.show_table(t.group_chat, table, t.group_ref)
+            async with t.lock:
+                rt.save_soon(t)
+
+        rt.send_later(t, write)
         self.rt.save_soon(t)
 
     # -- button presses --------------------------------------------------------------------

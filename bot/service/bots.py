@@ -14,7 +14,7 @@ from bot.service.dealing import maybe_start
 from bot.service.play import advance
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
-from game.actions import Action, Confirm, Discard, Place
+from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, decide, knowledge
 from storage.api import BuyIn, Community, InsufficientFunds
@@ -54,8 +54,8 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         try:
             for a in [*actions, Confirm(s)]:
                 hand.apply(a)
-        except GameError:  # never expected: the clock would play for it (R8.5)
-            continue
+        except GameError:  # never expected: its street is made for it as on a timeout (R8.5)
+            hand.apply(Timeout(s))  # (waiting for its clock would retry the move on and on)
         advance(rt, t, tx, turn_before)
         if t.hand is not hand:
             break

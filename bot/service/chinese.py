@@ -11,6 +11,7 @@ from bot.service.runtime import Runtime, Tx
 from bot.service.showdown import close_hand, keep_banks
 from bot.texts import tr
 from game.chinese import ChineseGame
+from game.policy import claims
 
 __all__ = [
     "CLAIM_SECONDS",
@@ -38,7 +39,8 @@ def start_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 def reveal_step(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Reveal the next box (bottom, middle, top), add its points to the game, offer the claim
     to players at the target after the bottom or middle (R7.5), and close the hand after the
-    top."""
+    top. A computer player at the target decides at once (:func:`game.policy.claims`): its
+    claim ends the game now; the people at the target are offered it as usual."""
     hand, reveal, game = t.hand, t.reveal, t.chinese
     assert hand is not None and hand.result is not None and reveal is not None
     assert game is not None
@@ -55,9 +57,18 @@ def reveal_step(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         return
     claimants = game.claimants(stage)
     now = rt.clock()
-    if claimants:
+    # a computer player at the target decides at once (it never presses, and the reveal
+    # waited the whole claim time for it): it claims when it leads, else continues
+    bots = [s for s in claimants if (p := t.seats.get(s)) is not None and p.bot]
+    claimer = next((s for s in bots if claims(game.totals, s)), None)
+    if claimer is not None:
+        t.chinese = game.claim(claimer)
+        close_chinese_hand(rt, t, tx)
+        return
+    people = [s for s in claimants if s not in bots]
+    if people:
         reveal["claim"] = {
-            "seats": list(claimants),
+            "seats": people,
             "continued": [],
             "deadline": now + CLAIM_SECONDS,
         }

@@ -61,16 +61,8 @@ def available(t: LiveTable) -> list[int]:
 
 
 def busted(t: LiveTable, seat: SeatState) -> bool:
-    """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up, and
-    stood up at the next deal if it is not taken. A top-up queued during the hand counts as
-    taken (it is added before the deal; one that fails is dropped and the seat is busted
-    again). Never in a tournament (chips, R8.7)."""
-    return (
-        t.tournament is None
-        and seat.ready
-        and not seat.top_up
-        and seat.stack < t.options.kush_per_point
-    )
+    """A bought-in stack that cannot pay a single point (:meth:`LiveTable.busted`, R8.2)."""
+    return t.busted(seat)
 
 
 def apply_pending(t: LiveTable, tx: Tx) -> None:

@@ -10,6 +10,7 @@ from typing import Literal
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
+from bot.service.chinese import continue_reveal
 from bot.service.dealing import close_now, end_game, leaves_after_hand, maybe_start, stand_up
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
@@ -111,7 +112,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
 
 async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     """Ready: the buy-in moves from the balance to the stack (R8.2) in the same transition as
-    the readiness and the deal it may trigger; a second Ready is refused."""
+    the readiness and the deal it may trigger; a second Ready is refused. Ready is also
+    coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
@@ -127,6 +129,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             tx.moves.append(BuyIn(seat.player_id, amount))
             seat.stack += amount
             seat.ready = True
+            seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
@@ -288,10 +291,11 @@ def depart(
 ) -> Literal["hand", "reveal", "round"] | int:
     """A player (or a computer player, :func:`bot.service.bots.remove_bot`) leaves the table
     in step ``tx``: during their hand their moves are made as on timeout and they leave after
-    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4); not dealt in
-    but owing the round's points or a Chinese Poker game (R8.3, R7.6), after the hand being
-    played; otherwise at once: the game they play is settled (R7.6), the stack goes back to
-    the balance (R8.2) and the table deals or goes back to the lobby.
+    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4), a claim they
+    were offered counting as continued (R7.5: the game ends after this hand anyway, R7.6);
+    not dealt in but owing the round's points or a Chinese Poker game (R8.3, R7.6), after
+    the hand being played; otherwise at once: the game they play is settled (R7.6), the
+    stack goes back to the balance (R8.2) and the table deals or goes back to the lobby.
 
     :returns: why they wait (``"hand"``, ``"reveal"``, ``"round"``), or the kush cashed out.
     """
@@ -300,7 +304,7 @@ def depart(
         advance(rt, t, tx)
         return "hand"
     if t.reveal is not None:
-        seat.leaving = True
+        _leave_reveal(rt, t, tx, seat)
         return "reveal"
     if leaves_after_hand(t, seat):
         seat.leaving = True
@@ -310,6 +314,18 @@ def depart(
     amount = stand_up(t, tx, seat)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return amount
+
+
+def _leave_reveal(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> None:
+    """``seat`` leaves during a Chinese Poker reveal, once it is over (R7.4); a claim it was
+    offered counts as continued (R7.5): the reveal waited out the claim time for it."""
+    seat.leaving = True
+    offer = t.reveal.get("claim") if t.reveal is not None else None
+    if offer and seat.seat in offer["seats"]:
+        if seat.seat not in offer["continued"]:
+            offer["continued"].append(seat.seat)
+        if set(offer["continued"]) >= set(offer["seats"]):
+            continue_reveal(rt, t, tx)
 
 
 async def _leave_tournament(
@@ -345,7 +361,7 @@ async def _leave_tournament(
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
         elif t.reveal is not None:
-            seat.leaving = True
+            _leave_reveal(rt, t, tx, seat)
         else:
             stand_up(t, tx, seat)
             if tour.finished is not None:
@@ -366,6 +382,9 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         tx.group = t.hand is None
+        # no hand: the players left may all be ready now (the deal waited for this one until
+        # the ready timer ran out), or too few to play (back to the lobby at once)
+        maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.sitout"))
 
 

@@ -269,9 +269,15 @@ class Runtime:
         """Queue a committed step's messages to the table's sender: one task chain per table,
         so messages go out in commit order, without the table's lock (a platform that makes
         us wait, a 429 say, never holds the table)."""
-        t = tx.table
+        self.send_later(tx.table, lambda: self.effects(tx))
+
+    def send_later(self, t: LiveTable, job: Callable[[], Awaitable[None]]) -> None:
+        """Queue ``job`` (writes to the platform) to the table's sender, after every message
+        queued so far and before those queued later, run without the table's lock; a job
+        that fails is logged. For a step's messages (:meth:`send`) and for writes that change
+        nothing committed (a hand posted anew in a private chat)."""
         previous = t.sending
-        t.sending = asyncio.create_task(self._send(t, tx, previous), name=f"table-{t.id}-send")
+        t.sending = asyncio.create_task(self._send(t, job, previous), name=f"table-{t.id}-send")
 
     async def settled(self, t: LiveTable) -> None:
         """Wait until every message queued so far for the table is sent."""
@@ -282,12 +288,14 @@ class Runtime:
             if t.sending is task:
                 break
 
-    async def _send(self, t: LiveTable, tx: Tx, previous: asyncio.Task[None] | None) -> None:
+    async def _send(
+        self, t: LiveTable, job: Callable[[], Awaitable[None]], previous: asyncio.Task[None] | None
+    ) -> None:
         if previous is not None:
             with contextlib.suppress(BaseException):
                 await previous
         try:
-            await self.effects(tx)
+            await job()
         except Exception:
             log.exception("table %s: sending failed", t.id)
 
@@ -457,18 +465,27 @@ class Runtime:
         return min(times) if times else None
 
     def _schedule_bots(self, t: LiveTable) -> None:
-        """When the computer player to act moves: ``bot_pace`` after its turn begins."""
+        """When the computer player to act moves: ``bot_pace`` after its turn begins, but
+        within half of what its own clock has left (R8.5): its pace is never a timeout, which
+        would sit it out after the match (R8.6) with short ``hand_seconds`` or a spent bank,
+        leaving the person it plays with in the lobby."""
         hand = t.hand
-        acting = (
-            hand is not None
-            and not hand.is_over
-            and any((p := t.player_of(s)) is not None and p.bot for s in hand.to_act)
-        )
-        if not acting:
+        if hand is None or hand.is_over:
+            t.bot_due = None
+            return
+        bots = [s for s in hand.to_act if (p := t.player_of(s)) is not None and p.bot]
+        if not bots:
             t.bot_due = None
         elif t.bot_due is None:
             low, high = self.bot_pace
-            t.bot_due = self.clock() + random.uniform(low, high)
+            now = self.clock()
+            due = now + random.uniform(low, high)
+            for s in bots:
+                clock = t.clocks.get(t.owner(s))
+                deadline = clock.deadline() if clock is not None else None
+                if deadline is not None:
+                    due = min(due, now + max(0.0, deadline - now) / 2)
+            t.bot_due = due
 
     def idle_deadline(self, t: LiveTable) -> float | None:
         """When the table closes itself for want of a hand (R8.2a): ``idle_close_seconds``

@@ -830,8 +830,9 @@ def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
 
 def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
-    description, the buy-in bounds against each other, and the options against the game
-    (R4.2, R4.3, R6.2: an option of another game is refused when it is set).
+    description, the buy-in bounds against each other, the options against the game
+    (R4.2, R4.3, R6.2: an option of another game is refused when it is set), and the buy-in
+    against the kush of a point (a stack below one point is never dealt in, R8.2).
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
@@ -872,12 +873,17 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             lambda lang: tr(lang, "settings.buy_in_order", min_buy_in=lo, max_buy_in=hi)
         )
     try:
-        RuleOptions.preset(s.game, **options)
+        rules = RuleOptions.preset(s.game, **options)
     except OptionConflict as exc:
         raise SettingRefused(_conflict_text(exc, name)) from None
     except OptionError as exc:  # pragma: no cover - every value passed its description
         message = str(exc)
         raise SettingRefused(lambda _lang: message) from None
+    if rules.kush_per_point > s.min_buy_in:  # a buy-in that cannot pay one point (R8.2, R8.4)
+        point, buy_in = rules.kush_per_point, s.min_buy_in
+        raise SettingRefused(
+            lambda lang: tr(lang, "settings.point_over_buy_in", point=point, min_buy_in=buy_in)
+        )
     return s
 
 

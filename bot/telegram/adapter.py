@@ -777,16 +777,19 @@ class TelegramAdapter:
         return personal
 
     async def _is_admin(self, chat_id: str, user_id: str) -> bool:
-        """Group administrators and the owner (checked with getChatMember, cached 60 s)."""
+        """Group administrators and the owner (checked with getChatMember, cached 60 s). A
+        check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
+        admin's next command asks again (it was refused as a non-admin's for a minute)."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
         if cached is not None and time.monotonic() - cached[1] < 60:
             return cached[0]
         try:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
-            ok = member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
-        except TelegramError:
-            ok = False
+        except TelegramError as exc:
+            log.warning("could not check the admin rights of %s in %s: %s", user_id, chat_id, exc)
+            return False
+        ok = member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER)
         self._admins[key] = (ok, time.monotonic())
         return ok
 

@@ -4,10 +4,13 @@ know only, no private chat, stood up between hands, and a restart with one seate
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
+import pytest
+
 from bot.model import LiveTable
-from bot.service import TableService
+from bot.service import TableService, bots
 from bot.texts import tr
 from storage.api import LedgerKind
 from storage.check import check_store
@@ -292,3 +295,122 @@ async def test_removebot_twice_during_a_hand_stands_up_two_computer_players() ->
     assert (await service.remove_bot(GROUP, ALICE, True)).text == tr("en", "bot.none")
     assert await check_store(store) == []
     assert tr("ru", "bot.removed_after_hand", name="🤖 Anna").startswith("🤖 Anna встанет")
+
+
+async def test_r8_5_a_computer_player_moves_within_its_own_clock_and_is_never_sat_out() -> None:
+    """R8.5/R8.6: with a short budget and no bank (hand_seconds 1, time_bank_seconds 0) the
+    computer player's human-like pause (1–3 s) used to outlast its own clock: the timer
+    made its moves as on a timeout, and after the match it was sat out (R8.6), sending the
+    table back to the lobby with Alice alone and no way to bring it back. Each timer fires at
+    the table's next deadline here, as the real timer does: the computer player moves within
+    half of what its clock has left, plays every street itself and the next hand is dealt."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("hand_seconds", "1"), ("time_bank_seconds", "0")):
+        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    bot = next(s for s in t.seats.values() if s.bot)
+    bot_streets = 0
+    for _ in range(40):
+        if t.hand is None or t.hand_no != 1:
+            break
+        if t.seats[t.owner(t.hand.to_act[0])].bot:
+            deadline = service.rt.next_deadline(t)
+            assert deadline is not None
+            clock.now = deadline
+            await service.run_due()
+            bot_streets += 1
+        else:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    assert bot_streets == 5  # one move per street, each made by the computer player itself
+    assert t.last_result is not None
+    assert not any(r["timed_out"] for r in t.last_result["seats"])
+    assert not bot.sitting_out and not bot.timed_out
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 2
+    assert await check_store(store) == []
+
+
+async def chinese_with_a_bot_to_the_first_reveal(
+    target: str, alice_points: int = 0
+) -> tuple[TableService, MemoryStore, LiveTable]:
+    """Alice and a computer player (seat 0) at a Chinese Poker table with ``target_points``,
+    Alice with ``alice_points`` from earlier hands of the game; both arrange (Alice by
+    "arrange for me") and the bottom boxes are revealed (the deck gives the computer player
+    5 points and Alice none)."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    assert not (await service.settings(GROUP, ALICE, True, ["target_points", target])).alert
+    await service.new_table(GROUP, ALICE, "chinese")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.chinese is not None
+    t.chinese = dataclasses.replace(t.chinese, totals={0: 0, 1: alice_points})
+    while t.reveal is None and t.hand is not None:
+        assert t.hand.to_act
+        if t.seats[t.owner(t.hand.to_act[0])].bot:
+            deadline = service.rt.next_deadline(t)
+            assert deadline is not None
+            clock.now = deadline
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    return service, store, t
+
+
+async def test_r7_5_a_computer_player_at_the_target_that_leads_claims_at_once() -> None:
+    """R7.5: the bottom boxes give the computer player 5 points, past a 1-point target, and
+    Alice none. It claims at once (it never presses Claim or Continue: the reveal waited the
+    whole claim time, 30 s, for it) and the game is settled on 5 to 0."""
+    _service, store, t = await chinese_with_a_bot_to_the_first_reveal("1")
+    assert [s.seat for s in t.seats.values() if s.bot] == [0]
+    assert t.reveal is None and t.hand is None and t.chinese is None
+    record = t.last_result
+    assert record is not None and record["chinese"]["claimed_by"] == 0
+    assert record["counted"] == {"0": 5, "1": 0}
+    assert record["kush"] == {"0": 5, "1": -5}  # 5 points × 1 kush a point (R7.6)
+    assert await check_store(store) == []
+
+
+async def test_r7_5_a_computer_player_at_the_target_that_trails_continues_at_once() -> None:
+    """R7.5: Alice had 10 points of a 5-point game; the bottom boxes put the computer player
+    at 5. Both are at the target; the computer player, behind, continues at once, and only
+    Alice is offered the claim."""
+    _service, store, t = await chinese_with_a_bot_to_the_first_reveal("5", alice_points=10)
+    assert t.reveal is not None and t.chinese is not None
+    assert dict(t.chinese.totals) == {0: 5, 1: 10}
+    claim = t.reveal["claim"]
+    assert claim is not None and claim["seats"] == [1] and claim["continued"] == []
+    assert await check_store(store) == []
+
+
+async def test_r8_5_a_computer_player_move_the_core_refuses_is_made_as_on_a_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A decision the core refuses (never expected: here the policy places nothing) does
+    not leave the computer player to act: its street is made for it by the timeout rule
+    (R8.5) in the same step and the hand goes on. (It was left to act and asked again and
+    again, each time sooner, since it moves within half of what its clock has left.)"""
+    monkeypatch.setattr(bots, "decide", lambda k, level: [])
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    bot = next(s for s in t.seats.values() if s.bot)
+    assert t.hand.to_act == (bot.seat,) and t.bot_due is not None
+    cards = t.hand.current_cards(bot.seat)
+    clock.now = t.bot_due
+    await service.run_due()
+    assert bot.seat not in t.hand.to_act
+    assert set(cards[:1]) <= set(t.hand.board_of(bot.seat).cards())  # placed by the rule
+    assert await check_store(store) == []

@@ -343,3 +343,23 @@ async def test_a_superscript_number_is_refused_with_the_usage(tmp_path: Path) ->
         reply = await w.say(ALICE, "/start t²", chat_id=ALICE.id)
         assert reply["text"] == tr("en", "reply.welcome"), reply
         assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])
+
+
+async def test_an_admin_check_that_failed_is_asked_again_on_the_next_command(
+    tmp_path: Path,
+) -> None:
+    """Telegram fails the getChatMember of Alice's (an admin's) /settings with a 500: that
+    command is refused, and her next one asks again and is saved. (The failure was cached as
+    "not an admin" for 60 s: every admin command of hers was refused for a minute.)"""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        w.fake.fail_when(
+            lambda c: c.method == "getChatMember",
+            500,
+            {"ok": False, "error_code": 500, "description": "Internal Server Error"},
+        )
+        reply = await w.say(ALICE, "/settings hand_seconds 30")
+        assert reply["text"] == tr("en", "reply.admins_only"), reply
+        reply = await w.say(ALICE, "/settings hand_seconds 30")
+        assert reply["text"].startswith("Saved: hand_seconds = 30"), reply
+        assert len(w.fake.calls_of("getChatMember")) == 2

@@ -258,3 +258,89 @@ async def test_r8_6_the_time_bank_refills_at_another_table(env) -> None:  # type
     assert elsewhere is not None and elsewhere is not t
     seat = elsewhere.seat_of(actor.user_id)
     assert seat is not None and seat.bank == 60.0
+
+
+async def test_r8_2a_a_table_between_hands_is_not_closed_by_a_long_downtime() -> None:
+    """Alice and Bob finish a hand; the next is due in 4 s when the bot stops, and it is back
+    an hour later (idle_close_seconds is 30 min). The downtime is nobody's idle time (as the
+    ready timer above): the timer that fires at the restart deals the next hand. (It closed
+    the table and cashed everyone out: the idle close counted the hour the bot was down.)
+    A table that then stays idle still closes itself 30 min after its last deal."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.next_hand_at == clock.now + 4
+    await service.stop()
+    clock.now += 3600
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=4, timers=False
+    )
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    await service2.run_due()  # what a real timer, due at once, does at the restart
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.hand_no == 2
+    assert all(tr("en", "table.idle_closed", table=t2.id, minutes=30) != s.text
+               for s in presenter2.tables[GROUP.chat_id])  # fmt: skip
+    dealt = clock.now
+    await service2.leave(GROUP, BOB)  # Bob goes: the hand is played out for him
+    while t2.hand is not None:
+        clock.now += 181
+        await service2.run_due()
+    assert t2.phase is Phase.LOBBY
+    clock.now = dealt + 1799
+    await service2.run_due()
+    assert service2.table_in(GROUP) is t2
+    clock.now = dealt + 1800
+    await service2.run_due()
+    assert service2.table_in(GROUP) is None
+    assert await check_store(store) == []
+
+
+async def test_r8_6_ready_after_a_sit_out_in_the_lobby_deals_the_player_in(env) -> None:  # type: ignore[no-untyped-def]
+    """Bob sits out before he is ready, then presses Ready: his buy-in moves and the reply
+    says so, and he is dealt in with Alice. (His kush moved but he stayed sitting out: the
+    lobby showed him "sitting out", no hand started, and only /back, which nothing
+    mentioned, dealt him in.)"""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    await service.ready(GROUP, ALICE)
+    reply = await service.ready(GROUP, BOB)
+    assert reply.text == tr("ru", "reply.ready", amount=200, label="куш")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 2
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out and bob.stack == 200
+    assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
+
+
+async def test_r8_6_the_last_unready_player_sitting_out_lets_the_hand_start(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice and Bob are ready, Carol is seated and not: the ready timer runs (R8.2). Carol
+    says /sitout: everyone left is ready, and the hand starts at once without her (it waited
+    for the ready timer, up to a minute, for nobody). Carol keeps her seat."""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None and t.ready_deadline is not None
+    assert not (await service.sit_out(GROUP, CAROL)).alert
+    assert t.hand is not None and len(t.hand.order) == 2 and t.ready_deadline is None
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.sitting_out
+    assert await check_store(store) == []

@@ -14,6 +14,7 @@ from bot.model import Actor, ChatRef
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload
 from bot.service import TableService
+from bot.texts import tr
 from storage.api import Store
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -574,3 +575,27 @@ async def test_r4_2_a_restart_during_a_double_boxes_hand_resumes_both_clocks(
     assert await check_store(store) == []
     await service.stop()
     await store.close()
+
+
+async def test_r7_5_a_claimant_who_leaves_mid_reveal_continues_it_at_once(env) -> None:  # type: ignore[no-untyped-def]
+    """R7.5: the bottom boxes put Alice past a 1-point target and she is offered the claim;
+    she leaves instead. Her leaving counts as Continue: the reveal goes on after its pause
+    (it waited the whole claim time, 30 s, for a player who had left); the game ends after
+    the hand (R7.6) and she is stood up with her stack settled."""
+    service, presenter, store, clock = env
+    await configure(service, target_points="1")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    assert t.reveal["claim"]["seats"] == [0] and t.seats[0].user_id == ALICE.user_id
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.text == tr("en", "reply.leave_after_hand")
+    assert t.reveal["claim"] is None
+    assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
+    while t.reveal is not None:
+        clock.now = service.rt.next_deadline(t) or clock.now
+        await service.run_due()
+    assert t.seat_of(ALICE.user_id) is None and t.chinese is None
+    assert await check_store(store) == []

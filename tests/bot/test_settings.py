@@ -444,8 +444,9 @@ async def test_r8_2_a_point_raised_mid_hand_past_the_stacks_still_ends_the_hand(
         await service.ready(GROUP, a)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.hand_no == 1
-    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "1000"])
-    assert not reply.alert, reply.text
+    for name in ("min_buy_in", "kush_per_point"):  # (a point may not cost above the buy-in)
+        reply = await service.settings(GROUP, ALICE, True, [name, "1000"])
+        assert not reply.alert, reply.text
     by_id = {a.user_id: a for a in (ALICE, BORIS)}
     while t.hand is not None and t.hand_no == 1:
         seat = t.hand.to_act[0]
@@ -458,6 +459,26 @@ async def test_r8_2_a_point_raised_mid_hand_past_the_stacks_still_ends_the_hand(
     community = await store.community("telegram", "-100")
     assert len(await store.hand_history(t.seats[0].player_id, 5)) == 1
     assert await check_store(store) == [], community
+
+
+async def test_r8_2_a_point_dearer_than_the_buy_in_is_refused_either_way() -> None:
+    """kush_per_point above min_buy_in, set either way round, is refused with both values
+    named, nothing saved: every stack would start below one point, and a table whose
+    players were all ready sat in the lobby ("The hand starts when everyone seated is
+    ready") with no word of why. Equal is fine."""
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, "kush_per_point", "300")
+    assert reply.alert and reply.text == tr("en", "reply.settings_bad", error=tr(
+        "en", "settings.point_over_buy_in", point=300, min_buy_in=200))  # fmt: skip
+    assert await stored(store) == before
+    assert not (await say(service, "kush_per_point", "200")).alert
+    reply = await say(service, "min_buy_in", "199", actor=BORIS)
+    assert reply.alert and tr("ru", "settings.point_over_buy_in", point=200, min_buy_in=199) in (
+        reply.text
+    )
+    s = await stored(store)
+    assert (s.min_buy_in, s.rule_options().kush_per_point) == (200, 200)
 
 
 # -- the group's time zone ---------------------------------------------------------------------

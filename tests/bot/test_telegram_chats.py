@@ -14,6 +14,7 @@ from bot.screens import Payload
 from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
+from game.board import Box
 from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
@@ -730,4 +731,61 @@ async def test_a_member_removed_from_the_group_leaves_the_table_with_the_stack(
         assert player is not None and player.id not in await w.store.stacks(t.id)
         [h] = await w.store.hand_history(player.id, 1)
         assert player.balance == 1000 + int(h.result["kush"][str(bob.seat)])
+
+
+async def test_a_start_whose_hand_message_waits_on_a_429_holds_no_press(tmp_path: Path) -> None:
+    """Mid-hand Bob types /start in his private chat: his hand is posted there anew, and that
+    send gets a 429 (12 s). Meanwhile Alice, whose turn it is, places a card: her press is
+    answered and applied while Bob's send waits (the repost was written holding the table,
+    so her press waited out Bob's 429 unanswered); Bob's hand goes out after the pause."""
+    gate = asyncio.Event()
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:  # the 429 pause lasts until the test says so
+        pauses.append(seconds)
+        await gate.wait()
+
+    limiter = AnswerFirstRateLimiter(
+        overall_max_rate=0, group_max_rate=0, max_retries=3, sleep=sleep
+    )
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand.to_act == (0,)
+        assert t.seats[0].user_id == str(ALICE.id)
+        w.fake.fail_when(
+            lambda c: private_send(c) and int(c.params["chat_id"]) == BOB.id, *too_many(12)
+        )
+        start = len(w.fake.calls)
+
+        def bobs_hands() -> list[ApiCall]:
+            return [
+                c
+                for c in w.fake.calls[start:]
+                if private_send(c)
+                and int(c.params["chat_id"]) == BOB.id
+                and str(c.params.get("text", "")).startswith("🃏")
+            ]
+
+        try:
+            await w.fake.send_text(BOB, BOB.id, "/start")
+            await w.fake.wait_for(lambda: pauses)  # Bob's new hand message got its 429
+            card = t.hand.to_place(0)[0]
+            data = w.hand_buttons(ALICE)[("p", card.text + "b")]
+            mine = w.private(ALICE)
+            assert mine is not None
+            qid = await w.fake.press(ALICE, ALICE.id, mine["message_id"], data)
+            answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=3)
+            assert not answer.params.get("show_alert"), answer.params
+            assert dict(t.hand.pending(0)) == {card: Box.BOTTOM}
+        finally:
+            gate.set()
+        refused, resent = await w.fake.wait_for(
+            lambda: h[:2] if len(h := bobs_hands()) > 1 else None
+        )
+        assert resent.params["text"] == refused.params["text"]
+        assert index_of(w, answer) < index_of(w, resent)  # Alice first, Bob's after the pause
+        await w.settle()
+        await play_hand(w, [ALICE, BOB])
         assert await check_store(w.store) == []

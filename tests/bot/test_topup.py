@@ -237,3 +237,31 @@ def test_a_table_remembers_only_the_last_requests() -> None:
     t.remember(None)
     assert len(t.requests) == REQUESTS_KEPT and t.requests[0] == "k5"
     assert t.applied(f"k{REQUESTS_KEPT + 4}") and not t.applied("k4") and not t.applied(None)
+
+
+async def test_r8_2_the_lobby_says_a_ready_stack_below_one_point_must_top_up(env) -> None:  # type: ignore[no-untyped-def]
+    """A point is worth the whole buy-in (200): after the first hand one of the two has a
+    stack below a point and the table goes back to the lobby. Its message showed that
+    player "ready ✅" under "The hand starts when everyone seated is ready": both were
+    ready and nothing ever started. The seat now says the stack is below one point and how
+    to top up; the top-up deals the next hand."""
+    service, presenter, store, _clock = env
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    short = next(s for s in t.seats.values() if s.stack < 200)
+    assert t.phase.value == "lobby" and short.ready
+    lobby = presenter.last_table(GROUP.chat_id).text
+    ready = tr("en", "lobby.ready", stack=short.stack)
+    assert tr("en", "lobby.seat", n=short.seat + 1, name=short.name, status=ready) not in lobby
+    line = tr("en", "lobby.seat", n=short.seat + 1, name=short.name, status=tr(
+        "en", "lobby.needs_top_up", stack=short.stack, label="kush"))  # fmt: skip
+    assert line in lobby.splitlines(), lobby
+    reply = await service.top_up(GROUP, by_id[short.user_id])
+    assert not reply.alert, reply.text
+    assert t.hand is not None and t.hand_no == 2
+    assert await check_store(store) == []

@@ -196,6 +196,41 @@ async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
     assert await check_store(store) == []
 
 
+async def test_r8_7_the_levels_do_not_rise_while_the_bot_is_down() -> None:
+    """Five-minute levels; the bot stops 60 s into level 1 during the first hand and is back
+    an hour later. The hour is no tournament time (as the players' clocks, R8.5): the
+    next hand is dealt at level 1 and level 2 begins 4 minutes of play later. (It was
+    dealt at level 13, 200 chips a point instead of 10, and the tournament was decided by
+    the outage.)"""
+    service, _presenter, store, clock = new_service(next_hand_delay=0)
+    await configure(service, tournament_chips="1000", level_minutes="5")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    started = clock.now
+    clock.now += 60
+    await service.stop()
+    clock.now += 3600
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
+    )
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.tournament is not None and t2.hand is not None
+    assert t2.tournament.level_at(clock.now) == 1
+    assert t2.tournament.next_level_at(clock.now) == started + 3600 + 300
+    while t2.hand_no == 1:
+        assert t2.hand is not None
+        acting = t2.seats[t2.owner(t2.hand.to_act[0])]
+        actor = next(a for a in PLAYERS if a.user_id == acting.user_id)
+        await press_auto_and_confirm(service2, presenter2, actor)
+    assert t2.hand is not None and t2.hand_no == 2
+    assert t2.tournament.level == 1 and t2.tournament.chips_per_point == 10
+    assert await check_store(store) == []
+
+
 async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None:
     service, presenter, store, _clock = new_service(next_hand_delay=60)
     await configure(service, tournament_chips="1000")
@@ -519,3 +554,37 @@ async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env
     assert prize == ", prize 90 kush when it ends"
     other = await service.balance(ChatRef("telegram", "-200", "-200", "Elsewhere"), ALICE)
     assert "tournament" not in other.text  # another chat: the plain balance
+
+
+async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_the_reveal() -> None:
+    """A Chinese Poker tournament of three to 1 point: the bottom boxes bring players to the
+    target and they are offered the claim (R7.5). Each claimant leaves (knocked out, R8.7):
+    leaving counts as Continue, so once the last one has left the reveal goes on after its
+    pause instead of waiting out the claim time (30 s) for players who are gone."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", target_points="1")
+    reply = await service.new_tournament(GROUP, ALICE, "chinese")
+    assert not reply.alert, reply.text
+    for a in PLAYERS:
+        await service.join(GROUP, a)
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    while t.reveal is None:
+        assert t.hand is not None and t.hand.to_act
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    offer = t.reveal["claim"]
+    assert offer is not None and offer["seats"]
+    claimants = [by_id[t.seats[s].user_id] for s in offer["seats"]]
+    for n, a in enumerate(claimants, 1):
+        reply = await service.leave(GROUP, a)
+        assert not reply.alert, reply.text
+        assert (t.reveal["claim"] is None) == (n == len(claimants))
+    assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
+    assert await check_store(store) == []

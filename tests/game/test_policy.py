@@ -16,7 +16,7 @@ from game.board import BOXES, Board, Box, assess_board
 from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.hand import Hand, HandSetup
 from game.options import GameKind, RuleOptions
-from game.policy import Level, SeatKnowledge, decide, knowledge, unseen
+from game.policy import Level, SeatKnowledge, claims, decide, knowledge, unseen
 from game.strategy import complete_street
 
 PINEAPPLE = RuleOptions()
@@ -276,3 +276,12 @@ def test_r6_1_strong_pairs_aces_on_top_over_a_paired_bottom() -> None:
     _check_shape(k, moves)
     assert dict(moves)[parse_cards("Ad")[0]] is Box.TOP
     assert strategy._fantasyland_reach(_board_after(board, moves)) == strategy._REACH_MADE
+
+
+def test_r7_5_a_computer_player_claims_only_when_it_leads() -> None:
+    """R7.5: a computer player offered the claim takes it when it has more points than every
+    other player, and continues when another is level with it or ahead."""
+    assert claims({0: 12, 1: 7, 2: 3}, 0)
+    assert not claims({0: 12, 1: 12}, 0)  # level: no sure gain
+    assert not claims({0: 12, 1: 14, 2: 3}, 0)
+    assert claims({0: 5}, 0)  # nobody else has points yet

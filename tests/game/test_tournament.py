@@ -114,6 +114,26 @@ def test_levels_follow_the_clock_from_the_start_and_never_fall() -> None:
     assert not t.can_deal(0) and t.can_deal(2) and t.can_deal()
 
 
+def test_r8_7_a_pause_moves_the_levels_to_come_and_never_lowers_one() -> None:
+    """An outage of 3,600 s (the bot was down) is no tournament time: the levels to come
+    begin an hour later; a pause before the start, or of no time, changes nothing."""
+    t = Tournament(TournamentConfig(level_minutes=5))
+    t.pause(3600.0)  # not started: no clock to stop
+    t.register(1)
+    t.register(2)
+    t.start(now=1000.0)
+    t.deal(t.level_at(1310.0))  # level 2 reached
+    t.settle(())
+    t.pause(0.0)
+    t.pause(-5.0)
+    assert t.started_at == 1000.0
+    t.pause(3600.0)
+    assert t.started_at == 4600.0
+    assert t.level_at(4600.0 + 299) == 2  # level 2 was reached already: never lower
+    assert t.level_at(4600.0 + 600) == 3 and t.next_level_at(4600.0 + 600) == 4600.0 + 900
+    assert Tournament.from_json(t.to_json()).started_at == 4600.0
+
+
 def test_a_hand_in_progress_finishes_at_its_level() -> None:
     t = started(2, "pineapple")
     t.deal(1)
