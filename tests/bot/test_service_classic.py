@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.model import Actor, ChatRef
+from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload
 from bot.service import TableService
@@ -253,47 +253,11 @@ async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(e
     assert await check_store(store) == []
 
 
-async def test_r7_6_a_player_with_no_points_who_leaves_pays_the_game_first() -> None:
-    """Chinese Poker to 200: Bob loses every box of the first hand and earns no bonus (0
-    points to Alice's 22), then leaves between hands. His 0 read as "not in the game": he
-    left with his whole stack, owing Alice 22 points (R7.6: each pair exchanges the
-    difference of their points), and the game stayed open with his seat's 0 for whoever sat
-    there next. The game ends and is settled before his stack leaves."""
-    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
-
-    store, clock = MemoryStore(), Clock()
-    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
-        deck_source=lambda: list(deck),
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
-    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
-    await start(service, [ALICE, BOB], "chinese")
-    t = service.table_in(GROUP)
-    assert t is not None
-    await auto_street(service, presenter, ALICE)
-    await auto_street(service, presenter, BOB)
-    for _ in range(4):
-        await service.run_due()
-    assert t.hand is None and t.chinese is not None
-    assert t.chinese.totals == {0: 22, 1: 0}
-    reply = await service.leave(GROUP, BOB)
-    assert reply.text == "You left the table; 178 kush back to your balance.", reply.text
-    assert t.chinese is None  # the game ended with him
-    assert {s: st.stack for s, st in t.seats.items()} == {0: 222}
-    hands = await store.export_hands(t.id)
-    assert hands[-1]["result"]["game_end"] is True
-    assert hands[-1]["result"]["kush"] == {"0": 22, "1": -22}
-    assert await check_store(store) == []
-
-
-async def test_r7_6_a_player_who_sits_down_during_the_game_settles_only_the_hands_played() -> None:
-    """Chinese Poker to 200: Alice scores 22 to Bob's 0, then Carol sits down and plays one
-    hand with them, and Bob leaves (the game ends, R7.6). Carol started the game at 0 and
-    paid Alice her 22 points from before she came; she now pays or collects the difference
-    of the hand they played together only."""
+async def chinese_after_one_hand() -> tuple[
+    TableService, FakePresenter, MemoryStore, Clock, LiveTable
+]:
+    """Chinese Poker to 200, Alice and Bob, one hand played: Alice 22 points, Bob 0 (he
+    loses every box and earns no bonus), between hands."""
     from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
 
     store, clock = MemoryStore(), Clock()
@@ -313,6 +277,32 @@ async def test_r7_6_a_player_who_sits_down_during_the_game_settles_only_the_hand
     for _ in range(4):
         await service.run_due()
     assert t.hand is None and t.chinese is not None and t.chinese.totals == {0: 22, 1: 0}
+    return service, presenter, store, clock, t
+
+
+async def test_r7_6_a_player_with_no_points_who_leaves_pays_the_game_first() -> None:
+    """Chinese Poker to 200: Bob loses every box of the first hand and earns no bonus (0
+    points to Alice's 22), then leaves between hands. His 0 read as "not in the game": he
+    left with his whole stack, owing Alice 22 points (R7.6: each pair exchanges the
+    difference of their points), and the game stayed open with his seat's 0 for whoever sat
+    there next. The game ends and is settled before his stack leaves."""
+    service, _presenter, store, _clock, t = await chinese_after_one_hand()
+    reply = await service.leave(GROUP, BOB)
+    assert reply.text == "You left the table; 178 kush back to your balance.", reply.text
+    assert t.chinese is None  # the game ended with him
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 222}
+    hands = await store.export_hands(t.id)
+    assert hands[-1]["result"]["game_end"] is True
+    assert hands[-1]["result"]["kush"] == {"0": 22, "1": -22}
+    assert await check_store(store) == []
+
+
+async def test_r7_6_a_player_who_sits_down_during_the_game_settles_only_the_hands_played() -> None:
+    """Chinese Poker to 200: Alice scores 22 to Bob's 0, then Carol sits down and plays one
+    hand with them, and Bob leaves (the game ends, R7.6). Carol started the game at 0 and
+    paid Alice her 22 points from before she came; she now pays or collects the difference
+    of the hand they played together only."""
+    service, presenter, store, clock, t = await chinese_after_one_hand()
     for step in (service.join, service.ready):
         assert not (await step(GROUP, CAROL)).alert
     clock.now += 6
