@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 
 from bot import render
-from bot.model import Actor, ChatRef
+from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import Leave, Register, StartTournament, decode
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
-from game.tournament import TournamentPhase
+from game.tournament import Tournament, TournamentPhase
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -375,30 +375,36 @@ async def test_r8_7_during_a_hand_the_group_sees_the_level_it_is_played_at(env) 
     assert tr("en", "tour.status", level=2, cpp=15, next="0:50") in text
 
 
+async def running_tournament(service: TableService) -> tuple[LiveTable, Tournament]:
+    """A tournament of ``PLAYERS`` with 1,000 chips each, its first hand dealt."""
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    return t, t.tournament
+
+
+def leave_button_of(presenter: FakePresenter) -> str:
+    """The Leave button of the group's table message now."""
+    screen = presenter.last_table(GROUP.chat_id)
+    return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
+
+
 async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knocking_out(env) -> None:  # type: ignore[no-untyped-def]
     """Leaving a running tournament knocks the player out (R8.7): one tap on the Leave button
     of the group's message knocked them out with their buy-in lost. Now the first press asks
     and changes nothing; a second one within 30 s leaves; a press much later asks again.
     The /leave command leaves at once."""
     service, presenter, store, clock = env
-    await configure(service, tournament_chips="1000")
-    await open_and_register(service, PLAYERS)
-    t = service.table_in(GROUP)
-    assert t is not None and t.tournament is not None and t.hand is not None
-    tour = t.tournament
-
-    def leave_button() -> str:
-        screen = presenter.last_table(GROUP.chat_id)
-        return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
-
-    reply = await service.press(BOB, leave_button(), GROUP)
+    t, tour = await running_tournament(service)
+    reply = await service.press(BOB, leave_button_of(presenter), GROUP)
     assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
     assert sorted(tour.chips) == [0, 1, 2] and not t.seats[1].leaving
     clock.now += 31  # too late: it asks again
-    reply = await service.press(BOB, leave_button(), GROUP)
+    reply = await service.press(BOB, leave_button_of(presenter), GROUP)
     assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
     clock.now += 5
-    reply = await service.press(BOB, leave_button(), GROUP)
+    reply = await service.press(BOB, leave_button_of(presenter), GROUP)
     assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
     assert sorted(tour.chips) == [0, 2]
     reply = await service.leave(GROUP, CAROL)  # the command: at once
@@ -415,24 +421,15 @@ async def test_r8_7_a_leave_press_delivered_twice_only_asks(env) -> None:  # typ
     writes the table message anew (its buttons at a new version): the same press again is
     out of date; a press of the new Leave button leaves."""
     service, presenter, _store, _clock = env
-    await configure(service, tournament_chips="1000")
-    await open_and_register(service, PLAYERS)
-    t = service.table_in(GROUP)
-    assert t is not None and t.tournament is not None and t.hand is not None
-    tour = t.tournament
-
-    def leave_button() -> str:
-        screen = presenter.last_table(GROUP.chat_id)
-        return next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Leave))
-
-    first = leave_button()
+    t, tour = await running_tournament(service)
+    first = leave_button_of(presenter)
     reply = await service.press(BOB, first, GROUP)
     assert reply.alert and reply.text == tr("ru", "tour.leave_confirm", place=3)
     reply = await service.press(BOB, first, GROUP)  # the same update, delivered again
     assert reply.alert and reply.text == tr("ru", "err.stale")
     assert sorted(tour.chips) == [0, 1, 2] and not t.seats[1].leaving
-    assert leave_button() != first
-    reply = await service.press(BOB, leave_button(), GROUP)  # the confirmation
+    assert leave_button_of(presenter) != first
+    reply = await service.press(BOB, leave_button_of(presenter), GROUP)  # the confirmation
     assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
     assert sorted(tour.chips) == [0, 2]
 
