@@ -39,19 +39,26 @@ def index_of(w: World, call: ApiCall) -> int:
     return next(n for n, c in enumerate(w.fake.calls) if c is call)
 
 
-async def test_a_press_is_answered_before_a_send_held_by_a_429(tmp_path: Path) -> None:
-    """Case 3: the deal's first private message gets a 429; the last Ready is answered at
-    once, and another player's command and press are answered while the send waits."""
+def held_429s() -> tuple[AnswerFirstRateLimiter, asyncio.Event, list[float]]:
+    """A rate limiter whose 429 pauses last until the test sets the gate; ``pauses``: the
+    ``retry_after`` of each, in seconds."""
     gate = asyncio.Event()
     pauses: list[float] = []
 
-    async def sleep(seconds: float) -> None:  # the 429 pause lasts until the test says so
+    async def sleep(seconds: float) -> None:
         pauses.append(seconds)
         await gate.wait()
 
     limiter = AnswerFirstRateLimiter(
         overall_max_rate=0, group_max_rate=0, max_retries=3, sleep=sleep
     )
+    return limiter, gate, pauses
+
+
+async def test_a_press_is_answered_before_a_send_held_by_a_429(tmp_path: Path) -> None:
+    """Case 3: the deal's first private message gets a 429; the last Ready is answered at
+    once, and another player's command and press are answered while the send waits."""
+    limiter, gate, pauses = held_429s()
     async with world(tmp_path, limiter=limiter) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
         await w.say(ALICE, "/newtable")
@@ -738,16 +745,7 @@ async def test_a_start_whose_hand_message_waits_on_a_429_holds_no_press(tmp_path
     send gets a 429 (12 s). Meanwhile Alice, whose turn it is, places a card: her press is
     answered and applied while Bob's send waits (the repost was written holding the table,
     so her press waited out Bob's 429 unanswered); Bob's hand goes out after the pause."""
-    gate = asyncio.Event()
-    pauses: list[float] = []
-
-    async def sleep(seconds: float) -> None:  # the 429 pause lasts until the test says so
-        pauses.append(seconds)
-        await gate.wait()
-
-    limiter = AnswerFirstRateLimiter(
-        overall_max_rate=0, group_max_rate=0, max_retries=3, sleep=sleep
-    )
+    limiter, gate, pauses = held_429s()
     async with world(tmp_path, limiter=limiter) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
