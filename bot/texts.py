@@ -1034,6 +1034,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
             template = _agree_kush(template)
         values["label"] = kush_word(label, lang)
+    if "|" not in template and ":gen}" not in template:
+        return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)
 
 
