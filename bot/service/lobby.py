@@ -11,7 +11,14 @@ from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.chinese import continue_reveal
-from bot.service.dealing import close_now, end_game, leaves_after_hand, maybe_start, stand_up
+from bot.service.dealing import (
+    TOP_UP_SECONDS,
+    close_now,
+    end_game,
+    leaves_after_hand,
+    maybe_start,
+    stand_up,
+)
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import tr
@@ -196,6 +203,9 @@ async def top_up(
             # written anew even during others' hand: the ➕ pressed again (a redelivered
             # update, a double tap) is then out of date, not a second top-up
             tx.group = True
+            if t.next_hand_at is not None and not any(map(t.busted, t.seats.values())):
+                # nobody left to wait the top-up window for: the next hand in the usual time
+                t.next_hand_at = min(t.next_hand_at, rt.clock() + rt.next_hand_delay)
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
@@ -250,6 +260,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.top_up = 0
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
                             label=t.label, have=have)  # fmt: skip
+                if t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
+                    notice += "\n" + tr(t.lang, "showdown.busted", name=seat.name, label=t.label)
+                    if t.next_hand_at is not None:
+                        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
                 t.owe("post", Screen(notice))
                 tx.group = True
 

@@ -175,6 +175,51 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     assert await check_store(store) == []
 
 
+async def test_r8_2_a_player_whose_queued_top_up_fails_gets_the_top_up_window() -> None:
+    """Bob loses his whole stack with a top-up queued that his balance no longer covers when
+    the hand ends. It fails, and he is busted: he had the next hand's 5 s to top up (a
+    busted player at the showdown gets 20 s, R8.2), and the deal stood him up. He is now
+    offered the top-up with the failure's notice, and the deal waits for it."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert (await service.top_up(GROUP, BOB)).text == tr(
+        "ru", "reply.topup_queued", amount=200, label="kush"
+    )
+    assert not (await service.grant(GROUP, ALICE, True, "Bob", "-700", "k1")).alert
+    await service.join(GROUP, CAROL)
+    await service.ready(GROUP, CAROL)  # Alice and Carol could play the next hand
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.stack == 0 and bob.top_up == 200
+    clock.now += 5
+    await service.run_due()  # the queued top-up fails
+    failed = tr("en", "lobby.topup_failed", name="Bob", amount=200, label="kush", have=100)
+    offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    assert (GROUP.chat_id, f"{failed}\n{offer}") in presenter.posts
+    bob = t.seat_of(BOB.user_id)  # (the failed step was rolled back: a new seat object)
+    assert t.hand is None and bob is not None and bob.stack == 0  # not dealt, not stood up
+    assert not (await service.top_up(GROUP, BOB, "100")).alert  # what he has
+    assert t.next_hand_at == clock.now + 5  # nobody else to wait for: the usual 5 s
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and any(t.owner(s) == bob.seat for s in t.hand.order)
+    assert await player_balance(store, BOB) == 0
+    assert await check_store(store) == []
+
+
 async def test_r8_2_the_same_topup_request_applies_once(env) -> None:  # type: ignore[no-untyped-def]
     """A ``/topup`` whose platform key was applied already (a redelivered update) is answered
     "already done" and moves nothing; another key applies; the key survives a snapshot."""
