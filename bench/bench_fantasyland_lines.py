@@ -1,6 +1,6 @@
 """Where the strong computer player's Fantasyland entries are made and lost (issue 13).
 Run: ``python bench/bench_fantasyland_lines.py`` (``--decks N``, default 300: about 2 minutes
-on one quiet core; ``--seed S``).
+on one quiet core; ``--seed S``; ``--set MODULE.NAME=VALUE``: a variant, ``bench/_variant.py``).
 
 Three-player Pineapple with the default rules: ``strong`` (:mod:`game.policy`) in one seat
 against two ``easy``, the seat turning with each deck (``--decks`` decks drawn from
@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations, product
 
+import _variant
 from _machine import describe
 
 from game.actions import Arrange
@@ -77,8 +78,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decks", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    _variant.add_argument(parser)
     args = parser.parse_args()
     print(f"machine: {describe()}")
+    _variant.apply(args.set)
     print(f"3-player Pineapple, strong vs 2 × easy, {args.decks} decks (seed {args.seed})")
     options = RuleOptions()
     started = time.perf_counter()

@@ -1,5 +1,6 @@
 """Strength of the computer players (issue 13). Run: ``python bench/bench_strength.py``
-(``--hands N``: decks per match-up, default 60; each deck is played three times).
+(``--hands N``: decks per match-up, default 60; each deck is played three times; ``--set
+MODULE.NAME=VALUE`` tries a variant of the levels, ``bench/_variant.py``).
 
 Three-player Pineapple with the default rules, over duplicate deals: for a match-up A vs B one
 deck is dealt three times, A in seat 0, 1 and 2 in turn against two B, so every card goes to
@@ -23,6 +24,7 @@ import statistics
 import time
 from collections import defaultdict
 
+import _variant
 from _machine import describe
 
 from game.actions import Arrange
@@ -106,8 +108,10 @@ def matchup(a: str, b: str, decks: int, tallies: dict[str, Tally]) -> list[float
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=60, help="decks per match-up (×3 hands)")
+    _variant.add_argument(parser)
     args = parser.parse_args()
     print(f"machine: {describe()}")
+    _variant.apply(args.set)
     print(f"3-player Pineapple, {args.hands} decks × 3 seatings per match-up (duplicate deals)")
     tallies: dict[str, Tally] = defaultdict(Tally)
     results: dict[tuple[str, str], float] = {}
