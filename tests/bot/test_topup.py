@@ -118,10 +118,11 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env)
     assert await check_store(store) == []
 
 
-@pytest.mark.parametrize("how", ["takes_it", "queued", "does_not"])
-async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
-    how: str,
-) -> None:
+async def a_hand_at_100_a_point() -> tuple[
+    TableService, FakePresenter, MemoryStore, Clock, LiveTable
+]:
+    """Alice and Bob seated with their 200 buy-ins at 100 kush a point, the first hand dealt
+    (stacked decks: Bob fouls it, :func:`bob_loses_the_first_hand`), the next 5 s after."""
     store, clock = MemoryStore(), Clock()
     service = TableService(
         store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
@@ -132,15 +133,30 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     assert not reply.alert, reply.text
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    if how == "queued":  # asked for during the hand: added when it ends, no offer needed
-        reply = await service.top_up(GROUP, BOB)
-        assert reply.text == tr("ru", "reply.topup_queued", amount=200, label="kush")
+    return service, presenter, store, clock, t
+
+
+async def bob_loses_the_first_hand(
+    service: TableService, presenter: FakePresenter, t: LiveTable
+) -> None:
+    """Alice plays her plan, Bob "arrange for me" (he fouls): his whole stack goes (R8.4)."""
     while t.hand is not None and t.hand_no == 1:
         seat = t.hand.to_act[0]
         if t.seats[seat].user_id == ALICE.user_id:
             await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
         else:
             await press_auto_and_confirm(service, presenter, BOB)
+
+
+@pytest.mark.parametrize("how", ["takes_it", "queued", "does_not"])
+async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
+    how: str,
+) -> None:
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    if how == "queued":  # asked for during the hand: added when it ends, no offer needed
+        reply = await service.top_up(GROUP, BOB)
+        assert reply.text == tr("ru", "reply.topup_queued", amount=200, label="kush")
+    await bob_loses_the_first_hand(service, presenter, t)
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.stack == 0  # Bob fouled: his whole stack went (R8.4)
     showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
@@ -180,28 +196,14 @@ async def test_r8_2_a_player_whose_queued_top_up_fails_gets_the_top_up_window() 
     the hand ends. It fails, and he is busted: he had the next hand's 5 s to top up (a
     busted player at the showdown gets 20 s, R8.2), and the deal stood him up. He is now
     offered the top-up with the failure's notice, and the deal waits for it."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
-    assert not reply.alert, reply.text
-    t = await seated(service, ALICE, BOB)
-    assert t is not None and t.hand is not None
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
     assert (await service.top_up(GROUP, BOB)).text == tr(
         "ru", "reply.topup_queued", amount=200, label="kush"
     )
     assert not (await service.grant(GROUP, ALICE, True, "Bob", "-700", "k1")).alert
     await service.join(GROUP, CAROL)
     await service.ready(GROUP, CAROL)  # Alice and Carol could play the next hand
-    while t.hand is not None and t.hand_no == 1:
-        seat = t.hand.to_act[0]
-        if t.seats[seat].user_id == ALICE.user_id:
-            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
-        else:
-            await press_auto_and_confirm(service, presenter, BOB)
+    await bob_loses_the_first_hand(service, presenter, t)
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.stack == 0 and bob.top_up == 200
     clock.now += 5
