@@ -472,14 +472,8 @@ async def test_r8_7_a_player_out_of_a_running_tournament_is_told_so(env) -> None
     assert t.tournament.finished is None and sorted(t.tournament.chips) == [0, 1]
 
 
-async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> None:
-    """Everybody walked away from a Chinese Poker tournament: R8.7 plays their hands for them
-    (R8.5) and R7.7 counts such boards fouled, so no chip ever moved and a hand was dealt
-    into the group every few minutes for good. After ABANDONED_HANDS hands in a row in which
-    every player's time ran out it is stopped and every buy-in goes back; a hand someone
-    plays starts the count again."""
-    service, presenter, store, clock = new_service(next_hand_delay=4)
-    await configure(service, game="chinese", tournament_buy_in="100")
+async def a_chinese_tournament_started(service: TableService, presenter: FakePresenter) -> None:
+    """Alice opens a Chinese Poker tournament, ``PLAYERS`` register, she presses Start."""
     reply = await service.new_tournament(GROUP, ALICE, "chinese")
     assert not reply.alert, reply.text
     for a in PLAYERS:
@@ -489,7 +483,18 @@ async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> 
         for b in presenter.last_table(GROUP.chat_id).all_buttons()
         if isinstance(decode(b.data), StartTournament)
     )
-    assert not (await service.press(ALICE, start, GROUP, _no)).alert  # the opener starts it
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+
+
+async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> None:
+    """Everybody walked away from a Chinese Poker tournament: R8.7 plays their hands for them
+    (R8.5) and R7.7 counts such boards fouled, so no chip ever moved and a hand was dealt
+    into the group every few minutes for good. After ABANDONED_HANDS hands in a row in which
+    every player's time ran out it is stopped and every buy-in goes back; a hand someone
+    plays starts the count again."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", tournament_buy_in="100")
+    await a_chinese_tournament_started(service, presenter)  # by its opener
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None and t.hand is not None
     table_id = t.id
@@ -560,16 +565,7 @@ async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_th
     pause instead of waiting out the claim time (30 s) for players who are gone."""
     service, presenter, store, clock = new_service(next_hand_delay=4)
     await configure(service, game="chinese", target_points="1")
-    reply = await service.new_tournament(GROUP, ALICE, "chinese")
-    assert not reply.alert, reply.text
-    for a in PLAYERS:
-        await service.join(GROUP, a)
-    start = next(
-        b.data
-        for b in presenter.last_table(GROUP.chat_id).all_buttons()
-        if isinstance(decode(b.data), StartTournament)
-    )
-    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+    await a_chinese_tournament_started(service, presenter)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     by_id = {a.user_id: a for a in PLAYERS}
