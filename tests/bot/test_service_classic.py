@@ -182,8 +182,9 @@ async def test_r7_7_chinese_timeout_ends_the_game_and_settles(env) -> None:  # t
     assert t.chinese is None  # a new game starts with the next hand
 
 
-async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> None:  # type: ignore[no-untyped-def]
-    service, presenter, store, _ = env
+async def first_chinese_hand(service: TableService, presenter: FakePresenter) -> LiveTable:
+    """Chinese Poker to 200 between Alice and Bob: the first hand arranged for both and
+    revealed (no pause); returns the table."""
     await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
     await start(service, [ALICE, BOB], "chinese")
     t = service.table_in(GROUP)
@@ -192,6 +193,12 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     await auto_street(service, presenter, BOB)
     for _ in range(4):
         await service.run_due()
+    return t
+
+
+async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _ = env
+    t = await first_chinese_hand(service, presenter)
     assert t.chinese is not None and t.chinese.totals and not t.chinese.over
     totals = dict(t.chinese.totals)
     # the next hand started at once; let it finish, then Bob leaves between hands
@@ -225,14 +232,7 @@ async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(e
     of it at 3 kush, the hands played at 1 kush too. The game now ends before the new rate
     applies: settled at 1 kush a point (R7.6), and the next hand starts a new game."""
     service, presenter, store, _ = env
-    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
-    await start(service, [ALICE, BOB], "chinese")
-    t = service.table_in(GROUP)
-    assert t is not None
-    await auto_street(service, presenter, ALICE)
-    await auto_street(service, presenter, BOB)
-    for _ in range(4):
-        await service.run_due()
+    t = await first_chinese_hand(service, presenter)
     assert t.hand is not None and t.hand_no == 2  # the next hand, same game
     assert t.chinese is not None and t.chinese.totals and not t.chinese.over
     await configure(service, kush_per_point="3")
