@@ -650,7 +650,7 @@ class Hand:
         :returns: ``(card, box)`` per card, box ``None`` for a discard; empty when the seat may
             not act.
         """
-        k = knowledge(self, seat)
+        k = knowledge(self, seat, dead=lookahead != 0)  # (the heuristic reads no dead card)
         if lookahead is None:
             return decide(k, Level.NORMAL)
         return play(k, lookahead)

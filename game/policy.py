@@ -104,20 +104,24 @@ class SeatKnowledge:
     options: RuleOptions
 
 
-def knowledge(hand: Hand, seat: int) -> SeatKnowledge:
+def knowledge(hand: Hand, seat: int, *, dead: bool = True) -> SeatKnowledge:
     """What ``seat`` may know of ``hand`` now: its own board (with this street's placements),
     its cards still to place, its discards and the cards the table shows
     (:meth:`Hand.public_cards`, the same as its view's), which leave out others' hidden cards,
     Fantasyland boards before showdown and every discard (R3.3, R6.3).
 
+    :param dead: ``False`` leaves :attr:`SeatKnowledge.dead` empty (less than the seat may
+        know, never more): for the fast heuristic, which reads no dead card.
     :raises NotYourTurn: for a seat not dealt in.
     """
-    dead = frozenset(hand.discards_of(seat)) | frozenset(hand.public_cards())
+    out = (
+        frozenset(hand.discards_of(seat)) | frozenset(hand.public_cards()) if dead else frozenset()
+    )
     return SeatKnowledge(
         board=hand.board_of(seat, with_pending=True),
         cards=hand.to_place(seat),
         discards_needed=hand.discards_needed(seat),
-        dead=dead,
+        dead=out,
         fantasyland_cards=hand.fantasyland_cards_of(seat),
         options=hand.options,
     )

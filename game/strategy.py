@@ -296,22 +296,25 @@ def _greedy(
             if len(boxes[i].cards) < _SIZES[i]:
                 gains[(ci, i)] = gain(c, i, boxes)
     out: dict[Card, Box | None] = {}
-    for _ in range(keep):
+    for n in range(keep):
         (ci, bi) = max(gains, key=gains.__getitem__)
         c = remaining[ci]
+        out[c] = BOXES[bi]
+        if n == keep - 1:
+            break  # (no gain is read again)
         box = boxes[bi]
         made_before = box.made
         box.add(c)
-        out[c] = BOXES[bi]
         full = len(box.cards) >= _SIZES[bi]
         # A box's gains depend on its own cards and on the made hands of the boxes below
         # (chasing: of the top too).
         changed_below = box.made != made_before
         for key in list(gains):
-            if key[0] == ci or (full and key[1] == bi):
+            k_card, k_box = key
+            if k_card == ci or (full and k_box == bi):
                 del gains[key]
-            elif key[1] == bi or (changed_below and (chase or key[1] < bi)):
-                gains[key] = gain(remaining[key[0]], key[1], boxes)
+            elif k_box == bi or (changed_below and (chase or k_box < bi)):
+                gains[key] = gain(remaining[k_card], k_box, boxes)
     return [(c, out.get(c)) for c in cards]
 
 

@@ -125,6 +125,22 @@ def test_suggest_is_decide_at_normal() -> None:
             hand.apply(Arrange(seat, tuple(want)))
 
 
+def test_the_fast_heuristic_reads_no_dead_card_so_suggest_leaves_them_out() -> None:
+    """``Hand.suggest(seat, lookahead=0)`` builds the seat's knowledge without the dead cards
+    (the simulator's speed): the easy level places the same with them and without them."""
+    rng = random.Random(8)
+    for _ in range(6):
+        hand = Hand(HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=rng)))
+        while not hand.is_over:
+            seat = hand.to_act[0]
+            full, bare = knowledge(hand, seat), knowledge(hand, seat, dead=False)
+            assert bare == dataclasses.replace(full, dead=frozenset())
+            want = decide(full, Level.EASY)
+            assert decide(bare, Level.EASY) == want == hand.suggest(seat, lookahead=0)
+            hand.apply(Arrange(seat, tuple(want)))
+        assert full.dead  # (the dead cards were there to leave out)
+
+
 # -- the last street: never a foul that could be avoided ----------------------------------------
 
 
