@@ -193,9 +193,15 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
     lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
-    if view.to_act:
-        times = ", ".join(_clock_text(t, s, now, lang) for s in view.to_act)
-        lines.append(tr(lang, "board.turn", names=_names(t, view.to_act), time=times))
+    if len(view.to_act) == 1:
+        acting = view.to_act[0]
+        time = _clock_text(t, acting, now, lang)
+        lines.append(tr(lang, "board.turn", names=_names(t, [acting]), time=time))
+    elif view.to_act:  # each name with its own clock (R8.5), not two lists to pair up
+        turns = " · ".join(
+            f"{t.board_label(s)} ⏱ {_clock_text(t, s, now, lang)}" for s in view.to_act
+        )
+        lines.append(tr(lang, "board.turns", turns=turns))
     for sv in view.seats:
         seat = t.player_of(sv.seat)
         held = seat.stack if seat else 0

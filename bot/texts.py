@@ -37,7 +37,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🃏 {game} · table #{table}\nBuy-in {buy_in} {label} · {players} players",
         "ru": "🃏 {game} · стол #{table}\nВзнос {buy_in} {label} · игроков: {players}",
     },
-    "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Жмите «Сесть»."},
+    "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Нажмите «Сесть»."},
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
     "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
@@ -94,6 +94,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
+    "board.turns": {"en": "▶ To act: {turns}", "ru": "▶ Ход: {turns}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {
@@ -194,7 +195,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
-        "ru": "🏆 {names}: набрано {target:очко|очка|очков}. Нажмите «Доезд», чтобы закончить игру, или продолжите вскрытие.",
+        "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута. Нажмите «Доезд», чтобы закончить игру, или «Продолжить», чтобы вскрывать дальше.",
     },
     "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name}: «Доезд»."},
     "reveal.game_over": {
@@ -303,7 +304,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.leave_after_hand": {
         "en": "You will leave after this hand (your moves are made for you).",
-        "ru": "Вы встанете после этой раздачи (оставшиеся ходы сделаются автоматически).",
+        "ru": "Вы встанете после этой раздачи (оставшиеся ходы будут сделаны автоматически).",
     },
     "reply.leave_after_round": {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
@@ -745,7 +746,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.nobody": {
         "en": "Nobody registered yet. Press Register.",
-        "ru": "Пока никого. Жмите «Участвовать».",
+        "ru": "Пока никого. Нажмите «Участвовать».",
     },
     "tour.hint": {
         "en": "It starts when the seats are full or when its opener presses Start (2+ players).",

@@ -453,7 +453,9 @@ class TableService:
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
-        return await settings_mod.settings(self.rt, community, lang, args)
+        return await settings_mod.settings(
+            self.rt, community, lang, args, language_of(actor.language)
+        )
 
     # -- computer players ---------------------------------------------------------------------
     async def add_bot(
@@ -746,7 +748,9 @@ class TableService:
         lang = self._lang(community, actor)
         if is_admin is None or not await is_admin():
             return Reply(tr(lang, "reply.admins_only"), alert=True)
-        return await settings_mod.settings_press(self.rt, community, lang, press)
+        return await settings_mod.settings_press(
+            self.rt, community, lang, press, language_of(actor.language)
+        )
 
 
 def _same_message(pressed: str | None, table_ref: str | None) -> bool:

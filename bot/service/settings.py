@@ -758,9 +758,13 @@ def settings_screen(community: Community, lang: str) -> Screen:
 
 
 # -- changing them -----------------------------------------------------------------------------
-async def settings(rt: Runtime, community: Community, lang: str, args: list[str]) -> Reply:
+async def settings(
+    rt: Runtime, community: Community, lang: str, args: list[str], own: str | None = None
+) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
-    ``/settings <name> <value>`` (the caller checked that an admin asks, in the group)."""
+    ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
+    ``own`` is the asking admin's own language (``"en"``/``"ru"``): a change of ``language``
+    to ``auto`` is answered in it, to ``en``/``ru`` in the new language."""
     if not args:
         return Reply(screen=settings_screen(community, lang))
     name, value = args[0].lower(), " ".join(args[1:])
@@ -772,15 +776,19 @@ async def settings(rt: Runtime, community: Community, lang: str, args: list[str]
     if not value.strip():
         s = community.settings
         return Reply(spec.help_text(lang, _display(s, table_options(s), spec, lang)))
-    return await _change(rt, community, lang, spec, value)
+    return await _change(rt, community, lang, spec, value, own)
 
 
-async def _change(rt: Runtime, community: Community, lang: str, spec: Setting, value: str) -> Reply:
+async def _change(
+    rt: Runtime, community: Community, lang: str, spec: Setting, value: str, own: str | None
+) -> Reply:
     try:
         community = await change_setting(rt, community, spec.name, value)
     except SettingRefused as exc:
         return Reply(tr(lang, "reply.settings_bad", error=exc.text(lang)), alert=True)
     s = community.settings
+    if spec.name == "language":  # the group just chose it: the answer is already in it
+        lang = s.language if s.language in ("en", "ru") else (own or lang)
     what = f"{spec.name} = {_display(s, table_options(s), spec, lang)}"
     game = table_options(s).game
     if not spec.applies_to(game):
@@ -939,9 +947,12 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
         await rt.settled(t)
 
 
-async def settings_press(rt: Runtime, community: Community, lang: str, p: SettingStep) -> Reply:
+async def settings_press(
+    rt: Runtime, community: Community, lang: str, p: SettingStep, own: str | None = None
+) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
-    its step, kept within its range; ⟳ turns a switch or moves a choice to the next value."""
+    its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
+    (``own``: the presser's language, as for :func:`settings`)."""
     if p.version != settings_version(community.settings):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
@@ -966,4 +977,4 @@ async def settings_press(rt: Runtime, community: Community, lang: str, p: Settin
         if number == float(current):
             return Reply(tr(lang, "reply.settings_bad", error=spec.range_text(lang)), alert=True)
         value = _shown(number)
-    return await _change(rt, community, lang, spec, value)
+    return await _change(rt, community, lang, spec, value, own)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot import render
 from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload
@@ -589,3 +590,20 @@ async def test_r7_5_a_claimant_who_leaves_mid_reveal_continues_it_at_once(env) -
         await service.run_due()
     assert t.seat_of(ALICE.user_id) is None and t.chinese is None
     assert await check_store(store) == []
+
+
+async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  # type: ignore[no-untyped-def]
+    """Chinese Poker (R7.2) has everyone arranging at once: the table message names each
+    player to act with that player's own clock (R8.5), "Alice ⏱ 2:00 + … · Bob ⏱ …", not
+    a list of names followed by a list of times the reader has to pair up."""
+    service, _presenter, _store, clock = env
+    await configure(service, game="chinese")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.to_act) == 2
+    clock.now += 7
+    text = render.group_screen(t, "en", None, clock.now).text
+    turn = next(line for line in text.splitlines() if line.startswith("▶ To act"))
+    assert turn == "▶ To act: Alice ⏱ 1:53 + time bank 1:00 · Bob ⏱ 1:53 + time bank 1:00"
+    russian = render.group_screen(t, "ru", None, clock.now).text
+    assert "▶ Ход: Alice ⏱ 1:53 + тайм-банк 1:00 · Bob ⏱ 1:53 + тайм-банк 1:00" in russian

@@ -248,6 +248,21 @@ async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
     assert "kush_per_point −1" in payloads(english.screen)
 
 
+async def test_switching_the_language_answers_in_the_new_language() -> None:
+    """``/settings language ru`` from an English-speaking admin: the confirmation and the
+    settings list come in Russian at once (the group just asked for it), and back to
+    English with ``language en``; ``auto`` answers in the admin's own language."""
+    service, _store = new_service()
+    russian = await say(service, "language", "ru")
+    assert russian.text.startswith("Сохранено: language = ru"), russian.text
+    assert russian.screen is not None and russian.screen.text.startswith("⚙ Настройки группы")
+    english = await say(service, "language", "en", actor=BORIS)
+    assert english.text.startswith("Saved: language = en"), english.text
+    assert english.screen is not None and english.screen.text.startswith("⚙ Settings")
+    auto = await say(service, "language", "auto", actor=BORIS)
+    assert auto.text.startswith("Сохранено: language = "), auto.text
+
+
 # -- the buttons -------------------------------------------------------------------------------
 def payloads(screen: Screen | None) -> dict[str, str]:
     assert screen is not None

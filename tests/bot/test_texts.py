@@ -168,3 +168,15 @@ async def test_discord_slash_commands_are_described_in_russian_for_russian_local
         assert localized["uk"] == localized["ru"] and len(localized["ru"]) <= 100
         assert CYRILLIC.search(localized["ru"])
     assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
+
+
+def test_russian_texts_ask_with_one_polite_imperative() -> None:
+    """Every Russian prompt asks with «Нажмите», never the colloquial «Жмите» (the lobby and
+    the tournament lobby once did), and R7.5's claim notice names the target as a goal
+    reached, not as the points scored (a player at 4 of 3 read «набрано 3 очка»)."""
+    for key, entry in TEXTS.items():
+        assert "Жмите" not in entry["ru"], key
+    claim = tr("ru", "reveal.claim", names="Вася", target=3)
+    assert claim.startswith("🏆 Вася: цель в 3 очка достигнута."), claim
+    assert "«Доезд»" in claim and "«Продолжить»" in claim
+    assert tr("ru", "lobby.empty") == "Пока никого. Нажмите «Сесть»."
