@@ -455,8 +455,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Ежедневный бонус: +{amount} {label}. Баланс {balance}.",
     },
     "reply.daily_taken": {
-        "en": "You already took today's bonus. Come back tomorrow.",
-        "ru": "Бонус за сегодня уже получен. Приходите завтра.",
+        "en": "You already took today's bonus. The next one in {hours} h {minutes} min.",
+        "ru": "Бонус за сегодня уже получен. Следующий — через {hours} ч {minutes} мин.",
     },
     "reply.daily_off": {
         "en": "The daily bonus is off in this group.",

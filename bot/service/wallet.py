@@ -4,6 +4,7 @@ transaction."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
@@ -133,10 +134,13 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
         return Reply(tr(lang, "reply.daily_off"), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     offset = timedelta(hours=community.settings.utc_offset)
-    day = datetime.fromtimestamp(rt.clock(), timezone(offset)).strftime("%Y-%m-%d")
-    new_balance = await rt.store.claim_daily(community.id, player.id, amount, day)
-    if new_balance is None:
-        return Reply(tr(lang, "reply.daily_taken"), alert=True)
+    now = datetime.fromtimestamp(rt.clock(), timezone(offset))
+    new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
+    if new_balance is None:  # say when the group's next day begins
+        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+        left = math.ceil((midnight - now).total_seconds() / 60)
+        text = tr(lang, "reply.daily_taken", hours=left // 60, minutes=left % 60)
+        return Reply(text, alert=True)
     label = community.settings.kush_label
     return Reply(tr(lang, "reply.daily", amount=amount, label=label, balance=new_balance))
 

@@ -510,8 +510,8 @@ async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
     assert not (await service.daily(GROUP, ALICE)).alert
     assert not (await say(service, "utc_offset", "-5")).alert  # 16:30 the day before
     now[0] += 3600
-    reply = await service.daily(GROUP, ALICE)
-    assert reply.alert and reply.text == tr("en", "reply.daily_taken")
+    reply = await service.daily(GROUP, ALICE)  # 17:30 there: its next day in 6 h 30 min
+    assert reply.alert and reply.text == tr("en", "reply.daily_taken", hours=6, minutes=30)
     assert (await stored(store)).utc_offset == -5
 
 
