@@ -288,7 +288,8 @@ async def leave(
     running tournament it asks first: leaving knocks the player out, R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
+        return Reply(tr(lang, key), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang, button)
     async with rt.transition(t) as tx:

@@ -407,6 +407,11 @@ async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knockin
     reply = await service.press(BOB, leave_button_of(presenter), GROUP)
     assert not reply.alert and reply.text == tr("ru", "tour.left", place=3, prize=0, label="kush")
     assert sorted(tour.chips) == [0, 2]
+    reply = await service.leave(GROUP, BOB)  # once more: he is out already
+    assert reply.alert and reply.text == tr("ru", "tour.already_out")
+    dan = Actor("telegram", "9", "Dan", "en")  # never registered
+    reply = await service.leave(GROUP, dan)
+    assert reply.alert and reply.text == tr("en", "tour.not_registered")
     reply = await service.leave(GROUP, CAROL)  # the command: at once
     assert reply.text == tr("en", "tour.left", place=2, prize=0, label="kush")
     await play_to_the_end(service, presenter, clock)
