@@ -54,7 +54,7 @@ from bot.discord.components import (
 from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.presses import decode, encode, loggable, table_of
+from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -856,9 +856,13 @@ class DiscordAdapter:
     ) -> None:
         """Options were chosen in a :class:`BoxSelect` (cards for a box) or a
         :class:`PickSelect` (a button): each newly chosen one is the press of the button it
-        stands for, in order; the preselected ones are already there."""
-        placed = set(already)
-        await self._press(interaction, [v for v in values if v not in placed])
+        stands for, in order; the preselected ones are already there. A preselected card
+        left out (unticked) is taken back first (:class:`~bot.presses.TakeBack`, R3.4): the
+        menu then shows what the board holds, never a card gone that is still placed."""
+        placed, chosen = set(already), set(values)
+        taken_back = [_take_back(v) for v in already if v not in chosen]
+        datas = [d for d in taken_back if d is not None]
+        await self._press(interaction, datas + [v for v in values if v not in placed])
 
     async def _locked_out(self, channel_id: str) -> None:
         """The bot may no longer see or write in the guild channel ``channel_id`` (a
@@ -1204,6 +1208,15 @@ def _on_message(message: discord.Message | None, custom_id: str, component_type:
             return True
         stack.extend(getattr(component, "children", None) or [])
     return False
+
+
+def _take_back(data: str) -> str | None:
+    """The payload taking back the card that the placement or discard ``data`` moved (same
+    table and version); ``None`` for any other payload."""
+    press = decode(data)
+    if not isinstance(press, PlaceCard | DiscardCard):
+        return None
+    return encode(TakeBack(press.table, press.version, press.card))
 
 
 def _same_button(screen: Screen | None, data: str) -> str | None:

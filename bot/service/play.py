@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.model import LiveTable, Reply, SeatState
-from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, Undo
+from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, TakeBack, Undo
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
 from bot.service.runtime import Answered, Runtime, Tx
@@ -90,6 +90,8 @@ async def hand_press(
         actions = [Place(board, press.card, press.box)]
     elif isinstance(press, DiscardCard):
         actions = [Discard(board, press.card)]
+    elif isinstance(press, TakeBack):
+        actions = [Unplace(board, press.card)]  # any card of this street, not only the last
     elif isinstance(press, Undo):
         pending = hand.pending(board)
         if not pending:

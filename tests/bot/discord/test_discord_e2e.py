@@ -527,6 +527,50 @@ async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
         assert {c.text for c in t.hand.board_of(0, with_pending=True).top} == picked
 
 
+async def test_r3_4_a_card_taken_out_of_a_box_select_goes_back_to_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R3.4 through a Fantasyland box select: unticking a placed card takes it back (before,
+    the press was acknowledged and nothing happened, the card stayed in the box while the
+    menu showed it taken out); unticking one and ticking another in one choice does both."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
+        t = w.table()
+        assert t.hand is not None and t.hand.is_fantasyland(0)
+        hand = await w.my_cards(ALICE)
+
+        def top_select() -> dict[str, Any]:
+            msg = w.fake.messages[int(hand["id"])]
+            return next(c for c in components(msg) if c["custom_id"].endswith(":t"))
+
+        def on_top() -> set[str]:
+            assert t.hand is not None
+            return {c.text for c in t.hand.board_of(0, with_pending=True).top}
+
+        first = [o["value"] for o in top_select()["options"][:3]]
+        await w.press(ALICE, hand, top_select()["custom_id"], first)
+        cards = [Payload.decode(v).arg[:2] for v in first]  # type: ignore[union-attr]
+        assert on_top() == set(cards)
+        # untick the third card: it leaves the top box, and the menu shows that
+        ticked = [o["value"] for o in top_select()["options"] if o["default"]]
+        assert len(ticked) == 3  # (the payloads of the menu as it is now: a newer version)
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], ticked[:2])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == set(cards[:2])
+        ticked = [o["value"] for o in top_select()["options"] if o["default"]]
+        assert [Payload.decode(v).arg[:2] for v in ticked] == cards[:2]  # type: ignore[union-attr]
+        # untick the first and tick a fourth card in one choice
+        fourth = top_select()["options"][3]["value"]
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], [ticked[1], fourth])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == {cards[1], Payload.decode(fourth).arg[:2]}  # type: ignore[union-attr]
+        assert t.hand.board_of(0, with_pending=True).count == 2
+
+
 async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
     """A moderator deletes the table message: the next edit (404, code 10008) posts it again
     and later edits go to the new one."""
