@@ -263,9 +263,12 @@ def _multipart(content_type: str, raw: bytes) -> tuple[Any, list[tuple[str, byte
 
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py reads a body as JSON only when Content-Type is exactly application/json
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if status == 429:
+        # discord.py takes a 429 without ``Via`` for a Cloudflare ban and raises it at once;
+        # Discord's own rate limits come through its proxy and are waited out and retried
+        headers["Via"] = "1.1 google"
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
 
 
 class _ApiError(Exception):

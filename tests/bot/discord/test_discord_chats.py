@@ -163,3 +163,33 @@ async def test_dms_closed_mid_hand_are_no_failure_and_my_cards_plays_on(tmp_path
         await w.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "dm"})
         assert t.hand_no == 2
         assert str(ALICE.id) in w.adapter.presenter.closed_dms
+
+
+async def test_a_429_on_the_table_message_is_waited_out_while_presses_are_answered(
+    tmp_path: Path,
+) -> None:
+    """Discord rate-limits the channel (429 with ``retry_after``) as the table message is
+    edited: discord.py waits it out and writes the edit (the table message is not left
+    behind), while the presses at the table are answered meanwhile (their answers are the
+    interactions' own responses, not channel writes)."""
+    async with world(tmp_path) as w:
+        w.fake.closed_dms |= {ALICE.id, BOB.id}  # the channel's messages are the only edits
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        table_mid = int(w.table_message()["id"])
+        limited = {"message": "You are being rate limited.", "retry_after": 0.5, "global": False}
+        path = f"/channels/{CHANNEL_ID}/messages/{table_mid}"
+        done = len(w.fake.calls_to("PATCH", path))
+        w.fake.fail_next["edit_message"] = [(429, limited)]
+        before = set(w.fake.interactions)
+        await w.play_street(first, "ephemeral")
+        edits = w.fake.calls_to("PATCH", path)[done:]
+        assert [c.status for c in edits][:2] == [429, 200], [c.status for c in edits]
+        # the presses of the street were answered before the edit went through
+        presses = [r for i, r in w.fake.interactions.items() if i not in before]
+        assert len(presses) >= 6 and all(r.callback_at is not None for r in presses)
+        assert min(r.callback_at or 0.0 for r in presses) < edits[1].at
+        second = BOB if first is ALICE else ALICE
+        assert f"▶ {second.name} to act" in w.fake.messages[table_mid]["content"]
