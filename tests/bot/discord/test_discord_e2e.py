@@ -569,6 +569,12 @@ async def test_r3_4_a_card_taken_out_of_a_box_select_goes_back_to_the_hand(
         assert record.callback_type == 7, w.notice(record)
         assert on_top() == {cards[1], Payload.decode(fourth).arg[:2]}  # type: ignore[union-attr]
         assert t.hand.board_of(0, with_pending=True).count == 2
+        # untick every card left: the top box is empty again (the menu allows none chosen)
+        assert top_select()["min_values"] == 0
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], [])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == set() and not any(o["default"] for o in top_select()["options"])
 
 
 async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
