@@ -418,9 +418,13 @@ class OfcCommands(app_commands.Group):
     @app_commands.describe(user="whose (default: the server's and yours)", period="which period")
     @app_commands.choices(period=_PERIOD_CHOICES)
     async def stats(
-        self, interaction: Interaction, user: discord.Member | None = None, period: str = ""
+        self,
+        interaction: Interaction,
+        user: discord.Member | discord.User | None = None,
+        period: str = "",
     ) -> None:
-        """Statistics (issue 12): the server's and the caller's, or one member's."""
+        """Statistics (issue 12): the server's and the caller's, or one player's (a member,
+        or a user who has left the server: Discord then resolves no member)."""
         service = self.adapter.service
         args = [a for a in (str(user.id) if user else "", period) if a]
         await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args))
@@ -510,8 +514,12 @@ class OfcAdminCommands(app_commands.Group):
 
     @app_commands.command(name="grant", description="Admins: give (or take) kush")
     @app_commands.describe(user="who gets it", amount="how much (negative takes)")
-    async def grant(self, interaction: Interaction, user: discord.Member, amount: int) -> None:
-        """Give kush to a member (admins; public when granted, ephemeral when refused)."""
+    async def grant(
+        self, interaction: Interaction, user: discord.Member | discord.User, amount: int
+    ) -> None:
+        """Give kush to a member, or to a user who has left the server (Discord then resolves
+        no member; their kush is still here): admins; public when granted, ephemeral when
+        refused."""
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"

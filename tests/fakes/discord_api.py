@@ -32,7 +32,7 @@ import email.policy
 import itertools
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1058,8 +1058,12 @@ class FakeDiscord:
         channel_id: int = CHANNEL_ID,
         group: str = "ofc",
         admin: bool | None = None,
+        left: Collection[int] = (),
     ) -> FakeInteraction:
-        """``user`` runs ``/group subcommand`` with ``options`` (strings, integers or users)."""
+        """``user`` runs ``/group subcommand`` with ``options`` (strings, integers or users).
+
+        :param left: ids of users named in ``options`` who are no longer members of the guild:
+            Discord resolves them as users only, without member data."""
         opts: list[dict[str, Any]] = []
         resolved: dict[str, dict[str, Any]] = {}
         for name, value in (options or {}).items():
@@ -1067,6 +1071,8 @@ class FakeDiscord:
                 self.users[value.id] = value
                 opts.append({"name": name, "type": 6, "value": str(value.id)})
                 resolved.setdefault("users", {})[str(value.id)] = value.to_json()
+                if value.id in left:
+                    continue
                 member = value.member_json()
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member

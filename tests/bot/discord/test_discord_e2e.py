@@ -297,6 +297,23 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         assert "1100" in reply["content"]
 
 
+async def test_grant_and_stats_name_a_user_who_left_the_guild(tmp_path: Path) -> None:
+    """A member who left the server is still a user Discord resolves (without member data):
+    ``/ofcadmin grant`` to them and ``/ofc stats`` of them are answered (before, discord.py
+    refused to convert them to a member: "something went wrong, try again" and an error
+    logged, for an input nothing could make right)."""
+    async with world(tmp_path) as w:
+        await w.slash(BOB, "balance")  # Bob plays here, then leaves the server
+        reply = await w.slash(
+            ALICE, "grant", {"user": BOB, "amount": -100}, admin=True, left=[BOB.id]
+        )
+        assert not reply["flags"] & EPHEMERAL and "Bob: -100" in reply["content"], reply
+        assert "900" in reply["content"]
+        reply = await w.slash(ALICE, "stats", {"user": BOB}, left=[BOB.id])
+        assert "went wrong" not in reply["content"] and "Bob" in reply["content"], reply
+        assert w.logged == []
+
+
 async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         ofc = next(c for c in w.fake.commands if c["name"] == "ofc")
