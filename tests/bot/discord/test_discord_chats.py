@@ -12,7 +12,7 @@ from pathlib import Path
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, TOKEN, FakeDiscord
 
 
 async def balance_of(w: World, user_id: int) -> int:
@@ -193,3 +193,18 @@ async def test_a_429_on_the_table_message_is_waited_out_while_presses_are_answer
         assert min(r.callback_at or 0.0 for r in presses) < edits[1].at
         second = BOB if first is ALICE else ALICE
         assert f"▶ {second.name} to act" in w.fake.messages[table_mid]["content"]
+
+
+async def test_ofc_new_where_the_bot_may_not_write_says_so(tmp_path: Path) -> None:
+    """``/ofc new`` in a channel where the bot may not post (a slash command still reaches
+    it): the table message is refused (403) and the table closes (R8.2a). The answer said
+    "Table #1 is open." to the whole channel, where no table was to be found; it is an
+    ephemeral notice that the bot may not write here."""
+    async with world(tmp_path) as w:
+        w.fake.locked_channels.add(CHANNEL_ID)
+        reply = await w.slash(ALICE, "new")
+        assert reply["flags"] & EPHEMERAL, reply
+        assert "is open" not in reply["content"] and "could not be posted" in reply["content"]
+        await w.fake.wait_for(lambda: not w.service.tables)
+        reply = await w.slash(BOB, "new")  # Russian
+        assert reply["flags"] & EPHEMERAL and "не удалось" in reply["content"], reply
