@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply
+from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply
 from bot.names import clean_arg
 from bot.presses import (
     Claim,
@@ -722,7 +722,8 @@ class TableService:
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
-            answered = Answered(seat.seat, message_ref, own)
+            view = message_ref.startswith(HAND_VIEW_PREFIX)
+            answered = Answered(seat.seat, message_ref, own, view)
         return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
 
     async def _stale_lobby(

@@ -208,3 +208,37 @@ async def test_ofc_new_where_the_bot_may_not_write_says_so(tmp_path: Path) -> No
         await w.fake.wait_for(lambda: not w.service.tables)
         reply = await w.slash(BOB, "new")  # Russian
         assert reply["flags"] & EPHEMERAL and "не удалось" in reply["content"], reply
+
+
+async def test_a_stale_press_on_an_ephemeral_hand_shows_the_current_hand_there(
+    tmp_path: Path,
+) -> None:
+    """An ephemeral "🂠 My cards" hand is kept up to date only while its interaction token
+    lives (15 minutes). Past that it stopped following the game, and every press on it was
+    refused "out of date" for good (a player who plays there sees no turn of theirs and times
+    out). A press there that is out of date now shows the refusal with the current hand on
+    that message, which follows the game again."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        second = BOB if first is ALICE else ALICE
+        mine = await w.my_cards(first)
+        custom_id = next(iter(w.buttons(mine).values()))  # a street-1 placement
+        live = w.adapter.presenter.live_hand(str(first.id), t.id)
+        assert live is not None and live.message_id == int(mine["id"])
+        live.expires = 0.0  # its token is too old to edit it now
+        await w.play_street(first, "dm")
+        await w.play_street(second, "dm")
+        seat = t.seat_of(str(first.id))
+        assert seat is not None and t.hand.to_act == (seat.seat,)  # their move again
+        assert w.fake.messages[int(mine["id"])]["content"] == mine["content"]  # left behind
+        record = await w.press(first, mine, custom_id)
+        assert record.callback_type == 7, w.notice(record)  # the pressed hand is edited
+        shown = w.fake.messages[int(mine["id"])]
+        assert shown["content"].startswith(("This button is out of date.", "Эта кнопка устарела."))
+        dm = w.dm(first)
+        assert dm is not None and w.buttons(shown) == w.buttons(dm)  # street 2, as the DM
+        live = w.adapter.presenter.live_hand(str(first.id), t.id)
+        assert live is not None and live.message_id == int(mine["id"])  # followed again

@@ -354,8 +354,8 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
 
 async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
     """Stop client and service mid-street, start new ones on the same SQLite file: buttons of
-    messages the new client never saw still route; a press with an outdated version gets an
-    ephemeral "out of date" and changes nothing."""
+    messages the new client never saw still route; a press with an outdated version gets
+    "out of date" and changes nothing (on the ephemeral hand pressed, with the current hand)."""
     fake = FakeDiscord(TOKEN)
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
@@ -379,9 +379,11 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
             # outdated: the placement button from before Alice's first press
             old_id = next(c["custom_id"] for c in components(old_hand) if ":p:" in c["custom_id"])
             record = await w2.press(ALICE, old_hand, old_id)
-            notice = w2.notice(record)
-            assert notice is not None and notice["flags"] & EPHEMERAL
-            assert notice["content"] == "This button is out of date."
+            # refused on the (ephemeral) hand pressed, which shows the current hand now
+            assert record.callback_type == 7 and record.messages == [int(old_hand["id"])]
+            shown = w2.fake.messages[int(old_hand["id"])]
+            assert shown["content"].startswith("This button is out of date.\n\n")
+            assert w2.buttons(shown) == w2.buttons(current_hand)
             assert t2.hand.to_json() == state
             # outdated lobby button of the table message as it was before the restart
             join = next(c["custom_id"] for c in components(old_table) if ":j" in c["custom_id"])
