@@ -21,6 +21,7 @@ from game.options import RuleOptions
 from game.tournament import Tournament
 
 __all__ = [
+    "HAND_VIEW_PREFIX",
     "Actor",
     "ChatRef",
     "LiveTable",
@@ -30,6 +31,13 @@ __all__ = [
     "SeatState",
     "group_chat",
 ]
+
+
+#: A pressed message's ref (``TableService.press``'s ``message_ref``) that starts with this
+#: names a message only the presser sees that shows their hand, other than their private
+#: chat's hand message (a Discord ephemeral hand): a press there that is out of date shows the
+#: current hand on it, as on the private hand message itself.
+HAND_VIEW_PREFIX = "ephemeral:"
 
 
 class Phase(Enum):

@@ -35,6 +35,7 @@ __all__ = [
     "ReplayStep",
     "SettingStep",
     "StartTournament",
+    "TakeBack",
     "TopUp",
     "Undo",
     "Unregister",
@@ -113,6 +114,15 @@ class DiscardCard(Press):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(Press):
+    """Take one card of this street back out of its box or the discard (R3.4): a platform
+    whose hand shows a box as a multi-select (Discord's Fantasyland hand) sends it for a
+    card unticked there."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
 class Undo(Press):
     """Take the last placement of this street back (R3.4)."""
 
@@ -180,6 +190,8 @@ def encode(press: Press) -> str:
         ).encode()
     if isinstance(press, DiscardCard):
         return Payload(press.table, press.version, "d", press.card.text).encode()
+    if isinstance(press, TakeBack):
+        return Payload(press.table, press.version, "w", press.card.text).encode()
     if isinstance(press, SettingStep):
         return Payload(press.table, press.version, "s", press.code + press.op).encode()
     if isinstance(press, ReplayStep):
@@ -229,6 +241,8 @@ def decode(data: str | None) -> Press | None:
             )
         if p.action == "d":
             return DiscardCard(p.table, p.version, parse_card(p.arg))
+        if p.action == "w":
+            return TakeBack(p.table, p.version, parse_card(p.arg))
     except ValueError:
         return None
     if p.action == "s":

@@ -30,7 +30,8 @@ class Payload:
     :ivar version: ``L<n>`` for lobby buttons (the table version), ``<hand>.<seat version>`` for
         the placement buttons of a private message, ``S<n>`` for settings.
     :ivar action: ``j`` join, ``l`` leave, ``r`` ready, ``b`` back, ``p`` place, ``d`` discard,
-        ``u`` undo, ``c`` confirm, ``a`` arrange for me, ``h`` my hand, ``s`` settings.
+        ``u`` undo, ``w`` take one card back, ``c`` confirm, ``a`` arrange for me, ``h`` my
+        hand, ``s`` settings.
     """
 
     table: int

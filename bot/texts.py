@@ -254,6 +254,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
+    "reply.table_not_posted": {
+        "en": "⚠ Table #{table}: its message could not be posted here. The bot needs to see "
+        "and write in this chat; without that the table closes.",
+        "ru": "⚠ Стол #{table}: не удалось опубликовать его сообщение здесь. Боту нужно видеть "
+        "этот чат и писать в него; без этого стол закрывается.",
+    },
     "reply.tournament_opened": {
         "en": "Tournament #{table} is open: press Register to join.",
         "ru": "Турнир #{table} открыт: регистрация — кнопкой «Участвовать».",

@@ -54,7 +54,7 @@ from bot.discord.components import (
 from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.presses import decode, encode, loggable, table_of
+from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
@@ -418,9 +418,13 @@ class OfcCommands(app_commands.Group):
     @app_commands.describe(user="whose (default: the server's and yours)", period="which period")
     @app_commands.choices(period=_PERIOD_CHOICES)
     async def stats(
-        self, interaction: Interaction, user: discord.Member | None = None, period: str = ""
+        self,
+        interaction: Interaction,
+        user: discord.Member | discord.User | None = None,
+        period: str = "",
     ) -> None:
-        """Statistics (issue 12): the server's and the caller's, or one member's."""
+        """Statistics (issue 12): the server's and the caller's, or one player's (a member,
+        or a user who has left the server: Discord then resolves no member)."""
         service = self.adapter.service
         args = [a for a in (str(user.id) if user else "", period) if a]
         await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args))
@@ -510,8 +514,12 @@ class OfcAdminCommands(app_commands.Group):
 
     @app_commands.command(name="grant", description="Admins: give (or take) kush")
     @app_commands.describe(user="who gets it", amount="how much (negative takes)")
-    async def grant(self, interaction: Interaction, user: discord.Member, amount: int) -> None:
-        """Give kush to a member (admins; public when granted, ephemeral when refused)."""
+    async def grant(
+        self, interaction: Interaction, user: discord.Member | discord.User, amount: int
+    ) -> None:
+        """Give kush to a member, or to a user who has left the server (Discord then resolves
+        no member; their kush is still here): admins; public when granted, ephemeral when
+        refused."""
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"
@@ -856,9 +864,13 @@ class DiscordAdapter:
     ) -> None:
         """Options were chosen in a :class:`BoxSelect` (cards for a box) or a
         :class:`PickSelect` (a button): each newly chosen one is the press of the button it
-        stands for, in order; the preselected ones are already there."""
-        placed = set(already)
-        await self._press(interaction, [v for v in values if v not in placed])
+        stands for, in order; the preselected ones are already there. A preselected card
+        left out (unticked) is taken back first (:class:`~bot.presses.TakeBack`, R3.4): the
+        menu then shows what the board holds, never a card gone that is still placed."""
+        placed, chosen = set(already), set(values)
+        taken_back = [_take_back(v) for v in already if v not in chosen]
+        datas = [d for d in taken_back if d is not None]
+        await self._press(interaction, datas + [v for v in values if v not in placed])
 
     async def _locked_out(self, channel_id: str) -> None:
         """The bot may no longer see or write in the guild channel ``channel_id`` (a
@@ -1204,6 +1216,15 @@ def _on_message(message: discord.Message | None, custom_id: str, component_type:
             return True
         stack.extend(getattr(component, "children", None) or [])
     return False
+
+
+def _take_back(data: str) -> str | None:
+    """The payload taking back the card that the placement or discard ``data`` moved (same
+    table and version); ``None`` for any other payload."""
+    press = decode(data)
+    if not isinstance(press, PlaceCard | DiscardCard):
+        return None
+    return encode(TakeBack(press.table, press.version, press.card))
 
 
 def _same_button(screen: Screen | None, data: str) -> str | None:

@@ -387,7 +387,7 @@ def _select_view(rows: list[list[tuple[Button, Press | None]]]) -> View:
             "type": 3,
             "custom_id": f"{SELECT_PREFIX}:{first.table}:{first.version}:{box}",
             "placeholder": _bare_label(*entries[0])[:150],
-            "min_values": 1,
+            "min_values": 0,  # every card of a box may be unticked (taken back, R3.4)
             "max_values": len(options),
             "options": options,
         }

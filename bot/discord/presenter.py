@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.discord.components import content_of, view_of
+from bot.model import HAND_VIEW_PREFIX
 from bot.screens import Screen
 
 __all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
@@ -89,8 +90,9 @@ def plain_of(text: str) -> str:
 
 def ephemeral_ref(message_id: int) -> str:
     """The ref an ephemeral hand message is pressed as (``TableService.press``'s
-    ``message_ref``): never equal to a private ref (``"<dm channel id>:<message id>"``)."""
-    return f"ephemeral:{message_id}"
+    ``message_ref``, a :data:`~bot.model.HAND_VIEW_PREFIX` ref): never equal to a private ref
+    (``"<dm channel id>:<message id>"``)."""
+    return f"{HAND_VIEW_PREFIX}{message_id}"
 
 
 def _parse_ref(ref: str) -> _ChannelKey | None:

@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from bot.model import Actor, ChatRef, LiveTable, Presenter, Reply
+from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply
 from bot.names import clean_arg
 from bot.presses import (
     Claim,
@@ -266,6 +266,10 @@ class TableService:
                 raise
             return self._table_exists(existing, lang)
         await self.rt.settled(t)
+        if t.group_ref is None and self.rt.presenter(t) is not None:
+            # the platform refused the table message (say the bot may not write in the chat,
+            # which then closes the table, R8.2a): no "is open" for a table nobody can see
+            return Reply(tr(lang, "reply.table_not_posted", table=t.id), alert=True)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
 
@@ -720,7 +724,8 @@ class TableService:
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
-            answered = Answered(seat.seat, message_ref, own)
+            view = message_ref.startswith(HAND_VIEW_PREFIX)
+            answered = Answered(seat.seat, message_ref, own, view)
         return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
 
     async def _stale_lobby(

@@ -18,12 +18,15 @@ __all__ = ["hand_picture"]
 async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     """The reply to ``/hand``: the picture (drawn in the drawing process,
     :class:`bot.drawing.Drawer`) with a short caption, or a notice (asked in a group; no
-    hand running). A player at several tables sees the one where it is their move, else the
-    first (lowest-numbered) with a hand running."""
+    hand running). A player at several tables sees the one of the chat asked in, if they
+    play there (a private answer in the table's own channel: a Discord ephemeral reply, whose
+    ``chat`` keeps the channel's id), else the one where it is their move, else the first
+    (lowest-numbered) with a hand running."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
     picture = None
+    best = 0  # 1: a hand running, 2: the player's move there, 3: the table of this chat
     for t in list(rt.tables.values()):
         if t.platform != chat.platform:
             continue
@@ -36,9 +39,10 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
                 and t.hand is not None
                 and any(t.owner(b) == seat.seat for b in t.hand.to_act)
             )
-        if found is not None and (picture is None or moving):
-            picture = found
-        if moving:
+        rank = 0 if found is None else 3 if t.chat_id == chat.chat_id else 2 if moving else 1
+        if rank > best:
+            picture, best = found, rank
+        if best == 3:
             break
     if picture is None:
         return Reply(tr(lang, "private.none"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.model import LiveTable, Reply, SeatState
-from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, Undo
+from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, TakeBack, Undo
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
 from bot.service.runtime import Answered, Runtime, Tx
@@ -90,6 +90,8 @@ async def hand_press(
         actions = [Place(board, press.card, press.box)]
     elif isinstance(press, DiscardCard):
         actions = [Discard(board, press.card)]
+    elif isinstance(press, TakeBack):
+        actions = [Unplace(board, press.card)]  # any card of this street, not only the last
     elif isinstance(press, Undo):
         pending = hand.pending(board)
         if not pending:
@@ -125,9 +127,13 @@ def _stale(
     private message, the reply also carries the hand as it is now, which the adapter writes
     there: that message shows an older screen only when an edit of it was lost (a platform
     error, say a 500 or a 429 past its retries), and every press on it would be out of date
-    for good (the player could only wait for the clock)."""
+    for good (the player could only wait for the clock). The same on another view of the
+    hand only the player sees (``answered.view``: a Discord ephemeral hand, which stops
+    following the game when its interaction token is too old to edit it)."""
     refused = Reply(tr(lang, "err.stale"), alert=True)
-    if answered is None or not answered.own or answered.ref != seat.private_ref:
+    if answered is None:
+        return refused
+    if not answered.view and (not answered.own or answered.ref != seat.private_ref):
         return refused
     return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)
 

@@ -59,11 +59,14 @@ class Answered:
         it (the reply's screen is its new face). Otherwise (say a Discord ephemeral hand) the
         service writes the presser's private message as usual and tells the presenter that
         ``ref`` shows the reply.
+    :ivar view: ``ref`` is another view of the presser's hand that only they see
+        (:data:`~bot.model.HAND_VIEW_PREFIX`, a Discord ephemeral hand).
     """
 
     seat: int
     ref: str
     own: bool
+    view: bool = False
 
 
 @dataclass(slots=True)

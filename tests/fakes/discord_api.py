@@ -32,7 +32,7 @@ import email.policy
 import itertools
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -263,9 +263,12 @@ def _multipart(content_type: str, raw: bytes) -> tuple[Any, list[tuple[str, byte
 
 def _json(data: Any, status: int = 200) -> web.Response:
     # discord.py reads a body as JSON only when Content-Type is exactly application/json
-    return web.Response(
-        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json"}
+    if status == 429:
+        # discord.py takes a 429 without ``Via`` for a Cloudflare ban and raises it at once;
+        # Discord's own rate limits come through its proxy and are waited out and retried
+        headers["Via"] = "1.1 google"
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=headers)
 
 
 class _ApiError(Exception):
@@ -1055,8 +1058,12 @@ class FakeDiscord:
         channel_id: int = CHANNEL_ID,
         group: str = "ofc",
         admin: bool | None = None,
+        left: Collection[int] = (),
     ) -> FakeInteraction:
-        """``user`` runs ``/group subcommand`` with ``options`` (strings, integers or users)."""
+        """``user`` runs ``/group subcommand`` with ``options`` (strings, integers or users).
+
+        :param left: ids of users named in ``options`` who are no longer members of the guild:
+            Discord resolves them as users only, without member data."""
         opts: list[dict[str, Any]] = []
         resolved: dict[str, dict[str, Any]] = {}
         for name, value in (options or {}).items():
@@ -1064,6 +1071,8 @@ class FakeDiscord:
                 self.users[value.id] = value
                 opts.append({"name": name, "type": 6, "value": str(value.id)})
                 resolved.setdefault("users", {})[str(value.id)] = value.to_json()
+                if value.id in left:
+                    continue
                 member = value.member_json()
                 member.pop("user")
                 resolved.setdefault("members", {})[str(value.id)] = member

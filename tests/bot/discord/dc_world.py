@@ -86,12 +86,14 @@ class World:
         admin: bool | None = None,
         channel_id: int = CHANNEL_ID,
         group: str | None = None,
+        left: Sequence[int] = (),
     ) -> dict[str, Any]:
         """``user`` runs ``/ofc sub`` (``/ofcadmin sub`` for the admin commands, or ``/group
-        sub``); returns the reply message (``flags`` 64: ephemeral)."""
+        sub``); returns the reply message (``flags`` 64: ephemeral). ``left``: users named in
+        ``options`` who have left the guild."""
         group = group or ("ofcadmin" if sub in ADMIN_COMMANDS else "ofc")
         record = await self.fake.slash(
-            user, sub, options, admin=admin, channel_id=channel_id, group=group
+            user, sub, options, admin=admin, channel_id=channel_id, group=group, left=left
         )
         await self.settle(record)
         assert record.messages, record

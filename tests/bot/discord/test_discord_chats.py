@@ -12,7 +12,7 @@ from pathlib import Path
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, TOKEN, FakeDiscord
 
 
 async def balance_of(w: World, user_id: int) -> int:
@@ -163,3 +163,82 @@ async def test_dms_closed_mid_hand_are_no_failure_and_my_cards_plays_on(tmp_path
         await w.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "dm"})
         assert t.hand_no == 2
         assert str(ALICE.id) in w.adapter.presenter.closed_dms
+
+
+async def test_a_429_on_the_table_message_is_waited_out_while_presses_are_answered(
+    tmp_path: Path,
+) -> None:
+    """Discord rate-limits the channel (429 with ``retry_after``) as the table message is
+    edited: discord.py waits it out and writes the edit (the table message is not left
+    behind), while the presses at the table are answered meanwhile (their answers are the
+    interactions' own responses, not channel writes)."""
+    async with world(tmp_path) as w:
+        w.fake.closed_dms |= {ALICE.id, BOB.id}  # the channel's messages are the only edits
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        table_mid = int(w.table_message()["id"])
+        limited = {"message": "You are being rate limited.", "retry_after": 0.5, "global": False}
+        path = f"/channels/{CHANNEL_ID}/messages/{table_mid}"
+        done = len(w.fake.calls_to("PATCH", path))
+        w.fake.fail_next["edit_message"] = [(429, limited)]
+        before = set(w.fake.interactions)
+        await w.play_street(first, "ephemeral")
+        edits = w.fake.calls_to("PATCH", path)[done:]
+        assert [c.status for c in edits][:2] == [429, 200], [c.status for c in edits]
+        # the presses of the street were answered before the edit went through
+        presses = [r for i, r in w.fake.interactions.items() if i not in before]
+        assert len(presses) >= 6 and all(r.callback_at is not None for r in presses)
+        assert min(r.callback_at or 0.0 for r in presses) < edits[1].at
+        second = BOB if first is ALICE else ALICE
+        assert f"▶ {second.name} to act" in w.fake.messages[table_mid]["content"]
+
+
+async def test_ofc_new_where_the_bot_may_not_write_says_so(tmp_path: Path) -> None:
+    """``/ofc new`` in a channel where the bot may not post (a slash command still reaches
+    it): the table message is refused (403) and the table closes (R8.2a). The answer said
+    "Table #1 is open." to the whole channel, where no table was to be found; it is an
+    ephemeral notice that the bot may not write here."""
+    async with world(tmp_path) as w:
+        w.fake.locked_channels.add(CHANNEL_ID)
+        reply = await w.slash(ALICE, "new")
+        assert reply["flags"] & EPHEMERAL, reply
+        assert "is open" not in reply["content"] and "could not be posted" in reply["content"]
+        await w.fake.wait_for(lambda: not w.service.tables)
+        reply = await w.slash(BOB, "new")  # Russian
+        assert reply["flags"] & EPHEMERAL and "не удалось" in reply["content"], reply
+
+
+async def test_a_stale_press_on_an_ephemeral_hand_shows_the_current_hand_there(
+    tmp_path: Path,
+) -> None:
+    """An ephemeral "🂠 My cards" hand is kept up to date only while its interaction token
+    lives (15 minutes). Past that it stopped following the game, and every press on it was
+    refused "out of date" for good (a player who plays there sees no turn of theirs and times
+    out). A press there that is out of date now shows the refusal with the current hand on
+    that message, which follows the game again."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        second = BOB if first is ALICE else ALICE
+        mine = await w.my_cards(first)
+        custom_id = next(iter(w.buttons(mine).values()))  # a street-1 placement
+        live = w.adapter.presenter.live_hand(str(first.id), t.id)
+        assert live is not None and live.message_id == int(mine["id"])
+        live.expires = 0.0  # its token is too old to edit it now
+        await w.play_street(first, "dm")
+        await w.play_street(second, "dm")
+        seat = t.seat_of(str(first.id))
+        assert seat is not None and t.hand.to_act == (seat.seat,)  # their move again
+        assert w.fake.messages[int(mine["id"])]["content"] == mine["content"]  # left behind
+        record = await w.press(first, mine, custom_id)
+        assert record.callback_type == 7, w.notice(record)  # the pressed hand is edited
+        shown = w.fake.messages[int(mine["id"])]
+        assert shown["content"].startswith(("This button is out of date.", "Эта кнопка устарела."))
+        dm = w.dm(first)
+        assert dm is not None and w.buttons(shown) == w.buttons(dm)  # street 2, as the DM
+        live = w.adapter.presenter.live_hand(str(first.id), t.id)
+        assert live is not None and live.message_id == int(mine["id"])  # followed again

@@ -297,6 +297,23 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         assert "1100" in reply["content"]
 
 
+async def test_grant_and_stats_name_a_user_who_left_the_guild(tmp_path: Path) -> None:
+    """A member who left the server is still a user Discord resolves (without member data):
+    ``/ofcadmin grant`` to them and ``/ofc stats`` of them are answered (before, discord.py
+    refused to convert them to a member: "something went wrong, try again" and an error
+    logged, for an input nothing could make right)."""
+    async with world(tmp_path) as w:
+        await w.slash(BOB, "balance")  # Bob plays here, then leaves the server
+        reply = await w.slash(
+            ALICE, "grant", {"user": BOB, "amount": -100}, admin=True, left=[BOB.id]
+        )
+        assert not reply["flags"] & EPHEMERAL and "Bob: -100" in reply["content"], reply
+        assert "900" in reply["content"]
+        reply = await w.slash(ALICE, "stats", {"user": BOB}, left=[BOB.id])
+        assert "went wrong" not in reply["content"] and "Bob" in reply["content"], reply
+        assert w.logged == []
+
+
 async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         ofc = next(c for c in w.fake.commands if c["name"] == "ofc")
@@ -337,8 +354,8 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
 
 async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
     """Stop client and service mid-street, start new ones on the same SQLite file: buttons of
-    messages the new client never saw still route; a press with an outdated version gets an
-    ephemeral "out of date" and changes nothing."""
+    messages the new client never saw still route; a press with an outdated version gets
+    "out of date" and changes nothing (on the ephemeral hand pressed, with the current hand)."""
     fake = FakeDiscord(TOKEN)
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
@@ -362,9 +379,11 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
             # outdated: the placement button from before Alice's first press
             old_id = next(c["custom_id"] for c in components(old_hand) if ":p:" in c["custom_id"])
             record = await w2.press(ALICE, old_hand, old_id)
-            notice = w2.notice(record)
-            assert notice is not None and notice["flags"] & EPHEMERAL
-            assert notice["content"] == "This button is out of date."
+            # refused on the (ephemeral) hand pressed, which shows the current hand now
+            assert record.callback_type == 7 and record.messages == [int(old_hand["id"])]
+            shown = w2.fake.messages[int(old_hand["id"])]
+            assert shown["content"].startswith("This button is out of date.\n\n")
+            assert w2.buttons(shown) == w2.buttons(current_hand)
             assert t2.hand.to_json() == state
             # outdated lobby button of the table message as it was before the restart
             join = next(c["custom_id"] for c in components(old_table) if ":j" in c["custom_id"])
@@ -525,6 +544,56 @@ async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
         assert len(t.hand.board_of(0, with_pending=True).top) == 3
         picked = {Payload.decode(v).arg[:2] for v in values[:3]}  # type: ignore[union-attr]
         assert {c.text for c in t.hand.board_of(0, with_pending=True).top} == picked
+
+
+async def test_r3_4_a_card_taken_out_of_a_box_select_goes_back_to_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R3.4 through a Fantasyland box select: unticking a placed card takes it back (before,
+    the press was acknowledged and nothing happened, the card stayed in the box while the
+    menu showed it taken out); unticking one and ticking another in one choice does both."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
+        t = w.table()
+        assert t.hand is not None and t.hand.is_fantasyland(0)
+        hand = await w.my_cards(ALICE)
+
+        def top_select() -> dict[str, Any]:
+            msg = w.fake.messages[int(hand["id"])]
+            return next(c for c in components(msg) if c["custom_id"].endswith(":t"))
+
+        def on_top() -> set[str]:
+            assert t.hand is not None
+            return {c.text for c in t.hand.board_of(0, with_pending=True).top}
+
+        first = [o["value"] for o in top_select()["options"][:3]]
+        await w.press(ALICE, hand, top_select()["custom_id"], first)
+        cards = [Payload.decode(v).arg[:2] for v in first]  # type: ignore[union-attr]
+        assert on_top() == set(cards)
+        # untick the third card: it leaves the top box, and the menu shows that
+        ticked = [o["value"] for o in top_select()["options"] if o["default"]]
+        assert len(ticked) == 3  # (the payloads of the menu as it is now: a newer version)
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], ticked[:2])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == set(cards[:2])
+        ticked = [o["value"] for o in top_select()["options"] if o["default"]]
+        assert [Payload.decode(v).arg[:2] for v in ticked] == cards[:2]  # type: ignore[union-attr]
+        # untick the first and tick a fourth card in one choice
+        fourth = top_select()["options"][3]["value"]
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], [ticked[1], fourth])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == {cards[1], Payload.decode(fourth).arg[:2]}  # type: ignore[union-attr]
+        assert t.hand.board_of(0, with_pending=True).count == 2
+        # untick every card left: the top box is empty again (the menu allows none chosen)
+        assert top_select()["min_values"] == 0
+        msg = w.fake.messages[int(hand["id"])]
+        record = await w.press(ALICE, msg, top_select()["custom_id"], [])
+        assert record.callback_type == 7, w.notice(record)
+        assert on_top() == set() and not any(o["default"] for o in top_select()["options"])
 
 
 async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:

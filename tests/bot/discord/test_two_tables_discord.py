@@ -9,7 +9,7 @@ from typing import Any
 from bot.model import ChatRef, LiveTable
 from game.strategy import complete_street
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
-from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord, FakeUser
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, TOKEN, FakeDiscord, FakeUser
 
 OTHER = CHANNEL_ID + 1  # a second channel of the guild, with a table of its own
 
@@ -165,5 +165,33 @@ async def test_the_end_of_a_turn_at_one_table_keeps_the_other_tables_ping(tmp_pa
             await play_street_at(w, one, ALICE)
             await w.adapter.presenter.flush()
             assert acting(two) is ALICE and len(pings(w, ALICE, two)) == 1
+    finally:
+        await fake.stop()
+
+
+async def test_ofc_hand_in_a_table_s_channel_shows_that_table(tmp_path: Path) -> None:
+    """Alice plays at #1 and #2 and it is her move at both. ``/ofc hand`` asked in #2's
+    channel answers with her board at #2 (it showed #1's, the first table where it was her
+    move, whatever channel she asked in); asked in #1's, with #1's."""
+    fake = FakeDiscord(TOKEN, channels=(CHANNEL_ID, OTHER))
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            await seat_at_two_tables(w)
+            for user in (ALICE, BOB):
+                await w.slash(user, "ready")
+            for user in (ALICE, CAROL):
+                await w.slash(user, "ready", channel_id=OTHER)
+            one, two = table_in(w, CHANNEL_ID), table_in(w, OTHER)
+            for t, other in ((one, BOB), (two, CAROL)):
+                assert t.hand is not None
+                if t.seats[t.hand.to_act[0]].user_id != str(ALICE.id):
+                    await play_street_at(w, t, other)
+                assert t.hand is not None
+                assert t.seats[t.hand.to_act[0]].user_id == str(ALICE.id)
+            for channel, t in ((OTHER, two), (CHANNEL_ID, one)):
+                reply = await w.slash(ALICE, "hand", channel_id=channel)
+                assert reply["flags"] & EPHEMERAL and reply["attachments"], reply
+                assert f"table #{t.id} " in reply["content"], reply["content"]
     finally:
         await fake.stop()
