@@ -240,6 +240,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
     },
+    "reply.topup_requeued": {
+        "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
+        "ru": "Докупка изменена: {amount} {label} вместо {before}; она пройдёт после этой раздачи.",
+    },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",

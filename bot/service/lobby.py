@@ -217,13 +217,17 @@ async def _queue_top_up(
     rt: Runtime, t: LiveTable, seat: SeatState, value: int, lang: str, request: str | None
 ) -> Reply:
     """Queue a top-up of ``value`` kush asked for during the player's hand (R8.2): nothing
-    moves until the hand ends; refused now if the balance cannot cover it."""
+    moves until the hand ends; refused now if the balance cannot cover it. A second one asked
+    for during the same hand replaces the first (and says so)."""
     have = await _balance(rt, seat.player_id)
     if have < value:
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
+    before = seat.top_up
     async with rt.transition(t):
         seat.top_up = value
         t.remember(request)
+    if before:  # the new amount replaces the one asked before (they do not add up)
+        return Reply(tr(lang, "reply.topup_requeued", before=before, amount=value, label=t.label))
     return Reply(tr(lang, "reply.topup_queued", amount=value, label=t.label))
 
 

@@ -73,8 +73,8 @@ async def test_r8_2_a_top_up_during_a_hand_is_added_when_it_ends(env) -> None:  
     assert not reply.alert and reply.text == tr("en", "reply.topup_queued", amount=50, label="kush")
     reply = await service.top_up(GROUP, ALICE, "50", request="tg:-100:1")
     assert reply.text == tr("en", "reply.request_done")
-    reply = await service.top_up(GROUP, ALICE, "70", request="tg:-100:2")
-    assert reply.text == tr("en", "reply.topup_queued", amount=70, label="kush")
+    reply = await service.top_up(GROUP, ALICE, "70", request="tg:-100:2")  # says it replaces
+    assert reply.text == tr("en", "reply.topup_requeued", before=50, amount=70, label="kush")
     assert (alice.stack, alice.top_up) == (200, 70)
     assert await player_balance(store, ALICE) == 800  # nothing moved yet
     assert LiveTable.from_json(t.to_json(), 0.0).seats[0].top_up == 70  # survives a restart
