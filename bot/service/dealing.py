@@ -29,6 +29,7 @@ __all__ = [
     "busted",
     "close_now",
     "close_with",
+    "closed_notice",
     "deal",
     "end_game",
     "leaves_after_hand",
@@ -303,6 +304,14 @@ def end_game(t: LiveTable, tx: Tx) -> None:
     settle_apart(t, tx, "game_end", {"chinese": game.to_json()}, deltas, order)
     t.chinese = None
     t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
+
+
+def closed_notice(t: LiveTable) -> str:
+    """What the table message says when admins close the table: a tournament is cancelled,
+    every buy-in back (R8.7); any other table is closed (R8.2a)."""
+    if t.tournament is not None:
+        return tr(t.lang, "tour.cancelled", table=t.id)
+    return tr(t.lang, "reply.table_closed", table=t.id)
 
 
 def close_now(t: LiveTable, tx: Tx, notice: str) -> None:

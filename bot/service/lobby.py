@@ -14,6 +14,7 @@ from bot.service.chinese import continue_reveal
 from bot.service.dealing import (
     TOP_UP_SECONDS,
     close_now,
+    closed_notice,
     end_game,
     leaves_after_hand,
     maybe_start,
@@ -427,7 +428,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
     progress (the close is then committed with that hand's settlement). A Chinese Poker game
     under way is settled (R7.6), the round's points too (R8.3), a tournament refunds every
     buy-in, every stack goes back to its balance; then the chat may open a new table."""
-    notice = tr(t.lang, "reply.table_closed", table=t.id)
+    notice = closed_notice(t)
     if t.hand is not None or t.reveal is not None:
         async with rt.transition(t) as tx:
             t.closing = True

@@ -15,6 +15,7 @@ from bot.service.dealing import (
     TOP_UP_SECONDS,
     available,
     close_now,
+    closed_notice,
     maybe_start,
     settle_pairs,
     stand_up,
@@ -170,7 +171,7 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
-        close_now(t, tx, tr(t.lang, "reply.table_closed", table=t.id))
+        close_now(t, tx, closed_notice(t))
         return
     if t.tournament is not None and abandoned(t, result):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))

@@ -207,9 +207,11 @@ def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     """Close a tournament table that will not finish (an admin closes it, or nobody plays):
     every buy-in goes back (``refund`` rows) and the table closes; the table message says
-    ``notice`` and that the buy-ins are back."""
+    ``notice`` and that the buy-ins are back (once: ``notice`` may be that already,
+    :func:`~bot.service.dealing.closed_notice`)."""
     tour = t.tournament
     assert tour is not None
     for pid in tour.players:
         tx.moves.append(CashOut(pid, LedgerKind.REFUND))
-    close_with(t, tx, notice + "\n" + tr(t.lang, "tour.cancelled", table=t.id))
+    cancelled = tr(t.lang, "tour.cancelled", table=t.id)
+    close_with(t, tx, notice if notice == cancelled else f"{notice}\n{cancelled}")
