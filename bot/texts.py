@@ -388,8 +388,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
     },
     "stats.fantasyland": {
-        "en": "Fantasyland: entered {entered} · stayed {stayed} (played {played})",
-        "ru": "Фантазия: попадание {entered} · удержание {stayed} (сыграно {played})",
+        "en": "Fantasyland: entered {entered} · stayed {stayed} of {played:hand|hands} there",
+        "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played:раздачи|раздач|раздач} в ней",
+    },
+    "stats.fantasyland_entry": {
+        "en": "Fantasyland: entered {entered}",
+        "ru": "Фантазия: попадание {entered}",
     },
     "stats.best": {
         "en": "Scoops: {scoops} · biggest win: {best}",

@@ -84,7 +84,9 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
         tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
            royalties=_avg(s.royalties, s.boards if group else s.hands, lang).lstrip("+")),
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
-           stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played),
+           stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
+        if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
+        else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances)),
     ]  # fmt: skip
     return lines
 

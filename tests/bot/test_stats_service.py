@@ -5,6 +5,7 @@ A♥A♦K♥K♦Q♥ middle and Q♦Q♣9♠ top (25 + 7 royalties, Fantasyland,
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -16,7 +17,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from game.board import Box
 from game.cards import Card, parse_cards
-from storage.api import BuyIn, Settlement
+from storage.api import BuyIn, HandStats, Settlement
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 from tests.game.helpers import stacked_deck
@@ -102,7 +103,7 @@ def winner_stats(name: str) -> list[str]:
         f"📊 {name} · all time",
         "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
         "Fouls: 0% (0 of 1) · royalties/hand 32.0",
-        "Fantasyland: entered 100% · stayed — (played 0)",
+        "Fantasyland: entered 100%",
         "Scoops: 1 · biggest win: +38 kush",
         "Net: +38 kush",
     ]
@@ -124,7 +125,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         f"📊 {loser.name} · last 30 days",
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
         "Fouls: 100% (1 of 1) · royalties/hand 0.0",
-        "Fantasyland: entered 0% · stayed — (played 0)",
+        "Fantasyland: entered 0%",
         "Scoops: 0 · biggest win: —",
         "Net: -38 kush",
     ]
@@ -138,7 +139,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "📊 Friends · all time",
         "Hands: 1 · players: 2",
         "Fouls: 50% (1 of 2) · royalties/hand 16.0",
-        "Fantasyland: entered 50% · stayed — (played 0)",
+        "Fantasyland: entered 50%",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         "Kush won in all: 38 kush",
     ]  # Carol played nothing: no block of her own
@@ -279,3 +280,21 @@ async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no
     assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (
         "Hands: 1 · points/hand +38.0 · kush/hand +0.0"
     )
+
+
+def test_r6_4_the_stay_figure_shows_only_with_fantasyland_hands_played() -> None:
+    """The Fantasyland line gives the stay rate (R6.4) over the hands played there, in words
+    that agree with the number; with none played it gives the entry rate alone (it said
+    "stayed — (played 0)")."""
+    from bot.service.stats import _stats_lines
+
+    played = HandStats(hands=10, players=1, boards=10, fl_chances=10, fl_entered=2,
+                       fl_played=2, fl_stayed=1)  # fmt: skip
+    ru = _stats_lines(played, "ru", "kush", group=False)[-1]
+    assert ru == "Фантазия: попадание 20% · удержание 50% из 2 раздач в ней"
+    en = _stats_lines(dataclasses.replace(played, fl_played=1, fl_stayed=1), "en", "kush",
+                      group=False)[-1]  # fmt: skip
+    assert en == "Fantasyland: entered 20% · stayed 100% of 1 hand there"
+    none = _stats_lines(dataclasses.replace(played, fl_played=0, fl_stayed=0), "en", "kush",
+                        group=False)[-1]  # fmt: skip
+    assert none == "Fantasyland: entered 20%"
