@@ -16,6 +16,7 @@ from game.policy import claims
 __all__ = [
     "CLAIM_SECONDS",
     "claim_press",
+    "claimant_continues",
     "continue_reveal",
     "reveal_step",
     "start_reveal",
@@ -147,9 +148,18 @@ async def claim_press(
             t.reveal["claim"] = None
             close_chinese_hand(rt, t, tx)
             return Reply(tr(lang, "reply.claimed"))
-        offer = t.reveal["claim"]
-        if seat.seat not in offer["continued"]:
-            offer["continued"].append(seat.seat)
-        if set(offer["continued"]) >= set(offer["seats"]):
-            continue_reveal(rt, t, tx)
+        claimant_continues(rt, t, tx, seat.seat)
     return Reply(tr(lang, "reply.continued"))
+
+
+def claimant_continues(rt: Runtime, t: LiveTable, tx: Tx, seat_no: int) -> None:
+    """A player offered the claim continues (R7.5: Continue pressed, or they left: the game
+    ends after this hand anyway, R7.6); once every one has, the reveal goes on. A seat not
+    offered the claim (or no offer open) changes nothing."""
+    offer = t.reveal.get("claim") if t.reveal is not None else None
+    if not offer or seat_no not in offer["seats"]:
+        return
+    if seat_no not in offer["continued"]:
+        offer["continued"].append(seat_no)
+    if set(offer["continued"]) >= set(offer["seats"]):
+        continue_reveal(rt, t, tx)

@@ -10,7 +10,7 @@ from typing import Literal
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
-from bot.service.chinese import continue_reveal
+from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
     TOP_UP_SECONDS,
     close_now,
@@ -340,12 +340,7 @@ def _leave_reveal(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> None:
     """``seat`` leaves during a Chinese Poker reveal, once it is over (R7.4); a claim it was
     offered counts as continued (R7.5): the reveal waited out the claim time for it."""
     seat.leaving = True
-    offer = t.reveal.get("claim") if t.reveal is not None else None
-    if offer and seat.seat in offer["seats"]:
-        if seat.seat not in offer["continued"]:
-            offer["continued"].append(seat.seat)
-        if set(offer["continued"]) >= set(offer["seats"]):
-            continue_reveal(rt, t, tx)
+    claimant_continues(rt, t, tx, seat.seat)
 
 
 async def _leave_tournament(
