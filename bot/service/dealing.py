@@ -26,7 +26,6 @@ __all__ = [
     "TOP_UP_SECONDS",
     "apply_pending",
     "available",
-    "busted",
     "close_now",
     "close_with",
     "closed_notice",
@@ -57,13 +56,8 @@ def available(t: LiveTable) -> list[int]:
     return sorted(
         s.seat
         for s in t.seats.values()
-        if s.ready and not s.sitting_out and not s.leaving and not busted(t, s)
+        if s.ready and not s.sitting_out and not s.leaving and not t.busted(s)
     )
-
-
-def busted(t: LiveTable, seat: SeatState) -> bool:
-    """A bought-in stack that cannot pay a single point (:meth:`LiveTable.busted`, R8.2)."""
-    return t.busted(seat)
 
 
 def apply_pending(t: LiveTable, tx: Tx) -> None:
@@ -139,7 +133,7 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     apply_pending(t, tx)
     assert t.match is not None
     t.next_hand_at = None
-    gone = [s for s in t.seats.values() if busted(t, s) and not s.sitting_out]
+    gone = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out]
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
     for seat in gone:  # offered a top-up after the last hand and did not take it (R8.2)

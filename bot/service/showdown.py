@@ -20,7 +20,6 @@ from bot.service.dealing import (
     settle_pairs,
     stand_up,
 )
-from bot.service.dealing import busted as is_busted
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
 from game.hand import HandResult
@@ -129,7 +128,7 @@ def close_hand(
             t.seats[t.owner(s)].timed_out = True
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
-    busted = [st.name for st in t.seats.values() if is_busted(t, st) and not st.leaving]
+    busted = [st.name for st in t.seats.values() if t.busted(st) and not st.leaving]
     # the picture reads the game's totals before a finished Chinese Poker game is cleared
     picture = pictures.showdown_picture(t, t.lang, deltas, notes, chips) if t.pictures else None
     if t.options.game is GameKind.CHINESE:
