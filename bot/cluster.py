@@ -84,7 +84,7 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urlsplit
 
@@ -1001,7 +1001,12 @@ class Router:
             except Exception as exc:  # a network error or a query already answered
                 log.info("router: could not answer a waiting press: %s", exc)
 
-        task = asyncio.create_task(answer())
+        self._spawn(answer())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task the router keeps until it is done (:meth:`stop` waits for
+        them)."""
+        task = asyncio.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
@@ -1019,9 +1024,7 @@ class Router:
                 continue
             lock, pending = self._order.get(key) or (asyncio.Lock(), 0)
             self._order[key] = (lock, pending + 1)  # dropped once its last update is through
-            task = asyncio.create_task(self._forward_in_order(lock, key, data, body, settled))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._spawn(self._forward_in_order(lock, key, data, body, settled))
             new = _upgraded_to(data)
             if new is not None:  # the new chat's updates wait until its table has moved
                 self._after[new] = settled
