@@ -7,6 +7,7 @@ missing Russian text to the English one. Keys are stable names; the core's error
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from typing import Any
@@ -1019,6 +1020,7 @@ def kush_word(label: str, lang: str | None, n: object = None) -> str:
     return label
 
 
+@functools.cache  # (a pure function of one of the finitely many templates)
 def _agree_kush(template: str) -> str:
     """A Russian template for the default kush label: ``{n} {label}`` → the number with the
     agreeing form, ``{n} {label:gen}`` → the genitive (до 5 кушей), a lone ``{label}`` →
