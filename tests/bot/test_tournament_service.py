@@ -167,6 +167,17 @@ async def test_r8_7_a_timeout_never_sits_out_and_leaving_knocks_out(env) -> None
     assert await check_store(store) == []
 
 
+async def restarted(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
+    """The bot back after a stop: a new service on the same ``store``, started."""
+    service = TableService(
+        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.start()
+    return service, presenter
+
+
 async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
     service, presenter, store, clock = new_service(next_hand_delay=0)
     await configure(service, tournament_chips="40", level_minutes="0.5")
@@ -180,12 +191,7 @@ async def test_r8_7_a_restart_in_the_middle_continues_the_tournament() -> None:
         await press_auto_and_confirm(service, presenter, actor)
     state = t.tournament.to_json()
     await service.stop()
-    service2 = TableService(
-        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
-    )
-    presenter2 = FakePresenter()
-    service2.register(presenter2)
-    await service2.start()
+    service2, presenter2 = await restarted(store, clock)
     t2 = service2.table_in(GROUP)
     assert t2 is not None and t2.tournament is not None
     assert t2.tournament.to_json() == state
@@ -211,12 +217,7 @@ async def test_r8_7_the_levels_do_not_rise_while_the_bot_is_down() -> None:
     clock.now += 60
     await service.stop()
     clock.now += 3600
-    service2 = TableService(
-        store, clock=clock, rng=random.Random(6), next_hand_delay=0, timers=False
-    )
-    presenter2 = FakePresenter()
-    service2.register(presenter2)
-    await service2.start()
+    service2, presenter2 = await restarted(store, clock)
     t2 = service2.table_in(GROUP)
     assert t2 is not None and t2.tournament is not None and t2.hand is not None
     assert t2.tournament.level_at(clock.now) == 1
