@@ -5,6 +5,7 @@ is registered with its secret token and a request without that token is refused.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 from pathlib import Path
 
@@ -25,6 +26,24 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def listening(port: int, timeout: float = 20.0) -> None:
+    """Wait until 127.0.0.1:``port`` accepts connections: python-telegram-bot registers the
+    webhook (``setWebhook``) before its server listens, so the fake sees the webhook first."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            if loop.time() > deadline:
+                raise
+            await asyncio.sleep(0.05)
+        else:
+            writer.close()
+            await writer.wait_closed()
+            return
 
 
 def _group_update(update_id: int, text: str, user: FakeUser) -> dict[str, object]:
@@ -64,6 +83,7 @@ async def test_webhook_mode_registers_the_secret_and_refuses_requests_without_it
         await fake.wait_for(lambda: fake.webhook, timeout=20)
         assert fake.webhook == (url, SECRET)  # setWebhook carried the secret token
         assert not fake.calls_of("getUpdates")  # no polling in webhook mode
+        await listening(port)
         async with aiohttp.ClientSession() as http:
             for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong"}):
                 async with http.post(
@@ -88,6 +108,9 @@ async def test_webhook_mode_registers_the_secret_and_refuses_requests_without_it
         await asyncio.wait_for(task, 30)
     finally:
         stop.set()
+        if not task.done():  # a failed assertion above: the bot still stops before the fake
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, 30)
         await fake.stop()
 
 
