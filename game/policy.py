@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 
 from game.board import Board, Box
 from game.cards import DECK, Card
-from game.options import RuleOptions
+from game.options import GameKind, RuleOptions
 from game.strategy import complete_street
 
 if TYPE_CHECKING:  # a type only: policies never reach a Hand
@@ -44,6 +44,9 @@ if TYPE_CHECKING:  # a type only: policies never reach a Hand
 
 __all__ = [
     "NORMAL_PLAYOUTS",
+    "STRONG_ADP",
+    "STRONG_ADP_FL",
+    "STRONG_ADP_FOUL",
     "STRONG_FANTASYLAND_VALUE",
     "STRONG_KEEP_OPEN",
     "STRONG_PLAYOUTS",
@@ -73,6 +76,23 @@ STRONG_FANTASYLAND_VALUE = 26.0
 #: ``game.strategy._REACH_MADE``): the value of chances the play-outs' heuristics rarely
 #: finish.
 STRONG_KEEP_OPEN = 5.0
+#: 1: ``STRONG`` places Pineapple streets 1–4 by the value fitted by backward induction
+#: (:mod:`game.adp`, ``game/adp_model.json``) instead of its play-outs; 0 (the default): off,
+#: as it has not met issue 13's goals (see README's Benchmarks).
+STRONG_ADP = 0
+#: The knobs of :mod:`game.adp`'s objective with ``STRONG_ADP``: points of a board that earns
+#: Fantasyland (R6.1, F) and the cost of a foul (R2.3, C), beside its royalties (R5.6).
+STRONG_ADP_FL = 30.0
+STRONG_ADP_FOUL = 25.0
+#: With ``STRONG_ADP``: last streets drawn to value street 4's afterstates exactly (0: the
+#: fitted V_11), and the best afterstates (``_EXPAND``) of streets 1–3 compared again by one
+#: more street of expectimax over ``_NEXT`` drawn streets (0: off).
+STRONG_ADP_TAIL = 80
+STRONG_ADP_EXPAND = 0
+STRONG_ADP_NEXT = 12
+#: With ``STRONG_ADP``: > 0 compares only the play-outs' candidates (this many), 0 every
+#: legal placement.
+STRONG_ADP_WIDTH = 0
 
 
 class Level(Enum):
@@ -149,6 +169,26 @@ def decide(
         return play(k, 0, rng=rng)
     if level is Level.NORMAL:
         return play(k, NORMAL_PLAYOUTS, exact_tail=True, rng=rng)
+    if STRONG_ADP and k.cards and not k.fantasyland_cards and k.options.game is GameKind.PINEAPPLE:
+        from game import adp  # the model file is read on first use
+
+        if adp.MODEL is not None:
+            moves = adp.choose(
+                adp.MODEL,
+                k.board,
+                k.cards,
+                k.discards_needed,
+                k.dead,
+                k.options,
+                STRONG_ADP_FL,
+                STRONG_ADP_FOUL,
+                tail_draws=STRONG_ADP_TAIL,
+                expand=STRONG_ADP_EXPAND,
+                next_streets=STRONG_ADP_NEXT,
+                width=STRONG_ADP_WIDTH,
+            )
+            if moves is not None:
+                return moves
     return play(
         k,
         STRONG_PLAYOUTS,

@@ -384,18 +384,7 @@ def _lookahead(
     chase: bool = False,
     keep_open: float = 0.0,
 ) -> list[tuple[Card, Box | None]]:
-    greedy = _greedy(board, cards, len(cards) - discards)
-    ranked = sorted(
-        _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
-    )
-    first = [greedy]
-    if chase:
-        hunt = _greedy(board, cards, len(cards) - discards, True)
-        if hunt != greedy:
-            first.append(hunt)
-    if chase:
-        first.extend(_top_candidates(board, [p for p in ranked if p not in first]))
-    candidates = [*first, *[c for c in ranked if c not in first][: width - len(first)]]
+    candidates = candidate_placements(board, cards, discards, width, chase)
     known = set(board.cards()) | set(cards) | set(dead)
     unknown = [c for c in DECK if c not in known]
     if seed is None:
@@ -438,6 +427,27 @@ def _lookahead(
             best = (total, placement)
     assert best is not None
     return best[1]
+
+
+def candidate_placements(
+    board: Board, cards: Sequence[Card], discards: int, width: int, chase: bool
+) -> list[list[tuple[Card, Box | None]]]:
+    """The placements the play-outs compare (:func:`complete_street` with ``lookahead``): the
+    greedy one, with ``chase`` the chasing heuristic's and the Fantasyland lines
+    (:func:`_top_candidates`), then the best by the static score, ``width`` in all (or more
+    when the first ones already exceed it)."""
+    greedy = _greedy(board, cards, len(cards) - discards)
+    ranked = sorted(
+        _candidates(board, cards, discards), key=lambda p: _static_value(board, p), reverse=True
+    )
+    first = [greedy]
+    if chase:
+        hunt = _greedy(board, cards, len(cards) - discards, True)
+        if hunt != greedy:
+            first.append(hunt)
+    if chase:
+        first.extend(_top_candidates(board, [p for p in ranked if p not in first]))
+    return [*first, *[c for c in ranked if c not in first][: width - len(first)]]
 
 
 def _playouts(

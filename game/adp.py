@@ -1,0 +1,561 @@
+"""A value of partial Pineapple boards fitted by backward induction (issue 13): fitted value
+iteration over the streets, so that the value approximates playing on *optimally* (for this
+model's objective), not the value of the ``strong`` player's own heuristic play.
+
+The objective of a finished 13-card board is
+
+    royalties (R5.6) + 0.35 × (sum of the three boxes' hand categories)
+    + F if it earns Fantasyland (R6.1) − C if it is fouled (R2.3, a fouled board has no
+    royalties),
+
+``F`` and ``C`` being knobs that choose a point on the Fantasyland/foul frontier. For a board
+of ``n`` = 11, 9, 7 or 5 cards (after Pineapple streets 4, 3, 2, 1) and the cards the seat
+knows to be out of the deck, :class:`AdpModel` estimates three components of the best
+continuation: P(Fantasyland), P(foul) and the expected royalties (with the box-strength term),
+each a small multi-layer perceptron (one hidden layer) over :func:`features` and the knobs
+(``F``/50, ``C``/50), so that one model covers the frontier; the value is
+``royalty + F × P(Fantasyland) − C × P(foul)``.
+
+The weights live in ``game/adp_model.json``, written by ``tools/adp_fit.py`` (numpy, offline):
+V_11's targets are the expectation over sampled last streets of the best finish (exact search
+over keeps and slots), V_9's the mean over sampled next streets of the best afterstate by the
+fitted V_11, and so on down to V_5. This module is pure Python: it only reads that file, once,
+at import (:data:`MODEL`, ``None`` without it), and :func:`choose` places a street by the
+model (the policy's switch, ``game.policy.STRONG_ADP``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from itertools import combinations, permutations, product
+from pathlib import Path
+from typing import Final
+
+from game.board import BOXES, Board, Box, fantasyland_cards, royalty
+from game.cards import DECK, Card
+from game.evaluator import rank3, rank5
+from game.options import RuleOptions
+
+__all__ = [
+    "FEATURES",
+    "MODEL",
+    "AdpModel",
+    "afterstates",
+    "choose",
+    "features",
+    "finish_outcome",
+    "last_street_target",
+    "next_street_target",
+    "rank_counts",
+]
+
+#: The names of :func:`features`' numbers, in order (the model file's schema).
+FEATURES: Final[tuple[str, ...]] = (
+    "t_n",
+    "t_qq",
+    "t_qq_rank",
+    "t_lowpair",
+    "t_lone",
+    "t_lone_rank",
+    "t_lone_outs",
+    "t_lone_two_free",
+    "t_high",
+    "t_full_nofl",
+    "m_n",
+    "m_pair",
+    "m_two_pair",
+    "m_trips",
+    "m_rank",
+    "m_flush",
+    "m_straight",
+    "m_beats_qq",
+    "b_n",
+    "b_pair",
+    "b_two_pair",
+    "b_trips",
+    "b_rank",
+    "b_flush",
+    "b_straight",
+    "top_over_mid",
+    "top_over_mid_free",
+    "mid_over_bot",
+    "mid_over_bot_free",
+    "m_high",
+    "b_high",
+    "qq_mid_outs",
+    "lone_mid_outs",
+    "bot_outs",
+    "cat_margin_mb",
+    "cat_margin_tm",
+    "t_lone_live",
+    "m_flush_outs",
+    "b_flush_outs",
+    "t_pair_outs",
+    "t_low_rank",
+    "unseen",
+    "mid_beat_outs",
+    "bot_beat_outs",
+    "mid_beat_margin",
+    "bot_beat_margin",
+)
+
+_QQ_TOP = 1 << 20 | 12 << 16  # the weakest top that enters Fantasyland (R6.1)
+_ABOVE_QQ = 1 << 20 | 12 << 16 | 15 << 12  # a middle above any QQ top
+#: Weight of the hand categories (pair 1 … straight flush 8) in the objective: a small term
+#: for winning the boxes (R5.1) besides the royalties.
+STRENGTH_WEIGHT: Final = 0.35
+
+
+def _made(ranks: Sequence[int]) -> int:
+    """Packed strength (``game.evaluator``'s order) of the pairs, trips and quads of a partial
+    box (no draws)."""
+    counts: dict[int, int] = {}
+    for r in ranks:
+        counts[r] = counts.get(r, 0) + 1
+    groups = sorted(((k, r) for r, k in counts.items() if k >= 2), reverse=True)
+    if not groups:
+        return 0
+    k, r = groups[0]
+    if k == 4:
+        return 7 << 20 | r << 16
+    if k == 3:
+        return (6 << 20 | r << 16 | groups[1][1] << 12) if len(groups) > 1 else 3 << 20 | r << 16
+    if len(groups) > 1:
+        return 2 << 20 | r << 16 | groups[1][1] << 12
+    return 1 << 20 | r << 16
+
+
+def _strength(cards: Sequence[Card], size: int) -> int:
+    if len(cards) == size:
+        codes = [c.code for c in cards]
+        return rank3(*codes) if size == 3 else rank5(*codes)
+    return _made([c.rank for c in cards])
+
+
+def _draws(cards: Sequence[Card]) -> tuple[float, float]:
+    """(flush draw, straight draw) of a 5-card box: its cards ÷ 5 if all share a suit; its
+    distinct ranks in one 5-rank window ÷ 5 if none is paired; 0 for fewer than 2 cards."""
+    n = len(cards)
+    if n < 2:
+        return 0.0, 0.0
+    flush = n / 5 if len({c.suit for c in cards}) == 1 else 0.0
+    ranks = {c.rank for c in cards}
+    straight = 0.0
+    if len(ranks) == n:
+        low = {1 if r == 14 else r for r in ranks} | ranks
+        best = max(sum(1 for r in low if lo <= r < lo + 5) for lo in range(1, 11))
+        straight = best / 5 if best == n else 0.0
+    return flush, straight
+
+
+def _beat_outs(lower: Sequence[Card], upper: int, seen: Mapping[int, int]) -> float:
+    """Cards left (÷ 10) that, joining a box that is not full and made no better than
+    ``upper``, lift its made hand above ``upper`` (pairs, trips: no draws)."""
+    ranks = [c.rank for c in lower]
+    return sum(4 - seen[r] for r in range(2, 15) if _made([*ranks, r]) > upper) / 10
+
+
+def _margin(lower: int, upper: int) -> float:
+    """How far a box's made hand is above (> 0) or below the one over it: categories, then
+    ranks within one (÷ 14)."""
+    cat = (lower >> 20) - (upper >> 20)
+    if cat:
+        return float(cat)
+    return (((lower >> 16) & 15) - ((upper >> 16) & 15)) / 14
+
+
+def rank_counts(cards: Iterable[Card]) -> dict[int, int]:
+    """How many of ``cards`` there are of each rank (2 … 14, every rank a key)."""
+    counts = dict.fromkeys(range(2, 15), 0)
+    for c in cards:
+        counts[c.rank] += 1
+    return counts
+
+
+def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
+    """The numbers :class:`AdpModel` reads off a partial board, named by :data:`FEATURES`.
+
+    Only the seat's own board and the cards it knows are out (``dead``: its discards and the
+    opponents' open cards, none of them on ``board``; R3.3) are read: the outs features count
+    the cards of a rank or suit left among the 52 less the board's and ``dead``.
+    """
+    top, mid, bot = board.top, board.middle, board.bottom
+    ts, ms, bs = _strength(top, 3), _strength(mid, 5), _strength(bot, 5)
+    t_ranks = [c.rank for c in top]
+    t_cat = ts >> 20
+    t_rank = (ts >> 16) & 15
+    qq = 1.0 if ts >= _QQ_TOP and t_cat in (1, 3) else 0.0
+    lowpair = 1.0 if t_cat and not qq else 0.0
+    high = max(t_ranks, default=0)
+    lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
+    seen = rank_counts(dead)
+    suits_seen: dict[object, int] = {}
+    for c in dead:
+        suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1
+    for c in board.cards():
+        seen[c.rank] += 1
+        suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1
+    m_cat, b_cat = ms >> 20, bs >> 20
+    m_flush, m_straight = _draws(mid)
+    b_flush, b_straight = _draws(bot)
+    tom = 1.0 if ts > ms else 0.0
+    mob = 1.0 if ms > bs else 0.0
+    qq_outs = 0.0
+    if qq and ms <= ts and len(mid) < 5:
+        qq_outs = sum(4 - seen[r] for r in {c.rank for c in mid} if r > t_rank or m_cat) / 10
+    lone_outs = 0.0
+    if lone and ms <= _ABOVE_QQ and len(mid) < 5:
+        lone_outs = sum(4 - seen[r] for r in {c.rank for c in mid} if r > high or m_cat) / 10
+    bot_outs = 0.0
+    if bot and len(bot) < 5 and bs <= ms:
+        bot_outs = sum(4 - seen[r] for r in {c.rank for c in bot}) / 10
+    m_fo = (13 - suits_seen.get(mid[0].suit, 0)) / 13 if m_flush and len(mid) < 5 else 0.0
+    b_fo = (13 - suits_seen.get(bot[0].suit, 0)) / 13 if b_flush and len(bot) < 5 else 0.0
+    t_pair_outs = 0.0
+    if len(top) < 3 and not t_cat:
+        t_pair_outs = sum(4 - seen[r] for r in set(t_ranks)) / 6
+    unseen = 52 - board.count - len(dead)
+    mid_beat = _beat_outs(mid, ts, seen) if top and len(mid) < 5 and ms <= ts else 0.0
+    bot_beat = _beat_outs(bot, ms, seen) if mid and len(bot) < 5 and bs <= ms else 0.0
+    return [
+        len(top) / 3,
+        qq,
+        (t_rank - 12 if t_cat == 1 else 3) * qq,
+        lowpair,
+        lone,
+        (high - 12) * lone,
+        (4 - seen[high]) / 3 if lone else 0.0,
+        lone if len(top) == 1 else 0.0,
+        0.0 if t_cat else high / 14,
+        1.0 if len(top) == 3 and not qq else 0.0,
+        len(mid) / 5,
+        1.0 if m_cat == 1 else 0.0,
+        1.0 if m_cat == 2 else 0.0,
+        1.0 if m_cat >= 3 else 0.0,
+        ((ms >> 16) & 15) / 14 if m_cat else 0.0,
+        m_flush,
+        m_straight,
+        1.0 if ms > _ABOVE_QQ else 0.0,
+        len(bot) / 5,
+        1.0 if b_cat == 1 else 0.0,
+        1.0 if b_cat == 2 else 0.0,
+        1.0 if b_cat >= 3 else 0.0,
+        ((bs >> 16) & 15) / 14 if b_cat else 0.0,
+        b_flush,
+        b_straight,
+        tom,
+        tom * len(mid) / 5,
+        mob,
+        mob * len(bot) / 5,
+        sum(1 for c in mid if c.rank >= 12) / 5,
+        sum(1 for c in bot if c.rank >= 12) / 5,
+        qq_outs,
+        lone_outs,
+        bot_outs,
+        (b_cat - m_cat) / 3 if bot and mid else 0.0,
+        (m_cat - t_cat) / 3 if top and mid else 0.0,
+        (4 - seen[high]) / 3 if lone else 0.0,
+        m_fo,
+        b_fo,
+        t_pair_outs,
+        (t_rank / 14 if lowpair else 0.0),
+        unseen / 40,
+        mid_beat,
+        bot_beat,
+        _margin(ms, ts) if top and mid else 0.0,
+        _margin(bs, ms) if mid and bot else 0.0,
+    ]
+
+
+def finish_outcome(board: Board, options: RuleOptions) -> tuple[float, float, float]:
+    """(Fantasyland earned 0/1 (R6.1), fouled 0/1 (R2.3), royalties (R5.6) plus
+    :data:`STRENGTH_WEIGHT` × the categories) of a complete board."""
+    t, m, b = board.top, board.middle, board.bottom
+    st = rank3(t[0].code, t[1].code, t[2].code)
+    sm = rank5(m[0].code, m[1].code, m[2].code, m[3].code, m[4].code)
+    sb = rank5(b[0].code, b[1].code, b[2].code, b[3].code, b[4].code)
+    if st > sm or sm > sb:
+        return 0.0, 1.0, 0.0
+    roy = royalty(Box.TOP, st) + royalty(Box.MIDDLE, sm) + royalty(Box.BOTTOM, sb)
+    fl = 1.0 if fantasyland_cards(st, sm, sb, options, False) else 0.0
+    return fl, 0.0, roy + STRENGTH_WEIGHT * ((st >> 20) + (sm >> 20) + (sb >> 20))
+
+
+def afterstates(
+    board: Board, cards: Sequence[Card], discards: int
+) -> list[tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]]:
+    """Every distinct legal way to place a street: ``(placement, board after it, the cards
+    discarded)``, placement as ``(card, box or None)`` per card of ``cards`` (R3.2)."""
+    out: list[tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]] = []
+    free = [board.free(b) for b in BOXES]
+    seen: set[tuple[tuple[Card, ...], ...]] = set()
+    for thrown in combinations(range(len(cards)), discards):
+        kept = [i for i in range(len(cards)) if i not in thrown]
+        for boxes in product(range(3), repeat=len(kept)):
+            if any(boxes.count(k) > free[k] for k in range(3)):
+                continue
+            rows: list[list[Card]] = [list(board.top), list(board.middle), list(board.bottom)]
+            where: dict[int, Box | None] = {i: None for i in thrown}
+            for i, bi in zip(kept, boxes, strict=True):
+                where[i] = BOXES[bi]
+                rows[bi].append(cards[i])
+            key = tuple(tuple(sorted(r, key=lambda c: c.index)) for r in rows)
+            if key in seen:
+                continue
+            seen.add(key)
+            after = Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
+            out.append(
+                (
+                    [(cards[i], where[i]) for i in range(len(cards))],
+                    after,
+                    tuple(cards[i] for i in thrown),
+                )
+            )
+    return out
+
+
+def best_finish(
+    board: Board, cards: Sequence[Card], keep: int, options: RuleOptions, fl: float, foul: float
+) -> tuple[float, tuple[float, float, float], list[tuple[Card, Box | None]]]:
+    """The best way to finish ``board`` with ``keep`` of ``cards`` (the last street, searched
+    exhaustively): (objective, its :func:`finish_outcome`, the placement); ties go to the
+    first in a fixed order, so it is deterministic."""
+    slots = [b for b in BOXES for _ in range(board.free(b))]
+    best_v = -1e18
+    best_o = (0.0, 1.0, 0.0)
+    best_p: list[tuple[Card, Box | None]] = []
+    for kept in combinations(cards, keep):
+        for order in dict.fromkeys(permutations(slots)):
+            cur = board
+            for c, b in zip(kept, order, strict=True):
+                cur = cur.with_card(b, c)
+            o = finish_outcome(cur, options)
+            v = o[2] + fl * o[0] - foul * o[1]
+            if v > best_v:
+                placed = dict(zip(kept, order, strict=True))
+                best_v, best_o, best_p = v, o, [(c, placed.get(c)) for c in cards]
+    return best_v, best_o, best_p
+
+
+Components = tuple[float, float, float]  # P(Fantasyland), P(foul), royalties
+
+
+def last_street_target(
+    board: Board, draws: Iterable[Sequence[Card]], options: RuleOptions, fl: float, foul: float
+) -> Components:
+    """V_11's target (the backward induction's first step): the mean over ``draws`` (the
+    last street's possible 3-card deals, all of them or a sample) of the
+    :func:`finish_outcome` of the best finish for the objective (:func:`best_finish`).
+    :raises ZeroDivisionError: for no draw."""
+    acc = [0.0, 0.0, 0.0]
+    n = 0
+    for cards in draws:
+        _, o, _ = best_finish(board, cards, 13 - board.count, options, fl, foul)
+        n += 1
+        for j in range(3):
+            acc[j] += o[j]
+    return acc[0] / n, acc[1] / n, acc[2] / n
+
+
+def next_street_target(
+    board: Board,
+    dead: Collection[Card],
+    streets: Iterable[tuple[Sequence[Card], Sequence[Card]]],
+    value: Callable[[Board, frozenset[Card]], Components],
+    fl: float,
+    foul: float,
+) -> Components:
+    """V_n's target from V_{n+2} (``value``): the mean over ``streets`` — each the next
+    street's three cards and the cards the opponents turn up meanwhile (they join the dead
+    cards) — of the components of the afterstate (keep two, discard one, R3.2) whose
+    ``royalties + F·P(FL) − C·P(foul)`` is highest. :raises ZeroDivisionError: for none."""
+    acc = [0.0, 0.0, 0.0]
+    n = 0
+    for cards, opp in streets:
+        known = frozenset(dead) | frozenset(opp)
+        best: tuple[float, Components] | None = None
+        for _p, after, thrown in afterstates(board, cards, 1):
+            o = value(after, known | frozenset(thrown))
+            v = o[2] + fl * o[0] - foul * o[1]
+            if best is None or v > best[0]:
+                best = (v, o)
+        assert best is not None
+        n += 1
+        for j in range(3):
+            acc[j] += best[1][j]
+    return acc[0] / n, acc[1] / n, acc[2] / n
+
+
+class _Net:
+    """One hidden layer (ReLU), three outputs (P(Fantasyland), P(foul) by a sigmoid, the
+    royalties linear), inputs standardised by the file's mean and scale."""
+
+    __slots__ = ("b1", "b2", "mean", "scale", "w1", "w2")
+
+    def __init__(self, data: Mapping[str, object]) -> None:
+        def vec(name: str) -> list[float]:
+            v = data[name]
+            assert isinstance(v, list)
+            return [float(x) for x in v]
+
+        def mat(name: str) -> list[list[float]]:
+            v = data[name]
+            assert isinstance(v, list)
+            return [[float(x) for x in row] for row in v]
+
+        self.mean, self.scale = vec("mean"), vec("scale")
+        self.w1, self.b1 = mat("w1"), vec("b1")  # hidden × inputs
+        self.w2, self.b2 = mat("w2"), vec("b2")  # 3 × hidden
+
+    def run(self, x: Sequence[float]) -> tuple[float, float, float]:
+        z = [(a - m) / s for a, m, s in zip(x, self.mean, self.scale, strict=True)]
+        h = []
+        for row, b in zip(self.w1, self.b1, strict=True):
+            v = b + sum(map(float.__mul__, row, z))
+            h.append(v if v > 0.0 else 0.0)
+        out = [b + sum(map(float.__mul__, row, h)) for row, b in zip(self.w2, self.b2, strict=True)]
+        return _sigmoid(out[0]), _sigmoid(out[1]), out[2]
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30.0:
+        return 0.0
+    if x > 30.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class AdpModel:
+    """The fitted values per board size (5, 7, 9, 11 cards).
+
+    :raises ValueError: (at construction) on a file whose features do not match
+        :data:`FEATURES`.
+    """
+
+    def __init__(self, data: Mapping[str, object]) -> None:
+        if data.get("features") != list(FEATURES):
+            raise ValueError("adp model: the features do not match game.adp.FEATURES")
+        nets = data.get("nets")
+        if not isinstance(nets, dict):
+            raise ValueError("adp model: no nets")
+        self.nets = {int(n): _Net(d) for n, d in nets.items()}
+
+    def covers(self, count: int) -> bool:
+        """Whether the model has a value for boards of ``count`` cards."""
+        return count in self.nets
+
+    def components(
+        self, board: Board, dead: Collection[Card], fl: float, foul: float
+    ) -> Components:
+        """(P(Fantasyland), P(foul), expected royalties) of playing ``board`` on optimally
+        for the objective with knobs ``fl`` (F) and ``foul`` (C); ``dead`` as for
+        :func:`features`. :raises KeyError: for a board size the model does not cover."""
+        return self.nets[board.count].run([*features(board, dead), fl / 50.0, foul / 50.0])
+
+    def value(self, board: Board, dead: Collection[Card], fl: float, foul: float) -> float:
+        """The objective's expectation: ``royalties + F × P(FL) − C × P(foul)``."""
+        p_fl, p_foul, roy = self.components(board, dead, fl, foul)
+        return roy + fl * p_fl - foul * p_foul
+
+
+def choose(
+    model: AdpModel,
+    board: Board,
+    cards: Sequence[Card],
+    discards: int,
+    dead: Collection[Card],
+    options: RuleOptions,
+    fl: float,
+    foul: float,
+    *,
+    tail_draws: int = 0,
+    expand: int = 0,
+    next_streets: int = 0,
+    width: int = 0,
+) -> list[tuple[Card, Box | None]] | None:
+    """Place a Pineapple street by the fitted value (R3.2): the last street exactly
+    (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
+
+    :param dead: what the seat knows is out (R3.3: its discards, the open cards; the board's
+        own cards are left out here); this street's discards join it.
+    :param tail_draws: > 0: on the street before the last, value each afterstate by
+        :func:`last_street_target` over this many last streets drawn from the unseen cards
+        (the same for every afterstate) instead of the fitted V_11.
+    :param expand: > 0 (with ``next_streets``): the ``expand`` best afterstates by the value
+        are compared again by one more street of expectimax: the mean over ``next_streets``
+        drawn next streets of the best fitted value after them.
+    :param width: > 0: compare only the candidates of the ``strong`` play-outs
+        (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
+        legal placement.
+    :returns: ``(card, box or None)`` per card; ``None`` when the model does not cover the
+        board size after this street. Deterministic: draws are seeded by the cards.
+    """
+    keep = len(cards) - discards
+    after_n = board.count + keep
+    if after_n == 13:
+        return best_finish(board, cards, keep, options, fl, foul)[2]
+    if not model.covers(after_n):
+        return None
+    on_board = set(board.cards())
+    known = frozenset(c for c in dead if c not in on_board and c not in cards)
+    if width:
+        from game.strategy import candidate_placements  # (strategy does not import adp)
+
+        options_ = []
+        for placement in candidate_placements(board, cards, discards, width, True):
+            after = board
+            for c, b in placement:
+                if b is not None:
+                    after = after.with_card(b, c)
+            options_.append((placement, after, tuple(c for c, b in placement if b is None)))
+    else:
+        options_ = afterstates(board, cards, discards)
+    seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
+    rng = random.Random(seed)
+    unknown = [c for c in DECK if c not in known and c not in on_board and c not in cards]
+    if tail_draws and after_n == 11:
+        draws = [rng.sample(unknown, 3) for _ in range(tail_draws)]
+        best_t: tuple[float, list[tuple[Card, Box | None]]] | None = None
+        for placement, after, thrown in options_:
+            live = [d for d in draws if not set(d) & set(thrown)]
+            o = last_street_target(after, live or draws, options, fl, foul)
+            v = o[2] + fl * o[0] - foul * o[1]
+            if best_t is None or v > best_t[0]:
+                best_t = (v, placement)
+        assert best_t is not None
+        return best_t[1]
+    scored = [
+        (model.value(after, known | frozenset(thrown), fl, foul), i)
+        for i, (_, after, thrown) in enumerate(options_)
+    ]
+    scored.sort(key=lambda t: (-t[0], t[1]))
+    if not (expand and next_streets and model.covers(after_n + 2)):
+        return options_[scored[0][1]][0]
+    streets = [rng.sample(unknown, 7) for _ in range(next_streets)]
+    best_e: tuple[float, list[tuple[Card, Box | None]]] | None = None
+    for _, i in scored[:expand]:
+        placement, after, thrown = options_[i]
+        here = known | frozenset(thrown)
+        nexts = [(s[:3], s[3:]) for s in streets if not set(s) & set(thrown)]
+        o = next_street_target(
+            after, here, nexts, lambda b, d: model.components(b, d, fl, foul), fl, foul
+        )
+        v = o[2] + fl * o[0] - foul * o[1]
+        if best_e is None or v > best_e[0]:
+            best_e = (v, placement)
+    assert best_e is not None
+    return best_e[1]
+
+
+def _load() -> AdpModel | None:
+    path = Path(__file__).with_name("adp_model.json")
+    if not path.exists():
+        return None
+    return AdpModel(json.loads(path.read_text()))
+
+
+#: The committed model (``None`` before one is fitted).
+MODEL: Final[AdpModel | None] = _load()

@@ -1,0 +1,227 @@
+"""The value fitted by backward induction (issue 13, :mod:`game.adp`): its features read only
+what the seat knows (R3.3), its inference is deterministic and pure Python, and its targets
+(R6.1 Fantasyland, R2.3 fouls, R5.6 royalties) are computed right on tiny cases."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Sequence
+from itertools import combinations, permutations
+
+import pytest
+
+import game.policy
+from game import adp
+from game.actions import Arrange
+from game.board import BOXES, Board, Box, assess_board
+from game.cards import DECK, Card, parse_cards, shuffled_deck
+from game.hand import Hand, HandSetup
+from game.options import RuleOptions
+from game.policy import Level, decide, knowledge
+
+PINEAPPLE = RuleOptions()
+F, C = 30.0, 20.0
+
+
+def _outcome(board: Board) -> tuple[float, float, float]:
+    """A finished board's (FL, foul, royalties + strength term), from ``assess_board``."""
+    a = assess_board(board, PINEAPPLE)
+    if a.fouled:
+        return 0.0, 1.0, 0.0
+    cats = sum(s >> 20 for s in a.strengths)
+    fl = 1.0 if a.fantasyland_cards else 0.0
+    return fl, 0.0, a.royalty_total + adp.STRENGTH_WEIGHT * cats
+
+
+def _objective(o: tuple[float, float, float]) -> float:
+    return o[2] + F * o[0] - C * o[1]
+
+
+def _finishes(board: Board, cards: Sequence[Card]) -> list[Board]:
+    """Every way to finish ``board`` with some of ``cards`` (brute force)."""
+    slots = [b for b in BOXES for _ in range(board.free(b))]
+    out = []
+    for kept in combinations(cards, len(slots)):
+        for order in permutations(slots):
+            cur = board
+            for c, b in zip(kept, order, strict=True):
+                cur = cur.with_card(b, c)
+            out.append(cur)
+    return out
+
+
+def _brute_last(board: Board, unseen: Collection[Card]) -> tuple[float, float, float]:
+    """E over every 3-card last street of the best finish's outcome, by brute force."""
+    outs = []
+    for draw in combinations(sorted(unseen, key=lambda c: c.index), 3):
+        outs.append(max((_outcome(b) for b in _finishes(board, draw)), key=_objective))
+    return tuple(sum(o[j] for o in outs) / len(outs) for j in range(3))  # type: ignore[return-value]
+
+
+def _dead_but(board: Board, keep: Collection[Card]) -> frozenset[Card]:
+    on = set(board.cards())
+    return frozenset(c for c in DECK if c not in on and c not in keep)
+
+
+def test_r6_1_r2_3_the_last_street_target_is_the_exact_expectation_on_a_tiny_deck() -> None:
+    # QQ on top, a middle that must beat it: the 4 unseen cards decide Fantasyland or a foul
+    board = Board(parse_cards("Qh Qd"), parse_cards("Kc Kd 5s 6s"), parse_cards("Ah Ad 9c 9d 2h"))
+    unseen = parse_cards("Ks 7h 3c Qs")
+    draws = list(combinations(unseen, 3))
+    got = adp.last_street_target(board, draws, PINEAPPLE, F, C)
+    want = _brute_last(board, unseen)
+    assert got == pytest.approx(want)
+    # every draw has a king or a queen: kings up keep FL, the queens' trips on top foul or not
+    assert got[0] > 0.5
+
+
+def test_r2_3_the_last_street_target_counts_an_unavoidable_foul() -> None:
+    # trips on top over a weak middle: every finish fouls, whatever comes
+    board = Board(parse_cards("Ah Ad"), parse_cards("2c 3d 4s 6s"), parse_cards("Kh Kd 9c 9d 2h"))
+    unseen = parse_cards("7h 8c Tc 5d")
+    got = adp.last_street_target(board, combinations(unseen, 3), PINEAPPLE, F, C)
+    assert got == pytest.approx((0.0, 1.0, 0.0))
+
+
+def test_r6_1_the_next_street_target_is_the_mean_of_the_best_afterstate() -> None:
+    # V_9 from an exact V_11 on a deck of 6 unseen cards: every next street, every placement,
+    # every last street, by brute force
+    board = Board(parse_cards("Qh 4c"), parse_cards("Kc Kd 5s"), parse_cards("Ah Ad 9c 9d"))
+    unseen = parse_cards("Qs Ks 7h 3c 8d Jc")
+    dead = _dead_but(board, unseen)
+
+    def exact(after: Board, known: frozenset[Card]) -> tuple[float, float, float]:
+        left = [c for c in unseen if c not in known and c not in set(after.cards())]
+        return _brute_last(after, left)
+
+    streets = [(list(s), ()) for s in combinations(unseen, 3)]
+    got = adp.next_street_target(board, dead, streets, exact, F, C)
+    want = [0.0, 0.0, 0.0]
+    for street, _ in streets:
+        best = None
+        for thrown in street:
+            kept = [c for c in street if c is not thrown]
+            for b1 in BOXES:
+                for b2 in BOXES:
+                    if board.free(b1) < 1 or board.free(b2) < 1 + (b1 is b2):
+                        continue
+                    after = board.with_card(b1, kept[0]).with_card(b2, kept[1])
+                    left = [c for c in unseen if c not in street]
+                    o = _brute_last(after, left)
+                    if best is None or _objective(o) > _objective(best):
+                        best = o
+        assert best is not None
+        want = [w + b / len(streets) for w, b in zip(want, best, strict=True)]
+    assert got == pytest.approx(tuple(want))
+
+
+def test_afterstates_are_every_legal_placement_once() -> None:
+    board = Board(parse_cards("Qh 4c"), parse_cards("Kc Kd 5s 6s"), parse_cards("Ah Ad 9c"))
+    cards = parse_cards("2c 3d 7h")
+    got = adp.afterstates(board, cards, 1)
+    # top 1 free, middle 1 free, bottom 2 free: per discard, kept pair to (t,m) (m,t) (t,b)
+    # (b,t) (m,b) (b,m) (b,b) = 7 ways
+    assert len(got) == 3 * 7
+    for placement, after, thrown in got:
+        assert after.count == board.count + 2
+        assert [c for c, b in placement if b is None] == list(thrown)
+    assert len({a for _, a, _ in got}) == len(got)
+
+
+def test_features_read_only_the_board_and_the_dead_cards() -> None:
+    board = Board(parse_cards("Qh"), parse_cards("Kc Kd"), parse_cards("Ah Ad"))
+    dead = parse_cards("Qs Qc 8d")
+    f = adp.features(board, dead)
+    assert len(f) == len(adp.FEATURES)
+    assert f == adp.features(board, list(reversed(dead)))
+    # two queens dead: fewer outs to pair the lone queen on top
+    assert (
+        f[adp.FEATURES.index("t_lone_outs")]
+        < adp.features(board)[adp.FEATURES.index("t_lone_outs")]
+    )
+
+
+needs_model = pytest.mark.skipif(adp.MODEL is None, reason="no game/adp_model.json")
+
+
+@needs_model
+def test_inference_is_deterministic_and_matches_a_plain_forward_pass() -> None:
+    model = adp.MODEL
+    assert model is not None
+    board = Board(parse_cards("Kh"), parse_cards("Jc Jd 5s"), parse_cards("Ah 9d"))
+    dead = parse_cards("2c 3c")
+    for n, net in model.nets.items():
+        assert n in (5, 7, 9, 11)
+        x = [*adp.features(board, dead), F / 50, C / 50]
+        z = [(a - m) / s for a, m, s in zip(x, net.mean, net.scale, strict=True)]
+        h = [max(0.0, b + sum(w * v for w, v in zip(row, z, strict=True)))
+             for row, b in zip(net.w1, net.b1, strict=True)]  # fmt: skip
+        o = [b + sum(w * v for w, v in zip(row, h, strict=True))
+             for row, b in zip(net.w2, net.b2, strict=True)]  # fmt: skip
+        got = net.run(x)
+        assert got == net.run(x)
+        assert got[2] == pytest.approx(o[2])
+        assert 0.0 <= got[0] <= 1.0 and 0.0 <= got[1] <= 1.0
+
+
+@needs_model
+def test_r3_3_strong_with_the_fitted_value_reads_only_what_the_seat_knows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(game.policy, "STRONG_ADP", 1)
+    seen: list[tuple[Board, frozenset[Card]]] = []
+    real = adp.features
+
+    def spy(board: Board, dead: Collection[Card] = ()) -> list[float]:
+        seen.append((board, frozenset(dead)))
+        return real(board, dead)
+
+    monkeypatch.setattr(adp, "features", spy)
+    rng = random.Random(5)
+    hand = Hand(HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=rng)))
+    decisions = 0
+    while not hand.is_over:
+        seat = hand.to_act[0]
+        k = knowledge(hand, seat)
+        seen.clear()
+        level = Level.STRONG if seat == 0 else Level.EASY
+        moves = decide(k, level, rng)
+        if seat == 0:
+            allowed = set(k.dead) | set(k.board.cards()) | set(k.cards)
+            for after, dead in seen:
+                assert dead <= allowed
+                assert not dead & set(after.cards())  # a placed card is not counted twice
+                # of this street's cards, exactly the ones thrown in that afterstate are out
+                assert dead & set(k.cards) == set(k.cards) - set(after.cards())
+            decisions += bool(seen)
+            assert decide(k, level, random.Random(1)) == moves  # deterministic
+        hand.apply(Arrange(seat, tuple(moves)))
+    # streets 1-3 by the fitted value; street 4 by sampled last streets, the last exactly
+    assert decisions == 3
+    result = hand.result
+    assert result is not None
+
+
+@needs_model
+def test_r2_3_strong_with_the_fitted_value_never_fouls_an_avoidable_last_street(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(game.policy, "STRONG_ADP", 1)
+    board = Board(parse_cards("Qh Qd"), parse_cards("Kc Kd 5s 6s"), parse_cards("Ah Ad 9c 9d 2h"))
+    k = game.policy.SeatKnowledge(
+        board=board,
+        cards=parse_cards("3c 4d Ks"),
+        discards_needed=1,
+        dead=frozenset(),
+        fantasyland_cards=0,
+        options=PINEAPPLE,
+    )
+    moves = decide(k, Level.STRONG)
+    final = board
+    for c, b in moves:
+        if b is not None:
+            final = final.with_card(b, c)
+    a = assess_board(final, PINEAPPLE)
+    # K♠ to the middle would make trips over the bottom's two pair: a foul; KK stays
+    assert not a.fouled and a.fantasyland_cards
+    assert (parse_cards("Ks")[0], Box.MIDDLE) not in moves
