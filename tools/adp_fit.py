@@ -2,14 +2,18 @@
 
 Run: ``python tools/adp_fit.py`` (``--boards N`` per board size, ``--next K`` sampled next
 streets per board, ``--last D`` sampled last streets per 11-card board, ``--workers W``,
-``--hidden H``, ``--seed S``, ``--behaviour adp`` to sample the boards from the current
-model's own play instead of the heuristic's; ``--out PATH``). Needs numpy (the ``dev`` extra).
+``--hidden H``, ``--seed S``, ``--behaviour adp`` with ``--model PATH`` to play half the
+boards by a fitted model; ``--out PATH``). Needs numpy (the ``dev`` extra). The committed
+model: four rounds, each sampling its boards from the previous one's play (see README).
 
 1. Boards: single Pineapple boards are played from an empty board by a behaviour policy (the
-   fast heuristic, chasing Fantasyland or not, with random placements mixed in), and the
+   fast heuristic, chasing Fantasyland or not; about a third of those boards keep a queen or
+   better on top, pairing it when they can; random placements mixed in; with ``--behaviour
+   adp`` half the boards are played by the model), and the
    afterstates after streets 1–4 (5, 7, 9, 11 cards) are kept, each with the cards the seat
    would know are out (its discards and a random set standing in for the two opponents' open
-   cards, R3.3) and random knobs F ∈ [10, 50], C ∈ [10, 40] (:mod:`game.adp`).
+   cards, R3.3) and random knobs F ∈ [10, 100], C ∈ [10, 60] (:mod:`game.adp`; the committed
+   model's first rounds drew F ∈ [10, 50], C ∈ [10, 40]).
 2. V_11: for each 11-card board, the mean over ``D`` last streets drawn from the unseen cards
    of the best finish's (Fantasyland, foul, royalties) (:func:`game.adp.best_finish`: the
    exact search over keeps and slots for the objective ``royalties + F·FL − C·foul``).
@@ -70,8 +74,8 @@ def play_board(
     else:
         behaviour = None
     eps = rng.choice((0.0, 0.1, 0.25))
-    f = rng.uniform(10.0, 50.0)
-    c = rng.uniform(10.0, 40.0)
+    f = rng.uniform(10.0, 100.0)
+    c = rng.uniform(10.0, 60.0)
     board = Board()
     own_dead: list[Card] = []
     out = []
