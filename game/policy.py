@@ -82,8 +82,8 @@ STRONG_KEEP_OPEN = 5.0
 STRONG_ADP = 0
 #: The knobs of :mod:`game.adp`'s objective with ``STRONG_ADP``: points of a board that earns
 #: Fantasyland (R6.1, F) and the cost of a foul (R2.3, C), beside its royalties (R5.6).
-STRONG_ADP_FL = 30.0
-STRONG_ADP_FOUL = 25.0
+STRONG_ADP_FL = 50.0
+STRONG_ADP_FOUL = 40.0
 #: With ``STRONG_ADP``: last streets drawn to value street 4's afterstates exactly (0: the
 #: fitted V_11), and the best afterstates (``_EXPAND``) of streets 1–3 compared again by one
 #: more street of expectimax over ``_NEXT`` drawn streets (0: off).
