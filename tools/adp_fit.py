@@ -12,8 +12,8 @@ model: four rounds, each sampling its boards from the previous one's play (see R
    adp`` half the boards are played by the model), and the
    afterstates after streets 1–4 (5, 7, 9, 11 cards) are kept, each with the cards the seat
    would know are out (its discards and a random set standing in for the two opponents' open
-   cards, R3.3) and random knobs F ∈ [10, 100], C ∈ [10, 60] (:mod:`game.adp`; the committed
-   model's first rounds drew F ∈ [10, 50], C ∈ [10, 40]).
+   cards, R3.3) and random knobs F ∈ [10, ``--fl-max`` 50], C ∈ [10, ``--foul-max`` 40]
+   (:mod:`game.adp`).
 2. V_11: for each 11-card board, the mean over ``D`` last streets drawn from the unseen cards
    of the best finish's (Fantasyland, foul, royalties) (:func:`game.adp.best_finish`: the
    exact search over keeps and slots for the objective ``royalties + F·FL − C·foul``).
@@ -47,6 +47,8 @@ from game.options import RuleOptions
 from game.strategy import _fantasyland_reach, _greedy, _static_value
 
 OPTS = RuleOptions()
+#: The largest F and C drawn (``--fl-max``, ``--foul-max``); set before the workers start.
+KNOBS = [50.0, 40.0]
 Sample = tuple[Board, tuple[Card, ...], float, float]  # board, dead, F, C
 
 
@@ -74,8 +76,8 @@ def play_board(
     else:
         behaviour = None
     eps = rng.choice((0.0, 0.1, 0.25))
-    f = rng.uniform(10.0, 100.0)
-    c = rng.uniform(10.0, 60.0)
+    f = rng.uniform(10.0, KNOBS[0])
+    c = rng.uniform(10.0, KNOBS[1])
     board = Board()
     own_dead: list[Card] = []
     out = []
@@ -248,9 +250,12 @@ def main() -> None:
     ap.add_argument("--hidden", type=int, default=48)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--behaviour", choices=("heuristic", "adp"), default="heuristic")
+    ap.add_argument("--fl-max", type=float, default=50.0)
+    ap.add_argument("--foul-max", type=float, default=40.0)
     ap.add_argument("--model", default="", help="the behaviour model (default: the committed)")
     ap.add_argument("--out", default=str(Path(adp.__file__).with_name("adp_model.json")))
     a = ap.parse_args()
+    KNOBS[:] = [a.fl_max, a.foul_max]
     behaviour = None
     if a.behaviour == "adp":
         behaviour = adp.MODEL
