@@ -502,6 +502,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No such player here: {name}.",
         "ru": "Нет такого игрока: {name}.",
     },
+    "reply.grant_computer": {
+        "en": "{name} is a computer player with a house account: /grant is for members.",
+        "ru": "{name} — компьютерный игрок со счётом заведения: /grant — только для участников.",
+    },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
         "ru": "У игрока {name} только {balance} {label}.",

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.model import LiveTable
+from bot.model import Actor, LiveTable
 from bot.service import TableService, bots
 from bot.texts import tr
 from storage.api import LedgerKind
@@ -413,4 +413,22 @@ async def test_r8_5_a_computer_player_move_the_core_refuses_is_made_as_on_a_time
     await service.run_due()
     assert bot.seat not in t.hand.to_act
     assert set(cards[:1]) <= set(t.hand.board_of(bot.seat).cards())  # placed by the rule
+    assert await check_store(store) == []
+
+
+async def test_grant_to_a_computer_player_is_refused_and_moves_no_kush() -> None:
+    """A computer player plays with house kush (issue 13): an admin's /grant by its name or
+    its user id is refused with a clear notice and its house account keeps its balance."""
+    service, _, store, _ = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None
+    bot_seat = next(s for s in t.seats.values() if s.bot)
+    anna = Actor("telegram", bot_seat.user_id, bot_seat.name)
+    before = await player_balance(store, anna)
+    refusal = tr("en", "reply.grant_computer", name="🤖 Anna")
+    reply = await service.grant(GROUP, ALICE, True, "🤖 Anna", "100", "g1")
+    assert reply.alert and reply.text == refusal
+    reply = await service.grant(GROUP, ALICE, True, bot_seat.user_id, "-10", "g2")
+    assert reply.alert and reply.text == refusal
+    assert await player_balance(store, anna) == before
     assert await check_store(store) == []
