@@ -96,7 +96,8 @@ def close_hand(
     chips: Mapping[int, int] | None = None,
 ) -> None:
     """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
-    timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2), put the
+    timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2; a busted
+    computer player queues a top-up of the minimum buy-in from its house account), put the
     showdown in the outbox, and go on to the next hand (or the lobby)."""
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
@@ -122,6 +123,9 @@ def close_hand(
     )
     for s, d in deltas.items():
         t.seats[s].stack += d
+    for st in t.seats.values():  # a busted computer player takes the top-up (house kush,
+        if st.bot and not st.leaving and t.busted(st):  # issue 13), added before the deal
+            st.top_up = t.min_buy_in
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True

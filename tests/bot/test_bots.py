@@ -432,3 +432,44 @@ async def test_grant_to_a_computer_player_is_refused_and_moves_no_kush() -> None
     assert reply.alert and reply.text == refusal
     assert await player_balance(store, anna) == before
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_busted_computer_player_tops_up_from_the_house_and_plays_on() -> None:
+    """R8.2 with a computer player (issue 13): busted, it takes the top-up from its house
+    account before the next deal (it sat busted in the lobby, the table stuck with Alice
+    alone); the showdown offers it nothing, and the ledger stays balanced."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    anna = next(s for s in t.seats.values() if s.bot)
+    who = Actor("telegram", anna.user_id, anna.name)
+    for _ in range(12):  # the seeded decks bust Anna within a few hands
+        await play_hand_with_bots(service, presenter, clock)
+        anna = next(s for s in t.seats.values() if s.bot)
+        if anna.stack < 100:
+            break
+        assert t.next_hand_at is not None
+        clock.now = t.next_hand_at
+        await service.run_due()
+    else:
+        raise AssertionError("Anna never went bust")
+    assert anna.top_up == t.min_buy_in == 200  # taken at once, not offered
+    showdown = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "🏁" in s.text)
+    assert tr("en", "showdown.busted", name=anna.name, label="kush") not in showdown
+    balance, stack = await player_balance(store, who), anna.stack
+    assert t.next_hand_at is not None and t.next_hand_at - clock.now == 5  # no top-up window
+    await service.run_due()  # the top-up is added at once, the deal comes at its time
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert (anna.stack, anna.top_up) == (stack + 200, 0)
+    assert await player_balance(store, who) == balance - 200
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.seat_of(anna.user_id) is anna  # dealt in, not stood up
+    assert await check_store(store) == []
