@@ -44,6 +44,7 @@ from bot.presses import (
     decode,
     start_table,
 )
+from bot.screens import Screen
 from bot.service import (
     bots,
     chats,
@@ -595,11 +596,20 @@ class TableService:
         message is written again once the player is reachable (its link to the private chat
         may go)."""
         seat = t.seats[seat_no]
-        p = self.rt.presenter(t)
         seat.private_ref = None
+        self._write_private_later(t, seat_no, self.rt.render_private(t, seat), group=group)
+
+    def _write_private_later(
+        self, t: LiveTable, seat_no: int, screen: Screen, *, group: bool
+    ) -> None:
+        """Write ``screen`` as the player's private hand (edited in place, or posted anew
+        without a :attr:`~bot.model.SeatState.private_ref`) through the table's sender, after
+        what is queued and without the table's lock (call under it); ``group`` as for
+        :meth:`_repost_private`."""
+        seat = t.seats[seat_no]
+        p = self.rt.presenter(t)
         if p is None:
             return
-        screen = self.rt.render_private(t, seat)
         rt = self.rt
 
         async def write() -> None:
@@ -708,9 +718,9 @@ class TableService:
             if seat is None or t.hand is None or not t.boards_of(seat):
                 return Reply(tr(lang, "private.none"), alert=True)
             screen = rt.render_private(t, seat)
-            p = rt.presenter(t)
-            if p is not None:
-                await rt.send_private(t, p, seat, screen)
+            # the private chat's hand too, written by the table's sender without the lock (a
+            # 429 there held every press at the table)
+            self._write_private_later(t, seat.seat, screen, group=False)
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):

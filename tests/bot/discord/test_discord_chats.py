@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, TOKEN, FakeDiscord
 
@@ -242,3 +242,46 @@ async def test_a_stale_press_on_an_ephemeral_hand_shows_the_current_hand_there(
         assert dm is not None and w.buttons(shown) == w.buttons(dm)  # street 2, as the DM
         live = w.adapter.presenter.live_hand(str(first.id), t.id)
         assert live is not None and live.message_id == int(mine["id"])  # followed again
+
+
+async def test_my_cards_whose_dm_waits_on_a_429_holds_no_press(tmp_path: Path) -> None:
+    """Both players' DMs failed at the deal (a 400, not closed DMs: they are tried again).
+    The player to act opens "🂠 My cards" (their DM goes out). The other player presses it:
+    answered with the ephemeral hand, their DM is tried again and gets a 429 (2 s). The
+    player to act places a card meanwhile: both presses are answered before that DM goes
+    through (it was sent holding the table, so the presses waited out the 429)."""
+    async with world(tmp_path) as w:
+        failed = {"message": "400: Bad Request", "code": 0}
+        w.fake.fail_next["create_dm"] = [(400, failed), (400, failed)]
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        assert [s.private_ref for s in t.seats.values()] == [None, None]  # no DM hand
+        acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        waiting = BOB if acting is ALICE else ALICE
+        hand = await w.my_cards(acting)
+        limited = {"message": "You are being rate limited.", "retry_after": 2.0, "global": False}
+        w.fake.fail_next["create_dm"] = [(429, limited)]
+        msg = w.table_message()
+        cid = next(c["custom_id"] for c in components(msg) if action_of(c) == "h")
+        mine = await w.fake.press(waiting, msg, cid)  # not settled: its DM waits
+        await w.fake.wait_for(lambda: mine.answered, timeout=5)
+        card, box = w.plan_street(acting, None)[0]
+        want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
+        place = await w.fake.press(acting, hand, w.buttons(hand)[want])
+        await w.fake.wait_for(lambda: place.answered, timeout=5)
+        assert place.callback_type == 7 and t.hand.pending(t.hand.to_act[0]), place
+        created = await w.fake.wait_for(
+            lambda: (
+                [c for c in w.fake.calls_to("POST", "/users/@me/channels") if c.status == 200][1:]
+                or None
+            ),
+            timeout=10,
+        )
+        assert mine.callback_at is not None and place.callback_at is not None
+        assert max(mine.callback_at, place.callback_at) < created[0].at
+        await w.settle(mine)
+        await w.fake.wait_for(lambda: w.dm(waiting), timeout=10)  # the DM hand went out
+        assert len(w.logged) == 2 and all("cannot DM" in m for m in w.logged), w.logged
+        w.logged.clear()  # the two DMs refused at the deal, on purpose
+        assert await check_store(w.store) == []
