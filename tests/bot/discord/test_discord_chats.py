@@ -9,6 +9,7 @@ import asyncio
 import time
 from pathlib import Path
 
+from bot.model import LiveTable
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
@@ -94,6 +95,70 @@ async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: 
             assert t.chat_id == str(THREAD_ID) and t.hand is not None
             await fake.delete_channel(THREAD_ID)
             await fake.wait_for(lambda: t.closing)
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.id not in w.service.tables)
+            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+async def dealt_in_a_thread(w: World) -> LiveTable:
+    """Alice opens a table in the thread :data:`THREAD_ID`; Alice and Bob are dealt in."""
+    reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
+    assert reply["content"].startswith("Table #"), reply
+    for u in (ALICE, BOB):
+        await w.slash(u, "join", channel_id=THREAD_ID)
+    for u in (ALICE, BOB):
+        await w.slash(u, "ready", channel_id=THREAD_ID)
+    t = w.table()
+    assert t.chat_id == str(THREAD_ID) and t.hand is not None
+    return t
+
+
+async def test_a_table_thread_archived_by_a_moderator_gets_its_table_message_again(
+    tmp_path: Path,
+) -> None:
+    """A moderator archives the table's thread mid-hand (not locked): the next edit of the
+    table message is refused (400, 50083) and the table message is posted anew, which
+    unarchives the thread; the hand goes on there. The edit was only logged: the thread
+    kept a table message frozen at the archive."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            t = await dealt_in_a_thread(w)
+            before = len(fake.channel_messages(THREAD_ID))
+            fake.archive_thread(THREAD_ID)
+            acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+            await w.play_street(acting, "dm")
+            assert fake.channels[THREAD_ID]["thread_metadata"]["archived"] is False
+            posted = fake.channel_messages(THREAD_ID)[before:]
+            tables = [m for m in posted if any(action_of(c) == "j" for c in components(m))]
+            assert len(tables) == 1, posted  # the table message, posted anew
+            other = BOB if acting is ALICE else ALICE
+            assert f"▶ {other.name} to act" in fake.messages[int(tables[0]["id"])]["content"]
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            assert t.hand_no == 2 and not t.closing
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """The table's thread is archived and locked by a moderator mid-hand: the table message
+    can be neither edited nor posted again (50083), as if the bot had lost the channel: the
+    hand is finished in the DMs and the table closes with the stacks back (R8.2a)."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            t = await dealt_in_a_thread(w)
+            fake.archive_thread(THREAD_ID, locked=True)
             await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
             await fake.wait_for(lambda: t.id not in w.service.tables)
             assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
