@@ -175,6 +175,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
+    # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
+    "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
     "picture.hand_title": {
