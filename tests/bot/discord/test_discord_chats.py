@@ -6,7 +6,9 @@ is, and every stack goes back to its balance (R8.2a)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.model import LiveTable
@@ -75,11 +77,10 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
 THREAD_ID = 555_000_000_000_000_777
 
 
-async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
-    """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
-    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
-    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
-    dealing hands into a thread that no longer exists."""
+@contextlib.asynccontextmanager
+async def dealt_in_a_thread(tmp_path: Path) -> AsyncIterator[tuple[World, FakeDiscord, LiveTable]]:
+    """A world whose fake has the thread :data:`THREAD_ID`, where Alice opens a table and
+    Alice and Bob are dealt in."""
     fake = FakeDiscord(TOKEN)
     fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
     await fake.start()
@@ -93,27 +94,23 @@ async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: 
                 await w.slash(u, "ready", channel_id=THREAD_ID)
             t = w.table()
             assert t.chat_id == str(THREAD_ID) and t.hand is not None
-            await fake.delete_channel(THREAD_ID)
-            await fake.wait_for(lambda: t.closing)
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-            await fake.wait_for(lambda: t.id not in w.service.tables)
-            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
-            assert await check_store(w.store) == []
+            yield w, fake, t
     finally:
         await fake.stop()
 
 
-async def dealt_in_a_thread(w: World) -> LiveTable:
-    """Alice opens a table in the thread :data:`THREAD_ID`; Alice and Bob are dealt in."""
-    reply = await w.slash(ALICE, "new", channel_id=THREAD_ID)
-    assert reply["content"].startswith("Table #"), reply
-    for u in (ALICE, BOB):
-        await w.slash(u, "join", channel_id=THREAD_ID)
-    for u in (ALICE, BOB):
-        await w.slash(u, "ready", channel_id=THREAD_ID)
-    t = w.table()
-    assert t.chat_id == str(THREAD_ID) and t.hand is not None
-    return t
+async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
+    """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
+    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
+    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
+    dealing hands into a thread that no longer exists."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        await fake.delete_channel(THREAD_ID)
+        await fake.wait_for(lambda: t.closing)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
 
 
 async def test_a_table_thread_archived_by_a_moderator_gets_its_table_message_again(
@@ -123,27 +120,20 @@ async def test_a_table_thread_archived_by_a_moderator_gets_its_table_message_aga
     table message is refused (400, 50083) and the table message is posted anew, which
     unarchives the thread; the hand goes on there. The edit was only logged: the thread
     kept a table message frozen at the archive."""
-    fake = FakeDiscord(TOKEN)
-    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
-    await fake.start()
-    try:
-        async with world(tmp_path, fake=fake) as w:
-            t = await dealt_in_a_thread(w)
-            before = len(fake.channel_messages(THREAD_ID))
-            fake.archive_thread(THREAD_ID)
-            acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
-            await w.play_street(acting, "dm")
-            assert fake.channels[THREAD_ID]["thread_metadata"]["archived"] is False
-            posted = fake.channel_messages(THREAD_ID)[before:]
-            tables = [m for m in posted if any(action_of(c) == "j" for c in components(m))]
-            assert len(tables) == 1, posted  # the table message, posted anew
-            other = BOB if acting is ALICE else ALICE
-            assert f"▶ {other.name} to act" in fake.messages[int(tables[0]["id"])]["content"]
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-            assert t.hand_no == 2 and not t.closing
-            assert await check_store(w.store) == []
-    finally:
-        await fake.stop()
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        before = len(fake.channel_messages(THREAD_ID))
+        fake.archive_thread(THREAD_ID)
+        acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        await w.play_street(acting, "dm")
+        assert fake.channels[THREAD_ID]["thread_metadata"]["archived"] is False
+        posted = fake.channel_messages(THREAD_ID)[before:]
+        tables = [m for m in posted if any(action_of(c) == "j" for c in components(m))]
+        assert len(tables) == 1, posted  # the table message, posted anew
+        other = BOB if acting is ALICE else ALICE
+        assert f"▶ {other.name} to act" in fake.messages[int(tables[0]["id"])]["content"]
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand_no == 2 and not t.closing
+        assert await check_store(w.store) == []
 
 
 async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_hand(
@@ -152,19 +142,12 @@ async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_han
     """The table's thread is archived and locked by a moderator mid-hand: the table message
     can be neither edited nor posted again (50083), as if the bot had lost the channel: the
     hand is finished in the DMs and the table closes with the stacks back (R8.2a)."""
-    fake = FakeDiscord(TOKEN)
-    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
-    await fake.start()
-    try:
-        async with world(tmp_path, fake=fake) as w:
-            t = await dealt_in_a_thread(w)
-            fake.archive_thread(THREAD_ID, locked=True)
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-            await fake.wait_for(lambda: t.id not in w.service.tables)
-            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
-            assert await check_store(w.store) == []
-    finally:
-        await fake.stop()
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        fake.archive_thread(THREAD_ID, locked=True)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
 
 
 async def test_a_table_channel_deleted_while_the_bot_was_away_closes_after_the_hand(
