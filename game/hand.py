@@ -678,10 +678,9 @@ class Hand:
             rows = st.rows
             return Board(tuple(rows[Box.TOP]), tuple(rows[Box.MIDDLE]), tuple(rows[Box.BOTTOM]))
         rows = {b: list(st.rows[b]) for b in BOXES}
-        if with_pending:
-            for c, b in st.pending.items():
-                if b is not None:
-                    rows[b].append(c)
+        for c, b in st.pending.items():
+            if b is not None:
+                rows[b].append(c)
         return Board(tuple(rows[Box.TOP]), tuple(rows[Box.MIDDLE]), tuple(rows[Box.BOTTOM]))
 
     def _seat(self, seat: int) -> _Seat:

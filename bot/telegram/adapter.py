@@ -400,7 +400,7 @@ class TelegramPresenter:
                 del self._pingers[key]
 
     async def stop_pings(self) -> None:
-        """Cancel the pings still waiting and wait for the deletions under way (shutdown)."""
+        """Cancel every ping still to be sent or deleted (shutdown)."""
         tasks = list(self._pingers.values())
         for task in tasks:
             task.cancel()
