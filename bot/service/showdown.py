@@ -19,6 +19,7 @@ from bot.service.dealing import (
     maybe_start,
     settle_pairs,
     stand_up,
+    top_up_computer_players,
 )
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -123,9 +124,7 @@ def close_hand(
     )
     for s, d in deltas.items():
         t.seats[s].stack += d
-    for st in t.seats.values():  # a busted computer player takes the top-up (house kush,
-        if st.bot and not st.leaving and t.busted(st):  # issue 13), added before the deal
-            st.top_up = t.min_buy_in
+    top_up_computer_players(t)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True
