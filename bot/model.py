@@ -362,6 +362,13 @@ class LiveTable:
         """Whether the player has a board in the hand being played (not yet over)."""
         return self.hand is not None and bool(self.boards_of(seat)) and not self.hand.is_over
 
+    def unsettled(self, seat: SeatState) -> bool:
+        """Whether the player has a board in a hand not settled yet: being played, or being
+        revealed (Chinese Poker, R7.4): what they can lose in it is their stack now (R8.4)."""
+        return self.plays_now(seat) or (
+            self.reveal is not None and self.hand is not None and bool(self.boards_of(seat))
+        )
+
     def busted(self, seat: SeatState) -> bool:
         """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up,
         and stood up at the next deal if it is not taken. A top-up queued during the hand

@@ -194,7 +194,7 @@ async def top_up(
         value = int(text)
     else:
         return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
-    if t.plays_now(seat):
+    if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
         return await _queue_top_up(rt, t, seat, value, lang, request)
     try:
         async with rt.transition(t) as tx:

@@ -607,3 +607,44 @@ async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  
     assert turn == "▶ To act: Alice ⏱ 1:53 + time bank 1:00 · Bob ⏱ 1:53 + time bank 1:00"
     russian = render.group_screen(t, "ru", None, clock.now).text
     assert "▶ Ход: Alice ⏱ 1:53 + тайм-банк 1:00 · Bob ⏱ 1:53 + тайм-банк 1:00" in russian
+
+
+async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() -> None:
+    """R8.2, R8.4, R7.4: a top-up asked for while the hand is being revealed is queued and
+    added after the hand is settled, as during any hand: added at once it raised what the
+    player could lose in the hand already played (R8.4 caps a loss at the stack)."""
+    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
+
+    store, clock = MemoryStore(), Clock()
+    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: list(deck),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="chinese", reveal_pause_seconds="2", target_points="200")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    for who in (ALICE, BOB):
+        await auto_street(service, presenter, who)
+    assert t.reveal is not None  # the boxes are being revealed, the hand not settled
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None
+    stack = bob.stack
+    reply = await service.top_up(GROUP, BOB, "100")
+    assert reply.text == tr("en", "reply.topup_queued", amount=100, label="kush"), reply.text
+    assert bob.stack == stack and bob.top_up == 100
+    for _ in range(10):
+        clock.now += 2
+        await service.run_due()
+        if t.reveal is None:
+            break
+    assert t.reveal is None and t.last_result is not None
+    await service.run_due()  # the queued top-up is added once the hand is settled
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.top_up == 0
+    moved = int(t.last_result["kush"].get(str(bob.seat), 0))  # (R7.6: 0 until the game ends)
+    assert bob.stack == stack + moved + 100
+    assert await check_store(store) == []
