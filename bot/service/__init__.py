@@ -21,6 +21,9 @@ both platforms may run concurrently.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -69,6 +72,12 @@ from storage.api import Community, StorageError, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
 
+log = logging.getLogger("bot.service")
+
+#: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
+#: crash, the players' clocks (R8.5) stop at most this long before the bot did.
+ALIVE_SECONDS = 5.0
+
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
 Answer = Callable[[Reply], Awaitable[None]]
@@ -112,6 +121,7 @@ class TableService:
             await timing.on_time(rt, t)
 
         rt.on_time = fire
+        self._alive: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -129,14 +139,35 @@ class TableService:
         self.rt.presenters[presenter.platform] = presenter
 
     async def start(self) -> None:
-        """Rebuild every open table from its last committed transition (restart recovery)."""
+        """Rebuild every open table from its last committed transition (restart recovery);
+        then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
+        process: a restart after a crash stops the clocks at the last mark, R8.5)."""
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)
+        if self.rt.timers:
+            self._alive = asyncio.create_task(self._keep_alive(), name="alive")
+
+    async def mark_alive(self) -> None:
+        """Record in the store that the bot is running now (its clock)."""
+        await self.rt.store.mark_alive(self.rt.clock())
+
+    async def _keep_alive(self) -> None:
+        while True:
+            try:
+                await self.mark_alive()
+            except Exception as exc:  # the store is busy or away: the next mark will do
+                log.warning("could not mark the bot running: %r", exc)
+            await asyncio.sleep(ALIVE_SECONDS)
 
     async def stop(self) -> None:
         """Cancel timers, save every table and shut the drawing process down (after the
         last pictures were sent)."""
+        if self._alive is not None:
+            self._alive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._alive
+            self._alive = None
         await recovery.stop(self.rt)
         await self.rt.drawer.close()
 
