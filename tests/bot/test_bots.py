@@ -32,11 +32,15 @@ def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePre
 
 
 async def alice_and_a_bot(
-    level: str = "easy",
+    level: str = "easy", point: int | None = None
 ) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
-    """Alice opens a table, seats a computer player of ``level`` and is dealt in with it."""
+    """Alice opens a table (at ``point`` kush a point if given), seats a computer player of
+    ``level`` and is dealt in with it."""
     store, clock = MemoryStore(), Clock()
     service, presenter = new_service(store, clock)
+    if point is not None:
+        reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point)])
+        assert not reply.alert, reply.text
     await service.new_table(GROUP, ALICE)
     await service.add_bot(GROUP, ALICE, True, level)
     await service.join(GROUP, ALICE)
@@ -440,14 +444,7 @@ async def anna_busts_at_100_a_point(
     """Alice and 🤖 Anna (easy) at 100 kush a point play until Anna's stack cannot pay a
     point (the seeded decks bust her within a few hands); ``drained``: the house account
     holds nothing more than her stack by then."""
-    store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
-    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
-    assert not reply.alert, reply.text
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, presenter, store, clock = await alice_and_a_bot("easy", point=100)
     t = service.table_in(GROUP)
     assert t is not None
     anna = next(s for s in t.seats.values() if s.bot)
@@ -508,12 +505,7 @@ async def test_r8_2_a_busted_computer_player_the_house_cannot_top_up_stands_up_o
 async def test_r8_2_a_point_raised_past_a_computer_players_stack_tops_it_up() -> None:
     """Between hands an admin raises the point past 🤖 Anna's stack: she takes the top-up
     from the house before the next deal and is dealt in (she was stood up as busted)."""
-    store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, presenter, store, clock = await alice_and_a_bot("easy")
     t = service.table_in(GROUP)
     assert t is not None
     await play_hand_with_bots(service, presenter, clock)

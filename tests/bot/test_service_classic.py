@@ -254,11 +254,11 @@ async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(e
     assert await check_store(store) == []
 
 
-async def chinese_after_one_hand() -> tuple[
-    TableService, FakePresenter, MemoryStore, Clock, LiveTable
-]:
-    """Chinese Poker to 200, Alice and Bob, one hand played: Alice 22 points, Bob 0 (he
-    loses every box and earns no bonus), between hands."""
+async def chinese_hand_arranged(
+    reveal_pause: str = "0",
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock, LiveTable]:
+    """Chinese Poker to 200, Alice and Bob, the first hand (Bob loses every box and earns no
+    bonus) arranged by both: with a ``reveal_pause``, its reveal has begun."""
     from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
 
     store, clock = MemoryStore(), Clock()
@@ -269,12 +269,21 @@ async def chinese_after_one_hand() -> tuple[
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
-    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await configure(service, game="chinese", reveal_pause_seconds=reveal_pause, target_points="200")
     await start(service, [ALICE, BOB], "chinese")
     t = service.table_in(GROUP)
     assert t is not None
     for who in (ALICE, BOB):
         await auto_street(service, presenter, who)
+    return service, presenter, store, clock, t
+
+
+async def chinese_after_one_hand() -> tuple[
+    TableService, FakePresenter, MemoryStore, Clock, LiveTable
+]:
+    """Chinese Poker to 200, Alice and Bob, one hand played: Alice 22 points, Bob 0 (he
+    loses every box and earns no bonus), between hands."""
+    service, presenter, store, clock, t = await chinese_hand_arranged()
     for _ in range(4):
         await service.run_due()
     assert t.hand is None and t.chinese is not None and t.chinese.totals == {0: 22, 1: 0}
@@ -613,22 +622,7 @@ async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() 
     """R8.2, R8.4, R7.4: a top-up asked for while the hand is being revealed is queued and
     added after the hand is settled, as during any hand: added at once it raised what the
     player could lose in the hand already played (R8.4 caps a loss at the stack)."""
-    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
-
-    store, clock = MemoryStore(), Clock()
-    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
-        deck_source=lambda: list(deck),
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
-    await configure(service, game="chinese", reveal_pause_seconds="2", target_points="200")
-    await start(service, [ALICE, BOB], "chinese")
-    t = service.table_in(GROUP)
-    assert t is not None
-    for who in (ALICE, BOB):
-        await auto_street(service, presenter, who)
+    service, _presenter, store, clock, t = await chinese_hand_arranged(reveal_pause="2")
     assert t.reveal is not None  # the boxes are being revealed, the hand not settled
     bob = t.seat_of(BOB.user_id)
     assert bob is not None
