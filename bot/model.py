@@ -362,6 +362,13 @@ class LiveTable:
         """Whether the player has a board in the hand being played (not yet over)."""
         return self.hand is not None and bool(self.boards_of(seat)) and not self.hand.is_over
 
+    def unsettled(self, seat: SeatState) -> bool:
+        """Whether the player has a board in a hand not settled yet: being played, or being
+        revealed (Chinese Poker, R7.4): what they can lose in it is their stack now (R8.4)."""
+        return self.plays_now(seat) or (
+            self.reveal is not None and self.hand is not None and bool(self.boards_of(seat))
+        )
+
     def busted(self, seat: SeatState) -> bool:
         """A bought-in stack that cannot pay a single point (R8.2, R8.4): offered the top-up,
         and stood up at the next deal if it is not taken. A top-up queued during the hand
@@ -390,10 +397,15 @@ class LiveTable:
         return name
 
     @classmethod
-    def from_json(cls, snap: Mapping[str, Any], now: float) -> LiveTable:
+    def from_json(
+        cls, snap: Mapping[str, Any], now: float, alive: float | None = None
+    ) -> LiveTable:
         """Rebuild a table from :meth:`to_json` (a snapshot). Clocks that were running resume
-        at ``now`` with what they had left when the snapshot was taken (``saved_at``): the
-        time the bot was down is not the acting player's (R8.5). So do the two waits for a
+        at ``now`` with what they had left when the bot stopped: when the snapshot was taken
+        (``saved_at``) or, if later, when the bot last marked itself running (``alive``, the
+        store's :meth:`~storage.api.Store.last_alive`: after a crash the snapshot may be far
+        older than the crash). The time the bot was down is not the acting player's (R8.5),
+        but the time they had before it went down is. So do the two waits for a
         player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
         later (the buttons pressed while the bot was down are out of date after it: the
         players press again on the new message); the idle close (R8.2a) counts from that
@@ -422,6 +434,8 @@ class LiveTable:
         if snap.get("chinese"):
             t.chinese = ChineseGame.from_json(snap["chinese"])
         saved_at = snap.get("saved_at")
+        if saved_at is not None and alive is not None:
+            saved_at = max(float(saved_at), alive)  # when the bot stopped
         downtime = 0.0 if saved_at is None else max(0.0, now - float(saved_at))
         t.reveal = copy.deepcopy(snap.get("reveal"))
         claim = t.reveal.get("claim") if isinstance(t.reveal, dict) else None

@@ -62,7 +62,7 @@ def amount_word(label: str, lang: str, n: int) -> str:
     """The picture's ``label`` (the kush label, or the chips word of a tournament) agreeing
     with the amount ``n`` before it: ``+2 куша``, ``−5 фишек``, ``+1 chip``."""
     if label == tr(lang, "picture.chips"):
-        return plural(n, "фишка", "фишки", "фишек") if lang == "ru" else plural(n, "chip", "chips")
+        return plural(n, *tr(lang, "picture.chip_forms").split("|"))
     return kush_word(label, lang, n)
 
 

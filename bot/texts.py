@@ -175,6 +175,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
+    # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
+    "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
     "picture.dummy": {"en": "Dummy", "ru": "Болван"},
     "picture.player": {"en": "Player {n}", "ru": "Игрок {n}"},
     "picture.hand_title": {
@@ -501,6 +503,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
         "ru": "Нет такого игрока: {name}.",
+    },
+    "reply.grant_computer": {
+        "en": "{name} is a computer player with a house account: /grant is for members.",
+        "ru": "{name} — компьютерный игрок со счётом заведения: /grant — только для участников.",
     },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",

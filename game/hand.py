@@ -630,6 +630,8 @@ class Hand:
     def to_place(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards of this street not yet placed or discarded (while it may act)."""
         pending = self._seat(seat).pending
+        if not pending:
+            return self.current_cards(seat)
         return tuple(c for c in self.current_cards(seat) if c not in pending)
 
     def discards_needed(self, seat: int) -> int:
@@ -672,11 +674,13 @@ class Hand:
         """The seat's own board (confirmed cards; with ``with_pending`` also this street's).
         Private to the seat until showdown."""
         st = self._seat(seat)
+        if not (with_pending and st.pending):  # (the simulator's and computer players' case)
+            rows = st.rows
+            return Board(tuple(rows[Box.TOP]), tuple(rows[Box.MIDDLE]), tuple(rows[Box.BOTTOM]))
         rows = {b: list(st.rows[b]) for b in BOXES}
-        if with_pending:
-            for c, b in st.pending.items():
-                if b is not None:
-                    rows[b].append(c)
+        for c, b in st.pending.items():
+            if b is not None:
+                rows[b].append(c)
         return Board(tuple(rows[Box.TOP]), tuple(rows[Box.MIDDLE]), tuple(rows[Box.BOTTOM]))
 
     def _seat(self, seat: int) -> _Seat:

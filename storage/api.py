@@ -507,6 +507,14 @@ class Store(Protocol):
 
         :raises StorageError: if ``points`` is not a whole number ≥ 2."""
 
+    async def mark_alive(self, at: float) -> None:
+        """Record that the bot was running at ``at`` (its own clock, Unix seconds; a single
+        process marks every few seconds): a restart after a crash measures the outage from
+        the latest mark (R8.5)."""
+
+    async def last_alive(self) -> float | None:
+        """The latest :meth:`mark_alive` time, or ``None`` if none was ever written."""
+
     # workers sharing the tables (issue 14); a single process never calls these
     async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
         """Take the lease ``key`` for ``worker`` for ``ttl`` seconds when it is free, expired

@@ -93,6 +93,7 @@ class MemoryStore:
         self._daily: set[tuple[int, str]] = set()
         self._leases: dict[str, tuple[str, float]] = {}  # key → (worker, expires at)
         self._workers: dict[str, tuple[str, float]] = {}  # worker → (address, expires at)
+        self._alive: float | None = None
         self._fence: str | None = None
         #: the clock of leases and heartbeats (tests move it)
         self.clock = time.time
@@ -657,6 +658,14 @@ class MemoryStore:
             if key.startswith(prefix) and owner is not None:
                 found[key] = owner
         return found
+
+    async def mark_alive(self, at: float) -> None:
+        """See :meth:`storage.api.Store.mark_alive`."""
+        self._alive = at
+
+    async def last_alive(self) -> float | None:
+        """See :meth:`storage.api.Store.last_alive`."""
+        return self._alive
 
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""

@@ -1399,6 +1399,23 @@ class PostgresStore:
         )
         return {str(k): str(w) for k, w in rows}
 
+    async def mark_alive(self, at: float) -> None:
+        """See :meth:`storage.api.Store.mark_alive`."""
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "INSERT INTO alive (id, at) VALUES (1, $1)"
+                " ON CONFLICT (id) DO UPDATE SET at = excluded.at",
+                at,
+            )
+
+        await self._write(body)
+
+    async def last_alive(self) -> float | None:
+        """See :meth:`storage.api.Store.last_alive`."""
+        row = await self._fetchrow("SELECT at FROM alive WHERE id = 1")
+        return None if row is None else float(row[0])
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""
         now = self._clock()

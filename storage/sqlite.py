@@ -996,6 +996,22 @@ class SqliteStore:
         )
         return {str(k): str(w) for k, w in rows}
 
+    async def mark_alive(self, at: float) -> None:
+        """See :meth:`storage.api.Store.mark_alive`."""
+
+        def body(conn: Conn) -> None:
+            conn.execute(
+                "INSERT INTO alive (id, at) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET at = ?",
+                (at, at),
+            )
+
+        await self._write(body)
+
+    async def last_alive(self) -> float | None:
+        """See :meth:`storage.api.Store.last_alive`."""
+        row = await self._call(lambda c: c.execute("SELECT at FROM alive WHERE id = 1").fetchone())
+        return None if row is None else float(row[0])
+
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""
         until = self.clock() + ttl

@@ -45,10 +45,14 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
+#: Discord's 400 code for a write to an archived thread (an edit; a new message unarchives a
+#: thread a moderator did not lock)
+ARCHIVED_THREAD = 50083
 #: Discord's codes for a channel the bot may no longer see (403 50001, Missing Access) or
-#: write in (403 50013, Missing Permissions), or that is gone (404 10003, Unknown Channel: a
-#: channel or thread deleted while the bot was away, whose delete event it never got)
-LOCKED_OUT = frozenset({50001, 50013, 10003})
+#: write in (403 50013, Missing Permissions; 400 50083 for a post to a thread archived and
+#: locked by a moderator), or that is gone (404 10003, Unknown Channel: a channel or thread
+#: deleted while the bot was away, whose delete event it never got)
+LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD})
 #: Discord's 404 code for a channel that does not exist (any more)
 UNKNOWN_CHANNEL = 10003
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
@@ -179,7 +183,10 @@ class DiscordPresenter:
                     elif not await self._locked_out(channel_id, exc):
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
                 except discord.HTTPException as exc:
-                    log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
+                    if exc.code == ARCHIVED_THREAD:  # posted anew: that unarchives the thread
+                        await self._resend(channel_id, message_id, screen)
+                    else:
+                        log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
             self._writers.pop(key, None)
 
@@ -207,7 +214,8 @@ class DiscordPresenter:
             self._writers.pop(("locked out", channel_id), None)
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
-        """The table message was deleted: post it again and remember where it went."""
+        """The table message was deleted (or its thread archived): post it again and remember
+        where it went."""
         key = (str(channel_id), str(message_id))
         if self._dm_user(channel_id) is not None:
             return  # a DM (users cannot delete the bot's messages there): nothing to re-post

@@ -21,6 +21,9 @@ both platforms may run concurrently.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -44,6 +47,7 @@ from bot.presses import (
     decode,
     start_table,
 )
+from bot.screens import Screen
 from bot.service import (
     bots,
     chats,
@@ -67,6 +71,12 @@ from game.tournament import Tournament
 from storage.api import Community, StorageError, Store
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
+
+log = logging.getLogger("bot.service")
+
+#: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
+#: crash, the players' clocks (R8.5) stop at most this long before the bot did.
+ALIVE_SECONDS = 5.0
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -111,6 +121,7 @@ class TableService:
             await timing.on_time(rt, t)
 
         rt.on_time = fire
+        self._alive: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -128,14 +139,35 @@ class TableService:
         self.rt.presenters[presenter.platform] = presenter
 
     async def start(self) -> None:
-        """Rebuild every open table from its last committed transition (restart recovery)."""
+        """Rebuild every open table from its last committed transition (restart recovery);
+        then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
+        process: a restart after a crash stops the clocks at the last mark, R8.5)."""
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)
+        if self.rt.timers:
+            self._alive = asyncio.create_task(self._keep_alive(), name="alive")
+
+    async def mark_alive(self) -> None:
+        """Record in the store that the bot is running now (its clock)."""
+        await self.rt.store.mark_alive(self.rt.clock())
+
+    async def _keep_alive(self) -> None:
+        while True:
+            try:
+                await self.mark_alive()
+            except Exception as exc:  # the store is busy or away: the next mark will do
+                log.warning("could not mark the bot running: %r", exc)
+            await asyncio.sleep(ALIVE_SECONDS)
 
     async def stop(self) -> None:
         """Cancel timers, save every table and shut the drawing process down (after the
         last pictures were sent)."""
+        if self._alive is not None:
+            self._alive.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._alive
+            self._alive = None
         await recovery.stop(self.rt)
         await self.rt.drawer.close()
 
@@ -595,11 +627,20 @@ class TableService:
         message is written again once the player is reachable (its link to the private chat
         may go)."""
         seat = t.seats[seat_no]
-        p = self.rt.presenter(t)
         seat.private_ref = None
+        self._write_private_later(t, seat_no, self.rt.render_private(t, seat), group=group)
+
+    def _write_private_later(
+        self, t: LiveTable, seat_no: int, screen: Screen, *, group: bool
+    ) -> None:
+        """Write ``screen`` as the player's private hand (edited in place, or posted anew
+        without a :attr:`~bot.model.SeatState.private_ref`) through the table's sender, after
+        what is queued and without the table's lock (call under it); ``group`` as for
+        :meth:`_repost_private`."""
+        seat = t.seats[seat_no]
+        p = self.rt.presenter(t)
         if p is None:
             return
-        screen = self.rt.render_private(t, seat)
         rt = self.rt
 
         async def write() -> None:
@@ -708,9 +749,9 @@ class TableService:
             if seat is None or t.hand is None or not t.boards_of(seat):
                 return Reply(tr(lang, "private.none"), alert=True)
             screen = rt.render_private(t, seat)
-            p = rt.presenter(t)
-            if p is not None:
-                await rt.send_private(t, p, seat, screen)
+            # the private chat's hand too, written by the table's sender without the lock (a
+            # 429 there held every press at the table)
+            self._write_private_later(t, seat.seat, screen, group=False)
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):

@@ -38,6 +38,7 @@ __all__ = [
     "settle_round",
     "stand_up",
     "sync_clocks",
+    "top_up_computer_players",
 ]
 
 
@@ -88,6 +89,18 @@ def apply_pending(t: LiveTable, tx: Tx) -> None:
         t.pending_buy_in = None
 
 
+def top_up_computer_players(t: LiveTable) -> bool:
+    """Queue the top-up of the minimum buy-in for each busted computer player (R8.2: one
+    offered the top-up takes it; its kush is the house's, issue 13), added before the next
+    deal (:meth:`LiveTable.top_ups_due`). Returns whether one was queued."""
+    queued = False
+    for seat in t.seats.values():
+        if seat.bot and not seat.leaving and t.busted(seat):
+            seat.top_up = t.min_buy_in
+            queued = True
+    return queued
+
+
 def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal when it is time (R8.2): in the lobby, once every seated player is ready; between
     hands, when the next hand is due and enough players are available. With too few players,
@@ -97,6 +110,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     # settings changed during the hand apply now, before who can play is decided: a point
     # raised past the stacks must send the table to the lobby, not make the deal fail
     apply_pending(t, tx)
+    if top_up_computer_players(t):  # (the point raised past a computer player's stack)
+        t.next_hand_at = rt.clock()  # the timer adds the top-up, then deals
+        return
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person

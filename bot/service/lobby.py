@@ -194,7 +194,7 @@ async def top_up(
         value = int(text)
     else:
         return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
-    if t.plays_now(seat):
+    if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
         return await _queue_top_up(rt, t, seat, value, lang, request)
     try:
         async with rt.transition(t) as tx:
@@ -236,7 +236,8 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     """Add the top-ups queued during the hand that has just ended (R8.2), each in its own
     transition (a buy-in and the stack together), capped so the stack stays within the
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is
-    dropped with a notice in the group: the player is then offered the top-up as usual.
+    dropped with a notice in the group: the player is then offered the top-up as usual (a
+    computer player whose house account cannot cover it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
 
     :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
@@ -265,7 +266,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.top_up = 0
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
                             label=t.label, have=have)  # fmt: skip
-                if t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
+                if seat.bot and t.busted(seat):  # the house cannot top it up: it stands up
+                    stand_up(t, tx, seat)
+                    notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
+                elif t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
                     notice += "\n" + tr(t.lang, "showdown.busted", name=seat.name, label=t.label)
                     if t.next_hand_at is not None:
                         t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)

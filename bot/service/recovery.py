@@ -24,17 +24,22 @@ log = logging.getLogger("bot.service")
 
 
 async def start(rt: Runtime) -> None:
-    """Rebuild every open table from its snapshot and resume it."""
+    """Rebuild every open table from its snapshot and resume it: the clocks stopped when the
+    bot last marked itself running, if that is later than a table's snapshot (a crash)."""
+    alive = await rt.store.last_alive()
     for record, snap in await rt.store.snapshots():
-        await restore(rt, record, snap)
+        await restore(rt, record, snap, alive)
 
 
-async def restore(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> LiveTable | None:
+async def restore(
+    rt: Runtime, record: TableRecord, snap: Mapping[str, Any], alive: float | None = None
+) -> LiveTable | None:
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
-    when a worker takes a table over from one that died, issue 14). Returns the table, or
+    when a worker takes a table over from one that died, issue 14). ``alive``: when the bot
+    last marked itself running (:meth:`LiveTable.from_json`). Returns the table, or
     ``None`` when the snapshot could not be used and the table was closed with a refund."""
     try:
-        t = LiveTable.from_json(snap, rt.clock())
+        t = LiveTable.from_json(snap, rt.clock(), alive)
     except Exception:  # a snapshot we cannot use: refund, never lose kush
         log.exception("table %s: cannot restore; refunding", record.id)
         await cancel_unrecoverable(rt, record.id, record.chat_id, snap)

@@ -37,7 +37,7 @@ from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
 from bot.service.runtime import Runtime, TransitionFailed
-from bot.texts import grouped, tr
+from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
@@ -665,6 +665,8 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) 
         return tr(lang, "settings.top_up_auto", value=s.top_up_limit)
     if spec.name in ("payouts", "chips_schedule") and not value:
         return tr(lang, f"settings.default_{spec.name}")
+    if spec.name == "kush_label":  # the default label as players of ``lang`` read it (куш)
+        return kush_word(str(value), lang)
     return _shown(value)
 
 

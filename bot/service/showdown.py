@@ -19,6 +19,7 @@ from bot.service.dealing import (
     maybe_start,
     settle_pairs,
     stand_up,
+    top_up_computer_players,
 )
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -96,7 +97,8 @@ def close_hand(
     chips: Mapping[int, int] | None = None,
 ) -> None:
     """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
-    timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2), put the
+    timed-out players to sit-out (R8.6), stand up the leaving and the busted (R8.2; a busted
+    computer player queues a top-up of the minimum buy-in from its house account), put the
     showdown in the outbox, and go on to the next hand (or the lobby)."""
     hand = t.hand
     assert hand is not None and hand.result is not None and t.match is not None
@@ -122,6 +124,7 @@ def close_hand(
     )
     for s, d in deltas.items():
         t.seats[s].stack += d
+    top_up_computer_players(t)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         if t.owner(s) in t.seats:
             t.seats[t.owner(s)].sitting_out = True

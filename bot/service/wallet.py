@@ -160,7 +160,8 @@ async def grant(
     of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
     at most :data:`BALANCE_LIMIT` (both far below the database's integer limit). ``shown``:
     how the admin named ``target`` (e.g. the ``@username`` an adapter turned into a user id),
-    echoed when nobody here has that id."""
+    echoed when nobody here has that id. A computer player (house kush, issue 13) is refused.
+    """
     label = community.settings.kush_label
     try:
         value = int(amount)
@@ -180,6 +181,8 @@ async def grant(
         player = await rt.store.player(community.id, target, target_name)
     if player is None:
         return Reply(tr(lang, "reply.unknown_player", name=shown or target), alert=True)
+    if is_computer(player.user_id):  # house kush, never granted (issue 13)
+        return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
     if player.balance + value > BALANCE_LIMIT:
         limit = grouped(BALANCE_LIMIT, lang)
         text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)

@@ -136,6 +136,10 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
 #: Seconds before an edit refused by Telegram's side (a 5xx) or lost in the network is written
 #: again, once per entry (python-telegram-bot retries neither; a 429 is the rate limiter's).
 EDIT_RETRIES = (1.0, 2.0, 4.0)
+#: An edit does not notify: a player whose turn began this many seconds ago and who has not
+#: acted yet gets a short "your move" message in the private chat (a new message notifies),
+#: deleted when the turn ends. Who acts sooner gets none.
+TURN_PING_SECONDS = 10.0
 
 
 class TelegramPresenter:
@@ -170,6 +174,13 @@ class TelegramPresenter:
         #: forum topics (``"<chat>#<topic>"``) Telegram refused (closed or deleted by an
         #: admin): their messages go to the group itself
         self._topic_gone: set[str] = set()
+        #: seconds into a turn before the player is pinged (:data:`TURN_PING_SECONDS`)
+        self.turn_ping_seconds = TURN_PING_SECONDS
+        # per (user, table): whether their hand shows buttons (their turn), the ping's task
+        # (waiting, then sending) and the ping message sent
+        self._acting: dict[tuple[str, int], bool] = {}
+        self._pingers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self._pings: dict[tuple[str, int], int] = {}
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
         text = fit(screen.text, MAX_TEXT)
@@ -343,6 +354,67 @@ class TelegramPresenter:
             self._following[(old, new)] = task
         return task
 
+    # -- turn pings ------------------------------------------------------------------------
+    def follow_turn(self, user_id: str, screen: Screen, *, sent: bool = False) -> None:
+        """A player's hand screen was written (``sent``: as a new message, which notifies by
+        itself). When it gets buttons again (their turn begins) a short "your move" message
+        (the hand's first two lines) follows in their private chat after
+        :attr:`turn_ping_seconds`, unless the turn has ended by then; it is deleted when the
+        turn ends. Per table: a player at two tables has a ping for each."""
+        if screen.table is None or not _private(user_id):
+            return
+        key = (user_id, screen.table)
+        acting = bool(screen.buttons)
+        was = self._acting.get(key)
+        self._acting[key] = acting
+        if acting and was is False and not sent:
+            if key not in self._pingers:
+                text = "\n".join(screen.text.splitlines()[:2])
+                self._pingers[key] = asyncio.create_task(
+                    self._ping(key, text), name=f"tg-ping-{user_id}"
+                )
+        elif not acting and was:
+            pinger = self._pingers.pop(key, None)
+            if pinger is not None and not pinger.done():
+                pinger.cancel()  # not sent yet: nothing to delete
+            ping = self._pings.pop(key, None)
+            if ping is not None:
+                self._pingers[key] = asyncio.create_task(
+                    self._unping(key, ping), name=f"tg-unping-{user_id}"
+                )
+
+    async def _ping(self, key: tuple[str, int], text: str) -> None:
+        try:
+            await asyncio.sleep(self.turn_ping_seconds)
+            try:
+                msg = await self.app.bot.send_message(key[0], text)
+            except TelegramError as exc:
+                log.info("cannot ping %s: %s", key[0], exc)
+                return
+            if self._acting.get(key):
+                self._pings[key] = msg.message_id
+            else:  # the turn ended while it was sent
+                await self._unping(key, msg.message_id)
+        finally:
+            if self._pingers.get(key) is asyncio.current_task():
+                del self._pingers[key]
+
+    async def stop_pings(self) -> None:
+        """Cancel every ping still to be sent or deleted (shutdown)."""
+        tasks = list(self._pingers.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _unping(self, key: tuple[str, int], message_id: int) -> None:
+        try:
+            await self.app.bot.delete_message(key[0], message_id)
+        except TelegramError as exc:
+            log.info("cannot delete the ping of %s: %s", key[0], exc)
+        finally:
+            if self._pingers.get(key) is asyncio.current_task():
+                del self._pingers[key]
+
     def writer_for(self, chat_id: str, ref: str) -> asyncio.Task[None] | None:
         """The background writer of one message, while it has edits to write."""
         return self._writers.get((chat_id, ref))
@@ -381,9 +453,12 @@ class TelegramPresenter:
             ref = None
         if ref is not None:
             self.queue_edit(user_id, ref, screen)
+            self.follow_turn(user_id, screen)
             return ref
         try:
-            return await self._send(user_id, screen)
+            sent = await self._send(user_id, screen)
+            self.follow_turn(user_id, screen, sent=True)
+            return sent
         except Forbidden:
             return None
         except TelegramError:
@@ -659,6 +734,7 @@ class TelegramAdapter:
         down (also after a failed start: every HTTP session is closed)."""
         with contextlib.suppress(Exception):
             await self.presenter.flush()
+        await self.presenter.stop_pings()
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
@@ -998,6 +1074,8 @@ class TelegramAdapter:
                 self.presenter.queue_edit(
                     str(message.chat_id), str(message.message_id), reply.screen
                 )
+                if in_private and reply.private:  # the pressed hand: the turn ping follows
+                    self.presenter.follow_turn(str(message.chat_id), reply.screen)
             try:
                 await query.answer(fit(reply.text, MAX_ANSWER) or None, show_alert=reply.alert)
             except TelegramError:

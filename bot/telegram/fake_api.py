@@ -466,6 +466,13 @@ class FakeTelegram:
         self.messages[key] = msg
         return msg
 
+    async def _m_deleteMessage(self, p: dict[str, Any]) -> bool:
+        key = (int(p["chat_id"]), int(p["message_id"]))
+        if key not in self.messages:
+            raise _ApiError(400, "Bad Request: message to delete not found")
+        del self.messages[key]
+        return True
+
     async def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
         status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.model import LiveTable
+from bot.model import Actor, LiveTable, Phase, SeatState
 from bot.service import TableService, bots
 from bot.texts import tr
 from storage.api import LedgerKind
@@ -32,11 +32,15 @@ def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePre
 
 
 async def alice_and_a_bot(
-    level: str = "easy",
+    level: str = "easy", point: int | None = None
 ) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
-    """Alice opens a table, seats a computer player of ``level`` and is dealt in with it."""
+    """Alice opens a table (at ``point`` kush a point if given), seats a computer player of
+    ``level`` and is dealt in with it."""
     store, clock = MemoryStore(), Clock()
     service, presenter = new_service(store, clock)
+    if point is not None:
+        reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point)])
+        assert not reply.alert, reply.text
     await service.new_table(GROUP, ALICE)
     await service.add_bot(GROUP, ALICE, True, level)
     await service.join(GROUP, ALICE)
@@ -413,4 +417,109 @@ async def test_r8_5_a_computer_player_move_the_core_refuses_is_made_as_on_a_time
     await service.run_due()
     assert bot.seat not in t.hand.to_act
     assert set(cards[:1]) <= set(t.hand.board_of(bot.seat).cards())  # placed by the rule
+    assert await check_store(store) == []
+
+
+async def test_grant_to_a_computer_player_is_refused_and_moves_no_kush() -> None:
+    """A computer player plays with house kush (issue 13): an admin's /grant by its name or
+    its user id is refused with a clear notice and its house account keeps its balance."""
+    service, _, store, _ = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None
+    bot_seat = next(s for s in t.seats.values() if s.bot)
+    anna = Actor("telegram", bot_seat.user_id, bot_seat.name)
+    before = await player_balance(store, anna)
+    refusal = tr("en", "reply.grant_computer", name="🤖 Anna")
+    reply = await service.grant(GROUP, ALICE, True, "🤖 Anna", "100", "g1")
+    assert reply.alert and reply.text == refusal
+    reply = await service.grant(GROUP, ALICE, True, bot_seat.user_id, "-10", "g2")
+    assert reply.alert and reply.text == refusal
+    assert await player_balance(store, anna) == before
+    assert await check_store(store) == []
+
+
+async def anna_busts_at_100_a_point(
+    drained: bool = False,
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock, LiveTable, SeatState]:
+    """Alice and 🤖 Anna (easy) at 100 kush a point play until Anna's stack cannot pay a
+    point (the seeded decks bust her within a few hands); ``drained``: the house account
+    holds nothing more than her stack by then."""
+    service, presenter, store, clock = await alice_and_a_bot("easy", point=100)
+    t = service.table_in(GROUP)
+    assert t is not None
+    anna = next(s for s in t.seats.values() if s.bot)
+    if drained:
+        house = await store.find_player(t.community_id, anna.user_id)
+        assert house is not None
+        await store.grant(t.community_id, house.id, -house.balance, actor="test",
+                          reason="drain", key="drain")  # fmt: skip
+    for _ in range(12):
+        await play_hand_with_bots(service, presenter, clock)
+        anna = next(s for s in t.seats.values() if s.bot)
+        if anna.stack < 100:
+            return service, presenter, store, clock, t, anna
+        assert t.next_hand_at is not None
+        clock.now = t.next_hand_at
+        await service.run_due()
+    raise AssertionError("Anna never went bust")
+
+
+async def test_r8_2_a_busted_computer_player_tops_up_from_the_house_and_plays_on() -> None:
+    """R8.2 with a computer player (issue 13): busted, it takes the top-up from its house
+    account before the next deal (it sat busted in the lobby, the table stuck with Alice
+    alone); the showdown offers it nothing, and the ledger stays balanced."""
+    service, presenter, store, clock, t, anna = await anna_busts_at_100_a_point()
+    who = Actor("telegram", anna.user_id, anna.name)
+    assert anna.top_up == t.min_buy_in == 200  # taken at once, not offered
+    showdown = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "🏁" in s.text)
+    assert tr("en", "showdown.busted", name=anna.name, label="kush") not in showdown
+    balance, stack = await player_balance(store, who), anna.stack
+    assert t.next_hand_at is not None and t.next_hand_at - clock.now == 5  # no top-up window
+    await service.run_due()  # the top-up is added at once, the deal comes at its time
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert (anna.stack, anna.top_up) == (stack + 200, 0)
+    assert await player_balance(store, who) == balance - 200
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.seat_of(anna.user_id) is anna  # dealt in, not stood up
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_busted_computer_player_the_house_cannot_top_up_stands_up_once() -> None:
+    """The house account cannot cover the top-up: it fails with a notice and the computer
+    player stands up (R8.2, as a busted player who does not top up); the table goes back to
+    the lobby for Alice. It was queued again at every deal, failing each time."""
+    service, presenter, store, clock, t, anna = await anna_busts_at_100_a_point(drained=True)
+    await service.run_due()  # the top-up fails: the house has nothing left
+    assert t.seat_of(anna.user_id) is None and t.hand is None
+    for _ in range(3):
+        clock.now += 10
+        await service.run_due()
+    assert t.phase is Phase.LOBBY and t.next_hand_at is None  # Alice alone
+    notices = [x for chat, x in presenter.posts if chat == GROUP.chat_id and anna.name in x]
+    assert len(notices) == 1, notices  # the failed top-up and the seat freed, once
+    assert notices[0].endswith("\n" + tr("en", "bot.removed", name=anna.name)), notices
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_point_raised_past_a_computer_players_stack_tops_it_up() -> None:
+    """Between hands an admin raises the point past 🤖 Anna's stack: she takes the top-up
+    from the house before the next deal and is dealt in (she was stood up as busted)."""
+    service, presenter, store, clock = await alice_and_a_bot("easy")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert 0 < anna.stack < t.min_buy_in  # (the seeded deck: she lost a point or more)
+    point = anna.stack + 1
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point)])
+    assert not reply.alert, reply.text
+    stack = anna.stack
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()  # the deal queues her top-up first ...
+    await service.run_due()  # ... added at once, then the hand is dealt
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert anna.stack == stack + t.min_buy_in and t.hand is not None
+    assert t.hand.is_fantasyland(anna.seat) or anna.seat in t.hand.order  # dealt in
     assert await check_store(store) == []

@@ -11,7 +11,9 @@ from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
+from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-100", "-100", "Friends")
@@ -299,6 +301,31 @@ async def test_r8_5_clocks_survive_a_restart_without_counting_the_downtime(env) 
     assert t2.hand.board_of(acting).bottom == cards
 
 
+async def test_r8_5_after_a_crash_the_clocks_stop_when_the_bot_last_marked_itself_running(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The bot crashes (no stop, no snapshot after the deal) while the player to act has
+    thought for 50 s; it had marked itself running just before. After 10 minutes down the
+    clock resumes with 70 s left: the 50 s before the crash were theirs, the outage is not.
+    It resumed with the whole 120 s (the outage was measured from the deal's snapshot)."""
+    service, _presenter, store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    acting = t.hand.to_act[0]
+    await service.rt.drain()  # the deal's snapshot is written; nothing is saved after it
+    clock.now += 50
+    await service.mark_alive()  # (every few seconds while running)
+    clock.now += 600  # the crash, then ten minutes down
+    service2 = TableService(
+        store, clock=clock, rng=random.Random(3), next_hand_delay=0, timers=False
+    )
+    service2.register(FakePresenter())
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.hand.to_act == (acting,)
+    assert t2.clocks[acting].left(clock.now) == (70.0, 60.0)  # 120 − 50; bank untouched
+
+
 async def test_a_hand_that_cannot_be_continued_is_cancelled_and_refunded(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
@@ -486,3 +513,21 @@ async def test_two_newtable_commands_at_once_open_one_table_and_answer_both(
     finally:
         await service.stop()
         await store.close()
+
+
+async def test_a_running_service_marks_itself_alive_until_it_stops() -> None:
+    """With real timers the service marks itself running at start and every
+    ``ALIVE_SECONDS`` (R8.5 after a crash); stopping ends the marks."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, timers=True)
+    service.register(FakePresenter())
+    await service.start()
+    for _ in range(100):
+        if await store.last_alive() is not None:
+            break
+        await asyncio.sleep(0.01)
+    assert await store.last_alive() == clock.now
+    await service.stop()
+    clock.now += 60
+    await asyncio.sleep(0.05)
+    assert await store.last_alive() == clock.now - 60  # no mark after the stop

@@ -254,11 +254,11 @@ async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(e
     assert await check_store(store) == []
 
 
-async def chinese_after_one_hand() -> tuple[
-    TableService, FakePresenter, MemoryStore, Clock, LiveTable
-]:
-    """Chinese Poker to 200, Alice and Bob, one hand played: Alice 22 points, Bob 0 (he
-    loses every box and earns no bonus), between hands."""
+async def chinese_hand_arranged(
+    reveal_pause: str = "0",
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock, LiveTable]:
+    """Chinese Poker to 200, Alice and Bob, the first hand (Bob loses every box and earns no
+    bonus) arranged by both: with a ``reveal_pause``, its reveal has begun."""
     from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
 
     store, clock = MemoryStore(), Clock()
@@ -269,12 +269,21 @@ async def chinese_after_one_hand() -> tuple[
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
-    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await configure(service, game="chinese", reveal_pause_seconds=reveal_pause, target_points="200")
     await start(service, [ALICE, BOB], "chinese")
     t = service.table_in(GROUP)
     assert t is not None
     for who in (ALICE, BOB):
         await auto_street(service, presenter, who)
+    return service, presenter, store, clock, t
+
+
+async def chinese_after_one_hand() -> tuple[
+    TableService, FakePresenter, MemoryStore, Clock, LiveTable
+]:
+    """Chinese Poker to 200, Alice and Bob, one hand played: Alice 22 points, Bob 0 (he
+    loses every box and earns no bonus), between hands."""
+    service, presenter, store, clock, t = await chinese_hand_arranged()
     for _ in range(4):
         await service.run_due()
     assert t.hand is None and t.chinese is not None and t.chinese.totals == {0: 22, 1: 0}
@@ -607,3 +616,29 @@ async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  
     assert turn == "▶ To act: Alice ⏱ 1:53 + time bank 1:00 · Bob ⏱ 1:53 + time bank 1:00"
     russian = render.group_screen(t, "ru", None, clock.now).text
     assert "▶ Ход: Alice ⏱ 1:53 + тайм-банк 1:00 · Bob ⏱ 1:53 + тайм-банк 1:00" in russian
+
+
+async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() -> None:
+    """R8.2, R8.4, R7.4: a top-up asked for while the hand is being revealed is queued and
+    added after the hand is settled, as during any hand: added at once it raised what the
+    player could lose in the hand already played (R8.4 caps a loss at the stack)."""
+    service, _presenter, store, clock, t = await chinese_hand_arranged(reveal_pause="2")
+    assert t.reveal is not None  # the boxes are being revealed, the hand not settled
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None
+    stack = bob.stack
+    reply = await service.top_up(GROUP, BOB, "100")
+    assert reply.text == tr("en", "reply.topup_queued", amount=100, label="kush"), reply.text
+    assert bob.stack == stack and bob.top_up == 100
+    for _ in range(10):
+        clock.now += 2
+        await service.run_due()
+        if t.reveal is None:
+            break
+    assert t.reveal is None and t.last_result is not None
+    await service.run_due()  # the queued top-up is added once the hand is settled
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.top_up == 0
+    moved = int(t.last_result["kush"].get(str(bob.seat), 0))  # (R7.6: 0 until the game ends)
+    assert bob.stack == stack + moved + 100
+    assert await check_store(store) == []

@@ -241,10 +241,13 @@ async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
     russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
     assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
+    # the default label as a Russian reader sees it everywhere else (it read "kush")
+    assert "Подпись куша (kush_label): куш" in russian.screen.text.splitlines()
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service)
     assert english.screen is not None
     assert "kush_per_point: 1" in english.screen.text.splitlines()
+    assert "kush_label: kush" in english.screen.text.splitlines()
     assert "kush_per_point −1" in payloads(english.screen)
 
 

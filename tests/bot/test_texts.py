@@ -180,3 +180,15 @@ def test_russian_texts_ask_with_one_polite_imperative() -> None:
     assert claim.startswith("🏆 Вася: цель в 3 очка достигнута."), claim
     assert "«Доезд»" in claim and "«Продолжить»" in claim
     assert tr("ru", "lobby.empty") == "Пока никого. Нажмите «Сесть»."
+
+
+def test_tournament_chips_on_a_picture_agree_with_their_amount() -> None:
+    """A tournament's showdown picture (R8.7) writes its chips with the agreeing form, from
+    ``texts.py`` like every word players read: +1 фишка, −2 фишки, +5 фишек, 11 фишек."""
+    from bot.pictures import amount_word
+
+    chips = {lang: tr(lang, "picture.chips") for lang in LANGS}
+    forms = [amount_word(chips["ru"], "ru", n) for n in (1, -2, 5, 11, -21, 104)]
+    assert forms == ["фишка", "фишки", "фишек", "фишек", "фишка", "фишки"]
+    assert [amount_word(chips["en"], "en", n) for n in (1, -1, 2)] == ["chip", "chip", "chips"]
+    assert amount_word("kush", "ru", 5) == "кушей"  # the kush label agrees too

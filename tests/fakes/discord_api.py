@@ -390,6 +390,25 @@ class FakeDiscord:
             },
         }
 
+    def archive_thread(self, thread_id: int, *, locked: bool = False) -> None:
+        """A moderator archives a thread (``locked``: and locks it), with no gateway event
+        (the bot learns it from its writes): an edit there is refused with 400 "Thread is
+        archived" (50083); a new message unarchives it unless it is locked (then refused
+        the same way)."""
+        meta = self.channels[thread_id]["thread_metadata"]
+        meta["archived"], meta["locked"] = True, locked
+
+    def _archived(self, channel_id: int, *, posting: bool) -> None:
+        """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives
+        it first."""
+        meta = self.channels.get(channel_id, {}).get("thread_metadata")
+        if meta is None or not meta["archived"]:
+            return
+        if posting and not meta["locked"]:
+            meta["archived"] = False
+            return
+        raise _ApiError(400, 50083, "Thread is archived")
+
     async def delete_channel(self, channel_id: int, *, announce: bool = True) -> None:
         """Someone deletes a channel or thread of the guild: from now on writes there are
         refused with 404 Unknown Channel (10003); with ``announce`` the bot gets the
@@ -687,6 +706,7 @@ class FakeDiscord:
             raise _ApiError(404, 10003, "Unknown Channel")
         if cid in self.locked_channels:
             raise _ApiError(403, 50013, "Missing Permissions")
+        self._archived(cid, posting=True)
         msg = self._new_message(cid, call.body or {})
         self._attach(msg, call.files)
         self._emit(msg, created=True, via="rest")
@@ -721,6 +741,7 @@ class FakeDiscord:
             raise _ApiError(404, 10003, "Unknown Channel")
         if int(channel) in self.locked_channels:
             raise _ApiError(403, 50013, "Missing Permissions")
+        self._archived(int(channel), posting=False)
         return self._edit(mid, call.body or {}, "rest")
 
     async def _delete_message(self, call: ApiCall, channel: str, message: str) -> None:

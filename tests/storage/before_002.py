@@ -16,7 +16,7 @@ STATS_COLUMNS = (
 
 
 def back_to_001(path: Path) -> None:
-    """Undo migrations 002 and 003 of the SQLite file at ``path`` (closed by its store).
+    """Undo migrations 002 to 004 of the SQLite file at ``path`` (closed by its store).
 
     :raises KeyError: if a stored result has no ``scoops`` of its own (it was not written by
         the code of 002).
@@ -26,7 +26,7 @@ def back_to_001(path: Path) -> None:
         for column in STATS_COLUMNS:
             conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_version WHERE version >= 2")
-        for table in ("leases", "workers"):  # what 003 made: the database is back at 001
+        for table in ("leases", "workers", "alive"):  # 003 and 004: the database is back at 001
             conn.execute(f"DROP TABLE {table}")
         for hid, text in conn.execute("SELECT id, result FROM hands").fetchall():
             result = json.loads(text)  # results stored before 002 had no scoops of their own

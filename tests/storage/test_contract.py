@@ -536,3 +536,12 @@ async def test_a_key_used_for_one_kind_of_operation_is_refused_for_another(
         await store.cash_out(s.table.id, s.ids[0], key="k")
     assert await balance(store, s.ids[0]) == 900
     assert await store.stacks(s.table.id) == {s.ids[0]: 100}
+
+
+async def test_mark_alive_keeps_the_latest_mark(store: AnyStore) -> None:
+    """R8.5 after a crash: the bot marks itself running; the restart reads the latest mark
+    (``None`` before any), in the bot's own clock (Unix seconds, fractions kept)."""
+    assert await store.last_alive() is None
+    await store.mark_alive(1_700_000_000.25)
+    await store.mark_alive(1_700_000_005.5)
+    assert await store.last_alive() == 1_700_000_005.5

@@ -276,7 +276,7 @@ async def test_postgres_migration_002_derives_the_figures_of_older_entries(
             for column in STATS_COLUMNS:
                 await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
             await conn.execute("DELETE FROM schema_version WHERE version >= 2")
-            for table in ("leases", "workers"):  # what 003 made: the database is back at 001
+            for table in ("leases", "workers", "alive"):  # 003, 004: the database is back at 001
                 await conn.execute(f"DROP TABLE {table}")
             for hid, text in await conn.fetch("SELECT id, result FROM hands"):
                 result = json.loads(text)  # results stored then had no scoops of their own

@@ -6,11 +6,14 @@ is, and every stack goes back to its balance (R8.2a)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+from bot.model import LiveTable
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, TOKEN, FakeDiscord
 
@@ -74,11 +77,10 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
 THREAD_ID = 555_000_000_000_000_777
 
 
-async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
-    """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
-    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
-    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
-    dealing hands into a thread that no longer exists."""
+@contextlib.asynccontextmanager
+async def dealt_in_a_thread(tmp_path: Path) -> AsyncIterator[tuple[World, FakeDiscord, LiveTable]]:
+    """A world whose fake has the thread :data:`THREAD_ID`, where Alice opens a table and
+    Alice and Bob are dealt in."""
     fake = FakeDiscord(TOKEN)
     fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
     await fake.start()
@@ -92,14 +94,60 @@ async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: 
                 await w.slash(u, "ready", channel_id=THREAD_ID)
             t = w.table()
             assert t.chat_id == str(THREAD_ID) and t.hand is not None
-            await fake.delete_channel(THREAD_ID)
-            await fake.wait_for(lambda: t.closing)
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-            await fake.wait_for(lambda: t.id not in w.service.tables)
-            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
-            assert await check_store(w.store) == []
+            yield w, fake, t
     finally:
         await fake.stop()
+
+
+async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
+    """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
+    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
+    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
+    dealing hands into a thread that no longer exists."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        await fake.delete_channel(THREAD_ID)
+        await fake.wait_for(lambda: t.closing)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_a_table_thread_archived_by_a_moderator_gets_its_table_message_again(
+    tmp_path: Path,
+) -> None:
+    """A moderator archives the table's thread mid-hand (not locked): the next edit of the
+    table message is refused (400, 50083) and the table message is posted anew, which
+    unarchives the thread; the hand goes on there. The edit was only logged: the thread
+    kept a table message frozen at the archive."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        before = len(fake.channel_messages(THREAD_ID))
+        fake.archive_thread(THREAD_ID)
+        acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        await w.play_street(acting, "dm")
+        assert fake.channels[THREAD_ID]["thread_metadata"]["archived"] is False
+        posted = fake.channel_messages(THREAD_ID)[before:]
+        tables = [m for m in posted if any(action_of(c) == "j" for c in components(m))]
+        assert len(tables) == 1, posted  # the table message, posted anew
+        other = BOB if acting is ALICE else ALICE
+        assert f"▶ {other.name} to act" in fake.messages[int(tables[0]["id"])]["content"]
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand_no == 2 and not t.closing
+        assert await check_store(w.store) == []
+
+
+async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """The table's thread is archived and locked by a moderator mid-hand: the table message
+    can be neither edited nor posted again (50083), as if the bot had lost the channel: the
+    hand is finished in the DMs and the table closes with the stacks back (R8.2a)."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        fake.archive_thread(THREAD_ID, locked=True)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
 
 
 async def test_a_table_channel_deleted_while_the_bot_was_away_closes_after_the_hand(
@@ -242,3 +290,46 @@ async def test_a_stale_press_on_an_ephemeral_hand_shows_the_current_hand_there(
         assert dm is not None and w.buttons(shown) == w.buttons(dm)  # street 2, as the DM
         live = w.adapter.presenter.live_hand(str(first.id), t.id)
         assert live is not None and live.message_id == int(mine["id"])  # followed again
+
+
+async def test_my_cards_whose_dm_waits_on_a_429_holds_no_press(tmp_path: Path) -> None:
+    """Both players' DMs failed at the deal (a 400, not closed DMs: they are tried again).
+    The player to act opens "🂠 My cards" (their DM goes out). The other player presses it:
+    answered with the ephemeral hand, their DM is tried again and gets a 429 (2 s). The
+    player to act places a card meanwhile: both presses are answered before that DM goes
+    through (it was sent holding the table, so the presses waited out the 429)."""
+    async with world(tmp_path) as w:
+        failed = {"message": "400: Bad Request", "code": 0}
+        w.fake.fail_next["create_dm"] = [(400, failed), (400, failed)]
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        assert [s.private_ref for s in t.seats.values()] == [None, None]  # no DM hand
+        acting = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        waiting = BOB if acting is ALICE else ALICE
+        hand = await w.my_cards(acting)
+        limited = {"message": "You are being rate limited.", "retry_after": 2.0, "global": False}
+        w.fake.fail_next["create_dm"] = [(429, limited)]
+        msg = w.table_message()
+        cid = next(c["custom_id"] for c in components(msg) if action_of(c) == "h")
+        mine = await w.fake.press(waiting, msg, cid)  # not settled: its DM waits
+        await w.fake.wait_for(lambda: mine.answered, timeout=5)
+        card, box = w.plan_street(acting, None)[0]
+        want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
+        place = await w.fake.press(acting, hand, w.buttons(hand)[want])
+        await w.fake.wait_for(lambda: place.answered, timeout=5)
+        assert place.callback_type == 7 and t.hand.pending(t.hand.to_act[0]), place
+        created = await w.fake.wait_for(
+            lambda: (
+                [c for c in w.fake.calls_to("POST", "/users/@me/channels") if c.status == 200][1:]
+                or None
+            ),
+            timeout=10,
+        )
+        assert mine.callback_at is not None and place.callback_at is not None
+        assert max(mine.callback_at, place.callback_at) < created[0].at
+        await w.settle(mine)
+        await w.fake.wait_for(lambda: w.dm(waiting), timeout=10)  # the DM hand went out
+        assert len(w.logged) == 2 and all("cannot DM" in m for m in w.logged), w.logged
+        w.logged.clear()  # the two DMs refused at the deal, on purpose
+        assert await check_store(w.store) == []

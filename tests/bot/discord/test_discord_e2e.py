@@ -20,7 +20,7 @@ import discord
 import pytest
 
 from bot.discord import DiscordAdapter
-from bot.model import Actor, ChatRef, Reply
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
@@ -525,16 +525,22 @@ async def test_a_failure_after_a_public_deferral_is_told_privately(tmp_path: Pat
         w.logged.clear()  # the failure made on purpose, logged once
 
 
+async def alice_in_fantasyland(w: World) -> tuple[LiveTable, dict[str, Any]]:
+    """Alice and Bob play the stacked first hand (Bob fouls, Alice earns Fantasyland, R6.1);
+    Alice opens "🂠 My cards" on her Fantasyland hand: the table and that message."""
+    await seat_everyone(w, [ALICE, BOB])
+    plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
+    await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
+    t = w.table()
+    assert t.hand is not None and t.hand.is_fantasyland(0)
+    return t, await w.my_cards(ALICE)
+
+
 async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
     """A box select choosing more cards than fit: the ones that fit are placed, the message
     shows them with the core's refusal on top (R3.5: never silently changed)."""
     async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
-        await seat_everyone(w, [ALICE, BOB])
-        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
-        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
-        t = w.table()
-        assert t.hand is not None and t.hand.is_fantasyland(0)
-        hand = await w.my_cards(ALICE)
+        t, hand = await alice_in_fantasyland(w)
         top = next(c for c in components(hand) if c["custom_id"].endswith(":t"))
         values = [o["value"] for o in top["options"]][:5]
         record = await w.press(ALICE, hand, top["custom_id"], values)
@@ -553,12 +559,7 @@ async def test_r3_4_a_card_taken_out_of_a_box_select_goes_back_to_the_hand(
     the press was acknowledged and nothing happened, the card stayed in the box while the
     menu showed it taken out); unticking one and ticking another in one choice does both."""
     async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
-        await seat_everyone(w, [ALICE, BOB])
-        plans = {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN}
-        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"}, plans)
-        t = w.table()
-        assert t.hand is not None and t.hand.is_fantasyland(0)
-        hand = await w.my_cards(ALICE)
+        t, hand = await alice_in_fantasyland(w)
 
         def top_select() -> dict[str, Any]:
             msg = w.fake.messages[int(hand["id"])]
