@@ -225,3 +225,57 @@ def test_r2_3_strong_with_the_fitted_value_never_fouls_an_avoidable_last_street(
     # K♠ to the middle would make trips over the bottom's two pair: a foul; KK stays
     assert not a.fouled and a.fantasyland_cards
     assert (parse_cards("Ks")[0], Box.MIDDLE) not in moves
+
+
+def _street_two(options: RuleOptions) -> game.policy.SeatKnowledge:
+    """Seat 0's knowledge on street 2 of a seeded three-player hand (R3.2)."""
+    hand = Hand(HandSetup.deal(options, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(8))))
+    while True:
+        seat = hand.to_act[0]
+        k = knowledge(hand, seat)
+        if seat == 0 and k.board.count == 5:
+            return k
+        hand.apply(Arrange(seat, tuple(decide(k, Level.EASY))))
+
+
+@needs_model
+def test_r6_1_strong_places_by_the_fitted_value_by_default(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[float, float]] = []
+    real = adp.choose
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append((args[6], args[7]))  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "choose", spy)
+    k = _street_two(PINEAPPLE)
+    moves = decide(k, Level.STRONG)
+    assert calls == [(game.policy.STRONG_ADP_FL, game.policy.STRONG_ADP_FOUL)]
+    assert moves == real(
+        adp.MODEL,  # type: ignore[arg-type]
+        k.board,
+        k.cards,
+        k.discards_needed,
+        k.dead,
+        k.options,
+        game.policy.STRONG_ADP_FL,
+        game.policy.STRONG_ADP_FOUL,
+        tail_draws=game.policy.STRONG_ADP_TAIL,
+    )
+    assert sum(b is None for _, b in moves) == 1  # one of three discarded (R3.2)
+
+
+@needs_model
+def test_r6_7_without_fantasyland_strong_plays_out_instead_of_the_fitted_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> object:
+        raise AssertionError("the fitted value prices Fantasyland, which is off")
+
+    monkeypatch.setattr(adp, "choose", refuse)
+    k = _street_two(RuleOptions(fantasyland=False))
+    moves = decide(k, Level.STRONG)
+    assert sorted(c.index for c, _ in moves) == sorted(c.index for c in k.cards)
+    assert sum(b is None for _, b in moves) == 1
