@@ -282,10 +282,15 @@ def test_r6_1_strong_compares_the_fantasyland_lines_the_static_score_ranks_low()
         assert (first[0], Box.TOP) in p
 
 
-def test_r6_1_strong_pairs_aces_on_top_over_a_paired_bottom() -> None:
-    # Street 2 of Pineapple: a lone A♥ on top, 4♠ 7♣ in the middle, 8♠ 8♦ on the bottom;
-    # dealt Q♥ 3♠ A♦. Strong makes aces on top (Fantasyland, R6.1) now: a made QQ+ top is
-    # worth strategy._REACH_MADE × STRONG_KEEP_OPEN per play-out (at 1.6 it kept A♦ below)
+def test_r6_1_strong_pairs_aces_on_top_over_a_paired_bottom(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Strong's play-outs (classic OFC's strong, and Pineapple's with STRONG_ADP off; the
+    # fitted value keeps A♦ below here). Street 2 of Pineapple: a lone A♥ on top, 4♠ 7♣ in
+    # the middle, 8♠ 8♦ on the bottom; dealt Q♥ 3♠ A♦. The play-outs make aces on top
+    # (Fantasyland, R6.1): a made QQ+ top is worth strategy._REACH_MADE × STRONG_KEEP_OPEN
+    # per play-out (at 1.6 it kept A♦ below)
+    monkeypatch.setattr(game.policy, "STRONG_ADP", 0)
     board = Board(parse_cards("Ah"), parse_cards("4s 7c"), parse_cards("8s 8d"))
     k = SeatKnowledge(board, parse_cards("Qh 3s Ad"), 1, frozenset(), 0, PINEAPPLE)
     moves = decide(k, Level.STRONG)
