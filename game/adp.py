@@ -38,6 +38,7 @@ from game.board import BOXES, Board, Box, fantasyland_cards, royalty
 from game.cards import DECK, Card
 from game.evaluator import rank3, rank5
 from game.options import RuleOptions
+from game.strategy import candidate_placements, made_ranks
 
 __all__ = [
     "FEATURES",
@@ -109,30 +110,11 @@ _ABOVE_QQ = 1 << 20 | 12 << 16 | 15 << 12  # a middle above any QQ top
 STRENGTH_WEIGHT: Final = 0.35
 
 
-def _made(ranks: Sequence[int]) -> int:
-    """Packed strength (``game.evaluator``'s order) of the pairs, trips and quads of a partial
-    box (no draws)."""
-    counts: dict[int, int] = {}
-    for r in ranks:
-        counts[r] = counts.get(r, 0) + 1
-    groups = sorted(((k, r) for r, k in counts.items() if k >= 2), reverse=True)
-    if not groups:
-        return 0
-    k, r = groups[0]
-    if k == 4:
-        return 7 << 20 | r << 16
-    if k == 3:
-        return (6 << 20 | r << 16 | groups[1][1] << 12) if len(groups) > 1 else 3 << 20 | r << 16
-    if len(groups) > 1:
-        return 2 << 20 | r << 16 | groups[1][1] << 12
-    return 1 << 20 | r << 16
-
-
 def _strength(cards: Sequence[Card], size: int) -> int:
     if len(cards) == size:
         codes = [c.code for c in cards]
         return rank3(*codes) if size == 3 else rank5(*codes)
-    return _made([c.rank for c in cards])
+    return made_ranks([c.rank for c in cards])
 
 
 def _draws(cards: Sequence[Card]) -> tuple[float, float]:
@@ -155,7 +137,7 @@ def _beat_outs(lower: Sequence[Card], upper: int, seen: Mapping[int, int]) -> fl
     """Cards left (÷ 10) that, joining a box that is not full and made no better than
     ``upper``, lift its made hand above ``upper`` (pairs, trips: no draws)."""
     ranks = [c.rank for c in lower]
-    return sum(4 - seen[r] for r in range(2, 15) if _made([*ranks, r]) > upper) / 10
+    return sum(4 - seen[r] for r in range(2, 15) if made_ranks([*ranks, r]) > upper) / 10
 
 
 def _margin(lower: int, upper: int) -> float:
@@ -502,8 +484,6 @@ def choose(
     on_board = set(board.cards())
     known = frozenset(c for c in dead if c not in on_board and c not in cards)
     if width:
-        from game.strategy import candidate_placements  # (strategy does not import adp)
-
         options_ = []
         for placement in candidate_placements(board, cards, discards, width, True):
             after = board

@@ -25,15 +25,16 @@ from game.evaluator import rank3, rank5
 from game.fantasyland import solve_fantasyland
 from game.options import GameKind, RuleOptions
 
-__all__ = ["arrange", "complete_street"]
+__all__ = ["arrange", "complete_street", "made_ranks"]
 
 _SIZES = (3, 5, 5)  # top, middle, bottom
 _MADE: dict[int, int] = {}
 _PLAIN, _SUITED, _TOP = evaluator._PLAIN, evaluator._SUITED, evaluator._TOP
 
 
-def _made_ranks(ranks: Sequence[int]) -> int:
-    """Packed strength made by pairs, trips and quads of a partial box (no draws)."""
+def made_ranks(ranks: Sequence[int]) -> int:
+    """Packed strength (``game.evaluator``'s order, R1.2) made by the pairs, trips and quads of
+    a partial box's ``ranks`` (2–14; no draws); 0 for none."""
     counts: dict[int, int] = {}
     for r in ranks:
         counts[r] = counts.get(r, 0) + 1
@@ -77,7 +78,7 @@ class _BoxState:
             ranks: list[int] = [c.rank for c in self.cards]
             if prime != 1:
                 ranks.append(RANK_PRIMES.index(prime) + 2)
-            made = _MADE[key] = _made_ranks(ranks)
+            made = _MADE[key] = made_ranks(ranks)
         return made
 
     def add(self, card: Card) -> None:
