@@ -651,7 +651,7 @@ class TelegramAdapter:
             "join": self._at_table(service.join),
             "ready": self._at_table(service.ready),
             "leave": self._at_table(service.leave),
-            "topup": self._at_table(service.top_up, first_arg=True, request=True),
+            "topup": self._at_table(service.top_up, whole_arg=True, request=True),
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
@@ -799,18 +799,20 @@ class TelegramAdapter:
 
         return handler
 
-    def _at_table(self, method: Any, *, first_arg: bool = False, request: bool = False) -> Any:
+    def _at_table(self, method: Any, *, whole_arg: bool = False, request: bool = False) -> Any:
         """A table command: answered as soon as its step is committed (``answer=``), before
-        the table's messages go out, so a 429 on them never delays the answer; ``first_arg``
-        as in :meth:`_simple` (``/topup 300``); ``request``: a one-shot command given its key
-        ``tg:<chat>:<update_id>`` (``request=``), so an update Telegram delivers again applies
-        once."""
+        the table's messages go out, so a 429 on them never delays the answer; ``whole_arg``:
+        everything typed after the command is passed on as one argument (``""`` without
+        any), so the service judges all of it: ``/topup 1 000`` (a thousand with its digits
+        grouped, as Russian writes it) is refused with the usage, never read as 1 kush;
+        ``request``: a one-shot command given its key ``tg:<chat>:<update_id>``
+        (``request=``), so an update Telegram delivers again applies once."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
-            args = [context.args[0] if context.args else ""] if first_arg else []
+            args = [" ".join(context.args or ())] if whole_arg else []
             answer = self._answer_once(update)
             extra = {"request": _request_key(update)} if request else {}
             reply = await method(
