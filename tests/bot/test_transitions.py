@@ -218,6 +218,26 @@ async def test_case3_a_refused_commit_changes_nothing_and_the_table_plays_on() -
     assert await check_store(store) == []
 
 
+async def test_case3_a_new_table_whose_opening_storage_refuses_can_be_opened_again() -> None:
+    """``/newtable`` whose opening transition storage refuses is answered "nothing changed,
+    try again", and trying again opens the table: the refused one was left served (with no
+    table message and no snapshot), so every /newtable after it was refused as "this chat
+    already has an open table"."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    store.fail_next = 1
+    reply = await service.new_table(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "err.storage")
+    assert service.table_in(GROUP) is None and presenter.tables == {}
+    reply = await service.new_table(GROUP, ALICE)  # as the refusal asks
+    t = service.table_in(GROUP)
+    assert t is not None and reply.text == tr("en", "reply.table_opened", table=t.id)
+    assert presenter.tables[GROUP.chat_id][-1].all_buttons()  # its lobby, with the buttons
+    assert [r.id for r, _ in await store.snapshots()] == [t.id]  # the refused one is closed
+    await seated(service, ALICE, BOB)
+    assert t.hand is not None and await check_store(store) == []
+
+
 async def test_case3_non_finite_settings_are_refused_and_nothing_is_saved(env) -> None:  # type: ignore[no-untyped-def]
     service, _presenter, store, _clock = env
     for value in ("nan", "inf", "-inf"):
