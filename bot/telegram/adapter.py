@@ -854,13 +854,15 @@ class TelegramAdapter:
 
         return personal
 
-    async def _is_admin(self, chat_id: str, user_id: str) -> bool:
-        """Group administrators and the owner (checked with getChatMember, cached 60 s). A
-        check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
-        admin's next command asks again (it was refused as a non-admin's for a minute)."""
+    async def _is_admin(self, chat_id: str, user_id: str, *, fresh: bool = False) -> bool:
+        """Group administrators and the owner (checked with getChatMember, cached 60 s;
+        ``fresh``: asked now whatever the cache holds, for a command that moves kush, so an
+        admin demoted a moment ago grants nothing). A check that failed (a 5xx, a timeout)
+        counts as "no" this once and is not cached: an admin's next command asks again (it
+        was refused as a non-admin's for a minute)."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
-        if cached is not None and time.monotonic() - cached[1] < 60:
+        if cached is not None and not fresh and time.monotonic() - cached[1] < 60:
             return cached[0]
         try:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
@@ -943,8 +945,8 @@ class TelegramAdapter:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
-        admin = not ref.private and (
-            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (  # kush move: asked afresh (a demoted admin grants none)
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id), fresh=True)
         )
         reply = await self.service.grant(
             ref, _actor(user), admin, target, amount, key=_request_key(update), shown=shown
