@@ -197,6 +197,8 @@ async def top_up(
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
+    if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it
+        return Reply(tr(lang, "reply.topup_leaving"), alert=True)
     limit = stack_limit(t, community.settings)
     room = limit - seat.stack
     if room <= 0:
