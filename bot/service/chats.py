@@ -36,7 +36,8 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
                 async with rt.transition(t) as tx:
                     tx.group = True
             except TransitionFailed:  # (logged) the snapshot follows in the background
-                await rt.show_group(t)
+                if t.id in rt.tables:  # (not when another worker serves the table now)
+                    await rt.show_group(t)
     await rt.settled(t)
     return True
 
