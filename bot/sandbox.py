@@ -529,15 +529,15 @@ class Sandbox:
             await self.say(text)
         elif text.startswith("/"):
             self.line(f"» unknown command {command}; /help lists them")
-        elif text[0] in "gG" and text[1:].isdigit():
+        elif text[0] in "gG" and _number(text[1:]):
             notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:
                 self.line("» " + notice)
-        elif text[0] in "rR" and text[1:].isdigit():
+        elif text[0] in "rR" and _number(text[1:]):
             notice = await self.press(self.human.id, int(text[1:]), other=True)
             if notice:
                 self.line("» " + notice)
-        elif text.isdigit():
+        elif _number(text):
             notice = await self.press(self.human.id, int(text))
             if notice:
                 self.line("» " + notice)
@@ -549,6 +549,12 @@ class Sandbox:
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
+
+
+def _number(text: str) -> bool:
+    """Whether ``text`` is a button number: ASCII digits only (``str.isdigit`` takes a
+    superscript ``²``, which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
 
 
 def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:

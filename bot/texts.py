@@ -251,6 +251,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",
     },
+    "reply.topup_leaving": {
+        "en": "You are leaving this table: no top-up.",
+        "ru": "Вы уходите из-за стола: докупка не нужна.",
+    },
     "reply.topup_not_ready": {
         "en": "Press Ready first: it buys you in.",
         "ru": "Сначала нажмите «Готов»: так вы вносите взнос.",

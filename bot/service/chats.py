@@ -5,7 +5,7 @@ the bot, and a player who blocks the bot mid-hand."""
 from __future__ import annotations
 
 from bot.service import lobby
-from bot.service.runtime import Runtime
+from bot.service.runtime import Runtime, TransitionFailed
 
 __all__ = ["chat_left", "community_left", "migrate_chat", "player_unreachable"]
 
@@ -13,8 +13,10 @@ __all__ = ["chat_left", "community_left", "migrate_chat", "player_unreachable"]
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
     """Follow a chat to its new id: the community (wallets, settings, history) and the table
     move in storage in one transaction, then the live table takes the new id and posts its
-    message there (the old chat's messages cannot be edited through the new id). Returns
-    ``True`` if anything moved; calling it again changes nothing."""
+    message there (the old chat's messages cannot be edited through the new id), even when
+    storage refuses that step (it holds the new id already; the snapshot is then saved in the
+    background, and a restart reads the chat from storage, :func:`.recovery.restore`).
+    Returns ``True`` if anything moved; calling it again changes nothing."""
     moved = await rt.store.move_chat(platform, old_id, new_id)
     tid = rt.by_chat.get((platform, old_id))
     t = rt.tables.get(tid) if tid is not None else None
@@ -22,14 +24,20 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
         return moved
     async with t.lock:
         if t.chat_id == old_id:
-            async with rt.transition(t) as tx:
-                t.chat_id = new_id
-                if t.community_ext == old_id:
-                    t.community_ext = new_id
-                t.group_ref = None
-                tx.group = True
+            # storage has the table in the new chat now: it follows whatever comes next (a
+            # step refused below, a crash: the restored table takes its chat from storage)
+            t.chat_id = new_id
+            if t.community_ext == old_id:
+                t.community_ext = new_id
+            t.group_ref = None
             rt.by_chat.pop((platform, old_id), None)
             rt.by_chat[(platform, new_id)] = t.id
+            try:
+                async with rt.transition(t) as tx:
+                    tx.group = True
+            except TransitionFailed:  # (logged) the snapshot follows in the background
+                if t.id in rt.tables:  # (not when another worker serves the table now)
+                    await rt.show_group(t)
     await rt.settled(t)
     return True
 

@@ -168,8 +168,11 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         deck = shuffled_deck()  # CSPRNG (R1.1)
     seats, button = plan.seats, plan.button
     owners: dict[int, int] = {}
-    if t.options.heads_up_double_boxes and len(plan.seats) == 2:
-        seats, owners = double_box_seats(plan.seats)  # R4.2: two boards each
+    # R4.2: two boards each for two players; a Fantasyland hand plays on the boards of its
+    # match (R6.6): single ones when the match began with a third player, who left since
+    doubled = plan.new_match or bool(t.match.owners)
+    if t.options.heads_up_double_boxes and len(plan.seats) == 2 and doubled:
+        seats, owners = double_box_seats(plan.seats)
         button = 10 * plan.button + 1
     setup = HandSetup.deal(t.options, seats, button, plan.fantasyland, deck=deck, owners=owners)
     t.match = t.match.begin(plan)
@@ -292,7 +295,9 @@ def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
     if not in_pool:
         settle_round(t, tx, seat.name)
     if t.match is not None:
-        boards = (10 * seat.seat, 10 * seat.seat + 1) if t.options.heads_up_double_boxes else ()
+        # the player's board seats in the hand that earned the match's Fantasyland (R4.2:
+        # double boxes only with two players; a third plays single boards, option or not)
+        boards = tuple(b for b, owner in t.match.owners.items() if owner == seat.seat)
         t.match = t.match.without(seat.seat, boards)
     amount = 0 if in_pool else t.seats[seat.seat].stack
     t.banks_left[seat.player_id] = seat.bank  # R8.6: rejoining does not refill it

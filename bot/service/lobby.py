@@ -5,6 +5,7 @@ it (R8.3), commit together with the table's new state (issue 10)."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Literal
 
 from bot.model import Actor, LiveTable, Reply, SeatState
@@ -58,7 +59,10 @@ async def open_table(
 ) -> LiveTable:
     """Open a table in a chat and post its lobby message (the caller checked that the chat has
     none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
-    ``topic``: the Telegram forum topic it was opened in, where its messages go."""
+    ``topic``: the Telegram forum topic it was opened in, where its messages go.
+
+    :raises TransitionFailed: storage refused the opening: no table is opened (its record is
+        closed again when storage allows)."""
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
     try:
@@ -83,8 +87,18 @@ async def open_table(
         topic=topic,
     )
     rt.add(t)
-    async with t.lock, rt.transition(t) as tx:
-        tx.group = True
+    try:
+        async with t.lock, rt.transition(t) as tx:
+            tx.group = True
+    except TransitionFailed:
+        # the opening was not saved: the table's record is closed again and the table no
+        # longer served, so the chat's next /newtable (the refusal says "try again") opens
+        # one; if storage refuses that too, the table stays served as storage has it, open
+        # (a restart closes a table with no snapshot)
+        with contextlib.suppress(Exception):
+            await rt.store.commit(t.id, [], None, key=f"t{t.id}:unopened", close=True)
+            rt.forget(t)
+        raise
     return t
 
 
@@ -183,6 +197,8 @@ async def top_up(
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
+    if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it
+        return Reply(tr(lang, "reply.topup_leaving"), alert=True)
     limit = stack_limit(t, community.settings)
     room = limit - seat.stack
     if room <= 0:

@@ -35,7 +35,8 @@ async def restore(
     rt: Runtime, record: TableRecord, snap: Mapping[str, Any], alive: float | None = None
 ) -> LiveTable | None:
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
-    when a worker takes a table over from one that died, issue 14). ``alive``: when the bot
+    when a worker takes a table over from one that died, issue 14), in the chat storage has
+    it in (a group upgraded since the snapshot moved it). ``alive``: when the bot
     last marked itself running (:meth:`LiveTable.from_json`). Returns the table, or
     ``None`` when the snapshot could not be used and the table was closed with a refund."""
     try:
@@ -44,6 +45,12 @@ async def restore(
         log.exception("table %s: cannot restore; refunding", record.id)
         await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
         return None
+    if t.chat_id != record.chat_id:
+        # the chat moved after the snapshot (a group upgraded, :func:`.chats.migrate_chat`,
+        # with a crash before the table's step): storage's chat, and wallets, are the new ones
+        if t.community_ext == t.chat_id:
+            t.community_ext = record.chat_id
+        t.chat_id = record.chat_id
     rt.add(t)
     async with t.lock:
         try:

@@ -651,7 +651,7 @@ class TelegramAdapter:
             "join": self._at_table(service.join),
             "ready": self._at_table(service.ready),
             "leave": self._at_table(service.leave),
-            "topup": self._at_table(service.top_up, first_arg=True, request=True),
+            "topup": self._at_table(service.top_up, whole_arg=True, request=True),
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
@@ -799,18 +799,20 @@ class TelegramAdapter:
 
         return handler
 
-    def _at_table(self, method: Any, *, first_arg: bool = False, request: bool = False) -> Any:
+    def _at_table(self, method: Any, *, whole_arg: bool = False, request: bool = False) -> Any:
         """A table command: answered as soon as its step is committed (``answer=``), before
-        the table's messages go out, so a 429 on them never delays the answer; ``first_arg``
-        as in :meth:`_simple` (``/topup 300``); ``request``: a one-shot command given its key
-        ``tg:<chat>:<update_id>`` (``request=``), so an update Telegram delivers again applies
-        once."""
+        the table's messages go out, so a 429 on them never delays the answer; ``whole_arg``:
+        everything typed after the command is passed on as one argument (``""`` without
+        any), so the service judges all of it: ``/topup 1 000`` (a thousand with its digits
+        grouped, as Russian writes it) is refused with the usage, never read as 1 kush;
+        ``request``: a one-shot command given its key ``tg:<chat>:<update_id>``
+        (``request=``), so an update Telegram delivers again applies once."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
-            args = [context.args[0] if context.args else ""] if first_arg else []
+            args = [" ".join(context.args or ())] if whole_arg else []
             answer = self._answer_once(update)
             extra = {"request": _request_key(update)} if request else {}
             reply = await method(
@@ -852,13 +854,15 @@ class TelegramAdapter:
 
         return personal
 
-    async def _is_admin(self, chat_id: str, user_id: str) -> bool:
-        """Group administrators and the owner (checked with getChatMember, cached 60 s). A
-        check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
-        admin's next command asks again (it was refused as a non-admin's for a minute)."""
+    async def _is_admin(self, chat_id: str, user_id: str, *, fresh: bool = False) -> bool:
+        """Group administrators and the owner (checked with getChatMember, cached 60 s;
+        ``fresh``: asked now whatever the cache holds, for a command that moves kush, so an
+        admin demoted a moment ago grants nothing). A check that failed (a 5xx, a timeout)
+        counts as "no" this once and is not cached: an admin's next command asks again (it
+        was refused as a non-admin's for a minute)."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
-        if cached is not None and time.monotonic() - cached[1] < 60:
+        if cached is not None and not fresh and time.monotonic() - cached[1] < 60:
             return cached[0]
         try:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
@@ -941,8 +945,8 @@ class TelegramAdapter:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
-        admin = not ref.private and (
-            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+        admin = not ref.private and (  # kush move: asked afresh (a demoted admin grants none)
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id), fresh=True)
         )
         reply = await self.service.grant(
             ref, _actor(user), admin, target, amount, key=_request_key(update), shown=shown

@@ -363,3 +363,19 @@ async def test_an_admin_check_that_failed_is_asked_again_on_the_next_command(
         reply = await w.say(ALICE, "/settings hand_seconds 30")
         assert reply["text"].startswith("Saved: hand_seconds = 30"), reply
         assert len(w.fake.calls_of("getChatMember")) == 2
+
+
+async def test_an_admin_demoted_a_moment_ago_can_no_longer_grant_kush(tmp_path: Path) -> None:
+    """``/grant`` moves kush: whether its sender is an admin is asked every time. Alice grants
+    as an admin, is demoted, and her next /grant a second later is refused with nothing moved
+    (the answer was cached for 60 s: a demoted admin went on minting kush for a minute)."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")  # Bob has a wallet in the group
+        reply = await w.say(ALICE, f"/grant {BOB.id} 100")
+        assert reply["text"] == tr("en", "reply.granted", name="Bob", amount=100, label="kush",
+                                   balance=1100), reply  # fmt: skip
+        w.fake.admins[GROUP_ID] = set()  # the group's owner demotes her
+        reply = await w.say(ALICE, f"/grant {BOB.id} 100")
+        assert reply["text"] == tr("en", "reply.admins_only"), reply
+        assert "1100" in (await w.say(BOB, "/balance"))["text"]

@@ -254,6 +254,23 @@ async def test_every_group_write_is_printed_in_order_edits_included() -> None:
     assert printed == ["reveal 1", "reveal 2", "result: +4", "lobby", "  [g1] Join"]
 
 
+async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() -> None:
+    """A button number typed with a character that is a digit to ``str.isdigit`` but not to
+    ``int`` (a superscript ``²``, with or without ``g``/``r``) gets the usage hint and the
+    sandbox reads on: it raised ValueError out of the input loop and the sandbox exited."""
+    import io
+
+    from bot.sandbox import Sandbox, SandboxOptions
+
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(), out)
+    for typed in ("²", "g²", "r³", "1²"):
+        assert await box.handle(typed), typed
+        assert out.getvalue().splitlines()[-1].startswith("» type a button number"), typed
+    assert await box.handle("7")  # an ASCII number still presses (no such button here)
+    assert out.getvalue().splitlines()[-1] == "» no such button"
+
+
 async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
     """Run the sandbox once over ``inputs`` (then /quit) and return what it printed."""
     malformed = {"TELEGRAM_BOT_TOKEN": "malformed"}  # ignored by --sandbox (issue 12)

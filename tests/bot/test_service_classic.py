@@ -89,6 +89,52 @@ async def test_r4_2_double_boxes_two_boards_each_settled_per_player(env) -> None
     assert "Alice ②" in showdown and "Bob ①" in showdown
 
 
+@pytest.mark.parametrize(("earner", "leaver"), [(1, 0), (1, 2), (2, 0)])
+async def test_r4_2_r6_leaving_a_three_player_double_boxes_table_keeps_the_others_fantasyland(
+    earner: int, leaver: int
+) -> None:
+    """R4.2: a classic table with ``heads_up_double_boxes`` set and three players plays single
+    boards, so Fantasyland is earned per table seat. A player leaving between hands forfeits
+    their own Fantasyland only (R6), and the two left play the match's Fantasyland hand on
+    the single boards the match began with (R6.6: a match is its main hand and the
+    Fantasyland hands after it). Seat 0 leaving took seat 1's Fantasyland as well (its
+    "boards" were taken to be board seats 0 and 1 of double boxes); the Fantasyland hand was
+    dealt as double boxes, where a single board's Fantasyland is another board's: seat 1's
+    went to seat 0's second board (board seat 1), and seat 2's had no board at all, so the
+    deal was refused on every try and the table never dealt again."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB, CAROL], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and sorted(t.hand.order) == [0, 1, 2]
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    assert t.hand is None and t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={earner: 13}, match_over=False)
+    reply = await service.leave(GROUP, (ALICE, BOB, CAROL)[leaver])
+    assert not reply.alert, reply.text
+    assert t.match.fantasyland == {earner: 13}
+    clock.now += 5
+    await service.run_due()
+    hand = t.hand
+    stays = ({0, 1, 2} - {earner, leaver}).pop()
+    assert hand is not None and sorted(hand.order) == sorted([earner, stays]) and t.hand_no == 2
+    assert hand.is_fantasyland(earner) and not hand.is_fantasyland(stays)
+    while t.hand is not None and any(t.hand.is_fantasyland(s) for s in t.hand.order):
+        await play_hand(service, presenter, [ALICE, BOB, CAROL])  # (Bob may stay, R6.4)
+        clock.now += 5
+        await service.run_due()
+        assert t.hand is not None and t.hand_no <= 6
+    # the match is over: a new one, where the two play double boxes (R4.2)
+    both = sorted(b for s in (earner, stays) for b in (10 * s, 10 * s + 1))
+    assert sorted(t.hand.order) == both
+    assert await check_store(store) == []
+
+
 async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles_per_player() -> (
     None
 ):

@@ -454,6 +454,29 @@ async def test_r8_2_topup_command_takes_its_amount_through_the_adapter(tmp_path:
         assert await w.store.stacks(t.id) == {t.seats[0].player_id: 350}
 
 
+async def test_r8_2_a_topup_amount_typed_in_two_words_is_refused_whole(tmp_path: Path) -> None:
+    """``/topup 1 000`` (a thousand as Russian writes it, digits grouped by a space) or
+    ``/topup 100 kush`` is refused with the usage and moves nothing (bad input: a clear
+    message, nothing changed): the adapter read only the first word, so the first topped up
+    by 1 kush and the second by 100 without a word of the rest."""
+    from bot.model import ChatRef
+    from bot.texts import tr
+
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        await w.press_lobby(ALICE, "r")
+        refused = tr("en", "reply.topup_range", room=800, max=1000, label="kush")
+        for typed in ("/topup 1 000", "/topup 1\u00a0000", "/topup 100 kush"):
+            reply = await w.say(ALICE, typed)
+            assert reply["text"] == refused, typed
+        t = w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID)))
+        assert t is not None
+        assert await w.store.stacks(t.id) == {t.seats[0].player_id: 200}
+        reply = await w.say(ALICE, "/topup  150 ")  # spaces around one word are no second word
+        assert reply["text"] == tr("en", "reply.topped_up", amount=150, label="kush", stack=350)
+
+
 async def test_wallet_commands_in_a_private_chat_point_to_the_group(tmp_path: Path) -> None:
     """Kush are kept per group: ``/balance``, ``/daily``, ``/history`` and ``/top`` typed in
     the private chat are answered with where to ask (in the player's language), and the

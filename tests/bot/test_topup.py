@@ -312,3 +312,18 @@ async def test_r8_2_the_lobby_says_a_ready_stack_below_one_point_must_top_up(env
     assert not reply.alert, reply.text
     assert t.hand is not None and t.hand_no == 2
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_player_leaving_after_the_hand_is_told_a_top_up_is_not_taken(env) -> None:  # type: ignore[no-untyped-def]
+    """A player who asked to leave (their stack goes back when the hand ends, R8.2) and then
+    asks for a top-up is told they are leaving, and nothing is queued: they were told "queued:
+    added when this hand ends", and then it never was (they stood up with the showdown)."""
+    service, _presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.text == tr("en", "reply.leave_after_hand")
+    reply = await service.top_up(GROUP, ALICE, "50")
+    assert reply.alert and reply.text == tr("en", "reply.topup_leaving")
+    assert t.seats[0].top_up == 0
+    assert await player_balance(store, ALICE) == 800

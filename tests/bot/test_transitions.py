@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.model import Actor, Phase
+from bot.model import Actor, ChatRef, Phase
 from bot.presses import ConfirmMove, PlaceCard, decode, encode
 from bot.service import TableService
 from bot.texts import tr
@@ -216,6 +216,92 @@ async def test_case3_a_refused_commit_changes_nothing_and_the_table_plays_on() -
     await play_out(service, presenter, [ALICE, BOB])
     assert len(await store.export_hands(t.id)) == 1
     assert await check_store(store) == []
+
+
+async def test_case3_a_new_table_whose_opening_storage_refuses_can_be_opened_again() -> None:
+    """``/newtable`` whose opening transition storage refuses is answered "nothing changed,
+    try again", and trying again opens the table: the refused one was left served (with no
+    table message and no snapshot), so every /newtable after it was refused as "this chat
+    already has an open table"."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    store.fail_next = 1
+    reply = await service.new_table(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "err.storage")
+    assert service.table_in(GROUP) is None and presenter.tables == {}
+    reply = await service.new_table(GROUP, ALICE)  # as the refusal asks
+    t = service.table_in(GROUP)
+    assert t is not None and reply.text == tr("en", "reply.table_opened", table=t.id)
+    assert presenter.tables[GROUP.chat_id][-1].all_buttons()  # its lobby, with the buttons
+    assert [r.id for r, _ in await store.snapshots()] == [t.id]  # the refused one is closed
+    await seated(service, ALICE, BOB)
+    assert t.hand is not None and await check_store(store) == []
+
+
+#: the supergroup the group of these tests is upgraded to (Telegram gives it a new id)
+SUPERGROUP = ChatRef("telegram", "-100777", "-100777", "Friends")
+
+
+async def _finish_in(service: TableService, presenter: FakePresenter, chat: ChatRef) -> None:
+    """Carol joins the table of ``chat`` and buys in there (the group's wallets), then Alice
+    and Bob play the hand in progress to its showdown."""
+    reply = await service.join(chat, CAROL)
+    assert reply.text == tr("en", "reply.joined", seat=3), reply.text
+    assert not (await service.ready(chat, CAROL)).alert
+    t = service.table_in(chat)
+    assert t is not None and t.hand is not None
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.hand.to_act[0]].user_id
+        await press_auto_and_confirm(service, presenter, ALICE if acting == "1" else BOB)
+    assert len(await service.store.export_hands(t.id)) == 1
+
+
+async def test_a_crash_between_a_chat_moving_and_its_table_following_it_keeps_the_table() -> None:
+    """A group upgraded to a supergroup (a new chat id) moves its wallets and table in
+    storage, then the live table follows in a transition of its own. Killed between the
+    two, the restarted bot serves the table in the new chat (where storage has it): it
+    was restored at the old id from its snapshot, so the supergroup had no table, and every
+    press there asked for a wallet the old id no longer names."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    store.kill_at, store.kill_after = store.commits + 1, False
+    with pytest.raises(Killed):
+        await service.migrate_chat("telegram", GROUP.chat_id, SUPERGROUP.chat_id)
+    store.dead = False
+    service, presenter = await restart(store, clock)
+    moved = service.table_in(SUPERGROUP)
+    assert moved is not None and moved.id == t.id and service.table_in(GROUP) is None
+    assert presenter.tables[SUPERGROUP.chat_id]  # the table message, in the supergroup
+    await _finish_in(service, presenter, SUPERGROUP)
+    assert await player_balance_in(store, SUPERGROUP, CAROL) == 800  # the group's wallet
+    assert await check_store(store) == []
+
+
+async def test_a_chat_moving_while_storage_refuses_the_table_s_step_keeps_the_table() -> None:
+    """The same with the table's step refused by storage (the move itself committed): the
+    table follows the chat all the same (storage has it there) and posts its message there;
+    it stayed at the old id, which no update comes from any more, so the supergroup's
+    commands found no table."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    store.fail_next = 1
+    assert await service.migrate_chat("telegram", GROUP.chat_id, SUPERGROUP.chat_id)
+    assert service.table_in(SUPERGROUP) is t and service.table_in(GROUP) is None
+    assert presenter.tables[SUPERGROUP.chat_id]
+    await _finish_in(service, presenter, SUPERGROUP)
+    assert await check_store(store) == []
+
+
+async def player_balance_in(store: MemoryStore, chat: ChatRef, actor: Actor) -> int:
+    """``actor``'s balance in the community of ``chat``."""
+    community = await store.community(chat.platform, chat.community_id)
+    p = await store.find_player(community.id, actor.user_id)
+    assert p is not None
+    return p.balance
 
 
 async def test_case3_non_finite_settings_are_refused_and_nothing_is_saved(env) -> None:  # type: ignore[no-untyped-def]
