@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import time
@@ -121,6 +122,7 @@ class TableService:
             await timing.on_time(rt, t)
 
         rt.on_time = fire
+        rt.think = functools.partial(bots.think_ahead, rt)
         self._alive: asyncio.Task[None] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------

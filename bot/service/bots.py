@@ -8,18 +8,19 @@ and have no private chat."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
-from bot.service.runtime import Runtime, Tx
+from bot.service.runtime import Moves, Runtime, Tx
 from bot.texts import tr
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
-from game.policy import Level, decide, knowledge
+from game.policy import Level, SeatKnowledge, decide, knowledge
 from storage.api import BuyIn, Community, InsufficientFunds
 
-__all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot"]
+__all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot", "think_ahead"]
 
 #: Names of the computer players (their user ids are ``bot:<name>``).
 BOT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
@@ -39,7 +40,8 @@ HOUSE_BUY_INS = 50
 
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Every computer player to act places its street and confirms (R3.4): the decision is
-    made in a thread from what the seat may know; then :func:`~bot.service.play.advance`."""
+    the one :func:`think_ahead` made during its pace (or made now, in a thread) from what the
+    seat may know; then :func:`~bot.service.play.advance`."""
     hand = t.hand
     assert hand is not None
     t.bot_due = None
@@ -48,7 +50,7 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         if player is None or not player.bot or hand.is_over or s not in hand.to_act:
             continue
         k = knowledge(hand, s)
-        moves = await asyncio.to_thread(decide, k, Level(player.bot))
+        moves = await _decision(rt, t, s, k, Level(player.bot))
         turn_before = hand.to_act
         actions: list[Action] = [Place(s, c, b) if b else Discard(s, c) for c, b in moves]
         try:
@@ -59,6 +61,46 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         advance(rt, t, tx, turn_before)
         if t.hand is not hand:
             break
+
+
+def think_ahead(rt: Runtime, t: LiveTable) -> None:
+    """Start the decision of each computer player to act (issue 13) in a thread, from what its
+    seat knows now, unless one from the same knowledge is under way: it is made during the
+    player's pace while the table is free, so a person's press is never held by it;
+    :func:`bot_turn` takes it if the seat still knows the same then (a decision is a function
+    of the knowledge, :func:`game.policy.decide`). Call with a running event loop."""
+    hand = t.hand
+    if hand is None or hand.is_over:
+        return
+    for s in hand.to_act:
+        player = t.player_of(s)
+        if player is None or not player.bot:
+            continue
+        k = knowledge(hand, s)
+        have = rt.thinking.get((t.id, s))
+        if have is not None and have[0] == k:
+            continue
+        task = asyncio.get_running_loop().create_task(
+            asyncio.to_thread(decide, k, Level(player.bot)), name=f"table-{t.id}-think-{s}"
+        )
+        task.add_done_callback(_retrieved)
+        rt.thinking[(t.id, s)] = (k, task)
+
+
+def _retrieved(task: asyncio.Task[Moves]) -> None:
+    """Mark a decision's failure seen (:func:`bot_turn` decides again if it needs one)."""
+    if not task.cancelled():
+        task.exception()
+
+
+async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:
+    """The placement of ``seat`` from ``k``: the one :func:`think_ahead` started from the same
+    knowledge (waited for if not ready), else made now in a thread."""
+    have = rt.thinking.pop((t.id, seat), None)
+    if have is not None and have[0] == k and not have[1].cancelled():
+        with contextlib.suppress(Exception):  # (a failed one is made again below)
+            return await have[1]
+    return await asyncio.to_thread(decide, k, level)
 
 
 async def add_bot(

@@ -33,10 +33,15 @@ from bot import pictures, render
 from bot.drawing import Drawer
 from bot.model import LiveTable, Presenter, SeatState
 from bot.screens import Screen
+from game.board import Box
 from game.cards import Card
+from game.policy import SeatKnowledge
 from storage.api import InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = ["Answered", "Runtime", "TransitionFailed", "Tx"]
+
+#: A placement of a street: ``(card, box or None for a discard)`` per card (game.policy).
+Moves = list[tuple[Card, Box | None]]
 
 log = logging.getLogger("bot.service")
 
@@ -139,6 +144,12 @@ class Runtime:
         self.by_chat: dict[tuple[str, str], int] = {}
         #: what a table's timer runs when it fires (set by the service: timers.on_time)
         self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
+        #: starts the decisions of the computer players to act (set by the service:
+        #: bots.think_ahead), called when a step leaves one to act, with timers running
+        self.think: Callable[[LiveTable], None] | None = None
+        #: decisions under way, by (table, seat): the knowledge each was made from and the
+        #: task making it in a thread (bots.think_ahead, bots.bot_turn)
+        self.thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
@@ -155,6 +166,8 @@ class Runtime:
         self.tables.pop(t.id, None)
         self.by_chat.pop((t.platform, t.chat_id), None)
         self._pending.pop(t.id, None)
+        for key in [k for k in self.thinking if k[0] == t.id]:
+            self.thinking.pop(key)[1].cancel()
 
     def presenter(self, t: LiveTable) -> Presenter | None:
         """The adapter that shows this table's messages."""
@@ -477,6 +490,8 @@ class Runtime:
             t.bot_due = None
             return
         bots = [s for s in hand.to_act if (p := t.player_of(s)) is not None and p.bot]
+        if bots and self.timers and self.think is not None:
+            self.think(t)  # they decide during their pace, while the table is free
         if not bots:
             t.bot_due = None
         elif t.bot_due is None:
@@ -516,14 +531,26 @@ class Runtime:
 
     async def _timer(self, t: LiveTable, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - self.clock()))
+        await self._decided(t)
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
             if self.on_time is not None and t.id in self.tables:
                 await self.on_time(t)
 
+    async def _decided(self, t: LiveTable) -> None:
+        """When the computer players' time to move has come, wait for their decisions under
+        way (:attr:`thinking`) before taking the table, so that the step that moves them
+        never holds it while they think (a person's press goes on meanwhile)."""
+        if t.bot_due is None or self.clock() < t.bot_due:
+            return
+        tasks = [task for (table, _), (_, task) in self.thinking.items() if table == t.id]
+        if tasks:
+            await asyncio.wait(tasks)
+
     async def stop_timers(self) -> None:
-        """Cancel every timer and wait for them."""
+        """Cancel every timer and wait for them; drop the computer players' decisions under
+        way."""
         timers = [t.timer for t in self.tables.values() if t.timer is not None]
         for task in timers:
             task.cancel()
@@ -532,3 +559,6 @@ class Runtime:
                 await task
         for t in self.tables.values():
             t.timer = None
+        for _k, thought in self.thinking.values():  # (its thread finishes on its own)
+            thought.cancel()
+        self.thinking.clear()

@@ -4,14 +4,19 @@ know only, no private chat, stood up between hands, and a restart with one seate
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import random
+import threading
 
 import pytest
 
 from bot.model import Actor, LiveTable, Phase, SeatState
 from bot.service import TableService, bots
 from bot.texts import tr
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge, knowledge
 from storage.api import LedgerKind
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -522,4 +527,56 @@ async def test_r8_2_a_point_raised_past_a_computer_players_stack_tops_it_up() ->
     anna = next(s for s in t.seats.values() if s.bot)
     assert anna.stack == stack + t.min_buy_in and t.hand is not None
     assert t.hand.is_fantasyland(anna.seat) or anna.seat in t.hand.order  # dealt in
+    assert await check_store(store) == []
+
+
+async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every press is answered within a second (issue 13): a computer player's decision is
+    made in a thread from the moment its turn begins, during its pace, not at its time while
+    holding the table (a person's press there waited for it: several strong players in a row
+    held one for a second or more). At its time it moves by that decision, made once."""
+    gate = threading.Event()
+    asked: list[SeatKnowledge] = []
+    real = bots.decide
+
+    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        asked.append(k)
+        gate.wait(10)
+        return real(k, level)
+
+    monkeypatch.setattr(bots, "decide", slow)
+    store = MemoryStore()
+    service = TableService(store, rng=random.Random(5), next_hand_delay=5, bot_pace=(0.3, 0.3))
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    bot = next(s.seat for s in t.seats.values() if s.bot)
+    assert t.hand.to_act == (bot,)
+    street = t.hand.current_cards(bot)
+    for _ in range(100):  # its thread has started (its time is 0.3 s away)
+        if asked:
+            break
+        await asyncio.sleep(0.01)
+    assert asked == [knowledge(t.hand, bot)]
+    assert not t.lock.locked()  # a press now gets the table at once
+    await asyncio.sleep(0.4)  # its time has come, its decision is not made: it waits for
+    assert t.hand.to_act == (bot,) and not t.lock.locked()  # it without holding the table
+    gate.set()
+    for _ in range(300):
+        if t.hand is None or t.hand.to_act != (bot,):
+            break
+        await asyncio.sleep(0.01)
+    assert t.hand is not None and t.hand.to_act != (bot,)  # it moved
+    assert set(street) & set(t.hand.board_of(bot).cards())
+    assert len(asked) == 1  # decided once
+    await service.stop()
     assert await check_store(store) == []
