@@ -335,6 +335,25 @@ def test_r8_5_fantasyland_timeout_sets_the_first_13_and_discards_the_rest() -> N
     assert hand.board_of(0).top == cards[10:13]
 
 
+def test_r8_5_progressive_fantasyland_timeout_keeps_what_was_placed_and_fills_in_order() -> None:
+    """R8.5 for a 16-card Fantasyland (R6.2, AA): the cards already put down stay where they
+    are (here the last one received on top, the third in the middle); the rest go, in the
+    order received, to the free slots of bottom, then middle, then top, and the three left
+    over are discarded (16 dealt, 13 kept)."""
+    hand = deal(fantasyland={0: 16, 1: 14}, seats=(0, 1), button=1)
+    cards = hand.current_cards(0)
+    assert len(cards) == 16
+    hand.place(0, cards[15], Box.TOP)
+    hand.place(0, cards[2], Box.MIDDLE)
+    hand.timeout(0)
+    rest = [c for i, c in enumerate(cards) if i not in (2, 15)]
+    board = hand.board_of(0)
+    assert board.bottom == tuple(rest[:5])
+    assert board.middle == (cards[2], *rest[5:9])
+    assert board.top == (cards[15], *rest[9:11])
+    assert hand.discards_of(0) == tuple(rest[11:])
+
+
 def test_r8_5_safe_autoplay_avoids_the_foul_the_plain_rule_makes() -> None:
     # the plain rule fills the bottom with A♠A♥2♣3♦4♥ and the middle with two pair: a foul
     text = "As Ah 2c 3d 4h Ks Kh Kd Kc 7s"
