@@ -11,6 +11,7 @@ from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
+from storage.check import check_store
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
@@ -166,6 +167,37 @@ async def test_r8_5_timeout_auto_places_and_r8_6_sits_out_after_the_match(env) -
     assert res["timed_out"] is True
     assert sleeper.sitting_out  # R8.6: moved to sit-out after the match
     assert t.hand is None  # one player left: no next hand
+
+
+async def test_r8_6_a_sitting_out_player_keeps_seat_and_stack_and_returns_with_back(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6: the player sat out after a timeout keeps the seat and the stack (nothing is
+    cashed out), is not dealt in, and /back deals them into the next hand."""
+    service, presenter, store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    sleeper_actor, awake = (BOB, ALICE) if sleeper.user_id == "2" else (ALICE, BOB)
+    while t.hand is not None and t.hand_no == 1:
+        if t.seats[t.hand.to_act[0]] is sleeper:
+            clock.now += 181
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, awake)
+    assert sleeper.sitting_out and t.hand is None
+    stack = sleeper.stack
+    assert (await store.stacks(t.id))[sleeper.player_id] == stack  # still at the table
+    community = await store.community("telegram", "-100")
+    player = await store.find_player(community.id, sleeper_actor.user_id)
+    assert player is not None and player.balance == 800  # the buy-in is still out
+    clock.now += 60
+    await service.run_due()
+    assert t.hand is None  # not dealt in while sitting out
+    reply = await service.back(GROUP, sleeper_actor)
+    assert not reply.alert, reply.text
+    assert t.seat_of(sleeper_actor.user_id) is sleeper and not sleeper.sitting_out
+    assert t.hand is not None and t.hand_no == 2 and sleeper.seat in t.hand.order
+    assert sleeper.stack == stack
+    assert await check_store(store) == []
 
 
 async def test_unreachable_player_gets_a_link_and_nothing_stalls(env) -> None:  # type: ignore[no-untyped-def]

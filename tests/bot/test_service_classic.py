@@ -688,3 +688,29 @@ async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() 
     moved = int(t.last_result["kush"].get(str(bob.seat), 0))  # (R7.6: 0 until the game ends)
     assert bob.stack == stack + moved + 100
     assert await check_store(store) == []
+
+
+async def test_r4_2_a_third_player_at_a_double_boxes_table_plays_single_boards(env) -> None:  # type: ignore[no-untyped-def]
+    """R4.2: the option is for exactly two players; a classic table that gets a third player
+    plays single boards (one per player, no owners), and two boards each again once it is
+    back to two players."""
+    service, presenter, store, _ = env
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.ready(GROUP, CAROL)).alert  # bought in, dealt from the next hand
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and t.match is not None
+    assert not t.match.fantasyland  # a main hand: every available player is dealt in
+    assert t.hand.order == (0, 1, 2) and t.owners == {}  # single boards; button 1 → 2
+    assert all(t.hand.streets_of(s) == 9 for s in t.hand.order)
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    history = await store.hand_history(t.seats[2].player_id, 1)
+    assert len(history[0].result["pairs"]) == 3 and "owners" not in history[0].result
+    assert not (await service.leave(GROUP, CAROL)).alert  # leaves after the hand in play
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    assert t.seat_of(CAROL.user_id) is None
+    assert t.hand is not None and len(t.hand.order) == 4 and len(t.owners) == 4
+    assert await check_store(store) == []

@@ -238,6 +238,46 @@ def test_r7_1_r7_3_ties_give_one_each_and_two_of_three_earns_a_point() -> None:
     assert [p.points for p in s.players] == [3, 3]
 
 
+def test_r7_3_two_boxes_won_earn_the_point_and_three_earn_it_once_per_opponent() -> None:
+    """R7.3: winning any two of the three boxes against an opponent earns 1 more point; all
+    three earn it once (not more). Per opponent: with three players each pair counts."""
+    a = board("Kh 9d 4c", "Ac Ad 7h 8h 2c", "3s 3h 3d 6d 9s")  # beats b in middle and bottom
+    b = board("Ks 9c 4h", "Qc Qh 3c 5s 6c", "2s 2h 2d 7c 6s")  # ties a on top
+    c = board("5h 6h 8c", "Js Jd Tc 4d 7d", "8s 8d Ts Th Td")  # wins only bottom against a
+    two = score_chinese([a, b])
+    assert [p.box_points for p in two.players] == [(1, 2, 2), (1, 0, 0)]
+    assert [p.two_of_three for p in two.players] == [1, 0]
+    assert [p.points for p in two.players] == [6, 1]
+    three = score_chinese([a, b, c])
+    # a: vs b 1+2+2 (two of three), vs c 2+2+0 (two of three: top and middle)
+    # b: vs a 1, vs c top K-high 2, middle QQ 2, bottom 0 (two of three); c: the rest
+    assert [p.two_of_three for p in three.players] == [2, 1, 0]
+    assert [p.box_points for p in three.players] == [(3, 4, 2), (3, 2, 0), (0, 0, 4)]
+    other = board("Jh 9c 4h", "Tc Th 3c 5s 6c", "2s 2h 2d 7c 6s")
+    sweep = score_chinese([board("As Ah 2c", "Kc Kd Ks 8h 8c", "Qs Qd Qh Qc 8d"), other])
+    assert sweep.players[0].box_points == (2, 2, 2) and sweep.players[0].two_of_three == 1
+
+
+def test_r7_2_a_royal_flush_in_middle_earns_ten() -> None:
+    """R7.2: middle royal flush 10 (not the straight flush's 4); bottom royal flush 10."""
+    a = board("2c 3d 5h", "Th Jh Qh Kh Ah", "Ts Js Qs Ks As")
+    assert score_chinese([a, board("4c 6d 8h", "2h 2d 4d 5s 7c", "9c 9d 9h 9s 7s")]).players[
+        0
+    ].bonus == (0, 10, 10)
+
+
+def test_r7_4_two_fouled_boards_score_nothing_against_each_other() -> None:
+    """R7.4: two fouled boards score nothing against each other; each loses every box to the
+    live board (2 points per box to it) and earns no bonus."""
+    live = board("Kh 9d 4c", "Ac Ad 7h 8h 2c", "3s 3h 3d 6d 9s")
+    f1 = board("Qs Qd Qc", "Ks Kd 5c 6c 7c", "Js Jd 4s 7d 8s")  # trips over a pair: fouled
+    f2 = board("Th Tc Ts", "9h 9c 4h 5h 6h", "2h 2d 5d 8d Jc")
+    s = score_chinese([live, f1, f2])
+    assert [p.fouled for p in s.players] == [False, True, True]
+    assert [p.box_points for p in s.players] == [(4, 4, 4), (0, 0, 0), (0, 0, 0)]
+    assert [p.points for p in s.players] == [12 + 2, 0, 0]
+
+
 def test_r7_2_bonuses_and_r7_4_fouled_board() -> None:
     a = board("2s 2h 2d", "9s 9h 9d 9c 3c", "Th Jh Qh Kh Ah")
     fouled = board("As Ad Ac", "Ks Kd 4c 5c 6c", "Qs Qd 3d 7d 8s")

@@ -194,6 +194,26 @@ def test_r7_stages_claim_and_settlement_worked_example() -> None:
     assert ChineseGame.from_json(go_on.to_json()) == go_on
 
 
+def test_r7_5_r7_6_reaching_the_target_exactly_counts() -> None:
+    """R7.5/R7.6: "reaches the target" includes landing on it: a player at exactly the target
+    after the bottom reveal may claim (the other, below it, may not), and a hand that leaves
+    a player exactly at the target ends the game; one point short does neither."""
+    from game.chinese import RevealStage
+
+    game = ChineseGame(target=10)
+    bottom = RevealStage(Box.BOTTOM, {0: 10, 1: 9}, False)
+    after = game.apply(bottom)
+    assert after.claimants(bottom) == (0,) and not after.over
+    assert after.claim(0).over
+    short = ChineseGame(target=10).apply(RevealStage(Box.BOTTOM, {0: 9, 1: 0}, False))
+    assert short.claimants(RevealStage(Box.BOTTOM, {0: 9, 1: 0}, False)) == ()
+    top = RevealStage(Box.TOP, {0: 0, 1: 1}, True)
+    middle = RevealStage(Box.MIDDLE, {0: 0, 1: 0}, False)
+    assert after.apply(middle).apply(top).over  # 10 and 10: the target is reached
+    below = ChineseGame(target=11).apply(bottom).apply(middle).apply(top)
+    assert not below.over and below.totals == {0: 10, 1: 10}
+
+
 def test_r7_6_a_player_who_sat_down_during_the_game_settles_the_hands_played_together() -> None:
     """Carol sits down after a hand in which Alice scored 22 and Bob 3. At the end she pays
     (or collects) the difference of the points of the hands she played only: she paid Alice

@@ -215,6 +215,27 @@ def test_r6_3_fantasyland_board_is_hidden_before_showdown() -> None:
     assert hand.view(None).seat(0).board.count == 13
 
 
+def test_r6_3_two_of_three_in_fantasyland_all_play_at_once_the_ordinary_board_hidden() -> None:
+    """R6.3 with three players: every player but one in Fantasyland, so all play at once; the
+    ordinary player's streets (dealt as usual: 5, then 3s) stay hidden from the group and from
+    the Fantasyland players until showdown, and so do the Fantasyland boards."""
+    hand = deal(fantasyland={0: 14, 2: 14}, button=2)
+    assert set(hand.to_act) == {0, 1, 2}
+    assert [len(hand.current_cards(s)) for s in (0, 1, 2)] == [14, 5, 14]
+    assert hand.view(None).seat(1).face_up == ()  # not dealt face up (R3.3 does not apply)
+    play_turn(hand, 1)
+    assert set(hand.to_act) == {0, 1, 2} and len(hand.current_cards(1)) == 3  # street 2
+    for viewer in (None, 0, 2):
+        seen = hand.view(viewer).seat(1)
+        assert seen.board.count == 0 and seen.face_up == ()
+    assert hand.view(None).seat(1).hidden == 5
+    play_turn(hand, 0)
+    assert hand.view(1).seat(0).board.count == 0 and hand.view(2).seat(0).board.count == 0
+    finish(hand)
+    assert [hand.view(None).seat(s).board.count for s in (0, 1, 2)] == [13, 13, 13]
+    assert [len(hand.discards_of(s)) for s in (0, 1, 2)] == [1, 4, 1]
+
+
 def test_r6_3_everyone_in_fantasyland_arranges_at_once() -> None:
     hand = deal(fantasyland={0: 14, 1: 15, 2: 17})
     assert hand.to_act == (0, 1, 2)
@@ -312,6 +333,25 @@ def test_r8_5_fantasyland_timeout_sets_the_first_13_and_discards_the_rest() -> N
     assert hand.board_of(0).bottom == cards[:5]
     assert hand.board_of(0).middle == cards[5:10]
     assert hand.board_of(0).top == cards[10:13]
+
+
+def test_r8_5_progressive_fantasyland_timeout_keeps_what_was_placed_and_fills_in_order() -> None:
+    """R8.5 for a 16-card Fantasyland (R6.2, AA): the cards already put down stay where they
+    are (here the last one received on top, the third in the middle); the rest go, in the
+    order received, to the free slots of bottom, then middle, then top, and the three left
+    over are discarded (16 dealt, 13 kept)."""
+    hand = deal(fantasyland={0: 16, 1: 14}, seats=(0, 1), button=1)
+    cards = hand.current_cards(0)
+    assert len(cards) == 16
+    hand.place(0, cards[15], Box.TOP)
+    hand.place(0, cards[2], Box.MIDDLE)
+    hand.timeout(0)
+    rest = [c for i, c in enumerate(cards) if i not in (2, 15)]
+    board = hand.board_of(0)
+    assert board.bottom == tuple(rest[:5])
+    assert board.middle == (cards[2], *rest[5:9])
+    assert board.top == (cards[15], *rest[9:11])
+    assert hand.discards_of(0) == tuple(rest[11:])
 
 
 def test_r8_5_safe_autoplay_avoids_the_foul_the_plain_rule_makes() -> None:

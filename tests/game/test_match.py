@@ -101,6 +101,23 @@ def test_r8_3_settlement_per_hand_or_per_round() -> None:
     assert state.round_pairs == ()
 
 
+def test_r8_3_a_round_counts_matches_not_fantasyland_hands() -> None:
+    """R8.3 with R6.6: a full round has as many *matches* as players, and a Fantasyland hand
+    belongs to the match before it. Two players, ``settle_per_round``: the main hand earns
+    Fantasyland, its Fantasyland hand ends match 1, and only the end of match 2 (the fourth
+    hand here) settles the round's points."""
+    pairs = ((0, 1, 3),)
+    state = MatchState.new(RuleOptions(settle_per_round=True))
+    hands = [{0: 14}, {}, {1: 14}, {}]  # Fantasyland earned by each hand
+    dues = []
+    for fl in hands:
+        plan = state.next_hand([0, 1])
+        state = state.after_hand(result(plan.seats, fl=fl, pairs=pairs), plan)
+        dues.append((state.due, state.matches))
+    assert dues == [((), 0), ((), 1), ((), 1), (((0, 1, 12),), 0)]
+    assert state.round_pairs == ()
+
+
 def test_r8_3_round_points_an_opponent_cannot_cover_are_settled_early() -> None:
     """R8.3 (seed 001: «если оппонент не имеет достаточно фишек для расчета»): under
     ``settle_per_round`` the points of the unfinished round are due at once when settling them
