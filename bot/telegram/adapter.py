@@ -937,9 +937,12 @@ class TelegramAdapter:
         args = list(context.args or [])
         target, amount, shown = "", "", None
         replied: Message | None = msg.reply_to_message
-        if replied is not None and replied.from_user is not None and len(args) == 1:
+        named = len(args) == 2 and not args[0].lstrip("+-").isdigit()  # /grant @bob 100
+        if replied is not None and replied.from_user is not None and args and not named:
+            # a reply names the player: all that is typed is the amount, judged whole
+            # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
             whom = replied.from_user
-            target, amount = str(whom.id), args[0]
+            target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
         elif len(args) == 2:
             name, amount = args
