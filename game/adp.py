@@ -149,6 +149,22 @@ def _margin(lower: int, upper: int) -> float:
     return (((lower >> 16) & 15) - ((upper >> 16) & 15)) / 14
 
 
+def _box_features(
+    cards: Sequence[Card], cat: int, strength: int, flush: float, straight: float
+) -> list[float]:
+    """A five-card box's part of :func:`features`: its fill, pair / two pair / trips or
+    better, the rank of its made hand, and its flush and straight draws."""
+    return [
+        len(cards) / 5,
+        1.0 if cat == 1 else 0.0,
+        1.0 if cat == 2 else 0.0,
+        1.0 if cat >= 3 else 0.0,
+        ((strength >> 16) & 15) / 14 if cat else 0.0,
+        flush,
+        straight,
+    ]
+
+
 def rank_counts(cards: Iterable[Card]) -> dict[int, int]:
     """How many of ``cards`` there are of each rank (2 … 14, every rank a key)."""
     counts = dict.fromkeys(range(2, 15), 0)
@@ -213,21 +229,9 @@ def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
         lone if len(top) == 1 else 0.0,
         0.0 if t_cat else high / 14,
         1.0 if len(top) == 3 and not qq else 0.0,
-        len(mid) / 5,
-        1.0 if m_cat == 1 else 0.0,
-        1.0 if m_cat == 2 else 0.0,
-        1.0 if m_cat >= 3 else 0.0,
-        ((ms >> 16) & 15) / 14 if m_cat else 0.0,
-        m_flush,
-        m_straight,
+        *_box_features(mid, m_cat, ms, m_flush, m_straight),
         1.0 if ms > _ABOVE_QQ else 0.0,
-        len(bot) / 5,
-        1.0 if b_cat == 1 else 0.0,
-        1.0 if b_cat == 2 else 0.0,
-        1.0 if b_cat >= 3 else 0.0,
-        ((bs >> 16) & 15) / 14 if b_cat else 0.0,
-        b_flush,
-        b_straight,
+        *_box_features(bot, b_cat, bs, b_flush, b_straight),
         tom,
         tom * len(mid) / 5,
         mob,
