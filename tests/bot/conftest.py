@@ -7,6 +7,7 @@ import random
 import pytest
 
 from bot.service import TableService
+from storage.api import Store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 
@@ -21,15 +22,23 @@ class Clock:
         return self.now
 
 
-@pytest.fixture
-async def env() -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
-    """``(service, presenter, store, clock)``: timers off (tests call ``run_due``), hands dealt
-    at once after a showdown, decks from a seeded shuffle."""
-    store = MemoryStore()
+def service_env(
+    next_hand_delay: float = 0.0, store: Store | None = None
+) -> tuple[TableService, FakePresenter, Store, Clock]:
+    """``(service, presenter, store, clock)``: timers off (tests call ``run_due``), the next
+    hand ``next_hand_delay`` s after a showdown, decks from a seeded shuffle; ``store`` a new
+    in-memory one unless given."""
+    store = MemoryStore() if store is None else store
     clock = Clock()
     service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+        store, clock=clock, rng=random.Random(5), next_hand_delay=next_hand_delay, timers=False
     )
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter, store, clock
+
+
+@pytest.fixture
+async def env() -> tuple[TableService, FakePresenter, Store, Clock]:
+    """:func:`service_env` with hands dealt at once after a showdown."""
+    return service_env()

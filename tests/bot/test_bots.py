@@ -26,23 +26,30 @@ from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
 
-def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
-        bot_pace=(1.0, 3.0),
-    )  # fmt: skip
+def new_service(
+    store: MemoryStore, clock: Clock, live: bool = False
+) -> tuple[TableService, FakePresenter]:
+    """Timers off and ``clock`` (tests call ``run_due``); ``live``: timers on, the wall
+    clock and a pace of 0.3 s."""
+    if live:
+        service = TableService(store, rng=random.Random(5), next_hand_delay=5, bot_pace=(0.3, 0.3))
+    else:
+        service = TableService(
+            store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+            bot_pace=(1.0, 3.0),
+        )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter
 
 
 async def alice_and_a_bot(
-    level: str = "easy", point: int | None = None
+    level: str = "easy", point: int | None = None, live: bool = False
 ) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
     """Alice opens a table (at ``point`` kush a point if given), seats a computer player of
-    ``level`` and is dealt in with it."""
+    ``level`` and is dealt in with it (``live`` as in :func:`new_service`)."""
     store, clock = MemoryStore(), Clock()
-    service, presenter = new_service(store, clock)
+    service, presenter = new_service(store, clock, live)
     if point is not None:
         reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point)])
         assert not reply.alert, reply.text
@@ -547,14 +554,7 @@ async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free
         return real(k, level)
 
     monkeypatch.setattr(bots, "decide", slow)
-    store = MemoryStore()
-    service = TableService(store, rng=random.Random(5), next_hand_delay=5, bot_pace=(0.3, 0.3))
-    presenter = FakePresenter()
-    service.register(presenter)
-    await service.new_table(GROUP, ALICE)
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, presenter, store, _ = await alice_and_a_bot(live=True)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     while t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id:

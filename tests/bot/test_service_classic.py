@@ -20,7 +20,7 @@ from storage.api import Store
 from storage.check import check_store
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-200", "-200", "Classic")
@@ -102,12 +102,7 @@ async def test_r4_2_r6_leaving_a_three_player_double_boxes_table_keeps_the_other
     dealt as double boxes, where a single board's Fantasyland is another board's: seat 1's
     went to seat 0's second board (board seat 1), and seat 2's had no board at all, so the
     deal was refused on every try and the table never dealt again."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, store, clock = service_env(next_hand_delay=5)
     await configure(service, game="ofc", heads_up_double_boxes="on")
     await start(service, [ALICE, BOB, CAROL], "ofc")
     t = service.table_in(GROUP)
@@ -141,12 +136,7 @@ async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles
     """R4.2/R6: one board of a double-box player plays Fantasyland on its own: the three
     ordinary boards play the streets first, the Fantasyland board gets 13 cards after them
     and its player's one clock has the Fantasyland budget (R8.5); points settle per player."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, store, clock = service_env(next_hand_delay=5)
     await configure(service, game="ofc", heads_up_double_boxes="on")
     await start(service, [ALICE, BOB], "ofc")
     t = service.table_in(GROUP)
@@ -456,13 +446,8 @@ async def test_r8_3_r8_6_a_round_settles_the_points_of_a_player_sitting_out(
     she is not dealt in: its settlement still moves her points of the first hand, and the
     hand ends (the settlement looked up only the hand's own players and failed, so the last
     Confirm was refused for ever and the round's kush never moved)."""
-    store: Store = await SqliteStore.open(tmp_path / "r.sqlite3") if sqlite else MemoryStore()
-    clock = Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
+    given = await SqliteStore.open(tmp_path / "r.sqlite3") if sqlite else None
+    service, presenter, store, clock = service_env(store=given)
     await configure(service, game="ofc", settle_per_round="on")
     await start(service, [ALICE, BOB, CAROL], "ofc")
     t = service.table_in(GROUP)
