@@ -856,8 +856,9 @@ class TelegramAdapter:
 
     async def _is_admin(self, chat_id: str, user_id: str, *, fresh: bool = False) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s;
-        ``fresh``: asked now whatever the cache holds, for a command that moves kush, so an
-        admin demoted a moment ago grants nothing). A check that failed (a 5xx, a timeout)
+        ``fresh``: asked now whatever the cache holds, for what moves kush or sets the stakes
+        (``/grant``, a settings change, a settings or tournament press), so an admin demoted a
+        moment ago does none of it). A check that failed (a 5xx, a timeout)
         counts as "no" this once and is not cached: an admin's next command asks again (it
         was refused as a non-admin's for a minute)."""
         key = (chat_id, user_id)
@@ -890,15 +891,18 @@ class TelegramAdapter:
         reply = await method(where, _actor(update.effective_user), game)
         await self._reply(update, reply)
 
-    async def _as_admin(self, update: Update) -> tuple[ChatRef, Actor, bool] | None:
-        """Where a command came from, who typed it and whether they are an admin there."""
+    async def _as_admin(
+        self, update: Update, *, fresh: bool = False
+    ) -> tuple[ChatRef, Actor, bool] | None:
+        """Where a command came from, who typed it and whether they are an admin there
+        (``fresh`` as in :meth:`_is_admin`)."""
         user, chat = update.effective_user, update.effective_chat
         if user is None or chat is None:
             return None
         self._remember(user)
         ref = _chat(chat)
         admin = not ref.private and (
-            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id))
+            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id), fresh=fresh)
         )
         return ref, _actor(user), admin
 
@@ -916,7 +920,8 @@ class TelegramAdapter:
             await self._reply(update, reply)
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        who = await self._as_admin(update)
+        # a change sets the stakes: asked afresh (a demoted admin changes nothing)
+        who = await self._as_admin(update, fresh=bool(context.args))
         if who is not None:
             reply = await self.service.settings(*who, list(context.args or []))
             await self._reply(update, reply)
@@ -1058,8 +1063,10 @@ class TelegramAdapter:
         chat = _chat(message.chat) if message is not None else None
         actor = _actor(query.from_user)
 
-        async def is_admin() -> bool:
-            return chat is not None and await self._is_admin(chat.chat_id, actor.user_id)
+        async def is_admin() -> bool:  # (settings, a tournament's start: asked afresh)
+            return chat is not None and await self._is_admin(
+                chat.chat_id, actor.user_id, fresh=True
+            )
 
         answered = False
 

@@ -397,3 +397,27 @@ async def test_an_admin_demoted_a_moment_ago_can_no_longer_grant_kush(tmp_path: 
         reply = await w.say(ALICE, f"/grant {BOB.id} 100")
         assert reply["text"] == tr("en", "reply.admins_only"), reply
         assert "1100" in (await w.say(BOB, "/balance"))["text"]
+
+
+async def test_an_admin_demoted_a_moment_ago_can_no_longer_change_the_stakes(
+    tmp_path: Path,
+) -> None:
+    """A settings change sets the stakes (``kush_per_point``): whether its sender is an admin
+    is asked every time, by command and by the settings keyboard. Alice changes it as an
+    admin, is demoted, and her next change a second later is refused (the 60 s cache let a
+    demoted admin go on setting the stakes)."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        reply = await w.say(ALICE, "/settings kush_per_point 2")
+        assert "kush_per_point" in reply["text"] and "2" in reply["text"], reply
+        shown = await w.say(ALICE, "/settings")  # the keyboard, shown to the admin
+        listing = next(m for m in reversed(w.fake.chat_messages(GROUP_ID))
+                       if m.get("text") == shown["text"])  # fmt: skip
+        w.fake.admins[GROUP_ID] = set()  # the group's owner demotes her
+        buttons = w.fake.buttons(listing)
+        answer = await w.press(ALICE, GROUP_ID, listing, buttons[0]["callback_data"])
+        assert answer["text"] == tr("en", "reply.admins_only"), answer
+        reply = await w.say(ALICE, "/settings kush_per_point 5")
+        assert reply["text"] == tr("en", "reply.admins_only"), reply
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.options["kush_per_point"] == 2
