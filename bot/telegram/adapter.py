@@ -51,6 +51,7 @@ from telegram.ext import (
     MessageHandler,
     filters,
 )
+from telegram.request import HTTPXRequest
 
 from bot.model import Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
@@ -627,6 +628,10 @@ class TelegramAdapter:
             .rate_limiter(rate_limiter or AnswerFirstRateLimiter(max_retries=5))
             .concurrent_updates(True)
             .request(self._request)
+            # long polling stays on python-telegram-bot's httpx request, with a second
+            # connection: at shutdown its last getUpdates (marking the updates fetched) found
+            # the only one still held by the cancelled poll and logged a PoolTimeout traceback
+            .get_updates_request(HTTPXRequest(connection_pool_size=2))
         )
         if base_url:
             root = base_url.rstrip("/")

@@ -138,9 +138,15 @@ class Terminal:
         return await self.read_until(r"sits down")
 
     async def quit(self) -> None:
-        """``/quit``: the sandbox says bye and exits with 0."""
+        """``/quit``: the sandbox says bye and exits with 0, printing no error on the way out
+        (python-telegram-bot's last getUpdates logged a PoolTimeout traceback at every quit)."""
+        start = len(self.lines)
         await self.send("/quit")
         await self.read_until("bye")
+        assert self.proc.stdout is not None
+        rest = (await asyncio.wait_for(self.proc.stdout.read(), 30)).decode()
+        out = "\n".join([*self.lines[start:], rest])
+        assert "Traceback" not in out and "ERROR" not in out, out
         assert await asyncio.wait_for(self.proc.wait(), 30) == 0
 
 
@@ -479,3 +485,14 @@ def test_a_refused_group_message_does_not_hold_back_the_ones_after_it() -> None:
     sandbox._print_group_writes(None)
     assert "Hand 2" in out.getvalue() and "lost" not in out.getvalue()
     assert sandbox._group_calls == []
+
+
+async def test_quitting_while_the_bot_waits_for_updates_prints_no_error(tmp_path: Path) -> None:
+    """A new user's /quit a moment after the hand starts, when the bot's long poll is waiting
+    at the fake Bot API: python-telegram-bot's last getUpdates (marking the updates fetched)
+    found the poll's one connection still taken and printed a PoolTimeout traceback."""
+    async with sandbox(tmp_path) as term:
+        await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
+        await _seated_and_ready(term)
+        await asyncio.sleep(1.5)  # nothing happens: the bot's next getUpdates waits
+        await term.quit()
