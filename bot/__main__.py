@@ -40,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "A resumed table keeps its own; the value applies from the next table",
     )  # fmt: skip
     parser.add_argument(
+        "--lang", default="en", choices=("en", "ru"),
+        help="sandbox: the language you play in (the bot's texts; default en)",
+    )  # fmt: skip
+    parser.add_argument(
         "--fast", action="store_true",
         help="sandbox: computer players move at once and hands follow each other at once",
     )  # fmt: skip
@@ -82,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ),
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
+            lang=args.lang,
         )
         with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
             asyncio.run(run_sandbox(opts))

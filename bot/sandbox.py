@@ -31,7 +31,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -84,6 +84,8 @@ class SandboxOptions:
         between ``bot_delay`` and three times it after its turn begins (the service's
         ``bot_pace``); 0 moves at once.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
+    :ivar lang: the language of the sandbox's player (``en`` or ``ru``): the bot's texts
+        come in it (the sandbox's own help lines stay English).
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
         ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
         next table.
@@ -95,6 +97,7 @@ class SandboxOptions:
     hand_seconds: float = 120.0
     bot_delay: float = 0.4
     next_hand_delay: float = 4.0
+    lang: str = "en"
     given: frozenset[str] = frozenset()
 
     @property
@@ -603,6 +606,7 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     sandbox = Sandbox(opts, out or sys.stdout)
+    sandbox.human = replace(sandbox.human, language_code=opts.lang)
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     try:

@@ -496,3 +496,16 @@ async def test_quitting_while_the_bot_waits_for_updates_prints_no_error(tmp_path
         await _seated_and_ready(term)
         await asyncio.sleep(1.5)  # nothing happens: the bot's next getUpdates waits
         await term.quit()
+
+
+async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
+    """``--lang ru``: the sandbox's player writes Russian, so the bot answers in Russian (most
+    of our players do); the sandbox's player was always English."""
+    async with sandbox(tmp_path, "--lang", "ru") as term:
+        await term.read_until(r"^» Стол #1 открыт\.$")
+        await term.read_until(r"^» 🤖 Anna \(normal\) садится за стол")
+        await term.read_until(r"^Sandbox: ")
+        await term.send("g1")
+        await term.read_until(r"^» Вы сели на место 2\.")
+        await term.read_until(r"^  \[g1\] Сесть  \[g2\] Готов")
+        await term.quit()
