@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.config import ConfigError, load_settings
 from bot.logs import configure_logging
+from bot.texts import tr
 
 __all__ = ["main"]
 
@@ -41,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--lang", default="en", choices=("en", "ru"),
-        help="sandbox: the language you play in (the bot's texts; default en)",
+        help="sandbox: the language you play in (the bot's texts and the sandbox's hints; "
+        "default en)",
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
@@ -66,11 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(run_router(settings))
     if args.sandbox or not settings.has_token:
         if not args.sandbox:
-            print(
-                "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in .env): "
-                "starting the local sandbox.",
-                flush=True,
-            )
+            print(tr(args.lang, "sandbox.no_token"), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
         from bot.sandbox import SandboxOptions, run_sandbox
 

@@ -41,6 +41,7 @@ from bot.service import TableService
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from bot.texts import tr
 from storage.api import CommunitySettings
 from storage.sqlite import SqliteStore
 
@@ -49,14 +50,6 @@ __all__ = ["SandboxOptions", "run_sandbox"]
 GROUP_ID = -1000000000001
 #: the sandbox group as the service names it
 GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
-BYE = "» bye (the table is saved; the next start resumes it)"
-SANDBOX_HELP = (
-    "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button of the "
-    "group message; /hand goes to your private chat, every other "
-    "command to the group; /addbot [easy|normal|strong] seats a computer player, /removebot "
-    "stands it up; /closetable then /newtable ofc (or chinese) changes the game; /quit exits "
-    "(delete the sandbox's .sqlite3 file to start afresh)."
-)
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
@@ -84,8 +77,9 @@ class SandboxOptions:
         between ``bot_delay`` and three times it after its turn begins (the service's
         ``bot_pace``); 0 moves at once.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
-    :ivar lang: the language of the sandbox's player (``en`` or ``ru``): the bot's texts
-        come in it (the sandbox's own help lines stay English).
+    :ivar lang: the language of the sandbox's player (``en`` or ``ru``): the bot's texts and
+        the sandbox's hints and help come in it (a resumed table's notes on the flags given
+        stay English).
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
         ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
         next table.
@@ -183,7 +177,7 @@ class Sandbox:
             for note in self._resumed_flags(table):
                 self.line(note)
         self.line(self._what_to_press(table, resumed=resumed))
-        self.line(SANDBOX_HELP)
+        self.line(tr(self.opts.lang, "sandbox.help"))
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it
@@ -218,20 +212,21 @@ class Sandbox:
         """The first hint: what to press now, from the table's state (issue 12)."""
         seat = table.seat_of(str(self.human.id)) if table is not None else None
         if table is None or seat is None:
-            return "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons."
-        back = "Your table is back: " if resumed else ""
+            return tr(self.opts.lang, "sandbox.join")
+        lang = self.opts.lang
+        back = tr(lang, "sandbox.back") if resumed else ""
         hand, chinese = table.hand, table.chinese
         playing = [] if hand is None else list(hand.order)
         if chinese is not None and not chinese.over:
             playing += list(chinese.totals)
         if hand is not None or playing:
             if seat.seat in playing:
-                return back + "press the numbers of your hand's buttons."
-            return back + "a hand is being played; you play from the next one."
+                return back + tr(lang, "sandbox.play")
+            return back + tr(lang, "sandbox.next_hand")
         if not seat.ready:
-            ready = self._group_button("r")
-            return back + f"type {ready or 'the Ready button'} for Ready to play the next hand."
-        return back + "you are ready; the next hand starts when everyone is."
+            ready = self._group_button("r") or tr(lang, "sandbox.ready_button")
+            return back + tr(lang, "sandbox.ready", button=ready)
+        return back + tr(lang, "sandbox.waiting")
 
     def _group_button(self, action: str) -> str | None:
         """``gN`` of the group message's button with this action, if shown."""
@@ -523,7 +518,7 @@ class Sandbox:
         command = text.split()[0].split("@")[0].lower()
         if command == "/help":
             await self.say(text)
-            self.line("» " + SANDBOX_HELP)
+            self.line("» " + tr(self.opts.lang, "sandbox.help"))
         elif command in PRIVATE_COMMANDS:
             await self.say_private(text)
         elif command == "/newtable":
@@ -531,7 +526,7 @@ class Sandbox:
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):
-            self.line(f"» unknown command {command}; /help lists them")
+            self.line(tr(self.opts.lang, "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
             notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:
@@ -545,10 +540,7 @@ class Sandbox:
             if notice:
                 self.line("» " + notice)
         else:
-            self.line(
-                "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
-                "group) or a /command"
-            )
+            self.line(tr(self.opts.lang, "sandbox.number"))
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
@@ -626,7 +618,7 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
                 break
     finally:
         await sandbox.stop()
-        sandbox.line(BYE)
+        sandbox.line(tr(opts.lang, "sandbox.bye"))
 
 
 __all__ += ["BOT_ID"]

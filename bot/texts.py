@@ -564,6 +564,59 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
     },
+    "sandbox.help": {
+        "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
+        "of the group message; /hand goes to your private chat, every other command to the "
+        "group; /addbot [easy|normal|strong] seats a computer player, /removebot stands it up; "
+        "/closetable then /newtable ofc (or chinese) changes the game; /quit exits (delete the "
+        "sandbox's .sqlite3 file to start afresh).",
+        "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
+        "сообщения группы; /hand уходит в личный чат, остальные команды — в группу; "
+        "/addbot [easy|normal|strong] сажает компьютерного игрока, /removebot его убирает; "
+        "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
+        "файл .sqlite3 песочницы, чтобы начать заново).",
+    },
+    "sandbox.no_token": {
+        "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in .env): starting the "
+        "local sandbox.",
+        "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в .env): запускаю "
+        "локальную песочницу.",
+    },
+    "sandbox.bye": {
+        "en": "» bye (the table is saved; the next start resumes it)",
+        "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
+    },
+    "sandbox.join": {
+        "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
+        "ru": "Наберите g1, чтобы сесть, и g2 — «Готов», затем номера кнопок вашей руки.",
+    },
+    "sandbox.back": {"en": "Your table is back: ", "ru": "Ваш стол снова здесь: "},
+    "sandbox.play": {
+        "en": "press the numbers of your hand's buttons.",
+        "ru": "нажимайте номера кнопок вашей руки.",
+    },
+    "sandbox.next_hand": {
+        "en": "a hand is being played; you play from the next one.",
+        "ru": "идёт раздача; вы играете со следующей.",
+    },
+    "sandbox.ready": {
+        "en": "type {button} for Ready to play the next hand.",
+        "ru": "наберите {button} («Готов»), чтобы сыграть следующую раздачу.",
+    },
+    "sandbox.ready_button": {"en": "the Ready button", "ru": "кнопку «Готов»"},
+    "sandbox.waiting": {
+        "en": "you are ready; the next hand starts when everyone is.",
+        "ru": "вы готовы; раздача начнётся, когда будут готовы все.",
+    },
+    "sandbox.unknown": {
+        "en": "» unknown command {command}; /help lists them",
+        "ru": "» неизвестная команда {command}; список — /help",
+    },
+    "sandbox.number": {
+        "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
+        "group) or a /command",
+        "ru": "» наберите номер кнопки (1, 2 … вашей руки, r1 … повтора, g1 … группы) или /команду",
+    },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
         "ru": "Уровни: easy, normal, strong. Формат: /addbot [уровень]",

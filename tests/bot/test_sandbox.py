@@ -142,7 +142,7 @@ class Terminal:
         (python-telegram-bot's last getUpdates logged a PoolTimeout traceback at every quit)."""
         start = len(self.lines)
         await self.send("/quit")
-        await self.read_until("bye")
+        await self.read_until("bye|пока")
         assert self.proc.stdout is not None
         rest = (await asyncio.wait_for(self.proc.stdout.read(), 30)).decode()
         out = "\n".join([*self.lines[start:], rest])
@@ -500,12 +500,21 @@ async def test_quitting_while_the_bot_waits_for_updates_prints_no_error(tmp_path
 
 async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
     """``--lang ru``: the sandbox's player writes Russian, so the bot answers in Russian (most
-    of our players do); the sandbox's player was always English."""
+    of our players do), and the sandbox's own hints and help come in Russian too; the
+    sandbox's player was always English."""
     async with sandbox(tmp_path, "--lang", "ru") as term:
+        await term.read_until(r"^Токен бота не задан \(TELEGRAM_BOT_TOKEN")
         await term.read_until(r"^» Стол #1 открыт\.$")
         await term.read_until(r"^» 🤖 Anna \(normal\) садится за стол")
-        await term.read_until(r"^Sandbox: ")
+        await term.read_until(r"^Наберите g1, чтобы сесть, и g2 — «Готов»")
+        await term.read_until(r"^Песочница: N нажимает кнопку N")
         await term.send("g1")
         await term.read_until(r"^» Вы сели на место 2\.")
         await term.read_until(r"^  \[g1\] Сесть  \[g2\] Готов")
-        await term.quit()
+        await term.send("/nonsense")
+        await term.read_until(r"^» неизвестная команда /nonsense; список — /help$")
+        await term.send("x")
+        await term.read_until(r"^» наберите номер кнопки")
+        await term.send("/quit")
+        await term.read_until(r"^» пока \(стол сохранён")
+        assert await asyncio.wait_for(term.proc.wait(), 30) == 0

@@ -44,8 +44,9 @@ def test_every_text_formats_with_numbers_and_the_default_label(lang: str) -> Non
             assert text.count(mark) == literal.count(mark), (key, text)
 
 
-#: the texts meant to be long: the help and the rules summaries (sent as messages)
-LONG = ("help", "help.discord", "rules.pineapple", "rules.ofc", "rules.chinese")
+#: the texts meant to be long: the help and the rules summaries (sent as messages), and the
+#: sandbox's help (printed in a terminal)
+LONG = ("help", "help.discord", "rules.pineapple", "rules.ofc", "rules.chinese", "sandbox.help")
 
 
 @pytest.mark.parametrize("lang", LANGS)
