@@ -939,11 +939,13 @@ class TelegramAdapter:
         await answer(await self.service.close_table(*who, answer=answer))
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        user, chat, msg = update.effective_user, update.effective_chat, update.effective_message
-        if user is None or chat is None or msg is None:
+        msg = update.effective_message
+        # a kush move: whether the sender is an admin is asked afresh (a demoted admin grants
+        # none)
+        who = await self._as_admin(update, fresh=True) if msg is not None else None
+        if who is None or msg is None:
             return
-        self._remember(user)
-        ref = _chat(chat)
+        ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown = "", "", None
         replied: Message | None = msg.reply_to_message
@@ -958,11 +960,8 @@ class TelegramAdapter:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
-        admin = not ref.private and (  # kush move: asked afresh (a demoted admin grants none)
-            _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id), fresh=True)
-        )
         reply = await self.service.grant(
-            ref, _actor(user), admin, target, amount, key=_request_key(update), shown=shown
+            ref, actor, admin, target, amount, key=_request_key(update), shown=shown
         )
         await self._reply(update, reply)
 
