@@ -140,7 +140,11 @@ class Sandbox:
     closed_output: bool = False
     quit: asyncio.Event | None = None
 
+    def __post_init__(self) -> None:
+        self.human = replace(self.human, language_code=self.opts.lang)  # (``--lang``)
+
     # -- life cycle --------------------------------------------------------------------------
+
     async def start(self) -> None:
         await self.fake.start()
         self.fake.group(GROUP_ID, "Sandbox")
@@ -210,10 +214,10 @@ class Sandbox:
 
     def _what_to_press(self, table: LiveTable | None, *, resumed: bool) -> str:
         """The first hint: what to press now, from the table's state (issue 12)."""
+        lang = self.opts.lang
         seat = table.seat_of(str(self.human.id)) if table is not None else None
         if table is None or seat is None:
-            return tr(self.opts.lang, "sandbox.join")
-        lang = self.opts.lang
+            return tr(lang, "sandbox.join")
         back = tr(lang, "sandbox.back") if resumed else ""
         hand, chinese = table.hand, table.chinese
         playing = [] if hand is None else list(hand.order)
@@ -598,7 +602,6 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
     """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     sandbox = Sandbox(opts, out or sys.stdout)
-    sandbox.human = replace(sandbox.human, language_code=opts.lang)
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     try:
