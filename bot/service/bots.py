@@ -63,19 +63,18 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             break
 
 
-def think_ahead(rt: Runtime, t: LiveTable) -> None:
-    """Start the decision of each computer player to act (issue 13) in a thread, from what its
-    seat knows now, unless one from the same knowledge is under way: it is made during the
-    player's pace while the table is free, so a person's press is never held by it;
-    :func:`bot_turn` takes it if the seat still knows the same then (a decision is a function
-    of the knowledge, :func:`game.policy.decide`). Call with a running event loop."""
+def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
+    """Start the decision of each computer player of ``seats`` (to act at ``t``'s hand, issue
+    13) in a thread, from what its seat knows now, unless one from the same knowledge is under
+    way: it is made during the player's pace while the table is free, so a person's press is
+    never held by it; :func:`bot_turn` takes it if the seat still knows the same then (a
+    decision is a function of the knowledge, :func:`game.policy.decide`). Call with a running
+    event loop."""
     hand = t.hand
-    if hand is None or hand.is_over:
-        return
-    for s in hand.to_act:
+    assert hand is not None
+    for s in seats:
         player = t.player_of(s)
-        if player is None or not player.bot:
-            continue
+        assert player is not None and player.bot
         k = knowledge(hand, s)
         have = rt.thinking.get((t.id, s))
         if have is not None and have[0] == k:

@@ -144,9 +144,10 @@ class Runtime:
         self.by_chat: dict[tuple[str, str], int] = {}
         #: what a table's timer runs when it fires (set by the service: timers.on_time)
         self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
-        #: starts the decisions of the computer players to act (set by the service:
-        #: bots.think_ahead), called when a step leaves one to act, with timers running
-        self.think: Callable[[LiveTable], None] | None = None
+        #: starts the decisions of the computer players to act, given their seats (set by
+        #: the service: bots.think_ahead), called when a step leaves one to act, with timers
+        #: running
+        self.think: Callable[[LiveTable, list[int]], None] | None = None
         #: decisions under way, by (table, seat): the knowledge each was made from and the
         #: task making it in a thread (bots.think_ahead, bots.bot_turn)
         self.thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
@@ -491,7 +492,7 @@ class Runtime:
             return
         bots = [s for s in hand.to_act if (p := t.player_of(s)) is not None and p.bot]
         if bots and self.timers and self.think is not None:
-            self.think(t)  # they decide during their pace, while the table is free
+            self.think(t, bots)  # they decide during their pace, while the table is free
         if not bots:
             t.bot_due = None
         elif t.bot_due is None:
