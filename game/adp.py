@@ -16,23 +16,25 @@ each a small multi-layer perceptron (one hidden layer) over :func:`features` and
 (``F``/50, ``C``/50), so that one model covers the frontier; the value is
 ``royalty + F × P(Fantasyland) − C × P(foul)``.
 
-The weights live in ``game/adp_model.json``, written by ``tools/adp_fit.py`` (numpy, offline):
+The weights live in ``game/adp_model.json``, written by ``tools/adp_fit.py`` (offline):
 V_11's targets are the expectation over sampled last streets of the best finish (exact search
 over keeps and slots), V_9's the mean over sampled next streets of the best afterstate by the
-fitted V_11, and so on down to V_5. This module is pure Python: it only reads that file, once,
-at import (:data:`MODEL`, ``None`` without it), and :func:`choose` places a street by the
+fitted V_11, and so on down to V_5. This module reads that file once, at import
+(:data:`MODEL`, ``None`` without it), and evaluates the perceptrons with numpy, many boards in
+one matrix product (:meth:`AdpModel.components_many`); :func:`choose` places a street by the
 model (the policy's switch, ``game.policy.STRONG_ADP``).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import combinations, permutations, product
 from pathlib import Path
 from typing import Final
+
+import numpy as np
 
 from game.board import BOXES, Board, Box, fantasyland_cards, royalty
 from game.cards import DECK, Card
@@ -350,28 +352,35 @@ def next_street_target(
     board: Board,
     dead: Collection[Card],
     streets: Iterable[tuple[Sequence[Card], Sequence[Card]]],
-    value: Callable[[Board, frozenset[Card]], Components],
+    values: Callable[[Sequence[tuple[Board, frozenset[Card]]]], Sequence[Components]],
     fl: float,
     foul: float,
 ) -> Components:
-    """V_n's target from V_{n+2} (``value``): the mean over ``streets`` — each the next
-    street's three cards and the cards the opponents turn up meanwhile (they join the dead
-    cards) — of the components of the afterstate (keep two, discard one, R3.2) whose
-    ``royalties + F·P(FL) − C·P(foul)`` is highest. :raises ZeroDivisionError: for none."""
-    acc = [0.0, 0.0, 0.0]
-    n = 0
+    """V_n's target from V_{n+2} (``values``: the components of many ``(afterstate, dead)``
+    pairs at once): the mean over ``streets`` — each the next street's three cards and the
+    cards the opponents turn up meanwhile (they join the dead cards) — of the components of
+    the afterstate (keep two, discard one, R3.2) whose ``royalties + F·P(FL) − C·P(foul)`` is
+    highest. :raises ZeroDivisionError: for no street."""
+    pairs: list[tuple[Board, frozenset[Card]]] = []
+    spans: list[tuple[int, int]] = []
     for cards, opp in streets:
         known = frozenset(dead) | frozenset(opp)
-        best: tuple[float, Components] | None = None
-        for _p, after, thrown in afterstates(board, cards, 1):
-            o = value(after, known | frozenset(thrown))
-            v = o[2] + fl * o[0] - foul * o[1]
-            if best is None or v > best[0]:
-                best = (v, o)
-        assert best is not None
-        n += 1
+        start = len(pairs)
+        pairs.extend(
+            (after, known | frozenset(thrown)) for _p, after, thrown in afterstates(board, cards, 1)
+        )
+        spans.append((start, len(pairs)))
+    if not spans:
+        raise ZeroDivisionError("no street")
+    got = values(pairs)
+    acc = [0.0, 0.0, 0.0]
+    for start, end in spans:
+        best = max(
+            got[start:end], key=lambda o: o[2] + fl * o[0] - foul * o[1]
+        )  # the first of equals, as the afterstates come
         for j in range(3):
-            acc[j] += best[1][j]
+            acc[j] += best[j]
+    n = len(spans)
     return acc[0] / n, acc[1] / n, acc[2] / n
 
 
@@ -382,36 +391,26 @@ class _Net:
     __slots__ = ("b1", "b2", "mean", "scale", "w1", "w2")
 
     def __init__(self, data: Mapping[str, object]) -> None:
-        def vec(name: str) -> list[float]:
+        def arr(name: str) -> np.ndarray:
             v = data[name]
             assert isinstance(v, list)
-            return [float(x) for x in v]
+            return np.asarray(v, dtype=np.float64)
 
-        def mat(name: str) -> list[list[float]]:
-            v = data[name]
-            assert isinstance(v, list)
-            return [[float(x) for x in row] for row in v]
+        self.mean, self.scale = arr("mean"), arr("scale")
+        self.w1, self.b1 = arr("w1"), arr("b1")  # hidden × inputs
+        self.w2, self.b2 = arr("w2"), arr("b2")  # 3 × hidden
 
-        self.mean, self.scale = vec("mean"), vec("scale")
-        self.w1, self.b1 = mat("w1"), vec("b1")  # hidden × inputs
-        self.w2, self.b2 = mat("w2"), vec("b2")  # 3 × hidden
+    def run_many(self, x: Sequence[Sequence[float]]) -> np.ndarray:
+        """Outputs for ``len(x)`` input rows: an ``n × 3`` array (P(FL), P(foul), royalties)."""
+        z = (np.asarray(x, dtype=np.float64) - self.mean) / self.scale
+        h = np.maximum(z @ self.w1.T + self.b1, 0.0)
+        out: np.ndarray = h @ self.w2.T + self.b2
+        out[:, :2] = 1.0 / (1.0 + np.exp(-np.clip(out[:, :2], -30.0, 30.0)))
+        return out
 
     def run(self, x: Sequence[float]) -> tuple[float, float, float]:
-        z = [(a - m) / s for a, m, s in zip(x, self.mean, self.scale, strict=True)]
-        h = []
-        for row, b in zip(self.w1, self.b1, strict=True):
-            v = b + sum(map(float.__mul__, row, z))
-            h.append(v if v > 0.0 else 0.0)
-        out = [b + sum(map(float.__mul__, row, h)) for row, b in zip(self.w2, self.b2, strict=True)]
-        return _sigmoid(out[0]), _sigmoid(out[1]), out[2]
-
-
-def _sigmoid(x: float) -> float:
-    if x < -30.0:
-        return 0.0
-    if x > 30.0:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-x))
+        row = self.run_many([x])[0]
+        return float(row[0]), float(row[1]), float(row[2])
 
 
 class AdpModel:
@@ -440,6 +439,29 @@ class AdpModel:
         for the objective with knobs ``fl`` (F) and ``foul`` (C); ``dead`` as for
         :func:`features`. :raises KeyError: for a board size the model does not cover."""
         return self.nets[board.count].run([*features(board, dead), fl / 50.0, foul / 50.0])
+
+    def components_many(
+        self, boards: Sequence[tuple[Board, Collection[Card]]], fl: float, foul: float
+    ) -> list[Components]:
+        """:meth:`components` of many ``(board, dead)`` pairs at once (one matrix product per
+        board size), in their order. :raises KeyError: for a size the model does not cover."""
+        out: list[Components] = [(0.0, 0.0, 0.0)] * len(boards)
+        by_size: dict[int, list[int]] = {}
+        for i, (board, _) in enumerate(boards):
+            by_size.setdefault(board.count, []).append(i)
+        knobs = (fl / 50.0, foul / 50.0)
+        for size, idx in by_size.items():
+            rows = [[*features(boards[i][0], boards[i][1]), *knobs] for i in idx]
+            got = self.nets[size].run_many(rows).tolist()
+            for i, r in zip(idx, got, strict=True):
+                out[i] = (r[0], r[1], r[2])
+        return out
+
+    def values(
+        self, boards: Sequence[tuple[Board, Collection[Card]]], fl: float, foul: float
+    ) -> list[float]:
+        """:meth:`value` of many ``(board, dead)`` pairs at once, in their order."""
+        return [r + fl * p - foul * q for p, q, r in self.components_many(boards, fl, foul)]
 
     def value(self, board: Board, dead: Collection[Card], fl: float, foul: float) -> float:
         """The objective's expectation: ``royalties + F × P(FL) − C × P(foul)``."""
@@ -511,10 +533,10 @@ def choose(
                 best_t = (v, placement)
         assert best_t is not None
         return best_t[1]
-    scored = [
-        (model.value(after, known | frozenset(thrown), fl, foul), i)
-        for i, (_, after, thrown) in enumerate(options_)
-    ]
+    values = model.values(
+        [(after, known | frozenset(thrown)) for _, after, thrown in options_], fl, foul
+    )
+    scored = [(v, i) for i, v in enumerate(values)]
     scored.sort(key=lambda t: (-t[0], t[1]))
     if not (expand and next_streets and model.covers(after_n + 2)):
         return options_[scored[0][1]][0]
@@ -525,7 +547,7 @@ def choose(
         here = known | frozenset(thrown)
         nexts = [(s[:3], s[3:]) for s in streets if not set(s) & set(thrown)]
         o = next_street_target(
-            after, here, nexts, lambda b, d: model.components(b, d, fl, foul), fl, foul
+            after, here, nexts, lambda pairs: model.components_many(pairs, fl, foul), fl, foul
         )
         v = o[2] + fl * o[0] - foul * o[1]
         if best_e is None or v > best_e[0]:

@@ -3,7 +3,7 @@
 Run: ``python tools/adp_fit.py`` (``--boards N`` per board size, ``--next K`` sampled next
 streets per board, ``--last D`` sampled last streets per 11-card board, ``--workers W``,
 ``--hidden H``, ``--seed S``, ``--behaviour adp`` with ``--model PATH`` to play half the
-boards by a fitted model; ``--out PATH``). Needs numpy (the ``dev`` extra). The committed
+boards by a fitted model; ``--out PATH``). Uses numpy (a dependency of the game too). The committed
 model: four rounds, each sampling its boards from the previous one's play (see README).
 
 1. Boards: single Pineapple boards are played from an empty board by a behaviour policy (the
@@ -150,7 +150,9 @@ def target_next(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
     for _ in range(k):
         drawn = rng.sample(deck, 7)
         streets.append((drawn[:3], drawn[3:]))
-    y = adp.next_street_target(board, dead, streets, lambda b, d: net.components(b, d, f, c), f, c)
+    y = adp.next_street_target(
+        board, dead, streets, lambda pairs: net.components_many(pairs, f, c), f, c
+    )
     return [*adp.features(board, dead), f / 50, c / 50], list(y)
 
 

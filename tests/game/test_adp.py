@@ -4,6 +4,7 @@ what the seat knows (R3.3), its inference is deterministic and pure Python, and 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Collection, Sequence
 from itertools import combinations, permutations
@@ -95,7 +96,7 @@ def test_r6_1_the_next_street_target_is_the_mean_of_the_best_afterstate() -> Non
         return _brute_last(after, left)
 
     streets = [(list(s), ()) for s in combinations(unseen, 3)]
-    got = adp.next_street_target(board, dead, streets, exact, F, C)
+    got = adp.next_street_target(board, dead, streets, lambda ps: [exact(*p) for p in ps], F, C)
     want = [0.0, 0.0, 0.0]
     for street, _ in streets:
         best = None
@@ -161,7 +162,34 @@ def test_inference_is_deterministic_and_matches_a_plain_forward_pass() -> None:
         got = net.run(x)
         assert got == net.run(x)
         assert got[2] == pytest.approx(o[2])
+        assert got[0] == pytest.approx(1 / (1 + math.exp(-o[0])))
+        assert got[1] == pytest.approx(1 / (1 + math.exp(-o[1])))
         assert 0.0 <= got[0] <= 1.0 and 0.0 <= got[1] <= 1.0
+
+
+@needs_model
+def test_many_boards_at_once_give_what_one_at_a_time_gives() -> None:
+    # the batched evaluation (one matrix product per board size) against one board at a time
+    model = adp.MODEL
+    assert model is not None
+    boards = [
+        (Board(parse_cards("Kh"), parse_cards("Jc Jd"), parse_cards("Ah 9d")), parse_cards("2c")),
+        (Board(parse_cards("Qh 4c"), parse_cards("Kc Kd 5s"), parse_cards("Ah Ad")), ()),
+        (
+            Board(parse_cards("Kh"), parse_cards("Jc Jd 5s"), parse_cards("Ah 9d 2d")),
+            parse_cards("3c"),
+        ),
+        (
+            Board(parse_cards("Qs"), parse_cards("7c 8c 9c 3d"), parse_cards("Ah Ad 9d Td")),
+            parse_cards("2c"),
+        ),
+    ]
+    many = model.components_many(boards, F, C)
+    assert [b.count for b, _ in boards] == [5, 7, 7, 9]
+    for (board, dead), got in zip(boards, many, strict=True):
+        assert got == pytest.approx(model.components(board, dead, F, C))
+    assert model.values(boards, F, C) == pytest.approx([model.value(b, d, F, C) for b, d in boards])
+    assert many[1] != many[2]  # not one row repeated
 
 
 @needs_model
