@@ -39,6 +39,10 @@ async def restore(
     it in (a group upgraded since the snapshot moved it). ``alive``: when the bot
     last marked itself running (:meth:`LiveTable.from_json`). Returns the table, or
     ``None`` when the snapshot could not be used and the table was closed with a refund."""
+    if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
+        log.warning("table %s: never saved (a crash after it was created); closing it", record.id)
+        await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
+        return None
     try:
         t = LiveTable.from_json(snap, rt.clock(), alive)
     except Exception:  # a snapshot we cannot use: refund, never lose kush

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from pathlib import Path
+
+import pytest
 
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload, Screen
@@ -14,7 +17,7 @@ from game.cards import DECK
 from storage.check import check_store
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
 
 GROUP = ChatRef("telegram", "-100", "-100", "Friends")
@@ -563,3 +566,26 @@ async def test_a_running_service_marks_itself_alive_until_it_stops() -> None:
     clock.now += 60
     await asyncio.sleep(0.05)
     assert await store.last_alive() == clock.now - 60  # no mark after the stop
+
+
+async def test_a_table_created_but_never_saved_closes_quietly_at_restart(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A crash between creating a table's record and its first snapshot: the restart closes
+    it (nobody sat down, no kush to refund) without an error in the log, and the chat can
+    open a table again."""
+    store = MemoryStore()
+    community = await store.community("telegram", "-100")
+    record = await store.create_table(community.id, "-100", {}, 200)
+    service, _presenter, _store, _clock = service_env(store=store)
+    with caplog.at_level(logging.INFO, logger="bot"):
+        await service.start()
+    assert [r.levelno for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert any("never saved" in r.getMessage() for r in caplog.records)
+    assert await store.open_table(community.id, "-100") is None
+    assert (await store.get_table(record.id)) is not None
+    assert service.table_in(GROUP) is None
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.id != record.id
+    await service.stop()
