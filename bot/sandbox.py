@@ -186,8 +186,8 @@ class Sandbox:
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it
         (fake users, not the service's ``bot:…`` players: nothing moves for them any more);
-        ``--fast`` applies at once, ``--bots``, ``--bot-level`` and a different
-        ``--hand-seconds`` wait for the next table (its options are fixed)."""
+        ``--fast`` applies at once, ``--bots`` and ``--bot-level`` wait for the next table, and
+        a different ``--hand-seconds`` (a group setting) for the next match of this one."""
         notes = []
         old = [
             s.name
@@ -204,12 +204,21 @@ class Sandbox:
                 f"» {' and '.join(waiting)} {verb} to a new table only; "
                 "/addbot [easy|normal|strong] seats one more computer player"
             )
+        # the flags are the group's settings: the resumed table took them as a settings change
+        # would (.service.settings.reconcile), at once between matches, else from the next one
         kept = float(table.options.hand_seconds)
+        coming = table.pending_options.hand_seconds if table.pending_options else kept
         if "hand_seconds" in self.opts.given and kept != self.opts.hand_seconds:
-            notes.append(
-                f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next table: this "
-                f"one keeps {kept:g} s per hand (/closetable, then /newtable)"
-            )
+            if coming == self.opts.hand_seconds:
+                notes.append(
+                    f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next match: "
+                    f"the hand under way keeps {kept:g} s"
+                )
+            else:
+                notes.append(
+                    f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next table: "
+                    f"this one keeps {kept:g} s per hand (/closetable, then /newtable)"
+                )
         return notes
 
     def _what_to_press(self, table: LiveTable | None, *, resumed: bool) -> str:

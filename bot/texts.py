@@ -848,6 +848,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "❌ {name} is out: place {place}, prize {prize} {label}.",
         "ru": "❌ {name} выбывает: место {place}, приз {prize} {label}.",
     },
+    "tour.final_mid_hand": {
+        "en": "Hand #{hand} of tournament #{table} is not played on: the last opponent left, "
+        "so the tournament is over and its pool is paid out.",
+        "ru": "Раздача #{hand} турнира #{table} не доигрывается: последний соперник ушёл, "
+        "турнир окончен, призовой фонд выплачен.",
+    },
     "tour.final": {
         "en": "🏆 Tournament #{table} is over. Pool {pool} {label}:",
         "ru": "🏆 Турнир #{table} окончен. Фонд {pool} {label}:",

@@ -387,12 +387,16 @@ async def _leave_tournament(
             # again (Telegram after a crash, a double tap) is out of date, not the confirmation
             tx.group = True
         return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
+    privates: list[tuple[SeatState, Screen]] = []
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out
         t.owe("post", Screen(tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
                                 prize=ko.prize, label=t.label)))  # fmt: skip
-        if t.plays_now(seat):
+        if tour.finished is not None and t.hand is not None:
+            # the last opponent left: the winner does not play the hand out alone (R8.7)
+            privates = tournaments.finish_mid_hand(rt, t, tx, seat)
+        elif t.plays_now(seat):
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
         elif t.reveal is not None:
@@ -403,7 +407,22 @@ async def _leave_tournament(
                 tournaments.finish(rt, t, tx)
             else:
                 maybe_start(rt, t, tx)
+    _write_privates(rt, t, privates)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
+
+
+def _write_privates(rt: Runtime, t: LiveTable, privates: list[tuple[SeatState, Screen]]) -> None:
+    """Write players' private messages after the step's own messages (a closed table's step
+    writes none: its seats are gone)."""
+    p = rt.presenter(t)
+    if p is None or not privates:
+        return
+
+    async def job() -> None:
+        for seat, screen in privates:
+            await rt.send_private(t, p, seat, screen)
+
+    rt.send_later(t, job)
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

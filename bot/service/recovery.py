@@ -15,6 +15,7 @@ from typing import Any
 from bot.model import LiveTable, group_chat
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.settings import reconcile
 from bot.texts import tr
 from storage.api import CashOut, LedgerKind, TableRecord
 
@@ -78,7 +79,8 @@ async def release(rt: Runtime, t: LiveTable) -> None:
 async def resume(rt: Runtime, t: LiveTable) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent, and a hand in progress
-    makes the moves that are due (a player who left)."""
+    makes the moves that are due (a player who left). An ordinary table takes the community's
+    settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`)."""
     stacks = await rt.store.stacks(t.id)
     t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
@@ -86,8 +88,16 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     for s in t.seats.values():
         s.stack = int(stacks.get(s.player_id, 0))
         s.private_ref = None
+    community = None
+    if t.tournament is None:  # (a tournament keeps the options it opened with, R8.7)
+        try:
+            community = await rt.store.get_community(t.community_id)
+        except Exception as exc:  # the next settings change passes them on
+            log.warning("table %s: community settings not read: %r", t.id, exc)
     async with rt.transition(t) as tx:
         tx.group = True
+        if community is not None and reconcile(t, community.settings, tx):
+            log.info("table %s: takes the community settings it missed", t.id)
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)
             advance(rt, t, tx, t.hand.order)

@@ -31,12 +31,12 @@ from pydantic import (
     model_validator,
 )
 
-from bot.model import Reply
+from bot.model import LiveTable, Reply
 from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
-from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
@@ -52,6 +52,7 @@ __all__ = [
     "SettingRefused",
     "Unit",
     "change_setting",
+    "reconcile",
     "settings",
     "settings_press",
     "settings_screen",
@@ -926,7 +927,9 @@ async def change_setting(rt: Runtime, community: Community, name: str, value: st
 async def settings_changed(rt: Runtime, community: Community) -> None:
     """The community's tables take the new settings: options between matches, the buy-in
     between hands (each table in a transition of its own). A table keeps its game: it takes
-    the options its game has."""
+    the options its game has. A table whose step storage refuses keeps them pending in
+    memory (:func:`_pend`): its next step commits them and they apply as usual; a restart
+    in between finds them again (:func:`reconcile`)."""
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
@@ -935,18 +938,50 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    t.pending_options = table_options(community.settings, t.options.game)
-                    t.pending_buy_in = community.settings.min_buy_in
-                    t.label = community.settings.kush_label
-                    t.pictures = community.settings.pictures
-                    if community.settings.language in ("en", "ru"):
-                        t.lang = community.settings.language
+                    _pend(t, community.settings)
                     if t.hand is None:
                         apply_pending(t, tx)
                         tx.group = True
             except TransitionFailed:
-                continue  # logged; the table keeps its settings and takes them next time
+                # logged; the step was rolled back, so the table has the old settings: it
+                # takes the new ones from its next committed step on
+                if t.id in rt.tables:
+                    _pend(t, community.settings)
+                continue
         await rt.settled(t)
+
+
+def _pend(t: LiveTable, s: CommunitySettings) -> None:
+    """Give table ``t`` the community's settings ``s``: options to apply between matches,
+    the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
+    language at once."""
+    t.pending_options = table_options(s, t.options.game)
+    t.pending_buy_in = s.min_buy_in
+    t.label = s.kush_label
+    t.pictures = s.pictures
+    if s.language in ("en", "ru"):
+        t.lang = s.language
+
+
+def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
+    """A restored table takes the community's saved settings ``s`` that it missed (a crash
+    between saving them and the table's step, or a step storage refused): as
+    :func:`settings_changed` gives them, options from the next match, the buy-in from the
+    next hand (now, when no hand runs). A tournament table keeps its own (R8.7: its buy-in
+    and options were fixed when it opened). Returns whether the table had missed any."""
+    if t.tournament is not None:
+        return False
+    options = table_options(s, t.options.game)
+    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+    lang = s.language if s.language in ("en", "ru") else t.lang
+    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
+    if now == (options, s.min_buy_in, s.kush_label, s.pictures, lang):
+        return False
+    _pend(t, s)
+    if t.hand is None:
+        apply_pending(t, tx)
+    tx.group = True
+    return True
 
 
 async def settings_press(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.screens import Screen
 from bot.service.dealing import close_with, maybe_start
 from bot.service.runtime import Runtime, Tx
 from bot.texts import error_text, tr
@@ -26,6 +27,7 @@ __all__ = [
     "after_settlement",
     "cancel",
     "finish",
+    "finish_mid_hand",
     "register",
     "running",
     "start",
@@ -202,6 +204,42 @@ def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
                label=t.label)
         )  # fmt: skip
     close_with(t, tx, "\n".join(lines))
+
+
+def finish_mid_hand(
+    rt: Runtime, t: LiveTable, tx: Tx, leaver: SeatState
+) -> list[tuple[SeatState, Screen]]:
+    """The tournament finished while a hand was being played or revealed: the last opponent
+    of the winner left (R8.7: knocked out at that moment, their chips out of play, the last
+    player with chips wins). The hand cannot change that, so it is not played on: it is
+    dropped unsettled (no chip moves in it; its number goes to the final record, no history
+    entry has it) and the pool is paid out now (:func:`finish`), hidden cards staying hidden.
+    Returns each person's private message to write after the commit (their hand message
+    would keep its buttons: the closed table's step writes no private message): the winner
+    is told why, ``leaver`` that they have no hand."""
+    assert t.hand is not None
+    final = tr(t.lang, "tour.final_mid_hand", table=t.id, hand=t.hand_no)
+    privates = [
+        (
+            seat,
+            Screen(
+                tr(seat.lang, "private.none")
+                if seat is leaver
+                else tr(seat.lang, "tour.final_mid_hand", table=t.id, hand=t.hand_no)
+            ),
+        )
+        for seat in t.seats.values()
+        if not seat.bot and seat.private_ref is not None
+    ]
+    t.owe("post", Screen(final))
+    t.hand = None
+    t.plan = None
+    t.owners = {}
+    t.reveal = None
+    t.clocks = {}
+    t.hand_no -= 1  # (never settled: the final record takes its number)
+    finish(rt, t, tx)
+    return privates
 
 
 def cancel(t: LiveTable, tx: Tx, notice: str) -> None:

@@ -862,10 +862,10 @@ class TelegramAdapter:
     async def _is_admin(self, chat_id: str, user_id: str, *, fresh: bool = False) -> bool:
         """Group administrators and the owner (checked with getChatMember, cached 60 s;
         ``fresh``: asked now whatever the cache holds, for what moves kush or sets the stakes
-        (``/grant``, a settings change, a settings or tournament press), so an admin demoted a
-        moment ago does none of it). A check that failed (a 5xx, a timeout)
-        counts as "no" this once and is not cached: an admin's next command asks again (it
-        was refused as a non-admin's for a minute)."""
+        (``/grant``, a settings change, a settings or tournament press, ``/closetable``,
+        ``/addbot``, ``/removebot``), so an admin demoted a moment ago does none of it). A
+        check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
+        admin's next command asks again (it was refused as a non-admin's for a minute)."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
         if cached is not None and not fresh and time.monotonic() - cached[1] < 60:
@@ -912,14 +912,16 @@ class TelegramAdapter:
         return ref, _actor(user), admin
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        who = await self._as_admin(update)
+        # seats a computer player on house kush: asked afresh (a demoted admin seats none)
+        who = await self._as_admin(update, fresh=True)
         if who is not None:
             level = context.args[0] if context.args else ""
             reply = await self.service.add_bot(*who, level, _request_key(update))
             await self._reply(update, reply)
 
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        who = await self._as_admin(update)
+        # cashes a computer player's stack out: asked afresh
+        who = await self._as_admin(update, fresh=True)
         if who is not None:
             reply = await self.service.remove_bot(*who, _request_key(update))
             await self._reply(update, reply)
@@ -932,7 +934,9 @@ class TelegramAdapter:
             await self._reply(update, reply)
 
     async def _closetable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        who = await self._as_admin(update)
+        # settles and cashes out every stack (refunds a tournament): asked afresh (a demoted
+        # admin closes nothing)
+        who = await self._as_admin(update, fresh=True)
         if who is None:
             return
         answer = self._answer_once(update)

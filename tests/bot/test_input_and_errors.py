@@ -399,6 +399,31 @@ async def test_an_admin_demoted_a_moment_ago_can_no_longer_grant_kush(tmp_path: 
         assert "1100" in (await w.say(BOB, "/balance"))["text"]
 
 
+async def test_an_admin_demoted_a_moment_ago_can_no_longer_close_or_seat_computer_players(
+    tmp_path: Path,
+) -> None:
+    """``/closetable`` settles and cashes out every stack (a tournament's buy-ins are
+    refunded), ``/addbot`` seats a computer player on house kush and ``/removebot`` cashes one
+    out: whether their sender is an admin is asked every time. Alice, an admin at Bob's table,
+    seats a computer player, is demoted, and her /addbot, /removebot and /closetable a second
+    later are refused with the table as it was (the 60 s cache let a demoted admin close the
+    table or seat computer players for a minute)."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/newtable")  # Bob opened it: Alice may act here only as an admin
+        reply = await w.say(ALICE, "/addbot")
+        assert "🤖" in reply["text"], reply
+        t = next(iter(w.service.tables.values()))
+        seated = {s.name for s in t.seats.values()}
+        asked = len(w.fake.calls_of("getChatMember"))
+        w.fake.admins[GROUP_ID] = set()  # the group's owner demotes her
+        for command in ("/addbot", "/removebot", "/closetable"):
+            reply = await w.say(ALICE, command)
+            assert reply["text"] == tr("en", "reply.admins_only"), (command, reply)
+        assert len(w.fake.calls_of("getChatMember")) == asked + 3  # each one asked afresh
+        assert w.service.tables == {t.id: t} and {s.name for s in t.seats.values()} == seated
+
+
 async def test_an_admin_demoted_a_moment_ago_can_no_longer_change_the_stakes(
     tmp_path: Path,
 ) -> None:

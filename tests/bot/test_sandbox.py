@@ -292,7 +292,9 @@ async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> li
 async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_path: Path) -> None:
     """Issue 12: ``--sandbox`` ignores a malformed token; on a resumed table the first hint
     fits the state (seated, not ready: the Ready button's number, not "your hand's buttons"),
-    and flags the resumed table cannot take are said to wait for the next table."""
+    and flags the resumed table cannot take are said to wait for the next table.
+    ``--hand-seconds`` is a group setting: the resumed table, in its lobby, takes it at once
+    (it kept 120 s while /settings showed 30), so nothing is said to wait."""
     first = await _sandbox_session(tmp_path, ["g1"])
     assert any("You sit at seat" in x or "Вы сели на место" in x for x in first)
     again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30", "--bots", "2")
@@ -300,12 +302,22 @@ async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_pat
         "» --bots applies to a new table only; /addbot [easy|normal|strong] seats one more "
         "computer player" in again
     )
-    assert (
-        "» --hand-seconds 30 applies from the next table: this one keeps 120 s per hand "
-        "(/closetable, then /newtable)" in again
-    )
+    assert not any("--hand-seconds" in x for x in again)
     assert "Your table is back: type g2 for Ready to play the next hand." in again
     assert not any("hand's buttons" in x for x in again)
+
+
+async def test_a_sandbox_resumed_mid_hand_says_the_new_hand_seconds_wait_for_the_next_match(
+    tmp_path: Path,
+) -> None:
+    """A table resumed in the middle of a hand keeps its options until the match is over
+    (R6.6, as any settings change): ``--hand-seconds`` is said to apply from the next match."""
+    first = await _sandbox_session(tmp_path, ["g1", "g2"])
+    assert any("moved to the table" in x for x in first)
+    again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30")
+    assert "» --hand-seconds 30 applies from the next match: the hand under way keeps 120 s" in (
+        again
+    )
 
 
 async def _seated_and_ready(term: Terminal) -> None:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot import render
 from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import Leave, Register, StartTournament, decode
@@ -536,8 +538,8 @@ async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env
     out too: the buy-in is in the prize pool whatever happens. It now shows the chips, and
     once out the place and the prize paid when the tournament ends."""
     service, _presenter, _store, _clock = env
-    await configure(service, tournament_buy_in="100", tournament_chips="1000", payouts="70,30")
-    await service.new_tournament(GROUP, ALICE, "pineapple")
+    await configure(service, tournament_buy_in="100", tournament_chips="1000", payouts="50,30,20")
+    await service.new_tournament(GROUP, ALICE, "ofc")  # (four seats: two play on, R4.1)
     await service.join(GROUP, ALICE)
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None
@@ -545,32 +547,34 @@ async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env
         "en", "reply.balance_tour", name="Alice", balance=900, label="kush", table=t.id,
         buy_in=100, chips=1000,
     )  # fmt: skip
-    for a in (BOB, CAROL):
+    for a in (BOB, CAROL, Actor("telegram", "4", "Dan", "en")):
         await service.join(GROUP, a)
     assert t.tournament.phase is TournamentPhase.RUNNING
-    await service.leave(GROUP, BOB)  # place 3: no prize
+    await service.leave(GROUP, BOB)  # place 4: no prize
     text = (await service.balance(GROUP, BOB)).text
     assert text == tr("ru", "reply.balance_tour_out", name="Bob", balance=900, label="kush",
-                      table=t.id, place=3, prize="")  # fmt: skip
-    assert text.endswith("(место 3).") and "куш" in text
-    await service.leave(GROUP, CAROL)  # place 2: 30 % of 300, paid at the end
-    prize = tr("en", "reply.balance_tour_prize", prize=90, label="kush")
+                      table=t.id, place=4, prize="")  # fmt: skip
+    assert text.endswith("(место 4).") and "куш" in text
+    await service.leave(GROUP, CAROL)  # place 3: 20 % of 400, paid at the end
+    prize = tr("en", "reply.balance_tour_prize", prize=80, label="kush")
     assert (await service.balance(GROUP, CAROL)).text == tr(
         "en", "reply.balance_tour_out", name="Carol", balance=900, label="kush", table=t.id,
-        place=2, prize=prize,
+        place=3, prize=prize,
     )  # fmt: skip
-    assert prize == ", prize 90 kush when it ends"
+    assert prize == ", prize 80 kush when it ends"
     other = await service.balance(ChatRef("telegram", "-200", "-200", "Elsewhere"), ALICE)
     assert "tournament" not in other.text  # another chat: the plain balance
 
 
 async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_the_reveal() -> None:
-    """A Chinese Poker tournament of three to 1 point: the bottom boxes bring players to the
+    """A Chinese Poker tournament of three to 3 points: the bottom boxes bring a player to the
     target and they are offered the claim (R7.5). Each claimant leaves (knocked out, R8.7):
     leaving counts as Continue, so once the last one has left the reveal goes on after its
-    pause instead of waiting out the claim time (30 s) for players who are gone."""
+    pause instead of waiting out the claim time (30 s) for players who are gone. (With two
+    players left the tournament goes on; the last opponent leaving ends it at once, see
+    :func:`test_r8_7_the_last_opponent_leaving_mid_hand_ends_the_tournament_at_once`.)"""
     service, presenter, store, clock = new_service(next_hand_delay=4)
-    await configure(service, game="chinese", target_points="1")
+    await configure(service, game="chinese", target_points="3")
     await a_chinese_tournament_started(service, presenter)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
@@ -585,5 +589,67 @@ async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_th
         reply = await service.leave(GROUP, a)
         assert not reply.alert, reply.text
         assert (t.reveal["claim"] is None) == (n == len(claimants))
+    assert t.tournament is not None and len(t.tournament.chips) == 3 - len(claimants) >= 2
     assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
+    assert await check_store(store) == []
+
+
+async def two_started(service: TableService, presenter: FakePresenter, game: str) -> LiveTable:
+    """Alice opens a tournament of ``game``, she and Bob register, she presses Start."""
+    assert not (await service.new_tournament(GROUP, ALICE, game)).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP, _no)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    return t
+
+
+@pytest.mark.parametrize("game", ["pineapple", "chinese"])
+async def test_r8_7_the_last_opponent_leaving_mid_hand_ends_the_tournament_at_once(
+    game: str,
+) -> None:
+    """Two players left; one leaves in the middle of a hand (R8.7: knocked out at that
+    moment, the chips out of play, the last player with chips wins). The winner had to play
+    the hand out alone, or let their clock run out (minutes), before the pool was paid out.
+    Now the hand is not played on: the pool is paid at once, the table closes, the winner's
+    private hand message says why (no buttons left), and no card of the hand is shown."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    await configure(service, tournament_buy_in="100", game=game)
+    t = await two_started(service, presenter, game)
+    table_id, hand_no = t.id, t.hand_no
+    hand = t.hand
+    assert hand is not None
+    if game == "pineapple":  # a street in: Alice or Bob has placed cards
+        acting = t.seats[t.owner(hand.to_act[0])]
+        await press_auto_and_confirm(service, presenter, ALICE if acting.user_id == "1" else BOB)
+    reply = await service.leave(GROUP, BOB)
+    assert reply.text == tr("ru", "tour.left", place=2, prize=0, label="kush")
+    assert service.table_in(GROUP) is None  # paid out and closed in the same step
+    assert await player_balance(store, ALICE) == 1100
+    assert await player_balance(store, BOB) == 900
+    assert await store.stacks(table_id) == {}
+    final = presenter.last_table(GROUP.chat_id).text
+    assert final.startswith(tr("en", "tour.final", table=table_id, pool=200, label="kush"))
+    assert "1. Alice — 200 kush" in final
+    why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
+    assert why in [text for _, text in presenter.posts]
+    assert presenter.last_private(ALICE.user_id).text == why
+    assert not presenter.last_private(ALICE.user_id).all_buttons()
+    assert presenter.last_private(BOB.user_id).text == tr("ru", "private.none")
+    hands = await store.export_hands(table_id)  # the dropped hand has no entry
+    assert [(h["number"], bool(h["result"].get("tournament_end"))) for h in hands] == [
+        (hand_no, True)
+    ]
+    hidden = {c.face for s in hand.order for c in hand.view(s).me.cards}  # type: ignore[union-attr]
+    for _, text in presenter.posts:
+        assert not any(face in text for face in hidden)
+    clock.now += 3600
+    await service.run_due()  # nothing is left to time out
+    assert await player_balance(store, ALICE) == 1100
     assert await check_store(store) == []

@@ -15,6 +15,7 @@ import pytest
 from bot.model import Actor, ChatRef, Phase
 from bot.presses import ConfirmMove, PlaceCard, decode, encode
 from bot.service import TableService
+from bot.service import settings as settings_mod
 from bot.texts import tr
 from game.board import Box
 from game.cards import DECK, Card, parse_cards, shuffled_deck
@@ -559,6 +560,110 @@ async def test_case5_a_stack_not_in_the_hand_leaves_after_it_when_round_points_a
         )
         history = (await service.history(GROUP, CAROL)).text
         assert f"{moved:+d}" in history and "#2" in history, history
+
+
+# -- settings saved for the group that a table's step did not take ----------------------------
+async def test_a_crash_between_saving_settings_and_the_table_taking_them_is_made_good() -> None:
+    """An admin raises kush_per_point mid-hand: the group's settings are saved, then the
+    process dies at the table's step that takes them. The restarted table took them only at
+    the next change of settings (hands went on at 1 kush a point); now it takes them as the
+    change would have: pending during the hand, from the next hand on."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None and t.options.kush_per_point == 1
+    store.kill_at, store.kill_after = store.commits + 1, False
+    with pytest.raises(Killed):
+        await service.settings(GROUP, ALICE, True, ["kush_per_point", "5"])
+    store.dead = False
+    community = await store.community("telegram", "-100")
+    assert community.settings.rule_options().kush_per_point == 5  # saved before the kill
+    service, presenter = await restart(store, clock)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand_no == 1
+    assert t.options.kush_per_point == 1  # the hand in progress finishes at its rate
+    assert t.pending_options is not None and t.pending_options.kush_per_point == 5
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 5
+    await play_out(service, presenter, [ALICE, BOB])
+    hands = await store.export_hands(t.id)
+    second = [int(d) for d in hands[1]["result"]["kush"].values()]
+    assert any(second) and all(d % 5 == 0 for d in second)  # the second hand at 5 a point
+    assert await check_store(store) == []
+
+
+async def test_a_lobby_restarted_after_a_crash_takes_the_saved_buy_in_at_once() -> None:
+    """No hand runs (a lobby): the saved min_buy_in, label and language apply when the
+    restarted table resumes, as they would have in the step the crash cut off; Ready takes
+    the new buy-in."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    for name, value in (("min_buy_in", "300"), ("kush_label", "chips"), ("language", "ru")):
+        store.kill_at, store.kill_after = store.commits + 1, False
+        with pytest.raises(Killed):
+            await service.settings(GROUP, ALICE, True, [name, value])
+        store.dead = False
+        service, presenter = await restart(store, clock)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None
+    assert (t.min_buy_in, t.label, t.lang, t.pending_buy_in) == (300, "chips", "ru", None)
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert tr("ru", "lobby.title", game=tr("ru", "game.pineapple"), table=t.id, buy_in=300,
+              label="chips", players="2–3") in lobby  # fmt: skip
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert await player_balance(store, ALICE) == 700
+    assert await check_store(store) == []
+
+
+async def test_a_table_whose_step_storage_refuses_takes_the_settings_from_its_next_step() -> None:
+    """The group's settings are saved but storage refuses the table's step that takes them:
+    the table kept its old options for good (until the next change of settings). It keeps
+    them pending now, commits them with its next step and plays the next hand by them."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    store.fail_next = 1
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "5"])
+    assert not reply.alert, reply.text  # saved for the group
+    assert t.options.kush_per_point == 1
+    assert t.pending_options is not None and t.pending_options.kush_per_point == 5
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 5
+    service, presenter = await restart(store, clock)  # committed with those steps
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.options.kush_per_point == 5 and t2.pending_options is None
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_restarted_tournament_keeps_its_own_buy_in_and_options() -> None:
+    """The restart's catching up with the group's settings leaves tournament tables alone:
+    their buy-in and options were fixed when they opened (R8.7)."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    options, buy_in = t.options, t.min_buy_in
+    community = await store.community("telegram", "-100")
+    s = community.settings
+    for name, value in (("min_buy_in", "300"), ("hand_seconds", "30"), ("kush_per_point", "5")):
+        s = settings_mod.updated(s, name, value)
+    await store.update_settings(community.id, s)  # saved; the tables never told (a crash)
+    service, _ = await restart(store, clock)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    assert (t.options, t.min_buy_in, t.pending_options, t.pending_buy_in) == (
+        options,
+        buy_in,
+        None,
+        None,
+    )
+    assert buy_in == t.tournament.config.buy_in != 300
 
 
 # -- a sweep: the service "killed" before and after every commit, restarted, finished -------
