@@ -954,9 +954,11 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
 def _pend(t: LiveTable, s: CommunitySettings) -> None:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
-    language at once."""
-    t.pending_options = table_options(s, t.options.game)
-    t.pending_buy_in = s.min_buy_in
+    language at once. A tournament table keeps the options and buy-in it opened with (R8.7:
+    its players registered for them)."""
+    if t.tournament is None:
+        t.pending_options = table_options(s, t.options.game)
+        t.pending_buy_in = s.min_buy_in
     t.label = s.kush_label
     t.pictures = s.pictures
     if s.language in ("en", "ru"):

@@ -666,6 +666,31 @@ async def test_r8_7_a_restarted_tournament_keeps_its_own_buy_in_and_options() ->
     assert buy_in == t.tournament.config.buy_in != 300
 
 
+async def test_r8_7_an_open_tournament_keeps_its_options_when_the_admins_change_them() -> None:
+    """A settings change while a tournament is open reaches its table's label and language but
+    not its options and buy-in, as on a restart: they were fixed when it opened (R8.7). An
+    ordinary table opened afterwards has the new ones."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    options, buy_in = t.options, t.min_buy_in
+    for name, value in (("min_buy_in", "300"), ("hand_seconds", "30"), ("kush_label", "chips")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    assert (t.options, t.min_buy_in, t.pending_options, t.pending_buy_in) == (
+        options,
+        buy_in,
+        None,
+        None,
+    )
+    assert t.label == "chips"
+    assert options.hand_seconds != 30
+
+
 # -- a sweep: the service "killed" before and after every commit, restarted, finished -------
 async def _drive(
     service: TableService, presenter: FakePresenter, clock: Clock, leave: bool
