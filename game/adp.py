@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations, permutations, product
 from pathlib import Path
 from typing import Final
@@ -112,14 +113,16 @@ _ABOVE_QQ = 1 << 20 | 12 << 16 | 15 << 12  # a middle above any QQ top
 STRENGTH_WEIGHT: Final = 0.35
 
 
-def _strength(cards: Sequence[Card], size: int) -> int:
+@lru_cache(maxsize=1 << 16)
+def _strength(cards: tuple[Card, ...], size: int) -> int:
     if len(cards) == size:
         codes = [c.code for c in cards]
         return rank3(*codes) if size == 3 else rank5(*codes)
     return made_ranks([c.rank for c in cards])
 
 
-def _draws(cards: Sequence[Card]) -> tuple[float, float]:
+@lru_cache(maxsize=1 << 16)
+def _draws(cards: tuple[Card, ...]) -> tuple[float, float]:
     """(flush draw, straight draw) of a 5-card box: its cards ÷ 5 if all share a suit; its
     distinct ranks in one 5-rank window ÷ 5 if none is paired; 0 for fewer than 2 cards."""
     n = len(cards)
@@ -138,8 +141,13 @@ def _draws(cards: Sequence[Card]) -> tuple[float, float]:
 def _beat_outs(lower: Sequence[Card], upper: int, seen: Mapping[int, int]) -> float:
     """Cards left (÷ 10) that, joining a box that is not full and made no better than
     ``upper``, lift its made hand above ``upper`` (pairs, trips: no draws)."""
-    ranks = [c.rank for c in lower]
-    return sum(4 - seen[r] for r in range(2, 15) if made_ranks([*ranks, r]) > upper) / 10
+    return sum(4 - seen[r] for r in _lifting(tuple(sorted(c.rank for c in lower)), upper)) / 10
+
+
+@lru_cache(maxsize=1 << 16)
+def _lifting(ranks: tuple[int, ...], upper: int) -> tuple[int, ...]:
+    """The ranks whose card, joining a box of ``ranks``, makes it better than ``upper``."""
+    return tuple(r for r in range(2, 15) if made_ranks([*ranks, r]) > upper)
 
 
 def _margin(lower: int, upper: int) -> float:
@@ -175,6 +183,16 @@ def rank_counts(cards: Iterable[Card]) -> dict[int, int]:
     return counts
 
 
+@lru_cache(maxsize=256)
+def _counts(cards: Collection[Card]) -> tuple[dict[int, int], dict[object, int]]:
+    """How many of ``cards`` there are of each rank (every rank a key) and of each suit
+    (cached for a frozenset: a street's afterstates share their dead cards; do not mutate)."""
+    suits: dict[object, int] = {}
+    for c in cards:
+        suits[c.suit] = suits.get(c.suit, 0) + 1
+    return rank_counts(cards), suits
+
+
 def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
     """The numbers :class:`AdpModel` reads off a partial board, named by :data:`FEATURES`.
 
@@ -191,10 +209,12 @@ def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
     lowpair = 1.0 if t_cat and not qq else 0.0
     high = max(t_ranks, default=0)
     lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
-    seen = rank_counts(dead)
-    suits_seen: dict[object, int] = {}
-    for c in dead:
-        suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1
+    if isinstance(dead, frozenset):
+        ranks_dead, suits_dead = _counts(dead)
+    else:
+        ranks_dead, suits_dead = _counts.__wrapped__(dead)
+    seen = dict(ranks_dead)
+    suits_seen = dict(suits_dead)
     for c in board.cards():
         seen[c.rank] += 1
         suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1

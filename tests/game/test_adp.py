@@ -307,3 +307,48 @@ def test_r6_7_without_fantasyland_strong_plays_out_instead_of_the_fitted_value(
     moves = decide(k, Level.STRONG)
     assert sorted(c.index for c, _ in moves) == sorted(c.index for c in k.cards)
     assert sum(b is None for _, b in moves) == 1
+
+
+@needs_model
+def test_r3_2_expand_compares_the_best_afterstates_again_one_street_deeper(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # choose(expand=E): the E afterstates of highest fitted value, and only those, are valued
+    # again by next_street_target (checked against brute force above); the best of those wins
+    k = _street_two(PINEAPPLE)
+    model = adp.MODEL
+    assert model is not None
+    options = adp.afterstates(k.board, k.cards, k.discards_needed)
+    on_board = set(k.board.cards())
+    known = frozenset(c for c in k.dead if c not in on_board)  # as choose reads them (R3.3)
+    fitted = model.values(
+        [(after, known | frozenset(thrown)) for _, after, thrown in options], F, C
+    )
+    ranked = sorted(range(len(options)), key=lambda i: (-fitted[i], i))
+    top = [options[i][1] for i in ranked[:4]]
+    favourite = top[2]  # the third by the fitted value wins one street deeper
+    valued: list[Board] = []
+
+    def deeper(board: Board, dead: object, streets: list[object], *rest: object) -> tuple:  # type: ignore[type-arg]
+        valued.append(board)
+        assert len(streets) == 8
+        return (1.0, 0.0, 0.0) if board == favourite else (0.0, 0.0, 0.0)
+
+    monkeypatch.setattr(adp, "next_street_target", deeper)
+    moves = adp.choose(
+        model, k.board, k.cards, 1, k.dead, PINEAPPLE, F, C, expand=4, next_streets=8
+    )
+    assert sorted(map(str, valued)) == sorted(map(str, top))
+    got = k.board
+    for c, b in moves:
+        if b is not None:
+            got = got.with_card(b, c)
+    assert got == favourite
+    assert favourite != top[0]
+    # without expand, the best by the fitted value
+    plain = adp.choose(model, k.board, k.cards, 1, k.dead, PINEAPPLE, F, C)
+    got = k.board
+    for c, b in plain:
+        if b is not None:
+            got = got.with_card(b, c)
+    assert got == top[0]
