@@ -587,3 +587,32 @@ async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_th
         assert (t.reveal["claim"] is None) == (n == len(claimants))
     assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
     assert await check_store(store) == []
+
+
+async def test_r7_6_r8_7_a_chinese_tournament_game_over_says_chips_are_settled() -> None:
+    """R8.7: in a Chinese Poker tournament the end of a game to the target settles chips, not
+    kush (R7.6: the kush of an ordinary table). The reveal said "The game is over; kush are
+    settled." there while no kush moved, above the line with the chips it did move."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", target_points="10", tournament_chips="60")
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    for _ in range(2000):
+        if service.table_in(GROUP) is None:
+            break
+        if t.hand is not None and t.hand.to_act:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+        else:
+            clock.now += 5  # reveal pauses, claim times, the next hand
+            await service.run_due()
+    assert service.table_in(GROUP) is None, "the tournament did not end"
+    texts = [s.text for s in presenter.tables[GROUP.chat_id]]
+    over = [x for x in texts if tr("en", "reveal.game_over_chips") in x]
+    assert over, "no Chinese Poker game of the tournament ended"
+    assert not any(tr("en", "reveal.game_over") in x for x in texts)
+    assert all(" a point · chips: " in x for x in over)  # the chips the game moved
+    assert await check_store(store) == []
