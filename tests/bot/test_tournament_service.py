@@ -616,3 +616,30 @@ async def test_r7_6_r8_7_a_chinese_tournament_game_over_says_chips_are_settled()
     assert not any(tr("en", "reveal.game_over") in x for x in texts)
     assert all(" a point · chips: " in x for x in over)  # the chips the game moved
     assert await check_store(store) == []
+
+
+async def test_r8_7_register_pressed_answers_and_seats_in_the_presser_s_language(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice (English) opens a tournament; Bob (Russian) presses Register. He was answered in
+    the table's English and seated with it, so every private hand of his tournament came in
+    English, while the Join button of a table (and /join here) seats in his own language."""
+    service, presenter, store, _clock = env
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None and t.lang == "en"
+    lobby = presenter.last_table(GROUP.chat_id)
+    register = next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Register))
+    reply = await service.press(BOB, register, GROUP)
+    assert not reply.alert
+    assert reply.text == tr("ru", "tour.registered", amount=100, label=t.label)
+    assert reply.text.startswith("Вы в турнире")
+    seat = t.seat_of(BOB.user_id)
+    assert seat is not None and seat.lang == "ru"
+    register = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), Register)
+    )
+    assert not (await service.press(ALICE, register, GROUP)).alert
+    seat = t.seat_of(ALICE.user_id)
+    assert seat is not None and seat.lang == "en"
+    assert await check_store(store) == []
