@@ -445,7 +445,9 @@ def reveal_screen(
         lines.append("")
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
-        lines.append(tr(lang, "reveal.game_over"))
+        # R8.7: a tournament's game settles chips (their line follows), never kush
+        over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
+        lines.append(tr(lang, over))
     for name in busted:
         lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
     return Screen("\n".join(lines), buttons)

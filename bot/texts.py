@@ -205,6 +205,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over; kush are settled.",
         "ru": "Игра окончена, куши рассчитаны.",
     },
+    "reveal.game_over_chips": {
+        "en": "The game is over; chips are settled.",
+        "ru": "Игра окончена, фишки рассчитаны.",
+    },
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
     "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},

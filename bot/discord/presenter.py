@@ -53,6 +53,9 @@ ARCHIVED_THREAD = 50083
 #: locked by a moderator), or that is gone (404 10003, Unknown Channel: a channel or thread
 #: deleted while the bot was away, whose delete event it never got)
 LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD})
+#: Discord's 403 code for a permission the bot lacks in a channel (Send Messages, or Attach
+#: Files for a message with a file)
+MISSING_PERMISSIONS = 50013
 #: Discord's 404 code for a channel that does not exist (any more)
 UNKNOWN_CHANNEL = 10003
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
@@ -406,13 +409,19 @@ class DiscordPresenter:
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """The showdown picture (issue 12): one message in the channel with the PNG attached
-        and the caption as its text; failures are logged."""
+        and the caption as its text; failures are logged. A 403 Missing Permissions (50013)
+        here is a channel that denies Attach Files (many deny it to @everyone), not one the
+        bot may not write in: the picture is left out (the text showdown is the record, as
+        on Telegram in a group that forbids photos) and the table plays on; a channel the bot
+        lost for good is found by its other writes."""
         try:
             file = discord.File(io.BytesIO(png), filename="showdown.png")
             channel = self.client.get_partial_messageable(int(chat_id))
             await channel.send(content_of(caption), file=file)
         except discord.HTTPException as exc:
-            if not await self._locked_out(int(chat_id), exc):
+            if exc.code == MISSING_PERMISSIONS:
+                log.info("cannot attach the picture in %s: %s", chat_id, exc)
+            elif not await self._locked_out(int(chat_id), exc):
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
         except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)

@@ -725,8 +725,9 @@ class TableService:
                 return Reply(tr(lang, "err.forged"), alert=True)
             if t.tournament is None or press.version != f"L{t.version}":
                 return await self._stale_lobby(t, chat, lang, message_ref)
-            if isinstance(press, Register):
+            if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
+                lang = self._lang(community, actor)
                 return await tournaments.register(rt, t, community, actor, lang)
             if isinstance(press, Unregister):
                 return await tournaments.unregister(rt, t, actor, lang)

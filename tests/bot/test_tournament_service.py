@@ -653,3 +653,59 @@ async def test_r8_7_the_last_opponent_leaving_mid_hand_ends_the_tournament_at_on
     await service.run_due()  # nothing is left to time out
     assert await player_balance(store, ALICE) == 1100
     assert await check_store(store) == []
+
+
+async def test_r7_6_r8_7_a_chinese_tournament_game_over_says_chips_are_settled() -> None:
+    """R8.7: in a Chinese Poker tournament the end of a game to the target settles chips, not
+    kush (R7.6: the kush of an ordinary table). The reveal said "The game is over; kush are
+    settled." there while no kush moved, above the line with the chips it did move."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", target_points="10", tournament_chips="60")
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    for _ in range(2000):
+        if service.table_in(GROUP) is None:
+            break
+        if t.hand is not None and t.hand.to_act:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+        else:
+            clock.now += 5  # reveal pauses, claim times, the next hand
+            await service.run_due()
+    assert service.table_in(GROUP) is None, "the tournament did not end"
+    texts = [s.text for s in presenter.tables[GROUP.chat_id]]
+    over = [x for x in texts if tr("en", "reveal.game_over_chips") in x]
+    assert over, "no Chinese Poker game of the tournament ended"
+    assert not any(tr("en", "reveal.game_over") in x for x in texts)
+    assert all(" a point · chips: " in x for x in over)  # the chips the game moved
+    assert await check_store(store) == []
+
+
+async def test_r8_7_register_pressed_answers_and_seats_in_the_presser_s_language(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice (English) opens a tournament; Bob (Russian) presses Register. He was answered in
+    the table's English and seated with it, so every private hand of his tournament came in
+    English, while the Join button of a table (and /join here) seats in his own language."""
+    service, presenter, store, _clock = env
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None and t.lang == "en"
+    lobby = presenter.last_table(GROUP.chat_id)
+    register = next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Register))
+    reply = await service.press(BOB, register, GROUP)
+    assert not reply.alert
+    assert reply.text == tr("ru", "tour.registered", amount=100, label=t.label)
+    assert reply.text.startswith("Вы в турнире")
+    seat = t.seat_of(BOB.user_id)
+    assert seat is not None and seat.lang == "ru"
+    register = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), Register)
+    )
+    assert not (await service.press(ALICE, register, GROUP)).alert
+    seat = t.seat_of(ALICE.user_id)
+    assert seat is not None and seat.lang == "en"
+    assert await check_store(store) == []

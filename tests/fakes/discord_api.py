@@ -306,6 +306,9 @@ class FakeDiscord:
         #: channels where the bot lost its permissions: a message written there answers
         #: 403/50013 (Missing Permissions), as Discord does
         self.locked_channels: set[int] = set()
+        #: channels where the bot may write but not attach files (Attach Files denied, as
+        #: many servers do for @everyone): a message with a file answers 403/50013
+        self.no_attach_channels: set[int] = set()
         self.users: dict[int, FakeUser] = {}
         self.calls: list[ApiCall] = []
         self.unhandled: list[ApiCall] = []
@@ -704,7 +707,7 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
-        if cid in self.locked_channels:
+        if cid in self.locked_channels or (call.files and cid in self.no_attach_channels):
             raise _ApiError(403, 50013, "Missing Permissions")
         self._archived(cid, posting=True)
         msg = self._new_message(cid, call.body or {})

@@ -142,3 +142,33 @@ async def test_names_with_markdown_are_drawn_as_written_and_shown_escaped(
         stats = await w.slash(SNAKE, "stats", {"user": SNAKE})
         assert stats["content"].startswith("📊 snake\\_case"), stats["content"]
         assert charted == ["snake_case"]
+
+
+async def test_a_channel_that_denies_attachments_keeps_its_table_without_pictures(
+    tmp_path: Path,
+) -> None:
+    """Many servers deny Attach Files to @everyone: the bot may write in the table's channel
+    but not attach its showdown picture there (403, code 50013, as for a channel it may not
+    write in at all). The picture is left out, as on Telegram in a group that forbids photos;
+    the table used to take that refusal for a channel it was locked out of and closed after
+    its first hand, every stack cashed out."""
+    async with world(tmp_path, rng_seed=7) as w:
+        w.fake.no_attach_channels.add(CHANNEL_ID)
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        via = {ALICE.id: "dm", BOB.id: "dm"}
+        await w.play_hand([ALICE, BOB], via)
+        await w.adapter.presenter.flush()
+        await w.fake.wait_for(lambda: any(c.files for c in w.fake.calls))  # tried and refused
+        await asyncio.sleep(0.1)  # (a close would have been told in the background)
+        await w.adapter.presenter.flush()
+        assert t.id in w.service.tables and not t.closing
+        assert t.hand is not None and t.hand_no == 2  # the next hand is dealt
+        assert w.fake.files == {}
+        showdown = [
+            m for m in w.fake.channel_messages(CHANNEL_ID) if "hand 1" in str(m.get("content"))
+        ]
+        assert showdown, "the text showdown is in the channel"
+        await w.play_hand([ALICE, BOB], via)
+        await w.adapter.presenter.flush()
+        assert t.id in w.service.tables and t.hand_no == 3

@@ -101,6 +101,13 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
         assert record.callback_type == 7, (record.callback_body, w.notice(record))
 
 
+def registered_text(user: FakeUser) -> str:
+    """The answer to ``user``'s Register press, in their language."""
+    if str(user.locale).startswith("ru"):
+        return f"Вы в турнире: взнос {BUY_IN} кушей — в призовом фонде."
+    return f"Registered: {BUY_IN} kush went to the prize pool."
+
+
 def label_of(user: Any) -> str:
     """The default kush label as ``user`` reads it after this test's round amounts (R8.1:
     "кушей" in Russian after 100, 900, 1200: 5 кушей, not 5 куш)."""
@@ -133,8 +140,8 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         for user in (ALICE, BOB):
             notice = await press_lobby(w, user, "g")
             assert notice is not None and notice["flags"] & EPHEMERAL
-            # (a press by a player not seated yet is answered in the table's language)
-            assert notice["content"] == f"Registered: {BUY_IN} kush went to the prize pool."
+            # in the presser's language (Bob's is Russian), as the seat he plays in
+            assert notice["content"] == registered_text(user)
         lobby = lobby_message(w)
         assert "Alice, Bob" in lobby["content"] and f"pool {2 * BUY_IN} kush" in lobby["content"]
         reply = await w.slash(CAROL, "join")  # /ofc join registers too

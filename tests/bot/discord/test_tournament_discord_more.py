@@ -24,6 +24,7 @@ from tests.bot.discord.test_tournament_discord import (
     balance,
     lobby_message,
     press_lobby,
+    registered_text,
     watch_leaks,
 )
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord, FakeUser
@@ -46,7 +47,7 @@ async def open_and_register(w: World) -> LiveTable:
     for user in (ALICE, BOB):
         notice = await press_lobby(w, user, "g")
         assert notice is not None and notice["flags"] & EPHEMERAL
-        assert notice["content"] == f"Registered: {BUY_IN} kush went to the prize pool."
+        assert notice["content"] == registered_text(user)
     reply = await w.slash(CAROL, "join")
     assert f"{BUY_IN} kush went to the prize pool" in reply["content"], reply["content"]
     t: LiveTable = w.table()
