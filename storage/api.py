@@ -442,8 +442,11 @@ class Store(Protocol):
     ) -> list[int]:
         """One table transition in ONE transaction: apply ``moves`` in order (their ledger
         rows keyed ``key/<index>``), then store ``snapshot`` as the table's live state (when
-        given) or, with ``close``, close the table (every stack must be empty by then). Either
-        all of it is written or none of it. Returns one result per move (see each move).
+        given) or, with ``close``, close the table (every stack must be empty by then) and
+        keep ``snapshot`` (when given) as the closed table's final snapshot: what its closing
+        step still owes the chat, listed by :meth:`closed_snapshots` until
+        :meth:`delete_snapshot` forgets it (a table closed already keeps none). Either all of
+        it is written or none of it. Returns one result per move (see each move).
         Repeating a committed ``key`` changes nothing and returns the first results.
 
         :raises InsufficientFunds: if a buy-in finds a short balance or a stack would go
@@ -455,10 +458,16 @@ class Store(Protocol):
         """Store the live state of a table (replacing the previous one)."""
 
     async def delete_snapshot(self, table_id: int) -> None:
-        """Forget a table's live state."""
+        """Forget a table's live state (an open table) or its final snapshot (a closed
+        one)."""
 
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """Every open table with its last snapshot (for restart recovery)."""
+
+    async def closed_snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """Every closed table that still has the final snapshot its closing :meth:`commit`
+        kept (what it owes the chat, not sent yet: a crash after the commit), by table id;
+        restart recovery sends it, then deletes it (:meth:`delete_snapshot`)."""
 
     # history
     async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:

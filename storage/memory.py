@@ -529,7 +529,7 @@ class MemoryStore:
         done = self._replay(key, TRANSITION_OPERATION)
         if done is not None:
             return [int(x) for x in done["results"]]
-        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        text = None if snapshot is None else dump_json(snapshot, "snapshot")
         saved = self._state()
         try:
             results: list[int] = []
@@ -554,7 +554,10 @@ class MemoryStore:
                     )
                     results.append(record.id)
             if close:
+                closing = self._table(table_id, must_be_open=False).open
                 await self.close_table(table_id)
+                if closing and text is not None:  # its final snapshot (what it owes the chat)
+                    self._snapshots[table_id] = text
             elif text is not None:
                 self._table(table_id, must_be_open=True)
                 self._snapshots[table_id] = text
@@ -717,6 +720,14 @@ class MemoryStore:
             (t, load_json(self._snapshots[tid]) if tid in self._snapshots else {})
             for tid, t in sorted(self._tables.items())
             if t.open
+        ]
+
+    async def closed_snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """See :meth:`storage.sqlite.SqliteStore.closed_snapshots`."""
+        return [
+            (t, load_json(self._snapshots[tid]))
+            for tid, t in sorted(self._tables.items())
+            if not t.open and tid in self._snapshots
         ]
 
     # -- history ------------------------------------------------------------------------------

@@ -574,13 +574,14 @@ async def _cash_out_tx(
     return amount
 
 
-async def _close_tx(conn: Conn, table_id: int) -> None:
-    """:meth:`PostgresStore.close_table` inside a transaction."""
+async def _close_tx(conn: Conn, table_id: int) -> bool:
+    """:meth:`PostgresStore.close_table` inside a transaction; whether it closed the table
+    now (``False``: it was closed already)."""
     row = await conn.fetchrow("SELECT open FROM tables WHERE id = $1 FOR NO KEY UPDATE", table_id)
     if row is None:
         raise StorageError(f"no table {table_id}")
     if not row[0]:
-        return
+        return False
     left = await conn.fetchval(
         "SELECT COALESCE(SUM(stack), 0) FROM table_stacks WHERE table_id = $1", table_id
     )
@@ -591,6 +592,7 @@ async def _close_tx(conn: Conn, table_id: int) -> None:
     await conn.execute(
         "UPDATE tables SET open = FALSE, closed_at = $1 WHERE id = $2", time.time(), table_id
     )
+    return True
 
 
 def _now(n: int) -> str:
@@ -670,7 +672,8 @@ async def _snapshot_tx(
 
 
 async def _put_snapshot(conn: Conn, table_id: int, text: str) -> None:
-    """Write the snapshot row (the table's row locked and found open by the caller)."""
+    """Write the snapshot row (the table's row locked and found open by the caller, or
+    closed by this transaction: its final snapshot)."""
     await conn.execute(
         "INSERT INTO snapshots (table_id, data, updated_at) VALUES ($1, $2, $3)"
         " ON CONFLICT (table_id) DO UPDATE"
@@ -739,7 +742,8 @@ async def _commit_tx(
             )
             results.append(int(row[0]))
     if close:
-        await _close_tx(conn, table_id)
+        if await _close_tx(conn, table_id) and snapshot_text is not None:
+            await _put_snapshot(conn, table_id, snapshot_text)  # its final snapshot (owed)
     elif snapshot_text is not None:
         # the table's row is locked since the start (no move opens or closes a table)
         if not is_open:
@@ -1299,7 +1303,7 @@ class PostgresStore:
                         stat_rows(move.hand, move.result, seats, deltas),
                     )
                 )
-        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        text = None if snapshot is None else dump_json(snapshot, "snapshot")
         return await self._write(_commit_tx, table_id, prepared, text, close, key, self._fenced())
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
@@ -1496,6 +1500,16 @@ class PostgresStore:
             " WHERE t.open ORDER BY t.id"
         )
         return [(_table(r), {} if r[6] is None else load_json(r[6])) for r in rows]
+
+    async def closed_snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """Every closed table with the final snapshot its closing commit kept (what it still
+        owes the chat), by table id."""
+        rows = await self._fetch(
+            "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+            " FROM tables t JOIN snapshots s ON s.table_id = t.id"
+            " WHERE NOT t.open ORDER BY t.id"
+        )
+        return [(_table(r), load_json(r[6])) for r in rows]
 
     # -- history ------------------------------------------------------------------------------
     async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:

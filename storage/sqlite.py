@@ -900,7 +900,7 @@ class SqliteStore:
                         stat_rows(move.hand, move.result, seats, deltas),
                     )
                 )
-        text = None if snapshot is None or close else dump_json(snapshot, "snapshot")
+        text = None if snapshot is None else dump_json(snapshot, "snapshot")
         results: list[int] = await self._write(
             _commit_tx, table_id, prepared, text, close, key, self._fenced()
         )
@@ -1099,6 +1099,18 @@ class SqliteStore:
             ).fetchall()
         )
         return [(_table(r), {} if r[6] is None else load_json(r[6])) for r in rows]
+
+    async def closed_snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
+        """Every closed table with the final snapshot its closing commit kept (what it still
+        owes the chat), by table id."""
+        rows = await self._call(
+            lambda c: c.execute(
+                "SELECT t.id, t.community_id, t.chat_id, t.options, t.min_buy_in, t.open, s.data"
+                " FROM tables t JOIN snapshots s ON s.table_id = t.id"
+                " WHERE t.open = 0 ORDER BY t.id"
+            ).fetchall()
+        )
+        return [(_table(r), load_json(r[6])) for r in rows]
 
     # -- history ------------------------------------------------------------------------------
     async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:
@@ -1450,13 +1462,14 @@ def _cash_out_tx(conn: Conn, table_id: int, player_id: int, key: str, kind: Ledg
     return amount
 
 
-def _close_tx(conn: Conn, table_id: int) -> None:
-    """Thread side of :meth:`SqliteStore.close_table`."""
+def _close_tx(conn: Conn, table_id: int) -> bool:
+    """Thread side of :meth:`SqliteStore.close_table`; whether it closed the table now
+    (``False``: it was closed already)."""
     row = conn.execute("SELECT open FROM tables WHERE id = ?", (table_id,)).fetchone()
     if row is None:
         raise StorageError(f"no table {table_id}")
     if not row[0]:
-        return
+        return False
     left = conn.execute(
         "SELECT COALESCE(SUM(stack), 0) FROM table_stacks WHERE table_id = ?", (table_id,)
     ).fetchone()[0]
@@ -1465,6 +1478,7 @@ def _close_tx(conn: Conn, table_id: int) -> None:
     conn.execute("DELETE FROM table_stacks WHERE table_id = ?", (table_id,))
     conn.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
     conn.execute("UPDATE tables SET open = 0, closed_at = ? WHERE id = ?", (time.time(), table_id))
+    return True
 
 
 _LEASE_KEY = "c.platform || ':' || t.chat_id"
@@ -1494,6 +1508,11 @@ def _snapshot_tx(conn: Conn, table_id: int, text: str, fence: tuple[str, float] 
     """Thread side of :meth:`SqliteStore.save_snapshot`."""
     _table_community(conn, table_id, must_be_open=True)
     _check_fence(conn, table_id, fence)
+    _put_snapshot(conn, table_id, text)
+
+
+def _put_snapshot(conn: Conn, table_id: int, text: str) -> None:
+    """Write the snapshot row (the caller checked the table)."""
     conn.execute(
         "INSERT INTO snapshots (table_id, data, updated_at) VALUES (?, ?, ?)"
         " ON CONFLICT (table_id) DO UPDATE"
@@ -1550,7 +1569,8 @@ def _commit_tx(
             )
             results.append(int(row[0]))
     if close:
-        _close_tx(conn, table_id)
+        if _close_tx(conn, table_id) and snapshot_text is not None:
+            _put_snapshot(conn, table_id, snapshot_text)  # its final snapshot (what it owes)
     elif snapshot_text is not None:
         _snapshot_tx(conn, table_id, snapshot_text, None)  # fenced above
     _remember(conn, key, TRANSITION_OPERATION, {"results": results}, time.time())

@@ -348,10 +348,12 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
 
 def close_with(t: LiveTable, tx: Tx, notice: str) -> None:
     """The last of a closing transition (every stack cashed out or paid out already): the
-    table is closed in storage with the commit, and its message says ``notice``."""
+    table is closed in storage with the commit, and its message says ``notice``, owed in the
+    outbox after the rest of the step's messages (kept with the closed table's final
+    snapshot until sent: a restart after a crash sends it, :func:`.recovery.deliver`)."""
     t.seats = {}
     t.hand = None
     t.phase = Phase.CLOSED
     tx.close = True
     tx.group = False
-    tx._group_screen = Screen(notice)
+    t.owe("table", Screen(notice))

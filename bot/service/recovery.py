@@ -19,17 +19,49 @@ from bot.service.settings import reconcile
 from bot.texts import tr
 from storage.api import CashOut, LedgerKind, TableRecord
 
-__all__ = ["release", "restore", "resume", "start", "stop"]
+__all__ = ["deliver", "release", "restore", "resume", "start", "stop"]
 
 log = logging.getLogger("bot.service")
 
 
 async def start(rt: Runtime) -> None:
-    """Rebuild every open table from its snapshot and resume it: the clocks stopped when the
-    bot last marked itself running, if that is later than a table's snapshot (a crash)."""
+    """Send what closed tables still owe their chats (:func:`deliver`), then rebuild every
+    open table from its snapshot and resume it: the clocks stopped when the bot last marked
+    itself running, if that is later than a table's snapshot (a crash)."""
     alive = await rt.store.last_alive()
+    for record, snap in await rt.store.closed_snapshots():
+        await deliver(rt, record, snap)
     for record, snap in await rt.store.snapshots():
         await restore(rt, record, snap, alive)
+
+
+async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> None:
+    """Send what a closed table owed its chat when the bot stopped (a crash between its
+    closing commit and the sending: the last showdown, its picture, the final standings, the
+    closing notice), from the final snapshot the commit kept, over the table message the
+    group still has; then forget it (:meth:`Runtime.forget_owed`), so the next start sends
+    nothing. A crash during the sending sends it again (the same stored messages). Kept for
+    a later start while its platform is not running here."""
+    try:
+        t = LiveTable.from_json(snap, rt.clock())
+    except Exception:  # nothing can be sent from it; keeping it would not change that
+        log.exception("table %s: closed, its final snapshot is unusable; not sent", record.id)
+        await rt.forget_owed(record.id)
+        return
+    if t.chat_id != record.chat_id:  # the chat moved since (as :func:`restore`)
+        if t.community_ext == t.chat_id:
+            t.community_ext = record.chat_id
+        t.chat_id = record.chat_id
+    p = rt.presenter(t)
+    if p is None:
+        log.info("table %s: closed, owes %s messages it cannot send here", t.id, t.platform)
+        return
+    try:
+        await rt.flush_outbox(t, p)
+    except Exception:
+        log.exception("table %s: closed, its last messages not sent; the next start will", t.id)
+        return
+    await rt.forget_owed(t.id)
 
 
 async def restore(

@@ -102,6 +102,11 @@ class Tx:
     _group_screen: Screen | None = None
 
 
+def owes(t: LiveTable) -> bool:
+    """The table's outbox holds a message not sent yet."""
+    return any(int(item["id"]) > t.outbox_sent for item in t.outbox)
+
+
 def _shown_state(t: LiveTable) -> tuple[object, ...]:
     """What sending a step's messages may change on a table: message refs, reachability, the
     outbox sent, the table message's version."""
@@ -254,7 +259,10 @@ class Runtime:
                 tx.privates[s] = render.private_screen(t, seat, now)
         self._schedule_bots(t)
         t.seq += 1
-        data = None if tx.close else self.snapshot(t)
+        # a closing step keeps its snapshot as the closed table's final one while it owes the
+        # chat messages (:meth:`effects` forgets it once they are sent; a restart after a
+        # crash sends them, :func:`bot.service.recovery.deliver`)
+        data = self.snapshot(t) if not tx.close or owes(t) else None
         # a background snapshot taken before this step must not overwrite the committed one
         self._pending.pop(t.id, None)
         try:
@@ -325,6 +333,8 @@ class Runtime:
         p = self.presenter(t)
         if p is not None:
             await self.flush_outbox(t, p)
+            if tx.close:  # sent: the closed table owes the chat nothing more
+                await self.forget_owed(t.id)
             if tx._group_screen is not None:
                 t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
             lost = False
@@ -418,6 +428,14 @@ class Runtime:
                 await p.post(t.group_chat, screen.text)
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
+
+    async def forget_owed(self, table_id: int) -> None:
+        """Delete a closed table's final snapshot: what its closing step owed the chat was
+        sent. If that fails, the next start sends it again (the same stored messages)."""
+        try:
+            await self.store.delete_snapshot(table_id)
+        except Exception as exc:
+            log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
 
     async def send_picture(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
         """Draw an outbox picture (in the drawing process, :class:`bot.drawing.Drawer`: it

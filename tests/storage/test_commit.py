@@ -104,6 +104,53 @@ async def test_commit_close_needs_empty_stacks(store: SqliteStore | MemoryStore)
     await assert_consistent(store)
 
 
+async def test_commit_close_keeps_the_final_snapshot_until_it_is_deleted(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """A closing transition keeps the snapshot it is given: what the closed table still owes
+    the chat (issue 10: messages are sent after the commit, and a crash before they are must
+    not lose them). It is listed by ``closed_snapshots`` (never restored as an open table)
+    until ``delete_snapshot`` forgets it; a close without one, a close that fails, and
+    ``close_table`` keep none."""
+    s = await seated(store, 2)
+    a, b = s.ids
+    other = await store.create_table(s.community.id, "chat-2", {"game": "pineapple"}, 200)
+    third = await store.create_table(s.community.id, "chat-3", {"game": "pineapple"}, 200)
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 100)], {"v": 1}, key="t:1")
+    await store.commit(other.id, [], {"v": 9}, key="o:1")
+    await store.save_snapshot(third.id, {"v": 7})
+    assert await store.closed_snapshots() == []
+    owed = {"v": 2, "outbox": [{"id": 1, "kind": "table", "text": "Table closed."}]}
+    with pytest.raises(StorageError):  # a stack is left: nothing is written
+        await store.commit(s.table.id, [CashOut(a)], owed, key="t:2", close=True)
+    assert await store.closed_snapshots() == []
+    assert [(t.id, d) for t, d in await store.snapshots()] == [
+        (s.table.id, {"v": 1}),
+        (other.id, {"v": 9}),
+        (third.id, {"v": 7}),
+    ]
+    moves = [CashOut(a), CashOut(b)]
+    assert await store.commit(s.table.id, moves, owed, key="t:2", close=True) == [200, 100]
+    assert [t.id for t, _ in await store.snapshots()] == [other.id, third.id]
+    assert await store.table_state(s.table.id) is None
+    [(record, data)] = await store.closed_snapshots()
+    assert record.id == s.table.id and not record.open and data == owed
+    # repeated, the commit changes nothing; a background save cannot overwrite it
+    assert await store.commit(s.table.id, moves, {"v": 3}, key="t:2", close=True) == [200, 100]
+    with pytest.raises(StorageError):
+        await store.save_snapshot(s.table.id, {"v": 4})
+    assert [(t.id, d) for t, d in await store.closed_snapshots()] == [(s.table.id, owed)]
+    await store.delete_snapshot(s.table.id)  # sent: forgotten
+    assert await store.closed_snapshots() == []
+    await store.commit(s.table.id, [], {"v": 5}, key="t:3", close=True)  # closed already
+    await store.commit(other.id, [], None, key="o:2", close=True)  # nothing owed
+    await store.close_table(third.id)
+    assert await store.closed_snapshots() == []
+    assert await store.snapshots() == []
+    assert await balance(store, a) == 1000 and await balance(store, b) == 1000
+    await assert_consistent(store)
+
+
 async def test_move_chat_follows_a_group_upgraded_to_a_supergroup(
     store: SqliteStore | MemoryStore,
 ) -> None:

@@ -1,0 +1,193 @@
+"""A closing transition's messages survive a crash (issue 10: "messages go out after the
+commit and are safe to send again after a crash"). A tournament's payout, an admin's close
+and the idle close commit with the table closed; the process dies before sending what that
+step owes the group (the last showdown, its picture, the final standings, the closing
+notice). The restarted bot sends it from the closed table's final snapshot, once: a second
+restart sends nothing more."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import pytest
+
+from bot.screens import Screen
+from bot.texts import tr
+from storage.api import Move
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import two_started
+from tests.bot.test_transitions import KillableStore, Killed, new_service, player_balance
+
+
+class DiesAfterClosing(KillableStore):
+    """The process dies right after the first closing transition is committed: nothing of
+    that step is sent."""
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
+        if close:
+            self.dead = True
+            raise Killed
+        return result
+
+
+class RefPresenter(FakePresenter):
+    """Also records the message ref each table message write was given (``None``: posted
+    anew)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str | None] = []
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        self.refs.append(ref)
+        return await super().show_table(chat_id, screen, ref)
+
+
+async def restart(store: MemoryStore, clock: Clock) -> RefPresenter:
+    """A new process on the same store, started; its presenter."""
+    service, _ = new_service(store, clock)
+    presenter = RefPresenter()
+    service.register(presenter)
+    await service.start()
+    assert service.table_in(GROUP) is None  # the closed table is not served again
+    await service.rt.drawer.close()
+    return presenter
+
+
+def nothing_sent(p: FakePresenter) -> bool:
+    return not p.tables and not p.posts and not p.pictures and not p.privates
+
+
+async def test_a_crash_after_a_tournament_s_payout_sends_the_last_showdown_and_standings_once() -> (
+    None
+):
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("tournament_buy_in", "100"), ("tournament_chips", "30")):
+        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    t = await two_started(service, presenter, "pineapple")
+    table_id = t.id
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    with pytest.raises(Killed):  # played to the end: the payout's commit, then the crash
+        for _ in range(2000):
+            if t.hand is not None:
+                await press_auto_and_confirm(
+                    service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
+                )
+            else:
+                clock.now += 5
+                await service.run_due()
+    await service.rt.drawer.close()
+    tour = t.tournament
+    assert tour is not None and tour.finished is not None
+    old_ref = t.group_ref
+    assert old_ref is not None
+    final = tr("en", "tour.final", table=table_id, pool=200, label="kush")
+    before = [s.text for s in presenter.tables[GROUP.chat_id]]
+    assert not any(text.startswith(final) for text in before)  # the crash: never shown
+    showdowns_before = sum("Showdown" in text for text in before)
+    pictures_before = len(presenter.pictures)
+    winner = t.names[tour.players[tour.winner]] if tour.winner is not None else ""
+    assert winner in ("Alice", "Bob")
+    assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    texts = [s.text for s in p2.tables[GROUP.chat_id]]
+    # the last hand's showdown over the table message the group had, its picture, and the
+    # final standings as the new record
+    assert len(texts) == 2 and "Showdown" in texts[0] and texts[1].startswith(final)
+    assert f"1. {winner} — 200 kush" in texts[1]
+    assert p2.refs == [old_ref, None]
+    assert not p2.last_table(GROUP.chat_id).all_buttons()
+    assert len(p2.pictures) == 1 and p2.pictures[0][0] == GROUP.chat_id
+    # every hand was settled (the last one with the payout) and shown once, with its picture
+    assert len(await store.export_hands(table_id)) == showdowns_before + 2
+    assert pictures_before == showdowns_before
+
+    p3 = await restart(store, clock)  # sent: nothing more
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("when", ["between-hands", "after-the-hand"])
+async def test_a_crash_after_an_admin_closes_the_table_sends_the_closing_notice_once(
+    when: str,
+) -> None:
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock, delay=60)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    table_id = t.id
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    if when == "between-hands":
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+        with pytest.raises(Killed):
+            await service.close_table(GROUP, ALICE, True)
+    else:  # asked during the hand: the hand's last Confirm settles it and closes the table
+        reply = await service.close_table(GROUP, ALICE, True)
+        assert reply.text == tr("en", "reply.closes_after_hand", table=table_id)
+        with pytest.raises(Killed):
+            while t.hand is not None:
+                await press_auto_and_confirm(
+                    service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+                )
+    old_ref = t.group_ref
+    assert old_ref is not None
+    notice = tr("en", "reply.table_closed", table=table_id)
+    assert notice not in [s.text for s in presenter.tables[GROUP.chat_id]]
+    assert sum([await player_balance(store, a) for a in (ALICE, BOB)]) == 2000
+    assert await store.stacks(table_id) == {}
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    texts = [s.text for s in p2.tables[GROUP.chat_id]]
+    if when == "between-hands":  # the table message says it is closed
+        assert texts == [notice] and p2.refs == [old_ref]
+        assert p2.pictures == []
+    else:  # the showdown over the table message, then the notice
+        assert len(texts) == 2 and "Showdown" in texts[0] and texts[1] == notice
+        assert p2.refs == [old_ref, None]
+        assert len(p2.pictures) == 1
+    assert not p2.last_table(GROUP.chat_id).all_buttons()
+
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+async def test_without_a_crash_a_closed_table_owes_nothing_to_the_next_start() -> None:
+    """The closing step's own sending clears what it owed: a restart sends nothing."""
+    store, clock = KillableStore(), Clock()
+    service, presenter = new_service(store, clock)
+    assert (await service.new_table(GROUP, ALICE)).text
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await service.close_table(GROUP, ALICE, True)
+    await service.rt.settled(t)
+    notice = tr("en", "reply.table_closed", table=t.id)
+    assert presenter.last_table(GROUP.chat_id).text == notice
+    assert await store.closed_snapshots() == []
+    assert nothing_sent(await restart(store, clock))
