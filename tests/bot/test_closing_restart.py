@@ -191,3 +191,29 @@ async def test_without_a_crash_a_closed_table_owes_nothing_to_the_next_start() -
     assert presenter.last_table(GROUP.chat_id).text == notice
     assert await store.closed_snapshots() == []
     assert nothing_sent(await restart(store, clock))
+
+
+async def test_a_crash_after_the_idle_close_sends_its_notice_once() -> None:
+    """R8.2a: a table with no hand for ``idle_close_seconds`` closes itself and every stack
+    goes back; the process dies before the group is told."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and await store.stacks(t.id) != {}
+    old_ref = t.group_ref
+    clock.now += t.options.idle_close_seconds
+    with pytest.raises(Killed):
+        await service.run_due()
+    minutes = round(t.options.idle_close_seconds / 60)
+    notice = tr("en", "table.idle_closed", table=t.id, minutes=minutes)
+    assert notice not in [s.text for s in presenter.tables[GROUP.chat_id]]
+    assert await store.stacks(t.id) == {} and await player_balance(store, ALICE) == 1000
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    assert [s.text for s in p2.tables[GROUP.chat_id]] == [notice] and p2.refs == [old_ref]
+    assert nothing_sent(await restart(store, clock))
+    assert await check_store(store) == []
