@@ -612,6 +612,40 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "you are ready; the next hand starts when everyone is.",
         "ru": "вы готовы; раздача начнётся, когда будут готовы все.",
     },
+    "sandbox.old_bots": {
+        "en": "» this table still seats the old sandbox's computer players ({names}), which no "
+        "longer move: /closetable, then /newtable (/addbot seats the new ones)",
+        "ru": "» за этим столом сидят компьютерные игроки старой песочницы ({names}), которые "
+        "больше не ходят: /closetable, затем /newtable (/addbot сажает новых)",
+    },
+    "sandbox.new_table_flag": {
+        "en": "» {first} applies to a new table only; /addbot [easy|normal|strong] seats one "
+        "more computer player",
+        "ru": "» {first} действует только для нового стола; /addbot [easy|normal|strong] "
+        "сажает ещё одного компьютерного игрока",
+    },
+    "sandbox.new_table_flags": {
+        "en": "» {first} and {second} apply to a new table only; /addbot [easy|normal|strong] seats one "
+        "more computer player",
+        "ru": "» {first} и {second} действуют только для нового стола; /addbot [easy|normal|strong] "
+        "сажает ещё одного компьютерного игрока",
+    },
+    "sandbox.hand_seconds_now": {
+        "en": "» --hand-seconds {value} applies at once: the table is between matches",
+        "ru": "» --hand-seconds {value} действует сразу: стол между матчами",
+    },
+    "sandbox.hand_seconds_match": {
+        "en": "» --hand-seconds {value} applies from the next match: the hand under way keeps "
+        "{kept} s",
+        "ru": "» --hand-seconds {value} действует со следующего матча: идущая раздача "
+        "сохраняет {kept} с",
+    },
+    "sandbox.hand_seconds_table": {
+        "en": "» --hand-seconds {value} applies from the next table: this one keeps {kept} s "
+        "per hand (/closetable, then /newtable)",
+        "ru": "» --hand-seconds {value} действует со следующего стола: этот сохраняет {kept} с "
+        "на раздачу (/closetable, затем /newtable)",
+    },
     "sandbox.unknown": {
         "en": "» unknown command {command}; /help lists them",
         "ru": "» неизвестная команда {command}; список — /help",
