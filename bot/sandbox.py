@@ -293,11 +293,11 @@ class Sandbox:
         chat = int(call.params.get("chat_id", 0))
         if call.method == "sendPhoto" and call.files:
             if chat == self.human.id:
-                what = "your board (/hand)"
+                what = "sandbox.picture_board"  # /hand's board
             elif call.params.get("reply_parameters"):
-                what = "chart"  # /stats: the kush chart answers the command
+                what = "sandbox.picture_chart"  # /stats: the kush chart answers the command
             else:
-                what = "showdown picture"
+                what = "sandbox.picture_showdown"
             self._save_picture(next(iter(call.files.values())), what)
             return
         if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
@@ -311,7 +311,8 @@ class Sandbox:
 
     def _save_picture(self, png: bytes, what: str) -> None:
         """Write a photo the bot sent next to the database, as the first free
-        ``<db name>-picture-N.png``; its path is printed after the messages as ``🖼 what:``."""
+        ``<db name>-picture-N.png``; its path is printed after the messages after ``what``
+        (the key of its name in :mod:`bot.texts`, printed in the player's language)."""
         folder, stem = self.opts.db.resolve().parent, self.opts.db.stem
         taken = {path for _, path in self._pictures}
         n = 1
@@ -320,7 +321,7 @@ class Sandbox:
         try:
             path.write_bytes(png)
         except OSError as exc:
-            self.line(f"(the picture could not be written: {exc})")
+            self.line(tr(self.opts.lang, "sandbox.picture_failed", error=exc))
             return
         self._pictures.append((what, path))
         self._dirty.add(GROUP_ID)
@@ -383,7 +384,7 @@ class Sandbox:
                 self._print_private(chat)
         while self._pictures and not self._hold_pictures:
             what, path = self._pictures.pop(0)
-            self.line(f"🖼 {what}: {path}")
+            self.line(f"🖼 {tr(self.opts.lang, what)}: {path}")
 
     def _print_private(self, chat: int) -> None:
         """Print the private messages that changed, in the order they were last written: the
@@ -520,13 +521,23 @@ class Sandbox:
         private message ``rN`` presses); returns the notice text."""
         shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None or not 1 <= number <= len(shown.buttons):
-            return "no such button"
+            return tr(self.opts.lang, "sandbox.no_button")
         data = shown.buttons[number - 1][1]
         qid = await self.fake.press(self.human, chat, shown.message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
         return str(answer.params.get("text") or "") if answer else None
+
+    async def _group_lang(self) -> str:
+        """The language of the bot's replies in the group, chosen as the service chooses it
+        (``TableService._lang``): the group's ``language`` setting, else the sender's, the
+        sandbox's player (``--lang``)."""
+        if self.store is not None:
+            community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+            if community.settings.language in ("en", "ru"):
+                return community.settings.language
+        return self.opts.lang
 
     async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         try:
@@ -552,7 +563,7 @@ class Sandbox:
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):
-            self.line(tr(self.opts.lang, "sandbox.unknown", command=command))
+            self.line(tr(await self._group_lang(), "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
             notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:

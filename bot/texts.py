@@ -646,6 +646,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --hand-seconds {value} действует со следующего стола: этот сохраняет {kept} с "
         "на раздачу (/closetable, затем /newtable)",
     },
+    "sandbox.no_button": {"en": "no such button", "ru": "нет такой кнопки"},
+    "sandbox.picture_chart": {"en": "chart", "ru": "график"},
+    "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
+    "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
+    "sandbox.picture_failed": {
+        "en": "(the picture could not be written: {error})",
+        "ru": "(картинку не удалось записать: {error})",
+    },
     "sandbox.unknown": {
         "en": "» unknown command {command}; /help lists them",
         "ru": "» неизвестная команда {command}; список — /help",

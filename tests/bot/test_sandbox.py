@@ -638,3 +638,43 @@ def test_help_says_a_resumed_table_takes_hand_seconds_as_a_settings_change(
         "matches, otherwise from the next match" in text
     )
     assert "next table" not in text
+
+
+async def test_lang_ru_translates_the_sandboxs_button_and_picture_lines(tmp_path: Path) -> None:
+    """Under ``--lang ru`` "» no such button" and the 🖼 lines of the /stats chart, the
+    showdown picture and /hand's board stayed English."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", lang="ru"), out)
+    assert await box.handle("7")
+    assert out.getvalue().splitlines()[-1] == "» нет такой кнопки"
+    png = {"photo": b"\x89PNG\r\n\x1a\n"}
+    for params in (
+        {"chat_id": GROUP_ID, "reply_parameters": {"message_id": 1}},
+        {"chat_id": GROUP_ID},
+        {"chat_id": box.human.id},
+    ):
+        box._on_call(ApiCall("sendPhoto", params, files=png))
+    await box.print_changes()
+    folder = tmp_path.resolve()
+    assert out.getvalue().splitlines()[-3:] == [
+        f"🖼 график: {folder / 's-picture-1.png'}",
+        f"🖼 картинка вскрытия: {folder / 's-picture-2.png'}",
+        f"🖼 ваша доска (/hand): {folder / 's-picture-3.png'}",
+    ]
+
+
+async def test_an_unknown_command_is_answered_in_the_groups_language(tmp_path: Path) -> None:
+    """The bot answers in a group in the group's ``language`` setting, else in the sender's
+    (``TableService._lang``); the sandbox's answer to an unknown command stands for the bot's
+    and stayed in the player's English after ``/settings language ru``."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        assert await box.handle("/foo")
+        assert "» unknown command /foo; /help lists them" in out.getvalue().splitlines()
+        assert await box.handle("/settings language ru")
+        assert await box.handle("/foo")
+        assert out.getvalue().splitlines()[-1] == "» неизвестная команда /foo; список — /help"
+    finally:
+        await box.stop()
