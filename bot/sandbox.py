@@ -155,6 +155,7 @@ class Sandbox:
     _pictures: list[tuple[str, Path]] = field(default_factory=list)  # written, not printed
     _hold_pictures: int = 0  # commands waiting for their answer: its » line comes first
     _printer: asyncio.Task[None] | None = None
+    _last_reply: str | None = None  # the text of the bot's newest reply in the group
     _hand_seconds_before: float | None = None  # the group's hand_seconds before this start
     closed_output: bool = False
     quit: asyncio.Event | None = None
@@ -302,7 +303,9 @@ class Sandbox:
             return
         if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             return
-        if chat == GROUP_ID and not call.params.get("reply_parameters"):
+        if chat == GROUP_ID and call.params.get("reply_parameters"):
+            self._last_reply = str(call.params.get("text", ""))  # say() prints it as » …
+        elif chat == GROUP_ID:
             self._group_calls.append(call)  # every write, not just the newest state
         elif chat == self.human.id:
             self._private_calls.append(call)  # which private message was written last
@@ -457,6 +460,11 @@ class Sandbox:
             if self._printed.get((GROUP_ID, message_id)) == key:
                 continue
             self._printed[(GROUP_ID, message_id)] = key
+            if "message_id" in params and text == self._last_reply:
+                # an edit of an earlier message (the table message) saying what the reply
+                # printed as » … says (/closetable: "Table #3 is closed.", the table message
+                # losing its buttons): printed once, not the same line twice
+                continue
             live = current is not None and current.message_id == message_id
             rows = current.rows if live and current and last[message_id] == n else []
             self._print_message(GROUP_ID, text, rows)

@@ -678,3 +678,31 @@ async def test_an_unknown_command_is_answered_in_the_groups_language(tmp_path: P
         assert out.getvalue().splitlines()[-1] == "» неизвестная команда /foo; список — /help"
     finally:
         await box.stop()
+
+
+async def test_closetable_between_hands_is_printed_once(tmp_path: Path) -> None:
+    """``/closetable`` between hands: the bot replies "Table #1 is closed." once and edits the
+    table message (up in the chat) to say the same, without its buttons; the sandbox printed
+    the reply and then the edit, the same line twice one under the other."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        start = len(box.fake.calls)
+        assert await box.handle("/closetable")
+        await asyncio.sleep(0.5)
+        await box.print_changes()
+        writes = [
+            (c.method, c.params.get("text"))
+            for c in box.fake.calls[start:]
+            if c.method in ("sendMessage", "editMessageText")
+        ]
+        # the bot: one message, one edit of the table message (not a double message)
+        assert writes == [
+            ("sendMessage", "Table #1 is closed."),
+            ("editMessageText", "Table #1 is closed."),
+        ]
+        said = [x for x in out.getvalue().splitlines() if "Table #1 is closed." in x]
+        assert said == ["» Table #1 is closed."]
+    finally:
+        await box.stop()
