@@ -283,6 +283,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
         "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
+    "reply.table_closing": {
+        "en": "This chat's table #{table} closes at the end of this hand; then /newtable opens another.",
+        "ru": "Стол #{table} этого чата закроется в конце этой раздачи; затем /newtable откроет новый.",
+    },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
         "ru": "Здесь нет открытого стола. Откройте: /newtable.",

@@ -706,3 +706,31 @@ async def test_closetable_between_hands_is_printed_once(tmp_path: Path) -> None:
         assert said == ["» Table #1 is closed."]
     finally:
         await box.stop()
+
+
+async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_this_hand(
+    tmp_path: Path,
+) -> None:
+    """``/newtable`` right after a ``/closetable`` that waits for the hand to end said "an
+    admin closes it with /closetable", which the admin just did."""
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=5.0, next_hand_delay=30.0)
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        for press in ("g1", "g2"):
+            assert await box.handle(press)
+        assert box.service is not None
+        from bot.sandbox import GROUP
+
+        table = box.service.table_in(GROUP)
+        assert table is not None and table.hand is not None
+        assert await box.handle("/closetable")
+        assert "» Table #1 closes at the end of this hand." in out.getvalue().splitlines()
+        assert await box.handle("/newtable ofc")
+        assert (
+            "» This chat's table #1 closes at the end of this hand; then /newtable opens "
+            "another." in out.getvalue().splitlines()
+        )
+    finally:
+        await box.stop()
