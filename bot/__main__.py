@@ -35,10 +35,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="sandbox: their level (default normal)",
     )  # fmt: skip
     parser.add_argument(
-        "--hand-seconds", type=float, default=None,
-        help="sandbox: time budget per hand (R8.5, default 120), e.g. 30 for a quick look; the "
-        "time bank is a quarter of it (at least 5 s) and a Fantasyland hand gets 1.5 times it. "
-        "A resumed table keeps its own; the value applies from the next table",
+        "--hand-seconds", type=_hand_seconds, default=None,
+        help="sandbox: time budget per hand (R8.5, default 120; the hand_seconds setting's "
+        "range), e.g. 30 for a quick look; the time bank is a quarter of it (at least 5 s) and "
+        "a Fantasyland hand gets 1.5 times it. A resumed table takes a new value as a settings "
+        "change would: at once between matches, otherwise from the next match",
     )  # fmt: skip
     parser.add_argument(
         "--lang", default="en", choices=("en", "ru"),
@@ -92,6 +93,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     from bot.app import run
 
     return _run(run(settings))
+
+
+def _hand_seconds(raw: str) -> float:
+    """``--hand-seconds``: a value the ``hand_seconds`` setting takes (its description holds
+    the bounds), else argparse's one-line error naming them; nothing is applied."""
+    from bot.service.settings import SETTINGS, SettingRefused
+
+    spec = SETTINGS["hand_seconds"]
+    try:
+        return float(spec.parse(raw))
+    except SettingRefused as exc:
+        raise argparse.ArgumentTypeError(exc.text("en")) from None
 
 
 def _run(main: Coroutine[Any, Any, None]) -> int:

@@ -38,6 +38,7 @@ from typing import Any, TextIO
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
+from bot.service.settings import SETTINGS, table_options
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -58,10 +59,6 @@ KNOWN_COMMANDS = {
 #: commands the real bot answers only in a private chat: the sandbox sends them there
 PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
-OLD_BOTS = (
-    "» this table still seats the old sandbox's computer players ({names}), which no longer "
-    "move: /closetable, then /newtable (/addbot seats the new ones)"
-)
 
 
 @dataclass(frozen=True)
@@ -78,11 +75,10 @@ class SandboxOptions:
         ``bot_pace``); 0 moves at once.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
     :ivar lang: the language of the sandbox's player (``en`` or ``ru``): the bot's texts and
-        the sandbox's hints and help come in it (a resumed table's notes on the flags given
-        stay English).
+        the sandbox's hints, notes and help come in it.
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
         ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
-        next table.
+        next table, and when ``--hand-seconds`` applies (at once, or from the next match).
     """
 
     db: Path = Path("sandbox.sqlite3")
@@ -94,10 +90,32 @@ class SandboxOptions:
     lang: str = "en"
     given: frozenset[str] = frozenset()
 
+    def __post_init__(self) -> None:
+        sandbox_timers(self.hand_seconds)  # a value the setting refuses is refused here
+
     @property
     def bot_pace(self) -> tuple[float, float]:
         """The service's ``bot_pace``: seconds (least, most) before a computer player moves."""
         return (self.bot_delay, 3 * self.bot_delay)
+
+
+def sandbox_timers(hand_seconds: float) -> dict[str, float]:
+    """The timer settings ``--hand-seconds`` gives the sandbox's group: ``hand_seconds`` itself,
+    a time bank of a quarter of it (at least 5 s) and 1.5 times it for a Fantasyland hand, each
+    kept within its setting's range (a Fantasyland hand gets at most the setting's 3600 s).
+
+    :raises SettingRefused: for a value the ``hand_seconds`` setting does not take (nothing is
+        applied)."""
+    hand = float(SETTINGS["hand_seconds"].parse(hand_seconds))
+    wanted = {
+        "hand_seconds": hand,
+        "time_bank_seconds": max(5.0, hand / 4),
+        "fantasyland_seconds": hand * 1.5,
+    }
+    return {
+        name: min(max(value, SETTINGS[name].low), SETTINGS[name].high)
+        for name, value in wanted.items()
+    }
 
 
 @dataclass
@@ -137,6 +155,8 @@ class Sandbox:
     _pictures: list[tuple[str, Path]] = field(default_factory=list)  # written, not printed
     _hold_pictures: int = 0  # commands waiting for their answer: its » line comes first
     _printer: asyncio.Task[None] | None = None
+    _last_reply: str | None = None  # the text of the bot's newest reply in the group
+    _hand_seconds_before: float | None = None  # the group's hand_seconds before this start
     closed_output: bool = False
     quit: asyncio.Event | None = None
 
@@ -152,12 +172,9 @@ class Sandbox:
         self.fake.listeners.append(self._on_call)
         self.store = await SqliteStore.open(self.opts.db)
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+        self._hand_seconds_before = table_options(community.settings).hand_seconds
         options = dict(community.settings.options)
-        options.update(
-            hand_seconds=self.opts.hand_seconds,
-            time_bank_seconds=max(5.0, self.opts.hand_seconds / 4),
-            fantasyland_seconds=self.opts.hand_seconds * 1.5,
-        )
+        options.update(sandbox_timers(self.opts.hand_seconds))
         await self.store.update_settings(
             community.id,
             CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
@@ -187,7 +204,8 @@ class Sandbox:
         """What a resumed table says first: computer players of an older sandbox seated at it
         (fake users, not the service's ``bot:…`` players: nothing moves for them any more);
         ``--fast`` applies at once, ``--bots`` and ``--bot-level`` wait for the next table, and
-        a different ``--hand-seconds`` (a group setting) for the next match of this one."""
+        a different ``--hand-seconds`` (a group setting) applies as a settings change does: at
+        once between matches (said too), else from the next match."""
         notes = []
         old = [
             s.name
@@ -195,30 +213,26 @@ class Sandbox:
             if not s.bot and not s.user_id.startswith("bot:") and s.user_id != str(self.human.id)
         ]
         if old:
-            notes.append(OLD_BOTS.format(names=", ".join(old)))
+            notes.append(tr(self.opts.lang, "sandbox.old_bots", names=", ".join(old)))
         waiting = [f for f, name in (("--bots", "bots"), ("--bot-level", "bot_level"))
                    if name in self.opts.given]  # fmt: skip
         if waiting:
-            verb = "applies" if len(waiting) == 1 else "apply"
-            notes.append(
-                f"» {' and '.join(waiting)} {verb} to a new table only; "
-                "/addbot [easy|normal|strong] seats one more computer player"
-            )
+            key = "sandbox.new_table_flag" if len(waiting) == 1 else "sandbox.new_table_flags"
+            notes.append(tr(self.opts.lang, key, first=waiting[0], second=waiting[-1]))
         # the flags are the group's settings: the resumed table took them as a settings change
         # would (.service.settings.reconcile), at once between matches, else from the next one
+        lang, given = self.opts.lang, self.opts.hand_seconds
         kept = float(table.options.hand_seconds)
         coming = table.pending_options.hand_seconds if table.pending_options else kept
-        if "hand_seconds" in self.opts.given and kept != self.opts.hand_seconds:
-            if coming == self.opts.hand_seconds:
-                notes.append(
-                    f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next match: "
-                    f"the hand under way keeps {kept:g} s"
-                )
-            else:
-                notes.append(
-                    f"» --hand-seconds {self.opts.hand_seconds:g} applies from the next table: "
-                    f"this one keeps {kept:g} s per hand (/closetable, then /newtable)"
-                )
+        changed = kept != given or self._hand_seconds_before not in (None, given)
+        if "hand_seconds" in self.opts.given and changed:
+            if kept == given:  # between matches: taken at once
+                key = "sandbox.hand_seconds_now"
+            elif coming == given:
+                key = "sandbox.hand_seconds_match"
+            else:  # a tournament table keeps its options (R8.7)
+                key = "sandbox.hand_seconds_table"
+            notes.append(tr(lang, key, value=f"{given:g}", kept=f"{kept:g}"))
         return notes
 
     def _what_to_press(self, table: LiveTable | None, *, resumed: bool) -> str:
@@ -280,16 +294,18 @@ class Sandbox:
         chat = int(call.params.get("chat_id", 0))
         if call.method == "sendPhoto" and call.files:
             if chat == self.human.id:
-                what = "your board (/hand)"
+                what = "sandbox.picture_board"  # /hand's board
             elif call.params.get("reply_parameters"):
-                what = "chart"  # /stats: the kush chart answers the command
+                what = "sandbox.picture_chart"  # /stats: the kush chart answers the command
             else:
-                what = "showdown picture"
+                what = "sandbox.picture_showdown"
             self._save_picture(next(iter(call.files.values())), what)
             return
         if call.method not in ("sendMessage", "editMessageText", "editMessageReplyMarkup"):
             return
-        if chat == GROUP_ID and not call.params.get("reply_parameters"):
+        if chat == GROUP_ID and call.params.get("reply_parameters"):
+            self._last_reply = str(call.params.get("text", ""))  # say() prints it as » …
+        elif chat == GROUP_ID:
             self._group_calls.append(call)  # every write, not just the newest state
         elif chat == self.human.id:
             self._private_calls.append(call)  # which private message was written last
@@ -298,7 +314,8 @@ class Sandbox:
 
     def _save_picture(self, png: bytes, what: str) -> None:
         """Write a photo the bot sent next to the database, as the first free
-        ``<db name>-picture-N.png``; its path is printed after the messages as ``🖼 what:``."""
+        ``<db name>-picture-N.png``; its path is printed after the messages after ``what``
+        (the key of its name in :mod:`bot.texts`, printed in the player's language)."""
         folder, stem = self.opts.db.resolve().parent, self.opts.db.stem
         taken = {path for _, path in self._pictures}
         n = 1
@@ -307,7 +324,7 @@ class Sandbox:
         try:
             path.write_bytes(png)
         except OSError as exc:
-            self.line(f"(the picture could not be written: {exc})")
+            self.line(tr(self.opts.lang, "sandbox.picture_failed", error=exc))
             return
         self._pictures.append((what, path))
         self._dirty.add(GROUP_ID)
@@ -370,7 +387,7 @@ class Sandbox:
                 self._print_private(chat)
         while self._pictures and not self._hold_pictures:
             what, path = self._pictures.pop(0)
-            self.line(f"🖼 {what}: {path}")
+            self.line(f"🖼 {tr(self.opts.lang, what)}: {path}")
 
     def _print_private(self, chat: int) -> None:
         """Print the private messages that changed, in the order they were last written: the
@@ -443,6 +460,11 @@ class Sandbox:
             if self._printed.get((GROUP_ID, message_id)) == key:
                 continue
             self._printed[(GROUP_ID, message_id)] = key
+            if "message_id" in params and text == self._last_reply:
+                # an edit of an earlier message (the table message) saying what the reply
+                # printed as » … says (/closetable: "Table #3 is closed.", the table message
+                # losing its buttons): printed once, not the same line twice
+                continue
             live = current is not None and current.message_id == message_id
             rows = current.rows if live and current and last[message_id] == n else []
             self._print_message(GROUP_ID, text, rows)
@@ -507,13 +529,23 @@ class Sandbox:
         private message ``rN`` presses); returns the notice text."""
         shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None or not 1 <= number <= len(shown.buttons):
-            return "no such button"
+            return tr(self.opts.lang, "sandbox.no_button")
         data = shown.buttons[number - 1][1]
         qid = await self.fake.press(self.human, chat, shown.message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
         assert self.adapter is not None
         await self.adapter.presenter.flush()
         return str(answer.params.get("text") or "") if answer else None
+
+    async def _group_lang(self) -> str:
+        """The language of the bot's replies in the group, chosen as the service chooses it
+        (``TableService._lang``): the group's ``language`` setting, else the sender's, the
+        sandbox's player (``--lang``)."""
+        if self.store is not None:
+            community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+            if community.settings.language in ("en", "ru"):
+                return community.settings.language
+        return self.opts.lang
 
     async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         try:
@@ -539,7 +571,7 @@ class Sandbox:
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):
-            self.line(tr(self.opts.lang, "sandbox.unknown", command=command))
+            self.line(tr(await self._group_lang(), "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
             notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:

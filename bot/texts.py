@@ -283,6 +283,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat already has an open table (#{table}). To open another game, an admin closes it with /closetable (stacks go back to balances).",
         "ru": "Здесь уже открыт стол #{table}. Для другой игры администратор сначала закрывает его: /closetable (стеки вернутся на балансы).",
     },
+    "reply.table_closing": {
+        "en": "This chat's table #{table} closes at the end of this hand; then /newtable opens another.",
+        "ru": "Стол #{table} этого чата закроется в конце этой раздачи; затем /newtable откроет новый.",
+    },
     "reply.no_table": {
         "en": "No open table here. Start one with /newtable.",
         "ru": "Здесь нет открытого стола. Откройте: /newtable.",
@@ -611,6 +615,48 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.waiting": {
         "en": "you are ready; the next hand starts when everyone is.",
         "ru": "вы готовы; раздача начнётся, когда будут готовы все.",
+    },
+    "sandbox.old_bots": {
+        "en": "» this table still seats the old sandbox's computer players ({names}), which no "
+        "longer move: /closetable, then /newtable (/addbot seats the new ones)",
+        "ru": "» за этим столом сидят компьютерные игроки старой песочницы ({names}), которые "
+        "больше не ходят: /closetable, затем /newtable (/addbot сажает новых)",
+    },
+    "sandbox.new_table_flag": {
+        "en": "» {first} applies to a new table only; /addbot [easy|normal|strong] seats one "
+        "more computer player",
+        "ru": "» {first} действует только для нового стола; /addbot [easy|normal|strong] "
+        "сажает ещё одного компьютерного игрока",
+    },
+    "sandbox.new_table_flags": {
+        "en": "» {first} and {second} apply to a new table only; /addbot [easy|normal|strong] seats one "
+        "more computer player",
+        "ru": "» {first} и {second} действуют только для нового стола; /addbot [easy|normal|strong] "
+        "сажает ещё одного компьютерного игрока",
+    },
+    "sandbox.hand_seconds_now": {
+        "en": "» --hand-seconds {value} applies at once: the table is between matches",
+        "ru": "» --hand-seconds {value} действует сразу: стол между матчами",
+    },
+    "sandbox.hand_seconds_match": {
+        "en": "» --hand-seconds {value} applies from the next match: the hand under way keeps "
+        "{kept} s",
+        "ru": "» --hand-seconds {value} действует со следующего матча: идущая раздача "
+        "сохраняет {kept} с",
+    },
+    "sandbox.hand_seconds_table": {
+        "en": "» --hand-seconds {value} applies from the next table: this one keeps {kept} s "
+        "per hand (/closetable, then /newtable)",
+        "ru": "» --hand-seconds {value} действует со следующего стола: этот сохраняет {kept} с "
+        "на раздачу (/closetable, затем /newtable)",
+    },
+    "sandbox.no_button": {"en": "no such button", "ru": "нет такой кнопки"},
+    "sandbox.picture_chart": {"en": "chart", "ru": "график"},
+    "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
+    "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
+    "sandbox.picture_failed": {
+        "en": "(the picture could not be written: {error})",
+        "ru": "(картинку не удалось записать: {error})",
     },
     "sandbox.unknown": {
         "en": "» unknown command {command}; /help lists them",

@@ -308,8 +308,10 @@ class TableService:
         return Reply(tr(lang, opened, table=t.id))
 
     def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
-        """The answer to a ``/newtable`` where a table is open: its number and link."""
-        text = tr(lang, "reply.table_exists", table=existing.id)
+        """The answer to a ``/newtable`` where a table is open: its number and link; a table
+        an admin closed during a hand (R8.2a) closes after this hand, then a new one opens."""
+        key = "reply.table_closing" if existing.closing else "reply.table_exists"
+        text = tr(lang, key, table=existing.id)
         link = self.rt.table_link(existing)
         return Reply(text + ("\n" + link if link else ""), alert=True)
 

@@ -15,6 +15,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 from bot.telegram.fake_api import ApiCall
 
@@ -281,7 +283,7 @@ async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> li
     """Run the sandbox once over ``inputs`` (then /quit) and return what it printed."""
     malformed = {"TELEGRAM_BOT_TOKEN": "malformed"}  # ignored by --sandbox (issue 12)
     async with sandbox(tmp_path, "--sandbox", *flags, env=malformed) as term:
-        await term.read_until(r"^Sandbox: ")
+        await term.read_until(r"^(Sandbox|Песочница): ")
         for text in inputs:
             await term.send(text)
             await term.read_until(r"^» ")
@@ -294,7 +296,8 @@ async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_pat
     fits the state (seated, not ready: the Ready button's number, not "your hand's buttons"),
     and flags the resumed table cannot take are said to wait for the next table.
     ``--hand-seconds`` is a group setting: the resumed table, in its lobby, takes it at once
-    (it kept 120 s while /settings showed 30), so nothing is said to wait."""
+    (it kept 120 s while /settings showed 30), which the sandbox says (README) in the
+    player's language; it said nothing. The same value again is no news: nothing is said."""
     first = await _sandbox_session(tmp_path, ["g1"])
     assert any("You sit at seat" in x or "Вы сели на место" in x for x in first)
     again = await _sandbox_session(tmp_path, [], "--hand-seconds", "30", "--bots", "2")
@@ -302,9 +305,13 @@ async def test_a_resumed_sandbox_says_what_to_press_and_which_flags_wait(tmp_pat
         "» --bots applies to a new table only; /addbot [easy|normal|strong] seats one more "
         "computer player" in again
     )
-    assert not any("--hand-seconds" in x for x in again)
+    assert "» --hand-seconds 30 applies at once: the table is between matches" in again
     assert "Your table is back: type g2 for Ready to play the next hand." in again
     assert not any("hand's buttons" in x for x in again)
+    same = await _sandbox_session(tmp_path, [], "--hand-seconds", "30")
+    assert not any("--hand-seconds" in x for x in same)
+    ru = await _sandbox_session(tmp_path, [], "--hand-seconds", "45", "--lang", "ru")
+    assert "» --hand-seconds 45 действует сразу: стол между матчами" in ru
 
 
 async def test_a_sandbox_resumed_mid_hand_says_the_new_hand_seconds_wait_for_the_next_match(
@@ -530,3 +537,200 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
         await term.send("/quit")
         await term.read_until(r"^» пока \(стол сохранён")
         assert await asyncio.wait_for(term.proc.wait(), 30) == 0
+
+
+async def _refused_start(tmp_path: Path, value: str) -> tuple[int, list[str]]:
+    """``python -m bot --sandbox --hand-seconds VALUE`` with no input: its exit status and
+    what it printed."""
+    async with sandbox(tmp_path, "--sandbox", "--hand-seconds", value) as term:
+        assert term.proc.stdin is not None
+        term.proc.stdin.close()
+        assert term.proc.stdout is not None
+        out = (await asyncio.wait_for(term.proc.stdout.read(), 60)).decode()
+        return await asyncio.wait_for(term.proc.wait(), 30), out.splitlines()
+
+
+async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothing_applied(
+    tmp_path: Path,
+) -> None:
+    """``--hand-seconds`` takes what the ``hand_seconds`` setting takes (1 to 3600 s): a new
+    user's 4000 on a fresh file started a table with hand_seconds 120 (refused when read) but a
+    time bank of 1000 s, 0 one with a 5 s bank, and -5 or 99999 on a resumed table said
+    "applies from the next table". Now the start is refused with argparse's one line, no
+    sandbox file is made and a resumed group's settings stay as they were."""
+    from storage.sqlite import SqliteStore
+
+    error = (
+        "python -m bot: error: argument --hand-seconds: hand_seconds takes a finite number of "
+        "seconds from 1 to 3,600"
+    )
+    for value in ("4000", "0"):
+        status, out = await _refused_start(tmp_path, value)
+        assert (status, out[-1]) == (2, error), out
+        assert not (tmp_path / "sandbox.sqlite3").exists()
+    await _sandbox_session(tmp_path, [], "--hand-seconds", "30")
+    for value in ("-5", "99999"):
+        status, out = await _refused_start(tmp_path, value)
+        assert (status, out[-1]) == (2, error), out
+        assert not any("--hand-seconds " in x and "applies" in x for x in out), out
+    store = await SqliteStore.open(tmp_path / "sandbox.sqlite3")
+    try:
+        community = await store.community("telegram", str(GROUP_ID), "Sandbox")
+    finally:
+        await store.close()
+    options = community.settings.options
+    assert (
+        options["hand_seconds"],
+        options["time_bank_seconds"],
+        options["fantasyland_seconds"],
+    ) == (30, 7.5, 45)
+
+
+async def test_the_longest_hand_seconds_keeps_every_timer_within_its_setting(
+    tmp_path: Path,
+) -> None:
+    """``--hand-seconds 3600`` (the setting's greatest) gives a time bank of 900 s and a
+    Fantasyland hand the setting's greatest, 3600 s: 1.5 times it (5400) is more than
+    ``fantasyland_seconds`` takes, which left the table at that setting's default while the
+    others applied. A value the setting refuses is refused by the options themselves."""
+    from bot.sandbox import GROUP, sandbox_timers
+    from bot.service.settings import SettingRefused
+
+    assert sandbox_timers(3600) == {
+        "hand_seconds": 3600.0,
+        "time_bank_seconds": 900.0,
+        "fantasyland_seconds": 3600.0,
+    }
+    for bad in (0.0, 4000.0, -5.0, float("nan")):
+        try:
+            SandboxOptions(hand_seconds=bad)
+        except SettingRefused:
+            continue
+        raise AssertionError(f"--hand-seconds {bad} was taken")
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", hand_seconds=3600), io.StringIO())
+    try:
+        await box.start()
+        assert box.service is not None
+        table = box.service.table_in(GROUP)
+        assert table is not None
+        opts = table.options
+        assert (opts.hand_seconds, opts.time_bank_seconds, opts.fantasyland_seconds) == (
+            3600,
+            900,
+            3600,
+        )
+    finally:
+        await box.stop()
+
+
+def test_help_says_a_resumed_table_takes_hand_seconds_as_a_settings_change(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--help`` said "A resumed table keeps its own; the value applies from the next
+    table", but a resumed table takes it as a settings change would (README)."""
+    from bot.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (
+        "A resumed table takes a new value as a settings change would: at once between "
+        "matches, otherwise from the next match" in text
+    )
+    assert "next table" not in text
+
+
+async def test_lang_ru_translates_the_sandboxs_button_and_picture_lines(tmp_path: Path) -> None:
+    """Under ``--lang ru`` "» no such button" and the 🖼 lines of the /stats chart, the
+    showdown picture and /hand's board stayed English."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", lang="ru"), out)
+    assert await box.handle("7")
+    assert out.getvalue().splitlines()[-1] == "» нет такой кнопки"
+    png = {"photo": b"\x89PNG\r\n\x1a\n"}
+    for params in (
+        {"chat_id": GROUP_ID, "reply_parameters": {"message_id": 1}},
+        {"chat_id": GROUP_ID},
+        {"chat_id": box.human.id},
+    ):
+        box._on_call(ApiCall("sendPhoto", params, files=png))
+    await box.print_changes()
+    folder = tmp_path.resolve()
+    assert out.getvalue().splitlines()[-3:] == [
+        f"🖼 график: {folder / 's-picture-1.png'}",
+        f"🖼 картинка вскрытия: {folder / 's-picture-2.png'}",
+        f"🖼 ваша доска (/hand): {folder / 's-picture-3.png'}",
+    ]
+
+
+async def test_an_unknown_command_is_answered_in_the_groups_language(tmp_path: Path) -> None:
+    """The bot answers in a group in the group's ``language`` setting, else in the sender's
+    (``TableService._lang``); the sandbox's answer to an unknown command stands for the bot's
+    and stayed in the player's English after ``/settings language ru``."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        assert await box.handle("/foo")
+        assert "» unknown command /foo; /help lists them" in out.getvalue().splitlines()
+        assert await box.handle("/settings language ru")
+        assert await box.handle("/foo")
+        assert out.getvalue().splitlines()[-1] == "» неизвестная команда /foo; список — /help"
+    finally:
+        await box.stop()
+
+
+async def test_closetable_between_hands_is_printed_once(tmp_path: Path) -> None:
+    """``/closetable`` between hands: the bot replies "Table #1 is closed." once and edits the
+    table message (up in the chat) to say the same, without its buttons; the sandbox printed
+    the reply and then the edit, the same line twice one under the other."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        start = len(box.fake.calls)
+        assert await box.handle("/closetable")
+        await asyncio.sleep(0.5)
+        await box.print_changes()
+        writes = [
+            (c.method, c.params.get("text"))
+            for c in box.fake.calls[start:]
+            if c.method in ("sendMessage", "editMessageText")
+        ]
+        # the bot: one message, one edit of the table message (not a double message)
+        assert writes == [
+            ("sendMessage", "Table #1 is closed."),
+            ("editMessageText", "Table #1 is closed."),
+        ]
+        said = [x for x in out.getvalue().splitlines() if "Table #1 is closed." in x]
+        assert said == ["» Table #1 is closed."]
+    finally:
+        await box.stop()
+
+
+async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_this_hand(
+    tmp_path: Path,
+) -> None:
+    """``/newtable`` right after a ``/closetable`` that waits for the hand to end said "an
+    admin closes it with /closetable", which the admin just did."""
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=5.0, next_hand_delay=30.0)
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        for press in ("g1", "g2"):
+            assert await box.handle(press)
+        assert box.service is not None
+        from bot.sandbox import GROUP
+
+        table = box.service.table_in(GROUP)
+        assert table is not None and table.hand is not None
+        assert await box.handle("/closetable")
+        assert "» Table #1 closes at the end of this hand." in out.getvalue().splitlines()
+        assert await box.handle("/newtable ofc")
+        assert (
+            "» This chat's table #1 closes at the end of this hand; then /newtable opens "
+            "another." in out.getvalue().splitlines()
+        )
+    finally:
+        await box.stop()
