@@ -23,7 +23,7 @@ from bot.service.dealing import (
 )
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import tr
+from bot.texts import language_of, tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
@@ -125,6 +125,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             user_id=actor.user_id,
             name=actor.name,
             lang=lang,  # the caller's language for this actor (a group's forced one first)
+            own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
             bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
         )
         t.seats[seat.seat] = seat
