@@ -175,6 +175,12 @@ class SeatState:
     :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
         knocks them out (R8.7), so the button asks first and a second press within
         ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
+    :ivar lang: the language of the player's private screens: the group's when it is set
+        (``/settings language en|ru``: the table's), else :attr:`own_lang`; it follows a
+        change of the setting (:func:`bot.service.settings.seat_language`).
+    :ivar own_lang: the player's own language (``"en"``/``"ru"``), what :attr:`lang` is when
+        the group's language is ``auto``; ``None`` (a seat saved before it was kept): as
+        :attr:`lang`.
     """
 
     seat: int
@@ -193,6 +199,7 @@ class SeatState:
     bot: str | None = None
     top_up: int = 0
     leave_asked: float = 0.0
+    own_lang: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -213,6 +220,7 @@ class SeatState:
             "bot": self.bot,
             "top_up": self.top_up,
             "leave_asked": self.leave_asked,
+            "own_lang": self.own_lang,
         }
 
     @classmethod

@@ -246,9 +246,12 @@ class Sandbox:
         playing = [] if hand is None else list(hand.order)
         if chinese is not None and not chinese.over:
             playing += list(chinese.totals)
+        if seat.seat in playing:
+            return back + tr(lang, "sandbox.play")
+        if seat.sitting_out:  # (R8.6: dealt in again only after /back)
+            key = "sandbox.sitting_out" if seat.timed_out else "sandbox.sitting_out_self"
+            return back + tr(lang, key)
         if hand is not None or playing:
-            if seat.seat in playing:
-                return back + tr(lang, "sandbox.play")
             return back + tr(lang, "sandbox.next_hand")
         if not seat.ready:
             ready = self._group_button("r") or tr(lang, "sandbox.ready_button")

@@ -612,6 +612,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "наберите {button} («Готов»), чтобы сыграть следующую раздачу.",
     },
     "sandbox.ready_button": {"en": "the Ready button", "ru": "кнопку «Готов»"},
+    "sandbox.sitting_out": {
+        "en": "you sit out (your time ran out and your moves were made for you); "
+        "type /back to play again from the next hand.",
+        "ru": "вы пропускаете игру (время вышло, и ходы сделали за вас); "
+        "наберите /back, чтобы вернуться со следующей раздачи.",
+    },
+    "sandbox.sitting_out_self": {
+        "en": "you sit out (/sitout); type /back to play again from the next hand.",
+        "ru": "вы пропускаете игру (/sitout); наберите /back, чтобы вернуться со следующей "
+        "раздачи.",
+    },
     "sandbox.waiting": {
         "en": "you are ready; the next hand starts when everyone is.",
         "ru": "вы готовы; раздача начнётся, когда будут готовы все.",

@@ -607,6 +607,20 @@ class TableService:
             await self.rt.settled(t)
         return Reply(tr(lang, "reply.welcome"))
 
+    async def private_hand(self, platform: str, user_id: str, table_id: int) -> Screen | None:
+        """The player's private hand screen at table ``table_id`` as it is now (its clock
+        the time actually left), or ``None`` when the table is not served here or they have
+        no seat there: a reminder of their turn (a Telegram turn ping, sent a while after
+        the turn began) is written from it."""
+        t = self.rt.tables.get(table_id)
+        if t is None or t.platform != platform:
+            return None
+        async with t.lock:
+            seat = t.seat_of(user_id)
+            if seat is None or seat.bot or t.id not in self.rt.tables:
+                return None
+            return self.rt.render_private(t, seat)
+
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
         """The player deleted their private hand message ``ref`` (the platform refused an
         edit of it): the hand of the table it showed is sent anew, the player's hands at

@@ -166,8 +166,9 @@ async def add_bot(
 async def remove_bot(rt: Runtime, t: LiveTable, lang: str, request: str | None = None) -> Reply:
     """Stand up the computer player seated last, as a person who leaves does: between hands
     at once (its stack goes back to the house; a Chinese Poker game it plays is settled
-    first, R7.6), during a hand after it (its moves are made as on timeout, R8.5) and during
-    a Chinese Poker reveal once it is over (R7.4). One already leaving after the hand is
+    first, R7.6), during a hand after it (it places the rest of its hand by its own level's
+    policy, never as on a timeout: it is stood up, not gone) and during a Chinese Poker
+    reveal once it is over (R7.4). One already leaving after the hand is
     skipped: a second /removebot during a hand stands up the next one, and when every one
     is leaving already it is refused, nothing changed. ``request``: the platform's key of
     the command; one applied already (a command delivered twice) is answered "already done"

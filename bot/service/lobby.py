@@ -23,7 +23,7 @@ from bot.service.dealing import (
 )
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import tr
+from bot.texts import language_of, tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
@@ -125,6 +125,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             user_id=actor.user_id,
             name=actor.name,
             lang=lang,  # the caller's language for this actor (a group's forced one first)
+            own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
             bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
         )
         t.seats[seat.seat] = seat
@@ -330,8 +331,9 @@ def depart(
     rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState
 ) -> Literal["hand", "reveal", "round"] | int:
     """A player (or a computer player, :func:`bot.service.bots.remove_bot`) leaves the table
-    in step ``tx``: during their hand their moves are made as on timeout and they leave after
-    it (R8.5); during a Chinese Poker reveal they leave once it is over (R7.4), a claim they
+    in step ``tx``: during their hand a person's moves are made as on timeout (R8.5; a
+    computer player goes on placing by its policy, :func:`bot.service.play.advance`) and they
+    leave after it; during a Chinese Poker reveal they leave once it is over (R7.4), a claim they
     were offered counting as continued (R7.5: the game ends after this hand anyway, R7.6);
     not dealt in but owing the round's points or a Chinese Poker game (R8.3, R7.6), after
     the hand being played; otherwise at once: the game they play is settled (R7.6), the

@@ -25,8 +25,10 @@ __all__ = ["advance", "hand_press"]
 
 def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()) -> None:
     """After a confirmed move or when a clock runs out: make the moves that are due (R8.5:
-    timeouts, and the moves of a player who left), move the clocks, and finish the hand at
-    showdown (Chinese Poker: the reveal begins)."""
+    timeouts, and the moves of a person who left), move the clocks, and finish the hand at
+    showdown (Chinese Poker: the reveal begins). A computer player stood up during the hand
+    (``/removebot``) goes on placing by its own level's policy until it stands up after the
+    hand (:func:`bot.service.bots.bot_turn`): its moves are not made for it."""
     hand = t.hand
     assert hand is not None
     now = rt.clock()
@@ -35,7 +37,9 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
         due = [
             s
             for s in hand.to_act
-            if (p := t.player_of(s)) is None or p.leaving or t.clocks[t.owner(s)].expired(now)
+            if (p := t.player_of(s)) is None
+            or (p.leaving and not p.bot)
+            or t.clocks[t.owner(s)].expired(now)
         ]
         if not due:
             break

@@ -31,7 +31,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.model import LiveTable, Reply
+from bot.model import LiveTable, Reply, SeatState
 from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
@@ -53,6 +53,7 @@ __all__ = [
     "Unit",
     "change_setting",
     "reconcile",
+    "seat_language",
     "settings",
     "settings_press",
     "settings_screen",
@@ -938,10 +939,11 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    _pend(t, community.settings)
+                    relabelled = _pend(t, community.settings)
                     if t.hand is None:
                         apply_pending(t, tx)
                         tx.group = True
+                    _reshow(t, tx, relabelled)
             except TransitionFailed:
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
@@ -951,11 +953,21 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
         await rt.settled(t)
 
 
-def _pend(t: LiveTable, s: CommunitySettings) -> None:
+def seat_language(s: CommunitySettings, seat: SeatState) -> str:
+    """The language of ``seat``'s private screens under the group's settings ``s``: the
+    group's (the table's) when it is set (``en``/``ru``), the player's own when it is
+    ``auto`` (README: a seated player's private chat follows the table)."""
+    if s.language in ("en", "ru"):
+        return s.language
+    return seat.own_lang or seat.lang
+
+
+def _pend(t: LiveTable, s: CommunitySettings) -> list[int]:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
-    language at once. A tournament table keeps the options and buy-in it opened with (R8.7:
-    its players registered for them)."""
+    language at once (the table's, and each seated player's private screens',
+    :func:`seat_language`). A tournament table keeps the options and buy-in it opened with
+    (R8.7: its players registered for them). Returns the seats whose language changed."""
     if t.tournament is None:
         t.pending_options = table_options(s, t.options.game)
         t.pending_buy_in = s.min_buy_in
@@ -963,6 +975,21 @@ def _pend(t: LiveTable, s: CommunitySettings) -> None:
     t.pictures = s.pictures
     if s.language in ("en", "ru"):
         t.lang = s.language
+    changed = []
+    for seat in t.seats.values():
+        lang = seat_language(s, seat)
+        if not seat.bot and seat.lang != lang:
+            seat.lang = lang
+            changed.append(seat.seat)
+    return changed
+
+
+def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
+    """Write anew, in step ``tx``, the private hand messages of ``seats`` (players whose
+    language just changed) that are on screen: a hand in progress, or the one that ended."""
+    if t.hand is None:
+        return
+    tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
 
 
 def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
@@ -977,12 +1004,14 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
     buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
     lang = s.language if s.language in ("en", "ru") else t.lang
     now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
-    if now == (options, s.min_buy_in, s.kush_label, s.pictures, lang):
+    same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
+    if same and now == (options, s.min_buy_in, s.kush_label, s.pictures, lang):
         return False
-    _pend(t, s)
+    relabelled = _pend(t, s)
     if t.hand is None:
         apply_pending(t, tx)
     tx.group = True
+    _reshow(t, tx, relabelled)
     return True
 
 

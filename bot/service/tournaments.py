@@ -18,7 +18,7 @@ from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service.dealing import close_with, maybe_start
 from bot.service.runtime import Runtime, Tx
-from bot.texts import error_text, tr
+from bot.texts import error_text, language_of, tr
 from game.errors import GameError
 from game.tournament import HandSettled, TournamentPhase
 from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind, Settlement
@@ -64,6 +64,7 @@ async def register(
                 user_id=actor.user_id,
                 name=actor.name,
                 lang=seat_lang if seat_lang in ("en", "ru") else lang,
+                own_lang=language_of(actor.language),
                 stack=tour.config.buy_in,
                 ready=True,
                 bank=t.options.time_bank_seconds,

@@ -56,7 +56,7 @@ from telegram.request import HTTPXRequest
 from bot.model import Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
-from bot.screens import Screen
+from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
@@ -137,9 +137,10 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
 #: Seconds before an edit refused by Telegram's side (a 5xx) or lost in the network is written
 #: again, once per entry (python-telegram-bot retries neither; a 429 is the rate limiter's).
 EDIT_RETRIES = (1.0, 2.0, 4.0)
-#: An edit does not notify: a player whose turn began this many seconds ago and who has not
-#: acted yet gets a short "your move" message in the private chat (a new message notifies),
-#: deleted when the turn ends. Who acts sooner gets none.
+#: An edit does not notify: a player whose turn has gone this many seconds without a press
+#: (since it began or since their last press on it) gets a short "your move" message in the
+#: private chat (a new message notifies), with the time left then, deleted when the turn
+#: ends. Who acts sooner gets none.
 TURN_PING_SECONDS = 10.0
 
 
@@ -177,11 +178,17 @@ class TelegramPresenter:
         self._topic_gone: set[str] = set()
         #: seconds into a turn before the player is pinged (:data:`TURN_PING_SECONDS`)
         self.turn_ping_seconds = TURN_PING_SECONDS
+        #: a player's hand screen at a table as it is now, ``(user, table)`` (the service's,
+        #: wired by :class:`TelegramAdapter`): a turn ping is written from it when it is sent,
+        #: so its clock shows the time left then
+        self.hand_now: Callable[[str, int], Awaitable[Screen | None]] | None = None
         # per (user, table): whether their hand shows buttons (their turn), the ping's task
-        # (waiting, then sending) and the ping message sent
+        # (waiting, then sending), the ping message sent and when (event loop time) the player
+        # last pressed a button of that table in the private chat
         self._acting: dict[tuple[str, int], bool] = {}
         self._pingers: dict[tuple[str, int], asyncio.Task[None]] = {}
         self._pings: dict[tuple[str, int], int] = {}
+        self._pressed: dict[tuple[str, int], float] = {}
 
     async def _send(self, chat_id: str, screen: Screen) -> str:
         text = fit(screen.text, MAX_TEXT)
@@ -359,9 +366,10 @@ class TelegramPresenter:
     def follow_turn(self, user_id: str, screen: Screen, *, sent: bool = False) -> None:
         """A player's hand screen was written (``sent``: as a new message, which notifies by
         itself). When it gets buttons again (their turn begins) a short "your move" message
-        (the hand's first two lines) follows in their private chat after
-        :attr:`turn_ping_seconds`, unless the turn has ended by then; it is deleted when the
-        turn ends. Per table: a player at two tables has a ping for each."""
+        (the hand's first two lines, rendered when it is sent: the time left then) follows in
+        their private chat once the turn has gone :attr:`turn_ping_seconds` without a press
+        (:meth:`pressed`), unless the turn has ended by then; it is deleted when the turn
+        ends. Per table: a player at two tables has a ping for each."""
         if screen.table is None or not _private(user_id):
             return
         key = (user_id, screen.table)
@@ -375,6 +383,7 @@ class TelegramPresenter:
                     self._ping(key, text), name=f"tg-ping-{user_id}"
                 )
         elif not acting and was:
+            self._pressed.pop(key, None)
             pinger = self._pingers.pop(key, None)
             if pinger is not None and not pinger.done():
                 pinger.cancel()  # not sent yet: nothing to delete
@@ -384,11 +393,27 @@ class TelegramPresenter:
                     self._unping(key, ping), name=f"tg-unping-{user_id}"
                 )
 
+    def pressed(self, user_id: str, table: int) -> None:
+        """The player pressed a button of ``table`` in their private chat (answered or
+        refused): their turn's ping waits :attr:`turn_ping_seconds` from now."""
+        if _private(user_id):
+            self._pressed[(user_id, table)] = asyncio.get_running_loop().time()
+
     async def _ping(self, key: tuple[str, int], text: str) -> None:
         try:
-            await asyncio.sleep(self.turn_ping_seconds)
+            loop = asyncio.get_running_loop()
+            began = loop.time()
+            while True:  # until the turn has gone turn_ping_seconds without a press
+                quiet = max(began, self._pressed.get(key, began))
+                wait = quiet + self.turn_ping_seconds - loop.time()
+                if wait <= 0:
+                    break
+                await asyncio.sleep(wait)
+            now = await self._ping_text(key, text)
+            if now is None:
+                return
             try:
-                msg = await self.app.bot.send_message(key[0], text)
+                msg = await self.app.bot.send_message(key[0], now)
             except TelegramError as exc:
                 log.info("cannot ping %s: %s", key[0], exc)
                 return
@@ -399,6 +424,24 @@ class TelegramPresenter:
         finally:
             if self._pingers.get(key) is asyncio.current_task():
                 del self._pingers[key]
+
+    async def _ping_text(self, key: tuple[str, int], began: str) -> str | None:
+        """The ping's text: the first two lines of the hand as it is now (the clock shows
+        the time left), ``None`` if it is no longer the player's turn; ``began``, the lines
+        as the turn began, when the hand cannot be had here (the table moved to another
+        worker, a failure, logged)."""
+        if self.hand_now is None:
+            return began
+        try:
+            screen = await self.hand_now(*key)
+        except Exception:
+            log.exception("the hand of %s for their turn ping", key[0])
+            return began
+        if screen is None:
+            return began
+        if not screen.buttons:  # the turn ended meanwhile
+            return None
+        return "\n".join(screen.text.splitlines()[:2])
 
     async def stop_pings(self) -> None:
         """Cancel every ping still to be sent or deleted (shutdown)."""
@@ -645,6 +688,8 @@ class TelegramAdapter:
         self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
             PLATFORM, uid, ref
         )
+        # a turn ping shows the hand's clock when it is sent
+        self.presenter.hand_now = lambda uid, table: service.private_hand(PLATFORM, uid, table)
         self._usernames: dict[str, str] = {}  # lower-case @username → user id
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         service.register(self.presenter)
@@ -1104,6 +1149,9 @@ class TelegramAdapter:
                 log.info("could not answer a callback query")
 
         ref = str(message.message_id) if message is not None else None
+        payload = Payload.decode(query.data)
+        if chat is not None and chat.private and payload is not None:
+            self.presenter.pressed(actor.user_id, payload.table)  # the turn ping waits anew
         reply = await self.service.press(
             actor, query.data, chat, is_admin, message_ref=ref, answer=answer
         )

@@ -285,6 +285,57 @@ async def test_r7_6_removebot_between_chinese_hands_settles_the_game_first() -> 
     assert totals and await check_store(store) == []
 
 
+async def test_removebot_during_a_hand_the_computer_player_plays_on_by_its_policy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/removebot during a hand (the README: it "stands up after the hand"): the computer
+    player used to be treated as a person who left, its remaining streets made as on a
+    timeout (R8.5: bottom first), so it fouled ("💀 dead hand · ⌛ auto") and paid the
+    people from the house. It plays every street by its own level's policy, no move is made
+    for it, and it stands up after the showdown, its stack back with the house."""
+    service, presenter, store, clock = await alice_and_a_bot("normal")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    bot = next(s for s in t.seats.values() if s.bot)
+    decided: list[tuple[Level, list[tuple[str, str | None]]]] = []  # (one computer player)
+    real = bots.decide
+
+    def spy(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        moves = real(k, level)
+        decided.append((level, [(c.code_str(), b and b.value) for c, b in moves]))
+        return moves
+
+    monkeypatch.setattr(bots, "decide", spy)
+    reply = await service.remove_bot(GROUP, ALICE, True)
+    assert reply.text == tr("en", "bot.removed_after_hand", name="🤖 Anna"), reply.text
+    assert bot.leaving
+    assert await play_hand_with_bots(service, presenter, clock) == 5  # every street its own
+    assert [level for level, _ in decided] == [Level.NORMAL] * 5
+    actions = hand.to_json()["actions"]
+    assert [a for a in actions if a["type"] == "timeout"] == []
+    placed = [
+        (a["card"], a.get("box"))
+        for a in actions
+        if a["seat"] == bot.seat and a["type"] in ("place", "discard")
+    ]
+    assert placed == [m for _, moves in decided for m in moves]
+    exported = (await store.export_hands(t.id))[-1]
+    result = next(r for r in exported["result"]["seats"] if r["seat"] == bot.seat)
+    assert result["timed_out"] is False
+    showdown = [s.text for s in presenter.tables["-100"] if "⌛" in s.text]
+    assert showdown == []
+    # stood up after the showdown: Alice alone, the computer player's stack with the house
+    assert [s.name for s in t.seats.values()] == ["Alice"] and t.hand is None
+    alice = t.seats[next(iter(t.seats))]
+    community = await store.community("telegram", "-100")
+    house = await store.find_player(community.id, "bot:anna")
+    assert house is not None
+    granted = bots.HOUSE_BUY_INS * t.min_buy_in
+    assert house.balance + await player_balance(store, ALICE) + alice.stack == granted + 1000
+    assert await check_store(store) == []
+
+
 async def test_removebot_twice_during_a_hand_stands_up_two_computer_players() -> None:
     """Two computer players and Alice in a hand; /removebot twice: each stands one up after
     the hand (it used to pick the one already leaving again: "🤖 Boris stands up" twice,

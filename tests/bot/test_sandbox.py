@@ -19,6 +19,8 @@ import pytest
 
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 from bot.telegram.fake_api import ApiCall
+from tests.bot.test_bots import alice_and_a_bot
+from tests.bot.test_service import ALICE, GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 BUTTON = re.compile(r"\[([gr]?\d+)\] ([^\[]+)")
@@ -734,3 +736,46 @@ async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_th
         )
     finally:
         await box.stop()
+
+
+async def test_a_resumed_sandbox_says_a_timed_out_player_sits_out_and_how_to_come_back() -> None:
+    """R8.6: the sandbox's player timed out (every street made for them) and sits out after
+    the hand; restarted, the sandbox said "Your table is back: you are ready; the next hand
+    starts when everyone is." while the table showed them sitting out (no hand comes until
+    /back). It says they sit out and that /back brings them back, in English and Russian;
+    a player who sat out with /sitout is told the same, without the timeout."""
+    service, _presenter, _store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert ALICE.user_id == "1"  # the sandbox's player
+    for _ in range(50):
+        if t.hand is None or t.hand.is_over:
+            break
+        if t.bot_due is not None:
+            clock.now = t.bot_due
+        else:
+            clock.now += t.options.hand_seconds + t.options.time_bank_seconds + 1
+        await service.run_due()
+    clock.now += 5.0  # the next deal: Alice sits out (R8.6), the computer player alone waits
+    await service.run_due()
+    seat = t.seat_of(ALICE.user_id)
+    assert seat is not None and seat.sitting_out and seat.timed_out and seat.ready
+    assert t.hand is None
+    english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
+    assert english == (
+        "Your table is back: you sit out (your time ran out and your moves were made for "
+        "you); type /back to play again from the next hand."
+    )
+    russian = Sandbox(SandboxOptions(lang="ru"), io.StringIO())._what_to_press(t, resumed=True)
+    assert russian == (
+        "Ваш стол снова здесь: вы пропускаете игру (время вышло, и ходы сделали за вас); "
+        "наберите /back, чтобы вернуться со следующей раздачи."
+    )
+    seat.timed_out = False  # as after /sitout
+    english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
+    assert english == (
+        "Your table is back: you sit out (/sitout); type /back to play again from the next hand."
+    )
+    assert not (await service.back(GROUP, ALICE)).alert
+    english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
+    assert "sit out" not in english

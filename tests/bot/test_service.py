@@ -9,10 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from bot import pictures
 from bot.model import Actor, ChatRef, LiveTable
+from bot.presses import PlaceCard, decode
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.texts import tr
+from game.board import Box
 from game.cards import DECK
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -589,3 +592,94 @@ async def test_a_table_created_but_never_saved_closes_quietly_at_restart(
     t = service.table_in(GROUP)
     assert t is not None and t.id != record.id
     await service.stop()
+
+
+def _title(presenter: FakePresenter, actor: Actor) -> str:
+    """The first line of ``actor``'s private hand message as it stands."""
+    return presenter.last_private(actor.user_id).text.splitlines()[0]
+
+
+async def _box_full_text(service: TableService, presenter: FakePresenter, t: LiveTable) -> str:
+    """The player to act presses Top for four cards of street 1: the fourth is refused
+    (R3.5); the refusal's text."""
+    assert t.hand is not None
+    acting = t.hand.to_act[0]
+    actor = next(a for a in (ALICE, BOB) if a.user_id == t.seats[t.owner(acting)].user_id)
+    me = t.hand.view(acting).me
+    assert me is not None
+    for n, card in enumerate(me.cards[:4]):
+        top = next(
+            b.data
+            for b in presenter.last_private(actor.user_id).all_buttons()
+            if isinstance(p := decode(b.data), PlaceCard) and p.box is Box.TOP and p.card == card
+        )
+        reply = await service.press(actor, top)
+        assert reply.alert is (n == 3), reply.text
+    return reply.text
+
+
+async def test_a_set_group_language_carries_to_the_players_private_screens() -> None:
+    """``/settings language ru`` with a hand running (the group's language "auto": Alice
+    reads English, Bob Russian): the group turned Russian but Alice's private hand (its
+    title, "Your move", the refusals of her presses, "Hand over", /hand's caption) stayed
+    English, in the next hands too. A language the group sets carries to every seated
+    player's private screens at once (the messages on screen are written anew); ``en``
+    likewise; ``auto`` gives each their own language back."""
+    service, presenter, store, clock = service_env(next_hand_delay=5.0)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None and t.lang == "en"
+    assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 1 · street 1/5")
+    assert _title(presenter, BOB).startswith("🃏 Стол #1 · раздача 1 · улица 1/5")
+    reply = await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    assert not reply.alert, reply.text
+    assert t.lang == "ru" and {s.lang for s in t.seats.values()} == {"ru"}
+    assert _title(presenter, ALICE).startswith("🃏 Стол #1 · раздача 1 · улица 1/5")
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None
+    caption = pictures.hand_picture(t, alice)
+    assert caption is not None and caption.title.startswith("Ваша доска · стол #1")
+    assert await _box_full_text(service, presenter, t) == tr("ru", "err.box_full")
+    await play_out(service, presenter, [ALICE, BOB])
+    assert presenter.last_private(ALICE.user_id).text == tr("ru", "private.over")
+    clock.now += 5.0
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert _title(presenter, ALICE).startswith("🃏 Стол #1 · раздача 2")
+    # back to English: Bob, who reads Russian, too, since the group says so
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "en"])).alert
+    assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 2")
+    assert _title(presenter, BOB).startswith("🃏 Table #1 · hand 2")
+    assert await _box_full_text(service, presenter, t) == tr("en", "err.box_full")
+    # auto: each player's own language
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "auto"])).alert
+    assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 2")
+    assert _title(presenter, BOB).startswith("🃏 Стол #1 · раздача 2")
+    assert await check_store(store) == []
+
+
+async def test_a_table_opened_in_russian_turns_english_in_private_too(env) -> None:  # type: ignore[no-untyped-def]
+    """The reverse: the group's language set to Russian before the table opens, so Alice
+    (who reads English) is seated in Russian; ``/settings language en`` left her private
+    screens Russian, even in the next hand. They turn English at once and stay so; after a
+    restart too (the seat's language is saved with the table)."""
+    service, presenter, store, clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "ru"])).alert
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None and t.lang == "ru"
+    assert _title(presenter, ALICE).startswith("🃏 Стол #1 · раздача 1")
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "en"])).alert
+    assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 1")
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2
+    assert _title(presenter, ALICE).startswith("🃏 Table #1 · hand 2")
+    assert _title(presenter, BOB).startswith("🃏 Table #1 · hand 2")
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "auto"])).alert
+    assert _title(presenter, BOB).startswith("🃏 Стол #1 · раздача 2")
+    service2 = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    assert _title(presenter2, ALICE).startswith("🃏 Table #1 · hand 2")
+    assert _title(presenter2, BOB).startswith("🃏 Стол #1 · раздача 2")
+    await service2.stop()
+    assert await check_store(store) == []

@@ -5,9 +5,13 @@ Through the real python-telegram-bot and the fake Bot API."""
 
 from __future__ import annotations
 
+import asyncio
+import re
+import time
 from pathlib import Path
 
-from bot.telegram.fake_api import ApiCall
+from bot.telegram.fake_api import ApiCall, FakeUser
+from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CARD_RE, World, world
@@ -41,7 +45,11 @@ async def test_a_player_whose_turn_waits_is_pinged_and_the_ping_goes_when_the_tu
         ping = await w.fake.wait_for(lambda: next(iter(sends_to(w, second.id, start)), None))
         hand = w.private(second)
         assert hand is not None
-        assert ping.params["text"] == "\n".join(hand["text"].splitlines()[:2])
+        # the hand's title and "your move" (its clock as it is when the ping is sent)
+        clockless = re.compile(r"\d+:\d\d")
+        assert clockless.sub("m:ss", ping.params["text"]) == clockless.sub(
+            "m:ss", "\n".join(hand["text"].splitlines()[:2])
+        )
         assert not CARD_RE.search(ping.params["text"])  # the title and "your move" only
         assert not ping.params.get("reply_markup")
         sent = next(m for (chat, _), m in w.fake.messages.items() if chat == second.id
@@ -61,4 +69,69 @@ async def test_a_player_whose_turn_waits_is_pinged_and_the_ping_goes_when_the_tu
         # the second's waiting ping was cancelled; the first's waits (its turn again)
         assert set(w.adapter.presenter._pingers) == {(str(first.id), t.id)}
         await play_hand(w, [ALICE, BOB])
+        assert await check_store(w.store) == []
+
+
+def _seconds(text: str) -> int:
+    """The seconds of the first ``⏱ m:ss`` of ``text``."""
+    m = re.search(r"⏱ (\d+):(\d\d)", text)
+    assert m is not None, text
+    return int(m.group(1)) * 60 + int(m.group(2))
+
+
+async def _second_to_act(w: World) -> FakeUser:
+    """Seat Alice and Bob, the first to act plays street 1: the other's turn begins now."""
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await seat_everyone(w, [ALICE, BOB])
+    t = next(iter(w.service.tables.values()))
+    assert t.hand is not None
+    users = {str(u.id): u for u in (ALICE, BOB)}
+    first = users[t.seats[t.hand.to_act[0]].user_id]
+    await w.play_street(first)
+    return BOB if first is ALICE else ALICE
+
+
+async def test_the_turn_ping_shows_the_time_left_when_it_is_sent(tmp_path: Path) -> None:
+    """The ping used to carry the hand's lines as the turn began, so 10 s into a turn it
+    read "⏱ 2:00" with 1:50 left. Its clock is the time left when it is sent (here the
+    service's clock moves 10 s while the ping waits)."""
+    async with world(tmp_path) as w:
+        w.adapter.presenter.turn_ping_seconds = 0.5
+        second = await _second_to_act(w)
+        start = len(w.fake.calls)
+        hand = w.private(second)
+        assert hand is not None
+        began = _seconds(hand["text"].splitlines()[1])
+        assert began == 120  # hand_seconds: the whole budget
+        real = w.service.rt.clock
+        w.service.rt.clock = lambda: real() + 10.0
+        ping = await w.fake.wait_for(lambda: next(iter(sends_to(w, second.id, start)), None))
+        title, move = ping.params["text"].splitlines()
+        assert title == hand["text"].splitlines()[0]
+        assert move.split("⏱")[0] == hand["text"].splitlines()[1].split("⏱")[0]  # "Your move"
+        assert 107 <= _seconds(move) <= 110, move  # 10 s (and the wait) gone, not 2:00
+        assert not CARD_RE.search(ping.params["text"])
+        await w.play_street(second)
+
+
+async def test_a_press_puts_the_turn_ping_off_by_the_whole_delay(tmp_path: Path) -> None:
+    """The ping came turn_ping_seconds after the turn began whatever the player did, so one
+    who had just pressed (a refused press, say Undo with nothing placed) was reminded a
+    second later. It comes once the turn has gone turn_ping_seconds without a press."""
+    async with world(tmp_path) as w:
+        w.adapter.presenter.turn_ping_seconds = 0.8
+        second = await _second_to_act(w)
+        start = len(w.fake.calls)
+        await asyncio.sleep(0.5)
+        assert sends_to(w, second.id, start) == []
+        pressed = time.monotonic()
+        hand = w.private(second)
+        assert hand is not None
+        undo = w.hand_buttons(second)[("u", "")]
+        answer = await w.press(second, second.id, hand, undo)
+        lang = "ru" if second is BOB else "en"  # (Bob reads Russian)
+        assert answer.get("show_alert") and answer["text"] == tr(lang, "err.nothing_to_undo")
+        ping = await w.fake.wait_for(lambda: next(iter(sends_to(w, second.id, start)), None))
+        assert ping.at >= pressed + 0.8, ping.at - pressed
+        await w.play_street(second)
         assert await check_store(w.store) == []
