@@ -16,9 +16,11 @@ Levels:
   "arrange for me" has always played, and the exact expectation over the cards to come when
   the board is finished within two streets (fewer fouls: classic OFC 12 % → 11 %).
 - ``STRONG``: in Pineapple with Fantasyland on, the value of partial boards fitted by backward
-  induction (:mod:`game.adp`, :data:`STRONG_ADP`): streets 1–3 take the afterstate of highest
-  ``royalties + F × P(Fantasyland) − C × P(foul)`` (:data:`STRONG_ADP_FL`,
-  :data:`STRONG_ADP_FOUL`), street 4 is valued over :data:`STRONG_ADP_TAIL` sampled last
+  induction (:mod:`game.adp`, :data:`STRONG_ADP`): on streets 1–3 the
+  :data:`STRONG_ADP_EXPAND` afterstates of highest ``royalties + F × P(Fantasyland) − C ×
+  P(foul)`` (:data:`STRONG_ADP_FL`, :data:`STRONG_ADP_FOUL`) are compared again one street
+  deeper (the mean over :data:`STRONG_ADP_NEXT` drawn next streets of the best fitted value
+  after them), street 4 is valued over :data:`STRONG_ADP_TAIL` sampled last
   streets, the last street exactly. Elsewhere (classic OFC, Fantasyland off) more play-outs
   over more candidates than ``NORMAL`` (:data:`STRONG_PLAYOUTS`, :data:`STRONG_WIDTH`), and an
   exact expectation over the cards to come when the board is finished within two streets; it
@@ -93,10 +95,13 @@ STRONG_ADP_FL = 60.0
 STRONG_ADP_FOUL = 35.0
 #: With ``STRONG_ADP``: last streets drawn to value street 4's afterstates exactly (0: the
 #: fitted V_11), and the best afterstates (``_EXPAND``) of streets 1–3 compared again by one
-#: more street of expectimax over ``_NEXT`` drawn streets (0: off).
+#: more street of expectimax over ``_NEXT`` drawn streets (0: off). 8 × 24 since 2026-12-01
+#: (seventh session): Fantasyland 14 → 18–19 % at the same fouls on three sets of decks,
+#: decisions about 0.3 s at most on a quiet machine (README's Benchmarks; 4 × 8: 15.6 %,
+#: 16 × 24 and 8 × 48 no better at twice the time).
 STRONG_ADP_TAIL = 80
-STRONG_ADP_EXPAND = 0
-STRONG_ADP_NEXT = 12
+STRONG_ADP_EXPAND = 8
+STRONG_ADP_NEXT = 24
 #: With ``STRONG_ADP``: > 0 compares only the play-outs' candidates (this many), 0 every
 #: legal placement.
 STRONG_ADP_WIDTH = 0

@@ -197,6 +197,9 @@ def test_r3_3_strong_with_the_fitted_value_reads_only_what_the_seat_knows(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(game.policy, "STRONG_ADP", 1)
+    # the fitted value's own reading (one street deeper, the drawn streets join the dead
+    # cards: the test below)
+    monkeypatch.setattr(game.policy, "STRONG_ADP_EXPAND", 0)
     seen: list[tuple[Board, frozenset[Card]]] = []
     real = adp.features
 
@@ -291,7 +294,10 @@ def test_r6_1_strong_places_by_the_fitted_value_by_default(
         game.policy.STRONG_ADP_FL,
         game.policy.STRONG_ADP_FOUL,
         tail_draws=game.policy.STRONG_ADP_TAIL,
+        expand=game.policy.STRONG_ADP_EXPAND,
+        next_streets=game.policy.STRONG_ADP_NEXT,
     )
+    assert game.policy.STRONG_ADP_EXPAND and game.policy.STRONG_ADP_NEXT  # one street deeper
     assert sum(b is None for _, b in moves) == 1  # one of three discarded (R3.2)
 
 
@@ -352,3 +358,34 @@ def test_r3_2_expand_compares_the_best_afterstates_again_one_street_deeper(
         if b is not None:
             got = got.with_card(b, c)
     assert got == top[0]
+
+
+@needs_model
+def test_r3_3_one_street_deeper_draws_only_cards_the_seat_does_not_know(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # strong's expectimax (the default) draws the next streets and the opponents' next open
+    # cards from the cards the seat has not seen: never one it knows, and the same draws
+    # whatever the hidden cards are (a decision is a function of the seat's knowledge)
+    assert game.policy.STRONG_ADP_EXPAND > 0
+    drawn: list[list[tuple[Sequence[Card], Sequence[Card]]]] = []
+    real = adp.next_street_target
+
+    def spy(board: Board, dead: Collection[Card], streets: object, *rest: object) -> object:
+        drawn.append(list(streets))  # type: ignore[call-overload]
+        return real(board, dead, drawn[-1], *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "next_street_target", spy)
+    k = _street_two(PINEAPPLE)
+    known = set(k.dead) | set(k.board.cards()) | set(k.cards)
+    moves = decide(k, Level.STRONG)
+    assert len(drawn) == game.policy.STRONG_ADP_EXPAND
+    for streets in drawn:
+        assert len(streets) == game.policy.STRONG_ADP_NEXT
+        for cards, opp in streets:
+            assert len(cards) == 3 and len(opp) == 4
+            assert not (set(cards) | set(opp)) & known
+    assert drawn[0] == drawn[-1]  # the same draws for every candidate
+    first = drawn[:]
+    drawn.clear()
+    assert decide(k, Level.STRONG) == moves and drawn == first
