@@ -7,14 +7,10 @@ restart sends nothing more."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 import pytest
 
 from bot.screens import Screen
 from bot.texts import tr
-from storage.api import Move
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -28,20 +24,9 @@ class DiesAfterClosing(KillableStore):
     """The process dies right after the first closing transition is committed: nothing of
     that step is sent."""
 
-    async def commit(
-        self,
-        table_id: int,
-        moves: Sequence[Move],
-        snapshot: Mapping[str, Any] | None,
-        *,
-        key: str,
-        close: bool = False,
-    ) -> list[int]:
-        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
-        if close:
-            self.dead = True
-            raise Killed
-        return result
+    def __init__(self) -> None:
+        super().__init__()
+        self.kill_on_close = True
 
 
 class RefPresenter(FakePresenter):

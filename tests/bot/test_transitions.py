@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.model import Actor, ChatRef, Phase
+from bot.model import Actor, ChatRef, LiveTable, Phase
 from bot.presses import ConfirmMove, PlaceCard, decode, encode
 from bot.service import TableService
 from bot.service import settings as settings_mod
@@ -50,6 +50,7 @@ class KillableStore(MemoryStore):
         self.kill_after = True
         self.fail_next = 0
         self.dead = False
+        self.kill_on_close = False  # dies right after the first closing commit
 
     async def commit(
         self,
@@ -70,7 +71,7 @@ class KillableStore(MemoryStore):
             self.dead = True
             raise Killed
         result = await super().commit(table_id, moves, snapshot, key=key, close=close)
-        if self.commits == self.kill_at:
+        if self.commits == self.kill_at or (close and self.kill_on_close):
             self.dead = True
             raise Killed
         return result
@@ -638,16 +639,23 @@ async def test_a_table_whose_step_storage_refuses_takes_the_settings_from_its_ne
     assert await check_store(store) == []
 
 
-async def test_r8_7_a_restarted_tournament_keeps_its_own_buy_in_and_options() -> None:
-    """The restart's catching up with the group's settings leaves tournament tables alone:
-    their buy-in and options were fixed when they opened (R8.7)."""
-    store, clock = KillableStore(), Clock()
+async def _tournament_of_two(store: KillableStore, clock: Clock) -> tuple[TableService, LiveTable]:
+    """A service on ``store`` with a Pineapple tournament Alice opened, she and Bob
+    registered (its lobby)."""
     service, _ = new_service(store, clock)
     assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
     for a in (ALICE, BOB):
         assert not (await service.join(GROUP, a)).alert
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None
+    return service, t
+
+
+async def test_r8_7_a_restarted_tournament_keeps_its_own_buy_in_and_options() -> None:
+    """The restart's catching up with the group's settings leaves tournament tables alone:
+    their buy-in and options were fixed when they opened (R8.7)."""
+    store, clock = KillableStore(), Clock()
+    service, t = await _tournament_of_two(store, clock)
     options, buy_in = t.options, t.min_buy_in
     community = await store.community("telegram", "-100")
     s = community.settings
@@ -668,15 +676,9 @@ async def test_r8_7_a_restarted_tournament_keeps_its_own_buy_in_and_options() ->
 
 async def test_r8_7_an_open_tournament_keeps_its_options_when_the_admins_change_them() -> None:
     """A settings change while a tournament is open reaches its table's label and language but
-    not its options and buy-in, as on a restart: they were fixed when it opened (R8.7). An
-    ordinary table opened afterwards has the new ones."""
+    not its options and buy-in, as on a restart: they were fixed when it opened (R8.7)."""
     store, clock = KillableStore(), Clock()
-    service, _ = new_service(store, clock)
-    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
-    for a in (ALICE, BOB):
-        assert not (await service.join(GROUP, a)).alert
-    t = service.table_in(GROUP)
-    assert t is not None and t.tournament is not None
+    service, t = await _tournament_of_two(store, clock)
     options, buy_in = t.options, t.min_buy_in
     for name, value in (("min_buy_in", "300"), ("hand_seconds", "30"), ("kush_label", "chips")):
         reply = await service.settings(GROUP, ALICE, True, [name, value])
