@@ -53,6 +53,7 @@ __all__ = [
     "finish_outcome",
     "last_street_target",
     "next_street_target",
+    "objective",
     "rank_counts",
 ]
 
@@ -184,9 +185,9 @@ def rank_counts(cards: Iterable[Card]) -> dict[int, int]:
 
 
 @lru_cache(maxsize=256)
-def _counts(cards: Collection[Card]) -> tuple[dict[int, int], dict[object, int]]:
+def _counts(cards: frozenset[Card]) -> tuple[dict[int, int], dict[object, int]]:
     """How many of ``cards`` there are of each rank (every rank a key) and of each suit
-    (cached for a frozenset: a street's afterstates share their dead cards; do not mutate)."""
+    (cached: a street's afterstates share their dead cards; do not mutate the dicts)."""
     suits: dict[object, int] = {}
     for c in cards:
         suits[c.suit] = suits.get(c.suit, 0) + 1
@@ -209,10 +210,7 @@ def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
     lowpair = 1.0 if t_cat and not qq else 0.0
     high = max(t_ranks, default=0)
     lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
-    if isinstance(dead, frozenset):
-        ranks_dead, suits_dead = _counts(dead)
-    else:
-        ranks_dead, suits_dead = _counts.__wrapped__(dead)
+    ranks_dead, suits_dead = _counts(dead if isinstance(dead, frozenset) else frozenset(dead))
     seen = dict(ranks_dead)
     suits_seen = dict(suits_dead)
     for c in board.cards():
@@ -325,6 +323,12 @@ def afterstates(
     return out
 
 
+def objective(o: tuple[float, float, float], fl: float, foul: float) -> float:
+    """The objective of outcome or components ``o`` = (Fantasyland, foul, royalties) for the
+    knobs F (``fl``) and C (``foul``): ``royalties + F × FL − C × foul``."""
+    return o[2] + fl * o[0] - foul * o[1]
+
+
 def best_finish(
     board: Board, cards: Sequence[Card], keep: int, options: RuleOptions, fl: float, foul: float
 ) -> tuple[float, tuple[float, float, float], list[tuple[Card, Box | None]]]:
@@ -341,7 +345,7 @@ def best_finish(
             for c, b in zip(kept, order, strict=True):
                 cur = cur.with_card(b, c)
             o = finish_outcome(cur, options)
-            v = o[2] + fl * o[0] - foul * o[1]
+            v = objective(o, fl, foul)
             if v > best_v:
                 placed = dict(zip(kept, order, strict=True))
                 best_v, best_o, best_p = v, o, [(c, placed.get(c)) for c in cards]
@@ -395,9 +399,8 @@ def next_street_target(
     got = values(pairs)
     acc = [0.0, 0.0, 0.0]
     for start, end in spans:
-        best = max(
-            got[start:end], key=lambda o: o[2] + fl * o[0] - foul * o[1]
-        )  # the first of equals, as the afterstates come
+        # the first of equals, as the afterstates come
+        best = max(got[start:end], key=lambda o: objective(o, fl, foul))
         for j in range(3):
             acc[j] += best[j]
     n = len(spans)
@@ -481,12 +484,11 @@ class AdpModel:
         self, boards: Sequence[tuple[Board, Collection[Card]]], fl: float, foul: float
     ) -> list[float]:
         """:meth:`value` of many ``(board, dead)`` pairs at once, in their order."""
-        return [r + fl * p - foul * q for p, q, r in self.components_many(boards, fl, foul)]
+        return [objective(o, fl, foul) for o in self.components_many(boards, fl, foul)]
 
     def value(self, board: Board, dead: Collection[Card], fl: float, foul: float) -> float:
         """The objective's expectation: ``royalties + F × P(FL) − C × P(foul)``."""
-        p_fl, p_foul, roy = self.components(board, dead, fl, foul)
-        return roy + fl * p_fl - foul * p_foul
+        return objective(self.components(board, dead, fl, foul), fl, foul)
 
 
 def choose(
@@ -548,7 +550,7 @@ def choose(
         for placement, after, thrown in options_:
             live = [d for d in draws if not set(d) & set(thrown)]
             o = last_street_target(after, live or draws, options, fl, foul)
-            v = o[2] + fl * o[0] - foul * o[1]
+            v = objective(o, fl, foul)
             if best_t is None or v > best_t[0]:
                 best_t = (v, placement)
         assert best_t is not None
@@ -569,7 +571,7 @@ def choose(
         o = next_street_target(
             after, here, nexts, lambda pairs: model.components_many(pairs, fl, foul), fl, foul
         )
-        v = o[2] + fl * o[0] - foul * o[1]
+        v = objective(o, fl, foul)
         if best_e is None or v > best_e[0]:
             best_e = (v, placement)
     assert best_e is not None
