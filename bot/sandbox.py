@@ -38,7 +38,7 @@ from typing import Any, TextIO
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
-from bot.service.settings import SETTINGS, table_options
+from bot.service.settings import SETTINGS, group_language, table_options
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -546,8 +546,7 @@ class Sandbox:
         sandbox's player (``--lang``)."""
         if self.store is not None:
             community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
-            if community.settings.language in ("en", "ru"):
-                return community.settings.language
+            return group_language(community.settings) or self.opts.lang
         return self.opts.lang
 
     async def _wait(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:

@@ -215,9 +215,8 @@ class TableService:
 
     @staticmethod
     def _lang(community: Community | None, actor: Actor | None) -> str:
-        if community is not None and community.settings.language in ("en", "ru"):
-            return community.settings.language
-        return language_of(actor.language if actor else None)
+        chosen = settings_mod.group_language(community.settings) if community else None
+        return chosen or language_of(actor.language if actor else None)
 
     async def _at_table(
         self,

@@ -52,6 +52,7 @@ __all__ = [
     "SettingRefused",
     "Unit",
     "change_setting",
+    "group_language",
     "reconcile",
     "seat_language",
     "settings",
@@ -624,6 +625,12 @@ def _shown(value: Any) -> str:
 
 
 # -- reading the settings ----------------------------------------------------------------------
+def group_language(s: CommunitySettings) -> str | None:
+    """The language the group's settings ``s`` set (``"en"``/``"ru"``), ``None`` for ``auto``
+    (each reply then in its reader's own language)."""
+    return s.language if s.language in ("en", "ru") else None
+
+
 def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> RuleOptions:
     """The rule options of a table of ``game`` (the community's game by default): the
     community's options that this game has (an option kept for another game, e.g.
@@ -792,7 +799,7 @@ async def _change(
         return Reply(tr(lang, "reply.settings_bad", error=exc.text(lang)), alert=True)
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
-        lang = s.language if s.language in ("en", "ru") else (own or lang)
+        lang = group_language(s) or own or lang
     what = f"{spec.name} = {_display(s, table_options(s), spec, lang)}"
     game = table_options(s).game
     if not spec.applies_to(game):
@@ -957,9 +964,7 @@ def seat_language(s: CommunitySettings, seat: SeatState) -> str:
     """The language of ``seat``'s private screens under the group's settings ``s``: the
     group's (the table's) when it is set (``en``/``ru``), the player's own when it is
     ``auto`` (README: a seated player's private chat follows the table)."""
-    if s.language in ("en", "ru"):
-        return s.language
-    return seat.own_lang or seat.lang
+    return group_language(s) or seat.own_lang or seat.lang
 
 
 def _pend(t: LiveTable, s: CommunitySettings) -> list[int]:
@@ -973,8 +978,7 @@ def _pend(t: LiveTable, s: CommunitySettings) -> list[int]:
         t.pending_buy_in = s.min_buy_in
     t.label = s.kush_label
     t.pictures = s.pictures
-    if s.language in ("en", "ru"):
-        t.lang = s.language
+    t.lang = group_language(s) or t.lang
     changed = []
     for seat in t.seats.values():
         lang = seat_language(s, seat)
@@ -1002,7 +1006,7 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
         return False
     options = table_options(s, t.options.game)
     buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
-    lang = s.language if s.language in ("en", "ru") else t.lang
+    lang = group_language(s) or t.lang
     now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
     if same and now == (options, s.min_buy_in, s.kush_label, s.pictures, lang):
