@@ -297,7 +297,7 @@ def afterstates(
     discarded)``, placement as ``(card, box or None)`` per card of ``cards`` (R3.2)."""
     out: list[tuple[list[tuple[Card, Box | None]], Board, tuple[Card, ...]]] = []
     free = [board.free(b) for b in BOXES]
-    seen: set[tuple[tuple[Card, ...], ...]] = set()
+    # distinct cards: every (discards, boxes) choice gives another board, no duplicate to drop
     for thrown in combinations(range(len(cards)), discards):
         kept = [i for i in range(len(cards)) if i not in thrown]
         for boxes in product(range(3), repeat=len(kept)):
@@ -308,10 +308,6 @@ def afterstates(
             for i, bi in zip(kept, boxes, strict=True):
                 where[i] = BOXES[bi]
                 rows[bi].append(cards[i])
-            key = tuple(tuple(sorted(r, key=lambda c: c.index)) for r in rows)
-            if key in seen:
-                continue
-            seen.add(key)
             after = Board(tuple(rows[0]), tuple(rows[1]), tuple(rows[2]))
             out.append(
                 (
