@@ -1038,6 +1038,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (it applies to {games}; this group's game is {game})",
         "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
     },
+    "settings.elsewhere_table": {
+        "en": " (it applies to {games}; this table's game is {game})",
+        "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
+    },
 }
 
 #: Discord's slash commands in Russian (its ``ru`` and ``uk`` locales): the Russian of each
