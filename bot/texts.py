@@ -476,7 +476,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.street": {"en": "Street {street} of {streets}", "ru": "Улица {street} из {streets}"},
     "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
-    "replay.you": {"en": "(you)", "ru": "(вы)"},
+    "replay.you": {"en": "You", "ru": "Вы"},
+    "replay.kush": {"en": "{delta:+d} {label}", "ru": "{delta:+d} {label}"},
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
