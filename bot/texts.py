@@ -128,6 +128,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (оставшаяся карта уйдёт в сброс)",
     },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    "private.fouled": {
+        "en": "⚠ fouled: a box ranks above the one below it",
+        "ru": "⚠ мёртвая рука: бокс сильнее бокса под ним",
+    },
     "private.fl_wait": {
         "en": "🌴 Fantasyland: you arrange after the others.",
         "ru": "🌴 Фантазия: вы раскладываете после остальных.",
