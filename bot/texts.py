@@ -418,6 +418,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Scoops: {scoops} · biggest win: {best}",
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
     },
+    "stats.tournaments": {
+        "en": "Tournaments: {n} · prizes less buy-ins {kush:+d} {label}",
+        "ru": "Турниров: {n} · призы за вычетом взносов: {kush:+d} {label}",
+    },
+    "stats.group_tournaments": {"en": "Tournaments: {n}", "ru": "Турниров: {n}"},
     "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
     "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
     "chart.caption": {

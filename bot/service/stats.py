@@ -77,10 +77,11 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
 
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width)."""
+    # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`)
     lines = [
         tr(lang, "stats.group_hands" if group else "stats.hands",
            hands=s.hands, players=s.players, points=_avg(s.points, s.hands, lang),
-           kush=_avg(s.kush, s.hands, lang), label=label),
+           kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label),
         tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
            royalties=_avg(s.royalties, s.boards if group else s.hands, lang).lstrip("+")),
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
@@ -142,6 +143,8 @@ async def stats(
         else:  # every hand a draw (or a fouled pair)
             lines.append(tr(lang, "stats.best", scoops=group.scoops, best="—"))
         lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
+        if group.tournaments:
+            lines.append(tr(lang, "stats.group_tournaments", n=group.tournaments))
         own = await rt.store.player_stats(me.id, since)
         if not own.players:
             return Reply("\n".join(lines))
@@ -173,6 +176,10 @@ async def _player_block(
         else "—"
     )
     lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
+    if s.tournaments:  # apart from the hands' figures above; the net below counts it
+        lines.append(
+            tr(lang, "stats.tournaments", n=s.tournaments, kush=s.tournament_kush, label=label)
+        )
     lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
     return lines, s
 
