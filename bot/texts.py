@@ -937,6 +937,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.cancels_after_hand": {
+        "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
+        "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
+    },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",

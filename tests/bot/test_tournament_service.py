@@ -264,7 +264,13 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
-    assert not reply.alert and reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    # it said "Table #1 closes at the end of this hand.", no word of the refunds
+    assert not reply.alert and reply.text == (
+        "Tournament #1 is cancelled at the end of this hand; every buy-in then goes back."
+    )
+    russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
+    assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
+    assert "взносы вернутся" in russian.text
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
     while t.hand is not None:
         acting = t.seats[t.owner(t.hand.to_act[0])]
@@ -366,7 +372,7 @@ async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_bac
         clock.now += 181
         await service.run_due()
     reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 2
-    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
     while service.table_in(GROUP) is not None:
         clock.now += 181
         await service.run_due()
