@@ -292,9 +292,15 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     elif view.to_act:
         lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
     lines.extend(_board_lines(me.board))
+    # the cards placed, this street's included, already foul the board (R2.3): said before
+    # Confirm, on this private screen only (the group's never marks it before the showdown)
+    if me.board.foul_certain:
+        lines.append("  " + tr(lang, "private.fouled"))
     for b in boards:
         if b != board_seat:  # the player's other board, with its hidden cards (their own)
-            lines.append(f"{t.board_label(b)}: {_compact(hand.board_of(b))}")
+            other = hand.board_of(b)
+            mark = " " + tr(lang, "private.fouled") if other.foul_certain else ""
+            lines.append(f"{t.board_label(b)}: {_compact(other)}{mark}")
     for o in view.seats:
         if o.seat in boards:
             continue

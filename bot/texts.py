@@ -128,6 +128,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (оставшаяся карта уйдёт в сброс)",
     },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    "private.fouled": {
+        "en": "⚠ fouled: a box ranks above the one below it",
+        "ru": "⚠ мёртвая рука: бокс сильнее бокса под ним",
+    },
     "private.fl_wait": {
         "en": "🌴 Fantasyland: you arrange after the others.",
         "ru": "🌴 Фантазия: вы раскладываете после остальных.",
@@ -414,6 +418,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Scoops: {scoops} · biggest win: {best}",
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
     },
+    "stats.tournaments": {
+        "en": "Tournaments: {n} · prizes less buy-ins {kush:+d} {label}",
+        "ru": "Турниров: {n} · призы за вычетом взносов: {kush:+d} {label}",
+    },
+    "stats.group_tournaments": {"en": "Tournaments: {n}", "ru": "Турниров: {n}"},
     "stats.total": {"en": "Net: {kush:+d} {label}", "ru": "Итого: {kush:+d} {label}"},
     "chart.net": {"en": "net {kush} {label}", "ru": "итог {kush} {label}"},
     "chart.caption": {
@@ -476,7 +485,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "replay.street": {"en": "Street {street} of {streets}", "ru": "Улица {street} из {streets}"},
     "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
-    "replay.you": {"en": "(you)", "ru": "(вы)"},
+    "replay.you": {"en": "You", "ru": "Вы"},
+    "replay.kush": {"en": "{delta:+d} {label}", "ru": "{delta:+d} {label}"},
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
@@ -927,6 +937,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.cancels_after_hand": {
+        "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
+        "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
+    },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",
@@ -1037,6 +1051,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",
         "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+    },
+    "settings.elsewhere_table": {
+        "en": " (it applies to {games}; this table's game is {game})",
+        "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
 }
 

@@ -156,6 +156,22 @@ class Board:
         """All 13 slots filled (R2.1)."""
         return len(self.top) == 3 and len(self.middle) == 5 and len(self.bottom) == 5
 
+    @property
+    def foul_certain(self) -> bool:
+        """Whether the cards placed already make the board fouled however it is finished
+        (R2.3): a full box ranks above a full box below it on R1.4's one scale (top above
+        middle, middle above bottom, or top above bottom, which no middle can then sit
+        between, R2.2). Boxes not yet full judge nothing."""
+        t, m, b = self.top, self.middle, self.bottom
+        top = rank3(t[0].code, t[1].code, t[2].code) if len(t) == 3 else None
+        mid = rank5(m[0].code, m[1].code, m[2].code, m[3].code, m[4].code) if len(m) == 5 else None
+        bot = rank5(b[0].code, b[1].code, b[2].code, b[3].code, b[4].code) if len(b) == 5 else None
+        return (
+            (top is not None and mid is not None and top > mid)
+            or (mid is not None and bot is not None and mid > bot)
+            or (top is not None and bot is not None and top > bot)
+        )
+
     def free(self, box: Box) -> int:
         """Free slots in ``box``."""
         return box.size - len(self.box(box))

@@ -17,6 +17,10 @@ from game.errors import GameError
 from game.history import SeatStats, seat_stats, settlement_kind
 from storage.api import HandRecord, HandStats, LedgerEntry, LedgerKind, StorageError
 
+#: The kind of a tournament's payout entry (:data:`game.history.SETTLEMENT_KINDS`, R8.7): no
+#: hand's winnings, counted apart in :class:`HandStats`.
+TOURNAMENT_END = "tournament_end"
+
 log = logging.getLogger(__name__)
 
 MINTING_KINDS = frozenset({LedgerKind.STARTING, LedgerKind.ADMIN_GRANT, LedgerKind.DAILY_BONUS})
@@ -271,15 +275,16 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
     :class:`storage.sqlite.SqliteStore` compute them (the in-memory store's way)."""
     if not rows:
         return HandStats()
-    best = max(rows, key=lambda r: (r[2].kush, -r[0], -r[1]))
-    won = best[2].kush > 0
+    games = [x for x in rows if x[2].kind != TOURNAMENT_END]  # payouts apart (R8.7)
+    best = max(games, key=lambda r: (r[2].kush, -r[0], -r[1]), default=None)
+    won = best is not None and best[2].kush > 0
     return HandStats(
         hands=len({h for h, _, r in rows if r.kind == "hand"}),
         players=len({p for _, p, _ in rows}),
         boards=sum(r.boards for _, _, r in rows),
         points=sum(r.points for _, _, r in rows),
         kush=sum(r.kush for _, _, r in rows),
-        kush_won=sum(max(r.kush, 0) for _, _, r in rows),
+        kush_won=sum(max(r.kush, 0) for _, _, r in games),
         fouls=sum(r.fouls for _, _, r in rows),
         royalties=sum(r.royalties for _, _, r in rows),
         scoops=sum(r.scoops for _, _, r in rows),
@@ -287,8 +292,10 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         fl_entered=sum(r.fl_entered for _, _, r in rows),
         fl_played=sum(r.fl_played for _, _, r in rows),
         fl_stayed=sum(r.fl_stayed for _, _, r in rows),
-        biggest_win=best[2].kush if won else 0,
-        biggest_winner=best[1] if won else None,
+        tournaments=len({h for h, _, r in rows if r.kind == TOURNAMENT_END}),
+        tournament_kush=sum(r.kush for _, _, r in rows if r.kind == TOURNAMENT_END),
+        biggest_win=best[2].kush if best is not None and won else 0,
+        biggest_winner=best[1] if best is not None and won else None,
     )
 
 
@@ -377,9 +384,10 @@ def since_bound(since: float | None) -> float:
 def stats_sql(column: str) -> tuple[str, str]:
     """The two queries of :class:`HandStats` over ``hand_players`` where ``column`` (
     ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2``: the aggregate
-    (one row: ``hands`` … ``fl_stayed`` in :class:`HandStats` field order) and the biggest
-    win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry, then
-    the lower player id, as :func:`sum_stats`).
+    (one row: ``hands`` … ``tournament_kush`` in :class:`HandStats` field order) and the
+    biggest win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry,
+    then the lower player id, as :func:`sum_stats`). A tournament's payout (R8.7) is counted
+    apart: not in ``kush_won`` nor the biggest win.
 
     :raises ValueError: on another column (never user input).
     """
@@ -389,15 +397,18 @@ def stats_sql(column: str) -> tuple[str, str]:
     aggregate = (
         "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
         " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"
-        " COALESCE(SUM(kush), 0), COALESCE(SUM(CASE WHEN kush > 0 THEN kush ELSE 0 END), 0),"
-        " COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
+        " COALESCE(SUM(kush), 0),"
+        f" COALESCE(SUM(CASE WHEN kush > 0 AND kind <> '{TOURNAMENT_END}' THEN kush ELSE 0 END),"
+        " 0), COALESCE(SUM(fouls), 0), COALESCE(SUM(royalties), 0), COALESCE(SUM(scoops), 0),"
         " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
-        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0)"
+        " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0),"
+        f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_END}' THEN hand_id END),"
+        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_END}' THEN kush ELSE 0 END), 0)"
         f" FROM hand_players {where}"
     )
     best = (
         f"SELECT player_id, kush FROM hand_players {where} AND kush > 0"
-        " ORDER BY kush DESC, hand_id, player_id LIMIT 1"
+        f" AND kind <> '{TOURNAMENT_END}' ORDER BY kush DESC, hand_id, player_id LIMIT 1"
     )
     return aggregate, best
 

@@ -256,14 +256,16 @@ class HandStats:
     (issue 12): of one player (:meth:`Store.player_stats`) or of a whole community
     (:meth:`Store.community_stats`). Amounts are whole kush; figures of hands count ordinary
     hands only (not the separate entries of a round, a Chinese Poker game or a tournament's
-    payout), while ``kush`` counts every entry.
+    payout), while ``kush`` counts every entry. A tournament's payout (R8.7) is no hand's
+    winnings: ``kush_won`` and the biggest win leave it out, ``tournaments`` and
+    ``tournament_kush`` count it apart.
 
     :ivar hands: hands played (a community: distinct hands).
     :ivar players: distinct players (a player's own: 1, or 0 without any entry).
     :ivar boards: boards played (2 a hand with double boxes, R4.2).
     :ivar points: net points (R5.1; Chinese Poker: the counted points, R7.5).
     :ivar kush: net kush over every settlement (0 for a whole community: hands are zero-sum).
-    :ivar kush_won: kush won, the positive results only.
+    :ivar kush_won: kush won, the positive results only, tournament payouts left out.
     :ivar fouls: fouled boards (R2.3).
     :ivar royalties: royalties of unfouled boards (R5.6; Chinese Poker bonuses, R7.2).
     :ivar scoops: opponents' boards beaten in all three boxes (R5.2).
@@ -271,7 +273,11 @@ class HandStats:
     :ivar fl_entered: ordinary boards that earned it (R6.1).
     :ivar fl_played: boards played in Fantasyland (R6.2).
     :ivar fl_stayed: Fantasyland boards that earned it again (R6.4).
-    :ivar biggest_win: the most kush won in one settlement (0 when nothing was won).
+    :ivar tournaments: tournaments paid out (their payout entries, R8.7).
+    :ivar tournament_kush: the net kush of those payouts: prizes less buy-ins (part of
+        ``kush``; 0 for a whole community).
+    :ivar biggest_win: the most kush won in one settlement other than a tournament's payout
+        (0 when nothing was won).
     :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
     """
 
@@ -288,6 +294,8 @@ class HandStats:
     fl_entered: int = 0
     fl_played: int = 0
     fl_stayed: int = 0
+    tournaments: int = 0
+    tournament_kush: int = 0
     biggest_win: int = 0
     biggest_winner: int | None = None
 

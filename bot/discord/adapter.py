@@ -792,6 +792,7 @@ class DiscordAdapter:
         answered = False
         try:
             actor = actor_of(interaction)
+            self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
             ack = _Ack(interaction, self.answer_within, ephemeral=ephemeral)
             try:
                 if self.claim is not None:
@@ -903,6 +904,7 @@ class DiscordAdapter:
         self._busy(+1)
         try:
             actor = actor_of(interaction)
+            self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
             message = interaction.message
             on_hand = message is not None and (
                 message.flags.ephemeral or interaction.guild_id is None
@@ -992,6 +994,7 @@ class DiscordAdapter:
         if not isinstance(press["datas"], list):
             raise TypeError("datas: a list of payloads")
         datas = [str(d) for d in press["datas"]]
+        self.presenter.user_seen(actor.user_id, in_dm=True)  # (a press on their DM hand)
         answered: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
         async def answer(reply: Reply) -> None:

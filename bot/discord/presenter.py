@@ -11,7 +11,10 @@ message), and notices.
   "your move" DM pings them, in the background, and is deleted when the turn ends.
 * A DM refused with 403 / code 50007 (DMs closed or the bot blocked) makes
   :meth:`DiscordPresenter.show_private` return ``None`` (the service then points the player
-  at "🂠 My cards") and that user is not DMed again by this process.
+  at "🂠 My cards") and that user is not DMed again by this process until they use the bot
+  (:meth:`DiscordPresenter.user_seen`): at once after a press or command in their DMs, after
+  :data:`DM_RETRY_SECONDS` after any other, so opening DMs again is noticed without a
+  refused DM on every press.
 * The last ephemeral hand a player opened is refreshed too while its interaction token is
   valid (15 minutes), so it follows the game without pressing "My cards" again.
 * A pressed hand message is written by the adapter alone, as the interaction's own response:
@@ -58,6 +61,10 @@ LOCKED_OUT = frozenset({50001, 50013, 10003, ARCHIVED_THREAD})
 MISSING_PERMISSIONS = 50013
 #: Discord's 404 code for a channel that does not exist (any more)
 UNKNOWN_CHANNEL = 10003
+#: Seconds after a refused DM (50007) before a press or command of that user in a server
+#: lets the bot try a DM again: at most one refused DM a minute per user, however often they
+#: press (Discord limits refused requests; a press in their DMs retries at once).
+DM_RETRY_SECONDS = 60.0
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
 #: Background writes let the interactions being answered go first, waiting at most this long.
@@ -119,8 +126,10 @@ class DiscordPresenter:
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
-        #: users whose DMs refused us (403, code 50007): never DMed again by this process
+        #: users whose DMs refused us (403, code 50007): not DMed again by this process
+        #: until they use the bot (:meth:`user_seen`)
         self.closed_dms: set[str] = set()
+        self._closed_at: dict[str, float] = {}  # user → monotonic time of the refusal
         self._dm_channels: dict[str, int] = {}
         self._acting: dict[str, bool] = {}  # private ref → its last screen had buttons
         self._live: dict[_LiveKey, LiveHand] = {}
@@ -301,6 +310,23 @@ class DiscordPresenter:
         self._follow_turn(user_id, ref, key[0], screen)
         return ref
 
+    def user_seen(self, user_id: str, *, in_dm: bool) -> None:
+        """The user pressed a button or ran a command (``in_dm``: in their DMs with the bot):
+        if their DMs refused us, the next private message tries a DM again (the service
+        sends one when their hand changes next), at once after a press in their DMs, else
+        once :data:`DM_RETRY_SECONDS` have passed since the refusal. A DM refused again
+        closes them again."""
+        if user_id not in self.closed_dms:
+            return
+        if in_dm or time.monotonic() - self._closed_at.get(user_id, 0.0) >= DM_RETRY_SECONDS:
+            self.closed_dms.discard(user_id)
+            self._closed_at.pop(user_id, None)
+            log.info("user %s used the bot: their DMs will be tried again", user_id)
+
+    def _dms_closed(self, user_id: str) -> None:
+        self.closed_dms.add(user_id)
+        self._closed_at[user_id] = time.monotonic()
+
     def answered_private(self, user_id: str, ref: str, screen: Screen) -> None:
         """The adapter wrote the player's DM hand ``ref`` as its answer to a press on it (the
         service does not write a pressed hand message): an edit of it queued before the press
@@ -372,7 +398,7 @@ class DiscordPresenter:
     def _close_dms_of_channel(self, channel_id: int) -> None:
         user = self._dm_user(channel_id)
         if user is not None:
-            self.closed_dms.add(user)
+            self._dms_closed(user)
 
     async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
         if not user_id.isdigit():
@@ -382,7 +408,7 @@ class DiscordPresenter:
             msg = await self._send(channel, screen)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
-                self.closed_dms.add(user_id)
+                self._dms_closed(user_id)
             else:
                 log.warning("cannot DM %s: %s", user_id, exc)
             return None

@@ -68,6 +68,7 @@ from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, tr
 from game.cards import Card
 from game.errors import OptionError
+from game.options import GameKind
 from game.tournament import Tournament
 from storage.api import Community, StorageError, Store
 
@@ -493,8 +494,13 @@ class TableService:
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
         return await settings_mod.settings(
-            self.rt, community, lang, args, language_of(actor.language)
+            self.rt, community, lang, args, language_of(actor.language), self._game_in(chat)
         )
+
+    def _game_in(self, chat: ChatRef) -> GameKind | None:
+        """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
+        t = self.table_in(chat)
+        return t.options.game if t is not None else None
 
     # -- computer players ---------------------------------------------------------------------
     async def add_bot(
@@ -813,7 +819,7 @@ class TableService:
         if is_admin is None or not await is_admin():
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         return await settings_mod.settings_press(
-            self.rt, community, lang, press, language_of(actor.language)
+            self.rt, community, lang, press, language_of(actor.language), self._game_in(chat)
         )
 
 

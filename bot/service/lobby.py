@@ -469,7 +469,9 @@ async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
         async with rt.transition(t) as tx:
             t.closing = True
             tx.group = True
-        return Reply(tr(lang, "reply.closes_after_hand", table=t.id))
+        # a tournament is cancelled then, every buy-in back (R8.7): said now, not only after
+        key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
+        return Reply(tr(lang, key, table=t.id))
     await close_table(rt, t, notice)
     return Reply(notice)
 

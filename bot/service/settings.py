@@ -738,11 +738,12 @@ def _title(spec: Setting, lang: str) -> str:
     return f"{short} ({spec.name})" if short != spec.name else spec.name
 
 
-def settings_screen(community: Community, lang: str) -> Screen:
-    """The admin settings message: every setting of the community's game with its value and
-    buttons (−/+ for numbers, ⟳ for the others; none for the label)."""
+def settings_screen(community: Community, lang: str, game: GameKind | None = None) -> Screen:
+    """The admin settings message: every setting of ``game`` (the game of the chat's open
+    table; the community's game when none is open) with its value and buttons (−/+ for
+    numbers, ⟳ for the others; none for the label)."""
     s = community.settings
-    opts = table_options(s)
+    opts = table_options(s, game)
     v = settings_version(s)
     lines = [tr(lang, "settings.title")]
     rows: list[tuple[Button, ...]] = []
@@ -770,14 +771,21 @@ def settings_screen(community: Community, lang: str) -> Screen:
 
 # -- changing them -----------------------------------------------------------------------------
 async def settings(
-    rt: Runtime, community: Community, lang: str, args: list[str], own: str | None = None
+    rt: Runtime,
+    community: Community,
+    lang: str,
+    args: list[str],
+    own: str | None = None,
+    game: GameKind | None = None,
 ) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
     ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
     ``own`` is the asking admin's own language (``"en"``/``"ru"``): a change of ``language``
-    to ``auto`` is answered in it, to ``en``/``ru`` in the new language."""
+    to ``auto`` is answered in it, to ``en``/``ru`` in the new language. ``game`` is the game
+    of the chat's open table, if any: values are shown as that table's game has them (the
+    community's game, the game of new tables, otherwise)."""
     if not args:
-        return Reply(screen=settings_screen(community, lang))
+        return Reply(screen=settings_screen(community, lang, game))
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
@@ -786,12 +794,18 @@ async def settings(
         return Reply(text, alert=True)
     if not value.strip():
         s = community.settings
-        return Reply(spec.help_text(lang, _display(s, table_options(s), spec, lang)))
-    return await _change(rt, community, lang, spec, value, own)
+        return Reply(spec.help_text(lang, _display(s, table_options(s, game), spec, lang)))
+    return await _change(rt, community, lang, spec, value, own, game)
 
 
 async def _change(
-    rt: Runtime, community: Community, lang: str, spec: Setting, value: str, own: str | None
+    rt: Runtime,
+    community: Community,
+    lang: str,
+    spec: Setting,
+    value: str,
+    own: str | None,
+    table_game: GameKind | None,
 ) -> Reply:
     try:
         community = await change_setting(rt, community, spec.name, value)
@@ -800,18 +814,18 @@ async def _change(
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
-    what = f"{spec.name} = {_display(s, table_options(s), spec, lang)}"
-    game = table_options(s).game
+    what = f"{spec.name} = {_display(s, table_options(s, table_game), spec, lang)}"
+    game = table_options(s, table_game).game
     if not spec.applies_to(game):
         what += tr(
             lang,
-            "settings.elsewhere",
+            "settings.elsewhere" if table_game is None else "settings.elsewhere_table",
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )
     return Reply(
         tr(lang, "reply.settings_saved", what=what),
-        screen=settings_screen(community, lang),
+        screen=settings_screen(community, lang, table_game),
     )
 
 
@@ -1020,18 +1034,23 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
 
 
 async def settings_press(
-    rt: Runtime, community: Community, lang: str, p: SettingStep, own: str | None = None
+    rt: Runtime,
+    community: Community,
+    lang: str,
+    p: SettingStep,
+    own: str | None = None,
+    game: GameKind | None = None,
 ) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
-    (``own``: the presser's language, as for :func:`settings`)."""
+    (``own``: the presser's language, ``game``: the open table's, as for :func:`settings`)."""
     if p.version != settings_version(community.settings):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
     if spec is None or (p.op == "~") == bool(spec.step) or p.op not in ("-", "+", "~"):
         return Reply(tr(lang, "err.forged"), alert=True)
     s = community.settings
-    current = _current(s, table_options(s), spec)
+    current = _current(s, table_options(s, game), spec)
     if p.op == "~":
         if spec.kind is Kind.SWITCH:
             value = "off" if current else "on"
@@ -1049,4 +1068,4 @@ async def settings_press(
         if number == float(current):
             return Reply(tr(lang, "reply.settings_bad", error=spec.range_text(lang)), alert=True)
         value = _shown(number)
-    return await _change(rt, community, lang, spec, value, own)
+    return await _change(rt, community, lang, spec, value, own, game)

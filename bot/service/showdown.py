@@ -108,6 +108,8 @@ def close_hand(
     # one of the entry's players too, so its /history and /stats show that kush
     players = {s: t.seats[s].player_id for s in t.seats if s in dealt or deltas.get(s)}
     record["kush"] = {str(s): d for s, d in deltas.items()}
+    # each stack after the hand, as the showdown shows it (the replay's kush line)
+    record["stacks"] = {str(s): t.seats[s].stack + d for s, d in deltas.items()}
     record["table"] = t.id
     if t.owners:
         record["owners"] = {str(k): v for k, v in t.owners.items()}

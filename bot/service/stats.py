@@ -38,7 +38,7 @@ from bot.texts import kush_word, tr
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, replay_frames, revealed_boxes
-from storage.api import Community, HandRecord, HandStats, Player
+from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
 __all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
 
@@ -77,10 +77,11 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
 
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width)."""
+    # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`)
     lines = [
         tr(lang, "stats.group_hands" if group else "stats.hands",
            hands=s.hands, players=s.players, points=_avg(s.points, s.hands, lang),
-           kush=_avg(s.kush, s.hands, lang), label=label),
+           kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label),
         tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
            royalties=_avg(s.royalties, s.boards if group else s.hands, lang).lstrip("+")),
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
@@ -142,6 +143,8 @@ async def stats(
         else:  # every hand a draw (or a fouled pair)
             lines.append(tr(lang, "stats.best", scoops=group.scoops, best="—"))
         lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
+        if group.tournaments:
+            lines.append(tr(lang, "stats.group_tournaments", n=group.tournaments))
         own = await rt.store.player_stats(me.id, since)
         if not own.players:
             return Reply("\n".join(lines))
@@ -173,6 +176,10 @@ async def _player_block(
         else "—"
     )
     lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
+    if s.tournaments:  # apart from the hands' figures above; the net below counts it
+        lines.append(
+            tr(lang, "stats.tournaments", n=s.tournaments, kush=s.tournament_kush, label=label)
+        )
     lines.append(tr(lang, "stats.total", kush=s.kush, label=label))
     return lines, s
 
@@ -287,6 +294,14 @@ async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
 
+def _kush_line(delta: int, stack: Any, label: str, lang: str) -> str:
+    """The kush a hand moved for a player, with the stack after it when the record has it
+    (hands recorded before it was stored: the amount alone)."""
+    if stack is None:
+        return tr(lang, "replay.kush", delta=delta, label=label)
+    return tr(lang, "showdown.kush", delta=delta, label=label, stack=int(stack))
+
+
 def replay_screen(
     record: HandRecord,
     frames: Sequence[ReplayFrame],
@@ -294,10 +309,13 @@ def replay_screen(
     seat: int,
     names: Mapping[int, str],
     lang: str,
+    label: str = DEFAULT_KUSH_LABEL,
 ) -> Screen:
     """Frame ``k`` (1-based) of a replay as seen by the player at ``seat``: every board after
     that street (hidden boards as such), the watcher's own discards so far (R3.3), at the
-    showdown each board's points, royalties, foul and Fantasyland; ◀ ▶ step through."""
+    showdown each board's points, the kush it moved (``label``: the group's kush label),
+    royalties, foul, Fantasyland and ⌛ for a board finished on timeout (R8.5), as the
+    showdown shows them; ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
     lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=record.number),
@@ -306,12 +324,15 @@ def replay_screen(
         int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r
     }
     counted: Mapping[str, Any] = record.result.get("counted") or {}
+    kush: Mapping[str, Any] = record.result.get("kush") or {}
+    stacks: Mapping[str, Any] = record.result.get("stacks") or {}
+    kush_shown: set[int] = set()
     for b in frame.boards:
-        name = names.get(b.owner, f"#{b.owner + 1}")
+        # the watcher's own board is "You" (their name and "(you)" read "You (you)" when
+        # the name is You, as the sandbox's player is named without $USER)
+        name = tr(lang, "replay.you") if b.owner == seat else names.get(b.owner, f"#{b.owner + 1}")
         if sum(o.owner == b.owner for o in frame.boards) > 1:  # double boxes (R4.2)
             name += " ①" if b.seat % 10 == 0 else " ②"
-        if b.owner == seat:
-            name += " " + tr(lang, "replay.you")
         if b.fantasyland:
             name += " 🌴"  # as the table marks Fantasyland
         lines.append("")
@@ -329,12 +350,18 @@ def replay_screen(
         if frame.final and r is not None:
             points = int(counted.get(str(b.seat), r.get("points", 0)))
             notes = [tr(lang, "showdown.points", points=points)]
+            delta = kush.get(str(b.owner))
+            if delta is not None and b.owner not in kush_shown:  # once a player (R4.2)
+                kush_shown.add(b.owner)
+                notes.append(_kush_line(int(delta), stacks.get(str(b.owner)), label, lang))
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:
                 notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
             if r.get("fantasyland_cards"):
                 notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
+            if r.get("timed_out"):  # finished for the player (R8.5), as the showdown marks it
+                notes.append(tr(lang, "board.timed_out"))
             lines.append("  " + " · ".join(notes))
     if frame.discards:
         lines.append("")
@@ -363,7 +390,9 @@ async def replay(
         frames = await _frames(record, seat)
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
-    screen = replay_screen(record, frames, 1, seat, names, _language(community, lang))
+    screen = replay_screen(
+        record, frames, 1, seat, names, _language(community, lang), community.settings.kush_label
+    )
     if here or chat.private:
         return Reply(screen=screen, private=True, live=False)
     presenter = rt.presenters.get(actor.platform)
@@ -388,5 +417,7 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
         return Reply(tr(lang, "err.stale"), alert=True)
     if not 1 <= press.frame <= len(frames):
         return Reply(tr(lang, "err.forged"), alert=True)
-    screen = replay_screen(record, frames, press.frame, seat, names, lang)
+    screen = replay_screen(
+        record, frames, press.frame, seat, names, lang, community.settings.kush_label
+    )
     return Reply(screen=screen, private=True, live=False)

@@ -453,7 +453,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         street2 = await term.seen_since(start, r"^Street 2 of 5$")
         buttons = await term.seen_since(street2, r"^  \[r1\] ◀  \[r2\] ▶$")
         screen = term.lines[street2:buttons]
-        you = next(i for i, x in enumerate(screen) if x.endswith("(you):"))
+        you = next(i for i, x in enumerate(screen) if x.strip() == "You:")
         placed = sum(len(CARD.findall(x)) for x in screen[you + 1 : you + 4])
         assert placed == 7  # 5 cards on street 1, 2 on street 2 (R3.2)
         start = len(term.lines)

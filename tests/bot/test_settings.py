@@ -533,3 +533,47 @@ async def test_a_time_zone_out_of_range_is_refused(value: str) -> None:
     reply = await say(service, "utc_offset", value)
     assert reply.alert and "from -12 to 14" in reply.text and "hours" in reply.text
     assert (await stored(store)).utc_offset == 3
+
+
+async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s() -> None:
+    """A group whose game is Pineapple with a classic OFC (or Chinese Poker) table open:
+    /settings showed Pineapple's settings and values (scoring one_six, no target_points)."""
+    service, _store = new_service()
+
+    async def yes() -> bool:
+        return True
+
+    reply = await service.new_table(GROUP, ALICE, "ofc")
+    assert service.table_in(GROUP) is not None, reply.text
+    screen = (await say(service)).screen
+    assert screen is not None
+    assert "scoring: two_per_row" in screen.text  # classic OFC's default (R5.3)
+    assert "dummy_box: off" in screen.text and "progressive_fantasyland" not in screen.text
+    assert tr("en", "settings.footer", game=tr("en", "game.ofc")) in screen.text
+    russian = (await say(service, actor=BORIS)).screen
+    assert russian is not None
+    assert tr("ru", "settings.footer", game=tr("ru", "game.ofc")) in russian.text
+    assert "two_per_row" in (await say(service, "scoring")).text.split(":")[-1]
+    # ⟳ on scoring moves on from the table's value: to one_six
+    data = payloads(screen)["scoring ⟳"]
+    reply = await service.press(ALICE, data, GROUP, yes)
+    assert not reply.alert and "scoring = one_six" in reply.text, reply.text
+    # an option of another game is saved with a note naming the table's game
+    reply = await say(service, "target_points", "5")
+    note = tr("en", "settings.elsewhere_table", games="Chinese Poker", game="Classic OFC")
+    assert not reply.alert and note in reply.text, reply.text
+    assert reply.screen is not None and "target_points" not in reply.screen.text
+    # with the table closed, the group's game again
+    assert not (await service.close_table(GROUP, ALICE, True)).alert
+    screen = (await say(service)).screen
+    assert screen is not None and "scoring: one_six" in screen.text
+    assert tr("en", "settings.footer", game=tr("en", "game.pineapple")) in screen.text
+
+
+async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE, "chinese")
+    screen = (await say(service)).screen
+    assert screen is not None and "target_points: 51" in screen.text
+    assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
+    assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text

@@ -15,6 +15,8 @@ from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.presses import DiscardCard, PlaceCard, ReplayStep, decode, encode
 from bot.screens import Screen
 from bot.service import TableService
+from bot.service import stats as stats_mod
+from bot.texts import tr
 from game.board import Box
 from game.cards import Card, parse_cards
 from storage.api import BuyIn, HandStats, Settlement
@@ -298,3 +300,46 @@ def test_r6_4_the_stay_figure_shows_only_with_fantasyland_hands_played() -> None
     none = _stats_lines(dataclasses.replace(played, fl_played=0, fl_stayed=0), "en", "kush",
                         group=False)[-1]  # fmt: skip
     assert none == "Fantasyland: entered 20%"
+
+
+async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env) -> None:  # type: ignore[no-untyped-def]
+    """The replay's showdown named the watcher "<name> (you)" ("You (you)" for the sandbox's
+    player named You) and left out the kush each player won or lost and the ⌛ of a board
+    finished on timeout (R8.5), which the live showdown shows."""
+    service, presenter, store = env
+    winner, loser = await play_scripted(service, presenter)
+    t = _table(service)
+    stack = {s.user_id: s.stack for s in t.seats.values()}
+    hand = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    frames = await _replay_all(service, presenter, winner, hand.id)
+    last = frames[-1].screen
+    assert last is not None
+    lines = last.text.splitlines()
+    mine = lines.index("You:") if winner is ALICE else lines.index("Вы:")
+    assert "(you)" not in last.text and "(вы)" not in last.text
+    assert winner.name + ":" not in lines and loser.name + ":" in lines
+    theirs = lines.index(loser.name + ":")
+    assert (
+        f"+38 {'kush' if winner is ALICE else 'кушей'} → {stack[winner.user_id]}"
+        in (lines[mine + 4])
+    )
+    assert (
+        f"-38 {'kush' if winner is ALICE else 'кушей'} → {stack[loser.user_id]}"
+        in (lines[theirs + 4])
+    )
+    assert "⌛" not in last.text  # nobody timed out
+    # a board finished on timeout (R8.5) is marked as at the showdown; a record from before
+    # the stacks were stored shows the amount alone
+    me = t.seat_of(winner.user_id)
+    assert me is not None
+    seats = [dict(r, timed_out=r["seat"] != me.seat) for r in hand.result["seats"]]
+    older = {k: v for k, v in hand.result.items() if k != "stacks"}
+    record = dataclasses.replace(hand, result={**older, "seats": seats})
+    seat = next(s for s, pid in hand.players.items() if pid == me.player_id)
+    frame = await stats_mod._frames(record, seat)
+    text = stats_mod.replay_screen(record, frame, len(frame), seat, {0: "A", 1: "B"}, "en").text
+    lines = text.splitlines()
+    own = lines[lines.index("You:") + 4]
+    assert own.startswith("  +38 pts · +38 kush · ") and "⌛" not in own
+    other = next(i for i, x in enumerate(lines) if x in ("A:", "B:"))
+    assert lines[other + 4] == "  -38 pts · -38 kush · 💀 foul · " + tr("en", "board.timed_out")

@@ -111,6 +111,29 @@ async def test_r8_7_a_three_player_tournament_pays_the_pool_to_the_winner(env) -
     assert await check_store(store) == []
 
 
+async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> None:  # type: ignore[no-untyped-def]
+    """/stats counted the winner's payout (the pool less the buy-in) as a hand's winnings:
+    their biggest win, the kush per hand and the group's kush won. It has a line of its own;
+    the net still counts it."""
+    service, presenter, _store, clock = env
+    await configure(service, tournament_buy_in="100", tournament_chips="30", level_minutes="1")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    await play_to_the_end(service, presenter, clock)
+    tour = t.tournament
+    assert tour.winner is not None
+    winner = next(a for a in PLAYERS if a.name == t.names[tour.players[tour.winner]])
+    lines = (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines()
+    assert lines[1].endswith(" · kush/hand +0.0")  # tournament hands move chips, no kush
+    assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
+    assert lines[-2:] == ["Tournaments: 1 · prizes less buy-ins +200 kush", "Net: +200 kush"]
+    group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
+    assert "Kush won in all: 0 kush" in group and "Tournaments: 1" in group
+    russian = (await service.stats(GROUP, BOB, [winner.name])).text.splitlines()
+    assert "Турниров: 1 · призы за вычетом взносов: +200 кушей" in russian
+
+
 async def test_r8_7_registration_start_button_and_unregister_refund(env) -> None:  # type: ignore[no-untyped-def]
     service, presenter, store, _clock = env
     await service.new_tournament(GROUP, ALICE, "pineapple")
@@ -241,7 +264,13 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
-    assert not reply.alert and reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    # it said "Table #1 closes at the end of this hand.", no word of the refunds
+    assert not reply.alert and reply.text == (
+        "Tournament #1 is cancelled at the end of this hand; every buy-in then goes back."
+    )
+    russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
+    assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
+    assert "взносы вернутся" in russian.text
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
     while t.hand is not None:
         acting = t.seats[t.owner(t.hand.to_act[0])]
@@ -343,7 +372,7 @@ async def test_r8_7_sitting_out_is_refused_and_a_cancel_says_the_buy_ins_are_bac
         clock.now += 181
         await service.run_due()
     reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 2
-    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
     while service.table_in(GROUP) is not None:
         clock.now += 181
         await service.run_due()

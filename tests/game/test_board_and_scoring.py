@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from game.board import Board, Box, assess_board, royalty
+from game.board import BOXES, Board, Box, assess_board, royalty
 from game.cards import parse_cards
 from game.errors import BoardError
 from game.evaluator import evaluate
@@ -287,3 +287,53 @@ def test_r7_2_bonuses_and_r7_4_fouled_board() -> None:
     assert s.players[1].fouled
     assert s.players[0].points == 6 + 15 + 1
     assert s.players[1].points == 0
+
+
+def test_r2_3_a_foul_is_certain_only_once_full_boxes_rank_out_of_order() -> None:
+    """Board.foul_certain: R1.4's examples with the bottom not yet full, and partial boxes
+    judging nothing."""
+
+    def partial(top: str, middle: str, bottom: str) -> Board:
+        return Board(parse_cards(top), parse_cards(middle), parse_cards(bottom))
+
+    # top Q♠Q♥6♦ above middle Q♣Q♦5♠4♥3♣: foul; Q♠Q♥5♦ below it: none (R1.4)
+    assert partial("Qs Qh 6d", "Qc Qd 5s 4h 3c", "Ac").foul_certain
+    assert not partial("Qs Qh 5d", "Qc Qd 5s 4h 3c", "Ac").foul_certain
+    assert not partial("Qs Qh Qd", "Ac Ad 5s 4h", "2c 3c").foul_certain  # middle not full
+    # middle above bottom; top above a full bottom with the middle still open
+    assert partial("", "Ac Ad 5s 4h 3c", "Kc Qd 9s 8h 2c").foul_certain
+    assert partial("Ac Ad 2s", "Kc", "Kd Qd 9s 8h 2c").foul_certain
+    assert not partial("Ac Ad 2s", "Kc", "Kd Kh Ks 8h 2c").foul_certain
+    assert not Board().foul_certain
+
+
+def test_r2_3_foul_certain_agrees_with_the_foul_of_finished_boards_and_their_parts() -> None:
+    """On finished boards it is exactly assess_board's foul; a board it calls fouled while
+    partial is fouled however its open slots are filled (random completions)."""
+    import random
+
+    from game.cards import DECK
+
+    rng = random.Random(7)
+    opts = RuleOptions.preset("pineapple")
+    for _ in range(2000):
+        deck = list(DECK)
+        rng.shuffle(deck)
+        full = Board(tuple(deck[:3]), tuple(deck[3:8]), tuple(deck[8:13]))
+        assert full.foul_certain == assess_board(full, opts).fouled
+        keep = [rng.random() < 0.7 for _ in range(13)]
+        cards = list(full.cards())
+        part = Board(
+            tuple(c for c, k in zip(cards[:3], keep[:3], strict=True) if k),
+            tuple(c for c, k in zip(cards[3:8], keep[3:8], strict=True) if k),
+            tuple(c for c, k in zip(cards[8:], keep[8:], strict=True) if k),
+        )
+        if part.foul_certain:
+            rest = deck[13:]
+            for _ in range(5):
+                rng.shuffle(rest)
+                filled, it = part, iter(rest)
+                for box in BOXES:
+                    while filled.free(box):
+                        filled = filled.with_card(box, next(it))
+                assert assess_board(filled, opts).fouled

@@ -78,6 +78,34 @@ async def test_community_stats_count_each_hand_once(store: AnyStore) -> None:
     assert await store.community_stats(community + 1) == HandStats()
 
 
+async def test_r8_7_a_tournament_payout_is_counted_apart_from_the_hands_winnings(
+    store: AnyStore,
+) -> None:
+    """A tournament's payout entry (R8.7: a prizes less buy-ins) was summed with the hands: a
+    +100 payout became the player's biggest win and part of the kush won. It is counted apart
+    now; the net (``kush``) still has it."""
+    community, a, b, _c = await play_two(store)
+    s = await seated(store, 2, chat="chat-2")  # the same players at another table
+    assert s.ids == [a, b]
+    await store.commit(s.table.id, [BuyIn(a, 200), BuyIn(b, 200)], {}, key="t:0")
+    payout = Settlement(1, {"tournament_end": True},
+                        {"tournament_end": True, "kush": {"0": 100, "1": -100}},
+                        {0: a, 1: b}, {a: 100, b: -100})  # fmt: skip
+    await store.commit(s.table.id, [payout], {}, key="t:1")
+    assert await store.player_stats(a) == HandStats(
+        hands=2, players=1, boards=2, points=76, kush=176, kush_won=76, fouls=0, royalties=64,
+        scoops=2, fl_chances=2, fl_entered=2, tournaments=1, tournament_kush=100,
+        biggest_win=38, biggest_winner=a,
+    )  # fmt: skip
+    got = await store.player_stats(b)
+    assert (got.kush, got.kush_won, got.tournaments, got.tournament_kush) == (-171, 5, 1, -100)
+    assert (got.biggest_win, got.biggest_winner) == (5, b)
+    group = await store.community_stats(community)
+    assert (group.hands, group.kush, group.kush_won) == (2, 0, 81)
+    assert (group.tournaments, group.tournament_kush) == (1, 0)
+    assert (group.biggest_win, group.biggest_winner) == (38, a)
+
+
 async def test_kush_leaderboard_by_period(store: AnyStore, monkeypatch: pytest.MonkeyPatch) -> None:
     start = 1_800_000_000.0
     now = [start]

@@ -236,6 +236,41 @@ async def test_blocked_dms_fall_back_to_my_cards_and_are_not_retried(tmp_path: P
         assert len(live) <= 1 and (not live or (t.hand is not None and t.hand.to_act == (0,)))
 
 
+async def test_closed_dms_are_tried_again_once_the_player_uses_the_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's DMs refused the deal (50007) and were never tried again until a restart, though
+    he opened them and kept pressing. Now a press of his (past the retry interval; a
+    minute in play, none here) lets the next hand message go to his DMs: the table stops
+    telling him to press My cards."""
+    import bot.discord.presenter as presenter_module
+
+    monkeypatch.setattr(presenter_module, "DM_RETRY_SECONDS", 0.0, raising=False)
+    async with world(tmp_path) as w:
+        w.fake.closed_dms.add(BOB.id)
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert "Bob: press 🂠 My cards" in w.table_message()["content"]
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None and not bob.reachable and w.dm(BOB) is None
+        w.fake.closed_dms.discard(BOB.id)  # Bob opens his DMs, then plays on (My cards)
+        while t.hand is not None and t.hand_no == 1:
+            user = ALICE if t.hand.to_act[0] == 0 else BOB
+            await w.play_street(user, "dm" if user is ALICE else "ephemeral")
+        await w.adapter.presenter.flush()
+        assert bob.reachable and w.dm(BOB) is not None
+        assert "Bob: press 🂠 My cards" not in w.table_message()["content"]
+        presenter = w.adapter.presenter
+        assert presenter.closed_dms == set()
+        # a press in a server right after a refusal does not try again before the interval
+        monkeypatch.setattr(presenter_module, "DM_RETRY_SECONDS", 60.0)
+        presenter._dms_closed(str(BOB.id))
+        presenter.user_seen(str(BOB.id), in_dm=False)
+        assert presenter.closed_dms == {str(BOB.id)}
+        presenter.user_seen(str(BOB.id), in_dm=True)  # in his DMs: at once
+        assert presenter.closed_dms == set()
+
+
 async def test_timeout_set_by_an_admin_makes_the_move(tmp_path: Path) -> None:
     """R8.5 with a 1-second budget and no bank (set with /ofc settings by an admin): the
     sleeper's street is placed for them, bottom first (the order: tests/game)."""
