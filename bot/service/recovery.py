@@ -35,19 +35,22 @@ async def start(rt: Runtime) -> None:
         await restore(rt, record, snap, alive)
 
 
-async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> None:
+async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> bool:
     """Send what a closed table owed its chat when the bot stopped (a crash between its
     closing commit and the sending: the last showdown, its picture, the final standings, the
     closing notice), from the final snapshot the commit kept, over the table message the
     group still has; then forget it (:meth:`Runtime.forget_owed`), so the next start sends
     nothing. A crash during the sending sends it again (the same stored messages). Kept for
-    a later start while its platform is not running here."""
+    a later start while its platform is not running here, or when the sending failed.
+    Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
+    keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
+    owed any more."""
     try:
         t = LiveTable.from_json(snap, rt.clock())
     except Exception:  # nothing can be sent from it; keeping it would not change that
         log.exception("table %s: closed, its final snapshot is unusable; not sent", record.id)
         await rt.forget_owed(record.id)
-        return
+        return True
     if t.chat_id != record.chat_id:  # the chat moved since (as :func:`restore`)
         if t.community_ext == t.chat_id:
             t.community_ext = record.chat_id
@@ -55,13 +58,18 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     p = rt.presenter(t)
     if p is None:
         log.info("table %s: closed, owes %s messages it cannot send here", t.id, t.platform)
-        return
+        return False
+    rt.closing[t.id] = t
     try:
-        await rt.flush_outbox(t, p)
-    except Exception:
-        log.exception("table %s: closed, its last messages not sent; the next start will", t.id)
-        return
-    await rt.forget_owed(t.id)
+        try:
+            await rt.flush_outbox(t, p)
+        except Exception:
+            log.exception("table %s: closed, its last messages not sent; sent later", t.id)
+            return False
+        await rt.forget_owed(t.id)
+    finally:
+        rt.closing.pop(t.id, None)
+    return True
 
 
 async def restore(
@@ -139,6 +147,8 @@ async def stop(rt: Runtime) -> None:
     """Cancel the timers and write every table's snapshot (the time until the next start does
     not count against the player to act, R8.5)."""
     await rt.stop_timers()
+    for t in list(rt.closing.values()):  # a closed table's last messages, under way
+        await rt.settled(t)
     for t in list(rt.tables.values()):
         await rt.settled(t)
         rt.save_soon(t)

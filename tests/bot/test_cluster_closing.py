@@ -1,0 +1,183 @@
+"""A closed table's last messages with several workers (issue 14, issue 10: "messages go out
+after the commit and are safe to send again"). A closing step (an admin's close, a
+tournament's payout, the idle close) keeps what it owes the chat with the closed table's final
+snapshot. When its worker dies right after the commit, another worker sends it, over the table
+message the group has, once: the worker serving the chat (taking its lease first). While the
+closing worker is still sending, it keeps the chat's lease, so no other worker sends it too."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.cluster import Worker, rendezvous
+from bot.screens import Screen
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import lease_key
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_closing_restart import DiesAfterClosing, RefPresenter
+from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_transitions import Killed
+
+KEY = lease_key("telegram", GROUP.chat_id)
+TTL = 5.0
+
+
+class View:
+    """One worker's connection to the shared in-memory database: each call runs under that
+    worker's fence (a :class:`MemoryStore` call never yields, so the fence holds for it)."""
+
+    def __init__(self, db: MemoryStore) -> None:
+        self.db = db
+        self.worker: str | None = None
+
+    def fence(self, worker: str | None) -> None:
+        self.worker = worker
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.db, name)
+        if not inspect.iscoroutinefunction(attr):
+            return attr
+
+        async def call(*args: Any, **kwargs: Any) -> Any:
+            self.db.fence(self.worker)
+            return await attr(*args, **kwargs)
+
+        return call
+
+
+def _worker(
+    db: MemoryStore, name: str, presenter: FakePresenter, clock: Clock
+) -> tuple[Worker, TableService]:
+    service = TableService(
+        View(db),  # type: ignore[arg-type]
+        clock=clock,
+        rng=random.Random(5),
+        timers=False,
+    )
+    service.register(presenter)
+    return Worker(service, name, f"http://127.0.0.1/{name}", ttl=TTL), service
+
+
+async def _lobby(worker: Worker, service: TableService) -> int:
+    """A table in the group's chat, served by ``worker``, Alice seated: its id."""
+    assert await worker.claim(KEY)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.group_ref is not None
+    return t.id
+
+
+async def test_r14_a_worker_dying_after_a_closing_commit_its_notice_is_sent_by_another_once() -> (
+    None
+):
+    db, clock, leases = DiesAfterClosing(), Clock(), Clock()
+    db.clock = leases
+    p1 = FakePresenter()
+    w1, s1 = _worker(db, "w1", p1, clock)
+    await w1.start()
+    table_id = await _lobby(w1, s1)
+    old_ref = s1.tables[table_id].group_ref
+    with pytest.raises(Killed):  # the close is committed, then the worker dies
+        await s1.close_table(GROUP, ALICE, True)
+    await w1.halt()  # its loops end with it; its leases and heartbeat run out
+    db.dead = False
+    notice = tr("en", "reply.table_closed", table=table_id)
+    assert notice not in [s.text for s in p1.tables[GROUP.chat_id]]
+    assert [r.id for r, _ in await db.closed_snapshots()] == [table_id]  # owed
+
+    leases.now += TTL + 1
+    p2 = RefPresenter()
+    w2, s2 = _worker(db, "w2", p2, clock)
+    p3 = RefPresenter()
+    w3, s3 = _worker(db, "w3", p3, clock)
+    await w2.start()
+    await w3.start()
+    try:
+        for _ in range(3):
+            await w2.tick()
+            await w3.tick()
+        sent = [(p, [s.text for s in p.tables.get(GROUP.chat_id, [])]) for p in (p2, p3)]
+        # one of the live workers sent the notice, over the table message the group has
+        assert sorted(len(texts) for _, texts in sent) == [0, 1]
+        p, texts = next((p, texts) for p, texts in sent if texts)
+        assert texts == [notice] and p.refs == [old_ref]
+        assert not p.last_table(GROUP.chat_id).all_buttons()
+        assert p2.posts == p3.posts == []
+        assert await db.closed_snapshots() == []  # nothing owed any more
+        assert s2.table_in(GROUP) is None and s3.table_in(GROUP) is None
+    finally:
+        await w2.stop()
+        await w3.stop()
+    w4, _ = _worker(db, "w4", p4 := FakePresenter(), clock)  # a later worker: nothing
+    await w4.start()
+    await w4.tick()
+    await w4.stop()
+    assert p4.tables == {} and p4.posts == []
+
+
+class HeldPresenter(FakePresenter):
+    """Holds every write of a table message whose text ``held`` matches until ``go`` is
+    set: a platform making the worker wait (a 429) while it sends a closing notice."""
+
+    def __init__(self, held: Callable[[str], bool]) -> None:
+        super().__init__()
+        self.held = held
+        self.go = asyncio.Event()
+        self.waiting = asyncio.Event()
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        if self.held(screen.text):
+            self.waiting.set()
+            await self.go.wait()
+        return await super().show_table(chat_id, screen, ref)
+
+
+async def test_r14_the_closing_worker_keeps_the_chat_while_it_sends_so_nobody_sends_twice() -> None:
+    db, clock, leases = MemoryStore(), Clock(), Clock()
+    db.clock = leases
+    p1 = HeldPresenter(lambda text: "closed" in text)
+    w1, s1 = _worker(db, "w1", p1, clock)
+    # the other worker is the one rendezvous hashing gives the chat to when nobody holds it
+    other = next(n for n in ("w2", "w3", "w4", "w5") if rendezvous(KEY, {"w1": "", n: ""}) == n)
+    p2 = FakePresenter()
+    w2, _ = _worker(db, other, p2, clock)
+    await w1.start()
+    await w2.start()
+    try:
+        table_id = await _lobby(w1, s1)
+        t = s1.tables[table_id]
+        closing = asyncio.create_task(s1.close_table(GROUP, ALICE, True))
+        await asyncio.wait_for(p1.waiting.wait(), 5)  # committed; the notice is on its way
+        assert [r.id for r, _ in await db.closed_snapshots()] == [table_id]
+        w1._claimed.clear()  # no update of the chat for two lease times
+        for _ in range(4):  # the sending takes more than two lease times
+            leases.now += TTL / 2
+            await w1.tick()
+            await w2.tick()
+        assert p2.tables == {} and p2.posts == []  # w2 never sent it
+        assert await db.lease_owner(KEY) == "w1"
+        p1.go.set()
+        await closing
+        await s1.rt.settled(t)
+        notice = tr("en", "reply.table_closed", table=table_id)
+        assert p1.last_table(GROUP.chat_id).text == notice
+        assert await db.closed_snapshots() == []  # forgotten: w1 still held the chat
+        for _ in range(3):
+            leases.now += TTL
+            await w2.tick()
+        assert p2.tables == {} and p2.posts == []
+    finally:
+        p1.go.set()
+        await w1.stop()
+        await w2.stop()
