@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -19,13 +19,15 @@ from bot.cluster import Worker, rendezvous
 from bot.screens import Screen
 from bot.service import TableService
 from bot.texts import tr
-from storage.api import lease_key
+from storage.api import Move, Store, lease_key
 from storage.memory import MemoryStore
+from storage.postgres import PostgresStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_closing_restart import DiesAfterClosing, RefPresenter
 from tests.bot.test_service import ALICE, GROUP
 from tests.bot.test_transitions import Killed
+from tests.pg import fresh_database
 
 KEY = lease_key("telegram", GROUP.chat_id)
 TTL = 5.0
@@ -55,10 +57,11 @@ class View:
 
 
 def _worker(
-    db: MemoryStore, name: str, presenter: FakePresenter, clock: Clock
+    db: MemoryStore | Store, name: str, presenter: FakePresenter, clock: Clock
 ) -> tuple[Worker, TableService]:
+    """A worker on ``db``: a :class:`View` of a shared memory store, or its own store."""
     service = TableService(
-        View(db),  # type: ignore[arg-type]
+        View(db) if isinstance(db, MemoryStore) else db,  # type: ignore[arg-type]
         clock=clock,
         rng=random.Random(5),
         timers=False,
@@ -181,3 +184,57 @@ async def test_r14_the_closing_worker_keeps_the_chat_while_it_sends_so_nobody_se
         p1.go.set()
         await w1.stop()
         await w2.stop()
+
+
+class DyingPostgres(PostgresStore):
+    """A worker's connection to PostgreSQL whose process dies right after its first closing
+    commit (written), before anything of that step is sent."""
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
+        if close:
+            raise Killed
+        return result
+
+
+async def test_r14_on_postgresql_the_notice_a_dead_worker_owed_is_sent_by_the_next_once() -> None:
+    """The same on PostgreSQL, each worker with its own connection (its own fence): the
+    final snapshot is forgotten under the lease the sending worker took."""
+    clock, leases = Clock(), Clock()
+    async with fresh_database() as url:
+        db1 = await DyingPostgres.open(url)
+        db2 = await PostgresStore.open(url)
+        db1.clock = db2.clock = leases
+        p1, p2 = FakePresenter(), RefPresenter()
+        w1, s1 = _worker(db1, "w1", p1, clock)
+        w2, _ = _worker(db2, "w2", p2, clock)
+        try:
+            await w1.start()
+            table_id = await _lobby(w1, s1)
+            old_ref = s1.tables[table_id].group_ref
+            with pytest.raises(Killed):
+                await s1.close_table(GROUP, ALICE, True)
+            await w1.halt()
+            assert [r.id for r, _ in await db2.closed_snapshots()] == [table_id]
+            await w2.start()  # w1's lease is live: not w2's to send
+            assert p2.tables == {}
+            leases.now += TTL + 1
+            for _ in range(3):
+                await w2.tick()
+            notice = tr("en", "reply.table_closed", table=table_id)
+            assert [s.text for s in p2.tables[GROUP.chat_id]] == [notice]
+            assert p2.refs == [old_ref]
+            assert await db2.closed_snapshots() == []
+            assert await db2.lease_owner(KEY) == "w2"
+        finally:
+            await w2.stop()
+            await db1.close()
+            await db2.close()
