@@ -14,6 +14,12 @@ or one SQLite file on one machine). A worker
   claims those that rendezvous hashing over the live workers gives to it, restoring each from
   its last committed snapshot (``recover this one table``), so a dead worker's tables resume
   elsewhere within about ``ttl`` seconds plus one sweep;
+- sends what a closed table still owes its chat (its closing step's last showdown, final
+  standings, closing notice, kept with its final snapshot) when the worker that closed it died
+  before sending: every sweep the worker that would serve the chat (its lease's holder, else
+  the rendezvous pick, or the guild's shard's worker) takes the lease and sends it
+  (:meth:`Worker.sweep_owed`); the closing worker keeps the chat's lease until its own sending
+  is done, so one worker sends it, once;
 - receives the Telegram updates the :class:`Router` forwards (``POST /telegram``), takes the
   chat's lease (adopting its table) and feeds the update to its python-telegram-bot
   :class:`~telegram.ext.Application`; an update for a chat another live worker holds is
