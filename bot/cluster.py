@@ -318,7 +318,8 @@ class Worker:
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
         #: closed table id → when to try again to send what it owes (a sending failed)
-        self._owed_retry: dict[int, float] = {}
+        #: and how many times it failed here
+        self._owed_retry: dict[int, tuple[float, int]] = {}
         self._session: ClientSession | None = None  # forwarded Discord presses go out on it
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -501,7 +502,8 @@ class Worker:
         holds it until its own sending is done, :attr:`Runtime.closing`), it reads the final
         snapshot again (the closing worker may have sent it meanwhile) and forgets it once
         sent, so one worker sends it, once (again only after a crash during the sending). A
-        sending that failed is tried again after :data:`STEADY_LEASES` lease times."""
+        sending that failed (a platform error) is tried again after :data:`STEADY_LEASES`
+        lease times, each time again twice as long (up to 64 times)."""
         owed = await self.store.closed_snapshots()
         if not owed:
             return
@@ -511,7 +513,7 @@ class Worker:
         for record, _ in owed:
             if self.stopping:
                 return
-            if record.id in rt.closing or self._owed_retry.get(record.id, 0.0) > now:
+            if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
                 continue  # being sent here, or failed lately
             community = await self.store.get_community(record.community_id)
             if community is None or community.platform not in rt.presenters:
@@ -540,7 +542,9 @@ class Worker:
             self._owed_retry.pop(table_id, None)
             log.info("worker %s: sent what closed table %s owed", self.worker_id, table_id)
         else:
-            self._owed_retry[table_id] = time.monotonic() + STEADY_LEASES * self.ttl
+            failed = self._owed_retry.get(table_id, (0.0, 0))[1]
+            wait = STEADY_LEASES * self.ttl * 2 ** min(failed, 6)
+            self._owed_retry[table_id] = (time.monotonic() + wait, failed + 1)
 
     async def _my_discord_table(self, table_id: int) -> bool:
         """Whether a Discord table's guild is on one of the shards this worker runs now

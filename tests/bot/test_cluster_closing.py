@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bot.cluster import Worker, rendezvous
+from bot.cluster import STEADY_LEASES, Worker, rendezvous
 from bot.screens import Screen
 from bot.service import TableService
 from bot.texts import tr
@@ -57,7 +57,7 @@ class View:
 
 
 def _worker(
-    db: MemoryStore | Store, name: str, presenter: FakePresenter, clock: Clock
+    db: MemoryStore | Store, name: str, presenter: FakePresenter, clock: Clock, ttl: float = TTL
 ) -> tuple[Worker, TableService]:
     """A worker on ``db``: a :class:`View` of a shared memory store, or its own store."""
     service = TableService(
@@ -67,7 +67,7 @@ def _worker(
         timers=False,
     )
     service.register(presenter)
-    return Worker(service, name, f"http://127.0.0.1/{name}", ttl=TTL), service
+    return Worker(service, name, f"http://127.0.0.1/{name}", ttl=ttl), service
 
 
 async def _lobby(worker: Worker, service: TableService) -> int:
@@ -127,6 +127,61 @@ async def test_r14_a_worker_dying_after_a_closing_commit_its_notice_is_sent_by_a
     await w4.tick()
     await w4.stop()
     assert p4.tables == {} and p4.posts == []
+
+
+class FailingPresenter(RefPresenter):
+    """Its first ``failures`` table message writes fail (the platform refuses, a network
+    error); it counts the attempts."""
+
+    def __init__(self, failures: int) -> None:
+        super().__init__()
+        self.failures = failures
+        self.attempts = 0
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        self.attempts += 1
+        if self.attempts <= self.failures:
+            raise RuntimeError("Bad Gateway")
+        return await super().show_table(chat_id, screen, ref)
+
+
+async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_every_sweep() -> (
+    None
+):
+    db, clock, leases = DiesAfterClosing(), Clock(), Clock()
+    db.clock = leases
+    w1, s1 = _worker(db, "w1", FakePresenter(), clock)
+    await w1.start()
+    table_id = await _lobby(w1, s1)
+    with pytest.raises(Killed):
+        await s1.close_table(GROUP, ALICE, True)
+    await w1.halt()
+    db.dead = False
+    leases.now += TTL + 1
+    ttl = 0.02  # (real seconds) a failed sending is tried again after ten lease times
+    p2 = FailingPresenter(failures=2)
+    w2, _ = _worker(db, "w2", p2, clock, ttl=ttl)
+    await w2.start()  # the first try fails: still owed
+    try:
+        assert p2.attempts == 1 and await db.closed_snapshots() != []
+        for _ in range(5):
+            await w2.tick()
+        assert p2.attempts == 1  # not at every sweep
+        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        await w2.tick()
+        assert p2.attempts == 2  # again after ten lease times; it fails again
+        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        await w2.tick()
+        assert p2.attempts == 2  # the next wait is twice as long
+        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        await w2.tick()
+        notice = tr("en", "reply.table_closed", table=table_id)
+        assert p2.attempts == 3 and [s.text for s in p2.tables[GROUP.chat_id]] == [notice]
+        assert await db.closed_snapshots() == []
+        await w2.tick()
+        assert p2.attempts == 3
+    finally:
+        await w2.stop()
 
 
 class HeldPresenter(FakePresenter):
