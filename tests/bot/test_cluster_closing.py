@@ -293,3 +293,40 @@ async def test_r14_on_postgresql_the_notice_a_dead_worker_owed_is_sent_by_the_ne
             await w2.stop()
             await db1.close()
             await db2.close()
+
+
+async def test_r14_a_table_taken_over_that_cannot_be_restored_is_refunded_the_group_told_once() -> (
+    None
+):
+    """A worker takes over a table whose snapshot it cannot use (one that does not even name
+    its platform): every stack is refunded and the group is told, once, by that worker."""
+    db, clock, leases = MemoryStore(), Clock(), Clock()
+    db.clock = leases
+    w1, s1 = _worker(db, "w1", FakePresenter(), clock)
+    await w1.start()
+    table_id = await _lobby(w1, s1)
+    assert await db.stacks(table_id) != {}
+    await w1.halt()
+    db.fence("w1")
+    await db.save_snapshot(table_id, {"id": table_id, "seats": "unreadable"})
+    leases.now += TTL + 1
+    p2 = FakePresenter()
+    w2, s2 = _worker(db, "w2", p2, clock)
+    await w2.start()
+    try:
+        await w2.tick()
+        notice = tr("en", "reply.hand_cancelled", table=table_id)
+        assert p2.posts == [(GROUP.chat_id, notice)] and p2.tables == {}
+        assert s2.table_in(GROUP) is None and await db.stacks(table_id) == {}
+        community = await db.community("telegram", GROUP.chat_id)
+        alice = await db.find_player(community.id, ALICE.user_id)
+        assert alice is not None and alice.balance == 1000
+        assert await db.closed_snapshots() == []
+    finally:
+        await w2.stop()
+    p3 = FakePresenter()
+    w3, _ = _worker(db, "w3", p3, clock)
+    await w3.start()
+    await w3.tick()
+    await w3.stop()
+    assert p3.posts == [] and p3.tables == {}
