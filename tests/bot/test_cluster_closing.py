@@ -8,9 +8,11 @@ closing worker is still sending, it keeps the chat's lease, so no other worker s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +24,7 @@ from bot.texts import tr
 from storage.api import Move, Store, lease_key
 from storage.memory import MemoryStore
 from storage.postgres import PostgresStore
+from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_closing_restart import DiesAfterClosing, RefPresenter
@@ -260,14 +263,57 @@ class DyingPostgres(PostgresStore):
         return result
 
 
-async def test_r14_on_postgresql_the_notice_a_dead_worker_owed_is_sent_by_the_next_once() -> None:
-    """The same on PostgreSQL, each worker with its own connection (its own fence): the
-    final snapshot is forgotten under the lease the sending worker took."""
-    clock, leases = Clock(), Clock()
+class DyingSqlite(SqliteStore):
+    """The same on the SQLite file several workers on one machine share."""
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
+        if close:
+            raise Killed
+        return result
+
+
+@contextlib.asynccontextmanager
+async def _connections(kind: str, tmp_path: Path) -> AsyncIterator[tuple[Store, Store]]:
+    """Two workers' connections to one database: the first dies after its closing commit."""
+    if kind == "sqlite":
+        path = tmp_path / "ofc.sqlite3"
+        dying: Store = await DyingSqlite.open(path)
+        other: Store = await SqliteStore.open(path)
+        try:
+            yield dying, other
+        finally:
+            await dying.close()
+            await other.close()
+        return
     async with fresh_database() as url:
-        db1 = await DyingPostgres.open(url)
-        db2 = await PostgresStore.open(url)
-        db1.clock = db2.clock = leases
+        dying = await DyingPostgres.open(url)
+        other = await PostgresStore.open(url)
+        try:
+            yield dying, other
+        finally:
+            await dying.close()
+            await other.close()
+
+
+@pytest.mark.parametrize("kind", ["postgresql", "sqlite"])
+async def test_r14_on_a_database_the_notice_a_dead_worker_owed_is_sent_by_the_next_once(
+    kind: str, tmp_path: Path
+) -> None:
+    """The same on PostgreSQL and on one SQLite file, each worker with its own connection
+    (its own fence): the final snapshot is forgotten under the lease the sending worker
+    took."""
+    clock, leases = Clock(), Clock()
+    async with _connections(kind, tmp_path) as (db1, db2):
+        db1.clock = db2.clock = leases  # type: ignore[attr-defined]
         p1, p2 = FakePresenter(), RefPresenter()
         w1, s1 = _worker(db1, "w1", p1, clock)
         w2, _ = _worker(db2, "w2", p2, clock)
@@ -291,8 +337,6 @@ async def test_r14_on_postgresql_the_notice_a_dead_worker_owed_is_sent_by_the_ne
             assert await db2.lease_owner(KEY) == "w2"
         finally:
             await w2.stop()
-            await db1.close()
-            await db2.close()
 
 
 async def test_r14_a_table_taken_over_that_cannot_be_restored_is_refunded_the_group_told_once() -> (
