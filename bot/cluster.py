@@ -14,6 +14,12 @@ or one SQLite file on one machine). A worker
   claims those that rendezvous hashing over the live workers gives to it, restoring each from
   its last committed snapshot (``recover this one table``), so a dead worker's tables resume
   elsewhere within about ``ttl`` seconds plus one sweep;
+- sends what a closed table still owes its chat (its closing step's last showdown, final
+  standings, closing notice, kept with its final snapshot) when the worker that closed it died
+  before sending: every sweep the worker that would serve the chat (its lease's holder, else
+  the rendezvous pick, or the guild's shard's worker) takes the lease and sends it
+  (:meth:`Worker.sweep_owed`); the closing worker keeps the chat's lease until its own sending
+  is done, so one worker sends it, once;
 - receives the Telegram updates the :class:`Router` forwards (``POST /telegram``), takes the
   chat's lease (adopting its table) and feeds the update to its python-telegram-bot
   :class:`~telegram.ext.Application`; an update for a chat another live worker holds is
@@ -311,6 +317,9 @@ class Worker:
         self._locks: dict[str, asyncio.Lock] = {}
         self._chats: dict[int, str] = {}
         self._table_keys: dict[int, str] = {}  # Discord table id → its chat's lease key
+        #: closed table id → when to try again to send what it owes (a sending failed)
+        #: and how many times it failed here
+        self._owed_retry: dict[int, tuple[float, int]] = {}
         self._session: ClientSession | None = None  # forwarded Discord presses go out on it
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -397,9 +406,12 @@ class Worker:
             await self.store.heartbeat(self.worker_id, self.address, 0.0)
 
     def held_keys(self) -> list[str]:
-        """The keys this worker renews: its tables' chats and chats claimed lately, the
-        Discord shards it runs (or is connecting) and its Discord advertisement."""
+        """The keys this worker renews: its tables' chats (and those of the closed tables
+        whose last messages it is sending), chats claimed lately, the Discord shards it runs
+        (or is connecting) and its Discord advertisement."""
         keys = {lease_key(t.platform, t.chat_id) for t in self.service.tables.values()}
+        # closed tables whose last messages are being sent here: nobody else sends them
+        keys.update(lease_key(t.platform, t.chat_id) for t in self.service.rt.closing.values())
         horizon = time.monotonic() - 2 * self.ttl
         keys.update(k for k, at in self._claimed.items() if at > horizon)
         keys.update(shard_key(s) for s in self.shards | self._taking)
@@ -465,20 +477,74 @@ class Worker:
         this worker (a dead worker's tables, or tables of a fresh start)."""
         await self.sweep_shards()
         orphans = await self.store.unleased_tables()
-        if not orphans:
+        if orphans:
+            live = await self.store.live_workers()
+            live.setdefault(self.worker_id, self.address)
+            for table_id, key in orphans:
+                if self.stopping:
+                    return
+                if key.startswith(f"{TELEGRAM}:"):
+                    presents = TELEGRAM in self.service.rt.presenters
+                    mine = presents and rendezvous(key, live) == self.worker_id
+                else:
+                    mine = await self._my_discord_table(table_id)
+                if mine:
+                    await self.claim(key, table_id)
+        await self.sweep_owed()
+
+    async def sweep_owed(self) -> None:
+        """Send what closed tables still owe their chats (:func:`.service.recovery.deliver`:
+        the closing step's last showdown, final standings, closing notice, kept with the
+        table's final snapshot when its worker died before sending them). The worker that
+        would serve the chat sends them: the holder of the chat's lease, else the one
+        rendezvous hashing picks (Telegram) or the one running the guild's shard (Discord),
+        which takes the lease first. Holding the lease while it sends (the closing worker
+        holds it until its own sending is done, :attr:`Runtime.closing`), it reads the final
+        snapshot again (the closing worker may have sent it meanwhile) and forgets it once
+        sent, so one worker sends it, once (again only after a crash during the sending). A
+        sending that failed (a platform error) is tried again after :data:`STEADY_LEASES`
+        lease times, each time again twice as long (up to 64 times)."""
+        owed = await self.store.closed_snapshots()
+        if not owed:
             return
-        live = await self.store.live_workers()
-        live.setdefault(self.worker_id, self.address)
-        for table_id, key in orphans:
+        rt = self.service.rt
+        live: dict[str, str] | None = None
+        now = time.monotonic()
+        for record, _ in owed:
             if self.stopping:
                 return
-            if key.startswith(f"{TELEGRAM}:"):
-                presents = TELEGRAM in self.service.rt.presenters
-                mine = presents and rendezvous(key, live) == self.worker_id
-            else:
-                mine = await self._my_discord_table(table_id)
-            if mine:
-                await self.claim(key, table_id)
+            if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
+                continue  # being sent here, or failed lately
+            community = await self.store.get_community(record.community_id)
+            if community is None or community.platform not in rt.presenters:
+                continue
+            key = lease_key(community.platform, record.chat_id)
+            if not self.holds(key):
+                if community.platform == TELEGRAM:
+                    if live is None:
+                        live = await self.store.live_workers()
+                        live.setdefault(self.worker_id, self.address)
+                    mine = rendezvous(key, live) == self.worker_id
+                else:
+                    mine = self._shard_of_guild(community.external_id) in self.shards
+                if not mine or not await self.claim(key):
+                    continue  # another worker serves the chat: it sends them
+            await self._deliver(key, record.id)
+
+    async def _deliver(self, key: str, table_id: int) -> None:
+        """Send a closed table's owed messages, holding its chat's lease ``key``."""
+        owed = await self.store.closed_snapshots()
+        state = next((item for item in owed if item[0].id == table_id), None)
+        if state is None or table_id in self.service.rt.closing:
+            return  # sent meanwhile
+        self._claimed[key] = time.monotonic()
+        if await self.service.deliver_owed(*state):
+            self._owed_retry.pop(table_id, None)
+            log.info("worker %s: sent what closed table %s owed", self.worker_id, table_id)
+        else:
+            failed = self._owed_retry.get(table_id, (0.0, 0))[1]
+            wait = STEADY_LEASES * self.ttl * 2 ** min(failed, 6)
+            self._owed_retry[table_id] = (time.monotonic() + wait, failed + 1)
 
     async def _my_discord_table(self, table_id: int) -> bool:
         """Whether a Discord table's guild is on one of the shards this worker runs now

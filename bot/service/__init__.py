@@ -28,6 +28,7 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply
 from bot.names import clean_arg
@@ -70,7 +71,7 @@ from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
 from game.tournament import Tournament
-from storage.api import Community, StorageError, Store
+from storage.api import Community, StorageError, Store, TableRecord
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
 
@@ -190,6 +191,12 @@ class TableService:
         # of the chat is handled: a press meanwhile would race them for the same message
         await self.rt.settled(t)
         return True
+
+    async def deliver_owed(self, record: TableRecord, snap: Mapping[str, Any]) -> bool:
+        """Send what a closed table still owes its chat, from its final snapshot (a worker
+        holding the chat's lease, issue 14: :func:`.recovery.deliver`). ``True`` when it
+        owes nothing any more."""
+        return await recovery.deliver(self.rt, record, snap)
 
     async def release(self, table_id: int) -> None:
         """Stop serving a table whose lease this worker lost (issue 14): nothing is written."""

@@ -7,16 +7,17 @@ transaction."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.model import LiveTable, group_chat
+from bot.model import LiveTable, Phase
+from bot.screens import Screen
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.service.settings import reconcile
 from bot.texts import tr
+from game.options import RuleOptions
 from storage.api import CashOut, LedgerKind, TableRecord
 
 __all__ = ["deliver", "release", "restore", "resume", "start", "stop"]
@@ -35,19 +36,22 @@ async def start(rt: Runtime) -> None:
         await restore(rt, record, snap, alive)
 
 
-async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> None:
+async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> bool:
     """Send what a closed table owed its chat when the bot stopped (a crash between its
     closing commit and the sending: the last showdown, its picture, the final standings, the
     closing notice), from the final snapshot the commit kept, over the table message the
     group still has; then forget it (:meth:`Runtime.forget_owed`), so the next start sends
     nothing. A crash during the sending sends it again (the same stored messages). Kept for
-    a later start while its platform is not running here."""
+    a later start while its platform is not running here, or when the sending failed.
+    Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
+    keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
+    owed any more."""
     try:
         t = LiveTable.from_json(snap, rt.clock())
     except Exception:  # nothing can be sent from it; keeping it would not change that
         log.exception("table %s: closed, its final snapshot is unusable; not sent", record.id)
         await rt.forget_owed(record.id)
-        return
+        return True
     if t.chat_id != record.chat_id:  # the chat moved since (as :func:`restore`)
         if t.community_ext == t.chat_id:
             t.community_ext = record.chat_id
@@ -55,13 +59,18 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     p = rt.presenter(t)
     if p is None:
         log.info("table %s: closed, owes %s messages it cannot send here", t.id, t.platform)
-        return
+        return False
+    rt.closing[t.id] = t
     try:
-        await rt.flush_outbox(t, p)
-    except Exception:
-        log.exception("table %s: closed, its last messages not sent; the next start will", t.id)
-        return
-    await rt.forget_owed(t.id)
+        try:
+            await rt.flush_outbox(t, p)
+        except Exception:
+            log.exception("table %s: closed, its last messages not sent; sent later", t.id)
+            return False
+        await rt.forget_owed(t.id)
+    finally:
+        rt.closing.pop(t.id, None)
+    return True
 
 
 async def restore(
@@ -74,13 +83,13 @@ async def restore(
     ``None`` when the snapshot could not be used and the table was closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
         log.warning("table %s: never saved (a crash after it was created); closing it", record.id)
-        await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
+        await cancel_unrecoverable(rt, record, snap)
         return None
     try:
         t = LiveTable.from_json(snap, rt.clock(), alive)
     except Exception:  # a snapshot we cannot use: refund, never lose kush
         log.exception("table %s: cannot restore; refunding", record.id)
-        await cancel_unrecoverable(rt, record.id, record.chat_id, snap)
+        await cancel_unrecoverable(rt, record, snap)
         return None
     if t.chat_id != record.chat_id:
         # the chat moved after the snapshot (a group upgraded, :func:`.chats.migrate_chat`,
@@ -139,23 +148,52 @@ async def stop(rt: Runtime) -> None:
     """Cancel the timers and write every table's snapshot (the time until the next start does
     not count against the player to act, R8.5)."""
     await rt.stop_timers()
+    for t in list(rt.closing.values()):  # a closed table's last messages, under way
+        await rt.settled(t)
     for t in list(rt.tables.values()):
         await rt.settled(t)
         rt.save_soon(t)
     await rt.drain()
 
 
-async def cancel_unrecoverable(
-    rt: Runtime, table_id: int, chat_id: str, snap: Mapping[str, Any]
-) -> None:
-    """Close a table that cannot be rebuilt, refunding every stack in one transaction."""
-    stacks = await rt.store.stacks(table_id)
+async def cancel_unrecoverable(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> None:
+    """Close a table that cannot be rebuilt, refunding every stack in one transaction. The
+    group's notice (the hand was cancelled, the stacks refunded) commits with it, as the
+    closed table's final snapshot, and is sent after the commit like any closing step's
+    messages (:func:`deliver`): a crash in between, or a platform that fails, leaves it for
+    the next start (or the worker serving the chat, issue 14), never lost. A table never
+    saved (a crash after it was created: nobody sat down) closes without a notice."""
+    final = await _cancelled(rt, record, snap) if snap else None
+    stacks = await rt.store.stacks(record.id)
     moves = [CashOut(pid, LedgerKind.REFUND) for pid in stacks]
-    await rt.store.commit(table_id, moves, None, key=f"t{table_id}:refund", close=True)
-    platform = str(snap.get("platform", "")) if isinstance(snap, Mapping) else ""
-    lang = str(snap.get("lang", "en")) if isinstance(snap, Mapping) else "en"
-    chat_id = group_chat(chat_id, snap.get("topic") if isinstance(snap, Mapping) else None)
-    p = rt.presenters.get(platform)
-    if p is not None:
-        with contextlib.suppress(Exception):
-            await p.post(chat_id, tr(lang, "reply.hand_cancelled", table=table_id))
+    data = final.to_json() if final is not None else None
+    await rt.store.commit(record.id, moves, data, key=f"t{record.id}:refund", close=True)
+    if data is not None:
+        await deliver(rt, record, data)
+
+
+async def _cancelled(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> LiveTable:
+    """The final state of a table closed by :func:`cancel_unrecoverable`: only where its
+    group messages go (from what of the snapshot can be read, else the table's community),
+    owing the chat the notice."""
+    platform, ext = snap.get("platform"), snap.get("community_ext")
+    if not isinstance(platform, str) or not platform or not isinstance(ext, str):
+        community = await rt.store.get_community(record.community_id)
+        platform = community.platform if community is not None else str(platform or "")
+        ext = community.external_id if community is not None else record.chat_id
+    lang, topic = snap.get("lang"), snap.get("topic")
+    t = LiveTable(
+        id=record.id,
+        platform=platform,
+        community_id=record.community_id,
+        community_ext=ext,
+        chat_id=record.chat_id,
+        lang=lang if lang in ("en", "ru") else "en",
+        options=RuleOptions(),
+        min_buy_in=record.min_buy_in,
+        label="",
+        topic=None if topic is None else str(topic),
+        phase=Phase.CLOSED,
+    )
+    t.owe("post", Screen(tr(t.lang, "reply.hand_cancelled", table=record.id)))
+    return t

@@ -156,6 +156,10 @@ class Runtime:
         #: decisions under way, by (table, seat): the knowledge each was made from and the
         #: task making it in a thread (bots.think_ahead, bots.bot_turn)
         self.thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
+        #: closed tables whose closing step's messages this process is sending now (the
+        #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
+        #: their chats' leases meanwhile (issue 14), so no other worker sends them as well
+        self.closing: dict[int, LiveTable] = {}
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
@@ -286,6 +290,8 @@ class Runtime:
             if t.timer is not None and t.timer is not asyncio.current_task():
                 t.timer.cancel()
             self.forget(t)
+            if data is not None:  # it owes the chat its last messages: sent by effects
+                self.closing[t.id] = t
         else:
             await self.arm(t)
 
@@ -328,6 +334,14 @@ class Runtime:
         """A committed step's messages: what the table owes the chat (the outbox), the table
         message, the private messages; then what that changed (new message refs, …) is saved
         in the background."""
+        t = tx.table
+        try:
+            await self._effects(tx)
+        finally:
+            if tx.close:  # sent, or failed: another start (or worker) sends what is left
+                self.closing.pop(t.id, None)
+
+    async def _effects(self, tx: Tx) -> None:
         t = tx.table
         before = _shown_state(t)
         p = self.presenter(t)

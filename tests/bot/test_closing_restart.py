@@ -202,3 +202,31 @@ async def test_a_crash_after_the_idle_close_sends_its_notice_once() -> None:
     assert [s.text for s in p2.tables[GROUP.chat_id]] == [notice] and p2.refs == [old_ref]
     assert nothing_sent(await restart(store, clock))
     assert await check_store(store) == []
+
+
+async def test_a_crash_after_an_unrecoverable_table_is_refunded_sends_its_notice_once() -> None:
+    """A snapshot the restart cannot use: the table closes with every stack refunded and the
+    group is told. The process dies right after that commit: the next start tells the group,
+    once (the notice was committed with the refund, as the closed table's final snapshot)."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, _ = new_service(store, clock)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    await service.stop()
+    snap = t.to_json()
+    snap["hand"]["actions"].append({"type": "confirm", "seat": 7})  # a log that cannot replay
+    await store.save_snapshot(t.id, snap)
+    dying, p1 = new_service(store, clock)
+    with pytest.raises(Killed):  # the refund is committed, then the process dies
+        await dying.start()
+    await dying.rt.drawer.close()
+    assert p1.posts == [] and await store.stacks(t.id) == {}
+    assert sum([await player_balance(store, a) for a in (ALICE, BOB)]) == 2000
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    notice = tr(t.lang, "reply.hand_cancelled", table=t.id)  # in the table's language
+    assert p2.posts == [(GROUP.chat_id, notice)] and p2.tables == {}
+    assert nothing_sent(await restart(store, clock))
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
