@@ -236,7 +236,9 @@ async def check_the_end(
     assert winner_line in reply["text"] or winner_line_ru in reply["text"], reply["text"]
     for u in others:
         reply = await w.say(u, "/history")
-        assert f"#{table_id}" in reply["text"] and f"-{BUY_IN} kush" in reply["text"], reply["text"]
+        text = reply["text"]  # a player's own language: English or Russian (кушей)
+        assert f"#{table_id}" in text, text
+        assert f"-{BUY_IN} kush" in text or f"-{BUY_IN} кушей" in text, text
     # /top: the winner first, the others after with their balances
     reply = await w.say(others[0], "/top")
     top = reply["text"].splitlines()
