@@ -125,7 +125,15 @@ async def add_bot(
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
-    name = next((n for n in BOT_NAMES if f"{BOT_USER_PREFIX}{n.lower()}" not in taken), None)
+    shown = {s.name.casefold() for s in t.seats.values()}  # a person named "🤖 Anna" too
+    name = next(
+        (
+            n
+            for n in BOT_NAMES
+            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken and f"🤖 {n}".casefold() not in shown
+        ),
+        None,
+    )
     if name is None:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
