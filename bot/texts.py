@@ -520,6 +520,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} is a computer player with a house account: /grant is for members.",
         "ru": "{name} — компьютерный игрок со счётом заведения: /grant — только для участников.",
     },
+    "reply.grant_bot": {
+        "en": "{name} is a bot account, which never plays: /grant is for members.",
+        "ru": "{name} — бот, он не играет: /grant — только для участников.",
+    },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
         "ru": "У игрока {name} только {balance} {label}.",

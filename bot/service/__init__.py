@@ -452,11 +452,14 @@ class TableService:
         key: str,
         target_name: str | None = None,
         shown: str | None = None,
+        target_bot: bool = False,
     ) -> Reply:
         """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
         (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
         who never played is created first. ``shown``: the name the admin typed for
-        ``target`` when the adapter replaced it by a user id (echoed if nobody matches)."""
+        ``target`` when the adapter replaced it by a user id (echoed if nobody matches).
+        ``target_bot``: the platform says ``target`` is a bot account (refused: it never
+        plays)."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -465,7 +468,7 @@ class TableService:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
         return await wallet.grant(
-            self.rt, community, actor, lang, target, amount, key, target_name, shown
+            self.rt, community, actor, lang, target, amount, key, target_name, shown, target_bot
         )
 
     async def rules(self, chat: ChatRef, actor: Actor) -> Reply:

@@ -996,7 +996,7 @@ class TelegramAdapter:
             return
         ref, actor, admin = who
         args = list(context.args or [])
-        target, amount, shown = "", "", None
+        target, amount, shown, bot = "", "", None, False
         replied: Message | None = msg.reply_to_message
         named = len(args) == 2 and not args[0].lstrip("+-").isdigit()  # /grant @bob 100
         if replied is not None and replied.from_user is not None and args and not named:
@@ -1005,12 +1005,13 @@ class TelegramAdapter:
             whom = replied.from_user
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
+            bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
         reply = await self.service.grant(
-            ref, actor, admin, target, amount, key=_request_key(update), shown=shown
+            ref, actor, admin, target, amount, key=_request_key(update), shown=shown, target_bot=bot
         )
         await self._reply(update, reply)
 
