@@ -339,6 +339,56 @@ async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_on
         assert await check_store(w.store) == []
 
 
+async def test_a_group_that_removed_the_bot_while_it_was_away_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot was removed from the group without its ``my_chat_member`` update ever
+    arriving (the bot was away longer than Telegram keeps updates): the first group write
+    refused with 403 "bot was kicked" tells it. The hand in progress is finished in the
+    private chats and settled, then the table closes and every stack goes back; it went on
+    dealing hands into a group nobody could read, and /leave in the private chat says it works
+    in the group only, so the players could not even take their stacks back."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        first = t.seats[0].player_id
+        w.fake.removed_from.add(GROUP_ID)  # no my_chat_member: every group write refused
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        await w.adapter.presenter.flush()
+        assert t.id not in w.service.tables and t.hand_no == 1 and t.hand is None
+        assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
+        totals = await balances(w)
+        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
+        assert await wallets(w) == totals  # no kush left at the table
+        assert len(await w.store.hand_history(first, 5)) == 1  # settled once
+        assert await check_store(w.store) == []
+
+
+async def test_a_deleted_group_closes_its_table_at_once_between_hands(tmp_path: Path) -> None:
+    """R8.2a between hands: the group was deleted while the bot was away; the next write of
+    the table message (Bob joins) is refused with 400 "chat not found" (it was taken for a
+    deleted message, posted again and refused again, and the table stayed open): the table
+    closes at once and Alice's buy-in goes back to her balance."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        await w.press_lobby(ALICE, "r")
+        t = next(iter(w.service.tables.values()))
+        assert t.seats[0].stack == 200
+        gone = {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
+        for _ in range(5):  # the edit, and any post that would follow it
+            w.fake.fail_when(lambda c: int(c.params.get("chat_id", 0)) == GROUP_ID, 400, gone)
+        answer = await w.press_lobby(BOB, "j")
+        assert not answer.get("show_alert"), answer
+        await w.adapter.presenter.flush()
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await wallets(w) == {"Alice": 1000, "Bob": 1000}  # the buy-in is back
+        assert await check_store(w.store) == []
+
+
 async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: Path) -> None:
     """Busy groups run bots that delete every command at once (or the sender deletes it):
     the answer, which quotes the command, must still arrive. Telegram refuses a reply to a
