@@ -360,13 +360,14 @@ class TelegramPresenter:
         if _private(chat) or not _chat_gone(exc):
             return False
         task = self._leaving.get(chat)
-        if self.on_chat_gone is not None and (task is None or task.done()):
+        if task is None:  # (news once; the next refusals are told again, quietly)
             log.warning("cannot write in %s (%s): its table closes", chat, exc)
+        else:
+            log.info("cannot write in %s: %s", chat, exc)
+        if self.on_chat_gone is not None and (task is None or task.done()):
             self._leaving[chat] = asyncio.create_task(
                 self._tell_gone(chat), name=f"tg-chat-gone-{chat}"
             )
-        else:
-            log.info("cannot write in %s: %s", chat, exc)
         return True
 
     async def _tell_gone(self, chat: str) -> None:

@@ -367,6 +367,36 @@ async def test_a_group_that_removed_the_bot_while_it_was_away_closes_its_table_a
         assert await check_store(w.store) == []
 
 
+async def test_a_group_that_removed_the_bot_during_a_restart_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """The same found at the restart: the restored table's first group write is refused, the
+    table closes once its hand (played on in the private chats) is settled."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            table_id = next(iter(w.service.tables))
+        fake.removed_from.add(GROUP_ID)  # while the bot was away, its update long gone
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t = w2.service.tables[table_id]
+            await w2.adapter.presenter.flush()
+            await w2.fake.wait_for(lambda: t.closing)
+            assert t.hand is not None and t.hand_no == 1
+            await play_hand(w2, [ALICE, BOB])
+            await w2.settle()
+            await w2.adapter.presenter.flush()
+            assert table_id not in w2.service.tables
+            totals = await balances(w2)
+            assert sum(totals.values()) == 2000 and await wallets(w2) == totals
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
+
+
 async def test_a_deleted_group_closes_its_table_at_once_between_hands(tmp_path: Path) -> None:
     """R8.2a between hands: the group was deleted while the bot was away; the next write of
     the table message (Bob joins) is refused with 400 "chat not found" (it was taken for a
