@@ -637,8 +637,14 @@ def _loggable(update: object) -> str:
 #: what Telegram says, refusing a write to a group, when the bot may not write there any more:
 #: removed ("bot was kicked from the supergroup chat", "bot is not a member of the group
 #: chat"), the group deleted ("the group chat was deleted", "chat not found"), or muted
-#: ("not enough rights to send text messages to the chat"); every 403 in a group is one
-_CHAT_GONE = ("chat not found", "not enough rights to send text messages")
+#: ("not enough rights to send text messages to the chat", or the older "have no rights to
+#: send a message": the bot restricted, or every member's right to send messages taken away
+#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one
+_CHAT_GONE = (
+    "chat not found",
+    "not enough rights to send text messages",
+    "have no rights to send a message",
+)
 
 
 def _chat_gone(exc: TelegramError) -> bool:

@@ -397,6 +397,35 @@ async def test_a_group_that_removed_the_bot_during_a_restart_closes_its_table_af
         await fake.stop()
 
 
+def test_which_refusals_of_a_group_write_mean_the_bot_may_not_write_there_any_more() -> None:
+    """Every 403 in a group, and the 400s of a deleted group or a bot that may not send
+    messages (restricted, or a read-only group where the bot is no admin: no
+    ``my_chat_member`` then); not a forum topic's own refusals, a group that forbids photos,
+    a deleted message or an identical edit."""
+    from telegram.error import BadRequest, Forbidden, NetworkError
+
+    from bot.telegram.adapter import _chat_gone
+
+    gone = [
+        Forbidden("Forbidden: bot was kicked from the supergroup chat"),
+        Forbidden("Forbidden: bot is not a member of the group chat"),
+        Forbidden("Forbidden: the group chat was deleted"),
+        BadRequest("Bad Request: chat not found"),
+        BadRequest("Bad Request: not enough rights to send text messages to the chat"),
+        BadRequest("Bad Request: have no rights to send a message"),
+    ]
+    kept = [
+        BadRequest("Bad Request: TOPIC_CLOSED"),
+        BadRequest("Bad Request: message thread not found"),
+        BadRequest("Bad Request: not enough rights to send photos to the chat"),
+        BadRequest("Bad Request: message to edit not found"),
+        BadRequest("Bad Request: message is not modified"),
+        NetworkError("Bad Gateway"),
+    ]
+    assert [_chat_gone(e) for e in gone] == [True] * len(gone)
+    assert [_chat_gone(e) for e in kept] == [False] * len(kept)
+
+
 async def test_a_deleted_group_closes_its_table_at_once_between_hands(tmp_path: Path) -> None:
     """R8.2a between hands: the group was deleted while the bot was away; the next write of
     the table message (Bob joins) is refused with 400 "chat not found" (it was taken for a
