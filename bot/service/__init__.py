@@ -521,15 +521,22 @@ class TableService:
         return await self._at_table(chat, actor, body)
 
     async def remove_bot(
-        self, chat: ChatRef, actor: Actor, is_admin: bool, request: str | None = None
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        request: str | None = None,
+        name: str = "",
     ) -> Reply:
-        """``/removebot`` (admins and the table's opener): stand up a computer player;
-        ``request`` as in :meth:`top_up` (the same command delivered twice stands one up)."""
+        """``/removebot [name]`` (admins and the table's opener): stand up the computer player
+        ``name``, else the last one seated; ``request`` as in :meth:`top_up` (the same
+        command delivered twice stands one up)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):
                 return Reply(tr(lang, "reply.admins_only"), alert=True)
-            return await bots.remove_bot(self.rt, t, lang, request)
+            named = clean_arg(name, 16)
+            return await bots.remove_bot(self.rt, t, lang, request, named)
 
         return await self._at_table(chat, actor, body)
 

@@ -1037,7 +1037,9 @@ class TelegramAdapter:
         # cashes a computer player's stack out: asked afresh
         who = await self._as_admin(update, fresh=True)
         if who is not None:
-            reply = await self.service.remove_bot(*who, _request_key(update))
+            # /removebot Anna: that one (it stood up the last one seated, whoever was named)
+            name = " ".join(context.args or ())
+            reply = await self.service.remove_bot(*who, _request_key(update), name)
             await self._reply(update, reply)
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
