@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from bot.names import MAX_NAME, cut, units
 from bot.screens import Screen
 from game.chinese import ChineseGame
 from game.clock import SeatClock
@@ -350,6 +351,23 @@ class LiveTable:
             if s.user_id == user_id:
                 return s
         return None
+
+    def distinct_name(self, name: str) -> str:
+        """``name`` as a new seat shows it: followed by `` (2)``, `` (3)`` … when a seated
+        player already goes by it (letter case aside), so that two people of one display name
+        (or a person named like a computer player) are told apart in the table message, the
+        showdown and the standings. The base is cut so the whole stays within
+        :data:`~bot.names.MAX_NAME`."""
+        taken = {s.name.casefold() for s in self.seats.values()}
+        if name.casefold() not in taken:
+            return name
+        n = 2
+        while True:
+            suffix = f" ({n})"
+            candidate = cut(name, MAX_NAME - units(suffix)).rstrip() + suffix
+            if candidate.casefold() not in taken:
+                return candidate
+            n += 1
 
     def owner(self, hand_seat: int) -> int:
         """The table seat that plays a board seat of the hand (they differ only with double

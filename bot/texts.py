@@ -530,6 +530,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} is a computer player with a house account: /grant is for members.",
         "ru": "{name} — компьютерный игрок со счётом заведения: /grant — только для участников.",
     },
+    "reply.grant_bot": {
+        "en": "{name} is a bot account, which never plays: /grant is for members.",
+        "ru": "{name} — бот, он не играет: /grant — только для участников.",
+    },
     "reply.grant_negative": {
         "en": "{name} has only {balance} {label}.",
         "ru": "У игрока {name} только {balance} {label}.",
@@ -577,6 +581,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.all_leaving": {
         "en": "Every computer player here stands up after this hand already.",
         "ru": "Все компьютерные игроки и так встанут после этой раздачи.",
+    },
+    "bot.unknown": {
+        "en": "No computer player “{name}” is seated. Seated: {seated}. Usage: /removebot [name]",
+        "ru": "Компьютерного игрока «{name}» за столом нет. За столом: {seated}. "
+        "Формат: /removebot [имя]",
     },
     "bot.none": {
         "en": "No computer player is seated.",
@@ -741,8 +750,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable — open a table here (this group's game, Pineapple by default)\n"
             "/newtable pineapple | ofc | chinese — Pineapple OFC, classic OFC, Chinese Poker\n"
             "/tournament [game] — open a sit-and-go tournament (Register, Start)\n"
-            "/addbot [easy|normal|strong], /removebot — seat or stand up a computer player "
-            "(admins and the table's opener)\n"
+            "/addbot [easy|normal|strong], /removebot [name] — seat or stand up a computer "
+            "player (admins and the table's opener)\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
@@ -759,7 +768,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
             "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
-            "/addbot [easy|normal|strong], /removebot — посадить или убрать компьютерного игрока "
+            "/addbot [easy|normal|strong], /removebot [имя] — посадить или убрать компьютерного "
+            "игрока "
             "(админы и открывший стол)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек между раздачами\n"

@@ -527,7 +527,7 @@ class OfcAdminCommands(app_commands.Group):
         await self.adapter.command(
             interaction,
             lambda c, a: service.grant(
-                c, a, admin, str(user.id), str(amount), key, target_name=name
+                c, a, admin, str(user.id), str(amount), key, target_name=name, target_bot=user.bot
             ),
             ephemeral=not admin,
         )

@@ -460,11 +460,14 @@ class TableService:
         key: str,
         target_name: str | None = None,
         shown: str | None = None,
+        target_bot: bool = False,
     ) -> Reply:
         """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
         (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
         who never played is created first. ``shown``: the name the admin typed for
-        ``target`` when the adapter replaced it by a user id (echoed if nobody matches)."""
+        ``target`` when the adapter replaced it by a user id (echoed if nobody matches).
+        ``target_bot``: the platform says ``target`` is a bot account (refused: it never
+        plays)."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -473,7 +476,7 @@ class TableService:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
         return await wallet.grant(
-            self.rt, community, actor, lang, target, amount, key, target_name, shown
+            self.rt, community, actor, lang, target, amount, key, target_name, shown, target_bot
         )
 
     async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
@@ -531,15 +534,22 @@ class TableService:
         return await self._at_table(chat, actor, body)
 
     async def remove_bot(
-        self, chat: ChatRef, actor: Actor, is_admin: bool, request: str | None = None
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        request: str | None = None,
+        name: str = "",
     ) -> Reply:
-        """``/removebot`` (admins and the table's opener): stand up a computer player;
-        ``request`` as in :meth:`top_up` (the same command delivered twice stands one up)."""
+        """``/removebot [name]`` (admins and the table's opener): stand up the computer player
+        ``name``, else the last one seated; ``request`` as in :meth:`top_up` (the same
+        command delivered twice stands one up)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):
                 return Reply(tr(lang, "reply.admins_only"), alert=True)
-            return await bots.remove_bot(self.rt, t, lang, request)
+            named = clean_arg(name, 16)
+            return await bots.remove_bot(self.rt, t, lang, request, named)
 
         return await self._at_table(chat, actor, body)
 

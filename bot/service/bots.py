@@ -125,7 +125,15 @@ async def add_bot(
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
-    name = next((n for n in BOT_NAMES if f"{BOT_USER_PREFIX}{n.lower()}" not in taken), None)
+    shown = {s.name.casefold() for s in t.seats.values()}  # a person named "🤖 Anna" too
+    name = next(
+        (
+            n
+            for n in BOT_NAMES
+            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken and f"🤖 {n}".casefold() not in shown
+        ),
+        None,
+    )
     if name is None:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
@@ -163,8 +171,12 @@ async def add_bot(
     return Reply(tr(lang, "bot.added", name=seat.name, level=lvl.value))
 
 
-async def remove_bot(rt: Runtime, t: LiveTable, lang: str, request: str | None = None) -> Reply:
-    """Stand up the computer player seated last, as a person who leaves does: between hands
+async def remove_bot(
+    rt: Runtime, t: LiveTable, lang: str, request: str | None = None, name: str = ""
+) -> Reply:
+    """Stand up the computer player ``name`` (``Anna``, ``🤖 anna``: its name, letter case
+    aside; a name no computer player here has is refused with those seated, nothing
+    changed), else the one seated last, as a person who leaves does: between hands
     at once (its stack goes back to the house; a Chinese Poker game it plays is settled
     first, R7.6), during a hand after it (it places the rest of its hand by its own level's
     policy, never as on a timeout: it is stood up, not gone) and during a Chinese Poker
@@ -180,9 +192,17 @@ async def remove_bot(rt: Runtime, t: LiveTable, lang: str, request: str | None =
     bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
+    if name:
+        wanted = name.removeprefix("🤖").strip().casefold()
+        named = [s for s in bots if s.name.removeprefix("🤖").strip().casefold() == wanted]
+        if not named:
+            seated = ", ".join(s.name for s in bots)
+            return Reply(tr(lang, "bot.unknown", name=name, seated=seated), alert=True)
+        bots = named
     staying = [s for s in bots if not s.leaving]
     if not staying:
-        return Reply(tr(lang, "bot.all_leaving"), alert=True)
+        key = "bot.all_leaving" if not name else "bot.removed_after_hand"
+        return Reply(tr(lang, key, name=bots[0].name), alert=True)
     seat = staying[-1]
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)

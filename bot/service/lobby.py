@@ -123,7 +123,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             seat=free[0],
             player_id=player.id,
             user_id=actor.user_id,
-            name=actor.name,
+            name=t.distinct_name(actor.name),  # two of one name are told apart
             lang=lang,  # the caller's language for this actor (a group's forced one first)
             own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
             bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6

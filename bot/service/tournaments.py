@@ -62,7 +62,7 @@ async def register(
                 seat=len(tour.players) - 1,
                 player_id=player.id,
                 user_id=actor.user_id,
-                name=actor.name,
+                name=t.distinct_name(actor.name),  # two of one name are told apart
                 lang=seat_lang if seat_lang in ("en", "ru") else lang,
                 own_lang=language_of(actor.language),
                 stack=tour.config.buy_in,
@@ -70,7 +70,7 @@ async def register(
                 bank=t.options.time_bank_seconds,
             )
             t.seats[seat.seat] = seat
-            t.names[player.id] = actor.name
+            t.names[player.id] = seat.name
             tx.moves.append(BuyIn(player.id, tour.config.buy_in))
             tx.group = True
             if registered.started is not None:

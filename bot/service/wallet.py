@@ -155,12 +155,15 @@ async def grant(
     key: str,
     target_name: str | None = None,
     shown: str | None = None,
+    target_bot: bool = False,
 ) -> Reply:
     """An admin gives (or takes, negative) kush (the caller checked the admin): a whole amount
     of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
     at most :data:`BALANCE_LIMIT` (both far below the database's integer limit). ``shown``:
     how the admin named ``target`` (e.g. the ``@username`` an adapter turned into a user id),
-    echoed when nobody here has that id. A computer player (house kush, issue 13) is refused.
+    echoed when nobody here has that id. A computer player (house kush, issue 13) is refused,
+    and so is a bot account of the platform (``target_bot``: another bot of the group, or
+    this one), which can never play: nothing is created for it, so it never tops ``/top``.
     """
     label = community.settings.kush_label
     try:
@@ -173,6 +176,8 @@ async def grant(
             return Reply(tr(lang, "reply.grant_usage"), alert=True)
     if not target:
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    if target_bot:
+        return Reply(tr(lang, "reply.grant_bot", name=target_name or shown or target), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:
         limit = grouped(KUSH_LIMIT, lang)
         return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)

@@ -158,6 +158,10 @@ class TelegramPresenter:
         self.on_migrated: Callable[[str, str], Awaitable[object]] | None = None
         #: told when a user blocked the bot (a private edit refused with 403)
         self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
+        #: told (the group's id) when a write there shows the bot may not write in the
+        #: group any more (:func:`_chat_gone`): the service closes its table
+        self.on_chat_gone: Callable[[str], Awaitable[object]] | None = None
+        self._leaving: dict[str, asyncio.Task[None]] = {}  # groups being told so
         #: told ``(user, message ref)`` when a user deleted their private hand message (the
         #: service sends that table's hand anew)
         self.on_private_deleted: Callable[[str, str], Awaitable[object]] | None = None
@@ -279,7 +283,9 @@ class TelegramPresenter:
                 await self.follow_soon(chat_id, new)
             except BadRequest as exc:
                 reason = str(exc).lower()
-                if "not found" in reason:
+                if self._gone(chat_id, exc):
+                    self._latest.pop(key, None)
+                elif "not found" in reason:
                     await self._deleted(key[0], ref, screen)  # posted again in its topic
                 elif "not modified" not in reason:
                     log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
@@ -318,8 +324,9 @@ class TelegramPresenter:
             return
         try:
             new = await self._send(chat_id, screen)
-        except TelegramError:
-            log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
+        except TelegramError as exc:
+            if not self._gone(chat_id, exc):
+                log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
             return
         log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
         for old, moved in list(self._moved.items()):
@@ -329,9 +336,10 @@ class TelegramPresenter:
 
     async def _refused(self, chat_id: str, exc: Forbidden) -> None:
         """A write refused with 403: in a private chat the user blocked the bot (the service
-        marks them unreachable, as at deal time)."""
+        marks them unreachable, as at deal time); in a group the bot is no member any more
+        (:meth:`_gone`)."""
         if not _private(chat_id):
-            log.warning("cannot write in %s: %s", chat_id, exc)
+            self._gone(chat_id, exc)
             return
         log.info("user %s cannot be written to: %s", chat_id, exc)
         if self.on_unreachable is not None:
@@ -339,6 +347,35 @@ class TelegramPresenter:
                 await self.on_unreachable(chat_id)
             except Exception:
                 log.exception("could not mark user %s unreachable", chat_id)
+
+    def _gone(self, chat_id: str, exc: TelegramError) -> bool:
+        """Whether ``exc``, refusing a write to the group ``chat_id`` (``"<chat>"`` or
+        ``"<chat>#<topic>"``), says the bot may not write there any more (:func:`_chat_gone`:
+        removed, the group deleted, or no right to send messages), as a ``my_chat_member``
+        update would have said had the bot got it (it was away longer than Telegram keeps
+        updates, or the update was lost). The service is then told in the background, once
+        (its close of the table waits for the table's sender, which may be the writer
+        refused here), and ``True`` is returned: logged as news, not as a failure."""
+        chat = _where(chat_id)[0]
+        if _private(chat) or not _chat_gone(exc):
+            return False
+        task = self._leaving.get(chat)
+        if task is None:  # (news once; the next refusals are told again, quietly)
+            log.warning("cannot write in %s (%s): its table closes", chat, exc)
+        else:
+            log.info("cannot write in %s: %s", chat, exc)
+        if self.on_chat_gone is not None and (task is None or task.done()):
+            self._leaving[chat] = asyncio.create_task(
+                self._tell_gone(chat), name=f"tg-chat-gone-{chat}"
+            )
+        return True
+
+    async def _tell_gone(self, chat: str) -> None:
+        try:
+            if self.on_chat_gone is not None:
+                await self.on_chat_gone(chat)
+        except Exception:
+            log.exception("could not close the table of %s", chat)
 
     async def follow(self, old: str, new: str) -> None:
         """A group got a new id (a supergroup now): later notices to ``old`` go to ``new``,
@@ -465,8 +502,12 @@ class TelegramPresenter:
 
     async def flush(self) -> None:
         """Wait until every queued edit is written (and every migration followed)."""
-        while self._writers or any(not t.done() for t in self._following.values()):
-            tasks = [*self._writers.values(), *self._following.values()]
+
+        def busy() -> list[asyncio.Task[None]]:
+            following = [*self._following.values(), *self._leaving.values()]
+            return [*self._writers.values(), *(t for t in following if not t.done())]
+
+        while tasks := busy():
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
@@ -478,8 +519,9 @@ class TelegramPresenter:
                 # the service moves the table to the new chat and posts its message there
                 self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
                 return None
-            except TelegramError:
-                log.exception("cannot write the table message in %s", chat_id)
+            except TelegramError as exc:
+                if not self._gone(chat_id, exc):
+                    log.exception("cannot write the table message in %s", chat_id)
                 return None
         ref = self.current_ref(chat_id, ref)
         self.queue_edit(chat_id, ref, screen)
@@ -524,8 +566,9 @@ class TelegramPresenter:
             except ChatMigrated as exc:
                 self.follow_soon(target, str(exc.new_chat_id))
                 await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
-        except TelegramError:
-            log.exception("cannot post in %s", chat_id)
+        except TelegramError as exc:
+            if not self._gone(target, exc):
+                log.exception("cannot post in %s", chat_id)
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
@@ -550,7 +593,8 @@ class TelegramPresenter:
                 await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
         except TelegramError as exc:
             # e.g. a group that forbids photos: one line, the text showdown is the record
-            log.warning("cannot send the picture in %s: %s", chat_id, exc)
+            if not self._gone(target, exc):
+                log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
@@ -588,6 +632,29 @@ def _loggable(update: object) -> str:
     elif message is not None and (message.text or "").startswith("/"):
         parts.append(f"command {fit(message.text or '', 200)!r}")
     return " ".join(parts)
+
+
+#: what Telegram says, refusing a write to a group, when the bot may not write there any more:
+#: removed ("bot was kicked from the supergroup chat", "bot is not a member of the group
+#: chat"), the group deleted ("the group chat was deleted", "chat not found"), or muted
+#: ("not enough rights to send text messages to the chat", or the older "have no rights to
+#: send a message": the bot restricted, or every member's right to send messages taken away
+#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one
+_CHAT_GONE = (
+    "chat not found",
+    "not enough rights to send text messages",
+    "have no rights to send a message",
+)
+
+
+def _chat_gone(exc: TelegramError) -> bool:
+    """Whether a group write's refusal ``exc`` says the bot may not write in the group any
+    more (a 403, or a 400 of :data:`_CHAT_GONE`); a forum topic's own refusals (closed,
+    deleted) and "not enough rights to send photos" are not."""
+    if isinstance(exc, Forbidden):
+        return True
+    reason = str(exc).lower()
+    return isinstance(exc, BadRequest) and any(words in reason for words in _CHAT_GONE)
 
 
 def _where(chat_id: str) -> tuple[str, int | None]:
@@ -684,6 +751,8 @@ class TelegramAdapter:
         self.presenter = TelegramPresenter(self.app)
         self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
+        # a group write refused for good (the bot removed while it was away): as my_chat_member
+        self.presenter.on_chat_gone = lambda chat: service.chat_left(PLATFORM, chat)
         # a deleted private hand message is sent anew (that table's only)
         self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
             PLATFORM, uid, ref
@@ -968,7 +1037,9 @@ class TelegramAdapter:
         # cashes a computer player's stack out: asked afresh
         who = await self._as_admin(update, fresh=True)
         if who is not None:
-            reply = await self.service.remove_bot(*who, _request_key(update))
+            # /removebot Anna: that one (it stood up the last one seated, whoever was named)
+            name = " ".join(context.args or ())
+            reply = await self.service.remove_bot(*who, _request_key(update), name)
             await self._reply(update, reply)
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -996,7 +1067,7 @@ class TelegramAdapter:
             return
         ref, actor, admin = who
         args = list(context.args or [])
-        target, amount, shown = "", "", None
+        target, amount, shown, bot = "", "", None, False
         replied: Message | None = msg.reply_to_message
         named = len(args) == 2 and not args[0].lstrip("+-").isdigit()  # /grant @bob 100
         if replied is not None and replied.from_user is not None and args and not named:
@@ -1005,12 +1076,13 @@ class TelegramAdapter:
             whom = replied.from_user
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
+            bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
         elif len(args) == 2:
             name, amount = args
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
         reply = await self.service.grant(
-            ref, actor, admin, target, amount, key=_request_key(update), shown=shown
+            ref, actor, admin, target, amount, key=_request_key(update), shown=shown, target_bot=bot
         )
         await self._reply(update, reply)
 

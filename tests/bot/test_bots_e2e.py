@@ -96,3 +96,31 @@ async def test_discord_addbot_plays_a_hand(tmp_path: Path) -> None:
             await w.play_street(alice, "dm")
         assert len(await w.store.export_hands(t.id)) == 1
     assert await check_database(tmp_path / "ofc.sqlite3") == []
+
+
+async def test_telegram_removebot_stands_up_the_one_named(tmp_path: Path) -> None:
+    """``/removebot Anna`` with Anna and Boris seated stands Anna up (the command's
+    argument was ignored and the last one seated, Boris, stood up); a name no computer
+    player here has is refused with those seated, in the admin's language, and nothing
+    changes."""
+    async with world(tmp_path, bot_pace=PACE) as w:
+        await w.say(ALICE, "/newtable")
+        for level in ("easy", "strong"):
+            await w.say(ALICE, f"/addbot {level}")
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
+        reply = await w.say(ALICE, "/removebot Zed")
+        assert reply["text"] == (
+            "No computer player “Zed” is seated. Seated: 🤖 Anna, 🤖 Boris. "
+            "Usage: /removebot [name]"
+        ), reply
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
+        reply = await w.say(ALICE, "/removebot anna")
+        assert reply["text"].startswith("🤖 Anna"), reply
+        await _quiet(w, t)
+        assert [s.name for s in t.seats.values()] == ["🤖 Boris"]
+        reply = await w.say(ALICE, "/removebot 🤖 BORIS")
+        assert reply["text"].startswith("🤖 Boris"), reply
+        await _quiet(w, t)
+        assert t.seats == {}
+        assert await check_database(tmp_path / "ofc.sqlite3") == []

@@ -51,12 +51,15 @@ async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
         reply = await w.say(ALICE, "/stats @bob")
         assert reply["text"] == "No such player here: @bob.", reply
         assert str(BOB.id) not in reply["text"]
-        # a grant as a reply to the bot's own message names the bot, not its id
+        # a grant as a reply to the bot's own message names the bot, not its id, and says
+        # that a bot never plays (it said "no such player here")
         table = await w.say(ALICE, "/help")
         mid = next(m for (c, m) in w.fake.messages if c == GROUP_ID and w.fake.messages[(c, m)]
                    .get("text") == table["text"])  # fmt: skip
         reply = await w.say(ALICE, "/grant 100", reply_to=mid)
-        assert reply["text"].startswith("No such player here: @"), reply
+        assert reply["text"] == (
+            "@ofc_test_bot is a bot account, which never plays: /grant is for members."
+        ), reply
         assert "900000001" not in reply["text"]
 
 

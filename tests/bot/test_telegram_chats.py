@@ -339,6 +339,115 @@ async def test_a_group_that_removes_the_bot_between_hands_closes_its_table_at_on
         assert await check_store(w.store) == []
 
 
+async def test_a_group_that_removed_the_bot_while_it_was_away_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot was removed from the group without its ``my_chat_member`` update ever
+    arriving (the bot was away longer than Telegram keeps updates): the first group write
+    refused with 403 "bot was kicked" tells it. The hand in progress is finished in the
+    private chats and settled, then the table closes and every stack goes back; it went on
+    dealing hands into a group nobody could read, and /leave in the private chat says it works
+    in the group only, so the players could not even take their stacks back."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        first = t.seats[0].player_id
+        w.fake.removed_from.add(GROUP_ID)  # no my_chat_member: every group write refused
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        await w.adapter.presenter.flush()
+        assert t.id not in w.service.tables and t.hand_no == 1 and t.hand is None
+        assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
+        totals = await balances(w)
+        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
+        assert await wallets(w) == totals  # no kush left at the table
+        assert len(await w.store.hand_history(first, 5)) == 1  # settled once
+        assert await check_store(w.store) == []
+
+
+async def test_a_group_that_removed_the_bot_during_a_restart_closes_its_table_after_the_hand(
+    tmp_path: Path,
+) -> None:
+    """The same found at the restart: the restored table's first group write is refused, the
+    table closes once its hand (played on in the private chats) is settled."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            table_id = next(iter(w.service.tables))
+        fake.removed_from.add(GROUP_ID)  # while the bot was away, its update long gone
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t = w2.service.tables[table_id]
+            await w2.adapter.presenter.flush()
+            await w2.fake.wait_for(lambda: t.closing)
+            assert t.hand is not None and t.hand_no == 1
+            await play_hand(w2, [ALICE, BOB])
+            await w2.settle()
+            await w2.adapter.presenter.flush()
+            assert table_id not in w2.service.tables
+            totals = await balances(w2)
+            assert sum(totals.values()) == 2000 and await wallets(w2) == totals
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
+
+
+def test_which_refusals_of_a_group_write_mean_the_bot_may_not_write_there_any_more() -> None:
+    """Every 403 in a group, and the 400s of a deleted group or a bot that may not send
+    messages (restricted, or a read-only group where the bot is no admin: no
+    ``my_chat_member`` then); not a forum topic's own refusals, a group that forbids photos,
+    a deleted message or an identical edit."""
+    from telegram.error import BadRequest, Forbidden, NetworkError
+
+    from bot.telegram.adapter import _chat_gone
+
+    gone = [
+        Forbidden("Forbidden: bot was kicked from the supergroup chat"),
+        Forbidden("Forbidden: bot is not a member of the group chat"),
+        Forbidden("Forbidden: the group chat was deleted"),
+        BadRequest("Bad Request: chat not found"),
+        BadRequest("Bad Request: not enough rights to send text messages to the chat"),
+        BadRequest("Bad Request: have no rights to send a message"),
+    ]
+    kept = [
+        BadRequest("Bad Request: TOPIC_CLOSED"),
+        BadRequest("Bad Request: message thread not found"),
+        BadRequest("Bad Request: not enough rights to send photos to the chat"),
+        BadRequest("Bad Request: message to edit not found"),
+        BadRequest("Bad Request: message is not modified"),
+        NetworkError("Bad Gateway"),
+    ]
+    assert [_chat_gone(e) for e in gone] == [True] * len(gone)
+    assert [_chat_gone(e) for e in kept] == [False] * len(kept)
+
+
+async def test_a_deleted_group_closes_its_table_at_once_between_hands(tmp_path: Path) -> None:
+    """R8.2a between hands: the group was deleted while the bot was away; the next write of
+    the table message (Bob joins) is refused with 400 "chat not found" (it was taken for a
+    deleted message, posted again and refused again, and the table stayed open): the table
+    closes at once and Alice's buy-in goes back to her balance."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        await w.press_lobby(ALICE, "r")
+        t = next(iter(w.service.tables.values()))
+        assert t.seats[0].stack == 200
+        gone = {"ok": False, "error_code": 400, "description": "Bad Request: chat not found"}
+        for _ in range(5):  # the edit, and any post that would follow it
+            w.fake.fail_when(lambda c: int(c.params.get("chat_id", 0)) == GROUP_ID, 400, gone)
+        answer = await w.press_lobby(BOB, "j")
+        assert not answer.get("show_alert"), answer
+        await w.adapter.presenter.flush()
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert await wallets(w) == {"Alice": 1000, "Bob": 1000}  # the buy-in is back
+        assert await check_store(w.store) == []
+
+
 async def test_a_command_deleted_before_the_answer_is_still_answered(tmp_path: Path) -> None:
     """Busy groups run bots that delete every command at once (or the sender deletes it):
     the answer, which quotes the command, must still arrive. Telegram refuses a reply to a

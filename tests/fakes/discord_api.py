@@ -86,12 +86,14 @@ class FakeUser:
     """A Discord user of the fake world.
 
     :ivar admin: has Manage Server in the guild (sent as the member's permissions).
+    :ivar bot: a bot account (another bot of the guild, or this one).
     """
 
     id: int
     name: str
     locale: str = "en-US"
     admin: bool = False
+    bot: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The user object as Discord sends it."""
@@ -101,7 +103,7 @@ class FakeUser:
             "global_name": self.name,
             "discriminator": "0",
             "avatar": None,
-            "bot": False,
+            "bot": self.bot,
             "public_flags": 0,
         }
 

@@ -173,3 +173,26 @@ async def test_a_server_name_with_markdown_shows_literally_in_stats(tmp_path: Pa
             assert first == "📊 \\# \\*\\*Poker\\*\\* Night · all time", first
     finally:
         await fake.stop()
+
+
+async def test_a_grant_to_a_bot_account_is_refused_and_creates_no_player(tmp_path: Path) -> None:
+    """An admin picks another bot of the server (or this one) in ``/ofcadmin grant``: bots
+    never play, so it is refused in the admin's language and nothing is stored; it made the
+    bot a player with the starting balance plus the grant, first on ``/ofc top``."""
+    mee6 = FakeUser(777, "MEE6", bot=True)
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "grant", {"user": mee6, "amount": 500}, admin=True)
+        assert reply["flags"] & EPHEMERAL, reply
+        assert (
+            reply["content"]
+            == "MEE6 is a bot account, which never plays: /ofcadmin grant is for members."
+        )
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert await w.store.find_player(community.id, str(mee6.id)) is None
+        top = await w.slash(BOB, "top")
+        assert "MEE6" not in top["content"], top
+        reply = await w.slash(BOB, "grant", {"user": mee6, "amount": 500}, admin=True)
+        assert (
+            reply["content"] == "MEE6 — бот, он не играет: /ofcadmin grant — только для участников."
+        )
+        assert w.logged == []
