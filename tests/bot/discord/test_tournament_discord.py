@@ -174,7 +174,8 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         records = [h["result"] for h in await w.store.export_hands(table_id)]
         hands = [r for r in records if not r.get("tournament_end")]
         cpp = [r["tournament"]["chips_per_point"] for r in hands]
-        assert len(hands) >= 2 and cpp[0] == 10 and cpp[-1] == 100, cpp
+        # (level 3, 200 a point, follows 3 s later: a slow machine may get there)
+        assert len(hands) >= 2 and cpp[0] == 10 and cpp[-1] >= 100 and cpp == sorted(cpp), cpp
         assert all(not r.get("kush") for r in hands)
         assert any("Level 2 · 100 chips a point" in x for x in public)
         assert any(" is out: place " in x for x in public)  # knock-outs announced
