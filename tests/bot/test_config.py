@@ -145,3 +145,15 @@ def test_decisions_in_process_is_on_unless_switched_off(
     monkeypatch.setenv("DECISIONS_IN_PROCESS", "maybe")
     with pytest.raises(ConfigError, match=r"^DECISIONS_IN_PROCESS must be 1 .* or 0 "):
         load_settings(str(env), tokens=False)
+
+
+def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
+    """Each variable ``Settings`` reads is in ``.env.example`` and README's configuration
+    table (``DECISIONS_IN_PROCESS`` among them)."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    names = [name.upper() for name in Settings.model_fields]
+    assert "DECISIONS_IN_PROCESS" in names
+    assert [n for n in names if f"\n{n}=" not in example] == []
+    assert [n for n in names if f"`{n}`" not in table] == []
