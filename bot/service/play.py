@@ -18,8 +18,11 @@ from game.errors import GameError
 from game.options import GameKind
 from game.policy import Level, decide, knowledge
 
-__all__ = ["ARRANGE_SECONDS", "advance", "hand_press"]
+__all__ = ["ARRANGE_LEVEL", "ARRANGE_SECONDS", "advance", "hand_press"]
 
+#: The level "Arrange for me" places at (issue 13: as good as a strong player; the test suite
+#: runs it at ``normal``, tests/conftest.py).
+ARRANGE_LEVEL = Level.STRONG
 #: How long "Arrange for me" waits for the decision process's ``strong`` placement (about
 #: 80 ms on average, up to half a second on a quiet machine; longer when other tables'
 #: decisions are queued before it or the process is starting) before it places at the
@@ -111,7 +114,7 @@ async def hand_press(
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
         # it is meanwhile), or a normal one if that takes too long for the press's answer
         moves = await rt.thinker.decide(
-            decide, knowledge(hand, board), Level.STRONG, within=ARRANGE_SECONDS
+            decide, knowledge(hand, board), ARRANGE_LEVEL, within=ARRANGE_SECONDS
         )
         if not moves:
             return Reply(error_text(lang, "no_change"), alert=True)

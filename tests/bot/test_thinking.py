@@ -2,7 +2,8 @@
 a ``strong`` player; with ``decisions_in_process`` it and the computer players decide in a
 worker process of their own (off the event loop's GIL), a dead worker is replaced, a worker
 too slow for a press's answer gives way to a ``normal`` placement in a thread, and the
-service's stop shuts the worker down. (The other tests decide in threads: tests/conftest.py.)"""
+service's stop shuts the worker down. These tests decide as the bot does (the marker
+``production_decisions``); the others in threads, Arrange at ``normal`` (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import random
 import signal
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +32,12 @@ from tests.bot.fakes import FakePresenter
 from tests.bot.test_bots import play_hand_with_bots
 from tests.bot.test_drawing import _gone
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import world
+
+pytestmark = pytest.mark.production_decisions
 
 Runs = list[tuple[Callable[..., Any], tuple[Any, ...], Any]]
 
@@ -96,8 +104,9 @@ async def alices_turn(service: TableService, presenter: FakePresenter) -> tuple[
 async def test_arrange_for_me_places_as_a_strong_player() -> None:
     """Over a hand, every "Arrange for me" is ``decide(k, Level.STRONG)`` for what the seat
     knows when pressed; on some street that is not the ``normal`` placement Arrange made
-    before."""
-    service, presenter = await two_people()
+    before. (Here in a thread; the worker's below.)"""
+    assert play.ARRANGE_LEVEL is Level.STRONG
+    service, presenter = await two_people(in_process=False)
     t = table(service)
     differs = 0
     for _street in range(5):
@@ -218,7 +227,7 @@ async def test_a_worker_that_dies_twice_leaves_the_decision_to_a_thread(
 ) -> None:
     """A worker that dies again when replaced (or cannot start): the decision is made in a
     thread, at its level (a computer player) or at ``instead`` (a press's, ``within``)."""
-    service, _presenter = await two_people()
+    service, _presenter = await two_people(in_process=False)
     t = table(service)
     assert t.hand is not None
     k = knowledge(t.hand, t.hand.to_act[0])
@@ -237,3 +246,39 @@ async def test_a_worker_that_dies_twice_leaves_the_decision_to_a_thread(
     in_threads = Thinker(in_process=False)  # threads: no worker asked
     assert await in_threads.decide(_moves, k, Level.STRONG, within=0.0) == [(k.cards[0], Box.TOP)]
     assert len(tries) == 4
+
+
+async def test_arrange_for_me_on_telegram_is_the_workers_strong_placement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end on Telegram (the real adapter against the fake Bot API): two streets of
+    "Arrange for me" and Confirm presses by each of two players, each placement the worker
+    process's ``decide(k, STRONG)``, each press answered; the service's stop ends the
+    worker."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (the path here, not the time limit)
+    runs = spy_on_the_worker(monkeypatch)
+    async with world(tmp_path, decisions_in_process=True) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        await seat_everyone(w, [TG_ALICE, TG_BOB])
+        t = next(iter(w.service.tables.values()))
+        hand = t.hand
+        assert hand is not None
+        by_id = {str(u.id): u for u in (TG_ALICE, TG_BOB)}
+        streets = 0
+        while streets < 4:
+            seat = hand.to_act[0]
+            user = by_id[t.seats[t.owner(seat)].user_id]
+            k = knowledge(hand, seat)
+            strong = decide(k, Level.STRONG)
+            for action in ("a", "c"):
+                data = next(d for (a, _), d in w.hand_buttons(user).items() if a == action)
+                answer = await w.press(user, user.id, w.private(user) or {}, data)
+                assert not answer.get("show_alert"), answer
+                if action == "a":
+                    assert shown(list(hand.pending(seat))) == shown(strong)
+                    made = [(args, result) for fn, args, result in runs if fn is decide]
+                    assert made[-1] == ((k, Level.STRONG), strong)
+            streets += 1
+        assert w.service.rt.thinker.running
+        worker = await w.service.rt.thinker.worker.run(os.getpid)
+    assert not w.service.rt.thinker.running and _gone(worker)
