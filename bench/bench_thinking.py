@@ -6,18 +6,29 @@ The decisions are those of three ``strong`` players over a few 3-player Pineappl
 after another, while a ticker on the loop wakes every millisecond: its lag (how late it woke)
 is what a press of another table would wait for meanwhile.
 
-    python bench/bench_thinking.py [--hands 6] [--seed 1]
+Then the case for a decision process of its own beside the drawing process: a burst of
+showdown pictures (``--pictures``, drawn together as hands end together) with one decision
+asked at the same moment, and one picture asked while ``--queued`` decisions are under way;
+the decision's and the picture's wall time when they share one worker, and when each kind has
+its own.
+
+    python bench/bench_thinking.py [--hands 6] [--seed 1] [--pictures 8] [--queued 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
+import functools
 import random
 import statistics
 import time
 from collections.abc import Awaitable, Callable
 
+from bot import pictures as pictures_mod
+from bot.drawing import Drawer
+from bot.pictures import BoardPicture, Picture
 from bot.thinking import Moves, Thinker
 from game.actions import Arrange
 from game.cards import DECK
@@ -70,6 +81,65 @@ async def timed(
     return walls, lags
 
 
+def strong(thinker: Thinker, k: SeatKnowledge) -> Awaitable[Moves]:
+    """``k``'s strong decision by ``thinker``."""
+    return thinker.decide(decide, k, Level.STRONG)
+
+
+def _picture() -> dict[str, object]:
+    """A 3-board showdown picture's data (``bot.pictures.draw_json``)."""
+    board = BoardPicture(
+        name="Alice",
+        boxes=("Qs Qh 2d", "9c 9d 9h 5s 5c", "As Ks Qd Js Ts"),
+        hands=("Pair of Queens", "Full House", "Straight"),
+        scores=(7, 12, 2),
+        fouled=False,
+        points=6,
+        kush=60,
+    )
+    boards = tuple(dataclasses.replace(board, name=n) for n in ("Alice", "Bob", "Carol"))
+    return Picture(title="Table 1 · hand 1", lang="en", boards=boards).to_json()
+
+
+async def queueing(
+    ks: list[SeatKnowledge], pictures: int, queued: int
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Per decision of ``ks``: its wall time asked with ``pictures`` pictures at once, shared
+    worker then separate workers; a picture's wall time asked with ``queued`` decisions
+    under way, shared then separate."""
+    drawer, thinker = Drawer(), Thinker(in_process=True)
+    data = _picture()
+    await asyncio.gather(drawer.run(int), thinker.worker.run(int))
+    await drawer.run(pictures_mod.draw_json, data)  # (warm: the fonts)
+    out: tuple[list[float], list[float], list[float], list[float]] = ([], [], [], [])
+    try:
+        for k in ks:
+            for shared, bucket in ((True, out[0]), (False, out[1])):
+                decisions = drawer if shared else thinker.worker
+                burst = [drawer.run(pictures_mod.draw_json, data) for _ in range(pictures)]
+                tasks = [asyncio.ensure_future(b) for b in burst]
+                await asyncio.sleep(0)  # (the pictures are asked first)
+                started = time.perf_counter()
+                await decisions.run(decide, k, Level.STRONG)
+                bucket.append(time.perf_counter() - started)
+                await asyncio.gather(*tasks)
+            for shared, bucket in ((True, out[2]), (False, out[3])):
+                decisions = drawer if shared else thinker.worker
+                under_way = [
+                    asyncio.ensure_future(decisions.run(decide, k, Level.STRONG))
+                    for _ in range(queued)
+                ]
+                await asyncio.sleep(0)
+                started = time.perf_counter()
+                await drawer.run(pictures_mod.draw_json, data)
+                bucket.append(time.perf_counter() - started)
+                await asyncio.gather(*under_way)
+    finally:
+        await drawer.close()
+        await thinker.close()
+    return out
+
+
 def line(name: str, xs: list[float]) -> str:
     xs = sorted(xs)
     return (
@@ -82,6 +152,9 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pictures", type=int, default=8)
+    parser.add_argument("--queued", type=int, default=3)
+    parser.add_argument("--queue-decisions", type=int, default=20)
     args = parser.parse_args()
     ks = situations(args.hands, args.seed)
     threads = Thinker(in_process=False)
@@ -92,11 +165,19 @@ async def main() -> None:
         print(f"{len(ks)} decisions; the decision process started in "
               f"{time.perf_counter() - started:.2f} s")  # fmt: skip
         for name, thinker in (("thread", threads), ("process", worker)):
-            walls, lags = await timed(ks, lambda k, th=thinker: th.decide(decide, k, Level.STRONG))
+            walls, lags = await timed(ks, functools.partial(strong, thinker))
             print(line(f"{name}: wall", walls))
             print(line(f"{name}: event loop lag", lags))
     finally:
         await worker.close()
+    sample = ks[:: max(1, len(ks) // args.queue_decisions)][: args.queue_decisions]
+    shared_d, own_d, shared_p, own_p = await queueing(sample, args.pictures, args.queued)
+    print(f"a decision asked with {args.pictures} pictures ({len(sample)} decisions):")
+    print(line("  one shared worker", shared_d))
+    print(line("  a worker of its own", own_d))
+    print(f"a picture asked with {args.queued} decisions under way:")
+    print(line("  one shared worker", shared_p))
+    print(line("  a worker of its own", own_p))
 
 
 if __name__ == "__main__":
