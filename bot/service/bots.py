@@ -67,13 +67,11 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 
 def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
     """Start the decision of each computer player of ``seats`` (to act at ``t``'s hand, issue
-    13) in the decision process (:attr:`Runtime.thinker
-    <bot.service.runtime.Runtime.thinker>`), from what its seat knows now, unless one from
-    the same knowledge is under
-    way: it is made during the player's pace while the table is free, so a person's press is
-    never held by it; :func:`bot_turn` takes it if the seat still knows the same then (a
-    decision is a function of the knowledge, :func:`game.policy.decide`). Call with a running
-    event loop."""
+    13) in the decision process (``rt.thinker``), from what its seat knows now, unless one
+    from the same knowledge is under way: it is made during the player's pace while the table
+    is free, so a person's press is never held by it; :func:`bot_turn` takes it if the seat
+    still knows the same then (a decision is a function of the knowledge,
+    :func:`game.policy.decide`). Call with a running event loop."""
     hand = t.hand
     assert hand is not None
     for s in seats:
