@@ -53,7 +53,8 @@ IN_PROCESS = True
 class Thinker:
     """Makes decisions in one worker process (``in_process``) or in threads of the bot.
 
-    :ivar worker: the worker process (started at the first decision; none in thread mode).
+    :ivar worker: the worker process (started by :meth:`start_soon` or the first decision;
+        never in thread mode).
     """
 
     def __init__(self, in_process: bool) -> None:
@@ -106,6 +107,13 @@ class Thinker:
         except BrokenProcessPool:  # (the next run starts a new worker)
             log.warning("the decision process died: a new one is started")
         return await self.worker.run(fn, k, level)
+
+    def start_soon(self) -> None:
+        """In process mode, start the worker in the background (the service's start), so that
+        the first "Arrange for me" finds it up instead of waiting for it. Call with a running
+        event loop."""
+        if self.in_process:
+            self.worker.start_soon()
 
     async def close(self) -> None:
         """Shut the worker down (the service's stop); a later decision starts a new one."""

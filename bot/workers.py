@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import multiprocessing
 import os
 import threading
@@ -34,6 +35,8 @@ from typing import TypeVar
 __all__ = ["ProcessWorker"]
 
 T = TypeVar("T")
+
+log = logging.getLogger("bot.workers")
 
 _CONTEXT = multiprocessing.get_context("forkserver")
 # (one forkserver serves every worker of the bot: what it preloads is set once, here)
@@ -66,6 +69,12 @@ def _started_pool() -> ProcessPoolExecutor:
     return pool
 
 
+def _logged(task: asyncio.Task[ProcessPoolExecutor]) -> None:
+    """A background start's failure is logged (and marked seen)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a worker process could not be started: %r", task.exception())
+
+
 class ProcessWorker:
     """Runs picklable module-level functions in one worker process: tasks queue for it, one
     at a time on one core."""
@@ -88,6 +97,15 @@ class ProcessWorker:
         if self._starting is None:
             self._starting = asyncio.get_running_loop().create_task(self._start())
         return await asyncio.shield(self._starting)
+
+    def start_soon(self) -> None:
+        """Start the worker in the background (in a thread), unless it runs or is starting:
+        the first task then finds it up. A start that fails is logged; the next task tries
+        again. Call with a running event loop."""
+        if self._pool is not None or self._starting is not None:
+            return
+        self._starting = asyncio.get_running_loop().create_task(self._start())
+        self._starting.add_done_callback(_logged)
 
     async def _start(self) -> ProcessPoolExecutor:
         try:

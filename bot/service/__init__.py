@@ -148,7 +148,9 @@ class TableService:
     async def start(self) -> None:
         """Rebuild every open table from its last committed transition (restart recovery);
         then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
-        process: a restart after a crash stops the clocks at the last mark, R8.5)."""
+        process: a restart after a crash stops the clocks at the last mark, R8.5). The
+        decision process starts meanwhile, in the background."""
+        self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)

@@ -7,6 +7,7 @@ service's stop shuts the worker down. These tests decide as the bot does (the ma
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -284,3 +285,26 @@ async def test_arrange_for_me_on_telegram_is_the_workers_strong_placement(
         assert w.service.rt.thinker.running
         worker = await w.service.rt.thinker.worker.run(os.getpid)
     assert not w.service.rt.thinker.running and _gone(worker)
+
+
+async def test_the_service_start_starts_the_decision_process_in_the_background() -> None:
+    """The first "Arrange for me" after a start finds the worker up (it does not wait up to
+    ``ARRANGE_SECONDS`` for it and then place at ``normal``): the service's start starts it,
+    without waiting for it; its stop ends it. In thread mode no process starts."""
+    threads = TableService(MemoryStore(), timers=False, decisions_in_process=False)
+    await threads.start()
+    assert not threads.rt.thinker.running and threads.rt.thinker.worker._starting is None
+    await threads.stop()
+    service = TableService(MemoryStore(), timers=False, decisions_in_process=True)
+    await service.start()
+    thinker = service.rt.thinker
+    assert thinker.worker._starting is not None  # under way, not waited for
+    for _ in range(2000):
+        if thinker.running:
+            break
+        await asyncio.sleep(0.01)
+    assert thinker.running  # up with no decision asked
+    worker = await thinker.worker.run(os.getpid)
+    assert worker != os.getpid()
+    await service.stop()
+    assert not thinker.running and _gone(worker)
