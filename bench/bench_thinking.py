@@ -2,9 +2,10 @@
 against a thread of the bot (``asyncio.to_thread``), and what each costs the event loop.
 
 The decisions are those of three ``strong`` players over a few 3-player Pineapple hands
-(Fantasyland on: the fitted-value search of :mod:`game.adp`), each made once per path, one
-after another, while a ticker on the loop wakes every millisecond: its lag (how late it woke)
-is what a press of another table would wait for meanwhile.
+(Fantasyland on: the fitted-value search of :mod:`game.adp`), each made once per path (both
+with warm caches), the paths taking turns, while a ticker on the loop wakes every
+millisecond: its lag (how late it woke) is what a press of another table would wait for
+meanwhile.
 
 Then the case for a decision process of its own beside the drawing process: a burst of
 showdown pictures (``--pictures``, drawn together as hands end together) with one decision
@@ -54,11 +55,11 @@ def situations(hands: int, seed: int) -> list[SeatKnowledge]:
 
 
 async def timed(
-    ks: list[SeatKnowledge], run: Callable[[SeatKnowledge], Awaitable[Moves]]
-) -> tuple[list[float], list[float]]:
-    """Wall seconds of each decision, and the ticker's worst lag during each."""
-    walls: list[float] = []
-    lags: list[float] = []
+    ks: list[SeatKnowledge], runs: dict[str, Callable[[SeatKnowledge], Awaitable[Moves]]]
+) -> dict[str, tuple[list[float], list[float]]]:
+    """Per path of ``runs``: the wall seconds of each decision, and the ticker's worst lag
+    during each. The paths take turns decision by decision (the machine's load drifts)."""
+    out: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in runs}
     worst = [0.0]
     stop = asyncio.Event()
 
@@ -70,15 +71,16 @@ async def timed(
 
     ticker = asyncio.create_task(tick())
     for k in ks:
-        await asyncio.sleep(0.01)  # (the ticker runs between decisions too)
-        worst[0] = 0.0
-        started = time.perf_counter()
-        await run(k)
-        walls.append(time.perf_counter() - started)
-        lags.append(worst[0])
+        for name, run in runs.items():
+            await asyncio.sleep(0.01)  # (the ticker runs between decisions too)
+            worst[0] = 0.0
+            started = time.perf_counter()
+            await run(k)
+            out[name][0].append(time.perf_counter() - started)
+            out[name][1].append(worst[0])
     stop.set()
     await ticker
-    return walls, lags
+    return out
 
 
 def strong(thinker: Thinker, k: SeatKnowledge) -> Awaitable[Moves]:
@@ -164,8 +166,11 @@ async def main() -> None:
         await worker.worker.run(int)  # the worker's start (forkserver, preloads) apart
         print(f"{len(ks)} decisions; the decision process started in "
               f"{time.perf_counter() - started:.2f} s")  # fmt: skip
-        for name, thinker in (("thread", threads), ("process", worker)):
-            walls, lags = await timed(ks, functools.partial(strong, thinker))
+        for k in ks:  # the worker's caches as warm as the bot's (situations() decided them)
+            await worker.decide(decide, k, Level.STRONG)
+        paths = [("thread", threads), ("process", worker)]
+        runs = {name: functools.partial(strong, th) for name, th in paths}
+        for name, (walls, lags) in (await timed(ks, runs)).items():
             print(line(f"{name}: wall", walls))
             print(line(f"{name}: event loop lag", lags))
     finally:
