@@ -25,7 +25,7 @@ import functools
 import random
 import statistics
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bot import pictures as pictures_mod
 from bot.drawing import Drawer
@@ -55,7 +55,7 @@ def situations(hands: int, seed: int) -> list[SeatKnowledge]:
 
 
 async def timed(
-    ks: list[SeatKnowledge], runs: dict[str, Callable[[SeatKnowledge], Awaitable[Moves]]]
+    ks: list[SeatKnowledge], runs: Mapping[str, Callable[[SeatKnowledge], Awaitable[Moves]]]
 ) -> dict[str, tuple[list[float], list[float]]]:
     """Per path of ``runs``: the wall seconds of each decision, and the ticker's worst lag
     during each. The paths take turns decision by decision (the machine's load drifts)."""
