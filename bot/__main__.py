@@ -86,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
             lang=args.lang,
+            decisions_in_process=settings.decisions_in_process,
         )
         with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
             asyncio.run(run_sandbox(opts))

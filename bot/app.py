@@ -90,7 +90,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
     db = Path(settings.database_path)
     fresh = settings.database_url is None and not db.exists()
     store = await open_store(settings)
-    service = TableService(store)
+    service = TableService(store, decisions_in_process=settings.decisions_in_process)
     adapters: list[_Adapter] = []
     started = False
     telegram = None

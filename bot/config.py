@@ -70,6 +70,7 @@ class Settings(BaseSettings):
     lease_seconds: float = 5.0
     discord_shard_ids: str | None = None
     discord_shard_count: int | None = None
+    decisions_in_process: bool = True
 
     @field_validator(
         "telegram_bot_token",
@@ -129,6 +130,21 @@ class Settings(BaseSettings):
     def _shards_format(cls, value: str | None) -> str | None:
         if value is not None:
             parse_shards(value)
+        return value
+
+    @field_validator("decisions_in_process", mode="before")
+    @classmethod
+    def _switch(cls, value: object) -> object:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in ("", "1", "true", "yes", "on"):
+                return True
+            if word in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(
+                "DECISIONS_IN_PROCESS must be 1 (decisions in a worker process, the default) "
+                "or 0 (in threads of the bot)"
+            )
         return value
 
     @field_validator("lease_seconds")

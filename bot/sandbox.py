@@ -79,6 +79,8 @@ class SandboxOptions:
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
         ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
         next table, and when ``--hand-seconds`` applies (at once, or from the next match).
+    :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
+        worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
     """
 
     db: Path = Path("sandbox.sqlite3")
@@ -89,6 +91,7 @@ class SandboxOptions:
     next_hand_delay: float = 4.0
     lang: str = "en"
     given: frozenset[str] = frozenset()
+    decisions_in_process: bool | None = None
 
     def __post_init__(self) -> None:
         sandbox_timers(self.hand_seconds)  # a value the setting refuses is refused here
@@ -180,7 +183,10 @@ class Sandbox:
             CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
         )
         self.service = TableService(
-            self.store, next_hand_delay=self.opts.next_hand_delay, bot_pace=self.opts.bot_pace
+            self.store,
+            next_hand_delay=self.opts.next_hand_delay,
+            bot_pace=self.opts.bot_pace,
+            decisions_in_process=self.opts.decisions_in_process,
         )
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0)
         self.adapter = TelegramAdapter(

@@ -643,9 +643,11 @@ class Hand:
 
     def suggest(self, seat: int, lookahead: int | None = None) -> list[tuple[Card, Box | None]]:
         """The built-in strategy's placement of the seat's cards still to place this street:
-        for "arrange for me", computer players and ``safe_autoplay`` (R8.5). It uses only what
-        the seat may know (:func:`game.policy.knowledge`): ``decide(knowledge(hand, seat),
-        Level.NORMAL)``.
+        for ``safe_autoplay`` (R8.5) and the simulator ("arrange for me" and computer players
+        decide through :func:`game.policy.decide` directly, in the bot's decision process). It
+        uses only what the seat may know (:func:`game.policy.knowledge`):
+        ``decide(knowledge(hand, seat), Level.NORMAL)``, deterministic, so that a hand
+        replayed from its actions (``/replay``, a restart) times out the same way.
 
         :param lookahead: ``None`` for the ``NORMAL`` level; otherwise play-outs per candidate
             (0: the fast heuristic alone, the ``EASY`` level).

@@ -13,7 +13,8 @@ Levels:
 - ``EASY``: the fast heuristic of :mod:`game.strategy` (no play-outs); the last street of a
   board is still searched exhaustively.
 - ``NORMAL``: the heuristic checked by play-outs (:data:`NORMAL_PLAYOUTS` per candidate), as
-  "arrange for me" has always played, and the exact expectation over the cards to come when
+  ``safe_autoplay`` places (R8.5; "arrange for me" did before it placed as ``STRONG``), and
+  the exact expectation over the cards to come when
   the board is finished within two streets (fewer fouls: classic OFC 12 % → 11 %).
 - ``STRONG``: in Pineapple with Fantasyland on, the value of partial boards fitted by backward
   induction (:mod:`game.adp`, :data:`STRONG_ADP`): on streets 1–3 the
@@ -66,7 +67,8 @@ __all__ = [
     "unseen",
 ]
 
-#: Play-outs per candidate placement at ``NORMAL`` ("arrange for me", R8.5's safe autoplay).
+#: Play-outs per candidate placement at ``NORMAL`` (R8.5's safe autoplay; "arrange for me" when
+#: the decision process is too slow for the press, :mod:`bot.thinking`).
 NORMAL_PLAYOUTS = 12
 #: Play-outs per candidate at ``STRONG``.
 STRONG_PLAYOUTS = 32

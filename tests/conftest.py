@@ -4,7 +4,27 @@ from __future__ import annotations
 
 import pytest
 
+from bot import thinking
+from bot.service import play
+from game.policy import Level
 from tests.pg import stop_server
+
+
+@pytest.fixture(autouse=True)
+def _quick_decisions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Services built by the tests make their decisions (computer players, "Arrange for
+    me") in threads, and "Arrange for me" places at the ``normal`` level, unless a test is
+    marked ``production_decisions`` (``tests/bot/test_thinking.py``: the worker process and
+    the ``strong`` level, as the bot has them). In threads the decision functions that tests
+    replace stay in reach, nothing waits for a worker to start, and a decision is the same
+    whatever the machine's load (no time limit, :meth:`bot.thinking.Thinker.decide`). The
+    suite presses "Arrange for me" about 2,000 times, as its way to place a street: at
+    ``strong`` (about 80 ms each instead of 8) that would be some 2.5 minutes more, for
+    tests that check other things. The bots that tests run as processes (``tests/bot/crash``,
+    ``tests/bot/cluster``) do the same (their ``child`` modules)."""
+    if request.node.get_closest_marker("production_decisions") is None:
+        monkeypatch.setattr(thinking, "IN_PROCESS", False)
+        monkeypatch.setattr(play, "ARRANGE_LEVEL", Level.NORMAL)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -96,6 +96,9 @@ class TableService:
     :param timers: run real asyncio timers; with ``False`` tests call :meth:`run_due`.
     :param deck_source: returns the deck of each new hand (tests stack decks with it).
     :param bot_pace: seconds (least, most) a computer player waits before it moves.
+    :param decisions_in_process: make the computer players' and "Arrange for me"'s decisions
+        in a worker process (:class:`bot.thinking.Thinker`, ``DECISIONS_IN_PROCESS``);
+        ``False``: in threads; ``None``: :data:`bot.thinking.IN_PROCESS`.
     """
 
     def __init__(
@@ -108,6 +111,7 @@ class TableService:
         timers: bool = True,
         deck_source: Callable[[], Sequence[Card]] | None = None,
         bot_pace: tuple[float, float] = (1.0, 3.0),
+        decisions_in_process: bool | None = None,
     ) -> None:
         self.rt = Runtime(
             store,
@@ -117,6 +121,7 @@ class TableService:
             timers=timers,
             deck_source=deck_source,
             bot_pace=bot_pace,
+            decisions_in_process=decisions_in_process,
         )
         rt = self.rt
 
@@ -145,7 +150,9 @@ class TableService:
     async def start(self) -> None:
         """Rebuild every open table from its last committed transition (restart recovery);
         then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
-        process: a restart after a crash stops the clocks at the last mark, R8.5)."""
+        process: a restart after a crash stops the clocks at the last mark, R8.5). The
+        decision process starts meanwhile, in the background."""
+        self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)
@@ -165,8 +172,8 @@ class TableService:
             await asyncio.sleep(ALIVE_SECONDS)
 
     async def stop(self) -> None:
-        """Cancel timers, save every table and shut the drawing process down (after the
-        last pictures were sent)."""
+        """Cancel timers, save every table and shut the drawing process (after the last
+        pictures were sent) and the decision process down."""
         if self._alive is not None:
             self._alive.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -174,6 +181,7 @@ class TableService:
             self._alive = None
         await recovery.stop(self.rt)
         await self.rt.drawer.close()
+        await self.rt.thinker.close()
 
     async def adopt(self, table_id: int) -> bool:
         """Serve one more open table, restored from its last committed transition (a worker

@@ -2,8 +2,9 @@
 ``/removebot`` stands one up. They play with house kush: each is a player of its own in the
 community ("🤖 Anna" …, its own ledger account, minted for it by the house as a grant), never a
 member's balance. They act at a human-like pace (``pace`` seconds after their turn begins),
-decide from what their seat may know only (:func:`game.policy.knowledge`), off the event loop,
-and have no private chat."""
+decide from what their seat may know only (:func:`game.policy.knowledge`), off the event loop
+and its GIL (in the decision process, :class:`bot.thinking.Thinker`), and have no private
+chat."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import contextlib
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
-from bot.service.runtime import Moves, Runtime, Tx
+from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
+from bot.thinking import Moves
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, SeatKnowledge, decide, knowledge
@@ -40,8 +42,8 @@ HOUSE_BUY_INS = 50
 
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Every computer player to act places its street and confirms (R3.4): the decision is
-    the one :func:`think_ahead` made during its pace (or made now, in a thread) from what the
-    seat may know; then :func:`~bot.service.play.advance`."""
+    the one :func:`think_ahead` made during its pace (or made now, by the decision process)
+    from what the seat may know; then :func:`~bot.service.play.advance`."""
     hand = t.hand
     assert hand is not None
     t.bot_due = None
@@ -65,11 +67,11 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 
 def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
     """Start the decision of each computer player of ``seats`` (to act at ``t``'s hand, issue
-    13) in a thread, from what its seat knows now, unless one from the same knowledge is under
-    way: it is made during the player's pace while the table is free, so a person's press is
-    never held by it; :func:`bot_turn` takes it if the seat still knows the same then (a
-    decision is a function of the knowledge, :func:`game.policy.decide`). Call with a running
-    event loop."""
+    13) in the decision process (``rt.thinker``), from what its seat knows now, unless one
+    from the same knowledge is under way: it is made during the player's pace while the table
+    is free, so a person's press is never held by it; :func:`bot_turn` takes it if the seat
+    still knows the same then (a decision is a function of the knowledge,
+    :func:`game.policy.decide`). Call with a running event loop."""
     hand = t.hand
     assert hand is not None
     for s in seats:
@@ -80,7 +82,7 @@ def think_ahead(rt: Runtime, t: LiveTable, seats: list[int]) -> None:
         if have is not None and have[0] == k:
             continue
         task = asyncio.get_running_loop().create_task(
-            asyncio.to_thread(decide, k, Level(player.bot)), name=f"table-{t.id}-think-{s}"
+            rt.thinker.decide(decide, k, Level(player.bot)), name=f"table-{t.id}-think-{s}"
         )
         task.add_done_callback(_retrieved)
         rt.thinking[(t.id, s)] = (k, task)
@@ -94,12 +96,12 @@ def _retrieved(task: asyncio.Task[Moves]) -> None:
 
 async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:
     """The placement of ``seat`` from ``k``: the one :func:`think_ahead` started from the same
-    knowledge (waited for if not ready), else made now in a thread."""
+    knowledge (waited for if not ready), else made now by the decision process."""
     have = rt.thinking.pop((t.id, seat), None)
     if have is not None and have[0] == k and not have[1].cancelled():
         with contextlib.suppress(Exception):  # (a failed one is made again below)
             return await have[1]
-    return await asyncio.to_thread(decide, k, level)
+    return await rt.thinker.decide(decide, k, level)
 
 
 async def add_bot(

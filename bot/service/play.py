@@ -6,8 +6,6 @@ it (issue 10)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.model import LiveTable, Reply, SeatState
 from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, TakeBack, Undo
 from bot.service.chinese import start_reveal
@@ -20,7 +18,17 @@ from game.errors import GameError
 from game.options import GameKind
 from game.policy import Level, decide, knowledge
 
-__all__ = ["advance", "hand_press"]
+__all__ = ["ARRANGE_LEVEL", "ARRANGE_SECONDS", "advance", "hand_press"]
+
+#: The level "Arrange for me" places at (issue 13: as good as a strong player; the test suite
+#: runs it at ``normal``, tests/conftest.py).
+ARRANGE_LEVEL = Level.STRONG
+#: How long "Arrange for me" waits for the decision process's ``strong`` placement (about
+#: 80 ms on average, up to half a second on a quiet machine; longer when other tables'
+#: decisions are queued before it or the process is starting) before it places at the
+#: ``normal`` level in a thread instead (milliseconds), so that the press is answered within
+#: a second (:meth:`bot.thinking.Thinker.decide`).
+ARRANGE_SECONDS = 0.7
 
 
 def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()) -> None:
@@ -102,9 +110,12 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
         actions = [Unplace(board, pending[-1][0])]
     elif isinstance(press, Arrange):
-        # "arrange for me": the strategy with play-outs, computed off the event loop from what
-        # the seat may know (the table's lock keeps the hand as it is meanwhile)
-        moves = await asyncio.to_thread(decide, knowledge(hand, board), Level.NORMAL)
+        # "arrange for me": a strong player's placement from what the seat may know, made in
+        # the decision process (off the event loop's GIL; the table's lock keeps the hand as
+        # it is meanwhile), or a normal one if that takes too long for the press's answer
+        moves = await rt.thinker.decide(
+            decide, knowledge(hand, board), ARRANGE_LEVEL, within=ARRANGE_SECONDS
+        )
         if not moves:
             return Reply(error_text(lang, "no_change"), alert=True)
         actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]

@@ -29,19 +29,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequenc
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from bot import pictures, render
+from bot import pictures, render, thinking
 from bot.drawing import Drawer
 from bot.model import LiveTable, Presenter, SeatState
 from bot.screens import Screen
-from game.board import Box
+from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
 from storage.api import InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = ["Answered", "Runtime", "TransitionFailed", "Tx"]
-
-#: A placement of a street: ``(card, box or None for a discard)`` per card (game.policy).
-Moves = list[tuple[Card, Box | None]]
 
 log = logging.getLogger("bot.service")
 
@@ -124,6 +121,9 @@ class Runtime:
     :param timers: run real asyncio timers; with ``False`` tests call ``run_due``.
     :param deck_source: returns the deck of each new hand (tests stack decks with it).
     :param bot_pace: seconds (least, most) a computer player waits before it moves.
+    :param decisions_in_process: make the computer players' and "Arrange for me"'s decisions
+        in a worker process (:class:`bot.thinking.Thinker`); ``False``: in threads; ``None``:
+        :data:`bot.thinking.IN_PROCESS`.
     """
 
     def __init__(
@@ -136,6 +136,7 @@ class Runtime:
         timers: bool = True,
         deck_source: Callable[[], Sequence[Card]] | None = None,
         bot_pace: tuple[float, float] = (1.0, 3.0),
+        decisions_in_process: bool | None = None,
     ) -> None:
         self.store = store
         self.bot_pace = bot_pace
@@ -154,7 +155,7 @@ class Runtime:
         #: running
         self.think: Callable[[LiveTable, list[int]], None] | None = None
         #: decisions under way, by (table, seat): the knowledge each was made from and the
-        #: task making it in a thread (bots.think_ahead, bots.bot_turn)
+        #: task making it (bots.think_ahead, bots.bot_turn)
         self.thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
         #: closed tables whose closing step's messages this process is sending now (the
         #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
@@ -164,6 +165,11 @@ class Runtime:
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
+        #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
+        #: of its own (shut down by the service's stop) or in threads
+        self.thinker = Thinker(
+            thinking.IN_PROCESS if decisions_in_process is None else decisions_in_process
+        )
 
     # -- tables ------------------------------------------------------------------------------
     def add(self, t: LiveTable) -> None:
@@ -592,6 +598,6 @@ class Runtime:
                 await task
         for t in self.tables.values():
             t.timer = None
-        for _k, thought in self.thinking.values():  # (its thread finishes on its own)
+        for _k, thought in self.thinking.values():  # (a thread or the worker finishes it)
             thought.cancel()
         self.thinking.clear()

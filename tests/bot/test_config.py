@@ -7,7 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.config import Settings
+import pytest
+
+from bot.config import ConfigError, Settings, load_settings
 from bot.telegram.fake_api import DEFAULT_TOKEN, FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -126,3 +128,32 @@ def test_the_fake_bot_apis_default_token_passes_the_bots_token_check() -> None:
     settings = Settings(_env_file=None, telegram_bot_token=DEFAULT_TOKEN)  # type: ignore[call-arg, arg-type]
     assert settings.telegram_bot_token is not None
     assert settings.telegram_bot_token.get_secret_value() == FakeTelegram().token
+
+
+def test_decisions_in_process_is_on_unless_switched_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DECISIONS_IN_PROCESS`` (issue 13): the decisions' worker process is the default
+    (unset or empty), ``0``/``false``/``off`` runs them in threads, and anything else is one
+    line naming the variable."""
+    env = tmp_path / "none.env"
+    monkeypatch.delenv("DECISIONS_IN_PROCESS", raising=False)
+    assert load_settings(str(env), tokens=False).decisions_in_process is True
+    for value, on in [("", True), ("1", True), ("on", True), ("0", False), (" False ", False)]:
+        monkeypatch.setenv("DECISIONS_IN_PROCESS", value)
+        assert load_settings(str(env), tokens=False).decisions_in_process is on, value
+    monkeypatch.setenv("DECISIONS_IN_PROCESS", "maybe")
+    with pytest.raises(ConfigError, match=r"^DECISIONS_IN_PROCESS must be 1 .* or 0 "):
+        load_settings(str(env), tokens=False)
+
+
+def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
+    """Each variable ``Settings`` reads is in ``.env.example`` and README's configuration
+    table (``DECISIONS_IN_PROCESS`` among them)."""
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    names = [name.upper() for name in Settings.model_fields]
+    assert "DECISIONS_IN_PROCESS" in names
+    assert [n for n in names if f"\n{n}=" not in example] == []
+    assert [n for n in names if f"`{n}`" not in table] == []

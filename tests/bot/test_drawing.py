@@ -15,7 +15,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot import drawing, pictures
+from bot import pictures, workers
 from bot.drawing import Drawer
 from bot.pictures import BoardPicture, Picture
 from bot.service import TableService
@@ -128,13 +128,13 @@ async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
     """Starting the worker waits for the forkserver (its first start imports Pillow and the
     bot's modules): that wait happens in a thread, the loop keeps running meanwhile."""
     started_on: list[str] = []
-    real = drawing._started_pool
+    real = workers._started_pool
 
     def spy() -> ProcessPoolExecutor:
         started_on.append(threading.current_thread().name)
         return real()
 
-    monkeypatch.setattr(drawing, "_started_pool", spy)
+    monkeypatch.setattr(workers, "_started_pool", spy)
     drawer = Drawer()
     try:
         # two drawings asked together start one worker

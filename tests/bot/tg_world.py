@@ -231,6 +231,7 @@ async def world(
     deck_source: Any = None,
     limiter: AnswerFirstRateLimiter | None = None,
     bot_pace: tuple[float, float] = (1.0, 3.0),
+    decisions_in_process: bool | None = None,
 ) -> AsyncIterator[World]:
     own_fake = fake is None
     fake = fake or FakeTelegram(TOKEN)
@@ -243,6 +244,7 @@ async def world(
         next_hand_delay=next_hand_delay,
         deck_source=deck_source,
         bot_pace=bot_pace,
+        decisions_in_process=decisions_in_process,
     )
     limiter = limiter or AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
     adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)

@@ -4,6 +4,7 @@ that could be avoided on the last street (R2.3), deterministic levels."""
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
 from itertools import combinations, permutations
 
@@ -210,6 +211,22 @@ def test_levels_are_deterministic(level: Level) -> None:
     assert decide(k, level, random.Random(7)) == decide(k, level, random.Random(7))
     k1 = SeatKnowledge(Board(), parse_cards("As Kd 7c 7h 2s"), 0, frozenset(), 0, CLASSIC)
     assert decide(k1, level, random.Random(3)) == decide(k1, level, random.Random(3))
+
+
+def test_seat_knowledge_pickles_for_the_decision_process() -> None:
+    """A decision is made in a worker process (:mod:`bot.thinking`): what the seat knows and
+    the level travel there pickled, and come back equal, with the same decision."""
+    board = Board(parse_cards("8d"), parse_cards("Ts 4h"), parse_cards("As Qs"))
+    dead = frozenset(parse_cards("2c 3c"))
+    ks = [
+        SeatKnowledge(board, parse_cards("Ks 8h 9d"), 1, dead, 0, PINEAPPLE),
+        SeatKnowledge(Board(), parse_cards("As Kd 7c 7h 2s"), 0, frozenset(), 0, CLASSIC),
+        SeatKnowledge(Board(), tuple(DECK[:14]), 1, frozenset(), 14, PINEAPPLE),
+    ]
+    for k in ks:
+        back, level = pickle.loads(pickle.dumps((k, Level.STRONG)))
+        assert back == k and level is Level.STRONG
+        assert decide(back, level) == decide(k, Level.STRONG)
 
 
 def test_strong_arranges_fantasyland_with_the_solver() -> None:

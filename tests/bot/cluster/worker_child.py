@@ -21,10 +21,12 @@ import threading
 from typing import Any
 
 import bot.app
+import bot.service.play
 import bot.telegram
 from bot.config import Settings
 from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from game.policy import Level
 
 
 class _Adapter(TelegramAdapter):
@@ -72,7 +74,9 @@ def main() -> None:
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
     if env.get("OFC_DISCORD_API_PORT"):
         _point_discord_at(int(env["OFC_DISCORD_API_PORT"]))
-    settings = Settings(_env_file=None)  # type: ignore[call-arg]
+    # as in the test suite (tests/conftest.py): decisions in threads, Arrange at normal
+    bot.service.play.ARRANGE_LEVEL = Level.NORMAL
+    settings = Settings(_env_file=None, decisions_in_process=False)  # type: ignore[call-arg]
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

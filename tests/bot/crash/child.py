@@ -54,11 +54,13 @@ from pydantic import SecretStr
 from telegram.ext import AIORateLimiter
 
 import bot.app
+import bot.service.play
 import bot.telegram
 import storage.sqlite
 from bot.config import Settings
 from bot.telegram.adapter import TelegramAdapter
 from game.cards import Card, parse_cards, shuffled_deck
+from game.policy import Level
 
 __all__ = ["main"]
 
@@ -304,6 +306,7 @@ def patch_bot(env: dict[str, str]) -> None:
         app["TableService"], next_hand_delay=delay, deck_source=deck_source
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
+    bot.service.play.ARRANGE_LEVEL = Level.NORMAL  # as in the test suite (tests/conftest.py)
 
 
 def _watch_parent(parent: int) -> None:
@@ -331,6 +334,7 @@ def main() -> None:
         database_path=env["DATABASE_PATH"],
         database_url=SecretStr(env["DATABASE_URL"]) if env.get("DATABASE_URL") else None,
         log_level=env.get("LOG_LEVEL", "WARNING"),
+        decisions_in_process=False,  # as in the test suite (tests/conftest.py)
         _env_file=None,  # type: ignore[call-arg]
     )
     logging.basicConfig(

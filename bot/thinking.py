@@ -1,0 +1,120 @@
+"""The computer players' decisions and "Arrange for me" in a worker process (issue 13).
+
+A ``strong`` decision (:func:`game.policy.decide`: in Pineapple with Fantasyland on, the
+fitted-value search of :mod:`game.adp`) takes about 80 ms on average and up to half a second
+on a quiet machine, pure Python and small numpy calls that hold the GIL: made in a thread of
+the bot it would hold up the event loop, and every other table's presses with it. A
+:class:`Thinker` makes it in a worker process of its own (:class:`bot.workers.ProcessWorker`,
+from the same ``forkserver`` as the drawing process, which preloads :mod:`game.policy` and
+:mod:`game.adp` with its model), one decision at a time.
+
+Why a process of its own and not the drawing process: the machine has two cores, the event
+loop uses one, and the two workers can share the other (and the loop's while it idles); in
+one process a decision would queue behind every showdown picture of a burst of hands (8–21 ms
+each), and a picture behind decisions of up to half a second. Apart, each waits only for its
+own kind.
+
+"Arrange for me" answers a press, within a second: it waits for the worker at most
+``within`` seconds (a busy worker: other tables' decisions queued first; a worker still
+starting), then places at the ``instead`` level in a thread (``normal``: milliseconds).
+
+:data:`IN_PROCESS` off (``DECISIONS_IN_PROCESS=0``, and the test suite's default), decisions
+run in a thread of the bot as before, waited for however long they take.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+
+from bot.workers import ProcessWorker
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge
+
+__all__ = ["IN_PROCESS", "Decide", "Moves", "Thinker"]
+
+log = logging.getLogger("bot.thinking")
+
+#: A placement of a street: ``(card, box or None for a discard)`` per card (game.policy).
+Moves = list[tuple[Card, Box | None]]
+#: A decision function: :func:`game.policy.decide` (module-level: it is pickled by name).
+Decide = Callable[[SeatKnowledge, Level], Moves]
+
+#: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
+#: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that
+#: replace a decision function keep working, and no test waits for a worker to start); the
+#: tests of this module and ``tests/bot/test_thinking.py`` use the process.
+IN_PROCESS = True
+
+
+class Thinker:
+    """Makes decisions in one worker process (``in_process``) or in threads of the bot.
+
+    :ivar worker: the worker process (started by :meth:`start_soon` or the first decision;
+        never in thread mode).
+    """
+
+    def __init__(self, in_process: bool) -> None:
+        self.in_process = in_process
+        self.worker = ProcessWorker()
+
+    @property
+    def running(self) -> bool:
+        """The worker process is up."""
+        return self.worker.running
+
+    async def decide(
+        self,
+        fn: Decide,
+        k: SeatKnowledge,
+        level: Level,
+        *,
+        within: float | None = None,
+        instead: Level = Level.NORMAL,
+    ) -> Moves:
+        """``fn(k, level)``: in the worker process, or in a thread when not ``in_process``.
+
+        In the worker, one that died is replaced and asked again, once. When it died again
+        or cannot be started, the decision is made in a thread (logged).
+
+        :param fn: the decision function, :func:`game.policy.decide` (in the worker it must be
+            a module-level function; tests replace it in thread mode).
+        :param within: seconds to wait for the worker at most (a press's answer): past them
+            the worker's decision is dropped (cancelled if still queued) and ``fn(k,
+            instead)`` made in a thread. ``None``: no limit. Thread mode waits however long.
+        :raises Exception: what ``fn`` raised."""
+        if not self.in_process:
+            return await asyncio.to_thread(fn, k, level)
+        fallback = level
+        try:
+            return await asyncio.wait_for(self._in_worker(fn, k, level), within)
+        except TimeoutError:
+            assert within is not None
+            log.info("no decision from the worker within %.1f s: %s instead", within, instead)
+            fallback = instead
+        except (BrokenProcessPool, OSError) as exc:
+            log.warning("the decision process failed (%r): this decision in a thread", exc)
+            if within is not None:
+                fallback = instead
+        return await asyncio.to_thread(fn, k, fallback)
+
+    async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
+        try:
+            return await self.worker.run(fn, k, level)
+        except BrokenProcessPool:  # (the next run starts a new worker)
+            log.warning("the decision process died: a new one is started")
+        return await self.worker.run(fn, k, level)
+
+    def start_soon(self) -> None:
+        """In process mode, start the worker in the background (the service's start), so that
+        the first "Arrange for me" finds it up instead of waiting for it. Call with a running
+        event loop."""
+        if self.in_process:
+            self.worker.start_soon()
+
+    async def close(self) -> None:
+        """Shut the worker down (the service's stop); a later decision starts a new one."""
+        await self.worker.close()

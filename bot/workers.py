@@ -1,0 +1,146 @@
+"""Worker processes away from the event loop's GIL (issues 12 and 13).
+
+Work that holds the GIL for milliseconds (Pillow drawing a picture) or for tenths of a second
+(a ``strong`` decision of :mod:`game.policy`: pure Python and small numpy calls) makes the
+event loop wait when it runs in a thread of the bot (``asyncio.to_thread``): every table's
+presses are delayed meanwhile. A :class:`ProcessWorker` runs such work in one worker process
+instead; the bot has two, :class:`bot.drawing.Drawer` for pictures and
+:class:`bot.thinking.Thinker` for decisions.
+
+Every worker comes from one ``forkserver`` that preloads :mod:`bot.pictures`,
+:mod:`bot.charts`, :mod:`game.policy` and :mod:`game.adp` (Pillow, the fonts' module, numpy and
+the fitted model), so a worker is forked from a small, single-threaded server process, never
+from the bot with its threads, and starts with all of them loaded. A worker starts at its
+first task, in a thread (starting the forkserver blocks for up to a second or two on a busy
+machine, never on the event loop); :meth:`ProcessWorker.close` (the service's stop) shuts it
+down; a worker that died is replaced at the next task, and a worker whose bot died (SIGKILL)
+exits at once, which lets the forkserver exit too. As with any ``multiprocessing`` start
+method but ``fork``, a script that runs the bot must guard its entry point with
+``if __name__ == "__main__":`` (``python -m bot`` and the bench scripts do).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
+
+__all__ = ["ProcessWorker"]
+
+T = TypeVar("T")
+
+log = logging.getLogger("bot.workers")
+
+_CONTEXT = multiprocessing.get_context("forkserver")
+# (one forkserver serves every worker of the bot: what it preloads is set once, here)
+_CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts", "game.policy", "game.adp"])
+
+
+def _exit_with_bot() -> None:
+    """The worker's initializer: a thread ends the worker as soon as the bot's process (the
+    one that started it) is gone. A SIGKILLed bot cannot tell its pool, the worker would wait
+    for work forever, and it holds the forkserver open too (both orphans). The wait is on
+    :func:`multiprocessing.parent_process`'s sentinel, a pipe the bot's end of which closes
+    when it dies, so a new process that happens to get the bot's pid does not fool it."""
+    parent = multiprocessing.parent_process()
+    if parent is None:  # pragma: no cover - only ever run as a pool's initializer
+        return
+
+    def watch() -> None:
+        parent.join()
+        os._exit(0)
+
+    threading.Thread(target=watch, name="watch-bot", daemon=True).start()
+
+
+def _started_pool() -> ProcessPoolExecutor:
+    """A pool whose worker runs (blocks: call it in a thread). Starting the worker waits for
+    the forkserver (started and preloaded at the first time, up to a second or two on a busy
+    machine), which must not happen on the event loop."""
+    pool = ProcessPoolExecutor(1, mp_context=_CONTEXT, initializer=_exit_with_bot)
+    pool.submit(int).result()
+    return pool
+
+
+def _logged(task: asyncio.Task[ProcessPoolExecutor]) -> None:
+    """A background start's failure is logged (and marked seen)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("a worker process could not be started: %r", task.exception())
+
+
+class ProcessWorker:
+    """Runs picklable module-level functions in one worker process: tasks queue for it, one
+    at a time on one core."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self._starting: asyncio.Task[ProcessPoolExecutor] | None = None
+
+    @property
+    def running(self) -> bool:
+        """A pool is up (made by a task, not yet closed)."""
+        return self._pool is not None
+
+    async def _up(self) -> ProcessPoolExecutor:
+        """The running pool; started (in a thread) when there is none. Callers that ask
+        together share one start, and a caller that stops waiting (a timeout, a cancelled
+        task) leaves the start going: the pool it makes is kept, never lost unclosed."""
+        if self._pool is not None:
+            return self._pool
+        if self._starting is None:
+            self._starting = asyncio.get_running_loop().create_task(self._start())
+        return await asyncio.shield(self._starting)
+
+    def start_soon(self) -> None:
+        """Start the worker in the background (in a thread), unless it runs or is starting:
+        the first task then finds it up. A start that fails is logged; the next task tries
+        again. Call with a running event loop."""
+        if self._pool is not None or self._starting is not None:
+            return
+        self._starting = asyncio.get_running_loop().create_task(self._start())
+        self._starting.add_done_callback(_logged)
+
+    async def _start(self) -> ProcessPoolExecutor:
+        try:
+            pool = await asyncio.to_thread(_started_pool)
+        finally:
+            self._starting = None
+        self._pool = pool
+        return pool
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in the worker process; its result. The first task starts the worker,
+        in a thread.
+
+        ``fn`` must be a module-level function and ``args`` picklable.
+
+        :raises Exception: what ``fn`` raised (re-raised here), or
+            :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
+            next task starts a new one)."""
+        pool = await self._up()
+        try:
+            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._pool = None
+            pool.shutdown(wait=False)
+            raise
+
+    async def close(self) -> None:
+        """Shut the pool down: queued tasks are cancelled, the one being run finishes; waits
+        (off the loop) until the worker has exited. A start under way is waited for and its
+        pool shut down too. A later :meth:`run` starts a new pool."""
+        starting = self._starting
+        if starting is not None:
+            with contextlib.suppress(Exception):  # (nothing started: nothing to shut down)
+                await asyncio.shield(starting)
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)

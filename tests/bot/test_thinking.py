@@ -1,0 +1,310 @@
+"""Decisions in the decision process (issue 13, :mod:`bot.thinking`): "Arrange for me" places as
+a ``strong`` player; with ``decisions_in_process`` it and the computer players decide in a
+worker process of their own (off the event loop's GIL), a dead worker is replaced, a worker
+too slow for a press's answer gives way to a ``normal`` placement in a thread, and the
+service's stop shuts the worker down. These tests decide as the bot does (the marker
+``production_decisions``); the others in threads, Arrange at ``normal`` (tests/conftest.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.model import LiveTable
+from bot.screens import Payload
+from bot.service import TableService, play
+from bot.thinking import Moves, Thinker
+from bot.workers import ProcessWorker
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge, decide, knowledge
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_bots import play_hand_with_bots
+from tests.bot.test_drawing import _gone
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import world
+
+pytestmark = pytest.mark.production_decisions
+
+Runs = list[tuple[Callable[..., Any], tuple[Any, ...], Any]]
+
+
+def spy_on_the_worker(monkeypatch: pytest.MonkeyPatch) -> Runs:
+    """Every task the worker process finished: ``(fn, args, result)``."""
+    runs: Runs = []
+    real = ProcessWorker.run
+
+    async def run(self: ProcessWorker, fn: Callable[..., Any], *args: Any) -> Any:
+        result = await real(self, fn, *args)
+        runs.append((fn, args, result))
+        return result
+
+    monkeypatch.setattr(ProcessWorker, "run", run)
+    return runs
+
+
+async def two_people(in_process: bool | None = None) -> tuple[TableService, FakePresenter]:
+    """Alice and Bob at a Pineapple table (Fantasyland on, the default), dealt in."""
+    service = TableService(
+        MemoryStore(), clock=Clock(), rng=random.Random(5), next_hand_delay=0, timers=False,
+        decisions_in_process=in_process,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    return service, presenter
+
+
+def table(service: TableService) -> LiveTable:
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    return t
+
+
+def shown(moves: Moves) -> dict[str, str | None]:
+    return {c.code_str(): b and b.value for c, b in moves}
+
+
+async def press(service: TableService, presenter: FakePresenter, action: str) -> None:
+    """Alice presses her hand's button ``action`` (``a``: Arrange for me, ``c``: Confirm)."""
+    screen = presenter.last_private(ALICE.user_id)
+    data = next(
+        b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == action
+    )
+    reply = await service.press(ALICE, data)
+    assert not reply.alert, reply.text
+
+
+async def alices_turn(service: TableService, presenter: FakePresenter) -> tuple[int, SeatKnowledge]:
+    """Bob arranges and confirms until Alice is to act; her seat and what it knows."""
+    t = table(service)
+    assert t.hand is not None
+    alice = next(s.seat for s in t.seats.values() if s.user_id == ALICE.user_id)
+    while alice not in t.hand.to_act:
+        await press_auto_and_confirm(service, presenter, BOB)
+    return alice, knowledge(t.hand, alice)
+
+
+async def test_arrange_for_me_places_as_a_strong_player() -> None:
+    """Street after street, "Arrange for me" is ``decide(k, Level.STRONG)`` for what the seat
+    knows when pressed, until (at least two streets and) a street where that is not the
+    ``normal`` placement Arrange made before. (Here in a thread; the worker's below.)"""
+    assert play.ARRANGE_LEVEL is Level.STRONG
+    service, presenter = await two_people(in_process=False)
+    t = table(service)
+    differs = 0
+    for street in range(5):
+        if differs and street >= 2:
+            break
+        alice, k = await alices_turn(service, presenter)
+        strong, normal = decide(k, Level.STRONG), decide(k, Level.NORMAL)
+        differs += shown(strong) != shown(normal)
+        await press(service, presenter, "a")
+        assert t.hand is not None
+        assert shown(list(t.hand.pending(alice))) == shown(strong)
+        await press(service, presenter, "c")
+    assert differs >= 1
+    assert await check_store(service.store) == []
+
+
+async def test_arrange_for_me_decides_in_the_worker_and_a_dead_worker_is_replaced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With ``decisions_in_process`` the strong placement is made by the worker process (not
+    by a thread of the bot), and placed. When that worker is killed, the next "Arrange for
+    me" is still the strong placement, from a new worker; the service's stop shuts it down."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (the path here, not the time limit)
+    runs = spy_on_the_worker(monkeypatch)
+    service, presenter = await two_people(in_process=True)
+    t = table(service)
+    thinker = service.rt.thinker
+    worker = 0
+    try:
+        for killed in (False, True):
+            alice, k = await alices_turn(service, presenter)
+            strong = decide(k, Level.STRONG)
+            if killed:
+                os.kill(worker, signal.SIGKILL)
+                assert _gone(worker)
+            await press(service, presenter, "a")
+            assert t.hand is not None
+            assert shown(list(t.hand.pending(alice))) == shown(strong)
+            made = [(args, result) for fn, args, result in runs if fn is decide]
+            assert made[-1] == ((k, Level.STRONG), strong)  # the worker's, placed
+            pid = await thinker.worker.run(os.getpid)
+            assert pid != os.getpid()
+            if killed:
+                assert pid != worker  # replaced
+            worker = pid
+            await press(service, presenter, "c")
+    finally:
+        await service.stop()
+    assert not thinker.running and _gone(worker)
+    assert await check_store(service.store) == []
+
+
+async def test_a_worker_too_slow_for_the_press_gives_way_to_a_normal_placement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The press is answered within a second: when the worker has not answered within
+    ``ARRANGE_SECONDS`` (here none: it is still starting) the street is placed at the
+    ``normal`` level, in a thread, at once."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 0.001)
+    service, presenter = await two_people(in_process=True)
+    t = table(service)
+    try:
+        for _street in range(5):
+            alice, k = await alices_turn(service, presenter)
+            normal = decide(k, Level.NORMAL)
+            if shown(normal) != shown(decide(k, Level.STRONG)):
+                break
+            await press(service, presenter, "a")
+            await press(service, presenter, "c")
+        else:
+            raise AssertionError("no street where strong and normal differ")
+        await press(service, presenter, "a")
+        assert t.hand is not None
+        assert shown(list(t.hand.pending(alice))) == shown(normal)
+    finally:
+        await service.stop()
+    assert not service.rt.thinker.running  # (a start under way was shut down too)
+
+
+async def test_computer_players_decide_in_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strong computer player's every street is the worker's ``decide(k, STRONG)``."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    runs = spy_on_the_worker(monkeypatch)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        decisions_in_process=True,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "strong")
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        hand = t.hand
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        assert await play_hand_with_bots(service, presenter, clock) == 5
+        assert hand is not None and hand.result is not None
+        board = set(hand.result.seat(bot).board.cards())
+        dealt = board | set(hand.discards_of(bot))
+        made = [(args, result) for fn, args, result in runs if fn is decide]
+        assert len(made) == 10  # the bot's five streets and Alice's five "Arrange for me"
+        mine = [(args, result) for args, result in made if set(args[0].cards) <= dealt]
+        assert [args[1] for args, _ in mine] == [Level.STRONG] * 5
+        assert {c for _, moves in mine for c, b in moves if b is not None} == board
+    finally:
+        await service.stop()
+    assert not service.rt.thinker.running
+    assert await check_store(store) == []
+
+
+def _moves(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+    return [(k.cards[0], Box.TOP if level is Level.STRONG else Box.BOTTOM)]
+
+
+async def test_a_worker_that_dies_twice_leaves_the_decision_to_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that dies again when replaced (or cannot start): the decision is made in a
+    thread, at its level (a computer player) or at ``instead`` (a press's, ``within``)."""
+    service, _presenter = await two_people(in_process=False)
+    t = table(service)
+    assert t.hand is not None
+    k = knowledge(t.hand, t.hand.to_act[0])
+    tries: list[Level] = []
+
+    async def dead(self: ProcessWorker, fn: Callable[..., Any], *args: Any) -> Any:
+        tries.append(args[1])
+        raise BrokenProcessPool("killed")
+
+    monkeypatch.setattr(ProcessWorker, "run", dead)
+    thinker = Thinker(in_process=True)
+    assert await thinker.decide(_moves, k, Level.STRONG) == [(k.cards[0], Box.TOP)]
+    assert tries == [Level.STRONG, Level.STRONG]  # asked twice: a dead worker is replaced
+    got = await thinker.decide(_moves, k, Level.STRONG, within=5.0, instead=Level.NORMAL)
+    assert got == [(k.cards[0], Box.BOTTOM)]
+    in_threads = Thinker(in_process=False)  # threads: no worker asked
+    assert await in_threads.decide(_moves, k, Level.STRONG, within=0.0) == [(k.cards[0], Box.TOP)]
+    assert len(tries) == 4
+
+
+async def test_arrange_for_me_on_telegram_is_the_workers_strong_placement(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """End to end on Telegram (the real adapter against the fake Bot API): two streets of
+    "Arrange for me" and Confirm presses by each of two players, each placement the worker
+    process's ``decide(k, STRONG)``, each press answered; the service's stop ends the
+    worker."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (the path here, not the time limit)
+    runs = spy_on_the_worker(monkeypatch)
+    async with world(tmp_path, decisions_in_process=True) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        await seat_everyone(w, [TG_ALICE, TG_BOB])
+        t = next(iter(w.service.tables.values()))
+        hand = t.hand
+        assert hand is not None
+        by_id = {str(u.id): u for u in (TG_ALICE, TG_BOB)}
+        streets = 0
+        while streets < 4:
+            seat = hand.to_act[0]
+            user = by_id[t.seats[t.owner(seat)].user_id]
+            k = knowledge(hand, seat)
+            strong = decide(k, Level.STRONG)
+            for action in ("a", "c"):
+                data = next(d for (a, _), d in w.hand_buttons(user).items() if a == action)
+                answer = await w.press(user, user.id, w.private(user) or {}, data)
+                assert not answer.get("show_alert"), answer
+                if action == "a":
+                    assert shown(list(hand.pending(seat))) == shown(strong)
+                    made = [(args, result) for fn, args, result in runs if fn is decide]
+                    assert made[-1] == ((k, Level.STRONG), strong)
+            streets += 1
+        assert w.service.rt.thinker.running
+        worker = await w.service.rt.thinker.worker.run(os.getpid)
+    assert not w.service.rt.thinker.running and _gone(worker)
+
+
+async def test_the_service_start_starts_the_decision_process_in_the_background() -> None:
+    """The first "Arrange for me" after a start finds the worker up (it does not wait up to
+    ``ARRANGE_SECONDS`` for it and then place at ``normal``): the service's start starts it,
+    without waiting for it; its stop ends it. In thread mode no process starts."""
+    threads = TableService(MemoryStore(), timers=False, decisions_in_process=False)
+    await threads.start()
+    assert not threads.rt.thinker.running and threads.rt.thinker.worker._starting is None
+    await threads.stop()
+    service = TableService(MemoryStore(), timers=False, decisions_in_process=True)
+    await service.start()
+    thinker = service.rt.thinker
+    assert thinker.worker._starting is not None  # under way, not waited for
+    for _ in range(2000):
+        if thinker.running:
+            break
+        await asyncio.sleep(0.01)
+    assert thinker.running  # up with no decision asked
+    worker = await thinker.worker.run(os.getpid)
+    assert worker != os.getpid()
+    await service.stop()
+    assert not thinker.running and _gone(worker)
