@@ -4,12 +4,11 @@ of ``test_stats_service`` (the loser's full house middle over a 7-high bottom)."
 
 from __future__ import annotations
 
-from bot.presses import DiscardCard, PlaceCard, encode
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import parse_cards
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_stats_service import _BOX, ALICE, BOB, GROUP, LAYOUT, _version, env
+from tests.bot.test_stats_service import ALICE, BOB, GROUP, _version, env, press_scripted
 
 __all__ = ["env"]
 
@@ -37,15 +36,7 @@ async def test_the_own_screen_marks_a_certain_foul_before_confirm_and_the_group_
         seat = t.hand.to_act[0]
         actor = by_user[t.seats[seat].user_id]
         for card in t.hand.current_cards(seat):
-            version = _version(presenter.last_private(actor.user_id))
-            letter = LAYOUT[card]
-            press = (
-                DiscardCard(t.id, version, card)
-                if letter == "x"
-                else PlaceCard(t.id, version, card, _BOX[letter])
-            )
-            reply = await service.press(actor, encode(press))
-            assert not reply.alert, reply.text
+            await press_scripted(service, presenter, t, actor, card)
             screen = presenter.last_private(actor.user_id).text
             shown = MARK[lang[actor.user_id]] in screen
             if actor is loser:

@@ -68,6 +68,22 @@ def _version(screen: Screen) -> str:
     raise AssertionError("no hand buttons")
 
 
+async def press_scripted(
+    service: TableService, presenter: FakePresenter, t: LiveTable, actor: Actor, card: Card
+) -> None:
+    """``actor`` presses the scripted hand's box (or Discard) for ``card`` on their private
+    message (:data:`LAYOUT`); the press is accepted."""
+    version = _version(presenter.last_private(actor.user_id))
+    letter = LAYOUT[card]
+    press = (
+        DiscardCard(t.id, version, card)
+        if letter == "x"
+        else PlaceCard(t.id, version, card, _BOX[letter])
+    )
+    reply = await service.press(actor, encode(press))
+    assert not reply.alert, reply.text
+
+
 async def play_scripted(service: TableService, presenter: FakePresenter) -> tuple[Actor, Actor]:
     """Alice and Bob play the scripted hand by pressing its buttons; returns (winner, loser)."""
     await service.new_table(GROUP, ALICE)
@@ -83,15 +99,7 @@ async def play_scripted(service: TableService, presenter: FakePresenter) -> tupl
         seat = t.hand.to_act[0]
         actor = by_user[t.seats[seat].user_id]
         for card in t.hand.current_cards(seat):
-            version = _version(presenter.last_private(actor.user_id))
-            letter = LAYOUT[card]
-            press = (
-                DiscardCard(t.id, version, card)
-                if letter == "x"
-                else PlaceCard(t.id, version, card, _BOX[letter])
-            )
-            reply = await service.press(actor, encode(press))
-            assert not reply.alert, reply.text
+            await press_scripted(service, presenter, t, actor, card)
         version = _version(presenter.last_private(actor.user_id))
         reply = await service.press(actor, f"{t.id}:{version}:c")
         assert not reply.alert, reply.text
