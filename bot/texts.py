@@ -67,6 +67,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} closed: no hand for {minutes:minute|minutes}. Stacks are back in balances; anyone may open a new one: /newtable.",
         "ru": "Стол #{table} закрыт: {minutes:минуту|минуты|минут} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
     },
+    "lobby.top_up_timer": {
+        "en": "⏳ {seconds:second|seconds} left to top up; whoever has not by then stands up.",
+        "ru": "⏳ На докупку {seconds:секунда|секунды|секунд}; кто не докупит, встанет из-за стола.",
+    },
     "lobby.next_hand": {
         "en": "Next hand in {seconds:second|seconds}…",
         "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",

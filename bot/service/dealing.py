@@ -120,7 +120,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.next_hand_at = None
         t.ready_deadline = None
         tx.group = True
+        _top_up_window(rt, t, tx, seats)
         return
+    t.top_up_deadline = None  # enough players: the deal stands up whoever is still busted
     if t.tournament is not None:
         t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:
@@ -141,6 +143,30 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
     deal(rt, t, tx)
+
+
+def _top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
+    """Too few players can be dealt in (``seats``). When the top-ups of busted players (R8.2)
+    alone stand between the table and a deal, they get :data:`TOP_UP_SECONDS` for it (shown
+    in the lobby) and are then stood up: a player who walked away after losing the stack
+    must not hold the seat, nor keep the players who are ready waiting for a deal that
+    never comes (until the idle close, R8.2a)."""
+    busted = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out and not s.leaving]
+    people = [s for s in seats if not t.seats[s].bot] + [s.seat for s in busted if not s.bot]
+    if not busted or not people or len(seats) + len(busted) < t.options.min_players:
+        t.top_up_deadline = None
+        return
+    now = rt.clock()
+    if t.top_up_deadline is None:
+        t.top_up_deadline = now + TOP_UP_SECONDS
+    if now < t.top_up_deadline:
+        return
+    t.top_up_deadline = None
+    for seat in busted:  # offered the top-up and did not take it (R8.2): the seat is free
+        stand_up(t, tx, seat)
+    t.owe(
+        "post", Screen(tr(t.lang, "lobby.busted_stood_up", names=", ".join(s.name for s in busted)))
+    )
 
 
 def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:

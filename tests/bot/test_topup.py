@@ -9,6 +9,7 @@ import pytest
 from bot.model import REQUESTS_KEPT, LiveTable
 from bot.presses import TopUp, decode
 from bot.service import TableService
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from game.options import RuleOptions
 from storage.check import check_store
@@ -327,3 +328,46 @@ async def test_r8_2_a_player_leaving_after_the_hand_is_told_a_top_up_is_not_take
     assert reply.alert and reply.text == tr("en", "reply.topup_leaving")
     assert t.seats[0].top_up == 0
     assert await player_balance(store, ALICE) == 800
+
+
+@pytest.mark.parametrize("tops_up", [False, True])
+async def test_r8_2_a_busted_player_who_walked_away_does_not_hold_up_the_table(
+    tops_up: bool,
+) -> None:
+    """Bob loses his whole stack and walks away; Alice leaves too. Carol sits down and
+    presses Ready: with Bob's top-up the two of them could play, so Bob gets the top-up
+    window (R8.2, shown in the lobby) and is stood up when it ends, his seat free for the next
+    player. (Carol waited with no timer and a lobby saying the hand starts when everyone is
+    ready, which both were, until the idle close half an hour later; a table full of busted
+    seats took nobody new.) Bob topping up in the window deals the hand."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.stack == 0 and t.hand is None
+    assert (await service.leave(GROUP, ALICE)).text == tr(
+        "en", "reply.left", amount=400, label="kush"
+    )
+    await service.join(GROUP, CAROL)
+    assert not (await service.ready(GROUP, CAROL)).alert
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "lobby.top_up_timer", seconds=20) in lobby.splitlines(), lobby
+    clock.now += TOP_UP_SECONDS - 1
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is bob and t.hand is None
+    if tops_up:
+        reply = await service.top_up(GROUP, BOB)
+        assert reply.text == tr("ru", "reply.topped_up", amount=200, label="kush", stack=200)
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1]
+        assert t.top_up_deadline is None
+        assert await player_balance(store, BOB) == 600
+    else:
+        clock.now += 1
+        await service.run_due()
+        assert t.seat_of(BOB.user_id) is None and t.hand is None and t.top_up_deadline is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert presenter.last_table(GROUP.chat_id).text.endswith(tr("en", "lobby.hint"))
+        assert await player_balance(store, BOB) == 800
+        assert await player_balance(store, CAROL) == 800
+        assert await store.stacks(t.id) == {t.seats[0].player_id: 200}
+    assert await check_store(store) == []
