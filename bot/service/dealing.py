@@ -39,6 +39,7 @@ __all__ = [
     "stand_up",
     "sync_clocks",
     "top_up_computer_players",
+    "top_up_window",
 ]
 
 
@@ -120,7 +121,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.next_hand_at = None
         t.ready_deadline = None
         tx.group = True
-        _top_up_window(rt, t, tx, seats)
+        top_up_window(rt, t, tx, seats)
         return
     t.top_up_deadline = None  # enough players: the deal stands up whoever is still busted
     if t.tournament is not None:
@@ -145,7 +146,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     deal(rt, t, tx)
 
 
-def _top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
+def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
     """Too few players can be dealt in (``seats``). When the top-ups of busted players (R8.2)
     alone stand between the table and a deal, they get :data:`TOP_UP_SECONDS` for it (shown
     in the lobby) and are then stood up: a player who walked away after losing the stack

@@ -371,3 +371,21 @@ async def test_r8_2_a_busted_player_who_walked_away_does_not_hold_up_the_table(
         assert await player_balance(store, CAROL) == 800
         assert await store.stacks(t.id) == {t.seats[0].player_id: 200}
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_busted_heads_up_player_gets_the_top_up_window_at_the_showdown() -> None:
+    """Heads-up, Bob loses his whole stack: the table goes back to the lobby, and the
+    window to top up starts with the showdown that offered it (R8.2); Bob, gone, is stood up
+    when it ends and Alice's seat waits for a new opponent. (Bob held the seat, shown ready,
+    until the idle close, and the lobby said the hand starts when everyone is ready.)"""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "lobby.top_up_timer", seconds=20) in lobby.splitlines(), lobby
+    clock.now += TOP_UP_SECONDS
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is None and t.seat_of(ALICE.user_id) is not None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+    assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
