@@ -520,7 +520,12 @@ class LiveTable:
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline) + downtime
         top_up_deadline = snap.get("top_up_deadline")  # (nor the top-up window)
         t.top_up_deadline = None if top_up_deadline is None else float(top_up_deadline) + downtime
-        t.next_hand_at = snap.get("next_hand_at")
+        next_hand_at = snap.get("next_hand_at")
+        t.next_hand_at = None if next_hand_at is None else float(next_hand_at)
+        if t.next_hand_at is not None and any(
+            t.busted(s) and not s.sitting_out and not s.leaving for s in t.seats.values()
+        ):  # the next deal waits for a top-up: that window is a player's time too (R8.2)
+            t.next_hand_at += downtime
         if snap.get("pending_options"):
             t.pending_options = RuleOptions.from_json(snap["pending_options"])
         t.pending_buy_in = snap.get("pending_buy_in")

@@ -4,6 +4,8 @@ and stood up at the next deal if they do not take it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.model import REQUESTS_KEPT, LiveTable
@@ -17,6 +19,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import new_service
 from tests.bot.test_transitions import (
     ALICE_PLAN,
     play_street_by_plan,
@@ -389,3 +392,54 @@ async def test_r8_2_a_busted_heads_up_player_gets_the_top_up_window_at_the_showd
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
     assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
+
+
+async def test_r8_2_the_top_up_window_does_not_run_while_the_bot_is_down() -> None:
+    """Three players at a point worth the whole buy-in: after the first hand Bob's stack
+    cannot pay a point and the next deal waits 20 s for his top-up (R8.2). The bot stops
+    5 s into that window and is back 10 minutes later: Bob still has his 15 s (as the ready
+    timer and the players' clocks, the downtime is nobody's), and his top-up deals him in.
+    (The deal came the moment the bot was back and stood him up, "no top-up in time".)"""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [(s.name, s.stack, t.busted(s)) for s in t.seats.values()] == [
+        ("Alice", 400, False),
+        ("Bob", 0, True),
+        ("Carol", 200, False),
+    ]
+    assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 5
+    await service.stop()
+    clock.now += 600
+    service2, presenter2 = new_service_on(store, clock, next_hand_delay=4)
+    await service2.start()
+    await service2.run_due()  # what a real timer, due at once, does at the restart
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is None and t2.seat_of(BOB.user_id) is not None
+    assert t2.next_hand_at == clock.now + 15
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter2.posts
+    reply = await service2.top_up(GROUP, BOB)
+    assert reply.text == tr("ru", "reply.topped_up", amount=200, label="kush", stack=200)
+    clock.now += 15
+    await service2.run_due()
+    assert t2.hand is not None and len(t2.hand.order) == 3
+    await service2.stop()
+    assert await check_store(store) == []
+
+
+def new_service_on(
+    store: MemoryStore, clock: Clock, next_hand_delay: float
+) -> tuple[TableService, FakePresenter]:
+    """A service restarted on ``store`` (timers off, the tests fire them)."""
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=next_hand_delay, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
