@@ -259,6 +259,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
         "ru": "Докупка изменена: {amount} {label} вместо {before}; она пройдёт после этой раздачи.",
     },
+    "lobby.topup_capped": {
+        "en": "{name}: top-up of {amount} {label} cut to {added}: a stack holds at most {max} {label}.",
+        "ru": "{name}: докупка на {amount} {label} урезана до {added}: стек не больше {max} {label}.",
+    },
+    "lobby.topup_not_needed": {
+        "en": "{name}: top-up of {amount} {label} not made: the stack is at the table's maximum ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label} не прошла: стек уже максимальный ({max} {label}).",
+    },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",

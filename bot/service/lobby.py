@@ -267,8 +267,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             continue
         asked, value = seat.top_up, min(seat.top_up, limit - seat.stack)
         if value <= 0 or seat.leaving:
-            async with rt.transition(t):
+            async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
+                if not seat.leaving:  # they were told it was queued: say why nothing moved
+                    t.owe("post", Screen(tr(t.lang, "lobby.topup_not_needed", name=seat.name,
+                                            amount=asked, label=t.label, max=limit)))  # fmt: skip
+                    tx.group = True
             continue
         try:
             async with rt.transition(t) as tx:
@@ -276,6 +280,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.stack += value
                 seat.top_up = 0
                 tx.group = True
+                if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
+                    t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,
+                                            amount=asked, added=value, label=t.label,
+                                            max=limit)))  # fmt: skip
         except InsufficientFunds:
             have = await _balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back

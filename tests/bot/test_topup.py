@@ -443,3 +443,33 @@ def new_service_on(
     presenter = FakePresenter()
     service.register(presenter)
     return service, presenter
+
+
+@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("300", 0)])
+async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
+    max_buy_in: str, added: int
+) -> None:
+    """Alice asks for 800 during the hand (room 800 then) and is told it is queued; the
+    admins lower ``max_buy_in`` meanwhile and she wins Bob's 200. When the hand ends the
+    top-up is cut to what the new maximum leaves room for, or not made when her stack is
+    there already (R8.2), and the group is told which, in its language. (It was cut or
+    dropped without a word: she was left believing 800 had moved.)"""
+    service, presenter, store, _clock, t = await a_hand_at_100_a_point()
+    reply = await service.top_up(GROUP, ALICE, "800")
+    assert reply.text == tr("en", "reply.topup_queued", amount=800, label="kush")
+    reply = await service.settings(GROUP, ALICE, True, ["max_buy_in", max_buy_in])
+    assert not reply.alert, reply.text
+    await bob_loses_the_first_hand(service, presenter, t)
+    await service.run_due()  # the queued top-up, once the hand is over
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.top_up == 0 and alice.stack == 400 + added
+    assert await player_balance(store, ALICE) == 800 - added
+    limit = int(max_buy_in)
+    if added:
+        notice = tr("en", "lobby.topup_capped", name="Alice", amount=800, added=added,
+                    label="kush", max=limit)  # fmt: skip
+    else:
+        notice = tr("en", "lobby.topup_not_needed", name="Alice", amount=800, label="kush",
+                    max=limit)  # fmt: skip
+    assert (GROUP.chat_id, notice) in presenter.posts, presenter.posts
+    assert await check_store(store) == []
