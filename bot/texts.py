@@ -339,6 +339,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы готовы: на стол внесено {amount} {label}.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
+    "reply.busted_top_up": {
+        "en": "Your stack ({stack} {label}) cannot pay a point: top up (➕ or /topup) to play.",
+        "ru": "Вашего стека ({stack} {label}) не хватит на очко: докупите (➕ или /topup), чтобы играть.",
+    },
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
         "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",

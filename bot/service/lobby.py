@@ -145,6 +145,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:
+        if t.busted(seat):  # bought in, but the stack cannot pay a point: Ready does not help
+            return _busted_reply(t, seat, lang)
         return Reply(tr(lang, "reply.already_ready"), alert=True)
     amount = t.min_buy_in
     try:
@@ -458,13 +460,23 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if not seat.sitting_out:
+        if t.busted(seat):
+            return _busted_reply(t, seat, lang)
         return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
         tx.group = t.hand is None
         maybe_start(rt, t, tx)
+    if t.busted(seat):  # back, but not dealt in before a top-up (R8.2)
+        return _busted_reply(t, seat, lang)
     return Reply(tr(lang, "reply.back"))
+
+
+def _busted_reply(t: LiveTable, seat: SeatState, lang: str) -> Reply:
+    """What a player whose stack cannot pay a point (R8.2) is told on Ready or /back: only a
+    top-up deals them in again."""
+    return Reply(tr(lang, "reply.busted_top_up", stack=seat.stack, label=t.label), alert=True)
 
 
 async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:

@@ -473,3 +473,24 @@ async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
                     max=limit)  # fmt: skip
     assert (GROUP.chat_id, notice) in presenter.posts, presenter.posts
     assert await check_store(store) == []
+
+
+async def test_r8_2_ready_or_back_with_a_stack_below_a_point_says_to_top_up() -> None:
+    """Bob has lost his whole stack. Ready answered "You are already ready", /back "You are
+    not sitting out", and /back after a /sitout "Welcome back: you play the next hand", none
+    of which deals him in: only a top-up does (R8.2). Each now says so, in his language."""
+    service, presenter, _store, _clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    told = tr("ru", "reply.busted_top_up", stack=0, label="kush")
+    for reply in (await service.ready(GROUP, BOB), await service.back(GROUP, BOB)):
+        assert reply.alert and reply.text == told
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    reply = await service.back(GROUP, BOB)
+    assert reply.alert and reply.text == told
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out
+    assert tr("en", "reply.busted_top_up", stack=0, label="kush") == (
+        "Your stack (0 kush) cannot pay a point: top up (➕ or /topup) to play."
+    )
+    reply = await service.top_up(GROUP, BOB)
+    assert not reply.alert and t.hand is not None
