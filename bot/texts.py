@@ -230,6 +230,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    "lobby.point_raised": {
+        "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: очко теперь стоит {point} {label}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",

@@ -494,3 +494,53 @@ async def test_r8_2_ready_or_back_with_a_stack_below_a_point_says_to_top_up() ->
     )
     reply = await service.top_up(GROUP, BOB)
     assert not reply.alert and t.hand is not None
+
+
+@pytest.mark.parametrize("tops_up", [False, True])
+async def test_r8_2_a_point_raised_past_a_stack_offers_the_top_up_before_the_deal(
+    tops_up: bool,
+) -> None:
+    """During the first hand the admins raise ``kush_per_point`` to 200 (it applies from the
+    next hand). Bob ends the hand with 196, below the new point: when the new point applies
+    he is offered the top-up in the group and the next deal waits 20 s for it (R8.2). (The
+    deal stood him up at once, "No top-up in time, the seat is free", without an offer or a
+    second to take it.) Topping up deals him in; otherwise he is stood up at the deal."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [(s.name, s.stack) for s in t.seats.values()] == [
+        ("Alice", 204),
+        ("Bob", 196),
+        ("Carol", 200),
+    ]
+    clock.now += 4
+    await service.run_due()  # the new point applies: Bob is offered the top-up
+    offer = tr("en", "lobby.point_raised", name="Bob", point=200, label="kush", stack=196)
+    assert offer == (
+        "Bob: a point now costs 200 kush, more than the stack (196) — top up (➕ or /topup) "
+        "before the next hand, or the seat is freed."
+    )
+    assert (GROUP.chat_id, offer) in presenter.posts
+    assert t.hand is None and t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += TOP_UP_SECONDS - 1
+    await service.run_due()
+    assert t.hand is None
+    if tops_up:
+        reply = await service.top_up(GROUP, BOB)
+        assert not reply.alert, reply.text
+        clock.now += 4
+        await service.run_due()
+        assert t.hand is not None and len(t.hand.order) == 3
+        assert await player_balance(store, BOB) == 600
+    else:
+        clock.now += 1
+        await service.run_due()
+        assert t.hand is not None and t.seat_of(BOB.user_id) is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert await player_balance(store, BOB) == 996
+    assert await check_store(store) == []
