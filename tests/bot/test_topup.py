@@ -544,3 +544,26 @@ async def test_r8_2_a_point_raised_past_a_stack_offers_the_top_up_before_the_dea
         assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
         assert await player_balance(store, BOB) == 996
     assert await check_store(store) == []
+
+
+async def test_r8_2_the_lobby_top_up_window_does_not_run_while_the_bot_is_down() -> None:
+    """Heads-up, Bob busted: the lobby's top-up window (20 s) has 15 s left when the bot
+    stops; back 10 minutes later it still has them, and only then is Bob stood up."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    clock.now += 5
+    await service.stop()
+    clock.now += 600
+    service2, presenter2 = new_service_on(store, clock, next_hand_delay=5)
+    await service2.start()
+    await service2.run_due()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.seat_of(BOB.user_id) is not None
+    assert t2.top_up_deadline == clock.now + 15
+    clock.now += 15
+    await service2.run_due()
+    assert t2.seat_of(BOB.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter2.posts
+    await service2.stop()
+    assert await check_store(store) == []
