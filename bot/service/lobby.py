@@ -230,7 +230,10 @@ async def top_up(
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
-    return Reply(tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack))
+    text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
+    if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
+        text += "\n" + _busted_reply(t, seat, lang).text
+    return Reply(text)
 
 
 async def _queue_top_up(

@@ -567,3 +567,23 @@ async def test_r8_2_the_lobby_top_up_window_does_not_run_while_the_bot_is_down()
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter2.posts
     await service2.stop()
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_top_up_that_leaves_the_stack_below_a_point_says_so() -> None:
+    """Bob, busted at 100 kush a point, tops up 50: it is added, and the reply says the
+    stack still cannot pay a point (R8.2), so he is not dealt in yet. (It only said "Topped
+    up", and then no hand came.)"""
+    service, presenter, store, _clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    reply = await service.top_up(GROUP, BOB, "50")
+    assert not reply.alert and reply.text == "\n".join(
+        (
+            tr("ru", "reply.topped_up", amount=50, label="kush", stack=50),
+            tr("ru", "reply.busted_top_up", stack=50, label="kush"),
+        )
+    )
+    assert t.hand is None
+    reply = await service.top_up(GROUP, BOB, "50")
+    assert reply.text == tr("ru", "reply.topped_up", amount=50, label="kush", stack=100)
+    assert t.hand is not None
+    assert await check_store(store) == []
