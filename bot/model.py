@@ -243,6 +243,8 @@ class LiveTable:
     :ivar seq: how many transitions were committed (the key of the next is ``seq + 1``).
     :ivar last_deal_at: when the last hand was dealt (or the table opened): idle close, R8.2a.
     :ivar ready_deadline: when the ready timer ends (R8.2), while it runs.
+    :ivar top_up_deadline: in the lobby, when the busted players, whose top-ups alone stand
+        between the table and a deal, are stood up if they have not topped up (R8.2).
     :ivar tournament: the sit-and-go this table plays (R8.7), if it is a tournament table:
         stacks then hold the buy-ins (the prize pool) and the tournament the chips.
     :ivar opener: the user who opened the table (may start a tournament, R8.7).
@@ -304,6 +306,7 @@ class LiveTable:
     sending: asyncio.Task[None] | None = None
     last_deal_at: float | None = None
     ready_deadline: float | None = None
+    top_up_deadline: float | None = None
     banks_left: dict[int, float] = field(default_factory=dict)
     tournament: Tournament | None = None
     opener: str | None = None
@@ -533,7 +536,14 @@ class LiveTable:
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline) + downtime
-        t.next_hand_at = snap.get("next_hand_at")
+        top_up_deadline = snap.get("top_up_deadline")  # (nor the top-up window)
+        t.top_up_deadline = None if top_up_deadline is None else float(top_up_deadline) + downtime
+        next_hand_at = snap.get("next_hand_at")
+        t.next_hand_at = None if next_hand_at is None else float(next_hand_at)
+        if t.next_hand_at is not None and any(
+            t.busted(s) and not s.sitting_out and not s.leaving for s in t.seats.values()
+        ):  # the next deal waits for a top-up: that window is a player's time too (R8.2)
+            t.next_hand_at += downtime
         if snap.get("pending_options"):
             t.pending_options = RuleOptions.from_json(snap["pending_options"])
         t.pending_buy_in = snap.get("pending_buy_in")
@@ -575,6 +585,7 @@ class LiveTable:
             "outbox_sent": self.outbox_sent,
             "last_deal_at": self.last_deal_at,
             "ready_deadline": self.ready_deadline,
+            "top_up_deadline": self.top_up_deadline,
             "banks_left": {str(k): v for k, v in self.banks_left.items()},
             "tournament": self.tournament.to_json() if self.tournament else None,
             "opener": self.opener,

@@ -161,6 +161,9 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))
         lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
+    elif t.top_up_deadline is not None:  # busted players hold up the deal (R8.2)
+        seconds = max(0, int(t.top_up_deadline - now + 0.999))
+        lines.append(tr(lang, "lobby.top_up_timer", seconds=seconds))
     else:
         lines.append(tr(lang, "lobby.hint"))
     return Screen("\n".join(lines), (_lobby_buttons(t, lang),))

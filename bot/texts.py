@@ -67,6 +67,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} closed: no hand for {minutes:minute|minutes}. Stacks are back in balances; anyone may open a new one: /newtable.",
         "ru": "Стол #{table} закрыт: {minutes:минуту|минуты|минут} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
     },
+    "lobby.top_up_timer": {
+        "en": "⏳ {seconds:second|seconds} left to top up; whoever has not by then stands up.",
+        "ru": "⏳ На докупку {seconds:секунда|секунды|секунд}; кто не докупит, встанет из-за стола.",
+    },
     "lobby.next_hand": {
         "en": "Next hand in {seconds:second|seconds}…",
         "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",
@@ -226,6 +230,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    "lobby.point_raised": {
+        "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: очко теперь стоит {point} {label}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",
@@ -254,6 +262,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.topup_requeued": {
         "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
         "ru": "Докупка изменена: {amount} {label} вместо {before}; она пройдёт после этой раздачи.",
+    },
+    "lobby.topup_capped": {
+        "en": "{name}: top-up of {amount} {label} cut to {added}: a stack holds at most {max} {label}.",
+        "ru": "{name}: докупка на {amount} {label} урезана до {added}: стек не больше {max} {label}.",
+    },
+    "lobby.topup_not_needed": {
+        "en": "{name}: top-up of {amount} {label} not made: the stack is at the table's maximum ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label} не прошла: стек уже максимальный ({max} {label}).",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
@@ -327,6 +343,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы готовы: на стол внесено {amount} {label}.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
+    "reply.busted_top_up": {
+        "en": "Your stack ({stack} {label}) cannot pay a point: top up (➕ or /topup) to play.",
+        "ru": "Вашего стека ({stack} {label}) не хватит на очко: докупите (➕ или /topup), чтобы играть.",
+    },
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
         "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",

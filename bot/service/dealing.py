@@ -39,6 +39,7 @@ __all__ = [
     "stand_up",
     "sync_clocks",
     "top_up_computer_players",
+    "top_up_window",
 ]
 
 
@@ -61,14 +62,17 @@ def available(t: LiveTable) -> list[int]:
     )
 
 
-def apply_pending(t: LiveTable, tx: Tx) -> None:
+def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     """Settings changed by admins apply between matches (options) and between hands (buy-in).
-    Call with no hand running. Points a round still owes (``settle_per_round``, R8.3) are
-    settled first, at the rate they were played for, when the new options settle otherwise
-    (``settle_per_round`` turned off dropped them; a new ``kush_per_point`` priced them anew),
-    as a history entry of its own in ``tx``; so is a Chinese Poker game under way when
-    ``kush_per_point`` changes (R7.6: it ends, settled at the rate its points were played
-    for)."""
+    Call with no hand running (``now``: the time). Points a round still owes
+    (``settle_per_round``, R8.3) are settled first, at the rate they were played for, when the
+    new options settle otherwise (``settle_per_round`` turned off dropped them; a new
+    ``kush_per_point`` priced them anew), as a history entry of its own in ``tx``; so is a
+    Chinese Poker game under way when ``kush_per_point`` changes (R7.6: it ends, settled at
+    the rate its points were played for). A player whose stack a new ``kush_per_point`` puts
+    below one point is offered the top-up in the group and gets :data:`TOP_UP_SECONDS` for
+    it before the next deal (R8.2), as after a showdown (the deal stood them up at once, "no
+    top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
@@ -79,7 +83,19 @@ def apply_pending(t: LiveTable, tx: Tx) -> None:
                 settle_round(t, tx, None)
             if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
                 end_game(t, tx)  # the game's points at their rate (R7.6)
+        could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
         t.options = t.pending_options
+        offered = [
+            s for s in t.seats.values()
+            if s.seat in could_pay and t.busted(s) and not (s.bot or s.sitting_out or s.leaving)
+        ]  # fmt: skip
+        for seat in offered:
+            t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,
+                                    point=t.options.kush_per_point, label=t.label,
+                                    stack=seat.stack)))  # fmt: skip
+        if offered:
+            t.next_hand_at = max(t.next_hand_at or now, now + TOP_UP_SECONDS)
+            tx.group = True
         t.match = (
             MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
         )
@@ -109,9 +125,10 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         return
     # settings changed during the hand apply now, before who can play is decided: a point
     # raised past the stacks must send the table to the lobby, not make the deal fail
-    apply_pending(t, tx)
+    apply_pending(t, tx, rt.clock())
     if top_up_computer_players(t):  # (the point raised past a computer player's stack)
-        t.next_hand_at = rt.clock()  # the timer adds the top-up, then deals
+        # the timer adds the top-up, then deals (not before a person's top-up window ends)
+        t.next_hand_at = max(t.next_hand_at or rt.clock(), rt.clock())
         return
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
@@ -120,7 +137,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.next_hand_at = None
         t.ready_deadline = None
         tx.group = True
+        top_up_window(rt, t, tx, seats)
         return
+    t.top_up_deadline = None  # enough players: the deal stands up whoever is still busted
     if t.tournament is not None:
         t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:
@@ -143,10 +162,34 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     deal(rt, t, tx)
 
 
+def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
+    """Too few players can be dealt in (``seats``). When the top-ups of busted players (R8.2)
+    alone stand between the table and a deal, they get :data:`TOP_UP_SECONDS` for it (shown
+    in the lobby) and are then stood up: a player who walked away after losing the stack
+    must not hold the seat, nor keep the players who are ready waiting for a deal that
+    never comes (until the idle close, R8.2a)."""
+    busted = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out and not s.leaving]
+    people = [s for s in seats if not t.seats[s].bot] + [s.seat for s in busted if not s.bot]
+    if not busted or not people or len(seats) + len(busted) < t.options.min_players:
+        t.top_up_deadline = None
+        return
+    now = rt.clock()
+    if t.top_up_deadline is None:
+        t.top_up_deadline = now + TOP_UP_SECONDS
+    if now < t.top_up_deadline:
+        return
+    t.top_up_deadline = None
+    for seat in busted:  # offered the top-up and did not take it (R8.2): the seat is free
+        stand_up(t, tx, seat)
+    t.owe(
+        "post", Screen(tr(t.lang, "lobby.busted_stood_up", names=", ".join(s.name for s in busted)))
+    )
+
+
 def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal the next hand (R3, R4, R6): plan it from the match state, shuffle (a CSPRNG unless
     the service was given a seeded ``rng`` or a ``deck_source``), start the clocks (R8.5)."""
-    apply_pending(t, tx)
+    apply_pending(t, tx, rt.clock())
     assert t.match is not None
     t.next_hand_at = None
     gone = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out]

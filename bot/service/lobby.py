@@ -145,6 +145,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:
+        if t.busted(seat):  # bought in, but the stack cannot pay a point: Ready does not help
+            return _busted_reply(t, seat, lang)
         return Reply(tr(lang, "reply.already_ready"), alert=True)
     amount = t.min_buy_in
     try:
@@ -228,7 +230,10 @@ async def top_up(
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
         return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
-    return Reply(tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack))
+    text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
+    if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
+        text += "\n" + _busted_reply(t, seat, lang).text
+    return Reply(text)
 
 
 async def _queue_top_up(
@@ -267,8 +272,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             continue
         asked, value = seat.top_up, min(seat.top_up, limit - seat.stack)
         if value <= 0 or seat.leaving:
-            async with rt.transition(t):
+            async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
+                if not seat.leaving:  # they were told it was queued: say why nothing moved
+                    t.owe("post", Screen(tr(t.lang, "lobby.topup_not_needed", name=seat.name,
+                                            amount=asked, label=t.label, max=limit)))  # fmt: skip
+                    tx.group = True
             continue
         try:
             async with rt.transition(t) as tx:
@@ -276,6 +285,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.stack += value
                 seat.top_up = 0
                 tx.group = True
+                if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
+                    t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,
+                                            amount=asked, added=value, label=t.label,
+                                            max=limit)))  # fmt: skip
         except InsufficientFunds:
             have = await _balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
@@ -450,13 +463,23 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if not seat.sitting_out:
+        if t.busted(seat):
+            return _busted_reply(t, seat, lang)
         return Reply(tr(lang, "reply.not_sitting_out"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
         tx.group = t.hand is None
         maybe_start(rt, t, tx)
+    if t.busted(seat):  # back, but not dealt in before a top-up (R8.2)
+        return _busted_reply(t, seat, lang)
     return Reply(tr(lang, "reply.back"))
+
+
+def _busted_reply(t: LiveTable, seat: SeatState, lang: str) -> Reply:
+    """What a player whose stack cannot pay a point (R8.2) is told on Ready or /back: only a
+    top-up deals them in again."""
+    return Reply(tr(lang, "reply.busted_top_up", stack=seat.stack, label=t.label), alert=True)
 
 
 async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:

@@ -507,6 +507,8 @@ class Runtime:
             times.append(t.next_hand_at)
         if t.ready_deadline is not None and t.hand is None:
             times.append(t.ready_deadline)
+        if t.top_up_deadline is not None and t.hand is None:
+            times.append(t.top_up_deadline)
         if t.bot_due is not None:
             times.append(t.bot_due)
         idle = self.idle_deadline(t)

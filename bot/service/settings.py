@@ -962,7 +962,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 async with rt.transition(t) as tx:
                     relabelled = _pend(t, community.settings)
                     if t.hand is None:
-                        apply_pending(t, tx)
+                        apply_pending(t, tx, rt.clock())
                         tx.group = True
                     _reshow(t, tx, relabelled)
             except TransitionFailed:
@@ -1010,12 +1010,13 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
 
 
-def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
+def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float) -> bool:
     """A restored table takes the community's saved settings ``s`` that it missed (a crash
     between saving them and the table's step, or a step storage refused): as
     :func:`settings_changed` gives them, options from the next match, the buy-in from the
     next hand (now, when no hand runs). A tournament table keeps its own (R8.7: its buy-in
-    and options were fixed when it opened). Returns whether the table had missed any."""
+    and options were fixed when it opened). ``at``: the time. Returns whether the table had
+    missed any."""
     if t.tournament is not None:
         return False
     options = table_options(s, t.options.game)
@@ -1027,7 +1028,7 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx) -> bool:
         return False
     relabelled = _pend(t, s)
     if t.hand is None:
-        apply_pending(t, tx)
+        apply_pending(t, tx, at)
     tx.group = True
     _reshow(t, tx, relabelled)
     return True

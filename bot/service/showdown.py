@@ -20,6 +20,7 @@ from bot.service.dealing import (
     settle_pairs,
     stand_up,
     top_up_computer_players,
+    top_up_window,
 )
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -170,6 +171,7 @@ def close_hand(
     else:
         t.phase = Phase.LOBBY
         t.next_hand_at = None
+        top_up_window(rt, t, tx, available(t))  # a busted player's top-up may be all it takes
     tx.group = True
     if t.tournament is not None and t.tournament.finished is not None:
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out

@@ -45,6 +45,8 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
         return any(t.clocks[t.owner(s)].expired(now) for s in hand.to_act if t.owner(s) in t.clocks)
     if t.ready_deadline is not None and now >= t.ready_deadline:
         return True
+    if t.top_up_deadline is not None and now >= t.top_up_deadline:
+        return True
     return t.next_hand_at is not None and now >= t.next_hand_at
 
 

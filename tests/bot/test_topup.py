@@ -4,11 +4,14 @@ and stood up at the next deal if they do not take it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.model import REQUESTS_KEPT, LiveTable
 from bot.presses import TopUp, decode
 from bot.service import TableService
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from game.options import RuleOptions
 from storage.check import check_store
@@ -16,6 +19,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import new_service
 from tests.bot.test_transitions import (
     ALICE_PLAN,
     play_street_by_plan,
@@ -327,3 +331,259 @@ async def test_r8_2_a_player_leaving_after_the_hand_is_told_a_top_up_is_not_take
     assert reply.alert and reply.text == tr("en", "reply.topup_leaving")
     assert t.seats[0].top_up == 0
     assert await player_balance(store, ALICE) == 800
+
+
+@pytest.mark.parametrize("tops_up", [False, True])
+async def test_r8_2_a_busted_player_who_walked_away_does_not_hold_up_the_table(
+    tops_up: bool,
+) -> None:
+    """Bob loses his whole stack and walks away; Alice leaves too. Carol sits down and
+    presses Ready: with Bob's top-up the two of them could play, so Bob gets the top-up
+    window (R8.2, shown in the lobby) and is stood up when it ends, his seat free for the next
+    player. (Carol waited with no timer and a lobby saying the hand starts when everyone is
+    ready, which both were, until the idle close half an hour later; a table full of busted
+    seats took nobody new.) Bob topping up in the window deals the hand."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.stack == 0 and t.hand is None
+    assert (await service.leave(GROUP, ALICE)).text == tr(
+        "en", "reply.left", amount=400, label="kush"
+    )
+    await service.join(GROUP, CAROL)
+    assert not (await service.ready(GROUP, CAROL)).alert
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "lobby.top_up_timer", seconds=20) in lobby.splitlines(), lobby
+    clock.now += TOP_UP_SECONDS - 1
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is bob and t.hand is None
+    if tops_up:
+        reply = await service.top_up(GROUP, BOB)
+        assert reply.text == tr("ru", "reply.topped_up", amount=200, label="kush", stack=200)
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1]
+        assert t.top_up_deadline is None
+        assert await player_balance(store, BOB) == 600
+    else:
+        clock.now += 1
+        await service.run_due()
+        assert t.seat_of(BOB.user_id) is None and t.hand is None and t.top_up_deadline is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert presenter.last_table(GROUP.chat_id).text.endswith(tr("en", "lobby.hint"))
+        assert await player_balance(store, BOB) == 800
+        assert await player_balance(store, CAROL) == 800
+        assert await store.stacks(t.id) == {t.seats[0].player_id: 200}
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_busted_heads_up_player_gets_the_top_up_window_at_the_showdown() -> None:
+    """Heads-up, Bob loses his whole stack: the table goes back to the lobby, and the
+    window to top up starts with the showdown that offered it (R8.2); Bob, gone, is stood up
+    when it ends and Alice's seat waits for a new opponent. (Bob held the seat, shown ready,
+    until the idle close, and the lobby said the hand starts when everyone is ready.)"""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "lobby.top_up_timer", seconds=20) in lobby.splitlines(), lobby
+    clock.now += TOP_UP_SECONDS
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is None and t.seat_of(ALICE.user_id) is not None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+    assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
+
+
+async def test_r8_2_the_top_up_window_does_not_run_while_the_bot_is_down() -> None:
+    """Three players at a point worth the whole buy-in: after the first hand Bob's stack
+    cannot pay a point and the next deal waits 20 s for his top-up (R8.2). The bot stops
+    5 s into that window and is back 10 minutes later: Bob still has his 15 s (as the ready
+    timer and the players' clocks, the downtime is nobody's), and his top-up deals him in.
+    (The deal came the moment the bot was back and stood him up, "no top-up in time".)"""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [(s.name, s.stack, t.busted(s)) for s in t.seats.values()] == [
+        ("Alice", 400, False),
+        ("Bob", 0, True),
+        ("Carol", 200, False),
+    ]
+    assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 5
+    await service.stop()
+    clock.now += 600
+    service2, presenter2 = new_service_on(store, clock, next_hand_delay=4)
+    await service2.start()
+    await service2.run_due()  # what a real timer, due at once, does at the restart
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.hand is None and t2.seat_of(BOB.user_id) is not None
+    assert t2.next_hand_at == clock.now + 15
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter2.posts
+    reply = await service2.top_up(GROUP, BOB)
+    assert reply.text == tr("ru", "reply.topped_up", amount=200, label="kush", stack=200)
+    clock.now += 15
+    await service2.run_due()
+    assert t2.hand is not None and len(t2.hand.order) == 3
+    await service2.stop()
+    assert await check_store(store) == []
+
+
+def new_service_on(
+    store: MemoryStore, clock: Clock, next_hand_delay: float
+) -> tuple[TableService, FakePresenter]:
+    """A service restarted on ``store`` (timers off, the tests fire them)."""
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=next_hand_delay, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("300", 0)])
+async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
+    max_buy_in: str, added: int
+) -> None:
+    """Alice asks for 800 during the hand (room 800 then) and is told it is queued; the
+    admins lower ``max_buy_in`` meanwhile and she wins Bob's 200. When the hand ends the
+    top-up is cut to what the new maximum leaves room for, or not made when her stack is
+    there already (R8.2), and the group is told which, in its language. (It was cut or
+    dropped without a word: she was left believing 800 had moved.)"""
+    service, presenter, store, _clock, t = await a_hand_at_100_a_point()
+    reply = await service.top_up(GROUP, ALICE, "800")
+    assert reply.text == tr("en", "reply.topup_queued", amount=800, label="kush")
+    reply = await service.settings(GROUP, ALICE, True, ["max_buy_in", max_buy_in])
+    assert not reply.alert, reply.text
+    await bob_loses_the_first_hand(service, presenter, t)
+    await service.run_due()  # the queued top-up, once the hand is over
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.top_up == 0 and alice.stack == 400 + added
+    assert await player_balance(store, ALICE) == 800 - added
+    limit = int(max_buy_in)
+    if added:
+        notice = tr("en", "lobby.topup_capped", name="Alice", amount=800, added=added,
+                    label="kush", max=limit)  # fmt: skip
+    else:
+        notice = tr("en", "lobby.topup_not_needed", name="Alice", amount=800, label="kush",
+                    max=limit)  # fmt: skip
+    assert (GROUP.chat_id, notice) in presenter.posts, presenter.posts
+    assert await check_store(store) == []
+
+
+async def test_r8_2_ready_or_back_with_a_stack_below_a_point_says_to_top_up() -> None:
+    """Bob has lost his whole stack. Ready answered "You are already ready", /back "You are
+    not sitting out", and /back after a /sitout "Welcome back: you play the next hand", none
+    of which deals him in: only a top-up does (R8.2). Each now says so, in his language."""
+    service, presenter, _store, _clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    told = tr("ru", "reply.busted_top_up", stack=0, label="kush")
+    for reply in (await service.ready(GROUP, BOB), await service.back(GROUP, BOB)):
+        assert reply.alert and reply.text == told
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    reply = await service.back(GROUP, BOB)
+    assert reply.alert and reply.text == told
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out
+    assert tr("en", "reply.busted_top_up", stack=0, label="kush") == (
+        "Your stack (0 kush) cannot pay a point: top up (➕ or /topup) to play."
+    )
+    reply = await service.top_up(GROUP, BOB)
+    assert not reply.alert and t.hand is not None
+
+
+@pytest.mark.parametrize("tops_up", [False, True])
+async def test_r8_2_a_point_raised_past_a_stack_offers_the_top_up_before_the_deal(
+    tops_up: bool,
+) -> None:
+    """During the first hand the admins raise ``kush_per_point`` to 200 (it applies from the
+    next hand). Bob ends the hand with 196, below the new point: when the new point applies
+    he is offered the top-up in the group and the next deal waits 20 s for it (R8.2). (The
+    deal stood him up at once, "No top-up in time, the seat is free", without an offer or a
+    second to take it.) Topping up deals him in; otherwise he is stood up at the deal."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [(s.name, s.stack) for s in t.seats.values()] == [
+        ("Alice", 204),
+        ("Bob", 196),
+        ("Carol", 200),
+    ]
+    clock.now += 4
+    await service.run_due()  # the new point applies: Bob is offered the top-up
+    offer = tr("en", "lobby.point_raised", name="Bob", point=200, label="kush", stack=196)
+    assert offer == (
+        "Bob: a point now costs 200 kush, more than the stack (196) — top up (➕ or /topup) "
+        "before the next hand, or the seat is freed."
+    )
+    assert (GROUP.chat_id, offer) in presenter.posts
+    assert t.hand is None and t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += TOP_UP_SECONDS - 1
+    await service.run_due()
+    assert t.hand is None
+    if tops_up:
+        reply = await service.top_up(GROUP, BOB)
+        assert not reply.alert, reply.text
+        clock.now += 4
+        await service.run_due()
+        assert t.hand is not None and len(t.hand.order) == 3
+        assert await player_balance(store, BOB) == 600
+    else:
+        clock.now += 1
+        await service.run_due()
+        assert t.hand is not None and t.seat_of(BOB.user_id) is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert await player_balance(store, BOB) == 996
+    assert await check_store(store) == []
+
+
+async def test_r8_2_the_lobby_top_up_window_does_not_run_while_the_bot_is_down() -> None:
+    """Heads-up, Bob busted: the lobby's top-up window (20 s) has 15 s left when the bot
+    stops; back 10 minutes later it still has them, and only then is Bob stood up."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    clock.now += 5
+    await service.stop()
+    clock.now += 600
+    service2, presenter2 = new_service_on(store, clock, next_hand_delay=5)
+    await service2.start()
+    await service2.run_due()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.seat_of(BOB.user_id) is not None
+    assert t2.top_up_deadline == clock.now + 15
+    clock.now += 15
+    await service2.run_due()
+    assert t2.seat_of(BOB.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter2.posts
+    await service2.stop()
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_top_up_that_leaves_the_stack_below_a_point_says_so() -> None:
+    """Bob, busted at 100 kush a point, tops up 50: it is added, and the reply says the
+    stack still cannot pay a point (R8.2), so he is not dealt in yet. (It only said "Topped
+    up", and then no hand came.)"""
+    service, presenter, store, _clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    reply = await service.top_up(GROUP, BOB, "50")
+    assert not reply.alert and reply.text == "\n".join(
+        (
+            tr("ru", "reply.topped_up", amount=50, label="kush", stack=50),
+            tr("ru", "reply.busted_top_up", stack=50, label="kush"),
+        )
+    )
+    assert t.hand is None
+    reply = await service.top_up(GROUP, BOB, "50")
+    assert reply.text == tr("ru", "reply.topped_up", amount=50, label="kush", stack=100)
+    assert t.hand is not None
+    assert await check_store(store) == []
