@@ -264,6 +264,41 @@ async def test_every_group_write_is_printed_in_order_edits_included() -> None:
     assert printed == ["reveal 1", "reveal 2", "result: +4", "lobby", "  [g1] Join"]
 
 
+async def test_a_showdown_edited_after_the_next_lobby_was_sent_is_printed_above_it() -> None:
+    """The showdown is written over the table message by an edit queued in the background, the
+    next lobby is a new message sent at once: with pictures off the lobby's sendMessage
+    usually reached the API first and the sandbox printed "Next hand in 4 seconds…" above the
+    showdown of the hand it follows. Writes printed together come in the chat's order: the
+    older message's first."""
+    import io
+
+    from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+    from bot.telegram.fake_api import BOT_ID, ApiCall
+
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(), out)
+    bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC"}
+    lobby_markup = {"inline_keyboard": [[{"text": "Join", "callback_data": "x"}]]}
+    box.fake.messages[(GROUP_ID, 7)] = {"message_id": 7, "text": "🏁 Showdown", "from": bot}
+    box.fake.messages[(GROUP_ID, 8)] = {
+        "message_id": 8, "text": "Next hand in 4 seconds…", "from": bot,
+        "reply_markup": lobby_markup,
+    }  # fmt: skip
+    calls = [
+        ApiCall(
+            "sendMessage",
+            {"chat_id": GROUP_ID, "text": "Next hand in 4 seconds…", "reply_markup": lobby_markup},
+            result={"message_id": 8},
+        ),
+        ApiCall("editMessageText", {"chat_id": GROUP_ID, "message_id": 7, "text": "🏁 Showdown"}),
+    ]
+    for call in calls:
+        box._on_call(call)
+    await box.print_changes()
+    printed = [x for x in out.getvalue().splitlines() if not x.startswith("──")]
+    assert printed == ["🏁 Showdown", "Next hand in 4 seconds…", "  [g1] Join"]
+
+
 async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() -> None:
     """A button number typed with a character that is a digit to ``str.isdigit`` but not to
     ``int`` (a superscript ``²``, with or without ``g``/``r``) gets the usage hint and the
