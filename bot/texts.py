@@ -161,7 +161,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
     "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
-    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d|очко|очка|очков}"},
+    "showdown.points": {"en": "{points:+d|pt|pts}", "ru": "{points:+d|очко|очка|очков}"},
     "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
     "showdown.fl_next": {
         "en": "🌴 Fantasyland next ({cards} cards)",
@@ -376,7 +376,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
-        "en": "Table {table}, hand {hand}: {points:+d} pts, {kush:+d} {label}{foul}",
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
