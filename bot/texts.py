@@ -1056,6 +1056,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (it applies to {games}; this table's game is {game})",
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
+    "settings.game_next_table": {
+        "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",
+        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала администратор закрывает этот: /closetable).",
+    },
 }
 
 #: Discord's slash commands in Russian (its ``ru`` and ``uk`` locales): the Russian of each

@@ -823,10 +823,17 @@ async def _change(
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )
-    return Reply(
-        tr(lang, "reply.settings_saved", what=what),
-        screen=settings_screen(community, lang, table_game),
-    )
+    text = tr(lang, "reply.settings_saved", what=what)
+    if spec.name == "game" and table_game is not None and s.game != table_game.value:
+        # the open table keeps its game: saying only "Saved: game = ofc" left the admin
+        # waiting for the table to change
+        text += "\n" + tr(
+            lang,
+            "settings.game_next_table",
+            table=tr(lang, f"game.{table_game.value}"),
+            game=tr(lang, f"game.{s.game}"),
+        )
+    return Reply(text, screen=settings_screen(community, lang, table_game))
 
 
 def _numbers(text: str, what: str) -> tuple[int, ...] | None:

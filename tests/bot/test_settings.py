@@ -577,3 +577,29 @@ async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
     assert screen is not None and "target_points: 51" in screen.text
     assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
     assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text
+
+
+async def test_setting_the_game_while_another_games_table_is_open_says_the_table_stays() -> None:
+    """``/settings game ofc`` with a Pineapple table open answered only "Saved: game = ofc."
+    and the table went on as Pineapple: the answer says the open table stays Pineapple and
+    the new game comes with the next /newtable, after /closetable (in Russian too); with no
+    table open, or the table's own game, no such note."""
+    service, store = new_service()
+    assert (await say(service, "game", "chinese")).text == tr(
+        "en", "reply.settings_saved", what="game = chinese"
+    )
+    assert not (await say(service, "game", "pineapple")).alert
+    await service.new_table(GROUP, ALICE)
+    assert service.table_in(GROUP) is not None
+    reply = await say(service, "game", "ofc")
+    assert not reply.alert and (await stored(store)).game == "ofc"
+    note = tr("en", "settings.game_next_table", table="Pineapple OFC", game="Classic OFC")
+    assert reply.text == tr("en", "reply.settings_saved", what="game = ofc") + "\n" + note
+    assert "/closetable" in note and "/newtable" in note
+    russian = await say(service, "game", "chinese", actor=BORIS)
+    assert russian.text.endswith(
+        tr("ru", "settings.game_next_table", table="Ананас (OFC)", game="Китайский покер")
+    )
+    # the table's own game again: nothing to add
+    back = await say(service, "game", "pineapple")
+    assert back.text == tr("en", "reply.settings_saved", what="game = pineapple")
