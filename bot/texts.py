@@ -1012,8 +1012,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целое число{unit} от {low} до {high}",
     },
     "settings.range.number": {
-        "en": "{name} takes a finite number{unit} from {low} to {high}",
-        "ru": "{name}: число{unit} от {low} до {high}",
+        "en": "{name} takes a number{unit} from {low} to {high} (7.5 for a fraction)",
+        "ru": "{name}: число{unit} от {low} до {high} (дробное — через точку: 7.5)",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {

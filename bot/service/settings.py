@@ -216,7 +216,7 @@ class Setting(BaseModel):
 
     # -- texts -----------------------------------------------------------------------------
     def range_text(self, lang: str) -> str:
-        """What values it takes, e.g. "ready_seconds takes a finite number of seconds from 5
+        """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
         to 600"."""
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)

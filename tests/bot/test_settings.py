@@ -83,13 +83,13 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
 @pytest.mark.parametrize(
     ("name", "value", "words"),
     [
-        ("time_bank_seconds", "nan", ["finite", "0", "3,600"]),
-        ("hand_seconds", "inf", ["finite", "1", "3,600"]),
+        ("time_bank_seconds", "nan", ["seconds from ", "0", "3,600"]),
+        ("hand_seconds", "inf", ["seconds from ", "1", "3,600"]),
         ("hand_seconds", "0", ["seconds from 1 to 3,600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
         ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
-        ("idle_close_seconds", "1e400", ["finite"]),
+        ("idle_close_seconds", "1e400", ["seconds from", "(7.5 for a fraction)"]),
         ("fantasyland_seconds", "-1", ["from 10 to 3,600"]),
         ("reveal_pause_seconds", "61", ["from 0 to 60"]),
         ("min_buy_in", "0", ["kush from 1 to 1,000,000,000,000"]),
@@ -603,3 +603,21 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
     # the table's own game again: nothing to add
     back = await say(service, "game", "pineapple")
     assert back.text == tr("en", "reply.settings_saved", what="game = pineapple")
+
+
+async def test_a_fraction_with_a_comma_is_refused_with_how_to_write_it() -> None:
+    """``/settings time_bank_seconds 7,5`` (a comma, as Russian writes fractions) was refused
+    with "takes a finite number of seconds from 0 to 3,600" ("число от 0 до 3 600"), which
+    7,5 is: the refusal says a fraction is written with a point, and nothing is saved."""
+    service, store = new_service()
+    reply = await say(service, "time_bank_seconds", "7,5")
+    assert reply.alert and reply.text == tr(
+        "en",
+        "reply.settings_bad",
+        error="time_bank_seconds takes a number of seconds from 0 to 3,600 (7.5 for a fraction)",
+    )
+    russian = await say(service, "time_bank_seconds", "7,5", actor=BORIS)
+    assert russian.alert and russian.text.endswith("(дробное — через точку: 7.5)")
+    assert "time_bank_seconds" not in (await stored(store)).options
+    assert not (await say(service, "time_bank_seconds", "7.5")).alert
+    assert (await stored(store)).options["time_bank_seconds"] == 7.5
