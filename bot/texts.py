@@ -153,6 +153,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
         "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
+    "private.sitting_out_after_match": {
+        "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
+        "ru": "⌛ Время вышло, ходы сделаны за вас. Сначала играется раздача Фантазии, заработанная в этой, с вами; затем вы пропускаете игру (/back — вернуться).",
+    },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
     "showdown.title": {
