@@ -451,8 +451,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
-        "en": "Usage: /top (by balance) or /top week | month | all (by kush won)",
-        "ru": "Формат: /top (по балансу) или /top week | month | all (по выигранным кушам)",
+        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by kush won)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигранным кушам)",
     },
     "top.period_title": {
         "en": "🏆 Kush won · {when}",
@@ -1087,7 +1087,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Come back after sitting out": "Вернуться в игру после пропуска",
     "Your kush": "Ваши куши",
     "The leaderboard": "Рейтинг игроков",
-    "by kush won in a period (default: by balance)": "по выигранным за период кушам (по умолчанию — по балансу)",
+    "by kush won in a period (default: balance plus stacks)": "по выигранным за период кушам (по умолчанию — баланс со стеками)",
     "Statistics of this server or a player": "Статистика сервера или игрока",
     "whose (default: the server's and yours)": "чья (по умолчанию — сервера и ваша)",
     "which period": "за какой период",
