@@ -246,6 +246,9 @@ class Sandbox:
         playing = [] if hand is None else list(hand.order)
         if chinese is not None and not chinese.over:
             playing += list(chinese.totals)
+        if seat.seat in playing and table.reveal is not None:
+            # the hand is placed and being revealed box by box (R7.4): no hand buttons now
+            return back + tr(lang, "sandbox.revealing")
         if seat.seat in playing:
             return back + tr(lang, "sandbox.play")
         if seat.sitting_out:  # (R8.6: dealt in again only after /back)

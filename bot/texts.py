@@ -617,6 +617,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "press the numbers of your hand's buttons.",
         "ru": "нажимайте номера кнопок вашей руки.",
     },
+    "sandbox.revealing": {
+        "en": "the hand is being revealed in the group (🏆 Claim / ▶ Continue, when offered, are its gN buttons).",
+        "ru": "в группе идёт вскрытие раздачи («🏆 Доезд» / «▶ Продолжить», когда предложат, — её кнопки gN).",
+    },
     "sandbox.next_hand": {
         "en": "a hand is being played; you play from the next one.",
         "ru": "идёт раздача; вы играете со следующей.",

@@ -814,3 +814,40 @@ async def test_a_resumed_sandbox_says_a_timed_out_player_sits_out_and_how_to_com
     assert not (await service.back(GROUP, ALICE)).alert
     english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
     assert "sit out" not in english
+
+
+async def test_a_sandbox_resumed_during_a_chinese_poker_reveal_says_it_is_being_revealed() -> None:
+    """R7.4: restarted while the group was shown the reveal box by box, the sandbox said "Your
+    table is back: press the numbers of your hand's buttons." — the hand had no buttons left.
+    It says the hand is being revealed in the group (a claim's buttons are the group's gN),
+    in English and Russian."""
+    from storage.memory import MemoryStore
+    from tests.bot.conftest import Clock
+    from tests.bot.test_bots import new_service
+    from tests.bot.test_service import press_auto_and_confirm
+
+    clock = Clock()
+    service, presenter = new_service(MemoryStore(), clock)
+    assert not (await service.settings(GROUP, ALICE, True, ["reveal_pause_seconds", "10"])).alert
+    await service.new_table(GROUP, ALICE, "chinese")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    for _ in range(50):
+        if t.reveal is not None:
+            break
+        if ALICE.user_id in {t.seats[t.owner(s)].user_id for s in t.hand.to_act}:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        elif t.bot_due is not None:
+            clock.now = t.bot_due
+            await service.run_due()
+    assert t.reveal is not None and t.hand is not None and t.hand.is_over
+    english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
+    assert english == (
+        "Your table is back: the hand is being revealed in the group (🏆 Claim / ▶ Continue, "
+        "when offered, are its gN buttons)."
+    )
+    russian = Sandbox(SandboxOptions(lang="ru"), io.StringIO())._what_to_press(t, resumed=True)
+    assert russian.startswith("Ваш стол снова здесь: в группе идёт вскрытие раздачи")
