@@ -556,22 +556,38 @@ def layout(pic: Picture) -> tuple[int, int, int]:
     return cols, width, height
 
 
+def title_lines(draw: ImageDraw.ImageDraw, title: str, width: int) -> tuple[int, list[str]]:
+    """The title's font size and lines: one line at the largest size it fits in (a one-board
+    picture is narrow), else two lines of the smallest size broken at " · " (the Russian
+    ``/hand`` title, "Ваша доска · стол #1 · раздача 9 · улица 4", is wider than one board
+    even then); only what still does not fit is cut with "…"."""
+    for size in (18, 15, 13):
+        if draw.textlength(title, font=_font(size, bold=True)) <= width:
+            return size, [title]
+    font = _font(13, bold=True)
+    parts = title.split(" · ")
+    first = parts[0]
+    rest = parts[1:]
+    while rest and draw.textlength(first + " · " + rest[0], font=font) <= width:
+        first += " · " + rest.pop(0)
+    if not rest:  # one part too wide by itself
+        return 13, [_fit(draw, title, font, width)]
+    return 13, [_fit(draw, first, font, width), _fit(draw, " · ".join(rest), font, width)]
+
+
 def draw_image(pic: Picture) -> Image.Image:
     """The picture as a Pillow image (RGB); see :func:`draw`."""
     cols, width, height = layout(pic)
     img = Image.new("RGB", (width, height), FELT)
     draw = ImageDraw.Draw(img)
-    title = _drawable(pic.title)
-    size = next(  # the largest size the title fits in (a one-board picture is narrow)
-        (
-            n
-            for n in (18, 15, 13)
-            if draw.textlength(title, font=_font(n, bold=True)) <= width - 2 * MARGIN
-        ),
-        13,
-    )
-    title = _fit(draw, title, _font(size, bold=True), width - 2 * MARGIN)
-    draw.text((MARGIN, 10 + (18 - size) // 2), title, font=_font(size, bold=True), fill=WHITE)
+    size, lines = title_lines(draw, _drawable(pic.title), width - 2 * MARGIN)
+    if len(lines) == 1:
+        draw.text(
+            (MARGIN, 10 + (18 - size) // 2), lines[0], font=_font(size, bold=True), fill=WHITE
+        )
+    else:  # two lines of the smallest size in the title's band
+        for n, line in enumerate(lines):
+            draw.text((MARGIN, 4 + n * 16), line, font=_font(size, bold=True), fill=WHITE)
     boards = list(pic.boards)
     dummy = _dummy_board(pic)
     if dummy is not None:

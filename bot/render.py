@@ -266,6 +266,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         if seat.sitting_out:
             key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
             over += "\n" + tr(lang, key)
+        elif t.match is not None and any(
+            t.owner(s) == seat.seat for s in t.match.sit_out_after_match
+        ):  # timed out in a hand that earned Fantasyland: it is played first (R8.6)
+            over += "\n" + tr(lang, "private.sitting_out_after_match")
         return Screen(over)
     sv = view.seat(board_seat)
     if sv.fantasyland:

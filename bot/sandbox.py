@@ -252,6 +252,9 @@ class Sandbox:
         playing = [] if hand is None else list(hand.order)
         if chinese is not None and not chinese.over:
             playing += list(chinese.totals)
+        if seat.seat in playing and table.reveal is not None:
+            # the hand is placed and being revealed box by box (R7.4): no hand buttons now
+            return back + tr(lang, "sandbox.revealing")
         if seat.seat in playing:
             return back + tr(lang, "sandbox.play")
         if seat.sitting_out:  # (R8.6: dealt in again only after /back)
@@ -443,8 +446,9 @@ class Sandbox:
     def _print_group_writes(self, current: _Screen | None) -> None:
         """Print every write to the group in the order it was made, edits of earlier messages
         included (issue 12: a Chinese Poker reveal and its result are edits the next lobby
-        follows within milliseconds); only the table message's newest text gets numbered
-        buttons, since only those can be pressed."""
+        follows within milliseconds), those of an earlier message first among the writes
+        printed together; only the table message's newest text gets numbered buttons, since
+        only those can be pressed."""
         ready: list[tuple[int, str, Any]] = []
         while self._group_calls:
             call = self._group_calls[0]
@@ -463,6 +467,12 @@ class Sandbox:
             elif (GROUP_ID, message_id) in self.fake.messages:  # new buttons, same text
                 text = str(self.fake.messages[(GROUP_ID, message_id)].get("text", ""))
                 ready.append((message_id, text, call.params))
+        # as the chat shows them: an earlier message's writes before a newer message's (the
+        # showdown is an edit of the table message queued in the background, the next lobby a
+        # new message sent at once: its sendMessage often went first, so "Next hand in 4
+        # seconds…" was printed above the showdown of the hand it follows); stable, so each
+        # message's writes stay in the order they were made
+        ready.sort(key=lambda write: write[0])
         last = {message_id: n for n, (message_id, _, _) in enumerate(ready)}
         for n, (message_id, text, params) in enumerate(ready):
             key = (message_id, text, repr(params.get("reply_markup")))

@@ -157,6 +157,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
         "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
+    "private.sitting_out_after_match": {
+        "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
+        "ru": "⌛ Время вышло, ходы сделаны за вас. Сначала играется раздача Фантазии, заработанная в этой, с вами; затем вы пропускаете игру (/back — вернуться).",
+    },
     "private.discarded": {"en": "discarded", "ru": "сброшена"},
     # -- showdown ---------------------------------------------------------------------------
     "showdown.title": {
@@ -165,7 +169,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "showdown.fouled": {"en": "💀 foul", "ru": "💀 мёртвая рука"},
     "showdown.royalties": {"en": "royalties {n}", "ru": "роялти {n}"},
-    "showdown.points": {"en": "{points:+d} pts", "ru": "{points:+d|очко|очка|очков}"},
+    "showdown.points": {"en": "{points:+d|pt|pts}", "ru": "{points:+d|очко|очка|очков}"},
     "showdown.kush": {"en": "{delta:+d} {label} → {stack}", "ru": "{delta:+d} {label} → {stack}"},
     "showdown.fl_next": {
         "en": "🌴 Fantasyland next ({cards} cards)",
@@ -396,7 +400,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.top_empty": {"en": "No players yet.", "ru": "Пока нет игроков."},
     "reply.history_title": {"en": "Your last hands:", "ru": "Ваши последние раздачи:"},
     "reply.history_line": {
-        "en": "Table {table}, hand {hand}: {points:+d} pts, {kush:+d} {label}{foul}",
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
@@ -467,8 +471,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
-        "en": "Usage: /top (by balance) or /top week | month | all (by kush won)",
-        "ru": "Формат: /top (по балансу) или /top week | month | all (по выигранным кушам)",
+        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by kush won)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигранным кушам)",
     },
     "top.period_title": {
         "en": "🏆 Kush won · {when}",
@@ -641,6 +645,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.play": {
         "en": "press the numbers of your hand's buttons.",
         "ru": "нажимайте номера кнопок вашей руки.",
+    },
+    "sandbox.revealing": {
+        "en": "the hand is being revealed in the group (🏆 Claim / ▶ Continue, when offered, are its gN buttons).",
+        "ru": "в группе идёт вскрытие раздачи («🏆 Доезд» / «▶ Продолжить», когда предложат, — её кнопки gN).",
     },
     "sandbox.next_hand": {
         "en": "a hand is being played; you play from the next one.",
@@ -1042,8 +1050,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целое число{unit} от {low} до {high}",
     },
     "settings.range.number": {
-        "en": "{name} takes a finite number{unit} from {low} to {high}",
-        "ru": "{name}: число{unit} от {low} до {high}",
+        "en": "{name} takes a number{unit} from {low} to {high} (7.5 for a fraction)",
+        "ru": "{name}: число{unit} от {low} до {high} (дробное — через точку: 7.5)",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {
@@ -1086,6 +1094,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (it applies to {games}; this table's game is {game})",
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
+    "settings.game_next_table": {
+        "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",
+        "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала администратор закрывает этот: /closetable).",
+    },
 }
 
 #: Discord's slash commands in Russian (its ``ru`` and ``uk`` locales): the Russian of each
@@ -1109,7 +1121,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Come back after sitting out": "Вернуться в игру после пропуска",
     "Your kush": "Ваши куши",
     "The leaderboard": "Рейтинг игроков",
-    "by kush won in a period (default: by balance)": "по выигранным за период кушам (по умолчанию — по балансу)",
+    "by kush won in a period (default: balance plus stacks)": "по выигранным за период кушам (по умолчанию — баланс со стеками)",
     "Statistics of this server or a player": "Статистика сервера или игрока",
     "whose (default: the server's and yours)": "чья (по умолчанию — сервера и ваша)",
     "which period": "за какой период",

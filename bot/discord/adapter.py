@@ -407,10 +407,10 @@ class OfcCommands(app_commands.Group):
         await self.adapter.command(interaction, self.adapter.service.balance, ephemeral=True)
 
     @app_commands.command(name="top", description="The leaderboard")
-    @app_commands.describe(period="by kush won in a period (default: by balance)")
+    @app_commands.describe(period="by kush won in a period (default: balance plus stacks)")
     @app_commands.choices(period=_PERIOD_CHOICES)
     async def top(self, interaction: Interaction, period: str = "") -> None:
-        """The server's leaderboard: by balance, or by kush won in a period (issue 12)."""
+        """The server's leaderboard: by balance plus stacks, or by kush won in a period."""
         service = self.adapter.service
         await self.adapter.command(interaction, lambda c, a: service.top(c, a, period))
 

@@ -216,7 +216,7 @@ class Setting(BaseModel):
 
     # -- texts -----------------------------------------------------------------------------
     def range_text(self, lang: str) -> str:
-        """What values it takes, e.g. "ready_seconds takes a finite number of seconds from 5
+        """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
         to 600"."""
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
@@ -823,10 +823,17 @@ async def _change(
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )
-    return Reply(
-        tr(lang, "reply.settings_saved", what=what),
-        screen=settings_screen(community, lang, table_game),
-    )
+    text = tr(lang, "reply.settings_saved", what=what)
+    if spec.name == "game" and table_game is not None and s.game != table_game.value:
+        # the open table keeps its game: saying only "Saved: game = ofc" left the admin
+        # waiting for the table to change
+        text += "\n" + tr(
+            lang,
+            "settings.game_next_table",
+            table=tr(lang, f"game.{table_game.value}"),
+            game=tr(lang, f"game.{s.game}"),
+        )
+    return Reply(text, screen=settings_screen(community, lang, table_game))
 
 
 def _numbers(text: str, what: str) -> tuple[int, ...] | None:

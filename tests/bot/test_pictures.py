@@ -189,6 +189,36 @@ def test_layouts_and_json_round_trip() -> None:
     assert draw(Picture.from_json(SAMPLES["two_boards"].to_json())) == draw(SAMPLES["two_boards"])
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Ваша доска · стол #1 · раздача 9 · улица 4",
+        "Your board · table #123 · hand 1234 · street 13",
+    ],
+)
+def test_a_hand_title_too_wide_for_one_board_is_drawn_whole_on_two_lines(
+    title: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/hand's picture is one board wide (322 px): the Russian title (and the English one at
+    a table in the hundreds) was cut to "Ваша доска · стол #1 · раздача 9 · ул…". It is drawn
+    whole, on two lines broken at " · ", below the panels' top."""
+    drawn: list[tuple[tuple[float, float], str]] = []
+    original = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: tuple[float, float], value: str, *args: Any, **kwargs: Any) -> None:
+        if self.im.size == (width, height):  # the picture, not a card tile
+            drawn.append((xy, value))
+        original(self, xy, value, *args, **kwargs)
+
+    pic = dataclasses.replace(SAMPLES["one_board_live"], title=title)
+    _, width, height = layout(pic)
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    pictures.draw_image(pic)
+    top = [(xy, value) for xy, value in drawn if xy[1] < pictures.TITLE_H]
+    assert len(top) == 2 and " · ".join(value for _, value in top) == title
+    assert top[1][0][1] - top[0][0][1] >= 13
+
+
 def test_names_lose_what_the_font_cannot_draw() -> None:
     """Emoji (no glyph in DejaVu Sans) are dropped from drawn names instead of boxes;
     Cyrillic and suit symbols stay."""

@@ -184,8 +184,8 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
-        showdown = [await term.read_until(r"^Tester: [+-]\d+ pts")]
-        mine = re.search(r"^Tester: ([+-]\d+) pts · ([+-]\d+) kush → (\d+)", showdown[0])
+        showdown = [await term.read_until(r"^Tester: [+-]\d+ pts?")]
+        mine = re.search(r"^Tester: ([+-]\d+) pts? · ([+-]\d+) kush → (\d+)", showdown[0])
         assert mine is not None, showdown
         points, kush, stack = (int(x) for x in mine.groups())
         boxes = [await term.read_until(r" — ") for _ in range(3)]
@@ -262,6 +262,41 @@ async def test_every_group_write_is_printed_in_order_edits_included() -> None:
     await box.print_changes()
     printed = [x for x in out.getvalue().splitlines() if not x.startswith("──")]
     assert printed == ["reveal 1", "reveal 2", "result: +4", "lobby", "  [g1] Join"]
+
+
+async def test_a_showdown_edited_after_the_next_lobby_was_sent_is_printed_above_it() -> None:
+    """The showdown is written over the table message by an edit queued in the background, the
+    next lobby is a new message sent at once: with pictures off the lobby's sendMessage
+    usually reached the API first and the sandbox printed "Next hand in 4 seconds…" above the
+    showdown of the hand it follows. Writes printed together come in the chat's order: the
+    older message's first."""
+    import io
+
+    from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+    from bot.telegram.fake_api import BOT_ID, ApiCall
+
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(), out)
+    bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC"}
+    lobby_markup = {"inline_keyboard": [[{"text": "Join", "callback_data": "x"}]]}
+    box.fake.messages[(GROUP_ID, 7)] = {"message_id": 7, "text": "🏁 Showdown", "from": bot}
+    box.fake.messages[(GROUP_ID, 8)] = {
+        "message_id": 8, "text": "Next hand in 4 seconds…", "from": bot,
+        "reply_markup": lobby_markup,
+    }  # fmt: skip
+    calls = [
+        ApiCall(
+            "sendMessage",
+            {"chat_id": GROUP_ID, "text": "Next hand in 4 seconds…", "reply_markup": lobby_markup},
+            result={"message_id": 8},
+        ),
+        ApiCall("editMessageText", {"chat_id": GROUP_ID, "message_id": 7, "text": "🏁 Showdown"}),
+    ]
+    for call in calls:
+        box._on_call(call)
+    await box.print_changes()
+    printed = [x for x in out.getvalue().splitlines() if not x.startswith("──")]
+    assert printed == ["🏁 Showdown", "Next hand in 4 seconds…", "  [g1] Join"]
 
 
 async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() -> None:
@@ -425,7 +460,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
         await term.play_until(r"^🏁 Showdown")
-        await term.read_until(r"^Tester: [+-]\d+ pts")
+        await term.read_until(r"^Tester: [+-]\d+ pts?")
         start = len(term.lines)
         await term.send("/stats")
         group = await term.seen_since(start, r"^» 📊 ")
@@ -563,8 +598,8 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
     from storage.sqlite import SqliteStore
 
     error = (
-        "python -m bot: error: argument --hand-seconds: hand_seconds takes a finite number of "
-        "seconds from 1 to 3,600"
+        "python -m bot: error: argument --hand-seconds: hand_seconds takes a number of "
+        "seconds from 1 to 3,600 (7.5 for a fraction)"
     )
     for value in ("4000", "0"):
         status, out = await _refused_start(tmp_path, value)
@@ -779,3 +814,40 @@ async def test_a_resumed_sandbox_says_a_timed_out_player_sits_out_and_how_to_com
     assert not (await service.back(GROUP, ALICE)).alert
     english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
     assert "sit out" not in english
+
+
+async def test_a_sandbox_resumed_during_a_chinese_poker_reveal_says_it_is_being_revealed() -> None:
+    """R7.4: restarted while the group was shown the reveal box by box, the sandbox said "Your
+    table is back: press the numbers of your hand's buttons." — the hand had no buttons left.
+    It says the hand is being revealed in the group (a claim's buttons are the group's gN),
+    in English and Russian."""
+    from storage.memory import MemoryStore
+    from tests.bot.conftest import Clock
+    from tests.bot.test_bots import new_service
+    from tests.bot.test_service import press_auto_and_confirm
+
+    clock = Clock()
+    service, presenter = new_service(MemoryStore(), clock)
+    assert not (await service.settings(GROUP, ALICE, True, ["reveal_pause_seconds", "10"])).alert
+    await service.new_table(GROUP, ALICE, "chinese")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    for _ in range(50):
+        if t.reveal is not None:
+            break
+        if ALICE.user_id in {t.seats[t.owner(s)].user_id for s in t.hand.to_act}:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        elif t.bot_due is not None:
+            clock.now = t.bot_due
+            await service.run_due()
+    assert t.reveal is not None and t.hand is not None and t.hand.is_over
+    english = Sandbox(SandboxOptions(), io.StringIO())._what_to_press(t, resumed=True)
+    assert english == (
+        "Your table is back: the hand is being revealed in the group (🏆 Claim / ▶ Continue, "
+        "when offered, are its gN buttons)."
+    )
+    russian = Sandbox(SandboxOptions(lang="ru"), io.StringIO())._what_to_press(t, resumed=True)
+    assert russian.startswith("Ваш стол снова здесь: в группе идёт вскрытие раздачи")

@@ -83,13 +83,13 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
 @pytest.mark.parametrize(
     ("name", "value", "words"),
     [
-        ("time_bank_seconds", "nan", ["finite", "0", "3,600"]),
-        ("hand_seconds", "inf", ["finite", "1", "3,600"]),
+        ("time_bank_seconds", "nan", ["seconds from ", "0", "3,600"]),
+        ("hand_seconds", "inf", ["seconds from ", "1", "3,600"]),
         ("hand_seconds", "0", ["seconds from 1 to 3,600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
         ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
-        ("idle_close_seconds", "1e400", ["finite"]),
+        ("idle_close_seconds", "1e400", ["seconds from", "(7.5 for a fraction)"]),
         ("fantasyland_seconds", "-1", ["from 10 to 3,600"]),
         ("reveal_pause_seconds", "61", ["from 0 to 60"]),
         ("min_buy_in", "0", ["kush from 1 to 1,000,000,000,000"]),
@@ -577,3 +577,47 @@ async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
     assert screen is not None and "target_points: 51" in screen.text
     assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
     assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text
+
+
+async def test_setting_the_game_while_another_games_table_is_open_says_the_table_stays() -> None:
+    """``/settings game ofc`` with a Pineapple table open answered only "Saved: game = ofc."
+    and the table went on as Pineapple: the answer says the open table stays Pineapple and
+    the new game comes with the next /newtable, after /closetable (in Russian too); with no
+    table open, or the table's own game, no such note."""
+    service, store = new_service()
+    assert (await say(service, "game", "chinese")).text == tr(
+        "en", "reply.settings_saved", what="game = chinese"
+    )
+    assert not (await say(service, "game", "pineapple")).alert
+    await service.new_table(GROUP, ALICE)
+    assert service.table_in(GROUP) is not None
+    reply = await say(service, "game", "ofc")
+    assert not reply.alert and (await stored(store)).game == "ofc"
+    note = tr("en", "settings.game_next_table", table="Pineapple OFC", game="Classic OFC")
+    assert reply.text == tr("en", "reply.settings_saved", what="game = ofc") + "\n" + note
+    assert "/closetable" in note and "/newtable" in note
+    russian = await say(service, "game", "chinese", actor=BORIS)
+    assert russian.text.endswith(
+        tr("ru", "settings.game_next_table", table="Ананас (OFC)", game="Китайский покер")
+    )
+    # the table's own game again: nothing to add
+    back = await say(service, "game", "pineapple")
+    assert back.text == tr("en", "reply.settings_saved", what="game = pineapple")
+
+
+async def test_a_fraction_with_a_comma_is_refused_with_how_to_write_it() -> None:
+    """``/settings time_bank_seconds 7,5`` (a comma, as Russian writes fractions) was refused
+    with "takes a finite number of seconds from 0 to 3,600" ("число от 0 до 3 600"), which
+    7,5 is: the refusal says a fraction is written with a point, and nothing is saved."""
+    service, store = new_service()
+    reply = await say(service, "time_bank_seconds", "7,5")
+    assert reply.alert and reply.text == tr(
+        "en",
+        "reply.settings_bad",
+        error="time_bank_seconds takes a number of seconds from 0 to 3,600 (7.5 for a fraction)",
+    )
+    russian = await say(service, "time_bank_seconds", "7,5", actor=BORIS)
+    assert russian.alert and russian.text.endswith("(дробное — через точку: 7.5)")
+    assert "time_bank_seconds" not in (await stored(store)).options
+    assert not (await say(service, "time_bank_seconds", "7.5")).alert
+    assert (await stored(store)).options["time_bank_seconds"] == 7.5

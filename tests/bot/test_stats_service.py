@@ -183,6 +183,13 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     assert (await service.top(GROUP, CAROL, "all")).text.splitlines()[1:] == week[1:]
     refused = await service.top(GROUP, CAROL, "yesterday")
     assert refused.alert and "/top week" in refused.text
+    # /top counts the stacks at the table with the balances (1038: 800 on balance, a 238
+    # stack): the usage said "by balance", which /balance shows as 800
+    balance = (await service.balance(GROUP, winner)).text
+    assert "800 kush on balance, 238 at the table" in balance, balance
+    assert "/top (by balance plus stacks at tables)" in refused.text
+    russian = await service.top(GROUP, Actor("telegram", "9", "Вера", "ru"), "вчера")
+    assert "/top (по балансу со стеками за столами)" in russian.text
 
 
 async def test_history_shows_the_replay_number(env) -> None:  # type: ignore[no-untyped-def]

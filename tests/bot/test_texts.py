@@ -128,6 +128,17 @@ def test_seconds_minutes_and_cards_read_as_words() -> None:
     assert tr("ru", "showdown.points", points=12) == "+12 очков"
 
 
+def test_one_point_is_one_pt_in_english() -> None:
+    """A showdown won or lost by one point read "You: -1 pts · -1 kush" (and /history "+1
+    pts"): one point is "pt", the rest "pts"."""
+    assert tr("en", "showdown.points", points=-1) == "-1 pt"
+    assert tr("en", "showdown.points", points=1) == "+1 pt"
+    assert tr("en", "showdown.points", points=0) == "+0 pts"
+    assert tr("en", "showdown.points", points=-21) == "-21 pts"
+    line = tr("en", "reply.history_line", table=1, hand=2, points=1, kush=1, label="kush", foul="")
+    assert line == "Table 1, hand 2: +1 pt, +1 kush"
+
+
 async def test_the_telegram_command_menu_is_published_in_english_and_russian(
     tmp_path: Path,
 ) -> None:

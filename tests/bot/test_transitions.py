@@ -310,7 +310,7 @@ async def test_case3_non_finite_settings_are_refused_and_nothing_is_saved(env) -
     service, _presenter, store, _clock = env
     for value in ("nan", "inf", "-inf"):
         reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", value])
-        assert reply.alert and "finite" in reply.text
+        assert reply.alert and "seconds from 0 to 3,600" in reply.text
     community = await store.community("telegram", "-100")
     assert "time_bank_seconds" not in community.settings.options
     assert math.isclose(community.settings.rule_options().time_bank_seconds, 60.0)
@@ -789,3 +789,45 @@ def buy_ins_ok(ledger: Sequence[Any]) -> bool:
         elif e.kind in (LedgerKind.CASH_OUT, LedgerKind.REFUND):
             seated.discard(key)
     return True
+
+
+async def test_r8_6_a_timeout_in_a_hand_that_earned_fantasyland_says_it_is_played_first() -> None:
+    """R8.6: Bob's time runs out in the hand where Alice makes Fantasyland. His "Hand over"
+    said nothing; after the Fantasyland hand, which he played, it said "⌛ Time ran out and
+    your moves were made for you; you sit out", in a hand where his time never ran out. The
+    first "Hand over" now says the Fantasyland hand comes first, with him, then he sits out;
+    the one after it says he sits out."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            clock.now += 181  # the budget (120 s) and the bank (60 s) run out
+            await service.run_due()
+    assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out  # not before the Fantasyland hand
+    assert presenter.last_private(BOB.user_id).text == (  # Bob reads Russian
+        tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out_after_match")
+    )
+    assert presenter.last_private(ALICE.user_id).text == tr("en", "private.over")
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+    while t.hand is not None and t.hand_no == 2:
+        actor = ALICE if t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id else BOB
+        await press_auto_and_confirm(service, presenter, actor)
+    assert bob.sitting_out
+    assert presenter.last_private(BOB.user_id).text == (
+        tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out")
+    )
+    assert await check_store(store) == []

@@ -88,7 +88,7 @@ _REVEAL = re.compile(r"🀄 Reveal · table #(\d+) · hand (\d+)")
 _KUSH = re.compile(
     r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+-]\d+) kush → (?P<stack>\d+)"
 )
-_POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+-]?\d+ pts|\d+/\d+ pts)")
+_POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+-]?\d+ pts?|\d+/\d+ pts)")
 _LOBBY_SEAT = re.compile(r"^\d+\. (?P<name>.+?) — (?P<status>.+)$")
 _BOARD_HEAD = re.compile(r"^(?:▶ )?(?P<name>[^·\n]+?) · (?P<stack>\d+)(?: · .*)?$")
 _BALANCE = re.compile(
