@@ -78,7 +78,8 @@ class Thinker:
         """``fn(k, level)``: in the worker process, or in a thread when not ``in_process``.
 
         In the worker, one that died is replaced and asked again, once. When it died again
-        or cannot be started, the decision is made in a thread (logged).
+        or cannot be started, or its pool was shut down under the decision (the service
+        stopping), the decision is made in a thread (logged).
 
         :param fn: the decision function, :func:`game.policy.decide` (in the worker it must be
             a module-level function; tests replace it in thread mode).
@@ -95,7 +96,9 @@ class Thinker:
             assert within is not None
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
             fallback = instead
-        except (BrokenProcessPool, OSError) as exc:
+        except (RuntimeError, OSError) as exc:
+            # BrokenProcessPool (died twice), or a pool shut down under the decision (the
+            # service stopping: "cannot schedule new futures after shutdown")
             log.warning("the decision process failed (%r): this decision in a thread", exc)
             if within is not None:
                 fallback = instead

@@ -251,6 +251,27 @@ async def test_a_worker_that_dies_twice_leaves_the_decision_to_a_thread(
     assert len(tries) == 4
 
 
+async def test_a_worker_shut_down_under_a_decision_leaves_it_to_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The service stopping while a decision waits for the worker (its pool shut down: "cannot
+    schedule new futures after shutdown"): the decision is made in a thread, not lost to an
+    uncaught error."""
+    service, _presenter = await two_people(in_process=False)
+    t = table(service)
+    assert t.hand is not None
+    k = knowledge(t.hand, t.hand.to_act[0])
+
+    async def shut(self: ProcessWorker, fn: Callable[..., Any], *args: Any) -> Any:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    monkeypatch.setattr(ProcessWorker, "run", shut)
+    thinker = Thinker(in_process=True)
+    assert await thinker.decide(_moves, k, Level.STRONG) == [(k.cards[0], Box.TOP)]
+    got = await thinker.decide(_moves, k, Level.STRONG, within=5.0, instead=Level.NORMAL)
+    assert got == [(k.cards[0], Box.BOTTOM)]
+
+
 async def test_arrange_for_me_on_telegram_is_the_workers_strong_placement(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
