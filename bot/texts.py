@@ -740,6 +740,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
+    # a press of the screen a timeout had just replaced (R8.5): the move was made for them
+    "err.timed_out": {
+        "en": "⌛ Too late: your time ran out and the move was made for you.",
+        "ru": "⌛ Поздно: время вышло, ход сделан за вас.",
+    },
     # a press another worker serves could not reach it (issue 14: a takeover under way)
     "err.unreachable": {
         "en": "The table did not answer. Press again in a moment.",

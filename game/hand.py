@@ -466,6 +466,7 @@ class _Seat:
         "seat",
         "street",
         "timed_out",
+        "timeouts",
     )
 
     def __init__(self, seat: int, plan: StreetPlan, fl_cards: int, closed: bool) -> None:
@@ -480,6 +481,7 @@ class _Seat:
         self.pending: dict[Card, Box | None] = {}
         self.discards: list[Card] = []
         self.timed_out = False
+        self.timeouts: set[int] = set()  # the seat's versions (actions) a Timeout ended
         self.actions = 0
 
     @property
@@ -606,6 +608,12 @@ class Hand:
     def seat_version(self, seat: int) -> int:
         """Number of accepted actions of ``seat`` (for private buttons)."""
         return self._seat(seat).actions
+
+    def timed_out_at(self, seat: int, version: int) -> bool:
+        """Whether the clock finished the seat's street (R8.5) while its buttons had
+        ``version`` (:meth:`seat_version`): a press of that version lost the race to the
+        timeout."""
+        return version in self._seat(seat).timeouts
 
     def street_of(self, seat: int) -> int:
         """The seat's current street, 1-based (``streets + 1`` once done)."""
@@ -835,6 +843,7 @@ class Hand:
     def _timeout(self, st: _Seat, action: Timeout) -> Applied:
         """R8.5: keep what the seat already put down this street and finish the rest."""
         st.timed_out = True
+        st.timeouts.add(st.actions)
         dealt = st.dealt[st.street]
         # R3.4 lets every card of the street sit in a box before Confirm (which then asks for
         # the discard): the first received stay where they are, the last are discarded (R3.2)

@@ -90,7 +90,9 @@ async def hand_press(
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
-        return _stale(rt, t, seat, lang, answered)
+        late = parts[0] == str(t.hand_no) and parts[2].isdigit()
+        late = late and hand.timed_out_at(board, int(parts[2]))
+        return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else "err.stale")
     if answered is not None and answered.own and seat.private_ref is None:
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
@@ -136,7 +138,12 @@ async def hand_press(
 
 
 def _stale(
-    rt: Runtime, t: LiveTable, seat: SeatState, lang: str, answered: Answered | None
+    rt: Runtime,
+    t: LiveTable,
+    seat: SeatState,
+    lang: str,
+    answered: Answered | None,
+    key: str = "err.stale",
 ) -> Reply:
     """A press of an older screen of the hand: refused. Pressed on the player's own current
     private message, the reply also carries the hand as it is now, which the adapter writes
@@ -144,8 +151,10 @@ def _stale(
     error, say a 500 or a 429 past its retries), and every press on it would be out of date
     for good (the player could only wait for the clock). The same on another view of the
     hand only the player sees (``answered.view``: a Discord ephemeral hand, which stops
-    following the game when its interaction token is too old to edit it)."""
-    refused = Reply(tr(lang, "err.stale"), alert=True)
+    following the game when its interaction token is too old to edit it). ``key``: the
+    refusal's text (``err.timed_out`` for a press of the screen the clock's move replaced,
+    R8.5)."""
+    refused = Reply(tr(lang, key), alert=True)
     if answered is None:
         return refused
     if not answered.view and (not answered.own or answered.ref != seat.private_ref):

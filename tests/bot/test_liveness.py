@@ -7,6 +7,7 @@ import dataclasses
 import random
 
 from bot.model import Actor, ChatRef, LiveTable, Phase
+from bot.presses import PlaceCard, decode
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
@@ -344,3 +345,38 @@ async def test_r8_6_the_last_unready_player_sitting_out_lets_the_hand_start(env)
     carol = t.seat_of(CAROL.user_id)
     assert carol is not None and carol.sitting_out
     assert await check_store(store) == []
+
+
+async def test_r8_5_a_press_that_lost_the_race_to_the_timeout_says_the_move_was_made(env) -> None:  # type: ignore[no-untyped-def]
+    """A press on the screen the clock's move had just replaced (R8.5) is refused with "your
+    time ran out, the move was made for you", not "out of date"; it changes nothing. A
+    press on an older screen of a street the player finished themselves stays "out of date"."""
+    service, presenter, _store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    seat = hand.to_act[0]
+    actor = ALICE if t.seats[seat].user_id == ALICE.user_id else BOB
+    old = presenter.last_private(actor.user_id)
+    place = next(
+        b.data for b in old.all_buttons() if isinstance(decode(b.data), PlaceCard)
+    )  # a Top / Middle / Bottom of the first street's screen, before the clock ran out
+    clock.now += t.options.hand_seconds + t.options.time_bank_seconds + 1
+    await service.run_due()
+    assert hand.timed_out_at(seat, 0) and seat not in hand.to_act  # the clock moved for them
+    board = hand.board_of(seat, with_pending=True)
+    reply = await service.press(actor, place)
+    assert reply.alert and reply.text == tr(actor.language or "en", "err.timed_out")
+    assert hand.board_of(seat, with_pending=True) == board  # nothing changed
+    # an older screen of a street the player finished by their own Confirm: "out of date"
+    other = BOB if actor is ALICE else ALICE
+    assert hand.to_act and t.owner(hand.to_act[0]) == t.seat_of(other.user_id).seat
+    screen = presenter.last_private(other.user_id)
+    stale = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), PlaceCard))
+    await press_auto_and_confirm(service, presenter, other)
+    reply = await service.press(other, stale)
+    assert reply.alert and reply.text == tr(other.language or "en", "err.stale")
