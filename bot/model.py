@@ -182,6 +182,10 @@ class SeatState:
     :ivar own_lang: the player's own language (``"en"``/``"ru"``), what :attr:`lang` is when
         the group's language is ``auto``; ``None`` (a seat saved before it was kept): as
         :attr:`lang`.
+    :ivar ready_by: when a player who sat down while hands were being played (outside the
+        lobby's ready timer) is stood up if they have not pressed Ready (R8.2), clock
+        seconds; ``None`` otherwise (bought in, sitting out, or seated in the lobby, whose
+        ready timer applies).
     """
 
     seat: int
@@ -201,6 +205,7 @@ class SeatState:
     top_up: int = 0
     leave_asked: float = 0.0
     own_lang: str | None = None
+    ready_by: float | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -222,6 +227,7 @@ class SeatState:
             "top_up": self.top_up,
             "leave_asked": self.leave_asked,
             "own_lang": self.own_lang,
+            "ready_by": self.ready_by,
         }
 
     @classmethod
@@ -410,6 +416,32 @@ class LiveTable:
             and seat.stack < self.options.kush_per_point
         )
 
+    def ready_window_end(self, seat: SeatState) -> float | None:
+        """When ``seat``, seated while hands were being played, is stood up for not pressing
+        Ready (R8.2; :attr:`SeatState.ready_by`), or ``None`` when that does not apply to
+        it now: it is bought in, sitting out (R8.6: the seat is kept), leaving, a computer
+        player or at a tournament (R8.7: no Ready). During a hand (or its reveal) that owes
+        the round's points (R8.3) it waits for the hand's end: standing up settles them, and
+        a settlement in the middle of a hand would take that hand's number."""
+        if (
+            seat.ready_by is None
+            or seat.ready
+            or seat.sitting_out
+            or seat.leaving
+            or seat.bot is not None
+            or self.tournament is not None
+        ):
+            return None
+        playing = (self.hand is not None and not self.hand.is_over) or self.reveal is not None
+        if playing and self.match is not None and self.match.round_pairs:
+            return None
+        return seat.ready_by
+
+    def ready_windows_end(self) -> float | None:
+        """The first :meth:`ready_window_end` of the table's seats, if any."""
+        ends = [e for s in self.seats.values() if (e := self.ready_window_end(s)) is not None]
+        return min(ends) if ends else None
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""
@@ -434,10 +466,12 @@ class LiveTable:
         (``saved_at``) or, if later, when the bot last marked itself running (``alive``, the
         store's :meth:`~storage.api.Store.last_alive`: after a crash the snapshot may be far
         older than the crash). The time the bot was down is not the acting player's (R8.5),
-        but the time they had before it went down is. So do the two waits for a
-        player's press: the ready timer (R8.2) and the time to claim (R7.5) end that much
-        later (the buttons pressed while the bot was down are out of date after it: the
-        players press again on the new message); the idle close (R8.2a) counts from that
+        but the time they had before it went down is. So do the waits for a player's press:
+        the ready timer (R8.2), the time to press Ready of a player who sat down while hands
+        were being played (:attr:`SeatState.ready_by`; a seat that a version without it left
+        unready gets its full ``ready_seconds`` from now) and the time to claim (R7.5) end
+        that much later (the buttons pressed while the bot was down are out of date after it:
+        the players press again on the new message); the idle close (R8.2a) counts from that
         much later a deal, and a tournament's levels (R8.7) rise that much later.
 
         :raises KeyError, ValueError, GameError: on a snapshot that cannot be used."""
@@ -536,6 +570,15 @@ class LiveTable:
         t.bot_due = None if bot_due is None else float(bot_due)
         ready_deadline = snap.get("ready_deadline")
         t.ready_deadline = None if ready_deadline is None else float(ready_deadline) + downtime
+        for seat in t.seats.values():  # (nor the time to press Ready of who sat down late)
+            if seat.ready_by is not None:
+                seat.ready_by += downtime
+            elif (
+                t.phase not in (Phase.LOBBY, Phase.CLOSED)
+                and t.tournament is None
+                and not (seat.ready or seat.sitting_out or seat.bot)
+            ):  # (saved by a version that kept no such time: it starts now)
+                seat.ready_by = now + options.ready_seconds
         top_up_deadline = snap.get("top_up_deadline")  # (nor the top-up window)
         t.top_up_deadline = None if top_up_deadline is None else float(top_up_deadline) + downtime
         next_hand_at = snap.get("next_hand_at")

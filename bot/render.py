@@ -153,6 +153,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         else:
             status = tr(lang, "lobby.not_ready")
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
+    lines.extend(_ready_windows(t, lang, now))
     if t.seats and all(s.bot for s in t.seats.values()):
         # computer players never deal a hand among themselves (issue 13): they wait for a person
         lines.append(tr(lang, "lobby.bots_wait"))
@@ -167,6 +168,17 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     else:
         lines.append(tr(lang, "lobby.hint"))
     return Screen("\n".join(lines), (_lobby_buttons(t, lang),))
+
+
+def _ready_windows(t: LiveTable, lang: str, now: float) -> list[str]:
+    """For each player who sat down while hands were being played and has not pressed Ready:
+    the time left before they are stood up (R8.2), counted down as the lobby's ready timer
+    (0 while a hand that owes the round's points holds it until its end)."""
+    return [
+        tr(lang, "lobby.ready_window", name=s.name, seconds=max(0, int(s.ready_by - now + 0.999)))
+        for s in sorted(t.seats.values(), key=lambda s: s.seat)
+        if s.ready_by is not None and not (s.ready or s.sitting_out or s.leaving or s.bot)
+    ]
 
 
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
@@ -227,6 +239,10 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             lines.append("  " + tr(lang, "board.hidden", count=sv.hidden))
         if sv.face_up:
             lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
+    waiting = _ready_windows(t, lang, now)
+    if waiting:
+        lines.append("")
+        lines.extend(waiting)
     unreachable = [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
     if unreachable:
         lines.append("")

@@ -59,6 +59,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
         "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
     },
+    "lobby.ready_window": {
+        "en": "⏳ {name}: press Ready to be dealt in; otherwise the seat is freed in {seconds:second|seconds}.",
+        "ru": "⏳ {name}: нажмите «Готов», чтобы играть; иначе место освободится через {seconds:секунду|секунды|секунд}.",
+    },
     "lobby.stood_up": {
         "en": "Not ready in time, stood up: {names}.",
         "ru": "Не нажали «Готов» вовремя и встали из-за стола: {names}.",

@@ -37,6 +37,7 @@ __all__ = [
     "settle_pairs",
     "settle_round",
     "stand_up",
+    "stand_up_unready",
     "sync_clocks",
     "top_up_computer_players",
     "top_up_window",
@@ -136,6 +137,8 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.phase = Phase.LOBBY
         t.next_hand_at = None
         t.ready_deadline = None
+        for seat in t.seats.values():  # the lobby's ready timer applies to them now
+            seat.ready_by = None
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return
@@ -160,6 +163,18 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
     deal(rt, t, tx)
+
+
+def stand_up_unready(t: LiveTable, tx: Tx, now: float) -> bool:
+    """Stand up the players who sat down while hands were being played and have not pressed
+    Ready within ``ready_seconds`` of it (R8.2, :meth:`LiveTable.ready_window_end`): nothing
+    was taken from them, and the seat is free for someone else. Returns whether one was."""
+    due = [s for s in t.seats.values() if (end := t.ready_window_end(s)) is not None and now >= end]
+    for seat in due:
+        stand_up(t, tx, seat)
+    if due:
+        t.owe("post", Screen(tr(t.lang, "lobby.stood_up", names=", ".join(s.name for s in due))))
+    return bool(due)
 
 
 def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 from typing import Literal
 
-from bot.model import Actor, LiveTable, Reply, SeatState
+from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.chinese import claimant_continues
@@ -104,7 +104,8 @@ async def open_table(
 
 async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
     """Take a free seat (R8.2). Refused without enough kush for the buy-in. At a tournament
-    table, register (R8.7)."""
+    table, register (R8.7). Seated while hands are being played, the player has
+    ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`)."""
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     if t.seat_of(actor.user_id) is not None:
@@ -129,8 +130,20 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
         )
         t.seats[seat.seat] = seat
+        _ready_window(rt, t, seat)
         tx.group = True
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+
+def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
+    """A player who is seated and not bought in while hands are being played (they joined,
+    or came back from sit-out, outside the lobby) gets ``ready_seconds`` from now to press
+    Ready; then the table's timer stands them up (R8.2,
+    :func:`~bot.service.dealing.stand_up_unready`): otherwise the seat would be held for good
+    (the lobby's ready timer does not run, and the hands the others play keep the idle close,
+    R8.2a, away). In the lobby its own ready timer applies."""
+    if t.phase is not Phase.LOBBY and not seat.ready and t.tournament is None:
+        seat.ready_by = rt.clock() + t.options.ready_seconds
 
 
 async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
@@ -154,6 +167,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             tx.moves.append(BuyIn(seat.player_id, amount))
             seat.stack += amount
             seat.ready = True
+            seat.ready_by = None
             seat.sitting_out = seat.timed_out = False  # Ready means playing (R8.6)
             tx.group = True
             maybe_start(rt, t, tx)
@@ -450,7 +464,10 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "tour.no_sitout"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
-        tx.group = t.hand is None
+        # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
+        # starts it anew) and the group message no longer counts it down
+        tx.group = t.hand is None or seat.ready_by is not None
+        seat.ready_by = None
         # no hand: the players left may all be ready now (the deal waited for this one until
         # the ready timer ran out), or too few to play (back to the lobby at once)
         maybe_start(rt, t, tx)
@@ -469,7 +486,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
-        tx.group = t.hand is None
+        _ready_window(rt, t, seat)  # back, but not bought in: Ready in time, or stand up
+        tx.group = t.hand is None or seat.ready_by is not None
         maybe_start(rt, t, tx)
     if t.busted(seat):  # back, but not dealt in before a top-up (R8.2)
         return _busted_reply(t, seat, lang)

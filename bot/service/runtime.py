@@ -499,7 +499,8 @@ class Runtime:
     # -- timers ------------------------------------------------------------------------------
     def next_deadline(self, t: LiveTable) -> float | None:
         """When something is next due at the table: a clock running out (R8.5), the next
-        deal or a queued top-up (R8.2), the next reveal or the end of a claim (R7.5)."""
+        deal, a queued top-up or the end of a late joiner's time to press Ready (R8.2), the
+        next reveal or the end of a claim (R7.5)."""
         times = [d for c in t.clocks.values() if c.running and (d := c.deadline()) is not None]
         if t.top_ups_due():  # at once: top-ups asked for during the hand that ended (R8.2)
             times.append(self.clock())
@@ -509,6 +510,9 @@ class Runtime:
             times.append(t.ready_deadline)
         if t.top_up_deadline is not None and t.hand is None:
             times.append(t.top_up_deadline)
+        unready = t.ready_windows_end()  # a player seated late stands up unless Ready (R8.2)
+        if unready is not None:
+            times.append(unready)
         if t.bot_due is not None:
             times.append(t.bot_due)
         idle = self.idle_deadline(t)

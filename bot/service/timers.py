@@ -1,5 +1,6 @@
-"""What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due
-or a top-up asked for during the hand is to be added (R8.2), the next box is revealed or the
+"""What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due,
+a top-up asked for during the hand is to be added or a player who sat down late did not press
+Ready in time (R8.2), the next box is revealed or the
 claim time is over (R4.5, R7.5). Each is a transition; one that storage refuses, or that fails
 on a bug, is retried a little later (the table is as it was)."""
 
@@ -11,7 +12,7 @@ import logging
 from bot.model import LiveTable
 from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
-from bot.service.dealing import maybe_start
+from bot.service.dealing import maybe_start, stand_up_unready
 from bot.service.lobby import add_top_ups, close_table
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
@@ -31,6 +32,9 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
     if idle is not None and now >= idle:
         return True
     if t.top_ups_due():
+        return True
+    unready = t.ready_windows_end()
+    if unready is not None and now >= unready:
         return True
     if t.reveal is not None:
         claim = t.reveal.get("claim")
@@ -59,6 +63,13 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
     try:
         if t.top_ups_due():  # the hand is over: the top-ups asked for during it (R8.2)
             await add_top_ups(rt, t)
+            if not _due(rt, t):
+                await rt.arm(t)
+                return
+        unready = t.ready_windows_end()
+        if unready is not None and rt.clock() >= unready:  # seated late, not Ready (R8.2)
+            async with rt.transition(t) as tx:
+                stand_up_unready(t, tx, rt.clock())
             if not _due(rt, t):
                 await rt.arm(t)
                 return
