@@ -580,6 +580,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
         "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
     },
+    "reply.settings_did_you_mean": {
+        "en": "Did you mean {names}?",
+        "ru": "Может быть, {names}?",
+    },
+    "reply.settings_or": {"en": "{first} or {last}", "ru": "{first} или {last}"},
+    "reply.settings_usage_short": {
+        "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
+        "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",
+    },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are below.",
         "ru": "Ваши карты за столом #{table} — ниже.",

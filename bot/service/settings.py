@@ -11,6 +11,7 @@ message and its buttons are all derived from that description. A refused value s
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import json
 import re
@@ -769,6 +770,38 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
     return Screen("\n".join(lines), tuple(rows))
 
 
+def close_settings(name: str) -> list[str]:
+    """The setting names closest to a mistyped ``name`` (difflib's, at most 3, the closest
+    first, leaving out those clearly further than the closest: ``handseconds`` is
+    ``hand_seconds`` alone, ``buy_in`` both buy-ins; none when nothing is close)."""
+    name = name.lower()
+    close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
+    ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
+    return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
+
+
+#: how much less like the typed name than the closest a suggested setting name may be
+_CLOSE_MARGIN = 0.1
+
+
+def unknown_setting_text(name: str, lang: str) -> str:
+    """The answer to ``/settings <name>`` for a name that is no setting: the closest names
+    and the short usage; the list of every name only when none is close."""
+    text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
+    close = close_settings(name)
+    if not close:
+        return text + "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
+    *first, last = close
+    names = tr(lang, "reply.settings_or", first=", ".join(first), last=last) if first else last
+    return (
+        text
+        + " "
+        + tr(lang, "reply.settings_did_you_mean", names=names)
+        + "\n"
+        + tr(lang, "reply.settings_usage_short")
+    )
+
+
 # -- changing them -----------------------------------------------------------------------------
 async def settings(
     rt: Runtime,
@@ -789,9 +822,7 @@ async def settings(
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
-        text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
-        text += "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
-        return Reply(text, alert=True)
+        return Reply(unknown_setting_text(name, lang), alert=True)
     if not value.strip():
         s = community.settings
         return Reply(spec.help_text(lang, _display(s, table_options(s, game), spec, lang)))
