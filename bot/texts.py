@@ -1072,7 +1072,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: текст от {low} до {high} символов, без управляющих символов",
     },
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
-    "settings.unit.kush": {"en": " of kush", "ru": " кушей"},
+    "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
     "settings.unit.hours": {"en": " of hours", "ru": " часов"},
     "settings.top_up_auto": {

@@ -42,7 +42,7 @@ from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
-from storage.api import Community, CommunitySettings
+from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
 
 __all__ = [
     "KUSH_LIMIT",
@@ -116,9 +116,16 @@ class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
 
-    def __init__(self, text: Callable[[str], str]) -> None:
+    def __init__(self, text: Callable[[str], str], setting: Setting | None = None) -> None:
         super().__init__(text("en"))
         self.text = text
+        self.setting = setting
+
+    def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
+        """Why, in ``lang``; an amount of kush named with the group's kush ``label``."""
+        if self.setting is not None:
+            return self.setting.range_text(lang, label)
+        return self.text(lang)
 
 
 class Setting(BaseModel):
@@ -196,19 +203,19 @@ class Setting(BaseModel):
         elif self.kind is Kind.CHOICE:
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
-            raise SettingRefused(self.range_text)
+            raise SettingRefused(self.range_text, self)
         elif (
             self.kind in (Kind.WHOLE, Kind.NUMBER)
             and isinstance(raw, str)
             and not _PLAIN_NUMBER.fullmatch(text)
         ):
-            raise SettingRefused(self.range_text)  # "1_0", "1e3": Python's, not an admin's
+            raise SettingRefused(self.range_text, self)  # "1_0", "1e3": Python's, not an admin's
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:
-            raise SettingRefused(self.range_text) from None
+            raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
-            raise SettingRefused(self.range_text)
+            raise SettingRefused(self.range_text, self)
         return value
 
     def applies_to(self, game: GameKind) -> bool:
@@ -216,16 +223,20 @@ class Setting(BaseModel):
         return game in self.games
 
     # -- texts -----------------------------------------------------------------------------
-    def range_text(self, lang: str) -> str:
+    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
-        to 600"."""
+        to 600"; an amount of kush is named with the group's kush ``label``."""
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
         if self.kind is Kind.CHOICE:
             return tr(
                 lang, "settings.range.choice", name=self.name, choices=", ".join(self.choices)
             )
-        unit = tr(lang, f"settings.unit.{self.unit.value}") if self.unit is not Unit.NONE else ""
+        unit = (
+            tr(lang, f"settings.unit.{self.unit.value}", label=label)
+            if self.unit is not Unit.NONE
+            else ""
+        )
         return tr(
             lang,
             f"settings.range.{self.kind.value}",
@@ -239,14 +250,15 @@ class Setting(BaseModel):
         """The games it applies to, by name."""
         return ", ".join(tr(lang, f"game.{g.value}") for g in GameKind if g in self.games)
 
-    def help_text(self, lang: str, current: str) -> str:
-        """What it is, its range, its games and its ``current`` value."""
+    def help_text(self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL) -> str:
+        """What it is, its range (an amount of kush named with the group's ``label``), its
+        games and its ``current`` value."""
         return tr(
             lang,
             "settings.help",
             name=self.name,
             about=self.ru if lang == "ru" else self.en,
-            range=self.range_text(lang),
+            range=self.range_text(lang, label),
             games=self.games_text(lang),
             value=current,
         )
@@ -825,7 +837,8 @@ async def settings(
         return Reply(unknown_setting_text(name, lang), alert=True)
     if not value.strip():
         s = community.settings
-        return Reply(spec.help_text(lang, _display(s, table_options(s, game), spec, lang)))
+        shown = _display(s, table_options(s, game), spec, lang)
+        return Reply(spec.help_text(lang, shown, s.kush_label))
     return await _change(rt, community, lang, spec, value, own, game)
 
 
@@ -841,7 +854,8 @@ async def _change(
     try:
         community = await change_setting(rt, community, spec.name, value)
     except SettingRefused as exc:
-        return Reply(tr(lang, "reply.settings_bad", error=exc.text(lang)), alert=True)
+        error = exc.says(lang, community.settings.kush_label)
+        return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
@@ -1105,6 +1119,7 @@ async def settings_press(
         number = float(current) + (spec.step if p.op == "+" else -spec.step)
         number = min(max(number, spec.low), spec.high)
         if number == float(current):
-            return Reply(tr(lang, "reply.settings_bad", error=spec.range_text(lang)), alert=True)
+            error = spec.range_text(lang, s.kush_label)
+            return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
     return await _change(rt, community, lang, spec, value, own, game)
