@@ -255,6 +255,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
         "ru": "Докупить можно от 1 до {room} {label:gen} (в стеке не больше {max}). Формат: /topup N",
     },
+    "reply.topup_range_balance": {
+        "en": "Top up from 1 to {room} {label}, your balance (a stack holds at most {max}). Usage: /topup N",
+        "ru": "Докупить можно от 1 до {room} {label:gen} — это ваш баланс (в стеке не больше {max}). Формат: /topup N",
+    },
+    "reply.topup_no_balance": {
+        "en": "Your balance has no {label} left to top up from.",
+        "ru": "На балансе не осталось {label:gen}: докупать не из чего.",
+    },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный: {max} {label}.",
