@@ -744,8 +744,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
-        "ru": "Уровни: easy, normal, strong. Формат: /addbot [уровень]",
+        "ru": "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]",
     },
+    # a computer player's level as players read it (the command takes the English word)
+    "bot.level.easy": {"en": "easy", "ru": "лёгкий"},
+    "bot.level.normal": {"en": "normal", "ru": "средний"},
+    "bot.level.strong": {"en": "strong", "ru": "сильный"},
     "bot.no_tournament": {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
         "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
