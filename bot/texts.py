@@ -1269,11 +1269,26 @@ def _agree_kush(template: str) -> str:
     return template.replace("{label:gen}", _KUSH_RU_ALONE).replace("{label}", _KUSH_RU_ALONE)
 
 
+class _UnsignedZero(int):
+    """Zero written without the sign a ``+d`` spec gives it: "0 pts", not "+0 pts"."""
+
+    def __format__(self, spec: str) -> str:
+        return format(0, spec.replace("+", "", 1))
+
+
+_UNSIGNED_ZERO = _UnsignedZero(0)
+
+
+def _is_zero(value: object) -> bool:
+    return type(value) is int and value == 0
+
+
 def tr(lang: str | None, key: str, **values: Any) -> str:
     """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``; a
     ``label`` value is the kush label, shown by :func:`kush_word` (in Russian the default
     label agrees with the number before it: 1 куш, 2 куша, 5 кушей). Templates may write
-    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`).
+    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`). A signed
+    number (``{n:+d}``) that is zero is written without its sign: "0 pts", "0 kush".
 
     :raises KeyError: for an unknown key (a programming error).
     """
@@ -1281,6 +1296,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     template = entry.get(lang or "en") or entry["en"]
     if not values:
         return template
+    if ":+" in template:  # a signed number: zero is written without a sign ("0 pts")
+        values = {k: _UNSIGNED_ZERO if _is_zero(v) else v for k, v in values.items()}
     label = values.get("label")
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
