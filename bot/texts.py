@@ -259,6 +259,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top up from 1 to {room} {label} (a stack holds at most {max}). Usage: /topup N",
         "ru": "Докупить можно от 1 до {room} {label:gen} (в стеке не больше {max}). Формат: /topup N",
     },
+    "reply.topup_range_balance": {
+        "en": "Top up from 1 to {room} {label}, your balance (a stack holds at most {max}). Usage: /topup N",
+        "ru": "Докупить можно от 1 до {room} {label:gen} — это ваш баланс (в стеке не больше {max}). Формат: /topup N",
+    },
+    "reply.topup_no_balance": {
+        "en": "Your balance has no {label} left to top up from.",
+        "ru": "На балансе не осталось {label:gen}: докупать не из чего.",
+    },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный: {max} {label}.",
@@ -584,6 +592,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
         "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
     },
+    "reply.settings_did_you_mean": {
+        "en": "Did you mean {names}?",
+        "ru": "Может быть, {names}?",
+    },
+    "reply.settings_or": {"en": "{first} or {last}", "ru": "{first} или {last}"},
+    "reply.settings_usage_short": {
+        "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
+        "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",
+    },
     "reply.private_linked": {
         "en": "Your cards for table #{table} are below.",
         "ru": "Ваши карты за столом #{table} — ниже.",
@@ -731,8 +748,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
-        "ru": "Уровни: easy, normal, strong. Формат: /addbot [уровень]",
+        "ru": "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]",
     },
+    # a computer player's level as players read it (the command takes the English word)
+    "bot.level.easy": {"en": "easy", "ru": "лёгкий"},
+    "bot.level.normal": {"en": "normal", "ru": "средний"},
+    "bot.level.strong": {"en": "strong", "ru": "сильный"},
     "bot.no_tournament": {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
         "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
@@ -795,7 +816,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
             "/stats [@user] — statistics; /top week|month|all — kush won; /replay N — a hand "
             "street by street\n"
-            "/rules — rules of this table's game\n"
+            "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
             "Your cards come in a private chat with me; /hand there shows your board as a picture."
@@ -814,7 +835,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
             "/stats [@игрок] — статистика; /top week|month|all — выигранные куши; "
             "/replay N — раздача по улицам\n"
-            "/rules — правила игры за этим столом\n"
+            "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
@@ -833,7 +854,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc balance, /ofc top, /ofc history, /ofc daily — kush, leaderboard, your hands, daily bonus\n"
             "/ofc stats [user] — statistics; /ofc top [period] — kush won; /ofc replay N — a hand "
             "street by street\n"
-            "/ofc rules — rules of this table's game\n"
+            "/ofc rules [game] — rules of this table's game (or the one named)\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
@@ -851,7 +872,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc balance, /ofc top, /ofc history, /ofc daily — куши, рейтинг, ваши раздачи, бонус дня\n"
             "/ofc stats [игрок] — статистика; /ofc top [период] — выигранные куши; "
             "/ofc replay N — раздача по улицам\n"
-            "/ofc rules — правила игры за этим столом\n"
+            "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
@@ -1007,38 +1028,61 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1. Each box won vs each opponent: 1 point, all three: +3 (scoop). Royalties for "
-            "strong boxes. QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand."
+            "discard 1. {scoring} Royalties for strong boxes. {fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая. Улица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1. "
-            "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп). Роялти за сильные "
-            "боксы. QQ и выше наверху (если рука не мёртвая) → Фантазия: 14 карт сразу в следующей раздаче."
+            "{scoring} Роялти за сильные боксы. {fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. 2 points per box (or 1–6), royalties, Fantasyland with QQ+ on top."
+            "bottom ≥ middle ≥ top. {scoring} Royalties for strong boxes. {fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх. 2 очка за бокс (или 1–6), роялти, Фантазия с QQ+ наверху."
+            "низ ≥ середина ≥ верх. {scoring} Роялти за сильные боксы. {fantasyland}"
         ),
+    },
+    # the scoring scheme of OFC and Pineapple (R5.2, R5.3), in the rules above
+    "rules.scoring.one_six": {
+        "en": "Each box won vs each opponent: 1 point, all three: +3 (scoop).",
+        "ru": "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп).",
+    },
+    "rules.scoring.two_per_row": {
+        "en": "Each box won vs each opponent: 2 points, no scoop bonus.",
+        "ru": "Каждый выигранный бокс у соперника — 2 очка, без бонуса за все три.",
+    },
+    "rules.fantasyland.pineapple": {
+        "en": "QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand.",
+        "ru": "QQ и выше наверху (если рука не мёртвая) → Фантазия: 14 карт сразу в следующей раздаче.",
+    },
+    "rules.fantasyland.progressive": {
+        "en": "QQ, KK, AA or trips on top (no foul) → Fantasyland: 14, 15, 16 or 17 cards at once next hand.",
+        "ru": "QQ, KK, AA или сет наверху (если рука не мёртвая) → Фантазия: 14, 15, 16 или 17 карт сразу в следующей раздаче.",
+    },
+    "rules.fantasyland.ofc": {
+        "en": "QQ+ on top (no foul) → Fantasyland: 13 cards at once next hand.",
+        "ru": "QQ и выше наверху (если рука не мёртвая) → Фантазия: 13 карт сразу в следующей раздаче.",
+    },
+    "rules.fantasyland.off": {
+        "en": "Fantasyland is off.",
+        "ru": "Фантазия выключена.",
     },
     "rules.chinese": {
         "en": (
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
             "bottom ≥ middle ≥ top. Each box against each opponent's: 2 points a win, 1 each a tie; "
-            "+1 for winning two boxes of three; bonuses for strong hands. The game is played to the "
-            "target score; a Claim may end it early."
+            "+1 for winning two boxes of three; bonuses for strong hands. The game is played to "
+            "{target:point|points}; a Claim may end it early."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх. Каждый бокс — против того же бокса соперника: 2 очка за победу, "
             "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации. Игра идёт до "
-            "заданного счёта; «Доезд» может закончить её раньше."
+            "{target:очка|очков|очков}; «Доезд» может закончить её раньше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
@@ -1072,7 +1116,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: текст от {low} до {high} символов, без управляющих символов",
     },
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
-    "settings.unit.kush": {"en": " of kush", "ru": " кушей"},
+    "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
     "settings.unit.hours": {"en": " of hours", "ru": " часов"},
     "settings.top_up_auto": {
@@ -1117,6 +1161,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Open-Face Chinese Poker: admin commands": "Открытый китайский покер: команды админов",
     "Open a table in this channel": "Открыть стол в этом канале",
     "the game (default: this server's setting)": "игра (по умолчанию — настройка сервера)",
+    "the game (default: this table's)": "игра (по умолчанию — игра этого стола)",
     "Open a sit-and-go tournament here": "Открыть здесь турнир (sit-and-go)",
     "Take a seat at this channel's table": "Сесть за стол этого канала",
     "Buy in and get ready": "Внести взнос и быть готовым",
@@ -1233,11 +1278,26 @@ def _agree_kush(template: str) -> str:
     return template.replace("{label:gen}", _KUSH_RU_ALONE).replace("{label}", _KUSH_RU_ALONE)
 
 
+class _UnsignedZero(int):
+    """Zero written without the sign a ``+d`` spec gives it: "0 pts", not "+0 pts"."""
+
+    def __format__(self, spec: str) -> str:
+        return format(0, spec.replace("+", "", 1))
+
+
+_UNSIGNED_ZERO = _UnsignedZero(0)
+
+
+def _is_zero(value: object) -> bool:
+    return type(value) is int and value == 0
+
+
 def tr(lang: str | None, key: str, **values: Any) -> str:
     """The text ``key`` in ``lang`` (``"en"``/``"ru"``), formatted with ``values``; a
     ``label`` value is the kush label, shown by :func:`kush_word` (in Russian the default
     label agrees with the number before it: 1 куш, 2 куша, 5 кушей). Templates may write
-    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`).
+    ``{n:one|few|many}`` for a number with its agreeing noun (:class:`_Formatter`). A signed
+    number (``{n:+d}``) that is zero is written without its sign: "0 pts", "0 kush".
 
     :raises KeyError: for an unknown key (a programming error).
     """
@@ -1245,6 +1305,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     template = entry.get(lang or "en") or entry["en"]
     if not values:
         return template
+    if ":+" in template:  # a signed number: zero is written without a sign ("0 pts")
+        values = {k: _UNSIGNED_ZERO if _is_zero(v) else v for k, v in values.items()}
     label = values.get("label")
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):

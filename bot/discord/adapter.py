@@ -444,9 +444,12 @@ class OfcCommands(app_commands.Group):
         await self.adapter.command(interaction, self.adapter.service.history, ephemeral=True)
 
     @app_commands.command(name="rules", description="Rules of this table's game")
-    async def rules(self, interaction: Interaction) -> None:
-        """Short rules."""
-        await self.adapter.command(interaction, self.adapter.service.rules)
+    @app_commands.describe(game="the game (default: this table's)")
+    @app_commands.choices(game=_GAME_CHOICES)
+    async def rules(self, interaction: Interaction, game: str | None = None) -> None:
+        """Short rules of ``game`` (this table's by default)."""
+        service = self.adapter.service
+        await self.adapter.command(interaction, lambda c, a: service.rules(c, a, game or ""))
 
     @app_commands.command(name="daily", description="Take the daily bonus")
     async def daily(self, interaction: Interaction) -> None:

@@ -64,6 +64,7 @@ from bot.service import (
 )
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
+from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, tr
@@ -487,12 +488,26 @@ class TableService:
             self.rt, community, actor, lang, target, amount, key, target_name, shown, target_bot
         )
 
-    async def rules(self, chat: ChatRef, actor: Actor) -> Reply:
-        """Short rules of the table's game (or of the community's default game)."""
+    async def rules(self, chat: ChatRef, actor: Actor, game: str = "") -> Reply:
+        """``/rules [game]``: short rules of ``game`` (``pineapple``, ``ofc``, ``chinese``),
+        by default of the open table's game (or the community's game), as that table plays
+        it (its scoring, Fantasyland, target score); a game no table here plays is described
+        with the community's settings for it, as a new table of it would play."""
         community = await self._community(chat)
+        lang = self._lang(community, actor)
         t = self.table_in(chat)
-        game = t.options.game.value if t else community.settings.game
-        return Reply(tr(self._lang(community, actor), f"rules.{game}"))
+        name = game.strip().lower()
+        if name and name not in {g.value for g in PLAYABLE_GAMES}:
+            games = ", ".join(g.value for g in PLAYABLE_GAMES)
+            text = tr(lang, "reply.unknown_game", game=clean_arg(name), games=games)
+            return Reply(text, alert=True)
+        if t is not None and (not name or name == t.options.game.value):
+            return Reply(rules_text(t.options, lang))
+        try:
+            opts = settings_mod.table_options(community.settings, name or None)
+        except OptionError:  # (a stored game no longer playable)
+            opts = settings_mod.table_options(community.settings, GameKind.PINEAPPLE)
+        return Reply(rules_text(opts, lang))
 
     async def help(self, chat: ChatRef, actor: Actor) -> Reply:
         """The command list."""

@@ -170,7 +170,7 @@ async def add_bot(
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         return Reply(tr(lang, "err.storage"), alert=True)
-    return Reply(tr(lang, "bot.added", name=seat.name, level=lvl.value))
+    return Reply(tr(lang, "bot.added", name=seat.name, level=tr(lang, f"bot.level.{lvl.value}")))
 
 
 async def remove_bot(

@@ -220,13 +220,16 @@ async def top_up(
     room = limit - seat.stack
     if room <= 0:
         return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
+    have = await _balance(rt, seat.player_id)
+    if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused
+        return Reply(tr(lang, "reply.topup_no_balance", label=t.label), alert=True)
     text = amount.strip()
     if not text:
         value = min(t.min_buy_in, room)
     elif text.isdecimal() and len(text) <= 13 and 1 <= int(text) <= min(room, MAX_TOP_UP):
         value = int(text)
     else:
-        return Reply(tr(lang, "reply.topup_range", room=room, max=limit, label=t.label), alert=True)
+        return _top_up_range(t, lang, room, limit, have)
     if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
         return await _queue_top_up(rt, t, seat, value, lang, request)
     try:
@@ -248,6 +251,16 @@ async def top_up(
     if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
         text += "\n" + _busted_reply(t, seat, lang).text
     return Reply(text)
+
+
+def _top_up_range(t: LiveTable, lang: str, room: int, limit: int, have: int) -> Reply:
+    """What ``/topup N`` takes: 1 to the room left under the table's maximum ``limit``, or to
+    the balance ``have`` when that is less (more would only be refused)."""
+    if have < room:
+        text = tr(lang, "reply.topup_range_balance", room=have, max=limit, label=t.label)
+    else:
+        text = tr(lang, "reply.topup_range", room=room, max=limit, label=t.label)
+    return Reply(text, alert=True)
 
 
 async def _queue_top_up(

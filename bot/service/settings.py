@@ -11,6 +11,7 @@ message and its buttons are all derived from that description. A refused value s
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import json
 import re
@@ -41,7 +42,7 @@ from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
-from storage.api import Community, CommunitySettings
+from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
 
 __all__ = [
     "KUSH_LIMIT",
@@ -115,9 +116,16 @@ class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
 
-    def __init__(self, text: Callable[[str], str]) -> None:
+    def __init__(self, text: Callable[[str], str], setting: Setting | None = None) -> None:
         super().__init__(text("en"))
         self.text = text
+        self.setting = setting
+
+    def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
+        """Why, in ``lang``; an amount of kush named with the group's kush ``label``."""
+        if self.setting is not None:
+            return self.setting.range_text(lang, label)
+        return self.text(lang)
 
 
 class Setting(BaseModel):
@@ -195,19 +203,19 @@ class Setting(BaseModel):
         elif self.kind is Kind.CHOICE:
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
-            raise SettingRefused(self.range_text)
+            raise SettingRefused(self.range_text, self)
         elif (
             self.kind in (Kind.WHOLE, Kind.NUMBER)
             and isinstance(raw, str)
             and not _PLAIN_NUMBER.fullmatch(text)
         ):
-            raise SettingRefused(self.range_text)  # "1_0", "1e3": Python's, not an admin's
+            raise SettingRefused(self.range_text, self)  # "1_0", "1e3": Python's, not an admin's
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:
-            raise SettingRefused(self.range_text) from None
+            raise SettingRefused(self.range_text, self) from None
         if self.kind is Kind.CHOICE and value not in self.choices:
-            raise SettingRefused(self.range_text)
+            raise SettingRefused(self.range_text, self)
         return value
 
     def applies_to(self, game: GameKind) -> bool:
@@ -215,16 +223,20 @@ class Setting(BaseModel):
         return game in self.games
 
     # -- texts -----------------------------------------------------------------------------
-    def range_text(self, lang: str) -> str:
+    def range_text(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """What values it takes, e.g. "ready_seconds takes a number of seconds from 5
-        to 600"."""
+        to 600"; an amount of kush is named with the group's kush ``label``."""
         if self.kind is Kind.SWITCH:
             return tr(lang, "settings.range.switch", name=self.name)
         if self.kind is Kind.CHOICE:
             return tr(
                 lang, "settings.range.choice", name=self.name, choices=", ".join(self.choices)
             )
-        unit = tr(lang, f"settings.unit.{self.unit.value}") if self.unit is not Unit.NONE else ""
+        unit = (
+            tr(lang, f"settings.unit.{self.unit.value}", label=label)
+            if self.unit is not Unit.NONE
+            else ""
+        )
         return tr(
             lang,
             f"settings.range.{self.kind.value}",
@@ -238,14 +250,15 @@ class Setting(BaseModel):
         """The games it applies to, by name."""
         return ", ".join(tr(lang, f"game.{g.value}") for g in GameKind if g in self.games)
 
-    def help_text(self, lang: str, current: str) -> str:
-        """What it is, its range, its games and its ``current`` value."""
+    def help_text(self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL) -> str:
+        """What it is, its range (an amount of kush named with the group's ``label``), its
+        games and its ``current`` value."""
         return tr(
             lang,
             "settings.help",
             name=self.name,
             about=self.ru if lang == "ru" else self.en,
-            range=self.range_text(lang),
+            range=self.range_text(lang, label),
             games=self.games_text(lang),
             value=current,
         )
@@ -769,6 +782,38 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
     return Screen("\n".join(lines), tuple(rows))
 
 
+def close_settings(name: str) -> list[str]:
+    """The setting names closest to a mistyped ``name`` (difflib's, at most 3, the closest
+    first, leaving out those clearly further than the closest: ``handseconds`` is
+    ``hand_seconds`` alone, ``buy_in`` both buy-ins; none when nothing is close)."""
+    name = name.lower()
+    close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
+    ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
+    return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
+
+
+#: how much less like the typed name than the closest a suggested setting name may be
+_CLOSE_MARGIN = 0.1
+
+
+def unknown_setting_text(name: str, lang: str) -> str:
+    """The answer to ``/settings <name>`` for a name that is no setting: the closest names
+    and the short usage; the list of every name only when none is close."""
+    text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
+    close = close_settings(name)
+    if not close:
+        return text + "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
+    *first, last = close
+    names = tr(lang, "reply.settings_or", first=", ".join(first), last=last) if first else last
+    return (
+        text
+        + " "
+        + tr(lang, "reply.settings_did_you_mean", names=names)
+        + "\n"
+        + tr(lang, "reply.settings_usage_short")
+    )
+
+
 # -- changing them -----------------------------------------------------------------------------
 async def settings(
     rt: Runtime,
@@ -789,12 +834,11 @@ async def settings(
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
-        text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
-        text += "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
-        return Reply(text, alert=True)
+        return Reply(unknown_setting_text(name, lang), alert=True)
     if not value.strip():
         s = community.settings
-        return Reply(spec.help_text(lang, _display(s, table_options(s, game), spec, lang)))
+        shown = _display(s, table_options(s, game), spec, lang)
+        return Reply(spec.help_text(lang, shown, s.kush_label))
     return await _change(rt, community, lang, spec, value, own, game)
 
 
@@ -810,7 +854,8 @@ async def _change(
     try:
         community = await change_setting(rt, community, spec.name, value)
     except SettingRefused as exc:
-        return Reply(tr(lang, "reply.settings_bad", error=exc.text(lang)), alert=True)
+        error = exc.says(lang, community.settings.kush_label)
+        return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
@@ -1074,6 +1119,7 @@ async def settings_press(
         number = float(current) + (spec.step if p.op == "+" else -spec.step)
         number = min(max(number, spec.low), spec.high)
         if number == float(current):
-            return Reply(tr(lang, "reply.settings_bad", error=spec.range_text(lang)), alert=True)
+            error = spec.range_text(lang, s.kush_label)
+            return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
     return await _change(rt, community, lang, spec, value, own, game)

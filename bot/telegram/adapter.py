@@ -781,7 +781,7 @@ class TelegramAdapter:
             "replay": self._simple(service.replay, first_arg=True),
             "history": self._simple(service.history),
             "daily": self._simple(service.daily),
-            "rules": self._simple(service.rules),
+            "rules": self._simple(service.rules, first_arg=True),  # [pineapple|ofc|chinese]
             "help": self._simple(service.help),
             "hand": self._simple(service.hand_picture),
             "settings": self._settings,

@@ -631,3 +631,25 @@ async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free
     assert len(asked) == 1  # decided once
     await service.stop()
     assert await check_store(store) == []
+
+
+async def test_a_russian_notice_names_the_computer_players_level_in_russian() -> None:
+    """A Russian group read "🤖 Anna (normal) садится…": the level was the command's word."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, BOB)
+    reply = await service.add_bot(GROUP, BOB, True, "strong")
+    assert reply.text == (
+        "🤖 Anna (сильный) садится за стол: компьютерный игрок на куши заведения."
+    )
+    reply = await service.add_bot(GROUP, BOB, True)
+    assert reply.text.startswith("🤖 Boris (средний) садится")
+    t = service.table_in(GROUP)
+    assert t is not None and [s.bot for s in t.seats.values()] == ["strong", "normal"]
+    # the command still takes the English words, which the Russian usage names
+    reply = await service.add_bot(GROUP, BOB, True, "сильный")
+    assert reply.alert and reply.text == (
+        "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
+    )
+    reply = await service.add_bot(GROUP, ALICE, True, "easy")
+    assert reply.text == "🤖 Vera (easy) sits down: a computer player with house kush."

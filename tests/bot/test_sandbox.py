@@ -184,8 +184,8 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
-        showdown = [await term.read_until(r"^Tester: [+-]\d+ pts?")]
-        mine = re.search(r"^Tester: ([+-]\d+) pts? · ([+-]\d+) kush → (\d+)", showdown[0])
+        showdown = [await term.read_until(r"^Tester: [+-]?\d+ pts?")]
+        mine = re.search(r"^Tester: ([+-]?\d+) pts? · ([+-]?\d+) kush → (\d+)", showdown[0])
         assert mine is not None, showdown
         points, kush, stack = (int(x) for x in mine.groups())
         boxes = [await term.read_until(r" — ") for _ in range(3)]
@@ -390,9 +390,12 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
     async with sandbox(tmp_path) as term:
         await term.read_until(r"^» 🤖 Anna \(normal\) sits down")
         await term.read_until(r"^Sandbox: ")
+        start = len(term.lines)
         await term.send("/addbot strong")
         await term.read_until(r"^» 🤖 Boris \(strong\) sits down: a computer player with house")
-        await term.read_until(r"^2\. 🤖 Boris — ready ✅ 200$")
+        # the lobby with Boris seated is printed before or after the notice (a busy machine)
+        if not any(re.match(r"^2\. 🤖 Boris — ready ✅ 200$", x) for x in term.lines[start:]):
+            await term.read_until(r"^2\. 🤖 Boris — ready ✅ 200$")
         start = len(term.lines)
         await term.send("/removebot")
         await term.read_until(r"^» 🤖 Boris stands up\.$")
@@ -460,7 +463,7 @@ async def test_replay_screen_and_stats_after_two_hands(tmp_path: Path) -> None:
         await _seated_and_ready(term)
         await term.play_until(r"^🏁 Showdown")
         await term.play_until(r"^🏁 Showdown")
-        await term.read_until(r"^Tester: [+-]\d+ pts?")
+        await term.read_until(r"^Tester: [+-]?\d+ pts?")
         start = len(term.lines)
         await term.send("/stats")
         group = await term.seen_since(start, r"^» 📊 ")
@@ -561,7 +564,7 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
     async with sandbox(tmp_path, "--lang", "ru") as term:
         await term.read_until(r"^Токен бота не задан \(TELEGRAM_BOT_TOKEN")
         await term.read_until(r"^» Стол #1 открыт\.$")
-        await term.read_until(r"^» 🤖 Anna \(normal\) садится за стол")
+        await term.read_until(r"^» 🤖 Anna \(средний\) садится за стол")
         await term.read_until(r"^Наберите g1, чтобы сесть, и g2 — «Готов»")
         await term.read_until(r"^Песочница: N нажимает кнопку N")
         await term.send("g1")

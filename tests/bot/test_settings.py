@@ -621,3 +621,49 @@ async def test_a_fraction_with_a_comma_is_refused_with_how_to_write_it() -> None
     assert "time_bank_seconds" not in (await stored(store)).options
     assert not (await say(service, "time_bank_seconds", "7.5")).alert
     assert (await stored(store)).options["time_bank_seconds"] == 7.5
+
+
+async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list() -> None:
+    """A new user typed /settings handseconds 45: the answer listed all 34 names."""
+    service, _store = new_service()
+    reply = await say(service, "handseconds", "45")
+    assert reply.alert
+    assert reply.text == (
+        "“handseconds” is not a setting. Did you mean hand_seconds?\n"
+        + tr("en", "reply.settings_usage_short")
+    )
+    assert "idle_close_seconds" not in reply.text
+    reply = await say(service, "HandSeconds", "45", actor=BORIS)
+    assert reply.text.startswith("Настройки «handseconds» нет. Может быть, hand_seconds?\n")
+    assert reply.text.endswith(tr("ru", "reply.settings_usage_short"))
+    # equally close names: all of them (at most three), in one line before the usage
+    reply = await say(service, "buy_in", "100")
+    assert reply.text == (
+        "“buy_in” is not a setting. Did you mean min_buy_in or max_buy_in?\n"
+        + tr("en", "reply.settings_usage_short")
+    )
+    reply = await say(service, "time_bank_second")
+    assert "Did you mean time_bank_seconds" in reply.text
+    # nothing close: the list, as before
+    reply = await say(service, "zzz", "1")
+    assert "idle_close_seconds" in reply.text and "Did you mean" not in reply.text
+    assert reply.text.endswith(tr("en", "reply.settings_usage", names=", ".join(SETTINGS)))
+
+
+async def test_kush_ranges_name_the_groups_own_label() -> None:
+    """With kush_label 🍩 the range and help texts said "a whole number of kush"."""
+    service, _store = new_service()
+    assert not (await say(service, "kush_label", "🍩")).alert
+    reply = await say(service, "min_buy_in", "-5")
+    assert reply.alert
+    assert reply.text == (
+        f"Cannot set that: min_buy_in takes a whole number of 🍩 from 1 to {KUSH_LIMIT:,}"
+    )
+    assert "kush" not in (await say(service, "daily_bonus")).text.split("\n")[1]
+    assert "of 🍩 from 0" in (await say(service, "daily_bonus")).text
+    reply = await say(service, "kush_per_point", "x", actor=BORIS)
+    assert "kush_per_point: целое число 🍩 от 1 до" in reply.text and "куш" not in reply.text
+    # the default label as before: kush in English, кушей in Russian
+    assert not (await say(service, "kush_label", "kush")).alert
+    assert "whole number of kush from 1" in (await say(service, "min_buy_in", "0")).text
+    assert "целое число кушей от 1" in (await say(service, "min_buy_in", "0", actor=BORIS)).text

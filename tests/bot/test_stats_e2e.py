@@ -107,7 +107,7 @@ def _kush_charts(w: World) -> list[Any]:
 
 
 def _net(text: str) -> int:
-    m = re.search(r"^(?:Net|Итого): ([+-]\d+) (?:kush|кушей|куша|куш)$", text, re.MULTILINE)
+    m = re.search(r"^(?:Net|Итого): ([+-]?\d+) (?:kush|кушей|куша|куш)$", text, re.MULTILINE)
     assert m is not None, text
     return int(m.group(1))
 

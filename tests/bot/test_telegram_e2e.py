@@ -493,3 +493,6 @@ async def test_wallet_commands_in_a_private_chat_point_to_the_group(tmp_path: Pa
         assert rows == [(str(GROUP_ID),)]
         reply = await w.say(ALICE, "/balance")
         assert "1000" in reply["text"]
+        # /rules takes the game to describe (the open table's by default)
+        assert (await w.say(ALICE, "/rules"))["text"].startswith("Pineapple OFC:")
+        assert (await w.say(ALICE, "/rules chinese"))["text"].startswith("Chinese Poker:")

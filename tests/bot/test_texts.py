@@ -133,7 +133,7 @@ def test_one_point_is_one_pt_in_english() -> None:
     pts"): one point is "pt", the rest "pts"."""
     assert tr("en", "showdown.points", points=-1) == "-1 pt"
     assert tr("en", "showdown.points", points=1) == "+1 pt"
-    assert tr("en", "showdown.points", points=0) == "+0 pts"
+    assert tr("en", "showdown.points", points=0) == "0 pts"
     assert tr("en", "showdown.points", points=-21) == "-21 pts"
     line = tr("en", "reply.history_line", table=1, hand=2, points=1, kush=1, label="kush", foul="")
     assert line == "Table 1, hand 2: +1 pt, +1 kush"
@@ -204,3 +204,17 @@ def test_tournament_chips_on_a_picture_agree_with_their_amount() -> None:
     assert forms == ["фишка", "фишки", "фишек", "фишек", "фишка", "фишки"]
     assert [amount_word(chips["en"], "en", n) for n in (1, -1, 2)] == ["chip", "chip", "chips"]
     assert amount_word("kush", "ru", 5) == "кушей"  # the kush label agrees too
+
+
+def test_a_signed_zero_is_shown_without_its_sign() -> None:
+    """A showdown line read "+0 pts" / "+0 очков" (and "+0 kush") for a hand that broke even."""
+    assert tr("en", "showdown.points", points=0) == "0 pts"
+    assert tr("ru", "showdown.points", points=0) == "0 очков"
+    assert tr("en", "showdown.kush", delta=0, label="kush", stack=200) == "0 kush → 200"
+    assert tr("ru", "showdown.kush", delta=0, label="kush", stack=200) == "0 кушей → 200"
+    line = tr("en", "reply.history_line", table=1, hand=2, points=0, kush=0, label="🍩", foul="")
+    assert line == "Table 1, hand 2: 0 pts, 0 🍩"
+    # other numbers keep their sign
+    assert tr("ru", "showdown.points", points=3) == "+3 очка"
+    assert tr("en", "showdown.kush", delta=-5, label="kush", stack=0) == "-5 kush → 0"
+    assert tr("en", "stats.total", kush=0, label="kush") == "Net: 0 kush"

@@ -4,6 +4,7 @@ and stood up at the next deal if they do not take it."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -586,4 +587,37 @@ async def test_r8_2_a_top_up_that_leaves_the_stack_below_a_point_says_so() -> No
     reply = await service.top_up(GROUP, BOB, "50")
     assert reply.text == tr("ru", "reply.topped_up", amount=50, label="kush", stack=100)
     assert t.hand is not None
+    assert await check_store(store) == []
+
+
+async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> None:  # type: ignore[no-untyped-def]
+    """A new user with 800 on the balance was offered "Top up from 1 to 1800"."""
+    service, _presenter, store, _clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["max_buy_in", "2000"])).alert
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    assert await player_balance(store, ALICE) == 800
+    reply = await service.top_up(GROUP, ALICE, "1801")
+    assert reply.alert and reply.text == (
+        "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
+    )
+    reply = await service.top_up(
+        GROUP,
+        ALICE,
+        "x",
+    )
+    assert reply.text == tr("en", "reply.topup_range_balance", room=800, max=2000, label="kush")
+    ru = dataclasses.replace(ALICE, language="ru")
+    reply = await service.top_up(GROUP, ru, "0")
+    assert reply.text.startswith("Докупить можно от 1 до 800 кушей — это ваш баланс")
+    reply = await service.top_up(GROUP, ALICE, "800")
+    assert reply.text == tr("en", "reply.topped_up", amount=800, label="kush", stack=1000)
+    # nothing left on the balance: said so, whatever was asked (the ➕ button included)
+    for asked in ("5", "x", ""):
+        reply = await service.top_up(GROUP, ALICE, asked)
+        assert reply.alert and reply.text == "Your balance has no kush left to top up from.", asked
+    reply = await service.top_up(GROUP, ru, "5")
+    assert reply.text == "На балансе не осталось кушей: докупать не из чего."
+    assert await player_balance(store, ALICE) == 0
     assert await check_store(store) == []

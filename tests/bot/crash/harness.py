@@ -86,7 +86,7 @@ _HAND_TITLE = re.compile(r"^🃏 .*· hand (\d+)")
 _SHOWDOWN = re.compile(r"🏁 Showdown · table #(\d+) · hand (\d+)")
 _REVEAL = re.compile(r"🀄 Reveal · table #(\d+) · hand (\d+)")
 _KUSH = re.compile(
-    r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+-]\d+) kush → (?P<stack>\d+)"
+    r"^(?:▶ )?(?P<name>[^\n:·]+?)(?::| ·) .*?(?P<delta>[+-]?\d+) kush → (?P<stack>\d+)"
 )
 _POINTS_HEAD = re.compile(r"^([^\s·:][^\n:]*?)(?::| ·) (?:[+-]?\d+ pts?|\d+/\d+ pts)")
 _LOBBY_SEAT = re.compile(r"^\d+\. (?P<name>.+?) — (?P<status>.+)$")

@@ -374,6 +374,8 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
         assert not reply["flags"] & EPHEMERAL and "1. Alice — 1100 kush" in reply["content"]
         reply = await w.slash(ALICE, "rules")
         assert not reply["flags"] & EPHEMERAL and "Pineapple" in reply["content"]
+        reply = await w.slash(ALICE, "rules", {"game": "chinese"})  # its game option
+        assert not reply["flags"] & EPHEMERAL and reply["content"].startswith("Chinese Poker:")
         await w.slash(ALICE, "new")
         reply = await w.slash(BOB, "new")
         assert reply["flags"] & EPHEMERAL and "#1" in reply["content"]

@@ -1,0 +1,23 @@
+"""``/rules [game]``: the short rules of a game as a table plays it, its scoring scheme
+(R5.2, R5.3), Fantasyland (R6) and Chinese Poker's target score (R7.1) read from the
+table's options, so the text never promises "1 point a box" at a ``two_per_row`` table."""
+
+from __future__ import annotations
+
+from bot.texts import tr
+from game.options import GameKind, RuleOptions
+
+
+def rules_text(opts: RuleOptions, lang: str) -> str:
+    """The rules of ``opts.game`` with the options ``opts`` in ``lang``."""
+    game = opts.game
+    if game is GameKind.CHINESE:
+        return tr(lang, "rules.chinese", target=opts.target_points)
+    if not opts.fantasyland:
+        fantasyland = tr(lang, "rules.fantasyland.off")
+    elif game is GameKind.PINEAPPLE and opts.progressive_fantasyland:
+        fantasyland = tr(lang, "rules.fantasyland.progressive")
+    else:
+        fantasyland = tr(lang, f"rules.fantasyland.{game.value}")
+    scoring = tr(lang, f"rules.scoring.{opts.scoring.value}")
+    return tr(lang, f"rules.{game.value}", scoring=scoring, fantasyland=fantasyland)

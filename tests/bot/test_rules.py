@@ -1,0 +1,56 @@
+"""``/rules [game]``: the game named (not always the open table's), described as the table
+plays it: its scoring scheme (R5.2, R5.3), Fantasyland (R6) and target score (R7.1)."""
+
+from __future__ import annotations
+
+from bot.texts import tr
+from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_settings import new_service, say
+
+ONE_SIX = "Each box won vs each opponent: 1 point, all three: +3 (scoop)."
+TWO_PER_ROW = "Each box won vs each opponent: 2 points, no scoop bonus."
+
+
+async def test_rules_take_the_game_argument() -> None:
+    """A new user's /rules chinese described the open Pineapple table's game."""
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE)
+    assert (await service.rules(GROUP, ALICE)).text.startswith("Pineapple OFC:")
+    assert (await service.rules(GROUP, ALICE, "")).text.startswith("Pineapple OFC:")
+    reply = await service.rules(GROUP, ALICE, "chinese")
+    assert reply.text.startswith("Chinese Poker:") and "played to 51 points;" in reply.text
+    reply = await service.rules(GROUP, ALICE, "OFC")
+    assert reply.text.startswith("Classic OFC:") and TWO_PER_ROW in reply.text
+    assert "13 cards at once next hand" in reply.text
+    reply = await service.rules(GROUP, BOB, "pineapple")
+    assert reply.text.startswith("Ананас:") and "1 очко, все три — ещё +3" in reply.text
+    reply = await service.rules(GROUP, ALICE, "poker")
+    assert reply.alert and reply.text == tr(
+        "en", "reply.unknown_game", game="poker", games="pineapple, ofc, chinese"
+    )
+
+
+async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
+    """The Pineapple rules said "1 point" a box at a two_per_row table."""
+    service, _store = new_service()
+    assert not (await say(service, "scoring", "two_per_row")).alert
+    await service.new_table(GROUP, ALICE)
+    text = (await service.rules(GROUP, ALICE)).text
+    assert TWO_PER_ROW in text and "1 point" not in text and "scoop)" not in text
+    assert "14 cards at once" in text
+    assert "2 очка, без бонуса за все три" in (await service.rules(GROUP, BOB)).text
+    # a change between hands applies to the table at once, and /rules says so
+    assert not (await say(service, "scoring", "one_six")).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert ONE_SIX in (await service.rules(GROUP, ALICE)).text, t.options.scoring
+    assert not (await say(service, "fantasyland", "off")).alert
+    assert not (await say(service, "target_points", "21")).alert
+    text = (await service.rules(GROUP, ALICE, "pineapple")).text
+    assert text.endswith("Royalties for strong boxes. Fantasyland is off.")
+    assert "Игра идёт до 21 очка;" in (await service.rules(GROUP, BOB, "chinese")).text
+    await service.close_table(GROUP, ALICE, True)
+    assert not (await say(service, "fantasyland", "on")).alert
+    assert not (await say(service, "progressive_fantasyland", "on")).alert
+    text = (await service.rules(GROUP, ALICE)).text
+    assert "14, 15, 16 or 17 cards at once next hand." in text
