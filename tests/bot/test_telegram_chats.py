@@ -273,6 +273,17 @@ async def wallets(w: World) -> dict[str, int]:
     return out
 
 
+async def closed_after_one_hand(w: World, first: int) -> None:
+    """The group's table is closed after its one hand, which was settled once (``first``: a
+    player of it): Alice's and Bob's kush all back in their balances, the ledger checks."""
+    assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
+    totals = await balances(w)
+    assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
+    assert await wallets(w) == totals  # no kush left at the table
+    assert len(await w.store.hand_history(first, 5)) == 1  # settled once
+    assert await check_store(w.store) == []
+
+
 async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
     tmp_path: Path,
 ) -> None:
@@ -292,12 +303,7 @@ async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
         await play_hand(w, [ALICE, BOB])
         await w.settle()
         assert t.id not in w.service.tables and t.hand is None
-        assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
-        totals = await balances(w)
-        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
-        assert await wallets(w) == totals  # no kush left at the table
-        assert len(await w.store.hand_history(first, 5)) == 1  # settled once
-        assert await check_store(w.store) == []
+        await closed_after_one_hand(w, first)
 
 
 async def test_a_group_that_mutes_the_bot_closes_its_table_after_the_hand(
@@ -359,12 +365,7 @@ async def test_a_group_that_removed_the_bot_while_it_was_away_closes_its_table_a
         await w.settle()
         await w.adapter.presenter.flush()
         assert t.id not in w.service.tables and t.hand_no == 1 and t.hand is None
-        assert w.service.table_in(ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))) is None
-        totals = await balances(w)
-        assert sum(totals.values()) == 2000 and totals != {"Alice": 1000, "Bob": 1000}, totals
-        assert await wallets(w) == totals  # no kush left at the table
-        assert len(await w.store.hand_history(first, 5)) == 1  # settled once
-        assert await check_store(w.store) == []
+        await closed_after_one_hand(w, first)
 
 
 async def test_a_group_that_removed_the_bot_during_a_restart_closes_its_table_after_the_hand(

@@ -336,7 +336,9 @@ def stacked_decks() -> Any:
     return lambda: queue.pop(0) if queue else shuffled_deck(rng=rng)
 
 
-async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
+async def stacked_table() -> tuple[MemoryStore, Clock, TableService, FakePresenter, LiveTable]:
+    """Alice and Bob seated at a table dealt :func:`stacked_decks` (Alice's first hand earns
+    Fantasyland by :data:`ALICE_PLAN`), the first hand dealt."""
     store, clock = MemoryStore(), Clock()
     service = TableService(
         store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
@@ -345,6 +347,12 @@ async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
     service.register(presenter)
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
+    return store, clock, service, presenter, t
+
+
+async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
+    store, clock, service, presenter, t = await stacked_table()
+    assert t.hand is not None
     hand = t.hand
     while t.hand is hand:
         seat = hand.to_act[0]
@@ -797,14 +805,8 @@ async def test_r8_6_a_timeout_in_a_hand_that_earned_fantasyland_says_it_is_playe
     your moves were made for you; you sit out", in a hand where his time never ran out. The
     first "Hand over" now says the Fantasyland hand comes first, with him, then he sits out;
     the one after it says he sits out."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
-    )
-    presenter = FakePresenter()
-    service.register(presenter)
-    t = await seated(service, ALICE, BOB)
-    assert t is not None and t.hand is not None
+    store, clock, service, presenter, t = await stacked_table()
+    assert t.hand is not None
     hand = t.hand
     while t.hand is hand:
         seat = hand.to_act[0]
