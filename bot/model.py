@@ -416,6 +416,13 @@ class LiveTable:
             and seat.stack < self.options.kush_per_point
         )
 
+    def awaiting_top_up(self) -> list[SeatState]:
+        """The :meth:`busted` seats that still play here (neither sitting out nor leaving):
+        the ones a top-up is waited for before the next deal (R8.2)."""
+        return [
+            s for s in self.seats.values() if self.busted(s) and not s.sitting_out and not s.leaving
+        ]
+
     def ready_window_end(self, seat: SeatState) -> float | None:
         """When ``seat``, seated while hands were being played, is stood up for not pressing
         Ready (R8.2; :attr:`SeatState.ready_by`), or ``None`` when that does not apply to
@@ -583,9 +590,8 @@ class LiveTable:
         t.top_up_deadline = None if top_up_deadline is None else float(top_up_deadline) + downtime
         next_hand_at = snap.get("next_hand_at")
         t.next_hand_at = None if next_hand_at is None else float(next_hand_at)
-        if t.next_hand_at is not None and any(
-            t.busted(s) and not s.sitting_out and not s.leaving for s in t.seats.values()
-        ):  # the next deal waits for a top-up: that window is a player's time too (R8.2)
+        if t.next_hand_at is not None and t.awaiting_top_up():
+            # the next deal waits for a top-up: that window is a player's time too (R8.2)
             t.next_hand_at += downtime
         if snap.get("pending_options"):
             t.pending_options = RuleOptions.from_json(snap["pending_options"])

@@ -86,10 +86,7 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
                 end_game(t, tx)  # the game's points at their rate (R7.6)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
         t.options = t.pending_options
-        offered = [
-            s for s in t.seats.values()
-            if s.seat in could_pay and t.busted(s) and not (s.bot or s.sitting_out or s.leaving)
-        ]  # fmt: skip
+        offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
         for seat in offered:
             t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,
                                     point=t.options.kush_per_point, label=t.label,
@@ -183,7 +180,7 @@ def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
     in the lobby) and are then stood up: a player who walked away after losing the stack
     must not hold the seat, nor keep the players who are ready waiting for a deal that
     never comes (until the idle close, R8.2a)."""
-    busted = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out and not s.leaving]
+    busted = t.awaiting_top_up()
     people = [s for s in seats if not t.seats[s].bot] + [s.seat for s in busted if not s.bot]
     if not busted or not people or len(seats) + len(busted) < t.options.min_players:
         t.top_up_deadline = None
