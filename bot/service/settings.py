@@ -859,8 +859,9 @@ async def _change(
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
-    what = f"{spec.name} = {_display(s, table_options(s, table_game), spec, lang)}"
-    game = table_options(s, table_game).game
+    opts = table_options(s, table_game)
+    what = f"{spec.name} = {_display(s, opts, spec, lang)}"
+    game = opts.game
     if not spec.applies_to(game):
         what += tr(
             lang,
