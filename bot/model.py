@@ -430,19 +430,29 @@ class LiveTable:
         player or at a tournament (R8.7: no Ready). During a hand (or its reveal) that owes
         the round's points (R8.3) it waits for the hand's end: standing up settles them, and
         a settlement in the middle of a hand would take that hand's number."""
-        if (
+        if not self.awaiting_ready(seat) or self.ready_window_held():
+            return None
+        return seat.ready_by
+
+    def awaiting_ready(self, seat: SeatState) -> bool:
+        """Whether ``seat`` sat down while hands were being played and is to press Ready or
+        be stood up (R8.2): not bought in, not sitting out (R8.6), not leaving, not a
+        computer player, not at a tournament (R8.7). Its time may be held
+        (:meth:`ready_window_held`)."""
+        return not (
             seat.ready_by is None
             or seat.ready
             or seat.sitting_out
             or seat.leaving
             or seat.bot is not None
             or self.tournament is not None
-        ):
-            return None
+        )
+
+    def ready_window_held(self) -> bool:
+        """Whether the hand being played (or revealed) owes the round's points (R8.3), so an
+        unready late joiner is stood up only at its end (:meth:`ready_window_end`)."""
         playing = (self.hand is not None and not self.hand.is_over) or self.reveal is not None
-        if playing and self.match is not None and self.match.round_pairs:
-            return None
-        return seat.ready_by
+        return playing and self.match is not None and bool(self.match.round_pairs)
 
     def ready_windows_end(self) -> float | None:
         """The first :meth:`ready_window_end` of the table's seats, if any."""

@@ -16,6 +16,8 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, seated
+from tests.bot.test_service_classic import GROUP as CLASSIC
+from tests.bot.test_service_classic import auto_street, configure, play_hand, start
 from tests.bot.test_transitions import player_balance
 
 DAVE = Actor("telegram", "4", "Dave", "en")
@@ -174,3 +176,37 @@ async def test_r8_2_a_late_joiner_saved_without_a_time_gets_it_at_the_restart(en
     assert by_user[CAROL.user_id].ready_by == clock.now + 60
     assert by_user[ALICE.user_id].ready_by is None and by_user[BOB.user_id].ready_by is None
     assert back.ready_windows_end() == clock.now + 60
+
+
+async def test_r8_3_a_late_joiner_held_by_the_rounds_hand_is_told_the_seat_goes_at_its_end(
+    env,
+) -> None:  # type: ignore[no-untyped-def]
+    """settle_per_round (R8.3): a hand that owes the round's points holds an unready late
+    joiner's stand-up until its end; the hand's message said "freed in 0 seconds" meanwhile.
+    It now says the seat is freed when the hand ends, and it is."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc", settle_per_round="on", fantasyland="off")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(CLASSIC)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and t.match is not None and t.match.round_pairs
+    assert not (await service.join(CLASSIC, CAROL)).alert
+    assert window("Carol", 60) in presenter.last_table(CLASSIC.chat_id).text
+    clock.now += 61
+    await service.run_due()
+    assert t.seat_of(CAROL.user_id) is not None and t.hand_no == 2  # held by the round
+    assert t.hand is not None
+    to_act = t.player_of(t.hand.to_act[0])
+    assert to_act is not None
+    await auto_street(service, presenter, BOB if to_act.user_id == BOB.user_id else ALICE)
+    text = presenter.last_table(CLASSIC.chat_id).text
+    assert tr("en", "lobby.ready_window_held", name="Carol") in text
+    assert window("Carol", 0) not in text
+    await play_hand(service, presenter, [ALICE, BOB])
+    await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None
+    assert (CLASSIC.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    carol = await store.find_player((await store.community("telegram", "-200")).id, "3")
+    assert carol is not None and carol.balance == 1000  # no kush taken
+    assert await check_store(store) == []
