@@ -550,6 +550,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    "reply.number_digits": {
+        "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
+        "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
+    },
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
         "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",

@@ -21,6 +21,7 @@ from bot.service.dealing import (
     maybe_start,
     stand_up,
 )
+from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import language_of, tr
@@ -223,11 +224,14 @@ async def top_up(
     have = await _balance(rt, seat.player_id)
     if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused
         return Reply(tr(lang, "reply.topup_no_balance", label=t.label), alert=True)
-    text = amount.strip()
-    if not text:
+    asked = read_whole(amount)
+    if not amount.strip():
         value = min(t.min_buy_in, room)
-    elif text.isdecimal() and len(text) <= 13 and 1 <= int(text) <= min(room, MAX_TOP_UP):
-        value = int(text)
+    elif asked is None:  # "١٠٠", "１００", "1_000": not an amount as /settings reads one
+        range_reply = _top_up_range(t, lang, room, limit, have)
+        return Reply(digits_hint(lang) + "\n" + range_reply.text, alert=True)
+    elif 1 <= asked <= min(room, MAX_TOP_UP):
+        value = asked
     else:
         return _top_up_range(t, lang, room, limit, have)
     if t.unsettled(seat):  # during the hand or its reveal: added once it is settled

@@ -346,6 +346,38 @@ async def test_grant_bounds_in_russian_group_thousands_with_spaces() -> None:
     assert re.search(r"\d,\d", reply.text) is None, reply.text
 
 
+@pytest.mark.parametrize("typed", ["١٠٠", "１００", "1_000", "+ 100", "100.0", "1e3", "१००"])
+async def test_grant_takes_ascii_digits_only_as_settings_and_topup_do(typed: str) -> None:
+    """``/grant @alice ١٠٠``, ``/grant @alice １００`` and ``/grant @alice 1_000`` moved kush
+    (``int()`` reads them) where ``/settings`` refuses the same text: one reading of an
+    amount (ASCII digits 0–9, a sign) for all three, the refusal saying how to write one, in
+    English and Russian, and nothing granted; the setting refuses the same text with the same
+    words."""
+    service, store = new_service()
+    await service.balance(GROUP, ALICE)
+    reply = await service.grant(GROUP, ALICE, True, "1", typed, "k1")
+    assert reply.alert and reply.text == (
+        "Write the number with the digits 0–9 only, without spaces or separators"
+        " (1000, not 1 000 or 1_000).\nUsage: /grant @user N"
+    )
+    reply = await service.grant(GROUP, BORIS, True, "1", typed, "k2")
+    assert reply.alert and reply.text == (
+        "Число пишется только цифрами 0–9, без пробелов и разделителей"
+        " (1000, а не 1 000 или 1_000).\nФормат: /grant @игрок N"
+    )
+    player = await store.find_player((await store.community("telegram", "-100")).id, "1")
+    assert player is not None and player.balance == 1000
+    setting = await say(service, "min_buy_in", *typed.split())
+    assert setting.alert and setting.text.endswith(
+        "\nWrite the number with the digits 0–9 only, without spaces or separators"
+        " (1000, not 1 000 or 1_000)."
+    ), setting.text
+    assert not (await service.grant(GROUP, ALICE, True, "1", " +100 ", "k3")).alert
+    player = await store.find_player((await store.community("telegram", "-100")).id, "1")
+    assert player is not None and player.balance == 1100
+    assert await check_store(store) == []
+
+
 # -- random input (hypothesis) -----------------------------------------------------------------
 numbers = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30).map(str),

@@ -466,7 +466,8 @@ async def test_r8_2_a_topup_amount_typed_in_two_words_is_refused_whole(tmp_path:
         await w.say(ALICE, "/newtable")
         await w.press_lobby(ALICE, "j")
         await w.press_lobby(ALICE, "r")
-        refused = tr("en", "reply.topup_range", room=800, max=1000, label="kush")
+        refused = tr("en", "reply.number_digits") + "\n"  # how to write an amount
+        refused += tr("en", "reply.topup_range", room=800, max=1000, label="kush")
         for typed in ("/topup 1 000", "/topup 1\u00a0000", "/topup 100 kush"):
             reply = await w.say(ALICE, typed)
             assert reply["text"] == refused, typed
