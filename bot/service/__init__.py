@@ -596,6 +596,16 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def chat_back(self, platform: str, chat_id: str) -> bool:
+        """The bot was added back to a group it had been removed from (Telegram's
+        ``my_chat_member``, status ``member`` or ``administrator``), or may write there again,
+        before the hand its removal waited for ended: the close the removal queued is
+        cancelled (an admin's close stands). ``True`` if one was."""
+        try:
+            return await chats.chat_back(self.rt, platform, chat_id)
+        except TransitionFailed:
+            return False
+
     async def community_left(self, platform: str, community_ext: str) -> int:
         """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each
         of its tables closes as in :meth:`chat_left`. Returns how many it had open."""

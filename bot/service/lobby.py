@@ -517,15 +517,19 @@ def _busted_reply(t: LiveTable, seat: SeatState, lang: str) -> Reply:
     return Reply(tr(lang, "reply.busted_top_up", stack=seat.stack, label=t.label), alert=True)
 
 
-async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
+async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> Reply:
     """An admin closes the table (R8.2a): at once between hands, or at the end of the hand in
     progress (the close is then committed with that hand's settlement). A Chinese Poker game
     under way is settled (R7.6), the round's points too (R8.3), a tournament refunds every
-    buy-in, every stack goes back to its balance; then the chat may open a new table."""
+    buy-in, every stack goes back to its balance; then the chat may open a new table.
+    ``removal``: the bot's removal from the chat closes it, not an admin (the bot added back
+    before the hand ends cancels that close, :func:`~bot.service.chats.chat_back`; an
+    admin's close stands)."""
     notice = closed_notice(t)
     if t.hand is not None or t.reveal is not None:
         async with rt.transition(t) as tx:
             t.closing = True
+            t.removal_close = removal
             tx.group = True
         # a tournament is cancelled then, every buy-in back (R8.7): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
