@@ -1013,6 +1013,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.table_closing": {
+        "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
+        "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",
+    },
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",

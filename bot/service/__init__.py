@@ -325,8 +325,11 @@ class TableService:
 
     def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
-        an admin closed during a hand (R8.2a) closes after this hand, then a new one opens."""
-        key = "reply.table_closing" if existing.closing else "reply.table_exists"
+        an admin closed during a hand (R8.2a) closes after this hand, then a new one opens; a
+        tournament's then refunds every buy-in (R8.7), as the close's own answer says."""
+        key = "reply.table_exists"
+        if existing.closing:
+            key = "reply.table_closing" if existing.tournament is None else "tour.table_closing"
         text = tr(lang, key, table=existing.id)
         link = self.rt.table_link(existing)
         return Reply(text + ("\n" + link if link else ""), alert=True)

@@ -271,6 +271,15 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
     assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
     assert "взносы вернутся" in russian.text
+    # /newtable meanwhile said "closes at the end of this hand", no word of the refunds either
+    again = await service.new_table(GROUP, CAROL)
+    assert again.alert and again.text.startswith(
+        "This chat's tournament #1 is cancelled at the end of this hand; every buy-in then goes"
+        " back, and /newtable opens another table."
+    ), again.text
+    again = await service.new_table(GROUP, BOB)
+    assert again.text.startswith(tr("ru", "tour.table_closing", table=t.id))
+    assert "взносы вернутся" in again.text
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
     while t.hand is not None:
         acting = t.seats[t.owner(t.hand.to_act[0])]
