@@ -523,6 +523,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
     "replay.you": {"en": "You", "ru": "Вы"},
     "replay.kush": {"en": "{delta:+d} {label}", "ru": "{delta:+d} {label}"},
+    "replay.chips": {
+        "en": "{delta:+d|chip|chips} → {chips}",
+        "ru": "{delta:+d|фишка|фишки|фишек} → {chips}",
+    },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {

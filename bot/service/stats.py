@@ -326,6 +326,10 @@ def replay_screen(
     counted: Mapping[str, Any] = record.result.get("counted") or {}
     kush: Mapping[str, Any] = record.result.get("kush") or {}
     stacks: Mapping[str, Any] = record.result.get("stacks") or {}
+    # a tournament's hand moves chips, not kush (R8.7): its chip line stands where kush would
+    tour: Mapping[str, Any] = record.result.get("tournament") or {}
+    won: Mapping[str, Any] = tour.get("won") or {}
+    chips: Mapping[str, Any] = tour.get("chips") or {}
     kush_shown: set[int] = set()
     for b in frame.boards:
         # the watcher's own board is "You" (their name and "(you)" read "You (you)" when
@@ -351,9 +355,14 @@ def replay_screen(
             points = int(counted.get(str(b.seat), r.get("points", 0)))
             notes = [tr(lang, "showdown.points", points=points)]
             delta = kush.get(str(b.owner))
+            moved = won.get(str(b.owner))
             if delta is not None and b.owner not in kush_shown:  # once a player (R4.2)
                 kush_shown.add(b.owner)
                 notes.append(_kush_line(int(delta), stacks.get(str(b.owner)), label, lang))
+            elif moved is not None and b.owner not in kush_shown:
+                kush_shown.add(b.owner)
+                after = int(chips.get(str(b.owner), 0))
+                notes.append(tr(lang, "replay.chips", delta=int(moved), chips=after))
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:

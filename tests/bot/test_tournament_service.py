@@ -10,7 +10,7 @@ import pytest
 
 from bot import render
 from bot.model import Actor, ChatRef, LiveTable
-from bot.presses import Leave, Register, StartTournament, decode
+from bot.presses import Leave, Register, ReplayStep, StartTournament, decode, encode
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
@@ -132,6 +132,43 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     assert "Kush won in all: 0 kush" in group and "Tournaments: 1" in group
     russian = (await service.stats(GROUP, BOB, [winner.name])).text.splitlines()
     assert "Турниров: 1 · призы за вычетом взносов: +200 кушей" in russian
+
+
+async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> None:  # type: ignore[no-untyped-def]
+    """/replay of a tournament hand showed each board's points and no money line at all (a
+    cash hand shows the kush it moved and the stack after): each player's line now has the
+    chips the hand moved and the chips after it, as the showdown's chips line (R8.7)."""
+    service, presenter, store, _clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(
+            service, presenter, next(a for a in PLAYERS if a.user_id == acting.user_id)
+        )
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    assert record.number == 1 and not record.result.get("kush")  # chips moved, no kush
+    chips = dict(t.tournament.chips)
+    won = {int(s): d for s, d in record.result["tournament"]["won"].items()}
+    assert sum(won.values()) == 0 and any(won.values())
+    assert {s: 1000 + d for s, d in won.items()} == chips
+    final = await service.press(ALICE, encode(ReplayStep(record.id, "R5", 5)))
+    assert final.screen is not None, final.text
+    text = final.screen.text
+    for seat in t.seats:
+        line = tr("en", "replay.chips", delta=won[seat], chips=chips[seat])
+        assert line in text, (line, text)
+        assert line == (
+            f"{won[seat]:+d} chips → {chips[seat]}" if won[seat] else f"0 chips → {chips[seat]}"
+        )
+    assert "kush" not in text
+    russian = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
+    assert russian.screen is not None
+    for seat in t.seats:
+        line = tr("ru", "replay.chips", delta=won[seat], chips=chips[seat])
+        assert line in russian.screen.text and " фиш" in line, line
 
 
 async def test_r8_7_registration_start_button_and_unregister_refund(env) -> None:  # type: ignore[no-untyped-def]
