@@ -438,6 +438,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hands: {hands} · players: {players}",
         "ru": "Раздач: {hands} · игроков: {players}",
     },
+    "stats.tournament_hands": {
+        "en": "Tournament hands: {hands} · points/hand {points} (chips, no {label})",
+        "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, без {label:gen})",
+    },
+    "stats.group_tournament_hands": {
+        "en": "Tournament hands: {hands}",
+        "ru": "Турнирных раздач: {hands}",
+    },
     "stats.fouls": {
         "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
         "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",

@@ -5,6 +5,7 @@ keep playing, leaving, cancelling, and a restart in the middle."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -125,12 +126,23 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     assert tour.winner is not None
     winner = next(a for a in PLAYERS if a.name == t.names[tour.players[tour.winner]])
     lines = (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines()
-    assert lines[1].endswith(" · kush/hand +0.0")  # tournament hands move chips, no kush
+    # tournament hands move chips, no kush: they were counted as cash hands with 0 kush
+    # ("Hands: 3 · … · kush/hand +0.0"); they have a line of their own
+    played = len(await _store.hand_history(tour.players[tour.winner], 50)) - 1
+    assert re.fullmatch(
+        rf"Tournament hands: {played} · points/hand [+-]?\d+\.\d \(chips, no kush\)", lines[1]
+    ), lines
+    assert not any(line.startswith("Hands:") for line in lines)
     assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
     assert lines[-2:] == ["Tournaments: 1 · prizes less buy-ins +200 kush", "Net: +200 kush"]
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert "Kush won in all: 0 kush" in group and "Tournaments: 1" in group
+    hands = await _store.export_hands(t.id)
+    recorded = sum(1 for h in hands if h["result"].get("tournament"))
+    assert recorded >= played and group[1] == f"Tournament hands: {recorded}", group
     russian = (await service.stats(GROUP, BOB, [winner.name])).text.splitlines()
+    assert russian[1].startswith(f"Турнирных раздач: {played} · за раздачу: ")
+    assert russian[1].endswith(" (фишки, без кушей)"), russian
     assert "Турниров: 1 · призы за вычетом взносов: +200 кушей" in russian
 
 
