@@ -698,56 +698,15 @@ def settings_version(settings: CommunitySettings) -> str:
     return "S" + digest[:8]
 
 
-#: Short Russian names of the settings for the list and its buttons (a Russian admin reads
-#: these; the name in parentheses is what ``/settings <name> <value>`` takes).
-RU_TITLES: dict[str, str] = {
-    "game": "Игра",
-    "language": "Язык",
-    "kush_label": "Подпись куша",
-    "pictures": "Картинки",
-    "utc_offset": "Часовой пояс",
-    "min_buy_in": "Взнос",
-    "max_buy_in": "Макс. стек",
-    "starting_balance": "Стартовый баланс",
-    "daily_bonus": "Бонус /daily",
-    "hand_seconds": "Время на раздачу",
-    "time_bank_seconds": "Тайм-банк",
-    "time_bank_refill_per_match": "Пополнение тайм-банка",
-    "fantasyland_seconds": "Время Фантазии",
-    "kush_per_point": "Куш за очко",
-    "scoring": "Подсчёт очков",
-    "fantasyland": "Фантазия",
-    "progressive_fantasyland": "Прогрессивная Фантазия",
-    "stay_on_full_house_middle": "Фантазия с фуллом в середине",
-    "button_moves_in_fantasyland": "Баттон в Фантазии",
-    "simultaneous_streets": "Одновременные улицы",
-    "safe_autoplay": "Безопасный автоход",
-    "settle_per_round": "Расчёт по кругу",
-    "deuce_of_spades": "Двойка пик",
-    "dummy_box": "Болван",
-    "heads_up_double_boxes": "Две доски вдвоём",
-    "target_points": "Очки до победы",
-    "reveal_pause_seconds": "Пауза вскрытия",
-    "ready_seconds": "Таймер готовности",
-    "idle_close_seconds": "Закрытие без игры",
-    "tournament_buy_in": "Взнос турнира",
-    "tournament_chips": "Фишки турнира",
-    "level_minutes": "Длина уровня",
-    "payouts": "Призы",
-    "chips_schedule": "Цена очка по уровням",
-}
-
-
 def _short(spec: Setting, lang: str) -> str:
-    """A setting's name on its buttons: the Russian one in Russian, its own in English."""
-    return RU_TITLES.get(spec.name, spec.name) if lang == "ru" else spec.name
+    """A setting's short title on its buttons, in ``lang`` (``settings.name.<name>``)."""
+    return tr(lang, f"settings.name.{spec.name}")
 
 
 def _title(spec: Setting, lang: str) -> str:
-    """How the list names a setting: its Russian name and its own in Russian, its own in
-    English."""
-    short = _short(spec, lang)
-    return f"{short} ({spec.name})" if short != spec.name else spec.name
+    """How the list names a setting, in either language: its title and, in parentheses, the
+    name ``/settings <name> <value>`` takes."""
+    return f"{_short(spec, lang)} ({spec.name})"
 
 
 def settings_screen(community: Community, lang: str, game: GameKind | None = None) -> Screen:

@@ -22,7 +22,6 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service.settings import (
     KUSH_LIMIT,
-    RU_TITLES,
     SETTINGS,
     Kind,
     SettingRefused,
@@ -232,11 +231,14 @@ def test_stored_values_of_an_older_version_fall_back_to_defaults() -> None:
     assert opts.time_bank_seconds == 60 and not opts.heads_up_double_boxes
 
 
-async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
-    """Most players write Russian: the list gives each setting a Russian name with the one
-    ``/settings <name> <value>`` takes; the buttons carry the Russian name. English is as
-    typed. Every setting has a Russian name."""
-    assert set(RU_TITLES) == set(SETTINGS)
+async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -> None:
+    """The list gives each setting a title with the name ``/settings <name> <value>`` takes,
+    the buttons carry the title: in Russian and, the same shape, in English (it showed the
+    bare names, "kush_per_point: 1" and "kush_per_point −1", where Russian showed titles).
+    Every setting has a title in both languages."""
+    for name in SETTINGS:
+        titles = {lang: tr(lang, f"settings.name.{name}") for lang in ("en", "ru")}
+        assert all(titles.values()) and titles["en"] != name, (name, titles)
     service, _store = new_service()
     russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
@@ -246,9 +248,12 @@ async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service)
     assert english.screen is not None
-    assert "kush_per_point: 1" in english.screen.text.splitlines()
-    assert "kush_label: kush" in english.screen.text.splitlines()
-    assert "kush_per_point −1" in payloads(english.screen)
+    assert "Kush per point (kush_per_point): 1" in english.screen.text.splitlines()
+    assert "Kush label (kush_label): kush" in english.screen.text.splitlines()
+    assert {"Kush per point −1", "Buy-in −50", "Fantasyland ⟳"} <= set(payloads(english.screen))
+    for screen in (russian.screen, english.screen):  # every line: "title (name): value"
+        lines = screen.text.splitlines()[1:-1]
+        assert lines and all(re.fullmatch(r"[^()]+ \([a-z_]+\): .+", line) for line in lines)
 
 
 async def test_switching_the_language_answers_in_the_new_language() -> None:
@@ -283,7 +288,7 @@ async def test_buttons_fit_telegram_and_step_within_the_range() -> None:
         shown = {s.code for s in SETTINGS.values() if GameKind(game) in s.games}
         texts = {s.code for s in SETTINGS.values() if s.kind is Kind.TEXT}  # typed, no button
         assert codes == shown - texts
-        assert screen is not None and "ready_seconds: 60" in screen.text
+        assert screen is not None and "(ready_seconds): 60" in screen.text
     # + on ready_seconds up to the top of the range, then a refusal naming it
 
     async def yes() -> bool:
@@ -579,15 +584,15 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     assert service.table_in(GROUP) is not None, reply.text
     screen = (await say(service)).screen
     assert screen is not None
-    assert "scoring: two_per_row" in screen.text  # classic OFC's default (R5.3)
-    assert "dummy_box: off" in screen.text and "progressive_fantasyland" not in screen.text
+    assert "(scoring): two_per_row" in screen.text  # classic OFC's default (R5.3)
+    assert "(dummy_box): off" in screen.text and "progressive_fantasyland" not in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.ofc")) in screen.text
     russian = (await say(service, actor=BORIS)).screen
     assert russian is not None
     assert tr("ru", "settings.footer", game=tr("ru", "game.ofc")) in russian.text
     assert "two_per_row" in (await say(service, "scoring")).text.split(":")[-1]
     # ⟳ on scoring moves on from the table's value: to one_six
-    data = payloads(screen)["scoring ⟳"]
+    data = payloads(screen)["Scoring ⟳"]
     reply = await service.press(ALICE, data, GROUP, yes)
     assert not reply.alert and "scoring = one_six" in reply.text, reply.text
     # an option of another game is saved with a note naming the table's game
@@ -598,7 +603,7 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     # with the table closed, the group's game again
     assert not (await service.close_table(GROUP, ALICE, True)).alert
     screen = (await say(service)).screen
-    assert screen is not None and "scoring: one_six" in screen.text
+    assert screen is not None and "(scoring): one_six" in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.pineapple")) in screen.text
 
 
@@ -606,7 +611,7 @@ async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
     service, _store = new_service()
     await service.new_table(GROUP, ALICE, "chinese")
     screen = (await say(service)).screen
-    assert screen is not None and "target_points: 51" in screen.text
+    assert screen is not None and "(target_points): 51" in screen.text
     assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
     assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text
 

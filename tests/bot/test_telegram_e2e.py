@@ -229,7 +229,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         reply = await w.say(BOB, "/settings min_buy_in 500")
         assert "администратор" in reply["text"]
         reply = await w.say(ALICE, "/settings")
-        assert "min_buy_in: 200" in reply["text"]
+        assert "Buy-in (min_buy_in): 200" in reply["text"]
         settings_msg = next(
             m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "min_buy_in" in m["text"]
         )
@@ -247,7 +247,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         community = await w.store.community("telegram", str(GROUP_ID))
         assert community.settings.min_buy_in == 250
         edited = w.fake.messages[(GROUP_ID, settings_msg["message_id"])]
-        assert "min_buy_in: 250" in edited["text"]
+        assert "Buy-in (min_buy_in): 250" in edited["text"]
         # grant: admin only, by reply or @username
         await w.say(BOB, "/balance")
         reply = await w.say(BOB, "/grant @bob 100")
