@@ -102,8 +102,17 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         return Screen("\n".join(lines), (buttons,))
     lines.append(tournament_status(t, lang, now))
     if t.next_hand_at is not None:
-        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+        lines.append(_next_hand(t.next_hand_at, lang, now))
     return Screen("\n".join(lines), ((Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),),))
+
+
+def _next_hand(at: float, lang: str, now: float) -> str:
+    """When the next hand is dealt: in whole seconds, rounded up; under a second away (the
+    sandbox's ``--fast``, whose hands follow each other at once) "now", not "in 1 second"."""
+    left = at - now
+    if left < 1:
+        return tr(lang, "lobby.next_hand_now")
+    return tr(lang, "lobby.next_hand", seconds=int(left + 0.999))
 
 
 def tournament_status(t: LiveTable, lang: str, now: float) -> str:
@@ -158,7 +167,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         # computer players never deal a hand among themselves (issue 13): they wait for a person
         lines.append(tr(lang, "lobby.bots_wait"))
     elif t.next_hand_at is not None:
-        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+        lines.append(_next_hand(t.next_hand_at, lang, now))
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))
         lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))

@@ -79,6 +79,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Next hand in {seconds:second|seconds}…",
         "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",
     },
+    "lobby.next_hand_now": {"en": "Next hand now…", "ru": "Следующая раздача — сейчас…"},
     "press.busy": {
         "en": "⏳ The table is busy for a moment. If nothing changes, press again.",
         "ru": "⏳ Стол на секунду занят. Если ничего не изменилось, нажмите ещё раз.",

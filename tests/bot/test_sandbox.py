@@ -192,6 +192,9 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         for box in boxes:
             cards = re.findall(r"[2-9TJQKA][♠♥♦♣]", box)
             assert len(cards) in (3, 5)
+        # --fast deals the next hand half a second after the showdown ("hands follow each
+        # other at once", --help): the lobby said "Next hand in 1 second…"
+        assert await term.read_until(r"^Next hand") == "Next hand now…"
         assert stack == 200 + kush
         if abs(points) < 200:
             assert kush == points
