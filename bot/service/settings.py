@@ -255,7 +255,7 @@ class Setting(BaseModel):
         return tr(
             lang,
             "settings.help",
-            name=self.name,
+            name=f"{tr(lang, f'settings.name.{self.name}')} ({self.name})",  # as the list
             about=self.ru if lang == "ru" else self.en,
             range=self.range_text(lang, label),
             games=self.games_text(lang),

@@ -166,8 +166,10 @@ async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> 
     reply = await say(service, "ready_seconds")
     assert not reply.alert
     assert "from 5 to 600" in reply.text and "Now: 60" in reply.text
+    assert reply.text.startswith("Ready timer (ready_seconds): ")  # named as the list names it
     assert "Pineapple OFC, Classic OFC, Chinese Poker" in reply.text
     reply = await say(service, "target_points", actor=BORIS)
+    assert reply.text.startswith("Очки до победы (target_points): ")
     assert "Китайский покер" in reply.text and "от 1 до 10" in reply.text
     reply = await say(service, "nonsense", "1")
     assert reply.alert and "ready_seconds" in reply.text and "idle_close_seconds" in reply.text
