@@ -653,6 +653,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
     },
+    "sandbox.link_above": {
+        "en": "(the table's message is printed above)",
+        "ru": "(сообщение стола напечатано выше)",
+    },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
         "of the group message; /hand goes to your private chat, every other command to the "
