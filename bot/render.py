@@ -206,7 +206,8 @@ def _names(t: LiveTable, seats: Sequence[int]) -> str:
 
 def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
     """The group's table message during a hand: every seat's public boxes, whose turn it is
-    and the time left. Built from ``hand.view(None)`` only."""
+    and the time left, and that the table closes after the hand when it does. Built from
+    ``hand.view(None)`` only."""
     hand = t.hand
     if hand is None:
         return lobby_screen(t, lang, link, now)
@@ -252,6 +253,10 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if waiting:
         lines.append("")
         lines.extend(waiting)
+    if t.closing:  # closed during the hand (R8.2a): it closes (a tournament: refunds) after it
+        key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
+        lines.append("")
+        lines.append(tr(lang, key, table=t.id))
     unreachable = [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
     if unreachable:
         lines.append("")

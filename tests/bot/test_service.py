@@ -407,9 +407,14 @@ async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) 
     assert t is not None
     refused = await service.close_table(GROUP, BOB, False)
     assert refused.text == tr("ru", "reply.admins_only")
+    before = presenter.last_table(GROUP.chat_id).text
+    assert "closes at the end" not in before
     reply = await service.close_table(GROUP, ALICE, True)
     assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
     assert t.hand is not None and service.table_in(GROUP) is t  # the hand goes on
+    # the group's message, written anew, says so too (it was written anew unchanged)
+    shown = presenter.last_table(GROUP.chat_id).text
+    assert shown.endswith("\n\n" + tr("en", "reply.closes_after_hand", table=t.id)), shown
     await play_out(service, presenter, [ALICE, BOB])
     assert service.table_in(GROUP) is None  # closed at the end of the hand, no next deal
     assert presenter.last_table(GROUP.chat_id).text == tr("en", "reply.table_closed", table=t.id)

@@ -313,6 +313,10 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
+    shown = presenter.last_table(GROUP.chat_id).text  # the group's message says so too
+    assert shown.endswith(
+        "\n\nTournament #1 is cancelled at the end of this hand; every buy-in then goes back."
+    ), shown
     # it said "Table #1 closes at the end of this hand.", no word of the refunds
     assert not reply.alert and reply.text == (
         "Tournament #1 is cancelled at the end of this hand; every buy-in then goes back."
