@@ -609,6 +609,15 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def community_back(self, platform: str, community_ext: str) -> int:
+        """The bot was added back to a community (a Discord guild, ``on_guild_join``) before
+        the hands its removal waited for ended: each close the removal queued is cancelled
+        (:meth:`chat_back`). Returns how many tables go on."""
+        try:
+            return await chats.community_back(self.rt, platform, community_ext)
+        except TransitionFailed:
+            return 0
+
     async def community_left(self, platform: str, community_ext: str) -> int:
         """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each
         of its tables closes as in :meth:`chat_left`. Returns how many it had open."""

@@ -9,7 +9,14 @@ from bot.service import lobby
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
 
-__all__ = ["chat_back", "chat_left", "community_left", "migrate_chat", "player_unreachable"]
+__all__ = [
+    "chat_back",
+    "chat_left",
+    "community_back",
+    "community_left",
+    "migrate_chat",
+    "player_unreachable",
+]
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -102,6 +109,19 @@ async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
         if t.platform == platform and t.community_ext == community_ext
     ]
     return sum([await chat_left(rt, platform, chat) for chat in chats])
+
+
+async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
+    """The bot is back in a community that removed it (a Discord guild): each of its tables
+    whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
+
+    :raises TransitionFailed: if storage refused a step (that close stays queued)."""
+    chats = [
+        t.chat_id
+        for t in list(rt.tables.values())
+        if t.platform == platform and t.community_ext == community_ext
+    ]
+    return sum([await chat_back(rt, platform, chat) for chat in chats])
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
