@@ -780,8 +780,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
     },
     "lobby.close_cancelled": {
-        "en": "The bot can write in this group again: table #{table} stays open, the close its removal queued is cancelled.",
-        "ru": "Бот снова может писать в этой группе: стол #{table} остаётся открытым, закрытие из-за удаления бота отменено.",
+        "en": "The bot is back: table #{table} stays open, the close its removal queued is cancelled.",
+        "ru": "Бот вернулся: стол #{table} остаётся открытым, закрытие из-за удаления бота отменено.",
     },
     "reply.closes_after_hand": {
         "en": "Table #{table} closes at the end of this hand.",

@@ -327,8 +327,7 @@ async def test_the_bot_added_back_mid_hand_cancels_the_close_its_removal_queued(
         await w.settle()
         notice = tr("en", "lobby.close_cancelled", table=t.id)
         assert notice == (
-            f"The bot can write in this group again: table #{t.id} stays open,"
-            " the close its removal queued is cancelled."
+            f"The bot is back: table #{t.id} stays open, the close its removal queued is cancelled."
         )
         assert w.group_texts().count(notice) == 1
         await play_hand(w, [ALICE, BOB])
