@@ -1042,6 +1042,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",
     },
+    "tour.history_hand_line": {
+        "en": "Tournament #{table}, hand {hand}: {points:+d|pt|pts}, {chips:+d|chip|chips}{foul}",
+        "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
+    },
     "tour.history_line": {
         "en": "Tournament #{table}: place {place}, {kush:+d} {label}",
         "ru": "Турнир #{table}: место {place}, {kush:+d} {label}",

@@ -109,6 +109,14 @@ async def history(
         points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
         replayable = replayable or "setup" in h.hand
+        won = (h.result.get("tournament") or {}).get("won")
+        if won is not None:  # a tournament's hand moved chips, not kush (R8.7)
+            chips = int(won.get(str(seat), 0))
+            lines.append(
+                ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=h.number,
+                         points=points, chips=chips, foul=foul)
+            )  # fmt: skip
+            continue
         lines.append(
             ref
             + tr(

@@ -176,6 +176,15 @@ async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> 
             f"{won[seat]:+d} chips → {chips[seat]}" if won[seat] else f"0 chips → {chips[seat]}"
         )
     assert "kush" not in text
+    # /history said "Table 1, hand 1: +N pts, 0 kush": the chips it moved
+    seat = next(s for s, st in t.seats.items() if st.user_id == ALICE.user_id)
+    points = next(r["points"] for r in record.result["seats"] if r["seat"] == seat)
+    history = (await service.history(GROUP, ALICE)).text
+    line = tr("en", "tour.history_hand_line", table=t.id, hand=1, points=points,
+              chips=won[seat], foul="")  # fmt: skip
+    assert line in history, history
+    assert re.fullmatch(rf"Tournament #{t.id}, hand 1: .+, [+-]?\d+ chips?", line), line
+    assert "kush" not in history.splitlines()[1]
     russian = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
     assert russian.screen is not None
     for seat in t.seats:
