@@ -25,7 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--sandbox", action="store_true", help="play locally in the terminal, even with tokens set"
     )
-    parser.add_argument("--sandbox-db", default="sandbox.sqlite3", help="the sandbox's SQLite file")
+    parser.add_argument(
+        "--sandbox-db", default="sandbox.sqlite3",
+        help="the sandbox's SQLite file (default sandbox.sqlite3; delete it to start afresh)",
+    )  # fmt: skip
     parser.add_argument(
         "--bots", type=int, default=None, choices=(0, 1, 2),
         help="sandbox: computer players seated at a new table (/addbot; default 1)",
@@ -48,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
-        help="sandbox: computer players move at once and hands follow each other at once",
+        help="sandbox: computer players move at once and hands follow each other at once "
+        "(half a second after the showdown)",
     )  # fmt: skip
     parser.add_argument(
         "--router", action="store_true",

@@ -256,6 +256,8 @@ class LiveTable:
     :ivar opener: the user who opened the table (may start a tournament, R8.7).
     :ivar bot_due: when the computer player to act moves (a human-like pace), while one is.
     :ivar closing: an admin asked to close the table during a hand: it closes at its end.
+    :ivar removal_close: the close was queued by the bot's removal from the chat (or its
+        right to write there taken), not by an admin: the bot back in the chat cancels it.
     :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6).
@@ -318,6 +320,7 @@ class LiveTable:
     opener: str | None = None
     names: dict[int, str] = field(default_factory=dict)
     closing: bool = False
+    removal_close: bool = False
     bot_due: float | None = None
     pictures: bool = True
     requests: list[str] = field(default_factory=list)
@@ -578,6 +581,7 @@ class LiveTable:
         t.opener = snap.get("opener")
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))
+        t.removal_close = bool(snap.get("removal_close", False))
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
         t.absent_hands = int(snap.get("absent_hands", 0))
@@ -650,6 +654,7 @@ class LiveTable:
             "opener": self.opener,
             "names": {str(k): v for k, v in self.names.items()},
             "closing": self.closing,
+            "removal_close": self.removal_close,
             "pictures": self.pictures,
             "requests": list(self.requests),
             "absent_hands": self.absent_hands,

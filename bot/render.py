@@ -102,8 +102,17 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         return Screen("\n".join(lines), (buttons,))
     lines.append(tournament_status(t, lang, now))
     if t.next_hand_at is not None:
-        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+        lines.append(_next_hand(t.next_hand_at, lang, now))
     return Screen("\n".join(lines), ((Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),),))
+
+
+def _next_hand(at: float, lang: str, now: float) -> str:
+    """When the next hand is dealt: in whole seconds, rounded up; under a second away (the
+    sandbox's ``--fast``, whose hands follow each other at once) "now", not "in 1 second"."""
+    left = at - now
+    if left < 1:
+        return tr(lang, "lobby.next_hand_now")
+    return tr(lang, "lobby.next_hand", seconds=int(left + 0.999))
 
 
 def tournament_status(t: LiveTable, lang: str, now: float) -> str:
@@ -158,7 +167,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         # computer players never deal a hand among themselves (issue 13): they wait for a person
         lines.append(tr(lang, "lobby.bots_wait"))
     elif t.next_hand_at is not None:
-        lines.append(tr(lang, "lobby.next_hand", seconds=max(0, int(t.next_hand_at - now + 0.999))))
+        lines.append(_next_hand(t.next_hand_at, lang, now))
     elif t.ready_deadline is not None:
         seconds = max(0, int(t.ready_deadline - now + 0.999))
         lines.append(tr(lang, "lobby.ready_timer", seconds=seconds))
@@ -203,7 +212,8 @@ def _names(t: LiveTable, seats: Sequence[int]) -> str:
 
 def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
     """The group's table message during a hand: every seat's public boxes, whose turn it is
-    and the time left. Built from ``hand.view(None)`` only."""
+    and the time left, and that the table closes after the hand when it does. Built from
+    ``hand.view(None)`` only."""
     hand = t.hand
     if hand is None:
         return lobby_screen(t, lang, link, now)
@@ -249,6 +259,10 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if waiting:
         lines.append("")
         lines.extend(waiting)
+    if t.closing:  # closed during the hand (R8.2a): it closes (a tournament: refunds) after it
+        key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
+        lines.append("")
+        lines.append(tr(lang, key, table=t.id))
     unreachable = [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
     if unreachable:
         lines.append("")

@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -524,7 +525,11 @@ class Sandbox:
             await self.fake.send_text(self.human, GROUP_ID, text)
             reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
             if reply:
-                self.line("» " + str(reply.params.get("text", "")).replace("\n", "\n  "))
+                # a link to a message of the group ("/newtable" where a table is open) leads
+                # nowhere from a terminal: it says the message is printed above
+                above = tr(self.opts.lang, "sandbox.link_above")
+                text = _GROUP_LINK.sub(above, str(reply.params.get("text", "")))
+                self.line("» " + text.replace("\n", "\n  "))
         finally:
             self._hold_pictures -= 1
 
@@ -619,6 +624,10 @@ def _buttons(message: dict[str, Any]) -> list[list[tuple[str, str]]]:
     rows = (message.get("reply_markup") or {}).get("inline_keyboard", [])
     out = [[(b["text"], b["callback_data"]) for b in row if b.get("callback_data")] for row in rows]
     return [row for row in out if row]
+
+
+#: A link to a message of a group (``https://t.me/c/<chat>/<message>``).
+_GROUP_LINK = re.compile(r"https://t\.me/c/\d+/\d+")
 
 
 def _reply_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:

@@ -83,6 +83,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Next hand in {seconds:second|seconds}…",
         "ru": "Следующая раздача через {seconds:секунду|секунды|секунд}…",
     },
+    "lobby.next_hand_now": {"en": "Next hand now…", "ru": "Следующая раздача — сейчас…"},
     "press.busy": {
         "en": "⏳ The table is busy for a moment. If nothing changes, press again.",
         "ru": "⏳ Стол на секунду занят. Если ничего не изменилось, нажмите ещё раз.",
@@ -442,6 +443,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hands: {hands} · players: {players}",
         "ru": "Раздач: {hands} · игроков: {players}",
     },
+    "stats.tournament_hands": {
+        "en": "Tournament hands: {hands} · points/hand {points} (chips, no {label})",
+        "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, без {label:gen})",
+    },
+    "stats.group_tournament_hands": {
+        "en": "Tournament hands: {hands}",
+        "ru": "Турнирных раздач: {hands}",
+    },
     "stats.fouls": {
         "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
         "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
@@ -527,6 +536,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
     "replay.you": {"en": "You", "ru": "Вы"},
     "replay.kush": {"en": "{delta:+d} {label}", "ru": "{delta:+d} {label}"},
+    "replay.chips": {
+        "en": "{delta:+d|chip|chips} → {chips}",
+        "ru": "{delta:+d|фишка|фишки|фишек} → {chips}",
+    },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
@@ -554,6 +567,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    "reply.number_digits": {
+        "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
+        "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
+    },
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
         "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
@@ -639,6 +656,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.none": {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
+    },
+    "sandbox.link_above": {
+        "en": "(the table's message is printed above)",
+        "ru": "(сообщение стола напечатано выше)",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
@@ -761,6 +782,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "bot.no_tournament": {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
         "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
+    },
+    "lobby.close_cancelled": {
+        "en": "The bot is back: table #{table} stays open, the close its removal queued is cancelled.",
+        "ru": "Бот вернулся: стол #{table} остаётся открытым, закрытие из-за удаления бота отменено.",
     },
     "reply.closes_after_hand": {
         "en": "Table #{table} closes at the end of this hand.",
@@ -1009,6 +1034,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.table_closing": {
+        "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
+        "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",
+    },
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
@@ -1016,6 +1045,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",
+    },
+    "tour.history_hand_line": {
+        "en": "Tournament #{table}, hand {hand}: {points:+d|pt|pts}, {chips:+d|chip|chips}{foul}",
+        "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
     },
     "tour.history_line": {
         "en": "Tournament #{table}: place {place}, {kush:+d} {label}",
@@ -1091,6 +1124,55 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
     "settings.line": {"en": "{name}: {value}", "ru": "{name}: {value}"},
+    "settings.name.game": {"en": "Game", "ru": "Игра"},
+    "settings.name.language": {"en": "Language", "ru": "Язык"},
+    "settings.name.kush_label": {"en": "Kush label", "ru": "Подпись куша"},
+    "settings.name.pictures": {"en": "Pictures", "ru": "Картинки"},
+    "settings.name.utc_offset": {"en": "Time zone", "ru": "Часовой пояс"},
+    "settings.name.min_buy_in": {"en": "Buy-in", "ru": "Взнос"},
+    "settings.name.max_buy_in": {"en": "Max stack", "ru": "Макс. стек"},
+    "settings.name.starting_balance": {"en": "Starting balance", "ru": "Стартовый баланс"},
+    "settings.name.daily_bonus": {"en": "/daily bonus", "ru": "Бонус /daily"},
+    "settings.name.hand_seconds": {"en": "Time per hand", "ru": "Время на раздачу"},
+    "settings.name.time_bank_seconds": {"en": "Time bank", "ru": "Тайм-банк"},
+    "settings.name.time_bank_refill_per_match": {
+        "en": "Time bank refill",
+        "ru": "Пополнение тайм-банка",
+    },
+    "settings.name.fantasyland_seconds": {"en": "Fantasyland time", "ru": "Время Фантазии"},
+    "settings.name.kush_per_point": {"en": "Kush per point", "ru": "Куш за очко"},
+    "settings.name.scoring": {"en": "Scoring", "ru": "Подсчёт очков"},
+    "settings.name.fantasyland": {"en": "Fantasyland", "ru": "Фантазия"},
+    "settings.name.progressive_fantasyland": {
+        "en": "Progressive Fantasyland",
+        "ru": "Прогрессивная Фантазия",
+    },
+    "settings.name.stay_on_full_house_middle": {
+        "en": "Fantasyland on a middle full house",
+        "ru": "Фантазия с фуллом в середине",
+    },
+    "settings.name.button_moves_in_fantasyland": {
+        "en": "Button in Fantasyland",
+        "ru": "Баттон в Фантазии",
+    },
+    "settings.name.simultaneous_streets": {
+        "en": "Simultaneous streets",
+        "ru": "Одновременные улицы",
+    },
+    "settings.name.safe_autoplay": {"en": "Safe autoplay", "ru": "Безопасный автоход"},
+    "settings.name.settle_per_round": {"en": "Settle per round", "ru": "Расчёт по кругу"},
+    "settings.name.deuce_of_spades": {"en": "Deuce of spades", "ru": "Двойка пик"},
+    "settings.name.dummy_box": {"en": "Dummy box", "ru": "Болван"},
+    "settings.name.heads_up_double_boxes": {"en": "Two boards heads-up", "ru": "Две доски вдвоём"},
+    "settings.name.target_points": {"en": "Points to win", "ru": "Очки до победы"},
+    "settings.name.reveal_pause_seconds": {"en": "Reveal pause", "ru": "Пауза вскрытия"},
+    "settings.name.ready_seconds": {"en": "Ready timer", "ru": "Таймер готовности"},
+    "settings.name.idle_close_seconds": {"en": "Idle close", "ru": "Закрытие без игры"},
+    "settings.name.tournament_buy_in": {"en": "Tournament buy-in", "ru": "Взнос турнира"},
+    "settings.name.tournament_chips": {"en": "Tournament chips", "ru": "Фишки турнира"},
+    "settings.name.level_minutes": {"en": "Level length", "ru": "Длина уровня"},
+    "settings.name.payouts": {"en": "Prizes", "ru": "Призы"},
+    "settings.name.chips_schedule": {"en": "Point price by level", "ru": "Цена очка по уровням"},
     "settings.on": {"en": "on", "ru": "вкл"},
     "settings.off": {"en": "off", "ru": "выкл"},
     "settings.auto": {"en": "auto", "ru": "авто"},

@@ -25,6 +25,7 @@ from game.hand import Hand, HandSetup
 from game.options import GameKind, RuleOptions
 
 __all__ = [
+    "HAND_KINDS",
     "SETTLEMENT_KINDS",
     "BoardFrame",
     "ReplayFrame",
@@ -36,8 +37,11 @@ __all__ = [
 ]
 
 #: The kinds of history entries: an ordinary hand, a round settled apart (R8.3), the end of a
-#: Chinese Poker game (R7.6) and a tournament's payout (R8.7).
-SETTLEMENT_KINDS = ("hand", "round_end", "game_end", "tournament_end")
+#: Chinese Poker game (R7.6), a tournament's payout (R8.7) and a hand of a tournament (R8.7:
+#: chips, not kush; its result carries the tournament's ``tournament`` record).
+SETTLEMENT_KINDS = ("hand", "round_end", "game_end", "tournament_end", "tournament_hand")
+#: The kinds of entries that are hands played (with boards and their figures).
+HAND_KINDS = ("hand", "tournament_hand")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,11 +181,12 @@ class SeatStats:
 
 
 def settlement_kind(result: Mapping[str, Any]) -> str:
-    """Which of :data:`SETTLEMENT_KINDS` a stored result is (by the service's markers)."""
-    for kind in SETTLEMENT_KINDS[1:]:
+    """Which of :data:`SETTLEMENT_KINDS` a stored result is (by the service's markers; a
+    tournament's hand by its ``tournament`` record)."""
+    for kind in SETTLEMENT_KINDS[1:4]:
         if result.get(kind):
             return kind
-    return "hand"
+    return "tournament_hand" if result.get("tournament") else "hand"
 
 
 def revealed_boxes(result: Mapping[str, Any]) -> int:
@@ -210,7 +215,7 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     :raises KeyError: on a result without ``seats``.
     :raises GameError: on a stored board or options that do not parse.
     """
-    if settlement_kind(result) != "hand":
+    if settlement_kind(result) not in HAND_KINDS:
         return {}
     setup = hand.get("setup") or {}
     opts: Mapping[str, Any] = setup.get("options") or {}

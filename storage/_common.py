@@ -14,12 +14,15 @@ from importlib import resources
 from typing import Any, NamedTuple
 
 from game.errors import GameError
-from game.history import SeatStats, seat_stats, settlement_kind
+from game.history import HAND_KINDS, SeatStats, seat_stats, settlement_kind
 from storage.api import HandRecord, HandStats, LedgerEntry, LedgerKind, StorageError
 
 #: The kind of a tournament's payout entry (:data:`game.history.SETTLEMENT_KINDS`, R8.7): no
 #: hand's winnings, counted apart in :class:`HandStats`.
 TOURNAMENT_END = "tournament_end"
+#: The kind of a tournament's hand (R8.7): chips moved, no kush; counted apart from the
+#: ordinary (cash) hands in :class:`HandStats`.
+TOURNAMENT_HAND = "tournament_hand"
 
 log = logging.getLogger(__name__)
 
@@ -251,7 +254,7 @@ def stat_rows(
     points (R8.3): its row is a ``round_end`` one, not a hand played."""
     kind = settlement_kind(result)
     figures: dict[int, SeatStats] = {}
-    if kind == "hand" and "seats" in result:
+    if kind in HAND_KINDS and "seats" in result:
         try:
             figures = seat_stats(hand, result)
         except (GameError, KeyError, TypeError, ValueError) as exc:
@@ -294,6 +297,8 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         fl_stayed=sum(r.fl_stayed for _, _, r in rows),
         tournaments=len({h for h, _, r in rows if r.kind == TOURNAMENT_END}),
         tournament_kush=sum(r.kush for _, _, r in rows if r.kind == TOURNAMENT_END),
+        tournament_hands=len({h for h, _, r in rows if r.kind == TOURNAMENT_HAND}),
+        tournament_points=sum(r.points for _, _, r in rows if r.kind == TOURNAMENT_HAND),
         biggest_win=best[2].kush if best is not None and won else 0,
         biggest_winner=best[1] if best is not None and won else None,
     )
@@ -403,7 +408,9 @@ def stats_sql(column: str) -> tuple[str, str]:
         " COALESCE(SUM(fl_chances), 0), COALESCE(SUM(fl_entered), 0),"
         " COALESCE(SUM(fl_played), 0), COALESCE(SUM(fl_stayed), 0),"
         f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_END}' THEN hand_id END),"
-        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_END}' THEN kush ELSE 0 END), 0)"
+        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_END}' THEN kush ELSE 0 END), 0),"
+        f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_HAND}' THEN hand_id END),"
+        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' THEN points ELSE 0 END), 0)"
         f" FROM hand_players {where}"
     )
     best = (
@@ -425,7 +432,8 @@ def hand_stats(aggregate: Sequence[Any], best: Sequence[Any] | None) -> HandStat
 KUSH_LEADERBOARD_SQL = (
     "SELECT p.id, p.community_id, p.user_id, p.name, p.language, p.balance, s.won, s.played"
     " FROM (SELECT player_id, SUM(kush) AS won,"
-    " COUNT(CASE WHEN kind = 'hand' THEN 1 END) AS played FROM hand_players"
+    f" COUNT(CASE WHEN kind IN ('hand', '{TOURNAMENT_HAND}') THEN 1 END) AS played"
+    " FROM hand_players"
     " WHERE community_id = $1 AND finished_at >= $2 GROUP BY player_id"
     ") s JOIN players p ON p.id = s.player_id ORDER BY s.won DESC, p.id LIMIT $3"
 )

@@ -254,13 +254,16 @@ class HandRecord:
 class HandStats:
     """Sums over settlements from the per-player figures stored with every history entry
     (issue 12): of one player (:meth:`Store.player_stats`) or of a whole community
-    (:meth:`Store.community_stats`). Amounts are whole kush; figures of hands count ordinary
-    hands only (not the separate entries of a round, a Chinese Poker game or a tournament's
+    (:meth:`Store.community_stats`). Amounts are whole kush; figures of hands count the hands
+    played (not the separate entries of a round, a Chinese Poker game or a tournament's
     payout), while ``kush`` counts every entry. A tournament's payout (R8.7) is no hand's
     winnings: ``kush_won`` and the biggest win leave it out, ``tournaments`` and
-    ``tournament_kush`` count it apart.
+    ``tournament_kush`` count it apart. A tournament's hand moves chips, not kush: ``hands``
+    counts the ordinary (cash) hands only, ``tournament_hands`` and ``tournament_points``
+    those; the board figures (boards, points, fouls, royalties, scoops, Fantasyland) count
+    both.
 
-    :ivar hands: hands played (a community: distinct hands).
+    :ivar hands: ordinary (cash) hands played (a community: distinct hands).
     :ivar players: distinct players (a player's own: 1, or 0 without any entry).
     :ivar boards: boards played (2 a hand with double boxes, R4.2).
     :ivar points: net points (R5.1; Chinese Poker: the counted points, R7.5).
@@ -276,6 +279,8 @@ class HandStats:
     :ivar tournaments: tournaments paid out (their payout entries, R8.7).
     :ivar tournament_kush: the net kush of those payouts: prizes less buy-ins (part of
         ``kush``; 0 for a whole community).
+    :ivar tournament_hands: tournament hands played (R8.7; a community: distinct hands).
+    :ivar tournament_points: the net points of those (part of ``points``).
     :ivar biggest_win: the most kush won in one settlement other than a tournament's payout
         (0 when nothing was won).
     :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
@@ -296,6 +301,8 @@ class HandStats:
     fl_stayed: int = 0
     tournaments: int = 0
     tournament_kush: int = 0
+    tournament_hands: int = 0
+    tournament_points: int = 0
     biggest_win: int = 0
     biggest_winner: int | None = None
 

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from game.history import HAND_KINDS
 from storage._common import (
     CASH_OUT_KINDS,
     SETTLE_OPERATION,
@@ -787,7 +788,7 @@ class MemoryStore:
         for _, pid, row in self._stat_rows(since, community_id=community_id):
             entry = won.setdefault(pid, [0, 0])
             entry[0] += row.kush
-            entry[1] += row.kind == "hand"
+            entry[1] += row.kind in HAND_KINDS
         ranked = sorted(won.items(), key=lambda kv: (-kv[1][0], kv[0]))[:limit]
         return [(self._players[pid], k, n) for pid, (k, n) in ranked]
 

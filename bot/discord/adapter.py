@@ -240,6 +240,12 @@ class OfcClient(discord.Client):
         log.info("the bot was removed from guild %s: its tables close", guild.id)
         await self.ofc.service.community_left(PLATFORM, str(guild.id))
 
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """The bot joined a guild: added back to one that removed it while a hand was in
+        progress, the close the removal queued is cancelled (an admin's close stands)."""
+        if await self.ofc.service.community_back(PLATFORM, str(guild.id)):
+            log.info("the bot is back in guild %s: its tables stay open", guild.id)
+
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
         await self.ofc.service.chat_left(PLATFORM, str(channel.id))

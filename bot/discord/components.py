@@ -329,12 +329,19 @@ def view_of(screen: Screen) -> View | None:
     return _action_rows(packed)
 
 
+#: A settings row's first button: "<title> −<step>".
+_STEP_LABEL = re.compile(r"(.+) −\S+")
+
+
 def _pick_view(screen: Screen) -> View:
     """Buttons that do not fit, as single-choice selects of up to 25 options each. An option
-    that continues a row ("+50" after "min_buy_in −50") is named with the row's first word."""
+    that continues a row ("+50" after "Buy-in −50") is named with what the row's first
+    button names ("Buy-in +50"; a title of several words whole: "Kush per point +1")."""
     options: list[dict[str, Any]] = []
     for row in screen.buttons:
-        head = row[0].label.split(" ", 1)[0] if row else ""
+        first = row[0].label if row else ""
+        step = _STEP_LABEL.fullmatch(first)
+        head = step.group(1) if step is not None else first.split(" ", 1)[0]
         for n, b in enumerate(row):
             if not b.data:
                 continue  # a link cannot be an option

@@ -325,8 +325,11 @@ class TableService:
 
     def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
-        an admin closed during a hand (R8.2a) closes after this hand, then a new one opens."""
-        key = "reply.table_closing" if existing.closing else "reply.table_exists"
+        an admin closed during a hand (R8.2a) closes after this hand, then a new one opens; a
+        tournament's then refunds every buy-in (R8.7), as the close's own answer says."""
+        key = "reply.table_exists"
+        if existing.closing:
+            key = "reply.table_closing" if existing.tournament is None else "tour.table_closing"
         text = tr(lang, key, table=existing.id)
         link = self.rt.table_link(existing)
         return Reply(text + ("\n" + link if link else ""), alert=True)
@@ -595,6 +598,25 @@ class TableService:
             return await chats.chat_left(self.rt, platform, chat_id)
         except TransitionFailed:
             return False
+
+    async def chat_back(self, platform: str, chat_id: str) -> bool:
+        """The bot was added back to a group it had been removed from (Telegram's
+        ``my_chat_member``, status ``member`` or ``administrator``), or may write there again,
+        before the hand its removal waited for ended: the close the removal queued is
+        cancelled (an admin's close stands). ``True`` if one was."""
+        try:
+            return await chats.chat_back(self.rt, platform, chat_id)
+        except TransitionFailed:
+            return False
+
+    async def community_back(self, platform: str, community_ext: str) -> int:
+        """The bot was added back to a community (a Discord guild, ``on_guild_join``) before
+        the hands its removal waited for ended: each close the removal queued is cancelled
+        (:meth:`chat_back`). Returns how many tables go on."""
+        try:
+            return await chats.community_back(self.rt, platform, community_ext)
+        except TransitionFailed:
+            return 0
 
     async def community_left(self, platform: str, community_ext: str) -> int:
         """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each

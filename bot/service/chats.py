@@ -4,10 +4,19 @@ the bot, and a player who blocks the bot mid-hand."""
 
 from __future__ import annotations
 
+from bot.screens import Screen
 from bot.service import lobby
 from bot.service.runtime import Runtime, TransitionFailed
+from bot.texts import tr
 
-__all__ = ["chat_left", "community_left", "migrate_chat", "player_unreachable"]
+__all__ = [
+    "chat_back",
+    "chat_left",
+    "community_back",
+    "community_left",
+    "migrate_chat",
+    "player_unreachable",
+]
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -58,7 +67,33 @@ async def chat_left(rt: Runtime, platform: str, chat_id: str) -> bool:
         if t.id not in rt.tables or t.chat_id != chat_id:
             return False
         if not t.closing:
-            await lobby.close(rt, t, t.lang)
+            await lobby.close(rt, t, t.lang, removal=True)
+    await rt.settled(t)
+    return True
+
+
+async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
+    """The bot is back in the chat (added again, or allowed to write again) while the close
+    its removal queued (:func:`chat_left`) waits for the hand in progress: that close is
+    cancelled, the group told so, and hands go on. An admin's close stands, and so does the
+    removal's once carried out (the chat then opens a new table). ``True`` if a close was
+    cancelled; calling it again changes nothing.
+
+    :raises TransitionFailed: if storage refused the step (the close stays queued)."""
+    tid = rt.by_chat.get((platform, chat_id))
+    t = rt.tables.get(tid) if tid is not None else None
+    if t is None:
+        return False
+    async with t.lock:
+        if t.id not in rt.tables or t.chat_id != chat_id:
+            return False
+        if not (t.closing and t.removal_close):
+            return False
+        async with rt.transition(t) as tx:
+            t.closing = False
+            t.removal_close = False
+            t.owe("post", Screen(tr(t.lang, "lobby.close_cancelled", table=t.id)))
+            tx.group = True  # the table message, which missed the edits while the bot was out
     await rt.settled(t)
     return True
 
@@ -74,6 +109,19 @@ async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
         if t.platform == platform and t.community_ext == community_ext
     ]
     return sum([await chat_left(rt, platform, chat) for chat in chats])
+
+
+async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
+    """The bot is back in a community that removed it (a Discord guild): each of its tables
+    whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
+
+    :raises TransitionFailed: if storage refused a step (that close stays queued)."""
+    chats = [
+        t.chat_id
+        for t in list(rt.tables.values())
+        if t.platform == platform and t.community_ext == community_ext
+    ]
+    return sum([await chat_back(rt, platform, chat) for chat in chats])
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:

@@ -21,6 +21,7 @@ from bot.service.dealing import (
     maybe_start,
     stand_up,
 )
+from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import language_of, tr
@@ -223,11 +224,14 @@ async def top_up(
     have = await _balance(rt, seat.player_id)
     if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused
         return Reply(tr(lang, "reply.topup_no_balance", label=t.label), alert=True)
-    text = amount.strip()
-    if not text:
+    asked = read_whole(amount)
+    if not amount.strip():
         value = min(t.min_buy_in, room)
-    elif text.isdecimal() and len(text) <= 13 and 1 <= int(text) <= min(room, MAX_TOP_UP):
-        value = int(text)
+    elif asked is None:  # "١٠٠", "１００", "1_000": not an amount as /settings reads one
+        range_reply = _top_up_range(t, lang, room, limit, have)
+        return Reply(digits_hint(lang) + "\n" + range_reply.text, alert=True)
+    elif 1 <= asked <= min(room, MAX_TOP_UP):
+        value = asked
     else:
         return _top_up_range(t, lang, room, limit, have)
     if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
@@ -513,15 +517,19 @@ def _busted_reply(t: LiveTable, seat: SeatState, lang: str) -> Reply:
     return Reply(tr(lang, "reply.busted_top_up", stack=seat.stack, label=t.label), alert=True)
 
 
-async def close(rt: Runtime, t: LiveTable, lang: str) -> Reply:
+async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> Reply:
     """An admin closes the table (R8.2a): at once between hands, or at the end of the hand in
     progress (the close is then committed with that hand's settlement). A Chinese Poker game
     under way is settled (R7.6), the round's points too (R8.3), a tournament refunds every
-    buy-in, every stack goes back to its balance; then the chat may open a new table."""
+    buy-in, every stack goes back to its balance; then the chat may open a new table.
+    ``removal``: the bot's removal from the chat closes it, not an admin (the bot added back
+    before the hand ends cancels that close, :func:`~bot.service.chats.chat_back`; an
+    admin's close stands)."""
     notice = closed_notice(t)
     if t.hand is not None or t.reveal is not None:
         async with rt.transition(t) as tx:
             t.closing = True
+            t.removal_close = removal
             tx.group = True
         # a tournament is cancelled then, every buy-in back (R8.7): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"

@@ -14,7 +14,6 @@ import contextlib
 import difflib
 import hashlib
 import json
-import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -37,6 +36,7 @@ from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending
+from bot.service.numbers import digits_hint, plain_number, read_whole
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
@@ -74,9 +74,6 @@ KUSH_LIMIT = 10**12
 _ALL = frozenset(GameKind)
 _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
-#: How an admin writes a number: ASCII digits, a sign, a decimal point. Python (and pydantic)
-#: also read "1e3", "1_000" and "0x" forms, which no admin means.
-_PLAIN_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
 
 #: Bidirectional controls (they would turn the text around them in every message).
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -116,16 +113,18 @@ class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
 
-    def __init__(self, text: Callable[[str], str], setting: Setting | None = None) -> None:
+    def __init__(
+        self, text: Callable[[str], str], setting: Setting | None = None, digits: bool = False
+    ) -> None:
         super().__init__(text("en"))
         self.text = text
         self.setting = setting
+        self.digits = digits  # not a number as written: the range and how to write one
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``; an amount of kush named with the group's kush ``label``."""
-        if self.setting is not None:
-            return self.setting.range_text(lang, label)
-        return self.text(lang)
+        said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
+        return f"{said}.\n{digits_hint(lang)}" if self.digits else said
 
 
 class Setting(BaseModel):
@@ -204,12 +203,12 @@ class Setting(BaseModel):
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
-        elif (
-            self.kind in (Kind.WHOLE, Kind.NUMBER)
-            and isinstance(raw, str)
-            and not _PLAIN_NUMBER.fullmatch(text)
-        ):
-            raise SettingRefused(self.range_text, self)  # "1_0", "1e3": Python's, not an admin's
+        elif isinstance(raw, str) and self.kind is Kind.WHOLE and read_whole(text) is None:
+            # "1_0", "1e3", "١٠٠": Python's numbers, not an admin's (read as /grant and
+            # /topup read an amount, and refused as they refuse it)
+            raise SettingRefused(self.range_text, self, digits=True)
+        elif isinstance(raw, str) and self.kind is Kind.NUMBER and not plain_number(text):
+            raise SettingRefused(self.range_text, self)  # its range says how to write 7.5
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:
@@ -256,7 +255,7 @@ class Setting(BaseModel):
         return tr(
             lang,
             "settings.help",
-            name=self.name,
+            name=f"{tr(lang, f'settings.name.{self.name}')} ({self.name})",  # as the list
             about=self.ru if lang == "ru" else self.en,
             range=self.range_text(lang, label),
             games=self.games_text(lang),
@@ -699,56 +698,15 @@ def settings_version(settings: CommunitySettings) -> str:
     return "S" + digest[:8]
 
 
-#: Short Russian names of the settings for the list and its buttons (a Russian admin reads
-#: these; the name in parentheses is what ``/settings <name> <value>`` takes).
-RU_TITLES: dict[str, str] = {
-    "game": "Игра",
-    "language": "Язык",
-    "kush_label": "Подпись куша",
-    "pictures": "Картинки",
-    "utc_offset": "Часовой пояс",
-    "min_buy_in": "Взнос",
-    "max_buy_in": "Макс. стек",
-    "starting_balance": "Стартовый баланс",
-    "daily_bonus": "Бонус /daily",
-    "hand_seconds": "Время на раздачу",
-    "time_bank_seconds": "Тайм-банк",
-    "time_bank_refill_per_match": "Пополнение тайм-банка",
-    "fantasyland_seconds": "Время Фантазии",
-    "kush_per_point": "Куш за очко",
-    "scoring": "Подсчёт очков",
-    "fantasyland": "Фантазия",
-    "progressive_fantasyland": "Прогрессивная Фантазия",
-    "stay_on_full_house_middle": "Фантазия с фуллом в середине",
-    "button_moves_in_fantasyland": "Баттон в Фантазии",
-    "simultaneous_streets": "Одновременные улицы",
-    "safe_autoplay": "Безопасный автоход",
-    "settle_per_round": "Расчёт по кругу",
-    "deuce_of_spades": "Двойка пик",
-    "dummy_box": "Болван",
-    "heads_up_double_boxes": "Две доски вдвоём",
-    "target_points": "Очки до победы",
-    "reveal_pause_seconds": "Пауза вскрытия",
-    "ready_seconds": "Таймер готовности",
-    "idle_close_seconds": "Закрытие без игры",
-    "tournament_buy_in": "Взнос турнира",
-    "tournament_chips": "Фишки турнира",
-    "level_minutes": "Длина уровня",
-    "payouts": "Призы",
-    "chips_schedule": "Цена очка по уровням",
-}
-
-
 def _short(spec: Setting, lang: str) -> str:
-    """A setting's name on its buttons: the Russian one in Russian, its own in English."""
-    return RU_TITLES.get(spec.name, spec.name) if lang == "ru" else spec.name
+    """A setting's short title on its buttons, in ``lang`` (``settings.name.<name>``)."""
+    return tr(lang, f"settings.name.{spec.name}")
 
 
 def _title(spec: Setting, lang: str) -> str:
-    """How the list names a setting: its Russian name and its own in Russian, its own in
-    English."""
-    short = _short(spec, lang)
-    return f"{short} ({spec.name})" if short != spec.name else spec.name
+    """How the list names a setting, in either language: its title and, in parentheses, the
+    name ``/settings <name> <value>`` takes."""
+    return f"{_short(spec, lang)} ({spec.name})"
 
 
 def settings_screen(community: Community, lang: str, game: GameKind | None = None) -> Screen:

@@ -77,13 +77,27 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
 
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width)."""
-    # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`)
-    lines = [
-        tr(lang, "stats.group_hands" if group else "stats.hands",
-           hands=s.hands, players=s.players, points=_avg(s.points, s.hands, lang),
-           kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label),
+    # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`);
+    # nor are its hands, which move chips: the kush per hand is the cash hands', the
+    # tournament hands have a line of their own; fouls, royalties and Fantasyland count both
+    cash_points = s.points - s.tournament_points
+    played = s.hands + s.tournament_hands
+    lines = []
+    if s.hands or not s.tournament_hands:
+        lines.append(
+            tr(lang, "stats.group_hands" if group else "stats.hands",
+               hands=s.hands, players=s.players, points=_avg(cash_points, s.hands, lang),
+               kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label)
+        )  # fmt: skip
+    if s.tournament_hands:
+        lines.append(
+            tr(lang, "stats.group_tournament_hands" if group else "stats.tournament_hands",
+               hands=s.tournament_hands, label=label,
+               points=_avg(s.tournament_points, s.tournament_hands, lang))
+        )  # fmt: skip
+    lines += [
         tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
-           royalties=_avg(s.royalties, s.boards if group else s.hands, lang).lstrip("+")),
+           royalties=_avg(s.royalties, s.boards if group else played, lang).lstrip("+")),
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
            stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
         if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
@@ -129,7 +143,7 @@ async def stats(
         )
     if not names:
         group = await rt.store.community_stats(community.id, since)
-        if not group.hands:
+        if not group.hands and not group.tournament_hands:
             return Reply(tr(lang, "stats.none", when=when))
         title = community.title or tr(lang, "stats.this_group")
         lines.append(tr(lang, "stats.title", name=title, when=when))
@@ -326,6 +340,10 @@ def replay_screen(
     counted: Mapping[str, Any] = record.result.get("counted") or {}
     kush: Mapping[str, Any] = record.result.get("kush") or {}
     stacks: Mapping[str, Any] = record.result.get("stacks") or {}
+    # a tournament's hand moves chips, not kush (R8.7): its chip line stands where kush would
+    tour: Mapping[str, Any] = record.result.get("tournament") or {}
+    won: Mapping[str, Any] = tour.get("won") or {}
+    chips: Mapping[str, Any] = tour.get("chips") or {}
     kush_shown: set[int] = set()
     for b in frame.boards:
         # the watcher's own board is "You" (their name and "(you)" read "You (you)" when
@@ -351,9 +369,14 @@ def replay_screen(
             points = int(counted.get(str(b.seat), r.get("points", 0)))
             notes = [tr(lang, "showdown.points", points=points)]
             delta = kush.get(str(b.owner))
+            moved = won.get(str(b.owner))
             if delta is not None and b.owner not in kush_shown:  # once a player (R4.2)
                 kush_shown.add(b.owner)
                 notes.append(_kush_line(int(delta), stacks.get(str(b.owner)), label, lang))
+            elif moved is not None and b.owner not in kush_shown:
+                kush_shown.add(b.owner)
+                after = int(chips.get(str(b.owner), 0))
+                notes.append(tr(lang, "replay.chips", delta=int(moved), chips=after))
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:

@@ -157,6 +157,8 @@ def record_of(t: LiveTable, settled: HandSettled | None) -> dict[str, Any]:
     assert tour is not None
     out: dict[str, Any] = {"chips": {str(s): c for s, c in tour.chips.items()}}
     if settled is not None:
+        # each seat's chips this hand moved (the replay's chip line, as a cash hand's kush)
+        out["won"] = {str(s): d for s, d in settled.settlement.deltas.items()}
         out["level"] = settled.level
         out["chips_per_point"] = settled.chips_per_point
         out["knocked_out"] = [k.to_json() for k in settled.knocked_out]

@@ -5,13 +5,13 @@ transaction."""
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
 from bot.service.bots import BOT_NAMES, is_computer
+from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
 from bot.texts import grouped, tr
@@ -109,6 +109,14 @@ async def history(
         points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
         replayable = replayable or "setup" in h.hand
+        won = (h.result.get("tournament") or {}).get("won")
+        if won is not None:  # a tournament's hand moved chips, not kush (R8.7)
+            chips = int(won.get(str(seat), 0))
+            lines.append(
+                ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=h.number,
+                         points=points, chips=chips, foul=foul)
+            )  # fmt: skip
+            continue
         lines.append(
             ref
             + tr(
@@ -166,16 +174,13 @@ async def grant(
     this one), which can never play: nothing is created for it, so it never tops ``/top``.
     """
     label = community.settings.kush_label
-    try:
-        value = int(amount)
-    except ValueError:
-        # digits beyond int()'s limit, or cut short ("…") where the command was read
-        if re.fullmatch(r"\s*[+-]?[0-9]+…?\s*", amount):
-            value = KUSH_LIMIT + 1
-        else:
-            return Reply(tr(lang, "reply.grant_usage"), alert=True)
-    if not target:
+    if not target or not amount.strip():
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
+    # read as /topup and /settings read an amount: "١٠٠", "１００" or "1_000" is no grant;
+    # digits beyond every limit (or cut short "…") are refused with the bound below
+    value = read_whole(amount)
+    if value is None:
+        return Reply(digits_hint(lang) + "\n" + tr(lang, "reply.grant_usage"), alert=True)
     if target_bot:
         return Reply(tr(lang, "reply.grant_bot", name=target_name or shown or target), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:

@@ -1146,7 +1146,8 @@ class TelegramAdapter:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group
         (``kicked`` or ``left``), or restricted there so that it may not send messages, its
         table closes (the service finishes the hand in progress first and returns the stacks,
-        R8.2a): nobody could read the table any more."""
+        R8.2a): nobody could read the table any more. Added back (or let write again) before
+        that hand ended, the close is cancelled (the service says so in the group)."""
         change = update.my_chat_member
         if change is None or change.chat.type == ChatType.PRIVATE:
             return  # a user who blocks the bot is found out by the 403 of a write
@@ -1159,6 +1160,8 @@ class TelegramAdapter:
         ):
             log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
+        elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
+            log.info("the bot is back in %s: its table stays open", change.chat.id)
 
     # -- errors ----------------------------------------------------------------------------
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

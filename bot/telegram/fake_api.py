@@ -585,6 +585,24 @@ class FakeTelegram:
         self.removed_from.add(chat_id)
         await self._bot_status(chat_id, by, {"status": "kicked", "until_date": 0})
 
+    async def add_bot(self, chat_id: int, by: FakeUser, admin: bool = False) -> None:
+        """``by`` adds the bot (back) to the group ``chat_id``, or lifts its restriction: a
+        ``my_chat_member`` update with status ``member`` (``administrator`` if ``admin``), and
+        the bot may write there again."""
+        self.removed_from.discard(chat_id)
+        self.muted_in.discard(chat_id)
+        status: dict[str, Any] = {"status": "member"}
+        if admin:
+            status = {
+                "status": "administrator", "can_be_edited": False, "is_anonymous": False,
+                "can_manage_chat": True, "can_delete_messages": True,
+                "can_manage_video_chats": False, "can_restrict_members": False,
+                "can_promote_members": False, "can_change_info": False,
+                "can_invite_users": True, "can_post_stories": False,
+                "can_edit_stories": False, "can_delete_stories": False,
+            }  # fmt: skip
+        await self._bot_status(chat_id, by, status, old="kicked")
+
     async def restrict_bot(self, chat_id: int, by: FakeUser) -> None:
         """``by`` restricts the bot in ``chat_id`` so that it may not send messages (it stays a
         member): a ``my_chat_member`` update with status ``restricted``, and from now on
@@ -603,9 +621,12 @@ class FakeTelegram:
         status = {"status": "restricted", "is_member": True, "until_date": 0, **rights}
         await self._bot_status(chat_id, by, status)
 
-    async def _bot_status(self, chat_id: int, by: FakeUser, status: dict[str, Any]) -> None:
-        """Push the ``my_chat_member`` update of ``by`` changing the bot (a member) in
-        ``chat_id`` to ``status`` (a ChatMember's fields but ``user``)."""
+    async def _bot_status(
+        self, chat_id: int, by: FakeUser, status: dict[str, Any], old: str = "member"
+    ) -> None:
+        """Push the ``my_chat_member`` update of ``by`` changing the bot (``old``: its status
+        before, a member by default) in ``chat_id`` to ``status`` (a ChatMember's fields but
+        ``user``)."""
         bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
         await self.push(
             {
@@ -613,7 +634,7 @@ class FakeTelegram:
                     "chat": self._chat_of(chat_id),
                     "from": by.to_json(),
                     "date": int(time.time()),
-                    "old_chat_member": {"user": bot, "status": "member"},
+                    "old_chat_member": {"user": bot, "status": old, "until_date": 0},
                     "new_chat_member": {"user": bot, **status},
                 }
             }

@@ -74,7 +74,9 @@ async def test_a_grant_as_a_reply_reads_all_it_is_given_as_the_amount(tmp_path: 
         texts = {m: msg.get("text") for (c, m), msg in w.fake.messages.items() if c == GROUP_ID}
         mid = next(m for m, text in texts.items() if text == "/balance")
         reply = await w.say(ALICE, "/grant 1 000", reply_to=mid)
-        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        assert reply["text"] == tr("en", "reply.number_digits") + "\n" + tr(
+            "en", "reply.grant_usage"
+        ), reply
         reply = await w.say(BOB, "/balance")
         assert reply["text"].startswith("Bob: 1000"), reply  # nothing moved
         reply = await w.say(ALICE, "/grant -50", reply_to=mid)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import pictures
+from bot import pictures, render
 from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload, Screen
@@ -407,9 +407,14 @@ async def test_admin_closes_the_table_between_hands_and_opens_another_game(env) 
     assert t is not None
     refused = await service.close_table(GROUP, BOB, False)
     assert refused.text == tr("ru", "reply.admins_only")
+    before = presenter.last_table(GROUP.chat_id).text
+    assert "closes at the end" not in before
     reply = await service.close_table(GROUP, ALICE, True)
     assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
     assert t.hand is not None and service.table_in(GROUP) is t  # the hand goes on
+    # the group's message, written anew, says so too (it was written anew unchanged)
+    shown = presenter.last_table(GROUP.chat_id).text
+    assert shown.endswith("\n\n" + tr("en", "reply.closes_after_hand", table=t.id)), shown
     await play_out(service, presenter, [ALICE, BOB])
     assert service.table_in(GROUP) is None  # closed at the end of the hand, no next deal
     assert presenter.last_table(GROUP.chat_id).text == tr("en", "reply.table_closed", table=t.id)
@@ -683,3 +688,29 @@ async def test_a_table_opened_in_russian_turns_english_in_private_too(env) -> No
     assert _title(presenter2, BOB).startswith("🃏 Стол #1 · раздача 2")
     await service2.stop()
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize(
+    ("delay", "said"), [(0.5, "Next hand now…"), (4.0, "Next hand in 4 seconds…")]
+)
+async def test_the_lobby_says_when_the_next_hand_is_dealt(delay: float, said: str) -> None:
+    """The sandbox's ``--fast`` deals the next hand half a second after the showdown ("hands
+    follow each other at once"), and the lobby said "Next hand in 1 second…": under a
+    second it says "now"; whole seconds are counted as before."""
+    from tests.bot.test_tournament_service import new_service
+
+    service, presenter, _store, clock = new_service(next_hand_delay=delay)
+    t = await seated(service, ALICE, CAROL)
+    assert t is not None and t.hand is not None
+    while t.hand is not None:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(
+            service, presenter, next(a for a in (ALICE, CAROL) if a.user_id == acting.user_id)
+        )
+    assert t.next_hand_at is not None and t.next_hand_at - clock.now == delay
+    lobby = presenter.last_table(GROUP.chat_id).text.splitlines()
+    assert lobby[-1] == said, lobby
+    russian = render.lobby_screen(t, "ru", None, t.next_hand_at - 0.3).text.splitlines()
+    assert russian[-1] == "Следующая раздача — сейчас…"
+    later = render.lobby_screen(t, "en", None, t.next_hand_at - 1.2).text.splitlines()
+    assert later[-1] == "Next hand in 2 seconds…"

@@ -22,7 +22,6 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service.settings import (
     KUSH_LIMIT,
-    RU_TITLES,
     SETTINGS,
     Kind,
     SettingRefused,
@@ -167,8 +166,10 @@ async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> 
     reply = await say(service, "ready_seconds")
     assert not reply.alert
     assert "from 5 to 600" in reply.text and "Now: 60" in reply.text
+    assert reply.text.startswith("Ready timer (ready_seconds): ")  # named as the list names it
     assert "Pineapple OFC, Classic OFC, Chinese Poker" in reply.text
     reply = await say(service, "target_points", actor=BORIS)
+    assert reply.text.startswith("Очки до победы (target_points): ")
     assert "Китайский покер" in reply.text and "от 1 до 10" in reply.text
     reply = await say(service, "nonsense", "1")
     assert reply.alert and "ready_seconds" in reply.text and "idle_close_seconds" in reply.text
@@ -232,11 +233,14 @@ def test_stored_values_of_an_older_version_fall_back_to_defaults() -> None:
     assert opts.time_bank_seconds == 60 and not opts.heads_up_double_boxes
 
 
-async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
-    """Most players write Russian: the list gives each setting a Russian name with the one
-    ``/settings <name> <value>`` takes; the buttons carry the Russian name. English is as
-    typed. Every setting has a Russian name."""
-    assert set(RU_TITLES) == set(SETTINGS)
+async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -> None:
+    """The list gives each setting a title with the name ``/settings <name> <value>`` takes,
+    the buttons carry the title: in Russian and, the same shape, in English (it showed the
+    bare names, "kush_per_point: 1" and "kush_per_point −1", where Russian showed titles).
+    Every setting has a title in both languages."""
+    for name in SETTINGS:
+        titles = {lang: tr(lang, f"settings.name.{name}") for lang in ("en", "ru")}
+        assert all(titles.values()) and titles["en"] != name, (name, titles)
     service, _store = new_service()
     russian = await say(service, actor=dataclasses.replace(ALICE, language="ru"))
     assert russian.screen is not None
@@ -246,9 +250,12 @@ async def test_the_russian_list_and_buttons_name_settings_in_russian() -> None:
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service)
     assert english.screen is not None
-    assert "kush_per_point: 1" in english.screen.text.splitlines()
-    assert "kush_label: kush" in english.screen.text.splitlines()
-    assert "kush_per_point −1" in payloads(english.screen)
+    assert "Kush per point (kush_per_point): 1" in english.screen.text.splitlines()
+    assert "Kush label (kush_label): kush" in english.screen.text.splitlines()
+    assert {"Kush per point −1", "Buy-in −50", "Fantasyland ⟳"} <= set(payloads(english.screen))
+    for screen in (russian.screen, english.screen):  # every line: "title (name): value"
+        lines = screen.text.splitlines()[1:-1]
+        assert lines and all(re.fullmatch(r"[^()]+ \([a-z_]+\): .+", line) for line in lines)
 
 
 async def test_switching_the_language_answers_in_the_new_language() -> None:
@@ -283,7 +290,7 @@ async def test_buttons_fit_telegram_and_step_within_the_range() -> None:
         shown = {s.code for s in SETTINGS.values() if GameKind(game) in s.games}
         texts = {s.code for s in SETTINGS.values() if s.kind is Kind.TEXT}  # typed, no button
         assert codes == shown - texts
-        assert screen is not None and "ready_seconds: 60" in screen.text
+        assert screen is not None and "(ready_seconds): 60" in screen.text
     # + on ready_seconds up to the top of the range, then a refusal naming it
 
     async def yes() -> bool:
@@ -344,6 +351,38 @@ async def test_grant_bounds_in_russian_group_thousands_with_spaces() -> None:
     reply = await service.grant(GROUP, BORIS, True, "2", str(KUSH_LIMIT), "r2")
     assert reply.alert and "1\u00a0000\u00a0000\u00a0000\u00a0000\u00a0000" in reply.text
     assert re.search(r"\d,\d", reply.text) is None, reply.text
+
+
+@pytest.mark.parametrize("typed", ["١٠٠", "１００", "1_000", "+ 100", "100.0", "1e3", "१००"])
+async def test_grant_takes_ascii_digits_only_as_settings_and_topup_do(typed: str) -> None:
+    """``/grant @alice ١٠٠``, ``/grant @alice １００`` and ``/grant @alice 1_000`` moved kush
+    (``int()`` reads them) where ``/settings`` refuses the same text: one reading of an
+    amount (ASCII digits 0–9, a sign) for all three, the refusal saying how to write one, in
+    English and Russian, and nothing granted; the setting refuses the same text with the same
+    words."""
+    service, store = new_service()
+    await service.balance(GROUP, ALICE)
+    reply = await service.grant(GROUP, ALICE, True, "1", typed, "k1")
+    assert reply.alert and reply.text == (
+        "Write the number with the digits 0–9 only, without spaces or separators"
+        " (1000, not 1 000 or 1_000).\nUsage: /grant @user N"
+    )
+    reply = await service.grant(GROUP, BORIS, True, "1", typed, "k2")
+    assert reply.alert and reply.text == (
+        "Число пишется только цифрами 0–9, без пробелов и разделителей"
+        " (1000, а не 1 000 или 1_000).\nФормат: /grant @игрок N"
+    )
+    player = await store.find_player((await store.community("telegram", "-100")).id, "1")
+    assert player is not None and player.balance == 1000
+    setting = await say(service, "min_buy_in", *typed.split())
+    assert setting.alert and setting.text.endswith(
+        "\nWrite the number with the digits 0–9 only, without spaces or separators"
+        " (1000, not 1 000 or 1_000)."
+    ), setting.text
+    assert not (await service.grant(GROUP, ALICE, True, "1", " +100 ", "k3")).alert
+    player = await store.find_player((await store.community("telegram", "-100")).id, "1")
+    assert player is not None and player.balance == 1100
+    assert await check_store(store) == []
 
 
 # -- random input (hypothesis) -----------------------------------------------------------------
@@ -547,15 +586,15 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     assert service.table_in(GROUP) is not None, reply.text
     screen = (await say(service)).screen
     assert screen is not None
-    assert "scoring: two_per_row" in screen.text  # classic OFC's default (R5.3)
-    assert "dummy_box: off" in screen.text and "progressive_fantasyland" not in screen.text
+    assert "(scoring): two_per_row" in screen.text  # classic OFC's default (R5.3)
+    assert "(dummy_box): off" in screen.text and "progressive_fantasyland" not in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.ofc")) in screen.text
     russian = (await say(service, actor=BORIS)).screen
     assert russian is not None
     assert tr("ru", "settings.footer", game=tr("ru", "game.ofc")) in russian.text
     assert "two_per_row" in (await say(service, "scoring")).text.split(":")[-1]
     # ⟳ on scoring moves on from the table's value: to one_six
-    data = payloads(screen)["scoring ⟳"]
+    data = payloads(screen)["Scoring ⟳"]
     reply = await service.press(ALICE, data, GROUP, yes)
     assert not reply.alert and "scoring = one_six" in reply.text, reply.text
     # an option of another game is saved with a note naming the table's game
@@ -566,7 +605,7 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     # with the table closed, the group's game again
     assert not (await service.close_table(GROUP, ALICE, True)).alert
     screen = (await say(service)).screen
-    assert screen is not None and "scoring: one_six" in screen.text
+    assert screen is not None and "(scoring): one_six" in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.pineapple")) in screen.text
 
 
@@ -574,7 +613,7 @@ async def test_settings_at_a_chinese_poker_table_show_its_options() -> None:
     service, _store = new_service()
     await service.new_table(GROUP, ALICE, "chinese")
     screen = (await say(service)).screen
-    assert screen is not None and "target_points: 51" in screen.text
+    assert screen is not None and "(target_points): 51" in screen.text
     assert "fantasyland" not in screen.text.replace("fantasyland_seconds", "")
     assert tr("en", "settings.footer", game=tr("en", "game.chinese")) in screen.text
 

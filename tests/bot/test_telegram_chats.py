@@ -306,6 +306,82 @@ async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
         await closed_after_one_hand(w, first)
 
 
+async def test_the_bot_added_back_mid_hand_cancels_the_close_its_removal_queued(
+    tmp_path: Path,
+) -> None:
+    """The bot removed from the group mid-hand queues the table's close (R8.2a); added back
+    before that hand ends, the close stood and the table closed anyway (the ``closing``
+    flag is an admin's ``/closetable`` too): now the re-add cancels the close the removal
+    queued, the group is told, and the next hand is dealt. Muted then let write again: the
+    same."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.settle()
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: not t.closing)
+        await w.settle()
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        assert notice == (
+            f"The bot is back: table #{t.id} stays open, the close its removal queued is cancelled."
+        )
+        assert w.group_texts().count(notice) == 1
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id in w.service.tables and t.hand is not None and t.hand_no == 2
+        # muted, then let write again (an administrator now): the same
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.settle()
+        await w.fake.add_bot(GROUP_ID, by=ALICE, admin=True)
+        await w.fake.wait_for(lambda: not t.closing)
+        await w.settle()
+        assert w.group_texts().count(notice) == 2
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id in w.service.tables and t.hand_no == 3
+        assert await check_store(w.store) == []
+
+
+async def test_the_bot_added_back_mid_hand_leaves_an_admin_s_close_alone(
+    tmp_path: Path,
+) -> None:
+    """An admin's ``/closetable`` mid-hand stands whatever happens to the bot meanwhile: it
+    removed and added back, the table still closes after the hand, and nothing says it
+    stays open."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        reply = await w.say(ALICE, "/closetable")
+        assert reply["text"] == tr("en", "reply.closes_after_hand", table=t.id), reply
+        answered: list[bool] = []  # what the service made of the re-add
+        chat_back = w.service.chat_back
+
+        async def told(platform: str, chat_id: str) -> bool:
+            answered.append(await chat_back(platform, chat_id))
+            return answered[-1]
+
+        w.service.chat_back = told  # type: ignore[method-assign]
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        await w.settle()
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: answered)
+        await w.settle()
+        assert answered == [False] and t.closing
+        assert tr("en", "lobby.close_cancelled", table=t.id) not in w.group_texts()
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id not in w.service.tables
+        await closed_after_one_hand(w, first)
+
+
 async def test_a_group_that_mutes_the_bot_closes_its_table_after_the_hand(
     tmp_path: Path,
 ) -> None:

@@ -229,7 +229,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         reply = await w.say(BOB, "/settings min_buy_in 500")
         assert "администратор" in reply["text"]
         reply = await w.say(ALICE, "/settings")
-        assert "min_buy_in: 200" in reply["text"]
+        assert "Buy-in (min_buy_in): 200" in reply["text"]
         settings_msg = next(
             m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "min_buy_in" in m["text"]
         )
@@ -247,7 +247,7 @@ async def test_admin_and_non_admin_settings(tmp_path: Path) -> None:
         community = await w.store.community("telegram", str(GROUP_ID))
         assert community.settings.min_buy_in == 250
         edited = w.fake.messages[(GROUP_ID, settings_msg["message_id"])]
-        assert "min_buy_in: 250" in edited["text"]
+        assert "Buy-in (min_buy_in): 250" in edited["text"]
         # grant: admin only, by reply or @username
         await w.say(BOB, "/balance")
         reply = await w.say(BOB, "/grant @bob 100")
@@ -466,7 +466,8 @@ async def test_r8_2_a_topup_amount_typed_in_two_words_is_refused_whole(tmp_path:
         await w.say(ALICE, "/newtable")
         await w.press_lobby(ALICE, "j")
         await w.press_lobby(ALICE, "r")
-        refused = tr("en", "reply.topup_range", room=800, max=1000, label="kush")
+        refused = tr("en", "reply.number_digits") + "\n"  # how to write an amount
+        refused += tr("en", "reply.topup_range", room=800, max=1000, label="kush")
         for typed in ("/topup 1 000", "/topup 1\u00a0000", "/topup 100 kush"):
             reply = await w.say(ALICE, typed)
             assert reply["text"] == refused, typed

@@ -40,9 +40,14 @@ async def test_r8_2_top_up_between_hands_up_to_the_maximum(env) -> None:  # type
     assert not reply.alert and reply.text == tr(
         "en", "reply.topped_up", amount=100, label="kush", stack=300
     )
-    for bad in ("900", "0", "-5", "abc", "1e3", "9" * 30):
+    for bad in ("900", "0", "-5", "9" * 30):
         reply = await service.top_up(GROUP, ALICE, bad)
         assert reply.alert and reply.text == tr(
+            "en", "reply.topup_range", room=700, max=1000, label="kush"
+        ), bad
+    for bad in ("abc", "1e3"):  # not a number: how to write one, and the range
+        reply = await service.top_up(GROUP, ALICE, bad)
+        assert reply.alert and reply.text == tr("en", "reply.number_digits") + "\n" + tr(
             "en", "reply.topup_range", room=700, max=1000, label="kush"
         ), bad
     reply = await service.top_up(GROUP, ALICE)  # no amount: the minimum buy-in
@@ -602,12 +607,10 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
     assert reply.alert and reply.text == (
         "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
     )
-    reply = await service.top_up(
-        GROUP,
-        ALICE,
-        "x",
+    reply = await service.top_up(GROUP, ALICE, "x")
+    assert reply.text.endswith(
+        "\n" + tr("en", "reply.topup_range_balance", room=800, max=2000, label="kush")
     )
-    assert reply.text == tr("en", "reply.topup_range_balance", room=800, max=2000, label="kush")
     ru = dataclasses.replace(ALICE, language="ru")
     reply = await service.top_up(GROUP, ru, "0")
     assert reply.text.startswith("Докупить можно от 1 до 800 кушей — это ваш баланс")
@@ -620,4 +623,37 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
     reply = await service.top_up(GROUP, ru, "5")
     assert reply.text == "На балансе не осталось кушей: докупать не из чего."
     assert await player_balance(store, ALICE) == 0
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("typed", ["١٠٠", "１００", "1_000", "1 000", "+ 100", "100.0", "१००"])
+async def test_r8_2_top_up_takes_ascii_digits_only_as_settings_and_grant_do(  # type: ignore[no-untyped-def]
+    env, typed: str
+) -> None:
+    """``/topup ١٠٠`` (Arabic-Indic digits), ``/topup １００`` (full-width) and ``/topup 1_000``
+    were amounts to ``int()`` and moved kush, where ``/settings`` refuses the same text: all
+    three read amounts one way (ASCII digits 0–9) and say how to write one, in English and
+    Russian; nothing moves."""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    before = await player_balance(store, ALICE)
+    reply = await service.top_up(GROUP, ALICE, typed)
+    assert reply.alert and reply.text == (
+        "Write the number with the digits 0–9 only, without spaces or separators"
+        " (1000, not 1 000 or 1_000).\n"
+        "Top up from 1 to 800 kush (a stack holds at most 1000). Usage: /topup N"
+    )
+    reply = await service.top_up(GROUP, dataclasses.replace(ALICE, language="ru"), typed)
+    assert reply.alert and reply.text.startswith(
+        "Число пишется только цифрами 0–9, без пробелов и разделителей"
+        " (1000, а не 1 000 или 1_000).\nДокупить можно от 1 до 800"
+    ), reply.text
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert [s.stack for s in t.seats.values()] == [200]
+    assert await player_balance(store, ALICE) == before
+    assert not (await service.top_up(GROUP, ALICE, " 100 ")).alert  # spaces around: fine
+    assert await player_balance(store, ALICE) == before - 100
     assert await check_store(store) == []

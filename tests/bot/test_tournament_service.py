@@ -5,12 +5,13 @@ keep playing, leaving, cancelling, and a restart in the middle."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from bot import render
 from bot.model import Actor, ChatRef, LiveTable
-from bot.presses import Leave, Register, StartTournament, decode
+from bot.presses import Leave, Register, ReplayStep, StartTournament, decode, encode
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
@@ -125,13 +126,70 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     assert tour.winner is not None
     winner = next(a for a in PLAYERS if a.name == t.names[tour.players[tour.winner]])
     lines = (await service.stats(GROUP, CAROL, [winner.name])).text.splitlines()
-    assert lines[1].endswith(" · kush/hand +0.0")  # tournament hands move chips, no kush
+    # tournament hands move chips, no kush: they were counted as cash hands with 0 kush
+    # ("Hands: 3 · … · kush/hand +0.0"); they have a line of their own
+    played = len(await _store.hand_history(tour.players[tour.winner], 50)) - 1
+    assert re.fullmatch(
+        rf"Tournament hands: {played} · points/hand [+-]?\d+\.\d \(chips, no kush\)", lines[1]
+    ), lines
+    assert not any(line.startswith("Hands:") for line in lines)
     assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
     assert lines[-2:] == ["Tournaments: 1 · prizes less buy-ins +200 kush", "Net: +200 kush"]
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert "Kush won in all: 0 kush" in group and "Tournaments: 1" in group
+    hands = await _store.export_hands(t.id)
+    recorded = sum(1 for h in hands if h["result"].get("tournament"))
+    assert recorded >= played and group[1] == f"Tournament hands: {recorded}", group
     russian = (await service.stats(GROUP, BOB, [winner.name])).text.splitlines()
+    assert russian[1].startswith(f"Турнирных раздач: {played} · за раздачу: ")
+    assert russian[1].endswith(" (фишки, без кушей)"), russian
     assert "Турниров: 1 · призы за вычетом взносов: +200 кушей" in russian
+
+
+async def test_r8_7_a_tournament_hand_s_replay_shows_the_chips_it_moved(env) -> None:  # type: ignore[no-untyped-def]
+    """/replay of a tournament hand showed each board's points and no money line at all (a
+    cash hand shows the kush it moved and the stack after): each player's line now has the
+    chips the hand moved and the chips after it, as the showdown's chips line (R8.7)."""
+    service, presenter, store, _clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    while t.hand is not None and t.hand_no == 1:
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(
+            service, presenter, next(a for a in PLAYERS if a.user_id == acting.user_id)
+        )
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    assert record.number == 1 and not record.result.get("kush")  # chips moved, no kush
+    chips = dict(t.tournament.chips)
+    won = {int(s): d for s, d in record.result["tournament"]["won"].items()}
+    assert sum(won.values()) == 0 and any(won.values())
+    assert {s: 1000 + d for s, d in won.items()} == chips
+    final = await service.press(ALICE, encode(ReplayStep(record.id, "R5", 5)))
+    assert final.screen is not None, final.text
+    text = final.screen.text
+    for seat in t.seats:
+        line = tr("en", "replay.chips", delta=won[seat], chips=chips[seat])
+        assert line in text, (line, text)
+        assert line == (
+            f"{won[seat]:+d} chips → {chips[seat]}" if won[seat] else f"0 chips → {chips[seat]}"
+        )
+    assert "kush" not in text
+    # /history said "Table 1, hand 1: +N pts, 0 kush": the chips it moved
+    seat = next(s for s, st in t.seats.items() if st.user_id == ALICE.user_id)
+    points = next(r["points"] for r in record.result["seats"] if r["seat"] == seat)
+    history = (await service.history(GROUP, ALICE)).text
+    line = tr("en", "tour.history_hand_line", table=t.id, hand=1, points=points,
+              chips=won[seat], foul="")  # fmt: skip
+    assert line in history, history
+    assert re.fullmatch(rf"Tournament #{t.id}, hand 1: .+, [+-]?\d+ chips?", line), line
+    assert "kush" not in history.splitlines()[1]
+    russian = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
+    assert russian.screen is not None
+    for seat in t.seats:
+        line = tr("ru", "replay.chips", delta=won[seat], chips=chips[seat])
+        assert line in russian.screen.text and " фиш" in line, line
 
 
 async def test_r8_7_registration_start_button_and_unregister_refund(env) -> None:  # type: ignore[no-untyped-def]
@@ -264,6 +322,10 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
+    shown = presenter.last_table(GROUP.chat_id).text  # the group's message says so too
+    assert shown.endswith(
+        "\n\nTournament #1 is cancelled at the end of this hand; every buy-in then goes back."
+    ), shown
     # it said "Table #1 closes at the end of this hand.", no word of the refunds
     assert not reply.alert and reply.text == (
         "Tournament #1 is cancelled at the end of this hand; every buy-in then goes back."
@@ -271,6 +333,15 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
     assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
     assert "взносы вернутся" in russian.text
+    # /newtable meanwhile said "closes at the end of this hand", no word of the refunds either
+    again = await service.new_table(GROUP, CAROL)
+    assert again.alert and again.text.startswith(
+        "This chat's tournament #1 is cancelled at the end of this hand; every buy-in then goes"
+        " back, and /newtable opens another table."
+    ), again.text
+    again = await service.new_table(GROUP, BOB)
+    assert again.text.startswith(tr("ru", "tour.table_closing", table=t.id))
+    assert "взносы вернутся" in again.text
     assert t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
     while t.hand is not None:
         acting = t.seats[t.owner(t.hand.to_act[0])]

@@ -6,6 +6,7 @@ in Python (MemoryStore) to the same numbers, and derived for older entries by mi
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,43 @@ async def test_r8_7_a_tournament_payout_is_counted_apart_from_the_hands_winnings
     assert (group.hands, group.kush, group.kush_won) == (2, 0, 81)
     assert (group.tournaments, group.tournament_kush) == (1, 0)
     assert (group.biggest_win, group.biggest_winner) == (38, a)
+
+
+async def play_tournament_hand(store: AnyStore, a: int, b: int) -> int:
+    """a and b play the scripted hand at a tournament table (R8.7): chips move, no kush; its
+    result carries the tournament's record, as the service stores it. Returns the table."""
+    s = await seated(store, 2, chat="chat-t")
+    assert s.ids == [a, b]
+    hand, result = scripted_record()
+    result = {**result, "kush": {}, "tournament": {"chips": {"0": 1038, "1": 962}}}
+    await store.commit(s.table.id, [Settlement(1, hand, result, {0: a, 1: b}, {})], {}, key="t:1")
+    return s.table.id
+
+
+async def test_r8_7_a_tournament_hand_is_counted_apart_from_the_cash_hands(
+    store: AnyStore,
+) -> None:
+    """A tournament's hand moves chips, not kush (R8.7): it was counted in ``hands`` with 0
+    kush, so a player's kush per hand fell with every tournament hand. ``hands`` counts the
+    cash hands now, ``tournament_hands`` and ``tournament_points`` the tournament's; the
+    board figures count both; /top's hands played count both."""
+    community, a, b, c = await play_two(store)
+    await play_tournament_hand(store, a, b)
+    assert await store.player_stats(a) == HandStats(
+        hands=2, players=1, boards=3, points=114, kush=76, kush_won=76, fouls=0, royalties=96,
+        scoops=3, fl_chances=3, fl_entered=3, tournament_hands=1, tournament_points=38,
+        biggest_win=38, biggest_winner=a,
+    )  # fmt: skip
+    got = await store.player_stats(b)
+    assert (got.hands, got.tournament_hands, got.tournament_points, got.fouls) == (2, 1, -38, 3)
+    group = await store.community_stats(community)
+    assert (group.hands, group.tournament_hands, group.boards) == (2, 1, 6)
+    board = await store.kush_leaderboard(community)
+    assert {p.id: (kush, hands) for p, kush, hands in board} == {
+        a: (76, 3),
+        b: (-71, 3),
+        c: (-5, 0),
+    }
 
 
 async def test_kush_leaderboard_by_period(store: AnyStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -330,5 +368,73 @@ async def test_postgres_migration_002_derives_the_figures_of_older_entries(
             assert await store.kush_leaderboard(community) == board
             assert await store.community_stats(community, since=last + 1) == HandStats()
             assert (await store.player_stats(c, since=last)).kush == -5  # the round entry
+        finally:
+            await store.close()
+
+
+async def test_migration_005_counts_the_tournament_hands_written_before_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Tournament hands written before 005 were entries of kind ``hand``: 005 makes those
+    whose result carries the tournament's record ``tournament_hand``, the others stay."""
+    path = tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    community, a, b, _c = await play_two(store)
+    await play_tournament_hand(store, a, b)
+    written = [await store.player_stats(p) for p in (a, b)]
+    group = await store.community_stats(community)
+    await store.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE hand_players SET kind = 'hand' WHERE kind = 'tournament_hand'")
+        conn.execute("DELETE FROM schema_version WHERE version >= 5")
+    conn.close()
+    monkeypatch.setattr(sqlite_module, "migrations", lambda: migrations()[:4])
+    old = await SqliteStore.open(path)  # at version 4: every hand a cash hand
+    assert (await old.player_stats(a)).hands == 3
+    await old.close()
+    monkeypatch.undo()
+    store = await SqliteStore.open(path)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()] == [1, 2, 3, 4, 5]
+        assert [await store.player_stats(p) for p in (a, b)] == written
+        assert await store.community_stats(community) == group
+        assert written[0].tournament_hands == 1 and written[0].hands == 2
+    finally:
+        await store.close()
+
+
+async def test_postgres_migration_005_counts_the_tournament_hands_written_before_apart(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The PostgreSQL twin of the test above."""
+    async with fresh_database() as url:
+        store = await PostgresStore.open(url)
+        try:
+            community, a, b, _c = await play_two(store)
+            await play_tournament_hand(store, a, b)
+            written = [await store.player_stats(p) for p in (a, b)]
+            group = await store.community_stats(community)
+        finally:
+            await store.close()
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute(
+                "UPDATE hand_players SET kind = 'hand' WHERE kind = 'tournament_hand'"
+            )
+            await conn.execute("DELETE FROM schema_version WHERE version >= 5")
+        finally:
+            await conn.close()
+        monkeypatch.setattr(postgres_module, "migrations", lambda: postgres_migrations()[:4])
+        old = await PostgresStore.open(url)
+        try:
+            assert (await old.player_stats(a)).hands == 3
+        finally:
+            await old.close()
+        monkeypatch.undo()
+        store = await PostgresStore.open(url)
+        try:
+            assert [v for v, _, _ in await store.schema_versions()] == [1, 2, 3, 4, 5]
+            assert [await store.player_stats(p) for p in (a, b)] == written
+            assert await store.community_stats(community) == group
         finally:
             await store.close()

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 from bot.model import LiveTable
+from bot.texts import tr
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
@@ -39,6 +40,31 @@ async def test_a_guild_that_removes_the_bot_closes_its_table_at_once_between_han
         await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) == 1000
+        assert await check_store(w.store) == []
+
+
+async def test_a_guild_that_adds_the_bot_back_mid_hand_keeps_its_table(tmp_path: Path) -> None:
+    """GUILD_DELETE mid-hand queues the table's close (R8.2a); the bot invited back before the
+    hand ends (GUILD_CREATE of a guild it is not in: ``on_guild_join``) cancels that close,
+    says so in the channel, and the next hand is dealt."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
+        await w.fake.wait_for(lambda: t.closing)
+        # a guild joined (not one back from an outage: no "unavailable" key, discord.py's
+        # on_guild_join rather than on_guild_available)
+        joined = {k: v for k, v in w.fake.guild_json().items() if k != "unavailable"}
+        await w.fake.dispatch("GUILD_CREATE", joined)
+        await w.fake.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await w.fake.wait_for(
+            lambda: any(m.get("content") == notice for m in w.fake.messages.values())
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables
         assert await check_store(w.store) == []
 
 

@@ -303,7 +303,7 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.min_buy_in == 200
         panel = await w.slash(ALICE, "settings", admin=True)
-        assert panel["flags"] & EPHEMERAL and "min_buy_in: 200" in panel["content"]
+        assert panel["flags"] & EPHEMERAL and "Buy-in (min_buy_in): 200" in panel["content"]
         # more buttons than Discord takes (25): single-choice selects of them
         picks = components(panel)
         assert 2 <= len(picks) <= 5 and all(c["type"] == 3 for c in picks)
@@ -312,7 +312,10 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         pick, plus = next(
             (c["custom_id"], o) for c in picks for o in c["options"] if o["value"].endswith(":mb+")
         )
-        assert plus["label"] == "min_buy_in +50"
+        assert plus["label"] == "Buy-in +50"
+        # a title of several words is named whole ("Kush per point +1", not "Kush +1")
+        labels = {o["label"] for c in picks for o in c["options"]}
+        assert {"Kush per point −1", "Kush per point +1", "Time per hand +30"} <= labels
         record = await w.press(BOB, panel, pick, [plus["value"]])  # forged: Bob can't see it
         assert record.callback_type == 4 and "администратор" in (w.notice(record) or {})["content"]
         community = await w.store.community("discord", str(w.fake.guild_id))
@@ -321,7 +324,7 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         assert record.callback_type == 7
         edited = w.fake.messages[int(panel["id"])]
         assert "Saved: min_buy_in = 250" in edited["content"]
-        assert "min_buy_in: 250" in edited["content"]
+        assert "Buy-in (min_buy_in): 250" in edited["content"]
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.min_buy_in == 250
         # grant: Manage Server only
