@@ -39,6 +39,7 @@ __all__ = [
     "stand_up",
     "stand_up_unready",
     "sync_clocks",
+    "to_lobby",
     "top_up_computer_players",
     "top_up_window",
 ]
@@ -131,11 +132,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
-        t.phase = Phase.LOBBY
-        t.next_hand_at = None
-        t.ready_deadline = None
-        for seat in t.seats.values():  # the lobby's ready timer applies to them now
-            seat.ready_by = None
+        to_lobby(t)
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return
@@ -160,6 +157,18 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
     deal(rt, t, tx)
+
+
+def to_lobby(t: LiveTable) -> None:
+    """Too few players for a deal: the table goes back to the lobby, where the lobby's ready
+    timer (R8.2, from two ready players on) applies to whoever has not pressed Ready, not
+    the time of a player who sat down while hands were being played
+    (:attr:`~bot.model.SeatState.ready_by`)."""
+    t.phase = Phase.LOBBY
+    t.next_hand_at = None
+    t.ready_deadline = None
+    for seat in t.seats.values():
+        seat.ready_by = None
 
 
 def stand_up_unready(t: LiveTable, tx: Tx, now: float) -> bool:
