@@ -345,19 +345,20 @@ def leaves_after_hand(t: LiveTable, seat: SeatState) -> bool:
     are settled before it leaves, and a settlement in the middle of a hand would take that
     hand's number (and ending the game would leave the hand without it)."""
     playing = (t.hand is not None and not t.hand.is_over) or t.reveal is not None
-    owed = t.match is not None and bool(t.match.round_pairs)
+    owed = seat.ready and t.match is not None and bool(t.match.round_pairs)
     in_game = t.chinese is not None and seat.seat in t.chinese.totals
     return playing and (owed or in_game) and t.tournament is None
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
-    """A stack leaves the table: pending round points are settled first (R8.3), Fantasyland
+    """A stack leaves the table: pending round points are settled first (R8.3; not for a
+    seat that never bought in, which takes no stack away), Fantasyland
     the player earned is forfeited with the seat (R6, R8.2), and the stack goes back to the
     balance. Returns the kush cashed out. In a tournament that has started the buy-in stays
     in the prize pool until the payout (R8.7): nothing is cashed out then."""
     in_pool = t.tournament is not None and t.tournament.phase is not TournamentPhase.REGISTERING
-    if not in_pool:
-        settle_round(t, tx, seat.name)
+    if not in_pool and seat.ready:  # (a seat never bought in takes no stack away: the round
+        settle_round(t, tx, seat.name)  # goes on, R8.3)
     if t.match is not None:
         # the player's board seats in the hand that earned the match's Fantasyland (R4.2:
         # double boxes only with two players; a third plays single boards, option or not)

@@ -5,12 +5,24 @@ settings changed meanwhile. In-memory store, a hand-moved clock, timers fired by
 
 from __future__ import annotations
 
+import pytest
+
 from bot.model import Phase
 from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.test_ready_window import carol_joins_mid_hand, window
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
-from tests.bot.test_transitions import player_balance
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    play_out,
+    press_auto_and_confirm,
+    seated,
+)
+from tests.bot.test_transitions import new_service, player_balance
 
 
 async def test_r8_2_a_late_joiner_is_not_stood_up_in_the_lobby_a_showdown_went_back_to(env) -> None:  # type: ignore[no-untyped-def]
@@ -34,4 +46,41 @@ async def test_r8_2_a_late_joiner_is_not_stood_up_in_the_lobby_a_showdown_went_b
     assert not (await service.ready(GROUP, CAROL)).alert
     assert t.hand is not None and sorted(t.hand.order) == [0, 2]
     assert await player_balance(store, CAROL) == 800
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("how", ["leaves", "not_ready_in_time"])
+async def test_r8_3_a_seat_never_bought_in_standing_up_does_not_settle_the_round(how: str) -> None:
+    """settle_per_round (R8.3): the first hand of a two-match round leaves its points owed.
+    Carol sits down between hands (the next is due in 90 s) and leaves again, or does not
+    press Ready in time: no
+    stack leaves the table (she never bought in), so the round goes on, its points owed.
+    (Her standing up settled the round early, "settled early as Carol leaves", a joiner
+    could cut anyone's round short by sitting down and getting up.)"""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=90)
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    pending = t.match.round_pairs
+    assert pending and pending[0][2] != 0
+    assert not (await service.join(GROUP, CAROL)).alert
+    if how == "leaves":
+        reply = await service.leave(GROUP, CAROL)
+        assert reply.text == tr("en", "reply.left", amount=0, label="kush")
+    else:
+        clock.now += 60
+        await service.run_due()  # (the next hand is due in 90 s)
+        assert t.hand is None
+        assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.seat_of(CAROL.user_id) is None
+    assert t.match.round_pairs == pending  # still owed, the round goes on
+    assert all(s.stack == 200 for s in t.seats.values())
+    assert not any("settled early" in text for _, text in presenter.posts)
+    hands = await store.export_hands(t.id)
+    assert [h["result"].get("round_end", False) for h in hands] == [False]
+    assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
