@@ -136,7 +136,10 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return
-    t.top_up_deadline = None  # enough players: the deal stands up whoever is still busted
+    if t.top_up_deadline is not None:  # enough players now: the deal stands up whoever is
+        if t.awaiting_top_up():  # still busted, at the end of the window the lobby showed
+            t.next_hand_at = max(t.next_hand_at or rt.clock(), t.top_up_deadline)
+        t.top_up_deadline = None
     if t.tournament is not None:
         t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.model import Phase
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -22,6 +23,7 @@ from tests.bot.test_service import (
     press_auto_and_confirm,
     seated,
 )
+from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_transitions import new_service, player_balance
 
 
@@ -83,4 +85,43 @@ async def test_r8_3_a_seat_never_bought_in_standing_up_does_not_settle_the_round
     hands = await store.export_hands(t.id)
     assert [h["result"].get("round_end", False) for h in hands] == [False]
     assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("tops_up", [False, True])
+async def test_r8_2_a_third_ready_player_does_not_cut_the_lobby_top_up_window_short(
+    tops_up: bool,
+) -> None:
+    """Heads-up at 100 kush a point, Bob loses his whole stack: the lobby gives him 20 s to
+    top up (R8.2) and counts them down. 3 s later Carol sits down and presses Ready: Alice
+    and Carol can play, but the deal waits for the end of Bob's window (it came at once and
+    stood Bob up, "no top-up in time", 17 s before the time the lobby had shown him).
+    Bob topping up within it is dealt in."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    end = t.top_up_deadline
+    clock.now += 3
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.ready(GROUP, CAROL)).alert
+    assert t.hand is None and t.seat_of(BOB.user_id) is not None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter.posts
+    clock.now += 10
+    await service.run_due()
+    assert t.hand is None and t.seat_of(BOB.user_id) is not None
+    if tops_up:
+        reply = await service.top_up(GROUP, BOB)
+        assert reply.text == tr("ru", "reply.topped_up", amount=200, label="kush", stack=200)
+        clock.now += 5
+        await service.run_due()
+        # (Alice's Fantasyland hand, R6.6: Carol joins the next match)
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1]
+        assert await player_balance(store, BOB) == 600
+    else:
+        clock.now = end
+        await service.run_due()
+        assert t.hand is not None and 1 not in t.hand.order
+        assert t.seat_of(BOB.user_id) is None
+        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
