@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.model import Phase
+from bot.model import LiveTable, Phase
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
@@ -125,3 +125,19 @@ async def test_r8_2_a_third_ready_player_does_not_cut_the_lobby_top_up_window_sh
         assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
         assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_lobby_snapshot_with_a_late_joiners_time_does_not_stand_her_up(env) -> None:  # type: ignore[no-untyped-def]
+    """A table saved in the lobby with Carol's time to press Ready still set (the showdown
+    that sent it there kept it, before that was fixed) is read back after a restart: in the
+    lobby the lobby's ready timer applies (R8.2), so her old time does not stand her up."""
+    service, presenter, _store, clock = env
+    t = await carol_joins_mid_hand(service, presenter)
+    snap = t.to_json()
+    snap["phase"] = Phase.LOBBY.value
+    snap["hand"] = None
+    clock.now += 600
+    back = LiveTable.from_json(snap, clock.now)
+    carol = back.seat_of(CAROL.user_id)
+    assert carol is not None and carol.ready_by is not None  # (as saved)
+    assert back.ready_window_end(carol) is None and back.ready_windows_end() is None
