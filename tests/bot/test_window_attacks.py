@@ -24,6 +24,7 @@ from tests.bot.test_service import (
     seated,
 )
 from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
+from tests.bot.test_tournament_service import new_service as new_tournament_service
 from tests.bot.test_transitions import new_service, player_balance
 
 
@@ -141,3 +142,36 @@ async def test_r8_2_a_lobby_snapshot_with_a_late_joiners_time_does_not_stand_her
     carol = back.seat_of(CAROL.user_id)
     assert carol is not None and carol.ready_by is not None  # (as saved)
     assert back.ready_window_end(carol) is None and back.ready_windows_end() is None
+
+
+@pytest.mark.parametrize("how", ["leaves", "sits_out"])
+async def test_r8_2_a_busted_player_who_gives_up_the_top_up_does_not_hold_the_next_deal(
+    how: str,
+) -> None:
+    """Three players at a point worth the whole buy-in: Bob's stack cannot pay a point
+    after the first hand, and the next deal waits 20 s for his top-up (R8.2). He leaves (or
+    sits out) 2 s later: nobody's top-up is waited for any more, so the hand comes in the
+    usual 4 s, as after a top-up (Alice and Carol waited out Bob's 20 s)."""
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [s.name for s in t.awaiting_top_up()] == ["Bob"]
+    assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 2
+    if how == "leaves":
+        assert (await service.leave(GROUP, BOB)).text == tr(
+            "ru", "reply.left", amount=0, label="kush"
+        )
+    else:
+        assert not (await service.sit_out(GROUP, BOB)).alert
+    assert t.next_hand_at == clock.now + 4
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 2]
+    assert (await store.stacks(t.id)).keys() == {s.player_id for s in t.seats.values()}
+    assert await check_store(store) == []
