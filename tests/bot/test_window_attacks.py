@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot import render
 from bot.model import LiveTable, Phase
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
@@ -142,6 +143,8 @@ async def test_r8_2_a_lobby_snapshot_with_a_late_joiners_time_does_not_stand_her
     carol = back.seat_of(CAROL.user_id)
     assert carol is not None and carol.ready_by is not None  # (as saved)
     assert back.ready_window_end(carol) is None and back.ready_windows_end() is None
+    # nor does the lobby message count it down
+    assert window("Carol", 0) not in render.lobby_screen(back, "en", None, clock.now).text
 
 
 @pytest.mark.parametrize("how", ["leaves", "sits_out"])
