@@ -71,10 +71,11 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     new options settle otherwise (``settle_per_round`` turned off dropped them; a new
     ``kush_per_point`` priced them anew), as a history entry of its own in ``tx``; so is a
     Chinese Poker game under way when ``kush_per_point`` changes (R7.6: it ends, settled at
-    the rate its points were played for). A player whose stack a new ``kush_per_point`` puts
-    below one point is offered the top-up in the group and gets :data:`TOP_UP_SECONDS` for
-    it before the next deal (R8.2), as after a showdown (the deal stood them up at once, "no
-    top-up in time", never having offered one)."""
+    the rate its points were played for). A new buy-in below the point in force waits for the
+    new point (a buy-in pays at least one point, R8.2). A player whose stack a new
+    ``kush_per_point`` puts below one point is offered the top-up in the group and gets
+    :data:`TOP_UP_SECONDS` for it before the next deal (R8.2), as after a showdown (the deal
+    stood them up at once, "no top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
@@ -99,7 +100,9 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
             MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
         )
         t.pending_options = None
-    if t.pending_buy_in is not None:
+    if t.pending_buy_in is not None and t.pending_buy_in >= t.options.kush_per_point:
+        # (a buy-in lowered with the point waits for the point, which waits for the match's
+        # end: bought in below a point, a stack would be stood up as busted at the deal)
         t.min_buy_in = t.pending_buy_in
         t.pending_buy_in = None
 

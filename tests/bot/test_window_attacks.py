@@ -9,11 +9,13 @@ import pytest
 
 from bot import render
 from bot.model import LiveTable, Phase
+from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_ready_window import carol_joins_mid_hand, window
 from tests.bot.test_service import (
     ALICE,
@@ -26,7 +28,13 @@ from tests.bot.test_service import (
 )
 from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_tournament_service import new_service as new_tournament_service
-from tests.bot.test_transitions import new_service, player_balance
+from tests.bot.test_transitions import (
+    ALICE_PLAN,
+    new_service,
+    play_street_by_plan,
+    player_balance,
+    stacked_decks,
+)
 
 
 async def test_r8_2_a_late_joiner_is_not_stood_up_in_the_lobby_a_showdown_went_back_to(env) -> None:  # type: ignore[no-untyped-def]
@@ -177,4 +185,48 @@ async def test_r8_2_a_busted_player_who_gives_up_the_top_up_does_not_hold_the_ne
     await service.run_due()
     assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 2]
     assert (await store.stacks(t.id)).keys() == {s.player_id for s in t.seats.values()}
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_lower_buy_in_waits_for_the_lower_point_it_was_saved_with() -> None:
+    """At 100 kush a point, Alice's first hand earns Fantasyland (R6.6: the match goes on).
+    Between the hands the admins lower the point to 50, then the buy-in to 50 (each valid
+    when saved: a buy-in pays at least a point). The point applies between matches, the
+    buy-in between hands: Carol, sitting down for the next match, bought in at 50 while a
+    point still cost 100, was "busted" at once and stood up at the Fantasyland hand's deal
+    ("no top-up in time"). The buy-in waits for the point: Carol buys in at 200, can pay a
+    point, and is dealt in when the match is over."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, next_hand_delay=5, timers=False, deck_source=stacked_decks()
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    assert t.match is not None and t.match.fantasyland == {0: 14} and t.match.in_match
+    for name, value in (("kush_per_point", "50"), ("min_buy_in", "50")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    assert t.options.kush_per_point == 100  # (from the next match)
+    assert not (await service.join(GROUP, CAROL)).alert
+    reply = await service.ready(GROUP, CAROL)
+    assert reply.text == tr("en", "reply.ready", amount=200, label="kush")
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and not t.busted(carol)
+    assert not (await service.top_up(GROUP, BOB)).alert  # (Bob lost his stack)
+    clock.now += TOP_UP_SECONDS
+    await service.run_due()  # the Fantasyland hand, Alice and Bob's match (R6.6)
+    assert t.hand is not None and t.hand_no == 2 and sorted(t.hand.order) == [0, 1]
+    assert t.seat_of(CAROL.user_id) is carol
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Carol")) not in presenter.posts
+    assert await player_balance(store, CAROL) == 800
     assert await check_store(store) == []
