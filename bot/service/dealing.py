@@ -132,9 +132,11 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         # the timer adds the top-up, then deals (not before a person's top-up window ends)
         t.next_hand_at = max(t.next_hand_at or rt.clock(), rt.clock())
         return
-    if t.next_hand_at is not None and not t.awaiting_top_up():
-        # nobody's top-up is waited for any more (taken, or the busted player left or sat
-        # out): the next hand comes in the usual time, not at the end of the top-up window
+    if t.next_hand_at is not None and not any(
+        t.busted(s) and not s.leaving for s in t.seats.values()
+    ):  # nobody's top-up is waited for any more (taken, or the busted player left): the
+        # next hand comes in the usual time, not at the end of the top-up window (a busted
+        # player sitting out keeps it: back within it, the deal must not stand them up at once)
         t.next_hand_at = min(t.next_hand_at, rt.clock() + rt.next_hand_delay)
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):

@@ -155,15 +155,12 @@ async def test_r8_2_a_lobby_snapshot_with_a_late_joiners_time_does_not_stand_her
     assert window("Carol", 0) not in render.lobby_screen(back, "en", None, clock.now).text
 
 
-@pytest.mark.parametrize("how", ["leaves", "sits_out"])
-async def test_r8_2_a_busted_player_who_gives_up_the_top_up_does_not_hold_the_next_deal(
-    how: str,
-) -> None:
-    """Three players at a point worth the whole buy-in: Bob's stack cannot pay a point
-    after the first hand, and the next deal waits 20 s for his top-up (R8.2). He leaves (or
-    sits out) 2 s later: nobody's top-up is waited for any more, so the hand comes in the
-    usual 4 s, as after a top-up (Alice and Carol waited out Bob's 20 s)."""
-    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+async def bob_busted_of_three(
+    next_hand_delay: float,
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock, LiveTable]:
+    """Alice, Bob and Carol at a point worth the whole buy-in: after the first hand Bob's
+    stack cannot pay a point and the next deal waits 20 s for his top-up (R8.2)."""
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=next_hand_delay)
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
     assert not reply.alert, reply.text
     t = await seated(service, ALICE, BOB, CAROL)
@@ -173,18 +170,44 @@ async def test_r8_2_a_busted_player_who_gives_up_the_top_up_does_not_hold_the_ne
         await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
     assert [s.name for s in t.awaiting_top_up()] == ["Bob"]
     assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    return service, presenter, store, clock, t
+
+
+async def test_r8_2_a_busted_player_who_leaves_does_not_hold_the_next_deal() -> None:
+    """Bob, busted, leaves 2 s into his 20 s top-up window: nobody's top-up is waited for any
+    more, so the hand comes in the usual 4 s, as after a top-up (Alice and Carol waited out
+    Bob's 20 s)."""
+    service, _presenter, store, clock, t = await bob_busted_of_three(next_hand_delay=4)
     clock.now += 2
-    if how == "leaves":
-        assert (await service.leave(GROUP, BOB)).text == tr(
-            "ru", "reply.left", amount=0, label="kush"
-        )
-    else:
-        assert not (await service.sit_out(GROUP, BOB)).alert
+    assert (await service.leave(GROUP, BOB)).text == tr("ru", "reply.left", amount=0, label="kush")
     assert t.next_hand_at == clock.now + 4
     clock.now += 4
     await service.run_due()
     assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 2]
     assert (await store.stacks(t.id)).keys() == {s.player_id for s in t.seats.values()}
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_busted_player_back_from_sit_out_keeps_the_rest_of_the_window() -> None:
+    """Bob, busted, sits out 2 s into his 20 s top-up window and comes back 8 s later, told
+    to top up: the deal keeps his window (it must not come 4 s after his /back and stand him
+    up before he could top up), and his top-up deals him in."""
+    service, _presenter, store, clock, t = await bob_busted_of_three(next_hand_delay=4)
+    end = t.next_hand_at
+    clock.now += 2
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    assert t.next_hand_at == end
+    clock.now += 8
+    reply = await service.back(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.busted_top_up", stack=0, label="kush")
+    assert t.next_hand_at == end
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is None and t.seat_of(BOB.user_id) is not None
+    assert not (await service.top_up(GROUP, BOB)).alert
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 1, 2]
     assert await check_store(store) == []
 
 
