@@ -90,7 +90,8 @@ async def hand_press(
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
-        late = parts[0] == str(t.hand_no) and parts[2].isdigit()
+        late = parts[0] == str(t.hand_no) and parts[2].isdigit() and not seat.leaving
+        # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
         return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else "err.stale")
     if answered is not None and answered.own and seat.private_ref is None:

@@ -9,6 +9,7 @@ import pytest
 
 from bot import render
 from bot.model import LiveTable, Phase
+from bot.presses import PlaceCard, decode
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
@@ -279,4 +280,29 @@ async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window(
     assert t.seat_of(BOB.user_id) is None and t.hand is None and t.phase is Phase.LOBBY
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
     assert await player_balance(store, BOB) == 100
+    assert await check_store(store) == []
+
+
+async def test_r8_5_a_press_after_leaving_the_hand_is_not_told_the_time_ran_out(env) -> None:  # type: ignore[no-untyped-def]
+    """A player who leaves during their turn has their moves made for them (R8.5) and stands
+    up after the hand. A press on the hand's screen from before the Leave (a double tap, a
+    second device) is refused as out of date: it said "⌛ Too late: your time ran out and the
+    move was made for you", though their time had not run out."""
+    service, presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    seat = hand.to_act[0]
+    actor = next(a for a in (ALICE, BOB, CAROL) if t.seats[seat].user_id == a.user_id)
+    old = presenter.last_private(actor.user_id)
+    place = next(b.data for b in old.all_buttons() if isinstance(decode(b.data), PlaceCard))
+    reply = await service.leave(GROUP, actor)
+    assert reply.text == tr(actor.language or "en", "reply.leave_after_hand")
+    assert t.hand is hand and seat not in hand.to_act  # the move was made for them
+    reply = await service.press(actor, place)
+    assert reply.alert and reply.text == tr(actor.language or "en", "err.stale")
     assert await check_store(store) == []
