@@ -113,6 +113,8 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
         actions = [Unplace(board, pending[-1][0])]
     elif isinstance(press, Arrange):
+        if board in hand.to_act and not hand.to_place(board):  # (all in boxes: say so at
+            return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)  # once, no decision)
         # "arrange for me": a strong player's placement from what the seat may know, made in
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
         # it is meanwhile), or a normal one if that takes too long for the press's answer

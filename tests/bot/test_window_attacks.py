@@ -9,10 +9,11 @@ import pytest
 
 from bot import render
 from bot.model import LiveTable, Phase
-from bot.presses import PlaceCard, decode
+from bot.presses import Arrange, PlaceCard, decode
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
+from game.board import Box
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -306,3 +307,39 @@ async def test_r8_5_a_press_after_leaving_the_hand_is_not_told_the_time_ran_out(
     reply = await service.press(actor, place)
     assert reply.alert and reply.text == tr(actor.language or "en", "err.stale")
     assert await check_store(store) == []
+
+
+async def test_arrange_with_every_card_of_the_street_placed_says_so(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice puts her five first-street cards in boxes herself and then presses 🪄 Arrange
+    for me: there is nothing left to arrange, and the answer says so (Undo or Confirm) in her
+    language. It said "The card is already there." (and held the table for the decision
+    process first); her board is unchanged."""
+    service, presenter, _store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    seat = t.hand.to_act[0]
+    actor = ALICE if t.seats[seat].user_id == ALICE.user_id else BOB
+    for _ in range(5):
+        screen = presenter.last_private(actor.user_id)
+        placed = {c for c, _ in t.hand.pending(seat)}
+        press = next(
+            b.data
+            for b in screen.all_buttons()
+            if isinstance(p := decode(b.data), PlaceCard)
+            and p.card not in placed
+            and p.box is Box.BOTTOM
+        )
+        assert not (await service.press(actor, press)).alert
+    assert t.hand.to_place(seat) == ()
+    board = t.hand.board_of(seat, with_pending=True)
+    arrange = next(
+        b.data
+        for b in presenter.last_private(actor.user_id).all_buttons()
+        if isinstance(decode(b.data), Arrange)
+    )
+    reply = await service.press(actor, arrange)
+    assert reply.alert and reply.text == tr(actor.language or "en", "err.nothing_to_arrange")
+    assert tr("en", "err.nothing_to_arrange") == (
+        "Every card of this street is in a box: Undo to move one, or Confirm."
+    )
+    assert t.hand.board_of(seat, with_pending=True) == board
