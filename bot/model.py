@@ -440,7 +440,8 @@ class LiveTable:
     def awaiting_ready(self, seat: SeatState) -> bool:
         """Whether ``seat`` sat down while hands were being played and is to press Ready or
         be stood up (R8.2): not bought in, not sitting out (R8.6), not leaving, not a
-        computer player, not at a tournament (R8.7). Its time may be held
+        computer player, not at a tournament (R8.7), not in the lobby, whose ready timer
+        applies (a snapshot saved there with the time still set). Its time may be held
         (:meth:`ready_window_held`)."""
         return not (
             seat.ready_by is None
@@ -449,6 +450,7 @@ class LiveTable:
             or seat.leaving
             or seat.bot is not None
             or self.tournament is not None
+            or self.phase is Phase.LOBBY
         )
 
     def ready_window_held(self) -> bool:

@@ -828,6 +828,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "err.no_change": {"en": "The card is already there.", "ru": "Карта уже там."},
     "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
+    # 🪄 Arrange for me pressed with every card of the street already in a box
+    "err.nothing_to_arrange": {
+        "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
+        "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",
+    },
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
     # -- help and rules ---------------------------------------------------------------------

@@ -178,8 +178,16 @@ class MatchState:
         belongs to the player, not to the seat number, so what they earned is forfeited and
         they leave the match under way; a newcomer in the same seat waits for the next match
         (R6, R6.6, R8.2). ``boards``: the player's board seats when they differ from the
-        table seat (double boxes, R4.2). Points of the round must be settled first (R8.3)."""
-        gone = set(boards) if boards else {seat}  # board seats may collide with table seats
+        table seat (double boxes, R4.2); without them, with double boxes, the boards
+        :attr:`owners` gives the seat (none for a seat that had none: its number may be
+        another player's board, 1 being table seat 0's second). Points of the round must be
+        settled first (R8.3)."""
+        if boards:
+            gone = set(boards)
+        elif self.owners:  # board seats may collide with table seats
+            gone = {b for b, owner in self.owners.items() if owner == seat}
+        else:
+            gone = {seat}
         return replace(
             self,
             fantasyland={s: n for s, n in self.fantasyland.items() if s not in gone},

@@ -39,6 +39,7 @@ __all__ = [
     "stand_up",
     "stand_up_unready",
     "sync_clocks",
+    "to_lobby",
     "top_up_computer_players",
     "top_up_window",
 ]
@@ -70,10 +71,11 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     new options settle otherwise (``settle_per_round`` turned off dropped them; a new
     ``kush_per_point`` priced them anew), as a history entry of its own in ``tx``; so is a
     Chinese Poker game under way when ``kush_per_point`` changes (R7.6: it ends, settled at
-    the rate its points were played for). A player whose stack a new ``kush_per_point`` puts
-    below one point is offered the top-up in the group and gets :data:`TOP_UP_SECONDS` for
-    it before the next deal (R8.2), as after a showdown (the deal stood them up at once, "no
-    top-up in time", never having offered one)."""
+    the rate its points were played for). A new buy-in below the point in force waits for the
+    new point (a buy-in pays at least one point, R8.2). A player whose stack a new
+    ``kush_per_point`` puts below one point is offered the top-up in the group and gets
+    :data:`TOP_UP_SECONDS` for it before the next deal (R8.2), as after a showdown (the deal
+    stood them up at once, "no top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
@@ -98,7 +100,9 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
             MatchState.new(t.options) if t.match is None else replace(t.match, options=t.options)
         )
         t.pending_options = None
-    if t.pending_buy_in is not None:
+    if t.pending_buy_in is not None and t.pending_buy_in >= t.options.kush_per_point:
+        # (a buy-in lowered with the point waits for the point, which waits for the match's
+        # end: bought in below a point, a stack would be stood up as busted at the deal)
         t.min_buy_in = t.pending_buy_in
         t.pending_buy_in = None
 
@@ -128,18 +132,23 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         # the timer adds the top-up, then deals (not before a person's top-up window ends)
         t.next_hand_at = max(t.next_hand_at or rt.clock(), rt.clock())
         return
+    if t.next_hand_at is not None and not any(
+        t.busted(s) and not s.leaving for s in t.seats.values()
+    ):  # nobody's top-up is waited for any more (taken, or the busted player left): the
+        # next hand comes in the usual time, not at the end of the top-up window (a busted
+        # player sitting out keeps it: back within it, the deal must not stand them up at once)
+        t.next_hand_at = min(t.next_hand_at, rt.clock() + rt.next_hand_delay)
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
-        t.phase = Phase.LOBBY
-        t.next_hand_at = None
-        t.ready_deadline = None
-        for seat in t.seats.values():  # the lobby's ready timer applies to them now
-            seat.ready_by = None
+        to_lobby(t)
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return
-    t.top_up_deadline = None  # enough players: the deal stands up whoever is still busted
+    if t.top_up_deadline is not None:  # enough players now: the deal stands up whoever is
+        if t.awaiting_top_up():  # still busted, at the end of the window the lobby showed
+            t.next_hand_at = max(t.next_hand_at or rt.clock(), t.top_up_deadline)
+        t.top_up_deadline = None
     if t.tournament is not None:
         t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:
@@ -160,6 +169,18 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
     deal(rt, t, tx)
+
+
+def to_lobby(t: LiveTable) -> None:
+    """Too few players for a deal: the table goes back to the lobby, where the lobby's ready
+    timer (R8.2, from two ready players on) applies to whoever has not pressed Ready, not
+    the time of a player who sat down while hands were being played
+    (:attr:`~bot.model.SeatState.ready_by`)."""
+    t.phase = Phase.LOBBY
+    t.next_hand_at = None
+    t.ready_deadline = None
+    for seat in t.seats.values():
+        seat.ready_by = None
 
 
 def stand_up_unready(t: LiveTable, tx: Tx, now: float) -> bool:
@@ -336,19 +357,20 @@ def leaves_after_hand(t: LiveTable, seat: SeatState) -> bool:
     are settled before it leaves, and a settlement in the middle of a hand would take that
     hand's number (and ending the game would leave the hand without it)."""
     playing = (t.hand is not None and not t.hand.is_over) or t.reveal is not None
-    owed = t.match is not None and bool(t.match.round_pairs)
+    owed = seat.ready and t.match is not None and bool(t.match.round_pairs)
     in_game = t.chinese is not None and seat.seat in t.chinese.totals
     return playing and (owed or in_game) and t.tournament is None
 
 
 def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
-    """A stack leaves the table: pending round points are settled first (R8.3), Fantasyland
+    """A stack leaves the table: pending round points are settled first (R8.3; not for a
+    seat that never bought in, which takes no stack away), Fantasyland
     the player earned is forfeited with the seat (R6, R8.2), and the stack goes back to the
     balance. Returns the kush cashed out. In a tournament that has started the buy-in stays
     in the prize pool until the payout (R8.7): nothing is cashed out then."""
     in_pool = t.tournament is not None and t.tournament.phase is not TournamentPhase.REGISTERING
-    if not in_pool:
-        settle_round(t, tx, seat.name)
+    if not in_pool and seat.ready:  # (a seat never bought in takes no stack away: the round
+        settle_round(t, tx, seat.name)  # goes on, R8.3)
     if t.match is not None:
         # the player's board seats in the hand that earned the match's Fantasyland (R4.2:
         # double boxes only with two players; a third plays single boards, option or not)

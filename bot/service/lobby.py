@@ -14,12 +14,15 @@ from bot.service import tournaments
 from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
     TOP_UP_SECONDS,
+    available,
     close_now,
     closed_notice,
     end_game,
     leaves_after_hand,
     maybe_start,
     stand_up,
+    to_lobby,
+    top_up_window,
 )
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
@@ -332,7 +335,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                     notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                 elif t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
                     notice += "\n" + tr(t.lang, "showdown.busted", name=seat.name, label=t.label)
-                    if t.next_hand_at is not None:
+                    if len(available(t)) < t.options.min_players:
+                        # too few can play without them: the lobby's top-up window, as at a
+                        # showdown (not 20 s before the deal and then the lobby's 20 s)
+                        to_lobby(t)
+                        top_up_window(rt, t, tx, available(t))
+                    elif t.next_hand_at is not None:
                         t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
                 t.owe("post", Screen(notice))
                 tx.group = True

@@ -90,7 +90,8 @@ async def hand_press(
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
-        late = parts[0] == str(t.hand_no) and parts[2].isdigit()
+        late = parts[0] == str(t.hand_no) and parts[2].isdigit() and not seat.leaving
+        # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
         return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else "err.stale")
     if answered is not None and answered.own and seat.private_ref is None:
@@ -112,6 +113,8 @@ async def hand_press(
             return Reply(tr(lang, "err.nothing_to_undo"), alert=True)
         actions = [Unplace(board, pending[-1][0])]
     elif isinstance(press, Arrange):
+        if board in hand.to_act and not hand.to_place(board):  # (all in boxes: say so at
+            return Reply(tr(lang, "err.nothing_to_arrange"), alert=True)  # once, no decision)
         # "arrange for me": a strong player's placement from what the seat may know, made in
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
         # it is meanwhile), or a normal one if that takes too long for the press's answer

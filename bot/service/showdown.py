@@ -19,6 +19,7 @@ from bot.service.dealing import (
     maybe_start,
     settle_pairs,
     stand_up,
+    to_lobby,
     top_up_computer_players,
     top_up_window,
 )
@@ -169,8 +170,7 @@ def close_hand(
             delay = max(delay, TOP_UP_SECONDS)  # time to take the top-up
         t.next_hand_at = rt.clock() + delay
     else:
-        t.phase = Phase.LOBBY
-        t.next_hand_at = None
+        to_lobby(t)  # (a late joiner's time to press Ready gives way to the lobby's timer)
         top_up_window(rt, t, tx, available(t))  # a busted player's top-up may be all it takes
     tx.group = True
     if t.tournament is not None and t.tournament.finished is not None:

@@ -194,7 +194,10 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
         assert any(t.owner(s) == bob.seat for s in t.hand.order)
     else:
         await service.join(GROUP, CAROL)
-        await service.ready(GROUP, CAROL)  # the next deal comes: Bob did not top up
+        await service.ready(GROUP, CAROL)  # the deal waits for the end of Bob's window
+        assert t.hand is None and t.seat_of(BOB.user_id) is bob
+        clock.now += TOP_UP_SECONDS
+        await service.run_due()  # the next deal comes: Bob did not top up
         assert t.hand is not None and t.seat_of(BOB.user_id) is None
         assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
         assert await player_balance(store, BOB) == 800

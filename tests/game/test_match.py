@@ -188,3 +188,23 @@ def test_r4_2_with_double_boxes_each_board_earns_and_plays_fantasyland() -> None
     # the second player leaves: their board's Fantasyland goes with them (R6, R8.2)
     gone = state.without(1, (10, 11))
     assert dict(gone.fantasyland) == {1: 13}
+
+
+def test_r4_2_a_newcomer_leaving_the_table_seat_of_a_board_number_takes_no_fantasyland() -> None:
+    """R4.2 with players in table seats 0 and 2 (seat 1 left free): Alice plays boards 0 and
+    1, Bob boards 20 and 21, and Alice's board 1 earns Fantasyland. Carol sits down in table
+    seat 1 between the hands and gets up again (or is stood up, not Ready in time, R8.2):
+    she had no board, so nothing is forfeited (Alice's board 1 lost its Fantasyland and its
+    sit-out, R8.6, as if it had been Carol's)."""
+    options = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    owners = {0: 0, 1: 0, 20: 2, 21: 2}
+    state = MatchState.new(options)
+    plan = state.next_hand([0, 2])
+    state = state.after_hand(result((0, 1, 20, 21), fl={1: 13}, timed_out=(1,)), plan, owners)
+    assert dict(state.fantasyland) == {1: 13} and state.sit_out_after_match == {1}
+    gone = state.without(1)  # Carol, table seat 1, no board
+    assert dict(gone.fantasyland) == {1: 13} and gone.sit_out_after_match == {1}
+    assert gone.next_hand([0, 2]).fantasyland == {1: 13}
+    # Alice herself leaving takes both her boards' (R6, R8.2)
+    alice_gone = state.without(0)
+    assert dict(alice_gone.fantasyland) == {} and alice_gone.sit_out_after_match == frozenset()
