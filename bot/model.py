@@ -429,20 +429,15 @@ class LiveTable:
     def ready_window_end(self, seat: SeatState) -> float | None:
         """When ``seat``, seated while hands were being played, is stood up for not pressing
         Ready (R8.2; :attr:`SeatState.ready_by`), or ``None`` when that does not apply to
-        it now: it is bought in, sitting out (R8.6: the seat is kept), leaving, a computer
-        player or at a tournament (R8.7: no Ready). During a hand (or its reveal) that owes
-        the round's points (R8.3) it waits for the hand's end: standing up settles them, and
-        a settlement in the middle of a hand would take that hand's number."""
-        if not self.awaiting_ready(seat) or self.ready_window_held():
-            return None
-        return seat.ready_by
+        it now (:meth:`awaiting_ready`). A hand that owes the round's points (R8.3) does not
+        hold it: a seat never bought in settles nothing when it stands up."""
+        return seat.ready_by if self.awaiting_ready(seat) else None
 
     def awaiting_ready(self, seat: SeatState) -> bool:
         """Whether ``seat`` sat down while hands were being played and is to press Ready or
         be stood up (R8.2): not bought in, not sitting out (R8.6), not leaving, not a
         computer player, not at a tournament (R8.7), not in the lobby, whose ready timer
-        applies (a snapshot saved there with the time still set). Its time may be held
-        (:meth:`ready_window_held`)."""
+        applies (a snapshot saved there with the time still set)."""
         return not (
             seat.ready_by is None
             or seat.ready
@@ -452,12 +447,6 @@ class LiveTable:
             or self.tournament is not None
             or self.phase is Phase.LOBBY
         )
-
-    def ready_window_held(self) -> bool:
-        """Whether the hand being played (or revealed) owes the round's points (R8.3), so an
-        unready late joiner is stood up only at its end (:meth:`ready_window_end`)."""
-        playing = (self.hand is not None and not self.hand.is_over) or self.reveal is not None
-        return playing and self.match is not None and bool(self.match.round_pairs)
 
     def ready_windows_end(self) -> float | None:
         """The first :meth:`ready_window_end` of the table's seats, if any."""

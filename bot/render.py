@@ -181,19 +181,13 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
 
 def _ready_windows(t: LiveTable, lang: str, now: float) -> list[str]:
     """For each player who sat down while hands were being played and has not pressed Ready:
-    the time left before they are stood up (R8.2), counted down as the lobby's ready timer
-    (or, while a hand that owes the round's points holds it, that the seat is freed at the
-    hand's end: R8.3)."""
-    lines = []
-    for s in sorted(t.seats.values(), key=lambda s: s.seat):
-        if not t.awaiting_ready(s) or s.ready_by is None:
-            continue
-        if now >= s.ready_by and t.ready_window_held():
-            lines.append(tr(lang, "lobby.ready_window_held", name=s.name))
-        else:
-            seconds = max(0, int(s.ready_by - now + 0.999))
-            lines.append(tr(lang, "lobby.ready_window", name=s.name, seconds=seconds))
-    return lines
+    the time left before they are stood up (R8.2, :meth:`LiveTable.ready_window_end`),
+    counted down as the lobby's ready timer."""
+    return [
+        tr(lang, "lobby.ready_window", name=s.name, seconds=max(0, int(end - now + 0.999)))
+        for s in sorted(t.seats.values(), key=lambda s: s.seat)
+        if (end := t.ready_window_end(s)) is not None
+    ]
 
 
 def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:

@@ -63,10 +63,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⏳ {name}: press Ready to be dealt in; otherwise the seat is freed in {seconds:second|seconds}.",
         "ru": "⏳ {name}: нажмите «Готов», чтобы играть; иначе место освободится через {seconds:секунду|секунды|секунд}.",
     },
-    "lobby.ready_window_held": {
-        "en": "⏳ {name}: press Ready to be dealt in; otherwise the seat is freed when this hand ends.",
-        "ru": "⏳ {name}: нажмите «Готов», чтобы играть; иначе место освободится после этой раздачи.",
-    },
     "lobby.stood_up": {
         "en": "Not ready in time, stood up: {names}.",
         "ru": "Не нажали «Готов» вовремя и встали из-за стола: {names}.",

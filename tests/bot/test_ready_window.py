@@ -17,7 +17,7 @@ from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, seated
 from tests.bot.test_service_classic import GROUP as CLASSIC
-from tests.bot.test_service_classic import auto_street, configure, play_hand, start
+from tests.bot.test_service_classic import configure, play_hand, start
 from tests.bot.test_transitions import player_balance
 
 DAVE = Actor("telegram", "4", "Dave", "en")
@@ -178,12 +178,11 @@ async def test_r8_2_a_late_joiner_saved_without_a_time_gets_it_at_the_restart(en
     assert back.ready_windows_end() == clock.now + 60
 
 
-async def test_r8_3_a_late_joiner_held_by_the_rounds_hand_is_told_the_seat_goes_at_its_end(
-    env,
-) -> None:  # type: ignore[no-untyped-def]
-    """settle_per_round (R8.3): a hand that owes the round's points holds an unready late
-    joiner's stand-up until its end; the hand's message said "freed in 0 seconds" meanwhile.
-    It now says the seat is freed when the hand ends, and it is."""
+async def test_r8_3_a_late_joiner_is_stood_up_mid_round_without_settling_it(env) -> None:  # type: ignore[no-untyped-def]
+    """settle_per_round (R8.3): a late joiner who never bought in is stood up after
+    ``ready_seconds`` during a hand that owes the round's points (the countdown used to stop
+    there, showing "freed in 0 seconds" until the hand's end); the round is not settled by
+    it: no stack moves until the round's last hand."""
     service, presenter, store, clock = env
     await configure(service, game="ofc", settle_per_round="on", fantasyland="off")
     await start(service, [ALICE, BOB], "ofc")
@@ -193,20 +192,17 @@ async def test_r8_3_a_late_joiner_held_by_the_rounds_hand_is_told_the_seat_goes_
     assert t.hand is not None and t.hand_no == 2 and t.match is not None and t.match.round_pairs
     assert not (await service.join(CLASSIC, CAROL)).alert
     assert window("Carol", 60) in presenter.last_table(CLASSIC.chat_id).text
-    clock.now += 61
+    clock.now += 60
     await service.run_due()
-    assert t.seat_of(CAROL.user_id) is not None and t.hand_no == 2  # held by the round
-    assert t.hand is not None
-    to_act = t.player_of(t.hand.to_act[0])
-    assert to_act is not None
-    await auto_street(service, presenter, BOB if to_act.user_id == BOB.user_id else ALICE)
-    text = presenter.last_table(CLASSIC.chat_id).text
-    assert tr("en", "lobby.ready_window_held", name="Carol") in text
-    assert window("Carol", 0) not in text
-    await play_hand(service, presenter, [ALICE, BOB])
-    await service.run_due()
-    assert t.seat_of(CAROL.user_id) is None
+    assert t.seat_of(CAROL.user_id) is None and t.hand_no == 2  # during the round's hand
     assert (CLASSIC.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert "Carol" not in presenter.last_table(CLASSIC.chat_id).text
+    assert t.match.round_pairs  # the round still owes its points
+    assert sum((await store.stacks(t.id)).values()) == 400
+    assert sorted((await store.stacks(t.id)).values()) == [200, 200]
     carol = await store.find_player((await store.community("telegram", "-200")).id, "3")
     assert carol is not None and carol.balance == 1000  # no kush taken
+    await play_hand(service, presenter, [ALICE, BOB])
+    history = await store.hand_history(t.seats[0].player_id, 1)
+    assert history[0].result["kush"]  # the round settled at its last hand
     assert await check_store(store) == []
