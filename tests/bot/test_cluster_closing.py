@@ -219,7 +219,7 @@ async def test_r14_the_closing_worker_keeps_the_chat_while_it_sends_so_nobody_se
         table_id = await _lobby(w1, s1)
         t = s1.tables[table_id]
         closing = asyncio.create_task(s1.close_table(GROUP, ALICE, True))
-        await asyncio.wait_for(p1.waiting.wait(), 5)  # committed; the notice is on its way
+        await asyncio.wait_for(p1.waiting.wait(), 30)  # committed; the notice is on its way
         assert [r.id for r, _ in await db.closed_snapshots()] == [table_id]
         w1._claimed.clear()  # no update of the chat for two lease times
         for _ in range(4):  # the sending takes more than two lease times

@@ -252,7 +252,7 @@ async def test_a_player_who_blocks_the_bot_mid_hand_is_shown_the_link(tmp_path: 
         link = next(b["url"] for b in w.fake.buttons(board) if b.get("url"))
         assert link == f"https://t.me/ofc_test_bot?start=t{t.id}"
         cards = t.hand.current_cards(1)
-        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (0,), timeout=8)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (0,))
         assert set(cards) <= set(t.hand.board_of(1).cards())  # placed for him (R8.5)
 
 
@@ -884,7 +884,7 @@ async def test_a_start_whose_hand_message_waits_on_a_429_holds_no_press(tmp_path
             mine = w.private(ALICE)
             assert mine is not None
             qid = await w.fake.press(ALICE, ALICE.id, mine["message_id"], data)
-            answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=3)
+            answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
             assert not answer.params.get("show_alert"), answer.params
             assert dict(t.hand.pending(0)) == {card: Box.BOTTOM}
         finally:

@@ -217,7 +217,7 @@ async def test_timeout_makes_the_move_with_auto_placement(tmp_path: Path) -> Non
         t = next(iter(w.service.tables.values()))
         assert t.hand is not None and t.hand.to_act == (0,)
         cards = t.hand.current_cards(0)
-        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (1,), timeout=5)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (1,))
         assert t.hand.board_of(0).bottom == cards  # R8.5: bottom first, in the order received
         await w.adapter.presenter.flush()
         assert any("auto" in text for text in w.group_texts())

@@ -144,7 +144,7 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
     await w.adapter.presenter.flush()
     for action in ("a", "c"):
         # the private message follows the table (after a timeout, say): wait for its button
-        await w.fake.wait_for(lambda: (action, "") in w.hand_buttons(user), timeout=5)  # noqa: B023
+        await w.fake.wait_for(lambda: (action, "") in w.hand_buttons(user))  # noqa: B023
         msg = w.private(user)
         assert msg is not None, f"{user.first_name} has no private hand"
         data = w.hand_buttons(user)[(action, "")]
@@ -190,7 +190,7 @@ async def play_to_the_end(
             def moved(state: tuple[int, tuple[int, ...], str] = before) -> bool:
                 return t.hand is None or (t.hand_no, t.hand.to_act, t.hand.dumps()) != state
 
-            await w.fake.wait_for(moved, timeout=10)
+            await w.fake.wait_for(moved)
             continue
         await arrange_and_confirm(w, user)
         streets += 1

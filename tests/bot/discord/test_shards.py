@@ -47,7 +47,7 @@ async def test_each_worker_runs_its_shards_and_serves_its_guilds_tables(tmp_path
             assert home_w.shards == {home} and other_w.shards == {1 - home}
             assert await store.lease_owner(shard_key(home)) == "w-home"
             record = await fake.slash(FakeUser(21, "Bob", "en-US"), "new")
-            await fake.wait_for(lambda: record.answered, timeout=10)
+            await fake.wait_for(lambda: record.answered)
             chat = ChatRef("discord", str(GUILD_ID), str(CHANNEL_ID), "")
             table = home_w.service.table_in(chat)
             assert table is not None  # the home shard's worker got it and serves it

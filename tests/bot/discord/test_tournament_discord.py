@@ -94,7 +94,7 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
             msg = w.dm(user)
             return msg is not None and (want, "") in w.buttons(msg)
 
-        await w.fake.wait_for(ready, timeout=5)
+        await w.fake.wait_for(ready)
         msg = w.dm(user)
         assert msg is not None
         record = await w.press(user, msg, w.buttons(msg)[(action, "")])

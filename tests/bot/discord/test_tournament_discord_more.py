@@ -93,7 +93,7 @@ async def play_to_the_end(
             def moved(state: tuple[int, tuple[int, ...], str] = before) -> bool:
                 return t.hand is None or (t.hand_no, t.hand.to_act, t.hand.dumps()) != state
 
-            await w.fake.wait_for(moved, timeout=10)
+            await w.fake.wait_for(moved)
             continue
         await arrange_and_confirm(w, user)
         streets += 1
