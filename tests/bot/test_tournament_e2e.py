@@ -159,7 +159,7 @@ async def play_to_the_end(
     sleeper: FakeUser | None = None,
     stop_after_streets: int | None = None,
     before_hand: Callable[[LiveTable], Awaitable[None]] | None = None,
-    limit: float = 15.0,
+    limit: float = 120.0,  # a guard against a loop without end: a loaded machine is slow
 ) -> int:
     """Whoever is to act presses Arrange + Confirm until the tournament table closes (or
     ``stop_after_streets`` streets were played); ``sleeper`` never presses: the test waits for

@@ -161,7 +161,7 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         assert due is not None
         await asyncio.sleep(max(0.0, due - time.time()) + 0.05)
         by_id = {str(u.id): u for u in PLAYERS}
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 120  # (a guard: the whole tournament took 12 s loaded)
         while table_id in w.service.tables:
             assert time.monotonic() < deadline, "the tournament did not end in time"
             hand = t.hand
