@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from bot.model import ChatRef
 from bot.screens import Payload
@@ -246,10 +247,15 @@ async def test_a_player_who_blocks_the_bot_mid_hand_is_shown_the_link(tmp_path: 
         w.fake.blocked_users.add(BOB.id)
         await w.play_street(ALICE)
         await w.fake.wait_for(lambda: not bob.reachable)
-        await w.adapter.presenter.flush()
-        board = w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]
-        assert "Bob" in board["text"] and "private chat" in board["text"], board["text"]
-        link = next(b["url"] for b in w.fake.buttons(board) if b.get("url"))
+
+        def board() -> dict[str, Any]:
+            return w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]
+
+        # the table message saying so is queued after Bob's refused send marked him: waited
+        # for (a flush at once may come before it is queued, on a loaded machine)
+        await w.fake.wait_for(lambda: "private chat" in board()["text"])
+        assert "Bob" in board()["text"] and "private chat" in board()["text"], board()["text"]
+        link = next(b["url"] for b in w.fake.buttons(board()) if b.get("url"))
         assert link == f"https://t.me/ofc_test_bot?start=t{t.id}"
         cards = t.hand.current_cards(1)
         await w.fake.wait_for(lambda: t.hand is not None and t.hand.to_act == (0,))
