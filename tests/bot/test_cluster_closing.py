@@ -161,7 +161,9 @@ async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_
     await w1.halt()
     db.dead = False
     leases.now += TTL + 1
-    ttl = 0.02  # (real seconds) a failed sending is tried again after ten lease times
+    # (real seconds) a failed sending is tried again after ten lease times (1 s), then
+    # twenty (2 s): 0.9 s to spare for a loaded machine between the checks (0.02 left 0.18)
+    ttl = 0.1
     p2 = FailingPresenter(failures=2)
     w2, _ = _worker(db, "w2", p2, clock, ttl=ttl)
     await w2.start()  # the first try fails: still owed
