@@ -347,7 +347,7 @@ async def world(
             guild_ready_timeout=0.05,
             answer_within=answer_within,
         )
-        await adapter.start(ready_timeout=10)
+        await adapter.start(ready_timeout=30)
         await service.start()
         await adapter.presenter.flush()
         try:

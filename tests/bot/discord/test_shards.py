@@ -83,7 +83,7 @@ async def test_the_adapter_connects_and_disconnects_shards_one_by_one() -> None:
                 TableService(MemoryStore()), TOKEN, connector=refusing_connector,
                 guild_ready_timeout=0.05, shard_ids=[0], shard_count=3, identify_interval=0.0,
             )  # fmt: skip
-            await adapter.start(ready_timeout=10)
+            await adapter.start(ready_timeout=30)
             try:
                 assert adapter.shards == {0} and fake.connections == [(0, 3)]
                 await adapter.connect_shard(2)
