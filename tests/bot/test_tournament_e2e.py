@@ -282,7 +282,9 @@ async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_
         t = await open_and_register(w)
         tour = t.tournament
         assert tour is not None and tour.level_at(time.time()) == 1
-        await w.adapter.presenter.flush()
+        # the deal's table message goes out after /join's reply (answered at the commit, the
+        # step's messages sent from the table's sender): settled, not flushed at once
+        await w.settle()
         board = w.fake.messages[(GROUP_ID, int(t.group_ref or 0))]["text"]
         assert "🏆 Level 1 · 10 chips a point · next level in 0:0" in board, board
         assert "Chips: Alice 200, Bob 200, Carol 200" in board, board
