@@ -319,7 +319,7 @@ async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_
 async def test_r8_7_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
     tmp_path: Path,
 ) -> None:
-    """R8.7 with R8.5: Carol never presses; with a 2-second budget and no bank her streets are
+    """R8.7 with R8.5: Carol never presses; with a 5-second budget and no bank her streets are
     placed for her on timeout, hand after hand (she is dealt in again, never sat out), until
     the tournament ends; the payout and the storage check."""
     db = tmp_path / "ofc.sqlite3"
@@ -332,7 +332,10 @@ async def test_r8_7_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
             tournament_chips="200",
             level_minutes="0.05",
             chips_schedule="10,100",
-            hand_seconds="2",
+            # a whole hand's budget: Carol's runs out on her first street of each hand; the
+            # others press Arrange and Confirm on five streets in theirs (2 s left them about
+            # 1 s to spare on a loaded machine, and a press refused on a timeout failed)
+            hand_seconds="5",
             time_bank_seconds="0",
         )
         t = await open_and_register(w)
