@@ -309,7 +309,7 @@ async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_
         levels = [r["tournament"]["chips_per_point"] for r in hands]
         assert levels[0] == 10 and levels[-1] > levels[0], levels  # chips per point rose
         assert levels == sorted(levels), levels
-        assert all(not r.get("kush") for r in hands)  # hands move chips, not kush
+        assert all(not r.get("kush") for r in hands), hands  # hands move chips, not kush
         texts = w.group_texts()
         assert any("Level 2 · 100 chips a point" in x for x in texts)
         assert any(" is out: place " in x for x in texts)  # knock-outs announced

@@ -245,7 +245,7 @@ async def test_r8_7_on_discord_a_restart_in_the_middle_continues_the_tournament(
             hands: list[dict[str, Any]] = [r for r in records if not r.get("tournament_end")]
             assert hands[0]["tournament"]["chips_per_point"] == 10
             assert hands[-1]["tournament"]["chips_per_point"] >= 100  # from level 2 on
-            assert all(not r.get("kush") for r in hands)  # hands move chips, not kush
+            assert all(not r.get("kush") for r in hands), hands  # chips move, not kush
             await check_the_end(w2, table_id, db, leaks)
     finally:
         await fake.stop()
