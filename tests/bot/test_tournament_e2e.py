@@ -284,7 +284,9 @@ async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_
         )
         t = await open_and_register(w)
         tour = t.tournament
-        assert tour is not None and tour.level_at(time.time()) == 1
+        # the first hand is played at level 1 (the clock may be past it already on a slow
+        # machine: three seconds a level)
+        assert tour is not None and tour.level == 1
         # the deal's table message goes out after /join's reply (answered at the commit, the
         # step's messages sent from the table's sender): settled, not flushed at once
         await w.settle()
