@@ -741,8 +741,10 @@ class FakeTelegram:
                 return c
         return None
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-        """Wait until ``predicate()`` is truthy (polling every 5 ms); returns its value.
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Wait until ``predicate()`` is truthy (polling every 5 ms); returns its value. The
+        default timeout is generous: a loaded machine (CI on two busy cores) may take seconds
+        for what takes milliseconds here.
 
         :raises TimeoutError: if it stays falsy for ``timeout`` seconds.
         """

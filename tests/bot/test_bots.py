@@ -24,6 +24,7 @@ from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
+from tests.waiting import until
 
 
 def new_service(
@@ -601,7 +602,7 @@ async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free
 
     def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
         asked.append(k)
-        gate.wait(10)
+        gate.wait(60)
         return real(k, level)
 
     monkeypatch.setattr(bots, "decide", slow)
@@ -613,19 +614,13 @@ async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free
     bot = next(s.seat for s in t.seats.values() if s.bot)
     assert t.hand.to_act == (bot,)
     street = t.hand.current_cards(bot)
-    for _ in range(100):  # its thread has started (its time is 0.3 s away)
-        if asked:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: asked, what="its thread has started (its time is 0.3 s away)")
     assert asked == [knowledge(t.hand, bot)]
     assert not t.lock.locked()  # a press now gets the table at once
     await asyncio.sleep(0.4)  # its time has come, its decision is not made: it waits for
     assert t.hand.to_act == (bot,) and not t.lock.locked()  # it without holding the table
     gate.set()
-    for _ in range(300):
-        if t.hand is None or t.hand.to_act != (bot,):
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: t.hand is None or t.hand.to_act != (bot,), what="it moved")
     assert t.hand is not None and t.hand.to_act != (bot,)  # it moved
     assert set(street) & set(t.hand.board_of(bot).cards())
     assert len(asked) == 1  # decided once

@@ -25,7 +25,7 @@ async def _quiet(w: Any, t: Any) -> None:
     await w.adapter.presenter.flush()
 
 
-async def _wait(predicate: object, timeout: float = 10.0) -> None:
+async def _wait(predicate: object, timeout: float = 30.0) -> None:
     loop = asyncio.get_running_loop()
     end = loop.time() + timeout
     while not predicate():  # type: ignore[operator]

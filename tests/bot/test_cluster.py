@@ -25,6 +25,7 @@ from tests.bot.cluster.harness import free_port
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.waiting import until
 
 KEY = lease_key("telegram", GROUP.chat_id)
 
@@ -228,11 +229,7 @@ SECRET_OK = {"X-Telegram-Bot-Api-Secret-Token": "s3cret", "Content-Type": "appli
 
 
 async def _until(check: Callable[[], bool]) -> None:
-    for _ in range(200):
-        if check():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("timed out")
+    await until(check)
 
 
 async def test_the_router_refuses_without_the_secret_and_forwards_the_update_as_sent() -> None:

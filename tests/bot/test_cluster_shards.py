@@ -43,7 +43,7 @@ class Runner:
         self.running.discard(shard_id)
 
 
-async def _until(predicate: object, timeout: float = 10 * TTL) -> None:
+async def _until(predicate: object, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while not predicate():  # type: ignore[operator]
         assert time.monotonic() < deadline, "not in time"

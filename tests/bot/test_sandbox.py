@@ -737,15 +737,21 @@ async def test_closetable_between_hands_is_printed_once(tmp_path: Path) -> None:
         await box.start()
         start = len(box.fake.calls)
         assert await box.handle("/closetable")
-        await asyncio.sleep(0.5)
+
+        def writes() -> list[tuple[str, object]]:
+            return [
+                (c.method, c.params.get("text"))
+                for c in box.fake.calls[start:]
+                if c.method in ("sendMessage", "editMessageText")
+            ]
+
+        # the edit is queued in the background: waited for (a loaded machine may take more
+        # than the half second this slept), then a moment for a write that should not come
+        await box.fake.wait_for(lambda: any(m == "editMessageText" for m, _ in writes()))
+        await asyncio.sleep(0.3)
         await box.print_changes()
-        writes = [
-            (c.method, c.params.get("text"))
-            for c in box.fake.calls[start:]
-            if c.method in ("sendMessage", "editMessageText")
-        ]
         # the bot: one message, one edit of the table message (not a double message)
-        assert writes == [
+        assert writes() == [
             ("sendMessage", "Table #1 is closed."),
             ("editMessageText", "Table #1 is closed."),
         ]

@@ -7,7 +7,6 @@ service's stop shuts the worker down. These tests decide as the bot does (the ma
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import signal
@@ -37,6 +36,7 @@ from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import world
+from tests.waiting import until
 
 pytestmark = pytest.mark.production_decisions
 
@@ -320,10 +320,7 @@ async def test_the_service_start_starts_the_decision_process_in_the_background()
     await service.start()
     thinker = service.rt.thinker
     assert thinker.worker._starting is not None  # under way, not waited for
-    for _ in range(2000):
-        if thinker.running:
-            break
-        await asyncio.sleep(0.01)
+    await until(lambda: thinker.running, 60, "the worker process is up")
     assert thinker.running  # up with no decision asked
     worker = await thinker.worker.run(os.getpid)
     assert worker != os.getpid()

@@ -3,7 +3,6 @@ changes nothing and is tried again, so no table waits forever (R8.5)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from typing import Any
@@ -15,6 +14,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, seated
+from tests.waiting import until
 
 
 async def test_r8_5_a_timer_step_that_fails_on_a_bug_rolls_back_and_is_retried(
@@ -45,10 +45,7 @@ async def test_r8_5_a_timer_step_that_fails_on_a_bug_rolls_back_and_is_retried(
             await service.run_due()  # the step raises: rolled back, not propagated
         assert "timer step failed" in caplog.text
         assert t.seq == seq and t.hand.board_of(sleeper) == board
-        for _ in range(100):  # the retry makes the move for them
-            await asyncio.sleep(0.02)
-            if t.seq > seq:
-                break
+        await until(lambda: t.seq > seq, what="the retry makes the move for them")
         assert len(calls) == 2 and t.seq > seq
         assert t.hand.board_of(sleeper).count == 5  # first street placed by R8.5
     finally:

@@ -499,8 +499,10 @@ class FakeDiscord:
         async with self._changed:
             self._changed.notify_all()
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 10.0) -> Any:
-        """Wait until ``predicate()`` is truthy (checked after every request); returns it.
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
+        """Wait until ``predicate()`` is truthy (checked after every request); returns it. The
+        default timeout is generous: a loaded machine (CI on two busy cores) may take seconds
+        for what takes milliseconds here.
 
         :raises TimeoutError: if it stays falsy for ``timeout`` seconds.
         """

@@ -46,8 +46,15 @@ async def test_r14_a_sigkilled_discord_worker_s_shard_and_hand_resume_on_the_oth
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
     store = await SqliteStore.open(db)  # migrated before the workers open it
+    # the presses check an edit of the pressed hand in place (callback type 7): deferred after
+    # 30 s, not the bot's 0.8 s, which a loaded machine's press may take (type 6, then an edit)
     workers = discord_workers(
-        fake.port, {"DATABASE_PATH": str(db)}, tmp_path, ["0", "1"], shard_count=2
+        fake.port,
+        {"DATABASE_PATH": str(db)},
+        tmp_path,
+        ["0", "1"],
+        shard_count=2,
+        answer_within=30.0,
     )
 
     def logs() -> str:

@@ -7,8 +7,9 @@ environment only (``TELEGRAM_BOT_TOKEN``, ``TELEGRAM_API_BASE_URL``, ``DATABASE_
 test hooks: no client-side rate limits (the fake Bot API has none),
 ``OFC_NEXT_HAND_DELAY`` seconds between hands, and ``OFC_DISCORD_API_PORT``: discord.py's
 REST and gateway pointed at the fake Discord on that port of 127.0.0.1, with no spacing
-between IDENTIFYs. With ``OFC_PARENT_PID`` the process kills itself when that parent is
-gone. It imports nothing from ``tests``."""
+between IDENTIFYs, and ``OFC_ANSWER_WITHIN``: the seconds after which it defers an
+interaction (the bot's own if unset). With ``OFC_PARENT_PID`` the process kills itself when
+that parent is gone. It imports nothing from ``tests``."""
 
 from __future__ import annotations
 
@@ -47,9 +48,10 @@ def _watch_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _point_discord_at(port: int) -> None:
+def _point_discord_at(port: int, answer_within: float | None) -> None:
     """discord.py's REST base and gateway on the fake Discord (as ``point_discord_at`` of
-    ``tests/fakes/discord_api.py`` does); IDENTIFYs not spaced (the fake has no limit)."""
+    ``tests/fakes/discord_api.py`` does); IDENTIFYs not spaced (the fake has no limit); an
+    interaction deferred after ``answer_within`` seconds if given (else the bot's own)."""
     import discord.gateway
     import discord.http
     import yarl
@@ -58,8 +60,9 @@ def _point_discord_at(port: int) -> None:
 
     discord.http.Route.BASE = f"http://127.0.0.1:{port}/api/v10"
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(f"ws://127.0.0.1:{port}/gateway")
+    extra: dict[str, Any] = {} if answer_within is None else {"answer_within": answer_within}
     vars(bot.discord)["DiscordAdapter"] = functools.partial(
-        bot.discord.DiscordAdapter, identify_interval=0.0
+        bot.discord.DiscordAdapter, identify_interval=0.0, **extra
     )
 
 
@@ -73,7 +76,8 @@ def main() -> None:
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
     if env.get("OFC_DISCORD_API_PORT"):
-        _point_discord_at(int(env["OFC_DISCORD_API_PORT"]))
+        within = env.get("OFC_ANSWER_WITHIN")
+        _point_discord_at(int(env["OFC_DISCORD_API_PORT"]), float(within) if within else None)
     # as in the test suite (tests/conftest.py): decisions in threads, Arrange at normal
     bot.service.play.ARRANGE_LEVEL = Level.NORMAL
     settings = Settings(_env_file=None, decisions_in_process=False)  # type: ignore[call-arg]

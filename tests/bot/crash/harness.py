@@ -511,6 +511,24 @@ class CrashRun:
                 raise Stuck(what)
             await asyncio.sleep(0.01)
 
+    async def _quiet(self, still: float = 0.5, timeout: float = 15.0) -> None:
+        """Wait until the bot has made no request but long polls for ``still`` seconds (its
+        last messages and edits are out; a fixed 0.3 s was not always enough on a loaded
+        machine), or ``timeout`` seconds have passed (a timer of the bot keeps it busy)."""
+
+        def requests() -> int:
+            return sum(1 for c in self.fake.calls if c.method not in UNCOUNTED)
+
+        deadline = time.monotonic() + timeout
+        seen, since = requests(), time.monotonic()
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            now = requests()
+            if now != seen:
+                seen, since = now, time.monotonic()
+            elif time.monotonic() - since >= still:
+                return
+
     async def _answer_of(
         self, predicate: Callable[[], T | None], timeout: float = ANSWER_TIMEOUT
     ) -> T | None:
@@ -796,7 +814,7 @@ class CrashRun:
         try:
             try:
                 await self.play()
-                await asyncio.sleep(0.3)  # the deal's last messages and edits
+                await self._quiet()  # the deal's last messages and edits
                 shown = self.table_message()
                 await self.read_balances()
             except Stuck as exc:

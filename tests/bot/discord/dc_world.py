@@ -301,6 +301,15 @@ class _Records(logging.Handler):
         self.messages.append(f"{record.name}: {record.getMessage()}")
 
 
+#: Seconds after which the tests' adapters defer an interaction (the bot's own is 0.8 s). The
+#: tests check that a press is answered by editing the pressed message (callback type 7),
+#: which a deferred press is not (type 6, then a webhook edit): a loaded machine (CI on two
+#: busy cores, SQLite commits waiting on the disk) took more than the 2 s this was, and a
+#: tournament test failed with a deferred Arrange press. The deferral itself is tested with
+#: ``answer_within=0.01`` (test_discord_e2e's slow service).
+TEST_ANSWER_WITHIN = 30.0
+
+
 @asynccontextmanager
 async def world(
     tmp: Path,
@@ -311,7 +320,7 @@ async def world(
     next_hand_delay: float = 0.0,
     deck_source: Callable[[], Sequence[Card]] | None = None,
     service_class: type[TableService] = TableService,
-    answer_within: float = 2.0,
+    answer_within: float = TEST_ANSWER_WITHIN,
     bot_pace: tuple[float, float] = (1.0, 3.0),
 ) -> AsyncIterator[World]:
     """A running world: the fake (own or given), the service on ``db`` and the adapter,
@@ -338,7 +347,7 @@ async def world(
             guild_ready_timeout=0.05,
             answer_within=answer_within,
         )
-        await adapter.start(ready_timeout=10)
+        await adapter.start(ready_timeout=30)
         await service.start()
         await adapter.presenter.flush()
         try:
@@ -357,4 +366,13 @@ async def world(
             assert warnings.messages == []
 
 
-__all__ = ["ALICE", "BOB", "CAROL", "World", "cards_in", "components", "world"]
+__all__ = [
+    "ALICE",
+    "BOB",
+    "CAROL",
+    "TEST_ANSWER_WITHIN",
+    "World",
+    "cards_in",
+    "components",
+    "world",
+]

@@ -19,7 +19,7 @@ from bot.screens import Payload
 from bot.service import TableService
 from storage.sqlite import SqliteStore
 from tests.bot.cluster.harness import free_port
-from tests.bot.discord.dc_world import World
+from tests.bot.discord.dc_world import TEST_ANSWER_WITHIN, World
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
@@ -111,7 +111,7 @@ async def start_node(
         TOKEN,
         connector=refusing_connector,  # one per client: each closes its own
         guild_ready_timeout=0.05,
-        answer_within=2.0,
+        answer_within=TEST_ANSWER_WITHIN,
         shard_ids=[],
         shard_count=count,
         identify_interval=0.0,

@@ -217,7 +217,7 @@ async def test_a_notice_refused_in_a_locked_channel_closes_the_table_without_a_h
             t.ready_deadline = time.time()
             await w.service.rt.arm(t)
         await w.fake.wait_for(lambda: t.closing)
-        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        await asyncio.wait_for(w.service.rt.settled(t), 30)
         assert t.hand is not None and t.seat_of(str(CAROL.id)) is None
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
@@ -339,23 +339,22 @@ async def test_my_cards_whose_dm_waits_on_a_429_holds_no_press(tmp_path: Path) -
         msg = w.table_message()
         cid = next(c["custom_id"] for c in components(msg) if action_of(c) == "h")
         mine = await w.fake.press(waiting, msg, cid)  # not settled: its DM waits
-        await w.fake.wait_for(lambda: mine.answered, timeout=5)
+        await w.fake.wait_for(lambda: mine.answered)
         card, box = w.plan_street(acting, None)[0]
         want = ("d", card.text) if box is None else ("p", card.text + box.value[0])
         place = await w.fake.press(acting, hand, w.buttons(hand)[want])
-        await w.fake.wait_for(lambda: place.answered, timeout=5)
+        await w.fake.wait_for(lambda: place.answered)
         assert place.callback_type == 7 and t.hand.pending(t.hand.to_act[0]), place
         created = await w.fake.wait_for(
             lambda: (
                 [c for c in w.fake.calls_to("POST", "/users/@me/channels") if c.status == 200][1:]
                 or None
             ),
-            timeout=10,
         )
         assert mine.callback_at is not None and place.callback_at is not None
         assert max(mine.callback_at, place.callback_at) < created[0].at
         await w.settle(mine)
-        await w.fake.wait_for(lambda: w.dm(waiting), timeout=10)  # the DM hand went out
+        await w.fake.wait_for(lambda: w.dm(waiting))  # the DM hand went out
         assert len(w.logged) == 2 and all("cannot DM" in m for m in w.logged), w.logged
         w.logged.clear()  # the two DMs refused at the deal, on purpose
         assert await check_store(w.store) == []

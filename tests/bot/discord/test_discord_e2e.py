@@ -286,12 +286,12 @@ async def test_timeout_set_by_an_admin_makes_the_move(tmp_path: Path) -> None:
         assert hand is not None
         # (the first street's second may be over before the seating's last answer comes:
         # nothing is read of the hand before its timeout)
-        await w.fake.wait_for(lambda: hand.board_of(0).count >= 5, timeout=5)
+        await w.fake.wait_for(lambda: hand.board_of(0).count >= 5)
         street = hand.board_of(0)
         assert len(street.bottom) == 5 and not street.middle and not street.top
         # the step's group message goes out after its commit, which a loaded machine may not
         # have reached when the board is already placed: waited for, not flushed at once
-        await w.fake.wait_for(lambda: any("⌛ auto" in text for text in texts), timeout=5)
+        await w.fake.wait_for(lambda: any("⌛ auto" in text for text in texts))
 
 
 async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:

@@ -96,7 +96,7 @@ async def test_the_press_that_ends_a_hand_is_answered_before_its_picture_is_draw
             await asyncio.wait_for(drawing.wait(), 30)  # the showdown is committed
             last = max(i for i in w.fake.interactions if i not in before)
             record = w.fake.interactions[last]
-            await w.fake.wait_for(lambda: record.answered, timeout=5)
+            await w.fake.wait_for(lambda: record.answered)
             assert record.callback_type == 7  # the pressed hand edited: the final board
             assert w.fake.files == {}  # no picture yet
         finally:

@@ -47,7 +47,7 @@ async def test_each_worker_runs_its_shards_and_serves_its_guilds_tables(tmp_path
             assert home_w.shards == {home} and other_w.shards == {1 - home}
             assert await store.lease_owner(shard_key(home)) == "w-home"
             record = await fake.slash(FakeUser(21, "Bob", "en-US"), "new")
-            await fake.wait_for(lambda: record.answered, timeout=10)
+            await fake.wait_for(lambda: record.answered)
             chat = ChatRef("discord", str(GUILD_ID), str(CHANNEL_ID), "")
             table = home_w.service.table_in(chat)
             assert table is not None  # the home shard's worker got it and serves it
@@ -83,7 +83,7 @@ async def test_the_adapter_connects_and_disconnects_shards_one_by_one() -> None:
                 TableService(MemoryStore()), TOKEN, connector=refusing_connector,
                 guild_ready_timeout=0.05, shard_ids=[0], shard_count=3, identify_interval=0.0,
             )  # fmt: skip
-            await adapter.start(ready_timeout=10)
+            await adapter.start(ready_timeout=30)
             try:
                 assert adapter.shards == {0} and fake.connections == [(0, 3)]
                 await adapter.connect_shard(2)

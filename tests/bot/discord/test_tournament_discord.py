@@ -94,7 +94,7 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
             msg = w.dm(user)
             return msg is not None and (want, "") in w.buttons(msg)
 
-        await w.fake.wait_for(ready, timeout=5)
+        await w.fake.wait_for(ready)
         msg = w.dm(user)
         assert msg is not None
         record = await w.press(user, msg, w.buttons(msg)[(action, "")])
@@ -161,7 +161,7 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         assert due is not None
         await asyncio.sleep(max(0.0, due - time.time()) + 0.05)
         by_id = {str(u.id): u for u in PLAYERS}
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 120  # (a guard: the whole tournament took 12 s loaded)
         while table_id in w.service.tables:
             assert time.monotonic() < deadline, "the tournament did not end in time"
             hand = t.hand
@@ -176,8 +176,12 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         cpp = [r["tournament"]["chips_per_point"] for r in hands]
         # (level 3, 200 a point, follows 3 s later: a slow machine may get there)
         assert len(hands) >= 2 and cpp[0] == 10 and cpp[-1] >= 100 and cpp == sorted(cpp), cpp
-        assert all(not r.get("kush") for r in hands)
-        assert any("Level 2 · 100 chips a point" in x for x in public)
+        assert all(not r.get("kush") for r in hands), hands
+        # the channel was shown the level the second hand was dealt at (2, or 3 on a slow
+        # machine, whose first hand outlasts level 2's three seconds)
+        second = hands[1]["tournament"]
+        shown = f"Level {second['level']} · {second['chips_per_point']} chips a point"
+        assert second["level"] >= 2 and any(shown in x for x in public), shown
         assert any(" is out: place " in x for x in public)  # knock-outs announced
         # the final standings: winner takes all (up to 3 players), paid into balances
         pool = 3 * BUY_IN
