@@ -55,6 +55,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🤖 Computer players do not play each other: press Join to play against them.",
         "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
     },
+    "lobby.bots_wait_back": {
+        "en": "🤖 Computer players do not play each other: press Ready (or /back) to play against them.",
+        "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Готов» (или /back), чтобы сыграть с ними.",
+    },
     "lobby.ready_timer": {
         "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
         "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
