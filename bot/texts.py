@@ -226,6 +226,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over; kush are settled.",
         "ru": "Игра окончена, куши рассчитаны.",
     },
+    "reveal.game_over_early": {
+        "en": "Table #{table}: the Chinese Poker game is over; kush are settled: {moves}.",
+        "ru": "Стол #{table}: игра в китайский покер окончена, куши рассчитаны: {moves}.",
+    },
     "reveal.game_over_chips": {
         "en": "The game is over; chips are settled.",
         "ru": "Игра окончена, фишки рассчитаны.",
