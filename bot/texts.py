@@ -742,6 +742,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» {first} и {second} действуют только для нового стола; /addbot [easy|normal|strong] "
         "сажает ещё одного компьютерного игрока",
     },
+    "sandbox.table_lang": {
+        "en": "» --lang en: this table was opened in Russian and keeps its language (your hand's "
+        "screens too); /settings language en switches it to English",
+        "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
+        "тоже); /settings language ru переключит его на русский",
+    },
     "sandbox.hand_seconds_now": {
         "en": "» --hand-seconds {value} applies at once: the table is between matches",
         "ru": "» --hand-seconds {value} действует сразу: стол между матчами",

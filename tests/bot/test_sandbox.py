@@ -367,6 +367,29 @@ async def test_a_sandbox_resumed_mid_hand_says_the_new_hand_seconds_wait_for_the
     )
 
 
+async def test_a_table_resumed_with_another_lang_says_it_keeps_its_language(
+    tmp_path: Path,
+) -> None:
+    """A newcomer plays in English, quits and starts again with ``--lang ru``: the sandbox's
+    notes and the replies come in Russian, but the table, opened in English while the group's
+    language is auto, stays English (the group's message and the hand's screens), which
+    nothing said. The note says so and how to switch; the same ``--lang`` again, or a group
+    language set with /settings, says nothing."""
+    first = await _sandbox_session(tmp_path, ["g1"])
+    assert any("You sit at seat" in x for x in first)
+    ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
+    note = (
+        "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
+        "тоже); /settings language ru переключит его на русский"
+    )
+    assert note in ru
+    en = await _sandbox_session(tmp_path, ["/settings language ru"])
+    assert not any(x.startswith("» --lang") for x in en)
+    assert any(x.startswith("» Сохранено: language = ru") for x in en), en
+    ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
+    assert not any(x.startswith("» --lang") for x in ru)
+
+
 async def _seated_and_ready(term: Terminal) -> None:
     """Join and press Ready from the lobby (the start's computer player is seated already)."""
     await term.read_until(r"^Sandbox: ")
