@@ -696,8 +696,12 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
             if raw is None or not await sandbox.handle(raw):
                 break
     finally:
+        # "the table is saved" only when one is open: after /closetable the next start opens
+        # a new one
+        service = sandbox.service
+        open_table = service is not None and service.table_in(GROUP) is not None
         await sandbox.stop()
-        sandbox.line(tr(opts.lang, "sandbox.bye"))
+        sandbox.line(tr(opts.lang, "sandbox.bye" if open_table else "sandbox.bye_no_table"))
 
 
 __all__ += ["BOT_ID"]

@@ -687,6 +687,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» bye (the table is saved; the next start resumes it)",
         "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
     },
+    "sandbox.bye_no_table": {
+        "en": "» bye (no table is open; the next start opens a new one)",
+        "ru": "» пока (открытого стола нет; следующий запуск откроет новый)",
+    },
     "sandbox.join": {
         "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
         "ru": "Наберите g1, чтобы сесть, и g2 — «Готов», затем номера кнопок вашей руки.",

@@ -390,6 +390,17 @@ async def test_a_table_resumed_with_another_lang_says_it_keeps_its_language(
     assert not any(x.startswith("» --lang") for x in ru)
 
 
+async def test_quit_after_closetable_does_not_say_the_table_is_saved(tmp_path: Path) -> None:
+    """/closetable then /quit: the sandbox said "bye (the table is saved; the next start
+    resumes it)" with no table open; it says none is, and the next start opens a new one."""
+    lines = await _sandbox_session(tmp_path, ["/closetable"])
+    assert "» bye (no table is open; the next start opens a new one)" in lines, lines[-5:]
+    assert not any("the table is saved" in x for x in lines)
+    again = await _sandbox_session(tmp_path, [])
+    assert "» Table #2 is open." in again
+    assert "» bye (the table is saved; the next start resumes it)" in again
+
+
 async def _seated_and_ready(term: Terminal) -> None:
     """Join and press Ready from the lobby (the start's computer player is seated already)."""
     await term.read_until(r"^Sandbox: ")
