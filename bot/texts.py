@@ -1252,6 +1252,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (it applies to {games}; this table's game is {game})",
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
+    "settings.next_match": {
+        "en": "The table takes it when the hand being played is over (and the Fantasyland hands it earns).",
+        "ru": "Стол применит это, когда закончится текущая раздача (и раздачи Фантазии, заработанные в ней).",
+    },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",
         "ru": "Открытый стол остаётся игрой «{table}»: «{game}» будет со следующего /newtable (сначала администратор закрывает этот: /closetable).",
