@@ -1123,6 +1123,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "QQ+ on top (no foul) → Fantasyland: 13 cards at once next hand.",
         "ru": "QQ и выше наверху (если рука не мёртвая) → Фантазия: 13 карт сразу в следующей раздаче.",
     },
+    # staying in Fantasyland (R6.4), after the entry above
+    "rules.fantasyland.stay": {
+        "en": "Trips on top or quads+ on bottom there (no foul) → Fantasyland again.",
+        "ru": "Сет наверху или каре и выше внизу в Фантазии (если рука не мёртвая) → снова Фантазия.",
+    },
+    "rules.fantasyland.stay_middle": {
+        "en": "Trips on top, a full house+ in the middle or quads+ on bottom there (no foul) → Fantasyland again.",
+        "ru": "Сет наверху, фулл-хаус и выше в середине или каре и выше внизу в Фантазии (если рука не мёртвая) → снова Фантазия.",
+    },
     "rules.fantasyland.off": {
         "en": "Fantasyland is off.",
         "ru": "Фантазия выключена.",
