@@ -163,9 +163,19 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             status = tr(lang, "lobby.not_ready")
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
     lines.extend(_ready_windows(t, lang, now))
-    if t.seats and all(s.bot for s in t.seats.values()):
+    people = [s for s in t.seats.values() if not s.bot]
+    if t.seats and not people:
         # computer players never deal a hand among themselves (issue 13): they wait for a person
         lines.append(tr(lang, "lobby.bots_wait"))
+    elif (
+        len(people) < len(t.seats)
+        and all(s.sitting_out for s in people)
+        and t.top_up_deadline is None  # (a busted player's top-up window is counted down)
+    ):
+        # every person seated sits out: "the hand starts when everyone seated has pressed
+        # Ready" was wrong (the computer players are ready), and so was "Next hand in 4
+        # seconds…" after the showdown; the table waits for one to come back
+        lines.append(tr(lang, "lobby.bots_wait_back"))
     elif t.next_hand_at is not None:
         lines.append(_next_hand(t.next_hand_at, lang, now))
     elif t.ready_deadline is not None:

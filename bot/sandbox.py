@@ -161,6 +161,7 @@ class Sandbox:
     _printer: asyncio.Task[None] | None = None
     _last_reply: str | None = None  # the text of the bot's newest reply in the group
     _hand_seconds_before: float | None = None  # the group's hand_seconds before this start
+    _group_lang_set: bool = False  # the group's language setting is en or ru, not auto
     closed_output: bool = False
     quit: asyncio.Event | None = None
 
@@ -177,6 +178,7 @@ class Sandbox:
         self.store = await SqliteStore.open(self.opts.db)
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
         self._hand_seconds_before = table_options(community.settings).hand_seconds
+        self._group_lang_set = group_language(community.settings) is not None
         options = dict(community.settings.options)
         options.update(sandbox_timers(self.opts.hand_seconds))
         await self.store.update_settings(
@@ -212,7 +214,8 @@ class Sandbox:
         (fake users, not the service's ``bot:…`` players: nothing moves for them any more);
         ``--fast`` applies at once, ``--bots`` and ``--bot-level`` wait for the next table, and
         a different ``--hand-seconds`` (a group setting) applies as a settings change does: at
-        once between matches (said too), else from the next match."""
+        once between matches (said too), else from the next match; a ``--lang`` other than the
+        table's, the group's language being auto, is said to leave the table's as it was."""
         notes = []
         old = [
             s.name
@@ -221,6 +224,11 @@ class Sandbox:
         ]
         if old:
             notes.append(tr(self.opts.lang, "sandbox.old_bots", names=", ".join(old)))
+        if table.lang != self.opts.lang and not self._group_lang_set:
+            # the table (and its seated player's screens) keep the language of whoever opened
+            # it while the group's language is auto: "--lang ru" on a table opened in English
+            # answered commands in Russian and showed the table in English, unexplained
+            notes.append(tr(self.opts.lang, "sandbox.table_lang"))
         waiting = [f for f, name in (("--bots", "bots"), ("--bot-level", "bot_level"))
                    if name in self.opts.given]  # fmt: skip
         if waiting:
@@ -688,8 +696,12 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
             if raw is None or not await sandbox.handle(raw):
                 break
     finally:
+        # "the table is saved" only when one is open: after /closetable the next start opens
+        # a new one
+        service = sandbox.service
+        open_table = service is not None and service.table_in(GROUP) is not None
         await sandbox.stop()
-        sandbox.line(tr(opts.lang, "sandbox.bye"))
+        sandbox.line(tr(opts.lang, "sandbox.bye" if open_table else "sandbox.bye_no_table"))
 
 
 __all__ += ["BOT_ID"]

@@ -55,6 +55,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🤖 Computer players do not play each other: press Join to play against them.",
         "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Сесть», чтобы сыграть с ними.",
     },
+    "lobby.bots_wait_back": {
+        "en": "🤖 Computer players do not play each other: press Ready (or /back) to play against them.",
+        "ru": "🤖 Компьютерные игроки не играют между собой: нажмите «Готов» (или /back), чтобы сыграть с ними.",
+    },
     "lobby.ready_timer": {
         "en": "⏳ The hand starts in {seconds:second|seconds}; whoever is not Ready by then stands up.",
         "ru": "⏳ Раздача через {seconds:секунду|секунды|секунд}; кто не нажмёт «Готов», встанет из-за стола.",
@@ -221,6 +225,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.game_over": {
         "en": "The game is over; kush are settled.",
         "ru": "Игра окончена, куши рассчитаны.",
+    },
+    "reveal.game_over_early": {
+        "en": "Table #{table}: the Chinese Poker game is over; kush are settled: {moves}.",
+        "ru": "Стол #{table}: игра в китайский покер окончена, куши рассчитаны: {moves}.",
     },
     "reveal.game_over_chips": {
         "en": "The game is over; chips are settled.",
@@ -679,6 +687,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» bye (the table is saved; the next start resumes it)",
         "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
     },
+    "sandbox.bye_no_table": {
+        "en": "» bye (no table is open; the next start opens a new one)",
+        "ru": "» пока (открытого стола нет; следующий запуск откроет новый)",
+    },
     "sandbox.join": {
         "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
         "ru": "Наберите g1, чтобы сесть, и g2 — «Готов», затем номера кнопок вашей руки.",
@@ -733,6 +745,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "more computer player",
         "ru": "» {first} и {second} действуют только для нового стола; /addbot [easy|normal|strong] "
         "сажает ещё одного компьютерного игрока",
+    },
+    "sandbox.table_lang": {
+        "en": "» --lang en: this table was opened in Russian and keeps its language (your hand's "
+        "screens too); /settings language en switches it to English",
+        "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
+        "тоже); /settings language ru переключит его на русский",
     },
     "sandbox.hand_seconds_now": {
         "en": "» --hand-seconds {value} applies at once: the table is between matches",
@@ -1105,6 +1123,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "QQ+ on top (no foul) → Fantasyland: 13 cards at once next hand.",
         "ru": "QQ и выше наверху (если рука не мёртвая) → Фантазия: 13 карт сразу в следующей раздаче.",
     },
+    # staying in Fantasyland (R6.4), after the entry above
+    "rules.fantasyland.stay": {
+        "en": "Trips on top or quads+ on bottom there (no foul) → Fantasyland again.",
+        "ru": "Сет наверху или каре и выше внизу в Фантазии (если рука не мёртвая) → снова Фантазия.",
+    },
+    "rules.fantasyland.stay_middle": {
+        "en": "Trips on top, a full house+ in the middle or quads+ on bottom there (no foul) → Fantasyland again.",
+        "ru": "Сет наверху, фулл-хаус и выше в середине или каре и выше внизу в Фантазии (если рука не мёртвая) → снова Фантазия.",
+    },
     "rules.fantasyland.off": {
         "en": "Fantasyland is off.",
         "ru": "Фантазия выключена.",
@@ -1233,6 +1260,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.elsewhere_table": {
         "en": " (it applies to {games}; this table's game is {game})",
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
+    },
+    "settings.next_match": {
+        "en": "The table takes it when the hand being played is over (and the Fantasyland hands it earns).",
+        "ru": "Стол применит это, когда закончится текущая раздача (и раздачи Фантазии, заработанные в ней).",
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",

@@ -395,7 +395,10 @@ def end_game(t: LiveTable, tx: Tx) -> None:
     deltas = settle_pairs(t, order, game.pairs(order))
     settle_apart(t, tx, "game_end", {"chinese": game.to_json()}, deltas, order)
     t.chinese = None
-    t.owe("post", Screen(tr(t.lang, "reveal.game_over")))
+    # who won and lost what: "the game is over; kush are settled" alone left the group
+    # guessing (the reveal that ends a game at its target shows it next to each player)
+    moves = ", ".join(f"{t.seats[s].name} {deltas.get(s, 0):+d}" for s in order)
+    t.owe("post", Screen(tr(t.lang, "reveal.game_over_early", table=t.id, moves=moves)))
 
 
 def closed_notice(t: LiveTable) -> str:

@@ -1,6 +1,7 @@
 """``/rules [game]``: the short rules of a game as a table plays it, its scoring scheme
-(R5.2, R5.3), Fantasyland (R6) and Chinese Poker's target score (R7.1) read from the
-table's options, so the text never promises "1 point a box" at a ``two_per_row`` table."""
+(R5.2, R5.3), Fantasyland (R6: entering and staying) and Chinese Poker's target score (R7.1)
+read from the table's options, so the text never promises "1 point a box" at a
+``two_per_row`` table."""
 
 from __future__ import annotations
 
@@ -19,5 +20,8 @@ def rules_text(opts: RuleOptions, lang: str) -> str:
         fantasyland = tr(lang, "rules.fantasyland.progressive")
     else:
         fantasyland = tr(lang, f"rules.fantasyland.{game.value}")
+    if opts.fantasyland:  # how a player stays there (R6.4): /rules said only how one enters
+        stay = "stay_middle" if opts.stay_on_full_house_middle else "stay"
+        fantasyland += " " + tr(lang, f"rules.fantasyland.{stay}")
     scoring = tr(lang, f"rules.scoring.{opts.scoring.value}")
     return tr(lang, f"rules.{game.value}", scoring=scoring, fantasyland=fantasyland)

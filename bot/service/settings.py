@@ -837,7 +837,20 @@ async def _change(
             table=tr(lang, f"game.{table_game.value}"),
             game=tr(lang, f"game.{s.game}"),
         )
+    if not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
+        # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
+        # admin expecting it at once (a new kush_per_point settled the hand at the old one)
+        text += "\n" + tr(lang, "settings.next_match")
     return Reply(text, screen=settings_screen(community, lang, table_game))
+
+
+def _waits_for_match(rt: Runtime, community_id: int) -> bool:
+    """Whether a table of the community here keeps its options until its match is over (a
+    hand or a Fantasyland hand is under way); a tournament table keeps its own (R8.7)."""
+    return any(
+        t.community_id == community_id and t.tournament is None and t.pending_options is not None
+        for t in rt.tables.values()
+    )
 
 
 def _numbers(text: str, what: str) -> tuple[int, ...] | None:

@@ -204,6 +204,56 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     assert await check_store(store) == []
 
 
+async def test_the_lobby_says_a_person_sitting_out_with_computer_players_is_waited_for() -> None:
+    """Alice, the only person, sits out with a computer player seated (her /sitout, or her
+    time ran out, R8.6): no hand is dealt, and the lobby said "The hand starts when everyone
+    seated (2+) has pressed Ready", which everyone dealt in (the computer player) had; it
+    says the computer players wait for her, and Ready brings her back and deals."""
+    service, presenter, _store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.sit_out(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    await play_hand_with_bots(service, presenter, clock)
+    # the lobby after the showdown said "Next hand in 5 seconds…", a hand that never came
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.bots_wait_back")), lobby
+    clock.now += 60
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 1 and t.phase.value == "lobby"
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert lobby.endswith(tr("en", "lobby.bots_wait_back")), lobby
+    assert tr("en", "lobby.hint") not in lobby
+    reply = await service.ready(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    assert t.hand is not None and t.hand_no == 2
+
+
+async def test_a_rule_option_changed_during_a_hand_says_it_waits_for_the_hand() -> None:
+    """An admin sets ``kush_per_point`` while a hand is played: it applies from the next
+    match (R6.6), and the reply said only "Saved", so the hand settling at the old rate
+    looked wrong; it says when. A setting that applies at once (the language) and a change
+    with no hand under way say nothing of the kind."""
+    service, presenter, _store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
+    assert reply.text.startswith(tr("en", "reply.settings_saved", what="kush_per_point = 2"))
+    assert tr("en", "settings.next_match") in reply.text, reply.text
+    reply = await service.settings(GROUP, ALICE, True, ["pictures", "off"])
+    assert tr("en", "settings.next_match") not in reply.text, reply.text
+    await play_hand_with_bots(service, presenter, clock)
+    clock.now += 60
+    await service.run_due()  # the next hand, at 2 kush a point
+    assert t.options.kush_per_point == 2 and t.pending_options is None
+    await service.sit_out(GROUP, ALICE)
+    await play_hand_with_bots(service, presenter, clock)
+    assert t.hand is None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "3"])
+    assert t.options.kush_per_point == 3
+    assert tr("en", "settings.next_match") not in reply.text, reply.text
+
+
 async def test_leaderboards_list_members_not_computer_players() -> None:
     """``/top`` (balances) and ``/top all`` (kush won) list the group's members only: a
     computer player plays with house kush (10,000 on its balance) and is left out."""

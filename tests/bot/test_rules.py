@@ -54,3 +54,24 @@ async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
     assert not (await say(service, "progressive_fantasyland", "on")).alert
     text = (await service.rules(GROUP, ALICE)).text
     assert "14, 15, 16 or 17 cards at once next hand." in text
+
+
+async def test_rules_say_how_a_player_stays_in_fantasyland() -> None:
+    """/rules said how one enters Fantasyland, never how one stays (R6.4): trips on top or
+    quads or better on bottom, and a middle full house where ``stay_on_full_house_middle``
+    is on (classic OFC's default)."""
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE)
+    text = (await service.rules(GROUP, ALICE)).text
+    assert text.endswith(
+        "QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand. Trips on top or "
+        "quads+ on bottom there (no foul) → Fantasyland again."
+    ), text
+    assert "Сет наверху или каре и выше внизу в Фантазии" in (await service.rules(GROUP, BOB)).text
+    text = (await service.rules(GROUP, ALICE, "ofc")).text
+    assert text.endswith(
+        "Trips on top, a full house+ in the middle or quads+ on bottom there (no foul) → "
+        "Fantasyland again."
+    ), text
+    assert not (await say(service, "fantasyland", "off")).alert
+    assert "again" not in (await service.rules(GROUP, ALICE)).text

@@ -367,6 +367,40 @@ async def test_a_sandbox_resumed_mid_hand_says_the_new_hand_seconds_wait_for_the
     )
 
 
+async def test_a_table_resumed_with_another_lang_says_it_keeps_its_language(
+    tmp_path: Path,
+) -> None:
+    """A newcomer plays in English, quits and starts again with ``--lang ru``: the sandbox's
+    notes and the replies come in Russian, but the table, opened in English while the group's
+    language is auto, stays English (the group's message and the hand's screens), which
+    nothing said. The note says so and how to switch; the same ``--lang`` again, or a group
+    language set with /settings, says nothing."""
+    first = await _sandbox_session(tmp_path, ["g1"])
+    assert any("You sit at seat" in x for x in first)
+    ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
+    note = (
+        "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
+        "тоже); /settings language ru переключит его на русский"
+    )
+    assert note in ru
+    en = await _sandbox_session(tmp_path, ["/settings language ru"])
+    assert not any(x.startswith("» --lang") for x in en)
+    assert any(x.startswith("» Сохранено: language = ru") for x in en), en
+    ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
+    assert not any(x.startswith("» --lang") for x in ru)
+
+
+async def test_quit_after_closetable_does_not_say_the_table_is_saved(tmp_path: Path) -> None:
+    """/closetable then /quit: the sandbox said "bye (the table is saved; the next start
+    resumes it)" with no table open; it says none is, and the next start opens a new one."""
+    lines = await _sandbox_session(tmp_path, ["/closetable"])
+    assert "» bye (no table is open; the next start opens a new one)" in lines, lines[-5:]
+    assert not any("the table is saved" in x for x in lines)
+    again = await _sandbox_session(tmp_path, [])
+    assert "» Table #2 is open." in again
+    assert "» bye (the table is saved; the next start resumes it)" in again
+
+
 async def _seated_and_ready(term: Terminal) -> None:
     """Join and press Ready from the lobby (the start's computer player is seated already)."""
     await term.read_until(r"^Sandbox: ")

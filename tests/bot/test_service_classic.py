@@ -261,6 +261,10 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     diff = totals[0] - totals[1]
     assert alice_stack == before[t.seats[0].player_id] + diff
     assert bob is not None and bob.balance == 800 + before[bob.id] - diff
+    # the group is told what the game's end moved, not only that it was settled
+    moves = f"Alice {diff:+d}, Bob {-diff:+d}"
+    said = tr("en", "reveal.game_over_early", table=t.id, moves=moves)
+    assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
 
 
 async def test_r7_6_a_new_kush_per_point_ends_the_chinese_game_at_the_old_rate(env) -> None:  # type: ignore[no-untyped-def]
