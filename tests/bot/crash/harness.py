@@ -75,6 +75,8 @@ UNCOUNTED = frozenset({"getUpdates"})
 
 #: Seconds a command or a press may wait for its answer.
 ANSWER_TIMEOUT = 3.0
+#: how long the final ``/balance`` of each player is waited for (:meth:`read_balances`)
+BALANCE_TIMEOUT = 20.0
 #: Seconds without any request from the bot (other than long polls) before a run is "stuck".
 STALL_SECONDS = 8.0
 #: Upper bound of one run (the game, restarts included).
@@ -595,8 +597,11 @@ class CrashRun:
         return out
 
     # -- acting ---------------------------------------------------------------------------------
-    async def say(self, user: FakeUser, text: str, chat_id: int = GROUP_ID) -> str | None:
-        """``user`` writes ``text``; the bot's reply, or ``None`` (no reply in time)."""
+    async def say(
+        self, user: FakeUser, text: str, chat_id: int = GROUP_ID, timeout: float = ANSWER_TIMEOUT
+    ) -> str | None:
+        """``user`` writes ``text``; the bot's reply, or ``None`` (no reply in ``timeout``
+        seconds)."""
         start = len(self.fake.calls)
         self._event(f"{user.first_name} says {text!r}")
         mid = await self.fake.send_text(user, chat_id, text)
@@ -605,7 +610,7 @@ class CrashRun:
             params = self.fake.reply_to(chat_id, mid, start)
             return None if params is None else _text(params)
 
-        return await self._answer_of(reply)
+        return await self._answer_of(reply, timeout)
 
     async def press(
         self, user: FakeUser, chat_id: int, message: Mapping[str, Any], data: str
@@ -796,7 +801,9 @@ class CrashRun:
     async def read_balances(self) -> None:
         """Every player asks ``/balance``; the replies are checked against the database."""
         for u in self.scenario.players:
-            reply = await self.say(u, "/balance")
+            # the check reads what the bot answers, not how fast: a restarted bot on a loaded
+            # machine (its worker processes starting) answered one sweep's /balance after 3 s
+            reply = await self.say(u, "/balance", timeout=BALANCE_TIMEOUT)
             if reply is None:
                 self.outcome.problems.append(f"/balance of {u.first_name}: no reply")
                 continue
