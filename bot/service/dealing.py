@@ -141,7 +141,13 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
+        now = rt.clock()
+        window = t.next_hand_at if t.phase is Phase.BETWEEN and t.awaiting_top_up() else None
         to_lobby(t)
+        if window is not None and window > now and t.top_up_deadline is None:
+            # a busted player's window runs on in the lobby (a third player leaving during
+            # it started the lobby's 20 s afresh: up to 40 s for a player offered 20)
+            t.top_up_deadline = min(window, now + TOP_UP_SECONDS)
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return
