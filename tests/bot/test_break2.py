@@ -5,13 +5,15 @@ user, an admin, a stale platform error. In-memory store, a hand-moved clock, tim
 
 from __future__ import annotations
 
+import pytest
+
 from bot.model import Phase
 from bot.texts import tr
 from game.hand import Hand
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_transitions import player_balance
 from tests.bot.test_window_attacks import bob_busted_of_three
 
@@ -49,5 +51,41 @@ async def test_r8_2_the_third_player_leaving_does_not_restart_the_top_up_window(
     assert t.seat_of(BOB.user_id) is None and t.hand is None
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
     assert await player_balance(store, BOB) == 800
+    assert await check_store(store) == []
+    assert_nothing_hidden_shown(presenter, store)
+
+
+@pytest.mark.parametrize("lobby", [False, True])
+async def test_r8_2_a_point_lowered_so_that_nobody_is_busted_ends_the_top_up_wait(
+    lobby: bool,
+) -> None:
+    """Alice, Bob and Carol at 200 kush a point; Bob loses his stack and tops up 100, still
+    below a point (R8.2). The admins lower the point to 100 (between matches: at once):
+    nobody's top-up is waited for any more, so the next hand comes in the usual 4 s, as
+    after a top-up that covers the point (it waited for the end of Bob's 20 s window: a
+    settings change never tried to deal). ``lobby``: Carol left first, the table waits in
+    the lobby for Bob's top-up: Alice and Bob, both ready, are dealt in at once."""
+    service, presenter, store, clock, t = await bob_busted_of_three(next_hand_delay=4)
+    end = t.next_hand_at
+    assert end is not None
+    clock.now += 2
+    if lobby:
+        assert not (await service.leave(GROUP, CAROL)).alert
+        assert t.phase is Phase.LOBBY and t.top_up_deadline == end
+    reply = await service.top_up(GROUP, BOB, "100")
+    assert reply.text.startswith(tr("ru", "reply.topped_up", amount=100, label="kush", stack=100))
+    assert t.hand is None and [s.name for s in t.awaiting_top_up()] == ["Bob"]
+    clock.now += 1
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "100"])
+    assert not reply.alert, reply.text
+    assert t.options.kush_per_point == 100 and t.awaiting_top_up() == []
+    if lobby:
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1]
+    else:
+        assert t.hand is None and t.next_hand_at == clock.now + 4
+        clock.now += 4
+        await service.run_due()
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1, 2]
+    assert await player_balance(store, BOB) == 700
     assert await check_store(store) == []
     assert_nothing_hidden_shown(presenter, store)
