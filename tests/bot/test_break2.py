@@ -5,6 +5,9 @@ user, an admin, a stale platform error. In-memory store, a hand-moved clock, tim
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 import pytest
 
 from bot.model import Phase
@@ -14,8 +17,12 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.test_transitions import player_balance
 from tests.bot.test_window_attacks import bob_busted_of_three
+from tests.bot.tg_world import ALICE as TG_ALICE
+from tests.bot.tg_world import BOB as TG_BOB
+from tests.bot.tg_world import GROUP_ID, world
 
 
 def assert_nothing_hidden_shown(presenter: FakePresenter, store: MemoryStore) -> None:
@@ -89,3 +96,50 @@ async def test_r8_2_a_point_lowered_so_that_nobody_is_busted_ends_the_top_up_wai
     assert await player_balance(store, BOB) == 700
     assert await check_store(store) == []
     assert_nothing_hidden_shown(presenter, store)
+
+
+async def test_a_write_refused_before_the_bot_was_added_back_does_not_close_the_table(
+    tmp_path: Path,
+) -> None:
+    """The bot is removed from the group mid-hand (the close is queued, R8.2a) and added
+    back before the hand ends (the close is cancelled). A group write sent while it was
+    out, refused with "bot was kicked", is answered (or reaches the service) only after
+    the re-add: it queued the close again, and the table closed after the hand although
+    the bot was back and the group had been told the table stays open. A refusal of a
+    write sent after the re-add still closes it."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [TG_ALICE, TG_BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        gate = asyncio.Event()
+        refused: list[str] = []
+        tell = w.adapter.presenter.on_chat_gone
+        assert tell is not None
+
+        async def late(chat: str, sent: float) -> object:
+            refused.append(chat)
+            await gate.wait()  # (a 429 held it, the retries of a lost edit, a slow network)
+            return await tell(chat, sent)
+
+        w.adapter.presenter.on_chat_gone = late
+        await w.fake.remove_bot(GROUP_ID, by=TG_ALICE)
+        await w.fake.wait_for(lambda: t.closing and bool(refused))
+        await w.fake.add_bot(GROUP_ID, by=TG_ALICE)
+        await w.fake.wait_for(lambda: not t.closing)
+        gate.set()  # (settling first would wait for it)
+        await w.adapter.presenter.flush()
+        await w.settle()
+        assert not t.closing
+        await play_hand(w, [TG_ALICE, TG_BOB])
+        await w.settle()
+        assert t.id in w.service.tables and t.hand is not None and t.hand_no == 2
+        w.adapter.presenter.on_chat_gone = tell
+        w.fake.removed_from.add(GROUP_ID)  # removed again, the update lost: a write tells
+        await play_hand(w, [TG_ALICE, TG_BOB])
+        await w.settle()
+        await w.adapter.presenter.flush()
+        assert t.id not in w.service.tables and t.hand_no == 2
+        assert await check_store(w.store) == []
+        assert leaks == []
