@@ -78,6 +78,7 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     stood them up at once, "no top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
+        paid = {s.seat for s in t.seats.values() if not t.busted(s)}  # before the round's
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
             if (new.settle_per_round, new.kush_per_point) != (
                 old.settle_per_round,
@@ -87,13 +88,19 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
             if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
                 end_game(t, tx)  # the game's points at their rate (R7.6)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
+        # the round's points settled early left these below a point: offered the top-up as
+        # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
+        # having offered one)
+        settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
+        for seat in settled:
+            t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
         t.options = t.pending_options
         offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
         for seat in offered:
             t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,
                                     point=t.options.kush_per_point, label=t.label,
                                     stack=seat.stack)))  # fmt: skip
-        if offered:
+        if offered or settled:
             t.next_hand_at = max(t.next_hand_at or now, now + TOP_UP_SECONDS)
             tx.group = True
         t.match = (

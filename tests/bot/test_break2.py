@@ -11,13 +11,15 @@ from pathlib import Path
 import pytest
 
 from bot.model import Phase
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from game.hand import Hand
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_tournament_service import new_service as new_tournament_service
 from tests.bot.test_transitions import player_balance
 from tests.bot.test_window_attacks import bob_busted_of_three
 from tests.bot.tg_world import ALICE as TG_ALICE
@@ -144,3 +146,39 @@ async def test_a_write_refused_before_the_bot_was_added_back_does_not_close_the_
         await w.adapter.presenter.flush()
         assert t.id not in w.service.tables and t.hand_no == 2
         assert await check_store(w.store) == []
+
+
+async def test_r8_3_a_round_settled_early_by_new_settings_offers_the_top_up_it_makes_due() -> None:
+    """Alice, Bob and Carol at 45 kush a point, ``settle_per_round`` (R8.3): after the first
+    hand Bob owes Alice 4 points (180 kush), which his 200 cover. The admins turn
+    ``settle_per_round`` off between matches: the round's points are settled at once,
+    leaving Bob 20, below a point. He is offered the top-up and has 20 s for it (R8.2), as
+    after a showdown: the deal 4 s later stood him up, "no top-up in time", never having
+    offered one. His top-up deals him in."""
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+    for name, value in (("kush_per_point", "45"), ("settle_per_round", "on")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.round_pairs == ((0, 1, 4),)
+    clock.now += 1
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "off"])
+    assert not reply.alert, reply.text
+    assert {s.name: s.stack for s in t.seats.values()} == {"Alice": 380, "Bob": 20, "Carol": 200}
+    offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    assert (GROUP.chat_id, offer) in presenter.posts
+    assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 10
+    await service.run_due()
+    assert t.hand is None and t.seat_of(BOB.user_id) is not None
+    assert not (await service.top_up(GROUP, BOB)).alert
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and sorted(t.hand.order) == [0, 1, 2]
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter.posts
+    assert await check_store(store) == []
+    assert_nothing_hidden_shown(presenter, store)
