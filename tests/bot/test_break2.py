@@ -16,6 +16,10 @@ from bot.texts import tr
 from game.hand import Hand
 from storage.check import check_store
 from storage.memory import MemoryStore
+from tests.bot.discord.dc_world import ALICE as DC_ALICE
+from tests.bot.discord.dc_world import BOB as DC_BOB
+from tests.bot.discord.dc_world import world as dc_world
+from tests.bot.discord.test_discord_e2e import seat_everyone as dc_seat_everyone
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
@@ -25,6 +29,7 @@ from tests.bot.test_window_attacks import bob_busted_of_three
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
 from tests.bot.tg_world import GROUP_ID, world
+from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID
 
 
 def assert_nothing_hidden_shown(presenter: FakePresenter, store: MemoryStore) -> None:
@@ -182,3 +187,46 @@ async def test_r8_3_a_round_settled_early_by_new_settings_offers_the_top_up_it_m
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter.posts
     assert await check_store(store) == []
     assert_nothing_hidden_shown(presenter, store)
+
+
+async def test_discord_a_write_refused_before_the_bot_was_invited_back_keeps_the_table(
+    tmp_path: Path,
+) -> None:
+    """The Discord twin: the bot removed from the guild mid-hand (the close is queued) and
+    invited back before the hand ends (the close is cancelled); a channel write sent while it
+    was out, refused (403, 50001), reaching the service after the re-invite queued the
+    close again. Ignored now; a refusal of a write sent after it still closes the table."""
+    async with dc_world(tmp_path) as w:
+        await dc_seat_everyone(w, [DC_ALICE, DC_BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        gate = asyncio.Event()
+        refused: list[str] = []
+        tell = w.adapter.presenter.on_locked_out
+        assert tell is not None
+
+        async def late(chat: str, sent: float) -> None:
+            refused.append(chat)
+            await gate.wait()
+            await tell(chat, sent)
+
+        w.adapter.presenter.on_locked_out = late
+        w.fake.locked_channels.add(CHANNEL_ID)
+        await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
+        await w.fake.wait_for(lambda: t.closing and bool(refused))
+        w.fake.locked_channels.discard(CHANNEL_ID)
+        joined = {k: v for k, v in w.fake.guild_json().items() if k != "unavailable"}
+        await w.fake.dispatch("GUILD_CREATE", joined)
+        await w.fake.wait_for(lambda: not t.closing)
+        gate.set()
+        await w.adapter.presenter.flush()
+        assert not t.closing
+        await w.play_hand([DC_ALICE, DC_BOB], {DC_ALICE.id: "dm", DC_BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables and not t.closing
+        w.adapter.presenter.on_locked_out = tell
+        w.fake.locked_channels.add(CHANNEL_ID)  # locked out again, no event: a write tells
+        await w.play_hand([DC_ALICE, DC_BOB], {DC_ALICE.id: "dm", DC_BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert t.hand_no == 2
+        assert await check_store(w.store) == []
