@@ -33,6 +33,7 @@ __all__ = [
     "end_game",
     "leaves_after_hand",
     "maybe_start",
+    "offer_top_ups",
     "settle_apart",
     "settle_pairs",
     "settle_round",
@@ -112,6 +113,18 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         # end: bought in below a point, a stack would be stood up as busted at the deal)
         t.min_buy_in = t.pending_buy_in
         t.pending_buy_in = None
+
+
+def offer_top_ups(rt: Runtime, t: LiveTable, tx: Tx, paid: set[int]) -> None:
+    """The seats in ``paid`` (they could pay a point before a round's points were settled
+    early, R8.3, in step ``tx``) that are now below one are offered the top-up as at a
+    showdown, with :data:`TOP_UP_SECONDS` for it before the next deal (R8.2): the deal
+    stood them up, "no top-up in time", never having offered one."""
+    settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
+    for seat in settled:
+        t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
+    if settled and t.next_hand_at is not None:
+        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
 
 
 def top_up_computer_players(t: LiveTable) -> bool:

