@@ -882,11 +882,13 @@ class DiscordAdapter:
         datas = [d for d in taken_back if d is not None]
         await self._press(interaction, datas + [v for v in values if v not in placed])
 
-    async def _locked_out(self, channel_id: str) -> None:
+    async def _locked_out(self, channel_id: str, sent: float) -> None:
         """The bot may no longer see or write in the guild channel ``channel_id`` (a
         permission taken away, 403 50001/50013): its table closes after the hand in
-        progress (R8.2a), as when the channel is deleted; nobody could read it any more."""
-        if await self.service.chat_left(PLATFORM, channel_id):
+        progress (R8.2a), as when the channel is deleted; nobody could read it any more
+        (unless the refused write was ``sent`` before the bot was invited back: the
+        service ignores it)."""
+        if await self.service.chat_left(PLATFORM, channel_id, sent):
             log.info("the bot may not write in channel %s any more: its table closes", channel_id)
 
     async def on_unrouted(self, interaction: Interaction) -> None:

@@ -146,7 +146,9 @@ class DiscordPresenter:
         self.quiet: asyncio.Event | None = None
         #: called with a guild channel's id when a write there is refused for want of access
         #: or permissions (the adapter closes the channel's table, R8.2a)
-        self.on_locked_out: Callable[[str], Awaitable[None]] | None = None
+        #: (and when, ``time.monotonic()``, the refused write was sent: the service ignores
+        #: one sent before the bot was invited back)
+        self.on_locked_out: Callable[[str, float], Awaitable[None]] | None = None
 
     async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
         channel = self.client.get_partial_messageable(channel_id)
@@ -182,17 +184,20 @@ class DiscordPresenter:
                 message = self.client.get_partial_messageable(channel_id).get_partial_message(
                     message_id
                 )
+                sent = time.monotonic()
                 try:
                     await message.edit(content=content_of(screen.text), view=view_of(screen))
                 except discord.NotFound as exc:
-                    if exc.code == UNKNOWN_CHANNEL and await self._locked_out(channel_id, exc):
+                    if exc.code == UNKNOWN_CHANNEL and await self._locked_out(
+                        channel_id, exc, sent
+                    ):
                         continue  # the channel is gone, not just the message
                     await self._resend(channel_id, message_id, screen)
                 except discord.Forbidden as exc:
                     if exc.code == DMS_CLOSED:  # a player's choice, not a failure
                         self._close_dms_of_channel(channel_id)
                         log.info("DMs closed: cannot edit %s/%s", channel_id, message_id)
-                    elif not await self._locked_out(channel_id, exc):
+                    elif not await self._locked_out(channel_id, exc, sent):
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
                 except discord.HTTPException as exc:
                     if exc.code == ARCHIVED_THREAD:  # posted anew: that unarchives the thread
@@ -202,24 +207,26 @@ class DiscordPresenter:
         finally:
             self._writers.pop(key, None)
 
-    async def _locked_out(self, channel_id: int, exc: discord.HTTPException) -> bool:
+    async def _locked_out(self, channel_id: int, exc: discord.HTTPException, sent: float) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
         no longer see or write in, or that is gone (:data:`LOCKED_OUT`), tell
         :attr:`on_locked_out` and return ``True`` (an admin's choice, handled: logged as
         news, not as a failure). It is told in the background (:meth:`flush` waits for it):
         a write refused in the table's sender (a notice, the picture) must not wait for the
-        service, whose close waits for that sender (the table's messages stalled for good)."""
+        service, whose close waits for that sender (the table's messages stalled for good).
+        ``sent``: when (``time.monotonic()``) the refused write was sent, told with it (one
+        sent before the bot was invited back, refused late, says nothing of now)."""
         if exc.code not in LOCKED_OUT or self._dm_user(channel_id) is not None:
             return False
         log.info("no access to channel %s: %s", channel_id, exc)
         if self.on_locked_out is not None:
-            self._spawn(("locked out", channel_id), lambda: self._tell_locked_out(channel_id))
+            self._spawn(("locked out", channel_id), lambda: self._tell_locked_out(channel_id, sent))
         return True
 
-    async def _tell_locked_out(self, channel_id: int) -> None:
+    async def _tell_locked_out(self, channel_id: int, sent: float) -> None:
         try:
             if self.on_locked_out is not None:
-                await self.on_locked_out(str(channel_id))
+                await self.on_locked_out(str(channel_id), sent)
         except Exception:
             log.exception("could not close the table of channel %s", channel_id)
         finally:
@@ -231,10 +238,11 @@ class DiscordPresenter:
         key = (str(channel_id), str(message_id))
         if self._dm_user(channel_id) is not None:
             return  # a DM (users cannot delete the bot's messages there): nothing to re-post
+        sent = time.monotonic()
         try:
             msg = await self._send(channel_id, screen)
         except discord.HTTPException as exc:
-            if not await self._locked_out(channel_id, exc):
+            if not await self._locked_out(channel_id, exc, sent):
                 log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
         self._moved[key] = str(msg.id)
@@ -282,10 +290,11 @@ class DiscordPresenter:
             if chat_id.isdigit() and ref.isdigit():
                 self.queue_edit(int(chat_id), int(ref), screen)
                 return ref
+        sent = time.monotonic()
         try:
             msg = await self._send(int(chat_id), screen)
         except discord.HTTPException as exc:
-            if not await self._locked_out(int(chat_id), exc):
+            if not await self._locked_out(int(chat_id), exc, sent):
                 log.warning("cannot post the table message in %s: %s", chat_id, exc)
             return None
         return str(msg.id)
@@ -425,10 +434,11 @@ class DiscordPresenter:
 
     async def post(self, chat_id: str, text: str) -> None:
         """A plain notice in a channel."""
+        sent = time.monotonic()
         try:
             await self.client.get_partial_messageable(int(chat_id)).send(content_of(text))
         except discord.HTTPException as exc:
-            if not await self._locked_out(int(chat_id), exc):
+            if not await self._locked_out(int(chat_id), exc, sent):
                 log.warning("cannot post in %s: %s", chat_id, exc)
         except ValueError as exc:
             log.warning("cannot post in %s: %s", chat_id, exc)
@@ -440,6 +450,7 @@ class DiscordPresenter:
         bot may not write in: the picture is left out (the text showdown is the record, as
         on Telegram in a group that forbids photos) and the table plays on; a channel the bot
         lost for good is found by its other writes."""
+        sent = time.monotonic()
         try:
             file = discord.File(io.BytesIO(png), filename="showdown.png")
             channel = self.client.get_partial_messageable(int(chat_id))
@@ -447,7 +458,7 @@ class DiscordPresenter:
         except discord.HTTPException as exc:
             if exc.code == MISSING_PERMISSIONS:
                 log.info("cannot attach the picture in %s: %s", chat_id, exc)
-            elif not await self._locked_out(int(chat_id), exc):
+            elif not await self._locked_out(int(chat_id), exc, sent):
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
         except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)

@@ -589,13 +589,15 @@ class TableService:
         except TransitionFailed:
             return False
 
-    async def chat_left(self, platform: str, chat_id: str) -> bool:
+    async def chat_left(self, platform: str, chat_id: str, sent: float | None = None) -> bool:
         """The bot was removed from a group (Telegram's ``my_chat_member``, status ``kicked``
         or ``left``) or the chat was deleted (a Discord channel): its table closes, at the end
         of the hand in progress if one is, and the stacks go back to balances (R8.2a).
-        ``True`` if the chat had an open table."""
+        ``sent``: a write refused for want of access told it, sent then
+        (``time.monotonic()``): ignored when sent before the bot was back in the chat
+        (:meth:`chat_back`). ``True`` if the chat had an open table."""
         try:
-            return await chats.chat_left(self.rt, platform, chat_id)
+            return await chats.chat_left(self.rt, platform, chat_id, sent)
         except TransitionFailed:
             return False
 

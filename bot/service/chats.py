@@ -4,6 +4,9 @@ the bot, and a player who blocks the bot mid-hand."""
 
 from __future__ import annotations
 
+import logging
+import time
+
 from bot.screens import Screen
 from bot.service import lobby
 from bot.service.runtime import Runtime, TransitionFailed
@@ -17,6 +20,8 @@ __all__ = [
     "migrate_chat",
     "player_unreachable",
 ]
+
+log = logging.getLogger(__name__)
 
 
 async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> bool:
@@ -51,14 +56,23 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
     return True
 
 
-async def chat_left(rt: Runtime, platform: str, chat_id: str) -> bool:
+async def chat_left(rt: Runtime, platform: str, chat_id: str, sent: float | None = None) -> bool:
     """The bot was removed from the chat (or left it): its table is closed as an admin's
     ``/closetable`` would (R8.2a): at once between hands, else with the settlement of the hand
     in progress (its players finish it in their private chats, or the clock does, R8.5), and
     every stack goes back to its balance, so no hand is dealt into a chat nobody can read.
     Returns ``True`` if the chat had an open table; calling it again changes nothing.
 
+    ``sent``: a write refused for want of access told it (when, ``time.monotonic()``, that
+    write was sent): one sent before the bot was told it is back (:func:`chat_back`) says
+    nothing of now, and is ignored (its refusal, answered late, queued the close again that
+    the re-add had cancelled).
+
     :raises TransitionFailed: if storage refused the close (the table stays as it was)."""
+    back = rt.back_at.get((platform, chat_id))
+    if sent is not None and back is not None and sent <= back:
+        log.info("a write to %s refused before the bot was back there: ignored", chat_id)
+        return False
     tid = rt.by_chat.get((platform, chat_id))
     t = rt.tables.get(tid) if tid is not None else None
     if t is None:
@@ -80,6 +94,7 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     cancelled; calling it again changes nothing.
 
     :raises TransitionFailed: if storage refused the step (the close stays queued)."""
+    rt.back_at[(platform, chat_id)] = time.monotonic()  # (writes refused before say nothing)
     tid = rt.by_chat.get((platform, chat_id))
     t = rt.tables.get(tid) if tid is not None else None
     if t is None:

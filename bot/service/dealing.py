@@ -33,6 +33,7 @@ __all__ = [
     "end_game",
     "leaves_after_hand",
     "maybe_start",
+    "offer_top_ups",
     "settle_apart",
     "settle_pairs",
     "settle_round",
@@ -78,6 +79,7 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     stood them up at once, "no top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
         new, old = t.pending_options, t.options
+        paid = {s.seat for s in t.seats.values() if not t.busted(s)}  # before the round's
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
             if (new.settle_per_round, new.kush_per_point) != (
                 old.settle_per_round,
@@ -87,13 +89,19 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
             if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
                 end_game(t, tx)  # the game's points at their rate (R7.6)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
+        # the round's points settled early left these below a point: offered the top-up as
+        # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
+        # having offered one)
+        settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
+        for seat in settled:
+            t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
         t.options = t.pending_options
         offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
         for seat in offered:
             t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,
                                     point=t.options.kush_per_point, label=t.label,
                                     stack=seat.stack)))  # fmt: skip
-        if offered:
+        if offered or settled:
             t.next_hand_at = max(t.next_hand_at or now, now + TOP_UP_SECONDS)
             tx.group = True
         t.match = (
@@ -105,6 +113,18 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         # end: bought in below a point, a stack would be stood up as busted at the deal)
         t.min_buy_in = t.pending_buy_in
         t.pending_buy_in = None
+
+
+def offer_top_ups(rt: Runtime, t: LiveTable, tx: Tx, paid: set[int]) -> None:
+    """The seats in ``paid`` (they could pay a point before a round's points were settled
+    early, R8.3, in step ``tx``) that are now below one are offered the top-up as at a
+    showdown, with :data:`TOP_UP_SECONDS` for it before the next deal (R8.2): the deal
+    stood them up, "no top-up in time", never having offered one."""
+    settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
+    for seat in settled:
+        t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
+    if settled and t.next_hand_at is not None:
+        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
 
 
 def top_up_computer_players(t: LiveTable) -> bool:
@@ -141,7 +161,13 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     seats = available(t)
     if len(seats) < t.options.min_players or all(t.seats[s].bot for s in seats):
         # computer players never play a hand among themselves (issue 13): it waits for a person
+        now = rt.clock()
+        window = t.next_hand_at if t.phase is Phase.BETWEEN and t.awaiting_top_up() else None
         to_lobby(t)
+        if window is not None and window > now and t.top_up_deadline is None:
+            # a busted player's window runs on in the lobby (a third player leaving during
+            # it started the lobby's 20 s afresh: up to 40 s for a player offered 20)
+            t.top_up_deadline = min(window, now + TOP_UP_SECONDS)
         tx.group = True
         top_up_window(rt, t, tx, seats)
         return

@@ -20,6 +20,7 @@ from bot.service.dealing import (
     end_game,
     leaves_after_hand,
     maybe_start,
+    offer_top_ups,
     stand_up,
     to_lobby,
     top_up_window,
@@ -405,7 +406,9 @@ def depart(
         return "round"
     if t.chinese is not None and seat.seat in t.chinese.totals:  # (0 points owe the others)
         end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
+    paid = {s.seat for s in t.seats.values() if not t.busted(s)}
     amount = stand_up(t, tx, seat)
+    offer_top_ups(rt, t, tx, paid)  # (the round's points, settled first, R8.3)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return amount
 

@@ -148,6 +148,10 @@ class Runtime:
         self.presenters: dict[str, Presenter] = {}
         self.tables: dict[int, LiveTable] = {}
         self.by_chat: dict[tuple[str, str], int] = {}
+        #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
+        #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
+        #: that was sent before then says nothing of now
+        self.back_at: dict[tuple[str, str], float] = {}
         #: what a table's timer runs when it fires (set by the service: timers.on_time)
         self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
         #: starts the decisions of the computer players to act, given their seats (set by

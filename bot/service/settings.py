@@ -35,7 +35,7 @@ from bot.model import LiveTable, Reply, SeatState
 from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
-from bot.service.dealing import apply_pending
+from bot.service.dealing import apply_pending, maybe_start
 from bot.service.numbers import digits_hint, plain_number, read_whole
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, tr
@@ -988,6 +988,11 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
                         tx.group = True
+                        if t.tournament is None:
+                            # as after a top-up: a point lowered to a busted player's stack
+                            # leaves nobody's top-up to wait for, the next hand comes in the
+                            # usual time (it waited for the end of the top-up window)
+                            maybe_start(rt, t, tx)
                     _reshow(t, tx, relabelled)
             except TransitionFailed:
                 # logged; the step was rolled back, so the table has the old settings: it

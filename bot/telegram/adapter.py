@@ -160,7 +160,9 @@ class TelegramPresenter:
         self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
         #: told (the group's id) when a write there shows the bot may not write in the
         #: group any more (:func:`_chat_gone`): the service closes its table
-        self.on_chat_gone: Callable[[str], Awaitable[object]] | None = None
+        #: (and when, ``time.monotonic()``, the refused write was sent: the service ignores
+        #: one sent before the bot was added back)
+        self.on_chat_gone: Callable[[str, float], Awaitable[object]] | None = None
         self._leaving: dict[str, asyncio.Task[None]] = {}  # groups being told so
         #: told ``(user, message ref)`` when a user deleted their private hand message (the
         #: service sends that table's hand anew)
@@ -261,6 +263,7 @@ class TelegramPresenter:
         while key in self._latest:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
+            sent = time.monotonic()
             try:
                 await self.app.bot.edit_message_text(
                     fit(screen.text, MAX_TEXT),
@@ -283,7 +286,7 @@ class TelegramPresenter:
                 await self.follow_soon(chat_id, new)
             except BadRequest as exc:
                 reason = str(exc).lower()
-                if self._gone(chat_id, exc):
+                if self._gone(chat_id, exc, sent):
                     self._latest.pop(key, None)
                 elif "not found" in reason:
                     await self._deleted(key[0], ref, screen)  # posted again in its topic
@@ -291,7 +294,7 @@ class TelegramPresenter:
                     log.warning("edit of message %s/%s failed: %s", chat_id, ref, exc)
             except Forbidden as exc:
                 self._latest.pop(key, None)
-                await self._refused(chat_id, exc)
+                await self._refused(chat_id, exc, sent)
             except NetworkError as exc:  # a 5xx or a timeout (BadRequest is caught above)
                 if tries < len(self.edit_retries):
                     # written again, unless a newer screen came meanwhile: a message left
@@ -322,10 +325,11 @@ class TelegramPresenter:
                 except Exception:
                     log.exception("could not send the hand of %s again", chat_id)
             return
+        sent = time.monotonic()
         try:
             new = await self._send(chat_id, screen)
         except TelegramError as exc:
-            if not self._gone(chat_id, exc):
+            if not self._gone(chat_id, exc, sent):
                 log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
             return
         log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
@@ -334,12 +338,12 @@ class TelegramPresenter:
                 self._moved[old] = new
         self._moved[(chat_id, ref)] = new
 
-    async def _refused(self, chat_id: str, exc: Forbidden) -> None:
-        """A write refused with 403: in a private chat the user blocked the bot (the service
-        marks them unreachable, as at deal time); in a group the bot is no member any more
-        (:meth:`_gone`)."""
+    async def _refused(self, chat_id: str, exc: Forbidden, sent: float) -> None:
+        """A write refused with 403 (sent at ``sent``): in a private chat the user blocked the
+        bot (the service marks them unreachable, as at deal time); in a group the bot is no
+        member any more (:meth:`_gone`)."""
         if not _private(chat_id):
-            self._gone(chat_id, exc)
+            self._gone(chat_id, exc, sent)
             return
         log.info("user %s cannot be written to: %s", chat_id, exc)
         if self.on_unreachable is not None:
@@ -348,14 +352,16 @@ class TelegramPresenter:
             except Exception:
                 log.exception("could not mark user %s unreachable", chat_id)
 
-    def _gone(self, chat_id: str, exc: TelegramError) -> bool:
+    def _gone(self, chat_id: str, exc: TelegramError, sent: float) -> bool:
         """Whether ``exc``, refusing a write to the group ``chat_id`` (``"<chat>"`` or
         ``"<chat>#<topic>"``), says the bot may not write there any more (:func:`_chat_gone`:
         removed, the group deleted, or no right to send messages), as a ``my_chat_member``
         update would have said had the bot got it (it was away longer than Telegram keeps
         updates, or the update was lost). The service is then told in the background, once
         (its close of the table waits for the table's sender, which may be the writer
-        refused here), and ``True`` is returned: logged as news, not as a failure."""
+        refused here), and ``True`` is returned: logged as news, not as a failure. ``sent``:
+        when (``time.monotonic()``) the refused write was sent, told with it (a write sent
+        before the bot was added back, refused late, says nothing of now)."""
         chat = _where(chat_id)[0]
         if _private(chat) or not _chat_gone(exc):
             return False
@@ -366,14 +372,14 @@ class TelegramPresenter:
             log.info("cannot write in %s: %s", chat, exc)
         if self.on_chat_gone is not None and (task is None or task.done()):
             self._leaving[chat] = asyncio.create_task(
-                self._tell_gone(chat), name=f"tg-chat-gone-{chat}"
+                self._tell_gone(chat, sent), name=f"tg-chat-gone-{chat}"
             )
         return True
 
-    async def _tell_gone(self, chat: str) -> None:
+    async def _tell_gone(self, chat: str, sent: float) -> None:
         try:
             if self.on_chat_gone is not None:
-                await self.on_chat_gone(chat)
+                await self.on_chat_gone(chat, sent)
         except Exception:
             log.exception("could not close the table of %s", chat)
 
@@ -513,6 +519,7 @@ class TelegramPresenter:
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         """Send the group's table message (awaited: the ref is needed), or queue an edit of it."""
         if ref is None:
+            sent = time.monotonic()
             try:
                 return await self._send(chat_id, screen)
             except ChatMigrated as exc:
@@ -520,7 +527,7 @@ class TelegramPresenter:
                 self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
                 return None
             except TelegramError as exc:
-                if not self._gone(chat_id, exc):
+                if not self._gone(chat_id, exc, sent):
                     log.exception("cannot write the table message in %s", chat_id)
                 return None
         ref = self.current_ref(chat_id, ref)
@@ -555,6 +562,7 @@ class TelegramPresenter:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
         if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`)."""
         target = self._target(chat_id)
+        sent = time.monotonic()
         try:
             try:
                 await self._in_topic(
@@ -567,7 +575,7 @@ class TelegramPresenter:
                 self.follow_soon(target, str(exc.new_chat_id))
                 await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
         except TelegramError as exc:
-            if not self._gone(target, exc):
+            if not self._gone(target, exc, sent):
                 log.exception("cannot post in %s", chat_id)
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
@@ -576,6 +584,7 @@ class TelegramPresenter:
         photos) is logged in one line and skipped. In a forum topic as :meth:`post`."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
+        sent = time.monotonic()
         try:
             try:
                 await self._in_topic(
@@ -593,7 +602,7 @@ class TelegramPresenter:
                 await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
         except TelegramError as exc:
             # e.g. a group that forbids photos: one line, the text showdown is the record
-            if not self._gone(target, exc):
+            if not self._gone(target, exc, sent):
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
     def private_link(self, table_id: int) -> str | None:
@@ -752,7 +761,7 @@ class TelegramAdapter:
         self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
         # a group write refused for good (the bot removed while it was away): as my_chat_member
-        self.presenter.on_chat_gone = lambda chat: service.chat_left(PLATFORM, chat)
+        self.presenter.on_chat_gone = lambda chat, sent: service.chat_left(PLATFORM, chat, sent)
         # a deleted private hand message is sent anew (that table's only)
         self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
             PLATFORM, uid, ref
