@@ -223,8 +223,7 @@ class TableService:
 
     def table_in(self, chat: ChatRef) -> LiveTable | None:
         """The open table of a chat, if any."""
-        tid = self.rt.by_chat.get((chat.platform, chat.chat_id))
-        return self.rt.tables.get(tid) if tid is not None else None
+        return self.rt.table_at(chat.platform, chat.chat_id)
 
     # -- helpers ---------------------------------------------------------------------------
     async def _community(self, chat: ChatRef) -> Community:

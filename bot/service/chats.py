@@ -32,8 +32,7 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
     background, and a restart reads the chat from storage, :func:`.recovery.restore`).
     Returns ``True`` if anything moved; calling it again changes nothing."""
     moved = await rt.store.move_chat(platform, old_id, new_id)
-    tid = rt.by_chat.get((platform, old_id))
-    t = rt.tables.get(tid) if tid is not None else None
+    t = rt.table_at(platform, old_id)
     if t is None:
         return moved
     async with t.lock:
@@ -73,8 +72,7 @@ async def chat_left(rt: Runtime, platform: str, chat_id: str, sent: float | None
     if sent is not None and back is not None and sent <= back:
         log.info("a write to %s refused before the bot was back there: ignored", chat_id)
         return False
-    tid = rt.by_chat.get((platform, chat_id))
-    t = rt.tables.get(tid) if tid is not None else None
+    t = rt.table_at(platform, chat_id)
     if t is None:
         return False
     async with t.lock:
@@ -95,8 +93,7 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
 
     :raises TransitionFailed: if storage refused the step (the close stays queued)."""
     rt.back_at[(platform, chat_id)] = time.monotonic()  # (writes refused before say nothing)
-    tid = rt.by_chat.get((platform, chat_id))
-    t = rt.tables.get(tid) if tid is not None else None
+    t = rt.table_at(platform, chat_id)
     if t is None:
         return False
     async with t.lock:

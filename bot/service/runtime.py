@@ -181,6 +181,11 @@ class Runtime:
         self.tables[t.id] = t
         self.by_chat[(t.platform, t.chat_id)] = t.id
 
+    def table_at(self, platform: str, chat_id: str) -> LiveTable | None:
+        """The table served in a chat, if any."""
+        tid = self.by_chat.get((platform, chat_id))
+        return self.tables.get(tid) if tid is not None else None
+
     def forget(self, t: LiveTable) -> None:
         """Stop serving a closed table."""
         self.tables.pop(t.id, None)
