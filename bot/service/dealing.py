@@ -92,9 +92,7 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         # the round's points settled early left these below a point: offered the top-up as
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
         # having offered one)
-        settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
-        for seat in settled:
-            t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
+        settled = offer_top_ups(t, paid, now)
         t.options = t.pending_options
         offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
         for seat in offered:
@@ -115,16 +113,18 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         t.pending_buy_in = None
 
 
-def offer_top_ups(rt: Runtime, t: LiveTable, tx: Tx, paid: set[int]) -> None:
+def offer_top_ups(t: LiveTable, paid: set[int], now: float) -> bool:
     """The seats in ``paid`` (they could pay a point before a round's points were settled
-    early, R8.3, in step ``tx``) that are now below one are offered the top-up as at a
-    showdown, with :data:`TOP_UP_SECONDS` for it before the next deal (R8.2): the deal
-    stood them up, "no top-up in time", never having offered one."""
+    early, R8.3) that are now below one are offered the top-up as at a showdown, with
+    :data:`TOP_UP_SECONDS` from ``now`` for it before a next deal already set (R8.2): the
+    deal stood them up, "no top-up in time", never having offered one. Returns whether one
+    was offered."""
     settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
     for seat in settled:
         t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
     if settled and t.next_hand_at is not None:
-        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
+        t.next_hand_at = max(t.next_hand_at, now + TOP_UP_SECONDS)
+    return bool(settled)
 
 
 def top_up_computer_players(t: LiveTable) -> bool:

@@ -408,7 +408,7 @@ def depart(
         end_game(t, tx)  # a player leaving ends the game: settle it (R7.6)
     paid = {s.seat for s in t.seats.values() if not t.busted(s)}
     amount = stand_up(t, tx, seat)
-    offer_top_ups(rt, t, tx, paid)  # (the round's points, settled first, R8.3)
+    offer_top_ups(t, paid, rt.clock())  # (the round's points, settled first, R8.3)
     maybe_start(rt, t, tx)  # fewer players: back to the lobby; all left are ready: deal
     return amount
 
