@@ -255,7 +255,7 @@ class Setting(BaseModel):
         return tr(
             lang,
             "settings.help",
-            name=f"{tr(lang, f'settings.name.{self.name}')} ({self.name})",  # as the list
+            name=_title(self, lang),  # as the list names it
             about=self.ru if lang == "ru" else self.en,
             range=self.range_text(lang, label),
             games=self.games_text(lang),
