@@ -429,24 +429,20 @@ class LiveTable:
     def ready_window_end(self, seat: SeatState) -> float | None:
         """When ``seat``, seated while hands were being played, is stood up for not pressing
         Ready (R8.2; :attr:`SeatState.ready_by`), or ``None`` when that does not apply to
-        it now (:meth:`awaiting_ready`). A hand that owes the round's points (R8.3) does not
-        hold it: a seat never bought in settles nothing when it stands up."""
-        return seat.ready_by if self.awaiting_ready(seat) else None
-
-    def awaiting_ready(self, seat: SeatState) -> bool:
-        """Whether ``seat`` sat down while hands were being played and is to press Ready or
-        be stood up (R8.2): not bought in, not sitting out (R8.6), not leaving, not a
-        computer player, not at a tournament (R8.7), not in the lobby, whose ready timer
-        applies (a snapshot saved there with the time still set)."""
-        return not (
-            seat.ready_by is None
-            or seat.ready
+        it now: it is bought in, sitting out (R8.6: the seat is kept), leaving, a computer
+        player, at a tournament (R8.7: no Ready), or in the lobby, whose ready timer applies
+        (a snapshot saved there with the time still set). A hand that owes the round's points
+        (R8.3) does not hold it: a seat never bought in settles nothing when it stands up."""
+        if (
+            seat.ready
             or seat.sitting_out
             or seat.leaving
             or seat.bot is not None
             or self.tournament is not None
             or self.phase is Phase.LOBBY
-        )
+        ):
+            return None
+        return seat.ready_by
 
     def ready_windows_end(self) -> float | None:
         """The first :meth:`ready_window_end` of the table's seats, if any."""
