@@ -31,6 +31,7 @@ __all__ = [
     "closed_notice",
     "deal",
     "end_game",
+    "free_busted_seats",
     "leaves_after_hand",
     "maybe_start",
     "offer_top_ups",
@@ -194,6 +195,9 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         t.phase = Phase.BETWEEN
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
+    if free_busted_seats(rt, t, tx):  # the round they settled left another below a point:
+        maybe_start(rt, t, tx)  # too few now (the lobby's top-up window), or the deal waits
+        return
     deal(rt, t, tx)
 
 
@@ -245,20 +249,39 @@ def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
     )
 
 
+def free_busted_seats(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
+    """At the deal, stand up the players offered a top-up after the last hand who did not
+    take it (R8.2; a busted player sitting out keeps the seat, R8.6). Points a round still
+    owes (``settle_per_round``) are settled first as each stack leaves (R8.3), and that may
+    leave another player below a point: that player is offered the top-up with
+    :data:`TOP_UP_SECONDS` for it before the next deal, as after a showdown (a computer
+    player's top-up is queued), instead of being left out of the hand unannounced. Returns
+    whether one was, so that the deal waits."""
+    gone = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out]
+    if not gone:
+        return False
+    paid = {s.seat for s in t.seats.values() if not t.busted(s)}
+    for seat in gone:
+        stand_up(t, tx, seat)
+    names = ", ".join(s.name for s in gone)
+    t.owe("post", Screen(tr(t.lang, "lobby.busted_stood_up", names=names)))
+    now = rt.clock()
+    offered = offer_top_ups(t, paid, now)
+    queued = top_up_computer_players(t)  # (added by the timer, then the deal)
+    if offered or queued:
+        t.next_hand_at = max(t.next_hand_at or now, now + (TOP_UP_SECONDS if offered else 0))
+        tx.group = True
+    return offered or queued
+
+
 def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Deal the next hand (R3, R4, R6): plan it from the match state, shuffle (a CSPRNG unless
     the service was given a seeded ``rng`` or a ``deck_source``), start the clocks (R8.5)."""
     apply_pending(t, tx, rt.clock())
     assert t.match is not None
     t.next_hand_at = None
-    gone = [s for s in t.seats.values() if t.busted(s) and not s.sitting_out]
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
-    for seat in gone:  # offered a top-up after the last hand and did not take it (R8.2)
-        stand_up(t, tx, seat)
-    if gone:
-        names = ", ".join(s.name for s in gone)
-        t.owe("post", Screen(tr(t.lang, "lobby.busted_stood_up", names=names)))
     plan = t.match.next_hand(available(t))
     if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
         t.tournament.deal(t.tournament.level_at(rt.clock()))

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.model import REQUESTS_KEPT, LiveTable
+from bot.model import REQUESTS_KEPT, Actor, LiveTable, Phase
 from bot.presses import TopUp, decode
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
@@ -659,4 +659,72 @@ async def test_r8_2_top_up_takes_ascii_digits_only_as_settings_and_grant_do(  # 
     assert await player_balance(store, ALICE) == before
     assert not (await service.top_up(GROUP, ALICE, " 100 ")).alert  # spaces around: fine
     assert await player_balance(store, ALICE) == before - 100
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("dave_sits_out", [False, True])
+async def test_r8_3_a_round_settled_as_the_deal_stands_up_a_busted_player_offers_the_top_up(
+    dave_sits_out: bool,
+) -> None:
+    """Classic OFC for four at 32 kush a point, ``settle_per_round`` (R8.3). Alice loses her
+    stack in the first hand (settled early: she could not cover it), sits out and plays no
+    hand; Bob, Carol and Dave play the second, after which Bob owes 12 points (384 kush),
+    which his 400 cover, so the round goes on. Alice comes back without a top-up: the next
+    deal stands her up (R8.2), settling the round first (R8.3), which leaves Bob 16, below a
+    point. Bob is offered the top-up and the deal waits its 20 s, as after a showdown
+    (R8.2): he was left out of the hand, never told why. ``dave_sits_out``: Dave sits out
+    before that deal, so Carol alone could be dealt in: the table waits in the lobby for
+    Bob's top-up, 20 s (a hand for Carol alone was dealt)."""
+    dave = Actor("telegram", "4", "Dave", "en")
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    for name, value in (("game", "ofc"), ("kush_per_point", "32"), ("settle_per_round", "on")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL, dave)
+    assert t is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL, dave)}
+
+    async def play_hand() -> None:
+        assert t is not None
+        while t.hand is not None:
+            actor = by_id[t.seats[t.hand.to_act[0]].user_id]
+            await press_auto_and_confirm(service, presenter, actor)
+
+    await play_hand()
+    assert [s.name for s in t.awaiting_top_up()] == ["Alice"]
+    assert not (await service.sit_out(GROUP, ALICE)).alert
+    clock.now += TOP_UP_SECONDS
+    await service.run_due()
+    assert t.hand is not None and sorted(t.hand.order) == [1, 2, 3]
+    await play_hand()
+    assert t.match is not None and t.match.round_pairs == ((3, 1, 6), (3, 2, -2), (1, 2, -6))
+    assert {s.name: s.stack for s in t.seats.values()} == {
+        "Alice": 0, "Bob": 400, "Carol": 200, "Dave": 200
+    }  # fmt: skip
+    if dave_sits_out:
+        assert not (await service.sit_out(GROUP, dave)).alert
+    reply = await service.back(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "reply.busted_top_up", stack=0, label="kush")
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    # Alice stood up, the round settled first: Bob pays 12 points, 8 to Carol, 4 to Dave
+    assert {s.name: s.stack for s in t.seats.values()} == {"Bob": 16, "Carol": 456, "Dave": 328}
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Alice")) in presenter.posts
+    offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    assert (GROUP.chat_id, offer) in presenter.posts
+    if dave_sits_out:
+        assert t.hand is None and t.phase is Phase.LOBBY
+        assert t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    else:
+        assert t.hand is None and t.phase is Phase.BETWEEN
+        assert t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += 10
+    await service.run_due()
+    assert t.hand is None
+    assert not (await service.top_up(GROUP, BOB)).alert
+    clock.now += 10
+    await service.run_due()
+    assert t.hand is not None and sorted(t.hand.order) == ([1, 2] if dave_sits_out else [1, 2, 3])
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter.posts
     assert await check_store(store) == []
