@@ -98,6 +98,9 @@ async def hand_press(
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
         seat.private_ref, seat.reachable = answered.ref, True
+    clock = t.clocks.get(seat.seat)
+    if board in hand.to_act and clock is not None and clock.expired(rt.clock()):
+        return await _too_late(rt, t, seat, lang, answered)
     if isinstance(press, ConfirmMove):
         return await _confirm(rt, t, seat, board, lang, answered)
     actions: list[Action]
@@ -138,6 +141,33 @@ async def hand_press(
         await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
+
+
+async def _too_late(
+    rt: Runtime, t: LiveTable, seat: SeatState, lang: str, answered: Answered | None
+) -> Reply:
+    """A press of the player to act whose budget and time bank have both run out (R8.5),
+    before the table's timer made the move: the timer's step is made now (the rest of the
+    street placed for them, or the Fantasyland arrangement set, as on timeout; R8.6 sit-out
+    follows) and the press is refused with "too late", as one arriving after the timer is
+    (:func:`_stale`): a card placed, an "Arrange for me" or a Confirm one second past the
+    clock must not count (it did, whenever the timer had not fired yet)."""
+    hand = t.hand
+    assert hand is not None
+    # the pressed message shows the hand after the move as the refusal of a press on a
+    # replaced screen does: the player's own private message, or a view only they see
+    shows = answered is not None and (
+        answered.view or (answered.own and answered.ref == seat.private_ref)
+    )
+    async with rt.transition(t) as tx:
+        if shows:  # the presser's message goes out with the reply, not twice
+            tx.answered = answered
+        advance(rt, t, tx, hand.to_act)
+    text = tr(lang, "err.timed_out")
+    if not shows:
+        return Reply(text, alert=True)
+    screen = tx.privates.get(seat.seat) or rt.render_private(t, seat)
+    return Reply(text, alert=True, screen=screen, private=True)
 
 
 def _stale(

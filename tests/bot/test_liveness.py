@@ -6,10 +6,14 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
+
 from bot.model import Actor, ChatRef, LiveTable, Phase
-from bot.presses import PlaceCard, decode
+from bot.presses import Arrange, ConfirmMove, PlaceCard, decode
 from bot.service import TableService
 from bot.texts import tr
+from game.board import Box
+from game.cards import Card
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -380,3 +384,116 @@ async def test_r8_5_a_press_that_lost_the_race_to_the_timeout_says_the_move_was_
     await press_auto_and_confirm(service, presenter, other)
     reply = await service.press(other, stale)
     assert reply.alert and reply.text == tr(other.language or "en", "err.stale")
+
+
+def _hand_press(presenter: FakePresenter, actor: Actor, kind: str, card: Card | None = None) -> str:
+    """The data of a button on ``actor``'s private hand: ``place`` (``card`` to Top),
+    ``arrange`` ("Arrange for me") or ``confirm``."""
+    wanted = {"place": PlaceCard, "arrange": Arrange, "confirm": ConfirmMove}[kind]
+    for b in presenter.last_private(actor.user_id).all_buttons():
+        press = decode(b.data)
+        if not isinstance(press, wanted) or b.data is None:
+            continue
+        if not isinstance(press, PlaceCard) or (press.card == card and press.box is Box.TOP):
+            return b.data
+    raise AssertionError(f"no {kind} button")
+
+
+@pytest.mark.parametrize("own", [False, True])
+@pytest.mark.parametrize("kind", ["place", "arrange", "confirm"])
+async def test_r8_5_a_press_after_budget_and_bank_ran_out_is_too_late_before_the_timer_fired(
+    env,  # type: ignore[no-untyped-def]
+    kind: str,
+    own: bool,
+) -> None:
+    """R8.5: with 1 s of the time bank left the player places a card on Top (the bank is
+    still their time) — and, for ``confirm``, lets "Arrange for me" place the rest. One
+    second later budget and bank are both spent, and the table's timer has not fired yet
+    (a loaded bot, a timer a moment late): the press (a card, "Arrange for me" or Confirm)
+    is answered "⌛ Too late" and the move is made as the timer makes it: the card placed
+    stays, the rest go to Bottom in the order received (R8.5), and the turn passes. (The
+    press was applied: a card placed, a street arranged or confirmed after the clock.)
+    ``own``: pressed on the player's private message, which the reply then shows with the
+    hand after the move (the adapter writes it; the service does not write it twice);
+    otherwise the service writes the private message."""
+    service, presenter, store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    seat = hand.to_act[0]
+    actor, other = (ALICE, BOB) if t.seats[seat].user_id == ALICE.user_id else (BOB, ALICE)
+    cards = hand.current_cards(seat)
+    clock.now += t.options.hand_seconds + t.options.time_bank_seconds - 1
+    reply = await service.press(actor, _hand_press(presenter, actor, "place", cards[0]))
+    assert not reply.alert, reply.text  # 1 s of bank left: still the player's move
+    if kind == "confirm":
+        reply = await service.press(actor, _hand_press(presenter, actor, "arrange"))
+        assert not reply.alert, reply.text
+    arranged = hand.board_of(seat, with_pending=True)
+    button = _hand_press(presenter, actor, kind, cards[1])
+    clock.now += 1
+    ref = t.seats[seat].private_ref if own else None
+    dm = ChatRef("telegram", actor.user_id, actor.user_id, private=True) if own else None
+    written = len(presenter.privates[actor.user_id])
+    reply = await service.press(actor, button, dm, message_ref=ref)
+    assert reply.alert and reply.text == tr(actor.language or "en", "err.timed_out")
+    if own:  # the hand after the move, on the pressed message: no buttons, it is Bob's turn
+        assert reply.screen is not None and not reply.screen.buttons
+        assert len(presenter.privates[actor.user_id]) == written
+    else:
+        assert reply.screen is None and not presenter.last_private(actor.user_id).buttons
+    assert seat not in hand.to_act and hand.to_act == (t.seat_of(other.user_id).seat,)  # type: ignore[union-attr]
+    board = hand.board_of(seat)
+    if kind == "confirm":
+        assert board == arranged  # (the Confirm did not count; the placement stays, R8.5)
+    else:
+        assert board.top == (cards[0],) and board.middle == ()
+        assert board.bottom == cards[1:]
+    assert t.clocks[seat].left(clock.now) == (0.0, 0.0) and not t.clocks[seat].running
+    # the timer, firing now, finds nothing more to do
+    seq = t.seq
+    await service.run_due()
+    assert t.seq == seq and hand.board_of(seat) == board
+    assert await check_store(store) == []
+
+
+async def test_r8_5_a_fantasyland_press_after_its_time_ran_out_is_too_late() -> None:
+    """R8.5, R6.3: Bob arranges his Fantasyland hand while Alice plays her ordinary streets
+    (all at once: every player but one is in Fantasyland), with ``fantasyland_seconds`` (90
+    here) and his bank; Alice is done first. With 1 s of bank left he puts a card on
+    Top; a second later he presses "Arrange for me", before the timer fired: "⌛ Too late",
+    and the hand is set as on timeout (R8.5: the card placed stays, 13 cards in all, the
+    rest discarded), Bob's board timed out (R8.6: he sits out after the match). (The
+    solver's arrangement was applied after his time.)"""
+    service, presenter, store, clock = new_service(next_hand_delay=5)
+    await configure(service, fantasyland_seconds="90")
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={1: 14}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and hand.is_fantasyland(1) and not hand.is_fantasyland(0)
+    while 0 in hand.to_act:  # Alice's ordinary streets, at once with Bob's arrangement (R6.3)
+        await press_auto_and_confirm(service, presenter, ALICE)
+    assert hand.to_act == (1,) and t.clocks[1].running
+    cards = hand.current_cards(1)
+    assert len(cards) == 14
+    clock.now += 90 + t.options.time_bank_seconds - 1
+    reply = await service.press(BOB, _hand_press(presenter, BOB, "place", cards[0]))
+    assert not reply.alert, reply.text
+    arrange = _hand_press(presenter, BOB, "arrange")
+    clock.now += 1
+    reply = await service.press(BOB, arrange)
+    assert reply.alert and reply.text == tr("ru", "err.timed_out")  # (Bob reads Russian)
+    assert hand.is_over and hand.result is not None
+    assert [r.seat for r in hand.result.seats if r.timed_out] == [1]
+    board = hand.board_of(1)
+    assert board.top[0] == cards[0] and set(board.cards()) == set(cards[:13])
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.sitting_out
+    assert await check_store(store) == []
