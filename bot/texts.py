@@ -571,6 +571,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    "reply.number_comma": {
+        "en": "Is “{value}” {whole} or {fraction}? Write {whole}, or {fraction} for the fraction.",
+        "ru": "«{value}» — это {whole} или {fraction}? Напишите {whole} или, если дробь, {fraction}.",
+    },
     "reply.number_digits": {
         "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
@@ -1218,7 +1222,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.range.number": {
         "en": "{name} takes a number{unit} from {low} to {high} (7.5 for a fraction)",
-        "ru": "{name}: число{unit} от {low} до {high} (дробное — через точку: 7.5)",
+        "ru": "{name}: число{unit} от {low} до {high} (дробное — через запятую или точку: 7,5)",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {

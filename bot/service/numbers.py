@@ -1,6 +1,6 @@
 """How players and admins write numbers: one reading for every amount a command takes
 (``/grant``, ``/topup``, a whole-number setting of ``/settings``), and the fractions of a
-setting that takes them.
+setting that takes them (with a decimal point or, as Russian writes them, a decimal comma).
 
 Python's ``int()`` (and pydantic) read far more than anyone types as an amount: other scripts'
 digits ("٣", full-width "１００"), "1_000", surrounding signs and spaces; ``str.isdecimal``
@@ -14,7 +14,7 @@ import re
 
 from bot.texts import tr
 
-__all__ = ["HUGE", "digits_hint", "plain_number", "read_whole"]
+__all__ = ["HUGE", "ambiguous_comma", "comma_hint", "digits_hint", "read_fraction", "read_whole"]
 
 #: What digits beyond any limit read as (and a number cut short, "123…"): above every range a
 #: command takes, so it is refused with that range, never wrapped or cut to fit.
@@ -22,7 +22,7 @@ HUGE = 10**18
 
 #: ``[0-9]`` is ASCII only (``\d`` would take every script's digits).
 _WHOLE = re.compile(r"([+-]?)([0-9]+)(…?)")
-_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")
+_NUMBER = re.compile(r"([+-]?[0-9]+)(?:([.,])([0-9]+))?")
 
 
 def read_whole(text: str) -> int | None:
@@ -38,12 +38,38 @@ def read_whole(text: str) -> int | None:
     return -value if sign == "-" else value
 
 
-def plain_number(text: str) -> bool:
-    """Whether ``text`` is a number as an admin writes one: ASCII digits, a sign, a decimal
-    point ("7.5"); not "1e3", "1_0", "inf" or other scripts' digits."""
-    return _NUMBER.fullmatch(text.strip()) is not None
+def read_fraction(text: str) -> str | None:
+    """``text`` (spaces around it ignored) as a number an admin writes, spelt with a decimal
+    point for Python to read, or ``None`` when it is not one: ASCII digits, a sign, a
+    decimal point ("7.5") or a decimal comma ("7,5" → "7.5"; Russian writes fractions so);
+    not "1e3", "1_0", "inf", other scripts' digits, "1.000,5", nor a comma before exactly
+    three digits (:func:`ambiguous_comma`)."""
+    m = _NUMBER.fullmatch(text.strip())
+    if m is None or ambiguous_comma(text):
+        return None
+    whole, mark, fraction = m.groups()
+    return f"{whole}.{fraction}" if mark else whole
+
+
+def ambiguous_comma(text: str) -> bool:
+    """Whether ``text`` is digits, a comma and exactly three digits ("1,500"): fifteen
+    hundred to an English reader (a thousands separator), one and a half to a Russian one
+    (a decimal comma). Read as neither: the admin is asked to write it again."""
+    m = _NUMBER.fullmatch(text.strip())
+    return m is not None and m.group(2) == "," and len(m.group(3)) == 3
 
 
 def digits_hint(lang: str) -> str:
     """What a refused number is told, in ``lang``: the digits 0–9, nothing between them."""
     return tr(lang, "reply.number_digits")
+
+
+def comma_hint(text: str, lang: str) -> str:
+    """What an :func:`ambiguous_comma` number ("1,500") is asked, in ``lang``: which of its two
+    readings was meant (1500 or 1.5; "1,5" in Russian), and how to write each."""
+    m = _NUMBER.fullmatch(text.strip())
+    assert m is not None
+    whole, _mark, fraction = m.groups()
+    point = f"{float(f'{whole}.{fraction}'):g}"
+    return tr(lang, "reply.number_comma", value=text.strip(), whole=int(whole + fraction),
+              fraction=point.replace(".", ",") if lang == "ru" else point)  # fmt: skip

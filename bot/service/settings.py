@@ -36,7 +36,13 @@ from bot.names import clean_arg
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
-from bot.service.numbers import digits_hint, plain_number, read_whole
+from bot.service.numbers import (
+    ambiguous_comma,
+    comma_hint,
+    digits_hint,
+    read_fraction,
+    read_whole,
+)
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, tr
 from game.errors import OptionConflict, OptionError
@@ -114,16 +120,23 @@ class SettingRefused(ValueError):
     (naming the allowed range). Nothing was saved."""
 
     def __init__(
-        self, text: Callable[[str], str], setting: Setting | None = None, digits: bool = False
+        self,
+        text: Callable[[str], str],
+        setting: Setting | None = None,
+        digits: bool = False,
+        comma: str = "",
     ) -> None:
         super().__init__(text("en"))
         self.text = text
         self.setting = setting
         self.digits = digits  # not a number as written: the range and how to write one
+        self.comma = comma  # "1,500", a thousand or one and a half: the range and the question
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``; an amount of kush named with the group's kush ``label``."""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
+        if self.comma:
+            return f"{said}.\n{comma_hint(self.comma, lang)}"
         return f"{said}.\n{digits_hint(lang)}" if self.digits else said
 
 
@@ -207,8 +220,13 @@ class Setting(BaseModel):
             # "1_0", "1e3", "١٠٠": Python's numbers, not an admin's (read as /grant and
             # /topup read an amount, and refused as they refuse it)
             raise SettingRefused(self.range_text, self, digits=True)
-        elif isinstance(raw, str) and self.kind is Kind.NUMBER and not plain_number(text):
-            raise SettingRefused(self.range_text, self)  # its range says how to write 7.5
+        elif isinstance(raw, str) and self.kind is Kind.NUMBER:
+            if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
+                raise SettingRefused(self.range_text, self, comma=text)
+            number = read_fraction(text)  # "7,5" as Russian writes 7.5
+            if number is None:
+                raise SettingRefused(self.range_text, self)  # its range says how to write 7.5
+            text = number
         try:
             value: Value = self._adapter.validate_python(text)
         except ValidationError:

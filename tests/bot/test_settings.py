@@ -644,22 +644,17 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
     assert back.text == tr("en", "reply.settings_saved", what="game = pineapple")
 
 
-async def test_a_fraction_with_a_comma_is_refused_with_how_to_write_it() -> None:
+async def test_a_fraction_with_a_comma_is_saved_as_russian_writes_it() -> None:
     """``/settings time_bank_seconds 7,5`` (a comma, as Russian writes fractions) was refused
-    with "takes a finite number of seconds from 0 to 3,600" ("число от 0 до 3 600"), which
-    7,5 is: the refusal says a fraction is written with a point, and nothing is saved."""
+    with the range and "a fraction is written with a point": the comma is the point, in
+    either language, and the range says so in Russian."""
     service, store = new_service()
-    reply = await say(service, "time_bank_seconds", "7,5")
-    assert reply.alert and reply.text == tr(
-        "en",
-        "reply.settings_bad",
-        error="time_bank_seconds takes a number of seconds from 0 to 3,600 (7.5 for a fraction)",
-    )
-    russian = await say(service, "time_bank_seconds", "7,5", actor=BORIS)
-    assert russian.alert and russian.text.endswith("(дробное — через точку: 7.5)")
-    assert "time_bank_seconds" not in (await stored(store)).options
-    assert not (await say(service, "time_bank_seconds", "7.5")).alert
-    assert (await stored(store)).options["time_bank_seconds"] == 7.5
+    assert not (await say(service, "time_bank_seconds", "7,5")).alert
+    assert table_options(await stored(store)).time_bank_seconds == 7.5
+    assert not (await say(service, "time_bank_seconds", "12,25", actor=BORIS)).alert
+    assert table_options(await stored(store)).time_bank_seconds == 12.25
+    russian = await say(service, "time_bank_seconds", "7,5,5", actor=BORIS)
+    assert russian.alert and russian.text.endswith("(дробное — через запятую или точку: 7,5)")
 
 
 async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list() -> None:
@@ -706,3 +701,65 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     assert not (await say(service, "kush_label", "kush")).alert
     assert "whole number of kush from 1" in (await say(service, "min_buy_in", "0")).text
     assert "целое число кушей от 1" in (await say(service, "min_buy_in", "0", actor=BORIS)).text
+
+
+# -- a decimal comma -------------------------------------------------------------------------
+@pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
+@pytest.mark.parametrize(
+    ("name", "value", "saved"),
+    [("utc_offset", "5,5", 5.5), ("level_minutes", "0,5", 0.5), ("hand_seconds", "7,5", 7.5),
+     ("time_bank_seconds", "-0,0", 0.0), ("fantasyland_seconds", "+90,25", 90.25)],
+)  # fmt: skip
+async def test_a_fractional_setting_takes_a_decimal_comma(
+    actor: Actor, name: str, value: str, saved: float
+) -> None:
+    """Russian writes 7,5 for seven and a half: ``/settings utc_offset 5,5`` was refused with
+    the range alone ("7.5 for a fraction"). A fractional setting takes the comma as the
+    point, whoever types it (an English admin's "7,5" means the same)."""
+    service, store = new_service()
+    reply = await say(service, name, value, actor=actor)
+    assert not reply.alert, reply.text
+    s = await stored(store)
+    value_now = getattr(s, name) if name in ("utc_offset", "level_minutes") else None
+    if value_now is None:
+        value_now = getattr(table_options(s), name)
+    assert value_now == saved
+
+
+@pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("idle_close_seconds", "1,500"), ("hand_seconds", "1,000"), ("level_minutes", "0,125")],
+)
+async def test_a_comma_before_three_digits_is_asked_again(
+    actor: Actor, name: str, value: str
+) -> None:
+    """Written "1,500" is fifteen hundred to an English reader and one and a half to a Russian one:
+    a fractional setting reads it as neither; the refusal says so in the admin's language,
+    after the range, and nothing is saved."""
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, name, value, actor=actor)
+    lang = actor.language or "en"
+    assert reply.alert
+    whole, fraction = value.replace(",", ""), value.replace(",", ".")
+    fraction = f"{float(fraction):g}".replace(".", "," if lang == "ru" else ".")
+    hint = tr(lang, "reply.number_comma", value=value, whole=int(whole), fraction=fraction)
+    assert reply.text.endswith("\n" + hint)
+    assert SETTINGS[name].range_text(lang) in reply.text
+    assert await stored(store) == before
+
+
+@pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
+@pytest.mark.parametrize(
+    ("name", "value"), [("daily_bonus", "2,5"), ("kush_per_point", "10,0"), ("min_buy_in", "1,000")]
+)
+async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, value: str) -> None:
+    """Whole-number settings and kush amounts stay whole: "2,5" is refused with their range
+    and how to write a number (the digits only), in the admin's language."""
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, name, value, actor=actor)
+    lang = actor.language or "en"
+    assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
+    assert await stored(store) == before
