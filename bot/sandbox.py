@@ -141,10 +141,9 @@ class Sandbox:
     opts: SandboxOptions
     out: TextIO
     fake: FakeTelegram = field(default_factory=lambda: FakeTelegram(TOKEN, open_private=True))
+    #: named after the login (``USER``); without one "You" in the player's language (``--lang``)
     human: FakeUser = field(
-        default_factory=lambda: FakeUser(
-            1, os.environ.get("USER", "You").title() or "You", "you", "en"
-        )
+        default_factory=lambda: FakeUser(1, os.environ.get("USER", "").title(), "you", "en")
     )
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
@@ -166,7 +165,8 @@ class Sandbox:
     quit: asyncio.Event | None = None
 
     def __post_init__(self) -> None:
-        self.human = replace(self.human, language_code=self.opts.lang)  # (``--lang``)
+        name = self.human.first_name or tr(self.opts.lang, "sandbox.you")
+        self.human = replace(self.human, first_name=name, language_code=self.opts.lang)
 
     # -- life cycle --------------------------------------------------------------------------
 

@@ -665,6 +665,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
     },
+    "sandbox.you": {"en": "You", "ru": "Вы"},
     "sandbox.link_above": {
         "en": "(the table's message is printed above)",
         "ru": "(сообщение стола напечатано выше)",

@@ -904,3 +904,17 @@ async def test_a_sandbox_resumed_during_a_chinese_poker_reveal_says_it_is_being_
     )
     russian = Sandbox(SandboxOptions(lang="ru"), io.StringIO())._what_to_press(t, resumed=True)
     assert russian.startswith("Ваш стол снова здесь: в группе идёт вскрытие раздачи")
+
+
+@pytest.mark.parametrize(("lang", "name"), [("en", "You"), ("ru", "Вы")])
+def test_the_sandbox_player_without_a_login_name_is_you_in_the_players_language(
+    monkeypatch: pytest.MonkeyPatch, lang: str, name: str
+) -> None:
+    """With no ``USER`` to name the sandbox's player after, the player is "You", and under
+    ``--lang ru`` "Вы" (it was "You" in the Russian group's lobby and showdowns too); a
+    login name stays the name."""
+    monkeypatch.delenv("USER", raising=False)
+    box = Sandbox(SandboxOptions(lang=lang), io.StringIO())
+    assert (box.human.first_name, box.human.language_code) == (name, lang)
+    monkeypatch.setenv("USER", "tester")
+    assert Sandbox(SandboxOptions(lang=lang), io.StringIO()).human.first_name == "Tester"
