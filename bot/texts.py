@@ -215,7 +215,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reveal.player": {
         "en": "{name} · {total}/{target} pts",
-        "ru": "{name} · {total}/{target:очко|очка|очков}",
+        "ru": "{name} · {total:очко|очка|очков} из {target}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",

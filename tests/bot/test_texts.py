@@ -128,6 +128,22 @@ def test_seconds_minutes_and_cards_read_as_words() -> None:
     assert tr("ru", "showdown.points", points=12) == "+12 очков"
 
 
+@pytest.mark.parametrize(
+    ("total", "said"), [(0, "0 очков"), (1, "1 очко"), (2, "2 очка"), (11, "11 очков"),
+                        (21, "21 очко"), (54, "54 очка")]
+)  # fmt: skip
+def test_a_chinese_poker_total_agrees_with_its_own_number(total: int, said: str) -> None:
+    """R7.1: the reveal's "2/51 очко" took the noun's form from the target (51 очко), not from
+    the player's points it counts: "2 очка из 51". English keeps "2/51 pts"."""
+    assert (
+        tr("ru", "reveal.player", name="Алиса", total=total, target=51) == f"Алиса · {said} из 51"
+    )
+    assert tr("ru", "reveal.player", name="Б", total=2, target=5) == "Б · 2 очка из 5"
+    assert (
+        tr("en", "reveal.player", name="Alice", total=total, target=51) == f"Alice · {total}/51 pts"
+    )
+
+
 def test_one_point_is_one_pt_in_english() -> None:
     """A showdown won or lost by one point read "You: -1 pts · -1 kush" (and /history "+1
     pts"): one point is "pt", the rest "pts"."""
