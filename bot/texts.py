@@ -1181,8 +1181,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Прогрессивная Фантазия",
     },
     "settings.name.stay_on_full_house_middle": {
-        "en": "Fantasyland on a middle full house",
-        "ru": "Фантазия с фуллом в середине",
+        "en": "Stay in Fantasyland: middle full house",
+        "ru": "Остаться в Фантазии: фулл в середине",
     },
     "settings.name.button_moves_in_fantasyland": {
         "en": "Button in Fantasyland",

@@ -258,6 +258,25 @@ async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -
         assert lines and all(re.fullmatch(r"[^()]+ \([a-z_]+\): .+", line) for line in lines)
 
 
+async def test_r6_4_the_middle_full_house_option_is_titled_as_staying_in_fantasyland() -> None:
+    """R6.4: ``stay_on_full_house_middle`` keeps a player in Fantasyland; it does not let one
+    in (entry is QQ+ on top, R6.1). Its title read "Fantasyland on a middle full house"
+    ("Фантазия с фуллом в середине"), as if a middle full house earned Fantasyland: the list
+    and its button say staying, in both languages."""
+    service, _store = new_service()
+    for actor, line, button in (
+        (ALICE, "Stay in Fantasyland: middle full house (stay_on_full_house_middle): off",
+         "Stay in Fantasyland: middle full house ⟳"),
+        (BORIS, "Остаться в Фантазии: фулл в середине (stay_on_full_house_middle): выкл",
+         "Остаться в Фантазии: фулл в середине ⟳"),
+    ):  # fmt: skip
+        reply = await say(service, actor=actor)
+        assert reply.screen is not None
+        assert line in reply.screen.text.splitlines() and button in payloads(reply.screen)
+        about = await say(service, "stay_on_full_house_middle", actor=actor)
+        assert line.split(" (")[0] in about.text
+
+
 async def test_switching_the_language_answers_in_the_new_language() -> None:
     """``/settings language ru`` from an English-speaking admin: the confirmation and the
     settings list come in Russian at once (the group just asked for it), and back to
