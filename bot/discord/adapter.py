@@ -363,7 +363,9 @@ class OfcCommands(app_commands.Group):
         """Stand up (R8.2)."""
         await self.adapter.command(interaction, self.adapter.service.leave)
 
-    @app_commands.command(name="addbot", description="Seat a computer player (house kush)")
+    @app_commands.command(
+        name="addbot", description="Seat a computer player (the house pays its buy-in)"
+    )
     @app_commands.describe(level="easy, normal or strong (default normal)")
     @app_commands.choices(
         level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "strong")]
@@ -387,8 +389,8 @@ class OfcCommands(app_commands.Group):
             lambda chat, actor: service.remove_bot(chat, actor, admin, f"dc:{interaction.id}"),
         )
 
-    @app_commands.command(name="topup", description="Add kush to your stack between hands")
-    @app_commands.describe(amount="kush to add (default: the minimum buy-in)")
+    @app_commands.command(name="topup", description="Top up your stack between hands")
+    @app_commands.describe(amount="how much to add (default: the minimum buy-in)")
     async def topup(self, interaction: Interaction, amount: str = "") -> None:
         """Top up the stack (R8.2)."""
         service = self.adapter.service
@@ -407,13 +409,13 @@ class OfcCommands(app_commands.Group):
         """Come back (R8.6)."""
         await self.adapter.command(interaction, self.adapter.service.back)
 
-    @app_commands.command(name="balance", description="Your kush")
+    @app_commands.command(name="balance", description="Your balance")
     async def balance(self, interaction: Interaction) -> None:
         """The caller's balance (ephemeral)."""
         await self.adapter.command(interaction, self.adapter.service.balance, ephemeral=True)
 
     @app_commands.command(name="top", description="The leaderboard")
-    @app_commands.describe(period="by kush won in a period (default: balance plus stacks)")
+    @app_commands.describe(period="by winnings in a period (default: balance plus stacks)")
     @app_commands.choices(period=_PERIOD_CHOICES)
     async def top(self, interaction: Interaction, period: str = "") -> None:
         """The server's leaderboard: by balance plus stacks, or by kush won in a period."""
@@ -521,7 +523,7 @@ class OfcAdminCommands(app_commands.Group):
             interaction, lambda c, a: service.close_table(c, a, admin), ephemeral=not admin
         )
 
-    @app_commands.command(name="grant", description="Admins: give (or take) kush")
+    @app_commands.command(name="grant", description="Admins: add to (or take from) a balance")
     @app_commands.describe(user="who gets it", amount="how much (negative takes)")
     async def grant(
         self, interaction: Interaction, user: discord.Member | discord.User, amount: int

@@ -73,7 +73,9 @@ MAX_ANSWER = 200
 #: the caption of a photo
 MAX_CAPTION = 1024
 #: the command menu: (command, English description, Russian description); published in
-#: English for everyone and in Russian for the players who read Russian (RUSSIAN_READERS)
+#: English for everyone and in Russian for the players who read Russian (RUSSIAN_READERS).
+#: One menu serves every group, whatever its kush label (``kush_label``): no description
+#: names the unit (Discord's descriptions neither, :mod:`bot.discord.adapter`)
 COMMANDS = (
     ("newtable", "open a table", "открыть стол"),
     ("join", "take a seat", "сесть за стол"),
@@ -85,7 +87,7 @@ COMMANDS = (
     ("removebot", "stand a computer player up", "убрать компьютерного игрока"),
     ("sitout", "skip hands", "пропускать раздачи"),
     ("back", "come back", "вернуться в игру"),
-    ("balance", "your kush", "ваши куши"),
+    ("balance", "your balance", "ваш баланс"),
     ("top", "leaderboard", "рейтинг"),
     ("history", "your last hands", "ваши последние раздачи"),
     ("hand", "your board as a picture (private chat)", "ваша доска картинкой (в личке)"),
@@ -95,7 +97,7 @@ COMMANDS = (
     ("rules", "rules", "правила"),
     ("settings", "admins: settings", "админам: настройки"),
     ("closetable", "admins: close the table", "админам: закрыть стол"),
-    ("grant", "admins: give kush", "админам: выдать куши"),
+    ("grant", "admins: add to a balance", "админам: пополнить баланс"),
     ("help", "help", "помощь"),
 )
 

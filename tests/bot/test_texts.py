@@ -198,6 +198,21 @@ async def test_discord_slash_commands_are_described_in_russian_for_russian_local
     assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
 
 
+def test_command_menus_do_not_name_the_kush_label() -> None:
+    """R8.1: the kush label is each group's (``kush_label``: "chips", "очки"…), and the command
+    menus are the bot's, one for every group (Telegram's per language, Discord's per locale):
+    "/balance — your kush" and "/grant — admins: give kush" read wrong in a group that calls
+    them chips. No menu description names the unit, in either language (the synced Discord
+    descriptions are exactly ``DISCORD_DESCRIPTIONS_RU``'s, checked above)."""
+    unit = re.compile(r"kush|куш", re.IGNORECASE)
+    menus = [text for _, en, ru in COMMANDS for text in (en, ru)]
+    menus += [text for pair in DISCORD_DESCRIPTIONS_RU.items() for text in pair]
+    assert [text for text in menus if unit.search(text)] == []
+    by_name = {name: (en, ru) for name, en, ru in COMMANDS}
+    assert by_name["balance"] == ("your balance", "ваш баланс")
+    assert by_name["grant"] == ("admins: add to a balance", "админам: пополнить баланс")
+
+
 def test_russian_texts_ask_with_one_polite_imperative() -> None:
     """Every Russian prompt asks with «Нажмите», never the colloquial «Жмите» (the lobby and
     the tournament lobby once did), and R7.5's claim notice names the target as a goal
