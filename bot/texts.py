@@ -500,8 +500,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
-        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by kush won)",
-        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигранным кушам)",
+        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
     },
     "top.period_title": {
         "en": "🏆 Kush won · {when}",
@@ -866,8 +866,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
-            "/balance, /top, /history, /daily — kush, leaderboard, your hands, daily bonus\n"
-            "/stats [@user] — statistics; /top week|month|all — kush won; /replay N — a hand "
+            "/balance, /top, /history, /daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/stats [@user] — statistics; /top week|month|all — by winnings; /replay N — a hand "
             "street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
@@ -885,8 +885,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
-            "/balance, /top, /history, /daily — куши, рейтинг, ваши раздачи, бонус дня\n"
-            "/stats [@игрок] — статистика; /top week|month|all — выигранные куши; "
+            "/balance, /top, /history, /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
+            "/stats [@игрок] — статистика; /top week|month|all — по выигрышу; "
             "/replay N — раздача по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
@@ -904,8 +904,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
-            "/ofc balance, /ofc top, /ofc history, /ofc daily — kush, leaderboard, your hands, daily bonus\n"
-            "/ofc stats [user] — statistics; /ofc top [period] — kush won; /ofc replay N — a hand "
+            "/ofc balance, /ofc top, /ofc history, /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/ofc stats [user] — statistics; /ofc top [period] — by winnings; /ofc replay N — a hand "
             "street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
@@ -922,8 +922,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
-            "/ofc balance, /ofc top, /ofc history, /ofc daily — куши, рейтинг, ваши раздачи, бонус дня\n"
-            "/ofc stats [игрок] — статистика; /ofc top [период] — выигранные куши; "
+            "/ofc balance, /ofc top, /ofc history, /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
+            "/ofc stats [игрок] — статистика; /ofc top [период] — по выигрышу; "
             "/ofc replay N — раздача по улицам\n"
             "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "

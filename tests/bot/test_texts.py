@@ -203,11 +203,15 @@ def test_command_menus_do_not_name_the_kush_label() -> None:
     menus are the bot's, one for every group (Telegram's per language, Discord's per locale):
     "/balance — your kush" and "/grant — admins: give kush" read wrong in a group that calls
     them chips. No menu description names the unit, in either language (the synced Discord
-    descriptions are exactly ``DISCORD_DESCRIPTIONS_RU``'s, checked above)."""
+    descriptions are exactly ``DISCORD_DESCRIPTIONS_RU``'s, checked above); nor does the
+    command list of /help, which goes on the same lines."""
     unit = re.compile(r"kush|куш", re.IGNORECASE)
     menus = [text for _, en, ru in COMMANDS for text in (en, ru)]
     menus += [text for pair in DISCORD_DESCRIPTIONS_RU.items() for text in pair]
     assert [text for text in menus if unit.search(text)] == []
+    for lang in LANGS:  # nor the command list /help gives, nor /top's usage, in any group
+        for key in ("help", "help.discord", "top.usage"):
+            assert not unit.search(tr(lang, key)), (lang, key)
     by_name = {name: (en, ru) for name, en, ru in COMMANDS}
     assert by_name["balance"] == ("your balance", "ваш баланс")
     assert by_name["grant"] == ("admins: add to a balance", "админам: пополнить баланс")
