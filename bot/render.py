@@ -22,7 +22,14 @@ from game.hand import HandView
 from game.names import hand_name
 from game.tournament import TournamentPhase
 
-__all__ = ["group_screen", "lobby_screen", "move_presses", "private_screen", "showdown_screen"]
+__all__ = [
+    "busted_notice",
+    "group_screen",
+    "lobby_screen",
+    "move_presses",
+    "private_screen",
+    "showdown_screen",
+]
 
 _BOX_KEY = {Box.TOP: "btn.top", Box.MIDDLE: "btn.middle", Box.BOTTOM: "btn.bottom"}
 
@@ -47,6 +54,15 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
             return f"{_mmss(budget)} + {tr(lang, 'board.bank')} {_mmss(bank)}"
         return _mmss(budget)
     return f"{tr(lang, 'board.bank')} {_mmss(bank)}"
+
+
+def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
+    """The group's offer of a top-up to a player whose ``stack`` cannot pay a point (R8.2):
+    "no kush left" for an empty one, else what is left ("16 kush left, less than a point":
+    "no kush left" told a player with 16 that they had nothing)."""
+    if stack <= 0:
+        return tr(lang, "showdown.busted", name=name, label=t.label)
+    return tr(lang, "showdown.below_point", name=name, stack=stack, label=t.label)
 
 
 def _box_line(cards: Sequence[Card], size: int) -> str:
@@ -391,7 +407,7 @@ def showdown_screen(
     lang: str,
     result: Mapping[str, Any],
     deltas: Mapping[int, int],
-    busted: Sequence[str],
+    busted: Sequence[tuple[str, int]],
 ) -> Screen:
     """The group's record of a finished hand: every board (discards never), hand names,
     fouls, royalties, points and the kush moved."""
@@ -436,8 +452,8 @@ def showdown_screen(
     if not deltas and t.options.settle_per_round:
         lines.append("")
         lines.append(tr(lang, "showdown.settle_later"))
-    for name in busted:
-        lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
+    for name, stack in busted:
+        lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines))
 
 
@@ -450,7 +466,10 @@ def _by_rank(card: Card) -> tuple[int, int]:
 
 
 def reveal_screen(
-    t: LiveTable, lang: str, deltas: Mapping[int, int] | None = None, busted: Sequence[str] = ()
+    t: LiveTable,
+    lang: str,
+    deltas: Mapping[int, int] | None = None,
+    busted: Sequence[tuple[str, int]] = (),
 ) -> Screen:
     """Chinese Poker after the arrangement: the boxes revealed so far, bottom first (R4.5), each
     with its hand name and points, every player's game total against the target (R7.1), the
@@ -501,6 +520,6 @@ def reveal_screen(
         # R8.7: a tournament's game settles chips (their line follows), never kush
         over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
         lines.append(tr(lang, over))
-    for name in busted:
-        lines.append(tr(lang, "showdown.busted", name=name, label=t.label))
+    for name, stack in busted:
+        lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines), buttons)

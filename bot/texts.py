@@ -247,6 +247,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
+    "showdown.below_point": {
+        "en": "{name}: {stack} {label} left, less than a point — top up (➕ or /topup) before the next hand, or the seat is freed.",
+        "ru": "{name}: в стеке {stack} {label}, меньше очка — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+    },
     "lobby.point_raised": {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
         "ru": "{name}: очко теперь стоит {point} {label}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot.model import LiveTable, Phase, SeatState
+from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -122,7 +123,7 @@ def offer_top_ups(t: LiveTable, paid: set[int], now: float) -> bool:
     was offered."""
     settled = [s for s in t.awaiting_top_up() if s.seat in paid and not s.bot]
     for seat in settled:
-        t.owe("post", Screen(tr(t.lang, "showdown.busted", name=seat.name, label=t.label)))
+        t.owe("post", Screen(busted_notice(t, t.lang, seat.name, seat.stack)))
     if settled and t.next_hand_at is not None:
         t.next_hand_at = max(t.next_hand_at, now + TOP_UP_SECONDS)
     return bool(settled)

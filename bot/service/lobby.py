@@ -9,6 +9,7 @@ import contextlib
 from typing import Literal
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.chinese import claimant_continues
@@ -335,7 +336,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                     stand_up(t, tx, seat)
                     notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                 elif t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
-                    notice += "\n" + tr(t.lang, "showdown.busted", name=seat.name, label=t.label)
+                    notice += "\n" + busted_notice(t, t.lang, seat.name, seat.stack)
                     if len(available(t)) < t.options.min_players:
                         # too few can play without them: the lobby's top-up window, as at a
                         # showdown (not 20 s before the deal and then the lobby's 20 s)

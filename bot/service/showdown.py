@@ -135,7 +135,7 @@ def close_hand(
             t.seats[t.owner(s)].timed_out = True
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
-    busted = [st.name for st in t.seats.values() if t.busted(st) and not st.leaving]
+    busted = [(st.name, st.stack) for st in t.seats.values() if t.busted(st) and not st.leaving]
     # the picture reads the game's totals before a finished Chinese Poker game is cleared
     picture = pictures.showdown_picture(t, t.lang, deltas, notes, chips) if t.pictures else None
     if t.options.game is GameKind.CHINESE:

@@ -587,6 +587,7 @@ async def test_r8_2_a_busted_computer_player_tops_up_from_the_house_and_plays_on
     assert anna.top_up == t.min_buy_in == 200  # taken at once, not offered
     showdown = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "🏁" in s.text)
     assert tr("en", "showdown.busted", name=anna.name, label="kush") not in showdown
+    assert f"{anna.name}: {anna.stack} kush left" not in showdown  # (its stack, below a point)
     balance, stack = await player_balance(store, who), anna.stack
     assert t.next_hand_at is not None and t.next_hand_at - clock.now == 5  # no top-up window
     await service.run_due()  # the top-up is added at once, the deal comes at its time

@@ -173,7 +173,7 @@ async def test_r8_3_a_round_settled_early_by_new_settings_offers_the_top_up_it_m
     reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "off"])
     assert not reply.alert, reply.text
     assert {s.name: s.stack for s in t.seats.values()} == {"Alice": 380, "Bob": 20, "Carol": 200}
-    offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    offer = tr("en", "showdown.below_point", name="Bob", stack=20, label="kush")
     assert (GROUP.chat_id, offer) in presenter.posts
     assert t.next_hand_at == clock.now + TOP_UP_SECONDS
     clock.now += 10
@@ -254,7 +254,7 @@ async def test_r8_3_a_round_settled_early_as_a_player_leaves_offers_the_top_up_i
     clock.now += 1
     assert not (await service.leave(GROUP, CAROL)).alert
     assert {s.name: s.stack for s in t.seats.values()} == {"Alice": 8, "Bob": 392, "Dave": 200}
-    offer = tr("en", "showdown.busted", name="Alice", label="kush")
+    offer = tr("en", "showdown.below_point", name="Alice", stack=8, label="kush")
     assert (GROUP.chat_id, offer) in presenter.posts
     assert t.phase is Phase.BETWEEN and t.next_hand_at == clock.now + TOP_UP_SECONDS
     clock.now += 10

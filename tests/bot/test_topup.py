@@ -711,7 +711,9 @@ async def test_r8_3_a_round_settled_as_the_deal_stands_up_a_busted_player_offers
     # Alice stood up, the round settled first: Bob pays 12 points, 8 to Carol, 4 to Dave
     assert {s.name: s.stack for s in t.seats.values()} == {"Bob": 16, "Carol": 456, "Dave": 328}
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Alice")) in presenter.posts
-    offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    # (it read "Bob: no kush left", Bob with 16 in his stack)
+    offer = tr("en", "showdown.below_point", name="Bob", stack=16, label="kush")
+    assert offer.startswith("Bob: 16 kush left, less than a point — top up")
     assert (GROUP.chat_id, offer) in presenter.posts
     if dave_sits_out:
         assert t.hand is None and t.phase is Phase.LOBBY
