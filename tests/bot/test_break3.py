@@ -1,0 +1,52 @@
+"""Attacks on computer players and tournaments (the third break-it session): a hostile or
+unlucky user meets a wrong answer, a leak, a hang or kush moved wrongly. In-memory store, a
+hand-moved clock, timers fired by ``run_due``; every scenario ends with the ledger checked."""
+
+from __future__ import annotations
+
+from bot.model import Actor
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_tournament_service import configure as configure_tournament
+from tests.bot.test_tournament_service import new_service as new_tournament_service
+
+DAN = Actor("telegram", "4", "Dan", "en")
+DAVE = Actor("telegram", "5", "Dave", "en")
+
+
+async def test_r8_7_a_player_knocked_out_is_told_place_and_prize_after_the_hand_ends() -> None:
+    """Carol leaves a four-player tournament (50/30/20) during its first hand: knocked out in
+    place 3, her prize of 80 kush paid when it ends (R8.7). While the hand ran /balance said
+    so; once the hand ended (she is stood up then) it said "0 at the table", the prize
+    forgotten, and her /leave answered "You are not registered"."""
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+    await configure_tournament(
+        service, tournament_buy_in="100", tournament_chips="1000", payouts="50,30,20"
+    )
+    await service.new_tournament(GROUP, ALICE, "ofc")
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL, DAN)}
+    for a in by_id.values():
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    await service.leave(GROUP, BOB)  # place 4
+    await service.leave(GROUP, CAROL)  # place 3
+    while t.hand is not None and t.hand_no == 1:
+        seat = t.seats[t.owner(t.hand.to_act[0])]
+        if seat.user_id in (BOB.user_id, CAROL.user_id):
+            clock.now += 1000  # their moves are made for them (R8.5)
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, by_id[seat.user_id])
+    assert t.seat_of(CAROL.user_id) is None and t.tournament.finished is None
+    prize = tr("en", "reply.balance_tour_prize", prize=80, label="kush")
+    assert (await service.balance(GROUP, CAROL)).text == tr(
+        "en", "reply.balance_tour_out", name="Carol", balance=900, label="kush", table=t.id,
+        place=3, prize=prize,
+    )  # fmt: skip
+    reply = await service.leave(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "tour.already_out")
+    reply = await service.leave(GROUP, DAVE)  # never registered
+    assert reply.alert and reply.text == tr("en", "tour.not_registered")
+    assert await check_store(store) == []
