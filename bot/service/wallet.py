@@ -113,9 +113,10 @@ async def history(
         points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
         replayable = replayable or "setup" in h.hand
-        won = (h.result.get("tournament") or {}).get("won")
-        if won is not None:  # a tournament's hand moved chips, not kush (R8.7)
-            chips = int(won.get(str(seat), 0))
+        tour = h.result.get("tournament")
+        if tour is not None:  # a tournament's hand moved chips, not kush (R8.7): a Chinese
+            # Poker one none until its game ends (R7.6), which is still no table's kush hand
+            chips = int((tour.get("won") or {}).get(str(seat), 0))
             lines.append(
                 ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=h.number,
                          points=points, chips=chips, foul=foul)

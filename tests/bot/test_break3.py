@@ -10,6 +10,7 @@ from storage.check import check_store
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure as configure_tournament
 from tests.bot.test_tournament_service import new_service as new_tournament_service
+from tests.bot.test_tournament_service import two_started
 
 DAN = Actor("telegram", "4", "Dan", "en")
 DAVE = Actor("telegram", "5", "Dave", "en")
@@ -49,4 +50,28 @@ async def test_r8_7_a_player_knocked_out_is_told_place_and_prize_after_the_hand_
     assert reply.alert and reply.text == tr("en", "tour.already_out")
     reply = await service.leave(GROUP, DAVE)  # never registered
     assert reply.alert and reply.text == tr("en", "tour.not_registered")
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_chinese_tournament_hand_before_its_game_ends_is_a_tournament_hand() -> None:
+    """A Chinese Poker tournament settles chips at the end of each game to the target (R8.7,
+    R7.6). /history listed the hands before that as a cash table's, "Table 1, hand 1: +6 pts,
+    0 kush", as if kush had been at stake; it is the tournament's hand that moved no chips
+    yet."""
+    service, presenter, store, clock = new_tournament_service(next_hand_delay=4)
+    await configure_tournament(service, game="chinese", target_points="51")
+    t = await two_started(service, presenter, "chinese")
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None and t.hand.to_act:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    while t.hand_no == 1 and (t.hand is not None or t.reveal is not None):
+        clock.now += 5  # the reveal, box by box (R4.5)
+        await service.run_due()
+    records = await store.export_hands(t.id)
+    assert len(records) == 1 and t.chinese is not None and not t.chinese.over
+    hand_id = (await service.history(GROUP, ALICE)).text.splitlines()[1].split(" ")[0]
+    points = int(records[0]["result"]["counted"]["0"])
+    assert (await service.history(GROUP, ALICE)).text.splitlines()[1] == hand_id + " · " + tr(
+        "en", "tour.history_hand_line", table=t.id, hand=1, points=points, chips=0, foul=""
+    )
     assert await check_store(store) == []
