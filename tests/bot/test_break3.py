@@ -4,9 +4,13 @@ hand-moved clock, timers fired by ``run_due``; every scenario ends with the ledg
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.model import Actor
 from bot.texts import tr
-from storage.check import check_store
+from storage.check import check_database, check_store
+from tests.bot.discord.dc_world import ALICE as DC_ALICE
+from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure as configure_tournament
 from tests.bot.test_tournament_service import new_service as new_tournament_service
@@ -75,3 +79,28 @@ async def test_r8_7_a_chinese_tournament_hand_before_its_game_ends_is_a_tourname
         "en", "tour.history_hand_line", table=t.id, hand=1, points=points, chips=0, foul=""
     )
     assert await check_store(store) == []
+
+
+async def test_discord_removebot_stands_up_the_one_named(tmp_path: Path) -> None:
+    """``/ofc removebot`` took no name on Discord: with Anna and Boris seated there was no way
+    to stand Anna up (Telegram's ``/removebot Anna`` does, and the refusal of a wrong name
+    says "Usage: /ofc removebot [name]"). It takes the name now, and without one still
+    stands one up."""
+    async with dc_world(tmp_path, bot_pace=(0.05, 0.15)) as w:
+        await w.slash(DC_ALICE, "new")
+        for level in ("easy", "strong"):
+            await w.slash(DC_ALICE, "addbot", {"level": level})
+        t = w.table()
+        assert [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
+        reply = await w.slash(DC_ALICE, "removebot", {"name": "Zed"})
+        assert reply["content"] == (
+            "No computer player “Zed” is seated. Seated: 🤖 Anna, 🤖 Boris. "
+            "Usage: /ofc removebot [name]"
+        ), reply
+        reply = await w.slash(DC_ALICE, "removebot", {"name": "anna"})
+        assert reply["content"] == tr("en", "bot.removed", name="🤖 Anna"), reply
+        assert [s.name for s in t.seats.values()] == ["🤖 Boris"]
+        reply = await w.slash(DC_ALICE, "removebot")
+        assert reply["content"] == tr("en", "bot.removed", name="🤖 Boris"), reply
+        assert t.seats == {}
+    assert await check_database(tmp_path / "ofc.sqlite3") == []
