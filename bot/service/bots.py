@@ -36,6 +36,14 @@ def is_computer(user_id: str) -> bool:
     return user_id.startswith(BOT_USER_PREFIX)
 
 
+def computer_user_id(name: str) -> str | None:
+    """The user id of the computer player called ``name`` as the table shows it or as
+    ``/removebot`` takes it ("🤖 Anna", "Anna", "anna"), ``None`` for no such name."""
+    wanted = name.removeprefix("🤖").strip().casefold()
+    named = [n for n in BOT_NAMES if n.casefold() == wanted]
+    return f"{BOT_USER_PREFIX}{named[0].lower()}" if named else None
+
+
 #: Buy-ins the house keeps on a computer player's balance when it sits down.
 HOUSE_BUY_INS = 50
 

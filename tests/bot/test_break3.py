@@ -11,6 +11,7 @@ from bot.texts import tr
 from storage.check import check_database, check_store
 from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import world as dc_world
+from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure as configure_tournament
 from tests.bot.test_tournament_service import new_service as new_tournament_service
@@ -104,3 +105,20 @@ async def test_discord_removebot_stands_up_the_one_named(tmp_path: Path) -> None
         assert reply["content"] == tr("en", "bot.removed", name="🤖 Boris"), reply
         assert t.seats == {}
     assert await check_database(tmp_path / "ofc.sqlite3") == []
+
+
+async def test_stats_of_a_computer_player_by_the_name_the_table_shows() -> None:
+    """Alice plays a hand against 🤖 Anna and asks ``/stats Anna`` (the name ``/removebot
+    Anna`` takes): it answered "No such player here: Anna" while Anna sat at the table."""
+    service, presenter, store, clock = await alice_and_a_bot("easy")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    expected = (await service.stats(GROUP, ALICE, ["🤖 Anna"])).text
+    assert expected.startswith(tr("en", "stats.title", name="🤖 Anna", when=tr("en", "period.all")))
+    for name in ("Anna", "anna", "🤖 anna"):
+        reply = await service.stats(GROUP, ALICE, [name])
+        assert not reply.alert and reply.text == expected, name
+    reply = await service.stats(GROUP, ALICE, ["Zed"])
+    assert reply.alert and reply.text == tr("en", "reply.unknown_player", name="Zed")
+    assert await check_store(store) == []
