@@ -6,8 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.model import Actor
+from bot.service import bots
 from bot.texts import tr
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge
 from storage.check import check_database, check_store
 from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import world as dc_world
@@ -121,4 +127,41 @@ async def test_stats_of_a_computer_player_by_the_name_the_table_shows() -> None:
         assert not reply.alert and reply.text == expected, name
     reply = await service.stats(GROUP, ALICE, ["Zed"])
     assert reply.alert and reply.text == tr("en", "reply.unknown_player", name="Zed")
+    assert await check_store(store) == []
+
+
+def _raise(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+    raise RuntimeError("the decision process failed")
+
+
+@pytest.mark.parametrize("failure", ["raises", "refused"])
+async def test_r8_5_r8_6_a_computer_player_that_cannot_decide_plays_on(
+    monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    """The computer player's decision fails (``raises``: the decision process, asked again,
+    fails too; ``refused``: the core refuses the placement). Raising held the hand for good:
+    the timer retried the same failing move every 5 s, the bot's clock never ran out, and
+    Alice's /leave waited for a hand that never ended. Refused, its street was made by the
+    timeout rule (R8.5), but that sat it out after the match (R8.6), as an absent person:
+    nothing brings a computer player back, and Alice, ready, waited in the lobby for good.
+    Now either way its street is made by the timeout rule, the hand ends and the next one
+    is dealt to both."""
+    monkeypatch.setattr(bots, "decide", _raise if failure == "raises" else lambda k, lvl: [])
+    service, presenter, store, clock = await alice_and_a_bot("easy")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    for _ in range(30):
+        if t.hand is None:
+            break
+        if any(not t.seats[t.owner(s)].bot for s in t.hand.to_act):
+            await press_auto_and_confirm(service, presenter, ALICE)
+        else:
+            clock.now += 3
+            await service.run_due()
+    assert t.hand is None and t.hand_no == 1
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert not anna.sitting_out and t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and sorted(t.hand.order) == sorted(t.seats)
     assert await check_store(store) == []
