@@ -904,7 +904,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
             "ofc (classic OFC) or chinese (Chinese Poker)\n"
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
-            "/ofc addbot [level], /ofc removebot — seat or stand up a computer player\n"
+            "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
@@ -922,7 +922,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
             "ofc (классический OFC) или chinese (китайский покер)\n"
             "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
-            "/ofc addbot [уровень], /ofc removebot — посадить или убрать компьютерного игрока\n"
+            "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
@@ -1296,6 +1296,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Seat a computer player (the house pays its buy-in)": "Посадить компьютерного игрока (взнос платит заведение)",
     "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
     "Stand a computer player up": "Убрать компьютерного игрока",
+    "which one, e.g. Anna (default: the last one seated)": "какого, например Anna (по умолчанию — севшего последним)",
     "Top up your stack between hands": "Докупить в стек между раздачами",
     "how much to add (default: the minimum buy-in)": "сколько докупить (по умолчанию — взнос)",
     "Skip hands, keeping your seat": "Пропускать раздачи, не вставая из-за стола",

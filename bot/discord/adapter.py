@@ -380,13 +380,16 @@ class OfcCommands(app_commands.Group):
         )
 
     @app_commands.command(name="removebot", description="Stand a computer player up")
-    async def removebot(self, interaction: Interaction) -> None:
-        """Stand the last computer player up (the table's opener or an admin)."""
+    @app_commands.describe(name="which one, e.g. Anna (default: the last one seated)")
+    async def removebot(self, interaction: Interaction, name: str = "") -> None:
+        """Stand the computer player ``name`` up, else the last one seated (the table's opener
+        or an admin), as Telegram's ``/removebot [name]``."""
         admin = is_admin(interaction)
         service = self.adapter.service
+        request = f"dc:{interaction.id}"
         await self.adapter.command(
             interaction,
-            lambda chat, actor: service.remove_bot(chat, actor, admin, f"dc:{interaction.id}"),
+            lambda chat, actor: service.remove_bot(chat, actor, admin, request, name),
         )
 
     @app_commands.command(name="topup", description="Top up your stack between hands")

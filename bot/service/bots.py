@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
@@ -21,6 +22,8 @@ from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, SeatKnowledge, decide, knowledge
 from storage.api import BuyIn, Community, InsufficientFunds
+
+log = logging.getLogger("bot.service")
 
 __all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot", "think_ahead"]
 
@@ -34,6 +37,14 @@ def is_computer(user_id: str) -> bool:
     """Whether a player's user id is a computer player's (they play with house kush and are
     left out of the group's leaderboards)."""
     return user_id.startswith(BOT_USER_PREFIX)
+
+
+def computer_user_id(name: str) -> str | None:
+    """The user id of the computer player called ``name`` as the table shows it or as
+    ``/removebot`` takes it ("🤖 Anna", "Anna", "anna"), ``None`` for no such name."""
+    wanted = name.removeprefix("🤖").strip().casefold()
+    named = [n for n in BOT_NAMES if n.casefold() == wanted]
+    return f"{BOT_USER_PREFIX}{named[0].lower()}" if named else None
 
 
 #: Buy-ins the house keeps on a computer player's balance when it sits down.
@@ -52,7 +63,14 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         if player is None or not player.bot or hand.is_over or s not in hand.to_act:
             continue
         k = knowledge(hand, s)
-        moves = await _decision(rt, t, s, k, Level(player.bot))
+        try:
+            moves = await _decision(rt, t, s, k, Level(player.bot))
+        except Exception:  # (the decision process failed, asked again too): waiting for it
+            # would hold the hand for good, the table retrying every few seconds and the
+            # players' /leave and /closetable waiting for the hand's end; its street is made
+            # by the timeout rule below (R8.5)
+            log.exception("table %s: computer player at seat %s could not decide", t.id, s)
+            moves = []
         turn_before = hand.to_act
         actions: list[Action] = [Place(s, c, b) if b else Discard(s, c) for c, b in moves]
         try:

@@ -369,6 +369,8 @@ async def leave(
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
+        if t.tournament is not None and await _out_of(rt, t, actor):
+            key = "tour.already_out"  # stood up when the hand that knocked them out ended
         return Reply(tr(lang, key), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang, button)
@@ -379,6 +381,16 @@ async def leave(
     if isinstance(left, str):
         return Reply(tr(lang, "reply.leave_after_hand"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+async def _out_of(rt: Runtime, t: LiveTable, actor: Actor) -> bool:
+    """Whether ``actor``, no longer seated at ``t``'s running tournament, is one of its
+    players, knocked out (R8.7: stood up at the end of that hand, still registered)."""
+    tour = t.tournament
+    if tour is None or tour.phase is TournamentPhase.REGISTERING:
+        return False
+    player = await rt.store.find_player(t.community_id, actor.user_id)
+    return player is not None and player.user_id == actor.user_id and player.id in tour.players
 
 
 def depart(

@@ -130,7 +130,9 @@ def close_hand(
         t.seats[s].stack += d
     top_up_computer_players(t)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
-        if t.owner(s) in t.seats:
+        # a computer player whose street was made by the timeout rule (its decision failed)
+        # is not away: sat out, nothing would ever bring it back (R8.6 returns a person)
+        if t.owner(s) in t.seats and not t.seats[t.owner(s)].bot:
             t.seats[t.owner(s)].sitting_out = True
             t.seats[t.owner(s)].timed_out = True
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a

@@ -32,7 +32,7 @@ from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
-from bot.service.bots import BOT_NAMES, is_computer
+from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
 from bot.service.runtime import Runtime
 from bot.texts import kush_word, tr
 from game.board import BOXES
@@ -134,6 +134,9 @@ async def stats(
     lines: list[str] = []
     if names and names[0].lower() not in _ME:
         target = await rt.store.find_player(community.id, names[0])
+        computer = computer_user_id(names[0])
+        if target is None and computer is not None:  # "Anna": the table's "🤖 Anna"
+            target = await rt.store.find_player(community.id, computer)
         if target is None:
             name = (shown or {}).get(names[0], names[0])
             return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)

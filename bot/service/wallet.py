@@ -32,15 +32,19 @@ async def balance(
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     seat = t.seat_of(actor.user_id) if t else None
     tour = t.tournament if t is not None else None
-    if seat is not None and tour is not None and t is not None:
+    # a player knocked out is stood up when the hand ends, but stays registered: their buy-in
+    # is in the pool and their prize is paid when the tournament ends (the tournament's seat
+    # is the table's, R8.7)
+    if tour is not None and t is not None and (seat is not None or player.id in tour.players):
+        number = seat.seat if seat is not None else tour.seat_of(player.id)
         label = community.settings.kush_label
         common = {"name": player.name, "balance": player.balance, "label": label, "table": t.id}
-        place = tour.places.get(seat.seat)
-        if place is not None and seat.seat not in tour.chips:
-            prize = tour.prizes.get(seat.seat, 0)
+        place = tour.places.get(number)
+        if place is not None and number not in tour.chips:
+            prize = tour.prizes.get(number, 0)
             paid = tr(lang, "reply.balance_tour_prize", prize=prize, label=label) if prize else ""
             return Reply(tr(lang, "reply.balance_tour_out", place=place, prize=paid, **common))
-        chips = tour.chips.get(seat.seat, tour.config.starting_chips)
+        chips = tour.chips.get(number, tour.config.starting_chips)
         return Reply(
             tr(lang, "reply.balance_tour", buy_in=tour.config.buy_in, chips=chips, **common)
         )
@@ -109,9 +113,10 @@ async def history(
         points = int(counted.get(str(seat), info.get("points", 0)))
         foul = " 💀" if info.get("fouled") else ""
         replayable = replayable or "setup" in h.hand
-        won = (h.result.get("tournament") or {}).get("won")
-        if won is not None:  # a tournament's hand moved chips, not kush (R8.7)
-            chips = int(won.get(str(seat), 0))
+        tour = h.result.get("tournament")
+        if tour is not None:  # a tournament's hand moved chips, not kush (R8.7): a Chinese
+            # Poker one none until its game ends (R7.6), which is still no table's kush hand
+            chips = int((tour.get("won") or {}).get(str(seat), 0))
             lines.append(
                 ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=h.number,
                          points=points, chips=chips, foul=foul)
