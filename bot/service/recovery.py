@@ -121,7 +121,8 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent, and a hand in progress
     makes the moves that are due (a player who left). An ordinary table takes the community's
-    settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`)."""
+    settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`).
+    A computer player an older snapshot has sitting out plays again (R8.6 sits out people)."""
     stacks = await rt.store.stacks(t.id)
     t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
@@ -129,6 +130,8 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     for s in t.seats.values():
         s.stack = int(stacks.get(s.player_id, 0))
         s.private_ref = None
+        if s.bot:  # never away (R8.6 sits out a person): a snapshot from before that rule
+            s.sitting_out = s.timed_out = False  # may have one sat out, waited for forever
     community = None
     if t.tournament is None:  # (a tournament keeps the options it opened with, R8.7)
         try:

@@ -699,3 +699,32 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     )
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
     assert reply.text == "🤖 Vera (easy) sits down: a computer player with house kush."
+
+
+async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out() -> None:
+    """Before a computer player was exempt from R8.6's sit-out, a failed decision could leave
+    it sitting out in a snapshot; nothing brings a computer player back, so Alice, ready,
+    waited in the lobby until the idle close. A restart now seats it back in play: the next
+    hand is dealt with it."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    assert t.hand is None
+    await service.stop()
+    ((record, snap),) = await store.snapshots()
+    old = dict(snap)
+    old["seats"] = [
+        {**s, "sitting_out": True, "timed_out": True} if s.get("bot") else s for s in snap["seats"]
+    ]
+    await store.save_snapshot(record.id, old)
+    service2, _presenter2 = new_service(store, clock)
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None
+    bot = next(s for s in t2.seats.values() if s.bot)
+    assert not bot.sitting_out and not bot.timed_out
+    clock.now += 10  # past the next hand's time
+    await service2.run_due()
+    assert t2.hand is not None and t2.hand_no == 2
+    assert await check_store(store) == []
