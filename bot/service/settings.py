@@ -637,10 +637,18 @@ assert len(_BY_CODE) == len(SETTINGS), "button codes must differ"
 
 
 def _number(value: float, lang: str = "en") -> str:
-    """A number as people write it: whole numbers without ``.0``, thousands grouped."""
+    """A number as people write it: whole numbers without ``.0``, thousands grouped, a
+    fraction with the decimal sign of ``lang`` (7.5; in Russian 7,5)."""
     if float(value).is_integer():
         return grouped(int(value), lang)
-    return f"{value:.10g}"
+    return _fraction(value, lang)
+
+
+def _fraction(value: float, lang: str) -> str:
+    """A fractional number with the decimal sign readers of ``lang`` write: "7.5", in Russian
+    "7,5" (both read back by ``/settings``, :func:`bot.service.numbers.read_fraction`)."""
+    text = f"{value:.10g}"
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def _shown(value: Any) -> str:
@@ -706,6 +714,8 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) 
         return tr(lang, f"settings.default_{spec.name}")
     if spec.name == "kush_label":  # the default label as players of ``lang`` read it (куш)
         return kush_word(str(value), lang)
+    if isinstance(value, float) and not value.is_integer():
+        return _fraction(value, lang)
     return _shown(value)
 
 

@@ -782,3 +782,24 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
     lang = actor.language or "en"
     assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
     assert await stored(store) == before
+
+
+@pytest.mark.parametrize(
+    ("actor", "saved", "low"),
+    [
+        (ALICE, "time_bank_seconds = 7.5.", "from 0.05"),
+        (BORIS, "time_bank_seconds = 7,5.", "от 0,05"),
+    ],
+    ids=["en", "ru"],
+)
+async def test_a_fraction_is_shown_with_the_readers_decimal_sign(
+    actor: Actor, saved: str, low: str
+) -> None:
+    """Russian admins now type 7,5 and the bot answered "= 7.5": a fraction is shown with the
+    reader's decimal sign, in the saved reply and the settings' ranges (level_minutes takes
+    0.05 to 240)."""
+    service, _store = new_service()
+    reply = await say(service, "time_bank_seconds", "7,5", actor=actor)
+    assert not reply.alert and reply.text.endswith(saved), reply.text
+    reply = await say(service, "level_minutes", "0", actor=actor)
+    assert reply.alert and low in reply.text, reply.text
