@@ -686,7 +686,7 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     await service.new_table(GROUP, BOB)
     reply = await service.add_bot(GROUP, BOB, True, "strong")
     assert reply.text == (
-        "🤖 Anna (сильный) садится за стол: компьютерный игрок на куши заведения."
+        "🤖 Anna (сильный) садится за стол: компьютерный игрок на средства заведения."
     )
     reply = await service.add_bot(GROUP, BOB, True)
     assert reply.text.startswith("🤖 Boris (средний) садится")
@@ -698,4 +698,4 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
         "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
     )
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
-    assert reply.text == "🤖 Vera (easy) sits down: a computer player with house kush."
+    assert reply.text == "🤖 Vera (easy) sits down: a computer player staked by the house."
