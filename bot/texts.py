@@ -223,12 +223,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name}: «Доезд»."},
     "reveal.game_over": {
-        "en": "The game is over; kush are settled.",
-        "ru": "Игра окончена, куши рассчитаны.",
+        "en": "The game is over and settled.",
+        "ru": "Игра окончена, расчёт произведён.",
     },
     "reveal.game_over_early": {
-        "en": "Table #{table}: the Chinese Poker game is over; kush are settled: {moves}.",
-        "ru": "Стол #{table}: игра в китайский покер окончена, куши рассчитаны: {moves}.",
+        "en": "Table #{table}: the Chinese Poker game is over and settled: {moves}.",
+        "ru": "Стол #{table}: игра в китайский покер окончена, расчёт: {moves}.",
     },
     "reveal.game_over_chips": {
         "en": "The game is over; chips are settled.",
@@ -313,8 +313,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Сначала нажмите «Готов»: так вы вносите взнос.",
     },
     "showdown.settle_later": {
-        "en": "Kush are settled after the full round.",
-        "ru": "Расчёт кушей — после полного круга.",
+        "en": "Settlement comes after the full round.",
+        "ru": "Расчёт — после полного круга.",
     },
     # -- replies ----------------------------------------------------------------------------
     "reply.table_opened": {"en": "Table #{table} is open.", "ru": "Стол #{table} открыт."},
@@ -341,8 +341,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Здесь нет открытого стола. Откройте: /newtable.",
     },
     "reply.wallet_in_group": {
-        "en": "Kush are kept per group: use this command in the group where you play.",
-        "ru": "У каждой группы свои куши: отправьте эту команду в группе, где играете.",
+        "en": "Each group keeps its own balances: use this command in the group where you play.",
+        "ru": "У каждой группы свои балансы: отправьте эту команду в группе, где играете.",
     },
     "reply.group_only": {
         "en": "This command works in a group chat.",
@@ -508,8 +508,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
     },
     "top.period_title": {
-        "en": "🏆 Kush won · {when}",
-        "ru": "🏆 Выигранные куши · {when}",
+        "en": "🏆 Winnings · {when}",
+        "ru": "🏆 Выигрыш · {when}",
     },
     "top.period_line": {
         "en": "{n}. {name} — {kush:+d} {label} · hands: {hands}",
@@ -648,8 +648,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "bot.added": {
-        "en": "{name} ({level}) sits down: a computer player with house kush.",
-        "ru": "{name} ({level}) садится за стол: компьютерный игрок на куши заведения.",
+        "en": "{name} ({level}) sits down: a computer player staked by the house.",
+        "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",
     },
     "bot.removed": {"en": "{name} stands up.", "ru": "{name} встаёт из-за стола."},
     "bot.removed_after_hand": {

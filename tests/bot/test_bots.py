@@ -686,7 +686,7 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     await service.new_table(GROUP, BOB)
     reply = await service.add_bot(GROUP, BOB, True, "strong")
     assert reply.text == (
-        "🤖 Anna (сильный) садится за стол: компьютерный игрок на куши заведения."
+        "🤖 Anna (сильный) садится за стол: компьютерный игрок на средства заведения."
     )
     reply = await service.add_bot(GROUP, BOB, True)
     assert reply.text.startswith("🤖 Boris (средний) садится")
@@ -698,7 +698,7 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
         "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
     )
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
-    assert reply.text == "🤖 Vera (easy) sits down: a computer player with house kush."
+    assert reply.text == "🤖 Vera (easy) sits down: a computer player staked by the house."
 
 
 async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out() -> None:

@@ -11,12 +11,15 @@ import asyncio
 import contextlib
 import inspect
 import random
+import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+import bot.cluster
 from bot.cluster import STEADY_LEASES, Worker, rendezvous
 from bot.screens import Screen
 from bot.service import TableService
@@ -148,9 +151,19 @@ class FailingPresenter(RefPresenter):
         return await super().show_table(chat_id, screen, ref)
 
 
-async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_every_sweep() -> (
-    None
-):
+class Monotonic:
+    """``time.monotonic`` of :mod:`bot.cluster`, moved on only by the test."""
+
+    def __init__(self) -> None:
+        self.now = time.monotonic()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_every_sweep(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     db, clock, leases = DiesAfterClosing(), Clock(), Clock()
     db.clock = leases
     w1, s1 = _worker(db, "w1", FakePresenter(), clock)
@@ -161,9 +174,12 @@ async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_
     await w1.halt()
     db.dead = False
     leases.now += TTL + 1
-    # (real seconds) a failed sending is tried again after ten lease times (1 s), then
-    # twenty (2 s): 0.9 s to spare for a loaded machine between the checks (0.02 left 0.18)
+    # a failed sending is tried again after ten lease times, then twenty: the worker's
+    # monotonic clock moves only when the test moves it (it slept real seconds, 0.9 s to spare
+    # between the checks, which a loaded machine could use up: a third try came too early)
     ttl = 0.1
+    monotonic = Monotonic()
+    monkeypatch.setattr(bot.cluster, "time", SimpleNamespace(monotonic=monotonic))
     p2 = FailingPresenter(failures=2)
     w2, _ = _worker(db, "w2", p2, clock, ttl=ttl)
     await w2.start()  # the first try fails: still owed
@@ -172,13 +188,13 @@ async def test_r14_owed_messages_whose_sending_failed_are_tried_again_later_not_
         for _ in range(5):
             await w2.tick()
         assert p2.attempts == 1  # not at every sweep
-        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        monotonic.now += STEADY_LEASES * ttl * 1.1
         await w2.tick()
         assert p2.attempts == 2  # again after ten lease times; it fails again
-        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        monotonic.now += STEADY_LEASES * ttl * 1.1
         await w2.tick()
         assert p2.attempts == 2  # the next wait is twice as long
-        await asyncio.sleep(STEADY_LEASES * ttl * 1.1)
+        monotonic.now += STEADY_LEASES * ttl * 1.1
         await w2.tick()
         notice = tr("en", "reply.table_closed", table=table_id)
         assert p2.attempts == 3 and [s.text for s in p2.tables[GROUP.chat_id]] == [notice]

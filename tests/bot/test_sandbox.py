@@ -421,7 +421,7 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
     tmp_path: Path,
 ) -> None:
     """Issue 13 in the sandbox: ``/addbot strong`` goes to the service, which seats a strong
-    🤖 player with house kush (the sandbox used to seat a fake user of its own whatever the
+    🤖 player staked by the house (the sandbox used to seat a fake user of its own whatever the
     level), and ``/removebot`` between hands stands the last one up (it used to answer "No
     computer player is seated")."""
     async with sandbox(tmp_path) as term:
@@ -429,7 +429,9 @@ async def test_addbot_strong_seats_the_services_strong_player_and_removebot_stan
         await term.read_until(r"^Sandbox: ")
         start = len(term.lines)
         await term.send("/addbot strong")
-        await term.read_until(r"^» 🤖 Boris \(strong\) sits down: a computer player with house")
+        await term.read_until(
+            r"^» 🤖 Boris \(strong\) sits down: a computer player staked by the house\.$"
+        )
         # the lobby with Boris seated is printed before or after the notice (a busy machine)
         if not any(re.match(r"^2\. 🤖 Boris — ready ✅ 200$", x) for x in term.lines[start:]):
             await term.read_until(r"^2\. 🤖 Boris — ready ✅ 200$")

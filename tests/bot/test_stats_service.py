@@ -166,7 +166,7 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     winner, loser = await play_scripted(service, presenter)
     week = (await service.top(GROUP, CAROL, "week")).text.splitlines()
     assert week == [
-        "🏆 Kush won · last 7 days",
+        "🏆 Winnings · last 7 days",
         f"1. {winner.name} — +38 kush · hands: 1",
         f"2. {loser.name} — -38 kush · hands: 1",
     ]

@@ -217,6 +217,35 @@ def test_command_menus_do_not_name_the_kush_label() -> None:
     assert by_name["grant"] == ("admins: add to a balance", "админам: пополнить баланс")
 
 
+#: group messages that spoke of "kush" whatever the table's ``kush_label``, with values
+GROUP_TEXTS_WITHOUT_THE_UNIT: dict[str, dict[str, Any]] = {
+    "reveal.game_over": {},
+    "reveal.game_over_early": {"table": 3, "moves": "Alice +12, Bob -12"},
+    "bot.added": {"name": "🤖 Anna", "level": "strong"},
+    "showdown.settle_later": {},
+    "top.period_title": {"when": "last 7 days"},
+    "reply.wallet_in_group": {},
+}
+
+
+@pytest.mark.parametrize("label", ["chips", "фишки", "₽"])
+@pytest.mark.parametrize("key", list(GROUP_TEXTS_WITHOUT_THE_UNIT))
+def test_group_texts_do_not_say_kush_under_a_custom_label(key: str, label: str) -> None:
+    """R8.1: a group whose label is "chips" read "kush are settled", "with house kush",
+    "Kush won" and "Kush are kept per group". A custom label is shown as written, never
+    declined, so a Russian sentence cannot take it in every case: these texts name no unit
+    (the settlement, the house's stake, winnings, balances), in both languages."""
+    unit = re.compile(r"kush|куш", re.IGNORECASE)
+    for lang in LANGS:
+        text = tr(lang, key, label=label, **GROUP_TEXTS_WITHOUT_THE_UNIT[key])
+        assert not unit.search(text), (lang, text)
+        assert "{" not in text and text.strip(), (lang, text)
+    assert tr("en", "top.period_title", when="last 7 days") == "🏆 Winnings · last 7 days"
+    assert tr("ru", "bot.added", name="🤖 Anna", level="сильный") == (
+        "🤖 Anna (сильный) садится за стол: компьютерный игрок на средства заведения."
+    )
+
+
 def test_russian_texts_ask_with_one_polite_imperative() -> None:
     """Every Russian prompt asks with «Нажмите», never the colloquial «Жмите» (the lobby and
     the tournament lobby once did), and R7.5's claim notice names the target as a goal

@@ -73,12 +73,20 @@ CAROL = FakeUser(103, "Carol", "carol", "en")
 #: Requests not counted as kill points (long polls: their number depends on timing).
 UNCOUNTED = frozenset({"getUpdates"})
 
-#: Seconds a command or a press may wait for its answer.
-ANSWER_TIMEOUT = 3.0
+#: Seconds a command or a press may wait for its answer (and a press for its chat to show
+#: it). Only how long to wait: each wait ends as soon as the answer is there or the bot
+#: process has died, so a sound run never waits it out (a run of the default sample: none of
+#: some 900 waits took a second). It was 3 s: a bot not scheduled for a few seconds on a
+#: loaded machine (one just restarted, starting its decision processes, above all) had its
+#: command sent again and again (a run is stuck after four tries, 12 s) and its press taken
+#: for unanswered, the next step then read the chat from before the press.
+ANSWER_TIMEOUT = 20.0
 #: how long the final ``/balance`` of each player is waited for (:meth:`read_balances`)
 BALANCE_TIMEOUT = 20.0
 #: Seconds without any request from the bot (other than long polls) before a run is "stuck".
-STALL_SECONDS = 8.0
+#: (It bounds how long a stuck run takes to be reported, not what is checked: 8 s left a bot
+#: held up on a loaded machine little to spare.)
+STALL_SECONDS = 20.0
 #: Upper bound of one run (the game, restarts included).
 RUN_TIMEOUT = 90.0
 #: Seconds the child gets to start (import, open the database, first long poll).

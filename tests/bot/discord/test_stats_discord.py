@@ -36,7 +36,7 @@ async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
         assert group[1:3] == ["Hands: 1 · players: 2", "Fouls: 50% (1 of 2) · royalties/hand 16.0"]
         month = (await w.slash(CAROL, "top", {"period": "month"}))["content"].splitlines()
         assert month == [
-            "🏆 Kush won · last 30 days",
+            "🏆 Winnings · last 30 days",
             f"1. {winner.name} — +38 kush · hands: 1",
             f"2. {loser.name} — -38 kush · hands: 1",
         ]
