@@ -141,6 +141,13 @@ async def claim_press(
         return Reply(tr(lang, "err.stale"), alert=True)
     if seat.seat not in offer["seats"]:
         return Reply(tr(lang, "err.not_claimant"), alert=True)
+    if rt.clock() >= float(offer["deadline"]):
+        # the claim time is over and the timer has not fired yet (a loaded bot, a timer a
+        # moment late): its step is made now, the reveal goes on; a Claim after the time
+        # must not end the game (it did, settling kush on a claim the timer would refuse)
+        async with rt.transition(t) as tx:
+            continue_reveal(rt, t, tx)
+        return Reply(tr(lang, "err.claim_late" if claim else "reply.continued"), alert=claim)
     async with rt.transition(t) as tx:
         assert t.reveal is not None and t.chinese is not None
         if claim:

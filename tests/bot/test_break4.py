@@ -1,0 +1,71 @@
+"""Attacks on the code merged in the fourth break-it session: a press after its time (R8.5,
+R7.5), the deal that frees busted seats (R8.2, R8.3), decimal commas in /settings. In-memory
+store, a hand-moved clock, timers fired by ``run_due``; scenarios end with the ledger
+checked."""
+
+from __future__ import annotations
+
+from bot.presses import Claim, Continue, decode
+from bot.service.chinese import CLAIM_SECONDS
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
+
+
+def _claim_button(presenter, claim: bool) -> str:  # type: ignore[no-untyped-def]
+    """The data of the table message's Claim (or Continue) button (R7.5)."""
+    wanted = Claim if claim else Continue
+    for b in presenter.last_table(GROUP.chat_id).all_buttons():
+        if b.data and isinstance(decode(b.data), wanted):
+            return str(b.data)
+    raise AssertionError("no claim button")
+
+
+async def test_r7_5_a_claim_pressed_after_the_claim_time_ran_out_is_too_late(env) -> None:  # type: ignore[no-untyped-def]
+    """R7.5: the bottom boxes put Alice past a 1-point target; she is offered Claim or
+    Continue for 30 s. She presses Claim when the 30 s are over, before the table's timer
+    fired (a loaded bot, a timer a moment late): the claim time is over, so the reveal goes
+    on as the timer makes it go on and the press is answered "too late". (The claim was
+    taken: the game ended without the remaining boxes, kush settled on a claim made after
+    its time, which the timer a moment earlier would have refused.)"""
+    service, presenter, store, clock = env
+    await configure(service, target_points="1")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    assert t.reveal["claim"]["seats"] == [0] and t.seats[0].user_id == ALICE.user_id
+    stage = t.reveal["stage"]
+    button = _claim_button(presenter, claim=True)
+    clock.now += CLAIM_SECONDS
+    reply = await service.press(ALICE, button)
+    assert reply.alert and reply.text == tr("en", "err.claim_late")
+    # the reveal goes on after its pause, as the timer had it go on (nobody claimed in time)
+    assert t.reveal is not None and t.reveal["claim"] is None and t.reveal["stage"] == stage
+    assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
+    assert t.chinese is not None and t.chinese.claimed_by is None
+    while t.reveal is not None:
+        clock.now = service.rt.next_deadline(t) or clock.now
+        await service.run_due()
+    # the game to 1 point is over once every box was revealed, nobody claiming it
+    assert t.last_result is not None and t.last_result["chinese"]["claimed_by"] is None
+    assert t.last_result["revealed"] == 3
+    assert await check_store(store) == []
+
+
+async def test_r7_5_a_claim_one_second_before_the_claim_time_runs_out_counts(env) -> None:  # type: ignore[no-untyped-def]
+    """R7.5: pressed with a second of the claim time left, Claim ends the game at once."""
+    service, presenter, store, clock = env
+    await configure(service, target_points="1")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    clock.now += CLAIM_SECONDS - 1
+    reply = await service.press(ALICE, _claim_button(presenter, claim=True))
+    assert not reply.alert and reply.text == tr("en", "reply.claimed")
+    assert t.last_result is not None and t.last_result["chinese"]["claimed_by"] == 0
+    assert t.last_result["chinese"]["over"] is True
+    assert await check_store(store) == []
