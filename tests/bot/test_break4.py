@@ -5,11 +5,16 @@ checked."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.model import Actor
 from bot.presses import Claim, Continue, decode
 from bot.service.chinese import CLAIM_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
+from tests.bot.test_settings import BORIS, say, stored
+from tests.bot.test_settings import new_service as new_settings_service
 
 
 def _claim_button(presenter, claim: bool) -> str:  # type: ignore[no-untyped-def]
@@ -69,3 +74,19 @@ async def test_r7_5_a_claim_one_second_before_the_claim_time_runs_out_counts(env
     assert t.last_result is not None and t.last_result["chinese"]["claimed_by"] == 0
     assert t.last_result["chinese"]["over"] is True
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("value", ["0,000", "-0,000", "+00,000"])
+@pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
+async def test_a_comma_before_three_zeros_after_zero_is_zero_either_way(
+    actor: Actor, value: str
+) -> None:
+    """Written "0,000" is zero read either way, as a thousands separator or a decimal comma: the
+    setting takes 0. (It was asked again: "Is “0,000” 0 or 0? Write 0, or 0 for the
+    fraction.")"""
+    service, store = new_settings_service()
+    reply = await say(service, "utc_offset", "3", actor=actor)
+    assert not reply.alert, reply.text
+    reply = await say(service, "utc_offset", value, actor=actor)
+    assert not reply.alert, reply.text
+    assert (await stored(store)).utc_offset == 0.0
