@@ -85,8 +85,10 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     hand, game = t.hand, t.chinese
     assert hand is not None and hand.result is not None and game is not None
     result = hand.result
-    if any(r.timed_out for r in result.seats):
-        game = game.end()  # R7.7: the game ends after a hand with a timeout
+    if any(r.timed_out and not _computer(t, r.seat) for r in result.seats):
+        # R7.7: the game ends after a hand with a timeout; not a computer player's, whose
+        # cards were set by the timeout rule because its decision failed: it is not away
+        game = game.end()
     if any(st.leaving and st.seat in game.totals for st in t.seats.values()):
         game = game.end()  # a player of the game leaving ends it: it is settled now (R7.6)
     # every player of the game is settled (R7.6), one sitting this hand out too
@@ -114,6 +116,12 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.tournament is not None:
         record["tournament"] = tournaments.record_of(t, settled)
     close_hand(rt, t, tx, record, deltas, notes, chips)
+
+
+def _computer(t: LiveTable, seat: int) -> bool:
+    """Whether the board of hand seat ``seat`` is a computer player's (issue 13)."""
+    player = t.player_of(seat)
+    return player is not None and player.bot is not None
 
 
 def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:

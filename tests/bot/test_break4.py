@@ -9,9 +9,16 @@ import pytest
 
 from bot.model import Actor
 from bot.presses import Claim, Continue, decode
+from bot.service import bots
 from bot.service.chinese import CLAIM_SECONDS
 from bot.texts import tr
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.test_bots import _chinese_arranged_with_a_bot
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
 from tests.bot.test_settings import BORIS, say, stored
 from tests.bot.test_settings import new_service as new_settings_service
@@ -90,3 +97,31 @@ async def test_a_comma_before_three_zeros_after_zero_is_zero_either_way(
     reply = await say(service, "utc_offset", value, actor=actor)
     assert not reply.alert, reply.text
     assert (await stored(store)).utc_offset == 0.0
+
+
+def _raise(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+    raise RuntimeError("the decision process failed")
+
+
+async def test_r7_7_a_computer_player_that_cannot_decide_does_not_end_the_chinese_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Chinese Poker to 51 points with a computer player whose decision fails: its cards are
+    set by the timeout rule (R8.5: its board counts as fouled this hand, R7.7), but the game
+    goes on: R7.7 ends a game when a player's time runs out (an absent player would hold it
+    for good), and a computer player was at the table all along. (The game ended after the
+    first hand and was settled on its points, every time its decision failed.)"""
+    monkeypatch.setattr(bots, "decide", _raise)
+    store, clock = MemoryStore(), Clock()
+    service, t = await _chinese_arranged_with_a_bot(store, clock)
+    for _ in range(40):  # the bot's cards are set for it, the reveal plays out
+        if t.hand_no == 1 and t.hand is None and t.reveal is None:
+            break
+        clock.now = t.bot_due if t.bot_due is not None else clock.now + 4
+        await service.run_due()
+    assert t.hand is None and t.reveal is None and t.last_result is not None
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert [r["timed_out"] for r in t.last_result["seats"] if r["seat"] == anna.seat] == [True]
+    assert t.chinese is not None and not t.chinese.over and t.chinese.hands == 1
+    assert not anna.sitting_out
+    assert await check_store(store) == []
