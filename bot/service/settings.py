@@ -637,10 +637,13 @@ assert len(_BY_CODE) == len(SETTINGS), "button codes must differ"
 
 
 def _number(value: float, lang: str = "en") -> str:
-    """A number as people write it: whole numbers without ``.0``, thousands grouped."""
+    """A number as people write it: whole numbers without ``.0``, thousands grouped; a
+    fraction with a decimal comma in Russian ("от 0,05 до 240", as the range's own example
+    "7,5" and the question about "1,500" write it; it read "от 0.05")."""
     if float(value).is_integer():
         return grouped(int(value), lang)
-    return f"{value:.10g}"
+    text = f"{value:.10g}"
+    return text.replace(".", ",") if lang == "ru" else text
 
 
 def _shown(value: Any) -> str:

@@ -125,3 +125,19 @@ async def test_r7_7_a_computer_player_that_cannot_decide_does_not_end_the_chines
     assert t.chinese is not None and not t.chinese.over and t.chinese.hands == 1
     assert not anna.sitting_out
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize(
+    ("actor", "shown"), [(ALICE, "from 0.05 to 240"), (BORIS, "от 0,05 до 240")]
+)
+async def test_a_fractional_range_is_written_as_the_admin_writes_fractions(
+    actor: Actor, shown: str
+) -> None:
+    """A refused ``level_minutes`` names its range: in Russian with a decimal comma, as the
+    same sentence's example ("дробное — через запятую или точку: 7,5") and the question
+    about "1,500" ("или 1,5") write a fraction. (It read "от 0.05 до 240".)"""
+    service, store = new_settings_service()
+    before = await stored(store)
+    reply = await say(service, "level_minutes", "0", actor=actor)
+    assert reply.alert and shown in reply.text, reply.text
+    assert await stored(store) == before
