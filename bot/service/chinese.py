@@ -140,14 +140,14 @@ async def claim_press(
     reveal, game, hand = t.reveal, t.chinese, t.hand
     offer = reveal.get("claim") if reveal else None
     if (
-        seat is None
-        or offer is None
+        offer is None
         or game is None
         or hand is None
         or version != f"C{t.hand_no}.{reveal['stage'] if reveal else ''}"
     ):
         return Reply(tr(lang, "err.stale"), alert=True)
-    if seat.seat not in offer["seats"]:
+    if seat is None or seat.seat not in offer["seats"]:  # (a member not at the table too:
+        # the button is current, and "out of date" told them nothing)
         return Reply(tr(lang, "err.not_claimant"), alert=True)
     if rt.clock() >= float(offer["deadline"]):
         # the claim time is over and the timer has not fired yet (a loaded bot, a timer a

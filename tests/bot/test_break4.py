@@ -19,7 +19,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.test_bots import _chinese_arranged_with_a_bot
-from tests.bot.test_service_classic import ALICE, BOB, GROUP, configure, play_hand, start
+from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, configure, play_hand, start
 from tests.bot.test_settings import BORIS, say, stored
 from tests.bot.test_settings import new_service as new_settings_service
 
@@ -141,3 +141,24 @@ async def test_a_fractional_range_is_written_as_the_admin_writes_fractions(
     reply = await say(service, "level_minutes", "0", actor=actor)
     assert reply.alert and shown in reply.text, reply.text
     assert await stored(store) == before
+
+
+async def test_r7_5_a_claim_pressed_by_a_member_not_at_the_table_says_who_may_claim(env) -> None:  # type: ignore[no-untyped-def]
+    """R7.5: Carol, watching the group, presses the Claim button of the table's message while
+    Alice is offered the claim: told that only a player who reached the target may claim,
+    and nothing changes. (She was told "This button is out of date", of a current button.)"""
+    service, presenter, store, _clock = env
+    await configure(service, target_points="1")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    for claim in (True, False):
+        reply = await service.press(CAROL, _claim_button(presenter, claim))
+        assert reply.alert and reply.text == tr("en", "err.not_claimant")
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    assert t.reveal["claim"]["continued"] == []
+    reply = await service.press(ALICE, _claim_button(presenter, claim=True))
+    assert not reply.alert and reply.text == tr("en", "reply.claimed")
+    assert await check_store(store) == []
