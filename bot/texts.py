@@ -238,6 +238,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
     "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
+    # a Claim pressed after the time to claim ran out, before the timer fired (R7.5)
+    "err.claim_late": {
+        "en": "⌛ Too late: the time to claim ran out; the reveal goes on.",
+        "ru": "⌛ Поздно: время на «Доезд» вышло, вскрытие продолжается.",
+    },
     "err.not_claimant": {
         "en": "Only a player who reached the target may claim.",
         "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",

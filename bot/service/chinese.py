@@ -85,8 +85,10 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     hand, game = t.hand, t.chinese
     assert hand is not None and hand.result is not None and game is not None
     result = hand.result
-    if any(r.timed_out for r in result.seats):
-        game = game.end()  # R7.7: the game ends after a hand with a timeout
+    if any(r.timed_out and not _computer(t, r.seat) for r in result.seats):
+        # R7.7: the game ends after a hand with a timeout; not a computer player's, whose
+        # cards were set by the timeout rule because its decision failed: it is not away
+        game = game.end()
     if any(st.leaving and st.seat in game.totals for st in t.seats.values()):
         game = game.end()  # a player of the game leaving ends it: it is settled now (R7.6)
     # every player of the game is settled (R7.6), one sitting this hand out too
@@ -116,6 +118,12 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     close_hand(rt, t, tx, record, deltas, notes, chips)
 
 
+def _computer(t: LiveTable, seat: int) -> bool:
+    """Whether the board of hand seat ``seat`` is a computer player's (issue 13)."""
+    player = t.player_of(seat)
+    return player is not None and player.bot is not None
+
+
 def continue_reveal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """Nobody claims (every claimant continued, or the claim time ran out): the reveal goes
     on after the pause (R7.5)."""
@@ -132,15 +140,22 @@ async def claim_press(
     reveal, game, hand = t.reveal, t.chinese, t.hand
     offer = reveal.get("claim") if reveal else None
     if (
-        seat is None
-        or offer is None
+        offer is None
         or game is None
         or hand is None
         or version != f"C{t.hand_no}.{reveal['stage'] if reveal else ''}"
     ):
         return Reply(tr(lang, "err.stale"), alert=True)
-    if seat.seat not in offer["seats"]:
+    if seat is None or seat.seat not in offer["seats"]:  # (a member not at the table too:
+        # the button is current, and "out of date" told them nothing)
         return Reply(tr(lang, "err.not_claimant"), alert=True)
+    if rt.clock() >= float(offer["deadline"]):
+        # the claim time is over and the timer has not fired yet (a loaded bot, a timer a
+        # moment late): its step is made now, the reveal goes on; a Claim after the time
+        # must not end the game (it did, settling kush on a claim the timer would refuse)
+        async with rt.transition(t) as tx:
+            continue_reveal(rt, t, tx)
+        return Reply(tr(lang, "err.claim_late" if claim else "reply.continued"), alert=claim)
     async with rt.transition(t) as tx:
         assert t.reveal is not None and t.chinese is not None
         if claim:
