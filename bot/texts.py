@@ -509,8 +509,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
-        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
-        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
+        "en": "Usage: /top (by balance plus stacks at tables; a tournament buy-in counts as the prize once knocked out) or /top week | month | all (by winnings)",
+        "ru": "Формат: /top (по балансу со стеками за столами; взнос турнира после вылета считается призом) или /top week | month | all (по выигрышу)",
     },
     "top.period_title": {
         "en": "🏆 Winnings · {when}",

@@ -15,6 +15,7 @@ from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
 from bot.texts import grouped, tr
+from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
 
 __all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "top"]
@@ -60,11 +61,38 @@ async def balance(
     )
 
 
+async def knocked_out_shares(rt: Runtime, community_id: int) -> dict[int, int]:
+    """Player id → the kush to take off the stacks of each player knocked out of a running
+    tournament of the community (R8.7): their stack there is their buy-in, which stays in
+    the prize pool until the payout, but their share of it is now worth only their prize
+    (final when they are knocked out; 0 for most places). Read from the tables' committed
+    states (each committed with the stacks it goes with, whichever worker serves the table),
+    not from the tables this worker holds."""
+    out: dict[int, int] = {}
+    for record, snap in await rt.store.snapshots():
+        data = snap.get("tournament") if record.community_id == community_id else None
+        if not data:
+            continue
+        tour = Tournament.from_json(data)
+        if tour.finished is not None:
+            continue  # paid out (and cashed out) in the transition that finished it
+        for ko in tour.knocked_out:
+            lost = tour.config.buy_in - ko.prize
+            if lost > 0:
+                out[ko.player] = out.get(ko.player, 0) + lost
+    return out
+
+
 async def top(rt: Runtime, community: Community, lang: str) -> Reply:
     """The community leaderboard (balance plus stacks) of its members, ten at most: computer
-    players (house kush) are left out."""
-    rows = await rt.store.leaderboard(community.id, 10 + len(BOT_NAMES))
-    rows = [(p, total) for p, total in rows if not is_computer(p.user_id)][:10]
+    players (house kush) are left out. A buy-in in the pool of a running tournament counts
+    at what it is worth to its player: the buy-in while they play on, their prize (or 0)
+    once knocked out (:func:`knocked_out_shares`)."""
+    lowered = await knocked_out_shares(rt, community.id)
+    # only the ``len(lowered)`` lowered players can fall below someone not fetched
+    rows = await rt.store.leaderboard(community.id, 10 + len(BOT_NAMES) + len(lowered))
+    rows = [(p, total - lowered.get(p.id, 0)) for p, total in rows if not is_computer(p.user_id)]
+    rows = sorted(rows, key=lambda r: (-r[1], r[0].id))[:10]
     if not rows:
         return Reply(tr(lang, "reply.top_empty"))
     lines = [tr(lang, "reply.top_title")]

@@ -809,3 +809,28 @@ async def test_r8_7_register_pressed_answers_and_seats_in_the_presser_s_language
     seat = t.seat_of(ALICE.user_id)
     assert seat is not None and seat.lang == "en"
     assert await check_store(store) == []
+
+
+async def test_r8_7_top_counts_a_knocked_out_buy_in_at_its_prize(env) -> None:  # type: ignore[no-untyped-def]
+    """/top counted every registrant's buy-in (their stack at the tournament table, the prize
+    pool) until the payout, so Bob, out in 4th with no prize, was listed at 1,000 kush (900
+    balance + 100). A knocked-out player's share now counts at their prize (0 for Bob, 80 for
+    Carol out in 3rd), read from the committed table state, whichever worker serves it."""
+    service, _presenter, _store, _clock = env
+    await configure(service, tournament_buy_in="100", tournament_chips="1000", payouts="50,30,20")
+    await service.new_tournament(GROUP, ALICE, "ofc")
+    dan = Actor("telegram", "4", "Dan", "en")
+    for a in (ALICE, BOB, CAROL, dan):
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    assert t.tournament.phase is TournamentPhase.RUNNING
+    await service.leave(GROUP, BOB)  # place 4: no prize
+    await service.leave(GROUP, CAROL)  # place 3: 20 % of 400
+    assert (await service.top(GROUP, ALICE)).text.splitlines() == [
+        tr("en", "reply.top_title"),
+        tr("en", "reply.top_line", n=1, name="Alice", total=1000, label="kush"),
+        tr("en", "reply.top_line", n=2, name="Dan", total=1000, label="kush"),
+        tr("en", "reply.top_line", n=3, name="Carol", total=980, label="kush"),
+        tr("en", "reply.top_line", n=4, name="Bob", total=900, label="kush"),
+    ]
