@@ -187,9 +187,12 @@ async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-unt
     # stack): the usage said "by balance", which /balance shows as 800
     balance = (await service.balance(GROUP, winner)).text
     assert "800 kush on balance, 238 at the table" in balance, balance
-    assert "/top (by balance plus stacks at tables)" in refused.text
+    assert "/top (by balance plus stacks at tables;" in refused.text
     russian = await service.top(GROUP, Actor("telegram", "9", "Вера", "ru"), "вчера")
-    assert "/top (по балансу со стеками за столами)" in russian.text
+    assert "/top (по балансу со стеками за столами;" in russian.text
+    # a knocked-out tournament player's buy-in counts at their prize (R8.7), and it says so
+    assert "tournament buy-in counts as the prize once knocked out" in refused.text
+    assert "взнос турнира после вылета считается призом" in russian.text
 
 
 async def test_history_shows_the_replay_number(env) -> None:  # type: ignore[no-untyped-def]
