@@ -386,9 +386,10 @@ def since_bound(since: float | None) -> float:
     return float("-inf") if since is None else float(since)
 
 
-def stats_sql(column: str) -> tuple[str, str]:
+def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
     """The two queries of :class:`HandStats` over ``hand_players`` where ``column`` (
-    ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2``: the aggregate
+    ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2`` (and, with
+    ``skip_users``, the player's user id is not ``LIKE $3``: a prefix and ``%``): the aggregate
     (one row: ``hands`` … ``tournament_kush`` in :class:`HandStats` field order) and the
     biggest win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry,
     then the lower player id, as :func:`sum_stats`). A tournament's payout (R8.7) is counted
@@ -399,6 +400,11 @@ def stats_sql(column: str) -> tuple[str, str]:
     if column not in ("player_id", "community_id"):
         raise ValueError(f"statistics by {column!r}")
     where = f"WHERE {column} = $1 AND finished_at >= $2"
+    if skip_users:  # a primary-key look-up per entry (``skip_users``)
+        where += (
+            " AND NOT EXISTS (SELECT 1 FROM players sp"
+            " WHERE sp.id = hand_players.player_id AND sp.user_id LIKE $3)"
+        )
     aggregate = (
         "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"
         " COUNT(DISTINCT player_id), COALESCE(SUM(boards), 0), COALESCE(SUM(points), 0),"

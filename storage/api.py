@@ -507,9 +507,14 @@ class Store(Protocol):
         """One player's :class:`HandStats` over the entries finished at or after ``since``
         (Unix seconds; ``None``: all of them)."""
 
-    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+    async def community_stats(
+        self, community_id: int, since: float | None = None, skip_prefix: str = ""
+    ) -> HandStats:
         """The :class:`HandStats` of every player of a community together, over the entries
-        finished at or after ``since`` (``None``: all)."""
+        finished at or after ``since`` (``None``: all), leaving out the entries of players
+        whose user id starts with ``skip_prefix`` when it is given (letters, digits and ``:``
+        only; the service's computer players, ``bot:``): their figures, their player count
+        and their wins (a hand counts when anyone else played it)."""
 
     async def kush_leaderboard(
         self, community_id: int, since: float | None = None, limit: int = 10

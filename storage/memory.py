@@ -774,9 +774,14 @@ class MemoryStore:
         """See :meth:`storage.sqlite.SqliteStore.player_stats`."""
         return sum_stats(self._stat_rows(since, player_id=player_id))
 
-    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
+    async def community_stats(
+        self, community_id: int, since: float | None = None, skip_prefix: str = ""
+    ) -> HandStats:
         """See :meth:`storage.sqlite.SqliteStore.community_stats`."""
-        return sum_stats(self._stat_rows(since, community_id=community_id))
+        rows = self._stat_rows(since, community_id=community_id)
+        if skip_prefix:
+            rows = [r for r in rows if not self._players[r[1]].user_id.startswith(skip_prefix)]
+        return sum_stats(rows)
 
     async def kush_leaderboard(
         self, community_id: int, since: float | None = None, limit: int = 10

@@ -121,7 +121,9 @@ _PLAYER_COLUMNS = "id, community_id, user_id, name, language, balance"
 _TABLE_COLUMNS = "id, community_id, chat_id, options, min_buy_in, open"
 _HAND_COLUMNS = "id, table_id, number, hand, result, players, finished_at"
 _COMMUNITY_COLUMNS = "id, platform, external_id, title, settings"
-_STATS = {c: stats_sql(c) for c in ("player_id", "community_id")}
+_STATS = {
+    (c, skip): stats_sql(c, skip) for c in ("player_id", "community_id") for skip in (False, True)
+}
 """The statistics' two queries by column (storage._common: the same text as SQLite's)."""
 
 BACKFILL_BATCH = 500
@@ -1558,21 +1560,28 @@ class PostgresStore:
         """See :meth:`storage.api.Store.player_stats` (the player's primary key)."""
         return await self._stats("player_id", player_id, since)
 
-    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
-        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``)."""
-        return await self._stats("community_id", community_id, since)
+    async def community_stats(
+        self, community_id: int, since: float | None = None, skip_prefix: str = ""
+    ) -> HandStats:
+        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``;
+        with ``skip_prefix``, each entry's player by primary key)."""
+        return await self._stats("community_id", community_id, since, skip_prefix)
 
-    async def _stats(self, column: str, value: int, since: float | None) -> HandStats:
+    async def _stats(
+        self, column: str, value: int, since: float | None, skip_prefix: str = ""
+    ) -> HandStats:
         """:func:`storage._common.stats_sql`'s two queries, in one REPEATABLE READ,
         read-only transaction (the biggest win is one of the entries summed)."""
-        aggregate, best = _STATS[column]
-        bound = since_bound(since)
+        aggregate, best = _STATS[column, bool(skip_prefix)]
+        args: tuple[Any, ...] = (value, since_bound(since))
+        if skip_prefix:
+            args += (skip_prefix + "%",)
 
         async def body(conn: Conn) -> HandStats:
             async with conn.transaction(isolation="repeatable_read", readonly=True):
-                row = await conn.fetchrow(aggregate, value, bound)
+                row = await conn.fetchrow(aggregate, *args)
                 assert row is not None  # an aggregate without GROUP BY: always one row
-                top = await conn.fetchrow(best, value, bound)
+                top = await conn.fetchrow(best, *args)
                 return hand_stats(tuple(row), None if top is None else tuple(top))
 
         return await self._call(body)

@@ -116,7 +116,12 @@ _HAND_PLAYERS_INSERT = qmark(HAND_PLAYERS_INSERT)
 _STAT_UPDATE = qmark(STAT_UPDATE)
 _KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
 _KUSH_SERIES = qmark(KUSH_SERIES_SQL)
-_STATS = {c: (qmark(a), qmark(b)) for c in ("player_id", "community_id") for a, b in [stats_sql(c)]}
+_STATS = {
+    (c, skip): (qmark(a), qmark(b))
+    for c in ("player_id", "community_id")
+    for skip in (False, True)
+    for a, b in [stats_sql(c, skip)]
+}
 
 
 def migrations() -> list[Migration]:
@@ -1172,9 +1177,12 @@ class SqliteStore:
         """See :meth:`storage.api.Store.player_stats` (walks the player's primary key)."""
         return await self._call(_stats_tx, "player_id", player_id, since)
 
-    async def community_stats(self, community_id: int, since: float | None = None) -> HandStats:
-        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``)."""
-        return await self._call(_stats_tx, "community_id", community_id, since)
+    async def community_stats(
+        self, community_id: int, since: float | None = None, skip_prefix: str = ""
+    ) -> HandStats:
+        """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``;
+        with ``skip_prefix``, each entry's player by primary key)."""
+        return await self._call(_stats_tx, "community_id", community_id, since, skip_prefix)
 
     async def kush_leaderboard(
         self, community_id: int, since: float | None = None, limit: int = 10
@@ -1215,11 +1223,15 @@ class SqliteStore:
 
 
 # -- thread-side bodies of the bigger operations ----------------------------------------------
-def _stats_tx(conn: Conn, column: str, value: int, since: float | None) -> HandStats:
+def _stats_tx(
+    conn: Conn, column: str, value: int, since: float | None, skip_prefix: str = ""
+) -> HandStats:
     """Thread side of the statistics: :func:`storage._common.stats_sql`'s aggregate over
     ``hand_players`` (``column`` is ``player_id`` or ``community_id``) and the biggest win."""
-    aggregate, best = _STATS[column]
-    args = (value, since_bound(since))
+    aggregate, best = _STATS[column, bool(skip_prefix)]
+    args: tuple[Any, ...] = (value, since_bound(since))
+    if skip_prefix:
+        args += (skip_prefix + "%",)
     return hand_stats(conn.execute(aggregate, args).fetchone(), conn.execute(best, args).fetchone())
 
 

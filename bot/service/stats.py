@@ -2,7 +2,9 @@
 
 * ``/stats [@user|me] [week|month]``: a player's figures, or the group's with no name,
   from :meth:`Store.player_stats` / :meth:`Store.community_stats` (SQL aggregates over the
-  per-player figures stored with every settlement, never a walk over the hands). A player
+  per-player figures stored with every settlement, never a walk over the hands; the group's
+  are its members': computer players, who play with house kush, are left out of its figures,
+  its player count and its biggest winner, as ``/top`` leaves them out). A player
   with at least 2 hands in the period also gets the chart of their kush over time
   (:meth:`Store.kush_series`, drawn by :func:`bot.charts.draw_kush` in the drawing process),
   sent after the text; in the group's ``/stats`` it is the asker's own.
@@ -32,7 +34,7 @@ from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_arg
 from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
-from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
+from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import Runtime
 from bot.texts import kush_word, tr
 from game.board import BOXES
@@ -145,7 +147,8 @@ async def stats(
             rt, "\n".join(lines), target, s, since, lang, label, when, community
         )
     if not names:
-        group = await rt.store.community_stats(community.id, since)
+        # the group's members: computer players play with house kush (as in /top)
+        group = await rt.store.community_stats(community.id, since, BOT_USER_PREFIX)
         if not group.hands and not group.tournament_hands:
             return Reply(tr(lang, "stats.none", when=when))
         title = community.title or tr(lang, "stats.this_group")

@@ -267,6 +267,26 @@ async def test_leaderboards_list_members_not_computer_players() -> None:
         assert "Alice" in reply.text and "Anna" not in reply.text, reply.text
 
 
+async def test_group_stats_count_members_not_computer_players() -> None:
+    """The group's ``/stats`` counted a computer player among its players and could name it
+    the biggest winner, while ``/top`` leaves it out (house kush): the group's figures are
+    its members' now, the hands they played with computer players still counted."""
+    service, presenter, store, clock = await alice_and_a_bot("normal")
+    community = await store.community("telegram", "-100")
+    anna = [p.id for p, _ in await store.leaderboard(community.id, 10) if p.name == "🤖 Anna"]
+    for _ in range(12):  # until Anna has won the most in one hand
+        await play_hand_with_bots(service, presenter, clock)
+        everyone = await store.community_stats(community.id)
+        if everyone.biggest_winner == anna[0]:
+            break
+        clock.now += 60
+        await service.run_due()
+    assert everyone.players == 2 and everyone.biggest_winner == anna[0]  # the store has both
+    lines = (await service.stats(GROUP, ALICE, [])).text.splitlines()
+    assert lines[1] == tr("en", "stats.group_hands", hands=everyone.hands, players=1)
+    assert not any("Anna" in line for line in lines), lines
+
+
 async def _chinese_arranged_with_a_bot(
     store: MemoryStore, clock: Clock
 ) -> tuple[TableService, LiveTable]:

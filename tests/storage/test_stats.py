@@ -79,6 +79,34 @@ async def test_community_stats_count_each_hand_once(store: AnyStore) -> None:
     assert await store.community_stats(community + 1) == HandStats()
 
 
+async def test_community_stats_can_leave_computer_players_out(store: AnyStore) -> None:
+    """The group's /stats named a computer player (house kush, left out of /top) as the
+    biggest winner and counted it among the players: with ``skip_prefix`` their entries are
+    left out of every figure, the hands they played with members still counted."""
+    community = await store.community("telegram", "-100", "Group")
+    bot = await store.player(community.id, "bot:anna", "🤖 Anna")
+    b = await store.player(community.id, "u1", "Bea")
+    c = await store.player(community.id, "u2", "Cy")
+    table = await store.create_table(community.id, "chat-1", {"game": "pineapple"}, 200)
+    moves = [BuyIn(bot.id, 200), BuyIn(b.id, 200), BuyIn(c.id, 200)]
+    await store.commit(table.id, moves, {}, key="k:0")
+    hand, result = scripted_record()
+    for n in (1, 2):  # the computer player scoops Bea twice, +38 each
+        settle = Settlement(n, hand, result, {0: bot.id, 1: b.id}, {bot.id: 38, b.id: -38})
+        await store.commit(table.id, [settle], {}, key=f"k:{n}")
+    round_end = Settlement(3, {"round_end": True}, {"round_end": True, "kush": {"1": 5, "2": -5}},
+                           {1: b.id, 2: c.id}, {b.id: 5, c.id: -5})  # fmt: skip
+    await store.commit(table.id, [round_end], {}, key="k:3")
+    everyone = await store.community_stats(community.id)
+    assert (everyone.players, everyone.biggest_win, everyone.biggest_winner) == (3, 38, bot.id)
+    members = await store.community_stats(community.id, None, "bot:")
+    assert members == HandStats(
+        hands=2, players=2, boards=2, points=-76, kush=-76, kush_won=5, fouls=2, royalties=0,
+        scoops=0, fl_chances=2, fl_entered=0, biggest_win=5, biggest_winner=b.id,
+    )  # fmt: skip
+    assert await store.community_stats(community.id, time.time() + 60, "bot:") == HandStats()
+
+
 async def test_r8_7_a_tournament_payout_is_counted_apart_from_the_hands_winnings(
     store: AnyStore,
 ) -> None:
