@@ -36,13 +36,15 @@ __all__ = ["close_hand", "finish_open_face", "keep_banks"]
 def keep_banks(t: LiveTable) -> None:
     """Carry each player's time bank left over to the next hand (R8.5; one per player, for
     both boards with double boxes, R4.2); refilled per match by
-    ``time_bank_refill_per_match``."""
+    ``time_bank_refill_per_match`` for the players of the match only: a seat that sat it
+    out (or waited to be dealt in) played none, and stepping away never refills the bank
+    at the same table (R8.6)."""
     assert t.match is not None
-    for owner, clock in t.clocks.items():
-        if owner in t.seats:
-            t.seats[owner].bank = clock.bank
+    played = [owner for owner in t.clocks if owner in t.seats]
+    for owner in played:
+        t.seats[owner].bank = t.clocks[owner].bank
     if t.match.match_over and t.options.time_bank_refill_per_match:
-        for st in t.seats.values():
+        for st in (t.seats[owner] for owner in played):
             st.bank = min(
                 t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
             )

@@ -229,6 +229,34 @@ async def test_r8_5_time_bank_refill_per_match_gives_bank_seconds_back_up_to_the
     assert (slow.bank, fast.bank) == (50.0, 60.0)
 
 
+async def test_r8_5_r8_6_a_seat_that_sat_out_the_match_gets_no_bank_refill() -> None:
+    """R8.5 refills the bank per match (``time_bank_refill_per_match``) and R8.6 never by
+    stepping away from the table: a player who sat the match out played no match, so their
+    bank stays as it was. It used to be refilled for every seat, the sitting-out ones too:
+    sitting out a match was a way to get the bank back."""
+    service, presenter, _store, clock = new_service(next_hand_delay=4)
+    await configure(service, time_bank_refill_per_match="20")
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    slow = t.seats[t.hand.to_act[0]]
+    clock.now += 170  # the budget (120 s) and 50 s of the bank (60 s)
+    while t.hand is not None and t.hand_no == 1:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.match_over and t.hand is None
+    assert slow.bank == 30.0  # 10 s left, 20 back after the match it played
+    reply = await service.sit_out(GROUP, by_id[slow.user_id])
+    assert not reply.alert, reply.text
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and slow.seat not in t.hand.order
+    while t.hand is not None and t.hand_no == 2:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.match is not None and t.match.match_over and t.hand_no == 2
+    assert slow.sitting_out and slow.bank == 30.0
+    assert [s.bank for s in t.seats.values() if s is not slow] == [60.0, 60.0]
+
+
 async def test_r8_5_a_fantasyland_arrangement_has_its_own_budget() -> None:
     """R8.5: the player dealt a Fantasyland hand gets ``fantasyland_seconds`` (90 here) for
     it, the ordinary player ``hand_seconds`` (100 here); both keep their banks."""
