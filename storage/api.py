@@ -435,6 +435,9 @@ class Store(Protocol):
     async def open_table(self, community_id: int, chat_id: str) -> TableRecord | None:
         """The chat's open table, if any."""
 
+    async def open_tables(self, community_id: int) -> Sequence[TableRecord]:
+        """The community's open tables (one a chat at most), by id."""
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         """A table by id."""
 

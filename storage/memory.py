@@ -486,6 +486,12 @@ class MemoryStore:
                 return t
         return None
 
+    async def open_tables(self, community_id: int) -> Sequence[TableRecord]:
+        """See :meth:`storage.sqlite.SqliteStore.open_tables`."""
+        return [
+            t for _, t in sorted(self._tables.items()) if t.open and t.community_id == community_id
+        ]
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         """See :meth:`storage.sqlite.SqliteStore.get_table`."""
         return self._tables.get(table_id)

@@ -1238,6 +1238,14 @@ class PostgresStore:
         )
         return None if row is None else _table(row)
 
+    async def open_tables(self, community_id: int) -> Sequence[TableRecord]:
+        """The community's open tables, by id (the partial index ``tables_one_open_per_chat``)."""
+        rows = await self._fetch(
+            f"SELECT {_TABLE_COLUMNS} FROM tables WHERE community_id = $1 AND open ORDER BY id",
+            community_id,
+        )
+        return [_table(r) for r in rows]
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         """A table by id (open or closed), or ``None``."""
         row = await self._fetchrow(f"SELECT {_TABLE_COLUMNS} FROM tables WHERE id = $1", table_id)

@@ -834,6 +834,17 @@ class SqliteStore:
         )
         return None if row is None else _table(row)
 
+    async def open_tables(self, community_id: int) -> Sequence[TableRecord]:
+        """The community's open tables, by id (the partial index ``tables_one_open_per_chat``)."""
+        rows = await self._call(
+            lambda c: c.execute(
+                f"SELECT {_TABLE_COLUMNS} FROM tables"
+                " WHERE community_id = ? AND open = 1 ORDER BY id",
+                (community_id,),
+            ).fetchall()
+        )
+        return [_table(r) for r in rows]
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         """A table by id (open or closed), or ``None``."""
         row = await self._call(

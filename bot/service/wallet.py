@@ -4,6 +4,7 @@ transaction."""
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
@@ -15,10 +16,13 @@ from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
 from bot.texts import grouped, tr
+from game.errors import GameError
 from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
 
 __all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "top"]
+
+log = logging.getLogger(__name__)
 
 #: The largest balance a grant may leave (a thousand of the largest grants).
 BALANCE_LIMIT = 1000 * KUSH_LIMIT
@@ -69,11 +73,16 @@ async def knocked_out_shares(rt: Runtime, community_id: int) -> dict[int, int]:
     states (each committed with the stacks it goes with, whichever worker serves the table),
     not from the tables this worker holds."""
     out: dict[int, int] = {}
-    for record, snap in await rt.store.snapshots():
-        data = snap.get("tournament") if record.community_id == community_id else None
+    for record in await rt.store.open_tables(community_id):  # one a chat at most
+        state = await rt.store.table_state(record.id)
+        data = state[1].get("tournament") if state is not None else None
         if not data:
             continue
-        tour = Tournament.from_json(data)
+        try:
+            tour = Tournament.from_json(data)
+        except GameError:  # a snapshot that does not read back: its stacks as they are
+            log.exception("table %s: the tournament of its snapshot does not read", record.id)
+            continue
         if tour.finished is not None:
             continue  # paid out (and cashed out) in the transition that finished it
         for ko in tour.knocked_out:

@@ -389,8 +389,12 @@ async def test_a_chat_has_at_most_one_open_table(store: AnyStore) -> None:
     assert other_chat.id != t.id
     assert await store.open_table(c.id, "chat") == t
     assert await store.open_table(c.id, "nowhere") is None
+    elsewhere = await store.community("telegram", "-200")
+    await store.create_table(elsewhere.id, "chat", {}, 100)
+    assert list(await store.open_tables(c.id)) == [t, other_chat]
     await store.close_table(t.id)
     assert await store.open_table(c.id, "chat") is None
+    assert list(await store.open_tables(c.id)) == [other_chat]
     again = await store.create_table(c.id, "chat", {}, 50)
     assert again.id not in (t.id, other_chat.id)
     closed = await store.get_table(t.id)
