@@ -389,7 +389,8 @@ def since_bound(since: float | None) -> float:
 def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
     """The two queries of :class:`HandStats` over ``hand_players`` where ``column`` (
     ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2`` (and, with
-    ``skip_users``, the player's user id is not ``LIKE $3``: a prefix and ``%``): the aggregate
+    ``skip_users``, the player is none of community ``$3``'s whose user id is ``LIKE $4``: a
+    prefix and ``%``): the aggregate
     (one row: ``hands`` … ``tournament_kush`` in :class:`HandStats` field order) and the
     biggest win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry,
     then the lower player id, as :func:`sum_stats`). A tournament's payout (R8.7) is counted
@@ -400,10 +401,10 @@ def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
     if column not in ("player_id", "community_id"):
         raise ValueError(f"statistics by {column!r}")
     where = f"WHERE {column} = $1 AND finished_at >= $2"
-    if skip_users:  # a primary-key look-up per entry (``skip_users``)
+    if skip_users:  # the few skipped ids, read once (index of (community_id, user_id))
         where += (
-            " AND NOT EXISTS (SELECT 1 FROM players sp"
-            " WHERE sp.id = hand_players.player_id AND sp.user_id LIKE $3)"
+            " AND player_id NOT IN (SELECT id FROM players"
+            " WHERE community_id = $3 AND user_id LIKE $4)"
         )
     aggregate = (
         "SELECT COUNT(DISTINCT CASE WHEN kind = 'hand' THEN hand_id END),"

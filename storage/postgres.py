@@ -1572,7 +1572,7 @@ class PostgresStore:
         self, community_id: int, since: float | None = None, skip_prefix: str = ""
     ) -> HandStats:
         """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``;
-        with ``skip_prefix``, each entry's player by primary key)."""
+        with ``skip_prefix``, the community's skipped players read once)."""
         return await self._stats("community_id", community_id, since, skip_prefix)
 
     async def _stats(
@@ -1583,7 +1583,7 @@ class PostgresStore:
         aggregate, best = _STATS[column, bool(skip_prefix)]
         args: tuple[Any, ...] = (value, since_bound(since))
         if skip_prefix:
-            args += (skip_prefix + "%",)
+            args += (value, skip_prefix + "%")  # (community_stats only: ``value`` the community)
 
         async def body(conn: Conn) -> HandStats:
             async with conn.transaction(isolation="repeatable_read", readonly=True):

@@ -1192,7 +1192,7 @@ class SqliteStore:
         self, community_id: int, since: float | None = None, skip_prefix: str = ""
     ) -> HandStats:
         """See :meth:`storage.api.Store.community_stats` (index ``hand_players_by_community``;
-        with ``skip_prefix``, each entry's player by primary key)."""
+        with ``skip_prefix``, the community's skipped players read once)."""
         return await self._call(_stats_tx, "community_id", community_id, since, skip_prefix)
 
     async def kush_leaderboard(
@@ -1242,7 +1242,7 @@ def _stats_tx(
     aggregate, best = _STATS[column, bool(skip_prefix)]
     args: tuple[Any, ...] = (value, since_bound(since))
     if skip_prefix:
-        args += (skip_prefix + "%",)
+        args += (value, skip_prefix + "%")  # (community_stats only: ``value`` the community)
     return hand_stats(conn.execute(aggregate, args).fetchone(), conn.execute(best, args).fetchone())
 
 
