@@ -28,6 +28,7 @@ model (the policy's switch, ``game.policy.STRONG_ADP``).
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -55,6 +56,7 @@ __all__ = [
     "next_street_target",
     "objective",
     "rank_counts",
+    "refined_best",
 ]
 
 #: The names of :func:`features`' numbers, in order (the model file's schema).
@@ -375,12 +377,16 @@ def next_street_target(
     values: Callable[[Sequence[tuple[Board, frozenset[Card]]]], Sequence[Components]],
     fl: float,
     foul: float,
+    refine: Callable[[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]], Components]
+    | None = None,
 ) -> Components:
     """V_n's target from V_{n+2} (``values``: the components of many ``(afterstate, dead)``
     pairs at once): the mean over ``streets`` — each the next street's three cards and the
     cards the opponents turn up meanwhile (they join the dead cards) — of the components of
     the afterstate (keep two, discard one, R3.2) whose ``royalties + F·P(FL) − C·P(foul)`` is
-    highest. :raises ZeroDivisionError: for no street."""
+    highest; with ``refine``, of what ``refine`` makes of one street's afterstates and their
+    fitted components instead (:func:`refined_best`). :raises ZeroDivisionError: for no
+    street."""
     pairs: list[tuple[Board, frozenset[Card]]] = []
     spans: list[tuple[int, int]] = []
     for cards, opp in streets:
@@ -396,11 +402,53 @@ def next_street_target(
     acc = [0.0, 0.0, 0.0]
     for start, end in spans:
         # the first of equals, as the afterstates come
-        best = max(got[start:end], key=lambda o: objective(o, fl, foul))
+        if refine is None:
+            best = max(got[start:end], key=lambda o: objective(o, fl, foul))
+        else:
+            best = refine(pairs[start:end], got[start:end])
         for j in range(3):
             acc[j] += best[j]
     n = len(spans)
     return acc[0] / n, acc[1] / n, acc[2] / n
+
+
+def refined_best(
+    pairs: Sequence[tuple[Board, frozenset[Card]]],
+    got: Sequence[Components],
+    best: int,
+    draws: int,
+    options: RuleOptions,
+    fl: float,
+    foul: float,
+    seed: int,
+) -> Components:
+    """One drawn street's best afterstate, the fitted V_11 corrected where it errs most
+    (issue 13): of the 11-card afterstates ``pairs`` (``(board, dead)``, all after the same
+    street) with their fitted components ``got``, the ``best`` of highest fitted value are
+    valued again by :func:`last_street_target` over ``draws`` last streets drawn (seeded by
+    ``seed``) from the cards neither on the board nor dead (the same draws for each, less
+    those holding a card one of them has discarded); returns the components of the one of
+    highest objective by those values. :raises ValueError: for no pair."""
+    if not pairs:
+        raise ValueError("no afterstate")
+    order = sorted(range(len(got)), key=lambda j: (-objective(got[j], fl, foul), j))[:best]
+    rng = random.Random(seed)
+    first, first_dead = pairs[order[0]]
+    on_first = set(first.cards())
+    pool = [c for c in DECK if c not in first_dead and c not in on_first]
+    tails = [rng.sample(pool, 3) for _ in range(draws)]
+    out: Components | None = None
+    out_v = -math.inf
+    for j in order:
+        board, dead = pairs[j]
+        taken = dead | set(board.cards())
+        live = [t for t in tails if not taken.intersection(t)] or tails[:1]
+        o = last_street_target(board, live, options, fl, foul)
+        v = objective(o, fl, foul)
+        if v > out_v:
+            out, out_v = o, v
+    assert out is not None
+    return out
 
 
 class _Net:
@@ -501,6 +549,8 @@ def choose(
     expand: int = 0,
     next_streets: int = 0,
     width: int = 0,
+    refine: int = 0,
+    refine_draws: int = 16,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -513,6 +563,9 @@ def choose(
     :param expand: > 0 (with ``next_streets``): the ``expand`` best afterstates by the value
         are compared again by one more street of expectimax: the mean over ``next_streets``
         drawn next streets of the best fitted value after them.
+    :param refine: > 0 (with ``expand``, on street 3, whose look-ahead ends on 11-card
+        afterstates): each drawn street's ``refine`` best afterstates by the fitted V_11 are
+        valued again over ``refine_draws`` sampled last streets (:func:`refined_best`).
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
         (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
         legal placement.
@@ -559,13 +612,25 @@ def choose(
     if not (expand and next_streets and model.covers(after_n + 2)):
         return options_[scored[0][1]][0]
     streets = [rng.sample(unknown, 7) for _ in range(next_streets)]
+
+    def exact(
+        pairs: Sequence[tuple[Board, frozenset[Card]]], got: Sequence[Components]
+    ) -> Components:
+        return refined_best(pairs, got, refine, refine_draws, options, fl, foul, seed + len(pairs))
+
     best_e: tuple[float, list[tuple[Card, Box | None]]] | None = None
     for _, i in scored[:expand]:
         placement, after, thrown = options_[i]
         here = known | frozenset(thrown)
         nexts = [(s[:3], s[3:]) for s in streets if not set(s) & set(thrown)]
         o = next_street_target(
-            after, here, nexts, lambda pairs: model.components_many(pairs, fl, foul), fl, foul
+            after,
+            here,
+            nexts,
+            lambda pairs: model.components_many(pairs, fl, foul),
+            fl,
+            foul,
+            exact if refine and after_n + 2 == 11 else None,
         )
         v = objective(o, fl, foul)
         if best_e is None or v > best_e[0]:

@@ -55,6 +55,8 @@ __all__ = [
     "STRONG_ADP",
     "STRONG_ADP_FL",
     "STRONG_ADP_FOUL",
+    "STRONG_ADP_REFINE",
+    "STRONG_ADP_REFINE_DRAWS",
     "STRONG_FANTASYLAND_VALUE",
     "STRONG_KEEP_OPEN",
     "STRONG_PLAYOUTS",
@@ -107,6 +109,13 @@ STRONG_ADP_NEXT = 24
 #: With ``STRONG_ADP``: > 0 compares only the play-outs' candidates (this many), 0 every
 #: legal placement.
 STRONG_ADP_WIDTH = 0
+#: With ``STRONG_ADP``: > 0 values street 3's look-ahead more exactly: of each drawn street
+#: 4, this many best afterstates by the fitted V_11 are valued again over
+#: :data:`STRONG_ADP_REFINE_DRAWS` sampled last streets (:func:`game.adp.refined_best`).
+#: Off by default: on `bench_strength.py --seed v2` with ``STRONG_ADP_NEXT=48`` it gave more
+#: Fantasyland at the same fouls, not yet measured on other decks nor for decision time.
+STRONG_ADP_REFINE = 0
+STRONG_ADP_REFINE_DRAWS = 16
 
 
 class Level(Enum):
@@ -206,6 +215,8 @@ def decide(
                 expand=STRONG_ADP_EXPAND,
                 next_streets=STRONG_ADP_NEXT,
                 width=STRONG_ADP_WIDTH,
+                refine=STRONG_ADP_REFINE,
+                refine_draws=STRONG_ADP_REFINE_DRAWS,
             )
             if moves is not None:
                 return moves

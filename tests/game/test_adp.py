@@ -389,3 +389,87 @@ def test_r3_3_one_street_deeper_draws_only_cards_the_seat_does_not_know(
     first = drawn[:]
     drawn.clear()
     assert decide(k, Level.STRONG) == moves and drawn == first
+
+
+@needs_model
+def test_r6_1_refined_best_values_the_fitted_best_again_over_sampled_last_streets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # street 3's look-ahead with refine: of one drawn street 4's 11-card afterstates, the
+    # `best` of highest fitted value (and only those) are valued over sampled last streets
+    # (R6.1 Fantasyland, R2.3 fouls) that avoid every card on the board or dead; the one of
+    # highest objective by those values is what counts, not the fitted favourite
+    model = adp.MODEL
+    assert model is not None
+    board = Board(parse_cards("Qs 7d"), parse_cards("5d 5c 9h"), parse_cards("Kc Kd 8s 4h"))
+    street = parse_cards("Qh 9c 2s")
+    dead = frozenset(parse_cards("Ac Ad 3s 3h"))
+    pairs = [
+        (after, dead | frozenset(thrown)) for _p, after, thrown in adp.afterstates(board, street, 1)
+    ]
+    got = model.components_many(pairs, F, C)
+    ranked = sorted(range(len(pairs)), key=lambda j: (-adp.objective(got[j], F, C), j))
+    valued: list[tuple[Board, list[Sequence[Card]], tuple[float, float, float]]] = []
+    real = adp.last_street_target
+
+    def spy(b: Board, draws: object, *rest: object) -> tuple[float, float, float]:
+        tails = list(draws)  # type: ignore[call-overload]
+        o = real(b, tails, *rest)  # type: ignore[arg-type]
+        valued.append((b, tails, o))
+        return o
+
+    monkeypatch.setattr(adp, "last_street_target", spy)
+    out = adp.refined_best(pairs, got, 3, 12, PINEAPPLE, F, C, seed=7)
+    assert [b for b, _, _ in valued] == [pairs[j][0] for j in ranked[:3]]
+    for (b, tails, _o), j in zip(valued, ranked[:3], strict=True):
+        assert 0 < len(tails) <= 12
+        taken = set(b.cards()) | pairs[j][1]
+        assert all(len(t) == 3 and not taken.intersection(t) for t in tails)
+    assert out == max((o for _, _, o in valued), key=lambda o: adp.objective(o, F, C))
+    # best=1: the fitted favourite, valued by its last streets instead of its fitted value
+    valued.clear()
+    one = adp.refined_best(pairs, got, 1, 12, PINEAPPLE, F, C, seed=7)
+    assert [b for b, _, _ in valued] == [pairs[ranked[0]][0]] and one == valued[0][2]
+    assert one != got[ranked[0]]
+    with pytest.raises(ValueError):
+        adp.refined_best([], [], 1, 12, PINEAPPLE, F, C, seed=7)
+
+
+@needs_model
+def test_r3_2_refine_applies_to_street_three_only_and_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # choose(refine=0) is the default strong's choice; street 2 looks ahead to 9 cards, so
+    # refine does not apply there; on street 3 (the look-ahead ends on 11 cards) every drawn
+    # street of every expanded afterstate goes through refined_best, and the street is
+    # still placed legally (one discard, R3.2)
+    model = adp.MODEL
+    assert model is not None
+    k = _street_two(PINEAPPLE)
+    args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, F, C)
+    plain = adp.choose(*args, expand=4, next_streets=8)
+    assert adp.choose(*args, expand=4, next_streets=8, refine=0) == plain
+    calls: list[int] = []
+    real = adp.refined_best
+
+    def spy(*a: object, **kw: object) -> tuple[float, float, float]:
+        calls.append(a[2])  # type: ignore[arg-type]
+        return real(*a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "refined_best", spy)
+    assert adp.choose(*args, expand=4, next_streets=8, refine=2) == plain
+    assert calls == []
+    hand = Hand(HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(8))))
+    while True:
+        seat = hand.to_act[0]
+        k3 = knowledge(hand, seat)
+        if seat == 0 and k3.board.count == 7:
+            break
+        hand.apply(Arrange(seat, tuple(decide(k3, Level.EASY))))
+    moves = adp.choose(
+        model, k3.board, k3.cards, 1, k3.dead, PINEAPPLE, F, C, expand=4, next_streets=8,
+        refine=2, refine_draws=6,
+    )  # fmt: skip
+    assert calls and set(calls) == {2} and len(calls) <= 4 * 8
+    assert sorted(c.index for c, _ in moves) == sorted(c.index for c in k3.cards)
+    assert sum(b is None for _, b in moves) == 1
