@@ -154,20 +154,20 @@ async def _too_late(
     clock must not count (it did, whenever the timer had not fired yet)."""
     hand = t.hand
     assert hand is not None
-    # the pressed message shows the hand after the move as the refusal of a press on a
-    # replaced screen does: the player's own private message, or a view only they see
-    shows = answered is not None and (
+    async with rt.transition(t) as tx:
+        if _shows_own_hand(answered, seat):  # the presser's message goes out with the
+            tx.answered = answered  # reply (the hand after the move), not twice
+        advance(rt, t, tx, hand.to_act)
+    return _stale(rt, t, seat, lang, answered, "err.timed_out")
+
+
+def _shows_own_hand(answered: Answered | None, seat: SeatState) -> bool:
+    """Whether the pressed message is one only ``seat``'s player sees showing their hand: their
+    own private message, or another view of it (``answered.view``: a Discord ephemeral hand).
+    A refused press there is answered with the hand as it is now (:func:`_stale`)."""
+    return answered is not None and (
         answered.view or (answered.own and answered.ref == seat.private_ref)
     )
-    async with rt.transition(t) as tx:
-        if shows:  # the presser's message goes out with the reply, not twice
-            tx.answered = answered
-        advance(rt, t, tx, hand.to_act)
-    text = tr(lang, "err.timed_out")
-    if not shows:
-        return Reply(text, alert=True)
-    screen = tx.privates.get(seat.seat) or rt.render_private(t, seat)
-    return Reply(text, alert=True, screen=screen, private=True)
 
 
 def _stale(
@@ -188,9 +188,7 @@ def _stale(
     refusal's text (``err.timed_out`` for a press of the screen the clock's move replaced,
     R8.5)."""
     refused = Reply(tr(lang, key), alert=True)
-    if answered is None:
-        return refused
-    if not answered.view and (not answered.own or answered.ref != seat.private_ref):
+    if not _shows_own_hand(answered, seat):
         return refused
     return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)
 
