@@ -281,10 +281,21 @@ def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
 def finish_outcome(board: Board, options: RuleOptions) -> tuple[float, float, float]:
     """(Fantasyland earned 0/1 (R6.1), fouled 0/1 (R2.3), royalties (R5.6) plus
     :data:`STRENGTH_WEIGHT` × the categories) of a complete board."""
-    t, m, b = board.top, board.middle, board.bottom
-    st = rank3(t[0].code, t[1].code, t[2].code)
-    sm = rank5(m[0].code, m[1].code, m[2].code, m[3].code, m[4].code)
-    sb = rank5(b[0].code, b[1].code, b[2].code, b[3].code, b[4].code)
+    return _outcome(
+        [c.code for c in board.top],
+        [c.code for c in board.middle],
+        [c.code for c in board.bottom],
+        options,
+    )
+
+
+def _outcome(
+    t: Sequence[int], m: Sequence[int], b: Sequence[int], options: RuleOptions
+) -> tuple[float, float, float]:
+    """:func:`finish_outcome` of a complete board given as its boxes' card codes (3, 5, 5)."""
+    st = rank3(t[0], t[1], t[2])
+    sm = rank5(m[0], m[1], m[2], m[3], m[4])
+    sb = rank5(b[0], b[1], b[2], b[3], b[4])
     if st > sm or sm > sb:
         return 0.0, 1.0, 0.0
     roy = royalty(Box.TOP, st) + royalty(Box.MIDDLE, sm) + royalty(Box.BOTTOM, sb)
@@ -333,21 +344,31 @@ def best_finish(
     """The best way to finish ``board`` with ``keep`` of ``cards`` (the last street, searched
     exhaustively): (objective, its :func:`finish_outcome`, the placement); ties go to the
     first in a fixed order, so it is deterministic."""
-    slots = [b for b in BOXES for _ in range(board.free(b))]
+    # card codes, not Boards: this is the innermost loop of street 4's and the refined look-ahead
+    slots = [i for i, b in enumerate(BOXES) for _ in range(board.free(b))]
+    orders = list(dict.fromkeys(permutations(slots)))
+    base = (
+        [c.code for c in board.top],
+        [c.code for c in board.middle],
+        [c.code for c in board.bottom],
+    )
     best_v = -1e18
     best_o = (0.0, 1.0, 0.0)
-    best_p: list[tuple[Card, Box | None]] = []
+    best: tuple[tuple[Card, ...], tuple[int, ...]] | None = None
     for kept in combinations(cards, keep):
-        for order in dict.fromkeys(permutations(slots)):
-            cur = board
-            for c, b in zip(kept, order, strict=True):
-                cur = cur.with_card(b, c)
-            o = finish_outcome(cur, options)
-            v = objective(o, fl, foul)
+        codes = [c.code for c in kept]
+        for order in orders:
+            rows = (base[0][:], base[1][:], base[2][:])
+            for code, i in zip(codes, order, strict=True):
+                rows[i].append(code)
+            o = _outcome(rows[0], rows[1], rows[2], options)
+            v = o[2] + fl * o[0] - foul * o[1]  # objective(o, fl, foul), inlined
             if v > best_v:
-                placed = dict(zip(kept, order, strict=True))
-                best_v, best_o, best_p = v, o, [(c, placed.get(c)) for c in cards]
-    return best_v, best_o, best_p
+                best_v, best_o, best = v, o, (kept, order)
+    if best is None:
+        return best_v, best_o, []
+    placed = {c: BOXES[i] for c, i in zip(best[0], best[1], strict=True)}
+    return best_v, best_o, [(c, placed.get(c)) for c in cards]
 
 
 Components = tuple[float, float, float]  # P(Fantasyland), P(foul), royalties

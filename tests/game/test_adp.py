@@ -76,6 +76,32 @@ def test_r6_1_r2_3_the_last_street_target_is_the_exact_expectation_on_a_tiny_dec
     assert got[0] > 0.5
 
 
+def test_r2_3_r6_1_best_finish_is_the_best_of_every_finish_on_random_boards() -> None:
+    # best_finish works on card codes, not Boards: the same value, outcome and a placement
+    # that makes it, against every finish built with Board.with_card and assess_board
+    rng = random.Random(13)
+    for _ in range(150):
+        deck = shuffled_deck(rng=rng)
+        free = rng.choice([(0, 1, 1), (1, 0, 1), (1, 1, 0), (2, 0, 0), (0, 0, 2), (0, 2, 0)])
+        board = Board(
+            tuple(deck[: 3 - free[0]]),
+            tuple(deck[3 : 8 - free[1]]),
+            tuple(deck[8 : 13 - free[2]]),
+        )
+        cards = deck[20:23]
+        value, outcome, placement = adp.best_finish(board, cards, 2, PINEAPPLE, F, C)
+        want = max((_outcome(b) for b in _finishes(board, cards)), key=_objective)
+        assert value == pytest.approx(_objective(want))
+        assert outcome == pytest.approx(want)
+        assert [c for c, _ in placement] == list(cards)
+        made = board
+        for c, b in placement:
+            if b is not None:
+                made = made.with_card(b, c)
+        assert made.is_complete and sum(b is None for _, b in placement) == 1
+        assert _outcome(made) == pytest.approx(want)
+
+
 def test_r2_3_the_last_street_target_counts_an_unavoidable_foul() -> None:
     # trips on top over a weak middle: every finish fouls, whatever comes
     board = Board(parse_cards("Ah Ad"), parse_cards("2c 3d 4s 6s"), parse_cards("Kh Kd 9c 9d 2h"))
