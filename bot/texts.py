@@ -823,6 +823,15 @@ TEXTS: dict[str, dict[str, str]] = {
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
     # a press of the screen a timeout had just replaced (R8.5): the move was made for them
+    # Ready or a top-up pressed after its time, before the table's timer fired (R8.2)
+    "reply.ready_too_late": {
+        "en": "⌛ Too late: the time to press Ready ran out and you were stood up (nothing was taken).",
+        "ru": "⌛ Поздно: время нажать «Готов» вышло, и вы встали из-за стола (ничего не взято).",
+    },
+    "reply.topup_too_late": {
+        "en": "⌛ Too late: the time to top up ran out and your seat was freed.",
+        "ru": "⌛ Поздно: время докупить вышло, и ваше место освободилось.",
+    },
     "err.timed_out": {
         "en": "⌛ Too late: your time ran out and the move was made for you.",
         "ru": "⌛ Поздно: время вышло, ход сделан за вас.",

@@ -23,6 +23,7 @@ from bot.service.dealing import (
     maybe_start,
     offer_top_ups,
     stand_up,
+    stand_up_unready,
     to_lobby,
     top_up_window,
 )
@@ -161,6 +162,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
+    if await _timer_first(rt, t, seat):
+        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:
@@ -181,6 +184,60 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         have = await _balance(rt, seat.player_id)
         return Reply(tr(lang, "reply.no_money", label=t.label, need=amount, have=have), alert=True)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
+
+
+def _overdue(rt: Runtime, t: LiveTable, seat: SeatState) -> Literal["window", "deal"] | None:
+    """Whether the table's timer, had it fired on time, would already have stood ``seat`` up:
+    ``"window"``, seated while hands were being played and not Ready within
+    ``ready_seconds`` (R8.2, :func:`~bot.service.dealing.stand_up_unready`); ``"deal"``, the
+    lobby's ready timer ran out with the player not Ready (R8.2), or the top-up they were
+    offered (busted, R8.2) was not taken before the next deal or the end of the lobby's
+    top-up window (:data:`~bot.service.dealing.TOP_UP_SECONDS`)."""
+    now = rt.clock()
+    end = t.ready_window_end(seat)
+    if end is not None and now >= end:
+        return "window"
+    if t.hand is not None or t.reveal is not None or seat.sitting_out or seat.leaving:
+        return None
+    if (
+        not seat.ready
+        and t.phase is Phase.LOBBY
+        and t.ready_deadline is not None
+        and now >= t.ready_deadline
+    ):
+        return "deal"
+    if t.busted(seat) and (
+        (t.top_up_deadline is not None and now >= t.top_up_deadline)
+        or (t.phase is Phase.BETWEEN and t.next_hand_at is not None and now >= t.next_hand_at)
+    ):
+        return "deal"
+    return None
+
+
+async def _timer_first(rt: Runtime, t: LiveTable, seat: SeatState) -> bool:
+    """A Ready or a top-up pressed after the time for it ran out, before the table's timer
+    fired (a loaded bot, a timer a moment late): the timer's step is made now, as if it had
+    fired first (:func:`bot.service.timers.on_time`: the top-ups queued during the hand, then
+    the unready or the busted stood up and the deal), and the press then finds the presser
+    stood up: it is answered "too late" (it counted, dealing in a player whose time was up;
+    the same as :func:`bot.service.play._too_late` for a card). Returns whether the presser
+    was stood up."""
+    kind = _overdue(rt, t, seat)
+    if kind is None:
+        return False
+    user_id = seat.user_id
+    if kind == "window":
+        async with rt.transition(t) as tx:
+            stand_up_unready(t, tx, rt.clock())
+    else:
+        if t.top_ups_due():  # (the timer adds them first)
+            await add_top_ups(rt, t)
+        async with rt.transition(t) as tx:
+            if t.next_hand_at is not None and rt.clock() >= t.next_hand_at:
+                t.next_hand_at = None
+            maybe_start(rt, t, tx)
+            tx.group = True
+    return t.seat_of(user_id) is None
 
 
 #: The most kush one top-up may ask for (far below the database's integer limit).
@@ -218,6 +275,8 @@ async def top_up(
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_topup"), alert=True)
+    if await _timer_first(rt, t, seat):
+        return Reply(tr(lang, "reply.topup_too_late"), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bot.model import Actor, ChatRef, LiveTable, Phase
-from bot.presses import Arrange, ConfirmMove, PlaceCard, decode
+from bot.presses import Arrange, ConfirmMove, PlaceCard, Ready, decode
 from bot.service import TableService
 from bot.texts import tr
 from game.board import Box
@@ -524,4 +524,56 @@ async def test_r8_5_a_fantasyland_press_after_its_time_ran_out_is_too_late() -> 
     assert board.top[0] == cards[0] and set(board.cards()) == set(cards[:13])
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.sitting_out
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("how", ["command", "button"])
+async def test_r8_2_ready_pressed_after_the_ready_timer_ran_out_is_too_late(env, how: str) -> None:  # type: ignore[no-untyped-def]
+    """R8.2: Alice and Bob are ready, Carol is not; the ready timer (60 s) runs out and,
+    before the table's timer fired (a loaded bot), Carol presses Ready: "⌛ Too late", she is
+    stood up as the timer stands her up (no kush taken) and the hand is dealt to Alice and
+    Bob. (Her Ready counted: 200 kush bought in and dealt into the hand, her time up.)"""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline == clock.now + 60
+    clock.now += 60
+    if how == "command":
+        reply = await service.ready(GROUP, CAROL)
+    else:
+        button = next(
+            b.data
+            for b in presenter.last_table(GROUP.chat_id).all_buttons()
+            if b.data and isinstance(decode(b.data), Ready)
+        )
+        reply = await service.press(CAROL, button, GROUP)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
+    assert t.seat_of(CAROL.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
+    assert await player_balance(store, CAROL) == 1000  # no kush taken
+    seq = t.seq
+    await service.run_due()  # the timer, firing now, finds nothing more to do
+    assert t.seq == seq
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_late_joiners_ready_after_their_window_is_too_late(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2: Carol sits down during Alice and Bob's hand and has 60 s to press Ready; she
+    presses it at 60 s, before the timer fired: "⌛ Too late", stood up as the timer stands
+    her up, the seat free. (She was bought in and dealt in at the next hand.)"""
+    service, presenter, store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert not (await service.join(GROUP, CAROL)).alert
+    clock.now += 60
+    reply = await service.ready(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
+    assert t.seat_of(CAROL.user_id) is None and t.hand_no == 1
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []

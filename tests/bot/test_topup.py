@@ -730,3 +730,34 @@ async def test_r8_3_a_round_settled_as_the_deal_stands_up_a_busted_player_offers
     assert t.hand is not None and sorted(t.hand.order) == ([1, 2] if dave_sits_out else [1, 2, 3])
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) not in presenter.posts
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("where", ["lobby", "between_hands"])
+async def test_r8_2_a_top_up_after_the_offer_ran_out_is_too_late(where: str) -> None:
+    """R8.2: Bob loses his whole stack and is offered the top-up with 20 s for it: heads-up
+    in the lobby's window, or before the next deal once Carol sits down with Alice. He
+    tops up at 20 s, before the table's timer fired (a loaded bot): "⌛ Too late" (in
+    Russian: Bob reads Russian), stood up as the timer stands him up, nothing bought in.
+    (The top-up counted: 200 kush bought in, and dealt in at the hand, his time up.)"""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    if where == "between_hands":
+        await service.join(GROUP, CAROL)
+        await service.ready(GROUP, CAROL)  # the deal waits for the end of Bob's window
+        assert t.hand is None and t.phase is Phase.BETWEEN
+        assert t.next_hand_at == clock.now + TOP_UP_SECONDS and t.top_up_deadline is None
+    clock.now += TOP_UP_SECONDS
+    reply = await service.top_up(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.topup_too_late")
+    assert t.seat_of(BOB.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+    assert await player_balance(store, BOB) == 800
+    if where == "between_hands":
+        assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 2]
+    else:
+        assert t.hand is None and t.top_up_deadline is None
+    seq = t.seq
+    await service.run_due()  # the timer, firing now, finds nothing more to do
+    assert t.seq == seq
+    assert await check_store(store) == []
