@@ -33,7 +33,9 @@ street by street in acting order), so a setup and its actions replay to the same
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -67,6 +69,8 @@ from game.errors import (
 from game.options import GameKind, RuleOptions
 from game.policy import Level, decide, knowledge, play
 from game.scoring import ChineseShowdown, Showdown, score_chinese, score_showdown
+
+log = logging.getLogger("game")
 
 __all__ = [
     "Applied",
@@ -854,18 +858,40 @@ class Hand:
         for c, _ in over:
             st.pending[c] = None
         free = {b: st.free(b) for b in BOXES}
-        extra: list[tuple[Card, Box | None]]
-        if self.options.safe_autoplay:
-            extra = over + self.suggest(st.seat)  # the NORMAL level
-        else:
-            extra = over + auto_street(
-                [c for c in dealt if c not in st.pending],
-                free,
-                st.discards_allowed() - st.pending_discards(),
-            )
+        rest = [c for c in dealt if c not in st.pending]
+        owed = st.discards_allowed() - st.pending_discards()
+        safe = self._safe_street(st.seat, rest, free, owed) if self.options.safe_autoplay else None
+        extra = over + (safe if safe is not None else auto_street(rest, free, owed))
         for c, b in extra:
             st.pending[c] = b
         return self._confirm(st, action, tuple(extra))
+
+    def _safe_street(
+        self, seat: int, rest: list[Card], free: Mapping[Box, int], owed: int
+    ) -> list[tuple[Card, Box | None]] | None:
+        """``safe_autoplay``'s placement of the cards ``rest`` still to place on a timeout
+        (R8.5: the strategy, :meth:`suggest`), or ``None`` when the strategy fails (a bug in
+        it raises, or it places other cards, too many in a box or the wrong number of
+        discards): the timeout then places by the plain rule, as a computer player's failed
+        decision is (the table's timer retried the same failing timeout every few seconds,
+        and the hand never ended). Deterministic as :meth:`suggest` is: a replay falls back
+        the same way."""
+        try:
+            moves = self.suggest(seat)
+        except Exception:
+            log.exception("safe_autoplay failed for seat %s; the plain timeout rule places", seat)
+            return None
+        boxes = [b for _, b in moves]
+        if (
+            Counter(c for c, _ in moves) != Counter(rest)
+            or any(boxes.count(b) > free[b] for b in BOXES)
+            or boxes.count(None) != owed
+        ):
+            log.error(
+                "safe_autoplay placed %s for seat %s; the plain timeout rule places", moves, seat
+            )
+            return None
+        return moves
 
     def _confirm(
         self, st: _Seat, action: Action, placements: tuple[tuple[Card, Box | None], ...]

@@ -13,11 +13,15 @@ from bot.service import bots
 from bot.texts import tr
 from game.board import Box
 from game.cards import Card
+from game.hand import Hand
 from game.policy import Level, SeatKnowledge
 from storage.check import check_database, check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
+from tests.bot.test_bots import new_service as new_bot_service
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure as configure_tournament
 from tests.bot.test_tournament_service import new_service as new_tournament_service
@@ -161,6 +165,54 @@ async def test_r8_5_r8_6_a_computer_player_that_cannot_decide_plays_on(
     assert t.hand is None and t.hand_no == 1
     anna = next(s for s in t.seats.values() if s.bot)
     assert not anna.sitting_out and t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and sorted(t.hand.order) == sorted(t.seats)
+    assert await check_store(store) == []
+
+
+def _strategy_fails(hand: Hand, seat: int, lookahead: int | None = None) -> list[object]:
+    raise RuntimeError("the strategy failed")
+
+
+async def test_r8_5_a_failing_safe_autoplay_does_not_stall_a_computer_players_timeout(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``safe_autoplay`` on: the computer player's decision fails, so its street is made by
+    the timeout rule (R8.5), and the timeout's own placement by the strategy fails too (a
+    bug in it). That held the hand for good: the timer retried the same failing timeout
+    every 5 s, the bot never moved, and Alice's /leave waited for a hand that never ended.
+    Now the timeout falls back to the plain rule (cards in the order received to bottom,
+    then middle, then top): the street is placed, the hand ends and the next is dealt."""
+    monkeypatch.setattr(bots, "decide", _raise)
+    monkeypatch.setattr(Hand, "suggest", _strategy_fails)
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_bot_service(store, clock, False)
+    reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.options.safe_autoplay
+    anna = next(s for s in t.seats.values() if s.bot)
+    first: tuple[Card, ...] | None = None
+    for _ in range(30):
+        if t.hand is None:
+            break
+        if any(not t.seats[t.owner(s)].bot for s in t.hand.to_act):
+            await press_auto_and_confirm(service, presenter, ALICE)
+        else:
+            if first is None:
+                first = t.hand.current_cards(anna.seat)
+            clock.now += 3
+            await service.run_due()
+            if first is not None and t.hand is not None and t.hand.street_of(anna.seat) == 2:
+                assert t.hand.board_of(anna.seat).bottom == first  # the plain rule (R8.5)
+    assert first is not None and len(first) == 5
+    assert t.hand is None and t.hand_no == 1
+    assert t.next_hand_at is not None
     clock.now = t.next_hand_at
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2 and sorted(t.hand.order) == sorted(t.seats)

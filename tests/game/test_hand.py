@@ -17,7 +17,7 @@ from game.actions import (
     action_to_json,
 )
 from game.board import Box
-from game.cards import parse_card, parse_cards
+from game.cards import Card, parse_card, parse_cards
 from game.errors import (
     BoxFull,
     CardNotInHand,
@@ -370,6 +370,47 @@ def test_r8_5_safe_autoplay_avoids_the_foul_the_plain_rule_makes() -> None:
     assert plain.result.seat(0).fouled
     assert plain.result.seat(0).board.bottom == parse_cards("As Ah 2c 3d 4h")
     assert not safe.result.seat(0).fouled
+
+
+@pytest.mark.parametrize("failure", ["raises", "wrong_cards", "box_overfilled", "a_card_left"])
+def test_r8_5_a_failing_safe_autoplay_times_out_by_the_plain_rule(
+    monkeypatch: pytest.MonkeyPatch, failure: str
+) -> None:
+    """R8.5 with ``safe_autoplay``: when the strategy fails (raises, or places other cards,
+    more than a box holds, or leaves a card unplaced), the timeout places by the
+    plain rule, the same board as without the option, and the hand goes on to its end. (The
+    failure came out of the timeout: the table's timer retried it every few seconds and the
+    hand never ended.)"""
+    text = "As Ah 2c 3d 4h Ks Kh Kd Kc 7s"
+    plain = deal(text, seats=(0, 1), button=1)
+    safe = deal(text, seats=(0, 1), button=1, options=RuleOptions(safe_autoplay=True))
+    real = Hand.suggest
+
+    def broken(
+        hand: Hand, seat: int, lookahead: int | None = None
+    ) -> list[tuple[Card, Box | None]]:
+        moves = real(hand, seat, lookahead)
+        if seat != 0:  # (seat 1 plays by the strategy: simulate.play_turn)
+            return moves
+        if failure == "raises":
+            raise RuntimeError("the strategy failed")
+        if failure == "wrong_cards":
+            return [(C("Qc"), b) for _, b in moves]
+        if failure == "box_overfilled":
+            return [(c, Box.TOP) for c, _ in moves]
+        return moves[:-1]
+
+    monkeypatch.setattr(Hand, "suggest", broken)
+    for hand in (plain, safe):
+        while not hand.is_over:
+            seat = hand.to_act[0]
+            if seat == 0:
+                hand.timeout(0)
+            else:
+                play_turn(hand, seat)
+    assert plain.result is not None and safe.result is not None
+    assert safe.result.seat(0).board == plain.result.seat(0).board
+    assert safe.result.seat(0).board.bottom == parse_cards("As Ah 2c 3d 4h")
 
 
 # -- replay and JSON -----------------------------------------------------------------------
