@@ -496,7 +496,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
     },
     "stats.group_moved": {
-        "en": "Kush won in all: {kush} {label}",
+        "en": "Won in all: {kush} {label}",
         "ru": "Всего выиграно: {kush} {label}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},

@@ -151,7 +151,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         "Fouls: 50% (1 of 2) · royalties/hand 16.0",
         "Fantasyland: entered 50%",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
-        "Kush won in all: 38 kush",
+        "Won in all: 38 kush",
     ]  # Carol played nothing: no block of her own
     assert (await service.stats(GROUP, CAROL, ["week", "me"])).text == (
         "Carol: no hands (last 7 days)."
@@ -159,6 +159,28 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     bad = await service.stats(GROUP, CAROL, ["@nobody"])
     assert bad.alert and "nobody" in bad.text
     assert (await service.stats(GROUP, CAROL, ["a", "b"])).alert
+
+
+async def test_group_stats_name_the_groups_kush_label_in_every_line(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.1: a group whose kush are called "chips" (``kush_label``) reads its /stats with
+    that label throughout, in English and in Russian (a label the admins chose is not
+    declined). The total moved said "Kush won in all: 38 chips" whatever the label."""
+    service, presenter, _store = env
+    winner, _loser = await play_scripted(service, presenter)
+    reply = await service.settings(GROUP, ALICE, True, ["kush_label", "chips"])
+    assert not reply.alert, reply.text
+    group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
+    assert group[4:] == [
+        f"Scoops: 1 · biggest win: +38 chips ({winner.name})",
+        "Won in all: 38 chips",
+    ]
+    assert not any("kush" in line.lower() for line in group), group
+    bob = (await service.stats(GROUP, BOB, [])).text.splitlines()  # Bob reads Russian
+    assert bob[4:6] == [
+        f"Скупов: 1 · крупнейший выигрыш: +38 chips ({winner.name})",
+        "Всего выиграно: 38 chips",
+    ]
+    assert not any("куш" in line.lower() for line in bob), bob
 
 
 async def test_top_by_period_and_by_balance(env) -> None:  # type: ignore[no-untyped-def]
@@ -296,7 +318,7 @@ async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no
     await store.commit(table.id, [Settlement(1, hand.to_json(), record, {0: a.id, 1: b.id}, {})],
                        {}, key="k:1")  # fmt: skip
     lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
-    assert lines[4:] == ["Scoops: 1 · biggest win: —", "Kush won in all: 0 kush"]
+    assert lines[4:] == ["Scoops: 1 · biggest win: —", "Won in all: 0 kush"]
     assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (
         "Hands: 1 · points/hand +38.0 · kush/hand +0.0"
     )
