@@ -54,14 +54,14 @@ def read_fraction(text: str) -> str | None:
 def ambiguous_comma(text: str) -> bool:
     """Whether ``text`` is digits, a comma and exactly three digits ("1,500"): fifteen
     hundred to an English reader (a thousands separator), one and a half to a Russian one
-    (a decimal comma). Read as neither: the admin is asked to write it again. When both
-    readings are the same number ("0,000", "-0,000": zero either way) it is not ambiguous
-    (the question was "Is “0,000” 0 or 0?")."""
+    (a decimal comma). Read as neither: the admin is asked to write it again. A whole part
+    that begins with 0 ("0,500", "-0,125", "00,250") is no thousands-grouped number (no one
+    writes five hundred "0,500"): it is the fraction, not ambiguous (it was asked again, "Is
+    “0,500” 500 or 0.5?"); so is "0,000", zero either way."""
     m = _NUMBER.fullmatch(text.strip())
     if m is None or m.group(2) != "," or len(m.group(3)) != 3:
         return False
-    whole, _mark, fraction = m.groups()
-    return int(whole + fraction) != float(f"{whole}.{fraction}")
+    return not m.group(1).lstrip("+-").startswith("0")
 
 
 def digits_hint(lang: str) -> str:

@@ -727,14 +727,18 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
 @pytest.mark.parametrize(
     ("name", "value", "saved"),
     [("utc_offset", "5,5", 5.5), ("level_minutes", "0,5", 0.5), ("hand_seconds", "7,5", 7.5),
-     ("time_bank_seconds", "-0,0", 0.0), ("fantasyland_seconds", "+90,25", 90.25)],
+     ("time_bank_seconds", "-0,0", 0.0), ("fantasyland_seconds", "+90,25", 90.25),
+     ("level_minutes", "0,125", 0.125), ("level_minutes", "0,500", 0.5),
+     ("utc_offset", "-0,500", -0.5), ("time_bank_seconds", "00,250", 0.25)],
 )  # fmt: skip
 async def test_a_fractional_setting_takes_a_decimal_comma(
     actor: Actor, name: str, value: str, saved: float
 ) -> None:
     """Russian writes 7,5 for seven and a half: ``/settings utc_offset 5,5`` was refused with
     the range alone ("7.5 for a fraction"). A fractional setting takes the comma as the
-    point, whoever types it (an English admin's "7,5" means the same)."""
+    point, whoever types it (an English admin's "7,5" means the same). A comma before three
+    digits after a whole part that begins with 0 ("0,500", "0,125") is the fraction too: no
+    thousands-grouped number begins with 0 (it was asked again, "500 or 0.5?")."""
     service, store = new_service()
     reply = await say(service, name, value, actor=actor)
     assert not reply.alert, reply.text
@@ -748,7 +752,7 @@ async def test_a_fractional_setting_takes_a_decimal_comma(
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("idle_close_seconds", "1,500"), ("hand_seconds", "1,000"), ("level_minutes", "0,125")],
+    [("idle_close_seconds", "1,500"), ("hand_seconds", "1,000"), ("level_minutes", "2,125")],
 )
 async def test_a_comma_before_three_digits_is_asked_again(
     actor: Actor, name: str, value: str
