@@ -55,8 +55,12 @@ GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
 KNOWN_COMMANDS = {
     "/newtable", "/join", "/ready", "/leave", "/sitout", "/back", "/balance", "/top",
     "/history", "/daily", "/rules", "/settings", "/grant", "/closetable", "/help", "/start",
-    "/topup", "/tournament", "/addbot", "/removebot", "/stats", "/replay", "/hand",
+    "/topup", "/addbot", "/removebot", "/stats", "/replay", "/hand",
 }  # fmt: skip
+#: commands the sandbox cannot play (a tournament needs two members, and computer players sit
+#: at ordinary tables only): refused with a note, not sent to the group, where /tournament
+#: opened a lobby that nobody else could join (Start: "2+ players"), until /closetable
+UNPLAYABLE_COMMANDS = {"/tournament"}
 #: commands the real bot answers only in a private chat: the sandbox sends them there
 PRIVATE_COMMANDS = {"/hand"}
 TOKEN = "123456:SANDBOX"
@@ -599,6 +603,8 @@ class Sandbox:
             await self.say_private(text)
         elif command == "/newtable":
             await self.new_table(text)
+        elif command in UNPLAYABLE_COMMANDS:
+            self.line(tr(await self._group_lang(), "sandbox.no_tournament"))
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):

@@ -794,6 +794,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» unknown command {command}; /help lists them",
         "ru": "» неизвестная команда {command}; список — /help",
     },
+    "sandbox.no_tournament": {
+        "en": "» a tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table",
+        "ru": "» в песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол",
+    },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
         "group) or a /command",

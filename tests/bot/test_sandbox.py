@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 from bot.telegram.fake_api import ApiCall
 from tests.bot.test_bots import alice_and_a_bot
@@ -920,3 +921,30 @@ def test_the_sandbox_player_without_a_login_name_is_you_in_the_players_language(
     assert (box.human.first_name, box.human.language_code) == (name, lang)
     monkeypatch.setenv("USER", "tester")
     assert Sandbox(SandboxOptions(lang=lang), io.StringIO()).human.first_name == "Tester"
+
+
+async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Path) -> None:
+    """A tournament cannot be played in the sandbox (two members are needed, and computer
+    players sit at ordinary tables only). ``/tournament`` after ``/closetable`` opened a
+    lobby anyway: the player registered, Start said "2+ players", /addbot was refused, and
+    the chat was stuck with it until /closetable. Now the sandbox says why at once (in the
+    group's language, as its answer to an unknown command) and opens nothing."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        assert await box.handle("/closetable")
+        start = len(box.fake.calls)
+        assert await box.handle("/tournament")
+        assert out.getvalue().splitlines()[-1] == (
+            "» a tournament cannot be played in the sandbox: it needs two members, and computer"
+            " players sit at ordinary tables only; /newtable opens a table"
+        )
+        assert box.service.table_in(SANDBOX_GROUP) is None  # nothing opened
+        assert not [c for c in box.fake.calls[start:] if c.method == "sendMessage"]
+        assert await box.handle("/settings language ru")
+        assert await box.handle("/tournament ofc")
+        assert out.getvalue().splitlines()[-1].startswith("» в песочнице турнир не сыграть")
+        assert box.service.table_in(SANDBOX_GROUP) is None
+    finally:
+        await box.stop()
