@@ -99,7 +99,11 @@ async def hand_press(
         # the player's private message from now on
         seat.private_ref, seat.reachable = answered.ref, True
     clock = t.clocks.get(seat.seat)
-    if board in hand.to_act and clock is not None and clock.expired(rt.clock()):
+    # any of the player's boards to act (R4.2: one clock for both boards of double boxes): a
+    # press for the other board is as late as one for the board to act, not a "not your
+    # turn" refusal from the core while the timeout's move waits
+    mine = any(t.owner(s) == seat.seat for s in hand.to_act)
+    if mine and clock is not None and clock.expired(rt.clock()):
         return await _too_late(rt, t, seat, lang, answered)
     if isinstance(press, ConfirmMove):
         return await _confirm(rt, t, seat, board, lang, answered)

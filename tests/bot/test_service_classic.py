@@ -12,10 +12,11 @@ import pytest
 
 from bot import render
 from bot.model import Actor, ChatRef, LiveTable
-from bot.presses import PlaceCard, decode
+from bot.presses import PlaceCard, decode, encode
 from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
+from game.board import Box
 from storage.api import Store
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -702,4 +703,40 @@ async def test_r4_2_a_third_player_at_a_double_boxes_table_plays_single_boards(e
     await play_hand(service, presenter, [ALICE, BOB, CAROL])
     assert t.seat_of(CAROL.user_id) is None
     assert t.hand is not None and len(t.hand.order) == 4 and len(t.owners) == 4
+    assert await check_store(store) == []
+
+
+async def test_r4_2_r8_5_a_press_for_the_other_board_after_the_clock_ran_out_is_too_late(
+    env,
+) -> None:  # type: ignore[no-untyped-def]
+    """R4.2/R8.5: with double boxes one clock serves both boards. The player's budget and bank
+    run out while board ① is to act, before the table's timer fired; a press for board ②
+    (at its current version: the screens show the board to act, so this is a press from
+    another view or a client's own) is answered "⌛ Too late" and the timeout's moves are
+    made, as for a press on board ① (it got the core's "Not your turn." and the moves
+    waited for the timer)."""
+    service, _presenter, store, clock = env
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    first, second = hand.to_act[0], hand.to_act[0] + 1  # (the player's boards 10p, 10p + 1)
+    owner = t.seats[t.owner(first)]
+    actor = ALICE if owner.user_id == ALICE.user_id else BOB
+    card = hand.current_cards(first)[0]
+    other = encode(
+        PlaceCard(t.id, f"{t.hand_no}.{second}.{hand.seat_version(second)}", card, Box.TOP)
+    )
+    reply = await service.press(actor, other)  # in time: the core refuses it
+    assert reply.alert and reply.text == tr(owner.lang, "err.not_your_turn")
+    clock.now += t.options.hand_seconds + t.options.time_bank_seconds
+    reply = await service.press(actor, other)
+    assert reply.alert and reply.text == tr(owner.lang, "err.timed_out")
+    assert not any(t.owner(s) == owner.seat for s in hand.to_act)  # both boards placed (R8.5)
+    assert hand.timed_out_at(first, 0) and hand.timed_out_at(second, 0)
+    assert len(hand.board_of(first).bottom) == 5  # the plain rule: street 1 to bottom
+    seq = t.seq
+    await service.run_due()  # the timer, firing now, finds nothing more to do
+    assert t.seq == seq
     assert await check_store(store) == []
