@@ -632,11 +632,16 @@ class TableService:
         they can press none of the table's buttons nor type /leave there any more, so they
         leave the chat's table as /leave would (R8.2: the stack goes back to the balance, at
         once between hands, after the hand they play; R8.7: a running tournament knocks
-        them out, one registering gives the buy-in back). ``None`` if they had no seat."""
+        them out, one registering gives the buy-in back); the group is told in a short
+        notice (names only). ``None`` if they had no seat."""
         t = self.table_in(chat)
         if chat.private or t is None or t.seat_of(actor.user_id) is None:
             return None
-        return await self.leave(chat, actor)
+        return await self._at_table(
+            chat,
+            actor,
+            lambda t, _, lang: lobby.leave(self.rt, t, actor, lang, left_group=True),
+        )
 
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
