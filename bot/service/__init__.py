@@ -812,7 +812,7 @@ class TableService:
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if t.tournament is None or press.version != f"L{t.version}":
+            if t.tournament is None or not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -825,7 +825,7 @@ class TableService:
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if press.version != f"L{t.version}":
+            if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)

@@ -1045,3 +1045,45 @@ async def test_a_registered_tournament_player_who_leaves_the_group_is_unregister
         assert notice == "👋 Bob left the group: their registration is withdrawn."
         assert notice in w.group_texts()
         assert await check_store(w.store) == []
+
+
+async def test_the_table_message_from_before_a_restart_works_while_it_shows_the_table(
+    tmp_path: Path,
+) -> None:
+    """After a restart the table message is posted anew, and every button of the old one
+    answered "This button is out of date", though the old message showed the table exactly
+    as it was restored. Its buttons now work as long as the table is in the state it shows:
+    Bob joins from it; once that press moved the table on, the old message is out of date
+    (and so is one that showed an even older state from the start)."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.say(ALICE, "/newtable")
+            older = w.table_message()
+            older_join = lobby_data(w, "j")
+            assert not (await w.press_lobby(ALICE, "j")).get("show_alert")
+            await w.settle()
+            old = w.table_message()
+            join, ready = lobby_data(w, "j"), lobby_data(w, "r")
+            table_id = next(iter(w.service.tables))
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t = w2.service.tables[table_id]
+            await w2.settle()
+            new = w2.table_message()
+            assert new["message_id"] != old["message_id"]
+            answer = await w2.press(BOB, GROUP_ID, older, older_join)  # an older state's
+            assert answer["show_alert"] is True and "out of date" in answer["text"]
+            assert t.seat_of(str(BOB.id)) is None
+            answer = await w2.press(BOB, GROUP_ID, old, join)
+            assert not answer.get("show_alert"), answer
+            assert [s.name for s in t.seats.values()] == ["Alice", "Bob"]
+            await w2.settle()
+            answer = await w2.press(ALICE, GROUP_ID, old, ready)  # the table moved on
+            assert answer["show_alert"] is True and "out of date" in answer["text"]
+            assert not t.seats[0].ready
+            assert not (await w2.press_lobby(ALICE, "r")).get("show_alert")
+            assert t.seats[0].ready
+    finally:
+        await fake.stop()
