@@ -567,6 +567,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{delta:+d|chip|chips} → {chips}",
         "ru": "{delta:+d|фишка|фишки|фишек} → {chips}",
     },
+    "replay.chips_game": {
+        "en": "game {total}/{target} · {chips:chip|chips}, settled when the game ends",
+        "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
+    },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
