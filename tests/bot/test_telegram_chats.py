@@ -1087,3 +1087,26 @@ async def test_the_table_message_from_before_a_restart_works_while_it_shows_the_
             assert t.seats[0].ready
     finally:
         await fake.stop()
+
+
+async def test_a_tournament_player_who_leaves_the_group_is_knocked_out(tmp_path: Path) -> None:
+    """R8.7: a player of a running tournament who leaves the group is knocked out at that
+    moment, as /leave there would (placed as such, their chips out of play), the moves of
+    the hand in progress made for them; the group reads the knock-out and no hidden card."""
+    from tests.bot.test_tournament_e2e import open_and_register, watch_leaks
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        leaks = watch_leaks(w)
+        t = await open_and_register(w)
+        assert t.tournament is not None and t.hand is not None
+        carol = t.seat_of(str(CAROL.id))
+        assert carol is not None
+        await w.fake.remove_member(GROUP_ID, CAROL)
+        await w.fake.wait_for(lambda: (carol.seat not in t.tournament.chips) or None)
+        await w.settle()
+        out = tr("en", "tour.knocked_out", name="Carol", place=3, prize=0, label="kush")
+        assert out == "❌ Carol is out: place 3, prize 0 kush."
+        assert out in w.group_texts()
+        assert sorted(t.tournament.chips) == sorted(s for s in t.seats if s != carol.seat)
+        assert leaks == []
