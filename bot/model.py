@@ -297,6 +297,11 @@ class LiveTable:
     clocks: dict[int, SeatClock] = field(default_factory=dict)
     group_ref: str | None = None
     version: int = 0
+    #: the version of the table message a restart found (not saved): its buttons stay valid
+    #: while the restored table is in the state that message showed (set by
+    #: :func:`bot.service.recovery.resume` when resuming changed nothing, cleared when the
+    #: version moves on)
+    resumed_version: int | None = None
     phase: Phase = Phase.LOBBY
     seq: int = 0
     outbox: list[dict[str, Any]] = field(default_factory=list)
@@ -356,6 +361,14 @@ class LiveTable:
         self.outbox.append(
             {"id": self.outbox_seq, "kind": "picture", "picture": dict(picture), "caption": caption}
         )
+
+    def lobby_version(self, version: str) -> bool:
+        """Whether ``version`` (a table message button's) is the table message's current
+        one, or the one the message from before a restart shows while the table is still in
+        that state (:attr:`resumed_version`)."""
+        if version == f"L{self.version}":
+            return True
+        return self.resumed_version is not None and version == f"L{self.resumed_version}"
 
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""

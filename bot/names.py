@@ -8,6 +8,9 @@ of whatever they send.
 * Bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C) are removed:
   a name could otherwise reverse the rest of the line it is shown in.
 * Other control characters and line breaks become spaces, runs of white space one space.
+* A name never begins with 🤖, the mark of the bot's computer players ("🤖 Anna"): a person
+  who calls themselves so is shown without it ("Anna"), invisible characters before it
+  (zero-width spaces, joiners) going too.
 * Cuts fall between grapheme clusters (``regex``'s ``\\X``, Unicode's extended grapheme
   clusters): a family emoji, a flag or a letter with its accents is kept whole or left out.
 * Lengths are counted in UTF-16 code units, the unit of Telegram's limits, never fewer than
@@ -20,7 +23,7 @@ import unicodedata
 
 import regex
 
-__all__ = ["MAX_ARG", "MAX_NAME", "clean_arg", "clean_name", "cut", "fit", "units"]
+__all__ = ["MAX_ARG", "MAX_NAME", "ROBOT", "clean_arg", "clean_name", "cut", "fit", "units"]
 
 #: Longest player name kept (in UTF-16 code units).
 MAX_NAME = 32
@@ -69,10 +72,29 @@ def _plain(raw: str) -> str:
     return " ".join("".join(out).split())
 
 
+#: the mark of a computer player's name, which no person's name begins with
+ROBOT = "\U0001f916"
+_VARIATION = frozenset("\ufe0e\ufe0f")
+
+
+def _unmarked(name: str) -> str:
+    """``name`` without what it begins with that would pass it for a computer player's: the
+    🤖 mark (with its variation selector), however often repeated, and the white space and
+    invisible format characters (category Cf: zero-width spaces, joiners) before it."""
+    while True:
+        i = 0
+        while i < len(name) and (name[i].isspace() or unicodedata.category(name[i]) == "Cf"):
+            i += 1
+        if not name.startswith(ROBOT, i):
+            return name
+        name = name[i + len(ROBOT) :].lstrip("".join(_VARIATION))
+
+
 def clean_name(raw: str | None, fallback: str = "?") -> str:
-    """A player name as shown: no bidirectional controls, one line, at most :data:`MAX_NAME`
-    code units cut at whole grapheme clusters; ``fallback`` when nothing is left."""
-    name = cut(_plain(raw or ""), MAX_NAME).strip()
+    """A player name as shown: no bidirectional controls, one line, not beginning with the
+    computer players' 🤖 (:func:`_unmarked`), at most :data:`MAX_NAME` code units cut at whole
+    grapheme clusters; ``fallback`` when nothing is left."""
+    name = cut(_unmarked(_plain(raw or "")), MAX_NAME).strip()
     return name or fallback
 
 

@@ -393,6 +393,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
         "ru": "Вы встанете из-за стола #{table} в конце этой раздачи, тогда же будут рассчитаны ваши очки.",
     },
+    "notice.left_group": {
+        "en": "👋 {name} left the group and the table.",
+        "ru": "👋 {name} покидает группу и встаёт из-за стола.",
+    },
+    "notice.left_group_later": {
+        "en": "👋 {name} left the group and leaves the table after this hand "
+        "(their moves are made for them).",
+        "ru": "👋 {name} покидает группу и встанет из-за стола после этой раздачи "
+        "(ходы будут сделаны автоматически).",
+    },
+    "notice.left_group_unregistered": {
+        "en": "👋 {name} left the group: their registration is withdrawn.",
+        "ru": "👋 {name} покидает группу: регистрация снята.",
+    },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
@@ -552,6 +566,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "replay.chips": {
         "en": "{delta:+d|chip|chips} → {chips}",
         "ru": "{delta:+d|фишка|фишки|фишек} → {chips}",
+    },
+    "replay.chips_game": {
+        "en": "game {total}/{target} · {chips:chip|chips}, settled when the game ends",
+        "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},

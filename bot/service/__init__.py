@@ -632,11 +632,16 @@ class TableService:
         they can press none of the table's buttons nor type /leave there any more, so they
         leave the chat's table as /leave would (R8.2: the stack goes back to the balance, at
         once between hands, after the hand they play; R8.7: a running tournament knocks
-        them out, one registering gives the buy-in back). ``None`` if they had no seat."""
+        them out, one registering gives the buy-in back); the group is told in a short
+        notice (names only). ``None`` if they had no seat."""
         t = self.table_in(chat)
         if chat.private or t is None or t.seat_of(actor.user_id) is None:
             return None
-        return await self.leave(chat, actor)
+        return await self._at_table(
+            chat,
+            actor,
+            lambda t, _, lang: lobby.leave(self.rt, t, actor, lang, left_group=True),
+        )
 
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
@@ -807,7 +812,7 @@ class TableService:
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if t.tournament is None or press.version != f"L{t.version}":
+            if t.tournament is None or not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -820,7 +825,7 @@ class TableService:
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
                 return Reply(tr(lang, "err.forged"), alert=True)
-            if press.version != f"L{t.version}":
+            if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)

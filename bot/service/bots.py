@@ -145,12 +145,15 @@ async def add_bot(
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
-    shown = {s.name.casefold() for s in t.seats.values()}  # a person named "🤖 Anna" too
+    # a person named "Anna" (a name never begins with 🤖, bot.names) does not sit next to a
+    # computer player "🤖 Anna"
+    shown = {s.name.casefold() for s in t.seats.values()}
     name = next(
         (
             n
             for n in BOT_NAMES
-            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken and f"🤖 {n}".casefold() not in shown
+            if f"{BOT_USER_PREFIX}{n.lower()}" not in taken
+            and not {f"🤖 {n}".casefold(), n.casefold()} & shown
         ),
         None,
     )

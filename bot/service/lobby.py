@@ -419,12 +419,20 @@ LEAVE_CONFIRM_SECONDS = 30.0
 
 
 async def leave(
-    rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, button: bool = False
+    rt: Runtime,
+    t: LiveTable,
+    actor: Actor,
+    lang: str,
+    *,
+    button: bool = False,
+    left_group: bool = False,
 ) -> Reply:
     """Stand up: between hands the stack goes back to the balance (R8.2), after the round's
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
     they leave after it (R8.5). ``button``: the table message's Leave was pressed (at a
-    running tournament it asks first: leaving knocks the player out, R8.7)."""
+    running tournament it asks first: leaving knocks the player out, R8.7). ``left_group``:
+    the player left the group (or was removed): the group is told in a short notice of its
+    own, names only (a running tournament's knock-out notice says it already)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -432,9 +440,12 @@ async def leave(
             key = "tour.already_out"  # stood up when the hand that knocked them out ended
         return Reply(tr(lang, key), alert=True)
     if t.tournament is not None:
-        return await _leave_tournament(rt, t, seat, actor, lang, button)
+        return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
+        if left_group:
+            key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
+            t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if isinstance(left, str):
@@ -493,7 +504,13 @@ def _leave_reveal(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> None:
 
 
 async def _leave_tournament(
-    rt: Runtime, t: LiveTable, seat: SeatState, actor: Actor, lang: str, button: bool
+    rt: Runtime,
+    t: LiveTable,
+    seat: SeatState,
+    actor: Actor,
+    lang: str,
+    button: bool,
+    left_group: bool = False,
 ) -> Reply:
     """Leaving a tournament: before the start, unregister (the buy-in comes back); after it,
     the player is knocked out at once and placed as such, their chips leave play (R8.7); a
@@ -504,7 +521,7 @@ async def _leave_tournament(
     tour = t.tournament
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
-        return await tournaments.unregister(rt, t, actor, lang)
+        return await tournaments.unregister(rt, t, actor, lang, left_group=left_group)
     if not tour.can_leave(seat.seat):  # over, or this player is out already (R8.7)
         out = tour.finished is None
         return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)

@@ -123,6 +123,7 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     makes the moves that are due (a player who left). An ordinary table takes the community's
     settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`).
     A computer player an older snapshot has sitting out plays again (R8.6 sits out people)."""
+    shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
     t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
@@ -145,6 +146,20 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)
             advance(rt, t, tx, t.hand.order)
+    if _state(t) == before:
+        # the table message from before the restart shows the table as it is: its buttons
+        # work (a press there moves the version on, and that message is out of date then)
+        t.resumed_version = shown
+
+
+def _state(t: LiveTable) -> dict[str, Any]:
+    """What a table message shows of ``t``: its snapshot without the messages' bookkeeping
+    (references, versions, the outbox and the step counter)."""
+    data = t.to_json()
+    for key in ("group_ref", "version", "seq", "outbox", "outbox_seq", "outbox_sent"):
+        data.pop(key, None)
+    data["seats"] = [{k: v for k, v in s.items() if k != "private_ref"} for s in data["seats"]]
+    return data
 
 
 async def stop(rt: Runtime) -> None:

@@ -429,6 +429,7 @@ class Runtime:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""
         t.version += 1
+        t.resumed_version = None  # the message from before a restart is out of date now
         return self._group_render(t)
 
     def _group_render(self, t: LiveTable) -> Screen:

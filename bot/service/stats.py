@@ -350,6 +350,10 @@ def replay_screen(
     tour: Mapping[str, Any] = record.result.get("tournament") or {}
     won: Mapping[str, Any] = tour.get("won") or {}
     chips: Mapping[str, Any] = tour.get("chips") or {}
+    # a Chinese Poker tournament moves chips when a game to the target ends (R7.6, R8.7): a
+    # hand before that moved none, and its line says where the game stands instead
+    game: Mapping[str, Any] = record.result.get("chinese") or {}
+    totals: Mapping[str, Any] = game.get("totals") or {}
     kush_shown: set[int] = set()
     for b in frame.boards:
         # the watcher's own board is "You" (their name and "(you)" read "You (you)" when
@@ -383,6 +387,12 @@ def replay_screen(
                 kush_shown.add(b.owner)
                 after = int(chips.get(str(b.owner), 0))
                 notes.append(tr(lang, "replay.chips", delta=int(moved), chips=after))
+            elif tour and game and str(b.owner) in chips and b.owner not in kush_shown:
+                kush_shown.add(b.owner)
+                notes.append(
+                    tr(lang, "replay.chips_game", chips=int(chips[str(b.owner)]),
+                       total=int(totals.get(str(b.owner), 0)), target=int(game.get("target", 0)))
+                )  # fmt: skip
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:

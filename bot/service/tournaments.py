@@ -81,8 +81,11 @@ async def register(
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 
 
-async def unregister(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
-    """Unregister before the start: the buy-in comes back (R8.7)."""
+async def unregister(
+    rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, left_group: bool = False
+) -> Reply:
+    """Unregister before the start: the buy-in comes back (R8.7); ``left_group``: the player
+    left the group (or was removed), which the group is told in a short notice."""
     tour = t.tournament
     assert tour is not None
     seat = t.seat_of(actor.user_id)
@@ -98,6 +101,8 @@ async def unregister(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Repl
         for number, s in t.seats.items():
             s.seat = number
         tx.group = True
+        if left_group:
+            t.owe("post", Screen(tr(t.lang, "notice.left_group_unregistered", name=seat.name)))
     return Reply(tr(lang, "tour.unregistered", amount=tour.config.buy_in, label=t.label))
 
 

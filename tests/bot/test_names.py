@@ -17,6 +17,17 @@ def test_bidirectional_controls_are_removed() -> None:
     assert clean_name(f"\u202eevil{BIDI}name\u2069") == "evilname"
 
 
+def test_a_name_never_begins_with_the_computer_players_mark() -> None:
+    """A person named "🤖 Anna" passed for a computer player in every list: the mark goes,
+    repeated, with its variation selector and invisible characters or bidi controls before
+    it; elsewhere in the name it stays."""
+    assert clean_name("🤖 Anna") == "Anna"
+    assert clean_name("\u200b🤖\ufe0f \u2060🤖Anna") == "Anna"
+    assert clean_name("\u202e\u2066🤖 Anna\u2069") == "Anna"
+    assert clean_name("Anna 🤖") == "Anna 🤖"
+    assert clean_name("🤖", fallback="42") == "42"
+
+
 def test_control_characters_and_line_breaks_become_one_space() -> None:
     assert clean_name("  Ann\n\n# Heading\t\x00x\u2028y  ") == "Ann # Heading x y"
 
@@ -58,6 +69,7 @@ def test_any_name_is_clean_and_short(raw: str) -> None:
     name = clean_name(raw, fallback="id")
     assert 0 < units(name) <= MAX_NAME
     assert not any(ch in BIDI for ch in name)
+    assert not name.startswith("🤖")
     assert "\n" not in name and name == name.strip()
 
 

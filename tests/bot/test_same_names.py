@@ -50,7 +50,11 @@ async def test_a_person_named_like_a_computer_player_is_not_taken_for_one(
         reply = await w.say(ALICE, "/addbot easy")
         t = next(iter(w.service.tables.values()))
         names = [s.name for s in t.seats.values()]
-        assert names == ["🤖 Anna", "🤖 Boris"], names  # the computer player is Boris
+        # a person's name never begins with the computer players' mark, and the computer
+        # player is not named like the person either
+        assert names == ["Anna", "🤖 Boris"], names
+        assert "\n1. Anna — not ready\n" in w.table_message()["text"]
+        assert not any("🤖 Anna" in text for text in w.group_texts())
         assert reply["text"].startswith("🤖 Boris (easy)"), reply
         assert t.seats[0].bot is None and t.seats[1].bot == "easy"
 

@@ -927,6 +927,7 @@ async def test_a_member_removed_from_the_group_leaves_the_table_with_the_stack(
         assert bob is not None
         await w.fake.remove_member(GROUP_ID, BOB, by=ALICE)  # an admin removes him mid-hand
         await w.fake.wait_for(lambda: bob.leaving or None)
+        await w.settle()  # the group's notice and Alice's turn written
         await play_hand(w, [ALICE])
         await w.settle()
         assert t.seat_of(str(BOB.id)) is None
@@ -983,3 +984,129 @@ async def test_a_start_whose_hand_message_waits_on_a_429_holds_no_press(tmp_path
         await w.settle()
         await play_hand(w, [ALICE, BOB])
         assert await check_store(w.store) == []
+
+
+async def test_a_member_who_leaves_the_group_is_announced_to_it(tmp_path: Path) -> None:
+    """A seated member who leaves the group stood up silently: the others saw a name gone
+    from the table message and nothing else. The group is now told in a short notice of its
+    own (EN/RU, names only, no card): between hands they leave the table, during a hand
+    after it (R8.2/R8.5)."""
+    async with world(tmp_path) as w:
+        leaks = w.watch_leaks()
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB, CAROL):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        assert not (await w.press_lobby(CAROL, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.remove_member(GROUP_ID, CAROL)
+        await w.fake.wait_for(lambda: (t.seat_of(str(CAROL.id)) is None) or None)
+        await w.settle()
+        now = tr("en", "notice.left_group", name="Carol")
+        assert now == "👋 Carol left the group and the table."
+        assert w.group_texts().count(now) == 1, w.group_texts()[-3:]
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "r")).get("show_alert")
+        assert t.hand is not None
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None
+        await w.fake.remove_member(GROUP_ID, BOB, by=ALICE)  # removed mid-hand
+        await w.fake.wait_for(lambda: bob.leaving or None)
+        await w.settle()
+        later = tr(t.lang, "notice.left_group_later", name="Bob")
+        assert later in w.group_texts(), w.group_texts()[-3:]
+        assert leaks == []
+
+
+async def test_a_registered_tournament_player_who_leaves_the_group_is_unregistered(
+    tmp_path: Path,
+) -> None:
+    """A member registered for a tournament that has not started leaves the group: their
+    registration stayed, the buy-in in the pool and their seat counted towards the start.
+    They are unregistered as /leave would (R8.7: the buy-in back) and the group is told."""
+    from tests.bot.test_tournament_e2e import actions_of, balance, tournament_message
+
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/tournament pineapple")
+        for user in (ALICE, BOB):
+            data = actions_of(w.fake, tournament_message(w))["g"]
+            assert not (await w.press(user, GROUP_ID, tournament_message(w), data)).get(
+                "show_alert"
+            )
+        assert await balance(w, BOB) == 900
+        t = next(iter(w.service.tables.values()))
+        assert t.tournament is not None
+        await w.fake.remove_member(GROUP_ID, BOB)
+        await w.fake.wait_for(lambda: (t.seat_of(str(BOB.id)) is None) or None)
+        await w.settle()
+        assert await balance(w, BOB) == 1000
+        assert len(t.tournament.players) == 1
+        notice = tr("en", "notice.left_group_unregistered", name="Bob")
+        assert notice == "👋 Bob left the group: their registration is withdrawn."
+        assert notice in w.group_texts()
+        assert await check_store(w.store) == []
+
+
+async def test_the_table_message_from_before_a_restart_works_while_it_shows_the_table(
+    tmp_path: Path,
+) -> None:
+    """After a restart the table message is posted anew, and every button of the old one
+    answered "This button is out of date", though the old message showed the table exactly
+    as it was restored. Its buttons now work as long as the table is in the state it shows:
+    Bob joins from it; once that press moved the table on, the old message is out of date
+    (and so is one that showed an even older state from the start)."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.say(ALICE, "/newtable")
+            older = w.table_message()
+            older_join = lobby_data(w, "j")
+            assert not (await w.press_lobby(ALICE, "j")).get("show_alert")
+            await w.settle()
+            old = w.table_message()
+            join, ready = lobby_data(w, "j"), lobby_data(w, "r")
+            table_id = next(iter(w.service.tables))
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t = w2.service.tables[table_id]
+            await w2.settle()
+            new = w2.table_message()
+            assert new["message_id"] != old["message_id"]
+            answer = await w2.press(BOB, GROUP_ID, older, older_join)  # an older state's
+            assert answer["show_alert"] is True and "out of date" in answer["text"]
+            assert t.seat_of(str(BOB.id)) is None
+            answer = await w2.press(BOB, GROUP_ID, old, join)
+            assert not answer.get("show_alert"), answer
+            assert [s.name for s in t.seats.values()] == ["Alice", "Bob"]
+            await w2.settle()
+            answer = await w2.press(ALICE, GROUP_ID, old, ready)  # the table moved on
+            assert answer["show_alert"] is True and "out of date" in answer["text"]
+            assert not t.seats[0].ready
+            assert not (await w2.press_lobby(ALICE, "r")).get("show_alert")
+            assert t.seats[0].ready
+    finally:
+        await fake.stop()
+
+
+async def test_a_tournament_player_who_leaves_the_group_is_knocked_out(tmp_path: Path) -> None:
+    """R8.7: a player of a running tournament who leaves the group is knocked out at that
+    moment, as /leave there would (placed as such, their chips out of play), the moves of
+    the hand in progress made for them; the group reads the knock-out and no hidden card."""
+    from tests.bot.test_tournament_e2e import open_and_register, watch_leaks
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        leaks = watch_leaks(w)
+        t = await open_and_register(w)
+        assert t.tournament is not None and t.hand is not None
+        carol = t.seat_of(str(CAROL.id))
+        assert carol is not None
+        await w.fake.remove_member(GROUP_ID, CAROL)
+        await w.fake.wait_for(lambda: (carol.seat not in t.tournament.chips) or None)
+        await w.settle()
+        out = tr("en", "tour.knocked_out", name="Carol", place=3, prize=0, label="kush")
+        assert out == "❌ Carol is out: place 3, prize 0 kush."
+        assert out in w.group_texts()
+        assert sorted(t.tournament.chips) == sorted(s for s in t.seats if s != carol.seat)
+        assert leaks == []

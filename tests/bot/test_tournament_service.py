@@ -834,3 +834,67 @@ async def test_r8_7_top_counts_a_knocked_out_buy_in_at_its_prize(env) -> None:  
         tr("en", "reply.top_line", n=3, name="Carol", total=980, label="kush"),
         tr("en", "reply.top_line", n=4, name="Bob", total=900, label="kush"),
     ]
+
+
+async def replay_frames(service: TableService, actor: Actor, record_id: int) -> int:
+    """How many frames the replay of hand ``record_id`` has (the version its presses carry)."""
+    for frames in range(1, 30):
+        if (await service.press(actor, encode(ReplayStep(record_id, f"R{frames}", 1)))).screen:
+            return frames
+    raise AssertionError(f"hand #{record_id} does not replay")
+
+
+async def test_r7_6_r8_7_replay_of_a_chinese_tournament_hand_has_a_chip_line() -> None:
+    """/replay of a Chinese Poker tournament hand that did not end the game showed the
+    points and no chip line at all (a cash hand shows its kush, a Pineapple tournament hand
+    its chips): chips move only when the game to the target ends (R7.6, R8.7). Such a hand's
+    line now says where the game stood after it and the chips, to be settled when it ends;
+    the hand that ended the game shows the chips it moved."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", target_points="10", tournament_chips="60")
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    for _ in range(2000):
+        if service.table_in(GROUP) is None:
+            break
+        if t.hand is not None and t.hand.to_act:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+        else:
+            clock.now += 5
+            await service.run_due()
+    records = [
+        r for r in await store.hand_history(alice.player_id, 100) if "tournament" in r.result
+    ]  # (the payout's own entry is not a hand)
+    mid = [r for r in records if "won" not in r.result["tournament"]]
+    ended = [r for r in records if "won" in r.result["tournament"]]
+    assert mid and ended
+    for record, lang in ((mid[-1], "en"), (mid[-1], "ru")):  # the first hand: all played
+        game = record.result["chinese"]
+        assert not game["over"]
+        actor = ALICE if lang == "en" else BOB
+        frames = await replay_frames(service, actor, record.id)
+        final = await service.press(actor, encode(ReplayStep(record.id, f"R{frames}", frames)))
+        assert final.screen is not None
+        text = final.screen.text
+        for seat, chips in record.result["tournament"]["chips"].items():
+            line = tr(lang, "replay.chips_game", chips=chips, total=game["totals"][seat],
+                      target=10)  # fmt: skip
+            assert line in text, (line, text)
+        if lang == "en":
+            seat, chips = next(iter(record.result["tournament"]["chips"].items()))
+            assert f"game {game['totals'][seat]}/10 · {chips} chips" in text
+        assert "kush" not in text and "куш" not in text
+    record = ended[0]
+    won = record.result["tournament"]["won"]
+    frames = await replay_frames(service, ALICE, record.id)
+    final = await service.press(ALICE, encode(ReplayStep(record.id, f"R{frames}", frames)))
+    assert final.screen is not None
+    seat = str(alice.seat)
+    after = int(record.result["tournament"]["chips"].get(seat, 0))
+    assert tr("en", "replay.chips", delta=int(won[seat]), chips=after) in final.screen.text

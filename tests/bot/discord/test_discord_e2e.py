@@ -396,7 +396,9 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
 async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
     """Stop client and service mid-street, start new ones on the same SQLite file: buttons of
     messages the new client never saw still route; a press with an outdated version gets
-    "out of date" and changes nothing (on the ephemeral hand pressed, with the current hand)."""
+    "out of date" and changes nothing (on the ephemeral hand pressed, with the current hand).
+    The table message from before the restart shows the table as it was restored (a
+    placement not confirmed is not shown there): its buttons work until the table moves on."""
     fake = FakeDiscord(TOKEN)
     await fake.start()
     db = tmp_path / "ofc.sqlite3"
@@ -426,11 +428,15 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
             assert shown["content"].startswith("This button is out of date.\n\n")
             assert w2.buttons(shown) == w2.buttons(current_hand)
             assert t2.hand.to_json() == state
-            # outdated lobby button of the table message as it was before the restart
+            # the table message as it was before the restart shows the restored table: its
+            # Join works (for the next hand); then the table moved on, and it is out of date
             join = next(c["custom_id"] for c in components(old_table) if ":j" in c["custom_id"])
             record = await w2.press(CAROL, old_table, join)
+            assert (w2.notice(record) or {})["content"].startswith("You sit at seat 3.")
+            assert t2.hand.to_json() == state and len(t2.seats) == 3
+            record = await w2.press(CAROL, old_table, join)
             assert (w2.notice(record) or {})["content"] == "This button is out of date."
-            assert t2.hand.to_json() == state and len(t2.seats) == 2
+            assert t2.hand.to_json() == state and len(t2.seats) == 3
             # the service posts a new table message after a restart; its buttons work
             assert int(w2.table_message()["id"]) != int(old_table["id"])
             bob_hand = await w2.my_cards(BOB)
