@@ -3,14 +3,18 @@ the real python-telegram-bot and discord.py against the local fakes."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 from bot.telegram.fake_api import FakeUser, too_many
 from game.strategy import complete_street
 from storage.check import check_store
+from tests.bot.discord import dc_world as dc
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
+from tests.fakes.discord_api import CHANNEL_ID
 
 
 async def street_unsettled(w: World, user: FakeUser) -> None:
@@ -90,3 +94,44 @@ async def test_a_group_rate_limited_at_the_showdown_holds_no_player_s_turn(
         await w.settle()
         assert t.hand_no == 3
         assert await check_store(w.store) == []
+
+
+async def test_discord_a_deleted_table_message_is_posted_again_once(tmp_path: Path) -> None:
+    """A moderator deletes the Discord table message in the lobby. Bob joins: the edit that
+    shows him is refused (404, 10008) and the table message is posted again, a post Discord
+    is slow to take; Carol joins meanwhile. Her edit was queued for the deleted message, so
+    once the post was through it was refused too and the table message was posted a second
+    time: two table messages in the channel, the first with out-of-date buttons. Now edits
+    queued meanwhile go to the message posted again, and the channel has one."""
+    async with dc.world(tmp_path) as w:
+        await w.slash(dc.ALICE, "new")
+        await w.press_lobby(dc.ALICE, "j")
+        old = int(w.table_message()["id"])
+        w.fake.deleted.add(old)
+        gate = asyncio.Event()
+        posts: list[int] = []
+        create = w.fake._create_message
+
+        async def slow_post(call: Any, channel: str) -> dict[str, Any]:
+            if int(channel) == CHANNEL_ID:
+                posts.append(1)
+                await gate.wait()
+            return await create(call, channel)
+
+        w.fake._create_message = slow_post  # type: ignore[method-assign]
+        bob = await w.fake.slash(dc.BOB, "join")
+        await w.fake.wait_for(lambda: bob.answered and posts)
+        carol = await w.fake.slash(dc.CAROL, "join")
+        await w.fake.wait_for(lambda: carol.answered)
+        await asyncio.sleep(0.2)  # her edit is queued for the deleted message
+        gate.set()
+        await w.settle(carol)
+        await w.settle(bob)
+        tables = [
+            m
+            for m in w.fake.channel_messages(CHANNEL_ID)
+            if int(m["id"]) not in w.fake.deleted
+            and any(dc.action_of(c) == "j" for c in dc.components(m))
+        ]
+        assert len(tables) == 1, [m["id"] for m in tables]
+        assert "Carol" in tables[0]["content"] and "Bob" in tables[0]["content"]
