@@ -664,14 +664,16 @@ class TableService:
                     await self.rt.settled(t)  # the hand first, then the reply
                     return linked
         # a /start with no table: refresh any table the user sits at (on this platform: a
-        # user id means someone else on another)
+        # user id means someone else on another); the table message of one where they were
+        # unreachable (they blocked the bot, and unblocking it sends a bare /start) is
+        # written again once the hand reaches them: its link to the private chat goes
         for t in list(self.rt.tables.values()):
             if t.platform != actor.platform:
                 continue
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:
-                    self._repost_private(t, seat.seat, group=False)
+                    self._repost_private(t, seat.seat, group=not seat.reachable)
             await self.rt.settled(t)
         return Reply(tr(lang, "reply.welcome"))
 

@@ -135,3 +135,34 @@ async def test_discord_a_deleted_table_message_is_posted_again_once(tmp_path: Pa
         ]
         assert len(tables) == 1, [m["id"] for m in tables]
         assert "Carol" in tables[0]["content"] and "Bob" in tables[0]["content"]
+
+
+async def test_a_player_who_unblocks_the_bot_mid_hand_gets_the_hand_and_the_link_goes(
+    tmp_path: Path,
+) -> None:
+    """Bob blocks the bot mid-hand (a 403 on his hand's edit): the group's table message
+    names him with the link to the private chat, and never a card of his. He unblocks it
+    (Telegram sends a bare /start): his hand is posted anew in the private chat, and the
+    table message no longer asks him to open it (it did until the next step of the hand:
+    only /start t<table>, the link's, wrote it again)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.seats[0].user_id == str(ALICE.id)
+        bob = t.seats[1]
+        w.fake.blocked_users.add(BOB.id)
+        await w.play_street(ALICE)
+        await w.fake.wait_for(lambda: not bob.reachable)
+        await w.settle()
+        await w.fake.wait_for(lambda: "private chat" in w.table_message()["text"])
+        w.fake.blocked_users.discard(BOB.id)
+        await w.say(BOB, "/start", chat_id=BOB.id)
+        await w.settle()
+        await w.fake.wait_for(lambda: bob.reachable and w.private(BOB) is not None)
+        await w.fake.wait_for(lambda: "private chat" not in w.table_message()["text"])
+        assert "Bob" not in w.table_message()["text"].split("\n")[-1]
+        await play_hand(w, [ALICE, BOB])
+        assert leaks == []
+        assert await check_store(w.store) == []
