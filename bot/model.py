@@ -316,7 +316,11 @@ class LiveTable:
     reveal: dict[str, Any] | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     timer: asyncio.Task[None] | None = None
-    sending: asyncio.Task[None] | None = None
+    #: the table's senders, each a task chain writing in commit order without the table's
+    #: lock: :data:`~bot.service.runtime.GROUP_CHAIN` for the group's messages, one per
+    #: player (their user id) for their private ones, so a platform that makes one chat
+    #: wait (a 429) holds no other chat's messages (:meth:`.service.runtime.Runtime.send`)
+    sending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     top_up_deadline: float | None = None

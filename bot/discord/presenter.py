@@ -181,6 +181,10 @@ class DiscordPresenter:
             await self._after_answers()
             while key in self._latest_msg:
                 screen = self._latest_msg.pop(key)
+                moved = self._moved.get((str(channel_id), str(message_id)))
+                if moved is not None:  # posted again meanwhile: the edit goes to the new one
+                    self.queue_edit(channel_id, int(moved), screen)
+                    continue
                 message = self.client.get_partial_messageable(channel_id).get_partial_message(
                     message_id
                 )
@@ -234,7 +238,8 @@ class DiscordPresenter:
 
     async def _resend(self, channel_id: int, message_id: int, screen: Screen) -> None:
         """The table message was deleted (or its thread archived): post it again and remember
-        where it went."""
+        where it went (for every older ref of it too; an edit queued for it meanwhile is
+        written there, :meth:`_write_message`, not posted a second time)."""
         key = (str(channel_id), str(message_id))
         if self._dm_user(channel_id) is not None:
             return  # a DM (users cannot delete the bot's messages there): nothing to re-post
@@ -245,6 +250,9 @@ class DiscordPresenter:
             if not await self._locked_out(channel_id, exc, sent):
                 log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
+        for older, there in list(self._moved.items()):  # deleted again: every older ref
+            if there == key[1] and older[0] == key[0]:
+                self._moved[older] = str(msg.id)
         self._moved[key] = str(msg.id)
 
     def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:

@@ -669,14 +669,16 @@ class TableService:
                     await self.rt.settled(t)  # the hand first, then the reply
                     return linked
         # a /start with no table: refresh any table the user sits at (on this platform: a
-        # user id means someone else on another)
+        # user id means someone else on another); the table message of one where they were
+        # unreachable (they blocked the bot, and unblocking it sends a bare /start) is
+        # written again once the hand reaches them: its link to the private chat goes
         for t in list(self.rt.tables.values()):
             if t.platform != actor.platform:
                 continue
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:
-                    self._repost_private(t, seat.seat, group=False)
+                    self._repost_private(t, seat.seat, group=not seat.reachable)
             await self.rt.settled(t)
         return Reply(tr(lang, "reply.welcome"))
 
@@ -725,8 +727,8 @@ class TableService:
         self, t: LiveTable, seat_no: int, screen: Screen, *, group: bool
     ) -> None:
         """Write ``screen`` as the player's private hand (edited in place, or posted anew
-        without a :attr:`~bot.model.SeatState.private_ref`) through the table's sender, after
-        what is queued and without the table's lock (call under it); ``group`` as for
+        without a :attr:`~bot.model.SeatState.private_ref`) through the player's sender, after
+        what is queued there and without the table's lock (call under it); ``group`` as for
         :meth:`_repost_private`."""
         seat = t.seats[seat_no]
         p = self.rt.presenter(t)
@@ -740,13 +742,11 @@ class TableService:
                 return  # left, or the table closed, meanwhile
             await rt.send_private(t, p, now, screen)
             if group and now.reachable:  # the group's link to the private chat may go
-                async with t.lock:
-                    table = rt.group_screen(t)
-                t.group_ref = await p.show_table(t.group_chat, table, t.group_ref)
+                rt.show_group_later(t)
             async with t.lock:
                 rt.save_soon(t)
 
-        rt.send_later(t, write)
+        rt.send_later(t, write, chain=seat.user_id)
         self.rt.save_soon(t)
 
     # -- button presses --------------------------------------------------------------------

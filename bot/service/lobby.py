@@ -558,17 +558,17 @@ async def _leave_tournament(
 
 
 def _write_privates(rt: Runtime, t: LiveTable, privates: list[tuple[SeatState, Screen]]) -> None:
-    """Write players' private messages after the step's own messages (a closed table's step
-    writes none: its seats are gone)."""
+    """Write players' private messages, each after what its player's sender has queued (a
+    closed table's step writes none: its seats are gone)."""
     p = rt.presenter(t)
-    if p is None or not privates:
+    if p is None:
         return
+    for seat, screen in privates:
 
-    async def job() -> None:
-        for seat, screen in privates:
+        async def job(seat: SeatState = seat, screen: Screen = screen) -> None:
             await rt.send_private(t, p, seat, screen)
 
-    rt.send_later(t, job)
+        rt.send_later(t, job, chain=seat.user_id)
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import random
 import time
@@ -97,6 +98,11 @@ class Tx:
     close: bool = False
     answered: Answered | None = None
     _group_screen: Screen | None = None
+
+
+#: the chain of a table's sender that writes its group messages (the others are its
+#: players', by user id: :meth:`Runtime.send`)
+GROUP_CHAIN = "group"
 
 
 def owes(t: LiveTable) -> bool:
@@ -312,27 +318,45 @@ class Runtime:
 
     # -- sending -------------------------------------------------------------------------------
     def send(self, tx: Tx) -> None:
-        """Queue a committed step's messages to the table's sender: one task chain per table,
-        so messages go out in commit order, without the table's lock (a platform that makes
-        us wait, a 429 say, never holds the table)."""
-        self.send_later(tx.table, lambda: self.effects(tx))
+        """Queue a committed step's messages to the table's senders: its group messages (the
+        outbox, the table message) to the group's chain, each player's private message to
+        that player's, so messages to one chat go out in commit order, without the table's
+        lock (a platform that makes us wait, a 429 say, never holds the table), and a chat
+        that makes us wait holds no other chat: a group rate-limited at the showdown held
+        the next hand's private messages, the clock of a player who could not see their
+        turn running meanwhile."""
+        t = tx.table
+        self.send_later(t, lambda: self.effects(tx))
+        for s in tx.privates:
+            seat = t.seats.get(s)
+            if seat is None or seat.bot:
+                continue
+            self.send_later(t, functools.partial(self._private_effect, tx, s), chain=seat.user_id)
 
-    def send_later(self, t: LiveTable, job: Callable[[], Awaitable[None]]) -> None:
-        """Queue ``job`` (writes to the platform) to the table's sender, after every message
-        queued so far and before those queued later, run without the table's lock; a job
-        that fails is logged. For a step's messages (:meth:`send`) and for writes that change
-        nothing committed (a hand posted anew in a private chat)."""
-        previous = t.sending
-        t.sending = asyncio.create_task(self._send(t, job, previous), name=f"table-{t.id}-send")
+    def send_later(
+        self, t: LiveTable, job: Callable[[], Awaitable[None]], *, chain: str = GROUP_CHAIN
+    ) -> None:
+        """Queue ``job`` (writes to the platform) to one of the table's senders (``chain``:
+        :data:`GROUP_CHAIN`, or the user id of a player whose private chat it writes), after
+        every job queued there so far and before those queued later, run without the table's
+        lock; a job that fails is logged. For a step's messages (:meth:`send`) and for writes
+        that change nothing committed (a hand posted anew in a private chat)."""
+        previous = t.sending.get(chain)
+        task = asyncio.create_task(self._send(t, job, previous), name=f"table-{t.id}-send")
+        t.sending[chain] = task
+
+        def forget(done: asyncio.Task[None]) -> None:
+            if t.sending.get(chain) is done:
+                del t.sending[chain]
+
+        task.add_done_callback(forget)
 
     async def settled(self, t: LiveTable) -> None:
         """Wait until every message queued so far for the table is sent."""
-        while t.sending is not None and not t.sending.done():
-            task = t.sending
-            with contextlib.suppress(Exception):
-                await asyncio.shield(task)
-            if t.sending is task:
-                break
+        while tasks := [task for task in t.sending.values() if not task.done()]:
+            for task in tasks:  # (a job may queue another, in another chain: waited for too)
+                with contextlib.suppress(BaseException):
+                    await asyncio.shield(task)
 
     async def _send(
         self, t: LiveTable, job: Callable[[], Awaitable[None]], previous: asyncio.Task[None] | None
@@ -346,9 +370,9 @@ class Runtime:
             log.exception("table %s: sending failed", t.id)
 
     async def effects(self, tx: Tx) -> None:
-        """A committed step's messages: what the table owes the chat (the outbox), the table
-        message, the private messages; then what that changed (new message refs, …) is saved
-        in the background."""
+        """A committed step's group messages: what the table owes the chat (the outbox), then
+        the table message; then what that changed (new message refs, …) is saved in the
+        background. (Its private messages: :meth:`_private_effect`.)"""
         t = tx.table
         try:
             await self._effects(tx)
@@ -366,25 +390,50 @@ class Runtime:
                 await self.forget_owed(t.id)
             if tx._group_screen is not None:
                 t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
-            lost = False
-            answered = tx.answered
-            for s, screen in tx.privates.items():
-                seat = t.seats.get(s)
-                if seat is None or seat.bot:
-                    continue
-                ref = None
-                if answered is not None and answered.seat == s:
-                    if answered.own:
-                        continue  # the press's reply shows it (the adapter writes it)
-                    ref = answered.ref
-                lost |= await self.send_private(t, p, seat, screen, answered=ref)
-            if lost and t.hand is not None:  # the group shows the link to the private chat
-                async with t.lock:
-                    screen = self.group_screen(t)
-                t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
+
+    async def _private_effect(self, tx: Tx, s: int) -> None:
+        """A committed step's private message to the player of seat ``s`` (in that player's
+        chain, :meth:`send`); when it finds them unreachable the table message is written
+        again, in the group's chain (it shows the link to the private chat)."""
+        t = tx.table
+        seat = t.seats.get(s)
+        p = self.presenter(t)
+        if p is None or seat is None or seat.bot:
+            return
+        before = _shown_state(t)
+        ref = None
+        answered = tx.answered
+        if answered is not None and answered.seat == s:
+            if answered.own:
+                return  # the press's reply shows it (the adapter writes it)
+            ref = answered.ref
+        if await self.send_private(t, p, seat, tx.privates[s], answered=ref) and t.hand is not None:
+            self.show_group_later(t)
+        if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
+            async with t.lock:
+                self.save_soon(t)
+
+    def show_group_later(self, t: LiveTable) -> None:
+        """Write the table message again as the table is now, in the group's chain (a private
+        write found a player unreachable, or reachable again: its link to the private chat
+        comes or goes)."""
+        p = self.presenter(t)
+        if p is None:
+            return
+
+        async def show() -> None:
+            if t.id not in self.tables:
+                return  # closed meanwhile: its last messages were the record
+            async with t.lock:
+                screen = self.group_screen(t)
+            t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
+            async with t.lock:
+                self.save_soon(t)
+
+        self.send_later(t, show)
 
     async def send_private(
         self,

@@ -1,0 +1,168 @@
+"""The fifth break-it session: a chat that changes under a table (rate-limited, ...), through
+the real python-telegram-bot and discord.py against the local fakes."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.telegram.fake_api import FakeUser, too_many
+from game.strategy import complete_street
+from storage.check import check_store
+from tests.bot.discord import dc_world as dc
+from tests.bot.test_telegram_chats import held_429s
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
+from tests.fakes.discord_api import CHANNEL_ID
+
+
+async def street_unsettled(w: World, user: FakeUser) -> None:
+    """``user`` places this street and confirms as a person would, each press on what their
+    private message shows and answered within a second, without waiting for the table's
+    other messages (which a 429 may hold)."""
+    t = next(iter(w.service.tables.values()))
+    hand = t.hand
+    assert hand is not None
+    seat = t.seat_of(str(user.id))
+    assert seat is not None
+    moves = complete_street(
+        hand.board_of(seat.seat, with_pending=True),
+        hand.to_place(seat.seat),
+        hand.discards_needed(seat.seat),
+        options=hand.options,
+    )
+    wanted = [("p", c.text + b.value[0]) for c, b in moves if b is not None] + [("c", "")]
+    for key in wanted:
+        # what the player sees: their private message must offer the button
+        await w.fake.wait_for(lambda k=key: k in w.hand_buttons(user), timeout=5)
+        msg = w.private(user)
+        assert msg is not None
+        qid = await w.fake.press(user, user.id, msg["message_id"], w.hand_buttons(user)[key])
+        answer = await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q), timeout=1)
+        assert not answer.params.get("show_alert"), answer.params
+        await w.fake.wait_for(lambda m=msg: w.private(user) != m, timeout=5)
+
+
+async def test_a_group_rate_limited_at_the_showdown_holds_no_player_s_turn(
+    tmp_path: Path,
+) -> None:
+    """R8.5: Telegram answers the showdown's write to the group with a 429 (retry after 30 s,
+    held here until the test lets it go). The next hand is dealt at once; its first player
+    places street 1, and the second player's private hand must show their turn while the
+    group waits: the table's messages went out through one sender, so every private message
+    of the next hand waited behind the group's pause while the second player's clock ran
+    (30 s of a 120 s budget, more with the picture and the next table message paused too).
+    The showdown and the table message reach the group once the pause is over; the ledger
+    checks."""
+    limiter, gate, pauses = held_429s()
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        for _ in range(9):  # every street but the last
+            assert t.hand is not None
+            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        w.fake.fail_when(
+            lambda c: (
+                int(c.params.get("chat_id", 0)) == GROUP_ID and c.method != "answerCallbackQuery"
+            ),
+            *too_many(30),
+        )
+        assert t.hand is not None
+        try:
+            await street_unsettled(w, by_id[t.seats[t.hand.to_act[0]].user_id])
+            await w.fake.wait_for(lambda: pauses)  # the showdown's group write: 429
+            assert pauses[0] >= 30
+            await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+            first = by_id[t.seats[t.hand.to_act[0]].user_id]
+            second = ALICE if first is BOB else BOB
+            await street_unsettled(w, first)
+            # the second player sees their turn (and plays it) while the group still waits
+            await street_unsettled(w, second)
+            assert not gate.is_set() and t.hand_no == 2
+            showdowns = [m for m in w.fake.chat_messages(GROUP_ID) if "Showdown" in m["text"]]
+            assert showdowns == []  # (not yet written: the group's pause holds it)
+        finally:
+            gate.set()
+        await w.settle()
+        await w.adapter.presenter.flush()
+        texts = [m["text"] for m in w.fake.chat_messages(GROUP_ID)]
+        assert any(text.startswith("🏁 Showdown · table #1 · hand 1") for text in texts), texts
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.hand_no == 3
+        assert await check_store(w.store) == []
+
+
+async def test_discord_a_deleted_table_message_is_posted_again_once(tmp_path: Path) -> None:
+    """A moderator deletes the Discord table message in the lobby. Bob joins: the edit that
+    shows him is refused (404, 10008) and the table message is posted again, a post Discord
+    is slow to take; Carol joins meanwhile. Her edit was queued for the deleted message, so
+    once the post was through it was refused too and the table message was posted a second
+    time: two table messages in the channel, the first with out-of-date buttons. Now edits
+    queued meanwhile go to the message posted again, and the channel has one."""
+    async with dc.world(tmp_path) as w:
+        await w.slash(dc.ALICE, "new")
+        await w.press_lobby(dc.ALICE, "j")
+        old = int(w.table_message()["id"])
+        w.fake.deleted.add(old)
+        gate = asyncio.Event()
+        posts: list[int] = []
+        create = w.fake._create_message
+
+        async def slow_post(call: Any, channel: str) -> dict[str, Any]:
+            if int(channel) == CHANNEL_ID:
+                posts.append(1)
+                await gate.wait()
+            return await create(call, channel)
+
+        w.fake._create_message = slow_post  # type: ignore[method-assign]
+        bob = await w.fake.slash(dc.BOB, "join")
+        await w.fake.wait_for(lambda: bob.answered and posts)
+        carol = await w.fake.slash(dc.CAROL, "join")
+        await w.fake.wait_for(lambda: carol.answered)
+        await asyncio.sleep(0.2)  # her edit is queued for the deleted message
+        gate.set()
+        await w.settle(carol)
+        await w.settle(bob)
+        tables = [
+            m
+            for m in w.fake.channel_messages(CHANNEL_ID)
+            if int(m["id"]) not in w.fake.deleted
+            and any(dc.action_of(c) == "j" for c in dc.components(m))
+        ]
+        assert len(tables) == 1, [m["id"] for m in tables]
+        assert "Carol" in tables[0]["content"] and "Bob" in tables[0]["content"]
+
+
+async def test_a_player_who_unblocks_the_bot_mid_hand_gets_the_hand_and_the_link_goes(
+    tmp_path: Path,
+) -> None:
+    """Bob blocks the bot mid-hand (a 403 on his hand's edit): the group's table message
+    names him with the link to the private chat, and never a card of his. He unblocks it
+    (Telegram sends a bare /start): his hand is posted anew in the private chat, and the
+    table message no longer asks him to open it (it did until the next step of the hand:
+    only /start t<table>, the link's, wrote it again)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.seats[0].user_id == str(ALICE.id)
+        bob = t.seats[1]
+        w.fake.blocked_users.add(BOB.id)
+        await w.play_street(ALICE)
+        await w.fake.wait_for(lambda: not bob.reachable)
+        await w.settle()
+        await w.fake.wait_for(lambda: "private chat" in w.table_message()["text"])
+        w.fake.blocked_users.discard(BOB.id)
+        await w.say(BOB, "/start", chat_id=BOB.id)
+        await w.settle()
+        await w.fake.wait_for(lambda: bob.reachable and w.private(BOB) is not None)
+        await w.fake.wait_for(lambda: "private chat" not in w.table_message()["text"])
+        assert "Bob" not in w.table_message()["text"].split("\n")[-1]
+        await play_hand(w, [ALICE, BOB])
+        assert leaks == []
+        assert await check_store(w.store) == []
