@@ -352,11 +352,11 @@ class Runtime:
         task.add_done_callback(forget)
 
     async def settled(self, t: LiveTable) -> None:
-        """Wait until every message queued so far for the table is sent."""
+        """Wait until every message queued so far for the table is sent (a job may queue
+        another, in another chain: waited for too). A caller cancelled meanwhile stops
+        waiting (``asyncio.wait`` neither raises a sender's failure nor cancels a sender)."""
         while tasks := [task for task in t.sending.values() if not task.done()]:
-            for task in tasks:  # (a job may queue another, in another chain: waited for too)
-                with contextlib.suppress(BaseException):
-                    await asyncio.shield(task)
+            await asyncio.wait(tasks)
 
     async def _send(
         self, t: LiveTable, job: Callable[[], Awaitable[None]], previous: asyncio.Task[None] | None

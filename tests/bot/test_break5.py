@@ -10,9 +10,13 @@ from typing import Any
 from bot.telegram.fake_api import FakeUser, too_many
 from game.strategy import complete_street
 from storage.check import check_store
+from tests.bot.conftest import Clock
 from tests.bot.discord import dc_world as dc
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import GROUP as S_GROUP
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_transitions import KillableStore, new_service
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 from tests.fakes.discord_api import CHANNEL_ID
 
@@ -166,3 +170,34 @@ async def test_a_player_who_unblocks_the_bot_mid_hand_gets_the_hand_and_the_link
         await play_hand(w, [ALICE, BOB])
         assert leaks == []
         assert await check_store(w.store) == []
+
+
+async def test_waiting_for_a_tables_messages_can_be_cancelled() -> None:
+    """``Runtime.settled`` (a reply that waits for the step's messages) waits for every chain
+    of the table's senders, but a caller cancelled meanwhile (a client gone, the bot
+    stopping) stops waiting: the cancellation is not swallowed by the wait, which then
+    waited again for a write the platform holds (the senders themselves go on)."""
+    service, _presenter = new_service(KillableStore(), Clock())
+    assert (await service.new_table(S_GROUP, S_ALICE)).text
+    t = service.table_in(S_GROUP)
+    assert t is not None
+    await service.rt.settled(t)
+    gate = asyncio.Event()
+    written: list[str] = []
+
+    async def held() -> None:  # a write the platform makes wait
+        await gate.wait()
+        written.append("group")
+
+    service.rt.send_later(t, held)
+    service.rt.send_later(t, held, chain="42")
+    waiter = asyncio.create_task(service.rt.settled(t))
+    await asyncio.sleep(0.05)
+    assert not waiter.done()
+    waiter.cancel()
+    done, _ = await asyncio.wait([waiter], timeout=2)
+    assert done == {waiter} and waiter.cancelled()
+    assert written == []
+    gate.set()
+    await asyncio.wait_for(service.rt.settled(t), 2)  # the writes themselves went on
+    assert written == ["group", "group"]
