@@ -331,7 +331,8 @@ class Runtime:
             seat = t.seats.get(s)
             if seat is None or seat.bot:
                 continue
-            self.send_later(t, functools.partial(self._private_effect, tx, s), chain=seat.user_id)
+            job = functools.partial(self._private_effect, tx, s, seat.user_id)
+            self.send_later(t, job, chain=seat.user_id)
 
     def send_later(
         self, t: LiveTable, job: Callable[[], Awaitable[None]], *, chain: str = GROUP_CHAIN
@@ -394,14 +395,16 @@ class Runtime:
             async with t.lock:
                 self.save_soon(t)
 
-    async def _private_effect(self, tx: Tx, s: int) -> None:
-        """A committed step's private message to the player of seat ``s`` (in that player's
-        chain, :meth:`send`); when it finds them unreachable the table message is written
-        again, in the group's chain (it shows the link to the private chat)."""
+    async def _private_effect(self, tx: Tx, s: int, user_id: str) -> None:
+        """A committed step's private message to the player ``user_id`` of seat ``s`` (in
+        that player's chain, :meth:`send`), not written when someone else sits there by now
+        (the platform held it while they left and another took the seat: it went to the
+        newcomer); when it finds them unreachable the table message is written again, in the
+        group's chain (it shows the link to the private chat)."""
         t = tx.table
         seat = t.seats.get(s)
         p = self.presenter(t)
-        if p is None or seat is None or seat.bot:
+        if p is None or seat is None or seat.bot or seat.user_id != user_id:
             return
         before = _shown_state(t)
         ref = None

@@ -4,16 +4,21 @@ the real python-telegram-bot and discord.py against the local fakes."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bot.screens import Payload
 from bot.telegram.fake_api import FakeUser, too_many
 from game.strategy import complete_street
 from storage.check import check_store
 from tests.bot.conftest import Clock
 from tests.bot.discord import dc_world as dc
 from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import BOB as S_BOB
+from tests.bot.test_service import CAROL as S_CAROL
 from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_service import press_auto_and_confirm, seated
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.test_transitions import KillableStore, new_service
@@ -201,3 +206,59 @@ async def test_waiting_for_a_tables_messages_can_be_cancelled() -> None:
     gate.set()
     await asyncio.wait_for(service.rt.settled(t), 2)  # the writes themselves went on
     assert written == ["group", "group"]
+
+
+async def test_a_private_message_held_by_the_platform_never_reaches_the_seats_next_player() -> None:
+    """Hidden cards (R3.3): each player's private messages go out in their own chain. One the
+    platform holds (a 429 on Alice's chat) while Alice leaves between hands and Carol takes
+    her seat was written, when let go, to whoever sat there then: Carol got Alice's last
+    hand screen. It is written only while the seat is the one it was committed for."""
+    service, presenter = new_service(KillableStore(), Clock(), delay=30)
+    t = await seated(service, S_ALICE, S_BOB)
+    assert t is not None and t.hand is not None
+    alice = t.seat_of(S_ALICE.user_id)
+    assert alice is not None
+    number = alice.seat
+    gate = asyncio.Event()
+
+    async def held() -> None:  # the platform makes Alice's private chat wait
+        await gate.wait()
+
+    async def until(ok: Callable[[], bool]) -> None:
+        for _ in range(200):
+            if ok():
+                return
+            await asyncio.sleep(0.01)
+        raise AssertionError("not reached")
+
+    for _ in range(4):
+        await press_auto_and_confirm(service, presenter, S_ALICE)
+        await press_auto_and_confirm(service, presenter, S_BOB)
+    await press_auto_and_confirm(service, presenter, S_ALICE)
+    arrange = next(
+        b.data
+        for b in presenter.last_private(S_BOB.user_id).all_buttons()
+        if b.data and Payload.decode(b.data).action == "a"
+    )
+    assert not (await service.press(S_BOB, arrange)).alert
+    confirm = next(
+        b.data
+        for b in presenter.last_private(S_BOB.user_id).all_buttons()
+        if b.data and Payload.decode(b.data).action == "c"
+    )
+    shown = len(presenter.privates[S_ALICE.user_id])
+    service.rt.send_later(t, held, chain=S_ALICE.user_id)
+    # (each reply waits for the step's messages, Alice's held ones too: tasks)
+    tasks: list[asyncio.Task[Any]] = [asyncio.create_task(service.press(S_BOB, confirm))]
+    await until(lambda: t.hand is None and t.reveal is None)  # the showdown: between hands
+    assert len(presenter.privates[S_ALICE.user_id]) == shown  # her last screens are held
+    tasks.append(asyncio.create_task(service.leave(S_GROUP, S_ALICE)))
+    await until(lambda: t.seat_of(S_ALICE.user_id) is None)
+    tasks.append(asyncio.create_task(service.join(S_GROUP, S_CAROL)))
+    await until(lambda: t.seat_of(S_CAROL.user_id) is not None)
+    carol = t.seat_of(S_CAROL.user_id)
+    assert carol is not None and carol.seat == number
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(*tasks), 5)
+    await asyncio.wait_for(service.rt.settled(t), 2)
+    assert S_CAROL.user_id not in presenter.privates
