@@ -158,6 +158,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",
     },
+    "private.no_hand": {
+        "en": "You have no hand in play now.",
+        "ru": "Сейчас у вас нет раздачи в игре.",
+    },
     "private.sitting_out_self": {
         "en": "You sit out from the next hand on. /back to play again.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться в игру.",

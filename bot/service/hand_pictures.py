@@ -44,8 +44,8 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
             picture, best = found, rank
         if best == 3:
             break
-    if picture is None:
-        return Reply(tr(lang, "private.none"))
+    if picture is None:  # no table's hand: this private chat is no table
+        return Reply(tr(lang, "private.no_hand"))
     data = pictures.with_plain_text(picture.to_json(), lambda s: rt.plain_text(chat.platform, s))
     png = await rt.drawer.draw(pictures.draw_json, data)
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")

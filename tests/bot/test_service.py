@@ -533,6 +533,24 @@ async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
         await service.stop()
 
 
+async def test_hand_in_private_without_any_hand_does_not_speak_of_a_table() -> None:
+    """``/hand`` in the private chat looks at every table: with no hand anywhere it said "You
+    have no hand at this table now.", in a chat that is no table. It says there is no hand in
+    play, in the player's language."""
+    service = TableService(MemoryStore(), rng=random.Random(3), next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    try:
+        for actor in (ALICE, BOB):
+            private = ChatRef("telegram", actor.user_id, actor.user_id, "", True)
+            reply = await service.hand_picture(private, actor)
+            lang = "ru" if actor.language == "ru" else "en"
+            assert reply.picture is None
+            assert reply.text == tr(lang, "private.no_hand"), reply.text
+            assert reply.text != tr(lang, "private.none")
+    finally:
+        await service.stop()
+
+
 async def test_two_newtable_commands_at_once_open_one_table_and_answer_both(
     tmp_path: Path,
 ) -> None:
