@@ -152,8 +152,11 @@ class TableService:
         """Rebuild every open table from its last committed transition (restart recovery);
         then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
         process: a restart after a crash stops the clocks at the last mark, R8.5). The
-        decision process starts meanwhile, in the background."""
+        decision process and the drawing process start meanwhile, in the background (the
+        first showdown after a start waited for the drawing process to start: its picture,
+        and the table message behind it, came a second or more after the last press)."""
         self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
+        self.rt.drawer.start_soon()
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)

@@ -171,3 +171,22 @@ async def test_a_worker_exits_once_its_bot_is_gone() -> None:
     bot.kill()
     await bot.wait()
     assert _gone(worker)
+
+
+async def test_the_drawing_process_starts_with_the_bot() -> None:
+    """The service's start starts the drawing process in the background, as it does the
+    decision process: the first showdown after a start found none and waited for one to
+    start (forked, Pillow imported) before its picture, and the table message queued behind
+    the picture, could go out."""
+    service = TableService(MemoryStore(), timers=False)
+    assert not service.rt.drawer.running
+    try:
+        await service.start()
+        for _ in range(600):  # (started in a thread: up to 30 s on a loaded machine)
+            if service.rt.drawer.running:
+                break
+            await asyncio.sleep(0.05)
+        assert service.rt.drawer.running
+    finally:
+        await service.stop()
+    assert not service.rt.drawer.running
