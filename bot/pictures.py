@@ -265,7 +265,7 @@ def showdown_picture(
                 fouled=fouled,
                 points=points,
                 kush=kush,
-                fl_next=r.fantasyland_cards,
+                fl_next=r.fantasyland_cards if t.fantasyland_follows() else 0,
                 played_fl=r.played_fantasyland,
                 timed_out=r.timed_out,
                 total=total,

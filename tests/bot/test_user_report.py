@@ -1,0 +1,47 @@
+"""Defects a new user met in the sandbox (issue "nufix"), each with the behaviour it needs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot import pictures
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.fakes import record_drawings
+from tests.bot.test_service import BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_transitions import ALICE, ALICE_PLAN, play_street_by_plan, stacked_table
+
+
+@pytest.fixture
+def drawn(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every showdown picture's data the service draws, in order."""
+    return record_drawings(monkeypatch, pictures.draw_json, lambda args, pid: dict(args[0]))
+
+
+async def test_r6_a_closing_table_announces_no_fantasyland(drawn: list[dict[str, Any]]) -> None:
+    """R8.2a, R6: `/closetable` during the hand where Alice makes Fantasyland: the table
+    closes after the showdown, so neither the showdown's text nor its picture says
+    "Fantasyland next"; the table closed notice follows."""
+    store, _clock, service, presenter, t = await stacked_table()
+    assert t.hand is not None
+    hand = t.hand
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert not reply.alert, reply.text
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    res = hand.result
+    assert res is not None and res.seats[0].fantasyland_cards == 14  # earned, never played
+    texts = [s.text for s in presenter.tables[GROUP.chat_id]] + [p for _, p in presenter.posts]
+    showdown = next(x for x in texts if tr("en", "showdown.title", table=t.id, hand=1) in x)
+    assert "Fantasyland" not in showdown and "🌴" not in showdown
+    assert any(tr("en", "reply.table_closed", table=t.id) in x for x in texts)
+    assert len(drawn) == 1 and [b["fl_next"] for b in drawn[0]["boards"]] == [0, 0]
+    assert await check_store(store) == []
