@@ -45,3 +45,31 @@ async def test_r6_a_closing_table_announces_no_fantasyland(drawn: list[dict[str,
     assert any(tr("en", "reply.table_closed", table=t.id) in x for x in texts)
     assert len(drawn) == 1 and [b["fl_next"] for b in drawn[0]["boards"]] == [0, 0]
     assert await check_store(store) == []
+
+
+async def test_language_auto_gives_an_open_table_its_players_language_back(env: Any) -> None:
+    """README (`auto`: each their own language): a table opened while the group was set to
+    `ru` spoke Russian to its English player for good after `/settings language auto`; it
+    now takes its seated players' language at once, table message and closing notice too.
+    Another setting changed under `auto` leaves the table's language alone."""
+    service, presenter, _store, _clock = env
+    reply = await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    assert not reply.alert, reply.text
+    assert "открыт" in (await service.new_table(GROUP, ALICE)).text
+    assert not (await service.join(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.lang == "ru"
+    assert "· стол #" in presenter.last_table(GROUP.chat_id).text
+    reply = await service.settings(GROUP, ALICE, True, ["language", "auto"])
+    assert not reply.alert, reply.text
+    assert t.lang == "en"
+    assert "· table #" in presenter.last_table(GROUP.chat_id).text
+    t.lang = "ru"  # as a table opened under `auto` by a Russian-speaking admin
+    reply = await service.settings(GROUP, ALICE, True, ["pictures", "off"])
+    assert not reply.alert, reply.text
+    assert t.lang == "ru"
+    reply = await service.settings(GROUP, ALICE, True, ["language", "auto"])
+    assert t.lang == "en"
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert not reply.alert, reply.text
+    assert presenter.last_table(GROUP.chat_id).text == tr("en", "reply.table_closed", table=t.id)
