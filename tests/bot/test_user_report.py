@@ -8,7 +8,9 @@ import pytest
 
 from bot import pictures
 from bot.texts import tr
+from game.scoring import ChineseShowdown
 from storage.check import check_store
+from tests.bot import test_service_classic as classic
 from tests.bot.fakes import record_drawings
 from tests.bot.test_service import BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import ALICE, ALICE_PLAN, play_street_by_plan, stacked_table
@@ -73,3 +75,51 @@ async def test_language_auto_gives_an_open_table_its_players_language_back(env: 
     reply = await service.close_table(GROUP, ALICE, True)
     assert not reply.alert, reply.text
     assert presenter.last_table(GROUP.chat_id).text == tr("en", "reply.table_closed", table=t.id)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r7_3_the_two_of_three_point_has_a_line_of_its_own(
+    env: Any, drawn: list[dict[str, Any]], lang: str
+) -> None:
+    """R7.3: the point for winning two boxes of three was printed on the top box's line (a
+    losing top read "high card jack · +1"), in the text and in the picture. Each box now
+    shows its own points (comparison and bonus, R7.1–R7.2) and the two-of-three point a line
+    (a figure in the picture) of its own; the totals are unchanged."""
+    service, presenter, store, _ = env
+    await classic.configure(service, game="chinese", reveal_pause_seconds="0", target_points="200")
+    await classic.start(service, [classic.ALICE, classic.BOB], "chinese")
+    reply = await service.settings(classic.GROUP, classic.ALICE, True, ["language", lang])
+    assert not reply.alert, reply.text
+    t = service.table_in(classic.GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    await classic.auto_street(service, presenter, classic.ALICE)
+    await classic.auto_street(service, presenter, classic.BOB)
+    for _ in range(4):
+        await service.run_due()
+    res = hand.result
+    assert res is not None and isinstance(res.showdown, ChineseShowdown)
+    players = dict(zip(res.order, res.showdown.players, strict=True))
+    winner = next(s for s, p in players.items() if p.two_of_three)
+    assert players[winner].two_of_three == 1  # one opponent beaten in two boxes or three
+    title = tr(lang, "reveal.title", table=t.id, hand=1)
+    text = [s.text for s in presenter.tables[classic.GROUP.chat_id] if title in s.text][-1]
+    name = tr(lang, "btn.top")
+    two_line = "  " + tr(lang, "reveal.two_of_three", points="+1")
+    assert text.count(two_line) == 1
+    lines = text.split("\n")
+    for seat, p in players.items():
+        top = p.box_points[0] + p.bonus[0]  # the top box's own points (R7.1, R7.2)
+        block = lines.index(next(x for x in lines if x.startswith(t.board_label(seat) + " · ")))
+        top_line = next(x for x in lines[block:] if x.startswith(f"  {name}: "))
+        assert top_line.endswith(f" · {top:+d}")
+        follows = lines[lines.index(top_line) + 1] if lines.index(top_line) + 1 < len(lines) else ""
+        assert (follows == two_line) is (seat == winner)
+    assert len(drawn) == 1
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0].result
+    for board, seat in zip(drawn[0]["boards"], res.order, strict=True):
+        p = players[seat]
+        assert board["scores"] == [p.box_points[k] + p.bonus[k] for k in range(3)]
+        assert board["two_of_three"] == p.two_of_three
+        assert sum(board["scores"]) + p.two_of_three == board["points"]
+        assert board["points"] == record["counted"][str(seat)] == p.points
