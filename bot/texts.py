@@ -581,6 +581,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
+    "replay.fl_dealt": {
+        "en": "dealt: {cards}; set after the others' streets",
+        "ru": "сдано: {cards}; раскладка после улиц остальных",
+    },
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",

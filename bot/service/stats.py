@@ -368,6 +368,11 @@ def replay_screen(
         if b.hidden:
             lines.append("  " + tr(lang, "replay.hidden"))
             continue
+        if b.dealt:  # the watcher's own Fantasyland board, set after the others (R6.3)
+            lines.append(
+                "  " + tr(lang, "replay.fl_dealt", cards=" ".join(c.face for c in b.dealt))
+            )
+            continue
         for box in BOXES:
             if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
                 lines.append("  " + " ".join(["🂠"] * box.size))

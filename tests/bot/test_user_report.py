@@ -7,13 +7,17 @@ from typing import Any
 import pytest
 
 from bot import pictures
+from bot.service import stats as stats_mod
 from bot.texts import tr
 from game.scoring import ChineseShowdown
+from storage.api import HandRecord
 from storage.check import check_store
 from tests.bot import test_service_classic as classic
 from tests.bot.fakes import record_drawings
 from tests.bot.test_service import BOB, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import ALICE, ALICE_PLAN, play_street_by_plan, stacked_table
+from tests.game.helpers import deal
+from tests.game.test_history import stored
 
 
 @pytest.fixture
@@ -123,3 +127,32 @@ async def test_r7_3_the_two_of_three_point_has_a_line_of_its_own(
         assert board["two_of_three"] == p.two_of_three
         assert sum(board["scores"]) + p.two_of_three == board["points"]
         assert board["points"] == record["counted"][str(seat)] == p.points
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang: str) -> None:
+    """R6.3: `/replay` of your own Fantasyland hand read "🂠 hidden until showdown" for your
+    own board on streets 1–4 (it is set after the others' streets): it now lists the cards
+    you were dealt; the opponent's replay still hides it. The fifth frame is the showdown."""
+    hand = deal("", seats=(0, 1), button=1, fantasyland={0: 14})
+    while not hand.is_over:
+        hand.timeout(hand.to_act[0])
+    assert hand.result is not None
+    record = HandRecord(7, 1, 3, stored(hand), hand.result.to_json(), {0: 10, 1: 11}, 0.0)
+    names = {0: "Alice", 1: "Bob"}
+    board = hand.result.seat(0).board
+    own = sorted((*board.cards(), *hand.discards_of(0)), key=lambda c: (-c.rank, c.index))
+    line = "  " + tr(lang, "replay.fl_dealt", cards=" ".join(c.face for c in own))
+    for seat in (0, 1):
+        frames = await stats_mod._frames(record, seat)
+        assert len(frames) == 5 and frames[-1].final
+        for k in range(1, 5):
+            text = stats_mod.replay_screen(record, frames, k, seat, names, lang).text
+            lines = text.splitlines()
+            mine = lines.index((tr(lang, "replay.you") if seat == 0 else "Alice") + " 🌴:")
+            if seat == 0:
+                assert lines[mine + 1] == line
+                assert tr(lang, "replay.hidden") not in text
+            else:
+                assert lines[mine + 1] == "  " + tr(lang, "replay.hidden")
+                assert "replay.fl_dealt" not in text and own[0].face not in lines[mine + 1]
