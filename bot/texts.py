@@ -657,15 +657,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "default: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, then +100",
         "ru": "по умолчанию: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, дальше +100",
     },
-    "reply.settings_usage": {
-        "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
-        "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
-    },
     "reply.settings_did_you_mean": {
         "en": "Did you mean {names}?",
         "ru": "Может быть, {names}?",
     },
     "reply.settings_or": {"en": "{first} or {last}", "ru": "{first} или {last}"},
+    "settings.list_hint": {
+        "en": "/settings lists every setting.",
+        "ru": "Все настройки: /settings.",
+    },
     "reply.settings_usage_short": {
         "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
         "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",

@@ -783,12 +783,13 @@ _CLOSE_MARGIN = 0.1
 
 
 def unknown_setting_text(name: str, lang: str) -> str:
-    """The answer to ``/settings <name>`` for a name that is no setting: the closest names
-    and the short usage; the list of every name only when none is close."""
+    """The answer to ``/settings <name>`` for a name that is no setting: the closest names, if
+    any, and the short usage (which says that ``/settings`` lists them all: every name on
+    one line was too long to read on a phone)."""
     text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
     close = close_settings(name)
     if not close:
-        return text + "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
+        return text + "\n" + tr(lang, "reply.settings_usage_short")
     *first, last = close
     names = tr(lang, "reply.settings_or", first=", ".join(first), last=last) if first else last
     return (
@@ -825,7 +826,9 @@ async def settings(
         s = community.settings
         shown = _display(s, table_options(s, game), spec, lang)
         return Reply(spec.help_text(lang, shown, s.kush_label))
-    return await _change(rt, community, lang, spec, value, own, game)
+    # a command is answered with what it saved alone (the whole list, some 30 lines, is
+    # too long on a phone) and how to see the list; a press edits the list in place
+    return await _change(rt, community, lang, spec, value, own, game, listed=False)
 
 
 async def _change(
@@ -836,7 +839,11 @@ async def _change(
     value: str,
     own: str | None,
     table_game: GameKind | None,
+    *,
+    listed: bool = True,
 ) -> Reply:
+    """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
+    list (a press on it), else with how to see the list (a command)."""
     try:
         community = await change_setting(rt, community, spec.name, value)
     except SettingRefused as exc:
@@ -869,6 +876,8 @@ async def _change(
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + tr(lang, "settings.next_match")
+    if not listed:
+        return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     return Reply(text, screen=settings_screen(community, lang, table_game))
 
 
