@@ -156,3 +156,16 @@ async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang:
             else:
                 assert lines[mine + 1] == "  " + tr(lang, "replay.hidden")
                 assert "replay.fl_dealt" not in text and own[0].face not in lines[mine + 1]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_help_gives_the_stats_usage_the_readme_documents(lang: str) -> None:
+    """/help showed `/stats [@user]`; README and /stats itself take `[@user|me]` and a period
+    (`week|month|all`): /help says so (Discord's: the user and the period options)."""
+    usage = tr(lang, "stats.usage").split(": ", 1)[1].replace(" | ", "|")
+    assert usage == ("/stats [@user|me] [week|month|all]" if lang == "en" else
+                     "/stats [@игрок|me] [week|month|all]")  # fmt: skip
+    assert usage + " — " in tr(lang, "help")
+    period = "[period]" if lang == "en" else "[период]"
+    user = "[user]" if lang == "en" else "[игрок]"
+    assert f"/ofc stats {user} {period} — " in tr(lang, "help.discord")
