@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.names import ROBOT
 from bot.texts import kush_word, plural, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
@@ -415,8 +416,17 @@ def _has_glyph(ch: str) -> bool:
     return ch.isspace() or _glyph(ch) != _glyph("\U0010fffd")
 
 
+#: What the picture draws for the computer players' 🤖 (:data:`bot.names.ROBOT`), which the
+#: font has no glyph for: its gear, so "🤖 Anna" of the text messages is "⚙ Anna" here rather
+#: than a name the picture cannot tell from a person's.
+ROBOT_DRAWN = "\u2699"
+
+
 def _drawable(text: str) -> str:
-    """``text`` without the characters the font lacks (emoji in names: "🤖 Anna" → "Anna")."""
+    """``text`` without the characters the font lacks (emoji in names: "Vera 🎲" → "Vera"),
+    the computer players' 🤖 drawn as :data:`ROBOT_DRAWN` ("🤖 Anna" → "⚙ Anna")."""
+    for mark in (ROBOT + "\ufe0f", ROBOT + "\ufe0e", ROBOT):  # (with its variation selector)
+        text = text.replace(mark, ROBOT_DRAWN + " ")
     return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
 
 
