@@ -33,6 +33,7 @@ async def test_r6_a_closing_table_announces_no_fantasyland(drawn: list[dict[str,
     store, _clock, service, presenter, t = await stacked_table()
     assert t.hand is not None
     hand = t.hand
+    alice = t.seats[0].player_id
     reply = await service.close_table(GROUP, ALICE, True)
     assert not reply.alert, reply.text
     while t.hand is hand:
@@ -51,6 +52,12 @@ async def test_r6_a_closing_table_announces_no_fantasyland(drawn: list[dict[str,
     assert any(tr("en", "reply.table_closed", table=t.id) in x for x in texts)
     assert len(drawn) == 1 and [b["fl_next"] for b in drawn[0]["boards"]] == [0, 0]
     assert await check_store(store) == []
+    # nor does the hand's /replay
+    record = (await store.hand_history(alice, 1))[0]
+    seat = next(s for s, pid in record.players.items() if pid == alice)
+    frames = await stats_mod._frames(record, seat)
+    text = stats_mod.replay_screen(record, frames, len(frames), seat, {0: "A", 1: "B"}, "en").text
+    assert frames[-1].final and "🌴" not in text and "Fantasyland" not in text
 
 
 async def test_language_auto_gives_an_open_table_its_players_language_back(env: Any) -> None:
