@@ -845,7 +845,7 @@ async def _change(
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command)."""
     try:
-        community = await change_setting(rt, community, spec.name, value)
+        community = await change_setting(rt, community, spec.name, value, own)
     except SettingRefused as exc:
         error = exc.says(lang, community.settings.kush_label)
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
@@ -996,24 +996,31 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
     return text
 
 
-async def change_setting(rt: Runtime, community: Community, name: str, value: str) -> Community:
-    """Apply one setting and pass it on to the community's tables.
+async def change_setting(
+    rt: Runtime, community: Community, name: str, value: str, own: str | None = None
+) -> Community:
+    """Apply one setting and pass it on to the community's tables (``own``: the language of
+    the admin who changed it, which a table with nobody seated takes under ``auto``).
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
     s = updated(community.settings, name, value)
     community = await rt.store.update_settings(community.id, s)
-    await settings_changed(rt, community, language=name == "language")
+    by = (own or "") if name == "language" else None
+    await settings_changed(rt, community, language=by)
     return community
 
 
-async def settings_changed(rt: Runtime, community: Community, *, language: bool = False) -> None:
+async def settings_changed(
+    rt: Runtime, community: Community, *, language: str | None = None
+) -> None:
     """The community's tables take the new settings: options between matches, the buy-in
     between hands (each table in a transition of its own). A table keeps its game: it takes
     the options its game has. A table whose step storage refuses keeps them pending in
     memory (:func:`_pend`): its next step commits them and they apply as usual; a restart
     in between finds them again (:func:`reconcile`). ``language``: the change was the
-    group's language (under ``auto`` the table takes its players', :func:`table_language`)."""
+    group's language, made by an admin of that own language (``""`` unknown): under ``auto``
+    the table takes its players', :func:`table_language`."""
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
@@ -1048,37 +1055,41 @@ def seat_language(s: CommunitySettings, seat: SeatState) -> str:
     return group_language(s) or seat.own_lang or seat.lang
 
 
-def table_language(s: CommunitySettings, t: LiveTable) -> str:
+def table_language(s: CommunitySettings, t: LiveTable, own: str = "") -> str:
     """The language of table ``t``'s group messages under the group's settings ``s``: the
     group's when it is set (``en``/``ru``); under ``auto`` the own language of most of the
     people seated (a tie: the earlier seat's; computer players aside), so a table opened
     under ``ru`` speaks its English players' language again once the group is set back to
-    ``auto``; with nobody seated it keeps the one it has."""
+    ``auto``; with nobody seated, ``own`` (the language of the admin who chose ``auto``, as
+    if they opened the table now), else the one it has."""
     chosen = group_language(s)
     if chosen is not None:
         return chosen
     people = [seat for _, seat in sorted(t.seats.items()) if not seat.bot]
     langs = [seat.own_lang or seat.lang for seat in people]
     if not langs:
-        return t.lang
+        return own or t.lang
     return max(langs, key=lambda lang: (langs.count(lang), -langs.index(lang)))
 
 
-def _pend(t: LiveTable, s: CommunitySettings, *, language: bool = False) -> list[int]:
+def _pend(t: LiveTable, s: CommunitySettings, *, language: str | None = None) -> list[int]:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
     language at once (the table's, and each seated player's private screens',
     :func:`seat_language`). A tournament table keeps the options and buy-in it opened with
     (R8.7: its players registered for them). ``language``: the group's language was the
-    setting changed, so under ``auto`` the table takes :func:`table_language` (any other
-    change under ``auto`` keeps the language the table has). Returns the seats whose
-    language changed."""
+    setting changed (by an admin of this own language, ``""`` unknown), so under ``auto``
+    the table takes :func:`table_language` (any other change under ``auto`` keeps the
+    language the table has). Returns the seats whose language changed."""
     if t.tournament is None:
         t.pending_options = table_options(s, t.options.game)
         t.pending_buy_in = s.min_buy_in
     t.label = s.kush_label
     t.pictures = s.pictures
-    t.lang = table_language(s, t) if language else group_language(s) or t.lang
+    if language is not None:
+        t.lang = table_language(s, t, language)
+    else:
+        t.lang = group_language(s) or t.lang
     changed = []
     for seat in t.seats.values():
         lang = seat_language(s, seat)

@@ -176,3 +176,17 @@ def test_help_gives_the_stats_usage_the_readme_documents(lang: str) -> None:
     period = "[period]" if lang == "en" else "[период]"
     user = "[user]" if lang == "en" else "[игрок]"
     assert f"/ofc stats {user} {period} — " in tr(lang, "help.discord")
+
+
+async def test_language_auto_at_a_table_with_nobody_seated_takes_the_admins(env: Any) -> None:
+    """The sandbox: a table with only a computer player seated stayed Russian after
+    `/settings language auto` from an English-speaking admin; with no person seated, the
+    table takes the language of the admin who chose `auto` (as if they opened it now)."""
+    service, presenter, _store, _clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "ru"])).alert
+    assert "открыт" in (await service.new_table(GROUP, ALICE)).text
+    assert not (await service.add_bot(GROUP, ALICE, True, "normal")).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.lang == "ru" and [s.bot for s in t.seats.values()] == ["normal"]
+    assert not (await service.settings(GROUP, ALICE, True, ["language", "auto"])).alert
+    assert t.lang == "en" and "· table #" in presenter.last_table(GROUP.chat_id).text
