@@ -466,6 +466,12 @@ class LiveTable:
         ends = [e for s in self.seats.values() if (e := self.ready_window_end(s)) is not None]
         return min(ends) if ends else None
 
+    def fantasyland_follows(self) -> bool:
+        """Whether the Fantasyland a showdown earns will be played here (R6): not when the
+        table closes after this hand (``closing``, R8.2a) or its tournament is won."""
+        finished = self.tournament is not None and self.tournament.finished is not None
+        return not self.closing and not finished
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

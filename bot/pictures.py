@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.names import ROBOT
 from bot.texts import kush_word, plural, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
@@ -84,6 +85,8 @@ class BoardPicture:
     :ivar played_fl: this hand was the board's Fantasyland hand.
     :ivar timed_out: some move was made for the player (R8.5).
     :ivar total: Chinese Poker: the game total after this hand (R7.1), else ``None``.
+    :ivar two_of_three: Chinese Poker: points for two boxes of three won (R7.3), not in any
+        box's score; 0 for none.
     :ivar live: a board still being played (``/hand``): empty places are drawn empty, never
         face down, and no points are shown.
     """
@@ -99,6 +102,7 @@ class BoardPicture:
     played_fl: bool = False
     timed_out: bool = False
     total: int | None = None
+    two_of_three: int = 0
     live: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -115,6 +119,7 @@ class BoardPicture:
             "played_fl": self.played_fl,
             "timed_out": self.timed_out,
             "total": self.total,
+            "two_of_three": self.two_of_three,
             "live": self.live,
         }
 
@@ -140,6 +145,7 @@ class BoardPicture:
             played_fl=bool(d.get("played_fl", False)),
             timed_out=bool(d.get("timed_out", False)),
             total=None if total is None else int(total),
+            two_of_three=int(d.get("two_of_three", 0)),
             live=bool(d.get("live", False)),
         )
 
@@ -235,6 +241,8 @@ def showdown_picture(
         stages = ChineseGame.stages(res)
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}
         totals = t.chinese.totals if t.chinese is not None else {}
+        # the top stage's points hold the two-of-three points (R7.3): drawn apart from the box
+        two = ChineseGame.two_of_three(res) if Box.TOP in revealed else {}
     for r in res.seats:
         player = t.player_of(r.seat)
         moved = chips if chips is not None else deltas
@@ -245,17 +253,21 @@ def showdown_picture(
                 hand_name(r.strengths[i], lang) if b in revealed else ""
                 for i, b in enumerate(BOXES)
             )
+            extra = two.get(r.seat, 0)
             scores = tuple(
-                revealed[b].points.get(r.seat, 0) if b in revealed else None for b in BOXES
+                revealed[b].points.get(r.seat, 0) - (extra if b is Box.TOP else 0)
+                if b in revealed
+                else None
+                for b in BOXES
             )
             fouled = r.fouled and bool(revealed)
-            points = sum(s for s in scores if s is not None)
+            points = sum(s for s in scores if s is not None) + extra
             total: int | None = totals.get(r.seat, 0)
         else:
             boxes = tuple(cards_str(r.board.box(b)) for b in BOXES)
             hands = tuple(hand_name(s, lang) for s in r.strengths)
             scores = tuple(r.royalties)
-            fouled, points, total = r.fouled, r.points, None
+            fouled, points, total, extra = r.fouled, r.points, None, 0
         boards.append(
             BoardPicture(
                 name=t.board_label(r.seat),
@@ -265,10 +277,11 @@ def showdown_picture(
                 fouled=fouled,
                 points=points,
                 kush=kush,
-                fl_next=r.fantasyland_cards,
+                fl_next=r.fantasyland_cards if t.fantasyland_follows() else 0,
                 played_fl=r.played_fantasyland,
                 timed_out=r.timed_out,
                 total=total,
+                two_of_three=extra,
             )
         )
     more = list(notes)
@@ -403,8 +416,17 @@ def _has_glyph(ch: str) -> bool:
     return ch.isspace() or _glyph(ch) != _glyph("\U0010fffd")
 
 
+#: What the picture draws for the computer players' 🤖 (:data:`bot.names.ROBOT`), which the
+#: font has no glyph for: its gear, so "🤖 Anna" of the text messages is "⚙ Anna" here rather
+#: than a name the picture cannot tell from a person's.
+ROBOT_DRAWN = "\u2699"
+
+
 def _drawable(text: str) -> str:
-    """``text`` without the characters the font lacks (emoji in names: "🤖 Anna" → "Anna")."""
+    """``text`` without the characters the font lacks (emoji in names: "Vera 🎲" → "Vera"),
+    the computer players' 🤖 drawn as :data:`ROBOT_DRAWN` ("🤖 Anna" → "⚙ Anna")."""
+    for mark in (ROBOT + "\ufe0f", ROBOT + "\ufe0e", ROBOT):  # (with its variation selector)
+        text = text.replace(mark, ROBOT_DRAWN + " ")
     return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
 
 
@@ -486,6 +508,8 @@ def _panel(
         sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, lang, b.kush))}")
     if b.total is not None:
         sub.append(tr(lang, "picture.total", total=b.total))
+    if b.two_of_three:
+        sub.append(tr(lang, "picture.two_of_three", points=_signed(b.two_of_three)))
     left = x + PAD
     if sub:
         text = _fit(draw, " · ".join(sub), _font(13), PANEL_W - 2 * PAD)

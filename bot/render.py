@@ -431,7 +431,7 @@ def showdown_screen(
             notes.append(tr(lang, "showdown.fouled"))
         elif r.royalty_total:
             notes.append(tr(lang, "showdown.royalties", n=r.royalty_total))
-        if r.fantasyland_cards:
+        if r.fantasyland_cards and t.fantasyland_follows():  # not at a closing table
             notes.append(tr(lang, "showdown.fl_next", cards=r.fantasyland_cards))
         if r.timed_out:
             notes.append(tr(lang, "board.timed_out"))
@@ -479,6 +479,7 @@ def reveal_screen(
     assert hand is not None and hand.result is not None
     shown = int(reveal.get("stage", 3))
     stages = ChineseGame.stages(hand.result)
+    two_of_three = ChineseGame.two_of_three(hand.result)
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
     lines = [title]
@@ -497,10 +498,14 @@ def reveal_screen(
         lines.append(head)
         for k, box in enumerate(boxes):
             strength = r.strengths[BOXES.index(box)]
-            pts = stages[k].points[r.seat]
+            # the top stage's points hold the two-of-three point (R7.3): a line of its own
+            extra = two_of_three[r.seat] if box is Box.TOP else 0
+            pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
             cards = format_cards(r.board.box(box))
             lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
+            if extra:
+                lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))
         del i
     claim = reveal.get("claim")
     buttons: tuple[tuple[Button, ...], ...] = ()

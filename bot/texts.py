@@ -199,6 +199,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    "picture.two_of_three": {"en": "two of three {points}", "ru": "два из трёх {points}"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
@@ -220,6 +221,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.player": {
         "en": "{name} · {total}/{target} pts",
         "ru": "{name} · {total:очко|очка|очков} из {target}",
+    },
+    "reveal.two_of_three": {
+        "en": "Two boxes of three won: {points}",
+        "ru": "Два бокса из трёх: {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -576,6 +581,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
+    "replay.fl_dealt": {
+        "en": "dealt: {cards}; set after the others' streets",
+        "ru": "сдано: {cards}; раскладка после улиц остальных",
+    },
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",
@@ -648,15 +657,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "default: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, then +100",
         "ru": "по умолчанию: 10, 15, 20, 30, 40, 60, 80, 100, 150, 200, дальше +100",
     },
-    "reply.settings_usage": {
-        "en": "Usage: /settings <name> <value>, or /settings <name> to explain one. Names: {names}.",
-        "ru": "Формат: /settings <имя> <значение> или /settings <имя> — описание настройки. Имена: {names}.",
-    },
     "reply.settings_did_you_mean": {
         "en": "Did you mean {names}?",
         "ru": "Может быть, {names}?",
     },
     "reply.settings_or": {"en": "{first} or {last}", "ru": "{first} или {last}"},
+    "settings.list_hint": {
+        "en": "/settings lists every setting.",
+        "ru": "Все настройки: /settings.",
+    },
     "reply.settings_usage_short": {
         "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
         "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",
@@ -911,8 +920,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/topup [N] — top up your stack between hands\n"
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history, /daily — your balance, leaderboard, your hands, daily bonus\n"
-            "/stats [@user] — statistics; /top week|month|all — by winnings; /replay N — a hand "
-            "street by street\n"
+            "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
+            "player; /top week|month|all — by winnings; /replay N — a hand street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
@@ -930,8 +939,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/topup [N] — докупить в стек между раздачами\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history, /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/stats [@игрок] — статистика; /top week|month|all — по выигрышу; "
-            "/replay N — раздача по улицам\n"
+            "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока; "
+            "/top week|month|all — по выигрышу; /replay N — раздача по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
@@ -949,8 +958,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — top up your stack between hands\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
-            "/ofc stats [user] — statistics; /ofc top [period] — by winnings; /ofc replay N — a hand "
-            "street by street\n"
+            "/ofc stats [user] [period] — statistics of the server and yours, or of one player; "
+            "/ofc top [period] — by winnings; /ofc replay N — a hand street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
@@ -967,8 +976,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — докупить в стек между раздачами\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/ofc stats [игрок] — статистика; /ofc top [период] — по выигрышу; "
-            "/ofc replay N — раздача по улицам\n"
+            "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока; "
+            "/ofc top [период] — по выигрышу; /ofc replay N — раздача по улицам\n"
             "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"

@@ -84,6 +84,21 @@ class ChineseGame:
             out.append(RevealStage(box, points, box is Box.TOP))
         return out
 
+    @staticmethod
+    def two_of_three(result: HandResult) -> dict[int, int]:
+        """Seat → the points a scored hand gives it for winning two boxes of three against
+        opponents (R7.3; the top stage of :meth:`stages` includes them, the top box alone
+        earned the rest).
+
+        :raises TypeError: if ``result`` is not a Chinese Poker hand.
+        """
+        showdown = result.showdown
+        if not isinstance(showdown, ChineseShowdown):
+            raise TypeError("not a Chinese Poker hand")
+        return {
+            seat: p.two_of_three for seat, p in zip(result.order, showdown.players, strict=True)
+        }
+
     def apply(self, stage: RevealStage) -> ChineseGame:
         """Add a stage's points; after the top stage the hand counts and the game ends if a
         player reached the target (R7.6)."""

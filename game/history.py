@@ -52,10 +52,13 @@ class BoardFrame:
     :ivar owner: the table seat of the player who plays it.
     :ivar board: the cards placed on the streets shown so far (empty while ``hidden``).
     :ivar hidden: the board was still hidden at that point of the hand (a Fantasyland or
-        closed board before showdown, R6.3, R4.5).
+        closed board before showdown, R6.3, R4.5), never the viewer's own.
     :ivar fantasyland: the board is played in Fantasyland (R6.2).
     :ivar unrevealed: boxes of a Chinese Poker board the reveal never showed (a claim ended
         the game first, R7.5): left out of ``board`` and shown face down; never the viewer's.
+    :ivar dealt: the viewer's own closed board not set yet at that point (a Fantasyland
+        board is set after the others' streets, R6.3): the cards it was dealt (R6.2), by
+        rank; empty otherwise.
     """
 
     seat: int
@@ -64,6 +67,7 @@ class BoardFrame:
     hidden: bool
     fantasyland: bool
     unrevealed: tuple[Box, ...] = ()
+    dealt: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +95,11 @@ class ReplayFrame:
 _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 
 
+def _by_rank(card: Card) -> tuple[int, int]:
+    """Sort key: the highest rank first, then by suit."""
+    return (-card.rank, card.index)
+
+
 def replay_frames(
     hand: Mapping[str, Any], viewer: int | None = None, revealed: int = 3
 ) -> tuple[ReplayFrame, ...]:
@@ -98,8 +107,10 @@ def replay_frames(
 
     Frame ``k`` shows each ordinary board with the cards of its first ``k`` streets (a board
     with fewer streets stays as it ended); boards played closed (Fantasyland, R6.3; Chinese
-    Poker, R4.5) are hidden until the last frame, which is the showdown. A hand of closed
-    boards only has one frame.
+    Poker, R4.5) are hidden until the last frame, which is the showdown (the street-5 frame:
+    every board complete), except from their own player (``viewer``), who sees such a board
+    from the frame of the street during which it was set, and the cards it was dealt before
+    (:attr:`BoardFrame.dealt`). A hand of closed boards only has one frame.
 
     :param hand: ``{"setup": …, "actions": […]}`` of a finished or unfinished hand.
     :param viewer: the table seat of the player watching: the frames show the discards of
@@ -115,13 +126,18 @@ def replay_frames(
     mine = {s for s in game.order if viewer is not None and owner(s) == viewer}
     # per board: (board, own discards) after each of its streets
     after: dict[int, list[tuple[Board, tuple[Card, ...]]]] = {s: [] for s in game.order}
+    normal = [s for s in game.order if s in game.normal]
+    # per closed board: the first frame it is set in (the streets the open boards had all
+    # finished when it was, plus one), which its own player sees it from
+    set_from: dict[int, int] = {}
     for data in hand["actions"]:
         action = action_from_json(data)
         done = game.apply(action).street_done
         if done:
             s = action.seat
             after[s].append((game.board_of(s), game.discards_of(s) if s in mine else ()))
-    normal = [s for s in game.order if s in game.normal]
+            if s not in game.normal and s not in set_from:
+                set_from[s] = min((len(after[n]) for n in normal), default=0) + 1
     streets = max((game.streets_of(s) for s in normal), default=0) or 1
     frames: list[ReplayFrame] = []
     for k in range(1, streets + 1):
@@ -131,8 +147,14 @@ def replay_frames(
         for s in game.order:
             snaps = after[s]
             closed = s not in game.normal
-            if closed and not final:
+            # a closed board is hidden before the showdown (R6.3), but never from its player
+            hidden = closed and not final and s not in mine
+            dealt: tuple[Card, ...] = ()
+            if closed and not final and (hidden or k < set_from.get(s, streets + 1)):
                 shown: tuple[Board, tuple[Card, ...]] = (Board(), ())
+                if not hidden and snaps:  # the player's own, not set yet: what it was dealt
+                    board_set, thrown = snaps[-1]
+                    dealt = tuple(sorted((*board_set.cards(), *thrown), key=_by_rank))
             elif not snaps:
                 shown = (Board(), ())
             else:
@@ -146,9 +168,7 @@ def replay_frames(
                 rows = {b: () if b in unrevealed else board.box(b) for b in _REVEAL_ORDER}
                 board = Board(rows[Box.TOP], rows[Box.MIDDLE], rows[Box.BOTTOM])
             boards.append(
-                BoardFrame(
-                    s, owner(s), board, closed and not final, game.is_fantasyland(s), unrevealed
-                )
+                BoardFrame(s, owner(s), board, hidden, game.is_fantasyland(s), unrevealed, dealt)
             )
         frames.append(ReplayFrame(k, streets, tuple(boards), tuple(discards)))
     return tuple(frames)

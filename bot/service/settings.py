@@ -783,12 +783,13 @@ _CLOSE_MARGIN = 0.1
 
 
 def unknown_setting_text(name: str, lang: str) -> str:
-    """The answer to ``/settings <name>`` for a name that is no setting: the closest names
-    and the short usage; the list of every name only when none is close."""
+    """The answer to ``/settings <name>`` for a name that is no setting: the closest names, if
+    any, and the short usage (which says that ``/settings`` lists them all: every name on
+    one line was too long to read on a phone)."""
     text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
     close = close_settings(name)
     if not close:
-        return text + "\n" + tr(lang, "reply.settings_usage", names=", ".join(SETTINGS))
+        return text + "\n" + tr(lang, "reply.settings_usage_short")
     *first, last = close
     names = tr(lang, "reply.settings_or", first=", ".join(first), last=last) if first else last
     return (
@@ -825,7 +826,9 @@ async def settings(
         s = community.settings
         shown = _display(s, table_options(s, game), spec, lang)
         return Reply(spec.help_text(lang, shown, s.kush_label))
-    return await _change(rt, community, lang, spec, value, own, game)
+    # a command is answered with what it saved alone (the whole list, some 30 lines, is
+    # too long on a phone) and how to see the list; a press edits the list in place
+    return await _change(rt, community, lang, spec, value, own, game, listed=False)
 
 
 async def _change(
@@ -836,9 +839,13 @@ async def _change(
     value: str,
     own: str | None,
     table_game: GameKind | None,
+    *,
+    listed: bool = True,
 ) -> Reply:
+    """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
+    list (a press on it), else with how to see the list (a command)."""
     try:
-        community = await change_setting(rt, community, spec.name, value)
+        community = await change_setting(rt, community, spec.name, value, own)
     except SettingRefused as exc:
         error = exc.says(lang, community.settings.kush_label)
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
@@ -869,6 +876,8 @@ async def _change(
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + tr(lang, "settings.next_match")
+    if not listed:
+        return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     return Reply(text, screen=settings_screen(community, lang, table_game))
 
 
@@ -987,23 +996,31 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
     return text
 
 
-async def change_setting(rt: Runtime, community: Community, name: str, value: str) -> Community:
-    """Apply one setting and pass it on to the community's tables.
+async def change_setting(
+    rt: Runtime, community: Community, name: str, value: str, own: str | None = None
+) -> Community:
+    """Apply one setting and pass it on to the community's tables (``own``: the language of
+    the admin who changed it, which a table with nobody seated takes under ``auto``).
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
     s = updated(community.settings, name, value)
     community = await rt.store.update_settings(community.id, s)
-    await settings_changed(rt, community)
+    by = (own or "") if name == "language" else None
+    await settings_changed(rt, community, language=by)
     return community
 
 
-async def settings_changed(rt: Runtime, community: Community) -> None:
+async def settings_changed(
+    rt: Runtime, community: Community, *, language: str | None = None
+) -> None:
     """The community's tables take the new settings: options between matches, the buy-in
     between hands (each table in a transition of its own). A table keeps its game: it takes
     the options its game has. A table whose step storage refuses keeps them pending in
     memory (:func:`_pend`): its next step commits them and they apply as usual; a restart
-    in between finds them again (:func:`reconcile`)."""
+    in between finds them again (:func:`reconcile`). ``language``: the change was the
+    group's language, made by an admin of that own language (``""`` unknown): under ``auto``
+    the table takes its players', :func:`table_language`."""
     for t in list(rt.tables.values()):
         if t.community_id != community.id:
             continue
@@ -1012,7 +1029,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    relabelled = _pend(t, community.settings)
+                    relabelled = _pend(t, community.settings, language=language)
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
                         tx.group = True
@@ -1026,7 +1043,7 @@ async def settings_changed(rt: Runtime, community: Community) -> None:
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
                 if t.id in rt.tables:
-                    _pend(t, community.settings)
+                    _pend(t, community.settings, language=language)
                 continue
         await rt.settled(t)
 
@@ -1038,18 +1055,41 @@ def seat_language(s: CommunitySettings, seat: SeatState) -> str:
     return group_language(s) or seat.own_lang or seat.lang
 
 
-def _pend(t: LiveTable, s: CommunitySettings) -> list[int]:
+def table_language(s: CommunitySettings, t: LiveTable, own: str = "") -> str:
+    """The language of table ``t``'s group messages under the group's settings ``s``: the
+    group's when it is set (``en``/``ru``); under ``auto`` the own language of most of the
+    people seated (a tie: the earlier seat's; computer players aside), so a table opened
+    under ``ru`` speaks its English players' language again once the group is set back to
+    ``auto``; with nobody seated, ``own`` (the language of the admin who chose ``auto``, as
+    if they opened the table now), else the one it has."""
+    chosen = group_language(s)
+    if chosen is not None:
+        return chosen
+    people = [seat for _, seat in sorted(t.seats.items()) if not seat.bot]
+    langs = [seat.own_lang or seat.lang for seat in people]
+    if not langs:
+        return own or t.lang
+    return max(langs, key=lambda lang: (langs.count(lang), -langs.index(lang)))
+
+
+def _pend(t: LiveTable, s: CommunitySettings, *, language: str | None = None) -> list[int]:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
     language at once (the table's, and each seated player's private screens',
     :func:`seat_language`). A tournament table keeps the options and buy-in it opened with
-    (R8.7: its players registered for them). Returns the seats whose language changed."""
+    (R8.7: its players registered for them). ``language``: the group's language was the
+    setting changed (by an admin of this own language, ``""`` unknown), so under ``auto``
+    the table takes :func:`table_language` (any other change under ``auto`` keeps the
+    language the table has). Returns the seats whose language changed."""
     if t.tournament is None:
         t.pending_options = table_options(s, t.options.game)
         t.pending_buy_in = s.min_buy_in
     t.label = s.kush_label
     t.pictures = s.pictures
-    t.lang = group_language(s) or t.lang
+    if language is not None:
+        t.lang = table_language(s, t, language)
+    else:
+        t.lang = group_language(s) or t.lang
     changed = []
     for seat in t.seats.values():
         lang = seat_language(s, seat)

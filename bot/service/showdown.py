@@ -115,6 +115,8 @@ def close_hand(
     # each stack after the hand, as the showdown shows it (the replay's kush line)
     record["stacks"] = {str(s): t.seats[s].stack + d for s, d in deltas.items()}
     record["table"] = t.id
+    if not t.fantasyland_follows():  # the table closes after it: no Fantasyland is played
+        record["fantasyland_forgone"] = True
     if t.owners:
         record["owners"] = {str(k): v for k, v in t.owners.items()}
     tx.moves.append(

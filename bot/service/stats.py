@@ -368,6 +368,11 @@ def replay_screen(
         if b.hidden:
             lines.append("  " + tr(lang, "replay.hidden"))
             continue
+        if b.dealt:  # the watcher's own Fantasyland board, set after the others (R6.3)
+            lines.append(
+                "  " + tr(lang, "replay.fl_dealt", cards=" ".join(c.face for c in b.dealt))
+            )
+            continue
         for box in BOXES:
             if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
                 lines.append("  " + " ".join(["🂠"] * box.size))
@@ -397,7 +402,7 @@ def replay_screen(
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:
                 notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
-            if r.get("fantasyland_cards"):
+            if r.get("fantasyland_cards") and not record.result.get("fantasyland_forgone"):
                 notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
             if r.get("timed_out"):  # finished for the player (R8.5), as the showdown marks it
                 notes.append(tr(lang, "board.timed_out"))

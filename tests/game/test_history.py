@@ -102,6 +102,31 @@ def test_fantasyland_board_is_hidden_until_the_showdown_frame_R6_3() -> None:
     assert frames[-1].discards == hand.discards_of(1)
 
 
+def test_the_players_own_fantasyland_board_is_never_hidden_from_them_R6_3() -> None:
+    """R6.3: the Fantasyland player arranges after the others' streets, hidden from the
+    others until showdown; their own replay showed it "hidden" on streets 1–4. It now shows
+    them the 14 cards they were dealt until it is set, then the board; the others still see
+    it hidden."""
+    hand = deal("", seats=(0, 1, 2), button=2, fantasyland={0: 14})
+    while not hand.is_over:
+        hand.timeout(hand.to_act[0])
+    result = hand.result
+    assert result is not None
+    board = result.seat(0).board
+    dealt = sorted((*board.cards(), *hand.discards_of(0)), key=lambda c: (-c.rank, c.index))
+    frames = replay_frames(stored(hand), viewer=0)
+    for f in frames[:-1]:  # set after the others' five streets: its cards, unplaced
+        fl = next(b for b in f.boards if b.seat == 0)
+        assert not fl.hidden and fl.fantasyland and fl.board.count == 0
+        assert list(fl.dealt) == dealt and len(fl.dealt) == 14
+    fl = next(b for b in frames[-1].boards if b.seat == 0)
+    assert not fl.hidden and fl.dealt == () and fl.board == board
+    others = replay_frames(stored(hand), viewer=1)
+    for f in others[:-1]:
+        fl = next(b for b in f.boards if b.seat == 0)
+        assert fl.hidden and fl.dealt == () and fl.board.count == 0
+
+
 def test_double_boxes_show_both_own_boards_discard_free_R4_2() -> None:
     options = RuleOptions.preset("ofc", heads_up_double_boxes=True)
     seats, owners = double_box_seats([0, 1])
