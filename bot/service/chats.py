@@ -139,7 +139,8 @@ async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
     """The platform refused a private message to ``user_id`` (they blocked the bot): at every
     table of theirs the seat is marked unreachable exactly as at deal time, so the group shows
-    the link to the private chat, and the clock plays for them (R8.5)."""
+    the link to the private chat (written through the group's sender, after what it has
+    queued), and the clock plays for them (R8.5)."""
     for t in list(rt.tables.values()):
         if t.platform != platform:
             continue
@@ -149,7 +150,8 @@ async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
                 continue
             seat.reachable = False
             seat.private_ref = None  # the next turn tries a new message (and finds out)
+            # the link, through the group's sender, off the lock (written under it, a group's
+            # 429 held every press of the table)
             if t.hand is not None:
-                await rt.show_group(t)
-            else:
-                rt.save_soon(t)
+                rt.show_group_later(t)
+            rt.save_soon(t)

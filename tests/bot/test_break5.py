@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bot.screens import Payload
+from bot.screens import Payload, Screen
 from bot.telegram.fake_api import FakeUser, too_many
 from game.strategy import complete_street
 from storage.check import check_store
@@ -262,3 +262,52 @@ async def test_a_private_message_held_by_the_platform_never_reaches_the_seats_ne
     await asyncio.wait_for(asyncio.gather(*tasks), 5)
     await asyncio.wait_for(service.rt.settled(t), 2)
     assert S_CAROL.user_id not in presenter.privates
+
+
+async def test_a_player_found_unreachable_while_the_group_is_rate_limited_holds_no_press() -> None:
+    """Every press is answered within a second (R8.5: the clock runs): a platform that
+    refuses a private message (Bob blocked the bot) marks his seat unreachable and the table
+    message gets the link to the private chat; that write waited for the group's 429 under
+    the table's lock, so every press of the table (Alice's here) waited for the group too.
+    It goes through the group's sender now, off the lock, and comes once the group may be
+    written again."""
+    service, presenter = new_service(KillableStore(), Clock())
+    t = await seated(service, S_ALICE, S_BOB)
+    assert t is not None and t.hand is not None
+    await service.rt.settled(t)
+    gate = asyncio.Event()
+    shown = presenter.show_table
+
+    async def rate_limited(chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        await gate.wait()  # the group's 429: retry after a while
+        return await shown(chat_id, screen, ref)
+
+    presenter.show_table = rate_limited  # type: ignore[method-assign]
+    writes = presenter.writes
+    unreachable = asyncio.create_task(service.player_unreachable("telegram", S_BOB.user_id))
+    await asyncio.sleep(0.05)
+    bob = t.seat_of(S_BOB.user_id)
+    assert bob is not None and not bob.reachable
+    # Alice's press is answered at once (its own reply; its table edit waits behind the 429)
+    arrange = next(
+        b.data
+        for b in presenter.last_private(S_ALICE.user_id).all_buttons()
+        if b.data and Payload.decode(b.data).action == "a"  # type: ignore[union-attr]
+    )
+    answered: list[Any] = []
+
+    async def answer(reply: Any) -> None:
+        answered.append(reply)
+
+    press = asyncio.create_task(service.press(S_ALICE, arrange, answer=answer))
+    for _ in range(100):
+        if answered:
+            break
+        await asyncio.sleep(0.01)
+    assert answered and not answered[0].alert, answered
+    assert presenter.writes == writes  # the group is still rate-limited
+    gate.set()
+    await asyncio.wait_for(asyncio.gather(unreachable, press), 5)
+    await asyncio.wait_for(service.rt.settled(t), 5)
+    link = "https://t.me/ofc_test_bot?start=t1"
+    assert any(b.url == link for b in presenter.last_table(S_GROUP.chat_id).all_buttons())
