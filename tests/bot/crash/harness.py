@@ -829,7 +829,10 @@ class CrashRun:
         try:
             try:
                 await self.play()
-                await self._quiet()  # the deal's last messages and edits
+                # the deal's last messages and edits; 1.5 s still: the first showdown after
+                # a restart may wait for the drawing process to come up (a loaded machine:
+                # over 0.5 s, and the table message behind its picture was not out yet)
+                await self._quiet(still=1.5)
                 shown = self.table_message()
                 await self.read_balances()
             except Stuck as exc:
