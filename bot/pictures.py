@@ -242,7 +242,7 @@ def showdown_picture(
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}
         totals = t.chinese.totals if t.chinese is not None else {}
         # the top stage's points hold the two-of-three points (R7.3): drawn apart from the box
-        two = ChineseGame.two_of_three(res) if Box.TOP in revealed else {}
+        two = revealed[Box.TOP].two_of_three if Box.TOP in revealed else {}
     for r in res.seats:
         player = t.player_of(r.seat)
         moved = chips if chips is not None else deltas

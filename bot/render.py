@@ -479,7 +479,6 @@ def reveal_screen(
     assert hand is not None and hand.result is not None
     shown = int(reveal.get("stage", 3))
     stages = ChineseGame.stages(hand.result)
-    two_of_three = ChineseGame.two_of_three(hand.result)
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
     lines = [title]
@@ -499,7 +498,7 @@ def reveal_screen(
         for k, box in enumerate(boxes):
             strength = r.strengths[BOXES.index(box)]
             # the top stage's points hold the two-of-three point (R7.3): a line of its own
-            extra = two_of_three[r.seat] if box is Box.TOP else 0
+            extra = stages[k].two_of_three.get(r.seat, 0)
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
             cards = format_cards(r.board.box(box))

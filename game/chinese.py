@@ -36,11 +36,14 @@ class RevealStage:
     :ivar box: bottom, middle or top (in that order, R4.5).
     :ivar points: seat → points of this stage (box comparisons + bonus; + two-of-three at top).
     :ivar last: the top stage, after which the hand is complete.
+    :ivar two_of_three: seat → the part of ``points`` earned for winning two boxes of three
+        against opponents (R7.3), not by the box itself: the top stage's only, else empty.
     """
 
     box: Box
     points: Mapping[int, int]
     last: bool
+    two_of_three: Mapping[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,28 +79,13 @@ class ChineseGame:
         out = []
         for box in _STAGE_BOXES:
             k = _INDEX[box]
-            points = {}
+            last = box is Box.TOP
+            points, two = {}, {}
             for seat, p in zip(result.order, showdown.players, strict=True):
-                points[seat] = (
-                    p.box_points[k] + p.bonus[k] + (p.two_of_three if box is Box.TOP else 0)
-                )
-            out.append(RevealStage(box, points, box is Box.TOP))
+                two[seat] = p.two_of_three if last else 0
+                points[seat] = p.box_points[k] + p.bonus[k] + two[seat]
+            out.append(RevealStage(box, points, last, two if last else {}))
         return out
-
-    @staticmethod
-    def two_of_three(result: HandResult) -> dict[int, int]:
-        """Seat → the points a scored hand gives it for winning two boxes of three against
-        opponents (R7.3; the top stage of :meth:`stages` includes them, the top box alone
-        earned the rest).
-
-        :raises TypeError: if ``result`` is not a Chinese Poker hand.
-        """
-        showdown = result.showdown
-        if not isinstance(showdown, ChineseShowdown):
-            raise TypeError("not a Chinese Poker hand")
-        return {
-            seat: p.two_of_three for seat, p in zip(result.order, showdown.players, strict=True)
-        }
 
     def apply(self, stage: RevealStage) -> ChineseGame:
         """Add a stage's points; after the top stage the hand counts and the game ends if a
