@@ -50,6 +50,7 @@ __all__ = [
     "AdpModel",
     "afterstates",
     "choose",
+    "exact_last",
     "features",
     "finish_outcome",
     "last_street_target",
@@ -448,8 +449,9 @@ def refined_best(
     street) with their fitted components ``got``, the ``best`` of highest fitted value are
     valued again by :func:`last_street_target` over ``draws`` last streets drawn (seeded by
     ``seed``) from the cards neither on the board nor dead (the same draws for each, less
-    those holding a card one of them has discarded); returns the components of the one of
-    highest objective by those values. :raises ValueError: for no pair."""
+    those holding a card one of them has discarded), or with ``draws`` 0 exactly over every
+    last street (:func:`exact_last`); returns the components of the one of highest objective
+    by those values. :raises ValueError: for no pair."""
     if not pairs:
         raise ValueError("no afterstate")
     order = sorted(range(len(got)), key=lambda j: (-objective(got[j], fl, foul), j))[:best]
@@ -462,14 +464,107 @@ def refined_best(
     out_v = -math.inf
     for j in order:
         board, dead = pairs[j]
-        taken = dead | set(board.cards())
-        live = [t for t in tails if not taken.intersection(t)] or tails[:1]
-        o = last_street_target(board, live, options, fl, foul)
+        if not draws:
+            o = exact_last(board, dead, options, fl, foul)
+        else:
+            taken = dead | set(board.cards())
+            live = [t for t in tails if not taken.intersection(t)] or tails[:1]
+            o = last_street_target(board, live, options, fl, foul)
         v = objective(o, fl, foul)
         if v > out_v:
             out, out_v = o, v
     assert out is not None
     return out
+
+
+@lru_cache(maxsize=64)
+def _triples(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index arrays (i, j, k), i < j < k, of every 3 of ``n`` cards (cached per ``n``)."""
+    idx = np.array(list(combinations(range(n), 3)), dtype=np.intp).reshape(-1, 3)
+    return idx[:, 0], idx[:, 1], idx[:, 2]
+
+
+def exact_last(
+    board: Board, dead: Collection[Card], options: RuleOptions, fl: float, foul: float
+) -> Components:
+    """V_11 exactly (issue 13): the mean over *every* last street (3 of the cards neither on
+    ``board`` nor in ``dead``, R3.2: keep two, discard one) of the :func:`finish_outcome` of the
+    best finish for the objective — :func:`last_street_target` over all draws, without its
+    sampling noise, in about half a millisecond: each pair of unseen cards is valued
+    once (both ways round when its two slots lie in two boxes), each draw takes its best pair.
+
+    :param board: 11 cards (two open slots). :raises ValueError: for another count or fewer
+        than three unseen cards.
+    """
+    if board.count != 11:
+        raise ValueError(f"exact_last: 11 cards, got {board.count}")
+    taken = set(board.cards())
+    unseen = [c.code for c in DECK if c not in taken and c not in dead]
+    n = len(unseen)
+    if n < 3:
+        raise ValueError("exact_last: fewer than three unseen cards")
+    rows = (
+        [c.code for c in board.top],
+        [c.code for c in board.middle],
+        [c.code for c in board.bottom],
+    )
+    open_ = [i for i, b in enumerate(BOXES) for _ in range(board.free(b))]
+    size = (3, 5, 5)
+
+    def strength(i: int, codes: Sequence[int]) -> int:
+        return rank3(*codes) if size[i] == 3 else rank5(*codes)
+
+    # per box: its strength and royalty for card a in slot 0 and b in slot 1 (n × n, or a
+    # column, a row or a scalar that broadcasts), the top's Fantasyland (R6.1) likewise
+    st: list[np.ndarray] = []
+    ry: list[np.ndarray] = []
+    fl_top: np.ndarray = np.zeros(1)
+    for i, box in enumerate(BOXES):
+        slots = open_.count(i)
+        if slots == 2:
+            s_i = np.zeros((n, n), dtype=np.int64)
+            for a in range(n):
+                for b in range(a + 1, n):
+                    s_i[a, b] = s_i[b, a] = strength(i, [*rows[i], unseen[a], unseen[b]])
+        elif slots == 1:
+            s_i = np.array([strength(i, [*rows[i], u]) for u in unseen], dtype=np.int64)
+            s_i = s_i[:, None] if i == open_[0] else s_i[None, :]
+        else:
+            s_i = np.array([[strength(i, rows[i])]], dtype=np.int64)
+        memo: dict[int, tuple[int, float]] = {}
+        for v in set(s_i.ravel().tolist()):
+            f = 1.0 if i == 0 and fantasyland_cards(v, 0, 0, options, False) else 0.0
+            memo[v] = (royalty(box, v), f)
+        flat = s_i.ravel().tolist()
+        st.append(s_i)
+        ry.append(
+            np.array([memo[v][0] for v in flat], dtype=np.float64).reshape(s_i.shape)
+            + STRENGTH_WEIGHT * (s_i >> 20)
+        )
+        if i == 0:
+            fl_top = np.array([memo[v][1] for v in flat], dtype=np.float64).reshape(s_i.shape)
+    fouled = np.broadcast_to((st[0] > st[1]) | (st[1] > st[2]), (n, n))
+    ok = ~fouled
+    roy = np.where(ok, ry[0] + ry[1] + ry[2], 0.0)
+    fl_m = np.where(ok, fl_top, 0.0)
+    foul_m = fouled.astype(np.float64)
+    obj = roy + fl * fl_m - foul * foul_m
+    # a pair's value: its better way round (a matrix and its transpose)
+    swap = obj < obj.T
+    obj = np.where(swap, obj.T, obj)
+    fl_m = np.where(swap, fl_m.T, fl_m)
+    foul_m = np.where(swap, foul_m.T, foul_m)
+    roy = np.where(swap, roy.T, roy)
+    i3, j3, k3 = _triples(n)
+    cand = np.stack((obj[i3, j3], obj[i3, k3], obj[j3, k3]))
+    pick = cand.argmax(axis=0)
+    rows_a = np.choose(pick, (i3, i3, j3))
+    rows_b = np.choose(pick, (j3, k3, k3))
+    return (
+        float(fl_m[rows_a, rows_b].mean()),
+        float(foul_m[rows_a, rows_b].mean()),
+        float(roy[rows_a, rows_b].mean()),
+    )
 
 
 class _Net:

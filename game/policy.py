@@ -111,7 +111,8 @@ STRONG_ADP_NEXT = 24
 STRONG_ADP_WIDTH = 0
 #: With ``STRONG_ADP``: > 0 values street 3's look-ahead more exactly: of each drawn street
 #: 4, this many best afterstates by the fitted V_11 are valued again over
-#: :data:`STRONG_ADP_REFINE_DRAWS` sampled last streets (:func:`game.adp.refined_best`).
+#: :data:`STRONG_ADP_REFINE_DRAWS` sampled last streets (:func:`game.adp.refined_best`; 0:
+#: exactly over every last street, :func:`game.adp.exact_last`).
 #: Off: on `bench_strength.py --seed v2` with ``STRONG_ADP_NEXT=48`` it gave more Fantasyland
 #: at the same fouls, on the default decks more fouls for the same Fantasyland, and decisions
 #: up to 1.2 s (README, issue 13).

@@ -461,6 +461,81 @@ def test_r6_1_refined_best_values_the_fitted_best_again_over_sampled_last_street
         adp.refined_best([], [], 1, 12, PINEAPPLE, F, C, seed=7)
 
 
+_SLOTS = [(0, 1, 1), (1, 0, 1), (1, 1, 0), (2, 0, 0), (0, 2, 0), (0, 0, 2)]
+
+
+def _eleven(deck: Sequence[Card], free: tuple[int, int, int]) -> Board:
+    """An 11-card board from ``deck``'s first cards, the weakest on top (fewer fouls)."""
+    cards = sorted(deck[:11], key=lambda c: c.index)
+    t, m = 3 - free[0], 5 - free[1]
+    return Board(tuple(cards[:t]), tuple(cards[t : t + m]), tuple(cards[t + m :]))
+
+
+def test_r6_1_r2_3_exact_last_is_the_brute_force_expectation_over_every_last_street() -> None:
+    # every pattern of the two open slots (one box twice, or two boxes), a made QQ top that
+    # enters Fantasyland (R6.1) or fouls (R2.3), royalties (R5.6): against the brute force
+    # over Board.with_card and assess_board, on small unseen sets
+    rng = random.Random(21)
+    cases = [
+        (
+            Board(parse_cards("Qh Qd"), parse_cards("Kc Kd 5s 6s"), parse_cards("Ah Ad 9c 9d 2h")),
+            parse_cards("Ks 7h 3c Qs 8d 4c Jh"),
+        )
+    ]
+    for i in range(18):
+        deck = shuffled_deck(rng=rng)
+        cases.append((_eleven(deck, _SLOTS[i % 6]), tuple(deck[11 : 11 + rng.randint(5, 9)])))
+    fl_seen = False
+    for board, unseen in cases:
+        want = _brute_last(board, unseen)
+        got = adp.exact_last(board, _dead_but(board, unseen), PINEAPPLE, F, C)
+        assert got == pytest.approx(want, abs=1e-12)
+        fl_seen = fl_seen or got[0] > 0
+    assert fl_seen
+
+
+def test_r6_1_exact_last_matches_the_last_street_target_over_all_draws_on_real_deals() -> None:
+    # unseen sets of a real 3-handed street 5 (18–24 cards): the same as last_street_target
+    # over every 3 of them, at both ends of the knobs
+    rng = random.Random(5)
+    for i in range(24):
+        deck = shuffled_deck(rng=rng)
+        board = _eleven(deck, _SLOTS[i % 6])
+        dead = frozenset(deck[11 : 11 + rng.randint(10, 16)])
+        unseen = [c for c in DECK if c not in dead and c not in board.cards()]
+        for fl, foul in ((F, C), (60.0, 35.0)):
+            got = adp.exact_last(board, dead, PINEAPPLE, fl, foul)
+            want = adp.last_street_target(board, combinations(unseen, 3), PINEAPPLE, fl, foul)
+            assert got == pytest.approx(want, abs=1e-12)
+    with pytest.raises(ValueError):
+        adp.exact_last(Board(parse_cards("Qh Qd")), (), PINEAPPLE, F, C)
+
+
+def test_r6_1_refined_best_with_no_draws_values_the_best_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # refine_draws 0: the `best` fitted favourites are valued by exact_last (every last street,
+    # each with its own dead cards), no sampled last street at all
+    model = adp.MODEL
+    assert model is not None
+    board = Board(parse_cards("Qs 7d"), parse_cards("5d 5c 9h"), parse_cards("Kc Kd 8s 4h"))
+    dead = frozenset(parse_cards("Ac Ad 3s 3h"))
+    pairs = [
+        (after, dead | frozenset(thrown))
+        for _p, after, thrown in adp.afterstates(board, parse_cards("Qh 9c 2s"), 1)
+    ]
+    got = model.components_many(pairs, F, C)
+    ranked = sorted(range(len(pairs)), key=lambda j: (-adp.objective(got[j], F, C), j))
+
+    def no_sampling(*a: object) -> object:
+        raise AssertionError("sampled last streets with refine_draws 0")
+
+    monkeypatch.setattr(adp, "last_street_target", no_sampling)
+    out = adp.refined_best(pairs, got, 3, 0, PINEAPPLE, F, C, seed=7)
+    exact = [adp.exact_last(*pairs[j], PINEAPPLE, F, C) for j in ranked[:3]]
+    assert out == max(exact, key=lambda o: adp.objective(o, F, C))
+
+
 @needs_model
 def test_r3_2_refine_applies_to_street_three_only_and_only_when_asked(
     monkeypatch: pytest.MonkeyPatch,
