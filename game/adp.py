@@ -675,7 +675,8 @@ def choose(
         own cards are left out here); this street's discards join it.
     :param tail_draws: > 0: on the street before the last, value each afterstate by
         :func:`last_street_target` over this many last streets drawn from the unseen cards
-        (the same for every afterstate) instead of the fitted V_11.
+        (the same for every afterstate) instead of the fitted V_11; < 0: exactly, over every
+        last street (:func:`exact_last`).
     :param expand: > 0 (with ``next_streets``): the ``expand`` best afterstates by the value
         are compared again by one more street of expectimax: the mean over ``next_streets``
         drawn next streets of the best fitted value after them.
@@ -709,6 +710,14 @@ def choose(
     seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
     rng = random.Random(seed)
     unknown = [c for c in DECK if c not in known and c not in on_board and c not in cards]
+    if tail_draws < 0 and after_n == 11:
+        best_x: tuple[float, list[tuple[Card, Box | None]]] | None = None
+        for placement, after, thrown in options_:
+            v = objective(exact_last(after, known | frozenset(thrown), options, fl, foul), fl, foul)
+            if best_x is None or v > best_x[0]:
+                best_x = (v, placement)
+        assert best_x is not None
+        return best_x[1]
     if tail_draws and after_n == 11:
         draws = [rng.sample(unknown, 3) for _ in range(tail_draws)]
         best_t: tuple[float, list[tuple[Card, Box | None]]] | None = None

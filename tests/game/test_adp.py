@@ -537,6 +537,37 @@ def test_r6_1_refined_best_with_no_draws_values_the_best_exactly(
 
 
 @needs_model
+def test_r2_3_r6_1_street_four_with_exact_tails_takes_the_best_exact_afterstate() -> None:
+    # tail_draws < 0: street 4's afterstates are valued by exact_last (every last street, the
+    # street's discard among the dead cards), the best by the objective is placed (R3.2)
+    model = adp.MODEL
+    assert model is not None
+    checked = 0
+    for deal in range(6):
+        hand = Hand(
+            HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(deal)))
+        )
+        while True:
+            seat = hand.to_act[0]
+            k = knowledge(hand, seat)
+            if seat == 0 and k.board.count == 9:
+                break
+            hand.apply(Arrange(seat, tuple(decide(k, Level.EASY))))
+        on = set(k.board.cards())
+        known = frozenset(c for c in k.dead if c not in on and c not in k.cards)
+        best = max(
+            adp.afterstates(k.board, k.cards, 1),
+            key=lambda a: adp.objective(
+                adp.exact_last(a[1], known | frozenset(a[2]), PINEAPPLE, F, C), F, C
+            ),
+        )
+        args = (model, k.board, k.cards, 1, k.dead, PINEAPPLE, F, C)
+        assert adp.choose(*args, tail_draws=-1) == best[0]
+        checked += 1
+    assert checked == 6
+
+
+@needs_model
 def test_r3_2_refine_applies_to_street_three_only_and_only_when_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
