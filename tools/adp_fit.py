@@ -21,6 +21,9 @@ model: four rounds, each sampling its boards from the previous one's play (see R
    four more cards turned up by the opponents) of the components of the afterstate with the
    highest fitted value one size up (the model just fitted).
 
+``--last 0`` takes V_11's targets exactly over every last street (:func:`game.adp.exact_last`)
+and ``--exact-9`` V_9's from the exact V_11 of every afterstate instead of the fitted one.
+
 Each size gets a one-hidden-layer perceptron (three outputs: P(FL) and P(foul) through a
 sigmoid with cross-entropy, royalties with squared error), fitted with Adam in numpy.
 """
@@ -125,6 +128,9 @@ def unseen(board: Board, dead: Sequence[Card]) -> list[Card]:
 def target_last(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]]:
     """Features and the V_11 target (mean FL, foul, royalties of the best finish)."""
     (board, dead, f, c), draws, seed = args
+    if draws == 0:  # exactly, over every last street
+        y = adp.exact_last(board, dead, OPTS, f, c)
+        return [*adp.features(board, dead), f / 50, c / 50], list(y)
     rng = random.Random(seed)
     deck = unseen(board, dead)
     y = adp.last_street_target(board, (rng.sample(deck, 3) for _ in range(draws)), OPTS, f, c)
@@ -132,11 +138,21 @@ def target_last(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
 
 
 _NET: adp.AdpModel | None = None
+#: ``--exact-9``: V_9's targets take every next street's afterstates at their exact V_11
+#: (:func:`game.adp.exact_last`) instead of the fitted V_11's (set before the workers start).
+EXACT_9 = [False]
 
 
-def _init(model_json: str) -> None:
+def _init(model_json: str, exact_9: bool = False) -> None:
     global _NET
     _NET = adp.AdpModel(json.loads(model_json)) if model_json else None
+    EXACT_9[0] = exact_9
+
+
+def _exact_many(
+    pairs: Sequence[tuple[Board, frozenset[Card]]], f: float, c: float
+) -> list[tuple[float, float, float]]:
+    return [adp.exact_last(b, d, OPTS, f, c) for b, d in pairs]
 
 
 def target_next(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]]:
@@ -150,9 +166,12 @@ def target_next(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
     for _ in range(k):
         drawn = rng.sample(deck, 7)
         streets.append((drawn[:3], drawn[3:]))
-    y = adp.next_street_target(
-        board, dead, streets, lambda pairs: net.components_many(pairs, f, c), f, c
-    )
+    if EXACT_9[0] and board.count == 9:
+        y = adp.next_street_target(board, dead, streets, lambda p: _exact_many(p, f, c), f, c)
+    else:
+        y = adp.next_street_target(
+            board, dead, streets, lambda pairs: net.components_many(pairs, f, c), f, c
+        )
     return [*adp.features(board, dead), f / 50, c / 50], list(y)
 
 
@@ -247,7 +266,8 @@ def main() -> None:
     ap.add_argument(
         "--last-boards", type=int, default=0, help="11-card boards (default 3 × --boards)"
     )
-    ap.add_argument("--last", type=int, default=100)
+    ap.add_argument("--last", type=int, default=100, help="0: every last street, exactly")
+    ap.add_argument("--exact-9", action="store_true", help="V_9's targets by the exact V_11")
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--hidden", type=int, default=48)
     ap.add_argument("--seed", type=int, default=1)
@@ -280,7 +300,7 @@ def main() -> None:
         jobs = [
             (s, a.last if n == 11 else a.next, a.seed * 7919 + i) for i, s in enumerate(by_size[n])
         ]
-        with Pool(a.workers, initializer=_init, initargs=(model_json,)) as pool:
+        with Pool(a.workers, initializer=_init, initargs=(model_json, a.exact_9)) as pool:
             fn = target_last if n == 11 else target_next
             res = pool.map(fn, jobs, chunksize=20)
         x = np.array([r[0] for r in res])
