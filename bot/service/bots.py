@@ -137,6 +137,9 @@ async def add_bot(
         return Reply(tr(lang, "reply.request_done"))
     if t.tournament is not None:
         return Reply(tr(lang, "bot.no_tournament"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): the house seats nobody there
+        # (it said "sits down", minted its kush and cashed it out at the hand's end)
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     try:
         lvl = Level(level or Level.NORMAL.value)
     except ValueError:

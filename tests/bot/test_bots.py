@@ -748,3 +748,22 @@ async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out
     await service2.run_due()
     assert t2.hand is not None and t2.hand_no == 2
     assert await check_store(store) == []
+
+
+async def test_addbot_at_a_table_closing_after_the_hand_seats_nobody() -> None:
+    """An admin closes the table during a hand (R8.2a); the opener then types /addbot: it
+    said "🤖 Boris sits down", the house minted his kush and bought him in, and the table
+    closed at the end of the hand, cashing him out without a hand played. It is refused, the
+    close named, and nobody is seated or funded."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    reply = await service.add_bot(GROUP, ALICE, True, "easy")
+    assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
+    assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
+    assert await store.find_player(t.community_id, "bot:boris") is None  # no house kush
+    await play_hand_with_bots(service, presenter, clock)
+    assert service.table_in(GROUP) is None
+    assert await check_store(store) == []
