@@ -88,7 +88,10 @@ async def test_addbot_seats_a_computer_player_that_plays_with_house_kush() -> No
     service, presenter = new_service(store, clock)
     await service.new_table(GROUP, ALICE)
     reply = await service.add_bot(GROUP, BOB, False)  # neither admin nor the opener
-    assert reply.alert and reply.text == tr("ru", "reply.admins_only")
+    # (it said "Only group admins can do that", and Alice, no admin, just did)
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
+    reply = await service.remove_bot(GROUP, BOB, False)
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
     reply = await service.add_bot(GROUP, ALICE, False, "grandmaster")
     assert reply.alert and reply.text == tr("en", "bot.levels")
     reply = await service.add_bot(GROUP, ALICE, False, "strong")  # the opener may
