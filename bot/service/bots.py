@@ -147,6 +147,10 @@ async def add_bot(
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
+    if len(free) == 1 and all(s.bot for s in t.seats.values()):
+        # the last seat stays a person's: a table full of computer players never deals (they
+        # do not play each other) and nobody could sit down to play them, until the idle close
+        return Reply(tr(lang, "bot.last_seat"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
     # a person named "Anna" (a name never begins with 🤖, bot.names) does not sit next to a
     # computer player "🤖 Anna"

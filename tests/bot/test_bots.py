@@ -720,8 +720,9 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     assert reply.alert and reply.text == (
         "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
     )
+    await service.remove_bot(GROUP, BOB, True)  # (the last seat stays a person's)
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
-    assert reply.text == "🤖 Vera (easy) sits down: a computer player staked by the house."
+    assert reply.text == "🤖 Boris (easy) sits down: a computer player staked by the house."
 
 
 async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out() -> None:
@@ -769,4 +770,32 @@ async def test_addbot_at_a_table_closing_after_the_hand_seats_nobody() -> None:
     assert await store.find_player(t.community_id, "bot:boris") is None  # no house kush
     await play_hand_with_bots(service, presenter, clock)
     assert service.table_in(GROUP) is None
+    assert await check_store(store) == []
+
+
+async def test_computer_players_leave_the_last_seat_to_a_person() -> None:
+    """Three /addbot at a new Pineapple table (three seats) seated three computer players:
+    they never play each other, the lobby said "press Join to play against them", and Join
+    was refused, the table full, until the idle close. The third is refused, the seat left
+    to a person; with a person seated the computer players may take the rest."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for level in ("easy", "normal"):
+        assert not (await service.add_bot(GROUP, ALICE, True, level)).alert
+    reply = await service.add_bot(GROUP, BOB, True, "strong")
+    assert reply.alert and reply.text == tr("ru", "bot.last_seat")
+    t = service.table_in(GROUP)
+    assert t is not None and [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
+    assert await store.find_player(t.community_id, "bot:vera") is None  # no house kush
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert t.hand is not None and len(t.hand.order) == 3  # a person plays them
+    await play_hand_with_bots(service, presenter, clock)
+    assert (await service.remove_bot(GROUP, ALICE, True)).text == tr(
+        "en", "bot.removed", name="🤖 Boris"
+    )
+    # Alice seated: the last seat may go to a computer player
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert not reply.alert and len(t.seats) == 3, reply.text
     assert await check_store(store) == []
