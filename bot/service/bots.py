@@ -39,10 +39,16 @@ def is_computer(user_id: str) -> bool:
     return user_id.startswith(BOT_USER_PREFIX)
 
 
+def bare_name(name: str) -> str:
+    """A computer player's name as typed, compared letter case aside: without the 🤖 the
+    table shows and the @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna")."""
+    return name.strip().removeprefix("🤖").strip().removeprefix("@").strip().casefold()
+
+
 def computer_user_id(name: str) -> str | None:
     """The user id of the computer player called ``name`` as the table shows it or as
-    ``/removebot`` takes it ("🤖 Anna", "Anna", "anna"), ``None`` for no such name."""
-    wanted = name.removeprefix("🤖").strip().casefold()
+    ``/removebot`` takes it ("🤖 Anna", "Anna", "@anna"), ``None`` for no such name."""
+    wanted = bare_name(name)
     named = [n for n in BOT_NAMES if n.casefold() == wanted]
     return f"{BOT_USER_PREFIX}{named[0].lower()}" if named else None
 
@@ -223,8 +229,8 @@ async def remove_bot(
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
     if name:
-        wanted = name.removeprefix("🤖").strip().casefold()
-        named = [s for s in bots if s.name.removeprefix("🤖").strip().casefold() == wanted]
+        wanted = bare_name(name)  # ("@Anna": a member's habit of mentioning)
+        named = [s for s in bots if bare_name(s.name) == wanted]
         if not named:
             seated = ", ".join(s.name for s in bots)
             return Reply(tr(lang, "bot.unknown", name=name, seated=seated), alert=True)
