@@ -9,9 +9,9 @@ chat."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
+from bot import thinking
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
@@ -71,10 +71,10 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         k = knowledge(hand, s)
         try:
             moves = await _decision(rt, t, s, k, Level(player.bot))
-        except Exception:  # (the decision process failed, asked again too): waiting for it
-            # would hold the hand for good, the table retrying every few seconds and the
-            # players' /leave and /closetable waiting for the hand's end; its street is made
-            # by the timeout rule below (R8.5)
+        except Exception:  # (the decision process failed, asked again too, or is hung):
+            # waiting for it would hold the hand for good, the table retrying every few
+            # seconds and the players' /leave and /closetable waiting for the hand's end; its
+            # street is made by the timeout rule below (R8.5)
             log.exception("table %s: computer player at seat %s could not decide", t.id, s)
             moves = []
         turn_before = hand.to_act
@@ -120,12 +120,19 @@ def _retrieved(task: asyncio.Task[Moves]) -> None:
 
 async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:
     """The placement of ``seat`` from ``k``: the one :func:`think_ahead` started from the same
-    knowledge (waited for if not ready), else made now by the decision process."""
+    knowledge (waited for if not ready), else made now by the decision process; each waited
+    for at most :data:`~bot.thinking.DECISION_SECONDS` (this runs holding the table).
+
+    :raises TimeoutError: no decision in that time (hung: asking again would wait as long)."""
     have = rt.thinking.pop((t.id, seat), None)
     if have is not None and have[0] == k and not have[1].cancelled():
-        with contextlib.suppress(Exception):  # (a failed one is made again below)
-            return await have[1]
-    return await rt.thinker.decide(decide, k, level)
+        try:
+            return await asyncio.wait_for(asyncio.shield(have[1]), thinking.DECISION_SECONDS)
+        except TimeoutError:
+            raise
+        except Exception:  # (a failed one is made again below)
+            pass
+    return await asyncio.wait_for(rt.thinker.decide(decide, k, level), thinking.DECISION_SECONDS)
 
 
 async def add_bot(

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from bot import thinking
 from bot.model import Actor, LiveTable, Phase, SeatState
 from bot.service import TableService, bots
 from bot.texts import tr
@@ -798,4 +799,49 @@ async def test_computer_players_leave_the_last_seat_to_a_person() -> None:
     # Alice seated: the last seat may go to a computer player
     reply = await service.add_bot(GROUP, ALICE, True, "strong")
     assert not reply.alert and len(t.seats) == 3, reply.text
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("live", [False, True])
+async def test_r8_5_a_computer_player_whose_decision_never_comes_plays_on(
+    monkeypatch: pytest.MonkeyPatch, live: bool
+) -> None:
+    """The decision never comes (an endless loop on some position, a decision process that
+    no longer answers; one that dies is replaced): its move waited for it for good, holding
+    the table, so nobody's clock ran out, the hand never ended and every press and /leave
+    there waited. After ``DECISION_SECONDS`` its street is made by the timeout rule
+    (R8.5), it is not sat out, and the hand ends (``live``: the table's own timer, which
+    waited for the decision started during the pace before it took the table)."""
+    gate = threading.Event()
+
+    def hung(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        gate.wait(30)
+        return []
+
+    monkeypatch.setattr(bots, "decide", hung)
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 0.2)
+    service, presenter, store, clock = await alice_and_a_bot("easy", live=live)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+
+    async def hand() -> None:
+        assert t is not None
+        while t.hand is not None and t.hand_no == 1:
+            if any(not t.seats[t.owner(s)].bot for s in t.hand.to_act):
+                await press_auto_and_confirm(service, presenter, ALICE)
+            elif live:
+                await asyncio.sleep(0.05)
+            else:
+                clock.now += 3
+                await service.run_due()
+
+    try:
+        await asyncio.wait_for(hand(), 10)
+    finally:
+        gate.set()  # (the threads end)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.hand is None and t.last_result is not None and not anna.sitting_out
+    assert [r["seat"] for r in t.last_result["seats"] if r["timed_out"]] == [anna.seat]
+    if live:
+        await service.stop()
     assert await check_store(store) == []
