@@ -232,7 +232,9 @@ async def remove_bot(
 
     if t.applied(request):
         return Reply(tr(lang, "reply.request_done"))
-    bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
+    # in the order they sat down (the table keeps its seats so, restarts included): the one
+    # seated last is not the one in the highest seat once a freed lower seat was taken again
+    bots = [s for s in t.seats.values() if s.bot]
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
     if name:

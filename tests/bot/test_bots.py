@@ -845,3 +845,33 @@ async def test_r8_5_a_computer_player_whose_decision_never_comes_plays_on(
     if live:
         await service.stop()
     assert await check_store(store) == []
+
+
+async def test_removebot_stands_up_the_one_seated_last_not_the_highest_seat() -> None:
+    """Anna, Alice and Boris sit down; Anna is stood up and a strong computer player takes
+    her freed seat 1 (named Anna again). /removebot, "the last one seated", stood up Boris in
+    seat 3 instead of the one just seated (say by mistake); after a restart too."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.remove_bot(GROUP, ALICE, True, name="Anna")
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="strong")
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert sorted((s.seat, s.name, s.bot) for s in t.seats.values()) == [
+        (0, "🤖 Anna", "strong"), (1, "Alice", None), (2, "🤖 Boris", "easy"),
+    ]  # fmt: skip
+    await service.stop()
+    service, _presenter = new_service(store, clock)
+    await service.start()
+    reply = await service.remove_bot(GROUP, ALICE, True)
+    assert reply.text == tr("en", "bot.removed", name="🤖 Anna")
+    t = service.table_in(GROUP)
+    assert t is not None and [(s.name, s.bot) for s in t.seats.values() if s.bot] == [
+        ("🤖 Boris", "easy")
+    ]
+    assert await check_store(store) == []
