@@ -701,6 +701,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Компьютерного игрока «{name}» за столом нет. За столом: {seated}. "
         "Формат: /removebot [имя]",
     },
+    "bot.admins_or_opener": {
+        "en": "Only group admins and the table's opener can seat or stand up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "кто открыл стол.",
+    },
+    "bot.last_seat": {
+        "en": "The last seat stays free for a person: computer players do not play each other.",
+        "ru": "Последнее место остаётся для человека: компьютерные игроки не играют между собой.",
+    },
     "bot.none": {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",

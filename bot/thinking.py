@@ -34,7 +34,7 @@ from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
 
-__all__ = ["IN_PROCESS", "Decide", "Moves", "Thinker"]
+__all__ = ["DECISION_SECONDS", "IN_PROCESS", "Decide", "Moves", "Thinker"]
 
 log = logging.getLogger("bot.thinking")
 
@@ -42,6 +42,13 @@ log = logging.getLogger("bot.thinking")
 Moves = list[tuple[Card, Box | None]]
 #: A decision function: :func:`game.policy.decide` (module-level: it is pickled by name).
 Decide = Callable[[SeatKnowledge, Level], Moves]
+
+#: The longest a computer player's move waits for its decision, seconds (a ``strong`` one
+#: takes 80 ms on average, half a second at most, a few seconds queued behind other tables'):
+#: past it the decision is taken for hung (an endless loop on some position, a worker that
+#: no longer answers) and its street is made by the timeout rule (R8.5). Waiting for it
+#: stopped the table's timer for good: nobody's clock ran out and the hand never ended.
+DECISION_SECONDS = 10.0
 
 #: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
 #: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that

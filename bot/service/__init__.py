@@ -554,8 +554,8 @@ class TableService:
         same command delivered twice seats one)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
-            if not bots.is_opener_or_admin(t, actor, is_admin):
-                return Reply(tr(lang, "reply.admins_only"), alert=True)
+            if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
+                return Reply(tr(lang, "bot.admins_or_opener"), alert=True)
             level_ = clean_arg(level, 16).lower()
             return await bots.add_bot(self.rt, t, community, lang, level_, request)
 
@@ -574,8 +574,8 @@ class TableService:
         command delivered twice stands one up)."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
-            if not bots.is_opener_or_admin(t, actor, is_admin):
-                return Reply(tr(lang, "reply.admins_only"), alert=True)
+            if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
+                return Reply(tr(lang, "bot.admins_or_opener"), alert=True)
             named = clean_arg(name, 16)
             return await bots.remove_bot(self.rt, t, lang, request, named)
 

@@ -9,9 +9,9 @@ chat."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
+from bot import thinking
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
@@ -39,10 +39,16 @@ def is_computer(user_id: str) -> bool:
     return user_id.startswith(BOT_USER_PREFIX)
 
 
+def bare_name(name: str) -> str:
+    """A computer player's name as typed, compared letter case aside: without the 🤖 the
+    table shows and the @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna")."""
+    return name.strip().removeprefix("🤖").strip().removeprefix("@").strip().casefold()
+
+
 def computer_user_id(name: str) -> str | None:
     """The user id of the computer player called ``name`` as the table shows it or as
-    ``/removebot`` takes it ("🤖 Anna", "Anna", "anna"), ``None`` for no such name."""
-    wanted = name.removeprefix("🤖").strip().casefold()
+    ``/removebot`` takes it ("🤖 Anna", "Anna", "@anna"), ``None`` for no such name."""
+    wanted = bare_name(name)
     named = [n for n in BOT_NAMES if n.casefold() == wanted]
     return f"{BOT_USER_PREFIX}{named[0].lower()}" if named else None
 
@@ -65,10 +71,10 @@ async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         k = knowledge(hand, s)
         try:
             moves = await _decision(rt, t, s, k, Level(player.bot))
-        except Exception:  # (the decision process failed, asked again too): waiting for it
-            # would hold the hand for good, the table retrying every few seconds and the
-            # players' /leave and /closetable waiting for the hand's end; its street is made
-            # by the timeout rule below (R8.5)
+        except Exception:  # (the decision process failed, asked again too, or is hung):
+            # waiting for it would hold the hand for good, the table retrying every few
+            # seconds and the players' /leave and /closetable waiting for the hand's end; its
+            # street is made by the timeout rule below (R8.5)
             log.exception("table %s: computer player at seat %s could not decide", t.id, s)
             moves = []
         turn_before = hand.to_act
@@ -114,12 +120,19 @@ def _retrieved(task: asyncio.Task[Moves]) -> None:
 
 async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:
     """The placement of ``seat`` from ``k``: the one :func:`think_ahead` started from the same
-    knowledge (waited for if not ready), else made now by the decision process."""
+    knowledge (waited for if not ready), else made now by the decision process; each waited
+    for at most :data:`~bot.thinking.DECISION_SECONDS` (this runs holding the table).
+
+    :raises TimeoutError: no decision in that time (hung: asking again would wait as long)."""
     have = rt.thinking.pop((t.id, seat), None)
     if have is not None and have[0] == k and not have[1].cancelled():
-        with contextlib.suppress(Exception):  # (a failed one is made again below)
-            return await have[1]
-    return await rt.thinker.decide(decide, k, level)
+        try:
+            return await asyncio.wait_for(asyncio.shield(have[1]), thinking.DECISION_SECONDS)
+        except TimeoutError:
+            raise
+        except Exception:  # (a failed one is made again below)
+            pass
+    return await asyncio.wait_for(rt.thinker.decide(decide, k, level), thinking.DECISION_SECONDS)
 
 
 async def add_bot(
@@ -137,6 +150,9 @@ async def add_bot(
         return Reply(tr(lang, "reply.request_done"))
     if t.tournament is not None:
         return Reply(tr(lang, "bot.no_tournament"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): the house seats nobody there
+        # (it said "sits down", minted its kush and cashed it out at the hand's end)
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     try:
         lvl = Level(level or Level.NORMAL.value)
     except ValueError:
@@ -144,6 +160,10 @@ async def add_bot(
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)
+    if len(free) == 1 and all(s.bot for s in t.seats.values()):
+        # the last seat stays a person's: a table full of computer players never deals (they
+        # do not play each other) and nobody could sit down to play them, until the idle close
+        return Reply(tr(lang, "bot.last_seat"), alert=True)
     taken = {s.user_id for s in t.seats.values()}
     # a person named "Anna" (a name never begins with 🤖, bot.names) does not sit next to a
     # computer player "🤖 Anna"
@@ -212,12 +232,14 @@ async def remove_bot(
 
     if t.applied(request):
         return Reply(tr(lang, "reply.request_done"))
-    bots = sorted((s for s in t.seats.values() if s.bot), key=lambda s: s.seat)
+    # in the order they sat down (the table keeps its seats so, restarts included): the one
+    # seated last is not the one in the highest seat once a freed lower seat was taken again
+    bots = [s for s in t.seats.values() if s.bot]
     if not bots:
         return Reply(tr(lang, "bot.none"), alert=True)
     if name:
-        wanted = name.removeprefix("🤖").strip().casefold()
-        named = [s for s in bots if s.name.removeprefix("🤖").strip().casefold() == wanted]
+        wanted = bare_name(name)  # ("@Anna": a member's habit of mentioning)
+        named = [s for s in bots if bare_name(s.name) == wanted]
         if not named:
             seated = ", ".join(s.name for s in bots)
             return Reply(tr(lang, "bot.unknown", name=name, seated=seated), alert=True)

@@ -652,8 +652,8 @@ class Runtime:
         if t.bot_due is None or self.clock() < t.bot_due:
             return
         tasks = [task for (table, _), (_, task) in self.thinking.items() if table == t.id]
-        if tasks:
-            await asyncio.wait(tasks)
+        if tasks:  # (one that never ends, hung, is given up at its move: the table goes on)
+            await asyncio.wait(tasks, timeout=thinking.DECISION_SECONDS)
 
     async def stop_timers(self) -> None:
         """Cancel every timer and wait for them; drop the computer players' decisions under

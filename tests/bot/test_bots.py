@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from bot import thinking
 from bot.model import Actor, LiveTable, Phase, SeatState
 from bot.service import TableService, bots
 from bot.texts import tr
@@ -88,7 +89,10 @@ async def test_addbot_seats_a_computer_player_that_plays_with_house_kush() -> No
     service, presenter = new_service(store, clock)
     await service.new_table(GROUP, ALICE)
     reply = await service.add_bot(GROUP, BOB, False)  # neither admin nor the opener
-    assert reply.alert and reply.text == tr("ru", "reply.admins_only")
+    # (it said "Only group admins can do that", and Alice, no admin, just did)
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
+    reply = await service.remove_bot(GROUP, BOB, False)
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
     reply = await service.add_bot(GROUP, ALICE, False, "grandmaster")
     assert reply.alert and reply.text == tr("en", "bot.levels")
     reply = await service.add_bot(GROUP, ALICE, False, "strong")  # the opener may
@@ -717,8 +721,9 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     assert reply.alert and reply.text == (
         "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
     )
+    await service.remove_bot(GROUP, BOB, True)  # (the last seat stays a person's)
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
-    assert reply.text == "🤖 Vera (easy) sits down: a computer player staked by the house."
+    assert reply.text == "🤖 Boris (easy) sits down: a computer player staked by the house."
 
 
 async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out() -> None:
@@ -747,4 +752,126 @@ async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out
     clock.now += 10  # past the next hand's time
     await service2.run_due()
     assert t2.hand is not None and t2.hand_no == 2
+    assert await check_store(store) == []
+
+
+async def test_addbot_at_a_table_closing_after_the_hand_seats_nobody() -> None:
+    """An admin closes the table during a hand (R8.2a); the opener then types /addbot: it
+    said "🤖 Boris sits down", the house minted his kush and bought him in, and the table
+    closed at the end of the hand, cashing him out without a hand played. It is refused, the
+    close named, and nobody is seated or funded."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "reply.closes_after_hand", table=t.id)
+    reply = await service.add_bot(GROUP, ALICE, True, "easy")
+    assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
+    assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
+    assert await store.find_player(t.community_id, "bot:boris") is None  # no house kush
+    await play_hand_with_bots(service, presenter, clock)
+    assert service.table_in(GROUP) is None
+    assert await check_store(store) == []
+
+
+async def test_computer_players_leave_the_last_seat_to_a_person() -> None:
+    """Three /addbot at a new Pineapple table (three seats) seated three computer players:
+    they never play each other, the lobby said "press Join to play against them", and Join
+    was refused, the table full, until the idle close. The third is refused, the seat left
+    to a person; with a person seated the computer players may take the rest."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for level in ("easy", "normal"):
+        assert not (await service.add_bot(GROUP, ALICE, True, level)).alert
+    reply = await service.add_bot(GROUP, BOB, True, "strong")
+    assert reply.alert and reply.text == tr("ru", "bot.last_seat")
+    t = service.table_in(GROUP)
+    assert t is not None and [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
+    assert await store.find_player(t.community_id, "bot:vera") is None  # no house kush
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert t.hand is not None and len(t.hand.order) == 3  # a person plays them
+    await play_hand_with_bots(service, presenter, clock)
+    assert (await service.remove_bot(GROUP, ALICE, True)).text == tr(
+        "en", "bot.removed", name="🤖 Boris"
+    )
+    # Alice seated: the last seat may go to a computer player
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert not reply.alert and len(t.seats) == 3, reply.text
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("live", [False, True])
+async def test_r8_5_a_computer_player_whose_decision_never_comes_plays_on(
+    monkeypatch: pytest.MonkeyPatch, live: bool
+) -> None:
+    """The decision never comes (an endless loop on some position, a decision process that
+    no longer answers; one that dies is replaced): its move waited for it for good, holding
+    the table, so nobody's clock ran out, the hand never ended and every press and /leave
+    there waited. After ``DECISION_SECONDS`` its street is made by the timeout rule
+    (R8.5), it is not sat out, and the hand ends (``live``: the table's own timer, which
+    waited for the decision started during the pace before it took the table)."""
+    gate = threading.Event()
+
+    def hung(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        gate.wait(30)
+        return []
+
+    monkeypatch.setattr(bots, "decide", hung)
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 0.2)
+    service, presenter, store, clock = await alice_and_a_bot("easy", live=live)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+
+    async def hand() -> None:
+        assert t is not None
+        while t.hand is not None and t.hand_no == 1:
+            if any(not t.seats[t.owner(s)].bot for s in t.hand.to_act):
+                await press_auto_and_confirm(service, presenter, ALICE)
+            elif live:
+                await asyncio.sleep(0.05)
+            else:
+                clock.now += 3
+                await service.run_due()
+
+    try:
+        await asyncio.wait_for(hand(), 10)
+    finally:
+        gate.set()  # (the threads end)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.hand is None and t.last_result is not None and not anna.sitting_out
+    assert [r["seat"] for r in t.last_result["seats"] if r["timed_out"]] == [anna.seat]
+    if live:
+        await service.stop()
+    assert await check_store(store) == []
+
+
+async def test_removebot_stands_up_the_one_seated_last_not_the_highest_seat() -> None:
+    """Anna, Alice and Boris sit down; Anna is stood up and a strong computer player takes
+    her freed seat 1 (named Anna again). /removebot, "the last one seated", stood up Boris in
+    seat 3 instead of the one just seated (say by mistake); after a restart too."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.remove_bot(GROUP, ALICE, True, name="Anna")
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="strong")
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert sorted((s.seat, s.name, s.bot) for s in t.seats.values()) == [
+        (0, "🤖 Anna", "strong"), (1, "Alice", None), (2, "🤖 Boris", "easy"),
+    ]  # fmt: skip
+    await service.stop()
+    service, _presenter = new_service(store, clock)
+    await service.start()
+    reply = await service.remove_bot(GROUP, ALICE, True)
+    assert reply.text == tr("en", "bot.removed", name="🤖 Anna")
+    t = service.table_in(GROUP)
+    assert t is not None and [(s.name, s.bot) for s in t.seats.values() if s.bot] == [
+        ("🤖 Boris", "easy")
+    ]
     assert await check_store(store) == []

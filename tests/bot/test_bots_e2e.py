@@ -102,7 +102,7 @@ async def test_telegram_removebot_stands_up_the_one_named(tmp_path: Path) -> Non
     """``/removebot Anna`` with Anna and Boris seated stands Anna up (the command's
     argument was ignored and the last one seated, Boris, stood up); a name no computer
     player here has is refused with those seated, in the admin's language, and nothing
-    changes."""
+    changes; a name typed as a mention ("@anna") is that name."""
     async with world(tmp_path, bot_pace=PACE) as w:
         await w.say(ALICE, "/newtable")
         for level in ("easy", "strong"):
@@ -115,7 +115,7 @@ async def test_telegram_removebot_stands_up_the_one_named(tmp_path: Path) -> Non
             "Usage: /removebot [name]"
         ), reply
         assert [s.name for s in t.seats.values()] == ["🤖 Anna", "🤖 Boris"]
-        reply = await w.say(ALICE, "/removebot anna")
+        reply = await w.say(ALICE, "/removebot @anna")  # (a mention: it was refused)
         assert reply["text"].startswith("🤖 Anna"), reply
         await _quiet(w, t)
         assert [s.name for s in t.seats.values()] == ["🤖 Boris"]

@@ -422,9 +422,13 @@ async def test_an_admin_demoted_a_moment_ago_can_no_longer_close_or_seat_compute
         seated = {s.name for s in t.seats.values()}
         asked = len(w.fake.calls_of("getChatMember"))
         w.fake.admins[GROUP_ID] = set()  # the group's owner demotes her
-        for command in ("/addbot", "/removebot", "/closetable"):
+        for command, refusal in (
+            ("/addbot", "bot.admins_or_opener"),
+            ("/removebot", "bot.admins_or_opener"),
+            ("/closetable", "reply.admins_only"),
+        ):
             reply = await w.say(ALICE, command)
-            assert reply["text"] == tr("en", "reply.admins_only"), (command, reply)
+            assert reply["text"] == tr("en", refusal), (command, reply)
         assert len(w.fake.calls_of("getChatMember")) == asked + 3  # each one asked afresh
         assert w.service.tables == {t.id: t} and {s.name for s in t.seats.values()} == seated
 
