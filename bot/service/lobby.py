@@ -110,13 +110,17 @@ async def open_table(
 
 
 async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:
-    """Take a free seat (R8.2). Refused without enough kush for the buy-in. At a tournament
-    table, register (R8.7). Seated while hands are being played, the player has
+    """Take a free seat (R8.2). Refused without enough kush for the buy-in, and at a table an
+    admin closed during the hand (R8.2a, :func:`close`). At a tournament table, register
+    (R8.7). Seated while hands are being played, the player has
     ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`)."""
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     if t.seat_of(actor.user_id) is not None:
         return Reply(tr(lang, "reply.already_seated"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
+        # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return Reply(tr(lang, "reply.table_full"), alert=True)

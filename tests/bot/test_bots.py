@@ -13,6 +13,7 @@ import pytest
 
 from bot import thinking
 from bot.model import Actor, LiveTable, Phase, SeatState
+from bot.presses import Join, decode
 from bot.service import TableService, bots
 from bot.texts import tr
 from game.board import Box
@@ -23,7 +24,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 from tests.waiting import until
 
@@ -769,6 +770,31 @@ async def test_addbot_at_a_table_closing_after_the_hand_seats_nobody() -> None:
     assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
     assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
     assert await store.find_player(t.community_id, "bot:boris") is None  # no house kush
+    await play_hand_with_bots(service, presenter, clock)
+    assert service.table_in(GROUP) is None
+    assert await check_store(store) == []
+
+
+async def test_join_at_a_table_closing_after_the_hand_seats_nobody() -> None:
+    """An admin closes the table during a hand (R8.2a); Bob then types /join and Carol
+    presses the table message's Join: each was told "you sit at seat N", and the table closed
+    at the end of the hand, cashing them out without a hand played. Both are refused with
+    the close named (in their own language), and nobody is seated."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await service.close_table(GROUP, ALICE, True)
+    assert t.closing
+    reply = await service.join(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.table_closing", table=t.id)
+    join = next(
+        b.data
+        for b in presenter.tables[GROUP.chat_id][-1].all_buttons()
+        if isinstance(decode(b.data), Join)
+    )
+    reply = await service.press(CAROL, join, GROUP)
+    assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
+    assert sorted(s.name for s in t.seats.values()) == ["Alice", "🤖 Anna"]
     await play_hand_with_bots(service, presenter, clock)
     assert service.table_in(GROUP) is None
     assert await check_store(store) == []
