@@ -34,6 +34,7 @@ __all__ = [
     "end_game",
     "free_busted_seats",
     "leaves_after_hand",
+    "lobby_ready_timer",
     "maybe_start",
     "offer_top_ups",
     "settle_apart",
@@ -165,6 +166,7 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         # computer players never play a hand among themselves (issue 13): it waits for a person
         now = rt.clock()
         window = t.next_hand_at if t.phase is Phase.BETWEEN and t.awaiting_top_up() else None
+        running = t.ready_deadline if t.phase is Phase.LOBBY else None
         to_lobby(t)
         if window is not None and window > now and t.top_up_deadline is None:
             # a busted player's window runs on in the lobby (a third player leaving during
@@ -172,6 +174,12 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             t.top_up_deadline = min(window, now + TOP_UP_SECONDS)
         tx.group = True
         top_up_window(rt, t, tx, seats)
+        if len(seats) >= t.options.min_players:
+            # two computer players are ready: the ready timer runs as it does for two ready
+            # people (R8.2), or a person seated by them who never presses Ready would hold
+            # the seat (the last one a person may take) until the idle close
+            t.ready_deadline = running
+            lobby_ready_timer(rt, t, tx)
         return
     if t.top_up_deadline is not None:  # enough players now: the deal stands up whoever is
         if t.awaiting_top_up():  # still busted, at the end of the window the lobby showed
@@ -180,19 +188,8 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.tournament is not None:
         t.phase = Phase.BETWEEN  # a tournament deals to its players, no readiness (R8.7)
     if t.phase is Phase.LOBBY:
-        waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
-        if waiting:
-            now = rt.clock()
-            if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2)
-                t.ready_deadline = now + t.options.ready_seconds
-                tx.group = True
-            if now < t.ready_deadline:
-                return
-            for seat in waiting:  # the timer ran out: the unready are stood up, no kush taken
-                stand_up(t, tx, seat)
-            names = ", ".join(s.name for s in waiting)
-            t.owe("post", Screen(tr(t.lang, "lobby.stood_up", names=names)))
-        t.ready_deadline = None
+        if lobby_ready_timer(rt, t, tx):
+            return
         t.phase = Phase.BETWEEN
     if t.next_hand_at is not None and rt.clock() < t.next_hand_at:
         return
@@ -200,6 +197,27 @@ def maybe_start(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         maybe_start(rt, t, tx)  # too few now (the lobby's top-up window), or the deal waits
         return
     deal(rt, t, tx)
+
+
+def lobby_ready_timer(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
+    """The lobby's ready timer (R8.2), with two players ready: it starts, and when it runs
+    out the seated players who have not pressed Ready (nor sit out) are stood up, no kush
+    taken. Returns whether it is still running (the deal waits for it)."""
+    waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
+    if waiting:
+        now = rt.clock()
+        if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2)
+            t.ready_deadline = now + t.options.ready_seconds
+            tx.group = True
+        if now < t.ready_deadline:
+            return True
+        for seat in waiting:  # the timer ran out: the unready are stood up, no kush taken
+            stand_up(t, tx, seat)
+        names = ", ".join(s.name for s in waiting)
+        t.owe("post", Screen(tr(t.lang, "lobby.stood_up", names=names)))
+        tx.group = True
+    t.ready_deadline = None
+    return False
 
 
 def to_lobby(t: LiveTable) -> None:

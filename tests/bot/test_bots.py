@@ -196,7 +196,8 @@ async def test_computer_players_never_play_a_hand_without_a_person() -> None:
     assert tr("en", "lobby.hint") not in lobby
     await service.join(GROUP, ALICE)
     lobby = presenter.tables[GROUP.chat_id][-1].text
-    assert lobby.endswith(tr("en", "lobby.hint")), lobby
+    # two players are ready: the ready timer runs for Alice (R8.2), as next to two people
+    assert lobby.endswith(tr("en", "lobby.ready_timer", seconds=60)), lobby
     await service.ready(GROUP, ALICE)
     assert t.hand is not None and len(t.hand.order) == 3
     await play_hand_with_bots(service, presenter, clock)
@@ -797,6 +798,69 @@ async def test_join_at_a_table_closing_after_the_hand_seats_nobody() -> None:
     assert sorted(s.name for s in t.seats.values()) == ["Alice", "🤖 Anna"]
     await play_hand_with_bots(service, presenter, clock)
     assert service.table_in(GROUP) is None
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_person_who_never_presses_ready_by_two_computer_players_is_stood_up() -> None:
+    """Two computer players are seated and Ready; Bob sits down and never presses Ready.
+    Two players are ready, so the ready timer runs (R8.2) and stands him up, no kush taken,
+    as it would next to two ready people: it never started (computer players alone deal no
+    hand), and Bob held the table's last seat until the idle close, nobody able to play
+    them. Alice then takes the seat and plays them."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for level in ("easy", "normal"):
+        assert not (await service.add_bot(GROUP, ALICE, True, level)).alert
+    assert not (await service.join(GROUP, BOB)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.phase is Phase.LOBBY
+    assert t.ready_deadline == clock.now + t.options.ready_seconds
+    lobby = presenter.tables[GROUP.chat_id][-1].text
+    assert tr("en", "lobby.ready_timer", seconds=60) in lobby
+    balance = await player_balance(store, BOB)
+    clock.now += t.options.ready_seconds - 1
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is not None  # not before the time is up
+    clock.now += 1
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is None and t.phase is Phase.LOBBY and t.hand is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Bob")) in presenter.posts
+    assert t.ready_deadline is None
+    assert await player_balance(store, BOB) == balance  # no kush taken
+    assert presenter.tables[GROUP.chat_id][-1].text.endswith(tr("en", "lobby.bots_wait"))
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert t.hand is not None and len(t.hand.order) == 3
+    await play_hand_with_bots(service, presenter, clock)
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_late_joiner_left_with_two_computer_players_is_stood_up_in_the_lobby() -> None:
+    """Alice plays classic OFC with two computer players; Bob sits down during the hand
+    (``ready_seconds`` to press Ready) and never presses it. Alice leaves after the hand: the
+    table goes back to the lobby, whose ready timer applies instead (R8.2), two players being
+    ready. It never ran (computer players alone deal no hand), so Bob held the seat until
+    the idle close; now he is stood up when it runs out."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE, "ofc")
+    for level in ("easy", "normal"):
+        assert not (await service.add_bot(GROUP, ALICE, True, level)).alert
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+    assert not (await service.join(GROUP, BOB)).alert  # during the hand
+    await play_hand_with_bots(service, presenter, clock)
+    assert t.hand is None and t.seat_of(BOB.user_id) is not None
+    assert not (await service.leave(GROUP, ALICE)).alert
+    assert t.phase is Phase.LOBBY and t.ready_deadline == clock.now + t.options.ready_seconds
+    clock.now += t.options.ready_seconds
+    await service.run_due()
+    assert t.seat_of(BOB.user_id) is None and t.hand is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Bob")) in presenter.posts
+    assert sorted(s.name for s in t.seats.values()) == ["🤖 Anna", "🤖 Boris"]
     assert await check_store(store) == []
 
 
