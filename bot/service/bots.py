@@ -25,7 +25,15 @@ from storage.api import BuyIn, Community, InsufficientFunds
 
 log = logging.getLogger("bot.service")
 
-__all__ = ["BOT_NAMES", "add_bot", "bot_turn", "is_opener_or_admin", "remove_bot", "think_ahead"]
+__all__ = [
+    "BOT_NAMES",
+    "add_bot",
+    "bot_turn",
+    "house_funds",
+    "is_opener_or_admin",
+    "remove_bot",
+    "think_ahead",
+]
 
 #: Names of the computer players (their user ids are ``bot:<name>``).
 BOT_NAMES = ("Anna", "Boris", "Vera", "Gleb")
@@ -55,6 +63,24 @@ def computer_user_id(name: str) -> str | None:
 
 #: Buy-ins the house keeps on a computer player's balance when it sits down.
 HOUSE_BUY_INS = 50
+
+
+async def house_funds(rt: Runtime, t: LiveTable, player_id: int, have: int, need: int) -> None:
+    """The house funds a computer player of ``t`` (issue 13: its account is unlimited, minted,
+    never a member's kush): when its balance ``have`` is below ``need``, a grant (an
+    ``admin_grant`` row by ``house``, one transaction of its own, keyed by the table's step
+    and the balance seen, so a step retried after it grants nothing more) brings it to
+    :data:`HOUSE_BUY_INS` buy-ins of the table, at least ``need``. Call under ``t.lock``."""
+    if have >= need:
+        return
+    await rt.store.grant(
+        t.community_id,
+        player_id,
+        max(need, HOUSE_BUY_INS * t.min_buy_in) - have,
+        actor="house",
+        reason="house kush for a computer player",
+        key=f"house:{player_id}:{t.id}:{t.seq}:{have}",
+    )
 
 
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
@@ -181,16 +207,7 @@ async def add_bot(
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
     player = await rt.store.player(community.id, user_id, f"🤖 {name}")
-    need = HOUSE_BUY_INS * t.min_buy_in
-    if player.balance < need:  # the house funds its players (minted, never a member's kush)
-        await rt.store.grant(
-            community.id,
-            player.id,
-            need - player.balance,
-            actor="house",
-            reason="house kush for a computer player",
-            key=f"house:{player.id}:{t.id}:{t.seq}",
-        )
+    await house_funds(rt, t, player.id, player.balance, HOUSE_BUY_INS * t.min_buy_in)
     try:
         async with rt.transition(t) as tx:
             seat = SeatState(

@@ -12,6 +12,7 @@ from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service import tournaments
+from bot.service.bots import house_funds
 from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
     TOP_UP_SECONDS,
@@ -360,8 +361,10 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     """Add the top-ups queued during the hand that has just ended (R8.2), each in its own
     transition (a buy-in and the stack together), capped so the stack stays within the
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is
-    dropped with a notice in the group: the player is then offered the top-up as usual (a
-    computer player whose house account cannot cover it stands up).
+    dropped with a notice in the group: the player is then offered the top-up as usual. A
+    computer player's house account is granted what it lacks first
+    (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
+    the same, never expected, it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
 
     :raises TransitionFailed: storage refused a step (the rest wait for the retry)."""
@@ -381,6 +384,9 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                                             amount=asked, label=t.label, max=limit)))  # fmt: skip
                     tx.group = True
             continue
+        if seat.bot:  # its account is the house's, unlimited (issue 13): run short (it kept
+            # losing, or admins raised the buy-in past its grant), it is granted more first
+            await house_funds(rt, t, seat.player_id, await _balance(rt, seat.player_id), value)
         try:
             async with rt.transition(t) as tx:
                 tx.moves.append(BuyIn(seat.player_id, value))
@@ -398,7 +404,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.top_up = 0
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
                             label=t.label, have=have)  # fmt: skip
-                if seat.bot and t.busted(seat):  # the house cannot top it up: it stands up
+                if seat.bot and t.busted(seat):  # never expected (the house granted first)
                     stand_up(t, tx, seat)
                     notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                 elif t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long

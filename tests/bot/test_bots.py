@@ -626,20 +626,60 @@ async def test_r8_2_a_busted_computer_player_tops_up_from_the_house_and_plays_on
     assert await check_store(store) == []
 
 
-async def test_r8_2_a_busted_computer_player_the_house_cannot_top_up_stands_up_once() -> None:
-    """The house account cannot cover the top-up: it fails with a notice and the computer
-    player stands up (R8.2, as a busted player who does not top up); the table goes back to
-    the lobby for Alice. It was queued again at every deal, failing each time."""
+async def test_r8_2_a_busted_computer_player_whose_house_account_is_short_is_granted_more() -> None:
+    """Busted, 🤖 Anna's house account cannot cover the top-up (she kept losing): she stood
+    up ("top-up … not made", the table back in the lobby for Alice). The house account is
+    unlimited (issue 13): the house grants her what it lacks, the top-up is made from it and
+    she plays on, no notice; every movement a ledger row of its own, Alice's kush untouched."""
     service, presenter, store, clock, t, anna = await anna_busts_at_100_a_point(drained=True)
-    await service.run_due()  # the top-up fails: the house has nothing left
-    assert t.seat_of(anna.user_id) is None and t.hand is None
-    for _ in range(3):
-        clock.now += 10
-        await service.run_due()
-    assert t.phase is Phase.LOBBY and t.next_hand_at is None  # Alice alone
-    notices = [x for chat, x in presenter.posts if chat == GROUP.chat_id and anna.name in x]
-    assert len(notices) == 1, notices  # the failed top-up and the seat freed, once
-    assert notices[0].endswith("\n" + tr("en", "bot.removed", name=anna.name)), notices
+    who = Actor("telegram", anna.user_id, anna.name)
+    assert await player_balance(store, who) == 0 and anna.top_up == t.min_buy_in == 200
+    alice = await player_balance(store, ALICE)
+    stack = anna.stack
+    community = await store.community("telegram", "-100")
+    grants = len([e for e in await store.ledger(community.id) if e.actor == "house"])
+    await service.run_due()  # the house grants, then the top-up is added
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert (anna.stack, anna.top_up) == (stack + 200, 0)
+    house = [e for e in await store.ledger(community.id) if e.actor == "house"]
+    assert len(house) == grants + 1 and house[-1].kind is LedgerKind.ADMIN_GRANT
+    granted = bots.HOUSE_BUY_INS * t.min_buy_in
+    assert house[-1].balance_delta == granted  # 50 buy-ins again, as when it sat down
+    assert await player_balance(store, who) == granted - 200
+    assert await player_balance(store, ALICE) == alice
+    assert not [x for chat, x in presenter.posts if chat == GROUP.chat_id and anna.name in x]
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    assert t.hand is not None and t.seat_of(anna.user_id) is anna  # dealt in, not stood up
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_buy_in_raised_past_a_computer_players_house_account_is_granted() -> None:
+    """Admins raise the buy-in to 20,000 and the point past 🤖 Anna's stack: her top-up of
+    the new buy-in is more than her house account holds (50 buy-ins of 200, less her own):
+    she stood up, "could not top up". The house grants 50 new buy-ins and she is dealt in."""
+    service, presenter, store, clock = await alice_and_a_bot("easy")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert 0 < anna.stack < t.min_buy_in  # (the seeded deck: she lost a point or more)
+    for name, value in (("min_buy_in", "20000"), ("kush_per_point", str(anna.stack + 1))):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    who = Actor("telegram", anna.user_id, anna.name)
+    assert await player_balance(store, who) < 20000
+    stack = anna.stack
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()  # the deal queues her top-up first ...
+    await service.run_due()  # ... the house grants, the top-up is added, the hand dealt
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.min_buy_in == 20000 and anna.stack == stack + 20000
+    assert await player_balance(store, who) == bots.HOUSE_BUY_INS * 20000 - 20000
+    assert t.hand is not None
+    assert t.hand.is_fantasyland(anna.seat) or anna.seat in t.hand.order  # dealt in
     assert await check_store(store) == []
 
 
