@@ -144,9 +144,11 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         t.seats[seat.seat] = seat
         _ready_window(rt, t, seat)
         tx.group = True
-        # in the lobby next to two ready computer players, the ready timer starts for this
-        # unready seat (R8.2) as it does when the second player presses Ready
-        maybe_start(rt, t, tx)
+        if t.phase is Phase.LOBBY and t.ready_deadline is None:
+            # in the lobby next to two ready computer players, the ready timer starts for
+            # this unready seat (R8.2) as it does when the second player presses Ready (one
+            # running applies to it as it is; one run out is the timer's step to make)
+            maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 
