@@ -381,13 +381,14 @@ class LiveTable:
                 return s
         return None
 
-    def distinct_name(self, name: str) -> str:
+    def distinct_name(self, name: str, but: SeatState | None = None) -> str:
         """``name`` as a new seat shows it: followed by `` (2)``, `` (3)`` … when a seated
         player already goes by it (letter case aside), so that two people of one display name
         (or a person named like a computer player) are told apart in the table message, the
         showdown and the standings. The base is cut so the whole stays within
-        :data:`~bot.names.MAX_NAME`."""
-        taken = {s.name.casefold() for s in self.seats.values()}
+        :data:`~bot.names.MAX_NAME`. ``but``: a seat whose own name does not count (a seated
+        player's new name)."""
+        taken = {s.name.casefold() for s in self.seats.values() if s is not but}
         if name.casefold() not in taken:
             return name
         n = 2

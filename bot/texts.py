@@ -580,6 +580,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "game {total}/{target} · {chips:chip|chips}, settled when the game ends",
         "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
+    "replay.kush_game": {
+        "en": "game {total}/{target} · {label} settled when the game ends",
+        "ru": "игра {total}/{target} · расчёт {label} в конце игры",
+    },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.fl_dealt": {
         "en": "dealt: {cards}; set after the others' streets",

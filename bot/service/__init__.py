@@ -257,10 +257,13 @@ class TableService:
         async with t.lock:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
+            version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
             try:
                 reply = await body(t, community, lang)
             except TransitionFailed:
                 return Reply(tr(lang, "err.storage"), alert=True)
+            if renamed:
+                await lobby.show_renamed(self.rt, t, actor, version)
         if answer is not None:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
@@ -791,10 +794,15 @@ class TableService:
                 return Reply(tr(lang, "err.stale"), alert=True)
             seat = t.seat_of(actor.user_id)
             lang = seat.lang if seat else t.lang
+            # a press carries the presser's current name as a command does (the press's own
+            # version is checked against the table message before anything is redrawn)
+            version, renamed = t.version, lobby.rename(t, actor)
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
+            if renamed:
+                await lobby.show_renamed(self.rt, t, actor, version)
         if answer is not None:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)

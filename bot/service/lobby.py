@@ -35,7 +35,14 @@ from bot.texts import language_of, tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
-from storage.api import BuyIn, Community, CommunitySettings, InsufficientFunds, LeaseLost
+from storage.api import (
+    BuyIn,
+    Community,
+    CommunitySettings,
+    InsufficientFunds,
+    LeaseLost,
+    StorageError,
+)
 
 __all__ = [
     "add_top_ups",
@@ -47,6 +54,8 @@ __all__ = [
     "leave",
     "open_table",
     "ready",
+    "rename",
+    "show_renamed",
     "sit_out",
     "stack_limit",
     "top_up",
@@ -658,3 +667,37 @@ async def close_table(rt: Runtime, t: LiveTable, notice: str) -> None:
     (:func:`~bot.service.dealing.close_now`)."""
     async with rt.transition(t) as tx:
         close_now(t, tx, notice)
+
+
+def rename(t: LiveTable, actor: Actor) -> bool:
+    """Seat ``actor`` under the display name they go by now, if they sit at ``t``: every
+    update, a command or a button press, carries the user's current name, and a name changed
+    on the platform was shown old at the table (set when they sat down) for good. Told apart
+    from the others' names as a new seat's (:meth:`LiveTable.distinct_name`); the tournament's
+    standings follow. In memory only: :func:`show_renamed` saves and shows it. Whether the
+    seat's name changed."""
+    seat = t.seat_of(actor.user_id)
+    if seat is None or seat.bot is not None or not actor.name.strip():
+        return False
+    name = t.distinct_name(actor.name, but=seat)
+    if name == seat.name:
+        return False
+    seat.name = name
+    if seat.player_id in t.names:  # a tournament registrant (the final standings)
+        t.names[seat.player_id] = name
+    return True
+
+
+async def show_renamed(rt: Runtime, t: LiveTable, actor: Actor, version: int) -> None:
+    """After the step of an update that renamed its sender (:func:`rename`): the stored
+    player takes the name (``/top``, ``/stats``), and unless that step already committed and
+    redrew the table message (its ``version`` moved on), a step of its own saves the table
+    and shows the new name. Storage refusing either changes nothing else (logged where it
+    is refused); the name is taken again at the next update."""
+    with contextlib.suppress(StorageError):
+        await rt.store.player(t.community_id, actor.user_id, actor.name, actor.language)
+    if t.version != version or t.id not in rt.tables:
+        return
+    with contextlib.suppress(TransitionFailed):
+        async with rt.transition(t) as tx:
+            tx.group = True

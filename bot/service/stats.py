@@ -322,6 +322,35 @@ def _kush_line(delta: int, stack: Any, label: str, lang: str) -> str:
     return tr(lang, "showdown.kush", delta=delta, label=label, stack=int(stack))
 
 
+def _money_line(result: Mapping[str, Any], owner: int, label: str, lang: str) -> str | None:
+    """What the hand moved for the player at table seat ``owner``, as the showdown says it:
+    the kush of a cash hand with the stack after it, the chips of a tournament hand (R8.7);
+    a Chinese Poker hand before its game to the target ended moved neither (R7.6), and the
+    line says where the game stood, settled (in kush or chips) when it ends. ``None``: the
+    record holds nothing for the player."""
+    key = str(owner)
+    kush: Mapping[str, Any] = result.get("kush") or {}
+    stacks: Mapping[str, Any] = result.get("stacks") or {}
+    # a tournament's hand moves chips, not kush (R8.7): its chip line stands where kush would
+    tour: Mapping[str, Any] = result.get("tournament") or {}
+    won: Mapping[str, Any] = tour.get("won") or {}
+    chips: Mapping[str, Any] = tour.get("chips") or {}
+    game: Mapping[str, Any] = result.get("chinese") or {}
+    totals: Mapping[str, Any] = game.get("totals") or {}
+    if key in kush:
+        return _kush_line(int(kush[key]), stacks.get(key), label, lang)
+    if key in won:
+        return tr(lang, "replay.chips", delta=int(won[key]), chips=int(chips.get(key, 0)))
+    total, target = int(totals.get(key, 0)), int(game.get("target", 0))
+    if tour:
+        if not game or key not in chips:
+            return None
+        return tr(lang, "replay.chips_game", chips=int(chips[key]), total=total, target=target)
+    if not game or game.get("over") or key not in totals:
+        return None
+    return tr(lang, "replay.kush_game", total=total, target=target, label=label)
+
+
 def replay_screen(
     record: HandRecord,
     frames: Sequence[ReplayFrame],
@@ -344,16 +373,6 @@ def replay_screen(
         int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r
     }
     counted: Mapping[str, Any] = record.result.get("counted") or {}
-    kush: Mapping[str, Any] = record.result.get("kush") or {}
-    stacks: Mapping[str, Any] = record.result.get("stacks") or {}
-    # a tournament's hand moves chips, not kush (R8.7): its chip line stands where kush would
-    tour: Mapping[str, Any] = record.result.get("tournament") or {}
-    won: Mapping[str, Any] = tour.get("won") or {}
-    chips: Mapping[str, Any] = tour.get("chips") or {}
-    # a Chinese Poker tournament moves chips when a game to the target ends (R7.6, R8.7): a
-    # hand before that moved none, and its line says where the game stands instead
-    game: Mapping[str, Any] = record.result.get("chinese") or {}
-    totals: Mapping[str, Any] = game.get("totals") or {}
     kush_shown: set[int] = set()
     for b in frame.boards:
         # the watcher's own board is "You" (their name and "(you)" read "You (you)" when
@@ -383,21 +402,11 @@ def replay_screen(
         if frame.final and r is not None:
             points = int(counted.get(str(b.seat), r.get("points", 0)))
             notes = [tr(lang, "showdown.points", points=points)]
-            delta = kush.get(str(b.owner))
-            moved = won.get(str(b.owner))
-            if delta is not None and b.owner not in kush_shown:  # once a player (R4.2)
+            if b.owner not in kush_shown:  # once a player (R4.2)
                 kush_shown.add(b.owner)
-                notes.append(_kush_line(int(delta), stacks.get(str(b.owner)), label, lang))
-            elif moved is not None and b.owner not in kush_shown:
-                kush_shown.add(b.owner)
-                after = int(chips.get(str(b.owner), 0))
-                notes.append(tr(lang, "replay.chips", delta=int(moved), chips=after))
-            elif tour and game and str(b.owner) in chips and b.owner not in kush_shown:
-                kush_shown.add(b.owner)
-                notes.append(
-                    tr(lang, "replay.chips_game", chips=int(chips[str(b.owner)]),
-                       total=int(totals.get(str(b.owner), 0)), target=int(game.get("target", 0)))
-                )  # fmt: skip
+                money = _money_line(record.result, b.owner, label, lang)
+                if money is not None:
+                    notes.append(money)
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:

@@ -12,7 +12,7 @@ import pytest
 
 from bot import render
 from bot.model import Actor, ChatRef, LiveTable
-from bot.presses import PlaceCard, decode, encode
+from bot.presses import PlaceCard, ReplayStep, decode, encode
 from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
@@ -740,3 +740,58 @@ async def test_r4_2_r8_5_a_press_for_the_other_board_after_the_clock_ran_out_is_
     await service.run_due()  # the timer, firing now, finds nothing more to do
     assert t.seq == seq
     assert await check_store(store) == []
+
+
+async def test_r7_6_replay_of_a_chinese_cash_hand_has_a_kush_line(env) -> None:  # type: ignore[no-untyped-def]
+    """/replay of a Chinese Poker cash hand that did not end the game showed each board's
+    points and no money line at all, where a Pineapple/OFC replay shows the kush each player
+    won or lost (and a Chinese tournament hand its chips): kush move only when the game to the
+    target ends (R7.6). Such a hand's line now says where the game stood, the kush settled
+    when it ends, in English and Russian; the hand that ended the game shows the kush it moved
+    with the stack after it, from the same line as the other games."""
+    service, presenter, store, clock = env
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="30")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    bob_ru = dataclasses.replace(BOB, language="ru")
+    for _ in range(12):
+        if t.hand is not None and t.hand.to_act:
+            await auto_street(service, presenter, ALICE)
+            await auto_street(service, presenter, BOB)
+        clock.now += 10
+        for _ in range(4):
+            await service.run_due()
+        records = await store.hand_history(t.seats[0].player_id, 50)
+        if any(r.result["chinese"]["over"] for r in records):
+            break
+    records = sorted(await store.hand_history(t.seats[0].player_id, 50), key=lambda r: r.id)
+    ended = next(r for r in records if r.result["chinese"]["over"])
+    mid = [r for r in records if r.id < ended.id]
+    assert mid and all(not r.result["kush"] for r in mid)
+
+    async def last_frame(actor: Actor, record_id: int) -> str:
+        for frames in range(1, 10):
+            step = ReplayStep(record_id, f"R{frames}", frames)
+            reply = await service.press(actor, encode(step))
+            if reply.screen is not None:
+                return reply.screen.text
+        raise AssertionError(f"hand #{record_id} does not replay")
+
+    for actor, lang, label in ((ALICE, "en", "kush"), (bob_ru, "ru", "кушей")):
+        text = await last_frame(actor, mid[-1].id)
+        totals = mid[-1].result["chinese"]["totals"]
+        for seat in ("0", "1"):
+            line = tr(lang, "replay.kush_game", total=totals[seat], target=30, label=label)
+            assert line in text, (line, text)
+        if lang == "en":
+            assert f"game {totals['0']}/30 · kush settled when the game ends" in text
+        else:
+            assert f"игра {totals['1']}/30 · расчёт кушей в конце игры" in text
+    text = await last_frame(ALICE, ended.id)
+    kush, stacks = ended.result["kush"], ended.result["stacks"]
+    assert kush["0"] == -kush["1"] != 0
+    for seat in ("0", "1"):
+        line = tr("en", "showdown.kush", delta=kush[seat], label="kush", stack=stacks[seat])
+        assert line in text, (line, text)
+    assert "settled when the game ends" not in text

@@ -898,3 +898,35 @@ async def test_r7_6_r8_7_replay_of_a_chinese_tournament_hand_has_a_chip_line() -
     seat = str(alice.seat)
     after = int(record.result["tournament"]["chips"].get(seat, 0))
     assert tr("en", "replay.chips", delta=int(won[seat]), chips=after) in final.screen.text
+
+
+async def test_r8_7_top_after_a_tournament_is_the_ledger_s_net(env) -> None:  # type: ignore[no-untyped-def]
+    """Reported: /top counted a tournament's players at the full buy-in or its chips as
+    kush. Checked after a whole tournament (buy-in 100, 30 chips each, 70 % / 30 %): /top
+    is each balance (nothing left at a table), and /top by period each player's prize less
+    their buy-in, the ledger's net since they started with 1,000; no chip count appears."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_buy_in="100", tournament_chips="30", level_minutes="1",
+                    payouts="70,30")  # fmt: skip
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    await play_to_the_end(service, presenter, clock)
+    tour = t.tournament
+    prize = {t.names[pid]: tour.prizes.get(seat, 0) for seat, pid in enumerate(tour.players)}
+    assert sorted(prize.values()) == [0, 90, 210]
+    balances = {a.name: await player_balance(store, a) for a in PLAYERS}
+    assert balances == {name: 1000 + p - 100 for name, p in prize.items()}
+    order = sorted(PLAYERS, key=lambda a: -balances[a.name])
+    assert (await service.top(GROUP, ALICE)).text.splitlines() == [
+        tr("en", "reply.top_title"),
+        *(
+            tr("en", "reply.top_line", n=n, name=a.name, total=balances[a.name], label="kush")
+            for n, a in enumerate(order, start=1)
+        ),
+    ]
+    week = (await service.top(GROUP, ALICE, "week")).text.splitlines()
+    assert week[0] == "🏆 Winnings · last 7 days"
+    for n, a in enumerate(order, start=1):
+        assert week[n].startswith(f"{n}. {a.name} — {balances[a.name] - 1000:+d} kush · hands: ")
+    assert await check_store(store) == []

@@ -136,6 +136,22 @@ async def test_find_player_by_at_name_user_id_and_case(store: AnyStore) -> None:
     assert await store.find_player(c.id, "@nobody") is None
 
 
+async def test_find_player_by_a_cyrillic_name_in_any_case(store: AnyStore) -> None:
+    """Most players write Russian: a name typed in another case is found on every store (the
+    folded ``name_key`` column, :func:`storage._common.name_key`, not SQL ``LIKE``/``lower``,
+    which fold ASCII only), ``ё`` as typed and a German ``ß`` folded as Python folds it."""
+    c = await store.community("telegram", "-100")
+    anna = await store.player(c.id, "1001", "Анна Ёлкина")
+    strauss = await store.player(c.id, "1002", "Straße")
+    for typed in ("анна ёлкина", "АННА ЁЛКИНА", "@аННа ёЛКИНА", " Анна Ёлкина "):
+        assert await store.find_player(c.id, typed) == anna, typed
+    assert await store.find_player(c.id, "анна елкина") is None  # ё is not е
+    assert await store.find_player(c.id, "STRASSE") == strauss
+    renamed = await store.player(c.id, "1001", "Ирина")  # a new name: the old one is gone
+    assert await store.find_player(c.id, "ИРИНА") == renamed
+    assert await store.find_player(c.id, "анна ёлкина") is None
+
+
 async def test_find_player_by_an_ambiguous_name_is_none(store: AnyStore) -> None:
     c = await store.community("telegram", "-100")
     await store.player(c.id, "1", "Sam")

@@ -1,0 +1,70 @@
+"""A player who changes their display name on the platform while seated: every update they
+send, a button press as much as a command, carries the name they go by now, and the table
+shows it from that update on (it showed the name they sat down with for good)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.model import Actor
+from bot.presses import Ready, decode
+from bot.service import TableService
+from storage.api import Store
+from storage.check import check_store
+from tests.bot.conftest import service_env
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+
+
+def _ready_button(presenter: FakePresenter) -> str:
+    lobby = presenter.last_table(GROUP.chat_id)
+    return next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Ready))
+
+
+async def _stored_name(store: Store, actor: Actor) -> str:
+    community = await store.community("telegram", GROUP.chat_id)
+    player = await store.find_player(community.id, actor.user_id)
+    assert player is not None and player.user_id == actor.user_id
+    return player.name
+
+
+async def test_a_press_shows_the_pressers_new_name_at_the_table() -> None:
+    service, presenter, store, _clock = service_env()
+    assert isinstance(service, TableService)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    # Alice renamed herself "Алиса" on Telegram, then presses Ready on the table message:
+    # the press is taken (its version is not made stale by the new name) and the table
+    # message, the stored player (/top, /stats) and the saved table show "Алиса"
+    alisa = dataclasses.replace(ALICE, name="Алиса")
+    reply = await service.press(alisa, _ready_button(presenter), GROUP)
+    assert not reply.alert, reply.text
+    assert [s.name for s in t.seats.values()] == ["Алиса", "Bob", "Carol"]
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert "\n1. Алиса — ready ✅ 200\n" in lobby and "Alice" not in lobby, lobby
+    assert await _stored_name(store, ALICE) == "Алиса"
+    state = await store.table_state(t.id)
+    assert state is not None
+    assert [s["name"] for s in state[1]["seats"]] == ["Алиса", "Bob", "Carol"]
+    # a press that commits nothing (a second Ready, refused) still shows a new name, told
+    # apart from a seated player's as a new seat's would be (Carol renamed "алиса")
+    assert not (await service.press(CAROL, _ready_button(presenter), GROUP)).alert
+    carol = dataclasses.replace(CAROL, name="алиса")
+    assert (await service.press(carol, _ready_button(presenter), GROUP)).alert
+    assert [s.name for s in t.seats.values()] == ["Алиса", "Bob", "алиса (2)"]
+    assert "\n3. алиса (2) — ready ✅ 200\n" in presenter.last_table(GROUP.chat_id).text
+    # a command carries it too (Bob's Ready typed as /ready), and then a card press mid-hand
+    boris = dataclasses.replace(BOB, name="Борис")
+    assert not (await service.ready(GROUP, boris)).alert
+    assert t.hand is not None and [s.name for s in t.seats.values()][1] == "Борис"
+    acting = t.seats[t.owner(t.hand.to_act[0])]
+    by_id = {a.user_id: a for a in (alisa, boris, carol)}
+    renamed = dataclasses.replace(by_id[acting.user_id], name="Новое имя")
+    await press_auto_and_confirm(service, presenter, renamed)
+    assert acting.name == "Новое имя"
+    assert "Новое имя" in presenter.last_table(GROUP.chat_id).text
+    assert await _stored_name(store, renamed) == "Новое имя"
+    assert await check_store(store) == []
