@@ -1,0 +1,138 @@
+"""Tournaments off the happy path (R8.7): what a group meets when a tournament does not go as
+planned, each found by a "break-it" round and checked through the table service."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bot import pictures
+from bot.model import LiveTable
+from bot.presses import DiscardCard, PlaceCard, ReplayStep, decode, encode
+from bot.screens import Screen
+from bot.service import TableService
+from bot.texts import tr
+from game.board import Box
+from game.cards import DECK, Card, parse_cards
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_tournament_service import configure
+
+PLAYERS = (ALICE, BOB, CAROL)
+_BOX = {"b": Box.BOTTOM, "m": Box.MIDDLE, "t": Box.TOP}
+
+#: A Pineapple hand for three, street by street ("cards|boxes", x: discarded), by the order
+#: the players act in. The first makes Q♥Q♦ on top (Fantasyland, R6.1, royalty 7) over kings
+#: and aces, and loses 29 points to the others' flushes, quads and straight flush (royalties
+#: 18 and 23): with 200 chips at 10 chips a point, they are knocked out by the hand (R8.7).
+STREETS = (
+    ("Ac Ad 6h 7h 8c|b b b b b", "Qh Qd 2d|t t x", "2c Kc 3d|t m x", "Kd 3h Jd|m m x",
+     "4h 5s 8h|m m x"),
+    ("Ts Th Td Tc 2h|b b b b b", "3c 5c 9h|m m x", "7c 9c Jh|m m x", "Jc 2s Kh|m t x",
+     "3s 4d Ah|t t x"),
+    ("5d 6d 7d 8d 9d|b b b b b", "4s 8s 4c|m m x", "9s Js 6c|m m x", "Qs 5h Qc|m t x",
+     "6s 7s Ks|t t x"),
+)  # fmt: skip
+LAYOUT: dict[Card, str] = {}
+for _streets in STREETS:
+    for _street in _streets:
+        _cards, _boxes = _street.split("|")
+        LAYOUT.update(zip(parse_cards(_cards), _boxes.split(), strict=True))
+
+
+def scripted_deck() -> list[Card]:
+    """:data:`STREETS` dealt street by street in the order the players act, then the rest."""
+    head = [
+        c for k in range(5) for streets in STREETS for c in parse_cards(streets[k].split("|")[0])
+    ]
+    assert len(set(head)) == len(head) == 51
+    return head + [c for c in DECK if c not in set(head)]
+
+
+def _version(screen: Screen) -> str:
+    for b in screen.all_buttons():
+        p = decode(b.data)
+        if isinstance(p, PlaceCard | DiscardCard):
+            return p.version
+    raise AssertionError("no hand buttons")
+
+
+async def play_scripted_hand(service: TableService, presenter: FakePresenter, t: LiveTable) -> None:
+    """Every player presses the boxes of :data:`LAYOUT` for the hand being played, then
+    Confirm, street by street, until it is over."""
+    by_user = {a.user_id: a for a in PLAYERS}
+    number = t.hand_no
+    while t.hand is not None and t.hand_no == number:
+        seat = t.hand.to_act[0]
+        actor = by_user[t.seats[seat].user_id]
+        for card in t.hand.current_cards(seat):
+            version = _version(presenter.last_private(actor.user_id))
+            box = LAYOUT[card]
+            press = (
+                DiscardCard(t.id, version, card)
+                if box == "x"
+                else PlaceCard(t.id, version, card, _BOX[box])
+            )
+            reply = await service.press(actor, encode(press))
+            assert not reply.alert, reply.text
+        version = _version(presenter.last_private(actor.user_id))
+        reply = await service.press(actor, f"{t.id}:{version}:c")
+        assert not reply.alert, reply.text
+
+
+async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyland(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first to act makes Fantasyland (Q♥Q♦ on top) and loses every chip in the same
+    hand: knocked out (R8.7), they play no Fantasyland. The showdown said "🌴 Fantasyland
+    next (14 cards)" next to their board and "❌ Alice is out" under it; its picture had the
+    FANTASYLAND 14 badge and the hand's /replay announced it too."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
+        deck_source=scripted_deck,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    drawn: list[dict[str, Any]] = []
+    real = pictures.showdown_picture
+
+    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
+        picture = real(*args, **kwargs)
+        drawn.append(picture.to_json())
+        return picture
+
+    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    await configure(service, tournament_chips="200")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in PLAYERS:
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    board_seat = t.hand.order[0]
+    first = t.seats[t.owner(board_seat)]
+    await play_scripted_hand(service, presenter, t)
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
+    board = showdown.split(f"\n\n{first.name}: ")[1].split("\n\n")[0]
+    assert board.splitlines() == [
+        "-29 pts",
+        "  Q♥ Q♦ 2♣ — pair of queens",
+        "  K♣ K♦ 3♥ 4♥ 5♠ — pair of kings",
+        "  A♣ A♦ 6♥ 7♥ 8♣ — pair of aces",
+        "  royalties 7",  # (it said "royalties 7 · 🌴 Fantasyland next (14 cards)")
+    ]
+    out = tr("en", "tour.knocked_out", name=first.name, place=3, prize=0, label="kush")
+    assert out in showdown and "Fantasyland" not in showdown
+    assert first.seat not in t.tournament.chips and len(t.tournament.chips) == 2
+    assert t.hand is not None and t.hand_no == 2 and not t.hand.setup.fantasyland
+    assert [b["name"] for b in drawn[0]["boards"] if b["fl_next"]] == []
+    record = (await store.hand_history(first.player_id, 1))[0]
+    assert record.result["fantasyland_forgone_seats"] == [board_seat]
+    replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
+    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
+    assert await check_store(store) == []
