@@ -1128,6 +1128,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
     },
+    "tour.settings_kept": {
+        "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
+        "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): эта — со следующего /tournament.",
+    },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",

@@ -876,9 +876,48 @@ async def _change(
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + tr(lang, "settings.next_match")
+    kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
+    if kept:
+        # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
+        # admin expecting the open tournament to take it (its lobby still said otherwise)
+        text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     return Reply(text, screen=settings_screen(community, lang, table_game))
+
+
+#: The settings a tournament opens with (:func:`tournament_config`).
+TOURNAMENT_SETTINGS = frozenset(
+    {"tournament_buy_in", "tournament_chips", "level_minutes", "payouts", "chips_schedule"}
+)
+
+#: Rule options a tournament table has no use for: chips are settled every hand at the
+#: level's chips per point (R8.7), and nobody presses Ready.
+_NOT_IN_TOURNAMENTS = frozenset({"kush_per_point", "settle_per_round", "ready_seconds"})
+
+
+def _tournaments(rt: Runtime, community_id: int) -> list[LiveTable]:
+    """The community's tournament tables here (registering or running), by number."""
+    return sorted(
+        (
+            t
+            for t in rt.tables.values()
+            if t.community_id == community_id and t.tournament is not None
+        ),
+        key=lambda t: t.id,
+    )
+
+
+def _kept_by(t: LiveTable, spec: Setting) -> bool:
+    """Whether tournament table ``t`` keeps its own value of ``spec`` (R8.7: the tournament's
+    settings and the rule options of its game, fixed when it opened), where it would use it."""
+    if spec.name in TOURNAMENT_SETTINGS:
+        return True
+    return (
+        not spec.community
+        and spec.name not in _NOT_IN_TOURNAMENTS
+        and spec.applies_to(t.options.game)
+    )
 
 
 def _waits_for_match(rt: Runtime, community_id: int) -> bool:

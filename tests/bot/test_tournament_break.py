@@ -136,3 +136,41 @@ async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyla
     replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
     assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("tournament_buy_in", "7"), ("level_minutes", "1"), ("hand_seconds", "30")],
+)
+async def test_r8_7_a_setting_changed_during_a_tournament_says_the_tournament_keeps_its_own(
+    env: Any, name: str, value: str
+) -> None:
+    """An admin changes a tournament setting or a rule option while a tournament is open: the
+    tournament keeps what its players registered for (R8.7) and the answer says so. It said
+    "Saved: tournament_buy_in = 7." alone while the lobby still showed "Buy-in 100 kush" (a
+    cash table's answer says when its table takes a rule option)."""
+    service, _presenter, store, _clock = env
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    assert not (await service.join(GROUP, BOB)).alert  # registered for a buy-in of 100
+    kept = tr("en", "tour.settings_kept", tables=f"#{t.id}")
+    assert kept == (
+        f"Tournament #{t.id} keeps the settings it opened with (its players registered for"
+        " them): this one applies from the next /tournament."
+    )
+    reply = await service.settings(GROUP, ALICE, True, [name, value])
+    assert not reply.alert and reply.text.splitlines()[1] == kept, reply.text
+    russian = await service.settings(GROUP, BOB, True, [name, value])
+    assert russian.text.splitlines()[1] == tr("ru", "tour.settings_kept", tables=f"#{t.id}")
+    assert "следующего /tournament" in russian.text
+    assert t.tournament.config.buy_in == 100 and t.tournament.config.level_minutes == 5
+    assert t.options.hand_seconds == 120
+    # a setting the tournament takes (the pictures) or that is no tournament's says nothing
+    for other, v in (("pictures", "off"), ("min_buy_in", "50")):
+        reply = await service.settings(GROUP, ALICE, True, [other, v])
+        assert "/tournament" not in reply.text, reply.text
+    await service.close_table(GROUP, ALICE, True)  # no tournament open: nothing to say
+    reply = await service.settings(GROUP, ALICE, True, [name, value])
+    assert "/tournament" not in reply.text, reply.text
+    assert await check_store(store) == []
