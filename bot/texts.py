@@ -1132,6 +1132,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): эта — со следующего /tournament.",
     },
+    "tour.idle_unstarted": {
+        "en": "Tournament #{table} did not start within {minutes:minute|minutes}.",
+        "ru": "Турнир #{table} так и не начался за {minutes:минуту|минуты|минут}.",
+    },
+    "tour.idle": {
+        "en": "No hand was dealt at tournament #{table} for {minutes:minute|minutes}.",
+        "ru": "В турнире #{table} не было раздач {minutes:минуту|минуты|минут}.",
+    },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",
         "ru": "Турнир #{table} отменён, все взносы возвращены.",

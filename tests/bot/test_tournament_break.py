@@ -12,7 +12,7 @@ from bot import pictures
 from bot.model import LiveTable
 from bot.presses import DiscardCard, PlaceCard, ReplayStep, decode, encode
 from bot.screens import Screen
-from bot.service import TableService
+from bot.service import TableService, dealing
 from bot.texts import tr
 from game.board import Box
 from game.cards import DECK, Card, parse_cards
@@ -21,7 +21,8 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
-from tests.bot.test_tournament_service import configure
+from tests.bot.test_tournament_service import configure, new_service
+from tests.bot.test_transitions import player_balance
 
 PLAYERS = (ALICE, BOB, CAROL)
 _BOX = {"b": Box.BOTTOM, "m": Box.MIDDLE, "t": Box.TOP}
@@ -173,4 +174,63 @@ async def test_r8_7_a_setting_changed_during_a_tournament_says_the_tournament_ke
     await service.close_table(GROUP, ALICE, True)  # no tournament open: nothing to say
     reply = await service.settings(GROUP, ALICE, True, [name, value])
     assert "/tournament" not in reply.text, reply.text
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_r8_7_a_tournament_nobody_started_is_cancelled_in_its_own_words() -> None:
+    """Two register and nobody presses Start: after ``idle_close_seconds`` the lobby closes
+    itself (R8.2a) and both buy-ins go back (R8.7). The group read "Table #1 closed: no hand
+    for 30 minutes. Stacks are back in balances; anyone may open a new one: /newtable." (no
+    table, no stacks: a tournament that never started) above "Tournament #1 is cancelled"."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    assert not (await service.new_tournament(GROUP, BOB, "pineapple")).alert  # in Russian
+    t = service.table_in(GROUP)
+    assert t is not None
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    assert [await player_balance(store, a) for a in (ALICE, BOB)] == [900, 900]
+    clock.now += t.options.idle_close_seconds
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert presenter.last_table(GROUP.chat_id).text == (
+        "Турнир #1 так и не начался за 30 минут.\nТурнир #1 отменён, все взносы возвращены."
+    )
+    assert tr("en", "tour.idle_unstarted", table=1, minutes=30) == (
+        "Tournament #1 did not start within 30 minutes."
+    )
+    assert [await player_balance(store, a) for a in (ALICE, BOB)] == [1000, 1000]
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_r8_7_a_running_tournament_whose_deal_keeps_failing_closes_as_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A running tournament whose next deal keeps failing (a bug: each try rolled back)
+    closes itself after ``idle_close_seconds`` (R8.2a), every buy-in back (R8.7), and says
+    so as a tournament: not "Table #1 closed … Stacks are back in balances"."""
+    service, presenter, store, clock = new_service(next_hand_delay=5)
+    await configure(service, tournament_chips="1000")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in PLAYERS:
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+
+    def broken(*_args: Any) -> None:
+        raise RuntimeError("the deal fails")
+
+    monkeypatch.setattr(dealing, "deal", broken)
+    while t.hand is not None:  # everyone sleeps through hand 1 (R8.5)
+        clock.now += 181
+        await service.run_due()
+    for _ in range(7):
+        clock.now += 300
+        await service.run_due()
+    assert service.table_in(GROUP) is None and t.hand_no == 1
+    assert presenter.last_table(GROUP.chat_id).text == (
+        "No hand was dealt at tournament #1 for 30 minutes.\n"
+        "Tournament #1 is cancelled; every buy-in is back."
+    )
+    assert tr("ru", "tour.idle", table=1, minutes=30) == ("В турнире #1 не было раздач 30 минут.")
+    assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
     assert await check_store(store) == []
