@@ -1120,6 +1120,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.exists": {
+        "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (every buy-in goes back).",
+        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (все взносы вернутся).",
+    },
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",

@@ -329,7 +329,9 @@ class TableService:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
         an admin closed during a hand (R8.2a) closes after this hand, then a new one opens; a
         tournament's then refunds every buy-in (R8.7), as the close's own answer says."""
-        key = "reply.table_exists"
+        # a tournament's close cancels it (R8.7): "an admin closes it with /closetable
+        # (stacks go back to balances)" had an admin cancel a running one for a cash table
+        key = "reply.table_exists" if existing.tournament is None else "tour.exists"
         if existing.closing:
             key = "reply.table_closing" if existing.tournament is None else "tour.table_closing"
         text = tr(lang, key, table=existing.id)

@@ -234,3 +234,32 @@ async def test_r8_2a_r8_7_a_running_tournament_whose_deal_keeps_failing_closes_a
     assert tr("ru", "tour.idle", table=1, minutes=30) == ("В турнире #1 не было раздач 30 минут.")
     assert [await player_balance(store, a) for a in PLAYERS] == [1000, 1000, 1000]
     assert await check_store(store) == []
+
+
+async def test_r8_7_newtable_during_a_tournament_says_a_close_cancels_it(env: Any) -> None:
+    """A member types /newtable (or /tournament) while the chat's tournament runs: the
+    answer named an open "table" that an admin closes with /closetable, "stacks go back to
+    balances"; an admin who did so cancelled the tournament, every buy-in back (R8.7). It
+    now says it is the tournament, that another table opens once it is over, and what a
+    close does to it."""
+    service, _presenter, store, _clock = env
+    await configure(service, tournament_chips="1000")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, BOB)).alert  # registering: the same answer
+    for phase in ("registering", "running"):
+        reply = await service.new_table(GROUP, CAROL)
+        assert reply.alert and reply.text.split("\n")[0] == (
+            "This chat's tournament #1 is under way: another table opens when it is over. An"
+            " admin's /closetable cancels it (every buy-in goes back)."
+        ), (phase, reply.text)
+        assert (await service.new_tournament(GROUP, CAROL, "ofc")).text == reply.text
+        russian = await service.new_table(GROUP, BOB)
+        assert russian.text.split("\n")[0] == tr("ru", "tour.exists", table=t.id)
+        assert "отменяет его" in russian.text
+        if phase == "registering":
+            assert not (await service.join(GROUP, CAROL)).alert  # the seats are full: it starts
+    assert t.tournament is not None and t.hand is not None
+    assert await check_store(store) == []
