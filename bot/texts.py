@@ -1124,6 +1124,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (every buy-in goes back).",
         "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (все взносы вернутся).",
     },
+    "tour.game_next": {
+        "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
+        "ru": "Турнир #{number} продолжается как «{table}»: «{game}» будет со следующего /newtable или /tournament, когда он закончится.",
+    },
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",

@@ -263,3 +263,43 @@ async def test_r8_7_newtable_during_a_tournament_says_a_close_cancels_it(env: An
             assert not (await service.join(GROUP, CAROL)).alert  # the seats are full: it starts
     assert t.tournament is not None and t.hand is not None
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_new_game_set_during_a_tournament_does_not_ask_to_close_it(
+    env: Any,
+) -> None:
+    """``/settings game ofc`` while the chat's Pineapple tournament runs answered "The open
+    table stays Pineapple OFC: Classic OFC comes with the next /newtable (an admin closes
+    this one first: /closetable)": the close cancels the tournament, every buy-in back
+    (R8.7). It says the game comes once the tournament is over; a cash table's answer is
+    as it was."""
+    service, _presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in PLAYERS:
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["game", "ofc"])
+    assert reply.text.splitlines()[1] == (
+        "Tournament #1 goes on as Pineapple OFC: Classic OFC comes with the next /newtable or"
+        " /tournament once it is over."
+    ), reply.text
+    assert "/closetable" not in reply.text
+    russian = await service.settings(GROUP, BOB, True, ["game", "chinese"])
+    assert russian.text.splitlines()[1] == tr(
+        "ru", "tour.game_next", number=1, table=tr("ru", "game.pineapple"),
+        game=tr("ru", "game.chinese"),
+    )  # fmt: skip
+    assert "/closetable" not in russian.text and "когда он закончится" in russian.text
+    await service.close_table(GROUP, ALICE, True)  # (at the end of the hand)
+    while service.table_in(GROUP) is not None:  # everyone sleeps through the hand (R8.5)
+        clock.now += 181
+        await service.run_due()
+    assert not (await service.new_table(GROUP, ALICE, "pineapple")).alert
+    cash = await service.settings(GROUP, ALICE, True, ["game", "ofc"])
+    assert cash.text.splitlines()[1] == tr(
+        "en", "settings.game_next_table", table=tr("en", "game.pineapple"),
+        game=tr("en", "game.ofc"),
+    )  # fmt: skip
+    assert await check_store(store) == []
