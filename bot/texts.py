@@ -1138,7 +1138,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
-        "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): эта — со следующего /tournament.",
+        "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
     },
     "tour.idle_unstarted": {
         "en": "Tournament #{table} did not start within {minutes:minute|minutes}.",
