@@ -10,7 +10,7 @@ import pytest
 
 from bot import pictures
 from bot.model import LiveTable
-from bot.presses import DiscardCard, PlaceCard, ReplayStep, decode, encode
+from bot.presses import DiscardCard, PlaceCard, ReplayStep, StartTournament, decode, encode
 from bot.screens import Screen
 from bot.service import TableService, dealing
 from bot.texts import tr
@@ -27,11 +27,13 @@ from tests.bot.test_transitions import player_balance
 PLAYERS = (ALICE, BOB, CAROL)
 _BOX = {"b": Box.BOTTOM, "m": Box.MIDDLE, "t": Box.TOP}
 
+Streets = tuple[tuple[str, ...], ...]
+
 #: A Pineapple hand for three, street by street ("cards|boxes", x: discarded), by the order
 #: the players act in. The first makes Q♥Q♦ on top (Fantasyland, R6.1, royalty 7) over kings
 #: and aces, and loses 29 points to the others' flushes, quads and straight flush (royalties
 #: 18 and 23): with 200 chips at 10 chips a point, they are knocked out by the hand (R8.7).
-STREETS = (
+STREETS: Streets = (
     ("Ac Ad 6h 7h 8c|b b b b b", "Qh Qd 2d|t t x", "2c Kc 3d|t m x", "Kd 3h Jd|m m x",
      "4h 5s 8h|m m x"),
     ("Ts Th Td Tc 2h|b b b b b", "3c 5c 9h|m m x", "7c 9c Jh|m m x", "Jc 2s Kh|m t x",
@@ -39,19 +41,31 @@ STREETS = (
     ("5d 6d 7d 8d 9d|b b b b b", "4s 8s 4c|m m x", "9s Js 6c|m m x", "Qs 5h Qc|m t x",
      "6s 7s Ks|t t x"),
 )  # fmt: skip
-LAYOUT: dict[Card, str] = {}
-for _streets in STREETS:
-    for _street in _streets:
-        _cards, _boxes = _street.split("|")
-        LAYOUT.update(zip(parse_cards(_cards), _boxes.split(), strict=True))
+
+#: Heads-up: the first the same Fantasyland board, the second fouls (trips on top over a
+#: pair of jacks over nine high): 6 + 7 points, 130 chips at 10 a point, more than the 100
+#: chips the second has.
+HEADS_UP: Streets = (
+    STREETS[0],
+    ("9s 7s 5d 4c 2s|b b b b b", "Js Jc 3c|m m x", "Ts 6c 9d|m m x", "Th Tc 4s|t t x",
+     "Td 5c 6s|t m x"),
+)  # fmt: skip
 
 
-def scripted_deck() -> list[Card]:
-    """:data:`STREETS` dealt street by street in the order the players act, then the rest."""
-    head = [
-        c for k in range(5) for streets in STREETS for c in parse_cards(streets[k].split("|")[0])
-    ]
-    assert len(set(head)) == len(head) == 51
+def layout(streets: Streets) -> dict[Card, str]:
+    """Card → the box it goes to (``x``: discarded) in ``streets``."""
+    out: dict[Card, str] = {}
+    for player in streets:
+        for street in player:
+            cards, boxes = street.split("|")
+            out.update(zip(parse_cards(cards), boxes.split(), strict=True))
+    return out
+
+
+def scripted_deck(streets: Streets = STREETS) -> list[Card]:
+    """``streets`` dealt street by street in the order the players act, then the rest."""
+    head = [c for k in range(5) for player in streets for c in parse_cards(player[k].split("|")[0])]
+    assert len(set(head)) == len(head) == 17 * len(streets)
     return head + [c for c in DECK if c not in set(head)]
 
 
@@ -63,9 +77,12 @@ def _version(screen: Screen) -> str:
     raise AssertionError("no hand buttons")
 
 
-async def play_scripted_hand(service: TableService, presenter: FakePresenter, t: LiveTable) -> None:
-    """Every player presses the boxes of :data:`LAYOUT` for the hand being played, then
-    Confirm, street by street, until it is over."""
+async def play_scripted_hand(
+    service: TableService, presenter: FakePresenter, t: LiveTable, streets: Streets = STREETS
+) -> None:
+    """Every player presses the boxes ``streets`` give the cards of the hand being played,
+    then Confirm, street by street, until it is over."""
+    boxes = layout(streets)
     by_user = {a.user_id: a for a in PLAYERS}
     number = t.hand_no
     while t.hand is not None and t.hand_no == number:
@@ -73,7 +90,7 @@ async def play_scripted_hand(service: TableService, presenter: FakePresenter, t:
         actor = by_user[t.seats[seat].user_id]
         for card in t.hand.current_cards(seat):
             version = _version(presenter.last_private(actor.user_id))
-            box = LAYOUT[card]
+            box = boxes[card]
             press = (
                 DiscardCard(t.id, version, card)
                 if box == "x"
@@ -302,4 +319,57 @@ async def test_r8_7_a_new_game_set_during_a_tournament_does_not_ask_to_close_it(
         "en", "settings.game_next_table", table=tr("en", "game.pineapple"),
         game=tr("en", "game.ofc"),
     )  # fmt: skip
+    assert await check_store(store) == []
+
+
+async def test_r8_7_r6_fantasyland_made_in_the_hand_that_wins_the_tournament_is_not_announced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up, the winner makes Fantasyland in the hand that knocks the last opponent out:
+    the tournament is over, no Fantasyland is played, and neither the showdown, its picture
+    nor the hand's /replay announces one; the pool is paid out (R6, R8.7)."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
+        deck_source=lambda: scripted_deck(HEADS_UP),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    drawn: list[dict[str, Any]] = []
+    real = pictures.showdown_picture
+
+    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
+        picture = real(*args, **kwargs)
+        drawn.append(picture.to_json())
+        return picture
+
+    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    await configure(service, tournament_chips="100")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    assert not (await service.press(ALICE, start, GROUP)).alert
+    assert t.hand is not None
+    winner = t.seats[t.hand.order[0]]
+    await play_scripted_hand(service, presenter, t, HEADS_UP)
+    assert service.table_in(GROUP) is None and t.tournament.finished is not None
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
+    assert f"{winner.name}: +13 pts" in showdown and "  royalties 7\n" in showdown
+    assert "Fantasyland" not in showdown and "🌴" not in showdown
+    assert [b["fl_next"] for b in drawn[0]["boards"]] == [0, 0]
+    record = next(r for r in await store.hand_history(winner.player_id, 5) if r.number == 1)
+    assert record.result["fantasyland_forgone"] is True
+    replay = await service.press(ALICE, encode(ReplayStep(record.id, "R5", 5)))
+    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
+    loser = next(name for name in t.names.values() if name != winner.name)
+    final = presenter.last_table(GROUP.chat_id).text
+    assert final.splitlines()[1:] == [f"1. {winner.name} — 200 kush", f"2. {loser} — 0 kush"]
+    assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
     assert await check_store(store) == []
