@@ -473,6 +473,14 @@ class LiveTable:
         finished = self.tournament is not None and self.tournament.finished is not None
         return not self.closing and not finished
 
+    def fantasyland_played(self, hand_seat: int) -> bool:
+        """Whether the Fantasyland board ``hand_seat`` earns at this showdown will be played
+        (R6): not when :meth:`fantasyland_follows` says no Fantasyland is, nor when its
+        player leaves the table after the hand: one who asked to leave (R8.2) or was knocked
+        out of the tournament by it (R8.7) forfeits it with the seat."""
+        player = self.player_of(hand_seat)
+        return self.fantasyland_follows() and player is not None and not player.leaving
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

@@ -277,7 +277,7 @@ def showdown_picture(
                 fouled=fouled,
                 points=points,
                 kush=kush,
-                fl_next=r.fantasyland_cards if t.fantasyland_follows() else 0,
+                fl_next=r.fantasyland_cards if t.fantasyland_played(r.seat) else 0,
                 played_fl=r.played_fantasyland,
                 timed_out=r.timed_out,
                 total=total,

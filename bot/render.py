@@ -431,7 +431,7 @@ def showdown_screen(
             notes.append(tr(lang, "showdown.fouled"))
         elif r.royalty_total:
             notes.append(tr(lang, "showdown.royalties", n=r.royalty_total))
-        if r.fantasyland_cards and t.fantasyland_follows():  # not at a closing table
+        if r.fantasyland_cards and t.fantasyland_played(r.seat):  # not at a closing table
             notes.append(tr(lang, "showdown.fl_next", cards=r.fantasyland_cards))
         if r.timed_out:
             notes.append(tr(lang, "board.timed_out"))

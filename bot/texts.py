@@ -1124,6 +1124,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
+    "tour.exists": {
+        "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (every buy-in goes back).",
+        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (все взносы вернутся).",
+    },
+    "tour.game_next": {
+        "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
+        "ru": "Турнир #{number} продолжается как «{table}»: «{game}» будет со следующего /newtable или /tournament, когда он закончится.",
+    },
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",
@@ -1131,6 +1139,18 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
         "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
+    },
+    "tour.settings_kept": {
+        "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
+        "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
+    },
+    "tour.idle_unstarted": {
+        "en": "Tournament #{table} did not start within {minutes:minute|minutes}.",
+        "ru": "Турнир #{table} так и не начался за {minutes:минуту|минуты|минут}.",
+    },
+    "tour.idle": {
+        "en": "No hand was dealt at tournament #{table} for {minutes:minute|minutes}.",
+        "ru": "В турнире #{table} не было раздач {minutes:минуту|минуты|минут}.",
     },
     "tour.cancelled": {
         "en": "Tournament #{table} is cancelled; every buy-in is back.",

@@ -332,7 +332,9 @@ class TableService:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
         an admin closed during a hand (R8.2a) closes after this hand, then a new one opens; a
         tournament's then refunds every buy-in (R8.7), as the close's own answer says."""
-        key = "reply.table_exists"
+        # a tournament's close cancels it (R8.7): "an admin closes it with /closetable
+        # (stacks go back to balances)" had an admin cancel a running one for a cash table
+        key = "reply.table_exists" if existing.tournament is None else "tour.exists"
         if existing.closing:
             key = "reply.table_closing" if existing.tournament is None else "tour.table_closing"
         text = tr(lang, key, table=existing.id)
@@ -535,13 +537,19 @@ class TableService:
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
         return await settings_mod.settings(
-            self.rt, community, lang, args, language_of(actor.language), self._game_in(chat)
-        )
+            self.rt, community, lang, args, language_of(actor.language), self._game_in(chat),
+            self._tournament_in(chat),
+        )  # fmt: skip
 
     def _game_in(self, chat: ChatRef) -> GameKind | None:
         """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
         t = self.table_in(chat)
         return t.options.game if t is not None else None
+
+    def _tournament_in(self, chat: ChatRef) -> int | None:
+        """The number of the chat's open table if it is a tournament's (R8.7), else ``None``."""
+        t = self.table_in(chat)
+        return t.id if t is not None and t.tournament is not None else None
 
     # -- computer players ---------------------------------------------------------------------
     async def add_bot(
@@ -898,8 +906,9 @@ class TableService:
         if is_admin is None or not await is_admin():
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         return await settings_mod.settings_press(
-            self.rt, community, lang, press, language_of(actor.language), self._game_in(chat)
-        )
+            self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
+            self._tournament_in(chat),
+        )  # fmt: skip
 
 
 def _same_message(pressed: str | None, table_ref: str | None) -> bool:

@@ -809,13 +809,15 @@ async def settings(
     args: list[str],
     own: str | None = None,
     game: GameKind | None = None,
+    tournament: int | None = None,
 ) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
     ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
     ``own`` is the asking admin's own language (``"en"``/``"ru"``): a change of ``language``
     to ``auto`` is answered in it, to ``en``/``ru`` in the new language. ``game`` is the game
     of the chat's open table, if any: values are shown as that table's game has them (the
-    community's game, the game of new tables, otherwise)."""
+    community's game, the game of new tables, otherwise); ``tournament``: that table's
+    number when it is a tournament's (R8.7)."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game))
     name, value = args[0].lower(), " ".join(args[1:])
@@ -828,7 +830,9 @@ async def settings(
         return Reply(spec.help_text(lang, shown, s.kush_label))
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
-    return await _change(rt, community, lang, spec, value, own, game, listed=False)
+    return await _change(
+        rt, community, lang, spec, value, own, game, listed=False, tournament=tournament
+    )
 
 
 async def _change(
@@ -841,9 +845,11 @@ async def _change(
     table_game: GameKind | None,
     *,
     listed: bool = True,
+    tournament: int | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
-    list (a press on it), else with how to see the list (a command)."""
+    list (a press on it), else with how to see the list (a command); ``tournament``: the
+    number of the chat's open table when it is a tournament's (R8.7)."""
     try:
         community = await change_setting(rt, community, spec.name, value, own)
     except SettingRefused as exc:
@@ -865,20 +871,61 @@ async def _change(
     text = tr(lang, "reply.settings_saved", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
-        # waiting for the table to change
+        # waiting for the table to change; a tournament's is not closed for it (an admin's
+        # close cancels it, every buy-in back, R8.7): it comes when the tournament is over
         text += "\n" + tr(
             lang,
-            "settings.game_next_table",
+            "settings.game_next_table" if tournament is None else "tour.game_next",
             table=tr(lang, f"game.{table_game.value}"),
             game=tr(lang, f"game.{s.game}"),
+            number=tournament,
         )
     if not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + tr(lang, "settings.next_match")
+    kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
+    if kept:
+        # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
+        # admin expecting the open tournament to take it (its lobby still said otherwise)
+        text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
     return Reply(text, screen=settings_screen(community, lang, table_game))
+
+
+#: The settings a tournament opens with (:func:`tournament_config`).
+TOURNAMENT_SETTINGS = frozenset(
+    {"tournament_buy_in", "tournament_chips", "level_minutes", "payouts", "chips_schedule"}
+)
+
+#: Rule options a tournament table has no use for: chips are settled every hand at the
+#: level's chips per point (R8.7), and nobody presses Ready.
+_NOT_IN_TOURNAMENTS = frozenset({"kush_per_point", "settle_per_round", "ready_seconds"})
+
+
+def _tournaments(rt: Runtime, community_id: int) -> list[LiveTable]:
+    """The community's tournament tables here (registering or running), by number."""
+    return sorted(
+        (
+            t
+            for t in rt.tables.values()
+            if t.community_id == community_id and t.tournament is not None
+        ),
+        key=lambda t: t.id,
+    )
+
+
+def _kept_by(t: LiveTable, spec: Setting) -> bool:
+    """Whether tournament table ``t`` keeps its own value of ``spec`` (R8.7: the tournament's
+    settings and the rule options of its game, fixed when it opened), where it would use it."""
+    if spec.name in TOURNAMENT_SETTINGS:
+        return True
+    return (
+        not spec.community
+        and spec.name not in _NOT_IN_TOURNAMENTS
+        and spec.applies_to(t.options.game)
+    )
 
 
 def _waits_for_match(rt: Runtime, community_id: int) -> bool:
@@ -1138,10 +1185,12 @@ async def settings_press(
     p: SettingStep,
     own: str | None = None,
     game: GameKind | None = None,
+    tournament: int | None = None,
 ) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
-    (``own``: the presser's language, ``game``: the open table's, as for :func:`settings`)."""
+    (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
+    :func:`settings`)."""
     if p.version != settings_version(community.settings):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
@@ -1167,4 +1216,4 @@ async def settings_press(
             error = spec.range_text(lang, s.kush_label)
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
-    return await _change(rt, community, lang, spec, value, own, game)
+    return await _change(rt, community, lang, spec, value, own, game, tournament=tournament)

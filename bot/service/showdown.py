@@ -117,6 +117,11 @@ def close_hand(
     record["table"] = t.id
     if not t.fantasyland_follows():  # the table closes after it: no Fantasyland is played
         record["fantasyland_forgone"] = True
+    else:  # nor by a player who leaves after it (knocked out of a tournament, R8.7)
+        gone = [r.seat for r in result.seats if r.fantasyland_cards]
+        gone = [s for s in gone if not t.fantasyland_played(s)]
+        if gone:
+            record["fantasyland_forgone_seats"] = gone
     if t.owners:
         record["owners"] = {str(k): v for k, v in t.owners.items()}
     tx.moves.append(

@@ -411,7 +411,10 @@ def replay_screen(
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:
                 notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
-            if r.get("fantasyland_cards") and not record.result.get("fantasyland_forgone"):
+            forgone = record.result.get("fantasyland_forgone") or b.seat in (
+                record.result.get("fantasyland_forgone_seats") or ()
+            )  # (the table closed after the hand, or its player left it, R8.7)
+            if r.get("fantasyland_cards") and not forgone:
                 notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
             if r.get("timed_out"):  # finished for the player (R8.5), as the showdown marks it
                 notes.append(tr(lang, "board.timed_out"))

@@ -17,6 +17,7 @@ from bot.service.lobby import add_top_ups, close_table
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
+from game.tournament import TournamentPhase
 
 __all__ = ["RETRY_SECONDS", "on_time"]
 
@@ -75,7 +76,12 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
                 return
         if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
             minutes = round(t.options.idle_close_seconds / 60)
-            await close_table(rt, t, tr(t.lang, "table.idle_closed", table=t.id, minutes=minutes))
+            key = "table.idle_closed"  # (stacks back, /newtable)
+            if t.tournament is not None:  # no table of stacks: one that never started, or
+                # stopped dealing; the cancel says that every buy-in is back (R8.7)
+                started = t.tournament.phase is not TournamentPhase.REGISTERING
+                key = "tour.idle" if started else "tour.idle_unstarted"
+            await close_table(rt, t, tr(t.lang, key, table=t.id, minutes=minutes))
             return
         async with rt.transition(t) as tx:
             now = rt.clock()
