@@ -19,7 +19,7 @@ from game.clock import SeatClock
 from game.hand import Hand
 from game.match import HandPlan, MatchState
 from game.options import RuleOptions
-from game.tournament import Tournament
+from game.tournament import AWAY_SECONDS, Tournament
 
 __all__ = [
     "HAND_VIEW_PREFIX",
@@ -169,6 +169,10 @@ class SeatState:
     :ivar reachable: the last private message got through.
     :ivar timed_out: sitting out because the moves had to be made for them (R8.6), not by
         their own /sitout.
+    :ivar away: a tournament player whose street the clock had to finish (R8.5, R8.7), who
+        has not acted at the table since: each of their turns waits only
+        :data:`game.tournament.AWAY_SECONDS` (:meth:`LiveTable.grace`). Never at a cash table
+        (R8.6 sits out instead) nor for a computer player.
     :ivar bot: the level (``easy``, ``normal``, ``strong``) of a computer player, which plays
         with house kush and has no private chat; ``None`` for a person.
     :ivar top_up: kush of a top-up asked for during a hand, added from the balance when the
@@ -206,6 +210,7 @@ class SeatState:
     leave_asked: float = 0.0
     own_lang: str | None = None
     ready_by: float | None = None
+    away: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -228,6 +233,7 @@ class SeatState:
             "leave_asked": self.leave_asked,
             "own_lang": self.own_lang,
             "ready_by": self.ready_by,
+            "away": self.away,
         }
 
     @classmethod
@@ -403,6 +409,26 @@ class LiveTable:
         """The table seat that plays a board seat of the hand (they differ only with double
         boxes, R4.2, where seat ``p`` plays boards ``10p`` and ``10p + 1``)."""
         return self.owners.get(hand_seat, hand_seat)
+
+    def grace(self, owner: int) -> float | None:
+        """How long a turn of the player at table seat ``owner`` waits at most, when less than
+        their clock (:data:`~game.tournament.AWAY_SECONDS` for a tournament player away,
+        R8.7); ``None``: their budget and bank (R8.5)."""
+        seat = self.seats.get(owner)
+        away = self.tournament is not None and seat is not None and seat.away
+        return AWAY_SECONDS if away else None
+
+    def out_of_time(self, owner: int, now: float) -> bool:
+        """Whether the player at table seat ``owner`` must have their move made for them now
+        (R8.5): their clock ran out, or the grace of a player away did (:meth:`grace`)."""
+        clock = self.clocks.get(owner)
+        return clock is not None and clock.expired(now, self.grace(owner))
+
+    def turn_deadline(self, owner: int) -> float | None:
+        """When the move of the player at table seat ``owner`` is made for them, while their
+        clock runs (:meth:`out_of_time`)."""
+        clock = self.clocks.get(owner)
+        return clock.deadline(self.grace(owner)) if clock is not None else None
 
     def player_of(self, hand_seat: int) -> SeatState | None:
         """The seated player who plays a board seat of the hand."""

@@ -20,7 +20,7 @@ from game.cards import Card, format_cards
 from game.chinese import ChineseGame
 from game.hand import HandView
 from game.names import hand_name
-from game.tournament import TournamentPhase
+from game.tournament import AWAY_SECONDS, TournamentPhase
 
 __all__ = [
     "busted_notice",
@@ -44,10 +44,15 @@ def _mmss(seconds: float) -> str:
 
 
 def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
-    """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5)."""
-    clock = t.clocks.get(t.owner(seat))  # one clock per player (R4.2)
+    """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5);
+    ``💤 0:08`` while the grace of a tournament player away runs (R8.7)."""
+    owner = t.owner(seat)
+    clock = t.clocks.get(owner)  # one clock per player (R4.2)
     if clock is None:
         return "–"
+    end = t.turn_deadline(owner)
+    if t.grace(owner) is not None and end is not None:
+        return f"💤 {_mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
     if budget > 0:
         if bank > 0:
@@ -267,6 +272,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             head = "▶ " + head
         if sv.timed_out:
             head += f" · {tr(lang, 'board.timed_out')}"
+        if t.grace(t.owner(sv.seat)) is not None:  # away: turns wait a grace only (R8.7)
+            head += f" · {tr(lang, 'board.away')}"
         lines.append("")
         lines.append(head)
         if sv.board.count or not sv.hidden:
@@ -337,6 +344,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))
+    if t.grace(seat.seat) is not None:  # away (R8.7): how to come back
+        lines.append(tr(lang, "private.away", seconds=f"{AWAY_SECONDS:g}"))
     acting = bool(me.cards)
     if acting:
         discard = (

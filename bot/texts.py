@@ -127,6 +127,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ {names}: нажмите «🂠 Мои карты» ниже, чтобы видеть свои карты.",
     },
     "board.timed_out": {"en": "⌛ auto", "ru": "⌛ авто"},
+    # a tournament player away (R8.7): their turns wait only a short grace
+    "board.away": {"en": "💤 away", "ru": "💤 не на месте"},
     # -- private ----------------------------------------------------------------------------
     "private.title": {
         "en": "🃏 Table #{table} · hand {hand} · {street}",
@@ -135,6 +137,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.your_turn": {
         "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
         "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Готово».",
+    },
+    "private.away": {
+        "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
+        "ru": "💤 Вы не на месте: ваши улицы расставляются за вас через {seconds} с. Поставьте карту, чтобы вернуться.",
     },
     "private.discard_hint": {
         "en": " (the card left over is discarded)",

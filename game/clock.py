@@ -52,16 +52,23 @@ class SeatClock:
         """Whether the budget is spent and the bank is running (R8.5)."""
         return self.left(now)[0] <= 0
 
-    def deadline(self) -> float | None:
-        """When budget and bank will both be spent, if running; else ``None``."""
+    def deadline(self, grace: float | None = None) -> float | None:
+        """When budget and bank will both be spent, if running; else ``None``. With ``grace``
+        (a tournament player away, R8.7): at most ``grace`` seconds after this turn's clock
+        started, whatever budget and bank are left."""
         if self.running_since is None:
             return None
-        return self.running_since + self.budget + self.bank
+        end = self.running_since + self.budget + self.bank
+        return end if grace is None else min(end, self.running_since + grace)
 
-    def expired(self, now: float) -> bool:
-        """Budget and bank are both spent at ``now``."""
+    def expired(self, now: float, grace: float | None = None) -> bool:
+        """Budget and bank are both spent at ``now`` (or, with ``grace``, this turn's
+        ``grace`` seconds are over: :meth:`deadline`)."""
         budget, bank = self.left(now)
-        return budget <= 0 and bank <= 0
+        if budget <= 0 and bank <= 0:
+            return True
+        end = self.deadline(grace) if grace is not None else None
+        return end is not None and now >= end
 
     def with_budget(self, budget: float) -> SeatClock:
         """A fresh budget for a new hand, keeping the bank (R8.5: the bank does not refill)."""

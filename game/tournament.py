@@ -55,7 +55,10 @@ Decisions beyond RULES.md (R8.7):
   dropped when the hand is settled.
 * Timeouts are not this module's business: a player who times out stays in and their hands go
   on being placed for them (R8.5); the service must not sit them out (it ignores
-  :attr:`game.match.MatchState.to_sit_out` in a tournament).
+  :attr:`game.match.MatchState.to_sit_out` in a tournament). It marks them *away* instead:
+  until they act again at the table, each of their turns waits only :data:`AWAY_SECONDS`
+  (not their budget and bank) before the street is placed for them as on a timeout, so that
+  the table does not wait minutes every hand for someone who left.
 * The schedule's step after its last entry (``schedule_step``, default 100) is at least 1, so
   chips per point grows without bound and every tournament ends.
 
@@ -77,6 +80,7 @@ from game.options import GameKind, RuleOptions
 from game.settlement import Settlement, settle
 
 __all__ = [
+    "AWAY_SECONDS",
     "DEFAULT_SCHEDULE",
     "AlreadyRegistered",
     "Dealt",
@@ -104,6 +108,11 @@ __all__ = [
     "Unregistered",
     "default_payouts",
 ]
+
+#: How long a turn of a tournament player who is away waits before their street is placed
+#: for them (R8.5, R8.7): they are away from the street the clock had to finish for them
+#: until they act again at the table; their own budget and bank then apply again.
+AWAY_SECONDS = 10.0
 
 #: Chips per point of levels 1–10 (R8.7); each later level adds ``schedule_step``.
 DEFAULT_SCHEDULE: tuple[int, ...] = (10, 15, 20, 30, 40, 60, 80, 100, 150, 200)

@@ -33,18 +33,24 @@ from typing import Any
 from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply
 from bot.names import clean_arg
 from bot.presses import (
+    Arrange,
     Claim,
+    ConfirmMove,
     Continue,
+    DiscardCard,
     Join,
     Leave,
     MyHand,
+    PlaceCard,
     Press,
     Ready,
     Register,
     ReplayStep,
     SettingStep,
     StartTournament,
+    TakeBack,
     TopUp,
+    Undo,
     Unregister,
     decode,
     start_table,
@@ -258,6 +264,7 @@ class TableService:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
             version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
+            self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
                 reply = await body(t, community, lang)
             except TransitionFailed:
@@ -727,6 +734,14 @@ class TableService:
             if reposted:
                 await self.rt.settled(t)
 
+    def _back(self, t: LiveTable, actor: Actor, *, private: bool = True) -> None:
+        """``actor`` did something at table ``t`` (call under ``t.lock``): a tournament player
+        away is back (R8.7, :func:`tournaments.back_from_away`). ``private``: their private
+        hand is written again (without the line saying they are away) when they have one."""
+        seat = tournaments.back_from_away(self.rt, t, actor.user_id)
+        if seat is not None and private and t.hand is not None and t.boards_of(seat):
+            self._write_private_later(t, seat.seat, self.rt.render_private(t, seat), group=False)
+
     def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
         """Post the player's hand anew in their private chat (call under ``t.lock``): rendered
         now, written by the table's sender after what is queued, without the table's lock (a
@@ -805,6 +820,9 @@ class TableService:
             # a press carries the presser's current name as a command does (the press's own
             # version is checked against the table message before anything is redrawn)
             version, renamed = t.version, lobby.rename(t, actor)
+            # any press of theirs at the table brings a player away back (R8.7); the presses
+            # of their hand write it themselves, after the press
+            self._back(t, actor, private=not isinstance(press, _HAND_PRESSES))
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
@@ -909,6 +927,10 @@ class TableService:
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),
         )  # fmt: skip
+
+
+#: Presses that write the presser's private hand themselves (:meth:`TableService._back`).
+_HAND_PRESSES = (PlaceCard, DiscardCard, TakeBack, Undo, Arrange, ConfirmMove, MyHand)
 
 
 def _same_message(pressed: str | None, table_ref: str | None) -> bool:

@@ -18,7 +18,7 @@ from game.errors import GameError
 from game.options import GameKind
 from game.policy import Level, decide, knowledge
 
-__all__ = ["ARRANGE_LEVEL", "ARRANGE_SECONDS", "advance", "hand_press"]
+__all__ = ["ARRANGE_LEVEL", "ARRANGE_SECONDS", "advance", "hand_press", "mark_away"]
 
 #: The level "Arrange for me" places at (issue 13: as good as a strong player; the test suite
 #: runs it at ``normal``, tests/conftest.py).
@@ -47,11 +47,12 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
             for s in hand.to_act
             if (p := t.player_of(s)) is None
             or (p.leaving and not p.bot)
-            or t.clocks[t.owner(s)].expired(now)
+            or t.out_of_time(t.owner(s), now)
         ]
         if not due:
             break
         for s in due:
+            mark_away(t, s)
             hand.apply(Timeout(s))
             sync_clocks(t, now)
     if hand.is_over:
@@ -62,6 +63,16 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
         return
     tx.group = True
     tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before))
+
+
+def mark_away(t: LiveTable, hand_seat: int) -> None:
+    """The street of ``hand_seat`` is about to be made for its player by the clock (R8.5): a
+    person in a tournament is away from now on (R8.7: not sat out; :meth:`LiveTable.grace`)
+    until they act at the table again (:func:`bot.service.tournaments.back_from_away`). A
+    player who left (their moves are made as on timeout) or a computer player is not."""
+    p = t.player_of(hand_seat)
+    if t.tournament is not None and p is not None and not p.bot and not p.leaving:
+        p.away = True
 
 
 async def hand_press(
@@ -98,12 +109,12 @@ async def hand_press(
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
         seat.private_ref, seat.reachable = answered.ref, True
-    clock = t.clocks.get(seat.seat)
     # any of the player's boards to act (R4.2: one clock for both boards of double boxes): a
     # press for the other board is as late as one for the board to act, not a "not your
-    # turn" refusal from the core while the timeout's move waits
+    # turn" refusal from the core while the timeout's move waits (the press of a player
+    # away brought them back before this: their own clock counts, R8.7)
     mine = any(t.owner(s) == seat.seat for s in hand.to_act)
-    if mine and clock is not None and clock.expired(rt.clock()):
+    if mine and t.out_of_time(seat.seat, rt.clock()):
         return await _too_late(rt, t, seat, lang, answered)
     if isinstance(press, ConfirmMove):
         return await _confirm(rt, t, seat, board, lang, answered)

@@ -562,8 +562,11 @@ class Runtime:
     def next_deadline(self, t: LiveTable) -> float | None:
         """When something is next due at the table: a clock running out (R8.5), the next
         deal, a queued top-up or the end of a late joiner's time to press Ready (R8.2), the
-        next reveal or the end of a claim (R7.5)."""
-        times = [d for c in t.clocks.values() if c.running and (d := c.deadline()) is not None]
+        next reveal or the end of a claim (R7.5). The clock of a tournament player away runs
+        out after its grace (R8.7, :meth:`LiveTable.turn_deadline`)."""
+        times = [
+            d for k, c in t.clocks.items() if c.running and (d := t.turn_deadline(k)) is not None
+        ]
         if t.top_ups_due():  # at once: top-ups asked for during the hand that ended (R8.2)
             times.append(self.clock())
         if t.next_hand_at is not None:

@@ -47,7 +47,7 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
     if t.bot_due is not None and now >= t.bot_due and hand is not None and not hand.is_over:
         return True
     if hand is not None and not hand.is_over:
-        return any(t.clocks[t.owner(s)].expired(now) for s in hand.to_act if t.owner(s) in t.clocks)
+        return any(t.out_of_time(t.owner(s), now) for s in hand.to_act)
     if t.ready_deadline is not None and now >= t.ready_deadline:
         return True
     if t.top_up_deadline is not None and now >= t.top_up_deadline:

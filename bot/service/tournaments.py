@@ -25,6 +25,7 @@ from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind
 
 __all__ = [
     "after_settlement",
+    "back_from_away",
     "cancel",
     "finish",
     "finish_mid_hand",
@@ -38,6 +39,22 @@ __all__ = [
 def running(t: LiveTable) -> bool:
     """A tournament table whose tournament has started and is not over."""
     return t.tournament is not None and t.tournament.phase is TournamentPhase.RUNNING
+
+
+def back_from_away(rt: Runtime, t: LiveTable, user_id: str) -> SeatState | None:
+    """The player ``user_id`` did something at the table (a press, a command; call under
+    ``t.lock`` before it is handled): if they were away (R8.7, :func:`bot.service.play.
+    mark_away`) they are back, and their own clock counts again from now on, as much as it
+    has left (R8.5: nothing refills). Saved in the background (a crash that loses it leaves
+    them away until their next press) and the table message loses its mark. Returns the
+    seat when it was away."""
+    seat = t.seat_of(user_id)
+    if seat is None or not seat.away:
+        return None
+    seat.away = False
+    rt.save_soon(t)
+    rt.show_group_later(t)  # the mark and the grace's time go from the table message
+    return seat
 
 
 async def register(
