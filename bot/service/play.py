@@ -173,6 +173,10 @@ async def _too_late(
         if _shows_own_hand(answered, seat):  # the presser's message goes out with the
             tx.answered = answered  # reply (the hand after the move), not twice
         advance(rt, t, tx, hand.to_act)
+        # the clock finished the street (R8.5), but the press says the player is there: not
+        # away in a tournament (R8.7), their next turn has their own clock
+        if (here := t.seats.get(seat.seat)) is not None and here.user_id == seat.user_id:
+            here.away = False
     return _stale(rt, t, seat, lang, answered, "err.timed_out")
 
 

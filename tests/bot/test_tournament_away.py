@@ -198,3 +198,27 @@ def test_r8_7_the_away_texts_exist_in_english_and_russian() -> None:
     assert tr("en", "private.away", seconds="10").startswith("💤 You are away")
     assert "10 с" in tr("ru", "private.away", seconds="10")
     assert tr("ru", "board.away") != tr("en", "board.away")
+
+
+async def test_r8_7_a_press_just_past_the_clock_is_too_late_but_not_away() -> None:
+    """Budget and bank spent, the timer not fired yet: the press is refused as too late and
+    the street is placed for the player (R8.5), but they pressed: they are there, not away
+    (their next turn has their own clock)."""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    hand_no = t.hand_no
+    clock.now += 180
+    screen = presenter.last_private(CAROL.user_id)
+    place = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), PlaceCard))
+    reply = await service.press(CAROL, place)
+    assert reply.alert and reply.text == tr("en", "err.timed_out")
+    assert t.hand_no == hand_no and t.hand is not None
+    assert carol not in {t.owner(s) for s in t.hand.to_act}  # her street was placed
+    assert not t.seats[carol].away
+    # whereas the timer's own step, with no press, marks her away
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    clock.now += 181
+    await service.run_due()
+    assert t.seats[carol].away
