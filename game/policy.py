@@ -21,13 +21,14 @@ Levels:
   :data:`STRONG_ADP_EXPAND` afterstates of highest ``royalties + F × P(Fantasyland) − C ×
   P(foul)`` (:data:`STRONG_ADP_FL`, :data:`STRONG_ADP_FOUL`) are compared again one street
   deeper (the mean over :data:`STRONG_ADP_NEXT` drawn next streets of the best fitted value
-  after them), street 4 is valued over :data:`STRONG_ADP_TAIL` sampled last
-  streets, the last street exactly. Elsewhere (classic OFC, Fantasyland off) more play-outs
-  over more candidates than ``NORMAL`` (:data:`STRONG_PLAYOUTS`, :data:`STRONG_WIDTH`), and an
-  exact expectation over the cards to come when the board is finished within two streets; it
-  goes for Fantasyland (R6.1): a board that earns it is worth :data:`STRONG_FANTASYLAND_VALUE`
-  points, the play-outs also follow the chasing heuristic of :mod:`game.strategy` (the better
-  of the two counts) and a placement that keeps QQ+ on top in reach gets
+  after them), street 4's afterstates exactly over every last street
+  (:func:`game.adp.exact_last`, :data:`STRONG_ADP_TAIL`), the last street exactly.
+  Elsewhere (classic OFC, Fantasyland off) more play-outs over more candidates than
+  ``NORMAL`` (:data:`STRONG_PLAYOUTS`, :data:`STRONG_WIDTH`), and an exact expectation over
+  the cards to come when the board is finished within two streets; it goes for Fantasyland
+  (R6.1): a board that earns it is worth :data:`STRONG_FANTASYLAND_VALUE` points, the
+  play-outs also follow the chasing heuristic of :mod:`game.strategy` (the better of the two
+  counts) and a placement that keeps QQ+ on top in reach gets
   :data:`STRONG_KEEP_OPEN` points.
 
 Every level arranges a Fantasyland hand (R6.2) with the exact solver and chooses a
@@ -97,13 +98,16 @@ STRONG_ADP = 1
 #: model was fitted for F in 10–50 and C in 10–40; F 60 is a mild extrapolation, measured.
 STRONG_ADP_FL = 60.0
 STRONG_ADP_FOUL = 35.0
-#: With ``STRONG_ADP``: last streets drawn to value street 4's afterstates exactly (0: the
-#: fitted V_11), and the best afterstates (``_EXPAND``) of streets 1–3 compared again by one
+#: With ``STRONG_ADP``: how street 4's afterstates are valued: −1 exactly over every last
+#: street (:func:`game.adp.exact_last`; since the twelfth session: 0.4 points fewer fouls on
+#: each of three sets of decks, Fantasyland within 0.4, street 4 six times cheaper), > 0
+#: over that many sampled last streets (80 before), 0 by the fitted V_11; and the best
+#: afterstates (``_EXPAND``) of streets 1–3 compared again by one
 #: more street of expectimax over ``_NEXT`` drawn streets (0: off). 8 × 24 since 2026-12-01
 #: (seventh session): Fantasyland 14 → 18–19 % at the same fouls on three sets of decks,
 #: decisions about 0.3 s at most on a quiet machine (README's Benchmarks; 4 × 8: 15.6 %,
 #: 16 × 24 and 8 × 48 no better at twice the time).
-STRONG_ADP_TAIL = 80
+STRONG_ADP_TAIL = -1
 STRONG_ADP_EXPAND = 8
 STRONG_ADP_NEXT = 24
 #: With ``STRONG_ADP``: > 0 compares only the play-outs' candidates (this many), 0 every

@@ -563,6 +563,15 @@ def test_r2_3_r6_1_street_four_with_exact_tails_takes_the_best_exact_afterstate(
         )
         args = (model, k.board, k.cards, 1, k.dead, PINEAPPLE, F, C)
         assert adp.choose(*args, tail_draws=-1) == best[0]
+        # strong's street 4 is placed so by default, at its own knobs
+        f, c = game.policy.STRONG_ADP_FL, game.policy.STRONG_ADP_FOUL
+        best = max(
+            adp.afterstates(k.board, k.cards, 1),
+            key=lambda a: adp.objective(
+                adp.exact_last(a[1], known | frozenset(a[2]), PINEAPPLE, f, c), f, c
+            ),
+        )
+        assert decide(k, Level.STRONG) == best[0]
         checked += 1
     assert checked == 6
 
