@@ -4,6 +4,7 @@ planned, each found by a "break-it" round and checked through the table service.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -103,17 +104,15 @@ async def play_scripted_hand(
         assert not reply.alert, reply.text
 
 
-async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyland(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The first to act makes Fantasyland (Q♥Q♦ on top) and loses every chip in the same
-    hand: knocked out (R8.7), they play no Fantasyland. The showdown said "🌴 Fantasyland
-    next (14 cards)" next to their board and "❌ Alice is out" under it; its picture had the
-    FANTASYLAND 14 badge and the hand's /replay announced it too."""
-    store, clock = MemoryStore(), Clock()
+def _scripted(
+    monkeypatch: pytest.MonkeyPatch, deck_source: Callable[[], list[Card]]
+) -> tuple[MemoryStore, TableService, FakePresenter, list[dict[str, Any]]]:
+    """A service dealing ``deck_source``'s decks, its presenter, and every showdown picture
+    drawn (as JSON, in order)."""
+    store = MemoryStore()
     service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
-        deck_source=scripted_deck,
+        store, clock=Clock(), rng=random.Random(5), next_hand_delay=0, timers=False,
+        deck_source=deck_source,
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
@@ -126,6 +125,17 @@ async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyla
         return picture
 
     monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    return store, service, presenter, drawn
+
+
+async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyland(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first to act makes Fantasyland (Q♥Q♦ on top) and loses every chip in the same
+    hand: knocked out (R8.7), they play no Fantasyland. The showdown said "🌴 Fantasyland
+    next (14 cards)" next to their board and "❌ Alice is out" under it; its picture had the
+    FANTASYLAND 14 badge and the hand's /replay announced it too."""
+    store, service, presenter, drawn = _scripted(monkeypatch, scripted_deck)
     await configure(service, tournament_chips="200")
     assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
     for a in PLAYERS:
@@ -328,22 +338,7 @@ async def test_r8_7_r6_fantasyland_made_in_the_hand_that_wins_the_tournament_is_
     """Heads-up, the winner makes Fantasyland in the hand that knocks the last opponent out:
     the tournament is over, no Fantasyland is played, and neither the showdown, its picture
     nor the hand's /replay announces one; the pool is paid out (R6, R8.7)."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
-        deck_source=lambda: scripted_deck(HEADS_UP),
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
-    drawn: list[dict[str, Any]] = []
-    real = pictures.showdown_picture
-
-    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
-        picture = real(*args, **kwargs)
-        drawn.append(picture.to_json())
-        return picture
-
-    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    store, service, presenter, drawn = _scripted(monkeypatch, lambda: scripted_deck(HEADS_UP))
     await configure(service, tournament_chips="100")
     assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
     for a in (ALICE, BOB):

@@ -418,6 +418,22 @@ def test_r3_3_one_street_deeper_draws_only_cards_the_seat_does_not_know(
 
 
 @needs_model
+def _street_four(
+    model: adp.AdpModel,
+) -> tuple[list[tuple[Board, frozenset[Card]]], list[tuple[float, float, float]], list[int]]:
+    """One drawn street 4's 11-card afterstates with their dead cards (a lone queen on top
+    paired by the street), their fitted components, and their indices best first."""
+    board = Board(parse_cards("Qs 7d"), parse_cards("5d 5c 9h"), parse_cards("Kc Kd 8s 4h"))
+    dead = frozenset(parse_cards("Ac Ad 3s 3h"))
+    pairs = [
+        (after, dead | frozenset(thrown))
+        for _p, after, thrown in adp.afterstates(board, parse_cards("Qh 9c 2s"), 1)
+    ]
+    got = model.components_many(pairs, F, C)
+    ranked = sorted(range(len(pairs)), key=lambda j: (-adp.objective(got[j], F, C), j))
+    return pairs, got, ranked
+
+
 def test_r6_1_refined_best_values_the_fitted_best_again_over_sampled_last_streets(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -427,14 +443,7 @@ def test_r6_1_refined_best_values_the_fitted_best_again_over_sampled_last_street
     # highest objective by those values is what counts, not the fitted favourite
     model = adp.MODEL
     assert model is not None
-    board = Board(parse_cards("Qs 7d"), parse_cards("5d 5c 9h"), parse_cards("Kc Kd 8s 4h"))
-    street = parse_cards("Qh 9c 2s")
-    dead = frozenset(parse_cards("Ac Ad 3s 3h"))
-    pairs = [
-        (after, dead | frozenset(thrown)) for _p, after, thrown in adp.afterstates(board, street, 1)
-    ]
-    got = model.components_many(pairs, F, C)
-    ranked = sorted(range(len(pairs)), key=lambda j: (-adp.objective(got[j], F, C), j))
+    pairs, got, ranked = _street_four(model)
     valued: list[tuple[Board, list[Sequence[Card]], tuple[float, float, float]]] = []
     real = adp.last_street_target
 
@@ -518,14 +527,7 @@ def test_r6_1_refined_best_with_no_draws_values_the_best_exactly(
     # each with its own dead cards), no sampled last street at all
     model = adp.MODEL
     assert model is not None
-    board = Board(parse_cards("Qs 7d"), parse_cards("5d 5c 9h"), parse_cards("Kc Kd 8s 4h"))
-    dead = frozenset(parse_cards("Ac Ad 3s 3h"))
-    pairs = [
-        (after, dead | frozenset(thrown))
-        for _p, after, thrown in adp.afterstates(board, parse_cards("Qh 9c 2s"), 1)
-    ]
-    got = model.components_many(pairs, F, C)
-    ranked = sorted(range(len(pairs)), key=lambda j: (-adp.objective(got[j], F, C), j))
+    pairs, got, ranked = _street_four(model)
 
     def no_sampling(*a: object) -> object:
         raise AssertionError("sampled last streets with refine_draws 0")
