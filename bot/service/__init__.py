@@ -818,8 +818,12 @@ class TableService:
             seat = t.seat_of(actor.user_id)
             lang = seat.lang if seat else t.lang
             # a press carries the presser's current name as a command does (the press's own
-            # version is checked against the table message before anything is redrawn)
-            version, renamed = t.version, lobby.rename(t, actor)
+            # version is checked against the table message before anything is redrawn); not
+            # one in a private chat: Discord names a DM's presser by their account's name, not
+            # the server's nickname the seat took, and the seat's name flipped between the two
+            # with every press there and in the group (a group write each time)
+            in_group = chat is None or not chat.private
+            version, renamed = t.version, in_group and lobby.rename(t, actor)
             # any press of theirs at the table brings a player away back (R8.7); the presses
             # of their hand write it themselves, after the press
             self._back(t, actor, private=not isinstance(press, _HAND_PRESSES))
