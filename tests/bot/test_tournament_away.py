@@ -19,6 +19,7 @@ from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_tournament_service import (
     PLAYERS,
+    configure,
     new_service,
     restarted,
     running_tournament,
@@ -222,3 +223,31 @@ async def test_r8_7_a_press_just_past_the_clock_is_too_late_but_not_away() -> No
     clock.now += 181
     await service.run_due()
     assert t.seats[carol].away
+
+
+async def test_r8_7_each_street_of_a_player_away_waits_a_grace_simultaneous_streets() -> None:
+    """All place a street at once (R3.6): the others done, a player away is alone to act;
+    the street placed for him, the next begins for all of them together, his clock running on
+    (it never stopped). That street waited no grace at all (placed in the same step, at the
+    grace of the street before): his turns waited 10 s, 0 s, 10 s, 0 s …"""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    await configure(service, simultaneous_streets="on")
+    t, _tour = await running_tournament(service)
+    bob = seat_no(t, BOB)
+    t.seats[bob].away = True
+    hand = t.hand
+    assert hand is not None and len(hand.to_act) == 3
+    for other in (ALICE, CAROL):
+        await press_auto_and_confirm(service, presenter, other)
+    assert [t.owner(s) for s in hand.to_act] == [bob]
+    street = hand.seat_version(bob)
+    clock.now += AWAY_SECONDS
+    await service.run_due()
+    # street 1 placed for him; street 2 is everyone's, and his grace counts from now
+    assert hand.seat_version(bob) > street and t.hand is hand
+    assert bob in {t.owner(s) for s in hand.to_act} and len(hand.to_act) == 3
+    assert t.turn_deadline(bob) == clock.now + AWAY_SECONDS
+    clock.now += AWAY_SECONDS - 1
+    assert await still_to_act(service, t, BOB)
+    clock.now += 1
+    assert not await still_to_act(service, t, BOB)
