@@ -7,7 +7,7 @@ they act at the table again. Their away status survives a restart; cash tables a
 from __future__ import annotations
 
 from bot.model import Actor, LiveTable
-from bot.presses import MyHand, PlaceCard, decode, encode
+from bot.presses import ConfirmMove, MyHand, PlaceCard, decode, encode
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
@@ -251,3 +251,24 @@ async def test_r8_7_each_street_of_a_player_away_waits_a_grace_simultaneous_stre
     assert await still_to_act(service, t, BOB)
     clock.now += 1
     assert not await still_to_act(service, t, BOB)
+
+
+async def test_r8_7_a_refused_press_on_the_hand_brings_back_and_rewrites_the_hand() -> None:
+    """A player away presses Confirm before placing anything: refused by the game, but a press
+    of theirs: they are back, and their private hand loses its "you are away" line (the
+    presses of the hand were left to write it themselves, a refusal writes nothing)."""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    t.seats[carol].away = True  # (as the clock's move left her: her hand says so)
+    screen = service.rt.render_private(t, t.seats[carol])
+    presenter.privates[CAROL.user_id].append(screen)
+    away = tr("en", "private.away", seconds="10")
+    assert away in screen.text
+    confirm = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), ConfirmMove))
+    reply = await service.press(CAROL, confirm)
+    assert reply.alert and reply.screen is None, reply.text  # refused: nothing placed
+    assert not t.seats[carol].away
+    await service.rt.drain()
+    assert away not in presenter.last_private(CAROL.user_id).text
