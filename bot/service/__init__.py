@@ -834,15 +834,15 @@ class TableService:
             version, renamed = t.version, in_group and lobby.rename(t, actor)
             # any press of theirs at the table brings a player away back (R8.7); the presses
             # of their hand write it themselves, after the press
-            hand_press = isinstance(press, _HAND_PRESSES)
+            hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
             back = self._back(t, actor, private=not hand_press)
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
-            if back is not None and hand_press and reply.alert and not reply.private:
-                # refused (stale, not theirs, not legal) without their hand to show: it is
-                # written here, or it kept saying they are away
+            if back is not None and hand_press and t.seq == seq and not reply.private:
+                # refused (stale, not theirs, not legal) without their hand to show and no
+                # step taken that wrote it: it is written here, or it kept saying they are away
                 self._rewrite_private(t, back)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
