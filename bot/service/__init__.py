@@ -30,7 +30,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply
+from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply, SeatState
 from bot.names import clean_arg
 from bot.presses import (
     Arrange,
@@ -734,12 +734,20 @@ class TableService:
             if reposted:
                 await self.rt.settled(t)
 
-    def _back(self, t: LiveTable, actor: Actor, *, private: bool = True) -> None:
+    def _back(self, t: LiveTable, actor: Actor, *, private: bool = True) -> SeatState | None:
         """``actor`` did something at table ``t`` (call under ``t.lock``): a tournament player
         away is back (R8.7, :func:`tournaments.back_from_away`). ``private``: their private
-        hand is written again (without the line saying they are away) when they have one."""
+        hand is written again (without the line saying they are away) when they have one.
+        Returns the seat when it was away."""
         seat = tournaments.back_from_away(self.rt, t, actor.user_id)
-        if seat is not None and private and t.hand is not None and t.boards_of(seat):
+        if seat is not None and private:
+            self._rewrite_private(t, seat)
+        return seat
+
+    def _rewrite_private(self, t: LiveTable, seat: SeatState) -> None:
+        """Write the private hand of ``seat`` again, if it is still seated with boards in the
+        hand (call under ``t.lock``)."""
+        if t.hand is not None and t.seats.get(seat.seat) is seat and t.boards_of(seat):
             self._write_private_later(t, seat.seat, self.rt.render_private(t, seat), group=False)
 
     def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
@@ -818,15 +826,24 @@ class TableService:
             seat = t.seat_of(actor.user_id)
             lang = seat.lang if seat else t.lang
             # a press carries the presser's current name as a command does (the press's own
-            # version is checked against the table message before anything is redrawn)
-            version, renamed = t.version, lobby.rename(t, actor)
+            # version is checked against the table message before anything is redrawn); not
+            # one in a private chat: Discord names a DM's presser by their account's name, not
+            # the server's nickname the seat took, and the seat's name flipped between the two
+            # with every press there and in the group (a group write each time)
+            in_group = chat is None or not chat.private
+            version, renamed = t.version, in_group and lobby.rename(t, actor)
             # any press of theirs at the table brings a player away back (R8.7); the presses
             # of their hand write it themselves, after the press
-            self._back(t, actor, private=not isinstance(press, _HAND_PRESSES))
+            hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
+            back = self._back(t, actor, private=not hand_press)
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
+            if back is not None and hand_press and t.seq == seq and not reply.private:
+                # refused (stale, not theirs, not legal) without their hand to show and no
+                # step taken that wrote it: it is written here, or it kept saying they are away
+                self._rewrite_private(t, back)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
         if answer is not None:

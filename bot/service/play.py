@@ -55,6 +55,15 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
             mark_away(t, s)
             hand.apply(Timeout(s))
             sync_clocks(t, now)
+        # a player away whose board goes on to its next street at once (all place at once
+        # and the others were done, R3.6; the only one not in Fantasyland): that turn's
+        # grace counts from now (R8.7), not from when the clock last started (it was over
+        # already: the street was placed for them in this same step). Their other board of
+        # double boxes to act next shares the turn's grace, as it shares the clock (R4.2).
+        for owner in {t.owner(s) for s in due if s in hand.to_act}:
+            clock = t.clocks.get(owner)
+            if clock is not None and clock.running and t.grace(owner) is not None:
+                t.clocks[owner] = clock.stop(now).start(now)
     if hand.is_over:
         if t.options.game is GameKind.CHINESE:
             start_reveal(rt, t, tx)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.model import Actor
-from bot.presses import Ready, decode
+from bot.model import Actor, ChatRef
+from bot.presses import Arrange, Ready, decode
 from bot.service import TableService
 from storage.api import Store
 from storage.check import check_store
@@ -68,3 +68,34 @@ async def test_a_press_shows_the_pressers_new_name_at_the_table() -> None:
     assert "Новое имя" in presenter.last_table(GROUP.chat_id).text
     assert await _stored_name(store, renamed) == "Новое имя"
     assert await check_store(store) == []
+
+
+async def test_a_press_in_a_private_chat_keeps_the_name_the_group_shows() -> None:
+    service, presenter, store, _clock = service_env()
+    assert isinstance(service, TableService)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+        assert not (await service.ready(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    # Discord names the presser of a DM hand by their account's name ("alice_global"), the
+    # server's nickname ("Alice", the seat's) only in the guild: a press on the private hand
+    # leaves the seat's name as it is (it flipped with every press there and in the group,
+    # each a write of the table message) and the stored one too
+    acting = t.seats[t.owner(t.hand.to_act[0])]
+    actor = ALICE if acting.user_id == ALICE.user_id else BOB
+    dm = ChatRef(actor.platform, "", actor.user_id, "", private=True)
+    elsewhere = dataclasses.replace(actor, name="alice_global")
+    writes = presenter.writes
+    screen = presenter.last_private(actor.user_id)
+    arrange = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), Arrange))
+    reply = await service.press(elsewhere, arrange, dm)
+    assert not reply.alert, reply.text
+    assert acting.name == actor.name
+    assert await _stored_name(store, actor) == actor.name
+    assert presenter.writes == writes  # (placing cards is the player's own, unconfirmed)
+    assert "alice_global" not in presenter.last_table(GROUP.chat_id).text
+    # the group's next update carries the nickname again: nothing to change either
+    assert (await service.ready(GROUP, actor)).alert
+    assert acting.name == actor.name

@@ -7,7 +7,7 @@ they act at the table again. Their away status survives a restart; cash tables a
 from __future__ import annotations
 
 from bot.model import Actor, LiveTable
-from bot.presses import MyHand, PlaceCard, decode, encode
+from bot.presses import ConfirmMove, MyHand, PlaceCard, decode, encode
 from bot.service import TableService
 from bot.texts import tr
 from game.cards import DECK
@@ -19,6 +19,7 @@ from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_tournament_service import (
     PLAYERS,
+    configure,
     new_service,
     restarted,
     running_tournament,
@@ -222,3 +223,52 @@ async def test_r8_7_a_press_just_past_the_clock_is_too_late_but_not_away() -> No
     clock.now += 181
     await service.run_due()
     assert t.seats[carol].away
+
+
+async def test_r8_7_each_street_of_a_player_away_waits_a_grace_simultaneous_streets() -> None:
+    """All place a street at once (R3.6): the others done, a player away is alone to act;
+    the street placed for him, the next begins for all of them together, his clock running on
+    (it never stopped). That street waited no grace at all (placed in the same step, at the
+    grace of the street before): his turns waited 10 s, 0 s, 10 s, 0 s …"""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    await configure(service, simultaneous_streets="on")
+    t, _tour = await running_tournament(service)
+    bob = seat_no(t, BOB)
+    t.seats[bob].away = True
+    hand = t.hand
+    assert hand is not None and len(hand.to_act) == 3
+    for other in (ALICE, CAROL):
+        await press_auto_and_confirm(service, presenter, other)
+    assert [t.owner(s) for s in hand.to_act] == [bob]
+    street = hand.seat_version(bob)
+    clock.now += AWAY_SECONDS
+    await service.run_due()
+    # street 1 placed for him; street 2 is everyone's, and his grace counts from now
+    assert hand.seat_version(bob) > street and t.hand is hand
+    assert bob in {t.owner(s) for s in hand.to_act} and len(hand.to_act) == 3
+    assert t.turn_deadline(bob) == clock.now + AWAY_SECONDS
+    clock.now += AWAY_SECONDS - 1
+    assert await still_to_act(service, t, BOB)
+    clock.now += 1
+    assert not await still_to_act(service, t, BOB)
+
+
+async def test_r8_7_a_refused_press_on_the_hand_brings_back_and_rewrites_the_hand() -> None:
+    """A player away presses Confirm before placing anything: refused by the game, but a press
+    of theirs: they are back, and their private hand loses its "you are away" line (the
+    presses of the hand were left to write it themselves, a refusal writes nothing)."""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    t.seats[carol].away = True  # (as the clock's move left her: her hand says so)
+    screen = service.rt.render_private(t, t.seats[carol])
+    presenter.privates[CAROL.user_id].append(screen)
+    away = tr("en", "private.away", seconds="10")
+    assert away in screen.text
+    confirm = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), ConfirmMove))
+    reply = await service.press(CAROL, confirm)
+    assert reply.alert and reply.screen is None, reply.text  # refused: nothing placed
+    assert not t.seats[carol].away
+    await service.rt.drain()
+    assert away not in presenter.last_private(CAROL.user_id).text

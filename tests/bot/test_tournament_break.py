@@ -368,3 +368,69 @@ async def test_r8_7_r6_fantasyland_made_in_the_hand_that_wins_the_tournament_is_
     assert final.splitlines()[1:] == [f"1. {winner.name} — 200 kush", f"2. {loser} — 0 kush"]
     assert sorted([await player_balance(store, a) for a in (ALICE, BOB)]) == [900, 1100]
     assert await check_store(store) == []
+
+
+async def test_r6_r8_2_a_cash_player_who_leaves_during_the_hand_is_not_sent_to_fantasyland(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a cash table the first to act places Q♥Q♦ on top, then /leave-s: the rest of their
+    hand is placed as on timeout (R8.5) and still makes Fantasyland (K K on the middle, A A
+    at the bottom), which they forfeit with the seat (R6, R8.2): the showdown, its picture
+    and the hand's /replay do not announce it."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
+        deck_source=scripted_deck,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    drawn: list[dict[str, Any]] = []
+    real = pictures.showdown_picture
+
+    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
+        picture = real(*args, **kwargs)
+        drawn.append(picture.to_json())
+        return picture
+
+    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    assert not (await service.new_table(GROUP, ALICE, "pineapple")).alert
+    for a in PLAYERS:
+        assert not (await service.join(GROUP, a)).alert
+    for a in PLAYERS:
+        assert not (await service.ready(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is None
+    hand = t.hand
+    board_seat = hand.order[0]
+    first = t.seats[t.owner(board_seat)]
+    leaver = next(a for a in PLAYERS if a.user_id == first.user_id)
+    boxes = layout(STREETS)
+    by_user = {a.user_id: a for a in PLAYERS}
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        if seat == board_seat and hand.current_cards(seat)[:1] == tuple(parse_cards("2c")):
+            assert not (await service.leave(GROUP, leaver)).alert  # street 3: away they go
+            continue
+        actor = by_user[t.seats[seat].user_id]
+        for card in hand.current_cards(seat):
+            version = _version(presenter.last_private(actor.user_id))
+            box = boxes[card]
+            press = (
+                DiscardCard(t.id, version, card)
+                if box == "x"
+                else PlaceCard(t.id, version, card, _BOX[box])
+            )
+            assert not (await service.press(actor, encode(press))).alert
+        version = _version(presenter.last_private(actor.user_id))
+        assert not (await service.press(actor, f"{t.id}:{version}:c")).alert
+    result = next(r for r in hand.result.seats if r.seat == board_seat)  # type: ignore[union-attr]
+    assert result.fantasyland_cards and not result.fouled  # made, as placed for them
+    assert t.seat_of(leaver.user_id) is None and not (t.hand and t.hand.setup.fantasyland)
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
+    assert "Fantasyland" not in showdown, showdown
+    assert [b["name"] for b in drawn[0]["boards"] if b["fl_next"]] == []
+    record = (await store.hand_history(first.player_id, 1))[0]
+    assert record.result["fantasyland_forgone_seats"] == [board_seat]
+    replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
+    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
+    assert await check_store(store) == []
