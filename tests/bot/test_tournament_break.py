@@ -377,22 +377,7 @@ async def test_r6_r8_2_a_cash_player_who_leaves_during_the_hand_is_not_sent_to_f
     hand is placed as on timeout (R8.5) and still makes Fantasyland (K K on the middle, A A
     at the bottom), which they forfeit with the seat (R6, R8.2): the showdown, its picture
     and the hand's /replay do not announce it."""
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
-        deck_source=scripted_deck,
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
-    drawn: list[dict[str, Any]] = []
-    real = pictures.showdown_picture
-
-    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
-        picture = real(*args, **kwargs)
-        drawn.append(picture.to_json())
-        return picture
-
-    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    store, service, presenter, drawn = _scripted(monkeypatch, scripted_deck)
     assert not (await service.new_table(GROUP, ALICE, "pineapple")).alert
     for a in PLAYERS:
         assert not (await service.join(GROUP, a)).alert
