@@ -189,6 +189,9 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         if t.busted(seat):  # bought in, but the stack cannot pay a point: Ready does not help
             return _busted_reply(t, seat, lang)
         return Reply(tr(lang, "reply.already_ready"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): no buy-in for a hand never
+        # dealt (it was taken, "you're ready", and cashed out again at the close)
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     amount = t.min_buy_in
     try:
         async with rt.transition(t) as tx:
@@ -294,6 +297,9 @@ async def top_up(
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_topup"), alert=True)
+    if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
+        # the hand", and go straight back to the balance at the close
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     if await _timer_first(rt, t, seat):
         return Reply(tr(lang, "reply.topup_too_late"), alert=True)
     if not seat.ready:

@@ -841,6 +841,33 @@ async def test_join_at_a_table_closing_after_the_hand_seats_nobody() -> None:
     assert await check_store(store) == []
 
 
+async def test_ready_and_topup_at_a_table_closing_after_the_hand_move_no_kush() -> None:
+    """Bob sits down during a hand, then an admin closes the table (R8.2a): his Ready was
+    answered "you're ready", took the buy-in and gave it back at the close, and Alice's
+    /topup was "queued" and went back too. Both are refused with the close named; no kush
+    moves, and the table closes at the hand's end."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert not (await service.join(GROUP, BOB)).alert
+    await service.close_table(GROUP, ALICE, True)
+    bob, alice = await player_balance(store, BOB), await player_balance(store, ALICE)
+    reply = await service.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.table_closing", table=t.id)
+    bob_seat = t.seat_of(BOB.user_id)
+    assert bob_seat is not None and not bob_seat.ready and bob_seat.stack == 0
+    reply = await service.top_up(GROUP, ALICE, "100")
+    assert reply.alert and reply.text == tr("en", "reply.table_closing", table=t.id)
+    alice_seat = t.seat_of(ALICE.user_id)
+    assert alice_seat is not None and alice_seat.top_up == 0
+    assert await player_balance(store, BOB) == bob
+    assert await player_balance(store, ALICE) == alice
+    await play_hand_with_bots(service, presenter, clock)
+    assert service.table_in(GROUP) is None
+    assert await player_balance(store, BOB) == bob
+    assert await check_store(store) == []
+
+
 async def test_r8_2_a_person_who_never_presses_ready_by_two_computer_players_is_stood_up() -> None:
     """Two computer players are seated and Ready; Bob sits down and never presses Ready.
     Two players are ready, so the ready timer runs (R8.2) and stands him up, no kush taken,
