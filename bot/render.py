@@ -296,7 +296,8 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         key = "board.unreachable" if link else "board.unreachable_button"
         lines.append(tr(lang, key, names=", ".join(unreachable)))
     buttons: list[tuple[Button, ...]] = [_lobby_buttons(t, lang)]
-    if t.tournament is not None:
+    if t.tournament is not None or t.closing:  # (closing: Join, Ready and Top up would only
+        # be refused, R8.2a; nobody sits down or buys in for a hand never dealt)
         buttons = [(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, f"L{t.version}"))),)]
     if link:
         buttons.append((Button(tr(lang, "btn.my_cards"), url=link),))
