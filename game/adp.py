@@ -710,25 +710,17 @@ def choose(
     seed = sum((i + 1) * c.index for i, c in enumerate([*board.cards(), *cards]))
     rng = random.Random(seed)
     unknown = [c for c in DECK if c not in known and c not in on_board and c not in cards]
-    if tail_draws < 0 and after_n == 11:
-        best_x: tuple[float, list[tuple[Card, Box | None]]] | None = None
-        for placement, after, thrown in options_:
-            v = objective(exact_last(after, known | frozenset(thrown), options, fl, foul), fl, foul)
-            if best_x is None or v > best_x[0]:
-                best_x = (v, placement)
-        assert best_x is not None
-        return best_x[1]
-    if tail_draws and after_n == 11:
-        draws = [rng.sample(unknown, 3) for _ in range(tail_draws)]
-        best_t: tuple[float, list[tuple[Card, Box | None]]] | None = None
-        for placement, after, thrown in options_:
+    if tail_draws and after_n == 11:  # street 4: valued over its last streets, not by V_11
+        draws = [rng.sample(unknown, 3) for _ in range(max(tail_draws, 0))]
+
+        def tail(after: Board, thrown: tuple[Card, ...]) -> Components:
+            if not draws:  # tail_draws < 0: every last street, exactly
+                return exact_last(after, known | frozenset(thrown), options, fl, foul)
             live = [d for d in draws if not set(d) & set(thrown)]
-            o = last_street_target(after, live or draws, options, fl, foul)
-            v = objective(o, fl, foul)
-            if best_t is None or v > best_t[0]:
-                best_t = (v, placement)
-        assert best_t is not None
-        return best_t[1]
+            return last_street_target(after, live or draws, options, fl, foul)
+
+        # the first of equals, as the afterstates come
+        return max(options_, key=lambda o: objective(tail(o[1], o[2]), fl, foul))[0]
     values = model.values(
         [(after, known | frozenset(thrown)) for _, after, thrown in options_], fl, foul
     )
