@@ -139,14 +139,14 @@ def target_last(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
 
 _NET: adp.AdpModel | None = None
 #: ``--exact-9``: V_9's targets take every next street's afterstates at their exact V_11
-#: (:func:`game.adp.exact_last`) instead of the fitted V_11's (set before the workers start).
-EXACT_9 = [False]
+#: (:func:`game.adp.exact_last`) instead of the fitted V_11's (the worker's, as ``_NET``).
+_EXACT_9 = False
 
 
 def _init(model_json: str, exact_9: bool = False) -> None:
-    global _NET
+    global _NET, _EXACT_9
     _NET = adp.AdpModel(json.loads(model_json)) if model_json else None
-    EXACT_9[0] = exact_9
+    _EXACT_9 = exact_9
 
 
 def _exact_many(
@@ -166,7 +166,7 @@ def target_next(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
     for _ in range(k):
         drawn = rng.sample(deck, 7)
         streets.append((drawn[:3], drawn[3:]))
-    if EXACT_9[0] and board.count == 9:
+    if _EXACT_9 and board.count == 9:
         y = adp.next_street_target(board, dead, streets, lambda p: _exact_many(p, f, c), f, c)
     else:
         y = adp.next_street_target(
