@@ -597,7 +597,7 @@ async def anna_busts_at_100_a_point(
         await play_hand_with_bots(service, presenter, clock)
         anna = next(s for s in t.seats.values() if s.bot)
         if anna.stack < 100:
-            return service, presenter, store, clock, t, anna
+            return service, store, clock, t, anna
         assert t.next_hand_at is not None
         clock.now = t.next_hand_at
         await service.run_due()
@@ -655,16 +655,23 @@ async def test_r8_2_a_busted_computer_player_whose_house_account_is_short_is_gra
     assert await check_store(store) == []
 
 
-async def test_r8_2_a_buy_in_raised_past_a_computer_players_house_account_is_granted() -> None:
-    """Admins raise the buy-in to 20,000 and the point past 🤖 Anna's stack: her top-up of
-    the new buy-in is more than her house account holds (50 buy-ins of 200, less her own):
-    she stood up, "could not top up". The house grants 50 new buy-ins and she is dealt in."""
+async def anna_down_after_a_hand() -> tuple[TableService, MemoryStore, Clock, LiveTable, SeatState]:
+    """Alice and 🤖 Anna (easy) play the seeded first hand: Anna loses a point or more and
+    keeps less than a buy-in. Returns the service, store, clock, table and Anna's seat."""
     service, presenter, store, clock = await alice_and_a_bot("easy")
     t = service.table_in(GROUP)
     assert t is not None
     await play_hand_with_bots(service, presenter, clock)
     anna = next(s for s in t.seats.values() if s.bot)
     assert 0 < anna.stack < t.min_buy_in  # (the seeded deck: she lost a point or more)
+    return service, store, clock, t, anna
+
+
+async def test_r8_2_a_buy_in_raised_past_a_computer_players_house_account_is_granted() -> None:
+    """Admins raise the buy-in to 20,000 and the point past 🤖 Anna's stack: her top-up of
+    the new buy-in is more than her house account holds (50 buy-ins of 200, less her own):
+    she stood up, "could not top up". The house grants 50 new buy-ins and she is dealt in."""
+    service, store, clock, t, anna = await anna_down_after_a_hand()
     for name, value in (("min_buy_in", "20000"), ("kush_per_point", str(anna.stack + 1))):
         reply = await service.settings(GROUP, ALICE, True, [name, value])
         assert not reply.alert, reply.text
@@ -686,12 +693,7 @@ async def test_r8_2_a_buy_in_raised_past_a_computer_players_house_account_is_gra
 async def test_r8_2_a_point_raised_past_a_computer_players_stack_tops_it_up() -> None:
     """Between hands an admin raises the point past 🤖 Anna's stack: she takes the top-up
     from the house before the next deal and is dealt in (she was stood up as busted)."""
-    service, presenter, store, clock = await alice_and_a_bot("easy")
-    t = service.table_in(GROUP)
-    assert t is not None
-    await play_hand_with_bots(service, presenter, clock)
-    anna = next(s for s in t.seats.values() if s.bot)
-    assert 0 < anna.stack < t.min_buy_in  # (the seeded deck: she lost a point or more)
+    service, store, clock, t, anna = await anna_down_after_a_hand()
     point = anna.stack + 1
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", str(point)])
     assert not reply.alert, reply.text

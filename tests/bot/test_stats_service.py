@@ -60,7 +60,8 @@ async def env() -> tuple[TableService, FakePresenter, MemoryStore]:
     return service, presenter, store
 
 
-def _version(screen: Screen) -> str:
+def hand_version(screen: Screen) -> str:
+    """The version the hand buttons of a private message ``screen`` carry."""
     for b in screen.all_buttons():
         p = decode(b.data)
         if isinstance(p, PlaceCard | DiscardCard):
@@ -73,7 +74,7 @@ async def press_scripted(
 ) -> None:
     """``actor`` presses the scripted hand's box (or Discard) for ``card`` on their private
     message (:data:`LAYOUT`); the press is accepted."""
-    version = _version(presenter.last_private(actor.user_id))
+    version = hand_version(presenter.last_private(actor.user_id))
     letter = LAYOUT[card]
     press = (
         DiscardCard(t.id, version, card)
@@ -100,7 +101,7 @@ async def play_scripted(service: TableService, presenter: FakePresenter) -> tupl
         actor = by_user[t.seats[seat].user_id]
         for card in t.hand.current_cards(seat):
             await press_scripted(service, presenter, t, actor, card)
-        version = _version(presenter.last_private(actor.user_id))
+        version = hand_version(presenter.last_private(actor.user_id))
         reply = await service.press(actor, f"{t.id}:{version}:c")
         assert not reply.alert, reply.text
     return first, (BOB if first is ALICE else ALICE)

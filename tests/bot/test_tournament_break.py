@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from bot import pictures
-from bot.model import LiveTable
+from bot.model import Actor, LiveTable
 from bot.presses import DiscardCard, PlaceCard, ReplayStep, StartTournament, decode, encode
-from bot.screens import Screen
 from bot.service import TableService, dealing
 from bot.texts import tr
 from game.board import Box
@@ -22,6 +21,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_stats_service import hand_version
 from tests.bot.test_tournament_service import configure, new_service
 from tests.bot.test_transitions import player_balance
 
@@ -70,12 +70,32 @@ def scripted_deck(streets: Streets = STREETS) -> list[Card]:
     return head + [c for c in DECK if c not in set(head)]
 
 
-def _version(screen: Screen) -> str:
-    for b in screen.all_buttons():
-        p = decode(b.data)
-        if isinstance(p, PlaceCard | DiscardCard):
-            return p.version
-    raise AssertionError("no hand buttons")
+async def play_street(
+    service: TableService,
+    presenter: FakePresenter,
+    t: LiveTable,
+    actor: Actor,
+    boxes: dict[Card, str],
+) -> None:
+    """``actor``, to act, presses the box ``boxes`` gives each card of their street (``x``:
+    Discard), then Confirm; every press is accepted."""
+    assert t.hand is not None
+    seat = t.seat_of(actor.user_id)
+    assert seat is not None
+    hand_seat = next(s for s in t.hand.to_act if t.owner(s) == seat.seat)
+    for card in t.hand.current_cards(hand_seat):
+        version = hand_version(presenter.last_private(actor.user_id))
+        box = boxes[card]
+        press = (
+            DiscardCard(t.id, version, card)
+            if box == "x"
+            else PlaceCard(t.id, version, card, _BOX[box])
+        )
+        reply = await service.press(actor, encode(press))
+        assert not reply.alert, reply.text
+    version = hand_version(presenter.last_private(actor.user_id))
+    reply = await service.press(actor, f"{t.id}:{version}:c")
+    assert not reply.alert, reply.text
 
 
 async def play_scripted_hand(
@@ -88,20 +108,7 @@ async def play_scripted_hand(
     number = t.hand_no
     while t.hand is not None and t.hand_no == number:
         seat = t.hand.to_act[0]
-        actor = by_user[t.seats[seat].user_id]
-        for card in t.hand.current_cards(seat):
-            version = _version(presenter.last_private(actor.user_id))
-            box = boxes[card]
-            press = (
-                DiscardCard(t.id, version, card)
-                if box == "x"
-                else PlaceCard(t.id, version, card, _BOX[box])
-            )
-            reply = await service.press(actor, encode(press))
-            assert not reply.alert, reply.text
-        version = _version(presenter.last_private(actor.user_id))
-        reply = await service.press(actor, f"{t.id}:{version}:c")
-        assert not reply.alert, reply.text
+        await play_street(service, presenter, t, by_user[t.seats[seat].user_id], boxes)
 
 
 def _scripted(
@@ -396,18 +403,7 @@ async def test_r6_r8_2_a_cash_player_who_leaves_during_the_hand_is_not_sent_to_f
         if seat == board_seat and hand.current_cards(seat)[:1] == tuple(parse_cards("2c")):
             assert not (await service.leave(GROUP, leaver)).alert  # street 3: away they go
             continue
-        actor = by_user[t.seats[seat].user_id]
-        for card in hand.current_cards(seat):
-            version = _version(presenter.last_private(actor.user_id))
-            box = boxes[card]
-            press = (
-                DiscardCard(t.id, version, card)
-                if box == "x"
-                else PlaceCard(t.id, version, card, _BOX[box])
-            )
-            assert not (await service.press(actor, encode(press))).alert
-        version = _version(presenter.last_private(actor.user_id))
-        assert not (await service.press(actor, f"{t.id}:{version}:c")).alert
+        await play_street(service, presenter, t, by_user[t.seats[seat].user_id], boxes)
     result = next(r for r in hand.result.seats if r.seat == board_seat)  # type: ignore[union-attr]
     assert result.fantasyland_cards and not result.fouled  # made, as placed for them
     assert t.seat_of(leaver.user_id) is None and not (t.hand and t.hand.setup.fantasyland)
