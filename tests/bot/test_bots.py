@@ -597,7 +597,7 @@ async def anna_busts_at_100_a_point(
         await play_hand_with_bots(service, presenter, clock)
         anna = next(s for s in t.seats.values() if s.bot)
         if anna.stack < 100:
-            return service, store, clock, t, anna
+            return service, presenter, store, clock, t, anna
         assert t.next_hand_at is not None
         clock.now = t.next_hand_at
         await service.run_due()
