@@ -135,6 +135,24 @@ def _scripted(
     return store, service, presenter, drawn
 
 
+async def assert_forgone(
+    service: TableService,
+    store: MemoryStore,
+    drawn: list[dict[str, Any]],
+    player_id: int,
+    board_seat: int,
+) -> None:
+    """The Fantasyland ``board_seat`` made in the first hand is forgone and announced
+    nowhere: not on the showdown picture (``drawn``), marked in the hand's record, not in
+    its /replay; the store's books balance."""
+    assert [b["name"] for b in drawn[0]["boards"] if b["fl_next"]] == []
+    record = (await store.hand_history(player_id, 1))[0]
+    assert record.result["fantasyland_forgone_seats"] == [board_seat]
+    replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
+    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
+    assert await check_store(store) == []
+
+
 async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyland(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -165,12 +183,7 @@ async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyla
     assert out in showdown and "Fantasyland" not in showdown
     assert first.seat not in t.tournament.chips and len(t.tournament.chips) == 2
     assert t.hand is not None and t.hand_no == 2 and not t.hand.setup.fantasyland
-    assert [b["name"] for b in drawn[0]["boards"] if b["fl_next"]] == []
-    record = (await store.hand_history(first.player_id, 1))[0]
-    assert record.result["fantasyland_forgone_seats"] == [board_seat]
-    replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
-    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
-    assert await check_store(store) == []
+    await assert_forgone(service, store, drawn, first.player_id, board_seat)
 
 
 @pytest.mark.parametrize(
@@ -409,9 +422,4 @@ async def test_r6_r8_2_a_cash_player_who_leaves_during_the_hand_is_not_sent_to_f
     assert t.seat_of(leaver.user_id) is None and not (t.hand and t.hand.setup.fantasyland)
     showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
     assert "Fantasyland" not in showdown, showdown
-    assert [b["name"] for b in drawn[0]["boards"] if b["fl_next"]] == []
-    record = (await store.hand_history(first.player_id, 1))[0]
-    assert record.result["fantasyland_forgone_seats"] == [board_seat]
-    replay = await service.press(BOB, encode(ReplayStep(record.id, "R5", 5)))
-    assert replay.screen is not None and "🌴" not in replay.screen.text, replay.screen.text
-    assert await check_store(store) == []
+    await assert_forgone(service, store, drawn, first.player_id, board_seat)
