@@ -22,7 +22,7 @@ from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_stats_service import hand_version
-from tests.bot.test_tournament_service import configure, new_service
+from tests.bot.test_tournament_service import configure, new_service, running_tournament
 from tests.bot.test_transitions import player_balance
 
 PLAYERS = (ALICE, BOB, CAROL)
@@ -256,12 +256,7 @@ async def test_r8_2a_r8_7_a_running_tournament_whose_deal_keeps_failing_closes_a
     closes itself after ``idle_close_seconds`` (R8.2a), every buy-in back (R8.7), and says
     so as a tournament: not "Table #1 closed … Stacks are back in balances"."""
     service, presenter, store, clock = new_service(next_hand_delay=5)
-    await configure(service, tournament_chips="1000")
-    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
-    for a in PLAYERS:
-        assert not (await service.join(GROUP, a)).alert
-    t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
+    t, _ = await running_tournament(service)  # (its first hand dealt)
 
     def broken(*_args: Any) -> None:
         raise RuntimeError("the deal fails")
@@ -321,12 +316,7 @@ async def test_r8_7_a_new_game_set_during_a_tournament_does_not_ask_to_close_it(
     (R8.7). It says the game comes once the tournament is over; a cash table's answer is
     as it was."""
     service, _presenter, store, clock = env
-    await configure(service, tournament_chips="1000")
-    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
-    for a in PLAYERS:
-        assert not (await service.join(GROUP, a)).alert
-    t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
+    await running_tournament(service)  # (its first hand dealt)
     reply = await service.settings(GROUP, ALICE, True, ["game", "ofc"])
     assert reply.text.splitlines()[1] == (
         "Tournament #1 goes on as Pineapple OFC: Classic OFC comes with the next /newtable or"
