@@ -8,7 +8,7 @@ from bot.service import TableService
 from bot.texts import tr
 from game.cards import parse_cards
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_stats_service import ALICE, BOB, GROUP, _version, env, press_scripted
+from tests.bot.test_stats_service import ALICE, BOB, GROUP, env, hand_version, press_scripted
 
 __all__ = ["env"]
 
@@ -47,7 +47,7 @@ async def test_the_own_screen_marks_a_certain_foul_before_confirm_and_the_group_
                 assert not shown, screen  # the winner's board never fouls
             for screens in presenter.tables.values():  # the group's message: never
                 assert all(MARK["en"] not in s.text and "⚠" not in s.text for s in screens)
-        version = _version(presenter.last_private(actor.user_id))
+        version = hand_version(presenter.last_private(actor.user_id))
         reply = await service.press(actor, f"{t.id}:{version}:c")
         assert not reply.alert, reply.text
     # unmarked until the foul was certain, marked from then on
