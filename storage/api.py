@@ -31,6 +31,7 @@ __all__ = [
     "CashOut",
     "Community",
     "CommunitySettings",
+    "Grant",
     "HandRecord",
     "HandStats",
     "InsufficientFunds",
@@ -345,7 +346,22 @@ class Settlement:
     deltas: Mapping[int, int]
 
 
-Move = BuyIn | CashOut | Settlement
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """A move of a table transition: ``amount`` kush minted into the player's balance (an
+    ``admin_grant`` row by ``actor`` for ``reason``, as :meth:`Store.grant` writes; negative:
+    taken), so that a grant and the buy-in it pays for commit together: the house funding a
+    computer player's top-up (issue 13). Its result is the new balance.
+
+    :raises InsufficientFunds: (from :meth:`Store.commit`) if the balance would go negative."""
+
+    player_id: int
+    amount: int
+    actor: str
+    reason: str
+
+
+Move = BuyIn | CashOut | Settlement | Grant
 """One ledger-changing step of a table transition (:meth:`Store.commit`)."""
 
 

@@ -41,6 +41,7 @@ from storage.api import (
     CashOut,
     Community,
     CommunitySettings,
+    Grant,
     HandRecord,
     HandStats,
     InsufficientFunds,
@@ -549,6 +550,17 @@ class MemoryStore:
                     results.append(
                         await self.cash_out(table_id, move.player_id, key=sub, kind=move.kind)
                     )
+                elif isinstance(move, Grant):
+                    community_id = self._table(table_id, must_be_open=True).community_id
+                    balance = await self.grant(
+                        community_id,
+                        move.player_id,
+                        move.amount,
+                        actor=move.actor,
+                        reason=move.reason,
+                        key=sub,
+                    )
+                    results.append(balance)
                 else:
                     record = await self.settle_hand(
                         table_id,

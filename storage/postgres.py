@@ -82,6 +82,7 @@ from storage.api import (
     CashOut,
     Community,
     CommunitySettings,
+    Grant,
     HandRecord,
     HandStats,
     InsufficientFunds,
@@ -523,6 +524,37 @@ async def _settle(
     return True, (hand_id, now)
 
 
+async def _grant_tx(
+    conn: Conn, community_id: int, player_id: int, amount: int, actor: str, reason: str, key: str
+) -> int:
+    """:meth:`PostgresStore.grant` (and a :class:`Grant` move) inside a transaction."""
+    done = await _replay(conn, key, LedgerKind.ADMIN_GRANT.value)
+    if done is not None:
+        return int(done["balance"])
+    balance = await _lock_balance(conn, player_id, community_id) + amount
+    if balance < 0:
+        raise InsufficientFunds(
+            f"player {player_id} has {balance - amount} kush, cannot take {-amount}"
+        )
+    now = time.time()
+    await conn.execute("UPDATE players SET balance = $1 WHERE id = $2", balance, player_id)
+    await _ledger_row(
+        conn,
+        community_id,
+        LedgerKind.ADMIN_GRANT,
+        player_id,
+        None,
+        amount,
+        0,
+        key,
+        now,
+        actor=actor,
+        reason=reason,
+    )
+    await _remember(conn, key, LedgerKind.ADMIN_GRANT.value, {"balance": balance}, now)
+    return balance
+
+
 async def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key: str) -> int:
     """:meth:`PostgresStore.buy_in` (and a :class:`BuyIn` move) inside a transaction."""
     done = await _replay(conn, key, LedgerKind.BUY_IN.value)
@@ -701,7 +733,7 @@ class _PreparedSettlement(NamedTuple):
 async def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -716,7 +748,7 @@ async def _commit_tx(
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
-    wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut)})
+    wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut | Grant)})
     if wallets:
         await conn.execute(
             "SELECT 1 FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
@@ -729,6 +761,13 @@ async def _commit_tx(
             results.append(await _buy_in_tx(conn, table_id, move.player_id, move.amount, sub))
         elif isinstance(move, CashOut):
             results.append(await _cash_out_tx(conn, table_id, move.player_id, sub, move.kind))
+        elif isinstance(move, Grant):
+            community = await _lock_table(conn, table_id, must_be_open=True)
+            results.append(
+                await _grant_tx(
+                    conn, community, move.player_id, move.amount, move.actor, move.reason, sub
+                )
+            )
         else:
             _, row = await _settle(
                 conn,
@@ -1038,31 +1077,7 @@ class PostgresStore:
 
         async def body(conn: Conn) -> int:
             await _lock_key(conn, key)
-            done = await _replay(conn, key, LedgerKind.ADMIN_GRANT.value)
-            if done is not None:
-                return int(done["balance"])
-            balance = await _lock_balance(conn, player_id, community_id) + amount
-            if balance < 0:
-                raise InsufficientFunds(
-                    f"player {player_id} has {balance - amount} kush, cannot take {-amount}"
-                )
-            now = time.time()
-            await conn.execute("UPDATE players SET balance = $1 WHERE id = $2", balance, player_id)
-            await _ledger_row(
-                conn,
-                community_id,
-                LedgerKind.ADMIN_GRANT,
-                player_id,
-                None,
-                amount,
-                0,
-                key,
-                now,
-                actor=actor,
-                reason=reason,
-            )
-            await _remember(conn, key, LedgerKind.ADMIN_GRANT.value, {"balance": balance}, now)
-            return balance
+            return await _grant_tx(conn, community_id, player_id, amount, actor, reason, key)
 
         return await self._write(body)
 
@@ -1291,10 +1306,15 @@ class PostgresStore:
         JSON is encoded before the transaction starts, so a value that does not serialise
         fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, Grant):
+                require_int(move.amount, "grant")
+                if move.amount == 0:
+                    raise StorageError("a grant of 0 kush")
                 prepared.append(move)
             elif isinstance(move, CashOut):
                 if move.kind not in CASH_OUT_KINDS:

@@ -81,6 +81,7 @@ from storage.api import (
     CashOut,
     Community,
     CommunitySettings,
+    Grant,
     HandRecord,
     HandStats,
     InsufficientFunds,
@@ -649,34 +650,7 @@ class SqliteStore:
             raise StorageError("a grant of 0 kush")
         require_key(key)
 
-        def body(conn: Conn) -> int:
-            done = _replay(conn, key, LedgerKind.ADMIN_GRANT.value)
-            if done is not None:
-                return int(done["balance"])
-            balance = _balance(conn, player_id, community_id) + amount
-            if balance < 0:
-                raise InsufficientFunds(
-                    f"player {player_id} has {balance - amount} kush, cannot take {-amount}"
-                )
-            now = time.time()
-            conn.execute("UPDATE players SET balance = ? WHERE id = ?", (balance, player_id))
-            _ledger_row(
-                conn,
-                community_id,
-                LedgerKind.ADMIN_GRANT,
-                player_id,
-                None,
-                amount,
-                0,
-                key,
-                now,
-                actor=actor,
-                reason=reason,
-            )
-            _remember(conn, key, LedgerKind.ADMIN_GRANT.value, {"balance": balance}, now)
-            return balance
-
-        return await self._write(body)
+        return await self._write(_grant_tx, community_id, player_id, amount, actor, reason, key)
 
     async def claim_daily(
         self, community_id: int, player_id: int, amount: int, day: str
@@ -894,10 +868,15 @@ class SqliteStore:
         :meth:`storage.api.Store.commit`. JSON is encoded before the transaction starts, so a
         value that does not serialise fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, Grant):
+                require_int(move.amount, "grant")
+                if move.amount == 0:
+                    raise StorageError("a grant of 0 kush")
                 prepared.append(move)
             elif isinstance(move, CashOut):
                 if move.kind not in CASH_OUT_KINDS:
@@ -1432,6 +1411,37 @@ def _settle(
     return True, (hand_id, now)
 
 
+def _grant_tx(
+    conn: Conn, community_id: int, player_id: int, amount: int, actor: str, reason: str, key: str
+) -> int:
+    """Thread side of :meth:`SqliteStore.grant` (and of a :class:`Grant` move)."""
+    done = _replay(conn, key, LedgerKind.ADMIN_GRANT.value)
+    if done is not None:
+        return int(done["balance"])
+    balance = _balance(conn, player_id, community_id) + amount
+    if balance < 0:
+        raise InsufficientFunds(
+            f"player {player_id} has {balance - amount} kush, cannot take {-amount}"
+        )
+    now = time.time()
+    conn.execute("UPDATE players SET balance = ? WHERE id = ?", (balance, player_id))
+    _ledger_row(
+        conn,
+        community_id,
+        LedgerKind.ADMIN_GRANT,
+        player_id,
+        None,
+        amount,
+        0,
+        key,
+        now,
+        actor=actor,
+        reason=reason,
+    )
+    _remember(conn, key, LedgerKind.ADMIN_GRANT.value, {"balance": balance}, now)
+    return balance
+
+
 def _buy_in_tx(conn: Conn, table_id: int, player_id: int, amount: int, key: str) -> int:
     """Thread side of :meth:`SqliteStore.buy_in` (and of a :class:`BuyIn` move)."""
     done = _replay(conn, key, LedgerKind.BUY_IN.value)
@@ -1559,7 +1569,7 @@ class _PreparedSettlement(NamedTuple):
 def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -1577,6 +1587,13 @@ def _commit_tx(
             results.append(_buy_in_tx(conn, table_id, move.player_id, move.amount, sub))
         elif isinstance(move, CashOut):
             results.append(_cash_out_tx(conn, table_id, move.player_id, sub, move.kind))
+        elif isinstance(move, Grant):
+            community_id = _table_community(conn, table_id, must_be_open=True)
+            results.append(
+                _grant_tx(
+                    conn, community_id, move.player_id, move.amount, move.actor, move.reason, sub
+                )
+            )
         else:
             _, row = _settle(
                 conn,

@@ -21,7 +21,7 @@ from bot.thinking import Moves
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, SeatKnowledge, decide, knowledge
-from storage.api import BuyIn, Community, InsufficientFunds
+from storage.api import BuyIn, Community, Grant, InsufficientFunds
 
 log = logging.getLogger("bot.service")
 
@@ -63,24 +63,22 @@ def computer_user_id(name: str) -> str | None:
 
 #: Buy-ins the house keeps on a computer player's balance when it sits down.
 HOUSE_BUY_INS = 50
+#: The reason of the house's grants to computer players (the ledger's ``reason``).
+HOUSE_REASON = "house kush for a computer player"
 
 
-async def house_funds(rt: Runtime, t: LiveTable, player_id: int, have: int, need: int) -> None:
+def house_funds(t: LiveTable, tx: Tx, player_id: int, have: int, need: int) -> None:
     """The house funds a computer player of ``t`` (issue 13: its account is unlimited, minted,
     never a member's kush): when its balance ``have`` is below ``need``, a grant (an
-    ``admin_grant`` row by ``house``, one transaction of its own, keyed by the table's step
-    and the balance seen, so a step retried after it grants nothing more) brings it to
-    :data:`HOUSE_BUY_INS` buy-ins of the table, at least ``need``. Call under ``t.lock``."""
+    ``admin_grant`` row by ``house``, a :class:`~storage.api.Grant` move) brings it to
+    :data:`HOUSE_BUY_INS` buy-ins of the table, at least ``need``. The move goes into ``tx``
+    ahead of the buy-in it pays for, so the two commit in one transaction: a crash between
+    them (they were two) left the grant on the account with no buy-in made of it. Call in
+    ``t``'s transition, before the buy-in's move."""
     if have >= need:
         return
-    await rt.store.grant(
-        t.community_id,
-        player_id,
-        max(need, HOUSE_BUY_INS * t.min_buy_in) - have,
-        actor="house",
-        reason="house kush for a computer player",
-        key=f"house:{player_id}:{t.id}:{t.seq}:{have}",
-    )
+    amount = max(need, HOUSE_BUY_INS * t.min_buy_in) - have
+    tx.moves.append(Grant(player_id, amount, actor="house", reason=HOUSE_REASON))
 
 
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
@@ -207,9 +205,9 @@ async def add_bot(
         return Reply(tr(lang, "reply.table_full"), alert=True)
     user_id = f"{BOT_USER_PREFIX}{name.lower()}"
     player = await rt.store.player(community.id, user_id, f"🤖 {name}")
-    await house_funds(rt, t, player.id, player.balance, HOUSE_BUY_INS * t.min_buy_in)
     try:
         async with rt.transition(t) as tx:
+            house_funds(t, tx, player.id, player.balance, HOUSE_BUY_INS * t.min_buy_in)
             seat = SeatState(
                 seat=free[0],
                 player_id=player.id,

@@ -379,7 +379,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     transition (a buy-in and the stack together), capped so the stack stays within the
     table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is
     dropped with a notice in the group: the player is then offered the top-up as usual. A
-    computer player's house account is granted what it lacks first
+    computer player's house account is granted what it lacks, in the same transition
     (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
     the same, never expected, it stands up).
     Call under ``t.lock`` when :meth:`LiveTable.top_ups_due`.
@@ -401,11 +401,14 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                                             amount=asked, label=t.label, max=limit)))  # fmt: skip
                     tx.group = True
             continue
-        if seat.bot:  # its account is the house's, unlimited (issue 13): run short (it kept
-            # losing, or admins raised the buy-in past its grant), it is granted more first
-            await house_funds(rt, t, seat.player_id, await _balance(rt, seat.player_id), value)
+        # a computer player's account is the house's, unlimited (issue 13): run short (it
+        # kept losing, or admins raised the buy-in past its grant), it is granted more, in the
+        # top-up's own transaction
+        have = await _balance(rt, seat.player_id) if seat.bot else 0
         try:
             async with rt.transition(t) as tx:
+                if seat.bot:
+                    house_funds(t, tx, seat.player_id, have, value)
                 tx.moves.append(BuyIn(seat.player_id, value))
                 seat.stack += value
                 seat.top_up = 0

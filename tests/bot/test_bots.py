@@ -8,6 +8,8 @@ import asyncio
 import dataclasses
 import random
 import threading
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -19,7 +21,7 @@ from bot.texts import tr
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge, knowledge
-from storage.api import LedgerKind
+from storage.api import BuyIn, LedgerKind, Move
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -653,6 +655,98 @@ async def test_r8_2_a_busted_computer_player_whose_house_account_is_short_is_gra
     await service.run_due()
     assert t.hand is not None and t.seat_of(anna.user_id) is anna  # dealt in, not stood up
     assert await check_store(store) == []
+
+
+class Crash(BaseException):
+    """The process killed at a storage commit (nothing of the service catches it)."""
+
+
+async def test_r8_2_a_crash_at_the_house_top_up_leaves_no_grant_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The house's grant to 🤖 Anna and the top-up it pays for are one transaction: killed at
+    that commit, the bot leaves nothing written (the grant was a transaction of its own before
+    it: committed, the crash left 10,000 house kush on Anna's account with no top-up made
+    of them). After the restart the top-up is made with its grant, once, and she is dealt
+    in."""
+    _service, _presenter, store, clock, t, anna = await anna_busts_at_100_a_point(drained=True)
+    who = Actor("telegram", anna.user_id, anna.name)
+    assert await player_balance(store, who) == 0 and anna.top_up == 200
+    stack, number, table_id = anna.stack, anna.seat, t.id
+    community = await store.community("telegram", "-100")
+    ledger = len(await store.ledger(community.id))
+    real = store.commit
+
+    async def crashing(table: int, moves: Sequence[Move], *args: Any, **kwargs: Any) -> list[int]:
+        if any(isinstance(m, BuyIn) for m in moves):  # Anna's top-up: killed at its commit
+            raise Crash
+        return await real(table, moves, *args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", crashing)
+    with pytest.raises(Crash):
+        await _service.run_due()  # the top-up is due at once (R8.2)
+    assert len(await store.ledger(community.id)) == ledger  # nothing of it committed
+    assert await player_balance(store, who) == 0
+    monkeypatch.setattr(store, "commit", real)
+    service, _presenter = new_service(store, clock)  # the bot started again
+    await service.start()
+    t = service.table_in(GROUP)
+    assert t is not None and t.id == table_id
+    anna = t.seats[number]
+    assert (anna.stack, anna.top_up) == (stack, 200)  # (still queued: the last commit's)
+    await service.run_due()
+    assert t.next_hand_at is not None
+    clock.now = t.next_hand_at
+    await service.run_due()
+    anna = t.seats[number]
+    assert (anna.stack, anna.top_up) == (stack + 200, 0) and t.hand is not None
+    assert t.hand.is_fantasyland(anna.seat) or anna.seat in t.hand.order  # dealt in
+    new = (await store.ledger(community.id))[ledger:]
+    granted = bots.HOUSE_BUY_INS * t.min_buy_in
+    assert [(e.kind, e.actor, e.balance_delta) for e in new if e.player_id == anna.player_id] == [
+        (LedgerKind.ADMIN_GRANT, "house", granted),
+        (LedgerKind.BUY_IN, None, -200),
+    ]
+    assert await player_balance(store, who) == granted - 200
+    assert await check_store(store) == []
+    await service.stop()
+
+
+async def test_a_crash_at_the_commit_seating_a_computer_player_leaves_no_grant_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """/addbot: the house's grant (its 50 buy-ins) and the buy-in of the seat are one
+    transaction; killed at its commit, no grant is left on the account, and the /addbot
+    after the restart grants once and seats it."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    community = await store.community("telegram", "-100")
+    real = store.commit
+
+    async def crashing(table: int, moves: Sequence[Move], *args: Any, **kwargs: Any) -> list[int]:
+        if any(isinstance(m, BuyIn) for m in moves):
+            raise Crash
+        return await real(table, moves, *args, **kwargs)
+
+    monkeypatch.setattr(store, "commit", crashing)
+    with pytest.raises(Crash):
+        await service.add_bot(GROUP, ALICE, True, "easy")
+    assert [e for e in await store.ledger(community.id) if e.kind is LedgerKind.ADMIN_GRANT] == []
+    monkeypatch.setattr(store, "commit", real)
+    service, _presenter = new_service(store, clock)
+    await service.start()
+    reply = await service.add_bot(GROUP, ALICE, True, "easy")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="easy")
+    grants = [e for e in await store.ledger(community.id) if e.kind is LedgerKind.ADMIN_GRANT]
+    t = service.table_in(GROUP)
+    assert t is not None
+    granted = bots.HOUSE_BUY_INS * t.min_buy_in - 1000  # (its starting balance counts)
+    assert [(e.actor, e.balance_delta) for e in grants] == [("house", granted)]
+    who = Actor("telegram", "bot:anna", "🤖 Anna")
+    assert await player_balance(store, who) == bots.HOUSE_BUY_INS * t.min_buy_in - t.min_buy_in
+    assert await check_store(store) == []
+    await service.stop()
 
 
 async def anna_down_after_a_hand() -> tuple[TableService, MemoryStore, Clock, LiveTable, SeatState]:

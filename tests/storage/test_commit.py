@@ -7,7 +7,15 @@ import math
 
 import pytest
 
-from storage.api import BuyIn, CashOut, InsufficientFunds, LedgerKind, Settlement, StorageError
+from storage.api import (
+    BuyIn,
+    CashOut,
+    Grant,
+    InsufficientFunds,
+    LedgerKind,
+    Settlement,
+    StorageError,
+)
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.storage.helpers import assert_consistent, balance, seated
@@ -72,6 +80,36 @@ async def test_commit_failing_move_writes_nothing(store: SqliteStore | MemorySto
     assert await store.hand_history(a, 5) == []
     # the key was not used up: the same transition may be committed once it is valid
     assert await store.commit(s.table.id, [BuyIn(a, 100)], {"v": 2}, key="t:2") == [300]
+    await assert_consistent(store)
+
+
+async def test_commit_grant_and_the_buy_in_it_pays_for_together(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """A :class:`Grant` move (the house funding a computer player, issue 13): an
+    ``admin_grant`` row by its actor in the same transaction as the buy-in after it; its
+    result is the new balance. A later move that fails undoes the grant too, and a repeated
+    key grants nothing more."""
+    s = await seated(store, 2)
+    a, b = s.ids
+    house = Grant(a, 9000, actor="house", reason="house kush")
+    settle = Settlement(1, {}, {}, {0: a, 1: b}, {a: 500, b: -500})  # (b has no stack)
+    with pytest.raises(StorageError):
+        await store.commit(s.table.id, [house, BuyIn(a, 10000), settle], {"v": 0}, key="t:1")
+    assert await balance(store, a) == 1000 and await store.stacks(s.table.id) == {}
+    assert [e.kind for e in await store.ledger(s.community.id)].count(LedgerKind.ADMIN_GRANT) == 0
+    assert all(data != {"v": 0} for _, data in await store.snapshots())
+    results = await store.commit(s.table.id, [house, BuyIn(a, 10000)], {"v": 1}, key="t:1")
+    assert results == [10000, 10000]
+    assert await balance(store, a) == 0 and await store.stacks(s.table.id) == {a: 10000}
+    again = await store.commit(s.table.id, [house, BuyIn(a, 10000)], {"v": 2}, key="t:1")
+    assert again == [10000, 10000] and await balance(store, a) == 0
+    grants = [e for e in await store.ledger(s.community.id) if e.kind is LedgerKind.ADMIN_GRANT]
+    assert [(e.player_id, e.balance_delta, e.stack_delta, e.actor, e.reason) for e in grants] == [
+        (a, 9000, 0, "house", "house kush")
+    ]
+    with pytest.raises(StorageError):  # (a grant of nothing is no ledger row)
+        await store.commit(s.table.id, [Grant(b, 0, "house", "x")], None, key="t:2")
     await assert_consistent(store)
 
 
