@@ -264,13 +264,18 @@ class TableService:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
             version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
-            self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
+            seq = t.seq
+            back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
                 reply = await body(t, community, lang)
             except TransitionFailed:
+                if back is not None:  # (rolled back to a state with them back)
+                    await tournaments.keep_back(self.rt, t, seq)
                 return Reply(tr(lang, "err.storage"), alert=True)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
+            if back is not None:  # committed before the answer (R8.7)
+                await tournaments.keep_back(self.rt, t, seq)
         if answer is not None:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
@@ -846,6 +851,8 @@ class TableService:
                 self._rewrite_private(t, back)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
+            if back is not None:  # committed before the answer (R8.7)
+                await tournaments.keep_back(self.rt, t, seq)
         if answer is not None:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)

@@ -17,7 +17,7 @@ from typing import Any
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service.dealing import close_with, maybe_start
-from bot.service.runtime import Runtime, Tx
+from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import error_text, language_of, tr
 from game.errors import GameError
 from game.tournament import HandSettled, TournamentPhase
@@ -29,6 +29,7 @@ __all__ = [
     "cancel",
     "finish",
     "finish_mid_hand",
+    "keep_back",
     "register",
     "running",
     "start",
@@ -45,16 +46,31 @@ def back_from_away(rt: Runtime, t: LiveTable, user_id: str) -> SeatState | None:
     """The player ``user_id`` did something at the table (a press, a command; call under
     ``t.lock`` before it is handled): if they were away (R8.7, :func:`bot.service.play.
     mark_away`) they are back, and their own clock counts again from now on, as much as it
-    has left (R8.5: nothing refills). Saved in the background (a crash that loses it leaves
-    them away until their next press) and the table message loses its mark. Returns the
-    seat when it was away."""
+    has left (R8.5: nothing refills), and the table message loses its mark. Returns the
+    seat when it was away: the caller commits it before answering (with the step the press
+    makes, or a step of its own: :func:`keep_back`), never in the background only (a crash
+    lost it: after the restart they were away again, their next turn waiting only the
+    grace)."""
     seat = t.seat_of(user_id)
     if seat is None or not seat.away:
         return None
     seat.away = False
-    rt.save_soon(t)
     rt.show_group_later(t)  # the mark and the grace's time go from the table message
     return seat
+
+
+async def keep_back(rt: Runtime, t: LiveTable, seq: int) -> None:
+    """Commit a player's coming back (:func:`back_from_away`, done while ``t.seq`` was
+    ``seq``; call under ``t.lock`` before the press or command is answered): a step committed
+    since holds it already (its snapshot was taken after it); otherwise a step of its own
+    commits it. Storage refusing that, it is saved in the background as before."""
+    if t.seq != seq or t.id not in rt.tables:  # (a closed table: nobody is away any more)
+        return
+    try:
+        async with rt.transition(t):
+            pass  # (the table as it is: the player back)
+    except TransitionFailed:
+        rt.save_soon(t)
 
 
 async def register(

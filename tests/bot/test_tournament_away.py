@@ -6,6 +6,11 @@ they act at the table again. Their away status survives a restart; cash tables a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+import pytest
+
 from bot.model import Actor, LiveTable
 from bot.presses import ConfirmMove, MyHand, PlaceCard, decode, encode
 from bot.service import TableService
@@ -272,3 +277,45 @@ async def test_r8_7_a_refused_press_on_the_hand_brings_back_and_rewrites_the_han
     assert not t.seats[carol].away
     await service.rt.drain()
     assert away not in presenter.last_private(CAROL.user_id).text
+
+
+@pytest.mark.parametrize("action", ["my_cards", "place", "command"])
+async def test_r8_7_coming_back_is_committed_before_the_answer(
+    monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    """A player away comes back with a press or a command that makes no step of its own
+    ("My cards", a card placed but not confirmed, a command refused): their coming back was
+    saved in the background only, and a crash right after the answer lost it: after the
+    restart they were away again (💤 on the table, their next turn waiting only the grace).
+    Here every background save is lost (as in that crash); the restarted table has them
+    back, their own clock counting."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    clock.now += 180
+    await service.run_due()
+    assert t.seats[carol].away
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    assert t.turn_deadline(carol) == clock.now + AWAY_SECONDS
+
+    async def lost(table_id: int, data: Mapping[str, Any]) -> None:
+        """The crash came before any background save was written."""
+
+    monkeypatch.setattr(store, "save_snapshot", lost)
+    if action == "my_cards":
+        reply = await service.press(CAROL, encode(MyHand(t.id, f"L{t.version}")), GROUP)
+    elif action == "place":
+        screen = presenter.last_private(CAROL.user_id)
+        place = next(b.data for b in screen.all_buttons() if isinstance(decode(b.data), PlaceCard))
+        reply = await service.press(CAROL, place)
+    else:
+        reply = await service.sit_out(GROUP, CAROL)  # (refused: a tournament sits nobody out)
+    assert (reply.alert, not t.seats[carol].away) == (action == "command", True), reply.text
+    service, presenter = await restarted(store, clock)  # (the crashed one never stopped)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.hand_no == t.hand_no
+    assert not t2.seats[carol].away
+    assert t2.grace(carol) is None
+    assert "💤" not in presenter.last_table(GROUP.chat_id).text
+    assert await check_store(store) == []
