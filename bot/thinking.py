@@ -118,6 +118,15 @@ class Thinker:
             log.warning("the decision process died: a new one is started")
         return await self.worker.run(fn, k, level)
 
+    def replace(self) -> None:
+        """A decision was given up as hung (:data:`DECISION_SECONDS`): in process mode the
+        worker is killed and a new one started (:meth:`ProcessWorker.replace`); the one
+        worker left hung made every later decision, at every table, wait those seconds and
+        be given up too. The decisions it had queued are asked again of the new one. (A
+        thread cannot be ended: in thread mode nothing changes.)"""
+        if self.in_process:
+            self.worker.replace()
+
     def start_soon(self) -> None:
         """In process mode, start the worker in the background (the service's start), so that
         the first "Arrange for me" finds it up instead of waiting for it. Call with a running

@@ -133,6 +133,24 @@ class ProcessWorker:
             pool.shutdown(wait=False)
             raise
 
+    def replace(self) -> None:
+        """The worker is taken for hung (a task it was given never came back, issue 13): its
+        process is killed and a new one started in the background, so the tasks after it do
+        not queue behind the hung one for good. The tasks the old one had (the hung one, and
+        any queued behind it) fail with
+        :class:`~concurrent.futures.process.BrokenProcessPool`, as when a worker dies; a
+        caller asks a task again on the new worker (:class:`bot.thinking.Thinker`). Call with a
+        running event loop."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # (the pool has no public way to end a worker busy with a task before Python
+            # 3.14's terminate_workers: shutdown waits for it or, without waiting, leaves it)
+            for process in list((pool._processes or {}).values()):
+                process.kill()
+            pool.shutdown(wait=False, cancel_futures=True)
+            log.warning("a worker process taken for hung was killed: a new one is started")
+        self.start_soon()
+
     async def close(self) -> None:
         """Shut the pool down: queued tasks are cancelled, the one being run finishes; waits
         (off the loop) until the worker has exited. A start under way is waited for and its

@@ -147,16 +147,26 @@ async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, leve
     knowledge (waited for if not ready), else made now by the decision process; each waited
     for at most :data:`~bot.thinking.DECISION_SECONDS` (this runs holding the table).
 
-    :raises TimeoutError: no decision in that time (hung: asking again would wait as long)."""
+    :raises TimeoutError: no decision in that time (hung: asking again would wait as long;
+        the decision worker is replaced, :meth:`bot.thinking.Thinker.replace`)."""
     have = rt.thinking.pop((t.id, seat), None)
-    if have is not None and have[0] == k and not have[1].cancelled():
-        try:
-            return await asyncio.wait_for(asyncio.shield(have[1]), thinking.DECISION_SECONDS)
-        except TimeoutError:
-            raise
-        except Exception:  # (a failed one is made again below)
-            pass
-    return await asyncio.wait_for(rt.thinker.decide(decide, k, level), thinking.DECISION_SECONDS)
+    try:
+        if have is not None and have[0] == k and not have[1].cancelled():
+            try:
+                return await asyncio.wait_for(asyncio.shield(have[1]), thinking.DECISION_SECONDS)
+            except TimeoutError:
+                have[1].cancel()  # (never asked again of the new worker: it hangs there too)
+                raise
+            except Exception:  # (a failed one is made again below)
+                pass
+        return await asyncio.wait_for(
+            rt.thinker.decide(decide, k, level), thinking.DECISION_SECONDS
+        )
+    except TimeoutError:
+        # the worker is hung on it: every later decision, at every table, queued behind it,
+        # waited these seconds and was given up too; a new worker makes them
+        rt.thinker.replace()
+        raise
 
 
 async def add_bot(

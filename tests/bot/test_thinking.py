@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -17,11 +18,13 @@ from typing import Any
 
 import pytest
 
+from bot import thinking
 from bot.model import LiveTable
 from bot.screens import Payload
-from bot.service import TableService, play
+from bot.service import TableService, bots, play
 from bot.thinking import Moves, Thinker
 from bot.workers import ProcessWorker
+from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge, decide, knowledge
@@ -326,3 +329,64 @@ async def test_the_service_start_starts_the_decision_process_in_the_background()
     assert worker != os.getpid()
     await service.stop()
     assert not thinker.running and _gone(worker)
+
+
+def _hung(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+    """A decision that never comes (an endless loop on some position), in the worker."""
+    time.sleep(3600)
+    return []
+
+
+async def test_a_worker_hung_on_a_decision_is_replaced_for_the_next_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision hangs in the worker: given up after ``DECISION_SECONDS``,
+    its street is placed by the timeout rule (R8.5). The worker stayed hung on it, so every
+    later decision of every computer player queued behind it, was given up too and placed by
+    the timeout rule, 10 s each. The hung worker is killed and a new one started: the next
+    street is the one ``decide`` computes for what the seat knows, from a new process."""
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 5.0)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        decisions_in_process=True,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    thinker = service.rt.thinker
+    hung = 0
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        hung = await thinker.worker.run(os.getpid)
+        monkeypatch.setattr(bots, "decide", _hung)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        hand = t.hand
+        assert hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        moved: list[list[Action]] = []
+        while len(moved) < 2 and t.hand is hand:
+            if bot not in hand.to_act:
+                await press_auto_and_confirm(service, presenter, ALICE)
+                continue
+            if moved:  # the decision of the second street: the real one, as the bot's
+                monkeypatch.setattr(bots, "decide", decide)
+                expected = decide(knowledge(hand, bot), Level.EASY)
+            before = len(hand.actions)
+            assert t.bot_due is not None
+            clock.now = t.bot_due
+            await service.run_due()
+            moved.append([a for a in hand.actions[before:] if a.seat == bot])
+        assert moved[0] == [Timeout(bot)]  # the hung decision, given up
+        placed = [Place(bot, c, b) if b else Discard(bot, c) for c, b in expected]
+        assert moved[1] == [*placed, Confirm(bot)]  # computed, not the timeout rule's
+        worker = await thinker.worker.run(os.getpid)
+        assert worker not in (hung, os.getpid()) and _gone(hung)
+    finally:
+        if thinker.worker._pool is not None:  # (a hung worker left: the stop would wait)
+            for process in list((thinker.worker._pool._processes or {}).values()):
+                process.kill()
+        await service.stop()
