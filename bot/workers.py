@@ -145,9 +145,11 @@ class ProcessWorker:
         if pool is not None:
             # (the pool has no public way to end a worker busy with a task before Python
             # 3.14's terminate_workers: shutdown waits for it or, without waiting, leaves it)
+            # (not cancel_futures: a task cancelled so ends its caller's wait with a
+            # CancelledError; killed, every task of the pool fails with BrokenProcessPool)
             for process in list((pool._processes or {}).values()):
                 process.kill()
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False)
             log.warning("a worker process taken for hung was killed: a new one is started")
         self.start_soon()
 

@@ -7,6 +7,7 @@ service's stop shuts the worker down. These tests decide as the bot does (the ma
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import signal
@@ -331,6 +332,14 @@ async def test_the_service_start_starts_the_decision_process_in_the_background()
     assert not thinker.running and _gone(worker)
 
 
+def _kill_worker(thinker: Thinker) -> None:
+    """End the worker process, hung or not (a stop waits for the task it runs)."""
+    pool = thinker.worker._pool
+    if pool is not None:
+        for process in list((pool._processes or {}).values()):
+            process.kill()
+
+
 def _hung(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
     """A decision that never comes (an endless loop on some position), in the worker."""
     time.sleep(3600)
@@ -386,7 +395,39 @@ async def test_a_worker_hung_on_a_decision_is_replaced_for_the_next_one(
         worker = await thinker.worker.run(os.getpid)
         assert worker not in (hung, os.getpid()) and _gone(hung)
     finally:
-        if thinker.worker._pool is not None:  # (a hung worker left: the stop would wait)
-            for process in list((thinker.worker._pool._processes or {}).values()):
-                process.kill()
+        _kill_worker(thinker)
+        await service.stop()
+
+
+async def test_decisions_queued_behind_a_hung_one_are_made_by_the_new_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The worker replaced under decisions queued behind the hung one (other tables' computer
+    players, an "Arrange for me"): each is asked again of the new worker and answered, none
+    ends in a ``CancelledError`` (a press's answer lost) or waits for good."""
+    runs = spy_on_the_worker(monkeypatch)
+    service, _presenter = await two_people(in_process=False)
+    t = table(service)
+    assert t.hand is not None
+    k = knowledge(t.hand, t.hand.to_act[0])
+    thinker = Thinker(in_process=True)
+    hung = asyncio.create_task(thinker.decide(_hung, k, Level.STRONG))
+    try:
+        await until(lambda: thinker.running, 60, "the worker process is up")
+        old = thinker.worker._pool
+        assert old is not None
+        await asyncio.sleep(0.2)  # (the hung one taken by the worker)
+        queued = [asyncio.create_task(thinker.decide(_moves, k, level)) for level in Level]
+        await asyncio.sleep(0.2)
+        hung.cancel()  # (given up: DECISION_SECONDS)
+        thinker.replace()
+        got = await asyncio.wait_for(asyncio.gather(*queued), 60)
+        top = {lv: Box.TOP if lv is Level.STRONG else Box.BOTTOM for lv in Level}
+        assert got == [[(k.cards[0], top[lv])] for lv in Level]
+        assert [fn for fn, _args, _result in runs] == [_moves] * len(Level)  # the new worker's
+        assert thinker.worker._pool is not None and thinker.worker._pool is not old
+    finally:
+        hung.cancel()
+        _kill_worker(thinker)
+        await thinker.close()
         await service.stop()
