@@ -512,6 +512,19 @@ class LiveTable:
         player = self.player_of(hand_seat)
         return self.fantasyland_follows() and player is not None and not player.leaving
 
+    def fantasyland_if_top_up(self, hand_seat: int) -> bool:
+        """Whether the player of board ``hand_seat`` is :meth:`busted` after the hand: the
+        Fantasyland it earns is played only if they top up before the next deal, and goes with
+        the seat otherwise (R6, R8.2)."""
+        player = self.player_of(hand_seat)
+        return player is not None and self.busted(player)
+
+    def fantasyland_waiting(self, seat: SeatState) -> bool:
+        """Whether the player of ``seat`` has a Fantasyland earned for the next hand (R6), one
+        they forfeit if they stand up now."""
+        m = self.match
+        return m is not None and any(m.owners.get(b, b) == seat.seat for b in m.fantasyland)
+
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs
         (R8.2; :attr:`SeatState.top_up`)."""

@@ -426,7 +426,10 @@ def replay_screen(
                 record.result.get("fantasyland_forgone_seats") or ()
             )  # (the table closed after the hand, or its player left it, R8.7)
             if r.get("fantasyland_cards") and not forgone:
-                notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
+                # its player was left below a point: only with a top-up (R8.2)
+                waits = b.seat in (record.result.get("fantasyland_top_up_seats") or ())
+                key = "showdown.fl_if_top_up" if waits else "showdown.fl_next"
+                notes.append(tr(lang, key, cards=r["fantasyland_cards"]))
             if r.get("timed_out"):  # finished for the player (R8.5), as the showdown marks it
                 notes.append(tr(lang, "board.timed_out"))
             lines.append("  " + " · ".join(notes))
