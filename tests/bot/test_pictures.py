@@ -242,8 +242,8 @@ def test_the_kush_line_gives_way_to_a_long_fantasyland_badge(
     lang: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A busted player's Fantasyland badge ("FL 14 IF TOPPED UP", R8.2) is long: the kush
-    line under the name was drawn on, and the badge over it ("−250000 р" showed). The line is
-    cut with "…" to end before the badges always drawn."""
+    line under the name was drawn whole and the badge over it (a long kush label hid under
+    it). The line is cut with "…" to end before the badges always drawn."""
     board = dataclasses.replace(
         SAMPLES["two_boards"].boards[0], kush=-250000, fl_next=14, fl_if_top_up=True
     )
