@@ -197,8 +197,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # Fantasyland earned by a player the hand left below a point (R8.2): it goes with the
     # seat if they do not top up before the next deal (R6, bot.service.dealing.stand_up)
     "showdown.fl_if_top_up": {
-        "en": "🌴 Fantasyland next ({cards} cards) only with a top-up: without one it goes with the seat",
-        "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт}, только если докупить: без докупки она уходит вместе с местом",
+        "en": "🌴 Fantasyland next ({cards} cards) only after a top-up; without one it goes with the seat",
+        "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт} — только после докупки, без неё она уходит вместе с местом",
     },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
     # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
