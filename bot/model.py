@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from bot.names import MAX_NAME, cut, units
+from bot.names import MAX_NAME, cut, folded, units
 from bot.screens import Screen
 from game.chinese import ChineseGame
 from game.clock import SeatClock
@@ -391,17 +391,22 @@ class LiveTable:
         """``name`` as a new seat shows it: followed by `` (2)``, `` (3)`` … when a seated
         player already goes by it (letter case aside), so that two people of one display name
         (or a person named like a computer player) are told apart in the table message, the
-        showdown and the standings. The base is cut so the whole stays within
+        showdown and the standings ("Алена" next to "Алёна" too: one name to a Russian
+        reader, :func:`~bot.names.folded`). The base is cut so the whole stays within
         :data:`~bot.names.MAX_NAME`. ``but``: a seat whose own name does not count (a seated
-        player's new name)."""
-        taken = {s.name.casefold() for s in self.seats.values() if s is not but}
-        if name.casefold() not in taken:
+        player's new name). A tournament's registrants no longer seated (knocked out, R8.7)
+        keep theirs too: the final standings list them (:attr:`names`), and a player renamed
+        on the platform as one of them was listed twice under one name."""
+        mine = but.player_id if but is not None else None
+        taken = {folded(s.name) for s in self.seats.values() if s is not but}
+        taken |= {folded(n) for pid, n in self.names.items() if pid != mine}
+        if folded(name) not in taken:
             return name
         n = 2
         while True:
             suffix = f" ({n})"
             candidate = cut(name, MAX_NAME - units(suffix)).rstrip() + suffix
-            if candidate.casefold() not in taken:
+            if folded(candidate) not in taken:
                 return candidate
             n += 1
 
@@ -506,6 +511,19 @@ class LiveTable:
         out of the tournament by it (R8.7) forfeits it with the seat."""
         player = self.player_of(hand_seat)
         return self.fantasyland_follows() and player is not None and not player.leaving
+
+    def fantasyland_if_top_up(self, hand_seat: int) -> bool:
+        """Whether the player of board ``hand_seat`` is :meth:`busted` after the hand: the
+        Fantasyland it earns is played only if they top up before the next deal, and goes with
+        the seat otherwise (R6, R8.2)."""
+        player = self.player_of(hand_seat)
+        return player is not None and self.busted(player)
+
+    def fantasyland_waiting(self, seat: SeatState) -> bool:
+        """Whether the player of ``seat`` has a Fantasyland earned for the next hand (R6), one
+        they forfeit if they stand up now."""
+        m = self.match
+        return m is not None and any(m.owners.get(b, b) == seat.seat for b in m.fantasyland)
 
     def top_ups_due(self) -> bool:
         """Whether a top-up asked for during the hand waits to be added now that no hand runs

@@ -82,6 +82,8 @@ class BoardPicture:
     :ivar kush: kush moved by this hand (R8.4), ``None`` when none is shown on the board
         (settled later, tournament chips, or per player with double boxes).
     :ivar fl_next: cards of the Fantasyland earned for the next hand, 0 for none (R6).
+    :ivar fl_if_top_up: that Fantasyland is played only if the player, whom the hand left
+        below a point, tops up before the next deal (R8.2); it goes with the seat otherwise.
     :ivar played_fl: this hand was the board's Fantasyland hand.
     :ivar timed_out: some move was made for the player (R8.5).
     :ivar total: Chinese Poker: the game total after this hand (R7.1), else ``None``.
@@ -99,6 +101,7 @@ class BoardPicture:
     points: int = 0
     kush: int | None = None
     fl_next: int = 0
+    fl_if_top_up: bool = False
     played_fl: bool = False
     timed_out: bool = False
     total: int | None = None
@@ -116,6 +119,7 @@ class BoardPicture:
             "points": self.points,
             "kush": self.kush,
             "fl_next": self.fl_next,
+            "fl_if_top_up": self.fl_if_top_up,
             "played_fl": self.played_fl,
             "timed_out": self.timed_out,
             "total": self.total,
@@ -142,6 +146,7 @@ class BoardPicture:
             points=int(d.get("points", 0)),
             kush=None if kush is None else int(kush),
             fl_next=int(d.get("fl_next", 0)),
+            fl_if_top_up=bool(d.get("fl_if_top_up", False)),
             played_fl=bool(d.get("played_fl", False)),
             timed_out=bool(d.get("timed_out", False)),
             total=None if total is None else int(total),
@@ -278,6 +283,7 @@ def showdown_picture(
                 points=points,
                 kush=kush,
                 fl_next=r.fantasyland_cards if t.fantasyland_played(r.seat) else 0,
+                fl_if_top_up=bool(r.fantasyland_cards) and t.fantasyland_if_top_up(r.seat),
                 played_fl=r.played_fantasyland,
                 timed_out=r.timed_out,
                 total=total,
@@ -510,23 +516,28 @@ def _panel(
         sub.append(tr(lang, "picture.total", total=b.total))
     if b.two_of_three:
         sub.append(tr(lang, "picture.two_of_three", points=_signed(b.two_of_three)))
-    left = x + PAD
-    if sub:
-        text = _fit(draw, " · ".join(sub), _font(13), PANEL_W - 2 * PAD)
-        draw.text((left, y + 31), text, font=_font(13), fill=MUTED)
-        left += int(draw.textlength(text, font=_font(13))) + 6
     # badges from the right, the most important first: a foul and Fantasyland next always,
     # the others where they fit
-    right = x + PANEL_W - PAD
     badges = []
     if b.fouled:
         badges.append((tr(lang, "picture.foul"), FOUL_RED, True))
     if b.fl_next:
-        badges.append((tr(lang, "picture.fl_next", cards=b.fl_next), GOLD, True))
+        key = "picture.fl_if_top_up" if b.fl_if_top_up else "picture.fl_next"
+        badges.append((tr(lang, key, cards=b.fl_next), GOLD, True))
     if b.timed_out:
         badges.append((tr(lang, "picture.timed_out"), MUTED, False))
     if b.played_fl:
         badges.append((tr(lang, "picture.fl_played"), MUTED, False))
+    badge_font = _font(12, bold=True)
+    # the line left of them gives way to the badges always drawn (a Fantasyland kept only
+    # with a top-up has a long one): cut with "…" rather than drawn under them
+    kept = sum(int(draw.textlength(t, font=badge_font)) + 16 for t, _, always in badges if always)
+    left = x + PAD
+    if sub:
+        text = _fit(draw, " · ".join(sub), _font(13), PANEL_W - 2 * PAD - kept - 2)
+        draw.text((left, y + 31), text, font=_font(13), fill=MUTED)
+        left += int(draw.textlength(text, font=_font(13))) + 6
+    right = x + PANEL_W - PAD
     for text, fill, always in badges:
         width = int(draw.textlength(text, font=_font(12, bold=True))) + 12
         if always or right - width >= left:

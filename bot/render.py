@@ -442,7 +442,9 @@ def showdown_screen(
         elif r.royalty_total:
             notes.append(tr(lang, "showdown.royalties", n=r.royalty_total))
         if r.fantasyland_cards and t.fantasyland_played(r.seat):  # not at a closing table
-            notes.append(tr(lang, "showdown.fl_next", cards=r.fantasyland_cards))
+            # a player the hand left below a point keeps it only by topping up (R8.2)
+            key = "showdown.fl_if_top_up" if t.fantasyland_if_top_up(r.seat) else "showdown.fl_next"
+            notes.append(tr(lang, key, cards=r.fantasyland_cards))
         if r.timed_out:
             notes.append(tr(lang, "board.timed_out"))
         if notes:

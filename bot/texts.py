@@ -194,6 +194,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🌴 Fantasyland next ({cards} cards)",
         "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт}",
     },
+    # Fantasyland earned by a player the hand left below a point (R8.2): it goes with the
+    # seat if they do not top up before the next deal (R6, bot.service.dealing.stand_up)
+    "showdown.fl_if_top_up": {
+        "en": "🌴 Fantasyland next ({cards} cards) only after a top-up; without one it goes with the seat",
+        "ru": "🌴 дальше Фантазия: {cards:карта|карты|карт} — только после докупки, без неё она уходит вместе с местом",
+    },
     "showdown.dummy": {"en": "Dummy board: {board}", "ru": "Болван: {board}"},
     # the showdown picture (bot/pictures.py): DejaVu Sans draws these, so no emoji
     "picture.title": {
@@ -202,6 +208,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "picture.foul": {"en": "FOUL", "ru": "МЁРТВАЯ"},
     "picture.fl_next": {"en": "FANTASYLAND {cards}", "ru": "ФАНТАЗИЯ {cards}"},
+    "picture.fl_if_top_up": {
+        "en": "FL {cards} IF TOPPED UP",
+        "ru": "ФАНТ. {cards} ПРИ ДОКУПКЕ",
+    },
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
@@ -278,6 +288,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",
+    },
+    "lobby.fl_forfeited": {
+        "en": "The Fantasyland earned went with the seat: {names}.",
+        "ru": "Заработанная Фантазия ушла вместе с местом: {names}.",
     },
     "btn.topup": {"en": "➕ Top up", "ru": "➕ Докупить"},
     "reply.topped_up": {

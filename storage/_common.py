@@ -102,11 +102,13 @@ def load_json(text: str) -> Any:
 
 def name_key(name: str) -> str:
     """The lookup form of a display name or query: trimmed, one leading ``@`` dropped,
-    case-folded (``"@Alice "`` → ``"alice"``)."""
+    case-folded, ``ё`` read as ``е`` (``"@Alice "`` → ``"alice"``, ``"Алёна"`` → ``"алена"``:
+    most Russians type ``е`` for ``ё``, so ``/stats Алена`` finds "Алёна"; migration 006
+    rewrote the keys stored before)."""
     name = name.strip()
     if name.startswith("@"):
         name = name[1:]
-    return name.casefold()
+    return name.casefold().replace("ё", "е")
 
 
 def require_int(value: object, what: str, *, minimum: int | None = None) -> int:

@@ -447,16 +447,18 @@ class TableService:
         actor: Actor,
         args: Sequence[str] = (),
         shown: Mapping[str, str] | None = None,
+        of: str | None = None,
     ) -> Reply:
         """``/stats [@user|me] [week|month|all]``: the group's statistics and the caller's, or
-        one player's (issue 12). Statistics belong to a group: refused in a private chat.
-        ``shown``: an argument the adapter replaced (a user id) → what the asker typed
-        (``@username``), echoed if nobody matches."""
+        one player's (issue 12); the words of ``args`` that are not a period are one name.
+        Statistics belong to a group: refused in a private chat. ``shown``: an argument the
+        adapter replaced (a user id) → what the asker typed (``@username``), echoed if nobody
+        matches. ``of``: the user id a reply to a message names (a name besides is refused)."""
         if chat.private:
             return Reply(tr(language_of(actor.language), "reply.group_only"), alert=True)
         community = await self._community(chat)
         lang = self._lang(community, actor)
-        return await stats.stats(self.rt, community, actor, lang, list(args), shown or {})
+        return await stats.stats(self.rt, community, actor, lang, list(args), shown or {}, of)
 
     async def replay(self, chat: ChatRef, actor: Actor, arg: str, *, here: bool = False) -> Reply:
         """``/replay N``: hand ``#N`` of ``/history`` street by street with ◀ ▶, for its

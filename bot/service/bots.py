@@ -13,6 +13,7 @@ import logging
 
 from bot import thinking
 from bot.model import Actor, LiveTable, Reply, SeatState
+from bot.names import folded
 from bot.service.dealing import maybe_start
 from bot.service.play import advance
 from bot.service.runtime import Runtime, Tx
@@ -49,15 +50,16 @@ def is_computer(user_id: str) -> bool:
 
 def bare_name(name: str) -> str:
     """A computer player's name as typed, compared letter case aside: without the 🤖 the
-    table shows and the @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna")."""
-    return name.strip().removeprefix("🤖").strip().removeprefix("@").strip().casefold()
+    table shows and the @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё``
+    read as ``е`` as every name lookup reads it (:func:`~bot.names.folded`)."""
+    return folded(name.strip().removeprefix("🤖").strip().removeprefix("@").strip())
 
 
 def computer_user_id(name: str) -> str | None:
     """The user id of the computer player called ``name`` as the table shows it or as
     ``/removebot`` takes it ("🤖 Anna", "Anna", "@anna"), ``None`` for no such name."""
     wanted = bare_name(name)
-    named = [n for n in BOT_NAMES if n.casefold() == wanted]
+    named = [n for n in BOT_NAMES if folded(n) == wanted]
     return f"{BOT_USER_PREFIX}{named[0].lower()}" if named else None
 
 
@@ -201,13 +203,13 @@ async def add_bot(
     taken = {s.user_id for s in t.seats.values()}
     # a person named "Anna" (a name never begins with 🤖, bot.names) does not sit next to a
     # computer player "🤖 Anna"
-    shown = {s.name.casefold() for s in t.seats.values()}
+    shown = {folded(s.name) for s in t.seats.values()}
     name = next(
         (
             n
             for n in BOT_NAMES
             if f"{BOT_USER_PREFIX}{n.lower()}" not in taken
-            and not {f"🤖 {n}".casefold(), n.casefold()} & shown
+            and not {folded(f"🤖 {n}"), folded(n)} & shown
         ),
         None,
     )

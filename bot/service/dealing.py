@@ -261,11 +261,20 @@ def top_up_window(rt: Runtime, t: LiveTable, tx: Tx, seats: list[int]) -> None:
     if now < t.top_up_deadline:
         return
     t.top_up_deadline = None
-    for seat in busted:  # offered the top-up and did not take it (R8.2): the seat is free
+    _stand_up_busted(t, tx, busted)  # offered the top-up and did not take it (R8.2)
+
+
+def _stand_up_busted(t: LiveTable, tx: Tx, seats: Sequence[SeatState]) -> None:
+    """Stand up ``seats``, offered the top-up and not taking it (R8.2): the seats are free,
+    which the group is told, and so is that a Fantasyland one of them had earned went with
+    the seat (R6; the showdown said it waited for the top-up)."""
+    lost = [s.name for s in seats if t.fantasyland_waiting(s)]
+    for seat in seats:
         stand_up(t, tx, seat)
-    t.owe(
-        "post", Screen(tr(t.lang, "lobby.busted_stood_up", names=", ".join(s.name for s in busted)))
-    )
+    text = tr(t.lang, "lobby.busted_stood_up", names=", ".join(s.name for s in seats))
+    if lost:
+        text += "\n" + tr(t.lang, "lobby.fl_forfeited", names=", ".join(lost))
+    t.owe("post", Screen(text))
 
 
 def free_busted_seats(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
@@ -280,10 +289,7 @@ def free_busted_seats(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
     if not gone:
         return False
     paid = {s.seat for s in t.seats.values() if not t.busted(s)}
-    for seat in gone:
-        stand_up(t, tx, seat)
-    names = ", ".join(s.name for s in gone)
-    t.owe("post", Screen(tr(t.lang, "lobby.busted_stood_up", names=names)))
+    _stand_up_busted(t, tx, gone)
     now = rt.clock()
     offered = offer_top_ups(t, paid, now)
     queued = top_up_computer_players(t)  # (added by the timer, then the deal)

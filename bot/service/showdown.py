@@ -115,13 +115,21 @@ def close_hand(
     # each stack after the hand, as the showdown shows it (the replay's kush line)
     record["stacks"] = {str(s): t.seats[s].stack + d for s, d in deltas.items()}
     record["table"] = t.id
+    for s, d in deltas.items():
+        t.seats[s].stack += d
+    top_up_computer_players(t)  # (a busted computer player tops up: not busted any more)
     if not t.fantasyland_follows():  # the table closes after it: no Fantasyland is played
         record["fantasyland_forgone"] = True
     else:  # nor by a player who leaves after it (knocked out of a tournament, R8.7)
-        gone = [r.seat for r in result.seats if r.fantasyland_cards]
-        gone = [s for s in gone if not t.fantasyland_played(s)]
+        earned = [r.seat for r in result.seats if r.fantasyland_cards]
+        gone = [s for s in earned if not t.fantasyland_played(s)]
         if gone:
             record["fantasyland_forgone_seats"] = gone
+        # a player the hand left below a point plays it only after a top-up (R8.2): the
+        # replay says so as the showdown does
+        waits = [s for s in earned if s not in gone and t.fantasyland_if_top_up(s)]
+        if waits:
+            record["fantasyland_top_up_seats"] = waits
     if t.owners:
         record["owners"] = {str(k): v for k, v in t.owners.items()}
     tx.moves.append(
@@ -135,9 +143,6 @@ def close_hand(
             {t.seats[s].player_id: d for s, d in deltas.items()},
         )
     )
-    for s, d in deltas.items():
-        t.seats[s].stack += d
-    top_up_computer_players(t)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
         # a computer player whose street was made by the timeout rule (its decision failed)
         # is not away: sat out, nothing would ever bring it back (R8.6 returns a person)

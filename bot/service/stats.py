@@ -115,23 +115,34 @@ async def stats(
     lang: str,
     args: Sequence[str],
     shown: Mapping[str, str] | None = None,
+    of: str | None = None,
 ) -> Reply:
     """``/stats [@user|me] [week|month|all]``: with no name, the group's figures followed by
-    the caller's own (when they played); with a name (or ``me``), that player's only.
-    ``shown``: a name argument → how the asker wrote it, for the "nobody here" reply."""
+    the caller's own (when they played); with a name (or ``me``), that player's only. The
+    words that are not a period are one name: ``/stats Anna Maria week`` (a chat splits
+    what is typed into words, each an argument; it was refused as two names).
+    ``shown``: a name argument → how the asker wrote it, for the "nobody here" reply (a name
+    of several words is looked up as typed). ``of``: the user id of the player a reply to
+    their message names (Telegram); a name typed besides is refused with the usage."""
     period = "all"
-    names: list[str] = []
+    words: list[str] = []
     for a in args:
         p = _period(a)
         if p is not None:
             period = p
         else:
-            names.append(clean_arg(a))
+            words.append(clean_arg(a))
     since = period_start(period, rt.clock())
     label = community.settings.kush_label
     when = tr(lang, f"period.{period}")
-    if len(names) > 1:
+    if of is not None and words:
         return Reply(tr(lang, "stats.usage"), alert=True)
+    if of is not None:
+        names = [of]
+    elif len(words) > 1:  # one name of several words, as typed (never a looked-up id)
+        names = [clean_arg(" ".join((shown or {}).get(w, w) for w in words))]
+    else:
+        names = words
     me = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     lines: list[str] = []
     if names and names[0].lower() not in _ME:
@@ -415,7 +426,10 @@ def replay_screen(
                 record.result.get("fantasyland_forgone_seats") or ()
             )  # (the table closed after the hand, or its player left it, R8.7)
             if r.get("fantasyland_cards") and not forgone:
-                notes.append(tr(lang, "showdown.fl_next", cards=r["fantasyland_cards"]))
+                # its player was left below a point: only with a top-up (R8.2)
+                waits = b.seat in (record.result.get("fantasyland_top_up_seats") or ())
+                key = "showdown.fl_if_top_up" if waits else "showdown.fl_next"
+                notes.append(tr(lang, key, cards=r["fantasyland_cards"]))
             if r.get("timed_out"):  # finished for the player (R8.5), as the showdown marks it
                 notes.append(tr(lang, "board.timed_out"))
             lines.append("  " + " · ".join(notes))

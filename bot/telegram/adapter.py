@@ -710,6 +710,11 @@ def _anonymous_admin(update: Update) -> bool:
 GENERAL_TOPIC = 1
 
 
+def _numeric(word: str) -> bool:
+    """Whether a command's word starts a number (``100``, ``-50``, ``1`` of ``1 000``)."""
+    return word.lstrip("+-")[:1].isdigit()
+
+
 def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
     """Where an update came from; with its ``message``, the forum topic it was written in (a
     table opened there posts its messages there)."""
@@ -1080,7 +1085,11 @@ class TelegramAdapter:
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
         replied: Message | None = msg.reply_to_message
-        named = len(args) == 2 and not args[0].lstrip("+-").isdigit()  # /grant @bob 100
+        # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
+        # name (a name of several words is one), the rest the amount, judged whole by the
+        # service ("/grant @bob 1 000" is refused with the usage, never a grant to "@bob 1")
+        first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
+        named = first < len(args) and not _numeric(args[0])
         if replied is not None and replied.from_user is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
             # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
@@ -1088,8 +1097,8 @@ class TelegramAdapter:
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
-        elif len(args) == 2:
-            name, amount = args
+        elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
+            name, amount = " ".join(args[:first]), " ".join(args[first:])
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
         reply = await self.service.grant(
@@ -1107,9 +1116,11 @@ class TelegramAdapter:
         args = [self._usernames.get(a.lstrip("@").lower(), a) for a in typed]
         shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
         replied: Message | None = msg.reply_to_message
+        of = None
         if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
-            args = [str(replied.from_user.id), *args]
-        await self._reply(update, await self.service.stats(_chat(chat), _actor(user), args, shown))
+            of = str(replied.from_user.id)
+        reply = await self.service.stats(_chat(chat), _actor(user), args, shown, of)
+        await self._reply(update, reply)
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         user, chat = update.effective_user, update.effective_chat

@@ -237,6 +237,41 @@ def test_names_lose_what_the_font_cannot_draw() -> None:
     assert pictures.drawn_name(pic, first) == pictures._drawable(first.name) != ""
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_kush_line_gives_way_to_a_long_fantasyland_badge(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busted player's Fantasyland badge ("FL 14 IF TOPPED UP", R8.2) is long: the kush
+    line under the name was drawn whole and the badge over it (a long kush label hid under
+    it). The line is cut with "…" to end before the badges always drawn."""
+    board = dataclasses.replace(
+        SAMPLES["two_boards"].boards[0], kush=-250000, fl_next=14, fl_if_top_up=True
+    )
+    pic = dataclasses.replace(
+        SAMPLES["two_boards"], lang=lang, boards=(board,), label="золотых ракушек"
+    )
+    lefts: list[int] = []
+    texts: list[tuple[float, str]] = []
+    real_badge, real_text = pictures._badge, pictures.ImageDraw.ImageDraw.text
+
+    def badge(draw: Any, right: int, y: int, text: str, fill: Any) -> int:
+        lefts.append(real_badge(draw, right, y, text, fill))
+        return lefts[-1]
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        font = kwargs.get("font")
+        if text.startswith("−2") and font is not None:  # the kush line
+            texts.append((xy[0] + self.textlength(text, font=font), text))
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures, "_badge", badge)
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    assert len(lefts) == 1 and len(texts) == 1, (lefts, texts)
+    assert texts[0][0] < lefts[0], (texts, lefts)
+    assert texts[0][1].startswith("−250000")
+
+
 # -- the service --------------------------------------------------------------------------------
 
 

@@ -9,11 +9,13 @@ import dataclasses
 from bot.model import Actor, ChatRef
 from bot.presses import Arrange, Ready, decode
 from bot.service import TableService
+from bot.texts import tr
 from storage.api import Store
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_tournament_service import configure, open_and_register
 
 
 def _ready_button(presenter: FakePresenter) -> str:
@@ -99,3 +101,42 @@ async def test_a_press_in_a_private_chat_keeps_the_name_the_group_shows() -> Non
     # the group's next update carries the nickname again: nothing to change either
     assert (await service.ready(GROUP, actor)).alert
     assert acting.name == actor.name
+
+
+async def test_a_rename_to_a_knocked_out_players_name_keeps_the_standings_apart(env) -> None:  # type: ignore[no-untyped-def]
+    """Carol is knocked out of a running tournament (R8.7) and her seat goes at the end of the
+    hand; Bob then renames himself "carol" on the platform. The seats held no "Carol" any
+    more, so he took the name as it was, and the final standings listed two Carols (who won?).
+    The later name is told apart as a new seat's would be ("carol (2)", as in the table
+    message, so in the standings)."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, (ALICE, BOB, CAROL))
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    reply = await service.leave(GROUP, CAROL)  # knocked out at once: place 3
+    assert reply.text == tr("en", "tour.left", place=3, prize=0, label="kush")
+    while t.hand is not None and t.hand_no == 1:  # hand 1 finished for everyone (R8.5)
+        clock.now += 181
+        await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None and t.names[t.tournament.players[2]] == "Carol"
+    carol_too = dataclasses.replace(BOB, name="carol")
+    assert (await service.ready(GROUP, carol_too)).alert  # a command of his carries the name
+    assert [s.name for s in t.seats.values()] == ["Alice", "carol (2)"]
+    assert sorted(t.names.values()) == ["Alice", "Carol", "carol (2)"]
+    actors = {a.user_id: a for a in (ALICE, carol_too)}
+    for _ in range(2400):  # Alice and "carol" play it out
+        if service.table_in(GROUP) is None:
+            break
+        if t.hand is not None:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            await press_auto_and_confirm(service, presenter, actors[acting.user_id])
+        else:
+            clock.now += 5
+            await service.run_due()
+    assert service.table_in(GROUP) is None
+    final = presenter.last_table(GROUP.chat_id).text.splitlines()
+    places = sorted(line.split(" — ")[0].split(". ", 1)[1] for line in final[1:])
+    assert places == ["Alice", "Carol", "carol (2)"], final
+    assert "3. Carol — 0 kush" in final
+    assert await check_store(store) == []

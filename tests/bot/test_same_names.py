@@ -9,6 +9,7 @@ from pathlib import Path
 
 from bot.model import LiveTable, SeatState
 from bot.names import MAX_NAME, units
+from bot.service.bots import bare_name
 from bot.telegram.fake_api import FakeUser
 from game.options import RuleOptions
 from storage.check import check_store
@@ -66,3 +67,14 @@ def test_a_long_name_keeps_its_number_within_the_limit() -> None:
         t.seats[n] = SeatState(n, n, str(n), t.distinct_name(name), "en")
     assert [s.name for s in t.seats.values()] == [long, "W" * 28 + " (2)", "W" * 28 + " (3)"]
     assert all(units(s.name) <= MAX_NAME for s in t.seats.values())
+
+
+def test_yo_and_ye_make_one_name_at_the_table() -> None:
+    """ "Алена" sat down next to "Алёна" under her own name: one name to a Russian reader (and
+    to ``/stats``, which reads ё as е), so the later one is told apart as "(2)" is, and a
+    computer player is asked for with either letter."""
+    t = LiveTable(1, "telegram", 1, "-1", "-1", "ru", RuleOptions(), 200, "kush")
+    for n, name in enumerate(("Алёна", "АЛЕНА", "алена")):
+        t.seats[n] = SeatState(n, n, str(n), t.distinct_name(name), "ru")
+    assert [s.name for s in t.seats.values()] == ["Алёна", "АЛЕНА (2)", "алена (3)"]
+    assert bare_name("🤖 Алёна") == bare_name("@алена") == "алена"

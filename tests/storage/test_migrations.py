@@ -169,3 +169,43 @@ async def test_a_version_applied_under_another_name_is_refused(tmp_path: Path) -
     conn.close()
     with pytest.raises(StorageError, match=r"001_other\.sql"):
         await SqliteStore.open(path)
+
+
+async def test_migration_006_reads_yo_as_ye_in_the_names_stored_before(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database written before 006 kept "ё" in its lookup keys (``name_key`` only
+    case-folded): after 006 a stored "Алёна" (or "ЁЖИК") is found typed with "е", as a player
+    stored by the new code is; other names keep their keys."""
+    path = tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    c = await store.community("telegram", "-100")
+    alena = await store.player(c.id, "1", "Алёна")
+    ezhik = await store.player(c.id, "2", "ЁЖИК Семёнов")
+    bob = await store.player(c.id, "3", "Bob")
+    await store.close()
+    conn = _raw(path)  # the keys as the code before 006 wrote them
+    try:
+        for pid, name in ((alena.id, alena.name), (ezhik.id, ezhik.name), (bob.id, bob.name)):
+            conn.execute("UPDATE players SET name_key = ? WHERE id = ?", (name.casefold(), pid))
+        conn.execute("DELETE FROM schema_version WHERE version >= 6")
+    finally:
+        conn.close()
+    monkeypatch.setattr(sqlite_module, "migrations", lambda: migrations()[:5])
+    old = await SqliteStore.open(path)  # at version 5: "е" does not find "ё"
+    assert await old.find_player(c.id, "Алена") is None
+    await old.close()
+    monkeypatch.undo()
+    store = await SqliteStore.open(path)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()] == [m.version for m in migrations()]
+        assert await store.find_player(c.id, "Алена") == alena
+        assert await store.find_player(c.id, "алёна") == alena
+        assert await store.find_player(c.id, "ежик семенов") == ezhik
+        assert await store.find_player(c.id, "BOB") == bob
+    finally:
+        await store.close()
+    with sqlite3.connect(path) as raw:
+        keys = [r[0] for r in raw.execute("SELECT name_key FROM players ORDER BY id")]
+    raw.close()
+    assert keys == ["алена", "ежик семенов", "bob"]

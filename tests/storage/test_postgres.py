@@ -306,3 +306,48 @@ async def test_a_cancelled_caller_does_not_undo_or_break_its_transaction(url: st
         assert await check_store(store) == []
     finally:
         await store.close()
+
+
+async def test_migration_006_reads_yo_as_ye_in_the_names_stored_before(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The PostgreSQL twin of test_migrations' test: keys stored before 006 kept "ё"; after
+    it "Алена" finds a stored "Алёна"."""
+    store = await PostgresStore.open(url)
+    try:
+        c = await store.community("telegram", "-100")
+        alena = await store.player(c.id, "1", "Алёна")
+        ezhik = await store.player(c.id, "2", "ЁЖИК Семёнов")
+        bob = await store.player(c.id, "3", "Bob")
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(url)
+    try:
+        for p in (alena, ezhik, bob):
+            await conn.execute(
+                "UPDATE players SET name_key = $1 WHERE id = $2", p.name.casefold(), p.id
+            )
+        await conn.execute("DELETE FROM schema_version WHERE version >= 6")
+    finally:
+        await conn.close()
+    monkeypatch.setattr(postgres_module, "migrations", lambda: migrations()[:5])
+    old = await PostgresStore.open(url)
+    try:
+        assert await old.find_player(c.id, "Алена") is None
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    store = await PostgresStore.open(url)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()] == [m.version for m in migrations()]
+        assert await store.find_player(c.id, "Алена") == alena
+        assert await store.find_player(c.id, "ежик семенов") == ezhik
+        assert await store.find_player(c.id, "BOB") == bob
+    finally:
+        await store.close()
+    conn = await asyncpg.connect(url)
+    try:
+        keys = [r[0] for r in await conn.fetch("SELECT name_key FROM players ORDER BY id")]
+    finally:
+        await conn.close()
+    assert keys == ["алена", "ежик семенов", "bob"]

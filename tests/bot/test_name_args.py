@@ -1,0 +1,69 @@
+"""Commands that name a player by the name the group sees, through the real Telegram adapter
+and the fake Bot API: a name of several words (Telegram splits a command's text into words,
+each its own argument) and a Russian name typed with "е" for its "ё" find the player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.telegram.fake_api import FakeUser
+from bot.texts import tr
+from tests.bot.tg_world import ALICE, GROUP_ID, World, world
+
+ANNA_MARIA = FakeUser(301, "Anna Maria", None, "en")  # no @username: only her name finds her
+ALYONA = FakeUser(302, "Алёна", None, "ru")
+
+
+async def _message_id(w: World, text: str) -> int:
+    return next(
+        m for (c, m), msg in w.fake.messages.items() if c == GROUP_ID and msg.get("text") == text
+    )
+
+
+async def test_stats_and_grant_take_a_name_of_several_words(tmp_path: Path) -> None:
+    """``/stats Anna Maria`` was refused with the usage (two names given) and ``/grant Anna
+    Maria 100`` too (three arguments): the words are one name, a period word after it
+    still read as the period, the amount as the last word(s)."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(ANNA_MARIA, "/balance")  # Anna Maria has a wallet here (1000)
+        assert said["text"].startswith("Anna Maria: 1000"), said
+        reply = await w.say(ALICE, "/stats Anna Maria")
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Maria",
+                                   when=tr("en", "period.all")), reply  # fmt: skip
+        reply = await w.say(ALICE, "/stats anna maria week")
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Maria",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
+        reply = await w.say(ALICE, "/stats Anna Maria Smith")
+        assert reply["text"] == "No such player here: Anna Maria Smith.", reply
+        reply = await w.say(ALICE, "/grant Anna Maria 100")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=100,
+                                   label="kush", balance=1100), reply  # fmt: skip
+        # an amount of grouped digits after the name is judged whole (refused, nothing moved)
+        reply = await w.say(ALICE, "/grant Anna Maria 1 000")
+        assert reply["text"] == tr("en", "reply.number_digits") + "\n" + tr(
+            "en", "reply.grant_usage"
+        ), reply
+        said = await w.say(ANNA_MARIA, "/balance")
+        assert said["text"].startswith("Anna Maria: 1100"), said
+        # a reply names the player: a name typed besides is one too many (the usage)
+        mid = await _message_id(w, "/balance")
+        reply = await w.say(ALICE, "/stats Anna Maria", reply_to=mid)
+        assert reply["text"] == tr("en", "stats.usage"), reply
+        reply = await w.say(ALICE, "/stats week", reply_to=mid)
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Maria",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
+
+
+async def test_a_russian_name_is_found_typed_with_ye_for_yo(tmp_path: Path) -> None:
+    """``/stats Алена`` answered "no such player" for Алёна (most Russians type "е")."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(ALYONA, "/balance")
+        assert said["text"].startswith("Алёна: 1000"), said
+        reply = await w.say(ALICE, "/stats Алена")
+        assert reply["text"] == tr("en", "stats.player_none", name="Алёна",
+                                   when=tr("en", "period.all")), reply  # fmt: skip
+        reply = await w.say(ALICE, "/grant алена 5")
+        assert reply["text"] == tr("en", "reply.granted", name="Алёна", amount=5,
+                                   label="kush", balance=1005), reply  # fmt: skip
