@@ -821,6 +821,25 @@ class CrashRun:
                 continue
             self.balances[u.id] = (int(m.group("balance")), int(m.group("stack")))
 
+    async def _settled_table_message(self, timeout: float = 10.0) -> dict[str, Any] | None:
+        """The table message once it shows the stacks the bot's ``/balance`` replies gave
+        (:meth:`read_balances`), or as it is after ``timeout`` seconds (checked then): the
+        quiet wait alone is not enough on a loaded machine, where the first showdown after a
+        restart waits for the drawing process and the lobby behind its picture comes seconds
+        later (a sweep beside other work saw the lobby of before the hand at the check)."""
+        names = {u.first_name: u.id for u in self.scenario.players}
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.table_message()
+            if shown is None or time.monotonic() >= deadline:
+                return shown
+            if all(
+                names.get(name) not in self.balances or self.balances[names[name]][1] == stack
+                for name, stack, _ in _stacks_shown(shown)
+            ):
+                return shown
+            await asyncio.sleep(0.1)
+
     async def execute(self) -> RunOutcome:
         """The whole run: play, restart, finish, stop the bot, check. Never raises for a
         problem found (see :attr:`RunOutcome.problems`), only for a broken harness."""
@@ -833,8 +852,8 @@ class CrashRun:
                 # a restart may wait for the drawing process to come up (a loaded machine:
                 # over 0.5 s, and the table message behind its picture was not out yet)
                 await self._quiet(still=1.5)
-                shown = self.table_message()
                 await self.read_balances()
+                shown = await self._settled_table_message()
             except Stuck as exc:
                 self.outcome.problems.append(f"stuck: {exc}; {self._state()}")
                 shown = None
@@ -951,23 +970,10 @@ class CrashRun:
         if table is None:
             return []
         problems: list[str] = []
-        text = _text(shown)
-        on_board = _hand_no(text) is not None
-        for line in text.splitlines():
-            name, stack = "", ""
-            m = _LOBBY_SEAT.match(line)
-            if m and not on_board:
-                name = m.group("name")
-                digits = re.search(r"(\d+)\)?$", m.group("status"))
-                stack = digits.group(1) if digits else ""
-            b = _BOARD_HEAD.match(line)
-            if b and on_board:
-                name, stack = b.group("name"), b.group("stack")
-            if not name or not stack:
-                continue
+        for name, stack, line in _stacks_shown(shown):
             pid = facts.player_by_name(name)
             stored = facts.stacks.get((table, pid), 0) if pid is not None else None
-            if stored != int(stack):
+            if stored != stack:
                 problems.append(
                     f"table message shows {name} with {stack}, storage holds {stored}: {line!r}"
                 )
@@ -1017,6 +1023,27 @@ class CrashRun:
         for _, p in _buttons(message):
             return p.table
         return None
+
+
+def _stacks_shown(shown: Mapping[str, Any]) -> list[tuple[str, int, str]]:
+    """``(name, stack, line)`` of each seat the table message ``shown`` lists (a lobby's seat
+    lines, or a board's heads)."""
+    out: list[tuple[str, int, str]] = []
+    text = _text(shown)
+    on_board = _hand_no(text) is not None
+    for line in text.splitlines():
+        name, stack = "", ""
+        m = _LOBBY_SEAT.match(line)
+        if m and not on_board:
+            name = m.group("name")
+            digits = re.search(r"(\d+)\)?$", m.group("status"))
+            stack = digits.group(1) if digits else ""
+        b = _BOARD_HEAD.match(line)
+        if b and on_board:
+            name, stack = b.group("name"), b.group("stack")
+        if name and stack:
+            out.append((name, int(stack), line))
+    return out
 
 
 # -- the database, read back --------------------------------------------------------------------
