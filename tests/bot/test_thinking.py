@@ -431,3 +431,55 @@ async def test_decisions_queued_behind_a_hung_one_are_made_by_the_new_worker(
         _kill_worker(thinker)
         await thinker.close()
         await service.stop()
+
+
+async def test_a_hung_decision_holds_the_table_for_decision_seconds_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision, started during its pace, hangs in the worker. When its
+    move comes due the table's timer waits for it ``DECISION_SECONDS`` (the table free), then
+    the step gives it up: its street is placed by the timeout rule (R8.5) and the worker is
+    replaced. The step waited ``DECISION_SECONDS`` more for the same decision: the hung one
+    held the table twice as long. Each wait is at least its timeout, so the step came at
+    ``2 × DECISION_SECONDS`` at the earliest; now after ``DECISION_SECONDS`` and a little."""
+    seconds = 1.5
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=True,
+        decisions_in_process=True,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    thinker = service.rt.thinker
+    loop = asyncio.get_running_loop()
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        hung = await thinker.worker.run(os.getpid)
+        monkeypatch.setattr(bots, "decide", _hung)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        hand = t.hand
+        assert hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        while bot not in hand.to_act:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        assert (t.id, bot) in service.rt.thinking  # (its decision under way, in the worker)
+        before = len(hand.actions)
+        assert t.bot_due is not None
+        clock.now = t.bot_due  # its move is due: the table's timer fires at once
+        start = loop.time()
+        async with t.lock:
+            await service.rt.arm(t)
+        await until(lambda: len(hand.actions) > before, 60, "the computer player's move")
+        took = loop.time() - start
+        assert [a for a in hand.actions[before:] if a.seat == bot] == [Timeout(bot)]
+        assert took < 1.9 * seconds, took  # (it was 2 × seconds at least)
+        worker = await thinker.worker.run(os.getpid)
+        assert worker not in (hung, os.getpid()) and _gone(hung)
+    finally:
+        _kill_worker(thinker)
+        await service.stop()
