@@ -67,6 +67,7 @@ class Thinker:
     def __init__(self, in_process: bool) -> None:
         self.in_process = in_process
         self.worker = ProcessWorker()
+        self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
 
     @property
     def running(self) -> bool:
@@ -86,7 +87,10 @@ class Thinker:
 
         In the worker, one that died is replaced and asked again, once. When it died again
         or cannot be started, or its pool was shut down under the decision (the service
-        stopping), the decision is made in a thread (logged).
+        stopping), the decision is made in a thread (logged). A worker that has been on one
+        decision longer than :data:`DECISION_SECONDS` is taken for hung and replaced first;
+        one still busy when ``within`` runs out is checked again when it would pass them
+        (:meth:`_replace_if_hung`).
 
         :param fn: the decision function, :func:`game.policy.decide` (in the worker it must be
             a module-level function; tests replace it in thread mode).
@@ -96,6 +100,7 @@ class Thinker:
         :raises Exception: what ``fn`` raised."""
         if not self.in_process:
             return await asyncio.to_thread(fn, k, level)
+        self._replace_if_hung()
         fallback = level
         try:
             return await asyncio.wait_for(self._in_worker(fn, k, level), within)
@@ -103,6 +108,7 @@ class Thinker:
             assert within is not None
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
             fallback = instead
+            self._watch()
         except (RuntimeError, OSError) as exc:
             # BrokenProcessPool (died twice), or a pool shut down under the decision (the
             # service stopping: "cannot schedule new futures after shutdown")
@@ -117,6 +123,36 @@ class Thinker:
         except BrokenProcessPool:  # (the next run starts a new worker)
             log.warning("the decision process died: a new one is started")
         return await self.worker.run(fn, k, level)
+
+    def _replace_if_hung(self) -> None:
+        """Replace the worker when it has been on one decision longer than
+        :data:`DECISION_SECONDS` (none takes a second; past them it is hung, an endless loop
+        on some position). An "Arrange for me" gives up on a decision much sooner
+        (``within``) and places at ``normal`` in a thread: nothing else replaced the worker
+        hung on it (unless a computer player's decision timed out too), and every later
+        press at every table waited ``within`` for it and got the weaker placement."""
+        busy = self.worker.busy_for()
+        if busy > DECISION_SECONDS:
+            log.warning("the decision process has been on one decision for %.1f s: hung", busy)
+            self.replace()
+
+    def _watch(self) -> None:
+        """A decision was given up while the worker is busy: check again when the task it is
+        on would pass :data:`DECISION_SECONDS` (:meth:`_replace_if_hung`), so that a hung
+        worker is replaced then, not at the next decision (which would wait for the new
+        one to start). Call with a running event loop."""
+        busy = self.worker.busy_for()
+        if busy <= 0.0:
+            return
+        if self._watching is not None:
+            self._watching.cancel()
+        self._watching = asyncio.get_running_loop().call_later(
+            max(0.0, DECISION_SECONDS - busy) + 0.1, self._watched
+        )
+
+    def _watched(self) -> None:
+        self._watching = None
+        self._replace_if_hung()
 
     def replace(self) -> None:
         """A decision was given up as hung (:data:`DECISION_SECONDS`): in process mode the
@@ -136,4 +172,7 @@ class Thinker:
 
     async def close(self) -> None:
         """Shut the worker down (the service's stop); a later decision starts a new one."""
+        if self._watching is not None:
+            self._watching.cancel()
+            self._watching = None
         await self.worker.close()

@@ -27,10 +27,11 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, TypeVar
 
 __all__ = ["ProcessWorker"]
 
@@ -75,6 +76,38 @@ def _logged(task: asyncio.Task[ProcessPoolExecutor]) -> None:
         log.warning("a worker process could not be started: %r", task.exception())
 
 
+class _Tasks:
+    """The tasks given to one pool, unfinished: its one worker runs them one at a time, in the
+    order given, so the one it runs now began when it was given (the worker idle) or when
+    the one before it finished, whichever came later. Their futures finish in the pool's
+    thread: a lock keeps the record."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        #: unfinished tasks, in the order given: when each was given (``time.monotonic``)
+        self._unfinished: dict[Future[Any], float] = {}
+        self._last_done = 0.0
+
+    def add(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._unfinished[future] = time.monotonic()
+        future.add_done_callback(self._done)  # (called at once if done: outside the lock)
+
+    def _done(self, future: Future[Any]) -> None:
+        with self._lock:
+            self._unfinished.pop(future, None)
+            if not future.cancelled():  # (one cancelled while queued never ran)
+                self._last_done = time.monotonic()
+
+    def busy_for(self) -> float:
+        """Seconds the worker has been on the task it runs now; 0 when it has none."""
+        with self._lock:
+            given = next((at for f, at in self._unfinished.items() if not f.cancelled()), None)
+            if given is None:
+                return 0.0
+            return time.monotonic() - max(given, self._last_done)
+
+
 class ProcessWorker:
     """Runs picklable module-level functions in one worker process: tasks queue for it, one
     at a time on one core."""
@@ -82,6 +115,7 @@ class ProcessWorker:
     def __init__(self) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Task[ProcessPoolExecutor] | None = None
+        self._tasks = _Tasks()  # (the running pool's)
 
     @property
     def running(self) -> bool:
@@ -112,8 +146,15 @@ class ProcessWorker:
             pool = await asyncio.to_thread(_started_pool)
         finally:
             self._starting = None
-        self._pool = pool
+        self._pool, self._tasks = pool, _Tasks()
         return pool
+
+    def busy_for(self) -> float:
+        """Seconds the worker has been on the task it runs now (the time since it was given
+        that task, or since it finished the task before it: tasks queued behind others do
+        not count their wait); 0 when it has none. A task that takes far longer than any
+        should (the worker hung on it) shows here, while its callers have given up waiting."""
+        return self._tasks.busy_for() if self._pool is not None else 0.0
 
     async def run(self, fn: Callable[..., T], *args: object) -> T:
         """``fn(*args)`` in the worker process; its result. The first task starts the worker,
@@ -125,8 +166,11 @@ class ProcessWorker:
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
             next task starts a new one)."""
         pool = await self._up()
+        tasks = self._tasks if self._pool is pool else _Tasks()  # (replaced meanwhile)
         try:
-            return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            future = pool.submit(fn, *args)
+            tasks.add(future)
+            return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             if self._pool is pool:
                 self._pool = None

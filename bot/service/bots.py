@@ -147,15 +147,23 @@ def _retrieved(task: asyncio.Task[Moves]) -> None:
 async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, level: Level) -> Moves:
     """The placement of ``seat`` from ``k``: the one :func:`think_ahead` started from the same
     knowledge (waited for if not ready), else made now by the decision process; each waited
-    for at most :data:`~bot.thinking.DECISION_SECONDS` (this runs holding the table).
+    for at most :data:`~bot.thinking.DECISION_SECONDS` (this runs holding the table), the one
+    under way counting the table timer's wait for it before the step too
+    (:attr:`Runtime.thinking_until`).
 
     :raises TimeoutError: no decision in that time (hung: asking again would wait as long;
         the decision worker is replaced, :meth:`bot.thinking.Thinker.replace`)."""
     have = rt.thinking.pop((t.id, seat), None)
     try:
         if have is not None and have[0] == k and not have[1].cancelled():
+            # (the table's timer waited for it already when the move came due, Runtime._decided:
+            # only what is left of those seconds, not as long again)
+            until = rt.thinking_until.pop(have[1], None)
+            left = thinking.DECISION_SECONDS
+            if until is not None:
+                left = max(0.0, until - asyncio.get_running_loop().time())
             try:
-                return await asyncio.wait_for(asyncio.shield(have[1]), thinking.DECISION_SECONDS)
+                return await asyncio.wait_for(asyncio.shield(have[1]), left)
             except TimeoutError:
                 have[1].cancel()  # (never asked again of the new worker: it hangs there too)
                 raise

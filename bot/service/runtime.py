@@ -26,6 +26,7 @@ import functools
 import logging
 import random
 import time
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -167,6 +168,13 @@ class Runtime:
         #: decisions under way, by (table, seat): the knowledge each was made from and the
         #: task making it (bots.think_ahead, bots.bot_turn)
         self.thinking: dict[tuple[int, int], tuple[SeatKnowledge, asyncio.Task[Moves]]] = {}
+        #: until when (the event loop's time) a decision under way is waited for at most:
+        #: set when its computer player's move came due and the table's timer began to wait
+        #: for it (:meth:`_decided`), so that the step that moves it (bots.bot_turn) waits only
+        #: for what is left of :data:`~bot.thinking.DECISION_SECONDS`, not that long again
+        self.thinking_until: weakref.WeakKeyDictionary[asyncio.Task[Moves], float] = (
+            weakref.WeakKeyDictionary()
+        )
         #: closed tables whose closing step's messages this process is sending now (the
         #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
         #: their chats' leases meanwhile (issue 14), so no other worker sends them as well
@@ -656,7 +664,15 @@ class Runtime:
             return
         tasks = [task for (table, _), (_, task) in self.thinking.items() if table == t.id]
         if tasks:  # (one that never ends, hung, is given up at its move: the table goes on)
-            await asyncio.wait(tasks, timeout=thinking.DECISION_SECONDS)
+            # each waited for DECISION_SECONDS in all, this wait and the move's together: the
+            # move waited that long again for one still under way, a hung one held the table
+            # twice as long (bots._decision)
+            now = asyncio.get_running_loop().time()
+            until = max(
+                self.thinking_until.setdefault(task, now + thinking.DECISION_SECONDS)
+                for task in tasks
+            )
+            await asyncio.wait(tasks, timeout=max(0.0, until - now))
 
     async def stop_timers(self) -> None:
         """Cancel every timer and wait for them; drop the computer players' decisions under

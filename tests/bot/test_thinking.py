@@ -33,6 +33,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.hanging import by_level, hung_once, marker
 from tests.bot.test_bots import play_hand_with_bots
 from tests.bot.test_drawing import _gone
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
@@ -428,6 +429,138 @@ async def test_decisions_queued_behind_a_hung_one_are_made_by_the_new_worker(
         assert thinker.worker._pool is not None and thinker.worker._pool is not old
     finally:
         hung.cancel()
+        _kill_worker(thinker)
+        await thinker.close()
+        await service.stop()
+
+
+async def test_a_hung_decision_holds_the_table_for_decision_seconds_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision, started during its pace, hangs in the worker. When its
+    move comes due the table's timer waits for it ``DECISION_SECONDS`` (the table free), then
+    the step gives it up: its street is placed by the timeout rule (R8.5) and the worker is
+    replaced. The step waited ``DECISION_SECONDS`` more for the same decision: the hung one
+    held the table twice as long. Each wait is at least its timeout, so the step came at
+    ``2 × DECISION_SECONDS`` at the earliest; now after ``DECISION_SECONDS`` and a little."""
+    seconds = 1.5
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=True,
+        decisions_in_process=True,
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    thinker = service.rt.thinker
+    loop = asyncio.get_running_loop()
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        hung = await thinker.worker.run(os.getpid)
+        monkeypatch.setattr(bots, "decide", _hung)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        hand = t.hand
+        assert hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        while bot not in hand.to_act:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        assert (t.id, bot) in service.rt.thinking  # (its decision under way, in the worker)
+        before = len(hand.actions)
+        assert t.bot_due is not None
+        clock.now = t.bot_due  # its move is due: the table's timer fires at once
+        start = loop.time()
+        async with t.lock:
+            await service.rt.arm(t)
+        await until(lambda: len(hand.actions) > before, 60, "the computer player's move")
+        took = loop.time() - start
+        assert [a for a in hand.actions[before:] if a.seat == bot] == [Timeout(bot)]
+        assert took < 1.9 * seconds, took  # (it was 2 × seconds at least)
+        worker = await thinker.worker.run(os.getpid)
+        assert worker not in (hung, os.getpid()) and _gone(hung)
+    finally:
+        _kill_worker(thinker)
+        await service.stop()
+
+
+async def test_a_worker_hung_on_an_arrange_is_replaced_for_the_later_ones(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An "Arrange for me" decision hangs in the worker: given up after ``ARRANGE_SECONDS``,
+    the street is placed at ``normal`` in a thread. Nothing replaced the hung worker (only a
+    computer player's decision timing out did): every later Arrange, at every table, waited
+    ``ARRANGE_SECONDS`` and got the weaker placement. A worker on one decision longer than
+    ``DECISION_SECONDS`` is hung: it is killed when it passes them and a new one started;
+    the later presses get the strong placement, from the new worker."""
+    seconds = 1.0
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 0.3)
+    runs = spy_on_the_worker(monkeypatch)
+    service, presenter = await two_people(in_process=True)
+    thinker = service.rt.thinker
+    t = table(service)
+    hang = marker(os.getpid())
+    try:
+        hung = await thinker.worker.run(os.getpid)
+        monkeypatch.setattr(play, "decide", hung_once)
+        alice, k = await alices_turn(service, presenter)
+        hang.touch()
+        await press(service, presenter, "a")
+        await until(lambda: not hang.exists(), 30, "the worker hung on the decision")
+        assert t.hand is not None
+        assert shown(list(t.hand.pending(alice))) == shown(decide(k, Level.NORMAL))
+        await press(service, presenter, "c")
+        # (no decision asked meanwhile: replaced when it passed DECISION_SECONDS)
+        await until(lambda: _gone(hung, 0.05), 10 * seconds, "the hung worker killed")
+        monkeypatch.setattr(play, "ARRANGE_SECONDS", 5.0)  # (a new worker has time to start)
+        alice, k = await alices_turn(service, presenter)  # (Bob's presses: Arrange too)
+        strong = decide(k, Level.STRONG)
+        await press(service, presenter, "a")
+        assert shown(list(t.hand.pending(alice))) == shown(strong)
+        made = [(args, result) for fn, args, result in runs if fn is hung_once]
+        assert made[-1] == ((k, Level.STRONG), strong)  # the worker's, placed
+        worker = await thinker.worker.run(os.getpid)
+        assert worker not in (hung, os.getpid())
+    finally:
+        hang.unlink(missing_ok=True)
+        _kill_worker(thinker)
+        await service.stop()
+
+
+async def test_the_next_decision_replaces_a_worker_hung_past_decision_seconds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker that has been on one task longer than ``DECISION_SECONDS`` (here one nobody
+    gave up on, so no check was set for it) is replaced by the next decision asked of it:
+    that decision comes from a new worker, not ``within`` seconds late at ``instead``."""
+    seconds = 1.0
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
+    service, _presenter = await two_people(in_process=False)
+    t = table(service)
+    assert t.hand is not None
+    k = knowledge(t.hand, t.hand.to_act[0])
+    thinker = Thinker(in_process=True)
+    hang = marker(os.getpid())
+    stuck: asyncio.Task[Any] | None = None
+    try:
+        hung = await thinker.worker.run(os.getpid)
+        hang.touch()
+        stuck = asyncio.create_task(thinker.worker.run(hung_once, k, Level.STRONG))
+        await until(lambda: not hang.exists(), 30, "the worker hung on the task")
+        await asyncio.sleep(seconds)  # (past DECISION_SECONDS since the worker was given it)
+        got = await thinker.decide(by_level, k, Level.STRONG, within=10.0, instead=Level.NORMAL)
+        assert got == [(k.cards[0], Box.TOP)]  # the worker's, at its level
+        with pytest.raises(BrokenProcessPool):  # (the hung task: its worker killed)
+            await stuck
+        worker = await thinker.worker.run(os.getpid)
+        assert worker not in (hung, os.getpid()) and _gone(hung)
+    finally:
+        hang.unlink(missing_ok=True)
+        if stuck is not None:
+            stuck.cancel()
         _kill_worker(thinker)
         await thinker.close()
         await service.stop()
