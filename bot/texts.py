@@ -462,6 +462,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
+    "reply.history_game_end": {
+        "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
+        "ru": "Стол {table}, расчёт игры в китайский покер: {kush:+d} {label}",
+    },
+    "reply.history_round_end": {
+        "en": "Table {table}, the round settled: {kush:+d} {label}",
+        "ru": "Стол {table}, расчёт круга: {kush:+d} {label}",
+    },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
     "reply.history_replay": {

@@ -5,7 +5,18 @@ from __future__ import annotations
 
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service_classic import ALICE, BOB, GROUP, auto_street, chinese_after_one_hand
+from tests.bot.conftest import service_env
+from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    auto_street,
+    chinese_after_one_hand,
+    configure,
+    play_hand,
+    start,
+)
 
 
 async def test_r7_6_a_target_lowered_to_a_players_points_ends_the_game_under_way() -> None:
@@ -51,3 +62,41 @@ async def test_r7_1_a_new_target_above_the_points_applies_to_the_game_under_way(
     assert game["target"] == 30
     assert game["over"] is (max(game["totals"].values()) >= 30)
     assert await check_store(store) == []
+
+
+async def test_r7_6_history_names_a_chinese_games_settlement_not_a_hand() -> None:
+    """Chinese Poker: Alice wins the first hand 22–0 and Bob leaves between hands, which ends
+    the game and settles it (R7.6) as a history entry of its own. ``/history`` listed it as
+    "Table 1, hand 2: 0 pts, +22 kush": a hand nobody was dealt (the table's next hand is
+    hand 3), with no points. It says what it is: the game's settlement and its kush."""
+    service, _presenter, _store, _clock, t = await chinese_after_one_hand()
+    assert not (await service.leave(GROUP, BOB)).alert
+    lines = (await service.history(GROUP, ALICE)).text.splitlines()
+    assert lines[1] == "#2 · " + tr(
+        "en", "reply.history_game_end", table=t.id, kush=22, label="kush"
+    )
+    assert lines[1] == "#2 · Table 1, the Chinese Poker game settled: +22 kush"
+    assert lines[2] == "#1 · Table 1, hand 1: +22 pts, 0 kush"
+
+
+async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None:
+    """Classic OFC with ``settle_per_round`` (R8.3) for three: after the first hand Carol
+    leaves and the round's points are settled early, an entry of its own. ``/history`` called
+    it "hand 2" with 0 points; it says the round was settled and the kush it moved."""
+    service, presenter, store, _clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", settle_per_round="on", fantasyland="off")
+    await start(service, [ALICE, BOB, CAROL], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB, CAROL])
+    assert t.hand is None and t.match is not None and t.match.round_pairs
+    assert not (await service.leave(GROUP, CAROL)).alert
+    entry = (await store.export_hands(t.id))[1]
+    assert entry["result"].get("round_end") is True
+    kush = entry["result"]["kush"]["0"]
+    lines = (await service.history(GROUP, ALICE)).text.splitlines()
+    said = tr("en", "reply.history_round_end", table=t.id, kush=kush, label="kush")
+    assert lines[1] == f"#{entry['id']} · {said}"
+    assert "hand 2" not in lines[1] and "round settled" in lines[1]
+    ru = tr("ru", "reply.history_round_end", table=1, kush=-5, label="kush")
+    assert ru == "Стол 1, расчёт круга: -5 кушей"
