@@ -603,6 +603,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "dealt: {cards}; set after the others' streets",
         "ru": "сдано: {cards}; раскладка после улиц остальных",
     },
+    "replay.fl_dealt_at_once": {
+        "en": "dealt: {cards}; set while the others played their streets",
+        "ru": "сдано: {cards}; раскладка одновременно с улицами остальных",
+    },
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",

@@ -3,6 +3,9 @@ between hands, players leaving, timeouts, restarts (issue: the less-played games
 
 from __future__ import annotations
 
+import dataclasses
+
+from bot.model import Actor
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -100,3 +103,44 @@ async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None
     assert "hand 2" not in lines[1] and "round settled" in lines[1]
     ru = tr("ru", "reply.history_round_end", table=1, kush=-5, label="kush")
     assert ru == "Стол 1, расчёт круга: -5 кушей"
+
+
+async def _fantasyland_replay(players: list[Actor]) -> str:
+    """Classic OFC for ``players``, the second hand with the first seat in Fantasyland (R6.2:
+    13 cards), played out; returns the first frame of that hand's ``/replay`` as its
+    Fantasyland player reads it."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc")
+    await start(service, players, "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, players)
+    assert t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={0: 13}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+    await play_hand(service, presenter, players)
+    player = t.seats[0]
+    entry = (await store.hand_history(player.player_id, 1))[0]
+    fl = next(a for a in players if a.user_id == player.user_id)
+    assert not (await service.replay(GROUP, fl, str(entry.id))).alert
+    return presenter.last_private(fl.user_id).text
+
+
+async def test_r6_3_a_heads_up_fantasyland_replay_says_it_was_set_during_the_streets() -> None:
+    """R6.3: heads-up, the Fantasyland player arranges while the other plays the streets
+    (every player but one in Fantasyland: all play at once). The replay told its player their
+    board was "set after the others' streets", which is the three-player order; it says it
+    was set while the other played theirs."""
+    text = await _fantasyland_replay([ALICE, BOB])
+    assert "set while the others played their streets" in text
+    assert "after the others' streets" not in text
+
+
+async def test_r6_3_a_three_player_fantasyland_replay_says_it_was_set_after_the_streets() -> None:
+    """R6.3 with two ordinary players: they play the streets first, then the Fantasyland
+    player arranges; the replay says so."""
+    text = await _fantasyland_replay([ALICE, BOB, CAROL])
+    assert "set after the others' streets" in text
+    assert "while the others played" not in text
