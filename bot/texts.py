@@ -607,6 +607,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "dealt: {cards}; set while the others played their streets",
         "ru": "сдано: {cards}; раскладка одновременно с улицами остальных",
     },
+    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. призовых {n}"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",

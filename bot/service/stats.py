@@ -412,7 +412,10 @@ def replay_screen(
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:
-                notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
+                # Chinese Poker's are its strength bonus, counted in the points (R7.2):
+                # "+22 pts · royalties 15" read as 15 more, paid on top as royalties are
+                key = "replay.bonus" if "chinese" in record.result else "showdown.royalties"
+                notes.append(tr(lang, key, n=sum(r.get("royalties") or ())))
             forgone = record.result.get("fantasyland_forgone") or b.seat in (
                 record.result.get("fantasyland_forgone_seats") or ()
             )  # (the table closed after the hand, or its player left it, R8.7)

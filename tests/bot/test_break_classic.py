@@ -144,3 +144,19 @@ async def test_r6_3_a_three_player_fantasyland_replay_says_it_was_set_after_the_
     text = await _fantasyland_replay([ALICE, BOB, CAROL])
     assert "set after the others' streets" in text
     assert "while the others played" not in text
+
+
+async def test_r7_2_a_chinese_replay_counts_the_bonus_in_the_points() -> None:
+    """R7.2: Alice's first Chinese Poker hand scores 22 points, 15 of them the strength bonus
+    (AAA on top 10, a full house in the middle 1, a straight flush at the bottom 4). Her
+    ``/replay`` read "+22 pts · … · royalties 15": 15 more, as an open-face game's royalties
+    are paid on top. It says the bonus is part of the points."""
+    service, presenter, store, _clock, t = await chinese_after_one_hand()
+    entry = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    assert not (await service.replay(GROUP, ALICE, str(entry.id))).alert
+    text = presenter.last_private(ALICE.user_id).text
+    you = text.splitlines().index(tr("en", "replay.you") + ":")
+    notes = text.splitlines()[you + 4]
+    assert notes.startswith("  +22 pts · game 22/200 ·"), notes
+    assert notes.endswith(" · bonus 15 included") and "royalties" not in text
+    assert tr("ru", "replay.bonus", n=15) == "в т. ч. призовых 15"
