@@ -476,6 +476,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
+    "reply.history_game_end": {
+        "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
+        "ru": "Стол {table}, расчёт игры в китайский покер: {kush:+d} {label}",
+    },
+    "reply.history_round_end": {
+        "en": "Table {table}, the round settled: {kush:+d} {label}",
+        "ru": "Стол {table}, расчёт круга: {kush:+d} {label}",
+    },
     "reply.history_empty": {"en": "No hands yet.", "ru": "Раздач пока нет."},
     # -- statistics, leaderboard by period, replays (issue 12) --------------------------------
     "reply.history_replay": {
@@ -609,6 +617,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "dealt: {cards}; set after the others' streets",
         "ru": "сдано: {cards}; раскладка после улиц остальных",
     },
+    "replay.fl_dealt_at_once": {
+        "en": "dealt: {cards}; set while the others played their streets",
+        "ru": "сдано: {cards}; раскладка одновременно с улицами остальных",
+    },
+    "replay.bonus": {"en": "bonus {n} included", "ru": "в т. ч. призовых {n}"},
     "replay.discards": {"en": "Your discards: {cards}", "ru": "Ваш сброс: {cards}"},
     "reply.daily": {
         "en": "Daily bonus: +{amount} {label}. Balance {balance}.",

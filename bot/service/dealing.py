@@ -75,9 +75,11 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     new options settle otherwise (``settle_per_round`` turned off dropped them; a new
     ``kush_per_point`` priced them anew), as a history entry of its own in ``tx``; so is a
     Chinese Poker game under way when ``kush_per_point`` changes (R7.6: it ends, settled at
-    the rate its points were played for). A new buy-in below the point in force waits for the
-    new point (a buy-in pays at least one point, R8.2). A player whose stack a new
-    ``kush_per_point`` puts below one point is offered the top-up in the group and gets
+    the rate its points were played for); a new ``target_points`` applies to the game under
+    way, which is over and settled now when a player already has that many points (R7.6). A
+    new buy-in below the point in force waits for the new point (a buy-in pays at least one
+    point, R8.2). A player whose stack a new ``kush_per_point`` puts below one point is
+    offered the top-up in the group and gets
     :data:`TOP_UP_SECONDS` for it before the next deal (R8.2), as after a showdown (the deal
     stood them up at once, "no top-up in time", never having offered one)."""
     if t.pending_options is not None and (t.match is None or not t.match.in_match):
@@ -91,6 +93,15 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
                 settle_round(t, tx, None)
             if new.kush_per_point != old.kush_per_point and t.chinese and t.chinese.totals:
                 end_game(t, tx)  # the game's points at their rate (R7.6)
+            game = t.chinese
+            if game is not None and game.target != new.target_points:
+                # the game under way plays to the new target (it played on to the old one
+                # while the reveal and /rules showed the new); a player already there has
+                # reached it: the game is over and settled now (R7.6)
+                if max(game.totals.values(), default=0) >= new.target_points:
+                    end_game(t, tx)
+                else:
+                    t.chinese = replace(game, target=new.target_points)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
         # the round's points settled early left these below a point: offered the top-up as
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never

@@ -398,10 +398,12 @@ def replay_screen(
         if b.hidden:
             lines.append("  " + tr(lang, "replay.hidden"))
             continue
-        if b.dealt:  # the watcher's own Fantasyland board, set after the others (R6.3)
-            lines.append(
-                "  " + tr(lang, "replay.fl_dealt", cards=" ".join(c.face for c in b.dealt))
-            )
+        if b.dealt:  # the watcher's own Fantasyland board (R6.3): set after the others'
+            # streets, or while they played them when at most one board was an ordinary one
+            # (it said "after" there too: every heads-up Fantasyland hand plays at once)
+            at_once = sum(not o.fantasyland for o in frame.boards) <= 1
+            key = "replay.fl_dealt_at_once" if at_once else "replay.fl_dealt"
+            lines.append("  " + tr(lang, key, cards=" ".join(c.face for c in b.dealt)))
             continue
         for box in BOXES:
             if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
@@ -421,7 +423,10 @@ def replay_screen(
             if r.get("fouled"):
                 notes.append(tr(lang, "showdown.fouled"))
             elif sum(r.get("royalties") or ()) and not b.unrevealed:
-                notes.append(tr(lang, "showdown.royalties", n=sum(r.get("royalties") or ())))
+                # Chinese Poker's are its strength bonus, counted in the points (R7.2):
+                # "+22 pts · royalties 15" read as 15 more, paid on top as royalties are
+                key = "replay.bonus" if "chinese" in record.result else "showdown.royalties"
+                notes.append(tr(lang, key, n=sum(r.get("royalties") or ())))
             forgone = record.result.get("fantasyland_forgone") or b.seat in (
                 record.result.get("fantasyland_forgone_seats") or ()
             )  # (the table closed after the hand, or its player left it, R8.7)

@@ -144,6 +144,14 @@ async def history(
                          label=community.settings.kush_label)
             )  # fmt: skip
             continue
+        settled = next((k for k in ("game_end", "round_end") if h.result.get(k)), None)
+        if settled is not None:  # a settlement, no hand: "hand 2: 0 pts" named a hand nobody
+            # was dealt (the table's next hand is 3) and no points of its own (R7.6, R8.3)
+            lines.append(
+                ref + tr(lang, f"reply.history_{settled}", table=h.table_id, kush=kush,
+                         label=community.settings.kush_label)
+            )  # fmt: skip
+            continue
         # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
         # revealed count nothing), stored by the service as "counted"
         counted: Mapping[str, Any] = h.result.get("counted") or {}

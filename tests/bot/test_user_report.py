@@ -139,8 +139,9 @@ async def test_r7_3_the_two_of_three_point_has_a_line_of_its_own(
 @pytest.mark.parametrize("lang", ["en", "ru"])
 async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang: str) -> None:
     """R6.3: `/replay` of your own Fantasyland hand read "🂠 hidden until showdown" for your
-    own board on streets 1–4 (it is set after the others' streets): it now lists the cards
-    you were dealt; the opponent's replay still hides it. The fifth frame is the showdown."""
+    own board on streets 1–4 (heads-up it is set while the other plays their streets): it now
+    lists the cards you were dealt; the opponent's replay still hides it. The fifth frame is
+    the showdown."""
     hand = deal("", seats=(0, 1), button=1, fantasyland={0: 14})
     while not hand.is_over:
         hand.timeout(hand.to_act[0])
@@ -149,7 +150,7 @@ async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang:
     names = {0: "Alice", 1: "Bob"}
     board = hand.result.seat(0).board
     own = sorted((*board.cards(), *hand.discards_of(0)), key=lambda c: (-c.rank, c.index))
-    line = "  " + tr(lang, "replay.fl_dealt", cards=" ".join(c.face for c in own))
+    line = "  " + tr(lang, "replay.fl_dealt_at_once", cards=" ".join(c.face for c in own))
     for seat in (0, 1):
         frames = await stats_mod._frames(record, seat)
         assert len(frames) == 5 and frames[-1].final
