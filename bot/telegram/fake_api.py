@@ -678,6 +678,30 @@ class FakeTelegram:
         if topic is not None:
             msg["message_thread_id"] = topic
             msg["is_topic_message"] = True
+            opening = self.messages.get((chat_id, topic))
+            if reply_to is None and opening is not None and "forum_topic_created" in opening:
+                # Telegram sends a message in a topic that replies to nothing as a reply to
+                # the topic's first message, its creation (by whoever created the topic)
+                msg["reply_to_message"] = opening
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def create_topic(self, user: FakeUser, chat_id: int, name: str) -> int:
+        """``user`` creates the forum topic ``name`` in ``chat_id``: its service message
+        (``forum_topic_created``), whose id is the topic's ``message_thread_id``; returns it.
+        The messages then written in the topic with :meth:`send_text` reply to it, as
+        Telegram's do."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": user.to_json(),
+            "message_thread_id": message_id,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": 7322096},
+        }
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id

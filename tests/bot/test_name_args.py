@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
-from tests.bot.tg_world import ALICE, GROUP_ID, World, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 ANNA_MARIA = FakeUser(301, "Anna Maria", None, "en")  # no @username: only her name finds her
 ALYONA = FakeUser(302, "Алёна", None, "ru")
@@ -67,3 +67,34 @@ async def test_a_russian_name_is_found_typed_with_ye_for_yo(tmp_path: Path) -> N
         reply = await w.say(ALICE, "/grant алена 5")
         assert reply["text"] == tr("en", "reply.granted", name="Алёна", amount=5,
                                    label="kush", balance=1005), reply  # fmt: skip
+
+
+async def test_a_command_in_a_forum_topic_is_no_reply_to_the_topics_creator(
+    tmp_path: Path,
+) -> None:
+    """In a forum topic Telegram sends every message that replies to nothing as a reply to
+    the topic's first message, its creation by whoever created the topic: ``/grant 100``
+    there granted the topic's creator 100 kush, ``/stats`` showed the creator's figures
+    instead of the group's, and ``/stats @carol`` was refused with the usage (a reply names
+    the player already). A real reply in a topic still names its author."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(BOB, "/balance")  # Bob has a wallet here (1000)
+        assert said["text"].startswith("Bob: 1000"), said
+        said = await w.say(CAROL, "/balance")
+        assert said["text"].startswith("Carol: 1000"), said
+        topic = await w.fake.create_topic(BOB, GROUP_ID, "Poker")
+        reply = await w.say(ALICE, "/grant 100", topic=topic)
+        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        said = await w.say(BOB, "/balance", topic=topic)
+        assert said["text"].startswith("Bob: 1000"), said
+        reply = await w.say(ALICE, "/stats", topic=topic)
+        assert reply["text"] == tr("en", "stats.none", when=tr("en", "period.all")), reply
+        reply = await w.say(ALICE, "/stats @carol week", topic=topic)
+        assert reply["text"] == tr("en", "stats.player_none", name="Carol",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
+        # a reply to Carol's message in the topic names her
+        mid = await w.fake.send_text(CAROL, GROUP_ID, "hi", None, topic)
+        reply = await w.say(ALICE, "/grant 50", reply_to=mid, topic=topic)
+        assert reply["text"] == tr("en", "reply.granted", name="Carol", amount=50,
+                                   label="kush", balance=1050), reply  # fmt: skip
