@@ -35,6 +35,7 @@ from telegram import (
     ChatMemberRestricted,
     InputFile,
     Message,
+    MessageEntity,
     Update,
     User,
 )
@@ -729,6 +730,22 @@ def _replied(msg: Message) -> User | None:
     return replied.from_user
 
 
+def _mentioned(msg: Message) -> tuple[User, str, list[str]] | None:
+    """The member a ``text_mention`` of ``msg`` names, the text it covers and the words
+    typed after it; ``None`` without one. A member without a @username picked from the
+    mention list is written as their first name, the entity naming the member: the words
+    looked up as a name found another player of that name (``/grant Anna 100`` granted an
+    "Anna" other than the "Anna Smith" picked), or nobody."""
+    text = msg.text or ""
+    for entity, shown in msg.parse_entities([MessageEntity.TEXT_MENTION]).items():
+        if entity.user is not None:
+            # (offsets count UTF-16 code units)
+            end = 2 * (entity.offset + entity.length)
+            rest = text.encode("utf-16-le")[end:].decode("utf-16-le", errors="replace")
+            return entity.user, shown, rest.split()
+    return None
+
+
 def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
     """Where an update came from; with its ``message``, the forum topic it was written in (a
     table opened there posts its messages there)."""
@@ -1098,13 +1115,16 @@ class TelegramAdapter:
         ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
-        whom = _replied(msg)
+        whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
         # name (a name of several words is one), the rest the amount, judged whole by the
         # service ("/grant @bob 1 000" is refused with the usage, never a grant to "@bob 1")
         first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
         named = first < len(args) and not _numeric(args[0])
-        if whom is not None and args and not named:
+        if mentioned is not None:  # /grant <a member picked from the list> 100
+            user, shown, rest = mentioned
+            target, amount, bot = str(user.id), " ".join(rest), user.is_bot
+        elif whom is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
             # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
             target, amount = str(whom.id), " ".join(args)
@@ -1128,7 +1148,12 @@ class TelegramAdapter:
         typed = list(context.args or [])
         args = [self._usernames.get(a.lstrip("@").lower(), a) for a in typed]
         shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
-        whom = _replied(msg)
+        whom, mentioned = _replied(msg), _mentioned(msg)
+        if mentioned is not None:  # /stats <a member picked from the list> [week]: the
+            # member, the words after it the period (a reply's author gives way to them)
+            whom, named, rest = mentioned
+            args = [self._usernames.get(a.lstrip("@").lower(), a) for a in rest]
+            shown = {str(whom.id): named}
         of = str(whom.id) if whom is not None and not whom.is_bot else None
         reply = await self.service.stats(_chat(chat), _actor(user), args, shown, of)
         await self._reply(update, reply)

@@ -5,6 +5,7 @@ each its own argument) and a Russian name typed with "е" for its "ё" find the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
@@ -98,3 +99,35 @@ async def test_a_command_in_a_forum_topic_is_no_reply_to_the_topics_creator(
         reply = await w.say(ALICE, "/grant 50", reply_to=mid, topic=topic)
         assert reply["text"] == tr("en", "reply.granted", name="Carol", amount=50,
                                    label="kush", balance=1050), reply  # fmt: skip
+
+
+def _mention(text: str, shown: str, user: FakeUser) -> list[dict[str, Any]]:
+    """The ``text_mention`` entity a client puts on ``shown`` in ``text`` when a member
+    without a @username is picked from the list (ASCII text: offsets in characters)."""
+    offset = text.index(shown)
+    entity = {"type": "text_mention", "offset": offset, "length": len(shown)}
+    return [{**entity, "user": user.to_json()}]
+
+
+async def test_a_member_picked_from_the_list_is_the_one_named(tmp_path: Path) -> None:
+    """An admin picks a member without a @username from the mention list: the client writes
+    their first name ("Anna") and names the member in a ``text_mention``. The adapter looked
+    the words up as a name: ``/grant Anna 100`` granted another player, "Anna", and ``/stats
+    Anna`` showed hers (or "no such player" for Anna Smith, who goes by her full name)."""
+    anna_smith = FakeUser(305, "Anna", None, "en", last_name="Smith")
+    anna = FakeUser(306, "Anna", None, "en")
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for user, name in ((anna_smith, "Anna Smith"), (anna, "Anna")):
+            said = await w.say(user, "/balance")
+            assert said["text"].startswith(f"{name}: 1000"), said
+        text = "/grant Anna 100"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "reply.granted", name="Anna Smith", amount=100,
+                                   label="kush", balance=1100), reply  # fmt: skip
+        said = await w.say(anna, "/balance")
+        assert said["text"].startswith("Anna: 1000"), said
+        text = "/stats Anna week"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
