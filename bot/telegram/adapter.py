@@ -731,18 +731,19 @@ def _replied(msg: Message) -> User | None:
 
 
 def _mentioned(msg: Message) -> tuple[User, str, list[str]] | None:
-    """The member a ``text_mention`` of ``msg`` names, the text it covers and the words
-    typed after it; ``None`` without one. A member without a @username picked from the
-    mention list is written as their first name, the entity naming the member: the words
-    looked up as a name found another player of that name (``/grant Anna 100`` granted an
-    "Anna" other than the "Anna Smith" picked), or nobody."""
-    text = msg.text or ""
+    """The member a ``text_mention`` of the command ``msg`` names, the text it covers and
+    the command's other words (before it and after it); ``None`` without one. A member
+    without a @username picked from the mention list is written as their first name, the
+    entity naming the member: the words looked up as a name found another player of that
+    name (``/grant Anna 100`` granted an "Anna" other than the "Anna Smith" picked), or
+    nobody."""
+    text = (msg.text or "").encode("utf-16-le")  # (offsets count UTF-16 code units)
     for entity, shown in msg.parse_entities([MessageEntity.TEXT_MENTION]).items():
         if entity.user is not None:
-            # (offsets count UTF-16 code units)
-            end = 2 * (entity.offset + entity.length)
-            rest = text.encode("utf-16-le")[end:].decode("utf-16-le", errors="replace")
-            return entity.user, shown, rest.split()
+            start, end = 2 * entity.offset, 2 * (entity.offset + entity.length)
+            before = text[:start].decode("utf-16-le", errors="replace").split()[1:]
+            after = text[end:].decode("utf-16-le", errors="replace").split()
+            return entity.user, shown, before + after
     return None
 
 
@@ -1150,7 +1151,7 @@ class TelegramAdapter:
         shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
         whom, mentioned = _replied(msg), _mentioned(msg)
         if mentioned is not None:  # /stats <a member picked from the list> [week]: the
-            # member, the words after it the period (a reply's author gives way to them)
+            # member, the other words the period (a reply's author gives way to them)
             whom, named, rest = mentioned
             args = [self._usernames.get(a.lstrip("@").lower(), a) for a in rest]
             shown = {str(whom.id): named}

@@ -131,3 +131,7 @@ async def test_a_member_picked_from_the_list_is_the_one_named(tmp_path: Path) ->
         reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
         assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
                                    when=tr("en", "period.week")), reply  # fmt: skip
+        text = "/stats month Anna"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
+                                   when=tr("en", "period.month")), reply  # fmt: skip
