@@ -154,6 +154,20 @@ class Thinker:
         self._watching = None
         self._replace_if_hung()
 
+    def given_up(self) -> None:
+        """A computer player's decision was given up after :data:`DECISION_SECONDS`
+        (:func:`bot.service.bots._decision`): the worker is replaced if it is hung, on one
+        task longer than those seconds (:meth:`_replace_if_hung`), else checked again when
+        the task it is on would pass them (:meth:`_watch`). A decision given up is not
+        always the one the worker hangs on: one queued behind a hung decision at another
+        table, asked again of the worker that replaced it while that one was still
+        starting, ran out of its time too, and killing the new worker, which answers, made
+        every other table's decisions under way on it start over. Call with a running event
+        loop."""
+        if self.in_process:
+            self._replace_if_hung()
+            self._watch()
+
     def replace(self) -> None:
         """A decision was given up as hung (:data:`DECISION_SECONDS`): in process mode the
         worker is killed and a new one started (:meth:`ProcessWorker.replace`); the one

@@ -152,7 +152,7 @@ async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, leve
     (:attr:`Runtime.thinking_until`).
 
     :raises TimeoutError: no decision in that time (hung: asking again would wait as long;
-        the decision worker is replaced, :meth:`bot.thinking.Thinker.replace`)."""
+        the decision worker is replaced if hung, :meth:`bot.thinking.Thinker.given_up`)."""
     have = rt.thinking.pop((t.id, seat), None)
     try:
         if have is not None and have[0] == k and not have[1].cancelled():
@@ -173,9 +173,10 @@ async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, leve
             rt.thinker.decide(decide, k, level), thinking.DECISION_SECONDS
         )
     except TimeoutError:
-        # the worker is hung on it: every later decision, at every table, queued behind it,
-        # waited these seconds and was given up too; a new worker makes them
-        rt.thinker.replace()
+        # the worker hung on it: every later decision, at every table, queued behind it,
+        # waited these seconds and was given up too; a new worker makes them (a worker that
+        # is not hung, this one having waited behind a hung one, is kept)
+        rt.thinker.given_up()
         raise
 
 

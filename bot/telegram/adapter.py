@@ -35,6 +35,7 @@ from telegram import (
     ChatMemberRestricted,
     InputFile,
     Message,
+    MessageEntity,
     Update,
     User,
 )
@@ -715,6 +716,37 @@ def _numeric(word: str) -> bool:
     return word.lstrip("+-")[:1].isdigit()
 
 
+def _replied(msg: Message) -> User | None:
+    """The author of the message ``msg`` replies to, ``None`` when it is no reply. In a forum
+    topic Telegram sends a message that replies to nothing as a reply to the topic's first
+    message, its creation (``forum_topic_created``, by whoever created the topic): that names
+    nobody (``/grant 100`` there granted the topic's creator, ``/stats`` showed theirs)."""
+    replied = msg.reply_to_message
+    if replied is None or replied.from_user is None:
+        return None
+    opening = msg.is_topic_message and replied.message_id == msg.message_thread_id
+    if replied.forum_topic_created is not None or opening:
+        return None
+    return replied.from_user
+
+
+def _mentioned(msg: Message) -> tuple[User, str, list[str]] | None:
+    """The member a ``text_mention`` of the command ``msg`` names, the text it covers and
+    the command's other words (before it and after it); ``None`` without one. A member
+    without a @username picked from the mention list is written as their first name, the
+    entity naming the member: the words looked up as a name found another player of that
+    name (``/grant Anna 100`` granted an "Anna" other than the "Anna Smith" picked), or
+    nobody."""
+    text = (msg.text or "").encode("utf-16-le")  # (offsets count UTF-16 code units)
+    for entity, shown in msg.parse_entities([MessageEntity.TEXT_MENTION]).items():
+        if entity.user is not None:
+            start, end = 2 * entity.offset, 2 * (entity.offset + entity.length)
+            before = text[:start].decode("utf-16-le", errors="replace").split()[1:]
+            after = text[end:].decode("utf-16-le", errors="replace").split()
+            return entity.user, shown, before + after
+    return None
+
+
 def _chat(chat: Chat, message: Message | None = None) -> ChatRef:
     """Where an update came from; with its ``message``, the forum topic it was written in (a
     table opened there posts its messages there)."""
@@ -1084,16 +1116,18 @@ class TelegramAdapter:
         ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
-        replied: Message | None = msg.reply_to_message
+        whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
         # name (a name of several words is one), the rest the amount, judged whole by the
         # service ("/grant @bob 1 000" is refused with the usage, never a grant to "@bob 1")
         first = next((i for i in range(1, len(args)) if _numeric(args[i])), len(args))
         named = first < len(args) and not _numeric(args[0])
-        if replied is not None and replied.from_user is not None and args and not named:
+        if mentioned is not None:  # /grant <a member picked from the list> 100
+            user, shown, rest = mentioned
+            target, amount, bot = str(user.id), " ".join(rest), user.is_bot
+        elif whom is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
             # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
-            whom = replied.from_user
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
@@ -1115,10 +1149,13 @@ class TelegramAdapter:
         typed = list(context.args or [])
         args = [self._usernames.get(a.lstrip("@").lower(), a) for a in typed]
         shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
-        replied: Message | None = msg.reply_to_message
-        of = None
-        if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
-            of = str(replied.from_user.id)
+        whom, mentioned = _replied(msg), _mentioned(msg)
+        if mentioned is not None:  # /stats <a member picked from the list> [week]: the
+            # member, the other words the period (a reply's author gives way to them)
+            whom, named, rest = mentioned
+            args = [self._usernames.get(a.lstrip("@").lower(), a) for a in rest]
+            shown = {str(whom.id): named}
+        of = str(whom.id) if whom is not None and not whom.is_bot else None
         reply = await self.service.stats(_chat(chat), _actor(user), args, shown, of)
         await self._reply(update, reply)
 

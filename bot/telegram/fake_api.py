@@ -54,9 +54,12 @@ class FakeUser:
     first_name: str
     username: str | None = None
     language_code: str | None = "en"
+    last_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "is_bot": False, "first_name": self.first_name}
+        if self.last_name:
+            out["last_name"] = self.last_name
         if self.username:
             out["username"] = self.username
         if self.language_code:
@@ -652,9 +655,11 @@ class FakeTelegram:
         text: str,
         reply_to: int | None = None,
         topic: int | None = None,
+        entities: list[dict[str, Any]] | None = None,
     ) -> int:
         """A user writes ``text`` (e.g. a command) in a chat, in the forum ``topic`` (its
-        ``message_thread_id``) if given; returns the message id."""
+        ``message_thread_id``) if given, with ``entities`` besides the command's (a
+        ``text_mention`` of a member picked from the list); returns the message id."""
         chat = self.chats.get(chat_id) or (
             {"id": user.id, "type": "private", "first_name": user.first_name}
             if chat_id == user.id
@@ -673,11 +678,37 @@ class FakeTelegram:
         if text.startswith("/"):
             length = len(text.split()[0])
             msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        if entities:
+            msg["entities"] = [*msg.get("entities", []), *entities]
         if reply_to is not None and (chat_id, reply_to) in self.messages:
             msg["reply_to_message"] = self.messages[(chat_id, reply_to)]
         if topic is not None:
             msg["message_thread_id"] = topic
             msg["is_topic_message"] = True
+            opening = self.messages.get((chat_id, topic))
+            if reply_to is None and opening is not None and "forum_topic_created" in opening:
+                # Telegram sends a message in a topic that replies to nothing as a reply to
+                # the topic's first message, its creation (by whoever created the topic)
+                msg["reply_to_message"] = opening
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def create_topic(self, user: FakeUser, chat_id: int, name: str) -> int:
+        """``user`` creates the forum topic ``name`` in ``chat_id``: its service message
+        (``forum_topic_created``), whose id is the topic's ``message_thread_id``; returns it.
+        The messages then written in the topic with :meth:`send_text` reply to it, as
+        Telegram's do."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": user.to_json(),
+            "message_thread_id": message_id,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": 7322096},
+        }
         self.messages[(chat_id, message_id)] = msg
         await self.push({"message": msg})
         return message_id

@@ -5,10 +5,11 @@ each its own argument) and a Russian name typed with "е" for its "ё" find the 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
-from tests.bot.tg_world import ALICE, GROUP_ID, World, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 ANNA_MARIA = FakeUser(301, "Anna Maria", None, "en")  # no @username: only her name finds her
 ALYONA = FakeUser(302, "Алёна", None, "ru")
@@ -67,3 +68,70 @@ async def test_a_russian_name_is_found_typed_with_ye_for_yo(tmp_path: Path) -> N
         reply = await w.say(ALICE, "/grant алена 5")
         assert reply["text"] == tr("en", "reply.granted", name="Алёна", amount=5,
                                    label="kush", balance=1005), reply  # fmt: skip
+
+
+async def test_a_command_in_a_forum_topic_is_no_reply_to_the_topics_creator(
+    tmp_path: Path,
+) -> None:
+    """In a forum topic Telegram sends every message that replies to nothing as a reply to
+    the topic's first message, its creation by whoever created the topic: ``/grant 100``
+    there granted the topic's creator 100 kush, ``/stats`` showed the creator's figures
+    instead of the group's, and ``/stats @carol`` was refused with the usage (a reply names
+    the player already). A real reply in a topic still names its author."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(BOB, "/balance")  # Bob has a wallet here (1000)
+        assert said["text"].startswith("Bob: 1000"), said
+        said = await w.say(CAROL, "/balance")
+        assert said["text"].startswith("Carol: 1000"), said
+        topic = await w.fake.create_topic(BOB, GROUP_ID, "Poker")
+        reply = await w.say(ALICE, "/grant 100", topic=topic)
+        assert reply["text"] == tr("en", "reply.grant_usage"), reply
+        said = await w.say(BOB, "/balance", topic=topic)
+        assert said["text"].startswith("Bob: 1000"), said
+        reply = await w.say(ALICE, "/stats", topic=topic)
+        assert reply["text"] == tr("en", "stats.none", when=tr("en", "period.all")), reply
+        reply = await w.say(ALICE, "/stats @carol week", topic=topic)
+        assert reply["text"] == tr("en", "stats.player_none", name="Carol",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
+        # a reply to Carol's message in the topic names her
+        mid = await w.fake.send_text(CAROL, GROUP_ID, "hi", None, topic)
+        reply = await w.say(ALICE, "/grant 50", reply_to=mid, topic=topic)
+        assert reply["text"] == tr("en", "reply.granted", name="Carol", amount=50,
+                                   label="kush", balance=1050), reply  # fmt: skip
+
+
+def _mention(text: str, shown: str, user: FakeUser) -> list[dict[str, Any]]:
+    """The ``text_mention`` entity a client puts on ``shown`` in ``text`` when a member
+    without a @username is picked from the list (ASCII text: offsets in characters)."""
+    offset = text.index(shown)
+    entity = {"type": "text_mention", "offset": offset, "length": len(shown)}
+    return [{**entity, "user": user.to_json()}]
+
+
+async def test_a_member_picked_from_the_list_is_the_one_named(tmp_path: Path) -> None:
+    """An admin picks a member without a @username from the mention list: the client writes
+    their first name ("Anna") and names the member in a ``text_mention``. The adapter looked
+    the words up as a name: ``/grant Anna 100`` granted another player, "Anna", and ``/stats
+    Anna`` showed hers (or "no such player" for Anna Smith, who goes by her full name)."""
+    anna_smith = FakeUser(305, "Anna", None, "en", last_name="Smith")
+    anna = FakeUser(306, "Anna", None, "en")
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for user, name in ((anna_smith, "Anna Smith"), (anna, "Anna")):
+            said = await w.say(user, "/balance")
+            assert said["text"].startswith(f"{name}: 1000"), said
+        text = "/grant Anna 100"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "reply.granted", name="Anna Smith", amount=100,
+                                   label="kush", balance=1100), reply  # fmt: skip
+        said = await w.say(anna, "/balance")
+        assert said["text"].startswith("Anna: 1000"), said
+        text = "/stats Anna week"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
+                                   when=tr("en", "period.week")), reply  # fmt: skip
+        text = "/stats month Anna"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
+        assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
+                                   when=tr("en", "period.month")), reply  # fmt: skip

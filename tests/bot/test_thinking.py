@@ -564,3 +564,46 @@ async def test_the_next_decision_replaces_a_worker_hung_past_decision_seconds(
         _kill_worker(thinker)
         await thinker.close()
         await service.stop()
+
+
+async def test_a_decision_given_up_behind_others_keeps_a_worker_that_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision runs out of its ``DECISION_SECONDS`` without the worker
+    being hung: it waited behind a hung one at another table and was asked again of the
+    worker started in its place, still starting or busy with the others asked again. The
+    worker was killed all the same (every decision given up replaced it), and with it every
+    other table's decision under way on it, each started over. A worker that answers, on no
+    task longer than ``DECISION_SECONDS``, is kept."""
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 5.0)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        decisions_in_process=True,
+    )  # fmt: skip
+    service.register(FakePresenter())
+    thinker = service.rt.thinker
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        assert t.hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        k = knowledge(t.hand, bot)
+        worker = await thinker.worker.run(os.getpid)  # (up, idle: it answers)
+
+        async def queued() -> Moves:  # (still waiting for its turn in the worker)
+            await asyncio.sleep(3600)
+            return []
+
+        waiting = asyncio.create_task(queued())
+        service.rt.thinking[(t.id, bot)] = (k, waiting)
+        service.rt.thinking_until[waiting] = asyncio.get_running_loop().time()  # (ran out)
+        with pytest.raises(TimeoutError):
+            await bots._decision(service.rt, t, bot, k, Level.EASY)
+        assert waiting.cancelled() or waiting.cancelling()
+        assert await thinker.worker.run(os.getpid) == worker  # the same worker, kept
+    finally:
+        await service.stop()

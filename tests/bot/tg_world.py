@@ -52,11 +52,12 @@ class World:
         chat_id: int = GROUP_ID,
         reply_to: int | None = None,
         topic: int | None = None,
+        entities: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
-        """``user`` writes ``text`` (in a forum ``topic`` if given); waits for the bot's reply
-        and returns it."""
+        """``user`` writes ``text`` (in a forum ``topic`` if given, with ``entities`` besides
+        the command's); waits for the bot's reply and returns it."""
         start = len(self.fake.calls)
-        mid = await self.fake.send_text(user, chat_id, text, reply_to, topic)
+        mid = await self.fake.send_text(user, chat_id, text, reply_to, topic, entities)
 
         def reply() -> dict[str, Any] | None:
             for c in self.fake.calls[start:]:
