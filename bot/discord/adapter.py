@@ -36,6 +36,7 @@ import dataclasses
 import io
 import logging
 import re
+import string
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -51,7 +52,7 @@ from bot.discord.components import (
     is_routed,
     view_of,
 )
-from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref
+from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref, plain_of
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
 from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
@@ -118,6 +119,11 @@ def discord_commands(text: str) -> str:
     return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
 
 
+#: What :func:`discord_name` escapes one by one when escape_markdown's escaping does not
+#: come back to the name (``@`` aside: mentions are broken by escape_mentions)
+_PUNCTUATION = frozenset(string.punctuation) - {"@"}
+
+
 def discord_name(name: str) -> str:
     """A (cleaned) name as Discord message content shows it literally: markdown escaped
     (``# **x**`` is no heading, ``||x||`` no spoiler, ``1. x`` no list), mentions broken
@@ -125,7 +131,15 @@ def discord_name(name: str) -> str:
     text = discord.utils.escape_markdown(name)
     text = _LIST_START.sub(lambda m: f"{m[1]}\\." if m[1] else f"\\{m[2]}", text)
     text = discord.utils.escape_mentions(text)
-    return text.replace("<", "\\<").replace("/", "\\/")
+    text = text.replace("<", "\\<").replace("/", "\\/")
+    if plain_of(text) != name:
+        # escape_markdown takes "[x](y)" for a masked link and escapes only its "[": a
+        # backslash inside ("[1](\\)") was left bare, read as an escape and dropped; every
+        # punctuation mark escaped then (Discord drops a backslash before any of them)
+        text = discord.utils.escape_mentions(
+            "".join(f"\\{c}" if c in _PUNCTUATION else c for c in name)
+        )
+    return text
 
 
 def actor_of(interaction: Interaction) -> Actor:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.discord.adapter import discord_commands, discord_name
@@ -151,6 +151,8 @@ async def test_a_failed_press_is_logged_without_its_card(
 
 
 @given(st.text(alphabet=st.sampled_from("ab_*`~|>#-+1. @<\\/[]()\n"), max_size=30))
+@example("[1](\\)")  # a masked link's backslash: escape_markdown left it bare, drawn dropped
+@example("@everyone [x](\\) 1. y")
 def test_a_picture_draws_a_name_as_it_was_written(raw: str) -> None:
     """What a picture draws of an escaped name (:func:`plain_of`) is the name as cleaned,
     whatever markdown, mention or slash it holds: its escapes are undone, exactly."""
