@@ -472,6 +472,13 @@ def showdown_screen(
 _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 
 
+def game_target(t: LiveTable) -> int:
+    """The points that end the Chinese Poker game (R7.1): the running game's own target
+    (:attr:`ChineseGame.target`, which may differ from ``target_points``: a table saved
+    before a mid-game change of it applied to the game), the option's only with no game."""
+    return t.chinese.target if t.chinese is not None else t.options.target_points
+
+
 def _by_rank(card: Card) -> tuple[int, int]:
     """Sort key: the highest rank first, then by suit (♠ ♥ ♦ ♣ as the deck orders them)."""
     return (-card.rank, card.index)
@@ -494,11 +501,12 @@ def reveal_screen(
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
     lines = [title]
+    target = game_target(t)
     for i, r in enumerate(hand.result.seats):
         seat = t.player_of(r.seat)
         total = game.totals.get(r.seat, 0) if game else 0
         head = tr(lang, "reveal.player", name=t.board_label(r.seat), total=total,
-                  target=t.options.target_points)  # fmt: skip
+                  target=target)  # fmt: skip
         if r.fouled and shown:
             head += " · " + tr(lang, "showdown.fouled")
         if deltas and seat is not None and seat.seat in deltas:
@@ -523,7 +531,7 @@ def reveal_screen(
     if claim:
         names = ", ".join(t.board_label(s) for s in claim["seats"])
         lines.append("")
-        lines.append(tr(lang, "reveal.claim", names=names, target=t.options.target_points))
+        lines.append(tr(lang, "reveal.claim", names=names, target=target))
         v = f"C{t.hand_no}.{shown}"
         buttons = ((
             Button(tr(lang, "btn.claim"), encode(P.Claim(t.id, v))),
