@@ -122,9 +122,23 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         )
         return Screen("\n".join(lines), (buttons,))
     lines.append(tournament_status(t, lang, now))
+    lines.extend(game_score(t, lang))
     if t.next_hand_at is not None:
         lines.append(_next_hand(t.next_hand_at, lang, now))
     return Screen("\n".join(lines), ((Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),),))
+
+
+def game_score(t: LiveTable, lang: str) -> list[str]:
+    """The running Chinese Poker game's points, one short line (R7.1), leader first:
+    "🎯 Game to 51: Alice 22 · Bob 9", for the table message between hands and during the
+    arrangement (the reveal shows every total with its boxes) and the private hand; nothing
+    before the game's first points and once it is over (the next hand starts a new game)."""
+    game = t.chinese
+    if game is None or game.over or not game.totals:
+        return []
+    order = sorted(game.totals.items(), key=lambda sp: (-sp[1], sp[0]))
+    scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
+    return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
 def _next_hand(at: float, lang: str, now: float) -> str:
@@ -171,6 +185,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             players=f"{t.options.min_players}–{t.options.max_players}",
         )
     ]
+    lines.extend(game_score(t, lang))
     if not t.seats:
         lines.append(tr(lang, "lobby.empty"))
     for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
@@ -248,6 +263,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
+    lines.extend(game_score(t, lang))
     lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
     if len(view.to_act) == 1:
         acting = view.to_act[0]
@@ -343,6 +359,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1", the game's name instead
         street = _game_name(t, lang)
     lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
+    lines.extend(game_score(t, lang))
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))
     if t.grace(seat.seat) is not None:  # away (R8.7): how to come back

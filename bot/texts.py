@@ -238,6 +238,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} · {total}/{target} pts",
         "ru": "{name} · {total:очко|очка|очков} из {target}",
     },
+    "chinese.score": {
+        "en": "🎯 Game to {target}: {scores}",
+        "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
+    },
     "reveal.two_of_three": {
         "en": "Two boxes of three won: {points}",
         "ru": "Два бокса из трёх: {points}",

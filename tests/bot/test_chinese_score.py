@@ -6,7 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot import render
+from bot.discord.components import content_of
 from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    GROUP,
+    chinese_after_one_hand,
     chinese_hand_arranged,
 )
 
@@ -37,3 +42,50 @@ async def test_r7_1_reveal_and_claim_show_the_games_target_not_the_option() -> N
     # with no game running the option is the target (the next game's)
     t.chinese = None
     assert render.game_target(t) == 200
+
+
+async def test_r7_1_the_games_points_are_shown_between_hands_and_while_arranging() -> None:
+    """Chinese Poker to 200, after the first hand (Alice 22, Bob 0): the table message between
+    hands, the table message during the next hand's arrangement and each player's private
+    hand carry one short line of the game's points, leader first, in both languages (they
+    showed only the stacks: the score was in the last reveal, far up the chat). Discord posts
+    the same screen text (``content_of``)."""
+    service, presenter, _store, clock, t = await chinese_after_one_hand()
+    line_en = "🎯 Game to 200: Alice 22 · Bob 0"
+    line_ru = "🎯 Игра до 200 очков: Alice 22 · Bob 0"
+    lobby = render.group_screen(t, "en", None, clock.now).text.splitlines()
+    assert lobby[2] == line_en  # under the title, above the seats
+    assert render.group_screen(t, "ru", None, clock.now).text.splitlines()[2] == line_ru
+    assert line_en in presenter.last_table(GROUP.chat_id).text.splitlines()
+    assert line_en in content_of(render.lobby_screen(t, "en", None, clock.now).text)
+    # the next hand: arranged in secret, the score above the (hidden) boards
+    clock.now += 10
+    for _ in range(3):
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.reveal is None
+    board = render.group_screen(t, "en", None, clock.now).text.splitlines()
+    assert board[1] == line_en
+    assert line_en in presenter.last_table(GROUP.chat_id).text.splitlines()
+    assert render.group_screen(t, "ru", None, clock.now).text.splitlines()[1] == line_ru
+    for who in (ALICE, BOB):
+        private = presenter.last_private(who.user_id).text.splitlines()
+        assert private[1] == line_en
+    seat = t.seats[0]
+    seat.lang = "ru"
+    assert render.private_screen(t, seat, clock.now).text.splitlines()[1] == line_ru
+
+
+async def test_r7_1_no_score_line_before_the_games_first_points_or_after_it() -> None:
+    """The first hand's arrangement has no points yet: no line; a game over (the next hand
+    starts a new one) shows none either."""
+    service, presenter, _store, clock, t = await chinese_hand_arranged("3")
+    del service, presenter
+    assert t.chinese is not None
+    t.chinese = replace(t.chinese, totals={})
+    t.reveal = None
+    t.hand = None
+    assert "🎯" not in render.lobby_screen(t, "en", None, clock.now).text
+    t.chinese = replace(t.chinese, totals={0: 60, 1: 9}, over=True)
+    assert "🎯" not in render.lobby_screen(t, "en", None, clock.now).text
+    t.chinese = replace(t.chinese, over=False)
+    assert "🎯 Game to 200: Alice 60 · Bob 9" in render.lobby_screen(t, "en", None, clock.now).text
