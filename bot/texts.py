@@ -520,9 +520,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнирных раздач: {hands}",
     },
     "stats.fouls": {
-        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
-        "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
+        "en": "Fouls: {pct} ({fouls} of {boards})",
+        "ru": "Мёртвые руки: {pct} ({fouls} из {boards})",
     },
+    "stats.royalties": {"en": "royalties/hand {n}", "ru": "роялти за раздачу: {n}"},
+    "stats.bonuses": {"en": "bonus/hand {n}", "ru": "бонусы за раздачу: {n}"},
     "stats.fantasyland": {
         "en": "Fantasyland: entered {entered} · stayed {stayed} of {played:hand|hands} there",
         "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played:раздачи|раздач|раздач} в ней",
