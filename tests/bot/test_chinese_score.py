@@ -89,3 +89,32 @@ async def test_r7_1_no_score_line_before_the_games_first_points_or_after_it() ->
     assert "🎯" not in render.lobby_screen(t, "en", None, clock.now).text
     t.chinese = replace(t.chinese, over=False)
     assert "🎯 Game to 200: Alice 60 · Bob 9" in render.lobby_screen(t, "en", None, clock.now).text
+
+
+async def test_r7_1_r8_7_a_chinese_tournaments_lobby_shows_the_games_points() -> None:
+    """A Chinese Poker tournament to 200 between hands: its lobby (level, chips) carries the
+    game's points too (they decide the chips the game moves, R7.6)."""
+    from tests.bot import test_tournament_service as tours
+    from tests.bot.test_service import press_auto_and_confirm
+
+    service, presenter, _store, clock = tours.new_service(next_hand_delay=4)
+    await tours.configure(service, game="chinese", target_points="200")
+    await tours.a_chinese_tournament_started(service, presenter)
+    t = service.table_in(tours.GROUP)
+    assert t is not None and t.tournament is not None
+    by_id = {a.user_id: a for a in tours.PLAYERS}
+    for _ in range(200):
+        if t.hand is None:
+            break
+        if t.hand.to_act:
+            who = by_id[t.seats[t.hand.to_act[0]].user_id]
+            await press_auto_and_confirm(service, presenter, who)
+        else:
+            clock.now += 5  # the reveal's pauses
+            await service.run_due()
+    assert t.hand is None and t.chinese is not None and not t.chinese.over
+    lines = render.group_screen(t, "en", None, clock.now).text.splitlines()
+    order = sorted(t.chinese.totals.items(), key=lambda sp: (-sp[1], sp[0]))
+    scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
+    assert f"🎯 Game to 200: {scores}" in lines
+    assert len(order) == 3
