@@ -122,9 +122,23 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         )
         return Screen("\n".join(lines), (buttons,))
     lines.append(tournament_status(t, lang, now))
+    lines.extend(game_score(t, lang))
     if t.next_hand_at is not None:
         lines.append(_next_hand(t.next_hand_at, lang, now))
     return Screen("\n".join(lines), ((Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))),),))
+
+
+def game_score(t: LiveTable, lang: str) -> list[str]:
+    """The running Chinese Poker game's points, one short line (R7.1), leader first:
+    "🎯 Game to 51: Alice 22 · Bob 9", for the table message between hands and during the
+    arrangement (the reveal shows every total with its boxes) and the private hand; nothing
+    before the game's first points and once it is over (the next hand starts a new game)."""
+    game = t.chinese
+    if game is None or game.over or not game.totals:
+        return []
+    order = sorted(game.totals.items(), key=lambda sp: (-sp[1], sp[0]))
+    scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
+    return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 
 
 def _next_hand(at: float, lang: str, now: float) -> str:
@@ -171,6 +185,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             players=f"{t.options.min_players}–{t.options.max_players}",
         )
     ]
+    lines.extend(game_score(t, lang))
     if not t.seats:
         lines.append(tr(lang, "lobby.empty"))
     for n, s in enumerate(sorted(t.seats.values(), key=lambda s: s.seat), start=1):
@@ -248,6 +263,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
+    lines.extend(game_score(t, lang))
     lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
     if len(view.to_act) == 1:
         acting = view.to_act[0]
@@ -343,6 +359,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1", the game's name instead
         street = _game_name(t, lang)
     lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
+    lines.extend(game_score(t, lang))
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))
     if t.grace(seat.seat) is not None:  # away (R8.7): how to come back
@@ -472,6 +489,13 @@ def showdown_screen(
 _REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
 
 
+def game_target(t: LiveTable) -> int:
+    """The points that end the Chinese Poker game (R7.1): the running game's own target
+    (:attr:`ChineseGame.target`, which may differ from ``target_points``: a table saved
+    before a mid-game change of it applied to the game), the option's only with no game."""
+    return t.chinese.target if t.chinese is not None else t.options.target_points
+
+
 def _by_rank(card: Card) -> tuple[int, int]:
     """Sort key: the highest rank first, then by suit (♠ ♥ ♦ ♣ as the deck orders them)."""
     return (-card.rank, card.index)
@@ -494,11 +518,12 @@ def reveal_screen(
     boxes = _REVEAL_ORDER[:shown]
     title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
     lines = [title]
+    target = game_target(t)
     for i, r in enumerate(hand.result.seats):
         seat = t.player_of(r.seat)
         total = game.totals.get(r.seat, 0) if game else 0
         head = tr(lang, "reveal.player", name=t.board_label(r.seat), total=total,
-                  target=t.options.target_points)  # fmt: skip
+                  target=target)  # fmt: skip
         if r.fouled and shown:
             head += " · " + tr(lang, "showdown.fouled")
         if deltas and seat is not None and seat.seat in deltas:
@@ -523,7 +548,7 @@ def reveal_screen(
     if claim:
         names = ", ".join(t.board_label(s) for s in claim["seats"])
         lines.append("")
-        lines.append(tr(lang, "reveal.claim", names=names, target=t.options.target_points))
+        lines.append(tr(lang, "reveal.claim", names=names, target=target))
         v = f"C{t.hand_no}.{shown}"
         buttons = ((
             Button(tr(lang, "btn.claim"), encode(P.Claim(t.id, v))),

@@ -238,6 +238,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} · {total}/{target} pts",
         "ru": "{name} · {total:очко|очка|очков} из {target}",
     },
+    "chinese.score": {
+        "en": "🎯 Game to {target}: {scores}",
+        "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
+    },
     "reveal.two_of_three": {
         "en": "Two boxes of three won: {points}",
         "ru": "Два бокса из трёх: {points}",
@@ -516,9 +520,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнирных раздач: {hands}",
     },
     "stats.fouls": {
-        "en": "Fouls: {pct} ({fouls} of {boards}) · royalties/hand {royalties}",
-        "ru": "Мёртвые руки: {pct} ({fouls} из {boards}) · роялти за раздачу: {royalties}",
+        "en": "Fouls: {pct} ({fouls} of {boards})",
+        "ru": "Мёртвые руки: {pct} ({fouls} из {boards})",
     },
+    "stats.royalties": {"en": "royalties/hand {n}", "ru": "роялти за раздачу: {n}"},
+    "stats.bonuses": {"en": "bonus/hand {n}", "ru": "бонусы за раздачу: {n}"},
     "stats.fantasyland": {
         "en": "Fantasyland: entered {entered} · stayed {stayed} of {played:hand|hands} there",
         "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played:раздачи|раздач|раздач} в ней",

@@ -181,12 +181,16 @@ class SeatStats:
     :ivar boards: boards played (1, or 2 with ``heads_up_double_boxes``).
     :ivar points: net points (R5.1; Chinese Poker: the points the game counted, R7.5).
     :ivar fouls: fouled boards (R2.3).
-    :ivar royalties: royalties of the unfouled boards (R5.6; Chinese Poker: bonuses, R7.2).
+    :ivar royalties: royalties of the unfouled boards (R5.6; open-face games only: Chinese
+        Poker's strength bonuses are no royalties, they count in ``bonuses``).
     :ivar scoops: opponents' boards beaten in all three boxes (R5.2; open-face games only).
     :ivar fl_chances: ordinary boards that could earn Fantasyland (it is on, R6.7).
     :ivar fl_entered: ordinary boards that earned Fantasyland (R6.1).
     :ivar fl_played: boards played in Fantasyland (R6.2).
     :ivar fl_stayed: Fantasyland boards that earned it again (R6.4).
+    :ivar bonuses: Chinese Poker's strength bonuses of the unfouled boards (R7.2; part of
+        the points).
+    :ivar bonus_boards: boards played at Chinese Poker (those ``bonuses`` are counted over).
     """
 
     boards: int = 0
@@ -198,6 +202,8 @@ class SeatStats:
     fl_entered: int = 0
     fl_played: int = 0
     fl_stayed: int = 0
+    bonuses: int = 0
+    bonus_boards: int = 0
 
 
 def settlement_kind(result: Mapping[str, Any]) -> str:
@@ -224,8 +230,9 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
     """Per table seat (the player, not the board), what a stored hand gave: see
     :class:`SeatStats`. Empty for a settlement that is not a hand (:func:`settlement_kind`).
 
-    Royalties of Chinese Poker count the boxes the reveal showed only (a claim leaves the
-    others hidden, R7.5: :func:`revealed_boxes`).
+    Chinese Poker's strength bonuses (R7.2) are no royalties: they count in ``bonuses``,
+    over its boards (``bonus_boards``), of the boxes the reveal showed only (a claim leaves
+    the others hidden, R7.5: :func:`revealed_boxes`).
 
     Scoops are the result's own (``HandResult.scoops``); a result stored before it kept them
     has them counted again from its boards: a live board scoops an opponent's board that is
@@ -261,17 +268,19 @@ def seat_stats(hand: Mapping[str, Any], result: Mapping[str, Any]) -> dict[int, 
         points = counted.get(seat, int(r.get("points") or 0))
         can_enter = not chinese and fantasyland and not fl_played
         prev = out.get(owner, SeatStats())
+        earned_extra = 0 if fouled else sum(int(x) for x in list(r.get("royalties") or ())[first:])
         out[owner] = SeatStats(
             prev.boards + 1,
             prev.points + points,
             prev.fouls + int(fouled),
-            prev.royalties
-            + (0 if fouled else sum(int(x) for x in list(r.get("royalties") or ())[first:])),
+            prev.royalties + (0 if chinese else earned_extra),
             prev.scoops + scoops,
             prev.fl_chances + int(can_enter),
             prev.fl_entered + int(can_enter and earned),
             prev.fl_played + int(fl_played),
             prev.fl_stayed + int(fl_played and earned),
+            prev.bonuses + (earned_extra if chinese else 0),
+            prev.bonus_boards + int(chinese),
         )
     return out
 

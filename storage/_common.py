@@ -233,11 +233,13 @@ class StatRow(NamedTuple):
     fl_entered: int
     fl_played: int
     fl_stayed: int
+    bonuses: int = 0
+    bonus_boards: int = 0
 
 
 STAT_COLUMNS = (
     "kind, kush, boards, points, fouls, royalties, scoops, fl_chances, fl_entered, fl_played,"
-    " fl_stayed"
+    " fl_stayed, bonuses, bonus_boards"
 )
 """The figure columns of ``hand_players`` in :class:`StatRow` order (after player and seat)."""
 
@@ -270,6 +272,7 @@ def stat_rows(
             StatRow(
                 pid, seat, row_kind, int(deltas.get(pid, 0)), f.boards, f.points, f.fouls,
                 f.royalties, f.scoops, f.fl_chances, f.fl_entered, f.fl_played, f.fl_stayed,
+                f.bonuses, f.bonus_boards,
             )
         )  # fmt: skip
     return rows
@@ -301,6 +304,8 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         tournament_kush=sum(r.kush for _, _, r in rows if r.kind == TOURNAMENT_END),
         tournament_hands=len({h for h, _, r in rows if r.kind == TOURNAMENT_HAND}),
         tournament_points=sum(r.points for _, _, r in rows if r.kind == TOURNAMENT_HAND),
+        bonuses=sum(r.bonuses for _, _, r in rows),
+        bonus_boards=sum(r.bonus_boards for _, _, r in rows),
         biggest_win=best[2].kush if best is not None and won else 0,
         biggest_winner=best[1] if best is not None and won else None,
     )
@@ -329,7 +334,7 @@ def qmark(sql: str) -> str:
 HAND_PLAYERS_INSERT = (
     "INSERT INTO hand_players (player_id, hand_id, seat, community_id, finished_at,"
     f" {STAT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,"
-    " $15, $16)"
+    " $15, $16, $17, $18)"
 )
 """One ``hand_players`` row with its figures; parameters from :func:`hand_player_params`."""
 
@@ -341,7 +346,9 @@ def hand_player_params(
     return [(r.player_id, hand_id, r.seat, community_id, finished_at, *r[2:]) for r in rows]
 
 
-_STAT_NAMES = [c.strip() for c in STAT_COLUMNS.split(",")]
+# migration 002's columns: Chinese Poker's bonuses have columns of their own since 007,
+# which moves them out of ``royalties``, where 002 put them
+_STAT_NAMES = [c.strip() for c in STAT_COLUMNS.split(",")][:11]
 STAT_UPDATE = (
     "UPDATE hand_players SET "
     + ", ".join(f"{c} = ${i}" for i, c in enumerate(_STAT_NAMES, 1))
@@ -369,7 +376,8 @@ def backfill_params(
     ``hands`` row's JSON texts): the figures :func:`stat_rows` derives, as the writer does
     for new entries, with the kush of ``kush`` ((hand id, player id) → kush, from
     :data:`HAND_RESULT_SUMS`; 0 when absent). An entry whose JSON does not read gives no
-    parameters (its rows keep zero figures)."""
+    parameters (its rows keep zero figures). Chinese Poker's bonuses are written in
+    ``royalties``, as 002 counted them (the columns of 002; migration 007 moves them)."""
     try:
         hand, result = load_json(hand_text), load_json(result_text)
         seats = seats_from_json(load_json(players_text))
@@ -378,7 +386,10 @@ def backfill_params(
     if not isinstance(hand, dict) or not isinstance(result, dict):
         return []
     deltas = {pid: kush.get((hand_id, pid), 0) for pid in seats.values()}
-    return [(*r[2:], r.player_id, hand_id) for r in stat_rows(hand, result, seats, deltas)]
+    return [
+        (*r[2:7], r.royalties + r.bonuses, *r[8:13], r.player_id, hand_id)
+        for r in stat_rows(hand, result, seats, deltas)
+    ]
 
 
 def since_bound(since: float | None) -> float:
@@ -419,7 +430,8 @@ def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
         f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_END}' THEN hand_id END),"
         f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_END}' THEN kush ELSE 0 END), 0),"
         f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_HAND}' THEN hand_id END),"
-        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' THEN points ELSE 0 END), 0)"
+        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' THEN points ELSE 0 END), 0),"
+        " COALESCE(SUM(bonuses), 0), COALESCE(SUM(bonus_boards), 0)"
         f" FROM hand_players {where}"
     )
     best = (

@@ -271,7 +271,7 @@ class HandStats:
     :ivar kush: net kush over every settlement (0 for a whole community: hands are zero-sum).
     :ivar kush_won: kush won, the positive results only, tournament payouts left out.
     :ivar fouls: fouled boards (R2.3).
-    :ivar royalties: royalties of unfouled boards (R5.6; Chinese Poker bonuses, R7.2).
+    :ivar royalties: royalties of unfouled boards (R5.6; open-face games only).
     :ivar scoops: opponents' boards beaten in all three boxes (R5.2).
     :ivar fl_chances: ordinary boards that could earn Fantasyland (R6.1).
     :ivar fl_entered: ordinary boards that earned it (R6.1).
@@ -282,6 +282,9 @@ class HandStats:
         ``kush``; 0 for a whole community).
     :ivar tournament_hands: tournament hands played (R8.7; a community: distinct hands).
     :ivar tournament_points: the net points of those (part of ``points``).
+    :ivar bonuses: Chinese Poker's strength bonuses of unfouled boards (R7.2; no royalties:
+        part of the points).
+    :ivar bonus_boards: boards played at Chinese Poker (part of ``boards``).
     :ivar biggest_win: the most kush won in one settlement other than a tournament's payout
         (0 when nothing was won).
     :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
@@ -304,6 +307,8 @@ class HandStats:
     tournament_kush: int = 0
     tournament_hands: int = 0
     tournament_points: int = 0
+    bonuses: int = 0
+    bonus_boards: int = 0
     biggest_win: int = 0
     biggest_winner: int | None = None
 

@@ -78,7 +78,12 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
 
 
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
-    """The figures of :class:`HandStats` as short lines (a phone's width)."""
+    """The figures of :class:`HandStats` as short lines (a phone's width).
+
+    Royalties (R5.6) are the open-face games' (Pineapple, classic OFC), per hand of those;
+    Chinese Poker's strength bonuses (R7.2) are no royalties (part of its points): "bonus/hand"
+    of their own, per Chinese Poker hand, shown when one was played (a group that played
+    only Chinese Poker sees no royalties figure)."""
     # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`);
     # nor are its hands, which move chips: the kush per hand is the cash hands', the
     # tournament hands have a line of their own; fouls, royalties and Fantasyland count both
@@ -97,9 +102,17 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
                hands=s.tournament_hands, label=label,
                points=_avg(s.tournament_points, s.tournament_hands, lang))
         )  # fmt: skip
+    fouls = tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)
+    # per hand of their game: a Chinese Poker hand has one board (no double boxes, R4.2)
+    open_face = (s.boards if group else played) - s.bonus_boards
+    if open_face or not s.bonus_boards:
+        royalties = _avg(s.royalties, open_face, lang).lstrip("+")
+        fouls += " · " + tr(lang, "stats.royalties", n=royalties)
+    if s.bonus_boards:
+        bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
+        fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
     lines += [
-        tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards,
-           royalties=_avg(s.royalties, s.boards if group else played, lang).lstrip("+")),
+        fouls,
         tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
            stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
         if s.fl_played  # (no Fantasyland hand played: no stay to speak of)

@@ -384,3 +384,34 @@ async def test_replay_showdown_reads_like_the_live_one_you_kush_and_timeout(env)
     assert own.startswith("  +38 pts · +38 kush · ") and "⌛" not in own
     other = next(i for i, x in enumerate(lines) if x in ("A:", "B:"))
     assert lines[other + 4] == "  -38 pts · -38 kush · 💀 foul · " + tr("en", "board.timed_out")
+
+
+def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
+    """Chinese Poker's strength bonuses (R7.2) are part of its points, no royalties (R5.6):
+    ``/stats`` said "royalties/hand" of them, summed with the open-face games' royalties
+    over every hand. Royalties are per open-face hand, bonuses per Chinese Poker hand."""
+    # two Pineapple hands (64 royalties) and one Chinese Poker hand (15 bonus)
+    mixed = HandStats(hands=3, players=1, boards=3, points=98, royalties=64, bonuses=15,
+                      bonus_boards=1)  # fmt: skip
+    lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
+    assert lines[1] == "Fouls: 0% (0 of 3) · royalties/hand 32.0 · bonus/hand 15.0"
+    ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
+    assert ru[1] == "Мёртвые руки: 0% (0 из 3) · роялти за раздачу: 32,0 · бонусы за раздачу: 15,0"
+    # the group's figures are per board: 4 open-face boards, 2 Chinese Poker boards
+    group = dataclasses.replace(mixed, players=2, boards=6, bonus_boards=2)
+    assert stats_mod._stats_lines(group, "en", "kush", group=True)[1] == (
+        "Fouls: 0% (0 of 6) · royalties/hand 16.0 · bonus/hand 7.5"
+    )
+    # Chinese Poker only: no royalties figure at all
+    chinese = HandStats(hands=2, players=1, boards=2, points=30, bonuses=5, bonus_boards=2)
+    assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1] == (
+        "Fouls: 0% (0 of 2) · bonus/hand 2.5"
+    )
+    # open-face only, and nothing played: as before
+    ofc = HandStats(hands=1, players=1, boards=1, points=38, royalties=32)
+    assert stats_mod._stats_lines(ofc, "en", "kush", group=False)[1] == (
+        "Fouls: 0% (0 of 1) · royalties/hand 32.0"
+    )
+    assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[1] == (
+        "Fouls: — (0 of 0) · royalties/hand —"
+    )

@@ -9,7 +9,7 @@ import pytest
 from game.board import Board, Box
 from game.cards import parse_cards
 from game.hand import Hand, HandSetup, double_box_seats
-from game.history import replay_frames, seat_stats, settlement_kind
+from game.history import SeatStats, replay_frames, seat_stats, settlement_kind
 from game.options import RuleOptions
 from game.simulate import play_turn
 from tests.game.helpers import deal, place_all
@@ -216,3 +216,23 @@ def test_stored_scoops_match_scoops_counted_again_from_the_boards_R5_2() -> None
         seen += sum(s.scoops for s in seat_stats(stored(hand), result).values())
     assert seen > 0
     assert scripted_hand().result.scoops == {0: 1, 1: 0}  # type: ignore[union-attr]
+
+
+def test_chinese_bonuses_are_counted_apart_from_royalties_R7_2() -> None:
+    """Alice: AAA top (10), KKK88 middle (full house, 1), 2-6♣ bottom (straight flush, 4):
+    15 in strength bonuses, part of her 22 points (R7.2), no royalties (R5.6): /stats counted
+    them in "royalties/hand" with the open-face games'."""
+    hand = deal(
+        "As Ah Ad Kd Kc Ks 8h 8c 2c 3c 4c 5c 6c  Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d",
+        seats=(0, 1),
+        button=1,
+        options=RuleOptions.preset("chinese"),
+    )
+    for seat in (0, 1):
+        place_all(hand, seat, "t t t m m m m m b b b b b")
+    stats = seat_stats(stored(hand), hand.result.to_json())  # type: ignore[union-attr]
+    assert stats[0] == SeatStats(boards=1, points=22, bonuses=15, bonus_boards=1)
+    assert stats[1] == SeatStats(boards=1, points=0, bonuses=0, bonus_boards=1)
+    # an open-face hand has no bonus: its royalties are royalties
+    ofc = seat_stats(stored(scripted_hand()), scripted_hand().result.to_json())  # type: ignore[union-attr]
+    assert (ofc[0].royalties, ofc[0].bonuses, ofc[0].bonus_boards) == (32, 0, 0)

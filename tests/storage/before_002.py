@@ -14,16 +14,20 @@ STATS_COLUMNS = (
 )  # fmt: skip
 """The columns migration 002 adds to ``hand_players``."""
 
+LATER_COLUMNS = ("bonuses", "bonus_boards")
+"""The columns later migrations add to ``hand_players`` (007: Chinese Poker's bonuses)."""
+
 
 def back_to_001(path: Path) -> None:
-    """Undo migrations 002 to 004 of the SQLite file at ``path`` (closed by its store).
+    """Undo migrations 002 to 004 (and 007's columns) of the SQLite file at ``path`` (closed
+    by its store).
 
     :raises KeyError: if a stored result has no ``scoops`` of its own (it was not written by
         the code of 002).
     """
     with sqlite3.connect(path) as conn:
         conn.execute("DROP INDEX hand_players_by_community")
-        for column in STATS_COLUMNS:
+        for column in STATS_COLUMNS + LATER_COLUMNS:
             conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
         conn.execute("DELETE FROM schema_version WHERE version >= 2")
         for table in ("leases", "workers", "alive"):  # 003 and 004: the database is back at 001
@@ -33,4 +37,13 @@ def back_to_001(path: Path) -> None:
             for seat in result.get("seats", []):
                 del seat["scoops"]
             conn.execute("UPDATE hands SET result = ? WHERE id = ?", (json.dumps(result), hid))
+    conn.close()
+
+
+def drop_later_columns(path: Path) -> None:
+    """Drop the columns of :data:`LATER_COLUMNS` of the SQLite file at ``path`` (closed by its
+    store), so that a test taking it back before 007 can apply 007 again."""
+    with sqlite3.connect(path) as conn:
+        for column in LATER_COLUMNS:
+            conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
     conn.close()

@@ -17,6 +17,7 @@ from storage.api import BuyIn, CashOut, InsufficientFunds, LedgerKind, Settlemen
 from storage.check import check_store
 from storage.postgres import Migration, PostgresStore, migrations
 from tests.pg import fresh_database
+from tests.storage.before_002 import LATER_COLUMNS
 from tests.storage.helpers import balance, seated
 
 
@@ -336,6 +337,12 @@ async def test_migration_006_reads_yo_as_ye_in_the_names_stored_before(
         assert await old.find_player(c.id, "Алена") is None
     finally:
         await old.close()
+    conn = await asyncpg.connect(url)
+    try:  # (007 adds them again)
+        for column in LATER_COLUMNS:
+            await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+    finally:
+        await conn.close()
     monkeypatch.undo()
     store = await PostgresStore.open(url)
     try:

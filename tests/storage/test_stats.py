@@ -16,13 +16,20 @@ import pytest
 
 import storage.postgres as postgres_module
 import storage.sqlite as sqlite_module
+from game.options import RuleOptions
 from storage.api import BuyIn, HandStats, InsufficientFunds, Settlement, StorageError
 from storage.postgres import PostgresStore
 from storage.postgres import migrations as postgres_migrations
 from storage.sqlite import SqliteStore, migrations
+from tests.game.helpers import deal, place_all
 from tests.game.test_history import scripted_hand
 from tests.pg import fresh_database
-from tests.storage.before_002 import STATS_COLUMNS, back_to_001
+from tests.storage.before_002 import (
+    LATER_COLUMNS,
+    STATS_COLUMNS,
+    back_to_001,
+    drop_later_columns,
+)
 from tests.storage.helpers import AnyStore, seated
 
 
@@ -367,7 +374,7 @@ async def test_postgres_migration_002_derives_the_figures_of_older_entries(
         conn = await asyncpg.connect(url)
         try:
             await conn.execute("DROP INDEX hand_players_by_community")
-            for column in STATS_COLUMNS:
+            for column in STATS_COLUMNS + LATER_COLUMNS:
                 await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
             await conn.execute("DELETE FROM schema_version WHERE version >= 2")
             for table in ("leases", "workers", "alive"):  # 003, 004: the database is back at 001
@@ -420,6 +427,7 @@ async def test_migration_005_counts_the_tournament_hands_written_before_apart(
     old = await SqliteStore.open(path)  # at version 4: every hand a cash hand
     assert (await old.player_stats(a)).hands == 3
     await old.close()
+    drop_later_columns(path)  # (007 adds them again)
     monkeypatch.undo()
     store = await SqliteStore.open(path)
     try:
@@ -458,12 +466,121 @@ async def test_postgres_migration_005_counts_the_tournament_hands_written_before
             assert (await old.player_stats(a)).hands == 3
         finally:
             await old.close()
+        conn = await asyncpg.connect(url)
+        try:  # (007 adds them again)
+            for column in LATER_COLUMNS:
+                await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+        finally:
+            await conn.close()
         monkeypatch.undo()
         store = await PostgresStore.open(url)
         try:
             versions = [v for v, _, _ in await store.schema_versions()]
             assert versions == [m.version for m in postgres_migrations()]
             assert [await store.player_stats(p) for p in (a, b)] == written
+            assert await store.community_stats(community) == group
+        finally:
+            await store.close()
+
+
+def chinese_record() -> tuple[dict[str, Any], dict[str, Any]]:
+    """A Chinese Poker hand as the service records it: seat 0 earns 22 points with 15 in
+    strength bonuses (AAA top 10, full house middle 1, straight flush bottom 4, R7.2)."""
+    hand = deal(
+        "As Ah Ad Kd Kc Ks 8h 8c 2c 3c 4c 5c 6c  Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d",
+        seats=(0, 1),
+        button=1,
+        options=RuleOptions.preset("chinese"),
+    )
+    for seat in (0, 1):
+        place_all(hand, seat, "t t t m m m m m b b b b b")
+    assert hand.result is not None
+    return hand.to_json(), {**hand.result.to_json(), "kush": {}}
+
+
+async def play_chinese_hand(store: AnyStore, a: int, b: int) -> None:
+    """a and b play :func:`chinese_record` at a Chinese Poker table of their own."""
+    s = await seated(store, 2, chat="chat-c")
+    assert s.ids == [a, b]
+    hand, result = chinese_record()
+    await store.commit(s.table.id, [Settlement(1, hand, result, {0: a, 1: b}, {})], {}, key="c:1")
+
+
+async def test_r7_2_chinese_bonuses_are_stored_apart_from_royalties(store: AnyStore) -> None:
+    """Two Pineapple hands (a: 32 royalties each) and a Chinese Poker hand (a: 15 bonus):
+    the royalties are the open-face ones only, the bonuses and their boards apart."""
+    community, a, b, _c = await play_two(store)
+    await play_chinese_hand(store, a, b)
+    mine = await store.player_stats(a)
+    assert (mine.hands, mine.boards, mine.royalties, mine.bonuses, mine.bonus_boards) == (
+        3, 3, 64, 15, 1
+    )  # fmt: skip
+    group = await store.community_stats(community)
+    assert (group.boards, group.royalties, group.bonuses, group.bonus_boards) == (6, 64, 15, 2)
+
+
+def _before_007(path: Path) -> None:
+    """The SQLite file at ``path`` as the code before 007 left it: the bonuses in
+    ``royalties``, no columns of their own."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE hand_players SET royalties = royalties + bonuses")
+        conn.execute("DELETE FROM schema_version WHERE version >= 7")
+    conn.close()
+    drop_later_columns(path)
+
+
+async def test_migration_007_moves_the_chinese_bonuses_out_of_the_royalties(
+    tmp_path: Path,
+) -> None:
+    """Entries written before 007 kept Chinese Poker's bonuses in ``royalties``: 007 moves
+    those of a Chinese Poker hand to ``bonuses`` (with its boards), the open-face hands'
+    royalties stay: the figures the writer gives new entries."""
+    path = tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    community, a, b, c = await play_two(store)
+    await play_chinese_hand(store, a, b)
+    written = [await store.player_stats(p) for p in (a, b, c)]
+    group = await store.community_stats(community)
+    await store.close()
+    assert written[0].bonuses == 15 and written[0].royalties == 64
+    _before_007(path)
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("SELECT SUM(royalties) FROM hand_players").fetchone() == (64 + 15,)
+    raw.close()
+    store = await SqliteStore.open(path)
+    try:
+        assert [v for v, _, _ in await store.schema_versions()] == [m.version for m in migrations()]
+        assert [await store.player_stats(p) for p in (a, b, c)] == written
+        assert await store.community_stats(community) == group
+    finally:
+        await store.close()
+
+
+async def test_postgres_migration_007_moves_the_chinese_bonuses_out_of_the_royalties() -> None:
+    """The PostgreSQL twin of the test above."""
+    async with fresh_database() as url:
+        store = await PostgresStore.open(url)
+        try:
+            community, a, b, c = await play_two(store)
+            await play_chinese_hand(store, a, b)
+            written = [await store.player_stats(p) for p in (a, b, c)]
+            group = await store.community_stats(community)
+        finally:
+            await store.close()
+        assert written[0].bonuses == 15 and written[0].royalties == 64
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("UPDATE hand_players SET royalties = royalties + bonuses")
+            await conn.execute("DELETE FROM schema_version WHERE version >= 7")
+            for column in LATER_COLUMNS:
+                await conn.execute(f"ALTER TABLE hand_players DROP COLUMN {column}")
+        finally:
+            await conn.close()
+        store = await PostgresStore.open(url)
+        try:
+            versions = [v for v, _, _ in await store.schema_versions()]
+            assert versions == [m.version for m in postgres_migrations()]
+            assert [await store.player_stats(p) for p in (a, b, c)] == written
             assert await store.community_stats(community) == group
         finally:
             await store.close()
