@@ -173,7 +173,16 @@ def close_hand(
     # (their round settled first, R8.3, as a notice after the showdown)
     for st in list(t.seats.values()):
         if st.leaving:
-            stand_up(t, tx, st)
+            amount = stand_up(t, tx, st)
+            # the group is told the seat is free: a person's cash-out as a /leave between
+            # hands says it (R8.2), a computer player's stack goes back to the house; a
+            # tournament's knock-out notice said it already (R8.7)
+            if st.bot:
+                t.owe("post", Screen(tr(t.lang, "bot.left_after_hand", name=st.name)))
+            elif t.tournament is None:
+                key = "notice.left_after_hand" if amount else "notice.left_after_hand_nothing"
+                note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
+                t.owe("post", Screen(note))
     t.last_result = record
     t.hand = None
     t.plan = None
