@@ -421,6 +421,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
         "и рука может оказаться мёртвой; стек вернётся после вскрытия.",
     },
+    "reply.leave_after_hand_safe": {
+        "en": "You leave after this hand. Your remaining cards are placed automatically "
+        "(safe_autoplay); your stack comes back after the showdown.",
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay); стек вернётся после вскрытия.",
+    },
+    "reply.leave_confirm_safe": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically "
+        "(safe_autoplay). Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay). Нажмите «Встать» ещё раз, чтобы подтвердить.",
+    },
     "reply.leave_confirm": {
         "en": "Leave during your hand? Your remaining cards are placed automatically and may "
         "foul. Press Leave again to confirm.",

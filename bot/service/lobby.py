@@ -483,7 +483,7 @@ async def leave(
         async with rt.transition(t) as tx:
             seat.leave_asked = now
             tx.group = True  # (new buttons: the same press delivered again is out of date)
-        return Reply(tr(lang, "reply.leave_confirm"), alert=True)
+        return Reply(tr(lang, _placed(t, "reply.leave_confirm")), alert=True)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
         if left_group:
@@ -492,10 +492,16 @@ async def leave(
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if isinstance(left, str):
-        return Reply(tr(lang, "reply.leave_after_hand"))
+        return Reply(tr(lang, _placed(t, "reply.leave_after_hand")))
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def _placed(t: LiveTable, key: str) -> str:
+    """``key``, or its ``_safe`` twin when ``safe_autoplay`` places a leaver's cards so as not
+    to foul (R8.5): "may foul" is said only where the plain timeout rule places them."""
+    return f"{key}_safe" if t.options.safe_autoplay else key
 
 
 async def _out_of(rt: Runtime, t: LiveTable, actor: Actor) -> bool:

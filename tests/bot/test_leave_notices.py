@@ -168,3 +168,26 @@ async def test_r8_6_time_bank_seconds_says_seated_players_keep_their_bank() -> N
     assert await _bank_of(service, t, BOB.user_id) == 60
     assert await _bank_of(service, t, CAROL.user_id) == 2
     assert await check_store(store) == []
+
+
+async def test_r8_5_with_safe_autoplay_a_mid_hand_leave_does_not_say_may_foul(env) -> None:  # type: ignore[no-untyped-def]
+    """With ``safe_autoplay`` the leaver's cards are placed by the strategy so as not to foul
+    (R8.5): the question of the Leave button and the /leave reply say they are placed
+    automatically, not that they may foul; the hand then finishes unfouled for them."""
+    service, presenter, store, _clock = env
+    reply = await service.settings(GROUP, ALICE, True, ["safe_autoplay", "on"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, CAROL)
+    assert t is not None and t.hand is not None and t.options.safe_autoplay
+    seat = t.seat_of(ALICE.user_id)
+    assert seat is not None and seat.seat in t.hand.order  # (one board: hand seat = seat)
+    reply = await service.press(ALICE, leave_button(presenter), GROUP)
+    assert reply.alert and reply.text == tr("en", "reply.leave_confirm_safe")
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.text == tr("en", "reply.leave_after_hand_safe")
+    assert "foul" not in reply.text and "мёртв" not in tr("ru", "reply.leave_after_hand_safe")
+    await play_out(service, presenter, [CAROL])
+    assert t.last_result is not None
+    alice = next(r for r in t.last_result["seats"] if r["seat"] == seat.seat)
+    assert not alice["fouled"], alice
+    assert await check_store(store) == []
