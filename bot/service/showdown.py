@@ -45,9 +45,10 @@ def keep_banks(t: LiveTable) -> None:
         t.seats[owner].bank = t.clocks[owner].bank
     if t.match.match_over and t.options.time_bank_refill_per_match:
         for st in (t.seats[owner] for owner in played):
-            st.bank = min(
-                t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
-            )
+            # up to the table's bank, never down: a bank above a lowered time_bank_seconds
+            # is kept, as the setting's reply says (R8.6: the seated keep theirs)
+            refilled = st.bank + t.options.time_bank_refill_per_match
+            st.bank = max(st.bank, min(t.options.time_bank_seconds, refilled))
     t.clocks = {}
 
 

@@ -191,3 +191,27 @@ async def test_r8_5_with_safe_autoplay_a_mid_hand_leave_does_not_say_may_foul(en
     alice = next(r for r in t.last_result["seats"] if r["seat"] == seat.seat)
     assert not alice["fouled"], alice
     assert await check_store(store) == []
+
+
+async def test_r8_6_a_lowered_time_bank_with_refills_does_not_cut_a_seated_bank() -> None:
+    """With ``time_bank_refill_per_match`` on, a refill was capped at the new, lower
+    ``time_bank_seconds``: Alice's 60 s bank became 2 s at the end of the next match,
+    though the reply said the seated keep theirs (R8.6). A refill adds, never cuts."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    reply = await service.settings(GROUP, ALICE, True, ["time_bank_refill_per_match", "10"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["time_bank_seconds", "2"])
+    assert tr("en", "settings.bank_new_seats") in reply.text, reply.text
+    for number in (1, 2):
+        assert t.hand is not None and t.hand_no == number
+        await play_out(service, presenter, [ALICE, BOB])
+        assert t.next_hand_at is not None
+        clock.now = t.next_hand_at
+        await service.run_due()
+    assert t.options.time_bank_seconds == 2 and t.hand_no == 3
+    assert await _bank_of(service, t, ALICE.user_id) == 60
+    assert await _bank_of(service, t, BOB.user_id) == 60
+    assert await check_store(store) == []
