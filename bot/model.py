@@ -380,6 +380,12 @@ class LiveTable:
             return True
         return self.resumed_version is not None and version == f"L{self.resumed_version}"
 
+    def new_bank(self) -> float:
+        """The time bank of a player who sits down now (R8.5): the admins' latest
+        ``time_bank_seconds``, one that waits for the match to end included (the seated keep
+        the bank they have, R8.6, so a newcomer's is all the change does)."""
+        return (self.pending_options or self.options).time_bank_seconds
+
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""
         for s in self.seats.values():

@@ -418,9 +418,38 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You left the table; {amount} {label} back to your balance.",
         "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",
     },
+    "reply.left_nothing": {"en": "You left the table.", "ru": "Вы встали из-за стола."},
     "reply.leave_after_hand": {
-        "en": "You will leave after this hand (your moves are made for you).",
-        "ru": "Вы встанете после этой раздачи (оставшиеся ходы будут сделаны автоматически).",
+        "en": "You leave after this hand. Your remaining cards are placed automatically "
+        "and may foul; your stack comes back after the showdown.",
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
+        "и рука может оказаться мёртвой; стек вернётся после вскрытия.",
+    },
+    "reply.leave_after_hand_safe": {
+        "en": "You leave after this hand. Your remaining cards are placed automatically "
+        "(safe_autoplay); your stack comes back after the showdown.",
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay); стек вернётся после вскрытия.",
+    },
+    "reply.leave_confirm_safe": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically "
+        "(safe_autoplay). Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay). Нажмите «Встать» ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_confirm": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically and may "
+        "foul. Press Leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически, и рука "
+        "может оказаться мёртвой. Нажмите «Встать» ещё раз, чтобы подтвердить.",
+    },
+    "notice.left_after_hand_nothing": {
+        "en": "👋 {name} left the table.",
+        "ru": "👋 {name} встаёт из-за стола.",
+    },
+    "notice.left_after_hand": {
+        "en": "👋 {name} left the table; {amount} {label} back to their balance.",
+        "ru": "👋 {name} встаёт из-за стола; на баланс вернулось {amount} {label}.",
     },
     "reply.leave_after_round": {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
@@ -731,6 +760,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",
     },
     "bot.removed": {"en": "{name} stands up.", "ru": "{name} встаёт из-за стола."},
+    "bot.left_after_hand": {"en": "{name} left the table.", "ru": "{name} покидает стол."},
     "bot.removed_after_hand": {
         "en": "{name} stands up after this hand.",
         "ru": "{name} встанет из-за стола после этой раздачи.",
@@ -1394,6 +1424,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.next_match": {
         "en": "The table takes it when the hand being played is over (and the Fantasyland hands it earns).",
         "ru": "Стол применит это, когда закончится текущая раздача (и раздачи Фантазии, заработанные в ней).",
+    },
+    "settings.bank_new_seats": {
+        "en": "It applies to players who sit down from now on; seated players keep the time "
+        "bank they have (R8.6).",
+        "ru": "Это для тех, кто сядет за стол с этого момента; у уже сидящих остаётся их "
+        "тайм-банк (R8.6).",
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",

@@ -237,7 +237,7 @@ async def add_bot(
                 lang=lang,
                 stack=t.min_buy_in,
                 ready=True,
-                bank=t.options.time_bank_seconds,
+                bank=t.new_bank(),
                 bot=lvl.value,
             )
             t.seats[seat.seat] = seat

@@ -148,7 +148,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             name=t.distinct_name(actor.name),  # two of one name are told apart
             lang=lang,  # the caller's language for this actor (a group's forced one first)
             own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
-            bank=t.banks_left.pop(player.id, t.options.time_bank_seconds),  # R8.6
+            bank=t.banks_left.pop(player.id, t.new_bank()),  # R8.6
         )
         t.seats[seat.seat] = seat
         _ready_window(rt, t, seat)
@@ -447,7 +447,8 @@ async def _balance(rt: Runtime, player_id: int) -> int:
     return player.balance if player else 0
 
 
-#: A tournament player's second press of Leave within this many seconds leaves (R8.7).
+#: A second press of Leave within this many seconds leaves: a tournament player's (R8.7), or
+#: a cash-table player's during their hand (the rest is placed for them, R8.5).
 LEAVE_CONFIRM_SECONDS = 30.0
 
 
@@ -474,6 +475,15 @@ async def leave(
         return Reply(tr(lang, key), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
+    now = rt.clock()
+    if button and t.plays_now(seat) and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+        # one tap on the group's message during the hand asks first, as a tournament's
+        # does: the rest of the hand is placed for them (R8.5) and may foul; /leave, typed,
+        # leaves at once
+        async with rt.transition(t) as tx:
+            seat.leave_asked = now
+            tx.group = True  # (new buttons: the same press delivered again is out of date)
+        return Reply(tr(lang, _placed(t, "reply.leave_confirm")), alert=True)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
         if left_group:
@@ -482,8 +492,16 @@ async def leave(
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if isinstance(left, str):
-        return Reply(tr(lang, "reply.leave_after_hand"))
+        return Reply(tr(lang, _placed(t, "reply.leave_after_hand")))
+    if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
+        return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))
+
+
+def _placed(t: LiveTable, key: str) -> str:
+    """``key``, or its ``_safe`` twin when ``safe_autoplay`` places a leaver's cards so as not
+    to foul (R8.5): "may foul" is said only where the plain timeout rule places them."""
+    return f"{key}_safe" if t.options.safe_autoplay else key
 
 
 async def _out_of(rt: Runtime, t: LiveTable, actor: Actor) -> bool:

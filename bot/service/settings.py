@@ -880,7 +880,12 @@ async def _change(
             game=tr(lang, f"game.{s.game}"),
             number=tournament,
         )
-    if not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
+    if spec.name == "time_bank_seconds" and _seated(rt, community.id):
+        # a seated player's bank never refills at the same table (R8.5, R8.6): the new
+        # value is the bank of who sits down later ("the table takes it when the hand is
+        # over" left the admin expecting the seated players' banks to change)
+        text += "\n" + tr(lang, "settings.bank_new_seats")
+    elif not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + tr(lang, "settings.next_match")
@@ -933,6 +938,15 @@ def _waits_for_match(rt: Runtime, community_id: int) -> bool:
     hand or a Fantasyland hand is under way); a tournament table keeps its own (R8.7)."""
     return any(
         t.community_id == community_id and t.tournament is None and t.pending_options is not None
+        for t in rt.tables.values()
+    )
+
+
+def _seated(rt: Runtime, community_id: int) -> bool:
+    """Whether a cash table of the community here has anyone seated (a tournament table
+    keeps its own options, R8.7)."""
+    return any(
+        t.community_id == community_id and t.tournament is None and bool(t.seats)
         for t in rt.tables.values()
     )
 

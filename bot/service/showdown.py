@@ -45,9 +45,10 @@ def keep_banks(t: LiveTable) -> None:
         t.seats[owner].bank = t.clocks[owner].bank
     if t.match.match_over and t.options.time_bank_refill_per_match:
         for st in (t.seats[owner] for owner in played):
-            st.bank = min(
-                t.options.time_bank_seconds, st.bank + t.options.time_bank_refill_per_match
-            )
+            # up to the table's bank, never down: a bank above a lowered time_bank_seconds
+            # is kept, as the setting's reply says (R8.6: the seated keep theirs)
+            refilled = st.bank + t.options.time_bank_refill_per_match
+            st.bank = max(st.bank, min(t.options.time_bank_seconds, refilled))
     t.clocks = {}
 
 
@@ -173,7 +174,16 @@ def close_hand(
     # (their round settled first, R8.3, as a notice after the showdown)
     for st in list(t.seats.values()):
         if st.leaving:
-            stand_up(t, tx, st)
+            amount = stand_up(t, tx, st)
+            # the group is told the seat is free: a person's cash-out as a /leave between
+            # hands says it (R8.2), a computer player's stack goes back to the house; a
+            # tournament's knock-out notice said it already (R8.7)
+            if st.bot:
+                t.owe("post", Screen(tr(t.lang, "bot.left_after_hand", name=st.name)))
+            elif t.tournament is None:
+                key = "notice.left_after_hand" if amount else "notice.left_after_hand_nothing"
+                note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
+                t.owe("post", Screen(note))
     t.last_result = record
     t.hand = None
     t.plan = None

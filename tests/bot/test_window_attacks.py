@@ -84,7 +84,7 @@ async def test_r8_3_a_seat_never_bought_in_standing_up_does_not_settle_the_round
     assert not (await service.join(GROUP, CAROL)).alert
     if how == "leaves":
         reply = await service.leave(GROUP, CAROL)
-        assert reply.text == tr("en", "reply.left", amount=0, label="kush")
+        assert reply.text == tr("en", "reply.left_nothing")  # (never bought in)
     else:
         clock.now += 60
         await service.run_due()  # (the next hand is due in 90 s)
@@ -181,7 +181,7 @@ async def test_r8_2_a_busted_player_who_leaves_does_not_hold_the_next_deal() -> 
     Bob's 20 s)."""
     service, _presenter, store, clock, t = await bob_busted_of_three(next_hand_delay=4)
     clock.now += 2
-    assert (await service.leave(GROUP, BOB)).text == tr("ru", "reply.left", amount=0, label="kush")
+    assert (await service.leave(GROUP, BOB)).text == tr("ru", "reply.left_nothing")  # (stack 0)
     assert t.next_hand_at == clock.now + 4
     clock.now += 4
     await service.run_due()
