@@ -939,6 +939,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Place every card first.",
         "ru": "Сначала разложите все карты.",
     },
+    # R3.2: Confirm on streets 2-5 with no card discarded (all three placed, or one left)
+    "err.discard_missing": {
+        "en": "Discard one card first (✖ Discard): this street places 2 cards and discards 1.",
+        "ru": "Сначала сбросьте одну карту (✖ Сброс): на этой улице 2 карты кладут, 1 сбрасывают.",
+    },
+    # R6.2: Confirm of a Fantasyland hand placed card by card without its discards
+    "err.fl_discard_missing": {
+        "en": "Discard the cards left over first (✖ Discard): a Fantasyland hand keeps 13.",
+        "ru": "Сначала сбросьте лишние карты (✖ Сброс): в Фантазии остаются 13.",
+    },
     "err.hand_over": {"en": "The hand is over.", "ru": "Раздача окончена."},
     "err.wrong_street": {
         "en": "This button is from another street.",
