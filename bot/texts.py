@@ -401,6 +401,24 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
     },
+    # what to do about reply.no_money at a table (R8.2): the next line of the refusal
+    "reply.no_money_hint": {
+        "en": "Take the /daily bonus, or ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
+        "ru": "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+    },
+    "reply.no_money_hint_no_daily": {
+        "en": "Ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
+        "ru": "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+    },
+    # ... at a tournament, whose buy-in is fixed once it is open (R8.7)
+    "reply.no_money_hint_tour": {
+        "en": "Take the /daily bonus, or ask an admin for /grant.",
+        "ru": "Возьмите бонус /daily или попросите админа о /grant.",
+    },
+    "reply.no_money_hint_tour_no_daily": {
+        "en": "Ask an admin for /grant.",
+        "ru": "Попросите админа о /grant.",
+    },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
         "ru": "Вы готовы: на стол внесено {amount} {label}.",

@@ -11,7 +11,7 @@ from bot.service import TableService
 from bot.texts import tr
 from game.board import Box
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, press_auto_and_confirm, seated
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 
 
 async def _press(
@@ -55,3 +55,62 @@ async def test_r3_2_confirm_without_the_discard_says_one_card_is_discarded(env: 
     assert await _press(service, presenter, actor, DiscardCard, card=cards[2]) != missing
     assert await _press(service, presenter, actor, ConfirmMove) != missing
     assert hand.street_of(seat) == 3 and hand.discards_of(seat) == (cards[2],)
+
+
+async def test_r8_2_too_little_balance_for_the_buy_in_says_what_to_do(env: Any) -> None:
+    """R8.2: a new user pressed Join with 1,000 kush at a table whose buy-in is 5,000: "Not
+    enough kush: the buy-in is 5000, you have 1000." and nothing on what to do about it. The
+    refusal names the ways to a buy-in: the daily bonus (when the group has one), an admin's
+    /grant, or a lower buy-in; on Ready too (the balance spent meanwhile)."""
+    service, _presenter, _store, _clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "5000"])).alert
+    await service.new_table(GROUP, ALICE)
+    reply = await service.join(GROUP, ALICE)
+    assert reply.alert
+    assert reply.text == (
+        "Not enough kush: the buy-in is 5000, you have 1000.\n"
+        "Take the /daily bonus, or ask an admin for /grant or a lower buy-in "
+        "(/settings min_buy_in)."
+    )
+    reply = await service.join(GROUP, BOB)  # Bob reads Russian
+    assert reply.text == (
+        "Недостаточно кушей: взнос 5000, у вас 1000.\n"
+        "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе "
+        "(/settings min_buy_in)."
+    )
+    assert not (await service.settings(GROUP, ALICE, True, ["daily_bonus", "0"])).alert
+    reply = await service.join(GROUP, ALICE)  # no daily bonus in this group: not offered
+    assert reply.text == (
+        "Not enough kush: the buy-in is 5000, you have 1000.\n"
+        "Ask an admin for /grant or a lower buy-in (/settings min_buy_in)."
+    )
+    # seated with enough, the balance spent before Ready: the same advice
+    assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "500"])).alert
+    await service.close_table(GROUP, ALICE, True)
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.grant(GROUP, ALICE, True, "@Alice", "-800", "k1")).alert
+    reply = await service.ready(GROUP, ALICE)
+    assert reply.alert and reply.text == (
+        "Not enough kush: the buy-in is 500, you have 200.\n"
+        "Ask an admin for /grant or a lower buy-in (/settings min_buy_in)."
+    )
+    assert len(reply.text) <= 200  # a Telegram press's answer (MAX_ANSWER)
+
+
+async def test_r8_7_a_tournament_buy_in_out_of_reach_says_what_to_do(env: Any) -> None:
+    """R8.7: registering for a tournament without its buy-in gets the same advice, less the
+    lower buy-in (a tournament's is fixed once it is open)."""
+    service, _presenter, _store, _clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["tournament_buy_in", "2000"])).alert
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    reply = await service.join(GROUP, ALICE)
+    assert reply.alert and reply.text == (
+        "Not enough kush: the buy-in is 2000, you have 1000.\n"
+        "Take the /daily bonus, or ask an admin for /grant."
+    )
+    reply = await service.join(GROUP, BOB)
+    assert reply.text == (
+        "Недостаточно кушей: взнос 2000, у вас 1000.\n"
+        "Возьмите бонус /daily или попросите админа о /grant."
+    )
