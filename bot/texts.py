@@ -1414,8 +1414,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
     "settings.next_match": {
-        "en": "The table takes it when the hand being played is over (and the Fantasyland hands it earns).",
-        "ru": "Стол применит это, когда закончится текущая раздача (и раздачи Фантазии, заработанные в ней).",
+        "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
+        "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",

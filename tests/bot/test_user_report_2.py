@@ -114,3 +114,22 @@ async def test_r8_7_a_tournament_buy_in_out_of_reach_says_what_to_do(env: Any) -
         "Недостаточно кушей: взнос 2000, у вас 1000.\n"
         "Возьмите бонус /daily или попросите админа о /grant."
     )
+
+
+async def test_r6_6_a_setting_changed_during_a_hand_says_plainly_when_it_applies(
+    env: Any,
+) -> None:
+    """R6.6: /settings during a hand answered "The table takes it when the hand being played is
+    over (and the Fantasyland hands it earns).", hard to parse. It says "from the next hand",
+    after the Fantasyland hands this one may earn, in both languages."""
+    service, _presenter, _store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
+    assert reply.text.splitlines()[1] == (
+        "It applies from the next hand (after any Fantasyland hands this one earns)."
+    )
+    reply = await service.settings(GROUP, BOB, True, ["kush_per_point", "3"])
+    assert reply.text.splitlines()[1] == (
+        "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт)."
+    )
