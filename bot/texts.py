@@ -564,9 +564,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
     },
+    # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
+    # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
     "stats.group_moved": {
-        "en": "Won in all: {kush} {label}",
-        "ru": "Всего выиграно: {kush} {label}",
+        "en": "Winnings of every hand, added up: {kush} {label}",
+        "ru": "Выигрыши всех раздач в сумме: {kush} {label}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
     "stats.player_none": {
