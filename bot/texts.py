@@ -238,9 +238,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} · {total}/{target} pts",
         "ru": "{name} · {total:очко|очка|очков} из {target}",
     },
+    # R7.3: the point for winning two boxes of three against an opponent, one per opponent
     "reveal.two_of_three": {
-        "en": "Two boxes of three won: {points}",
-        "ru": "Два бокса из трёх: {points}",
+        "en": "Bonus for winning 2 of 3 boxes (per opponent): {points}",
+        "ru": "Бонус за 2 бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -1065,6 +1066,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",
     },
+    # one player's part of a settlement the group is told of (round.settled, reveal.game_over_early)
+    "settle.move": {"en": "{name} {delta:+d} {label}", "ru": "{name} {delta:+d} {label}"},
     "round.settled": {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
         "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
