@@ -42,7 +42,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="sandbox: time budget per hand (R8.5, default 120; the hand_seconds setting's "
         "range), e.g. 30 for a quick look; the time bank is a quarter of it (at least 5 s) and "
         "a Fantasyland hand gets 1.5 times it. A resumed table takes a new value as a settings "
-        "change would: at once between matches, otherwise from the next match",
+        "change would: at once between matches, otherwise from the next match; without the flag "
+        "a later start keeps the group's timers (those set with /settings too)",
     )  # fmt: skip
     parser.add_argument(
         "--lang", default="en", choices=("en", "ru"),

@@ -75,6 +75,8 @@ class SandboxOptions:
         times).
     :ivar bot_level: their level (``easy``, ``normal`` or ``strong``, :class:`game.policy.Level`).
     :ivar hand_seconds: each player's time budget per hand (R8.5); the bank is a quarter of it.
+        Written to the group at its first start and when ``--hand-seconds`` is given (in
+        ``given``); otherwise the group keeps its timers (an admin's ``/settings`` included).
     :ivar bot_delay: seconds a computer player waits before its move, at least: it moves
         between ``bot_delay`` and three times it after its turn begins (the service's
         ``bot_pace``); 0 moves at once.
@@ -184,11 +186,15 @@ class Sandbox:
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         self._group_lang_set = group_language(community.settings) is not None
         options = dict(community.settings.options)
-        options.update(sandbox_timers(self.opts.hand_seconds))
-        await self.store.update_settings(
-            community.id,
-            CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
-        )
+        timers = sandbox_timers(self.opts.hand_seconds)
+        if "hand_seconds" in self.opts.given or not timers.keys() & options.keys():
+            # the flag given, or a group that never had its timers (a fresh file): written at
+            # every start, they reset what an admin set with /settings, saying nothing
+            options.update(timers)
+            await self.store.update_settings(
+                community.id,
+                CommunitySettings.from_json({**community.settings.to_json(), "options": options}),
+            )
         self.service = TableService(
             self.store,
             next_hand_delay=self.opts.next_hand_delay,

@@ -242,9 +242,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🎯 Game to {target}: {scores}",
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
     },
+    # R7.3: the point for winning two boxes of three against an opponent, one per opponent
     "reveal.two_of_three": {
-        "en": "Two boxes of three won: {points}",
-        "ru": "Два бокса из трёх: {points}",
+        "en": "Bonus for winning 2 of 3 boxes (per opponent): {points}",
+        "ru": "Бонус за 2 бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -404,6 +405,24 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
         "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
+    },
+    # what to do about reply.no_money at a table (R8.2): the next line of the refusal
+    "reply.no_money_hint": {
+        "en": "Take the /daily bonus, or ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
+        "ru": "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+    },
+    "reply.no_money_hint_no_daily": {
+        "en": "Ask an admin for /grant or a lower buy-in (/settings min_buy_in).",
+        "ru": "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in).",
+    },
+    # ... at a tournament, whose buy-in is fixed once it is open (R8.7)
+    "reply.no_money_hint_tour": {
+        "en": "Take the /daily bonus, or ask an admin for /grant.",
+        "ru": "Возьмите бонус /daily или попросите админа о /grant.",
+    },
+    "reply.no_money_hint_tour_no_daily": {
+        "en": "Ask an admin for /grant.",
+        "ru": "Попросите админа о /grant.",
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
@@ -581,9 +600,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
     },
+    # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
+    # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
     "stats.group_moved": {
-        "en": "Won in all: {kush} {label}",
-        "ru": "Всего выиграно: {kush} {label}",
+        "en": "Winnings of every hand, added up: {kush} {label}",
+        "ru": "Выигрыши всех раздач в сумме: {kush} {label}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
     "stats.player_none": {
@@ -975,6 +996,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Place every card first.",
         "ru": "Сначала разложите все карты.",
     },
+    # R3.2: Confirm on streets 2-5 with no card discarded (all three placed, or one left)
+    "err.discard_missing": {
+        "en": "Discard one card first (✖ Discard): this street places 2 cards and discards 1.",
+        "ru": "Сначала сбросьте одну карту (✖ Сброс): на этой улице 2 карты кладут, 1 сбрасывают.",
+    },
+    # R6.2: Confirm of a Fantasyland hand placed card by card without its discards
+    "err.fl_discard_missing": {
+        "en": "Discard the cards left over first (✖ Discard): a Fantasyland hand keeps 13.",
+        "ru": "Сначала сбросьте лишние карты (✖ Сброс): в Фантазии остаются 13.",
+    },
     "err.hand_over": {"en": "The hand is over.", "ru": "Раздача окончена."},
     "err.wrong_street": {
         "en": "This button is from another street.",
@@ -1071,6 +1102,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",
     },
+    # one player's part of a settlement the group is told of (round.settled, reveal.game_over_early)
+    "settle.move": {"en": "{name} {delta:+d} {label}", "ru": "{name} {delta:+d} {label}"},
     "round.settled": {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
         "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
@@ -1422,8 +1455,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (действует в игре «{games}»; игра этого стола — «{game}»)",
     },
     "settings.next_match": {
-        "en": "The table takes it when the hand being played is over (and the Fantasyland hands it earns).",
-        "ru": "Стол применит это, когда закончится текущая раздача (и раздачи Фантазии, заработанные в ней).",
+        "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
+        "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
     "settings.bank_new_seats": {
         "en": "It applies to players who sit down from now on; seated players keep the time "

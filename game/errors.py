@@ -88,7 +88,8 @@ class DiscardNotAllowed(IllegalAction):
 
 
 class IncompleteStreet(IllegalAction):
-    """Confirm with cards still to place or discard (R3.2, R3.4)."""
+    """Confirm with cards still to place or discard (R3.2, R3.4); code ``discard_missing``
+    when the street's discard is not made (``fl_discard_missing`` in a Fantasyland hand)."""
 
     code = "incomplete_street"
 

@@ -713,7 +713,9 @@ class Hand:
         :raises CardNotInHand: the card is not the seat's card of this street (R3.4).
         :raises BoxFull: the box has no free slot (R3.5).
         :raises DiscardNotAllowed: no (more) discards on this street (R3.2).
-        :raises IncompleteStreet: confirm before every card is placed or discarded.
+        :raises IncompleteStreet: confirm before every card is placed or discarded (code
+            ``discard_missing`` when the cards the street keeps are placed and its discard is
+            not made, R3.2; ``fl_discard_missing`` in a Fantasyland hand, R6.2).
         """
         if self.result is not None:
             raise HandOver("the hand is over")
@@ -752,6 +754,14 @@ class Hand:
                 )
         elif isinstance(action, Confirm):
             dealt = st.dealt[st.street]
+            kept = st.plan[st.street][1]
+            placed = len(st.pending) - st.pending_discards()
+            if placed >= kept and st.pending_discards() < st.discards_allowed():
+                # R3.2, R6.2: what the street keeps is placed (or more), the discard is missing
+                raise IncompleteStreet(
+                    f"discard {st.discards_allowed()} card(s) before confirming",
+                    code="fl_discard_missing" if st.fl_cards else "discard_missing",
+                )
             if len(st.pending) != len(dealt) or st.pending_discards() != st.discards_allowed():
                 raise IncompleteStreet("place every card (and discard) before confirming")
         elif isinstance(action, Arrange):

@@ -4,7 +4,7 @@ does no I/O; the transition commits what it did (issue 10)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -428,7 +428,7 @@ def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
     if not any(deltas.values()):
         return
     settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
-    moves = ", ".join(f"{t.seats[s].name} {d:+d}" for s, d in sorted(deltas.items()))
+    moves = _moves(t, sorted(deltas), deltas)
     if who is None:
         text = tr(t.lang, "round.settled_options", table=t.id, moves=moves)
     else:
@@ -482,8 +482,17 @@ def end_game(t: LiveTable, tx: Tx) -> None:
     t.chinese = None
     # who won and lost what: "the game is over; kush are settled" alone left the group
     # guessing (the reveal that ends a game at its target shows it next to each player)
-    moves = ", ".join(f"{t.seats[s].name} {deltas.get(s, 0):+d}" for s in order)
+    moves = _moves(t, order, deltas)
     t.owe("post", Screen(tr(t.lang, "reveal.game_over_early", table=t.id, moves=moves)))
+
+
+def _moves(t: LiveTable, seats: Iterable[int], deltas: Mapping[int, int]) -> str:
+    """What a settlement moved, for the group: "Alice +22 kush, Bob -22 kush", each in the
+    table's kush label ("🤖 Anna +24, You -24" named no unit)."""
+    return ", ".join(
+        tr(t.lang, "settle.move", name=t.seats[s].name, delta=deltas.get(s, 0), label=t.label)
+        for s in seats
+    )
 
 
 def closed_notice(t: LiveTable) -> str:

@@ -11,7 +11,7 @@ from typing import Literal
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.render import busted_notice
 from bot.screens import Screen
-from bot.service import tournaments
+from bot.service import tournaments, wallet
 from bot.service.bots import house_funds
 from bot.service.chinese import claimant_continues
 from bot.service.dealing import (
@@ -136,10 +136,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         return Reply(tr(lang, "reply.table_full"), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     if player.balance < t.min_buy_in:
-        return Reply(
-            tr(lang, "reply.no_money", label=t.label, need=t.min_buy_in, have=player.balance),
-            alert=True,
-        )
+        return wallet.no_money(lang, t, community, t.min_buy_in, player.balance)
     async with rt.transition(t) as tx:
         seat = SeatState(
             seat=free[0],
@@ -204,7 +201,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
-        return Reply(tr(lang, "reply.no_money", label=t.label, need=amount, have=have), alert=True)
+        community = await rt.store.community(t.platform, t.community_ext)
+        return wallet.no_money(lang, t, community, amount, have)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
 
 

@@ -768,11 +768,36 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
     return Screen("\n".join(lines), tuple(rows))
 
 
+#: the settings meant by the words a group tries that no setting name is spelled like
+#: (``/settings stakes 5`` got no suggestion at all): what a hand costs is the kush a point is
+#: worth and the buy-in; a few other common words, English and Russian
+SETTING_WORDS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        ("stake", "stakes", "blind", "blinds", "ante", "point", "points", "limit", "limits",
+         "ставка", "ставки", "блайнд", "блайнды", "анте", "очко", "очки", "лимит"),
+        ("kush_per_point", "min_buy_in"),
+    ),
+    **dict.fromkeys(("buyin", "buy-in", "взнос", "байин", "бай-ин"), ("min_buy_in", "max_buy_in")),
+    **dict.fromkeys(
+        ("timer", "timers", "time", "timeout", "таймер", "время"),
+        ("hand_seconds", "time_bank_seconds"),
+    ),
+    **dict.fromkeys(("bonus", "бонус"), ("daily_bonus",)),
+    **dict.fromkeys(("lang", "язык"), ("language",)),
+    **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),
+    **dict.fromkeys(("игра",), ("game",)),
+}  # fmt: skip
+
+
 def close_settings(name: str) -> list[str]:
     """The setting names closest to a mistyped ``name`` (difflib's, at most 3, the closest
     first, leaving out those clearly further than the closest: ``handseconds`` is
-    ``hand_seconds`` alone, ``buy_in`` both buy-ins; none when nothing is close)."""
+    ``hand_seconds`` alone, ``buy_in`` both buy-ins; none when nothing is close), or the ones
+    a common word means (:data:`SETTING_WORDS`: ``stakes`` is ``kush_per_point`` or
+    ``min_buy_in``)."""
     name = name.lower()
+    if name in SETTING_WORDS:
+        return list(SETTING_WORDS[name])
     close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
     ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
     return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]

@@ -77,6 +77,8 @@ async def register(
     rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str
 ) -> Reply:
     """Register (R8.7): the buy-in moves to the prize pool; the last free seat starts it."""
+    from bot.service import wallet  # (wallet → bots → dealing → this module)
+
     tour = t.tournament
     assert tour is not None
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
@@ -85,8 +87,7 @@ async def register(
     except GameError as exc:
         return Reply(error_text(lang, exc.code), alert=True)
     if player.balance < tour.config.buy_in:
-        need, have = tour.config.buy_in, player.balance
-        return Reply(tr(lang, "reply.no_money", label=t.label, need=need, have=have), alert=True)
+        return wallet.no_money(lang, t, community, tour.config.buy_in, player.balance)
     seat_lang = community.settings.language
     try:
         async with rt.transition(t) as tx:
@@ -109,8 +110,7 @@ async def register(
             if registered.started is not None:
                 _begin(rt, t, tx)
     except InsufficientFunds:
-        return Reply(tr(lang, "reply.no_money", label=t.label, need=tour.config.buy_in,
-                        have=player.balance), alert=True)  # fmt: skip
+        return wallet.no_money(lang, t, community, tour.config.buy_in, player.balance)
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 
 

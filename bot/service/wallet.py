@@ -20,12 +20,23 @@ from game.errors import GameError
 from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
 
-__all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "top"]
+__all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "no_money", "top"]
 
 log = logging.getLogger(__name__)
 
 #: The largest balance a grant may leave (a thousand of the largest grants).
 BALANCE_LIMIT = 1000 * KUSH_LIMIT
+
+
+def no_money(lang: str, t: LiveTable, community: Community, need: int, have: int) -> Reply:
+    """The refusal of a buy-in of ``need`` kush with ``have`` on the balance (R8.2, R8.7), and
+    what to do about it: the daily bonus when the group has one, an admin's ``/grant``, or, at
+    a cash table, a lower ``min_buy_in`` (a tournament's buy-in is fixed once it is open)."""
+    key = "reply.no_money_hint" if t.tournament is None else "reply.no_money_hint_tour"
+    if community.settings.daily_bonus <= 0:
+        key += "_no_daily"
+    text = tr(lang, "reply.no_money", label=t.label, need=need, have=have)
+    return Reply(text + "\n" + tr(lang, key), alert=True)
 
 
 async def balance(

@@ -36,7 +36,7 @@ async def test_r7_6_a_target_lowered_to_a_players_points_ends_the_game_under_way
     hands = await store.export_hands(t.id)
     assert [bool(h["result"].get("game_end")) for h in hands] == [False, True]
     assert hands[1]["result"]["kush"] == {"0": 22, "1": -22}
-    said = tr("en", "reveal.game_over_early", table=t.id, moves="Alice +22, Bob -22")
+    said = tr("en", "reveal.game_over_early", table=t.id, moves="Alice +22 kush, Bob -22 kush")
     assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
     clock.now += 5
     await service.run_due()

@@ -707,6 +707,42 @@ async def test_the_longest_hand_seconds_keeps_every_timer_within_its_setting(
         await box.stop()
 
 
+async def test_a_restart_without_hand_seconds_keeps_the_timers_an_admin_set(
+    tmp_path: Path,
+) -> None:
+    """A new user set ``/settings hand_seconds 300`` and ``time_bank_seconds 90`` in the
+    sandbox, quit and started it again without ``--hand-seconds``: the sandbox wrote its
+    defaults (120 s, a bank of 30 s) over them at every start, saying nothing (its note comes
+    only with the flag). The sandbox's timers are written at the first start and when the
+    flag is given; otherwise the group keeps its own, as a real group does."""
+    from bot.sandbox import GROUP
+
+    db = tmp_path / "s.sqlite3"
+
+    async def timers(opts: SandboxOptions, *typed: str) -> tuple[float, float, float]:
+        box = Sandbox(opts, io.StringIO())
+        try:
+            await box.start()
+            for text in typed:
+                assert await box.handle(text)
+            assert box.service is not None
+            table = box.service.table_in(GROUP)
+            assert table is not None
+            o = table.pending_options or table.options
+            return (o.hand_seconds, o.time_bank_seconds, o.fantasyland_seconds)
+        finally:
+            await box.stop()
+
+    first = SandboxOptions(db=db, bot_delay=0.0)  # a fresh file: the sandbox's timers
+    assert await timers(first) == (120, 30, 180)
+    typed = ("/settings hand_seconds 300", "/settings time_bank_seconds 90")
+    assert await timers(first, *typed) == (300, 90, 180)
+    assert await timers(SandboxOptions(db=db, bot_delay=0.0)) == (300, 90, 180)  # kept
+    flag = SandboxOptions(db=db, bot_delay=0.0, hand_seconds=30, given=frozenset({"hand_seconds"}))
+    assert await timers(flag) == (30, 7.5, 45)  # the flag given: the sandbox's again
+    assert await timers(SandboxOptions(db=db, bot_delay=0.0)) == (30, 7.5, 45)
+
+
 def test_help_says_a_resumed_table_takes_hand_seconds_as_a_settings_change(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -263,7 +263,9 @@ async def test_chinese_leaving_between_hands_ends_and_settles_the_game(env) -> N
     assert alice_stack == before[t.seats[0].player_id] + diff
     assert bob is not None and bob.balance == 800 + before[bob.id] - diff
     # the group is told what the game's end moved, not only that it was settled
-    moves = f"Alice {diff:+d}, Bob {-diff:+d}"
+    # with the group's unit: "🤖 Anna +24, You -24" said no unit (nufixb)
+    assert diff != 0
+    moves = f"Alice {diff:+d} kush, Bob {-diff:+d} kush"
     said = tr("en", "reveal.game_over_early", table=t.id, moves=moves)
     assert presenter.posts[-1] == (GROUP.chat_id, said), presenter.posts[-3:]
 

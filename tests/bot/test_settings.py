@@ -22,6 +22,7 @@ from bot.screens import Screen
 from bot.service import TableService
 from bot.service.settings import (
     KUSH_LIMIT,
+    SETTING_WORDS,
     SETTINGS,
     Kind,
     SettingRefused,
@@ -709,6 +710,41 @@ async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list()
     # nothing close: the short usage too (every name on one line was too long for a phone)
     reply = await say(service, "zzz", "1")
     assert reply.text == "“zzz” is not a setting.\n" + tr("en", "reply.settings_usage_short")
+
+
+async def test_the_words_a_group_tries_for_the_stakes_suggest_the_settings_that_set_them() -> None:
+    """A new user typed /settings stakes 5 and /settings stake 2: "“stakes” is not a setting."
+    and nothing else (no name is spelled like it), while a typo such as buyin got "Did you
+    mean". The words a group tries for what a hand costs (stakes, ставка, blinds, points…)
+    suggest kush_per_point and min_buy_in; a few other common words their settings."""
+    service, _store = new_service()
+    usage = "\n" + tr("en", "reply.settings_usage_short")
+    for word in ("stakes", "stake", "Stakes", "blinds", "point", "points"):
+        reply = await say(service, word, "5")
+        assert reply.alert
+        assert reply.text == (
+            f"“{word.lower()}” is not a setting. Did you mean kush_per_point or min_buy_in?" + usage
+        ), word
+    for word in ("ставка", "Ставки", "блайнды"):
+        reply = await say(service, word, "2", actor=BORIS)
+        assert reply.text == (
+            f"Настройки «{word.lower()}» нет. Может быть, kush_per_point или min_buy_in?\n"
+            + tr("ru", "reply.settings_usage_short")
+        ), word
+    for word, names in (
+        ("timer", "hand_seconds or time_bank_seconds"),
+        ("взнос", "min_buy_in or max_buy_in"),
+        ("bonus", "daily_bonus"),
+        ("язык", "language"),
+        ("currency", "kush_label"),
+    ):
+        reply = await say(service, word, "1")
+        assert reply.text == f"“{word}” is not a setting. Did you mean {names}?" + usage, word
+    for names in SETTING_WORDS.values():  # every word names settings, and none is one
+        assert set(names) <= set(SETTINGS)
+    assert not set(SETTING_WORDS) & set(SETTINGS)
+    # what difflib finds is unchanged
+    assert "Did you mean hand_seconds?" in (await say(service, "handseconds", "45")).text
 
 
 async def test_kush_ranges_name_the_groups_own_label() -> None:

@@ -112,6 +112,57 @@ def test_rejected_actions_change_nothing() -> None:
     assert exc.value.code == "no_change"
 
 
+def test_r3_2_a_confirm_without_the_discard_says_the_discard_is_missing() -> None:
+    """R3.2: street 2 places 2 cards and discards 1. A new user placed all three and pressed
+    Confirm: "Place every card first." (every card was placed). A Confirm without the street's
+    discard is refused with the code ``discard_missing``; one with the discard made but a card
+    left is ``incomplete_street`` as before."""
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    for seat in range(3):
+        place_all(hand, seat, "b b b b b")
+    hand.place(0, C("9d"), Box.MIDDLE)
+    hand.place(0, C("8d"), Box.MIDDLE)
+    for card in ("7d", None):  # all three placed; two placed, the third not touched
+        if card is not None:
+            hand.place(0, C(card), Box.MIDDLE)
+        with pytest.raises(IncompleteStreet) as exc:
+            hand.confirm(0)
+        assert exc.value.code == "discard_missing"
+        if card is not None:
+            hand.unplace(0, C(card))
+    hand.unplace(0, C("8d"))  # one placed, two left: the places are missing too
+    with pytest.raises(IncompleteStreet) as exc:
+        hand.confirm(0)
+    assert exc.value.code == "incomplete_street"
+    hand.discard(0, C("8d"))  # the discard made, a card not placed
+    with pytest.raises(IncompleteStreet) as exc:
+        hand.confirm(0)
+    assert exc.value.code == "incomplete_street"
+    hand.place(0, C("7d"), Box.MIDDLE)
+    hand.confirm(0)
+    assert hand.board_of(0).middle == parse_cards("9d 7d")
+
+
+def test_r6_2_a_fantasyland_hand_placed_without_its_discards_says_so() -> None:
+    """R6.2: a Fantasyland hand of 15 cards placed card by card, 13 in the boxes: Confirm
+    says the cards left over are to be discarded (``fl_discard_missing``)."""
+    hand = deal(fantasyland={0: 15}, seats=(0, 1), button=1)
+    cards = list(hand.current_cards(0))
+    boxes = [Box.TOP] * 3 + [Box.MIDDLE] * 5 + [Box.BOTTOM] * 5
+    for card, box in zip(cards, boxes, strict=False):
+        hand.place(0, card, box)
+    with pytest.raises(IncompleteStreet) as exc:
+        hand.confirm(0)
+    assert exc.value.code == "fl_discard_missing"
+    hand.discard(0, cards[13])
+    with pytest.raises(IncompleteStreet) as exc:  # one of the two discarded
+        hand.confirm(0)
+    assert exc.value.code == "fl_discard_missing"
+    hand.discard(0, cards[14])
+    hand.confirm(0)
+    assert hand.discards_of(0) == (cards[13], cards[14])
+
+
 def test_r3_2_second_discard_and_short_confirm_are_refused_on_street_two() -> None:
     hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
     place_all(hand, 0, "b b b b b")
