@@ -192,21 +192,31 @@ async def test_a_worker_too_slow_for_the_press_gives_way_to_a_normal_placement(
     assert not service.rt.thinker.running  # (a start under way was shut down too)
 
 
-async def test_computer_players_decide_in_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A strong computer player's every street is the worker's ``decide(k, STRONG)``."""
-    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
-    runs = spy_on_the_worker(monkeypatch)
+async def _alice_and_a_bot(
+    level: str, *, timers: bool = False
+) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
+    """A service deciding in the worker process (``timers`` as :class:`TableService` takes
+    them) whose group table seats a computer player of ``level`` and Alice, not yet ready:
+    ``(service, presenter, store, clock)``; the caller stops the service."""
     store, clock = MemoryStore(), Clock()
     service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=timers,
         decisions_in_process=True,
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, level)
+    await service.join(GROUP, ALICE)
+    return service, presenter, store, clock
+
+
+async def test_computer_players_decide_in_the_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A strong computer player's every street is the worker's ``decide(k, STRONG)``."""
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    runs = spy_on_the_worker(monkeypatch)
+    service, presenter, store, clock = await _alice_and_a_bot("strong")
     try:
-        await service.new_table(GROUP, ALICE)
-        await service.add_bot(GROUP, ALICE, True, "strong")
-        await service.join(GROUP, ALICE)
         await service.ready(GROUP, ALICE)
         t = table(service)
         hand = t.hand
@@ -357,19 +367,10 @@ async def test_a_worker_hung_on_a_decision_is_replaced_for_the_next_one(
     street is the one ``decide`` computes for what the seat knows, from a new process."""
     monkeypatch.setattr(thinking, "DECISION_SECONDS", 5.0)
     monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
-        decisions_in_process=True,
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, _store, clock = await _alice_and_a_bot("easy")
     thinker = service.rt.thinker
     hung = 0
     try:
-        await service.new_table(GROUP, ALICE)
-        await service.add_bot(GROUP, ALICE, True, "easy")
-        await service.join(GROUP, ALICE)
         hung = await thinker.worker.run(os.getpid)
         monkeypatch.setattr(bots, "decide", _hung)
         await service.ready(GROUP, ALICE)
@@ -446,19 +447,10 @@ async def test_a_hung_decision_holds_the_table_for_decision_seconds_once(
     seconds = 1.5
     monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
     monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=True,
-        decisions_in_process=True,
-    )  # fmt: skip
-    presenter = FakePresenter()
-    service.register(presenter)
+    service, presenter, _store, clock = await _alice_and_a_bot("easy", timers=True)
     thinker = service.rt.thinker
     loop = asyncio.get_running_loop()
     try:
-        await service.new_table(GROUP, ALICE)
-        await service.add_bot(GROUP, ALICE, True, "easy")
-        await service.join(GROUP, ALICE)
         hung = await thinker.worker.run(os.getpid)
         monkeypatch.setattr(bots, "decide", _hung)
         await service.ready(GROUP, ALICE)
@@ -576,17 +568,9 @@ async def test_a_decision_given_up_behind_others_keeps_a_worker_that_answers(
     other table's decision under way on it, each started over. A worker that answers, on no
     task longer than ``DECISION_SECONDS``, is kept."""
     monkeypatch.setattr(thinking, "DECISION_SECONDS", 5.0)
-    store, clock = MemoryStore(), Clock()
-    service = TableService(
-        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
-        decisions_in_process=True,
-    )  # fmt: skip
-    service.register(FakePresenter())
+    service, _presenter, _store, _clock = await _alice_and_a_bot("easy")
     thinker = service.rt.thinker
     try:
-        await service.new_table(GROUP, ALICE)
-        await service.add_bot(GROUP, ALICE, True, "easy")
-        await service.join(GROUP, ALICE)
         await service.ready(GROUP, ALICE)
         t = table(service)
         assert t.hand is not None
