@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from bot import pictures
 from bot.model import LiveTable, SeatState
 from bot.presses import ReplayStep, encode
 from bot.service import TableService
@@ -22,7 +21,12 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import GROUP
-from tests.bot.test_tournament_break import PLAYERS, play_scripted_hand, scripted_deck
+from tests.bot.test_tournament_break import (
+    PLAYERS,
+    play_scripted_hand,
+    record_showdown_pictures,
+    scripted_deck,
+)
 from tests.bot.test_tournament_service import configure
 from tests.bot.test_transitions import player_balance
 
@@ -40,15 +44,7 @@ async def _busted_in_fantasyland(monkeypatch: pytest.MonkeyPatch) -> tuple[Table
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
-    drawn: list[dict[str, Any]] = []
-    real = pictures.showdown_picture
-
-    def recorded(*args: Any, **kwargs: Any) -> pictures.Picture:
-        picture = real(*args, **kwargs)
-        drawn.append(picture.to_json())
-        return picture
-
-    monkeypatch.setattr(pictures, "showdown_picture", recorded)
+    drawn = record_showdown_pictures(monkeypatch)
     await configure(service, kush_per_point="10")
     assert not (await service.new_table(GROUP, PLAYERS[0])).alert
     for a in PLAYERS:

@@ -123,6 +123,11 @@ def _scripted(
     )  # fmt: skip
     presenter = FakePresenter()
     service.register(presenter)
+    return store, service, presenter, record_showdown_pictures(monkeypatch)
+
+
+def record_showdown_pictures(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every showdown picture drawn from now on (as JSON, in order), in the list returned."""
     drawn: list[dict[str, Any]] = []
     real = pictures.showdown_picture
 
@@ -132,7 +137,7 @@ def _scripted(
         return picture
 
     monkeypatch.setattr(pictures, "showdown_picture", recorded)
-    return store, service, presenter, drawn
+    return drawn
 
 
 async def assert_forgone(
