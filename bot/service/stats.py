@@ -111,13 +111,16 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
-    lines += [
-        fouls,
-        tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
-           stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
-        if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
-        else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances)),
-    ]  # fmt: skip
+    lines.append(fouls)
+    # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
+    # "Fantasyland: entered —" to a player who never played a game that has it)
+    if open_face or s.fl_chances or s.fl_played or not s.bonus_boards:
+        lines.append(
+            tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
+               stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
+            if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
+            else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances))
+        )  # fmt: skip
     return lines
 
 
