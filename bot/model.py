@@ -386,6 +386,12 @@ class LiveTable:
         the bank they have, R8.6, so a newcomer's is all the change does)."""
         return (self.pending_options or self.options).time_bank_seconds
 
+    def ready_seconds(self) -> float:
+        """The time a player who sits down while hands are being played has to press Ready
+        (R8.2): the admins' latest ``ready_seconds``, one that waits for the match to end
+        included (it is the newcomer's alone, as :meth:`new_bank` is)."""
+        return (self.pending_options or self.options).ready_seconds
+
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""
         for s in self.seats.values():

@@ -161,12 +161,13 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
 def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
     """A player who is seated and not bought in while hands are being played (they joined,
     or came back from sit-out, outside the lobby) gets ``ready_seconds`` from now to press
-    Ready; then the table's timer stands them up (R8.2,
+    Ready (the latest setting, one waiting for the match's end included); then the table's
+    timer stands them up (R8.2,
     :func:`~bot.service.dealing.stand_up_unready`): otherwise the seat would be held for good
     (the lobby's ready timer does not run, and the hands the others play keep the idle close,
     R8.2a, away). In the lobby its own ready timer applies."""
     if t.phase is not Phase.LOBBY and not seat.ready and t.tournament is None:
-        seat.ready_by = rt.clock() + t.options.ready_seconds
+        seat.ready_by = rt.clock() + t.ready_seconds()  # the admins' latest
 
 
 async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

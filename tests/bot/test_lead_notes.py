@@ -6,7 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import stats as stats_mod
+from bot.texts import tr
 from storage.api import HandStats
+from tests.bot.test_ready_window import DAVE
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import GROUP as CLASSIC
 from tests.bot.test_service_classic import first_chinese_hand
@@ -40,3 +43,26 @@ async def test_r6_stats_of_a_chinese_poker_only_player_have_no_fantasyland_line(
     assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[-1] == (
         "Fantasyland: entered —"
     )
+
+
+async def test_r8_2_a_late_joiner_gets_the_ready_seconds_an_admin_just_set(env: Any) -> None:
+    """R8.2: an admin set ``ready_seconds`` 20 during a hand ("from the next hand"); Carol,
+    who sat down during that hand, still got the old 60 s to press Ready. The time to press
+    Ready is the admins' latest, as a newcomer's time bank is (R8.5)."""
+    service, presenter, _store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["ready_seconds", "20"])
+    assert not reply.alert, reply.text
+    assert t.options.ready_seconds == 60  # the hand being played keeps its options
+    start = clock.now
+    assert not (await service.join(GROUP, CAROL)).alert
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.ready_by == start + 20
+    window = tr("en", "lobby.ready_window", name="Carol", seconds=20)
+    assert window in presenter.last_table(GROUP.chat_id).text
+    clock.now += 20
+    await service.run_due()
+    assert t.seat_of(CAROL.user_id) is None  # stood up after the new 20 s
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert not (await service.join(GROUP, DAVE)).alert  # the seat is free again
