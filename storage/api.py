@@ -418,6 +418,10 @@ class Store(Protocol):
         """The daily bonus for ``day`` (``YYYY-MM-DD``): the new balance, or ``None`` if the
         player already claimed that day."""
 
+    async def daily_claimed(self, player_id: int, day: str) -> bool:
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``): a read,
+        e.g. to offer ``/daily`` only while it can be taken."""
+
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` from the wallet to the player's stack at the table (R8.2): a
         ``buy_in`` row. Returns the new stack. :raises InsufficientFunds: on a short balance."""

@@ -348,6 +348,11 @@ class MemoryStore:
         )
         return p.balance + amount
 
+    async def daily_claimed(self, player_id: int, day: str) -> bool:
+        """See :meth:`storage.sqlite.SqliteStore.daily_claimed`."""
+        require_day(day)
+        return (player_id, day) in self._daily
+
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """See :meth:`storage.sqlite.SqliteStore.buy_in`."""
         require_int(amount, "buy-in", minimum=1)

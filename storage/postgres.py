@@ -1123,6 +1123,16 @@ class PostgresStore:
 
         return await self._write(body)
 
+    async def daily_claimed(self, player_id: int, day: str) -> bool:
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``).
+
+        :raises StorageError: on a bad day."""
+        require_day(day)
+        row = await self._fetchrow(
+            "SELECT 1 FROM daily_claims WHERE player_id = $1 AND day = $2", player_id, day
+        )
+        return row is not None
+
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` (> 0) kush from the wallet to the stack at an open table (R8.2; a
         top-up when a stack exists). Returns the new stack.

@@ -691,6 +691,18 @@ class SqliteStore:
 
         return await self._write(body)
 
+    async def daily_claimed(self, player_id: int, day: str) -> bool:
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``).
+
+        :raises StorageError: on a bad day."""
+        require_day(day)
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT 1 FROM daily_claims WHERE player_id = ? AND day = ?", (player_id, day)
+            ).fetchone()
+        )
+        return row is not None
+
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` (> 0) kush from the wallet to the stack at an open table (R8.2; a
         top-up when a stack exists). Returns the new stack.

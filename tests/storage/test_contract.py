@@ -224,7 +224,11 @@ async def test_grant_of_zero_or_to_another_community_is_refused(store: AnyStore)
 async def test_claim_daily_pays_once_per_day(store: AnyStore) -> None:
     s = await seated(store)
     a = s.ids[0]
+    assert not await store.daily_claimed(a, "2025-03-01")
     assert await store.claim_daily(s.community.id, a, 100, "2025-03-01") == 1100
+    assert await store.daily_claimed(a, "2025-03-01")
+    assert not await store.daily_claimed(a, "2025-03-02")
+    assert not await store.daily_claimed(s.ids[1], "2025-03-01")
     assert await store.claim_daily(s.community.id, a, 100, "2025-03-01") is None
     assert await store.claim_daily(s.community.id, a, 100, "2025-03-02") == 1200
     assert await store.claim_daily(s.community.id, s.ids[1], 100, "2025-03-01") == 1100
