@@ -319,6 +319,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your balance has no {label} left to top up from.",
         "ru": "На балансе не осталось {label:gen}: докупать не из чего.",
     },
+    # a top-up the balance cannot pay (R8.2); the advice (reply.no_money_hint_tour) follows
+    "reply.topup_no_money": {
+        "en": "Not enough {label} for a top-up of {need}: you have {have}.",
+        "ru": "Не хватает {label:gen} на докупку {need}: у вас {have}.",
+    },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный: {max} {label}.",
@@ -423,6 +428,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.no_money_hint_tour_no_daily": {
         "en": "Ask an admin for /grant.",
         "ru": "Попросите админа о /grant.",
+    },
+    # after a no_money hint when today's /daily is taken: when the next one comes
+    "reply.daily_next": {
+        "en": "Next /daily in {hours} h {minutes} min.",
+        "ru": "Следующий /daily — через {hours} ч {minutes} мин.",
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",

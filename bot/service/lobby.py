@@ -136,7 +136,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         return Reply(tr(lang, "reply.table_full"), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     if player.balance < t.min_buy_in:
-        return wallet.no_money(lang, t, community, t.min_buy_in, player.balance)
+        return await wallet.no_money(
+            rt, lang, t, community, player.id, t.min_buy_in, player.balance
+        )
     async with rt.transition(t) as tx:
         seat = SeatState(
             seat=free[0],
@@ -203,7 +205,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
         community = await rt.store.community(t.platform, t.community_ext)
-        return wallet.no_money(lang, t, community, amount, have)
+        return await wallet.no_money(rt, lang, t, community, seat.player_id, amount, have)
     return Reply(tr(lang, "reply.ready", amount=amount, label=t.label))
 
 
@@ -311,7 +313,9 @@ async def top_up(
         return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
     have = await _balance(rt, seat.player_id)
     if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused
-        return Reply(tr(lang, "reply.topup_no_balance", label=t.label), alert=True)
+        text = tr(lang, "reply.topup_no_balance", label=t.label)
+        hint = await wallet.advice(rt, community, seat.player_id, lang, lower_buy_in=False)
+        return Reply(text + "\n" + hint, alert=True)
     asked = read_whole(amount)
     if not amount.strip():
         value = min(t.min_buy_in, room)
@@ -323,7 +327,7 @@ async def top_up(
     else:
         return _top_up_range(t, lang, room, limit, have)
     if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
-        return await _queue_top_up(rt, t, seat, value, lang, request)
+        return await _queue_top_up(rt, t, community, seat, value, lang, request)
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
@@ -338,7 +342,7 @@ async def top_up(
             maybe_start(rt, t, tx)
     except InsufficientFunds:
         have = await _balance(rt, seat.player_id)
-        return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
+        return await _top_up_short(rt, t, community, seat, lang, value, have)
     text = tr(lang, "reply.topped_up", amount=value, label=t.label, stack=seat.stack)
     if t.busted(seat):  # still below one point: not dealt in yet (R8.2)
         text += "\n" + _busted_reply(t, seat, lang).text
@@ -355,15 +359,38 @@ def _top_up_range(t: LiveTable, lang: str, room: int, limit: int, have: int) -> 
     return Reply(text, alert=True)
 
 
+async def _top_up_short(
+    rt: Runtime,
+    t: LiveTable,
+    community: Community,
+    seat: SeatState,
+    lang: str,
+    need: int,
+    have: int,
+) -> Reply:
+    """The refusal of a top-up of ``need`` kush with ``have`` on the balance (R8.2), and what
+    to do about it (:func:`~bot.service.wallet.advice`: its amount is the player's own, so
+    no lower buy-in)."""
+    text = tr(lang, "reply.topup_no_money", label=t.label, need=need, have=have)
+    hint = await wallet.advice(rt, community, seat.player_id, lang, lower_buy_in=False)
+    return Reply(text + "\n" + hint, alert=True)
+
+
 async def _queue_top_up(
-    rt: Runtime, t: LiveTable, seat: SeatState, value: int, lang: str, request: str | None
+    rt: Runtime,
+    t: LiveTable,
+    community: Community,
+    seat: SeatState,
+    value: int,
+    lang: str,
+    request: str | None,
 ) -> Reply:
     """Queue a top-up of ``value`` kush asked for during the player's hand (R8.2): nothing
     moves until the hand ends; refused now if the balance cannot cover it. A second one asked
     for during the same hand replaces the first (and says so)."""
     have = await _balance(rt, seat.player_id)
     if have < value:
-        return Reply(tr(lang, "reply.no_money", label=t.label, need=value, have=have), alert=True)
+        return await _top_up_short(rt, t, community, seat, lang, value, have)
     before = seat.top_up
     async with rt.transition(t):
         seat.top_up = value

@@ -87,7 +87,9 @@ async def register(
     except GameError as exc:
         return Reply(error_text(lang, exc.code), alert=True)
     if player.balance < tour.config.buy_in:
-        return wallet.no_money(lang, t, community, tour.config.buy_in, player.balance)
+        return await wallet.no_money(
+            rt, lang, t, community, player.id, tour.config.buy_in, player.balance
+        )
     seat_lang = community.settings.language
     try:
         async with rt.transition(t) as tx:
@@ -110,7 +112,9 @@ async def register(
             if registered.started is not None:
                 _begin(rt, t, tx)
     except InsufficientFunds:
-        return wallet.no_money(lang, t, community, tour.config.buy_in, player.balance)
+        return await wallet.no_money(
+            rt, lang, t, community, player.id, tour.config.buy_in, player.balance
+        )
     return Reply(tr(lang, "tour.registered", amount=tour.config.buy_in, label=t.label))
 
 

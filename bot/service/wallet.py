@@ -20,7 +20,16 @@ from game.errors import GameError
 from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
 
-__all__ = ["BALANCE_LIMIT", "balance", "daily", "grant", "history", "no_money", "top"]
+__all__ = [
+    "BALANCE_LIMIT",
+    "advice",
+    "balance",
+    "daily",
+    "grant",
+    "history",
+    "no_money",
+    "top",
+]
 
 log = logging.getLogger(__name__)
 
@@ -28,15 +37,51 @@ log = logging.getLogger(__name__)
 BALANCE_LIMIT = 1000 * KUSH_LIMIT
 
 
-def no_money(lang: str, t: LiveTable, community: Community, need: int, have: int) -> Reply:
-    """The refusal of a buy-in of ``need`` kush with ``have`` on the balance (R8.2, R8.7), and
-    what to do about it: the daily bonus when the group has one, an admin's ``/grant``, or, at
-    a cash table, a lower ``min_buy_in`` (a tournament's buy-in is fixed once it is open)."""
-    key = "reply.no_money_hint" if t.tournament is None else "reply.no_money_hint_tour"
+def _group_now(rt: Runtime, community: Community) -> datetime:
+    """Now in the group's time zone (its ``utc_offset``), whose days the daily bonus counts."""
+    offset = timedelta(hours=community.settings.utc_offset)
+    return datetime.fromtimestamp(rt.clock(), timezone(offset))
+
+
+def _minutes_to_next_day(now: datetime) -> int:
+    """Whole minutes (rounded up) from ``now`` to the start of its next day."""
+    midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    return math.ceil((midnight - now).total_seconds() / 60)
+
+
+async def advice(
+    rt: Runtime, community: Community, player_id: int, lang: str, *, lower_buy_in: bool
+) -> str:
+    """What to do about too few kush on the balance (R8.1): the daily bonus when the group
+    has one and the player can take it now (taken today: when the next one comes), an
+    admin's ``/grant``, and with ``lower_buy_in`` (a cash table's buy-in) a lower
+    ``min_buy_in`` (a tournament's buy-in is fixed once it is open, a top-up's amount is the
+    player's own)."""
+    key = "reply.no_money_hint" if lower_buy_in else "reply.no_money_hint_tour"
     if community.settings.daily_bonus <= 0:
-        key += "_no_daily"
+        return tr(lang, key + "_no_daily")
+    now = _group_now(rt, community)
+    if not await rt.store.daily_claimed(player_id, f"{now:%Y-%m-%d}"):
+        return tr(lang, key)
+    left = _minutes_to_next_day(now)
+    nxt = tr(lang, "reply.daily_next", hours=left // 60, minutes=left % 60)
+    return tr(lang, key + "_no_daily") + " " + nxt
+
+
+async def no_money(
+    rt: Runtime,
+    lang: str,
+    t: LiveTable,
+    community: Community,
+    player_id: int,
+    need: int,
+    have: int,
+) -> Reply:
+    """The refusal of a buy-in of ``need`` kush with ``have`` on the balance (R8.2, R8.7), and
+    what to do about it (:func:`advice`; a lower buy-in at a cash table only)."""
     text = tr(lang, "reply.no_money", label=t.label, need=need, have=have)
-    return Reply(text + "\n" + tr(lang, key), alert=True)
+    hint = await advice(rt, community, player_id, lang, lower_buy_in=t.tournament is None)
+    return Reply(text + "\n" + hint, alert=True)
 
 
 async def balance(
@@ -202,12 +247,10 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     if amount <= 0:
         return Reply(tr(lang, "reply.daily_off"), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
-    offset = timedelta(hours=community.settings.utc_offset)
-    now = datetime.fromtimestamp(rt.clock(), timezone(offset))
+    now = _group_now(rt, community)
     new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
     if new_balance is None:  # say when the group's next day begins
-        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
-        left = math.ceil((midnight - now).total_seconds() / 60)
+        left = _minutes_to_next_day(now)
         text = tr(lang, "reply.daily_taken", hours=left // 60, minutes=left % 60)
         return Reply(text, alert=True)
     label = community.settings.kush_label

@@ -112,8 +112,9 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env)
     reply = await service.grant(GROUP, BOB, True, "Alice", "-700", "k1")
     assert not reply.alert, reply.text
     reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too
-    no_money = tr("en", "reply.no_money", label="kush", need=200, have=100)
-    assert reply.alert and reply.text == no_money
+    no_money = tr("en", "reply.topup_no_money", label="kush", need=200, have=100)
+    advice = tr("en", "reply.no_money_hint_tour")  # (the daily bonus, /grant)
+    assert reply.alert and reply.text == no_money + "\n" + advice
     assert t.seats[0].top_up == 300  # the queued one stays
     while t.hand is not None and t.hand_no == 1:
         to_act = t.seats[t.hand.to_act[0]]
@@ -619,12 +620,19 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
     assert reply.text.startswith("Докупить можно от 1 до 800 кушей — это ваш баланс")
     reply = await service.top_up(GROUP, ALICE, "800")
     assert reply.text == tr("en", "reply.topped_up", amount=800, label="kush", stack=1000)
-    # nothing left on the balance: said so, whatever was asked (the ➕ button included)
+    # nothing left on the balance: said so, whatever was asked (the ➕ button included), with
+    # what to do about it
     for asked in ("5", "x", ""):
         reply = await service.top_up(GROUP, ALICE, asked)
-        assert reply.alert and reply.text == "Your balance has no kush left to top up from.", asked
+        assert reply.alert and reply.text == (
+            "Your balance has no kush left to top up from.\n"
+            "Take the /daily bonus, or ask an admin for /grant."
+        ), asked
     reply = await service.top_up(GROUP, ru, "5")
-    assert reply.text == "На балансе не осталось кушей: докупать не из чего."
+    assert reply.text == (
+        "На балансе не осталось кушей: докупать не из чего.\n"
+        "Возьмите бонус /daily или попросите админа о /grant."
+    )
     assert await player_balance(store, ALICE) == 0
     assert await check_store(store) == []
 
