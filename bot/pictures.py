@@ -46,10 +46,12 @@ __all__ = [
     "BoardPicture",
     "Picture",
     "amount_word",
+    "board_line",
     "caption_of",
     "draw",
     "draw_json",
     "hand_picture",
+    "notes_of",
     "showdown_picture",
 ]
 
@@ -362,16 +364,22 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
     )
 
 
-def caption_of(picture: Picture) -> str:
-    """The photo's short caption: the title and every board's points (and kush), e.g.
-    ``"Pineapple OFC · table #3 · hand 7\\nAnna +6 (+60 kush) · Boris −6 (−60 kush)"``."""
+def caption_of(picture: Picture, settle_later: bool = False) -> str:
+    """The photo's short caption: the title and every board's points (and kush), each with
+    its unit, e.g. ``"Pineapple OFC · table #3 · hand 7\\nAnna +6 pts (+60 kush) · Boris −6
+    pts (−60 kush)"``. ``settle_later``: no kush moved, the round is settled after its last
+    hand (R8.3): said on a line of its own, as the text showdown says it."""
+    lang = picture.lang
     parts = []
     for b in picture.boards:
-        part = f"{b.name} {b.points:+d}"
+        part = f"{b.name} {tr(lang, 'showdown.points', points=b.points)}"
         if b.kush is not None:
-            part += f" ({b.kush:+d} {amount_word(picture.label, picture.lang, b.kush)})"
+            part += f" ({b.kush:+d} {amount_word(picture.label, lang, b.kush)})"
         parts.append(part)
-    return picture.title + "\n" + " · ".join(parts)
+    caption = picture.title + "\n" + " · ".join(parts)
+    if settle_later:
+        caption += "\n" + tr(lang, "showdown.settle_later")
+    return caption
 
 
 # -- drawing ---------------------------------------------------------------------------------
@@ -486,6 +494,30 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
 
 
+def board_line(pic: Picture, b: BoardPicture) -> list[str]:
+    """The parts of the line under a board's name: the kush it moved and, in Chinese Poker,
+    the game total (R7.1). The bonus for two boxes of three (R7.3) is no part of it: a line
+    of its own under the boards (:func:`notes_of`), as the reveal's text gives it."""
+    sub = []
+    if b.kush is not None:
+        sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, pic.lang, b.kush))}")
+    if b.total is not None:
+        sub.append(tr(pic.lang, "picture.total", total=b.total))
+    return sub
+
+
+def notes_of(pic: Picture) -> list[str]:
+    """The lines under the boards: the picture's notes, then, in Chinese Poker, the bonus for
+    winning two boxes of three (R7.3) in the reveal's words, "Bonus for winning 2 of 3 boxes
+    (per opponent): Anna +1" (it read "two of three +1" next to the game total, which said
+    less than the text and was cut with "…" where the line was full)."""
+    bonus = [f"{drawn_name(pic, b)} {_signed(b.two_of_three)}" for b in pic.boards
+             if b.two_of_three]  # fmt: skip
+    if not bonus:
+        return list(pic.notes)
+    return [*pic.notes, tr(pic.lang, "reveal.two_of_three", points=", ".join(bonus))]
+
+
 def _panel(
     img: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -509,13 +541,7 @@ def _panel(
         draw.text((x + PANEL_W - PAD, y + 6), points, font=pfont, fill=colour, anchor="ra")
     name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
     draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
-    sub = []
-    if b.kush is not None:
-        sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, lang, b.kush))}")
-    if b.total is not None:
-        sub.append(tr(lang, "picture.total", total=b.total))
-    if b.two_of_three:
-        sub.append(tr(lang, "picture.two_of_three", points=_signed(b.two_of_three)))
+    sub = board_line(pic, b)
     # badges from the right, the most important first: a foul and Fantasyland next always,
     # the others where they fit
     badges = []
@@ -587,7 +613,7 @@ def layout(pic: Picture) -> tuple[int, int, int]:
     cols = n if n <= 3 else 2
     rows = -(-n // cols)
     width = MARGIN + cols * (PANEL_W + MARGIN)
-    height = TITLE_H + rows * (PANEL_H + MARGIN) + len(pic.notes) * NOTE_H + MARGIN // 2
+    height = TITLE_H + rows * (PANEL_H + MARGIN) + len(notes_of(pic)) * NOTE_H + MARGIN // 2
     return cols, width, height
 
 
@@ -634,7 +660,7 @@ def draw_image(pic: Picture) -> Image.Image:
         _panel(img, draw, x, y, b, pic, scored=b is not dummy and not b.live)
     rows = -(-len(boards) // cols)
     y = TITLE_H + rows * (PANEL_H + MARGIN)
-    for note in pic.notes:
+    for note in notes_of(pic):
         text = _fit(draw, _drawable(note), _font(14), width - 2 * MARGIN)
         draw.text((MARGIN, y), text, font=_font(14), fill=WHITE)
         y += NOTE_H

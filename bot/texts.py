@@ -215,7 +215,6 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     "picture.total": {"en": "total {total}", "ru": "всего {total}"},
-    "picture.two_of_three": {"en": "two of three {points}", "ru": "два из трёх {points}"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},

@@ -166,7 +166,9 @@ def close_hand(
     # the showdown is stored with the state it belongs to and sent after the commit
     t.owe("table", screen)
     if picture is not None:  # and its picture, drawn when it is sent (issue 12)
-        t.owe_picture(picture.to_json(), pictures.caption_of(picture))
+        # a round settled after its last hand (R8.3): the caption says so, as the text does
+        later = not deltas and t.options.settle_per_round and t.options.game is not GameKind.CHINESE
+        t.owe_picture(picture.to_json(), pictures.caption_of(picture, later))
     for owner in sorted(players):
         if owner in t.seats:  # each player's final board, in private
             tx.privates[owner] = rt.render_private(t, t.seats[owner])

@@ -3,8 +3,14 @@ a hand-moved clock, timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+import dataclasses
+import io
 from typing import Any
 
+from PIL import Image
+
+from bot import pictures
+from bot.pictures import NOTE_H, BoardPicture, Picture, draw, layout
 from bot.service import stats as stats_mod
 from bot.texts import tr
 from storage.api import HandStats
@@ -12,8 +18,9 @@ from storage.check import check_store
 from tests.bot.test_ready_window import DAVE
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
+from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as CLASSIC
-from tests.bot.test_service_classic import first_chinese_hand
+from tests.bot.test_service_classic import configure, first_chinese_hand, play_hand, start
 
 
 async def test_r6_stats_of_a_chinese_poker_only_player_have_no_fantasyland_line(
@@ -166,3 +173,84 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
         "Your balance has no kush left to top up from.\n"
         "Take the /daily bonus, or ask an admin for /grant."
     )
+
+
+def _chinese_picture(lang: str, two_of_three: int) -> Picture:
+    """Two Chinese Poker boards after the whole reveal; Anna won two boxes of three."""
+    anna = BoardPicture(
+        "Anna",
+        ("Qs Qh 2d", "6s 6c 6d Js Qc", "As Ad Ac 5h 5d"),
+        ("pair of queens", "three sixes", "full house"),
+        (1, -1, 1),
+        points=1 + two_of_three,
+        kush=1 + two_of_three,
+        total=31,
+        two_of_three=two_of_three,
+    )
+    boris = BoardPicture(
+        "🤖 Boris",
+        ("Js Jh 3d", "7s 7c 7d 2s 4c", "4h 6h Th 7h Td"),
+        ("pair of jacks", "three sevens", "two pair"),
+        (-1, 1, -1),
+        points=-1 - two_of_three,
+        kush=-1 - two_of_three,
+        total=12,
+    )
+    title = "Chinese Poker · table #2 · hand 4"
+    return Picture(title, lang, (anna, boris), chinese=True, notes=("🏆 Anna claimed.",))
+
+
+def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> None:
+    """R7.3: the reveal's text says "Bonus for winning 2 of 3 boxes (per opponent): +1" on a
+    line of its own; the showdown picture still read "two of three +1" after the kush and
+    the game total (cut with "…" where that line was full). It is a line under the boards,
+    in the text's words, with the players' names; the line under a name keeps the kush and
+    the game total."""
+    pic = _chinese_picture("en", 1)
+    anna = pic.boards[0]
+    assert pictures.board_line(pic, anna) == ["+2 kush", "total 31"]
+    assert pictures.notes_of(pic) == [
+        "🏆 Anna claimed.",
+        "Bonus for winning 2 of 3 boxes (per opponent): Anna +1",
+    ]
+    ru = dataclasses.replace(pic, lang="ru")
+    assert pictures.board_line(ru, anna) == ["+2 куша", "всего 31"]
+    assert pictures.notes_of(ru)[-1] == "Бонус за 2 бокса из 3 (с каждым соперником): Anna +1"
+    # the line takes the picture's room (a note's height), drawn at the layout's size
+    plain = _chinese_picture("en", 0)
+    assert pictures.notes_of(plain) == ["🏆 Anna claimed."]
+    assert layout(pic)[2] == layout(plain)[2] + NOTE_H
+    png = draw(pic)
+    with Image.open(io.BytesIO(png)) as img:
+        assert img.size == layout(pic)[1:]
+
+
+async def test_r8_3_a_later_settled_hands_caption_gives_its_units(env: Any) -> None:
+    """R8.3: with ``settle_per_round`` the photo's caption of a hand settled later read
+    "Alice -2 · Bob +2": numbers with no unit, next to captions whose kush say "kush". Its
+    points say "pts" and that the settlement comes after the round, as the text showdown
+    does; the hand that settles the round gives points and kush, each with its unit."""
+    service, presenter, store, _clock = env
+    await configure(service, game="ofc", settle_per_round="on", fantasyland="off")
+    await start(service, [C_ALICE, C_BOB], "ofc")
+    t = service.table_in(CLASSIC)
+    assert t is not None
+    names = {0: "Alice", 1: "Bob"}
+    for n in (1, 2):
+        await play_hand(service, presenter, [C_ALICE, C_BOB])
+        await service.run_due()
+        assert len(presenter.pictures) == n
+        _chat, _png, caption = presenter.pictures[-1]
+        record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+        assert record.number == n
+        kush = record.result.get("kush") or {}
+        parts = []
+        for r in record.result["seats"]:
+            part = f"{names[r['seat']]} {tr('en', 'showdown.points', points=r['points'])}"
+            if n == 2:
+                part += f" ({kush[str(r['seat'])]:+d} kush)"
+            parts.append(part)
+        later = "\nSettlement comes after the full round." if n == 1 else ""
+        title = f"Classic OFC · table #{t.id} · hand {n}"
+        assert caption == title + "\n" + " · ".join(parts) + later
+    assert await check_store(store) == []

@@ -23,6 +23,7 @@ from PIL import Image, ImageChops
 from bot import pictures
 from bot.pictures import BoardPicture, Picture, draw, layout
 from bot.service import TableService
+from bot.texts import tr
 from game.cards import parse_cards
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_service_classic import (
@@ -330,7 +331,8 @@ async def test_pineapple_one_picture_per_showdown_from_the_record_without_discar
             assert board["scores"] == r["royalties"]
             assert board["kush"] == record.result["kush"][str(seat)]
             assert board["fl_next"] == r["fantasyland_cards"]
-            assert f"{board['name']} {board['points']:+d}" in caption
+            points = tr("en", "showdown.points", points=board["points"])  # ("+6 pts", "0 pts")
+            assert f"{board['name']} {points} (" in caption
         assert f"hand {n}" in data["title"] and f"hand {n}" in caption
 
 
