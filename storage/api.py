@@ -34,6 +34,7 @@ __all__ = [
     "Grant",
     "HandRecord",
     "HandStats",
+    "HouseGrant",
     "InsufficientFunds",
     "LeaseLost",
     "LedgerEntry",
@@ -366,7 +367,25 @@ class Grant:
     reason: str
 
 
-Move = BuyIn | CashOut | Settlement | Grant
+@dataclass(frozen=True, slots=True)
+class HouseGrant:
+    """A move of a table transition: the house funds a computer player (issue 13) when its
+    balance, read inside the commit's own transaction, is below ``need``: an ``admin_grant``
+    row by ``actor`` for ``reason`` brings it to ``max(need, target)``; at ``need`` or more
+    nothing is written. Decided there, not from a balance read before the commit: one
+    computer player seated at two tables of a community was granted twice when both read it
+    short, or not at all when both read it sufficient and the second buy-in then failed. Put
+    it ahead of the buy-in of ``need`` it pays for. Its result is the kush granted (0: none).
+    """
+
+    player_id: int
+    need: int
+    target: int
+    actor: str
+    reason: str
+
+
+Move = BuyIn | CashOut | Settlement | Grant | HouseGrant
 """One ledger-changing step of a table transition (:meth:`Store.commit`)."""
 
 
