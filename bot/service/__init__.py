@@ -268,9 +268,14 @@ class TableService:
             back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
                 reply = await body(t, community, lang)
-            except TransitionFailed:
-                if back is not None:  # (rolled back to a state with them back)
+            except Exception as exc:
+                # (rolled back to a state with them back) committed however the command
+                # failed: only when storage refused it, their coming back was left to a
+                # background save after any other error, which a crash then lost (R8.7)
+                if back is not None:
                     await tournaments.keep_back(self.rt, t, seq)
+                if not isinstance(exc, TransitionFailed):
+                    raise
                 return Reply(tr(lang, "err.storage"), alert=True)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
@@ -847,6 +852,10 @@ class TableService:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
+            except Exception:  # their coming back committed all the same (R8.7)
+                if back is not None:
+                    await tournaments.keep_back(self.rt, t, seq)
+                raise
             if back is not None and hand_press and t.seq == seq and not reply.private:
                 # refused (stale, not theirs, not legal) without their hand to show and no
                 # step taken that wrote it: it is written here, or it kept saying they are away
