@@ -704,6 +704,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    "reply.grant_which": {
+        "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
+        "ru": "«{name}» получает {amount} или «{other}» получает {grouped}? Ничего не начислено. Уточните: /grant {other} {whole} (сумма без пробелов) или /grant {amount} ответом на сообщение игрока.",
+    },
     "reply.number_comma": {
         "en": "Is “{value}” {whole} or {fraction}? Write {whole}, or {fraction} for the fraction.",
         "ru": "«{value}» — это {whole} или {fraction}? Напишите {whole} или, если дробь, {fraction}.",

@@ -499,13 +499,15 @@ class TableService:
         target_name: str | None = None,
         shown: str | None = None,
         target_bot: bool = False,
+        other: tuple[str, str, str | None] | None = None,
     ) -> Reply:
         """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
         (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
         who never played is created first. ``shown``: the name the admin typed for
         ``target`` when the adapter replaced it by a user id (echoed if nobody matches).
         ``target_bot``: the platform says ``target`` is a bot account (refused: it never
-        plays)."""
+        plays). ``other``: a second reading of what was typed, ``(target, amount, shown)``
+        (:func:`wallet.grant`)."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -513,8 +515,20 @@ class TableService:
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
+        if other is not None:
+            other = (clean_arg(other[0]), clean_arg(other[1]), other[2])
         return await wallet.grant(
-            self.rt, community, actor, lang, target, amount, key, target_name, shown, target_bot
+            self.rt,
+            community,
+            actor,
+            lang,
+            target,
+            amount,
+            key,
+            target_name,
+            shown,
+            target_bot,
+            other,
         )
 
     async def rules(self, chat: ChatRef, actor: Actor, game: str = "") -> Reply:

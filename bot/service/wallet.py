@@ -225,6 +225,7 @@ async def grant(
     target_name: str | None = None,
     shown: str | None = None,
     target_bot: bool = False,
+    other: tuple[str, str, str | None] | None = None,
 ) -> Reply:
     """An admin gives (or takes, negative) kush (the caller checked the admin): a whole amount
     of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
@@ -233,8 +234,23 @@ async def grant(
     echoed when nobody here has that id. A computer player (house kush, issue 13) is refused,
     and so is a bot account of the platform (``target_bot``: another bot of the group, or
     this one), which can never play: nothing is created for it, so it never tops ``/top``.
+    ``other``: a second reading of the words typed, ``(target, amount, shown)`` (``/grant
+    Anna 2 100``: "Anna" and "2 100" as read, or "Anna 2" and "100"): taken when its name is
+    a player here and its amount whole, unless the first reading names a player too: then
+    both are plausible (the "2 100" a thousands' grouping), and it is refused showing the two,
+    nothing moved.
     """
     label = community.settings.kush_label
+    if other is not None and target and read_whole(other[1]) is not None:
+        found = await rt.store.find_player(community.id, other[0])
+        if found is not None:
+            first = await rt.store.find_player(community.id, target)
+            if first is not None:  # (each named as the group sees them)
+                whole = "".join(amount.split())  # (what "2 100" would be as one amount)
+                text = tr(lang, "reply.grant_which", name=found.name, amount=other[1],
+                          other=first.name, grouped=amount, whole=whole)  # fmt: skip
+                return Reply(text, alert=True)
+            target, amount, shown = other  # the only reading that names a player here
     if not target or not amount.strip():
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
     # read as /topup and /settings read an amount: "١٠٠", "１００" or "1_000" is no grant;
