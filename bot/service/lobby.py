@@ -680,7 +680,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
             t.closing = True
             t.removal_close = removal
             tx.group = True
-        # a tournament is cancelled then, every buy-in back (R8.7): said now, not only after
+        # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
     await close_table(rt, t, notice)

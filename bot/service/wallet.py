@@ -148,6 +148,12 @@ async def history(
             (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
         )
         kush = int(h.result.get("kush", {}).get(str(seat), 0))
+        if h.result.get("tournament_end") and h.result.get("cancelled"):  # rolled forward
+            lines.append(
+                ref + tr(lang, "tour.history_cancelled", table=h.table_id, kush=kush,
+                         label=community.settings.kush_label)
+            )  # fmt: skip
+            continue
         if h.result.get("tournament_end"):  # a tournament's result: place and kush (R8.7)
             place = int(h.result.get("places", {}).get(str(seat), 0))
             lines.append(
