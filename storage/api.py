@@ -45,6 +45,7 @@ __all__ = [
     "StorageError",
     "Store",
     "TableRecord",
+    "fold_name",
     "lease_key",
 ]
 
@@ -61,6 +62,14 @@ class LeaseLost(StorageError):
     """A fenced store (:meth:`Store.fence`) refused to write a table whose chat's lease its
     worker does not hold (issue 14): another worker serves the table now; nothing was
     changed."""
+
+
+def fold_name(name: str) -> str:
+    """``name`` as names are compared: letter case aside and ``ё`` read as ``е`` ("Алёна" and
+    "алена" are one name to a reader of Russian, who mostly types ``е``). The one fold of
+    names: the store's lookup key (:func:`storage._common.name_key`, which trims and drops a
+    leading ``@`` besides) and the bot's comparisons of names (:func:`bot.names.folded`)."""
+    return name.casefold().replace("ё", "е")
 
 
 def lease_key(platform: str, chat_id: str) -> str:
