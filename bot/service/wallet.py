@@ -220,6 +220,26 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     return Reply(tr(lang, "reply.daily", amount=amount, label=label, balance=new_balance))
 
 
+def _an_amount(word: str) -> bool:
+    """Whether ``word`` reads as an amount someone types: whole, not 0, no leading 0 (``050``
+    after a name is a thousands' group, "2 050", not fifty)."""
+    return bool(read_whole(word)) and not word.lstrip("+-").startswith("0")
+
+
+def _grouping(amount: str) -> bool:
+    """Whether ``amount`` is digits grouped by thousands with spaces (``2 100``, ``-1 000
+    000``): one way to read ``/grant Anna 2 100``."""
+    first, *rest = amount.split() or [""]
+    head = first.lstrip("+-")
+    return (
+        bool(rest)
+        and head.isdecimal()
+        and len(head) <= 3
+        and head.isascii()
+        and all(w.isascii() and w.isdecimal() and len(w) == 3 for w in rest)
+    )
+
+
 async def grant(
     rt: Runtime,
     community: Community,
@@ -247,10 +267,10 @@ async def grant(
     nothing moved.
     """
     label = community.settings.kush_label
-    if other is not None and target and read_whole(other[1]) is not None:
+    if other is not None and target and _an_amount(other[1]):
         found = await rt.store.find_player(community.id, other[0])
         if found is not None:
-            first = await rt.store.find_player(community.id, target)
+            first = await rt.store.find_player(community.id, target) if _grouping(amount) else None
             if first is not None:  # (each named as the group sees them)
                 whole = "".join(amount.split())  # (what "2 100" would be as one amount)
                 text = tr(lang, "reply.grant_which", name=found.name, amount=other[1],

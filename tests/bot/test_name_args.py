@@ -169,6 +169,15 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
         for who, balance in ((ANNA_2, 1100), (ANNA, 1000)):
             said = await w.say(who, "/balance")
             assert said["text"].startswith(f"{who.first_name}: {balance}"), said
+        # "2 50" or "2 -150" is no thousands' grouping: one reading only, "Anna 2" is meant
+        reply = await w.say(ALICE, "/grant Anna 2 50")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=50,
+                                   label="kush", balance=1150), reply  # fmt: skip
+        reply = await w.say(ALICE, "/grant Anna 2 -150")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=-150,
+                                   label="kush", balance=1000), reply  # fmt: skip
+        reply = await w.say(ALICE, "/grant Anna 2 050")  # (no amount: a thousands' group)
+        assert reply["text"].startswith(tr("en", "reply.number_digits")), reply
         reply = await w.say(ALICE, "/grant Anna 2100")  # said one way: granted
         assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2100,
                                    label="kush", balance=3100), reply  # fmt: skip
