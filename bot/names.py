@@ -23,6 +23,8 @@ import unicodedata
 
 import regex
 
+from storage.api import fold_name as folded  # (the one fold: the store looks players up by it)
+
 __all__ = [
     "MAX_ARG",
     "MAX_NAME",
@@ -43,13 +45,6 @@ MAX_ARG = 64
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _GRAPHEME = regex.compile(r"\X")
 ELLIPSIS = "…"
-
-
-def folded(name: str) -> str:
-    """``name`` compared as the same name: letter case aside and ``ё`` read as ``е``, as
-    the store looks players up (:func:`storage._common.name_key`): "Алёна" and "алена" are
-    one name to a reader of Russian, who mostly types ``е``."""
-    return name.casefold().replace("ё", "е")
 
 
 def units(text: str) -> int:

@@ -713,6 +713,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
+    "reply.grant_which": {
+        "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
+        "ru": "«{name}» получает {amount} или «{other}» получает {grouped}? Ничего не начислено. Уточните: /grant {other} {whole} (сумма без пробелов) или /grant {amount} ответом на сообщение игрока.",
+    },
     "reply.number_comma": {
         "en": "Is “{value}” {whole} or {fraction}? Write {whole}, or {fraction} for the fraction.",
         "ru": "«{value}» — это {whole} или {fraction}? Напишите {whole} или, если дробь, {fraction}.",
@@ -1236,20 +1240,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
     },
     "tour.exists": {
-        "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (every buy-in goes back).",
-        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (все взносы вернутся).",
+        "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",
+        "ru": "В этом чате идёт турнир #{table}: новый стол откроется, когда он закончится. /closetable администратора отменяет его (взносы вернутся, пока никто не выбыл).",
     },
     "tour.game_next": {
         "en": "Tournament #{number} goes on as {table}: {game} comes with the next /newtable or /tournament once it is over.",
         "ru": "Турнир #{number} продолжается как «{table}»: «{game}» будет со следующего /newtable или /tournament, когда он закончится.",
     },
     "tour.table_closing": {
-        "en": "This chat's tournament #{table} is cancelled at the end of this hand; every buy-in then goes back, and /newtable opens another table.",
-        "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи, все взносы вернутся; затем /newtable откроет новый стол.",
+        "en": "This chat's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /newtable opens a table.",
+        "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
     },
     "tour.cancels_after_hand": {
-        "en": "Tournament #{table} is cancelled at the end of this hand; every buy-in then goes back.",
-        "ru": "Турнир #{table} будет отменён в конце этой раздачи, затем все взносы вернутся.",
+        "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",
+        "ru": "Турнир #{table} будет отменён в конце этой раздачи: взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся.",
     },
     "tour.settings_kept": {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
@@ -1270,6 +1274,22 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.history_hand_line": {
         "en": "Tournament #{table}, hand {hand}: {points:+d|pt|pts}, {chips:+d|chip|chips}{foul}",
         "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
+    },
+    "tour.cancelled_shared": {
+        "en": "Tournament #{table} is cancelled after a knock-out: the pool of {pool} {label} goes to the players still in, half evenly, half by chips.",
+        "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, половина поровну, половина по фишкам.",
+    },
+    "tour.cancel_in": {
+        "en": "{name} ({chips} chips) — {prize} {label}",
+        "ru": "{name} ({chips:фишка|фишки|фишек}) — {prize} {label}",
+    },
+    "tour.cancel_out": {
+        "en": "{name} (out, place {place}) — {prize} {label}",
+        "ru": "{name} (выбыл(а), {place} место) — {prize} {label}",
+    },
+    "tour.history_cancelled": {
+        "en": "Tournament #{table} cancelled: {kush:+d} {label}",
+        "ru": "Турнир #{table} отменён: {kush:+d} {label}",
     },
     "tour.history_line": {
         "en": "Tournament #{table}: place {place}, {kush:+d} {label}",

@@ -607,6 +607,37 @@ class Tournament:
             out[self._s.winner] = self.pool - sum(out.values())
         return out
 
+    def cancel_shares(self) -> dict[int, int]:
+        """Seat → kush each player is paid from the pool when the tournament is cancelled
+        before it finishes (an admin closes it, nobody plays on; R8.7 says only that kush
+        leave the pool through balanced entries, so as card rooms settle a cancelled
+        tournament): before anyone is knocked out, every buy-in back (as if it never
+        started); after a knock-out, the tournament is rolled forward: a player knocked out
+        keeps the prize of the place taken (0 out of the money: the buy-in was lost as it
+        would have been had play gone on), each player still in is paid the prize of the
+        worst place still open (the least every one of them was sure of), and the rest of
+        the pool goes half evenly, half by chips to the players still in, in whole kush (the
+        kush the division leaves one each to the most chips, equal chips the lower seat).
+        The shares add up exactly to the pool. Finished: the prizes."""
+        s = self._s
+        if s.winner is not None:
+            return self.prizes
+        if not s.out:
+            return {seat: self.config.buy_in for seat in range(len(s.players))}
+        shares = {k.seat: k.prize for k in s.out}
+        still = sorted(s.chips)
+        least = self._table_prize(len(still))  # (places 1 … len(still) are still open)
+        shares.update({seat: least for seat in still})
+        rest = self.pool - sum(shares.values())
+        even, by_chips = rest // 2, rest - rest // 2
+        chips = sum(s.chips[seat] for seat in still)
+        for seat in still:
+            shares[seat] += even // len(still) + by_chips * s.chips[seat] // chips
+        order = sorted(still, key=lambda seat: (-s.chips[seat], seat))
+        for i in range(self.pool - sum(shares.values())):
+            shares[order[i % len(order)]] += 1
+        return shares
+
     @property
     def finished(self) -> Finished | None:
         """The final standings once finished, else ``None``."""

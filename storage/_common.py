@@ -15,7 +15,14 @@ from typing import Any, NamedTuple
 
 from game.errors import GameError
 from game.history import HAND_KINDS, SeatStats, seat_stats, settlement_kind
-from storage.api import HandRecord, HandStats, LedgerEntry, LedgerKind, StorageError
+from storage.api import (
+    HandRecord,
+    HandStats,
+    LedgerEntry,
+    LedgerKind,
+    StorageError,
+    fold_name,
+)
 
 #: The kind of a tournament's payout entry (:data:`game.history.SETTLEMENT_KINDS`, R8.7): no
 #: hand's winnings, counted apart in :class:`HandStats`.
@@ -108,7 +115,7 @@ def name_key(name: str) -> str:
     name = name.strip()
     if name.startswith("@"):
         name = name[1:]
-    return name.casefold().replace("ё", "е")
+    return fold_name(name)
 
 
 def require_int(value: object, what: str, *, minimum: int | None = None) -> int:

@@ -34,6 +34,7 @@ __all__ = [
     "Grant",
     "HandRecord",
     "HandStats",
+    "HouseGrant",
     "InsufficientFunds",
     "LeaseLost",
     "LedgerEntry",
@@ -44,6 +45,7 @@ __all__ = [
     "StorageError",
     "Store",
     "TableRecord",
+    "fold_name",
     "lease_key",
 ]
 
@@ -60,6 +62,14 @@ class LeaseLost(StorageError):
     """A fenced store (:meth:`Store.fence`) refused to write a table whose chat's lease its
     worker does not hold (issue 14): another worker serves the table now; nothing was
     changed."""
+
+
+def fold_name(name: str) -> str:
+    """``name`` as names are compared: letter case aside and ``ё`` read as ``е`` ("Алёна" and
+    "алена" are one name to a reader of Russian, who mostly types ``е``). The one fold of
+    names: the store's lookup key (:func:`storage._common.name_key`, which trims and drops a
+    leading ``@`` besides) and the bot's comparisons of names (:func:`bot.names.folded`)."""
+    return name.casefold().replace("ё", "е")
 
 
 def lease_key(platform: str, chat_id: str) -> str:
@@ -366,7 +376,25 @@ class Grant:
     reason: str
 
 
-Move = BuyIn | CashOut | Settlement | Grant
+@dataclass(frozen=True, slots=True)
+class HouseGrant:
+    """A move of a table transition: the house funds a computer player (issue 13) when its
+    balance, read inside the commit's own transaction, is below ``need``: an ``admin_grant``
+    row by ``actor`` for ``reason`` brings it to ``max(need, target)``; at ``need`` or more
+    nothing is written. Decided there, not from a balance read before the commit: one
+    computer player seated at two tables of a community was granted twice when both read it
+    short, or not at all when both read it sufficient and the second buy-in then failed. Put
+    it ahead of the buy-in of ``need`` it pays for. Its result is the kush granted (0: none).
+    """
+
+    player_id: int
+    need: int
+    target: int
+    actor: str
+    reason: str
+
+
+Move = BuyIn | CashOut | Settlement | Grant | HouseGrant
 """One ledger-changing step of a table transition (:meth:`Store.commit`)."""
 
 

@@ -44,6 +44,7 @@ from storage.api import (
     Grant,
     HandRecord,
     HandStats,
+    HouseGrant,
     InsufficientFunds,
     LeaseLost,
     LedgerEntry,
@@ -566,6 +567,22 @@ class MemoryStore:
                         key=sub,
                     )
                     results.append(balance)
+                elif isinstance(move, HouseGrant):
+                    require_int(move.need, "house grant's need", minimum=1)
+                    require_int(move.target, "house grant's target", minimum=0)
+                    community_id = self._table(table_id, must_be_open=True).community_id
+                    have = self._player_in(move.player_id, community_id).balance
+                    amount = max(move.need, move.target) - have if have < move.need else 0
+                    if amount:
+                        await self.grant(
+                            community_id,
+                            move.player_id,
+                            amount,
+                            actor=move.actor,
+                            reason=move.reason,
+                            key=sub,
+                        )
+                    results.append(amount)
                 else:
                     record = await self.settle_hand(
                         table_id,

@@ -85,6 +85,7 @@ from storage.api import (
     Grant,
     HandRecord,
     HandStats,
+    HouseGrant,
     InsufficientFunds,
     LeaseLost,
     LedgerEntry,
@@ -733,7 +734,7 @@ class _PreparedSettlement(NamedTuple):
 async def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | Grant | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -748,7 +749,9 @@ async def _commit_tx(
     done = await _replay(conn, key, TRANSITION_OPERATION)
     if done is not None:
         return [int(x) for x in done["results"]]
-    wallets = sorted({m.player_id for m in moves if isinstance(m, BuyIn | CashOut | Grant)})
+    wallets = sorted(
+        {m.player_id for m in moves if isinstance(m, BuyIn | CashOut | Grant | HouseGrant)}
+    )
     if wallets:
         await conn.execute(
             "SELECT 1 FROM players WHERE id = ANY($1::bigint[]) ORDER BY id FOR NO KEY UPDATE",
@@ -768,6 +771,16 @@ async def _commit_tx(
                     conn, community, move.player_id, move.amount, move.actor, move.reason, sub
                 )
             )
+        elif isinstance(move, HouseGrant):
+            community = await _lock_table(conn, table_id, must_be_open=True)
+            have = await _lock_balance(conn, move.player_id, community)  # (locked: this
+            # transaction's balance, never one read before it)
+            amount = max(move.need, move.target) - have if have < move.need else 0
+            if amount:
+                await _grant_tx(
+                    conn, community, move.player_id, amount, move.actor, move.reason, sub
+                )
+            results.append(amount)
         else:
             _, row = await _settle(
                 conn,
@@ -1316,7 +1329,7 @@ class PostgresStore:
         JSON is encoded before the transaction starts, so a value that does not serialise
         fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | Grant | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
@@ -1325,6 +1338,10 @@ class PostgresStore:
                 require_int(move.amount, "grant")
                 if move.amount == 0:
                     raise StorageError("a grant of 0 kush")
+                prepared.append(move)
+            elif isinstance(move, HouseGrant):
+                require_int(move.need, "house grant's need", minimum=1)
+                require_int(move.target, "house grant's target", minimum=0)
                 prepared.append(move)
             elif isinstance(move, CashOut):
                 if move.kind not in CASH_OUT_KINDS:

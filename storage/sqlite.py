@@ -84,6 +84,7 @@ from storage.api import (
     Grant,
     HandRecord,
     HandStats,
+    HouseGrant,
     InsufficientFunds,
     LeaseLost,
     LedgerEntry,
@@ -880,7 +881,7 @@ class SqliteStore:
         :meth:`storage.api.Store.commit`. JSON is encoded before the transaction starts, so a
         value that does not serialise fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | Grant | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
@@ -889,6 +890,10 @@ class SqliteStore:
                 require_int(move.amount, "grant")
                 if move.amount == 0:
                     raise StorageError("a grant of 0 kush")
+                prepared.append(move)
+            elif isinstance(move, HouseGrant):
+                require_int(move.need, "house grant's need", minimum=1)
+                require_int(move.target, "house grant's target", minimum=0)
                 prepared.append(move)
             elif isinstance(move, CashOut):
                 if move.kind not in CASH_OUT_KINDS:
@@ -1581,7 +1586,7 @@ class _PreparedSettlement(NamedTuple):
 def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | Grant | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -1606,6 +1611,13 @@ def _commit_tx(
                     conn, community_id, move.player_id, move.amount, move.actor, move.reason, sub
                 )
             )
+        elif isinstance(move, HouseGrant):
+            community_id = _table_community(conn, table_id, must_be_open=True)
+            have = _balance(conn, move.player_id, community_id)  # (in this transaction)
+            amount = max(move.need, move.target) - have if have < move.need else 0
+            if amount:
+                _grant_tx(conn, community_id, move.player_id, amount, move.actor, move.reason, sub)
+            results.append(amount)
         else:
             _, row = _settle(
                 conn,

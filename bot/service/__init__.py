@@ -268,9 +268,14 @@ class TableService:
             back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
                 reply = await body(t, community, lang)
-            except TransitionFailed:
-                if back is not None:  # (rolled back to a state with them back)
+            except Exception as exc:
+                # (rolled back to a state with them back) committed however the command
+                # failed: only when storage refused it, their coming back was left to a
+                # background save after any other error, which a crash then lost (R8.7)
+                if back is not None:
                     await tournaments.keep_back(self.rt, t, seq)
+                if not isinstance(exc, TransitionFailed):
+                    raise
                 return Reply(tr(lang, "err.storage"), alert=True)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
@@ -494,13 +499,15 @@ class TableService:
         target_name: str | None = None,
         shown: str | None = None,
         target_bot: bool = False,
+        other: tuple[str, str, str | None] | None = None,
     ) -> Reply:
         """An admin gives (or takes, negative) kush: ``/grant @user N``. With ``target_name``
         (a platform that names the member, e.g. Discord), ``target`` is a user id and a member
         who never played is created first. ``shown``: the name the admin typed for
         ``target`` when the adapter replaced it by a user id (echoed if nobody matches).
         ``target_bot``: the platform says ``target`` is a bot account (refused: it never
-        plays)."""
+        plays). ``other``: a second reading of what was typed, ``(target, amount, shown)``
+        (:func:`wallet.grant`)."""
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if chat.private:
@@ -508,8 +515,20 @@ class TableService:
         if not is_admin:
             return Reply(tr(lang, "reply.admins_only"), alert=True)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
+        if other is not None:
+            other = (clean_arg(other[0]), clean_arg(other[1]), other[2])
         return await wallet.grant(
-            self.rt, community, actor, lang, target, amount, key, target_name, shown, target_bot
+            self.rt,
+            community,
+            actor,
+            lang,
+            target,
+            amount,
+            key,
+            target_name,
+            shown,
+            target_bot,
+            other,
         )
 
     async def rules(self, chat: ChatRef, actor: Actor, game: str = "") -> Reply:
@@ -847,6 +866,10 @@ class TableService:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
+            except Exception:  # their coming back committed all the same (R8.7)
+                if back is not None:
+                    await tournaments.keep_back(self.rt, t, seq)
+                raise
             if back is not None and hand_press and t.seq == seq and not reply.private:
                 # refused (stale, not theirs, not legal) without their hand to show and no
                 # step taken that wrote it: it is written here, or it kept saying they are away

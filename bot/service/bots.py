@@ -22,7 +22,7 @@ from bot.thinking import Moves
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, SeatKnowledge, decide, knowledge
-from storage.api import BuyIn, Community, Grant, InsufficientFunds
+from storage.api import BuyIn, Community, HouseGrant, InsufficientFunds
 
 log = logging.getLogger("bot.service")
 
@@ -69,18 +69,19 @@ HOUSE_BUY_INS = 50
 HOUSE_REASON = "house kush for a computer player"
 
 
-def house_funds(t: LiveTable, tx: Tx, player_id: int, have: int, need: int) -> None:
+def house_funds(t: LiveTable, tx: Tx, player_id: int, need: int) -> None:
     """The house funds a computer player of ``t`` (issue 13: its account is unlimited, minted,
-    never a member's kush): when its balance ``have`` is below ``need``, a grant (an
-    ``admin_grant`` row by ``house``, a :class:`~storage.api.Grant` move) brings it to
-    :data:`HOUSE_BUY_INS` buy-ins of the table, at least ``need``. The move goes into ``tx``
-    ahead of the buy-in it pays for, so the two commit in one transaction: a crash between
-    them (they were two) left the grant on the account with no buy-in made of it. Call in
-    ``t``'s transition, before the buy-in's move."""
-    if have >= need:
-        return
-    amount = max(need, HOUSE_BUY_INS * t.min_buy_in) - have
-    tx.moves.append(Grant(player_id, amount, actor="house", reason=HOUSE_REASON))
+    never a member's kush): when its balance is below ``need``, a grant (an ``admin_grant``
+    row by ``house``) brings it to :data:`HOUSE_BUY_INS` buy-ins of the table, at least
+    ``need``. Whether it is short is decided inside the commit's transaction from the balance
+    read there (a :class:`~storage.api.HouseGrant` move), not from one read before: the same
+    computer player at two tables of a community was granted twice when both read it short,
+    or its second buy-in failed (stood up) when both read it sufficient. The move goes into
+    ``tx`` ahead of the buy-in it pays for, so the two commit in one transaction: a crash
+    between them (they were two) left the grant on the account with no buy-in made of it.
+    Call in ``t``'s transition, before the buy-in's move."""
+    target = HOUSE_BUY_INS * t.min_buy_in
+    tx.moves.append(HouseGrant(player_id, need, target, actor="house", reason=HOUSE_REASON))
 
 
 async def bot_turn(rt: Runtime, t: LiveTable, tx: Tx) -> None:
@@ -228,7 +229,7 @@ async def add_bot(
     player = await rt.store.player(community.id, user_id, f"🤖 {name}")
     try:
         async with rt.transition(t) as tx:
-            house_funds(t, tx, player.id, player.balance, HOUSE_BUY_INS * t.min_buy_in)
+            house_funds(t, tx, player.id, HOUSE_BUY_INS * t.min_buy_in)
             seat = SeatState(
                 seat=free[0],
                 player_id=player.id,

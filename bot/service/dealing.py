@@ -505,12 +505,12 @@ def closed_notice(t: LiveTable) -> str:
 
 def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
     """Close a table with no hand running, in this transition: a Chinese Poker game under way
-    is settled (R7.6), a tournament that will not finish refunds every buy-in (R8.7), every
+    is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
     stack is cashed out after the round's points (R8.3), and the table message says
     ``notice`` (R8.2a)."""
     from bot.service import tournaments
 
-    if t.tournament is not None:  # a tournament that will not finish: every buy-in back
+    if t.tournament is not None:  # a tournament that will not finish: its pool settled
         tournaments.cancel(t, tx, notice)
         return
     if t.chinese is not None and t.chinese.totals:

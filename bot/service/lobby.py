@@ -429,12 +429,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             continue
         # a computer player's account is the house's, unlimited (issue 13): run short (it
         # kept losing, or admins raised the buy-in past its grant), it is granted more, in the
-        # top-up's own transaction
-        have = await _balance(rt, seat.player_id) if seat.bot else 0
+        # top-up's own transaction, decided there
         try:
             async with rt.transition(t) as tx:
-                if seat.bot:
-                    house_funds(t, tx, seat.player_id, have, value)
+                if seat.bot:  # (short or not: decided in the commit, the same player may
+                    # top up at another table of the community meanwhile)
+                    house_funds(t, tx, seat.player_id, value)
                 tx.moves.append(BuyIn(seat.player_id, value))
                 seat.stack += value
                 seat.top_up = 0
@@ -708,7 +708,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
             t.closing = True
             t.removal_close = removal
             tx.group = True
-        # a tournament is cancelled then, every buy-in back (R8.7): said now, not only after
+        # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
     await close_table(rt, t, notice)

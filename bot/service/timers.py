@@ -78,7 +78,7 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
             minutes = round(t.options.idle_close_seconds / 60)
             key = "table.idle_closed"  # (stacks back, /newtable)
             if t.tournament is not None:  # no table of stacks: one that never started, or
-                # stopped dealing; the cancel says that every buy-in is back (R8.7)
+                # stopped dealing; the cancel says how its pool went (R8.7)
                 started = t.tournament.phase is not TournamentPhase.REGISTERING
                 key = "tour.idle" if started else "tour.idle_unstarted"
             await close_table(rt, t, tr(t.lang, key, table=t.id, minutes=minutes))

@@ -288,13 +288,62 @@ def finish_mid_hand(
 
 
 def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
-    """Close a tournament table that will not finish (an admin closes it, or nobody plays):
-    every buy-in goes back (``refund`` rows) and the table closes; the table message says
-    ``notice`` and that the buy-ins are back (once: ``notice`` may be that already,
+    """Close a tournament table that will not finish (an admin closes it, or nobody plays)
+    and settle its pool (:meth:`~game.tournament.Tournament.cancel_shares`): before anyone is
+    knocked out every buy-in goes back (``refund`` rows); after a knock-out it is rolled
+    forward as card rooms do: the players knocked out keep their places' prizes (their
+    buy-ins stay in the pool: a cancel refunded them whole, out of what the players still in
+    had won), the players still in share the rest, by a settlement of the stacks to the
+    shares (``hand_result`` rows summing to zero) and every stack cashed out, as
+    :func:`finish` pays: what the pool held is paid out, no more, no less. The table closes;
+    its message says ``notice`` and how the pool went (once: ``notice`` may be that already,
     :func:`~bot.service.dealing.closed_notice`)."""
     tour = t.tournament
     assert tour is not None
-    for pid in tour.players:
-        tx.moves.append(CashOut(pid, LedgerKind.REFUND))
+    players = tour.players
+    shares = tour.cancel_shares()
+    buy_in = tour.config.buy_in
     cancelled = tr(t.lang, "tour.cancelled", table=t.id)
-    close_with(t, tx, notice if notice == cancelled else f"{notice}\n{cancelled}")
+    if all(v == buy_in for v in shares.values()):  # nobody out yet: as if it never started
+        for pid in players:
+            tx.moves.append(CashOut(pid, LedgerKind.REFUND))
+        close_with(t, tx, notice if notice == cancelled else f"{notice}\n{cancelled}")
+        return
+    names = dict(t.names)
+    deltas = {players[s]: shares[s] - buy_in for s in range(len(players))}
+    t.hand_no += 1
+    tx.moves.append(
+        Settlement(
+            t.hand_no,
+            {"tournament_end": True},
+            {
+                "tournament_end": True,
+                "cancelled": True,
+                "table": t.id,
+                "places": {str(s): p for s, p in tour.places.items()},
+                "prizes": {str(s): v for s, v in shares.items()},
+                "pool": tour.pool,
+                "buy_in": buy_in,
+                "kush": {str(s): shares[s] - buy_in for s in range(len(players))},
+            },
+            {s: pid for s, pid in enumerate(players)},
+            {pid: d for pid, d in deltas.items() if d},
+        )
+    )
+    for pid in players:
+        tx.moves.append(CashOut(pid))
+    if notice == cancelled:
+        notice = ""
+    lines = [notice] if notice else []
+    lines.append(tr(t.lang, "tour.cancelled_shared", table=t.id, pool=tour.pool, label=t.label))
+    places = tour.places
+    for seat in sorted(shares, key=lambda s: (places.get(s, 0), -shares[s], s)):
+        name = names.get(players[seat], f"#{seat + 1}")
+        if seat in places:
+            line = tr(t.lang, "tour.cancel_out", name=name, place=places[seat],
+                      prize=shares[seat], label=t.label)  # fmt: skip
+        else:
+            line = tr(t.lang, "tour.cancel_in", name=name, chips=tour.chips.get(seat, 0),
+                      prize=shares[seat], label=t.label)  # fmt: skip
+        lines.append(line)
+    close_with(t, tx, "\n".join(lines))

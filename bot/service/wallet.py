@@ -193,6 +193,12 @@ async def history(
             (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
         )
         kush = int(h.result.get("kush", {}).get(str(seat), 0))
+        if h.result.get("tournament_end") and h.result.get("cancelled"):  # rolled forward
+            lines.append(
+                ref + tr(lang, "tour.history_cancelled", table=h.table_id, kush=kush,
+                         label=community.settings.kush_label)
+            )  # fmt: skip
+            continue
         if h.result.get("tournament_end"):  # a tournament's result: place and kush (R8.7)
             place = int(h.result.get("places", {}).get(str(seat), 0))
             lines.append(
@@ -257,6 +263,26 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     return Reply(tr(lang, "reply.daily", amount=amount, label=label, balance=new_balance))
 
 
+def _an_amount(word: str) -> bool:
+    """Whether ``word`` reads as an amount someone types: whole, not 0, no leading 0 (``050``
+    after a name is a thousands' group, "2 050", not fifty)."""
+    return bool(read_whole(word)) and not word.lstrip("+-").startswith("0")
+
+
+def _grouping(amount: str) -> bool:
+    """Whether ``amount`` is digits grouped by thousands with spaces (``2 100``, ``-1 000
+    000``): one way to read ``/grant Anna 2 100``."""
+    first, *rest = amount.split() or [""]
+    head = first.lstrip("+-")
+    return (
+        bool(rest)
+        and head.isdecimal()
+        and len(head) <= 3
+        and head.isascii()
+        and all(w.isascii() and w.isdecimal() and len(w) == 3 for w in rest)
+    )
+
+
 async def grant(
     rt: Runtime,
     community: Community,
@@ -268,6 +294,7 @@ async def grant(
     target_name: str | None = None,
     shown: str | None = None,
     target_bot: bool = False,
+    other: tuple[str, str, str | None] | None = None,
 ) -> Reply:
     """An admin gives (or takes, negative) kush (the caller checked the admin): a whole amount
     of at most :data:`~bot.service.settings.KUSH_LIMIT` either way, and a balance that stays
@@ -276,8 +303,23 @@ async def grant(
     echoed when nobody here has that id. A computer player (house kush, issue 13) is refused,
     and so is a bot account of the platform (``target_bot``: another bot of the group, or
     this one), which can never play: nothing is created for it, so it never tops ``/top``.
+    ``other``: a second reading of the words typed, ``(target, amount, shown)`` (``/grant
+    Anna 2 100``: "Anna" and "2 100" as read, or "Anna 2" and "100"): taken when its name is
+    a player here and its amount whole, unless the first reading names a player too: then
+    both are plausible (the "2 100" a thousands' grouping), and it is refused showing the two,
+    nothing moved.
     """
     label = community.settings.kush_label
+    if other is not None and target and _an_amount(other[1]):
+        found = await rt.store.find_player(community.id, other[0])
+        if found is not None:
+            first = await rt.store.find_player(community.id, target) if _grouping(amount) else None
+            if first is not None:  # (each named as the group sees them)
+                whole = "".join(amount.split())  # (what "2 100" would be as one amount)
+                text = tr(lang, "reply.grant_which", name=found.name, amount=other[1],
+                          other=first.name, grouped=amount, whole=whole)  # fmt: skip
+                return Reply(text, alert=True)
+            target, amount, shown = other  # the only reading that names a player here
     if not target or not amount.strip():
         return Reply(tr(lang, "reply.grant_usage"), alert=True)
     # read as /topup and /settings read an amount: "١٠٠", "１００" or "1_000" is no grant;

@@ -1116,6 +1116,7 @@ class TelegramAdapter:
         ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
+        other: tuple[str, str, str | None] | None = None
         whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
         # name (a name of several words is one), the rest the amount, judged whole by the
@@ -1135,8 +1136,12 @@ class TelegramAdapter:
             name, amount = " ".join(args[:first]), " ".join(args[first:])
             target = self._usernames.get(name.lstrip("@").lower(), name)
             shown = name if target != name else None
+            if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
+                # 100 the amount, or "2 100" a thousands' grouping; the service judges
+                other = (" ".join(args[:-1]), args[-1], None)
+        key = _request_key(update)
         reply = await self.service.grant(
-            ref, actor, admin, target, amount, key=_request_key(update), shown=shown, target_bot=bot
+            ref, actor, admin, target, amount, key=key, shown=shown, target_bot=bot, other=other
         )
         await self._reply(update, reply)
 

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from bot import thinking
-from bot.model import Actor, LiveTable, Phase, SeatState
+from bot.model import Actor, ChatRef, LiveTable, Phase, SeatState
 from bot.presses import Join, Leave, Ready, TopUp, decode, encode
 from bot.service import TableService, bots
+from bot.service.lobby import add_top_ups
 from bot.texts import tr
 from game.board import Box
 from game.cards import Card
@@ -1130,4 +1131,110 @@ async def test_removebot_stands_up_the_one_seated_last_not_the_highest_seat() ->
     assert t is not None and [(s.name, s.bot) for s in t.seats.values() if s.bot] == [
         ("🤖 Boris", "easy")
     ]
+    assert await check_store(store) == []
+
+
+GUILD_TABLES = (
+    ChatRef("discord", "900", "901", "Poker"),
+    ChatRef("discord", "900", "902", "Poker"),
+)
+ANN = Actor("discord", "1", "Ann", "en")
+
+
+class _BothRead:
+    """Holds each of the two tables' reads of a computer player's balance until both have
+    read it (two tables of one community readying at once: two workers on PostgreSQL, or the
+    threads of the SQLite store): what a table decided from its read, the other's commit
+    has made stale by the time it commits."""
+
+    def __init__(self, store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.reads = 0
+        self.both = asyncio.Event()
+        player, get_player = store.player, store.get_player
+
+        async def held_player(community_id: int, user_id: str, *args: Any, **kw: Any) -> Any:
+            got = await player(community_id, user_id, *args, **kw)
+            if user_id.startswith("bot:"):
+                await self._hold()
+            return got
+
+        async def held_get_player(player_id: int) -> Any:
+            got = await get_player(player_id)
+            if got is not None and got.user_id.startswith("bot:"):
+                await self._hold()
+            return got
+
+        monkeypatch.setattr(store, "player", held_player)
+        monkeypatch.setattr(store, "get_player", held_get_player)
+
+    async def _hold(self) -> None:
+        self.reads += 1
+        if self.reads >= 2:
+            self.both.set()
+        await asyncio.wait_for(self.both.wait(), 0.5)  # (no second read: on at once)
+
+
+async def test_a_computer_player_seated_at_two_tables_at_once_is_granted_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """🤖 Anna sits down at two tables of one Discord server at once (one player of the
+    community, one house account). Both tables read her starting 1,000 kush as short of her
+    50 buy-ins and both granted the 9,000 that lacked: 18,000 minted, her account at 19,600
+    where the house means 50 buy-ins less what she has at the tables. The grant is decided
+    in each commit's own transaction now: the second table finds her at 9,800 and tops her
+    up by the 200 its buy-in takes."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    for chat in GUILD_TABLES:
+        await service.new_table(chat, ANN)
+    _BothRead(store, monkeypatch)
+    replies = await asyncio.gather(*(service.add_bot(c, ANN, True, "easy") for c in GUILD_TABLES))
+    assert [r.text for r in replies] == [tr("en", "bot.added", name="🤖 Anna", level="easy")] * 2
+    community = await store.community("discord", "900")
+    anna = await store.find_player(community.id, "bot:anna")
+    assert anna is not None
+    granted = [e.balance_delta for e in await store.ledger(community.id) if e.actor == "house"]
+    assert granted == [9000, 200]
+    assert anna.balance == bots.HOUSE_BUY_INS * 200 - 200  # 50 buy-ins less the second seat's
+    assert await check_store(store) == []
+
+
+async def test_a_computer_player_topping_up_at_two_tables_at_once_keeps_both_seats(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """🤖 Anna's house account holds 300 kush when she tops up by 200 at two tables of one
+    Discord server at once. Both tables read 300 as enough, granted nothing, and the second
+    buy-in failed: "🤖 Anna could not top up" and she was stood up there. The grant is
+    decided in each commit's transaction now: the second finds 100 and the house grants 50
+    buy-ins before its buy-in; both top-ups are made, the ledger balanced."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    tables: list[LiveTable] = []
+    for chat in GUILD_TABLES:
+        await service.new_table(chat, ANN)
+        await service.add_bot(chat, ANN, True, "easy")
+        t = service.table_in(chat)
+        assert t is not None and t.hand is None
+        tables.append(t)
+    community = await store.community("discord", "900")
+    anna = await store.find_player(community.id, "bot:anna")
+    assert anna is not None
+    await store.grant(community.id, anna.id, 300 - anna.balance, actor="test", reason="", key="k")
+    seats = [next(s for s in t.seats.values() if s.bot) for t in tables]
+    for seat in seats:
+        seat.top_up = 200  # (queued: a hand left her below a point, R8.2)
+
+    async def top_up(t: LiveTable) -> None:
+        async with t.lock:
+            await add_top_ups(service.rt, t)
+
+    _BothRead(store, monkeypatch)
+    await asyncio.gather(*(top_up(t) for t in tables))
+    for t in tables:
+        anna_seat = next(s for s in t.seats.values() if s.bot)  # seated still
+        assert (anna_seat.stack, anna_seat.top_up) == (400, 0)
+    granted = [e.balance_delta for e in await store.ledger(community.id) if e.actor == "house"]
+    assert granted[2:] == [bots.HOUSE_BUY_INS * 200 - 100]  # (the first two: her seats)
+    anna = await store.find_player(community.id, "bot:anna")
+    assert anna is not None and anna.balance == bots.HOUSE_BUY_INS * 200 - 200
     assert await check_store(store) == []

@@ -135,3 +135,49 @@ async def test_a_member_picked_from_the_list_is_the_one_named(tmp_path: Path) ->
         reply = await w.say(ALICE, text, entities=_mention(text, "Anna", anna_smith))
         assert reply["text"] == tr("en", "stats.player_none", name="Anna Smith",
                                    when=tr("en", "period.month")), reply  # fmt: skip
+
+
+ANNA_2 = FakeUser(303, "Anna 2", None, "en")
+ANNA = FakeUser(304, "Anna", None, "ru")
+
+
+async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_path: Path) -> None:
+    """``/grant Anna 2 100`` took "Anna" as the name and "2 100" as the amount, refused for
+    its digits, though the group's "Anna 2" was meant. Only "Anna 2" a player here, that is
+    the reading: she gets 100. With an "Anna" too, "2 100" may be a thousands' grouping for
+    her: refused, in the admin's language, showing both readings, nothing moved."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id, ANNA.id}
+        said = await w.say(ANNA_2, "/balance")
+        assert said["text"].startswith("Anna 2: 1000"), said
+        reply = await w.say(ALICE, "/grant Anna 2 100")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=100,
+                                   label="kush", balance=1100), reply  # fmt: skip
+        said = await w.say(ANNA, "/balance")
+        assert said["text"].startswith("Anna: 1000"), said
+        reply = await w.say(ALICE, "/grant Anna 2 100")
+        assert reply["text"] == (
+            "“Anna 2” gets 100, or “Anna” gets 2 100? Nothing was granted. Say which: /grant"
+            " Anna 2100 (amount without spaces), or /grant 100 replying to their message."
+        ), reply
+        reply = await w.say(ANNA, "/grant anna 2 100")  # (Anna's own language: Russian)
+        assert reply["text"] == (
+            "«Anna 2» получает 100 или «Anna» получает 2 100? Ничего не начислено. Уточните:"
+            " /grant Anna 2100 (сумма без пробелов) или /grant 100 ответом на сообщение"
+            " игрока."
+        ), reply
+        for who, balance in ((ANNA_2, 1100), (ANNA, 1000)):
+            said = await w.say(who, "/balance")
+            assert said["text"].startswith(f"{who.first_name}: {balance}"), said
+        # "2 50" or "2 -150" is no thousands' grouping: one reading only, "Anna 2" is meant
+        reply = await w.say(ALICE, "/grant Anna 2 50")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=50,
+                                   label="kush", balance=1150), reply  # fmt: skip
+        reply = await w.say(ALICE, "/grant Anna 2 -150")
+        assert reply["text"] == tr("en", "reply.granted", name="Anna 2", amount=-150,
+                                   label="kush", balance=1000), reply  # fmt: skip
+        reply = await w.say(ALICE, "/grant Anna 2 050")  # (no amount: a thousands' group)
+        assert reply["text"].startswith(tr("en", "reply.number_digits")), reply
+        reply = await w.say(ALICE, "/grant Anna 2100")  # said one way: granted
+        assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2100,
+                                   label="kush", balance=3100), reply  # fmt: skip

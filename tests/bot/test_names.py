@@ -6,7 +6,9 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.names import MAX_ARG, MAX_NAME, clean_arg, clean_name, cut, fit, units
+from bot.names import MAX_ARG, MAX_NAME, clean_arg, clean_name, cut, fit, folded, units
+from storage._common import name_key
+from storage.api import fold_name
 
 FAMILY = "👨\u200d👩\u200d👧\u200d👦"  # one grapheme cluster of 7 code points (11 UTF-16 units)
 FLAG = "🇷🇺"  # two regional indicators, one cluster
@@ -78,3 +80,12 @@ def test_fit_never_exceeds_the_limit(text: str, limit: int) -> None:
     out = fit(text, limit)
     assert units(out) <= limit
     assert out == text or out.endswith("…")
+
+
+@given(st.text(max_size=12))
+def test_the_bot_and_the_store_fold_names_one_way(name: str) -> None:
+    """One fold of names (letter case aside, ё read as е): the bot's comparisons and the
+    store's lookup key, which trims and drops one leading @ besides."""
+    assert folded is fold_name
+    assert name_key(name) == fold_name(name.strip().removeprefix("@"))
+    assert folded("@Алёна ") == "@алена " and name_key("@Алёна ") == "алена"

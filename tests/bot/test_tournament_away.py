@@ -13,7 +13,7 @@ import pytest
 
 from bot.model import Actor, LiveTable
 from bot.presses import ConfirmMove, MyHand, PlaceCard, decode, encode
-from bot.service import TableService
+from bot.service import TableService, lobby
 from bot.texts import tr
 from game.cards import DECK
 from game.clock import SeatClock
@@ -317,5 +317,49 @@ async def test_r8_7_coming_back_is_committed_before_the_answer(
     assert t2 is not None and t2.hand is not None and t2.hand_no == t.hand_no
     assert not t2.seats[carol].away
     assert t2.grace(carol) is None
+    assert "💤" not in presenter.last_table(GROUP.chat_id).text
+    assert await check_store(store) == []
+
+
+class Broken(Exception):
+    """A command or press that fails with an error of its own (no storage refusal)."""
+
+
+@pytest.mark.parametrize("action", ["command", "press"])
+async def test_r8_7_coming_back_is_committed_when_the_command_fails(
+    monkeypatch: pytest.MonkeyPatch, action: str
+) -> None:
+    """A player away comes back with a command (or a press) that then fails with an error
+    other than storage's: their coming back was committed only when storage refused the
+    command, so here it was left to a background save, and a crash right after lost it:
+    after the restart they were away again (their next turn waiting only the grace). It is
+    committed whatever the error now; the error still reaches the caller."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    clock.now += 180
+    await service.run_due()
+    assert t.seats[carol].away
+
+    async def lost(table_id: int, data: Mapping[str, Any]) -> None:
+        """The crash came before any background save was written."""
+
+    async def broken(*args: Any, **kwargs: Any) -> Any:
+        raise Broken
+
+    monkeypatch.setattr(store, "save_snapshot", lost)
+    with pytest.raises(Broken):
+        if action == "command":
+            monkeypatch.setattr(lobby, "sit_out", broken)
+            await service.sit_out(GROUP, CAROL)
+        else:
+            monkeypatch.setattr(service, "_table_press", broken)
+            await service.press(CAROL, encode(MyHand(t.id, f"L{t.version}")), GROUP)
+    assert not t.seats[carol].away
+    service, presenter = await restarted(store, clock)  # (the crashed one never stopped)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.hand_no == t.hand_no
+    assert not t2.seats[carol].away
     assert "💤" not in presenter.last_table(GROUP.chat_id).text
     assert await check_store(store) == []

@@ -300,7 +300,7 @@ async def test_r8_7_newtable_during_a_tournament_says_a_close_cancels_it(env: An
         reply = await service.new_table(GROUP, CAROL)
         assert reply.alert and reply.text.split("\n")[0] == (
             "This chat's tournament #1 is under way: another table opens when it is over. An"
-            " admin's /closetable cancels it (every buy-in goes back)."
+            " admin's /closetable cancels it (buy-ins back while nobody is out)."
         ), (phase, reply.text)
         assert (await service.new_tournament(GROUP, CAROL, "ofc")).text == reply.text
         russian = await service.new_table(GROUP, BOB)

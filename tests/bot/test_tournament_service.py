@@ -323,21 +323,21 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     assert t is not None and t.hand is not None
     reply = await service.close_table(GROUP, ALICE, True)  # during a hand: at its end
     shown = presenter.last_table(GROUP.chat_id).text  # the group's message says so too
-    assert shown.endswith(
-        "\n\nTournament #1 is cancelled at the end of this hand; every buy-in then goes back."
-    ), shown
-    # it said "Table #1 closes at the end of this hand.", no word of the refunds
-    assert not reply.alert and reply.text == (
-        "Tournament #1 is cancelled at the end of this hand; every buy-in then goes back."
+    said = (
+        "Tournament #1 is cancelled at the end of this hand: every buy-in back, or the pool to"
+        " those still in if someone is out."
     )
+    assert shown.endswith("\n\n" + said), shown
+    # it said "Table #1 closes at the end of this hand.", no word of the refunds
+    assert not reply.alert and reply.text == said
     russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
     assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
     assert "взносы вернутся" in russian.text
     # /newtable meanwhile said "closes at the end of this hand", no word of the refunds either
     again = await service.new_table(GROUP, CAROL)
     assert again.alert and again.text.startswith(
-        "This chat's tournament #1 is cancelled at the end of this hand; every buy-in then goes"
-        " back, and /newtable opens another table."
+        "This chat's tournament #1 is cancelled at the end of this hand (buy-ins back, or the"
+        " pool to those still in if one is out); then /newtable opens a table."
     ), again.text
     again = await service.new_table(GROUP, BOB)
     assert again.text.startswith(tr("ru", "tour.table_closing", table=t.id))
@@ -598,8 +598,8 @@ async def test_r8_7_a_tournament_nobody_plays_is_stopped_after_three_hands() -> 
     """Everybody walked away from a Chinese Poker tournament: R8.7 plays their hands for them
     (R8.5) and R7.7 counts such boards fouled, so no chip ever moved and a hand was dealt
     into the group every few minutes for good. After ABANDONED_HANDS hands in a row in which
-    every player's time ran out it is stopped and every buy-in goes back; a hand someone
-    plays starts the count again."""
+    every player's time ran out it is stopped and cancelled (nobody out: every buy-in back); a
+    hand someone plays starts the count again."""
     service, presenter, store, clock = new_service(next_hand_delay=4)
     await configure(service, game="chinese", tournament_buy_in="100")
     await a_chinese_tournament_started(service, presenter)  # by its opener
@@ -929,4 +929,54 @@ async def test_r8_7_top_after_a_tournament_is_the_ledger_s_net(env) -> None:  # 
     assert week[0] == "🏆 Winnings · last 7 days"
     for n, a in enumerate(order, start=1):
         assert week[n].startswith(f"{n}. {a.name} — {balances[a.name] - 1000:+d} kush · hands: ")
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_cancelled_after_a_knock_out_pays_the_pool_to_those_still_in(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """Carol leaves the running tournament (knocked out, 3rd: no prize) and an admin then
+    closes it: every buy-in went back, Carol's too, her lost buy-in paid out of what Alice
+    and Bob had won. It is rolled forward as card rooms do: Carol's 100 stays in the pool,
+    which goes to Alice and Bob, half evenly and half by chips; the ledger balanced, the
+    pool paid out to the last kush, the group told who got what."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    tour = t.tournament
+    reply = await service.leave(GROUP, CAROL)
+    assert not reply.alert, reply.text
+    assert tour.places == {2: 3}
+    reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 1
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    while service.table_in(GROUP) is not None:
+        clock.now += 181
+        await service.run_due()
+    chips = tour.chips
+    assert sorted(chips) == [0, 1] and sum(chips.values()) == 2000
+    alice, bob, carol = [await player_balance(store, a) for a in PLAYERS]
+    assert carol == 900  # her buy-in lost, as had play gone on (it was given back)
+    assert alice + bob == 2100  # their 900 each and the whole pool of 300, no more, no less
+    # 150 evenly (75 each), 150 by chips, the kush the division leaves to the most chips
+    share = {s: 75 + 150 * chips[s] // 2000 for s in chips}
+    top = min(chips, key=lambda s: (-chips[s], s))
+    share[top] += 300 - sum(share.values())
+    assert (alice, bob) == (900 + share[0], 900 + share[1])
+    final = presenter.last_table(GROUP.chat_id).text
+    assert final.splitlines() == [
+        tr("en", "tour.cancelled_shared", table=t.id, pool=300, label="kush"),
+        *sorted(
+            (
+                tr("en", "tour.cancel_in", name=a.name, chips=chips[s], prize=share[s],
+                   label="kush")
+                for s, a in enumerate(PLAYERS[:2])
+            ),
+            key=lambda line: -share[next(s for s, a in enumerate(PLAYERS) if a.name in line)],
+        ),
+        tr("en", "tour.cancel_out", name="Carol", place=3, prize=0, label="kush"),
+    ]  # fmt: skip
+    history = await service.history(GROUP, CAROL)
+    assert tr("en", "tour.history_cancelled", table=t.id, kush=-100, label="kush") in history.text
     assert await check_store(store) == []

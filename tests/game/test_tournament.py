@@ -510,3 +510,65 @@ def test_cli_as_a_subprocess_and_its_guard(capsys: pytest.CaptureFixture[str]) -
 
 def test_default_schedule_constant() -> None:
     assert DEFAULT_SCHEDULE == (10, 15, 20, 30, 40, 60, 80, 100, 150, 200)
+
+
+# -- a cancelled tournament ------------------------------------------------------------------
+
+
+def test_r8_7_a_tournament_cancelled_before_a_knock_out_gives_every_buy_in_back() -> None:
+    t = Tournament(TournamentConfig.create("ofc", buy_in=100))
+    for p in range(3):
+        t.register(100 + p)
+    assert t.cancel_shares() == {0: 100, 1: 100, 2: 100}  # (not started)
+    t.start()
+    hand(t, [(0, 1, 30)])  # chips move, nobody is out
+    assert t.cancel_shares() == {0: 100, 1: 100, 2: 100}
+
+
+def test_r8_7_a_tournament_cancelled_after_a_knock_out_rolls_forward() -> None:
+    """The player knocked out keeps their place's prize (0 here: winner takes all with 3);
+    the pool goes to the players still in, half evenly and half by chips, to the last kush."""
+    t = started(3, buy_in=100, starting_chips=1000)  # (classic OFC: up to 4 seats)
+    t.leave(2)
+    hand(t, [(0, 1, 50)])  # 500 chips from 1 to 0: 1500 / 500
+    assert t.chips == {0: 1500, 1: 500}
+    # 300: 150 evenly (75 each), 150 by chips (112 and 37), the kush left to the most chips
+    assert t.cancel_shares() == {0: 188, 1: 112, 2: 0}
+
+
+def test_r8_7_a_cancel_after_a_knock_out_in_the_money_pays_that_prize() -> None:
+    """Payouts 50/30/20 with 4: the 3rd place's 20 % is the knocked-out player's; each of
+    the two still in is sure of the 2nd place's 30 %, the rest half evenly, half by chips."""
+    t = started(4, buy_in=100, starting_chips=1000, payouts=[50, 30, 20])
+    t.leave(3)  # 4th: 0
+    t.leave(2)  # 3rd: 80
+    hand(t, [(0, 1, 20)])  # 1200 / 800
+    shares = t.cancel_shares()
+    # 400 - 0 - 80 = 320; 120 each for sure; 80 left: 20 each evenly, 40 by chips (24 / 16)
+    assert shares == {0: 164, 1: 156, 2: 80, 3: 0}
+    assert sum(shares.values()) == t.pool
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    buy_in=st.integers(0, 997),
+    leavers=st.integers(0, 2),
+    points=st.lists(st.integers(-40, 40), max_size=6),
+)
+def test_r8_7_a_cancelled_tournament_pays_out_exactly_its_pool(
+    players: int, buy_in: int, leavers: int, points: list[int]
+) -> None:
+    t = started(players, buy_in=buy_in, starting_chips=1000)
+    for seat in range(min(leavers, players - 2)):
+        t.leave(players - 1 - seat)
+    for p in points:
+        if t.finished is not None or len(t.chips) < 2:
+            break
+        a, b = sorted(t.chips)[:2]
+        hand(t, [(a, b, p)] if p else [])
+    shares = t.cancel_shares()
+    assert sorted(shares) == list(range(players))
+    assert sum(shares.values()) == t.pool and min(shares.values()) >= 0
+    for k in t.knocked_out if t.finished is None else ():
+        assert shares[k.seat] == k.prize  # (no buy-in back once a player is out)

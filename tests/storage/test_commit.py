@@ -3,6 +3,7 @@ ONE transaction, or nothing; a repeated key changes nothing. Runs against every 
 
 from __future__ import annotations
 
+import asyncio
 import math
 
 import pytest
@@ -11,6 +12,7 @@ from storage.api import (
     BuyIn,
     CashOut,
     Grant,
+    HouseGrant,
     InsufficientFunds,
     LedgerKind,
     Settlement,
@@ -110,6 +112,40 @@ async def test_commit_grant_and_the_buy_in_it_pays_for_together(
     ]
     with pytest.raises(StorageError):  # (a grant of nothing is no ledger row)
         await store.commit(s.table.id, [Grant(b, 0, "house", "x")], None, key="t:2")
+    await assert_consistent(store)
+
+
+async def test_commit_house_grant_is_decided_from_the_balance_in_its_transaction(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """A :class:`HouseGrant` move (issue 13): nothing when the balance the transaction reads
+    covers ``need``, else an ``admin_grant`` by the house to ``max(need, target)``; its
+    result the kush granted. Two tables of the community committing it with a buy-in at
+    once, the player at 300 kush and 200 each: the one committed second finds 100 and is
+    granted, both buy-ins are made (each decided in its own transaction, never both from
+    the balance before either)."""
+    s = await seated(store, 1)
+    (a,) = s.ids
+    other = await store.create_table(s.community.id, "chat-2", {"game": "pineapple"}, 200)
+    funded = [HouseGrant(a, 200, 10000, actor="house", reason="house kush"), BuyIn(a, 200)]
+    assert await store.commit(s.table.id, funded, None, key="t:1") == [0, 200]
+    assert await balance(store, a) == 800
+    await store.grant(s.community.id, a, -500, actor="test", reason="", key="g:1")
+    results = await asyncio.gather(
+        store.commit(s.table.id, funded, None, key="t:2"),
+        store.commit(other.id, funded, None, key="t:3"),
+    )
+    assert sorted(r[0] for r in results) == [0, 9900]  # (granted by the one second)
+    assert await store.stacks(s.table.id) == {a: 400} and await store.stacks(other.id) == {a: 200}
+    assert await balance(store, a) == 10000 - 200
+    grants = [e for e in await store.ledger(s.community.id) if e.actor == "house"]
+    assert [(e.kind, e.balance_delta, e.reason) for e in grants] == [
+        (LedgerKind.ADMIN_GRANT, 9900, "house kush")
+    ]
+    again = await store.commit(other.id, funded, None, key="t:3")  # (a repeated key)
+    assert again in results and await balance(store, a) == 9800
+    with pytest.raises(StorageError):
+        await store.commit(s.table.id, [HouseGrant(a, 0, 100, "house", "x")], None, key="t:4")
     await assert_consistent(store)
 
 
