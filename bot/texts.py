@@ -695,6 +695,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
         "ru": "Отправлено от имени группы (анонимный админ): чтобы играть, пишите от своего имени.",
     },
+    "reply.as_channel": {
+        "en": "Sent on behalf of a channel: a channel does not play or run tables here. Send it as yourself.",
+        "ru": "Отправлено от имени канала: канал здесь не играет и не управляет столами. Пишите от своего имени.",
+    },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
         "ru": "Это могут только администраторы группы.",
