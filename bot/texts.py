@@ -1434,6 +1434,26 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "0 (5 × min_buy_in = {value})",
         "ru": "0 (5 × min_buy_in = {value})",
     },
+    "settings.list_digits": {
+        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”",
+        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}»",
+    },
+    "settings.payouts_sum": {
+        "en": "payouts: the percentages must add up to 100; these add up to {total}",
+        "ru": "payouts: проценты должны давать в сумме 100, а эти дают {total}",
+    },
+    "settings.payouts_order": {
+        "en": "payouts: best place first; a worse place cannot get more than a better one",
+        "ru": "payouts: сначала первое место; худшее место не может получать больше лучшего",
+    },
+    "settings.schedule_least": {
+        "en": "chips_schedule: every level's chips per point is at least 1",
+        "ru": "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки",
+    },
+    "settings.schedule_order": {
+        "en": "chips_schedule: chips per point cannot fall from one level to the next",
+        "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню",
+    },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
