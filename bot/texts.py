@@ -703,6 +703,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only group admins can do that.",
         "ru": "Это могут только администраторы группы.",
     },
+    "reply.admins_only.discord": {
+        "en": "Only members with Manage Server can do that.",
+        "ru": "Это могут только участники с правом «Управлять сервером».",
+    },
     "reply.granted": {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
@@ -803,6 +807,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only group admins and the table's opener can seat or stand up computer players.",
         "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
         "кто открыл стол.",
+    },
+    "bot.admins_or_opener.discord": {
+        "en": "Only members with Manage Server and the table's opener can seat or stand up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
+        "и тот, кто открыл стол.",
     },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
