@@ -46,3 +46,27 @@ async def test_a_member_without_manage_server_is_told_who_the_admins_are(
         assert community.settings.min_buy_in == 200
         reply = await w.slash(BOB, "balance")
         assert "1000" in reply["content"], reply
+
+
+async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
+    tmp_path: Path,
+) -> None:
+    """``/ofcadmin grant`` names a member Discord resolves; one who never played here got
+    their wallet (a starting balance in the ledger, a line on /top) before the grant was
+    judged, so a grant refused for taking more than that balance still made it. Refused
+    now with nothing created; a grant that goes through makes the wallet and moves once."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "grant", {"user": CAROL, "amount": -5000}, admin=True)
+        assert reply["flags"] & EPHEMERAL and reply["content"] == "Carol has only 1000 kush.", reply
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert await w.store.find_player(community.id, str(CAROL.id)) is None
+        assert await w.store.ledger(community.id) == []
+        reply = await w.slash(ALICE, "top")
+        assert "Carol" not in reply["content"], reply
+        reply = await w.slash(ALICE, "grant", {"user": CAROL, "amount": -400}, admin=True)
+        assert reply["content"] == "Carol: -400 kush, balance 600.", reply
+        entries = await w.store.ledger(community.id)
+        assert [(e.kind.value, e.balance_delta) for e in entries] == [
+            ("starting", 1000),
+            ("admin_grant", -400),
+        ]
