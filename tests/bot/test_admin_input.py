@@ -8,7 +8,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.screens import Payload, Screen
 from bot.texts import tr
+from tests.bot.conftest import service_env
+from tests.bot.test_service_classic import ALICE as ANNA_TG
+from tests.bot.test_service_classic import BOB as BEN_TG
+from tests.bot.test_service_classic import CAROL as CORA_TG
+from tests.bot.test_service_classic import GROUP, auto_street, configure, start
 from tests.bot.test_settings import BORIS, new_service, say, stored
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
@@ -95,3 +101,43 @@ async def test_a_refused_tournament_list_is_explained_in_the_admins_language(
     reply = await say(service, name, value, actor=BORIS)
     assert reply.alert and reply.text == "Нельзя установить: " + russian, reply.text
     assert await stored(store) == before
+
+
+async def test_a_double_box_button_of_an_earlier_hand_is_out_of_date_not_someone_elses() -> None:
+    """R4.2: heads-up with double boxes Alice plays boards 0 and 1; once Carol sits down the
+    next hand is single boards, and board 1 is Bob's. A button of Alice's second board kept
+    from the first hand (an older hand message, a double click racing the new hand's edit)
+    was answered "This is not your table." while she sat and played there: the board was
+    judged before the hand. It is out of date, and nothing changes."""
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ANNA_TG, BEN_TG], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.owners == {0: 0, 1: 0, 10: 1, 11: 1}
+
+    def second_board(screen: Screen) -> str | None:
+        for b in screen.all_buttons():
+            p = Payload.decode(b.data) if b.data else None
+            if p is not None and p.action == "p" and p.version.split(".")[1] == "1":
+                return b.data
+        return None
+
+    kept: str | None = None
+    number = t.hand_no
+    while t.hand is not None and t.hand_no == number and not t.hand.is_over:
+        kept = kept or next(filter(None, map(second_board, presenter.privates["1"])), None)
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        await auto_street(service, presenter, {"1": ANNA_TG, "2": BEN_TG}[player.user_id])
+    assert kept is not None
+    assert not (await service.join(GROUP, CORA_TG)).alert
+    assert not (await service.ready(GROUP, CORA_TG)).alert
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == number + 1 and sorted(t.hand.order) == [0, 1, 2]
+    assert t.owner(1) == 1  # Bob's board now
+    version, boards = t.version, {s: list(t.hand.board_of(s).cards()) for s in t.hand.order}
+    reply = await service.press(ANNA_TG, kept, GROUP)
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert t.version == version
+    assert {s: list(t.hand.board_of(s).cards()) for s in t.hand.order} == boards
