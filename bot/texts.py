@@ -323,6 +323,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный: {max} {label}.",
     },
+    "reply.topup_above": {
+        "en": "Your stack ({stack} {label}) is above the table's maximum ({max} {label}): nothing to top up.",
+        "ru": "Ваш стек ({stack} {label}) больше максимума стола ({max} {label}): докупать нечего.",
+    },
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",

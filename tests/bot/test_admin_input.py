@@ -141,3 +141,35 @@ async def test_a_double_box_button_of_an_earlier_hand_is_out_of_date_not_someone
     assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
     assert t.version == version
     assert {s: list(t.hand.board_of(s).cards()) for s in t.hand.order} == boards
+
+
+async def test_a_top_up_above_a_lowered_maximum_says_the_stack_is_above_it(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Bob's stack is 1000 when an admin lowers max_buy_in to 300. His /topup was told
+    "Ваш стек уже максимальный: 300 кушей" (your stack is at the maximum: 300), while it held
+    1000: it says the stack is above the maximum, with both, and nothing moves."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(BOB, "j")
+        await w.press_lobby(BOB, "r")
+        reply = await w.say(BOB, "/topup 800")
+        assert reply["text"] == "Докуплено: +800 кушей, стек 1000.", reply
+        reply = await w.say(ALICE, "/settings max_buy_in 300")
+        assert reply["text"].startswith("Saved: max_buy_in = 300."), reply
+        community = await w.store.community("telegram", str(GROUP_ID))
+        before = await w.store.ledger(community.id)
+        for typed in ("/topup 5", "/topup"):
+            reply = await w.say(BOB, typed)
+            assert reply["text"] == (
+                "Ваш стек (1000 кушей) больше максимума стола (300 кушей): докупать нечего."
+            ), reply
+        reply = await w.say(ALICE, "/topup")  # not seated
+        assert reply["text"] == tr("en", "reply.not_seated"), reply
+        t = next(iter(w.service.tables.values()))
+        assert [s.stack for s in t.seats.values()] == [1000]
+        assert await w.store.ledger(community.id) == before
+        assert tr("en", "reply.topup_above", stack=1000, max=300, label="kush") == (
+            "Your stack (1000 kush) is above the table's maximum (300 kush): nothing to top up."
+        )
