@@ -327,6 +327,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your stack is at the table's maximum ({max} {label}).",
         "ru": "Ваш стек уже максимальный: {max} {label}.",
     },
+    "reply.topup_above": {
+        "en": "Your stack ({stack} {label}) is above the table's maximum ({max} {label}): nothing to top up.",
+        "ru": "Ваш стек ({stack} {label}) больше максимума стола ({max} {label}): докупать нечего.",
+    },
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
@@ -704,9 +708,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
         "ru": "Отправлено от имени группы (анонимный админ): чтобы играть, пишите от своего имени.",
     },
+    "reply.as_channel": {
+        "en": "Sent on behalf of a channel: a channel does not play or run tables here. Send it as yourself.",
+        "ru": "Отправлено от имени канала: канал здесь не играет и не управляет столами. Пишите от своего имени.",
+    },
     "reply.admins_only": {
         "en": "Only group admins can do that.",
         "ru": "Это могут только администраторы группы.",
+    },
+    "reply.admins_only.discord": {
+        "en": "Only members with Manage Server can do that.",
+        "ru": "Это могут только участники с правом «Управлять сервером».",
     },
     "reply.granted": {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
@@ -812,6 +824,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only group admins and the table's opener can seat or stand up computer players.",
         "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
         "кто открыл стол.",
+    },
+    "bot.admins_or_opener.discord": {
+        "en": "Only members with Manage Server and the table's opener can seat or stand up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
+        "и тот, кто открыл стол.",
     },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
@@ -1458,6 +1475,26 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.top_up_auto": {
         "en": "0 (5 × min_buy_in = {value})",
         "ru": "0 (5 × min_buy_in = {value})",
+    },
+    "settings.list_digits": {
+        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”",
+        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}»",
+    },
+    "settings.payouts_sum": {
+        "en": "payouts: the percentages must add up to 100; these add up to {total}",
+        "ru": "payouts: проценты должны давать в сумме 100, а эти дают {total}",
+    },
+    "settings.payouts_order": {
+        "en": "payouts: best place first; a worse place cannot get more than a better one",
+        "ru": "payouts: сначала первое место; худшее место не может получать больше лучшего",
+    },
+    "settings.schedule_least": {
+        "en": "chips_schedule: every level's chips per point is at least 1",
+        "ru": "chips_schedule: цена очка на каждом уровне — не меньше 1 фишки",
+    },
+    "settings.schedule_order": {
+        "en": "chips_schedule: chips per point cannot fall from one level to the next",
+        "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню",
     },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",

@@ -415,7 +415,7 @@ class TableService:
         player's balance (R8.2a) and the chat may open a new table (another game, say)."""
         if not is_admin and not chat.private:
             community = await self._community(chat)
-            return Reply(tr(self._lang(community, actor), "reply.admins_only"), alert=True)
+            return _admins_only(self._lang(community, actor), chat.platform)
         return await self._at_table(
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
         )
@@ -513,7 +513,7 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
-            return Reply(tr(lang, "reply.admins_only"), alert=True)
+            return _admins_only(lang, chat.platform)
         target, amount = clean_arg(target), clean_arg(amount)  # echoed in refusals
         if other is not None:
             other = (clean_arg(other[0]), clean_arg(other[1]), other[2])
@@ -565,7 +565,7 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
-            return Reply(tr(lang, "reply.admins_only"), alert=True)
+            return _admins_only(lang, chat.platform)
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
@@ -599,7 +599,7 @@ class TableService:
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
-                return Reply(tr(lang, "bot.admins_or_opener"), alert=True)
+                return _admins_only(lang, chat.platform, "bot.admins_or_opener")
             level_ = clean_arg(level, 16).lower()
             return await bots.add_bot(self.rt, t, community, lang, level_, request)
 
@@ -619,7 +619,7 @@ class TableService:
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
-                return Reply(tr(lang, "bot.admins_or_opener"), alert=True)
+                return _admins_only(lang, chat.platform, "bot.admins_or_opener")
             named = clean_arg(name, 16)
             return await bots.remove_bot(self.rt, t, lang, request, named)
 
@@ -971,11 +971,18 @@ class TableService:
         community = await self._community(chat)
         lang = self._lang(community, actor)
         if is_admin is None or not await is_admin():
-            return Reply(tr(lang, "reply.admins_only"), alert=True)
+            return _admins_only(lang, chat.platform)
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),
         )  # fmt: skip
+
+
+def _admins_only(lang: str, platform: str, key: str = "reply.admins_only") -> Reply:
+    """The refusal of what only admins (``key``: and someone else) may do, naming them as the
+    platform does: Discord has no group admins, its admins are members with Manage Server
+    (a member told "only group admins" there could not tell whether their role was one)."""
+    return Reply(tr(lang, f"{key}.discord" if platform == "discord" else key), alert=True)
 
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).

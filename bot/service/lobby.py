@@ -309,7 +309,10 @@ async def top_up(
         return Reply(tr(lang, "reply.topup_leaving"), alert=True)
     limit = stack_limit(t, community.settings)
     room = limit - seat.stack
-    if room <= 0:
+    if room < 0:  # above a max_buy_in an admin lowered, or a stack won past it
+        text = tr(lang, "reply.topup_above", stack=seat.stack, max=limit, label=t.label)
+        return Reply(text, alert=True)
+    if room == 0:
         return Reply(tr(lang, "reply.topup_full", max=limit, label=t.label), alert=True)
     have = await _balance(rt, seat.player_id)
     if have <= 0:  # nothing to top up from: offering "1 to N" would only be refused

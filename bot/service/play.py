@@ -106,11 +106,14 @@ async def hand_press(
     parts = press.version.split(".")
     if hand is None or hand.is_over or len(parts) != 3 or not parts[1].isdigit():
         return _stale(rt, t, seat, lang, answered)
+    if parts[0] != str(t.hand_no):  # another hand's button: its board may be another
+        # player's now (double boxes, R4.2, then single boards), which is no foreign press
+        return _stale(rt, t, seat, lang, answered)
     board = int(parts[1])
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
     if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
-        late = parts[0] == str(t.hand_no) and parts[2].isdigit() and not seat.leaving
+        late = parts[2].isdigit() and not seat.leaving
         # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
         return _stale(rt, t, seat, lang, answered, "err.timed_out" if late else "err.stale")

@@ -18,6 +18,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from enum import Enum
+from itertools import pairwise
 from typing import Annotated, Any
 
 from pydantic import (
@@ -989,6 +990,35 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
     return tuple(int(p) for p in parts)
 
 
+#: what a refused list setting is shown as an example of
+_LIST_EXAMPLES = {"payouts": "70,30", "chips_schedule": "10,15,20,30"}
+
+
+def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
+    """Why the list setting ``name`` (``payouts``, ``chips_schedule``) cannot be ``text``, in
+    the reader's language, or ``None`` when it can (as far as the list itself goes: the
+    tournament it makes checks it again). The core's own refusals
+    (:class:`~game.tournament.TournamentConfig`) are English only: a Russian admin read
+    "payouts must add up to 100 %, got [50, 40]"."""
+    try:
+        numbers = _numbers(text, name)
+    except OptionError:
+        example = _LIST_EXAMPLES[name]
+        return lambda lang: tr(lang, "settings.list_digits", name=name, example=example)
+    if numbers is None:
+        return None
+    ordered = all(b <= a for a, b in pairwise(numbers))
+    if name == "payouts":
+        total = sum(numbers)
+        if total != 100:
+            return lambda lang: tr(lang, "settings.payouts_sum", total=total)
+        return None if ordered else (lambda lang: tr(lang, "settings.payouts_order"))
+    if min(numbers) < 1:
+        return lambda lang: tr(lang, "settings.schedule_least")
+    rising = all(b >= a for a, b in pairwise(numbers))
+    return None if rising else (lambda lang: tr(lang, "settings.schedule_order"))
+
+
 def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
     """The tournament a community's settings open for ``game`` (R8.7).
 
@@ -1020,7 +1050,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     spec = SETTINGS[name]
     value = spec.parse(raw)
     if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
-        # (a list that is not one is refused below, by the tournament it would make)
+        refusal = _list_refusal(name, str(value))  # (in the admin's language)
+        if refusal is not None:
+            raise SettingRefused(refusal)
         with contextlib.suppress(OptionError):
             value = ",".join(map(str, _numbers(str(value), name) or ()))
     if not spec.community:

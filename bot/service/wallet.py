@@ -334,12 +334,19 @@ async def grant(
         return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
     if player is None and target_name is not None:
+        # a member the platform names who never played here: their wallet is made for the
+        # grant, so only once the grant is one that goes through (a refused one made it, its
+        # starting balance in the ledger, and put them on /top)
+        starting = community.settings.starting_balance
+        refused = _grant_refusal(lang, target_name, starting, value, label)
+        if refused is not None:
+            return refused
         player = await rt.store.player(community.id, target, target_name)
     if player is None:
         return Reply(tr(lang, "reply.unknown_player", name=shown or target), alert=True)
     if is_computer(player.user_id):  # house kush, never granted (issue 13)
         return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
-    if player.balance + value > BALANCE_LIMIT:
+    if player.balance + value > BALANCE_LIMIT:  # (taking more than it holds: the store refuses)
         limit = grouped(BALANCE_LIMIT, lang)
         text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
         return Reply(text, alert=True)
@@ -355,3 +362,16 @@ async def grant(
     return Reply(
         tr(lang, "reply.granted", name=player.name, amount=value, label=label, balance=new_balance)
     )
+
+
+def _grant_refusal(lang: str, name: str, balance: int, value: int, label: str) -> Reply | None:
+    """Why a grant of ``value`` to a balance of ``balance`` is refused (above
+    :data:`BALANCE_LIMIT`, or taking more than it holds), ``None`` when it is not."""
+    if balance + value > BALANCE_LIMIT:
+        limit = grouped(BALANCE_LIMIT, lang)
+        text = tr(lang, "reply.grant_balance_bound", name=name, limit=limit, label=label)
+        return Reply(text, alert=True)
+    if balance + value < 0:
+        text = tr(lang, "reply.grant_negative", name=name, balance=balance, label=label)
+        return Reply(text, alert=True)
+    return None

@@ -109,6 +109,14 @@ PERSONAL = frozenset(
     {"join", "ready", "leave", "topup", "sitout", "back"}
     | {"balance", "history", "daily", "stats", "replay", "hand"}
 )
+#: commands whose sender gets rights or acts with them (the opener of a table may seat
+#: computer players, an admin changes the stakes): refused when sent on behalf of a channel,
+#: whose every member posting as any channel is one Telegram user, Channel_Bot (a table
+#: opened as one channel let a member posting as another seat and stand up computer players
+#: as its opener); an anonymous admin, sent as the group itself, is an admin
+AS_SOMEONE = frozenset(
+    {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable"}
+)
 
 
 def keyboard(screen: Screen) -> dict[str, Any] | None:
@@ -841,8 +849,8 @@ class TelegramAdapter:
         # python-telegram-bot's CommandHandler takes by default) would run it again, say a
         # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
-            if name in PERSONAL:
-                handler = self._personal(handler)
+            if name in PERSONAL or name in AS_SOMEONE:
+                handler = self._personal(handler, anonymous=name in AS_SOMEONE)
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
         self.app.add_handler(CallbackQueryHandler(self._press))
         self.app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self._migrate))
@@ -1006,17 +1014,22 @@ class TelegramAdapter:
 
         return answer
 
-    def _personal(self, handler: Any) -> Any:
+    def _personal(self, handler: Any, *, anonymous: bool = False) -> Any:
         """A player's command (:data:`PERSONAL`): sent as a chat (``sender_chat``: an
-        anonymous admin, a channel) it is answered with how to play instead."""
+        anonymous admin, a channel) it is answered with how to play instead; ``anonymous``
+        (:data:`AS_SOMEONE`): only one sent on behalf of a channel is, an anonymous admin's
+        goes on (as the group's admin)."""
 
         async def personal(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             msg = update.effective_message
             if msg is not None and msg.sender_chat is not None:
-                user = update.effective_user
-                lang = language_of(user.language_code if user else None)
-                await self._reply(update, Reply(tr(lang, "reply.anonymous"), alert=True))
-                return
+                as_group = _anonymous_admin(update)
+                if not (anonymous and as_group):
+                    user = update.effective_user
+                    lang = language_of(user.language_code if user else None)
+                    key = "reply.anonymous" if as_group else "reply.as_channel"
+                    await self._reply(update, Reply(tr(lang, key), alert=True))
+                    return
             await handler(update, context)
 
         return personal

@@ -43,6 +43,14 @@ ANONYMOUS_ADMIN = {
     "first_name": "Group",
     "username": "GroupAnonymousBot",
 }
+#: the user Telegram shows as the sender of what is written on behalf of a channel (a member
+#: posting as their channel, a linked channel's post forwarded to its discussion group)
+CHANNEL_BOT = {
+    "id": 136817688,
+    "is_bot": True,
+    "first_name": "Channel",
+    "username": "Channel_Bot",
+}
 BOT_USERNAME = "ofc_test_bot"
 
 
@@ -723,6 +731,28 @@ class FakeTelegram:
             "chat": self._chat_of(chat_id),
             "from": dict(ANONYMOUS_ADMIN),
             "sender_chat": self._chat_of(chat_id),
+            "text": text,
+        }
+        if text.startswith("/"):
+            length = len(text.split()[0])
+            msg["entities"] = [{"type": "bot_command", "offset": 0, "length": length}]
+        self.messages[(chat_id, message_id)] = msg
+        await self.push({"message": msg})
+        return message_id
+
+    async def send_as_channel(
+        self, chat_id: int, channel_id: int, text: str, title: str = "Channel"
+    ) -> int:
+        """A member writes ``text`` in the group ``chat_id`` on behalf of their channel
+        ``channel_id``: Telegram sends it from Channel_Bot with ``sender_chat`` that channel
+        (every channel shares that one sender); returns the message id."""
+        message_id = next(self._message_ids)
+        msg: dict[str, Any] = {
+            "message_id": message_id,
+            "date": int(time.time()),
+            "chat": self._chat_of(chat_id),
+            "from": dict(CHANNEL_BOT),
+            "sender_chat": {"id": channel_id, "type": "channel", "title": title},
             "text": text,
         }
         if text.startswith("/"):

@@ -297,7 +297,7 @@ async def test_timeout_set_by_an_admin_makes_the_move(tmp_path: Path) -> None:
 async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
     async with world(tmp_path) as w:
         reply = await w.slash(BOB, "settings", {"name": "min_buy_in", "value": "500"})
-        assert reply["flags"] & EPHEMERAL and "администратор" in reply["content"]
+        assert reply["flags"] & EPHEMERAL and "«Управлять сервером»" in reply["content"]
         reply = await w.slash(BOB, "settings")
         assert reply["flags"] & EPHEMERAL and not components(reply)
         community = await w.store.community("discord", str(w.fake.guild_id))
@@ -317,7 +317,8 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         labels = {o["label"] for c in picks for o in c["options"]}
         assert {"Kush per point −1", "Kush per point +1", "Time per hand +30"} <= labels
         record = await w.press(BOB, panel, pick, [plus["value"]])  # forged: Bob can't see it
-        assert record.callback_type == 4 and "администратор" in (w.notice(record) or {})["content"]
+        notice = (w.notice(record) or {})["content"]
+        assert record.callback_type == 4 and "«Управлять сервером»" in notice
         community = await w.store.community("discord", str(w.fake.guild_id))
         assert community.settings.min_buy_in == 200
         record = await w.press(ALICE, panel, pick, [plus["value"]], admin=True)
@@ -330,7 +331,7 @@ async def test_settings_and_grant_are_for_admins_only(tmp_path: Path) -> None:
         # grant: Manage Server only
         await w.slash(BOB, "balance")
         reply = await w.slash(BOB, "grant", {"user": BOB, "amount": 100})
-        assert reply["flags"] & EPHEMERAL and "администратор" in reply["content"]
+        assert reply["flags"] & EPHEMERAL and "«Управлять сервером»" in reply["content"]
         reply = await w.slash(ALICE, "grant", {"user": BOB, "amount": 100}, admin=True)
         assert not reply["flags"] & EPHEMERAL and "Bob: +100" in reply["content"]
         assert "1100" in reply["content"]
