@@ -29,7 +29,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.workers import ProcessWorker
+from bot.workers import ProcessWorker, TaskHung
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
@@ -68,6 +68,7 @@ class Thinker:
         self.in_process = in_process
         self.worker = ProcessWorker()
         self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
+        self._asked = 0  # decisions asked of the worker, not answered yet
 
     @property
     def running(self) -> bool:
@@ -88,9 +89,13 @@ class Thinker:
         In the worker, one that died is replaced and asked again, once. When it died again
         or cannot be started, or its pool was shut down under the decision (the service
         stopping), the decision is made in a thread (logged). A worker that has been on one
-        decision longer than :data:`DECISION_SECONDS` is taken for hung and replaced first;
-        one still busy when ``within`` runs out is checked again when it would pass them
-        (:meth:`_replace_if_hung`).
+        decision longer than :data:`DECISION_SECONDS` is taken for hung and replaced: at once
+        when asked, and while decisions wait for it as soon as it passes them
+        (:meth:`_watch`), so the decisions queued behind the hung one are asked again of the
+        new worker within the time their callers still wait (they ran out of it waiting
+        for the hung one, and their streets were made by the timeout rule, R8.5). The hung
+        decision itself is not asked again (:class:`~bot.workers.TaskHung`: raised, or with
+        ``within`` made at ``instead`` in a thread).
 
         :param fn: the decision function, :func:`game.policy.decide` (in the worker it must be
             a module-level function; tests replace it in thread mode).
@@ -102,6 +107,8 @@ class Thinker:
             return await asyncio.to_thread(fn, k, level)
         self._replace_if_hung()
         fallback = level
+        self._asked += 1
+        self._watch()
         try:
             return await asyncio.wait_for(self._in_worker(fn, k, level), within)
         except TimeoutError:
@@ -109,12 +116,19 @@ class Thinker:
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
             fallback = instead
             self._watch()
+        except TaskHung:
+            if within is None:  # (a computer player's: its street is made by the timeout rule)
+                raise
+            log.warning("the decision process hung on this decision: %s instead", instead)
+            fallback = instead
         except (RuntimeError, OSError) as exc:
             # BrokenProcessPool (died twice), or a pool shut down under the decision (the
             # service stopping: "cannot schedule new futures after shutdown")
             log.warning("the decision process failed (%r): this decision in a thread", exc)
             if within is not None:
                 fallback = instead
+        finally:
+            self._asked -= 1
         return await asyncio.to_thread(fn, k, fallback)
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
@@ -137,12 +151,15 @@ class Thinker:
             self.replace()
 
     def _watch(self) -> None:
-        """A decision was given up while the worker is busy: check again when the task it is
-        on would pass :data:`DECISION_SECONDS` (:meth:`_replace_if_hung`), so that a hung
-        worker is replaced then, not at the next decision (which would wait for the new
-        one to start). Call with a running event loop."""
+        """While decisions wait for the worker, or it is busy with one given up: check when
+        the task it is on would pass :data:`DECISION_SECONDS` (:meth:`_replace_if_hung`, and
+        again then for the next task), so that a hung worker is replaced then, not at the
+        next decision asked of it, nor when the caller of the hung one gives up (later, by
+        its pace: every decision queued behind it ran out of its time before that, the
+        decisions of the other tables' computer players too). Call with a running event
+        loop."""
         busy = self.worker.busy_for()
-        if busy <= 0.0:
+        if busy <= 0.0 and not self._asked:
             return
         if self._watching is not None:
             self._watching.cancel()
@@ -153,6 +170,8 @@ class Thinker:
     def _watched(self) -> None:
         self._watching = None
         self._replace_if_hung()
+        if self._asked or self.worker.busy_for() > 0.0:
+            self._watch()
 
     def given_up(self) -> None:
         """A computer player's decision was given up after :data:`DECISION_SECONDS`
