@@ -19,7 +19,10 @@ own kind.
 starting), then places at the ``instead`` level in a thread (``normal``: milliseconds).
 
 :data:`IN_PROCESS` off (``DECISIONS_IN_PROCESS=0``, and the test suite's default), decisions
-run in a thread of the bot as before, waited for however long they take.
+run in a thread of the bot as before. A thread cannot be ended: a decision hung there is given
+up after :data:`DECISION_SECONDS` (a press's after ``within`` at ``instead``, then given up
+too), but its thread runs on, holding a thread of the bot's default pool and its share of the
+GIL, until the bot stops.
 """
 
 from __future__ import annotations
@@ -101,10 +104,15 @@ class Thinker:
             a module-level function; tests replace it in thread mode).
         :param within: seconds to wait for the worker at most (a press's answer): past them
             the worker's decision is dropped (cancelled if still queued) and ``fn(k,
-            instead)`` made in a thread. ``None``: no limit. Thread mode waits however long.
+            instead)`` made in a thread, waited for until :data:`DECISION_SECONDS` have
+            passed in all (a press holds its table meanwhile). ``None``: no limit (a computer
+            player's decision: its caller gives up after those seconds). In thread mode the
+            same (:meth:`_in_thread`).
+        :raises TimeoutError: with ``within``, no decision in :data:`DECISION_SECONDS` (a
+            thread cannot be ended: one hung on some position runs on, given up).
         :raises Exception: what ``fn`` raised."""
         if not self.in_process:
-            return await asyncio.to_thread(fn, k, level)
+            return await self._in_thread(fn, k, level, within, instead)
         self._replace_if_hung()
         fallback = level
         self._asked += 1
@@ -129,7 +137,38 @@ class Thinker:
                 fallback = instead
         finally:
             self._asked -= 1
-        return await asyncio.to_thread(fn, k, fallback)
+        if within is None:
+            return await asyncio.to_thread(fn, k, fallback)
+        return await asyncio.wait_for(
+            asyncio.to_thread(fn, k, fallback), max(0.0, DECISION_SECONDS - within)
+        )
+
+    async def _in_thread(
+        self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None, instead: Level
+    ) -> Moves:
+        """Thread mode: ``fn(k, level)`` in a thread of the bot. With ``within`` (a press,
+        which holds its table meanwhile) it is waited for that long, then ``fn(k, instead)``
+        (or the same one, at the same level) until :data:`DECISION_SECONDS` have passed in
+        all: a thread cannot be ended, and one hung on some position, waited for however
+        long, held its table for good (the press never answered, no clock's step taken).
+
+        :raises TimeoutError: no decision in :data:`DECISION_SECONDS` (with ``within``)."""
+        first = asyncio.ensure_future(asyncio.to_thread(fn, k, level))
+        if within is None:  # (a computer player's: its caller gives up after those seconds)
+            return await first
+        try:
+            return await asyncio.wait_for(asyncio.shield(first), within)
+        except TimeoutError:
+            pass
+        late = first
+        if instead is not level:
+            log.info("no decision in a thread within %.1f s: %s instead", within, instead)
+            late = asyncio.ensure_future(asyncio.to_thread(fn, k, instead))
+        try:
+            return await asyncio.wait_for(late, max(0.0, DECISION_SECONDS - within))
+        except TimeoutError:
+            log.warning("no decision in a thread within %.1f s: given up", DECISION_SECONDS)
+            raise
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
         try:
