@@ -13,7 +13,9 @@ import pytest
 
 from bot.screens import Payload, Screen
 from bot.telegram.adapter import TelegramPresenter
-from bot.telegram.fake_api import ApiCall
+from bot.telegram.fake_api import ApiCall, too_many
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from tests.bot.test_telegram_chats import lobby_data
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
@@ -141,3 +143,35 @@ async def test_an_outage_that_does_not_end_is_given_up_and_does_not_hold_the_sto
         await asyncio.sleep(0.3)
         stopping = time.monotonic()
     assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
+
+
+async def test_an_edit_still_refused_with_429_after_the_limiter_s_retries_is_written_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram answers the group's edits with 429 longer than the rate limiter's retries
+    last (here none): the ``RetryAfter`` it then raises lost the edit for good (logged as an
+    error), the table message showing an older screen. It is written again after the
+    ``retry_after``, the newest screen."""
+    limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0)
+    async with world(tmp_path, limiter=limiter) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05,)
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        assert t.group_ref is not None
+        queued = spy_on_edits(monkeypatch, presenter)
+
+        def group_edit(c: ApiCall) -> bool:
+            return edits(c) and int(c.params["chat_id"]) == GROUP_ID
+
+        w.fake.outage(group_edit, *too_many(1))
+        qid = await w.fake.press(BOB, GROUP_ID, int(t.group_ref), lobby_data(w, "j"))
+        await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+        await w.fake.wait_for(lambda: any(group_edit(c) for c in w.fake.calls))
+        await asyncio.sleep(0.3)
+        w.fake.recover()
+        key = (GROUP_ID, int(t.group_ref))
+        assert w.fake.messages[key]["text"] != queued[key].text  # (Bob not seated there yet)
+        await asyncio.wait_for(presenter.flush(), 10)
+        assert w.fake.messages[key]["text"] == queued[key].text
+        assert "Bob" in w.fake.messages[key]["text"]
