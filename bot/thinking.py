@@ -163,6 +163,7 @@ class Thinker:
         late = first
         if instead is not level:
             log.info("no decision in a thread within %.1f s: %s instead", within, instead)
+            first.add_done_callback(_seen)  # (its outcome not wanted any more)
             late = asyncio.ensure_future(asyncio.to_thread(fn, k, instead))
         try:
             return await asyncio.wait_for(late, max(0.0, DECISION_SECONDS - within))
@@ -248,3 +249,10 @@ class Thinker:
             self._watching.cancel()
             self._watching = None
         await self.worker.close()
+
+
+def _seen(done: asyncio.Future[Moves]) -> None:
+    """Mark the outcome of a decision nobody waits for any more seen (a failure is not
+    logged as never retrieved)."""
+    if not done.cancelled():
+        done.exception()
