@@ -19,10 +19,10 @@ own kind.
 starting), then places at the ``instead`` level in a thread (``normal``: milliseconds).
 
 :data:`IN_PROCESS` off (``DECISIONS_IN_PROCESS=0``, and the test suite's default), decisions
-run in a thread of the bot as before. A thread cannot be ended: a decision hung there is given
-up after :data:`DECISION_SECONDS` (a press's after ``within`` at ``instead``, then given up
-too), but its thread runs on, holding a thread of the bot's default pool and its share of the
-GIL, until the bot stops.
+run in a thread of the bot as before, waited for however long they take, but for a computer
+player's (given up by its move after :data:`DECISION_SECONDS`) and a press's (after
+:data:`PRESS_SECONDS`). A thread cannot be ended: a decision hung there runs on, holding a
+thread of the bot's default pool and its share of the GIL, until the bot stops.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
 
-__all__ = ["DECISION_SECONDS", "IN_PROCESS", "Decide", "Moves", "Thinker"]
+__all__ = ["DECISION_SECONDS", "IN_PROCESS", "PRESS_SECONDS", "Decide", "Moves", "Thinker"]
 
 log = logging.getLogger("bot.thinking")
 
@@ -52,6 +52,12 @@ Decide = Callable[[SeatKnowledge, Level], Moves]
 #: no longer answers) and its street is made by the timeout rule (R8.5). Waiting for it
 #: stopped the table's timer for good: nobody's clock ran out and the hand never ended.
 DECISION_SECONDS = 10.0
+
+#: The longest a press ("Arrange for me") waits for its decision in all, holding its table:
+#: the worker's for ``within`` (``ARRANGE_SECONDS``), then one made in a thread (thread mode:
+#: the thread's from the start). Past it the decision is taken for hung and given up, the press
+#: answered so: a thread cannot be ended, and waiting for one hung held the table for good.
+PRESS_SECONDS = 10.0
 
 #: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
 #: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that
@@ -104,15 +110,16 @@ class Thinker:
             a module-level function; tests replace it in thread mode).
         :param within: seconds to wait for the worker at most (a press's answer): past them
             the worker's decision is dropped (cancelled if still queued) and ``fn(k,
-            instead)`` made in a thread, waited for until :data:`DECISION_SECONDS` have
-            passed in all (a press holds its table meanwhile). ``None``: no limit (a computer
-            player's decision: its caller gives up after those seconds). In thread mode the
-            same (:meth:`_in_thread`).
-        :raises TimeoutError: with ``within``, no decision in :data:`DECISION_SECONDS` (a
-            thread cannot be ended: one hung on some position runs on, given up).
+            instead)`` made in a thread, waited for until :data:`PRESS_SECONDS` have passed
+            in all (a press holds its table meanwhile). ``None``: no limit (a computer
+            player's decision: its caller gives up after :data:`DECISION_SECONDS`). Thread
+            mode waits for ``fn(k, level)`` itself, :data:`PRESS_SECONDS` at most
+            (:meth:`_in_thread`).
+        :raises TimeoutError: with ``within``, no decision in :data:`PRESS_SECONDS` (a thread
+            cannot be ended: one hung on some position runs on, given up).
         :raises Exception: what ``fn`` raised."""
         if not self.in_process:
-            return await self._in_thread(fn, k, level, within, instead)
+            return await self._in_thread(fn, k, level, within)
         self._replace_if_hung()
         fallback = level
         self._asked += 1
@@ -140,35 +147,25 @@ class Thinker:
         if within is None:
             return await asyncio.to_thread(fn, k, fallback)
         return await asyncio.wait_for(
-            asyncio.to_thread(fn, k, fallback), max(0.0, DECISION_SECONDS - within)
+            asyncio.to_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
         )
 
     async def _in_thread(
-        self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None, instead: Level
+        self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None
     ) -> Moves:
-        """Thread mode: ``fn(k, level)`` in a thread of the bot. With ``within`` (a press,
-        which holds its table meanwhile) it is waited for that long, then ``fn(k, instead)``
-        (or the same one, at the same level) until :data:`DECISION_SECONDS` have passed in
-        all: a thread cannot be ended, and one hung on some position, waited for however
-        long, held its table for good (the press never answered, no clock's step taken).
+        """Thread mode: ``fn(k, level)`` in a thread of the bot, waited for however long it
+        takes (a decision is the same whatever the machine's load), except a press's (with
+        ``within``, which holds its table meanwhile): for :data:`PRESS_SECONDS` at most. A
+        thread cannot be ended: one hung on some position, waited for however long, held its
+        table for good (the press never answered, no clock's step taken).
 
-        :raises TimeoutError: no decision in :data:`DECISION_SECONDS` (with ``within``)."""
-        first = asyncio.ensure_future(asyncio.to_thread(fn, k, level))
-        if within is None:  # (a computer player's: its caller gives up after those seconds)
-            return await first
+        :raises TimeoutError: no decision in :data:`PRESS_SECONDS` (with ``within``)."""
+        if within is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
+            return await asyncio.to_thread(fn, k, level)
         try:
-            return await asyncio.wait_for(asyncio.shield(first), within)
+            return await asyncio.wait_for(asyncio.to_thread(fn, k, level), PRESS_SECONDS)
         except TimeoutError:
-            pass
-        late = first
-        if instead is not level:
-            log.info("no decision in a thread within %.1f s: %s instead", within, instead)
-            first.add_done_callback(_seen)  # (its outcome not wanted any more)
-            late = asyncio.ensure_future(asyncio.to_thread(fn, k, instead))
-        try:
-            return await asyncio.wait_for(late, max(0.0, DECISION_SECONDS - within))
-        except TimeoutError:
-            log.warning("no decision in a thread within %.1f s: given up", DECISION_SECONDS)
+            log.warning("no decision in a thread within %.1f s: given up", PRESS_SECONDS)
             raise
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
@@ -249,10 +246,3 @@ class Thinker:
             self._watching.cancel()
             self._watching = None
         await self.worker.close()
-
-
-def _seen(done: asyncio.Future[Moves]) -> None:
-    """Mark the outcome of a decision nobody waits for any more seen (a failure is not
-    logged as never retrieved)."""
-    if not done.cancelled():
-        done.exception()

@@ -17,8 +17,7 @@ def _quick_decisions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
     marked ``production_decisions`` (``tests/bot/test_thinking.py``: the worker process and
     the ``strong`` level, as the bot has them). In threads the decision functions that tests
     replace stay in reach, nothing waits for a worker to start, and a decision is the same
-    whatever the machine's load (a slow one is waited for, up to ``DECISION_SECONDS``: its
-    ``instead`` is its own level, :meth:`bot.thinking.Thinker.decide`). The
+    whatever the machine's load (no time limit, :meth:`bot.thinking.Thinker.decide`). The
     suite presses "Arrange for me" about 2,000 times, as its way to place a street: at
     ``strong`` (about 80 ms each instead of 8) that would be some 2.5 minutes more, for
     tests that check other things. The bots that tests run as processes (``tests/bot/crash``,

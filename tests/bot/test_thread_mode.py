@@ -1,8 +1,9 @@
 """Decisions in threads of the bot (``DECISIONS_IN_PROCESS=0``, the test suite's default):
 a thread cannot be ended, so a hung decision cannot be replaced as the decision process is;
 but no table waits for it for good: an "Arrange for me" whose decision never comes is
-answered, and the player's clock then places the street by the timeout rule (R8.5), and a
-computer player's street is made by that rule after ``DECISION_SECONDS``."""
+answered after ``PRESS_SECONDS``, and the player's clock then places the street by the
+timeout rule (R8.5), and a computer player's street is made by that rule after
+``DECISION_SECONDS``."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ async def test_a_hung_arrange_in_a_thread_holds_no_table(monkeypatch: pytest.Mon
     the table waited for good. The press is answered within the decision's time (here
     1 s): no placement came, place the cards yourself; the table is free, and when her
     time runs out the timeout rule places her street (R8.5) and the hand goes on."""
-    monkeypatch.setattr(thinking, "DECISION_SECONDS", 1.0)
+    monkeypatch.setattr(thinking, "PRESS_SECONDS", 1.0)
     release = threading.Event()
     monkeypatch.setattr(play, "decide", never_until(release))
     service, presenter, _store, clock = service_env()
@@ -118,8 +119,8 @@ async def test_a_press_s_fallback_thread_that_hangs_is_given_up_in_process_mode_
 ) -> None:
     """In process mode a press's decision the worker does not give (here it is dead) is
     made at ``instead`` in a thread: one hung there was waited for however long, the press
-    holding its table. It is given up when ``DECISION_SECONDS`` have passed in all."""
-    monkeypatch.setattr(thinking, "DECISION_SECONDS", 0.5)
+    holding its table. It is given up when ``PRESS_SECONDS`` have passed in all."""
+    monkeypatch.setattr(thinking, "PRESS_SECONDS", 0.5)
     release = threading.Event()
 
     async def dead(self: ProcessWorker, fn: Callable[..., Any], *args: Any) -> Any:
