@@ -1044,6 +1044,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.no_change": {"en": "The card is already there.", "ru": "Карта уже там."},
     "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
     # 🪄 Arrange for me pressed with every card of the street already in a box
+    "err.arrange_late": {
+        "en": "No placement came in time: place the cards yourself, or press again.",
+        "ru": "Расклад не успел: разложите карты сами или нажмите ещё раз.",
+    },
     "err.nothing_to_arrange": {
         "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
         "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",

@@ -19,7 +19,10 @@ own kind.
 starting), then places at the ``instead`` level in a thread (``normal``: milliseconds).
 
 :data:`IN_PROCESS` off (``DECISIONS_IN_PROCESS=0``, and the test suite's default), decisions
-run in a thread of the bot as before, waited for however long they take.
+run in a thread of the bot as before, waited for however long they take, but for a computer
+player's (given up by its move after :data:`DECISION_SECONDS`) and a press's (after
+:data:`PRESS_SECONDS`). A thread cannot be ended: a decision hung there runs on, holding a
+thread of the bot's default pool and its share of the GIL, until the bot stops.
 """
 
 from __future__ import annotations
@@ -29,12 +32,12 @@ import logging
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 
-from bot.workers import ProcessWorker
+from bot.workers import ProcessWorker, TaskHung
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
 
-__all__ = ["DECISION_SECONDS", "IN_PROCESS", "Decide", "Moves", "Thinker"]
+__all__ = ["DECISION_SECONDS", "IN_PROCESS", "PRESS_SECONDS", "Decide", "Moves", "Thinker"]
 
 log = logging.getLogger("bot.thinking")
 
@@ -49,6 +52,12 @@ Decide = Callable[[SeatKnowledge, Level], Moves]
 #: no longer answers) and its street is made by the timeout rule (R8.5). Waiting for it
 #: stopped the table's timer for good: nobody's clock ran out and the hand never ended.
 DECISION_SECONDS = 10.0
+
+#: The longest a press ("Arrange for me") waits for its decision in all, holding its table:
+#: the worker's for ``within`` (``ARRANGE_SECONDS``), then one made in a thread (thread mode:
+#: the thread's from the start). Past it the decision is taken for hung and given up, the press
+#: answered so: a thread cannot be ended, and waiting for one hung held the table for good.
+PRESS_SECONDS = 10.0
 
 #: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
 #: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that
@@ -68,6 +77,7 @@ class Thinker:
         self.in_process = in_process
         self.worker = ProcessWorker()
         self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
+        self._asked = 0  # decisions asked of the worker, not answered yet
 
     @property
     def running(self) -> bool:
@@ -88,20 +98,32 @@ class Thinker:
         In the worker, one that died is replaced and asked again, once. When it died again
         or cannot be started, or its pool was shut down under the decision (the service
         stopping), the decision is made in a thread (logged). A worker that has been on one
-        decision longer than :data:`DECISION_SECONDS` is taken for hung and replaced first;
-        one still busy when ``within`` runs out is checked again when it would pass them
-        (:meth:`_replace_if_hung`).
+        decision longer than :data:`DECISION_SECONDS` is taken for hung and replaced: at once
+        when asked, and while decisions wait for it as soon as it passes them
+        (:meth:`_watch`), so the decisions queued behind the hung one are asked again of the
+        new worker within the time their callers still wait (they ran out of it waiting
+        for the hung one, and their streets were made by the timeout rule, R8.5). The hung
+        decision itself is not asked again (:class:`~bot.workers.TaskHung`: raised, or with
+        ``within`` made at ``instead`` in a thread).
 
         :param fn: the decision function, :func:`game.policy.decide` (in the worker it must be
             a module-level function; tests replace it in thread mode).
         :param within: seconds to wait for the worker at most (a press's answer): past them
             the worker's decision is dropped (cancelled if still queued) and ``fn(k,
-            instead)`` made in a thread. ``None``: no limit. Thread mode waits however long.
+            instead)`` made in a thread, waited for until :data:`PRESS_SECONDS` have passed
+            in all (a press holds its table meanwhile). ``None``: no limit (a computer
+            player's decision: its caller gives up after :data:`DECISION_SECONDS`). Thread
+            mode waits for ``fn(k, level)`` itself, :data:`PRESS_SECONDS` at most
+            (:meth:`_in_thread`).
+        :raises TimeoutError: with ``within``, no decision in :data:`PRESS_SECONDS` (a thread
+            cannot be ended: one hung on some position runs on, given up).
         :raises Exception: what ``fn`` raised."""
         if not self.in_process:
-            return await asyncio.to_thread(fn, k, level)
+            return await self._in_thread(fn, k, level, within)
         self._replace_if_hung()
         fallback = level
+        self._asked += 1
+        self._watch()
         try:
             return await asyncio.wait_for(self._in_worker(fn, k, level), within)
         except TimeoutError:
@@ -109,13 +131,42 @@ class Thinker:
             log.info("no decision from the worker within %.1f s: %s instead", within, instead)
             fallback = instead
             self._watch()
+        except TaskHung:
+            if within is None:  # (a computer player's: its street is made by the timeout rule)
+                raise
+            log.warning("the decision process hung on this decision: %s instead", instead)
+            fallback = instead
         except (RuntimeError, OSError) as exc:
             # BrokenProcessPool (died twice), or a pool shut down under the decision (the
             # service stopping: "cannot schedule new futures after shutdown")
             log.warning("the decision process failed (%r): this decision in a thread", exc)
             if within is not None:
                 fallback = instead
-        return await asyncio.to_thread(fn, k, fallback)
+        finally:
+            self._asked -= 1
+        if within is None:
+            return await asyncio.to_thread(fn, k, fallback)
+        return await asyncio.wait_for(
+            asyncio.to_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
+        )
+
+    async def _in_thread(
+        self, fn: Decide, k: SeatKnowledge, level: Level, within: float | None
+    ) -> Moves:
+        """Thread mode: ``fn(k, level)`` in a thread of the bot, waited for however long it
+        takes (a decision is the same whatever the machine's load), except a press's (with
+        ``within``, which holds its table meanwhile): for :data:`PRESS_SECONDS` at most. A
+        thread cannot be ended: one hung on some position, waited for however long, held its
+        table for good (the press never answered, no clock's step taken).
+
+        :raises TimeoutError: no decision in :data:`PRESS_SECONDS` (with ``within``)."""
+        if within is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
+            return await asyncio.to_thread(fn, k, level)
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(fn, k, level), PRESS_SECONDS)
+        except TimeoutError:
+            log.warning("no decision in a thread within %.1f s: given up", PRESS_SECONDS)
+            raise
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
         try:
@@ -137,12 +188,15 @@ class Thinker:
             self.replace()
 
     def _watch(self) -> None:
-        """A decision was given up while the worker is busy: check again when the task it is
-        on would pass :data:`DECISION_SECONDS` (:meth:`_replace_if_hung`), so that a hung
-        worker is replaced then, not at the next decision (which would wait for the new
-        one to start). Call with a running event loop."""
+        """While decisions wait for the worker, or it is busy with one given up: check when
+        the task it is on would pass :data:`DECISION_SECONDS` (:meth:`_replace_if_hung`, and
+        again then for the next task), so that a hung worker is replaced then, not at the
+        next decision asked of it, nor when the caller of the hung one gives up (later, by
+        its pace: every decision queued behind it ran out of its time before that, the
+        decisions of the other tables' computer players too). Call with a running event
+        loop."""
         busy = self.worker.busy_for()
-        if busy <= 0.0:
+        if busy <= 0.0 and not self._asked:
             return
         if self._watching is not None:
             self._watching.cancel()
@@ -153,6 +207,8 @@ class Thinker:
     def _watched(self) -> None:
         self._watching = None
         self._replace_if_hung()
+        if self._asked or self.worker.busy_for() > 0.0:
+            self._watch()
 
     def given_up(self) -> None:
         """A computer player's decision was given up after :data:`DECISION_SECONDS`

@@ -28,12 +28,13 @@ import multiprocessing
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-__all__ = ["ProcessWorker"]
+__all__ = ["ProcessWorker", "TaskHung"]
 
 T = TypeVar("T")
 
@@ -42,6 +43,12 @@ log = logging.getLogger("bot.workers")
 _CONTEXT = multiprocessing.get_context("forkserver")
 # (one forkserver serves every worker of the bot: what it preloads is set once, here)
 _CONTEXT.set_forkserver_preload(["bot.pictures", "bot.charts", "game.policy", "game.adp"])
+
+
+class TaskHung(Exception):
+    """The worker was killed as hung while it ran this task (:meth:`ProcessWorker.replace`):
+    asked again, the task would hang the next worker too. (The tasks queued behind it fail
+    with :class:`~concurrent.futures.process.BrokenProcessPool` and may be asked again.)"""
 
 
 def _exit_with_bot() -> None:
@@ -99,6 +106,11 @@ class _Tasks:
             if not future.cancelled():  # (one cancelled while queued never ran)
                 self._last_done = time.monotonic()
 
+    def running(self) -> Future[Any] | None:
+        """The task the worker runs now (the first unfinished one it took); ``None``: none."""
+        with self._lock:
+            return next((f for f in self._unfinished if not f.cancelled()), None)
+
     def busy_for(self) -> float:
         """Seconds the worker has been on the task it runs now; 0 when it has none."""
         with self._lock:
@@ -116,6 +128,9 @@ class ProcessWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._starting: asyncio.Task[ProcessPoolExecutor] | None = None
         self._tasks = _Tasks()  # (the running pool's)
+        #: tasks a worker was killed on as hung (:meth:`replace`): their callers get
+        #: :class:`TaskHung`
+        self._hung: weakref.WeakSet[Future[Any]] = weakref.WeakSet()
 
     @property
     def running(self) -> bool:
@@ -164,9 +179,11 @@ class ProcessWorker:
 
         :raises Exception: what ``fn`` raised (re-raised here), or
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
-            next task starts a new one)."""
+            next task starts a new one), or :class:`TaskHung` if it was killed as hung on
+            this task (:meth:`replace`)."""
         pool = await self._up()
         tasks = self._tasks if self._pool is pool else _Tasks()  # (replaced meanwhile)
+        future: Future[T] | None = None
         try:
             future = pool.submit(fn, *args)
             tasks.add(future)
@@ -175,18 +192,28 @@ class ProcessWorker:
             if self._pool is pool:
                 self._pool = None
             pool.shutdown(wait=False)
+            if future is not None and future in self._hung:
+                raise TaskHung(f"the worker was killed as hung on {fn.__name__}") from None
             raise
+        finally:
+            if future is not None:
+                self._hung.discard(future)
 
     def replace(self) -> None:
         """The worker is taken for hung (a task it was given never came back, issue 13): its
         process is killed and a new one started in the background, so the tasks after it do
         not queue behind the hung one for good. The tasks the old one had (the hung one, and
         any queued behind it) fail with
-        :class:`~concurrent.futures.process.BrokenProcessPool`, as when a worker dies; a
-        caller asks a task again on the new worker (:class:`bot.thinking.Thinker`). Call with a
-        running event loop."""
+        :class:`~concurrent.futures.process.BrokenProcessPool`, as when a worker dies (a
+        caller asks a task again on the new worker, :class:`bot.thinking.Thinker`), except the
+        one it was running, taken for the hung one: :class:`TaskHung` (asked again, it would
+        hang the new worker too, and every task queued behind it there). Call with a running
+        event loop."""
         pool, self._pool = self._pool, None
         if pool is not None:
+            hung = self._tasks.running()
+            if hung is not None:
+                self._hung.add(hung)
             # (the pool has no public way to end a worker busy with a task before Python
             # 3.14's terminate_workers: shutdown waits for it or, without waiting, leaves it)
             # (not cancel_futures: a task cancelled so ends its caller's wait with a

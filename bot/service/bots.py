@@ -19,6 +19,7 @@ from bot.service.play import advance
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
 from bot.thinking import Moves
+from bot.workers import TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.errors import GameError
 from game.policy import Level, SeatKnowledge, decide, knowledge
@@ -167,6 +168,8 @@ async def _decision(rt: Runtime, t: LiveTable, seat: int, k: SeatKnowledge, leve
                 return await asyncio.wait_for(asyncio.shield(have[1]), left)
             except TimeoutError:
                 have[1].cancel()  # (never asked again of the new worker: it hangs there too)
+                raise
+            except TaskHung:  # (the worker was killed on it: asked again, it hangs the next)
                 raise
             except Exception:  # (a failed one is made again below)
                 pass

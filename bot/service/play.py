@@ -148,9 +148,12 @@ async def hand_press(
         # "arrange for me": a strong player's placement from what the seat may know, made in
         # the decision process (off the event loop's GIL; the table's lock keeps the hand as
         # it is meanwhile), or a normal one if that takes too long for the press's answer
-        moves = await rt.thinker.decide(
-            decide, knowledge(hand, board), ARRANGE_LEVEL, within=ARRANGE_SECONDS
-        )
+        try:
+            moves = await rt.thinker.decide(
+                decide, knowledge(hand, board), ARRANGE_LEVEL, within=ARRANGE_SECONDS
+            )
+        except TimeoutError:  # (hung: given up, the table freed; the clock goes on, R8.5)
+            return Reply(tr(lang, "err.arrange_late"), alert=True)
         if not moves:
             return Reply(error_text(lang, "no_change"), alert=True)
         actions = [Place(board, c, b) if b else Discard(board, c) for c, b in moves]

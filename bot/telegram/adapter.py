@@ -40,7 +40,14 @@ from telegram import (
     User,
 )
 from telegram.constants import ChatMemberStatus, ChatType
-from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, TelegramError
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Forbidden,
+    NetworkError,
+    RetryAfter,
+    TelegramError,
+)
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -145,9 +152,18 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
     return None if kb is None else {"reply_markup": kb}
 
 
-#: Seconds before an edit refused by Telegram's side (a 5xx) or lost in the network is written
-#: again, once per entry (python-telegram-bot retries neither; a 429 is the rate limiter's).
-EDIT_RETRIES = (1.0, 2.0, 4.0)
+#: Seconds before an edit refused by Telegram's side (a 5xx), lost in the network or still
+#: refused with a 429 after the rate limiter's retries is written again (python-telegram-bot
+#: retries neither; a 429 is first the rate limiter's): one entry per try, the last repeated
+#: until :data:`EDIT_GIVE_UP_SECONDS`, so a message is brought up to date once Telegram answers
+#: again after an outage (it was left showing an older screen, a wrong turn and old cards,
+#: until the next change). Only the newest screen of a message is written, and a newer one
+#: is written at once, not at the next try.
+EDIT_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+#: How long a message's edit is tried again at most from its first failure in a row: past it
+#: the edit is given up (logged), as is one to a chat the bot may not write to any more (a
+#: 403, "chat not found": at once).
+EDIT_GIVE_UP_SECONDS = 600.0
 #: An edit does not notify: a player whose turn has gone this many seconds without a press
 #: (since it began or since their last press on it) gets a short "your move" message in the
 #: private chat (a new message notifies), with the time left then, deleted when the turn
@@ -187,9 +203,15 @@ class TelegramPresenter:
         self._lost: set[tuple[str, str]] = set()  # private messages deleted: sent anew next time
         self._migrated: dict[str, str] = {}  # group id → its new (supergroup) id
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
-        #: waits before an edit lost to a 5xx or the network is written again
-        #: (:data:`EDIT_RETRIES`; tests of what a lost edit leaves behind set none)
+        #: waits before an edit lost to a 5xx, the network or a 429 is written again
+        #: (:data:`EDIT_RETRIES`; tests of what a lost edit leaves behind set none), and for
+        #: how long at most (:data:`EDIT_GIVE_UP_SECONDS`)
         self.edit_retries: tuple[float, ...] = EDIT_RETRIES
+        self.edit_give_up = EDIT_GIVE_UP_SECONDS
+        #: wakes a message's writer waiting to try again: a newer screen came
+        self._newer: dict[tuple[str, str], asyncio.Event] = {}
+        #: set by the adapter's stop: edits are no longer tried again
+        self.stopping = False
         #: forum topics (``"<chat>#<topic>"``) Telegram refused (closed or deleted by an
         #: admin): their messages go to the group itself
         self._topic_gone: set[str] = set()
@@ -267,10 +289,13 @@ class TelegramPresenter:
         writer = self._writers.get(key)
         if writer is None or writer.done():
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
+        elif (newer := self._newer.get(key)) is not None:
+            newer.set()  # (a writer waiting to try again writes this one now)
 
     async def _write(self, key: tuple[str, str]) -> None:
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         tries = 0
+        failing_since: float | None = None  # (time.monotonic() of the first failure in a row)
         while key in self._latest:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
@@ -282,7 +307,7 @@ class TelegramPresenter:
                     message_id=int(ref),
                     api_kwargs=_keyboard_kwargs(screen),
                 )
-                tries = 0
+                tries, failing_since = 0, None
             except ChatMigrated as exc:
                 # the service moves the table to the new chat and posts its message there;
                 # a message without buttons is a record (a showdown written over the table
@@ -306,20 +331,54 @@ class TelegramPresenter:
             except Forbidden as exc:
                 self._latest.pop(key, None)
                 await self._refused(chat_id, exc, sent)
-            except NetworkError as exc:  # a 5xx or a timeout (BadRequest is caught above)
-                if tries < len(self.edit_retries):
-                    # written again, unless a newer screen came meanwhile: a message left
-                    # showing an older screen keeps buttons that are out of date, or none
-                    self._latest.setdefault(key, screen)
-                    log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
-                    await asyncio.sleep(self.edit_retries[tries])
-                    tries += 1
-                else:
+            except (NetworkError, RetryAfter) as exc:
+                # a 5xx, a timeout (BadRequest is caught above) or a 429 past the rate
+                # limiter's retries: written again, the newest screen of the message (a message
+                # left showing an older screen keeps buttons that are out of date, or none,
+                # and the group reads a wrong turn until the next change)
+                if failing_since is None:
+                    failing_since = sent
+                wait = self._retry_wait(tries, exc)
+                if wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
                     log.warning("edit of message %s/%s lost: %s", chat_id, ref, exc)
-                    tries = 0
+                    tries, failing_since = 0, None
+                    continue
+                self._latest.setdefault(key, screen)
+                log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
+                await self._wait_for_newer(key, wait)
+                tries += 1
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
+        self._newer.pop(key, None)
+
+    def _retry_wait(self, tries: int, exc: TelegramError) -> float | None:
+        """Seconds before the edit that failed with ``exc`` after ``tries`` tries again is
+        tried again (:attr:`edit_retries`, its last entry repeated; a 429's ``retry_after``
+        at least); ``None``: not again (none set, or the adapter stopping)."""
+        if not self.edit_retries or self.stopping:
+            return None
+        wait = self.edit_retries[min(tries, len(self.edit_retries) - 1)]
+        if isinstance(exc, RetryAfter):
+            # (the field the rate limiter reads too: the public one warns about its type)
+            wait = max(wait, exc._retry_after.total_seconds())
+        return wait
+
+    async def _wait_for_newer(self, key: tuple[str, str], seconds: float) -> None:
+        """Wait ``seconds``, or less if a newer screen of the message comes meanwhile
+        (:meth:`queue_edit`) or the adapter stops: a press's own screen is not held by the
+        wait for a retry."""
+        newer = self._newer.setdefault(key, asyncio.Event())
+        newer.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(newer.wait(), seconds)
+
+    def stop_retries(self) -> None:
+        """The adapter stops: an edit that fails is not tried again, and writers waiting to
+        try one again do so now (:meth:`flush` then waits for one try each)."""
+        self.stopping = True
+        for newer in self._newer.values():
+            newer.set()
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
@@ -872,6 +931,7 @@ class TelegramAdapter:
         :data:`~bot.texts.RUSSIAN_READERS`) and start polling."""
         await self.app.initialize()
         self.presenter.username = self.app.bot.username
+        self.presenter.stopping = False  # (started again after a stop)
         try:
             await self.app.bot.set_my_commands([BotCommand(n, en) for n, en, _ in COMMANDS])
             russian = [BotCommand(n, ru) for n, _, ru in COMMANDS]
@@ -907,6 +967,7 @@ class TelegramAdapter:
     async def stop(self) -> None:
         """Stop polling (or the webhook server), write queued edits and shut the application
         down (also after a failed start: every HTTP session is closed)."""
+        self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
         with contextlib.suppress(Exception):
             await self.presenter.flush()
         await self.presenter.stop_pings()

@@ -134,6 +134,8 @@ class FakeTelegram:
         self.fail_next: dict[str, list[tuple[int, dict[str, Any]]]] = {}
         #: one-off refusals of the first call that matches (see :meth:`fail_when`)
         self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
+        #: refusals of every call that matches, until :meth:`recover` (see :meth:`outage`)
+        self.outages: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
@@ -259,6 +261,9 @@ class FakeTelegram:
         for n, (match, status, body) in enumerate(self.failures):
             if match(call):
                 del self.failures[n]
+                return web.json_response(body, status=status)
+        for match, status, body in self.outages:
+            if match(call):
                 return web.json_response(body, status=status)
         moved = self.migrated.get(int(params.get("chat_id") or 0))
         if moved is not None:
@@ -533,6 +538,22 @@ class FakeTelegram:
         """Refuse the first call for which ``match(call)`` holds with ``status`` and ``body``
         (once), e.g. ``fail_when(lambda c: c.method == "sendMessage", *too_many(2))``."""
         self.failures.append((match, status, body))
+
+    def outage(
+        self,
+        match: Callable[[ApiCall], bool],
+        status: int = 502,
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        """Refuse every call for which ``match(call)`` holds with ``status`` and ``body``
+        (by default a 502 "Bad Gateway", as Telegram answers while it is down) until
+        :meth:`recover`."""
+        body = body or {"ok": False, "error_code": status, "description": "Bad Gateway"}
+        self.outages.append((match, status, body))
+
+    def recover(self) -> None:
+        """Telegram answers again: every :meth:`outage` ends."""
+        self.outages.clear()
 
     def delete(self, chat_id: int, message_id: int) -> None:
         """Someone (an admin, or the user in a private chat) deletes a message: editing it

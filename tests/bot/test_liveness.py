@@ -577,3 +577,34 @@ async def test_r8_2_a_late_joiners_ready_after_their_window_is_too_late(env) -> 
     assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
     assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
+
+
+async def test_r8_2a_a_lone_unready_person_beside_a_ready_bot_does_not_hold_the_table(env) -> None:  # type: ignore[no-untyped-def]
+    """One computer player (seated Ready) and one person who never presses Ready: only one
+    player is ready, so the lobby's ready timer does not start (R8.2: it starts when two are
+    ready) and nobody is stood up. The table is idle all the same: it closes itself
+    ``idle_close_seconds`` after it opened (R8.2a), the person's seat and the computer
+    player's stack going back."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.add_bot(GROUP, ALICE, True, "easy")).alert
+    assert not (await service.join(GROUP, BOB)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    bot = next(s for s in t.seats.values() if s.bot)
+    person = t.seat_of(BOB.user_id)
+    assert bot.ready and person is not None and not person.ready
+    assert t.ready_deadline is None  # one ready: no ready timer (R8.2)
+    clock.now += 1799
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is None
+    assert t.seat_of(BOB.user_id) is not None  # not stood up: no timer ran
+    clock.now += 1
+    await service.run_due()
+    assert service.table_in(GROUP) is None  # closed: idle (R8.2a)
+    assert presenter.last_table(GROUP.chat_id).text == tr(
+        "en", "table.idle_closed", table=t.id, minutes=30
+    )
+    assert await store.stacks(t.id) == {}
+    assert await player_balance(store, BOB) == 1000
+    assert await check_store(store) == []

@@ -24,7 +24,7 @@ from bot.model import LiveTable
 from bot.screens import Payload
 from bot.service import TableService, bots, play
 from bot.thinking import Moves, Thinker
-from bot.workers import ProcessWorker
+from bot.workers import ProcessWorker, TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.board import Box
 from game.cards import Card
@@ -545,7 +545,7 @@ async def test_the_next_decision_replaces_a_worker_hung_past_decision_seconds(
         await asyncio.sleep(seconds)  # (past DECISION_SECONDS since the worker was given it)
         got = await thinker.decide(by_level, k, Level.STRONG, within=10.0, instead=Level.NORMAL)
         assert got == [(k.cards[0], Box.TOP)]  # the worker's, at its level
-        with pytest.raises(BrokenProcessPool):  # (the hung task: its worker killed)
+        with pytest.raises(TaskHung):  # (the hung task: its worker killed on it)
             await stuck
         worker = await thinker.worker.run(os.getpid)
         assert worker not in (hung, os.getpid()) and _gone(hung)
@@ -589,5 +589,82 @@ async def test_a_decision_given_up_behind_others_keeps_a_worker_that_answers(
             await bots._decision(service.rt, t, bot, k, Level.EASY)
         assert waiting.cancelled() or waiting.cancelling()
         assert await thinker.worker.run(os.getpid) == worker  # the same worker, kept
+    finally:
+        await service.stop()
+
+
+async def test_a_decision_queued_behind_a_hung_one_is_asked_again_within_its_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision hangs in the worker; another table's is asked 2 s later,
+    queued behind it. Each caller waits ``DECISION_SECONDS`` at most (:func:`bots._decision`),
+    the hung one's longer (its pace). Nothing replaced the hung worker before a caller gave
+    up: the queued decision ran out of its time first and its street was made by the
+    timeout rule (R8.5). The worker is replaced as soon as it has been on one decision
+    ``DECISION_SECONDS``: the queued decision is asked again of the new worker and answered
+    within its time, and the hung one is not asked again (it would hang the new worker)."""
+    seconds = 3.0
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", seconds)
+    runs = spy_on_the_worker(monkeypatch)
+    service, _presenter = await two_people(in_process=False)
+    t = table(service)
+    assert t.hand is not None
+    k = knowledge(t.hand, t.hand.to_act[0])
+    thinker = Thinker(in_process=True)
+    hang = marker(os.getpid())
+    hung: asyncio.Task[Moves] | None = None
+    try:
+        first = await thinker.worker.run(os.getpid)
+        hang.touch()
+        hung = asyncio.create_task(
+            asyncio.wait_for(thinker.decide(hung_once, k, Level.STRONG), seconds + 2)
+        )
+        await until(lambda: not hang.exists(), 30, "the worker hung on the decision")
+        await asyncio.sleep(2.0)
+        queued = await asyncio.wait_for(thinker.decide(by_level, k, Level.STRONG), seconds)
+        assert queued == [(k.cards[0], Box.TOP)]  # the new worker's, at its level
+        with pytest.raises(TaskHung):
+            await hung
+        assert [fn for fn, _args, _result in runs] == [os.getpid, by_level]  # (not hung_once)
+        assert await thinker.worker.run(os.getpid) not in (first, os.getpid())
+    finally:
+        hang.unlink(missing_ok=True)
+        if hung is not None:
+            hung.cancel()
+        _kill_worker(thinker)
+        await thinker.close()
+        await service.stop()
+
+
+async def test_a_decision_the_worker_was_killed_on_is_not_asked_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision made during its pace ended with the worker killed as hung
+    on it: the move gives it up (its street is made by the timeout rule, R8.5) instead of
+    asking it again of the new worker, which it would hang too."""
+    service, _presenter, _store, _clock = await _alice_and_a_bot("easy")
+    try:
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        assert t.hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        k = knowledge(t.hand, bot)
+
+        async def killed() -> Moves:
+            raise TaskHung("the worker was killed as hung on decide")
+
+        asked: list[SeatKnowledge] = []
+
+        async def decide_again(fn: Any, k: SeatKnowledge, level: Level, **kw: Any) -> Moves:
+            asked.append(k)
+            return []
+
+        thought = asyncio.create_task(killed())
+        await asyncio.wait([thought])
+        service.rt.thinking[(t.id, bot)] = (k, thought)
+        monkeypatch.setattr(service.rt.thinker, "decide", decide_again)
+        with pytest.raises(TaskHung):
+            await bots._decision(service.rt, t, bot, k, Level.EASY)
+        assert asked == []
     finally:
         await service.stop()

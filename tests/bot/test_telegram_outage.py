@@ -1,0 +1,177 @@
+"""Telegram down for a while (its API answering 502 to every edit), then back: every message
+the bot edits in place (the group's table message, each player's private hand message) is
+brought up to date once it answers again, with its newest screen only; an outage that never
+ends is given up in a bounded time, and does not hold the bot's stop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.screens import Payload, Screen
+from bot.telegram.adapter import TelegramPresenter
+from bot.telegram.fake_api import ApiCall, too_many
+from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from tests.bot.test_telegram_chats import lobby_data
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
+
+
+def edits(c: ApiCall) -> bool:
+    return c.method == "editMessageText"
+
+
+def spy_on_edits(
+    monkeypatch: pytest.MonkeyPatch, presenter: TelegramPresenter
+) -> dict[tuple[int, int], Screen]:
+    """The newest screen the service had each message edited to: (chat, message id) →
+    screen."""
+    queued: dict[tuple[int, int], Screen] = {}
+    real = presenter.queue_edit
+
+    def queue_edit(chat_id: str, ref: str, screen: Screen) -> None:
+        queued[(int(chat_id), int(presenter.current_ref(chat_id, ref)))] = screen
+        real(chat_id, ref, screen)
+
+    monkeypatch.setattr(presenter, "queue_edit", queue_edit)
+    return queued
+
+
+async def arranged(w: World) -> tuple[int, int]:
+    """Alice and Bob dealt in; the first to act has their street placed ("Arrange for me"),
+    not confirmed. Returns (who acts first, the other)."""
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await seat_everyone(w, [ALICE, BOB])
+    t = next(iter(w.service.tables.values()))
+    assert t.hand is not None
+    first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+    other = BOB if first is ALICE else ALICE
+    answer = await w.press(
+        first, first.id, w.private(first) or {}, w.hand_buttons(first)[("a", "")]
+    )
+    assert not answer.get("show_alert"), answer
+    return first.id, other.id
+
+
+async def test_messages_left_stale_by_an_outage_are_written_once_telegram_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first player confirms their street while Telegram refuses every edit: the group's
+    table message (whose turn it is), the presser's hand and the other player's (their turn
+    begins: its buttons) all fail, and go on failing longer than the three tries after 1, 2
+    and 4 s (here 0.05, 0.1 and 0.2 s) that were all a message got. When Telegram answers
+    again each shows the newest screen the table gave it (they kept the older ones, wrong
+    turn and no buttons for the player to act, until the next change)."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        first_id, other_id = await arranged(w)
+        first = ALICE if first_id == ALICE.id else BOB
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        queued = spy_on_edits(monkeypatch, presenter)
+        w.fake.outage(edits)
+        down = len(w.fake.calls)
+        private = w.private(first) or {}
+        qid = await w.fake.press(
+            first, first.id, private["message_id"], w.hand_buttons(first)[("c", "")]
+        )
+        answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+        assert not answer.params.get("show_alert"), answer.params
+        await w.fake.wait_for(
+            lambda: t.hand is not None and t.seats[t.hand.to_act[0]].user_id == str(other_id)
+        )
+        await asyncio.sleep(1.0)  # Telegram still down: longer than 0.05 + 0.1 + 0.2 s
+        refused = {
+            (int(c.params["chat_id"]), int(c.params["message_id"]))
+            for c in w.fake.calls[down:]
+            if edits(c)
+        }
+        other_ref = t.seat_of(str(other_id)).private_ref  # type: ignore[union-attr]
+        assert other_ref is not None and t.group_ref is not None
+        stale = {
+            (GROUP_ID, int(t.group_ref)),
+            (first_id, private["message_id"]),
+            (other_id, int(other_ref)),
+        }
+        assert stale <= refused and stale <= set(queued)
+        for chat, ref in stale:
+            assert w.fake.messages[(chat, ref)]["text"] != queued[(chat, ref)].text  # stale
+        w.fake.recover()
+        try:
+            await asyncio.wait_for(presenter.flush(), 10)
+            for chat, ref in stale:
+                shown = w.fake.messages[(chat, ref)]
+                assert shown["text"] == queued[(chat, ref)].text, (chat, ref)
+                want = [b.data for b in queued[(chat, ref)].all_buttons() if b.data]
+                assert [d for b in w.fake.buttons(shown) if (d := b.get("callback_data"))] == want
+            actions = {
+                Payload.decode(d).action
+                for d in w.hand_buttons(BOB if other_id == BOB.id else ALICE).values()
+            }  # type: ignore[union-attr]
+            assert "c" in actions  # the player to act has their buttons
+        finally:
+            w.fake.recover()
+
+
+async def test_an_outage_that_does_not_end_is_given_up_and_does_not_hold_the_stop(
+    tmp_path: Path,
+) -> None:
+    """Telegram refuses every edit for good: a message's edit is tried again only for
+    ``edit_give_up`` seconds, then given up (the writer ends, a flush returns); and the
+    bot's stop, with the default ten minutes, does not wait for the tries."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05,)
+        presenter.edit_give_up = 0.5
+        await arranged(w)
+        w.fake.outage(edits)
+        t = next(iter(w.service.tables.values()))
+        assert t.group_ref is not None
+        screen = Screen("🃏 something new")
+        began = time.monotonic()
+        presenter.queue_edit(str(GROUP_ID), t.group_ref, screen)
+        await asyncio.wait_for(presenter.flush(), 5)
+        assert 0.4 < time.monotonic() - began < 3
+        tries = [c for c in w.fake.calls if edits(c) and c.params.get("text") == screen.text]
+        assert 5 <= len(tries) <= 12, len(tries)
+        presenter.edit_give_up = 600.0
+        presenter.queue_edit(str(GROUP_ID), t.group_ref, Screen("🃏 newer still"))
+        await asyncio.sleep(0.3)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
+
+
+async def test_an_edit_still_refused_with_429_after_the_limiter_s_retries_is_written_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Telegram answers the group's edits with 429 longer than the rate limiter's retries
+    last (here none): the ``RetryAfter`` it then raises lost the edit for good (logged as an
+    error), the table message showing an older screen. It is written again after the
+    ``retry_after``, the newest screen."""
+    limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=0)
+    async with world(tmp_path, limiter=limiter) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05,)
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        assert t.group_ref is not None
+        queued = spy_on_edits(monkeypatch, presenter)
+
+        def group_edit(c: ApiCall) -> bool:
+            return edits(c) and int(c.params["chat_id"]) == GROUP_ID
+
+        w.fake.outage(group_edit, *too_many(1))
+        qid = await w.fake.press(BOB, GROUP_ID, int(t.group_ref), lobby_data(w, "j"))
+        await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+        await w.fake.wait_for(lambda: any(group_edit(c) for c in w.fake.calls))
+        await asyncio.sleep(0.3)
+        w.fake.recover()
+        key = (GROUP_ID, int(t.group_ref))
+        assert w.fake.messages[key]["text"] != queued[key].text  # (Bob not seated there yet)
+        await asyncio.wait_for(presenter.flush(), 10)
+        assert w.fake.messages[key]["text"] == queued[key].text
+        assert "Bob" in w.fake.messages[key]["text"]
