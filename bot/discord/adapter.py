@@ -278,6 +278,21 @@ class OfcClient(discord.Client):
         if before.permissions != after.permissions:
             await self.ofc.writable_again(after.guild.channels)
 
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread's settings changed (a moderator unlocked it, say): if it is not locked
+        and the bot may write in its channel's threads, a close its refused writes queued
+        (400 50083: archived and locked) is cancelled, as for a channel
+        (:meth:`on_guild_channel_update`; an archived thread is unarchived by the next
+        post)."""
+        meta: Mapping[str, Any] = payload.data.get("thread_metadata") or {}
+        guild = self.get_guild(payload.guild_id)
+        parent = guild.get_channel(payload.parent_id) if guild is not None else None
+        if meta.get("locked") or guild is None or guild.me is None or parent is None:
+            return
+        allowed = parent.permissions_for(guild.me)
+        if allowed.view_channel and allowed.send_messages_in_threads:
+            await self.ofc.back_in(payload.thread_id)
+
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted (THREAD_DELETE: not a ``guild_channel_delete``): a table in
         it closes, after the hand in progress (R8.2a)."""
@@ -929,20 +944,25 @@ class DiscordAdapter:
         write in: a table there whose close its refused writes queued (403 50001/50013,
         :meth:`_locked_out`) goes on, and the channel is told, as when a Telegram group lets
         the bot write again (R8.2a; ``my_chat_member``). A channel update says nothing of a
-        lost permission (the next refused write does). Threads are left alone: the cache
-        may not know one archived and locked since."""
+        lost permission (the next refused write does). Threads are left alone (their own
+        update tells: :meth:`OfcClient.on_raw_thread_update`): the cache may not know one
+        locked since."""
         for channel in channels:
             me = channel.guild.me
             if me is None or isinstance(channel, discord.Thread):
                 continue
             allowed = channel.permissions_for(me)
-            if not (allowed.view_channel and allowed.send_messages):
-                continue
-            try:
-                if await self.service.chat_back(PLATFORM, str(channel.id)):
-                    log.info("the bot may write in channel %s again: its table stays", channel.id)
-            except Exception:  # (storage refused: the close stays queued; logged)
-                log.exception("could not keep the table of channel %s open", channel.id)
+            if allowed.view_channel and allowed.send_messages:
+                await self.back_in(channel.id)
+
+    async def back_in(self, channel_id: int) -> None:
+        """The bot may write in the channel (or thread) ``channel_id`` again: a close of its
+        table that the bot's refused writes queued is cancelled (:meth:`writable_again`)."""
+        try:
+            if await self.service.chat_back(PLATFORM, str(channel_id)):
+                log.info("the bot may write in channel %s again: its table stays", channel_id)
+        except Exception:  # (storage refused: the close stays queued; logged)
+            log.exception("could not keep the table of channel %s open", channel_id)
 
     async def on_unrouted(self, interaction: Interaction) -> None:
         """Answer, with an ephemeral notice, a component press that no item handles: a

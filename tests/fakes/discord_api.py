@@ -65,8 +65,9 @@ TOKEN = "fake.discord.token"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 MANAGE_GUILD = 1 << 5
-#: view channel, send messages, read history, use application commands
-MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
+#: view channel, send messages, read history, use application commands, send messages in
+#: threads
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38)
 _DISCORD_EPOCH_MS = 1420070400000
 _API = "/api/v10"
 
@@ -404,6 +405,13 @@ class FakeDiscord:
         the same way)."""
         meta = self.channels[thread_id]["thread_metadata"]
         meta["archived"], meta["locked"] = True, locked
+
+    async def reopen_thread(self, thread_id: int) -> None:
+        """A moderator unarchives and unlocks a thread: writes there are accepted again, and
+        the bot gets THREAD_UPDATE."""
+        thread = self.channels[thread_id]
+        thread["thread_metadata"].update(archived=False, locked=False)
+        await self.dispatch("THREAD_UPDATE", dict(thread))
 
     def _archived(self, channel_id: int, *, posting: bool) -> None:
         """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives

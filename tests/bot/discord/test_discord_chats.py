@@ -215,6 +215,28 @@ async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_han
         assert await check_store(w.store) == []
 
 
+async def test_a_table_thread_locked_then_reopened_keeps_its_table(tmp_path: Path) -> None:
+    """R8.2a: a moderator archives and locks the table's thread mid-hand (50083 on every
+    write), which queues the table's close, then reopens it before the hand ends
+    (THREAD_UPDATE): the close is cancelled, the thread is told, the next hand is dealt."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        assert t.hand is not None
+        fake.archive_thread(THREAD_ID, locked=True)
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await fake.wait_for(lambda: t.closing)
+        await fake.reopen_thread(THREAD_ID)
+        await fake.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await fake.wait_for(
+            lambda: any(m.get("content") == notice for m in fake.channel_messages(THREAD_ID))
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
+
+
 async def test_a_table_channel_deleted_while_the_bot_was_away_closes_after_the_hand(
     tmp_path: Path,
 ) -> None:
