@@ -102,6 +102,30 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
         assert await check_store(w.store) == []
 
 
+async def test_the_players_of_a_deleted_table_channel_are_told_in_their_dms(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the table's channel is deleted mid-hand; the hand is played out in the DMs and
+    the table closes, but the channel that would show the showdown and the close is gone.
+    Each player's DM hand was left as it was (a closing step's private screens went
+    nowhere); it now says that the table is closed and their kush is back, with the
+    showdown."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        await w.fake.delete_channel(CHANNEL_ID)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        for user, lang in ((ALICE, "en"), (BOB, "ru")):
+            text = w.fake.dm_messages(user.id)[-1]["content"]
+            assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
+            assert "🏁 Showdown · table #1 · hand 1" in text, text
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+
+
 @pytest.mark.parametrize("where", ["channel", "guild"])
 async def test_a_table_channel_the_bot_may_write_in_again_keeps_its_table(
     tmp_path: Path, where: str
