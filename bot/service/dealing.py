@@ -510,9 +510,10 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
     a hand message) is told in private, on their hand message, the one chat still
     delivered: the table is closed and what they had at it is back in their balance (a
     tournament: the buy-in), with ``result``, the last hand's showdown (public once shown:
-    no hidden card). Call in the closing step, before the seats are stood up."""
+    no hidden card). Call in the closing step, before the seats are stood up (a player who
+    left after the hand, stood up earlier in the step, is told too: :attr:`Tx.seated`)."""
     key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
-    for seat in t.seats.values():
+    for seat in {**tx.seated, **t.seats}.values():
         if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
             continue
         text = tr(seat.lang, key, table=t.id)

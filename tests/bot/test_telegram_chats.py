@@ -324,7 +324,7 @@ def last_private(w: World, user: FakeUser) -> str:
     return text
 
 
-@pytest.mark.parametrize("when", ["mid_hand", "between_hands"])
+@pytest.mark.parametrize("when", ["mid_hand", "between_hands", "mid_hand_bob_leaving"])
 async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
     tmp_path: Path, when: str
 ) -> None:
@@ -333,7 +333,8 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
     message was left as it was ("Waiting for Bob…", or "Result in the group": a closing
     step's private screens went nowhere, its seats stood up by then). Now each player's hand
     message, the one chat still delivered, says that the table is closed and their kush is
-    back, in their own language, with the last showdown (public once shown)."""
+    back, in their own language, with the last showdown (public once shown); Bob too when
+    he typed /leave during the hand (stood up after it, in the closing step)."""
     async with world(tmp_path, next_hand_delay=60.0) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
@@ -343,8 +344,11 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
             await play_hand(w, [ALICE, BOB])
             await w.settle()
             assert t.hand is None and t.next_hand_at is not None
+        if when == "mid_hand_bob_leaving":
+            await w.say(BOB, "/leave")
+            assert t.seats[1].leaving
         await w.fake.remove_bot(GROUP_ID, by=ALICE)
-        if when == "mid_hand":
+        if when != "between_hands":
             await w.fake.wait_for(lambda: t.closing)
             await play_hand(w, [ALICE, BOB])
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
@@ -353,7 +357,7 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
         for user, lang in ((ALICE, "en"), (BOB, "ru")):
             text = last_private(w, user)
             assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
-            assert ("🏁 Showdown · table #1 · hand 1" in text) is (when == "mid_hand"), text
+            assert ("🏁 Showdown · table #1 · hand 1" in text) is (when != "between_hands"), text
         await closed_after_one_hand(w, first)
 
 
