@@ -160,6 +160,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hand over. Result in the group.",
         "ru": "Раздача окончена. Итоги в группе.",
     },
+    "private.chat_gone": {
+        "en": "Table #{table} is closed: the bot can no longer write where the table was. What you had at the table is back in your balance.",
+        "ru": "Стол #{table} закрыт: бот больше не может писать туда, где был стол. Всё, что у вас было за столом, вернулось на баланс.",
+    },
+    "private.chat_gone_tour": {
+        "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. Your buy-in is back in your balance.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Ваш взнос вернулся на баланс.",
+    },
     "private.none": {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",

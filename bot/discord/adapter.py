@@ -264,6 +264,35 @@ class OfcClient(discord.Client):
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
         await self.ofc.service.chat_left(PLATFORM, str(channel.id))
 
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        """A channel's settings changed (its permission overwrites, say: a moderator unlocks
+        it): if the bot may write there again, a close its refused writes queued is
+        cancelled (:meth:`DiscordAdapter.writable_again`)."""
+        await self.ofc.writable_again([after])
+
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        """A role's permissions changed (Send Messages given back to @everyone, say): as
+        :meth:`on_guild_channel_update`, for every channel of the guild."""
+        if before.permissions != after.permissions:
+            await self.ofc.writable_again(after.guild.channels)
+
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread's settings changed (a moderator unlocked it, say): if it is not locked
+        and the bot may write in its channel's threads, a close its refused writes queued
+        (400 50083: archived and locked) is cancelled, as for a channel
+        (:meth:`on_guild_channel_update`; an archived thread is unarchived by the next
+        post)."""
+        meta: Mapping[str, Any] = payload.data.get("thread_metadata") or {}
+        guild = self.get_guild(payload.guild_id)
+        parent = guild.get_channel(payload.parent_id) if guild is not None else None
+        if meta.get("locked") or guild is None or guild.me is None or parent is None:
+            return
+        allowed = parent.permissions_for(guild.me)
+        if allowed.view_channel and allowed.send_messages_in_threads:
+            await self.ofc.back_in(payload.thread_id)
+
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted (THREAD_DELETE: not a ``guild_channel_delete``): a table in
         it closes, after the hand in progress (R8.2a)."""
@@ -909,6 +938,31 @@ class DiscordAdapter:
         service ignores it)."""
         if await self.service.chat_left(PLATFORM, channel_id, sent):
             log.info("the bot may not write in channel %s any more: its table closes", channel_id)
+
+    async def writable_again(self, channels: Sequence[discord.abc.GuildChannel]) -> None:
+        """Of ``channels`` (their permissions just changed), each one the bot may see and
+        write in: a table there whose close its refused writes queued (403 50001/50013,
+        :meth:`_locked_out`) goes on, and the channel is told, as when a Telegram group lets
+        the bot write again (R8.2a; ``my_chat_member``). A channel update says nothing of a
+        lost permission (the next refused write does). Threads are left alone (their own
+        update tells: :meth:`OfcClient.on_raw_thread_update`): the cache may not know one
+        locked since."""
+        for channel in channels:
+            me = channel.guild.me
+            if me is None or isinstance(channel, discord.Thread):
+                continue
+            allowed = channel.permissions_for(me)
+            if allowed.view_channel and allowed.send_messages:
+                await self.back_in(channel.id)
+
+    async def back_in(self, channel_id: int) -> None:
+        """The bot may write in the channel (or thread) ``channel_id`` again: a close of its
+        table that the bot's refused writes queued is cancelled (:meth:`writable_again`)."""
+        try:
+            if await self.service.chat_back(PLATFORM, str(channel_id)):
+                log.info("the bot may write in channel %s again: its table stays", channel_id)
+        except Exception:  # (storage refused: the close stays queued; logged)
+            log.exception("could not keep the table of channel %s open", channel_id)
 
     async def on_unrouted(self, interaction: Interaction) -> None:
         """Answer, with an ephemeral notice, a component press that no item handles: a

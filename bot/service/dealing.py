@@ -43,6 +43,7 @@ __all__ = [
     "stand_up",
     "stand_up_unready",
     "sync_clocks",
+    "tell_chat_gone",
     "to_lobby",
     "top_up_computer_players",
     "top_up_window",
@@ -501,6 +502,24 @@ def closed_notice(t: LiveTable) -> str:
     if t.tournament is not None:
         return tr(t.lang, "tour.cancelled", table=t.id)
     return tr(t.lang, "reply.table_closed", table=t.id)
+
+
+def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
+    """The table closes because the bot may no longer write in its chat (R8.2a): nobody can
+    read the closing notice there, nor the last showdown. Each person who bought in (or has
+    a hand message) is told in private, on their hand message, the one chat still
+    delivered: the table is closed and what they had at it is back in their balance (a
+    tournament: the buy-in), with ``result``, the last hand's showdown (public once shown:
+    no hidden card). Call in the closing step, before the seats are stood up (a player who
+    left after the hand, stood up earlier in the step, is told too: :attr:`Tx.seated`)."""
+    key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
+    for seat in {**tx.seated, **t.seats}.values():
+        if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
+            continue
+        text = tr(seat.lang, key, table=t.id)
+        if result is not None:
+            text += "\n\n" + result.text
+        tx.privates[seat.seat] = Screen(text, table=t.id)
 
 
 def close_now(t: LiveTable, tx: Tx, notice: str) -> None:

@@ -25,6 +25,7 @@ from bot.service.dealing import (
     offer_top_ups,
     stand_up,
     stand_up_unready,
+    tell_chat_gone,
     to_lobby,
     top_up_window,
 )
@@ -714,14 +715,18 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
-    await close_table(rt, t, notice)
+    await close_table(rt, t, notice, chat_gone=removal)
     return Reply(notice)
 
 
-async def close_table(rt: Runtime, t: LiveTable, notice: str) -> None:
+async def close_table(rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool = False) -> None:
     """Close a table with no hand running (call under ``t.lock``), in one transition
-    (:func:`~bot.service.dealing.close_now`)."""
+    (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
+    the table's chat: its players are told in private
+    (:func:`~bot.service.dealing.tell_chat_gone`)."""
     async with rt.transition(t) as tx:
+        if chat_gone:
+            tell_chat_gone(t, tx)
         close_now(t, tx, notice)
 
 

@@ -88,6 +88,8 @@ class Tx:
     :ivar close: the transition closes the table (every stack must be cashed out by then).
     :ivar answered: the step is a press whose reply the adapter shows on the pressed message
         (that message is not written by the sender).
+    :ivar seated: the table's seats when the step began: a private screen of the step still
+        goes to a player it stood up (a closing step stands up everyone).
     """
 
     table: LiveTable
@@ -98,6 +100,7 @@ class Tx:
     privates: dict[int, Screen] = field(default_factory=dict)
     close: bool = False
     answered: Answered | None = None
+    seated: dict[int, SeatState] = field(default_factory=dict)
     _group_screen: Screen | None = None
 
 
@@ -235,7 +238,7 @@ class Runtime:
     # -- transitions -------------------------------------------------------------------------
     def begin(self, t: LiveTable) -> Tx:
         """Start a transition of ``t`` (call under ``t.lock``)."""
-        return Tx(t, self.snapshot(t))
+        return Tx(t, self.snapshot(t), seated=dict(t.seats))
 
     def rollback(self, tx: Tx) -> None:
         """Put the table back exactly as it was when ``tx`` began. What the sender did in the
@@ -336,7 +339,7 @@ class Runtime:
         t = tx.table
         self.send_later(t, lambda: self.effects(tx))
         for s in tx.privates:
-            seat = t.seats.get(s)
+            seat = t.seats.get(s) or tx.seated.get(s)  # (stood up by the step: told too)
             if seat is None or seat.bot:
                 continue
             job = functools.partial(self._private_effect, tx, s, seat.user_id)
@@ -405,12 +408,13 @@ class Runtime:
 
     async def _private_effect(self, tx: Tx, s: int, user_id: str) -> None:
         """A committed step's private message to the player ``user_id`` of seat ``s`` (in
-        that player's chain, :meth:`send`), not written when someone else sits there by now
+        that player's chain, :meth:`send`; also when the step stood them up, a closing step
+        say: :attr:`Tx.seated`), not written when someone else sits there by now
         (the platform held it while they left and another took the seat: it went to the
         newcomer); when it finds them unreachable the table message is written again, in the
         group's chain (it shows the link to the private chat)."""
         t = tx.table
-        seat = t.seats.get(s)
+        seat = t.seats.get(s) or tx.seated.get(s)  # (stood up by the step: told too)
         p = self.presenter(t)
         if p is None or seat is None or seat.bot or seat.user_id != user_id:
             return

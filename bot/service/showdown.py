@@ -19,6 +19,7 @@ from bot.service.dealing import (
     maybe_start,
     settle_pairs,
     stand_up,
+    tell_chat_gone,
     to_lobby,
     top_up_computer_players,
     top_up_window,
@@ -205,6 +206,8 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
+        if t.removal_close:  # (the bot's removal: the chat reads neither notice nor result)
+            tell_chat_gone(t, tx, screen)
         close_now(t, tx, closed_notice(t))
         return
     if t.tournament is not None and abandoned(t, result):

@@ -10,9 +10,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.model import ChatRef
 from bot.screens import Payload
-from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
+from bot.telegram.fake_api import ApiCall, FakeTelegram, FakeUser, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
 from game.board import Box
@@ -313,6 +315,49 @@ async def test_a_group_that_removes_the_bot_closes_its_table_after_the_hand(
         await play_hand(w, [ALICE, BOB])
         await w.settle()
         assert t.id not in w.service.tables and t.hand is None
+        await closed_after_one_hand(w, first)
+
+
+def last_private(w: World, user: FakeUser) -> str:
+    """The text of the newest message the bot has in ``user``'s private chat."""
+    text: str = w.fake.chat_messages(user.id)[-1]["text"]
+    return text
+
+
+@pytest.mark.parametrize("when", ["mid_hand", "between_hands", "mid_hand_bob_leaving"])
+async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
+    tmp_path: Path, when: str
+) -> None:
+    """R8.2a: the bot is removed from the group mid-hand (or between hands): the table
+    closes, but nobody can read the showdown or the close in the group. Each player's hand
+    message was left as it was ("Waiting for Bob…", or "Result in the group": a closing
+    step's private screens went nowhere, its seats stood up by then). Now each player's hand
+    message, the one chat still delivered, says that the table is closed and their kush is
+    back, in their own language, with the last showdown (public once shown); Bob too when
+    he typed /leave during the hand (stood up after it, in the closing step)."""
+    async with world(tmp_path, next_hand_delay=60.0) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        if when == "between_hands":
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            assert t.hand is None and t.next_hand_at is not None
+        if when == "mid_hand_bob_leaving":
+            await w.say(BOB, "/leave")
+            assert t.seats[1].leaving
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        if when != "between_hands":
+            await w.fake.wait_for(lambda: t.closing)
+            await play_hand(w, [ALICE, BOB])
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        for user, lang in ((ALICE, "en"), (BOB, "ru")):
+            text = last_private(w, user)
+            assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
+            assert ("🏁 Showdown · table #1 · hand 1" in text) is (when != "between_hands"), text
         await closed_after_one_hand(w, first)
 
 

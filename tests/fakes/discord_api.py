@@ -65,8 +65,9 @@ TOKEN = "fake.discord.token"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 MANAGE_GUILD = 1 << 5
-#: view channel, send messages, read history, use application commands
-MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31)
+#: view channel, send messages, read history, use application commands, send messages in
+#: threads
+MEMBER_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31) | (1 << 38)
 _DISCORD_EPOCH_MS = 1420070400000
 _API = "/api/v10"
 
@@ -308,6 +309,8 @@ class FakeDiscord:
         #: channels where the bot lost its permissions: a message written there answers
         #: 403/50013 (Missing Permissions), as Discord does
         self.locked_channels: set[int] = set()
+        #: @everyone lost Send Messages (:meth:`lock_guild`)
+        self.guild_locked = False
         #: channels where the bot may write but not attach files (Attach Files denied, as
         #: many servers do for @everyone): a message with a file answers 403/50013
         self.no_attach_channels: set[int] = set()
@@ -403,6 +406,13 @@ class FakeDiscord:
         meta = self.channels[thread_id]["thread_metadata"]
         meta["archived"], meta["locked"] = True, locked
 
+    async def reopen_thread(self, thread_id: int) -> None:
+        """A moderator unarchives and unlocks a thread: writes there are accepted again, and
+        the bot gets THREAD_UPDATE."""
+        thread = self.channels[thread_id]
+        thread["thread_metadata"].update(archived=False, locked=False)
+        await self.dispatch("THREAD_UPDATE", dict(thread))
+
     def _archived(self, channel_id: int, *, posting: bool) -> None:
         """Refuse a write to an archived thread (50083); a post to an unlocked one unarchives
         it first."""
@@ -413,6 +423,21 @@ class FakeDiscord:
             meta["archived"] = False
             return
         raise _ApiError(400, 50083, "Thread is archived")
+
+    async def lock_channel(self, channel_id: int, *, locked: bool = True) -> None:
+        """A moderator denies (``locked``) or gives back Send Messages in a channel to
+        @everyone (the bot holds no role of its own): writes there answer 403/50013 while it
+        is denied, and the bot gets CHANNEL_UPDATE with the channel's new permission
+        overwrites."""
+        channel = self.channels[channel_id]
+        if locked:
+            self.locked_channels.add(channel_id)
+            deny = {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(1 << 11)}
+            channel["permission_overwrites"] = [deny]
+        else:
+            self.locked_channels.discard(channel_id)
+            channel["permission_overwrites"] = []
+        await self.dispatch("CHANNEL_UPDATE", dict(channel))
 
     async def delete_channel(self, channel_id: int, *, announce: bool = True) -> None:
         """Someone deletes a channel or thread of the guild: from now on writes there are
@@ -870,6 +895,35 @@ class FakeDiscord:
         return None
 
     # -- gateway -----------------------------------------------------------------------------
+    def _everyone(self) -> dict[str, Any]:
+        """The guild's @everyone role (the bot holds no other)."""
+        permissions = MEMBER_PERMISSIONS & ~(1 << 11) if self.guild_locked else MEMBER_PERMISSIONS
+        return {
+            "id": str(self.guild_id),
+            "name": "@everyone",
+            "permissions": str(permissions),
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+    async def lock_guild(self, *, locked: bool = True) -> None:
+        """An admin takes Send Messages from @everyone (``locked``) or gives it back: while
+        it is taken, writes to every channel answer 403/50013, and the bot gets
+        GUILD_ROLE_UPDATE with the role's new permissions."""
+        self.guild_locked = locked
+        channels = [cid for cid, c in self.channels.items() if c["type"] == 0]
+        if locked:
+            self.locked_channels.update(channels)
+        else:
+            self.locked_channels.difference_update(channels)
+        await self.dispatch(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": self._everyone()}
+        )
+
     def guild_json(self) -> dict[str, Any]:
         """GUILD_CREATE's guild: the channels, the @everyone role and the bot as member."""
         bot_member = {
@@ -895,19 +949,7 @@ class FakeDiscord:
             "preferred_locale": "en-US",
             "system_channel_flags": 0,
             "features": [],
-            "roles": [
-                {
-                    "id": str(self.guild_id),
-                    "name": "@everyone",
-                    "permissions": str(MEMBER_PERMISSIONS),
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
-            ],
+            "roles": [self._everyone()],
             "emojis": [],
             "stickers": [],
             "channels": [c for c in self.channels.values() if c["type"] != 11],

@@ -11,6 +11,8 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
@@ -100,6 +102,67 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
         assert await check_store(w.store) == []
 
 
+async def test_the_players_of_a_deleted_table_channel_are_told_in_their_dms(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the table's channel is deleted mid-hand; the hand is played out in the DMs and
+    the table closes, but the channel that would show the showdown and the close is gone.
+    Each player's DM hand was left as it was (a closing step's private screens went
+    nowhere); it now says that the table is closed and their kush is back, with the
+    showdown."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        await w.fake.delete_channel(CHANNEL_ID)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        for user, lang in ((ALICE, "en"), (BOB, "ru")):
+            text = w.fake.dm_messages(user.id)[-1]["content"]
+            assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
+            assert "🏁 Showdown · table #1 · hand 1" in text, text
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+
+
+@pytest.mark.parametrize("where", ["channel", "guild"])
+async def test_a_table_channel_the_bot_may_write_in_again_keeps_its_table(
+    tmp_path: Path, where: str
+) -> None:
+    """R8.2a: a moderator locks the table's channel mid-hand (Send Messages denied: the
+    table message's edit answers 403, code 50013), which queues the table's close; then
+    unlocks it before the hand ends (CHANNEL_UPDATE). The close stood and the table closed
+    after the hand, every stack cashed out, though the bot could write there again (on
+    Telegram a bot let write again cancels it). Now the close is cancelled, the channel is
+    told, and the next hand is dealt. The same when an admin takes Send Messages from
+    @everyone in the whole guild and gives it back (GUILD_ROLE_UPDATE)."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None and t.hand_no == 1
+        if where == "channel":
+            await w.fake.lock_channel(CHANNEL_ID)
+        else:
+            await w.fake.lock_guild()
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await w.fake.wait_for(lambda: t.closing)
+        if where == "channel":
+            await w.fake.lock_channel(CHANNEL_ID, locked=False)
+        else:
+            await w.fake.lock_guild(locked=False)
+        await w.fake.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await w.fake.wait_for(
+            lambda: any(m.get("content") == notice for m in w.fake.channel_messages(CHANNEL_ID))
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
+
+
 THREAD_ID = 555_000_000_000_000_777
 
 
@@ -173,6 +236,28 @@ async def test_a_table_thread_archived_and_locked_closes_its_table_after_the_han
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         await fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_a_table_thread_locked_then_reopened_keeps_its_table(tmp_path: Path) -> None:
+    """R8.2a: a moderator archives and locks the table's thread mid-hand (50083 on every
+    write), which queues the table's close, then reopens it before the hand ends
+    (THREAD_UPDATE): the close is cancelled, the thread is told, the next hand is dealt."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        assert t.hand is not None
+        fake.archive_thread(THREAD_ID, locked=True)
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await fake.wait_for(lambda: t.closing)
+        await fake.reopen_thread(THREAD_ID)
+        await fake.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await fake.wait_for(
+            lambda: any(m.get("content") == notice for m in fake.channel_messages(THREAD_ID))
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables and not t.closing
         assert await check_store(w.store) == []
 
 
