@@ -165,8 +165,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table} закрыт: бот больше не может писать туда, где был стол. Всё, что у вас было за столом, вернулось на баланс.",
     },
     "private.chat_gone_tour": {
-        "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. Your buy-in is back in your balance.",
-        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Ваш взнос вернулся на баланс.",
+        "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
     },
     "private.none": {
         "en": "You have no hand at this table now.",

@@ -509,14 +509,22 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
     read the closing notice there, nor the last showdown. Each person who bought in (or has
     a hand message) is told in private, on their hand message, the one chat still
     delivered: the table is closed and what they had at it is back in their balance (a
-    tournament: the buy-in), with ``result``, the last hand's showdown (public once shown:
-    no hidden card). Call in the closing step, before the seats are stood up (a player who
-    left after the hand, stood up earlier in the step, is told too: :attr:`Tx.seated`)."""
+    tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
+    of the pool, :meth:`~game.tournament.Tournament.cancel_shares`), with ``result``, the
+    last hand's showdown (public once shown: no hidden card). Call in the closing step,
+    before the seats are stood up and the pool is shared (a player who left after the hand,
+    stood up earlier in the step, is told too: :attr:`Tx.seated`)."""
     key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
+    shares: dict[int, int] = {}
+    if t.tournament is not None:  # (each player's own share: "your buy-in is back" was
+        # untrue after a knock-out, when the pool goes to those still in)
+        tour = t.tournament
+        shares = {tour.players[s]: v for s, v in tour.cancel_shares().items()}
     for seat in {**tx.seated, **t.seats}.values():
         if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
             continue
-        text = tr(seat.lang, key, table=t.id)
+        amount = shares.get(seat.player_id, 0)
+        text = tr(seat.lang, key, table=t.id, amount=amount, label=t.label)
         if result is not None:
             text += "\n\n" + result.text
         tx.privates[seat.seat] = Screen(text, table=t.id)

@@ -980,3 +980,34 @@ async def test_r8_7_a_tournament_cancelled_after_a_knock_out_pays_the_pool_to_th
     history = await service.history(GROUP, CAROL)
     assert tr("en", "tour.history_cancelled", table=t.id, kush=-100, label="kush") in history.text
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_closed_by_the_bots_removal_tells_each_player_their_share(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The bot is removed from the group of a running tournament after a knock-out: the
+    tournament is cancelled and its pool shared among the players still in (R8.7), and as
+    nobody can read that in the group each is told in private. The private notice said "your
+    buy-in is back", untrue once the pool is shared: it now gives each player's own share,
+    which is what their balance got."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    assert not (await service.leave(GROUP, CAROL)).alert
+    langs = {s.user_id: s.lang for s in t.seats.values()}  # (each told in their own)
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    while service.table_in(GROUP) is not None:
+        clock.now += 181
+        await service.run_due()
+    await service.rt.settled(t)
+    for actor in PLAYERS[:2]:
+        got = await player_balance(store, actor) - 900  # (1000 less the buy-in of 100)
+        assert got > 0
+        text = presenter.last_private(actor.user_id).text
+        lang = langs[actor.user_id]
+        notice = tr(lang, "private.chat_gone_tour", table=t.id, amount=got, label="kush")
+        assert text.startswith(notice), text
+        assert f"{got} " in text.splitlines()[0], text  # (their share, not "buy-in back")
+    assert await check_store(store) == []
