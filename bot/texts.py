@@ -71,6 +71,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Not ready in time, stood up: {names}.",
         "ru": "Не нажали «Готов» вовремя и встали из-за стола: {names}.",
     },
+    # the same under two minutes, said in seconds ("no hand for 0 minutes" at 20 s)
+    "table.idle_closed.s": {
+        "en": "Table #{table} closed: no hand for {seconds:second|seconds}. Stacks are back in balances; anyone may open a new one: /newtable.",
+        "ru": "Стол #{table} закрыт: {seconds:секунду|секунды|секунд} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
+    },
     "table.idle_closed": {
         "en": "Table #{table} closed: no hand for {minutes:minute|minutes}. Stacks are back in balances; anyone may open a new one: /newtable.",
         "ru": "Стол #{table} закрыт: {minutes:минуту|минуты|минут} без раздач. Стеки вернулись на балансы; открыть новый может любой: /newtable.",
@@ -1288,9 +1293,17 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament {tables} keeps the settings it opened with (its players registered for them): this one applies from the next /tournament.",
         "ru": "Турнир {tables} идёт с настройками, с которыми открыт (на них регистрировались игроки): новое значение — со следующего /tournament.",
     },
+    "tour.idle_unstarted.s": {
+        "en": "Tournament #{table} did not start within {seconds:second|seconds}.",
+        "ru": "Турнир #{table} так и не начался за {seconds:секунду|секунды|секунд}.",
+    },
     "tour.idle_unstarted": {
         "en": "Tournament #{table} did not start within {minutes:minute|minutes}.",
         "ru": "Турнир #{table} так и не начался за {minutes:минуту|минуты|минут}.",
+    },
+    "tour.idle.s": {
+        "en": "No hand was dealt at tournament #{table} for {seconds:second|seconds}.",
+        "ru": "В турнире #{table} не было раздач {seconds:секунду|секунды|секунд}.",
     },
     "tour.idle": {
         "en": "No hand was dealt at tournament #{table} for {minutes:minute|minutes}.",

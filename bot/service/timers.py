@@ -75,13 +75,17 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
                 await rt.arm(t)
                 return
         if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
-            minutes = round(t.options.idle_close_seconds / 60)
+            seconds = round(t.options.idle_close_seconds)
+            minutes = round(seconds / 60)
             key = "table.idle_closed"  # (stacks back, /newtable)
             if t.tournament is not None:  # no table of stacks: one that never started, or
                 # stopped dealing; the cancel says how its pool went (R8.7)
                 started = t.tournament.phase is not TournamentPhase.REGISTERING
                 key = "tour.idle" if started else "tour.idle_unstarted"
-            await close_table(rt, t, tr(t.lang, key, table=t.id, minutes=minutes))
+            if seconds < 120:  # said in seconds (20 s read "no hand for 0 minutes")
+                key += ".s"
+            notice = tr(t.lang, key, table=t.id, minutes=minutes, seconds=seconds)
+            await close_table(rt, t, notice)
             return
         async with rt.transition(t) as tx:
             now = rt.clock()

@@ -90,6 +90,26 @@ async def test_r8_2a_a_table_with_no_hand_closes_itself_and_cashes_out(env) -> N
     assert await check_store(store) == []
 
 
+async def test_r8_2a_a_short_idle_close_is_said_in_seconds(env) -> None:  # type: ignore[no-untyped-def]
+    """An admin sets ``idle_close_seconds`` to 20 (the setting allows 5 and up): the close
+    said "no hand for 0 minutes" (the seconds rounded to whole minutes); under two minutes
+    it is said in seconds, in both languages."""
+    service, presenter, store, clock = env
+    reply = await service.settings(GROUP, ALICE, True, ["idle_close_seconds", "20"])
+    assert not reply.alert, reply.text
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    clock.now += 20
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    text = presenter.last_table(GROUP.chat_id).text
+    assert text == tr("en", "table.idle_closed.s", table=t.id, seconds=20)
+    assert "no hand for 20 seconds" in text
+    assert "20 секунд без раздач" in tr("ru", "table.idle_closed.s", table=1, seconds=20)
+    assert await check_store(store) == []
+
+
 async def test_r8_2a_idle_time_counts_from_the_last_deal(env) -> None:  # type: ignore[no-untyped-def]
     """Everyone goes quiet: the clocks finish the hand, both sit out (R8.6), and the table
     closes itself idle_close_seconds after that hand was dealt."""
