@@ -1458,6 +1458,47 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
         "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
     },
+    "settings.next_hand": {
+        "en": "It applies from the next hand.",
+        "ru": "Действует со следующей раздачи.",
+    },
+    "settings.target_next_hand": {
+        "en": "The game under way plays to {target} from the next hand; if a player has "
+        "{target} points or more when this hand ends, the game is over then and settled.",
+        "ru": "Идущая игра со следующей раздачи играется до {target:очка|очков|очков}; если "
+        "к концу этой раздачи у игрока будет {target:очко|очка|очков} или больше, игра на этом "
+        "окончена и рассчитывается.",
+    },
+    "settings.point_ends_game": {
+        "en": "It applies from the next hand: the game under way ends with this hand and is "
+        "settled at the points' old price; the next hand begins a new game.",
+        "ru": "Действует со следующей раздачи: идущая игра заканчивается этой раздачей и "
+        "рассчитывается по прежней цене очка; следующая раздача начинает новую игру.",
+    },
+    "settings.list_numbers": {
+        "en": "{name}: whole numbers separated by commas, or “default”",
+        "ru": "{name}: целые числа через запятую или «по умолчанию»",
+    },
+    "settings.payouts_sum": {
+        "en": "payouts: the prizes must add up to 100 %, these add up to {total} %",
+        "ru": "payouts: призы должны составлять в сумме 100 %, а эти — {total} %",
+    },
+    "settings.payouts_order": {
+        "en": "payouts: a better place cannot get less than a worse one (best place first, "
+        "e.g. 70,30)",
+        "ru": "payouts: лучшее место не может получать меньше худшего (первое место первым, "
+        "например 70,30)",
+    },
+    "settings.schedule_positive": {
+        "en": "chips_schedule: a point is worth at least 1 chip at every level",
+        "ru": "chips_schedule: на каждом уровне очко стоит не меньше 1 фишки",
+    },
+    "settings.schedule_order": {
+        "en": "chips_schedule: chips per point cannot fall from one level to the next "
+        "(e.g. 10,15,20,30)",
+        "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню "
+        "(например 10,15,20,30)",
+    },
     "settings.bank_new_seats": {
         "en": "It applies to players who sit down from now on; seated players keep the time "
         "bank they have (R8.6).",
