@@ -1187,8 +1187,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Пока никого. Нажмите «Участвовать».",
     },
     "tour.hint": {
-        "en": "It starts when the seats are full or when its opener presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от двух игроков).",
+        "en": "It starts when the seats are full, or when its opener or an admin presses Start (2+ players).",
+        "ru": "Начнётся, когда места заполнятся или когда открывший или админ нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",

@@ -130,3 +130,15 @@ async def test_a_new_target_during_a_chinese_poker_hand_says_what_it_does_to_the
     reply = await service.settings(GROUP, ALICE, True, ["hand_seconds", "90"])
     assert tr("en", "settings.next_hand") in reply.text, reply.text
     assert await check_store(store) == []
+
+
+async def test_the_tournament_lobby_says_an_admin_may_start_it_too() -> None:
+    """R8.7, README: a tournament starts when its opener *or an admin* presses Start (the
+    press is refused to anyone else with "only its opener or an admin"), but the lobby said
+    "when its opener presses Start": an admin who had not opened it thought they could not."""
+    service, presenter = new_service(MemoryStore(), Clock())
+    await service.new_tournament(GROUP, ALICE, "pineapple")
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert lobby.splitlines()[-1] == tr("en", "tour.hint"), lobby
+    assert "its opener or an admin presses Start" in lobby, lobby
+    assert "открывший или админ нажмёт «Старт»" in tr("ru", "tour.hint")
