@@ -111,13 +111,15 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
-    lines += [
-        fouls,
-        tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
-           stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
-        if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
-        else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances)),
-    ]  # fmt: skip
+    lines.append(fouls)
+    if open_face or not s.bonus_boards:  # (Chinese Poker alone has no Fantasyland, R7: a
+        # player or group that played only it read "Fantasyland: entered —")
+        lines.append(
+            tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
+               stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
+            if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
+            else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances))
+        )  # fmt: skip
     return lines
 
 
