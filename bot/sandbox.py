@@ -604,7 +604,7 @@ class Sandbox:
         command = text.split()[0].split("@")[0].lower()
         if command == "/help":
             await self.say(text)
-            self.line("» " + tr(self.opts.lang, "sandbox.help"))
+            self.line("» " + tr(await self._group_lang(), "sandbox.help"))
         elif command in PRIVATE_COMMANDS:
             await self.say_private(text)
         elif command == "/newtable":

@@ -1234,8 +1234,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Пока никого. Нажмите «Участвовать».",
     },
     "tour.hint": {
-        "en": "It starts when the seats are full or when its opener presses Start (2+ players).",
-        "ru": "Начнётся, когда места заполнятся или открывший нажмёт «Старт» (от двух игроков).",
+        "en": "It starts when the seats are full, or when its opener or an admin presses Start (2+ players).",
+        "ru": "Начнётся, когда места заполнятся или когда открывший или админ нажмёт «Старт» (от двух игроков).",
     },
     "tour.status": {
         "en": "🏆 Level {level} · {cpp:chip|chips} a point · next level in {next}",
@@ -1502,8 +1502,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "0 (5 × min_buy_in = {value})",
     },
     "settings.list_digits": {
-        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”",
-        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}»",
+        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”",
+        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",
@@ -1548,6 +1548,23 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.next_match": {
         "en": "It applies from the next hand (after any Fantasyland hands this one earns).",
         "ru": "Действует со следующей раздачи (после раздач Фантазии, если эта их принесёт).",
+    },
+    "settings.next_hand": {
+        "en": "It applies from the next hand.",
+        "ru": "Действует со следующей раздачи.",
+    },
+    "settings.target_next_hand": {
+        "en": "The game under way plays to {target} from the next hand; if a player has "
+        "{target} points or more when this hand ends, the game is over then and settled.",
+        "ru": "Идущая игра со следующей раздачи играется до {target:очка|очков|очков}; если "
+        "к концу этой раздачи у игрока будет {target:очко|очка|очков} или больше, игра на этом "
+        "окончена и рассчитывается.",
+    },
+    "settings.point_ends_game": {
+        "en": "It applies from the next hand: the game under way ends with this hand and is "
+        "settled at the points' old price; the next hand begins a new game.",
+        "ru": "Действует со следующей раздачи: идущая игра заканчивается этой раздачей и "
+        "рассчитывается по прежней цене очка; следующая раздача начинает новую игру.",
     },
     "settings.bank_new_seats": {
         "en": "It applies to players who sit down from now on; seated players keep the time "

@@ -611,9 +611,9 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=0,
         high=60,
         en="a tournament's prizes in whole percent of the pool, best place first, summing to "
-        '100, e.g. "70,30"; empty: winner takes all up to 3 players, 70/30 with 4 (R8.7).',
+        '100, e.g. "70,30"; "default": winner takes all up to 3 players, 70/30 with 4 (R8.7).',
         ru="призы турнира в целых процентах фонда, начиная с первого места, в сумме 100, "
-        "например «70,30»; пусто — всё победителю до 3 игроков, 70/30 при 4 (R8.7).",
+        "например «70,30»; «по умолчанию» — всё победителю до 3 игроков, 70/30 при 4 (R8.7).",
     ),
     Setting(
         name="chips_schedule",
@@ -622,10 +622,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         community=True,
         low=0,
         high=120,
-        en='chips per point by level, rising, e.g. "10,15,20,30", then +100 a level; empty: '
-        "10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
+        en='chips per point by level, rising, e.g. "10,15,20,30", then +100 a level; '
+        '"default": 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).',
         ru="цена очка в фишках по уровням, по возрастанию, например «10,15,20,30», дальше "
-        "+100 за уровень; пусто — 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
+        "+100 за уровень; «по умолчанию» — 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
     ),
 )
 
@@ -914,7 +914,7 @@ async def _change(
     elif not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
-        text += "\n" + tr(lang, "settings.next_match")
+        text += "\n" + _waiting_text(rt, community.id, spec.name, lang)
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
@@ -968,6 +968,28 @@ def _waits_for_match(rt: Runtime, community_id: int) -> bool:
     )
 
 
+def _waiting_text(rt: Runtime, community_id: int, name: str, lang: str) -> str:
+    """When the rule option ``name`` just saved applies at the community's table that waits
+    for its match to end (:func:`_waits_for_match`): after the match's Fantasyland hands at
+    an open-face table; from the next hand in Chinese Poker, which has no Fantasyland (R7),
+    where a new ``kush_per_point`` ends the game under way first and a new ``target_points``
+    ends it when a player has reached it (R7.6, :func:`~.dealing.apply_pending`)."""
+    waiting = [
+        t
+        for t in rt.tables.values()
+        if t.community_id == community_id and t.tournament is None and t.pending_options is not None
+    ]
+    if not waiting or any(t.options.game is not GameKind.CHINESE for t in waiting):
+        return tr(lang, "settings.next_match")
+    t = waiting[0]
+    assert t.pending_options is not None
+    if t.chinese is not None and name == "target_points":
+        return tr(lang, "settings.target_next_hand", target=t.pending_options.target_points)
+    if t.chinese is not None and name == "kush_per_point" and t.chinese.totals:
+        return tr(lang, "settings.point_ends_game")
+    return tr(lang, "settings.next_hand")
+
+
 def _seated(rt: Runtime, community_id: int) -> bool:
     """Whether a cash table of the community here has anyone seated (a tournament table
     keeps its own options, R8.7)."""
@@ -988,6 +1010,11 @@ def _numbers(text: str, what: str) -> tuple[int, ...] | None:
     if not all(p.isdecimal() and p.isascii() and len(p) <= 9 for p in parts):
         raise OptionError(f"{what}: whole numbers separated by commas")
     return tuple(int(p) for p in parts)
+
+
+#: What sets ``payouts`` or ``chips_schedule`` back to its default (stored empty, which no
+#: command can write: ``/settings payouts`` alone explains the setting).
+DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчание"})
 
 
 #: what a refused list setting is shown as an example of
@@ -1050,6 +1077,8 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     spec = SETTINGS[name]
     value = spec.parse(raw)
     if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
+        if str(value).lower() in DEFAULT_WORDS:  # (empty, the default, no command can write)
+            value = ""
         refusal = _list_refusal(name, str(value))  # (in the admin's language)
         if refusal is not None:
             raise SettingRefused(refusal)

@@ -20,6 +20,7 @@ import pytest
 from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 from bot.telegram.fake_api import ApiCall
+from bot.texts import tr
 from tests.bot.test_bots import alice_and_a_bot
 from tests.bot.test_service import ALICE, GROUP
 
@@ -796,6 +797,27 @@ async def test_an_unknown_command_is_answered_in_the_groups_language(tmp_path: P
         assert await box.handle("/settings language ru")
         assert await box.handle("/foo")
         assert out.getvalue().splitlines()[-1] == "» неизвестная команда /foo; список — /help"
+    finally:
+        await box.stop()
+
+
+async def test_the_help_note_follows_the_groups_language_as_the_bots_help_does(
+    tmp_path: Path,
+) -> None:
+    """``/help`` prints the bot's list, in the group's language, and the sandbox's own note
+    under it; after ``/settings language ru`` the list came in Russian and the note under
+    it stayed in English (the unknown command's answer follows the group already)."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), out)
+    try:
+        await box.start()
+        assert await box.handle("/settings language ru")
+        before = len(out.getvalue().splitlines())
+        assert await box.handle("/help")
+        lines = out.getvalue().splitlines()[before:]
+        assert lines[0] == "» " + tr("ru", "help").splitlines()[0], lines
+        assert "» " + tr("ru", "sandbox.help") in lines, lines
+        assert "» " + tr("en", "sandbox.help") not in lines, lines
     finally:
         await box.stop()
 

@@ -404,11 +404,19 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     assert stats_mod._stats_lines(group, "en", "kush", group=True)[1] == (
         "Fouls: 0% (0 of 6) · royalties/hand 16.0 · bonus/hand 7.5"
     )
-    # Chinese Poker only: no royalties figure at all
+    # Chinese Poker only: no royalties figure at all, nor a Fantasyland line (R7 has none:
+    # "Fantasyland: entered —" was the last line of a Chinese Poker player's /stats)
     chinese = HandStats(hands=2, players=1, boards=2, points=30, bonuses=5, bonus_boards=2)
+    for lang in ("en", "ru"):
+        lines = stats_mod._stats_lines(chinese, lang, "kush", group=False)
+        assert len(lines) == 2, lines
+        assert not any(w in line for line in lines for w in ("Fantasyland", "Фантазия")), lines
     assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1] == (
         "Fouls: 0% (0 of 2) · bonus/hand 2.5"
     )
+    assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[2] == (
+        "Fantasyland: entered —"
+    )  # (a Pineapple hand played: the line stays)
     # open-face only, and nothing played: as before
     ofc = HandStats(hands=1, players=1, boards=1, points=38, royalties=32)
     assert stats_mod._stats_lines(ofc, "en", "kush", group=False)[1] == (
