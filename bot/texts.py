@@ -347,6 +347,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: top-up of {amount} {label} not made: the stack is at the table's maximum ({max} {label}).",
         "ru": "{name}: докупка на {amount} {label} не прошла: стек уже максимальный ({max} {label}).",
     },
+    "lobby.topup_above": {
+        "en": "{name}: top-up of {amount} {label} not made: the stack ({stack} {label}) is above the table's maximum ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
+    },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",

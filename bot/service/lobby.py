@@ -426,8 +426,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
                 if not seat.leaving:  # they were told it was queued: say why nothing moved
-                    t.owe("post", Screen(tr(t.lang, "lobby.topup_not_needed", name=seat.name,
-                                            amount=asked, label=t.label, max=limit)))  # fmt: skip
+                    # (the hand won, or a lowered max_buy_in, may have left the stack above
+                    # the maximum: "at the maximum" said less than the stack is)
+                    key = "lobby.topup_above" if seat.stack > limit else "lobby.topup_not_needed"
+                    text = tr(t.lang, key, name=seat.name, amount=asked, stack=seat.stack,
+                              label=t.label, max=limit)  # fmt: skip
+                    t.owe("post", Screen(text))
                     tx.group = True
             continue
         # a computer player's account is the house's, unlimited (issue 13): run short (it

@@ -455,15 +455,16 @@ def new_service_on(
     return service, presenter
 
 
-@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("300", 0)])
+@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("400", 0), ("300", 0)])
 async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
     max_buy_in: str, added: int
 ) -> None:
     """Alice asks for 800 during the hand (room 800 then) and is told it is queued; the
     admins lower ``max_buy_in`` meanwhile and she wins Bob's 200. When the hand ends the
     top-up is cut to what the new maximum leaves room for, or not made when her stack is
-    there already (R8.2), and the group is told which, in its language. (It was cut or
-    dropped without a word: she was left believing 800 had moved.)"""
+    there already (R8.2), or above it, and the group is told which, in its language. (It
+    was cut or dropped without a word: she was left believing 800 had moved; then a stack
+    of 400 under a maximum of 300 was said to be "at the table's maximum".)"""
     service, presenter, store, _clock, t = await a_hand_at_100_a_point()
     reply = await service.top_up(GROUP, ALICE, "800")
     assert reply.text == tr("en", "reply.topup_queued", amount=800, label="kush")
@@ -475,13 +476,20 @@ async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
     assert alice is not None and alice.top_up == 0 and alice.stack == 400 + added
     assert await player_balance(store, ALICE) == 800 - added
     limit = int(max_buy_in)
-    if added:
-        notice = tr("en", "lobby.topup_capped", name="Alice", amount=800, added=added,
-                    label="kush", max=limit)  # fmt: skip
-    else:
-        notice = tr("en", "lobby.topup_not_needed", name="Alice", amount=800, label="kush",
-                    max=limit)  # fmt: skip
+    notice = {
+        "500": "Alice: top-up of 800 kush cut to 100: a stack holds at most 500 kush.",
+        "400": "Alice: top-up of 800 kush not made: the stack is at the table's maximum"
+        " (400 kush).",
+        "300": "Alice: top-up of 800 kush not made: the stack (400 kush) is above the"
+        " table's maximum (300 kush).",
+    }[max_buy_in]
+    assert limit == int(max_buy_in)
     assert (GROUP.chat_id, notice) in presenter.posts, presenter.posts
+    ru = tr("ru", "lobby.topup_above", name="Алиса", amount=800, stack=400, label="kush", max=300)
+    assert ru == (
+        "Алиса: докупка на 800 кушей не прошла: стек (400 кушей)"
+        " больше максимума стола (300 кушей)."
+    )
     assert await check_store(store) == []
 
 
