@@ -326,6 +326,8 @@ async def top_up(
         range_reply = _top_up_range(t, lang, room, limit, have)
         return Reply(digits_hint(lang) + "\n" + range_reply.text, alert=True)
     elif 1 <= asked <= min(room, MAX_TOP_UP):
+        if asked > have:  # within the stack's room but past the balance: what fits both
+            return _top_up_range(t, lang, room, limit, have)
         value = asked
     else:
         return _top_up_range(t, lang, room, limit, have)

@@ -111,7 +111,11 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env)
     assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
     reply = await service.grant(GROUP, BOB, True, "Alice", "-700", "k1")
     assert not reply.alert, reply.text
-    reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too
+    reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too: what fits
+    assert reply.alert and reply.text == tr(
+        "en", "reply.topup_range_balance", room=100, max=1000, label="kush"
+    )
+    reply = await service.top_up(GROUP, ALICE)  # the minimum buy-in, 200: the balance is short
     no_money = tr("en", "reply.topup_no_money", label="kush", need=200, have=100)
     advice = tr("en", "reply.no_money_hint_tour")  # (the daily bonus, /grant)
     assert reply.alert and reply.text == no_money + "\n" + advice
@@ -642,6 +646,47 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
         "Возьмите бонус /daily или попросите админа о /grant."
     )
     assert await player_balance(store, ALICE) == 0
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("during_hand", [False, True])
+async def test_r8_2_a_top_up_past_the_balance_within_the_stack_is_answered_with_the_range(
+    during_hand: bool,
+) -> None:
+    """Alice (800 on the balance, a stack of 200 under a maximum of 2000: room 1800) asks for
+    ``/topup 1000``, between hands or during her hand. It was refused as a short balance
+    ("Not enough kush for a top-up of 1000: you have 800", and the /daily advice) where a
+    number past the room is answered with what she may ask for: the range, 1 to 800, her
+    balance. Nothing moves, nothing is queued."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, next_hand_delay=5, timers=False)
+    service.register(FakePresenter())
+    assert not (await service.settings(GROUP, ALICE, True, ["max_buy_in", "2000"])).alert
+    if during_hand:
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None
+    else:
+        await service.new_table(GROUP, ALICE)
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+    assert await player_balance(store, ALICE) == 800
+    reply = await service.top_up(GROUP, ALICE, "1000")
+    assert reply.alert and reply.text == (
+        "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
+    )
+    ru = dataclasses.replace(ALICE, language="ru")
+    reply = await service.top_up(GROUP, ru, "801")
+    assert reply.text == (
+        "Докупить можно от 1 до 800 кушей — это ваш баланс (в стеке не больше 2000)."
+        " Формат: /topup N"
+    )
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.stack == 200 and alice.top_up == 0
+    assert await player_balance(store, ALICE) == 800
+    reply = await service.top_up(GROUP, ALICE, "800")  # the whole balance: taken
+    assert not reply.alert, reply.text
     assert await check_store(store) == []
 
 
