@@ -214,7 +214,17 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
-    "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    # a Chinese Poker board's game total, as the reveal's text gives it (reveal.player)
+    "picture.total": {
+        "en": "{total}/{target} pts",
+        "ru": "{total:очко|очка|очков} из {target}",
+    },
+    # the same without the target, where "N pts of T" does not fit (a fouled board's badge
+    # next to the kush) or a picture stored before the target was kept with it
+    "picture.total_only": {
+        "en": "{total:pt|pts}",
+        "ru": "{total:очко|очка|очков}",
+    },
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},

@@ -201,7 +201,7 @@ def _chinese_picture(lang: str, two_of_three: int) -> Picture:
         total=12,
     )
     title = "Chinese Poker · table #2 · hand 4"
-    return Picture(title, lang, (anna, boris), chinese=True, notes=("🏆 Anna claimed.",))
+    return Picture(title, lang, (anna, boris), chinese=True, notes=("🏆 Anna claimed.",), target=51)
 
 
 def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> None:
@@ -212,13 +212,13 @@ def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> N
     the game total."""
     pic = _chinese_picture("en", 1)
     anna = pic.boards[0]
-    assert pictures.board_line(pic, anna) == ["+2 kush", "total 31"]
+    assert pictures.board_line(pic, anna) == ["+2 kush", "31/51 pts"]
     assert pictures.notes_of(pic) == [
         "🏆 Anna claimed.",
         "Bonus for winning 2 of 3 boxes (per opponent): Anna +1",
     ]
     ru = dataclasses.replace(pic, lang="ru")
-    assert pictures.board_line(ru, anna) == ["+2 куша", "всего 31"]
+    assert pictures.board_line(ru, anna) == ["+2 куша", "31 очко из 51"]
     assert pictures.notes_of(ru)[-1] == "Бонус за 2 бокса из 3 (с каждым соперником): Anna +1"
     # the line takes the picture's room (a note's height), drawn at the layout's size
     plain = _chinese_picture("en", 0)
