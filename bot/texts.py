@@ -1314,6 +1314,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled after a knock-out: the pool of {pool} {label} goes to the players still in, half evenly, half by chips.",
         "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, половина поровну, половина по фишкам.",
     },
+    # a cancelled tournament's Chinese Poker game under way, settled before the pool (R7.6)
+    "tour.game_settled_cancel": {
+        "en": "The Chinese Poker game under way is settled first on its score: {moves}.",
+        "ru": "Сначала текущая игра в китайский покер рассчитана по её счёту: {moves}.",
+    },
+    "tour.chip_move": {
+        "en": "{name} {sign}{amount:chip|chips}",
+        "ru": "{name} {sign}{amount:фишка|фишки|фишек}",
+    },
     "tour.cancel_in": {
         "en": "{name} ({chips} chips) — {prize} {label}",
         "ru": "{name} ({chips:фишка|фишки|фишек}) — {prize} {label}",
