@@ -168,6 +168,9 @@ class Picture:
     :ivar boards: every board, in acting order.
     :ivar dummy: the dummy board's boxes (R4.3), shown only now; never scored.
     :ivar notes: lines under the boards (kush per player with double boxes, a claim …).
+    :ivar target: Chinese Poker: the points that end the game (R7.1), drawn with each
+        board's total as the reveal's text gives it ("12/30 pts"); ``None`` elsewhere (and
+        in a picture stored before it was kept: the total alone, with its unit).
     """
 
     title: str
@@ -177,6 +180,7 @@ class Picture:
     label: str = "kush"
     dummy: tuple[str, str, str] | None = None
     notes: tuple[str, ...] = ()
+    target: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (kept in the table's outbox until sent)."""
@@ -188,12 +192,14 @@ class Picture:
             "boards": [b.to_json() for b in self.boards],
             "dummy": list(self.dummy) if self.dummy is not None else None,
             "notes": list(self.notes),
+            "target": self.target,
         }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Picture:
         """Inverse of :meth:`to_json`. :raises KeyError, ValueError: on a malformed record."""
         dummy = d.get("dummy")
+        target = d.get("target")
         return cls(
             title=str(d["title"]),
             lang=str(d.get("lang", "en")),
@@ -202,6 +208,7 @@ class Picture:
             label=str(d.get("label", "kush")),
             dummy=(str(dummy[0]), str(dummy[1]), str(dummy[2])) if dummy else None,
             notes=tuple(str(n) for n in d.get("notes") or ()),
+            target=None if target is None else int(target),
         )
 
 
@@ -243,7 +250,11 @@ def showdown_picture(
     chinese = t.options.game is GameKind.CHINESE
     title = tr(lang, "picture.title", game=game_title, table=t.id, hand=t.hand_no)
     boards: list[BoardPicture] = []
+    target = None
     if chinese:
+        from bot.render import game_target  # (render → model → …: not at the top)
+
+        target = game_target(t)
         shown = int((t.reveal or {}).get("stage", 3))
         stages = ChineseGame.stages(res)
         revealed = {box: stages[k] for k, box in enumerate(_REVEAL_ORDER[:shown])}
@@ -315,6 +326,7 @@ def showdown_picture(
         label=tr(lang, "picture.chips") if chips is not None else kush_word(t.label, lang),
         dummy=dummy,
         notes=tuple(more),
+        target=target,
     )
 
 
@@ -494,15 +506,19 @@ def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
 
 
-def board_line(pic: Picture, b: BoardPicture) -> list[str]:
+def board_line(pic: Picture, b: BoardPicture, *, target: bool = True) -> list[str]:
     """The parts of the line under a board's name: the kush it moved and, in Chinese Poker,
-    the game total (R7.1). The bonus for two boxes of three (R7.3) is no part of it: a line
-    of its own under the boards (:func:`notes_of`), as the reveal's text gives it."""
+    the game total (R7.1) with its unit and, with ``target`` (and a picture that knows it),
+    the game's target as the reveal's text gives it, "12/30 pts" (it read "total 12": no
+    unit, no target). The bonus for two boxes of three (R7.3) is no part of it: a line of
+    its own under the boards (:func:`notes_of`), as the reveal's text gives it."""
     sub = []
     if b.kush is not None:
         sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, pic.lang, b.kush))}")
-    if b.total is not None:
-        sub.append(tr(pic.lang, "picture.total", total=b.total))
+    if b.total is not None and target and pic.target is not None:
+        sub.append(tr(pic.lang, "picture.total", total=b.total, target=pic.target))
+    elif b.total is not None:
+        sub.append(tr(pic.lang, "picture.total_only", total=b.total))
     return sub
 
 
@@ -560,7 +576,11 @@ def _panel(
     kept = sum(int(draw.textlength(t, font=badge_font)) + 16 for t, _, always in badges if always)
     left = x + PAD
     if sub:
-        text = _fit(draw, " · ".join(sub), _font(13), PANEL_W - 2 * PAD - kept - 2)
+        room = PANEL_W - 2 * PAD - kept - 2
+        text = " · ".join(sub)
+        if draw.textlength(text, font=_font(13)) > room:  # the game's target where it fits
+            text = " · ".join(board_line(pic, b, target=False))
+        text = _fit(draw, text, _font(13), room)
         draw.text((left, y + 31), text, font=_font(13), fill=MUTED)
         left += int(draw.textlength(text, font=_font(13))) + 6
     right = x + PANEL_W - PAD

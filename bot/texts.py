@@ -227,7 +227,17 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
-    "picture.total": {"en": "total {total}", "ru": "всего {total}"},
+    # a Chinese Poker board's game total, as the reveal's text gives it (reveal.player)
+    "picture.total": {
+        "en": "{total}/{target} pts",
+        "ru": "{total:очко|очка|очков} из {target}",
+    },
+    # the same without the target, where "N pts of T" does not fit (a fouled board's badge
+    # next to the kush) or a picture stored before the target was kept with it
+    "picture.total_only": {
+        "en": "{total:pt|pts}",
+        "ru": "{total:очко|очка|очков}",
+    },
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
@@ -359,6 +369,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.topup_not_needed": {
         "en": "{name}: top-up of {amount} {label} not made: the stack is at the table's maximum ({max} {label}).",
         "ru": "{name}: докупка на {amount} {label} не прошла: стек уже максимальный ({max} {label}).",
+    },
+    "lobby.topup_above": {
+        "en": "{name}: top-up of {amount} {label} not made: the stack ({stack} {label}) is above the table's maximum ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
@@ -1320,6 +1334,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.cancelled_shared": {
         "en": "Tournament #{table} is cancelled after a knock-out: the pool of {pool} {label} goes to the players still in, half evenly, half by chips.",
         "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, половина поровну, половина по фишкам.",
+    },
+    # a cancelled tournament's Chinese Poker game under way, settled before the pool (R7.6)
+    "tour.game_settled_cancel": {
+        "en": "The Chinese Poker game under way is settled first on its score: {moves}.",
+        "ru": "Сначала текущая игра в китайский покер рассчитана по её счёту: {moves}.",
+    },
+    "tour.chip_move": {
+        "en": "{name} {sign}{amount:chip|chips}",
+        "ru": "{name} {sign}{amount:фишка|фишки|фишек}",
     },
     "tour.cancel_in": {
         "en": "{name} ({chips} chips) — {prize} {label}",

@@ -93,6 +93,12 @@ ALIVE_SECONDS = 5.0
 Answer = Callable[[Reply], Awaitable[None]]
 
 
+def _unexpected(failure: Exception | None) -> bool:
+    """A command's failure that is no storage refusal (:class:`TransitionFailed`, answered
+    with ``err.storage``): the adapter answers and logs it."""
+    return failure is not None and not isinstance(failure, TransitionFailed)
+
+
 class TableService:
     """Runs the tables of every platform on one event loop.
 
@@ -260,6 +266,7 @@ class TableService:
         lang = self._lang(community, actor)
         if t is None:
             return Reply(tr(lang, "reply.no_table"), alert=True)
+        failure: Exception | None = None
         async with t.lock:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
@@ -269,21 +276,30 @@ class TableService:
             try:
                 reply = await body(t, community, lang)
             except Exception as exc:
+                committed = t.seq != seq
                 # (rolled back to a state with them back) committed however the command
                 # failed: only when storage refused it, their coming back was left to a
                 # background save after any other error, which a crash then lost (R8.7)
                 if back is not None:
                     await tournaments.keep_back(self.rt, t, seq)
-                if not isinstance(exc, TransitionFailed):
-                    raise
-                return Reply(tr(lang, "err.storage"), alert=True)
+                if not committed:  # nothing committed: nothing to follow up
+                    if not isinstance(exc, TransitionFailed):
+                        raise
+                    return Reply(tr(lang, "err.storage"), alert=True)
+                # a step of the command committed before it failed (a dealt hand, a close):
+                # its after-steps run all the same (the new name stored and shown, the step's
+                # messages sent before the failure is answered); it was the next update's
+                # step that took them, or the rename's new name stayed unsaved
+                failure, reply = exc, Reply(tr(lang, "err.storage"), alert=True)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
-            if back is not None:  # committed before the answer (R8.7)
+            if back is not None and failure is None:  # committed before the answer (R8.7)
                 await tournaments.keep_back(self.rt, t, seq)
-        if answer is not None:
+        if answer is not None and not _unexpected(failure):
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
+        if failure is not None and _unexpected(failure):
+            raise failure  # (answered and logged by the adapter)
         return reply
 
     # -- commands --------------------------------------------------------------------------
@@ -862,25 +878,39 @@ class TableService:
             # of their hand write it themselves, after the press
             hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
             back = self._back(t, actor, private=not hand_press)
+            failure: Exception | None = None
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
             except TransitionFailed:
                 reply = Reply(tr(lang, "err.storage"), alert=True)
-            except Exception:  # their coming back committed all the same (R8.7)
+            except Exception as exc:  # their coming back committed all the same (R8.7)
+                committed = t.seq != seq
                 if back is not None:
                     await tournaments.keep_back(self.rt, t, seq)
-                raise
-            if back is not None and hand_press and t.seq == seq and not reply.private:
+                if not committed:  # nothing committed: nothing to follow up
+                    raise
+                # a step of the press committed before it failed: its after-steps run all
+                # the same (the new name, the step's messages), then the failure is raised
+                failure, reply = exc, Reply(tr(lang, "err.storage"), alert=True)
+            if (
+                failure is None
+                and back is not None
+                and hand_press
+                and t.seq == seq
+                and not reply.private
+            ):
                 # refused (stale, not theirs, not legal) without their hand to show and no
                 # step taken that wrote it: it is written here, or it kept saying they are away
                 self._rewrite_private(t, back)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
-            if back is not None:  # committed before the answer (R8.7)
+            if back is not None and failure is None:  # committed before the answer (R8.7)
                 await tournaments.keep_back(self.rt, t, seq)
-        if answer is not None:
+        if answer is not None and failure is None:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)
+        if failure is not None:
+            raise failure  # (answered and logged by the adapter)
         return reply
 
     async def _table_press(

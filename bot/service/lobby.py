@@ -327,6 +327,8 @@ async def top_up(
         range_reply = _top_up_range(t, lang, room, limit, have)
         return Reply(digits_hint(lang) + "\n" + range_reply.text, alert=True)
     elif 1 <= asked <= min(room, MAX_TOP_UP):
+        if asked > have:  # within the stack's room but past the balance: what fits both
+            return _top_up_range(t, lang, room, limit, have)
         value = asked
     else:
         return _top_up_range(t, lang, room, limit, have)
@@ -427,8 +429,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
                 if not seat.leaving:  # they were told it was queued: say why nothing moved
-                    t.owe("post", Screen(tr(t.lang, "lobby.topup_not_needed", name=seat.name,
-                                            amount=asked, label=t.label, max=limit)))  # fmt: skip
+                    # (the hand won, or a lowered max_buy_in, may have left the stack above
+                    # the maximum: "at the maximum" said less than the stack is)
+                    key = "lobby.topup_above" if seat.stack > limit else "lobby.topup_not_needed"
+                    text = tr(t.lang, key, name=seat.name, amount=asked, stack=seat.stack,
+                              label=t.label, max=limit)  # fmt: skip
+                    t.owe("post", Screen(text))
                     tx.group = True
             continue
         # a computer player's account is the house's, unlimited (issue 13): run short (it

@@ -12,6 +12,7 @@ stack row (their buy-in stays in the pool) until that payout."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
@@ -211,6 +212,11 @@ def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """The tournament is over (R8.7): the pool is paid out by place, every stack is cashed
     out and the table closes, in this transition; the final standings replace the table
     message."""
+    _pay_out(t, tx)
+
+
+def _pay_out(t: LiveTable, tx: Tx, before: Sequence[str] = ()) -> None:
+    """:func:`finish`; ``before``: lines the final standings follow (a cancel's game)."""
     tour = t.tournament
     assert tour is not None and tour.finished is not None
     players = tour.players  # player ids by seat
@@ -241,7 +247,7 @@ def finish(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     )
     for pid in players:
         tx.moves.append(CashOut(pid))
-    lines = [tr(t.lang, "tour.final", table=t.id, pool=tour.pool, label=t.label)]
+    lines = [*before, tr(t.lang, "tour.final", table=t.id, pool=tour.pool, label=t.label)]
     for seat, place in standings:
         name = names.get(players[seat], f"#{seat + 1}")
         lines.append(
@@ -297,14 +303,27 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     shares (``hand_result`` rows summing to zero) and every stack cashed out, as
     :func:`finish` pays: what the pool held is paid out, no more, no less. The table closes;
     its message says ``notice`` and how the pool went (once: ``notice`` may be that already,
-    :func:`~bot.service.dealing.closed_notice`)."""
+    :func:`~bot.service.dealing.closed_notice`).
+
+    A Chinese Poker game under way is settled first on its current score, in chips at the
+    level of its last hand (R7.6, R8.7: chips move at the end of each game, and a game that
+    ends early is settled on its score, as R7.7 and a cash table's close do; dropped, the
+    points it had won counted nothing and the pool went by the chips of the last game's
+    end). Its knock-outs place as a hand's do; one player left wins, and the pool is paid
+    out as at a finish."""
     tour = t.tournament
     assert tour is not None
+    game_lines = _settle_game(t)
+    cancelled = tr(t.lang, "tour.cancelled", table=t.id)
+    if tour.finished is not None:  # the game's score knocked out all but one: they won
+        # (not "cancelled, every buy-in back": the pool is paid out by place)
+        _pay_out(t, tx, [*([] if notice == cancelled else [notice]), *game_lines])
+        return
     players = tour.players
     shares = tour.cancel_shares()
     buy_in = tour.config.buy_in
-    cancelled = tr(t.lang, "tour.cancelled", table=t.id)
     if all(v == buy_in for v in shares.values()):  # nobody out yet: as if it never started
+        # (the game's chips, settled or not, change no refund: not told)
         for pid in players:
             tx.moves.append(CashOut(pid, LedgerKind.REFUND))
         close_with(t, tx, notice if notice == cancelled else f"{notice}\n{cancelled}")
@@ -335,6 +354,7 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
     if notice == cancelled:
         notice = ""
     lines = [notice] if notice else []
+    lines.extend(game_lines)
     lines.append(tr(t.lang, "tour.cancelled_shared", table=t.id, pool=tour.pool, label=t.label))
     places = tour.places
     for seat in sorted(shares, key=lambda s: (places.get(s, 0), -shares[s], s)):
@@ -347,3 +367,29 @@ def cancel(t: LiveTable, tx: Tx, notice: str) -> None:
                       prize=shares[seat], label=t.label)  # fmt: skip
         lines.append(line)
     close_with(t, tx, "\n".join(lines))
+
+
+def _settle_game(t: LiveTable) -> list[str]:
+    """Settle the Chinese Poker game under way of a running tournament that is cancelled
+    (call with no hand running): ended now, its points each-with-each in chips at the level
+    of its last hand (R7.6, R8.7), as a game at its target is; the players it leaves at 0
+    chips are knocked out. Returns the group's lines: what it moved, and the knock-outs;
+    none when no game is under way (the last one ended and settled, or none begun)."""
+    tour, game = t.tournament, t.chinese
+    if tour is None or game is None or game.over or not game.totals or not running(t):
+        return []
+    game = game.end()
+    order = sorted(s for s in game.totals if s in t.seats)
+    settled = tour.settle(game.pairs(order))
+    t.chinese = None
+    deltas = settled.settlement.deltas
+    moves = ", ".join(
+        tr(t.lang, "tour.chip_move", name=t.seats[s].name, sign="+" if d > 0 else "−" if d else "",
+           amount=abs(d))
+        for s, d in sorted(deltas.items())
+        if s in t.seats
+    )  # fmt: skip
+    return [
+        tr(t.lang, "tour.game_settled_cancel", moves=moves or "–"),
+        *after_settlement(t, settled)[1:],  # (its first line: the chips, which the shares say)
+    ]

@@ -96,19 +96,23 @@ async def test_r8_2_a_top_up_the_balance_cannot_pay_says_what_to_do(env: Any) ->
         "Take the /daily bonus, or ask an admin for /grant."
     )
     assert len(reply.text) <= 200  # a Telegram press's answer (MAX_ANSWER)
-    reply = await service.top_up(GROUP, ALICE, "60")
+    reply = await service.top_up(GROUP, ALICE, "60")  # an amount of one's own: what fits
     assert reply.text == (
-        "Not enough kush for a top-up of 60: you have 50.\n"
-        "Take the /daily bonus, or ask an admin for /grant."
+        "Top up from 1 to 50 kush, your balance (a stack holds at most 1000). Usage: /topup N"
     )
     # during a hand: a top-up is queued, and refused when the balance cannot pay it
     assert not (await service.ready(GROUP, BOB)).alert
     assert t.hand is not None
     assert not (await service.grant(GROUP, ALICE, True, "@Bob", "-750", "k2")).alert
-    reply = await service.top_up(GROUP, BOB, "100")  # Bob reads Russian
+    reply = await service.top_up(GROUP, BOB)  # Bob reads Russian
     assert reply.alert and reply.text == (
-        "Не хватает кушей на докупку 100: у вас 50.\n"
+        "Не хватает кушей на докупку 200: у вас 50.\n"
         "Возьмите бонус /daily или попросите админа о /grant."
+    )
+    reply = await service.top_up(GROUP, BOB, "100")
+    assert reply.alert and reply.text == (
+        "Докупить можно от 1 до 50 кушей — это ваш баланс (в стеке не больше 1000)."
+        " Формат: /topup N"
     )
     assert t.seats[0].top_up == t.seats[1].top_up == 0  # nothing queued
     # an empty balance: told so, with the advice
@@ -197,7 +201,7 @@ def _chinese_picture(lang: str, two_of_three: int) -> Picture:
         total=12,
     )
     title = "Chinese Poker · table #2 · hand 4"
-    return Picture(title, lang, (anna, boris), chinese=True, notes=("🏆 Anna claimed.",))
+    return Picture(title, lang, (anna, boris), chinese=True, notes=("🏆 Anna claimed.",), target=51)
 
 
 def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> None:
@@ -208,13 +212,13 @@ def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> N
     the game total."""
     pic = _chinese_picture("en", 1)
     anna = pic.boards[0]
-    assert pictures.board_line(pic, anna) == ["+2 kush", "total 31"]
+    assert pictures.board_line(pic, anna) == ["+2 kush", "31/51 pts"]
     assert pictures.notes_of(pic) == [
         "🏆 Anna claimed.",
         "Bonus for winning 2 of 3 boxes (per opponent): Anna +1",
     ]
     ru = dataclasses.replace(pic, lang="ru")
-    assert pictures.board_line(ru, anna) == ["+2 куша", "всего 31"]
+    assert pictures.board_line(ru, anna) == ["+2 куша", "31 очко из 51"]
     assert pictures.notes_of(ru)[-1] == "Бонус за 2 бокса из 3 (с каждым соперником): Anna +1"
     # the line takes the picture's room (a note's height), drawn at the layout's size
     plain = _chinese_picture("en", 0)

@@ -97,6 +97,7 @@ SAMPLES: dict[str, Picture] = {
         ),
         chinese=True,
         notes=("🏆 Анна заявила «Доезд».",),
+        target=51,
     ),
     # /hand: one board in play, in the private chat (empty places, the cards to place)
     "one_board_live": Picture(
@@ -273,6 +274,55 @@ def test_the_kush_line_gives_way_to_a_long_fantasyland_badge(
     assert texts[0][1].startswith("−250000")
 
 
+def _sub_lines(pic: Picture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The line under each board's name as drawn (font 13 at the panel's second line)."""
+    lines: list[str] = []
+    real_text = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        second = (xy[1] - pictures.TITLE_H) % (pictures.PANEL_H + pictures.MARGIN) == 31
+        if (
+            second
+            and kwargs.get("font") is pictures._font(13)
+            and kwargs.get("fill") == pictures.MUTED
+        ):
+            lines.append(text)
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    monkeypatch.undo()
+    return lines
+
+
+def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R7.1: the reveal's text says "Anna · 12/30 pts"; the picture drew "total 12", no
+    unit and no target. It draws the text's words under each name, in both languages; where
+    that does not fit (a fouled board's badge next to a long kush amount) the target gives
+    way and the unit stays, never cut with "…"."""
+    board = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (2, 2, 2),
+        points=6, kush=60, total=12,
+    )  # fmt: skip
+    fouled = dataclasses.replace(
+        board, name="Boris", fouled=True, points=-6, kush=-4800, total=28,
+        boxes=("Js Jd Jc", "Ts Td Tc 4s 4d", "9s 9d 9c 5s 5d"),
+    )  # fmt: skip
+    en = Picture("Chinese Poker · table #2 · hand 4", "en", (board, fouled), chinese=True,
+                 target=30)  # fmt: skip
+    assert _sub_lines(en, monkeypatch) == ["+60 kush · 12/30 pts", "−4800 kush · 28/30 pts"]
+    ru = dataclasses.replace(en, lang="ru", label="кушей")
+    assert _sub_lines(ru, monkeypatch) == ["+60 кушей · 12 очков из 30", "−4800 кушей · 28 очков"]
+    one = dataclasses.replace(ru, boards=(dataclasses.replace(board, kush=None, total=1),))
+    assert _sub_lines(one, monkeypatch) == ["1 очко из 30"]
+    # a picture stored before the target was kept with it: the total with its unit
+    old = Picture.from_json({k: v for k, v in en.to_json().items() if k != "target"})
+    assert old.target is None
+    assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4800 kush · 28 pts"]
+
+
 # -- the service --------------------------------------------------------------------------------
 
 
@@ -437,6 +487,7 @@ async def test_r7_chinese_picture_at_the_end_of_the_reveal(
     data = drawn[0]
     check_png(presenter.pictures[0][1], data)
     assert data["chinese"] is True
+    assert data["target"] == 200  # the game's, drawn with each total (R7.1)
     record = (await store.hand_history(t.seats[0].player_id, 1))[0].result
     totals = record["chinese"]["totals"]
     for board, r in zip(data["boards"], record["seats"], strict=True):

@@ -5,10 +5,13 @@ shows it from that update on (it showed the name they sat down with for good).""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
-from bot.model import Actor, ChatRef
+import pytest
+
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.presses import Arrange, Ready, decode
-from bot.service import TableService
+from bot.service import TableService, lobby
 from bot.texts import tr
 from storage.api import Store
 from storage.check import check_store
@@ -139,4 +142,68 @@ async def test_a_rename_to_a_knocked_out_players_name_keeps_the_standings_apart(
     places = sorted(line.split(" — ")[0].split(". ", 1)[1] for line in final[1:])
     assert places == ["Alice", "Carol", "carol (2)"], final
     assert "3. Carol — 0 kush" in final
+    assert await check_store(store) == []
+
+
+async def _bobs_ready_fails_after_its_deal(
+    monkeypatch: pytest.MonkeyPatch, *, pressed: bool
+) -> tuple[FakePresenter, Store, LiveTable]:
+    """Alice and Bob seated, Alice ready; Bob, renamed "Борис" on the platform, sends /ready
+    (or presses Ready): its step commits (his buy-in, and the hand is dealt), and then the
+    command fails with an error of no storage (a bug, a store read after the commit). The
+    failure goes on to the adapter, which answers and logs it; what the committed step owes
+    must not be left behind: the new name stored (``/top``, ``/stats``), the dealt hand's
+    messages sent before the failure is answered. (The after-steps were skipped: the stored
+    player kept "Bob" until his next update, and the hand's messages went out after the
+    "something went wrong".)"""
+    service, presenter, store, _clock = service_env()
+    assert isinstance(service, TableService)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None
+    button = _ready_button(presenter)
+    ready = lobby.ready
+
+    async def ready_then_fail(*args: Any) -> Reply:
+        await ready(*args)
+        raise RuntimeError("after the commit")
+
+    monkeypatch.setattr(lobby, "ready", ready_then_fail)
+    boris = dataclasses.replace(BOB, name="Борис")
+    answered: list[Reply] = []
+
+    async def answer(reply: Reply) -> None:
+        answered.append(reply)
+
+    before = dict(presenter.privates)
+    with pytest.raises(RuntimeError, match="after the commit"):
+        if pressed:
+            await service.press(boris, button, GROUP, answer=answer)
+        else:
+            await service.ready(GROUP, boris, answer=answer)
+    assert answered == []  # (the adapter answers the failure: once)
+    assert t.hand is not None and t.hand_no == 1  # committed: dealt
+    assert [s.name for s in t.seats.values()] == ["Alice", "Борис"]
+    assert await _stored_name(store, BOB) == "Борис"
+    # the dealt hand's messages are out already, with the new name
+    for user in (ALICE, BOB):
+        assert len(presenter.privates.get(user.user_id, [])) > len(before.get(user.user_id, []))
+    assert "Борис" in presenter.last_table(GROUP.chat_id).text
+    return presenter, store, t
+
+
+async def test_a_command_that_fails_after_its_step_committed_still_follows_it_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _presenter, store, _t = await _bobs_ready_fails_after_its_deal(monkeypatch, pressed=False)
+    assert await check_store(store) == []
+
+
+async def test_a_press_that_fails_after_its_step_committed_still_follows_it_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _presenter, store, _t = await _bobs_ready_fails_after_its_deal(monkeypatch, pressed=True)
     assert await check_store(store) == []

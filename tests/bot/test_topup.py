@@ -111,7 +111,11 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env)
     assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
     reply = await service.grant(GROUP, BOB, True, "Alice", "-700", "k1")
     assert not reply.alert, reply.text
-    reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too
+    reply = await service.top_up(GROUP, ALICE, "200")  # checked when asked, too: what fits
+    assert reply.alert and reply.text == tr(
+        "en", "reply.topup_range_balance", room=100, max=1000, label="kush"
+    )
+    reply = await service.top_up(GROUP, ALICE)  # the minimum buy-in, 200: the balance is short
     no_money = tr("en", "reply.topup_no_money", label="kush", need=200, have=100)
     advice = tr("en", "reply.no_money_hint_tour")  # (the daily bonus, /grant)
     assert reply.alert and reply.text == no_money + "\n" + advice
@@ -455,15 +459,16 @@ def new_service_on(
     return service, presenter
 
 
-@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("300", 0)])
+@pytest.mark.parametrize(("max_buy_in", "added"), [("500", 100), ("400", 0), ("300", 0)])
 async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
     max_buy_in: str, added: int
 ) -> None:
     """Alice asks for 800 during the hand (room 800 then) and is told it is queued; the
     admins lower ``max_buy_in`` meanwhile and she wins Bob's 200. When the hand ends the
     top-up is cut to what the new maximum leaves room for, or not made when her stack is
-    there already (R8.2), and the group is told which, in its language. (It was cut or
-    dropped without a word: she was left believing 800 had moved.)"""
+    there already (R8.2), or above it, and the group is told which, in its language. (It
+    was cut or dropped without a word: she was left believing 800 had moved; then a stack
+    of 400 under a maximum of 300 was said to be "at the table's maximum".)"""
     service, presenter, store, _clock, t = await a_hand_at_100_a_point()
     reply = await service.top_up(GROUP, ALICE, "800")
     assert reply.text == tr("en", "reply.topup_queued", amount=800, label="kush")
@@ -475,13 +480,20 @@ async def test_r8_2_a_queued_top_up_cut_or_not_made_at_the_maximum_says_so(
     assert alice is not None and alice.top_up == 0 and alice.stack == 400 + added
     assert await player_balance(store, ALICE) == 800 - added
     limit = int(max_buy_in)
-    if added:
-        notice = tr("en", "lobby.topup_capped", name="Alice", amount=800, added=added,
-                    label="kush", max=limit)  # fmt: skip
-    else:
-        notice = tr("en", "lobby.topup_not_needed", name="Alice", amount=800, label="kush",
-                    max=limit)  # fmt: skip
+    notice = {
+        "500": "Alice: top-up of 800 kush cut to 100: a stack holds at most 500 kush.",
+        "400": "Alice: top-up of 800 kush not made: the stack is at the table's maximum"
+        " (400 kush).",
+        "300": "Alice: top-up of 800 kush not made: the stack (400 kush) is above the"
+        " table's maximum (300 kush).",
+    }[max_buy_in]
+    assert limit == int(max_buy_in)
     assert (GROUP.chat_id, notice) in presenter.posts, presenter.posts
+    ru = tr("ru", "lobby.topup_above", name="Алиса", amount=800, stack=400, label="kush", max=300)
+    assert ru == (
+        "Алиса: докупка на 800 кушей не прошла: стек (400 кушей)"
+        " больше максимума стола (300 кушей)."
+    )
     assert await check_store(store) == []
 
 
@@ -634,6 +646,47 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
         "Возьмите бонус /daily или попросите админа о /grant."
     )
     assert await player_balance(store, ALICE) == 0
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("during_hand", [False, True])
+async def test_r8_2_a_top_up_past_the_balance_within_the_stack_is_answered_with_the_range(
+    during_hand: bool,
+) -> None:
+    """Alice (800 on the balance, a stack of 200 under a maximum of 2000: room 1800) asks for
+    ``/topup 1000``, between hands or during her hand. It was refused as a short balance
+    ("Not enough kush for a top-up of 1000: you have 800", and the /daily advice) where a
+    number past the room is answered with what she may ask for: the range, 1 to 800, her
+    balance. Nothing moves, nothing is queued."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, next_hand_delay=5, timers=False)
+    service.register(FakePresenter())
+    assert not (await service.settings(GROUP, ALICE, True, ["max_buy_in", "2000"])).alert
+    if during_hand:
+        t = await seated(service, ALICE, BOB)
+        assert t is not None and t.hand is not None
+    else:
+        await service.new_table(GROUP, ALICE)
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+    assert await player_balance(store, ALICE) == 800
+    reply = await service.top_up(GROUP, ALICE, "1000")
+    assert reply.alert and reply.text == (
+        "Top up from 1 to 800 kush, your balance (a stack holds at most 2000). Usage: /topup N"
+    )
+    ru = dataclasses.replace(ALICE, language="ru")
+    reply = await service.top_up(GROUP, ru, "801")
+    assert reply.text == (
+        "Докупить можно от 1 до 800 кушей — это ваш баланс (в стеке не больше 2000)."
+        " Формат: /topup N"
+    )
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.stack == 200 and alice.top_up == 0
+    assert await player_balance(store, ALICE) == 800
+    reply = await service.top_up(GROUP, ALICE, "800")  # the whole balance: taken
+    assert not reply.alert, reply.text
     assert await check_store(store) == []
 
 

@@ -1010,4 +1010,131 @@ async def test_r8_7_a_tournament_closed_by_the_bots_removal_tells_each_player_th
         notice = tr(lang, "private.chat_gone_tour", table=t.id, amount=got, label="kush")
         assert text.startswith(notice), text
         assert f"{got} " in text.splitlines()[0], text  # (their share, not "buy-in back")
+
+
+async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_game_first(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """A Chinese Poker tournament settles chips at the end of each game to the target (R8.7,
+    R7.6). Carol leaves in hand 1 (knocked out, 3rd; her leaving ends that game, settled);
+    Alice and Bob play hand 2 of a new game and an admin closes the table meanwhile: the
+    tournament is cancelled at the end of hand 2 and its pool goes half by chips. The points
+    hand 2 won were dropped, the pool shared by the chips of hand 1's end; the game under way
+    is settled first on its score (R7.6, as R7.7 and a cash table's close do), in chips at its
+    level, and the shares follow the chips after it. The group is told what it moved."""
+    service, presenter, store, clock = env
+    await configure(
+        service,
+        game="chinese",
+        target_points="500",
+        tournament_chips="1000",
+        reveal_pause_seconds="0",
+    )
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+    by_id = {a.user_id: a for a in PLAYERS}
+    reply = await service.leave(GROUP, CAROL)
+    assert not reply.alert, reply.text
+    assert tour.places == {2: 3}
+
+    async def play_hand(number: int) -> None:
+        while t.hand is not None and t.hand_no == number and t.hand.to_act:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            if acting.user_id == CAROL.user_id:
+                clock.now += 1000
+                await service.run_due()
+            else:
+                await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
+
+    await play_hand(1)
+    while t.hand_no == 1 and (t.hand is not None or t.reveal is not None):
+        clock.now += 1
+        await service.run_due()
+    # her leaving ended the game, settled (R7.6): hand 2 begins a new one
+    assert t.chinese is None or t.chinese.totals == {}
+    while t.hand is None:  # the next deal
+        clock.now += 1
+        await service.run_due()
+    # hands of the new game until it has a score (a game tied so far would settle nothing)
+    while t.chinese is None or len(set(t.chinese.totals.values())) < 2:
+        number = t.hand_no
+        await play_hand(number)
+        while t.hand_no == number:
+            clock.now += 1
+            await service.run_due()
+    assert sorted(tour.chips) == [0, 1]
+    before = dict(tour.chips)
+    cpp = tour.chips_per_point
+    last = t.hand_no
+    reply = await service.close_table(GROUP, ALICE, True)  # at the end of this hand
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    await play_hand(last)
+    while service.table_in(GROUP) is not None:
+        clock.now += 1
+        await service.run_due()
+    hand = [r for r in await store.export_hands(t.id) if r["number"] == last]
+    game = hand[0]["result"]["chinese"]  # the game after that hand: under way, not over
+    assert game["over"] is False and len(game["totals"]) == 2
+    points = game["totals"]["0"] - game["totals"]["1"]
+    assert points != 0  # (the deck of this test: a game with a score to settle)
+    moved = max(-before[0], min(before[1], points * cpp))  # Alice's chips (capped, R8.4)
+    chips = tour.chips
+    assert chips == {0: before[0] + moved, 1: before[1] - moved}
+    share = {s: 75 + 150 * chips[s] // 2000 for s in chips}
+    top = min(chips, key=lambda s: (-chips[s], s))
+    share[top] += 300 - sum(share.values())
+    alice, bob, carol = [await player_balance(store, a) for a in PLAYERS]
+    assert (alice, bob, carol) == (900 + share[0], 900 + share[1], 900)
+    final = presenter.last_table(GROUP.chat_id).text.splitlines()
+    sign = {True: "+", False: "−"}
+    assert final[0] == tr(
+        "en", "tour.game_settled_cancel",
+        moves=f"Alice {sign[moved > 0]}{abs(moved)} chips, Bob {sign[moved < 0]}{abs(moved)} chips",
+    )  # fmt: skip
+    assert final[1] == tr("en", "tour.cancelled_shared", table=t.id, pool=300, label="kush")
+    assert await check_store(store) == []
+
+
+async def test_r7_6_r8_7_a_cancelled_chinese_tournament_whose_game_knocks_out_one_is_won(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """Alice and Bob, 10 chips each at 100 chips a point: an admin closes the table during
+    hand 1 of the game. Settled first on its score (R7.6), the game takes all the chips of
+    whoever is behind: knocked out, the other wins and takes the pool, as at a finish (R8.7),
+    and the group reads the final standings, not "every buy-in back"."""
+    service, presenter, store, clock = env
+    await configure(
+        service, game="chinese", target_points="500", tournament_chips="10",
+        chips_schedule="100", reveal_pause_seconds="0",
+    )  # fmt: skip
+    t = await two_started(service, presenter, "chinese")
+    tour = t.tournament
+    assert tour is not None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None and t.hand.to_act:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    while service.table_in(GROUP) is not None:
+        clock.now += 1
+        await service.run_due()
+    hand = (await store.export_hands(t.id))[0]
+    totals = hand["result"]["chinese"]["totals"]
+    assert totals["0"] != totals["1"]  # (this test's deck)
+    winner = 0 if totals["0"] > totals["1"] else 1
+    assert tour.finished is not None and tour.winner == winner and tour.chips == {winner: 20}
+    balances = [await player_balance(store, a) for a in (ALICE, BOB)]
+    assert balances[winner] == 1100 and balances[1 - winner] == 900
+    final = presenter.last_table(GROUP.chat_id).text.splitlines()
+    names = ("Alice", "Bob")
+    signs = ["+" if s == winner else "−" for s in (0, 1)]
+    assert final[:2] == [
+        tr("en", "tour.game_settled_cancel",
+           moves=f"Alice {signs[0]}10 chips, Bob {signs[1]}10 chips"),
+        tr("en", "tour.knocked_out", name=names[1 - winner], place=2, prize=0, label="kush"),
+    ]  # fmt: skip
+    assert tr("en", "tour.final", table=t.id, pool=200, label="kush") in final
+    assert tr("en", "tour.cancelled", table=t.id) not in final
     assert await check_store(store) == []
