@@ -512,8 +512,9 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
     tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
     of the pool, :meth:`~game.tournament.Tournament.cancel_shares`), with ``result``, the
     last hand's showdown (public once shown: no hidden card). Call in the closing step,
-    before the seats are stood up and the pool is shared (a player who left after the hand,
-    stood up earlier in the step, is told too: :attr:`Tx.seated`)."""
+    after :func:`close_now` (a Chinese Poker tournament's game it settles moves the shares;
+    the seats it stood up, and a player who left after the hand, are the step's
+    :attr:`Tx.seated`)."""
     key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
     shares: dict[int, int] = {}
     if t.tournament is not None:  # (each player's own share: "your buy-in is back" was

@@ -731,9 +731,9 @@ async def close_table(rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool
     the table's chat: its players are told in private
     (:func:`~bot.service.dealing.tell_chat_gone`)."""
     async with rt.transition(t) as tx:
-        if chat_gone:
-            tell_chat_gone(t, tx)
         close_now(t, tx, notice)
+        if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
+            tell_chat_gone(t, tx)
 
 
 def rename(t: LiveTable, actor: Actor) -> bool:

@@ -206,9 +206,10 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
-        if t.removal_close:  # (the bot's removal: the chat reads neither notice nor result)
-            tell_chat_gone(t, tx, screen)
         close_now(t, tx, closed_notice(t))
+        if t.removal_close:  # (the bot's removal: the chat reads neither notice nor result;
+            # told after the close, which may settle a Chinese Poker game and so the shares)
+            tell_chat_gone(t, tx, screen)
         return
     if t.tournament is not None and abandoned(t, result):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))

@@ -1138,3 +1138,74 @@ async def test_r7_6_r8_7_a_cancelled_chinese_tournament_whose_game_knocks_out_on
     assert tr("en", "tour.final", table=t.id, pool=200, label="kush") in final
     assert tr("en", "tour.cancelled", table=t.id) not in final
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_chinese_tournament_closed_by_the_bots_removal_tells_each_share_after_its_game(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """A Chinese Poker tournament whose group removes the bot during a game, after a
+    knock-out: the close settles the game under way first (R7.6, R8.7), which moves the
+    chips the pool is shared by. Each player's private notice gives what their balance got:
+    it was worked out before the close settled the game, from the chips before it."""
+    service, presenter, store, clock = env
+    await configure(
+        service,
+        game="chinese",
+        target_points="500",
+        tournament_chips="1000",
+        reveal_pause_seconds="0",
+    )
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+    by_id = {a.user_id: a for a in PLAYERS}
+    reply = await service.leave(GROUP, CAROL)
+    assert not reply.alert, reply.text
+    assert tour.places == {2: 3}
+
+    async def play_hand(number: int) -> None:
+        while t.hand is not None and t.hand_no == number and t.hand.to_act:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            if acting.user_id == CAROL.user_id:
+                clock.now += 1000
+                await service.run_due()
+            else:
+                await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
+
+    await play_hand(1)
+    while t.hand_no == 1 and (t.hand is not None or t.reveal is not None):
+        clock.now += 1
+        await service.run_due()
+    # her leaving ended the game, settled (R7.6): hand 2 begins a new one
+    assert t.chinese is None or t.chinese.totals == {}
+    while t.hand is None:  # the next deal
+        clock.now += 1
+        await service.run_due()
+    # hands of the new game until it has a score (a game tied so far would settle nothing)
+    while t.chinese is None or len(set(t.chinese.totals.values())) < 2:
+        number = t.hand_no
+        await play_hand(number)
+        while t.hand_no == number:
+            clock.now += 1
+            await service.run_due()
+    assert sorted(tour.chips) == [0, 1]
+    before = dict(tour.chips)
+    last = t.hand_no
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    balances = {a.user_id: await player_balance(store, a) for a in PLAYERS[:2]}
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    await play_hand(last)
+    while service.table_in(GROUP) is not None:
+        clock.now += 1
+        await service.run_due()
+    await service.rt.settled(t)
+    assert tour.chips != before  # (the game's score moved chips before the shares)
+    for actor in PLAYERS[:2]:
+        got = await player_balance(store, actor) - balances[actor.user_id]
+        text = presenter.last_private(actor.user_id).text
+        lang = langs[actor.user_id]
+        notice = tr(lang, "private.chat_gone_tour", table=t.id, amount=got, label="kush")
+        assert text.startswith(notice), text
+        assert f"{got} " in text.splitlines()[0], text
+    assert await check_store(store) == []
