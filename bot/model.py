@@ -23,6 +23,7 @@ from game.tournament import AWAY_SECONDS, Tournament
 
 __all__ = [
     "HAND_VIEW_PREFIX",
+    "PENDING_PREFIX",
     "Actor",
     "ChatRef",
     "LiveTable",
@@ -39,6 +40,12 @@ __all__ = [
 #: chat's hand message (a Discord ephemeral hand): a press there that is out of date shows the
 #: current hand on it, as on the private hand message itself.
 HAND_VIEW_PREFIX = "ephemeral:"
+#: begins the ref a presenter gives a new message it could not post yet (the platform down:
+#: a 5xx, a 429, no connection) and posts in the background: the service keeps it as the
+#: message's ref (the player stays reachable) and is told the real one once it is posted
+#: (:meth:`bot.service.TableService.message_posted`); a screen written to it meanwhile is
+#: the one posted.
+PENDING_PREFIX = "pending-"
 
 
 class Phase(Enum):
