@@ -137,15 +137,18 @@ class Presenter(Protocol):
     platform: str
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
-        """Send (``ref`` None) or edit the table message; returns its ref."""
+        """Send (``ref`` None) or edit the table message; returns its ref (a pending one,
+        :data:`PENDING_PREFIX`, for a message the platform is down to take: posted later)."""
 
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:
         """Send or edit the player's private message; ``None`` if the player cannot be reached
-        (never started the bot / DMs closed). ``answered``: the ref of another message of the
-        player (say a Discord ephemeral hand) that was pressed and that the adapter answers
-        with this screen: a presenter that also shows the hand there does not write it."""
+        (never started the bot / DMs closed), a pending ref (:data:`PENDING_PREFIX`) if the
+        platform is down: posted later, the player reachable. ``answered``: the ref of
+        another message of the player (say a Discord ephemeral hand) that was pressed and
+        that the adapter answers with this screen: a presenter that also shows the hand
+        there does not write it."""
 
     async def post(self, chat_id: str, text: str) -> None:
         """A one-off notice in a chat."""

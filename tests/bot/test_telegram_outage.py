@@ -313,3 +313,54 @@ async def test_a_table_message_whose_answer_was_lost_is_not_posted_twice(
         shown = w.fake.messages[(GROUP_ID, int(t.group_ref))]
         assert "Bob" in shown["text"]
         assert [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)] == [shown]
+
+
+async def test_a_hand_message_whose_answer_was_lost_is_not_sent_twice_and_works(
+    tmp_path: Path,
+) -> None:
+    """Telegram posts Alice's hand at the deal but answers too late (the read timeout passes
+    first): she was taken for a player who never started the bot (the group read "Alice:
+    open a private chat with the bot"). She stays reachable, her hand is not sent a second
+    time, and her press on it is a press on her hand (it is her message from then on)."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        assert not (await w.press_lobby(BOB, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        w.adapter._request._read_timeout = 0.3
+        w.fake.stall(
+            lambda c: c.method == "sendMessage" and int(c.params["chat_id"]) == ALICE.id, 1.0
+        )
+        down = len(w.fake.calls)
+        qid = await w.fake.press(
+            ALICE, GROUP_ID, w.table_message()["message_id"], lobby_data(w, "r")
+        )
+        assert not (await w.fake.wait_for(lambda: w.fake.answer_of(qid))).params.get("show_alert")
+        await w.fake.wait_for(lambda: t.hand is not None and w.fake.chat_messages(ALICE.id))
+        await asyncio.sleep(1.5)  # the answer came after the timeout
+        w.adapter._request._read_timeout = 10.0
+        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        await asyncio.wait_for(presenter.flush(), 5)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and seat.reachable
+        assert t.group_ref is not None
+        group = w.fake.messages[(GROUP_ID, int(t.group_ref))]["text"]
+        assert "open a private chat" not in group, group
+        posted = w.fake.chat_messages(ALICE.id)
+        assert len(posted) == 1 and len(sends(w, ALICE.id, down)) == 1, posted
+        assert t.hand is not None and t.seats[t.hand.to_act[0]] is seat  # (she acts first)
+        buttons = {
+            (p.action, p.arg): b["callback_data"]
+            for b in w.fake.buttons(posted[0])
+            if (p := Payload.decode(b.get("callback_data")))
+        }
+        answer = await w.press(ALICE, ALICE.id, posted[0], buttons[("a", "")])
+        assert not answer.get("show_alert"), answer
+        assert seat.private_ref == str(posted[0]["message_id"])
+        assert [m["message_id"] for m in w.fake.chat_messages(ALICE.id)] == [
+            posted[0]["message_id"]
+        ]
