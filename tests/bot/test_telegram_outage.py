@@ -209,9 +209,11 @@ async def test_a_hand_message_telegram_refuses_is_posted_later_and_the_player_st
 
         w.fake.outage(to_bob)
         down = len(w.fake.calls)
+        pressed = time.monotonic()
         qid = await w.fake.press(BOB, GROUP_ID, w.table_message()["message_id"], lobby_data(w, "r"))
         answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
         assert not answer.params.get("show_alert"), answer.params
+        assert time.monotonic() - pressed < 1.0  # (answered at once)
         await w.fake.wait_for(lambda: t.hand is not None and len(sends(w, BOB.id, down)))
         await asyncio.sleep(1.0)  # Telegram still down
         assert len(sends(w, BOB.id, down)) >= 3  # tried again
