@@ -6,6 +6,9 @@ message), and notices.
   background writer per message, so a press is answered at once and a busy table never queues
   stale edits behind Discord's rate limits (discord.py waits those out and retries 429s).
   Writers start once the interactions being answered are (:attr:`DiscordPresenter.quiet`).
+  An edit still refused with a 5xx after discord.py's own retries, or lost in the network, is
+  written again (:data:`EDIT_RETRIES`, for up to :data:`EDIT_GIVE_UP_SECONDS`), its newest
+  screen only; one refused with 403 or 404 is not.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
   Edits do not notify, so when a player's turn begins (their hand gets buttons again) a short
   "your move" DM pings them, in the background, and is deleted when the turn ends.
