@@ -23,6 +23,7 @@ from game.tournament import AWAY_SECONDS, Tournament
 
 __all__ = [
     "HAND_VIEW_PREFIX",
+    "PENDING_PREFIX",
     "Actor",
     "ChatRef",
     "LiveTable",
@@ -39,6 +40,12 @@ __all__ = [
 #: chat's hand message (a Discord ephemeral hand): a press there that is out of date shows the
 #: current hand on it, as on the private hand message itself.
 HAND_VIEW_PREFIX = "ephemeral:"
+#: begins the ref a presenter gives a new message it could not post yet (the platform down:
+#: a 5xx, a 429, no connection) and posts in the background: the service keeps it as the
+#: message's ref (the player stays reachable) and is told the real one once it is posted
+#: (:meth:`bot.service.TableService.message_posted`); a screen written to it meanwhile is
+#: the one posted.
+PENDING_PREFIX = "pending-"
 
 
 class Phase(Enum):
@@ -130,15 +137,18 @@ class Presenter(Protocol):
     platform: str
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
-        """Send (``ref`` None) or edit the table message; returns its ref."""
+        """Send (``ref`` None) or edit the table message; returns its ref (a pending one,
+        :data:`PENDING_PREFIX`, for a message the platform is down to take: posted later)."""
 
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:
         """Send or edit the player's private message; ``None`` if the player cannot be reached
-        (never started the bot / DMs closed). ``answered``: the ref of another message of the
-        player (say a Discord ephemeral hand) that was pressed and that the adapter answers
-        with this screen: a presenter that also shows the hand there does not write it."""
+        (never started the bot / DMs closed), a pending ref (:data:`PENDING_PREFIX`) if the
+        platform is down: posted later, the player reachable. ``answered``: the ref of
+        another message of the player (say a Discord ephemeral hand) that was pressed and
+        that the adapter answers with this screen: a presenter that also shows the hand
+        there does not write it."""
 
     async def post(self, chat_id: str, text: str) -> None:
         """A one-off notice in a chat."""

@@ -397,7 +397,7 @@ class Sandbox:
             elif chat > 0:
                 seat = t.seat_of(str(chat))
                 ref = seat.private_ref if seat else None
-            if ref is not None and (chat, int(ref)) in self.fake.messages:
+            if ref is not None and ref.isdigit() and (chat, int(ref)) in self.fake.messages:
                 return self.fake.messages[(chat, int(ref))]
         return None
 

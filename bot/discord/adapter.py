@@ -735,6 +735,7 @@ class DiscordAdapter:
         :raises OSError: Discord cannot be reached (``aiohttp.ClientConnectorError``).
         :raises TimeoutError: not ready within ``ready_timeout`` seconds.
         """
+        self.presenter.stopping = False  # (started again after a stop)
         try:
             await self.client.login(self.token)
             if self.rest_only:
@@ -747,6 +748,7 @@ class DiscordAdapter:
     async def stop(self) -> None:
         """Finish the queued edits and close the connections."""
         await self.idle()
+        self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
         await self.presenter.flush()
         for shard_id in list(self._shard_clients):
             await self.disconnect_shard(shard_id)

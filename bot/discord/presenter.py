@@ -6,6 +6,9 @@ message), and notices.
   background writer per message, so a press is answered at once and a busy table never queues
   stale edits behind Discord's rate limits (discord.py waits those out and retries 429s).
   Writers start once the interactions being answered are (:attr:`DiscordPresenter.quiet`).
+  An edit still refused with a 5xx after discord.py's own retries, or lost in the network, is
+  written again (:data:`EDIT_RETRIES`, for up to :data:`EDIT_GIVE_UP_SECONDS`), its newest
+  screen only; one refused with 403 or 404 is not.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
   Edits do not notify, so when a player's turn begins (their hand gets buttons again) a short
   "your move" DM pings them, in the background, and is deleted when the turn ends.
@@ -35,6 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 
+import aiohttp
 import discord
 
 from bot.discord.components import content_of, view_of
@@ -67,6 +71,17 @@ UNKNOWN_CHANNEL = 10003
 DM_RETRY_SECONDS = 60.0
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
+#: Seconds before an edit Discord still refused with a 5xx after discord.py's own retries (a
+#: 500, 502, 504 or 524 it tries five times over some 25 s; any other 5xx at once), or lost in
+#: the network, is written again: one entry per try, the last repeated until
+#: :data:`EDIT_GIVE_UP_SECONDS`, so a message is brought up to date once Discord answers again
+#: after an outage (it was left showing an older screen, a wrong turn and old cards, until the
+#: next change). Only the newest screen of a message is written, and a newer one is written
+#: at once, not at the next try (as on Telegram).
+EDIT_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
+#: How long a message's edit is tried again at most from its first failure in a row: past it
+#: the edit is given up (logged), as is one refused with 403 or 404 (at once, as before).
+EDIT_GIVE_UP_SECONDS = 600.0
 #: Background writes let the interactions being answered go first, waiting at most this long.
 YIELD_AT_MOST = 0.05
 
@@ -149,6 +164,14 @@ class DiscordPresenter:
         #: (and when, ``time.monotonic()``, the refused write was sent: the service ignores
         #: one sent before the bot was invited back)
         self.on_locked_out: Callable[[str, float], Awaitable[None]] | None = None
+        #: waits before an edit lost to a 5xx or the network is written again
+        #: (:data:`EDIT_RETRIES`), and for how long at most (:data:`EDIT_GIVE_UP_SECONDS`)
+        self.edit_retries: tuple[float, ...] = EDIT_RETRIES
+        self.edit_give_up = EDIT_GIVE_UP_SECONDS
+        #: wakes a message's writer waiting to try again: a newer screen came
+        self._newer: dict[_ChannelKey, asyncio.Event] = {}
+        #: set by the adapter's stop: edits are no longer tried again
+        self.stopping = False
 
     async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
         channel = self.client.get_partial_messageable(channel_id)
@@ -163,6 +186,8 @@ class DiscordPresenter:
         key = (channel_id, message_id)
         self._latest_msg[key] = screen
         self._spawn(key, lambda: self._write_message(key))
+        if (newer := self._newer.get(key)) is not None:
+            newer.set()  # (a writer waiting to try again writes this one now)
 
     def _spawn(self, key: object, work: Callable[[], Coroutine[None, None, None]]) -> None:
         writer = self._writers.get(key)
@@ -177,6 +202,8 @@ class DiscordPresenter:
 
     async def _write_message(self, key: _ChannelKey) -> None:
         channel_id, message_id = key
+        tries = 0
+        failing_since: float | None = None  # (time.monotonic() of the first failure in a row)
         try:
             await self._after_answers()
             while key in self._latest_msg:
@@ -191,6 +218,26 @@ class DiscordPresenter:
                 sent = time.monotonic()
                 try:
                     await message.edit(content=content_of(screen.text), view=view_of(screen))
+                    tries, failing_since = 0, None
+                except (discord.DiscordServerError, aiohttp.ClientError, OSError) as exc:
+                    # a 5xx past discord.py's own retries, or the network (a timeout is an
+                    # OSError): written again, the newest screen of the message (a message
+                    # left showing an older screen keeps buttons that are out of date, and
+                    # the channel reads a wrong turn until the next change)
+                    if failing_since is None:
+                        failing_since = sent
+                    wait = self._retry_wait(tries)
+                    if wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
+                        log.warning("edit of message %s/%s lost: %s", channel_id, message_id, exc)
+                        tries, failing_since = 0, None
+                        continue
+                    self._latest_msg.setdefault(key, screen)
+                    log.info(
+                        "edit of message %s/%s failed (%s): again soon", channel_id, message_id, exc
+                    )
+                    await self._wait_for_newer(key, wait)
+                    await self._after_answers()
+                    tries += 1
                 except discord.NotFound as exc:
                     if exc.code == UNKNOWN_CHANNEL and await self._locked_out(
                         channel_id, exc, sent
@@ -210,6 +257,30 @@ class DiscordPresenter:
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
             self._writers.pop(key, None)
+            self._newer.pop(key, None)
+
+    def _retry_wait(self, tries: int) -> float | None:
+        """Seconds before an edit that failed after ``tries`` tries is tried again
+        (:attr:`edit_retries`, its last entry repeated); ``None``: not again (none set, or
+        the adapter stopping)."""
+        if not self.edit_retries or self.stopping:
+            return None
+        return self.edit_retries[min(tries, len(self.edit_retries) - 1)]
+
+    async def _wait_for_newer(self, key: _ChannelKey, seconds: float) -> None:
+        """Wait ``seconds``, or less if a newer screen of the message comes meanwhile
+        (:meth:`queue_edit`) or the adapter stops."""
+        newer = self._newer.setdefault(key, asyncio.Event())
+        newer.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(newer.wait(), seconds)
+
+    def stop_retries(self) -> None:
+        """The adapter stops: an edit that fails is not tried again, and writers waiting to
+        try one again do so now (:meth:`flush` then waits for one try each)."""
+        self.stopping = True
+        for newer in self._newer.values():
+            newer.set()
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException, sent: float) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may

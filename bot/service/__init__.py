@@ -759,6 +759,24 @@ class TableService:
                 return None
             return self.rt.render_private(t, seat)
 
+    async def message_posted(self, platform: str, chat_id: str, pending: str, ref: str) -> None:
+        """A new message the platform could not post at once (it was down) and gave the
+        pending ref ``pending`` (:data:`~bot.model.PENDING_PREFIX`) is posted in ``chat_id``
+        as ``ref``: the table message or private hand that held ``pending`` holds ``ref`` now,
+        at once (a press on it is then the current message's), and is saved."""
+        for t in list(self.rt.tables.values()):
+            if t.platform != platform:
+                continue
+            hit = t.group_ref == pending
+            if hit:
+                t.group_ref = ref
+            seat = t.seat_of(chat_id)
+            if seat is not None and seat.private_ref == pending:
+                seat.private_ref, hit = ref, True
+            if hit:
+                async with t.lock:
+                    self.rt.save_soon(t)
+
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
         """The player deleted their private hand message ``ref`` (the platform refused an
         edit of it): the hand of the table it showed is sent anew, the player's hands at

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlsplit
 
+import aiohttp
 from telegram import (
     BotCommand,
     Chat,
@@ -61,7 +63,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
-from bot.model import Actor, ChatRef, Reply, group_chat
+from bot.model import PENDING_PREFIX, Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
 from bot.screens import Payload, Screen
@@ -152,6 +154,22 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
     return None if kb is None else {"reply_markup": kb}
 
 
+def _unsent(exc: TelegramError) -> bool | None:
+    """How a new message whose send failed with ``exc`` stands: ``True``, certainly not
+    posted, Telegram's side being down or busy (it answered a 5xx or a 429 past the rate
+    limiter's retries, or no connection to it was made); ``False``, perhaps posted (the
+    request went out and its answer was lost: a read timeout, a connection dropped); ``None``,
+    refused for good (403, 400, a migrated chat …): not an outage."""
+    if isinstance(exc, RetryAfter):
+        return True
+    if not isinstance(exc, NetworkError) or isinstance(exc, BadRequest):
+        return None
+    cause = exc.__cause__
+    if cause is None or isinstance(cause, TelegramError):
+        return True  # (Telegram answered with a 5xx)
+    return isinstance(cause, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError)
+
+
 #: Seconds before an edit refused by Telegram's side (a 5xx), lost in the network or still
 #: refused with a 429 after the rate limiter's retries is written again (python-telegram-bot
 #: retries neither; a 429 is first the rate limiter's): one entry per try, the last repeated
@@ -212,6 +230,14 @@ class TelegramPresenter:
         self._newer: dict[tuple[str, str], asyncio.Event] = {}
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
+        #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
+        #: once (:data:`~bot.model.PENDING_PREFIX`) is posted (the service takes its real ref)
+        self.on_posted: Callable[[str, str, str], Awaitable[object]] | None = None
+        self._pending_ids = itertools.count(1)
+        #: pending messages perhaps posted after all (their answer lost), by chat: (the
+        #: message's key, the screen sent) — a press on a message of that chat showing
+        #: exactly that screen is on it (:meth:`claim`)
+        self._unsure: dict[str, list[tuple[tuple[str, str], Screen]]] = {}
         #: forum topics (``"<chat>#<topic>"``) Telegram refused (closed or deleted by an
         #: admin): their messages go to the group itself
         self._topic_gone: set[str] = set()
@@ -292,14 +318,23 @@ class TelegramPresenter:
         elif (newer := self._newer.get(key)) is not None:
             newer.set()  # (a writer waiting to try again writes this one now)
 
-    async def _write(self, key: tuple[str, str]) -> None:
+    async def _write(
+        self, key: tuple[str, str], *, tries: int = 0, failing_since: float | None = None
+    ) -> None:
+        """Write the newest screen of one message until none is left (``tries`` and
+        ``failing_since``, :func:`time.monotonic` of the first failure in a row: how it failed
+        so far)."""
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
-        tries = 0
-        failing_since: float | None = None  # (time.monotonic() of the first failure in a row)
         while key in self._latest:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
+            if ref.startswith(PENDING_PREFIX):  # a new message Telegram has not taken yet
+                posted = await self._post_pending(key, screen, tries, failing_since)
+                if posted is None:
+                    break  # (posted: its next screens are edits, by their own writer)
+                tries, failing_since = posted
+                continue
             try:
                 await self.app.bot.edit_message_text(
                     fit(screen.text, MAX_TEXT),
@@ -351,6 +386,147 @@ class TelegramPresenter:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
         self._newer.pop(key, None)
+
+    def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
+        """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down
+        (:func:`_unsent`): it gets a pending ref (:data:`~bot.model.PENDING_PREFIX`) and is
+        posted in the background as an edit would be written again (:meth:`_post_pending`),
+        the newest screen written to that ref by then; one that may have been posted (its
+        answer lost) is not sent again, so as not to show it twice: the next screen written
+        to it is posted instead."""
+        ref = f"{PENDING_PREFIX}{next(self._pending_ids)}"
+        key = (chat_id, ref)
+        if _unsent(exc):
+            self._latest[key] = screen
+            log.info("message to %s not posted (%s): again soon", chat_id, exc)
+            self._writers[key] = asyncio.create_task(
+                self._write_pending(key, exc, sent), name=f"tg-post-{chat_id}"
+            )
+        else:
+            self._perhaps_posted(key, screen, exc)
+        return ref
+
+    def _perhaps_posted(self, key: tuple[str, str], screen: Screen, exc: TelegramError) -> None:
+        """The pending message ``key`` was sent as ``screen`` and its answer lost (``exc``):
+        perhaps Telegram posted it, so it is not sent again (the next screen written to it
+        is); a press on it tells its id (:meth:`claim`)."""
+        log.info("message %s to %s perhaps posted (%s): not sent again", key[1], key[0], exc)
+        self._unsure.setdefault(_where(key[0])[0], []).append((key, screen))
+
+    def _sure(self, key: tuple[str, str]) -> None:
+        """The pending message ``key`` is posted (or given up): no press claims it."""
+        chat = _where(key[0])[0]
+        left = [u for u in self._unsure.get(chat, []) if u[0] != key]
+        if left:
+            self._unsure[chat] = left
+        else:
+            self._unsure.pop(chat, None)
+
+    async def claim(self, message: Message) -> str:
+        """The ref of the pressed ``message``, for the service: its id; a message the bot
+        sent whose answer was lost (:meth:`_perhaps_posted`: Telegram posted it after all)
+        is recognised by its screen, text and buttons alike, and taken as that pending
+        message (edited from now on, the service told its id) before the press is handled,
+        so it is the table's (or the player's hand) message and not one out of date."""
+        ref = str(message.message_id)
+        chat = str(message.chat_id)
+        unsure = self._unsure.get(chat)
+        if not unsure:
+            return ref
+        markup = message.reply_markup
+        data = [
+            b.callback_data
+            for row in (markup.inline_keyboard if markup is not None else ())
+            for b in row
+            if b.callback_data
+        ]
+        text = (message.text or "").strip()
+        for key, screen in unsure:
+            shown = fit(screen.text, MAX_TEXT).strip()
+            if shown != text or [b.data for b in screen.all_buttons() if b.data] != data:
+                continue
+            writer = self._writers.get(key)
+            if writer is not None and not writer.done():
+                return ref  # a newer screen is being posted: that one is the message
+            self._sure(key)
+            log.info("message %s in %s was posted as %s", key[1], chat, ref)
+            self._moved[key] = ref
+            newer = self._latest.pop(key, None)
+            if newer is not None:
+                self.queue_edit(key[0], ref, newer)
+            if self.on_posted is not None:
+                try:
+                    await self.on_posted(key[0], key[1], ref)
+                except Exception:
+                    log.exception("could not tell the service that %s is %s", key[1], ref)
+            break
+        return ref
+
+    async def _write_pending(self, key: tuple[str, str], exc: TelegramError, sent: float) -> None:
+        """The writer of a pending message whose first send failed with ``exc`` at ``sent``:
+        waits as after an edit's failure, then posts (:meth:`_write`)."""
+        wait = self._retry_wait(0, exc)
+        if wait is None or time.monotonic() + wait - sent > self.edit_give_up:
+            self._latest.pop(key, None)
+            log.warning("message to %s lost: %s", key[0], exc)
+        else:
+            await self._wait_for_newer(key, wait)
+        await self._write(key, tries=1, failing_since=sent)
+
+    async def _post_pending(
+        self, key: tuple[str, str], screen: Screen, tries: int, failing_since: float | None
+    ) -> tuple[int, float | None] | None:
+        """Post the pending message ``key`` (``(chat, pending ref)``) as ``screen``. Returns
+        ``None`` once it is posted (the service is told its ref; a screen queued meanwhile is
+        an edit of it now) or refused for good, else the writer's ``(tries, failing since)``:
+        it failed (:func:`_unsent`) and is tried again as an edit would be."""
+        chat_id, ref = key
+        sent = time.monotonic()
+        try:
+            new = await self._send(chat_id, screen)
+        except ChatMigrated as exc:
+            self._latest.pop(key, None)
+            self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
+            return None
+        except Forbidden as exc:
+            self._latest.pop(key, None)
+            await self._refused(chat_id, exc, sent)
+            return None
+        except TelegramError as exc:
+            unsent = _unsent(exc)
+            if unsent is None:
+                self._latest.pop(key, None)
+                if not self._gone(chat_id, exc, sent):
+                    log.warning("cannot post message %s in %s: %s", ref, chat_id, exc)
+                return None
+            if failing_since is None:
+                failing_since = sent
+            wait = self._retry_wait(tries, exc)
+            if not unsent:
+                self._perhaps_posted(key, screen, exc)
+            elif wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
+                log.warning("message %s to %s lost: %s", ref, chat_id, exc)
+                return 0, None
+            else:
+                self._latest.setdefault(key, screen)
+                log.info("message %s to %s not posted (%s): again soon", ref, chat_id, exc)
+                await self._wait_for_newer(key, wait)
+                return tries + 1, failing_since
+            return 0, None
+        log.info("message %s to %s posted as %s", ref, chat_id, new)
+        self._sure(key)
+        self._moved[key] = new
+        newer = self._latest.pop(key, None)
+        if newer is not None:  # queued while it was posted: an edit of it
+            self.queue_edit(chat_id, new, newer)
+        if _private(chat_id):
+            self.follow_turn(chat_id, newer or screen, sent=True)
+        if self.on_posted is not None:
+            try:
+                await self.on_posted(chat_id, ref, new)
+            except Exception:
+                log.exception("could not tell the service that %s is %s", ref, new)
+        return None
 
     def _retry_wait(self, tries: int, exc: TelegramError) -> float | None:
         """Seconds before the edit that failed with ``exc`` after ``tries`` tries again is
@@ -597,6 +773,8 @@ class TelegramPresenter:
                 self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
                 return None
             except TelegramError as exc:
+                if _unsent(exc) is not None:  # Telegram down: posted when it answers again
+                    return self._pending(chat_id, screen, exc, sent)
                 if not self._gone(chat_id, exc, sent):
                     log.exception("cannot write the table message in %s", chat_id)
                 return None
@@ -616,15 +794,20 @@ class TelegramPresenter:
             ref = None
         if ref is not None:
             self.queue_edit(user_id, ref, screen)
-            self.follow_turn(user_id, screen)
+            ref = self.current_ref(user_id, ref)
+            if not ref.startswith(PENDING_PREFIX):  # (a pending one follows it when posted)
+                self.follow_turn(user_id, screen)
             return ref
+        began = time.monotonic()
         try:
             sent = await self._send(user_id, screen)
             self.follow_turn(user_id, screen, sent=True)
             return sent
         except Forbidden:
             return None
-        except TelegramError:
+        except TelegramError as exc:
+            if _unsent(exc) is not None:  # Telegram down, not the player: posted later
+                return self._pending(user_id, screen, exc, began)
             log.exception("cannot write the private message of %s", user_id)
             return None
 
@@ -686,6 +869,8 @@ class TelegramPresenter:
         if not chat.startswith("-100"):
             return None
         ref = self.current_ref(chat_id, ref)
+        if ref.startswith(PENDING_PREFIX):
+            return None  # (not posted yet)
         where = f"/{topic}" if topic is not None and chat_id not in self._topic_gone else ""
         return f"https://t.me/c/{chat[4:]}{where}/{ref}"
 
@@ -874,6 +1059,10 @@ class TelegramAdapter:
         )
         # a turn ping shows the hand's clock when it is sent
         self.presenter.hand_now = lambda uid, table: service.private_hand(PLATFORM, uid, table)
+        # a new message posted late (Telegram was down): the service takes its ref
+        self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
+            PLATFORM, chat, pending, ref
+        )
         self._usernames: dict[str, str] = {}  # lower-case @username → user id
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         service.register(self.presenter)
@@ -1362,6 +1551,8 @@ class TelegramAdapter:
                 log.info("could not answer a callback query")
 
         ref = str(message.message_id) if message is not None else None
+        if isinstance(message, Message):  # (a message of the bot's whose id it never got)
+            ref = await self.presenter.claim(message)
         payload = Payload.decode(query.data)
         if chat is not None and chat.private and payload is not None:
             self.presenter.pressed(actor.user_id, payload.table)  # the turn ping waits anew

@@ -136,6 +136,8 @@ class FakeTelegram:
         self.failures: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         #: refusals of every call that matches, until :meth:`recover` (see :meth:`outage`)
         self.outages: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
+        #: calls done but answered late (see :meth:`stall`)
+        self.stalls: list[tuple[Callable[[ApiCall], bool], float]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
@@ -301,6 +303,11 @@ class FakeTelegram:
                 {"ok": False, "error_code": exc.code, "description": exc.description},
                 status=exc.code,
             )
+        for match, seconds in list(self.stalls):
+            if match(call):
+                self.stalls.remove((match, seconds))
+                await asyncio.sleep(seconds)  # (done: the answer is late, or lost to a timeout)
+                break
         return web.json_response({"ok": True, "result": result})
 
     # -- API methods -------------------------------------------------------------------------
@@ -550,6 +557,12 @@ class FakeTelegram:
         :meth:`recover`."""
         body = body or {"ok": False, "error_code": status, "description": "Bad Gateway"}
         self.outages.append((match, status, body))
+
+    def stall(self, match: Callable[[ApiCall], bool], seconds: float) -> None:
+        """Do the first call for which ``match(call)`` holds (a message is posted) but answer
+        it only ``seconds`` later: a client that gives up waiting first never learns that it
+        was done (its message id), as when Telegram is slow to answer."""
+        self.stalls.append((match, seconds))
 
     def recover(self) -> None:
         """Telegram answers again: every :meth:`outage` ends."""

@@ -175,3 +175,194 @@ async def test_an_edit_still_refused_with_429_after_the_limiter_s_retries_is_wri
         await asyncio.wait_for(presenter.flush(), 10)
         assert w.fake.messages[key]["text"] == queued[key].text
         assert "Bob" in w.fake.messages[key]["text"]
+
+
+def sends(w: World, chat_id: int, since: int = 0) -> list[ApiCall]:
+    """The messages sent (or tried) in a chat since the ``since``-th call."""
+    return [
+        c
+        for c in w.fake.calls[since:]
+        if c.method == "sendMessage" and int(c.params["chat_id"]) == chat_id
+    ]
+
+
+async def test_a_hand_message_telegram_refuses_is_posted_later_and_the_player_stays_reachable(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers 502 to every message to Bob's private chat when the hand is dealt:
+    his hand message was not sent, and the service took him for someone who never started
+    the bot (the group read "Bob: open a private chat with the bot", and his hand waited for
+    the next change). He stays reachable, and his hand is posted once Telegram answers
+    again, once, the newest screen, and its buttons work."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        assert not (await w.press_lobby(ALICE, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+
+        def to_bob(c: ApiCall) -> bool:
+            return c.method == "sendMessage" and int(c.params["chat_id"]) == BOB.id
+
+        w.fake.outage(to_bob)
+        down = len(w.fake.calls)
+        pressed = time.monotonic()
+        qid = await w.fake.press(BOB, GROUP_ID, w.table_message()["message_id"], lobby_data(w, "r"))
+        answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+        assert not answer.params.get("show_alert"), answer.params
+        assert time.monotonic() - pressed < 1.0  # (answered at once)
+        await w.fake.wait_for(lambda: t.hand is not None and len(sends(w, BOB.id, down)))
+        await asyncio.sleep(1.0)  # Telegram still down
+        assert len(sends(w, BOB.id, down)) >= 3  # tried again
+        seat = t.seat_of(str(BOB.id))
+        assert seat is not None and seat.reachable
+        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        assert t.group_ref is not None
+        group = w.fake.messages[(GROUP_ID, int(t.group_ref))]["text"]
+        assert "open a private chat" not in group, group
+        assert w.fake.chat_messages(BOB.id) == []
+        w.fake.recover()
+        try:
+            await asyncio.wait_for(presenter.flush(), 10)
+            posted = w.fake.chat_messages(BOB.id)
+            assert len(posted) == 1, posted  # once
+            assert seat.private_ref == str(posted[0]["message_id"]) and seat.reachable
+            assert t.hand is not None
+            board = w.service.rt.render_private(t, seat).text.splitlines()[-3:]
+            assert posted[0]["text"].splitlines()[-3:] == board
+            if t.seats[t.hand.to_act[0]] is seat:  # his turn: his buttons work
+                answer = await w.press(BOB, BOB.id, posted[0], w.hand_buttons(BOB)[("a", "")])
+                assert not answer.get("show_alert"), answer
+            else:
+                assert w.hand_buttons(BOB) == {}
+        finally:
+            w.fake.recover()
+
+
+async def test_a_table_message_telegram_refuses_is_posted_later_once(tmp_path: Path) -> None:
+    """Telegram answers 502 to the group's new table message (``/newtable`` while it is
+    down): the table was left without a message until its next change. It is posted once
+    Telegram answers again, once, showing the table as it is (Bob's join meanwhile is in
+    it), and it is the table's message from then on (its buttons work)."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+
+        def table_post(c: ApiCall) -> bool:
+            return (
+                c.method == "sendMessage"
+                and int(c.params["chat_id"]) == GROUP_ID
+                and "reply_markup" in c.params
+            )
+
+        w.fake.outage(table_post)
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.wait_for(lambda: len([c for c in w.fake.calls if table_post(c)]) >= 3)
+        assert not [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)]
+        assert t.group_ref is not None  # (a pending ref)
+        w.fake.recover()
+        await asyncio.wait_for(presenter.flush(), 10)
+        posted = [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)]
+        assert len(posted) == 1, posted
+        assert t.group_ref == str(posted[0]["message_id"])
+        answer = await w.press_lobby(BOB, "j")
+        assert not answer.get("show_alert"), answer
+        shown = w.fake.messages[(GROUP_ID, int(t.group_ref))]
+        assert "Bob" in shown["text"]
+        assert [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)] == [shown]
+
+
+async def test_a_table_message_whose_answer_was_lost_is_not_posted_twice(
+    tmp_path: Path,
+) -> None:
+    """Telegram posts the group's new table message but answers too late (the bot's read
+    timeout passes first): the bot cannot know that it was posted, so it does not post it
+    again (two table messages), and the press on it (Bob joins) makes it the table's
+    message: it is edited from then on (no second table message is posted), and the service
+    does not take Bob for someone who never started the bot. (The table had no message at
+    all: the next change posted a second one.)"""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        w.adapter._request._read_timeout = 0.3
+        down = len(w.fake.calls)
+
+        def table_post(c: ApiCall) -> bool:
+            return (
+                c.method == "sendMessage"
+                and int(c.params["chat_id"]) == GROUP_ID
+                and "reply_markup" in c.params
+            )
+
+        w.fake.stall(table_post, 1.0)
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.wait_for(
+            lambda: [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)]
+        )
+        await asyncio.sleep(1.5)  # the answer came after the timeout: nothing sent again
+        await asyncio.wait_for(presenter.flush(), 5)
+        tables = [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)]
+        assert len(tables) == 1 and len([c for c in w.fake.calls[down:] if table_post(c)]) == 1
+        w.adapter._request._read_timeout = 10.0
+        answer = await w.press_lobby(BOB, "j")
+        assert not answer.get("show_alert"), answer
+        assert t.group_ref == str(tables[0]["message_id"])
+        shown = w.fake.messages[(GROUP_ID, int(t.group_ref))]
+        assert "Bob" in shown["text"]
+        assert [m for m in w.fake.chat_messages(GROUP_ID) if w.fake.buttons(m)] == [shown]
+
+
+async def test_a_hand_message_whose_answer_was_lost_is_not_sent_twice_and_works(
+    tmp_path: Path,
+) -> None:
+    """Telegram posts Alice's hand at the deal but answers too late (the read timeout passes
+    first): she was taken for a player who never started the bot (the group read "Alice:
+    open a private chat with the bot"). She stays reachable, her hand is not sent a second
+    time, and her press on it is a press on her hand (it is her message from then on)."""
+    async with world(tmp_path) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        for u in (ALICE, BOB):
+            assert not (await w.press_lobby(u, "j")).get("show_alert")
+        assert not (await w.press_lobby(BOB, "r")).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        w.adapter._request._read_timeout = 0.3
+        w.fake.stall(
+            lambda c: c.method == "sendMessage" and int(c.params["chat_id"]) == ALICE.id, 1.0
+        )
+        down = len(w.fake.calls)
+        qid = await w.fake.press(
+            ALICE, GROUP_ID, w.table_message()["message_id"], lobby_data(w, "r")
+        )
+        assert not (await w.fake.wait_for(lambda: w.fake.answer_of(qid))).params.get("show_alert")
+        await w.fake.wait_for(lambda: t.hand is not None and w.fake.chat_messages(ALICE.id))
+        await asyncio.sleep(1.5)  # the answer came after the timeout
+        w.adapter._request._read_timeout = 10.0
+        await asyncio.wait_for(w.service.rt.settled(t), 5)
+        await asyncio.wait_for(presenter.flush(), 5)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and seat.reachable
+        assert t.group_ref is not None
+        group = w.fake.messages[(GROUP_ID, int(t.group_ref))]["text"]
+        assert "open a private chat" not in group, group
+        posted = w.fake.chat_messages(ALICE.id)
+        assert len(posted) == 1 and len(sends(w, ALICE.id, down)) == 1, posted
+        assert t.hand is not None and t.seats[t.hand.to_act[0]] is seat  # (she acts first)
+        buttons = {
+            (p.action, p.arg): b["callback_data"]
+            for b in w.fake.buttons(posted[0])
+            if (p := Payload.decode(b.get("callback_data")))
+        }
+        answer = await w.press(ALICE, ALICE.id, posted[0], buttons[("a", "")])
+        assert not answer.get("show_alert"), answer
+        assert seat.private_ref == str(posted[0]["message_id"])
+        assert [m["message_id"] for m in w.fake.chat_messages(ALICE.id)] == [
+            posted[0]["message_id"]
+        ]

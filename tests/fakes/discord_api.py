@@ -330,6 +330,9 @@ class FakeDiscord:
         #: route name (``create_message``, ``edit_message``, ``callback``…) → answers to give
         #: instead, in order, e.g. ``[(429, {"retry_after": 0.1, "global": False, ...})]``
         self.fail_next: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        #: refusals of every call (route name, call) that matches, until :meth:`recover`
+        #: (see :meth:`outage`)
+        self.outages: list[tuple[Callable[[str, ApiCall], bool], int, dict[str, Any]]] = []
         self.heartbeat_interval_ms = 41250
         self._by_token: dict[str, FakeInteraction] = {}
         self._ids = itertools.count(1)
@@ -459,6 +462,23 @@ class FakeDiscord:
             await self.dispatch("CHANNEL_DELETE", channel)
 
     # -- server ------------------------------------------------------------------------------
+    def outage(
+        self,
+        match: Callable[[str, ApiCall], bool],
+        status: int = 503,
+        body: dict[str, Any] | None = None,
+    ) -> None:
+        """Refuse every call for which ``match(route name, call)`` holds (``edit_message``,
+        ``create_message``…) with ``status`` and ``body`` until :meth:`recover`: by default a
+        503, which discord.py raises at once as ``DiscordServerError`` (a 500, 502, 504 or
+        524 it tries five times over some 25 s first, then raises the same)."""
+        body = body or {"message": "503: Service Unavailable", "code": 0}
+        self.outages.append((match, status, body))
+
+    def recover(self) -> None:
+        """Discord answers again: every :meth:`outage` ends."""
+        self.outages.clear()
+
     async def start(self, port: int = 0) -> None:
         """Listen on 127.0.0.1 (``port`` 0 picks a free one: see :attr:`port`)."""
         app = web.Application(middlewares=[self._record])
@@ -588,6 +608,9 @@ class FakeDiscord:
         if failures:
             status, body = failures.pop(0)
             return _json(body, status)
+        for match, status, body in self.outages:
+            if match(name.lstrip("_"), call):
+                return _json(body, status)
         try:
             result = await getattr(self, name)(call, *args)
         except _ApiError as exc:
