@@ -1190,6 +1190,7 @@ class TelegramAdapter:
         ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
+        named_member: User | None = None  # the member Telegram names (mention, reply)
         other: tuple[str, str, str | None] | None = None
         whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
@@ -1200,12 +1201,14 @@ class TelegramAdapter:
         if mentioned is not None:  # /grant <a member picked from the list> 100
             user, shown, rest = mentioned
             target, amount, bot = str(user.id), " ".join(rest), user.is_bot
+            named_member = user
         elif whom is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
             # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
+            named_member = whom
         elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
             name, amount = " ".join(args[:first]), " ".join(args[first:])
             target = self._usernames.get(name.lstrip("@").lower(), name)
@@ -1213,10 +1216,15 @@ class TelegramAdapter:
             if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
                 # 100 the amount, or "2 100" a thousands' grouping; the service judges
                 other = (" ".join(args[:-1]), args[-1], None)
+        # a member Telegram names (by id) who never played here gets their wallet for the
+        # grant, under the name they would play by, as on Discord; a typed name names nobody
+        # new (a bot account is refused under the name the admin gave it)
+        member = _actor(named_member).name if named_member is not None and not bot else None
         key = _request_key(update)
         reply = await self.service.grant(
-            ref, actor, admin, target, amount, key=key, shown=shown, target_bot=bot, other=other
-        )
+            ref, actor, admin, target, amount, key=key, target_name=member, shown=shown,
+            target_bot=bot, other=other,
+        )  # fmt: skip
         await self._reply(update, reply)
 
     async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

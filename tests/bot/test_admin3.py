@@ -1,0 +1,59 @@
+"""Admin commands on Telegram, a third break-it round, through the real adapter and the fake
+Bot API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.telegram.fake_api import FakeUser
+from bot.texts import tr
+from tests.bot.tg_world import ALICE, GROUP_ID, world
+
+DAVE = FakeUser(401, "Dave", None, "en", last_name="Jones")  # no @username
+ERIN = FakeUser(402, "Erin", None, "en")
+
+
+def _mention(text: str, shown: str, user: FakeUser) -> list[dict[str, Any]]:
+    """The ``text_mention`` entity a client puts on ``shown`` when ``user`` (no @username) is
+    picked from the mention list (ASCII text: offsets in characters)."""
+    entity = {"type": "text_mention", "offset": text.index(shown), "length": len(shown)}
+    return [{**entity, "user": user.to_json()}]
+
+
+async def test_a_grant_to_a_member_who_never_played_makes_their_wallet(tmp_path: Path) -> None:
+    """``/grant`` to a member who never played in the group, picked from the mention list
+    (Telegram names the member) or as a reply to their message, was refused "No such player
+    here", where Discord's grant makes the member's wallet. Now it does on Telegram too; a
+    refused grant (more than the starting balance taken) still creates nothing, and a bare
+    typed name nobody here has stays refused."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        community = await w.store.community("telegram", str(GROUP_ID))
+        text = "/grant Dave -5000"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Dave", DAVE))
+        assert reply["text"] == "Dave Jones has only 1000 kush.", reply
+        assert await w.store.find_player(community.id, str(DAVE.id)) is None
+        assert await w.store.ledger(community.id) == []
+        text = "/grant Dave 100"
+        reply = await w.say(ALICE, text, entities=_mention(text, "Dave", DAVE))
+        assert reply["text"] == "Dave Jones: +100 kush, balance 1100.", reply
+        dave = await w.store.find_player(community.id, str(DAVE.id))
+        assert dave is not None and (dave.name, dave.balance) == ("Dave Jones", 1100)
+        # a reply to the message of Erin, who never played here
+        mid = await w.fake.send_text(ERIN, GROUP_ID, "hello")
+        reply = await w.say(ALICE, "/grant 50", reply_to=mid)
+        assert reply["text"] == "Erin: +50 kush, balance 1050.", reply
+        entries = await w.store.ledger(community.id)
+        assert [(e.kind.value, e.balance_delta) for e in entries] == [
+            ("starting", 1000),
+            ("admin_grant", 100),
+            ("starting", 1000),
+            ("admin_grant", 50),
+        ]
+        said = await w.say(ERIN, "/balance")
+        assert said["text"].startswith("Erin: 1050"), said
+        # a name typed, no member named: nobody here is "Zed", nothing is created
+        reply = await w.say(ALICE, "/grant Zed 100")
+        assert reply["text"] == tr("en", "reply.unknown_player", name="Zed"), reply
+        assert len(await w.store.ledger(community.id)) == 4
