@@ -738,8 +738,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
     "reply.grant_bound": {
-        "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
-        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
+        "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}.",
+        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}.",
+    },
+    "reply.grant_zero": {
+        "en": "Cannot grant 0: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
+        "ru": "Нельзя начислить 0: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",

@@ -331,7 +331,9 @@ async def grant(
         return Reply(tr(lang, "reply.grant_bot", name=target_name or shown or target), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:
         limit = grouped(KUSH_LIMIT, lang)
-        return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)
+        # "not 0" only for a 0: beyond the range the range alone says what fits
+        key = "reply.grant_zero" if value == 0 else "reply.grant_bound"
+        return Reply(tr(lang, key, limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
     if player is None and target_name is not None:
         # a member the platform names who never played here: their wallet is made for the

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
-from tests.bot.tg_world import ALICE, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 DAVE = FakeUser(401, "Dave", None, "en", last_name="Jones")  # no @username
 ERIN = FakeUser(402, "Erin", None, "en")
@@ -57,3 +57,36 @@ async def test_a_grant_to_a_member_who_never_played_makes_their_wallet(tmp_path:
         reply = await w.say(ALICE, "/grant Zed 100")
         assert reply["text"] == tr("en", "reply.unknown_player", name="Zed"), reply
         assert len(await w.store.ledger(community.id)) == 4
+
+
+async def test_a_grant_beyond_the_range_says_the_range_and_not_0_only_for_0(
+    tmp_path: Path,
+) -> None:
+    """``/grant @bob 99999999999999`` answered "… from −X to X kush, not 0.": the "not 0"
+    read oddly for a huge amount. The range alone for that; "not 0" only for a 0, in English
+    and in Russian, and nothing moves."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
+        said = await w.say(CAROL, "/balance")
+        assert said["text"].startswith("Carol: 1000"), said
+        reply = await w.say(ALICE, "/grant @carol 99999999999999")
+        assert reply["text"] == (
+            "Cannot grant that: the amount is a whole number from −1,000,000,000,000 to"
+            " 1,000,000,000,000 kush."
+        ), reply
+        reply = await w.say(ALICE, "/grant @carol -99999999999999")
+        assert reply["text"].endswith("to 1,000,000,000,000 kush."), reply
+        reply = await w.say(ALICE, "/grant @carol 0")
+        assert reply["text"] == (
+            "Cannot grant 0: the amount is a whole number from −1,000,000,000,000 to"
+            " 1,000,000,000,000 kush, not 0."
+        ), reply
+        n = "1\u00a0000\u00a0000\u00a0000\u00a0000"
+        reply = await w.say(BOB, "/grant @carol 99999999999999")
+        assert reply["text"] == f"Нельзя: сумма — целое число от −{n} до {n} кушей.", reply
+        reply = await w.say(BOB, "/grant @carol 0")
+        assert reply["text"] == (
+            f"Нельзя начислить 0: сумма — целое число от −{n} до {n} кушей, кроме 0."
+        ), reply
+        said = await w.say(CAROL, "/balance")
+        assert said["text"].startswith("Carol: 1000"), said
