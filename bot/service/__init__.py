@@ -620,7 +620,9 @@ class TableService:
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
                 return _admins_only(lang, chat.platform, "bot.admins_or_opener")
-            named = clean_arg(name, 16)
+            # (cut beyond the longest name as the seating notice shows it, "🤖 Boris
+            # (сильный)", so that the level is still there to leave out)
+            named = clean_arg(name, 32)
             return await bots.remove_bot(self.rt, t, lang, request, named)
 
         return await self._at_table(chat, actor, body)

@@ -90,3 +90,25 @@ async def test_a_grant_beyond_the_range_says_the_range_and_not_0_only_for_0(
         ), reply
         said = await w.say(CAROL, "/balance")
         assert said["text"].startswith("Carol: 1000"), said
+
+
+async def test_removebot_takes_the_name_as_the_seating_notice_shows_it(tmp_path: Path) -> None:
+    """``/addbot`` says "🤖 Anna (normal) sits down…" (in a Russian group "🤖 Boris
+    (сильный)"): ``/removebot Anna (normal)``, the name as shown, was refused "No computer
+    player…". The level after the name (either language's word) and the 🤖 are left out; a
+    name nobody seated has is still refused, with the level it was given."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
+        await w.say(ALICE, "/newtable")
+        for level in ("normal", "strong"):
+            await w.say(ALICE, f"/addbot {level}")
+        reply = await w.say(ALICE, "/removebot Anna (normal)")
+        assert reply["text"] == "🤖 Anna stands up.", reply
+        reply = await w.say(ALICE, "/removebot Gleb (easy)")
+        assert reply["text"] == (
+            "No computer player “Gleb (easy)” is seated. Seated: 🤖 Boris. Usage: /removebot [name]"
+        ), reply
+        reply = await w.say(BOB, "/removebot 🤖 Boris (сильный)")
+        assert reply["text"] == "🤖 Boris встаёт из-за стола.", reply
+        t = next(iter(w.service.tables.values()))
+        assert not t.seats
