@@ -399,6 +399,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",
     },
+    "reply.game_usage": {
+        "en": "Usage: /{command} [game]. Games: {games}.",
+        "ru": "Формат: /{command} [игра]. Игры: {games}.",
+    },
     "reply.unknown_game": {
         "en": "Unknown game “{game}”. Games: {games}.",
         "ru": "Неизвестная игра «{game}». Игры: {games}.",

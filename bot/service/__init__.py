@@ -309,6 +309,9 @@ class TableService:
             return self._table_exists(existing, lang)
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if game is not None and len(game.split()) > 1:  # one game, no more words
+            command = "tournament" if tournament else "newtable"
+            return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
             name = clean_arg(game)
             return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
@@ -540,8 +543,10 @@ class TableService:
         lang = self._lang(community, actor)
         t = self.table_in(chat)
         name = game.strip().lower()
+        games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if len(name.split()) > 1:  # one game, no more words
+            return Reply(tr(lang, "reply.game_usage", command="rules", games=games), alert=True)
         if name and name not in {g.value for g in PLAYABLE_GAMES}:
-            games = ", ".join(g.value for g in PLAYABLE_GAMES)
             text = tr(lang, "reply.unknown_game", game=clean_arg(name), games=games)
             return Reply(text, alert=True)
         if t is not None and (not name or name == t.options.game.value):

@@ -889,14 +889,14 @@ class TelegramAdapter:
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
-            "top": self._simple(service.top, first_arg=True),  # [week|month|all]
+            "top": self._simple(service.top, whole_arg=True),  # [week|month|all]
             "stats": self._stats,
             # /replay N: in a private chat the replay is the reply; from a group the service
             # sends it to the private chat (discards are private, R3.3)
-            "replay": self._simple(service.replay, first_arg=True),
+            "replay": self._simple(service.replay, whole_arg=True),
             "history": self._simple(service.history),
             "daily": self._simple(service.daily),
-            "rules": self._simple(service.rules, first_arg=True),  # [pineapple|ofc|chinese]
+            "rules": self._simple(service.rules, whole_arg=True),  # [pineapple|ofc|chinese]
             "help": self._simple(service.help),
             "hand": self._simple(service.hand_picture),
             "settings": self._settings,
@@ -1021,15 +1021,17 @@ class TelegramAdapter:
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
-    def _simple(self, method: Any, *, first_arg: bool = False) -> Any:
-        """A command answered by one service call; ``first_arg``: the command's first word is
-        passed on (``""`` without one), as ``/top week`` or ``/replay 12``."""
+    def _simple(self, method: Any, *, whole_arg: bool = False) -> Any:
+        """A command answered by one service call; ``whole_arg``: the words after the command
+        are passed on as one argument (``""`` without any), as ``/top week`` or ``/replay 12``:
+        the service judges all of them (``/replay 5 6`` is refused with the usage, never hand
+        5 with the 6 dropped)."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
-            args = [context.args[0] if context.args else ""] if first_arg else []
+            args = [" ".join(context.args or ())] if whole_arg else []
             reply = await method(_chat(update.effective_chat), _actor(update.effective_user), *args)
             await self._reply(update, reply)
 
@@ -1127,7 +1129,8 @@ class TelegramAdapter:
         if update.effective_user is None or update.effective_chat is None:
             return
         self._remember(update.effective_user)
-        game = context.args[0].lower() if context.args else None
+        # every word passed on: "/newtable ofc chinese" is refused with the usage
+        game = " ".join(context.args or ()).lower() or None
         where = _chat(update.effective_chat, update.effective_message)
         reply = await method(where, _actor(update.effective_user), game)
         await self._reply(update, reply)
@@ -1151,7 +1154,7 @@ class TelegramAdapter:
         # seats a computer player on house kush: asked afresh (a demoted admin seats none)
         who = await self._as_admin(update, fresh=True)
         if who is not None:
-            level = context.args[0] if context.args else ""
+            level = " ".join(context.args or ())  # ("strong extra": refused, the usage)
             reply = await self.service.add_bot(*who, level, _request_key(update))
             await self._reply(update, reply)
 

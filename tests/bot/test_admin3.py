@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from bot.service.rules import rules_text
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
@@ -112,3 +113,37 @@ async def test_removebot_takes_the_name_as_the_seating_notice_shows_it(tmp_path:
         assert reply["text"] == "🤖 Boris встаёт из-за стола.", reply
         t = next(iter(w.service.tables.values()))
         assert not t.seats
+
+
+async def test_words_beyond_a_commands_argument_are_refused_with_its_usage(
+    tmp_path: Path,
+) -> None:
+    """``/addbot strong extra`` seated a strong computer player and ``/replay 5 6`` replayed
+    hand 5, the extra words silently dropped (so ``/newtable ofc chinese`` opened classic
+    OFC). A command that takes one argument now answers a short usage when given more, and
+    nothing happens; the one argument alone still works."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        games = "pineapple, ofc, chinese"
+        for text, answer in (
+            ("/newtable ofc chinese", f"Usage: /newtable [game]. Games: {games}."),
+            ("/tournament ofc extra", f"Usage: /tournament [game]. Games: {games}."),
+            ("/rules ofc extra", f"Usage: /rules [game]. Games: {games}."),
+            ("/top week extra", tr("en", "top.usage")),
+            ("/replay 5 6", tr("en", "replay.usage")),
+        ):
+            reply = await w.say(ALICE, text)
+            assert reply["text"] == answer, (text, reply)
+        assert not w.service.tables
+        reply = await w.say(BOB, "/newtable ofc chinese")
+        assert reply["text"] == f"Формат: /newtable [игра]. Игры: {games}.", reply
+        reply = await w.say(ALICE, "/newtable ofc")
+        assert reply["text"] == "Table #1 is open.", reply
+        reply = await w.say(ALICE, "/addbot strong extra")
+        assert reply["text"] == tr("en", "bot.levels"), reply
+        t = next(iter(w.service.tables.values()))
+        assert t.options.game.value == "ofc" and not t.seats
+        reply = await w.say(ALICE, "/addbot strong")
+        assert reply["text"].startswith("🤖 Anna (strong) sits down"), reply
+        reply = await w.say(ALICE, "/rules ofc")
+        assert reply["text"] == rules_text(t.options, "en"), reply
