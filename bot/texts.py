@@ -21,6 +21,7 @@ __all__ = [
     "TEXTS",
     "grouped",
     "language_of",
+    "on",
     "plural",
     "tr",
 ]
@@ -159,6 +160,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.over": {
         "en": "Hand over. Result in the group.",
         "ru": "Раздача окончена. Итоги в группе.",
+    },
+    "private.over.discord": {
+        "en": "Hand over. Result in the channel.",
+        "ru": "Раздача окончена. Итоги в канале.",
     },
     "private.none": {
         "en": "You have no hand at this table now.",
@@ -568,6 +573,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "period.all": {"en": "all time", "ru": "за всё время"},
     "stats.title": {"en": "📊 {name} · {when}", "ru": "📊 {name} · {when}"},
     "stats.this_group": {"en": "This group", "ru": "Эта группа"},
+    "stats.this_group.discord": {"en": "This server", "ru": "Этот сервер"},
     "stats.hands": {
         "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
         "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
@@ -707,6 +713,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.daily_off": {
         "en": "The daily bonus is off in this group.",
         "ru": "Ежедневный бонус в этой группе выключен.",
+    },
+    "reply.daily_off.discord": {
+        "en": "The daily bonus is off on this server.",
+        "ru": "Ежедневный бонус на этом сервере выключен.",
     },
     "reply.anonymous": {
         "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
@@ -1402,6 +1412,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
+    "settings.title.discord": {"en": "⚙ Settings of this server", "ru": "⚙ Настройки сервера"},
     "settings.line": {"en": "{name}: {value}", "ru": "{name}: {value}"},
     "settings.name.game": {"en": "Game", "ru": "Игра"},
     "settings.name.language": {"en": "Language", "ru": "Язык"},
@@ -1527,6 +1538,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",
         "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+    },
+    "settings.elsewhere.discord": {
+        "en": " (it applies to {games}; this server's game is {game})",
+        "ru": " (действует в игре «{games}»; игра сервера — «{game}»)",
     },
     "settings.elsewhere_table": {
         "en": " (it applies to {games}; this table's game is {game})",
@@ -1711,6 +1726,14 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     if "|" not in template and ":gen}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)
+
+
+def on(platform: str | None, key: str) -> str:
+    """The key of ``key``'s wording on ``platform`` where it has one of its own
+    (``<key>.discord``: Discord calls a group a server, and a table lives in a channel),
+    else ``key``."""
+    own = f"{key}.{platform}"
+    return own if platform and own in TEXTS else key
 
 
 def error_text(lang: str | None, code: str) -> str:

@@ -73,7 +73,7 @@ from bot.service import timers as timing
 from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
-from bot.texts import language_of, tr
+from bot.texts import language_of, on, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
@@ -989,7 +989,7 @@ def _admins_only(lang: str, platform: str, key: str = "reply.admins_only") -> Re
     """The refusal of what only admins (``key``: and someone else) may do, naming them as the
     platform does: Discord has no group admins, its admins are members with Manage Server
     (a member told "only group admins" there could not tell whether their role was one)."""
-    return Reply(tr(lang, f"{key}.discord" if platform == "discord" else key), alert=True)
+    return Reply(tr(lang, on(platform, key)), alert=True)
 
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).

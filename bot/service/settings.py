@@ -45,7 +45,7 @@ from bot.service.numbers import (
     read_whole,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import grouped, kush_word, tr
+from bot.texts import grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
@@ -745,7 +745,7 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(s)
-    lines = [tr(lang, "settings.title")]
+    lines = [tr(lang, on(community.platform, "settings.title"))]
     rows: list[tuple[Button, ...]] = []
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
@@ -890,7 +890,9 @@ async def _change(
     if not spec.applies_to(game):
         what += tr(
             lang,
-            "settings.elsewhere" if table_game is None else "settings.elsewhere_table",
+            on(community.platform, "settings.elsewhere")
+            if table_game is None
+            else "settings.elsewhere_table",
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )

@@ -15,7 +15,7 @@ from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
-from bot.texts import grouped, tr
+from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
@@ -251,7 +251,7 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     """The daily bonus, once a day of the group's time zone (its ``utc_offset``)."""
     amount = community.settings.daily_bonus
     if amount <= 0:
-        return Reply(tr(lang, "reply.daily_off"), alert=True)
+        return Reply(tr(lang, on(community.platform, "reply.daily_off")), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     now = _group_now(rt, community)
     new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
