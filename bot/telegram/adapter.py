@@ -1087,11 +1087,12 @@ class TelegramAdapter:
             msg = update.effective_message
             if msg is not None and msg.sender_chat is not None:
                 as_group = _anonymous_admin(update)
+                user, chat = update.effective_user, update.effective_chat
                 if not (anonymous and as_group):
-                    user = update.effective_user
-                    lang = language_of(user.language_code if user else None)
-                    key = "reply.anonymous" if as_group else "reply.as_channel"
-                    await self._reply(update, Reply(tr(lang, key), alert=True))
+                    if user is not None and chat is not None:
+                        who = _actor(user)
+                        reply = await self.service.sent_as(_chat(chat), who, group=as_group)
+                        await self._reply(update, reply)
                     return
             await handler(update, context)
 

@@ -147,3 +147,29 @@ async def test_words_beyond_a_commands_argument_are_refused_with_its_usage(
         assert reply["text"].startswith("🤖 Anna (strong) sits down"), reply
         reply = await w.say(ALICE, "/rules ofc")
         assert reply["text"] == rules_text(t.options, "en"), reply
+
+
+async def test_an_anonymous_admin_reads_the_groups_language_under_auto(tmp_path: Path) -> None:
+    """An anonymous admin writes as the group (GroupAnonymousBot, no language): under
+    ``language auto`` every reply to them was English, and a table they opened with nobody
+    seated spoke English, in a group whose players read Russian. They get the group's
+    language as the bot decides it under ``auto``: the open table's, else the one most of
+    the group's players speak."""
+    anya = FakeUser(403, "Аня", None, "ru")
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        for user in (BOB, anya, CAROL):  # two players read Russian, one English
+            await w.say(user, "/balance")
+
+        async def anonymous(text: str) -> str:
+            mid = await w.fake.send_anonymous(GROUP_ID, text)
+            reply = await w.fake.wait_for(lambda: w.fake.reply_to(GROUP_ID, mid))
+            return str(reply["text"])
+
+        assert (await anonymous("/settings")).startswith("⚙ Настройки группы\n")
+        assert await anonymous("/newtable") == "Стол #1 открыт."
+        t = next(iter(w.service.tables.values()))
+        assert t.lang == "ru" and not t.seats
+        assert await anonymous("/join") == tr("ru", "reply.anonymous")
+        assert (await anonymous("/settings language auto")).startswith("Сохранено: language")
+        assert t.lang == "ru"
