@@ -38,3 +38,16 @@ async def test_texts_shown_on_discord_say_server_not_group(tmp_path: Path) -> No
         ):
             dm = w.dm(user)
             assert dm is not None and over in dm["content"], (user, dm)
+
+
+async def test_a_settings_help_on_discord_says_server(tmp_path: Path) -> None:
+    """``/ofcadmin settings utc_offset`` explained "the group's time zone" on Discord (and
+    the Russian ``pictures`` "в группу"): the server's, the table's channel."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "settings", {"name": "utc_offset"}, admin=True)
+        assert "the server's time zone" in reply["content"], reply
+        assert "group" not in reply["content"], reply
+        reply = await w.slash(BOB, "settings", {"name": "utc_offset"}, admin=True)
+        assert "часовой пояс сервера" in reply["content"], reply
+        reply = await w.slash(BOB, "settings", {"name": "pictures"}, admin=True)
+        assert "в канал стола приходит картинка" in reply["content"], reply
