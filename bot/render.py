@@ -14,7 +14,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import tr
+from bot.texts import on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.chinese import ChineseGame
@@ -342,7 +342,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     me = view.me
     assert me is not None
     if view.result is not None:
-        over = tr(lang, "private.over")
+        over = tr(lang, on(t.platform, "private.over"))
         if seat.sitting_out:
             key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
             over += "\n" + tr(lang, key)

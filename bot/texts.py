@@ -21,6 +21,7 @@ __all__ = [
     "TEXTS",
     "grouped",
     "language_of",
+    "on",
     "plural",
     "tr",
 ]
@@ -172,6 +173,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "private.chat_gone_tour": {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
+    },
+    "private.over.discord": {
+        "en": "Hand over. Result in the channel.",
+        "ru": "Раздача окончена. Итоги в канале.",
     },
     "private.none": {
         "en": "You have no hand at this table now.",
@@ -426,6 +431,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",
     },
+    "reply.game_usage": {
+        "en": "Usage: /{command} [game]. Games: {games}.",
+        "ru": "Формат: /{command} [игра]. Игры: {games}.",
+    },
     "reply.unknown_game": {
         "en": "Unknown game “{game}”. Games: {games}.",
         "ru": "Неизвестная игра «{game}». Игры: {games}.",
@@ -591,6 +600,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "period.all": {"en": "all time", "ru": "за всё время"},
     "stats.title": {"en": "📊 {name} · {when}", "ru": "📊 {name} · {when}"},
     "stats.this_group": {"en": "This group", "ru": "Эта группа"},
+    "stats.this_group.discord": {"en": "This server", "ru": "Этот сервер"},
     "stats.hands": {
         "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
         "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
@@ -731,6 +741,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The daily bonus is off in this group.",
         "ru": "Ежедневный бонус в этой группе выключен.",
     },
+    "reply.daily_off.discord": {
+        "en": "The daily bonus is off on this server.",
+        "ru": "Ежедневный бонус на этом сервере выключен.",
+    },
     "reply.anonymous": {
         "en": "Sent as the group (an anonymous admin): send it as yourself to play.",
         "ru": "Отправлено от имени группы (анонимный админ): чтобы играть, пишите от своего имени.",
@@ -765,8 +779,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
     "reply.grant_bound": {
-        "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
-        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
+        "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}.",
+        "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}.",
+    },
+    "reply.grant_zero": {
+        "en": "Cannot grant 0: the amount is a whole number from −{limit} to {limit} {label}, not 0.",
+        "ru": "Нельзя начислить 0: сумма — целое число от −{limit} до {limit} {label:gen}, кроме 0.",
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
@@ -1438,6 +1456,7 @@ TEXTS: dict[str, dict[str, str]] = {
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
+    "settings.title.discord": {"en": "⚙ Settings of this server", "ru": "⚙ Настройки сервера"},
     "settings.line": {"en": "{name}: {value}", "ru": "{name}: {value}"},
     "settings.name.game": {"en": "Game", "ru": "Игра"},
     "settings.name.language": {"en": "Language", "ru": "Язык"},
@@ -1563,6 +1582,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.elsewhere": {
         "en": " (it applies to {games}; this group's game is {game})",
         "ru": " (действует в игре «{games}»; игра группы — «{game}»)",
+    },
+    "settings.elsewhere.discord": {
+        "en": " (it applies to {games}; this server's game is {game})",
+        "ru": " (действует в игре «{games}»; игра сервера — «{game}»)",
     },
     "settings.elsewhere_table": {
         "en": " (it applies to {games}; this table's game is {game})",
@@ -1764,6 +1787,14 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     if "|" not in template and ":gen}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)
+
+
+def on(platform: str | None, key: str) -> str:
+    """The key of ``key``'s wording on ``platform`` where it has one of its own
+    (``<key>.discord``: Discord calls a group a server, and a table lives in a channel),
+    else ``key``."""
+    own = f"{key}.{platform}"
+    return own if platform and own in TEXTS else key
 
 
 def error_text(lang: str | None, code: str) -> str:

@@ -433,6 +433,10 @@ class Store(Protocol):
     async def leaderboard(self, community_id: int, limit: int = 10) -> Sequence[tuple[Player, int]]:
         """Players by balance plus stacks, highest first: ``(player, total)``."""
 
+    async def languages(self, community_id: int) -> Mapping[str, int]:
+        """How many of the community's players have each stored language code (players
+        stored without one, computer players among them, are not counted)."""
+
     # wallet
     async def grant(
         self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str

@@ -287,6 +287,14 @@ class MemoryStore:
         rows.sort(key=lambda r: (-r[1], r[0].id))
         return rows[:limit]
 
+    async def languages(self, community_id: int) -> Mapping[str, int]:
+        """See :meth:`storage.sqlite.SqliteStore.languages`."""
+        counts: dict[str, int] = {}
+        for p in self._players.values():
+            if p.community_id == community_id and p.language is not None:
+                counts[p.language] = counts.get(p.language, 0) + 1
+        return counts
+
     # -- wallet -------------------------------------------------------------------------------
     async def grant(
         self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str

@@ -1074,6 +1074,15 @@ class PostgresStore:
         )
         return [(_player(r), int(r[6])) for r in rows]
 
+    async def languages(self, community_id: int) -> Mapping[str, int]:
+        """See :meth:`storage.sqlite.SqliteStore.languages`."""
+        rows = await self._fetch(
+            "SELECT language, COUNT(*) FROM players"
+            " WHERE community_id = $1 AND language IS NOT NULL GROUP BY language",
+            community_id,
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # -- wallet -------------------------------------------------------------------------------
     async def grant(
         self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str

@@ -637,6 +637,18 @@ class SqliteStore:
         )
         return [(_player(r), int(r[6])) for r in rows]
 
+    async def languages(self, community_id: int) -> Mapping[str, int]:
+        """How many of the community's players have each stored language code (players
+        stored without one, computer players among them, are not counted)."""
+        rows = await self._call(
+            lambda c: c.execute(
+                "SELECT language, COUNT(*) FROM players"
+                " WHERE community_id = ? AND language IS NOT NULL GROUP BY language",
+                (community_id,),
+            ).fetchall()
+        )
+        return {str(r[0]): int(r[1]) for r in rows}
+
     # -- wallet -------------------------------------------------------------------------------
     async def grant(
         self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str

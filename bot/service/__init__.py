@@ -73,7 +73,7 @@ from bot.service import timers as timing
 from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
-from bot.texts import language_of, tr
+from bot.texts import language_of, on, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
@@ -244,10 +244,31 @@ class TableService:
     async def _community(self, chat: ChatRef) -> Community:
         return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
 
-    @staticmethod
-    def _lang(community: Community | None, actor: Actor | None) -> str:
+    async def _lang(self, community: Community | None, actor: Actor | None) -> str:
+        """The language of a reply to ``actor`` in ``community``: the group's setting
+        (``en``/``ru``), else the actor's own; under ``auto`` an actor the platform gives no
+        language (an anonymous admin, who writes as the group) reads the group's
+        (:meth:`_group_lang`), not English."""
         chosen = settings_mod.group_language(community.settings) if community else None
-        return chosen or language_of(actor.language if actor else None)
+        if chosen:
+            return chosen
+        if actor is not None and not actor.language and community is not None:
+            return await self._group_lang(community)
+        return language_of(actor.language if actor else None)
+
+    async def _group_lang(self, community: Community, *, tables: bool = True) -> str:
+        """The group's language under ``auto`` as the bot decides it for the group's
+        messages: the open table's (``tables``; :func:`~.settings.table_language`: most of
+        its seated people's), else the one most of the group's players speak (their stored
+        languages; English when none is known, or on a tie)."""
+        if tables:
+            for t in self.rt.tables.values():
+                if t.community_id == community.id:
+                    return t.lang
+        counts = {"en": 0, "ru": 0}
+        for code, n in (await self.rt.store.languages(community.id)).items():
+            counts[language_of(code)] += n
+        return "ru" if counts["ru"] > counts["en"] else "en"
 
     async def _at_table(
         self,
@@ -260,10 +281,10 @@ class TableService:
         chat has no open table (a private chat never has one: the command works in a group);
         a transition storage refused is a short notice."""
         if chat.private:
-            return Reply(tr(self._lang(None, actor), "reply.group_only"), alert=True)
+            return Reply(tr(await self._lang(None, actor), "reply.group_only"), alert=True)
         t = self.table_in(chat)
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if t is None:
             return Reply(tr(lang, "reply.no_table"), alert=True)
         failure: Exception | None = None
@@ -317,7 +338,7 @@ class TableService:
         self, chat: ChatRef, actor: Actor, game: str | None, *, tournament: bool
     ) -> Reply:
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
@@ -325,6 +346,9 @@ class TableService:
             return self._table_exists(existing, lang)
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if game is not None and len(game.split()) > 1:  # one game, no more words
+            command = "tournament" if tournament else "newtable"
+            return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
             name = clean_arg(game)
             return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
@@ -431,7 +455,7 @@ class TableService:
         player's balance (R8.2a) and the chat may open a new table (another game, say)."""
         if not is_admin and not chat.private:
             community = await self._community(chat)
-            return _admins_only(self._lang(community, actor), chat.platform)
+            return _admins_only(await self._lang(community, actor), chat.platform)
         return await self._at_table(
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
         )
@@ -442,7 +466,7 @@ class TableService:
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         return await wallet.balance(self.rt, community, self.table_in(chat), actor, lang)
 
     async def top(self, chat: ChatRef, actor: Actor, period: str = "") -> Reply:
@@ -451,7 +475,7 @@ class TableService:
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if period.strip():
             return await stats.top(self.rt, community, lang, clean_arg(period.strip(), 16))
         return await wallet.top(self.rt, community, lang)
@@ -478,7 +502,7 @@ class TableService:
         if chat.private:
             return Reply(tr(language_of(actor.language), "reply.group_only"), alert=True)
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         return await stats.stats(self.rt, community, actor, lang, list(args), shown or {}, of)
 
     async def replay(self, chat: ChatRef, actor: Actor, arg: str, *, here: bool = False) -> Reply:
@@ -486,7 +510,7 @@ class TableService:
         players only. ``here``: the reply is seen by the asker alone (a Discord ephemeral
         answer), so it carries the replay; from a group it goes to the private chat."""
         community = None if chat.private else await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         return await stats.replay(self.rt, chat, actor, lang, clean_arg(arg, 16), here=here)
 
     async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
@@ -494,7 +518,9 @@ class TableService:
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)
-        return await wallet.history(self.rt, community, actor, self._lang(community, actor), limit)
+        return await wallet.history(
+            self.rt, community, actor, await self._lang(community, actor), limit
+        )
 
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
         """The daily bonus in the group, once a day of the group's time zone (not in a
@@ -502,7 +528,7 @@ class TableService:
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)
-        return await wallet.daily(self.rt, community, actor, self._lang(community, actor))
+        return await wallet.daily(self.rt, community, actor, await self._lang(community, actor))
 
     async def grant(
         self,
@@ -525,7 +551,7 @@ class TableService:
         plays). ``other``: a second reading of what was typed, ``(target, amount, shown)``
         (:func:`wallet.grant`)."""
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
@@ -553,11 +579,13 @@ class TableService:
         it (its scoring, Fantasyland, target score); a game no table here plays is described
         with the community's settings for it, as a new table of it would play."""
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         t = self.table_in(chat)
         name = game.strip().lower()
+        games = ", ".join(g.value for g in PLAYABLE_GAMES)
+        if len(name.split()) > 1:  # one game, no more words
+            return Reply(tr(lang, "reply.game_usage", command="rules", games=games), alert=True)
         if name and name not in {g.value for g in PLAYABLE_GAMES}:
-            games = ", ".join(g.value for g in PLAYABLE_GAMES)
             text = tr(lang, "reply.unknown_game", game=clean_arg(name), games=games)
             return Reply(text, alert=True)
         if t is not None and (not name or name == t.options.game.value):
@@ -568,16 +596,25 @@ class TableService:
             opts = settings_mod.table_options(community.settings, GameKind.PINEAPPLE)
         return Reply(rules_text(opts, lang))
 
+    async def sent_as(self, chat: ChatRef, actor: Actor, *, group: bool) -> Reply:
+        """The refusal of a command sent as the group itself (``group``: an anonymous admin,
+        who would share one seat and one wallet with every other) or on behalf of a channel,
+        where only a person may use it; in the group's language under ``auto`` (neither
+        sender has a language of its own)."""
+        community = await self._community(chat)
+        key = "reply.anonymous" if group else "reply.as_channel"
+        return Reply(tr(await self._lang(community, actor), key), alert=True)
+
     async def help(self, chat: ChatRef, actor: Actor) -> Reply:
         """The command list."""
         community = await self._community(chat) if not chat.private else None
         key = "help.discord" if chat.platform == "discord" else "help"
-        return Reply(tr(self._lang(community, actor), key))
+        return Reply(tr(await self._lang(community, actor), key))
 
     async def settings(self, chat: ChatRef, actor: Actor, is_admin: bool, args: list[str]) -> Reply:
         """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only)."""
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
@@ -585,10 +622,16 @@ class TableService:
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
+        # the admin's own language (a change to auto is answered in it, an empty table takes
+        # it); one who writes as the group has none: the language most of its players speak
+        own = (
+            language_of(actor.language)
+            if actor.language
+            else await self._group_lang(community, tables=False)
+        )
         return await settings_mod.settings(
-            self.rt, community, lang, args, language_of(actor.language), self._game_in(chat),
-            self._tournament_in(chat),
-        )  # fmt: skip
+            self.rt, community, lang, args, own, self._game_in(chat), self._tournament_in(chat)
+        )
 
     def _game_in(self, chat: ChatRef) -> GameKind | None:
         """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
@@ -636,7 +679,9 @@ class TableService:
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
                 return _admins_only(lang, chat.platform, "bot.admins_or_opener")
-            named = clean_arg(name, 16)
+            # (cut beyond the longest name as the seating notice shows it, "🤖 Boris
+            # (сильный)", so that the level is still there to leave out)
+            named = clean_arg(name, 32)
             return await bots.remove_bot(self.rt, t, lang, request, named)
 
         return await self._at_table(chat, actor, body)
@@ -950,7 +995,7 @@ class TableService:
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
-                lang = self._lang(community, actor)
+                lang = await self._lang(community, actor)
                 return await tournaments.register(rt, t, community, actor, lang)
             if isinstance(press, Unregister):
                 return await tournaments.unregister(rt, t, actor, lang)
@@ -963,7 +1008,7 @@ class TableService:
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
-                return await lobby.join(rt, t, community, actor, self._lang(community, actor))
+                return await lobby.join(rt, t, community, actor, await self._lang(community, actor))
             if isinstance(press, Ready):
                 return await lobby.ready(rt, t, actor, lang)
             if isinstance(press, Leave):
@@ -1017,7 +1062,7 @@ class TableService:
         if chat is None or chat.private:
             return Reply(tr(language_of(actor.language), "err.forged"), alert=True)
         community = await self._community(chat)
-        lang = self._lang(community, actor)
+        lang = await self._lang(community, actor)
         if is_admin is None or not await is_admin():
             return _admins_only(lang, chat.platform)
         return await settings_mod.settings_press(
@@ -1030,7 +1075,7 @@ def _admins_only(lang: str, platform: str, key: str = "reply.admins_only") -> Re
     """The refusal of what only admins (``key``: and someone else) may do, naming them as the
     platform does: Discord has no group admins, its admins are members with Manage Server
     (a member told "only group admins" there could not tell whether their role was one)."""
-    return Reply(tr(lang, f"{key}.discord" if platform == "discord" else key), alert=True)
+    return Reply(tr(lang, on(platform, key)), alert=True)
 
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).

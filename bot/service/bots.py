@@ -49,11 +49,29 @@ def is_computer(user_id: str) -> bool:
     return user_id.startswith(BOT_USER_PREFIX)
 
 
+#: A computer player's level as the seating notice shows it after the name, in every
+#: language ("🤖 Anna (normal)", "🤖 Boris (сильный)"), folded as names are.
+_LEVEL_WORDS = frozenset(
+    folded(tr(lang, f"bot.level.{level.value}")) for lang in ("en", "ru") for level in Level
+)
+
+
+def without_level(name: str) -> str:
+    """``name`` without the level the seating notice shows after a computer player's name
+    ("🤖 Anna (normal)": "🤖 Anna"; either language's word, letter case aside); any other
+    name as it is (stripped)."""
+    head, paren, tail = name.strip().rpartition("(")
+    if paren and head.strip() and tail.endswith(")") and folded(tail[:-1].strip()) in _LEVEL_WORDS:
+        return head.strip()
+    return name.strip()
+
+
 def bare_name(name: str) -> str:
     """A computer player's name as typed, compared letter case aside: without the 🤖 the
-    table shows and the @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё``
-    read as ``е`` as every name lookup reads it (:func:`~bot.names.folded`)."""
-    return folded(name.strip().removeprefix("🤖").strip().removeprefix("@").strip())
+    table shows, the level the seating notice shows after it ("🤖 Anna (normal)") and the
+    @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё`` read as ``е`` as
+    every name lookup reads it (:func:`~bot.names.folded`)."""
+    return folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
 
 
 def computer_user_id(name: str) -> str | None:

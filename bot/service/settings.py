@@ -45,7 +45,7 @@ from bot.service.numbers import (
     read_whole,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import grouped, kush_word, tr
+from bot.texts import grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import TournamentConfig
@@ -157,6 +157,9 @@ class Setting(BaseModel):
     :ivar games: the games it applies to.
     :ivar en: what it is, in English.
     :ivar ru: what it is, in Russian.
+    :ivar discord_en: what it is on Discord, in English, where that words it otherwise (a
+        server, not a group); ``""``: as ``en``.
+    :ivar discord_ru: the same in Russian.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -173,6 +176,8 @@ class Setting(BaseModel):
     games: frozenset[GameKind] = _ALL
     en: str
     ru: str
+    discord_en: str = ""
+    discord_ru: str = ""
     _adapter: TypeAdapter[Any] = PrivateAttr()
 
     @model_validator(mode="after")
@@ -268,14 +273,19 @@ class Setting(BaseModel):
         """The games it applies to, by name."""
         return ", ".join(tr(lang, f"game.{g.value}") for g in GameKind if g in self.games)
 
-    def help_text(self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL) -> str:
-        """What it is, its range (an amount of kush named with the group's ``label``), its
-        games and its ``current`` value."""
+    def help_text(
+        self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL, platform: str = ""
+    ) -> str:
+        """What it is (as ``platform`` words it), its range (an amount of kush named with the
+        group's ``label``), its games and its ``current`` value."""
+        about = self.ru if lang == "ru" else self.en
+        if platform == "discord":
+            about = (self.discord_ru if lang == "ru" else self.discord_en) or about
         return tr(
             lang,
             "settings.help",
             name=_title(self, lang),  # as the list names it
-            about=self.ru if lang == "ru" else self.en,
+            about=about,
             range=self.range_text(lang, label),
             games=self.games_text(lang),
             value=current,
@@ -361,6 +371,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "/daily, and the dates on charts.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): когда начинается новый день для "
         "/daily, и даты на графиках.",
+        discord_en="the server's time zone, hours from UTC (3 is Moscow): when the day turns "
+        "for /daily, and the dates on charts.",
+        discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): когда начинается новый день "
+        "для /daily, и даты на графиках.",
     ),
     Setting(
         name="pictures",
@@ -369,6 +383,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         community=True,
         en="a picture of every board is posted at each showdown (the text record stays).",
         ru="на каждом вскрытии в группу приходит картинка всех досок (текст остаётся).",
+        discord_ru="на каждом вскрытии в канал стола приходит картинка всех досок (текст "
+        "остаётся).",
     ),
     _kush(
         "min_buy_in",
@@ -745,7 +761,7 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
     s = community.settings
     opts = table_options(s, game)
     v = settings_version(s)
-    lines = [tr(lang, "settings.title")]
+    lines = [tr(lang, on(community.platform, "settings.title"))]
     rows: list[tuple[Button, ...]] = []
     for spec in SETTINGS.values():
         if not spec.applies_to(opts.game):
@@ -853,7 +869,7 @@ async def settings(
     if not value.strip():
         s = community.settings
         shown = _display(s, table_options(s, game), spec, lang)
-        return Reply(spec.help_text(lang, shown, s.kush_label))
+        return Reply(spec.help_text(lang, shown, s.kush_label, community.platform))
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(
@@ -890,7 +906,9 @@ async def _change(
     if not spec.applies_to(game):
         what += tr(
             lang,
-            "settings.elsewhere" if table_game is None else "settings.elsewhere_table",
+            on(community.platform, "settings.elsewhere")
+            if table_game is None
+            else "settings.elsewhere_table",
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )

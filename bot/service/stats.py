@@ -36,7 +36,7 @@ from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import Runtime
-from bot.texts import kush_word, tr
+from bot.texts import kush_word, on, tr
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, replay_frames, revealed_boxes
@@ -178,7 +178,7 @@ async def stats(
         group = await rt.store.community_stats(community.id, since, BOT_USER_PREFIX)
         if not group.hands and not group.tournament_hands:
             return Reply(tr(lang, "stats.none", when=when))
-        title = community.title or tr(lang, "stats.this_group")
+        title = community.title or tr(lang, on(community.platform, "stats.this_group"))
         lines.append(tr(lang, "stats.title", name=title, when=when))
         lines += _stats_lines(group, lang, label, group=True)
         if group.biggest_winner is not None:

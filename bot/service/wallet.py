@@ -15,7 +15,7 @@ from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
-from bot.texts import grouped, tr
+from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
 from storage.api import Community, InsufficientFunds
@@ -251,7 +251,7 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
     """The daily bonus, once a day of the group's time zone (its ``utc_offset``)."""
     amount = community.settings.daily_bonus
     if amount <= 0:
-        return Reply(tr(lang, "reply.daily_off"), alert=True)
+        return Reply(tr(lang, on(community.platform, "reply.daily_off")), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     now = _group_now(rt, community)
     new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
@@ -331,7 +331,9 @@ async def grant(
         return Reply(tr(lang, "reply.grant_bot", name=target_name or shown or target), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:
         limit = grouped(KUSH_LIMIT, lang)
-        return Reply(tr(lang, "reply.grant_bound", limit=limit, label=label), alert=True)
+        # "not 0" only for a 0: beyond the range the range alone says what fits
+        key = "reply.grant_zero" if value == 0 else "reply.grant_bound"
+        return Reply(tr(lang, key, limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
     if player is None and target_name is not None:
         # a member the platform names who never played here: their wallet is made for the

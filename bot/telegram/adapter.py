@@ -1078,14 +1078,14 @@ class TelegramAdapter:
             "sitout": self._at_table(service.sit_out),
             "back": self._at_table(service.back),
             "balance": self._simple(service.balance),
-            "top": self._simple(service.top, first_arg=True),  # [week|month|all]
+            "top": self._simple(service.top, whole_arg=True),  # [week|month|all]
             "stats": self._stats,
             # /replay N: in a private chat the replay is the reply; from a group the service
             # sends it to the private chat (discards are private, R3.3)
-            "replay": self._simple(service.replay, first_arg=True),
+            "replay": self._simple(service.replay, whole_arg=True),
             "history": self._simple(service.history),
             "daily": self._simple(service.daily),
-            "rules": self._simple(service.rules, first_arg=True),  # [pineapple|ofc|chinese]
+            "rules": self._simple(service.rules, whole_arg=True),  # [pineapple|ofc|chinese]
             "help": self._simple(service.help),
             "hand": self._simple(service.hand_picture),
             "settings": self._settings,
@@ -1210,15 +1210,17 @@ class TelegramAdapter:
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
-    def _simple(self, method: Any, *, first_arg: bool = False) -> Any:
-        """A command answered by one service call; ``first_arg``: the command's first word is
-        passed on (``""`` without one), as ``/top week`` or ``/replay 12``."""
+    def _simple(self, method: Any, *, whole_arg: bool = False) -> Any:
+        """A command answered by one service call; ``whole_arg``: the words after the command
+        are passed on as one argument (``""`` without any), as ``/top week`` or ``/replay 12``:
+        the service judges all of them (``/replay 5 6`` is refused with the usage, never hand
+        5 with the 6 dropped)."""
 
         async def handler(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             if update.effective_user is None or update.effective_chat is None:
                 return
             self._remember(update.effective_user)
-            args = [context.args[0] if context.args else ""] if first_arg else []
+            args = [" ".join(context.args or ())] if whole_arg else []
             reply = await method(_chat(update.effective_chat), _actor(update.effective_user), *args)
             await self._reply(update, reply)
 
@@ -1274,11 +1276,12 @@ class TelegramAdapter:
             msg = update.effective_message
             if msg is not None and msg.sender_chat is not None:
                 as_group = _anonymous_admin(update)
+                user, chat = update.effective_user, update.effective_chat
                 if not (anonymous and as_group):
-                    user = update.effective_user
-                    lang = language_of(user.language_code if user else None)
-                    key = "reply.anonymous" if as_group else "reply.as_channel"
-                    await self._reply(update, Reply(tr(lang, key), alert=True))
+                    if user is not None and chat is not None:
+                        who = _actor(user)
+                        reply = await self.service.sent_as(_chat(chat), who, group=as_group)
+                        await self._reply(update, reply)
                     return
             await handler(update, context)
 
@@ -1316,7 +1319,8 @@ class TelegramAdapter:
         if update.effective_user is None or update.effective_chat is None:
             return
         self._remember(update.effective_user)
-        game = context.args[0].lower() if context.args else None
+        # every word passed on: "/newtable ofc chinese" is refused with the usage
+        game = " ".join(context.args or ()).lower() or None
         where = _chat(update.effective_chat, update.effective_message)
         reply = await method(where, _actor(update.effective_user), game)
         await self._reply(update, reply)
@@ -1340,7 +1344,7 @@ class TelegramAdapter:
         # seats a computer player on house kush: asked afresh (a demoted admin seats none)
         who = await self._as_admin(update, fresh=True)
         if who is not None:
-            level = context.args[0] if context.args else ""
+            level = " ".join(context.args or ())  # ("strong extra": refused, the usage)
             reply = await self.service.add_bot(*who, level, _request_key(update))
             await self._reply(update, reply)
 
@@ -1379,6 +1383,7 @@ class TelegramAdapter:
         ref, actor, admin = who
         args = list(context.args or [])
         target, amount, shown, bot = "", "", None, False
+        named_member: User | None = None  # the member Telegram names (mention, reply)
         other: tuple[str, str, str | None] | None = None
         whom, mentioned = _replied(msg), _mentioned(msg)
         # /grant @bob 100, /grant Anna Maria 100: the words before the first number are the
@@ -1389,12 +1394,14 @@ class TelegramAdapter:
         if mentioned is not None:  # /grant <a member picked from the list> 100
             user, shown, rest = mentioned
             target, amount, bot = str(user.id), " ".join(rest), user.is_bot
+            named_member = user
         elif whom is not None and args and not named:
             # a reply names the player: all that is typed is the amount, judged whole
             # ("1 000" is refused with the usage, not read as a grant to "1" of "000")
             target, amount = str(whom.id), " ".join(args)
             shown = f"@{whom.username}" if whom.username else whom.first_name
             bot = whom.is_bot  # this bot, another one, or the group itself (anonymous)
+            named_member = whom
         elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
             name, amount = " ".join(args[:first]), " ".join(args[first:])
             target = self._usernames.get(name.lstrip("@").lower(), name)
@@ -1402,10 +1409,15 @@ class TelegramAdapter:
             if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
                 # 100 the amount, or "2 100" a thousands' grouping; the service judges
                 other = (" ".join(args[:-1]), args[-1], None)
+        # a member Telegram names (by id) who never played here gets their wallet for the
+        # grant, under the name they would play by, as on Discord; a typed name names nobody
+        # new (a bot account is refused under the name the admin gave it)
+        member = _actor(named_member).name if named_member is not None and not bot else None
         key = _request_key(update)
         reply = await self.service.grant(
-            ref, actor, admin, target, amount, key=key, shown=shown, target_bot=bot, other=other
-        )
+            ref, actor, admin, target, amount, key=key, target_name=member, shown=shown,
+            target_bot=bot, other=other,
+        )  # fmt: skip
         await self._reply(update, reply)
 
     async def _stats(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -52,6 +52,8 @@ async def test_a_member_posting_as_a_channel_opens_no_table_and_runs_none(
         assert reply["text"] == "Стол #1 открыт.", reply
         t = next(iter(w.service.tables.values()))
         assert t.opener == str(BOB.id)
+        # (a channel has no language: under auto it reads the group's, the open table's)
+        refused = tr("ru", "reply.as_channel")
         for command in ("/addbot", "/removebot", "/join", "/balance", "/settings hand_seconds 30",
                         "/grant @bob 100", "/closetable"):  # fmt: skip
             assert await as_channel(-100800, command) == refused, command

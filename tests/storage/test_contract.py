@@ -179,6 +179,20 @@ async def test_leaderboard_orders_by_balance_plus_stacks(store: AnyStore) -> Non
     assert await store.leaderboard(s.community.id, limit=0) == []
 
 
+async def test_languages_counts_the_players_stored_language_codes(store: AnyStore) -> None:
+    c = await store.community("telegram", "-100")
+    other = await store.community("telegram", "-200")
+    assert await store.languages(c.id) == {}
+    await store.player(c.id, "1", "Ann", "ru")
+    await store.player(c.id, "2", "Bob", "ru")
+    await store.player(c.id, "3", "Cid", "en")
+    await store.player(c.id, "bot:anna", "🤖 Anna")  # (no language: not counted)
+    await store.player(other.id, "4", "Dan", "en")
+    await store.player(c.id, "3", "Cid", "uk")  # (a language changed is the one counted)
+    assert await store.languages(c.id) == {"ru": 2, "uk": 1}
+    assert await store.languages(other.id) == {"en": 1}
+
+
 # -- wallet -------------------------------------------------------------------------------------
 async def test_grant_gives_and_takes_and_records_actor_and_reason(store: AnyStore) -> None:
     s = await seated(store)
