@@ -42,7 +42,16 @@ from game.errors import GameError
 from game.history import ReplayFrame, replay_frames, revealed_boxes
 from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
-__all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
+__all__ = [
+    "PERIODS",
+    "period_start",
+    "replay",
+    "replay_press",
+    "replay_screen",
+    "shown_number",
+    "stats",
+    "top",
+]
 
 #: ``/top`` and ``/stats`` periods: seconds back from now (``None``: all time).
 PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
@@ -378,6 +387,14 @@ def _money_line(result: Mapping[str, Any], owner: int, label: str, lang: str) ->
     return tr(lang, "replay.kush_game", total=total, target=target, label=label)
 
 
+def shown_number(record: HandRecord) -> int:
+    """The hand number players saw for ``record`` (its showdown's title): the table's hand
+    count without the settlements recorded between hands (``shown_no``,
+    :attr:`~bot.model.LiveTable.shown_no`); storage's ``number`` (the row's key, never
+    renumbered) for a row without it, as every row from before it was kept."""
+    return int(record.result.get("shown_no", record.number))
+
+
 def replay_screen(
     record: HandRecord,
     frames: Sequence[ReplayFrame],
@@ -394,7 +411,8 @@ def replay_screen(
     showdown shows them; ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
-    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=record.number),
+    number = shown_number(record)
+    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=number),
              tr(lang, head, street=k, streets=frame.streets)]  # fmt: skip
     result: dict[int, Mapping[str, Any]] = {
         int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r

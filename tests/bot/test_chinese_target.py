@@ -4,9 +4,19 @@ has reached it then ends the game with that hand, settled in its record (R7.6)."
 
 from __future__ import annotations
 
+import dataclasses
+
+from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service_classic import ALICE, GROUP, chinese_hand_arranged
+from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    GROUP,
+    auto_street,
+    chinese_after_one_hand,
+    chinese_hand_arranged,
+)
 
 
 async def test_r7_6_a_target_lowered_during_a_hand_ends_the_game_with_that_hand() -> None:
@@ -56,4 +66,47 @@ async def test_r7_1_between_hands_the_table_shows_the_target_lowered_during_the_
     assert "Game to 30: Alice 22 · Bob 0" in score
     ru = tr("ru", "chinese.score", target=30, scores="Alice 22 · Bob 0")
     assert ru == "🎯 Игра до 30 очков: Alice 22 · Bob 0"
+    assert await check_store(store) == []
+
+
+async def test_r7_6_hand_numbers_players_see_skip_no_number_for_a_games_settlement() -> None:
+    """Chinese Poker to 200: after hand 1 an admin lowers ``target_points`` to 20 between
+    hands, which ends the game and settles it (R7.6) as a history entry of its own, stored
+    under the table's number 2. The next hand read "hand 3" in its titles, ``/history`` and
+    ``/replay`` (hand 1, then hand 3): it is hand 2 everywhere players see it, while
+    storage keeps its own numbers (the entry's 2, the hand's 3: no row renumbered)."""
+    service, presenter, store, clock, t = await chinese_after_one_hand()
+    assert not (await service.settings(GROUP, ALICE, True, ["target_points", "20"])).alert
+    assert t.chinese is None and (t.hand_no, t.shown_no) == (2, 1)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and (t.hand_no, t.shown_no) == (3, 2)
+    board = tr("en", "board.title", game=tr("en", "game.chinese"), table=t.id, hand=2)
+    assert presenter.last_table(GROUP.chat_id).text.splitlines()[0] == board
+    assert board == "🃏 Chinese Poker · table #1 · hand 2"
+    for who in (ALICE, BOB):
+        screen = presenter.last_private(who.user_id).text
+        assert screen.startswith(tr("en", "private.title", table=t.id, hand=2, street=""))
+        await auto_street(service, presenter, who)
+    for _ in range(4):
+        await service.run_due()
+    titles = [s.text.splitlines()[0] for s in presenter.tables[GROUP.chat_id]]
+    assert tr("en", "reveal.title", table=t.id, hand=2) in titles, titles
+    assert tr("en", "reveal.title", table=t.id, hand=3) not in titles, titles
+    hands = await store.export_hands(t.id)
+    assert [h["number"] for h in hands] == [1, 2, 3]  # storage's keys, as before
+    assert [h["result"].get("shown_no") for h in hands] == [None, None, 2]
+    lines = (await service.history(GROUP, ALICE)).text.splitlines()
+    assert lines[1].startswith(f"#{hands[2]['id']} · Table 1, hand 2: "), lines
+    assert lines[3].startswith(f"#{hands[0]['id']} · Table 1, hand 1: "), lines
+    ru = dataclasses.replace(ALICE, language="ru")
+    lines = (await service.history(GROUP, ru)).text.splitlines()
+    assert lines[1].startswith(f"#{hands[2]['id']} · Стол 1, раздача 2: "), lines
+    assert not (await service.replay(GROUP, ALICE, str(hands[2]["id"]))).alert
+    title = presenter.last_private(ALICE.user_id).text.splitlines()[0]
+    assert title == tr("en", "replay.title", n=hands[2]["id"], table=t.id, hand=2)
+    assert title == f"🎬 #{hands[2]['id']} · table 1, hand 2"
+    # a restart keeps the count: the table restored from its snapshot shows hand 2 too
+    restored = LiveTable.from_json(t.to_json(), clock.now)
+    assert (restored.hand_no, restored.apart, restored.shown_no) == (3, 1, 2)
     assert await check_store(store) == []
