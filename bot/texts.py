@@ -622,10 +622,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
         "ru": "📈 {name}: график {when}, итог {kush:+d} {label}",
     },
-    "stats.group_best": {
-        "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
-        "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
-    },
+    # the group's biggest win, after "biggest win: " (stats.best) or "Biggest win: "
+    "stats.best_win": {"en": "{won:+d} {label} ({name})", "ru": "{won:+d} {label} ({name})"},
+    # Chinese Poker alone: no scoops (R5.2's, not R7's)
+    "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
     # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
     # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
     "stats.group_moved": {

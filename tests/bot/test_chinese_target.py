@@ -110,3 +110,25 @@ async def test_r7_6_hand_numbers_players_see_skip_no_number_for_a_games_settleme
     restored = LiveTable.from_json(t.to_json(), clock.now)
     assert (restored.hand_no, restored.apart, restored.shown_no) == (3, 1, 2)
     assert await check_store(store) == []
+
+
+async def test_r7_stats_of_chinese_poker_alone_name_no_scoops() -> None:
+    """``/stats`` of a player and of a group that played only Chinese Poker read "Scoops: 1
+    · biggest win: …": scoops (winning all three boxes, R5.2's +3) are no Chinese Poker term
+    (R7 has no sweep bonus: R7.3 is a point for two boxes of three), so the line names the
+    biggest win alone, in English and Russian."""
+    service, _presenter, store, _clock, t = await chinese_after_one_hand()
+    assert not (await service.leave(GROUP, BOB)).alert  # the game ends: +22 kush to Alice
+    for actor, best, gone in (
+        (ALICE, "Biggest win: +22 kush", "Scoops"),
+        (dataclasses.replace(ALICE, language="ru"), "Крупнейший выигрыш: +22 куша", "Скуп"),
+    ):
+        text = (await service.stats(GROUP, actor, ["me"])).text
+        assert best in text.splitlines(), text
+        assert gone not in text, text
+        group = (await service.stats(GROUP, actor, [])).text
+        assert gone not in group, group
+    group = (await service.stats(GROUP, ALICE, [])).text
+    assert "Biggest win: +22 kush (Alice)" in group.splitlines(), group
+    assert tr("ru", "stats.biggest", best="—") == "Крупнейший выигрыш: —"
+    assert await check_store(store) == []
