@@ -117,7 +117,7 @@ async def test_r7_stats_of_chinese_poker_alone_name_no_scoops() -> None:
     · biggest win: …": scoops (winning all three boxes, R5.2's +3) are no Chinese Poker term
     (R7 has no sweep bonus: R7.3 is a point for two boxes of three), so the line names the
     biggest win alone, in English and Russian."""
-    service, _presenter, store, _clock, t = await chinese_after_one_hand()
+    service, _presenter, store, _clock, _t = await chinese_after_one_hand()
     assert not (await service.leave(GROUP, BOB)).alert  # the game ends: +22 kush to Alice
     for actor, best, gone in (
         (ALICE, "Biggest win: +22 kush", "Scoops"),
