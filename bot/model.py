@@ -310,6 +310,10 @@ class LiveTable:
     hand: Hand | None = None
     plan: HandPlan | None = None
     hand_no: int = 0
+    #: history entries of settlements that are no hand (a round's, R8.3; a Chinese Poker
+    #: game's, R7.6) among the table's numbers: they take a number of storage's (the key of
+    #: a history row, :attr:`hand_no`), never one players see (:attr:`shown_no`)
+    apart: int = 0
     clocks: dict[int, SeatClock] = field(default_factory=dict)
     group_ref: str | None = None
     version: int = 0
@@ -351,6 +355,14 @@ class LiveTable:
     requests: list[str] = field(default_factory=list)
     absent_hands: int = 0
     topic: str | None = None
+
+    @property
+    def shown_no(self) -> int:
+        """The number players see for the hand :attr:`hand_no` (titles, ``/history``,
+        ``/replay``): the hands dealt, counted without the settlements recorded between them
+        (:attr:`apart`), so that hand 2 is followed by hand 3 after a Chinese Poker game
+        settled between them (it read "hand 4")."""
+        return self.hand_no - self.apart
 
     @property
     def group_chat(self) -> str:
@@ -622,6 +634,7 @@ class LiveTable:
             if any(t.owner(s) not in t.seats for s in t.hand.order):
                 raise ValueError("a seat of the hand is missing")
         t.hand_no = int(snap.get("hand_no", 0))
+        t.apart = int(snap.get("apart", 0))  # (0 in a snapshot from before it was kept)
         clocks = {int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()}
         if saved_at is not None:
             clocks = {
@@ -723,6 +736,7 @@ class LiveTable:
                 else None
             ),
             "hand_no": self.hand_no,
+            "apart": self.apart,
             "clocks": {str(k): c.to_json() for k, c in self.clocks.items()},
             "group_ref": self.group_ref,
             "version": self.version,

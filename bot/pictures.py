@@ -248,7 +248,7 @@ def showdown_picture(
     res = hand.result
     game_title = tr(lang, f"game.{t.options.game.value}")
     chinese = t.options.game is GameKind.CHINESE
-    title = tr(lang, "picture.title", game=game_title, table=t.id, hand=t.hand_no)
+    title = tr(lang, "picture.title", game=game_title, table=t.id, hand=t.shown_no)
     boards: list[BoardPicture] = []
     target = None
     if chinese:
@@ -366,7 +366,7 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
         if me.to_place:
             label = t.board_label(b) + ": " if len(boards) > 1 else ""
             notes.append(label + tr(lang, "picture.to_place", cards=format_cards(me.to_place)))
-    title = tr(lang, "picture.hand_title", table=t.id, hand=t.hand_no, street=street)
+    title = tr(lang, "picture.hand_title", table=t.id, hand=t.shown_no, street=street)
     return Picture(
         title=title,
         lang=lang,

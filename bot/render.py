@@ -260,7 +260,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if t.reveal is not None and hand.result is not None:
         return reveal_screen(t, lang)
     view = hand.view(None)
-    lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.hand_no)]
+    lines = [tr(lang, "board.title", game=_game_name(t, lang), table=t.id, hand=t.shown_no)]
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
     lines.extend(game_score(t, lang))
@@ -358,7 +358,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         street = tr(lang, "board.street", street=min(sv.street, sv.streets), streets=sv.streets)
     else:  # one deal of 13 (Chinese Poker, R4.5): no "street 1/1", the game's name instead
         street = _game_name(t, lang)
-    lines = [tr(lang, "private.title", table=t.id, hand=t.hand_no, street=street)]
+    lines = [tr(lang, "private.title", table=t.id, hand=t.shown_no, street=street)]
     lines.extend(game_score(t, lang))
     if len(boards) > 1:
         lines.append(t.board_label(board_seat))
@@ -441,7 +441,7 @@ def showdown_screen(
     hand = t.hand
     assert hand is not None and hand.result is not None
     res = hand.result
-    lines = [tr(lang, "showdown.title", table=t.id, hand=t.hand_no)]
+    lines = [tr(lang, "showdown.title", table=t.id, hand=t.shown_no)]
     for r in res.seats:
         seat = t.player_of(r.seat)
         head = f"{t.board_label(r.seat)}: {tr(lang, 'showdown.points', points=r.points)}"
@@ -516,7 +516,7 @@ def reveal_screen(
     shown = int(reveal.get("stage", 3))
     stages = ChineseGame.stages(hand.result)
     boxes = _REVEAL_ORDER[:shown]
-    title = tr(lang, "reveal.title", table=t.id, hand=t.hand_no)
+    title = tr(lang, "reveal.title", table=t.id, hand=t.shown_no)
     lines = [title]
     target = game_target(t)
     for i, r in enumerate(hand.result.seats):

@@ -646,10 +646,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "📈 {name}: {label} over time ({when}), net {kush:+d} {label}",
         "ru": "📈 {name}: график {when}, итог {kush:+d} {label}",
     },
-    "stats.group_best": {
-        "en": "Scoops: {scoops} · biggest win: {won:+d} {label} ({name})",
-        "ru": "Скупов: {scoops} · крупнейший выигрыш: {won:+d} {label} ({name})",
-    },
+    # the group's biggest win, after "biggest win: " (stats.best) or "Biggest win: "
+    "stats.best_win": {"en": "{won:+d} {label} ({name})", "ru": "{won:+d} {label} ({name})"},
+    # Chinese Poker alone: no scoops (R5.2's, not R7's)
+    "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
     # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
     # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
     "stats.group_moved": {
@@ -1109,7 +1109,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/addbot [easy|normal|strong], /removebot [name] — seat or stand up a computer "
             "player (admins and the table's opener)\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
-            "/topup [N] — top up your stack between hands\n"
+            "/topup [N] — top up your stack (asked during your hand: added when it ends)\n"
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history, /daily — your balance, leaderboard, your hands, daily bonus\n"
             "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
@@ -1128,7 +1128,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "игрока "
             "(админы и открывший стол)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
-            "/topup [N] — докупить в стек между раздачами\n"
+            "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history, /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
             "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока; "
@@ -1147,7 +1147,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
-            "/ofc topup [amount] — top up your stack between hands\n"
+            "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
             "/ofc stats [user] [period] — statistics of the server and yours, or of one player; "
@@ -1165,7 +1165,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
-            "/ofc topup [amount] — докупить в стек между раздачами\n"
+            "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc top, /ofc history, /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
             "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока; "
@@ -1641,7 +1641,9 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "easy, normal or strong (default normal)": "easy, normal или strong (по умолчанию normal)",
     "Stand a computer player up": "Убрать компьютерного игрока",
     "which one, e.g. Anna (default: the last one seated)": "какого, например Anna (по умолчанию — севшего последним)",
-    "Top up your stack between hands": "Докупить в стек между раздачами",
+    "Top up your stack (asked during your hand: added when it ends)": (
+        "Докупить в стек (во время вашей раздачи — пройдёт после неё)"
+    ),
     "how much to add (default: the minimum buy-in)": "сколько докупить (по умолчанию — взнос)",
     "Skip hands, keeping your seat": "Пропускать раздачи, не вставая из-за стола",
     "Come back after sitting out": "Вернуться в игру после пропуска",

@@ -435,7 +435,9 @@ class OfcCommands(app_commands.Group):
             lambda chat, actor: service.remove_bot(chat, actor, admin, request, name),
         )
 
-    @app_commands.command(name="topup", description="Top up your stack between hands")
+    @app_commands.command(
+        name="topup", description="Top up your stack (asked during your hand: added when it ends)"
+    )
     @app_commands.describe(amount="how much to add (default: the minimum buy-in)")
     async def topup(self, interaction: Interaction, amount: str = "") -> None:
         """Top up the stack (R8.2)."""

@@ -4,6 +4,8 @@ presses run them."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.model import LiveTable, Phase, Reply, SeatState
 from bot.service import tournaments
 from bot.service.dealing import settle_pairs
@@ -91,6 +93,7 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         game = game.end()
     if any(st.leaving and st.seat in game.totals for st in t.seats.values()):
         game = game.end()  # a player of the game leaving ends it: it is settled now (R7.6)
+    game = _new_target(t, game)
     # every player of the game is settled (R7.6), one sitting this hand out too
     order = [*result.order, *(s for s in sorted(game.totals) if s not in result.order)]
     order = [s for s in order if s in t.seats]
@@ -116,6 +119,21 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.tournament is not None:
         record["tournament"] = tournaments.record_of(t, settled)
     close_hand(rt, t, tx, record, deltas, notes, chips)
+
+
+def _new_target(t: LiveTable, game: ChineseGame) -> ChineseGame:
+    """A ``target_points`` an admin changed during this hand (pending until the next deal,
+    :func:`~.dealing.apply_pending`) applies to the game under way at the end of this hand,
+    as the admin was told (``settings.target_next_hand``): a player with that many points
+    now has reached it, and the game is over with this hand, settled in its record (R7.6);
+    otherwise the game plays on to it. It waited for the next deal: the table message
+    showed the old target between hands, and a game the hand had ended was settled and
+    announced only as the next hand was dealt."""
+    new = t.pending_options
+    if game.over or new is None or t.tournament is not None or new.target_points == game.target:
+        return game
+    game = replace(game, target=new.target_points)
+    return game.end() if max(game.totals.values(), default=0) >= game.target else game
 
 
 def _computer(t: LiveTable, seat: int) -> bool:

@@ -403,8 +403,10 @@ def settle_apart(
 ) -> None:
     """Record a settlement that is not a hand's (a round, R8.3; a Chinese Poker game, R7.6):
     a history entry of its own, numbered after the last hand, flagged ``marker`` and holding
-    ``facts``, with the players of ``seats``; the stacks move by ``deltas`` (seat → kush)."""
+    ``facts``, with the players of ``seats``; the stacks move by ``deltas`` (seat → kush).
+    Its number is storage's key only: players' hand numbers skip it (:attr:`LiveTable.apart`)."""
     t.hand_no += 1
+    t.apart += 1
     players = {s: t.seats[s].player_id for s in seats}
     record = {marker: True, **facts, "table": t.id,
               "kush": {str(s): d for s, d in deltas.items()}}  # fmt: skip

@@ -117,6 +117,8 @@ def close_hand(
     # each stack after the hand, as the showdown shows it (the replay's kush line)
     record["stacks"] = {str(s): t.seats[s].stack + d for s, d in deltas.items()}
     record["table"] = t.id
+    if t.apart:  # the number players saw, a settlement having taken one of storage's before
+        record["shown_no"] = t.shown_no  # (:func:`~.stats.shown_number`)
     for s, d in deltas.items():
         t.seats[s].stack += d
     top_up_computer_players(t)  # (a busted computer player tops up: not busted any more)

@@ -42,7 +42,16 @@ from game.errors import GameError
 from game.history import ReplayFrame, replay_frames, revealed_boxes
 from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
-__all__ = ["PERIODS", "period_start", "replay", "replay_press", "replay_screen", "stats", "top"]
+__all__ = [
+    "PERIODS",
+    "period_start",
+    "replay",
+    "replay_press",
+    "replay_screen",
+    "shown_number",
+    "stats",
+    "top",
+]
 
 #: ``/top`` and ``/stats`` periods: seconds back from now (``None``: all time).
 PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
@@ -77,6 +86,29 @@ def _avg(total: int, count: int, lang: str = "en") -> str:
     return text.replace(".", ",") if lang == "ru" else text
 
 
+def _open_face_boards(s: HandStats, *, group: bool) -> int:
+    """The open-face games' (Pineapple, classic OFC) part of ``s``: a player's hands of
+    them, a group's boards (per hand of their game: a Chinese Poker hand has one board, no
+    double boxes, R4.2)."""
+    return (s.boards if group else s.hands + s.tournament_hands) - s.bonus_boards
+
+
+def _chinese_only(s: HandStats, *, group: bool) -> bool:
+    """Whether ``s`` counts Chinese Poker hands and nothing of the open-face games: the
+    figures of those (Fantasyland, R6; scoops, R5.2) are no Chinese Poker terms (R7) and
+    are left out."""
+    open_face = _open_face_boards(s, group=group)
+    return bool(s.bonus_boards) and not (open_face or s.fl_chances or s.fl_played)
+
+
+def _best(s: HandStats, lang: str, best: str, *, group: bool) -> str:
+    """The line of the biggest win (``best``, the text after "biggest win: "), with the
+    scoops (R5.2) before it, but for Chinese Poker alone, which has no scoops (R7)."""
+    if _chinese_only(s, group=group):
+        return tr(lang, "stats.biggest", best=best)
+    return tr(lang, "stats.best", scoops=s.scoops, best=best)
+
+
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width).
 
@@ -88,7 +120,6 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # nor are its hands, which move chips: the kush per hand is the cash hands', the
     # tournament hands have a line of their own; fouls, royalties and Fantasyland count both
     cash_points = s.points - s.tournament_points
-    played = s.hands + s.tournament_hands
     lines = []
     if s.hands or not s.tournament_hands:
         lines.append(
@@ -103,8 +134,7 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
                points=_avg(s.tournament_points, s.tournament_hands, lang))
         )  # fmt: skip
     fouls = tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)
-    # per hand of their game: a Chinese Poker hand has one board (no double boxes, R4.2)
-    open_face = (s.boards if group else played) - s.bonus_boards
+    open_face = _open_face_boards(s, group=group)
     if open_face or not s.bonus_boards:
         royalties = _avg(s.royalties, open_face, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.royalties", n=royalties)
@@ -114,7 +144,7 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     lines.append(fouls)
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
     # "Fantasyland: entered —" to a player who never played a game that has it)
-    if open_face or s.fl_chances or s.fl_played or not s.bonus_boards:
+    if not _chinese_only(s, group=group):
         lines.append(
             tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
                stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
@@ -183,12 +213,11 @@ async def stats(
         lines += _stats_lines(group, lang, label, group=True)
         if group.biggest_winner is not None:
             winner = await rt.store.get_player(group.biggest_winner)
-            lines.append(
-                tr(lang, "stats.group_best", scoops=group.scoops, won=group.biggest_win,
-                   label=label, name=winner.name if winner else "?")
-            )  # fmt: skip
+            best = tr(lang, "stats.best_win", won=group.biggest_win, label=label,
+                      name=winner.name if winner else "?")  # fmt: skip
+            lines.append(_best(group, lang, best, group=True))
         else:  # every hand a draw (or a fouled pair)
-            lines.append(tr(lang, "stats.best", scoops=group.scoops, best="—"))
+            lines.append(_best(group, lang, "—", group=True))
         lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
         if group.tournaments:
             lines.append(tr(lang, "stats.group_tournaments", n=group.tournaments))
@@ -222,7 +251,7 @@ async def _player_block(
         if s.biggest_winner is not None
         else "—"
     )
-    lines.append(tr(lang, "stats.best", scoops=s.scoops, best=best))
+    lines.append(_best(s, lang, best, group=False))
     if s.tournaments:  # apart from the hands' figures above; the net below counts it
         lines.append(
             tr(lang, "stats.tournaments", n=s.tournaments, kush=s.tournament_kush, label=label)
@@ -378,6 +407,14 @@ def _money_line(result: Mapping[str, Any], owner: int, label: str, lang: str) ->
     return tr(lang, "replay.kush_game", total=total, target=target, label=label)
 
 
+def shown_number(record: HandRecord) -> int:
+    """The hand number players saw for ``record`` (its showdown's title): the table's hand
+    count without the settlements recorded between hands (``shown_no``,
+    :attr:`~bot.model.LiveTable.shown_no`); storage's ``number`` (the row's key, never
+    renumbered) for a row without it, as every row from before it was kept."""
+    return int(record.result.get("shown_no", record.number))
+
+
 def replay_screen(
     record: HandRecord,
     frames: Sequence[ReplayFrame],
@@ -394,7 +431,8 @@ def replay_screen(
     showdown shows them; ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
-    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=record.number),
+    number = shown_number(record)
+    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=number),
              tr(lang, head, street=k, streets=frame.streets)]  # fmt: skip
     result: dict[int, Mapping[str, Any]] = {
         int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r

@@ -269,14 +269,14 @@ def finish_mid_hand(
     would keep its buttons: the closed table's step writes no private message): the winner
     is told why, ``leaver`` that they have no hand."""
     assert t.hand is not None
-    final = tr(t.lang, "tour.final_mid_hand", table=t.id, hand=t.hand_no)
+    final = tr(t.lang, "tour.final_mid_hand", table=t.id, hand=t.shown_no)
     privates = [
         (
             seat,
             Screen(
                 tr(seat.lang, "private.none")
                 if seat is leaver
-                else tr(seat.lang, "tour.final_mid_hand", table=t.id, hand=t.hand_no)
+                else tr(seat.lang, "tour.final_mid_hand", table=t.id, hand=t.shown_no)
             ),
         )
         for seat in t.seats.values()

@@ -15,6 +15,7 @@ from bot.service.bots import BOT_NAMES, is_computer
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
+from bot.service.stats import shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
@@ -225,7 +226,7 @@ async def history(
             # Poker one none until its game ends (R7.6), which is still no table's kush hand
             chips = int((tour.get("won") or {}).get(str(seat), 0))
             lines.append(
-                ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=h.number,
+                ref + tr(lang, "tour.history_hand_line", table=h.table_id, hand=shown_number(h),
                          points=points, chips=chips, foul=foul)
             )  # fmt: skip
             continue
@@ -235,7 +236,7 @@ async def history(
                 lang,
                 "reply.history_line",
                 table=h.table_id,
-                hand=h.number,
+                hand=shown_number(h),
                 points=points,
                 kush=kush,
                 label=community.settings.kush_label,

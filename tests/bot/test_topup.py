@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.model import REQUESTS_KEPT, Actor, LiveTable, Phase
+from bot.model import REQUESTS_KEPT, Actor, ChatRef, LiveTable, Phase
 from bot.presses import TopUp, decode
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
@@ -822,3 +822,35 @@ async def test_r8_2_a_top_up_after_the_offer_ran_out_is_too_late(where: str) -> 
     await service.run_due()  # the timer, firing now, finds nothing more to do
     assert t.seq == seq
     assert await check_store(store) == []
+
+
+async def test_r8_2_help_says_a_top_up_asked_during_your_hand_waits_for_its_end(env) -> None:  # type: ignore[no-untyped-def]
+    """``/help`` said ``/topup`` tops up "between hands" (Discord's ``/ofc topup`` and its
+    description too), though one asked for during the player's hand is taken and queued,
+    added when the hand ends (R8.2): the player read it as refused during a hand. Each says
+    what it does, in English and Russian."""
+    service, _presenter, _store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    reply = await service.top_up(GROUP, ALICE, "50")
+    assert reply.text == tr("en", "reply.topup_queued", amount=50, label="kush")
+    discord = ChatRef("discord", "900", "901", "Guild")
+    said = {
+        "en": "top up your stack (asked during your hand: added when it ends)",
+        "ru": "докупить в стек (во время вашей раздачи — пройдёт после неё)",
+    }
+    for lang in ("en", "ru"):
+        actor = dataclasses.replace(ALICE, language=lang)
+        for chat, command in ((GROUP, "/topup [N]"), (discord, "/ofc topup [amount]")):
+            lines = (await service.help(chat, actor)).text.splitlines()
+            line = next(x for x in lines if x.startswith(command + " — "))
+            assert line == f"{command} — {said[lang]}", line
+            assert "between hands" not in line and "между раздачами" not in line
+    from bot.discord.adapter import OfcCommands
+    from bot.texts import DISCORD_DESCRIPTIONS_RU
+
+    topup = next(
+        c for c in OfcCommands.__discord_app_commands_group_children__ if c.name == "topup"
+    )
+    assert topup.description == "Top up your stack (asked during your hand: added when it ends)"
+    assert DISCORD_DESCRIPTIONS_RU[topup.description] == said["ru"].capitalize()

@@ -338,6 +338,11 @@ def _buttons(message: Mapping[str, Any]) -> list[tuple[str, Payload]]:
     return out
 
 
+def _shown(h: _Hand) -> int:
+    """The number players saw for stored hand ``h`` (bot.service.stats.shown_number)."""
+    return int(h.result.get("shown_no", h.number))
+
+
 def _hand_no(text: str) -> int | None:
     m = _HAND_TITLE.match(text)
     return int(m.group(1)) if m else None
@@ -950,11 +955,11 @@ class CrashRun:
                             f"table {table} hand {number}: the result names {line!r}, no player"
                         )
         for h in facts.hands.values():
-            if h.result.get("seats") and (h.table_id, h.number) not in seen:  # a played hand
+            if h.result.get("seats") and (h.table_id, _shown(h)) not in seen:  # a played hand
                 titled = sorted(n for t, n in seen if t == h.table_id)
                 problems.append(
                     f"table {h.table_id} hand {h.number}: settled but no result titled 'hand "
-                    f"{h.number}' was shown (results shown for hands {titled})"
+                    f"{_shown(h)}' was shown (results shown for hands {titled})"
                 )
             per_player: dict[int, int] = defaultdict(int)
             for row in facts.ledger:
@@ -1135,8 +1140,10 @@ class _Facts:
         return cls._from_rows({name: [tuple(r) for r in found] for name, found in rows.items()})
 
     def hand(self, table: int, number: int) -> _Hand | None:
+        """The hand players saw as ``number`` (its title's; storage's own number but for
+        the settlements recorded between hands before it, ``shown_no``)."""
         return next(
-            (h for h in self.hands.values() if h.table_id == table and h.number == number), None
+            (h for h in self.hands.values() if h.table_id == table and _shown(h) == number), None
         )
 
     def player_by_name(self, name: str) -> int | None:
