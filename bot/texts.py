@@ -1322,7 +1322,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, половина поровну, половина по фишкам.",
     },
     "tour.cancel_in": {
-        "en": "{name} ({chips} chips) — {prize} {label}",
+        "en": "{name} ({chips:chip|chips}) — {prize} {label}",
         "ru": "{name} ({chips:фишка|фишки|фишек}) — {prize} {label}",
     },
     "tour.cancel_out": {
