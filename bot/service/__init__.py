@@ -552,6 +552,15 @@ class TableService:
             opts = settings_mod.table_options(community.settings, GameKind.PINEAPPLE)
         return Reply(rules_text(opts, lang))
 
+    async def sent_as_chat(self, chat: ChatRef, actor: Actor, key: str) -> Reply:
+        """The refusal ``key`` of a command sent as a chat (``reply.as_channel``: on behalf
+        of a channel; ``reply.anonymous``: a player's command by an anonymous admin), in the
+        group's language: its sender is the bot account the platform writes such messages
+        from (Telegram's Channel_Bot), which has no language (a group set to Russian read it
+        in English)."""
+        community = await self._community(chat) if not chat.private else None
+        return Reply(tr(self._lang(community, actor), key), alert=True)
+
     async def help(self, chat: ChatRef, actor: Actor) -> Reply:
         """The command list."""
         community = await self._community(chat) if not chat.private else None

@@ -1086,10 +1086,13 @@ class TelegramAdapter:
             if msg is not None and msg.sender_chat is not None:
                 as_group = _anonymous_admin(update)
                 if not (anonymous and as_group):
-                    user = update.effective_user
-                    lang = language_of(user.language_code if user else None)
+                    user, chat = update.effective_user, update.effective_chat
                     key = "reply.anonymous" if as_group else "reply.as_channel"
-                    await self._reply(update, Reply(tr(lang, key), alert=True))
+                    if user is None or chat is None:
+                        reply = Reply(tr(language_of(None), key), alert=True)
+                    else:  # (in the group's language: the sender has none)
+                        reply = await self.service.sent_as_chat(_chat(chat), _actor(user), key)
+                    await self._reply(update, reply)
                     return
             await handler(update, context)
 
