@@ -206,7 +206,7 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
-        if t.removal_close:  # (the bot's removal: the chat reads neither notice nor result)
+        if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result)
             tell_chat_gone(t, tx, screen)
         close_now(t, tx, closed_notice(t))
         return
