@@ -173,6 +173,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
     },
+    "private.chat_gone_final": {
+        "en": "Tournament #{table} is over: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
+    },
     "private.none": {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",
