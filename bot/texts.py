@@ -178,6 +178,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hand over. Result in the channel.",
         "ru": "Раздача окончена. Итоги в канале.",
     },
+    "private.chat_gone_final": {
+        "en": "Tournament #{table} is over: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
+    },
     "private.none": {
         "en": "You have no hand at this table now.",
         "ru": "Сейчас у вас нет раздачи за этим столом.",
@@ -1363,7 +1367,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name} {sign}{amount:фишка|фишки|фишек}",
     },
     "tour.cancel_in": {
-        "en": "{name} ({chips} chips) — {prize} {label}",
+        "en": "{name} ({chips:chip|chips}) — {prize} {label}",
         "ru": "{name} ({chips:фишка|фишки|фишек}) — {prize} {label}",
     },
     "tour.cancel_out": {

@@ -948,9 +948,10 @@ class DiscordAdapter:
         write in: a table there whose close its refused writes queued (403 50001/50013,
         :meth:`_locked_out`) goes on, and the channel is told, as when a Telegram group lets
         the bot write again (R8.2a; ``my_chat_member``). A channel update says nothing of a
-        lost permission (the next refused write does). Threads are left alone (their own
-        update tells: :meth:`OfcClient.on_raw_thread_update`): the cache may not know one
-        locked since."""
+        lost permission (the next refused write does). Threads are not taken for channels
+        (their own update tells of a lock: :meth:`OfcClient.on_raw_thread_update`), but a
+        channel's threads the bot may write in again (Send Messages in Threads given back on
+        the channel or a role: no THREAD_UPDATE comes) are, those not locked."""
         for channel in channels:
             me = channel.guild.me
             if me is None or isinstance(channel, discord.Thread):
@@ -958,6 +959,10 @@ class DiscordAdapter:
             allowed = channel.permissions_for(me)
             if allowed.view_channel and allowed.send_messages:
                 await self.back_in(channel.id)
+            if allowed.view_channel and allowed.send_messages_in_threads:
+                for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
+                    if not thread.locked:
+                        await self.back_in(thread.id)
 
     async def back_in(self, channel_id: int) -> None:
         """The bot may write in the channel (or thread) ``channel_id`` again: a close of its

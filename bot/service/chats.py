@@ -80,6 +80,10 @@ async def chat_left(rt: Runtime, platform: str, chat_id: str, sent: float | None
             return False
         if not t.closing:
             await lobby.close(rt, t, t.lang, removal=True)
+        elif not t.chat_gone:  # an admin's close, queued before: it stands, but the chat
+            # reads neither its notice nor the last showdown now (its players told in private)
+            async with rt.transition(t):
+                t.chat_gone = True
     await rt.settled(t)
     return True
 
@@ -99,11 +103,15 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     async with t.lock:
         if t.id not in rt.tables or t.chat_id != chat_id:
             return False
+        if t.closing and t.chat_gone and not t.removal_close:  # an admin's close stands,
+            async with rt.transition(t):  # read in the chat again
+                t.chat_gone = False
         if not (t.closing and t.removal_close):
             return False
         async with rt.transition(t) as tx:
             t.closing = False
             t.removal_close = False
+            t.chat_gone = False
             t.owe("post", Screen(tr(t.lang, "lobby.close_cancelled", table=t.id)))
             tx.group = True  # the table message, which missed the edits while the bot was out
     await rt.settled(t)

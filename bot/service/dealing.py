@@ -512,12 +512,14 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
     a hand message) is told in private, on their hand message, the one chat still
     delivered: the table is closed and what they had at it is back in their balance (a
     tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
-    of the pool, :meth:`~game.tournament.Tournament.cancel_shares`), with ``result``, the
-    last hand's showdown (public once shown: no hidden card). Call in the closing step,
-    after :func:`close_now` (a Chinese Poker tournament's game it settles moves the shares;
-    the seats it stood up, and a player who left after the hand, are the step's
-    :attr:`Tx.seated`)."""
+    of the pool, :meth:`~game.tournament.Tournament.cancel_shares`; one just won: its prize),
+    with ``result``, the last hand's showdown (public once shown: no hidden card). Call in
+    the closing step, after :func:`close_now` (a Chinese Poker tournament's game it settles
+    moves the shares; the seats it stood up, and a player who left after the hand, are the
+    step's :attr:`Tx.seated`)."""
     key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
+    if t.tournament is not None and t.tournament.finished is not None:  # won: its prizes
+        key = "private.chat_gone_final"
     shares: dict[int, int] = {}
     if t.tournament is not None:  # (each player's own share: "your buy-in is back" was
         # untrue after a knock-out, when the pool goes to those still in)

@@ -717,6 +717,7 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
         async with rt.transition(t) as tx:
             t.closing = True
             t.removal_close = removal
+            t.chat_gone = t.chat_gone or removal  # (an admin's close after it: still gone)
             tx.group = True
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"

@@ -205,11 +205,13 @@ def close_hand(
         top_up_window(rt, t, tx, available(t))  # a busted player's top-up may be all it takes
     tx.group = True
     if t.tournament is not None and t.tournament.finished is not None:
+        if t.closing and t.chat_gone:  # (nobody reads the final standings in the chat)
+            tell_chat_gone(t, tx, screen)
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
         close_now(t, tx, closed_notice(t))
-        if t.removal_close:  # (the bot's removal: the chat reads neither notice nor result;
+        if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
             tell_chat_gone(t, tx, screen)
         return

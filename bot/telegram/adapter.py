@@ -378,9 +378,11 @@ class TelegramPresenter:
                     log.warning("edit of message %s/%s lost: %s", chat_id, ref, exc)
                     tries, failing_since = 0, None
                     continue
+                newer = key in self._latest  # (queued while the request was under way)
                 self._latest.setdefault(key, screen)
                 log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
-                await self._wait_for_newer(key, wait)
+                if not newer:  # (a newer screen is written at once, as during the wait)
+                    await self._wait_for_newer(key, wait)
                 tries += 1
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)

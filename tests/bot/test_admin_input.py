@@ -65,6 +65,28 @@ async def test_a_member_posting_as_a_channel_opens_no_table_and_runs_none(
         assert reply["text"] == "Bob: 1000 кушей на балансе, 0 на столе.", reply
 
 
+async def test_a_channels_refusal_is_in_the_groups_language(tmp_path: Path) -> None:
+    """A group whose admins chose Russian (``/settings language ru``) answers in Russian
+    whoever writes; a command sent on behalf of a channel comes from Channel_Bot, who has no
+    language of its own, and its refusal (and an anonymous admin's player command's) was in
+    English there."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        reply = await w.say(ALICE, "/settings language ru")
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.language == "ru", reply
+
+        async def sent_as(sender: int, text: str) -> str:
+            mid = await w.fake.send_as_channel(GROUP_ID, sender, text)
+            answer = await w.fake.wait_for(lambda: w.fake.reply_to(GROUP_ID, mid))
+            return str(answer["text"])
+
+        assert await sent_as(-100900, "/join") == tr("ru", "reply.as_channel")
+        assert await sent_as(-100900, "/newtable") == tr("ru", "reply.as_channel")
+        assert await sent_as(GROUP_ID, "/join") == tr("ru", "reply.anonymous")  # (as the group)
+        assert not w.service.tables
+
+
 @pytest.mark.parametrize(
     ("name", "value", "english", "russian"),
     [

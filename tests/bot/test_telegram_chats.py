@@ -324,7 +324,9 @@ def last_private(w: World, user: FakeUser) -> str:
     return text
 
 
-@pytest.mark.parametrize("when", ["mid_hand", "between_hands", "mid_hand_bob_leaving"])
+@pytest.mark.parametrize(
+    "when", ["mid_hand", "between_hands", "mid_hand_bob_leaving", "mid_hand_after_closetable"]
+)
 async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
     tmp_path: Path, when: str
 ) -> None:
@@ -334,12 +336,18 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
     step's private screens went nowhere, its seats stood up by then). Now each player's hand
     message, the one chat still delivered, says that the table is closed and their kush is
     back, in their own language, with the last showdown (public once shown); Bob too when
-    he typed /leave during the hand (stood up after it, in the closing step)."""
+    he typed /leave during the hand (stood up after it, in the closing step). The same when
+    an admin's /closetable had queued the close before the removal (the removal changed
+    nothing then, and the players were told nothing)."""
     async with world(tmp_path, next_hand_delay=60.0) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
         await seat_everyone(w, [ALICE, BOB])
         t = next(iter(w.service.tables.values()))
         first = t.seats[0].player_id
+        if when == "mid_hand_after_closetable":
+            reply = await w.say(ALICE, "/closetable")
+            assert reply["text"] == tr("en", "reply.closes_after_hand", table=t.id), reply
         if when == "between_hands":
             await play_hand(w, [ALICE, BOB])
             await w.settle()

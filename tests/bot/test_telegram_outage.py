@@ -366,3 +366,36 @@ async def test_a_hand_message_whose_answer_was_lost_is_not_sent_twice_and_works(
         assert [m["message_id"] for m in w.fake.chat_messages(ALICE.id)] == [
             posted[0]["message_id"]
         ]
+
+
+async def test_a_newer_screen_queued_during_a_failed_edit_is_written_at_once() -> None:
+    """An edit fails (a 502) while a newer screen of the same message is queued during the
+    request (a press, the clock): the newer screen is written at once, as one queued during
+    the wait for the retry is, not after the whole retry wait (here 30 s: the player read
+    the older screen, or none, that long although Telegram answered again)."""
+    from types import SimpleNamespace
+
+    from telegram.error import NetworkError
+
+    in_flight, calls = asyncio.Event(), []
+    release = asyncio.Event()
+
+    async def edit_message_text(text: str, **_: object) -> None:
+        calls.append((text, time.monotonic()))
+        if len(calls) == 1:  # (the first request: still under way when the newer comes)
+            in_flight.set()
+            await release.wait()
+            raise NetworkError("Bad Gateway")
+
+    presenter = TelegramPresenter(SimpleNamespace(bot=SimpleNamespace(
+        edit_message_text=edit_message_text)))  # type: ignore[arg-type]  # fmt: skip
+    presenter.edit_retries = (30.0,)
+    presenter.queue_edit("-100", "7", Screen("older"))
+    await asyncio.wait_for(in_flight.wait(), 5)
+    presenter.queue_edit("-100", "7", Screen("newer"))
+    failed = time.monotonic()
+    release.set()
+    writer = presenter._writers[("-100", "7")]
+    await asyncio.wait_for(asyncio.shield(writer), 5)
+    assert [text for text, _ in calls] == ["older", "newer"]
+    assert calls[1][1] - failed < 1.0

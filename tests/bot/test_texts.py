@@ -282,3 +282,16 @@ def test_a_signed_zero_is_shown_without_its_sign() -> None:
     assert tr("ru", "showdown.points", points=3) == "+3 очка"
     assert tr("en", "showdown.kush", delta=-5, label="kush", stack=0) == "-5 kush → 0"
     assert tr("en", "stats.total", kush=0, label="kush") == "Net: 0 kush"
+
+
+def test_a_cancelled_tournaments_chips_agree_with_their_number() -> None:
+    """R8.7: a tournament cancelled after a knock-out lists each player still in with their
+    chips; English read "Anna (1 chips)" (Russian agreed: "1 фишка")."""
+    one = tr("en", "tour.cancel_in", name="Anna", chips=1, prize=70, label="kush")
+    assert one == "Anna (1 chip) — 70 kush"
+    assert tr("en", "tour.cancel_in", name="Anna", chips=250, prize=70, label="kush") == (
+        "Anna (250 chips) — 70 kush"
+    )
+    assert tr("ru", "tour.cancel_in", name="Аня", chips=1, prize=70, label="kush") == (
+        "Аня (1 фишка) — 70 кушей"
+    )

@@ -1209,3 +1209,34 @@ async def test_r8_7_a_chinese_tournament_closed_by_the_bots_removal_tells_each_s
         assert text.startswith(notice), text
         assert f"{got} " in text.splitlines()[0], text
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_each_player_their_prize(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The bot is removed from the group during the hand that ends a tournament (10 chips:
+    a point busts): the pool is paid out by place, but nobody can read the final standings
+    in the group. The players were told nothing (a cancel is told in private, a finish was
+    not): their hand messages said "Result in the group". Now each is told in private that
+    the tournament is over and what its pool paid them, with the last showdown."""
+    service, presenter, store, clock = env
+    await configure(service, tournament_chips="10")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    tour = t.tournament
+    assert not (await service.leave(GROUP, CAROL)).alert  # (knocked out: 3rd, no prize)
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    assert t.closing
+    await play_to_the_end(service, presenter, clock)
+    await service.rt.settled(t)
+    assert tour.finished is not None  # (won in that hand, not cancelled)
+    for actor in PLAYERS[:2]:
+        got = await player_balance(store, actor) - 900  # (1000 less the buy-in of 100)
+        text = presenter.last_private(actor.user_id).text
+        lang = langs[actor.user_id]
+        notice = tr(lang, "private.chat_gone_final", table=t.id, amount=got, label="kush")
+        assert text.startswith(notice), text
+    assert sorted([await player_balance(store, a) - 900 for a in PLAYERS[:2]]) == [0, 300]
+    assert await check_store(store) == []

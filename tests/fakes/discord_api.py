@@ -427,18 +427,27 @@ class FakeDiscord:
             return
         raise _ApiError(400, 50083, "Thread is archived")
 
-    async def lock_channel(self, channel_id: int, *, locked: bool = True) -> None:
+    async def lock_channel(
+        self, channel_id: int, *, locked: bool = True, threads: bool = False
+    ) -> None:
         """A moderator denies (``locked``) or gives back Send Messages in a channel to
         @everyone (the bot holds no role of its own): writes there answer 403/50013 while it
         is denied, and the bot gets CHANNEL_UPDATE with the channel's new permission
-        overwrites."""
+        overwrites. ``threads``: Send Messages in Threads instead, which refuses the writes
+        in the channel's threads (the channel itself stays writable)."""
         channel = self.channels[channel_id]
+        where = (
+            [cid for cid, c in self.channels.items() if c.get("parent_id") == str(channel_id)]
+            if threads
+            else [channel_id]
+        )
         if locked:
-            self.locked_channels.add(channel_id)
-            deny = {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(1 << 11)}
+            self.locked_channels.update(where)
+            bit = 1 << 38 if threads else 1 << 11
+            deny = {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(bit)}
             channel["permission_overwrites"] = [deny]
         else:
-            self.locked_channels.discard(channel_id)
+            self.locked_channels.difference_update(where)
             channel["permission_overwrites"] = []
         await self.dispatch("CHANNEL_UPDATE", dict(channel))
 

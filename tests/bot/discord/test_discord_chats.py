@@ -261,6 +261,34 @@ async def test_a_table_thread_locked_then_reopened_keeps_its_table(tmp_path: Pat
         assert await check_store(w.store) == []
 
 
+async def test_a_table_thread_writable_again_through_its_channel_keeps_its_table(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: a moderator denies Send Messages in Threads on the channel of the table's
+    thread mid-hand (every write in the thread answers 403/50013), which queues the table's
+    close, then gives it back before the hand ends. Discord tells only CHANNEL_UPDATE of the
+    parent channel (the thread itself did not change): it was looked at as a channel alone
+    (threads left to their own THREAD_UPDATE, which never came), so the close stood and the
+    table closed after the hand though the bot could write in its thread again. Now the
+    close is cancelled, the thread is told, and the next hand is dealt."""
+    async with dealt_in_a_thread(tmp_path) as (w, fake, t):
+        assert t.hand is not None
+        await fake.lock_channel(CHANNEL_ID, threads=True)
+        first = ALICE if t.hand.to_act == (0,) else BOB
+        await w.play_street(first, "dm")
+        await fake.wait_for(lambda: t.closing)
+        await fake.lock_channel(CHANNEL_ID, locked=False, threads=True)
+        await fake.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await fake.wait_for(
+            lambda: any(m.get("content") == notice for m in fake.channel_messages(THREAD_ID))
+        )
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.id in w.service.tables and not t.closing
+        assert await check_store(w.store) == []
+
+
 async def test_a_table_channel_deleted_while_the_bot_was_away_closes_after_the_hand(
     tmp_path: Path,
 ) -> None:
