@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.workers import ProcessWorker, TaskHung
@@ -59,6 +60,13 @@ DECISION_SECONDS = 10.0
 #: answered so: a thread cannot be ended, and waiting for one hung held the table for good.
 PRESS_SECONDS = 10.0
 
+#: Threads of the pool in which thread mode makes computer players' decisions: their own,
+#: apart from the event loop's default pool that presses' decisions ("Arrange for me") and
+#: other work use. A hung decision holds its thread until the bot stops (a thread cannot be
+#: ended); in the default pool (``min(32, cores + 4)`` threads: 6 on two cores) a few of them
+#: left every press's Arrange waiting for a thread and answered "too late".
+BOT_THREADS = 4
+
 #: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
 #: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that
 #: replace a decision function keep working, and no test waits for a worker to start); the
@@ -78,6 +86,7 @@ class Thinker:
         self.worker = ProcessWorker()
         self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
         self._asked = 0  # decisions asked of the worker, not answered yet
+        self._bot_threads: ThreadPoolExecutor | None = None  # (Thinker._computer_thread)
 
     @property
     def running(self) -> bool:
@@ -145,7 +154,7 @@ class Thinker:
         finally:
             self._asked -= 1
         if within is None:
-            return await asyncio.to_thread(fn, k, fallback)
+            return await self._computer_thread(fn, k, fallback)
         return await asyncio.wait_for(
             asyncio.to_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
         )
@@ -161,12 +170,19 @@ class Thinker:
 
         :raises TimeoutError: no decision in :data:`PRESS_SECONDS` (with ``within``)."""
         if within is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
-            return await asyncio.to_thread(fn, k, level)
+            return await self._computer_thread(fn, k, level)
         try:
             return await asyncio.wait_for(asyncio.to_thread(fn, k, level), PRESS_SECONDS)
         except TimeoutError:
             log.warning("no decision in a thread within %.1f s: given up", PRESS_SECONDS)
             raise
+
+    async def _computer_thread(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
+        """``fn(k, level)`` for a computer player in a thread of :data:`BOT_THREADS` of its
+        own (one that hangs holds one of them, never one a press's decision waits for)."""
+        if self._bot_threads is None:
+            self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="ofc-decision")
+        return await asyncio.get_running_loop().run_in_executor(self._bot_threads, fn, k, level)
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
         try:
@@ -241,8 +257,13 @@ class Thinker:
             self.worker.start_soon()
 
     async def close(self) -> None:
-        """Shut the worker down (the service's stop); a later decision starts a new one."""
+        """Shut the worker down (the service's stop); a later decision starts a new one
+        (and a new pool of computer players' threads: the old one is left to its threads,
+        a hung one is not waited for)."""
         if self._watching is not None:
             self._watching.cancel()
             self._watching = None
+        if self._bot_threads is not None:
+            self._bot_threads.shutdown(wait=False, cancel_futures=True)
+            self._bot_threads = None
         await self.worker.close()

@@ -146,3 +146,35 @@ async def test_a_press_s_fallback_thread_that_hangs_is_given_up_in_process_mode_
     finally:
         release.set()
         await service.stop()
+
+
+async def test_hung_computer_decisions_leave_a_press_s_arrange_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thread mode: computer players' decisions that hang (each holds its thread until the
+    bot stops) took the event loop's default threads, ``min(32, cores + 4)`` of them, which
+    a press's "Arrange for me" waits for too: once they were all held, every Arrange waited
+    ``PRESS_SECONDS`` and was answered "too late" (a full-suite run on two cores met it).
+    Computer players now think in a pool of their own: more hung decisions than the default
+    pool has threads leave a press's decision answered at once."""
+    import os
+
+    monkeypatch.setattr(thinking, "PRESS_SECONDS", 2.0)
+    release = threading.Event()
+    thinker = Thinker(in_process=False)
+    hung = [
+        asyncio.ensure_future(thinker.decide(never_until(release), None, Level.EASY))  # type: ignore[arg-type]
+        for _ in range(min(32, (os.cpu_count() or 1) + 4) + 2)
+    ]
+    try:
+        await asyncio.sleep(0.1)  # (the hung ones take their threads)
+
+        def quick(k: SeatKnowledge, level: Level) -> Moves:
+            return []
+
+        moves = await thinker.decide(quick, None, Level.STRONG, within=1.0)  # type: ignore[arg-type]
+        assert moves == []  # (not TimeoutError: it found a thread)
+    finally:
+        release.set()
+        await asyncio.gather(*hung, return_exceptions=True)
+        await thinker.close()
