@@ -1092,11 +1092,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "err.no_change": {"en": "The card is already there.", "ru": "Карта уже там."},
     "err.nothing_to_undo": {"en": "Nothing to undo.", "ru": "Нечего отменять."},
-    # 🪄 Arrange for me pressed with every card of the street already in a box
+    # 🪄 Arrange for me whose decision did not come within PRESS_SECONDS (bot/thinking.py)
     "err.arrange_late": {
         "en": "No placement came in time: place the cards yourself, or press again.",
         "ru": "Расклад не успел: разложите карты сами или нажмите ещё раз.",
     },
+    # 🪄 Arrange for me pressed with every card of the street already in a box
     "err.nothing_to_arrange": {
         "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
         "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",
@@ -1354,8 +1355,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнир #{table}, раздача {hand}: {points:+d|очко|очка|очков}, {chips:+d|фишка|фишки|фишек}{foul}",
     },
     "tour.cancelled_shared": {
-        "en": "Tournament #{table} is cancelled after a knock-out: the pool of {pool} {label} goes to the players still in, half evenly, half by chips.",
-        "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, половина поровну, половина по фишкам.",
+        "en": "Tournament #{table} is cancelled after a knock-out: the pool of {pool} {label} goes to the players still in, partly by chips:",
+        "ru": "Турнир #{table} отменён после выбывания: фонд {pool} {label} делится между оставшимися, частично по фишкам:",
     },
     # a cancelled tournament's Chinese Poker game under way, settled before the pool (R7.6)
     "tour.game_settled_cancel": {

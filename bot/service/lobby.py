@@ -707,8 +707,9 @@ def _busted_reply(t: LiveTable, seat: SeatState, lang: str) -> Reply:
 async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> Reply:
     """An admin closes the table (R8.2a): at once between hands, or at the end of the hand in
     progress (the close is then committed with that hand's settlement). A Chinese Poker game
-    under way is settled (R7.6), the round's points too (R8.3), a tournament refunds every
-    buy-in, every stack goes back to its balance; then the chat may open a new table.
+    under way is settled (R7.6), the round's points too (R8.3), a tournament is cancelled
+    (every buy-in back, or after a knock-out its pool shared, R8.7), every stack goes back
+    to its balance; then the chat may open a new table.
     ``removal``: the bot's removal from the chat closes it, not an admin (the bot added back
     before the hand ends cancels that close, :func:`~bot.service.chats.chat_back`; an
     admin's close stands)."""
