@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -1012,17 +1013,14 @@ async def test_r8_7_a_tournament_closed_by_the_bots_removal_tells_each_player_th
         assert f"{got} " in text.splitlines()[0], text  # (their share, not "buy-in back")
 
 
-async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_game_first(
+async def a_chinese_game_under_way_after_a_knock_out(
     env,  # type: ignore[no-untyped-def]
-) -> None:
-    """A Chinese Poker tournament settles chips at the end of each game to the target (R8.7,
-    R7.6). Carol leaves in hand 1 (knocked out, 3rd; her leaving ends that game, settled);
-    Alice and Bob play hand 2 of a new game and an admin closes the table meanwhile: the
-    tournament is cancelled at the end of hand 2 and its pool goes half by chips. The points
-    hand 2 won were dropped, the pool shared by the chips of hand 1's end; the game under way
-    is settled first on its score (R7.6, as R7.7 and a cash table's close do), in chips at its
-    level, and the shares follow the chips after it. The group is told what it moved."""
-    service, presenter, store, clock = env
+) -> tuple[LiveTable, Callable[[int], Awaitable[None]]]:
+    """A Chinese Poker tournament of Alice, Bob and Carol (target 500, 1,000 chips): Carol
+    leaves in hand 1 (knocked out, 3rd; her leaving ends that game, settled, R7.6), and Alice
+    and Bob play hands of a new game until it has a score. Returns the table and a function
+    that plays out hand ``number`` (Arrange for me and Confirm; Carol's clock runs out)."""
+    service, presenter, _store, clock = env
     await configure(
         service,
         game="chinese",
@@ -1052,8 +1050,7 @@ async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_gam
     while t.hand_no == 1 and (t.hand is not None or t.reveal is not None):
         clock.now += 1
         await service.run_due()
-    # her leaving ended the game, settled (R7.6): hand 2 begins a new one
-    assert t.chinese is None or t.chinese.totals == {}
+    assert t.chinese is None or t.chinese.totals == {}  # (hand 2 begins a new game)
     while t.hand is None:  # the next deal
         clock.now += 1
         await service.run_due()
@@ -1065,6 +1062,23 @@ async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_gam
             clock.now += 1
             await service.run_due()
     assert sorted(tour.chips) == [0, 1]
+    return t, play_hand
+
+
+async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_game_first(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """A Chinese Poker tournament settles chips at the end of each game to the target (R8.7,
+    R7.6). Carol leaves in hand 1 (knocked out, 3rd; her leaving ends that game, settled);
+    Alice and Bob play hand 2 of a new game and an admin closes the table meanwhile: the
+    tournament is cancelled at the end of hand 2 and its pool goes half by chips. The points
+    hand 2 won were dropped, the pool shared by the chips of hand 1's end; the game under way
+    is settled first on its score (R7.6, as R7.7 and a cash table's close do), in chips at its
+    level, and the shares follow the chips after it. The group is told what it moved."""
+    service, presenter, store, clock = env
+    t, play_hand = await a_chinese_game_under_way_after_a_knock_out(env)
+    tour = t.tournament
+    assert tour is not None
     before = dict(tour.chips)
     cpp = tour.chips_per_point
     last = t.hand_no
@@ -1148,48 +1162,9 @@ async def test_r8_7_a_chinese_tournament_closed_by_the_bots_removal_tells_each_s
     chips the pool is shared by. Each player's private notice gives what their balance got:
     it was worked out before the close settled the game, from the chips before it."""
     service, presenter, store, clock = env
-    await configure(
-        service,
-        game="chinese",
-        target_points="500",
-        tournament_chips="1000",
-        reveal_pause_seconds="0",
-    )
-    await a_chinese_tournament_started(service, presenter)
-    t = service.table_in(GROUP)
-    assert t is not None and t.tournament is not None and t.hand is not None
+    t, play_hand = await a_chinese_game_under_way_after_a_knock_out(env)
     tour = t.tournament
-    by_id = {a.user_id: a for a in PLAYERS}
-    reply = await service.leave(GROUP, CAROL)
-    assert not reply.alert, reply.text
-    assert tour.places == {2: 3}
-
-    async def play_hand(number: int) -> None:
-        while t.hand is not None and t.hand_no == number and t.hand.to_act:
-            acting = t.seats[t.owner(t.hand.to_act[0])]
-            if acting.user_id == CAROL.user_id:
-                clock.now += 1000
-                await service.run_due()
-            else:
-                await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
-
-    await play_hand(1)
-    while t.hand_no == 1 and (t.hand is not None or t.reveal is not None):
-        clock.now += 1
-        await service.run_due()
-    # her leaving ended the game, settled (R7.6): hand 2 begins a new one
-    assert t.chinese is None or t.chinese.totals == {}
-    while t.hand is None:  # the next deal
-        clock.now += 1
-        await service.run_due()
-    # hands of the new game until it has a score (a game tied so far would settle nothing)
-    while t.chinese is None or len(set(t.chinese.totals.values())) < 2:
-        number = t.hand_no
-        await play_hand(number)
-        while t.hand_no == number:
-            clock.now += 1
-            await service.run_due()
-    assert sorted(tour.chips) == [0, 1]
+    assert tour is not None
     before = dict(tour.chips)
     last = t.hand_no
     langs = {s.user_id: s.lang for s in t.seats.values()}
