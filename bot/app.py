@@ -139,11 +139,13 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
             log.info("Telegram: %s as @%s", mode, telegram.presenter.username)
         if settings.discord_bot_token is not None:
-            from bot.discord import DiscordAdapter, LoginFailure
+            from bot.discord import DiscordAdapter, LoginFailure, PrivilegedIntentsRequired
+            from bot.discord.adapter import default_intents
 
             discord_adapter = DiscordAdapter(
                 service,
                 settings.discord_bot_token.get_secret_value(),
+                intents=default_intents(members=settings.discord_members_intent),
                 # a worker connects the shards whose leases it takes (worker.start)
                 shard_ids=[] if worker is not None else settings.shard_ids,
                 shard_count=settings.discord_shard_count,
@@ -157,6 +159,11 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 raise ConfigError(
                     "Discord refused DISCORD_BOT_TOKEN: copy the token from the Developer Portal "
                     "(Bot tab) into .env"
+                ) from None
+            except PrivilegedIntentsRequired:
+                raise ConfigError(
+                    "Discord refused the members intent: switch on Server Members Intent in the "
+                    "Developer Portal (Bot tab), or unset DISCORD_MEMBERS_INTENT"
                 ) from None
             except (OSError, TimeoutError) as exc:
                 raise ConfigError(

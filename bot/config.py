@@ -51,6 +51,9 @@ class Settings(BaseSettings):
         (empty: all, one process). A worker's are the shards it prefers: it takes them when
         free, and takes over a dead worker's; ``none``: a worker that only takes over.
     :ivar discord_shard_count: the total number of Discord shards (with shard ids).
+    :ivar discord_members_intent: ask Discord for the privileged members intent (switch on
+        "Server Members Intent" in the Developer Portal first): a member who leaves the
+        server or is kicked then leaves its tables; without it only a ban is known.
     """
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
@@ -70,6 +73,7 @@ class Settings(BaseSettings):
     lease_seconds: float = 5.0
     discord_shard_ids: str | None = None
     discord_shard_count: int | None = None
+    discord_members_intent: bool = False
     decisions_in_process: bool = True
 
     @field_validator(

@@ -541,6 +541,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "👋 {name} left the group: their registration is withdrawn.",
         "ru": "👋 {name} покидает группу: регистрация снята.",
     },
+    "notice.left_group.discord": {
+        "en": "👋 {name} left the server and the table.",
+        "ru": "👋 {name} покидает сервер и встаёт из-за стола.",
+    },
+    "notice.left_group_later.discord": {
+        "en": "👋 {name} left the server and leaves the table after this hand "
+        "(their moves are made for them).",
+        "ru": "👋 {name} покидает сервер и встанет из-за стола после этой раздачи "
+        "(ходы будут сделаны автоматически).",
+    },
+    "notice.left_group_unregistered.discord": {
+        "en": "👋 {name} left the server: their registration is withdrawn.",
+        "ru": "👋 {name} покидает сервер: регистрация снята.",
+    },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",

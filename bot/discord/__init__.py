@@ -8,9 +8,9 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", "'audioop' is deprecated", DeprecationWarning)
     import discord  # noqa: F401
 
-from discord import LoginFailure
+from discord import LoginFailure, PrivilegedIntentsRequired
 
 from bot.discord.adapter import DiscordAdapter
 from bot.discord.presenter import DiscordPresenter
 
-__all__ = ["DiscordAdapter", "DiscordPresenter", "LoginFailure"]
+__all__ = ["DiscordAdapter", "DiscordPresenter", "LoginFailure", "PrivilegedIntentsRequired"]

@@ -67,6 +67,7 @@ __all__ = [
     "OfcCommands",
     "actor_of",
     "chat_of",
+    "default_intents",
     "discord_name",
     "is_admin",
     "message_ref",
@@ -292,6 +293,31 @@ class OfcClient(discord.Client):
         allowed = parent.permissions_for(guild.me)
         if allowed.view_channel and allowed.send_messages_in_threads:
             await self.ofc.back_in(payload.thread_id)
+
+    async def on_raw_member_remove(self, payload: discord.RawMemberRemoveEvent) -> None:
+        """A member left the guild, or was kicked or banned (GUILD_MEMBER_REMOVE: the raw
+        event, as members are not cached; sent only with the privileged members intent,
+        ``DISCORD_MEMBERS_INTENT``): they leave its tables as ``/ofc leave`` would
+        (:meth:`DiscordAdapter.member_gone`)."""
+        await self.ofc.member_gone(payload.guild_id, payload.user)
+
+    async def on_member_ban(
+        self, guild: discord.Guild, user: discord.User | discord.Member
+    ) -> None:
+        """A member was banned (GUILD_BAN_ADD, the moderation intent: no privileged one, so
+        a ban is known even without the members intent): as :meth:`on_raw_member_remove`."""
+        await self.ofc.member_gone(guild.id, user)
+
+    async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
+        """The bot's own member changed (GUILD_MEMBER_UPDATE, which Discord sends for the
+        bot itself whatever the intents; other members are not cached, so this is the bot):
+        a role given to it (or one of its roles taken back and given again) may let it
+        write again: as :meth:`on_guild_role_update` (a role taken away says nothing: the
+        next refused write does, 403 50013)."""
+        me = after.guild.me
+        if me is None or after.id != me.id or before.roles == after.roles:
+            return
+        await self.ofc.writable_again(after.guild.channels)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A thread was deleted (THREAD_DELETE: not a ``guild_channel_delete``): a table in
@@ -601,6 +627,16 @@ def _quiet_discord_start() -> None:
     logging.getLogger("discord.client").addFilter(_drop_login_line)
 
 
+def default_intents(*, members: bool = False) -> discord.Intents:
+    """The gateway intents the bot asks for: guilds (channels, roles, threads, and the
+    bot's own member updates, sent whatever the intents) and moderation (GUILD_BAN_ADD: a
+    banned member leaves the tables); neither is privileged. ``members``: the privileged
+    members intent too (``DISCORD_MEMBERS_INTENT``, to be switched on in the Developer
+    Portal first or Discord closes the connection, 4014): GUILD_MEMBER_REMOVE, so that a
+    member who leaves or is kicked leaves the tables as well."""
+    return discord.Intents(guilds=True, moderation=True, members=members)
+
+
 def _drop_login_line(record: logging.LogRecord) -> bool:
     return record.getMessage() != "logging in using static token"
 
@@ -609,8 +645,8 @@ class DiscordAdapter:
     """Connects a :class:`TableService` to Discord.
 
     :param token: the bot token (``DISCORD_BOT_TOKEN``).
-    :param intents: defaults to guilds only (no privileged intent is needed: interactions
-        arrive whatever the intents).
+    :param intents: defaults to :func:`default_intents` (no privileged intent is needed:
+        interactions arrive whatever the intents).
     :param connector: an aiohttp connector for REST and gateway (tests pass one that resolves
         no hostname), or a callable making one per client (see below).
     :param sync_commands: publish the slash commands at start-up (``PUT`` of the global list).
@@ -666,7 +702,7 @@ class DiscordAdapter:
         }
         options.update(client_options)
         _quiet_discord_start()
-        self.intents = intents or discord.Intents(guilds=True)
+        self.intents = intents or default_intents()
         self.shard_count = shard_count
         self.identify_interval = identify_interval
         self._connector = connector
@@ -942,6 +978,22 @@ class DiscordAdapter:
         service ignores it)."""
         if await self.service.chat_left(PLATFORM, channel_id, sent):
             log.info("the bot may not write in channel %s any more: its table closes", channel_id)
+
+    async def member_gone(self, guild_id: int, user: discord.abc.User) -> None:
+        """The user is no longer a member of the guild ``guild_id`` (left, kicked or
+        banned): they can press none of its tables' buttons any more, so at each table there
+        they leave as ``/ofc leave`` would (:meth:`TableService.member_gone`: R8.2, R8.5,
+        R8.7: between hands at once, the stack back to the balance; during a hand after it,
+        the clock playing for them), and the channel is told. Another bot is never seated."""
+        if user.bot:
+            return
+        try:
+            left = await self.service.member_gone(PLATFORM, str(guild_id), str(user.id))
+        except Exception:  # (storage refused: the seat stays; logged)
+            log.exception("could not stand up user %s, gone from guild %s", user.id, guild_id)
+            return
+        if left:
+            log.info("user %s left guild %s: stood up at %d table(s)", user.id, guild_id, left)
 
     async def writable_again(self, channels: Sequence[discord.abc.GuildChannel]) -> None:
         """Of ``channels`` (their permissions just changed), each one the bot may see and

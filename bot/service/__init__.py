@@ -751,6 +751,33 @@ class TableService:
             lambda t, _, lang: lobby.leave(self.rt, t, actor, lang, left_group=True),
         )
 
+    async def member_gone(self, platform: str, community_ext: str, user_id: str) -> int:
+        """A member left a whole community or was removed from it (a Discord guild: left,
+        kicked or banned): at each of its tables where they sit they leave as in
+        :meth:`member_left` (R8.2: the stack back to the balance, at once between hands,
+        after the hand they play, R8.5; R8.7 in a tournament), the group told in a short
+        notice. The name their seat shows is kept (the platform tells only the account). A
+        seat already leaving (a ban, then the removal Discord sends with it, handled one
+        after the other under the table's lock) is left alone. Returns at how many tables
+        they were stood up."""
+        actor = Actor(platform, user_id, "")  # no name: the seat's stays (lobby.rename)
+        left = 0
+
+        async def leave(t: LiveTable, _: Community, lang: str) -> Reply:
+            nonlocal left
+            seat = t.seat_of(user_id)
+            if seat is None or seat.leaving:
+                return Reply("")
+            left += 1
+            return await lobby.leave(self.rt, t, actor, lang, left_group=True)
+
+        for t in list(self.rt.tables.values()):
+            if t.platform == platform and t.community_ext == community_ext:
+                seat = t.seat_of(user_id)
+                if seat is not None and not seat.leaving:
+                    await self._at_table(ChatRef(platform, community_ext, t.chat_id), actor, leave)
+        return left
+
     async def player_unreachable(self, platform: str, user_id: str) -> None:
         """The platform refused a private message (the player blocked the bot mid-hand): the
         seat is marked unreachable as at deal time and the group shows the link."""

@@ -32,7 +32,7 @@ from bot.service.dealing import (
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import language_of, tr
+from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
 from game.tournament import Tournament, TournamentPhase
@@ -501,8 +501,9 @@ async def leave(
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
     they leave after it (R8.5). ``button``: the table message's Leave was pressed (at a
     running tournament it asks first: leaving knocks the player out, R8.7). ``left_group``:
-    the player left the group (or was removed): the group is told in a short notice of its
-    own, names only (a running tournament's knock-out notice says it already)."""
+    the player left the group (or was removed; a Discord server: its own wording, "left
+    the server"): the group is told in a short notice of its own, names only (a running
+    tournament's knock-out notice says it already)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
         key = "reply.not_seated" if t.tournament is None else "tour.not_registered"
@@ -524,7 +525,7 @@ async def leave(
         left = depart(rt, t, tx, seat)
         if left_group:
             key = "notice.left_group" if isinstance(left, int) else "notice.left_group_later"
-            t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
+            t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
     if isinstance(left, str):

@@ -19,7 +19,7 @@ from bot.model import Actor, LiveTable, Phase, Reply, SeatState
 from bot.screens import Screen
 from bot.service.dealing import close_with, maybe_start
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import error_text, language_of, tr
+from bot.texts import error_text, language_of, on, tr
 from game.errors import GameError
 from game.tournament import HandSettled, TournamentPhase
 from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind, Settlement
@@ -140,7 +140,8 @@ async def unregister(
             s.seat = number
         tx.group = True
         if left_group:
-            t.owe("post", Screen(tr(t.lang, "notice.left_group_unregistered", name=seat.name)))
+            key = on(t.platform, "notice.left_group_unregistered")  # Discord: "the server"
+            t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
     return Reply(tr(lang, "tour.unregistered", amount=tour.config.buy_in, label=t.label))
 
 

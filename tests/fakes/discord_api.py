@@ -44,6 +44,7 @@ from aiohttp.abc import AbstractResolver, ResolveResult
 __all__ = [
     "APP_ID",
     "BOT_ID",
+    "BOT_ROLE_ID",
     "CHANNEL_ID",
     "GUILD_ID",
     "TOKEN",
@@ -61,6 +62,12 @@ BOT_ID = 910000000000000001
 APP_ID = BOT_ID
 GUILD_ID = 920000000000000001
 CHANNEL_ID = 930000000000000001
+#: a role of the guild granting what @everyone has (the bot's own role, when it holds it:
+#: :attr:`FakeDiscord.bot_roles`)
+BOT_ROLE_ID = 940000000000000001
+#: gateway intents: GUILD_MEMBERS (privileged) and GUILD_MODERATION
+GUILD_MEMBERS_INTENT = 1 << 1
+GUILD_MODERATION_INTENT = 1 << 2
 TOKEN = "fake.discord.token"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
@@ -311,6 +318,12 @@ class FakeDiscord:
         self.locked_channels: set[int] = set()
         #: @everyone lost Send Messages (:meth:`lock_guild`)
         self.guild_locked = False
+        #: the roles the bot's member holds (:data:`BOT_ROLE_ID` lets it write while
+        #: @everyone may not: :meth:`set_bot_role`); set before the bot connects to start
+        #: with them
+        self.bot_roles: list[int] = []
+        #: users no longer members of the guild (:meth:`remove_member`)
+        self.gone: set[int] = set()
         #: channels where the bot may write but not attach files (Attach Files denied, as
         #: many servers do for @everyone): a message with a file answers 403/50013
         self.no_attach_channels: set[int] = set()
@@ -339,6 +352,7 @@ class FakeDiscord:
         self._seq = 0
         self._sockets: set[web.WebSocketResponse] = set()
         self._shards: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        self._intents: dict[web.WebSocketResponse, int] = {}  # each connection's IDENTIFY
         #: (shard id, shard count) of every IDENTIFY, in order
         self.identified: list[tuple[int, int]] = []
         self._changed = asyncio.Condition()
@@ -942,30 +956,72 @@ class FakeDiscord:
             "flags": 0,
         }
 
-    async def lock_guild(self, *, locked: bool = True) -> None:
-        """An admin takes Send Messages from @everyone (``locked``) or gives it back: while
-        it is taken, writes to every channel answer 403/50013, and the bot gets
-        GUILD_ROLE_UPDATE with the role's new permissions."""
-        self.guild_locked = locked
+    def _bot_role(self) -> dict[str, Any]:
+        """The role :data:`BOT_ROLE_ID`: what @everyone has unlocked, Send Messages included."""
+        return dict(
+            self._everyone(), id=str(BOT_ROLE_ID), name="OFC", position=1,
+            permissions=str(MEMBER_PERMISSIONS),
+        )  # fmt: skip
+
+    def _lock_text_channels(self) -> None:
+        """Writes to every text channel refused (403/50013) while @everyone may not send
+        and the bot holds no role that may (:meth:`lock_guild`, :meth:`set_bot_role`)."""
         channels = [cid for cid, c in self.channels.items() if c["type"] == 0]
-        if locked:
+        if self.guild_locked and BOT_ROLE_ID not in self.bot_roles:
             self.locked_channels.update(channels)
         else:
             self.locked_channels.difference_update(channels)
+
+    async def lock_guild(self, *, locked: bool = True) -> None:
+        """An admin takes Send Messages from @everyone (``locked``) or gives it back: while
+        it is taken (and the bot holds no role of its own, :meth:`set_bot_role`), writes to
+        every channel answer 403/50013, and the bot gets GUILD_ROLE_UPDATE with the role's
+        new permissions."""
+        self.guild_locked = locked
+        self._lock_text_channels()
         await self.dispatch(
             "GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": self._everyone()}
         )
 
-    def guild_json(self) -> dict[str, Any]:
-        """GUILD_CREATE's guild: the channels, the @everyone role and the bot as member."""
-        bot_member = {
+    def _bot_member(self) -> dict[str, Any]:
+        """The bot's guild member (GUILD_CREATE, GUILD_MEMBER_UPDATE)."""
+        return {
             "user": dict(BOT_USER),
-            "roles": [],
+            "roles": [str(r) for r in self.bot_roles],
             "flags": 0,
             "joined_at": "2024-01-01T00:00:00+00:00",
             "deaf": False,
             "mute": False,
+            "nick": None,
+            "avatar": None,
+            "pending": False,
         }
+
+    async def set_bot_role(self, held: bool) -> None:
+        """An admin gives the bot's member the role :data:`BOT_ROLE_ID` (``held``) or takes
+        it away: with @everyone locked (:meth:`lock_guild`) the bot may write only while it
+        holds it (writes answer 403/50013 otherwise); the bot gets GUILD_MEMBER_UPDATE for
+        its own member, which Discord sends whatever the intents."""
+        self.bot_roles = [BOT_ROLE_ID] if held else []
+        self._lock_text_channels()
+        data = dict(self._bot_member(), guild_id=str(self.guild_id))
+        await self.dispatch("GUILD_MEMBER_UPDATE", data)
+
+    async def remove_member(self, user: FakeUser, *, ban: bool = False) -> None:
+        """``user`` leaves the guild, or is kicked (``ban``: banned): the bot gets
+        GUILD_MEMBER_REMOVE, after GUILD_BAN_ADD for a ban (each only with its intent:
+        members, moderation). Sharing no other guild with the bot, the user's DMs are
+        closed to it from now on (403/50007)."""
+        self.gone.add(user.id)
+        self.closed_dms.add(user.id)
+        guild = str(self.guild_id)
+        if ban:
+            await self.dispatch("GUILD_BAN_ADD", {"guild_id": guild, "user": user.to_json()})
+        await self.dispatch("GUILD_MEMBER_REMOVE", {"guild_id": guild, "user": user.to_json()})
+
+    def guild_json(self) -> dict[str, Any]:
+        """GUILD_CREATE's guild: the channels, the @everyone role and the bot as member."""
+        bot_member = self._bot_member()
         return {
             "id": str(self.guild_id),
             "name": self.guild_name,
@@ -981,7 +1037,7 @@ class FakeDiscord:
             "preferred_locale": "en-US",
             "system_channel_flags": 0,
             "features": [],
-            "roles": [self._everyone()],
+            "roles": [self._everyone(), self._bot_role()],
             "emojis": [],
             "stickers": [],
             "channels": [c for c in self.channels.values() if c["type"] != 11],
@@ -1018,6 +1074,7 @@ class FakeDiscord:
                     self._sockets.add(ws)
                     shard = payload["d"].get("shard") or [0, 1]
                     self._shards[ws] = (int(shard[0]), int(shard[1]))
+                    self._intents[ws] = int(payload["d"].get("intents") or 0)
                     self.identified.append(self._shards[ws])
                     mine = self._on_shard(ws, self.guild_id)
                     ready = self._ready(with_guild=mine)
@@ -1032,6 +1089,7 @@ class FakeDiscord:
         finally:
             self._sockets.discard(ws)
             self._shards.pop(ws, None)
+            self._intents.pop(ws, None)
         return ws
 
     def _on_shard(self, ws: web.WebSocketResponse, guild_id: int | None) -> bool:
@@ -1071,8 +1129,27 @@ class FakeDiscord:
             raise RuntimeError("no client is connected to the fake gateway")
         guild = data.get("guild_id") if isinstance(data, dict) else None
         for ws in list(self._sockets):
-            if self._on_shard(ws, None if guild is None else int(guild)):
+            if self._on_shard(ws, None if guild is None else int(guild)) and self._intended(
+                ws, event, data
+            ):
                 await self._send(ws, event, data)
+
+    def _intended(self, ws: web.WebSocketResponse, event: str, data: Any) -> bool:
+        """Whether the connection asked for ``event`` (Discord's intents, as far as the fake
+        sends events that need them): GUILD_MEMBER_* need the privileged members intent, but
+        for the bot's own GUILD_MEMBER_UPDATE, sent "regardless of whether the GUILD_MEMBERS
+        intent is set" (Discord's gateway docs, Gateway Intents, Caveats); GUILD_BAN_* need
+        the moderation intent. A connection that sent no intents (resumed) gets them all."""
+        intents = self._intents.get(ws)
+        if intents is None:
+            return True
+        if event == "GUILD_MEMBER_UPDATE" and str(data["user"]["id"]) == str(BOT_ID):
+            return True
+        if event.startswith("GUILD_MEMBER_"):
+            return bool(intents & GUILD_MEMBERS_INTENT)
+        if event.startswith("GUILD_BAN_"):
+            return bool(intents & GUILD_MODERATION_INTENT)
+        return True
 
     @property
     def connected(self) -> bool:

@@ -12,6 +12,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import discord
+
 from bot.discord import DiscordAdapter
 from bot.screens import Payload
 from bot.service import TableService
@@ -322,9 +324,11 @@ async def world(
     service_class: type[TableService] = TableService,
     answer_within: float = TEST_ANSWER_WITHIN,
     bot_pace: tuple[float, float] = (1.0, 3.0),
+    intents: discord.Intents | None = None,
 ) -> AsyncIterator[World]:
-    """A running world: the fake (own or given), the service on ``db`` and the adapter,
-    connected and ready. Stops everything (but a given fake) on exit."""
+    """A running world: the fake (own or given), the service on ``db`` and the adapter
+    (with ``intents``, else the bot's default ones), connected and ready. Stops everything
+    (but a given fake) on exit."""
     warnings = _Records()
     logging.getLogger("bot.discord").addHandler(warnings)
     own_fake = fake is None
@@ -346,6 +350,7 @@ async def world(
             connector=refusing_connector(),
             guild_ready_timeout=0.05,
             answer_within=answer_within,
+            intents=intents,
         )
         await adapter.start(ready_timeout=30)
         await service.start()

@@ -1,0 +1,182 @@
+"""Members who leave a guild, and the bot's own roles, through the real discord.py client and
+the fake Discord (the counterpart of a member leaving a Telegram group,
+``tests/bot/test_telegram_chats.py``): a member who leaves the server, is kicked or banned
+leaves its tables as ``/ofc leave`` would (R8.2: at once between hands, their stack back to
+the balance; during a hand after it, R8.5), and a role given back to the bot lets it write
+again (R8.2a)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import discord
+
+from bot.discord.adapter import default_intents
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.bot.discord.test_discord_chats import balance_of
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import BOT_ROLE_ID, CHANNEL_ID, TOKEN, FakeDiscord
+
+
+def channel_texts(w: World) -> list[str]:
+    """The content of the bot's public messages in the table's channel, oldest first."""
+    return [str(m.get("content", "")) for m in w.fake.channel_messages(CHANNEL_ID)]
+
+
+def table_text(w: World) -> str:
+    """The table message as the channel shows it now."""
+    return str(w.table_message().get("content", ""))
+
+
+async def test_the_default_intents_are_unprivileged_and_take_bans() -> None:
+    """The bot asks for no privileged intent unless told to (``DISCORD_MEMBERS_INTENT``):
+    guilds, and moderation for GUILD_BAN_ADD."""
+    plain = default_intents()
+    assert (plain.guilds, plain.moderation, plain.members) == (True, True, False)
+    assert default_intents(members=True).members is True
+    assert discord.Intents(guilds=True, moderation=True).value == plain.value
+
+
+async def test_a_member_who_leaves_the_server_between_hands_is_stood_up_at_once(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Carol, seated and bought in (200 of her 1,000), leaves the server between
+    hands (GUILD_MEMBER_REMOVE, the members intent on). Her seat stayed taken for good and
+    her 200 at the table. Now she stands up at once: the 200 are back in her balance, the
+    channel is told in a notice of its own and the table message no longer shows her."""
+    async with world(tmp_path, intents=default_intents(members=True)) as w:
+        await w.slash(ALICE, "new")
+        for u in (ALICE, CAROL):
+            await w.press_lobby(u, "j")
+        await w.slash(CAROL, "ready")
+        t = w.table()
+        assert await balance_of(w, CAROL.id) == 800
+        assert "Carol" in table_text(w)
+        await w.fake.remove_member(CAROL)
+        await w.fake.wait_for(lambda: t.seat_of(str(CAROL.id)) is None)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert await balance_of(w, CAROL.id) == 1000
+        notice = tr(t.lang, "notice.left_group.discord", name="Carol")
+        assert notice == "👋 Carol left the server and the table."
+        assert channel_texts(w).count(notice) == 1, channel_texts(w)[-3:]
+        assert "Carol" not in table_text(w) and "Alice" in table_text(w)
+        assert await check_store(w.store) == []
+
+
+async def test_a_member_kicked_mid_hand_leaves_after_it_with_the_stack_back(
+    tmp_path: Path,
+) -> None:
+    """R8.5, R8.2: Bob is kicked from the server in the middle of a hand of three (his DMs
+    closed to the bot from then on). His seat stayed and the clock played his hands for
+    good. Now his moves are made for him and he leaves when the hand ends: the channel is
+    told at once and again after the showdown with the kush cashed out, which is in his
+    balance; Alice and Carol play on, dealt the next hand without him."""
+    async with world(tmp_path, intents=default_intents(members=True)) as w:
+        await seat_everyone(w, [ALICE, BOB, CAROL])
+        t = w.table()
+        assert t.hand is not None and t.hand_no == 1
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None
+        await w.fake.remove_member(BOB)
+        await w.fake.wait_for(lambda: bob.leaving)
+        later = tr(t.lang, "notice.left_group_later.discord", name="Bob")
+        await w.fake.wait_for(lambda: later in channel_texts(w))
+        assert t.hand is not None and t.hand_no == 1  # the hand goes on
+        await w.play_hand([ALICE, CAROL], {ALICE.id: "dm", CAROL.id: "dm"})
+        await w.fake.wait_for(lambda: t.seat_of(str(BOB.id)) is None)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        pattern = re.escape(
+            tr(t.lang, "notice.left_after_hand", name="Bob", amount="@", label="kush")
+        )
+        cashed = [
+            int(m[1].replace(",", ""))
+            for text in channel_texts(w)
+            if (m := re.fullmatch(pattern.replace("@", "([0-9,]+)"), text))
+        ]
+        assert len(cashed) == 1, channel_texts(w)[-4:]
+        assert await balance_of(w, BOB.id) == 800 + cashed[0]
+        stacks = sum(s.stack for s in t.seats.values())
+        balances = sum([await balance_of(w, u.id) for u in (ALICE, BOB, CAROL)])
+        assert balances + stacks == 3000  # nothing made or lost
+        assert "Bob" not in table_text(w)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert {s.user_id for s in t.seats.values()} == {str(ALICE.id), str(CAROL.id)}
+        assert await check_store(w.store) == []
+
+
+async def test_a_member_banned_without_the_members_intent_is_stood_up(tmp_path: Path) -> None:
+    """Without the privileged members intent (the default) Discord sends no
+    GUILD_MEMBER_REMOVE, but a ban comes as GUILD_BAN_ADD (the moderation intent): Carol,
+    banned between hands, stands up at once with her 200 back."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for u in (ALICE, CAROL):
+            await w.press_lobby(u, "j")
+        await w.slash(CAROL, "ready")
+        t = w.table()
+        assert await balance_of(w, CAROL.id) == 800
+        await w.fake.remove_member(CAROL, ban=True)
+        await w.fake.wait_for(lambda: t.seat_of(str(CAROL.id)) is None)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert await balance_of(w, CAROL.id) == 1000
+        notice = tr(t.lang, "notice.left_group.discord", name="Carol")
+        assert channel_texts(w).count(notice) == 1
+        assert await check_store(w.store) == []
+
+
+async def test_a_ban_mid_hand_with_the_members_intent_is_told_once(tmp_path: Path) -> None:
+    """A ban comes twice with the members intent (GUILD_BAN_ADD, then GUILD_MEMBER_REMOVE):
+    Bob, banned mid-hand, leaves after it, and the channel reads that once."""
+    async with world(tmp_path, intents=default_intents(members=True)) as w:
+        await seat_everyone(w, [ALICE, BOB, CAROL])
+        t = w.table()
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None and t.hand is not None
+        await w.fake.remove_member(BOB, ban=True)
+        await w.fake.wait_for(lambda: bob.leaving)
+        later = tr(t.lang, "notice.left_group_later.discord", name="Bob")
+        await w.play_hand([ALICE, CAROL], {ALICE.id: "dm", CAROL.id: "dm"})
+        await w.fake.wait_for(lambda: t.seat_of(str(BOB.id)) is None)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert channel_texts(w).count(later) == 1, channel_texts(w)
+        assert await check_store(w.store) == []
+
+
+async def test_a_role_given_back_to_the_bot_mid_hand_keeps_its_table(tmp_path: Path) -> None:
+    """R8.2a: @everyone may not send messages in the guild; the bot writes through a role
+    of its own. An admin takes that role from the bot mid-hand (the next write answers 403
+    50013, which queues the table's close), then gives it back before the hand ends: Discord
+    tells only GUILD_MEMBER_UPDATE of the bot's own member (no channel or role changed).
+    The close stood and the table closed after the hand, though the bot could write again;
+    now the close is cancelled, the channel told, and the next hand dealt."""
+    fake = FakeDiscord(TOKEN)
+    fake.bot_roles.append(BOT_ROLE_ID)
+    fake.guild_locked = True  # @everyone may not send: the bot's role may
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            assert t.hand is not None and t.hand_no == 1
+            await fake.set_bot_role(False)
+            assert CHANNEL_ID in fake.locked_channels
+            first = ALICE if t.hand.to_act == (0,) else BOB
+            await w.play_street(first, "dm")
+            await fake.wait_for(lambda: t.closing)
+            await fake.set_bot_role(True)
+            await fake.wait_for(lambda: not t.closing)
+            notice = tr("en", "lobby.close_cancelled", table=t.id)
+            await fake.wait_for(lambda: notice in channel_texts(w))
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+            assert t.id in w.service.tables and not t.closing
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
