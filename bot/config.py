@@ -151,6 +151,21 @@ class Settings(BaseSettings):
             )
         return value
 
+    @field_validator("discord_members_intent", mode="before")
+    @classmethod
+    def _members_switch(cls, value: object) -> object:
+        if isinstance(value, str):
+            word = value.strip().lower()
+            if word in ("1", "true", "yes", "on"):
+                return True
+            if word in ("", "0", "false", "no", "off"):
+                return False
+            raise ValueError(
+                "DISCORD_MEMBERS_INTENT must be 1 (ask for the members intent, switched on in "
+                "the Developer Portal) or 0 (the default)"
+            )
+        return value
+
     @field_validator("lease_seconds")
     @classmethod
     def _lease_positive(cls, value: float) -> float:

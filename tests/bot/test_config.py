@@ -147,6 +147,23 @@ def test_decisions_in_process_is_on_unless_switched_off(
         load_settings(str(env), tokens=False)
 
 
+def test_the_discord_members_intent_is_off_unless_switched_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``DISCORD_MEMBERS_INTENT``: off unless set (a privileged intent Discord refuses with
+    4014 unless switched on in the Developer Portal), ``1``/``on`` asks for it, and anything
+    else is one line naming the variable."""
+    env = tmp_path / "none.env"
+    monkeypatch.delenv("DISCORD_MEMBERS_INTENT", raising=False)
+    assert load_settings(str(env), tokens=False).discord_members_intent is False
+    for value, on in [("", False), ("0", False), ("1", True), (" On ", True), ("off", False)]:
+        monkeypatch.setenv("DISCORD_MEMBERS_INTENT", value)
+        assert load_settings(str(env), tokens=False).discord_members_intent is on, value
+    monkeypatch.setenv("DISCORD_MEMBERS_INTENT", "maybe")
+    with pytest.raises(ConfigError, match=r"^DISCORD_MEMBERS_INTENT must be 1 "):
+        load_settings(str(env), tokens=False)
+
+
 def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
     """Each variable ``Settings`` reads is in ``.env.example`` and README's configuration
     table (``DECISIONS_IN_PROCESS`` among them)."""
