@@ -180,3 +180,33 @@ async def test_a_role_given_back_to_the_bot_mid_hand_keeps_its_table(tmp_path: P
             assert await check_store(w.store) == []
     finally:
         await fake.stop()
+
+
+async def test_a_registered_tournament_player_who_leaves_the_server_is_unregistered(
+    tmp_path: Path,
+) -> None:
+    """R8.7: Bob, registered for a tournament that has not started, leaves the server: his
+    registration stayed, his buy-in in the pool. He is unregistered as ``/ofc leave`` would,
+    the buy-in back in his balance, and the channel reads it in "server" words."""
+    from tests.bot.discord.test_tournament_discord import BUY_IN, START, lobby_message
+    from tests.bot.discord.test_tournament_discord import press_lobby as press_tournament
+
+    async with world(tmp_path, intents=default_intents(members=True)) as w:
+        reply = await w.slash(ALICE, "tournament", {"game": "pineapple"})
+        assert reply["content"], reply
+        for user in (ALICE, BOB):
+            await press_tournament(w, user, "g")
+        t = w.table()
+        assert t.tournament is not None and len(t.tournament.players) == 2
+        assert await balance_of(w, BOB.id) == START - BUY_IN
+        await w.fake.remove_member(BOB)
+        await w.fake.wait_for(lambda: t.seat_of(str(BOB.id)) is None)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert await balance_of(w, BOB.id) == START
+        assert len(t.tournament.players) == 1
+        notice = tr(t.lang, "notice.left_group_unregistered.discord", name="Bob")
+        assert notice == "👋 Bob left the server: their registration is withdrawn."
+        assert notice in channel_texts(w)
+        assert "Bob" not in str(lobby_message(w).get("content", ""))
+        assert await check_store(w.store) == []
