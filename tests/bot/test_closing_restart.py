@@ -339,3 +339,35 @@ async def test_a_crash_after_the_bots_removal_cancels_a_tournament_tells_each_sh
     assert nothing_sent(p3)
     assert await store.closed_snapshots() == []
     assert await check_store(store) == []
+
+
+async def test_a_crash_after_the_last_opponent_leaves_mid_hand_tells_the_winner_why() -> None:
+    """R8.7: Bob, the last opponent, leaves a tournament mid-hand: it is over at once, paid
+    out and closed in that step, and Alice's hand message is to say why the hand is not
+    played on (Bob's, that he has no hand). Those private messages were written after the
+    step outside it, kept nowhere: the process dying right after the commit lost them, and
+    Alice's hand message kept its buttons. Now a restart writes them, once."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("tournament_buy_in", "100"),):
+        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    t = await two_started(service, presenter, "pineapple")
+    table_id, hand_no = t.id, t.hand_no
+    refs = {s.user_id: s.private_ref for s in t.seats.values()}
+    with pytest.raises(Killed):
+        await service.leave(GROUP, BOB)
+    await service.rt.drawer.close()
+    why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
+    assert why not in [s.text for s in presenter.privates[ALICE.user_id]]
+    assert await player_balance(store, ALICE) == 1100
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    assert [s.text for s in p2.privates[ALICE.user_id]] == [why]
+    assert [s.text for s in p2.privates[BOB.user_id]] == [tr("ru", "private.none")]
+    assert p2.private_refs == {u: [refs[u]] for u in (ALICE.user_id, BOB.user_id)}
+    assert not p2.last_private(ALICE.user_id).all_buttons()
+
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await check_store(store) == []

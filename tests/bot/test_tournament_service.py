@@ -1296,3 +1296,25 @@ async def test_r8_7_a_player_knocked_out_earlier_with_no_prize_is_not_written_to
         )  # fmt: skip
     assert sum([await player_balance(store, a) for a in PLAYERS[:2]]) == 2100
     assert await check_store(store) == []
+
+
+async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_privately() -> None:
+    """The bot is removed from the group during a hand of a two-player tournament (its close
+    waits for the hand's end, R8.2a), and Bob then leaves mid-hand: the tournament is over at
+    once and its pool paid out (R8.7), but nobody can read the final standings in the group,
+    and Alice was told only why the hand is not played on. Now each is told in private that
+    the tournament is over and what its pool paid them, as at the end of a hand."""
+    service, presenter, store, _clock = new_service(next_hand_delay=0)
+    await configure(service, tournament_buy_in="100")
+    t = await two_started(service, presenter, "pineapple")
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    assert t.closing and t.chat_gone and t.hand is not None
+    assert not (await service.leave(GROUP, BOB)).alert
+    assert service.table_in(GROUP) is None
+    await service.rt.settled(t)
+    assert await player_balance(store, ALICE) == 1100
+    final = tr("en", "private.chat_gone_final", table=t.id, amount=200, label="kush")
+    assert presenter.last_private(ALICE.user_id).text == final
+    final = tr("ru", "private.chat_gone_final", table=t.id, amount=0, label="kush")
+    assert presenter.last_private(BOB.user_id).text == final
+    assert await check_store(store) == []
