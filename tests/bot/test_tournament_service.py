@@ -1318,3 +1318,30 @@ async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_
     final = tr("ru", "private.chat_gone_final", table=t.id, amount=0, label="kush")
     assert presenter.last_private(BOB.user_id).text == final
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_one_knocked_out_earlier(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The same when the tournament is won, not cancelled: payouts 50/30/20, Carol knocked
+    out (3rd) in hand 1, the bot removed during hand 2, and Bob then leaves it (2nd): the
+    pool is paid out by place at once (R8.7). Alice and Bob are told their prizes in
+    private on their hand messages, and Carol, no longer seated, hers in a message of her
+    own (the tournament over, not cancelled)."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    carol_before = len(presenter.privates.get(CAROL.user_id, []))
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    assert t.closing and t.hand is not None
+    assert not (await service.leave(GROUP, BOB)).alert
+    assert service.table_in(GROUP) is None
+    await service.rt.settled(t)
+    got = {a.user_id: await player_balance(store, a) - 900 for a in PLAYERS}
+    assert got == {"1": 150, "2": 90, "3": 60}
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        final = tr(lang, "private.chat_gone_final", table=t.id, amount=got[actor.user_id],
+                   label="kush")  # fmt: skip
+        assert presenter.last_private(actor.user_id).text == final
+    out = tr("en", "private.chat_gone_out_final", table=t.id, place=3, amount=60, label="kush")
+    assert [s.text for s in presenter.privates[CAROL.user_id][carol_before:]] == [out]
+    assert await check_store(store) == []
