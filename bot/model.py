@@ -287,6 +287,17 @@ class LiveTable:
         record; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
         "caption": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`, drawn
         when it is sent).
+    :ivar private_outbox: private messages a closing step owes its players (the bot's
+        removal's notices, R8.2a; a showdown's final boards), kept with the closed table's
+        final snapshot until sent, so that a restart after a crash between the commit and
+        the sending sends them (:func:`bot.service.recovery.deliver`). Each is ``{"user":
+        user id, "seat": table seat or None (a player no longer seated), "ref": the message
+        to write over or None (a new one), "text": …, "buttons": …}``
+        (:meth:`owe_private`); empty at an open table.
+    :ivar knocked_out: player id → ``[user id, language]`` of each person a running
+        tournament knocked out (no longer seated; R8.7): a cancel may still pay them their
+        place's prize, and the bot's removal tells them so in private
+        (:func:`bot.service.dealing.tell_chat_gone`).
     :ivar pictures: the community's ``pictures`` setting: a showdown also owes the group its
         picture (issue 12).
     :ivar requests: the platform keys of the last :data:`REQUESTS_KEPT` one-shot commands
@@ -330,6 +341,8 @@ class LiveTable:
     outbox: list[dict[str, Any]] = field(default_factory=list)
     outbox_seq: int = 0
     outbox_sent: int = 0
+    private_outbox: list[dict[str, Any]] = field(default_factory=list)
+    knocked_out: dict[int, list[str]] = field(default_factory=dict)
     next_hand_at: float | None = None
     pending_options: RuleOptions | None = None
     pending_buy_in: int | None = None
@@ -389,6 +402,19 @@ class LiveTable:
         stays as the record; ``"post"``: a notice of its own), sent after the commit."""
         self.outbox_seq += 1
         self.outbox.append({"id": self.outbox_seq, "kind": kind, **screen.to_json()})
+
+    def owe_private(
+        self, user_id: str, screen: Screen, ref: str | None = None, seat: int | None = None
+    ) -> None:
+        """Owe the player ``user_id`` a private message in the closing step being built (kept
+        with the closed table's final snapshot until sent, :attr:`private_outbox`): written
+        over their message ``ref`` (their hand message; a ref not posted yet,
+        :data:`PENDING_PREFIX`, means nothing after a restart: a new message then), else
+        sent anew. ``seat``: their table seat when the step began, if they had one."""
+        if ref is not None and ref.startswith((PENDING_PREFIX, HAND_VIEW_PREFIX)):
+            ref = None
+        item = {"user": user_id, "seat": seat, "ref": ref, **screen.to_json()}
+        self.private_outbox.append(item)
 
     def owe_picture(self, picture: Mapping[str, Any], caption: str) -> None:
         """Owe the chat a picture: ``picture`` is the JSON of the data to draw
@@ -672,6 +698,10 @@ class LiveTable:
         t.outbox = [
             dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
         ]
+        t.private_outbox = copy.deepcopy(list(snap.get("private_outbox") or ()))
+        t.knocked_out = {
+            int(k): [str(v[0]), str(v[1])] for k, v in dict(snap.get("knocked_out") or {}).items()
+        }
         # the idle time (R8.2a) does not run while the bot is down either: a table between
         # two hands, or a running tournament, is not closed the moment the bot is back
         last_deal_at = snap.get("last_deal_at")
@@ -750,6 +780,8 @@ class LiveTable:
             "outbox": list(self.outbox),
             "outbox_seq": self.outbox_seq,
             "outbox_sent": self.outbox_sent,
+            "private_outbox": copy.deepcopy(self.private_outbox),
+            "knocked_out": {str(k): list(v) for k, v in self.knocked_out.items()},
             "last_deal_at": self.last_deal_at,
             "ready_deadline": self.ready_deadline,
             "top_up_deadline": self.top_up_deadline,

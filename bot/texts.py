@@ -174,6 +174,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. Из его фонда вам на баланс: {amount} {label}.",
     },
+    "private.chat_gone_out": {
+        "en": "Tournament #{table} is cancelled: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
+        "ru": "Турнир #{table} отменён: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+    },
+    "private.chat_gone_out_final": {
+        "en": "Tournament #{table} is over: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
+        "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+    },
     "private.over.discord": {
         "en": "Hand over. Result in the channel.",
         "ru": "Раздача окончена. Итоги в канале.",

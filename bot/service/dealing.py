@@ -466,6 +466,8 @@ def stand_up(t: LiveTable, tx: Tx, seat: SeatState) -> int:
         t.match = t.match.without(seat.seat, boards)
     amount = 0 if in_pool else t.seats[seat.seat].stack
     t.banks_left[seat.player_id] = seat.bank  # R8.6: rejoining does not refill it
+    if in_pool and seat.bot is None:  # knocked out: how to tell them of a cancel's prize
+        t.knocked_out[seat.player_id] = [seat.user_id, seat.lang]
     if not in_pool:
         tx.moves.append(CashOut(seat.player_id))
     del t.seats[seat.seat]
@@ -516,7 +518,18 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
     with ``result``, the last hand's showdown (public once shown: no hidden card). Call in
     the closing step, after :func:`close_now` (a Chinese Poker tournament's game it settles
     moves the shares; the seats it stood up, and a player who left after the hand, are the
-    step's :attr:`Tx.seated`)."""
+    step's :attr:`Tx.seated`).
+
+    A tournament's player knocked out in an earlier hand (no longer seated,
+    :attr:`LiveTable.knocked_out`) whose place the pool pays (a payout of three places, say)
+    is told too, in a new private message: that prize reaches their balance only now. One
+    it pays nothing is not written to: their balance does not change, and their place was
+    told when they went out.
+
+    The seated players' notices are the step's :attr:`Tx.privates`, the others' owed
+    directly (:meth:`LiveTable.owe_private`): all are kept with the closed table's final
+    snapshot until sent (a crash after the commit loses none,
+    :func:`~bot.service.recovery.deliver`)."""
     key = "private.chat_gone" if t.tournament is None else "private.chat_gone_tour"
     if t.tournament is not None and t.tournament.finished is not None:  # won: its prizes
         key = "private.chat_gone_final"
@@ -525,7 +538,8 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
         # untrue after a knock-out, when the pool goes to those still in)
         tour = t.tournament
         shares = {tour.players[s]: v for s, v in tour.cancel_shares().items()}
-    for seat in {**tx.seated, **t.seats}.values():
+    seated = {**tx.seated, **t.seats}.values()
+    for seat in seated:
         if seat.bot is not None or not (seat.ready or seat.private_ref is not None):
             continue
         amount = shares.get(seat.player_id, 0)
@@ -533,6 +547,19 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
         if result is not None:
             text += "\n\n" + result.text
         tx.privates[seat.seat] = Screen(text, table=t.id)
+    if t.tournament is None:
+        return
+    tour = t.tournament
+    told = {seat.player_id for seat in seated}
+    out_key = "private.chat_gone_out" if tour.finished is None else "private.chat_gone_out_final"
+    for s, pid in enumerate(tour.players):
+        amount = shares.get(pid, 0)
+        if pid in told or pid not in t.knocked_out or amount <= 0:
+            continue
+        user_id, lang = t.knocked_out[pid]
+        place = tour.places.get(s, 0)
+        text = tr(lang, out_key, table=t.id, place=place, amount=amount, label=t.label)
+        t.owe_private(user_id, Screen(text, table=t.id))
 
 
 def close_now(t: LiveTable, tx: Tx, notice: str) -> None:

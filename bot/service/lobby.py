@@ -621,15 +621,18 @@ async def _leave_tournament(
             # again (Telegram after a crash, a double tap) is out of date, not the confirmation
             tx.group = True
         return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
-    privates: list[tuple[SeatState, Screen]] = []
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out
         t.owe("post", Screen(tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
                                 prize=ko.prize, label=t.label)))  # fmt: skip
         if tour.finished is not None and t.hand is not None:
-            # the last opponent left: the winner does not play the hand out alone (R8.7)
-            privates = tournaments.finish_mid_hand(rt, t, tx, seat)
+            # the last opponent left: the winner does not play the hand out alone (R8.7);
+            # the closing step's private messages, kept with its final snapshot until sent
+            for told, screen in tournaments.finish_mid_hand(rt, t, tx, seat):
+                tx.privates[told.seat] = screen
+            if t.chat_gone:  # the bot's removal (R8.2a): nobody reads the standings there
+                tell_chat_gone(t, tx)
         elif t.plays_now(seat):
             seat.leaving = True
             advance(rt, t, tx)  # the moves are made for them; the payout follows the hand
@@ -641,22 +644,7 @@ async def _leave_tournament(
                 tournaments.finish(rt, t, tx)
             else:
                 maybe_start(rt, t, tx)
-    _write_privates(rt, t, privates)
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
-
-
-def _write_privates(rt: Runtime, t: LiveTable, privates: list[tuple[SeatState, Screen]]) -> None:
-    """Write players' private messages, each after what its player's sender has queued (a
-    closed table's step writes none: its seats are gone)."""
-    p = rt.presenter(t)
-    if p is None:
-        return
-    for seat, screen in privates:
-
-        async def job(seat: SeatState = seat, screen: Screen = screen) -> None:
-            await rt.send_private(t, p, seat, screen)
-
-        rt.send_later(t, job, chain=seat.user_id)
 
 
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

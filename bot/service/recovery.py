@@ -14,7 +14,7 @@ from typing import Any
 from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service.play import advance
-from bot.service.runtime import Runtime, TransitionFailed
+from bot.service.runtime import Runtime, TransitionFailed, owed_screen
 from bot.service.settings import reconcile
 from bot.texts import tr
 from game.options import RuleOptions
@@ -40,9 +40,12 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     """Send what a closed table owed its chat when the bot stopped (a crash between its
     closing commit and the sending: the last showdown, its picture, the final standings, the
     closing notice), from the final snapshot the commit kept, over the table message the
-    group still has; then forget it (:meth:`Runtime.forget_owed`), so the next start sends
-    nothing. A crash during the sending sends it again (the same stored messages). Kept for
-    a later start while its platform is not running here, or when the sending failed.
+    group still has, and what it owed its players in private (the bot's removal's notices,
+    R8.2a: over each one's hand message, :attr:`LiveTable.private_outbox`); then forget it
+    (:meth:`Runtime.forget_owed`), so the next start sends nothing. A crash during the
+    sending sends it again (the same stored messages; an edit in place twice changes
+    nothing). Kept for a later start while its platform is not running here, or when the
+    sending failed (the group's or a player's: all of it is sent again then).
     Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
     keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
     owed any more."""
@@ -62,10 +65,19 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         return False
     rt.closing[t.id] = t
     try:
+        sent = True
         try:
             await rt.flush_outbox(t, p)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
+            sent = False
+        for item in t.private_outbox:  # (each player's, even when the group's failed)
+            try:
+                await p.show_private(str(item["user"]), owed_screen(t, item), item.get("ref"))
+            except Exception:
+                log.exception("table %s: closed, a private message not sent; sent later", t.id)
+                sent = False
+        if not sent:
             return False
         await rt.forget_owed(t.id)
     finally:

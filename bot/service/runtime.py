@@ -40,7 +40,7 @@ from game.cards import Card
 from game.policy import SeatKnowledge
 from storage.api import InsufficientFunds, LeaseLost, Move, Store
 
-__all__ = ["Answered", "Runtime", "TransitionFailed", "Tx"]
+__all__ = ["Answered", "Runtime", "TransitionFailed", "Tx", "owed_screen"]
 
 log = logging.getLogger("bot.service")
 
@@ -90,6 +90,9 @@ class Tx:
         (that message is not written by the sender).
     :ivar seated: the table's seats when the step began: a private screen of the step still
         goes to a player it stood up (a closing step stands up everyone).
+    :ivar delivered: a closing step's :attr:`LiveTable.private_outbox` items (their indexes)
+        written after the commit: once all are, and the group's messages, the closed table
+        owes nothing and its final snapshot goes.
     """
 
     table: LiveTable
@@ -101,6 +104,7 @@ class Tx:
     close: bool = False
     answered: Answered | None = None
     seated: dict[int, SeatState] = field(default_factory=dict)
+    delivered: set[int] = field(default_factory=set)
     _group_screen: Screen | None = None
 
 
@@ -110,8 +114,15 @@ GROUP_CHAIN = "group"
 
 
 def owes(t: LiveTable) -> bool:
-    """The table's outbox holds a message not sent yet."""
-    return any(int(item["id"]) > t.outbox_sent for item in t.outbox)
+    """The table's outbox holds a message not sent yet, or (a closing step) it owes a player
+    a private message (:attr:`LiveTable.private_outbox`)."""
+    return bool(t.private_outbox) or any(int(item["id"]) > t.outbox_sent for item in t.outbox)
+
+
+def owed_screen(t: LiveTable, item: Mapping[str, Any]) -> Screen:
+    """The screen of an item of a closed table's :attr:`~LiveTable.private_outbox`."""
+    screen = Screen.from_json(item)
+    return Screen(screen.text, screen.buttons, table=t.id)
 
 
 def _shown_state(t: LiveTable) -> tuple[object, ...]:
@@ -293,6 +304,11 @@ class Runtime:
             seat = t.seats.get(s)
             if seat is not None and not seat.bot:  # computer players have no private chat
                 tx.privates[s] = render.private_screen(t, seat, now)
+        if tx.close:  # its private messages too are kept with the final snapshot
+            for s in sorted(tx.privates):
+                seat = t.seats.get(s) or tx.seated.get(s)
+                if seat is not None and not seat.bot:
+                    t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
         self._schedule_bots(t)
         t.seq += 1
         # a closing step keeps its snapshot as the closed table's final one while it owes the
@@ -337,6 +353,17 @@ class Runtime:
         the next hand's private messages, the clock of a player who could not see their
         turn running meanwhile."""
         t = tx.table
+        if tx.close:  # (its private messages are the closed table's, kept until sent)
+            owed = [
+                self.send_later(
+                    t,
+                    functools.partial(self._owed_private, tx, n, item),
+                    chain=str(item["user"]),
+                )
+                for n, item in enumerate(t.private_outbox)
+            ]
+            self.send_later(t, lambda: self.effects(tx, owed))
+            return
         self.send_later(t, lambda: self.effects(tx))
         for s in tx.privates:
             seat = t.seats.get(s) or tx.seated.get(s)  # (stood up by the step: told too)
@@ -347,12 +374,13 @@ class Runtime:
 
     def send_later(
         self, t: LiveTable, job: Callable[[], Awaitable[None]], *, chain: str = GROUP_CHAIN
-    ) -> None:
+    ) -> asyncio.Task[None]:
         """Queue ``job`` (writes to the platform) to one of the table's senders (``chain``:
         :data:`GROUP_CHAIN`, or the user id of a player whose private chat it writes), after
         every job queued there so far and before those queued later, run without the table's
         lock; a job that fails is logged. For a step's messages (:meth:`send`) and for writes
-        that change nothing committed (a hand posted anew in a private chat)."""
+        that change nothing committed (a hand posted anew in a private chat). Returns the
+        task that runs it (it ends when the job has, failed or not)."""
         previous = t.sending.get(chain)
         task = asyncio.create_task(self._send(t, job, previous), name=f"table-{t.id}-send")
         t.sending[chain] = task
@@ -362,6 +390,7 @@ class Runtime:
                 del t.sending[chain]
 
         task.add_done_callback(forget)
+        return task
 
     async def settled(self, t: LiveTable) -> None:
         """Wait until every message queued so far for the table is sent (a job may queue
@@ -381,25 +410,32 @@ class Runtime:
         except Exception:
             log.exception("table %s: sending failed", t.id)
 
-    async def effects(self, tx: Tx) -> None:
+    async def effects(self, tx: Tx, owed: Sequence[asyncio.Task[None]] = ()) -> None:
         """A committed step's group messages: what the table owes the chat (the outbox), then
         the table message; then what that changed (new message refs, …) is saved in the
-        background. (Its private messages: :meth:`_private_effect`.)"""
+        background. (Its private messages: :meth:`_private_effect`.) A closing step's
+        private messages (``owed``: their senders, :meth:`_owed_private`) are waited for
+        too: once everything is sent the closed table's final snapshot goes
+        (:meth:`forget_owed`); else a restart sends what it holds again."""
         t = tx.table
         try:
-            await self._effects(tx)
+            await self._effects(tx, owed)
         finally:
             if tx.close:  # sent, or failed: another start (or worker) sends what is left
                 self.closing.pop(t.id, None)
 
-    async def _effects(self, tx: Tx) -> None:
+    async def _effects(self, tx: Tx, owed: Sequence[asyncio.Task[None]] = ()) -> None:
         t = tx.table
         before = _shown_state(t)
         p = self.presenter(t)
         if p is not None:
-            await self.flush_outbox(t, p)
-            if tx.close:  # sent: the closed table owes the chat nothing more
-                await self.forget_owed(t.id)
+            try:
+                await self.flush_outbox(t, p)
+            finally:
+                if owed:  # (the players' chains: never waiting for this one)
+                    await asyncio.wait(owed)
+            if tx.close and len(tx.delivered) == len(t.private_outbox):
+                await self.forget_owed(t.id)  # sent: the closed table owes nothing more
             if tx._group_screen is not None:
                 t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
@@ -430,6 +466,32 @@ class Runtime:
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
+
+    async def _owed_private(self, tx: Tx, n: int, item: Mapping[str, Any]) -> None:
+        """A closing step's private message ``item`` (number ``n`` of the closed table's
+        :attr:`LiveTable.private_outbox`), in its player's chain after what that chain
+        holds: over their hand message as it is by then (a seat of the step's,
+        :attr:`Tx.seated`; a press's reply shown by the adapter is not written again), else
+        over the message ``item`` names, or anew. Marked :attr:`Tx.delivered` once written
+        (a player who cannot be reached counts: sending again would not change that)."""
+        t = tx.table
+        p = self.presenter(t)
+        if p is None:
+            return
+        screen = owed_screen(t, item)
+        seat = tx.seated.get(item["seat"]) if item.get("seat") is not None else None
+        if seat is not None and seat.user_id == item["user"]:
+            answered = tx.answered
+            ref = None
+            if answered is not None and answered.seat == seat.seat:
+                if answered.own:
+                    tx.delivered.add(n)
+                    return  # the press's reply shows it (the adapter writes it)
+                ref = answered.ref
+            await self.send_private(t, p, seat, screen, answered=ref)
+        else:
+            await p.show_private(str(item["user"]), screen, item.get("ref"))
+        tx.delivered.add(n)
 
     def show_group_later(self, t: LiveTable) -> None:
         """Write the table message again as the table is now, in the group's chain (a private

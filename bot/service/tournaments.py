@@ -266,9 +266,9 @@ def finish_mid_hand(
     player with chips wins). The hand cannot change that, so it is not played on: it is
     dropped unsettled (no chip moves in it; its number goes to the final record, no history
     entry has it) and the pool is paid out now (:func:`finish`), hidden cards staying hidden.
-    Returns each person's private message to write after the commit (their hand message
-    would keep its buttons: the closed table's step writes no private message): the winner
-    is told why, ``leaver`` that they have no hand."""
+    Returns each person's private message, for the closing step's :attr:`Tx.privates`
+    (their hand message would keep its buttons; kept with the closed table's final snapshot
+    until sent): the winner is told why, ``leaver`` that they have no hand."""
     assert t.hand is not None
     final = tr(t.lang, "tour.final_mid_hand", table=t.id, hand=t.shown_no)
     privates = [

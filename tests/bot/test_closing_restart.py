@@ -15,8 +15,8 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
-from tests.bot.test_tournament_service import two_started
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import carol_out_in_hand_one, two_started
 from tests.bot.test_transitions import KillableStore, Killed, new_service, player_balance
 
 
@@ -31,15 +31,22 @@ class DiesAfterClosing(KillableStore):
 
 class RefPresenter(FakePresenter):
     """Also records the message ref each table message write was given (``None``: posted
-    anew)."""
+    anew), and each private message write's, by user."""
 
     def __init__(self) -> None:
         super().__init__()
         self.refs: list[str | None] = []
+        self.private_refs: dict[str, list[str | None]] = {}
 
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         self.refs.append(ref)
         return await super().show_table(chat_id, screen, ref)
+
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
+        self.private_refs.setdefault(user_id, []).append(ref)
+        return await super().show_private(user_id, screen, ref, answered)
 
 
 async def restart(store: MemoryStore, clock: Clock) -> RefPresenter:
@@ -229,4 +236,138 @@ async def test_a_crash_after_an_unrecoverable_table_is_refunded_sends_its_notice
     assert p2.posts == [(GROUP.chat_id, notice)] and p2.tables == {}
     assert nothing_sent(await restart(store, clock))
     assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("when", ["between-hands", "after-the-hand"])
+async def test_a_crash_after_the_bots_removal_closes_the_table_still_tells_each_player(
+    when: str,
+) -> None:
+    """R8.2a: the bot is removed from the group; the table closes and, as nobody can read
+    the group, each player is told in private on their hand message. The process dies right
+    after the closing commit: those private notices were not kept with the closed table's
+    final snapshot, and a restart sent only the group's messages (to a chat the bot cannot
+    write in). Now the restarted bot writes each notice over the player's hand message (an
+    edit in place: sent twice after a crash in the sending, it changes nothing), once."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock, delay=60)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    table_id = t.id
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+
+    async def play_out() -> None:
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+
+    if when == "between-hands":
+        await play_out()
+        await service.rt.settled(t)
+        refs = {s.user_id: s.private_ref for s in t.seats.values()}
+        with pytest.raises(Killed):
+            await service.chat_left(GROUP.platform, GROUP.chat_id)
+    else:  # during the hand: its last Confirm settles it and closes the table
+        assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+        assert t.closing and t.chat_gone
+        refs = {s.user_id: s.private_ref for s in t.seats.values()}
+        with pytest.raises(Killed):
+            await play_out()
+    assert all(refs.values())
+    langs = {"1": "en", "2": "ru"}
+    notices = {u: tr(lang, "private.chat_gone", table=table_id) for u, lang in langs.items()}
+    for user, notice in notices.items():  # the crash: never sent
+        assert not any(s.text.startswith(notice) for s in presenter.privates[user])
+    assert sum([await player_balance(store, a) for a in (ALICE, BOB)]) == 2000
+    assert await store.stacks(table_id) == {}
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    for user, notice in notices.items():
+        [screen] = p2.privates[user]
+        assert screen.text.startswith(notice), screen.text
+        assert ("Showdown" in screen.text) is (when == "after-the-hand"), screen.text
+        assert not screen.all_buttons()
+        assert p2.private_refs[user] == [refs[user]]  # over their hand message
+
+    p3 = await restart(store, clock)  # sent: nothing more
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+async def test_a_crash_after_the_bots_removal_cancels_a_tournament_tells_each_share() -> None:
+    """The same at a tournament paying three places (50/30/20), Carol knocked out (3rd) in
+    hand 1: the bot is removed during hand 2, which its end cancels (R8.7: Carol keeps her
+    place's prize, 60 kush, Alice and Bob share the rest). The process dies right after that
+    closing commit; the restarted bot tells Alice and Bob their shares over their hand
+    messages, with the last showdown, and Carol hers in a new message; each amount what
+    their balance got. Once."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    table_id = t.id
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    refs = {s.user_id: s.private_ref for s in t.seats.values()}
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    with pytest.raises(Killed):
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
+            )
+    await service.rt.drawer.close()
+    assert t.tournament is not None and t.tournament.finished is None  # cancelled
+    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
+    assert got["3"] == 60 and got["1"] + got["2"] == 240
+    for user in ("1", "2", "3"):
+        assert not any("cancelled" in s.text for s in presenter.privates.get(user, []))
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    for user in ("1", "2"):
+        notice = tr(langs[user], "private.chat_gone_tour", table=table_id, amount=got[user],
+                    label="kush")  # fmt: skip
+        [screen] = p2.privates[user]
+        assert screen.text.startswith(notice + "\n\n") and "Showdown" in screen.text
+        assert p2.private_refs[user] == [refs[user]]
+    notice = tr("en", "private.chat_gone_out", table=table_id, place=3, amount=60, label="kush")
+    assert [s.text for s in p2.privates["3"]] == [notice] and p2.private_refs["3"] == [None]
+
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+async def test_a_crash_after_the_last_opponent_leaves_mid_hand_tells_the_winner_why() -> None:
+    """R8.7: Bob, the last opponent, leaves a tournament mid-hand: it is over at once, paid
+    out and closed in that step, and Alice's hand message is to say why the hand is not
+    played on (Bob's, that he has no hand). Those private messages were written after the
+    step outside it, kept nowhere: the process dying right after the commit lost them, and
+    Alice's hand message kept its buttons. Now a restart writes them, once."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("tournament_buy_in", "100"),):
+        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    t = await two_started(service, presenter, "pineapple")
+    table_id, hand_no = t.id, t.hand_no
+    refs = {s.user_id: s.private_ref for s in t.seats.values()}
+    with pytest.raises(Killed):
+        await service.leave(GROUP, BOB)
+    await service.rt.drawer.close()
+    why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
+    assert why not in [s.text for s in presenter.privates[ALICE.user_id]]
+    assert await player_balance(store, ALICE) == 1100
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    assert [s.text for s in p2.privates[ALICE.user_id]] == [why]
+    assert [s.text for s in p2.privates[BOB.user_id]] == [tr("ru", "private.none")]
+    assert p2.private_refs == {u: [refs[u]] for u in (ALICE.user_id, BOB.user_id)}
+    assert not p2.last_private(ALICE.user_id).all_buttons()
+
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
     assert await check_store(store) == []

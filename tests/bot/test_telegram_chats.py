@@ -369,6 +369,71 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
         await closed_after_one_hand(w, first)
 
 
+async def test_a_crash_after_the_removal_s_close_still_tells_the_players_in_private(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.2a through the real adapter: the bot is removed from the group mid-hand; the hand
+    ends, the table closes, and the process dies right after that closing commit, before
+    anything of the step is sent (the step's sending is dropped). The players' private
+    notices were not kept with the closed table's final snapshot: the restarted bot sent
+    only the group's messages, refused, and each hand message kept saying "Result in the
+    group". Now the restart writes each notice over the player's hand message (edited in
+    place: no new message), with the last showdown, in their language; a second restart
+    writes nothing more."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db, next_hand_delay=60.0) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            first = t.seats[0].player_id
+            rt = w.service.rt
+            send = rt.send
+
+            def dies_after_the_closing_commit(tx: Any) -> None:
+                if not tx.close:
+                    send(tx)
+
+            monkeypatch.setattr(rt, "send", dies_after_the_closing_commit)
+            await w.fake.remove_bot(GROUP_ID, by=ALICE)
+            await w.fake.wait_for(lambda: t.closing)
+            await w.adapter.presenter.flush()
+            hand = {u.id: w.private(u) for u in (ALICE, BOB)}
+            await play_hand(w, [ALICE, BOB])
+            await w.fake.wait_for(lambda: t.id not in w.service.tables)
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            # (the last Confirm's own answer shows its presser the notice: the other's lost)
+            lost = [
+                user
+                for user, lang in ((ALICE, "en"), (BOB, "ru"))
+                if not last_private(w, user).startswith(tr(lang, "private.chat_gone", table=t.id))
+            ]
+            assert len(lost) == 1, lost
+            await closed_after_one_hand(w, first)
+            rt.closing.pop(t.id, None)  # (the process is dead: it sends nothing more)
+        count = {u.id: len(fake.chat_messages(u.id)) for u in (ALICE, BOB)}
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await w2.adapter.presenter.flush()
+            for user, lang in ((ALICE, "en"), (BOB, "ru")):
+                msg = hand[user.id]
+                assert msg is not None
+                edited = fake.messages[(user.id, msg["message_id"])]["text"]
+                assert edited.startswith(tr(lang, "private.chat_gone", table=t.id)), edited
+                assert "🏁 Showdown · table #1 · hand 1" in edited, edited
+                assert len(fake.chat_messages(user.id)) == count[user.id]  # (no new one)
+            assert await w2.store.closed_snapshots() == []
+        calls = len(fake.calls)
+        async with world(tmp_path, fake=fake, db=db) as w3:
+            await w3.adapter.presenter.flush()
+            sent = [c for c in fake.calls[calls:] if c.method in ("sendMessage", "editMessageText")]
+            assert sent == []
+    finally:
+        await fake.stop()
+
+
 async def test_the_bot_added_back_mid_hand_cancels_the_close_its_removal_queued(
     tmp_path: Path,
 ) -> None:

@@ -1215,3 +1215,133 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_each_player_th
         assert text.startswith(notice), text
     assert sorted([await player_balance(store, a) - 900 for a in PLAYERS[:2]]) == [0, 300]
     assert await check_store(store) == []
+
+
+async def carol_out_in_hand_one(
+    service: TableService, presenter: FakePresenter, clock: Clock, payouts: str = "50,30,20"
+) -> LiveTable:
+    """A tournament of Alice, Bob and Carol (buy-in 100, 1,000 chips, ``payouts``; empty:
+    the default, winner takes all): Carol leaves during hand 1 (knocked out, 3rd: 60 kush of
+    the pool of 300 with the payouts 50/30/20), hand 1 is played out (her moves made for
+    her) and hand 2, of Alice and Bob, is dealt. Returns the table."""
+    await configure(service, tournament_chips="1000", **({"payouts": payouts} if payouts else {}))
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.tournament is not None
+    assert not (await service.leave(GROUP, CAROL)).alert
+    assert t.tournament.places == {2: 3}
+    by_id = {a.user_id: a for a in PLAYERS}
+    while t.hand_no == 1 or t.hand is None:
+        if t.hand is not None and t.hand.to_act:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            if acting.user_id != CAROL.user_id:
+                await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
+                continue
+        clock.now += 200
+        await service.run_due()
+    assert t.hand_no == 2 and sorted(s.user_id for s in t.seats.values()) == ["1", "2"]
+    return t
+
+
+async def test_r8_7_a_player_knocked_out_earlier_is_told_in_private_of_a_cancel_s_prize(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """R8.2a, R8.7: the bot is removed from the group of a running tournament whose payouts
+    pay three places (50/30/20), after Carol was knocked out (3rd) in an earlier hand. The
+    cancel pays her place's prize, 60 kush, to her balance; the players still seated are told
+    in private, and she was told nothing (no longer seated, nobody read the group). Now she
+    is told in a private message of her own: what she got, for which place."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    tour = t.tournament
+    assert tour is not None
+    carol_before = len(presenter.privates.get(CAROL.user_id, []))
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    await play_to_the_end(service, presenter, clock)
+    await service.rt.settled(t)
+    assert await player_balance(store, CAROL) == 960  # her buy-in lost, her prize paid
+    assert tour.finished is None  # (1,000 chips: hand 2 knocks nobody out: cancelled)
+    for actor in PLAYERS[:2]:
+        got = await player_balance(store, actor) - 900
+        notice = tr(langs[actor.user_id], "private.chat_gone_tour", table=t.id, amount=got,
+                    label="kush")  # fmt: skip
+        assert presenter.last_private(actor.user_id).text.startswith(notice)
+    sent = presenter.privates[CAROL.user_id][carol_before:]
+    notice = tr("en", "private.chat_gone_out", table=t.id, place=3, amount=60, label="kush")
+    assert [s.text for s in sent] == [notice]
+    assert "For your place 3, 60 kush" in notice
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_player_knocked_out_earlier_with_no_prize_is_not_written_to(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The same with the default payouts (winner takes all): the cancel pays Carol nothing
+    (her buy-in was lost when she went out, as had play gone on), her balance does not
+    change, and she is not written to (her place was told when she went out)."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock, payouts="")
+    carol_before = len(presenter.privates.get(CAROL.user_id, []))
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    await play_to_the_end(service, presenter, clock)
+    await service.rt.settled(t)
+    assert await player_balance(store, CAROL) == 900
+    assert len(presenter.privates.get(CAROL.user_id, [])) == carol_before
+    for actor in PLAYERS[:2]:  # (the players still in: told, the pool of 300 theirs)
+        assert presenter.last_private(actor.user_id).text.startswith(
+            tr(langs[actor.user_id], "private.chat_gone_tour", table=t.id,
+               amount=await player_balance(store, actor) - 900, label="kush")
+        )  # fmt: skip
+    assert sum([await player_balance(store, a) for a in PLAYERS[:2]]) == 2100
+    assert await check_store(store) == []
+
+
+async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_privately() -> None:
+    """The bot is removed from the group during a hand of a two-player tournament (its close
+    waits for the hand's end, R8.2a), and Bob then leaves mid-hand: the tournament is over at
+    once and its pool paid out (R8.7), but nobody can read the final standings in the group,
+    and Alice was told only why the hand is not played on. Now each is told in private that
+    the tournament is over and what its pool paid them, as at the end of a hand."""
+    service, presenter, store, _clock = new_service(next_hand_delay=0)
+    await configure(service, tournament_buy_in="100")
+    t = await two_started(service, presenter, "pineapple")
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    assert t.closing and t.chat_gone and t.hand is not None
+    assert not (await service.leave(GROUP, BOB)).alert
+    assert service.table_in(GROUP) is None
+    await service.rt.settled(t)
+    assert await player_balance(store, ALICE) == 1100
+    final = tr("en", "private.chat_gone_final", table=t.id, amount=200, label="kush")
+    assert presenter.last_private(ALICE.user_id).text == final
+    final = tr("ru", "private.chat_gone_final", table=t.id, amount=0, label="kush")
+    assert presenter.last_private(BOB.user_id).text == final
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_one_knocked_out_earlier(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """The same when the tournament is won, not cancelled: payouts 50/30/20, Carol knocked
+    out (3rd) in hand 1, the bot removed during hand 2, and Bob then leaves it (2nd): the
+    pool is paid out by place at once (R8.7). Alice and Bob are told their prizes in
+    private on their hand messages, and Carol, no longer seated, hers in a message of her
+    own (the tournament over, not cancelled)."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    carol_before = len(presenter.privates.get(CAROL.user_id, []))
+    assert await service.chat_left(GROUP.platform, GROUP.chat_id)
+    assert t.closing and t.hand is not None
+    assert not (await service.leave(GROUP, BOB)).alert
+    assert service.table_in(GROUP) is None
+    await service.rt.settled(t)
+    got = {a.user_id: await player_balance(store, a) - 900 for a in PLAYERS}
+    assert got == {"1": 150, "2": 90, "3": 60}
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        final = tr(lang, "private.chat_gone_final", table=t.id, amount=got[actor.user_id],
+                   label="kush")  # fmt: skip
+        assert presenter.last_private(actor.user_id).text == final
+    out = tr("en", "private.chat_gone_out_final", table=t.id, place=3, amount=60, label="kush")
+    assert [s.text for s in presenter.privates[CAROL.user_id][carol_before:]] == [out]
+    assert await check_store(store) == []

@@ -1,0 +1,166 @@
+"""Crash test of the bot's removal from a group (R8.2a, issue 10: "messages go out after the
+commit and are safe to send again after a crash"): Alice and Bob play hand 1 of Pineapple,
+Alice removes the bot from the group (the fake Bot API's ``my_chat_member`` update; every
+group write refused from then on), the close waits for the end of the hand, and the hand's
+last Confirm commits its settlement, the close and the cash-outs in one transaction. As the
+group can read neither the showdown nor the close, each player is told in private, over
+their hand message. The bot process (:mod:`tests.bot.crash.child`) is SIGKILLed at a kill
+point of that closing step and restarted on the same SQLite file: each player's private
+chat must still show the notice, once (an edit in place sent twice changes nothing), and a
+third start sends nothing more.
+
+The default run plays two kill points: right after the closing commit, and at the first
+private notice's request (Telegram got it, the bot never learnt so). ``OFC_CRASH_ALL=1``
+adds the kill right before that commit (the hand then ends again after the restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.texts import tr
+from storage.check import check_database
+from tests.bot.crash.harness import (
+    ALICE,
+    BOB,
+    GROUP_ID,
+    RUN_TIMEOUT,
+    SCENARIOS,
+    CrashRun,
+    KillPoint,
+    Stuck,
+)
+
+#: what the first private notice's request contains (the group's messages never do)
+NOTICE_MATCH = "the bot can no longer write where the table was"
+
+SAMPLE = [
+    KillPoint("commit", 1, "after", "+cash_out"),
+    KillPoint("call", 1, match=NOTICE_MATCH),
+]
+ALL = [KillPoint("commit", 1, "before", "+cash_out")]
+
+
+class RemovalRun(CrashRun):
+    """The removal played through the fake Bot API against the bot process; the kill point
+    set in the first process."""
+
+    async def _until_dealt(self) -> None:
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while self._max_hand(0) < 1 or any(self._newest(u.id, "") is None for u in (ALICE, BOB)):
+            if time.monotonic() > deadline:
+                raise Stuck("hand 1 was not dealt")
+            if not await self._step():
+                await asyncio.sleep(0.02)
+
+    async def _play_on(self) -> None:
+        """Play hand 1 out (pressing what the private chats show) until the bot process dies
+        (the kill point) or, restarted, the table is closed."""
+        assert self.bot is not None
+        deadline = time.monotonic() + RUN_TIMEOUT
+        while self.bot.alive and self._open_tables() > 0:
+            if time.monotonic() > deadline:
+                raise Stuck("the hand did not end")
+            acted = False
+            for u in (ALICE, BOB):
+                acted = await self._hand_step(u) or acted
+            if not acted:
+                await asyncio.sleep(0.02)
+
+    def _open_tables(self) -> int:
+        with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=5) as conn:
+            return int(conn.execute("SELECT COUNT(*) FROM tables WHERE open = 1").fetchone()[0])
+
+    def _notices(self, user_id: int) -> list[str]:
+        notice = tr("en", "private.chat_gone", table=1)
+        return [
+            str(m.get("text", ""))
+            for m in self.fake.chat_messages(user_id)
+            if str(m.get("text", "")).startswith(notice)
+        ]
+
+    def _private_writes(self, since: int) -> int:
+        return sum(
+            1
+            for c in self.fake.calls[since:]
+            if c.method in ("sendMessage", "editMessageText")
+            and int(c.params.get("chat_id", 0) or 0) > 0
+        )
+
+    async def run_removal(self) -> list[str]:
+        """The whole run; the broken promises found."""
+        problems: list[str] = []
+        await self.fake.start()
+        try:
+            await self._start_bot()
+            await self._until_dealt()
+            await self._quiet()
+            await self.fake.remove_bot(GROUP_ID, by=ALICE)
+            await self._play_on()
+            assert self.bot is not None
+            if self.kill.kind == "call":  # (the notices go out after the commit)
+                bot = self.bot
+                with contextlib.suppress(Stuck):
+                    await self._until(lambda: not bot.alive, 10.0, "")
+            if self.bot.alive:
+                return [f"the kill point {self.kill.label()} was not reached"]
+            await self._restart()
+            await self._play_on()  # (killed before the commit: the hand ends again)
+            await self._quiet(still=1.5)
+            for u in (ALICE, BOB):
+                notices = self._notices(u.id)
+                if len(notices) != 1:
+                    problems.append(f"{u.first_name}: {len(notices)} private notices")
+                elif "🏁 Showdown · table #1 · hand 1" not in notices[0]:
+                    problems.append(f"{u.first_name}'s notice has no showdown: {notices[0]!r}")
+            # a third start: nothing more is owed
+            await self.fake.release_polls()
+            await self.bot.stop()
+            since = len(self.fake.calls)
+            await self._start_bot()
+            await self._quiet(still=1.0)
+            if self._private_writes(since):
+                problems.append("the third start wrote private messages again")
+        except Stuck as exc:
+            problems.append(f"stuck: {exc}; {self._state()}")
+        finally:
+            await self.fake.release_polls()
+            if self.bot is not None:
+                self.bot.kill()
+                await self.bot.stop()
+            await self.fake.stop()
+        problems += [f"storage check: {p}" for p in await check_database(self.db)]
+        with sqlite3.connect(self.db) as conn:
+            total = conn.execute(
+                "SELECT SUM(balance) FROM players WHERE user_id IN (?, ?)",
+                (str(ALICE.id), str(BOB.id)),
+            ).fetchone()[0]
+        if total != 2000:
+            problems.append(f"the balances add up to {total}, not 2000")
+        if problems and (tail := self._log_tail()):
+            problems.append("bot log: " + tail)
+        return problems
+
+
+def _points() -> list[KillPoint]:
+    return SAMPLE + (ALL if os.environ.get("OFC_CRASH_ALL") == "1" else [])
+
+
+def _id(kill: KillPoint) -> str:
+    return re.sub(r"[^A-Za-z0-9_#-]+", "-", kill.label()).strip("-")
+
+
+@pytest.mark.parametrize("kill", _points(), ids=[_id(k) for k in _points()])
+async def test_a_kill_in_the_removal_s_close_still_tells_each_player_once(
+    kill: KillPoint, tmp_path: Path
+) -> None:
+    problems = await RemovalRun(SCENARIOS["pineapple2"], kill, tmp_path).run_removal()
+    assert not problems, "\n".join(problems)
