@@ -879,6 +879,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
         "и тот, кто открыл стол.",
     },
+    # never expected (the house grants in the buy-in's own transaction): its kush is minted
+    "bot.house_short": {
+        "en": "The house could not stake {name}'s buy-in of {amount} {label}; nobody sat down.",
+        "ru": "Заведение не смогло оплатить взнос за {name} ({amount} {label}), никто не сел.",
+    },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
         "ru": "Последнее место остаётся для человека: компьютерные игроки не играют между собой.",
@@ -1389,6 +1394,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",
+    },
+    # a step of the command or press was saved, then something failed: it is done, and
+    # must not be tried again as if nothing changed
+    "err.after_commit": {
+        "en": "That was done, but something went wrong after it: the table message shows where things stand.",
+        "ru": "Это сделано, но потом что-то пошло не так: что на столе, видно в сообщении стола.",
+    },
+    # the service answered (whatever it did is saved), but the answer could not be shown
+    "err.not_shown": {
+        "en": "The answer could not be shown. Whatever it did is saved: the table message shows where things stand.",
+        "ru": "Не удалось показать ответ. Что сделано, то сохранено: что на столе, видно в сообщении стола.",
     },
     "rules.pineapple": {
         "en": (
