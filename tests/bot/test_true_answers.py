@@ -54,4 +54,82 @@ def test_the_houses_refusal_reads_in_russian() -> None:
     assert text == "Заведение не смогло оплатить взнос за 🤖 Anna (200 кушей), никто не сел."
 
 
-_ = Any, BOB, lobby
+# -- a failure after a committed step, and one before it --------------------------------------
+def _ready_fails_after_its_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``lobby.ready`` commits its step (the buy-in, the deal) and then raises, as a bug in
+    what runs after a commit would (rendering the answer, a read after it)."""
+    ready = lobby.ready
+
+    async def ready_then_fail(*args: Any) -> Any:
+        await ready(*args)
+        raise RuntimeError("after the commit")
+
+    monkeypatch.setattr(lobby, "ready", ready_then_fail)
+
+
+@pytest.mark.parametrize("pressed", [False, True], ids=["command", "press"])
+async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pressed: bool
+) -> None:
+    """Alice's /ready (or her press of Ready) buys her in and deals the hand, then fails: she
+    was told "Something went wrong; nothing changed. Please try again." while her kush was
+    on the table and the hand dealt (and a second /ready said "already ready"). Now she is
+    told it was done; the step stays committed and storage is consistent."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable")
+        for user in (BOB, ALICE):
+            await w.say(user, "/join")
+        await w.say(BOB, "/ready")
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is None
+        _ready_fails_after_its_step(monkeypatch)
+        if pressed:
+            answer = await w.press_lobby(ALICE, "r")
+            text = answer["text"]
+            assert answer["show_alert"] is True
+        else:
+            text = (await w.say(ALICE, "/ready"))["text"]
+        assert text == tr("en", "err.after_commit") == (
+            "That was done, but something went wrong after it: the table message shows where "
+            "things stand."
+        )
+        await w.settle()
+        assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])
+        assert t.hand is not None and t.hand_no == 1  # committed: dealt
+        state = await w.store.table_state(t.id)
+        assert state is not None and state[1]["seq"] == t.seq and state[1]["hand"] is not None
+        community = await w.store.community("telegram", str(GROUP_ID))
+        alice = await w.store.find_player(community.id, str(ALICE.id))
+        assert alice is not None and alice.balance == 1000 - t.min_buy_in  # bought in
+        assert await check_store(w.store) == []
+
+
+async def test_a_step_whose_table_message_fails_to_render_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table message of /join's step fails to render (before its commit): Alice was told
+    "nothing changed" but sat at the live table all the same (unsaved, until the next step
+    saved it; a second /join said "already seated"). Now the step is rolled back: she is
+    not seated, and /join again seats her."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        rt = w.service.rt
+        render, calls = rt.group_screen, []
+
+        def broken_once(table: Any) -> Any:
+            calls.append(table.id)
+            if len(calls) == 1:
+                raise RuntimeError("cannot render")
+            return render(table)
+
+        monkeypatch.setattr(rt, "group_screen", broken_once)
+        seq, version = t.seq, t.version
+        reply = await w.say(ALICE, "/join")
+        assert reply["text"] == tr("en", "err.internal"), reply
+        assert t.seats == {} and (t.seq, t.version) == (seq, version)
+        reply = await w.say(ALICE, "/join")
+        assert reply["text"] == tr("en", "reply.joined", seat=1), reply
+        assert [s.name for s in t.seats.values()] == ["Alice"]
+        assert await check_store(w.store) == []
