@@ -1178,9 +1178,25 @@ class TelegramAdapter:
             self._usernames[user.username.lower()] = str(user.id)
 
     async def _reply(self, update: Update, reply: Reply) -> None:
+        """Answer a command with the service's ``reply``. Whatever the command did is
+        committed by now: an answer that fails to be built (a bug) is logged and answered
+        ``err.not_shown`` ("could not be shown; what it did is saved"), never the error
+        handler's "nothing changed"."""
         msg = update.effective_message
         if msg is None:
             return
+        try:
+            await self._write_reply(msg, reply)
+        except Exception:
+            log.exception("cannot show the answer in %s", msg.chat_id)
+            user = update.effective_user
+            text = tr(language_of(user.language_code if user else None), "err.not_shown")
+            try:
+                await msg.reply_text(text, allow_sending_without_reply=True)
+            except TelegramError as exc:
+                log.info("could not tell the user about the failure: %s", exc)
+
+    async def _write_reply(self, msg: Message, reply: Reply) -> None:
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
@@ -1549,18 +1565,24 @@ class TelegramAdapter:
             # the pressed message shows the reply's screen: a settings message, or the
             # player's private hand (which the service does not write when it is pressed)
             in_private = chat is not None and chat.private
-            if (
-                reply.screen is not None
-                and (in_private or not reply.private)
-                and isinstance(message, Message)
-            ):
-                self.presenter.queue_edit(
-                    str(message.chat_id), str(message.message_id), reply.screen
-                )
-                if in_private and reply.private:  # the pressed hand: the turn ping follows
-                    self.presenter.follow_turn(str(message.chat_id), reply.screen)
+            text, alert = reply.text, reply.alert
             try:
-                await query.answer(fit(reply.text, MAX_ANSWER) or None, show_alert=reply.alert)
+                if (
+                    reply.screen is not None
+                    and (in_private or not reply.private)
+                    and isinstance(message, Message)
+                ):
+                    self.presenter.queue_edit(
+                        str(message.chat_id), str(message.message_id), reply.screen
+                    )
+                    if in_private and reply.private:  # the pressed hand: the turn ping follows
+                        self.presenter.follow_turn(str(message.chat_id), reply.screen)
+            except Exception:  # (a bug) the press's step is committed: never "nothing changed"
+                where = chat.chat_id if chat is not None else None
+                log.exception("cannot show the answer to a press in %s", where)
+                text, alert = tr(language_of(actor.language), "err.not_shown"), True
+            try:
+                await query.answer(fit(text, MAX_ANSWER) or None, show_alert=alert)
             except TelegramError:
                 log.info("could not answer a callback query")
 

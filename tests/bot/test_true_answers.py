@@ -7,8 +7,9 @@ bot knows only from a private chat, and words after commands that take none."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -133,3 +134,63 @@ async def test_a_step_whose_table_message_fails_to_render_changes_nothing(
         assert reply["text"] == tr("en", "reply.joined", seat=1), reply
         assert [s.name for s in t.seats.values()] == ["Alice"]
         assert await check_store(w.store) == []
+
+
+# -- the adapter: an answer that cannot be shown after the service answered ------------------
+async def test_a_command_whose_answer_cannot_be_shown_is_not_told_nothing_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/join seats Alice (committed); its answer then fails to be built (here: a broken
+    screen on it). The error handler told her "Something went wrong; nothing changed.
+    Please try again."; now that the answer could not be shown and what it did is saved."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        join = lobby.join
+
+        async def broken_answer(*args: Any) -> Any:
+            reply = await join(*args)
+            return dataclasses.replace(reply, screen=cast(Any, "not a screen"))
+
+        monkeypatch.setattr(lobby, "join", broken_answer)
+        reply = await w.say(ALICE, "/join")
+        assert reply["text"] == tr("en", "err.not_shown") == (
+            "The answer could not be shown. Whatever it did is saved: the table message "
+            "shows where things stand."
+        ), reply
+        t = next(iter(w.service.tables.values()))
+        assert [s.name for s in t.seats.values()] == ["Alice"]
+        assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])
+
+
+async def test_a_press_whose_answer_cannot_be_shown_is_not_told_nothing_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card placed from the private hand (committed), whose new screen then cannot be
+    queued onto the pressed message: the press was answered "nothing changed" while the card
+    was placed. Now the popup says the answer could not be shown and what it did is saved."""
+    from tests.bot.test_telegram_e2e import seat_everyone
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        user = ALICE if t.seats[t.owner(seat)].user_id == str(ALICE.id) else BOB
+        msg = w.private(user)
+        assert msg is not None
+        data = next(d for key, d in w.hand_buttons(user).items() if key[0] == "p")
+        queue_edit, calls = w.adapter.presenter.queue_edit, []
+
+        def broken_once(*args: Any) -> None:
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("cannot queue")
+            queue_edit(*args)
+
+        monkeypatch.setattr(w.adapter.presenter, "queue_edit", broken_once)
+        answer = await w.press(user, user.id, msg, data)
+        lang = "en" if user is ALICE else "ru"
+        assert answer["text"] == tr(lang, "err.not_shown") and answer["show_alert"], answer
+        assert len(t.hand.pending(seat)) == 1  # placed: committed
+        assert tr(lang, "err.internal") not in str([c.params for c in w.fake.calls])
