@@ -798,6 +798,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No such player here: {name}.",
         "ru": "Нет такого игрока: {name}.",
     },
+    # /grant to a name (or a @username) no player here has: how to grant a member who has
+    # not played here yet (a reply names them to the bot; a typed name cannot)
+    "reply.grant_unknown": {
+        "en": "No such player here: {name}. To grant a member who has not played here yet, reply to one of their messages with /grant N.",
+        "ru": "Нет такого игрока: {name}. Чтобы начислить участнику, который здесь ещё не играл, ответьте на его сообщение командой /grant N.",
+    },
     "reply.grant_computer": {
         "en": "{name} is a computer player with a house account: /grant is for members.",
         "ru": "{name} — компьютерный игрок со счётом заведения: /grant — только для участников.",

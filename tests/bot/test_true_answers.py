@@ -14,6 +14,7 @@ from typing import Any, cast
 import pytest
 
 from bot.service import bots, lobby
+from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
@@ -194,3 +195,47 @@ async def test_a_press_whose_answer_cannot_be_shown_is_not_told_nothing_changed(
         assert answer["text"] == tr(lang, "err.not_shown") and answer["show_alert"], answer
         assert len(t.hand.pending(seat)) == 1  # placed: committed
         assert tr(lang, "err.internal") not in str([c.params for c in w.fake.calls])
+
+
+# -- /grant @user for a user known only from a private chat -----------------------------------
+async def test_grant_to_a_username_known_only_from_a_private_chat(tmp_path: Path) -> None:
+    """Bob (@bob) has written to the bot only in his private chat; another member, also
+    shown as "Bob" (@robert), plays in the group. ``/grant @bob 100`` is refused naming @bob
+    and saying how to grant him (a reply to his message), nothing moved, and the other "Bob"
+    is never taken for him; a reply to Bob's message grants him (his wallet is made), and
+    once he plays here ``/grant @bob`` works."""
+    other = FakeUser(104, "Bob", "robert", "en")
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/start", chat_id=BOB.id)  # the bot learns @bob's user id
+        await w.say(other, "/balance")  # the other "Bob" plays here: 1,000
+        community = await w.store.community("telegram", str(GROUP_ID))
+        rows = len(await w.store.ledger(community.id))
+        reply = await w.say(ALICE, "/grant @bob 100")
+        assert reply["text"] == (
+            "No such player here: @bob. To grant a member who has not played here yet, reply "
+            "to one of their messages with /grant N."
+        ), reply
+        assert len(await w.store.ledger(community.id)) == rows  # nothing moved
+        assert await w.store.find_player(community.id, str(BOB.id)) is None
+        robert = await w.store.find_player(community.id, str(other.id))
+        assert robert is not None and robert.balance == 1000
+        # as the refusal says: a reply to one of his messages
+        mid = await w.fake.send_text(BOB, GROUP_ID, "привет")
+        reply = await w.say(ALICE, "/grant 100", reply_to=mid)
+        assert reply["text"] == "Bob: +100 kush, balance 1100.", reply
+        # a player here now: /grant @bob finds him by the user id @bob is
+        reply = await w.say(ALICE, "/grant @bob 50")
+        assert reply["text"] == "Bob: +50 kush, balance 1150.", reply
+        bob = await w.store.find_player(community.id, str(BOB.id))
+        robert = await w.store.find_player(community.id, str(other.id))
+        assert bob is not None and bob.balance == 1150
+        assert robert is not None and robert.balance == 1000
+        assert await check_store(w.store) == []
+
+
+def test_the_grant_refusal_reads_in_russian() -> None:
+    assert tr("ru", "reply.grant_unknown", name="@bob") == (
+        "Нет такого игрока: @bob. Чтобы начислить участнику, который здесь ещё не играл, "
+        "ответьте на его сообщение командой /grant N."
+    )
