@@ -769,6 +769,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
+    # a command that takes no words typed with some ("/leave now", "/balance @bob"): not run
+    "usage.join": {
+        "en": "/join takes no words; nothing was done. /join seats you at the first free seat, Ready then buys in, /topup N adds to your stack.",
+        "ru": "/join пишется без слов, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
+    },
+    "usage.ready": {
+        "en": "/ready takes no words; nothing was done. /ready buys in with the table's buy-in, /topup N adds to your stack.",
+        "ru": "/ready пишется без слов, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
+    },
+    "usage.leave": {
+        "en": "/leave takes no words; nothing was done. /leave stands you up (during a hand, when it ends); admins close the table with /closetable.",
+        "ru": "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); закрыть стол админы могут командой /closetable.",
+    },
+    "usage.sitout": {
+        "en": "/sitout takes no words; nothing was done. /sitout skips hands, keeping your seat, until /back.",
+        "ru": "/sitout пишется без слов, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
+    },
+    "usage.balance": {
+        "en": "/balance takes no words; it shows your own balance. /top shows everyone's, /stats @user one player's statistics.",
+        "ru": "/balance пишется без слов и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
+    },
+    "usage.history": {
+        "en": "/history takes no words; it lists your last hands. /replay N shows hand N street by street.",
+        "ru": "/history пишется без слов и показывает ваши последние раздачи. /replay N — раздача N по улицам.",
+    },
+    "usage.hand": {
+        "en": "/hand takes no words; it shows your board now as a picture. /replay N shows hand N street by street.",
+        "ru": "/hand пишется без слов и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
+    },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_which": {
         "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",

@@ -465,6 +465,16 @@ class TableService:
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
         )
 
+    async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
+        """The answer to ``command`` (one that takes no words: ``join``, ``ready``, ``leave``,
+        ``sitout``, ``balance``, ``history``, ``hand``) typed with words a user plausibly
+        means something by (``/leave now``, ``/balance @bob``, ``/history 10``): refused with
+        what it does and which command takes such words (``usage.<command>``), nothing done.
+
+        :raises KeyError: ``command`` has no usage text."""
+        community = None if chat.private else await self._community(chat)
+        return Reply(tr(await self._lang(community, actor), f"usage.{command}"), alert=True)
+
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
         """The player's balance and stack in the group (a private chat has no wallet: told to
         ask in the group, :meth:`_no_wallet_here`)."""

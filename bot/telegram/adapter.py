@@ -126,6 +126,13 @@ PERSONAL = frozenset(
 AS_SOMEONE = frozenset(
     {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable"}
 )
+#: commands that take no words: typed with some a user plausibly means something by
+#: (``/leave now``, ``/sitout 2``, ``/balance @bob``, ``/history 10``, ``/hand 12``), they ran
+#: as if the words were not there (``/balance @bob`` showed the admin's own); now they are
+#: refused with the command's usage (:meth:`TableService.usage`), nothing done. (``/back``,
+#: ``/daily``, ``/help``, ``/closetable`` run whatever follows them: no word changes what a
+#: user means by them.)
+NO_WORDS = frozenset({"join", "ready", "leave", "sitout", "balance", "history", "hand"})
 
 
 def keyboard(screen: Screen) -> dict[str, Any] | None:
@@ -1099,6 +1106,8 @@ class TelegramAdapter:
         # python-telegram-bot's CommandHandler takes by default) would run it again, say a
         # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
+            if name in NO_WORDS:
+                handler = self._no_words(name, handler)
             if name in PERSONAL or name in AS_SOMEONE:
                 handler = self._personal(handler, anonymous=name in AS_SOMEONE)
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
@@ -1270,6 +1279,20 @@ class TelegramAdapter:
             await answer(reply)  # a refusal before any table step (no table here, say)
 
         return handler
+
+    def _no_words(self, name: str, handler: Any) -> Any:
+        """``handler`` of the command ``name`` (:data:`NO_WORDS`), which takes no words:
+        typed with some, answered with its usage instead, nothing done."""
+
+        async def no_words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            user, chat = update.effective_user, update.effective_chat
+            if context.args and user is not None and chat is not None:
+                self._remember(user)
+                await self._reply(update, await self.service.usage(_chat(chat), _actor(user), name))
+                return
+            await handler(update, context)
+
+        return no_words
 
     def _answer_once(self, update: Update) -> Callable[[Reply], Awaitable[None]]:
         """The ``answer=`` of a table command: replies once, either as soon as its step is

@@ -151,9 +151,9 @@ async def _bobs_ready_fails_after_its_deal(
     """Alice and Bob seated, Alice ready; Bob, renamed "Борис" on the platform, sends /ready
     (or presses Ready): its step commits (his buy-in, and the hand is dealt), and then the
     command fails with an error of no storage (a bug, a store read after the commit). The
-    service logs it and answers that it was done (``err.after_commit``); what the committed step owes
-    must not be left behind: the new name stored (``/top``, ``/stats``), the dealt hand's
-    messages sent before the failure is answered. (The after-steps were skipped: the stored
+    service logs it and answers that it was done (``err.after_commit``); what the committed
+    step owes must not be left behind: the new name stored (``/top``, ``/stats``), the dealt
+    hand's messages sent before the failure is answered. (The after-steps were skipped: the stored
     player kept "Bob" until his next update, and the hand's messages went out after the
     "something went wrong".)"""
     service, presenter, store, _clock = service_env()

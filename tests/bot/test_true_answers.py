@@ -92,9 +92,13 @@ async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
             assert answer["show_alert"] is True
         else:
             text = (await w.say(ALICE, "/ready"))["text"]
-        assert text == tr("en", "err.after_commit") == (
-            "That was done, but something went wrong after it: the table message shows where "
-            "things stand."
+        assert (
+            text
+            == tr("en", "err.after_commit")
+            == (
+                "That was done, but something went wrong after it: the table message shows where "
+                "things stand."
+            )
         )
         await w.settle()
         assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])
@@ -154,9 +158,13 @@ async def test_a_command_whose_answer_cannot_be_shown_is_not_told_nothing_change
 
         monkeypatch.setattr(lobby, "join", broken_answer)
         reply = await w.say(ALICE, "/join")
-        assert reply["text"] == tr("en", "err.not_shown") == (
-            "The answer could not be shown. Whatever it did is saved: the table message "
-            "shows where things stand."
+        assert (
+            reply["text"]
+            == tr("en", "err.not_shown")
+            == (
+                "The answer could not be shown. Whatever it did is saved: the table message "
+                "shows where things stand."
+            )
         ), reply
         t = next(iter(w.service.tables.values()))
         assert [s.name for s in t.seats.values()] == ["Alice"]
@@ -239,3 +247,40 @@ def test_the_grant_refusal_reads_in_russian() -> None:
         "Нет такого игрока: @bob. Чтобы начислить участнику, который здесь ещё не играл, "
         "ответьте на его сообщение командой /grant N."
     )
+
+
+# -- words after a command that takes none ----------------------------------------------------
+async def test_words_after_a_command_that_takes_none_get_its_usage_and_do_nothing(
+    tmp_path: Path,
+) -> None:
+    """``/leave now``, ``/sitout 2``, ``/balance @bob``… ran as if the words were not there:
+    ``/balance @bob`` showed the admin's own balance, ``/join 3`` seated her at seat 1,
+    ``/sitout 2`` sat her out for good. Each is answered with its usage now, nothing done;
+    without words each works as before."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        t = next(iter(w.service.tables.values()))
+        reply = await w.say(ALICE, "/join 3")
+        assert reply["text"] == (
+            "/join takes no words; nothing was done. /join seats you at the first free seat, "
+            "Ready then buys in, /topup N adds to your stack."
+        ), reply
+        assert t.seats == {}
+        assert (await w.say(ALICE, "/join"))["text"] == tr("en", "reply.joined", seat=1)
+        for command in ("ready 500", "leave now", "sitout 2", "balance @bob", "history 10",
+                        "hand 12"):  # fmt: skip
+            name = command.split()[0]
+            reply = await w.say(ALICE, f"/{command}")
+            assert reply["text"] == tr("en", f"usage.{name}"), (command, reply)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and not seat.ready and not seat.leaving and not seat.sitting_out
+        reply = await w.say(BOB, "/leave сейчас")  # in his language (not seated: not run)
+        assert reply["text"] == (
+            "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола "
+            "(во время раздачи — после неё); закрыть стол админы могут командой /closetable."
+        ), reply
+        reply = await w.say(ALICE, "/balance")
+        assert reply["text"].startswith("Alice: 1000"), reply
+        reply = await w.say(ALICE, "/leave")
+        assert t.seats == {}, reply
+        assert await check_store(w.store) == []

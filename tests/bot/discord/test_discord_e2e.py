@@ -572,9 +572,13 @@ async def test_a_failure_after_a_public_deferral_is_told_privately(tmp_path: Pat
         record = list(w.fake.interactions.values())[start]
         assert record.callback_type == 5  # deferred publicly
         assert reply["flags"] & EPHEMERAL, reply
-        assert reply["content"] == tr("en", "err.not_shown") == (
-            "The answer could not be shown. Whatever it did is saved: the table message "
-            "shows where things stand."
+        assert (
+            reply["content"]
+            == tr("en", "err.not_shown")
+            == (
+                "The answer could not be shown. Whatever it did is saved: the table message "
+                "shows where things stand."
+            )
         )
         assert [s.user_id for s in w.table().seats.values()] == [str(ALICE.id)]  # seated
         assert record.response_message_id in w.fake.deleted
