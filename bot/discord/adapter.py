@@ -1162,7 +1162,9 @@ class DiscordAdapter:
         hand shown. The last press hands the service ``answer`` (called with what this
         returns, once its step is committed: the service then sends the step's messages,
         issue 15's answer first). The one path of every press: local, or forwarded by
-        another worker (:meth:`take_forwarded`)."""
+        another worker (:meth:`take_forwarded`). A press that fails after the first is
+        logged and answered ``err.after_commit`` (those before it are committed); the
+        first one's failure is raised."""
         reply = Reply()
         for n, data in enumerate(datas):
             if n:
@@ -1181,9 +1183,17 @@ class DiscordAdapter:
                 await answer(outcome(got))
 
             last = n == len(datas) - 1
-            got = await self.service.press(
-                actor, data, chat, admin, message_ref=ref, answer=early if last else None
-            )
+            try:
+                got = await self.service.press(
+                    actor, data, chat, admin, message_ref=ref, answer=early if last else None
+                )
+            except Exception:
+                if not n:  # nothing of the batch done: the caller answers "nothing changed"
+                    raise
+                # the presses before it are committed (cards placed from a select): never
+                # "nothing changed"; the hand they left stays shown
+                log.exception("press %s of %s of user %s failed", n + 1, len(datas), actor.user_id)
+                got = Reply(tr(language_of(actor.language), "err.after_commit"), alert=True)
             reply = outcome(got)
             if got.alert:
                 break
