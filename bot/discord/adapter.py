@@ -1104,8 +1104,12 @@ class DiscordAdapter:
                 return
             text = reply.text
             if reply.screen is not None:  # the pressed DM hand shows the new screen
-                self._show_dm_hand(actor.user_id, ref, reply)
-                text = ""
+                try:
+                    self._show_dm_hand(actor.user_id, ref, reply)
+                    text = ""
+                except Exception:  # (a bug) the press is committed: never "nothing changed"
+                    log.exception("forwarded press of user %s: its hand not shown", actor.user_id)
+                    text = tr(language_of(actor.language), "err.not_shown")
             answered.set_result(text)
 
         async def never_admin() -> bool:
