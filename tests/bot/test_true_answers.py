@@ -13,7 +13,7 @@ from typing import Any, cast
 
 import pytest
 
-from bot.service import bots, lobby
+from bot.service import TransitionFailed, bots, lobby
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from storage.check import check_store
@@ -57,26 +57,29 @@ def test_the_houses_refusal_reads_in_russian() -> None:
 
 
 # -- a failure after a committed step, and one before it --------------------------------------
-def _ready_fails_after_its_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``lobby.ready`` commits its step (the buy-in, the deal) and then raises, as a bug in
-    what runs after a commit would (rendering the answer, a read after it)."""
+def _ready_fails_after_its_step(monkeypatch: pytest.MonkeyPatch, error: type[Exception]) -> None:
+    """``lobby.ready`` commits its step (the buy-in, the deal) and then raises ``error``, as
+    a bug in what runs after a commit would (rendering the answer, a read after it), or a
+    second step of it that storage refuses (:class:`TransitionFailed`)."""
     ready = lobby.ready
 
     async def ready_then_fail(*args: Any) -> Any:
         await ready(*args)
-        raise RuntimeError("after the commit")
+        raise error("after the commit")
 
     monkeypatch.setattr(lobby, "ready", ready_then_fail)
 
 
+@pytest.mark.parametrize("error", [RuntimeError, TransitionFailed], ids=["bug", "refused"])
 @pytest.mark.parametrize("pressed", [False, True], ids=["command", "press"])
 async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pressed: bool
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pressed: bool, error: type[Exception]
 ) -> None:
     """Alice's /ready (or her press of Ready) buys her in and deals the hand, then fails: she
-    was told "Something went wrong; nothing changed. Please try again." while her kush was
-    on the table and the hand dealt (and a second /ready said "already ready"). Now she is
-    told it was done; the step stays committed and storage is consistent."""
+    was told "Something went wrong; nothing changed. Please try again." (or, a later step
+    refused by storage, "Could not save that; nothing changed") while her kush was on the
+    table and the hand dealt (and a second /ready said "already ready"). Now she is told it
+    was done; the step stays committed and storage is consistent."""
     async with world(tmp_path) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
         await w.say(ALICE, "/newtable")
@@ -85,7 +88,7 @@ async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
         await w.say(BOB, "/ready")
         t = next(iter(w.service.tables.values()))
         assert t.hand is None
-        _ready_fails_after_its_step(monkeypatch)
+        _ready_fails_after_its_step(monkeypatch, error)
         if pressed:
             answer = await w.press_lobby(ALICE, "r")
             text = answer["text"]
@@ -101,7 +104,8 @@ async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
             )
         )
         await w.settle()
-        assert tr("en", "err.internal") not in str([c.params for c in w.fake.calls])
+        sent = str([c.params for c in w.fake.calls])
+        assert tr("en", "err.internal") not in sent and tr("en", "err.storage") not in sent
         assert t.hand is not None and t.hand_no == 1  # committed: dealt
         state = await w.store.table_state(t.id)
         assert state is not None and state[1]["seq"] == t.seq and state[1]["hand"] is not None
