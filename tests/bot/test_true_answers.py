@@ -86,6 +86,7 @@ async def test_a_step_that_committed_and_then_failed_is_answered_as_done(
         for user in (BOB, ALICE):
             await w.say(user, "/join")
         await w.say(BOB, "/ready")
+        await w.settle()  # (the table message shows Bob ready: its buttons at that version)
         t = next(iter(w.service.tables.values()))
         assert t.hand is None
         _ready_fails_after_its_step(monkeypatch, error)
