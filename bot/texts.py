@@ -791,6 +791,35 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {amount:+d} {label}, balance {balance}.",
         "ru": "{name}: {amount:+d} {label}, баланс {balance}.",
     },
+    # a command that takes no words typed with some ("/leave now", "/balance @bob"): not run
+    "usage.join": {
+        "en": "/join takes no words; nothing was done. /join seats you at the first free seat, Ready then buys in, /topup N adds to your stack.",
+        "ru": "/join пишется без слов, ничего не сделано. /join сажает вас на первое свободное место, «Готов» вносит взнос, /topup N докупает в стек.",
+    },
+    "usage.ready": {
+        "en": "/ready takes no words; nothing was done. /ready buys in with the table's buy-in, /topup N adds to your stack.",
+        "ru": "/ready пишется без слов, ничего не сделано. /ready вносит взнос стола, /topup N докупает в стек.",
+    },
+    "usage.leave": {
+        "en": "/leave takes no words; nothing was done. /leave stands you up (during a hand, when it ends); admins close the table with /closetable.",
+        "ru": "/leave пишется без слов, ничего не сделано. /leave поднимает вас из-за стола (во время раздачи — после неё); закрыть стол админы могут командой /closetable.",
+    },
+    "usage.sitout": {
+        "en": "/sitout takes no words; nothing was done. /sitout skips hands, keeping your seat, until /back.",
+        "ru": "/sitout пишется без слов, ничего не сделано. /sitout пропускает раздачи, сохраняя ваше место, до /back.",
+    },
+    "usage.balance": {
+        "en": "/balance takes no words; it shows your own balance. /top shows everyone's, /stats @user one player's statistics.",
+        "ru": "/balance пишется без слов и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
+    },
+    "usage.history": {
+        "en": "/history takes no words; it lists your last hands. /replay N shows hand N street by street.",
+        "ru": "/history пишется без слов и показывает ваши последние раздачи. /replay N — раздача N по улицам.",
+    },
+    "usage.hand": {
+        "en": "/hand takes no words; it shows your board now as a picture. /replay N shows hand N street by street.",
+        "ru": "/hand пишется без слов и показывает вашу доску сейчас картинкой. /replay N — раздача N по улицам.",
+    },
     "reply.grant_usage": {"en": "Usage: /grant @user N", "ru": "Формат: /grant @игрок N"},
     "reply.grant_which": {
         "en": "“{name}” gets {amount}, or “{other}” gets {grouped}? Nothing was granted. Say which: /grant {other} {whole} (amount without spaces), or /grant {amount} replying to their message.",
@@ -819,6 +848,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
         "ru": "Нет такого игрока: {name}.",
+    },
+    # /grant to a name (or a @username) no player here has: how to grant a member who has
+    # not played here yet (a reply names them to the bot; a typed name cannot)
+    "reply.grant_unknown": {
+        "en": "No such player here: {name}. To grant a member who has not played here yet, reply to one of their messages with /grant N.",
+        "ru": "Нет такого игрока: {name}. Чтобы начислить участнику, который здесь ещё не играл, ответьте на его сообщение командой /grant N.",
     },
     "reply.grant_computer": {
         "en": "{name} is a computer player with a house account: /grant is for members.",
@@ -900,6 +935,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only members with Manage Server and the table's opener can seat or stand up computer players.",
         "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
         "и тот, кто открыл стол.",
+    },
+    # never expected (the house grants in the buy-in's own transaction): its kush is minted
+    "bot.house_short": {
+        "en": "The house could not stake {name}'s buy-in of {amount} {label}; nobody sat down.",
+        "ru": "Заведение не смогло оплатить взнос за {name} ({amount} {label}), никто не сел.",
     },
     "bot.last_seat": {
         "en": "The last seat stays free for a person: computer players do not play each other.",
@@ -1411,6 +1451,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",
+    },
+    # a step of the command or press was saved, then something failed: it is done, and
+    # must not be tried again as if nothing changed
+    "err.after_commit": {
+        "en": "That was done, but something went wrong after it: the table message shows where things stand.",
+        "ru": "Это сделано, но потом что-то пошло не так: что на столе, видно в сообщении стола.",
+    },
+    # the service answered (whatever it did is saved), but the answer could not be shown
+    "err.not_shown": {
+        "en": "The answer could not be shown. Whatever it did is saved: the table message shows where things stand.",
+        "ru": "Не удалось показать ответ. Что сделано, то сохранено: что на столе, видно в сообщении стола.",
     },
     "rules.pineapple": {
         "en": (

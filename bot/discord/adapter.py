@@ -886,7 +886,7 @@ class DiscordAdapter:
         ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise."""
         self._busy(+1)
         ack: _Ack | None = None
-        answered = False
+        answered = served = False
         try:
             actor = actor_of(interaction)
             self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
@@ -895,6 +895,7 @@ class DiscordAdapter:
                 if self.claim is not None:
                     await self.claim(interaction)
                 reply = await call(chat_of(interaction), actor)
+                served = True  # (what the command did is committed: never "nothing changed")
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
@@ -925,20 +926,26 @@ class DiscordAdapter:
         except Exception as exc:
             if not answered and not ephemeral and ack is not None and await ack.deferred():
                 await _drop_placeholder(interaction)  # the error notice follows privately
-            await self.on_error(interaction, exc)
+            await self.on_error(interaction, exc, served=served)
         finally:
             self._busy(-1)
 
-    async def on_error(self, interaction: Interaction, error: BaseException) -> None:
+    async def on_error(
+        self, interaction: Interaction, error: BaseException, *, served: bool = False
+    ) -> None:
         """The one error handler: an unexpected exception of a slash command (the command
         tree's ``on_error``) or of a press (the items hand presses to :meth:`_press`, which
         sends what it raises here) is logged once with the interaction, and the user is told
-        ephemerally that nothing changed. (A failure of the service call itself is answered
-        the same way by :meth:`command` and :meth:`_press`, through their usual answer.)"""
+        ephemerally that nothing changed; ``served``: it came after the service answered
+        (showing the answer failed), so whatever the command did is saved: told so
+        (``err.not_shown``), never "nothing changed". (A failure of the service call itself
+        is answered "nothing changed" by :meth:`command` and :meth:`_press`, through their
+        usual answer; the service answers one after a committed step itself.)"""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         log.error("%s failed", describe(interaction), exc_info=error)
-        text = tr(language_of(interaction.locale.value), "err.internal")
+        key = "err.not_shown" if served else "err.internal"
+        text = tr(language_of(interaction.locale.value), key)
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
@@ -1047,6 +1054,7 @@ class DiscordAdapter:
 
     async def _press(self, interaction: Interaction, datas: list[str]) -> None:
         self._busy(+1)
+        failed: list[Exception] = []  # answering failed: the error handler answers
         try:
             actor = actor_of(interaction)
             self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
@@ -1056,7 +1064,6 @@ class DiscordAdapter:
             )
             ack = _Ack(interaction, self.answer_within, ephemeral=True)
             answered = False
-            failed: list[Exception] = []  # answering failed: the error handler answers
 
             async def answer(reply: Reply) -> None:
                 """Answer once: as soon as the last press's step is committed, before its
@@ -1096,7 +1103,9 @@ class DiscordAdapter:
             if failed:
                 raise failed[0]
         except Exception as exc:  # discord.py would only log it, leaving the user unanswered
-            await self.on_error(interaction, exc)
+            # (showing the service's answer failed: what the press did is saved, never
+            # "nothing changed")
+            await self.on_error(interaction, exc, served=bool(failed) and exc is failed[0])
         finally:
             self._busy(-1)
 
@@ -1147,8 +1156,12 @@ class DiscordAdapter:
                 return
             text = reply.text
             if reply.screen is not None:  # the pressed DM hand shows the new screen
-                self._show_dm_hand(actor.user_id, ref, reply)
-                text = ""
+                try:
+                    self._show_dm_hand(actor.user_id, ref, reply)
+                    text = ""
+                except Exception:  # (a bug) the press is committed: never "nothing changed"
+                    log.exception("forwarded press of user %s: its hand not shown", actor.user_id)
+                    text = tr(language_of(actor.language), "err.not_shown")
             answered.set_result(text)
 
         async def never_admin() -> bool:
@@ -1205,7 +1218,9 @@ class DiscordAdapter:
         hand shown. The last press hands the service ``answer`` (called with what this
         returns, once its step is committed: the service then sends the step's messages,
         issue 15's answer first). The one path of every press: local, or forwarded by
-        another worker (:meth:`take_forwarded`)."""
+        another worker (:meth:`take_forwarded`). A press that fails after the first is
+        logged and answered ``err.after_commit`` (those before it are committed); the
+        first one's failure is raised."""
         reply = Reply()
         for n, data in enumerate(datas):
             if n:
@@ -1224,9 +1239,17 @@ class DiscordAdapter:
                 await answer(outcome(got))
 
             last = n == len(datas) - 1
-            got = await self.service.press(
-                actor, data, chat, admin, message_ref=ref, answer=early if last else None
-            )
+            try:
+                got = await self.service.press(
+                    actor, data, chat, admin, message_ref=ref, answer=early if last else None
+                )
+            except Exception:
+                if not n:  # nothing of the batch done: the caller answers "nothing changed"
+                    raise
+                # the presses before it are committed (cards placed from a select): never
+                # "nothing changed"; the hand they left stays shown
+                log.exception("press %s of %s of user %s failed", n + 1, len(datas), actor.user_id)
+                got = Reply(tr(language_of(actor.language), "err.after_commit"), alert=True)
             reply = outcome(got)
             if got.alert:
                 break

@@ -93,12 +93,6 @@ ALIVE_SECONDS = 5.0
 Answer = Callable[[Reply], Awaitable[None]]
 
 
-def _unexpected(failure: Exception | None) -> bool:
-    """A command's failure that is no storage refusal (:class:`TransitionFailed`, answered
-    with ``err.storage``): the adapter answers and logs it."""
-    return failure is not None and not isinstance(failure, TransitionFailed)
-
-
 class TableService:
     """Runs the tables of every platform on one event loop.
 
@@ -309,19 +303,30 @@ class TableService:
                     return Reply(tr(lang, "err.storage"), alert=True)
                 # a step of the command committed before it failed (a dealt hand, a close):
                 # its after-steps run all the same (the new name stored and shown, the step's
-                # messages sent before the failure is answered); it was the next update's
-                # step that took them, or the rename's new name stayed unsaved
-                failure, reply = exc, Reply(tr(lang, "err.storage"), alert=True)
+                # messages sent); it was the next update's step that took them, or the
+                # rename's new name stayed unsaved. It is answered as done: "nothing changed,
+                # try again" (the adapter's answer to a failure, or storage's) was untrue,
+                # and trying again did it twice
+                failure, reply = exc, self._after_commit(t, actor, lang, exc)
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
             if back is not None and failure is None:  # committed before the answer (R8.7)
                 await tournaments.keep_back(self.rt, t, seq)
-        if answer is not None and not _unexpected(failure):
+        if answer is not None:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
-        if failure is not None and _unexpected(failure):
-            raise failure  # (answered and logged by the adapter)
         return reply
+
+    @staticmethod
+    def _after_commit(t: LiveTable, actor: Actor, lang: str, exc: Exception) -> Reply:
+        """The answer to a command or press that failed with ``exc`` after a step of it was
+        committed: logged here (with its traceback; the adapter never sees it), answered
+        ``err.after_commit`` ("that was done, but something went wrong after it")."""
+        log.error(
+            "table %s: a step of %s's command or press was committed, then it failed",
+            t.id, actor.user_id, exc_info=exc,
+        )  # fmt: skip
+        return Reply(tr(lang, "err.after_commit"), alert=True)
 
     # -- commands --------------------------------------------------------------------------
     async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
@@ -459,6 +464,16 @@ class TableService:
         return await self._at_table(
             chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
         )
+
+    async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
+        """The answer to ``command`` (one that takes no words: ``join``, ``ready``, ``leave``,
+        ``sitout``, ``balance``, ``history``, ``hand``) typed with words a user plausibly
+        means something by (``/leave now``, ``/balance @bob``, ``/history 10``): refused with
+        what it does and which command takes such words (``usage.<command>``), nothing done.
+
+        :raises KeyError: ``command`` has no usage text."""
+        community = None if chat.private else await self._community(chat)
+        return Reply(tr(await self._lang(community, actor), f"usage.{command}"), alert=True)
 
     async def balance(self, chat: ChatRef, actor: Actor) -> Reply:
         """The player's balance and stack in the group (a private chat has no wallet: told to
@@ -971,8 +986,13 @@ class TableService:
             failure: Exception | None = None
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
-            except TransitionFailed:
-                reply = Reply(tr(lang, "err.storage"), alert=True)
+            except TransitionFailed as exc:
+                if t.seq == seq:  # nothing committed: storage refused the press's step
+                    reply = Reply(tr(lang, "err.storage"), alert=True)
+                else:  # a later step of it was refused: the first one is done (as below)
+                    if back is not None:
+                        await tournaments.keep_back(self.rt, t, seq)
+                    failure, reply = exc, self._after_commit(t, actor, lang, exc)
             except Exception as exc:  # their coming back committed all the same (R8.7)
                 committed = t.seq != seq
                 if back is not None:
@@ -980,8 +1000,9 @@ class TableService:
                 if not committed:  # nothing committed: nothing to follow up
                     raise
                 # a step of the press committed before it failed: its after-steps run all
-                # the same (the new name, the step's messages), then the failure is raised
-                failure, reply = exc, Reply(tr(lang, "err.storage"), alert=True)
+                # the same (the new name, the step's messages) and it is answered as done
+                # (it was "something went wrong; nothing changed", and pressed again)
+                failure, reply = exc, self._after_commit(t, actor, lang, exc)
             if (
                 failure is None
                 and back is not None
@@ -996,11 +1017,9 @@ class TableService:
                 await lobby.show_renamed(self.rt, t, actor, version)
             if back is not None and failure is None:  # committed before the answer (R8.7)
                 await tournaments.keep_back(self.rt, t, seq)
-        if answer is not None and failure is None:
+        if answer is not None:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)
-        if failure is not None:
-            raise failure  # (answered and logged by the adapter)
         return reply
 
     async def _table_press(

@@ -210,9 +210,11 @@ async def add_bot(
     level: str,
     request: str | None = None,
 ) -> Reply:
-    """Seat a computer player of ``level`` (R8.2: it buys in from its house balance).
-    ``request``: the platform's key of the command; one applied already is answered "already
-    done" and seats nobody (:meth:`LiveTable.applied`)."""
+    """Seat a computer player of ``level`` (R8.2: it buys in from its house balance, granted
+    in the same transaction, :func:`house_funds`). ``request``: the platform's key of the
+    command; one applied already is answered "already done" and seats nobody
+    (:meth:`LiveTable.applied`). A buy-in storage still finds short (never expected) is
+    refused as the house's (``bot.house_short``), nobody seated, nothing moved."""
     if t.applied(request):
         return Reply(tr(lang, "reply.request_done"))
     if t.tournament is not None:
@@ -268,7 +270,11 @@ async def add_bot(
             tx.group = True
             maybe_start(rt, t, tx)
     except InsufficientFunds:
-        return Reply(tr(lang, "err.storage"), alert=True)
+        # never expected: the house's grant, in the buy-in's own transaction, covers it. Said
+        # as it is (it was "could not save, try again": the same again would fail the same)
+        log.error("table %s: the house could not stake %s's buy-in", t.id, user_id, exc_info=True)
+        text = tr(lang, "bot.house_short", name=f"🤖 {name}", amount=t.min_buy_in, label=t.label)
+        return Reply(text, alert=True)
     return Reply(tr(lang, "bot.added", name=seat.name, level=tr(lang, f"bot.level.{lvl.value}")))
 
 

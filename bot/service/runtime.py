@@ -292,29 +292,36 @@ class Runtime:
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
         one storage transaction (key ``t<table>:s<seq>``); re-arm the timer. On failure roll
-        back.
+        back (a failure to render or snapshot the step too: nothing was saved).
 
         :raises TransitionFailed: storage refused; logged once.
         :raises InsufficientFunds: a buy-in met a short balance."""
         t = tx.table
         now = self.clock()
-        if tx.group and not tx.close:
-            tx._group_screen = self.group_screen(t)
-        for s in sorted(tx.show):
-            seat = t.seats.get(s)
-            if seat is not None and not seat.bot:  # computer players have no private chat
-                tx.privates[s] = render.private_screen(t, seat, now)
-        if tx.close:  # its private messages too are kept with the final snapshot
-            for s in sorted(tx.privates):
-                seat = t.seats.get(s) or tx.seated.get(s)
-                if seat is not None and not seat.bot:
-                    t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
-        self._schedule_bots(t)
-        t.seq += 1
-        # a closing step keeps its snapshot as the closed table's final one while it owes the
-        # chat messages (:meth:`effects` forgets it once they are sent; a restart after a
-        # crash sends them, :func:`bot.service.recovery.deliver`)
-        data = self.snapshot(t) if not tx.close or owes(t) else None
+        try:
+            if tx.group and not tx.close:
+                tx._group_screen = self.group_screen(t)
+            for s in sorted(tx.show):
+                seat = t.seats.get(s)
+                if seat is not None and not seat.bot:  # computer players have no private chat
+                    tx.privates[s] = render.private_screen(t, seat, now)
+            if tx.close:  # its private messages too are kept with the final snapshot
+                for s in sorted(tx.privates):
+                    seat = t.seats.get(s) or tx.seated.get(s)
+                    if seat is not None and not seat.bot:
+                        t.owe_private(seat.user_id, tx.privates[s], seat.private_ref, seat=s)
+            self._schedule_bots(t)
+            t.seq += 1
+            # a closing step keeps its snapshot as the closed table's final one while it owes
+            # the chat messages (:meth:`effects` forgets it once they are sent; a restart after
+            # a crash sends them, :func:`bot.service.recovery.deliver`)
+            data = self.snapshot(t) if not tx.close or owes(t) else None
+        except BaseException:
+            # (a screen that fails to render, say): nothing is saved, so nothing may stay
+            # changed either; the live table kept the step, which the next commit then saved
+            # (a seat taken by a /join answered "something went wrong; nothing changed")
+            self.rollback(tx)
+            raise
         # a background snapshot taken before this step must not overwrite the committed one
         self._pending.pop(t.id, None)
         try:

@@ -345,8 +345,9 @@ async def grant(
         if refused is not None:
             return refused
         player = await rt.store.player(community.id, target, target_name)
-    if player is None:
-        return Reply(tr(lang, "reply.unknown_player", name=shown or target), alert=True)
+    if player is None:  # (a @username the bot knows from a private chat only, say: they
+        # never played here, and nobody else is taken for them by a name they do not have)
+        return Reply(tr(lang, "reply.grant_unknown", name=shown or target), alert=True)
     if is_computer(player.user_id):  # house kush, never granted (issue 13)
         return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
     if player.balance + value > BALANCE_LIMIT:  # (taking more than it holds: the store refuses)

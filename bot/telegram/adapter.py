@@ -126,6 +126,13 @@ PERSONAL = frozenset(
 AS_SOMEONE = frozenset(
     {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable"}
 )
+#: commands that take no words: typed with some a user plausibly means something by
+#: (``/leave now``, ``/sitout 2``, ``/balance @bob``, ``/history 10``, ``/hand 12``), they ran
+#: as if the words were not there (``/balance @bob`` showed the admin's own); now they are
+#: refused with the command's usage (:meth:`TableService.usage`), nothing done. (``/back``,
+#: ``/daily``, ``/help``, ``/closetable`` run whatever follows them: no word changes what a
+#: user means by them.)
+NO_WORDS = frozenset({"join", "ready", "leave", "sitout", "balance", "history", "hand"})
 
 
 def keyboard(screen: Screen) -> dict[str, Any] | None:
@@ -1099,6 +1106,8 @@ class TelegramAdapter:
         # python-telegram-bot's CommandHandler takes by default) would run it again, say a
         # /grant whose amount was corrected, on top of the first
         for name, handler in simple.items():
+            if name in NO_WORDS:
+                handler = self._no_words(name, handler)
             if name in PERSONAL or name in AS_SOMEONE:
                 handler = self._personal(handler, anonymous=name in AS_SOMEONE)
             self.app.add_handler(CommandHandler(name, handler, filters=filters.UpdateType.MESSAGE))
@@ -1178,9 +1187,25 @@ class TelegramAdapter:
             self._usernames[user.username.lower()] = str(user.id)
 
     async def _reply(self, update: Update, reply: Reply) -> None:
+        """Answer a command with the service's ``reply``. Whatever the command did is
+        committed by now: an answer that fails to be built (a bug) is logged and answered
+        ``err.not_shown`` ("could not be shown; what it did is saved"), never the error
+        handler's "nothing changed"."""
         msg = update.effective_message
         if msg is None:
             return
+        try:
+            await self._write_reply(msg, reply)
+        except Exception:
+            log.exception("cannot show the answer in %s", msg.chat_id)
+            user = update.effective_user
+            text = tr(language_of(user.language_code if user else None), "err.not_shown")
+            try:
+                await msg.reply_text(text, allow_sending_without_reply=True)
+            except TelegramError as exc:
+                log.info("could not tell the user about the failure: %s", exc)
+
+    async def _write_reply(self, msg: Message, reply: Reply) -> None:
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
@@ -1254,6 +1279,20 @@ class TelegramAdapter:
             await answer(reply)  # a refusal before any table step (no table here, say)
 
         return handler
+
+    def _no_words(self, name: str, handler: Any) -> Any:
+        """``handler`` of the command ``name`` (:data:`NO_WORDS`), which takes no words:
+        typed with some, answered with its usage instead, nothing done."""
+
+        async def no_words(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+            user, chat = update.effective_user, update.effective_chat
+            if context.args and user is not None and chat is not None:
+                self._remember(user)
+                await self._reply(update, await self.service.usage(_chat(chat), _actor(user), name))
+                return
+            await handler(update, context)
+
+        return no_words
 
     def _answer_once(self, update: Update) -> Callable[[Reply], Awaitable[None]]:
         """The ``answer=`` of a table command: replies once, either as soon as its step is
@@ -1549,18 +1588,24 @@ class TelegramAdapter:
             # the pressed message shows the reply's screen: a settings message, or the
             # player's private hand (which the service does not write when it is pressed)
             in_private = chat is not None and chat.private
-            if (
-                reply.screen is not None
-                and (in_private or not reply.private)
-                and isinstance(message, Message)
-            ):
-                self.presenter.queue_edit(
-                    str(message.chat_id), str(message.message_id), reply.screen
-                )
-                if in_private and reply.private:  # the pressed hand: the turn ping follows
-                    self.presenter.follow_turn(str(message.chat_id), reply.screen)
+            text, alert = reply.text, reply.alert
             try:
-                await query.answer(fit(reply.text, MAX_ANSWER) or None, show_alert=reply.alert)
+                if (
+                    reply.screen is not None
+                    and (in_private or not reply.private)
+                    and isinstance(message, Message)
+                ):
+                    self.presenter.queue_edit(
+                        str(message.chat_id), str(message.message_id), reply.screen
+                    )
+                    if in_private and reply.private:  # the pressed hand: the turn ping follows
+                        self.presenter.follow_turn(str(message.chat_id), reply.screen)
+            except Exception:  # (a bug) the press's step is committed: never "nothing changed"
+                where = chat.chat_id if chat is not None else None
+                log.exception("cannot show the answer to a press in %s", where)
+                text, alert = tr(language_of(actor.language), "err.not_shown"), True
+            try:
+                await query.answer(fit(text, MAX_ANSWER) or None, show_alert=alert)
             except TelegramError:
                 log.info("could not answer a callback query")
 

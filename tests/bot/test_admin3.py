@@ -56,7 +56,7 @@ async def test_a_grant_to_a_member_who_never_played_makes_their_wallet(tmp_path:
         assert said["text"].startswith("Erin: 1050"), said
         # a name typed, no member named: nobody here is "Zed", nothing is created
         reply = await w.say(ALICE, "/grant Zed 100")
-        assert reply["text"] == tr("en", "reply.unknown_player", name="Zed"), reply
+        assert reply["text"] == tr("en", "reply.grant_unknown", name="Zed"), reply
         assert len(await w.store.ledger(community.id)) == 4
 
 

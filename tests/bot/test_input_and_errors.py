@@ -34,8 +34,9 @@ async def test_a_grant_to_a_4086_character_name_is_answered_within_the_limit(
         text = reply["text"]
         assert units(text) <= 4096
         # the structure is kept, what the admin typed is cut
-        assert text.startswith("No such player here: @xxx") and text.endswith("….")
-        assert len(text) < 100
+        assert text.startswith("No such player here: @xxx") and "x…. To grant" in text
+        assert text.endswith("reply to one of their messages with /grant N.")
+        assert len(text) < 200
 
 
 async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
@@ -47,7 +48,7 @@ async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
         w.fake.admins[GROUP_ID] = {ALICE.id}
         await w.say(BOB, "/start", chat_id=BOB.id)  # the bot learns @bob's user id
         reply = await w.say(ALICE, "/grant @bob 100")
-        assert reply["text"] == "No such player here: @bob.", reply
+        assert reply["text"] == tr("en", "reply.grant_unknown", name="@bob"), reply
         reply = await w.say(ALICE, "/stats @bob")
         assert reply["text"] == "No such player here: @bob.", reply
         assert str(BOB.id) not in reply["text"]

@@ -6,7 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.screens import Payload
+from bot.texts import tr
 from game.board import Box
 from game.cards import DECK, Card, parse_cards
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, components, world
@@ -117,3 +120,43 @@ async def test_r7_chinese_game_to_the_target_with_a_claim_through_discord(tmp_pa
         history = await w.store.hand_history(t.seats[0].player_id, 1)
         assert history[0].result["chinese"]["claimed_by"] == 0
         assert leaks == []
+
+
+async def test_a_select_whose_later_press_fails_is_not_told_nothing_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob picks three cards for his top box in one select: three presses, the first placed
+    (committed), the second fails. The interaction was answered "Something went wrong;
+    nothing changed" with a card placed; now it says it was done (``err.after_commit``),
+    the hand the first press left shown, the failure logged once."""
+    head: list[Card] = list(parse_cards(ALICE_13)) + list(parse_cards(BOB_13))
+    deck = head + [c for c in DECK if c not in set(head)]
+    async with world(tmp_path, deck_source=lambda: list(deck)) as w:
+        await seat(w, [ALICE, BOB], "chinese")
+        t = w.table()
+        assert t.hand is not None
+        hand = await w.my_cards(BOB)
+        msg = w.fake.messages[int(hand["id"])]
+        select = next(
+            c for c in components(msg) if c["type"] == 3 and c["custom_id"].endswith(":t")
+        )
+        wanted = {c.face for c in parse_cards("Jc Td 4s")}
+        values = [o["value"] for o in select["options"] if o["label"] in wanted]
+        press, calls = w.service.press, []
+
+        async def second_fails(*args: Any, **kwargs: Any) -> Any:
+            calls.append(1)
+            if len(calls) == 2:
+                raise RuntimeError("the second press fails")
+            return await press(*args, **kwargs)
+
+        monkeypatch.setattr(w.service, "press", second_fails)
+        record = await w.press(BOB, msg, select["custom_id"], values)
+        bob = t.seat_of(str(BOB.id))
+        assert bob is not None and len(t.hand.pending(bob.seat)) == 1  # placed: committed
+        shown = w.notice(record) or w.fake.messages[int(hand["id"])]
+        text = tr("ru", "err.after_commit")  # (Bob reads Russian)
+        assert text in shown["content"], shown
+        assert tr("en", "err.internal") not in shown["content"]
+        assert [m for m in w.logged if "failed" in m] and len(w.logged) == 1, w.logged
+        w.logged.clear()  # the failure made on purpose, logged once

@@ -561,14 +561,52 @@ class BrokenAnswerService(SlowService):
 async def test_a_failure_after_a_public_deferral_is_told_privately(tmp_path: Path) -> None:
     """A public command deferred (slow service) whose answer then fails to render: the
     "something went wrong" notice was the deferral's first follow-up, shown to the whole
-    channel. The public placeholder is deleted and the notice is ephemeral."""
+    channel. The public placeholder is deleted and the notice is ephemeral. Alice's /ofc
+    join did seat her (committed before its answer failed): she was told "something went
+    wrong; nothing changed"; now that the answer could not be shown and what it did is
+    saved (``err.not_shown``)."""
     async with world(tmp_path, service_class=BrokenAnswerService, answer_within=0.01) as w:
+        await w.slash(ALICE, "new")
+        start = len(w.fake.interactions)
         reply = await w.slash(ALICE, "join")  # a public command
-        record = next(r for r in w.fake.interactions.values() if r.type == 2)
+        record = list(w.fake.interactions.values())[start]
         assert record.callback_type == 5  # deferred publicly
         assert reply["flags"] & EPHEMERAL, reply
-        assert reply["content"] == tr("en", "err.internal")
+        assert (
+            reply["content"]
+            == tr("en", "err.not_shown")
+            == (
+                "The answer could not be shown. Whatever it did is saved: the table message "
+                "shows where things stand."
+            )
+        )
+        assert [s.user_id for s in w.table().seats.values()] == [str(ALICE.id)]  # seated
         assert record.response_message_id in w.fake.deleted
+        assert [m for m in w.logged if "failed" in m] and len(w.logged) == 1, w.logged
+        w.logged.clear()  # the failure made on purpose, logged once
+
+
+async def test_a_press_whose_answer_fails_after_its_step_is_not_told_nothing_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice presses Join: she is seated (committed), then answering the press fails once.
+    She was told "something went wrong; nothing changed"; now that the answer could not be
+    shown and what it did is saved. The failure is logged once."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        answer_press, calls = w.adapter._answer_press, []
+
+        async def broken_once(*args: Any) -> None:
+            calls.append(1)
+            if len(calls) == 1:
+                raise RuntimeError("cannot answer")
+            await answer_press(*args)
+
+        monkeypatch.setattr(w.adapter, "_answer_press", broken_once)
+        record = await w.press_lobby(ALICE, "j")
+        notice = w.notice(record)
+        assert notice is not None and notice["content"] == tr("en", "err.not_shown"), notice
+        assert [s.user_id for s in w.table().seats.values()] == [str(ALICE.id)]  # seated
         assert [m for m in w.logged if "failed" in m] and len(w.logged) == 1, w.logged
         w.logged.clear()  # the failure made on purpose, logged once
 

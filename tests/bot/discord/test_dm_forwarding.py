@@ -163,3 +163,40 @@ async def test_r14_a_dm_hand_press_is_played_by_the_worker_holding_the_table(
         assert other_seat is not None
         board = moved.hand.board_of(other_seat.seat, with_pending=True)
         assert board.count == (0 if box is None else 1)
+
+
+async def test_a_forwarded_press_whose_hand_cannot_be_shown_is_not_told_nothing_changed(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A DM press forwarded to the worker holding the table (:meth:`take_forwarded`) places
+    the card (committed), then writing the pressed DM hand fails: the receiving worker was
+    given "Something went wrong; nothing changed" to show; now that the answer could not be
+    shown and what it did is saved. (One worker: its adapter takes the press as forwarded.)"""
+    from tests.bot.discord.dc_world import world
+
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        user = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
+        dm = w.dm(user)
+        assert dm is not None and t.seats[seat].private_ref is not None
+        card, box = next((c, b) for c, b in w.plan_street(user) if b is not None)
+        cid = World.buttons(dm)[("p", card.text + box.value[0])]
+
+        def broken(*args: Any) -> None:
+            raise RuntimeError("cannot show the hand")
+
+        monkeypatch.setattr(w.adapter, "_show_dm_hand", broken)
+        got = await w.adapter.take_forwarded(
+            {"user": str(user.id), "name": user.name, "language": user.locale,
+             "channel": str(dm["channel_id"]), "ref": t.seats[seat].private_ref,
+             "datas": [cid]}
+        )  # fmt: skip
+        lang = "ru" if user is BOB else "en"
+        assert got == {"notice": tr(lang, "err.not_shown")}, got
+        assert len(t.hand.pending(seat)) == 1  # placed: committed
+        await w.adapter.idle()
+        assert [m for m in w.logged if "not shown" in m] and len(w.logged) == 1, w.logged
+        w.logged.clear()  # the failure made on purpose, logged once
