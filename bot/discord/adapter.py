@@ -726,6 +726,10 @@ class DiscordAdapter:
         self.identify_gate: Callable[[float], Awaitable[None]] | None = None
         self.presenter = DiscordPresenter(self.client)
         self.presenter.on_locked_out = self._locked_out
+        # a new message posted late (Discord was down): the service takes its ref
+        self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
+            PLATFORM, chat, pending, ref
+        )
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded

@@ -7,8 +7,16 @@ message), and notices.
   stale edits behind Discord's rate limits (discord.py waits those out and retries 429s).
   Writers start once the interactions being answered are (:attr:`DiscordPresenter.quiet`).
   An edit still refused with a 5xx after discord.py's own retries, or lost in the network, is
-  written again (:data:`EDIT_RETRIES`, for up to :data:`EDIT_GIVE_UP_SECONDS`), its newest
-  screen only; one refused with 403 or 404 is not.
+  written again (:data:`~bot.retries.EDIT_RETRIES`, for up to
+  :data:`~bot.retries.EDIT_GIVE_UP_SECONDS`, shared with Telegram: :mod:`bot.retries`), its
+  newest screen only; one refused with 403 or 404 is not.
+* A new message refused that way (the table message, a player's DM hand) gets a pending ref
+  (:data:`~bot.model.PENDING_PREFIX`) and is posted in the background on the same tries, its
+  newest screen, once: every try carries the same nonce (``enforce_nonce``), so a try whose
+  answer was lost after Discord posted it is not posted twice. Once posted the service is told
+  its real ref (:attr:`DiscordPresenter.on_posted`), and later edits go to it. A notice
+  (:meth:`DiscordPresenter.post`) is sent again after :data:`~bot.retries.NOTICE_RETRIES`.
+  Network errors never escape a write (they are logged), so a press is still answered.
 * A private ref is ``"<dm channel id>:<message id>"``: one DM per player, edited in place.
   Edits do not notify, so when a player's turn begins (their hand gets buttons again) a short
   "your move" DM pings them, in the background, and is deleted when the turn ends.
@@ -34,6 +42,7 @@ import contextlib
 import io
 import logging
 import re
+import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -42,7 +51,15 @@ import aiohttp
 import discord
 
 from bot.discord.components import content_of, view_of
-from bot.model import HAND_VIEW_PREFIX
+from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX
+from bot.retries import (
+    EDIT_GIVE_UP_SECONDS,
+    EDIT_RETRIES,
+    NOTICE_RETRIES,
+    Wakeups,
+    next_wait,
+    pending_ref,
+)
 from bot.screens import Screen
 
 __all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
@@ -71,21 +88,56 @@ UNKNOWN_CHANNEL = 10003
 DM_RETRY_SECONDS = 60.0
 #: An interaction token may edit its messages for 15 minutes; stop a little earlier.
 EPHEMERAL_LIFETIME = 14 * 60.0
-#: Seconds before an edit Discord still refused with a 5xx after discord.py's own retries (a
-#: 500, 502, 504 or 524 it tries five times over some 25 s; any other 5xx at once), or lost in
-#: the network, is written again: one entry per try, the last repeated until
-#: :data:`EDIT_GIVE_UP_SECONDS`, so a message is brought up to date once Discord answers again
-#: after an outage (it was left showing an older screen, a wrong turn and old cards, until the
-#: next change). Only the newest screen of a message is written, and a newer one is written
-#: at once, not at the next try (as on Telegram).
-EDIT_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
-#: How long a message's edit is tried again at most from its first failure in a row: past it
-#: the edit is given up (logged), as is one refused with 403 or 404 (at once, as before).
-EDIT_GIVE_UP_SECONDS = 600.0
+# A write Discord still refused with a 5xx after discord.py's own retries (a 500, 502, 504 or
+# 524 it tries five times over some 25 s; any other 5xx at once), or lost in the network, is
+# tried again after :data:`~bot.retries.EDIT_RETRIES` until
+# :data:`~bot.retries.EDIT_GIVE_UP_SECONDS` (as on Telegram), so a message is brought up to
+# date, or posted, once Discord answers again after an outage (it was left showing an older
+# screen, a wrong turn and old cards, until the next change; a new one was never posted). Only
+# the newest screen of a message is written, and a newer one is written at once, not at the
+# next try. One refused with 403 or 404 is given up at once.
 #: Background writes let the interactions being answered go first, waiting at most this long.
 YIELD_AT_MOST = 0.05
 
 _ChannelKey = tuple[int, int]  # (channel id, message id)
+
+
+def _transient(exc: BaseException) -> bool:
+    """Whether a write that failed with ``exc`` failed for a while, Discord's side down or the
+    network (tried again): a 5xx (``DiscordServerError``, past discord.py's own retries), no
+    connection or one dropped (``aiohttp.ClientError``), a timeout (an ``OSError``). Anything
+    else (403, 404, another 4xx) is a refusal for good."""
+    if isinstance(exc, discord.HTTPException):
+        return exc.status >= 500
+    return isinstance(exc, aiohttp.ClientError | OSError)
+
+
+#: what a write may fail with: Discord's answer (``discord.HTTPException``) or the network
+_WRITE_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError)
+
+
+def _nonce() -> int:
+    """A message's nonce (Discord keeps each for a few minutes: a send with ``enforce_nonce``
+    and a nonce already used returns that message instead of posting another)."""
+    return secrets.randbits(63)
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A new message Discord did not take (down, or lost in the network), posted later.
+
+    :ivar chat: the channel (a table message) or the user (a DM hand) it is for
+    :ivar dm: a DM hand (``chat`` is a user id)
+    :ivar screen: the newest screen written to it: the one posted
+    :ivar nonce: the nonce of every try (a try whose answer was lost is not posted twice)
+    :ivar failing_since: ``time.monotonic()`` of the first refused try
+    """
+
+    chat: str
+    dm: bool
+    screen: Screen
+    nonce: int
+    failing_since: float
 
 
 @dataclass(slots=True)
@@ -168,17 +220,29 @@ class DiscordPresenter:
         #: (:data:`EDIT_RETRIES`), and for how long at most (:data:`EDIT_GIVE_UP_SECONDS`)
         self.edit_retries: tuple[float, ...] = EDIT_RETRIES
         self.edit_give_up = EDIT_GIVE_UP_SECONDS
-        #: wakes a message's writer waiting to try again: a newer screen came
-        self._newer: dict[_ChannelKey, asyncio.Event] = {}
+        #: waits before a notice (:meth:`post`) lost to a 5xx or the network is sent again,
+        #: one per try (:data:`~bot.retries.NOTICE_RETRIES`)
+        self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
+        #: wakes a writer waiting to try again: a newer screen came (or the stop)
+        self._newer: Wakeups[object] = Wakeups()
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
+        #: new messages not posted yet, by pending ref (:meth:`_post_later`)
+        self._pending: dict[str, _Pending] = {}
+        #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
+        #: once (a table message: the channel; a DM hand: the user) is posted (the service
+        #: takes its real ref, :meth:`bot.service.TableService.message_posted`)
+        self.on_posted: Callable[[str, str, str], Awaitable[object]] | None = None
 
-    async def _send(self, channel_id: int, screen: Screen) -> discord.Message:
+    async def _send(
+        self, channel_id: int, screen: Screen, nonce: int | None = None
+    ) -> discord.Message:
         channel = self.client.get_partial_messageable(channel_id)
         view = view_of(screen)
+        nonce = _nonce() if nonce is None else nonce
         if view is None:
-            return await channel.send(content_of(screen.text))
-        return await channel.send(content_of(screen.text), view=view)
+            return await channel.send(content_of(screen.text), nonce=nonce)
+        return await channel.send(content_of(screen.text), view=view, nonce=nonce)
 
     # -- coalesced writers -----------------------------------------------------------------
     def queue_edit(self, channel_id: int, message_id: int, screen: Screen) -> None:
@@ -186,8 +250,7 @@ class DiscordPresenter:
         key = (channel_id, message_id)
         self._latest_msg[key] = screen
         self._spawn(key, lambda: self._write_message(key))
-        if (newer := self._newer.get(key)) is not None:
-            newer.set()  # (a writer waiting to try again writes this one now)
+        self._newer.wake(key)  # (a writer waiting to try again writes this one now)
 
     def _spawn(self, key: object, work: Callable[[], Coroutine[None, None, None]]) -> None:
         writer = self._writers.get(key)
@@ -226,8 +289,8 @@ class DiscordPresenter:
                     # the channel reads a wrong turn until the next change)
                     if failing_since is None:
                         failing_since = sent
-                    wait = self._retry_wait(tries)
-                    if wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
+                    wait = self._retry_wait(tries, failing_since)
+                    if wait is None:
                         log.warning("edit of message %s/%s lost: %s", channel_id, message_id, exc)
                         tries, failing_since = 0, None
                         continue
@@ -257,30 +320,27 @@ class DiscordPresenter:
                         log.warning("cannot edit message %s/%s: %s", channel_id, message_id, exc)
         finally:
             self._writers.pop(key, None)
-            self._newer.pop(key, None)
+            self._newer.forget(key)
 
-    def _retry_wait(self, tries: int) -> float | None:
-        """Seconds before an edit that failed after ``tries`` tries is tried again
-        (:attr:`edit_retries`, its last entry repeated); ``None``: not again (none set, or
-        the adapter stopping)."""
-        if not self.edit_retries or self.stopping:
-            return None
-        return self.edit_retries[min(tries, len(self.edit_retries) - 1)]
+    def _retry_wait(self, tries: int, failing_since: float) -> float | None:
+        """Seconds before a write that failed after ``tries`` tries, failing since
+        ``failing_since``, is tried again (:attr:`edit_retries`, its last entry repeated);
+        ``None``: not again (none set, the adapter stopping, or past :attr:`edit_give_up`:
+        :func:`bot.retries.next_wait`)."""
+        return next_wait(
+            self.edit_retries, tries, failing_since, self.edit_give_up, stopping=self.stopping
+        )
 
-    async def _wait_for_newer(self, key: _ChannelKey, seconds: float) -> None:
+    async def _wait_for_newer(self, key: object, seconds: float) -> None:
         """Wait ``seconds``, or less if a newer screen of the message comes meanwhile
         (:meth:`queue_edit`) or the adapter stops."""
-        newer = self._newer.setdefault(key, asyncio.Event())
-        newer.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(newer.wait(), seconds)
+        await self._newer.sleep(key, seconds)
 
     def stop_retries(self) -> None:
         """The adapter stops: an edit that fails is not tried again, and writers waiting to
         try one again do so now (:meth:`flush` then waits for one try each)."""
         self.stopping = True
-        for newer in self._newer.values():
-            newer.set()
+        self._newer.wake_all()
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException, sent: float) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
@@ -317,8 +377,11 @@ class DiscordPresenter:
         sent = time.monotonic()
         try:
             msg = await self._send(channel_id, screen)
-        except discord.HTTPException as exc:
-            if not await self._locked_out(channel_id, exc, sent):
+        except _WRITE_ERRORS as exc:
+            locked = isinstance(exc, discord.HTTPException) and await self._locked_out(
+                channel_id, exc, sent
+            )
+            if not locked:
                 log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
         for older, there in list(self._moved.items()):  # deleted again: every older ref
@@ -342,12 +405,118 @@ class DiscordPresenter:
                     continue
                 try:
                     await live.edit(content_of(screen.text), view_of(screen))
+                except (aiohttp.ClientError, OSError) as exc:  # the network: the next one
+                    log.info("ephemeral hand of %s not written: %s", live_key[0], exc)
                 except discord.HTTPException as exc:  # dismissed, or the token expired
                     log.info("dropping the ephemeral hand of %s: %s", live_key[0], exc)
                     if self._live.get(live_key) is live:
                         del self._live[live_key]
         finally:
             self._writers.pop(key, None)
+
+    # -- new messages posted later ---------------------------------------------------------
+    def _post_later(
+        self, chat: str, screen: Screen, exc: BaseException, nonce: int, sent: float, *, dm: bool
+    ) -> str:
+        """A new message for ``chat`` (a channel; with ``dm`` a user's DM hand) failed at
+        ``sent`` with ``exc``, Discord down or the network (:func:`_transient`): it gets a
+        pending ref (:data:`~bot.model.PENDING_PREFIX`), returned, and is posted in the
+        background (:meth:`_write_pending`) with the same ``nonce``, the newest screen
+        written to that ref by then."""
+        ref = pending_ref(PENDING_PREFIX)
+        self._pending[ref] = _Pending(chat, dm, screen, nonce, sent)
+        log.info("message to %s not posted (%s): again soon, as %s", chat, exc, ref)
+        self._spawn(("post", ref), lambda: self._write_pending(ref))
+        return ref
+
+    def _repend(self, chat: str, ref: str, screen: Screen) -> bool:
+        """``screen`` is written to ``ref``: if that is a message not posted yet (and not given
+        up), it is the screen to post, at once (``True``)."""
+        pending = self._pending.get(ref)
+        if pending is None or pending.chat != chat:
+            return False
+        pending.screen = screen
+        self._newer.wake(("post", ref))
+        return True
+
+    async def _write_pending(self, ref: str) -> None:
+        """The writer of the pending message ``ref``: waits as an edit's would after a failure
+        (:meth:`_retry_wait`), then posts its newest screen with its nonce; until it is posted
+        (the service told its ref, :attr:`on_posted`; a screen written meanwhile is an edit of
+        it), refused for good (a 403: DMs closed, or a channel the bot lost) or given up."""
+        key = ("post", ref)
+        tries = 0
+        try:
+            while (pending := self._pending.get(ref)) is not None:
+                wait = self._retry_wait(tries, pending.failing_since)
+                if wait is None:
+                    del self._pending[ref]
+                    log.warning("message %s to %s lost", ref, pending.chat)
+                    break
+                await self._wait_for_newer(key, wait)
+                await self._after_answers()
+                screen = pending.screen
+                sent = time.monotonic()
+                channel = 0
+                try:
+                    if pending.dm:
+                        if pending.chat in self.closed_dms:
+                            del self._pending[ref]
+                            break
+                        channel = await self._dm_channel(pending.chat)
+                    else:
+                        channel = int(pending.chat)
+                    msg = await self._send(channel, screen, pending.nonce)
+                except _WRITE_ERRORS as exc:
+                    if _transient(exc):
+                        log.info("message %s to %s not posted (%s): again", ref, pending.chat, exc)
+                        tries += 1
+                        continue
+                    del self._pending[ref]
+                    await self._refused_post(pending, channel, exc, sent)
+                    break
+                del self._pending[ref]
+                await self._posted(ref, pending, channel, msg.id, screen)
+        finally:
+            self._writers.pop(key, None)
+            self._newer.forget(key)
+
+    async def _refused_post(
+        self, pending: _Pending, channel: int, exc: BaseException, sent: float
+    ) -> None:
+        """A pending message was refused for good (``exc``): DMs closed (403/50007, the user's
+        choice: not DMed again until they use the bot), a channel the bot lost
+        (:meth:`_locked_out`), else logged."""
+        if isinstance(exc, discord.Forbidden) and exc.code == DMS_CLOSED and pending.dm:
+            self._dms_closed(pending.chat)
+            log.info("DMs of %s closed: their hand is not posted", pending.chat)
+        elif not (
+            isinstance(exc, discord.HTTPException)
+            and not pending.dm
+            and await self._locked_out(channel, exc, sent)
+        ):
+            log.warning("cannot post the message to %s: %s", pending.chat, exc)
+
+    async def _posted(
+        self, ref: str, pending: _Pending, channel: int, message_id: int, screen: Screen
+    ) -> None:
+        """The pending message ``ref`` was posted as ``message_id`` in ``channel``, showing
+        ``screen``: its ref from now on (a DM hand's ``"<channel>:<message>"``), a newer
+        screen written meanwhile goes to it as an edit, and the service is told."""
+        new = f"{channel}:{message_id}" if pending.dm else str(message_id)
+        log.info("message %s to %s posted as %s", ref, pending.chat, new)
+        self._moved[(pending.chat, ref)] = new
+        if pending.dm:
+            self._acting[new] = bool(screen.buttons)
+        if pending.screen is not screen:  # written while it was posted: an edit of it
+            self.queue_edit(channel, message_id, pending.screen)
+            if pending.dm:
+                self._follow_turn(pending.chat, new, channel, pending.screen)
+        if self.on_posted is not None:
+            try:
+                await self.on_posted(pending.chat, ref, new)
+            except Exception:
+                log.exception("could not tell the service that %s is %s", ref, new)
 
     async def written(self, channel_id: int, message_id: int) -> None:
         """Wait until the queued edits of one message are written (a driver standing in for a
@@ -369,11 +538,19 @@ class DiscordPresenter:
             if chat_id.isdigit() and ref.isdigit():
                 self.queue_edit(int(chat_id), int(ref), screen)
                 return ref
+            if self._repend(chat_id, ref, screen):
+                return ref  # (not posted yet: this is the screen it is posted with)
         sent = time.monotonic()
+        nonce = _nonce()
         try:
-            msg = await self._send(int(chat_id), screen)
-        except discord.HTTPException as exc:
-            if not await self._locked_out(int(chat_id), exc, sent):
+            msg = await self._send(int(chat_id), screen, nonce)
+        except _WRITE_ERRORS as exc:
+            if _transient(exc):  # Discord down: posted once it answers again
+                return self._post_later(chat_id, screen, exc, nonce, sent, dm=False)
+            locked = isinstance(exc, discord.HTTPException) and await self._locked_out(
+                int(chat_id), exc, sent
+            )
+            if not locked:
                 log.warning("cannot post the table message in %s: %s", chat_id, exc)
             return None
         return str(msg.id)
@@ -384,13 +561,19 @@ class DiscordPresenter:
         """Write a player's private hand: refresh their live ephemeral hand, if any (unless it
         is ``answered``: the pressed message the adapter answers with this screen), and send
         or edit their DM. Returns the DM's ref, or ``None`` when their DMs are closed (403,
-        code 50007; not retried) or the DM failed."""
+        code 50007; not retried) or the DM failed; a DM Discord did not take for a while (a
+        5xx, the network) gets a pending ref (:data:`~bot.model.PENDING_PREFIX`) and is
+        posted later (:meth:`_post_later`): the player stays reachable."""
         live_key = (user_id, screen.table)  # the ephemeral hand of this table only
         live = self._live.get(live_key)
         if live is not None and answered != ephemeral_ref(live.message_id):
             self._queue_live(live_key, screen)
         if user_id in self.closed_dms:
             return None
+        if ref is not None:
+            ref = self._moved.get((user_id, ref), ref)  # (posted late: its real ref)
+            if self._repend(user_id, ref, screen):
+                return ref
         key = _parse_ref(ref) if ref is not None else None
         if ref is None or key is None:
             return await self._send_dm(user_id, screen)
@@ -463,7 +646,7 @@ class DiscordPresenter:
                 text = "\n".join(screen.text.splitlines()[:2])
                 try:
                     msg = await self.client.get_partial_messageable(channel).send(text)
-                except discord.HTTPException as exc:
+                except _WRITE_ERRORS as exc:
                     log.info("cannot ping %s: %s", user_id, exc)
                     continue
                 self._pings[hand] = (channel, msg.id)
@@ -491,16 +674,20 @@ class DiscordPresenter:
     async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
         if not user_id.isdigit():
             return None
+        sent = time.monotonic()
+        nonce = _nonce()
         try:
             channel = await self._dm_channel(user_id)
-            msg = await self._send(channel, screen)
+            msg = await self._send(channel, screen, nonce)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
                 self._dms_closed(user_id)
             else:
                 log.warning("cannot DM %s: %s", user_id, exc)
             return None
-        except discord.HTTPException as exc:
+        except _WRITE_ERRORS as exc:
+            if _transient(exc):  # Discord down, not the player: posted later
+                return self._post_later(user_id, screen, exc, nonce, sent, dm=True)
             log.warning("cannot DM %s: %s", user_id, exc)
             return None
         ref = f"{channel}:{msg.id}"
@@ -508,19 +695,51 @@ class DiscordPresenter:
         return ref
 
     async def _delete(self, key: _ChannelKey) -> None:
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(*_WRITE_ERRORS):
             await self.client.http.delete_message(key[0], key[1])
 
     async def post(self, chat_id: str, text: str) -> None:
-        """A plain notice in a channel."""
-        sent = time.monotonic()
-        try:
-            await self.client.get_partial_messageable(int(chat_id)).send(content_of(text))
-        except discord.HTTPException as exc:
-            if not await self._locked_out(int(chat_id), exc, sent):
+        """A plain notice in a channel. Lost to a 5xx or the network (:func:`_transient`) it
+        is sent again after each of :attr:`notice_retries` (awaited: the table's later
+        messages keep their order; the same nonce, so never twice), then given up (logged);
+        a refusal for good is not tried again. Never raises a write's error."""
+        began = time.monotonic()
+        nonce = _nonce()
+        tries = 0
+        while True:
+            sent = time.monotonic()
+            try:
+                channel = self.client.get_partial_messageable(int(chat_id))
+                await channel.send(content_of(text), nonce=nonce)
+                return
+            except _WRITE_ERRORS as exc:
+                if _transient(exc):
+                    wait = None
+                    if tries < len(self.notice_retries):
+                        wait = next_wait(
+                            self.notice_retries,
+                            tries,
+                            began,
+                            self.edit_give_up,
+                            stopping=self.stopping,
+                        )
+                    if wait is not None:
+                        log.info("notice in %s not posted (%s): again soon", chat_id, exc)
+                        waiting = ("notice", nonce)
+                        await self._wait_for_newer(waiting, wait)
+                        self._newer.forget(waiting)
+                        tries += 1
+                        continue
+                    log.warning("notice in %s lost: %s", chat_id, exc)
+                elif not (
+                    isinstance(exc, discord.HTTPException)
+                    and await self._locked_out(int(chat_id), exc, sent)
+                ):
+                    log.warning("cannot post in %s: %s", chat_id, exc)
+                return
+            except ValueError as exc:
                 log.warning("cannot post in %s: %s", chat_id, exc)
-        except ValueError as exc:
-            log.warning("cannot post in %s: %s", chat_id, exc)
+                return
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """The showdown picture (issue 12): one message in the channel with the PNG attached
@@ -539,6 +758,8 @@ class DiscordPresenter:
                 log.info("cannot attach the picture in %s: %s", chat_id, exc)
             elif not await self._locked_out(int(chat_id), exc, sent):
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
+        except (aiohttp.ClientError, OSError) as exc:  # the network: the text is the record
+            log.warning("cannot send the picture in %s: %s", chat_id, exc)
         except ValueError as exc:
             log.warning("cannot send the picture in %s: %s", chat_id, exc)
 
@@ -550,6 +771,8 @@ class DiscordPresenter:
         """``https://discord.com/channels/<guild>/<channel>/<message>`` (the message posted
         again if the first was deleted)."""
         message = self._moved.get((chat_id, ref), ref)
+        if message.startswith(PENDING_PREFIX):
+            return None  # (not posted yet)
         return f"https://discord.com/channels/{community}/{chat_id}/{message}"
 
     def private_link(self, table_id: int) -> str | None:

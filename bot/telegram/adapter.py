@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -66,6 +65,14 @@ from telegram.request import HTTPXRequest
 from bot.model import PENDING_PREFIX, Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
+from bot.retries import (
+    EDIT_GIVE_UP_SECONDS,
+    EDIT_RETRIES,
+    NOTICE_RETRIES,
+    Wakeups,
+    next_wait,
+    pending_ref,
+)
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
@@ -177,18 +184,14 @@ def _unsent(exc: TelegramError) -> bool | None:
     return isinstance(cause, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError)
 
 
-#: Seconds before an edit refused by Telegram's side (a 5xx), lost in the network or still
-#: refused with a 429 after the rate limiter's retries is written again (python-telegram-bot
-#: retries neither; a 429 is first the rate limiter's): one entry per try, the last repeated
-#: until :data:`EDIT_GIVE_UP_SECONDS`, so a message is brought up to date once Telegram answers
-#: again after an outage (it was left showing an older screen, a wrong turn and old cards,
-#: until the next change). Only the newest screen of a message is written, and a newer one
-#: is written at once, not at the next try.
-EDIT_RETRIES = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
-#: How long a message's edit is tried again at most from its first failure in a row: past it
-#: the edit is given up (logged), as is one to a chat the bot may not write to any more (a
-#: 403, "chat not found": at once).
-EDIT_GIVE_UP_SECONDS = 600.0
+# An edit refused by Telegram's side (a 5xx), lost in the network or still refused with a 429
+# after the rate limiter's retries (python-telegram-bot retries neither; a 429 is first the
+# rate limiter's) is written again after :data:`~bot.retries.EDIT_RETRIES`, for up to
+# :data:`~bot.retries.EDIT_GIVE_UP_SECONDS` (shared with Discord, :mod:`bot.retries`), so a
+# message is brought up to date once Telegram answers again after an outage (it was left
+# showing an older screen, a wrong turn and old cards, until the next change); one to a chat
+# the bot may not write to any more (a 403, "chat not found") is given up at once. A notice
+# (:meth:`TelegramPresenter.post`) is tried again after :data:`~bot.retries.NOTICE_RETRIES`.
 #: An edit does not notify: a player whose turn has gone this many seconds without a press
 #: (since it began or since their last press on it) gets a short "your move" message in the
 #: private chat (a new message notifies), with the time left then, deleted when the turn
@@ -233,14 +236,17 @@ class TelegramPresenter:
         #: how long at most (:data:`EDIT_GIVE_UP_SECONDS`)
         self.edit_retries: tuple[float, ...] = EDIT_RETRIES
         self.edit_give_up = EDIT_GIVE_UP_SECONDS
+        #: waits before a notice (:meth:`post`) refused by Telegram's side is sent again, one
+        #: per try (:data:`~bot.retries.NOTICE_RETRIES`)
+        self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
         #: wakes a message's writer waiting to try again: a newer screen came
-        self._newer: dict[tuple[str, str], asyncio.Event] = {}
+        self._newer: Wakeups[tuple[str, str]] = Wakeups()
+        self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
         #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
         #: once (:data:`~bot.model.PENDING_PREFIX`) is posted (the service takes its real ref)
         self.on_posted: Callable[[str, str, str], Awaitable[object]] | None = None
-        self._pending_ids = itertools.count(1)
         #: pending messages perhaps posted after all (their answer lost), by chat: (the
         #: message's key, the screen sent) — a press on a message of that chat showing
         #: exactly that screen is on it (:meth:`claim`)
@@ -322,8 +328,8 @@ class TelegramPresenter:
         writer = self._writers.get(key)
         if writer is None or writer.done():
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
-        elif (newer := self._newer.get(key)) is not None:
-            newer.set()  # (a writer waiting to try again writes this one now)
+        else:
+            self._newer.wake(key)  # (a writer waiting to try again writes this one now)
 
     async def _write(
         self, key: tuple[str, str], *, tries: int = 0, failing_since: float | None = None
@@ -380,8 +386,8 @@ class TelegramPresenter:
                 # and the group reads a wrong turn until the next change)
                 if failing_since is None:
                     failing_since = sent
-                wait = self._retry_wait(tries, exc)
-                if wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
+                wait = self._retry_wait(tries, exc, failing_since)
+                if wait is None:
                     log.warning("edit of message %s/%s lost: %s", chat_id, ref, exc)
                     tries, failing_since = 0, None
                     continue
@@ -394,7 +400,7 @@ class TelegramPresenter:
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
-        self._newer.pop(key, None)
+        self._newer.forget(key)
 
     def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
         """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down
@@ -403,7 +409,7 @@ class TelegramPresenter:
         the newest screen written to that ref by then; one that may have been posted (its
         answer lost) is not sent again, so as not to show it twice: the next screen written
         to it is posted instead."""
-        ref = f"{PENDING_PREFIX}{next(self._pending_ids)}"
+        ref = pending_ref(PENDING_PREFIX)  # (never one a snapshot of an earlier process holds)
         key = (chat_id, ref)
         if _unsent(exc):
             self._latest[key] = screen
@@ -474,8 +480,8 @@ class TelegramPresenter:
     async def _write_pending(self, key: tuple[str, str], exc: TelegramError, sent: float) -> None:
         """The writer of a pending message whose first send failed with ``exc`` at ``sent``:
         waits as after an edit's failure, then posts (:meth:`_write`)."""
-        wait = self._retry_wait(0, exc)
-        if wait is None or time.monotonic() + wait - sent > self.edit_give_up:
+        wait = self._retry_wait(0, exc, sent)
+        if wait is None:
             self._latest.pop(key, None)
             log.warning("message to %s lost: %s", key[0], exc)
         else:
@@ -510,10 +516,10 @@ class TelegramPresenter:
                 return None
             if failing_since is None:
                 failing_since = sent
-            wait = self._retry_wait(tries, exc)
+            wait = self._retry_wait(tries, exc, failing_since)
             if not unsent:
                 self._perhaps_posted(key, screen, exc)
-            elif wait is None or time.monotonic() + wait - failing_since > self.edit_give_up:
+            elif wait is None:
                 log.warning("message %s to %s lost: %s", ref, chat_id, exc)
                 return 0, None
             else:
@@ -537,33 +543,39 @@ class TelegramPresenter:
                 log.exception("could not tell the service that %s is %s", ref, new)
         return None
 
-    def _retry_wait(self, tries: int, exc: TelegramError) -> float | None:
-        """Seconds before the edit that failed with ``exc`` after ``tries`` tries again is
-        tried again (:attr:`edit_retries`, its last entry repeated; a 429's ``retry_after``
-        at least); ``None``: not again (none set, or the adapter stopping)."""
-        if not self.edit_retries or self.stopping:
-            return None
-        wait = self.edit_retries[min(tries, len(self.edit_retries) - 1)]
+    def _retry_wait(
+        self, tries: int, exc: TelegramError, failing_since: float, waits: tuple[float, ...] = ()
+    ) -> float | None:
+        """Seconds before the write that failed with ``exc`` after ``tries`` tries, failing
+        since ``failing_since``, is tried again (``waits``, by default :attr:`edit_retries`,
+        its last entry repeated; a 429's ``retry_after`` at least); ``None``: not again (none
+        set, the adapter stopping, or past :attr:`edit_give_up`: :func:`bot.retries.next_wait`)."""
+        at_least = 0.0
         if isinstance(exc, RetryAfter):
             # (the field the rate limiter reads too: the public one warns about its type)
-            wait = max(wait, exc._retry_after.total_seconds())
-        return wait
+            at_least = exc._retry_after.total_seconds()
+        return next_wait(
+            waits or self.edit_retries,
+            tries,
+            failing_since,
+            self.edit_give_up,
+            stopping=self.stopping,
+            at_least=at_least,
+        )
 
     async def _wait_for_newer(self, key: tuple[str, str], seconds: float) -> None:
         """Wait ``seconds``, or less if a newer screen of the message comes meanwhile
         (:meth:`queue_edit`) or the adapter stops: a press's own screen is not held by the
         wait for a retry."""
-        newer = self._newer.setdefault(key, asyncio.Event())
-        newer.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(newer.wait(), seconds)
+        await self._newer.sleep(key, seconds)
 
     def stop_retries(self) -> None:
         """The adapter stops: an edit that fails is not tried again, and writers waiting to
-        try one again do so now (:meth:`flush` then waits for one try each)."""
+        try one again do so now (:meth:`flush` then waits for one try each); so does a notice
+        waiting to be sent again."""
         self.stopping = True
-        for newer in self._newer.values():
-            newer.set()
+        self._newer.wake_all()
+        self._notice_waits.wake_all()
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
@@ -822,23 +834,46 @@ class TelegramPresenter:
 
     async def post(self, chat_id: str, text: str) -> None:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
-        if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`)."""
+        if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`).
+        Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
+        connection made: :func:`_unsent`) it is sent again after each of
+        :attr:`notice_retries` (awaited: the table's later messages keep their order), then
+        given up (logged); one whose answer was lost (it may have been posted) is not sent
+        again, nor one refused for good (400, 403). Never raises :class:`TelegramError`."""
         target = self._target(chat_id)
-        sent = time.monotonic()
-        try:
+        began = time.monotonic()
+        tries = 0
+        while True:
+            sent = time.monotonic()
             try:
-                await self._in_topic(
-                    chat_id,
-                    lambda topic: self.app.bot.send_message(
-                        target, fit(text, MAX_TEXT), message_thread_id=topic
-                    ),
-                )
-            except ChatMigrated as exc:
-                self.follow_soon(target, str(exc.new_chat_id))
-                await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
-        except TelegramError as exc:
-            if not self._gone(target, exc, sent):
-                log.exception("cannot post in %s", chat_id)
+                try:
+                    await self._in_topic(
+                        chat_id,
+                        lambda topic: self.app.bot.send_message(
+                            target, fit(text, MAX_TEXT), message_thread_id=topic
+                        ),
+                    )
+                except ChatMigrated as exc:
+                    self.follow_soon(target, str(exc.new_chat_id))
+                    await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
+                return
+            except TelegramError as exc:
+                if _unsent(exc):  # Telegram down: sent again, a few times
+                    wait = None
+                    if tries < len(self.notice_retries):
+                        wait = self._retry_wait(tries, exc, began, self.notice_retries)
+                    if wait is None:
+                        log.warning("notice in %s lost: %s", chat_id, exc)
+                        return
+                    log.info("notice in %s not posted (%s): again soon", chat_id, exc)
+                    waiting = object()
+                    await self._notice_waits.sleep(waiting, wait)
+                    self._notice_waits.forget(waiting)
+                    tries += 1
+                    continue
+                if not self._gone(target, exc, sent):
+                    log.exception("cannot post in %s", chat_id)
+                return
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded

@@ -146,6 +146,8 @@ class ApiCall:
     status: int = 0
     #: files uploaded with a multipart request: ``(filename, bytes)`` in order
     files: list[tuple[str, bytes]] = field(default_factory=list)
+    #: the connection was closed instead of answering (:meth:`FakeDiscord.drop`)
+    dropped: bool = False
 
 
 @dataclass
@@ -346,6 +348,11 @@ class FakeDiscord:
         #: refusals of every call (route name, call) that matches, until :meth:`recover`
         #: (see :meth:`outage`)
         self.outages: list[tuple[Callable[[str, ApiCall], bool], int, dict[str, Any]]] = []
+        #: calls (route name, call) whose connection is closed instead of answered, and
+        #: whether after doing them (:meth:`drop`), until :meth:`recover`
+        self.drops: list[tuple[Callable[[str, ApiCall], bool], bool]] = []
+        #: (channel id, nonce) → the message a create with ``enforce_nonce`` made
+        self.nonces: dict[tuple[int, str], int] = {}
         self.heartbeat_interval_ms = 41250
         self._by_token: dict[str, FakeInteraction] = {}
         self._ids = itertools.count(1)
@@ -498,9 +505,18 @@ class FakeDiscord:
         body = body or {"message": "503: Service Unavailable", "code": 0}
         self.outages.append((match, status, body))
 
+    def drop(self, match: Callable[[str, ApiCall], bool], *, done: bool = False) -> None:
+        """Close the connection of every call for which ``match(route name, call)`` holds
+        instead of answering it, until :meth:`recover`: the client sees
+        ``aiohttp.ServerDisconnectedError`` (an ``aiohttp.ClientError``, which discord.py
+        neither retries nor wraps). With ``done`` the call is done first (a message is
+        posted) and only its answer is lost."""
+        self.drops.append((match, done))
+
     def recover(self) -> None:
-        """Discord answers again: every :meth:`outage` ends."""
+        """Discord answers again: every :meth:`outage` and :meth:`drop` ends."""
         self.outages.clear()
+        self.drops.clear()
 
     async def start(self, port: int = 0) -> None:
         """Listen on 127.0.0.1 (``port`` 0 picks a free one: see :attr:`port`)."""
@@ -634,13 +650,28 @@ class FakeDiscord:
         for match, status, body in self.outages:
             if match(name.lstrip("_"), call):
                 return _json(body, status)
+        drop = next((done for match, done in self.drops if match(name.lstrip("_"), call)), None)
+        if drop is False:
+            return self._dropped(request, call)
         try:
             result = await getattr(self, name)(call, *args)
         except _ApiError as exc:
+            if drop:
+                return self._dropped(request, call)
             return _json({"message": exc.message, "code": exc.code}, exc.status)
+        if drop:
+            return self._dropped(request, call)
         if result is None:
             return web.Response(status=204)
         return _json(result)
+
+    @staticmethod
+    def _dropped(request: web.Request, call: ApiCall) -> web.Response:
+        """Close the connection without an answer (the response is never written)."""
+        call.dropped = True
+        if request.transport is not None:
+            request.transport.close()
+        return web.Response(status=444)
 
     async def _me(self, call: ApiCall) -> dict[str, Any]:
         return dict(BOT_USER, mfa_enabled=False, verified=True, locale="en-US")
@@ -785,7 +816,14 @@ class FakeDiscord:
         if cid in self.locked_channels or (call.files and cid in self.no_attach_channels):
             raise _ApiError(403, 50013, "Missing Permissions")
         self._archived(cid, posting=True)
-        msg = self._new_message(cid, call.body or {})
+        body = call.body or {}
+        nonce = body.get("nonce") if body.get("enforce_nonce") else None
+        if nonce is not None and (known := self.nonces.get((cid, str(nonce)))) is not None:
+            # Discord: a nonce used again within a few minutes returns that message, no other
+            return self.messages[known]
+        msg = self._new_message(cid, body)
+        if nonce is not None:
+            self.nonces[(cid, str(nonce))] = int(msg["id"])
         self._attach(msg, call.files)
         self._emit(msg, created=True, via="rest")
         return msg
