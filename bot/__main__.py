@@ -74,7 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(run_router(settings))
     if args.sandbox or not settings.has_token:
         if not args.sandbox:
-            print(tr(args.lang, "sandbox.no_token"), flush=True)
+            # the file actually read: a mistyped --env-file is read as none, and said so
+            key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
+            print(tr(args.lang, key, file=args.env_file), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
         from bot.sandbox import SandboxOptions, run_sandbox
 

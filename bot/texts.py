@@ -966,11 +966,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
         "файл .sqlite3 песочницы, чтобы начать заново).",
     },
+    # {file}: the settings file read, ``--env-file`` (".env" by default), as it was given
     "sandbox.no_token": {
-        "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in .env): starting the "
-        "local sandbox.",
-        "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в .env): запускаю "
-        "локальную песочницу.",
+        "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN in {file}): starting "
+        "the local sandbox.",
+        "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в {file}): "
+        "запускаю локальную песочницу.",
+    },
+    # the same when that file does not exist (a mistyped --env-file, or .env never made here)
+    "sandbox.no_token_file": {
+        "en": "No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no {file}): "
+        "starting the local sandbox.",
+        "ru": "Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; файла {file} нет): "
+        "запускаю локальную песочницу.",
     },
     "sandbox.bye": {
         "en": "» bye (the table is saved; the next start resumes it)",

@@ -1,4 +1,4 @@
-"""Command line of the core: ``python -m game score`` and ``python -m game simulate``.
+"""Command line of the core: ``python -m game score``, ``simulate`` and ``tournament``.
 
 ``score`` reads a JSON request on stdin, in the shape of ``shared/rules/cases.json``'s
 ``request``::
@@ -127,11 +127,18 @@ def _cmd_tournament(args: argparse.Namespace, stdout: TextIO) -> int:
     return 0
 
 
+# ``--help``'s description: plain text (the docstring's first line is reStructuredText)
+_DESCRIPTION = (
+    "Command line of the core: score boards (score), play whole hands (simulate) or a whole "
+    "tournament (tournament) with the built-in strategy."
+)
+
+
 def main(
     argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
 ) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
-    parser = argparse.ArgumentParser(prog="python -m game", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m game", description=_DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("score", help="score boards read as JSON from stdin")
     sim = sub.add_parser("simulate", help="play whole hands with the built-in strategy")

@@ -213,6 +213,31 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         await term.quit()
 
 
+async def test_the_no_token_line_names_the_settings_file_read(tmp_path: Path) -> None:
+    """The line saying why the sandbox starts names the settings file ``--env-file`` gave (it
+    said ".env" whatever the flag said), and that it does not exist when it does not: a
+    mistyped ``--env-file`` starts the sandbox as a missing ``.env`` does, and now says so."""
+    missing = tmp_path / "none.env"
+    async with sandbox(tmp_path) as term:
+        first = await term.read_until("sandbox")
+        assert first == (
+            f"No bot token set (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN; there is no {missing}): "
+            "starting the local sandbox."
+        )
+        await term.read_until(r"^Sandbox: ")
+        await term.quit()
+    given = tmp_path / "my.env"
+    given.write_text("TELEGRAM_BOT_TOKEN=\nLOG_LEVEL=INFO\n")
+    async with sandbox(tmp_path, "--env-file", str(given), "--lang", "ru") as term:
+        first = await term.read_until("песочниц")
+        assert first == (
+            f"Токен бота не задан (TELEGRAM_BOT_TOKEN / DISCORD_BOT_TOKEN в {given}): "
+            "запускаю локальную песочницу."
+        )
+        await term.read_until(r"^Песочница: ")
+        await term.quit()
+
+
 async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
     """Issue 12: every write to the group is printed, edits of earlier messages included: the
     Chinese Poker reveal (R7) box by box and its points, which the next lobby used to overwrite

@@ -96,3 +96,17 @@ def test_simulate_prints_one_object_per_hand_and_repeats_with_the_same_seed() ->
 def test_simulate_refuses_bad_player_counts() -> None:
     proc = run(["simulate", "--players", "4"])
     assert proc.returncode != 0 and "2–3 players" in proc.stderr
+
+
+def test_help_names_every_command_in_plain_text() -> None:
+    """``python -m game --help`` as a newcomer reads it: its description names all three
+    commands (it named ``score`` and ``simulate`` only) without the docstring's
+    reStructuredText (it printed ````python -m game score````)."""
+    proc = run(["--help"])
+    assert proc.returncode == 0, proc.stderr
+    description = proc.stdout.split("\n\n")[1].replace("\n", " ")
+    assert description == (
+        "Command line of the core: score boards (score), play whole hands (simulate) or a "
+        "whole tournament (tournament) with the built-in strategy."
+    )
+    assert "``" not in proc.stdout
