@@ -6,6 +6,7 @@ The contract itself runs against PostgreSQL with every other store kind (conftes
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 
 import asyncpg
@@ -286,23 +287,58 @@ async def test_a_deadlocked_transaction_is_rerun_whole(
         await store.close()
 
 
+async def _holds_key_lock(conn: asyncpg.Connection, key: str) -> bool:
+    """Whether some transaction holds the advisory lock of ``key`` (``_lock_key``: a keyed
+    call's first statement, so its transaction has started)."""
+    return bool(
+        await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())"
+            " AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0))",
+            key,
+        )
+    )
+
+
 async def test_a_cancelled_caller_does_not_undo_or_break_its_transaction(url: str) -> None:
+    """20 buy-ins at once; one caller is cancelled while its transaction is running (it holds
+    its key's lock and waits for the table row, which another connection holds). The other
+    19 return their stacks; the cancelled one's transaction still commits whole, though
+    after its caller has gone: :meth:`PostgresStore.close` waits for it, so the values are
+    read after closing (read at once they could still miss it)."""
     store = await PostgresStore.open(url)
     try:
         s = await seated(store)
         a = s.ids[0]
-        tasks = [
-            asyncio.ensure_future(store.buy_in(s.table.id, a, 10, key=f"b{i}")) for i in range(20)
-        ]
-        await asyncio.sleep(0)
-        tasks[5].cancel()
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        moved = 1000 - await balance(store, a)
-        stack = (await store.stacks(s.table.id))[a]
-        assert moved == stack == 200  # the cancelled caller's buy-in ran whole all the same
-        assert sum(isinstance(r, int) for r in results) == 19
+        blocker = await asyncpg.connect(url)
+        try:
+            async with blocker.transaction():
+                await blocker.execute("SELECT 1 FROM tables WHERE id = $1 FOR UPDATE", s.table.id)
+                tasks = [
+                    asyncio.ensure_future(store.buy_in(s.table.id, a, 10, key=f"b{i}"))
+                    for i in range(20)
+                ]
+                deadline = time.monotonic() + 30
+                while not await _holds_key_lock(blocker, "b5"):
+                    assert time.monotonic() < deadline, "b5's transaction never started"
+                    await asyncio.sleep(0.01)
+                tasks[5].cancel()
+            results = await asyncio.gather(*tasks, return_exceptions=True)
+        finally:
+            await blocker.close()
+        assert isinstance(results[5], asyncio.CancelledError)
+        stacks = [r for i, r in enumerate(results) if i != 5]
+        assert all(isinstance(r, int) for r in stacks)
+        made = set(range(10, 201, 10)) - set(stacks)  # the stack b5's transaction made
+        assert len(made) == 1
+    finally:
+        await store.close()  # waits for the cancelled caller's transaction
+    store = await PostgresStore.open(url)
+    try:
+        assert await balance(store, a) == 800
+        assert (await store.stacks(s.table.id))[a] == 200
         # its key was applied: a retry returns the stack it made then and moves nothing
-        assert await store.buy_in(s.table.id, a, 10, key="b5") in range(10, 201, 10)
+        assert await store.buy_in(s.table.id, a, 10, key="b5") == made.pop()
         assert await balance(store, a) == 800
         assert await check_store(store) == []
     finally:
