@@ -126,6 +126,8 @@ STRONG_ADP_REFINE_DRAWS = 16
 #: With ``STRONG_ADP``: 1 takes the 11-card afterstates' P(Fantasyland) and P(foul) in street
 #: 3's look-ahead exactly (:func:`game.adp.last_chances_many`) instead of from the fitted
 #: V_11 (whose P(foul) errs by about 0.06 on the boards strong looks at; issue 13, fl14).
+#: Off: 17.1 / 8.4 % Fantasyland / fouls against 16.7 / 7.9 % on `bench_strength.py`'s
+#: default decks (along the line), decisions about twice as slow on street 3 (README).
 STRONG_ADP_CHANCES = 0
 
 
