@@ -53,6 +53,8 @@ __all__ = [
     "exact_last",
     "features",
     "finish_outcome",
+    "last_chances",
+    "last_chances_many",
     "last_street_target",
     "next_street_target",
     "objective",
@@ -567,6 +569,182 @@ def exact_last(
     )
 
 
+@lru_cache(maxsize=1 << 14)
+def _completions(cards: tuple[Card, ...], size: int) -> np.ndarray:
+    """The strengths of box ``cards`` (``size`` 3 or 5) completed by its one or two missing
+    cards, by the added cards' indices (0 … 51): shape ``(52,)`` or ``(52, 52)`` (symmetric;
+    entries for cards already in the box, or a card twice, are meaningless). Evaluated per
+    rank (13 or 91 hands) and again for the cards of the box's suit where they make a flush."""
+    k = size - len(cards)
+    codes = [c.code for c in cards]
+    counts = rank_counts(cards)
+    suits = {c.suit for c in cards}
+    flushable = size == 5 and len(suits) == 1
+    other = next(s for s in (c.suit for c in DECK[:4]) if not (flushable and s in suits))
+    off = [next(c for c in DECK if c.rank == r and c.suit == other).code for r in range(2, 15)]
+
+    def strength(extra: Sequence[int]) -> int:
+        got = [*codes, *extra]
+        return rank3(*got) if size == 3 else rank5(*got)
+
+    ranks = np.arange(52) // 4
+    if k == 1:
+        table = np.array(
+            [strength([off[r]]) if counts[r + 2] < 4 else 0 for r in range(13)], dtype=np.int64
+        )
+        out1 = table[ranks]
+        if flushable:
+            for c in DECK:
+                if c.suit in suits and c not in cards:
+                    out1[c.index] = strength([c.code])
+        return out1
+    if k != 2:
+        raise ValueError(f"_completions: 1 or 2 cards missing, got {k}")
+    t2 = np.zeros((13, 13), dtype=np.int64)
+    for r1 in range(13):
+        for r2 in range(r1, 13):
+            need = {r1: 1} if r1 != r2 else {r1: 2}
+            if r1 != r2:
+                need[r2] = 1
+            if any(counts[r + 2] + m > 4 for r, m in need.items()):
+                continue
+            t2[r1, r2] = t2[r2, r1] = strength([off[r1], off[r2]])
+    out2 = t2[ranks[:, None], ranks[None, :]]
+    if flushable:
+        same = [c for c in DECK if c.suit in suits and c not in cards]
+        for x, a in enumerate(same):
+            for b in same[x + 1 :]:
+                out2[a.index, b.index] = out2[b.index, a.index] = strength([a.code, b.code])
+    return out2
+
+
+def last_chances(board: Board, dead: Collection[Card], options: RuleOptions) -> tuple[float, float]:
+    """(P(Fantasyland), P(foul)) of an 11-card board played on to the best finish, exactly
+    over every last street (3 of the cards neither on ``board`` nor in ``dead``, keep two,
+    R3.2): a draw fouls (R2.3) when none of its three pairs fits the open slots, either way
+    round, without fouling, and earns Fantasyland (R6.1) when one of them fits with QQ+ on top
+    (the best finish takes it for any F above the royalties it could give up). Counted with
+    matrices over the unseen cards (the triples whose three pairs all fail: trace(U³) / 6),
+    much cheaper than :func:`exact_last`, which also finds the royalties and the finish the
+    objective picks (equal to its first two components at F 60 / C 35, in tests).
+
+    :raises ValueError: for a board of another count or fewer than three unseen cards.
+    """
+    if board.count != 11:
+        raise ValueError(f"last_chances: 11 cards, got {board.count}")
+    live = np.ones(52, dtype=bool)
+    for c in board.cards():
+        live[c.index] = False
+    for c in dead:
+        live[c.index] = False
+    unseen = np.flatnonzero(live)
+    n = len(unseen)
+    if n < 3:
+        raise ValueError("last_chances: fewer than three unseen cards")
+    boxes = (board.top, board.middle, board.bottom)
+    sizes = (3, 5, 5)
+    open_ = [i for i, b in enumerate(BOXES) for _ in range(board.free(b))]
+    parts: list[np.ndarray | int] = []
+    for i in range(3):
+        slots = open_.count(i)
+        if slots == 0:
+            parts.append(_strength(boxes[i], sizes[i]))
+        elif slots == 2:
+            parts.append(_completions(boxes[i], sizes[i])[np.ix_(unseen, unseen)])
+        else:
+            vec = _completions(boxes[i], sizes[i])[unseen]
+            parts.append(vec[:, None] if i == open_[0] else vec[None, :])
+    st, sm, sb = parts
+    ok = (np.asarray(st) <= sm) & (np.asarray(sm) <= sb)
+    ok = np.broadcast_to(ok, (n, n))
+    fl_ok = (
+        ok & (np.asarray(st) >= _QQ_TOP)
+        if fantasyland_cards(_QQ_TOP, _QQ_TOP, _QQ_TOP, options, False)
+        else np.zeros((n, n), dtype=bool)
+    )
+    if open_[0] != open_[1]:  # two boxes: either card in either slot
+        ok = ok | ok.T
+        fl_ok = fl_ok | fl_ok.T
+    denom = float(n * (n - 1) * (n - 2))
+
+    def all_fail(good: np.ndarray) -> float:
+        bad = (~good).astype(np.float64)
+        np.fill_diagonal(bad, 0.0)
+        return float(((bad @ bad) * bad).sum()) / denom
+
+    return 1.0 - all_fail(np.broadcast_to(fl_ok, (n, n))), all_fail(ok)
+
+
+_EYE52: Final = np.eye(52, dtype=bool)
+
+
+def last_chances_many(
+    pairs: Sequence[tuple[Board, Collection[Card]]], options: RuleOptions, chunk: int = 128
+) -> np.ndarray:
+    """:func:`last_chances` of many ``(11-card board, dead)`` pairs at once: an ``n × 2``
+    array (P(Fantasyland), P(foul)). The boards are grouped by their open slots; each group's
+    pairs that fit (52 × 52 per board, the rows and columns of cards not unseen left empty)
+    are found in a few array operations and counted in one batched matrix product per
+    ``chunk`` boards. :raises ValueError: for a board of another count."""
+    out = np.zeros((len(pairs), 2))
+    fl_on = bool(fantasyland_cards(_QQ_TOP, _QQ_TOP, _QQ_TOP, options, False))
+    sizes = (3, 5, 5)
+    for start in range(0, len(pairs), chunk):
+        part = pairs[start : start + chunk]
+        m = len(part)
+        live = np.ones((m, 52), dtype=bool)
+        groups: dict[tuple[int, int], list[tuple[int, list[object]]]] = {}
+        for j, (board, dead) in enumerate(part):
+            if board.count != 11:
+                raise ValueError(f"last_chances_many: 11 cards, got {board.count}")
+            row = live[j]
+            row[[c.index for c in board.cards()]] = False
+            if dead:
+                row[[c.index for c in dead]] = False
+            boxes = (board.top, board.middle, board.bottom)
+            open_ = (
+                [0] * (3 - len(boxes[0])) + [1] * (5 - len(boxes[1])) + [2] * (5 - len(boxes[2]))
+            )
+            got: list[object] = []
+            for i in range(3):
+                if i in open_:
+                    got.append(_completions(boxes[i], sizes[i]))
+                else:
+                    got.append(_strength(boxes[i], sizes[i]))
+            groups.setdefault((open_[0], open_[1]), []).append((j, got))
+        good = np.zeros((2, m, 52, 52), dtype=bool)
+        for (x, y), items in groups.items():
+            idx = [j for j, _ in items]
+            shaped = []
+            for i in range(3):
+                col = [g[i] for _, g in items]
+                if i not in (x, y):
+                    shaped.append(np.array(col, dtype=np.int64)[:, None, None])
+                elif x == y:
+                    shaped.append(np.stack(col))  # type: ignore[arg-type]
+                elif i == x:
+                    shaped.append(np.stack(col)[:, :, None])  # type: ignore[arg-type]
+                else:
+                    shaped.append(np.stack(col)[:, None, :])  # type: ignore[arg-type]
+            st, sm, sb = shaped
+            ok = (st <= sm) & (sm <= sb)
+            fl = ok & (st >= _QQ_TOP)
+            if x != y:  # two boxes: either card in either slot
+                ok = ok | ok.swapaxes(1, 2)
+                fl = fl | fl.swapaxes(1, 2)
+            good[0, idx] = ok
+            if fl_on:
+                good[1, idx] = fl
+        both = live[:, :, None] & live[:, None, :] & ~_EYE52
+        n = live.sum(1).astype(np.float64)
+        denom = n * (n - 1) * (n - 2)
+        for k, col_ in ((0, 1), (1, 0)):
+            bad = (~good[k] & both).astype(np.float32)
+            p = ((bad @ bad) * bad).sum(axis=(1, 2)).astype(np.float64) / denom
+            out[start : start + m, col_] = p if k == 0 else 1.0 - p
+    return out
+
+
 class _Net:
     """One hidden layer (ReLU), three outputs (P(Fantasyland), P(foul) by a sigmoid, the
     royalties linear), inputs standardised by the file's mean and scale."""
@@ -624,10 +802,17 @@ class AdpModel:
         return self.nets[board.count].run([*features(board, dead), fl / 50.0, foul / 50.0])
 
     def components_many(
-        self, boards: Sequence[tuple[Board, Collection[Card]]], fl: float, foul: float
+        self,
+        boards: Sequence[tuple[Board, Collection[Card]]],
+        fl: float,
+        foul: float,
+        chances: RuleOptions | None = None,
     ) -> list[Components]:
         """:meth:`components` of many ``(board, dead)`` pairs at once (one matrix product per
-        board size), in their order. :raises KeyError: for a size the model does not cover."""
+        board size), in their order; with ``chances`` (the rules), the 11-card boards'
+        P(Fantasyland) and P(foul) exactly (:func:`last_chances_many`) instead of the fitted
+        ones (the royalties still fitted). :raises KeyError: for a size the model does not
+        cover."""
         out: list[Components] = [(0.0, 0.0, 0.0)] * len(boards)
         by_size: dict[int, list[int]] = {}
         for i, (board, _) in enumerate(boards):
@@ -635,7 +820,10 @@ class AdpModel:
         knobs = (fl / 50.0, foul / 50.0)
         for size, idx in by_size.items():
             rows = [[*features(boards[i][0], boards[i][1]), *knobs] for i in idx]
-            got = self.nets[size].run_many(rows).tolist()
+            run = self.nets[size].run_many(rows)
+            if chances is not None and size == 11:
+                run[:, :2] = last_chances_many([boards[i] for i in idx], chances)
+            got = run.tolist()
             for i, r in zip(idx, got, strict=True):
                 out[i] = (r[0], r[1], r[2])
         return out
@@ -667,6 +855,7 @@ def choose(
     width: int = 0,
     refine: int = 0,
     refine_draws: int = 16,
+    chances: bool = False,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -683,6 +872,8 @@ def choose(
     :param refine: > 0 (with ``expand``, on street 3, whose look-ahead ends on 11-card
         afterstates): each drawn street's ``refine`` best afterstates by the fitted V_11 are
         valued again over ``refine_draws`` sampled last streets (:func:`refined_best`).
+    :param chances: in the look-ahead, the 11-card afterstates' P(Fantasyland) and P(foul)
+        exactly (:func:`last_chances_many`) instead of by the fitted V_11 (issue 13).
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
         (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
         legal placement.
@@ -744,7 +935,7 @@ def choose(
             after,
             here,
             nexts,
-            lambda pairs: model.components_many(pairs, fl, foul),
+            lambda pairs: model.components_many(pairs, fl, foul, options if chances else None),
             fl,
             foul,
             exact if refine and after_n + 2 == 11 else None,

@@ -54,6 +54,7 @@ if TYPE_CHECKING:  # a type only: policies never reach a Hand
 __all__ = [
     "NORMAL_PLAYOUTS",
     "STRONG_ADP",
+    "STRONG_ADP_CHANCES",
     "STRONG_ADP_FL",
     "STRONG_ADP_FOUL",
     "STRONG_ADP_REFINE",
@@ -122,6 +123,12 @@ STRONG_ADP_WIDTH = 0
 #: up to 1.2 s (README, issue 13).
 STRONG_ADP_REFINE = 0
 STRONG_ADP_REFINE_DRAWS = 16
+#: With ``STRONG_ADP``: 1 takes the 11-card afterstates' P(Fantasyland) and P(foul) in street
+#: 3's look-ahead exactly (:func:`game.adp.last_chances_many`) instead of from the fitted
+#: V_11 (whose P(foul) errs by about 0.06 on the boards strong looks at; issue 13, fl14).
+#: Off: 17.1 / 8.4 % Fantasyland / fouls against 16.7 / 7.9 % on `bench_strength.py`'s
+#: default decks (along the line), decisions about twice as slow on street 3 (README).
+STRONG_ADP_CHANCES = 0
 
 
 class Level(Enum):
@@ -223,6 +230,7 @@ def decide(
                 width=STRONG_ADP_WIDTH,
                 refine=STRONG_ADP_REFINE,
                 refine_draws=STRONG_ADP_REFINE_DRAWS,
+                chances=bool(STRONG_ADP_CHANCES),
             )
             if moves is not None:
                 return moves

@@ -616,3 +616,130 @@ def test_r3_2_refine_applies_to_street_three_only_and_only_when_asked(
     assert calls and set(calls) == {2} and len(calls) <= 4 * 8
     assert sorted(c.index for c, _ in moves) == sorted(c.index for c in k3.cards)
     assert sum(b is None for _, b in moves) == 1
+
+
+def _brute_chances(board: Board, unseen: Collection[Card]) -> tuple[float, float]:
+    """(P(some finish enters Fantasyland unfouled), P(every finish fouls)) over every 3-card
+    last street, by brute force over Board.with_card and assess_board (R2.3, R6.1)."""
+    fl = foul = n = 0
+    for draw in combinations(sorted(unseen, key=lambda c: c.index), 3):
+        got = [assess_board(b, PINEAPPLE) for b in _finishes(board, draw)]
+        n += 1
+        fl += any(a.fantasyland_cards and not a.fouled for a in got)
+        foul += all(a.fouled for a in got)
+    return fl / n, foul / n
+
+
+def _suited_cases() -> list[tuple[Board, tuple[Card, ...]]]:
+    """11-card boards whose open box can end a flush or a straight, or a QQ top against a
+    middle that must beat it, with small unseen sets (every pattern of the two open slots)."""
+    return [
+        (  # bottom three hearts, two open: only a flush beats the trips in the middle
+            Board(parse_cards("2c 3d 4s"), parse_cards("7c 7d 7s 9c Td"), parse_cards("Ah Kh 5h")),
+            parse_cards("Qh Jh 8c 2h 6d Ks"),
+        ),
+        (  # middle four spades and bottom a straight draw, one open each: flush or straight
+            Board(parse_cards("Qh Qd 4c"), parse_cards("2s 5s 8s Js"), parse_cards("9h Tc Jd Kd")),
+            parse_cards("Ks 3s Qc 8d 2d Kh 4h"),
+        ),
+        (  # QQ top: the middle must pair up (top and middle open)
+            Board(parse_cards("Qh Qd"), parse_cards("Kc Kd 5s 6s"), parse_cards("Ah Ad 9c 9d 2h")),
+            parse_cards("Ks 7h 3c Qs 8d 4c Jh"),
+        ),
+        (  # a lone queen on top, one open slot each on top and bottom
+            Board(parse_cards("Qs 3d"), parse_cards("8c 8d Jh Js 2c"), parse_cards("Tc Jc Qc Kc")),
+            parse_cards("Qh Ac 9c As 3c 7d"),
+        ),
+        (  # top one card, two open: a made pair on top must stay under the middle's
+            Board(parse_cards("Kd"), parse_cards("Qc Qs 9h 9d 3c"), parse_cards("Ah As Ad 4c 4d")),
+            parse_cards("Kh Ks 8c 2s 9c Jd"),
+        ),
+        (  # middle two open under a QQ top
+            Board(parse_cards("Qh Qc 2d"), parse_cards("Ks Kd 7h"), parse_cards("Ac Ad Ah 5c 5d")),
+            parse_cards("Kh 7c Qs 3s 4s Jd 2c"),
+        ),
+    ]
+
+
+def test_r6_1_r2_3_last_chances_are_the_brute_force_fantasyland_and_foul_chances() -> None:
+    # last_chances counts the draws none of whose pairs fits without a foul (R2.3) and those
+    # one of whose pairs fits with QQ+ on top (R6.1); flushes and straights that need both
+    # cards, every pattern of the open slots, random real boards besides
+    rng = random.Random(33)
+    cases = _suited_cases()
+    for i in range(12):
+        deck = shuffled_deck(rng=rng)
+        cases.append((_eleven(deck, _SLOTS[i % 6]), tuple(deck[11 : 11 + rng.randint(5, 8)])))
+    fouls = fls = 0.0
+    for board, unseen in cases:
+        want = _brute_chances(board, unseen)
+        got = adp.last_chances(board, _dead_but(board, unseen), PINEAPPLE)
+        assert got == pytest.approx(want, abs=1e-12), (board, unseen)
+        fouls += got[1]
+        fls += got[0]
+    assert fouls > 0 and fls > 0
+    assert adp.last_chances(*cases[0], PINEAPPLE) != (0.0, 0.0)  # the flush saves some
+    with pytest.raises(ValueError):
+        adp.last_chances(Board(parse_cards("Qh Qd")), (), PINEAPPLE)
+
+
+def test_r6_1_last_chances_equal_exact_last_at_strongs_knobs_in_batches() -> None:
+    # on real street-5 unseen sets, at F 60 / C 35 (a Fantasyland finish always taken when
+    # there is one), the chances are exact_last's first two components; the batched
+    # last_chances_many (here across chunks of 5) gives the same as one board at a time
+    rng = random.Random(8)
+    pairs: list[tuple[Board, frozenset[Card]]] = []
+    for i in range(18):
+        deck = shuffled_deck(rng=rng)
+        pairs.append((_eleven(deck, _SLOTS[i % 6]), frozenset(deck[11 : 11 + rng.randint(8, 16)])))
+    pairs += [(b, _dead_but(b, u)) for b, u in _suited_cases()]
+    many = adp.last_chances_many(pairs, PINEAPPLE, chunk=5)
+    assert many.shape == (len(pairs), 2)
+    for (board, dead), row in zip(pairs, many, strict=True):
+        exact = adp.exact_last(board, dead, PINEAPPLE, 60.0, 35.0)
+        assert tuple(row) == pytest.approx(exact[:2], abs=1e-9)
+        assert tuple(row) == pytest.approx(adp.last_chances(board, dead, PINEAPPLE), abs=1e-12)
+    assert many[:, 1].max() > 0 and many[:, 0].max() > 0
+
+
+@needs_model
+def test_r6_1_street_three_look_ahead_with_chances_takes_the_exact_chances(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # chances: street 3's look-ahead takes each drawn street 4's afterstates' P(FL) and
+    # P(foul) from last_chances_many (not the fitted V_11), the fitted royalties kept; the
+    # policy's knob STRONG_ADP_CHANCES turns it on for strong
+    model = adp.MODEL
+    assert model is not None
+    seen: list[int] = []
+    real = adp.last_chances_many
+
+    def spy(pairs: Sequence[tuple[Board, Collection[Card]]], options: RuleOptions) -> object:
+        assert all(b.count == 11 for b, _ in pairs)
+        seen.append(len(pairs))
+        return real(pairs, options)
+
+    monkeypatch.setattr(adp, "last_chances_many", spy)
+    board = Board(parse_cards("Qs"), parse_cards("8c 8d Jh"), parse_cards("Tc Jc 2d"))
+    cards = parse_cards("Kh 4s 9d")
+    dead = parse_cards("3c 5d 6h 7s")
+    args = (model, board, cards, 1, dead, PINEAPPLE, 60.0, 35.0)
+    plain = adp.choose(*args, tail_draws=-1, expand=3, next_streets=4)
+    assert not seen
+    got = adp.choose(*args, tail_draws=-1, expand=3, next_streets=4, chances=True)
+    assert got is not None and plain is not None
+    assert len(seen) == 3  # one batch per candidate (its drawn streets' afterstates)
+    # the components the look-ahead sees: exact chances, the fitted royalties
+    after = Board(parse_cards("Qs 4s"), parse_cards("8c 8d Jh Kh 9d"), parse_cards("Tc Jc 2d Ad"))
+    pair = [(after, frozenset(dead))]
+    fitted = model.components_many(pair, 60.0, 35.0)[0]
+    mixed = model.components_many(pair, 60.0, 35.0, PINEAPPLE)[0]
+    assert mixed[2] == pytest.approx(fitted[2])
+    assert mixed[:2] == pytest.approx(tuple(real(pair, PINEAPPLE)[0]))
+    seen.clear()
+    monkeypatch.setattr(game.policy, "STRONG_ADP_CHANCES", 1)
+    hand = Hand(HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(4))))
+    while (k := knowledge(hand, hand.to_act[0])).board.count < 7:  # easy up to street 3
+        hand.apply(Arrange(hand.to_act[0], tuple(decide(k, Level.EASY))))
+    decide(k, Level.STRONG)
+    assert seen
