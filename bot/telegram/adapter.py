@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 import aiohttp
 from telegram import (
     BotCommand,
+    CallbackQuery,
     Chat,
     ChatMemberRestricted,
     InputFile,
@@ -197,6 +198,10 @@ def _unsent(exc: TelegramError) -> bool | None:
 #: private chat (a new message notifies), with the time left then, deleted when the turn
 #: ends. Who acts sooner gets none.
 TURN_PING_SECONDS = 10.0
+#: A press's answer (``answerCallbackQuery``) refused by Telegram's side or lost in the
+#: network is sent once more only if the press came in less than this many seconds ago: the
+#: user's button spins until it is answered, and a late answer is refused anyway.
+ANSWER_RETRY_SECONDS = 1.0
 
 
 class TelegramPresenter:
@@ -1597,10 +1602,35 @@ class TelegramAdapter:
             log.info("could not tell the user about the failure: %s", exc)
 
     # -- presses ---------------------------------------------------------------------------
+    async def _answer_query(
+        self, query: CallbackQuery, text: str | None, alert: bool, began: float
+    ) -> None:
+        """Answer a press (``answerCallbackQuery``: the user's button stops spinning, a
+        refusal shows its popup). Refused by Telegram's side (a 5xx, a 429) or lost in the
+        network (:func:`_unsent`), it is sent once more at once if the press came in less
+        than :data:`ANSWER_RETRY_SECONDS` ago (``began``, :func:`time.monotonic`): Telegram
+        takes an answer only for a short while. A failure is logged (a warning) and never
+        raised: the press's step is committed whatever its answer became."""
+        for attempt in (1, 2):
+            try:
+                await query.answer(text, show_alert=alert)
+                return
+            except TelegramError as exc:
+                again = (
+                    attempt == 1
+                    and _unsent(exc) is not None
+                    and time.monotonic() - began < ANSWER_RETRY_SECONDS
+                )
+                if not again:
+                    log.warning("could not answer a press (try %d): %s", attempt, exc)
+                    return
+                log.info("could not answer a press (%s): once more", exc)
+
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
         if query is None:
             return
+        began = time.monotonic()
         self._remember(query.from_user)
         message = query.message
         chat = _chat(message.chat) if message is not None else None
@@ -1639,10 +1669,7 @@ class TelegramAdapter:
                 where = chat.chat_id if chat is not None else None
                 log.exception("cannot show the answer to a press in %s", where)
                 text, alert = tr(language_of(actor.language), "err.not_shown"), True
-            try:
-                await query.answer(fit(text, MAX_ANSWER) or None, show_alert=alert)
-            except TelegramError:
-                log.info("could not answer a callback query")
+            await self._answer_query(query, fit(text, MAX_ANSWER) or None, alert, began)
 
         ref = str(message.message_id) if message is not None else None
         if isinstance(message, Message):  # (a message of the bot's whose id it never got)
