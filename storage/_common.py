@@ -107,6 +107,16 @@ def load_json(text: str) -> Any:
     return json.loads(text)
 
 
+def username_key(username: str) -> str:
+    """The stored key of a platform @username (:func:`name_key`).
+
+    :raises StorageError: if nothing is left of it (``""``, ``"@"``)."""
+    key = name_key(username)
+    if not key:
+        raise StorageError("an empty username")
+    return key
+
+
 def name_key(name: str) -> str:
     """The lookup form of a display name or query: trimmed, one leading ``@`` dropped,
     case-folded, ``ё`` read as ``е`` (``"@Alice "`` → ``"alice"``, ``"Алёна"`` → ``"алена"``:

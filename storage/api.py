@@ -604,6 +604,19 @@ class Store(Protocol):
     async def last_alive(self) -> float | None:
         """The latest :meth:`mark_alive` time, or ``None`` if none was ever written."""
 
+    # @usernames (Telegram's "/grant @anna 100")
+    async def remember_username(self, platform: str, username: str, user_id: str) -> None:
+        """Record that ``username`` (with or without its ``@``, any case: the key is
+        :func:`storage._common.name_key`) names ``user_id`` on ``platform`` now: a username
+        another user had moves to this one, and the user's older usernames are forgotten
+        (a user has one at a time). Idempotent: the same call again changes nothing.
+
+        :raises StorageError: if ``username`` is empty."""
+
+    async def user_of_username(self, platform: str, username: str) -> str | None:
+        """The user id the latest :meth:`remember_username` gave ``username`` on
+        ``platform`` (with or without ``@``, any case), or ``None``."""
+
     # workers sharing the tables (issue 14); a single process never calls these
     async def acquire_lease(self, key: str, worker: str, ttl: float) -> bool:
         """Take the lease ``key`` for ``worker`` for ``ttl`` seconds when it is free, expired

@@ -35,6 +35,7 @@ from storage._common import (
     starting_key,
     stat_rows,
     sum_stats,
+    username_key,
 )
 from storage.api import (
     BuyIn,
@@ -97,6 +98,7 @@ class MemoryStore:
         self._leases: dict[str, tuple[str, float]] = {}  # key → (worker, expires at)
         self._workers: dict[str, tuple[str, float]] = {}  # worker → (address, expires at)
         self._alive: float | None = None
+        self._usernames: dict[tuple[str, str], str] = {}  # (platform, name_key) → user id
         self._fence: str | None = None
         #: the clock of leases and heartbeats (tests move it)
         self.clock = time.time
@@ -718,6 +720,17 @@ class MemoryStore:
     async def last_alive(self) -> float | None:
         """See :meth:`storage.api.Store.last_alive`."""
         return self._alive
+
+    async def remember_username(self, platform: str, username: str, user_id: str) -> None:
+        """See :meth:`storage.api.Store.remember_username`."""
+        key = username_key(username)
+        for k in [k for k, v in self._usernames.items() if k[0] == platform and v == user_id]:
+            del self._usernames[k]
+        self._usernames[(platform, key)] = user_id
+
+    async def user_of_username(self, platform: str, username: str) -> str | None:
+        """See :meth:`storage.api.Store.user_of_username`."""
+        return self._usernames.get((platform, name_key(username)))
 
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""

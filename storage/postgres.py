@@ -76,6 +76,7 @@ from storage._common import (
     starting_key,
     stat_rows,
     stats_sql,
+    username_key,
 )
 from storage.api import (
     BuyIn,
@@ -1485,6 +1486,36 @@ class PostgresStore:
         """See :meth:`storage.api.Store.last_alive`."""
         row = await self._fetchrow("SELECT at FROM alive WHERE id = 1")
         return None if row is None else float(row[0])
+
+    async def remember_username(self, platform: str, username: str, user_id: str) -> None:
+        """See :meth:`storage.api.Store.remember_username`."""
+        key = username_key(username)
+
+        async def body(conn: Conn) -> None:
+            await conn.execute(
+                "DELETE FROM usernames WHERE platform = $1 AND user_id = $2 AND name_key <> $3",
+                platform,
+                user_id,
+                key,
+            )
+            await conn.execute(
+                "INSERT INTO usernames (platform, name_key, user_id) VALUES ($1, $2, $3)"
+                " ON CONFLICT (platform, name_key) DO UPDATE SET user_id = excluded.user_id",
+                platform,
+                key,
+                user_id,
+            )
+
+        await self._write(body)
+
+    async def user_of_username(self, platform: str, username: str) -> str | None:
+        """See :meth:`storage.api.Store.user_of_username`."""
+        row = await self._fetchrow(
+            "SELECT user_id FROM usernames WHERE platform = $1 AND name_key = $2",
+            platform,
+            name_key(username),
+        )
+        return None if row is None else str(row[0])
 
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""

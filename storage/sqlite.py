@@ -75,6 +75,7 @@ from storage._common import (
     starting_key,
     stat_rows,
     stats_sql,
+    username_key,
 )
 from storage.api import (
     BuyIn,
@@ -1035,6 +1036,34 @@ class SqliteStore:
         """See :meth:`storage.api.Store.last_alive`."""
         row = await self._call(lambda c: c.execute("SELECT at FROM alive WHERE id = 1").fetchone())
         return None if row is None else float(row[0])
+
+    async def remember_username(self, platform: str, username: str, user_id: str) -> None:
+        """See :meth:`storage.api.Store.remember_username`."""
+        key = username_key(username)
+
+        def body(conn: Conn) -> None:
+            conn.execute(
+                "DELETE FROM usernames WHERE platform = ? AND user_id = ? AND name_key <> ?",
+                (platform, user_id, key),
+            )
+            conn.execute(
+                "INSERT INTO usernames (platform, name_key, user_id) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, name_key) DO UPDATE SET user_id = excluded.user_id",
+                (platform, key, user_id),
+            )
+
+        await self._write(body)
+
+    async def user_of_username(self, platform: str, username: str) -> str | None:
+        """See :meth:`storage.api.Store.user_of_username`."""
+        key = name_key(username)
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT user_id FROM usernames WHERE platform = ? AND name_key = ?",
+                (platform, key),
+            ).fetchone()
+        )
+        return None if row is None else str(row[0])
 
     async def heartbeat(self, worker: str, address: str, ttl: float) -> None:
         """See :meth:`storage.api.Store.heartbeat`."""

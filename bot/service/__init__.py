@@ -173,6 +173,26 @@ class TableService:
         """Record in the store that the bot is running now (its clock)."""
         await self.rt.store.mark_alive(self.rt.clock())
 
+    async def remember_username(self, platform: str, username: str, user_id: str) -> None:
+        """Keep in the store that ``username`` (a platform @username, without ``@``) names
+        ``user_id`` now (:meth:`storage.api.Store.remember_username`: it moves from whoever
+        had it), so that ``/grant @name`` and ``/stats @name`` find the member after a
+        restart. A store error is logged, never raised: the next update of theirs writes it
+        again."""
+        try:
+            await self.rt.store.remember_username(platform, username, user_id)
+        except Exception as exc:
+            log.warning("could not keep the username of %s: %r", user_id, exc)
+
+    async def user_of_username(self, platform: str, username: str) -> str | None:
+        """The user id ``username`` (with or without ``@``) names in the store, or ``None``
+        (none known, or the store failed: logged)."""
+        try:
+            return await self.rt.store.user_of_username(platform, username)
+        except Exception as exc:
+            log.warning("could not look the username %r up: %r", username, exc)
+            return None
+
     async def _keep_alive(self) -> None:
         while True:
             try:

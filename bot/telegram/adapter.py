@@ -1112,7 +1112,10 @@ class TelegramAdapter:
         self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
             PLATFORM, chat, pending, ref
         )
-        self._usernames: dict[str, str] = {}  # lower-case @username → user id
+        #: lower-case @username → user id: what the store holds (the service's
+        #: remember_username), as far as this process has read or written it
+        self._usernames: dict[str, str] = {}
+        self._keeping: set[asyncio.Task[None]] = set()  # usernames being written
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         service.register(self.presenter)
         simple = {
@@ -1208,6 +1211,8 @@ class TelegramAdapter:
         """Stop polling (or the webhook server), write queued edits and shut the application
         down (also after a failed start: every HTTP session is closed)."""
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
+        if self._keeping:  # the usernames learnt last
+            await asyncio.gather(*self._keeping, return_exceptions=True)
         with contextlib.suppress(Exception):
             await self.presenter.flush()
         await self.presenter.stop_pings()
@@ -1223,8 +1228,33 @@ class TelegramAdapter:
 
     # -- helpers ---------------------------------------------------------------------------
     def _remember(self, user: User | None) -> None:
-        if user is not None and user.username:
-            self._usernames[user.username.lower()] = str(user.id)
+        """Learn ``user``'s @username from their update: new or changed (another user had
+        it, or they had another), it is written to the store in the background, so that
+        ``/grant @name`` finds them after a restart (a user has one username at a time)."""
+        if user is None or not user.username:
+            return
+        key, user_id = user.username.lower(), str(user.id)
+        if self._usernames.get(key) == user_id:
+            return
+        for old in [k for k, v in self._usernames.items() if v == user_id]:
+            del self._usernames[old]
+        self._usernames[key] = user_id
+        task = asyncio.create_task(self.service.remember_username(PLATFORM, key, user_id))
+        self._keeping.add(task)
+        task.add_done_callback(self._keeping.discard)
+
+    async def _user_of(self, typed: str) -> str:
+        """The user id a typed ``@username`` (or a bare one) names, as far as the bot has
+        seen it (this process, or the store: :meth:`_remember`); else ``typed`` unchanged."""
+        key = typed.lstrip("@").lower()
+        if not key:
+            return typed
+        found = self._usernames.get(key)
+        if found is None:
+            found = await self.service.user_of_username(PLATFORM, key)
+            if found is not None:
+                self._usernames[key] = found
+        return found if found is not None else typed
 
     async def _reply(self, update: Update, reply: Reply) -> None:
         """Answer a command with the service's ``reply``. Whatever the command did is
@@ -1485,7 +1515,7 @@ class TelegramAdapter:
             named_member = whom
         elif first < len(args):  # (a user id typed as the name: /grant 1001 100)
             name, amount = " ".join(args[:first]), " ".join(args[first:])
-            target = self._usernames.get(name.lstrip("@").lower(), name)
+            target = await self._user_of(name)
             shown = name if target != name else None
             if first < len(args) - 1:  # /grant Anna 2 100: "Anna 2" may be the name and
                 # 100 the amount, or "2 100" a thousands' grouping; the service judges
@@ -1508,13 +1538,13 @@ class TelegramAdapter:
             return
         self._remember(user)
         typed = list(context.args or [])
-        args = [self._usernames.get(a.lstrip("@").lower(), a) for a in typed]
+        args = [await self._user_of(a) for a in typed]
         shown = {a: t for a, t in zip(args, typed, strict=True) if a != t}
         whom, mentioned = _replied(msg), _mentioned(msg)
         if mentioned is not None:  # /stats <a member picked from the list> [week]: the
             # member, the other words the period (a reply's author gives way to them)
             whom, named, rest = mentioned
-            args = [self._usernames.get(a.lstrip("@").lower(), a) for a in rest]
+            args = [await self._user_of(a) for a in rest]
             shown = {str(whom.id): named}
         of = str(whom.id) if whom is not None and not whom.is_bot else None
         reply = await self.service.stats(_chat(chat), _actor(user), args, shown, of)

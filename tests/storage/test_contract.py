@@ -588,3 +588,23 @@ async def test_mark_alive_keeps_the_latest_mark(store: AnyStore) -> None:
     await store.mark_alive(1_700_000_000.25)
     await store.mark_alive(1_700_000_005.5)
     assert await store.last_alive() == 1_700_000_005.5
+
+
+async def test_usernames_map_to_the_user_who_has_them_now(store: AnyStore) -> None:
+    """Telegram's "/grant @anna 100" after a restart: a @username is kept (any case, with or
+    without the ``@``) per platform; one that another user takes moves to them, and a user
+    who changes theirs is no longer found by the old one."""
+    assert await store.user_of_username("telegram", "anna") is None
+    await store.remember_username("telegram", "Anna", "1001")
+    await store.remember_username("telegram", "Anna", "1001")  # (again: nothing changes)
+    assert await store.user_of_username("telegram", "@ANNA") == "1001"
+    assert await store.user_of_username("telegram", "anna") == "1001"
+    assert await store.user_of_username("discord", "anna") is None
+    await store.remember_username("telegram", "@bob_7", "1002")
+    await store.remember_username("telegram", "anna", "2002")  # the name moved to another id
+    assert await store.user_of_username("telegram", "anna") == "2002"
+    await store.remember_username("telegram", "bobby", "1002")  # Bob renamed himself
+    assert await store.user_of_username("telegram", "bob_7") is None
+    assert await store.user_of_username("telegram", "Bobby") == "1002"
+    with pytest.raises(StorageError):
+        await store.remember_username("telegram", "@", "1003")
