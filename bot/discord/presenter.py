@@ -747,21 +747,51 @@ class DiscordPresenter:
         here is a channel that denies Attach Files (many deny it to @everyone), not one the
         bot may not write in: the picture is left out (the text showdown is the record, as
         on Telegram in a group that forbids photos) and the table plays on; a channel the bot
-        lost for good is found by its other writes."""
-        sent = time.monotonic()
-        try:
-            file = discord.File(io.BytesIO(png), filename="showdown.png")
-            channel = self.client.get_partial_messageable(int(chat_id))
-            await channel.send(content_of(caption), file=file)
-        except discord.HTTPException as exc:
-            if exc.code == MISSING_PERMISSIONS:
-                log.info("cannot attach the picture in %s: %s", chat_id, exc)
-            elif not await self._locked_out(int(chat_id), exc, sent):
+        lost for good is found by its other writes. Lost to a 5xx or the network
+        (:func:`_transient`) it is sent again as a notice is (:meth:`post`: after each of
+        :attr:`notice_retries`, awaited, so the table's later messages keep their order; the
+        same nonce with ``enforce_nonce``, so a try whose answer was lost never shows it
+        twice), then given up (logged). Never raises a write's error."""
+        began = time.monotonic()
+        nonce = _nonce()
+        tries = 0
+        while True:
+            sent = time.monotonic()
+            try:
+                file = discord.File(io.BytesIO(png), filename="showdown.png")
+                channel = self.client.get_partial_messageable(int(chat_id))
+                await channel.send(content_of(caption), file=file, nonce=nonce)
+                return
+            except _WRITE_ERRORS as exc:
+                if _transient(exc):
+                    wait = None
+                    if tries < len(self.notice_retries):
+                        wait = next_wait(
+                            self.notice_retries,
+                            tries,
+                            began,
+                            self.edit_give_up,
+                            stopping=self.stopping,
+                        )
+                    if wait is not None:
+                        log.info("picture in %s not posted (%s): again soon", chat_id, exc)
+                        waiting = ("picture", nonce)
+                        await self._wait_for_newer(waiting, wait)
+                        self._newer.forget(waiting)
+                        tries += 1
+                        continue
+                    log.warning("cannot send the picture in %s: %s", chat_id, exc)
+                elif isinstance(exc, discord.HTTPException) and exc.code == MISSING_PERMISSIONS:
+                    log.info("cannot attach the picture in %s: %s", chat_id, exc)
+                elif not (
+                    isinstance(exc, discord.HTTPException)
+                    and await self._locked_out(int(chat_id), exc, sent)
+                ):
+                    log.warning("cannot send the picture in %s: %s", chat_id, exc)
+                return
+            except ValueError as exc:
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
-        except (aiohttp.ClientError, OSError) as exc:  # the network: the text is the record
-            log.warning("cannot send the picture in %s: %s", chat_id, exc)
-        except ValueError as exc:
-            log.warning("cannot send the picture in %s: %s", chat_id, exc)
+                return
 
     def plain_text(self, text: str) -> str:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""

@@ -1,0 +1,74 @@
+"""The showdown picture through a Discord outage (issue 12): refused with a 5xx, or lost in
+the network, it was logged and left out; now it is sent again as a notice is (after each of
+the notice waits, the same nonce with ``enforce_nonce``), and shows once."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from tests.bot.discord.dc_world import ALICE, BOB, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID, ApiCall
+
+CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
+
+
+def picture_posts(calls: list[ApiCall]) -> list[ApiCall]:
+    return [c for c in calls if c.method == "POST" and c.path == CHANNEL_POSTS and c.files]
+
+
+async def test_a_picture_discord_refuses_for_a_while_is_posted_once_it_answers(
+    tmp_path: Path,
+) -> None:
+    """Discord answers 503 to the picture twice: the third try (the same nonce) posts it,
+    one message with the PNG; the table plays on."""
+    async with world(tmp_path, rng_seed=7) as w:
+        presenter = w.adapter.presenter
+        presenter.notice_retries = (0.05, 0.1, 0.2)
+        await seat_everyone(w, [ALICE, BOB])
+        refused: list[ApiCall] = []
+
+        def picture(name: str, call: ApiCall) -> bool:
+            hit = name == "create_message" and bool(call.files) and len(refused) < 2
+            if hit:
+                refused.append(call)
+            return hit
+
+        w.fake.outage(picture)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await asyncio.wait_for(presenter.flush(), 10)
+        await w.fake.wait_for(lambda: len(picture_posts(w.fake.calls)) >= 3)
+        tries = picture_posts(w.fake.calls)
+        assert [c.status for c in tries] == [503, 503, 200]
+        assert len({c.body["nonce"] for c in tries}) == 1 and tries[0].body["enforce_nonce"]
+        assert len(w.fake.files) == 1
+        [(name, png)] = next(iter(w.fake.files.values()))
+        assert name == "showdown.png" and png.startswith(b"\x89PNG")
+        t = w.table()
+        assert t.hand is not None and t.hand_no == 2
+
+
+async def test_a_picture_whose_answer_was_lost_shows_once(tmp_path: Path) -> None:
+    """The picture is posted but the connection drops before its answer: it is sent again
+    with the same nonce, which Discord answers with the message it made: one picture."""
+    async with world(tmp_path, rng_seed=7) as w:
+        presenter = w.adapter.presenter
+        presenter.notice_retries = (0.05, 0.1, 0.2)
+        await seat_everyone(w, [ALICE, BOB])
+        dropped: list[ApiCall] = []
+
+        def picture(name: str, call: ApiCall) -> bool:
+            hit = name == "create_message" and bool(call.files) and not dropped
+            if hit:
+                dropped.append(call)
+            return hit
+
+        w.fake.drop(picture, done=True)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await asyncio.wait_for(presenter.flush(), 10)
+        await w.fake.wait_for(lambda: len(picture_posts(w.fake.calls)) >= 2)
+        tries = picture_posts(w.fake.calls)
+        assert len(tries) == 2 and tries[0].dropped
+        assert tries[0].body["nonce"] == tries[1].body["nonce"]
+        assert len(w.fake.files) == 1  # once
