@@ -883,29 +883,50 @@ class TelegramPresenter:
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
         as multipart), in a group's new chat if it moved; a refusal (a group that forbids
-        photos) is logged in one line and skipped. In a forum topic as :meth:`post`."""
+        photos) is logged in one line and skipped. In a forum topic as :meth:`post`.
+        Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
+        connection made: :func:`_unsent`) it is sent again as a notice is (after each of
+        :attr:`notice_retries`, awaited: the table's later messages keep their order), then
+        given up (logged); one whose answer was lost (it may have been posted) is not sent
+        again. Never raises :class:`TelegramError`."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
-        sent = time.monotonic()
-        try:
+        began = time.monotonic()
+        tries = 0
+        while True:
+            sent = time.monotonic()
             try:
-                await self._in_topic(
-                    chat_id,
-                    lambda topic: self.app.bot.send_photo(
-                        target,
-                        InputFile(png, filename="showdown.png"),
-                        caption=caption,
-                        message_thread_id=topic,
-                    ),
-                )
-            except ChatMigrated as exc:
-                self.follow_soon(target, str(exc.new_chat_id))
-                photo = InputFile(png, filename="showdown.png")
-                await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
-        except TelegramError as exc:
-            # e.g. a group that forbids photos: one line, the text showdown is the record
-            if not self._gone(target, exc, sent):
-                log.warning("cannot send the picture in %s: %s", chat_id, exc)
+                try:
+                    await self._in_topic(
+                        chat_id,
+                        lambda topic: self.app.bot.send_photo(
+                            target,
+                            InputFile(png, filename="showdown.png"),
+                            caption=caption,
+                            message_thread_id=topic,
+                        ),
+                    )
+                except ChatMigrated as exc:
+                    self.follow_soon(target, str(exc.new_chat_id))
+                    photo = InputFile(png, filename="showdown.png")
+                    await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
+                return
+            except TelegramError as exc:
+                if _unsent(exc):  # Telegram down: sent again, a few times
+                    wait = None
+                    if tries < len(self.notice_retries):
+                        wait = self._retry_wait(tries, exc, began, self.notice_retries)
+                    if wait is not None:
+                        log.info("picture in %s not posted (%s): again soon", chat_id, exc)
+                        waiting = object()
+                        await self._notice_waits.sleep(waiting, wait)
+                        self._notice_waits.forget(waiting)
+                        tries += 1
+                        continue
+                # e.g. a group that forbids photos: one line, the text showdown is the record
+                if not self._gone(target, exc, sent):
+                    log.warning("cannot send the picture in %s: %s", chat_id, exc)
+                return
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
