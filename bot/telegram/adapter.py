@@ -244,6 +244,8 @@ class TelegramPresenter:
         #: waits before a notice (:meth:`post`) refused by Telegram's side is sent again, one
         #: per try (:data:`~bot.retries.NOTICE_RETRIES`)
         self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
+        #: showdown pictures being posted later (:meth:`send_picture`)
+        self._late_pictures: set[asyncio.Task[None]] = set()
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
@@ -582,6 +584,12 @@ class TelegramPresenter:
         self._newer.wake_all()
         self._notice_waits.wake_all()
 
+    async def stop_pictures(self) -> None:
+        """After :meth:`stop_retries`: wait for the pictures being posted later (each makes
+        one more try, then is given up, logged)."""
+        if self._late_pictures:
+            await asyncio.gather(*self._late_pictures, return_exceptions=True)
+
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
         (and edited from then on); a private hand message is sent anew by the service (which
@@ -886,12 +894,20 @@ class TelegramPresenter:
         photos) is logged in one line and skipped. In a forum topic as :meth:`post`.
         Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
         connection made: :func:`_unsent`) it is sent again as a notice is (after each of
-        :attr:`notice_retries`, awaited: the table's later messages keep their order), then
-        given up (logged); one whose answer was lost (it may have been posted) is not sent
-        again. Never raises :class:`TelegramError`."""
+        :attr:`notice_retries`, awaited: the table's later messages keep their order); still
+        refused, it is posted later in the background as an edit is tried (after each of
+        :attr:`edit_retries`, until :attr:`edit_give_up` from the first failure), then given
+        up (logged). One whose answer was lost (it may have been posted) is not sent again.
+        Never raises :class:`TelegramError`."""
+        await self._send_picture(chat_id, png, caption, time.monotonic(), later=False)
+
+    async def _send_picture(
+        self, chat_id: str, png: bytes, caption: str, began: float, *, later: bool
+    ) -> None:
+        """:meth:`send_picture`'s tries (``later``: the background ones), failing since
+        ``began``."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
-        began = time.monotonic()
         tries = 0
         while True:
             sent = time.monotonic()
@@ -913,9 +929,10 @@ class TelegramPresenter:
                 return
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
+                    waits = self.edit_retries if later else self.notice_retries
                     wait = None
-                    if tries < len(self.notice_retries):
-                        wait = self._retry_wait(tries, exc, began, self.notice_retries)
+                    if later or tries < len(waits):
+                        wait = self._retry_wait(tries, exc, began, waits)
                     if wait is not None:
                         log.info("picture in %s not posted (%s): again soon", chat_id, exc)
                         waiting = object()
@@ -923,6 +940,15 @@ class TelegramPresenter:
                         self._notice_waits.forget(waiting)
                         tries += 1
                         continue
+                    if not later and self._retry_wait(0, exc, began) is not None:
+                        log.info("picture in %s not posted (%s): posted later", chat_id, exc)
+                        task = asyncio.create_task(
+                            self._send_picture(chat_id, png, caption, began, later=True),
+                            name=f"tg-picture-{chat_id}",
+                        )
+                        self._late_pictures.add(task)
+                        task.add_done_callback(self._late_pictures.discard)
+                        return
                 # e.g. a group that forbids photos: one line, the text showdown is the record
                 if not self._gone(target, exc, sent):
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
@@ -1236,6 +1262,7 @@ class TelegramAdapter:
             await asyncio.gather(*self._keeping, return_exceptions=True)
         with contextlib.suppress(Exception):
             await self.presenter.flush()
+        await self.presenter.stop_pictures()
         await self.presenter.stop_pings()
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()

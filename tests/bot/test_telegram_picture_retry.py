@@ -4,6 +4,7 @@ waits, awaited: the table's later messages keep their order), and shows once."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 
@@ -58,3 +59,31 @@ async def test_a_picture_refused_for_good_is_not_tried_again(tmp_path: Path) -> 
         await w.fake.wait_for(lambda: w.fake.calls_of("sendPhoto") or None)
         await w.settle()
         assert len(w.fake.calls_of("sendPhoto")) == 1
+
+
+async def test_a_picture_refused_past_the_notice_tries_is_posted_later_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Telegram refuses every picture longer than the notice tries: the table does not wait
+    for it (the next hand is dealt, its table message posted), and the picture is posted
+    once Telegram takes photos again, once."""
+    async with world(tmp_path, rng_seed=5) as w:
+        presenter = w.adapter.presenter
+        presenter.notice_retries = (0.05, 0.1)
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.outage(lambda c: c.method == "sendPhoto")
+        await seat_everyone(w, [ALICE, BOB])
+        with caplog.at_level(logging.INFO, logger="bot"):
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            await w.fake.wait_for(lambda: len(w.fake.calls_of("sendPhoto")) >= 5)
+            t = next(iter(w.service.tables.values()))
+            assert t.hand is not None and t.hand_no == 2  # the table did not wait
+            assert w.fake.photos_in(GROUP_ID) == []
+            w.fake.recover()
+            await w.fake.wait_for(lambda: w.fake.photos_in(GROUP_ID) or None)
+            await asyncio.sleep(0.5)  # (no second one comes)
+        assert len(w.fake.photos_in(GROUP_ID)) == 1
+        assert [r for r in caplog.records if "posted later" in r.getMessage()]
+        assert [r for r in caplog.records if "cannot send the picture" in r.getMessage()] == []
