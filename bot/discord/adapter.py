@@ -792,6 +792,7 @@ class DiscordAdapter:
         await self.idle()
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
         await self.presenter.flush()
+        await self.presenter.stop_pictures()
         for shard_id in list(self._shard_clients):
             await self.disconnect_shard(shard_id)
         await self.client.close()

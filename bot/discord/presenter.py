@@ -223,6 +223,8 @@ class DiscordPresenter:
         #: waits before a notice (:meth:`post`) lost to a 5xx or the network is sent again,
         #: one per try (:data:`~bot.retries.NOTICE_RETRIES`)
         self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
+        #: showdown pictures being posted later (:meth:`send_picture`)
+        self._late_pictures: set[asyncio.Task[None]] = set()
         #: wakes a writer waiting to try again: a newer screen came (or the stop)
         self._newer: Wakeups[object] = Wakeups()
         #: set by the adapter's stop: edits are no longer tried again
@@ -335,6 +337,12 @@ class DiscordPresenter:
         """Wait ``seconds``, or less if a newer screen of the message comes meanwhile
         (:meth:`queue_edit`) or the adapter stops."""
         await self._newer.sleep(key, seconds)
+
+    async def stop_pictures(self) -> None:
+        """After :meth:`stop_retries`: wait for the pictures being posted later (each makes
+        one more try, then is given up, logged)."""
+        if self._late_pictures:
+            await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
     def stop_retries(self) -> None:
         """The adapter stops: an edit that fails is not tried again, and writers waiting to
@@ -751,9 +759,16 @@ class DiscordPresenter:
         (:func:`_transient`) it is sent again as a notice is (:meth:`post`: after each of
         :attr:`notice_retries`, awaited, so the table's later messages keep their order; the
         same nonce with ``enforce_nonce``, so a try whose answer was lost never shows it
-        twice), then given up (logged). Never raises a write's error."""
-        began = time.monotonic()
-        nonce = _nonce()
+        twice); still refused, it is posted later in the background as an edit is tried
+        (after each of :attr:`edit_retries`, until :attr:`edit_give_up` from the first
+        failure; the same nonce), then given up (logged). Never raises a write's error."""
+        await self._send_picture(chat_id, png, caption, time.monotonic(), _nonce(), later=False)
+
+    async def _send_picture(
+        self, chat_id: str, png: bytes, caption: str, began: float, nonce: int, *, later: bool
+    ) -> None:
+        """:meth:`send_picture`'s tries (``later``: the background ones), failing since
+        ``began``, each with ``nonce``."""
         tries = 0
         while True:
             sent = time.monotonic()
@@ -764,14 +779,11 @@ class DiscordPresenter:
                 return
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
+                    waits = self.edit_retries if later else self.notice_retries
                     wait = None
-                    if tries < len(self.notice_retries):
+                    if later or tries < len(waits):
                         wait = next_wait(
-                            self.notice_retries,
-                            tries,
-                            began,
-                            self.edit_give_up,
-                            stopping=self.stopping,
+                            waits, tries, began, self.edit_give_up, stopping=self.stopping
                         )
                     if wait is not None:
                         log.info("picture in %s not posted (%s): again soon", chat_id, exc)
@@ -780,6 +792,15 @@ class DiscordPresenter:
                         self._newer.forget(waiting)
                         tries += 1
                         continue
+                    if not later and self._retry_wait(0, began) is not None:
+                        log.info("picture in %s not posted (%s): posted later", chat_id, exc)
+                        task = asyncio.create_task(
+                            self._send_picture(chat_id, png, caption, began, nonce, later=True),
+                            name=f"dc-picture-{chat_id}",
+                        )
+                        self._late_pictures.add(task)
+                        task.add_done_callback(self._late_pictures.discard)
+                        return
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
                 elif isinstance(exc, discord.HTTPException) and exc.code == MISSING_PERMISSIONS:
                     log.info("cannot attach the picture in %s: %s", chat_id, exc)

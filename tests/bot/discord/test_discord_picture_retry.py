@@ -72,3 +72,30 @@ async def test_a_picture_whose_answer_was_lost_shows_once(tmp_path: Path) -> Non
         assert len(tries) == 2 and tries[0].dropped
         assert tries[0].body["nonce"] == tries[1].body["nonce"]
         assert len(w.fake.files) == 1  # once
+
+
+async def test_a_picture_refused_past_the_notice_tries_is_posted_later_once(
+    tmp_path: Path,
+) -> None:
+    """Discord refuses every picture longer than the notice tries: the table does not wait
+    for it (the next hand is dealt), and the picture is posted once Discord answers again,
+    once, every try with the same nonce."""
+    async with world(tmp_path, rng_seed=7) as w:
+        presenter = w.adapter.presenter
+        presenter.notice_retries = (0.05, 0.1)
+        presenter.edit_retries = (0.05, 0.1, 0.2)
+        await seat_everyone(w, [ALICE, BOB])
+        w.fake.outage(lambda name, call: name == "create_message" and bool(call.files))
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: len(picture_posts(w.fake.calls)) >= 5)
+        t = w.table()
+        assert t.hand is not None and t.hand_no == 2  # the table did not wait
+        assert w.fake.files == {}
+        w.fake.recover()
+        await w.fake.wait_for(lambda: w.fake.files or None)
+        await asyncio.sleep(0.5)  # (no second one comes)
+        assert len(w.fake.files) == 1
+        tries = picture_posts(w.fake.calls)
+        assert len({c.body["nonce"] for c in tries}) == 1
+        assert [c.status for c in tries][-1] == 200
+        assert [m for m in w.logged if "cannot send the picture" in m] == []
