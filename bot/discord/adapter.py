@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import datetime
 import io
 import logging
 import re
@@ -80,6 +81,9 @@ Interaction = discord.Interaction[Any]
 #: A command or press not answered by then is acknowledged (deferred) and answered by a
 #: follow-up: Discord wants an answer within 3 seconds, our players within one (issue 15).
 ANSWER_WITHIN = 0.8
+#: seconds after the bot's timeout runs out before it looks at the guild's channels again
+#: (:meth:`DiscordAdapter.timed_out`): Discord's clock and ours may differ a little
+TIMEOUT_END_MARGIN = 1.0
 
 # The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin
 # commands under /ofcadmin (a top-level command of its own: Discord applies default member
@@ -311,11 +315,17 @@ class OfcClient(discord.Client):
     async def on_member_update(self, before: discord.Member, after: discord.Member) -> None:
         """The bot's own member changed (GUILD_MEMBER_UPDATE, which Discord sends for the
         bot itself whatever the intents; other members are not cached, so this is the bot):
-        a role given to it (or one of its roles taken back and given again) may let it
-        write again: as :meth:`on_guild_role_update` (a role taken away says nothing: the
-        next refused write does, 403 50013)."""
+        a role given to it (or one of its roles taken back and given again), or a timeout
+        lifted, may let it write again: as :meth:`on_guild_role_update` (a role taken away
+        or a timeout given says nothing: the next refused write does, 403 50013, and the
+        table closes after the hand, R8.2a). A timeout that runs out sends no event: the
+        bot looks again when it ends (:meth:`DiscordAdapter.timed_out`)."""
         me = after.guild.me
-        if me is None or after.id != me.id or before.roles == after.roles:
+        if me is None or after.id != me.id:
+            return
+        if before.timed_out_until != after.timed_out_until:
+            self.ofc.timed_out(after.guild, after.timed_out_until)
+        elif before.roles == after.roles:
             return
         await self.ofc.writable_again(after.guild.channels)
 
@@ -718,6 +728,8 @@ class DiscordAdapter:
         self.tree = self.client.tree
         #: shard id → the client running that one shard (connected by :meth:`connect_shard`)
         self._shard_clients: dict[int, tuple[OfcShardedClient, asyncio.Task[None]]] = {}
+        #: guild id → the look at its channels when the bot's timeout runs out (:meth:`timed_out`)
+        self._timeout_ends: dict[int, asyncio.Task[None]] = {}
         self._main_off: set[int] = set()  # shards of the main client disconnected
         self._identify_lock = asyncio.Lock()
         self._last_identify = -float("inf")
@@ -793,6 +805,8 @@ class DiscordAdapter:
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
         await self.presenter.flush()
         await self.presenter.stop_pictures()
+        for task in self._timeout_ends.values():
+            task.cancel()
         for shard_id in list(self._shard_clients):
             await self.disconnect_shard(shard_id)
         await self.client.close()
@@ -1027,6 +1041,34 @@ class DiscordAdapter:
                 for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                     if not thread.locked:
                         await self.back_in(thread.id)
+
+    def timed_out(self, guild: discord.Guild, until: datetime.datetime | None) -> None:
+        """A server admin timed the bot out in ``guild`` until ``until`` (aware UTC; ``None``
+        or past: the timeout is lifted or over). Its writes there are refused meanwhile (403
+        50013: the tables close after the hand, R8.2a, :meth:`_locked_out`); Discord sends
+        no event when a timeout runs out, so the channels are looked at again then
+        (:meth:`writable_again`: a close the refused writes queued is cancelled, as when a
+        timeout is lifted). A newer timeout replaces the older one's look."""
+        old = self._timeout_ends.pop(guild.id, None)
+        if old is not None:
+            old.cancel()
+        if until is None:
+            return
+        wait = (until - discord.utils.utcnow()).total_seconds()
+        if wait <= 0:
+            return
+
+        async def look_again() -> None:
+            await asyncio.sleep(wait + TIMEOUT_END_MARGIN)
+            if self._timeout_ends.get(guild.id) is task:
+                del self._timeout_ends[guild.id]
+            try:
+                await self.writable_again(guild.channels)
+            except Exception:  # (the close stays queued; logged)
+                log.exception("could not look at guild %s after the bot's timeout", guild.id)
+
+        task = asyncio.create_task(look_again(), name=f"dc-timeout-{guild.id}")
+        self._timeout_ends[guild.id] = task
 
     async def back_in(self, channel_id: int) -> None:
         """The bot may write in the channel (or thread) ``channel_id`` again: a close of its

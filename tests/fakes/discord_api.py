@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import email.parser
 import email.policy
 import itertools
@@ -324,6 +325,9 @@ class FakeDiscord:
         #: @everyone may not: :meth:`set_bot_role`); set before the bot connects to start
         #: with them
         self.bot_roles: list[int] = []
+        #: until when (seconds since the epoch) a server admin timed the bot's member out
+        #: (:meth:`time_out_bot`): guild channel writes answer 403/50013 until then
+        self.bot_timed_out_until: float | None = None
         #: users no longer members of the guild (:meth:`remove_member`)
         self.gone: set[int] = set()
         #: channels where the bot may write but not attach files (Attach Files denied, as
@@ -815,6 +819,8 @@ class FakeDiscord:
             raise _ApiError(404, 10003, "Unknown Channel")
         if cid in self.locked_channels or (call.files and cid in self.no_attach_channels):
             raise _ApiError(403, 50013, "Missing Permissions")
+        if user is None and self._bot_timed_out():
+            raise _ApiError(403, 50013, "Missing Permissions")
         self._archived(cid, posting=True)
         body = call.body or {}
         nonce = body.get("nonce") if body.get("enforce_nonce") else None
@@ -855,7 +861,7 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if int(channel) not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
-        if int(channel) in self.locked_channels:
+        if int(channel) in self.locked_channels or (user is None and self._bot_timed_out()):
             raise _ApiError(403, 50013, "Missing Permissions")
         self._archived(int(channel), posting=False)
         return self._edit(mid, call.body or {}, "rest")
@@ -1021,9 +1027,31 @@ class FakeDiscord:
             "GUILD_ROLE_UPDATE", {"guild_id": str(self.guild_id), "role": self._everyone()}
         )
 
+    def _bot_timed_out(self) -> bool:
+        """Whether the bot's member is timed out now (:meth:`time_out_bot`)."""
+        until = self.bot_timed_out_until
+        return until is not None and time.time() < until
+
+    async def time_out_bot(self, seconds: float | None) -> None:
+        """A server admin times the bot's member out for ``seconds`` (``None``: lifts the
+        timeout): its writes to the guild's channels answer 403/50013 until then, as
+        Discord's do (a timed-out member may not send), and the bot gets GUILD_MEMBER_UPDATE
+        with ``communication_disabled_until``. A timeout that runs out says nothing (Discord
+        sends no event): writes are simply taken again."""
+        self.bot_timed_out_until = None if seconds is None else time.time() + seconds
+        data = dict(self._bot_member(), guild_id=str(self.guild_id))
+        await self.dispatch("GUILD_MEMBER_UPDATE", data)
+
     def _bot_member(self) -> dict[str, Any]:
         """The bot's guild member (GUILD_CREATE, GUILD_MEMBER_UPDATE)."""
+        until = self.bot_timed_out_until
+        disabled = (
+            None
+            if until is None
+            else datetime.datetime.fromtimestamp(until, datetime.UTC).isoformat()
+        )
         return {
+            "communication_disabled_until": disabled,
             "user": dict(BOT_USER),
             "roles": [str(r) for r in self.bot_roles],
             "flags": 0,
