@@ -722,20 +722,7 @@ class DiscordPresenter:
                 return
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
-                    wait = None
-                    if tries < len(self.notice_retries):
-                        wait = next_wait(
-                            self.notice_retries,
-                            tries,
-                            began,
-                            self.edit_give_up,
-                            stopping=self.stopping,
-                        )
-                    if wait is not None:
-                        log.info("notice in %s not posted (%s): again soon", chat_id, exc)
-                        waiting = ("notice", nonce)
-                        await self._wait_for_newer(waiting, wait)
-                        self._newer.forget(waiting)
+                    if await self._waited("notice", chat_id, exc, tries, began, nonce):
                         tries += 1
                         continue
                     log.warning("notice in %s lost: %s", chat_id, exc)
@@ -748,6 +735,35 @@ class DiscordPresenter:
             except ValueError as exc:
                 log.warning("cannot post in %s: %s", chat_id, exc)
                 return
+
+    async def _waited(
+        self,
+        what: str,
+        chat_id: str,
+        exc: Exception,
+        tries: int,
+        began: float,
+        nonce: int,
+        *,
+        later: bool = False,
+    ) -> bool:
+        """After the ``tries``-th try of a new message (``what``: "notice", "picture"; sent
+        with ``nonce``) was lost to ``exc`` (:func:`_transient`), failing since ``began``:
+        wait before the next try and return ``True``, or ``False`` when it is to be given
+        up. A notice waits each of :attr:`notice_retries` once; ``later`` (a picture posted
+        in the background) each of :attr:`edit_retries`, the last again, until
+        :attr:`edit_give_up`. The stop wakes the wait."""
+        waits = self.edit_retries if later else self.notice_retries
+        if not later and tries >= len(waits):
+            return False
+        wait = next_wait(waits, tries, began, self.edit_give_up, stopping=self.stopping)
+        if wait is None:
+            return False
+        log.info("%s in %s not posted (%s): again soon", what, chat_id, exc)
+        waiting = (what, nonce)
+        await self._wait_for_newer(waiting, wait)
+        self._newer.forget(waiting)
+        return True
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """The showdown picture (issue 12): one message in the channel with the PNG attached
@@ -779,17 +795,8 @@ class DiscordPresenter:
                 return
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
-                    waits = self.edit_retries if later else self.notice_retries
-                    wait = None
-                    if later or tries < len(waits):
-                        wait = next_wait(
-                            waits, tries, began, self.edit_give_up, stopping=self.stopping
-                        )
-                    if wait is not None:
-                        log.info("picture in %s not posted (%s): again soon", chat_id, exc)
-                        waiting = ("picture", nonce)
-                        await self._wait_for_newer(waiting, wait)
-                        self._newer.forget(waiting)
+                    again = self._waited("picture", chat_id, exc, tries, began, nonce, later=later)
+                    if await again:
                         tries += 1
                         continue
                     if not later and self._retry_wait(0, began) is not None:

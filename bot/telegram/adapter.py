@@ -872,21 +872,42 @@ class TelegramPresenter:
                 return
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
-                    wait = None
-                    if tries < len(self.notice_retries):
-                        wait = self._retry_wait(tries, exc, began, self.notice_retries)
-                    if wait is None:
+                    if not await self._waited("notice", chat_id, exc, tries, began):
                         log.warning("notice in %s lost: %s", chat_id, exc)
                         return
-                    log.info("notice in %s not posted (%s): again soon", chat_id, exc)
-                    waiting = object()
-                    await self._notice_waits.sleep(waiting, wait)
-                    self._notice_waits.forget(waiting)
                     tries += 1
                     continue
                 if not self._gone(target, exc, sent):
                     log.exception("cannot post in %s", chat_id)
                 return
+
+    async def _waited(
+        self,
+        what: str,
+        chat_id: str,
+        exc: TelegramError,
+        tries: int,
+        began: float,
+        *,
+        later: bool = False,
+    ) -> bool:
+        """After the ``tries``-th try of a new message (``what``: "notice", "picture") was
+        refused by Telegram's side with ``exc``, failing since ``began``: wait before the
+        next try and return ``True``, or ``False`` when it is to be given up. A notice waits
+        each of :attr:`notice_retries` once; ``later`` (a picture posted in the background)
+        each of :attr:`edit_retries`, the last again, until :attr:`edit_give_up`. The stop
+        wakes the wait."""
+        waits = self.edit_retries if later else self.notice_retries
+        if not later and tries >= len(waits):
+            return False
+        wait = self._retry_wait(tries, exc, began, waits)
+        if wait is None:
+            return False
+        log.info("%s in %s not posted (%s): again soon", what, chat_id, exc)
+        waiting = object()
+        await self._notice_waits.sleep(waiting, wait)
+        self._notice_waits.forget(waiting)
+        return True
 
     async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
@@ -929,15 +950,7 @@ class TelegramPresenter:
                 return
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
-                    waits = self.edit_retries if later else self.notice_retries
-                    wait = None
-                    if later or tries < len(waits):
-                        wait = self._retry_wait(tries, exc, began, waits)
-                    if wait is not None:
-                        log.info("picture in %s not posted (%s): again soon", chat_id, exc)
-                        waiting = object()
-                        await self._notice_waits.sleep(waiting, wait)
-                        self._notice_waits.forget(waiting)
+                    if await self._waited("picture", chat_id, exc, tries, began, later=later):
                         tries += 1
                         continue
                     if not later and self._retry_wait(0, exc, began) is not None:
