@@ -16,6 +16,7 @@ import pytest
 
 from bot.discord import adapter as adapter_module
 from bot.discord.adapter import default_intents
+from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
@@ -215,6 +216,29 @@ async def test_a_registered_tournament_player_who_leaves_the_server_is_unregiste
         assert await check_store(w.store) == []
 
 
+async def timed_out_mid_hand(w: World, seconds: float) -> LiveTable:
+    """Alice and Bob seated, hand 1 dealt; the bot is timed out for ``seconds`` and the
+    first street played: its refused writes (403 50013) queued the table's close."""
+    await seat_everyone(w, [ALICE, BOB])
+    t = w.table()
+    assert t.hand is not None and t.hand_no == 1
+    await w.fake.time_out_bot(seconds)
+    first = ALICE if t.hand.to_act == (0,) else BOB
+    await w.play_street(first, "dm")
+    await w.fake.wait_for(lambda: t.closing)
+    return t
+
+
+async def plays_on(w: World, t: LiveTable) -> None:
+    """The close was cancelled: the channel is told, and the next hand is dealt."""
+    notice = tr("en", "lobby.close_cancelled", table=t.id)
+    await w.fake.wait_for(lambda: notice in channel_texts(w))
+    await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+    await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+    assert t.id in w.service.tables and not t.closing
+    assert await check_store(w.store) == []
+
+
 async def test_a_timeout_lifted_from_the_bot_mid_hand_keeps_its_table(tmp_path: Path) -> None:
     """R8.2a: a server admin times the bot out mid-hand (its writes answer 403 50013, which
     queues the table's close), then lifts the timeout before the hand ends: Discord tells
@@ -222,21 +246,10 @@ async def test_a_timeout_lifted_from_the_bot_mid_hand_keeps_its_table(tmp_path: 
     and the table closed after the hand; now the close is cancelled, the channel told, and
     the next hand dealt."""
     async with world(tmp_path) as w:
-        await seat_everyone(w, [ALICE, BOB])
-        t = w.table()
-        assert t.hand is not None and t.hand_no == 1
-        await w.fake.time_out_bot(600)
-        first = ALICE if t.hand.to_act == (0,) else BOB
-        await w.play_street(first, "dm")
-        await w.fake.wait_for(lambda: t.closing)
+        t = await timed_out_mid_hand(w, 600)
         await w.fake.time_out_bot(None)
         await w.fake.wait_for(lambda: not t.closing)
-        notice = tr("en", "lobby.close_cancelled", table=t.id)
-        await w.fake.wait_for(lambda: notice in channel_texts(w))
-        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
-        assert t.id in w.service.tables and not t.closing
-        assert await check_store(w.store) == []
+        await plays_on(w, t)
 
 
 async def test_a_timeout_of_the_bot_that_runs_out_mid_hand_keeps_its_table(
@@ -244,23 +257,12 @@ async def test_a_timeout_of_the_bot_that_runs_out_mid_hand_keeps_its_table(
 ) -> None:
     """R8.2a: the bot is timed out for three seconds mid-hand (its writes refused: the close
     queued). Discord sends no event when a timeout runs out; the bot looks at the channels
-    again when it ends, so the close is cancelled and the channel told, with no update from
-    Discord; the next hand is dealt. A timeout that is still running keeps the close."""
+    again when it ends, so the close is cancelled (not before) and the channel told, with no
+    update from Discord; the next hand is dealt."""
     monkeypatch.setattr(adapter_module, "TIMEOUT_END_MARGIN", 0.2)
     async with world(tmp_path) as w:
-        await seat_everyone(w, [ALICE, BOB])
-        t = w.table()
-        assert t.hand is not None and t.hand_no == 1
         ends = time.time() + 3.0
-        await w.fake.time_out_bot(3.0)
-        first = ALICE if t.hand.to_act == (0,) else BOB
-        await w.play_street(first, "dm")
-        await w.fake.wait_for(lambda: t.closing)
+        t = await timed_out_mid_hand(w, 3.0)
         await w.fake.wait_for(lambda: not t.closing, timeout=10)
         assert time.time() >= ends  # (not before the timeout ran out)
-        notice = tr("en", "lobby.close_cancelled", table=t.id)
-        await w.fake.wait_for(lambda: notice in channel_texts(w))
-        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
-        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
-        assert t.id in w.service.tables and not t.closing
-        assert await check_store(w.store) == []
+        await plays_on(w, t)
