@@ -182,6 +182,28 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. For your place {place}, {amount} {label} from its pool went to your balance.",
         "ru": "Турнир #{table} окончен: бот больше не может писать туда, где он шёл. За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
     },
+    # an admin's close of a tournament (R8.7): each registered player told in private, one
+    # of the first two, then one of the last three
+    "private.admin_cancel": {
+        "en": "Tournament #{table} was cancelled by an admin.",
+        "ru": "Турнир #{table} отменён администратором.",
+    },
+    "private.admin_over": {
+        "en": "Tournament #{table} is over: an admin closed it.",
+        "ru": "Турнир #{table} окончен: его закрыл администратор.",
+    },
+    "private.pool_paid": {
+        "en": "{amount} {label} from its pool went to your balance.",
+        "ru": "Из его фонда вам на баланс: {amount} {label}.",
+    },
+    "private.pool_paid_place": {
+        "en": "For your place {place}, {amount} {label} from its pool went to your balance.",
+        "ru": "За ваше {place} место из его фонда вам на баланс: {amount} {label}.",
+    },
+    "private.pool_paid_none": {
+        "en": "Your place {place} takes nothing from its pool.",
+        "ru": "Вашему {place} месту из его фонда ничего не причитается.",
+    },
     "private.over.discord": {
         "en": "Hand over. Result in the channel.",
         "ru": "Раздача окончена. Итоги в канале.",

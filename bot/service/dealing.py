@@ -44,6 +44,7 @@ __all__ = [
     "stand_up_unready",
     "sync_clocks",
     "tell_chat_gone",
+    "tell_tournament_closed",
     "to_lobby",
     "top_up_computer_players",
     "top_up_window",
@@ -560,6 +561,46 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
         place = tour.places.get(s, 0)
         text = tr(lang, out_key, table=t.id, place=place, amount=amount, label=t.label)
         t.owe_private(user_id, Screen(text, table=t.id))
+
+
+def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
+    """An admin closed a tournament table (R8.2a, R8.7): every registered person is told in
+    a private message of their own what its pool paid them (a player knocked out earlier
+    too, who may no longer read the group: the prize of their place, or that it takes
+    nothing). Cancelled: ``private.admin_cancel`` (the buy-in back, or the pool's share,
+    :meth:`~game.tournament.Tournament.cancel_shares`); won in the cancel (a Chinese Poker
+    game it settles knocks out all but one): ``private.admin_over`` with the prize.
+
+    Call in the closing step, after :func:`close_now`; the seated players are the step's
+    :attr:`Tx.seated`, the others :attr:`LiveTable.knocked_out`; computer players and
+    people the table has no chat for are skipped. The notices are owed as new messages
+    (:meth:`LiveTable.owe_private`): kept with the closed table's final snapshot until sent,
+    so a restart after a crash sends them, once (:func:`~bot.service.recovery.deliver`); a
+    seated player's hand message keeps the last hand."""
+    tour = t.tournament
+    if tour is None:
+        return
+    lead = "private.admin_cancel" if tour.finished is None else "private.admin_over"
+    shares = tour.cancel_shares()
+    seated = {
+        seat.player_id: seat for seat in {**tx.seated, **t.seats}.values() if seat.bot is None
+    }
+    for s, pid in enumerate(tour.players):
+        seat = seated.get(pid)
+        if seat is not None:
+            user_id, lang = seat.user_id, seat.lang
+        elif pid in t.knocked_out:
+            user_id, lang = t.knocked_out[pid]
+        else:  # (a computer player, or nobody to tell)
+            continue
+        amount, place = shares.get(s, 0), tour.places.get(s)
+        if place is None:
+            paid = tr(lang, "private.pool_paid", amount=amount, label=t.label)
+        elif amount > 0:
+            paid = tr(lang, "private.pool_paid_place", place=place, amount=amount, label=t.label)
+        else:
+            paid = tr(lang, "private.pool_paid_none", place=place)
+        t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))
 
 
 def close_now(t: LiveTable, tx: Tx, notice: str) -> None:

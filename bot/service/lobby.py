@@ -26,6 +26,7 @@ from bot.service.dealing import (
     stand_up,
     stand_up_unready,
     tell_chat_gone,
+    tell_tournament_closed,
     to_lobby,
     top_up_window,
 )
@@ -712,19 +713,25 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
-    await close_table(rt, t, notice, chat_gone=removal)
+    await close_table(rt, t, notice, chat_gone=removal, admin=not removal)
     return Reply(notice)
 
 
-async def close_table(rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool = False) -> None:
+async def close_table(
+    rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool = False, admin: bool = False
+) -> None:
     """Close a table with no hand running (call under ``t.lock``), in one transition
     (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
     the table's chat: its players are told in private
-    (:func:`~bot.service.dealing.tell_chat_gone`)."""
+    (:func:`~bot.service.dealing.tell_chat_gone`). ``admin``: an admin closes it: a
+    tournament's registered players are told in private what its pool paid them (R8.7,
+    :func:`~bot.service.dealing.tell_tournament_closed`)."""
     async with rt.transition(t) as tx:
         close_now(t, tx, notice)
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)
+        elif admin:
+            tell_tournament_closed(t, tx)
 
 
 def rename(t: LiveTable, actor: Actor) -> bool:

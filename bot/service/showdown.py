@@ -20,6 +20,7 @@ from bot.service.dealing import (
     settle_pairs,
     stand_up,
     tell_chat_gone,
+    tell_tournament_closed,
     to_lobby,
     top_up_computer_players,
     top_up_window,
@@ -214,6 +215,8 @@ def close_hand(
         if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
             tell_chat_gone(t, tx, screen)
+        else:  # an admin's: a tournament's registered players told in private (R8.7)
+            tell_tournament_closed(t, tx)
         return
     if t.tournament is not None and abandoned(t, result):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))

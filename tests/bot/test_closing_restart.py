@@ -371,3 +371,52 @@ async def test_a_crash_after_the_last_opponent_leaves_mid_hand_tells_the_winner_
     p3 = await restart(store, clock)
     assert nothing_sent(p3)
     assert await check_store(store) == []
+
+
+async def test_a_crash_after_an_admin_cancels_a_tournament_tells_every_player_once() -> None:
+    """R8.7: an admin closes a tournament paying three places (50/30/20) during hand 2,
+    Carol knocked out (3rd) in hand 1; the end of the hand cancels it (Carol keeps her
+    place's prize, 60 kush; Alice and Bob share the rest). The process dies right after that
+    closing commit: nobody was told in private. The restarted bot tells each registered
+    player, Carol too, in a new message what the pool paid them (what their balance got),
+    and gives Alice and Bob their last hand over their hand messages; a third start sends
+    nothing."""
+    store, clock = DiesAfterClosing(), Clock()
+    service, presenter = new_service(store, clock)
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    table_id = t.id
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    refs = {s.user_id: s.private_ref for s in t.seats.values()}
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=table_id)
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    with pytest.raises(Killed):
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
+            )
+    await service.rt.drawer.close()
+    assert t.tournament is not None and t.tournament.finished is None  # cancelled
+    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
+    assert got["3"] == 60 and got["1"] + got["2"] == 240
+    for user in ("1", "2", "3"):
+        assert not any("cancelled" in s.text for s in presenter.privates.get(user, []))
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    for user in ("1", "2"):
+        lead = tr(langs[user], "private.admin_cancel", table=table_id)
+        paid = tr(langs[user], "private.pool_paid", amount=got[user], label="kush")
+        notice, board = p2.privates[user]
+        assert notice.text == f"{lead} {paid}"
+        assert "Showdown" not in notice.text and board.text != notice.text
+        assert p2.private_refs[user] == [None, refs[user]]  # (a new message; the hand's)
+    lead = tr("en", "private.admin_cancel", table=table_id)
+    paid = tr("en", "private.pool_paid_place", place=3, amount=60, label="kush")
+    assert [s.text for s in p2.privates["3"]] == [f"{lead} {paid}"]
+    assert p2.private_refs["3"] == [None]
+
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []

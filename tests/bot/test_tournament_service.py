@@ -1345,3 +1345,80 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_one_knocked_ou
     out = tr("en", "private.chat_gone_out_final", table=t.id, place=3, amount=60, label="kush")
     assert [s.text for s in presenter.privates[CAROL.user_id][carol_before:]] == [out]
     assert await check_store(store) == []
+
+
+async def test_r8_7_an_admin_s_cancel_tells_every_registered_player_in_private(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """R8.2a, R8.7: an admin closes a running tournament paying three places (50/30/20)
+    during hand 2, after Carol was knocked out (3rd) in hand 1; the end of the hand cancels
+    it: Carol keeps her place's prize (60 kush), Alice and Bob share the rest. The group is
+    told, but a knocked-out player need not read it (Carol was told nothing): each registered
+    player is told in a private message of their own what the pool paid them, once; the
+    seated ones' hand messages keep the last hand."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    before = {a.user_id: len(presenter.privates.get(a.user_id, [])) for a in PLAYERS}
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=t.id)
+    await play_to_the_end(service, presenter, clock)
+    await service.rt.settled(t)
+    tour = t.tournament
+    assert tour is not None and tour.finished is None  # (cancelled)
+    got = {a.user_id: await player_balance(store, a) - 900 for a in PLAYERS}
+    assert got["3"] == 60 and got["1"] + got["2"] == 240
+    for actor in PLAYERS[:2]:
+        lang = langs[actor.user_id]
+        notice = (
+            tr(lang, "private.admin_cancel", table=t.id)
+            + " "
+            + tr(lang, "private.pool_paid", amount=got[actor.user_id], label="kush")
+        )
+        sent = [s.text for s in presenter.privates[actor.user_id][before[actor.user_id] :]]
+        assert sent.count(notice) == 1, sent
+    notice = (
+        tr("en", "private.admin_cancel", table=t.id)
+        + " "
+        + tr("en", "private.pool_paid_place", place=3, amount=60, label="kush")
+    )
+    assert [s.text for s in presenter.privates[CAROL.user_id][before["3"] :]] == [notice]
+    assert "For your place 3, 60 kush" in notice
+    assert await check_store(store) == []
+
+
+async def test_r8_7_an_admin_s_cancel_between_hands_tells_one_out_of_the_money_too() -> None:
+    """The same between hands (the close at once), with the default payouts (winner takes
+    all): Carol, knocked out in hand 1, is paid nothing; she is told in private that the
+    tournament was cancelled and her place takes nothing; Alice and Bob their shares."""
+    service, presenter, store, clock = new_service(next_hand_delay=60)
+    t = await carol_out_in_hand_one(service, presenter, clock, payouts="")
+    by_id = {a.user_id: a for a in PLAYERS}
+    while t.hand is not None:  # hand 2 played out: between hands
+        acting = t.seats[t.owner(t.hand.to_act[0])]
+        await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
+    assert service.table_in(GROUP) is t and t.hand is None
+    before = {a.user_id: len(presenter.privates.get(a.user_id, [])) for a in PLAYERS}
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    await service.close_table(GROUP, ALICE, True)
+    assert service.table_in(GROUP) is None
+    await service.rt.settled(t)
+    assert await player_balance(store, CAROL) == 900
+    for actor in PLAYERS[:2]:
+        lang = langs[actor.user_id]
+        got = await player_balance(store, actor) - 900
+        notice = (
+            tr(lang, "private.admin_cancel", table=t.id)
+            + " "
+            + tr(lang, "private.pool_paid", amount=got, label="kush")
+        )
+        assert [s.text for s in presenter.privates[actor.user_id][before[actor.user_id] :]] == [
+            notice
+        ]
+    notice = (
+        tr("en", "private.admin_cancel", table=t.id)
+        + " "
+        + tr("en", "private.pool_paid_none", place=3)
+    )
+    assert [s.text for s in presenter.privates[CAROL.user_id][before["3"] :]] == [notice]
+    assert await check_store(store) == []
