@@ -18,6 +18,7 @@ from typing import Any
 from bot.model import LiveTable
 from bot.screens import Payload
 from bot.telegram.fake_api import FakeTelegram, FakeUser
+from bot.texts import tr
 from game.cards import Card, parse_card
 from storage.check import check_database, check_store
 from tests.bot.tg_world import (
@@ -435,3 +436,54 @@ async def test_r8_7_a_restart_in_the_middle_continues_the_tournament_to_the_payo
             await check_the_end(w2, table_id, db, leaks)
     finally:
         await fake.stop()
+
+
+async def test_r8_7_an_admin_s_cancel_with_one_player_blocking_the_bot_tells_the_others(
+    tmp_path: Path,
+) -> None:
+    """R8.2a, R8.7: between hands of a running tournament Bob blocks the bot (every private
+    write to him answers 403), and Alice, an admin, closes the table with ``/closetable``:
+    it is cancelled at once, every buy-in back. Bob's private notice is refused; the group's
+    closing notice still goes out once (the table message's and the command's reply, each
+    once), Alice and Carol each get theirs, once, and nothing is owed after (the closed
+    table's final snapshot is forgotten: no later start sends it all again)."""
+    async with world(tmp_path, next_hand_delay=600) as w:
+        w.fake.started_users.update(u.id for u in PLAYERS)
+        await configure(w, tournament_buy_in=str(BUY_IN), tournament_chips="1000")
+        t = await open_and_register(w)
+        by_id = {str(u.id): u for u in PLAYERS}
+        while (hand := t.hand) is not None:  # hand 1 played out; the next in 10 minutes
+            if hand.is_over or not hand.to_act:
+                await asyncio.sleep(0.01)
+                continue
+            await arrange_and_confirm(w, by_id[t.seats[t.owner(hand.to_act[0])].user_id])
+        await w.settle()
+        assert t.id in w.service.tables and t.hand is None
+        w.fake.blocked_users.add(BOB.id)
+        start = len(w.fake.calls)
+        notice = f"Tournament #{t.id} is cancelled; every buy-in is back."
+        reply = await w.say(ALICE, "/closetable")
+        assert reply["text"] == notice
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        calls = w.fake.calls[start:]
+        group = [
+            c for c in calls
+            if int(c.params.get("chat_id", 0)) == GROUP_ID and notice in str(c.params.get("text"))
+        ]  # fmt: skip
+        assert sorted(c.method for c in group) == ["editMessageText", "sendMessage"], group
+        private = f"Tournament #{t.id} was cancelled by an admin. {BUY_IN} kush from its pool"
+        for user in (ALICE, CAROL):
+            told = [m for m in w.fake.chat_messages(user.id) if str(m["text"]).startswith(private)]
+            assert len(told) == 1, [m["text"] for m in w.fake.chat_messages(user.id)]
+        bobs = tr("ru", "private.admin_cancel", table=t.id)  # (Bob reads Russian)
+        tried = [c for c in calls if int(c.params.get("chat_id", 0)) == BOB.id]
+        assert [(c.method, str(c.params.get("text")).startswith(bobs)) for c in tried] == [
+            ("sendMessage", True)
+        ]  # refused (403), and not tried again
+        assert not any(str(m["text"]).startswith(bobs) for m in w.fake.chat_messages(BOB.id))
+        assert await w.store.closed_snapshots() == []
+        for user in PLAYERS:
+            assert await balance(w, user) == START
+        assert await check_store(w.store) == []
