@@ -265,6 +265,16 @@ class OfcClient(discord.Client):
         if await self.ofc.service.community_back(PLATFORM, str(guild.id)):
             log.info("the bot is back in guild %s: its tables stay open", guild.id)
 
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """A guild became available (GUILD_CREATE: at the start, or back after an outage or
+        a reconnect), its bot member as it is now: a timeout of the bot still running (given
+        while the bot was away, or before a restart, which lost the look at its end) is
+        taken as if GUILD_MEMBER_UPDATE had told it (:meth:`DiscordAdapter.timed_out`): when
+        it runs out a close its refused writes queued is cancelled (R8.2a)."""
+        me = guild.me
+        if me is not None and me.is_timed_out():
+            self.ofc.timed_out(guild, me.timed_out_until)
+
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
         await self.ofc.service.chat_left(PLATFORM, str(channel.id))

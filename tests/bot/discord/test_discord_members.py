@@ -266,3 +266,34 @@ async def test_a_timeout_of_the_bot_that_runs_out_mid_hand_keeps_its_table(
         await w.fake.wait_for(lambda: not t.closing, timeout=10)
         assert time.time() >= ends  # (not before the timeout ran out)
         await plays_on(w, t)
+
+
+async def test_a_timeout_of_the_bot_from_before_a_restart_that_runs_out_keeps_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.2a: the bot is timed out while it is stopped (or restarted after the timeout was
+    given: the look it had scheduled for the timeout's end is gone). The restarted bot
+    learns of the timeout only from GUILD_CREATE (its member's
+    ``communication_disabled_until``); its writes mid-hand (the table message it shows
+    again on resuming) are refused (the close queued),
+    and when the timeout runs out, with no event from Discord, the close is cancelled and the
+    next hand dealt. (It stood: the bot looked again only after a GUILD_MEMBER_UPDATE.)"""
+    monkeypatch.setattr(adapter_module, "TIMEOUT_END_MARGIN", 0.2)
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            assert w.table().hand is not None
+        ends = time.time() + 4.0
+        fake.bot_timed_out_until = ends  # (given while the bot was away: no event seen)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            t = w.table()
+            assert t.hand is not None and t.hand_no == 1
+            await w.fake.wait_for(lambda: t.closing)  # (its table message, shown, refused)
+            await w.fake.wait_for(lambda: not t.closing, timeout=15)
+            assert time.time() >= ends  # (not before the timeout ran out)
+            await plays_on(w, t)
+    finally:
+        await fake.stop()
