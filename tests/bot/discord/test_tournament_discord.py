@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.model import LiveTable
+from bot.texts import tr
 from game.cards import Card
 from storage.check import check_database, check_store
 from tests.bot.discord.dc_world import (
@@ -218,3 +219,59 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         assert leaks == [], leaks
         assert await check_store(w.store) == []
         assert await check_database(db) == []
+
+
+async def test_r8_7_an_admin_s_cancel_with_one_player_s_dms_closed_tells_the_others(
+    tmp_path: Path,
+) -> None:
+    """R8.2a, R8.7: between hands of a running tournament Bob closes his DMs to the bot
+    (403/50007), and Alice closes the table with ``/ofcadmin close``: it is cancelled at
+    once, every buy-in back. Bob's private notice is refused; the channel's closing notice
+    is written once, Alice and Carol get theirs in a DM, once, and nothing stays owed."""
+    async with world(tmp_path, next_hand_delay=600) as w:
+        for name, value in (("tournament_buy_in", str(BUY_IN)), ("tournament_chips", "1000")):
+            reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
+            assert f"Saved: {name} = {value}" in reply["content"], reply["content"]
+        await w.slash(ALICE, "tournament", {"game": "pineapple"})
+        for user in (ALICE, BOB):
+            await press_lobby(w, user, "g")
+        await w.slash(CAROL, "join")
+        t = w.table()
+        assert t.tournament is not None and t.hand is not None
+        by_id = {str(u.id): u for u in PLAYERS}
+        while (hand := t.hand) is not None:  # hand 1 played out; the next in 10 minutes
+            if hand.is_over or not hand.to_act:
+                await asyncio.sleep(0.01)
+                continue
+            await arrange_and_confirm(w, by_id[t.seats[t.owner(hand.to_act[0])].user_id])
+        await w.adapter.presenter.flush()
+        w.fake.closed_dms.add(BOB.id)
+        start = len(w.fake.calls)
+        notice = f"Tournament #{t.id} is cancelled; every buy-in is back."
+        reply = await w.slash(ALICE, "close", group="ofcadmin", admin=True)
+        assert notice in reply["content"], reply["content"]
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        shown = [m for m in w.fake.channel_messages(CHANNEL_ID) if notice in m["content"]]
+        assert len(shown) == 2, shown  # (the reply to the command, and the table message)
+        written = [
+            c for c in w.fake.calls[start:]
+            if c.path.startswith(f"/channels/{CHANNEL_ID}/") and notice in str(c.body)
+        ]  # fmt: skip
+        assert len(written) == 1, written  # (the table message's edit; the reply aside)
+        for user in (ALICE, CAROL):
+            lead = tr(str(user.locale)[:2], "private.admin_cancel", table=t.id)
+            told = [m for m in w.fake.dm_messages(user.id) if m["content"].startswith(lead)]
+            assert len(told) == 1, [m["content"] for m in w.fake.dm_messages(user.id)]
+        lead = tr("ru", "private.admin_cancel", table=t.id)  # (Bob reads Russian)
+        bob_dm = f"/channels/{w.fake.dm_channels[BOB.id]}/messages"
+        tried = [c for c in w.fake.calls[start:] if c.method == "POST" and c.path == bob_dm]
+        assert [(c.status, str(c.body["content"]).startswith(lead)) for c in tried] == [
+            (403, True)
+        ]  # refused, and not tried again
+        assert not any(m["content"].startswith(lead) for m in w.fake.dm_messages(BOB.id))
+        assert await w.store.closed_snapshots() == []
+        for user in PLAYERS:
+            assert await balance(w, user) == START
+        assert await check_store(w.store) == []
