@@ -202,7 +202,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.pool_paid_none": {
         "en": "Your place {place} takes nothing from its pool.",
-        "ru": "Вашему {place} месту из его фонда ничего не причитается.",
+        "ru": "За ваше {place} место из его фонда вам ничего не причитается.",
     },
     "private.over.discord": {
         "en": "Hand over. Result in the channel.",

@@ -1151,6 +1151,16 @@ async def test_r7_6_r8_7_a_cancelled_chinese_tournament_whose_game_knocks_out_on
     ]  # fmt: skip
     assert tr("en", "tour.final", table=t.id, pool=200, label="kush") in final
     assert tr("en", "tour.cancelled", table=t.id) not in final
+    await service.rt.settled(t)
+    for seat, actor in enumerate((ALICE, BOB)):  # told in private too: over, not cancelled
+        lang = "en" if actor is ALICE else "ru"
+        paid = (
+            tr(lang, "private.pool_paid_place", place=1, amount=200, label="kush")
+            if seat == winner
+            else tr(lang, "private.pool_paid_none", place=2)
+        )
+        notice = tr(lang, "private.admin_over", table=t.id) + " " + paid
+        assert [s.text for s in presenter.privates[actor.user_id]].count(notice) == 1
     assert await check_store(store) == []
 
 
