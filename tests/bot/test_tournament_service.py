@@ -1432,3 +1432,30 @@ async def test_r8_7_an_admin_s_cancel_between_hands_tells_one_out_of_the_money_t
     )
     assert [s.text for s in presenter.privates[CAROL.user_id][before["3"] :]] == [notice]
     assert await check_store(store) == []
+
+
+async def test_r8_7_an_admin_s_close_before_the_start_tells_each_registrant_the_buy_in_is_back(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """R8.7: Alice and Bob registered (the tournament not started: a third seat open) and an
+    admin closes the table: every buy-in goes back, and each registrant is told so in
+    private, in their language."""
+    service, presenter, store, _clock = env
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is None
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "tour.cancelled", table=t.id)
+    await service.rt.settled(t)
+    for actor, lang, label in ((ALICE, "en", "kush"), (BOB, "ru", "кушей")):
+        assert await player_balance(store, actor) == 1000
+        notice = (
+            tr(lang, "private.admin_cancel", table=t.id)
+            + " "
+            + tr(lang, "private.pool_paid", amount=100, label="kush")
+        )
+        assert [s.text for s in presenter.privates[actor.user_id]] == [notice]
+        assert f"100 {label}" in notice
+    assert await check_store(store) == []
