@@ -18,9 +18,17 @@ from bot.texts import tr
 __all__ = ["main"]
 
 
+def _prog() -> str:
+    """The program's name in ``--help`` and argparse's errors: ``ofc-bot`` when started by
+    that console script (pyproject's ``[project.scripts]``; its wrapper strips ``.exe`` and
+    ``-script.pyw`` from ``sys.argv[0]``), ``python -m bot`` otherwise (argparse's own
+    default would be ``__main__.py``)."""
+    return "ofc-bot" if Path(sys.argv[0]).name == "ofc-bot" else "python -m bot"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (2 for bad configuration)."""
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Run the OFC bot.")
+    parser = argparse.ArgumentParser(prog=_prog(), description="Run the OFC bot.")
     parser.add_argument("--env-file", default=".env", help="settings file (default: .env)")
     parser.add_argument(
         "--sandbox", action="store_true", help="play locally in the terminal, even with tokens set"

@@ -835,8 +835,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "/balance пишется без слов и показывает ваш баланс. /top — балансы всех, /stats @игрок — статистика одного игрока.",
     },
     "usage.history": {
-        "en": "/history takes no words; it lists your last hands. /replay N shows hand N street by street.",
-        "ru": "/history пишется без слов и показывает ваши последние раздачи. /replay N — раздача N по улицам.",
+        "en": "Usage: /history [N]: your last N hands (1–20; 5 without N).",
+        "ru": "Формат: /history [N] — ваши последние N раздач (1–20; без N — 5).",
     },
     "usage.hand": {
         "en": "/hand takes no words; it shows your board now as a picture. /replay N shows hand N street by street.",
@@ -1208,7 +1208,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack (asked during your hand: added when it ends)\n"
             "/sitout, /back — skip hands, come back\n"
-            "/balance, /top, /history, /daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/balance, /top, /history [N], /daily — your balance, leaderboard, your hands, daily bonus\n"
             "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
             "player; /top week|month|all — by winnings; /replay N — a hand street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
@@ -1227,7 +1227,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
-            "/balance, /top, /history, /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
+            "/balance, /top, /history [N], /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
             "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока; "
             "/top week|month|all — по выигрышу; /replay N — раздача по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
@@ -1246,7 +1246,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
-            "/ofc balance, /ofc top, /ofc history, /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
+            "/ofc balance, /ofc top, /ofc history [N], /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
             "/ofc stats [user] [period] — statistics of the server and yours, or of one player; "
             "/ofc top [period] — by winnings; /ofc replay N — a hand street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
@@ -1264,7 +1264,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
-            "/ofc balance, /ofc top, /ofc history, /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
+            "/ofc balance, /ofc top, /ofc history [N], /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
             "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока; "
             "/ofc top [период] — по выигрышу; /ofc replay N — раздача по улицам\n"
             "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
@@ -1764,6 +1764,7 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
     "Replay one of your hands street by street": "Повтор вашей раздачи по улицам",
     "the hand's #number from /ofc history": "#номер раздачи из /ofc history",
     "Your last hands": "Ваши последние раздачи",
+    "how many of your last hands, 1–20 (default 5)": "сколько последних раздач, 1–20 (по умолчанию 5)",
     "Rules of this table's game": "Правила игры за этим столом",
     "Take the daily bonus": "Получить ежедневный бонус",
     "Your board as a picture (only you see it)": "Ваша доска картинкой (видна только вам)",

@@ -541,9 +541,19 @@ class OfcCommands(app_commands.Group):
         )
 
     @app_commands.command(name="history", description="Your last hands")
-    async def history(self, interaction: Interaction) -> None:
-        """The caller's last hands (ephemeral)."""
-        await self.adapter.command(interaction, self.adapter.service.history, ephemeral=True)
+    @app_commands.describe(count="how many of your last hands, 1–20 (default 5)")
+    async def history(
+        self,
+        interaction: Interaction,
+        count: app_commands.Range[int, 1, 20] | None = None,
+    ) -> None:
+        """The caller's last ``count`` hands, 5 without it (ephemeral); Discord keeps
+        ``count`` within 1..20, the service judges it again (one reading for both adapters)."""
+        service = self.adapter.service
+        arg = "" if count is None else str(count)
+        await self.adapter.command(
+            interaction, lambda c, a: service.history(c, a, arg), ephemeral=True
+        )
 
     @app_commands.command(name="rules", description="Rules of this table's game")
     @app_commands.describe(game="the game (default: this table's)")

@@ -487,8 +487,8 @@ class TableService:
 
     async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
         """The answer to ``command`` (one that takes no words: ``join``, ``ready``, ``leave``,
-        ``sitout``, ``balance``, ``history``, ``hand``) typed with words a user plausibly
-        means something by (``/leave now``, ``/balance @bob``, ``/history 10``): refused with
+        ``sitout``, ``balance``, ``hand``) typed with words a user plausibly
+        means something by (``/leave now``, ``/balance @bob``, ``/hand 12``): refused with
         what it does and which command takes such words (``usage.<command>``), nothing done.
 
         :raises KeyError: ``command`` has no usage text."""
@@ -548,14 +548,20 @@ class TableService:
         lang = await self._lang(community, actor)
         return await stats.replay(self.rt, chat, actor, lang, clean_arg(arg, 16), here=here)
 
-    async def history(self, chat: ChatRef, actor: Actor, limit: int = 5) -> Reply:
-        """The player's last hands in the group (not in a private chat)."""
+    async def history(self, chat: ChatRef, actor: Actor, count: str = "") -> Reply:
+        """``/history [N]``: the player's last ``N`` hands in the group, 5 without ``N`` (not
+        in a private chat). ``count``: everything typed after the command (Discord's integer
+        option as its digits), read by :func:`wallet.history_count`: a whole number 1..20;
+        anything else ("0", "21", "abc", "3 4") is refused with ``usage.history``, nothing
+        listed."""
         if chat.private:
             return self._no_wallet_here(actor)
         community = await self._community(chat)
-        return await wallet.history(
-            self.rt, community, actor, await self._lang(community, actor), limit
-        )
+        lang = await self._lang(community, actor)
+        limit = wallet.history_count(count)
+        if limit is None:
+            return Reply(tr(lang, "usage.history"), alert=True)
+        return await wallet.history(self.rt, community, actor, lang, limit)
 
     async def daily(self, chat: ChatRef, actor: Actor) -> Reply:
         """The daily bonus in the group, once a day of the group's time zone (not in a

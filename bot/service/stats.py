@@ -169,15 +169,20 @@ async def stats(
     what is typed into words, each an argument; it was refused as two names).
     ``shown``: a name argument → how the asker wrote it, for the "nobody here" reply (a name
     of several words is looked up as typed). ``of``: the user id of the player a reply to
-    their message names (Telegram); a name typed besides is refused with the usage."""
+    their message names (Telegram); a name typed besides is refused with the usage, and so
+    are two periods (``/stats week month``, ``/stats me week all``: the first was dropped
+    unsaid, the last one counted)."""
     period = "all"
+    periods = 0
     words: list[str] = []
     for a in args:
         p = _period(a)
         if p is not None:
-            period = p
+            period, periods = p, periods + 1
         else:
             words.append(clean_arg(a))
+    if periods > 1:
+        return Reply(tr(lang, "stats.usage"), alert=True)
     since = period_start(period, rt.clock())
     label = community.settings.kush_label
     when = tr(lang, f"period.{period}")

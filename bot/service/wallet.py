@@ -23,11 +23,14 @@ from storage.api import Community, InsufficientFunds
 
 __all__ = [
     "BALANCE_LIMIT",
+    "HISTORY_DEFAULT",
+    "HISTORY_MAX",
     "advice",
     "balance",
     "daily",
     "grant",
     "history",
+    "history_count",
     "no_money",
     "top",
 ]
@@ -36,6 +39,10 @@ log = logging.getLogger(__name__)
 
 #: The largest balance a grant may leave (a thousand of the largest grants).
 BALANCE_LIMIT = 1000 * KUSH_LIMIT
+
+#: How many entries ``/history`` lists without a number, and the most ``/history N`` may ask.
+HISTORY_DEFAULT = 5
+HISTORY_MAX = 20
 
 
 def _group_now(rt: Runtime, community: Community) -> datetime:
@@ -176,11 +183,22 @@ async def top(rt: Runtime, community: Community, lang: str) -> Reply:
     return Reply("\n".join(lines))
 
 
+def history_count(arg: str) -> int | None:
+    """How many entries ``/history [N]`` asks for: :data:`HISTORY_DEFAULT` for ``""`` (only
+    spaces), ``N`` for one whole number 1..:data:`HISTORY_MAX` written with the digits 0-9
+    (:func:`~bot.service.numbers.read_whole`: "3", " 3 ", "+3"); ``None`` for anything else
+    ("0", "21", "abc", "3 4", "٣"), which the caller answers with ``usage.history``."""
+    if not arg.strip():
+        return HISTORY_DEFAULT
+    n = read_whole(arg)
+    return n if n is not None and 1 <= n <= HISTORY_MAX else None
+
+
 async def history(
-    rt: Runtime, community: Community, actor: Actor, lang: str, limit: int = 5
+    rt: Runtime, community: Community, actor: Actor, lang: str, limit: int = HISTORY_DEFAULT
 ) -> Reply:
-    """The player's last hands: points and kush of each, each with its ``#id`` for
-    ``/replay`` (issue 12)."""
+    """The player's last ``limit`` hands (newest first): points and kush of each, each with
+    its ``#id`` for ``/replay`` (issue 12)."""
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     hands = await rt.store.hand_history(player.id, limit)
     if not hands:

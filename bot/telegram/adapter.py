@@ -135,12 +135,12 @@ AS_SOMEONE = frozenset(
     {"newtable", "tournament", "addbot", "removebot", "settings", "grant", "closetable"}
 )
 #: commands that take no words: typed with some a user plausibly means something by
-#: (``/leave now``, ``/sitout 2``, ``/balance @bob``, ``/history 10``, ``/hand 12``), they ran
+#: (``/leave now``, ``/sitout 2``, ``/balance @bob``, ``/hand 12``), they ran
 #: as if the words were not there (``/balance @bob`` showed the admin's own); now they are
 #: refused with the command's usage (:meth:`TableService.usage`), nothing done. (``/back``,
 #: ``/daily``, ``/help``, ``/closetable`` run whatever follows them: no word changes what a
-#: user means by them.)
-NO_WORDS = frozenset({"join", "ready", "leave", "sitout", "balance", "history", "hand"})
+#: user means by them; ``/history [N]`` takes a number, which the service judges.)
+NO_WORDS = frozenset({"join", "ready", "leave", "sitout", "balance", "hand"})
 
 
 def keyboard(screen: Screen) -> dict[str, Any] | None:
@@ -1195,7 +1195,7 @@ class TelegramAdapter:
             # /replay N: in a private chat the replay is the reply; from a group the service
             # sends it to the private chat (discards are private, R3.3)
             "replay": self._simple(service.replay, whole_arg=True),
-            "history": self._simple(service.history),
+            "history": self._simple(service.history, whole_arg=True),  # [N]
             "daily": self._simple(service.daily),
             "rules": self._simple(service.rules, whole_arg=True),  # [pineapple|ofc|chinese]
             "help": self._simple(service.help),

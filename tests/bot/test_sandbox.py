@@ -1031,3 +1031,28 @@ async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Pa
         assert box.service.table_in(SANDBOX_GROUP) is None
     finally:
         await box.stop()
+
+
+@pytest.mark.parametrize(
+    ("argv0", "prog"),
+    [
+        ("/venv/bin/ofc-bot", "ofc-bot"),  # the console script of pyproject.toml
+        ("/work/bot/__main__.py", "python -m bot"),  # python -m bot
+    ],
+)
+def test_help_names_the_program_as_it_was_started(
+    argv0: str, prog: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ofc-bot --help`` said "usage: python -m bot": the program is named as it was started,
+    in the usage and in argparse's errors."""
+    from bot.__main__ import main
+
+    monkeypatch.setattr(sys, "argv", [argv0, "--help"])
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.startswith(f"usage: {prog} [-h] ")
+    with pytest.raises(SystemExit) as stop:
+        main(["--bots", "7"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].startswith(f"{prog}: error: argument --bots")

@@ -425,3 +425,19 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[1] == (
         "Fouls: — (0 of 0) · royalties/hand —"
     )
+
+
+async def test_two_periods_answer_the_usage(env) -> None:  # type: ignore[no-untyped-def]
+    """``/stats week month`` (and ``/stats me week all``) counted the last period and dropped
+    the first unsaid; it answers the usage now, in the asker's language. A word that is no
+    period is never dropped: ``/stats me week extra`` looks for the player "me extra"."""
+    service, _presenter, _store = env
+    for args in (["week", "month"], ["me", "week", "all"], ["Alice", "month", "week"]):
+        reply = await service.stats(GROUP, ALICE, args)
+        assert reply.alert and reply.text == "Usage: /stats [@user | me] [week | month | all]"
+    reply = await service.stats(GROUP, BOB, ["неделя", "месяц"])
+    assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
+    reply = await service.stats(GROUP, ALICE, ["me", "week", "extra"])
+    assert reply.alert and reply.text == "No such player here: me extra."
+    reply = await service.stats(GROUP, ALICE, ["me", "week"])
+    assert not reply.alert and reply.text == "Alice: no hands (last 7 days)."
