@@ -566,8 +566,10 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
 def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
     """An admin closed a tournament table (R8.2a, R8.7): every registered person is told in
     a private message of their own what its pool paid them (a player knocked out earlier
-    too, who may no longer read the group: the prize of their place, or that it takes
-    nothing). Cancelled: ``private.admin_cancel`` (the buy-in back, or the pool's share,
+    too, who may no longer read the group, when their place's prize reaches their balance
+    only now: one the pool pays nothing is not written to, as :func:`tell_chat_gone`; a
+    seated player knocked out by the close itself is told their place takes nothing).
+    Cancelled: ``private.admin_cancel`` (the buy-in back, or the pool's share,
     :meth:`~game.tournament.Tournament.cancel_shares`); won in the cancel (a Chinese Poker
     game it settles knocks out all but one): ``private.admin_over`` with the prize.
 
@@ -589,9 +591,10 @@ def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
         seat = seated.get(pid)
         if seat is not None:
             user_id, lang = seat.user_id, seat.lang
-        elif pid in t.knocked_out:
+        elif pid in t.knocked_out and shares.get(s, 0) > 0:
             user_id, lang = t.knocked_out[pid]
-        else:  # (a computer player, or nobody to tell)
+        else:  # (a computer player, nobody to tell, or one knocked out earlier whose place
+            # the pool pays nothing: their balance does not change, their place was told)
             continue
         amount, place = shares.get(s, 0), tour.places.get(s)
         if place is None:

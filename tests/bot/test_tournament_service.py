@@ -1397,10 +1397,10 @@ async def test_r8_7_an_admin_s_cancel_tells_every_registered_player_in_private(
     assert await check_store(store) == []
 
 
-async def test_r8_7_an_admin_s_cancel_between_hands_tells_one_out_of_the_money_too() -> None:
+async def test_r8_7_an_admin_s_cancel_between_hands_leaves_one_out_of_the_money_alone() -> None:
     """The same between hands (the close at once), with the default payouts (winner takes
-    all): Carol, knocked out in hand 1, is paid nothing; she is told in private that the
-    tournament was cancelled and her place takes nothing; Alice and Bob their shares."""
+    all): Carol, knocked out in hand 1, is paid nothing: she is not written to (her place
+    was told when she went out, as on the bot's removal); Alice and Bob get their shares."""
     service, presenter, store, clock = new_service(next_hand_delay=60)
     t = await carol_out_in_hand_one(service, presenter, clock, payouts="")
     by_id = {a.user_id: a for a in PLAYERS}
@@ -1425,12 +1425,8 @@ async def test_r8_7_an_admin_s_cancel_between_hands_tells_one_out_of_the_money_t
         assert [s.text for s in presenter.privates[actor.user_id][before[actor.user_id] :]] == [
             notice
         ]
-    notice = (
-        tr("en", "private.admin_cancel", table=t.id)
-        + " "
-        + tr("en", "private.pool_paid_none", place=3)
-    )
-    assert [s.text for s in presenter.privates[CAROL.user_id][before["3"] :]] == [notice]
+    # (her place was told when she went out; her balance does not change: not written to)
+    assert presenter.privates.get(CAROL.user_id, [])[before["3"] :] == []
     assert await check_store(store) == []
 
 
