@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.model import LiveTable
 from bot.screens import Screen
+from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -297,6 +299,28 @@ async def test_a_crash_after_the_bots_removal_closes_the_table_still_tells_each_
     assert await check_store(store) == []
 
 
+async def hand_two_cancels_and_dies(
+    service: TableService, presenter: FakePresenter, store: DiesAfterClosing, t: LiveTable
+) -> dict[str, int]:
+    """Hand 2 of :func:`carol_out_in_hand_one`'s tournament played out, its close queued:
+    the process dies right after the closing commit, which cancelled the tournament (R8.7:
+    Carol's 3rd place keeps its 60 kush, Alice and Bob share the other 240); nobody was told
+    in private yet. What each user id's balance got."""
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    with pytest.raises(Killed):
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
+            )
+    await service.rt.drawer.close()
+    assert t.tournament is not None and t.tournament.finished is None  # cancelled
+    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
+    assert got["3"] == 60 and got["1"] + got["2"] == 240
+    for user in ("1", "2", "3"):
+        assert not any("cancelled" in s.text for s in presenter.privates.get(user, []))
+    return got
+
+
 async def test_a_crash_after_the_bots_removal_cancels_a_tournament_tells_each_share() -> None:
     """The same at a tournament paying three places (50/30/20), Carol knocked out (3rd) in
     hand 1: the bot is removed during hand 2, which its end cancels (R8.7: Carol keeps her
@@ -311,18 +335,7 @@ async def test_a_crash_after_the_bots_removal_cancels_a_tournament_tells_each_sh
     langs = {s.user_id: s.lang for s in t.seats.values()}
     assert await service.chat_left(GROUP.platform, GROUP.chat_id)
     refs = {s.user_id: s.private_ref for s in t.seats.values()}
-    by_id = {a.user_id: a for a in (ALICE, BOB)}
-    with pytest.raises(Killed):
-        while t.hand is not None:
-            await press_auto_and_confirm(
-                service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
-            )
-    await service.rt.drawer.close()
-    assert t.tournament is not None and t.tournament.finished is None  # cancelled
-    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
-    assert got["3"] == 60 and got["1"] + got["2"] == 240
-    for user in ("1", "2", "3"):
-        assert not any("cancelled" in s.text for s in presenter.privates.get(user, []))
+    got = await hand_two_cancels_and_dies(service, presenter, store, t)
 
     store.dead = False
     p2 = await restart(store, clock)
@@ -389,18 +402,7 @@ async def test_a_crash_after_an_admin_cancels_a_tournament_tells_every_player_on
     refs = {s.user_id: s.private_ref for s in t.seats.values()}
     reply = await service.close_table(GROUP, ALICE, True)
     assert reply.text == tr("en", "tour.cancels_after_hand", table=table_id)
-    by_id = {a.user_id: a for a in (ALICE, BOB)}
-    with pytest.raises(Killed):
-        while t.hand is not None:
-            await press_auto_and_confirm(
-                service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
-            )
-    await service.rt.drawer.close()
-    assert t.tournament is not None and t.tournament.finished is None  # cancelled
-    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
-    assert got["3"] == 60 and got["1"] + got["2"] == 240
-    for user in ("1", "2", "3"):
-        assert not any("cancelled" in s.text for s in presenter.privates.get(user, []))
+    got = await hand_two_cancels_and_dies(service, presenter, store, t)
 
     store.dead = False
     p2 = await restart(store, clock)
