@@ -7,6 +7,8 @@ restart sends nothing more."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from bot.model import LiveTable
@@ -60,6 +62,25 @@ async def restart(store: MemoryStore, clock: Clock) -> RefPresenter:
     assert service.table_in(GROUP) is None  # the closed table is not served again
     await service.rt.drawer.close()
     return presenter
+
+
+class BlockedAtTheEnd(FakePresenter):
+    """A player (``user_id``) blocks the bot once the table is closed (``gone`` says so):
+    every private write to them from then on is refused (403: ``None``)."""
+
+    def __init__(self, user_id: str) -> None:
+        super().__init__()
+        self.user_id = user_id
+        self.gone: Callable[[], bool] = lambda: False
+        self.refused: list[Screen] = []
+
+    async def show_private(
+        self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
+    ) -> str | None:
+        if user_id == self.user_id and self.gone():
+            self.refused.append(screen)
+            return None
+        return await super().show_private(user_id, screen, ref, answered)
 
 
 def nothing_sent(p: FakePresenter) -> bool:
@@ -421,4 +442,55 @@ async def test_a_crash_after_an_admin_cancels_a_tournament_tells_every_player_on
     p3 = await restart(store, clock)
     assert nothing_sent(p3)
     assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+async def test_an_admin_s_cancel_with_a_player_who_blocked_the_bot_tells_the_group_once() -> None:
+    """R8.2a, R8.7: an admin cancels a tournament (as above: Carol knocked out in hand 1,
+    3rd, 60 kush; the close asked during hand 2) and Bob blocked the bot before the hand's
+    end: his private notice is refused (403). The group still reads the cancel once, Alice
+    and Carol their notices once, and the refusal counts as sent: the closed table owes
+    nothing, so a restart neither posts the group's closing messages again nor writes
+    anyone."""
+    store, clock = KillableStore(), Clock()
+    service, _ = new_service(store, clock)
+    presenter = BlockedAtTheEnd(BOB.user_id)
+    service.register(presenter)
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    table_id = t.id
+    langs = {s.user_id: s.lang for s in t.seats.values()}
+    before = {u: len(presenter.privates.get(u, [])) for u in ("1", "2", "3")}
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "tour.cancels_after_hand", table=table_id)
+    presenter.gone = lambda: t.id not in service.rt.tables
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    while t.hand is not None:
+        await press_auto_and_confirm(
+            service, presenter, by_id[t.seats[t.owner(t.hand.to_act[0])].user_id]
+        )
+    await service.rt.settled(t)
+    await service.rt.drawer.close()
+    assert service.table_in(GROUP) is None
+    got = {a.user_id: await player_balance(store, a) - 900 for a in (ALICE, BOB, CAROL)}
+    assert got["3"] == 60 and got["1"] + got["2"] == 240
+    group = [s.text for s in presenter.tables[GROUP.chat_id]] + [
+        text for chat, text in presenter.posts if chat == GROUP.chat_id
+    ]
+    cancelled = tr("en", "tour.cancelled_shared", table=table_id, pool=300, label="kush")
+    assert sum(text.startswith(cancelled) for text in group) == 1, group
+    assert sum(text.startswith("🏁 Showdown · table #1 · hand 2") for text in group) == 1
+    alices = tr("en", "private.admin_cancel", table=table_id) + " "
+    notices = {
+        "1": alices + tr("en", "private.pool_paid", amount=got["1"], label="kush"),
+        "3": alices + tr("en", "private.pool_paid_place", place=3, amount=60, label="kush"),
+    }
+    for user, notice in notices.items():
+        sent = [s.text for s in presenter.privates[user][before[user] :]]
+        assert sent.count(notice) == 1, sent
+    assert langs[BOB.user_id] == "ru"
+    bobs = tr("ru", "private.admin_cancel", table=table_id)
+    assert any(s.text.startswith(bobs) for s in presenter.refused)  # (refused: 403)
+    assert not any(s.text.startswith(bobs) for s in presenter.privates[BOB.user_id][before["2"] :])
+    assert await store.closed_snapshots() == []
+    assert nothing_sent(await restart(store, clock))
     assert await check_store(store) == []
