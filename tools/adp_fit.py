@@ -23,6 +23,9 @@ model: four rounds, each sampling its boards from the previous one's play (see R
 
 ``--last 0`` takes V_11's targets exactly over every last street (:func:`game.adp.exact_last`)
 and ``--exact-9`` V_9's from the exact V_11 of every afterstate instead of the fitted one.
+``--refit-9 N`` (fifteenth session) refits only V_9 of ``--model`` to ``strong``'s on-policy
+targets on the afterstates its street 3 compares (:func:`refit_9`), the other sizes copied;
+``OFC_ADP_MODEL=PATH`` makes :mod:`game.adp` load such a file instead of the committed one.
 
 Each size gets a one-hidden-layer perceptron (three outputs: P(FL) and P(foul) through a
 sigmoid with cross-entropy, royalties with squared error), fitted with Adam in numpy.
