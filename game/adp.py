@@ -20,7 +20,8 @@ The weights live in ``game/adp_model.json``, written by ``tools/adp_fit.py`` (of
 V_11's targets are the expectation over sampled last streets of the best finish (exact search
 over keeps and slots), V_9's the mean over sampled next streets of the best afterstate by the
 fitted V_11, and so on down to V_5. This module reads that file once, at import
-(:data:`MODEL`, ``None`` without it), and evaluates the perceptrons with numpy, many boards in
+(:data:`MODEL`, ``None`` without it; the environment variable ``OFC_ADP_MODEL`` names another
+file instead, :data:`MODEL_ENV`), and evaluates the perceptrons with numpy, many boards in
 one matrix product (:meth:`AdpModel.components_many`); :func:`choose` places a street by the
 model (the policy's switch, ``game.policy.STRONG_ADP``).
 """
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
@@ -947,7 +949,19 @@ def choose(
     return best_e[1]
 
 
+#: The environment variable naming another weights file to load instead of
+#: ``game/adp_model.json`` (the same format; e.g. one written by ``tools/adp_fit.py
+#: --refit-9``), to try a refit on the benches without replacing the committed model.
+MODEL_ENV: Final = "OFC_ADP_MODEL"
+
+
 def _load() -> AdpModel | None:
+    """The model of :data:`MODEL_ENV`'s file if set, else ``game/adp_model.json``; ``None``
+    without it. :raises FileNotFoundError: for a :data:`MODEL_ENV` path that does not exist;
+    :raises ValueError: as :class:`AdpModel`."""
+    named = os.environ.get(MODEL_ENV, "")
+    if named:
+        return AdpModel(json.loads(Path(named).read_text()))
     path = Path(__file__).with_name("adp_model.json")
     if not path.exists():
         return None

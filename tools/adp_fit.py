@@ -23,6 +23,9 @@ model: four rounds, each sampling its boards from the previous one's play (see R
 
 ``--last 0`` takes V_11's targets exactly over every last street (:func:`game.adp.exact_last`)
 and ``--exact-9`` V_9's from the exact V_11 of every afterstate instead of the fitted one.
+``--refit-9 N`` (fifteenth session) refits only V_9 of ``--model`` to ``strong``'s on-policy
+targets on the afterstates its street 3 compares (:func:`refit_9`), the other sizes copied;
+``OFC_ADP_MODEL=PATH`` makes :mod:`game.adp` load such a file instead of the committed one.
 
 Each size gets a one-hidden-layer perceptron (three outputs: P(FL) and P(foul) through a
 sigmoid with cross-entropy, royalties with squared error), fitted with Adam in numpy.
@@ -43,7 +46,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from game import adp
+from game import adp, policy
 from game.board import Board, Box
 from game.cards import DECK, Card
 from game.options import RuleOptions
@@ -176,24 +179,40 @@ def target_next(args: tuple[Sample, int, int]) -> tuple[list[float], list[float]
 
 
 def fit(
-    x: np.ndarray, y: np.ndarray, hidden: int, seed: int, epochs: int = 60
+    x: np.ndarray,
+    y: np.ndarray,
+    hidden: int,
+    seed: int,
+    epochs: int = 60,
+    init: dict[str, object] | None = None,
+    lr: float = 3e-3,
 ) -> dict[str, object]:
-    """A one-hidden-layer perceptron: outputs 0, 1 sigmoid (cross-entropy), 2 linear (MSE)."""
+    """A one-hidden-layer perceptron: outputs 0, 1 sigmoid (cross-entropy), 2 linear (MSE);
+    ``init``: start from these weights (a net of the model file, its standardisation kept)
+    instead of random ones, ``hidden`` then ignored; the held-out best epoch is kept (the
+    start included)."""
     rng = np.random.default_rng(seed)
-    mean = x.mean(0)
-    scale = x.std(0)
-    scale[scale < 1e-6] = 1.0
+    if init is None:
+        mean = x.mean(0)
+        scale = x.std(0)
+        scale[scale < 1e-6] = 1.0
+    else:
+        mean = np.array(init["mean"], dtype=np.float64)
+        scale = np.array(init["scale"], dtype=np.float64)
     z = (x - mean) / scale
     n, d = z.shape
-    w1 = rng.normal(0, 1 / np.sqrt(d), (hidden, d))
-    b1 = np.zeros(hidden)
-    w2 = rng.normal(0, 1 / np.sqrt(hidden), (3, hidden))
-    b2 = np.zeros(3)
+    if init is None:
+        w1 = rng.normal(0, 1 / np.sqrt(d), (hidden, d))
+        b1 = np.zeros(hidden)
+        w2 = rng.normal(0, 1 / np.sqrt(hidden), (3, hidden))
+        b2 = np.zeros(3)
+    else:
+        w1, b1, w2, b2 = (np.array(init[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2"))
     roy_scale = max(1.0, float(y[:, 2].std()))
     params = [w1, b1, w2, b2]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
-    lr, step = 3e-3, 0
+    step = 0
     idx = np.arange(n)
     val = idx[: n // 10]
     tr = idx[n // 10 :]
@@ -259,6 +278,61 @@ def fit(
     }
 
 
+def street3_samples(seed: int, model: adp.AdpModel, per_board: int) -> list[Sample]:
+    """``--refit-9``'s samples: a board played to 7 cards by :func:`play_board`'s mix, one
+    street 3 drawn (and four cards the opponents turn up), and of its 9-card afterstates the
+    ``per_board − 2`` best by ``model``'s V_9 (the ones ``strong``'s street 3 compares) and
+    two others at random, each with F ∈ [F_s − 10, F_s + 10], C ∈ [C_s − 5, C_s + 5] around
+    ``strong``'s knobs (``game.policy.STRONG_ADP_FL``, ``STRONG_ADP_FOUL``)."""
+    _n, board, dead, _f, _c = play_board(seed, model)[1]
+    rng = random.Random(seed + 17)
+    drawn = rng.sample(unseen(board, dead), 7)
+    here = frozenset(dead) | frozenset(drawn[3:])
+    f = rng.uniform(policy.STRONG_ADP_FL - 10, policy.STRONG_ADP_FL + 10)
+    c = rng.uniform(policy.STRONG_ADP_FOUL - 5, policy.STRONG_ADP_FOUL + 5)
+    pairs = [(a, here | frozenset(t)) for _p, a, t in adp.afterstates(board, drawn[:3], 1)]
+    values = model.values(pairs, f, c)
+    order = sorted(range(len(pairs)), key=lambda i: -values[i])
+    top, rest = order[: per_board - 2], order[per_board - 2 :]
+    picked = top + rng.sample(rest, min(2, len(rest)))
+    return [(pairs[i][0], tuple(pairs[i][1]), f, c) for i in picked]
+
+
+def refit_9(a: argparse.Namespace) -> None:
+    """``--refit-9 N``: V_9 of ``--model`` (default the committed) refitted to ``strong``'s
+    on-policy targets, the other sizes copied (fifteenth session, issue 13).
+
+    The target of a 9-card afterstate is the return of ``strong``'s own play from it at its
+    F, C: the mean over ``--next`` drawn street 4s of the exact (P(Fantasyland), P(foul),
+    royalties) (:func:`game.adp.exact_last`) of the afterstate ``strong`` takes there (it
+    values street 4's afterstates by that same exact expectation, ``STRONG_ADP_TAIL=-1``, and
+    plays the last street exactly): the Monte Carlo return with the last street's chance
+    averaged out. Blended as ``--blend`` × that + (1 − ``--blend``) × the old V_9's output,
+    fitted from the old V_9's weights (``--epochs``, learning rate ``--lr``)."""
+    path = Path(a.model) if a.model else Path(adp.__file__).with_name("adp_model.json")
+    data = json.loads(path.read_text())
+    model = adp.AdpModel(data)
+    t0 = time.time()
+    seeds = [a.seed * 1_000_003 + i for i in range(a.refit_9)]
+    samples = [s for seed in seeds for s in street3_samples(seed, model, a.per_board)]
+    print(f"{len(samples)} afterstates of {a.refit_9} boards ({time.time() - t0:.0f} s)")
+    jobs = [(s, a.next, a.seed * 7919 + i) for i, s in enumerate(samples)]
+    with Pool(a.workers, initializer=_init, initargs=(json.dumps(data), True)) as pool:
+        res = pool.map(target_next, jobs, chunksize=20)
+    x = np.array([r[0] for r in res])
+    y = np.array([r[1] for r in res])
+    print(f"V_9: {len(res)} on-policy targets ({time.time() - t0:.0f} s)")
+    if a.save_targets:
+        np.savez(a.save_targets, x=x, y=y)
+    old = adp._Net(data["nets"]["9"]).run_many(x.tolist())
+    e = np.abs(old - y).mean(0)
+    print(f"    old V_9 mean |err|: FL {e[0]:.3f} foul {e[1]:.3f} roy {e[2]:.2f}")
+    y = a.blend * y + (1 - a.blend) * old
+    data["nets"]["9"] = fit(x, y, a.hidden, a.seed + 9, a.epochs, data["nets"]["9"], a.lr)
+    Path(a.out).write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    print(f"wrote {a.out} ({time.time() - t0:.0f} s in all)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--boards", type=int, default=4000)
@@ -276,7 +350,22 @@ def main() -> None:
     ap.add_argument("--foul-max", type=float, default=40.0)
     ap.add_argument("--model", default="", help="the behaviour model (default: the committed)")
     ap.add_argument("--out", default=str(Path(adp.__file__).with_name("adp_model.json")))
+    ap.add_argument(
+        "--refit-9",
+        type=int,
+        default=0,
+        metavar="N",
+        help="refit only V_9 of --model to strong's on-policy targets over N boards",
+    )
+    ap.add_argument("--per-board", type=int, default=8, help="--refit-9: afterstates a board")
+    ap.add_argument("--blend", type=float, default=1.0, help="--refit-9: on-policy share")
+    ap.add_argument("--epochs", type=int, default=60)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--save-targets", default="", help="--refit-9: an .npz of x, y")
     a = ap.parse_args()
+    if a.refit_9:
+        refit_9(a)
+        return
     KNOBS[:] = [a.fl_max, a.foul_max]
     behaviour = None
     if a.behaviour == "adp":
@@ -306,7 +395,7 @@ def main() -> None:
         x = np.array([r[0] for r in res])
         y = np.array([r[1] for r in res])
         print(f"V_{n}: {len(res)} targets ({time.time() - t:.0f} s)")
-        nets[str(n)] = fit(x, y, a.hidden, a.seed + n)
+        nets[str(n)] = fit(x, y, a.hidden, a.seed + n, a.epochs, None, a.lr)
         model_json = json.dumps({"features": list(adp.FEATURES), "nets": nets})
     Path(a.out).write_text(
         json.dumps({"features": list(adp.FEATURES), "nets": nets}, separators=(",", ":")) + "\n"

@@ -4,10 +4,12 @@ what the seat knows (R3.3), its inference is deterministic and pure Python, and 
 
 from __future__ import annotations
 
+import json
 import math
 import random
 from collections.abc import Collection, Sequence
 from itertools import combinations, permutations
+from pathlib import Path
 
 import pytest
 
@@ -743,3 +745,31 @@ def test_r6_1_street_three_look_ahead_with_chances_takes_the_exact_chances(
         hand.apply(Arrange(hand.to_act[0], tuple(decide(k, Level.EASY))))
     decide(k, Level.STRONG)
     assert seen
+
+
+def test_the_environment_variable_loads_another_weights_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``OFC_ADP_MODEL`` names a weights file that replaces the committed one (fifteenth
+    session's refit of V_9 is tried that way); unset, the committed file is read."""
+    assert adp.MODEL is not None
+    data = {"features": list(adp.FEATURES), "nets": {"9": _net_json(adp.MODEL.nets[9], 0.5)}}
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(data))
+    monkeypatch.setenv(adp.MODEL_ENV, str(path))
+    other = adp._load()
+    assert other is not None and sorted(other.nets) == [9]
+    assert other.nets[9].b2.tolist() == [x + 0.5 for x in adp.MODEL.nets[9].b2.tolist()]
+    monkeypatch.delenv(adp.MODEL_ENV)
+    again = adp._load()
+    assert again is not None and sorted(again.nets) == [5, 7, 9, 11]
+    monkeypatch.setenv(adp.MODEL_ENV, str(tmp_path / "missing.json"))
+    with pytest.raises(FileNotFoundError):
+        adp._load()
+
+
+def _net_json(net: adp._Net, shift: float) -> dict[str, object]:
+    """A :class:`game.adp._Net` back as the file's dict, its output biases moved by ``shift``."""
+    out = {k: getattr(net, k).tolist() for k in ("mean", "scale", "w1", "b1", "w2")}
+    out["b2"] = [x + shift for x in net.b2.tolist()]
+    return out
