@@ -1160,8 +1160,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.not_placed": {"en": "That card is not placed yet.", "ru": "Эта карта ещё не выложена."},
     "err.box_full": {"en": "That box is full.", "ru": "Этот бокс заполнен."},
     "err.discard_not_allowed": {
-        "en": "No (more) discards on this street.",
-        "ru": "На этой улице больше сбрасывать нельзя.",
+        "en": "No discards on this street.",
+        "ru": "На этой улице сбрасывать нельзя.",
+    },
+    # the street's discard is already made (R3.2); the card can be taken back first
+    "err.discard_done": {
+        "en": "You have already discarded on this street.",
+        "ru": "На этой улице сброс уже сделан.",
     },
     "err.incomplete_street": {
         "en": "Place every card first.",

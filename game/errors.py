@@ -82,7 +82,8 @@ class BoxFull(IllegalAction):
 
 
 class DiscardNotAllowed(IllegalAction):
-    """A discard on a street without discards, or more discards than the street allows (R3.2)."""
+    """A discard on a street without discards, or more discards than the street allows (R3.2):
+    code ``discard_done`` for the latter (the street's discards are already made)."""
 
     code = "discard_not_allowed"
 

@@ -712,7 +712,8 @@ class Hand:
         :raises IllegalAction: a stale street (code ``wrong_street``) or no change.
         :raises CardNotInHand: the card is not the seat's card of this street (R3.4).
         :raises BoxFull: the box has no free slot (R3.5).
-        :raises DiscardNotAllowed: no (more) discards on this street (R3.2).
+        :raises DiscardNotAllowed: no discards on this street (R3.2); code
+            ``discard_done`` when the street's discards are already made.
         :raises IncompleteStreet: confirm before every card is placed or discarded (code
             ``discard_missing`` when the cards the street keeps are placed and its discard is
             not made, R3.2; ``fl_discard_missing`` in a Fantasyland hand, R6.2).
@@ -746,7 +747,9 @@ class Hand:
                     f"{action.card.code_str()} is already discarded", code="no_change"
                 )
             if st.pending_discards() >= allowed:
-                raise DiscardNotAllowed(f"only {allowed} discard(s) on this street")
+                raise DiscardNotAllowed(
+                    f"only {allowed} discard(s) on this street", code="discard_done"
+                )
         elif isinstance(action, Unplace):
             if action.card not in st.pending:
                 raise CardNotInHand(

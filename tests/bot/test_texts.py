@@ -295,3 +295,14 @@ def test_a_cancelled_tournaments_chips_agree_with_their_number() -> None:
     assert tr("ru", "tour.cancel_in", name="Аня", chips=1, prize=70, label="kush") == (
         "Аня (1 фишка) — 70 кушей"
     )
+
+
+def test_r3_2_no_discard_street_and_discard_already_made_read_differently() -> None:
+    """A street without discards and one whose discard is made had one text ("No (more)
+    discards on this street"): each situation now says what it is, in both languages."""
+    from bot.texts import error_text
+
+    assert error_text("en", "discard_not_allowed") == "No discards on this street."
+    assert error_text("en", "discard_done") == "You have already discarded on this street."
+    assert error_text("ru", "discard_not_allowed") == "На этой улице сбрасывать нельзя."
+    assert error_text("ru", "discard_done") == "На этой улице сброс уже сделан."

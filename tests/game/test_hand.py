@@ -169,8 +169,9 @@ def test_r3_2_second_discard_and_short_confirm_are_refused_on_street_two() -> No
     place_all(hand, 1, "b b b b b")
     place_all(hand, 2, "b b b b b")
     hand.discard(0, C("9d"))
-    with pytest.raises(DiscardNotAllowed):
+    with pytest.raises(DiscardNotAllowed) as exc:
         hand.discard(0, C("8d"))
+    assert exc.value.code == "discard_done"  # not "no discards on this street"
     hand.place(0, C("8d"), Box.MIDDLE)
     with pytest.raises(IncompleteStreet):
         hand.confirm(0)
