@@ -266,6 +266,16 @@ def final_message(w: World) -> dict[str, Any]:
     raise AssertionError("no final standings in the group")
 
 
+async def play_hand_out(t: LiveTable, act: Callable[[str], Awaitable[Any]]) -> None:
+    """Play ``t``'s hand in progress to its end: ``act(user_id)`` for whoever is to act (the
+    platform's arrange-and-confirm), waiting while the hand is shown down."""
+    while (hand := t.hand) is not None:
+        if hand.is_over or not hand.to_act:
+            await asyncio.sleep(0.01)
+            continue
+        await act(t.seats[t.owner(hand.to_act[0])].user_id)
+
+
 async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_payout(
     tmp_path: Path,
 ) -> None:
@@ -452,11 +462,8 @@ async def test_r8_7_an_admin_s_cancel_with_one_player_blocking_the_bot_tells_the
         await configure(w, tournament_buy_in=str(BUY_IN), tournament_chips="1000")
         t = await open_and_register(w)
         by_id = {str(u.id): u for u in PLAYERS}
-        while (hand := t.hand) is not None:  # hand 1 played out; the next in 10 minutes
-            if hand.is_over or not hand.to_act:
-                await asyncio.sleep(0.01)
-                continue
-            await arrange_and_confirm(w, by_id[t.seats[t.owner(hand.to_act[0])].user_id])
+        # hand 1 played out; the next in 10 minutes
+        await play_hand_out(t, lambda user_id: arrange_and_confirm(w, by_id[user_id]))
         await w.settle()
         assert t.id in w.service.tables and t.hand is None
         w.fake.blocked_users.add(BOB.id)

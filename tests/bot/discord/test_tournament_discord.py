@@ -26,7 +26,7 @@ from tests.bot.discord.dc_world import (
     components,
     world,
 )
-from tests.bot.test_tournament_e2e import allowed_cards
+from tests.bot.test_tournament_e2e import allowed_cards, play_hand_out
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, FakeUser, MessageWrite
 
 PLAYERS = (ALICE, BOB, CAROL)
@@ -239,11 +239,8 @@ async def test_r8_7_an_admin_s_cancel_with_one_player_s_dms_closed_tells_the_oth
         t = w.table()
         assert t.tournament is not None and t.hand is not None
         by_id = {str(u.id): u for u in PLAYERS}
-        while (hand := t.hand) is not None:  # hand 1 played out; the next in 10 minutes
-            if hand.is_over or not hand.to_act:
-                await asyncio.sleep(0.01)
-                continue
-            await arrange_and_confirm(w, by_id[t.seats[t.owner(hand.to_act[0])].user_id])
+        # hand 1 played out; the next in 10 minutes
+        await play_hand_out(t, lambda user_id: arrange_and_confirm(w, by_id[user_id]))
         await w.adapter.presenter.flush()
         w.fake.closed_dms.add(BOB.id)
         start = len(w.fake.calls)
