@@ -553,6 +553,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "👋 {name} left the table; {amount} {label} back to their balance.",
         "ru": "👋 {name} встаёт из-за стола; на баланс вернулось {amount} {label}.",
     },
+    "reply.already_leaving": {
+        "en": "You are leaving this table: you stand up when this hand ends.",
+        "ru": "Вы уходите из-за стола: встанете, когда закончится эта раздача.",
+    },
     "reply.leave_after_round": {
         "en": "You leave table #{table} when this hand ends: your points are settled then.",
         "ru": "Вы встанете из-за стола #{table} в конце этой раздачи, тогда же будут рассчитаны ваши очки.",

@@ -183,6 +183,8 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
+    if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
+        return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if await _timer_first(rt, t, seat):
         return Reply(tr(lang, "reply.ready_too_late"), alert=True)
     if seat.ready and seat.sitting_out:
@@ -513,6 +515,9 @@ async def leave(
         return Reply(tr(lang, key), alert=True)
     if t.tournament is not None:
         return await _leave_tournament(rt, t, seat, actor, lang, button, left_group)
+    if seat.leaving and not left_group:  # asked already: they stand up when the hand (or
+        # reveal) ends (gone from the group meanwhile: the group is told, below)
+        return Reply(tr(lang, "reply.already_leaving"), alert=True)
     now = rt.clock()
     if button and t.plays_now(seat) and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
         # one tap on the group's message during the hand asks first, as a tournament's
@@ -656,6 +661,8 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_sitout"), alert=True)
+    if seat.leaving:  # they stand up when the hand ends: no next hand to sit out (R8.2)
+        return Reply(tr(lang, "reply.already_leaving"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
@@ -673,6 +680,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     seat = t.seat_of(actor.user_id)
     if seat is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
+    if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
+        return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if not seat.sitting_out:
         if t.busted(seat):
             return _busted_reply(t, seat, lang)
