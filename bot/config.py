@@ -289,4 +289,10 @@ def load_settings(env_file: str | None = ".env", *, tokens: bool = True) -> Sett
     except ValidationError as exc:
         first = exc.errors()[0]
         message = str(first.get("msg", "invalid setting")).removeprefix("Value error, ")
+        # pydantic's own refusals ("Input should be a valid number") and the host:port
+        # check (two variables take one) do not say which variable: the line names it
+        loc = first.get("loc") or ()
+        name = str(loc[0]).upper() if loc else ""
+        if name and name not in message:
+            message = f"{name}: {message}"
         raise ConfigError(message) from None

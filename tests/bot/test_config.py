@@ -174,3 +174,28 @@ def test_every_setting_is_documented_in_env_example_and_the_readme() -> None:
     assert "DECISIONS_IN_PROCESS" in names
     assert [n for n in names if f"\n{n}=" not in example] == []
     assert [n for n in names if f"`{n}`" not in table] == []
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("LEASE_SECONDS", "abc", "LEASE_SECONDS: Input should be a valid number"),
+        ("DISCORD_SHARD_COUNT", "two", "DISCORD_SHARD_COUNT: Input should be a valid integer"),
+        ("TELEGRAM_WEBHOOK_LISTEN", "8443", "TELEGRAM_WEBHOOK_LISTEN: '8443' is not host:port"),
+        ("WORKER_LISTEN", "host:0", "WORKER_LISTEN: 'host:0' is not host:port"),
+        # (a message that names its variable already is left as it is)
+        ("LEASE_SECONDS", "0", "LEASE_SECONDS must be between 1 and 300"),
+    ],
+)
+def test_a_malformed_setting_is_one_line_naming_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, value: str, said: str
+) -> None:
+    """``load_settings`` promises one line naming the variable to fix: a number that is no
+    number (``LEASE_SECONDS=abc``) said only pydantic's "Input should be a valid number,
+    unable to parse string as a number", and a listen address "'8443' is not host:port",
+    neither saying which of the variables it was (two take host:port)."""
+    monkeypatch.setenv(name, value)
+    with pytest.raises(ConfigError) as caught:
+        load_settings(str(tmp_path / "none.env"), tokens=False)
+    message = str(caught.value)
+    assert message.startswith(said) and "\n" not in message, message
