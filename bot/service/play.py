@@ -41,6 +41,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     assert hand is not None
     now = rt.clock()
     sync_clocks(t, now)
+    made: set[int] = set()  # the boards whose street was made for them here
     while not hand.is_over:
         due = [
             s
@@ -51,6 +52,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
         ]
         if not due:
             break
+        made.update(due)
         for s in due:
             mark_away(t, s)
             hand.apply(Timeout(s))
@@ -71,7 +73,9 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
             finish_open_face(rt, t, tx)
         return
     tx.group = True
-    tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before))
+    # (and whoever's street was made for them: a player who left, whose turn it no longer
+    # is, saw "Your move" with every button over an empty board until the showdown)
+    tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before) | made)
 
 
 def mark_away(t: LiveTable, hand_seat: int) -> None:

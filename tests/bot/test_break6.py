@@ -7,7 +7,7 @@ from __future__ import annotations
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_leave_notices import leave_button
-from tests.bot.test_service import ALICE, BOB, GROUP, play_out, seated
+from tests.bot.test_service import ALICE, BOB, GROUP, play_out, press_auto_and_confirm, seated
 from tests.bot.test_transitions import player_balance
 
 
@@ -38,4 +38,26 @@ async def test_r8_6_sitout_back_and_ready_after_leave_mid_hand_say_the_player_le
     await play_out(service, presenter, [BOB])
     assert t.seat_of(ALICE.user_id) is None
     assert await player_balance(store, ALICE) > 800
+    assert await check_store(store) == []
+
+
+async def test_r8_5_a_leaver_s_private_hand_shows_the_streets_made_for_them(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice types /leave on her turn: her street is placed for her (R8.5) and Bob acts, but
+    her private message went on saying "Your move · ⏱ 2:00 … Put each card in a box" over
+    an empty board with all 18 buttons, through every street made for her after it: it was
+    written only for the seats to act. It shows her board as it is, without buttons."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None and t.hand.to_act == (0,)
+    await service.leave(GROUP, ALICE)
+    assert t.hand.to_act == (1,) and len(list(t.hand.board_of(0).cards())) == 5
+    alice = t.seats[0]
+    shown = presenter.last_private(ALICE.user_id)
+    assert shown.text == service.rt.render_private(t, alice).text
+    assert "Your move" not in shown.text and not shown.all_buttons()
+    await press_auto_and_confirm(service, presenter, BOB)  # Bob's street 1, Alice's street 2
+    assert len(list(t.hand.board_of(0).cards())) == 7
+    assert presenter.last_private(ALICE.user_id).text == service.rt.render_private(t, alice).text
+    await play_out(service, presenter, [BOB])
+    assert t.seat_of(ALICE.user_id) is None
     assert await check_store(store) == []
