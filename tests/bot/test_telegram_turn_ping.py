@@ -144,3 +144,39 @@ async def test_a_press_puts_the_turn_ping_off_by_the_whole_delay(tmp_path: Path)
         assert ping.at >= pressed + 3.0, ping.at - pressed
         await w.play_street(second)
         assert await check_store(w.store) == []
+
+
+async def test_a_player_who_leaves_on_their_turn_loses_the_ping_and_the_buttons(
+    tmp_path: Path,
+) -> None:
+    """The second player is pinged ("your move"), then types /leave in the group: their
+    street is made for them (R8.5) and their turn is over, but their hand message kept
+    "Your move" with every button and the ping stayed (the message was written only for the
+    seats to act). The ping is deleted and the hand shows their board, without buttons."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.adapter.presenter.turn_ping_seconds = 0.3
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        users = {str(u.id): u for u in (ALICE, BOB)}
+        first = users[t.seats[t.hand.to_act[0]].user_id]
+        second = BOB if first is ALICE else ALICE
+        start = len(w.fake.calls)
+        await w.play_street(first)
+        ping = await w.fake.wait_for(lambda: next(iter(sends_to(w, second.id, start)), None))
+        sent = next(m for (chat, _), m in w.fake.messages.items() if chat == second.id
+                    and m["text"] == ping.params["text"])  # fmt: skip
+        w.adapter.presenter.turn_ping_seconds = 60
+        await w.say(second, "/leave")
+        await w.settle()
+        deleted = await w.fake.wait_for(
+            lambda: next((c for c in w.fake.calls[start:] if c.method == "deleteMessage"), None)
+        )
+        assert int(deleted.params["message_id"]) == sent["message_id"]
+        hand = w.private(second)
+        assert hand is not None and not w.fake.buttons(hand)
+        assert "Your move" not in hand["text"] and "Ваш ход" not in hand["text"]
+        assert len(CARD_RE.findall(hand["text"].split("\n\n")[0])) >= 5
+        await play_hand(w, [first])
+        assert await check_store(w.store) == []
