@@ -921,8 +921,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",
     },
     "reply.private_linked": {
-        "en": "Your cards for table #{table} are below.",
-        "ru": "Ваши карты за столом #{table} — ниже.",
+        "en": "Your cards for table #{table} are above.",
+        "ru": "Ваши карты за столом #{table} — выше.",
+    },
+    "reply.private_seated": {
+        "en": "You are at table #{table}: your cards come here when you are dealt in.",
+        "ru": "Вы за столом #{table}: карты придут сюда, когда вам раздадут.",
     },
     "reply.welcome": {
         "en": "Hi! Add me to a group and start a table with /newtable. /help for commands.",

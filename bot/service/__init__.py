@@ -840,7 +840,11 @@ class TableService:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
                         self._repost_private(t, seat.seat, group=t.hand is not None)
-                        linked = Reply(tr(seat.lang, "reply.private_linked", table=t.id))
+                        # (answered after the hand is posted: it is above the answer; not
+                        # dealt in, the screen says there is no hand)
+                        dealt = t.hand is not None and bool(t.boards_of(seat))
+                        key = "reply.private_linked" if dealt else "reply.private_seated"
+                        linked = Reply(tr(seat.lang, key, table=t.id))
                 if seat is not None:
                     await self.rt.settled(t)  # the hand first, then the reply
                     return linked

@@ -4,11 +4,16 @@ hand-moved clock; every scenario ends with the ledger checked."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_leave_notices import leave_button
 from tests.bot.test_service import ALICE, BOB, GROUP, play_out, press_auto_and_confirm, seated
 from tests.bot.test_transitions import player_balance
+from tests.bot.tg_world import ALICE as ALICE_TG
+from tests.bot.tg_world import BOB as BOB_TG
+from tests.bot.tg_world import world
 
 
 async def test_r8_6_sitout_back_and_ready_after_leave_mid_hand_say_the_player_leaves(env) -> None:  # type: ignore[no-untyped-def]
@@ -61,3 +66,44 @@ async def test_r8_5_a_leaver_s_private_hand_shows_the_streets_made_for_them(env)
     await play_out(service, presenter, [BOB])
     assert t.seat_of(ALICE.user_id) is None
     assert await check_store(store) == []
+
+
+async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Path) -> None:
+    """``/start t1`` (the group's link to the private chat) posts the player's hand, then
+    answers. The answer said "Your cards for table #1 are below." under the hand it had just
+    posted; and seated before any deal, under "You have no hand at this table now". It says
+    the cards are above, and before the deal that they come when the player is dealt in."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE_TG, "/newtable")
+        await w.press_lobby(ALICE_TG, "j")
+        reply = await w.say(ALICE_TG, "/start t1", chat_id=ALICE_TG.id)
+        seated_text = tr("en", "reply.private_seated", table=1)
+        assert seated_text == "You are at table #1: your cards come here when you are dealt in."
+        assert tr("ru", "reply.private_seated", table=1) == (
+            "Вы за столом #1: карты придут сюда, когда вам раздадут."
+        )
+        await w.fake.wait_for(
+            lambda: any(m["text"] == seated_text for m in w.fake.chat_messages(ALICE_TG.id))
+        )
+        assert reply["text"] in (seated_text, tr("en", "private.none"))
+        await w.press_lobby(BOB_TG, "j")
+        await w.press_lobby(ALICE_TG, "r")
+        await w.press_lobby(BOB_TG, "r")
+        await w.settle()
+        start = len(w.fake.calls)
+        linked = tr("en", "reply.private_linked", table=1)
+        assert linked == "Your cards for table #1 are above."
+        assert tr("ru", "reply.private_linked", table=1) == "Ваши карты за столом #1 — выше."
+        await w.fake.send_text(ALICE_TG, ALICE_TG.id, "/start t1")
+        await w.fake.wait_for(
+            lambda: any(
+                c.method == "sendMessage" and c.params.get("text") == linked
+                for c in w.fake.calls[start:]
+            )
+        )
+        sent = [
+            str(c.params.get("text"))
+            for c in w.fake.calls[start:]
+            if c.method == "sendMessage" and int(c.params["chat_id"]) == ALICE_TG.id
+        ]
+        assert sent[-1] == linked and sent[0].startswith("🃏 Table #1 · hand 1"), sent
