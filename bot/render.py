@@ -343,7 +343,9 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     assert me is not None
     if view.result is not None:
         over = tr(lang, on(t.platform, "private.over"))
-        if seat.sitting_out:
+        if seat.leaving:  # (their moves were made as on a timeout, R8.5, but no time ran
+            pass  # out and they stand up now: no sit-out, R8.6, to come /back from)
+        elif seat.sitting_out:
             key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
             over += "\n" + tr(lang, key)
         elif t.match is not None and any(

@@ -68,6 +68,23 @@ async def test_r8_5_a_leaver_s_private_hand_shows_the_streets_made_for_them(env)
     assert await check_store(store) == []
 
 
+async def test_r8_6_a_leaver_s_last_private_screen_does_not_say_time_ran_out(env) -> None:  # type: ignore[no-untyped-def]
+    """A player who typed /leave mid-hand has the rest of their streets made for them as on a
+    timeout (R8.5), and the showdown's private screen told them "⌛ Time ran out and your
+    moves were made for you; you sit out from the next hand on. /back to play again." while
+    it stood them up with their stack (R8.2): no time ran out, and there is no next hand."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    await service.leave(GROUP, ALICE)
+    await play_out(service, presenter, [BOB])
+    assert t.seat_of(ALICE.user_id) is None
+    last = presenter.last_private(ALICE.user_id)
+    assert last.text == tr("en", "private.over") == "Hand over. Result in the group."
+    assert not last.all_buttons()
+    assert await check_store(store) == []
+
+
 async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Path) -> None:
     """``/start t1`` (the group's link to the private chat) posts the player's hand, then
     answers. The answer said "Your cards for table #1 are below." under the hand it had just
