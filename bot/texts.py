@@ -597,6 +597,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Welcome back: you play the next hand.",
         "ru": "С возвращением: вы играете со следующей раздачи.",
     },
+    "reply.back_not_ready": {
+        "en": "Welcome back: press Ready to buy in and play.",
+        "ru": "С возвращением: нажмите «Готов», чтобы внести взнос и играть.",
+    },
     "reply.not_sitting_out": {"en": "You are not sitting out.", "ru": "Вы и так в игре."},
     "reply.balance": {
         "en": "{name}: {balance} {label} on balance, {stack} at the table.",

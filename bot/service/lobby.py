@@ -694,6 +694,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         maybe_start(rt, t, tx)
     if t.busted(seat):  # back, but not dealt in before a top-up (R8.2)
         return _busted_reply(t, seat, lang)
+    if not seat.ready:  # back, but never bought in: dealt in only after Ready (R8.2)
+        return Reply(tr(lang, "reply.back_not_ready"))
     return Reply(tr(lang, "reply.back"))
 
 

@@ -9,7 +9,15 @@ from pathlib import Path
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_leave_notices import leave_button
-from tests.bot.test_service import ALICE, BOB, GROUP, play_out, press_auto_and_confirm, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    play_out,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE as ALICE_TG
 from tests.bot.tg_world import BOB as BOB_TG
@@ -82,6 +90,31 @@ async def test_r8_6_a_leaver_s_last_private_screen_does_not_say_time_ran_out(env
     last = presenter.last_private(ALICE.user_id)
     assert last.text == tr("en", "private.over") == "Hand over. Result in the group."
     assert not last.all_buttons()
+    assert await check_store(store) == []
+
+
+async def test_r8_6_back_without_a_buy_in_says_to_press_ready(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice sits down during Bob and Carol's hand, /sitout, then /back: the answer was
+    "Welcome back: you play the next hand.", but she never bought in, so she is dealt in
+    only after Ready (R8.2). It says to press Ready; Ready then buys her in."""
+    service, presenter, store, _clock = env
+    t = await seated(service, BOB, CAROL)
+    assert t is not None and t.hand is not None
+    await service.join(GROUP, ALICE)
+    await service.sit_out(GROUP, ALICE)
+    reply = await service.back(GROUP, ALICE)
+    text = tr("en", "reply.back_not_ready")
+    assert text == "Welcome back: press Ready to buy in and play."
+    assert tr("ru", "reply.back_not_ready") == (
+        "С возвращением: нажмите «Готов», чтобы внести взнос и играть."
+    )
+    assert not reply.alert and reply.text == text
+    seat = t.seat_of(ALICE.user_id)
+    assert seat is not None and not seat.ready and not seat.sitting_out
+    reply = await service.ready(GROUP, ALICE)
+    assert reply.text == tr("en", "reply.ready", amount=200, label="kush") and seat.ready
+    await play_out(service, presenter, [BOB, CAROL])
+    assert t.hand is not None and seat.seat in t.hand.order  # dealt in at the next hand
     assert await check_store(store) == []
 
 
