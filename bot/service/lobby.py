@@ -404,7 +404,8 @@ async def _queue_top_up(
     async with rt.transition(t):
         seat.top_up = value
         t.remember(request)
-    if before:  # the new amount replaces the one asked before (they do not add up)
+    if before and before != value:  # the new amount replaces the one asked before (they do
+        # not add up); the same amount again (a double tap on ➕) is the one queued
         return Reply(tr(lang, "reply.topup_requeued", before=before, amount=value, label=t.label))
     return Reply(tr(lang, "reply.topup_queued", amount=value, label=t.label))
 

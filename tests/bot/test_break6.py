@@ -118,6 +118,30 @@ async def test_r8_6_back_without_a_buy_in_says_to_press_ready(env) -> None:  # t
     assert await check_store(store) == []
 
 
+async def test_r8_2_the_same_top_up_asked_twice_during_the_hand_is_the_one_queued(env) -> None:  # type: ignore[no-untyped-def]
+    """➕ tapped twice during Alice's hand (or /topup 300 typed twice) answered "Top-up
+    changed from 200 to 200 kush": nothing changed. The same amount again says it is queued,
+    as the first did; another amount still says what it replaced. One top-up is added."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    queued = tr("en", "reply.topup_queued", amount=200, label="kush")
+    assert (await service.top_up(GROUP, ALICE, "")).text == queued
+    assert (await service.top_up(GROUP, ALICE, "")).text == queued
+    assert (await service.top_up(GROUP, ALICE, "200")).text == queued
+    reply = await service.top_up(GROUP, ALICE, "300")
+    assert reply.text == tr("en", "reply.topup_requeued", before=200, amount=300, label="kush")
+    reply = await service.top_up(GROUP, ALICE, "300")
+    assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
+    seat = t.seats[0]
+    assert seat.top_up == 300 and seat.stack == 200
+    assert await player_balance(store, ALICE) == 800
+    await play_out(service, presenter, [ALICE, BOB])
+    await service.run_due()  # (the queued top-ups are added by the timer, before the deal)
+    assert await player_balance(store, ALICE) == 500  # one top-up of 300
+    assert await check_store(store) == []
+
+
 async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Path) -> None:
     """``/start t1`` (the group's link to the private chat) posts the player's hand, then
     answers. The answer said "Your cards for table #1 are below." under the hand it had just
