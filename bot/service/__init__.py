@@ -851,7 +851,10 @@ class TableService:
         # a /start with no table: refresh any table the user sits at (on this platform: a
         # user id means someone else on another); the table message of one where they were
         # unreachable (they blocked the bot, and unblocking it sends a bare /start) is
-        # written again once the hand reaches them: its link to the private chat goes
+        # written again once the hand reaches them: its link to the private chat goes. A
+        # player seated somewhere is answered about that table (the first whose hand they
+        # are dealt in), not "add me to a group and start a table with /newtable"
+        told: tuple[bool, str] | None = None  # (dealt in, the answer)
         for t in list(self.rt.tables.values()):
             if t.platform != actor.platform:
                 continue
@@ -859,8 +862,13 @@ class TableService:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:
                     self._repost_private(t, seat.seat, group=not seat.reachable)
+                if seat is not None and (told is None or not told[0]):
+                    dealt = t.hand is not None and bool(t.boards_of(seat))
+                    key = "reply.private_linked" if dealt else "reply.private_seated"
+                    if told is None or dealt:
+                        told = (dealt, tr(seat.lang, key, table=t.id))
             await self.rt.settled(t)
-        return Reply(tr(lang, "reply.welcome"))
+        return Reply(told[1] if told is not None else tr(lang, "reply.welcome"))
 
     async def private_hand(self, platform: str, user_id: str, table_id: int) -> Screen | None:
         """The player's private hand screen at table ``table_id`` as it is now (its clock

@@ -181,3 +181,26 @@ async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Pat
             if c.method == "sendMessage" and int(c.params["chat_id"]) == ALICE_TG.id
         ]
         assert sent[-1] == linked and sent[0].startswith("🃏 Table #1 · hand 1"), sent
+
+
+async def test_a_bare_start_of_a_seated_player_names_their_table(env) -> None:  # type: ignore[no-untyped-def]
+    """A bare /start (what unblocking the bot, or its Start button, sends) posts the hand of
+    a seated player again, and answered "Hi! Add me to a group and start a table with
+    /newtable.", as to a stranger. It says where their cards are; a stranger still gets the
+    welcome."""
+    service, presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    reply = await service.private_start(ALICE, "")
+    assert reply.text == tr("en", "reply.private_seated", table=1)
+    t = await seated(service, ALICE, BOB)  # (Alice is seated already; Bob sits down)
+    assert t is not None
+    assert t.hand is not None
+    before = len(presenter.privates[ALICE.user_id])
+    reply = await service.private_start(ALICE, "")
+    assert reply.text == tr("en", "reply.private_linked", table=t.id)
+    assert len(presenter.privates[ALICE.user_id]) == before + 1  # the hand, posted again
+    assert presenter.last_private(ALICE.user_id).all_buttons()
+    reply = await service.private_start(CAROL, "")
+    assert reply.text == tr("en", "reply.welcome")
+    assert await check_store(store) == []
