@@ -535,6 +535,8 @@ async def leave(
             t.owe("post", Screen(tr(t.lang, on(t.platform, key), name=seat.name)))
     if left == "round":
         return Reply(tr(lang, "reply.leave_after_round", table=t.id))
+    if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
+        return Reply(tr(lang, "reply.leave_after_reveal"))
     if isinstance(left, str):
         return Reply(tr(lang, _placed(t, "reply.leave_after_hand")))
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"

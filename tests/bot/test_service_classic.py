@@ -629,7 +629,13 @@ async def test_r7_5_a_claimant_who_leaves_mid_reveal_continues_it_at_once(env) -
     assert t.reveal is not None and t.reveal["claim"] is not None
     assert t.reveal["claim"]["seats"] == [0] and t.seats[0].user_id == ALICE.user_id
     reply = await service.leave(GROUP, ALICE)
-    assert reply.text == tr("en", "reply.leave_after_hand")
+    # (every card is placed: "your remaining cards are placed automatically and may foul"
+    # was not so)
+    assert reply.text == tr("en", "reply.leave_after_reveal")
+    assert reply.text == "You leave when this reveal ends; your stack comes back then."
+    assert tr("ru", "reply.leave_after_reveal") == (
+        "Вы встанете, когда закончится вскрытие; тогда же вернётся стек."
+    )
     assert t.reveal["claim"] is None
     assert t.reveal["at"] == clock.now + t.options.reveal_pause_seconds
     while t.reveal is not None:
