@@ -527,6 +527,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
         "и рука может оказаться мёртвой; стек вернётся после вскрытия.",
     },
+    "reply.leave_after_hand_done": {
+        "en": "You leave after this hand; your board is complete, and your stack comes back "
+        "after the showdown.",
+        "ru": "Вы встанете после этой раздачи; ваша рука уже разложена, стек вернётся после "
+        "вскрытия.",
+    },
     "reply.leave_after_reveal": {
         "en": "You leave when this reveal ends; your stack comes back then.",
         "ru": "Вы встанете, когда закончится вскрытие; тогда же вернётся стек.",

@@ -520,7 +520,20 @@ async def leave(
         # reveal) ends (gone from the group meanwhile: the group is told, below)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     now = rt.clock()
-    if button and t.plays_now(seat) and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+    # every card of theirs placed and confirmed (the last street, a Chinese Poker arrangement):
+    # nothing is placed for them, nothing to ask about
+    hand = t.hand
+    done = (
+        hand is not None
+        and t.plays_now(seat)
+        and all(hand.board_of(b).is_complete for b in t.boards_of(seat))
+    )
+    if (
+        button
+        and t.plays_now(seat)
+        and not done
+        and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS
+    ):
         # one tap on the group's message during the hand asks first, as a tournament's
         # does: the rest of the hand is placed for them (R8.5) and may foul; /leave, typed,
         # leaves at once
@@ -538,7 +551,8 @@ async def leave(
     if left == "reveal":  # (every card is placed: none is placed for them, R7.4)
         return Reply(tr(lang, "reply.leave_after_reveal"))
     if isinstance(left, str):
-        return Reply(tr(lang, _placed(t, "reply.leave_after_hand")))
+        key = "reply.leave_after_hand_done" if done else _placed(t, "reply.leave_after_hand")
+        return Reply(tr(lang, key))
     if left == 0:  # never bought in (or nothing left): no "0 kush back to your balance"
         return Reply(tr(lang, "reply.left_nothing"))
     return Reply(tr(lang, "reply.left", amount=left, label=t.label))

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.presses import Leave, decode
 from bot.texts import tr
 from storage.check import check_store
+from tests.bot.conftest import service_env
 from tests.bot.test_leave_notices import leave_button
 from tests.bot.test_service import (
     ALICE,
@@ -18,6 +20,10 @@ from tests.bot.test_service import (
     press_auto_and_confirm,
     seated,
 )
+from tests.bot.test_service_classic import ALICE as ALICE_C
+from tests.bot.test_service_classic import BOB as BOB_C
+from tests.bot.test_service_classic import GROUP as GROUP_C
+from tests.bot.test_service_classic import auto_street, configure, start
 from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE as ALICE_TG
 from tests.bot.tg_world import BOB as BOB_TG
@@ -140,6 +146,58 @@ async def test_r8_2_the_same_top_up_asked_twice_during_the_hand_is_the_one_queue
     await service.run_due()  # (the queued top-ups are added by the timer, before the deal)
     assert await player_balance(store, ALICE) == 500  # one top-up of 300
     assert await check_store(store) == []
+
+
+async def test_r8_5_leaving_with_every_card_placed_does_not_say_they_are_placed_for_you() -> None:
+    """Chinese Poker (R4.5): Alice has arranged and confirmed her 13 cards, Bob is still
+    arranging. Her /leave answered "Your remaining cards are placed automatically and may
+    foul", and the Leave button asked "Leave during your hand? Your remaining cards are
+    placed automatically and may foul" first: she has no card left to place. Both leave
+    after the hand, saying her board is complete; nothing changes in her board."""
+    service, presenter, store, clock = service_env()
+    await configure(service, game="chinese")
+    await start(service, [ALICE_C, BOB_C], "chinese")
+    t = service.table_in(GROUP_C)
+    assert t is not None and t.hand is not None
+    await auto_street(service, presenter, ALICE_C)
+    board = t.hand.board_of(0)
+    assert board.is_complete and 0 not in t.hand.to_act and 1 in t.hand.to_act
+    done = tr("en", "reply.leave_after_hand_done")
+    assert done == (
+        "You leave after this hand; your board is complete, and your stack comes back "
+        "after the showdown."
+    )
+    assert tr("ru", "reply.leave_after_hand_done") == (
+        "Вы встанете после этой раздачи; ваша рука уже разложена, стек вернётся после вскрытия."
+    )
+    button = next(
+        b.data
+        for b in presenter.last_table(GROUP_C.chat_id).all_buttons()
+        if b.data and isinstance(decode(b.data), Leave)
+    )
+    reply = await service.press(ALICE_C, button, GROUP_C)  # one tap: nothing to confirm
+    assert not reply.alert and reply.text == done
+    assert t.seats[0].leaving and t.hand.board_of(0) == board
+    await auto_street(service, presenter, BOB_C)
+    for _ in range(20):
+        if t.reveal is None:
+            break
+        clock.now = service.rt.next_deadline(t) or clock.now
+        await service.run_due()
+    assert t.seat_of(ALICE_C.user_id) is None
+    assert await check_store(store) == []
+    # typed, in Pineapple, after her last street: the same
+    service, presenter, store, _clock = service_env()
+    await start(service, [ALICE_C, BOB_C], "pineapple")
+    t = service.table_in(GROUP_C)
+    assert t is not None and t.hand is not None
+    for _ in range(10):
+        if t.hand.board_of(0).is_complete:
+            break
+        who = ALICE_C if t.hand.to_act[0] == 0 else BOB_C
+        await auto_street(service, presenter, who)
+    assert t.hand is not None and not t.hand.is_over
+    assert (await service.leave(GROUP_C, ALICE_C)).text == done
 
 
 async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Path) -> None:
