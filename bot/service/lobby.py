@@ -128,8 +128,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`)."""
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
-    if t.seat_of(actor.user_id) is not None:
-        return Reply(tr(lang, "reply.already_seated"), alert=True)
+    seated = t.seat_of(actor.user_id)
+    if seated is not None:  # (leaving after the hand: "already seated" read as staying)
+        key = "reply.already_leaving" if seated.leaving else "reply.already_seated"
+        return Reply(tr(lang, key), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
         # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)

@@ -35,8 +35,8 @@ async def test_r8_6_sitout_back_and_ready_after_leave_mid_hand_say_the_player_le
     /sitout and /back: they answered "You sit out from the next hand" and "Welcome back: you
     play the next hand", and Ready (sitting out, so "come back") the same, while she still
     stood up at the showdown. Each is now refused, saying she leaves when the hand ends; a
-    second Leave (the button too, which asked "leave?" again) says so as well; nothing
-    changes and she leaves with her stack."""
+    second Leave (the button too, which asked "leave?" again) and /join ("You are already
+    seated") say so as well; nothing changes and she leaves with her stack."""
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
@@ -47,7 +47,7 @@ async def test_r8_6_sitout_back_and_ready_after_leave_mid_hand_say_the_player_le
     assert tr("ru", "reply.already_leaving") == (
         "Вы уходите из-за стола: встанете, когда закончится эта раздача."
     )
-    for command in (service.sit_out, service.back, service.ready, service.leave):
+    for command in (service.sit_out, service.back, service.ready, service.leave, service.join):
         reply = await command(GROUP, ALICE)
         assert reply.alert and reply.text == leaving, (command.__name__, reply.text)
     reply = await service.press(ALICE, leave_button(presenter), GROUP)
