@@ -682,6 +682,8 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "tour.no_sitout"), alert=True)
     if seat.leaving:  # they stand up when the hand ends: no next hand to sit out (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): no next hand either
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
@@ -701,6 +703,9 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
+    if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
+        key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
+        return Reply(tr(lang, key, table=t.id), alert=True)
     if not seat.sitting_out:
         if t.busted(seat):
             return _busted_reply(t, seat, lang)

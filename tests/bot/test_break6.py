@@ -200,6 +200,26 @@ async def test_r8_5_leaving_with_every_card_placed_does_not_say_they_are_placed_
     assert (await service.leave(GROUP_C, ALICE_C)).text == done
 
 
+async def test_r8_2a_sitout_and_back_at_a_table_closing_after_the_hand(env) -> None:  # type: ignore[no-untyped-def]
+    """An admin closes the table during the hand (R8.2a: it closes when the hand ends).
+    Bob's /sitout answered "You sit out from the next hand" and his /back "Welcome back: you
+    play the next hand": there is no next hand. Both say the table closes, as Ready and the
+    top-up do; nothing changes, and the close returns every stack."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    await service.close_table(GROUP, ALICE, True)
+    closing = tr("ru", "reply.table_closing", table=t.id)  # (Bob reads Russian)
+    for command in (service.sit_out, service.back):
+        reply = await command(GROUP, BOB)
+        assert reply.alert and reply.text == closing, (command.__name__, reply.text)
+    assert not t.seats[1].sitting_out
+    await play_out(service, presenter, [ALICE, BOB])
+    assert service.table_in(GROUP) is None
+    assert await player_balance(store, ALICE) + await player_balance(store, BOB) == 2000
+    assert await check_store(store) == []
+
+
 async def test_start_from_the_groups_link_says_where_the_cards_are(tmp_path: Path) -> None:
     """``/start t1`` (the group's link to the private chat) posts the player's hand, then
     answers. The answer said "Your cards for table #1 are below." under the hand it had just
