@@ -1483,6 +1483,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn.register": {"en": "Register", "ru": "Участвовать"},
     "btn.unregister": {"en": "Unregister", "ru": "Сняться"},
     "btn.start": {"en": "▶ Start", "ru": "▶ Старт"},
+    # Discord: a slash command the bot does not have (any more): the user's client still
+    # lists it from before a deploy; the same command fails the same way every time
+    "reply.command_outdated": {
+        "en": "This command has changed since your Discord loaded it; nothing was done. Reload Discord (Ctrl+R) for the new list: /help shows it.",
+        "ru": "Эта команда изменилась с тех пор, как её загрузил ваш Discord; ничего не сделано. Перезагрузите Discord (Ctrl+R), чтобы увидеть новый список: /help покажет его.",
+    },
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",

@@ -979,12 +979,23 @@ class DiscordAdapter:
         (showing the answer failed), so whatever the command did is saved: told so
         (``err.not_shown``), never "nothing changed". (A failure of the service call itself
         is answered "nothing changed" by :meth:`command` and :meth:`_press`, through their
-        usual answer; the service answers one after a committed step itself.)"""
+        usual answer; the service answers one after a committed step itself.)
+
+        A slash command this bot does not have (``CommandNotFound``: removed, renamed or
+        moved, as ``/ofc settings`` to ``/ofcadmin``; ``CommandSignatureMismatch``: a group
+        run as a command) comes from a Discord client whose command list predates the bot's
+        (clients keep theirs for a while after a deploy): no failure of the bot, and "please
+        try again" would fail the same way. Answered ``reply.command_outdated`` (reload
+        Discord; ``/ofc help`` lists the commands), logged at INFO without a traceback."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
-        log.error("%s failed", describe(interaction), exc_info=error)
-        key = "err.not_shown" if served else "err.internal"
-        text = tr(language_of(interaction.locale.value), key)
+        lang = language_of(interaction.locale.value)
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            log.info("%s: not a command of this bot (%s)", describe(interaction), error)
+            text = discord_commands(tr(lang, "reply.command_outdated"))
+        else:
+            log.error("%s failed", describe(interaction), exc_info=error)
+            text = tr(lang, "err.not_shown" if served else "err.internal")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)
