@@ -189,6 +189,11 @@ def describe(interaction: Interaction) -> str:
     )
 
 
+#: What discord.py raises for a slash command that is not this bot's as it runs now
+#: (:meth:`DiscordAdapter.on_error`)
+_NOT_OURS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
+
 def _compose(text: str, screen: Screen | None) -> str:
     return "\n\n".join(part for part in (text, screen.text if screen else "") if part)
 
@@ -983,14 +988,16 @@ class DiscordAdapter:
 
         A slash command this bot does not have (``CommandNotFound``: removed, renamed or
         moved, as ``/ofc settings`` to ``/ofcadmin``; ``CommandSignatureMismatch``: a group
-        run as a command) comes from a Discord client whose command list predates the bot's
-        (clients keep theirs for a while after a deploy): no failure of the bot, and "please
-        try again" would fail the same way. Answered ``reply.command_outdated`` (reload
-        Discord; ``/ofc help`` lists the commands), logged at INFO without a traceback."""
+        run as a command, a required option missing) comes from a command list other than
+        the one this process runs: a Discord client's from before a deploy, or the newer
+        one a worker of another version synced during a rolling deploy (issue 14). No
+        failure of the bot, and "please try again" at once fails the same way: answered
+        ``reply.command_outdated`` (reload Discord or try again in a few minutes; ``/ofc
+        help`` lists the commands), logged at INFO without a traceback."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         lang = language_of(interaction.locale.value)
-        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        if isinstance(error, _NOT_OURS):
             log.info("%s: not a command of this bot (%s)", describe(interaction), error)
             text = discord_commands(tr(lang, "reply.command_outdated"))
         else:

@@ -1,10 +1,11 @@
-"""Slash commands the bot no longer has, as a Discord client whose command list is older than
-the bot's sends them (Discord's clients keep their list for a while after a deploy: ``/ofc
-settings`` moved to ``/ofcadmin settings``; a subcommand removed or renamed; the top-level
-command invoked as it was before it had subcommands). Each is answered, only to the user who
-ran it, with what to do (reload Discord; ``/ofc help`` lists the commands), never "something
-went wrong, please try again" (the same command fails the same way every time), and logged
-as what it is, no error with a traceback; nothing changes."""
+"""Slash commands this bot does not have, as a command list other than the one the process
+runs sends them (a Discord client's from before a deploy, a worker of another version during
+a rolling one: ``/ofc settings`` from before it moved to ``/ofcadmin settings``; a subcommand
+removed or renamed; the top-level command run as it was before it had subcommands). Each is
+answered, only to the user who ran it, with what to do (reload Discord or try again in a few
+minutes; ``/ofc help`` lists the commands), never "something went wrong, please try again"
+(at once, the same command fails the same way), and logged as what it is, no error with a
+traceback; nothing changes."""
 
 from __future__ import annotations
 
