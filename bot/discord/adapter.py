@@ -993,12 +993,19 @@ class DiscordAdapter:
         one a worker of another version synced during a rolling deploy (issue 14). No
         failure of the bot, and "please try again" at once fails the same way: answered
         ``reply.command_outdated`` (reload Discord or try again in a few minutes; ``/ofc
-        help`` lists the commands), logged at INFO without a traceback."""
+        help`` lists the commands), logged at INFO without a traceback. Typing into an
+        option of one (an old ``/ofc settings name:`` had its names suggested) asks for
+        suggestions: none are given (an autocomplete takes choices, never a message), and
+        the command's own run says the rest."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         lang = language_of(interaction.locale.value)
         if isinstance(error, _NOT_OURS):
             log.info("%s: not a command of this bot (%s)", describe(interaction), error)
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                    await interaction.response.autocomplete([])
+                return
             text = discord_commands(tr(lang, "reply.command_outdated"))
         else:
             log.error("%s failed", describe(interaction), exc_info=error)

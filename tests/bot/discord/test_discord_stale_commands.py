@@ -14,7 +14,13 @@ from typing import Any
 
 from bot.texts import tr
 from tests.bot.discord.dc_world import ALICE, BOB, World, world
-from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, FakeInteraction, FakeUser
+from tests.fakes.discord_api import (
+    AUTOCOMPLETE_RESULT,
+    CHANNEL_ID,
+    EPHEMERAL,
+    FakeInteraction,
+    FakeUser,
+)
 
 
 async def answered(w: World, record: FakeInteraction) -> dict[str, Any]:
@@ -59,3 +65,21 @@ async def test_a_command_group_invoked_without_its_subcommand_says_to_reload_dis
         assert reply["content"] == outdated("en"), reply["content"]
         assert reply["flags"] & EPHEMERAL
         assert w.logged == []
+
+
+async def test_typing_into_a_command_the_bot_no_longer_has_suggests_nothing(
+    tmp_path: Path,
+) -> None:
+    """An old client's ``/ofc settings`` had its setting names suggested as the admin
+    typed (autocomplete): each keystroke asks the bot, which no longer has that command. It
+    is answered with no suggestions (an autocomplete takes choices, never a message: a
+    message answer was refused by Discord), quietly; the command's own run then says to
+    reload Discord. The current ``/ofcadmin settings`` goes on suggesting."""
+    async with world(tmp_path) as w:
+        record = await w.settle(await w.fake.autocomplete(ALICE, "settings", "name", "hand"))
+        assert record.callback_type == AUTOCOMPLETE_RESULT and record.choices == []
+        assert w.logged == []
+        record = await w.fake.autocomplete(ALICE, "settings", "name", "hand", group="ofcadmin")
+        await w.settle(record)
+        assert record.callback_type == AUTOCOMPLETE_RESULT and record.choices is not None
+        assert [c["value"] for c in record.choices] == ["hand_seconds"]
