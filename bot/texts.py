@@ -1505,6 +1505,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn.register": {"en": "Register", "ru": "Участвовать"},
     "btn.unregister": {"en": "Unregister", "ru": "Сняться"},
     "btn.start": {"en": "▶ Start", "ru": "▶ Старт"},
+    # Discord: a slash command the bot does not have (a client's old command list, or a
+    # worker of another version during a deploy); "try again" at once fails the same way
+    "reply.command_outdated": {
+        "en": "The bot does not know that command: Discord may show an old list. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes; /help lists them.",
+        "ru": "Бот не знает такой команды: Discord мог показать старый список. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже; список — /help.",
+    },
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",
         "ru": "Что-то пошло не так, ничего не изменилось. Попробуйте ещё раз.",

@@ -189,6 +189,11 @@ def describe(interaction: Interaction) -> str:
     )
 
 
+#: What discord.py raises for a slash command that is not this bot's as it runs now
+#: (:meth:`DiscordAdapter.on_error`)
+_NOT_OURS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
+
 def _compose(text: str, screen: Screen | None) -> str:
     return "\n\n".join(part for part in (text, screen.text if screen else "") if part)
 
@@ -979,12 +984,32 @@ class DiscordAdapter:
         (showing the answer failed), so whatever the command did is saved: told so
         (``err.not_shown``), never "nothing changed". (A failure of the service call itself
         is answered "nothing changed" by :meth:`command` and :meth:`_press`, through their
-        usual answer; the service answers one after a committed step itself.)"""
+        usual answer; the service answers one after a committed step itself.)
+
+        A slash command this bot does not have (``CommandNotFound``: removed, renamed or
+        moved, as ``/ofc settings`` to ``/ofcadmin``; ``CommandSignatureMismatch``: a group
+        run as a command, a required option missing) comes from a command list other than
+        the one this process runs: a Discord client's from before a deploy, or the newer
+        one a worker of another version synced during a rolling deploy (issue 14). No
+        failure of the bot, and "please try again" at once fails the same way: answered
+        ``reply.command_outdated`` (reload Discord or try again in a few minutes; ``/ofc
+        help`` lists the commands), logged at INFO without a traceback. Typing into an
+        option of one (an old ``/ofc settings name:`` had its names suggested) asks for
+        suggestions: none are given (an autocomplete takes choices, never a message), and
+        the command's own run says the rest."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
-        log.error("%s failed", describe(interaction), exc_info=error)
-        key = "err.not_shown" if served else "err.internal"
-        text = tr(language_of(interaction.locale.value), key)
+        lang = language_of(interaction.locale.value)
+        if isinstance(error, _NOT_OURS):
+            log.info("%s: not a command of this bot (%s)", describe(interaction), error)
+            if interaction.type is discord.InteractionType.autocomplete:
+                with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
+                    await interaction.response.autocomplete([])
+                return
+            text = discord_commands(tr(lang, "reply.command_outdated"))
+        else:
+            log.error("%s failed", describe(interaction), exc_info=error)
+            text = tr(lang, "err.not_shown" if served else "err.internal")
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

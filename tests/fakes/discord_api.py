@@ -72,6 +72,9 @@ GUILD_MODERATION_INTENT = 1 << 2
 TOKEN = "fake.discord.token"
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
+#: an APPLICATION_COMMAND_AUTOCOMPLETE interaction, and the response type that answers it
+AUTOCOMPLETE = 4
+AUTOCOMPLETE_RESULT = 8
 MANAGE_GUILD = 1 << 5
 #: view channel, send messages, read history, use application commands, send messages in
 #: threads
@@ -190,6 +193,8 @@ class FakeInteraction:
     response_message_id: int | None = None
     followups: list[dict[str, Any]] = field(default_factory=list)
     messages: list[int] = field(default_factory=list)
+    #: the choices an autocomplete was answered with (response type 8)
+    choices: list[dict[str, Any]] | None = None
     done_at: float | None = None
     answered_event: asyncio.Event = field(default_factory=asyncio.Event, repr=False)
 
@@ -897,6 +902,9 @@ class FakeDiscord:
         body = call.body or {}
         kind = int(body.get("type", 0))
         data = dict(body.get("data") or {})
+        if (record.type == AUTOCOMPLETE) != (kind == AUTOCOMPLETE_RESULT):
+            # an autocomplete takes its choices (8) and nothing else; nothing else takes them
+            raise _ApiError(400, 50035, f"Interaction response type {kind} is invalid here")
         record.callback_type = kind
         record.callback_at = call.at
         record.callback_body = body
@@ -926,6 +934,9 @@ class FakeDiscord:
             msg = self._edit(record.message_id, data, "callback")
             record.messages.append(record.message_id)
             out["resource"] = {"type": 7, "message": msg}
+            record.done_at = call.at
+        elif kind == AUTOCOMPLETE_RESULT:
+            record.choices = list(data.get("choices") or [])
             record.done_at = call.at
         elif kind != 6:
             raise _ApiError(400, 50035, f"fake: unsupported interaction response type {kind}")
@@ -1336,6 +1347,31 @@ class FakeDiscord:
         if resolved:
             data["resolved"] = resolved
         record = self._interaction(2, user, channel_id, data, None, admin)
+        return await self._send_interaction(record)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        subcommand: str,
+        option: str,
+        typed: str,
+        *,
+        group: str = "ofc",
+        channel_id: int = CHANNEL_ID,
+    ) -> FakeInteraction:
+        """``user`` types ``typed`` into the option ``option`` of ``/group subcommand``:
+        Discord asks the bot for suggestions (an autocomplete interaction, answered with
+        response type 8, :attr:`FakeInteraction.choices`)."""
+        focused = {"name": option, "type": 3, "value": typed, "focused": True}
+        data: dict[str, Any] = {
+            "id": self.command_id(group),
+            "name": group,
+            "type": 1,
+            "options": [{"name": subcommand, "type": 1, "options": [focused]}],
+        }
+        if channel_id in self.channels:
+            data["guild_id"] = str(self.guild_id)
+        record = self._interaction(AUTOCOMPLETE, user, channel_id, data, None, None)
         return await self._send_interaction(record)
 
     async def press(
