@@ -182,7 +182,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return _absent(t, lang, "tour.ready")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
@@ -301,7 +301,7 @@ async def top_up(
         return Reply(tr(lang, "reply.request_done"))
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return _absent(t, lang, "tour.no_topup")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
@@ -672,12 +672,24 @@ async def _leave_tournament(
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
+def _absent(t: LiveTable, lang: str, registering: str) -> Reply:
+    """The answer to a command of a seat's from a member with no seat at ``t``: "not at this
+    table"; at a tournament (R8.7) while it registers, the tournament's own answer
+    ``registering`` (text key: it says what a registered player gets), once it runs "not
+    registered" (nobody joins after the start)."""
+    tour = t.tournament
+    if tour is None:
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
+    key = registering if tour.phase is TournamentPhase.REGISTERING else "tour.not_registered"
+    return Reply(tr(lang, key), alert=True)
+
+
 async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     """Sit out from the next hand, keeping seat and stack (R8.6). Refused in a tournament:
     its players are dealt every hand, played for them on timeout (R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return _absent(t, lang, "tour.no_sitout")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_sitout"), alert=True)
     if seat.leaving:  # they stand up when the hand ends: no next hand to sit out (R8.2)
@@ -700,7 +712,7 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     """Return from sit-out (R8.6)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return Reply(tr(lang, "reply.not_seated"), alert=True)
+        return _absent(t, lang, "tour.not_registered")
     if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand

@@ -1455,3 +1455,43 @@ async def test_r8_7_an_admin_s_close_before_the_start_tells_each_registrant_the_
         assert [s.text for s in presenter.privates[actor.user_id]] == [notice]
         assert f"100 {label}" in notice
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_member_not_registered_is_told_the_tournament_s_own_answer(env) -> None:  # type: ignore[no-untyped-def]
+    """A member who never registered, typing /ready, /topup, /sitout or /back at a tournament
+    (open or running), was told "You are not at this table", which does not say what to do:
+    while it registers /ready and the two refused for every tournament player get the
+    tournament's answer (a registration is all it takes; no top-ups; no sitting out), /back
+    and all four once it runs "You are not registered". Nothing changes."""
+    service, _presenter, store, _clock = env
+    dan = Actor("telegram", "9", "Dan", "en")
+    await configure(service, tournament_buy_in="100", tournament_chips="30")
+    await open_and_register(service, (ALICE,))
+    for running in (False, True):
+        if running:
+            await open_and_register_rest(service)
+        late = "tour.not_registered" if running else ""
+        # (once it runs nobody registers: "not registered" says it all)
+        reply = await service.ready(GROUP, dan)
+        assert reply.alert and reply.text == tr("en", late or "tour.ready")
+        reply = await service.top_up(GROUP, dan, "100")
+        assert reply.alert and reply.text == tr("en", late or "tour.no_topup")
+        reply = await service.sit_out(GROUP, dan)
+        assert reply.alert and reply.text == tr("en", late or "tour.no_sitout")
+        reply = await service.back(GROUP, dan)
+        assert reply.alert and reply.text == tr("en", "tour.not_registered")
+    t = service.table_in(GROUP)
+    assert t is not None and t.seat_of(dan.user_id) is None
+    assert await check_store(store) == []
+
+
+async def open_and_register_rest(service: TableService) -> None:
+    """Bob and Carol register at the open tournament; Alice (its opener) starts it."""
+    for a in (BOB, CAROL):
+        reply = await service.join(GROUP, a)
+        assert not reply.alert, reply.text
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    if t.hand is None:
+        reply = await service.press(ALICE, encode(StartTournament(t.id)), GROUP)
+        assert not reply.alert, reply.text
