@@ -11,7 +11,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
-from bot.service.bots import BOT_NAMES, is_computer
+from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
@@ -354,6 +354,9 @@ async def grant(
         key = "reply.grant_zero" if value == 0 else "reply.grant_bound"
         return Reply(tr(lang, key, limit=limit, label=label), alert=True)
     player = await rt.store.find_player(community.id, target)
+    computer = computer_user_id(target) if player is None and target_name is None else None
+    if computer is not None:  # "Anna": the table's "🤖 Anna" (as /removebot and /stats take it)
+        player = await rt.store.find_player(community.id, computer)
     if player is None and target_name is not None:
         # a member the platform names who never played here: their wallet is made for the
         # grant, so only once the grant is one that goes through (a refused one made it, its

@@ -565,7 +565,8 @@ async def test_r8_5_a_computer_player_move_the_core_refuses_is_made_as_on_a_time
 
 async def test_grant_to_a_computer_player_is_refused_and_moves_no_kush() -> None:
     """A computer player plays with house kush (issue 13): an admin's /grant by its name or
-    its user id is refused with a clear notice and its house account keeps its balance."""
+    its user id (or its name without 🤖, as /removebot takes it) is refused with a clear
+    notice and its house account keeps its balance."""
     service, _, store, _ = await alice_and_a_bot()
     t = service.table_in(GROUP)
     assert t is not None
@@ -577,6 +578,10 @@ async def test_grant_to_a_computer_player_is_refused_and_moves_no_kush() -> None
     assert reply.alert and reply.text == refusal
     reply = await service.grant(GROUP, ALICE, True, bot_seat.user_id, "-10", "g2")
     assert reply.alert and reply.text == refusal
+    # by its bare name, as /removebot and /stats take it (it said "No such player here")
+    for name in ("Anna", "@anna"):
+        reply = await service.grant(GROUP, ALICE, True, name, "100", "g3")
+        assert reply.alert and reply.text == refusal
     assert await player_balance(store, anna) == before
     assert await check_store(store) == []
 
