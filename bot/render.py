@@ -379,6 +379,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
                 discard=discard,
             )
         )
+    elif seat.leaving:  # (their streets are made for them, R8.5: nothing to wait for)
+        lines.append(tr(lang, "private.leaving"))
     elif sv.fantasyland and not sv.done:
         lines.append(tr(lang, "private.fl_wait"))
     elif view.to_act:

@@ -153,6 +153,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (оставшаяся карта уйдёт в сброс)",
     },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    # a player who left during the hand (R8.5): the rest is placed for them, no waiting
+    "private.leaving": {
+        "en": "You are leaving: you stand up when this hand ends.",
+        "ru": "Вы уходите: встанете, когда закончится эта раздача.",
+    },
     "private.fouled": {
         "en": "⚠ fouled: a box ranks above the one below it",
         "ru": "⚠ мёртвая рука: бокс сильнее бокса под ним",

@@ -74,6 +74,9 @@ async def test_r8_5_a_leaver_s_private_hand_shows_the_streets_made_for_them(env)
     shown = presenter.last_private(ALICE.user_id)
     assert shown.text == service.rt.render_private(t, alice).text
     assert "Your move" not in shown.text and not shown.all_buttons()
+    # it says she is leaving (it read "Waiting for Bob" as if she played on)
+    assert tr("en", "private.leaving") in shown.text
+    assert "Waiting for" not in shown.text
     await press_auto_and_confirm(service, presenter, BOB)  # Bob's street 1, Alice's street 2
     assert len(list(t.hand.board_of(0).cards())) == 7
     assert presenter.last_private(ALICE.user_id).text == service.rt.render_private(t, alice).text
