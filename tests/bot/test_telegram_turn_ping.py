@@ -26,19 +26,24 @@ def sends_to(w: World, user_id: int, start: int) -> list[ApiCall]:
     ]
 
 
+async def two_seated(w: World) -> tuple[FakeUser, FakeUser, int]:
+    """Alice and Bob (both started the bot) seated, turn pings after 0.3 s, the hand dealt:
+    the player to act first, the other, and the number of API calls made so far."""
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    w.adapter.presenter.turn_ping_seconds = 0.3
+    await seat_everyone(w, [ALICE, BOB])
+    t = next(iter(w.service.tables.values()))
+    assert t.hand is not None
+    users = {str(u.id): u for u in (ALICE, BOB)}
+    first = users[t.seats[t.hand.to_act[0]].user_id]
+    return first, BOB if first is ALICE else ALICE, len(w.fake.calls)
+
+
 async def test_a_player_whose_turn_waits_is_pinged_and_the_ping_goes_when_the_turn_ends(
     tmp_path: Path,
 ) -> None:
     async with world(tmp_path) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        w.adapter.presenter.turn_ping_seconds = 0.3
-        await seat_everyone(w, [ALICE, BOB])
-        t = next(iter(w.service.tables.values()))
-        assert t.hand is not None
-        users = {str(u.id): u for u in (ALICE, BOB)}
-        first = users[t.seats[t.hand.to_act[0]].user_id]
-        second = BOB if first is ALICE else ALICE
-        start = len(w.fake.calls)
+        first, second, start = await two_seated(w)
         await w.play_street(first)  # its turn began with the dealt hand (a new message)
         assert sends_to(w, first.id, start) == []
         # the second player's turn begins: after 0.3 s without a press, the ping
@@ -70,7 +75,7 @@ async def test_a_player_whose_turn_waits_is_pinged_and_the_ping_goes_when_the_tu
         await w.play_street(second)
         assert sends_to(w, first.id, start) == [] and sends_to(w, second.id, start) == []
         # the second's waiting ping was cancelled; the first's waits (its turn again)
-        assert set(w.adapter.presenter._pingers) == {(str(first.id), t.id)}
+        assert set(w.adapter.presenter._pingers) == {(str(first.id), next(iter(w.service.tables)))}
         await play_hand(w, [ALICE, BOB])
         assert await check_store(w.store) == []
 
@@ -154,15 +159,7 @@ async def test_a_player_who_leaves_on_their_turn_loses_the_ping_and_the_buttons(
     "Your move" with every button and the ping stayed (the message was written only for the
     seats to act). The ping is deleted and the hand shows their board, without buttons."""
     async with world(tmp_path) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        w.adapter.presenter.turn_ping_seconds = 0.3
-        await seat_everyone(w, [ALICE, BOB])
-        t = next(iter(w.service.tables.values()))
-        assert t.hand is not None
-        users = {str(u.id): u for u in (ALICE, BOB)}
-        first = users[t.seats[t.hand.to_act[0]].user_id]
-        second = BOB if first is ALICE else ALICE
-        start = len(w.fake.calls)
+        first, second, start = await two_seated(w)
         await w.play_street(first)
         ping = await w.fake.wait_for(lambda: next(iter(sends_to(w, second.id, start)), None))
         sent = next(m for (chat, _), m in w.fake.messages.items() if chat == second.id
