@@ -349,6 +349,10 @@ class TelegramPresenter:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
+            if ref.startswith(PENDING_PREFIX) and ref != key[1]:
+                # (deleted, and being posted again: a screen for it is the post's writer's)
+                self.queue_edit(key[0], ref, screen)
+                continue
             if ref.startswith(PENDING_PREFIX):  # a new message Telegram has not taken yet
                 posted = await self._post_pending(key, screen, tries, failing_since)
                 if posted is None:
@@ -609,9 +613,14 @@ class TelegramPresenter:
         try:
             new = await self._send(chat_id, screen)
         except TelegramError as exc:
-            if not self._gone(chat_id, exc, sent):
-                log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
-            return
+            if _unsent(exc) is None:  # refused for good
+                if not self._gone(chat_id, exc, sent):
+                    log.exception("cannot post the deleted message %s/%s again", chat_id, ref)
+                return
+            # Telegram down or busy (a 5xx, a 429 past the rate limiter, a timeout): posted
+            # in the background as a new message would be, with the newest screen (it may be
+            # the showdown, written over the table message and never again)
+            new = self._pending(chat_id, screen, exc, sent)
         log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
         for old, moved in list(self._moved.items()):
             if moved == ref and old[0] == chat_id:

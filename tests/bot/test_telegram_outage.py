@@ -6,6 +6,7 @@ ends is given up in a bounded time, and does not hold the bot's stop."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from pathlib import Path
 
@@ -399,3 +400,41 @@ async def test_a_newer_screen_queued_during_a_failed_edit_is_written_at_once() -
     await asyncio.wait_for(asyncio.shield(writer), 5)
     assert [text for text, _ in calls] == ["older", "newer"]
     assert calls[1][1] - failed < 1.0
+
+
+async def test_a_deleted_table_message_posted_again_during_an_outage_still_shows_the_showdown(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An admin deletes the table message before the last street; the showdown's edit of it
+    is refused ("message to edit not found") and posting it again meets a 500: the showdown
+    was dropped for good (and logged as an error with a traceback). Now the post is tried
+    again as a new message would be, and the group reads the showdown once."""
+    caplog.set_level(logging.INFO, logger="bot.telegram.adapter")
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        for _ in range(9):  # every street but the last
+            assert t.hand is not None
+            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        assert t.group_ref is not None
+        w.fake.delete(GROUP_ID, int(t.group_ref))
+        w.fake.fail_when(
+            lambda c: c.method == "sendMessage" and int(c.params.get("chat_id", 0)) == GROUP_ID,
+            500,
+            {"ok": False, "error_code": 500, "description": "Internal Server Error"},
+        )
+        assert t.hand is not None
+        await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        await w.settle()
+
+        def showdowns() -> list[str]:
+            texts = [m["text"] for m in w.fake.chat_messages(GROUP_ID)]
+            return [x for x in texts if x.startswith("🏁 Showdown · table #1 · hand 1")]
+
+        await w.fake.wait_for(showdowns, timeout=10)
+        await w.settle()
+        assert len(showdowns()) == 1
+        assert t.hand_no == 2
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
