@@ -438,3 +438,48 @@ async def test_a_deleted_table_message_posted_again_during_an_outage_still_shows
         assert len(showdowns()) == 1
         assert t.hand_no == 2
         assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+
+
+async def test_a_screen_queued_while_a_deleted_table_message_fails_to_post_is_posted_once(
+    tmp_path: Path,
+) -> None:
+    """The edit that shows Bob seated is refused ("message to edit not found": deleted),
+    and posting it again meets a 500 while a newer screen is queued for the deleted message:
+    that screen goes to the post tried again later (one message, the newer screen), not to
+    a second post of its own."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        t = next(iter(w.service.tables.values()))
+        old = str(t.group_ref)
+        newer = Screen("Table #1 · newer")
+
+        def group_post(c: ApiCall) -> bool:
+            return c.method == "sendMessage" and int(c.params.get("chat_id", 0)) == GROUP_ID
+
+        def queue_newer(c: ApiCall) -> None:
+            if group_post(c) and not w.fake.listeners.remove(queue_newer):  # (once)
+                w.adapter.presenter.queue_edit(str(GROUP_ID), old, newer)
+
+        w.fake.listeners.append(queue_newer)
+        w.fake.fail_when(
+            lambda c: c.method == "editMessageText" and int(c.params.get("chat_id", 0)) == GROUP_ID,
+            400,
+            {
+                "ok": False,
+                "error_code": 400,
+                "description": "Bad Request: message to edit not found",
+            },
+        )
+        w.fake.fail_when(
+            group_post,
+            500,
+            {"ok": False, "error_code": 500, "description": "Internal Server Error"},
+        )
+        start = len(w.fake.calls)
+        await w.press_lobby(BOB, "j")
+        await w.fake.wait_for(lambda: any(c.result for c in w.fake.calls[start:] if group_post(c)))
+        await asyncio.sleep(1.5)  # (a second post would follow the first at once)
+        await w.adapter.presenter.flush()
+        posted = [c.params["text"] for c in w.fake.calls[start:] if group_post(c) and c.result]
+        assert posted == ["Table #1 · newer"]
