@@ -20,7 +20,7 @@ from tests.bot.test_service import CAROL as S_CAROL
 from tests.bot.test_service import GROUP as S_GROUP
 from tests.bot.test_service import press_auto_and_confirm, seated
 from tests.bot.test_telegram_chats import held_429s
-from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone, to_the_last_street
 from tests.bot.test_transitions import KillableStore, new_service
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 from tests.fakes.discord_api import CHANNEL_ID
@@ -67,12 +67,8 @@ async def test_a_group_rate_limited_at_the_showdown_holds_no_player_s_turn(
     limiter, gate, pauses = held_429s()
     async with world(tmp_path, limiter=limiter) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
-        await seat_everyone(w, [ALICE, BOB])
-        t = next(iter(w.service.tables.values()))
+        t = await to_the_last_street(w, [ALICE, BOB])
         by_id = {str(u.id): u for u in (ALICE, BOB)}
-        for _ in range(9):  # every street but the last
-            assert t.hand is not None
-            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
         w.fake.fail_when(
             lambda c: (
                 int(c.params.get("chat_id", 0)) == GROUP_ID and c.method != "answerCallbackQuery"

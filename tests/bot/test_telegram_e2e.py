@@ -10,6 +10,7 @@ import random
 import sqlite3
 from pathlib import Path
 
+from bot.model import LiveTable
 from bot.screens import Payload, Screen
 from bot.telegram.fake_api import FakeTelegram, FakeUser
 from game.cards import DECK, Card, parse_cards, shuffled_deck
@@ -56,6 +57,18 @@ async def seat_everyone(w: World, users: list) -> None:  # type: ignore[type-arg
     for u in users:
         answer = await w.press_lobby(u, "r")
         assert not answer.get("show_alert"), answer
+
+
+async def to_the_last_street(w: World, users: list) -> LiveTable:  # type: ignore[type-arg]
+    """Seat ``users`` (two) and play the first hand's streets but the last (9 of the 2 × 5
+    of Pineapple): the table, its last street to come."""
+    await seat_everyone(w, users)
+    t = next(iter(w.service.tables.values()))
+    by_id = {str(u.id): u for u in users}
+    for _ in range(9):
+        assert t.hand is not None
+        await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+    return t
 
 
 async def play_hand(w: World, users: list, plans: dict | None = None) -> None:  # type: ignore[type-arg]

@@ -17,7 +17,7 @@ from bot.telegram.adapter import TelegramPresenter
 from bot.telegram.fake_api import ApiCall, too_many
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from tests.bot.test_telegram_chats import lobby_data
-from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_telegram_e2e import seat_everyone, to_the_last_street
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 
@@ -412,12 +412,8 @@ async def test_a_deleted_table_message_posted_again_during_an_outage_still_shows
     caplog.set_level(logging.INFO, logger="bot.telegram.adapter")
     async with world(tmp_path) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
-        await seat_everyone(w, [ALICE, BOB])
-        t = next(iter(w.service.tables.values()))
+        t = await to_the_last_street(w, [ALICE, BOB])
         by_id = {str(u.id): u for u in (ALICE, BOB)}
-        for _ in range(9):  # every street but the last
-            assert t.hand is not None
-            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
         assert t.group_ref is not None
         w.fake.delete(GROUP_ID, int(t.group_ref))
         w.fake.fail_when(
