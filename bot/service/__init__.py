@@ -856,8 +856,8 @@ class TableService:
         # are dealt in), not "add me to a group and start a table with /newtable"
         told: tuple[bool, str] | None = None  # (dealt in, the answer)
         for t in list(self.rt.tables.values()):
-            if t.platform != actor.platform:
-                continue
+            if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
+                continue  # (not their table: its lock, held by a long step, not waited for)
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None and t.hand is not None:

@@ -28,8 +28,8 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     picture = None
     best = 0  # 1: a hand running, 2: the player's move there, 3: the table of this chat
     for t in list(rt.tables.values()):
-        if t.platform != chat.platform:
-            continue
+        if t.platform != chat.platform or t.seat_of(actor.user_id) is None:
+            continue  # (not their table: its lock, held by a long step, is not waited for)
         async with t.lock:
             seat = t.seat_of(actor.user_id)
             found = pictures.hand_picture(t, seat) if seat is not None else None

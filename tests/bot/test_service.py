@@ -533,6 +533,34 @@ async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
         await service.stop()
 
 
+async def test_hand_and_start_in_private_do_not_wait_for_a_table_the_player_is_not_at() -> None:
+    """``/hand`` and a bare ``/start`` in a private chat look at every table, and took each
+    table's lock in turn to find the player's seat: a table busy with a long step (its
+    settlement, a slow write) held up the answer of a player who does not sit there. Bob sits
+    at one table; another table's lock is held: both answer at once (they waited for it)."""
+    service = TableService(MemoryStore(), rng=random.Random(3), next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    other = ChatRef("telegram", "-200", "-200", "Others")
+    dan = Actor("telegram", "4", "Dan", "en")
+    try:
+        for chat, pair in ((GROUP, (ALICE, BOB)), (other, (CAROL, dan))):
+            await service.new_table(chat, pair[0])
+            for a in pair:
+                assert not (await service.join(chat, a)).alert
+            for a in pair:
+                assert not (await service.ready(chat, a)).alert
+        first, second = service.table_in(GROUP), service.table_in(other)
+        assert first is not None and second is not None and first.id < second.id
+        private = ChatRef("telegram", BOB.user_id, BOB.user_id, "", True)
+        async with second.lock:  # (a long step of the other table)
+            reply = await asyncio.wait_for(service.hand_picture(private, BOB), 2)
+            assert reply.picture is not None and f"#{first.id}" in reply.text, reply.text
+            reply = await asyncio.wait_for(service.private_start(BOB, ""), 2)
+            assert reply.text == tr("ru", "reply.private_linked", table=first.id)
+    finally:
+        await service.stop()
+
+
 async def test_hand_in_private_without_any_hand_does_not_speak_of_a_table() -> None:
     """``/hand`` in the private chat looks at every table: with no hand anywhere it said "You
     have no hand at this table now.", in a chat that is no table. It says there is no hand in
