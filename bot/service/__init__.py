@@ -909,8 +909,8 @@ class TableService:
         their old messages with buttons that are out of date). Returns once it is sent (the
         table's sender never waits for the presenter's edits, which call this)."""
         for t in list(self.rt.tables.values()):
-            if t.platform != platform:
-                continue
+            if t.platform != platform or t.seat_of(user_id) is None:
+                continue  # (not their table: its lock, held by a long step, not waited for)
             async with t.lock:
                 seat = t.seat_of(user_id)
                 reposted = seat is not None and seat.private_ref == ref and t.hand is not None

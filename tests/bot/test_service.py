@@ -536,8 +536,9 @@ async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
 async def test_hand_and_start_in_private_do_not_wait_for_a_table_the_player_is_not_at() -> None:
     """``/hand`` and a bare ``/start`` in a private chat look at every table, and took each
     table's lock in turn to find the player's seat: a table busy with a long step (its
-    settlement, a slow write) held up the answer of a player who does not sit there. Bob sits
-    at one table; another table's lock is held: both answer at once (they waited for it)."""
+    settlement, a slow write) held up the answer of a player who does not sit there (and the
+    new hand message of one who deleted theirs). Bob sits at one table; another table's lock
+    is held: all three go through at once (they waited for it)."""
     service = TableService(MemoryStore(), rng=random.Random(3), next_hand_delay=0, timers=False)
     service.register(FakePresenter())
     other = ChatRef("telegram", "-200", "-200", "Others")
@@ -557,6 +558,12 @@ async def test_hand_and_start_in_private_do_not_wait_for_a_table_the_player_is_n
             assert reply.picture is not None and f"#{first.id}" in reply.text, reply.text
             reply = await asyncio.wait_for(service.private_start(BOB, ""), 2)
             assert reply.text == tr("ru", "reply.private_linked", table=first.id)
+            # (and his hand message deleted: sent anew without waiting for the other table)
+            bob = first.seat_of(BOB.user_id)
+            assert bob is not None and bob.private_ref is not None
+            before = bob.private_ref
+            await asyncio.wait_for(service.private_deleted("telegram", BOB.user_id, before), 2)
+            assert bob.private_ref != before
     finally:
         await service.stop()
 
