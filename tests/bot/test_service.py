@@ -38,6 +38,19 @@ async def seated(service: TableService, *actors: Actor) -> LiveTable | None:
     return service.table_in(GROUP)
 
 
+async def dealt_at(service: TableService, chat: ChatRef, pair: tuple[Actor, ...]) -> LiveTable:
+    """The first of ``pair`` opens a table in ``chat``; all join, then all press Ready (each
+    step accepted): the table, its first hand dealt."""
+    await service.new_table(chat, pair[0])
+    for a in pair:
+        assert not (await service.join(chat, a)).alert
+    for a in pair:
+        assert not (await service.ready(chat, a)).alert
+    t = service.table_in(chat)
+    assert t is not None and t.hand is not None
+    return t
+
+
 def buttons(screen: Screen) -> dict[str, str]:
     return {b.label: b.data for b in screen.all_buttons() if b.data}
 
@@ -509,13 +522,7 @@ async def test_hand_in_private_shows_the_table_where_it_is_your_move() -> None:
     other = ChatRef("telegram", "-200", "-200", "Others")
     try:
         for chat, pair in ((GROUP, (ALICE, BOB)), (other, (ALICE, CAROL))):
-            await service.new_table(chat, pair[0])
-            for a in pair:
-                assert not (await service.join(chat, a)).alert
-            for a in pair:
-                assert not (await service.ready(chat, a)).alert
-            t = service.table_in(chat)
-            assert t is not None and t.hand is not None
+            t = await dealt_at(service, chat, pair)
             acting = t.seats[t.owner(t.hand.to_act[0])]
             if chat is GROUP and acting.user_id == ALICE.user_id:
                 await press_auto_and_confirm(service, presenter, ALICE)  # Bob's move here
@@ -544,14 +551,9 @@ async def test_hand_and_start_in_private_do_not_wait_for_a_table_the_player_is_n
     other = ChatRef("telegram", "-200", "-200", "Others")
     dan = Actor("telegram", "4", "Dan", "en")
     try:
-        for chat, pair in ((GROUP, (ALICE, BOB)), (other, (CAROL, dan))):
-            await service.new_table(chat, pair[0])
-            for a in pair:
-                assert not (await service.join(chat, a)).alert
-            for a in pair:
-                assert not (await service.ready(chat, a)).alert
-        first, second = service.table_in(GROUP), service.table_in(other)
-        assert first is not None and second is not None and first.id < second.id
+        first = await dealt_at(service, GROUP, (ALICE, BOB))
+        second = await dealt_at(service, other, (CAROL, dan))
+        assert first.id < second.id
         private = ChatRef("telegram", BOB.user_id, BOB.user_id, "", True)
         async with second.lock:  # (a long step of the other table)
             reply = await asyncio.wait_for(service.hand_picture(private, BOB), 2)
