@@ -840,11 +840,7 @@ class TableService:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
                         self._repost_private(t, seat.seat, group=t.hand is not None)
-                        # (answered after the hand is posted: it is above the answer; not
-                        # dealt in, the screen says there is no hand)
-                        dealt = t.hand is not None and bool(t.boards_of(seat))
-                        key = "reply.private_linked" if dealt else "reply.private_seated"
-                        linked = Reply(tr(seat.lang, key, table=t.id))
+                        linked = Reply(_where_cards(t, seat)[1])
                 if seat is not None:
                     await self.rt.settled(t)  # the hand first, then the reply
                     return linked
@@ -860,13 +856,12 @@ class TableService:
                 continue  # (not their table: its lock, held by a long step, not waited for)
             async with t.lock:
                 seat = t.seat_of(actor.user_id)
-                if seat is not None and t.hand is not None:
-                    self._repost_private(t, seat.seat, group=not seat.reachable)
-                if seat is not None and (told is None or not told[0]):
-                    dealt = t.hand is not None and bool(t.boards_of(seat))
-                    key = "reply.private_linked" if dealt else "reply.private_seated"
-                    if told is None or dealt:
-                        told = (dealt, tr(seat.lang, key, table=t.id))
+                if seat is not None:
+                    if t.hand is not None:
+                        self._repost_private(t, seat.seat, group=not seat.reachable)
+                    here = _where_cards(t, seat)
+                    if told is None or (here[0] and not told[0]):
+                        told = here
             await self.rt.settled(t)
         return Reply(told[1] if told is not None else tr(lang, "reply.welcome"))
 
@@ -1160,6 +1155,15 @@ def _admins_only(lang: str, platform: str, key: str = "reply.admins_only") -> Re
     platform does: Discord has no group admins, its admins are members with Manage Server
     (a member told "only group admins" there could not tell whether their role was one)."""
     return Reply(tr(lang, on(platform, key)), alert=True)
+
+
+def _where_cards(t: LiveTable, seat: SeatState) -> tuple[bool, str]:
+    """The answer to a ``/start`` in private of a player seated at ``t``, said after their
+    hand is posted there: ``(dealt in, text)``; dealt in, their cards are above it, else they
+    come when they are dealt in (the screen says there is no hand)."""
+    dealt = t.hand is not None and bool(t.boards_of(seat))
+    key = "reply.private_linked" if dealt else "reply.private_seated"
+    return dealt, tr(seat.lang, key, table=t.id)
 
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).
