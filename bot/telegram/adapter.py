@@ -349,11 +349,10 @@ class TelegramPresenter:
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
-            if ref.startswith(PENDING_PREFIX) and ref != key[1]:
-                # (deleted, and being posted again: a screen for it is the post's writer's)
-                self.queue_edit(key[0], ref, screen)
-                continue
             if ref.startswith(PENDING_PREFIX):  # a new message Telegram has not taken yet
+                if ref != key[1]:  # (deleted, being posted again: the post's writer's screen)
+                    self.queue_edit(key[0], ref, screen)
+                    continue
                 posted = await self._post_pending(key, screen, tries, failing_since)
                 if posted is None:
                     break  # (posted: its next screens are edits, by their own writer)
