@@ -20,7 +20,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import GROUP
+from tests.bot.test_service import GROUP, dealt_at
 from tests.bot.test_tournament_break import (
     PLAYERS,
     play_scripted_hand,
@@ -46,13 +46,8 @@ async def _busted_in_fantasyland(monkeypatch: pytest.MonkeyPatch) -> tuple[Table
     service.register(presenter)
     drawn = record_showdown_pictures(monkeypatch)
     await configure(service, kush_per_point="10")
-    assert not (await service.new_table(GROUP, PLAYERS[0])).alert
-    for a in PLAYERS:
-        assert not (await service.join(GROUP, a)).alert
-    for a in PLAYERS:
-        assert not (await service.ready(GROUP, a)).alert
-    t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
+    t = await dealt_at(service, GROUP, PLAYERS)
+    assert t.hand is not None
     board_seat = t.hand.order[0]
     first = t.seats[t.owner(board_seat)]
     await play_scripted_hand(service, presenter, t)

@@ -41,7 +41,7 @@ async def seated(service: TableService, *actors: Actor) -> LiveTable | None:
 async def dealt_at(service: TableService, chat: ChatRef, pair: tuple[Actor, ...]) -> LiveTable:
     """The first of ``pair`` opens a table in ``chat``; all join, then all press Ready (each
     step accepted): the table, its first hand dealt."""
-    await service.new_table(chat, pair[0])
+    assert not (await service.new_table(chat, pair[0])).alert
     for a in pair:
         assert not (await service.join(chat, a)).alert
     for a in pair:
