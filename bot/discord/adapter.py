@@ -37,7 +37,6 @@ import datetime
 import io
 import logging
 import re
-import string
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -53,7 +52,13 @@ from bot.discord.components import (
     is_routed,
     view_of,
 )
-from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref, plain_of
+from bot.discord.presenter import (
+    PLATFORM,
+    DiscordPresenter,
+    LiveHand,
+    discord_name,
+    ephemeral_ref,
+)
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
 from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
@@ -115,36 +120,12 @@ _COMMAND_NAMES = {
 # not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
 # player called "/top" is never rewritten
 _COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
-_LIST_START = re.compile(r"^(\d+)\.(?=\s)|^([-+])(?=\s)")
 
 
 def discord_commands(text: str) -> str:
     """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``,
     ``/closetable`` → ``/ofcadmin close``)."""
     return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
-
-
-#: What :func:`discord_name` escapes one by one when escape_markdown's escaping does not
-#: come back to the name (``@`` aside: mentions are broken by escape_mentions)
-_PUNCTUATION = frozenset(string.punctuation) - {"@"}
-
-
-def discord_name(name: str) -> str:
-    """A (cleaned) name as Discord message content shows it literally: markdown escaped
-    (``# **x**`` is no heading, ``||x||`` no spoiler, ``1. x`` no list), mentions broken
-    (``@everyone``), ``<`` and ``/`` escaped (no channel mention, no command rewriting)."""
-    text = discord.utils.escape_markdown(name)
-    text = _LIST_START.sub(lambda m: f"{m[1]}\\." if m[1] else f"\\{m[2]}", text)
-    text = discord.utils.escape_mentions(text)
-    text = text.replace("<", "\\<").replace("/", "\\/")
-    if plain_of(text) != name:
-        # escape_markdown takes "[x](y)" for a masked link and escapes only its "[": a
-        # backslash inside ("[1](\\)") was left bare, read as an escape and dropped; every
-        # punctuation mark escaped then (Discord drops a backslash before any of them)
-        text = discord.utils.escape_mentions(
-            "".join(f"\\{c}" if c in _PUNCTUATION else c for c in name)
-        )
-    return text
 
 
 def actor_of(interaction: Interaction) -> Actor:

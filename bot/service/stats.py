@@ -202,7 +202,7 @@ async def stats(
         if target is None and computer is not None:  # "Anna": the table's "🤖 Anna"
             target = await rt.store.find_player(community.id, computer)
         if target is None:
-            name = (shown or {}).get(names[0], names[0])
+            name = rt.typed_text(community.platform, (shown or {}).get(names[0], names[0]))
             return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(

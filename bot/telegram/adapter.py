@@ -995,6 +995,11 @@ class TelegramPresenter:
         """Telegram messages are plain text: names are never escaped."""
         return text
 
+    def typed_text(self, text: str) -> str:
+        """Telegram messages are plain text (no parse mode): what a user typed shows as
+        typed, ``<b>`` and ``&`` included."""
+        return text
+
 
 def _loggable(update: object) -> str:
     """What the log may say of an update: its id, user, chat and command, or the press

@@ -181,3 +181,19 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
         reply = await w.say(ALICE, "/grant Anna 2100")  # said one way: granted
         assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2100,
                                    label="kush", balance=3100), reply  # fmt: skip
+
+
+async def test_a_name_with_html_shows_as_written_and_no_parse_mode_is_used(tmp_path: Path) -> None:
+    """Telegram's messages are plain text (no ``parse_mode``): a name or an argument with
+    ``<b>`` and ``&`` shows as written, never bold, never refused as bad HTML."""
+    html = FakeUser(303, "<b>Bo</b> & Co", None, "en")
+    async with world(tmp_path) as w:
+        said = await w.say(html, "/balance")
+        assert said["text"].startswith("<b>Bo</b> & Co: 1000"), said
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(html, "j")
+        assert "1. <b>Bo</b> & Co —" in w.table_message()["text"]
+        reply = await w.say(ALICE, "/stats <i>x</i> &amp;")
+        assert reply["text"] == "No such player here: <i>x</i> &amp;.", reply
+        sent = w.fake.calls_of("sendMessage") + w.fake.calls_of("editMessageText")
+        assert sent and not any("parse_mode" in c.params for c in sent)
