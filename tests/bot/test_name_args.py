@@ -197,3 +197,29 @@ async def test_a_name_with_html_shows_as_written_and_no_parse_mode_is_used(tmp_p
         assert reply["text"] == "No such player here: <i>x</i> &amp;.", reply
         sent = w.fake.calls_of("sendMessage") + w.fake.calls_of("editMessageText")
         assert sent and not any("parse_mode" in c.params for c in sent)
+
+
+async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hint(
+    tmp_path: Path,
+) -> None:
+    """``/grant Bob −100`` with the minus sign U+2212 (the one the bot's own texts print:
+    "from −1000000 to …") or a dash a phone put for "-" (en dash, em dash, hyphen) was
+    answered with the bare usage, no word about the amount: the typed name ended at the
+    first word starting with a digit, and "−100" did not. It takes, as "-100" does. Digits
+    written otherwise (full-width, grouped with a space or a comma) get the digits hint."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(ANNA_MARIA, "/balance")
+        assert said["text"].startswith("Anna Maria: 1000"), said
+        balance = 1000
+        for minus in ("\u2212", "\u2013", "\u2014", "\u2010", "\uff0d", "-"):
+            reply = await w.say(ALICE, f"/grant Anna Maria {minus}100")
+            balance -= 100
+            assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=-100,
+                                       label="kush", balance=balance), (minus, reply)  # fmt: skip
+        hint = tr("en", "reply.number_digits") + "\n" + tr("en", "reply.grant_usage")
+        for amount in ("\uff11\uff10\uff10", "1,000", "1 000", "\u2212\uff11\uff10"):
+            reply = await w.say(ALICE, f"/grant Anna Maria {amount}")
+            assert reply["text"] == hint, (amount, reply)
+        said = await w.say(ANNA_MARIA, "/balance")
+        assert said["text"].startswith(f"Anna Maria: {balance}"), said
