@@ -223,3 +223,35 @@ async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hin
             assert reply["text"] == hint, (amount, reply)
         said = await w.say(ANNA_MARIA, "/balance")
         assert said["text"].startswith(f"Anna Maria: {balance}"), said
+
+
+async def test_stats_finds_a_name_holding_a_period_word(tmp_path: Path) -> None:
+    """``/stats All Star`` for a player called "All Star" read "All" as the period (all time)
+    and answered "No such player here: Star"; ``/stats All Star week`` was refused as two
+    periods. The words that name a player here are the name, a period word among them
+    included; a period word that names nobody is still the period."""
+    all_star = FakeUser(304, "All Star", None, "en")
+    async with world(tmp_path) as w:
+        said = await w.say(all_star, "/balance")
+        assert said["text"].startswith("All Star: 1000"), said
+        for typed, period in (
+            ("All Star", "all"),
+            ("all star", "all"),
+            ("All Star week", "week"),
+            ("All Star all", "all"),
+            ("month All Star", "month"),
+        ):
+            reply = await w.say(ALICE, f"/stats {typed}")
+            when = tr("en", f"period.{period}")
+            assert reply["text"] == tr("en", "stats.player_none", name="All Star", when=when), (
+                typed,
+                reply,
+            )
+        reply = await w.say(ALICE, "/stats Star")
+        assert reply["text"] == "No such player here: Star.", reply
+        reply = await w.say(ALICE, "/stats All Stars")  # a period and a name nobody has
+        assert reply["text"] == "No such player here: Stars.", reply
+        reply = await w.say(ALICE, "/stats week month")
+        assert reply["text"] == tr("en", "stats.usage"), reply
+        reply = await w.say(ALICE, "/stats all")  # the group's, all time
+        assert reply["text"] == tr("en", "stats.none", when=tr("en", "period.all")), reply
