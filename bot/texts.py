@@ -998,7 +998,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
     },
-    "sandbox.you": {"en": "You", "ru": "Вы"},
+    # the sandbox's player without a login name (USER): a name the group's notices, written
+    # of a player ("{name} left the table; … back to their balance"), read right with
+    "sandbox.player": {"en": "Player", "ru": "Игрок"},
     "sandbox.link_above": {
         "en": "(the table's message is printed above)",
         "ru": "(сообщение стола напечатано выше)",
