@@ -206,13 +206,14 @@ def check_options(
     :raises OptionMismatch: an option of another type than its parameter's, a JSON value
         of another Python type than that type's (a text for an integer), or a user (role,
         channel …) that is no snowflake or that ``resolved`` lacks. An option the command
-        does not declare is left to discord.py (which ignores it)."""
+        does not declare is left to discord.py (which ignores it), and so is the option an
+        autocomplete is asked for (``focused``: its text as typed so far)."""
     params = {p.display_name: p for p in command.parameters}
     for option in options:
         name = str(option.get("name", ""))
         param = params.get(name)
-        if param is None:
-            continue
+        if param is None or option.get("focused"):
+            continue  # (a focused option is what is being typed: any text)
         kind, value = option.get("type"), option.get("value")
         expected = param.type.value
         if kind != expected:
