@@ -592,7 +592,9 @@ class OfcCommands(app_commands.Group):
         or a user who has left the server: Discord then resolves no member)."""
         service = self.adapter.service
         args = [a for a in (str(user.id) if user else "", period) if a]
-        await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args))
+        # a member who never played here is "no such player" by name, not by id
+        shown = {str(user.id): clean_name(user.display_name, fallback=str(user.id))} if user else {}
+        await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args, shown))
 
     @app_commands.command(name="replay", description="Replay one of your hands street by street")
     @app_commands.describe(number="the hand's #number from /ofc history")
