@@ -168,6 +168,12 @@ class Presenter(Protocol):
         """``text`` as this platform's messages show it, without the escapes its names got
         for them (a Discord name's markdown escapes): what a picture draws."""
 
+    def typed_text(self, text: str) -> str:
+        """``text`` that a user typed (a command's argument an answer repeats, such as a
+        name no player has) as this platform's messages show it literally: a Discord
+        answer escapes its markdown and mentions (``**x**`` is no bold, ``<@1>`` no
+        mention), as names are; a Telegram answer is plain text, unchanged."""
+
 
 @dataclass(slots=True)
 class SeatState:

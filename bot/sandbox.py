@@ -147,7 +147,8 @@ class Sandbox:
     opts: SandboxOptions
     out: TextIO
     fake: FakeTelegram = field(default_factory=lambda: FakeTelegram(TOKEN, open_private=True))
-    #: named after the login (``USER``); without one "You" in the player's language (``--lang``)
+    #: named after the login (``USER``); without one "Player" in the player's language
+    #: (``--lang``): never "You", which the group's notices of a player read wrong with
     human: FakeUser = field(
         default_factory=lambda: FakeUser(1, os.environ.get("USER", "").title(), "you", "en")
     )
@@ -171,7 +172,7 @@ class Sandbox:
     quit: asyncio.Event | None = None
 
     def __post_init__(self) -> None:
-        name = self.human.first_name or tr(self.opts.lang, "sandbox.you")
+        name = self.human.first_name or tr(self.opts.lang, "sandbox.player")
         self.human = replace(self.human, first_name=name, language_code=self.opts.lang)
 
     # -- life cycle --------------------------------------------------------------------------

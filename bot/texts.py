@@ -998,7 +998,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No computer player is seated.",
         "ru": "Компьютерных игроков за столом нет.",
     },
-    "sandbox.you": {"en": "You", "ru": "Вы"},
+    # the sandbox's player without a login name (USER): a name the group's notices, written
+    # of a player ("{name} left the table; … back to their balance"), read right with
+    "sandbox.player": {"en": "Player", "ru": "Игрок"},
     "sandbox.link_above": {
         "en": "(the table's message is printed above)",
         "ru": "(сообщение стола напечатано выше)",
@@ -1515,6 +1517,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.command_outdated": {
         "en": "The bot does not know that command: Discord may show an old list. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes; /help lists them.",
         "ru": "Бот не знает такой команды: Discord мог показать старый список. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже; список — /help.",
+    },
+    # a slash command's option of another type than the command declares (Discord)
+    "reply.option_outdated": {
+        "en": "Not a value the bot takes for “{option}”: Discord may show an old form of the command. Nothing was done. Reload Discord (Ctrl+R) or try in a few minutes.",
+        "ru": "Бот не принимает такое значение для «{option}»: Discord мог показать старый вид команды. Ничего не сделано. Перезагрузите Discord (Ctrl+R) или попробуйте позже.",
     },
     "err.internal": {
         "en": "Something went wrong; nothing changed. Please try again.",

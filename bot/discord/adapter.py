@@ -37,7 +37,6 @@ import datetime
 import io
 import logging
 import re
-import string
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -53,7 +52,13 @@ from bot.discord.components import (
     is_routed,
     view_of,
 )
-from bot.discord.presenter import PLATFORM, DiscordPresenter, LiveHand, ephemeral_ref, plain_of
+from bot.discord.presenter import (
+    PLATFORM,
+    DiscordPresenter,
+    LiveHand,
+    discord_name,
+    ephemeral_ref,
+)
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
 from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
@@ -115,36 +120,12 @@ _COMMAND_NAMES = {
 # not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
 # player called "/top" is never rewritten
 _COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
-_LIST_START = re.compile(r"^(\d+)\.(?=\s)|^([-+])(?=\s)")
 
 
 def discord_commands(text: str) -> str:
     """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``,
     ``/closetable`` → ``/ofcadmin close``)."""
     return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
-
-
-#: What :func:`discord_name` escapes one by one when escape_markdown's escaping does not
-#: come back to the name (``@`` aside: mentions are broken by escape_mentions)
-_PUNCTUATION = frozenset(string.punctuation) - {"@"}
-
-
-def discord_name(name: str) -> str:
-    """A (cleaned) name as Discord message content shows it literally: markdown escaped
-    (``# **x**`` is no heading, ``||x||`` no spoiler, ``1. x`` no list), mentions broken
-    (``@everyone``), ``<`` and ``/`` escaped (no channel mention, no command rewriting)."""
-    text = discord.utils.escape_markdown(name)
-    text = _LIST_START.sub(lambda m: f"{m[1]}\\." if m[1] else f"\\{m[2]}", text)
-    text = discord.utils.escape_mentions(text)
-    text = text.replace("<", "\\<").replace("/", "\\/")
-    if plain_of(text) != name:
-        # escape_markdown takes "[x](y)" for a masked link and escapes only its "[": a
-        # backslash inside ("[1](\\)") was left bare, read as an escape and dropped; every
-        # punctuation mark escaped then (Discord drops a backslash before any of them)
-        text = discord.utils.escape_mentions(
-            "".join(f"\\{c}" if c in _PUNCTUATION else c for c in name)
-        )
-    return text
 
 
 def actor_of(interaction: Interaction) -> Actor:
@@ -192,6 +173,83 @@ def describe(interaction: Interaction) -> str:
 #: What discord.py raises for a slash command that is not this bot's as it runs now
 #: (:meth:`DiscordAdapter.on_error`)
 _NOT_OURS = (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)
+
+#: Discord's option types whose value is a snowflake Discord resolves (user, channel, role,
+#: mentionable, attachment) and those sent as JSON values (string, integer, boolean, number)
+_RESOLVED_TYPES = frozenset({6, 7, 8, 9, 11})
+_JSON_TYPES: dict[int, tuple[type, ...]] = {3: (str,), 4: (int,), 5: (bool,), 10: (int, float)}
+
+
+class OptionMismatch(app_commands.AppCommandError):
+    """A slash command's option came with another type than the command declares (a text
+    or a number where a user is asked, a text where a whole number is), or as a user that
+    Discord did not resolve: a command list of another version (a Discord client's from
+    before a deploy, a worker of another version's during a rolling one) or a forged
+    payload. Answered ``reply.option_outdated`` naming :attr:`option`
+    (:meth:`DiscordAdapter.on_error`), never "something went wrong"; nothing runs."""
+
+    def __init__(self, option: str) -> None:
+        super().__init__(f"option {option!r} of another type than declared")
+        self.option = option
+
+
+def check_options(
+    command: app_commands.Command[Any, ..., Any],
+    options: Sequence[Mapping[str, Any]],
+    resolved: Mapping[str, Any],
+) -> None:
+    """Check a slash command's options (the subcommand's, from the interaction's ``data``)
+    against what ``command`` declares, before discord.py reads them (it passes a value of
+    another type on as it came, to fail in the command's code, and fails itself on a user
+    option that is no snowflake).
+
+    :raises OptionMismatch: an option of another type than its parameter's, a JSON value
+        of another Python type than that type's (a text for an integer), or a user (role,
+        channel …) that is no snowflake or that ``resolved`` lacks. An option the command
+        does not declare is left to discord.py (which ignores it), and so is the option an
+        autocomplete is asked for (``focused``: its text as typed so far)."""
+    params = {p.display_name: p for p in command.parameters}
+    for option in options:
+        name = str(option.get("name", ""))
+        param = params.get(name)
+        if param is None or option.get("focused"):
+            continue  # (a focused option is what is being typed: any text)
+        kind, value = option.get("type"), option.get("value")
+        expected = param.type.value
+        if kind != expected:
+            raise OptionMismatch(name)
+        if kind in _RESOLVED_TYPES:
+            known = any(str(value) in (group or {}) for group in resolved.values())
+            if not isinstance(value, str) or not value.isdigit() or not known:
+                raise OptionMismatch(name)
+        elif kind in _JSON_TYPES and (
+            not isinstance(value, _JSON_TYPES[kind]) or (kind != 5 and isinstance(value, bool))
+        ):
+            raise OptionMismatch(name)
+
+
+class OfcTree(app_commands.CommandTree["OfcClient"]):
+    """The command tree: every slash command's options are checked against the command
+    (:func:`check_options`) before discord.py reads them."""
+
+    async def interaction_check(self, interaction: Interaction) -> bool:
+        """Check the options of a slash command (or of one being typed): raises
+        :class:`OptionMismatch` (the tree's error handler answers it); always ``True``
+        otherwise. A command the tree does not have is left to discord.py."""
+        data: Any = interaction.data
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return True
+        found: Any = self.get_command(str(data.get("name", "")))
+        options: list[Mapping[str, Any]] = list(data.get("options") or [])
+        while isinstance(found, app_commands.Group):
+            nested = next((o for o in options if o.get("type") in (1, 2)), None)
+            if nested is None:
+                return True  # (a signature mismatch: discord.py says so)
+            found = found.get_command(str(nested.get("name", "")))
+            options = list(nested.get("options") or [])
+        if isinstance(found, app_commands.Command):
+            check_options(found, options, data.get("resolved") or {})
+        return True
 
 
 def _compose(text: str, screen: Screen | None) -> str:
@@ -248,7 +306,7 @@ class OfcClient(discord.Client):
     def __init__(self, adapter: DiscordAdapter, **options: Any) -> None:
         super().__init__(**options)
         self.ofc = adapter
-        self.tree: app_commands.CommandTree[OfcClient] = app_commands.CommandTree(self)
+        self.tree: app_commands.CommandTree[OfcClient] = OfcTree(self)
         self.tree.add_command(OfcCommands(adapter))
         self.tree.add_command(OfcAdminCommands(adapter))
         self.tree.on_error = adapter._on_command_error  # type: ignore[method-assign]
@@ -534,7 +592,9 @@ class OfcCommands(app_commands.Group):
         or a user who has left the server: Discord then resolves no member)."""
         service = self.adapter.service
         args = [a for a in (str(user.id) if user else "", period) if a]
-        await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args))
+        # a member who never played here is "no such player" by name, not by id
+        shown = {str(user.id): clean_name(user.display_name, fallback=str(user.id))} if user else {}
+        await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args, shown))
 
     @app_commands.command(name="replay", description="Replay one of your hands street by street")
     @app_commands.describe(number="the hand's #number from /ofc history")
@@ -996,17 +1056,23 @@ class DiscordAdapter:
         help`` lists the commands), logged at INFO without a traceback. Typing into an
         option of one (an old ``/ofc settings name:`` had its names suggested) asks for
         suggestions: none are given (an autocomplete takes choices, never a message), and
-        the command's own run says the rest."""
+        the command's own run says the rest. An option of another type than the command
+        declares (:class:`OptionMismatch`, from such a list or forged) is answered so too,
+        naming the option (``reply.option_outdated``)."""
         if isinstance(error, app_commands.CommandInvokeError):
             error = error.original
         lang = language_of(interaction.locale.value)
-        if isinstance(error, _NOT_OURS):
+        if isinstance(error, (*_NOT_OURS, OptionMismatch)):
             log.info("%s: not a command of this bot (%s)", describe(interaction), error)
             if interaction.type is discord.InteractionType.autocomplete:
                 with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
                     await interaction.response.autocomplete([])
                 return
-            text = discord_commands(tr(lang, "reply.command_outdated"))
+            if isinstance(error, OptionMismatch):
+                text = tr(lang, "reply.option_outdated", option=error.option)
+            else:
+                text = tr(lang, "reply.command_outdated")
+            text = discord_commands(text)
         else:
             log.error("%s failed", describe(interaction), exc_info=error)
             text = tr(lang, "err.not_shown" if served else "err.internal")

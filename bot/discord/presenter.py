@@ -43,6 +43,7 @@ import io
 import logging
 import re
 import secrets
+import string
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -162,11 +163,37 @@ _ESCAPED = re.compile(r"\\(.)", re.DOTALL)
 
 def plain_of(text: str) -> str:
     """The text a Discord message shows for ``text``, whose names were escaped by
-    :func:`bot.discord.adapter.discord_name` (markdown, backslashes included, a list's
+    :func:`discord_name` (markdown, backslashes included, a list's
     start, ``<`` and ``/`` get a backslash; a mention gets a zero-width space after its
     ``@``): each escaping backslash dropped and those spaces removed. For what is drawn
     (a picture shows its text literally: ``snake\\_case`` drew its backslash)."""
     return _ESCAPED.sub(r"\1", text).replace("@\u200b", "@")
+
+
+#: a list's start in a name ("1. x", "- x"): escaped by :func:`discord_name`
+_LIST_START = re.compile(r"^(\d+)\.(?=\s)|^([-+])(?=\s)")
+
+#: What :func:`discord_name` escapes one by one when escape_markdown's escaping does not
+#: come back to the name (``@`` aside: mentions are broken by escape_mentions)
+_PUNCTUATION = frozenset(string.punctuation) - {"@"}
+
+
+def discord_name(name: str) -> str:
+    """A (cleaned) name as Discord message content shows it literally: markdown escaped
+    (``# **x**`` is no heading, ``||x||`` no spoiler, ``1. x`` no list), mentions broken
+    (``@everyone``), ``<`` and ``/`` escaped (no channel mention, no command rewriting)."""
+    text = discord.utils.escape_markdown(name)
+    text = _LIST_START.sub(lambda m: f"{m[1]}\\." if m[1] else f"\\{m[2]}", text)
+    text = discord.utils.escape_mentions(text)
+    text = text.replace("<", "\\<").replace("/", "\\/")
+    if plain_of(text) != name:
+        # escape_markdown takes "[x](y)" for a masked link and escapes only its "[": a
+        # backslash inside ("[1](\\)") was left bare, read as an escape and dropped; every
+        # punctuation mark escaped then (Discord drops a backslash before any of them)
+        text = discord.utils.escape_mentions(
+            "".join(f"\\{c}" if c in _PUNCTUATION else c for c in name)
+        )
+    return text
 
 
 def ephemeral_ref(message_id: int) -> str:
@@ -824,6 +851,11 @@ class DiscordPresenter:
     def plain_text(self, text: str) -> str:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""
         return plain_of(text)
+
+    def typed_text(self, text: str) -> str:
+        """``text`` a user typed, escaped as a name is
+        (:func:`discord_name`): its markdown and mentions show literally."""
+        return discord_name(text)
 
     def message_link(self, community: str, chat_id: str, ref: str) -> str | None:
         """``https://discord.com/channels/<guild>/<channel>/<message>`` (the message posted

@@ -375,7 +375,7 @@ class TableService:
             command = "tournament" if tournament else "newtable"
             return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
         if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
-            name = clean_arg(game)
+            name = self.rt.typed_text(chat.platform, clean_arg(game))
             return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
         try:
             options = settings_mod.table_options(settings, game)  # the options game has
@@ -627,7 +627,8 @@ class TableService:
         if len(name.split()) > 1:  # one game, no more words
             return Reply(tr(lang, "reply.game_usage", command="rules", games=games), alert=True)
         if name and name not in {g.value for g in PLAYABLE_GAMES}:
-            text = tr(lang, "reply.unknown_game", game=clean_arg(name), games=games)
+            typed = self.rt.typed_text(chat.platform, clean_arg(name))
+            text = tr(lang, "reply.unknown_game", game=typed, games=games)
             return Reply(text, alert=True)
         if t is not None and (not name or name == t.options.game.value):
             return Reply(rules_text(t.options, lang))

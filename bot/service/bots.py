@@ -306,7 +306,8 @@ async def remove_bot(
         named = [s for s in bots if bare_name(s.name) == wanted]
         if not named:
             seated = ", ".join(s.name for s in bots)
-            return Reply(tr(lang, "bot.unknown", name=name, seated=seated), alert=True)
+            typed = rt.typed_text(t.platform, name)
+            return Reply(tr(lang, "bot.unknown", name=typed, seated=seated), alert=True)
         bots = named
     staying = [s for s in bots if not s.leaving]
     if not staying:

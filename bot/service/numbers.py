@@ -5,7 +5,9 @@ setting that takes them (with a decimal point or, as Russian writes them, a deci
 Python's ``int()`` (and pydantic) read far more than anyone types as an amount: other scripts'
 digits ("٣", full-width "１００"), "1_000", surrounding signs and spaces; ``str.isdecimal``
 takes the other scripts' digits too. Here a number is written with the ASCII digits 0–9 only,
-after an optional sign; anything else is refused with :func:`digits_hint`.
+after an optional sign; anything else is refused with :func:`digits_hint`. A minus may be
+typed as a typographic one (:data:`MINUSES`: the minus sign the bot's own texts print, a dash
+a phone put for "-").
 """
 
 from __future__ import annotations
@@ -14,11 +16,34 @@ import re
 
 from bot.texts import tr
 
-__all__ = ["HUGE", "ambiguous_comma", "comma_hint", "digits_hint", "read_fraction", "read_whole"]
+__all__ = [
+    "HUGE",
+    "MINUSES",
+    "ambiguous_comma",
+    "ascii_sign",
+    "comma_hint",
+    "digits_hint",
+    "read_fraction",
+    "read_whole",
+]
 
 #: What digits beyond any limit read as (and a number cut short, "123…"): above every range a
 #: command takes, so it is refused with that range, never wrapped or cut to fit.
 HUGE = 10**18
+
+#: What is read as a minus before a number besides "-": the minus sign U+2212 (the bot's
+#: texts print ranges with it: "from −1000 to 1000"), the hyphens and dashes a phone's
+#: keyboard or autocorrection puts for "-" (U+2010–U+2014), and the small and full-width
+#: hyphen-minus (U+FE63, U+FF0D)
+MINUSES = "\u2212\u2010\u2011\u2012\u2013\u2014\ufe63\uff0d"
+
+
+def ascii_sign(text: str) -> str:
+    """``text`` with spaces around it dropped and a leading :data:`MINUSES` sign written as
+    "-" ("−100" → "-100"); anything else unchanged."""
+    text = text.strip()
+    return "-" + text[1:] if text[:1] in MINUSES else text
+
 
 #: ``[0-9]`` is ASCII only (``\d`` would take every script's digits).
 _WHOLE = re.compile(r"([+-]?)([0-9]+)(…?)")
@@ -28,9 +53,10 @@ _NUMBER = re.compile(r"([+-]?[0-9]+)(?:([.,])([0-9]+))?")
 def read_whole(text: str) -> int | None:
     """The whole number ``text`` is written as (spaces around it ignored), or ``None`` when it
     is not one: "100", "-5", "+5" are; "١٠٠", "１００", "1_000", "1 000", "1e3", "5.0", "0x10"
-    and "" are not. More digits than any amount has (or digits cut short with "…" where a
-    command was read) read as :data:`HUGE`, with their sign."""
-    m = _WHOLE.fullmatch(text.strip())
+    and "" are not; "−100" (a typographic minus, :data:`MINUSES`) is -100. More digits than
+    any amount has (or digits cut short with "…" where a command was read) read as
+    :data:`HUGE`, with their sign."""
+    m = _WHOLE.fullmatch(ascii_sign(text))
     if m is None:
         return None
     sign, digits, cut = m.groups()
@@ -43,8 +69,8 @@ def read_fraction(text: str) -> str | None:
     point for Python to read, or ``None`` when it is not one: ASCII digits, a sign, a
     decimal point ("7.5") or a decimal comma ("7,5" → "7.5"; Russian writes fractions so);
     not "1e3", "1_0", "inf", other scripts' digits, "1.000,5", nor a comma before exactly
-    three digits (:func:`ambiguous_comma`)."""
-    m = _NUMBER.fullmatch(text.strip())
+    three digits (:func:`ambiguous_comma`); a typographic minus (:data:`MINUSES`) as "-"."""
+    m = _NUMBER.fullmatch(ascii_sign(text))
     if m is None or ambiguous_comma(text):
         return None
     whole, mark, fraction = m.groups()
@@ -58,7 +84,7 @@ def ambiguous_comma(text: str) -> bool:
     that begins with 0 ("0,500", "-0,125", "00,250") is no thousands-grouped number (no one
     writes five hundred "0,500"): it is the fraction, not ambiguous (it was asked again, "Is
     “0,500” 500 or 0.5?"); so is "0,000", zero either way."""
-    m = _NUMBER.fullmatch(text.strip())
+    m = _NUMBER.fullmatch(ascii_sign(text))
     if m is None or m.group(2) != "," or len(m.group(3)) != 3:
         return False
     return not m.group(1).lstrip("+-").startswith("0")
@@ -72,7 +98,7 @@ def digits_hint(lang: str) -> str:
 def comma_hint(text: str, lang: str) -> str:
     """What an :func:`ambiguous_comma` number ("1,500") is asked, in ``lang``: which of its two
     readings was meant (1500 or 1.5; "1,5" in Russian), and how to write each."""
-    m = _NUMBER.fullmatch(text.strip())
+    m = _NUMBER.fullmatch(ascii_sign(text))
     assert m is not None
     whole, _mark, fraction = m.groups()
     point = f"{float(f'{whole}.{fraction}'):g}"

@@ -240,6 +240,13 @@ class Runtime:
         p = self.presenters.get(platform)
         return p.plain_text(text) if p is not None else text
 
+    def typed_text(self, platform: str, text: str) -> str:
+        """``text`` a user typed, as the platform's messages show it literally when an
+        answer repeats it (:meth:`~bot.model.Presenter.typed_text`; unchanged without that
+        platform)."""
+        p = self.presenters.get(platform)
+        return p.typed_text(text) if p is not None else text
+
     def snapshot(self, t: LiveTable) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
         data = t.to_json()

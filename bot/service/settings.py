@@ -824,11 +824,12 @@ def close_settings(name: str) -> list[str]:
 _CLOSE_MARGIN = 0.1
 
 
-def unknown_setting_text(name: str, lang: str) -> str:
-    """The answer to ``/settings <name>`` for a name that is no setting: the closest names, if
-    any, and the short usage (which says that ``/settings`` lists them all: every name on
-    one line was too long to read on a phone)."""
-    text = tr(lang, "reply.settings_unknown", name=clean_arg(name, 32))
+def unknown_setting_text(shown: str, name: str, lang: str) -> str:
+    """The answer to ``/settings <name>`` for a name that is no setting: the name as
+    ``shown`` (cleaned, cut, escaped for the platform: ``Runtime.typed_text``), the closest
+    names, if any, and the short usage (which says that ``/settings`` lists them all: every
+    name on one line was too long to read on a phone)."""
+    text = tr(lang, "reply.settings_unknown", name=shown)
     close = close_settings(name)
     if not close:
         return text + "\n" + tr(lang, "reply.settings_usage_short")
@@ -865,7 +866,8 @@ async def settings(
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
-        return Reply(unknown_setting_text(name, lang), alert=True)
+        typed = rt.typed_text(community.platform, clean_arg(name, 32))
+        return Reply(unknown_setting_text(typed, name, lang), alert=True)
     if not value.strip():
         s = community.settings
         shown = _display(s, table_options(s, game), spec, lang)

@@ -171,7 +171,8 @@ async def stats(
     of several words is looked up as typed). ``of``: the user id of the player a reply to
     their message names (Telegram); a name typed besides is refused with the usage, and so
     are two periods (``/stats week month``, ``/stats me week all``: the first was dropped
-    unsaid, the last one counted)."""
+    unsaid, the last one counted). A period word is part of the name when the name so read
+    is a player's here (``/stats All Star week``: "All Star", :func:`_name_with_periods`)."""
     period = "all"
     periods = 0
     words: list[str] = []
@@ -181,6 +182,11 @@ async def stats(
             period, periods = p, periods + 1
         else:
             words.append(clean_arg(a))
+    if of is None and periods:
+        reading = await _name_with_periods(rt, community, args, shown)
+        if reading is not None:
+            period, words = reading
+            periods = 1
     if periods > 1:
         return Reply(tr(lang, "stats.usage"), alert=True)
     since = period_start(period, rt.clock())
@@ -190,19 +196,16 @@ async def stats(
         return Reply(tr(lang, "stats.usage"), alert=True)
     if of is not None:
         names = [of]
-    elif len(words) > 1:  # one name of several words, as typed (never a looked-up id)
-        names = [clean_arg(" ".join((shown or {}).get(w, w) for w in words))]
+    elif words:  # one name, of several words as typed (never a looked-up id)
+        names = [_name_of(words, shown)]
     else:
-        names = words
+        names = []
     me = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     lines: list[str] = []
     if names and names[0].lower() not in _ME:
-        target = await rt.store.find_player(community.id, names[0])
-        computer = computer_user_id(names[0])
-        if target is None and computer is not None:  # "Anna": the table's "🤖 Anna"
-            target = await rt.store.find_player(community.id, computer)
+        target = await _find(rt, community, names[0])
         if target is None:
-            name = (shown or {}).get(names[0], names[0])
+            name = rt.typed_text(community.platform, (shown or {}).get(names[0], names[0]))
             return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(
@@ -234,6 +237,49 @@ async def stats(
         return await _with_chart(rt, "\n".join(lines), me, own, since, lang, label, when, community)
     lines, s = await _player_block(rt, me, since, lang, label, when)
     return await _with_chart(rt, "\n".join(lines), me, s, since, lang, label, when, community)
+
+
+def _name_of(words: Sequence[str], shown: Mapping[str, str] | None) -> str:
+    """The name ``words`` (cleaned, each a command's word) are: one word as it is (a
+    looked-up id too), several as typed (never a looked-up id)."""
+    if len(words) == 1:
+        return words[0]
+    return clean_arg(" ".join((shown or {}).get(w, w) for w in words))
+
+
+async def _find(rt: Runtime, community: Community, name: str) -> Player | None:
+    """The player of ``community`` called ``name`` (or with that user id); "Anna" finds the
+    table's computer player "🤖 Anna"; ``None`` when no one is."""
+    target = await rt.store.find_player(community.id, name)
+    computer = computer_user_id(name)
+    if target is None and computer is not None:
+        target = await rt.store.find_player(community.id, computer)
+    return target
+
+
+async def _name_with_periods(
+    rt: Runtime, community: Community, args: Sequence[str], shown: Mapping[str, str] | None
+) -> tuple[str, list[str]] | None:
+    """``/stats`` words whose period words (some or all) belong to a player's name: the
+    period and the name's words of the first reading that names a player here, ``None``
+    when none does (the period words are the period). The readings, in order: every word
+    the name, all time ("All Star"); the last word the period ("All Star week"); the first
+    word the period ("week All Star"). One word alone is a period ("/stats all")."""
+    if len(args) < 2:
+        return None
+    readings: list[tuple[str, Sequence[str]]] = [("all", args)]
+    last, first = _period(args[-1]), _period(args[0])
+    if last is not None:
+        readings.append((last, args[:-1]))
+    if first is not None:
+        readings.append((first, args[1:]))
+    for period, named in readings:
+        words = [clean_arg(a) for a in named]
+        if not any(_period(a) for a in named) or words[0].lower() in _ME:
+            continue  # (the usual reading: judged there)
+        if await _find(rt, community, _name_of(words, shown)) is not None:
+            return period, words
+    return None
 
 
 async def _player_block(

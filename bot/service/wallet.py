@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.model import Actor, LiveTable, Reply
 from bot.service.bots import BOT_NAMES, computer_user_id, is_computer
-from bot.service.numbers import digits_hint, read_whole
+from bot.service.numbers import ascii_sign, digits_hint, read_whole
 from bot.service.runtime import Runtime
 from bot.service.settings import KUSH_LIMIT
 from bot.service.stats import shown_number
@@ -285,14 +285,14 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
 def _an_amount(word: str) -> bool:
     """Whether ``word`` reads as an amount someone types: whole, not 0, no leading 0 (``050``
     after a name is a thousands' group, "2 050", not fifty)."""
-    return bool(read_whole(word)) and not word.lstrip("+-").startswith("0")
+    return bool(read_whole(word)) and not ascii_sign(word).lstrip("+-").startswith("0")
 
 
 def _grouping(amount: str) -> bool:
     """Whether ``amount`` is digits grouped by thousands with spaces (``2 100``, ``-1 000
     000``): one way to read ``/grant Anna 2 100``."""
     first, *rest = amount.split() or [""]
-    head = first.lstrip("+-")
+    head = ascii_sign(first).lstrip("+-")
     return (
         bool(rest)
         and head.isdecimal()

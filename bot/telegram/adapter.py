@@ -76,6 +76,7 @@ from bot.retries import (
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
+from bot.service.numbers import MINUSES
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -995,6 +996,11 @@ class TelegramPresenter:
         """Telegram messages are plain text: names are never escaped."""
         return text
 
+    def typed_text(self, text: str) -> str:
+        """Telegram messages are plain text (no parse mode): what a user typed shows as
+        typed, ``<b>`` and ``&`` included."""
+        return text
+
 
 def _loggable(update: object) -> str:
     """What the log may say of an update: its id, user, chat and command, or the press
@@ -1081,8 +1087,9 @@ GENERAL_TOPIC = 1
 
 
 def _numeric(word: str) -> bool:
-    """Whether a command's word starts a number (``100``, ``-50``, ``1`` of ``1 000``)."""
-    return word.lstrip("+-")[:1].isdigit()
+    """Whether a command's word starts a number (``100``, ``-50``, ``1`` of ``1 000``; ``−50``
+    with a typographic minus, :data:`bot.service.numbers.MINUSES`)."""
+    return word.lstrip("+-" + MINUSES)[:1].isdigit()
 
 
 def _replied(msg: Message) -> User | None:

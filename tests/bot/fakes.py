@@ -92,6 +92,9 @@ class FakePresenter:
     def plain_text(self, text: str) -> str:
         return text
 
+    def typed_text(self, text: str) -> str:
+        return text
+
     def last_private(self, user_id: str) -> Screen:
         return self.privates[user_id][-1]
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.names import units
+from bot.service.numbers import MINUSES, ambiguous_comma, read_fraction, read_whole
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from tests.bot.test_classic_games_e2e import (
@@ -459,3 +460,18 @@ async def test_an_admin_demoted_a_moment_ago_can_no_longer_change_the_stakes(
         assert reply["text"] == tr("en", "reply.admins_only"), reply
         community = await w.store.community("telegram", str(GROUP_ID))
         assert community.settings.options["kush_per_point"] == 2
+
+
+def test_a_typographic_minus_reads_as_minus_in_every_amount() -> None:
+    """The minus sign U+2212 (the bot's texts print it) and the dashes a phone puts for "-"
+    read as "-" in every amount (/grant, /topup, /settings), never a refusal without a
+    hint; other scripts' digits stay refused."""
+    for minus in MINUSES:
+        assert read_whole(f"{minus}100") == -100
+        assert read_whole(f" {minus}5 ") == -5
+        assert read_fraction(f"{minus}3") == "-3"
+        assert read_fraction(f"{minus}2,5") == "-2.5"
+        assert ambiguous_comma(f"{minus}1,500")
+    assert read_whole("\u2212\uff11") is None  # full-width digits, whatever the sign
+    assert read_whole("1\u2212") is None and read_whole("\u2212") is None
+    assert read_whole("\u2212\u2212100") is None

@@ -181,3 +181,77 @@ async def test_a_grant_whose_words_read_two_ways_is_refused_showing_both(tmp_pat
         reply = await w.say(ALICE, "/grant Anna 2100")  # said one way: granted
         assert reply["text"] == tr("en", "reply.granted", name="Anna", amount=2100,
                                    label="kush", balance=3100), reply  # fmt: skip
+
+
+async def test_a_name_with_html_shows_as_written_and_no_parse_mode_is_used(tmp_path: Path) -> None:
+    """Telegram's messages are plain text (no ``parse_mode``): a name or an argument with
+    ``<b>`` and ``&`` shows as written, never bold, never refused as bad HTML."""
+    html = FakeUser(303, "<b>Bo</b> & Co", None, "en")
+    async with world(tmp_path) as w:
+        said = await w.say(html, "/balance")
+        assert said["text"].startswith("<b>Bo</b> & Co: 1000"), said
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(html, "j")
+        assert "1. <b>Bo</b> & Co —" in w.table_message()["text"]
+        reply = await w.say(ALICE, "/stats <i>x</i> &amp;")
+        assert reply["text"] == "No such player here: <i>x</i> &amp;.", reply
+        sent = w.fake.calls_of("sendMessage") + w.fake.calls_of("editMessageText")
+        assert sent and not any("parse_mode" in c.params for c in sent)
+
+
+async def test_a_grant_with_a_typographic_minus_takes_and_odd_digits_get_the_hint(
+    tmp_path: Path,
+) -> None:
+    """``/grant Bob −100`` with the minus sign U+2212 (the one the bot's own texts print:
+    "from −1000000 to …") or a dash a phone put for "-" (en dash, em dash, hyphen) was
+    answered with the bare usage, no word about the amount: the typed name ended at the
+    first word starting with a digit, and "−100" did not. It takes, as "-100" does. Digits
+    written otherwise (full-width, grouped with a space or a comma) get the digits hint."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        said = await w.say(ANNA_MARIA, "/balance")
+        assert said["text"].startswith("Anna Maria: 1000"), said
+        balance = 1000
+        for minus in ("\u2212", "\u2013", "\u2014", "\u2010", "\uff0d", "-"):
+            reply = await w.say(ALICE, f"/grant Anna Maria {minus}100")
+            balance -= 100
+            assert reply["text"] == tr("en", "reply.granted", name="Anna Maria", amount=-100,
+                                       label="kush", balance=balance), (minus, reply)  # fmt: skip
+        hint = tr("en", "reply.number_digits") + "\n" + tr("en", "reply.grant_usage")
+        for amount in ("\uff11\uff10\uff10", "1,000", "1 000", "\u2212\uff11\uff10"):
+            reply = await w.say(ALICE, f"/grant Anna Maria {amount}")
+            assert reply["text"] == hint, (amount, reply)
+        said = await w.say(ANNA_MARIA, "/balance")
+        assert said["text"].startswith(f"Anna Maria: {balance}"), said
+
+
+async def test_stats_finds_a_name_holding_a_period_word(tmp_path: Path) -> None:
+    """``/stats All Star`` for a player called "All Star" read "All" as the period (all time)
+    and answered "No such player here: Star"; ``/stats All Star week`` was refused as two
+    periods. The words that name a player here are the name, a period word among them
+    included; a period word that names nobody is still the period."""
+    all_star = FakeUser(304, "All Star", None, "en")
+    async with world(tmp_path) as w:
+        said = await w.say(all_star, "/balance")
+        assert said["text"].startswith("All Star: 1000"), said
+        for typed, period in (
+            ("All Star", "all"),
+            ("all star", "all"),
+            ("All Star week", "week"),
+            ("All Star all", "all"),
+            ("month All Star", "month"),
+        ):
+            reply = await w.say(ALICE, f"/stats {typed}")
+            when = tr("en", f"period.{period}")
+            assert reply["text"] == tr("en", "stats.player_none", name="All Star", when=when), (
+                typed,
+                reply,
+            )
+        reply = await w.say(ALICE, "/stats Star")
+        assert reply["text"] == "No such player here: Star.", reply
+        reply = await w.say(ALICE, "/stats All Stars")  # a period and a name nobody has
+        assert reply["text"] == "No such player here: Stars.", reply
+        reply = await w.say(ALICE, "/stats week month")
+        assert reply["text"] == tr("en", "stats.usage"), reply
+        reply = await w.say(ALICE, "/stats all")  # the group's, all time
+        assert reply["text"] == tr("en", "stats.none", when=tr("en", "period.all")), reply

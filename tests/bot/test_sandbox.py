@@ -158,13 +158,21 @@ class Terminal:
 
 @asynccontextmanager
 async def sandbox(
-    tmp_path: Path, *flags: str, env: dict[str, str] | None = None
+    tmp_path: Path, *flags: str, env: dict[str, str | None] | None = None
 ) -> AsyncIterator[Terminal]:
-    """``python -m bot`` with no token (or ``env``'s) on its own sandbox file, ``--fast``, as
-    user "tester"; killed at the end if a test left it running."""
+    """``python -m bot`` with no token (or ``env``'s; a ``None`` there unsets the variable)
+    on its own sandbox file, ``--fast``, as user "tester"; killed at the end if a test left
+    it running."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("TELEGRAM_", "DISCORD_"))}
     clean["USER"] = "tester"
-    clean.update(env or {})
+    # this checkout's bot, not the one the environment installed (a worktree's tests ran
+    # the main checkout's sandbox: ``-m bot`` from ``tmp_path`` found the installed one)
+    clean["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), clean.get("PYTHONPATH"))))
+    for key, value in (env or {}).items():
+        if value is None:
+            clean.pop(key, None)
+        else:
+            clean[key] = value
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "--env-file", str(tmp_path / "none.env"),
         "--sandbox-db", str(tmp_path / "sandbox.sqlite3"), "--fast", *flags,
@@ -992,13 +1000,14 @@ async def test_a_sandbox_resumed_during_a_chinese_poker_reveal_says_it_is_being_
     assert russian.startswith("Ваш стол снова здесь: в группе идёт вскрытие раздачи")
 
 
-@pytest.mark.parametrize(("lang", "name"), [("en", "You"), ("ru", "Вы")])
-def test_the_sandbox_player_without_a_login_name_is_you_in_the_players_language(
+@pytest.mark.parametrize(("lang", "name"), [("en", "Player"), ("ru", "Игрок")])
+def test_the_sandbox_player_without_a_login_name_is_player_in_the_players_language(
     monkeypatch: pytest.MonkeyPatch, lang: str, name: str
 ) -> None:
-    """With no ``USER`` to name the sandbox's player after, the player is "You", and under
-    ``--lang ru`` "Вы" (it was "You" in the Russian group's lobby and showdowns too); a
-    login name stays the name."""
+    """With no ``USER`` to name the sandbox's player after, the player is "Player", and under
+    ``--lang ru`` "Игрок" (it was "You" in the Russian group's lobby and showdowns too; then
+    "You"/"Вы", which the group's notices, written of a player, got wrong); a login name stays
+    the name."""
     monkeypatch.delenv("USER", raising=False)
     box = Sandbox(SandboxOptions(lang=lang), io.StringIO())
     assert (box.human.first_name, box.human.language_code) == (name, lang)
@@ -1056,3 +1065,28 @@ def test_help_names_the_program_as_it_was_started(
         main(["--bots", "7"])
     assert stop.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].startswith(f"{prog}: error: argument --bots")
+
+
+async def test_the_sandbox_player_without_a_login_name_is_told_of_in_the_third_person(
+    tmp_path: Path,
+) -> None:
+    """``env -u USER``: the player was named "You", and the group's notices, written of a
+    player, read "👋 You left the table; 194 kush back to their balance." (in Russian "Вы
+    встаёт из-за стола"). The player is "Player": "👋 Player left the table; … back to their
+    balance." (the answer to the player's own command still says "You")."""
+    async with sandbox(tmp_path, env={"USER": None, "LOGNAME": None}) as term:
+        await term.read_until(r"^Sandbox: ")
+        await term.lobby()
+        await term.send(term.group_buttons["Join"])
+        await term.read_until("You sit at seat")
+        await term.send(term.group_buttons["Ready"])
+        await term.read_until("moved to the table")
+        await term.send("/leave")
+        line = await term.play_until(r"^👋 ")
+        assert re.fullmatch(r"👋 Player left the table; \d+ kush back to their balance\.", line)
+        await term.quit()
+    # "You" as a name: a seat, a board, the button, a showdown's line (the player's own
+    # answers and private notices, "You are leaving: …", speak to them and stay)
+    named = re.compile(r"\bYou( [·—]|: [+-]?\d)|Button: You")
+    assert [x for x in term.lines if named.search(x)] == []
+    assert any(x.startswith("Player · ") for x in term.lines)  # the player's board

@@ -200,3 +200,30 @@ async def test_a_grant_to_a_bot_account_is_refused_and_creates_no_player(tmp_pat
             reply["content"] == "MEE6 — бот, он не играет: /ofcadmin grant — только для участников."
         )
         assert w.logged == []
+
+
+async def test_a_typed_argument_an_answer_repeats_shows_literally(tmp_path: Path) -> None:
+    """What a member typed into an option and the answer repeats (a computer player's name
+    no one seated has, a setting name, a game) was echoed raw: ``**x**`` in bold, ``||x||``
+    a spoiler, ``# x`` a heading, ``<@id>`` a mention. It is escaped as a name is, and no
+    answer may ping anyone (``allowed_mentions`` parses nothing)."""
+    typed = "# **x** __u__ `c` ||s|| @everyone <@&930000000000000009>"
+    shown = discord_name(typed)
+    assert shown.startswith("\\# \\*\\*x\\*\\* \\_\\_u\\_\\_ \\`c\\` \\|\\|s\\|\\| @\u200beveryone")
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        await w.slash(ALICE, "addbot", admin=True)
+        reply = await w.slash(ALICE, "removebot", {"name": typed[:20]}, admin=True)
+        assert reply["content"] == tr(
+            "en", "bot.unknown", name=discord_name(typed[:20]), seated="🤖 Anna"
+        ).replace("/removebot", "/ofc removebot"), reply
+        reply = await w.slash(ALICE, "settings", {"name": "**x** @here"}, admin=True)
+        assert reply["content"].splitlines()[0] == "“\\*\\*x\\*\\* @\u200bhere” is not a setting."
+        reply = await w.slash(ALICE, "rules", {"game": "||x||"})  # (a forged choice)
+        assert reply["content"].startswith("Unknown game “\\|\\|x\\|\\|”."), reply
+        reply = await w.slash(ALICE, "stats", {"period": "*x*"})  # (a forged choice)
+        assert reply["content"] == "No such player here: \\*x\\*.", reply
+        answers = [c for c in w.fake.calls if c.path.startswith("/interactions/")]
+        assert answers and all(
+            c.body["data"]["allowed_mentions"] == {"parse": []} for c in answers
+        ), [c.body for c in answers]

@@ -83,3 +83,51 @@ async def test_typing_into_a_command_the_bot_no_longer_has_suggests_nothing(
         await w.settle(record)
         assert record.callback_type == AUTOCOMPLETE_RESULT and record.choices is not None
         assert [c["value"] for c in record.choices] == ["hand_seconds"]
+
+
+def bad_value(lang: str, option: str) -> str:
+    """The answer to an option sent with a type the command does not declare."""
+    return tr(lang, "reply.option_outdated", option=option)
+
+
+async def test_an_option_of_another_type_says_the_value_is_not_taken(tmp_path: Path) -> None:
+    """An option whose type is not the one the command declares (a number or a text where a
+    user is asked, a text where a whole number is, a user that Discord did not resolve, a
+    user id that is no id): a command list of another version, or a forged payload. It was
+    answered "something went wrong, please try again" (the command's code failed on it, an
+    AttributeError logged as an error) or not at all (discord.py's namespace failed on the
+    id: "This interaction failed"); it is answered, only to the user who ran it, that the
+    bot does not take that value there, nothing changed, logged as no error."""
+    async with world(tmp_path) as w:
+        for user, sub, options in (
+            (ALICE, "grant", {"user": 5, "amount": 5}),  # an integer for a user
+            (BOB, "grant", {"user": "Bob", "amount": 5}),  # a text for a user
+            (ALICE, "stats", {"user": "x"}),
+            (ALICE, "replay", {"number": "abc"}),  # a text for an integer
+        ):
+            group = "ofcadmin" if sub == "grant" else "ofc"
+            record = await w.fake.slash(user, sub, options, group=group, admin=True)
+            reply = await answered(w, record)
+            lang = "ru" if user is BOB else "en"
+            name = next(iter(options))
+            assert reply["content"] == bad_value(lang, name), reply["content"]
+            assert reply["flags"] & EPHEMERAL
+        for value, resolved in (("301", False), ("x1", True)):  # unresolved; no snowflake
+            opts = [{"name": "user", "type": 6, "value": value}, {"name": "amount", "type": 4,
+                                                                  "value": 5}]  # fmt: skip
+            data: dict[str, Any] = {
+                "id": w.fake.command_id("ofcadmin"),
+                "name": "ofcadmin",
+                "type": 1,
+                "options": [{"name": "grant", "type": 1, "options": opts}],
+                "guild_id": str(w.fake.guild_id),
+            }
+            if resolved:
+                data["resolved"] = {"users": {value: ALICE.to_json()}}
+            record = w.fake._interaction(2, ALICE, CHANNEL_ID, data, None, True)
+            await w.fake._send_interaction(record)
+            reply = await answered(w, record)
+            assert reply["content"] == bad_value("en", "user"), reply["content"]
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert await w.store.find_player(community.id, "5") is None
+        assert w.logged == []  # no error, no warning

@@ -11,6 +11,7 @@ from PIL import Image
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, EPHEMERAL, components, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.bot.test_stats_service import LAYOUT, LOSER_DISCARDS, WINNER_DISCARDS, winner_stats
+from tests.fakes.discord_api import FakeUser
 from tests.game.helpers import stacked_deck
 from tests.game.test_history import DECK
 
@@ -85,3 +86,12 @@ async def test_ofc_stats_attaches_the_kush_chart_from_the_second_hand(tmp_path: 
         net = next(x for x in reply["content"].splitlines() if x.startswith("Net: "))
         caption = f"📈 Alice: kush over time (all time), net {net.split()[1]} kush"
         assert any(c.files and caption in str(c.body) for c in w.fake.calls)
+
+
+async def test_stats_of_a_member_who_never_played_names_them_not_their_id(tmp_path: Path) -> None:
+    """``/ofc stats user:`` a member who never played here answered "No such player here:
+    999." (their user id); it names them as the server shows them, markdown escaped."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "stats", {"user": FakeUser(999, "**Zed**")})
+        assert reply["content"] == "No such player here: \\*\\*Zed\\*\\*.", reply
+        assert reply["flags"] & EPHEMERAL
