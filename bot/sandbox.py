@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.config import ConfigError
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
@@ -44,7 +45,7 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
-from storage.api import CommunitySettings
+from storage.api import CommunitySettings, StorageError
 from storage.sqlite import SqliteStore
 
 __all__ = ["SandboxOptions", "run_sandbox"]
@@ -181,7 +182,13 @@ class Sandbox:
         self.fake.group(GROUP_ID, "Sandbox")
         self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group
         self.fake.listeners.append(self._on_call)
-        self.store = await SqliteStore.open(self.opts.db)
+        try:
+            self.store = await SqliteStore.open(self.opts.db)
+        except StorageError as exc:
+            reason = str(exc).removeprefix("SQLite error: ")
+            raise ConfigError(
+                tr(self.opts.lang, "sandbox.db_error", path=self.opts.db, reason=reason)
+            ) from None
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         self._group_lang_set = group_language(community.settings) is not None
@@ -687,13 +694,20 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
-    """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
+    """Run the sandbox until ``/quit``, end of input or Ctrl-C.
+
+    :raises ConfigError: when ``opts.db`` cannot be opened as an SQLite file (one line in
+        ``opts.lang``, naming it; nothing else is printed)."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     sandbox = Sandbox(opts, out or sys.stdout)
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     try:
         await sandbox.start()
+    except ConfigError:
+        await sandbox.stop()  # no "bye": nothing was opened
+        raise
+    try:
         _start_reader(queue)
         while not sandbox.quit.is_set():
             getter = asyncio.ensure_future(queue.get())

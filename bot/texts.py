@@ -1033,6 +1033,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "» bye (the table is saved; the next start resumes it)",
         "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
     },
+    # --sandbox-db names no SQLite file that can be opened: one line instead of a traceback
+    "sandbox.db_error": {
+        "en": "error: cannot open the sandbox's database {path} ({reason}): --sandbox-db takes "
+        "an SQLite file (or a new file's name) in a folder that exists",
+        "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
+        "(или имя нового файла) в существующей папке",
+    },
     "sandbox.bye_no_table": {
         "en": "» bye (no table is open; the next start opens a new one)",
         "ru": "» пока (открытого стола нет; следующий запуск откроет новый)",
