@@ -155,6 +155,7 @@ class Sandbox:
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
     store: SqliteStore | None = None
+    _lock: int | None = None  # the open file whose flock says this sandbox runs on the file
     _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
     _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
@@ -189,6 +190,9 @@ class Sandbox:
             raise ConfigError(
                 tr(self.opts.lang, "sandbox.db_error", path=self.opts.db, reason=reason)
             ) from None
+        self._lock = _hold_alone(self.opts.db)
+        if self._lock is None:
+            raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         self._group_lang_set = group_language(community.settings) is not None
@@ -314,6 +318,9 @@ class Sandbox:
                 await self._printer
         if self.store is not None:
             await self.store.close()
+        if self._lock is not None:
+            os.close(self._lock)  # lets the file's flock go
+            self._lock = None
         await self.fake.stop()
 
     # -- output ------------------------------------------------------------------------------
@@ -679,6 +686,29 @@ def _private_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
         ):
             return c
     return None
+
+
+def _hold_alone(db: Path) -> int | None:
+    """An open descriptor of ``db`` holding its exclusive ``flock``: one sandbox at a time on
+    a file (a second one resumed the same table, both ran its timers and one logged "not
+    saved" every 5 s). ``None`` when another process holds it. SQLite's own locks are POSIX
+    record locks, which ``flock`` does not touch; the lock goes when the descriptor is
+    closed or the process ends (a kill included). Without ``fcntl`` (Windows) nothing is
+    locked: a descriptor all the same.
+
+    :raises OSError: if ``db`` cannot be opened (after :meth:`SqliteStore.open` did, not
+        expected)."""
+    fd = os.open(db, os.O_RDWR)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock there
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 def _start_reader(queue: asyncio.Queue[str | None]) -> None:

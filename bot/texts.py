@@ -1040,6 +1040,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
         "(или имя нового файла) в существующей папке",
     },
+    # a second sandbox on the file another one runs on: it would play the same table
+    "sandbox.db_busy": {
+        "en": "error: another sandbox is running on {path}: quit it first, or give this one "
+        "its own file with --sandbox-db",
+        "ru": "ошибка: на {path} уже работает другая песочница: сначала закройте её или дайте "
+        "этой свой файл через --sandbox-db",
+    },
     "sandbox.bye_no_table": {
         "en": "» bye (no table is open; the next start opens a new one)",
         "ru": "» пока (открытого стола нет; следующий запуск откроет новый)",

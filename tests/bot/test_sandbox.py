@@ -683,6 +683,30 @@ async def test_a_sandbox_db_that_cannot_be_opened_is_refused_in_one_line(tmp_pat
     assert not (tmp_path / "missing").exists()
 
 
+async def test_a_second_sandbox_on_the_same_file_is_refused_while_the_first_runs(
+    tmp_path: Path,
+) -> None:
+    """Two sandboxes on one file both resumed the same table and ran its timers (the one
+    behind logged "transition not saved" every 5 s). The second start is now refused in one
+    line in its ``--lang`` (exit 2, no bye), the first plays on, and once it quits the file
+    is free again."""
+    async with sandbox(tmp_path) as first:
+        await first.read_until(r"^Sandbox: ")
+        async with sandbox(tmp_path, "--lang", "ru") as second:
+            assert second.proc.stdin is not None and second.proc.stdout is not None
+            second.proc.stdin.close()
+            out = (await asyncio.wait_for(second.proc.stdout.read(), 60)).decode().splitlines()
+            status = await asyncio.wait_for(second.proc.wait(), 30)
+        busy = tr("ru", "sandbox.db_busy", path=tmp_path / "sandbox.sqlite3")
+        assert (status, out[1:]) == (2, [busy]), out
+        assert busy.startswith("ошибка: на ") and "--sandbox-db" in busy
+        await first.send("g1")
+        assert "You sit at seat 2" in await first.read_until(r"^» ")
+        await first.quit()
+    again = await _sandbox_session(tmp_path, [])
+    assert any(x.startswith("Your table is back") for x in again), again
+
+
 async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothing_applied(
     tmp_path: Path,
 ) -> None:
