@@ -291,6 +291,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your board · table #{table} · hand {hand} · street {street}",
         "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
     },
+    # /hand's title for a hand dealt whole (Chinese Poker, Fantasyland): no street
+    "picture.hand_title_whole": {
+        "en": "Your board · table #{table} · hand {hand}",
+        "ru": "Ваша доска · стол #{table} · раздача {hand}",
+    },
     "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
     "reply.hand_private": {
         "en": "Your board is yours alone: send /hand to me in the private chat.",
