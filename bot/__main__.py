@@ -103,8 +103,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             lang=args.lang,
             decisions_in_process=settings.decisions_in_process,
         )
-        with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
-            asyncio.run(run_sandbox(opts))
+        try:
+            with contextlib.suppress(KeyboardInterrupt):  # the sandbox has saved and said bye
+                asyncio.run(run_sandbox(opts))
+        except ConfigError as exc:  # --sandbox-db cannot be opened: its line, in --lang
+            print(exc, file=sys.stderr)
+            return 2
         return 0
     from bot.app import run
 

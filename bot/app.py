@@ -64,10 +64,17 @@ async def open_store(settings: Settings) -> Store:
     Pending migrations are applied.
 
     :raises ConfigError: when PostgreSQL cannot be reached or refuses (one line, the
-        password left out).
+        password left out), or the SQLite file cannot be opened (a folder that does not
+        exist, a folder, a file that is not a database: one line naming the file).
     """
     if settings.database_url is None:
-        return await SqliteStore.open(settings.database_path)
+        try:
+            return await SqliteStore.open(settings.database_path)
+        except StorageError as exc:
+            raise ConfigError(
+                f"cannot open the SQLite database {settings.database_path} "
+                f"({str(exc).removeprefix('SQLite error: ')}): check DATABASE_PATH in .env"
+            ) from None
     from storage.postgres import PostgresStore
 
     try:

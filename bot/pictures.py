@@ -366,7 +366,11 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
         if me.to_place:
             label = t.board_label(b) + ": " if len(boards) > 1 else ""
             notes.append(label + tr(lang, "picture.to_place", cards=format_cards(me.to_place)))
-    title = tr(lang, "picture.hand_title", table=t.id, hand=t.shown_no, street=street)
+    # Chinese Poker (R4.5) and a Fantasyland hand (R6) are dealt whole: no street to name
+    # (it said "street 1" there)
+    whole = t.options.game is GameKind.CHINESE or all(hand.is_fantasyland(b) for b in boards)
+    key = "picture.hand_title_whole" if whole else "picture.hand_title"
+    title = tr(lang, key, table=t.id, hand=t.shown_no, street=street)
     return Picture(
         title=title,
         lang=lang,

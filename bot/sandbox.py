@@ -36,6 +36,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.config import ConfigError
 from bot.model import ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
@@ -44,7 +45,7 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
-from storage.api import CommunitySettings
+from storage.api import CommunitySettings, StorageError
 from storage.sqlite import SqliteStore
 
 __all__ = ["SandboxOptions", "run_sandbox"]
@@ -155,6 +156,7 @@ class Sandbox:
     service: TableService | None = None
     adapter: TelegramAdapter | None = None
     store: SqliteStore | None = None
+    _lock: int | None = None  # the open file whose flock says this sandbox runs on the file
     _printed: dict[tuple[int, int], tuple[int, str, str]] = field(default_factory=dict)
     _dirty: set[int] = field(default_factory=set)
     _group_calls: list[ApiCall] = field(default_factory=list)  # group writes not yet printed
@@ -182,7 +184,16 @@ class Sandbox:
         self.fake.group(GROUP_ID, "Sandbox")
         self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group
         self.fake.listeners.append(self._on_call)
-        self.store = await SqliteStore.open(self.opts.db)
+        try:
+            self.store = await SqliteStore.open(self.opts.db)
+        except StorageError as exc:
+            reason = str(exc).removeprefix("SQLite error: ")
+            raise ConfigError(
+                tr(self.opts.lang, "sandbox.db_error", path=self.opts.db, reason=reason)
+            ) from None
+        self._lock = _hold_alone(self.opts.db)
+        if self._lock is None:
+            raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         self._group_lang_set = group_language(community.settings) is not None
@@ -308,6 +319,9 @@ class Sandbox:
                 await self._printer
         if self.store is not None:
             await self.store.close()
+        if self._lock is not None:
+            os.close(self._lock)  # lets the file's flock go
+            self._lock = None
         await self.fake.stop()
 
     # -- output ------------------------------------------------------------------------------
@@ -675,6 +689,29 @@ def _private_after(fake: FakeTelegram, start: int, chat: int) -> ApiCall | None:
     return None
 
 
+def _hold_alone(db: Path) -> int | None:
+    """An open descriptor of ``db`` holding its exclusive ``flock``: one sandbox at a time on
+    a file (a second one resumed the same table, both ran its timers and one logged "not
+    saved" every 5 s). ``None`` when another process holds it. SQLite's own locks are POSIX
+    record locks, which ``flock`` does not touch; the lock goes when the descriptor is
+    closed or the process ends (a kill included). Without ``fcntl`` (Windows) nothing is
+    locked: a descriptor all the same.
+
+    :raises OSError: if ``db`` cannot be opened (after :meth:`SqliteStore.open` did, not
+        expected)."""
+    fd = os.open(db, os.O_RDWR)
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - no flock there
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
+
+
 def _start_reader(queue: asyncio.Queue[str | None]) -> None:
     """Read stdin lines in a daemon thread (it must not keep the process alive at exit)."""
     loop = asyncio.get_running_loop()
@@ -688,13 +725,20 @@ def _start_reader(queue: asyncio.Queue[str | None]) -> None:
 
 
 async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
-    """Run the sandbox until ``/quit``, end of input or Ctrl-C."""
+    """Run the sandbox until ``/quit``, end of input or Ctrl-C.
+
+    :raises ConfigError: when ``opts.db`` cannot be opened as an SQLite file (one line in
+        ``opts.lang``, naming it; nothing else is printed)."""
     logging.getLogger("httpx").setLevel(logging.WARNING)
     sandbox = Sandbox(opts, out or sys.stdout)
     sandbox.quit = asyncio.Event()
     queue: asyncio.Queue[str | None] = asyncio.Queue()
     try:
         await sandbox.start()
+    except ConfigError:
+        await sandbox.stop()  # no "bye": nothing was opened
+        raise
+    try:
         _start_reader(queue)
         while not sandbox.quit.is_set():
             getter = asyncio.ensure_future(queue.get())

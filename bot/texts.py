@@ -291,6 +291,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your board · table #{table} · hand {hand} · street {street}",
         "ru": "Ваша доска · стол #{table} · раздача {hand} · улица {street}",
     },
+    # /hand's title for a hand dealt whole (Chinese Poker, Fantasyland): no street
+    "picture.hand_title_whole": {
+        "en": "Your board · table #{table} · hand {hand}",
+        "ru": "Ваша доска · стол #{table} · раздача {hand}",
+    },
     "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
     "reply.hand_private": {
         "en": "Your board is yours alone: send /hand to me in the private chat.",
@@ -1034,6 +1039,20 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.bye": {
         "en": "» bye (the table is saved; the next start resumes it)",
         "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
+    },
+    # --sandbox-db names no SQLite file that can be opened: one line instead of a traceback
+    "sandbox.db_error": {
+        "en": "error: cannot open the sandbox's database {path} ({reason}): --sandbox-db takes "
+        "an SQLite file (or a new file's name) in a folder that exists",
+        "ru": "ошибка: не открыть базу песочницы {path} ({reason}): --sandbox-db — файл SQLite "
+        "(или имя нового файла) в существующей папке",
+    },
+    # a second sandbox on the file another one runs on: it would play the same table
+    "sandbox.db_busy": {
+        "en": "error: another sandbox is running on {path}: quit it first, or give this one "
+        "its own file with --sandbox-db",
+        "ru": "ошибка: на {path} уже работает другая песочница: сначала закройте её или дайте "
+        "этой свой файл через --sandbox-db",
     },
     "sandbox.bye_no_table": {
         "en": "» bye (no table is open; the next start opens a new one)",

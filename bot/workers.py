@@ -26,6 +26,7 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
 import weakref
@@ -56,7 +57,12 @@ def _exit_with_bot() -> None:
     one that started it) is gone. A SIGKILLed bot cannot tell its pool, the worker would wait
     for work forever, and it holds the forkserver open too (both orphans). The wait is on
     :func:`multiprocessing.parent_process`'s sentinel, a pipe the bot's end of which closes
-    when it dies, so a new process that happens to get the bot's pid does not fool it."""
+    when it dies, so a new process that happens to get the bot's pid does not fool it.
+
+    SIGINT is ignored: Ctrl-C in a terminal reaches the whole foreground process group, the
+    workers too, and each printed a KeyboardInterrupt traceback under the sandbox's "bye"
+    while the bot, which handles it, shuts them down anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:  # pragma: no cover - only ever run as a pool's initializer
         return

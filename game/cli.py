@@ -133,6 +133,17 @@ _DESCRIPTION = (
     "tournament (tournament) with the built-in strategy."
 )
 
+# ``score --help``: what stdin takes (a newcomer typing ``python -m game score`` saw it wait
+# for input with a help that only said "options: -h")
+_SCORE = (
+    "Reads one JSON request on stdin, the 'request' of a case in tests/data/cases.json: "
+    '{"game": "pineapple" | "ofc" | "chinese", "boards": [{"top": "Qs Qh 2d", "middle": '
+    '"Kd Kc 8s 8h 3h", "bottom": "As Ad Ac 5h 5d"}, ...] (2 to 4 boards), optionally '
+    '"options" and "in_fantasyland"}, and prints the result as one JSON object: fouled, '
+    "royalties, points, fantasyland and fantasyland_cards per board (chinese: fouled and "
+    "points). Bad input: one line on stderr, status 2."
+)
+
 
 def main(
     argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None
@@ -140,7 +151,7 @@ def main(
     """Run the command line; returns the exit status (0 ok, 2 bad input)."""
     parser = argparse.ArgumentParser(prog="python -m game", description=_DESCRIPTION)
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("score", help="score boards read as JSON from stdin")
+    sub.add_parser("score", help="score boards read as JSON from stdin", description=_SCORE)
     sim = sub.add_parser("simulate", help="play whole hands with the built-in strategy")
     sim.add_argument("--game", default="pineapple", help="pineapple (default) or ofc")
     sim.add_argument("--players", type=int, default=3)

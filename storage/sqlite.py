@@ -434,12 +434,24 @@ class SqliteStore:
         Sets ``journal_mode=WAL`` (files), ``foreign_keys=ON``, ``synchronous=NORMAL`` and a
         busy timeout of :data:`BUSY_TIMEOUT_MS`.
 
-        :raises StorageError: if a migration fails or the schema is newer than the code.
+        :raises StorageError: if the file cannot be opened as an SQLite database (a folder
+            that does not exist, a folder given as the file, a file that is not a database;
+            "SQLite error: unable to open database file"), a migration fails or the schema is
+            newer than the code.
         """
         name = str(path)
-        connection = await aiosqlite.connect(
+        connecting = aiosqlite.connect(
             name, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000, cached_statements=256
         )
+        try:
+            connection = await connecting
+        except sqlite3.Error as e:
+            # aiosqlite stops its thread but does not wait for it: joined here, or it answers
+            # the stop on an event loop already closed (a second traceback at exit)
+            thread = getattr(connecting, "_thread", None)
+            if thread is not None:
+                await asyncio.to_thread(thread.join, 5)
+            raise _storage_error(e) from e
         try:
             store = cls(connection, name)
             await store._call(_configure, name != ":memory:")

@@ -11,7 +11,7 @@ from pydantic import SecretStr
 
 from bot import app
 from bot.app import run
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.telegram.fake_api import FakeTelegram, FakeUser
 from tests.fakes.discord_api import FakeDiscord, point_discord_at
 from tests.fakes.discord_api import FakeUser as DiscordUser
@@ -105,6 +105,28 @@ async def test_database_url_runs_the_bot_on_postgresql(tmp_path: Path) -> None:
     finally:
         await telegram.stop()
     assert not (tmp_path / "ofc.sqlite3").exists()
+
+
+async def test_a_database_path_that_cannot_be_opened_is_one_line(tmp_path: Path) -> None:
+    """``DATABASE_PATH`` in a folder that does not exist (or a file that is not a database)
+    is a ConfigError, the one line ``python -m bot`` prints with exit status 2, naming the
+    file and the setting; it was a traceback from aiosqlite before the token was checked."""
+    (tmp_path / "notes.txt").write_text("not a database\n" * 10)
+    cases = {
+        tmp_path / "missing" / "ofc.sqlite3": "unable to open database file",
+        tmp_path / "notes.txt": "file is not a database",
+    }
+    for path, reason in cases.items():
+        settings = Settings(
+            telegram_bot_token=SecretStr(TG_TOKEN),
+            database_path=str(path),
+            _env_file=None,  # type: ignore[call-arg]
+        )
+        with pytest.raises(ConfigError) as caught:
+            await app.open_store(settings)
+        assert str(caught.value) == (
+            f"cannot open the SQLite database {path} ({reason}): check DATABASE_PATH in .env"
+        )
 
 
 def test_settle_heap_freezes_what_is_alive() -> None:

@@ -668,6 +668,53 @@ async def _refused_start(tmp_path: Path, value: str) -> tuple[int, list[str]]:
         return await asyncio.wait_for(term.proc.wait(), 30), out.splitlines()
 
 
+async def test_a_sandbox_db_that_cannot_be_opened_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``--sandbox-db`` in a folder that does not exist, a folder, or a file that is not a
+    database: a newcomer got aiosqlite's traceback (for a folder a second one, "Event loop is
+    closed") and "bye (no table is open…)". Now one line in ``--lang`` naming the file, exit
+    status 2, no bye, no traceback and no folder made."""
+    (tmp_path / "notes.txt").write_text("not a database\n" * 10)
+    cases = [
+        (tmp_path / "missing" / "sb.sqlite3", "en", "unable to open database file"),
+        (tmp_path, "en", "unable to open database file"),
+        (tmp_path / "notes.txt", "ru", "file is not a database"),
+    ]
+    for path, lang, reason in cases:
+        async with sandbox(tmp_path, "--sandbox-db", str(path), "--lang", lang) as term:
+            assert term.proc.stdin is not None and term.proc.stdout is not None
+            term.proc.stdin.close()
+            out = (await asyncio.wait_for(term.proc.stdout.read(), 60)).decode().splitlines()
+            status = await asyncio.wait_for(term.proc.wait(), 30)
+        line = tr(lang, "sandbox.db_error", path=path, reason=reason)
+        assert (status, out[1:]) == (2, [line]), out
+    assert line.startswith("ошибка: не открыть базу песочницы ")
+    assert not (tmp_path / "missing").exists()
+
+
+async def test_a_second_sandbox_on_the_same_file_is_refused_while_the_first_runs(
+    tmp_path: Path,
+) -> None:
+    """Two sandboxes on one file both resumed the same table and ran its timers (the one
+    behind logged "transition not saved" every 5 s). The second start is now refused in one
+    line in its ``--lang`` (exit 2, no bye), the first plays on, and once it quits the file
+    is free again."""
+    async with sandbox(tmp_path) as first:
+        await first.read_until(r"^Sandbox: ")
+        async with sandbox(tmp_path, "--lang", "ru") as second:
+            assert second.proc.stdin is not None and second.proc.stdout is not None
+            second.proc.stdin.close()
+            out = (await asyncio.wait_for(second.proc.stdout.read(), 60)).decode().splitlines()
+            status = await asyncio.wait_for(second.proc.wait(), 30)
+        busy = tr("ru", "sandbox.db_busy", path=tmp_path / "sandbox.sqlite3")
+        assert (status, out[1:]) == (2, [busy]), out
+        assert busy.startswith("ошибка: на ") and "--sandbox-db" in busy
+        await first.send("g1")
+        assert "You sit at seat 2" in await first.read_until(r"^» ")
+        await first.quit()
+    again = await _sandbox_session(tmp_path, [])
+    assert any(x.startswith("Your table is back") for x in again), again
+
+
 async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothing_applied(
     tmp_path: Path,
 ) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot import render
+from bot import pictures, render
 from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, ReplayStep, decode, encode
 from bot.screens import Payload
@@ -803,3 +803,35 @@ async def test_r7_6_replay_of_a_chinese_cash_hand_has_a_kush_line(env) -> None: 
         line = tr("en", "showdown.kush", delta=kush[seat], label="kush", stack=stacks[seat])
         assert line in text, (line, text)
     assert "settled when the game ends" not in text
+
+
+async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
+    """``/hand``'s title: "street 1" in Chinese Poker (R4.5: 13 cards at once, no streets)
+    and on a Fantasyland hand (R6: all its cards at once); now no street there, while an
+    ordinary open-face hand keeps its street (Bob's, at the Fantasyland table)."""
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="chinese", reveal_pause_seconds="0")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None
+    picture = pictures.hand_picture(t, alice)
+    assert picture is not None and picture.title == f"Your board · table #{t.id} · hand 1"
+
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await start(service, [ALICE, BOB], "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None and t.match is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    alice, bob = t.seat_of(ALICE.user_id), t.seat_of(BOB.user_id)
+    assert alice is not None and bob is not None and t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={alice.seat: 14}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand.is_fantasyland(alice.seat) and t.hand_no == 2
+    picture = pictures.hand_picture(t, alice)
+    assert picture is not None and picture.title == f"Your board · table #{t.id} · hand 2"
+    picture = pictures.hand_picture(t, bob)
+    assert picture is not None
+    assert picture.title == f"Your board · table #{t.id} · hand 2 · street 1"

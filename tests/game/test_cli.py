@@ -110,3 +110,19 @@ def test_help_names_every_command_in_plain_text() -> None:
         "whole tournament (tournament) with the built-in strategy."
     )
     assert "``" not in proc.stdout
+
+
+def test_score_help_says_what_stdin_takes() -> None:
+    """``python -m game score --help``: it printed only "options: -h", while the command
+    waits for a JSON request on stdin; now it says the request's shape and the answer's."""
+    proc = run(["score", "--help"])
+    assert proc.returncode == 0, proc.stderr
+    description = " ".join(proc.stdout.split("\n\n")[1].split())
+    assert description.startswith(
+        "Reads one JSON request on stdin, the 'request' of a case in tests/data/cases.json: "
+        '{"game": "pineapple" | "ofc" | "chinese", "boards": [{"top": "Qs Qh 2d",'
+    )
+    assert description.endswith(
+        "fantasyland and fantasyland_cards per board (chinese: fouled and points). Bad "
+        "input: one line on stderr, status 2."
+    )

@@ -79,6 +79,23 @@ async def test_a_database_newer_than_the_code_is_refused(tmp_path: Path) -> None
         await SqliteStore.open(path)
 
 
+async def test_a_file_that_cannot_be_opened_is_a_storage_error(tmp_path: Path) -> None:
+    """A path in a folder that does not exist, a folder, or a file that is not a database:
+    each a StorageError (the bot and the sandbox turn it into one line); the first two were
+    aiosqlite's bare sqlite3.OperationalError, a traceback at start."""
+    (tmp_path / "notes.txt").write_text("not a database\n" * 10)
+    cases = {
+        tmp_path / "missing" / "ofc.db": "SQLite error: unable to open database file",
+        tmp_path: "SQLite error: unable to open database file",
+        tmp_path / "notes.txt": "SQLite error: file is not a database",
+    }
+    for path, reason in cases.items():
+        with pytest.raises(StorageError) as caught:
+            await SqliteStore.open(path)
+        assert str(caught.value) == reason
+    assert not (tmp_path / "missing").exists()
+
+
 def _raw(path: Path) -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
