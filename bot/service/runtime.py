@@ -217,7 +217,8 @@ class Runtime:
     def forget(self, t: LiveTable) -> None:
         """Stop serving a closed table."""
         self.tables.pop(t.id, None)
-        self.by_chat.pop((t.platform, t.chat_id), None)
+        if self.by_chat.get((t.platform, t.chat_id)) == t.id:  # (not a table moved there)
+            del self.by_chat[(t.platform, t.chat_id)]
         self._pending.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()

@@ -1,0 +1,80 @@
+"""Chats that change under a hand (issue 15, more cases) through the real python-telegram-bot
+and the fake Bot API: a group upgraded to a supergroup after someone already opened a table
+in the supergroup (the bot had not heard of the upgrade yet)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.model import ChatRef
+from bot.telegram.fake_api import FakeUser
+from storage.check import check_store
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_tournament_e2e import arrange_and_confirm, play_hand_out
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
+
+NEW_GROUP = -100778  # the supergroup GROUP_ID becomes
+DAVE = FakeUser(104, "Dave", "dave", "en")
+
+
+@pytest.mark.parametrize("mid_hand", [False, True])
+async def test_a_table_opened_in_the_supergroup_before_the_upgrade_was_known_closes(
+    tmp_path: Path, mid_hand: bool
+) -> None:
+    """Alice and Bob play table #1; the group is upgraded (the bot hears nothing: no service
+    message) and Carol, in the supergroup, opens table #2 and buys in. Alice's next move is
+    refused with ``migrate_to_chat_id``: #1 moves to the supergroup with the group's wallets.
+    #2 closes at once (its buy-in back to the balance it came from, the supergroup told why),
+    and the chat is served by #1 alone. There were two live tables in one chat, the chat's
+    commands went to #1 and #2 was left with Carol's 200 kush; its later close took #1's
+    place in the chat with it (``/join`` there answered as if no table were open).
+    ``mid_hand``: Carol and Dave are dealt in at #2: it closes after that hand (played out
+    in their private chats), settled once, both stacks back."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id, DAVE.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        reply = await w.say(CAROL, "/newtable", chat_id=NEW_GROUP)
+        assert reply["text"].startswith("Table #2 is open"), reply["text"]
+        stray = w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP)))
+        assert stray is not None and stray is not t
+        for user in [CAROL, DAVE] if mid_hand else [CAROL]:
+            await w.say(user, "/join", chat_id=NEW_GROUP)
+        for user in [CAROL, DAVE] if mid_hand else [CAROL]:
+            await w.say(user, "/ready", chat_id=NEW_GROUP)
+        assert stray.seats[0].stack == 200
+        assert (stray.hand is not None) is mid_hand
+        stray_community = stray.community_id
+        assert t.hand is not None
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        if mid_hand:  # Carol and Dave play #2's hand out in their private chats
+            await w.fake.wait_for(lambda: stray.closing)
+            users = {str(u.id): u for u in (CAROL, DAVE)}
+            await play_hand_out(stray, lambda user_id: arrange_and_confirm(w, users[user_id]))
+            assert len(await w.store.export_hands(stray.id)) == 1  # settled once
+        await w.fake.wait_for(lambda: stray.id not in w.service.tables)
+        await w.settle()
+        await w.adapter.presenter.flush()
+        texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP)]
+        notice = "Table #2 is closed: this group's table #1 moved here with its upgrade."
+        assert notice in texts, texts
+        assert w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP))) is t
+        # Carol's buy-in is back in the balance it came from (the supergroup's wallets before
+        # the move, kept apart), none of it lost
+        balances = []
+        for user in [CAROL, DAVE] if mid_hand else [CAROL]:
+            player = await w.store.find_player(stray_community, str(user.id))
+            assert player is not None
+            balances.append(player.balance)
+        assert sum(balances) == 1000 * len(balances), balances
+        assert await w.store.stacks(stray.id) == {}
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        reply = await w.say(CAROL, "/join", chat_id=NEW_GROUP)
+        assert "You sit at seat 3" in reply["text"], reply["text"]
+        assert t.seat_of(str(CAROL.id)) is not None
+        assert await check_store(w.store) == []
