@@ -1,6 +1,7 @@
 """Chats that change under a hand (issue 15, more cases) through the real python-telegram-bot
 and the fake Bot API: a group upgraded to a supergroup after someone already opened a table
-in the supergroup (the bot had not heard of the upgrade yet)."""
+in the supergroup (the bot had not heard of the upgrade yet); a deleted table message the bot
+may not post again."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ import pytest
 
 from bot.model import ChatRef
 from bot.telegram.fake_api import FakeUser
+from bot.texts import tr
 from storage.check import check_store
+from tests.bot.test_telegram_chats import closed_after_one_hand, last_private
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.test_tournament_e2e import arrange_and_confirm, play_hand_out
+from tests.bot.test_tournament_e2e import arrange_and_confirm, play_hand_out, watch_leaks
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
 
 NEW_GROUP = -100778  # the supergroup GROUP_ID becomes
@@ -78,3 +81,34 @@ async def test_a_table_opened_in_the_supergroup_before_the_upgrade_was_known_clo
         assert "You sit at seat 3" in reply["text"], reply["text"]
         assert t.seat_of(str(CAROL.id)) is not None
         assert await check_store(w.store) == []
+
+
+async def test_a_deleted_table_message_the_bot_may_not_post_again_closes_the_table(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: mid-hand an admin deletes the table message and takes every member's right to
+    send messages away (the bot is no admin: no ``my_chat_member`` comes). The next edit
+    finds the message gone, posting it again is refused (400 "not enough rights"): the table
+    closes after the hand, which its players finish in their private chats; it is settled
+    once, every stack goes back to its balance, each player is told in private, and no card
+    hidden at the time of a write is ever in the group."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = watch_leaks(w)  # (it knows the closed table's last showdown)
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.group_ref is not None
+        first = t.seats[0].player_id
+        w.fake.delete(GROUP_ID, int(t.group_ref))
+        w.fake.muted_in.add(GROUP_ID)
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.fake.wait_for(lambda: t.closing)
+        assert t.hand is not None and t.hand_no == 1  # the hand goes on
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.adapter.presenter.flush()
+        await closed_after_one_hand(w, first)
+        assert last_private(w, ALICE).startswith(tr("en", "private.chat_gone", table=t.id))
+        assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
+        assert leaks == []
