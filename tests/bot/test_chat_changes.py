@@ -5,6 +5,7 @@ may not post again."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from bot.model import ChatRef
 from bot.telegram.fake_api import FakeUser
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_telegram_chats import closed_after_one_hand, last_private
+from tests.bot.test_telegram_chats import closed_after_one_hand, last_private, wallets
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.test_tournament_e2e import arrange_and_confirm, play_hand_out, watch_leaks
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
@@ -112,3 +113,39 @@ async def test_a_deleted_table_message_the_bot_may_not_post_again_closes_the_tab
         assert last_private(w, ALICE).startswith(tr("en", "private.chat_gone", table=t.id))
         assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
         assert leaks == []
+
+
+async def test_a_hand_nobody_plays_after_the_bot_s_removal_is_finished_by_the_clock(
+    tmp_path: Path,
+) -> None:
+    """R8.2a, R8.5: the bot is removed from the group mid-hand and neither player presses
+    again: the clock places every street for them, the hand (both boards fouled: nothing
+    moves) is settled once, the table closes and each player is told in private, in their
+    language, that their stack is back. No table is left waiting on a chat nobody reads."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: t.closing)
+        real = w.service.rt.clock
+        shift = [0.0]
+        w.service.rt.clock = lambda: real() + shift[0]
+        for _ in range(20):  # each turn's budget and bank run out (R8.5)
+            if t.id not in w.service.tables:
+                break
+            shift[0] += t.options.hand_seconds + t.options.time_bank_seconds + 1
+            async with t.lock:
+                await w.service.rt.arm(t)
+            await asyncio.sleep(0.05)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.settle()
+        await w.adapter.presenter.flush()
+        (record,) = await w.store.hand_history(first, 5)
+        actions = record.hand["actions"]
+        assert {a["type"] for a in actions} == {"timeout"} and len(actions) == 10
+        assert await wallets(w) == {"Alice": 1000, "Bob": 1000}
+        assert last_private(w, ALICE).startswith(tr("en", "private.chat_gone", table=t.id))
+        assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
+        assert await check_store(w.store) == []
