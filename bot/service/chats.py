@@ -16,6 +16,7 @@ from bot.texts import tr
 __all__ = [
     "chat_back",
     "chat_left",
+    "close_stray",
     "community_back",
     "community_left",
     "migrate_chat",
@@ -60,13 +61,15 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
                     await rt.show_group(t)
     await rt.settled(t)
     if stray is not None and stray is not t:
-        await _close_stray(rt, stray, t)
+        await close_stray(rt, stray, t)
     return True
 
 
-async def _close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
-    """Close ``stray``, a table opened in the chat ``t`` has just moved to (R8.2a, as an
-    admin's close: at once between hands, else after its hand), telling the chat why."""
+async def close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
+    """Close ``stray``, a table opened in the chat ``t`` has moved to (R8.2a, as an admin's
+    close: at once between hands, else after its hand), telling the chat why. Nothing if it
+    is closed or closing already. Storage refusing the close leaves it open (logged) until
+    its idle close."""
     notice = tr(stray.lang, "chat.moved_over", table=stray.id, moved=t.id)
     async with stray.lock:
         if stray.id not in rt.tables or stray.closing:

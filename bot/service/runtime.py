@@ -205,9 +205,14 @@ class Runtime:
 
     # -- tables ------------------------------------------------------------------------------
     def add(self, t: LiveTable) -> None:
-        """Serve a table (opened or restored)."""
+        """Serve a table (opened or restored). A chat another open table serves keeps the
+        older one (the lower id): two share a chat only when a group moved to a chat where a
+        table was opened before the move was known, the newer one closing
+        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did)."""
         self.tables[t.id] = t
-        self.by_chat[(t.platform, t.chat_id)] = t.id
+        held = self.table_at(t.platform, t.chat_id)
+        if held is None or held.id >= t.id:
+            self.by_chat[(t.platform, t.chat_id)] = t.id
 
     def table_at(self, platform: str, chat_id: str) -> LiveTable | None:
         """The table served in a chat, if any."""

@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 
 from bot.model import ChatRef
-from bot.telegram.fake_api import FakeUser
+from bot.service import chats
+from bot.telegram.fake_api import FakeTelegram, FakeUser
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_chats import closed_after_one_hand, last_private, wallets
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.test_tournament_e2e import arrange_and_confirm, play_hand_out, watch_leaks
-from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, world
 
 NEW_GROUP = -100778  # the supergroup GROUP_ID becomes
 DAVE = FakeUser(104, "Dave", "dave", "en")
@@ -149,3 +150,51 @@ async def test_a_hand_nobody_plays_after_the_bot_s_removal_is_finished_by_the_cl
         assert last_private(w, ALICE).startswith(tr("en", "private.chat_gone", table=t.id))
         assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
         assert await check_store(w.store) == []
+
+
+async def test_a_crash_before_the_stray_table_closes_closes_it_at_the_restart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above (Carol's table #2 opened in the supergroup before the upgrade was known),
+    with the bot stopped after #1 moved there and before #2 was closed: storage holds two
+    open tables in the chat. At the restart #1 serves the chat (whatever order the tables
+    are restored in) and #2 is closed then, Carol's buy-in back in its balance."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            await fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+            await w.say(CAROL, "/newtable", chat_id=NEW_GROUP)
+            await w.say(CAROL, "/join", chat_id=NEW_GROUP)
+            await w.say(CAROL, "/ready", chat_id=NEW_GROUP)
+            stray = w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP)))
+            assert stray is not None and stray.id == 2 and stray.seats[0].stack == 200
+
+            async def crashed(*args: object) -> None:  # (the bot stops here)
+                return None
+
+            monkeypatch.setattr(chats, "close_stray", crashed)
+            assert t.hand is not None
+            await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+            await fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+            await w.settle()
+            assert stray.id in w.service.tables  # (two open tables in one chat)
+            stray_community = stray.community_id
+            monkeypatch.undo()
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await fake.wait_for(lambda: 2 not in w2.service.tables)
+            here = w2.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP)))
+            assert here is not None and here.id == 1
+            carol = await w2.store.find_player(stray_community, str(CAROL.id))
+            assert carol is not None and carol.balance == 1000
+            await w2.adapter.presenter.flush()
+            texts = [m["text"] for m in fake.chat_messages(NEW_GROUP)]
+            notice = "Table #2 is closed: this group's table #1 moved here with its upgrade."
+            assert notice in texts, texts
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
