@@ -198,3 +198,30 @@ async def test_a_crash_before_the_stray_table_closes_closes_it_at_the_restart(
             assert await check_store(w2.store) == []
     finally:
         await fake.stop()
+
+
+async def test_a_command_typed_just_before_the_upgrade_is_answered_in_the_supergroup(
+    tmp_path: Path,
+) -> None:
+    """Carol types /join in the group as it is upgraded (the bot hears of the upgrade from
+    the refusal of its answer alone): she is seated, the answer is posted in the supergroup
+    (it was lost: refused with ``migrate_to_chat_id`` and only logged), and the table
+    follows there."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        await w.fake.send_text(CAROL, GROUP_ID, "/join")
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.settle()
+
+        def answered() -> bool:
+            return any(
+                m["text"] == "You sit at seat 3. Press Ready to buy in."
+                for m in w.fake.chat_messages(NEW_GROUP)
+            )
+
+        await w.fake.wait_for(answered)
+        assert t.seat_of(str(CAROL.id)) is not None
+        assert await check_store(w.store) == []
