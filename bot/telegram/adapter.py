@@ -1375,10 +1375,19 @@ class TelegramAdapter:
         """Answer ``msg`` with a picture (``/hand``, the ``/stats`` chart); failures are
         logged."""
         try:
-            photo = InputFile(png, filename=name)
-            await msg.reply_photo(
-                photo, caption=fit(caption, MAX_CAPTION), allow_sending_without_reply=True
-            )
+            try:
+                await msg.reply_photo(
+                    InputFile(png, filename=name),
+                    caption=fit(caption, MAX_CAPTION),
+                    allow_sending_without_reply=True,
+                )
+            except ChatMigrated as exc:  # (the group became a supergroup: as a text answer)
+                self.presenter.follow_soon(str(msg.chat_id), str(exc.new_chat_id))
+                await self.app.bot.send_photo(
+                    exc.new_chat_id,
+                    InputFile(png, filename=name),
+                    caption=fit(caption, MAX_CAPTION),
+                )
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 

@@ -225,3 +225,26 @@ async def test_a_command_typed_just_before_the_upgrade_is_answered_in_the_superg
         await w.fake.wait_for(answered)
         assert t.seat_of(str(CAROL.id)) is not None
         assert await check_store(w.store) == []
+
+
+async def test_a_stats_chart_asked_for_just_before_the_upgrade_is_sent_in_the_supergroup(
+    tmp_path: Path,
+) -> None:
+    """As above for /stats, whose answer is a text and then a chart: both reach the
+    supergroup (the chart was refused with ``migrate_to_chat_id`` and only logged)."""
+    async with world(tmp_path, rng_seed=5) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        for _ in range(2):  # (a chart from the second hand on)
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        await w.fake.send_text(ALICE, GROUP_ID, "/stats me")
+
+        def chart() -> list[str]:
+            return [p.caption for p in w.fake.photos_in(NEW_GROUP) if p.caption.startswith("📈")]
+
+        (caption,) = await w.fake.wait_for(chart)
+        assert caption.startswith("📈 Alice: kush over time (all time), net "), caption
+        texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP) if "text" in m]
+        assert any("Hands: 2 " in text for text in texts), texts
