@@ -1168,6 +1168,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Computer players sit at ordinary tables, not in tournaments.",
         "ru": "Компьютерные игроки садятся за обычные столы, не в турниры.",
     },
+    "chat.moved_over": {
+        "en": "Table #{table} is closed: this group's table #{moved} moved here with its upgrade.",
+        "ru": "Стол #{table} закрыт: сюда перешёл стол #{moved} этой группы после её обновления.",
+    },
     "lobby.close_cancelled": {
         "en": "The bot is back: table #{table} stays open, the close its removal queued is cancelled.",
         "ru": "Бот вернулся: стол #{table} остаётся открытым, закрытие из-за удаления бота отменено.",

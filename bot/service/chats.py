@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import time
 
+from bot.model import LiveTable
 from bot.screens import Screen
 from bot.service import lobby
 from bot.service.runtime import Runtime, TransitionFailed
@@ -15,6 +16,7 @@ from bot.texts import tr
 __all__ = [
     "chat_back",
     "chat_left",
+    "close_stray",
     "community_back",
     "community_left",
     "migrate_chat",
@@ -30,11 +32,17 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
     message there (the old chat's messages cannot be edited through the new id), even when
     storage refuses that step (it holds the new id already; the snapshot is then saved in the
     background, and a restart reads the chat from storage, :func:`.recovery.restore`).
-    Returns ``True`` if anything moved; calling it again changes nothing."""
+    Returns ``True`` if anything moved; calling it again changes nothing.
+
+    A table already served in the new chat (opened there before the bot heard of the move:
+    the upgrade's service messages never reached it) closes as an admin's ``/closetable``
+    would, its stacks back in the balances they came from (the new chat's wallets of
+    before the move, kept apart by storage): one chat, one table (R8.2a)."""
     moved = await rt.store.move_chat(platform, old_id, new_id)
     t = rt.table_at(platform, old_id)
     if t is None:
         return moved
+    stray = rt.table_at(platform, new_id)
     async with t.lock:
         if t.chat_id == old_id:
             # storage has the table in the new chat now: it follows whatever comes next (a
@@ -52,7 +60,30 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
                 if t.id in rt.tables:  # (not when another worker serves the table now)
                     await rt.show_group(t)
     await rt.settled(t)
+    if stray is not None and stray is not t:
+        await close_stray(rt, stray, t)
     return True
+
+
+async def close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
+    """Close ``stray``, a table opened in the chat ``t`` has moved to (R8.2a, as an admin's
+    close: at once between hands, else after its hand), telling the chat why. Nothing if it
+    is closed or closing already. Storage refusing the close leaves it open (logged) until
+    its idle close."""
+    notice = tr(stray.lang, "chat.moved_over", table=stray.id, moved=t.id)
+    async with stray.lock:
+        if stray.id not in rt.tables or stray.closing:
+            return
+        try:
+            if stray.hand is None and stray.reveal is None:
+                await lobby.close_table(rt, stray, notice, admin=True)
+            else:
+                await lobby.close(rt, stray, stray.lang)
+                async with rt.transition(stray):
+                    stray.owe("post", Screen(notice))
+        except TransitionFailed:  # (logged) it stays open until its idle close
+            log.warning("table %s in the chat table %s moved to stays open", stray.id, t.id)
+    await rt.settled(stray)
 
 
 async def chat_left(rt: Runtime, platform: str, chat_id: str, sent: float | None = None) -> bool:

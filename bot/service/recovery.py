@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.model import LiveTable, Phase
 from bot.screens import Screen
+from bot.service import chats
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, owed_screen
 from bot.service.settings import reconcile
@@ -109,6 +110,7 @@ async def restore(
         if t.community_ext == t.chat_id:
             t.community_ext = record.chat_id
         t.chat_id = record.chat_id
+    held = rt.table_at(t.platform, t.chat_id)
     rt.add(t)
     async with t.lock:
         try:
@@ -116,6 +118,9 @@ async def restore(
         except TransitionFailed:
             log.error("table %s: could not resume now; its timer will retry", t.id)
             await rt.arm(t)
+    if held is not None and held.id != t.id:  # a crash before the newer one's close
+        stray, kept = (t, held) if held.id < t.id else (held, t)
+        await chats.close_stray(rt, stray, kept)
     return t
 
 

@@ -205,9 +205,14 @@ class Runtime:
 
     # -- tables ------------------------------------------------------------------------------
     def add(self, t: LiveTable) -> None:
-        """Serve a table (opened or restored)."""
+        """Serve a table (opened or restored). A chat another open table serves keeps the
+        older one (the lower id): two share a chat only when a group moved to a chat where a
+        table was opened before the move was known, the newer one closing
+        (:func:`~bot.service.chats.close_stray`; restored so after a crash before it did)."""
         self.tables[t.id] = t
-        self.by_chat[(t.platform, t.chat_id)] = t.id
+        held = self.table_at(t.platform, t.chat_id)
+        if held is None or held.id >= t.id:
+            self.by_chat[(t.platform, t.chat_id)] = t.id
 
     def table_at(self, platform: str, chat_id: str) -> LiveTable | None:
         """The table served in a chat, if any."""
@@ -217,7 +222,8 @@ class Runtime:
     def forget(self, t: LiveTable) -> None:
         """Stop serving a closed table."""
         self.tables.pop(t.id, None)
-        self.by_chat.pop((t.platform, t.chat_id), None)
+        if self.by_chat.get((t.platform, t.chat_id)) == t.id:  # (not a table moved there)
+            del self.by_chat[(t.platform, t.chat_id)]
         self._pending.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()

@@ -1362,11 +1362,17 @@ class TelegramAdapter:
         if reply.screen and reply.text:
             text = reply.text + "\n\n" + reply.screen.text
         try:
-            # a command deleted before the answer (a group's cleaner bot, its sender) is
-            # still answered: Telegram refuses a reply to a message that is gone otherwise
-            await msg.reply_text(
-                fit(text, MAX_TEXT), api_kwargs=kb, allow_sending_without_reply=True
-            )
+            try:
+                # a command deleted before the answer (a group's cleaner bot, its sender) is
+                # still answered: Telegram refuses a reply to a message that is gone otherwise
+                await msg.reply_text(
+                    fit(text, MAX_TEXT), api_kwargs=kb, allow_sending_without_reply=True
+                )
+            except ChatMigrated as exc:
+                # typed just before the group became a supergroup: answered there (the
+                # command's message is not, so no quote), and the table follows
+                self.presenter.follow_soon(str(msg.chat_id), str(exc.new_chat_id))
+                await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT), api_kwargs=kb)
         except TelegramError:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
@@ -1376,10 +1382,19 @@ class TelegramAdapter:
         """Answer ``msg`` with a picture (``/hand``, the ``/stats`` chart); failures are
         logged."""
         try:
-            photo = InputFile(png, filename=name)
-            await msg.reply_photo(
-                photo, caption=fit(caption, MAX_CAPTION), allow_sending_without_reply=True
-            )
+            try:
+                await msg.reply_photo(
+                    InputFile(png, filename=name),
+                    caption=fit(caption, MAX_CAPTION),
+                    allow_sending_without_reply=True,
+                )
+            except ChatMigrated as exc:  # (the group became a supergroup: as a text answer)
+                self.presenter.follow_soon(str(msg.chat_id), str(exc.new_chat_id))
+                await self.app.bot.send_photo(
+                    exc.new_chat_id,
+                    InputFile(png, filename=name),
+                    caption=fit(caption, MAX_CAPTION),
+                )
         except TelegramError as exc:
             log.warning("cannot send a picture in %s: %s", msg.chat_id, exc)
 
