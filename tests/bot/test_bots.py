@@ -1243,3 +1243,33 @@ async def test_a_computer_player_topping_up_at_two_tables_at_once_keeps_both_sea
     anna = await store.find_player(community.id, "bot:anna")
     assert anna is not None and anna.balance == bots.HOUSE_BUY_INS * 200 - 200
     assert await check_store(store) == []
+
+
+async def test_addbot_and_join_at_a_full_table_say_when_a_seat_frees() -> None:
+    """``/removebot`` during a hand at a full table, then ``/addbot`` again before the hand
+    ends: it said "The table is full." (to the admin who had just stood one up, and to Bob's
+    /join), though a seat frees at the hand's end. The refusal says who stands up then;
+    after the hand ``/addbot`` seats one, nothing moved before."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.add_bot(GROUP, ALICE, True, "normal")  # the third seat
+    assert not reply.alert, reply.text
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.alert and reply.text == tr("en", "reply.table_full")  # nobody leaves
+    # (Boris, seated during the hand, is not dealt in: he would stand up at once)
+    reply = await service.remove_bot(GROUP, ALICE, True, name="Anna")
+    assert reply.text == tr("en", "bot.removed_after_hand", name="🤖 Anna")
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.alert and reply.text == tr("en", "reply.table_full_until", name="🤖 Anna")
+    assert reply.text == "The table is full: 🤖 Anna stands up after this hand."
+    reply = await service.join(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.table_full_until", name="🤖 Anna")
+    assert [s.name for s in t.seats.values()] == ["🤖 Anna", "Alice", "🤖 Boris"]
+    await play_hand_with_bots(service, presenter, clock)
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="strong")
+    assert sorted((s.name, s.bot) for s in t.seats.values() if s.bot) == [
+        ("🤖 Anna", "strong"), ("🤖 Boris", "normal")
+    ]  # fmt: skip
+    assert await check_store(store) == []
