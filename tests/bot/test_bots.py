@@ -1273,3 +1273,35 @@ async def test_addbot_and_join_at_a_full_table_say_when_a_seat_frees() -> None:
         ("🤖 Anna", "strong"), ("🤖 Boris", "normal")
     ]  # fmt: skip
     assert await check_store(store) == []
+
+
+async def test_r8_7_addbot_in_a_tournament_is_refused_before_and_after_its_start() -> None:
+    """R8.7 (nobody joins after the start) and issue 13 (computer players sit at ordinary
+    tables): ``/addbot`` at a tournament table, registering or running, is refused with
+    its notice, by an admin too; nobody is registered or seated, the house grants nothing
+    and no computer player's account is made."""
+    from tests.bot.test_tournament_service import new_service as new_tournament_service
+    from tests.bot.test_tournament_service import two_started
+
+    service, presenter, store, _clock = new_tournament_service(next_hand_delay=5)
+    other = ChatRef("telegram", "-200", "-200", "Others")  # one still registering
+    assert not (await service.new_tournament(other, ALICE, "ofc")).alert
+    assert not (await service.join(other, BOB)).alert
+    reply = await service.add_bot(other, ALICE, True, "normal")
+    assert reply.alert and reply.text == tr("en", "bot.no_tournament")
+    registering = service.table_in(other)
+    assert registering is not None and registering.tournament is not None
+    assert [s.user_id for s in registering.seats.values()] == [BOB.user_id]
+    t = await two_started(service, presenter, "pineapple")
+    for level in ("", "strong"):
+        reply = await service.add_bot(GROUP, ALICE, True, level)
+        assert reply.alert and reply.text == tr("en", "bot.no_tournament")
+    reply = await service.add_bot(GROUP, BOB, False, "easy")  # neither admin nor opener
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
+    assert t.tournament is not None and len(t.tournament.players) == 2
+    assert [s.user_id for s in t.seats.values()] == [ALICE.user_id, BOB.user_id]
+    for chat in ("-100", "-200"):
+        community = await store.community("telegram", chat)
+        assert await store.find_player(community.id, "bot:anna") is None
+        assert not [e for e in await store.ledger(community.id) if e.actor == "house"]
+    assert await check_store(store) == []
