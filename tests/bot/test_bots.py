@@ -1305,3 +1305,47 @@ async def test_r8_7_addbot_in_a_tournament_is_refused_before_and_after_its_start
         assert await store.find_player(community.id, "bot:anna") is None
         assert not [e for e in await store.ledger(community.id) if e.actor == "house"]
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+async def test_r6_a_computer_player_in_fantasyland_sets_the_solvers_board_unseen_till_showdown(
+    level: str,
+) -> None:
+    """R6 with a computer player (issue 13): dealt Fantasyland, it sets its 14 cards in one
+    move at its pace, as the exact solver does (every level: never a foul the cards avoid);
+    no group message shows one of its cards before the showdown, which shows its board."""
+    from game.board import assess_board
+    from game.fantasyland import solve_fantasyland
+
+    service, presenter, store, clock = await alice_and_a_bot(level)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.match is not None and t.next_hand_at is not None
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    clock.now = t.next_hand_at
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and hand.is_fantasyland(anna.seat) and t.hand_no == 2
+    cards = hand.current_cards(anna.seat)
+    assert len(cards) == 14
+    shown = len(presenter.tables[GROUP.chat_id])
+    assert t.bot_due is not None and 1.0 <= t.bot_due - clock.now <= 3.0  # its pace
+    clock.now = t.bot_due
+    await service.run_due()
+    board = hand.board_of(anna.seat)
+    assert board.is_complete and anna.seat not in hand.to_act  # one move
+    solved = solve_fantasyland(cards, t.options)
+    assert not solved.fouled
+    assert [set(board.box(b)) for b in Box] == [set(solved.board.box(b)) for b in Box]
+    assert not assess_board(board, t.options, in_fantasyland=True).fouled
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    screens = [sc.text for sc in presenter.tables[GROUP.chat_id][shown - 1 :]]
+    showdown = next(i for i, text in enumerate(screens) if text.startswith("🏁"))
+    faces = [str(c) for c in cards]
+    for text in screens[:showdown]:  # (Alice's boxes are hidden too: hers are no secret)
+        assert not any(face in text for face in faces), text
+    assert all(str(c) in screens[showdown] for c in board.cards())
+    assert await check_store(store) == []
