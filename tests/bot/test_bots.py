@@ -9,6 +9,7 @@ import dataclasses
 import random
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1349,3 +1350,80 @@ async def test_r6_a_computer_player_in_fantasyland_sets_the_solvers_board_unseen
         assert not any(face in text for face in faces), text
     assert all(str(c) in screens[showdown] for c in board.cards())
     assert await check_store(store) == []
+
+
+async def test_a_restart_while_a_computer_player_decides_on_sqlite_plays_the_hand_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 13, R8.5: the bot stops while a computer player's move is due and its decision
+    is still being made (the table's timer waiting for it); a new service on the same SQLite
+    file decides again and the computer player moves itself (not by the timeout rule),
+    the hand ends, nobody is sat out, and the ledger balances with the house's grants its
+    own (``storage check``)."""
+    from storage.check import check_database
+    from storage.sqlite import SqliteStore
+
+    gate = threading.Event()
+    asked: list[SeatKnowledge] = []
+    real = bots.decide
+
+    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        asked.append(k)
+        gate.wait(30)
+        return real(k, level)
+
+    monkeypatch.setattr(bots, "decide", slow)
+    path = tmp_path / "ofc.sqlite3"
+
+    async def serve() -> tuple[TableService, FakePresenter, SqliteStore]:
+        store = await SqliteStore.open(path)
+        service = TableService(store, rng=random.Random(5), next_hand_delay=60, bot_pace=(0.2, 0.2))
+        presenter = FakePresenter()
+        service.register(presenter)
+        await service.start()
+        return service, presenter, store
+
+    service, presenter, store = await serve()
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "strong")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while not t.seats[t.owner(t.hand.to_act[0])].bot:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    anna = t.owner(t.hand.to_act[0])
+    placed = t.hand.board_of(anna).count
+    await until(lambda: asked, what="its decision has started")
+    due = t.bot_due
+    assert due is not None
+    await asyncio.sleep(0.4)  # its move is due; the table's timer waits for the decision
+    assert t.hand.to_act == (anna,) and not t.lock.locked()
+    await service.stop()
+    gate.set()  # (the old decision ends; nobody takes it)
+    await store.close()
+    asked.clear()
+    service, presenter, store = await serve()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.to_act == (anna,)
+    assert t.bot_due == due and t.hand.board_of(anna).count == placed
+    number = t.hand_no
+
+    def alices_turn() -> bool:
+        assert t is not None
+        if t.hand is None or t.seats[t.owner(t.hand.to_act[0])].bot:
+            return False
+        screen = presenter.privates.get(ALICE.user_id, [])
+        return bool(screen) and any(b.data for b in screen[-1].all_buttons())
+
+    while t.hand is not None and t.hand_no == number:
+        await until(lambda: t.hand is None or alices_turn(), what="Alice's turn or the end")
+        if t.hand is not None:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    assert asked and t.last_result is not None  # decided anew
+    assert not any(r["timed_out"] for r in t.last_result["seats"])
+    assert not any(s.sitting_out for s in t.seats.values())
+    assert len(await store.export_hands(t.id)) == 1
+    await service.stop()
+    await store.close()
+    assert await check_database(path) == []
