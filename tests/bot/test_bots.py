@@ -1427,3 +1427,76 @@ async def test_a_restart_while_a_computer_player_decides_on_sqlite_plays_the_han
     await service.stop()
     await store.close()
     assert await check_database(path) == []
+
+
+async def test_r8_6_r8_2a_a_person_away_beside_computer_players_stops_the_table_till_back() -> None:
+    """Alice, the only person, is away for a whole hand beside two computer players: her
+    streets are made by the clock (R8.5) and she sits out after it (R8.6). The computer
+    players play no hand without her (no house kush moved, no group message) until her
+    /back deals the next one; when she then walks away for good the table closes itself
+    ``idle_close_seconds`` after its last deal (R8.2a), every stack back in its balance:
+    hers to her, theirs to their house accounts."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for level in ("easy", "normal"):
+        await service.add_bot(GROUP, ALICE, True, level)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+
+    async def step() -> None:  # the table's timer at its next deadline
+        assert t is not None
+        deadline = service.rt.next_deadline(t)
+        assert deadline is not None
+        clock.now = max(clock.now, deadline)
+        await service.run_due()
+
+    while t.hand is not None:  # Alice never presses
+        await step()
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.sitting_out and t.hand_no == 1
+    assert t.last_result is not None
+    assert [r["timed_out"] for r in t.last_result["seats"] if r["seat"] == alice.seat] == [True]
+    stacks = {s.name: s.stack for s in t.seats.values()}
+    clock.now += 60
+    await service.run_due()  # (the deal due: none, the lobby says so again)
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert lobby.endswith(tr("en", "lobby.bots_wait_back")), lobby
+    messages = len(presenter.tables[GROUP.chat_id]) + len(presenter.posts)
+    clock.now += 20 * 60
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 1 and t.phase is Phase.LOBBY
+    assert {s.name: s.stack for s in t.seats.values()} == stacks
+    assert len(presenter.tables[GROUP.chat_id]) + len(presenter.posts) == messages
+    reply = await service.back(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
+    dealt = clock.now
+    await service.leave(GROUP, ALICE)  # during the hand: her streets go on by the clock
+    while t.hand is not None:
+        await step()
+    assert t.seat_of(ALICE.user_id) is None and t.hand_no == 2
+    community = await store.community("telegram", "-100")
+
+    async def balances() -> dict[str, int]:
+        found = [await store.find_player(community.id, u) for u in ("bot:anna", "bot:boris")]
+        return {p.user_id: p.balance for p in found if p is not None}
+
+    before = await balances()
+    seated = {s.user_id: s.stack for s in t.seats.values()}
+    assert len(before) == 2 and sorted(seated) == sorted(before)
+    clock.now = dealt + 30 * 60 - 1
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is None
+    clock.now = dealt + 30 * 60
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert presenter.last_table(GROUP.chat_id).text == tr(
+        "en", "table.idle_closed", table=t.id, minutes=30
+    )
+    # their stacks went back to their house accounts (50 buy-ins granted, one bought in)
+    assert await balances() == {u: 50 * 200 - 200 + seated[u] for u in seated}
+    assert await player_balance(store, ALICE) + sum(seated.values()) == 1000 + 2 * 200
+    assert await check_store(store) == []
