@@ -489,6 +489,10 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
+    "reply.table_full_until": {
+        "en": "The table is full: {name} stands up after this hand.",
+        "ru": "За столом нет мест: {name} встанет из-за стола после этой раздачи.",
+    },
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",

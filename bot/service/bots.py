@@ -14,7 +14,7 @@ import logging
 from bot import thinking
 from bot.model import Actor, LiveTable, Reply, SeatState
 from bot.names import folded
-from bot.service.dealing import maybe_start
+from bot.service.dealing import full_table, maybe_start
 from bot.service.play import advance
 from bot.service.runtime import Runtime, Tx
 from bot.texts import tr
@@ -228,7 +228,7 @@ async def add_bot(
         return Reply(tr(lang, "bot.levels"), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
-        return Reply(tr(lang, "reply.table_full"), alert=True)
+        return full_table(t, lang)
     if len(free) == 1 and all(s.bot for s in t.seats.values()):
         # the last seat stays a person's: a table full of computer players never deals (they
         # do not play each other) and nobody could sit down to play them, until the idle close

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from bot.model import LiveTable, Phase, SeatState
+from bot.model import LiveTable, Phase, Reply, SeatState
 from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service.runtime import Runtime, Tx
@@ -33,6 +33,7 @@ __all__ = [
     "deal",
     "end_game",
     "free_busted_seats",
+    "full_table",
     "leaves_after_hand",
     "lobby_ready_timer",
     "maybe_start",
@@ -53,6 +54,17 @@ __all__ = [
 
 #: At least this long between a hand and the next deal when a player is offered a top-up.
 TOP_UP_SECONDS = 20.0
+
+
+def full_table(t: LiveTable, lang: str) -> Reply:
+    """The refusal of a seat (``/join``, ``/addbot``) at a table with no free seat (R8.2):
+    "The table is full.", or, when a player there stands up after the hand (a person who
+    left, a computer player stood up by ``/removebot``), who frees a seat then (a bare "full"
+    read to the admin who had just stood one up as if nothing had changed)."""
+    leaving = [s for s in t.seats.values() if s.leaving]
+    if leaving:
+        return Reply(tr(lang, "reply.table_full_until", name=leaving[0].name), alert=True)
+    return Reply(tr(lang, "reply.table_full"), alert=True)
 
 
 def available(t: LiveTable) -> list[int]:

@@ -20,6 +20,7 @@ from bot.service.dealing import (
     close_now,
     closed_notice,
     end_game,
+    full_table,
     leaves_after_hand,
     maybe_start,
     offer_top_ups,
@@ -137,7 +138,7 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
-        return Reply(tr(lang, "reply.table_full"), alert=True)
+        return full_table(t, lang)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     if player.balance < t.min_buy_in:
         return await wallet.no_money(

@@ -9,6 +9,7 @@ import dataclasses
 import random
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -1242,4 +1243,260 @@ async def test_a_computer_player_topping_up_at_two_tables_at_once_keeps_both_sea
     assert granted[2:] == [bots.HOUSE_BUY_INS * 200 - 100]  # (the first two: her seats)
     anna = await store.find_player(community.id, "bot:anna")
     assert anna is not None and anna.balance == bots.HOUSE_BUY_INS * 200 - 200
+    assert await check_store(store) == []
+
+
+async def test_addbot_and_join_at_a_full_table_say_when_a_seat_frees() -> None:
+    """``/removebot`` during a hand at a full table, then ``/addbot`` again before the hand
+    ends: it said "The table is full." (to the admin who had just stood one up, and to Bob's
+    /join), though a seat frees at the hand's end. The refusal says who stands up then;
+    after the hand ``/addbot`` seats one, nothing moved before."""
+    service, presenter, store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.add_bot(GROUP, ALICE, True, "normal")  # the third seat
+    assert not reply.alert, reply.text
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.alert and reply.text == tr("en", "reply.table_full")  # nobody leaves
+    # (Boris, seated during the hand, is not dealt in: he would stand up at once)
+    reply = await service.remove_bot(GROUP, ALICE, True, name="Anna")
+    assert reply.text == tr("en", "bot.removed_after_hand", name="🤖 Anna")
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.alert and reply.text == tr("en", "reply.table_full_until", name="🤖 Anna")
+    assert reply.text == "The table is full: 🤖 Anna stands up after this hand."
+    reply = await service.join(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.table_full_until", name="🤖 Anna")
+    assert [s.name for s in t.seats.values()] == ["🤖 Anna", "Alice", "🤖 Boris"]
+    await play_hand_with_bots(service, presenter, clock)
+    reply = await service.add_bot(GROUP, ALICE, True, "strong")
+    assert reply.text == tr("en", "bot.added", name="🤖 Anna", level="strong")
+    assert sorted((s.name, s.bot) for s in t.seats.values() if s.bot) == [
+        ("🤖 Anna", "strong"), ("🤖 Boris", "normal")
+    ]  # fmt: skip
+    assert await check_store(store) == []
+
+
+async def test_r8_7_addbot_in_a_tournament_is_refused_before_and_after_its_start() -> None:
+    """R8.7 (nobody joins after the start) and issue 13 (computer players sit at ordinary
+    tables): ``/addbot`` at a tournament table, registering or running, is refused with
+    its notice, by an admin too; nobody is registered or seated, the house grants nothing
+    and no computer player's account is made."""
+    from tests.bot.test_tournament_service import new_service as new_tournament_service
+    from tests.bot.test_tournament_service import two_started
+
+    service, presenter, store, _clock = new_tournament_service(next_hand_delay=5)
+    other = ChatRef("telegram", "-200", "-200", "Others")  # one still registering
+    assert not (await service.new_tournament(other, ALICE, "ofc")).alert
+    assert not (await service.join(other, BOB)).alert
+    reply = await service.add_bot(other, ALICE, True, "normal")
+    assert reply.alert and reply.text == tr("en", "bot.no_tournament")
+    registering = service.table_in(other)
+    assert registering is not None and registering.tournament is not None
+    assert [s.user_id for s in registering.seats.values()] == [BOB.user_id]
+    t = await two_started(service, presenter, "pineapple")
+    for level in ("", "strong"):
+        reply = await service.add_bot(GROUP, ALICE, True, level)
+        assert reply.alert and reply.text == tr("en", "bot.no_tournament")
+    reply = await service.add_bot(GROUP, BOB, False, "easy")  # neither admin nor opener
+    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
+    assert t.tournament is not None and len(t.tournament.players) == 2
+    assert [s.user_id for s in t.seats.values()] == [ALICE.user_id, BOB.user_id]
+    for chat in ("-100", "-200"):
+        community = await store.community("telegram", chat)
+        assert await store.find_player(community.id, "bot:anna") is None
+        assert not [e for e in await store.ledger(community.id) if e.actor == "house"]
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("level", ["easy", "strong"])
+async def test_r6_a_computer_player_in_fantasyland_sets_the_solvers_board_unseen_till_showdown(
+    level: str,
+) -> None:
+    """R6 with a computer player (issue 13): dealt Fantasyland, it sets its 14 cards in one
+    move at its pace, as the exact solver does (every level: never a foul the cards avoid);
+    no group message shows one of its cards before the showdown, which shows its board."""
+    from game.board import assess_board
+    from game.fantasyland import solve_fantasyland
+
+    service, presenter, store, clock = await alice_and_a_bot(level)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.match is not None and t.next_hand_at is not None
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    clock.now = t.next_hand_at
+    await service.run_due()
+    hand = t.hand
+    assert hand is not None and hand.is_fantasyland(anna.seat) and t.hand_no == 2
+    cards = hand.current_cards(anna.seat)
+    assert len(cards) == 14
+    shown = len(presenter.tables[GROUP.chat_id])
+    assert t.bot_due is not None and 1.0 <= t.bot_due - clock.now <= 3.0  # its pace
+    clock.now = t.bot_due
+    await service.run_due()
+    board = hand.board_of(anna.seat)
+    assert board.is_complete and anna.seat not in hand.to_act  # one move
+    solved = solve_fantasyland(cards, t.options)
+    assert not solved.fouled
+    assert [set(board.box(b)) for b in Box] == [set(solved.board.box(b)) for b in Box]
+    assert not assess_board(board, t.options, in_fantasyland=True).fouled
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    screens = [sc.text for sc in presenter.tables[GROUP.chat_id][shown - 1 :]]
+    showdown = next(i for i, text in enumerate(screens) if text.startswith("🏁"))
+    faces = [str(c) for c in cards]
+    for text in screens[:showdown]:  # (Alice's boxes are hidden too: hers are no secret)
+        assert not any(face in text for face in faces), text
+    assert all(str(c) in screens[showdown] for c in board.cards())
+    assert await check_store(store) == []
+
+
+async def test_a_restart_while_a_computer_player_decides_on_sqlite_plays_the_hand_out(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 13, R8.5: the bot stops while a computer player's move is due and its decision
+    is still being made (the table's timer waiting for it); a new service on the same SQLite
+    file decides again and the computer player moves itself (not by the timeout rule),
+    the hand ends, nobody is sat out, and the ledger balances with the house's grants its
+    own (``storage check``)."""
+    from storage.check import check_database
+    from storage.sqlite import SqliteStore
+
+    gate = threading.Event()
+    asked: list[SeatKnowledge] = []
+    real = bots.decide
+
+    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        asked.append(k)
+        gate.wait(30)
+        return real(k, level)
+
+    monkeypatch.setattr(bots, "decide", slow)
+    path = tmp_path / "ofc.sqlite3"
+
+    async def serve() -> tuple[TableService, FakePresenter, SqliteStore]:
+        store = await SqliteStore.open(path)
+        service = TableService(store, rng=random.Random(5), next_hand_delay=60, bot_pace=(0.2, 0.2))
+        presenter = FakePresenter()
+        service.register(presenter)
+        await service.start()
+        return service, presenter, store
+
+    service, presenter, store = await serve()
+    await service.new_table(GROUP, ALICE)
+    await service.add_bot(GROUP, ALICE, True, "strong")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    while not t.seats[t.owner(t.hand.to_act[0])].bot:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    anna = t.owner(t.hand.to_act[0])
+    placed = t.hand.board_of(anna).count
+    await until(lambda: asked, what="its decision has started")
+    due = t.bot_due
+    assert due is not None
+    await asyncio.sleep(0.4)  # its move is due; the table's timer waits for the decision
+    assert t.hand.to_act == (anna,) and not t.lock.locked()
+    await service.stop()
+    gate.set()  # (the old decision ends; nobody takes it)
+    await store.close()
+    asked.clear()
+    service, presenter, store = await serve()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.to_act == (anna,)
+    assert t.bot_due == due and t.hand.board_of(anna).count == placed
+    number = t.hand_no
+
+    def alices_turn() -> bool:
+        assert t is not None
+        if t.hand is None or t.seats[t.owner(t.hand.to_act[0])].bot:
+            return False
+        screen = presenter.privates.get(ALICE.user_id, [])
+        return bool(screen) and any(b.data for b in screen[-1].all_buttons())
+
+    while t.hand is not None and t.hand_no == number:
+        await until(lambda: t.hand is None or alices_turn(), what="Alice's turn or the end")
+        if t.hand is not None:
+            await press_auto_and_confirm(service, presenter, ALICE)
+    assert asked and t.last_result is not None  # decided anew
+    assert not any(r["timed_out"] for r in t.last_result["seats"])
+    assert not any(s.sitting_out for s in t.seats.values())
+    assert len(await store.export_hands(t.id)) == 1
+    await service.stop()
+    await store.close()
+    assert await check_database(path) == []
+
+
+async def test_r8_6_r8_2a_a_person_away_beside_computer_players_stops_the_table_till_back() -> None:
+    """Alice, the only person, is away for a whole hand beside two computer players: her
+    streets are made by the clock (R8.5) and she sits out after it (R8.6). The computer
+    players play no hand without her (no house kush moved, no group message) until her
+    /back deals the next one; when she then walks away for good the table closes itself
+    ``idle_close_seconds`` after its last deal (R8.2a), every stack back in its balance:
+    hers to her, theirs to their house accounts."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for level in ("easy", "normal"):
+        await service.add_bot(GROUP, ALICE, True, level)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.order) == 3
+
+    async def step() -> None:  # the table's timer at its next deadline
+        assert t is not None
+        deadline = service.rt.next_deadline(t)
+        assert deadline is not None
+        clock.now = max(clock.now, deadline)
+        await service.run_due()
+
+    while t.hand is not None:  # Alice never presses
+        await step()
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and alice.sitting_out and t.hand_no == 1
+    assert t.last_result is not None
+    assert [r["timed_out"] for r in t.last_result["seats"] if r["seat"] == alice.seat] == [True]
+    stacks = {s.name: s.stack for s in t.seats.values()}
+    clock.now += 60
+    await service.run_due()  # (the deal due: none, the lobby says so again)
+    lobby = presenter.last_table(GROUP.chat_id).text
+    assert lobby.endswith(tr("en", "lobby.bots_wait_back")), lobby
+    messages = len(presenter.tables[GROUP.chat_id]) + len(presenter.posts)
+    clock.now += 20 * 60
+    await service.run_due()
+    assert t.hand is None and t.hand_no == 1 and t.phase is Phase.LOBBY
+    assert {s.name: s.stack for s in t.seats.values()} == stacks
+    assert len(presenter.tables[GROUP.chat_id]) + len(presenter.posts) == messages
+    reply = await service.back(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
+    dealt = clock.now
+    await service.leave(GROUP, ALICE)  # during the hand: her streets go on by the clock
+    while t.hand is not None:
+        await step()
+    assert t.seat_of(ALICE.user_id) is None and t.hand_no == 2
+    community = await store.community("telegram", "-100")
+
+    async def balances() -> dict[str, int]:
+        found = [await store.find_player(community.id, u) for u in ("bot:anna", "bot:boris")]
+        return {p.user_id: p.balance for p in found if p is not None}
+
+    before = await balances()
+    seated = {s.user_id: s.stack for s in t.seats.values()}
+    assert len(before) == 2 and sorted(seated) == sorted(before)
+    clock.now = dealt + 30 * 60 - 1
+    await service.run_due()
+    assert service.table_in(GROUP) is t and t.hand is None
+    clock.now = dealt + 30 * 60
+    await service.run_due()
+    assert service.table_in(GROUP) is None
+    assert presenter.last_table(GROUP.chat_id).text == tr(
+        "en", "table.idle_closed", table=t.id, minutes=30
+    )
+    # their stacks went back to their house accounts (50 buy-ins granted, one bought in)
+    assert await balances() == {u: 50 * 200 - 200 + seated[u] for u in seated}
+    assert await player_balance(store, ALICE) + sum(seated.values()) == 1000 + 2 * 200
     assert await check_store(store) == []
