@@ -50,6 +50,24 @@ def new_service(
     return service, presenter
 
 
+def held_decisions(
+    monkeypatch: pytest.MonkeyPatch, most: float
+) -> tuple[threading.Event, list[SeatKnowledge]]:
+    """Every computer player's decision waits (in its thread) until the returned gate is set
+    (or ``most`` seconds), then decides as it would: (the gate, what each was asked with)."""
+    gate = threading.Event()
+    asked: list[SeatKnowledge] = []
+    real = bots.decide
+
+    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        asked.append(k)
+        gate.wait(most)
+        return real(k, level)
+
+    monkeypatch.setattr(bots, "decide", slow)
+    return gate, asked
+
+
 async def alice_and_a_bot(
     level: str = "easy", point: int | None = None, live: bool = False
 ) -> tuple[TableService, FakePresenter, MemoryStore, Clock]:
@@ -816,16 +834,7 @@ async def test_a_computer_player_decides_during_its_pace_while_the_table_is_free
     made in a thread from the moment its turn begins, during its pace, not at its time while
     holding the table (a person's press there waited for it: several strong players in a row
     held one for a second or more). At its time it moves by that decision, made once."""
-    gate = threading.Event()
-    asked: list[SeatKnowledge] = []
-    real = bots.decide
-
-    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
-        asked.append(k)
-        gate.wait(60)
-        return real(k, level)
-
-    monkeypatch.setattr(bots, "decide", slow)
+    gate, asked = held_decisions(monkeypatch, 60)
     service, presenter, store, _ = await alice_and_a_bot(live=True)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
@@ -1363,16 +1372,7 @@ async def test_a_restart_while_a_computer_player_decides_on_sqlite_plays_the_han
     from storage.check import check_database
     from storage.sqlite import SqliteStore
 
-    gate = threading.Event()
-    asked: list[SeatKnowledge] = []
-    real = bots.decide
-
-    def slow(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
-        asked.append(k)
-        gate.wait(30)
-        return real(k, level)
-
-    monkeypatch.setattr(bots, "decide", slow)
+    gate, asked = held_decisions(monkeypatch, 30)
     path = tmp_path / "ofc.sqlite3"
 
     async def serve() -> tuple[TableService, FakePresenter, SqliteStore]:

@@ -188,14 +188,22 @@ async def dealt_in_a_thread(tmp_path: Path) -> AsyncIterator[tuple[World, FakeDi
         await fake.stop()
 
 
-async def test_a_deleted_table_thread_closes_its_table_after_the_hand(tmp_path: Path) -> None:
+@pytest.mark.parametrize("with_channel", [False, True])
+async def test_a_deleted_table_thread_closes_its_table_after_the_hand(
+    tmp_path: Path, with_channel: bool
+) -> None:
     """A table opened in a thread; the thread is deleted mid-hand (THREAD_DELETE: discord.py
-    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``): the hand is finished in
-    the DMs, settled, and the table closes with the stacks back (R8.2a). It used to go on
-    dealing hands into a thread that no longer exists."""
+    tells ``on_raw_thread_delete``, not ``on_guild_channel_delete``), or its channel is
+    (``with_channel``: Discord sends CHANNEL_DELETE for the channel only; discord.py
+    dispatches the thread's deletion from its cache, and the close is queued at once, no
+    write needed to find it out): the hand is finished in the DMs, settled, and the table
+    closes with the stacks back (R8.2a). It used to go on dealing hands into a thread that
+    no longer exists."""
     async with dealt_in_a_thread(tmp_path) as (w, fake, t):
-        await fake.delete_channel(THREAD_ID)
-        await fake.wait_for(lambda: t.closing)
+        await fake.delete_channel(THREAD_ID, announce=not with_channel)
+        if with_channel:
+            await fake.delete_channel(CHANNEL_ID)
+        await fake.wait_for(lambda: t.closing, timeout=5)
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         await fake.wait_for(lambda: t.id not in w.service.tables)
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
