@@ -280,6 +280,9 @@ class LiveTable:
     :ivar closing: an admin asked to close the table during a hand: it closes at its end.
     :ivar removal_close: the close was queued by the bot's removal from the chat (or its
         right to write there taken), not by an admin: the bot back in the chat cancels it.
+    :ivar moved_close: the close was made because the group's older table moved into this
+        table's chat (:func:`bot.service.chats.close_stray`), not by an admin: a tournament's
+        players are told so (:func:`bot.service.dealing.tell_tournament_closed`).
     :ivar chat_gone: while it closes, the bot may no longer write in the table's chat (the
         removal's close, or an admin's close the removal came after): its players are told
         in private at the close (:func:`bot.service.dealing.tell_chat_gone`).
@@ -372,6 +375,7 @@ class LiveTable:
     names: dict[int, str] = field(default_factory=dict)
     closing: bool = False
     removal_close: bool = False
+    moved_close: bool = False
     chat_gone: bool = False
     bot_due: float | None = None
     pictures: bool = True
@@ -720,6 +724,7 @@ class LiveTable:
         t.names = {int(k): str(v) for k, v in dict(snap.get("names") or {}).items()}
         t.closing = bool(snap.get("closing", False))
         t.removal_close = bool(snap.get("removal_close", False))
+        t.moved_close = bool(snap.get("moved_close", False))
         t.chat_gone = bool(snap.get("chat_gone", t.removal_close))
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
@@ -797,6 +802,7 @@ class LiveTable:
             "names": {str(k): v for k, v in self.names.items()},
             "closing": self.closing,
             "removal_close": self.removal_close,
+            "moved_close": self.moved_close,
             "chat_gone": self.chat_gone,
             "pictures": self.pictures,
             "requests": list(self.requests),

@@ -197,6 +197,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament #{table} is over: an admin closed it.",
         "ru": "Турнир #{table} окончен: его закрыл администратор.",
     },
+    # the same when the group's older table moved into the tournament's chat (its upgrade to
+    # a supergroup, heard of after the tournament was opened there): no admin closed it
+    "private.moved_cancel": {
+        "en": "Tournament #{table} was cancelled: the group's older table moved into its chat.",
+        "ru": "Турнир #{table} отменён: в его чат перешёл прежний стол группы.",
+    },
+    "private.moved_over": {
+        "en": "Tournament #{table} is over: the group's older table moved into its chat.",
+        "ru": "Турнир #{table} окончен: в его чат перешёл прежний стол группы.",
+    },
     "private.pool_paid": {
         "en": "{amount} {label} from its pool went to your balance.",
         "ru": "Из его фонда вам на баланс: {amount} {label}.",

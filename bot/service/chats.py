@@ -74,6 +74,7 @@ async def close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
     async with stray.lock:
         if stray.id not in rt.tables or stray.closing:
             return
+        stray.moved_close = True  # (saved by the close's step: a tournament's players told so)
         try:
             if stray.hand is None and stray.reveal is None:
                 await lobby.close_table(rt, stray, notice, admin=True)
@@ -82,6 +83,7 @@ async def close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
                 async with rt.transition(stray):
                     stray.owe("post", Screen(notice))
         except TransitionFailed:  # (logged) it stays open until its idle close
+            stray.moved_close = False
             log.warning("table %s in the chat table %s moved to stays open", stray.id, t.id)
     await rt.settled(stray)
 

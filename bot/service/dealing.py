@@ -583,7 +583,9 @@ def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
     seated player knocked out by the close itself is told their place takes nothing).
     Cancelled: ``private.admin_cancel`` (the buy-in back, or the pool's share,
     :meth:`~game.tournament.Tournament.cancel_shares`); won in the cancel (a Chinese Poker
-    game it settles knocks out all but one): ``private.admin_over`` with the prize.
+    game it settles knocks out all but one): ``private.admin_over`` with the prize. Closed
+    because the group's older table moved into its chat (:attr:`LiveTable.moved_close`, no
+    admin did): ``private.moved_cancel`` / ``private.moved_over`` instead.
 
     Call in the closing step, after :func:`close_now`; the seated players are the step's
     :attr:`Tx.seated`, the others :attr:`LiveTable.knocked_out`; computer players and
@@ -594,7 +596,8 @@ def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
     tour = t.tournament
     if tour is None:
         return
-    lead = "private.admin_cancel" if tour.finished is None else "private.admin_over"
+    why = "moved" if t.moved_close else "admin"
+    lead = f"private.{why}_cancel" if tour.finished is None else f"private.{why}_over"
     shares = tour.cancel_shares()
     seated = {
         seat.player_id: seat for seat in {**tx.seated, **t.seats}.values() if seat.bot is None

@@ -248,3 +248,35 @@ async def test_a_stats_chart_asked_for_just_before_the_upgrade_is_sent_in_the_su
         assert caption.startswith("📈 Alice: kush over time (all time), net "), caption
         texts = [m["text"] for m in w.fake.chat_messages(NEW_GROUP) if "text" in m]
         assert any("Hands: 2 " in text for text in texts), texts
+
+
+async def test_a_tournament_opened_in_the_supergroup_is_cancelled_for_the_move_not_an_admin(
+    tmp_path: Path,
+) -> None:
+    """R8.7, R8.2a: as above, but what Carol opened in the supergroup is a tournament she
+    registered at: it is cancelled when the group's table #1 moves there, her buy-in back,
+    and her private notice gives that reason (it said "cancelled by an admin", and no
+    admin had closed it)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        await w.say(CAROL, "/tournament pineapple", chat_id=NEW_GROUP)
+        reply = await w.say(CAROL, "/join", chat_id=NEW_GROUP)
+        assert reply["text"].startswith("Registered"), reply["text"]
+        stray = w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP)))
+        assert stray is not None and stray is not t and stray.tournament is not None
+        community = stray.community_id
+        assert t.hand is not None
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.fake.wait_for(lambda: stray.id not in w.service.tables)
+        await w.settle()
+        await w.adapter.presenter.flush()
+        lead = tr("en", "private.moved_cancel", table=stray.id)
+        assert last_private(w, CAROL).startswith(lead), last_private(w, CAROL)
+        assert "admin" not in last_private(w, CAROL)
+        player = await w.store.find_player(community, str(CAROL.id))
+        assert player is not None and player.balance == 1000
+        assert w.service.table_in(ChatRef("telegram", str(NEW_GROUP), str(NEW_GROUP))) is t
+        assert await check_store(w.store) == []
