@@ -448,11 +448,18 @@ class Store(Protocol):
         self, community_id: int, player_id: int, amount: int, day: str
     ) -> int | None:
         """The daily bonus for ``day`` (``YYYY-MM-DD``): the new balance, or ``None`` if the
-        player already claimed that day."""
+        player already claimed that day or a later one (a group whose ``utc_offset`` was
+        turned back reads an earlier day than the one taken: no second bonus, R8.1); decided
+        inside the paying transaction."""
 
     async def daily_claimed(self, player_id: int, day: str) -> bool:
-        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``): a read,
-        e.g. to offer ``/daily`` only while it can be taken."""
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
+        later day, so that ``day``'s can no longer be taken: a read, e.g. to offer ``/daily``
+        only while it can be taken."""
+
+    async def last_daily(self, player_id: int) -> str | None:
+        """The latest day (``YYYY-MM-DD``) whose daily bonus the player claimed, ``None`` if
+        none: the next one is the day after it (or after today, whichever is later)."""
 
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` from the wallet to the player's stack at the table (R8.2): a

@@ -340,7 +340,7 @@ class MemoryStore:
         require_int(amount, "daily bonus", minimum=0)
         require_day(day)
         p = self._player_in(player_id, community_id)
-        if (player_id, day) in self._daily:
+        if await self.daily_claimed(player_id, day):
             return None
         self._check_ledger_keys(daily_key(player_id, day))
         now = time.time()
@@ -362,7 +362,12 @@ class MemoryStore:
     async def daily_claimed(self, player_id: int, day: str) -> bool:
         """See :meth:`storage.sqlite.SqliteStore.daily_claimed`."""
         require_day(day)
-        return (player_id, day) in self._daily
+        last = await self.last_daily(player_id)
+        return last is not None and last >= day
+
+    async def last_daily(self, player_id: int) -> str | None:
+        """See :meth:`storage.sqlite.SqliteStore.last_daily`."""
+        return max((d for p, d in self._daily if p == player_id), default=None)
 
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """See :meth:`storage.sqlite.SqliteStore.buy_in`."""

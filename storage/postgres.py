@@ -1108,7 +1108,9 @@ class PostgresStore:
         self, community_id: int, player_id: int, amount: int, day: str
     ) -> int | None:
         """Pay ``amount`` (≥ 0) kush as the ``daily_bonus`` of ``day`` (``YYYY-MM-DD``): the
-        new balance, or ``None`` if already claimed that day.
+        new balance, or ``None`` if already claimed that day or a later one (a group's
+        ``utc_offset`` turned back reads an earlier day: no second bonus, R8.1); the player's
+        row is locked first, so two claims at once are decided one after the other.
 
         :raises StorageError: on a bad day or amount or a player outside the community.
         """
@@ -1120,7 +1122,9 @@ class PostgresStore:
             now = time.time()
             claimed = await conn.fetchval(
                 "INSERT INTO daily_claims (player_id, day, amount, claimed_at)"
-                " VALUES ($1, $2, $3, $4) ON CONFLICT (player_id, day) DO NOTHING RETURNING 1",
+                " SELECT $1::BIGINT, $2::TEXT, $3::BIGINT, $4::DOUBLE PRECISION WHERE NOT EXISTS"
+                " (SELECT 1 FROM daily_claims WHERE player_id = $1 AND day >= $2)"
+                " ON CONFLICT (player_id, day) DO NOTHING RETURNING 1",
                 player_id,
                 day,
                 amount,
@@ -1147,14 +1151,23 @@ class PostgresStore:
         return await self._write(body)
 
     async def daily_claimed(self, player_id: int, day: str) -> bool:
-        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``).
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
+        later day (then ``day``'s can no longer be taken).
 
         :raises StorageError: on a bad day."""
         require_day(day)
         row = await self._fetchrow(
-            "SELECT 1 FROM daily_claims WHERE player_id = $1 AND day = $2", player_id, day
+            "SELECT 1 FROM daily_claims WHERE player_id = $1 AND day >= $2", player_id, day
         )
         return row is not None
+
+    async def last_daily(self, player_id: int) -> str | None:
+        """The latest day (``YYYY-MM-DD``) whose daily bonus the player claimed (``None``:
+        none)."""
+        row = await self._fetchrow(
+            "SELECT MAX(day) AS day FROM daily_claims WHERE player_id = $1", player_id
+        )
+        return None if row is None or row["day"] is None else str(row["day"])
 
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` (> 0) kush from the wallet to the stack at an open table (R8.2; a

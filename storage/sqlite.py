@@ -682,7 +682,8 @@ class SqliteStore:
         self, community_id: int, player_id: int, amount: int, day: str
     ) -> int | None:
         """Pay ``amount`` (≥ 0) kush as the ``daily_bonus`` of ``day`` (``YYYY-MM-DD``): the
-        new balance, or ``None`` if already claimed that day.
+        new balance, or ``None`` if already claimed that day or a later one (a group's
+        ``utc_offset`` turned back reads an earlier day: no second bonus, R8.1).
 
         :raises StorageError: on a bad day or amount or a player outside the community.
         """
@@ -693,9 +694,11 @@ class SqliteStore:
             balance = _balance(conn, player_id, community_id)
             now = time.time()
             cur = conn.execute(
-                "INSERT INTO daily_claims (player_id, day, amount, claimed_at) VALUES (?, ?, ?, ?)"
+                "INSERT INTO daily_claims (player_id, day, amount, claimed_at)"
+                " SELECT ?, ?, ?, ? WHERE NOT EXISTS"
+                " (SELECT 1 FROM daily_claims WHERE player_id = ? AND day >= ?)"
                 " ON CONFLICT (player_id, day) DO NOTHING",
-                (player_id, day, amount, now),
+                (player_id, day, amount, now, player_id, day),
             )
             if cur.rowcount == 0:
                 return None
@@ -718,16 +721,27 @@ class SqliteStore:
         return await self._write(body)
 
     async def daily_claimed(self, player_id: int, day: str) -> bool:
-        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``).
+        """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
+        later day (then ``day``'s can no longer be taken).
 
         :raises StorageError: on a bad day."""
         require_day(day)
         row = await self._call(
             lambda c: c.execute(
-                "SELECT 1 FROM daily_claims WHERE player_id = ? AND day = ?", (player_id, day)
+                "SELECT 1 FROM daily_claims WHERE player_id = ? AND day >= ?", (player_id, day)
             ).fetchone()
         )
         return row is not None
+
+    async def last_daily(self, player_id: int) -> str | None:
+        """The latest day (``YYYY-MM-DD``) whose daily bonus the player claimed (``None``:
+        none)."""
+        row = await self._call(
+            lambda c: c.execute(
+                "SELECT MAX(day) FROM daily_claims WHERE player_id = ?", (player_id,)
+            ).fetchone()
+        )
+        return None if row is None or row[0] is None else str(row[0])
 
     async def buy_in(self, table_id: int, player_id: int, amount: int, *, key: str) -> int:
         """Move ``amount`` (> 0) kush from the wallet to the stack at an open table (R8.2; a

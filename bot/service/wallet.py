@@ -51,9 +51,14 @@ def _group_now(rt: Runtime, community: Community) -> datetime:
     return datetime.fromtimestamp(rt.clock(), timezone(offset))
 
 
-def _minutes_to_next_day(now: datetime) -> int:
-    """Whole minutes (rounded up) from ``now`` to the start of its next day."""
+def _minutes_to_next_day(now: datetime, last: str | None = None) -> int:
+    """Whole minutes (rounded up) from ``now`` to the start of its next day, or of the day
+    after ``last`` (``YYYY-MM-DD``, the latest daily bonus taken) when that is later: a
+    group whose ``utc_offset`` was turned back reads a day before the one taken (R8.1)."""
     midnight = now.replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
+    if last is not None:
+        taken = datetime.strptime(last, "%Y-%m-%d").replace(tzinfo=now.tzinfo)
+        midnight = max(midnight, taken + timedelta(days=1))
     return math.ceil((midnight - now).total_seconds() / 60)
 
 
@@ -71,7 +76,7 @@ async def advice(
     now = _group_now(rt, community)
     if not await rt.store.daily_claimed(player_id, f"{now:%Y-%m-%d}"):
         return tr(lang, key)
-    left = _minutes_to_next_day(now)
+    left = _minutes_to_next_day(now, await rt.store.last_daily(player_id))
     nxt = tr(lang, "reply.daily_next", hours=left // 60, minutes=left % 60)
     return tr(lang, key + "_no_daily") + " " + nxt
 
@@ -267,15 +272,16 @@ async def history(
 
 
 async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> Reply:
-    """The daily bonus, once a day of the group's time zone (its ``utc_offset``)."""
+    """The daily bonus, once a day of the group's time zone (its ``utc_offset``), and only
+    for a day after the latest one taken (a time zone turned back gives none twice, R8.1)."""
     amount = community.settings.daily_bonus
     if amount <= 0:
         return Reply(tr(lang, on(community.platform, "reply.daily_off")), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     now = _group_now(rt, community)
     new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
-    if new_balance is None:  # say when the group's next day begins
-        left = _minutes_to_next_day(now)
+    if new_balance is None:  # say when the group's next day (after the one taken) begins
+        left = _minutes_to_next_day(now, await rt.store.last_daily(player.id))
         text = tr(lang, "reply.daily_taken", hours=left // 60, minutes=left % 60)
         return Reply(text, alert=True)
     label = community.settings.kush_label

@@ -577,8 +577,10 @@ async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
     assert not (await service.daily(GROUP, ALICE)).alert
     assert not (await say(service, "utc_offset", "-5")).alert  # 16:30 the day before
     now[0] += 3600
-    reply = await service.daily(GROUP, ALICE)  # 17:30 there: its next day in 6 h 30 min
-    assert reply.alert and reply.text == tr("en", "reply.daily_taken", hours=6, minutes=30)
+    reply = await service.daily(GROUP, ALICE)  # 17:30 there: its next day, in 6 h 30 min,
+    # is the one taken at 00:30 in Moscow (it said 6 h 30 min, then refused again): the day
+    # after it begins in 30 h 30 min (R8.1)
+    assert reply.alert and reply.text == tr("en", "reply.daily_taken", hours=30, minutes=30)
     assert (await stored(store)).utc_offset == -5
 
 

@@ -251,6 +251,23 @@ async def test_claim_daily_pays_once_per_day(store: AnyStore) -> None:
     await assert_consistent(store)
 
 
+async def test_claim_daily_of_a_day_before_the_one_taken_is_refused(store: AnyStore) -> None:
+    """A group's ``utc_offset`` turned back reads the day before the one taken: no second
+    bonus (R8.1); the day taken is the latest, and the next one is the day after it."""
+    s = await seated(store)
+    a = s.ids[0]
+    assert await store.last_daily(a) is None
+    assert await store.claim_daily(s.community.id, a, 100, "2025-03-02") == 1100
+    assert await store.daily_claimed(a, "2025-03-01")
+    assert await store.claim_daily(s.community.id, a, 100, "2025-03-01") is None
+    assert await store.last_daily(a) == "2025-03-02"
+    assert not await store.daily_claimed(a, "2025-03-03")
+    assert await store.claim_daily(s.community.id, a, 100, "2025-03-03") == 1200
+    assert await store.last_daily(a) == "2025-03-03"
+    assert await balance(store, a) == 1200
+    await assert_consistent(store)
+
+
 async def test_claim_daily_with_a_bad_day_is_refused(store: AnyStore) -> None:
     s = await seated(store)
     for day in ("2025-3-1", "yesterday", "2025-02-30"):
