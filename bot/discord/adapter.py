@@ -204,7 +204,8 @@ def check_options(
     option that is no snowflake).
 
     :raises OptionMismatch: an option of another type than its parameter's, a JSON value
-        of another Python type than that type's (a text for an integer), or a user (role,
+        of another Python type than that type's (a text for an integer) or none of the
+        parameter's declared choices (``period:year``), or a user (role,
         channel …) that is no snowflake or that ``resolved`` lacks. An option the command
         does not declare is left to discord.py (which ignores it), and so is the option an
         autocomplete is asked for (``focused``: its text as typed so far)."""
@@ -226,6 +227,9 @@ def check_options(
             not isinstance(value, _JSON_TYPES[kind]) or (kind != 5 and isinstance(value, bool))
         ):
             raise OptionMismatch(name)
+        elif param.choices and value not in {c.value for c in param.choices}:
+            raise OptionMismatch(name)  # a choice of an old list (or forged): "/ofc stats
+            # period:year" read "year" as a player's name
 
 
 class OfcTree(app_commands.CommandTree["OfcClient"]):
