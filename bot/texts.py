@@ -637,8 +637,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.not_sitting_out": {"en": "You are not sitting out.", "ru": "Вы и так в игре."},
     "reply.balance": {
-        "en": "{name}: {balance} {label} on balance, {stack} at the table.",
-        "ru": "{name}: {balance} {label} на балансе, {stack} на столе.",
+        "en": "{name}: {balance} {label} on balance, {stack} at the table{elsewhere}.",
+        "ru": "{name}: {balance} {label} на балансе, {stack} на столе{elsewhere}.",
+    },
+    # (the stacks at the community's other tables: a Discord server's other channels)
+    "reply.balance_elsewhere": {
+        "en": ", {other} at other tables here",
+        "ru": ", {other} за другими столами здесь",
     },
     "reply.balance_tour": {
         "en": "{name}: {balance} {label} on balance; tournament #{table}: buy-in {buy_in} in "

@@ -100,7 +100,9 @@ async def no_money(
 async def balance(
     rt: Runtime, community: Community, t: LiveTable | None, actor: Actor, lang: str
 ) -> Reply:
-    """The player's balance and their stack at the chat's table. At a tournament table
+    """The player's balance and their stack at the chat's table, and what their stacks at
+    the community's other open tables hold (a Discord server's other channels), so that the
+    sum is :func:`top`'s. At a tournament table
     (R8.7) the stack is the buy-in, in the prize pool whatever happens: the player's chips are
     shown instead, or, once knocked out, their place and prize (paid when it ends)."""
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
@@ -122,6 +124,14 @@ async def balance(
         return Reply(
             tr(lang, "reply.balance_tour", buy_in=tour.config.buy_in, chips=chips, **common)
         )
+    # stacks at the community's other tables (a Discord server's other channels): counted by
+    # /top, so named here too, read as /top reads them (the committed stacks, a knocked-out
+    # tournament buy-in at its prize)
+    others = [r.id for r in await rt.store.open_tables(community.id) if t is None or r.id != t.id]
+    other = sum([(await rt.store.stacks(n)).get(player.id, 0) for n in others])
+    if other:
+        other -= (await knocked_out_shares(rt, community.id)).get(player.id, 0)
+    elsewhere = tr(lang, "reply.balance_elsewhere", other=other) if other > 0 else ""
     return Reply(
         tr(
             lang,
@@ -130,6 +140,7 @@ async def balance(
             balance=player.balance,
             label=community.settings.kush_label,
             stack=seat.stack if seat else 0,
+            elsewhere=elsewhere,
         )
     )
 
