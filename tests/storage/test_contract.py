@@ -3,6 +3,7 @@ real file): every method, with its error cases. Money rules cite R8.1, R8.2 and 
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -265,6 +266,24 @@ async def test_claim_daily_of_a_day_before_the_one_taken_is_refused(store: AnySt
     assert await store.claim_daily(s.community.id, a, 100, "2025-03-03") == 1200
     assert await store.last_daily(a) == "2025-03-03"
     assert await balance(store, a) == 1200
+    await assert_consistent(store)
+
+
+async def test_claims_of_two_days_at_once_pay_one(store: AnyStore) -> None:
+    """A claim of a day and one of the day before it, at once (a group's ``utc_offset``
+    changed between two presses): the later day is paid, or the earlier one and then the
+    later one; never the earlier one after the later (R8.1)."""
+    s = await seated(store)
+    a = s.ids[0]
+    got = await asyncio.gather(
+        *(store.claim_daily(s.community.id, a, 100, d) for d in ["2025-03-02", "2025-03-01"] * 3)
+    )
+    assert sum(g is not None for g in got) in (1, 2), got
+    rows = [r for r in await store.ledger(s.community.id) if r.kind is LedgerKind.DAILY_BONUS]
+    paid = [r.key.rsplit("/", 1)[1] for r in rows]  # in the order they were paid
+    assert paid in (["2025-03-02"], ["2025-03-01", "2025-03-02"]), paid
+    assert await balance(store, a) == 1000 + 100 * len(paid)
+    assert await store.last_daily(a) == "2025-03-02"
     await assert_consistent(store)
 
 
