@@ -353,7 +353,8 @@ async def _with_chart(
     if len(series) < 2:
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
-    chart = charts.chart_of(name, lang, label, when, series, community.settings.utc_offset)
+    plain = rt.plain_text(community.platform, label)  # (a Discord label's escapes too)
+    chart = charts.chart_of(name, lang, plain, when, series, community.settings.utc_offset)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart
