@@ -214,13 +214,16 @@ class Picture:
 
 def with_plain_text(data: Mapping[str, Any], plain: Callable[[str], str]) -> dict[str, Any]:
     """A picture's JSON (:meth:`Picture.to_json`) with ``plain`` applied to the texts that
-    hold names (every board's name, the notes): a platform's escapes of names for its
-    messages (Discord's markdown escapes) undone for drawing, where they would show.
+    hold names (every board's name, the notes) or the kush label: a platform's escapes of
+    names for its messages (Discord's markdown escapes) undone for drawing, where they
+    would show.
 
     :raises KeyError, TypeError: on a malformed record."""
     out = dict(data)
     out["boards"] = [dict(b, name=plain(str(b["name"]))) for b in data["boards"]]
     out["notes"] = [plain(str(n)) for n in data.get("notes") or ()]
+    if "label" in data:  # (the kush label an admin typed: escaped as names are)
+        out["label"] = plain(str(data["label"]))
     return out
 
 

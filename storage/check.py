@@ -122,10 +122,11 @@ class AuditReport:
 
     def render(self, max_problems: int = 50) -> str:
         """A short human-readable report (at most ``max_problems`` problem lines)."""
+        players = sum(c.players for c in self.communities)
         lines = [
-            f"{len(self.communities)} communities, "
-            f"{sum(c.players for c in self.communities)} players, {self.tables} tables, "
-            f"{self.hands} hands, {self.ledger_rows} ledger rows"
+            f"{_count(len(self.communities), 'community', 'communities')}, "
+            f"{_count(players, 'player')}, {_count(self.tables, 'table')}, "
+            f"{_count(self.hands, 'hand')}, {_count(self.ledger_rows, 'ledger row')}"
         ]
         for c in self.communities:
             mark = "ok" if c.consistent else "MISMATCH"
@@ -134,13 +135,19 @@ class AuditReport:
                 f"{c.balances} + stacks {c.stacks} = {c.balances + c.stacks} [{mark}]"
             )
         if self.problems:
-            lines.append(f"{len(self.problems)} problem(s):")
+            lines.append(f"{_count(len(self.problems), 'problem')}:")
             lines.extend(f"  - {p}" for p in self.problems[:max_problems])
             if len(self.problems) > max_problems:
                 lines.append(f"  … and {len(self.problems) - max_problems} more")
         else:
             lines.append("OK: every balance and stack matches the ledger")
         return "\n".join(lines)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    """``n`` with its noun: "1 table", "0 tables", "2 communities" (``many``: the plural
+    when not ``one`` + "s")."""
+    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 def audit(data: AuditData) -> AuditReport:

@@ -4,6 +4,7 @@ presses run them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from bot.model import LiveTable, Phase, Reply, SeatState
@@ -98,7 +99,7 @@ def close_chinese_hand(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     order = [*result.order, *(s for s in sorted(game.totals) if s not in result.order)]
     order = [s for s in order if s in t.seats]
     deltas: dict[int, int] = {}
-    notes: list[str] = []
+    notes: Callable[[str], list[str]] | None = None
     chips: dict[int, int] | None = None
     settled = None
     if game.over and t.tournament is not None:  # chips move at the end of a game (R8.7)

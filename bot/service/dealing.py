@@ -521,14 +521,15 @@ def closed_notice(t: LiveTable) -> str:
     return tr(t.lang, "reply.table_closed", table=t.id)
 
 
-def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
+def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = None) -> None:
     """The table closes because the bot may no longer write in its chat (R8.2a): nobody can
     read the closing notice there, nor the last showdown. Each person who bought in (or has
     a hand message) is told in private, on their hand message, the one chat still
     delivered: the table is closed and what they had at it is back in their balance (a
     tournament: what its cancel pays them, R8.7: the buy-in, or after a knock-out their share
     of the pool, :meth:`~game.tournament.Tournament.cancel_shares`; one just won: its prize),
-    with ``result``, the last hand's showdown (public once shown: no hidden card). Call in
+    with ``result``, the last hand's showdown (public once shown: no hidden card) by
+    language, each player's own (the table's when it has none in theirs). Call in
     the closing step, after :func:`close_now` (a Chinese Poker tournament's game it settles
     moves the shares; the seats it stood up, and a player who left after the hand, are the
     step's :attr:`Tx.seated`).
@@ -558,7 +559,8 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Screen | None = None) -> None:
         amount = shares.get(seat.player_id, 0)
         text = tr(seat.lang, key, table=t.id, amount=amount, label=t.label)
         if result is not None:
-            text += "\n\n" + result.text
+            shown = result.get(seat.lang) or result[t.lang]
+            text += "\n\n" + shown.text
         tx.privates[seat.seat] = Screen(text, table=t.id)
     if t.tournament is None:
         return

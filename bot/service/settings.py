@@ -1172,6 +1172,9 @@ async def change_setting(
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
     s = updated(community.settings, name, value)
+    if name == "kush_label":  # kept as the platform's messages show it literally, as names
+        # are (a Discord label "**x**" was bold in every amount; pictures draw it plain)
+        s = replace(s, kush_label=rt.typed_text(community.platform, s.kush_label))
     community = await rt.store.update_settings(community.id, s)
     by = (own or "") if name == "language" else None
     await settings_changed(rt, community, language=by)

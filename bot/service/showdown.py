@@ -4,7 +4,7 @@ settlement, the cash-outs, the stored showdown and the next phase commit togethe
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from bot import pictures, render
@@ -100,7 +100,7 @@ def close_hand(
     tx: Tx,
     record: dict[str, Any],
     deltas: dict[int, int],
-    notes: Sequence[str] = (),
+    notes: Callable[[str], Sequence[str]] | None = None,
     chips: Mapping[int, int] | None = None,
 ) -> None:
     """Record the finished hand with its kush (a :class:`~storage.api.Settlement` move), move
@@ -158,15 +158,32 @@ def close_hand(
     # player who joined during the hand and has not bought in yet keeps the seat
     busted = [(st.name, st.stack) for st in t.seats.values() if t.busted(st) and not st.leaving]
     # the picture reads the game's totals before a finished Chinese Poker game is cleared
-    picture = pictures.showdown_picture(t, t.lang, deltas, notes, chips) if t.pictures else None
-    if t.options.game is GameKind.CHINESE:
-        screen = render.reveal_screen(t, t.lang, deltas, busted)
-        if t.chinese is not None and t.chinese.over:
-            t.chinese = None  # the next hand starts a new game (R7.6)
-    else:
-        screen = render.showdown_screen(t, t.lang, record, deltas, busted)
-    if notes:
-        screen = Screen(screen.text + "\n\n" + "\n".join(notes), screen.buttons)
+    group_notes = notes(t.lang) if notes is not None else ()
+    picture = (
+        pictures.showdown_picture(t, t.lang, deltas, group_notes, chips) if t.pictures else None
+    )
+
+    def showdown_in(lang: str) -> Screen:
+        if t.options.game is GameKind.CHINESE:
+            shown = render.reveal_screen(t, lang, deltas, busted)
+        else:
+            shown = render.showdown_screen(t, lang, record, deltas, busted)
+        lines = notes(lang) if notes is not None else ()
+        if lines:
+            shown = Screen(shown.text + "\n\n" + "\n".join(lines), shown.buttons)
+        return shown
+
+    screen = showdown_in(t.lang)
+    # nobody reads the group once the bot is gone (R8.2a): each player is told the showdown
+    # in private, in their own language (:func:`tell_chat_gone`)
+    langs = (
+        {st.lang for st in (*t.seats.values(), *tx.seated.values())}
+        if t.closing and t.chat_gone
+        else set()
+    )
+    showdowns = {lang: showdown_in(lang) for lang in langs | {t.lang}}
+    if t.options.game is GameKind.CHINESE and t.chinese is not None and t.chinese.over:
+        t.chinese = None  # the next hand starts a new game (R7.6)
     # the showdown is stored with the state it belongs to and sent after the commit
     t.owe("table", screen)
     if picture is not None:  # and its picture, drawn when it is sent (issue 12)
@@ -207,14 +224,14 @@ def close_hand(
     tx.group = True
     if t.tournament is not None and t.tournament.finished is not None:
         if t.closing and t.chat_gone:  # (nobody reads the final standings in the chat)
-            tell_chat_gone(t, tx, screen)
+            tell_chat_gone(t, tx, showdowns)
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
         close_now(t, tx, closed_notice(t))
         if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
-            tell_chat_gone(t, tx, screen)
+            tell_chat_gone(t, tx, showdowns)
         else:  # an admin's: a tournament's registered players told in private (R8.7)
             tell_tournament_closed(t, tx)
         return

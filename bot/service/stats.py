@@ -205,8 +205,16 @@ async def stats(
     if names and names[0].lower() not in _ME:
         target = await _find(rt, community, names[0])
         if target is None:
+            # "/stats me year": "me" and a word that is no period (a period misspelt, or
+            # one the command has not): the usage lists the periods, "no such player: me
+            # year" misled
+            if of is None and len(words) > 1 and words[0].lower() in _ME:
+                return Reply(tr(lang, "stats.usage"), alert=True)
             name = rt.typed_text(community.platform, (shown or {}).get(names[0], names[0]))
-            return Reply(tr(lang, "reply.unknown_player", name=name), alert=True)
+            text = tr(lang, "reply.unknown_player", name=name)
+            if of is None and await _named_before(rt, community, words, shown):
+                text += "\n" + tr(lang, "stats.usage")  # ("/stats Alice year")
+            return Reply(text, alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(
             rt, "\n".join(lines), target, s, since, lang, label, when, community
@@ -255,6 +263,17 @@ async def _find(rt: Runtime, community: Community, name: str) -> Player | None:
     if target is None and computer is not None:
         target = await rt.store.find_player(community.id, computer)
     return target
+
+
+async def _named_before(
+    rt: Runtime, community: Community, words: Sequence[str], shown: Mapping[str, str] | None
+) -> bool:
+    """Whether the first words of ``words`` (all but one at least) name a player here:
+    ``/stats Alice year``, the words after the name no period (nor all of them a name)."""
+    for n in range(len(words) - 1, 0, -1):
+        if await _find(rt, community, _name_of(words[:n], shown)) is not None:
+            return True
+    return False
 
 
 async def _name_with_periods(
@@ -334,7 +353,8 @@ async def _with_chart(
     if len(series) < 2:
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
-    chart = charts.chart_of(name, lang, label, when, series, community.settings.utc_offset)
+    plain = rt.plain_text(community.platform, label)  # (a Discord label's escapes too)
+    chart = charts.chart_of(name, lang, plain, when, series, community.settings.utc_offset)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart

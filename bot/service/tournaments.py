@@ -12,7 +12,7 @@ stack row (their buy-in stays in the pool) until that payout."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.model import Actor, LiveTable, Phase, Reply, SeatState
@@ -170,28 +170,40 @@ def _begin(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     maybe_start(rt, t, tx)
 
 
-def after_settlement(t: LiveTable, settled: HandSettled | None) -> list[str]:
+def after_settlement(t: LiveTable, settled: HandSettled | None) -> Callable[[str], list[str]]:
     """Knock-outs of a settled hand (R8.7): the players out leave the table at the end of the
-    hand (their buy-in stays in the pool). Returns the lines the showdown adds."""
+    hand (their buy-in stays in the pool). Returns the lines the showdown adds, as a function
+    of the language they are read in (the group's; a player's own when the showdown is told
+    in private, :func:`~bot.service.dealing.tell_chat_gone`): call it before the knocked-out
+    seats stand up."""
     tour = t.tournament
     assert tour is not None
-    lines: list[str] = []
     if settled is not None:
+        for ko in settled.knocked_out:
+            seat = t.seats.get(ko.seat)
+            if seat is not None:
+                seat.leaving = True
+
+    def lines(lang: str) -> list[str]:
+        out: list[str] = []
+        if settled is None:
+            return out
         chips = ", ".join(
             f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
         )
-        lines.append(
-            tr(t.lang, "tour.chips_line", level=settled.level, cpp=settled.chips_per_point,
+        out.append(
+            tr(lang, "tour.chips_line", level=settled.level, cpp=settled.chips_per_point,
                chips=chips or "–")
         )  # fmt: skip
         for ko in settled.knocked_out:
             seat = t.seats.get(ko.seat)
             if seat is not None:
-                seat.leaving = True
-                lines.append(
-                    tr(t.lang, "tour.knocked_out", name=seat.name, place=ko.place,
+                out.append(
+                    tr(lang, "tour.knocked_out", name=seat.name, place=ko.place,
                        prize=ko.prize, label=t.label)
                 )  # fmt: skip
+        return out
+
     return lines
 
 
@@ -392,5 +404,7 @@ def _settle_game(t: LiveTable) -> list[str]:
     )  # fmt: skip
     return [
         tr(t.lang, "tour.game_settled_cancel", moves=moves or "–"),
-        *after_settlement(t, settled)[1:],  # (its first line: the chips, which the shares say)
+        *after_settlement(t, settled)(t.lang)[
+            1:
+        ],  # (its first line: the chips, which the shares say)
     ]

@@ -310,7 +310,8 @@ async def test_a_crash_after_the_bots_removal_closes_the_table_still_tells_each_
     for user, notice in notices.items():
         [screen] = p2.privates[user]
         assert screen.text.startswith(notice), screen.text
-        assert ("Showdown" in screen.text) is (when == "after-the-hand"), screen.text
+        shown = tr(langs[user], "showdown.title", table=table_id, hand=1)  # (their language)
+        assert (shown in screen.text) is (when == "after-the-hand"), screen.text
         assert not screen.all_buttons()
         assert p2.private_refs[user] == [refs[user]]  # over their hand message
 
@@ -364,7 +365,11 @@ async def test_a_crash_after_the_bots_removal_cancels_a_tournament_tells_each_sh
         notice = tr(langs[user], "private.chat_gone_tour", table=table_id, amount=got[user],
                     label="kush")  # fmt: skip
         [screen] = p2.privates[user]
-        assert screen.text.startswith(notice + "\n\n") and "Showdown" in screen.text
+        assert screen.text.startswith(notice + "\n\n"), screen.text
+        # the showdown and the tournament's lines in the player's own language
+        assert tr(langs[user], "showdown.title", table=table_id, hand=2) in screen.text
+        chips = "Level" if langs[user] == "en" else "Уровень"
+        assert chips in screen.text.split("\n\n")[-1], screen.text
         assert p2.private_refs[user] == [refs[user]]
     notice = tr("en", "private.chat_gone_out", table=table_id, place=3, amount=60, label="kush")
     assert [s.text for s in p2.privates["3"]] == [notice] and p2.private_refs["3"] == [None]

@@ -430,7 +430,9 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
 async def test_two_periods_answer_the_usage(env) -> None:  # type: ignore[no-untyped-def]
     """``/stats week month`` (and ``/stats me week all``) counted the last period and dropped
     the first unsaid; it answers the usage now, in the asker's language. A word that is no
-    period is never dropped: ``/stats me week extra`` looks for the player "me extra"."""
+    period is never dropped: ``/stats me week extra`` answers the usage too (it said "No
+    such player here: me extra", as ``/stats me year`` did: "me" is the asker, never a
+    name's first word)."""
     service, _presenter, _store = env
     for args in (["week", "month"], ["me", "week", "all"], ["Alice", "month", "week"]):
         reply = await service.stats(GROUP, ALICE, args)
@@ -438,6 +440,27 @@ async def test_two_periods_answer_the_usage(env) -> None:  # type: ignore[no-unt
     reply = await service.stats(GROUP, BOB, ["неделя", "месяц"])
     assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
     reply = await service.stats(GROUP, ALICE, ["me", "week", "extra"])
-    assert reply.alert and reply.text == "No such player here: me extra."
+    assert reply.alert and reply.text == "Usage: /stats [@user | me] [week | month | all]"
     reply = await service.stats(GROUP, ALICE, ["me", "week"])
     assert not reply.alert and reply.text == "Alice: no hands (last 7 days)."
+
+
+async def test_a_word_after_me_or_a_name_that_is_no_period_answers_the_usage(env) -> None:  # type: ignore[no-untyped-def]
+    """``/stats me year`` answered "No such player here: me year.": "me" is the asker and
+    "year" no period (week, month, all). It answers the usage now, which lists the periods,
+    in the asker's language. After a player's name (``/stats Alice year``) the words may
+    still be another person's name, not found: that is said, followed by the usage. A name
+    of several words that is a player's is still found (tests/bot/test_name_args.py)."""
+    service, _presenter, _store = env
+    usage = "Usage: /stats [@user | me] [week | month | all]"
+    for args in (["me", "year"], ["ME", "year", "week"], ["me", "last", "year"]):
+        reply = await service.stats(GROUP, ALICE, args)
+        assert reply.alert and reply.text == usage, args
+    reply = await service.stats(GROUP, BOB, ["я", "год"])
+    assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
+    reply = await service.stats(GROUP, BOB, ["Alice", "year"])  # (Alice: a player here)
+    assert reply.alert and reply.text == (
+        "Нет такого игрока: Alice year.\nФормат: /stats [@игрок | me] [week | month | all]"
+    )
+    reply = await service.stats(GROUP, ALICE, ["Nobody", "year"])
+    assert reply.alert and reply.text == "No such player here: Nobody year."

@@ -365,7 +365,12 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
         for user, lang in ((ALICE, "en"), (BOB, "ru")):
             text = last_private(w, user)
             assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
-            assert ("🏁 Showdown · table #1 · hand 1" in text) is (when != "between_hands"), text
+            # the showdown in the player's own language too, not the group's (English)
+            shown = tr(lang, "showdown.title", table=t.id, hand=1)
+            assert (shown in text) is (when != "between_hands"), text
+            assert (
+                tr("en" if lang == "ru" else "ru", "showdown.title", table=t.id, hand=1) not in text
+            )
         await closed_after_one_hand(w, first)
 
 
@@ -422,7 +427,7 @@ async def test_a_crash_after_the_removal_s_close_still_tells_the_players_in_priv
                 assert msg is not None
                 edited = fake.messages[(user.id, msg["message_id"])]["text"]
                 assert edited.startswith(tr(lang, "private.chat_gone", table=t.id)), edited
-                assert "🏁 Showdown · table #1 · hand 1" in edited, edited
+                assert tr(lang, "showdown.title", table=t.id, hand=1) in edited, edited
                 assert len(fake.chat_messages(user.id)) == count[user.id]  # (no new one)
             assert await w2.store.closed_snapshots() == []
         calls = len(fake.calls)

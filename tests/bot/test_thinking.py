@@ -22,7 +22,7 @@ import pytest
 from bot import thinking
 from bot.model import LiveTable
 from bot.screens import Payload
-from bot.service import TableService, bots, play
+from bot.service import TableService, bots, play, recovery
 from bot.thinking import Moves, Thinker
 from bot.workers import ProcessWorker, TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
@@ -555,6 +555,39 @@ async def test_the_next_decision_replaces_a_worker_hung_past_decision_seconds(
             stuck.cancel()
         _kill_worker(thinker)
         await thinker.close()
+        await service.stop()
+
+
+async def test_a_table_no_longer_served_mid_decision_leaves_no_decision_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A computer player's decision is under way in the worker (it hangs there) when the
+    table stops being served here mid-hand (its lease lost to another worker, issue 14:
+    :func:`~bot.service.recovery.release`, the only way a table goes mid-hand; every close
+    comes between hands, R8.2a). Nothing of it stays in ``rt.thinking``: the entry is
+    removed and its task cancelled (:meth:`Runtime.forget`), not kept until the computer
+    player moves, which it never will here."""
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 60.0)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    service, presenter, _store, _clock = await _alice_and_a_bot("easy", timers=True)
+    thinker = service.rt.thinker
+    try:
+        monkeypatch.setattr(bots, "decide", _hung)
+        await service.ready(GROUP, ALICE)
+        t = table(service)
+        hand = t.hand
+        assert hand is not None
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        while bot not in hand.to_act:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        task = service.rt.thinking[(t.id, bot)][1]  # (its decision under way, in the worker)
+        await recovery.release(service.rt, t)
+        assert t.id not in service.rt.tables
+        assert service.rt.thinking == {}
+        await asyncio.sleep(0)
+        assert task.cancelled()
+    finally:
+        _kill_worker(thinker)
         await service.stop()
 
 

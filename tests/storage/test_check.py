@@ -13,7 +13,7 @@ import pytest
 
 from storage.__main__ import main
 from storage.api import LedgerEntry, LedgerKind
-from storage.check import AuditData, audit, check_database
+from storage.check import AuditData, AuditReport, CommunityTotals, audit, check_database
 from storage.sqlite import SqliteStore
 from tests.storage.helpers import seated
 
@@ -153,6 +153,19 @@ def test_audit_of_consistent_data_reports_totals() -> None:
     assert "OK" in report.render()
 
 
+def test_the_report_counts_in_the_singular_for_one_and_the_plural_otherwise() -> None:
+    """``python -m storage check`` said "1 communities, 1 tables, 1 hands": each count now
+    reads "1 community", "2 communities", "0 tables", "1 problem", "2 problems"."""
+    one = CommunityTotals(1, "tg:1", 1, 10, 10, 0)
+    report = AuditReport(["x"], [one], ledger_rows=1, hands=1, tables=1)
+    assert report.render().splitlines()[0] == "1 community, 1 player, 1 table, 1 hand, 1 ledger row"
+    assert "\n1 problem:\n" in report.render()
+    two = AuditReport(["x", "y"], [one, one], ledger_rows=2, hands=0, tables=0)
+    first = two.render().splitlines()[0]
+    assert first == "2 communities, 2 players, 0 tables, 0 hands, 2 ledger rows"
+    assert "\n2 problems:\n" in two.render()
+
+
 def test_command_exits_zero_when_consistent_and_one_on_a_difference(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -178,7 +191,7 @@ def test_python_dash_m_storage_check_runs_as_a_command(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert "1 communities, 3 players, 1 tables, 1 hands" in done.stdout
+    assert "1 community, 3 players, 1 table, 1 hand, " in done.stdout
 
 
 async def _healthy_postgres(url: str) -> list[int]:
@@ -211,7 +224,7 @@ async def test_check_of_a_postgresql_database_by_url(capsys: pytest.CaptureFixtu
         a, _, _ = await _healthy_postgres(url)
         assert await check_database(url) == []
         assert await asyncio.to_thread(main, ["check", "--db", url]) == 0
-        assert "1 communities, 3 players, 1 tables, 1 hands" in capsys.readouterr().out
+        assert "1 community, 3 players, 1 table, 1 hand, " in capsys.readouterr().out
         conn = await asyncpg.connect(url)
         try:
             await conn.execute("UPDATE players SET balance = balance + 1 WHERE id = $1", a)

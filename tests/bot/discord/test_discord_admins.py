@@ -70,3 +70,29 @@ async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
             ("starting", 1000),
             ("admin_grant", -400),
         ]
+
+
+async def test_a_kush_label_with_markdown_reads_literally_and_draws_plain(tmp_path: Path) -> None:
+    """``/ofcadmin settings kush_label **x**`` (or ``||x||``, ``<@1>``): every message with
+    an amount showed it formatted (bold, a spoiler, a mention). The label is kept as Discord
+    shows it literally (escaped, as names are); a picture or chart draws it plain."""
+    from bot import pictures
+
+    async with world(tmp_path) as w:
+        for typed, shown in (
+            ("**x**", "\\*\\*x\\*\\*"),
+            ("||x||", "\\|\\|x\\|\\|"),
+            ("<@1>", "\\<@1>"),
+        ):
+            reply = await w.slash(
+                ALICE, "settings", {"name": "kush_label", "value": typed}, admin=True
+            )
+            assert shown in reply["content"], reply
+            community = await w.store.community("discord", str(w.fake.guild_id))
+            assert community.settings.kush_label == shown
+            reply = await w.slash(BOB, "balance")
+            assert f"1000 {shown} " in reply["content"], reply
+            assert w.service.rt.plain_text("discord", shown) == typed
+        data = {"boards": [], "notes": [], "label": "\\*\\*x\\*\\*"}
+        plain = pictures.with_plain_text(data, lambda s: w.service.rt.plain_text("discord", s))
+        assert plain["label"] == "**x**"

@@ -122,7 +122,8 @@ async def test_the_players_of_a_deleted_table_channel_are_told_in_their_dms(
         for user, lang in ((ALICE, "en"), (BOB, "ru")):
             text = w.fake.dm_messages(user.id)[-1]["content"]
             assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
-            assert "🏁 Showdown · table #1 · hand 1" in text, text
+            # the showdown in the player's own language (Bob: Russian), not the channel's
+            assert tr(lang, "showdown.title", table=t.id, hand=1) in text, text
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
 
 

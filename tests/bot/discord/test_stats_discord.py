@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
+import pytest
 from PIL import Image
 
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, EPHEMERAL, components, world
@@ -95,3 +97,38 @@ async def test_stats_of_a_member_who_never_played_names_them_not_their_id(tmp_pa
         reply = await w.slash(ALICE, "stats", {"user": FakeUser(999, "**Zed**")})
         assert reply["content"] == "No such player here: \\*\\*Zed\\*\\*.", reply
         assert reply["flags"] & EPHEMERAL
+
+
+async def test_a_kush_label_with_markdown_is_drawn_plain_on_the_chart_and_showdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kush label typed with markdown (``**x**``) is kept escaped for Discord's messages
+    (tests/bot/discord/test_discord_admins.py): the kush chart and the showdown picture draw
+    it as typed, not with its backslashes."""
+    from bot import charts, pictures
+
+    drawn: list[str] = []
+    chart_of, with_plain_text = charts.chart_of, pictures.with_plain_text
+
+    def chart_spy(name: str, lang: str, label: str, *rest: Any) -> Any:
+        drawn.append(f"chart:{label}")
+        return chart_of(name, lang, label, *rest)
+
+    def picture_spy(data: Any, plain: Any) -> Any:
+        out = with_plain_text(data, plain)
+        drawn.append(f"picture:{out['label']}")
+        return out
+
+    monkeypatch.setattr(charts, "chart_of", chart_spy)
+    monkeypatch.setattr(pictures, "with_plain_text", picture_spy)
+    async with world(tmp_path, rng_seed=7) as w:
+        await w.slash(ALICE, "settings", {"name": "kush_label", "value": "**x**"}, admin=True)
+        await seat_everyone(w, [ALICE, BOB])
+        via = {ALICE.id: "dm", BOB.id: "dm"}
+        await w.play_hand([ALICE, BOB], via)
+        await w.play_hand([ALICE, BOB], via)
+        reply = await w.slash(CAROL, "stats", {"user": ALICE})
+        assert "\\*\\*x\\*\\*" in reply["content"], reply
+        assert "chart:**x**" in drawn, drawn
+        assert any(d.startswith("picture:") for d in drawn), drawn
+        assert all(d.endswith(":**x**") for d in drawn), drawn
