@@ -1122,12 +1122,7 @@ async def test_the_sandbox_player_without_a_login_name_is_told_of_in_the_third_p
     встаёт из-за стола"). The player is "Player": "👋 Player left the table; … back to their
     balance." (the answer to the player's own command still says "You")."""
     async with sandbox(tmp_path, env={"USER": None, "LOGNAME": None}) as term:
-        await term.read_until(r"^Sandbox: ")
-        await term.lobby()
-        await term.send(term.group_buttons["Join"])
-        await term.read_until("You sit at seat")
-        await term.send(term.group_buttons["Ready"])
-        await term.read_until("moved to the table")
+        await _seated_and_ready(term)
         await term.send("/leave")
         line = await term.play_until(r"^👋 ")
         assert re.fullmatch(r"👋 Player left the table; \d+ kush back to their balance\.", line)

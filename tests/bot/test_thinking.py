@@ -357,6 +357,22 @@ def _hung(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
     return []
 
 
+async def _to_the_bot_s_hung_decision(
+    service: TableService, presenter: FakePresenter, monkeypatch: pytest.MonkeyPatch
+) -> tuple[LiveTable, int]:
+    """Every decision hangs in the worker (:func:`_hung`); Alice is dealt in beside the
+    computer player and plays until its turn: (the table, the computer player's seat)."""
+    monkeypatch.setattr(bots, "decide", _hung)
+    await service.ready(GROUP, ALICE)
+    t = table(service)
+    hand = t.hand
+    assert hand is not None
+    bot = next(s.seat for s in t.seats.values() if s.bot)
+    while bot not in hand.to_act:
+        await press_auto_and_confirm(service, presenter, ALICE)
+    return t, bot
+
+
 async def test_a_worker_hung_on_a_decision_is_replaced_for_the_next_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -452,14 +468,9 @@ async def test_a_hung_decision_holds_the_table_for_decision_seconds_once(
     loop = asyncio.get_running_loop()
     try:
         hung = await thinker.worker.run(os.getpid)
-        monkeypatch.setattr(bots, "decide", _hung)
-        await service.ready(GROUP, ALICE)
-        t = table(service)
+        t, bot = await _to_the_bot_s_hung_decision(service, presenter, monkeypatch)
         hand = t.hand
         assert hand is not None
-        bot = next(s.seat for s in t.seats.values() if s.bot)
-        while bot not in hand.to_act:
-            await press_auto_and_confirm(service, presenter, ALICE)
         assert (t.id, bot) in service.rt.thinking  # (its decision under way, in the worker)
         before = len(hand.actions)
         assert t.bot_due is not None
@@ -572,14 +583,7 @@ async def test_a_table_no_longer_served_mid_decision_leaves_no_decision_behind(
     service, presenter, _store, _clock = await _alice_and_a_bot("easy", timers=True)
     thinker = service.rt.thinker
     try:
-        monkeypatch.setattr(bots, "decide", _hung)
-        await service.ready(GROUP, ALICE)
-        t = table(service)
-        hand = t.hand
-        assert hand is not None
-        bot = next(s.seat for s in t.seats.values() if s.bot)
-        while bot not in hand.to_act:
-            await press_auto_and_confirm(service, presenter, ALICE)
+        t, bot = await _to_the_bot_s_hung_decision(service, presenter, monkeypatch)
         task = service.rt.thinking[(t.id, bot)][1]  # (its decision under way, in the worker)
         await recovery.release(service.rt, t)
         assert t.id not in service.rt.tables
