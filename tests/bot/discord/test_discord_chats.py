@@ -102,18 +102,26 @@ async def test_a_table_channel_the_bot_may_no_longer_write_in_closes_after_the_h
         assert await check_store(w.store) == []
 
 
+@pytest.mark.parametrize("gone", ["channel", "guild"])
 async def test_the_players_of_a_deleted_table_channel_are_told_in_their_dms(
-    tmp_path: Path,
+    tmp_path: Path, gone: str
 ) -> None:
     """R8.2a: the table's channel is deleted mid-hand; the hand is played out in the DMs and
     the table closes, but the channel that would show the showdown and the close is gone.
     Each player's DM hand was left as it was (a closing step's private screens went
     nowhere); it now says that the table is closed and their kush is back, with the
-    showdown."""
+    showdown. ``guild``: the bot is kicked from the guild instead (GUILD_DELETE, not an
+    outage) and never invited back; its writes in the channel are refused from then on:
+    the same, the hand settled once."""
     async with world(tmp_path) as w:
         await seat_everyone(w, [ALICE, BOB])
         t = w.table()
-        await w.fake.delete_channel(CHANNEL_ID)
+        assert t.hand is not None and t.hand_no == 1
+        if gone == "guild":
+            w.fake.locked_channels.add(CHANNEL_ID)
+            await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
+        else:
+            await w.fake.delete_channel(CHANNEL_ID)
         await w.fake.wait_for(lambda: t.closing)
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
@@ -124,7 +132,9 @@ async def test_the_players_of_a_deleted_table_channel_are_told_in_their_dms(
             assert text.startswith(tr(lang, "private.chat_gone", table=t.id)), text
             # the showdown in the player's own language (Bob: Russian), not the channel's
             assert tr(lang, "showdown.title", table=t.id, hand=1) in text, text
+        assert t.hand_no == 1 and len(await w.store.export_hands(t.id)) == 1
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
 
 
 @pytest.mark.parametrize("where", ["channel", "guild"])
