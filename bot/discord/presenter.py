@@ -434,10 +434,17 @@ class DiscordPresenter:
             if not locked:
                 log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
+        replaced = [key[1]]
         for older, there in list(self._moved.items()):  # deleted again: every older ref
             if there == key[1] and older[0] == key[0]:
                 self._moved[older] = str(msg.id)
+                replaced.append(older[1])
         self._moved[key] = str(msg.id)
+        # the table holding it (or an older ref) holds the new one from now on, so its next
+        # commit does (this map is gone after a restart: a closed table's last messages,
+        # sent then, were written over the deleted message)
+        for old_ref in replaced:
+            await self._tell_picture(self.on_posted, key[0], old_ref, str(msg.id))
 
     def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
         self._latest_live[live_key] = screen
@@ -902,13 +909,14 @@ class DiscordPresenter:
     async def _tell_picture(
         self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str
     ) -> None:
-        """Tell the service what became of a picture posted later (``hook``)."""
+        """Tell the service what became of a message posted later, a picture or a table
+        message posted again (``hook``)."""
         if hook is None:
             return
         try:
             await hook(chat_id, *args)
         except Exception:
-            log.exception("could not tell the service about the picture %s", args[0])
+            log.exception("could not tell the service about the message %s", args[0])
 
     def plain_text(self, text: str) -> str:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""

@@ -30,7 +30,16 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply, SeatState
+from bot.model import (
+    HAND_VIEW_PREFIX,
+    PENDING_PREFIX,
+    Actor,
+    ChatRef,
+    LiveTable,
+    Presenter,
+    Reply,
+    SeatState,
+)
 from bot.names import clean_arg
 from bot.presses import (
     Arrange,
@@ -884,7 +893,9 @@ class TableService:
         """A new message the platform could not post at once (it was down) and gave the
         pending ref ``pending`` (:data:`~bot.model.PENDING_PREFIX`) is posted in ``chat_id``
         as ``ref``: the table message or private hand that held ``pending`` holds ``ref`` now,
-        at once (a press on it is then the current message's), and is saved; a showdown
+        at once (a press on it is then the current message's), and is saved (``pending``
+        may also be a table message someone deleted, which the platform posted again as
+        ``ref``: the table's next commit holds the new one); a showdown
         picture posted later (:attr:`~bot.model.LiveTable.late_pictures`) is no longer owed
         (a restart does not post it again)."""
         for t in list(self.rt.tables.values()):
@@ -894,7 +905,10 @@ class TableService:
                 async with t.lock:
                     self.rt.picture_done(t, pending)
                 continue
-            hit = t.group_ref == pending
+            hit = t.group_ref == pending and (
+                pending.startswith(PENDING_PREFIX)  # (random: no other chat's)
+                or chat_id.split("#", 1)[0] == t.chat_id
+            )
             if hit:
                 t.group_ref = ref
             seat = t.seat_of(chat_id)

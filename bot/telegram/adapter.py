@@ -626,10 +626,22 @@ class TelegramPresenter:
             # the showdown, written over the table message and never again)
             new = self._pending(chat_id, screen, exc, sent)
         log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
+        replaced = [ref]
         for old, moved in list(self._moved.items()):
             if moved == ref and old[0] == chat_id:
                 self._moved[old] = new
+                replaced.append(old[1])
         self._moved[(chat_id, ref)] = new
+        # the table that holds it (or an older ref of it) holds the new one from now on, so
+        # its next commit does: the map here is gone after a restart, and a closed table's
+        # last messages, sent then, were written over the deleted message (posted a second
+        # time, the replacement left showing its buttons)
+        if self.on_posted is not None:
+            for old_ref in replaced:
+                try:
+                    await self.on_posted(chat_id, old_ref, new)
+                except Exception:
+                    log.exception("could not tell the service that %s is %s", old_ref, new)
 
     async def _refused(self, chat_id: str, exc: Forbidden, sent: float) -> None:
         """A write refused with 403 (sent at ``sent``): in a private chat the user blocked the
