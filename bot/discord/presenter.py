@@ -381,8 +381,11 @@ class DiscordPresenter:
         await self._newer.sleep(key, seconds)
 
     async def stop_pictures(self) -> None:
-        """After :meth:`stop_retries`: wait for the pictures being posted later (each makes
-        one more try, then is given up, logged)."""
+        """After :meth:`stop_retries`: wait for the pictures being posted later to end. One
+        waiting for its next try makes none (logged): the service, stopped first, saved it
+        with its table (:attr:`bot.model.LiveTable.late_pictures`) and the restarted bot
+        posts it; a try after the service's stop, taken, could not be recorded, and the
+        restart posted it a second time."""
         if self._late_pictures:
             await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
