@@ -13,6 +13,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from bot.names import MAX_NAME, cut, folded, units
+from bot.retries import pending_ref
 from bot.screens import Screen
 from game.chinese import ChineseGame
 from game.clock import SeatClock
@@ -153,9 +154,17 @@ class Presenter(Protocol):
     async def post(self, chat_id: str, text: str) -> None:
         """A one-off notice in a chat."""
 
-    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
         """A picture (PNG bytes) with a short caption in a chat: the showdown picture
-        (issue 12). Failures are logged, not raised (the text showdown is the record)."""
+        (issue 12). Failures are logged, not raised (the text showdown is the record).
+        ``ref``: its pending ref (:data:`PENDING_PREFIX`; every try under one ref is one
+        message: Discord's nonce). Returns ``ref`` when the platform refused it for a while
+        and it is posted later in the background (the service keeps it,
+        :attr:`LiveTable.late_pictures`, until told it was posted or given up), else
+        ``None`` (sent, or not to be sent). ``later``: straight to the background (a
+        restart posting a late picture again)."""
 
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
@@ -294,8 +303,16 @@ class LiveTable:
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
         "buttons": …}`` (``table``: written over the table message, which then stays as the
         record; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
-        "caption": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`, drawn
-        when it is sent).
+        "caption": …, "ref": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`,
+        drawn when it is sent; ``ref``: a pending ref, :data:`PENDING_PREFIX`, given when
+        it is owed, so every try of it, a restart's too, is the same message: on Discord the
+        same nonce).
+    :ivar late_pictures: showdown pictures the platform refused past the notice tries and
+        posts later in the background (:meth:`Presenter.send_picture`): each its outbox
+        item, ``ref`` the pending ref the presenter posts it under. Kept in the snapshot
+        until it is posted or given up (the presenter tells the service,
+        :meth:`bot.service.TableService.message_posted`, ``picture_given_up``), so a
+        restart posts it (:func:`bot.service.recovery.resume`), under the same ref.
     :ivar private_outbox: private messages a closing step owes its players (the bot's
         removal's notices, R8.2a; a showdown's final boards), kept with the closed table's
         final snapshot until sent, so that a restart after a crash between the commit and
@@ -351,6 +368,7 @@ class LiveTable:
     outbox_seq: int = 0
     outbox_sent: int = 0
     private_outbox: list[dict[str, Any]] = field(default_factory=list)
+    late_pictures: list[dict[str, Any]] = field(default_factory=list)
     knocked_out: dict[int, list[str]] = field(default_factory=dict)
     next_hand_at: float | None = None
     pending_options: RuleOptions | None = None
@@ -428,10 +446,18 @@ class LiveTable:
 
     def owe_picture(self, picture: Mapping[str, Any], caption: str) -> None:
         """Owe the chat a picture: ``picture`` is the JSON of the data to draw
-        (:meth:`bot.pictures.Picture.to_json`), drawn and sent after the commit."""
+        (:meth:`bot.pictures.Picture.to_json`), drawn and sent after the commit, under a
+        pending ref of its own (random: committed with the step, so every try is the same
+        message, :attr:`late_pictures`)."""
         self.outbox_seq += 1
         self.outbox.append(
-            {"id": self.outbox_seq, "kind": "picture", "picture": dict(picture), "caption": caption}
+            {
+                "id": self.outbox_seq,
+                "kind": "picture",
+                "picture": dict(picture),
+                "caption": caption,
+                "ref": pending_ref(PENDING_PREFIX),
+            }
         )
 
     def lobby_version(self, version: str) -> bool:
@@ -709,6 +735,7 @@ class LiveTable:
             dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
         ]
         t.private_outbox = copy.deepcopy(list(snap.get("private_outbox") or ()))
+        t.late_pictures = copy.deepcopy(list(snap.get("late_pictures") or ()))
         t.knocked_out = {
             int(k): [str(v[0]), str(v[1])] for k, v in dict(snap.get("knocked_out") or {}).items()
         }
@@ -792,6 +819,7 @@ class LiveTable:
             "outbox_seq": self.outbox_seq,
             "outbox_sent": self.outbox_sent,
             "private_outbox": copy.deepcopy(self.private_outbox),
+            "late_pictures": copy.deepcopy(self.late_pictures),
             "knocked_out": {str(k): list(v) for k, v in self.knocked_out.items()},
             "last_deal_at": self.last_deal_at,
             "ready_deadline": self.ready_deadline,

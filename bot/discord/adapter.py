@@ -831,6 +831,10 @@ class DiscordAdapter:
         self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
             PLATFORM, chat, pending, ref
         )
+        # a showdown picture posted later given up: not owed any more (a restart skips it)
+        self.presenter.on_picture_given_up = lambda chat, pending: service.picture_given_up(
+            PLATFORM, chat, pending
+        )
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded

@@ -123,6 +123,17 @@ def _nonce() -> int:
     return secrets.randbits(63)
 
 
+def nonce_of(ref: str) -> int:
+    """The nonce of the message posted under the pending ref ``ref``
+    (:func:`bot.retries.pending_ref`: 64 random bits in hex, kept in a snapshot), so every
+    try of it, a restarted bot's too, carries the same one; another ref (none of hex): a
+    new random one."""
+    try:
+        return int(ref.removeprefix(PENDING_PREFIX), 16) & ((1 << 63) - 1)
+    except ValueError:
+        return _nonce()
+
+
 @dataclass(slots=True)
 class _Pending:
     """A new message Discord did not take (down, or lost in the network), posted later.
@@ -262,6 +273,10 @@ class DiscordPresenter:
         #: once (a table message: the channel; a DM hand: the user) is posted (the service
         #: takes its real ref, :meth:`bot.service.TableService.message_posted`)
         self.on_posted: Callable[[str, str, str], Awaitable[object]] | None = None
+        #: told ``(channel, pending ref)`` when a showdown picture posted later
+        #: (:meth:`send_picture`) is given up (refused for good, past the give-up): the
+        #: service forgets it, a restart does not post it
+        self.on_picture_given_up: Callable[[str, str], Awaitable[object]] | None = None
 
     async def _send(
         self, channel_id: int, screen: Screen, nonce: int | None = None
@@ -366,8 +381,11 @@ class DiscordPresenter:
         await self._newer.sleep(key, seconds)
 
     async def stop_pictures(self) -> None:
-        """After :meth:`stop_retries`: wait for the pictures being posted later (each makes
-        one more try, then is given up, logged)."""
+        """After :meth:`stop_retries`: wait for the pictures being posted later to end. One
+        waiting for its next try makes none (logged): the service, stopped first, saved it
+        with its table (:attr:`bot.model.LiveTable.late_pictures`) and the restarted bot
+        posts it; a try after the service's stop, taken, could not be recorded, and the
+        restart posted it a second time."""
         if self._late_pictures:
             await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
@@ -419,10 +437,17 @@ class DiscordPresenter:
             if not locked:
                 log.warning("cannot re-post the table message in %s: %s", channel_id, exc)
             return
+        replaced = [key[1]]
         for older, there in list(self._moved.items()):  # deleted again: every older ref
             if there == key[1] and older[0] == key[0]:
                 self._moved[older] = str(msg.id)
+                replaced.append(older[1])
         self._moved[key] = str(msg.id)
+        # the table holding it (or an older ref) holds the new one from now on, so its next
+        # commit does (this map is gone after a restart: a closed table's last messages,
+        # sent then, were written over the deleted message)
+        for old_ref in replaced:
+            await self._tell_picture(self.on_posted, key[0], old_ref, str(msg.id))
 
     def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
         self._latest_live[live_key] = screen
@@ -792,7 +817,9 @@ class DiscordPresenter:
         self._newer.forget(waiting)
         return True
 
-    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
         """The showdown picture (issue 12): one message in the channel with the PNG attached
         and the caption as its text; failures are logged. A 403 Missing Permissions (50013)
         here is a channel that denies Attach Files (many deny it to @everyone), not one the
@@ -804,37 +831,70 @@ class DiscordPresenter:
         same nonce with ``enforce_nonce``, so a try whose answer was lost never shows it
         twice); still refused, it is posted later in the background as an edit is tried
         (after each of :attr:`edit_retries`, until :attr:`edit_give_up` from the first
-        failure; the same nonce), then given up (logged). Never raises a write's error."""
-        await self._send_picture(chat_id, png, caption, time.monotonic(), _nonce(), later=False)
+        failure; the same nonce), then given up (logged), and its pending ref ``ref`` (a new
+        one if ``None``) is returned: the service keeps the picture until :attr:`on_posted`
+        tells it posted or :attr:`on_picture_given_up` given up (not told at the adapter's
+        stop: a restart posts it, ``later``: straight to the background tries). The nonce
+        is ``ref``'s (:func:`nonce_of`): a restart's tries carry the one the tries before it
+        did, so one Discord took then is returned, not posted twice (while Discord remembers
+        the nonce, a few minutes). Never raises a write's error."""
+        ref = ref or pending_ref(PENDING_PREFIX)
+        if later:
+            self._post_picture_later(chat_id, png, caption, ref, time.monotonic())
+            return ref
+        began = time.monotonic()
+        if await self._send_picture(chat_id, png, caption, ref, began, later=False):
+            return None
+        self._post_picture_later(chat_id, png, caption, ref, began)
+        return ref
+
+    def _post_picture_later(
+        self, chat_id: str, png: bytes, caption: str, ref: str, began: float
+    ) -> None:
+        """:meth:`send_picture`'s background tries, failing since ``began``."""
+
+        async def tries() -> None:
+            await self._send_picture(chat_id, png, caption, ref, began, later=True)
+
+        task = asyncio.create_task(tries(), name=f"dc-picture-{chat_id}")
+        self._late_pictures.add(task)
+        task.add_done_callback(self._late_pictures.discard)
 
     async def _send_picture(
-        self, chat_id: str, png: bytes, caption: str, began: float, nonce: int, *, later: bool
-    ) -> None:
+        self, chat_id: str, png: bytes, caption: str, ref: str, began: float, *, later: bool
+    ) -> bool:
         """:meth:`send_picture`'s tries (``later``: the background ones), failing since
-        ``began``, each with ``nonce``."""
+        ``began``, each with ``ref``'s nonce. ``False``: lost past the notice tries (not
+        ``later``): to be posted later. In the background the service is told the picture
+        ``ref`` was posted (:attr:`on_posted`) or given up (:attr:`on_picture_given_up`),
+        unless the adapter stops (kept for a restart)."""
+        nonce = nonce_of(ref)
         tries = 0
         while True:
+            if later and self.stopping:  # kept: the restart posts it (the same nonce)
+                log.info("picture %s in %s not posted before the stop", ref, chat_id)
+                return True
             sent = time.monotonic()
             try:
                 file = discord.File(io.BytesIO(png), filename="showdown.png")
                 channel = self.client.get_partial_messageable(int(chat_id))
-                await channel.send(content_of(caption), file=file, nonce=nonce)
-                return
+                msg = await channel.send(content_of(caption), file=file, nonce=nonce)
+                if later:
+                    log.info("picture %s in %s posted as %s", ref, chat_id, msg.id)
+                    await self._tell_picture(self.on_posted, chat_id, ref, str(msg.id))
+                return True
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
                     again = self._waited("picture", chat_id, exc, tries, began, nonce, later=later)
                     if await again:
                         tries += 1
                         continue
+                    if later and self.stopping:
+                        log.info("picture %s in %s not posted before the stop", ref, chat_id)
+                        return True
                     if not later and self._retry_wait(0, began) is not None:
                         log.info("picture in %s not posted (%s): posted later", chat_id, exc)
-                        task = asyncio.create_task(
-                            self._send_picture(chat_id, png, caption, began, nonce, later=True),
-                            name=f"dc-picture-{chat_id}",
-                        )
-                        self._late_pictures.add(task)
-                        task.add_done_callback(self._late_pictures.discard)
-                        return
+                        return False
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
                 elif isinstance(exc, discord.HTTPException) and exc.code == MISSING_PERMISSIONS:
                     log.info("cannot attach the picture in %s: %s", chat_id, exc)
@@ -843,10 +903,23 @@ class DiscordPresenter:
                     and await self._locked_out(int(chat_id), exc, sent)
                 ):
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
-                return
             except ValueError as exc:
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
-                return
+            if later:
+                await self._tell_picture(self.on_picture_given_up, chat_id, ref)
+            return True
+
+    async def _tell_picture(
+        self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str
+    ) -> None:
+        """Tell the service what became of a message posted later, a picture or a table
+        message posted again (``hook``)."""
+        if hook is None:
+            return
+        try:
+            await hook(chat_id, *args)
+        except Exception:
+            log.exception("could not tell the service about the message %s", args[0])
 
     def plain_text(self, text: str) -> str:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""

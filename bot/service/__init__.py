@@ -30,7 +30,16 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable, Presenter, Reply, SeatState
+from bot.model import (
+    HAND_VIEW_PREFIX,
+    PENDING_PREFIX,
+    Actor,
+    ChatRef,
+    LiveTable,
+    Presenter,
+    Reply,
+    SeatState,
+)
 from bot.names import clean_arg
 from bot.presses import (
     Arrange,
@@ -884,11 +893,22 @@ class TableService:
         """A new message the platform could not post at once (it was down) and gave the
         pending ref ``pending`` (:data:`~bot.model.PENDING_PREFIX`) is posted in ``chat_id``
         as ``ref``: the table message or private hand that held ``pending`` holds ``ref`` now,
-        at once (a press on it is then the current message's), and is saved."""
+        at once (a press on it is then the current message's), and is saved (``pending``
+        may also be a table message someone deleted, which the platform posted again as
+        ``ref``: the table's next commit holds the new one); a showdown
+        picture posted later (:attr:`~bot.model.LiveTable.late_pictures`) is no longer owed
+        (a restart does not post it again)."""
         for t in list(self.rt.tables.values()):
             if t.platform != platform:
                 continue
-            hit = t.group_ref == pending
+            if any(item.get("ref") == pending for item in t.late_pictures):
+                async with t.lock:
+                    self.rt.picture_done(t, pending)
+                continue
+            hit = t.group_ref == pending and (
+                pending.startswith(PENDING_PREFIX)  # (random: no other chat's)
+                or chat_id.split("#", 1)[0] == t.chat_id
+            )
             if hit:
                 t.group_ref = ref
             seat = t.seat_of(chat_id)
@@ -897,6 +917,17 @@ class TableService:
             if hit:
                 async with t.lock:
                     self.rt.save_soon(t)
+
+    async def picture_given_up(self, platform: str, chat_id: str, pending: str) -> None:
+        """The showdown picture the platform was posting later under the pending ref
+        ``pending`` (:attr:`~bot.model.LiveTable.late_pictures`) is given up: refused for
+        good, its answer lost (perhaps posted: not sent again) or past the give-up time. It
+        is no longer owed, so a restart does not post it (the text showdown is the record).
+        Not told at the adapter's stop: a restart posts it then."""
+        for t in list(self.rt.tables.values()):
+            if t.platform == platform and any(i.get("ref") == pending for i in t.late_pictures):
+                async with t.lock:
+                    self.rt.picture_done(t, pending)
 
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
         """The player deleted their private hand message ``ref`` (the platform refused an

@@ -136,7 +136,8 @@ async def release(rt: Runtime, t: LiveTable) -> None:
 
 async def resume(rt: Runtime, t: LiveTable) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
-    their buttons carry old versions), what it owes the chat is sent, and a hand in progress
+    their buttons carry old versions), what it owes the chat is sent (a showdown picture
+    being posted later too, :meth:`Runtime.post_late_pictures`), and a hand in progress
     makes the moves that are due (a player who left). An ordinary table takes the community's
     settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`).
     A computer player an older snapshot has sitting out plays again (R8.6 sits out people)."""
@@ -167,13 +168,24 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
         # the table message from before the restart shows the table as it is: its buttons
         # work (a press there moves the version on, and that message is out of date then)
         t.resumed_version = shown
+    # a showdown picture the platform had refused for a while, posted later in the
+    # background when the bot stopped: posted now (under its ref: once)
+    rt.post_late_pictures(t)
 
 
 def _state(t: LiveTable) -> dict[str, Any]:
     """What a table message shows of ``t``: its snapshot without the messages' bookkeeping
     (references, versions, the outbox and the step counter)."""
     data = t.to_json()
-    for key in ("group_ref", "version", "seq", "outbox", "outbox_seq", "outbox_sent"):
+    for key in (
+        "group_ref",
+        "version",
+        "seq",
+        "outbox",
+        "outbox_seq",
+        "outbox_sent",
+        "late_pictures",
+    ):
         data.pop(key, None)
     data["seats"] = [{k: v for k, v in s.items() if k != "private_ref"} for s in data["seats"]]
     return data

@@ -129,7 +129,8 @@ def _shown_state(t: LiveTable) -> tuple[object, ...]:
     """What sending a step's messages may change on a table: message refs, reachability, the
     outbox sent, the table message's version."""
     seats = tuple((s.seat, s.private_ref, s.reachable) for s in t.seats.values())
-    return (t.group_ref, t.outbox_sent, t.version, seats)
+    late = tuple(str(item.get("ref")) for item in t.late_pictures)
+    return (t.group_ref, t.outbox_sent, t.version, seats, late)
 
 
 class Runtime:
@@ -266,15 +267,16 @@ class Runtime:
 
     def rollback(self, tx: Tx) -> None:
         """Put the table back exactly as it was when ``tx`` began. What the sender did in the
-        meantime stays: message refs, reachability, what of the outbox was sent."""
+        meantime stays: message refs, reachability, what of the outbox was sent, the pictures
+        posted later."""
         t = tx.table
         fresh = LiveTable.from_json(tx.before, self.clock())
         shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
-        group_ref, sent = t.group_ref, t.outbox_sent
+        group_ref, sent, late = t.group_ref, t.outbox_sent, t.late_pictures
         for f in fields(LiveTable):
             if f.name not in _KEEP:
                 setattr(t, f.name, getattr(fresh, f.name))
-        t.group_ref, t.outbox_sent = group_ref, sent
+        t.group_ref, t.outbox_sent, t.late_pictures = group_ref, sent, late
         t.outbox = [item for item in t.outbox if int(item["id"]) > sent]
         for seat in t.seats.values():
             if seat.seat in shown:
@@ -593,7 +595,9 @@ class Runtime:
             if int(item["id"]) <= t.outbox_sent:
                 continue
             if item.get("kind") == "picture":
-                await self.send_picture(t, p, item)
+                late = await self.send_picture(t, p, item)
+                if late is not None:  # posted later: kept until posted (a restart posts it)
+                    t.late_pictures.append({**item, "ref": late})
                 t.outbox_sent = max(t.outbox_sent, int(item["id"]))
                 continue
             screen = Screen.from_json(item)
@@ -613,10 +617,14 @@ class Runtime:
         except Exception as exc:
             log.warning("table %s: its last messages were sent, not recorded so: %r", table_id, exc)
 
-    async def send_picture(self, t: LiveTable, p: Presenter, item: Mapping[str, Any]) -> None:
+    async def send_picture(
+        self, t: LiveTable, p: Presenter, item: Mapping[str, Any], *, later: bool = False
+    ) -> str | None:
         """Draw an outbox picture (in the drawing process, :class:`bot.drawing.Drawer`: it
         takes milliseconds of CPU, most of them holding the GIL, and the press that ended the
-        hand is being answered meanwhile) and send it with its caption (issue 12).
+        hand is being answered meanwhile) and send it with its caption (issue 12), under the
+        item's pending ref (:meth:`LiveTable.owe_picture`). Returns the ref when the platform
+        posts it later in the background (``later``: at once so), else ``None``.
         A picture that cannot be drawn is logged and skipped: the text showdown is the
         record."""
         try:
@@ -624,8 +632,41 @@ class Runtime:
             png = await self.drawer.draw(pictures.draw_json, data)
         except Exception:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
+            return None
+        ref = item.get("ref")
+        caption = str(item.get("caption", ""))
+        if later:
+            return await p.send_picture(t.group_chat, png, caption, ref, later=True)
+        return await p.send_picture(t.group_chat, png, caption, ref)
+
+    def post_late_pictures(self, t: LiveTable) -> None:
+        """Hand the pictures a table still owes from before a restart
+        (:attr:`LiveTable.late_pictures`) to the presenter's background tries again, under
+        their pending refs (on Discord the same nonce: one a try before the restart posted
+        is returned, not posted twice), in the group's chain. One that cannot be drawn
+        here is forgotten (logged)."""
+        p = self.presenter(t)
+        if p is None or not t.late_pictures:
             return
-        await p.send_picture(t.group_chat, png, str(item.get("caption", "")))
+
+        async def post() -> None:
+            for item in list(t.late_pictures):
+                if await self.send_picture(t, p, item, later=True) is None:
+                    async with t.lock:
+                        self.picture_done(t, str(item.get("ref")))
+
+        self.send_later(t, post)
+
+    def picture_done(self, t: LiveTable, ref: str) -> bool:
+        """The late picture ``ref`` of ``t`` (:attr:`LiveTable.late_pictures`) was posted or
+        given up: forgotten, the snapshot saved in the background (call under the table's
+        lock). ``False``: none was."""
+        kept = [item for item in t.late_pictures if item.get("ref") != ref]
+        if len(kept) == len(t.late_pictures):
+            return False
+        t.late_pictures = kept
+        self.save_soon(t)
+        return True
 
     # -- background snapshots ----------------------------------------------------------------
     def save_soon(self, t: LiveTable) -> None:

@@ -255,6 +255,10 @@ class TelegramPresenter:
         #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
         #: once (:data:`~bot.model.PENDING_PREFIX`) is posted (the service takes its real ref)
         self.on_posted: Callable[[str, str, str], Awaitable[object]] | None = None
+        #: told ``(chat, pending ref)`` when a showdown picture posted later
+        #: (:meth:`send_picture`) is given up (refused for good, its answer lost, past the
+        #: give-up): the service forgets it, a restart does not post it
+        self.on_picture_given_up: Callable[[str, str], Awaitable[object]] | None = None
         #: pending messages perhaps posted after all (their answer lost), by chat: (the
         #: message's key, the screen sent) — a press on a message of that chat showing
         #: exactly that screen is on it (:meth:`claim`)
@@ -589,8 +593,11 @@ class TelegramPresenter:
         self._notice_waits.wake_all()
 
     async def stop_pictures(self) -> None:
-        """After :meth:`stop_retries`: wait for the pictures being posted later (each makes
-        one more try, then is given up, logged)."""
+        """After :meth:`stop_retries`: wait for the pictures being posted later to end. One
+        waiting for its next try makes none (logged): the service, stopped first, saved it
+        with its table (:attr:`bot.model.LiveTable.late_pictures`) and the restarted bot
+        posts it; a try after the service's stop, taken, could not be recorded, and the
+        restart posted it a second time."""
         if self._late_pictures:
             await asyncio.gather(*self._late_pictures, return_exceptions=True)
 
@@ -622,10 +629,22 @@ class TelegramPresenter:
             # the showdown, written over the table message and never again)
             new = self._pending(chat_id, screen, exc, sent)
         log.info("message %s/%s was deleted: posted again as %s", chat_id, ref, new)
+        replaced = [ref]
         for old, moved in list(self._moved.items()):
             if moved == ref and old[0] == chat_id:
                 self._moved[old] = new
+                replaced.append(old[1])
         self._moved[(chat_id, ref)] = new
+        # the table that holds it (or an older ref of it) holds the new one from now on, so
+        # its next commit does: the map here is gone after a restart, and a closed table's
+        # last messages, sent then, were written over the deleted message (posted a second
+        # time, the replacement left showing its buttons)
+        if self.on_posted is not None:
+            for old_ref in replaced:
+                try:
+                    await self.on_posted(chat_id, old_ref, new)
+                except Exception:
+                    log.exception("could not tell the service that %s is %s", old_ref, new)
 
     async def _refused(self, chat_id: str, exc: Forbidden, sent: float) -> None:
         """A write refused with 403 (sent at ``sent``): in a private chat the user blocked the
@@ -918,7 +937,9 @@ class TelegramPresenter:
         self._notice_waits.forget(waiting)
         return True
 
-    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
         """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
         as multipart), in a group's new chat if it moved; a refusal (a group that forbids
         photos) is logged in one line and skipped. In a forum topic as :meth:`post`.
@@ -927,23 +948,52 @@ class TelegramPresenter:
         :attr:`notice_retries`, awaited: the table's later messages keep their order); still
         refused, it is posted later in the background as an edit is tried (after each of
         :attr:`edit_retries`, until :attr:`edit_give_up` from the first failure), then given
-        up (logged). One whose answer was lost (it may have been posted) is not sent again.
-        Never raises :class:`TelegramError`."""
-        await self._send_picture(chat_id, png, caption, time.monotonic(), later=False)
+        up (logged), and its pending ref ``ref`` (a new one if ``None``) is returned: the
+        service keeps the picture until :attr:`on_posted` tells it posted or
+        :attr:`on_picture_given_up` given up (not told at the adapter's stop: a restart posts
+        it, ``later``: straight to the background tries). One whose answer was lost (it may
+        have been posted) is not sent again. Never raises :class:`TelegramError`."""
+        ref = ref or pending_ref(PENDING_PREFIX)
+        if later:
+            self._post_picture_later(chat_id, png, caption, ref, time.monotonic())
+            return ref
+        began = time.monotonic()
+        if await self._send_picture(chat_id, png, caption, ref, began, later=False):
+            return None
+        self._post_picture_later(chat_id, png, caption, ref, began)
+        return ref
+
+    def _post_picture_later(
+        self, chat_id: str, png: bytes, caption: str, ref: str, began: float
+    ) -> None:
+        """:meth:`send_picture`'s background tries, failing since ``began``."""
+
+        async def tries() -> None:
+            await self._send_picture(chat_id, png, caption, ref, began, later=True)
+
+        task = asyncio.create_task(tries(), name=f"tg-picture-{chat_id}")
+        self._late_pictures.add(task)
+        task.add_done_callback(self._late_pictures.discard)
 
     async def _send_picture(
-        self, chat_id: str, png: bytes, caption: str, began: float, *, later: bool
-    ) -> None:
+        self, chat_id: str, png: bytes, caption: str, ref: str, began: float, *, later: bool
+    ) -> bool:
         """:meth:`send_picture`'s tries (``later``: the background ones), failing since
-        ``began``."""
+        ``began``. ``False``: refused by Telegram's side past the notice tries (not
+        ``later``): to be posted later. In the background the service is told the picture
+        ``ref`` was posted (:attr:`on_posted`) or given up (:attr:`on_picture_given_up`),
+        unless the adapter stops (kept for a restart)."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
         tries = 0
         while True:
+            if later and self.stopping:  # kept: the restart posts it (once)
+                log.info("picture %s in %s not posted before the stop", ref, chat_id)
+                return True
             sent = time.monotonic()
             try:
                 try:
-                    await self._in_topic(
+                    msg = await self._in_topic(
                         chat_id,
                         lambda topic: self.app.bot.send_photo(
                             target,
@@ -955,26 +1005,39 @@ class TelegramPresenter:
                 except ChatMigrated as exc:
                     self.follow_soon(target, str(exc.new_chat_id))
                     photo = InputFile(png, filename="showdown.png")
-                    await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
-                return
+                    msg = await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
+                if later:
+                    log.info("picture %s in %s posted as %s", ref, chat_id, msg.message_id)
+                    await self._tell_picture(self.on_posted, chat_id, ref, str(msg.message_id))
+                return True
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
                     if await self._waited("picture", chat_id, exc, tries, began, later=later):
                         tries += 1
                         continue
+                    if later and self.stopping:
+                        log.info("picture %s in %s not posted before the stop", ref, chat_id)
+                        return True
                     if not later and self._retry_wait(0, exc, began) is not None:
                         log.info("picture in %s not posted (%s): posted later", chat_id, exc)
-                        task = asyncio.create_task(
-                            self._send_picture(chat_id, png, caption, began, later=True),
-                            name=f"tg-picture-{chat_id}",
-                        )
-                        self._late_pictures.add(task)
-                        task.add_done_callback(self._late_pictures.discard)
-                        return
+                        return False
                 # e.g. a group that forbids photos: one line, the text showdown is the record
                 if not self._gone(target, exc, sent):
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
-                return
+                if later:
+                    await self._tell_picture(self.on_picture_given_up, chat_id, ref)
+                return True
+
+    async def _tell_picture(
+        self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str
+    ) -> None:
+        """Tell the service what became of a picture posted later (``hook``)."""
+        if hook is None:
+            return
+        try:
+            await hook(chat_id, *args)
+        except Exception:
+            log.exception("could not tell the service about the picture %s", args[0])
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
@@ -1186,6 +1249,10 @@ class TelegramAdapter:
         # a new message posted late (Telegram was down): the service takes its ref
         self.presenter.on_posted = lambda chat, pending, ref: service.message_posted(
             PLATFORM, chat, pending, ref
+        )
+        # a showdown picture posted later given up: not owed any more (a restart skips it)
+        self.presenter.on_picture_given_up = lambda chat, pending: service.picture_given_up(
+            PLATFORM, chat, pending
         )
         #: lower-case @username → user id: what the store holds (the service's
         #: remember_username), as far as this process has read or written it

@@ -80,8 +80,11 @@ class FakePresenter:
     async def post(self, chat_id: str, text: str) -> None:
         self.posts.append((chat_id, text))
 
-    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
         self.pictures.append((chat_id, png, caption))
+        return None
 
     def private_link(self, table_id: int) -> str | None:
         return self.link.format(table=table_id) if self.link else None

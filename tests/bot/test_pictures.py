@@ -507,7 +507,9 @@ def test_card_strings_in_samples_are_cards() -> None:
 class CrashingPresenter(FakePresenter):
     """The process dies while sending the picture (after the commit that owes it)."""
 
-    async def send_picture(self, chat_id: str, png: bytes, caption: str) -> None:
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
         raise RuntimeError("the bot died here")
 
 

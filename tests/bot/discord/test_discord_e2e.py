@@ -700,6 +700,28 @@ async def test_a_deleted_table_message_is_posted_again(tmp_path: Path) -> None:
         assert len(w.fake.calls_to("POST", f"/channels/{CHANNEL_ID}/")) == posts
 
 
+async def test_the_table_holds_the_reposted_table_message_and_commits_it(tmp_path: Path) -> None:
+    """The presenter kept which message replaced a deleted table message in memory only, the
+    table holding the deleted one's id until its next write: a closing step committed then
+    left the restarted bot writing the close over the deleted message (a second one posted,
+    the replacement left with its buttons, tests/bot/test_deleted_table_message_restart.py
+    on Telegram). The table holds the replacement at once now, and the next step commits
+    it."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        old = int(w.table_message()["id"])
+        w.fake.deleted.add(old)
+        await w.play_street(ALICE, "dm")
+        await w.adapter.presenter.flush()
+        new = w.table_message()
+        assert int(new["id"]) != old
+        t = w.table()
+        assert t.group_ref == str(new["id"])
+        await w.play_street(BOB, "dm")  # (a step: committed with it)
+        state = await w.store.table_state(t.id)
+        assert state is not None and state[1]["group_ref"] == str(new["id"])
+
+
 async def test_real_hostnames_are_refused() -> None:
     """The tests' connector resolves no name, so a forgotten real URL fails loudly."""
     async with aiohttp.ClientSession(connector=refusing_connector()) as http:

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.bot.discord.dc_world import ALICE, BOB, world
+from tests.bot.discord.dc_world import ALICE, BOB, TOKEN, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, ApiCall
+from tests.fakes.discord_api import CHANNEL_ID, ApiCall, FakeDiscord
 
 CHANNEL_POSTS = f"/channels/{CHANNEL_ID}/messages"
 
@@ -99,3 +99,45 @@ async def test_a_picture_refused_past_the_notice_tries_is_posted_later_once(
         assert len({c.body["nonce"] for c in tries}) == 1
         assert [c.status for c in tries][-1] == 200
         assert [m for m in w.logged if "cannot send the picture" in m] == []
+
+
+async def test_a_picture_posted_later_survives_a_restart_with_its_nonce(tmp_path: Path) -> None:
+    """Discord refuses the picture past the notice tries, then takes a background try but
+    its answer is lost (the connection drops: the picture is posted). The bot restarts before
+    it learns so: the picture was lost with the old process; now the restarted bot posts it
+    again with the nonce of the tries before (kept with the table's state), which Discord
+    answers with the message it made: one picture, and the table no longer owes it."""
+    db = tmp_path / "ofc.sqlite3"
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
+            presenter = w.adapter.presenter
+            presenter.notice_retries = (0.05, 0.1)
+            presenter.edit_retries = (0.2,)
+            await seat_everyone(w, [ALICE, BOB])
+            fake.outage(lambda name, call: name == "create_message" and bool(call.files))
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: len(picture_posts(fake.calls)) >= 4)  # (in the bg)
+            t = w.table()
+            assert len(t.late_pictures) == 1
+            fake.outages.clear()
+            fake.drop(lambda name, call: name == "create_message" and bool(call.files), done=True)
+            await fake.wait_for(lambda: fake.files or None)  # posted, its answer lost
+            [(_, data)] = await w.store.snapshots()
+            assert len(data["late_pictures"]) == 1  # (the bot does not know it was posted)
+        fake.recover()
+        tried = len(picture_posts(fake.calls))
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
+            await fake.wait_for(lambda: len(picture_posts(fake.calls)) > tried or None)
+            for _ in range(100):  # (told, saved in the background)
+                [(_, data)] = await w.store.snapshots()
+                if not data["late_pictures"]:
+                    break
+                await asyncio.sleep(0.05)
+            assert data["late_pictures"] == [] and w.table().late_pictures == []
+        tries = picture_posts(fake.calls)
+        assert tries[-1].status == 200 and len({c.body["nonce"] for c in tries}) == 1
+        assert len(fake.files) == 1  # once
+    finally:
+        await fake.stop()

@@ -1,0 +1,112 @@
+"""A showdown picture Telegram still refused past the notice tries is posted later in the
+background; a restart in that time lost it (it lived in the presenter's task only). It is
+kept with the table's state now (:attr:`bot.model.LiveTable.late_pictures`) until it is
+posted or given up, so a restarted bot posts it, once; one given up because its answer was
+lost (Telegram may have posted it) is not posted again after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from bot.model import PENDING_PREFIX
+from bot.telegram.fake_api import ApiCall, FakeTelegram
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+
+
+def photo(c: ApiCall) -> bool:
+    return c.method == "sendPhoto"
+
+
+async def saved_late(w: World) -> list[dict[str, Any]]:
+    """The late pictures of the one table's saved snapshot."""
+    [(_, data)] = await w.store.snapshots()
+    return list(data.get("late_pictures") or ())
+
+
+async def until_saved(w: World, predicate: Any) -> list[dict[str, Any]]:
+    """The saved late pictures once ``predicate`` holds of them (saved in the background)."""
+    for _ in range(200):
+        late = await saved_late(w)
+        if predicate(late):
+            return late
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"never saved so: {late}")
+
+
+async def test_a_picture_posted_later_survives_a_restart_and_shows_once(tmp_path: Path) -> None:
+    """Telegram refuses every picture past the notice tries: the table plays on and the
+    picture waits in the background. The bot restarts before Telegram takes photos again:
+    the restarted bot posts it once Telegram answers, the stored one (its caption), once."""
+    db = tmp_path / "ofc.sqlite3"
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    try:
+        fake.outage(photo)
+        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
+            presenter = w.adapter.presenter
+            presenter.notice_retries = (0.05, 0.1)
+            presenter.edit_retries = (0.05, 0.1, 0.2)
+            fake.started_users.update({ALICE.id, BOB.id})
+            await seat_everyone(w, [ALICE, BOB])
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            await fake.wait_for(lambda: len(fake.calls_of("sendPhoto")) >= 5)  # (in the bg)
+            t = next(iter(w.service.tables.values()))
+            assert t.hand is not None and t.hand_no == 2  # the table did not wait
+            [late] = await until_saved(w, lambda late: len(late) == 1)
+            assert str(late["ref"]).startswith(PENDING_PREFIX)
+            caption = str(late["caption"])
+            assert "pts" in caption
+            assert fake.photos_in(GROUP_ID) == []
+        tried = len(fake.calls_of("sendPhoto"))
+        fake.recover()
+        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
+            await fake.wait_for(lambda: fake.photos_in(GROUP_ID) or None)
+            await asyncio.sleep(0.5)  # (no second one comes)
+            assert await until_saved(w, lambda late: not late) == []
+        shown = fake.photos_in(GROUP_ID)
+        assert len(shown) == 1 and shown[0].caption == caption
+        assert len(fake.calls_of("sendPhoto")) == tried + 1
+    finally:
+        await fake.stop()
+
+
+async def test_a_late_picture_whose_answer_was_lost_is_not_posted_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """The picture waits in the background; its next try is posted but answered after the
+    read timeout (Telegram may have posted it, and did): it is given up, not sent again, and
+    no longer kept, so the restarted bot does not post it a second time."""
+    db = tmp_path / "ofc.sqlite3"
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    try:
+        fake.outage(photo)
+        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
+            presenter = w.adapter.presenter
+            presenter.notice_retries = (0.05, 0.1)
+            presenter.edit_retries = (0.3,)
+            fake.started_users.update({ALICE.id, BOB.id})
+            await seat_everyone(w, [ALICE, BOB])
+            await play_hand(w, [ALICE, BOB])
+            await w.settle()
+            await until_saved(w, lambda late: len(late) == 1)
+            tried = len(fake.calls_of("sendPhoto"))
+            w.adapter._request._read_timeout = 0.3
+            w.adapter._request._write_timeout = 0.3
+            fake.stall(photo, 1.0)
+            fake.recover()
+            await fake.wait_for(lambda: fake.photos_in(GROUP_ID) or None)
+            await until_saved(w, lambda late: not late)
+            await asyncio.sleep(1.0)  # (the answer came too late: not sent again)
+            assert len(fake.calls_of("sendPhoto")) == tried + 1
+            w.adapter._request._read_timeout = 10.0
+        async with world(tmp_path, db=db, fake=fake, rng_seed=5):
+            await asyncio.sleep(0.5)
+        assert len(fake.photos_in(GROUP_ID)) == 1
+        assert len(fake.calls_of("sendPhoto")) == tried + 1
+    finally:
+        await fake.stop()
