@@ -36,7 +36,6 @@ import dataclasses
 import datetime
 import io
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -49,6 +48,7 @@ from bot.discord.components import (
     PayloadButton,
     PickSelect,
     content_of,
+    discord_commands,
     is_routed,
     view_of,
 )
@@ -89,43 +89,6 @@ ANSWER_WITHIN = 0.8
 #: seconds after the bot's timeout runs out before it looks at the guild's channels again
 #: (:meth:`DiscordAdapter.timed_out`): Discord's clock and ours may differ a little
 TIMEOUT_END_MARGIN = 1.0
-
-# The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin
-# commands under /ofcadmin (a top-level command of its own: Discord applies default member
-# permissions to top-level commands only).
-_COMMAND_NAMES = {
-    "newtable": "ofc new",
-    "join": "ofc join",
-    "ready": "ofc ready",
-    "leave": "ofc leave",
-    "sitout": "ofc sitout",
-    "topup": "ofc topup",
-    "addbot": "ofc addbot",
-    "removebot": "ofc removebot",
-    "tournament": "ofc tournament",
-    "back": "ofc back",
-    "balance": "ofc balance",
-    "top": "ofc top",
-    "history": "ofc history",
-    "stats": "ofc stats",
-    "replay": "ofc replay",
-    "daily": "ofc daily",
-    "rules": "ofc rules",
-    "settings": "ofcadmin settings",
-    "grant": "ofcadmin grant",
-    "closetable": "ofcadmin close",
-    "help": "ofc help",
-    "hand": "ofc hand",
-}
-# not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
-# player called "/top" is never rewritten
-_COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
-
-
-def discord_commands(text: str) -> str:
-    """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``,
-    ``/closetable`` → ``/ofcadmin close``)."""
-    return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
 
 
 def actor_of(interaction: Interaction) -> Actor:
@@ -1014,7 +977,7 @@ class DiscordAdapter:
             finally:
                 ack.stop()
             private = ephemeral or reply.alert
-            content = content_of(discord_commands(_compose(reply.text, reply.screen))) or "…"
+            content = content_of(_compose(reply.text, reply.screen)) or "…"
             view = view_of(reply.screen) if reply.screen else None
             extra: dict[str, Any] = {"view": view} if view is not None else {}
             if reply.picture is not None:  # /ofc hand, /ofc stats: the picture attached

@@ -63,6 +63,7 @@ __all__ = [
     "PressTarget",
     "ScreenView",
     "content_of",
+    "discord_commands",
     "is_routed",
     "rows_of",
     "view_of",
@@ -202,9 +203,50 @@ def is_routed(custom_id: str) -> bool:
     return any(r.fullmatch(custom_id) for r in (_PAYLOAD_RE, _SELECT_RE, _PICK_RE))
 
 
+# The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin
+# commands under /ofcadmin (a top-level command of its own: Discord applies default member
+# permissions to top-level commands only).
+_COMMAND_NAMES = {
+    "newtable": "ofc new",
+    "join": "ofc join",
+    "ready": "ofc ready",
+    "leave": "ofc leave",
+    "sitout": "ofc sitout",
+    "topup": "ofc topup",
+    "addbot": "ofc addbot",
+    "removebot": "ofc removebot",
+    "tournament": "ofc tournament",
+    "back": "ofc back",
+    "balance": "ofc balance",
+    "top": "ofc top",
+    "history": "ofc history",
+    "stats": "ofc stats",
+    "replay": "ofc replay",
+    "daily": "ofc daily",
+    "rules": "ofc rules",
+    "settings": "ofcadmin settings",
+    "grant": "ofcadmin grant",
+    "closetable": "ofcadmin close",
+    "help": "ofc help",
+    "hand": "ofc hand",
+}
+# not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
+# player called "/top" is never rewritten
+_COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+
+
+def discord_commands(text: str) -> str:
+    """Rename the commands a text mentions to their Discord form (``/join`` → ``/ofc join``,
+    ``/closetable`` → ``/ofcadmin close``)."""
+    return _COMMAND_RE.sub(lambda m: "/" + _COMMAND_NAMES[m.group(1)], text)
+
+
 def content_of(text: str) -> str:
-    """Message content: Discord takes at most 2,000 characters."""
-    return fit(text, MAX_CONTENT)
+    """Message content: the commands ``text`` names as Discord has them
+    (:func:`discord_commands`: every message, the presenter's writes and the answers to
+    presses as well as the commands' answers) and at most 2,000 characters (Discord's
+    limit), cut after the renaming."""
+    return fit(discord_commands(text), MAX_CONTENT)
 
 
 # -- labels and styles -------------------------------------------------------------------------

@@ -703,7 +703,7 @@ class DiscordPresenter:
                 if wanted is None:
                     continue
                 channel, screen = wanted
-                text = "\n".join(screen.text.splitlines()[:2])
+                text = content_of("\n".join(screen.text.splitlines()[:2]))
                 try:
                     msg = await self.client.get_partial_messageable(channel).send(text)
                 except _WRITE_ERRORS as exc:

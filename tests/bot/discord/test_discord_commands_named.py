@@ -1,0 +1,81 @@
+"""Every Discord message names the commands as Discord has them (``/ofc back``, ``/ofcadmin
+settings``), not as Telegram does (``/back``, ``/settings``): the texts are shared, and a
+Discord user told to type ``/daily`` or ``/back`` finds no such command. Slash commands'
+answers were renamed, but press answers (a refusal, the settings panel a press edits) and
+what the presenter writes (the table message, DM hands, notices) were not."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, components, world
+from tests.fakes.discord_api import EPHEMERAL
+
+#: a command written the Telegram way: a slash and a word not preceded by "/ofc " or
+#: "/ofcadmin " (what discord_commands rewrites)
+_TELEGRAM_COMMAND = re.compile(
+    r"(?<![\w/\\])/(join|ready|leave|topup|sitout|back|daily|grant|settings|newtable|"
+    r"closetable|balance|top|history|stats|replay|rules|help|hand|addbot|removebot|tournament)\b"
+)
+
+
+def telegram_commands(text: str) -> list[str]:
+    """The commands ``text`` names the Telegram way."""
+    return _TELEGRAM_COMMAND.findall(text)
+
+
+async def test_a_refused_ready_press_names_discord_commands(tmp_path: Path) -> None:
+    """Ready pressed with a balance under the buy-in (R8.2) is refused with what to do: the
+    daily bonus and an admin's grant, as ``/ofc daily`` and ``/ofcadmin grant`` (EN and RU)."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for user in (CAROL, BOB):
+            await w.slash(user, "join")
+            reply = await w.slash(ALICE, "grant", {"user": user, "amount": -900}, admin=True)
+            assert "100" in reply["content"], reply
+        record = await w.press_lobby(CAROL, "r")
+        notice = (w.notice(record) or {})["content"]
+        assert record.callback_type == 4 and "/ofc daily" in notice, notice
+        assert "/ofcadmin grant" in notice and "/ofcadmin settings min_buy_in" in notice
+        assert telegram_commands(notice) == [], notice
+        record = await w.press_lobby(BOB, "r")  # Bob reads Russian
+        notice = (w.notice(record) or {})["content"]
+        assert "/ofc daily" in notice and "/ofcadmin grant" in notice, notice
+        assert telegram_commands(notice) == [], notice
+
+
+async def test_the_settings_panel_a_press_edits_names_discord_commands(tmp_path: Path) -> None:
+    """The settings panel's footer says how to see or set one setting: ``/ofcadmin settings
+    <name>``, when the command shows the panel and after a press has edited it."""
+    async with world(tmp_path) as w:
+        panel = await w.slash(ALICE, "settings", admin=True)
+        assert panel["flags"] & EPHEMERAL and "/ofcadmin settings <name>" in panel["content"]
+        assert telegram_commands(panel["content"]) == []
+        pick, plus = next(
+            (c["custom_id"], o)
+            for c in components(panel)
+            for o in c["options"]
+            if o["value"].endswith(":mb+")
+        )
+        record = await w.press(ALICE, panel, pick, [plus["value"]], admin=True)
+        assert record.callback_type == 7
+        edited = w.fake.messages[int(panel["id"])]
+        assert "Saved: min_buy_in = 250" in edited["content"]
+        assert "/ofcadmin settings <name>" in edited["content"], edited["content"]
+        assert telegram_commands(edited["content"]) == [], edited["content"]
+
+
+async def test_the_table_message_names_discord_commands(tmp_path: Path) -> None:
+    """The table message of a person sitting out beside a computer player says to press
+    Ready or ``/ofc back`` (the presenter's writes, not only the commands' answers)."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        await w.slash(ALICE, "join")
+        await w.slash(ALICE, "addbot")
+        reply = await w.slash(ALICE, "sitout")
+        assert "/ofc back" in reply["content"], reply
+        await w.adapter.presenter.flush()
+        text = w.table_message()["content"]
+        assert "(or /ofc back)" in text, text
+        assert telegram_commands(text) == [], text
