@@ -470,17 +470,17 @@ class OfcCommands(app_commands.Group):
     @app_commands.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: Interaction) -> None:
         """Take a seat (R8.2)."""
-        await self.adapter.command(interaction, self.adapter.service.join)
+        await self.adapter.command(interaction, self.adapter.service.join, early=True)
 
     @app_commands.command(name="ready", description="Buy in and get ready")
     async def ready(self, interaction: Interaction) -> None:
         """Buy in (R8.2)."""
-        await self.adapter.command(interaction, self.adapter.service.ready)
+        await self.adapter.command(interaction, self.adapter.service.ready, early=True)
 
     @app_commands.command(name="leave", description="Leave the table")
     async def leave(self, interaction: Interaction) -> None:
         """Stand up (R8.2)."""
-        await self.adapter.command(interaction, self.adapter.service.leave)
+        await self.adapter.command(interaction, self.adapter.service.leave, early=True)
 
     @app_commands.command(
         name="addbot", description="Seat a computer player (the house pays its buy-in)"
@@ -520,18 +520,22 @@ class OfcCommands(app_commands.Group):
         service = self.adapter.service
         request = f"dc:{interaction.id}"  # an interaction seen twice applies once
         await self.adapter.command(
-            interaction, lambda chat, actor: service.top_up(chat, actor, amount, request=request)
+            interaction,
+            lambda chat, actor, answer: service.top_up(
+                chat, actor, amount, answer=answer, request=request
+            ),
+            early=True,
         )
 
     @app_commands.command(name="sitout", description="Skip hands, keeping your seat")
     async def sitout(self, interaction: Interaction) -> None:
         """Sit out (R8.6)."""
-        await self.adapter.command(interaction, self.adapter.service.sit_out)
+        await self.adapter.command(interaction, self.adapter.service.sit_out, early=True)
 
     @app_commands.command(name="back", description="Come back after sitting out")
     async def back(self, interaction: Interaction) -> None:
         """Come back (R8.6)."""
-        await self.adapter.command(interaction, self.adapter.service.back)
+        await self.adapter.command(interaction, self.adapter.service.back, early=True)
 
     @app_commands.command(name="balance", description="Your balance")
     async def balance(self, interaction: Interaction) -> None:
@@ -656,7 +660,10 @@ class OfcAdminCommands(app_commands.Group):
         admin = is_admin(interaction)
         service = self.adapter.service
         await self.adapter.command(
-            interaction, lambda c, a: service.close_table(c, a, admin), ephemeral=not admin
+            interaction,
+            lambda c, a, answer: service.close_table(c, a, admin, answer=answer),
+            ephemeral=not admin,
+            early=True,
         )
 
     @app_commands.command(name="grant", description="Admins: add to (or take from) a balance")
@@ -953,15 +960,36 @@ class DiscordAdapter:
     async def command(
         self,
         interaction: Interaction,
-        call: Callable[[ChatRef, Actor], Awaitable[Reply]],
+        call: Callable[..., Awaitable[Reply]],
         *,
         ephemeral: bool = False,
+        early: bool = False,
     ) -> None:
         """Run one slash command through the service and answer it: ephemerally when
-        ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise."""
+        ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise.
+
+        ``call(chat, actor)`` returns the reply; with ``early`` (a table command: join,
+        ready, leave, topup, sitout, back, close) it is ``call(chat, actor, answer)``, the
+        service calling ``answer`` as soon as the command's step is committed, before the
+        step's messages go out (a DM or channel Discord makes the bot wait on, a 429, never
+        delays the answer, as on Telegram and as for a press)."""
         self._busy(+1)
         ack: _Ack | None = None
-        answered = served = False
+        answered = served = given = False
+        failed: list[Exception] = []  # answering failed: the error handler answers
+
+        async def answer(reply: Reply) -> None:
+            """Answer once: the service's early answer, or what the call returned."""
+            nonlocal answered, given
+            if given or ack is None:
+                return
+            given = True
+            ack.stop()
+            try:
+                answered = await self._answer_command(interaction, reply, ack, ephemeral)
+            except Exception as exc:  # not into the service: raised below
+                failed.append(exc)
+
         try:
             actor = actor_of(interaction)
             self.presenter.user_seen(actor.user_id, in_dm=interaction.guild_id is None)
@@ -969,41 +997,55 @@ class DiscordAdapter:
             try:
                 if self.claim is not None:
                     await self.claim(interaction)
-                reply = await call(chat_of(interaction), actor)
+                args = (answer,) if early else ()
+                reply = await call(chat_of(interaction), actor, *args)
                 served = True  # (what the command did is committed: never "nothing changed")
             except Exception:
                 log.exception("%s failed", describe(interaction))
                 reply = Reply(tr(language_of(actor.language), "err.internal"), alert=True)
             finally:
                 ack.stop()
-            private = ephemeral or reply.alert
-            content = content_of(_compose(reply.text, reply.screen)) or "…"
-            view = view_of(reply.screen) if reply.screen else None
-            extra: dict[str, Any] = {"view": view} if view is not None else {}
-            if reply.picture is not None:  # /ofc hand, /ofc stats: the picture attached
-                extra["file"] = discord.File(
-                    io.BytesIO(reply.picture),
-                    filename=reply.picture_name,
-                    description=reply.caption,  # the image's alt text
-                )
-            try:
-                if await ack.deferred():
-                    if private and not ephemeral:  # the refusal follows privately
-                        await _drop_placeholder(interaction)
-                    await interaction.followup.send(content, ephemeral=private, **extra)
-                else:
-                    await interaction.response.send_message(content, ephemeral=private, **extra)
-                answered = True
-            except discord.HTTPException as exc:
-                log.warning("could not answer command %s: %s", interaction.command, exc)
-            if view is not None:
-                view.stop()  # items route by custom_id; the instance need not listen
+            await answer(reply)  # not answered yet: the reply of a command with no step
+            if failed:
+                served = True  # (showing the answer failed: what the command did is saved)
+                raise failed[0]
         except Exception as exc:
             if not answered and not ephemeral and ack is not None and await ack.deferred():
                 await _drop_placeholder(interaction)  # the error notice follows privately
             await self.on_error(interaction, exc, served=served)
         finally:
             self._busy(-1)
+
+    async def _answer_command(
+        self, interaction: Interaction, reply: Reply, ack: _Ack, ephemeral: bool
+    ) -> bool:
+        """Send ``reply`` as the answer to a slash command (:meth:`command`): ephemerally
+        when ``ephemeral`` or when it is a refusal; whether Discord took it (a refusal of
+        the answer itself is logged)."""
+        private = ephemeral or reply.alert
+        content = content_of(_compose(reply.text, reply.screen)) or "…"
+        view = view_of(reply.screen) if reply.screen else None
+        extra: dict[str, Any] = {"view": view} if view is not None else {}
+        if reply.picture is not None:  # /ofc hand, /ofc stats: the picture attached
+            extra["file"] = discord.File(
+                io.BytesIO(reply.picture),
+                filename=reply.picture_name,
+                description=reply.caption,  # the image's alt text
+            )
+        answered = False
+        try:
+            if await ack.deferred():
+                if private and not ephemeral:  # the refusal follows privately
+                    await _drop_placeholder(interaction)
+                await interaction.followup.send(content, ephemeral=private, **extra)
+            else:
+                await interaction.response.send_message(content, ephemeral=private, **extra)
+            answered = True
+        except discord.HTTPException as exc:
+            log.warning("could not answer command %s: %s", interaction.command, exc)
+        if view is not None:
+            view.stop()  # items route by custom_id; the instance need not listen
+        return answered
 
     async def on_error(
         self, interaction: Interaction, error: BaseException, *, served: bool = False

@@ -551,10 +551,14 @@ async def test_a_slow_refusal_of_a_public_command_stays_ephemeral(tmp_path: Path
 
 
 class BrokenAnswerService(SlowService):
-    """Slow, and its /ofc join answer cannot be shown (a failure after the deferral)."""
+    """Slow, and its /ofc join answer cannot be shown (a failure after the deferral): the
+    reply it returns and the one it answers with as soon as the step is committed."""
 
-    async def join(self, *args: Any, **kwargs: Any) -> Reply:
-        reply = await super().join(*args, **kwargs)
+    async def join(self, chat: ChatRef, actor: Actor, answer: Any = None) -> Reply:
+        async def broken(reply: Reply) -> None:
+            await answer(dataclasses.replace(reply, screen=cast(Any, "not a screen")))
+
+        reply = await super().join(chat, actor, broken if answer is not None else None)
         return dataclasses.replace(reply, screen=cast(Any, "not a screen"))
 
 
