@@ -64,7 +64,10 @@ from bot.names import clean_name
 from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
+from bot.service.stats import PERIODS
+from bot.service.wallet import HISTORY_MAX
 from bot.texts import DISCORD_DESCRIPTIONS_RU, language_of, tr
+from game.policy import Level
 
 __all__ = [
     "DiscordAdapter",
@@ -392,7 +395,9 @@ class OfcShardedClient(OfcClient, discord.AutoShardedClient):
 
 
 _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
-_PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in ("week", "month", "all")]
+#: the choices of options the service reads (one list each: the service's own)
+_PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in PERIODS]
+_LEVEL_CHOICES = [app_commands.Choice(name=lvl.value, value=lvl.value) for lvl in Level]
 
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -486,9 +491,7 @@ class OfcCommands(app_commands.Group):
         name="addbot", description="Seat a computer player (the house pays its buy-in)"
     )
     @app_commands.describe(level="easy, normal or strong (default normal)")
-    @app_commands.choices(
-        level=[app_commands.Choice(name=n, value=n) for n in ("easy", "normal", "strong")]
-    )
+    @app_commands.choices(level=_LEVEL_CHOICES)
     async def addbot(self, interaction: Interaction, level: str = "") -> None:
         """Seat a computer player (the table's opener or a member with Manage Server)."""
         admin = is_admin(interaction)
@@ -581,7 +584,7 @@ class OfcCommands(app_commands.Group):
     async def history(
         self,
         interaction: Interaction,
-        count: app_commands.Range[int, 1, 20] | None = None,
+        count: app_commands.Range[int, 1, HISTORY_MAX] | None = None,
     ) -> None:
         """The caller's last ``count`` hands, 5 without it (ephemeral); Discord keeps
         ``count`` within 1..20, the service judges it again (one reading for both adapters)."""

@@ -1,4 +1,6 @@
-"""Every Discord message names the commands as Discord has them (``/ofc back``, ``/ofcadmin
+"""Discord and Telegram alike, where they should be.
+
+Every Discord message names the commands as Discord has them (``/ofc back``, ``/ofcadmin
 settings``), not as Telegram does (``/back``, ``/settings``): the texts are shared, and a
 Discord user told to type ``/daily`` or ``/back`` finds no such command. Slash commands'
 answers were renamed, but press answers (a refusal, the settings panel a press edits) and
@@ -9,6 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.service.stats import PERIODS
+from bot.service.wallet import HISTORY_MAX
+from game.policy import Level
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, components, world
 from tests.fakes.discord_api import EPHEMERAL
 
@@ -79,3 +84,19 @@ async def test_the_table_message_names_discord_commands(tmp_path: Path) -> None:
         text = w.table_message()["content"]
         assert "(or /ofc back)" in text, text
         assert telegram_commands(text) == [], text
+
+
+async def test_the_options_offer_what_the_service_reads(tmp_path: Path) -> None:
+    """The slash options' choices and ranges are the service's own lists, not copies of
+    them: ``/ofc history count`` 1..HISTORY_MAX (as ``/history N``), ``period`` the periods
+    ``/stats`` and ``/top`` read, ``/ofc addbot level`` the computer players' levels."""
+    async with world(tmp_path) as w:
+        ofc = next(c for c in w.fake.commands if c["name"] == "ofc")
+        subs = {o["name"]: {p["name"]: p for p in o.get("options", [])} for o in ofc["options"]}
+        count = subs["history"]["count"]
+        assert (count["min_value"], count["max_value"]) == (1, HISTORY_MAX)
+        for sub in ("stats", "top"):
+            assert [c["value"] for c in subs[sub]["period"]["choices"]] == list(PERIODS)
+        assert [c["value"] for c in subs["addbot"]["level"]["choices"]] == [
+            lvl.value for lvl in Level
+        ]
