@@ -50,6 +50,7 @@ from bot.discord.components import (
     content_of,
     discord_commands,
     is_routed,
+    routed_table,
     view_of,
 )
 from bot.discord.presenter import (
@@ -1222,9 +1223,11 @@ class DiscordAdapter:
             key = "err.stale"
         else:
             return  # an item answers it
-        lang = language_of(interaction.locale.value)
+        # in the language the service answers that table's presses in (a group that reads
+        # Russian read "out of date" in the English of the presser's client)
+        text = self.service.press_notice(actor_of(interaction), routed_table(custom_id), key)
         with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
-            await interaction.response.send_message(tr(lang, key), ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True)
 
     async def _press(self, interaction: Interaction, datas: list[str]) -> None:
         self._busy(+1)

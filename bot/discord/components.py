@@ -65,6 +65,7 @@ __all__ = [
     "content_of",
     "discord_commands",
     "is_routed",
+    "routed_table",
     "rows_of",
     "view_of",
 ]
@@ -201,6 +202,17 @@ class PickSelect(DynamicItem[Select[Any]], template=_PICK_TEMPLATE):
 def is_routed(custom_id: str) -> bool:
     """Whether a ``custom_id`` is handled by one of the dynamic items."""
     return any(r.fullmatch(custom_id) for r in (_PAYLOAD_RE, _SELECT_RE, _PICK_RE))
+
+
+def routed_table(custom_id: str) -> int | None:
+    """The table a routed ``custom_id`` belongs to: a payload's (:func:`bot.presses.table_of`)
+    or a :class:`BoxSelect`'s; ``None`` for a :class:`PickSelect` (settings) or anything
+    else."""
+    select = _SELECT_RE.fullmatch(custom_id)
+    if select is not None:
+        return int(select["table"])
+    press = decode(custom_id)
+    return press.table if press is not None and press.table > 0 else None
 
 
 # The shared texts name Telegram's commands; on Discord they live under /ofc, and the admin

@@ -1035,8 +1035,7 @@ class TableService:
         async with t.lock:
             if t.id not in self.rt.tables:
                 return Reply(tr(lang, "err.stale"), alert=True)
-            seat = t.seat_of(actor.user_id)
-            lang = seat.lang if seat else t.lang
+            lang = _press_lang(t, actor)
             # a press carries the presser's current name as a command does (the press's own
             # version is checked against the table message before anything is redrawn); not
             # one in a private chat: Discord names a DM's presser by their account's name, not
@@ -1086,6 +1085,18 @@ class TableService:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)
         return reply
+
+    def press_notice(self, actor: Actor, table: int | None, key: str) -> str:
+        """The text of the notice ``key`` (``err.stale``, ``err.forged``) answering a press
+        of ``actor`` at table ``table`` (``None``: no table) that the adapter refuses
+        itself, the press never reaching :meth:`press` (a Discord button no longer on the
+        pressed message: discord.py drops the press), in the language :meth:`press` answers
+        that table's presses in: the seat's, the table's for someone not seated there, the
+        presser's own where the table is not served here."""
+        t = self.rt.tables.get(table) if table is not None else None
+        if t is None or t.platform != actor.platform:
+            return tr(language_of(actor.language), key)
+        return tr(_press_lang(t, actor), key)
 
     async def _table_press(
         self,
@@ -1180,6 +1191,13 @@ class TableService:
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),
         )  # fmt: skip
+
+
+def _press_lang(t: LiveTable, actor: Actor) -> str:
+    """The language of the answer to a press of ``actor`` at ``t``: their seat's (which
+    follows the group's ``language`` setting), the table's for someone not seated."""
+    seat = t.seat_of(actor.user_id)
+    return seat.lang if seat else t.lang
 
 
 def _admins_only(lang: str, platform: str, key: str = "reply.admins_only") -> Reply:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from bot.discord.components import routed_table
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
 from game.policy import Level
@@ -100,3 +101,49 @@ async def test_the_options_offer_what_the_service_reads(tmp_path: Path) -> None:
         assert [c["value"] for c in subs["addbot"]["level"]["choices"]] == [
             lvl.value for lvl in Level
         ]
+
+
+async def test_a_double_click_race_is_refused_in_the_table_s_language(tmp_path: Path) -> None:
+    """A group that reads Russian (``/ofcadmin settings language ru``): a button pressed
+    after the message lost it (a double click racing an edit, which discord.py drops and the
+    adapter answers itself) is refused in Russian, as the service refuses an out-of-date
+    press at that table (and as every press on Telegram, which the service answers), not in
+    the English of Alice's Discord client."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "settings", {"name": "language", "value": "ru"}, admin=True)
+        assert "language = ru" in reply["content"], reply
+        await w.slash(ALICE, "new")
+        for user in (ALICE, BOB):
+            await w.slash(user, "join")
+        for user in (ALICE, BOB):
+            await w.slash(user, "ready")
+        t = w.table()
+        assert t.hand is not None
+        hand = await w.my_cards(ALICE)
+        card, box = w.plan_street(ALICE)[0]
+        assert box is not None
+        clicked = w.buttons(hand)[("p", card.text + box.value[0])]
+        old = dict(hand)  # as it was before the press
+        first = await w.press(ALICE, hand, clicked)
+        assert first.callback_type == 7
+        now = w.fake.messages[int(hand["id"])]
+        state = t.hand.to_json()  # type: ignore[union-attr]
+        second = await w.settle(await w.fake.press(ALICE, now, clicked, gone=True))
+        assert (w.notice(second) or {}).get("content") == "Эта кнопка устарела."
+        assert t.hand.to_json() == state  # type: ignore[union-attr]
+        # the service's own refusal of that press (the message as it was: the press reaches
+        # the service) says the same, on the hand pressed
+        stale = await w.press(ALICE, old, clicked)
+        assert stale.callback_type == 7
+        shown = w.fake.messages[int(hand["id"])]["content"]
+        assert shown.startswith("Эта кнопка устарела.\n\n"), shown
+        assert t.hand.to_json() == state  # type: ignore[union-attr]
+
+
+def test_routed_table_names_the_table_of_a_button_or_a_box_select() -> None:
+    """The table an unrouted press belongs to (whose language answers it): a payload's, a
+    box select's; a settings pick and a foreign id name none."""
+    assert routed_table("12:3.0.1:p:Ahb") == 12
+    assert routed_table("sel:12:3.0.1:t") == 12
+    assert routed_table("pick:0") is None
+    assert routed_table("something-else") is None
