@@ -242,9 +242,11 @@ _COMMAND_NAMES = {
     "help": "ofc help",
     "hand": "ofc hand",
 }
-# not after a word, a slash or a backslash: names escape their slashes (``\/top``), so a
-# player called "/top" is never rewritten
-_COMMAND_RE = re.compile(r"(?<![\w/\\])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+# only where the texts name a command: at the start, after a space, an opening parenthesis
+# or quote; never after a word, a slash or a backslash (names escape their slashes,
+# ``\/top``: a player called "/top" is never rewritten), nor after a kush label ("💎/hand",
+# per hand, in /stats)
+_COMMAND_RE = re.compile(r"(?<![^\s(«“\"'])/(" + "|".join(_COMMAND_NAMES) + r")\b")
 
 
 def discord_commands(text: str) -> str:

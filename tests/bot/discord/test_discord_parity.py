@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bot.discord.components import routed_table
+from bot.discord.components import discord_commands, routed_table
 from bot.service.stats import PERIODS
 from bot.service.wallet import HISTORY_MAX
+from bot.texts import tr
 from game.policy import Level
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, components, world
 from tests.fakes.discord_api import EPHEMERAL
@@ -147,3 +148,14 @@ def test_routed_table_names_the_table_of_a_button_or_a_box_select() -> None:
     assert routed_table("sel:12:3.0.1:t") == 12
     assert routed_table("pick:0") is None
     assert routed_table("something-else") is None
+
+
+def test_a_slash_after_the_kush_label_is_no_command() -> None:
+    """``/stats`` reads "💎/hand" per hand with a kush label "💎" (``stats.hands``:
+    ``{label}/hand``): no command, so Discord reads it as Telegram does, not "💎/ofc hand".
+    Commands the texts name stand at the start of a line, after a space or a parenthesis."""
+    stats = tr("en", "stats.hands", hands=3, points=2.0, label="💎", kush=5)
+    assert discord_commands(stats) == stats == "Hands: 3 · points/hand 2.0 · 💎/hand 5"
+    assert discord_commands("/back\n(/topup) «/daily» then /grant") == (
+        "/ofc back\n(/ofc topup) «/ofc daily» then /ofcadmin grant"
+    )
