@@ -16,7 +16,9 @@ through the platform-neutral :class:`~bot.service.TableService`. It holds no gam
   other workers forward to it (:meth:`DiscordAdapter.take_forwarded`) the same way.
 * Every interaction is answered within Discord's 3 seconds: the answer goes out as the
   interaction response when the service is done within ``answer_within`` (2 s), otherwise the
-  interaction is deferred at that moment and the answer follows through its webhook.
+  interaction is deferred at that moment and the answer follows through its webhook. A
+  table command (``join``, ``ready``, ``close`` …) is answered as soon as its step is
+  committed, before the step's messages go out, as a press is (:meth:`DiscordAdapter.command`).
 * Hidden cards: the table message's "🂠 My cards" button answers with the presser's hand as an
   ephemeral message; presses on that message (or on the DM hand) edit it in place with the
   hand the service returns (R3.3, R6.3: no hidden card ever goes to the channel), as the
