@@ -98,7 +98,7 @@ async def open_table(
         lang=lang,
         options=options,
         min_buy_in=buy_in,
-        label=settings.kush_label,
+        label=rt.kush_label(community),
         pictures=settings.pictures,
         match=MatchState.new(options),
         last_deal_at=rt.clock(),

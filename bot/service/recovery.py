@@ -159,7 +159,9 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
             log.warning("table %s: community settings not read: %r", t.id, exc)
     async with rt.transition(t) as tx:
         tx.group = True
-        if community is not None and reconcile(t, community.settings, tx, rt.clock()):
+        if community is not None and reconcile(
+            t, community.settings, tx, rt.clock(), rt.kush_label(community)
+        ):
             log.info("table %s: takes the community settings it missed", t.id)
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)

@@ -38,7 +38,7 @@ from bot.screens import Screen
 from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
-from storage.api import InsufficientFunds, LeaseLost, Move, Store
+from storage.api import Community, InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = ["Answered", "Runtime", "TransitionFailed", "Tx", "owed_screen"]
 
@@ -253,6 +253,15 @@ class Runtime:
         platform)."""
         p = self.presenters.get(platform)
         return p.typed_text(text) if p is not None else text
+
+    def kush_label(self, community: Community) -> str:
+        """A community's ``kush_label`` setting (stored as the admin typed it, at most 40
+        characters) as the platform's messages show it literally: the one place that escapes
+        it (:meth:`typed_text`: on Discord ``**x**`` is no bold, ``<@1>`` no mention;
+        Telegram's is plain text, unchanged). Every message's ``{label}`` and a table's
+        :attr:`~bot.model.LiveTable.label` take it; pictures and charts draw the stored
+        text itself."""
+        return self.typed_text(community.platform, community.settings.kush_label)
 
     def snapshot(self, t: LiveTable) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
