@@ -764,10 +764,10 @@ class TableService:
     ) -> Reply:
         """A press on a button of table ``table_id``, which is not served here: a closed
         table's is answered "Table #N is closed." (in the presser's language) and changes
-        nothing, anything else is out of date. A press in the table's own chat says the bot
-        is back there: a table message that still shows the table open (closed while the
-        bot was removed, R8.2a, and its return not told) is written as closed, one edit
-        (:func:`~bot.service.chats.owed_back`)."""
+        nothing, anything else is out of date. A press in the table's own chat on a table
+        message that still shows the table open (closed while the bot was removed, R8.2a,
+        its return not told yet) has it written as closed, one edit
+        (:func:`~bot.service.chats.owed_pressed`)."""
         stale = Reply(tr(lang, "err.stale"), alert=True)
         try:
             record = await self.rt.store.get_table(table_id)
@@ -779,7 +779,7 @@ class TableService:
         if record is None or community is None or community.platform != actor.platform:
             return stale
         if chat is not None and not chat.private and chat.chat_id == record.chat_id:
-            await chats.owed_back(self.rt, actor.platform, chat_id=record.chat_id, table=table_id)
+            await chats.owed_pressed(self.rt, actor.platform, record.chat_id, table_id)
         return Reply(tr(lang, "reply.table_closed", table=table_id), alert=True)
 
     async def chat_back(self, platform: str, chat_id: str) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "community_left",
     "migrate_chat",
     "owed_back",
+    "owed_pressed",
     "player_unreachable",
 ]
 
@@ -184,22 +185,17 @@ async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
 
 
 async def owed_back(
-    rt: Runtime,
-    platform: str,
-    *,
-    chat_id: str | None = None,
-    community_ext: str | None = None,
-    table: int | None = None,
+    rt: Runtime, platform: str, *, chat_id: str | None = None, community_ext: str | None = None
 ) -> int:
-    """The bot is back in a chat (``chat_id``), a community (``community_ext``), or a press
-    on an old button of closed table ``table`` says so: each table closed there while the
-    bot could not write (R8.2a: removed; its players were told in private) has its table
-    message, which the group still sees open with the buttons of its last hand, written
-    as closed, no buttons: one edit (:func:`~bot.service.runtime.waiting_for_chat`). Its final
-    snapshot is first saved as owed now, so a restart before the edit makes it
-    (:func:`~bot.service.recovery.start`); then it is sent and forgotten (a restart between
-    the two edits it again, the same text). A failure is logged; the next start tries
-    again. Returns how many tables were owed."""
+    """The bot is back in a chat (``chat_id``) or a community (``community_ext``): each
+    table closed there while the bot could not write (R8.2a: removed; its players were
+    told in private) has its table message, which the group still sees open with the
+    buttons of its last hand, written as closed, no buttons: one edit
+    (:func:`~bot.service.runtime.waiting_for_chat`). Its final snapshot is first saved as
+    owed now, so a restart before the edit makes it (:func:`~bot.service.recovery.start`);
+    then it is sent and forgotten (a restart between the two edits it again, the same
+    text). A failure is logged; the next start tries again. Returns how many tables were
+    owed."""
     owed = 0
     for record, snap in await rt.store.closed_snapshots():
         if not waits_for_chat(snap) or snap.get("platform") != platform:
@@ -208,7 +204,7 @@ async def owed_back(
             continue
         if community_ext is not None and snap.get("community_ext") != community_ext:
             continue
-        if (table is not None and record.id != table) or record.id in rt.closing:
+        if record.id in rt.closing:
             continue
         data = {**snap, "chat_gone": False}
         try:
@@ -220,6 +216,26 @@ async def owed_back(
         log.info("table %s: closed while the bot was out, its message now says so", record.id)
         owed += 1
     return owed
+
+
+async def owed_pressed(rt: Runtime, platform: str, chat_id: str, table: int) -> bool:
+    """A press in chat ``chat_id`` on an old button of closed table ``table``, whose table
+    message waits for the bot's return (:func:`owed_back`): the bot may be back without
+    being told (its ``my_chat_member`` lost), or still out (Telegram passes a press on a
+    message of a group that removed the bot), so the message is written as closed now, one
+    edit (refused while the bot is out), and stays owed: the re-add writes it again, the
+    same text. Whether the table had a message waiting."""
+    for record, snap in await rt.store.closed_snapshots():
+        if record.id != table or record.chat_id != chat_id or not waits_for_chat(snap):
+            continue
+        t = LiveTable.from_json(snap, rt.clock())
+        p = rt.presenter(t)
+        if t.platform != platform or p is None:
+            return False
+        for item in t.outbox:  # (one: the closing notice, :func:`waiting_for_chat`)
+            await p.show_table(t.group_chat, Screen.from_json(item), t.group_ref)
+        return True
+    return False
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:

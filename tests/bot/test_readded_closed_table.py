@@ -99,23 +99,27 @@ async def test_a_return_the_bot_was_not_told_is_found_by_the_first_old_press(
     tmp_path: Path,
 ) -> None:
     """The ``my_chat_member`` of the re-add lost (the bot away longer than Telegram keeps
-    updates): the first press on an old button writes the message as closed (one edit) and
-    is told the table is closed; the next press writes nothing."""
+    updates): the first press on an old button writes the message as closed (one edit, no
+    buttons left to press) and is told the table is closed. It stays owed: a re-add told
+    later writes the same text once more, and then nothing is owed."""
     async with world(tmp_path) as w:
         table, msg, data = await closed_while_out(w)
         closed = tr("en", "reply.table_closed", table=table)
         w.fake.removed_from.discard(GROUP_ID)  # back, no update
         since = len(w.fake.calls)
-        answer = await old_press(w, ALICE, msg, data)
-        assert (answer.get("text"), answer.get("show_alert")) == (closed, True)
+        answer = await old_press(w, BOB, msg, data)
+        assert (answer.get("text"), answer.get("show_alert")) == (f"Стол #{table} закрыт.", True)
         await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
         await w.adapter.presenter.flush()
         assert [c.method for c in group_writes(w.fake, since)] == ["editMessageText"]
         assert w.fake.buttons(shown(w, msg)) == []
         since = len(w.fake.calls)
-        answer = await old_press(w, BOB, msg, data)
-        assert answer.get("text") == f"Стол #{table} закрыт."
-        assert group_writes(w.fake, since) == []
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: group_writes(w.fake, since))
+        await w.adapter.presenter.flush()
+        writes = group_writes(w.fake, since)
+        assert [(c.method, c.params["text"]) for c in writes] == [("editMessageText", closed)]
+        assert await w.store.closed_snapshots() == []
 
 
 @pytest.mark.parametrize("when", ["before_the_re_add", "between_the_re_add_and_the_edit"])
@@ -184,5 +188,26 @@ async def test_a_table_closed_at_once_by_the_removal_is_written_as_closed_on_the
         await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
         await w.adapter.presenter.flush()
         assert [c.method for c in group_writes(w.fake, since)] == ["editMessageText"]
+        assert w.fake.buttons(shown(w, msg)) == []
+        assert await w.store.closed_snapshots() == []
+
+
+async def test_a_press_while_the_bot_is_still_out_keeps_the_message_waiting_for_its_return(
+    tmp_path: Path,
+) -> None:
+    """Telegram passes on a press on the old message while the bot is still out of the
+    group (its edit refused): the press is told the table is closed, and the message still
+    gets written as closed when the bot is added back."""
+    async with world(tmp_path) as w:
+        table, msg, data = await closed_while_out(w)
+        closed = tr("en", "reply.table_closed", table=table)
+        answer = await old_press(w, ALICE, msg, data)
+        assert (answer.get("text"), answer.get("show_alert")) == (closed, True)
+        await asyncio.sleep(0.1)
+        await w.adapter.presenter.flush()
+        assert w.fake.buttons(shown(w, msg))  # (refused: the bot is out)
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
+        await w.adapter.presenter.flush()
         assert w.fake.buttons(shown(w, msg)) == []
         assert await w.store.closed_snapshots() == []
