@@ -97,6 +97,7 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode, start_table, table_of
+from bot.service.runtime import waits_for_chat
 from bot.texts import language_of, tr
 from storage.api import Store, lease_key
 
@@ -510,9 +511,11 @@ class Worker:
         rt = self.service.rt
         live: dict[str, str] | None = None
         now = time.monotonic()
-        for record, _ in owed:
+        for record, snap in owed:
             if self.stopping:
                 return
+            if waits_for_chat(snap):  # (for the bot's return to the chat: chat_back sends it)
+                continue
             if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
                 continue  # being sent here, or failed lately
             community = await self.store.get_community(record.community_id)

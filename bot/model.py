@@ -294,7 +294,9 @@ class LiveTable:
         players are told so (:func:`bot.service.dealing.tell_tournament_closed`).
     :ivar chat_gone: while it closes, the bot may no longer write in the table's chat (the
         removal's close, or an admin's close the removal came after): its players are told
-        in private at the close (:func:`bot.service.dealing.tell_chat_gone`).
+        in private at the close (:func:`bot.service.dealing.tell_chat_gone`), nothing is
+        written to the group, and the closed table's final snapshot keeps the closing notice
+        for its table message until the bot is back (:func:`bot.service.chats.owed_back`).
     :ivar names: player id → name of every tournament registrant (for the final standings).
     :ivar banks_left: player id → time bank left when they stood up: the bank does not refill
         by leaving and rejoining the same table (R8.6).

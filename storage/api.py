@@ -543,13 +543,21 @@ class Store(Protocol):
         """Forget a table's live state (an open table) or its final snapshot (a closed
         one)."""
 
+    async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """Replace the final snapshot of a closed table (what it still owes its chat,
+        :meth:`closed_snapshots`): part of it sent, the rest waiting (the table message of
+        a chat the bot was removed from, R8.2a, written when the bot is back).
+
+        :raises StorageError: if no such table, it is open, or ``data`` is not JSON."""
+
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """Every open table with its last snapshot (for restart recovery)."""
 
     async def closed_snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """Every closed table that still has the final snapshot its closing :meth:`commit`
         kept (what it owes the chat, not sent yet: a crash after the commit), by table id;
-        restart recovery sends it, then deletes it (:meth:`delete_snapshot`)."""
+        restart recovery sends it, then deletes it (:meth:`delete_snapshot`); what waits for
+        the bot's return to the chat (:meth:`save_owed`) stays until then."""
 
     # history
     async def hand_history(self, player_id: int, limit: int = 10) -> Sequence[HandRecord]:

@@ -661,6 +661,14 @@ class MemoryStore:
         self._check_fence(table_id)
         self._snapshots[table_id] = text
 
+    async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """See :meth:`storage.sqlite.SqliteStore.save_owed`."""
+        text = dump_json(data, "snapshot")
+        if self._table(table_id, must_be_open=False).open:
+            raise StorageError(f"table {table_id} is open")
+        self._check_fence(table_id)
+        self._snapshots[table_id] = text
+
     async def delete_snapshot(self, table_id: int) -> None:
         """See :meth:`storage.sqlite.SqliteStore.delete_snapshot`."""
         if table_id in self._tables:

@@ -1392,6 +1392,19 @@ class PostgresStore:
         text = dump_json(data, "snapshot")
         await self._write(_snapshot_tx, table_id, text, self._fenced())
 
+    async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """Replace the final snapshot of a closed table (what it still owes its chat).
+        :raises StorageError: if no such table, it is open, or ``data`` is not JSON."""
+        text = dump_json(data, "snapshot")
+        fence = self._fenced()
+
+        async def body(conn: Conn) -> None:
+            if await _lock_fenced_table(conn, table_id, fence, must_be_open=False):
+                raise StorageError(f"table {table_id} is open")
+            await _put_snapshot(conn, table_id, text)
+
+        await self._write(body)
+
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (nothing happens if there is none)."""
         fence = self._fenced()

@@ -964,6 +964,23 @@ class SqliteStore:
 
         await self._write(_snapshot_tx, table_id, text, self._fenced())
 
+    async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
+        """Replace the final snapshot of a closed table (what it still owes its chat).
+        :raises StorageError: if no such table, it is open, or ``data`` is not JSON."""
+        text = dump_json(data, "snapshot")
+        fence = self._fenced()
+
+        def body(conn: Conn) -> None:
+            row = conn.execute("SELECT open FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no table {table_id}")
+            if row[0]:
+                raise StorageError(f"table {table_id} is open")
+            _check_fence(conn, table_id, fence)
+            _put_snapshot(conn, table_id, text)
+
+        await self._write(body)
+
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (nothing happens if there is none)."""
         fence = self._fenced()

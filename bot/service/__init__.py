@@ -759,6 +759,29 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def _closed_press(
+        self, actor: Actor, table_id: int, chat: ChatRef | None, lang: str
+    ) -> Reply:
+        """A press on a button of table ``table_id``, which is not served here: a closed
+        table's is answered "Table #N is closed." (in the presser's language) and changes
+        nothing, anything else is out of date. A press in the table's own chat on a table
+        message that still shows the table open (closed while the bot was removed, R8.2a,
+        its return not told yet) has it written as closed, one edit
+        (:func:`~bot.service.chats.owed_pressed`)."""
+        stale = Reply(tr(lang, "err.stale"), alert=True)
+        try:
+            record = await self.rt.store.get_table(table_id)
+            community = None
+            if record is not None and not record.open:
+                community = await self.rt.store.get_community(record.community_id)
+        except StorageError:
+            return stale
+        if record is None or community is None or community.platform != actor.platform:
+            return stale
+        if chat is not None and not chat.private and chat.chat_id == record.chat_id:
+            await chats.owed_pressed(self.rt, actor.platform, record.chat_id, table_id)
+        return Reply(tr(lang, "reply.table_closed", table=table_id), alert=True)
+
     async def chat_back(self, platform: str, chat_id: str) -> bool:
         """The bot was added back to a group it had been removed from (Telegram's
         ``my_chat_member``, status ``member`` or ``administrator``), or may write there again,
@@ -1031,7 +1054,7 @@ class TableService:
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
         if t is None or t.platform != actor.platform:
-            return Reply(tr(lang, "err.stale"), alert=True)
+            return await self._closed_press(actor, press.table, chat, lang)
         async with t.lock:
             if t.id not in self.rt.tables:
                 return Reply(tr(lang, "err.stale"), alert=True)

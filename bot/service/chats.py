@@ -9,8 +9,8 @@ import time
 
 from bot.model import LiveTable
 from bot.screens import Screen
-from bot.service import lobby
-from bot.service.runtime import Runtime, TransitionFailed
+from bot.service import lobby, recovery
+from bot.service.runtime import Runtime, TransitionFailed, waits_for_chat
 from bot.texts import tr
 
 __all__ = [
@@ -20,6 +20,8 @@ __all__ = [
     "community_back",
     "community_left",
     "migrate_chat",
+    "owed_back",
+    "owed_pressed",
     "player_unreachable",
 ]
 
@@ -128,8 +130,12 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     removal's once carried out (the chat then opens a new table). ``True`` if a close was
     cancelled; calling it again changes nothing.
 
+    A table the removal closed meanwhile gets its table message, which still showed it
+    open, written as closed (:func:`owed_back`).
+
     :raises TransitionFailed: if storage refused the step (the close stays queued)."""
     rt.back_at[(platform, chat_id)] = time.monotonic()  # (writes refused before say nothing)
+    await owed_back(rt, platform, chat_id=chat_id)
     t = rt.table_at(platform, chat_id)
     if t is None:
         return False
@@ -169,12 +175,67 @@ async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
     whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
 
     :raises TransitionFailed: if storage refused a step (that close stays queued)."""
+    await owed_back(rt, platform, community_ext=community_ext)
     chats = [
         t.chat_id
         for t in list(rt.tables.values())
         if t.platform == platform and t.community_ext == community_ext
     ]
     return sum([await chat_back(rt, platform, chat) for chat in chats])
+
+
+async def owed_back(
+    rt: Runtime, platform: str, *, chat_id: str | None = None, community_ext: str | None = None
+) -> int:
+    """The bot is back in a chat (``chat_id``) or a community (``community_ext``): each
+    table closed there while the bot could not write (R8.2a: removed; its players were
+    told in private) has its table message, which the group still sees open with the
+    buttons of its last hand, written as closed, no buttons: one edit
+    (:func:`~bot.service.runtime.waiting_for_chat`). Its final snapshot is first saved as
+    owed now, so a restart before the edit makes it (:func:`~bot.service.recovery.start`);
+    then it is sent and forgotten (a restart between the two edits it again, the same
+    text). A failure is logged; the next start tries again. Returns how many tables were
+    owed."""
+    owed = 0
+    for record, snap in await rt.store.closed_snapshots():
+        if not waits_for_chat(snap) or snap.get("platform") != platform:
+            continue
+        if chat_id is not None and record.chat_id != chat_id:
+            continue
+        if community_ext is not None and snap.get("community_ext") != community_ext:
+            continue
+        if record.id in rt.closing:
+            continue
+        data = {**snap, "chat_gone": False}
+        try:
+            await rt.store.save_owed(record.id, data)
+            await recovery.deliver(rt, record, data)
+        except Exception:
+            log.exception("table %s: its table message not written as closed", record.id)
+            continue
+        log.info("table %s: closed while the bot was out, its message now says so", record.id)
+        owed += 1
+    return owed
+
+
+async def owed_pressed(rt: Runtime, platform: str, chat_id: str, table: int) -> bool:
+    """A press in chat ``chat_id`` on an old button of closed table ``table``, whose table
+    message waits for the bot's return (:func:`owed_back`): the bot may be back without
+    being told (its ``my_chat_member`` lost), or still out (Telegram passes a press on a
+    message of a group that removed the bot), so the message is written as closed now, one
+    edit (refused while the bot is out), and stays owed: the re-add writes it again, the
+    same text. Whether the table had a message waiting."""
+    for record, snap in await rt.store.closed_snapshots():
+        if record.id != table or record.chat_id != chat_id or not waits_for_chat(snap):
+            continue
+        t = LiveTable.from_json(snap, rt.clock())
+        p = rt.presenter(t)
+        if t.platform != platform or p is None:
+            return False
+        for item in t.outbox:  # (one: the closing notice, :func:`waiting_for_chat`)
+            await p.show_table(t.group_chat, Screen.from_json(item), t.group_ref)
+        return True
+    return False
 
 
 async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:

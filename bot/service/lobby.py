@@ -98,7 +98,7 @@ async def open_table(
         lang=lang,
         options=options,
         min_buy_in=buy_in,
-        label=settings.kush_label,
+        label=rt.kush_label(community),
         pictures=settings.pictures,
         match=MatchState.new(options),
         last_deal_at=rt.clock(),
@@ -775,6 +775,7 @@ async def close_table(
     tournament's registered players are told in private what its pool paid them (R8.7,
     :func:`~bot.service.dealing.tell_tournament_closed`)."""
     async with rt.transition(t) as tx:
+        t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)
         close_now(t, tx, notice)
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)

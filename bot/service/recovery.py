@@ -15,7 +15,7 @@ from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service import chats
 from bot.service.play import advance
-from bot.service.runtime import Runtime, TransitionFailed, owed_screen
+from bot.service.runtime import Runtime, TransitionFailed, owed_screen, waits_for_chat
 from bot.service.settings import reconcile
 from bot.texts import tr
 from game.options import RuleOptions
@@ -46,7 +46,10 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     (:meth:`Runtime.forget_owed`), so the next start sends nothing. A crash during the
     sending sends it again (the same stored messages; an edit in place twice changes
     nothing). Kept for a later start while its platform is not running here, or when the
-    sending failed (the group's or a player's: all of it is sent again then).
+    sending failed (the group's or a player's: all of it is sent again then). Closed while
+    the bot may not write in the chat (:attr:`LiveTable.chat_gone`, R8.2a): only the
+    players' messages are sent; the table message waits, kept, for the bot's return
+    (:func:`~bot.service.chats.owed_back`).
     Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
     keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
     owed any more."""
@@ -64,11 +67,14 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     if p is None:
         log.info("table %s: closed, owes %s messages it cannot send here", t.id, t.platform)
         return False
+    if waits_for_chat(snap):  # (its table message waits for the bot's return)
+        return True
     rt.closing[t.id] = t
     try:
         sent = True
         try:
-            await rt.flush_outbox(t, p)
+            if not t.chat_gone:  # (else every group write is refused: none made)
+                await rt.flush_outbox(t, p)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
             sent = False
@@ -80,6 +86,9 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
                 sent = False
         if not sent:
             return False
+        if t.chat_gone:  # its players told: the table message waits for the bot's return
+            await rt.wait_for_chat(t)
+            return True
         await rt.forget_owed(t.id)
     finally:
         rt.closing.pop(t.id, None)
@@ -159,7 +168,9 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
             log.warning("table %s: community settings not read: %r", t.id, exc)
     async with rt.transition(t) as tx:
         tx.group = True
-        if community is not None and reconcile(t, community.settings, tx, rt.clock()):
+        if community is not None and reconcile(
+            t, community.settings, tx, rt.clock(), rt.kush_label(community)
+        ):
             log.info("table %s: takes the community settings it missed", t.id)
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)

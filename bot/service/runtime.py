@@ -38,9 +38,17 @@ from bot.screens import Screen
 from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
-from storage.api import InsufficientFunds, LeaseLost, Move, Store
+from storage.api import Community, InsufficientFunds, LeaseLost, Move, Store
 
-__all__ = ["Answered", "Runtime", "TransitionFailed", "Tx", "owed_screen"]
+__all__ = [
+    "Answered",
+    "Runtime",
+    "TransitionFailed",
+    "Tx",
+    "owed_screen",
+    "waiting_for_chat",
+    "waits_for_chat",
+]
 
 log = logging.getLogger("bot.service")
 
@@ -117,6 +125,29 @@ def owes(t: LiveTable) -> bool:
     """The table's outbox holds a message not sent yet, or (a closing step) it owes a player
     a private message (:attr:`LiveTable.private_outbox`)."""
     return bool(t.private_outbox) or any(int(item["id"]) > t.outbox_sent for item in t.outbox)
+
+
+def waiting_for_chat(t: LiveTable) -> dict[str, Any]:
+    """The final snapshot of table ``t``, closed while the bot may not write in its chat
+    (:attr:`LiveTable.chat_gone`: removed from the group, R8.2a), once its players were told
+    in private: it owes the chat only the closing notice (the outbox's last ``table`` item),
+    written over the table message the group still has when the bot is back
+    (:func:`bot.service.chats.owed_back`), one edit; the showdown and notices before it
+    are not posted late (the players read them in private)."""
+    data = t.to_json()
+    last = [item for item in t.outbox if item.get("kind") == "table"][-1:]
+    data["outbox"] = [dict(item) for item in last]
+    data["outbox_sent"] = min((int(item["id"]) for item in last), default=1) - 1
+    data["private_outbox"] = []
+    data["late_pictures"] = []
+    data["chat_gone"] = True
+    return data
+
+
+def waits_for_chat(snap: Mapping[str, Any]) -> bool:
+    """A closed table's final snapshot owes only what waits for the bot's return to its
+    chat (:func:`waiting_for_chat`): nothing to send now."""
+    return bool(snap.get("chat_gone")) and not snap.get("private_outbox")
 
 
 def owed_screen(t: LiveTable, item: Mapping[str, Any]) -> Screen:
@@ -253,6 +284,15 @@ class Runtime:
         platform)."""
         p = self.presenters.get(platform)
         return p.typed_text(text) if p is not None else text
+
+    def kush_label(self, community: Community) -> str:
+        """A community's ``kush_label`` setting (stored as the admin typed it, at most 40
+        characters) as the platform's messages show it literally: the one place that escapes
+        it (:meth:`typed_text`: on Discord ``**x**`` is no bold, ``<@1>`` no mention;
+        Telegram's is plain text, unchanged). Every message's ``{label}`` and a table's
+        :attr:`~bot.model.LiveTable.label` take it; pictures and charts draw the stored
+        text itself."""
+        return self.typed_text(community.platform, community.settings.kush_label)
 
     def snapshot(self, t: LiveTable) -> dict[str, Any]:
         """The table's snapshot now (``saved_at`` lets a restart stop the clocks, R8.5)."""
@@ -450,6 +490,15 @@ class Runtime:
         t = tx.table
         before = _shown_state(t)
         p = self.presenter(t)
+        if p is not None and tx.close and t.chat_gone:
+            # closed while the bot may not write in the chat (R8.2a): no group write, each
+            # refused; its players are told in private, and the table message waits for the
+            # bot's return (:func:`bot.service.chats.owed_back`)
+            if owed:
+                await asyncio.wait(owed)
+            if len(tx.delivered) == len(t.private_outbox):
+                await self.wait_for_chat(t)
+            return
         if p is not None:
             try:
                 await self.flush_outbox(t, p)
@@ -608,6 +657,15 @@ class Runtime:
                 await p.post(t.group_chat, screen.text)
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
+
+    async def wait_for_chat(self, t: LiveTable) -> None:
+        """Keep of closed table ``t``'s final snapshot only what waits for the bot's return
+        to its chat (:func:`waiting_for_chat`): its private messages are sent. If that
+        fails, the next start sends them again (the whole snapshot is kept)."""
+        try:
+            await self.store.save_owed(t.id, waiting_for_chat(t))
+        except Exception as exc:
+            log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
 
     async def forget_owed(self, table_id: int) -> None:
         """Delete a closed table's final snapshot: what its closing step owed the chat was

@@ -719,7 +719,9 @@ def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
     return getattr(s if spec.community else opts, spec.name)
 
 
-def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) -> str:
+def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str, label: str) -> str:
+    """``spec``'s value as the settings message shows it; ``label``: the kush label as
+    messages show it (:meth:`Runtime.kush_label`)."""
     value = _current(s, opts, spec)
     if isinstance(value, bool):
         return tr(lang, "settings.on" if value else "settings.off")
@@ -730,7 +732,7 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str) 
     if spec.name in ("payouts", "chips_schedule") and not value:
         return tr(lang, f"settings.default_{spec.name}")
     if spec.name == "kush_label":  # the default label as players of ``lang`` read it (куш)
-        return kush_word(str(value), lang)
+        return kush_word(label, lang)
     if isinstance(value, float) and not value.is_integer():
         return _fraction(value, lang)
     return _shown(value)
@@ -754,11 +756,15 @@ def _title(spec: Setting, lang: str) -> str:
     return f"{_short(spec, lang)} ({spec.name})"
 
 
-def settings_screen(community: Community, lang: str, game: GameKind | None = None) -> Screen:
+def settings_screen(
+    community: Community, lang: str, game: GameKind | None = None, *, label: str
+) -> Screen:
     """The admin settings message: every setting of ``game`` (the game of the chat's open
     table; the community's game when none is open) with its value and buttons (−/+ for
-    numbers, ⟳ for the others; none for the label)."""
+    numbers, ⟳ for the others; none for the label). ``label``: the kush label as messages
+    show it (:meth:`Runtime.kush_label`)."""
     s = community.settings
+    kush = label  # (``label`` names each button's below)
     opts = table_options(s, game)
     v = settings_version(s)
     lines = [tr(lang, on(community.platform, "settings.title"))]
@@ -767,7 +773,9 @@ def settings_screen(community: Community, lang: str, game: GameKind | None = Non
         if not spec.applies_to(opts.game):
             continue
         name = _title(spec, lang)
-        lines.append(tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang)))
+        lines.append(
+            tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang, kush))
+        )
         label = _short(spec, lang)
         if spec.kind is Kind.TEXT:
             continue
@@ -862,7 +870,7 @@ async def settings(
     community's game, the game of new tables, otherwise); ``tournament``: that table's
     number when it is a tournament's (R8.7)."""
     if not args:
-        return Reply(screen=settings_screen(community, lang, game))
+        return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
     name, value = args[0].lower(), " ".join(args[1:])
     spec = SETTINGS.get(name)
     if spec is None:
@@ -870,8 +878,8 @@ async def settings(
         return Reply(unknown_setting_text(typed, name, lang), alert=True)
     if not value.strip():
         s = community.settings
-        shown = _display(s, table_options(s, game), spec, lang)
-        return Reply(spec.help_text(lang, shown, s.kush_label, community.platform))
+        shown = _display(s, table_options(s, game), spec, lang, rt.kush_label(community))
+        return Reply(spec.help_text(lang, shown, rt.kush_label(community), community.platform))
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(
@@ -897,13 +905,13 @@ async def _change(
     try:
         community = await change_setting(rt, community, spec.name, value, own)
     except SettingRefused as exc:
-        error = exc.says(lang, community.settings.kush_label)
+        error = exc.says(lang, rt.kush_label(community))
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
     s = community.settings
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
-    what = f"{spec.name} = {_display(s, opts, spec, lang)}"
+    what = f"{spec.name} = {_display(s, opts, spec, lang, rt.kush_label(community))}"
     game = opts.game
     if not spec.applies_to(game):
         what += tr(
@@ -942,7 +950,9 @@ async def _change(
         text += "\n" + tr(lang, "tour.settings_kept", tables=", ".join(f"#{n}" for n in kept))
     if not listed:
         return Reply(text + "\n" + tr(lang, "settings.list_hint"))
-    return Reply(text, screen=settings_screen(community, lang, table_game))
+    return Reply(
+        text, screen=settings_screen(community, lang, table_game, label=rt.kush_label(community))
+    )
 
 
 #: The settings a tournament opens with (:func:`tournament_config`).
@@ -1171,10 +1181,8 @@ async def change_setting(
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
-    s = updated(community.settings, name, value)
-    if name == "kush_label":  # kept as the platform's messages show it literally, as names
-        # are (a Discord label "**x**" was bold in every amount; pictures draw it plain)
-        s = replace(s, kush_label=rt.typed_text(community.platform, s.kush_label))
+    s = updated(community.settings, name, value)  # (kush_label: kept as typed, 1–40
+    # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
     community = await rt.store.update_settings(community.id, s)
     by = (own or "") if name == "language" else None
     await settings_changed(rt, community, language=by)
@@ -1199,7 +1207,9 @@ async def settings_changed(
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    relabelled = _pend(t, community.settings, language=language)
+                    relabelled = _pend(
+                        t, community.settings, rt.kush_label(community), language=language
+                    )
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
                         tx.group = True
@@ -1213,7 +1223,7 @@ async def settings_changed(
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
                 if t.id in rt.tables:
-                    _pend(t, community.settings, language=language)
+                    _pend(t, community.settings, rt.kush_label(community), language=language)
                 continue
         await rt.settled(t)
 
@@ -1242,7 +1252,9 @@ def table_language(s: CommunitySettings, t: LiveTable, own: str = "") -> str:
     return max(langs, key=lambda lang: (langs.count(lang), -langs.index(lang)))
 
 
-def _pend(t: LiveTable, s: CommunitySettings, *, language: str | None = None) -> list[int]:
+def _pend(
+    t: LiveTable, s: CommunitySettings, label: str, *, language: str | None = None
+) -> list[int]:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
     language at once (the table's, and each seated player's private screens',
@@ -1250,11 +1262,12 @@ def _pend(t: LiveTable, s: CommunitySettings, *, language: str | None = None) ->
     (R8.7: its players registered for them). ``language``: the group's language was the
     setting changed (by an admin of this own language, ``""`` unknown), so under ``auto``
     the table takes :func:`table_language` (any other change under ``auto`` keeps the
-    language the table has). Returns the seats whose language changed."""
+    language the table has). ``label``: the kush label as messages show it
+    (:meth:`Runtime.kush_label`). Returns the seats whose language changed."""
     if t.tournament is None:
         t.pending_options = table_options(s, t.options.game)
         t.pending_buy_in = s.min_buy_in
-    t.label = s.kush_label
+    t.label = label
     t.pictures = s.pictures
     if language is not None:
         t.lang = table_language(s, t, language)
@@ -1277,13 +1290,14 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
 
 
-def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float) -> bool:
+def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str) -> bool:
     """A restored table takes the community's saved settings ``s`` that it missed (a crash
     between saving them and the table's step, or a step storage refused): as
     :func:`settings_changed` gives them, options from the next match, the buy-in from the
     next hand (now, when no hand runs). A tournament table keeps its own (R8.7: its buy-in
-    and options were fixed when it opened). ``at``: the time. Returns whether the table had
-    missed any."""
+    and options were fixed when it opened). ``at``: the time; ``label``: the kush label as
+    messages show it (:meth:`Runtime.kush_label`: a table saved with the label unescaped
+    takes it escaped). Returns whether the table had missed any."""
     if t.tournament is not None:
         return False
     options = table_options(s, t.options.game)
@@ -1291,9 +1305,9 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float) -> bool:
     lang = group_language(s) or t.lang
     now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
-    if same and now == (options, s.min_buy_in, s.kush_label, s.pictures, lang):
+    if same and now == (options, s.min_buy_in, label, s.pictures, lang):
         return False
-    relabelled = _pend(t, s)
+    relabelled = _pend(t, s, label)
     if t.hand is None:
         apply_pending(t, tx, at)
     tx.group = True
@@ -1336,7 +1350,7 @@ async def settings_press(
         number = float(current) + (spec.step if p.op == "+" else -spec.step)
         number = min(max(number, spec.low), spec.high)
         if number == float(current):
-            error = spec.range_text(lang, s.kush_label)
+            error = spec.range_text(lang, rt.kush_label(community))
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
     return await _change(rt, community, lang, spec, value, own, game, tournament=tournament)

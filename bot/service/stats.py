@@ -190,7 +190,7 @@ async def stats(
     if periods > 1:
         return Reply(tr(lang, "stats.usage"), alert=True)
     since = period_start(period, rt.clock())
-    label = community.settings.kush_label
+    label = rt.kush_label(community)
     when = tr(lang, f"period.{period}")
     if of is not None and words:
         return Reply(tr(lang, "stats.usage"), alert=True)
@@ -353,7 +353,7 @@ async def _with_chart(
     if len(series) < 2:
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
-    plain = rt.plain_text(community.platform, label)  # (a Discord label's escapes too)
+    plain = community.settings.kush_label  # (the label as typed: stored so, drawn so)
     chart = charts.chart_of(name, lang, plain, when, series, community.settings.utc_offset)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
@@ -377,7 +377,7 @@ async def top(rt: Runtime, community: Community, lang: str, period: str) -> Repl
     when = tr(lang, f"period.{which}")
     if not rows:
         return Reply(tr(lang, "stats.none", when=when))
-    label = community.settings.kush_label
+    label = rt.kush_label(community)
     lines = [tr(lang, "top.period_title", when=when)]
     for n, (p, kush, hands) in enumerate(rows, start=1):
         lines.append(tr(lang, "top.period_line", n=n, name=p.name, kush=kush, label=label,
@@ -591,7 +591,13 @@ async def replay(
     except _Refused as r:
         return Reply(tr(lang, r.key, **r.values), alert=True)
     screen = replay_screen(
-        record, frames, 1, seat, names, _language(community, lang), community.settings.kush_label
+        record,
+        frames,
+        1,
+        seat,
+        names,
+        _language(community, lang),
+        rt.kush_label(community),
     )
     if here or chat.private:
         return Reply(screen=screen, private=True, live=False)
@@ -618,6 +624,12 @@ async def replay_press(rt: Runtime, actor: Actor, press: ReplayStep, lang: str) 
     if not 1 <= press.frame <= len(frames):
         return Reply(tr(lang, "err.forged"), alert=True)
     screen = replay_screen(
-        record, frames, press.frame, seat, names, lang, community.settings.kush_label
+        record,
+        frames,
+        press.frame,
+        seat,
+        names,
+        lang,
+        rt.kush_label(community),
     )
     return Reply(screen=screen, private=True, live=False)

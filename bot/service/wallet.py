@@ -113,7 +113,7 @@ async def balance(
     # is the table's, R8.7)
     if tour is not None and t is not None and (seat is not None or player.id in tour.players):
         number = seat.seat if seat is not None else tour.seat_of(player.id)
-        label = community.settings.kush_label
+        label = rt.kush_label(community)
         common = {"name": player.name, "balance": player.balance, "label": label, "table": t.id}
         place = tour.places.get(number)
         if place is not None and number not in tour.chips:
@@ -138,7 +138,7 @@ async def balance(
             "reply.balance",
             name=player.name,
             balance=player.balance,
-            label=community.settings.kush_label,
+            label=rt.kush_label(community),
             stack=seat.stack if seat else 0,
             elsewhere=elsewhere,
         )
@@ -193,7 +193,7 @@ async def top(rt: Runtime, community: Community, lang: str) -> Reply:
                 n=n,
                 name=p.name,
                 total=total,
-                label=community.settings.kush_label,
+                label=rt.kush_label(community),
             )
         )
     return Reply("\n".join(lines))
@@ -231,14 +231,14 @@ async def history(
         if h.result.get("tournament_end") and h.result.get("cancelled"):  # rolled forward
             lines.append(
                 ref + tr(lang, "tour.history_cancelled", table=h.table_id, kush=kush,
-                         label=community.settings.kush_label)
+                         label=rt.kush_label(community))
             )  # fmt: skip
             continue
         if h.result.get("tournament_end"):  # a tournament's result: place and kush (R8.7)
             place = int(h.result.get("places", {}).get(str(seat), 0))
             lines.append(
                 ref + tr(lang, "tour.history_line", table=h.table_id, place=place, kush=kush,
-                         label=community.settings.kush_label)
+                         label=rt.kush_label(community))
             )  # fmt: skip
             continue
         settled = next((k for k in ("game_end", "round_end") if h.result.get(k)), None)
@@ -246,7 +246,7 @@ async def history(
             # was dealt (the table's next hand is 3) and no points of its own (R7.6, R8.3)
             lines.append(
                 ref + tr(lang, f"reply.history_{settled}", table=h.table_id, kush=kush,
-                         label=community.settings.kush_label)
+                         label=rt.kush_label(community))
             )  # fmt: skip
             continue
         # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
@@ -273,7 +273,7 @@ async def history(
                 hand=shown_number(h),
                 points=points,
                 kush=kush,
-                label=community.settings.kush_label,
+                label=rt.kush_label(community),
                 foul=foul,
             )
         )
@@ -295,7 +295,7 @@ async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> R
         left = _minutes_to_next_day(now, await rt.store.last_daily(player.id))
         text = tr(lang, "reply.daily_taken", hours=left // 60, minutes=left % 60)
         return Reply(text, alert=True)
-    label = community.settings.kush_label
+    label = rt.kush_label(community)
     return Reply(tr(lang, "reply.daily", amount=amount, label=label, balance=new_balance))
 
 
@@ -345,7 +345,7 @@ async def grant(
     both are plausible (the "2 100" a thousands' grouping), and it is refused showing the two,
     nothing moved.
     """
-    label = community.settings.kush_label
+    label = rt.kush_label(community)
     if other is not None and target and _an_amount(other[1]):
         found = await rt.store.find_player(community.id, other[0])
         if found is not None:

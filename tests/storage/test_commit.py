@@ -247,3 +247,29 @@ async def test_move_chat_follows_a_group_upgraded_to_a_supergroup(
     kept = await store.community("telegram", f"-1009~{fresh.id}")
     assert kept.id == fresh.id
     await assert_consistent(store)
+
+
+async def test_save_owed_replaces_a_closed_table_s_final_snapshot_only(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """What a closed table still owes its chat can be replaced as part of it is sent (the
+    bot's removal: its players told, the table message waiting for the bot's return,
+    R8.2a); an open table, an unknown one, or data that is not JSON is refused, nothing
+    written."""
+    s = await seated(store, 1)
+    (a,) = s.ids
+    waiting = {"v": 3, "chat_gone": True, "outbox": [{"id": 4, "kind": "table", "text": "x"}]}
+    with pytest.raises(StorageError):  # open: its live state is save_snapshot's
+        await store.save_owed(s.table.id, waiting)
+    with pytest.raises(StorageError):
+        await store.save_owed(999, waiting)
+    assert await store.closed_snapshots() == []
+    await store.commit(s.table.id, [CashOut(a)], {"v": 2}, key="t:1", close=True)
+    await store.save_owed(s.table.id, waiting)
+    assert [(t.id, d) for t, d in await store.closed_snapshots()] == [(s.table.id, waiting)]
+    with pytest.raises(StorageError):
+        await store.save_owed(s.table.id, {"v": float("nan")})
+    assert [(t.id, d) for t, d in await store.closed_snapshots()] == [(s.table.id, waiting)]
+    await store.delete_snapshot(s.table.id)
+    assert await store.closed_snapshots() == []
+    await assert_consistent(store)

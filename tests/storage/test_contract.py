@@ -644,3 +644,13 @@ async def test_usernames_map_to_the_user_who_has_them_now(store: AnyStore) -> No
     assert await store.user_of_username("telegram", "Bobby") == "1002"
     with pytest.raises(StorageError):
         await store.remember_username("telegram", "@", "1003")
+
+
+async def test_a_kush_label_is_stored_as_typed(store: AnyStore) -> None:
+    """The label an admin typed (markdown, 40 characters) comes back unchanged: messages
+    escape it where a platform needs it (Discord), never the store."""
+    c = await store.community("discord", "g")
+    label = "**" + "x" * 36 + "**"
+    updated = await store.update_settings(c.id, CommunitySettings(kush_label=label))
+    assert updated.settings.kush_label == label
+    assert (await store.community("discord", "g")).settings.kush_label == label

@@ -229,7 +229,7 @@ async def test_a_screen_of_more_than_25_buttons_becomes_single_choice_selects() 
     option that continues a row carries the row's name."""
     store = MemoryStore()
     community = await store.community("discord", "g")
-    screen = settings_screen(community, "en")
+    screen = settings_screen(community, "en", label="kush")
     payloads = [b.data for b in screen.all_buttons()]
     view = view_of(screen)
     assert view is not None

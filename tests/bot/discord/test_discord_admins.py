@@ -74,8 +74,9 @@ async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
 
 async def test_a_kush_label_with_markdown_reads_literally_and_draws_plain(tmp_path: Path) -> None:
     """``/ofcadmin settings kush_label **x**`` (or ``||x||``, ``<@1>``): every message with
-    an amount showed it formatted (bold, a spoiler, a mention). The label is kept as Discord
-    shows it literally (escaped, as names are); a picture or chart draws it plain."""
+    an amount showed it formatted (bold, a spoiler, a mention). The label is kept as typed
+    and every message shows it literally (escaped, as names are); a picture or chart draws
+    it plain."""
     from bot import pictures
 
     async with world(tmp_path) as w:
@@ -89,10 +90,43 @@ async def test_a_kush_label_with_markdown_reads_literally_and_draws_plain(tmp_pa
             )
             assert shown in reply["content"], reply
             community = await w.store.community("discord", str(w.fake.guild_id))
-            assert community.settings.kush_label == shown
+            assert community.settings.kush_label == typed
             reply = await w.slash(BOB, "balance")
             assert f"1000 {shown} " in reply["content"], reply
             assert w.service.rt.plain_text("discord", shown) == typed
         data = {"boards": [], "notes": [], "label": "\\*\\*x\\*\\*"}
         plain = pictures.with_plain_text(data, lambda s: w.service.rt.plain_text("discord", s))
         assert plain["label"] == "**x**"
+
+
+async def test_a_kush_label_saved_unescaped_reads_literally_and_its_limit_is_what_was_typed(
+    tmp_path: Path,
+) -> None:
+    """A label saved before messages escaped it (``**old**``, stored as typed, no migration)
+    was bold in every amount until an admin set it again; and escaping at the save made a
+    label of 40 typed ``*`` 80 stored characters, past the 40 the admin was told. The label
+    is stored as typed (the 40 are what was typed: 41 are refused) and escaped where a
+    message shows it: a table opened after, ``/balance``, the settings list."""
+    from dataclasses import replace
+
+    async with world(tmp_path) as w:
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        old = replace(community.settings, kush_label="**old**")
+        await w.store.update_settings(community.id, old)
+        reply = await w.slash(BOB, "balance")
+        assert "1000 \\*\\*old\\*\\* " in reply["content"], reply
+        await w.slash(ALICE, "new")
+        assert "Buy-in 200 \\*\\*old\\*\\* " in w.table_message()["content"]
+        reply = await w.slash(ALICE, "settings", {"name": "kush_label", "value": "*" * 41},
+                              admin=True)  # fmt: skip
+        assert "1 to 40 characters" in reply["content"], reply
+        reply = await w.slash(ALICE, "settings", {"name": "kush_label", "value": "*" * 40},
+                              admin=True)  # fmt: skip
+        stars = "\\*" * 40  # (as Discord shows 40 "*" literally)
+        assert stars in reply["content"], reply
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.kush_label == "*" * 40
+        reply = await w.slash(BOB, "balance")
+        assert f"1000 {stars} " in reply["content"], reply
+        reply = await w.slash(ALICE, "settings", admin=True)
+        assert f"kush_label): {stars}" in reply["content"], reply

@@ -490,3 +490,26 @@ async def test_my_cards_whose_dm_waits_on_a_429_holds_no_press(tmp_path: Path) -
         assert len(w.logged) == 2 and all("cannot DM" in m for m in w.logged), w.logged
         w.logged.clear()  # the two DMs refused at the deal, on purpose
         assert await check_store(w.store) == []
+
+
+async def test_a_guild_that_adds_the_bot_back_after_the_close_sees_the_table_closed(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot removed from the guild (GUILD_DELETE) closes the table at once between
+    hands, and writes nothing there; invited back later (``on_guild_join``), the table
+    message, which still showed the Join button, says the table is closed, no buttons."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        await w.press_lobby(ALICE, "j")
+        t = next(iter(w.service.tables.values()))
+        mid = int(w.table_message()["id"])
+        await w.fake.dispatch("GUILD_DELETE", {"id": str(GUILD_ID)})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        assert components(w.fake.messages[mid])  # (nothing written while out)
+        joined = {k: v for k, v in w.fake.guild_json().items() if k != "unavailable"}
+        await w.fake.dispatch("GUILD_CREATE", joined)
+        closed = tr("en", "reply.table_closed", table=t.id)
+        await w.fake.wait_for(lambda: w.fake.messages[mid].get("content") == closed)
+        assert components(w.fake.messages[mid]) == []
+        assert await w.store.closed_snapshots() == []

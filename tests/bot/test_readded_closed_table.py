@@ -1,0 +1,213 @@
+"""R8.2a: the bot removed from a group while its table runs there, the table closed meanwhile
+(stacks back, players told in private), then the bot added back. The table message the group
+still had showed hand 1 with its buttons: the bot could not edit it while it was out, and
+nothing wrote it later; a press on one of its buttons said only "This button is out of
+date." Now, once the bot is back (the ``my_chat_member`` update, or at the latest the first
+press of an old button), that message says the table is closed, no buttons, in one edit; a
+press on one of its buttons is told the table is closed (the presser's language) and changes
+nothing. Restart-safe: what waits is kept with the closed table's final snapshot."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.service import chats
+from bot.telegram.fake_api import FakeTelegram
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+
+WRITES = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto")
+
+
+def group_writes(fake: FakeTelegram, since: int) -> list[Any]:
+    """The bot's writes to the group from call ``since`` on (refused ones too)."""
+    return [
+        c
+        for c in fake.calls[since:]
+        if c.method in WRITES and int(c.params.get("chat_id", 0)) == GROUP_ID
+    ]
+
+
+async def closed_while_out(w: World) -> tuple[int, dict[str, Any], str]:
+    """Alice and Bob play hand 1; the bot is removed mid-hand; the hand ends and the table
+    closes. Returns the table's id, its message (as the group has it) and a button's data."""
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await seat_everyone(w, [ALICE, BOB])
+    t = next(iter(w.service.tables.values()))
+    msg = w.table_message()
+    data = str(w.fake.buttons(msg)[0]["callback_data"])
+    await w.fake.remove_bot(GROUP_ID, by=ALICE)
+    await w.fake.wait_for(lambda: t.closing)
+    await play_hand(w, [ALICE, BOB])
+    await w.fake.wait_for(lambda: t.id not in w.service.tables)
+    await w.service.rt.settled(t)
+    await w.adapter.presenter.flush()
+    old = w.fake.messages[(GROUP_ID, msg["message_id"])]
+    assert old["text"].startswith(f"🃏 Pineapple OFC · table #{t.id} · hand 1"), old
+    assert w.fake.buttons(old), old  # (the bot could not edit it while out)
+    return t.id, msg, data
+
+
+def shown(w: World, msg: dict[str, Any]) -> dict[str, Any]:
+    found: dict[str, Any] = w.fake.messages[(GROUP_ID, msg["message_id"])]
+    return found
+
+
+async def old_press(w: World, user: Any, msg: dict[str, Any], data: str) -> dict[str, Any]:
+    """``user`` presses ``data`` on the old table message (its buttons as they were)."""
+    qid = await w.fake.press(user, GROUP_ID, msg["message_id"], data)
+    answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+    await w.adapter.presenter.flush()
+    params: dict[str, Any] = answer.params
+    return params
+
+
+async def test_the_bot_added_back_writes_the_closed_table_s_message_as_closed(
+    tmp_path: Path,
+) -> None:
+    async with world(tmp_path) as w:
+        table, msg, data = await closed_while_out(w)
+        closed = tr("en", "reply.table_closed", table=table)
+        assert closed == f"Table #{table} is closed."
+        since = len(w.fake.calls)
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
+        await w.adapter.presenter.flush()
+        assert w.fake.buttons(shown(w, msg)) == []
+        [edit] = group_writes(w.fake, since)  # one edit, nothing posted
+        assert edit.method == "editMessageText" and edit.params["message_id"] == msg["message_id"]
+        assert await w.store.closed_snapshots() == []
+        # a press on a button it had: told the table is closed, in the presser's language
+        since = len(w.fake.calls)
+        answer = await old_press(w, ALICE, msg, data)
+        assert (answer.get("text"), answer.get("show_alert")) == (closed, True)
+        answer = await old_press(w, BOB, msg, data)
+        assert answer.get("text") == tr("ru", "reply.table_closed", table=table)
+        assert answer.get("text") == f"Стол #{table} закрыт."
+        assert group_writes(w.fake, since) == []
+        assert shown(w, msg)["text"] == closed
+        assert await check_store(w.store) == []
+
+
+async def test_a_return_the_bot_was_not_told_is_found_by_the_first_old_press(
+    tmp_path: Path,
+) -> None:
+    """The ``my_chat_member`` of the re-add lost (the bot away longer than Telegram keeps
+    updates): the first press on an old button writes the message as closed (one edit, no
+    buttons left to press) and is told the table is closed. It stays owed: a re-add told
+    later writes the same text once more, and then nothing is owed."""
+    async with world(tmp_path) as w:
+        table, msg, data = await closed_while_out(w)
+        closed = tr("en", "reply.table_closed", table=table)
+        w.fake.removed_from.discard(GROUP_ID)  # back, no update
+        since = len(w.fake.calls)
+        answer = await old_press(w, BOB, msg, data)
+        assert (answer.get("text"), answer.get("show_alert")) == (f"Стол #{table} закрыт.", True)
+        await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
+        await w.adapter.presenter.flush()
+        assert [c.method for c in group_writes(w.fake, since)] == ["editMessageText"]
+        assert w.fake.buttons(shown(w, msg)) == []
+        since = len(w.fake.calls)
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: group_writes(w.fake, since))
+        await w.adapter.presenter.flush()
+        writes = group_writes(w.fake, since)
+        assert [(c.method, c.params["text"]) for c in writes] == [("editMessageText", closed)]
+        assert await w.store.closed_snapshots() == []
+
+
+@pytest.mark.parametrize("when", ["before_the_re_add", "between_the_re_add_and_the_edit"])
+async def test_a_restart_neither_loses_the_closed_table_s_message_nor_writes_it_twice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """A restart while the bot is out keeps what waits (and writes nothing to the group,
+    nor anything more to the players); one between the re-add and the edit (the process
+    dies right after the re-add is recorded) makes the edit at the start, once."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            table, msg, _ = await closed_while_out(w)
+            closed = tr("en", "reply.table_closed", table=table)
+            if when == "between_the_re_add_and_the_edit":
+                made: list[int] = []
+
+                async def dies(rt: Any, record: Any, data: Any) -> bool:
+                    made.append(record.id)  # (recorded as owed now, then the process dies)
+                    return False
+
+                monkeypatch.setattr(chats.recovery, "deliver", dies)
+                await fake.add_bot(GROUP_ID, by=ALICE)
+                await fake.wait_for(lambda: made)
+                monkeypatch.undo()
+        since = len(fake.calls)
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await w2.adapter.presenter.flush()
+            if when == "before_the_re_add":
+                await asyncio.sleep(0.1)
+                assert group_writes(fake, since) == []
+                assert [c for c in fake.calls[since:] if c.method in WRITES] == []
+                await fake.add_bot(GROUP_ID, by=ALICE)
+            await fake.wait_for(lambda: shown(w2, msg)["text"] == closed)
+            await w2.adapter.presenter.flush()
+            assert [c.method for c in group_writes(fake, since)] == ["editMessageText"]
+            assert fake.buttons(shown(w2, msg)) == []
+            assert await w2.store.closed_snapshots() == []
+        since = len(fake.calls)
+        async with world(tmp_path, fake=fake, db=db) as w3:
+            await w3.adapter.presenter.flush()
+            assert [c for c in fake.calls[since:] if c.method in WRITES] == []
+    finally:
+        await fake.stop()
+
+
+async def test_a_table_closed_at_once_by_the_removal_is_written_as_closed_on_the_re_add(
+    tmp_path: Path,
+) -> None:
+    """Between hands the removal closes the table at once (R8.2a): the same on the re-add."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await w.press_lobby(ALICE, "j")
+        t = next(iter(w.service.tables.values()))
+        msg = w.table_message()
+        await w.fake.remove_bot(GROUP_ID, by=BOB)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert w.fake.buttons(shown(w, msg))
+        since = len(w.fake.calls)
+        await w.fake.add_bot(GROUP_ID, by=BOB)
+        closed = tr("en", "reply.table_closed", table=t.id)
+        await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
+        await w.adapter.presenter.flush()
+        assert [c.method for c in group_writes(w.fake, since)] == ["editMessageText"]
+        assert w.fake.buttons(shown(w, msg)) == []
+        assert await w.store.closed_snapshots() == []
+
+
+async def test_a_press_while_the_bot_is_still_out_keeps_the_message_waiting_for_its_return(
+    tmp_path: Path,
+) -> None:
+    """Telegram passes on a press on the old message while the bot is still out of the
+    group (its edit refused): the press is told the table is closed, and the message still
+    gets written as closed when the bot is added back."""
+    async with world(tmp_path) as w:
+        table, msg, data = await closed_while_out(w)
+        closed = tr("en", "reply.table_closed", table=table)
+        answer = await old_press(w, ALICE, msg, data)
+        assert (answer.get("text"), answer.get("show_alert")) == (closed, True)
+        await asyncio.sleep(0.1)
+        await w.adapter.presenter.flush()
+        assert w.fake.buttons(shown(w, msg))  # (refused: the bot is out)
+        await w.fake.add_bot(GROUP_ID, by=ALICE)
+        await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
+        await w.adapter.presenter.flush()
+        assert w.fake.buttons(shown(w, msg)) == []
+        assert await w.store.closed_snapshots() == []
