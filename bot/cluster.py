@@ -97,7 +97,7 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode, start_table, table_of
-from bot.service.runtime import waits_for_chat
+from bot.service.runtime import wait_expired, waits_for_chat
 from bot.texts import language_of, tr
 from storage.api import Store, lease_key
 
@@ -515,6 +515,8 @@ class Worker:
             if self.stopping:
                 return
             if waits_for_chat(snap):  # (for the bot's return to the chat: chat_back sends it)
+                if wait_expired(snap):  # (its group never took the bot back: forgotten)
+                    await self.service.rt.forget_owed(record.id)
                 continue
             if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
                 continue  # being sent here, or failed lately

@@ -10,7 +10,7 @@ import time
 from bot.model import LiveTable
 from bot.screens import Screen
 from bot.service import lobby, recovery
-from bot.service.runtime import Runtime, TransitionFailed, waits_for_chat
+from bot.service.runtime import Runtime, TransitionFailed, wait_expired, waits_for_chat
 from bot.texts import tr
 
 __all__ = [
@@ -199,6 +199,8 @@ async def owed_back(
     owed = 0
     for record, snap in await rt.store.closed_snapshots():
         if not waits_for_chat(snap) or snap.get("platform") != platform:
+            continue
+        if wait_expired(snap):  # (waited too long: forgotten at the next start or sweep)
             continue
         if chat_id is not None and record.chat_id != chat_id:
             continue

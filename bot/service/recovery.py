@@ -15,7 +15,14 @@ from bot.model import LiveTable, Phase
 from bot.screens import Screen
 from bot.service import chats
 from bot.service.play import advance
-from bot.service.runtime import Runtime, TransitionFailed, owed_screen, waits_for_chat
+from bot.service.runtime import (
+    CHAT_WAIT,
+    Runtime,
+    TransitionFailed,
+    owed_screen,
+    wait_expired,
+    waits_for_chat,
+)
 from bot.service.settings import reconcile
 from bot.texts import tr
 from game.options import RuleOptions
@@ -49,10 +56,19 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     sending failed (the group's or a player's: all of it is sent again then). Closed while
     the bot may not write in the chat (:attr:`LiveTable.chat_gone`, R8.2a): only the
     players' messages are sent; the table message waits, kept, for the bot's return
-    (:func:`~bot.service.chats.owed_back`).
+    (:func:`~bot.service.chats.owed_back`), for :data:`~.runtime.CHAT_WAIT` (30 days: then
+    forgotten).
     Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
     keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
     owed any more."""
+    if wait_expired(snap):  # its group never took the bot back: forgotten
+        log.info(
+            "table %s: its message waited %d days for the bot's return; forgotten",
+            record.id,
+            CHAT_WAIT // 86400,
+        )
+        await rt.forget_owed(record.id)
+        return True
     try:
         t = LiveTable.from_json(snap, rt.clock())
     except Exception:  # nothing can be sent from it; keeping it would not change that

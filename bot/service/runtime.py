@@ -41,11 +41,13 @@ from game.policy import SeatKnowledge
 from storage.api import Community, InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = [
+    "CHAT_WAIT",
     "Answered",
     "Runtime",
     "TransitionFailed",
     "Tx",
     "owed_screen",
+    "wait_expired",
     "waiting_for_chat",
     "waits_for_chat",
 ]
@@ -127,7 +129,14 @@ def owes(t: LiveTable) -> bool:
     return bool(t.private_outbox) or any(int(item["id"]) > t.outbox_sent for item in t.outbox)
 
 
-def waiting_for_chat(t: LiveTable) -> dict[str, Any]:
+#: how long a closed table's message waits for the bot's return to its chat
+#: (:func:`waiting_for_chat`), in seconds: 30 days; then it is forgotten
+#: (:func:`wait_expired`), so the final snapshots of groups that never take the bot back do
+#: not pile up (each start, sweep and re-add reads them all)
+CHAT_WAIT = 30 * 86400.0
+
+
+def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     """The final snapshot of table ``t``, closed while the bot may not write in its chat
     (:attr:`LiveTable.chat_gone`: removed from the group, R8.2a), once its players were told
     in private: it owes the chat only the closing notice (the outbox's last ``table`` item),
@@ -141,6 +150,7 @@ def waiting_for_chat(t: LiveTable) -> dict[str, Any]:
     data["private_outbox"] = []
     data["late_pictures"] = []
     data["chat_gone"] = True
+    data["waiting_since"] = time.time() if now is None else now  # (wall clock, seconds)
     return data
 
 
@@ -148,6 +158,17 @@ def waits_for_chat(snap: Mapping[str, Any]) -> bool:
     """A closed table's final snapshot owes only what waits for the bot's return to its
     chat (:func:`waiting_for_chat`): nothing to send now."""
     return bool(snap.get("chat_gone")) and not snap.get("private_outbox")
+
+
+def wait_expired(snap: Mapping[str, Any], now: float | None = None) -> bool:
+    """A closed table's final snapshot that waits for the bot's return (:func:`waits_for_chat`)
+    has waited longer than :data:`CHAT_WAIT` (``now``: wall-clock seconds, the current time
+    if ``None``): the group never took the bot back, and it is forgotten (the players were
+    told in private). One saved without its start (``waiting_since``) never expires."""
+    since = snap.get("waiting_since")
+    if not waits_for_chat(snap) or not isinstance(since, int | float):
+        return False
+    return (time.time() if now is None else now) - float(since) > CHAT_WAIT
 
 
 def owed_screen(t: LiveTable, item: Mapping[str, Any]) -> Screen:

@@ -10,12 +10,14 @@ nothing. Restart-safe: what waits is kept with the closed table's final snapshot
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.service import chats
+from bot.service.runtime import CHAT_WAIT, wait_expired, waits_for_chat
 from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.check import check_store
@@ -211,3 +213,41 @@ async def test_a_press_while_the_bot_is_still_out_keeps_the_message_waiting_for_
         await w.adapter.presenter.flush()
         assert w.fake.buttons(shown(w, msg)) == []
         assert await w.store.closed_snapshots() == []
+
+
+@pytest.mark.parametrize("days", [29, 31])
+async def test_a_group_that_never_takes_the_bot_back_is_forgotten_after_30_days(
+    tmp_path: Path, days: int
+) -> None:
+    """What waits for the bot's return (R8.2a) is kept 30 days (``CHAT_WAIT``): a start after
+    that forgets it (the players were told in private), so the final snapshots of groups that
+    never take the bot back do not pile up (every start, sweep and re-add reads them all); a
+    re-add then writes nothing. Before that a start keeps it and the re-add writes it."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            table, msg, _ = await closed_while_out(w)
+            [(record, snap)] = await w.store.closed_snapshots()
+            assert waits_for_chat(snap) and not wait_expired(snap)
+            since = float(snap["waiting_since"])
+            assert abs(since - time.time()) < 60  # (wall clock, seconds)
+            assert wait_expired(snap, since + CHAT_WAIT + 1)
+            await w.store.save_owed(record.id, {**snap, "waiting_since": since - days * 86400})
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await w2.adapter.presenter.flush()
+            left = await w2.store.closed_snapshots()
+            assert [r.id for r, _ in left] == ([] if days > 30 else [table])
+            before = len(fake.calls)
+            await fake.add_bot(GROUP_ID, by=ALICE)
+            if days > 30:
+                await asyncio.sleep(0.2)
+                await w2.adapter.presenter.flush()
+                assert group_writes(fake, before) == []
+                assert fake.buttons(shown(w2, msg))  # (the old message as it was)
+            else:
+                closed = tr("en", "reply.table_closed", table=table)
+                await fake.wait_for(lambda: shown(w2, msg)["text"] == closed)
+    finally:
+        await fake.stop()
