@@ -499,9 +499,13 @@ class OfcCommands(app_commands.Group):
         """Seat a computer player (the table's opener or a member with Manage Server)."""
         admin = is_admin(interaction)
         service = self.adapter.service
+        request = f"dc:{interaction.id}"
         await self.adapter.command(
             interaction,
-            lambda chat, actor: service.add_bot(chat, actor, admin, level, f"dc:{interaction.id}"),
+            lambda chat, actor, answer: service.add_bot(
+                chat, actor, admin, level, request, answer=answer
+            ),
+            early=True,
         )
 
     @app_commands.command(name="removebot", description="Stand a computer player up")
@@ -514,7 +518,10 @@ class OfcCommands(app_commands.Group):
         request = f"dc:{interaction.id}"
         await self.adapter.command(
             interaction,
-            lambda chat, actor: service.remove_bot(chat, actor, admin, request, name),
+            lambda chat, actor, answer: service.remove_bot(
+                chat, actor, admin, request, name, answer=answer
+            ),
+            early=True,
         )
 
     @app_commands.command(
@@ -975,10 +982,11 @@ class DiscordAdapter:
         ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise.
 
         ``call(chat, actor)`` returns the reply; with ``early`` (a table command: join,
-        ready, leave, topup, sitout, back, close) it is ``call(chat, actor, answer)``, the
-        service calling ``answer`` as soon as the command's step is committed, before the
-        step's messages go out (a DM or channel Discord makes the bot wait on, a 429, never
-        delays the answer, as on Telegram and as for a press)."""
+        ready, leave, topup, sitout, back, addbot, removebot, close) it is
+        ``call(chat, actor, answer)``, the service calling ``answer`` as soon as the
+        command's step is committed, before the step's messages go out (a DM or channel
+        Discord makes the bot wait on, a 429, never delays the answer, as on Telegram and as
+        for a press)."""
         self._busy(+1)
         ack: _Ack | None = None
         answered = served = given = False

@@ -702,10 +702,12 @@ class TableService:
         is_admin: bool,
         level: str = "",
         request: str | None = None,
+        answer: Answer | None = None,
     ) -> Reply:
         """``/addbot [easy|normal|strong]`` (admins and the table's opener): seat a computer
         player that plays with house kush (issue 13); ``request`` as in :meth:`top_up` (the
-        same command delivered twice seats one)."""
+        same command delivered twice seats one); ``answer``: an :data:`Answer`, called with the
+        reply as soon as the step is committed, before the table's messages go out."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
@@ -713,7 +715,7 @@ class TableService:
             level_ = clean_arg(level, 16).lower()
             return await bots.add_bot(self.rt, t, community, lang, level_, request)
 
-        return await self._at_table(chat, actor, body)
+        return await self._at_table(chat, actor, body, answer)
 
     async def remove_bot(
         self,
@@ -722,10 +724,11 @@ class TableService:
         is_admin: bool,
         request: str | None = None,
         name: str = "",
+        answer: Answer | None = None,
     ) -> Reply:
         """``/removebot [name]`` (admins and the table's opener): stand up the computer player
         ``name``, else the last one seated; ``request`` as in :meth:`top_up` (the same
-        command delivered twice stands one up)."""
+        command delivered twice stands one up); ``answer`` as in :meth:`add_bot`."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
@@ -735,7 +738,7 @@ class TableService:
             named = clean_arg(name, 32)
             return await bots.remove_bot(self.rt, t, lang, request, named)
 
-        return await self._at_table(chat, actor, body)
+        return await self._at_table(chat, actor, body, answer)
 
     # -- chats that change under us ----------------------------------------------------------
     async def migrate_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> bool:

@@ -1610,21 +1610,24 @@ class TelegramAdapter:
         return ref, _actor(user), admin
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        # seats a computer player on house kush: asked afresh (a demoted admin seats none)
+        # seats a computer player on house kush: asked afresh (a demoted admin seats none);
+        # a table command: answered once committed, before the table's messages go out
         who = await self._as_admin(update, fresh=True)
         if who is not None:
             level = " ".join(context.args or ())  # ("strong extra": refused, the usage)
-            reply = await self.service.add_bot(*who, level, _request_key(update))
-            await self._reply(update, reply)
+            answer = self._answer_once(update)
+            key = _request_key(update)
+            await answer(await self.service.add_bot(*who, level, key, answer=answer))
 
     async def _removebot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        # cashes a computer player's stack out: asked afresh
+        # cashes a computer player's stack out: asked afresh; answered once committed
         who = await self._as_admin(update, fresh=True)
         if who is not None:
             # /removebot Anna: that one (it stood up the last one seated, whoever was named)
             name = " ".join(context.args or ())
-            reply = await self.service.remove_bot(*who, _request_key(update), name)
-            await self._reply(update, reply)
+            answer = self._answer_once(update)
+            key = _request_key(update)
+            await answer(await self.service.remove_bot(*who, key, name, answer=answer))
 
     async def _settings(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # a change sets the stakes: asked afresh (a demoted admin changes nothing)
