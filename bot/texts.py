@@ -942,6 +942,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "“{name}” is not a setting.",
         "ru": "Настройки «{name}» нет.",
     },
+    "reply.settings_no_name": {
+        "en": "Name the setting to change.",
+        "ru": "Укажите, какую настройку изменить.",
+    },
     "settings.default_payouts": {
         "en": "default: winner takes all up to 3 players, 70/30 with 4",
         "ru": "по умолчанию: всё победителю до 3 игроков, 70/30 при 4",

@@ -659,9 +659,10 @@ class OfcAdminCommands(app_commands.Group):
     async def settings(
         self, interaction: Interaction, name: str | None = None, value: str | None = None
     ) -> None:
-        """Show the settings with buttons, or set one (admins; ephemeral)."""
+        """Show the settings with buttons, or set one (admins; ephemeral). A ``value`` with
+        no ``name`` goes to the service as such (an empty name), which refuses it."""
         admin = is_admin(interaction)
-        args = [name, *(value or "").split()] if name else []
+        args = [name or "", *(value or "").split()] if name or value else []
         service = self.adapter.service
         await self.adapter.command(
             interaction, lambda c, a: service.settings(c, a, admin, args), ephemeral=True

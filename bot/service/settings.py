@@ -868,10 +868,17 @@ async def settings(
     to ``auto`` is answered in it, to ``en``/``ru`` in the new language. ``game`` is the game
     of the chat's open table, if any: values are shown as that table's game has them (the
     community's game, the game of new tables, otherwise); ``tournament``: that table's
-    number when it is a tournament's (R8.7)."""
+    number when it is a tournament's (R8.7). A value with no name before it (``args[0]``
+    empty: a platform whose command takes the name apart, e.g. Discord's ``name`` option
+    left out; or a first word that begins as a number does, ``/settings 30``: no setting's
+    name does) is refused with the short usage (``reply.settings_no_name``), nothing
+    changed."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
     name, value = args[0].lower(), " ".join(args[1:])
+    if not name or _begins_as_number(name):
+        text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
+        return Reply(text, alert=True)
     spec = SETTINGS.get(name)
     if spec is None:
         typed = rt.typed_text(community.platform, clean_arg(name, 32))
@@ -885,6 +892,12 @@ async def settings(
     return await _change(
         rt, community, lang, spec, value, own, game, listed=False, tournament=tournament
     )
+
+
+def _begins_as_number(word: str) -> bool:
+    """Whether ``word`` begins as a number does (``30``, ``-5``, ``.5``, ``50,30,20``): a
+    value, never a setting's name (every name begins with a letter)."""
+    return word[:1].isdigit() or (word[:1] in "+-−.," and word[1:2].isdigit())
 
 
 async def _change(
