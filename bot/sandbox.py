@@ -563,8 +563,21 @@ class Sandbox:
                 above = tr(self.opts.lang, "sandbox.link_above")
                 text = _GROUP_LINK.sub(above, str(reply.params.get("text", "")))
                 self.line("» " + text.replace("\n", "\n  "))
+            await self._settled()
         finally:
             self._hold_pictures -= 1
+
+    async def _settled(self) -> None:
+        """Until the messages of every step taken so far are written: a table command
+        (``/addbot``, ``/join`` …) is answered as soon as its step is committed, before they
+        go out, and the next line of input presses the buttons they show (a press on the
+        table message as it was is out of date)."""
+        assert self.service is not None and self.adapter is not None
+        for t in list(self.service.tables.values()):
+            async with t.lock:  # (a step in progress: committed first)
+                pass
+            await self.service.rt.settled(t)
+        await self.adapter.presenter.flush()
 
     async def say_private(self, text: str) -> None:
         """Send a command to your private chat (``/hand``) and wait for the bot's answer: a
