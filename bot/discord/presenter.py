@@ -52,6 +52,7 @@ import aiohttp
 import discord
 
 from bot.discord.components import content_of, view_of
+from bot.late_pictures import LatePictures
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX
 from bot.retries import (
     EDIT_GIVE_UP_SECONDS,
@@ -221,11 +222,13 @@ def _parse_ref(ref: str) -> _ChannelKey | None:
     return None
 
 
-class DiscordPresenter:
+class DiscordPresenter(LatePictures):
     """Writes the service's screens to Discord through a logged-in :class:`discord.Client`.
 
     Chat ids are channel ids and user ids are Discord user ids, both as strings.
     """
+
+    PICTURE_TASK = "dc-picture"
 
     platform = PLATFORM
 
@@ -380,15 +383,6 @@ class DiscordPresenter:
         (:meth:`queue_edit`) or the adapter stops."""
         await self._newer.sleep(key, seconds)
 
-    async def stop_pictures(self) -> None:
-        """After :meth:`stop_retries`: wait for the pictures being posted later to end. One
-        waiting for its next try makes none (logged): the service, stopped first, saved it
-        with its table (:attr:`bot.model.LiveTable.late_pictures`) and the restarted bot
-        posts it; a try after the service's stop, taken, could not be recorded, and the
-        restart posted it a second time."""
-        if self._late_pictures:
-            await asyncio.gather(*self._late_pictures, return_exceptions=True)
-
     def stop_retries(self) -> None:
         """The adapter stops: an edit that fails is not tried again, and writers waiting to
         try one again do so now (:meth:`flush` then waits for one try each)."""
@@ -447,7 +441,7 @@ class DiscordPresenter:
         # commit does (this map is gone after a restart: a closed table's last messages,
         # sent then, were written over the deleted message)
         for old_ref in replaced:
-            await self._tell_picture(self.on_posted, key[0], old_ref, str(msg.id))
+            await self._tell_service(self.on_posted, key[0], old_ref, str(msg.id))
 
     def _queue_live(self, live_key: _LiveKey, screen: Screen) -> None:
         self._latest_live[live_key] = screen
@@ -817,57 +811,24 @@ class DiscordPresenter:
         self._newer.forget(waiting)
         return True
 
-    async def send_picture(
-        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
-    ) -> str | None:
-        """The showdown picture (issue 12): one message in the channel with the PNG attached
-        and the caption as its text; failures are logged. A 403 Missing Permissions (50013)
-        here is a channel that denies Attach Files (many deny it to @everyone), not one the
-        bot may not write in: the picture is left out (the text showdown is the record, as
-        on Telegram in a group that forbids photos) and the table plays on; a channel the bot
-        lost for good is found by its other writes. Lost to a 5xx or the network
-        (:func:`_transient`) it is sent again as a notice is (:meth:`post`: after each of
-        :attr:`notice_retries`, awaited, so the table's later messages keep their order; the
-        same nonce with ``enforce_nonce``, so a try whose answer was lost never shows it
-        twice); still refused, it is posted later in the background as an edit is tried
-        (after each of :attr:`edit_retries`, until :attr:`edit_give_up` from the first
-        failure; the same nonce), then given up (logged), and its pending ref ``ref`` (a new
-        one if ``None``) is returned: the service keeps the picture until :attr:`on_posted`
-        tells it posted or :attr:`on_picture_given_up` given up (not told at the adapter's
-        stop: a restart posts it, ``later``: straight to the background tries). The nonce
-        is ``ref``'s (:func:`nonce_of`): a restart's tries carry the one the tries before it
-        did, so one Discord took then is returned, not posted twice (while Discord remembers
-        the nonce, a few minutes). Never raises a write's error."""
-        ref = ref or pending_ref(PENDING_PREFIX)
-        if later:
-            self._post_picture_later(chat_id, png, caption, ref, time.monotonic())
-            return ref
-        began = time.monotonic()
-        if await self._send_picture(chat_id, png, caption, ref, began, later=False):
-            return None
-        self._post_picture_later(chat_id, png, caption, ref, began)
-        return ref
-
-    def _post_picture_later(
-        self, chat_id: str, png: bytes, caption: str, ref: str, began: float
-    ) -> None:
-        """:meth:`send_picture`'s background tries, failing since ``began``."""
-
-        async def tries() -> None:
-            await self._send_picture(chat_id, png, caption, ref, began, later=True)
-
-        task = asyncio.create_task(tries(), name=f"dc-picture-{chat_id}")
-        self._late_pictures.add(task)
-        task.add_done_callback(self._late_pictures.discard)
-
     async def _send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str, began: float, *, later: bool
     ) -> bool:
         """:meth:`send_picture`'s tries (``later``: the background ones), failing since
-        ``began``, each with ``ref``'s nonce. ``False``: lost past the notice tries (not
-        ``later``): to be posted later. In the background the service is told the picture
-        ``ref`` was posted (:attr:`on_posted`) or given up (:attr:`on_picture_given_up`),
-        unless the adapter stops (kept for a restart)."""
+        ``began``: one message in the channel with the PNG attached and the caption as its
+        text; failures are logged. A 403 Missing Permissions (50013) here is a channel that
+        denies Attach Files (many deny it to @everyone), not one the bot may not write in:
+        the picture is left out (the text showdown is the record, as on Telegram in a group
+        that forbids photos) and the table plays on; a channel the bot lost for good is found
+        by its other writes. Lost to a 5xx or the network (:func:`_transient`) it is sent
+        again after each of :attr:`notice_retries`; ``False``: still refused, to be posted
+        later (:class:`~bot.late_pictures.LatePictures`: after each of :attr:`edit_retries`,
+        until :attr:`edit_give_up` from the first failure, then given up, logged). Every try
+        carries ``ref``'s nonce (:func:`nonce_of`, with ``enforce_nonce``): a try whose answer
+        was lost, a restart's too, returns the message Discord took instead of a second one
+        (while Discord remembers the nonce, a few minutes). In the background the service is
+        told the picture ``ref`` was posted (:attr:`on_posted`) or given up
+        (:attr:`on_picture_given_up`), unless the adapter stops (kept for a restart)."""
         nonce = nonce_of(ref)
         tries = 0
         while True:
@@ -881,7 +842,7 @@ class DiscordPresenter:
                 msg = await channel.send(content_of(caption), file=file, nonce=nonce)
                 if later:
                     log.info("picture %s in %s posted as %s", ref, chat_id, msg.id)
-                    await self._tell_picture(self.on_posted, chat_id, ref, str(msg.id))
+                    await self._tell_service(self.on_posted, chat_id, ref, str(msg.id))
                 return True
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
@@ -906,20 +867,8 @@ class DiscordPresenter:
             except ValueError as exc:
                 log.warning("cannot send the picture in %s: %s", chat_id, exc)
             if later:
-                await self._tell_picture(self.on_picture_given_up, chat_id, ref)
+                await self._tell_service(self.on_picture_given_up, chat_id, ref)
             return True
-
-    async def _tell_picture(
-        self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str
-    ) -> None:
-        """Tell the service what became of a message posted later, a picture or a table
-        message posted again (``hook``)."""
-        if hook is None:
-            return
-        try:
-            await hook(chat_id, *args)
-        except Exception:
-            log.exception("could not tell the service about the message %s", args[0])
 
     def plain_text(self, text: str) -> str:
         """``text`` without the escapes Discord names got (:func:`plain_of`)."""

@@ -63,6 +63,7 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from bot.late_pictures import LatePictures
 from bot.model import PENDING_PREFIX, Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
@@ -205,9 +206,11 @@ TURN_PING_SECONDS = 10.0
 ANSWER_RETRY_SECONDS = 1.0
 
 
-class TelegramPresenter:
+class TelegramPresenter(LatePictures):
     """Writes the service's screens to Telegram (one table message per group, one private
     message per player, both edited in place)."""
+
+    PICTURE_TASK = "tg-picture"
 
     platform = PLATFORM
 
@@ -592,15 +595,6 @@ class TelegramPresenter:
         self._newer.wake_all()
         self._notice_waits.wake_all()
 
-    async def stop_pictures(self) -> None:
-        """After :meth:`stop_retries`: wait for the pictures being posted later to end. One
-        waiting for its next try makes none (logged): the service, stopped first, saved it
-        with its table (:attr:`bot.model.LiveTable.late_pictures`) and the restarted bot
-        posts it; a try after the service's stop, taken, could not be recorded, and the
-        restart posted it a second time."""
-        if self._late_pictures:
-            await asyncio.gather(*self._late_pictures, return_exceptions=True)
-
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
         (and edited from then on); a private hand message is sent anew by the service (which
@@ -937,52 +931,21 @@ class TelegramPresenter:
         self._notice_waits.forget(waiting)
         return True
 
-    async def send_picture(
-        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
-    ) -> str | None:
-        """A photo (the showdown picture, issue 12) with its caption (``sendPhoto``, uploaded
-        as multipart), in a group's new chat if it moved; a refusal (a group that forbids
-        photos) is logged in one line and skipped. In a forum topic as :meth:`post`.
-        Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
-        connection made: :func:`_unsent`) it is sent again as a notice is (after each of
-        :attr:`notice_retries`, awaited: the table's later messages keep their order); still
-        refused, it is posted later in the background as an edit is tried (after each of
-        :attr:`edit_retries`, until :attr:`edit_give_up` from the first failure), then given
-        up (logged), and its pending ref ``ref`` (a new one if ``None``) is returned: the
-        service keeps the picture until :attr:`on_posted` tells it posted or
-        :attr:`on_picture_given_up` given up (not told at the adapter's stop: a restart posts
-        it, ``later``: straight to the background tries). One whose answer was lost (it may
-        have been posted) is not sent again. Never raises :class:`TelegramError`."""
-        ref = ref or pending_ref(PENDING_PREFIX)
-        if later:
-            self._post_picture_later(chat_id, png, caption, ref, time.monotonic())
-            return ref
-        began = time.monotonic()
-        if await self._send_picture(chat_id, png, caption, ref, began, later=False):
-            return None
-        self._post_picture_later(chat_id, png, caption, ref, began)
-        return ref
-
-    def _post_picture_later(
-        self, chat_id: str, png: bytes, caption: str, ref: str, began: float
-    ) -> None:
-        """:meth:`send_picture`'s background tries, failing since ``began``."""
-
-        async def tries() -> None:
-            await self._send_picture(chat_id, png, caption, ref, began, later=True)
-
-        task = asyncio.create_task(tries(), name=f"tg-picture-{chat_id}")
-        self._late_pictures.add(task)
-        task.add_done_callback(self._late_pictures.discard)
-
     async def _send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str, began: float, *, later: bool
     ) -> bool:
         """:meth:`send_picture`'s tries (``later``: the background ones), failing since
-        ``began``. ``False``: refused by Telegram's side past the notice tries (not
-        ``later``): to be posted later. In the background the service is told the picture
-        ``ref`` was posted (:attr:`on_posted`) or given up (:attr:`on_picture_given_up`),
-        unless the adapter stops (kept for a restart)."""
+        ``began``: a photo with its caption (``sendPhoto``, uploaded as multipart), in a
+        group's new chat if it moved; a refusal (a group that forbids photos) is logged in
+        one line and skipped. In a forum topic as :meth:`post`. Refused by Telegram's side (a
+        5xx, a 429 past the rate limiter's retries, no connection made: :func:`_unsent`) it
+        is sent again after each of :attr:`notice_retries`; ``False``: still refused, to be
+        posted later (:class:`~bot.late_pictures.LatePictures`: after each of
+        :attr:`edit_retries`, until :attr:`edit_give_up` from the first failure, then given
+        up, logged). One whose answer was lost (it may have been posted) is not sent again.
+        In the background the service is told the picture ``ref`` was posted
+        (:attr:`on_posted`) or given up (:attr:`on_picture_given_up`), unless the adapter
+        stops (kept for a restart). Never raises :class:`TelegramError`."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
         tries = 0
@@ -1008,7 +971,7 @@ class TelegramPresenter:
                     msg = await self.app.bot.send_photo(exc.new_chat_id, photo, caption=caption)
                 if later:
                     log.info("picture %s in %s posted as %s", ref, chat_id, msg.message_id)
-                    await self._tell_picture(self.on_posted, chat_id, ref, str(msg.message_id))
+                    await self._tell_service(self.on_posted, chat_id, ref, str(msg.message_id))
                 return True
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
@@ -1025,19 +988,8 @@ class TelegramPresenter:
                 if not self._gone(target, exc, sent):
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)
                 if later:
-                    await self._tell_picture(self.on_picture_given_up, chat_id, ref)
+                    await self._tell_service(self.on_picture_given_up, chat_id, ref)
                 return True
-
-    async def _tell_picture(
-        self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str
-    ) -> None:
-        """Tell the service what became of a picture posted later (``hook``)."""
-        if hook is None:
-            return
-        try:
-            await hook(chat_id, *args)
-        except Exception:
-            log.exception("could not tell the service about the picture %s", args[0])
 
     def private_link(self, table_id: int) -> str | None:
         """``https://t.me/<bot>?start=t<table>``: opens the private chat at the table."""
