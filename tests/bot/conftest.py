@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.service import TableService
+from bot.telegram.fake_api import FakeTelegram
 from storage.api import Store
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
+from tests.bot.tg_world import TOKEN
 
 
 class Clock:
@@ -42,3 +45,15 @@ def service_env(
 async def env() -> tuple[TableService, FakePresenter, Store, Clock]:
     """:func:`service_env` with hands dealt at once after a showdown."""
     return service_env()
+
+
+@pytest.fixture
+async def tg_api() -> AsyncIterator[FakeTelegram]:
+    """A started fake Bot API of the test's own, stopped after it: for Telegram worlds that
+    restart on one database (``world(tmp_path, fake=tg_api, db=...)``, tests/bot/tg_world.py)."""
+    api = FakeTelegram(TOKEN)
+    await api.start()
+    try:
+        yield api
+    finally:
+        await api.stop()

@@ -13,7 +13,7 @@ from typing import Any
 from bot.model import PENDING_PREFIX
 from bot.telegram.fake_api import ApiCall, FakeTelegram
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 
 def photo(c: ApiCall) -> bool:
@@ -36,77 +36,70 @@ async def until_saved(w: World, predicate: Any) -> list[dict[str, Any]]:
     raise AssertionError(f"never saved so: {late}")
 
 
-async def test_a_picture_posted_later_survives_a_restart_and_shows_once(tmp_path: Path) -> None:
+async def a_hand_with_photos_refused(w: World, edit_retries: tuple[float, ...]) -> None:
+    """Alice and Bob play a hand while Telegram refuses photos (the caller's ``outage``): the
+    showdown picture goes past the notice tries to the background ones (``edit_retries``)."""
+    presenter = w.adapter.presenter
+    presenter.notice_retries = (0.05, 0.1)
+    presenter.edit_retries = edit_retries
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await seat_everyone(w, [ALICE, BOB])
+    await play_hand(w, [ALICE, BOB])
+    await w.settle()
+
+
+async def test_a_picture_posted_later_survives_a_restart_and_shows_once(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
     """Telegram refuses every picture past the notice tries: the table plays on and the
     picture waits in the background. The bot restarts before Telegram takes photos again:
     the restarted bot posts it once Telegram answers, the stored one (its caption), once."""
     db = tmp_path / "ofc.sqlite3"
-    fake = FakeTelegram(TOKEN)
-    await fake.start()
-    try:
-        fake.outage(photo)
-        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
-            presenter = w.adapter.presenter
-            presenter.notice_retries = (0.05, 0.1)
-            presenter.edit_retries = (0.05, 0.1, 0.2)
-            fake.started_users.update({ALICE.id, BOB.id})
-            await seat_everyone(w, [ALICE, BOB])
-            await play_hand(w, [ALICE, BOB])
-            await w.settle()
-            await fake.wait_for(lambda: len(fake.calls_of("sendPhoto")) >= 5)  # (in the bg)
-            t = next(iter(w.service.tables.values()))
-            assert t.hand is not None and t.hand_no == 2  # the table did not wait
-            [late] = await until_saved(w, lambda late: len(late) == 1)
-            assert str(late["ref"]).startswith(PENDING_PREFIX)
-            caption = str(late["caption"])
-            assert "pts" in caption
-            assert fake.photos_in(GROUP_ID) == []
-        tried = len(fake.calls_of("sendPhoto"))
-        fake.recover()
-        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
-            await fake.wait_for(lambda: fake.photos_in(GROUP_ID) or None)
-            await asyncio.sleep(0.5)  # (no second one comes)
-            assert await until_saved(w, lambda late: not late) == []
-        shown = fake.photos_in(GROUP_ID)
-        assert len(shown) == 1 and shown[0].caption == caption
-        assert len(fake.calls_of("sendPhoto")) == tried + 1
-    finally:
-        await fake.stop()
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await a_hand_with_photos_refused(w, (0.05, 0.1, 0.2))
+        await tg_api.wait_for(lambda: len(tg_api.calls_of("sendPhoto")) >= 5)  # (in the bg)
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 2  # the table did not wait
+        [late] = await until_saved(w, lambda late: len(late) == 1)
+        assert str(late["ref"]).startswith(PENDING_PREFIX)
+        caption = str(late["caption"])
+        assert "pts" in caption
+        assert tg_api.photos_in(GROUP_ID) == []
+    tried = len(tg_api.calls_of("sendPhoto"))
+    tg_api.recover()
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await tg_api.wait_for(lambda: tg_api.photos_in(GROUP_ID) or None)
+        await asyncio.sleep(0.5)  # (no second one comes)
+        assert await until_saved(w, lambda late: not late) == []
+    shown = tg_api.photos_in(GROUP_ID)
+    assert len(shown) == 1 and shown[0].caption == caption
+    assert len(tg_api.calls_of("sendPhoto")) == tried + 1
 
 
 async def test_a_late_picture_whose_answer_was_lost_is_not_posted_after_a_restart(
     tmp_path: Path,
+    tg_api: FakeTelegram,
 ) -> None:
     """The picture waits in the background; its next try is posted but answered after the
     read timeout (Telegram may have posted it, and did): it is given up, not sent again, and
     no longer kept, so the restarted bot does not post it a second time."""
     db = tmp_path / "ofc.sqlite3"
-    fake = FakeTelegram(TOKEN)
-    await fake.start()
-    try:
-        fake.outage(photo)
-        async with world(tmp_path, db=db, fake=fake, rng_seed=5) as w:
-            presenter = w.adapter.presenter
-            presenter.notice_retries = (0.05, 0.1)
-            presenter.edit_retries = (0.3,)
-            fake.started_users.update({ALICE.id, BOB.id})
-            await seat_everyone(w, [ALICE, BOB])
-            await play_hand(w, [ALICE, BOB])
-            await w.settle()
-            await until_saved(w, lambda late: len(late) == 1)
-            tried = len(fake.calls_of("sendPhoto"))
-            w.adapter._request._read_timeout = 0.3
-            w.adapter._request._write_timeout = 0.3
-            fake.stall(photo, 1.0)
-            fake.recover()
-            await fake.wait_for(lambda: fake.photos_in(GROUP_ID) or None)
-            await until_saved(w, lambda late: not late)
-            await asyncio.sleep(1.0)  # (the answer came too late: not sent again)
-            assert len(fake.calls_of("sendPhoto")) == tried + 1
-            w.adapter._request._read_timeout = 10.0
-        async with world(tmp_path, db=db, fake=fake, rng_seed=5):
-            await asyncio.sleep(0.5)
-        assert len(fake.photos_in(GROUP_ID)) == 1
-        assert len(fake.calls_of("sendPhoto")) == tried + 1
-    finally:
-        await fake.stop()
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await a_hand_with_photos_refused(w, (0.3,))
+        await until_saved(w, lambda late: len(late) == 1)
+        tried = len(tg_api.calls_of("sendPhoto"))
+        w.adapter._request._read_timeout = 0.3
+        w.adapter._request._write_timeout = 0.3
+        tg_api.stall(photo, 1.0)
+        tg_api.recover()
+        await tg_api.wait_for(lambda: tg_api.photos_in(GROUP_ID) or None)
+        await until_saved(w, lambda late: not late)
+        await asyncio.sleep(1.0)  # (the answer came too late: not sent again)
+        assert len(tg_api.calls_of("sendPhoto")) == tried + 1
+        w.adapter._request._read_timeout = 10.0
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
+        await asyncio.sleep(0.5)
+    assert len(tg_api.photos_in(GROUP_ID)) == 1
+    assert len(tg_api.calls_of("sendPhoto")) == tried + 1

@@ -22,7 +22,7 @@ from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 WRITES = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "sendPhoto")
 
@@ -126,48 +126,43 @@ async def test_a_return_the_bot_was_not_told_is_found_by_the_first_old_press(
 
 @pytest.mark.parametrize("when", ["before_the_re_add", "between_the_re_add_and_the_edit"])
 async def test_a_restart_neither_loses_the_closed_table_s_message_nor_writes_it_twice(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str
+    tmp_path: Path, tg_api: FakeTelegram, monkeypatch: pytest.MonkeyPatch, when: str
 ) -> None:
     """A restart while the bot is out keeps what waits (and writes nothing to the group,
     nor anything more to the players); one between the re-add and the edit (the process
     dies right after the re-add is recorded) makes the edit at the start, once."""
-    fake = FakeTelegram(TOKEN)
-    await fake.start()
     db = tmp_path / "ofc.sqlite3"
-    try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            table, msg, _ = await closed_while_out(w)
-            closed = tr("en", "reply.table_closed", table=table)
-            if when == "between_the_re_add_and_the_edit":
-                made: list[int] = []
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        table, msg, _ = await closed_while_out(w)
+        closed = tr("en", "reply.table_closed", table=table)
+        if when == "between_the_re_add_and_the_edit":
+            made: list[int] = []
 
-                async def dies(rt: Any, record: Any, data: Any) -> bool:
-                    made.append(record.id)  # (recorded as owed now, then the process dies)
-                    return False
+            async def dies(rt: Any, record: Any, data: Any) -> bool:
+                made.append(record.id)  # (recorded as owed now, then the process dies)
+                return False
 
-                monkeypatch.setattr(chats.recovery, "deliver", dies)
-                await fake.add_bot(GROUP_ID, by=ALICE)
-                await fake.wait_for(lambda: made)
-                monkeypatch.undo()
-        since = len(fake.calls)
-        async with world(tmp_path, fake=fake, db=db) as w2:
-            await w2.adapter.presenter.flush()
-            if when == "before_the_re_add":
-                await asyncio.sleep(0.1)
-                assert group_writes(fake, since) == []
-                assert [c for c in fake.calls[since:] if c.method in WRITES] == []
-                await fake.add_bot(GROUP_ID, by=ALICE)
-            await fake.wait_for(lambda: shown(w2, msg)["text"] == closed)
-            await w2.adapter.presenter.flush()
-            assert [c.method for c in group_writes(fake, since)] == ["editMessageText"]
-            assert fake.buttons(shown(w2, msg)) == []
-            assert await w2.store.closed_snapshots() == []
-        since = len(fake.calls)
-        async with world(tmp_path, fake=fake, db=db) as w3:
-            await w3.adapter.presenter.flush()
-            assert [c for c in fake.calls[since:] if c.method in WRITES] == []
-    finally:
-        await fake.stop()
+            monkeypatch.setattr(chats.recovery, "deliver", dies)
+            await tg_api.add_bot(GROUP_ID, by=ALICE)
+            await tg_api.wait_for(lambda: made)
+            monkeypatch.undo()
+    since = len(tg_api.calls)
+    async with world(tmp_path, fake=tg_api, db=db) as w2:
+        await w2.adapter.presenter.flush()
+        if when == "before_the_re_add":
+            await asyncio.sleep(0.1)
+            assert group_writes(tg_api, since) == []
+            assert [c for c in tg_api.calls[since:] if c.method in WRITES] == []
+            await tg_api.add_bot(GROUP_ID, by=ALICE)
+        await tg_api.wait_for(lambda: shown(w2, msg)["text"] == closed)
+        await w2.adapter.presenter.flush()
+        assert [c.method for c in group_writes(tg_api, since)] == ["editMessageText"]
+        assert tg_api.buttons(shown(w2, msg)) == []
+        assert await w2.store.closed_snapshots() == []
+    since = len(tg_api.calls)
+    async with world(tmp_path, fake=tg_api, db=db) as w3:
+        await w3.adapter.presenter.flush()
+        assert [c for c in tg_api.calls[since:] if c.method in WRITES] == []
 
 
 async def test_a_table_closed_at_once_by_the_removal_is_written_as_closed_on_the_re_add(
@@ -217,37 +212,32 @@ async def test_a_press_while_the_bot_is_still_out_keeps_the_message_waiting_for_
 
 @pytest.mark.parametrize("days", [29, 31])
 async def test_a_group_that_never_takes_the_bot_back_is_forgotten_after_30_days(
-    tmp_path: Path, days: int
+    tmp_path: Path, tg_api: FakeTelegram, days: int
 ) -> None:
     """What waits for the bot's return (R8.2a) is kept 30 days (``CHAT_WAIT``): a start after
     that forgets it (the players were told in private), so the final snapshots of groups that
     never take the bot back do not pile up (every start, sweep and re-add reads them all); a
     re-add then writes nothing. Before that a start keeps it and the re-add writes it."""
-    fake = FakeTelegram(TOKEN)
-    await fake.start()
     db = tmp_path / "ofc.sqlite3"
-    try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            table, msg, _ = await closed_while_out(w)
-            [(record, snap)] = await w.store.closed_snapshots()
-            assert waits_for_chat(snap) and not wait_expired(snap)
-            since = float(snap["waiting_since"])
-            assert abs(since - time.time()) < 60  # (wall clock, seconds)
-            assert wait_expired(snap, since + CHAT_WAIT + 1)
-            await w.store.save_owed(record.id, {**snap, "waiting_since": since - days * 86400})
-        async with world(tmp_path, fake=fake, db=db) as w2:
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        table, msg, _ = await closed_while_out(w)
+        [(record, snap)] = await w.store.closed_snapshots()
+        assert waits_for_chat(snap) and not wait_expired(snap)
+        since = float(snap["waiting_since"])
+        assert abs(since - time.time()) < 60  # (wall clock, seconds)
+        assert wait_expired(snap, since + CHAT_WAIT + 1)
+        await w.store.save_owed(record.id, {**snap, "waiting_since": since - days * 86400})
+    async with world(tmp_path, fake=tg_api, db=db) as w2:
+        await w2.adapter.presenter.flush()
+        left = await w2.store.closed_snapshots()
+        assert [r.id for r, _ in left] == ([] if days > 30 else [table])
+        before = len(tg_api.calls)
+        await tg_api.add_bot(GROUP_ID, by=ALICE)
+        if days > 30:
+            await asyncio.sleep(0.2)
             await w2.adapter.presenter.flush()
-            left = await w2.store.closed_snapshots()
-            assert [r.id for r, _ in left] == ([] if days > 30 else [table])
-            before = len(fake.calls)
-            await fake.add_bot(GROUP_ID, by=ALICE)
-            if days > 30:
-                await asyncio.sleep(0.2)
-                await w2.adapter.presenter.flush()
-                assert group_writes(fake, before) == []
-                assert fake.buttons(shown(w2, msg))  # (the old message as it was)
-            else:
-                closed = tr("en", "reply.table_closed", table=table)
-                await fake.wait_for(lambda: shown(w2, msg)["text"] == closed)
-    finally:
-        await fake.stop()
+            assert group_writes(tg_api, before) == []
+            assert tg_api.buttons(shown(w2, msg))  # (the old message as it was)
+        else:
+            closed = tr("en", "reply.table_closed", table=table)
+            await tg_api.wait_for(lambda: shown(w2, msg)["text"] == closed)
