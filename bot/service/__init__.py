@@ -924,12 +924,10 @@ class TableService:
         ``ref``: the table's next commit holds the new one); a showdown
         picture posted later (:attr:`~bot.model.LiveTable.late_pictures`) is no longer owed
         (a restart does not post it again)."""
+        if await self._late_picture_done(platform, pending):
+            return
         for t in list(self.rt.tables.values()):
             if t.platform != platform:
-                continue
-            if any(item.get("ref") == pending for item in t.late_pictures):
-                async with t.lock:
-                    self.rt.picture_done(t, pending)
                 continue
             hit = t.group_ref == pending and (
                 pending.startswith(PENDING_PREFIX)  # (random: no other chat's)
@@ -950,10 +948,18 @@ class TableService:
         good, its answer lost (perhaps posted: not sent again) or past the give-up time. It
         is no longer owed, so a restart does not post it (the text showdown is the record).
         Not told at the adapter's stop: a restart posts it then."""
+        await self._late_picture_done(platform, pending)
+
+    async def _late_picture_done(self, platform: str, pending: str) -> bool:
+        """Forget the late picture ``pending`` (:attr:`~bot.model.LiveTable.late_pictures`)
+        of the table on ``platform`` that keeps it (:meth:`Runtime.picture_done`); whether
+        one did."""
         for t in list(self.rt.tables.values()):
             if t.platform == platform and any(i.get("ref") == pending for i in t.late_pictures):
                 async with t.lock:
                     self.rt.picture_done(t, pending)
+                return True
+        return False
 
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:
         """The player deleted their private hand message ``ref`` (the platform refused an

@@ -714,9 +714,7 @@ class Runtime:
             return None
         ref = item.get("ref")
         caption = str(item.get("caption", ""))
-        if later:
-            return await p.send_picture(t.group_chat, png, caption, ref, later=True)
-        return await p.send_picture(t.group_chat, png, caption, ref)
+        return await p.send_picture(t.group_chat, png, caption, ref, later=later)
 
     def post_late_pictures(self, t: LiveTable) -> None:
         """Hand the pictures a table still owes from before a restart

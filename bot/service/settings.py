@@ -764,7 +764,6 @@ def settings_screen(
     numbers, ⟳ for the others; none for the label). ``label``: the kush label as messages
     show it (:meth:`Runtime.kush_label`)."""
     s = community.settings
-    kush = label  # (``label`` names each button's below)
     opts = table_options(s, game)
     v = settings_version(s)
     lines = [tr(lang, on(community.platform, "settings.title"))]
@@ -774,21 +773,21 @@ def settings_screen(
             continue
         name = _title(spec, lang)
         lines.append(
-            tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang, kush))
+            tr(lang, "settings.line", name=name, value=_display(s, opts, spec, lang, label))
         )
-        label = _short(spec, lang)
+        short = _short(spec, lang)
         if spec.kind is Kind.TEXT:
             continue
         if spec.step:
             step = _shown(spec.step)
             rows.append(
                 (
-                    Button(f"{label} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
+                    Button(f"{short} −{step}", encode(SettingStep(0, v, spec.code, "-"))),
                     Button(f"+{step}", encode(SettingStep(0, v, spec.code, "+"))),
                 )
             )
         else:
-            rows.append((Button(f"{label} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
+            rows.append((Button(f"{short} ⟳", encode(SettingStep(0, v, spec.code, "~"))),))
     lines.append(tr(lang, "settings.footer", game=tr(lang, f"game.{opts.game.value}")))
     return Screen("\n".join(lines), tuple(rows))
 
@@ -885,8 +884,9 @@ async def settings(
         return Reply(unknown_setting_text(typed, name, lang), alert=True)
     if not value.strip():
         s = community.settings
-        shown = _display(s, table_options(s, game), spec, lang, rt.kush_label(community))
-        return Reply(spec.help_text(lang, shown, rt.kush_label(community), community.platform))
+        label = rt.kush_label(community)
+        shown = _display(s, table_options(s, game), spec, lang, label)
+        return Reply(spec.help_text(lang, shown, label, community.platform))
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(

@@ -633,12 +633,8 @@ class TelegramPresenter(LatePictures):
         # its next commit does: the map here is gone after a restart, and a closed table's
         # last messages, sent then, were written over the deleted message (posted a second
         # time, the replacement left showing its buttons)
-        if self.on_posted is not None:
-            for old_ref in replaced:
-                try:
-                    await self.on_posted(chat_id, old_ref, new)
-                except Exception:
-                    log.exception("could not tell the service that %s is %s", old_ref, new)
+        for old_ref in replaced:
+            await self._tell_service(self.on_posted, chat_id, old_ref, new)
 
     async def _refused(self, chat_id: str, exc: Forbidden, sent: float) -> None:
         """A write refused with 403 (sent at ``sent``): in a private chat the user blocked the
