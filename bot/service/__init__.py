@@ -952,13 +952,11 @@ class TableService:
 
     async def _late_picture_done(self, platform: str, pending: str) -> bool:
         """Forget the late picture ``pending`` (:attr:`~bot.model.LiveTable.late_pictures`)
-        of the table on ``platform`` that keeps it (:meth:`Runtime.picture_done`); whether
-        one did."""
-        for t in list(self.rt.tables.values()):
+        of the table on ``platform`` that keeps it, open or closed since
+        (:meth:`Runtime.late_picture_done`); whether one did."""
+        for t in [*self.rt.tables.values(), *self.rt.closing.values()]:
             if t.platform == platform and any(i.get("ref") == pending for i in t.late_pictures):
-                async with t.lock:
-                    self.rt.picture_done(t, pending)
-                return True
+                return await self.rt.late_picture_done(t, pending)
         return False
 
     async def private_deleted(self, platform: str, user_id: str, ref: str) -> None:

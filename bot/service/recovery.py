@@ -50,7 +50,10 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     closing notice), from the final snapshot the commit kept, over the table message the
     group still has, and what it owed its players in private (the bot's removal's notices,
     R8.2a: over each one's hand message, :attr:`LiveTable.private_outbox`); then forget it
-    (:meth:`Runtime.forget_owed`), so the next start sends nothing. A crash during the
+    (:meth:`Runtime.forget_owed`), so the next start sends nothing, or, while showdown
+    pictures are still being posted later (refused for now, or from before the restart,
+    :attr:`LiveTable.late_pictures`), keep it owing only those until each is posted or given
+    up (:meth:`Runtime.closed_sent`; a restart posts them again). A crash during the
     sending sends it again (the same stored messages; an edit in place twice changes
     nothing). Kept for a later start while its platform is not running here, or when the
     sending failed (the group's or a player's: all of it is sent again then). Closed while
@@ -60,7 +63,7 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     forgotten).
     Several workers (issue 14): the one holding the chat's lease calls it (``sweep``), and
     keeps the lease while it sends (:attr:`Runtime.closing`). ``True`` when nothing is
-    owed any more."""
+    owed any more but pictures being posted here."""
     if wait_expired(snap):  # its group never took the bot back: forgotten
         log.info(
             "table %s: its message waited %d days for the bot's return; forgotten",
@@ -86,6 +89,7 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     if waits_for_chat(snap):  # (its table message waits for the bot's return)
         return True
     rt.closing[t.id] = t
+    earlier = list(t.late_pictures)  # pictures being posted later when the bot stopped
     try:
         sent = True
         try:
@@ -105,9 +109,13 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         if t.chat_gone:  # its players told: the table message waits for the bot's return
             await rt.wait_for_chat(t)
             return True
-        await rt.forget_owed(t.id)
+        # forgotten, or kept (in :attr:`Runtime.closing`) while it owes pictures posted
+        # later: those from before the restart are posted again now, under their refs
+        await rt.closed_sent(t)
+        rt.post_late_pictures(t, earlier)
     finally:
-        rt.closing.pop(t.id, None)
+        if t.id not in rt.owing_pictures:
+            rt.closing.pop(t.id, None)
     return True
 
 
@@ -197,7 +205,7 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
         t.resumed_version = shown
     # a showdown picture the platform had refused for a while, posted later in the
     # background when the bot stopped: posted now (under its ref: once)
-    rt.post_late_pictures(t)
+    rt.post_late_pictures(t, t.late_pictures)
 
 
 def _state(t: LiveTable) -> dict[str, Any]:

@@ -154,6 +154,17 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     return data
 
 
+def pictures_owed(t: LiveTable) -> dict[str, Any]:
+    """The final snapshot of closed table ``t`` once everything its closing step owed is
+    sent but the showdown pictures the platform posts later (:attr:`LiveTable.late_pictures`,
+    :meth:`Runtime.closed_sent`): nothing else is sent again after a restart, and those are
+    posted under their pending refs (:func:`bot.service.recovery.deliver`)."""
+    data = t.to_json()
+    data["outbox"] = []
+    data["private_outbox"] = []
+    return data
+
+
 def waits_for_chat(snap: Mapping[str, Any]) -> bool:
     """A closed table's final snapshot owes only what waits for the bot's return to its
     chat (:func:`waiting_for_chat`): nothing to send now."""
@@ -246,6 +257,10 @@ class Runtime:
         #: step's own sending, or :func:`bot.service.recovery.deliver`): a worker keeps
         #: their chats' leases meanwhile (issue 14), so no other worker sends them as well
         self.closing: dict[int, LiveTable] = {}
+        #: of :attr:`closing`, the closed tables that have sent everything else and owe only
+        #: showdown pictures being posted later (:meth:`closed_sent`): kept there until
+        #: each is posted or given up
+        self.owing_pictures: set[int] = set()
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: draws the pictures in a worker process (shut down by the service's stop)
@@ -504,7 +519,9 @@ class Runtime:
         try:
             await self._effects(tx, owed)
         finally:
-            if tx.close:  # sent, or failed: another start (or worker) sends what is left
+            # sent, or failed: another start (or worker) sends what is left; kept while it
+            # owes only pictures being posted later here (:meth:`closed_sent`)
+            if tx.close and t.id not in self.owing_pictures:
                 self.closing.pop(t.id, None)
 
     async def _effects(self, tx: Tx, owed: Sequence[asyncio.Task[None]] = ()) -> None:
@@ -527,7 +544,7 @@ class Runtime:
                 if owed:  # (the players' chains: never waiting for this one)
                     await asyncio.wait(owed)
             if tx.close and len(tx.delivered) == len(t.private_outbox):
-                await self.forget_owed(t.id)  # sent: the closed table owes nothing more
+                await self.closed_sent(t)  # sent: it owes at most its pictures posted later
             if tx._group_screen is not None:
                 t.group_ref = await p.show_table(t.group_chat, tx._group_screen, t.group_ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
@@ -688,6 +705,29 @@ class Runtime:
         except Exception as exc:
             log.warning("table %s: its players were told, not recorded so: %r", t.id, exc)
 
+    async def closed_sent(self, t: LiveTable) -> None:
+        """Closed table ``t`` (in :attr:`closing`) has sent everything its closing step owed
+        but the showdown pictures the platform is posting later (:attr:`LiveTable.late_pictures`).
+        With none, its final snapshot is forgotten (:meth:`forget_owed`) and it leaves
+        :attr:`closing`. Else the snapshot is kept owing only those (:func:`pictures_owed`)
+        and ``t`` stays in :attr:`closing` (:attr:`owing_pictures`: this worker keeps the
+        chat's lease and no sweep sends them again) until each is posted or given up
+        (:meth:`late_picture_done`); a restart posts them again, under the same refs
+        (:func:`bot.service.recovery.deliver`). If the saving fails, the next start sends the
+        whole closing step again (the same stored messages)."""
+        async with t.lock:
+            if not t.late_pictures:
+                self.owing_pictures.discard(t.id)
+                self.closing.pop(t.id, None)
+                await self.forget_owed(t.id)
+                return
+            self.owing_pictures.add(t.id)
+            self.closing[t.id] = t
+            try:
+                await self.store.save_owed(t.id, pictures_owed(t))
+            except Exception as exc:
+                log.warning("table %s: owes only its pictures, not recorded so: %r", t.id, exc)
+
     async def forget_owed(self, table_id: int) -> None:
         """Delete a closed table's final snapshot: what its closing step owed the chat was
         sent. If that fails, the next start sends it again (the same stored messages)."""
@@ -716,33 +756,38 @@ class Runtime:
         caption = str(item.get("caption", ""))
         return await p.send_picture(t.group_chat, png, caption, ref, later=later)
 
-    def post_late_pictures(self, t: LiveTable) -> None:
-        """Hand the pictures a table still owes from before a restart
-        (:attr:`LiveTable.late_pictures`) to the presenter's background tries again, under
-        their pending refs (on Discord the same nonce: one a try before the restart posted
-        is returned, not posted twice), in the group's chain. One that cannot be drawn
-        here is forgotten (logged)."""
+    def post_late_pictures(self, t: LiveTable, items: Sequence[Mapping[str, Any]]) -> None:
+        """Hand the pictures ``items`` a table still owes from before a restart (of its
+        :attr:`LiveTable.late_pictures`, open or closed) to the presenter's background tries
+        again, under their pending refs (on Discord the same nonce: one a try before the
+        restart posted is returned, not posted twice), in the group's chain. One that
+        cannot be drawn here is forgotten (logged)."""
         p = self.presenter(t)
-        if p is None or not t.late_pictures:
+        if p is None or not items:
             return
+        items = [dict(item) for item in items]
 
         async def post() -> None:
-            for item in list(t.late_pictures):
+            for item in items:
                 if await self.send_picture(t, p, item, later=True) is None:
-                    async with t.lock:
-                        self.picture_done(t, str(item.get("ref")))
+                    await self.late_picture_done(t, str(item.get("ref")))
 
         self.send_later(t, post)
 
-    def picture_done(self, t: LiveTable, ref: str) -> bool:
+    async def late_picture_done(self, t: LiveTable, ref: str) -> bool:
         """The late picture ``ref`` of ``t`` (:attr:`LiveTable.late_pictures`) was posted or
-        given up: forgotten, the snapshot saved in the background (call under the table's
-        lock). ``False``: none was."""
-        kept = [item for item in t.late_pictures if item.get("ref") != ref]
-        if len(kept) == len(t.late_pictures):
-            return False
-        t.late_pictures = kept
-        self.save_soon(t)
+        given up: forgotten; an open table's snapshot is saved in the background, a closed
+        one's that owes only pictures (:meth:`closed_sent`) is saved again, or forgotten
+        with the last. ``False``: none was."""
+        async with t.lock:
+            kept = [item for item in t.late_pictures if item.get("ref") != ref]
+            if len(kept) == len(t.late_pictures):
+                return False
+            t.late_pictures = kept
+            self.save_soon(t)  # (an open table's)
+            closed = t.id not in self.tables and t.id in self.owing_pictures
+        if closed:
+            await self.closed_sent(t)
         return True
 
     # -- background snapshots ----------------------------------------------------------------

@@ -92,6 +92,8 @@ class World:
             async with t.lock:
                 pass
             await self.service.rt.settled(t)
+        for t in list(self.service.rt.closing.values()):  # a closed table's last messages
+            await self.service.rt.settled(t)
         await self.adapter.presenter.flush()
 
     def table_message(self) -> dict[str, Any]:
