@@ -97,7 +97,7 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode, start_table, table_of
-from bot.service.runtime import wait_expired, waits_for_chat
+from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
 from storage.api import Store, lease_key
 
@@ -514,9 +514,8 @@ class Worker:
         for record, snap in owed:
             if self.stopping:
                 return
-            if waits_for_chat(snap):  # (for the bot's return to the chat: chat_back sends it)
-                if wait_expired(snap):  # (its group never took the bot back: forgotten)
-                    await self.service.rt.forget_owed(record.id)
+            waiting = waits_for_chat(snap)  # (for the bot's return: chat_back sends it)
+            if waiting and not (wait_expired(snap) or wait_undated(snap)):
                 continue
             if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
                 continue  # being sent here, or failed lately
@@ -534,6 +533,12 @@ class Worker:
                     mine = self._shard_of_guild(community.external_id) in self.shards
                 if not mine or not await self.claim(key):
                     continue  # another worker serves the chat: it sends them
+            if waiting:  # (a write to it needs the chat's lease too: held now)
+                if wait_expired(snap):  # its group never took the bot back: forgotten
+                    await rt.forget_owed(record.id)
+                else:  # saved undated: its 30 days start now
+                    await rt.start_wait(record.id, snap)
+                continue
             await self._deliver(key, record.id)
 
     async def _deliver(self, key: str, table_id: int) -> None:

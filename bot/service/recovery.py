@@ -87,6 +87,7 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         log.info("table %s: closed, owes %s messages it cannot send here", t.id, t.platform)
         return False
     if waits_for_chat(snap):  # (its table message waits for the bot's return)
+        await rt.start_wait(record.id, snap)  # (one saved undated: its 30 days start now)
         return True
     rt.closing[t.id] = t
     earlier = list(t.late_pictures)  # pictures being posted later when the bot stopped

@@ -175,11 +175,19 @@ def wait_expired(snap: Mapping[str, Any], now: float | None = None) -> bool:
     """A closed table's final snapshot that waits for the bot's return (:func:`waits_for_chat`)
     has waited longer than :data:`CHAT_WAIT` (``now``: wall-clock seconds, the current time
     if ``None``): the group never took the bot back, and it is forgotten (the players were
-    told in private). One saved without its start (``waiting_since``) never expires."""
+    told in private). One saved without its start (``waiting_since``) does not expire until
+    a start or sweep dates it (:meth:`Runtime.start_wait`)."""
     since = snap.get("waiting_since")
     if not waits_for_chat(snap) or not isinstance(since, int | float):
         return False
     return (time.time() if now is None else now) - float(since) > CHAT_WAIT
+
+
+def wait_undated(snap: Mapping[str, Any]) -> bool:
+    """A closed table's final snapshot waits for the bot's return (:func:`waits_for_chat`)
+    without the time its wait began (saved by a bot from before :data:`CHAT_WAIT`): dated
+    by the next start or sweep (:meth:`Runtime.start_wait`)."""
+    return waits_for_chat(snap) and not isinstance(snap.get("waiting_since"), int | float)
 
 
 def owed_screen(t: LiveTable, item: Mapping[str, Any]) -> Screen:
@@ -727,6 +735,19 @@ class Runtime:
                 await self.store.save_owed(t.id, pictures_owed(t))
             except Exception as exc:
                 log.warning("table %s: owes only its pictures, not recorded so: %r", t.id, exc)
+
+    async def start_wait(self, table_id: int, snap: Mapping[str, Any]) -> None:
+        """A closed table's final snapshot that waits for the bot's return
+        (:func:`waits_for_chat`) saved without when its wait began (``waiting_since``: by a
+        bot from before :data:`CHAT_WAIT`) starts its wait now (saved), so it expires 30
+        days on instead of never. Others are left as they are; a failure is logged (the
+        next start tries again)."""
+        if not wait_undated(snap):
+            return
+        try:
+            await self.store.save_owed(table_id, {**snap, "waiting_since": time.time()})
+        except Exception as exc:
+            log.warning("table %s: its wait for the chat not dated: %r", table_id, exc)
 
     async def forget_owed(self, table_id: int) -> None:
         """Delete a closed table's final snapshot: what its closing step owed the chat was

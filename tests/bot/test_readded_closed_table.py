@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bot.cluster import Worker
 from bot.service import chats
 from bot.service.runtime import CHAT_WAIT, wait_expired, waits_for_chat
 from bot.telegram.fake_api import FakeTelegram
@@ -241,3 +242,54 @@ async def test_a_group_that_never_takes_the_bot_back_is_forgotten_after_30_days(
         else:
             closed = tr("en", "reply.table_closed", table=table)
             await tg_api.wait_for(lambda: shown(w2, msg)["text"] == closed)
+
+
+async def test_a_waiting_record_saved_undated_is_dated_by_the_next_start(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """A record waiting for the bot's return saved without ``waiting_since`` (by a bot from
+    before the 30-day wait) never expired; the next start dates it, so its 30 days run from
+    then, and it is still written on a re-add."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        table, msg, _ = await closed_while_out(w)
+        [(record, snap)] = await w.store.closed_snapshots()
+        undated = {k: v for k, v in snap.items() if k != "waiting_since"}
+        await w.store.save_owed(record.id, undated)
+        assert not wait_expired(undated, time.time() + 10 * CHAT_WAIT)
+    async with world(tmp_path, fake=tg_api, db=db) as w2:
+        [(_, snap)] = await w2.store.closed_snapshots()
+        assert abs(float(snap["waiting_since"]) - time.time()) < 60
+        assert wait_expired(snap, time.time() + CHAT_WAIT + 60)
+        await tg_api.add_bot(GROUP_ID, by=ALICE)
+        closed = tr("en", "reply.table_closed", table=table)
+        await tg_api.wait_for(lambda: shown(w2, msg)["text"] == closed)
+
+
+@pytest.mark.parametrize("dated", [True, False])
+async def test_a_cluster_sweep_forgets_an_expired_waiting_record_and_dates_an_undated_one(
+    tmp_path: Path, tg_api: FakeTelegram, dated: bool
+) -> None:
+    """Issue 14: a worker's sweep forgets a record that waited past 30 days and dates one
+    saved undated. Both writes need the chat's lease (the store is fenced): the sweep takes
+    it first; without it each write was refused (logged) at every sweep, and the record
+    stayed forever."""
+    async with world(tmp_path, fake=tg_api) as w:
+        _, _, _ = await closed_while_out(w)
+        [(record, snap)] = await w.store.closed_snapshots()
+        if dated:
+            old = {**snap, "waiting_since": time.time() - CHAT_WAIT - 86400}
+        else:
+            old = {k: v for k, v in snap.items() if k != "waiting_since"}
+        await w.store.save_owed(record.id, old)
+        worker = Worker(w.service, "w1", "http://127.0.0.1:9")  # (fences the store)
+        try:
+            await worker.sweep_owed()
+            left = await w.store.closed_snapshots()
+        finally:
+            w.store.fence(None)
+        if dated:
+            assert left == []
+        else:
+            [(_, snap)] = left
+            assert abs(float(snap["waiting_since"]) - time.time()) < 60
