@@ -23,13 +23,14 @@ class LatePictures:
     """Mixin of :class:`bot.telegram.adapter.TelegramPresenter` and
     :class:`bot.discord.presenter.DiscordPresenter`: :meth:`send_picture`,
     :meth:`stop_pictures` and telling the service what became of a message posted later.
-    A subclass sets ``_late_pictures`` (an empty set), :attr:`on_posted`,
+    A subclass sets ``_late_pictures`` (an empty dict), :attr:`on_posted`,
     :attr:`on_picture_given_up` and :attr:`PICTURE_TASK`, and implements
     ``_send_picture``."""
 
     #: the name of a background task posting a picture later (``<name>-<chat>``)
     PICTURE_TASK = "picture"
-    _late_pictures: set[asyncio.Task[None]]
+    #: pending ref → the background task posting that picture later
+    _late_pictures: dict[str, asyncio.Task[None]]
     #: told ``(chat, pending ref, ref)`` when a message posted later is posted
     on_posted: Callable[[str, str, str], Awaitable[object]] | None
     #: told ``(chat, pending ref)`` when a showdown picture posted later (:meth:`send_picture`)
@@ -77,8 +78,22 @@ class LatePictures:
             await self._send_picture(chat_id, png, caption, ref, began, later=True)
 
         task = asyncio.create_task(tries(), name=f"{self.PICTURE_TASK}-{chat_id}")
-        self._late_pictures.add(task)
-        task.add_done_callback(self._late_pictures.discard)
+        self._late_pictures[ref] = task
+
+        def done(ended: asyncio.Task[None]) -> None:
+            if self._late_pictures.get(ref) is ended:
+                del self._late_pictures[ref]
+
+        task.add_done_callback(done)
+
+    def drop_picture(self, ref: str) -> None:
+        """Stop posting the picture ``ref`` later, telling the service nothing: another
+        worker serves its table now (its lease was lost, issue 14) and posts it itself
+        (a try on its way may still be posted: Discord's nonce makes that one message,
+        Telegram may show it twice). Nothing happens if no such picture is being posted."""
+        task = self._late_pictures.pop(ref, None)
+        if task is not None:
+            task.cancel()
 
     async def stop_pictures(self) -> None:
         """After the presenter's ``stop_retries``: wait for the pictures being posted later to
@@ -87,7 +102,7 @@ class LatePictures:
         restarted bot posts it; a try after the service's stop, taken, could not be
         recorded, and the restart posted it a second time."""
         if self._late_pictures:
-            await asyncio.gather(*self._late_pictures, return_exceptions=True)
+            await asyncio.gather(*self._late_pictures.values(), return_exceptions=True)
 
     async def _tell_service(
         self, hook: Callable[..., Awaitable[object]] | None, chat_id: str, *args: str

@@ -166,6 +166,10 @@ class Presenter(Protocol):
         ``None`` (sent, or not to be sent). ``later``: straight to the background (a
         restart posting a late picture again)."""
 
+    def drop_picture(self, ref: str) -> None:
+        """Stop posting the picture ``ref`` later (:meth:`send_picture`), telling the service
+        nothing: another worker serves its table now and posts it (issue 14)."""
+
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""
 

@@ -265,7 +265,7 @@ class DiscordPresenter(LatePictures):
         #: one per try (:data:`~bot.retries.NOTICE_RETRIES`)
         self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
         #: showdown pictures being posted later (:meth:`send_picture`)
-        self._late_pictures: set[asyncio.Task[None]] = set()
+        self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a writer waiting to try again: a newer screen came (or the stop)
         self._newer: Wakeups[object] = Wakeups()
         #: set by the adapter's stop: edits are no longer tried again

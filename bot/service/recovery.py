@@ -6,7 +6,6 @@ transaction."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -160,12 +159,10 @@ async def restore(
 
 async def release(rt: Runtime, t: LiveTable) -> None:
     """Stop serving a table another worker serves now (its lease was lost, issue 14): its
-    timer is cancelled and it is forgotten, nothing written (the fenced store would refuse)."""
+    timer is cancelled, the pictures it was posting later are dropped (the other worker posts
+    them) and it is forgotten, nothing written (:meth:`Runtime.let_go`)."""
     async with t.lock:
-        if t.timer is not None and t.timer is not asyncio.current_task():
-            t.timer.cancel()
-        t.timer = None
-        rt.forget(t)
+        rt.let_go(t)
 
 
 async def resume(rt: Runtime, t: LiveTable) -> None:

@@ -304,6 +304,20 @@ class Runtime:
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
 
+    def let_go(self, t: LiveTable) -> None:
+        """Stop serving a table another worker serves now (its lease was lost, issue 14):
+        its timer cancelled, the pictures it was posting later dropped (the other worker
+        posts them from the table's state, :func:`bot.service.recovery.resume`), forgotten;
+        nothing written (the fenced store would refuse)."""
+        if t.timer is not None and t.timer is not asyncio.current_task():
+            t.timer.cancel()
+        t.timer = None
+        p = self.presenter(t)
+        if p is not None:
+            for item in t.late_pictures:
+                p.drop_picture(str(item.get("ref")))
+        self.forget(t)
+
     def presenter(self, t: LiveTable) -> Presenter | None:
         """The adapter that shows this table's messages."""
         return self.presenters.get(t.platform)
@@ -431,10 +445,7 @@ class Runtime:
         except LeaseLost as exc:  # another worker serves the table now (issue 14)
             self.rollback(tx)
             log.warning("table %s: lease lost, no longer served here: %s", t.id, exc)
-            if t.timer is not None and t.timer is not asyncio.current_task():
-                t.timer.cancel()
-            t.timer = None
-            self.forget(t)
+            self.let_go(t)
             raise TransitionFailed(str(exc)) from exc
         except Exception as exc:
             self.rollback(tx)

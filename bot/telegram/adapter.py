@@ -249,7 +249,7 @@ class TelegramPresenter(LatePictures):
         #: per try (:data:`~bot.retries.NOTICE_RETRIES`)
         self.notice_retries: tuple[float, ...] = NOTICE_RETRIES
         #: showdown pictures being posted later (:meth:`send_picture`)
-        self._late_pictures: set[asyncio.Task[None]] = set()
+        self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)

@@ -86,6 +86,9 @@ class FakePresenter:
         self.pictures.append((chat_id, png, caption))
         return None
 
+    def drop_picture(self, ref: str) -> None:
+        return None
+
     def private_link(self, table_id: int) -> str | None:
         return self.link.format(table=table_id) if self.link else None
 

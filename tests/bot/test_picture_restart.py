@@ -193,3 +193,24 @@ async def test_a_cluster_sweep_does_not_post_a_closed_tables_pictures_posted_her
         await tg_api.wait_for(lambda: len(tg_api.photos_in(GROUP_ID)) >= 2 or None)
         await asyncio.sleep(0.5)
     assert sorted(m.caption for m in tg_api.photos_in(GROUP_ID)) == sorted(captions)
+
+
+async def test_a_worker_that_lost_the_tables_lease_stops_posting_its_late_picture(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Issue 14: a worker that loses an open table's lease while alive lets the table go
+    (``release``); the picture it was posting later is dropped, the service told nothing
+    (the table's state still owes it), so only the adopting worker posts it: Telegram,
+    with no idempotency key, would otherwise show it twice."""
+    tg_api.outage(photo)
+    async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
+        await a_hand_with_photos_refused(w, (0.2,))
+        [late] = await until_saved(w, lambda late: len(late) == 1)
+        [t] = w.service.tables.values()
+        await w.service.release(t.id)
+        tried = len(tg_api.calls_of("sendPhoto"))
+        tg_api.recover()
+        await asyncio.sleep(1.0)  # (past the next background try)
+        assert len(tg_api.calls_of("sendPhoto")) == tried
+        assert tg_api.photos_in(GROUP_ID) == []
+        assert late in t.late_pictures  # (not forgotten: the table's state still owes it)
