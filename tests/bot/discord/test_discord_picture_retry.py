@@ -141,3 +141,49 @@ async def test_a_picture_posted_later_survives_a_restart_with_its_nonce(tmp_path
         assert len(fake.files) == 1  # once
     finally:
         await fake.stop()
+
+
+async def test_the_pictures_of_a_table_closed_before_a_restart_are_posted_after_it_once(
+    tmp_path: Path,
+) -> None:
+    """Discord refuses pictures past the notice tries; an admin's close ends the table after
+    hand 2, both pictures still owed. The closed table keeps only them (the showdown and the
+    closing notice are not sent again), and the restarted bot posts each once Discord
+    answers, under the nonce of its tries before, then forgets the table."""
+    db = tmp_path / "ofc.sqlite3"
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
+            presenter = w.adapter.presenter
+            presenter.notice_retries = (0.05, 0.1)
+            presenter.edit_retries = (0.05, 0.1, 0.2)
+            await seat_everyone(w, [ALICE, BOB])
+            fake.outage(lambda name, call: name == "create_message" and bool(call.files))
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await w.slash(ALICE, "close", group="ofcadmin", admin=True)
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            for _ in range(200):  # (the closing step's messages go out in the background)
+                owed = await w.store.closed_snapshots()
+                if owed and len(owed[0][1]["late_pictures"]) == 2:
+                    break
+                await asyncio.sleep(0.05)
+            [(_, data)] = owed
+            assert data["outbox"] == [] and len(data["late_pictures"]) == 2
+            assert fake.files == {}
+        fake.recover()
+        texts = len([c for c in fake.calls if c.method == "POST" and not c.files])
+        async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
+            await fake.wait_for(lambda: len(fake.files) >= 2 or None)
+            for _ in range(100):
+                if not await w.store.closed_snapshots():
+                    break
+                await asyncio.sleep(0.05)
+            assert await w.store.closed_snapshots() == []
+            await asyncio.sleep(0.3)  # (no third one comes)
+        assert len(fake.files) == 2
+        nonces = {c.body["nonce"] for c in picture_posts(fake.calls)}
+        assert len(nonces) == 2  # (each picture's tries, a restart's too, one nonce)
+        assert len([c for c in fake.calls if c.method == "POST" and not c.files]) == texts
+    finally:
+        await fake.stop()
