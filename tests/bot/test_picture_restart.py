@@ -125,6 +125,16 @@ async def closed_with_pictures_refused(w: World, tg_api: FakeTelegram) -> list[s
     return [str(item["caption"]) for item in late]
 
 
+async def posted_and_forgotten(w: World, tg_api: FakeTelegram) -> None:
+    """Until both pictures of the closed table are posted and its final snapshot is gone."""
+    await tg_api.wait_for(lambda: len(tg_api.photos_in(GROUP_ID)) >= 2 or None)
+    for _ in range(100):
+        if not await w.store.closed_snapshots():
+            break
+        await asyncio.sleep(0.05)
+    assert await w.store.closed_snapshots() == []
+
+
 async def test_a_late_picture_of_a_table_closed_before_the_restart_is_posted_after_it(
     tmp_path: Path, tg_api: FakeTelegram
 ) -> None:
@@ -138,12 +148,7 @@ async def test_a_late_picture_of_a_table_closed_before_the_restart_is_posted_aft
     posts = len(tg_api.calls_of("sendMessage"))
     tg_api.recover()
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
-        await tg_api.wait_for(lambda: len(tg_api.photos_in(GROUP_ID)) >= 2 or None)
-        for _ in range(100):
-            if not await w.store.closed_snapshots():
-                break
-            await asyncio.sleep(0.05)
-        assert await w.store.closed_snapshots() == []
+        await posted_and_forgotten(w, tg_api)
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
         await asyncio.sleep(0.5)
     assert sorted(m.caption for m in tg_api.photos_in(GROUP_ID)) == sorted(captions)
@@ -161,12 +166,7 @@ async def test_a_closed_tables_late_pictures_posted_without_a_restart_are_forgot
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
         captions = await closed_with_pictures_refused(w, tg_api)
         tg_api.recover()
-        await tg_api.wait_for(lambda: len(tg_api.photos_in(GROUP_ID)) >= 2 or None)
-        for _ in range(100):
-            if not await w.store.closed_snapshots():
-                break
-            await asyncio.sleep(0.05)
-        assert await w.store.closed_snapshots() == []
+        await posted_and_forgotten(w, tg_api)
         assert w.service.rt.closing == {}
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
         await asyncio.sleep(0.5)

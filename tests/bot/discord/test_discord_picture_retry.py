@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from tests.bot.discord.dc_world import ALICE, BOB, TOKEN, world
+from tests.bot.discord.dc_world import ALICE, BOB, TOKEN, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, ApiCall, FakeDiscord
 
@@ -74,6 +74,17 @@ async def test_a_picture_whose_answer_was_lost_shows_once(tmp_path: Path) -> Non
         assert len(w.fake.files) == 1  # once
 
 
+async def a_hand_with_pictures_refused(w: World, edit_retries: tuple[float, ...]) -> None:
+    """Alice and Bob play a hand while Discord refuses pictures: the showdown picture goes
+    past the notice tries to the background ones (``edit_retries``)."""
+    presenter = w.adapter.presenter
+    presenter.notice_retries = (0.05, 0.1)
+    presenter.edit_retries = edit_retries
+    await seat_everyone(w, [ALICE, BOB])
+    w.fake.outage(lambda name, call: name == "create_message" and bool(call.files))
+    await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+
+
 async def test_a_picture_refused_past_the_notice_tries_is_posted_later_once(
     tmp_path: Path,
 ) -> None:
@@ -81,12 +92,7 @@ async def test_a_picture_refused_past_the_notice_tries_is_posted_later_once(
     for it (the next hand is dealt), and the picture is posted once Discord answers again,
     once, every try with the same nonce."""
     async with world(tmp_path, rng_seed=7) as w:
-        presenter = w.adapter.presenter
-        presenter.notice_retries = (0.05, 0.1)
-        presenter.edit_retries = (0.05, 0.1, 0.2)
-        await seat_everyone(w, [ALICE, BOB])
-        w.fake.outage(lambda name, call: name == "create_message" and bool(call.files))
-        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await a_hand_with_pictures_refused(w, (0.05, 0.1, 0.2))
         await w.fake.wait_for(lambda: len(picture_posts(w.fake.calls)) >= 5)
         t = w.table()
         assert t.hand is not None and t.hand_no == 2  # the table did not wait
@@ -112,12 +118,7 @@ async def test_a_picture_posted_later_survives_a_restart_with_its_nonce(tmp_path
     await fake.start()
     try:
         async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
-            presenter = w.adapter.presenter
-            presenter.notice_retries = (0.05, 0.1)
-            presenter.edit_retries = (0.2,)
-            await seat_everyone(w, [ALICE, BOB])
-            fake.outage(lambda name, call: name == "create_message" and bool(call.files))
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await a_hand_with_pictures_refused(w, (0.2,))
             await fake.wait_for(lambda: len(picture_posts(fake.calls)) >= 4)  # (in the bg)
             t = w.table()
             assert len(t.late_pictures) == 1
@@ -155,12 +156,7 @@ async def test_the_pictures_of_a_table_closed_before_a_restart_are_posted_after_
     await fake.start()
     try:
         async with world(tmp_path, fake=fake, db=db, rng_seed=7) as w:
-            presenter = w.adapter.presenter
-            presenter.notice_retries = (0.05, 0.1)
-            presenter.edit_retries = (0.05, 0.1, 0.2)
-            await seat_everyone(w, [ALICE, BOB])
-            fake.outage(lambda name, call: name == "create_message" and bool(call.files))
-            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await a_hand_with_pictures_refused(w, (0.05, 0.1, 0.2))
             await w.slash(ALICE, "close", group="ofcadmin", admin=True)
             await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
             for _ in range(200):  # (the closing step's messages go out in the background)
