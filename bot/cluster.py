@@ -465,7 +465,9 @@ class Worker:
             if shard is not None:
                 await self._lost_shard(shard)
                 continue
-            for t in list(self.service.tables.values()):
+            rt = self.service.rt
+            owing = [t for t in rt.closing.values() if t.id in rt.owing_pictures]
+            for t in [*self.service.tables.values(), *owing]:  # (closed: owing pictures only)
                 if lease_key(t.platform, t.chat_id) == key:
                     log.warning("worker %s: lost table %s", self.worker_id, t.id)
                     await self.service.release(t.id)

@@ -246,8 +246,13 @@ class TableService:
         return await recovery.deliver(self.rt, record, snap)
 
     async def release(self, table_id: int) -> None:
-        """Stop serving a table whose lease this worker lost (issue 14): nothing is written."""
+        """Stop serving a table whose lease this worker lost (issue 14): nothing is written.
+        Also a closed table that owes only pictures posted later here
+        (:attr:`Runtime.owing_pictures`): they are dropped, the worker serving the chat now
+        posts them from its final snapshot."""
         t = self.rt.tables.get(table_id)
+        if t is None and table_id in self.rt.owing_pictures:
+            t = self.rt.closing.get(table_id)
         if t is not None:
             await recovery.release(self.rt, t)
 

@@ -307,8 +307,10 @@ class Runtime:
     def let_go(self, t: LiveTable) -> None:
         """Stop serving a table another worker serves now (its lease was lost, issue 14):
         its timer cancelled, the pictures it was posting later dropped (the other worker
-        posts them from the table's state, :func:`bot.service.recovery.resume`), forgotten;
-        nothing written (the fenced store would refuse)."""
+        posts them from the table's state, :func:`bot.service.recovery.resume`, or a closed
+        table's from its final snapshot, :func:`bot.service.recovery.deliver`), forgotten
+        (a closed one owing only those leaves :attr:`closing`); nothing written (the fenced
+        store would refuse)."""
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()
         t.timer = None
@@ -317,6 +319,9 @@ class Runtime:
             for item in t.late_pictures:
                 p.drop_picture(str(item.get("ref")))
         self.forget(t)
+        if t.id in self.owing_pictures:
+            self.owing_pictures.discard(t.id)
+            self.closing.pop(t.id, None)
 
     def presenter(self, t: LiveTable) -> Presenter | None:
         """The adapter that shows this table's messages."""

@@ -214,3 +214,34 @@ async def test_a_worker_that_lost_the_tables_lease_stops_posting_its_late_pictur
         assert len(tg_api.calls_of("sendPhoto")) == tried
         assert tg_api.photos_in(GROUP_ID) == []
         assert late in t.late_pictures  # (not forgotten: the table's state still owes it)
+
+
+async def test_a_worker_that_lost_a_closed_tables_chat_stops_posting_its_late_pictures(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Issue 14: a closed table's pictures are posted later here (the worker keeps the chat's
+    lease meanwhile); a pause loses the lease all the same, and the worker that takes the
+    chat posts them from the kept final snapshot. The first worker drops them (the service
+    told nothing, the snapshot still owes both) and no longer asks for the chat's lease:
+    Telegram, with no idempotency key, would otherwise show each twice."""
+    tg_api.outage(photo)
+    async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
+        await closed_with_pictures_refused(w, tg_api)
+        [(record, _)] = await w.store.closed_snapshots()
+        key = lease_key("telegram", record.chat_id)
+        worker = Worker(w.service, "w1", "http://127.0.0.1:9")  # (fences the store)
+        try:
+            assert key in worker.held_keys()
+            assert await w.store.acquire_lease(key, "w2", 60.0)  # (w1's ran out meanwhile)
+            await worker.renew()
+            assert key not in worker.held_keys()
+            assert w.service.rt.closing == {}
+            tried = len(tg_api.calls_of("sendPhoto"))
+            tg_api.recover()
+            await asyncio.sleep(1.0)  # (past the next background try)
+            assert len(tg_api.calls_of("sendPhoto")) == tried
+            assert tg_api.photos_in(GROUP_ID) == []
+            [(_, snap)] = await w.store.closed_snapshots()
+            assert len(snap["late_pictures"]) == 2  # (still owed: w2 posts them)
+        finally:
+            w.store.fence(None)
