@@ -99,7 +99,7 @@ from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, w
 from bot.presses import decode, start_table, table_of
 from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
-from storage.api import Store, lease_key
+from storage.api import Store, TableRecord, lease_key
 
 if TYPE_CHECKING:
     from bot.discord import DiscordAdapter
@@ -536,18 +536,37 @@ class Worker:
                 if not mine or not await self.claim(key):
                     continue  # another worker serves the chat: it sends them
             if waiting:  # (a write to it needs the chat's lease too: held now)
-                if wait_expired(snap):  # its group never took the bot back: forgotten
-                    await rt.forget_owed(record.id)
-                else:  # saved undated: its 30 days start now
-                    await rt.start_wait(record.id, snap)
+                await self._end_wait(record.id)
                 continue
             await self._deliver(key, record.id)
 
-    async def _deliver(self, key: str, table_id: int) -> None:
-        """Send a closed table's owed messages, holding its chat's lease ``key``."""
+    async def _owed_now(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        """A closed table's final snapshot as stored now (``None``: forgotten since, or being
+        sent here): read again once the chat's lease is held, since another step may have
+        sent it meanwhile (the bot's return to the chat, say)."""
         owed = await self.store.closed_snapshots()
         state = next((item for item in owed if item[0].id == table_id), None)
         if state is None or table_id in self.service.rt.closing:
+            return None
+        return state
+
+    async def _end_wait(self, table_id: int) -> None:
+        """A closed table's record waiting for the bot's return (R8.2a), holding its chat's
+        lease: forgotten once it waited past 30 days, dated when saved undated, as stored
+        now (:meth:`_owed_now`: the bot's return may have sent and forgotten it meanwhile,
+        and saving the snapshot read before would bring it back)."""
+        state = await self._owed_now(table_id)
+        if state is None or not waits_for_chat(state[1]):
+            return
+        if wait_expired(state[1]):  # its group never took the bot back: forgotten
+            await self.service.rt.forget_owed(table_id)
+        else:  # saved undated: its 30 days start now (nothing happens to one dated)
+            await self.service.rt.start_wait(table_id, state[1])
+
+    async def _deliver(self, key: str, table_id: int) -> None:
+        """Send a closed table's owed messages, holding its chat's lease ``key``."""
+        state = await self._owed_now(table_id)
+        if state is None:
             return  # sent meanwhile
         self._claimed[key] = time.monotonic()
         if await self.service.deliver_owed(*state):

@@ -293,3 +293,39 @@ async def test_a_cluster_sweep_forgets_an_expired_waiting_record_and_dates_an_un
         else:
             [(_, snap)] = left
             assert abs(float(snap["waiting_since"]) - time.time()) < 60
+
+
+async def test_a_sweep_does_not_bring_back_a_waiting_record_the_bots_return_sent_meanwhile(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Issue 14: a worker's sweep read an undated waiting record, then the bot came back to
+    the group while it took the chat's lease: the return wrote the table message as closed
+    and forgot the record. The sweep reads it again under the lease and dates nothing; with
+    the snapshot it read before, it saved the record back, waiting for a return that had
+    come (kept 30 days; a later re-add wrote the message again)."""
+    async with world(tmp_path, fake=tg_api) as w:
+        table, msg, _ = await closed_while_out(w)
+        [(record, snap)] = await w.store.closed_snapshots()
+        undated = {k: v for k, v in snap.items() if k != "waiting_since"}
+        await w.store.save_owed(record.id, undated)
+        worker = Worker(w.service, "w1", "http://127.0.0.1:9")  # (fences the store)
+        claim = worker.claim
+        closed = tr("en", "reply.table_closed", table=table)
+
+        async def back_meanwhile(key: str, table_id: int | None = None) -> bool:
+            taken = await claim(key, table_id)
+            await tg_api.add_bot(GROUP_ID, by=ALICE)  # (handled here: the lease is ours)
+            await tg_api.wait_for(lambda: shown(w, msg)["text"] == closed)
+            for _ in range(100):
+                if not await w.store.closed_snapshots():
+                    break
+                await asyncio.sleep(0.05)
+            assert await w.store.closed_snapshots() == []
+            return taken
+
+        worker.claim = back_meanwhile  # type: ignore[method-assign]
+        try:
+            await worker.sweep_owed()
+            assert await w.store.closed_snapshots() == []
+        finally:
+            w.store.fence(None)
