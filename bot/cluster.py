@@ -710,15 +710,18 @@ class Worker:
     async def _drop_shard(self, shard: int, *, give_up: bool) -> None:
         """Stop running a shard: disconnect it first (no more of its interactions), let its
         guilds' tables go (nothing written: each resumes from its last committed transition
-        on the shard's next worker) with their chats' leases, then (``give_up``) the shard's
-        lease."""
+        on the shard's next worker; a closed one owing only its pictures posted later here
+        drops them, the next worker posts them) with their chats' leases, then
+        (``give_up``) the shard's lease."""
         self.shards.discard(shard)
         if self.discord is not None:
             try:
                 await self.discord.disconnect_shard(shard)
             except Exception:
                 log.exception("worker %s: disconnecting shard %s", self.worker_id, shard)
-        for t in list(self.service.tables.values()):
+        rt = self.service.rt
+        owing = [t for t in rt.closing.values() if t.id in rt.owing_pictures]
+        for t in [*self.service.tables.values(), *owing]:  # (closed: owing pictures only)
             if t.platform != DISCORD or self._shard_of_guild(t.community_ext) != shard:
                 continue
             log.info("worker %s: letting table %s go with its shard", self.worker_id, t.id)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from bot.cluster import Worker
+from storage.api import lease_key
 from tests.bot.discord.dc_world import ALICE, BOB, TOKEN, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, ApiCall, FakeDiscord
@@ -183,3 +185,41 @@ async def test_the_pictures_of_a_table_closed_before_a_restart_are_posted_after_
         assert len([c for c in fake.calls if c.method == "POST" and not c.files]) == texts
     finally:
         await fake.stop()
+
+
+async def test_a_worker_handing_a_shard_back_leaves_its_closed_tables_pictures_to_the_next(
+    tmp_path: Path,
+) -> None:
+    """Issue 14: a worker stops running a Discord shard (handed back to a worker that prefers
+    it, or lost) while a closed table of one of its guilds owes only its pictures, posted
+    later here. It lets the table go as it does the open ones: the pictures dropped, the
+    chat's lease no longer renewed, so the shard's next worker takes the chat (a new table
+    there, its pictures) and posts them from the kept snapshot. Before, the old worker kept
+    the chat's lease until the pictures were posted or given up (ten minutes), shutting
+    the shard's new worker out of the channel."""
+    async with world(tmp_path, rng_seed=7) as w:
+        await a_hand_with_pictures_refused(w, (0.2,))
+        await w.slash(ALICE, "close", group="ofcadmin", admin=True)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        rt = w.service.rt
+        for _ in range(200):  # (the closing step's messages go out in the background)
+            if rt.owing_pictures:
+                break
+            await asyncio.sleep(0.05)
+        [t] = rt.closing.values()
+        key = lease_key("discord", t.chat_id)
+        worker = Worker(w.service, "w1", "http://127.0.0.1:9", discord_shards=([0], 1))
+        try:
+            worker.shards.add(0)
+            assert key in worker.held_keys()
+            await worker._drop_shard(0, give_up=False)
+            assert key not in worker.held_keys()
+            assert rt.closing == {} and rt.owing_pictures == set()
+            tries = len(picture_posts(w.fake.calls))
+            w.fake.recover()
+            await asyncio.sleep(0.6)  # (past the next background tries)
+            assert len(picture_posts(w.fake.calls)) == tries and w.fake.files == {}
+            [(_, data)] = await w.store.closed_snapshots()
+            assert len(data["late_pictures"]) == 2  # (still owed: the next worker posts them)
+        finally:
+            w.store.fence(None)
