@@ -245,3 +245,79 @@ async def test_a_worker_that_lost_a_closed_tables_chat_stops_posting_its_late_pi
             assert len(snap["late_pictures"]) == 2  # (still owed: w2 posts them)
         finally:
             w.store.fence(None)
+
+
+async def test_a_closed_tables_pictures_and_a_new_tables_in_the_chat_each_post_once(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """A new table opens in the chat while the closed one still owes its two pictures, and
+    its first hand's picture is refused too; the bot restarts: the closed table's pictures
+    are posted from its kept record, the open table's from its state, each once, and the
+    closed record is then forgotten (a third start posts nothing)."""
+    db = tmp_path / "ofc.sqlite3"
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        captions = await closed_with_pictures_refused(w, tg_api)
+        await seat_everyone(w, [ALICE, BOB])
+        await play_hand(w, [ALICE, BOB])
+        [late] = await until_saved(w, lambda late: len(late) == 1)
+        assert len(await w.store.closed_snapshots()) == 1
+    tg_api.recover()
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await tg_api.wait_for(lambda: len(tg_api.photos_in(GROUP_ID)) >= 3 or None)
+        await posted_and_forgotten(w, tg_api)
+        assert await until_saved(w, lambda late: not late) == []
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
+        await asyncio.sleep(0.5)
+    shown = sorted(m.caption for m in tg_api.photos_in(GROUP_ID))
+    assert shown == sorted([*captions, late["caption"]])
+
+
+async def test_a_closed_tables_picture_posted_before_a_restart_is_not_posted_after_it(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Of the closed table's two pictures, Telegram takes one before the restart: the kept
+    record then owes only the other, which alone the restarted bot posts."""
+    db = tmp_path / "ofc.sqlite3"
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        captions = await closed_with_pictures_refused(w, tg_api)
+        tg_api.recover()
+        tg_api.outage(lambda c: photo(c) and c.params.get("caption") != captions[0])
+        await tg_api.wait_for(lambda: tg_api.photos_in(GROUP_ID) or None)
+        for _ in range(100):
+            [(_, snap)] = await w.store.closed_snapshots()
+            if len(snap["late_pictures"]) == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert [item["caption"] for item in snap["late_pictures"]] == [captions[1]]
+    tg_api.recover()
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await posted_and_forgotten(w, tg_api)
+        await asyncio.sleep(0.3)  # (no third one comes)
+    assert sorted(m.caption for m in tg_api.photos_in(GROUP_ID)) == sorted(captions)
+
+
+async def test_a_closed_tables_pictures_are_given_up_when_the_bot_is_removed_meanwhile(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """The bot is removed from the group while the closed table's pictures wait: each is
+    refused for good, given up, and the record forgotten; a re-add and a restart post
+    neither."""
+    db = tmp_path / "ofc.sqlite3"
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await closed_with_pictures_refused(w, tg_api)
+        await tg_api.remove_bot(GROUP_ID, by=ALICE)
+        tg_api.recover()
+        for _ in range(100):
+            if not await w.store.closed_snapshots():
+                break
+            await asyncio.sleep(0.05)
+        assert await w.store.closed_snapshots() == []
+        assert w.service.rt.closing == {}
+        await tg_api.add_bot(GROUP_ID, by=ALICE)
+        await asyncio.sleep(0.3)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
+        await asyncio.sleep(0.3)
+    assert tg_api.photos_in(GROUP_ID) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from storage.api import BuyIn, LeaseLost, Settlement, StorageError, Store, lease_key
+from storage.api import BuyIn, CashOut, LeaseLost, Settlement, StorageError, Store, lease_key
 from tests.storage.helpers import assert_consistent, balance, seated
 
 KEY = lease_key("telegram", "chat-1")
@@ -228,5 +228,35 @@ async def test_fenced_writes_of_a_missing_or_closed_table_fail_as_unfenced_ones(
             await store.save_snapshot(s.table.id, {"v": 3})
         with pytest.raises(StorageError, match="closed"):
             await store.commit(s.table.id, [], {"v": 3}, key=f"t:after:{fence}")
+    store.fence(None)
+    await assert_consistent(store)
+
+
+async def test_fencing_a_closed_tables_owed_snapshot(store: Store) -> None:
+    """A closed table's final snapshot owing only its pictures posted later (issue 12, 14)
+    is replaced as each is posted and forgotten with the last, under the chat's lease: a
+    worker that lost it can neither replace nor forget it (the chat's new worker posts
+    them), on every store alike."""
+    clock = _clocked(store)
+    s = await seated(store, 1)
+    (a,) = s.ids
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    store.fence("w1")
+    full = {"outbox": [{"id": 1, "kind": "post", "text": "x"}], "late_pictures": [{"ref": "p1"}]}
+    await store.commit(s.table.id, [CashOut(a)], full, key="close", close=True)
+    owed = {"outbox": [], "late_pictures": [{"ref": "p1"}, {"ref": "p2"}]}
+    await store.save_owed(s.table.id, owed)
+    assert [(t.id, d) for t, d in await store.closed_snapshots()] == [(s.table.id, owed)]
+    clock.now += 6.0  # w1 stalls; its lease runs out and w2 takes the chat
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    with pytest.raises(LeaseLost):
+        await store.save_owed(s.table.id, {"outbox": [], "late_pictures": [{"ref": "p2"}]})
+    with pytest.raises(LeaseLost):
+        await store.delete_snapshot(s.table.id)
+    assert [(t.id, d) for t, d in await store.closed_snapshots()] == [(s.table.id, owed)]
+    store.fence("w2")
+    await store.save_owed(s.table.id, {"outbox": [], "late_pictures": [{"ref": "p2"}]})
+    await store.delete_snapshot(s.table.id)
+    assert await store.closed_snapshots() == []
     store.fence(None)
     await assert_consistent(store)
