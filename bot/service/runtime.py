@@ -323,6 +323,12 @@ class Runtime:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
 
+    def serves(self, t: LiveTable) -> bool:
+        """Whether this very table object is served here: open (:attr:`tables`), or closed
+        and sending its last messages or pictures (:attr:`closing`); not once let go
+        (:meth:`let_go`), nor a stale object of a table taken over again since."""
+        return self.tables.get(t.id) is t or self.closing.get(t.id) is t
+
     def presenter(self, t: LiveTable) -> Presenter | None:
         """The adapter that shows this table's messages."""
         return self.presenters.get(t.platform)
@@ -782,7 +788,8 @@ class Runtime:
         item's pending ref (:meth:`LiveTable.owe_picture`). Returns the ref when the platform
         posts it later in the background (``later``: at once so), else ``None``.
         A picture that cannot be drawn is logged and skipped: the text showdown is the
-        record."""
+        record. One posted ``later`` whose table was let go while it was drawn
+        (:meth:`serves`) is not handed to the platform: its ref is returned, still owed."""
         try:
             data = pictures.with_plain_text(item["picture"], p.plain_text)
             png = await self.drawer.draw(pictures.draw_json, data)
@@ -790,6 +797,8 @@ class Runtime:
             log.exception("table %s: the showdown picture could not be drawn", t.id)
             return None
         ref = item.get("ref")
+        if later and not self.serves(t):  # let go while drawn (its lease lost, issue 14):
+            return str(ref)  # still owed, the table's next worker posts it (:meth:`let_go`)
         caption = str(item.get("caption", ""))
         return await p.send_picture(t.group_chat, png, caption, ref, later=later)
 

@@ -321,3 +321,40 @@ async def test_a_closed_tables_pictures_are_given_up_when_the_bot_is_removed_mea
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
         await asyncio.sleep(0.3)
     assert tg_api.photos_in(GROUP_ID) == []
+
+
+async def test_a_late_picture_drawn_while_the_lease_is_lost_is_not_posted(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Issue 14: a worker takes a table over whose picture waits to be posted later, and
+    loses the lease again while that picture is being drawn (the drawing process takes a
+    while): the picture drawn after the loss is not handed to Telegram (the table's next
+    worker posts it), as one already in the background tries is dropped."""
+    tg_api.outage(photo)
+    async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
+        await a_hand_with_photos_refused(w, (0.2,))
+        [late] = await until_saved(w, lambda late: len(late) == 1)
+        [t] = w.service.tables.values()
+        await w.service.release(t.id)
+        rt = w.service.rt
+        draw = rt.drawer.draw
+        drawing, drawn = asyncio.Event(), asyncio.Event()
+
+        async def slow_draw(fn: Any, *args: Any) -> Any:
+            drawing.set()
+            await drawn.wait()
+            return await draw(fn, *args)
+
+        rt.drawer.draw = slow_draw  # type: ignore[method-assign]
+        adopting = asyncio.create_task(w.service.adopt(t.id))  # (posts the picture: drawn)
+        await asyncio.wait_for(drawing.wait(), 10)
+        [again] = w.service.tables.values()
+        await w.service.release(again.id)  # the lease lost while it is drawn
+        drawn.set()
+        await asyncio.wait_for(adopting, 10)
+        tried = len(tg_api.calls_of("sendPhoto"))
+        tg_api.recover()
+        await asyncio.sleep(1.0)  # (past a background try)
+        assert len(tg_api.calls_of("sendPhoto")) == tried
+        assert tg_api.photos_in(GROUP_ID) == []
+        assert late in again.late_pictures  # (still owed: the next worker posts it)
