@@ -358,3 +358,28 @@ async def test_a_late_picture_drawn_while_the_lease_is_lost_is_not_posted(
         assert len(tg_api.calls_of("sendPhoto")) == tried
         assert tg_api.photos_in(GROUP_ID) == []
         assert late in again.late_pictures  # (still owed: the next worker posts it)
+
+
+async def test_a_closed_tables_late_pictures_whose_answers_were_lost_are_not_posted_again(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """The closed table's two pictures are posted by their background tries but answered
+    after the read timeout (Telegram took them): each is given up, not sent again, and the
+    record forgotten, so a restart posts neither a second time."""
+    db = tmp_path / "ofc.sqlite3"
+    tg_api.outage(photo)
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
+        await closed_with_pictures_refused(w, tg_api)
+        tried = len(tg_api.calls_of("sendPhoto"))
+        w.adapter._request._read_timeout = 0.3
+        w.adapter._request._write_timeout = 0.3
+        tg_api.stall(photo, 1.0)
+        tg_api.recover()
+        await posted_and_forgotten(w, tg_api)
+        await asyncio.sleep(1.0)  # (the answers came too late: not sent again)
+        assert len(tg_api.calls_of("sendPhoto")) == tried + 2
+        w.adapter._request._read_timeout = 10.0
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
+        await asyncio.sleep(0.5)
+    assert len(tg_api.photos_in(GROUP_ID)) == 2
+    assert len(tg_api.calls_of("sendPhoto")) == tried + 2
