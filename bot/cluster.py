@@ -387,8 +387,9 @@ class Worker:
                     await task
 
     async def stop(self) -> None:
-        """Stop taking updates, save every table (still fenced: only what is still ours) and
-        give up the leases and the heartbeat, so other workers take the tables at once."""
+        """Stop taking updates, save every table (still fenced: only what is still ours), stop
+        posting the pictures posted later here (the next workers post them) and give up the
+        leases and the heartbeat, so other workers take the tables at once."""
         await self.halt()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -401,6 +402,9 @@ class Worker:
                 with contextlib.suppress(Exception):
                     await self.discord.disconnect_shard(shard)
         await self.service.stop()
+        # the pictures posted later here end with the leases: the next workers post them (the
+        # adapters stop after this, each in turn: their tries went on meanwhile)
+        self.service.rt.drop_late_pictures()
         with contextlib.suppress(Exception):
             for key in keys:
                 await self.store.release_lease(key, self.worker_id)

@@ -323,6 +323,17 @@ class Runtime:
             self.owing_pictures.discard(t.id)
             self.closing.pop(t.id, None)
 
+    def drop_late_pictures(self) -> None:
+        """Stop posting every showdown picture being posted later here, telling the service
+        nothing (:meth:`~bot.model.Presenter.drop_picture`): a worker giving its leases up
+        at its stop (issue 14), before its adapters stop; the tables' next workers post them
+        from the tables' states and the closed tables' records."""
+        for t in [*self.tables.values(), *self.closing.values()]:
+            p = self.presenter(t)
+            if p is not None:
+                for item in t.late_pictures:
+                    p.drop_picture(str(item.get("ref")))
+
     def serves(self, t: LiveTable) -> bool:
         """Whether this very table object is served here: open (:attr:`tables`), or closed
         and sending its last messages or pictures (:attr:`closing`); not once let go

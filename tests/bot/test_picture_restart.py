@@ -383,3 +383,32 @@ async def test_a_closed_tables_late_pictures_whose_answers_were_lost_are_not_pos
         await asyncio.sleep(0.5)
     assert len(tg_api.photos_in(GROUP_ID)) == 2
     assert len(tg_api.calls_of("sendPhoto")) == tried + 2
+
+
+async def test_a_stopping_worker_posts_no_late_picture_after_giving_its_leases_up(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Issue 14: a worker's stop saves its tables and gives their leases up at once, so
+    another worker takes them and posts what they owe, the pictures posted later too; the
+    adapters stop only after it (one after the other). Meanwhile the stopped worker's
+    background tries posted them as well (Telegram showed them twice): they end with the
+    leases, kept for the next worker (open or closed tables alike)."""
+    tg_api.outage(photo)
+    async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
+        await closed_with_pictures_refused(w, tg_api)  # (a closed table owes two)
+        await seat_everyone(w, [ALICE, BOB])
+        await play_hand(w, [ALICE, BOB])
+        await until_saved(w, lambda late: len(late) == 1)  # (an open one owes one)
+        worker = Worker(w.service, "w1", "http://127.0.0.1:9")  # (fences the store)
+        try:
+            await worker.stop()
+            tried = len(tg_api.calls_of("sendPhoto"))
+            tg_api.recover()  # (the adapter is not stopped yet)
+            await asyncio.sleep(1.0)  # (past the next background tries)
+            assert len(tg_api.calls_of("sendPhoto")) == tried
+            assert tg_api.photos_in(GROUP_ID) == []
+        finally:
+            w.store.fence(None)
+        [(_, snap)] = await w.store.closed_snapshots()
+        assert len(snap["late_pictures"]) == 2
+        assert len(await saved_late(w)) == 1  # (all still owed: the next worker posts them)
