@@ -72,7 +72,12 @@ class LatePictures:
     def _post_picture_later(
         self, chat_id: str, png: bytes, caption: str, ref: str, began: float
     ) -> None:
-        """:meth:`send_picture`'s background tries, failing since ``began``."""
+        """:meth:`send_picture`'s background tries, failing since ``began``; none when the
+        picture ``ref`` is being posted later already (a closed table's record delivered
+        again while its tries go on: Telegram would show it twice)."""
+        running = self._late_pictures.get(ref)
+        if running is not None and not running.done():
+            return
 
         async def tries() -> None:
             await self._send_picture(chat_id, png, caption, ref, began, later=True)

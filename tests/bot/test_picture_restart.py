@@ -16,6 +16,12 @@ from bot.telegram.fake_api import ApiCall, FakeTelegram
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
+#: a 1×1 PNG: a picture's bytes, for the presenter alone
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+)
+
 
 def photo(c: ApiCall) -> bool:
     return c.method == "sendPhoto"
@@ -412,3 +418,24 @@ async def test_a_stopping_worker_posts_no_late_picture_after_giving_its_leases_u
         [(_, snap)] = await w.store.closed_snapshots()
         assert len(snap["late_pictures"]) == 2
         assert len(await saved_late(w)) == 1  # (all still owed: the next worker posts them)
+
+
+async def test_a_picture_handed_to_the_background_twice_is_posted_once(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """The presenter is asked to post a picture later under a ref whose tries are going
+    on already (a closed table's record delivered again on the same worker): one set of
+    tries, one picture once Telegram takes photos again."""
+    tg_api.outage(photo)
+    async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
+        presenter = w.adapter.presenter
+        presenter.edit_retries = (0.2,)
+        chat = str(GROUP_ID)
+        ref = f"{PENDING_PREFIX}twice"
+        assert await presenter.send_picture(chat, PNG, "hand 1", ref, later=True) == ref
+        assert await presenter.send_picture(chat, PNG, "hand 1", ref, later=True) == ref
+        await tg_api.wait_for(lambda: tg_api.calls_of("sendPhoto") or None)
+        tg_api.recover()
+        await tg_api.wait_for(lambda: tg_api.photos_in(GROUP_ID) or None)
+        await asyncio.sleep(0.5)  # (past the other set's next try)
+        assert len(tg_api.photos_in(GROUP_ID)) == 1
