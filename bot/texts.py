@@ -121,6 +121,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🂠 hidden until showdown: {count:card|cards}",
         "ru": "🂠 закрыто до вскрытия: {count:карта|карты|карт}",
     },
+    "board.hidden_street": {
+        "en": "🂠 hidden until the street ends: {count:card|cards}",
+        "ru": "🂠 закрыто до конца улицы: {count:карта|карты|карт}",
+    },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
     "board.bank": {"en": "time bank", "ru": "тайм-банк"},
