@@ -295,7 +295,10 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         if sv.board.count or not sv.hidden:
             lines.extend(_board_lines(sv.board))
         if sv.hidden:
-            lines.append("  " + tr(lang, "board.hidden", count=sv.hidden))
+            # until showdown (R6.3, R4.5), or placed on a simultaneous street and shown
+            # when the street is complete (R3.6): "until showdown" there was not so
+            key = "board.hidden" if sv.closed else "board.hidden_street"
+            lines.append("  " + tr(lang, key, count=sv.hidden))
         if sv.face_up:
             lines.append("  " + tr(lang, "board.placing", cards=format_cards(sv.face_up)))
     waiting = _ready_windows(t, lang, now)

@@ -121,6 +121,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🂠 hidden until showdown: {count:card|cards}",
         "ru": "🂠 закрыто до вскрытия: {count:карта|карты|карт}",
     },
+    "board.hidden_street": {
+        "en": "🂠 hidden until the street ends: {count:card|cards}",
+        "ru": "🂠 закрыто до конца улицы: {count:карта|карты|карт}",
+    },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
     "board.bank": {"en": "time bank", "ru": "тайм-банк"},
@@ -1771,8 +1775,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "очко ({point}, kush_per_point) не может стоить больше взноса ({min_buy_in}, min_buy_in): стек меньше одного очка не играет. Нужно kush_per_point ≤ min_buy_in",
     },
     "settings.conflict_option": {
-        "en": "{option} exists only in {games}, not in {game}: switch the game first (/settings game {first})",
-        "ru": "{option} есть только в игре «{games}», а не «{game}»: сначала смените игру (/settings game {first})",
+        "en": "{option} exists only in {games}, and these settings are for {game} (/settings game) whatever table is open: switch it first (/settings game {first})",
+        "ru": "{option} есть только в игре «{games}», а эти настройки — для игры «{game}» (/settings game) при любом столе: сначала смените её (/settings game {first})",
     },
     "settings.conflict_game": {
         "en": "{option} is on and exists only in {games}, not in {game}: turn it off first (/settings {option} off)",

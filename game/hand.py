@@ -383,6 +383,9 @@ class SeatView:
     :ivar fantasyland: the seat plays this hand in Fantasyland.
     :ivar done: the seat has placed all its cards.
     :ivar acting: the seat may act now.
+    :ivar closed: the seat's cards stay hidden until showdown (a Fantasyland seat, the one
+        ordinary seat beside them, R6.3, or a Chinese Poker seat, R4.5); otherwise its
+        ``hidden`` cards are shown when the street is complete (R3.6).
     """
 
     seat: int
@@ -395,6 +398,7 @@ class SeatView:
     done: bool
     acting: bool
     timed_out: bool
+    closed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -1061,6 +1065,7 @@ class Hand:
                     st.done,
                     s in self._to_act,
                     st.timed_out,
+                    st.closed,
                 )
             )
         me: PrivateView | None = None

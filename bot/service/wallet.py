@@ -224,9 +224,6 @@ async def history(
     for h in hands:
         ref = tr(lang, "reply.history_replay", id=h.id)
         seat = next((int(s) for s, pid in h.players.items() if pid == player.id), None)
-        info: Mapping[str, Any] = next(
-            (r for r in h.result.get("seats", []) if r.get("seat") == seat), {}
-        )
         kush = int(h.result.get("kush", {}).get(str(seat), 0))
         if h.result.get("tournament_end") and h.result.get("cancelled"):  # rolled forward
             lines.append(
@@ -249,11 +246,8 @@ async def history(
                          label=rt.kush_label(community))
             )  # fmt: skip
             continue
-        # Chinese Poker: the points the game counted (after a claim, R7.5, the boxes never
-        # revealed count nothing), stored by the service as "counted"
-        counted: Mapping[str, Any] = h.result.get("counted") or {}
-        points = int(counted.get(str(seat), info.get("points", 0)))
-        foul = " 💀" if info.get("fouled") else ""
+        points, fouled = _hand_points(h.result, seat)
+        foul = " 💀" if fouled else ""
         replayable = replayable or "setup" in h.hand
         tour = h.result.get("tournament")
         if tour is not None:  # a tournament's hand moved chips, not kush (R8.7): a Chinese
@@ -280,6 +274,25 @@ async def history(
     if replayable:
         lines.append(tr(lang, "reply.history_hint"))
     return Reply("\n".join(lines))
+
+
+def _hand_points(result: Mapping[str, Any], seat: int | None) -> tuple[int, bool]:
+    """``(points, fouled)`` of the player at table seat ``seat`` in a stored hand's result,
+    over their boards: both of them with double boxes (R4.2: ``result["owners"]`` maps a
+    board seat to its player's table seat; the board whose seat number was the player's
+    had been read alone, so the first board's points stood for the two and the opponent
+    read the player's second board as their own); Chinese Poker's counted points (R7.5:
+    boxes a claim left unrevealed count nothing, stored as ``counted``)."""
+    owners: Mapping[str, Any] = result.get("owners") or {}
+    counted: Mapping[str, Any] = result.get("counted") or {}
+    points, fouled = 0, False
+    for r in result.get("seats", []):
+        board = r.get("seat")
+        if seat is None or board is None or int(owners.get(str(board), board)) != seat:
+            continue
+        points += int(counted.get(str(board), r.get("points", 0)))
+        fouled = fouled or bool(r.get("fouled"))
+    return points, fouled
 
 
 async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> Reply:

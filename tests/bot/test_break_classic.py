@@ -160,3 +160,29 @@ async def test_r7_2_a_chinese_replay_counts_the_bonus_in_the_points() -> None:
     assert notes.startswith("  +22 pts · game 22/200 ·"), notes
     assert notes.endswith(" · bonus 15 included") and "royalties" not in text
     assert tr("ru", "replay.bonus", n=15) == "в т. ч. призовых 15"
+
+
+async def test_r4_2_history_sums_a_players_two_boards_not_a_seat_number() -> None:
+    """Classic OFC with ``heads_up_double_boxes`` (R4.2): Alice plays board seats 0 and 1,
+    Bob 10 and 11. ``/history`` read the result of the board whose seat number is the
+    player's table seat: Alice saw her first board's points alone, and Bob (table seat 1)
+    saw Alice's second board's points and foul as his own. Each line is the player's own
+    two boards together, as ``/stats`` and the kush have it (R5.1: the two add up to 0)."""
+    service, presenter, store, _clock = service_env()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.owners == {0: 0, 1: 0, 10: 1, 11: 1}
+    await play_hand(service, presenter, [ALICE, BOB])
+    entry = (await store.export_hands(t.id))[0]
+    by_seat = {r["seat"]: r for r in entry["result"]["seats"]}
+    alice = by_seat[0]["points"] + by_seat[1]["points"]
+    bob = by_seat[10]["points"] + by_seat[11]["points"]
+    assert alice == -bob and by_seat[1]["points"] != 0  # (the deck makes the old line wrong)
+    kush = entry["result"]["kush"]
+    for who, points, own, seat in ((ALICE, alice, (0, 1), "0"), (BOB, bob, (10, 11), "1")):
+        foul = " 💀" if any(by_seat[s]["fouled"] for s in own) else ""
+        said = tr("en", "reply.history_line", table=t.id, hand=1, points=points,
+                  kush=kush[seat], label="kush", foul=foul)  # fmt: skip
+        lines = (await service.history(GROUP, who)).text.splitlines()
+        assert lines[1] == f"#{entry['id']} · {said}", (who.name, lines)

@@ -228,6 +228,7 @@ def test_r3_6_simultaneous_streets_reveal_when_the_last_confirms() -> None:
     assert hand.to_act == (0, 2)
     assert hand.view(None).seat(1).board.count == 0  # confirmed but not yet revealed
     assert hand.view(None).seat(1).hidden == 5
+    assert not hand.view(None).seat(1).closed  # shown when the street is complete, R3.6
     assert hand.view(1).me is not None and hand.view(1).me.board.count == 5
     place_all(hand, 0, "b b b b b")
     applied = hand.apply(Arrange(2, tuple((c, Box.BOTTOM) for c in hand.current_cards(2))))
@@ -262,6 +263,7 @@ def test_r6_3_fantasyland_board_is_hidden_before_showdown() -> None:
     group = hand.view(None)
     assert group.seat(0).board.count == 0 and group.seat(0).hidden == 13
     assert group.seat(1).board.count == 0 and group.seat(1).hidden == 5
+    assert group.seat(0).closed and group.seat(1).closed  # both until showdown
     assert not fl_cards & hand.view(1).public_cards()
     finish(hand)
     assert hand.view(None).seat(0).board.count == 13
