@@ -413,28 +413,6 @@ def next_street_target(
     highest; with ``refine``, of what ``refine`` makes of one street's afterstates and their
     fitted components instead (:func:`refined_best`). :raises ZeroDivisionError: for no
     street."""
-    each = next_street_each(board, dead, streets, values, fl, foul, refine)
-    acc = [0.0, 0.0, 0.0]
-    for best in each:
-        for j in range(3):
-            acc[j] += best[j]
-    n = len(each)
-    return acc[0] / n, acc[1] / n, acc[2] / n
-
-
-def next_street_each(
-    board: Board,
-    dead: Collection[Card],
-    streets: Iterable[tuple[Sequence[Card], Sequence[Card]]],
-    values: Callable[[Sequence[tuple[Board, frozenset[Card]]]], Sequence[Components]],
-    fl: float,
-    foul: float,
-    refine: Callable[[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]], Components]
-    | None = None,
-) -> list[Components]:
-    """:func:`next_street_target`'s terms, one per street of ``streets`` in their order: the
-    components of that street's best afterstate. :raises ZeroDivisionError: for no
-    street."""
     pairs: list[tuple[Board, frozenset[Card]]] = []
     spans: list[tuple[int, int]] = []
     for cards, opp in streets:
@@ -447,14 +425,17 @@ def next_street_each(
     if not spans:
         raise ZeroDivisionError("no street")
     got = values(pairs)
-    out: list[Components] = []
+    acc = [0.0, 0.0, 0.0]
     for start, end in spans:
         # the first of equals, as the afterstates come
         if refine is None:
-            out.append(max(got[start:end], key=lambda o: objective(o, fl, foul)))
+            best = max(got[start:end], key=lambda o: objective(o, fl, foul))
         else:
-            out.append(refine(pairs[start:end], got[start:end]))
-    return out
+            best = refine(pairs[start:end], got[start:end])
+        for j in range(3):
+            acc[j] += best[j]
+    n = len(spans)
+    return acc[0] / n, acc[1] / n, acc[2] / n
 
 
 def refined_best(
@@ -795,26 +776,6 @@ class _Net:
         return float(row[0]), float(row[1]), float(row[2])
 
 
-class _MeanNet:
-    """Several fitted nets of one board size as one: the mean of their outputs (an ensemble
-    of independently seeded fits, issue 13, fl17)."""
-
-    __slots__ = ("nets",)
-
-    def __init__(self, nets: Sequence[_Net]) -> None:
-        self.nets = list(nets)
-
-    def run_many(self, x: Sequence[Sequence[float]]) -> np.ndarray:
-        """The mean of the nets' :meth:`_Net.run_many`: an ``n × 3`` array."""
-        outs = [net.run_many(x) for net in self.nets]
-        out: np.ndarray = np.mean(outs, axis=0)
-        return out
-
-    def run(self, x: Sequence[float]) -> tuple[float, float, float]:
-        row = self.run_many([x])[0]
-        return float(row[0]), float(row[1]), float(row[2])
-
-
 class AdpModel:
     """The fitted values per board size (5, 7, 9, 11 cards).
 
@@ -828,27 +789,7 @@ class AdpModel:
         nets = data.get("nets")
         if not isinstance(nets, dict):
             raise ValueError("adp model: no nets")
-        self.nets: dict[int, _Net | _MeanNet] = {int(n): _Net(d) for n, d in nets.items()}
-
-    @classmethod
-    def mean_of(cls, datas: Sequence[Mapping[str, object]]) -> AdpModel:
-        """One model whose every size is the mean of the outputs of ``datas``' nets of that
-        size (each a weights file's contents, as for the constructor).
-
-        :raises ValueError: as the constructor, or for no data or sizes that differ."""
-        if not datas:
-            raise ValueError("adp model: no models to average")
-        models = [cls(d) for d in datas]
-        if any(set(m.nets) != set(models[0].nets) for m in models):
-            raise ValueError("adp model: the models cover different board sizes")
-        out = models[0]
-        for n in out.nets:
-            nets: list[_Net] = []
-            for net in (net for m in models for net in _members(m.nets[n])):
-                if not any(_same(net, seen) for seen in nets):  # a shared net counts once
-                    nets.append(net)
-            out.nets[n] = nets[0] if len(nets) == 1 else _MeanNet(nets)
-        return out
+        self.nets = {int(n): _Net(d) for n, d in nets.items()}
 
     def covers(self, count: int) -> bool:
         """Whether the model has a value for boards of ``count`` cards."""
@@ -900,14 +841,6 @@ class AdpModel:
         return objective(self.components(board, dead, fl, foul), fl, foul)
 
 
-def _members(net: _Net | _MeanNet) -> list[_Net]:
-    return net.nets if isinstance(net, _MeanNet) else [net]
-
-
-def _same(a: _Net, b: _Net) -> bool:
-    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in _Net.__slots__)
-
-
 def choose(
     model: AdpModel,
     board: Board,
@@ -925,9 +858,6 @@ def choose(
     refine: int = 0,
     refine_draws: int = 16,
     chances: bool = False,
-    race: int = 0,
-    race_keep: int = 3,
-    race_z: float = 1.0,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -946,11 +876,6 @@ def choose(
         valued again over ``refine_draws`` sampled last streets (:func:`refined_best`).
     :param chances: in the look-ahead, the 11-card afterstates' P(Fantasyland) and P(foul)
         exactly (:func:`last_chances_many`) instead of by the fitted V_11 (issue 13).
-    :param race: > 0 (with ``expand``): an adaptive look-ahead (issue 13, fl17): the
-        candidates whose mean after the ``next_streets`` draws falls short of the best's by
-        less than ``race_z`` standard errors of their paired differences (at most
-        ``race_keep`` − 1 of them, closest first) and the best are compared again over
-        ``race`` more drawn next streets (the same for each), by the mean over all of theirs.
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
         (:func:`game.strategy.candidate_placements`, chasing Fantasyland) instead of every
         legal placement.
@@ -1003,90 +928,43 @@ def choose(
     ) -> Components:
         return refined_best(pairs, got, refine, refine_draws, options, fl, foul, seed + len(pairs))
 
-    def each(i: int, drawn: Sequence[Sequence[Card]], base: int) -> dict[int, Components]:
-        """Candidate ``i``'s value after each street of ``drawn`` (numbered from ``base``)
-        holding none of its discards."""
-        _placement, after, thrown = options_[i]
+    best_e: tuple[float, list[tuple[Card, Box | None]]] | None = None
+    for _, i in scored[:expand]:
+        placement, after, thrown = options_[i]
         here = known | frozenset(thrown)
-        ids = [base + j for j, s in enumerate(drawn) if not set(s) & set(thrown)]
-        got = next_street_each(
+        nexts = [(s[:3], s[3:]) for s in streets if not set(s) & set(thrown)]
+        o = next_street_target(
             after,
             here,
-            [(drawn[j - base][:3], drawn[j - base][3:]) for j in ids],
+            nexts,
             lambda pairs: model.components_many(pairs, fl, foul, options if chances else None),
             fl,
             foul,
             exact if refine and after_n + 2 == 11 else None,
         )
-        return dict(zip(ids, got, strict=True))
-
-    def mean(i: int) -> float:  # the objective of the mean components, as before the race
-        acc = [0.0, 0.0, 0.0]
-        for o in per[i].values():
-            for j in range(3):
-                acc[j] += o[j]
-        n = len(per[i])
-        return objective((acc[0] / n, acc[1] / n, acc[2] / n), fl, foul)
-
-    per = {i: each(i, streets, 0) for _, i in scored[:expand]}
-    best_i = max(per, key=mean)  # the first of equals, in the fitted value's order
-    if race and race_keep > 1:
-        vals = {i: {j: objective(o, fl, foul) for j, o in d.items()} for i, d in per.items()}
-        close = _close(vals, best_i, race_z)[: race_keep - 1]
-        if close:
-            more = [rng.sample(unknown, 7) for _ in range(race)]
-            for i in [best_i, *close]:
-                per[i].update(each(i, more, next_streets))
-            best_i = max([best_i, *close], key=mean)
-    return options_[best_i][0]
-
-
-def _close(per: Mapping[int, Mapping[int, float]], best: int, z: float) -> list[int]:
-    """The candidates of ``per`` (candidate → drawn street → value) other than ``best`` whose
-    mean falls short of ``best``'s by less than ``z`` standard errors of the paired
-    differences over the streets both hold (every candidate when one street or fewer is
-    shared), closest first (ties in ``per``'s order)."""
-    b = per[best]
-    b_mean = sum(b.values()) / len(b)
-    out: list[tuple[float, int]] = []
-    for i, vals in per.items():
-        if i == best:
-            continue
-        gap = b_mean - sum(vals.values()) / len(vals)
-        shared = [j for j in vals if j in b]
-        if len(shared) > 1:
-            d = [b[j] - vals[j] for j in shared]
-            m = sum(d) / len(d)
-            se = math.sqrt(sum((x - m) ** 2 for x in d) / (len(d) - 1) / len(d))
-            if gap >= z * se:
-                continue
-        out.append((gap, i))
-    out.sort(key=lambda t: t[0])  # stable: ties keep per's order
-    return [i for _, i in out]
+        v = objective(o, fl, foul)
+        if best_e is None or v > best_e[0]:
+            best_e = (v, placement)
+    assert best_e is not None
+    return best_e[1]
 
 
 #: The environment variable naming another weights file to load instead of
 #: ``game/adp_model.json`` (the same format; e.g. one written by ``tools/adp_fit.py
 #: --refit-9``), to try a refit on the benches without replacing the committed model.
 MODEL_ENV: Final = "OFC_ADP_MODEL"
-#: The environment variable naming more weights files (separated by commas) whose nets are
-#: averaged with the loaded model's (:meth:`AdpModel.mean_of`; an ensemble of fits seeded
-#: otherwise, issue 13, fl17). Unset: the model alone.
-ENSEMBLE_ENV: Final = "OFC_ADP_ENSEMBLE"
 
 
 def _load() -> AdpModel | None:
-    """The model of :data:`MODEL_ENV`'s file if set, else ``game/adp_model.json``, averaged
-    with :data:`ENSEMBLE_ENV`'s files if set; ``None`` without it. :raises
-    FileNotFoundError: for a path that does not exist; :raises ValueError: as
-    :class:`AdpModel` and :meth:`AdpModel.mean_of`."""
+    """The model of :data:`MODEL_ENV`'s file if set, else ``game/adp_model.json``; ``None``
+    without it. :raises FileNotFoundError: for a :data:`MODEL_ENV` path that does not exist;
+    :raises ValueError: as :class:`AdpModel`."""
     named = os.environ.get(MODEL_ENV, "")
-    path = Path(named) if named else Path(__file__).with_name("adp_model.json")
-    if not named and not path.exists():
+    if named:
+        return AdpModel(json.loads(Path(named).read_text()))
+    path = Path(__file__).with_name("adp_model.json")
+    if not path.exists():
         return None
-    more = [Path(p) for p in os.environ.get(ENSEMBLE_ENV, "").split(",") if p]
-    if more:
-        return AdpModel.mean_of([json.loads(p.read_text()) for p in [path, *more]])
     return AdpModel(json.loads(path.read_text()))
 
 

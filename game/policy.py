@@ -57,9 +57,6 @@ __all__ = [
     "STRONG_ADP_CHANCES",
     "STRONG_ADP_FL",
     "STRONG_ADP_FOUL",
-    "STRONG_ADP_RACE",
-    "STRONG_ADP_RACE_KEEP",
-    "STRONG_ADP_RACE_Z",
     "STRONG_ADP_REFINE",
     "STRONG_ADP_REFINE_DRAWS",
     "STRONG_FANTASYLAND_VALUE",
@@ -132,13 +129,6 @@ STRONG_ADP_REFINE_DRAWS = 16
 #: Off: 17.1 / 8.4 % Fantasyland / fouls against 16.7 / 7.9 % on `bench_strength.py`'s
 #: default decks (along the line), decisions about twice as slow on street 3 (README).
 STRONG_ADP_CHANCES = 0
-#: With ``STRONG_ADP``: > 0 races the look-ahead's close candidates (issue 13, fl17): the
-#: best after the ``_NEXT`` draws and at most ``_RACE_KEEP`` − 1 others within
-#: ``_RACE_Z`` standard errors of their paired differences of it are compared again over
-#: this many more drawn next streets (:func:`game.adp.choose`'s ``race``). 0: off.
-STRONG_ADP_RACE = 0
-STRONG_ADP_RACE_KEEP = 3
-STRONG_ADP_RACE_Z = 1.0
 
 
 class Level(Enum):
@@ -241,9 +231,6 @@ def decide(
                 refine=STRONG_ADP_REFINE,
                 refine_draws=STRONG_ADP_REFINE_DRAWS,
                 chances=bool(STRONG_ADP_CHANCES),
-                race=STRONG_ADP_RACE,
-                race_keep=STRONG_ADP_RACE_KEEP,
-                race_z=STRONG_ADP_RACE_Z,
             )
             if moves is not None:
                 return moves

@@ -348,8 +348,7 @@ def test_r3_2_expand_compares_the_best_afterstates_again_one_street_deeper(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # choose(expand=E): the E afterstates of highest fitted value, and only those, are valued
-    # again by next_street_each (next_street_target's terms, checked against brute force
-    # above); the best of those wins
+    # again by next_street_target (checked against brute force above); the best of those wins
     k = _street_two(PINEAPPLE)
     model = adp.MODEL
     assert model is not None
@@ -364,12 +363,12 @@ def test_r3_2_expand_compares_the_best_afterstates_again_one_street_deeper(
     favourite = top[2]  # the third by the fitted value wins one street deeper
     valued: list[Board] = []
 
-    def deeper(board: Board, dead: object, streets: list[object], *rest: object) -> list:  # type: ignore[type-arg]
+    def deeper(board: Board, dead: object, streets: list[object], *rest: object) -> tuple:  # type: ignore[type-arg]
         valued.append(board)
         assert len(streets) == 8
-        return [(1.0, 0.0, 0.0) if board == favourite else (0.0, 0.0, 0.0)] * len(streets)
+        return (1.0, 0.0, 0.0) if board == favourite else (0.0, 0.0, 0.0)
 
-    monkeypatch.setattr(adp, "next_street_each", deeper)
+    monkeypatch.setattr(adp, "next_street_target", deeper)
     moves = adp.choose(
         model, k.board, k.cards, 1, k.dead, PINEAPPLE, F, C, expand=4, next_streets=8
     )
@@ -398,13 +397,13 @@ def test_r3_3_one_street_deeper_draws_only_cards_the_seat_does_not_know(
     # whatever the hidden cards are (a decision is a function of the seat's knowledge)
     assert game.policy.STRONG_ADP_EXPAND > 0
     drawn: list[list[tuple[Sequence[Card], Sequence[Card]]]] = []
-    real = adp.next_street_each
+    real = adp.next_street_target
 
     def spy(board: Board, dead: Collection[Card], streets: object, *rest: object) -> object:
         drawn.append(list(streets))  # type: ignore[call-overload]
         return real(board, dead, drawn[-1], *rest)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(adp, "next_street_each", spy)
+    monkeypatch.setattr(adp, "next_street_target", spy)
     k = _street_two(PINEAPPLE)
     known = set(k.dead) | set(k.board.cards()) | set(k.cards)
     moves = decide(k, Level.STRONG)
@@ -774,96 +773,3 @@ def _net_json(net: adp._Net, shift: float) -> dict[str, object]:
     out = {k: getattr(net, k).tolist() for k in ("mean", "scale", "w1", "b1", "w2")}
     out["b2"] = [x + shift for x in net.b2.tolist()]
     return out
-
-
-def test_close_keeps_the_candidates_within_z_paired_standard_errors_closest_first() -> None:
-    # candidate → drawn street → value; 0 is the best (mean 10)
-    per = {
-        0: {0: 10.0, 1: 12.0, 2: 8.0},
-        1: {0: 9.0, 1: 11.0, 2: 7.0},  # 1 below on every street: se 0, never close
-        2: {0: 12.0, 1: 6.0, 2: 9.0},  # mean 9, differences −2, 6, −1: se 2.52
-        3: {0: 0.0, 1: 12.0, 2: 9.0},  # mean 7, differences 10, 0, −1: se 3.51
-        4: {1: 5.0},  # one shared street: close whatever the gap
-    }
-    assert adp._close(per, 0, 1.0) == [2, 3, 4]  # gaps 1, 3, 5
-    assert adp._close(per, 0, 0.5) == [2, 4]  # 1 < 1.26; 3 < 1.76 fails
-    assert adp._close(per, 0, 0.3) == [4]  # 1 < 0.76 fails
-    assert adp._close(per, 0, 0.0) == [4]
-
-
-@needs_model
-def test_r3_2_racing_every_candidate_is_the_wider_look_ahead(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # race=0 is the default choice; racing all E candidates whatever their gap over R more
-    # streets is the look-ahead over N + R streets (the same draws, in the same order)
-    model = adp.MODEL
-    assert model is not None
-    for seed in (3, 8, 11):
-        hand = Hand(
-            HandSetup.deal(PINEAPPLE, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(seed)))
-        )
-        k = knowledge(hand, hand.to_act[0])
-        args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, F, C)
-        plain = adp.choose(*args, expand=4, next_streets=6)
-        assert adp.choose(*args, expand=4, next_streets=6, race=0) == plain
-        wide = adp.choose(*args, expand=4, next_streets=10)
-        raced = adp.choose(*args, expand=4, next_streets=6, race=4, race_keep=4, race_z=1e9)
-        assert raced == wide
-    # nothing close: no more streets are drawn
-    calls: list[int] = []
-    real = adp.next_street_each
-
-    def spy(board: Board, dead: Collection[Card], streets: object, *rest: object) -> object:
-        got = list(streets)  # type: ignore[call-overload]
-        calls.append(len(got))
-        return real(board, dead, got, *rest)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(adp, "next_street_each", spy)
-    monkeypatch.setattr(adp, "_close", lambda per, best, z: [])
-    assert adp.choose(*args, expand=4, next_streets=6, race=4) == plain
-    assert len(calls) == 4
-
-
-@needs_model
-def test_an_ensemble_averages_its_members_outputs_and_counts_a_shared_net_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``OFC_ADP_ENSEMBLE`` (fl17) averages other weights files' nets with the model's, size by
-    size: the components are the mean of each member's; a net every member shares stays one."""
-    model = adp.MODEL
-    assert model is not None
-    base = {
-        "features": list(adp.FEATURES),
-        "nets": {str(n): _net_json(net, 0.0) for n, net in model.nets.items()},  # type: ignore[arg-type]
-    }
-    other = json.loads(json.dumps(base))
-    other["nets"]["7"] = _net_json(model.nets[7], 0.8)  # type: ignore[arg-type]
-    third = json.loads(json.dumps(base))
-    third["nets"]["7"] = _net_json(model.nets[7], -0.2)  # type: ignore[arg-type]
-    paths = []
-    for i, d in enumerate((other, third)):
-        paths.append(tmp_path / f"m{i}.json")
-        paths[-1].write_text(json.dumps(d))
-    monkeypatch.setenv(adp.ENSEMBLE_ENV, ",".join(map(str, paths)))
-    mean = adp._load()
-    assert mean is not None
-    assert isinstance(mean.nets[7], adp._MeanNet) and len(mean.nets[7].nets) == 3
-    assert all(isinstance(mean.nets[n], adp._Net) for n in (5, 9, 11))  # shared: one net
-    members = [adp.AdpModel(d) for d in (base, other, third)]
-    k = _street_two(PINEAPPLE)
-    pairs = [
-        (after, frozenset(k.dead) | frozenset(t))
-        for _p, after, t in adp.afterstates(k.board, k.cards, 1)
-    ]
-    got = mean.components_many(pairs, F, C)
-    each = [m.components_many(pairs, F, C) for m in members]
-    for j, o in enumerate(got):
-        for c in range(3):
-            assert o[c] == pytest.approx(sum(e[j][c] for e in each) / 3)
-    assert got != each[0]
-    monkeypatch.delenv(adp.ENSEMBLE_ENV)
-    alone = adp._load()
-    assert alone is not None and isinstance(alone.nets[7], adp._Net)
-    with pytest.raises(ValueError):
-        adp.AdpModel.mean_of([])
