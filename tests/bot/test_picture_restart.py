@@ -55,6 +55,25 @@ async def a_hand_with_photos_refused(w: World, edit_retries: tuple[float, ...]) 
     await w.settle()
 
 
+def lose_photo_answers(w: World, tg_api: FakeTelegram) -> None:
+    """Telegram takes photos again but answers each after the bot's read timeout: posted,
+    the answer lost (the bot gives the picture up)."""
+    w.adapter._request._read_timeout = 0.3
+    w.adapter._request._write_timeout = 0.3
+    tg_api.stall(photo, 1.0)
+    tg_api.recover()
+
+
+async def restart_posts_nothing(
+    tmp_path: Path, db: Path, tg_api: FakeTelegram, *, photos: int, calls: int
+) -> None:
+    """A restart posts no picture again: ``photos`` in the group, ``calls`` tries in all."""
+    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
+        await asyncio.sleep(0.5)
+    assert len(tg_api.photos_in(GROUP_ID)) == photos
+    assert len(tg_api.calls_of("sendPhoto")) == calls
+
+
 async def test_a_picture_posted_later_survives_a_restart_and_shows_once(
     tmp_path: Path, tg_api: FakeTelegram
 ) -> None:
@@ -97,19 +116,13 @@ async def test_a_late_picture_whose_answer_was_lost_is_not_posted_after_a_restar
         await a_hand_with_photos_refused(w, (0.3,))
         await until_saved(w, lambda late: len(late) == 1)
         tried = len(tg_api.calls_of("sendPhoto"))
-        w.adapter._request._read_timeout = 0.3
-        w.adapter._request._write_timeout = 0.3
-        tg_api.stall(photo, 1.0)
-        tg_api.recover()
+        lose_photo_answers(w, tg_api)
         await tg_api.wait_for(lambda: tg_api.photos_in(GROUP_ID) or None)
         await until_saved(w, lambda late: not late)
         await asyncio.sleep(1.0)  # (the answer came too late: not sent again)
         assert len(tg_api.calls_of("sendPhoto")) == tried + 1
         w.adapter._request._read_timeout = 10.0
-    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
-        await asyncio.sleep(0.5)
-    assert len(tg_api.photos_in(GROUP_ID)) == 1
-    assert len(tg_api.calls_of("sendPhoto")) == tried + 1
+    await restart_posts_nothing(tmp_path, db, tg_api, photos=1, calls=tried + 1)
 
 
 async def closed_with_pictures_refused(w: World, tg_api: FakeTelegram) -> list[str]:
@@ -377,18 +390,12 @@ async def test_a_closed_tables_late_pictures_whose_answers_were_lost_are_not_pos
     async with world(tmp_path, db=db, fake=tg_api, rng_seed=5) as w:
         await closed_with_pictures_refused(w, tg_api)
         tried = len(tg_api.calls_of("sendPhoto"))
-        w.adapter._request._read_timeout = 0.3
-        w.adapter._request._write_timeout = 0.3
-        tg_api.stall(photo, 1.0)
-        tg_api.recover()
+        lose_photo_answers(w, tg_api)
         await posted_and_forgotten(w, tg_api)
         await asyncio.sleep(1.0)  # (the answers came too late: not sent again)
         assert len(tg_api.calls_of("sendPhoto")) == tried + 2
         w.adapter._request._read_timeout = 10.0
-    async with world(tmp_path, db=db, fake=tg_api, rng_seed=5):
-        await asyncio.sleep(0.5)
-    assert len(tg_api.photos_in(GROUP_ID)) == 2
-    assert len(tg_api.calls_of("sendPhoto")) == tried + 2
+    await restart_posts_nothing(tmp_path, db, tg_api, photos=2, calls=tried + 2)
 
 
 async def test_a_stopping_worker_posts_no_late_picture_after_giving_its_leases_up(
