@@ -469,9 +469,7 @@ class Worker:
             if shard is not None:
                 await self._lost_shard(shard)
                 continue
-            rt = self.service.rt
-            owing = [t for t in rt.closing.values() if t.id in rt.owing_pictures]
-            for t in [*self.service.tables.values(), *owing]:  # (closed: owing pictures only)
+            for t in self.service.rt.held_tables():  # (closed: owing pictures only)
                 if lease_key(t.platform, t.chat_id) == key:
                     log.warning("worker %s: lost table %s", self.worker_id, t.id)
                     await self.service.release(t.id)
@@ -723,9 +721,7 @@ class Worker:
                 await self.discord.disconnect_shard(shard)
             except Exception:
                 log.exception("worker %s: disconnecting shard %s", self.worker_id, shard)
-        rt = self.service.rt
-        owing = [t for t in rt.closing.values() if t.id in rt.owing_pictures]
-        for t in [*self.service.tables.values(), *owing]:  # (closed: owing pictures only)
+        for t in self.service.rt.held_tables():  # (closed: owing pictures only)
             if t.platform != DISCORD or self._shard_of_guild(t.community_ext) != shard:
                 continue
             log.info("worker %s: letting table %s go with its shard", self.worker_id, t.id)

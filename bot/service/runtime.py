@@ -314,10 +314,7 @@ class Runtime:
         if t.timer is not None and t.timer is not asyncio.current_task():
             t.timer.cancel()
         t.timer = None
-        p = self.presenter(t)
-        if p is not None:
-            for item in t.late_pictures:
-                p.drop_picture(str(item.get("ref")))
+        self._drop_pictures(t)
         self.forget(t)
         if t.id in self.owing_pictures:
             self.owing_pictures.discard(t.id)
@@ -329,10 +326,21 @@ class Runtime:
         at its stop (issue 14), before its adapters stop; the tables' next workers post them
         from the tables' states and the closed tables' records."""
         for t in [*self.tables.values(), *self.closing.values()]:
-            p = self.presenter(t)
-            if p is not None:
-                for item in t.late_pictures:
-                    p.drop_picture(str(item.get("ref")))
+            self._drop_pictures(t)
+
+    def _drop_pictures(self, t: LiveTable) -> None:
+        """Stop posting ``t``'s late pictures here (:meth:`~bot.model.Presenter.drop_picture`);
+        the table's state still owes them."""
+        p = self.presenter(t)
+        if p is not None:
+            for item in t.late_pictures:
+                p.drop_picture(str(item.get("ref")))
+
+    def held_tables(self) -> list[LiveTable]:
+        """The tables whose chats this worker must hold (issue 14): the open ones, and the
+        closed ones owing only pictures posted later here (:attr:`owing_pictures`)."""
+        owing = [t for t in self.closing.values() if t.id in self.owing_pictures]
+        return [*self.tables.values(), *owing]
 
     def serves(self, t: LiveTable) -> bool:
         """Whether this very table object is served here: open (:attr:`tables`), or closed

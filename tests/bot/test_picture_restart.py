@@ -214,6 +214,17 @@ async def test_a_cluster_sweep_does_not_post_a_closed_tables_pictures_posted_her
     assert sorted(m.caption for m in tg_api.photos_in(GROUP_ID)) == sorted(captions)
 
 
+async def a_late_picture_let_go(w: World) -> tuple[Any, dict[str, Any]]:
+    """A hand whose picture Telegram refuses (the caller's ``outage``) waits in the
+    background; then the worker loses the table's lease (``release``). The table and its
+    one late picture."""
+    await a_hand_with_photos_refused(w, (0.2,))
+    [late] = await until_saved(w, lambda late: len(late) == 1)
+    [t] = w.service.tables.values()
+    await w.service.release(t.id)
+    return t, late
+
+
 async def test_a_worker_that_lost_the_tables_lease_stops_posting_its_late_picture(
     tmp_path: Path, tg_api: FakeTelegram
 ) -> None:
@@ -223,10 +234,7 @@ async def test_a_worker_that_lost_the_tables_lease_stops_posting_its_late_pictur
     with no idempotency key, would otherwise show it twice."""
     tg_api.outage(photo)
     async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
-        await a_hand_with_photos_refused(w, (0.2,))
-        [late] = await until_saved(w, lambda late: len(late) == 1)
-        [t] = w.service.tables.values()
-        await w.service.release(t.id)
+        t, late = await a_late_picture_let_go(w)
         tried = len(tg_api.calls_of("sendPhoto"))
         tg_api.recover()
         await asyncio.sleep(1.0)  # (past the next background try)
@@ -351,10 +359,7 @@ async def test_a_late_picture_drawn_while_the_lease_is_lost_is_not_posted(
     worker posts it), as one already in the background tries is dropped."""
     tg_api.outage(photo)
     async with world(tmp_path, fake=tg_api, rng_seed=5) as w:
-        await a_hand_with_photos_refused(w, (0.2,))
-        [late] = await until_saved(w, lambda late: len(late) == 1)
-        [t] = w.service.tables.values()
-        await w.service.release(t.id)
+        t, late = await a_late_picture_let_go(w)
         rt = w.service.rt
         draw = rt.drawer.draw
         drawing, drawn = asyncio.Event(), asyncio.Event()
