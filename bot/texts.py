@@ -717,8 +717,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнирных раздач: {hands}",
     },
     "stats.fouls": {
-        "en": "Fouls: {pct} ({fouls} of {boards})",
-        "ru": "Мёртвые руки: {pct} ({fouls} из {boards})",
+        "en": "Fouls: {pct} ({fouls} of {boards:board|boards})",
+        "ru": "Мёртвые руки: {pct} ({fouls} из {boards:доски|досок|досок})",
     },
     "stats.royalties": {"en": "royalties/hand {n}", "ru": "роялти за раздачу: {n}"},
     "stats.bonuses": {"en": "bonus/hand {n}", "ru": "бонусы за раздачу: {n}"},

@@ -186,3 +186,23 @@ async def test_r4_2_history_sums_a_players_two_boards_not_a_seat_number() -> Non
                   kush=kush[seat], label="kush", foul=foul)  # fmt: skip
         lines = (await service.history(GROUP, who)).text.splitlines()
         assert lines[1] == f"#{entry['id']} · {said}", (who.name, lines)
+
+
+async def test_r4_2_stats_count_fouls_of_boards_and_say_so() -> None:
+    """With ``heads_up_double_boxes`` (R4.2) a hand is two boards a player: ``/stats`` read
+    "Hands: 1" and "Fouls: 0% (0 of 2)", two counts of one thing to a player. The fouls are
+    counted per board, and the line says boards (EN and RU)."""
+    service, presenter, _store, _clock = service_env()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    await play_hand(service, presenter, [ALICE, BOB])
+    lines = (await service.stats(GROUP, ALICE, ["me"])).text.splitlines()
+    assert lines[1].startswith("Hands: 1 · "), lines
+    assert lines[2].startswith("Fouls: ") and " of 2 boards)" in lines[2], lines
+    group = (await service.stats(GROUP, ALICE, [])).text.splitlines()
+    assert group[1] == "Hands: 1 · players: 2" and " of 4 boards)" in group[2], group
+    assert tr("ru", "stats.fouls", pct="0%", fouls=0, boards=2) == "Мёртвые руки: 0% (0 из 2 досок)"
+    assert (
+        tr("ru", "stats.fouls", pct="0%", fouls=0, boards=21) == "Мёртвые руки: 0% (0 из 21 доски)"
+    )
+    assert tr("en", "stats.fouls", pct="0%", fouls=0, boards=1) == "Fouls: 0% (0 of 1 board)"

@@ -113,7 +113,7 @@ def winner_stats(name: str) -> list[str]:
     return [
         f"📊 {name} · all time",
         "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
-        "Fouls: 0% (0 of 1) · royalties/hand 32.0",
+        "Fouls: 0% (0 of 1 board) · royalties/hand 32.0",
         "Fantasyland: entered 100%",
         "Scoops: 1 · biggest win: +38 kush",
         "Net: +38 kush",
@@ -135,7 +135,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     assert (await service.stats(GROUP, CAROL, ["@" + loser.name, "month"])).text.splitlines() == [
         f"📊 {loser.name} · last 30 days",
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
-        "Fouls: 100% (1 of 1) · royalties/hand 0.0",
+        "Fouls: 100% (1 of 1 board) · royalties/hand 0.0",
         "Fantasyland: entered 0%",
         "Scoops: 0 · biggest win: —",
         "Net: -38 kush",
@@ -149,7 +149,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     assert group == [
         "📊 Friends · all time",
         "Hands: 1 · players: 2",
-        "Fouls: 50% (1 of 2) · royalties/hand 16.0",
+        "Fouls: 50% (1 of 2 boards) · royalties/hand 16.0",
         "Fantasyland: entered 50%",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         # every winner's of every hand, not a net: "Won in all: 418 kush" above a member's
@@ -396,13 +396,15 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     mixed = HandStats(hands=3, players=1, boards=3, points=98, royalties=64, bonuses=15,
                       bonus_boards=1)  # fmt: skip
     lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
-    assert lines[1] == "Fouls: 0% (0 of 3) · royalties/hand 32.0 · bonus/hand 15.0"
+    assert lines[1] == "Fouls: 0% (0 of 3 boards) · royalties/hand 32.0 · bonus/hand 15.0"
     ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
-    assert ru[1] == "Мёртвые руки: 0% (0 из 3) · роялти за раздачу: 32,0 · бонусы за раздачу: 15,0"
+    assert ru[1] == (
+        "Мёртвые руки: 0% (0 из 3 досок) · роялти за раздачу: 32,0 · бонусы за раздачу: 15,0"
+    )
     # the group's figures are per board: 4 open-face boards, 2 Chinese Poker boards
     group = dataclasses.replace(mixed, players=2, boards=6, bonus_boards=2)
     assert stats_mod._stats_lines(group, "en", "kush", group=True)[1] == (
-        "Fouls: 0% (0 of 6) · royalties/hand 16.0 · bonus/hand 7.5"
+        "Fouls: 0% (0 of 6 boards) · royalties/hand 16.0 · bonus/hand 7.5"
     )
     # Chinese Poker only: no royalties figure at all, nor a Fantasyland line (R7 has none:
     # "Fantasyland: entered —" was the last line of a Chinese Poker player's /stats)
@@ -412,7 +414,7 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
         assert len(lines) == 2, lines
         assert not any(w in line for line in lines for w in ("Fantasyland", "Фантазия")), lines
     assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1] == (
-        "Fouls: 0% (0 of 2) · bonus/hand 2.5"
+        "Fouls: 0% (0 of 2 boards) · bonus/hand 2.5"
     )
     assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[2] == (
         "Fantasyland: entered —"
@@ -420,10 +422,10 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     # open-face only, and nothing played: as before
     ofc = HandStats(hands=1, players=1, boards=1, points=38, royalties=32)
     assert stats_mod._stats_lines(ofc, "en", "kush", group=False)[1] == (
-        "Fouls: 0% (0 of 1) · royalties/hand 32.0"
+        "Fouls: 0% (0 of 1 board) · royalties/hand 32.0"
     )
     assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[1] == (
-        "Fouls: — (0 of 0) · royalties/hand —"
+        "Fouls: — (0 of 0 boards) · royalties/hand —"
     )
 
 
