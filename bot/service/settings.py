@@ -956,6 +956,10 @@ async def _change(
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + _waiting_text(rt, community.id, spec.name, lang)
+    elif spec.name == "min_buy_in" and (waiting := _buy_in_waits(rt, community.id)):
+        # a buy-in comes into force between hands (R8.2, :func:`~.dealing.apply_pending`):
+        # "Saved" alone during a hand left the admin expecting it at once
+        text += "\n" + tr(lang, waiting)
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the
@@ -1009,6 +1013,20 @@ def _waits_for_match(rt: Runtime, community_id: int) -> bool:
         t.community_id == community_id and t.tournament is None and t.pending_options is not None
         for t in rt.tables.values()
     )
+
+
+def _buy_in_waits(rt: Runtime, community_id: int) -> str | None:
+    """The key of the text that says when a new ``min_buy_in`` applies at the community's
+    cash table that still waits to take it (R8.2: between hands), or ``None`` when every
+    table took it at once: from the next hand, or after the match when it is below the
+    table's price of a point, which itself waits for the match (a stack bought in below a
+    point would be stood up at the deal)."""
+    for t in rt.tables.values():
+        if t.community_id == community_id and t.tournament is None and t.pending_buy_in:
+            if t.pending_buy_in < t.options.kush_per_point:
+                return "settings.next_match"
+            return "settings.next_hand"
+    return None
 
 
 def _waiting_text(rt: Runtime, community_id: int, name: str, lang: str) -> str:

@@ -144,3 +144,42 @@ async def test_the_tournament_lobby_says_an_admin_may_start_it_too() -> None:
     assert lobby.splitlines()[-1] == tr("en", "tour.hint"), lobby
     assert "its opener or an admin presses Start" in lobby, lobby
     assert "открывший или админ нажмёт «Старт»" in tr("ru", "tour.hint")
+
+
+async def test_r8_2_a_buy_in_changed_during_a_hand_says_it_applies_from_the_next() -> None:
+    """A new ``min_buy_in`` comes into force between hands (R8.2), but during a hand the
+    admin read only "Saved: min_buy_in = 200" and saw the lobby keep the old buy-in. The
+    answer says from when; between hands it applies at once and no such line is added."""
+    store = MemoryStore()
+    service, _presenter = new_service(store, Clock())
+    await service.new_table(GROUP, ALICE, "pineapple")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    before = t.min_buy_in
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", str(before * 2)])
+    assert not reply.alert, reply.text
+    assert reply.text.splitlines()[1] == tr("en", "settings.next_hand"), reply.text
+    assert t.min_buy_in == before and t.pending_buy_in == before * 2
+    # in Russian too
+    await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", str(before * 3)])
+    assert reply.text.splitlines()[1] == tr("ru", "settings.next_hand"), reply.text
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_buy_in_changed_between_hands_applies_at_once() -> None:
+    """No hand under way: the new ``min_buy_in`` is the table's at once (R8.2), and the
+    answer adds no "from the next hand"."""
+    store = MemoryStore()
+    service, _presenter = new_service(store, Clock())
+    await service.new_table(GROUP, ALICE, "pineapple")
+    await service.join(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None
+    reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", str(t.min_buy_in * 2)])
+    assert not reply.alert, reply.text
+    assert tr("en", "settings.next_hand") not in reply.text, reply.text
+    assert t.pending_buy_in is None
