@@ -473,6 +473,7 @@ class _Seat:
         "rows",
         "seat",
         "street",
+        "street_from",
         "timed_out",
         "timeouts",
     )
@@ -491,6 +492,7 @@ class _Seat:
         self.timed_out = False
         self.timeouts: set[int] = set()  # the seat's versions (actions) a Timeout ended
         self.actions = 0
+        self.street_from = 0  # the seat's version (actions) when its current street began
 
     @property
     def done(self) -> bool:
@@ -616,6 +618,11 @@ class Hand:
     def seat_version(self, seat: int) -> int:
         """Number of accepted actions of ``seat`` (for private buttons)."""
         return self._seat(seat).actions
+
+    def street_version(self, seat: int) -> int:
+        """The seat's :meth:`seat_version` when its current street began (0 on the first):
+        its private buttons of any version from this one up are of the street it acts on."""
+        return self._seat(seat).street_from
 
     def timed_out_at(self, seat: int, version: int) -> bool:
         """Whether the clock finished the seat's street (R8.5) while its buttons had
@@ -837,6 +844,8 @@ class Hand:
         else:
             record = self._timeout(st, action)
         st.actions += 1
+        if record.street_done:
+            st.street_from = st.actions
         self.actions.append(action)
         return record
 

@@ -15,6 +15,7 @@ from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
 from game.errors import GameError
+from game.hand import Hand
 from game.options import GameKind
 from game.policy import Level, decide, knowledge
 
@@ -116,7 +117,9 @@ async def hand_press(
     board = int(parts[1])
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
-    if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}":
+    if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}" and not _still_meant(
+        hand, board, press, parts[2]
+    ):
         late = parts[2].isdigit() and not seat.leaving
         # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
@@ -175,6 +178,28 @@ async def hand_press(
         await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
+
+
+def _still_meant(hand: Hand, board: int, press: Press, version: str) -> bool:
+    """Whether a press of an older screen of ``board``'s current street is taken as it is:
+    a card put in a box, discarded or taken back (each names its card and box, so it means
+    the same on the screen after) that the hand accepts now. A player who taps two cards
+    quickly presses the second on the screen the first has not yet replaced (the edit is
+    on its way): refused as "out of date", every fast placement took a second tap. A press
+    of another street (a Confirm or a timeout since), a Confirm, an Undo ("the last card")
+    or an "Arrange for me" (both mean what the older screen showed) stay out of date."""
+    if not isinstance(press, (PlaceCard, DiscardCard, TakeBack)) or not version.isdigit():
+        return False
+    if not hand.street_version(board) <= int(version) < hand.seat_version(board):
+        return False
+    action: Action
+    if isinstance(press, PlaceCard):
+        action = Place(board, press.card, press.box)
+    elif isinstance(press, DiscardCard):
+        action = Discard(board, press.card)
+    else:
+        action = Unplace(board, press.card)
+    return hand.can(action)
 
 
 async def _too_late(

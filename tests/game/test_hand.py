@@ -69,6 +69,32 @@ def test_r3_2_streets_deal_five_then_three_and_place_thirteen() -> None:
         assert len(hand.discards_of(r.seat)) == 4
 
 
+def test_r3_4_street_version_is_the_seat_version_when_its_street_began() -> None:
+    """:meth:`Hand.street_version`: the seat's buttons of versions from it up are of the
+    street it acts on (placements of an older screen of the street still mean the same);
+    a Confirm or a Timeout starts the next street; a replayed hand has the same."""
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    assert hand.street_version(0) == 0
+    hand.place(0, C("As"), Box.BOTTOM)
+    hand.place(0, C("Ks"), Box.BOTTOM)
+    assert hand.street_version(0) == 0 and hand.seat_version(0) == 2
+    for c in ("Qs", "Js", "Ts"):
+        hand.place(0, C(c), Box.BOTTOM)
+    hand.confirm(0)
+    assert hand.street_version(0) == hand.seat_version(0) == 6
+    place_all(hand, 1, "m m m m m")
+    assert hand.street_version(1) == 6 and hand.street_version(0) == 6
+    hand.place(2, C("2c"), Box.MIDDLE)
+    hand.timeout(2)  # the clock ends seat 2's street (R8.5)
+    assert hand.street_version(2) == hand.seat_version(2) == 2
+    hand.place(0, C("9d"), Box.MIDDLE)
+    again = Hand.from_json(json.loads(hand.dumps()))
+    for seat in (0, 1, 2):
+        assert again.street_version(seat) == hand.street_version(seat)
+        assert again.seat_version(seat) == hand.seat_version(seat)
+    assert again.street_version(0) == 6 and again.seat_version(0) == 7
+
+
 def test_r3_4_cards_move_freely_until_confirm_and_never_after() -> None:
     hand = deal("As Ks Qs Js Ts")
     hand.place(0, C("As"), Box.TOP)

@@ -1,0 +1,170 @@
+"""Fast taps: a player who places two cards quickly presses the second on the screen the
+first has not yet replaced (its edit is on the way). Each placement button names its card and
+box, so a press of an older screen of the same street does what it says when the hand accepts
+it now (R3.4); it was refused "out of date", and every fast placement took a second tap.
+Confirm, Undo and "Arrange for me" of an older screen, and any button of an earlier street,
+stay out of date and change nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.presses import (
+    Arrange,
+    ConfirmMove,
+    DiscardCard,
+    PlaceCard,
+    Press,
+    TakeBack,
+    Undo,
+    encode,
+)
+from bot.screens import Payload
+from bot.service import TableService
+from bot.texts import tr
+from game.actions import Place
+from game.board import Box
+from storage.check import check_store
+from tests.bot import test_service as svc
+from tests.bot.conftest import service_env
+from tests.bot.test_service import GROUP, dealt_at
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE, BOB, world
+
+
+def _version(service: TableService, board: int) -> str:
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    return f"{t.hand_no}.{board}.{t.hand.seat_version(board)}"
+
+
+async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
+    service, _presenter, store, _clock = service_env()
+    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
+    hand = t.hand
+    assert hand is not None
+    board = hand.to_act[0]
+    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    cards = hand.current_cards(board)
+    assert len(cards) == 5
+    old = _version(service, board)  # the screen as dealt
+
+    def on_old(press: type[Press], *args: object) -> str:
+        return encode(press(t.id, old, *args))  # type: ignore[call-arg]
+
+    # two taps on the dealt screen: both cards go where they were sent
+    for card, box in ((cards[0], Box.BOTTOM), (cards[1], Box.MIDDLE)):
+        reply = await service.press(actor, on_old(PlaceCard, card, box))
+        assert not reply.alert, reply.text
+    assert dict(hand.pending(board)) == {cards[0]: Box.BOTTOM, cards[1]: Box.MIDDLE}
+    # a third tap on that screen moves a card it shows (it names card and box)
+    reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.BOTTOM))
+    assert not reply.alert, reply.text
+    assert dict(hand.pending(board)) == {cards[0]: Box.BOTTOM, cards[1]: Box.BOTTOM}
+    # and takes one back
+    reply = await service.press(actor, on_old(TakeBack, cards[0]))
+    assert not reply.alert, reply.text
+    assert dict(hand.pending(board)) == {cards[1]: Box.BOTTOM}
+    # a tap that no longer does anything (the card is there already) is out of date
+    before = hand.dumps()
+    reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.BOTTOM))
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    # Undo ("the last card") and "Arrange for me" meant what the older screen showed
+    for press in (Undo, Arrange):
+        reply = await service.press(actor, on_old(press))
+        assert reply.alert and reply.text == tr("en", "err.stale"), (press, reply.text)
+    assert hand.dumps() == before
+    # the rest placed on the current screen; a Confirm of the older screen is refused
+    boxes = [Box.BOTTOM, Box.BOTTOM, Box.BOTTOM, Box.MIDDLE]
+    for card, box in zip((cards[0], *cards[2:]), boxes, strict=True):
+        reply = await service.press(
+            actor, encode(PlaceCard(t.id, _version(service, board), card, box))
+        )
+        assert not reply.alert, reply.text
+    before = hand.dumps()
+    reply = await service.press(actor, on_old(ConfirmMove))
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert hand.dumps() == before
+    street1 = _version(service, board)
+    reply = await service.press(actor, encode(ConfirmMove(t.id, street1)))
+    assert not reply.alert, reply.text
+    assert hand.street_of(board) == 2
+    assert await check_store(store) == []
+
+
+async def test_r3_2_a_button_of_an_earlier_street_stays_out_of_date() -> None:
+    """Street 2 (R3.2: three cards, one discarded): the first street's buttons, even one
+    naming a card the hand would take, are of another street: out of date. Discards of an
+    older screen of this street count, as placements do."""
+    service, _presenter, store, _clock = service_env()
+    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
+    hand = t.hand
+    assert hand is not None
+    while hand.street_of(hand.to_act[0]) == 1:  # both play street 1 with "Arrange for me"
+        board = hand.to_act[0]
+        actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+        street1 = _version(service, board)
+        assert not (await service.press(actor, encode(Arrange(t.id, street1)))).alert
+        assert not (
+            await service.press(actor, encode(ConfirmMove(t.id, _version(service, board))))
+        ).alert
+    board = hand.to_act[0]
+    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    cards = hand.current_cards(board)
+    assert len(cards) == 3 and hand.street_of(board) == 2
+    # a first-street version of this seat (its first action's screen)
+    before = hand.dumps()
+    old_street = f"{t.hand_no}.{board}.{hand.street_version(board) - 1}"
+    reply = await service.press(actor, encode(DiscardCard(t.id, old_street, cards[0])))
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert hand.dumps() == before
+    # this street's dealt screen: a discard, then a placement on it, both taken
+    old = _version(service, board)
+    assert not (await service.press(actor, encode(DiscardCard(t.id, old, cards[0])))).alert
+    free = next(b for b in Box if hand.can(Place(board, cards[1], b)))
+    reply = await service.press(actor, encode(PlaceCard(t.id, old, cards[1], free)))
+    assert not reply.alert, reply.text
+    assert dict(hand.pending(board)) == {cards[0]: None, cards[1]: free}
+    # a second discard on that screen: the hand refuses it (one discard), out of date
+    before = hand.dumps()
+    reply = await service.press(actor, encode(DiscardCard(t.id, old, cards[2])))
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert hand.dumps() == before
+    assert await check_store(store) == []
+
+
+async def test_telegram_two_taps_before_the_edit_both_place(tmp_path: Path) -> None:
+    """End to end on Telegram: the player taps two cards' boxes on the private message as
+    it was dealt (the second before the first's edit reached the chat); both presses are
+    answered without a notice, both cards are in their boxes, and the message, edited in
+    place, ends showing the hand after both."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        await w.settle()
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        board = t.hand.to_act[0]
+        user = ALICE if t.seats[board].user_id == str(ALICE.id) else BOB
+        dealt = dict(w.private(user) or {})
+        cards = t.hand.current_cards(board)
+        taps = [(cards[0], Box.BOTTOM), (cards[1], Box.MIDDLE)]
+        buttons = {
+            (p.action, p.arg): b["callback_data"]
+            for b in w.fake.buttons(dealt)
+            if (p := Payload.decode(b.get("callback_data"))) is not None
+        }
+        for card, box in taps:
+            answer = await w.press(user, user.id, dealt, buttons[("p", card.text + box.value[0])])
+            assert not answer.get("show_alert") and not answer.get("text"), answer
+        assert dict(t.hand.pending(board)) == dict(taps)
+        await w.settle()
+        now = w.private(user) or {}
+        assert now["message_id"] == dealt["message_id"]
+        marked = {
+            (p.action, p.arg)
+            for b in w.fake.buttons(now)
+            if (p := Payload.decode(b.get("callback_data"))) is not None and "•" in b["text"]
+        }
+        # each placed card's row marks its box (•): the screen after both presses
+        assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
