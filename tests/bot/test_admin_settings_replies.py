@@ -83,22 +83,24 @@ async def test_a_refused_payout_or_schedule_is_explained_in_the_group_language()
     assert reply.alert and tr("en", "settings.payouts_sum", total=90) in reply.text, reply.text
 
 
-async def _chinese_hand_under_way() -> tuple[TableService, MemoryStore]:
+async def _hand_under_way(game: str = "chinese") -> tuple[TableService, MemoryStore]:
+    """Alice and an easy computer player at a table of ``game``, its first hand dealt."""
     store = MemoryStore()
     service, _presenter = new_service(store, Clock())
-    await service.new_table(GROUP, ALICE, "chinese")
+    await service.new_table(GROUP, ALICE, game)
     await service.add_bot(GROUP, ALICE, True, "easy")
     await service.join(GROUP, ALICE)
     await service.ready(GROUP, ALICE)
     t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None and t.chinese is not None
+    assert t is not None and t.hand is not None
+    assert (t.chinese is not None) == (game == "chinese")
     return service, store
 
 
 async def test_a_rule_changed_during_a_chinese_poker_hand_says_no_word_of_fantasyland() -> None:
     """Chinese Poker has no Fantasyland (R7), yet a rule option changed during its hand was
     answered "It applies from the next hand (after any Fantasyland hands this one earns)"."""
-    service, store = await _chinese_hand_under_way()
+    service, store = await _hand_under_way()
     reply = await service.settings(GROUP, ALICE, True, ["hand_seconds", "90"])
     assert not reply.alert, reply.text
     assert reply.text.splitlines()[1] == tr("en", "settings.next_hand"), reply.text
@@ -121,7 +123,7 @@ async def test_a_new_target_during_a_chinese_poker_hand_says_what_it_does_to_the
     it below the points already won during a hand read only the generic "from the next hand
     (after any Fantasyland hands ...)", then saw the next hand dealt and the game settled; the
     answer says what happens to the game."""
-    service, store = await _chinese_hand_under_way()
+    service, store = await _hand_under_way()
     t = service.table_in(GROUP)
     assert t is not None and t.chinese is not None
     reply = await service.settings(GROUP, ALICE, True, ["target_points", "5"])
@@ -150,14 +152,9 @@ async def test_r8_2_a_buy_in_changed_during_a_hand_says_it_applies_from_the_next
     """A new ``min_buy_in`` comes into force between hands (R8.2), but during a hand the
     admin read only "Saved: min_buy_in = 200" and saw the lobby keep the old buy-in. The
     answer says from when; between hands it applies at once and no such line is added."""
-    store = MemoryStore()
-    service, _presenter = new_service(store, Clock())
-    await service.new_table(GROUP, ALICE, "pineapple")
-    await service.add_bot(GROUP, ALICE, True, "easy")
-    await service.join(GROUP, ALICE)
-    await service.ready(GROUP, ALICE)
+    service, store = await _hand_under_way("pineapple")
     t = service.table_in(GROUP)
-    assert t is not None and t.hand is not None
+    assert t is not None
     before = t.min_buy_in
     reply = await service.settings(GROUP, ALICE, True, ["min_buy_in", str(before * 2)])
     assert not reply.alert, reply.text
