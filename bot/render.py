@@ -14,7 +14,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import on, tr
+from bot.texts import kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.chinese import ChineseGame
@@ -99,6 +99,11 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
     cfg = tour.config
     pays = tour.payouts
     payouts = " / ".join(f"{p}%" for p in pays) if pays else "100%"
+    if (prizes := tour.place_prizes()) and tour.pool:
+        # what each place wins with the players there now, in kush (R8.7: places beyond
+        # them go to the winner: "50% / 30% / 20%" with two players read a place too many)
+        amounts = " / ".join(str(k) for k in prizes)
+        payouts = f"{amounts} {kush_word(t.label, lang, prizes[-1])}"
     lines = [
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
            label=t.label, pool=tour.pool, chips=cfg.starting_chips,

@@ -536,6 +536,22 @@ class Tournament:
             return self.config.payouts or default_payouts(len(self._s.players))
         return self._s.payouts
 
+    def place_prizes(self) -> tuple[int, ...]:
+        """Kush of places 1, 2, … for the players registered (or who started) now, no place
+        shared (R8.7): place ``p`` ≥ 2 gets ``⌊pool × payouts[p-1] / 100⌋``, the winner the
+        rest (the rounding, and the percentages of places beyond the number of players).
+        Places that get nothing are left off the end; empty with nobody registered."""
+        players = len(self._s.players)
+        if not players:
+            return ()
+        pays = self.payouts
+        others = [
+            (self.pool * pays[p - 1]) // 100 if p <= len(pays) else 0 for p in range(2, players + 1)
+        ]
+        while others and not others[-1]:
+            others.pop()
+        return (self.pool - sum(others), *others)
+
     @property
     def started_at(self) -> float | None:
         """The start time given to :meth:`start` (seconds), ``None`` before."""

@@ -1495,3 +1495,27 @@ async def open_and_register_rest(service: TableService) -> None:
     if t.hand is None:
         reply = await service.press(ALICE, encode(StartTournament(t.id)), GROUP)
         assert not reply.alert, reply.text
+
+
+async def test_r8_7_the_lobby_says_what_each_place_wins_with_the_players_there(env) -> None:  # type: ignore[no-untyped-def]
+    """The lobby read "Prizes: 50% / 30% / 20%" with two players registered: a place too
+    many, whose 20 % goes to the winner (R8.7). It says what each place wins in kush with
+    the players there now, and follows each registration (EN and RU)."""
+    service, presenter, store, _clock = env
+    await configure(service, tournament_buy_in="100", payouts="50,30,20")
+    await service.new_tournament(GROUP, ALICE, "ofc")  # (four seats, R4.1)
+
+    def prizes(lang: str) -> str:
+        line = presenter.last_table(GROUP.chat_id).text.splitlines()[3]
+        assert line.startswith(tr(lang, "settings.name.payouts")), line
+        return line
+
+    assert prizes("en") == "Prizes: 50% / 30% / 20%"  # nobody registered: no pool yet
+    await service.join(GROUP, ALICE)
+    assert prizes("en") == "Prizes: 100 kush"
+    await service.join(GROUP, CAROL)
+    assert prizes("en") == "Prizes: 140 / 60 kush"
+    await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    await service.join(GROUP, BOB)
+    assert prizes("ru") == "Призы: 150 / 90 / 60 кушей"
+    assert await check_store(store) == []

@@ -288,6 +288,32 @@ def test_two_out_in_one_hand_place_by_chips_before_the_hand() -> None:
     assert sum(t.prizes.values()) == 132 and t.chips == {3: 400} and t.winner == 3
 
 
+def test_r8_7_place_prizes_for_the_players_there_now() -> None:
+    """What each place wins with the players registered now (the lobby's line): the places
+    beyond them, and the rounding, go to the winner; places that win nothing are left off."""
+    t = Tournament(TournamentConfig.create("ofc", buy_in=33, payouts=[50, 30, 20]))
+    assert t.place_prizes() == ()
+    t.register(100)
+    assert t.place_prizes() == (33,)
+    t.register(101)  # pool 66: the 20 % of a third place nobody takes is the winner's
+    assert t.place_prizes() == (66 - 19, 19)
+    t.register(102)  # pool 99: 29 / 19, the winner the rest (51, not ⌊49.5⌋)
+    assert t.place_prizes() == (51, 29, 19)
+    t.register(103)  # pool 132, as paid at the end in the test above; the table is full
+    assert t.phase is TournamentPhase.RUNNING and t.place_prizes() == (67, 39, 26)
+    # the default payouts: winner takes all up to 3 players, 70 / 30 with 4 (R8.7)
+    d = Tournament(TournamentConfig.create("ofc", buy_in=100))
+    for p in range(3):
+        d.register(p)
+    assert d.place_prizes() == (300,)
+    d.register(3)
+    assert d.phase is TournamentPhase.RUNNING and d.place_prizes() == (280, 120)
+    free = Tournament(TournamentConfig.create("ofc", buy_in=0))
+    free.register(1)
+    free.register(2)
+    assert free.place_prizes() == (0,)
+
+
 def test_equal_chips_share_the_place_and_split_its_prize_the_winner_gets_the_rest() -> None:
     t = started(4, "ofc", buy_in=33, payouts=[50, 30, 20], starting_chips=100)
     r = hand(t, [(0, 1, 10), (3, 2, 10)])
