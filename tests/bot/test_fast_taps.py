@@ -27,6 +27,8 @@ from game.board import Box
 from storage.check import check_store
 from tests.bot import test_service as svc
 from tests.bot.conftest import service_env
+from tests.bot.discord import dc_world
+from tests.bot.discord.test_discord_e2e import seat_everyone as seat_on_discord
 from tests.bot.test_service import GROUP, dealt_at
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, world
@@ -167,4 +169,32 @@ async def test_telegram_two_taps_before_the_edit_both_place(tmp_path: Path) -> N
             if (p := Payload.decode(b.get("callback_data"))) is not None and "•" in b["text"]
         }
         # each placed card's row marks its box (•): the screen after both presses
+        assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
+
+
+async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path) -> None:
+    """The same on Discord: two presses on the ephemeral hand as it was shown (the second on
+    the message the first's update has not replaced in the client) both place, each answered
+    by updating the pressed message (type 7) with the hand after it, no notice."""
+    async with dc_world.world(tmp_path) as w:
+        await seat_on_discord(w, [dc_world.ALICE, dc_world.BOB])
+        t = w.table()
+        assert t.hand is not None
+        board = t.hand.to_act[0]
+        user = dc_world.ALICE if t.seats[board].user_id == str(dc_world.ALICE.id) else dc_world.BOB
+        shown = dict(await w.my_cards(user))
+        cards = t.hand.current_cards(board)
+        taps = [(cards[0], Box.BOTTOM), (cards[1], Box.MIDDLE)]
+        for card, box in taps:
+            record = await w.press(user, shown, w.buttons(shown)[("p", card.text + box.value[0])])
+            assert record.callback_type == 7 and record.messages == [int(shown["id"])], record
+            assert not w.fake.messages[int(shown["id"])]["content"].startswith(
+                tr("en", "err.stale")
+            )
+        assert dict(t.hand.pending(board)) == dict(taps)
+        now = w.fake.messages[int(shown["id"])]
+        marked = {
+            key for key, cid in w.buttons(now).items() for c in dc_world.components(now)
+            if c.get("custom_id") == cid and "•" in c.get("label", "")
+        }  # fmt: skip
         assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
