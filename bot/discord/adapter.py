@@ -1223,7 +1223,9 @@ class DiscordAdapter:
         foreign or malformed ``custom_id`` ("unknown button"), or one that is no longer on
         the pressed message ("out of date": a double click racing an edit; discord.py's
         dynamic items drop such a press without any response, exactly when
-        :func:`_on_message` is false)."""
+        :func:`_on_message` is false). A card's button gone that way (a fast second tap on
+        the hand, the first one's update already shown) goes to the service as any press: it
+        counts as one of the current screen when it is of the street being played (R3.4)."""
         if interaction.type is not discord.InteractionType.component:
             return
         data: Any = interaction.data or {}
@@ -1231,6 +1233,11 @@ class DiscordAdapter:
         if not is_routed(custom_id):
             key = "err.forged"
         elif not _on_message(interaction.message, custom_id, data.get("component_type")):
+            if data.get("component_type") == discord.ComponentType.button.value and isinstance(
+                decode(custom_id), PlaceCard | DiscardCard | TakeBack
+            ):
+                await self.on_press(interaction, custom_id)
+                return
             key = "err.stale"
         else:
             return  # an item answers it

@@ -117,9 +117,8 @@ async def hand_press(
     board = int(parts[1])
     if board not in hand.order or t.owner(board) != seat.seat:
         return Reply(tr(lang, "err.not_your_table"), alert=True)
-    if press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}" and not _still_meant(
-        hand, board, press, parts[2]
-    ):
+    older = press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}"
+    if older and not _this_street(hand, board, press, parts[2]):
         late = parts[2].isdigit() and not seat.leaving
         # (a player who left has their moves made as on timeout: theirs is no late press)
         late = late and hand.timed_out_at(board, int(parts[2]))
@@ -170,6 +169,8 @@ async def hand_press(
         for a in actions:
             hand.apply(a)  # verifies first: a refused action changes nothing
     except GameError as exc:
+        if older:  # (the pressed message shows an older screen: brought up to date too)
+            return _stale(rt, t, seat, lang, answered, text=error_text(lang, exc.code))
         return Reply(error_text(lang, exc.code), alert=True)
     screen = rt.render_private(t, seat)
     p = rt.presenter(t)
@@ -180,26 +181,20 @@ async def hand_press(
     return Reply(screen=screen, private=True)
 
 
-def _still_meant(hand: Hand, board: int, press: Press, version: str) -> bool:
-    """Whether a press of an older screen of ``board``'s current street is taken as it is:
-    a card put in a box, discarded or taken back (each names its card and box, so it means
-    the same on the screen after) that the hand accepts now. A player who taps two cards
-    quickly presses the second on the screen the first has not yet replaced (the edit is
-    on its way): refused as "out of date", every fast placement took a second tap. A press
-    of another street (a Confirm or a timeout since), a Confirm, an Undo ("the last card")
-    or an "Arrange for me" (both mean what the older screen showed) stay out of date."""
+def _this_street(hand: Hand, board: int, press: Press, version: str) -> bool:
+    """Whether a press of an older screen of ``board``'s current street is taken as a press
+    of the current one: a card of this street put in a box, discarded or taken back (each
+    names its card and box, so it means the same on the screen after; the hand accepts it
+    or refuses it with its reason, R3.4). A player who taps two cards quickly presses the
+    second on the screen the first has not yet replaced (the edit is on its way): refused
+    as "out of date", every fast placement took a second tap. A press of another street (a
+    Confirm or a timeout since), a Confirm, an Undo ("the last card") or an "Arrange for
+    me" (both mean what the older screen showed) stay out of date."""
     if not isinstance(press, (PlaceCard, DiscardCard, TakeBack)) or not version.isdigit():
         return False
     if not hand.street_version(board) <= int(version) < hand.seat_version(board):
         return False
-    action: Action
-    if isinstance(press, PlaceCard):
-        action = Place(board, press.card, press.box)
-    elif isinstance(press, DiscardCard):
-        action = Discard(board, press.card)
-    else:
-        action = Unplace(board, press.card)
-    return hand.can(action)
+    return press.card in hand.current_cards(board)
 
 
 async def _too_late(
@@ -240,6 +235,8 @@ def _stale(
     lang: str,
     answered: Answered | None,
     key: str = "err.stale",
+    *,
+    text: str | None = None,
 ) -> Reply:
     """A press of an older screen of the hand: refused. Pressed on the player's own current
     private message, the reply also carries the hand as it is now, which the adapter writes
@@ -249,8 +246,9 @@ def _stale(
     hand only the player sees (``answered.view``: a Discord ephemeral hand, which stops
     following the game when its interaction token is too old to edit it). ``key``: the
     refusal's text (``err.timed_out`` for a press of the screen the clock's move replaced,
-    R8.5)."""
-    refused = Reply(tr(lang, key), alert=True)
+    R8.5); ``text``: the refusal's text as written (the core's reason for a card's press of
+    an older screen of the street, :func:`_this_street`)."""
+    refused = Reply(text or tr(lang, key), alert=True)
     if not _shows_own_hand(answered, seat):
         return refused
     return Reply(refused.text, alert=True, screen=rt.render_private(t, seat), private=True)

@@ -21,7 +21,7 @@ from bot.presses import (
 )
 from bot.screens import Payload
 from bot.service import TableService
-from bot.texts import tr
+from bot.texts import error_text, tr
 from game.actions import Place
 from game.board import Box
 from storage.check import check_store
@@ -67,10 +67,10 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
     reply = await service.press(actor, on_old(TakeBack, cards[0]))
     assert not reply.alert, reply.text
     assert dict(hand.pending(board)) == {cards[1]: Box.BOTTOM}
-    # a tap that no longer does anything (the card is there already) is out of date
+    # a card's tap the hand refuses now is refused with its reason, not "out of date"
     before = hand.dumps()
     reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.BOTTOM))
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == error_text("en", "no_change"), reply.text
     # Undo ("the last card") and "Arrange for me" meant what the older screen showed
     for press in (Undo, Arrange):
         reply = await service.press(actor, on_old(press))
@@ -127,10 +127,10 @@ async def test_r3_2_a_button_of_an_earlier_street_stays_out_of_date() -> None:
     reply = await service.press(actor, encode(PlaceCard(t.id, old, cards[1], free)))
     assert not reply.alert, reply.text
     assert dict(hand.pending(board)) == {cards[0]: None, cards[1]: free}
-    # a second discard on that screen: the hand refuses it (one discard), out of date
+    # a second discard on that screen: the hand refuses it (one discard, R3.2), and says so
     before = hand.dumps()
     reply = await service.press(actor, encode(DiscardCard(t.id, old, cards[2])))
-    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert reply.alert and reply.text == error_text("en", "discard_done"), reply.text
     assert hand.dumps() == before
     assert await check_store(store) == []
 
@@ -170,12 +170,19 @@ async def test_telegram_two_taps_before_the_edit_both_place(tmp_path: Path) -> N
         }
         # each placed card's row marks its box (•): the screen after both presses
         assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
+        # a third tap there, of a card already in that box: refused with the reason
+        before = t.hand.dumps()
+        answer = await w.press(user, user.id, dealt, buttons[("p", cards[0].text + "b")])
+        assert answer.get("show_alert") and answer["text"] == error_text("en", "no_change")
+        assert t.hand.dumps() == before
 
 
 async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path) -> None:
-    """The same on Discord: two presses on the ephemeral hand as it was shown (the second on
-    the message the first's update has not replaced in the client) both place, each answered
-    by updating the pressed message (type 7) with the hand after it, no notice."""
+    """The same on Discord, where the second tap's interaction carries the hand message as
+    the first one's update left it, without the button pressed (discord.py's items drop
+    such a press; the adapter answered "out of date" itself): it goes to the service and
+    places its card, answered by updating the pressed message (type 7) with the hand after
+    it, no notice. A gone Confirm stays out of date, answered by the adapter."""
     async with dc_world.world(tmp_path) as w:
         await seat_on_discord(w, [dc_world.ALICE, dc_world.BOB])
         t = w.table()
@@ -183,18 +190,29 @@ async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path)
         board = t.hand.to_act[0]
         user = dc_world.ALICE if t.seats[board].user_id == str(dc_world.ALICE.id) else dc_world.BOB
         shown = dict(await w.my_cards(user))
+        hand_id = int(shown["id"])
         cards = t.hand.current_cards(board)
         taps = [(cards[0], Box.BOTTOM), (cards[1], Box.MIDDLE)]
-        for card, box in taps:
-            record = await w.press(user, shown, w.buttons(shown)[("p", card.text + box.value[0])])
-            assert record.callback_type == 7 and record.messages == [int(shown["id"])], record
-            assert not w.fake.messages[int(shown["id"])]["content"].startswith(
-                tr("en", "err.stale")
-            )
+        old = w.buttons(shown)
+        record = await w.press(user, shown, old[("p", cards[0].text + "b")])
+        assert record.callback_type == 7 and record.messages == [hand_id], record
+        now = w.fake.messages[hand_id]
+        assert old[("p", cards[1].text + "m")] not in w.buttons(now).values()
+        record = await w.settle(
+            await w.fake.press(user, now, old[("p", cards[1].text + "m")], gone=True)
+        )
+        assert record.callback_type == 7 and record.messages == [hand_id], record
+        assert w.notice(record) is None
         assert dict(t.hand.pending(board)) == dict(taps)
-        now = w.fake.messages[int(shown["id"])]
+        now = w.fake.messages[hand_id]
+        assert not now["content"].startswith(tr("en", "err.stale")), now["content"]
         marked = {
             key for key, cid in w.buttons(now).items() for c in dc_world.components(now)
             if c.get("custom_id") == cid and "•" in c.get("label", "")
         }  # fmt: skip
         assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
+        # a Confirm gone from the message: out of date, nothing changes
+        before = t.hand.dumps()
+        record = await w.settle(await w.fake.press(user, now, old[("c", "")], gone=True))
+        assert (w.notice(record) or {}).get("content") == tr("en", "err.stale"), record
+        assert t.hand.dumps() == before

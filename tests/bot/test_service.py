@@ -159,10 +159,14 @@ async def test_stale_forged_and_foreign_presses_change_nothing(env) -> None:  # 
     reply = await service.press(CAROL, place)
     assert reply.alert and "not your table" in reply.text.lower()
     assert t.hand.dumps() == before
-    # legal press, then the same (now stale) press again
+    # legal press, then the same press again (its screen older now): refused with the
+    # reason, and the screen's Confirm of before is out of date
+    confirm = next(b.data for b in screen.all_buttons() if b.data and ":c" in b.data)
     assert not (await service.press(actor, place)).alert
     after = t.hand.dumps()
     reply = await service.press(actor, place)
+    assert reply.alert and reply.text == "The card is already there."
+    reply = await service.press(actor, confirm)
     assert reply.alert and "out of date" in reply.text
     assert t.hand.dumps() == after
 

@@ -762,12 +762,11 @@ async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
     tmp_path: Path,
 ) -> None:
     """Telegram answers one edit of Alice's hand message with a 500: the message keeps its
-    older screen. A press on it that no longer does anything (the card it sends to the
-    bottom is there already; one that still means the same is taken, tests/bot/
-    test_fast_taps.py) is refused ("out of date") and rewrites it to the hand as it is now,
-    so the press after works (every press on it was out of date, for good: she could only
-    wait for the clock, which sits her out). (The edit is not written again here, as it is
-    after a 5xx, to show what a lost one leaves.)"""
+    older screen. A press on it that no longer does anything is refused (its Confirm: "out
+    of date"; a card's button does what it names, tests/bot/test_fast_taps.py) and rewrites
+    it to the hand as it is now, so the press after works (every press on it was out of
+    date, for good: she could only wait for the clock, which sits her out). (The edit is
+    not written again here, as it is after a 5xx, to show what a lost one leaves.)"""
     async with world(tmp_path) as w:
         w.adapter.presenter.edit_retries = ()
         w.fake.started_users.update({ALICE.id, BOB.id})
@@ -785,8 +784,8 @@ async def test_a_lost_edit_of_a_hand_message_is_made_good_by_the_next_press(
             ALICE, ALICE.id, w.private(ALICE) or {}, buttons[("p", cards[0].text + "b")]
         )
         assert not answer.get("show_alert")  # placed; the edit that shows it was lost
-        stale = buttons[("p", cards[0].text + "b")]
-        assert w.hand_buttons(ALICE)[("p", cards[0].text + "b")] == stale  # the older screen
+        stale = buttons[("c", "")]
+        assert w.hand_buttons(ALICE)[("c", "")] == stale  # the older screen
         answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, stale)
         assert answer.get("show_alert") and "out of date" in answer["text"]
         fresh = w.hand_buttons(ALICE)[("p", cards[1].text + "b")]

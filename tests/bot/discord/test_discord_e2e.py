@@ -396,9 +396,9 @@ async def test_slash_replies_personal_ones_ephemeral(tmp_path: Path) -> None:
 
 async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
     """Stop client and service mid-street, start new ones on the same SQLite file: buttons of
-    messages the new client never saw still route; a press with an outdated version that no
-    longer does anything (its card placed already) gets "out of date" and changes nothing
-    (on the ephemeral hand pressed, with the current hand). The table message from before
+    messages the new client never saw still route; a press with an outdated version (a
+    Confirm of an older screen) gets "out of date" and changes nothing (on the ephemeral
+    hand pressed, with the current hand). The table message from before
     the restart shows the table as it was restored (a placement not confirmed is not shown
     there): its buttons work until the table moves on."""
     fake = FakeDiscord(TOKEN)
@@ -421,9 +421,9 @@ async def test_stale_buttons_after_a_restart(tmp_path: Path) -> None:
         async with world(tmp_path, fake=fake, db=db) as w2:
             t2 = w2.service.tables[table_id]
             assert t2.hand is not None and t2.hand.to_json() == state
-            # outdated: the button of Alice's first press, on the screen from before it (the
-            # card is there already: it no longer does anything)
-            old_id = w2.buttons(old_hand)[("p", card.text + box.value[0])]
+            # outdated: the Confirm of the screen from before Alice's first press (a card's
+            # button there would still place that card, as a fast second tap does)
+            old_id = w2.buttons(old_hand)[("c", "")]
             record = await w2.press(ALICE, old_hand, old_id)
             # refused on the (ephemeral) hand pressed, which shows the current hand now
             assert record.callback_type == 7 and record.messages == [int(old_hand["id"])]

@@ -25,8 +25,17 @@ async def test_a_double_click_racing_an_edit_is_answered_out_of_date(tmp_path: P
         now = w.fake.messages[int(hand["id"])]
         assert clicked not in {c["custom_id"] for c in components(now)}
         state = t.hand.to_json()  # type: ignore[union-attr]
-        # the second click of the double click arrives with the message as it is now
+        # the second click of the double click arrives with the message as it is now: a
+        # card's button goes to the service (a fast tap of another card would place it,
+        # tests/bot/test_fast_taps.py), which says the card is there already, on the hand
         second = await w.settle(await w.fake.press(ALICE, now, clicked, gone=True))
+        assert second.callback_type == 7 and w.notice(second) is None
+        shown = w.fake.messages[int(hand["id"])]["content"]
+        assert shown.startswith("The card is already there.\n\n"), shown
+        assert t.hand.to_json() == state  # type: ignore[union-attr]
+        # a Confirm of the message before the edit: the adapter's own "out of date"
+        confirm = w.buttons(hand)[("c", "")]
+        second = await w.settle(await w.fake.press(ALICE, now, confirm, gone=True))
         notice = w.notice(second)
         assert second.callback_type == 4 and notice is not None
         assert notice["flags"] & EPHEMERAL

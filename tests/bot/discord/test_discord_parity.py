@@ -123,9 +123,11 @@ async def test_a_double_click_race_is_refused_in_the_table_s_language(tmp_path: 
         hand = await w.my_cards(ALICE)
         card, box = w.plan_street(ALICE)[0]
         assert box is not None
-        clicked = w.buttons(hand)[("p", card.text + box.value[0])]
+        # (a card's button gone so goes to the service, tests/bot/test_fast_taps.py: the
+        # race is the Confirm's, which the adapter answers)
+        clicked = w.buttons(hand)[("c", "")]
         old = dict(hand)  # as it was before the press
-        first = await w.press(ALICE, hand, clicked)
+        first = await w.press(ALICE, hand, w.buttons(hand)[("p", card.text + box.value[0])])
         assert first.callback_type == 7
         now = w.fake.messages[int(hand["id"])]
         state = t.hand.to_json()  # type: ignore[union-attr]
