@@ -1742,6 +1742,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
     "settings.unit.hours": {"en": " of hours", "ru": " часов"},
+    "settings.unit.minutes": {"en": " of minutes", "ru": " минут"},
+    "settings.unit.chips": {"en": " of chips", "ru": " фишек"},
     "settings.top_up_auto": {
         "en": "0 (5 × min_buy_in = {value})",
         "ru": "0 (5 × min_buy_in = {value})",
@@ -1749,6 +1751,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.list_digits": {
         "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”",
         "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»",
+    },
+    "settings.range.list": {
+        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”; at most {high} characters in all",
+        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»; всего не больше {high} символов",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

@@ -1,0 +1,73 @@
+"""What a new group admin met reading only README.md and typing into the sandbox (helper
+nu8): the settings' own explanations said something other than what the settings take."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.model import Actor
+from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
+
+
+@pytest.mark.parametrize(
+    ("actor", "setting", "shown"),
+    [
+        (ALICE, "payouts", "payouts: whole numbers separated by commas"),
+        (BORIS, "payouts", "payouts: целые числа через запятую"),
+        (ALICE, "chips_schedule", "e.g. “10,15,20,30”, or “default”"),
+        (BORIS, "chips_schedule", "например «10,15,20,30», или «по умолчанию»"),
+    ],
+)
+async def test_a_list_settings_explanation_says_how_to_write_the_list(
+    actor: Actor, setting: str, shown: str
+) -> None:
+    """R8.7: ``/settings payouts`` explained the prizes and then gave their range as "payouts
+    is text of 0 to 60 characters, without control characters" (Russian "текст от 0 до 60
+    символов"): the length of the stored text, not what an admin may write. Its range is the
+    list's: whole numbers separated by commas, or the word for the default."""
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, setting, actor=actor)
+    assert shown in reply.text, reply.text
+    assert "0 to " not in reply.text and "от 0 до" not in reply.text, reply.text
+    assert await stored(store) == before
+
+
+@pytest.mark.parametrize(
+    ("actor", "setting", "value", "shown"),
+    [
+        (ALICE, "level_minutes", "0", "takes a number of minutes from 0.05 to 240"),
+        (BORIS, "level_minutes", "0", "level_minutes: число минут от 0,05 до 240"),
+        (ALICE, "tournament_chips", "5", "takes a whole number of chips from 10 to 1,000,000"),
+        (BORIS, "tournament_chips", "5", "целое число фишек от 10 до 1\u00a0000\u00a0000"),
+    ],
+)
+async def test_a_tournament_settings_range_names_its_unit(
+    actor: Actor, setting: str, value: str, shown: str
+) -> None:
+    """R8.7: a refused ``level_minutes`` said "takes a number from 0.05 to 240", not of what
+    (every other timer names its seconds or hours), and ``tournament_chips`` "a whole number
+    from 10 to 1,000,000": minutes and chips now, in the refusal and in the explanation."""
+    service, store = new_service()
+    before = await stored(store)
+    reply = await say(service, setting, value, actor=actor)
+    assert reply.alert and shown in reply.text, reply.text
+    assert shown in (await say(service, setting, actor=actor)).text
+    assert await stored(store) == before
+
+
+@pytest.mark.parametrize(
+    ("actor", "shown", "wrong"),
+    [(ALICE, "never falling", "rising"), (BORIS, "не убывая", "по возрастанию")],
+)
+async def test_the_schedules_explanation_allows_what_it_saves(
+    actor: Actor, shown: str, wrong: str
+) -> None:
+    """R8.7: ``chips_schedule`` was explained as "rising" ("по возрастанию") while "10,10" (a
+    level repeated) is saved, as the refusal of a falling one says ("cannot fall")."""
+    service, store = new_service()
+    reply = await say(service, "chips_schedule", actor=actor)
+    assert shown in reply.text and wrong not in reply.text, reply.text
+    reply = await say(service, "chips_schedule", "10,10,20", actor=actor)
+    assert not reply.alert, reply.text
+    assert (await stored(store)).chips_schedule == "10,10,20"
