@@ -537,7 +537,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
-        "ru": "Вы готовы: на стол внесено {amount} {label}.",
+        "ru": "Вы готовы: взнос {amount} {label} на столе.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
     "reply.busted_top_up": {
@@ -546,13 +546,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
-        "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",
+        "ru": "Вы встали из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.left_nothing": {"en": "You left the table.", "ru": "Вы встали из-за стола."},
     "reply.leave_after_hand": {
         "en": "You leave after this hand. Your remaining cards are placed automatically "
         "and may foul; your stack comes back after the showdown.",
-        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически, "
         "и рука может оказаться мёртвой; стек вернётся после вскрытия.",
     },
     "reply.leave_after_hand_done": {
@@ -589,7 +589,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "notice.left_after_hand": {
         "en": "👋 {name} left the table; {amount} {label} back to their balance.",
-        "ru": "👋 {name} встаёт из-за стола; на баланс вернулось {amount} {label}.",
+        "ru": "👋 {name} встаёт из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
@@ -1397,8 +1397,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы в турнире: взнос {amount} {label} — в призовом фонде.",
     },
     "tour.unregistered": {
-        "en": "Unregistered: {amount} {label} are back in your balance.",
-        "ru": "Регистрация снята: на баланс вернулось {amount} {label}.",
+        "en": "Unregistered: {amount} {label} back to your balance.",
+        "ru": "Регистрация снята; возвращено на баланс: {amount} {label}.",
     },
     "tour.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
     "tour.start_who": {

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from bot.model import Actor
+from bot.texts import tr
+from storage.api import DEFAULT_KUSH_LABEL
 from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
 
 
@@ -71,3 +73,37 @@ async def test_the_schedules_explanation_allows_what_it_saves(
     reply = await say(service, "chips_schedule", "10,10,20", actor=actor)
     assert not reply.alert, reply.text
     assert (await stored(store)).chips_schedule == "10,10,20"
+
+
+@pytest.mark.parametrize(
+    ("key", "extra", "expected"),
+    [
+        ("reply.ready", {}, "Вы готовы: взнос 201 куш на столе."),
+        ("reply.left", {}, "Вы встали из-за стола; возвращено на баланс: 201 куш."),
+        (
+            "notice.left_after_hand",
+            {"name": "Аня"},
+            "👋 Аня встаёт из-за стола; возвращено на баланс: 201 куш.",
+        ),
+        ("tour.unregistered", {}, "Регистрация снята; возвращено на баланс: 201 куш."),
+    ],
+)
+def test_russian_amounts_ending_in_one_agree_with_their_verb(
+    key: str, extra: dict[str, str], expected: str
+) -> None:
+    """R8.2, R8.7: "на баланс вернулось 201 куш", "на стол внесено 1 куш": a neuter verb
+    before an amount whose noun agrees as one ("куш") is wrong Russian, and stacks of 201 or
+    buy-ins of 101 are everyday amounts. The verb now stands apart from the amount."""
+    assert tr("ru", key, amount=201, label=DEFAULT_KUSH_LABEL, **extra) == expected
+
+
+def test_english_unregistering_reads_right_for_one_kush() -> None:
+    """R8.7: "Unregistered: 1 kush are back in your balance" (a buy-in of 1 is allowed)."""
+    text = tr("en", "tour.unregistered", amount=1, label=DEFAULT_KUSH_LABEL)
+    assert text == "Unregistered: 1 kush back to your balance."
+
+
+def test_leaving_during_the_hand_says_so_with_the_comma_the_leave_button_has() -> None:
+    """``/leave`` during your hand said "разложены автоматически и рука может оказаться
+    мёртвой" (two clauses, no comma); the Leave button's question has the comma."""
+    assert "автоматически, и рука может оказаться мёртвой" in tr("ru", "reply.leave_after_hand")
