@@ -676,6 +676,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
     },
+    # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
+    "reply.history_line_game": {
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · {label} settled when the game ends{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт {label} в конце игры{foul}",
+    },
     "reply.history_game_end": {
         "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
         "ru": "Стол {table}, расчёт игры в китайский покер: {kush:+d} {label}",

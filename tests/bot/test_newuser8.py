@@ -3,11 +3,14 @@ nu8): the settings' own explanations said something other than what the settings
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.model import Actor
 from bot.texts import tr
 from storage.api import DEFAULT_KUSH_LABEL
+from tests.bot.test_service_classic import BOB, GROUP, chinese_after_one_hand
 from tests.bot.test_settings import ALICE, BORIS, new_service, say, stored
 
 
@@ -107,3 +110,23 @@ def test_leaving_during_the_hand_says_so_with_the_comma_the_leave_button_has() -
     """``/leave`` during your hand said "разложены автоматически и рука может оказаться
     мёртвой" (two clauses, no comma); the Leave button's question has the comma."""
     assert "автоматически, и рука может оказаться мёртвой" in tr("ru", "reply.leave_after_hand")
+
+
+async def test_r7_6_history_of_a_chinese_hand_before_its_game_ends_says_kush_come_later() -> None:
+    """R7.6: a Chinese Poker cash hand moves no kush until the game to the target ends.
+    ``/history`` read "Table 1, hand 1: +22 pts, +0 kush" (Russian "+22 очка, +0 кушей"), a
+    hand won for nothing; ``/replay`` of the same hand said "game 22/200 · kush settled when
+    the game ends". ``/history`` says so too."""
+    service, _presenter, store, _clock, t = await chinese_after_one_hand()
+    assert t.chinese is not None and not t.chinese.over
+    hands = await store.export_hands(t.id)
+    lines = (await service.history(GROUP, ALICE)).text.splitlines()
+    assert lines[1] == (
+        f"#{hands[0]['id']} · Table 1, hand 1: +22 pts, game 22/200 · kush settled when the "
+        "game ends"
+    ), lines
+    ru = dataclasses.replace(BOB, language="ru")
+    lines = (await service.history(GROUP, ru)).text.splitlines()
+    assert lines[1] == (
+        f"#{hands[0]['id']} · Стол 1, раздача 1: 0 очков, игра 0/200 · расчёт кушей в конце игры"
+    ), lines
