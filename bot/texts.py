@@ -1167,7 +1167,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --hand-seconds {value} действует со следующего стола: этот сохраняет {kept} с "
         "на раздачу (/closetable, затем /newtable)",
     },
-    "sandbox.no_button": {"en": "no such button", "ru": "нет такой кнопки"},
+    "sandbox.no_button": {
+        "en": "no such button: that message's are {first}–{last}",
+        "ru": "нет такой кнопки: у этого сообщения кнопки {first}–{last}",
+    },
+    "sandbox.no_buttons": {
+        "en": "no such button: that message has no buttons now",
+        "ru": "нет такой кнопки: у этого сообщения сейчас нет кнопок",
+    },
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},

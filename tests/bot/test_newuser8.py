@@ -4,10 +4,13 @@ nu8): the settings' own explanations said something other than what the settings
 from __future__ import annotations
 
 import dataclasses
+import io
+from pathlib import Path
 
 import pytest
 
 from bot.model import Actor
+from bot.sandbox import Sandbox, SandboxOptions
 from bot.texts import tr
 from storage.api import DEFAULT_KUSH_LABEL
 from tests.bot.test_service_classic import BOB, GROUP, chinese_after_one_hand
@@ -130,3 +133,26 @@ async def test_r7_6_history_of_a_chinese_hand_before_its_game_ends_says_kush_com
     assert lines[1] == (
         f"#{hands[0]['id']} · Стол 1, раздача 1: 0 очков, игра 0/200 · расчёт кушей в конце игры"
     ), lines
+
+
+async def test_the_sandbox_answers_a_button_it_has_not_with_the_ones_it_has(
+    tmp_path: Path,
+) -> None:
+    """The sandbox's "» no such button" said nothing of which buttons there are (the group's
+    after /closetable during a hand are only g1, Leave; a hand's change every street): it
+    names them, as they are typed, and a message without any says so."""
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0, lang="ru"), out)
+    try:
+        await box.start()
+        assert await box.handle("g9")
+        assert "» нет такой кнопки: у этого сообщения кнопки g1–g4" in out.getvalue().splitlines()
+        assert await box.handle("5")  # no hand dealt: the private chat has no buttons
+        assert (
+            "» нет такой кнопки: у этого сообщения сейчас нет кнопок" in out.getvalue().splitlines()
+        )
+        assert tr("en", "sandbox.no_button", first="g1", last="g4") == (
+            "no such button: that message's are g1–g4"
+        )
+    finally:
+        await box.stop()
