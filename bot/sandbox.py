@@ -596,10 +596,15 @@ class Sandbox:
 
     async def press(self, chat: int, number: int, *, other: bool = False) -> str | None:
         """Press button ``number`` of the chat's current screen as the human (``other``: of the
-        private message ``rN`` presses); returns the notice text."""
+        private message ``rN`` presses); returns the notice text. A number the screen has no
+        button for is answered with the numbers it has, as typed ("g1–g4")."""
         shown = self.other_screen(chat) if other else self.screen(chat)
-        if shown is None or not 1 <= number <= len(shown.buttons):
-            return tr(self.opts.lang, "sandbox.no_button")
+        if shown is None or not shown.buttons:
+            return tr(self.opts.lang, "sandbox.no_buttons")
+        if not 1 <= number <= len(shown.buttons):
+            prefix = "r" if other else ("g" if chat == GROUP_ID else "")
+            first, last = f"{prefix}1", f"{prefix}{len(shown.buttons)}"
+            return tr(self.opts.lang, "sandbox.no_button", first=first, last=last)
         data = shown.buttons[number - 1][1]
         qid = await self.fake.press(self.human, chat, shown.message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))

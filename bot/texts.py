@@ -537,7 +537,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.ready": {
         "en": "Ready: {amount} {label} moved to the table.",
-        "ru": "Вы готовы: на стол внесено {amount} {label}.",
+        "ru": "Вы готовы: взнос {amount} {label} на столе.",
     },
     "reply.already_ready": {"en": "You are already ready.", "ru": "Вы уже готовы."},
     "reply.busted_top_up": {
@@ -546,13 +546,13 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.left": {
         "en": "You left the table; {amount} {label} back to your balance.",
-        "ru": "Вы встали из-за стола; на баланс вернулось {amount} {label}.",
+        "ru": "Вы встали из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.left_nothing": {"en": "You left the table.", "ru": "Вы встали из-за стола."},
     "reply.leave_after_hand": {
         "en": "You leave after this hand. Your remaining cards are placed automatically "
         "and may foul; your stack comes back after the showdown.",
-        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически "
+        "ru": "Вы встанете после этой раздачи. Оставшиеся карты будут разложены автоматически, "
         "и рука может оказаться мёртвой; стек вернётся после вскрытия.",
     },
     "reply.leave_after_hand_done": {
@@ -589,7 +589,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "notice.left_after_hand": {
         "en": "👋 {name} left the table; {amount} {label} back to their balance.",
-        "ru": "👋 {name} встаёт из-за стола; на баланс вернулось {amount} {label}.",
+        "ru": "👋 {name} встаёт из-за стола; возвращено на баланс: {amount} {label}.",
     },
     "reply.already_leaving": {
         "en": "You are leaving this table: you stand up when this hand ends.",
@@ -675,6 +675,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.history_line": {
         "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, {kush:+d} {label}{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, {kush:+d} {label}{foul}",
+    },
+    # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
+    "reply.history_line_game": {
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · {label} settled when the game ends{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт {label} в конце игры{foul}",
     },
     "reply.history_game_end": {
         "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
@@ -1162,7 +1167,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --hand-seconds {value} действует со следующего стола: этот сохраняет {kept} с "
         "на раздачу (/closetable, затем /newtable)",
     },
-    "sandbox.no_button": {"en": "no such button", "ru": "нет такой кнопки"},
+    "sandbox.no_button": {
+        "en": "no such button: that message's are {first}–{last}",
+        "ru": "нет такой кнопки: у этого сообщения кнопки {first}–{last}",
+    },
+    "sandbox.no_buttons": {
+        "en": "no such button: that message has no buttons now",
+        "ru": "нет такой кнопки: у этого сообщения сейчас нет кнопок",
+    },
     "sandbox.picture_chart": {"en": "chart", "ru": "график"},
     "sandbox.picture_showdown": {"en": "showdown picture", "ru": "картинка вскрытия"},
     "sandbox.picture_board": {"en": "your board (/hand)", "ru": "ваша доска (/hand)"},
@@ -1397,8 +1409,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Вы в турнире: взнос {amount} {label} — в призовом фонде.",
     },
     "tour.unregistered": {
-        "en": "Unregistered: {amount} {label} are back in your balance.",
-        "ru": "Регистрация снята: на баланс вернулось {amount} {label}.",
+        "en": "Unregistered: {amount} {label} back to your balance.",
+        "ru": "Регистрация снята; возвращено на баланс: {amount} {label}.",
     },
     "tour.not_registered": {"en": "You are not registered.", "ru": "Вы не зарегистрированы."},
     "tour.start_who": {
@@ -1742,6 +1754,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},
     "settings.unit.points": {"en": " of points", "ru": " очков"},
     "settings.unit.hours": {"en": " of hours", "ru": " часов"},
+    "settings.unit.minutes": {"en": " of minutes", "ru": " минут"},
+    "settings.unit.chips": {"en": " of chips", "ru": " фишек"},
     "settings.top_up_auto": {
         "en": "0 (5 × min_buy_in = {value})",
         "ru": "0 (5 × min_buy_in = {value})",
@@ -1749,6 +1763,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.list_digits": {
         "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”",
         "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»",
+    },
+    "settings.range.list": {
+        "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”; at most {high} characters in all",
+        "ru": "{name}: целые числа через запятую, каждое из цифр 0–9 и не длиннее 9 цифр, например «{example}», или «по умолчанию»; всего не больше {high} символов",
     },
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",

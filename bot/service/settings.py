@@ -114,6 +114,8 @@ class Unit(Enum):
     KUSH = "kush"
     POINTS = "points"
     HOURS = "hours"
+    MINUTES = "minutes"
+    CHIPS = "chips"
 
 
 class SettingRefused(ValueError):
@@ -255,6 +257,10 @@ class Setting(BaseModel):
             return tr(
                 lang, "settings.range.choice", name=self.name, choices=", ".join(self.choices)
             )
+        if self.name in _LIST_EXAMPLES:  # a list of numbers, not free text (R8.7)
+            example = _LIST_EXAMPLES[self.name]
+            high = _number(self.high, lang)
+            return tr(lang, "settings.range.list", name=self.name, example=example, high=high)
         unit = (
             tr(lang, f"settings.unit.{self.unit.value}", label=label)
             if self.unit is not Unit.NONE
@@ -601,6 +607,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         code="tc",
         kind=Kind.WHOLE,
         community=True,
+        unit=Unit.CHIPS,
         low=10,
         high=1_000_000,
         step=500,
@@ -612,6 +619,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         code="lm",
         kind=Kind.NUMBER,
         community=True,
+        unit=Unit.MINUTES,
         low=0.05,
         high=240,
         step=1,
@@ -638,9 +646,9 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         community=True,
         low=0,
         high=120,
-        en='chips per point by level, rising, e.g. "10,15,20,30", then +100 a level; '
+        en='chips per point by level, never falling, e.g. "10,15,20,30", then +100 a level; '
         '"default": 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).',
-        ru="цена очка в фишках по уровням, по возрастанию, например «10,15,20,30», дальше "
+        ru="цена очка в фишках по уровням, не убывая, например «10,15,20,30», дальше "
         "+100 за уровень; «по умолчанию» — 10, 15, 20, 30, 40, 60, 80, 100, 150, 200 (R8.7).",
     ),
 )

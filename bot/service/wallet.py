@@ -258,6 +258,18 @@ async def history(
                          points=points, chips=chips, foul=foul)
             )  # fmt: skip
             continue
+        game = h.result.get("chinese") or {}
+        if str(seat) not in (h.result.get("kush") or {}) and game and not game.get("over"):
+            # a Chinese Poker hand before its game ended moved no kush (R7.6): "+22 pts,
+            # +0 kush" read as a hand won for nothing; it says where the game stands
+            lines.append(
+                ref + tr(lang, "reply.history_line_game", table=h.table_id,
+                         hand=shown_number(h), points=points,
+                         total=int((game.get("totals") or {}).get(str(seat), 0)),
+                         target=int(game.get("target", 0)), label=rt.kush_label(community),
+                         foul=foul)
+            )  # fmt: skip
+            continue
         lines.append(
             ref
             + tr(

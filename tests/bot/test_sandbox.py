@@ -351,7 +351,7 @@ async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() 
         assert await box.handle(typed), typed
         assert out.getvalue().splitlines()[-1].startswith("» type a button number"), typed
     assert await box.handle("7")  # an ASCII number still presses (no such button here)
-    assert out.getvalue().splitlines()[-1] == "» no such button"
+    assert out.getvalue().splitlines()[-1] == "» no such button: that message has no buttons now"
 
 
 async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
@@ -847,7 +847,9 @@ async def test_lang_ru_translates_the_sandboxs_button_and_picture_lines(tmp_path
     out = io.StringIO()
     box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", lang="ru"), out)
     assert await box.handle("7")
-    assert out.getvalue().splitlines()[-1] == "» нет такой кнопки"
+    assert (
+        out.getvalue().splitlines()[-1] == "» нет такой кнопки: у этого сообщения сейчас нет кнопок"
+    )
     png = {"photo": b"\x89PNG\r\n\x1a\n"}
     for params in (
         {"chat_id": GROUP_ID, "reply_parameters": {"message_id": 1}},

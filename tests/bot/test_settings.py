@@ -116,7 +116,12 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("kush_label", "x" * 41, ["1 to 40 characters"]),
         # refused, not cut to fit
         pytest.param("kush_label", "💰" * 41, ["1 to 40 characters"], id="kush_label-41-emoji"),
-        pytest.param("chips_schedule", "10," * 40 + "500", ["0 to 120"], id="chips_schedule-long"),
+        pytest.param(
+            "chips_schedule",
+            "10," * 40 + "500",
+            ["at most 120 characters"],
+            id="chips_schedule-long",
+        ),
         ("chips_schedule", "abc", ["chips_schedule: whole numbers separated by commas"]),
         ("payouts", "1,x", ["payouts: whole numbers separated by commas"]),
     ],
