@@ -925,7 +925,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
-        "ru": "Нет такого игрока: {name}.",
+        "ru": "Здесь нет такого игрока: {name}.",
     },
     # /grant to a name (or a @username) no player here has: how to grant a member who has
     # not played here yet (a reply names them to the bot; a typed name cannot)
@@ -1771,6 +1771,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.payouts_sum": {
         "en": "payouts: the percentages must add up to 100; these add up to {total}",
         "ru": "payouts: проценты должны давать в сумме 100, а эти дают {total}",
+    },
+    "settings.payouts_zero": {
+        "en": "payouts: every place listed wins something; leave out the places at 0: {example}",
+        "ru": "payouts: каждое указанное место что-то выигрывает; уберите места с 0: {example}",
     },
     "settings.payouts_order": {
         "en": "payouts: best place first; a worse place cannot get more than a better one",

@@ -15,7 +15,7 @@ import difflib
 import hashlib
 import json
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from enum import Enum
 from itertools import pairwise
@@ -1090,6 +1090,11 @@ DEFAULT_WORDS = frozenset({"default", "по умолчанию", "умолчан
 _LIST_EXAMPLES = {"payouts": "70,30", "chips_schedule": "10,15,20,30"}
 
 
+def _payouts_without_zeros(numbers: Sequence[int]) -> str:
+    """``numbers`` (payouts summing to 100, best place first) without the places at 0."""
+    return ",".join(str(n) for n in numbers if n)
+
+
 def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
     """Why the list setting ``name`` (``payouts``, ``chips_schedule``) cannot be ``text``, in
     the reader's language, or ``None`` when it can (as far as the list itself goes: the
@@ -1108,7 +1113,13 @@ def _list_refusal(name: str, text: str) -> Callable[[str], str] | None:
         total = sum(numbers)
         if total != 100:
             return lambda lang: tr(lang, "settings.payouts_sum", total=total)
-        return None if ordered else (lambda lang: tr(lang, "settings.payouts_order"))
+        if not ordered:
+            return lambda lang: tr(lang, "settings.payouts_order")
+        if min(numbers) < 1:  # ("100,0": a place listed to win nothing, R8.7)
+            return lambda lang: tr(
+                lang, "settings.payouts_zero", example=_payouts_without_zeros(numbers)
+            )
+        return None
     if min(numbers) < 1:
         return lambda lang: tr(lang, "settings.schedule_least")
     rising = all(b >= a for a, b in pairwise(numbers))

@@ -62,6 +62,9 @@ async def test_a_refused_payout_or_schedule_is_explained_in_the_group_language()
     cases = {
         ("payouts", "60,30"): tr("ru", "settings.payouts_sum", total=90),
         ("payouts", "30,70"): tr("ru", "settings.payouts_order"),
+        # a place listed to win 0 % (R8.7): refused, with the list without it
+        ("payouts", "100,0"): tr("ru", "settings.payouts_zero", example="100"),
+        ("payouts", "50,50,0"): tr("ru", "settings.payouts_zero", example="50,50"),
         ("payouts", "x"): tr("ru", "settings.list_digits", name="payouts", example="70,30"),
         ("chips_schedule", "30,20"): tr("ru", "settings.schedule_order"),
         ("chips_schedule", "0,10"): tr("ru", "settings.schedule_least"),
@@ -81,6 +84,10 @@ async def test_a_refused_payout_or_schedule_is_explained_in_the_group_language()
     await service.settings(GROUP, ALICE, True, ["language", "en"])
     reply = await service.settings(GROUP, ALICE, True, ["payouts", "60,30"])
     assert reply.alert and tr("en", "settings.payouts_sum", total=90) in reply.text, reply.text
+    reply = await service.settings(GROUP, ALICE, True, ["payouts", "100,0"])
+    assert reply.alert and reply.text.endswith(
+        "payouts: every place listed wins something; leave out the places at 0: 100"
+    ), reply.text
 
 
 async def _hand_under_way(game: str = "chinese") -> tuple[TableService, MemoryStore]:

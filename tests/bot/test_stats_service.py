@@ -462,7 +462,7 @@ async def test_a_word_after_me_or_a_name_that_is_no_period_answers_the_usage(env
     assert reply.alert and reply.text == "Формат: /stats [@игрок | me] [week | month | all]"
     reply = await service.stats(GROUP, BOB, ["Alice", "year"])  # (Alice: a player here)
     assert reply.alert and reply.text == (
-        "Нет такого игрока: Alice year.\nФормат: /stats [@игрок | me] [week | month | all]"
+        "Здесь нет такого игрока: Alice year.\nФормат: /stats [@игрок | me] [week | month | all]"
     )
     reply = await service.stats(GROUP, ALICE, ["Nobody", "year"])
     assert reply.alert and reply.text == "No such player here: Nobody year."
