@@ -624,6 +624,24 @@ class Hand:
         its private buttons of any version from this one up are of the street it acts on."""
         return self._seat(seat).street_from
 
+    def moved_since(self, seat: int, version: int, card: Card) -> bool:
+        """Whether an action of ``seat`` from its :meth:`seat_version` ``version`` on (that
+        version's own included) put ``card`` in a box, discarded it or took it back (R3.4):
+        a press of a screen of ``version`` naming that card no longer means what that screen
+        showed (say the same press delivered twice, the card moved in between). ``version``
+        at or above the current one: ``False``."""
+        st = self._seat(seat)
+        left = st.actions - version  # the seat's actions since, newest first
+        for action in reversed(self.actions):
+            if left <= 0:
+                break
+            if action.seat != seat:
+                continue
+            left -= 1
+            if getattr(action, "card", None) == card:
+                return True
+        return False
+
     def timed_out_at(self, seat: int, version: int) -> bool:
         """Whether the clock finished the seat's street (R8.5) while its buttons had
         ``version`` (:meth:`seat_version`): a press of that version lost the race to the

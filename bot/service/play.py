@@ -189,12 +189,32 @@ def _this_street(hand: Hand, board: int, press: Press, version: str) -> bool:
     second on the screen the first has not yet replaced (the edit is on its way): refused
     as "out of date", every fast placement took a second tap. A press of another street (a
     Confirm or a timeout since), a Confirm, an Undo ("the last card") or an "Arrange for
-    me" (both mean what the older screen showed) stay out of date."""
+    me" (both mean what the older screen showed) stay out of date, and so does a card's
+    press that would move a card placed, discarded or taken back since its screen (the
+    same press delivered again, after the player moved the card: it would undo the move)."""
     if not isinstance(press, (PlaceCard, DiscardCard, TakeBack)) or not version.isdigit():
         return False
     if not hand.street_version(board) <= int(version) < hand.seat_version(board):
         return False
+    # a card moved since that screen (by this very press delivered again, or by a later
+    # one): a press that would move it again no longer means what the screen showed (it
+    # would undo the player's move); one that changes nothing gets the core's reason
+    if hand.moved_since(board, int(version), press.card) and not _changes_nothing(
+        hand, board, press
+    ):
+        return False
     return press.card in hand.current_cards(board)
+
+
+def _changes_nothing(hand: Hand, board: int, press: PlaceCard | DiscardCard | TakeBack) -> bool:
+    """Whether ``press`` would leave its card where it is: put in the box it is in,
+    discarded when it is, taken back when it is in no box."""
+    pending = dict(hand.pending(board))
+    if isinstance(press, PlaceCard):
+        return pending.get(press.card) is press.box
+    if isinstance(press, DiscardCard):
+        return press.card in pending and pending[press.card] is None
+    return press.card not in pending
 
 
 async def _too_late(

@@ -59,17 +59,15 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
         reply = await service.press(actor, on_old(PlaceCard, card, box))
         assert not reply.alert, reply.text
     assert dict(hand.pending(board)) == {cards[0]: Box.BOTTOM, cards[1]: Box.MIDDLE}
-    # a third tap on that screen moves a card it shows (it names card and box)
-    reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.BOTTOM))
-    assert not reply.alert, reply.text
-    assert dict(hand.pending(board)) == {cards[0]: Box.BOTTOM, cards[1]: Box.BOTTOM}
-    # and takes one back
-    reply = await service.press(actor, on_old(TakeBack, cards[0]))
-    assert not reply.alert, reply.text
-    assert dict(hand.pending(board)) == {cards[1]: Box.BOTTOM}
-    # a card's tap the hand refuses now is refused with its reason, not "out of date"
+    # a tap on that screen naming a card moved since (a copy of the press, or a change of
+    # mind the screen never showed): out of date, nothing moves (it could undo the move)
     before = hand.dumps()
-    reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.BOTTOM))
+    for press in (PlaceCard(t.id, old, cards[1], Box.BOTTOM), TakeBack(t.id, old, cards[0])):
+        reply = await service.press(actor, encode(press))
+        assert reply.alert and reply.text == tr("en", "err.stale"), (press, reply.text)
+    assert hand.dumps() == before
+    # a card's tap that would change nothing is refused with the hand's reason
+    reply = await service.press(actor, on_old(PlaceCard, cards[1], Box.MIDDLE))
     assert reply.alert and reply.text == error_text("en", "no_change"), reply.text
     # Undo ("the last card") and "Arrange for me" meant what the older screen showed
     for press in (Undo, Arrange):
@@ -77,8 +75,8 @@ async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
         assert reply.alert and reply.text == tr("en", "err.stale"), (press, reply.text)
     assert hand.dumps() == before
     # the rest placed on the current screen; a Confirm of the older screen is refused
-    boxes = [Box.BOTTOM, Box.BOTTOM, Box.BOTTOM, Box.MIDDLE]
-    for card, box in zip((cards[0], *cards[2:]), boxes, strict=True):
+    boxes = [Box.BOTTOM, Box.BOTTOM, Box.MIDDLE]
+    for card, box in zip(cards[2:], boxes, strict=True):
         reply = await service.press(
             actor, encode(PlaceCard(t.id, _version(service, board), card, box))
         )
@@ -216,3 +214,39 @@ async def test_discord_two_taps_on_the_ephemeral_hand_both_place(tmp_path: Path)
         record = await w.settle(await w.fake.press(user, now, old[("c", "")], gone=True))
         assert (w.notice(record) or {}).get("content") == tr("en", "err.stale"), record
         assert t.hand.dumps() == before
+
+
+async def test_r3_4_a_press_delivered_again_after_its_card_moved_changes_nothing() -> None:
+    """The same press delivered twice (a webhook's redelivery, a retried forward): the
+    copy comes after the player moved or took back the card it names, on the screen after
+    it. It is a press of an older screen of the street, and the hand would take it; taken,
+    it put the card back where the player had moved it from. A press naming a card moved
+    since its screen no longer means what that screen showed: out of date, nothing moves.
+    Another card's press of that screen (a fast second tap) is still taken."""
+    service, _presenter, store, _clock = service_env()
+    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
+    hand = t.hand
+    assert hand is not None
+    board = hand.to_act[0]
+    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    cards = hand.current_cards(board)
+    dealt = _version(service, board)
+    first = encode(PlaceCard(t.id, dealt, cards[0], Box.BOTTOM))
+    assert not (await service.press(actor, first)).alert
+    moved = encode(PlaceCard(t.id, _version(service, board), cards[0], Box.MIDDLE))
+    assert not (await service.press(actor, moved)).alert
+    before = hand.dumps()
+    reply = await service.press(actor, first)  # the first press, delivered again
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert hand.dumps() == before and dict(hand.pending(board)) == {cards[0]: Box.MIDDLE}
+    # taken back since: the copy does not put it in again
+    back = encode(TakeBack(t.id, _version(service, board), cards[0]))
+    assert not (await service.press(actor, back)).alert
+    reply = await service.press(actor, first)
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
+    assert dict(hand.pending(board)) == {}
+    # a card the player has not touched since that screen: its press there is taken
+    older = encode(PlaceCard(t.id, dealt, cards[1], Box.TOP))
+    assert not (await service.press(actor, older)).alert
+    assert dict(hand.pending(board)) == {cards[1]: Box.TOP}
+    assert await check_store(store) == []
