@@ -645,8 +645,22 @@ class Hand:
     def timed_out_at(self, seat: int, version: int) -> bool:
         """Whether the clock finished the seat's street (R8.5) while its buttons had
         ``version`` (:meth:`seat_version`): a press of that version lost the race to the
-        timeout."""
-        return version in self._seat(seat).timeouts
+        timeout. Any older screen of that street counts too (a second quick tap sent
+        before the first's screen arrived, taken as a press of the current one): the first
+        street end at or after ``version`` was a Timeout."""
+        st = self._seat(seat)
+        if version in st.timeouts:
+            return True
+        if not any(v > version for v in st.timeouts):
+            return False
+        n = 0  # the seat's actions, oldest first: its version before each
+        for action in self.actions:
+            if action.seat != seat:
+                continue
+            if n >= version and isinstance(action, (Confirm, Arrange, Timeout)):
+                return isinstance(action, Timeout)
+            n += 1
+        return False
 
     def street_of(self, seat: int) -> int:
         """The seat's current street, 1-based (``streets + 1`` once done)."""

@@ -250,3 +250,30 @@ async def test_r3_4_a_press_delivered_again_after_its_card_moved_changes_nothing
     assert not (await service.press(actor, older)).alert
     assert dict(hand.pending(board)) == {cards[1]: Box.TOP}
     assert await check_store(store) == []
+
+
+async def test_r8_5_a_fast_tap_that_lost_the_race_to_the_clock_says_the_move_was_made() -> None:
+    """The player taps two cards on the dealt screen; the first is taken, then the clock
+    runs out (R8.5) and makes the street for them before the second arrives. That second
+    press was of the street the clock finished (it would have been taken a moment
+    before): "your time ran out, the move was made for you", as for a press of the
+    screen the timeout replaced, not "out of date". It changes nothing."""
+    service, _presenter, store, clock = service_env()
+    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
+    hand = t.hand
+    assert hand is not None
+    board = hand.to_act[0]
+    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    cards = hand.current_cards(board)
+    dealt = _version(service, board)
+    assert not (
+        await service.press(actor, encode(PlaceCard(t.id, dealt, cards[0], Box.BOTTOM)))
+    ).alert
+    clock.now += t.options.hand_seconds + t.options.time_bank_seconds + 1
+    await service.run_due()
+    assert hand.street_of(board) == 2 or board not in hand.to_act  # the clock's move
+    before = hand.dumps()
+    reply = await service.press(actor, encode(PlaceCard(t.id, dealt, cards[1], Box.MIDDLE)))
+    assert reply.alert and reply.text == tr("en", "err.timed_out"), reply.text
+    assert hand.dumps() == before
+    assert await check_store(store) == []
