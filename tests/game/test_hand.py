@@ -95,6 +95,32 @@ def test_r3_4_street_version_is_the_seat_version_when_its_street_began() -> None
     assert again.street_version(0) == 6 and again.seat_version(0) == 7
 
 
+def test_r3_4_moved_since_and_r8_5_timed_out_at_cover_a_street_s_older_screens() -> None:
+    """:meth:`Hand.moved_since`: whether a card was placed, discarded or taken back from a
+    version on (a press of that screen naming it no longer means what it showed);
+    :meth:`Hand.timed_out_at`: true for every version of a street the clock finished, not
+    only the last one, and false for a street the seat confirmed. Both the same replayed."""
+    hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    hand.place(0, C("As"), Box.BOTTOM)  # version 0 -> 1
+    hand.place(0, C("Ks"), Box.MIDDLE)  # 1 -> 2
+    hand.place(0, C("As"), Box.MIDDLE)  # 2 -> 3 (moved)
+    assert hand.moved_since(0, 0, C("As")) and hand.moved_since(0, 2, C("As"))
+    assert not hand.moved_since(0, 3, C("As")) and not hand.moved_since(0, 2, C("Ks"))
+    assert hand.moved_since(0, 1, C("Ks")) and not hand.moved_since(0, 0, C("Qs"))
+    for c in ("Qs", "Js", "Ts"):
+        hand.place(0, C(c), Box.BOTTOM)
+    hand.confirm(0)  # version 6 -> 7: street 1 confirmed
+    place_all(hand, 1, "m m m m m")
+    hand.place(2, C("2c"), Box.MIDDLE)  # seat 2: 0 -> 1
+    hand.place(2, C("3c"), Box.MIDDLE)  # 1 -> 2
+    hand.timeout(2)  # the clock ends seat 2's street at version 2 (R8.5)
+    for again in (hand, Hand.from_json(json.loads(hand.dumps()))):
+        assert [again.timed_out_at(2, v) for v in range(4)] == [True, True, True, False]
+        assert not any(again.timed_out_at(0, v) for v in range(8))
+        assert again.moved_since(0, 0, C("As")) and not again.moved_since(0, 7, C("As"))
+        assert again.moved_since(2, 1, C("3c")) and not again.moved_since(2, 2, C("3c"))
+
+
 def test_r3_4_cards_move_freely_until_confirm_and_never_after() -> None:
     hand = deal("As Ks Qs Js Ts")
     hand.place(0, C("As"), Box.TOP)
