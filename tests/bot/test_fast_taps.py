@@ -277,3 +277,44 @@ async def test_r8_5_a_fast_tap_that_lost_the_race_to_the_clock_says_the_move_was
     assert reply.alert and reply.text == tr("en", "err.timed_out"), reply.text
     assert hand.dumps() == before
     assert await check_store(store) == []
+
+
+async def test_telegram_a_redelivered_press_does_not_undo_a_later_move(tmp_path: Path) -> None:
+    """End to end on Telegram: Alice puts a card in the bottom, then moves it to the middle
+    on the screen after; Telegram delivers the first press's update again (its answer lost).
+    The copy is answered "out of date" and the card stays in the middle; the hand message
+    ends showing it there (the copy brought it up to date, no older screen)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        await w.settle()
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        board = t.hand.to_act[0]
+        user = ALICE if t.seats[board].user_id == str(ALICE.id) else BOB
+        card = t.hand.current_cards(board)[0]
+        for box in (Box.BOTTOM, Box.MIDDLE):
+            message = w.private(user) or {}
+            key = ("p", card.text + box.value[0])
+            answer = await w.press(user, user.id, message, w.hand_buttons(user)[key])
+            assert not answer.get("show_alert"), answer
+            if box is Box.BOTTOM:
+                first = max(w.fake.pushed)  # the update of the first press
+        assert dict(t.hand.pending(board)) == {card: Box.MIDDLE}
+        before = t.hand.dumps()
+        answers = len([c for c in w.fake.calls if c.method == "answerCallbackQuery"])
+        await w.fake.redeliver(first)
+        await w.fake.wait_for(
+            lambda: len([c for c in w.fake.calls if c.method == "answerCallbackQuery"]) > answers
+        )
+        await w.settle()
+        again = [c for c in w.fake.calls if c.method == "answerCallbackQuery"][-1].params
+        assert again.get("show_alert") and again["text"] == tr("en", "err.stale"), again
+        assert t.hand.dumps() == before and dict(t.hand.pending(board)) == {card: Box.MIDDLE}
+        now = w.private(user) or {}
+        marked = {
+            (p.action, p.arg)
+            for b in w.fake.buttons(now)
+            if (p := Payload.decode(b.get("callback_data"))) is not None and "•" in b["text"]
+        }
+        assert marked == {("p", card.text + "m")}, marked
