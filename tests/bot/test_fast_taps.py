@@ -8,7 +8,9 @@ stay out of date and change nothing."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from bot.model import Actor, LiveTable
 from bot.presses import (
     Arrange,
     ConfirmMove,
@@ -21,9 +23,11 @@ from bot.presses import (
 )
 from bot.screens import Payload
 from bot.service import TableService
+from bot.telegram.fake_api import FakeUser
 from bot.texts import error_text, tr
 from game.actions import Place
 from game.board import Box
+from game.hand import Hand
 from storage.check import check_store
 from tests.bot import test_service as svc
 from tests.bot.conftest import service_env
@@ -31,7 +35,7 @@ from tests.bot.discord import dc_world
 from tests.bot.discord.test_discord_e2e import seat_everyone as seat_on_discord
 from tests.bot.test_service import GROUP, dealt_at
 from tests.bot.test_telegram_e2e import seat_everyone
-from tests.bot.tg_world import ALICE, BOB, world
+from tests.bot.tg_world import ALICE, BOB, World, world
 
 
 def _version(service: TableService, board: int) -> str:
@@ -40,13 +44,22 @@ def _version(service: TableService, board: int) -> str:
     return f"{t.hand_no}.{board}.{t.hand.seat_version(board)}"
 
 
+def _actor(t: LiveTable, board: int) -> Actor:
+    """The service-level player (Alice or Bob) who owns ``board``."""
+    return svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+
+
+async def _service_hand_dealt(service: TableService) -> tuple[LiveTable, Hand, int, Actor]:
+    """Alice and Bob dealt at the service: the table, its hand, the board to act, its player."""
+    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
+    assert t.hand is not None
+    board = t.hand.to_act[0]
+    return t, t.hand, board, _actor(t, board)
+
+
 async def test_r3_4_two_quick_taps_on_one_screen_both_place() -> None:
     service, _presenter, store, _clock = service_env()
-    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
-    hand = t.hand
-    assert hand is not None
-    board = hand.to_act[0]
-    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    t, hand, board, actor = await _service_hand_dealt(service)
     cards = hand.current_cards(board)
     assert len(cards) == 5
     old = _version(service, board)  # the screen as dealt
@@ -97,19 +110,17 @@ async def test_r3_2_a_button_of_an_earlier_street_stays_out_of_date() -> None:
     naming a card the hand would take, are of another street: out of date. Discards of an
     older screen of this street count, as placements do."""
     service, _presenter, store, _clock = service_env()
-    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
-    hand = t.hand
-    assert hand is not None
+    t, hand, board, actor = await _service_hand_dealt(service)
     while hand.street_of(hand.to_act[0]) == 1:  # both play street 1 with "Arrange for me"
         board = hand.to_act[0]
-        actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+        actor = _actor(t, board)
         street1 = _version(service, board)
         assert not (await service.press(actor, encode(Arrange(t.id, street1)))).alert
         assert not (
             await service.press(actor, encode(ConfirmMove(t.id, _version(service, board))))
         ).alert
     board = hand.to_act[0]
-    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    actor = _actor(t, board)
     cards = hand.current_cards(board)
     assert len(cards) == 3 and hand.street_of(board) == 2
     # a first-street version of this seat (its first action's screen)
@@ -133,27 +144,44 @@ async def test_r3_2_a_button_of_an_earlier_street_stays_out_of_date() -> None:
     assert await check_store(store) == []
 
 
+async def _telegram_hand_dealt(w: World) -> tuple[LiveTable, int, FakeUser]:
+    """Alice and Bob seated on Telegram (both with a private chat) and dealt: the table, the
+    board to act and its player."""
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await seat_everyone(w, [ALICE, BOB])
+    await w.settle()
+    t = next(iter(w.service.tables.values()))
+    assert t.hand is not None
+    board = t.hand.to_act[0]
+    return t, board, ALICE if t.seats[board].user_id == str(ALICE.id) else BOB
+
+
+def _buttons(w: World, message: dict[str, Any]) -> dict[tuple[str, str], tuple[str, str]]:
+    """(action, arg) → (callback data, label) of a Telegram message's payload buttons."""
+    return {
+        (p.action, p.arg): (b["callback_data"], b["text"])
+        for b in w.fake.buttons(message)
+        if (p := Payload.decode(b.get("callback_data"))) is not None
+    }
+
+
+def _marked(w: World, message: dict[str, Any]) -> set[tuple[str, str]]:
+    """The (action, arg) of a hand message's buttons marked • (a card's box, its discard)."""
+    return {key for key, (_data, text) in _buttons(w, message).items() if "•" in text}
+
+
 async def test_telegram_two_taps_before_the_edit_both_place(tmp_path: Path) -> None:
     """End to end on Telegram: the player taps two cards' boxes on the private message as
     it was dealt (the second before the first's edit reached the chat); both presses are
     answered without a notice, both cards are in their boxes, and the message, edited in
     place, ends showing the hand after both."""
     async with world(tmp_path) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        await seat_everyone(w, [ALICE, BOB])
-        await w.settle()
-        t = next(iter(w.service.tables.values()))
+        t, board, user = await _telegram_hand_dealt(w)
         assert t.hand is not None
-        board = t.hand.to_act[0]
-        user = ALICE if t.seats[board].user_id == str(ALICE.id) else BOB
         dealt = dict(w.private(user) or {})
         cards = t.hand.current_cards(board)
         taps = [(cards[0], Box.BOTTOM), (cards[1], Box.MIDDLE)]
-        buttons = {
-            (p.action, p.arg): b["callback_data"]
-            for b in w.fake.buttons(dealt)
-            if (p := Payload.decode(b.get("callback_data"))) is not None
-        }
+        buttons = {key: data for key, (data, _text) in _buttons(w, dealt).items()}
         for card, box in taps:
             answer = await w.press(user, user.id, dealt, buttons[("p", card.text + box.value[0])])
             assert not answer.get("show_alert") and not answer.get("text"), answer
@@ -161,11 +189,7 @@ async def test_telegram_two_taps_before_the_edit_both_place(tmp_path: Path) -> N
         await w.settle()
         now = w.private(user) or {}
         assert now["message_id"] == dealt["message_id"]
-        marked = {
-            (p.action, p.arg)
-            for b in w.fake.buttons(now)
-            if (p := Payload.decode(b.get("callback_data"))) is not None and "•" in b["text"]
-        }
+        marked = _marked(w, now)
         # each placed card's row marks its box (•): the screen after both presses
         assert marked == {("p", card.text + box.value[0]) for card, box in taps}, marked
         # a third tap there, of a card already in that box: refused with the reason
@@ -224,11 +248,7 @@ async def test_r3_4_a_press_delivered_again_after_its_card_moved_changes_nothing
     since its screen no longer means what that screen showed: out of date, nothing moves.
     Another card's press of that screen (a fast second tap) is still taken."""
     service, _presenter, store, _clock = service_env()
-    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
-    hand = t.hand
-    assert hand is not None
-    board = hand.to_act[0]
-    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    t, hand, board, actor = await _service_hand_dealt(service)
     cards = hand.current_cards(board)
     dealt = _version(service, board)
     first = encode(PlaceCard(t.id, dealt, cards[0], Box.BOTTOM))
@@ -259,11 +279,7 @@ async def test_r8_5_a_fast_tap_that_lost_the_race_to_the_clock_says_the_move_was
     before): "your time ran out, the move was made for you", as for a press of the
     screen the timeout replaced, not "out of date". It changes nothing."""
     service, _presenter, store, clock = service_env()
-    t = await dealt_at(service, GROUP, (svc.ALICE, svc.BOB))
-    hand = t.hand
-    assert hand is not None
-    board = hand.to_act[0]
-    actor = svc.ALICE if t.seats[board].user_id == svc.ALICE.user_id else svc.BOB
+    t, hand, board, actor = await _service_hand_dealt(service)
     cards = hand.current_cards(board)
     dealt = _version(service, board)
     assert not (
@@ -285,13 +301,8 @@ async def test_telegram_a_redelivered_press_does_not_undo_a_later_move(tmp_path:
     The copy is answered "out of date" and the card stays in the middle; the hand message
     ends showing it there (the copy brought it up to date, no older screen)."""
     async with world(tmp_path) as w:
-        w.fake.started_users.update({ALICE.id, BOB.id})
-        await seat_everyone(w, [ALICE, BOB])
-        await w.settle()
-        t = next(iter(w.service.tables.values()))
+        t, board, user = await _telegram_hand_dealt(w)
         assert t.hand is not None
-        board = t.hand.to_act[0]
-        user = ALICE if t.seats[board].user_id == str(ALICE.id) else BOB
         card = t.hand.current_cards(board)[0]
         for box in (Box.BOTTOM, Box.MIDDLE):
             message = w.private(user) or {}
@@ -312,9 +323,5 @@ async def test_telegram_a_redelivered_press_does_not_undo_a_later_move(tmp_path:
         assert again.get("show_alert") and again["text"] == tr("en", "err.stale"), again
         assert t.hand.dumps() == before and dict(t.hand.pending(board)) == {card: Box.MIDDLE}
         now = w.private(user) or {}
-        marked = {
-            (p.action, p.arg)
-            for b in w.fake.buttons(now)
-            if (p := Payload.decode(b.get("callback_data"))) is not None and "•" in b["text"]
-        }
+        marked = _marked(w, now)
         assert marked == {("p", card.text + "m")}, marked
