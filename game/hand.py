@@ -466,6 +466,7 @@ class _Seat:
         "closed",
         "dealt",
         "discards",
+        "ends",
         "fl_cards",
         "pending",
         "placed",
@@ -473,9 +474,7 @@ class _Seat:
         "rows",
         "seat",
         "street",
-        "street_from",
         "timed_out",
-        "timeouts",
     )
 
     def __init__(self, seat: int, plan: StreetPlan, fl_cards: int, closed: bool) -> None:
@@ -490,9 +489,10 @@ class _Seat:
         self.pending: dict[Card, Box | None] = {}
         self.discards: list[Card] = []
         self.timed_out = False
-        self.timeouts: set[int] = set()  # the seat's versions (actions) a Timeout ended
         self.actions = 0
-        self.street_from = 0  # the seat's version (actions) when its current street began
+        #: each street's end: the seat's version (actions) before the action that ended it,
+        #: and whether that was a Timeout
+        self.ends: list[tuple[int, bool]] = []
 
     @property
     def done(self) -> bool:
@@ -622,7 +622,8 @@ class Hand:
     def street_version(self, seat: int) -> int:
         """The seat's :meth:`seat_version` when its current street began (0 on the first):
         its private buttons of any version from this one up are of the street it acts on."""
-        return self._seat(seat).street_from
+        ends = self._seat(seat).ends
+        return ends[-1][0] + 1 if ends else 0
 
     def moved_since(self, seat: int, version: int, card: Card) -> bool:
         """Whether an action of ``seat`` from its :meth:`seat_version` ``version`` on (that
@@ -648,19 +649,7 @@ class Hand:
         timeout. Any older screen of that street counts too (a second quick tap sent
         before the first's screen arrived, taken as a press of the current one): the first
         street end at or after ``version`` was a Timeout."""
-        st = self._seat(seat)
-        if version in st.timeouts:
-            return True
-        if not any(v > version for v in st.timeouts):
-            return False
-        n = 0  # the seat's actions, oldest first: its version before each
-        for action in self.actions:
-            if action.seat != seat:
-                continue
-            if n >= version and isinstance(action, (Confirm, Arrange, Timeout)):
-                return isinstance(action, Timeout)
-            n += 1
-        return False
+        return next((timed for end, timed in self._seat(seat).ends if end >= version), False)
 
     def street_of(self, seat: int) -> int:
         """The seat's current street, 1-based (``streets + 1`` once done)."""
@@ -875,9 +864,9 @@ class Hand:
             record = self._confirm(st, action, ())
         else:
             record = self._timeout(st, action)
-        st.actions += 1
         if record.street_done:
-            st.street_from = st.actions
+            st.ends.append((st.actions, isinstance(action, Timeout)))
+        st.actions += 1
         self.actions.append(action)
         return record
 
@@ -905,7 +894,6 @@ class Hand:
     def _timeout(self, st: _Seat, action: Timeout) -> Applied:
         """R8.5: keep what the seat already put down this street and finish the rest."""
         st.timed_out = True
-        st.timeouts.add(st.actions)
         dealt = st.dealt[st.street]
         # R3.4 lets every card of the street sit in a box before Confirm (which then asks for
         # the discard): the first received stay where they are, the last are discarded (R3.2)
