@@ -544,10 +544,7 @@ class Tournament:
         players = len(self._s.players)
         if not players:
             return ()
-        pays = self.payouts
-        others = [
-            (self.pool * pays[p - 1]) // 100 if p <= len(pays) else 0 for p in range(2, players + 1)
-        ]
+        others = [self._table_prize(p) for p in range(2, players + 1)]
         while others and not others[-1]:
             others.pop()
         return (self.pool - sum(others), *others)
@@ -892,8 +889,9 @@ class Tournament:
 
     # -- places and prizes -----------------------------------------------------------------
     def _table_prize(self, place: int) -> int:
-        """Kush of ``place`` by the payout table, rounded down (the winner gets the rest)."""
-        payouts = self._s.payouts
+        """Kush of ``place`` by the payout table (:attr:`payouts`: the one in force, or the
+        one it would use now before the start), rounded down (the winner gets the rest)."""
+        payouts = self.payouts
         return (self.pool * payouts[place - 1]) // 100 if place <= len(payouts) else 0
 
     def _place_prize(self, place: int, shared_by: int) -> int:
