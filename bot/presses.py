@@ -20,6 +20,7 @@ from game.board import Box
 from game.cards import Card, parse_card
 
 __all__ = [
+    "CARD_PRESSES",
     "Arrange",
     "Claim",
     "ConfirmMove",
@@ -120,6 +121,11 @@ class TakeBack(Press):
     card unticked there."""
 
     card: Card
+
+
+#: The presses that name their card (and box): on an older screen of the street being played
+#: they mean what they meant there (a fast second tap, R3.4; :mod:`bot.service.play`).
+CARD_PRESSES = (PlaceCard, DiscardCard, TakeBack)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,7 +64,16 @@ from bot.discord.presenter import (
 )
 from bot.model import Actor, ChatRef, Reply
 from bot.names import clean_name
-from bot.presses import DiscardCard, PlaceCard, TakeBack, decode, encode, loggable, table_of
+from bot.presses import (
+    CARD_PRESSES,
+    DiscardCard,
+    PlaceCard,
+    TakeBack,
+    decode,
+    encode,
+    loggable,
+    table_of,
+)
 from bot.screens import Screen
 from bot.service import PLAYABLE_GAMES, SETTINGS, TableService
 from bot.service.stats import PERIODS
@@ -1234,7 +1243,7 @@ class DiscordAdapter:
             key = "err.forged"
         elif not _on_message(interaction.message, custom_id, data.get("component_type")):
             if data.get("component_type") == discord.ComponentType.button.value and isinstance(
-                decode(custom_id), PlaceCard | DiscardCard | TakeBack
+                decode(custom_id), CARD_PRESSES
             ):
                 await self.on_press(interaction, custom_id)
                 return

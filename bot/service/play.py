@@ -7,7 +7,16 @@ it (issue 10)."""
 from __future__ import annotations
 
 from bot.model import LiveTable, Reply, SeatState
-from bot.presses import Arrange, ConfirmMove, DiscardCard, PlaceCard, Press, TakeBack, Undo
+from bot.presses import (
+    CARD_PRESSES,
+    Arrange,
+    ConfirmMove,
+    DiscardCard,
+    PlaceCard,
+    Press,
+    TakeBack,
+    Undo,
+)
 from bot.service.chinese import start_reveal
 from bot.service.dealing import sync_clocks
 from bot.service.runtime import Answered, Runtime, Tx
@@ -192,7 +201,7 @@ def _this_street(hand: Hand, board: int, press: Press, version: str) -> bool:
     me" (both mean what the older screen showed) stay out of date, and so does a card's
     press that would move a card placed, discarded or taken back since its screen (the
     same press delivered again, after the player moved the card: it would undo the move)."""
-    if not isinstance(press, (PlaceCard, DiscardCard, TakeBack)) or not version.isdigit():
+    if not isinstance(press, CARD_PRESSES) or not version.isdigit():
         return False
     if not hand.street_version(board) <= int(version) < hand.seat_version(board):
         return False
