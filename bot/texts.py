@@ -1050,7 +1050,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "sandbox's .sqlite3 file to start afresh).",
         "ru": "Песочница: N нажимает кнопку N вашей руки, rN — кнопку /replay, gN — кнопку "
         "сообщения группы; /hand уходит в личный чат, остальные команды — в группу; "
-        "/addbot [easy|normal|strong] сажает компьютерного игрока, /removebot его убирает; "
+        "/addbot [лёгкий|средний|сильный] сажает компьютерного игрока, /removebot его убирает; "
         "/closetable, затем /newtable ofc (или chinese) меняет игру; /quit — выход (удалите "
         "файл .sqlite3 песочницы, чтобы начать заново).",
     },
@@ -1136,13 +1136,13 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.new_table_flag": {
         "en": "» {first} applies to a new table only; /addbot [easy|normal|strong] seats one "
         "more computer player",
-        "ru": "» {first} действует только для нового стола; /addbot [easy|normal|strong] "
+        "ru": "» {first} действует только для нового стола; /addbot [лёгкий|средний|сильный] "
         "сажает ещё одного компьютерного игрока",
     },
     "sandbox.new_table_flags": {
         "en": "» {first} and {second} apply to a new table only; /addbot [easy|normal|strong] seats one "
         "more computer player",
-        "ru": "» {first} и {second} действуют только для нового стола; /addbot [easy|normal|strong] "
+        "ru": "» {first} и {second} действуют только для нового стола; /addbot [лёгкий|средний|сильный] "
         "сажает ещё одного компьютерного игрока",
     },
     "sandbox.table_lang": {
@@ -1197,9 +1197,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "bot.levels": {
         "en": "Levels: easy, normal, strong. Usage: /addbot [level]",
-        "ru": "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]",
+        "ru": "Уровни: лёгкий (easy), средний (normal), сильный (strong). Формат: /addbot [уровень]",
     },
-    # a computer player's level as players read it (the command takes the English word)
+    # a computer player's level as players read it (the command takes it, or the English word)
     "bot.level.easy": {"en": "easy", "ru": "лёгкий"},
     "bot.level.normal": {"en": "normal", "ru": "средний"},
     "bot.level.strong": {"en": "strong", "ru": "сильный"},
@@ -1317,7 +1317,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable — открыть стол (игра группы, по умолчанию «Ананас»)\n"
             "/newtable pineapple | ofc | chinese — Ананас, классический OFC, китайский покер\n"
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
-            "/addbot [easy|normal|strong], /removebot [имя] — посадить или убрать компьютерного "
+            "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
             "(админы и открывший стол)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"

@@ -33,6 +33,7 @@ __all__ = [
     "bot_turn",
     "house_funds",
     "is_opener_or_admin",
+    "parse_level",
     "remove_bot",
     "think_ahead",
 ]
@@ -54,6 +55,24 @@ def is_computer(user_id: str) -> bool:
 _LEVEL_WORDS = frozenset(
     folded(tr(lang, f"bot.level.{level.value}")) for lang in ("en", "ru") for level in Level
 )
+
+
+#: Every word ``/addbot`` takes for a level, folded as names are: the English word the command
+#: has always taken, the Russian word the seating notice shows ("сильный") and the Russian
+#: words players also use for the middle level.
+_LEVEL_BY_WORD: dict[str, Level] = {
+    **{folded(tr(lang, f"bot.level.{lvl.value}")): lvl for lang in ("en", "ru") for lvl in Level},
+    folded("нормальный"): Level.NORMAL,
+    folded("обычный"): Level.NORMAL,
+}
+
+
+def parse_level(word: str) -> Level | None:
+    """The level ``/addbot`` was given: ``""`` is normal; English or Russian words, letter
+    case and ё aside ("strong", "Сильный", "легкий"); ``None`` for any other word."""
+    if not word.strip():
+        return Level.NORMAL
+    return _LEVEL_BY_WORD.get(folded(word.strip()))
 
 
 def without_level(name: str) -> str:
@@ -222,9 +241,8 @@ async def add_bot(
     if t.closing:  # an admin closed it during the hand (R8.2a): the house seats nobody there
         # (it said "sits down", minted its kush and cashed it out at the hand's end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    try:
-        lvl = Level(level or Level.NORMAL.value)
-    except ValueError:
+    lvl = parse_level(level)
+    if lvl is None:
         return Reply(tr(lang, "bot.levels"), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:

@@ -870,14 +870,32 @@ async def test_a_russian_notice_names_the_computer_players_level_in_russian() ->
     assert reply.text.startswith("🤖 Boris (средний) садится")
     t = service.table_in(GROUP)
     assert t is not None and [s.bot for s in t.seats.values()] == ["strong", "normal"]
-    # the command still takes the English words, which the Russian usage names
-    reply = await service.add_bot(GROUP, BOB, True, "сильный")
+    # an unknown word gets the usage, which names both languages' words
+    reply = await service.add_bot(GROUP, BOB, True, "сильнейший")
     assert reply.alert and reply.text == (
-        "Уровни: easy (лёгкий), normal (средний), strong (сильный). Формат: /addbot [уровень]"
+        "Уровни: лёгкий (easy), средний (normal), сильный (strong). Формат: /addbot [уровень]"
     )
     await service.remove_bot(GROUP, BOB, True)  # (the last seat stays a person's)
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
     assert reply.text == "🤖 Boris (easy) sits down: a computer player staked by the house."
+
+
+async def test_addbot_takes_the_level_in_russian_as_the_notice_shows_it() -> None:
+    """``/addbot сильный`` was refused with the English levels, though the seating notice
+    and the Russian usage name the level in Russian: the command now takes either language's
+    word, letter case and ё aside."""
+    store, clock = MemoryStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(GROUP, BOB)
+    await service.join(GROUP, BOB)
+    reply = await service.add_bot(GROUP, BOB, True, "Сильный")
+    assert reply.text.startswith("🤖 Anna (сильный) садится"), reply
+    reply = await service.add_bot(GROUP, BOB, True, "легкий")
+    assert reply.text.startswith("🤖 Boris (лёгкий) садится"), reply
+    t = service.table_in(GROUP)
+    assert t is not None and [s.bot for s in t.seats.values() if s.bot] == ["strong", "easy"]
+    await service.stop()
+    assert await check_store(store) == []
 
 
 async def test_r8_6_a_restart_brings_back_a_computer_player_an_older_bot_sat_out() -> None:
