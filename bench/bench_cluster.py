@@ -54,7 +54,7 @@ from tests.bot.cluster.harness import CHILD, REPO, free_port
 
 TOKEN = "123456:" + "B" * 35
 SECRET = "bench-secret"
-CARD = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
+CARD = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])")
 CAPACITY = {"t": 3, "m": 5, "b": 5}
 
 

@@ -492,7 +492,7 @@ def _card_tile(text: str, fouled: bool) -> Image.Image:
         return img
     card = parse_cards(text)[0]
     colour = SUIT_COLOURS[card.suit.value]
-    rank = "10" if card.rank.char == "T" else card.rank.char
+    rank = card.rank.face
     d.text((5, 2), rank, font=_font(22 if len(rank) == 1 else 19, bold=True), fill=colour)
     d.text((CARD_W // 2, CARD_H - 22), card.suit.symbol, font=_font(32), fill=colour, anchor="mm")
     return img

@@ -58,6 +58,13 @@ class Rank(IntEnum):
         """One-character face: ``2`` … ``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
         return _RANK_CHARS[self.value - 2]
 
+    @property
+    def face(self) -> str:
+        """The rank as players read it on a card: ``2`` … ``10``, ``J``, ``Q``, ``K``, ``A``
+        (ten as ``10``, as on the cards and in the showdown pictures: a Russian reader takes
+        ``Т`` for туз, the ace)."""
+        return "10" if self is Rank.TEN else self.char
+
 
 class Suit(Enum):
     """Card suit; all suits are equal (R1.1). ``value`` is the lower-case letter."""
@@ -99,7 +106,8 @@ class Card:
 
     ``code`` is ``prime(rank) | 256 << suit.index``: the low byte is the rank's prime, bits
     8–11 flag the suit. ``index`` is ``(rank - 2) * 4 + suit.index`` (0 … 51). ``text`` is the
-    ASCII form (``"Qs"``), ``face`` the form with the suit symbol (``"Q♠"``).
+    ASCII form (``"Qs"``, ``"Td"``), ``face`` the form players read, with the suit symbol
+    (``"Q♠"``, ``"10♦"``: :attr:`Rank.face`).
     """
 
     rank: Rank
@@ -113,7 +121,7 @@ class Card:
         object.__setattr__(self, "code", RANK_PRIMES[self.rank - 2] | (256 << self.suit.index))
         object.__setattr__(self, "index", (self.rank - 2) * 4 + self.suit.index)
         object.__setattr__(self, "text", self.rank.char + self.suit.value)
-        object.__setattr__(self, "face", self.rank.char + self.suit.symbol)
+        object.__setattr__(self, "face", self.rank.face + self.suit.symbol)
 
     # Every card is one of the 52 objects in DECK (see __new__), so equality and hashing are
     # object identity: C-level and fast in sets, dicts and ``in``.
@@ -187,7 +195,7 @@ def parse_cards(text: str | Iterable[str], *, count: int | None = None) -> tuple
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    """Cards with suit symbols separated by spaces, e.g. ``"A♠ K♥"``."""
+    """Cards with suit symbols separated by spaces, e.g. ``"A♠ K♥ 10♦"``."""
     return " ".join([c.face for c in cards])
 
 

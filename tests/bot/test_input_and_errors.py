@@ -159,7 +159,7 @@ async def test_r7_5_a_replay_after_a_claim_keeps_the_unrevealed_boxes_hidden(
             assert face not in text, text  # Alice's unrevealed middle and top
         assert "2♣ 3♣ 4♣ 5♣ 6♣" in text  # her bottom was revealed
         assert "🂠 🂠 🂠\n  🂠 🂠 🂠 🂠 🂠\n  2♣ 3♣ 4♣ 5♣ 6♣" in text
-        assert "J♣ T♦ 4♠" in text and "9♣ 9♦ 6♠ 6♥ 2♥" in text  # Bob's own board, whole
+        assert "J♣ 10♦ 4♠" in text and "9♣ 9♦ 6♠ 6♥ 2♥" in text  # Bob's own board, whole
         assert "+6" in text and "роялти 15" not in text  # the points the game counted
         text = (await w.say(ALICE, f"/replay {h.id}", chat_id=ALICE.id))["text"]
         assert "A♠ A♥ A♦" in text and "J♣" not in text and "Q♠ Q♦ Q♥ Q♣ 8♦" in text

@@ -26,8 +26,8 @@ from tests.bot.test_service import ALICE, GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 BUTTON = re.compile(r"\[([gr]?\d+)\] ([^\[]+)")
-CARD_ROW = re.compile(r"\[\d+\] [2-9TJQKA][♠♥♦♣] ")
-CARD = re.compile(r"[2-9TJQKA][♠♥♦♣]")
+CARD_ROW = re.compile(r"\[\d+\] (?:10|[2-9TJQKA])[♠♥♦♣] ")
+CARD = re.compile(r"(?:10|[2-9TJQKA])[♠♥♦♣]")
 
 
 class Terminal:
@@ -200,7 +200,7 @@ async def test_sandbox_plays_a_whole_hand_through_a_pipe(tmp_path: Path) -> None
         points, kush, stack = (int(x) for x in mine.groups())
         boxes = [await term.read_until(r" — ") for _ in range(3)]
         for box in boxes:
-            cards = re.findall(r"[2-9TJQKA][♠♥♦♣]", box)
+            cards = re.findall(r"(?:10|[2-9TJQKA])[♠♥♦♣]", box)
             assert len(cards) in (3, 5)
         # --fast deals the next hand half a second after the showdown ("hands follow each
         # other at once", --help): the lobby said "Next hand in 1 second…"
@@ -263,7 +263,7 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         seen = [await term.read_until(r"^(Tester|🤖 Anna) · \d+/\d+ pts") for _ in range(2)]
         assert {s.split(" · ")[0] for s in seen} == {"Tester", "🤖 Anna"}
         box = await term.read_until(r" — .* · [+-]?\d+$")
-        assert len(re.findall(r"[2-9TJQKA][♠♥♦♣]", box)) in (3, 5)
+        assert len(re.findall(r"(?:10|[2-9TJQKA])[♠♥♦♣]", box)) in (3, 5)
         await term.quit()
 
 

@@ -21,7 +21,7 @@ from game.strategy import complete_street
 from storage.sqlite import SqliteStore
 
 GROUP_ID = -1001
-CARD_RE = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
+CARD_RE = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])")
 SUIT_LETTER = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 TOKEN = "123456:TEST"
 

@@ -56,10 +56,11 @@ def test_r1_1_parse_cards_rejects_duplicates_and_wrong_count() -> None:
 
 def test_r1_1_format_uses_suit_symbols_and_ascii_round_trips() -> None:
     cards = parse_cards("As Kh Td 2c")
-    assert format_cards(cards) == "A♠ K♥ T♦ 2♣"
+    assert format_cards(cards) == "A♠ K♥ 10♦ 2♣"  # (ten as on the cards: Т reads туз in RU)
     assert cards_str(cards) == "As Kh Td 2c"
     assert parse_cards(cards_str(cards)) == cards
     assert str(cards[0]) == "A♠"
+    assert parse_cards(format_cards(cards)) == cards  # (faces parse back, 10♦ too)
 
 
 def test_r1_1_deck_has_52_distinct_interned_cards() -> None:

@@ -33,7 +33,7 @@ from tests.fakes.discord_api import (
     refusing_connector,
 )
 
-CARD_RE = re.compile(r"([2-9TJQKA])([♠♥♦♣])")
+CARD_RE = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])")
 SUIT_LETTER = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 
 ALICE = FakeUser(301, "Alice", "en-US")
