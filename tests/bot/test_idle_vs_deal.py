@@ -45,9 +45,7 @@ async def test_r8_2a_a_running_ready_timer_deals_instead_of_the_idle_close(env) 
     assert await check_store(store) == []
 
 
-async def test_r8_2a_an_idle_close_shorter_than_the_ready_timer_still_lets_a_hand_start(
-    env,
-) -> None:  # type: ignore[no-untyped-def]
+async def test_r8_2a_an_idle_close_shorter_than_the_ready_timer_lets_a_hand_start(env) -> None:  # type: ignore[no-untyped-def]
     """``idle_close_seconds`` 30 and ``ready_seconds`` 60 (both allowed): a third player who
     never presses Ready had the table closed 30 s after it opened, every time."""
     service, _presenter, store, clock = env
