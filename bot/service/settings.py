@@ -92,6 +92,17 @@ def _control(ch: str) -> bool:
     return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
 
 
+#: Characters that take a letter's or a symbol's category but show nothing: the Hangul
+#: fillers and the blank Braille pattern (names and labels made "empty" with them).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` shows something: no white space, no format character (zero-width
+    spaces, joiners, variation selectors), no combining mark on its own, no blank."""
+    return ch not in _BLANKS and not ch.isspace() and unicodedata.category(ch)[0] not in "CZM"
+
+
 #: A setting's value as stored (JSON).
 Value = int | float | bool | str
 
@@ -223,6 +234,10 @@ class Setting(BaseModel):
         elif self.kind is Kind.CHOICE:
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
+            raise SettingRefused(self.range_text, self)
+        elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(_visible, text)):
+            # a zero-width space or a Hangul filler alone: the label of every amount showed
+            # nothing ("200 ​"), though it is 1 character long
             raise SettingRefused(self.range_text, self)
         elif isinstance(raw, str) and self.kind is Kind.WHOLE and read_whole(text) is None:
             # "1_0", "1e3", "١٠٠": Python's numbers, not an admin's (read as /grant and

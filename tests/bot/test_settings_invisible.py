@@ -1,0 +1,41 @@
+"""``/settings kush_label`` with nothing visible in it: a zero-width space, a Braille blank or
+a Hangul filler passed the check (1 to 40 characters, none a control character), and every
+amount then read "200 ​" (the buy-in, the balance, the showdown's kush) with no unit; in
+Russian the refusal of an amount read "целое число ​ от 1". Refused now, with the range that
+says so; in-memory store."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.texts import tr
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE, BOB, GROUP
+
+
+@pytest.mark.parametrize(
+    "label", ["\u200b", "\u2800", "\u3164", "\u200b\u2060\ufe0f", "\u115f\u1160", "\u3000\u200b"]
+)
+async def test_r8_1_a_kush_label_with_nothing_visible_is_refused(label: str) -> None:
+    service, _presenter, store, _clock = service_env()
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        reply = await service.settings(GROUP, actor, True, ["kush_label", label])
+        assert reply.alert, reply.text
+        said = tr(lang, "settings.range.text", name="kush_label", low=1, high=40)
+        assert said in reply.text, reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == "kush"  # the default, unchanged
+
+
+@pytest.mark.parametrize("label", ["₽", "1 kush = 10 ₽", "\u200b₽", "🪙", "куш\u200d"])
+async def test_r8_1_a_kush_label_with_something_visible_is_kept_as_typed(label: str) -> None:
+    service, _presenter, store, _clock = service_env()
+    reply = await service.settings(GROUP, ALICE, True, ["kush_label", label])
+    assert not reply.alert, reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == label
+
+
+def test_the_text_range_says_a_character_must_show() -> None:
+    assert "at least one visible" in tr("en", "settings.range.text", name="x", low=1, high=40)
+    assert "хотя бы один видимый" in tr("ru", "settings.range.text", name="x", low=1, high=40)
