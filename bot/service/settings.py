@@ -97,6 +97,17 @@ def _control(ch: str) -> bool:
 _BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+def _foreign_digits(text: str) -> bool:
+    """Whether ``text`` is a number written otherwise than with the digits 0–9 alone: other
+    scripts' digits ("١٢٠", "１２０"), or a separator between digits ("1_800", "6 000")."""
+    if any(ch.isdigit() and not ch.isascii() for ch in text):
+        return True
+    return any(
+        text[i - 1].isdigit() and text[i + 1].isdigit() and (ch == "_" or ch.isspace())
+        for i, ch in enumerate(text[1:-1], 1)
+    )
+
+
 def _visible(ch: str) -> bool:
     """Whether ``ch`` shows something: no white space, no format character (zero-width
     spaces, joiners, variation selectors), no combining mark on its own, no blank."""
@@ -247,8 +258,10 @@ class Setting(BaseModel):
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
-            if number is None:
-                raise SettingRefused(self.range_text, self)  # its range says how to write 7.5
+            if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
+                # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
+                # only the range, "1 to 3,600", for a value written inside it)
+                raise SettingRefused(self.range_text, self, digits=_foreign_digits(text))
             text = number
         try:
             value: Value = self._adapter.validate_python(text)

@@ -39,3 +39,29 @@ async def test_r8_1_a_kush_label_with_something_visible_is_kept_as_typed(label: 
 def test_the_text_range_says_a_character_must_show() -> None:
     assert "at least one visible" in tr("en", "settings.range.text", name="x", low=1, high=40)
     assert "хотя бы один видимый" in tr("ru", "settings.range.text", name="x", low=1, high=40)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("hand_seconds", "１２０"),  # fullwidth digits: 120, in range
+        ("hand_seconds", "١٢٠"),  # Arabic-Indic digits
+        ("ready_seconds", "٣٠"),
+        ("time_bank_seconds", "6\u00a0000"),  # a no-break space between the digits
+        ("idle_close_seconds", "1_800"),
+    ],
+)
+async def test_a_fraction_setting_written_in_other_digits_says_how_to_write_it(
+    name: str, value: str
+) -> None:
+    """A whole-number setting ("min_buy_in ١٠٠") was told to use the digits 0–9; a setting
+    that takes a fraction, the timers, was told only its range ("hand_seconds takes a number
+    of seconds from 1 to 3,600") for a value inside it written in other digits. It is told
+    how to write the number too, in either language, and nothing is saved."""
+    service, _presenter, store, _clock = service_env()
+    before = (await store.community("telegram", "-100")).settings
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        reply = await service.settings(GROUP, actor, True, [name, value])
+        assert reply.alert, reply.text
+        assert tr(lang, "reply.number_digits") in reply.text, reply.text
+    assert (await store.community("telegram", "-100")).settings == before
