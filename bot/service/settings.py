@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from bot.model import LiveTable, Reply, SeatState
-from bot.names import clean_arg
+from bot.names import clean_arg, visible
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
@@ -92,11 +92,6 @@ def _control(ch: str) -> bool:
     return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
 
 
-#: Characters that take a letter's or a symbol's category but show nothing: the Hangul
-#: fillers and the blank Braille pattern (names and labels made "empty" with them).
-_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
 def _foreign_digits(text: str) -> bool:
     """Whether ``text`` is a number written otherwise than with the digits 0–9 alone: other
     scripts' digits ("١٢٠", "１２０"), or a separator between digits ("1_800", "6 000")."""
@@ -106,12 +101,6 @@ def _foreign_digits(text: str) -> bool:
         text[i - 1].isdigit() and text[i + 1].isdigit() and (ch == "_" or ch.isspace())
         for i, ch in enumerate(text[1:-1], 1)
     )
-
-
-def _visible(ch: str) -> bool:
-    """Whether ``ch`` shows something: no white space, no format character (zero-width
-    spaces, joiners, variation selectors), no combining mark on its own, no blank."""
-    return ch not in _BLANKS and not ch.isspace() and unicodedata.category(ch)[0] not in "CZM"
 
 
 #: A setting's value as stored (JSON).
@@ -246,7 +235,7 @@ class Setting(BaseModel):
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
-        elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(_visible, text)):
+        elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(visible, text)):
             # a zero-width space or a Hangul filler alone: the label of every amount showed
             # nothing ("200 ​"), though it is 1 character long
             raise SettingRefused(self.range_text, self)
