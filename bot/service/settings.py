@@ -835,6 +835,7 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("lang", "язык"), ("language",)),
     **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),
     **dict.fromkeys(("игра",), ("game",)),
+    **dict.fromkeys(("timezone", "zone", "tz", "пояс", "часовой"), ("utc_offset",)),
 }  # fmt: skip
 
 
@@ -847,6 +848,12 @@ def close_settings(name: str) -> list[str]:
     name = name.lower()
     if name in SETTING_WORDS:
         return list(SETTING_WORDS[name])
+    # a word of their names typed alone ("ready", "idle", "bank"): difflib finds it too
+    # unlike the whole name ("ready" is not "ready_seconds"), or finds one spelled alike
+    # ("pause" was "payouts"); a word in more than 3 names ("seconds") says too little
+    named = [n for n in SETTINGS if len(name) >= 3 and name in n.split("_")]
+    if 0 < len(named) <= 3:
+        return named
     close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
     ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
     return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]

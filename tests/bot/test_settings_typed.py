@@ -1,8 +1,11 @@
-"""``/settings kush_label`` with nothing visible in it: a zero-width space, a Braille blank or
-a Hangul filler passed the check (1 to 40 characters, none a control character), and every
-amount then read "200 ​" (the buy-in, the balance, the showdown's kush) with no unit; in
-Russian the refusal of an amount read "целое число ​ от 1". Refused now, with the range that
-says so; in-memory store."""
+"""What admins type to ``/settings`` off the happy path, in-memory store:
+
+* a ``kush_label`` with nothing visible in it (a zero-width space, a Braille blank, a Hangul
+  filler) passed the check (1 to 40 characters, none a control character), and every amount
+  then read "200 ​" with no unit; in Russian an amount's refusal read "целое число ​ от 1";
+* a timer written in other digits ("hand_seconds ١٢٠") was told only its range;
+* a word of a setting's name alone ("ready", "idle") got no suggestion.
+"""
 
 from __future__ import annotations
 
@@ -64,4 +67,39 @@ async def test_a_fraction_setting_written_in_other_digits_says_how_to_write_it(
         reply = await service.settings(GROUP, actor, True, [name, value])
         assert reply.alert, reply.text
         assert tr(lang, "reply.number_digits") in reply.text, reply.text
+    assert (await store.community("telegram", "-100")).settings == before
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("ready", ["ready_seconds"]),
+        ("idle", ["idle_close_seconds"]),
+        ("Close", ["idle_close_seconds"]),
+        ("bank", ["time_bank_seconds", "time_bank_refill_per_match"]),
+        ("pause", ["reveal_pause_seconds"]),  # (was "payouts", spelled alike)
+        ("kush", ["kush_label", "kush_per_point"]),
+        ("chips", ["tournament_chips", "chips_schedule"]),
+        ("level", ["level_minutes"]),
+        ("deuce", ["deuce_of_spades"]),
+        ("utc", ["utc_offset"]),
+        ("timezone", ["utc_offset"]),
+        ("пояс", ["utc_offset"]),
+    ],
+)
+async def test_a_word_of_a_setting_s_name_is_answered_with_that_setting(
+    typed: str, meant: list[str]
+) -> None:
+    """``/settings ready 30``: a word of a setting's name, typed alone, was "not a setting"
+    with no suggestion (difflib finds "ready" too unlike "ready_seconds"), and "pause"
+    suggested "payouts". The settings with that word in their name are suggested, in
+    either language; nothing is saved."""
+    service, _presenter, store, _clock = service_env()
+    before = (await store.community("telegram", "-100")).settings
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        reply = await service.settings(GROUP, actor, True, [typed, "30"])
+        assert reply.alert, reply.text
+        *first, last = meant
+        names = tr(lang, "reply.settings_or", first=", ".join(first), last=last) if first else last
+        assert tr(lang, "reply.settings_did_you_mean", names=names) in reply.text, reply.text
     assert (await store.community("telegram", "-100")).settings == before
