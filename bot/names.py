@@ -35,6 +35,7 @@ __all__ = [
     "fit",
     "folded",
     "units",
+    "visible",
 ]
 
 #: Longest player name kept (in UTF-16 code units).
@@ -102,12 +103,25 @@ def _unmarked(name: str) -> str:
         name = name[i + len(ROBOT) :].lstrip("".join(_VARIATION))
 
 
+#: Characters that take a letter's or a symbol's category but show nothing: the Hangul
+#: fillers and the blank Braille pattern (names and labels made to look empty with them).
+_BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(ch: str) -> bool:
+    """Whether ``ch`` shows something: no white space, no format character (zero-width
+    spaces, joiners, variation selectors), no combining mark on its own, no blank
+    (:data:`_BLANKS`)."""
+    return ch not in _BLANKS and not ch.isspace() and unicodedata.category(ch)[0] not in "CZM"
+
+
 def clean_name(raw: str | None, fallback: str = "?") -> str:
     """A player name as shown: no bidirectional controls, one line, not beginning with the
     computer players' 🤖 (:func:`_unmarked`), at most :data:`MAX_NAME` code units cut at whole
-    grapheme clusters; ``fallback`` when nothing is left."""
+    grapheme clusters; ``fallback`` when nothing is left, or nothing :func:`visible` (a name
+    of a Hangul filler or a zero-width space showed as a blank at the table)."""
     name = cut(_unmarked(_plain(raw or "")), MAX_NAME).strip()
-    return name or fallback
+    return name if any(map(visible, name)) else fallback
 
 
 def clean_arg(raw: str, limit: int = MAX_ARG) -> str:

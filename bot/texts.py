@@ -1747,8 +1747,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: одно из: {choices}",
     },
     "settings.range.text": {
-        "en": "{name} is text of {low} to {high} characters, without control characters",
-        "ru": "{name}: текст от {low} до {high} символов, без управляющих символов",
+        "en": "{name} is text of {low} to {high} characters (at least one visible), "
+        "without control characters",
+        "ru": "{name}: текст от {low} до {high} символов (хотя бы один видимый), "
+        "без управляющих символов",
     },
     "settings.unit.seconds": {"en": " of seconds", "ru": " секунд"},
     "settings.unit.kush": {"en": " of {label}", "ru": " {label}"},

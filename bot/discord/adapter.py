@@ -111,8 +111,15 @@ def actor_of(interaction: Interaction) -> Actor:
     :func:`bot.names.clean_name`, then escaped by :func:`discord_name`) and the language of
     their Discord client."""
     user = interaction.user
-    name = discord_name(clean_name(user.display_name or user.name, fallback=str(user.id)))
+    name = discord_name(shown_name(user))
     return Actor(PLATFORM, str(user.id), name, interaction.locale.value)
+
+
+def shown_name(user: discord.User | discord.Member) -> str:
+    """The name a user goes by, cleaned (:func:`bot.names.clean_name`): their display name, or
+    their account name when it shows nothing (empty, or "ㅤ": a Hangul filler, a zero-width
+    space), else their id."""
+    return clean_name(user.display_name, fallback=clean_name(user.name, fallback=str(user.id)))
 
 
 def chat_of(interaction: Interaction) -> ChatRef:
@@ -586,7 +593,7 @@ class OfcCommands(app_commands.Group):
         service = self.adapter.service
         args = [a for a in (str(user.id) if user else "", period) if a]
         # a member who never played here is "no such player" by name, not by id
-        shown = {str(user.id): clean_name(user.display_name, fallback=str(user.id))} if user else {}
+        shown = {str(user.id): shown_name(user)} if user else {}
         await self.adapter.command(interaction, lambda c, a: service.stats(c, a, args, shown))
 
     @app_commands.command(name="replay", description="Replay one of your hands street by street")
@@ -700,7 +707,7 @@ class OfcAdminCommands(app_commands.Group):
         admin = is_admin(interaction)
         service = self.adapter.service
         key = f"dc:{interaction.id}"
-        name = discord_name(clean_name(user.display_name, fallback=str(user.id)))
+        name = discord_name(shown_name(user))
         await self.adapter.command(
             interaction,
             lambda c, a: service.grant(

@@ -942,12 +942,18 @@ class Runtime:
         after the last deal (or the opening), while no hand runs. Between two hands it counts
         from when the next deal is due: a table is not idle because its last hand took long
         (the idle close then fired before the next deal and cancelled running tournaments),
-        and one whose deal keeps failing still closes in the end."""
+        and one whose deal keeps failing still closes in the end. So it does in the lobby
+        while a deal is due there: the ready timer's end (R8.2: two players pressed Ready and
+        the lobby counts it down) or the end of the lobby's top-up window; the idle close
+        fired first, "no hand for 30 minutes" under "the hand starts in 40 seconds", and with
+        ``idle_close_seconds`` below ``ready_seconds`` a table with an unready third player
+        never dealt."""
         if t.hand is not None or t.reveal is not None or t.last_deal_at is None:
             return None
         start = t.last_deal_at
-        if t.next_hand_at is not None:
-            start = max(start, t.next_hand_at)
+        for due in (t.next_hand_at, t.ready_deadline, t.top_up_deadline):
+            if due is not None:
+                start = max(start, due)
         return start + t.options.idle_close_seconds
 
     async def arm(self, t: LiveTable) -> None:

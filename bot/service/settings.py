@@ -33,7 +33,7 @@ from pydantic import (
 )
 
 from bot.model import LiveTable, Reply, SeatState
-from bot.names import clean_arg
+from bot.names import clean_arg, visible
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
 from bot.service.dealing import apply_pending, maybe_start
@@ -90,6 +90,17 @@ def _control(ch: str) -> bool:
     """A control, surrogate, private-use or unassigned character, or a bidirectional control
     (joiners and tags of emoji sequences are allowed)."""
     return ch in _BIDI or unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn")
+
+
+def _foreign_digits(text: str) -> bool:
+    """Whether ``text`` is a number written otherwise than with the digits 0–9 alone: other
+    scripts' digits ("١٢٠", "１２０"), or a separator between digits ("1_800", "6 000")."""
+    if any(ch.isdigit() and not ch.isascii() for ch in text):
+        return True
+    return any(
+        text[i - 1].isdigit() and text[i + 1].isdigit() and (ch == "_" or ch.isspace())
+        for i, ch in enumerate(text[1:-1], 1)
+    )
 
 
 #: A setting's value as stored (JSON).
@@ -224,6 +235,10 @@ class Setting(BaseModel):
             text = text.lower()
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
+        elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(visible, text)):
+            # a zero-width space or a Hangul filler alone: the label of every amount showed
+            # nothing ("200 ​"), though it is 1 character long
+            raise SettingRefused(self.range_text, self)
         elif isinstance(raw, str) and self.kind is Kind.WHOLE and read_whole(text) is None:
             # "1_0", "1e3", "١٠٠": Python's numbers, not an admin's (read as /grant and
             # /topup read an amount, and refused as they refuse it)
@@ -232,8 +247,10 @@ class Setting(BaseModel):
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
             number = read_fraction(text)  # "7,5" as Russian writes 7.5
-            if number is None:
-                raise SettingRefused(self.range_text, self)  # its range says how to write 7.5
+            if number is None:  # its range says how to write 7.5; "١٢٠", "1_800" or
+                # "6 000" are told the digits 0–9 too, as a whole-number setting's are (told
+                # only the range, "1 to 3,600", for a value written inside it)
+                raise SettingRefused(self.range_text, self, digits=_foreign_digits(text))
             text = number
         try:
             value: Value = self._adapter.validate_python(text)
@@ -818,6 +835,7 @@ SETTING_WORDS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("lang", "язык"), ("language",)),
     **dict.fromkeys(("currency", "unit", "label", "валюта"), ("kush_label",)),
     **dict.fromkeys(("игра",), ("game",)),
+    **dict.fromkeys(("timezone", "zone", "tz", "пояс", "часовой"), ("utc_offset",)),
 }  # fmt: skip
 
 
@@ -830,6 +848,12 @@ def close_settings(name: str) -> list[str]:
     name = name.lower()
     if name in SETTING_WORDS:
         return list(SETTING_WORDS[name])
+    # a word of their names typed alone ("ready", "idle", "bank"): difflib finds it too
+    # unlike the whole name ("ready" is not "ready_seconds"), or finds one spelled alike
+    # ("pause" was "payouts"); a word in more than 3 names ("seconds") says too little
+    named = [n for n in SETTINGS if len(name) >= 3 and name in n.split("_")]
+    if 0 < len(named) <= 3:
+        return named
     close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
     ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
     return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]

@@ -1069,7 +1069,8 @@ def _private(chat_id: str) -> bool:
 
 
 def _actor(user: User) -> Actor:
-    name = clean_name(user.full_name or user.username, fallback=str(user.id))
+    # (a full name of nothing visible, "ㅤ", goes by the username as an empty one does)
+    name = clean_name(user.full_name, fallback=clean_name(user.username, fallback=str(user.id)))
     return Actor(PLATFORM, str(user.id), name, user.language_code)
 
 
