@@ -763,10 +763,15 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str, 
     return _shown(value)
 
 
-def settings_version(settings: CommunitySettings) -> str:
-    """The version of the settings message: a digest of the settings (a press made on an
-    older message is stale)."""
-    digest = hashlib.sha1(json.dumps(settings.to_json(), sort_keys=True).encode()).hexdigest()
+def settings_version(community: Community) -> str:
+    """The version of the settings message: a digest of the community's id and its settings
+    (a press made on an older message is stale, and so is one made in a chat that is not
+    that community's any more: a Telegram group upgraded to a supergroup, whose old
+    messages Android clients still send presses from with the old chat id after a restart
+    forgot the move; it saved the setting in a new, empty community of the dead chat and
+    said "Saved")."""
+    data = [community.id, community.settings.to_json()]
+    digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
 
@@ -790,7 +795,7 @@ def settings_screen(
     show it (:meth:`Runtime.kush_label`)."""
     s = community.settings
     opts = table_options(s, game)
-    v = settings_version(s)
+    v = settings_version(community)
     lines = [tr(lang, on(community.platform, "settings.title"))]
     rows: list[tuple[Button, ...]] = []
     for spec in SETTINGS.values():
@@ -1402,7 +1407,7 @@ async def settings_press(
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
     (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
     :func:`settings`)."""
-    if p.version != settings_version(community.settings):
+    if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
     if spec is None or (p.op == "~") == bool(spec.step) or p.op not in ("-", "+", "~"):

@@ -859,3 +859,44 @@ async def test_a_fraction_is_shown_with_the_readers_decimal_sign(
     assert not reply.alert and reply.text.endswith(f"{saved}\n{hint}"), reply.text
     reply = await say(service, "level_minutes", "0", actor=actor)
     assert reply.alert and low in reply.text, reply.text
+
+
+async def test_a_settings_press_from_a_group_upgraded_to_a_supergroup_saves_nothing() -> None:
+    """A Telegram group upgraded to a supergroup moves its community to the new chat id
+    (wallets, settings, table). Android clients still send presses from the old group's
+    messages with the old chat id, and after a restart the adapter no longer knows the move:
+    a "+" on the old settings message created a new, empty community under the dead id,
+    saved the setting there and said "Saved", while the group's settings stayed as they were.
+    The settings message's version now names its community, so that press is out of date."""
+    service, store = new_service()
+    screen = (await say(service)).screen
+    data = next(
+        d
+        for d in payloads(screen).values()
+        if isinstance(p := decode(d), SettingStep) and p.code == "rs" and p.op == "+"
+    )
+    before = (await store.community("telegram", "-100")).settings
+    assert await service.migrate_chat("telegram", "-100", "-200")
+    moved = await store.community("telegram", "-200")
+    assert moved.settings == before
+
+    async def yes() -> bool:
+        return True
+
+    restarted, _ = new_service(store)  # (the adapter's map of moved chats is gone)
+    for svc in (service, restarted):
+        reply = await svc.press(ALICE, data, GROUP, yes)
+        assert reply.alert and reply.text == tr("en", "err.stale"), reply
+    assert (await store.community("telegram", "-200")).settings == before
+    assert (await store.community("telegram", "-100")).settings == CommunitySettings()
+    # in the supergroup the settings message works as before
+    new_group = dataclasses.replace(GROUP, chat_id="-200", community_id="-200")
+    screen = (await restarted.settings(new_group, ALICE, True, [])).screen
+    data = next(
+        d
+        for d in payloads(screen).values()
+        if isinstance(p := decode(d), SettingStep) and p.code == "rs" and p.op == "+"
+    )
+    reply = await restarted.press(ALICE, data, new_group, yes)
+    assert not reply.alert and "ready_seconds = " in reply.text, reply
+    assert (await store.community("telegram", "-200")).settings != before
