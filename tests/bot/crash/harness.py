@@ -338,6 +338,11 @@ def _buttons(message: Mapping[str, Any]) -> list[tuple[str, Payload]]:
     return out
 
 
+#: The flags of the settlements recorded apart from hands
+#: (:func:`bot.service.dealing.settle_apart`).
+_APART = ("round_end", "game_end")
+
+
 def _shown(h: _Hand) -> int:
     """The number players saw for stored hand ``h`` (bot.service.stats.shown_number)."""
     return int(h.result.get("shown_no", h.number))
@@ -1141,9 +1146,20 @@ class _Facts:
 
     def hand(self, table: int, number: int) -> _Hand | None:
         """The hand players saw as ``number`` (its title's; storage's own number but for
-        the settlements recorded between hands before it, ``shown_no``)."""
+        the settlements recorded between hands before it, ``shown_no``). A settlement
+        recorded apart (``round_end``, ``game_end``: :func:`bot.service.dealing.settle_apart`)
+        is no hand: its storage number is the next hand's shown one (the round settled
+        before hand 3 is stored as 3, hand 3 as 4 with ``shown_no`` 3), and it was taken for
+        that hand, its kush checked against hand 3's showdown."""
         return next(
-            (h for h in self.hands.values() if h.table_id == table and _shown(h) == number), None
+            (
+                h
+                for h in self.hands.values()
+                if h.table_id == table
+                and _shown(h) == number
+                and not any(h.result.get(k) for k in _APART)
+            ),
+            None,
         )
 
     def player_by_name(self, name: str) -> int | None:
