@@ -119,7 +119,9 @@ def shown_name(user: discord.User | discord.Member) -> str:
     """The name a user goes by, cleaned (:func:`bot.names.clean_name`): their display name, or
     their account name when it shows nothing (empty, or "ㅤ": a Hangul filler, a zero-width
     space), else their id."""
-    return clean_name(user.display_name, fallback=clean_name(user.name, fallback=str(user.id)))
+    return clean_name(user.display_name, fallback="") or clean_name(
+        user.name, fallback=str(user.id)
+    )
 
 
 def chat_of(interaction: Interaction) -> ChatRef:

@@ -1070,7 +1070,9 @@ def _private(chat_id: str) -> bool:
 
 def _actor(user: User) -> Actor:
     # (a full name of nothing visible, "ㅤ", goes by the username as an empty one does)
-    name = clean_name(user.full_name, fallback=clean_name(user.username, fallback=str(user.id)))
+    name = clean_name(user.full_name, fallback="") or clean_name(
+        user.username, fallback=str(user.id)
+    )
     return Actor(PLATFORM, str(user.id), name, user.language_code)
 
 
