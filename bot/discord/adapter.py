@@ -419,6 +419,9 @@ _GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYA
 #: the choices of options the service reads (one list each: the service's own)
 _PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in PERIODS]
 _LEVEL_CHOICES = [app_commands.Choice(name=lvl.value, value=lvl.value) for lvl in Level]
+#: The levels' English words, the names of ``/ofc addbot``'s choices (Russian for Russian
+#: readers: :class:`RussianDescriptions`).
+_LEVEL_WORDS = frozenset(lvl.value for lvl in Level)
 
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -450,9 +453,17 @@ class RussianDescriptions(app_commands.Translator):
         locale: discord.Locale,
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
-        """The Russian of ``string`` for a Russian-reading ``locale`` in a description, else
-        ``None`` (Discord shows the English)."""
-        if locale not in self._LOCALES or context.location not in self._WHERE:
+        """The Russian of ``string`` for a Russian-reading ``locale`` in a description, and of
+        a computer player's level among ``/ofc addbot``'s choices (the word the seating
+        notice shows, "сильный"; the value sent stays ``strong``); else ``None`` (Discord
+        shows the English)."""
+        if locale not in self._LOCALES:
+            return None
+        if context.location is app_commands.TranslationContextLocation.choice_name:
+            if string.message in _LEVEL_WORDS:
+                return tr("ru", f"bot.level.{string.message}")
+            return None
+        if context.location not in self._WHERE:
             return None
         return DISCORD_DESCRIPTIONS_RU.get(string.message)
 

@@ -198,6 +198,26 @@ async def test_discord_slash_commands_are_described_in_russian_for_russian_local
     assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
 
 
+async def test_discord_addbot_offers_the_levels_in_russian_to_russian_locales(
+    tmp_path: Path,
+) -> None:
+    """``/ofc addbot``'s level choices read "easy, normal, strong" to a Russian reader whose
+    seating notice then says "🤖 Anna (сильный)": their names are the notice's Russian words
+    for the ``ru`` and ``uk`` locales (the value sent stays English); the game's choices keep
+    the games' names."""
+    async with dc_world(tmp_path) as w:
+        synced = [d for c in w.fake.commands for d in _described(c)]
+    [level] = [d for d in synced if d.get("name") == "level"]
+    names = {c["value"]: c.get("name_localizations") or {} for c in level["choices"]}
+    assert names == {
+        "easy": {"ru": "лёгкий", "uk": "лёгкий"},
+        "normal": {"ru": "средний", "uk": "средний"},
+        "strong": {"ru": "сильный", "uk": "сильный"},
+    }
+    games = [c for d in synced if d.get("name") == "game" for c in d.get("choices") or []]
+    assert games and all(not c.get("name_localizations") for c in games)
+
+
 def test_command_menus_do_not_name_the_kush_label() -> None:
     """R8.1: the kush label is each group's (``kush_label``: "chips", "очки"…), and the command
     menus are the bot's, one for every group (Telegram's per language, Discord's per locale):
