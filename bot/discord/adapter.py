@@ -415,13 +415,27 @@ class OfcShardedClient(OfcClient, discord.AutoShardedClient):
         await self.ofc.identify_turn()
 
 
-_GAME_CHOICES = [app_commands.Choice(name=g.value, value=g.value) for g in PLAYABLE_GAMES]
-#: the choices of options the service reads (one list each: the service's own)
-_PERIOD_CHOICES = [app_commands.Choice(name=p, value=p) for p in PERIODS]
-_LEVEL_CHOICES = [app_commands.Choice(name=lvl.value, value=lvl.value) for lvl in Level]
-#: The levels' English words, the names of ``/ofc addbot``'s choices (Russian for Russian
-#: readers: :class:`RussianDescriptions`).
-_LEVEL_WORDS = frozenset(lvl.value for lvl in Level)
+#: the choices of options the service reads (one list each: the service's own), named as the
+#: bot's messages name them ("Pineapple OFC", "last 7 days"; Russian: :data:`_CHOICE_KEYS`)
+_GAME_CHOICES = [
+    app_commands.Choice(name=tr("en", f"game.{g.value}"), value=g.value) for g in PLAYABLE_GAMES
+]
+_PERIOD_CHOICES = [app_commands.Choice(name=tr("en", f"period.{p}"), value=p) for p in PERIODS]
+_LEVEL_CHOICES = [
+    app_commands.Choice(name=tr("en", f"bot.level.{lvl.value}"), value=lvl.value) for lvl in Level
+]
+#: The English names of the choices :class:`RussianDescriptions` names in Russian, with the key
+#: of their Russian text: the levels of ``/ofc addbot`` (the seating notice's words), the
+#: games of ``/ofc new`` and ``/ofc tournament`` (the lobby's names), the periods of
+#: ``/ofc stats`` and ``/ofc top`` (the statistics' headings).
+_CHOICE_KEYS: dict[str, str] = {
+    tr("en", key): key
+    for key in (
+        *(f"bot.level.{lvl.value}" for lvl in Level),
+        *(f"game.{g.value}" for g in PLAYABLE_GAMES),
+        *(f"period.{p}" for p in PERIODS),
+    )
+}
 
 
 async def _setting_names(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -454,15 +468,14 @@ class RussianDescriptions(app_commands.Translator):
         context: app_commands.TranslationContextTypes,
     ) -> str | None:
         """The Russian of ``string`` for a Russian-reading ``locale`` in a description, and of
-        a computer player's level among ``/ofc addbot``'s choices (the word the seating
-        notice shows, "сильный"; the value sent stays ``strong``); else ``None`` (Discord
-        shows the English)."""
+        a choice's name (:data:`_CHOICE_KEYS`: a computer player's level as the seating notice
+        says it, "сильный"; a game as the lobby names it, "Ананас (OFC)"; a period, "за 7
+        дней"; the value sent stays English); else ``None`` (Discord shows the English)."""
         if locale not in self._LOCALES:
             return None
         if context.location is app_commands.TranslationContextLocation.choice_name:
-            if string.message in _LEVEL_WORDS:
-                return tr("ru", f"bot.level.{string.message}")
-            return None
+            key = _CHOICE_KEYS.get(string.message)
+            return tr("ru", key) if key is not None else None
         if context.location not in self._WHERE:
             return None
         return DISCORD_DESCRIPTIONS_RU.get(string.message)

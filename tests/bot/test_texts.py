@@ -198,24 +198,43 @@ async def test_discord_slash_commands_are_described_in_russian_for_russian_local
     assert {i["description"] for i in synced} == set(DISCORD_DESCRIPTIONS_RU)
 
 
-async def test_discord_addbot_offers_the_levels_in_russian_to_russian_locales(
+async def test_discord_choices_are_named_in_russian_for_russian_locales(
     tmp_path: Path,
 ) -> None:
-    """``/ofc addbot``'s level choices read "easy, normal, strong" to a Russian reader whose
-    seating notice then says "🤖 Anna (сильный)": their names are the notice's Russian words
-    for the ``ru`` and ``uk`` locales (the value sent stays English); the game's choices keep
-    the games' names."""
+    """The choices of ``/ofc addbot`` (levels), ``/ofc new`` and ``/ofc tournament`` (games)
+    and ``/ofc stats`` and ``/ofc top`` (periods) read as the bot's messages name them: the
+    seating notice's "🤖 Anna (сильный)", the lobby's "Ананас (OFC)", the statistics' "за 7
+    дней" for the ``ru`` and ``uk`` locales, "Pineapple OFC" and "last 7 days" for the rest;
+    the value sent stays the service's English word."""
     async with dc_world(tmp_path) as w:
         synced = [d for c in w.fake.commands for d in _described(c)]
-    [level] = [d for d in synced if d.get("name") == "level"]
-    names = {c["value"]: c.get("name_localizations") or {} for c in level["choices"]}
-    assert names == {
-        "easy": {"ru": "лёгкий", "uk": "лёгкий"},
-        "normal": {"ru": "средний", "uk": "средний"},
-        "strong": {"ru": "сильный", "uk": "сильный"},
+
+    def choices(option: str) -> dict[str, tuple[str, dict[str, str]]]:
+        found: dict[str, tuple[str, dict[str, str]]] = {}
+        for d in synced:
+            if d.get("name") == option:
+                for c in d.get("choices") or []:
+                    found[c["value"]] = (c["name"], c.get("name_localizations") or {})
+        return found
+
+    assert choices("level") == {
+        "easy": ("easy", {"ru": "лёгкий", "uk": "лёгкий"}),
+        "normal": ("normal", {"ru": "средний", "uk": "средний"}),
+        "strong": ("strong", {"ru": "сильный", "uk": "сильный"}),
     }
-    games = [c for d in synced if d.get("name") == "game" for c in d.get("choices") or []]
-    assert games and all(not c.get("name_localizations") for c in games)
+    assert choices("game") == {
+        "pineapple": ("Pineapple OFC", {"ru": "Ананас (OFC)", "uk": "Ананас (OFC)"}),
+        "ofc": ("Classic OFC", {"ru": "Классический OFC", "uk": "Классический OFC"}),
+        "chinese": ("Chinese Poker", {"ru": "Китайский покер", "uk": "Китайский покер"}),
+    }
+    assert choices("period") == {
+        "week": ("last 7 days", {"ru": "за 7 дней", "uk": "за 7 дней"}),
+        "month": ("last 30 days", {"ru": "за 30 дней", "uk": "за 30 дней"}),
+        "all": ("all time", {"ru": "за всё время", "uk": "за всё время"}),
+    }
+    games = sum(1 for d in synced if d.get("name") == "game")
+    periods = sum(1 for d in synced if d.get("name") == "period")
+    assert games >= 3 and periods >= 2
 
 
 def test_command_menus_do_not_name_the_kush_label() -> None:
