@@ -946,6 +946,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "У игрока {name} только {balance} {label}.",
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
+    "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",

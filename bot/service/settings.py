@@ -952,6 +952,7 @@ async def _change(
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command); ``tournament``: the
     number of the chat's open table when it is a tournament's (R8.7)."""
+    before = community.settings
     try:
         community = await change_setting(rt, community, spec.name, value, own)
     except SettingRefused as exc:
@@ -972,7 +973,9 @@ async def _change(
             games=spec.games_text(lang),
             game=tr(lang, f"game.{game.value}"),
         )
-    text = tr(lang, "reply.settings_saved", what=what)
+    # the value it had already: "Saved" left the admin thinking something had changed
+    same = community.settings == before
+    text = tr(lang, "reply.settings_same" if same else "reply.settings_saved", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
         # waiting for the table to change; a tournament's is not closed for it (an admin's

@@ -167,6 +167,25 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
     assert (opts.ready_seconds, opts.idle_close_seconds, opts.hand_seconds) == (5, 604800, 45.5)
 
 
+async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None:
+    """``/settings hand_seconds 30`` when it is 30 already answered "Saved", as if something
+    had changed; it says "Already so" (in Russian "Уже так"), and a real change still says
+    "Saved", the stored value the one typed."""
+    service, store = new_service()
+    first = await say(service, "hand_seconds", "30")
+    assert first.text.startswith("Saved: hand_seconds = 30."), first.text
+    again = await say(service, "hand_seconds", "30.0")
+    assert again.text.startswith("Already so: hand_seconds = 30."), again.text
+    assert not again.alert
+    other = await say(service, "hand_seconds", "31")
+    assert other.text.startswith("Saved: hand_seconds = 31."), other.text
+    assert (await stored(store)).options["hand_seconds"] == 31.0
+    russian = await say(service, "language", "ru")
+    assert russian.text.startswith("Сохранено: language = ru."), russian.text
+    same = await say(service, "hand_seconds", "31")
+    assert same.text.startswith("Уже так: hand_seconds = 31."), same.text
+
+
 async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> None:
     service, _store = new_service()
     reply = await say(service, "ready_seconds")

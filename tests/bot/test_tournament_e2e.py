@@ -107,7 +107,7 @@ async def configure(w: World, **values: str) -> None:
     w.fake.admins[GROUP_ID] = {ALICE.id}
     for name, value in values.items():
         reply = await w.say(ALICE, f"/settings {name} {value}")
-        assert "Saved" in reply["text"], reply["text"]
+        assert reply["text"].startswith(("Saved: ", "Already so: ")), reply["text"]
 
 
 async def open_and_register(w: World) -> LiveTable:

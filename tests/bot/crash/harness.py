@@ -672,7 +672,7 @@ class CrashRun:
                 continue
             self._attempt(f"/settings {name} {value}")
             reply = await self.say(admin, f"/settings {name} {value}")
-            if reply is not None and "Saved" in reply:
+            if reply is not None and reply.startswith(("Saved: ", "Already so: ")):
                 self.done_settings.add((name, value))
             return True
         if not self.table_confirmed:
