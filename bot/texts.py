@@ -765,6 +765,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: no hands ({when}).",
         "ru": "{name}: раздач нет ({when}).",
     },
+    # /stats of a name no player here has: who has statistics, and what /stats alone shows
+    "stats.unknown_hint": {
+        "en": "Only those who played here have statistics. /stats alone: this group and you.",
+        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы.",
+    },
+    "stats.unknown_hint.discord": {
+        "en": "Only those who played here have statistics. /ofc stats alone: this server and you.",
+        "ru": "Статистика есть только у тех, кто играл здесь. /ofc stats без имени — сервер и вы.",
+    },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",

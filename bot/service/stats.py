@@ -214,6 +214,8 @@ async def stats(
             text = tr(lang, "reply.unknown_player", name=name)
             if of is None and await _named_before(rt, community, words, shown):
                 text += "\n" + tr(lang, "stats.usage")  # ("/stats Alice year")
+            else:  # "No such player here: @bob." alone gave no next step
+                text += "\n" + tr(lang, on(community.platform, "stats.unknown_hint"))
             return Reply(text, alert=True)
         lines, s = await _player_block(rt, target, since, lang, label, when)
         return await _with_chart(

@@ -51,7 +51,10 @@ async def test_grant_and_stats_to_a_username_nobody_here_has_echo_the_username(
         reply = await w.say(ALICE, "/grant @bob 100")
         assert reply["text"] == tr("en", "reply.grant_unknown", name="@bob"), reply
         reply = await w.say(ALICE, "/stats @bob")
-        assert reply["text"] == "No such player here: @bob.", reply
+        assert reply["text"] == (
+            "No such player here: @bob.\nOnly those who played here have statistics."
+            " /stats alone: this group and you."
+        ), reply
         assert str(BOB.id) not in reply["text"]
         # a grant as a reply to the bot's own message names the bot, not its id, and says
         # that a bot never plays (it said "no such player here")

@@ -465,4 +465,12 @@ async def test_a_word_after_me_or_a_name_that_is_no_period_answers_the_usage(env
         "Здесь нет такого игрока: Alice year.\nФормат: /stats [@игрок | me] [week | month | all]"
     )
     reply = await service.stats(GROUP, ALICE, ["Nobody", "year"])
-    assert reply.alert and reply.text == "No such player here: Nobody year."
+    assert reply.alert and reply.text == (
+        "No such player here: Nobody year.\n"
+        "Only those who played here have statistics. /stats alone: this group and you."
+    )
+    reply = await service.stats(GROUP, BOB, ["Никто"])
+    assert reply.alert and reply.text == (
+        "Здесь нет такого игрока: Никто.\n"
+        "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы."
+    )

@@ -96,7 +96,10 @@ async def test_stats_of_a_member_who_never_played_names_them_not_their_id(tmp_pa
     999." (their user id); it names them as the server shows them, markdown escaped."""
     async with world(tmp_path) as w:
         reply = await w.slash(ALICE, "stats", {"user": FakeUser(999, "**Zed**")})
-        assert reply["content"] == "No such player here: \\*\\*Zed\\*\\*.", reply
+        assert reply["content"] == (
+            "No such player here: \\*\\*Zed\\*\\*.\nOnly those who played here have statistics."
+            " /ofc stats alone: this server and you."
+        ), reply
         assert reply["flags"] & EPHEMERAL
 
 
