@@ -274,6 +274,9 @@ class SeatState:
 #: How many one-shot command keys a table remembers (:attr:`LiveTable.requests`): a
 #: redelivered update comes within seconds, long before this many commands follow it.
 REQUESTS_KEPT = 32
+#: How many press keys a table remembers (:attr:`LiveTable.presses`): a redelivered update
+#: comes within seconds, long before this many presses at the table follow it.
+PRESSES_KEPT = 64
 
 
 @dataclass(slots=True)
@@ -336,6 +339,11 @@ class LiveTable:
         applied (``/topup``), committed with their step: a command delivered again (Telegram
         redelivers an update whose handling a crash cut short; the router retries) is
         answered, not applied twice.
+    :ivar presses: the platform keys of the last :data:`PRESSES_KEPT` presses at the table
+        (Telegram: ``tg:<chat>:<update_id>``), saved with the table's next commit: a press
+        delivered again (its answer lost, a crash before Telegram learnt it was handled) is
+        no sign that its player is at the table now, so it never brings a tournament player
+        away back (R8.7); what it does is checked by its version, as any press's.
     :ivar absent_hands: hands of a running tournament in a row that every player's time ran
         out in (R8.5): at :data:`bot.service.showdown.ABANDONED_HANDS` it is cancelled.
     :ivar topic: the forum topic of a Telegram group the table was opened in: its group
@@ -404,6 +412,7 @@ class LiveTable:
     bot_due: float | None = None
     pictures: bool = True
     requests: list[str] = field(default_factory=list)
+    presses: list[str] = field(default_factory=list)
     absent_hands: int = 0
     topic: str | None = None
 
@@ -430,6 +439,17 @@ class LiveTable:
         the record commits with the step); only the last :data:`REQUESTS_KEPT` are kept."""
         if request is not None:
             self.requests = [*self.requests, request][-REQUESTS_KEPT:]
+
+    def pressed_again(self, key: str | None) -> bool:
+        """Whether the press ``key`` (a platform key, :attr:`presses`) was pressed here before
+        (a redelivery); records it either way (the last :data:`PRESSES_KEPT`); ``None`` (no
+        key) never was."""
+        if key is None:
+            return False
+        if key in self.presses:
+            return True
+        self.presses = [*self.presses, key][-PRESSES_KEPT:]
+        return False
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
@@ -761,6 +781,7 @@ class LiveTable:
         t.chat_gone = bool(snap.get("chat_gone", t.removal_close))
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
+        t.presses = [str(r) for r in snap.get("presses") or ()]
         t.absent_hands = int(snap.get("absent_hands", 0))
         topic = snap.get("topic")
         t.topic = None if topic is None else str(topic)
@@ -840,6 +861,7 @@ class LiveTable:
             "chat_gone": self.chat_gone,
             "pictures": self.pictures,
             "requests": list(self.requests),
+            "presses": list(self.presses),
             "absent_hands": self.absent_hands,
             "topic": self.topic,
             "bot_due": self.bot_due,

@@ -1043,6 +1043,7 @@ class TableService:
         *,
         message_ref: str | None = None,
         answer: Answer | None = None,
+        request: str | None = None,
     ) -> Reply:
         """Handle a button press. Stale, forged or foreign presses are answered with a short
         notice and change nothing; legal ones go to the core.
@@ -1055,6 +1056,9 @@ class TableService:
             adapter shows there (the service does not write that message, issue 10).
         :param answer: called with the reply as soon as the step is committed, before its
             messages are sent (answer first: the platform may make the sending wait).
+        :param request: the platform's key of this press (Telegram: ``tg:<chat>:<update_id>``,
+            the same when the update is delivered again): a press delivered again never
+            brings a tournament player away back (R8.7, :attr:`LiveTable.presses`).
         :returns: the same reply, once the step's messages are sent."""
         lang = language_of(actor.language)
         press = decode(data)
@@ -1081,7 +1085,9 @@ class TableService:
             # any press of theirs at the table brings a player away back (R8.7); the presses
             # of their hand write it themselves, after the press
             hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
-            back = self._back(t, actor, private=not hand_press)
+            # (a press delivered again, pressed before they went away, says nothing of now)
+            again = t.pressed_again(request)
+            back = None if again else self._back(t, actor, private=not hand_press)
             failure: Exception | None = None
             try:
                 reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)

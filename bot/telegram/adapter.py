@@ -1077,7 +1077,7 @@ def _actor(user: User) -> Actor:
 
 
 def _request_key(update: Update) -> str:
-    """The idempotency key of a command: ``tg:<chat>:<update_id>``, the same for every
+    """The idempotency key of a command or press: ``tg:<chat>:<update_id>``, the same for every
     delivery of one update (Telegram delivers an unconfirmed update again)."""
     chat = update.effective_chat
     return f"tg:{chat.id if chat else ''}:{update.update_id}"
@@ -1820,6 +1820,12 @@ class TelegramAdapter:
         if chat is not None and chat.private and payload is not None:
             self.presenter.pressed(actor.user_id, payload.table)  # the turn ping waits anew
         reply = await self.service.press(
-            actor, query.data, chat, is_admin, message_ref=ref, answer=answer
+            actor,
+            query.data,
+            chat,
+            is_admin,
+            message_ref=ref,
+            answer=answer,
+            request=_request_key(update),
         )
         await answer(reply)  # a refusal that never reached a table step

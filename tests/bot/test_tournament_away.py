@@ -363,3 +363,36 @@ async def test_r8_7_coming_back_is_committed_when_the_command_fails(
     assert not t2.seats[carol].away
     assert "💤" not in presenter.last_table(GROUP.chat_id).text
     assert await check_store(store) == []
+
+
+async def test_r8_7_a_press_delivered_again_does_not_bring_a_player_away_back() -> None:
+    """Telegram delivers a press again when its answer was lost or the bot crashed before
+    Telegram learnt it was handled. Carol's "My cards" press from before she walked away,
+    delivered again (the same key) after her clock ran out, brought her back: her next turn
+    waited her whole budget instead of the grace. The copy leaves her away, before and after
+    a restart; a new press of hers (another key) brings her back."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    carol = seat_no(t, CAROL)
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    early = encode(MyHand(t.id, f"L{t.version}"))
+    reply = await service.press(CAROL, early, GROUP, request="tg:-100:7")
+    assert reply.screen is not None and not t.seats[carol].away
+    clock.now += 180
+    await service.run_due()  # her clock ran out: the street placed for her (R8.5)
+    assert t.seats[carol].away
+    t = await until_turn_of(service, presenter, clock, CAROL)
+    assert t.turn_deadline(carol) == clock.now + AWAY_SECONDS
+    await service.press(CAROL, early, GROUP, request="tg:-100:7")  # the same update again
+    assert t.seats[carol].away and t.turn_deadline(carol) == clock.now + AWAY_SECONDS
+    await service.stop()
+    service, presenter = await restarted(store, clock)  # the key was saved with the table
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.seats[carol].away
+    await service.press(CAROL, early, GROUP, request="tg:-100:7")
+    assert t2.seats[carol].away and t2.turn_deadline(carol) == clock.now + AWAY_SECONDS
+    mine = encode(MyHand(t2.id, f"L{t2.version}"))
+    reply = await service.press(CAROL, mine, GROUP, request="tg:-100:9")  # a new press
+    assert reply.screen is not None and not t2.seats[carol].away
+    assert t2.grace(carol) is None
+    assert await check_store(store) == []

@@ -494,3 +494,40 @@ async def test_r8_7_an_admin_s_cancel_with_one_player_blocking_the_bot_tells_the
         for user in PLAYERS:
             assert await balance(w, user) == START
         assert await check_store(w.store) == []
+
+
+async def test_r8_7_telegram_a_press_delivered_again_leaves_a_player_away(tmp_path: Path) -> None:
+    """End to end on Telegram: Alice (first to act) puts a card in a box, then walks away
+    (her clock ran out: away, R8.7); Telegram delivers her press's update again (its answer
+    was lost). The copy brought her back, so her next turn waited her whole budget instead
+    of the grace; it leaves her away now. Her next real press (a new update) brings her
+    back."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update(u.id for u in PLAYERS)
+        await configure(w, tournament_buy_in=str(BUY_IN))
+        t = await open_and_register(w)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and t.hand is not None
+        await w.settle()  # (her private hand written)
+        places = [
+            (key, data)
+            for key, data in w.hand_buttons(ALICE).items()
+            if key[0] == "p" and key[1].endswith("b")
+        ]
+        (first_key, first), (second_key, _) = places[:2]
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, first)
+        assert not answer.get("show_alert"), answer
+        update = max(w.fake.pushed)  # the update of her press
+        seat.away = True  # (as her clock running out leaves her)
+        answers = len([c for c in w.fake.calls if c.method == "answerCallbackQuery"])
+        await w.fake.redeliver(update)
+        await w.fake.wait_for(
+            lambda: len([c for c in w.fake.calls if c.method == "answerCallbackQuery"]) > answers
+        )
+        await w.settle()
+        assert t.seat_of(str(ALICE.id)) is seat and seat.away
+        fresh = w.hand_buttons(ALICE)
+        data = fresh[second_key]  # (the button as the screen now has it)
+        answer = await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, data)
+        assert not answer.get("show_alert"), answer
+        assert not seat.away and first_key != second_key
