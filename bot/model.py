@@ -296,6 +296,9 @@ class LiveTable:
     :ivar closing: an admin asked to close the table during a hand: it closes at its end.
     :ivar removal_close: the close was queued by the bot's removal from the chat (or its
         right to write there taken), not by an admin: the bot back in the chat cancels it.
+    :ivar moved_from: the chat the table was in before its group moved (a Telegram group
+        upgraded to a supergroup, :func:`bot.service.chats.migrate_chat`): a press on its old
+        message there is out of date, not forged (the adapter forgets the move at a restart).
     :ivar moved_close: the close was made because the group's older table moved into this
         table's chat (:func:`bot.service.chats.close_stray`), not by an admin: a tournament's
         players are told so (:func:`bot.service.dealing.tell_tournament_closed`).
@@ -408,6 +411,7 @@ class LiveTable:
     closing: bool = False
     removal_close: bool = False
     moved_close: bool = False
+    moved_from: str | None = None
     chat_gone: bool = False
     bot_due: float | None = None
     pictures: bool = True
@@ -778,6 +782,8 @@ class LiveTable:
         t.closing = bool(snap.get("closing", False))
         t.removal_close = bool(snap.get("removal_close", False))
         t.moved_close = bool(snap.get("moved_close", False))
+        moved_from = snap.get("moved_from")
+        t.moved_from = None if moved_from is None else str(moved_from)
         t.chat_gone = bool(snap.get("chat_gone", t.removal_close))
         t.pictures = bool(snap.get("pictures", True))
         t.requests = [str(r) for r in snap.get("requests") or ()]
@@ -858,6 +864,7 @@ class LiveTable:
             "closing": self.closing,
             "removal_close": self.removal_close,
             "moved_close": self.moved_close,
+            "moved_from": self.moved_from,
             "chat_gone": self.chat_gone,
             "pictures": self.pictures,
             "requests": list(self.requests),

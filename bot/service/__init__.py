@@ -1153,7 +1153,7 @@ class TableService:
         seat = t.seat_of(actor.user_id)
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
-                return Reply(tr(lang, "err.forged"), alert=True)
+                return _foreign(t, chat, lang)
             if t.tournament is None or not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
@@ -1166,7 +1166,7 @@ class TableService:
             return await tournaments.start(rt, t, actor, admin, lang)
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
-                return Reply(tr(lang, "err.forged"), alert=True)
+                return _foreign(t, chat, lang)
             if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
@@ -1232,6 +1232,16 @@ class TableService:
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),
         )  # fmt: skip
+
+
+def _foreign(t: LiveTable, chat: ChatRef, lang: str) -> Reply:
+    """The answer to a lobby press of table ``t`` from another chat than the table's: out of
+    date from the chat the table was in before its group moved (:attr:`LiveTable.moved_from`:
+    the old group's message, pressed after a restart made the adapter forget the move; it
+    answered "Unknown button"), else forged (a table's buttons are in its own chat only).
+    Either way nothing changes."""
+    key = "err.stale" if chat.chat_id == t.moved_from else "err.forged"
+    return Reply(tr(lang, key), alert=True)
 
 
 def _press_lang(t: LiveTable, actor: Actor) -> str:

@@ -49,7 +49,7 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
         if t.chat_id == old_id:
             # storage has the table in the new chat now: it follows whatever comes next (a
             # step refused below, a crash: the restored table takes its chat from storage)
-            t.chat_id = new_id
+            t.chat_id, t.moved_from = new_id, old_id
             if t.community_ext == old_id:
                 t.community_ext = new_id
             t.group_ref = None

@@ -142,7 +142,7 @@ async def restore(
         # with a crash before the table's step): storage's chat, and wallets, are the new ones
         if t.community_ext == t.chat_id:
             t.community_ext = record.chat_id
-        t.chat_id = record.chat_id
+        t.chat_id, t.moved_from = record.chat_id, t.chat_id
     held = rt.table_at(t.platform, t.chat_id)
     rt.add(t)
     async with t.lock:
