@@ -43,3 +43,21 @@ async def test_a_lobby_press_from_the_group_before_its_upgrade_is_out_of_date() 
     assert not reply.alert, reply.text
     assert t2.seat_of(CAROL.user_id) is not None
     assert await check_store(store) == []
+
+
+async def test_a_move_storage_made_before_a_crash_is_known_after_the_restart() -> None:
+    """The group moved in storage (community, wallets, table) and the bot crashed before the
+    table's own step: the restored table takes the new chat from storage and knows the old
+    one, so the old message's press is out of date there too."""
+    service, _presenter, store, clock = new_service(next_hand_delay=0)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None
+    old = t.version
+    assert await store.move_chat("telegram", "-100", "-200")  # (then the crash)
+    service, _presenter = await restarted(store, clock)
+    t2 = service.table_in(SUPERGROUP)
+    assert t2 is not None and t2.chat_id == "-200" and t2.moved_from == "-100"
+    reply = await service.press(CAROL, encode(Join(t2.id, f"L{old}")), GROUP)
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply
+    assert t2.seat_of(CAROL.user_id) is None
+    assert await check_store(store) == []
