@@ -974,7 +974,13 @@ async def _change(
             game=tr(lang, f"game.{game.value}"),
         )
     # the value it had already: "Saved" left the admin thinking something had changed
-    same = community.settings == before
+    # (a default saved as the value it stands for reads the same: nothing changed either;
+    # the label is shown as the new one reads, so it is compared as saved)
+    label = rt.kush_label(community)
+    shown_before = _display(before, table_options(before, table_game), spec, lang, label)
+    same = community.settings == before or (
+        spec.name != "kush_label" and shown_before == _display(s, opts, spec, lang, label)
+    )
     text = tr(lang, "reply.settings_same" if same else "reply.settings_saved", what=what)
     if spec.name == "game" and table_game is not None and s.game != table_game.value:
         # the open table keeps its game: saying only "Saved: game = ofc" left the admin
@@ -992,7 +998,12 @@ async def _change(
         # value is the bank of who sits down later ("the table takes it when the hand is
         # over" left the admin expecting the seated players' banks to change)
         text += "\n" + tr(lang, "settings.bank_new_seats")
-    elif not spec.community and spec.applies_to(game) and _waits_for_match(rt, community.id):
+    elif (
+        not spec.community
+        and spec.applies_to(game)
+        and _waits_for_match(rt, community.id)
+        and (not same or _still_waits(rt, community.id, spec.name))
+    ):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + _waiting_text(rt, community.id, spec.name, lang)
@@ -1051,6 +1062,20 @@ def _waits_for_match(rt: Runtime, community_id: int) -> bool:
     hand or a Fantasyland hand is under way); a tournament table keeps its own (R8.7)."""
     return any(
         t.community_id == community_id and t.tournament is None and t.pending_options is not None
+        for t in rt.tables.values()
+    )
+
+
+def _still_waits(rt: Runtime, community_id: int, name: str) -> bool:
+    """Whether the rule option ``name`` waits at a table of the community for its match to
+    end with another value than the table plays now: a value saved again ("Already so")
+    says when it applies only then (R6.6); one the table already plays has nothing to wait
+    for ("from the next match" read as a change to come)."""
+    return any(
+        t.community_id == community_id
+        and t.tournament is None
+        and t.pending_options is not None
+        and getattr(t.pending_options, name, None) != getattr(t.options, name, None)
         for t in rt.tables.values()
     )
 

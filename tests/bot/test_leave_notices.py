@@ -152,6 +152,18 @@ async def test_r8_6_time_bank_seconds_says_seated_players_keep_their_bank() -> N
     other = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
     assert tr("en", "settings.next_match") in other.text, other.text
     assert tr("en", "settings.bank_new_seats") not in other.text
+    # saved again: still waiting for the match, which is said again
+    again = await service.settings(GROUP, ALICE, True, ["kush_per_point", "2"])
+    assert again.text.startswith("Already so: kush_per_point = 2."), again.text
+    assert tr("en", "settings.next_match") in again.text, again.text
+    # the value the table plays now, saved again: nothing waits, nothing to say of when
+    # ("Already so … applies from the next match" read as a change to come)
+    same = await service.settings(
+        GROUP, ALICE, True, ["hand_seconds", f"{t.options.hand_seconds:g}"]
+    )
+    assert same.text.startswith("Already so: hand_seconds = "), same.text
+    assert tr("en", "settings.next_match") not in same.text, same.text
+    assert tr("en", "settings.next_hand") not in same.text, same.text
     await service.join(GROUP, CAROL)  # during the hand: the new bank is hers
     assert await _bank_of(service, t, CAROL.user_id) == 2
     await play_out(service, presenter, [ALICE, BOB])

@@ -184,6 +184,13 @@ async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None
     assert russian.text.startswith("Сохранено: language = ru."), russian.text
     same = await say(service, "hand_seconds", "31")
     assert same.text.startswith("Уже так: hand_seconds = 31."), same.text
+    # a default saved as what it stands for changes nothing either; a new label does
+    default = await say(service, "ready_seconds", f"{RuleOptions().ready_seconds:g}")
+    assert default.text.startswith("Уже так: ready_seconds = "), default.text
+    label = await say(service, "kush_label", "фишки")
+    assert label.text.startswith("Сохранено: kush_label = фишки."), label.text
+    label = await say(service, "kush_label", "фишки")
+    assert label.text.startswith("Уже так: kush_label = фишки."), label.text
 
 
 async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> None:
@@ -461,7 +468,13 @@ def test_random_settings_always_get_a_reply_and_save_nothing_when_refused(
         if reply.alert:
             assert after == before
         else:
-            assert after == before or reply.text.startswith(("Saved: ", "Сохранено: "))
+            if reply.text.startswith(("Already so: ", "Уже так: ")):
+                # nothing changed: at most a default saved as the value it stands for
+                assert after.rule_options() == before.rule_options()
+                empty = dataclasses.replace(after, options={})
+                assert empty == dataclasses.replace(before, options={})
+            else:
+                assert after == before or reply.text.startswith(("Saved: ", "Сохранено: "))
             for game in GameKind:
                 table_options(after, game)  # whatever was saved deals
             after.rule_options()
