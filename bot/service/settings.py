@@ -1001,8 +1001,7 @@ async def _change(
     elif (
         not spec.community
         and spec.applies_to(game)
-        and _waits_for_match(rt, community.id)
-        and (not same or _still_waits(rt, community.id, spec.name))
+        and _still_waits(rt, community.id, spec.name)
     ):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
@@ -1057,20 +1056,11 @@ def _kept_by(t: LiveTable, spec: Setting) -> bool:
     )
 
 
-def _waits_for_match(rt: Runtime, community_id: int) -> bool:
-    """Whether a table of the community here keeps its options until its match is over (a
-    hand or a Fantasyland hand is under way); a tournament table keeps its own (R8.7)."""
-    return any(
-        t.community_id == community_id and t.tournament is None and t.pending_options is not None
-        for t in rt.tables.values()
-    )
-
-
 def _still_waits(rt: Runtime, community_id: int, name: str) -> bool:
     """Whether the rule option ``name`` waits at a table of the community for its match to
-    end with another value than the table plays now: a value saved again ("Already so")
-    says when it applies only then (R6.6); one the table already plays has nothing to wait
-    for ("from the next match" read as a change to come)."""
+    end (R6.6) with another value than the table plays now: only then does the answer say
+    when it applies; a value the table already plays (saved again, or set back mid-hand)
+    has nothing to wait for ("from the next match" read as a change to come)."""
     return any(
         t.community_id == community_id
         and t.tournament is None
@@ -1096,7 +1086,7 @@ def _buy_in_waits(rt: Runtime, community_id: int) -> str | None:
 
 def _waiting_text(rt: Runtime, community_id: int, name: str, lang: str) -> str:
     """When the rule option ``name`` just saved applies at the community's table that waits
-    for its match to end (:func:`_waits_for_match`): after the match's Fantasyland hands at
+    for its match to end (:func:`_still_waits`): after the match's Fantasyland hands at
     an open-face table; from the next hand in Chinese Poker, which has no Fantasyland (R7),
     where a new ``kush_per_point`` ends the game under way first and a new ``target_points``
     ends it when a player has reached it (R7.6, :func:`~.dealing.apply_pending`)."""
