@@ -998,11 +998,7 @@ async def _change(
         # value is the bank of who sits down later ("the table takes it when the hand is
         # over" left the admin expecting the seated players' banks to change)
         text += "\n" + tr(lang, "settings.bank_new_seats")
-    elif (
-        not spec.community
-        and spec.applies_to(game)
-        and _still_waits(rt, community.id, spec.name)
-    ):
+    elif not spec.community and spec.applies_to(game) and _still_waits(rt, community.id, spec.name):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
         text += "\n" + _waiting_text(rt, community.id, spec.name, lang)
