@@ -599,11 +599,15 @@ class Sandbox:
         private message ``rN`` presses); returns the notice text. A number the screen has no
         button for is answered with the numbers it has, as typed ("g1–g4")."""
         shown = self.other_screen(chat) if other else self.screen(chat)
+        if shown is None and other:
+            return tr(self.opts.lang, "sandbox.no_replay")
         if shown is None or not shown.buttons:
             return tr(self.opts.lang, "sandbox.no_buttons")
         if not 1 <= number <= len(shown.buttons):
             prefix = "r" if other else ("g" if chat == GROUP_ID else "")
             first, last = f"{prefix}1", f"{prefix}{len(shown.buttons)}"
+            if len(shown.buttons) == 1:
+                return tr(self.opts.lang, "sandbox.one_button", only=first)
             return tr(self.opts.lang, "sandbox.no_button", first=first, last=last)
         data = shown.buttons[number - 1][1]
         qid = await self.fake.press(self.human, chat, shown.message_id, data)

@@ -1181,6 +1181,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "no such button: that message's are {first}–{last}",
         "ru": "нет такой кнопки: у этого сообщения кнопки {first}–{last}",
     },
+    "sandbox.one_button": {
+        "en": "no such button: that message's only one is {only}",
+        "ru": "нет такой кнопки: у этого сообщения одна кнопка — {only}",
+    },
+    "sandbox.no_replay": {
+        "en": "no such button: no replay is open (/history lists your hands, /replay N opens one)",
+        "ru": "нет такой кнопки: повтор не открыт (/history покажет ваши раздачи, /replay N откроет одну)",
+    },
     "sandbox.no_buttons": {
         "en": "no such button: that message has no buttons now",
         "ru": "нет такой кнопки: у этого сообщения сейчас нет кнопок",
