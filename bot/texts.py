@@ -757,8 +757,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
     # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
     "stats.group_moved": {
-        "en": "Winnings of every hand, added up: {kush} {label}",
-        "ru": "Выигрыши всех раздач в сумме: {kush} {label}",
+        "en": "Members' winnings of every hand, added up: {kush} {label}",
+        "ru": "Выигрыши участников во всех раздачах в сумме: {kush} {label}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
     "stats.player_none": {

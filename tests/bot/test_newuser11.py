@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
 from bot.sandbox import Sandbox, SandboxOptions
+from tests.bot.test_bots import alice_and_a_bot
+from tests.bot.test_service import ALICE, GROUP
 
 
 async def test_rn_without_a_replay_says_how_to_open_one(tmp_path: Path) -> None:
@@ -54,3 +57,24 @@ async def test_a_message_with_one_button_names_it_alone(tmp_path: Path) -> None:
             assert out.getvalue().splitlines()[-1] == want, out.getvalue()[-2000:]
         finally:
             await box.stop()
+
+
+async def test_group_stats_say_the_winnings_are_the_members(tmp_path: Path) -> None:
+    """A newcomer who lost a hand to the sandbox's computer player read "Winnings of every
+    hand, added up: 0 kush" (and "players: 1"): the house's winnings are left out, which the
+    line now says, in English and Russian."""
+    service, _presenter, _store, clock = await alice_and_a_bot()
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    for _ in range(50):
+        if t.hand is None or t.hand.is_over:
+            break
+        clock.now = t.bot_due if t.bot_due is not None else clock.now + 10_000
+        await service.run_due()
+    assert t.hand is None or t.hand.is_over
+    lines = (await service.stats(GROUP, ALICE, [])).text.splitlines()
+    moved = [line for line in lines if "added up" in line]
+    assert len(moved) == 1 and moved[0].startswith("Members' winnings of every hand, added up: ")
+    ru = dataclasses.replace(ALICE, language="ru")
+    lines = (await service.stats(GROUP, ru, [])).text.splitlines()
+    assert any(line.startswith("Выигрыши участников во всех раздачах в сумме: ") for line in lines)
