@@ -1,0 +1,141 @@
+"""Duplicated and reordered platform input: Telegram delivers an update again (same
+update_id) when the bot crashed or answered its webhook late. Every command that moves kush
+or changes a seat applies once: the copy is answered briefly and changes nothing, even when
+it comes after a newer command, or after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from bot.model import ChatRef
+from bot.telegram.fake_api import FakeTelegram, FakeUser
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+
+GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
+
+
+async def _said(w: World, user: FakeUser, text: str) -> tuple[int, dict[str, Any]]:
+    """``user`` types ``text``: its update_id and the bot's reply."""
+    reply = await w.say(user, text)
+    update_id = max(w.fake.pushed)
+    assert text in str(w.fake.pushed[update_id])
+    return update_id, reply
+
+
+async def _again(w: World, update_id: int) -> dict[str, Any]:
+    """Telegram delivers ``update_id`` again: the bot's reply to it."""
+    start = len(w.fake.calls)
+    await w.fake.redeliver(update_id)
+    mid = int(w.fake.pushed[update_id]["message"]["message_id"])
+    reply: dict[str, Any] = await w.fake.wait_for(
+        lambda: w.fake.reply_to(GROUP_ID, mid, start), timeout=5
+    )
+    await w.settle()
+    return reply
+
+
+async def _wallet(w: World, user: FakeUser) -> int:
+    """``user``'s balance off the table (their wallet)."""
+    community = await w.store.community("telegram", str(GROUP_ID))
+    player = await w.store.find_player(community.id, str(user.id))
+    assert player is not None
+    return player.balance
+
+
+def _stack(w: World, user: FakeUser) -> int | None:
+    t = w.service.table_in(GROUP)
+    seat = t.seat_of(str(user.id)) if t is not None else None
+    return seat.stack if seat is not None else None
+
+
+async def _seated(w: World, user: FakeUser) -> tuple[int, int]:
+    """``user`` types /join then /ready at the open table: the two update ids."""
+    join, reply = await _said(w, user, "/join")
+    assert reply["text"] == tr(user.language_code or "en", "reply.joined", seat=1), reply
+    ready, reply = await _said(w, user, "/ready")
+    assert _stack(w, user) == 200, reply
+    return join, ready
+
+
+async def test_r8_2_a_join_delivered_again_after_leaving_seats_nobody(tmp_path: Path) -> None:
+    """Alice /join, /ready, /leave; then Telegram delivers her /join again (its answer was
+    lost). It sat her down again, unasked (a later /ready copy then bought her in): it is
+    answered "already done" and she stays up, her 1000 kush in her wallet."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        join, ready = await _seated(w, ALICE)
+        await _said(w, ALICE, "/leave")
+        assert _stack(w, ALICE) is None and await _wallet(w, ALICE) == 1000
+        for update in (join, ready):
+            reply = await _again(w, update)
+            assert reply["text"] == tr("en", "reply.request_done"), reply
+            assert _stack(w, ALICE) is None and await _wallet(w, ALICE) == 1000
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2_a_leave_delivered_again_after_sitting_down_again(tmp_path: Path) -> None:
+    """Alice leaves, sits down and buys in again; her first /leave is delivered again: it
+    stood her up and cashed her out a second time. Answered "already done": she keeps her
+    seat and her 200 kush stack."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await _seated(w, ALICE)
+        leave, _ = await _said(w, ALICE, "/leave")
+        await _seated(w, ALICE)
+        reply = await _again(w, leave)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        assert _stack(w, ALICE) == 200 and await _wallet(w, ALICE) == 800
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_closetable_delivered_again_closes_no_newer_table(tmp_path: Path) -> None:
+    """An admin closes table #1 and opens #2, Bob sits down at it; the /closetable is
+    delivered again: it closed #2 and cashed Bob out. Answered "already done", #2 stays
+    open with Bob's stack; the /newtable delivered again (its table closed since) opens no
+    third table."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        opened, _ = await _said(w, ALICE, "/newtable")
+        close, reply = await _said(w, ALICE, "/closetable")
+        assert reply["text"] == tr("en", "reply.table_closed", table=1), reply
+        again, reply = await _said(w, ALICE, "/newtable")
+        assert reply["text"] == tr("en", "reply.table_opened", table=2), reply
+        await _seated(w, BOB)
+        reply = await _again(w, close)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        t = w.service.table_in(GROUP)
+        assert t is not None and t.id == 2 and _stack(w, BOB) == 200
+        assert await _wallet(w, BOB) == 800
+        reply = await _again(w, opened)  # (#2 open: "a table is open here", as it was)
+        assert w.service.table_in(GROUP) is t
+        await _said(w, ALICE, "/closetable")
+        assert await _wallet(w, BOB) == 1000
+        reply = await _again(w, again)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        assert w.service.table_in(GROUP) is None
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2_a_join_delivered_again_after_a_restart(tmp_path: Path) -> None:
+    """The same after a restart (the bot crashed before confirming the updates): the
+    copies of Alice's /join and /ready, delivered to the new process after her /leave, are
+    answered "already done" (their keys are in the table's snapshot)."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.say(ALICE, "/newtable")
+            join, ready = await _seated(w, ALICE)
+            await _said(w, ALICE, "/leave")
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            for update in (join, ready):
+                reply = await _again(w2, update)
+                assert reply["text"] == tr("en", "reply.request_done"), reply
+            assert _stack(w2, ALICE) is None and await _wallet(w2, ALICE) == 1000
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
