@@ -33,6 +33,7 @@ from typing import Any
 from bot.model import (
     HAND_VIEW_PREFIX,
     PENDING_PREFIX,
+    REQUESTS_KEPT,
     Actor,
     ChatRef,
     LiveTable,
@@ -732,14 +733,29 @@ class TableService:
         key = "help.discord" if chat.platform == "discord" else "help"
         return Reply(tr(await self._lang(community, actor), key))
 
-    async def settings(self, chat: ChatRef, actor: Actor, is_admin: bool, args: list[str]) -> Reply:
-        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only)."""
+    async def settings(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        args: list[str],
+        request: str | None = None,
+    ) -> Reply:
+        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only);
+        ``request``: the platform's key of the command: a change delivered again is answered
+        "already done" and changes nothing (:attr:`Runtime.settings_requests`)."""
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
+        if args and request is not None:
+            done = self.rt.settings_requests.setdefault(community.id, [])
+            if request in done:
+                return Reply(tr(lang, "reply.request_done"))
+            done.append(request)
+            del done[:-REQUESTS_KEPT]
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]

@@ -245,6 +245,10 @@ class Runtime:
         #: here (:attr:`LiveTable.requests`): its next table takes them on, so that a
         #: /closetable or /newtable delivered again closes or opens no table since
         self.chat_requests: dict[tuple[str, str], list[str]] = {}
+        #: community id → the keys of the last :data:`REQUESTS_KEPT` ``/settings`` changes
+        #: handled here: a copy delivered later changes nothing (it set back what an admin
+        #: changed since); kept in memory only
+        self.settings_requests: dict[int, list[str]] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now

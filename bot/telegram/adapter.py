@@ -1584,7 +1584,8 @@ class TelegramAdapter:
         # a change sets the stakes: asked afresh (a demoted admin changes nothing)
         who = await self._as_admin(update, fresh=bool(context.args))
         if who is not None:
-            reply = await self.service.settings(*who, list(context.args or []))
+            key = _request_key(update)  # (a change delivered again changes nothing)
+            reply = await self.service.settings(*who, list(context.args or []), key)
             await self._reply(update, reply)
 
     async def _closetable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -139,3 +139,25 @@ async def test_r8_2_a_join_delivered_again_after_a_restart(tmp_path: Path) -> No
             assert await check_store(w2.store) == []
     finally:
         await fake.stop()
+
+
+async def test_r8_1_a_settings_change_delivered_again_keeps_the_newer_value(
+    tmp_path: Path,
+) -> None:
+    """An admin sets min_buy_in to 100, then to 300; the first /settings is delivered again
+    (its answer was lost): it set the buy-in back to 100, and the next Ready moved 100, not
+    the 300 the admin chose last. Answered "already done", the 300 stays."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        first, reply = await _said(w, ALICE, "/settings min_buy_in 100")
+        assert "min_buy_in = 100" in reply["text"], reply
+        _, reply = await _said(w, ALICE, "/settings min_buy_in 300")
+        assert "min_buy_in = 300" in reply["text"], reply
+        reply = await _again(w, first)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.min_buy_in == 300
+        await w.say(ALICE, "/newtable")
+        await _said(w, BOB, "/join")
+        await _said(w, BOB, "/ready")
+        assert _stack(w, BOB) == 300 and await _wallet(w, BOB) == 700
