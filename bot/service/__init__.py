@@ -750,12 +750,8 @@ class TableService:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
-        if args and request is not None:
-            done = self.rt.settings_requests.setdefault(community.id, [])
-            if request in done:
-                return Reply(tr(lang, "reply.request_done"))
-            done.append(request)
-            del done[:-REQUESTS_KEPT]
+        if args and self._settings_again(community, request):
+            return Reply(tr(lang, "reply.request_done"))
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
@@ -769,6 +765,19 @@ class TableService:
         return await settings_mod.settings(
             self.rt, community, lang, args, own, self._game_in(chat), self._tournament_in(chat)
         )
+
+    def _settings_again(self, community: Community, request: str | None) -> bool:
+        """Whether the settings change ``request`` (a command's or press's platform key) was
+        handled here before (delivered again); records it either way (the last
+        :data:`REQUESTS_KEPT` of the community, :attr:`Runtime.settings_requests`)."""
+        if request is None:
+            return False
+        done = self.rt.settings_requests.setdefault(community.id, [])
+        if request in done:
+            return True
+        done.append(request)
+        del done[:-REQUESTS_KEPT]
+        return False
 
     def _game_in(self, chat: ChatRef) -> GameKind | None:
         """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
@@ -1146,7 +1155,7 @@ class TableService:
         if press is None:
             return Reply(tr(lang, "err.forged"), alert=True)
         if isinstance(press, SettingStep):
-            return await self._settings_press(chat, actor, press, is_admin)
+            return await self._settings_press(chat, actor, press, is_admin, request)
         if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
@@ -1302,6 +1311,7 @@ class TableService:
         actor: Actor,
         press: SettingStep,
         is_admin: Callable[[], Awaitable[bool]] | None,
+        request: str | None = None,
     ) -> Reply:
         if chat is None or chat.private:
             return Reply(tr(language_of(actor.language), "err.forged"), alert=True)
@@ -1309,6 +1319,10 @@ class TableService:
         lang = await self._lang(community, actor)
         if is_admin is None or not await is_admin():
             return _admins_only(lang, chat.platform)
+        # delivered again: its version is a digest of the settings, which a later press may
+        # have set back as they were (+ then −): the copy moved the value a second time
+        if self._settings_again(community, request):
+            return Reply(tr(lang, "reply.request_done"))
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),

@@ -161,3 +161,51 @@ async def test_r8_1_a_settings_change_delivered_again_keeps_the_newer_value(
         await _said(w, BOB, "/join")
         await _said(w, BOB, "/ready")
         assert _stack(w, BOB) == 300 and await _wallet(w, BOB) == 700
+
+
+def _setting_button(message: dict[str, Any], w: World, name: str, op: str) -> str:
+    """The callback data of the settings message's ``op`` button of setting ``name``."""
+    from bot.presses import SettingStep, decode
+    from bot.service.settings import SETTINGS
+
+    code = SETTINGS[name].code
+    for b in w.fake.buttons(message):
+        press = decode(b.get("callback_data"))
+        if isinstance(press, SettingStep) and press.code == code and press.op == op:
+            return str(b["callback_data"])
+    raise AssertionError(f"no {op} button of {name}")
+
+
+async def test_r8_1_a_settings_press_delivered_again_after_its_undo_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """On the /settings message an admin presses min_buy_in +, then − (back to 200, so
+    the message is as it was); the + press is delivered again. Its version (a digest of the
+    settings, the same again) let it through: the buy-in went to 250 behind the admin's
+    back. Answered "already done", the buy-in stays 200."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(ALICE, "/settings")
+        message = next(m for m in reversed(w.fake.chat_messages(GROUP_ID)) if w.fake.buttons(m))
+        answer = await w.press(
+            ALICE, GROUP_ID, message, _setting_button(message, w, "min_buy_in", "+")
+        )
+        assert not answer.get("show_alert"), answer
+        plus = max(w.fake.pushed)
+        message = w.fake.messages[(GROUP_ID, message["message_id"])]
+        answer = await w.press(
+            ALICE, GROUP_ID, message, _setting_button(message, w, "min_buy_in", "-")
+        )
+        assert not answer.get("show_alert"), answer
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.min_buy_in == 200
+        answers = len([c for c in w.fake.calls if c.method == "answerCallbackQuery"])
+        await w.fake.redeliver(plus)
+        await w.fake.wait_for(
+            lambda: len([c for c in w.fake.calls if c.method == "answerCallbackQuery"]) > answers
+        )
+        await w.settle()
+        again = [c for c in w.fake.calls if c.method == "answerCallbackQuery"][-1].params
+        assert again.get("text") == tr("en", "reply.request_done"), again
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.min_buy_in == 200
