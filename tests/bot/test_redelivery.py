@@ -12,7 +12,7 @@ from bot.model import ChatRef
 from bot.telegram.fake_api import FakeTelegram, FakeUser
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, World, world
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
 
 GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
 
@@ -209,3 +209,25 @@ async def test_r8_1_a_settings_press_delivered_again_after_its_undo_changes_noth
         assert again.get("text") == tr("en", "reply.request_done"), again
         community = await w.store.community("telegram", str(GROUP_ID))
         assert community.settings.min_buy_in == 200
+
+
+async def test_r8_7_a_tournament_join_delivered_again_after_unregistering(
+    tmp_path: Path,
+) -> None:
+    """At a tournament's lobby /join registers (the buy-in to the pool, R8.7) and /leave
+    unregisters (it comes back). Carol's /join delivered again after her /leave registered
+    her again and took her 100 kush: now "already done", her 1000 kush stay hers."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await _said(w, ALICE, "/settings tournament_buy_in 100")
+        await _said(w, ALICE, "/tournament pineapple")
+        join, reply = await _said(w, CAROL, "/join")
+        assert await _wallet(w, CAROL) == 900, reply
+        await _said(w, CAROL, "/leave")
+        assert await _wallet(w, CAROL) == 1000
+        reply = await _again(w, join)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        t = w.service.table_in(GROUP)
+        assert t is not None and t.seat_of(str(CAROL.id)) is None
+        assert await _wallet(w, CAROL) == 1000
+        assert await check_store(w.store) == []
