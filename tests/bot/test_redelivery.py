@@ -231,3 +231,22 @@ async def test_r8_7_a_tournament_join_delivered_again_after_unregistering(
         assert t is not None and t.seat_of(str(CAROL.id)) is None
         assert await _wallet(w, CAROL) == 1000
         assert await check_store(w.store) == []
+
+
+async def test_r8_6_a_sitout_delivered_again_after_back_keeps_the_player_in(
+    tmp_path: Path,
+) -> None:
+    """Bob types /sitout, then /back; the /sitout is delivered again: it sat him out of
+    the next hands he had just come back to. Answered "already done", he stays in."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        await _seated(w, BOB)
+        sit_out, _ = await _said(w, BOB, "/sitout")
+        t = w.service.table_in(GROUP)
+        seat = t.seat_of(str(BOB.id)) if t is not None else None
+        assert seat is not None and seat.sitting_out
+        await _said(w, BOB, "/back")
+        assert not seat.sitting_out
+        reply = await _again(w, sit_out)
+        assert reply["text"] == tr("ru", "reply.request_done"), reply
+        assert not seat.sitting_out and seat.stack == 200
