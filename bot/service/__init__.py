@@ -353,7 +353,10 @@ class TableService:
                 # try again" (the adapter's answer to a failure, or storage's) was untrue,
                 # and trying again did it twice
                 failure, reply = exc, self._after_commit(t, actor, lang, exc)
-            if t.seq == seq:  # refused, nothing committed: not applied (a copy says the same)
+            if t.seq == seq and back is None:
+                # refused, nothing committed: not applied (a copy says the same); one that
+                # brought its player back (R8.7) was, whatever it said: its key commits with
+                # their coming back, and a copy after they went away again leaves them away
                 t.requests = requests
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)

@@ -250,3 +250,28 @@ async def test_r8_6_a_sitout_delivered_again_after_back_keeps_the_player_in(
         reply = await _again(w, sit_out)
         assert reply["text"] == tr("ru", "reply.request_done"), reply
         assert not seat.sitting_out and seat.stack == 200
+
+
+async def test_r8_7_a_refused_command_delivered_again_does_not_bring_an_away_player_back(
+    tmp_path: Path,
+) -> None:
+    """A tournament runs; Alice is away (her clock ran out, R8.7) and types /sitout: refused
+    (no sitting out in a tournament), but a command of hers brings her back, committed. She
+    goes away again; the /sitout is delivered again: it brought her back once more (her
+    next turns waited her whole budget). Answered "already done", she stays away."""
+    from tests.bot.test_tournament_e2e import PLAYERS, configure, open_and_register
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update(u.id for u in PLAYERS)
+        await configure(w, tournament_buy_in="100")
+        t = await open_and_register(w)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and t.hand is not None
+        seat.away = True  # (as her clock running out leaves her)
+        sit_out, reply = await _said(w, ALICE, "/sitout")
+        assert reply["text"] == tr("en", "tour.no_sitout"), reply
+        assert not seat.away
+        seat.away = True  # away again
+        reply = await _again(w, sit_out)
+        assert reply["text"] == tr("en", "reply.request_done"), reply
+        assert seat.away
