@@ -33,6 +33,7 @@ from typing import Any
 from bot.model import (
     HAND_VIEW_PREFIX,
     PENDING_PREFIX,
+    REQUESTS_KEPT,
     Actor,
     ChatRef,
     LiveTable,
@@ -304,10 +305,15 @@ class TableService:
         actor: Actor,
         body: Callable[[LiveTable, Community, str], Awaitable[Reply]],
         answer: Answer | None = None,
+        request: str | None = None,
     ) -> Reply:
         """Run ``body(table, community, language)`` under the table's lock, or answer that the
         chat has no open table (a private chat never has one: the command works in a group);
-        a transition storage refused is a short notice."""
+        a transition storage refused is a short notice. ``request``: the platform's key of
+        the command (Telegram: ``tg:<chat>:<update_id>``, the same when the update is
+        delivered again): a command whose step committed is answered "already done" when it
+        comes again, later steps in between or not (a /join delivered again after a /leave
+        sat the player down again); the key commits with the command's step."""
         if chat.private:
             return Reply(tr(await self._lang(None, actor), "reply.group_only"), alert=True)
         t = self.table_in(chat)
@@ -319,13 +325,18 @@ class TableService:
         async with t.lock:
             if t.id not in self.rt.tables:  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
+            if t.applied(request):  # delivered again: applied once, nothing more
+                return Reply(tr(lang, "reply.request_done"))
             version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
-            seq = t.seq
+            seq, requests = t.seq, t.requests
+            t.remember(request)  # (in the snapshot of every step the command commits)
             back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
                 reply = await body(t, community, lang)
             except Exception as exc:
                 committed = t.seq != seq
+                if not committed and t.id in self.rt.tables:
+                    t.requests = requests  # nothing applied: a copy may try again
                 # (rolled back to a state with them back) committed however the command
                 # failed: only when storage refused it, their coming back was left to a
                 # background save after any other error, which a crash then lost (R8.7)
@@ -342,6 +353,11 @@ class TableService:
                 # try again" (the adapter's answer to a failure, or storage's) was untrue,
                 # and trying again did it twice
                 failure, reply = exc, self._after_commit(t, actor, lang, exc)
+            if t.seq == seq and back is None:
+                # refused, nothing committed: not applied (a copy says the same); one that
+                # brought its player back (R8.7) was, whatever it said: its key commits with
+                # their coming back, and a copy after they went away again leaves them away
+                t.requests = requests
             if renamed:
                 await lobby.show_renamed(self.rt, t, actor, version)
             if back is not None and failure is None:  # committed before the answer (R8.7)
@@ -363,18 +379,31 @@ class TableService:
         return Reply(tr(lang, "err.after_commit"), alert=True)
 
     # -- commands --------------------------------------------------------------------------
-    async def new_table(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
-        """Open a table in a group chat (one per chat) and post its lobby message."""
-        return await self._open(chat, actor, game, tournament=False)
+    async def new_table(
+        self, chat: ChatRef, actor: Actor, game: str | None = None, request: str | None = None
+    ) -> Reply:
+        """Open a table in a group chat (one per chat) and post its lobby message;
+        ``request``: the platform's key of the command (a copy delivered after the table
+        closed opens no other, :func:`lobby.open_table`)."""
+        return await self._open(chat, actor, game, tournament=False, request=request)
 
-    async def new_tournament(self, chat: ChatRef, actor: Actor, game: str | None = None) -> Reply:
+    async def new_tournament(
+        self, chat: ChatRef, actor: Actor, game: str | None = None, request: str | None = None
+    ) -> Reply:
         """``/tournament [game]``: open a sit-and-go lobby in a group (R8.7) with the
         community's tournament settings (buy-in, starting chips, level length, schedule,
-        payouts); players register with its buttons (or /join)."""
-        return await self._open(chat, actor, game, tournament=True)
+        payouts); players register with its buttons (or /join); ``request`` as in
+        :meth:`new_table`."""
+        return await self._open(chat, actor, game, tournament=True, request=request)
 
     async def _open(
-        self, chat: ChatRef, actor: Actor, game: str | None, *, tournament: bool
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        game: str | None,
+        *,
+        tournament: bool,
+        request: str | None = None,
     ) -> Reply:
         community = await self._community(chat)
         lang = await self._lang(community, actor)
@@ -383,6 +412,10 @@ class TableService:
         existing = self.table_in(chat)
         if existing is not None:  # (in a forum, it may be in another topic: its link)
             return self._table_exists(existing, lang)
+        if request is not None and request in self.rt.chat_requests.get(
+            (chat.platform, chat.chat_id), ()
+        ):  # delivered again after the table it opened closed: no other table
+            return Reply(tr(lang, "reply.request_done"))
         settings = community.settings
         games = ", ".join(g.value for g in PLAYABLE_GAMES)
         if game is not None and len(game.split()) > 1:  # one game, no more words
@@ -406,7 +439,7 @@ class TableService:
         try:
             t = await lobby.open_table(
                 self.rt, community, chat.platform, chat.chat_id, options, lang,
-                tournament=tour, opener=actor.user_id, topic=chat.topic,
+                tournament=tour, opener=actor.user_id, topic=chat.topic, request=request,
             )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
@@ -437,24 +470,42 @@ class TableService:
         link = self.rt.table_link(existing)
         return Reply(text + ("\n" + link if link else ""), alert=True)
 
-    async def join(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
+    async def join(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
         """Take a free seat (R8.2). Refused without enough kush for the buy-in."""
         return await self._at_table(
-            chat, actor, lambda t, c, lang: lobby.join(self.rt, t, c, actor, lang), answer
+            chat, actor, lambda t, c, lang: lobby.join(self.rt, t, c, actor, lang), answer, request
         )
 
-    async def ready(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
+    async def ready(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
         """Confirm readiness: the buy-in moves from the balance to the stack (R8.2); the hand
         starts when every seated player is ready."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.ready(self.rt, t, actor, lang), answer
+            chat, actor, lambda t, _, lang: lobby.ready(self.rt, t, actor, lang), answer, request
         )
 
-    async def leave(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
+    async def leave(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
         """Stand up: between hands the stack goes back to the balance (R8.2); during a hand the
         player's moves are made as on timeout and they leave after it (R8.5)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.leave(self.rt, t, actor, lang), answer
+            chat, actor, lambda t, _, lang: lobby.leave(self.rt, t, actor, lang), answer, request
         )
 
     async def top_up(
@@ -475,28 +526,46 @@ class TableService:
             answer,
         )
 
-    async def sit_out(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
+    async def sit_out(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
         """Sit out from the next hand, keeping seat and stack (R8.6)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.sit_out(self.rt, t, actor, lang), answer
+            chat, actor, lambda t, _, lang: lobby.sit_out(self.rt, t, actor, lang), answer, request
         )
 
-    async def back(self, chat: ChatRef, actor: Actor, answer: Answer | None = None) -> Reply:
+    async def back(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        answer: Answer | None = None,
+        request: str | None = None,
+    ) -> Reply:
         """Return from sit-out (R8.6)."""
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang), answer
+            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang), answer, request
         )
 
     async def close_table(
-        self, chat: ChatRef, actor: Actor, is_admin: bool, answer: Answer | None = None
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        answer: Answer | None = None,
+        request: str | None = None,
     ) -> Reply:
         """An admin closes the chat's table between hands: every stack goes back to its
-        player's balance (R8.2a) and the chat may open a new table (another game, say)."""
+        player's balance (R8.2a) and the chat may open a new table (another game, say);
+        ``request`` as in :meth:`_at_table`."""
         if not is_admin and not chat.private:
             community = await self._community(chat)
             return _admins_only(await self._lang(community, actor), chat.platform)
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer
+            chat, actor, lambda t, _, lang: lobby.close(self.rt, t, lang), answer, request
         )
 
     async def usage(self, chat: ChatRef, actor: Actor, command: str) -> Reply:
@@ -667,14 +736,25 @@ class TableService:
         key = "help.discord" if chat.platform == "discord" else "help"
         return Reply(tr(await self._lang(community, actor), key))
 
-    async def settings(self, chat: ChatRef, actor: Actor, is_admin: bool, args: list[str]) -> Reply:
-        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only)."""
+    async def settings(
+        self,
+        chat: ChatRef,
+        actor: Actor,
+        is_admin: bool,
+        args: list[str],
+        request: str | None = None,
+    ) -> Reply:
+        """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only);
+        ``request``: the platform's key of the command: a change delivered again is answered
+        "already done" and changes nothing (:attr:`Runtime.settings_requests`)."""
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         if not is_admin:
             return _admins_only(lang, chat.platform)
+        if args and self._settings_again(community, request):
+            return Reply(tr(lang, "reply.request_done"))
         # cleaned, and cut only far beyond the longest value a setting takes (the setting's
         # own range then refuses it): a value cut to fit would be saved silently shortened
         args = [clean_arg(a, settings_mod.LONGEST_ARG) for a in args]
@@ -688,6 +768,19 @@ class TableService:
         return await settings_mod.settings(
             self.rt, community, lang, args, own, self._game_in(chat), self._tournament_in(chat)
         )
+
+    def _settings_again(self, community: Community, request: str | None) -> bool:
+        """Whether the settings change ``request`` (a command's or press's platform key) was
+        handled here before (delivered again); records it either way (the last
+        :data:`REQUESTS_KEPT` of the community, :attr:`Runtime.settings_requests`)."""
+        if request is None:
+            return False
+        done = self.rt.settings_requests.setdefault(community.id, [])
+        if request in done:
+            return True
+        done.append(request)
+        del done[:-REQUESTS_KEPT]
+        return False
 
     def _game_in(self, chat: ChatRef) -> GameKind | None:
         """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
@@ -1065,7 +1158,7 @@ class TableService:
         if press is None:
             return Reply(tr(lang, "err.forged"), alert=True)
         if isinstance(press, SettingStep):
-            return await self._settings_press(chat, actor, press, is_admin)
+            return await self._settings_press(chat, actor, press, is_admin, request)
         if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
@@ -1221,6 +1314,7 @@ class TableService:
         actor: Actor,
         press: SettingStep,
         is_admin: Callable[[], Awaitable[bool]] | None,
+        request: str | None = None,
     ) -> Reply:
         if chat is None or chat.private:
             return Reply(tr(language_of(actor.language), "err.forged"), alert=True)
@@ -1228,6 +1322,10 @@ class TableService:
         lang = await self._lang(community, actor)
         if is_admin is None or not await is_admin():
             return _admins_only(lang, chat.platform)
+        # delivered again: its version is a digest of the settings, which a later press may
+        # have set back as they were (+ then −): the copy moved the value a second time
+        if self._settings_again(community, request):
+            return Reply(tr(lang, "reply.request_done"))
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
             self._tournament_in(chat),

@@ -76,10 +76,15 @@ async def open_table(
     tournament: Tournament | None = None,
     opener: str | None = None,
     topic: str | None = None,
+    request: str | None = None,
 ) -> LiveTable:
     """Open a table in a chat and post its lobby message (the caller checked that the chat has
     none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
-    ``topic``: the Telegram forum topic it was opened in, where its messages go.
+    ``topic``: the Telegram forum topic it was opened in, where its messages go. The table
+    keeps the one-shot command keys of the chat's table closed before it
+    (:attr:`Runtime.chat_requests`) and ``request``, the key of the command opening it: a
+    copy of any of them delivered later applies no more (a /closetable closes no table
+    opened since), the keys committed with the opening.
 
     :raises TransitionFailed: storage refused the opening: no table is opened (its record is
         closed again when storage allows)."""
@@ -105,7 +110,9 @@ async def open_table(
         tournament=tournament,
         opener=opener,
         topic=topic,
+        requests=list(rt.chat_requests.get((platform, chat_id), ())),
     )
+    t.remember(request)
     rt.add(t)
     try:
         async with t.lock, rt.transition(t) as tx:

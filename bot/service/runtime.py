@@ -241,6 +241,14 @@ class Runtime:
         self.presenters: dict[str, Presenter] = {}
         self.tables: dict[int, LiveTable] = {}
         self.by_chat: dict[tuple[str, str], int] = {}
+        #: (platform, chat) → the one-shot command keys of the chat's last table closed
+        #: here (:attr:`LiveTable.requests`): its next table takes them on, so that a
+        #: /closetable or /newtable delivered again closes or opens no table since
+        self.chat_requests: dict[tuple[str, str], list[str]] = {}
+        #: community id → the keys of the last :data:`REQUESTS_KEPT` ``/settings`` changes
+        #: handled here: a copy delivered later changes nothing (it set back what an admin
+        #: changed since); kept in memory only
+        self.settings_requests: dict[int, list[str]] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now
@@ -300,6 +308,7 @@ class Runtime:
         self.tables.pop(t.id, None)
         if self.by_chat.get((t.platform, t.chat_id)) == t.id:  # (not a table moved there)
             del self.by_chat[(t.platform, t.chat_id)]
+            self.chat_requests[(t.platform, t.chat_id)] = list(t.requests)
         self._pending.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()

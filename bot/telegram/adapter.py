@@ -1216,12 +1216,12 @@ class TelegramAdapter:
             "tournament": self._tournament,
             "addbot": self._addbot,
             "removebot": self._removebot,
-            "join": self._at_table(service.join),
-            "ready": self._at_table(service.ready),
-            "leave": self._at_table(service.leave),
+            "join": self._at_table(service.join, request=True),
+            "ready": self._at_table(service.ready, request=True),
+            "leave": self._at_table(service.leave, request=True),
             "topup": self._at_table(service.top_up, whole_arg=True, request=True),
-            "sitout": self._at_table(service.sit_out),
-            "back": self._at_table(service.back),
+            "sitout": self._at_table(service.sit_out, request=True),
+            "back": self._at_table(service.back, request=True),
             "balance": self._simple(service.balance),
             "top": self._simple(service.top, whole_arg=True),  # [week|month|all]
             "stats": self._stats,
@@ -1542,7 +1542,7 @@ class TelegramAdapter:
         # every word passed on: "/newtable ofc chinese" is refused with the usage
         game = " ".join(context.args or ()).lower() or None
         where = _chat(update.effective_chat, update.effective_message)
-        reply = await method(where, _actor(update.effective_user), game)
+        reply = await method(where, _actor(update.effective_user), game, _request_key(update))
         await self._reply(update, reply)
 
     async def _as_admin(
@@ -1584,7 +1584,8 @@ class TelegramAdapter:
         # a change sets the stakes: asked afresh (a demoted admin changes nothing)
         who = await self._as_admin(update, fresh=bool(context.args))
         if who is not None:
-            reply = await self.service.settings(*who, list(context.args or []))
+            key = _request_key(update)  # (a change delivered again changes nothing)
+            reply = await self.service.settings(*who, list(context.args or []), key)
             await self._reply(update, reply)
 
     async def _closetable(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1594,7 +1595,8 @@ class TelegramAdapter:
         if who is None:
             return
         answer = self._answer_once(update)
-        await answer(await self.service.close_table(*who, answer=answer))
+        key = _request_key(update)  # (delivered again: closes no table opened since)
+        await answer(await self.service.close_table(*who, answer=answer, request=key))
 
     async def _grant(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         msg = update.effective_message
