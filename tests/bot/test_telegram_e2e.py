@@ -225,7 +225,7 @@ async def test_timeout_makes_the_move_with_auto_placement(tmp_path: Path) -> Non
         w.fake.admins[GROUP_ID] = {ALICE.id}
         for name, value in (("hand_seconds", "1"), ("time_bank_seconds", "0")):
             reply = await w.say(ALICE, f"/settings {name} {value}")
-            assert "Saved" in reply["text"]
+            assert reply["text"].startswith(("Saved: ", "Already so: "))
         await seat_everyone(w, [ALICE, BOB])
         t = next(iter(w.service.tables.values()))
         hand = t.hand
