@@ -448,6 +448,12 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                     key = "lobby.topup_above" if seat.stack > limit else "lobby.topup_not_needed"
                     text = tr(t.lang, key, name=seat.name, amount=asked, stack=seat.stack,
                               label=t.label, max=limit)  # fmt: skip
+                    if seat.bot and t.busted(seat):  # a computer player no top-up can lift to
+                        # a point (R8.2: a maximum lowered below a point still in force till
+                        # the match ends) stands up, as a person who cannot take it is at the
+                        # deal (it was queued again at every try, the group told each time)
+                        stand_up(t, tx, seat)
+                        text += "\n" + tr(t.lang, "bot.removed", name=seat.name)
                     t.owe("post", Screen(text))
                     tx.group = True
             continue

@@ -1,0 +1,47 @@
+"""Twelfth break session: computer players and the table timers (issue 13, R8.2, R8.2a)
+driven by a hostile or confused group."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
+from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_transitions import player_balance
+
+
+async def test_r8_2_a_computer_player_no_top_up_can_lift_stands_up_not_spinning() -> None:
+    """A computer player busted (R8.2) at a point of 200 while a Fantasyland hand is due (the
+    new options wait for the match's end, R6.6) when admins bring the point, the buy-in and
+    ``max_buy_in`` down to 1 (the maximum applies at once): its top-up, capped by the new
+    maximum, cannot lift it to the old point. It was queued again at every deal's try and
+    refused at every one, "top-up not made" posted to the group each time (with the timers
+    on, at once and for good) and no hand ever dealt; it stands up instead, as a person who
+    cannot take the top-up is at the next deal."""
+    service, presenter, store, clock = await alice_and_a_bot(point=200)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    assert t.hand is None and anna.stack == 0 and anna.top_up == 200, anna  # (queued: R8.2)
+    # the hand earned it Fantasyland (as tests/bot/test_bots.py deals one): the match goes on
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    for name in ("kush_per_point", "min_buy_in", "max_buy_in"):
+        reply = await service.settings(GROUP, ALICE, True, [name, "1"])
+        assert not reply.alert, reply.text
+    assert t.options.kush_per_point == 200 and t.min_buy_in == 200  # (both wait)
+    posts = len(presenter.posts)
+    for _ in range(6):
+        clock.now += 6
+        await service.run_due()
+    said = [text for _, text in presenter.posts[posts:]]
+    assert t.seat_of("bot:anna") is None, said  # it stood up (it sat there for good)
+    gone = tr("en", "bot.removed", name="🤖 Anna")
+    assert [text.endswith(gone) for text in said] == [False, True], said  # (cut, then gone)
+    assert said[1].startswith(tr("en", "lobby.topup_not_needed", name="🤖 Anna", amount=200,
+                                 label="kush", max=1)), said  # fmt: skip
+    assert t.hand is None and list(t.seats) == [1] and not t.match.fantasyland  # (with it)
+    assert await player_balance(store, ALICE) == 800  # a member's balance never touched
+    assert await check_store(store) == []
