@@ -88,8 +88,11 @@ class MatchState:
 
     @property
     def in_match(self) -> bool:
-        """A Fantasyland hand of the current match is due (R6.6)."""
-        return bool(self.fantasyland)
+        """A Fantasyland hand of the current match is due (R6.6): earned, with enough of the
+        match's players still at the table to deal it (one who stands up leaves the match,
+        :meth:`without`, and a newcomer waits for the next one: heads-up, the other leaving
+        ends the match; it counted as going on, holding new options back a hand)."""
+        return bool(self.fantasyland) and len(self.match_seats) >= self.options.min_players
 
     def next_hand(self, available: Sequence[int]) -> HandPlan:
         """Plan the next hand for the seats ``available`` now (seated, ready, not sitting out).

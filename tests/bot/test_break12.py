@@ -8,7 +8,7 @@ import dataclasses
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
-from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_transitions import player_balance
 
 
@@ -44,4 +44,29 @@ async def test_r8_2_a_computer_player_no_top_up_can_lift_stands_up_not_spinning(
                                  label="kush", max=1)), said  # fmt: skip
     assert t.hand is None and list(t.seats) == [1] and not t.match.fantasyland  # (with it)
     assert await player_balance(store, ALICE) == 800  # a member's balance never touched
+    assert await check_store(store) == []
+
+
+async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings() -> None:
+    """A computer player earns Fantasyland heads-up and the only person at the table leaves:
+    the Fantasyland hand can never be dealt (a newcomer waits for the next match, R6.6), yet
+    the match counted as going on, so a new point an admin set then waited for its end: the
+    answer said "applies from the next hand", and Bob, sitting down next, played his first
+    hand, a new match, at the old point of 1 kush instead of 10."""
+    service, presenter, store, clock = await alice_and_a_bot(point=1)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    # the hand earned it Fantasyland (as tests/bot/test_bots.py deals one): the match goes on
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    assert not (await service.leave(GROUP, ALICE)).alert
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "10"])
+    assert reply.text.startswith(tr("en", "reply.settings_saved", what="kush_per_point = 10"))
+    assert tr("en", "settings.next_match") not in reply.text, reply.text  # (nothing waits)
+    assert t.options.kush_per_point == 10 and t.pending_options is None
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.ready(GROUP, BOB)).alert
+    assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 10
+    assert t.plan is not None and t.plan.new_match and not t.plan.fantasyland
     assert await check_store(store) == []
