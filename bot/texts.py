@@ -379,6 +379,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "No top-up in time, the seat is free: {names}.",
         "ru": "Не докупили вовремя, место свободно: {names}.",
     },
+    "lobby.fl_not_dealt": {
+        "en": "Fantasyland not played, too few of the match's players are in: {names}.",
+        "ru": "Фантазия не сыграна, в матче осталось мало игроков: {names}.",
+    },
     "lobby.fl_forfeited": {
         "en": "The Fantasyland earned went with the seat: {names}.",
         "ru": "Заработанная Фантазия ушла вместе с местом: {names}.",

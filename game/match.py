@@ -176,6 +176,21 @@ class MatchState:
             to_sit_out=frozenset(sit_out) if match_over else frozenset(),
         )
 
+    def forfeited(self) -> MatchState:
+        """The state once the Fantasyland hand due cannot be dealt: too few of the match's
+        players are available (sitting out, not ready, R8.6), so :meth:`next_hand` plans a new
+        match. The match is over (R6.6): its Fantasyland is forfeited, it counts as a match of
+        the round (R8.3), and the seats that timed out in it move to sit-out now
+        (:attr:`to_sit_out`, R8.6). Settings that wait for the match's end apply from here."""
+        return replace(
+            self,
+            fantasyland={},
+            matches=self.matches + 1,
+            sit_out_after_match=frozenset(),
+            match_over=True,
+            to_sit_out=self.sit_out_after_match,
+        )
+
     def without(self, seat: int, boards: Collection[int] = ()) -> MatchState:
         """The state once the player of table seat ``seat`` leaves (stands up): Fantasyland
         belongs to the player, not to the seat number, so what they earned is forfeited and

@@ -333,6 +333,9 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
     plan = t.match.next_hand(available(t))
+    if plan.new_match and t.match.fantasyland:
+        forfeit_fantasyland(rt, t, tx)
+        return
     if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
         t.tournament.deal(t.tournament.level_at(rt.clock()))
     if rt.deck_source is not None:
@@ -373,6 +376,28 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     sync_clocks(t, rt.clock())
     tx.group = True
     tx.show.update(plan.seats)
+
+
+def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
+    """At the deal, the Fantasyland hand due cannot be dealt: too few of the match's players
+    are available (one sits out, R8.6; a newcomer waits for the next match). The match is over
+    (R6.6, :meth:`~game.match.MatchState.forfeited`): the group is told whose Fantasyland is
+    not played, those who timed out in the match sit out now (R8.6), and the deal is decided
+    anew, under the settings that waited for the match's end (the new match was dealt at the
+    old ones, the Fantasyland dropped unsaid)."""
+    assert t.match is not None
+    m = t.match
+    gone = dict.fromkeys(m.owners.get(b, b) for b in m.fantasyland)  # (per player, R4.2)
+    names = [t.seats[s].name for s in gone if s in t.seats]
+    t.match = t.match.forfeited()
+    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
+        if t.owner(s) in t.seats and not t.seats[t.owner(s)].bot:  # (as at a showdown)
+            t.seats[t.owner(s)].sitting_out = True
+            t.seats[t.owner(s)].timed_out = True
+    if names:
+        t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
+    tx.group = True
+    maybe_start(rt, t, tx)
 
 
 def sync_clocks(t: LiveTable, now: float) -> None:

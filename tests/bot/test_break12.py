@@ -70,3 +70,38 @@ async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings(
     assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 10
     assert t.plan is not None and t.plan.new_match and not t.plan.fantasyland
     assert await check_store(store) == []
+
+
+async def test_r6_6_a_fantasyland_its_players_sit_out_of_ends_the_match_at_the_deal() -> None:
+    """As above, the person heads-up with a computer player that earned Fantasyland sits out
+    instead of leaving (R8.6: seat and stack kept), and an admin sets a new point: it waits
+    for the match's end (she may come back and play the Fantasyland hand). Bob sits down
+    instead: the Fantasyland hand cannot be dealt (a newcomer waits for the next match), so
+    the match is over at that deal: the new point applies to the new match and the group is
+    told the Fantasyland was not played (it was dealt at the old point, the Fantasyland
+    dropped unsaid)."""
+    service, presenter, store, clock = await alice_and_a_bot(point=1)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    assert not (await service.sit_out(GROUP, ALICE)).alert
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "10"])
+    assert tr("en", "settings.next_match") in reply.text, reply.text  # (she may be back)
+    assert t.options.kush_per_point == 1 and t.pending_options is not None
+    posts = len(presenter.posts)
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.ready(GROUP, BOB)).alert
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 10
+    assert t.plan is not None and t.plan.new_match and not t.plan.fantasyland
+    assert sorted(t.plan.seats) == sorted([anna.seat, t.seat_of(BOB.user_id).seat])
+    said = [text for _, text in presenter.posts[posts:]]
+    lost = tr("en", "lobby.fl_not_dealt", names="🤖 Anna")
+    assert sum(lost in text for text in said) == 1, said
+    assert await check_store(store) == []

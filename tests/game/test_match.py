@@ -85,6 +85,22 @@ def test_r8_6_timed_out_player_sits_out_after_the_match() -> None:
     assert state.to_sit_out == frozenset({2})
 
 
+def test_r6_6_r8_6_a_fantasyland_too_few_can_play_is_forfeited_and_ends_the_match() -> None:
+    """Heads-up, seat 0 earns Fantasyland while seat 1 times out; seat 1 is not available at
+    the deal, so the plan is a new match: forfeiting ends the match, which counts, and moves
+    the seat that timed out to sit-out then (R8.6)."""
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1])
+    state = state.after_hand(result((0, 1), fl={0: 14}, timed_out=(1,)), plan)
+    assert state.in_match and state.to_sit_out == frozenset()
+    assert state.next_hand([0, 2]).new_match  # (1 away: the newcomer 2 plays a new match)
+    gone = state.forfeited()
+    assert not gone.in_match and gone.match_over and gone.fantasyland == {}
+    assert gone.to_sit_out == frozenset({1}) and gone.sit_out_after_match == frozenset()
+    assert gone.matches == state.matches + 1
+    assert gone.next_hand([0, 2]) == state.next_hand([0, 2])  # (the same new match)
+
+
 def test_r8_3_settlement_per_hand_or_per_round() -> None:
     pairs = ((0, 1, 5), (0, 2, -3), (1, 2, 2))
     per_hand = MatchState.new(RuleOptions())
