@@ -1863,9 +1863,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "settings.bank_new_seats": {
         "en": "It applies to players who sit down from now on; seated players keep the time "
-        "bank they have (R8.6).",
+        "bank they have.",
         "ru": "Это для тех, кто сядет за стол с этого момента; у уже сидящих остаётся их "
-        "тайм-банк (R8.6).",
+        "тайм-банк.",
     },
     "settings.game_next_table": {
         "en": "The open table stays {table}: {game} comes with the next /newtable (an admin closes this one first: /closetable).",

@@ -17,6 +17,7 @@ from bot.texts import DISCORD_DESCRIPTIONS_RU, LANGS, RUSSIAN_READERS, TEXTS, pl
 from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.tg_world import world
 
+RULE = re.compile(r"\bR\d+\.\d")
 CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 
@@ -67,6 +68,13 @@ def test_english_texts_have_no_russian_and_russian_quotes_are_guillemets() -> No
     for key, entry in TEXTS.items():
         assert not CYRILLIC.search(entry["en"]), key
         assert not re.search('["“”„]', entry["ru"]), key
+
+
+def test_no_text_cites_a_rule_number_to_players() -> None:
+    """Rule numbers (R8.6 …) are for code and tests; a player reads the rule, not its number
+    (one settings answer ended "(R8.6)")."""
+    cited = [key for key, entry in TEXTS.items() for t in entry.values() if RULE.search(t)]
+    assert cited == []
 
 
 @pytest.mark.parametrize(
