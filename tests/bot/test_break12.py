@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import dataclasses
 
+from bot.model import LiveTable, SeatState
+from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_transitions import player_balance
@@ -47,19 +52,28 @@ async def test_r8_2_a_computer_player_no_top_up_can_lift_stands_up_not_spinning(
     assert await check_store(store) == []
 
 
+async def bot_in_fantasyland_heads_up() -> tuple[
+    TableService, FakePresenter, MemoryStore, Clock, LiveTable, SeatState
+]:
+    """Alice and a computer player at 1 kush a point play a hand that earns the computer
+    player Fantasyland (set as tests/bot/test_bots.py deals one): the match goes on (R6.6).
+    Returns the service, presenter, store, clock, the table and the computer player's seat."""
+    service, presenter, store, clock = await alice_and_a_bot(point=1)
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand_with_bots(service, presenter, clock)
+    anna = next(s for s in t.seats.values() if s.bot)
+    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    return service, presenter, store, clock, t, anna
+
+
 async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings() -> None:
     """A computer player earns Fantasyland heads-up and the only person at the table leaves:
     the Fantasyland hand can never be dealt (a newcomer waits for the next match, R6.6), yet
     the match counted as going on, so a new point an admin set then waited for its end: the
     answer said "applies from the next hand", and Bob, sitting down next, played his first
     hand, a new match, at the old point of 1 kush instead of 10."""
-    service, presenter, store, clock = await alice_and_a_bot(point=1)
-    t = service.table_in(GROUP)
-    assert t is not None
-    await play_hand_with_bots(service, presenter, clock)
-    anna = next(s for s in t.seats.values() if s.bot)
-    # the hand earned it Fantasyland (as tests/bot/test_bots.py deals one): the match goes on
-    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    service, _, store, _, t, _ = await bot_in_fantasyland_heads_up()
     assert not (await service.leave(GROUP, ALICE)).alert
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "10"])
     assert reply.text.startswith(tr("en", "reply.settings_saved", what="kush_per_point = 10"))
@@ -80,12 +94,7 @@ async def test_r6_6_a_fantasyland_its_players_sit_out_of_ends_the_match_at_the_d
     the match is over at that deal: the new point applies to the new match and the group is
     told the Fantasyland was not played (it was dealt at the old point, the Fantasyland
     dropped unsaid)."""
-    service, presenter, store, clock = await alice_and_a_bot(point=1)
-    t = service.table_in(GROUP)
-    assert t is not None
-    await play_hand_with_bots(service, presenter, clock)
-    anna = next(s for s in t.seats.values() if s.bot)
-    t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    service, presenter, store, clock, t, anna = await bot_in_fantasyland_heads_up()
     assert not (await service.sit_out(GROUP, ALICE)).alert
     reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "10"])
     assert tr("en", "settings.next_match") in reply.text, reply.text  # (she may be back)
