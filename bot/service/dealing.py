@@ -390,10 +390,13 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     gone = dict.fromkeys(m.owners.get(b, b) for b in m.fantasyland)  # (per player, R4.2)
     names = [t.seats[s].name for s in gone if s in t.seats]
     t.match = t.match.forfeited()
+    # board seats of the match's hands (R4.2): its owners, not the last hand's (gone with it:
+    # Bob's boards 10 and 11 were no table seat, and Bob, timed out, was dealt in again)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
-        if t.owner(s) in t.seats and not t.seats[t.owner(s)].bot:  # (as at a showdown)
-            t.seats[t.owner(s)].sitting_out = True
-            t.seats[t.owner(s)].timed_out = True
+        seat = t.seats.get(m.owners.get(s, s))
+        if seat is not None and not seat.bot:  # (as at a showdown)
+            seat.sitting_out = True
+            seat.timed_out = True
     if names:
         t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
     tx.group = True

@@ -1,0 +1,67 @@
+"""Thirteenth break session: heads-up double boxes (R4.2), settle_per_round (R8.3) and
+Fantasyland across matches (R6.6, R8.6) off the happy path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import game.hand
+from bot.texts import tr
+from game.board import assess_board
+from storage.check import check_store
+from tests.bot.conftest import service_env
+from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, auto_street, configure, start
+
+
+def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -> None:
+    """The next boards judged at showdowns (in the hand's order) earn Fantasyland (13 cards)
+    when ``boards`` yields ``True`` for them and they are not fouled: the deal is random."""
+
+    def judged(board, options, in_fantasyland=False):  # type: ignore[no-untyped-def]
+        real = assess_board(board, options, in_fantasyland)
+        if next(boards, False) and not real.fouled:
+            return real._replace(fantasyland_cards=13)
+        return real
+
+    monkeypatch.setattr(game.hand, "assess_board", judged)
+
+
+async def test_r8_6_r4_2_a_fantasyland_not_dealt_sits_out_the_double_boxes_player_who_timed_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up double boxes (R4.2): Bob's moves are made for him all the first hand (R8.5),
+    and Alice's first board earns Fantasyland, so he sits out only after it (R8.6). Alice sits
+    out and Carol sits down: the Fantasyland hand cannot be dealt and the match is over at
+    the deal (R6.6). Bob, who timed out in it, moves to sit-out then: his board seats 10 and
+    11 were read as table seats (the hand's owners already gone), nobody was sat out, and
+    Bob was dealt a new match with Carol."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on", safe_autoplay="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    grant_fantasyland(monkeypatch, iter([True]))  # (Alice's first board, seat 0)
+    bob = t.seat_of(BOB.user_id)
+    while t.hand is not None and t.hand_no == 1:
+        if t.player_of(t.hand.to_act[0]) is bob:
+            clock.now += 181  # budget and bank run out (R8.5)
+            await service.run_due()
+        else:
+            await auto_street(service, presenter, ALICE)
+    assert t.match is not None and t.match.fantasyland == {0: 13}
+    assert t.match.sit_out_after_match == {10, 11}  # (Bob's boards)
+    assert bob is not None and not bob.sitting_out  # (the Fantasyland hand first, R8.6)
+    assert not (await service.sit_out(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.ready(GROUP, CAROL)).alert
+    for _ in range(3):
+        clock.now += 6
+        await service.run_due()
+    assert bob.sitting_out and bob.timed_out  # R8.6
+    assert t.hand is None and t.hand_no == 1  # Carol is the only one left to play
+    assert not t.match.fantasyland and t.match.match_over
+    said = [text for _, text in presenter.posts]
+    assert tr("en", "lobby.fl_not_dealt", names="Alice") in said
+    assert await check_store(store) == []
