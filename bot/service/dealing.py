@@ -390,6 +390,14 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     gone = dict.fromkeys(m.owners.get(b, b) for b in m.fantasyland)  # (per player, R4.2)
     names = [t.seats[s].name for s in gone if s in t.seats]
     t.match = t.match.forfeited()
+    if names:
+        t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
+    if t.match.due and t.tournament is None:  # the match ended its round (R8.3): its points
+        paid = {s.seat for s in t.seats.values() if not t.busted(s)}  # are settled now
+        _settle_round_end(t, tx, t.match.due)  # (a tournament's chips move every hand, R8.7)
+        if offer_top_ups(t, paid, rt.clock()):  # (left below a point by it, R8.2)
+            t.next_hand_at = rt.clock() + TOP_UP_SECONDS
+    t.match = replace(t.match, due=())
     # board seats of the match's hands (R4.2): its owners, not the last hand's (gone with it:
     # Bob's boards 10 and 11 were no table seat, and Bob, timed out, was dealt in again)
     for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
@@ -397,8 +405,6 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         if seat is not None and not seat.bot:  # (as at a showdown)
             seat.sitting_out = True
             seat.timed_out = True
-    if names:
-        t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
     tx.group = True
     maybe_start(rt, t, tx)
 
@@ -458,6 +464,19 @@ def settle_apart(
     )
     for s, d in deltas.items():
         t.seats[s].stack += d
+
+
+def _settle_round_end(t: LiveTable, tx: Tx, pairs: Sequence[tuple[int, int, int]]) -> None:
+    """Settle the points of a round that ended between hands (R8.3: its last match a
+    Fantasyland hand not dealt, R6.6), as a history entry of its own, and tell the group."""
+    assert t.match is not None
+    order = [s for s in t.match.match_seats if s in t.seats] or sorted(t.seats)
+    deltas = settle_pairs(t, order, pairs)
+    if not any(deltas.values()):
+        return
+    settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
+    moves = _moves(t, sorted(deltas), deltas)
+    t.owe("post", Screen(tr(t.lang, "round.settled_end", table=t.id, moves=moves)))
 
 
 def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:

@@ -12,7 +12,16 @@ from bot.texts import tr
 from game.board import assess_board
 from storage.check import check_store
 from tests.bot.conftest import service_env
-from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, auto_street, configure, start
+from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    auto_street,
+    configure,
+    play_hand,
+    start,
+)
 
 
 def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -> None:
@@ -64,4 +73,53 @@ async def test_r8_6_r4_2_a_fantasyland_not_dealt_sits_out_the_double_boxes_playe
     assert not t.match.fantasyland and t.match.match_over
     said = [text for _, text in presenter.posts]
     assert tr("en", "lobby.fl_not_dealt", names="Alice") in said
+    assert await check_store(store) == []
+
+
+async def test_r8_3_r6_6_a_round_ended_by_a_fantasyland_not_dealt_is_settled_then(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """settle_per_round heads-up (R8.3: a round of two matches). The second match's hand
+    earns Bob Fantasyland and he sits out; Carol sits down, so the Fantasyland hand is not
+    dealt and the match is over at the deal (R6.6): the round's two matches are played. Its
+    points are settled then, before Carol's first hand: they waited for the end of that
+    hand of the next round, Bob's kush at the mercy of a hand he was not dealt (R8.4 caps
+    what Alice still has then), and were settled in one with it."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", settle_per_round="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.match is not None
+    alice, bob = t.seat_of(ALICE.user_id), t.seat_of(BOB.user_id)
+    assert alice is not None and bob is not None
+    grant_fantasyland(monkeypatch, iter([]))  # (the first match: no Fantasyland)
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.match.matches == 1 and not t.match.fantasyland
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    # the second match's main hand: Bob's board earns Fantasyland
+    grant_fantasyland(monkeypatch, iter(s == bob.seat for s in t.hand.order))
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.match.fantasyland == {bob.seat: 13} and t.match.matches == 1
+    ((a, _, points),) = t.match.round_pairs
+    owed = points if a == alice.seat else -points  # Alice's points of the round
+    assert owed != 0 and alice.stack == bob.stack == 200  # (nothing settled yet)
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.ready(GROUP, CAROL)).alert
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 4  # (the round's own entry took number 3)
+    assert alice.stack == 200 + owed and bob.stack == 200 - owed  # settled before it
+    assert t.match.round_pairs == () and t.match.matches == 0  # a new round
+    said = [text for _, text in presenter.posts]
+    moves = ", ".join(
+        tr("en", "settle.move", name=s.name, delta=d, label="kush")
+        for s, d in ((alice, owed), (bob, -owed))
+    )
+    assert tr("en", "round.settled_end", table=t.id, moves=moves) in said, said
     assert await check_store(store) == []
