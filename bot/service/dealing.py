@@ -479,10 +479,11 @@ def _settle_round_end(t: LiveTable, tx: Tx, pairs: Sequence[tuple[int, int, int]
     t.owe("post", Screen(tr(t.lang, "round.settled_end", table=t.id, moves=moves)))
 
 
-def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
+def settle_round(t: LiveTable, tx: Tx, who: str | None, *, closing: bool = False) -> None:
     """R8.3: points still owed from an unfinished round (``settle_per_round``) are settled
-    before a stack leaves the table (``who``: the leaving player's name) or new options apply
-    (``None``); recorded as a history entry of its own."""
+    before a stack leaves the table (``who``: the leaving player's name), the table closes
+    (``closing``, R8.2a: every stack leaves) or new options apply (``None``); recorded as a
+    history entry of its own."""
     if t.match is None or not t.match.round_pairs:
         return
     t.match, pairs = t.match.flush_round()
@@ -492,7 +493,9 @@ def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
         return
     settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
     moves = _moves(t, sorted(deltas), deltas)
-    if who is None:
+    if closing:  # (not "Alice leaves": the first stack stood up by the close named)
+        text = tr(t.lang, "round.settled_close", table=t.id, moves=moves)
+    elif who is None:
         text = tr(t.lang, "round.settled_options", table=t.id, moves=moves)
     else:
         text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
@@ -682,6 +685,7 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
         return
     if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
+    settle_round(t, tx, None, closing=True)  # the round's points first (R8.3), as closing
     for seat in list(t.seats.values()):
         stand_up(t, tx, seat)
     close_with(t, tx, notice)

@@ -12,7 +12,7 @@ from bot.texts import tr
 from game.board import assess_board
 from storage.check import check_store
 from tests.bot.conftest import service_env
-from tests.bot.test_service_classic import (
+from tests.bot.test_service_classic import (  # (a group of English speakers)
     ALICE,
     BOB,
     CAROL,
@@ -22,6 +22,7 @@ from tests.bot.test_service_classic import (
     play_hand,
     start,
 )
+from tests.bot.test_transitions import player_balance_in
 
 
 def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -> None:
@@ -122,4 +123,39 @@ async def test_r8_3_r6_6_a_round_ended_by_a_fantasyland_not_dealt_is_settled_the
         for s, d in ((alice, owed), (bob, -owed))
     )
     assert tr("en", "round.settled_end", table=t.id, moves=moves) in said, said
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("how", ["admin", "idle"])
+async def test_r8_3_r8_2a_a_round_settled_as_the_table_closes_names_no_leaver(how: str) -> None:
+    """settle_per_round (R8.3): the table closes with a round's points owed, by an admin or
+    after ``idle_close_seconds`` without a hand (R8.2a): the round is settled first, and the
+    group is told so as the table closing, not as "Alice leaves" (the first stack the close
+    stood up), who never left."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", settle_per_round="on", fantasyland="off")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.match is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    ((a, _, points),) = t.match.round_pairs
+    alice, bob = t.seat_of(ALICE.user_id), t.seat_of(BOB.user_id)
+    assert alice is not None and bob is not None and points != 0
+    owed = points if a == alice.seat else -points
+    if how == "admin":
+        reply = await service.close_table(GROUP, ALICE, True)
+        assert reply.text == tr("en", "reply.table_closed", table=t.id)
+    else:
+        assert not (await service.sit_out(GROUP, ALICE)).alert  # (no hand is dealt)
+        clock.now += t.options.idle_close_seconds + 1
+        await service.run_due()
+    assert service.table_in(GROUP) is None
+    moves = ", ".join(
+        tr("en", "settle.move", name=s.name, delta=d, label="kush")
+        for s, d in ((alice, owed), (bob, -owed))
+    )
+    said = [text for _, text in presenter.posts]
+    assert said == [tr("en", "round.settled_close", table=t.id, moves=moves)], said
+    assert await player_balance_in(store, GROUP, ALICE) == 1000 + owed
+    assert await player_balance_in(store, GROUP, BOB) == 1000 - owed
     assert await check_store(store) == []
