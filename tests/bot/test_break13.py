@@ -159,3 +159,30 @@ async def test_r8_3_r8_2a_a_round_settled_as_the_table_closes_names_no_leaver(ho
     assert await player_balance_in(store, GROUP, ALICE) == 1000 + owed
     assert await player_balance_in(store, GROUP, BOB) == 1000 - owed
     assert await check_store(store) == []
+
+
+async def test_r6_6_r4_2_no_fantasyland_next_when_the_only_opponent_leaves_after_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up double boxes (R4.2): Bob leaves during the first hand, and Alice's first
+    board earns Fantasyland. Nobody is left to play the Fantasyland hand with her (R6.6: a
+    newcomer waits for the next match), yet the showdown said "🌴 Fantasyland next (13
+    cards)" and the hand's record (its /replay) kept it: it is forgone, as for a leaver."""
+    service, presenter, store, _ = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    grant_fantasyland(monkeypatch, iter([True]))  # (Alice's first board, seat 0)
+    assert not (await service.leave(GROUP, BOB)).alert
+    while t.hand is not None and t.hand_no == 1:
+        await auto_street(service, presenter, ALICE)
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
+    assert "Alice ①" in showdown and "🌴" not in showdown, showdown
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and t.seat_of(BOB.user_id) is None
+    history = await store.hand_history(alice.player_id, 1)
+    result = history[0].result
+    assert next(r for r in result["seats"] if r["seat"] == 0)["fantasyland_cards"] == 13
+    assert result["fantasyland_forgone_seats"] == [0]
+    assert await check_store(store) == []
