@@ -333,7 +333,9 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
     plan = t.match.next_hand(available(t))
-    if plan.new_match and t.match.fantasyland:
+    if plan.new_match and not t.match.match_over:
+        # the last match never dealt its Fantasyland hand: its players sit out of it, or it
+        # went with the player who earned it (who left): that match ends here (R6.6, R8.6)
         forfeit_fantasyland(rt, t, tx)
         return
     if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
@@ -380,9 +382,12 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 
 def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """At the deal, the Fantasyland hand due cannot be dealt: too few of the match's players
-    are available (one sits out, R8.6; a newcomer waits for the next match). The match is over
+    are available (one sits out, R8.6; a newcomer waits for the next match), or none is left
+    to deal (its players left with theirs, R6). The match is over
     (R6.6, :meth:`~game.match.MatchState.forfeited`): the group is told whose Fantasyland is
-    not played, those who timed out in the match sit out now (R8.6), and the deal is decided
+    not played, those who timed out in the match sit out now (R8.6: they were dealt the next
+    match, and sat out after it by board seats read in its own seating, another player's
+    seat among them), and the deal is decided
     anew, under the settings that waited for the match's end (the new match was dealt at the
     old ones, the Fantasyland dropped unsaid)."""
     assert t.match is not None

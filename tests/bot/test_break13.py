@@ -8,6 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 import game.hand
+from bot.model import Actor
 from bot.texts import tr
 from game.board import assess_board
 from storage.check import check_store
@@ -23,6 +24,8 @@ from tests.bot.test_service_classic import (  # (a group of English speakers)
     start,
 )
 from tests.bot.test_transitions import player_balance_in
+
+DAN = Actor("telegram", "4", "Dan", "en")
 
 
 def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -> None:
@@ -185,4 +188,47 @@ async def test_r6_6_r4_2_no_fantasyland_next_when_the_only_opponent_leaves_after
     result = history[0].result
     assert next(r for r in result["seats"] if r["seat"] == 0)["fantasyland_cards"] == 13
     assert result["fantasyland_forgone_seats"] == [0]
+    assert await check_store(store) == []
+
+
+async def test_r8_6_a_match_its_fantasyland_left_with_ends_and_sits_out_who_timed_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up double boxes (R4.2): Alice's moves are made for her all the first hand (R8.5)
+    and Bob's first board earns Fantasyland, so she sits out after its Fantasyland hand
+    (R8.6). Bob leaves instead, his Fantasyland with him (R6): the match is over. Carol and
+    Dan sit down: Alice, away, was dealt the new match with them, and sat out only after
+    it, by her board seats 0 and 1 read at a table of single boards, so Carol (seat 1), who
+    never timed out, was sat out too. She sits out at that deal; Carol and Dan play."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on", safe_autoplay="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    grant_fantasyland(monkeypatch, iter([False, False, True]))  # (Bob's first board, 10)
+    alice = t.seat_of(ALICE.user_id)
+    while t.hand is not None and t.hand_no == 1:
+        if t.player_of(t.hand.to_act[0]) is alice:
+            clock.now += 181  # budget and bank run out (R8.5)
+            await service.run_due()
+        else:
+            await auto_street(service, presenter, BOB)
+    assert t.match is not None and t.match.fantasyland == {10: 13}
+    assert t.match.sit_out_after_match == {0, 1}  # (Alice's boards)
+    assert not (await service.leave(GROUP, BOB)).alert
+    for a in (CAROL, DAN):
+        assert not (await service.join(GROUP, a)).alert
+    for a in (CAROL, DAN):
+        assert not (await service.ready(GROUP, a)).alert
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
+    assert alice is not None and alice.sitting_out and alice.timed_out  # R8.6
+    carol, dan = t.seat_of(CAROL.user_id), t.seat_of(DAN.user_id)
+    assert carol is not None and dan is not None and (carol.seat, dan.seat) == (1, 2)
+    assert t.hand is not None and t.hand.order == (10, 11, 20, 21)  # (two play: R4.2)
+    await play_hand(service, presenter, [CAROL, DAN])
+    assert not carol.sitting_out and not dan.sitting_out
     assert await check_store(store) == []
