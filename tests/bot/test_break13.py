@@ -232,3 +232,30 @@ async def test_r8_6_a_match_its_fantasyland_left_with_ends_and_sits_out_who_time
     await play_hand(service, presenter, [CAROL, DAN])
     assert not carol.sitting_out and not dan.sitting_out
     assert await check_store(store) == []
+
+
+async def test_r8_6_a_timed_out_player_is_not_promised_a_fantasyland_nobody_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Heads-up double boxes (R4.2): Bob leaves during the first hand, Alice's moves are
+    made for her all of it (R8.5), and Bob's first board earns Fantasyland: it goes with
+    him (R6), nor is anyone left to play one (R6.6), so Alice sits out from the next deal
+    (R8.6). Her private screen said "The Fantasyland hand this one earned is played first,
+    with you; then you sit out"."""
+    service, presenter, store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on", safe_autoplay="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    grant_fantasyland(monkeypatch, iter([False, False, True]))  # (Bob's first board, 10)
+    assert not (await service.leave(GROUP, BOB)).alert
+    while t.hand is not None and t.hand_no == 1:
+        clock.now += 181  # Alice is away: budget and bank run out (R8.5)
+        await service.run_due()
+    assert t.match is not None and not t.match.fantasyland  # (it went with Bob, R6)
+    assert t.match.sit_out_after_match == {0, 1} and t.seat_of(BOB.user_id) is None
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
+    assert "Bob ①" in showdown and "🌴" not in showdown  # (earned: 13 in the record)
+    text = presenter.last_private(ALICE.user_id).text
+    assert text.endswith("\n" + tr("en", "private.sitting_out")), text
+    assert await check_store(store) == []
