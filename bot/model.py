@@ -638,9 +638,15 @@ class LiveTable:
         """Whether the Fantasyland board ``hand_seat`` earns at this showdown will be played
         (R6): not when :meth:`fantasyland_follows` says no Fantasyland is, nor when its
         player leaves the table after the hand: one who asked to leave (R8.2) or was knocked
-        out of the tournament by it (R8.7) forfeits it with the seat."""
+        out of the tournament by it (R8.7) forfeits it with the seat; nor when too few of
+        the hand's players stay to play it (R6.6: heads-up, the other leaving; a newcomer
+        waits for the next match: "Fantasyland next" was shown, and none was dealt)."""
         player = self.player_of(hand_seat)
-        return self.fantasyland_follows() and player is not None and not player.leaving
+        if not self.fantasyland_follows() or player is None or player.leaving:
+            return False
+        players = {self.owner(s) for s in self.hand.order} if self.hand is not None else set()
+        staying = [o for o in players if o in self.seats and not self.seats[o].leaving]
+        return len(staying) >= self.options.min_players
 
     def fantasyland_if_top_up(self, hand_seat: int) -> bool:
         """Whether the player of board ``hand_seat`` is :meth:`busted` after the hand: the

@@ -1402,6 +1402,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table}: the round is settled early ({who} leaves): {moves}.",
         "ru": "Стол #{table}: досрочный расчёт круга ({who} уходит): {moves}.",
     },
+    "round.settled_close": {
+        "en": "Table #{table}: the round is settled early (the table closes): {moves}.",
+        "ru": "Стол #{table}: досрочный расчёт круга (стол закрывается): {moves}.",
+    },
+    "round.settled_end": {
+        "en": "Table #{table}: the round is over and settled: {moves}.",
+        "ru": "Стол #{table}: круг окончен и рассчитан: {moves}.",
+    },
     "round.settled_options": {
         "en": "Table #{table}: the round is settled early (new table settings): {moves}.",
         "ru": "Стол #{table}: круг рассчитан досрочно (новые настройки стола): {moves}.",

@@ -181,11 +181,23 @@ class MatchState:
         players are available (sitting out, not ready, R8.6), so :meth:`next_hand` plans a new
         match. The match is over (R6.6): its Fantasyland is forfeited, it counts as a match of
         the round (R8.3), and the seats that timed out in it move to sit-out now
-        (:attr:`to_sit_out`, R8.6). Settings that wait for the match's end apply from here."""
+        (:attr:`to_sit_out`, R8.6). Settings that wait for the match's end apply from here.
+        A round it completes is over: with ``settle_per_round`` its points are :attr:`due`
+        now (they waited for the next match's hand, a hand of the next round, and were
+        settled with it)."""
+        matches = self.matches + 1
+        due: tuple[tuple[int, int, int], ...] = ()
+        round_pairs = self.round_pairs
+        if matches >= len(self.match_seats):
+            matches = 0
+            if self.options.settle_per_round:
+                due, round_pairs = round_pairs, ()
         return replace(
             self,
             fantasyland={},
-            matches=self.matches + 1,
+            matches=matches,
+            round_pairs=round_pairs,
+            due=due,
             sit_out_after_match=frozenset(),
             match_over=True,
             to_sit_out=self.sit_out_after_match,

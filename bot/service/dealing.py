@@ -333,7 +333,9 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
     plan = t.match.next_hand(available(t))
-    if plan.new_match and t.match.fantasyland:
+    if plan.new_match and not t.match.match_over:
+        # the last match never dealt its Fantasyland hand: its players sit out of it, or it
+        # went with the player who earned it (who left): that match ends here (R6.6, R8.6)
         forfeit_fantasyland(rt, t, tx)
         return
     if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
@@ -380,9 +382,12 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
 
 def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     """At the deal, the Fantasyland hand due cannot be dealt: too few of the match's players
-    are available (one sits out, R8.6; a newcomer waits for the next match). The match is over
+    are available (one sits out, R8.6; a newcomer waits for the next match), or none is left
+    to deal (its players left with theirs, R6). The match is over
     (R6.6, :meth:`~game.match.MatchState.forfeited`): the group is told whose Fantasyland is
-    not played, those who timed out in the match sit out now (R8.6), and the deal is decided
+    not played, those who timed out in the match sit out now (R8.6: they were dealt the next
+    match, and sat out after it by board seats read in its own seating, another player's
+    seat among them), and the deal is decided
     anew, under the settings that waited for the match's end (the new match was dealt at the
     old ones, the Fantasyland dropped unsaid)."""
     assert t.match is not None
@@ -390,12 +395,21 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     gone = dict.fromkeys(m.owners.get(b, b) for b in m.fantasyland)  # (per player, R4.2)
     names = [t.seats[s].name for s in gone if s in t.seats]
     t.match = t.match.forfeited()
-    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
-        if t.owner(s) in t.seats and not t.seats[t.owner(s)].bot:  # (as at a showdown)
-            t.seats[t.owner(s)].sitting_out = True
-            t.seats[t.owner(s)].timed_out = True
     if names:
         t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
+    if t.match.due and t.tournament is None:  # the match ended its round (R8.3): its points
+        paid = {s.seat for s in t.seats.values() if not t.busted(s)}  # are settled now
+        _settle_round_end(t, tx, t.match.due)  # (a tournament's chips move every hand, R8.7)
+        if offer_top_ups(t, paid, rt.clock()):  # (left below a point by it, R8.2)
+            t.next_hand_at = rt.clock() + TOP_UP_SECONDS
+    t.match = replace(t.match, due=())
+    # board seats of the match's hands (R4.2): its owners, not the last hand's (gone with it:
+    # Bob's boards 10 and 11 were no table seat, and Bob, timed out, was dealt in again)
+    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
+        seat = t.seats.get(m.owners.get(s, s))
+        if seat is not None and not seat.bot:  # (as at a showdown)
+            seat.sitting_out = True
+            seat.timed_out = True
     tx.group = True
     maybe_start(rt, t, tx)
 
@@ -457,10 +471,24 @@ def settle_apart(
         t.seats[s].stack += d
 
 
-def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
+def _settle_round_end(t: LiveTable, tx: Tx, pairs: Sequence[tuple[int, int, int]]) -> None:
+    """Settle the points of a round that ended between hands (R8.3: its last match a
+    Fantasyland hand not dealt, R6.6), as a history entry of its own, and tell the group."""
+    assert t.match is not None
+    order = [s for s in t.match.match_seats if s in t.seats] or sorted(t.seats)
+    deltas = settle_pairs(t, order, pairs)
+    if not any(deltas.values()):
+        return
+    settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
+    moves = _moves(t, sorted(deltas), deltas)
+    t.owe("post", Screen(tr(t.lang, "round.settled_end", table=t.id, moves=moves)))
+
+
+def settle_round(t: LiveTable, tx: Tx, who: str | None, *, closing: bool = False) -> None:
     """R8.3: points still owed from an unfinished round (``settle_per_round``) are settled
-    before a stack leaves the table (``who``: the leaving player's name) or new options apply
-    (``None``); recorded as a history entry of its own."""
+    before a stack leaves the table (``who``: the leaving player's name), the table closes
+    (``closing``, R8.2a: every stack leaves) or new options apply (``None``); recorded as a
+    history entry of its own."""
     if t.match is None or not t.match.round_pairs:
         return
     t.match, pairs = t.match.flush_round()
@@ -470,7 +498,9 @@ def settle_round(t: LiveTable, tx: Tx, who: str | None) -> None:
         return
     settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
     moves = _moves(t, sorted(deltas), deltas)
-    if who is None:
+    if closing:  # (not "Alice leaves": the first stack stood up by the close named)
+        text = tr(t.lang, "round.settled_close", table=t.id, moves=moves)
+    elif who is None:
         text = tr(t.lang, "round.settled_options", table=t.id, moves=moves)
     else:
         text = tr(t.lang, "round.settled", table=t.id, who=who, moves=moves)
@@ -660,6 +690,7 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
         return
     if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
+    settle_round(t, tx, None, closing=True)  # the round's points first (R8.3), as closing
     for seat in list(t.seats.values()):
         stand_up(t, tx, seat)
     close_with(t, tx, notice)
