@@ -395,6 +395,7 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     gone = dict.fromkeys(m.owners.get(b, b) for b in m.fantasyland)  # (per player, R4.2)
     names = [t.seats[s].name for s in gone if s in t.seats]
     t.match = t.match.forfeited()
+    refill_banks(t, m.match_seats)  # (the match is over: as at a showdown that ends one)
     if names:
         t.owe("post", Screen(tr(t.lang, "lobby.fl_not_dealt", names=", ".join(names))))
     if t.match.due and t.tournament is None:  # the match ended its round (R8.3): its points
@@ -412,6 +413,18 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
             seat.timed_out = True
     tx.group = True
     maybe_start(rt, t, tx)
+
+
+def refill_banks(t: LiveTable, seats: Iterable[int]) -> None:
+    """A match is over: the time banks of the table ``seats`` that played it get
+    ``time_bank_refill_per_match`` seconds back (R8.5), up to the table's
+    ``time_bank_seconds`` and never down: a bank above a lowered ``time_bank_seconds`` is
+    kept, as the setting's reply says (R8.6: the seated keep theirs)."""
+    if not t.options.time_bank_refill_per_match:
+        return
+    for st in (t.seats[s] for s in seats if s in t.seats):
+        refilled = st.bank + t.options.time_bank_refill_per_match
+        st.bank = max(st.bank, min(t.options.time_bank_seconds, refilled))
 
 
 def sync_clocks(t: LiveTable, now: float) -> None:

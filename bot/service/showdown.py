@@ -17,6 +17,7 @@ from bot.service.dealing import (
     close_now,
     closed_notice,
     maybe_start,
+    refill_banks,
     settle_pairs,
     stand_up,
     tell_chat_gone,
@@ -45,12 +46,8 @@ def keep_banks(t: LiveTable) -> None:
     played = [owner for owner in t.clocks if owner in t.seats]
     for owner in played:
         t.seats[owner].bank = t.clocks[owner].bank
-    if t.match.match_over and t.options.time_bank_refill_per_match:
-        for st in (t.seats[owner] for owner in played):
-            # up to the table's bank, never down: a bank above a lowered time_bank_seconds
-            # is kept, as the setting's reply says (R8.6: the seated keep theirs)
-            refilled = st.bank + t.options.time_bank_refill_per_match
-            st.bank = max(st.bank, min(t.options.time_bank_seconds, refilled))
+    if t.match.match_over:
+        refill_banks(t, played)
     t.clocks = {}
 
 

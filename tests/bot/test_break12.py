@@ -114,3 +114,26 @@ async def test_r6_6_a_fantasyland_its_players_sit_out_of_ends_the_match_at_the_d
     lost = tr("en", "lobby.fl_not_dealt", names="🤖 Anna")
     assert sum(lost in text for text in said) == 1, said
     assert await check_store(store) == []
+
+
+async def test_r8_5_a_match_ended_by_a_fantasyland_not_dealt_refills_the_banks() -> None:
+    """``time_bank_refill_per_match`` gives the players of a match bank seconds back when it
+    ends (R8.5): at the showdown that ends it, and as well when it ends at the deal, its
+    Fantasyland hand not dealt (R6.6; no hand closed it, so nobody's bank was refilled)."""
+    service, _, _, clock, t, anna = await bot_in_fantasyland_heads_up()
+    t.options = dataclasses.replace(t.options, time_bank_refill_per_match=10.0)
+    alice = t.seat_of(ALICE.user_id)
+    assert alice is not None and t.options.time_bank_seconds == 60
+    alice.bank, anna.bank = 20.0, 55.0
+    assert not (await service.sit_out(GROUP, ALICE)).alert
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.ready(GROUP, BOB)).alert
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
+    assert t.hand is not None and t.plan is not None and t.plan.new_match
+    assert (alice.bank, anna.bank) == (30.0, 60.0)  # (up to time_bank_seconds, R8.5)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.bank == 60.0  # (a newcomer's own, untouched)
