@@ -635,6 +635,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
+    "reply.back_before_sit_out": {
+        "en": "Welcome back: you will not sit out after this match.",
+        "ru": "С возвращением: после этого матча вы остаётесь в игре.",
+    },
     "reply.back": {
         "en": "Welcome back: you play the next hand.",
         "ru": "С возвращением: вы играете со следующей раздачи.",

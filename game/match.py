@@ -203,6 +203,13 @@ class MatchState:
             to_sit_out=self.sit_out_after_match,
         )
 
+    def back(self, boards: Collection[int]) -> MatchState:
+        """The state once the player of board seats ``boards`` (their table seat, or both
+        boards with double boxes, R4.2) says they are back before the match ends: the sit-out
+        a timeout of theirs set for its end (:attr:`sit_out_after_match`) is cancelled (R8.6:
+        a player returns with a command; one not yet moved returns with it too)."""
+        return replace(self, sit_out_after_match=self.sit_out_after_match - set(boards))
+
     def without(self, seat: int, boards: Collection[int] = ()) -> MatchState:
         """The state once the player of table seat ``seat`` leaves (stands up): Fantasyland
         belongs to the player, not to the seat number, so what they earned is forfeited and

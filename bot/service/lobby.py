@@ -732,6 +732,15 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
+    m = t.match
+    pending = [b for b in m.sit_out_after_match if m.owners.get(b, b) == seat.seat] if m else []
+    if not seat.sitting_out and pending and m is not None and t.tournament is None:
+        async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
+            t.match = m.back(pending)  # on with: back before the sit-out it set (R8.6)
+            if t.hand is None:  # its "Hand over" said "then you sit out": said without it
+                over = tr(seat.lang, on(t.platform, "private.over"))
+                tx.privates[seat.seat] = Screen(over, table=t.id)
+        return Reply(tr(lang, "reply.back_before_sit_out"))
     if not seat.sitting_out:
         if t.busted(seat):
             return _busted_reply(t, seat, lang)

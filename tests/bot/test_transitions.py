@@ -785,6 +785,40 @@ async def test_a_crash_at_any_commit_boundary_settles_every_hand_once(leave: boo
             assert await check_store(store) == [], (k, after)
 
 
+async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set() -> None:
+    """R8.6: Bob's time runs out in the hand where Alice makes Fantasyland; he is told he sits
+    out after the Fantasyland hand, "/back to play again". He sends /back at once: it was
+    refused ("You are not sitting out."), and he sat out after the Fantasyland hand he
+    played all the same; now it cancels that sit-out, and his screen no longer promises it."""
+    store, clock, service, presenter, t = await stacked_table()
+    assert t.hand is not None
+    hand = t.hand
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        if t.seats[seat].user_id == ALICE.user_id:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            clock.now += 181  # the budget (120 s) and the bank (60 s) run out
+            await service.run_due()
+    assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
+    reply = await service.back(GROUP, BOB)
+    assert (reply.text, reply.alert) == (tr("ru", "reply.back_before_sit_out"), False)
+    assert presenter.last_private(BOB.user_id).text == tr("ru", "private.over")
+    assert (await service.back(GROUP, BOB)).text == tr("ru", "reply.not_sitting_out")
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+    while t.hand is not None and t.hand_no == 2:
+        actor = ALICE if t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id else BOB
+        await press_auto_and_confirm(service, presenter, actor)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 3 and len(t.hand.order) == 2  # Bob dealt in
+    assert await check_store(store) == []
+
+
 def buy_ins_ok(ledger: Sequence[Any]) -> bool:
     """Between a player's buy-in and their cash-out at a table there is no second buy-in."""
     seated: set[tuple[int | None, int]] = set()

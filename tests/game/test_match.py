@@ -85,6 +85,18 @@ def test_r8_6_timed_out_player_sits_out_after_the_match() -> None:
     assert state.to_sit_out == frozenset({2})
 
 
+def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_after_it() -> None:
+    state = MatchState.new(RuleOptions())
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result((0, 1, 2), fl={1: 14}, timed_out=(0, 2)), plan)
+    assert state.sit_out_after_match == frozenset({0, 2})
+    state = state.back([2])
+    assert state.sit_out_after_match == frozenset({0})
+    plan = state.next_hand([0, 1, 2])
+    state = state.after_hand(result(plan.seats), plan)
+    assert state.to_sit_out == frozenset({0})  # only the one still away
+
+
 def test_r6_6_r8_6_a_fantasyland_too_few_can_play_is_forfeited_and_ends_the_match() -> None:
     """Heads-up, seat 0 earns Fantasyland while seat 1 times out; seat 1 is not available at
     the deal, so the plan is a new match: forfeiting ends the match, which counts, and moves
