@@ -631,6 +631,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "👋 {name} left the server: their registration is withdrawn.",
         "ru": "👋 {name} покидает сервер: регистрация снята.",
     },
+    "reply.sitout_fantasyland": {
+        "en": "Your Fantasyland is not played unless you are /back before the next deal.",
+        "ru": "Ваша Фантазия не будет сыграна, если не вернуться (/back) до следующей раздачи.",
+    },
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",

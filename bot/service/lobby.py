@@ -719,7 +719,10 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         # no hand: the players left may all be ready now (the deal waited for this one until
         # the ready timer ran out), or too few to play (back to the lobby at once)
         maybe_start(rt, t, tx)
-    return Reply(tr(lang, "reply.sitout"))
+    text = tr(lang, "reply.sitout")
+    if t.hand is None and t.fantasyland_waiting(seat) and seat.sitting_out:
+        text += "\n" + tr(lang, "reply.sitout_fantasyland")  # (R6.6: dealt without them)
+    return Reply(text)
 
 
 async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:

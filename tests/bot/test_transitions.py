@@ -819,6 +819,33 @@ async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set
     assert await check_store(store) == []
 
 
+async def test_r6_6_sitting_out_with_a_fantasyland_earned_warns_it_goes_unplayed() -> None:
+    """R6.6, R8.6: Alice earns Fantasyland and sends /sitout before the next deal: the
+    Fantasyland hand would be dealt without her (her Fantasyland forfeited), which the answer
+    now says; /back before the deal keeps it, and she plays it."""
+    store, clock, service, presenter, t = await stacked_table()
+    assert t.hand is not None
+    hand = t.hand
+    while t.hand is hand:
+        seat = hand.to_act[0]
+        actor = ALICE if t.seats[seat].user_id == ALICE.user_id else BOB
+        if actor is ALICE:
+            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    assert t.hand is None and t.match is not None and t.match.fantasyland == {0: 14}
+    reply = await service.sit_out(GROUP, ALICE)
+    assert reply.text == tr("en", "reply.sitout") + "\n" + tr("en", "reply.sitout_fantasyland")
+    bob = await service.sit_out(GROUP, BOB)  # (Bob has no Fantasyland: nothing to lose)
+    assert bob.text == tr("ru", "reply.sitout")
+    assert not (await service.back(GROUP, ALICE)).alert
+    assert not (await service.back(GROUP, BOB)).alert
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+    assert await check_store(store) == []
+
+
 def buy_ins_ok(ledger: Sequence[Any]) -> bool:
     """Between a player's buy-in and their cash-out at a table there is no second buy-in."""
     seated: set[tuple[int | None, int]] = set()
