@@ -739,8 +739,17 @@ class LiveTable:
         t.apart = int(snap.get("apart", 0))  # (0 in a snapshot from before it was kept)
         clocks = {int(k): SeatClock.from_json(v) for k, v in dict(snap.get("clocks") or {}).items()}
         if saved_at is not None:
+            # a running clock goes on from where it stood when the bot stopped: its turn
+            # began ``downtime`` later, so what it has left is as then, and so is what is
+            # left of the grace of a tournament player away (R8.7, :meth:`turn_deadline`,
+            # counted from the turn's start: restarted at ``now``, each restart gave a fresh
+            # one)
             clocks = {
-                k: SeatClock(*c.left(float(saved_at))).start(now) if c.running else c
+                k: (
+                    SeatClock(c.budget, c.bank, min(c.running_since, float(saved_at)) + downtime)
+                    if c.running_since is not None
+                    else c
+                )
                 for k, c in clocks.items()
             }
         # one clock per player, keyed by table seat; older snapshots kept one per board
