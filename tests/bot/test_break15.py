@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot import pictures
-from bot.model import LiveTable
+from bot.model import ChatRef, LiveTable
 from bot.screens import Screen
 from bot.service import TableService
 from bot.texts import tr
@@ -22,6 +22,7 @@ from game.hand import Hand
 from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_break13 import grant_fantasyland
+from tests.bot.test_service import GROUP as TOUR_GROUP
 from tests.bot.test_service_classic import (
     ALICE,
     BOB,
@@ -31,6 +32,8 @@ from tests.bot.test_service_classic import (
     configure,
     start,
 )
+from tests.bot.test_tournament_service import new_service as new_tournament_service
+from tests.bot.test_tournament_service import running_tournament
 
 PLAYERS = {a.user_id: a for a in (ALICE, BOB, CAROL)}
 REVEAL_ORDER = (Box.BOTTOM, Box.MIDDLE, Box.TOP)
@@ -137,14 +140,16 @@ def watched(next_hand_delay: float = 5) -> tuple[TableService, Watcher, Any, Clo
     return service, watcher, store, clock
 
 
-async def play_until(service: TableService, w: Watcher, clock: Clock, hands: int) -> None:
+async def play_until(
+    service: TableService, w: Watcher, clock: Clock, hands: int, group: ChatRef = GROUP
+) -> None:
     """Every street by Arrange and Confirm (the hand's every player at once when they act
     together, R3.6), the next hand dealt by the clock, until ``hands`` hands were played."""
-    t = service.table_in(GROUP)
+    t = service.table_in(group)
     assert t is not None
     w.table = t
     guard = 0
-    while t.hand_no <= hands and guard < 400:
+    while t.hand_no <= hands and guard < 400 and t.seats:
         guard += 1
         if t.hand is None or t.hand.is_over:
             clock.now += 6
@@ -296,12 +301,17 @@ async def test_r4_2_r3_6_double_boxes_at_once_show_no_board_of_this_street_early
     assert await replays_show_no_foreign_discard(service, store, w) >= 2
 
 
-async def test_r8_5_a_timeout_a_leaver_and_a_computer_player_leak_no_card() -> None:
+@pytest.mark.parametrize("simultaneous", ["off", "on"])
+async def test_r8_5_a_timeout_a_leaver_and_a_computer_player_show_no_card(
+    simultaneous: str,
+) -> None:
     """Pineapple with a computer player (issue 13): Bob's clock runs out on his first turn
     (R8.5), then he leaves mid-hand (his streets are made for him): no message shows a card
     to whoever must not see it, no replay another's discard."""
     service, w, store, clock = watched()
-    await configure(service, game="pineapple", safe_autoplay="on")
+    await configure(
+        service, game="pineapple", safe_autoplay="on", simultaneous_streets=simultaneous
+    )
     assert "open" in (await service.new_table(GROUP, ALICE, "pineapple")).text
     for a in (ALICE, BOB):
         assert not (await service.join(GROUP, a)).alert
@@ -319,21 +329,37 @@ async def test_r8_5_a_timeout_a_leaver_and_a_computer_player_leak_no_card() -> N
         hand = t.hand
         if hand is None or hand.is_over:
             break
-        acting = t.player_of(hand.to_act[0])
-        assert acting is not None
-        if acting.bot is not None:
-            clock.now += 5
-            await service.run_due()
-        elif acting.user_id == BOB.user_id and not timed_out:
+        acting = {p.user_id for s in hand.to_act if (p := t.player_of(s)) and p.bot is None}
+        if ALICE.user_id in acting:
+            await auto_street(service, w, ALICE)
+        elif BOB.user_id in acting and not timed_out:
             clock.now += 121
             await service.run_due()
             timed_out = True
-        elif acting.user_id == BOB.user_id and not left:
+        elif BOB.user_id in acting and not left:
             assert not (await service.leave(GROUP, BOB)).alert
             left = True
             await service.run_due()
-        else:
-            await auto_street(service, w, PLAYERS[acting.user_id])
+        else:  # the computer player's move, or a leaver's street made for him
+            clock.now += 5
+            await service.run_due()
     assert timed_out and left and guard < 300
     assert w.checked > 20 and w.leaks == []
     assert await replays_show_no_foreign_discard(service, store, w) >= 5
+
+
+async def test_r8_7_r8_2a_a_tournament_closed_mid_hand_shows_no_hidden_card() -> None:
+    """A tournament of three (R8.7) plays two hands, then an admin closes its table during
+    the third (R8.2a: it is cancelled after the hand): no message shows a card to whoever
+    must not see it, the closing notices included."""
+    service, _presenter, store, clock = new_tournament_service(next_hand_delay=5)
+    w = Watcher()
+    service.register(w)
+    t, _tour = await running_tournament(service)
+    await play_until(service, w, clock, 2, TOUR_GROUP)
+    assert t.hand_no == 3 and t.hand is not None and not t.hand.is_over
+    assert not (await service.close_table(TOUR_GROUP, ALICE, True)).alert
+    await play_until(service, w, clock, 3, TOUR_GROUP)
+    assert not t.seats and t.hand is None  # closed, the pool paid out
+    assert w.checked > 30 and w.leaks == []
+    assert await replays_show_no_foreign_discard(service, store, w) >= 3
