@@ -107,7 +107,8 @@ def replay_frames(
 
     Frame ``k`` shows each ordinary board with the cards of its first ``k`` streets (a board
     with fewer streets stays as it ended); boards played closed (Fantasyland, R6.3; Chinese
-    Poker, R4.5) are hidden until the last frame, which is the showdown (the street-5 frame:
+    Poker, R4.5), and the one ordinary board among Fantasyland ones (R6.3: its streets are
+    played hidden), are hidden until the last frame, which is the showdown (the street-5 frame:
     every board complete), except from their own player (``viewer``), who sees such a board
     from the frame of the street during which it was set, and the cards it was dealt before
     (:attr:`BoardFrame.dealt`). A hand of closed boards only has one frame.
@@ -147,15 +148,18 @@ def replay_frames(
         for s in game.order:
             snaps = after[s]
             closed = s not in game.normal
-            # a closed board is hidden before the showdown (R6.3), but never from its player
-            hidden = closed and not final and s not in mine
+            # a closed board is hidden before the showdown (R6.3), and so is the one ordinary
+            # board among Fantasyland ones (R6.3: it plays its streets hidden), but never
+            # from its player
+            unseen = closed or not game.open_play
+            hidden = unseen and not final and s not in mine
             dealt: tuple[Card, ...] = ()
             if closed and not final and (hidden or k < set_from.get(s, streets + 1)):
                 shown: tuple[Board, tuple[Card, ...]] = (Board(), ())
                 if not hidden and snaps:  # the player's own, not set yet: what it was dealt
                     board_set, thrown = snaps[-1]
                     dealt = tuple(sorted((*board_set.cards(), *thrown), key=_by_rank))
-            elif not snaps:
+            elif hidden or not snaps:
                 shown = (Board(), ())
             else:
                 shown = snaps[min(k, len(snaps)) - 1] if not closed else snaps[-1]

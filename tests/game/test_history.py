@@ -127,6 +127,30 @@ def test_the_players_own_fantasyland_board_is_never_hidden_from_them_R6_3() -> N
         assert fl.hidden and fl.dealt == () and fl.board.count == 0
 
 
+def test_the_one_ordinary_board_among_fantasyland_ones_is_hidden_from_the_others_R6_3() -> None:
+    """R6.3: every player but one in Fantasyland: the ordinary player's streets are played
+    hidden until showdown; the replay showed the Fantasyland players that board street by
+    street (which card went where, and when, never seen at the table). It is hidden from them
+    until the showdown frame now, and shown to its own player street by street."""
+    hand = deal("", seats=(0, 1, 2), button=2, fantasyland={0: 14, 1: 15})
+    assert hand.normal == (2,) and not hand.open_play
+    while not hand.is_over:
+        hand.timeout(hand.to_act[0])
+    board = hand.result.seat(2).board  # type: ignore[union-attr]
+    for viewer in (0, 1, None):
+        frames = replay_frames(stored(hand), viewer=viewer)
+        assert len(frames) == 5
+        for f in frames[:-1]:
+            ordinary = next(b for b in f.boards if b.seat == 2)
+            assert ordinary.hidden and not ordinary.fantasyland and ordinary.board.count == 0
+        last = next(b for b in frames[-1].boards if b.seat == 2)
+        assert not last.hidden and last.board == board
+    own = replay_frames(stored(hand), viewer=2)
+    counts = [next(b for b in f.boards if b.seat == 2).board.count for f in own]
+    assert counts == [5, 7, 9, 11, 13]
+    assert not any(b.hidden for f in own for b in f.boards if b.seat == 2)
+
+
 def test_double_boxes_show_both_own_boards_discard_free_R4_2() -> None:
     options = RuleOptions.preset("ofc", heads_up_double_boxes=True)
     seats, owners = double_box_seats([0, 1])
