@@ -862,12 +862,21 @@ class Worker:
     async def claim(self, key: str, table_id: int | None = None) -> bool:
         """Hold ``key`` (a chat) and serve its open table: take the lease when it is free,
         expired or ours, then restore the chat's table unless it is served here already.
-        ``False`` when another live worker holds the chat."""
+        ``False`` when another live worker holds the chat.
+        A table taken over from a worker that died (or stalled past its lease) resumes with
+        its clocks stopped when that worker last renewed the lease (read before taking it
+        over, :meth:`Store.lease_lapsed`; workers share one lease time), as a single
+        process's restart stops them at its last "alive" mark (R8.5): the time the dead
+        worker ran is the players', the outage is not, the time after its lease ran out
+        included (nobody could serve the table: a press waited, the turn did not run out)."""
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             if self.stopping:
                 return False
             asked = time.monotonic()
+            lapsed = await self.store.lease_lapsed(key)
+            # (the clock's "now" of that reading: the store's clock may be another machine's)
+            alive = None if lapsed is None else self.service.rt.clock() - lapsed - self.ttl
             if not await self.store.acquire_lease(key, self.worker_id, self.ttl):
                 return False
             self._claimed[key] = asked  # renewed from now on
@@ -875,7 +884,7 @@ class Worker:
             if table_id is None:
                 table_id = await self.store.chat_table(platform, chat_id)
             fresh = table_id is not None and table_id not in self.service.tables
-            if fresh and table_id is not None and await self.service.adopt(table_id):
+            if fresh and table_id is not None and await self.service.adopt(table_id, alive):
                 log.info("worker %s: serving table %s", self.worker_id, table_id)
             # only now may updates skip the claim: the chat's table is served here
             self._renewed[key] = asked

@@ -684,7 +684,9 @@ class LiveTable:
         at ``now`` with what they had left when the bot stopped: when the snapshot was taken
         (``saved_at``) or, if later, when the bot last marked itself running (``alive``, the
         store's :meth:`~storage.api.Store.last_alive`: after a crash the snapshot may be far
-        older than the crash). The time the bot was down is not the acting player's (R8.5),
+        older than the crash; a table a worker takes over from one that died: when that one
+        last renewed the chat's lease, issue 14, so the same as after a single process's
+        crash). The time the bot was down is not the acting player's (R8.5),
         but the time they had before it went down is. So do the waits for a player's press:
         the ready timer (R8.2), the time to press Ready of a player who sat down while hands
         were being played (:attr:`SeatState.ready_by`; a seat that a version without it left

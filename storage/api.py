@@ -649,6 +649,12 @@ class Store(Protocol):
     async def lease_owner(self, key: str) -> str | None:
         """The worker holding the live lease ``key``, or ``None``."""
 
+    async def lease_lapsed(self, key: str) -> float | None:
+        """Seconds since the lease ``key`` ran out, by the store's clock: negative while it
+        runs, ``None`` when there is none (never taken, or given up). Its holder renewed it
+        last that much plus its lease time ago: a worker taking a dead worker's table over
+        reads it before taking the lease, to know when the dead one was last running."""
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """Key → worker of every live lease whose key starts with ``prefix`` (say
         ``"discord-"``: the Discord shards' leases and the workers' shard preferences), in one

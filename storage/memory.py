@@ -717,6 +717,11 @@ class MemoryStore:
         """See :meth:`storage.api.Store.lease_owner`."""
         return self._live(self._leases.get(key))
 
+    async def lease_lapsed(self, key: str) -> float | None:
+        """See :meth:`storage.api.Store.lease_lapsed`."""
+        entry = self._leases.get(key)
+        return None if entry is None else self.clock() - entry[1]
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         found = {}

@@ -1486,6 +1486,13 @@ class PostgresStore:
         )
         return None if row is None else str(row[0])
 
+    async def lease_lapsed(self, key: str) -> float | None:
+        """See :meth:`storage.api.Store.lease_lapsed` (the server's clock)."""
+        row = await self._fetchrow(
+            f"SELECT {_now(2)} - expires_at FROM leases WHERE key = $1", key, self._clock()
+        )
+        return None if row is None else float(row[0])
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         rows = await self._fetch(

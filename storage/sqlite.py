@@ -1052,6 +1052,14 @@ class SqliteStore:
         )
         return None if row is None else str(row[0])
 
+    async def lease_lapsed(self, key: str) -> float | None:
+        """See :meth:`storage.api.Store.lease_lapsed`."""
+        now = self.clock()
+        row = await self._call(
+            lambda c: c.execute("SELECT expires_at FROM leases WHERE key = ?", (key,)).fetchone()
+        )
+        return None if row is None else now - float(row[0])
+
     async def leases(self, prefix: str) -> dict[str, str]:
         """See :meth:`storage.api.Store.leases`."""
         now = self.clock()

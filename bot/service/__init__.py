@@ -223,16 +223,20 @@ class TableService:
         await self.rt.drawer.close()
         await self.rt.thinker.close()
 
-    async def adopt(self, table_id: int) -> bool:
+    async def adopt(self, table_id: int, alive: float | None = None) -> bool:
         """Serve one more open table, restored from its last committed transition (a worker
-        taking over a table, issue 14; call while holding its chat's lease). ``False`` when
-        the table is closed (or could not be restored and was closed with a refund)."""
+        taking over a table, issue 14; call while holding its chat's lease). ``alive``: when
+        the worker that served it last showed it was running (its last renewal of the chat's
+        lease, :meth:`.cluster.Worker.claim`; ``None``: not known, or it gave the lease up
+        after saving the table): the clocks stopped then (:meth:`LiveTable.from_json`).
+        ``False`` when the table is closed (or could not be restored and was closed with a
+        refund)."""
         if table_id in self.rt.tables:
             return True
         state = await self.rt.store.table_state(table_id)
         if state is None or table_id in self.rt.tables:
             return state is not None
-        t = await recovery.restore(self.rt, *state)
+        t = await recovery.restore(self.rt, *state, alive)
         if t is None:
             return False
         # the resumed table's messages (new private hand messages) go out before any update

@@ -125,7 +125,8 @@ async def restore(
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
     when a worker takes a table over from one that died, issue 14), in the chat storage has
     it in (a group upgraded since the snapshot moved it). ``alive``: when the bot
-    last marked itself running (:meth:`LiveTable.from_json`). Returns the table, or
+    last marked itself running, or, taken over, when the worker that served it last renewed
+    its chat's lease (:meth:`LiveTable.from_json`). Returns the table, or
     ``None`` when the snapshot could not be used and the table was closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
         log.warning("table %s: never saved (a crash after it was created); closing it", record.id)

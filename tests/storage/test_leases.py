@@ -260,3 +260,20 @@ async def test_fencing_a_closed_tables_owed_snapshot(store: Store) -> None:
     assert await store.closed_snapshots() == []
     store.fence(None)
     await assert_consistent(store)
+
+
+async def test_lease_lapsed_says_how_long_ago_the_lease_ran_out(store: Store) -> None:
+    """What a worker taking a dead worker's table over reads before taking the lease: when
+    the dead one last renewed it (issue 14, R8.5)."""
+    clock = _clocked(store)
+    assert await store.lease_lapsed(KEY) is None  # never taken
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    clock.now += 2.0
+    assert await store.lease_lapsed(KEY) == -3.0  # runs 3 s more
+    assert await store.renew_leases("w1", [KEY], 5.0) == [KEY]
+    clock.now += 65.0  # w1 died right after that renewal
+    assert await store.lease_lapsed(KEY) == 60.0
+    assert await store.acquire_lease(KEY, "w2", 5.0)
+    assert await store.lease_lapsed(KEY) == -5.0  # w2's now
+    await store.release_lease(KEY, "w2")
+    assert await store.lease_lapsed(KEY) is None  # given up

@@ -1,0 +1,56 @@
+"""Failover between workers sharing the tables (issue 14), attacked: the clocks of a table a
+worker adopts from one that died resume as after a single process's restart (R8.5)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.cluster import Worker
+from bot.service import TableService
+from storage.api import lease_key
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, GROUP, seated
+
+KEY = lease_key("telegram", GROUP.chat_id)
+
+
+def _worker(store: MemoryStore, clock: Clock, name: str) -> tuple[Worker, TableService]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    return Worker(service, name, f"http://127.0.0.1:1/{name}", ttl=5.0), service
+
+
+async def test_r8_5_a_table_adopted_from_a_dead_worker_keeps_the_time_its_player_thought() -> None:
+    """Worker 1 deals; the player to act thinks for 50 s (nothing is saved meanwhile: the
+    deal's snapshot is the last), worker 1 renews the chat's lease, then dies. Ten minutes
+    later worker 2 takes the orphaned table over: the 50 s before the death were the
+    player's, the outage is not (as after a single process's crash and restart, which
+    stops the clocks at the last "alive" mark). The turn restarted with the whole 120 s
+    (the outage was measured from the deal's snapshot), and the idle close (R8.2a) counted
+    from 50 s later a deal than the real one plus the outage."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    w1, s1 = _worker(store, clock, "w1")
+    assert await w1.claim(KEY)
+    t = await seated(s1, ALICE, BOB)
+    assert t is not None and t.hand is not None and t.last_deal_at is not None
+    acting = t.hand.to_act[0]
+    dealt = t.last_deal_at
+    await s1.rt.drain()  # the deal's snapshot is written; nothing is saved after it
+    for _ in range(40):  # 50 s: the lease renewed every ttl / 4 while w1 runs
+        clock.now += 1.25
+        await w1.renew()
+    assert await store.lease_owner(KEY) == "w1"  # ... then it dies: nothing given up
+    clock.now += 600
+    w2, s2 = _worker(store, clock, "w2")
+    await w2.tick()  # the sweep takes the orphaned table over
+    assert await store.lease_owner(KEY) == "w2"
+    t2 = s2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None and t2.hand.to_act == (acting,)
+    assert t2.clocks[acting].left(clock.now) == (70.0, 60.0)  # 120 − 50; bank untouched
+    assert t2.last_deal_at == dealt + 600  # the outage does not count towards idling
