@@ -883,9 +883,14 @@ class Worker:
             platform, _, chat_id = key.partition(":")
             if table_id is None:
                 table_id = await self.store.chat_table(platform, chat_id)
+            # a lease that was not ours and running (it ran out, or another's): a table served
+            # here may have been served by another worker meanwhile (this one stalled)
+            again = lapsed is None or lapsed >= 0
             fresh = table_id is not None and table_id not in self.service.tables
-            if fresh and table_id is not None and await self.service.adopt(table_id, alive):
-                log.info("worker %s: serving table %s", self.worker_id, table_id)
+            if table_id is not None and (fresh or again):
+                served = await self.service.adopt(table_id, alive, again=again)
+                if served and fresh:
+                    log.info("worker %s: serving table %s", self.worker_id, table_id)
             # only now may updates skip the claim: the chat's table is served here
             self._renewed[key] = asked
             return True

@@ -223,15 +223,21 @@ class TableService:
         await self.rt.drawer.close()
         await self.rt.thinker.close()
 
-    async def adopt(self, table_id: int, alive: float | None = None) -> bool:
+    async def adopt(
+        self, table_id: int, alive: float | None = None, *, again: bool = False
+    ) -> bool:
         """Serve one more open table, restored from its last committed transition (a worker
         taking over a table, issue 14; call while holding its chat's lease). ``alive``: when
         the worker that served it last showed it was running (its last renewal of the chat's
         lease, :meth:`.cluster.Worker.claim`; ``None``: not known, or it gave the lease up
         after saving the table): the clocks stopped then (:meth:`LiveTable.from_json`).
+        ``again``: the chat's lease was not held here throughout (taken back after it ran
+        out): a table served here is kept only while it is the store's last committed
+        state; one another worker took over meanwhile is let go and restored anew.
         ``False`` when the table is closed (or could not be restored and was closed with a
         refund)."""
-        if table_id in self.rt.tables:
+        t = self.rt.tables.get(table_id)
+        if t is not None and (not again or await self._current(t)):
             return True
         state = await self.rt.store.table_state(table_id)
         if state is None or table_id in self.rt.tables:
@@ -243,6 +249,21 @@ class TableService:
         # of the chat is handled: a press meanwhile would race them for the same message
         await self.rt.settled(t)
         return True
+
+    async def _current(self, t: LiveTable) -> bool:
+        """Whether ``t``, served here, is the store's last committed state of its table (its
+        step counter the snapshot's). Else another worker served the table while this one
+        did not hold its chat (a stall past the lease, issue 14): ``t`` is let go, nothing
+        written, and ``False``."""
+        async with t.lock:
+            if not self.rt.serves(t):
+                return False
+            state = await self.rt.store.table_state(t.id)
+            if state is not None and int(state[1].get("seq", 0)) == t.seq:
+                return True
+            log.warning("table %s: served elsewhere meanwhile; restored anew", t.id)
+            self.rt.let_go(t)
+            return False
 
     async def deliver_owed(self, record: TableRecord, snap: Mapping[str, Any]) -> bool:
         """Send what a closed table still owes its chat, from its final snapshot (a worker

@@ -11,7 +11,7 @@ from storage.api import lease_key
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, seated
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 
 KEY = lease_key("telegram", GROUP.chat_id)
 
@@ -54,3 +54,41 @@ async def test_r8_5_a_table_adopted_from_a_dead_worker_keeps_the_time_its_player
     assert t2 is not None and t2.hand is not None and t2.hand.to_act == (acting,)
     assert t2.clocks[acting].left(clock.now) == (70.0, 60.0)  # 120 − 50; bank untouched
     assert t2.last_deal_at == dealt + 600  # the outage does not count towards idling
+
+
+async def test_r14_a_worker_taking_a_chat_back_drops_its_stale_table_and_restores_it() -> None:
+    """Worker 1 stalls past its lease; worker 2 takes the table over and plays a street of
+    the hand; then worker 2 dies. Worker 1 wakes, and a chat update (or its sweep) reaches
+    it before its lease round noticed the loss: it takes the free lease again. Its table in
+    memory is from before worker 2's street: it went on serving that one (the fenced store
+    let it write, the lease being its own again), the street worker 2 committed was undone
+    and the player had to play it again. Now it restores the table from the store."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    w1, s1 = _worker(store, clock, "w1")
+    assert await w1.claim(KEY)
+    t1 = await seated(s1, ALICE, BOB)
+    assert t1 is not None and t1.hand is not None
+    await s1.rt.drain()
+    clock.now += 6.0  # w1 stalls: its lease runs out
+    w2, s2 = _worker(store, clock, "w2")
+    await w2.tick()  # w2 takes the table over ...
+    t2 = s2.table_in(GROUP)
+    assert t2 is not None and t2.hand is not None
+    p2 = s2.rt.presenters["telegram"]
+    assert isinstance(p2, FakePresenter)
+    first = t2.hand.to_act[0]
+    actor = ALICE if t2.seats[first].user_id == ALICE.user_id else BOB
+    await press_auto_and_confirm(s2, p2, actor)  # ... and a street is played there
+    assert first not in t2.hand.to_act
+    await s2.rt.drain()
+    committed = (await store.table_state(t1.id) or (None, {}))[1]
+    clock.now += 6.0  # w2 dies: its lease runs out too
+    store.fence("w1")  # w1 wakes; an update of the chat comes before its lease round
+    assert await w1.claim(KEY)
+    t = s1.table_in(GROUP)
+    assert t is not None and t is not t1  # restored from the store, not the stale one
+    assert t.hand is not None and t.hand.to_json() == t2.hand.to_json()
+    assert first not in t.hand.to_act  # the street worker 2 committed stays played
+    assert t.seq == committed["seq"] + 1  # (resuming is a transition)
