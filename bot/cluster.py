@@ -711,9 +711,10 @@ class Worker:
 
     async def _drop_shard(self, shard: int, *, give_up: bool) -> None:
         """Stop running a shard: disconnect it first (no more of its interactions), let its
-        guilds' tables go (nothing written: each resumes from its last committed transition
-        on the shard's next worker; a closed one owing only its pictures posted later here
-        drops them, the next worker posts them) with their chats' leases, then
+        guilds' tables go (each resumes from its last committed transition on the shard's
+        next worker, its snapshot saved first while its chat's lease is still held here, so
+        that its clocks stop now, R8.5; a closed one owing only its pictures posted later
+        here drops them, the next worker posts them) with their chats' leases, then
         (``give_up``) the shard's lease."""
         self.shards.discard(shard)
         if self.discord is not None:
@@ -725,7 +726,7 @@ class Worker:
             if t.platform != DISCORD or self._shard_of_guild(t.community_ext) != shard:
                 continue
             log.info("worker %s: letting table %s go with its shard", self.worker_id, t.id)
-            await self.service.release(t.id)
+            await self.service.release(t.id, save=True)
             await self._let_chat_go(lease_key(t.platform, t.chat_id))
         # the shard's channels claimed by an interaction but without a table (a /ofc new under
         # way): let them go too, lest the shard's next worker be kept out of them

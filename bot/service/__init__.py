@@ -271,8 +271,10 @@ class TableService:
         owes nothing any more."""
         return await recovery.deliver(self.rt, record, snap)
 
-    async def release(self, table_id: int) -> None:
-        """Stop serving a table whose lease this worker lost (issue 14): nothing is written.
+    async def release(self, table_id: int, *, save: bool = False) -> None:
+        """Stop serving a table whose lease this worker lost (issue 14): nothing is written
+        (``save``: handed over while its lease may still be held here, its snapshot is saved
+        first, :func:`.recovery.release`).
         Also a closed table that owes only pictures posted later here
         (:attr:`Runtime.owing_pictures`): they are dropped, the worker serving the chat now
         posts them from its final snapshot."""
@@ -280,7 +282,7 @@ class TableService:
         if t is None and table_id in self.rt.owing_pictures:
             t = self.rt.closing.get(table_id)
         if t is not None:
-            await recovery.release(self.rt, t)
+            await recovery.release(self.rt, t, save=save)
 
     async def run_due(self) -> None:
         """Fire every due timer now (for tests running with ``timers=False``)."""

@@ -158,11 +158,20 @@ async def restore(
     return t
 
 
-async def release(rt: Runtime, t: LiveTable) -> None:
+async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
     """Stop serving a table another worker serves now (its lease was lost, issue 14): its
     timer is cancelled, the pictures it was posting later are dropped (the other worker posts
-    them) and it is forgotten, nothing written (:meth:`Runtime.let_go`)."""
+    them) and it is forgotten, nothing written (:meth:`Runtime.let_go`). ``save``: handed
+    over while its chat's lease may still be held here (a Discord shard handed back or
+    lost): an open table's snapshot is saved first, so that its clocks stop now for the
+    worker taking it over (R8.5; refused by the fenced store when the lease is lost, then
+    that worker stops them at the lease's last renewal)."""
     async with t.lock:
+        if save and rt.tables.get(t.id) is t:
+            try:
+                await rt.store.save_snapshot(t.id, rt.snapshot(t))
+            except Exception as exc:
+                log.warning("table %s: not saved as it is let go: %r", t.id, exc)
         rt.let_go(t)
 
 

@@ -4,16 +4,24 @@ worker adopts from one that died resume as after a single process's restart (R8.
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 from bot.cluster import Worker
+from bot.model import Actor, ChatRef
 from bot.service import TableService
 from storage.api import lease_key
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
+from tests.bot.discord.shard_world import guild_on_shard
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_cluster_closing import View
+from tests.bot.test_cluster_shards import Runner
+from tests.bot.test_service import ALICE, BOB, GROUP, dealt_at, press_auto_and_confirm, seated
 
 KEY = lease_key("telegram", GROUP.chat_id)
+GUILD = str(guild_on_shard(1))
+CHANNEL = ChatRef("discord", GUILD, "11", "Poker")
+ANN, BEN = Actor("discord", "1", "Ann", "en"), Actor("discord", "2", "Ben", "en")
 
 
 def _worker(store: MemoryStore, clock: Clock, name: str) -> tuple[Worker, TableService]:
@@ -22,6 +30,22 @@ def _worker(store: MemoryStore, clock: Clock, name: str) -> tuple[Worker, TableS
     )
     service.register(FakePresenter())
     return Worker(service, name, f"http://127.0.0.1:1/{name}", ttl=5.0), service
+
+
+def _discord_worker(
+    db: MemoryStore, clock: Clock, name: str, shards: list[int]
+) -> tuple[Worker, TableService]:
+    """A worker running Discord shards (of two) on its view of the shared database."""
+    service = TableService(
+        View(db),  # type: ignore[arg-type]
+        clock=clock, rng=random.Random(5), next_hand_delay=0, timers=False,
+    )  # fmt: skip
+    service.register(FakePresenter(platform="discord", link=None))
+    worker = Worker(
+        service, name, f"http://127.0.0.1:1/{name}", ttl=5.0,
+        discord_shards=(shards, 2), discord=Runner(),
+    )  # fmt: skip
+    return worker, service
 
 
 async def test_r8_5_a_table_adopted_from_a_dead_worker_keeps_the_time_its_player_thought() -> None:
@@ -92,3 +116,41 @@ async def test_r14_a_worker_taking_a_chat_back_drops_its_stale_table_and_restore
     assert t.hand is not None and t.hand.to_json() == t2.hand.to_json()
     assert first not in t.hand.to_act  # the street worker 2 committed stays played
     assert t.seq == committed["seq"] + 1  # (resuming is a transition)
+
+
+async def test_r8_5_a_discord_shard_handed_back_keeps_the_time_its_player_thought() -> None:
+    """Worker 0 runs shard 1 while the worker preferring it is away, and deals a hand in a
+    channel of a guild on it; the player to act thinks for 50 s. Worker 1, which prefers
+    shard 1, comes back: worker 0 hands the shard back with its tables (nothing written,
+    their chats' leases given up) and worker 1 takes them over at once. The player to act
+    got their whole 120 s back (the time was measured from the deal's snapshot), and the idle
+    close (R8.2a) counted from 50 s later a deal: a hand-back restarted the turn."""
+    db, clock = MemoryStore(), Clock()
+    db.clock = clock
+    w0, s0 = _discord_worker(db, clock, "w0", [0])
+    w0._started -= 10.0  # it has run for a lease time: it may take a shard it does not prefer
+    await w0.tick()  # shard 0
+    await w0.tick()  # shard 1, nobody preferring it being there
+    assert w0.shards == {0, 1}
+    assert await w0.claim_interaction(SimpleNamespace(data={}, guild_id=int(GUILD), channel_id=11))
+    t = await dealt_at(s0, CHANNEL, (ANN, BEN))
+    assert t.last_deal_at is not None
+    acting, dealt = t.hand.to_act[0], t.last_deal_at  # type: ignore[union-attr]
+    await s0.rt.drain()  # the deal's snapshot is the last one written
+    for _ in range(40):  # 50 s, the leases renewed every ttl / 4
+        clock.now += 1.25
+        await w0.renew()
+    w1, s1 = _discord_worker(db, clock, "w1", [1])
+    try:
+        await w1.tick()  # says it prefers shard 1
+        await w0.tick()  # hands shard 1 back, with the table
+        assert w0.shards == {0} and s0.table_in(CHANNEL) is None
+        await w1.tick()  # takes shard 1 ...
+        await w1.tick()  # ... and its table
+        t1 = s1.table_in(CHANNEL)
+        assert t1 is not None and t1.hand is not None and t1.hand.to_act == (acting,)
+        assert t1.clocks[acting].left(clock.now) == (70.0, 60.0)  # 120 − 50; bank untouched
+        assert t1.last_deal_at == dealt
+    finally:
+        await w1.stop()
+        await w0.stop()
