@@ -644,7 +644,8 @@ class Store(Protocol):
         take it."""
 
     async def release_lease(self, key: str, worker: str) -> None:
-        """Give up the lease ``key`` if ``worker`` holds it."""
+        """Give up the lease ``key`` if ``worker`` holds it. One that ran out is left as it
+        is (free to take already): when it ran out stays known (:meth:`lease_lapsed`)."""
 
     async def lease_owner(self, key: str) -> str | None:
         """The worker holding the live lease ``key``, or ``None``."""

@@ -709,8 +709,7 @@ class MemoryStore:
 
     async def release_lease(self, key: str, worker: str) -> None:
         """See :meth:`storage.api.Store.release_lease`."""
-        entry = self._leases.get(key)
-        if entry is not None and entry[0] == worker:
+        if self._live(self._leases.get(key)) == worker:
             del self._leases[key]
 
     async def lease_owner(self, key: str) -> str | None:

@@ -1471,9 +1471,15 @@ class PostgresStore:
 
     async def release_lease(self, key: str, worker: str) -> None:
         """See :meth:`storage.api.Store.release_lease`."""
+        now = self._clock()
 
         async def body(conn: Conn) -> None:
-            await conn.execute("DELETE FROM leases WHERE key = $1 AND worker = $2", key, worker)
+            await conn.execute(
+                f"DELETE FROM leases WHERE key = $1 AND worker = $2 AND expires_at > {_now(3)}",
+                key,
+                worker,
+                now,
+            )
 
         await self._write(body)
 

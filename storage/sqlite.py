@@ -1036,9 +1036,13 @@ class SqliteStore:
 
     async def release_lease(self, key: str, worker: str) -> None:
         """See :meth:`storage.api.Store.release_lease`."""
+        now = self.clock()
 
         def body(conn: Conn) -> None:
-            conn.execute("DELETE FROM leases WHERE key = ? AND worker = ?", (key, worker))
+            conn.execute(
+                "DELETE FROM leases WHERE key = ? AND worker = ? AND expires_at > ?",
+                (key, worker, now),
+            )
 
         await self._write(body)
 

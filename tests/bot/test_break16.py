@@ -154,3 +154,40 @@ async def test_r8_5_a_discord_shard_handed_back_keeps_the_time_its_player_though
     finally:
         await w1.stop()
         await w0.stop()
+
+
+async def test_r8_5_a_stalled_worker_waking_keeps_the_mark_of_its_lost_tables() -> None:
+    """Worker 0 serves a table of a guild on shard 1 (nobody prefers it); the player to act
+    thinks for 50 s, then worker 0 stalls for a minute and its leases run out. Waking, it
+    finds the shard lost and lets the shard's tables go, giving up their chats' leases: that
+    deleted the leases that had run out too, and with them their last renewal, so worker 1,
+    taking the table over, measured the outage from the deal's snapshot: the player got
+    their whole 120 s back."""
+    db, clock = MemoryStore(), Clock()
+    db.clock = clock
+    w0, s0 = _discord_worker(db, clock, "w0", [0])
+    w0._started -= 10.0
+    await w0.tick()
+    await w0.tick()
+    assert w0.shards == {0, 1}
+    assert await w0.claim_interaction(SimpleNamespace(data={}, guild_id=int(GUILD), channel_id=11))
+    t = await dealt_at(s0, CHANNEL, (ANN, BEN))
+    acting = t.hand.to_act[0]  # type: ignore[union-attr]
+    await s0.rt.drain()
+    for _ in range(40):  # 50 s, the leases renewed every ttl / 4
+        clock.now += 1.25
+        await w0.renew()
+    clock.now += 60  # the stall: nothing renewed
+    await w0.renew()  # waking: every lease lost, the shards' tables let go
+    assert w0.shards == set() and s0.table_in(CHANNEL) is None
+    w1, s1 = _discord_worker(db, clock, "w1", [1])
+    try:
+        w1._started -= 10.0
+        await w1.tick()  # takes shard 1 ...
+        await w1.tick()  # ... and its table
+        t1 = s1.table_in(CHANNEL)
+        assert t1 is not None and t1.hand is not None and t1.hand.to_act == (acting,)
+        assert t1.clocks[acting].left(clock.now) == (70.0, 60.0)  # 120 − 50; bank untouched
+    finally:
+        await w1.stop()
+        await w0.stop()

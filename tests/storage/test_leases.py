@@ -277,3 +277,18 @@ async def test_lease_lapsed_says_how_long_ago_the_lease_ran_out(store: Store) ->
     assert await store.lease_lapsed(KEY) == -5.0  # w2's now
     await store.release_lease(KEY, "w2")
     assert await store.lease_lapsed(KEY) is None  # given up
+
+
+async def test_releasing_a_lease_that_ran_out_keeps_when_it_ran_out(store: Store) -> None:
+    """A worker waking from a stall gives up the leases of the tables it lets go: one that ran
+    out meanwhile stays as it is (free to take), so that the worker taking the table over
+    still knows when the stalled one last renewed it (issue 14, R8.5)."""
+    clock = _clocked(store)
+    assert await store.acquire_lease(KEY, "w1", 5.0)
+    clock.now += 65.0
+    await store.release_lease(KEY, "w1")
+    assert await store.lease_lapsed(KEY) == 60.0
+    assert await store.lease_owner(KEY) is None
+    assert await store.acquire_lease(KEY, "w2", 5.0)  # free to take
+    await store.release_lease(KEY, "w1")  # (not w1's: nothing happens)
+    assert await store.lease_owner(KEY) == "w2"
