@@ -743,11 +743,18 @@ class Worker:
         the interaction's channel). ``False`` when another worker holds it, and for a press in
         a DM (Discord gives every DM to shard 0) of a table this worker does not serve whose
         guild is on a shard it does not run: that shard's worker serves it (a free lease is
-        left to its sweep; the adapter forwards the press, :meth:`forward_press`)."""
+        left to its sweep; the adapter forwards the press, :meth:`forward_press`). ``False``
+        too for an interaction in a guild whose shard this worker does not run (any more: one
+        its gateway dispatched just before the shard was handed back or lost), so that it
+        does not take back a chat the shard's worker serves now."""
         data = getattr(interaction, "data", None) or {}
         table = _table_of(data) if isinstance(data, Mapping) else None
-        key = None if table is None else await self._discord_key(table)
         dm = getattr(interaction, "guild_id", None) is None
+        if not dm and self.discord_shards is not None:
+            shard = self._shard_of_guild(str(interaction.guild_id))
+            if shard not in self.shards and shard not in self._taking:
+                return False
+        key = None if table is None else await self._discord_key(table)
         if key is None and not dm:
             key = lease_key("discord", str(interaction.channel_id))
             self._channel_guilds[key] = str(interaction.guild_id)

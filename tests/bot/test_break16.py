@@ -191,3 +191,39 @@ async def test_r8_5_a_stalled_worker_waking_keeps_the_mark_of_its_lost_tables() 
     finally:
         await w1.stop()
         await w0.stop()
+
+
+async def test_r14_an_interaction_late_from_a_shard_handed_back_does_not_take_its_chat() -> None:
+    """Worker 0 hands shard 1 back to worker 1, which prefers it; an interaction of a
+    channel of shard 1 that worker 0's gateway had dispatched just before (its handler runs
+    after) claimed the channel again: worker 0 took the table back, kept its lease renewed
+    for good, and worker 1, which gets every interaction of the guild now, could never take
+    it (each of its claims refused). Now a guild interaction claims only on a shard this
+    worker runs."""
+    db, clock = MemoryStore(), Clock()
+    db.clock = clock
+    w0, s0 = _discord_worker(db, clock, "w0", [0])
+    w0._started -= 10.0
+    await w0.tick()
+    await w0.tick()
+    assert w0.shards == {0, 1}
+    late = SimpleNamespace(data={}, guild_id=int(GUILD), channel_id=11)
+    assert await w0.claim_interaction(late)
+    t = await dealt_at(s0, CHANNEL, (ANN, BEN))
+    await s0.rt.drain()
+    w1, s1 = _discord_worker(db, clock, "w1", [1])
+    try:
+        await w1.tick()  # says it prefers shard 1
+        await w0.tick()  # hands shard 1 back, with the table
+        assert w0.shards == {0} and s0.table_in(CHANNEL) is None
+        assert not await w0.claim_interaction(late)  # the late one: not w0's chat any more
+        assert s0.table_in(CHANNEL) is None
+        await w1.tick()  # takes shard 1 ...
+        await w1.tick()  # ... and its table
+        t1 = s1.table_in(CHANNEL)
+        assert t1 is not None and t1.id == t.id
+        assert await db.lease_owner(lease_key("discord", "11")) == "w1"
+        assert await w1.claim_interaction(late)  # the guild's interactions are w1's now
+    finally:
+        await w1.stop()
+        await w0.stop()
