@@ -835,7 +835,7 @@ async def show_renamed(rt: Runtime, t: LiveTable, actor: Actor, version: int) ->
     is refused); the name is taken again at the next update."""
     with contextlib.suppress(StorageError):
         await rt.store.player(t.community_id, actor.user_id, actor.name, actor.language)
-    if t.version != version or t.id not in rt.tables:
+    if t.version != version or rt.tables.get(t.id) is not t:
         return
     with contextlib.suppress(TransitionFailed):
         async with rt.transition(t) as tx:

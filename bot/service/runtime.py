@@ -669,7 +669,7 @@ class Runtime:
             return
 
         async def show() -> None:
-            if t.id not in self.tables:
+            if self.tables.get(t.id) is not t:
                 return  # closed meanwhile: its last messages were the record
             async with t.lock:
                 screen = self.group_screen(t)
@@ -869,7 +869,7 @@ class Runtime:
         """Save the snapshot in the background: taken now, written by one writer per table that
         always writes the newest one. For what a crash may lose (placements before Confirm,
         message refs); transitions commit their own snapshot."""
-        if t.id not in self.tables:
+        if self.tables.get(t.id) is not t:
             return
         self._pending[t.id] = self.snapshot(t)
         writer = self._savers.get(t.id)
@@ -972,7 +972,7 @@ class Runtime:
             t.timer.cancel()
         t.timer = None
         deadline = self.next_deadline(t)
-        if deadline is None or not self.timers or t.id not in self.tables:
+        if deadline is None or not self.timers or self.tables.get(t.id) is not t:
             return
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
@@ -982,7 +982,7 @@ class Runtime:
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
-            if self.on_time is not None and t.id in self.tables:
+            if self.on_time is not None and self.tables.get(t.id) is t:
                 await self.on_time(t)
 
     async def _decided(self, t: LiveTable) -> None:

@@ -3,12 +3,14 @@ worker adopts from one that died resume as after a single process's restart (R8.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from types import SimpleNamespace
 
 from bot.cluster import Worker
 from bot.model import Actor, ChatRef
 from bot.service import TableService
+from bot.texts import tr
 from storage.api import lease_key
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -227,3 +229,44 @@ async def test_r14_an_interaction_late_from_a_shard_handed_back_does_not_take_it
     finally:
         await w1.stop()
         await w0.stop()
+
+
+async def test_r14_a_press_waiting_for_a_stale_table_is_not_played_on_it() -> None:
+    """As above, worker 1 takes the chat back and restores the table anew (another worker
+    served it meanwhile); a press that had been waiting for the stale table (its lock held
+    by a step under way) got it after the restore and was played on it: the table it waited
+    for was let go, but one of the same number was served again, so the press was taken,
+    answered and shown from a table nobody serves. Now it is answered "out of date"."""
+    store = MemoryStore()
+    clock = Clock()
+    store.clock = clock
+    w1, s1 = _worker(store, clock, "w1")
+    assert await w1.claim(KEY)
+    t1 = await seated(s1, ALICE, BOB)
+    assert t1 is not None and t1.hand is not None
+    await s1.rt.drain()
+    clock.now += 6.0  # w1 stalls
+    w2, _s2 = _worker(store, clock, "w2")
+    await w2.tick()  # w2 serves the table meanwhile, then dies
+    clock.now += 6.0
+    store.fence("w1")
+    first = t1.hand.to_act[0]
+    actor = ALICE if t1.seats[first].user_id == ALICE.user_id else BOB
+    p1 = s1.rt.presenters["telegram"]
+    assert isinstance(p1, FakePresenter)
+    arrange = next(
+        b.data
+        for b in p1.last_private(actor.user_id).all_buttons()
+        if b.data and b.data.split(":")[2] == "a"
+    )
+    await t1.lock.acquire()  # a step of the stale table under way
+    claiming = asyncio.create_task(w1.claim(KEY))
+    pressing = asyncio.create_task(s1.press(actor, arrange))
+    for _ in range(5):
+        await asyncio.sleep(0)
+    t1.lock.release()
+    assert await claiming
+    reply = await pressing
+    t = s1.table_in(GROUP)
+    assert t is not None and t is not t1
+    assert reply.alert and reply.text == tr(actor.language, "err.stale")
