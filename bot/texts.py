@@ -489,6 +489,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This command works in a group chat.",
         "ru": "Эта команда работает в групповом чате.",
     },
+    "reply.group_only_tables": {
+        "en": "This command works in a group chat: send it in your table's group.",
+        "ru": "Эта команда работает в групповом чате: отправьте её в группе вашего стола.",
+    },
+    "reply.group_only_tables.discord": {
+        "en": "This command works in a server channel: send it in your table's channel.",
+        "ru": "Эта команда работает в канале сервера: отправьте её в канале вашего стола.",
+    },
+    "reply.your_table": {"en": "Table #{table}", "ru": "Стол #{table}"},
     "reply.game_unavailable": {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",

@@ -315,7 +315,7 @@ class TableService:
         comes again, later steps in between or not (a /join delivered again after a /leave
         sat the player down again); the key commits with the command's step."""
         if chat.private:
-            return Reply(tr(await self._lang(None, actor), "reply.group_only"), alert=True)
+            return await self._group_only(actor)
         t = self.table_in(chat)
         community = await self._community(chat)
         lang = await self._lang(community, actor)
@@ -366,6 +366,30 @@ class TableService:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
         return reply
+
+    async def _group_only(self, actor: Actor) -> Reply:
+        """The answer to a table command (``/back``, ``/sitout``, ``/leave``, …) sent in the
+        private chat, which is no table: it works in the table's group. A player seated at
+        tables is told which (number, group, and the table message's link where the platform
+        has one): the private chat's own messages tell them to type ``/back``, and with two
+        tables "works in a group chat" named neither the table nor the group."""
+        lang = await self._lang(None, actor)
+        lines = []
+        for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
+            if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
+                continue  # (not their table: its lock is not needed to see that)
+            try:
+                community = await self.rt.store.get_community(t.community_id)
+            except StorageError:
+                community = None
+            title = self.rt.typed_text(t.platform, community.title) if community else ""
+            line = tr(lang, "reply.your_table", table=t.id) + (f" · {title}" if title else "")
+            link = self.rt.table_link(t)
+            lines.append(line + (f"\n{link}" if link else ""))
+        if not lines:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        text = tr(lang, on(actor.platform, "reply.group_only_tables"))
+        return Reply(text + "\n" + "\n".join(lines), alert=True)
 
     @staticmethod
     def _after_commit(t: LiveTable, actor: Actor, lang: str, exc: Exception) -> Reply:
