@@ -498,6 +498,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Эта команда работает в канале сервера: отправьте её в канале вашего стола.",
     },
     "reply.your_table": {"en": "Table #{table}", "ru": "Стол #{table}"},
+    "reply.your_table_out": {"en": "you sit out", "ru": "вы пропускаете игру"},
     "reply.game_unavailable": {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",

@@ -370,13 +370,15 @@ class TableService:
     async def _group_only(self, actor: Actor) -> Reply:
         """The answer to a table command (``/back``, ``/sitout``, ``/leave``, …) sent in the
         private chat, which is no table: it works in the table's group. A player seated at
-        tables is told which (number, group, and the table message's link where the platform
-        has one): the private chat's own messages tell them to type ``/back``, and with two
-        tables "works in a group chat" named neither the table nor the group."""
+        tables is told which (number, group, whether they sit out there, and the table
+        message's link where the platform has one): the private chat's own messages tell them
+        to type ``/back``, and with two tables "works in a group chat" named neither the table
+        nor the group."""
         lang = await self._lang(None, actor)
         lines = []
         for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
-            if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
+            seat = t.seat_of(actor.user_id)
+            if t.platform != actor.platform or seat is None:
                 continue  # (not their table: its lock is not needed to see that)
             try:
                 community = await self.rt.store.get_community(t.community_id)
@@ -384,6 +386,8 @@ class TableService:
                 community = None
             title = self.rt.typed_text(t.platform, community.title) if community else ""
             line = tr(lang, "reply.your_table", table=t.id) + (f" · {title}" if title else "")
+            if seat.sitting_out:  # (the table /back is for)
+                line += " · " + tr(lang, "reply.your_table_out")
             link = self.rt.table_link(t)
             lines.append(line + (f"\n{link}" if link else ""))
         if not lines:

@@ -32,13 +32,14 @@ def private_of(actor: Actor) -> ChatRef:
 
 
 async def test_r8_6_back_in_private_names_the_player_s_tables_and_their_groups() -> None:
-    """Alice plays at #1 in "Friends" (with Bob) and at #2 in "Others" (with Carol). Her time
-    runs out at #1: her private hand there ends with "you sit out from the next hand on.
-    /back to play again." She types /back where she reads it, in the private chat: the
-    answer was only "This command works in a group chat.", naming neither table nor group
-    (she plays in two). It names both, with their groups and links, and changes nothing:
-    she still sits out at #1 and plays at #2. Bob (Russian, one table) reads it in Russian;
-    Dan, seated nowhere, gets the plain answer."""
+    """Alice plays at #1 in "Friends" (with Bob) and at #2 in "Others" (with Carol). She sits
+    out at #1 (as a timeout there sits her out, R8.6, whose private hand then ends "you sit
+    out from the next hand on. /back to play again."). She types /back (and /sitout, /leave,
+    /ready, /topup) in the private chat: the answer was only "This command works in a group
+    chat.", naming neither table nor group (she plays in two). It names both, with their
+    groups and links and where she sits out, and changes nothing: she still sits out at #1
+    and plays at #2. Bob (Russian, one table) reads it in Russian; Dan, seated nowhere, gets
+    the plain answer."""
     clock = Clock()
     store = MemoryStore()
     service = TableService(
@@ -59,7 +60,7 @@ async def test_r8_6_back_in_private_names_the_player_s_tables_and_their_groups()
         want = "\n".join(
             [
                 tr("en", "reply.group_only_tables"),
-                f"Table #{first.id} · Friends",
+                f"Table #{first.id} · Friends · you sit out",
                 f"https://t.me/c/100/{first.group_ref}",
                 f"Table #{second.id} · Others",
                 f"https://t.me/c/1002/{second.group_ref}",
