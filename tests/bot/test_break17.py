@@ -14,7 +14,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, dealt_at, press_auto_and_confirm
 
 OTHER = ChatRef("telegram", "-1002", "-1002", "Others")
 
@@ -109,3 +109,40 @@ async def test_back_in_a_discord_dm_names_the_server_s_two_tables_by_their_chann
         )
     finally:
         await service.stop()
+
+
+async def test_hand_in_private_sees_the_table_another_worker_serves() -> None:
+    """Two workers on one database (issue 14): #1 ("Friends", Alice and Bob) is served by
+    the first, #2 ("Others", Alice and Carol) by the second. A private message of Alice's
+    is routed to the worker of her first table (:func:`bot.cluster.route_key`), whose
+    ``/hand`` looked only at the tables it serves: it showed #1, where Bob is to move, while
+    her move waits at #2 (the table ``/hand`` shows, as with one worker). It shows #2 now,
+    read from that table's last committed state; with her move at #1 as well, #1 (served
+    here, the lower number) as before."""
+    store = MemoryStore()
+    one = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    two = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    firsts, seconds = FakePresenter(), FakePresenter()
+    one.register(firsts)
+    two.register(seconds)
+    try:
+        first = await dealt_at(one, GROUP, (ALICE, BOB))
+        second = await dealt_at(two, OTHER, (ALICE, CAROL))
+        assert first.id < second.id and first.hand is not None and second.hand is not None
+        if first.seats[first.owner(first.hand.to_act[0])].user_id == ALICE.user_id:
+            await press_auto_and_confirm(one, firsts, ALICE)  # Bob's move at #1
+        if second.seats[second.owner(second.hand.to_act[0])].user_id == CAROL.user_id:
+            await press_auto_and_confirm(two, seconds, CAROL)  # Alice's move at #2
+        assert first.seats[first.owner(first.hand.to_act[0])].user_id == BOB.user_id
+        assert second.seats[second.owner(second.hand.to_act[0])].user_id == ALICE.user_id
+        assert second.id not in one.rt.tables and first.id not in two.rt.tables
+        reply = await one.hand_picture(private_of(ALICE), ALICE)
+        assert reply.picture is not None
+        assert reply.text.splitlines()[0] == f"Your board · table #{second.id} · hand 1 · street 1"
+        await press_auto_and_confirm(one, firsts, BOB)  # her move at #1 too: #1, served here
+        reply = await one.hand_picture(private_of(ALICE), ALICE)
+        assert reply.text.splitlines()[0] == f"Your board · table #{first.id} · hand 1 · street 2"
+        assert await check_store(store) == []
+    finally:
+        await one.stop()
+        await two.stop()
