@@ -376,7 +376,9 @@ class TableService:
         nor the group."""
         lang = await self._lang(None, actor)
         lines = []
-        for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
+        # (with several workers, issue 14, the tables others serve: their committed states)
+        elsewhere = await hand_pictures.tables_elsewhere(self.rt, actor.platform, actor.user_id)
+        for t in sorted([*self.rt.tables.values(), *elsewhere], key=lambda t: t.id):
             seat = t.seat_of(actor.user_id)
             if t.platform != actor.platform or seat is None:
                 continue  # (not their table: its lock is not needed to see that)

@@ -15,7 +15,7 @@ from bot.service.runtime import Runtime
 from bot.texts import language_of, tr
 from storage.api import StorageError
 
-__all__ = ["hand_picture"]
+__all__ = ["hand_picture", "tables_elsewhere"]
 
 log = logging.getLogger(__name__)
 
@@ -44,7 +44,7 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
         if best == 3:
             break
     if best < 3:
-        for t in await _elsewhere(rt, chat, actor):
+        for t in await tables_elsewhere(rt, chat.platform, actor.user_id):
             found, rank = _ranked(t, chat, actor)
             if rank > best:
                 picture, best = found, rank
@@ -69,12 +69,13 @@ def _ranked(t: LiveTable, chat: ChatRef, actor: Actor) -> tuple[pictures.Picture
     return found, 2 if moving else 1
 
 
-async def _elsewhere(rt: Runtime, chat: ChatRef, actor: Actor) -> list[LiveTable]:
-    """The player's open tables this worker does not serve (another worker does, issue 14),
-    as their last committed snapshots say; none that storage cannot give or read."""
+async def tables_elsewhere(rt: Runtime, platform: str, user_id: str) -> list[LiveTable]:
+    """The open tables on ``platform`` where ``user_id`` is seated that this worker does not
+    serve (another worker does, issue 14), as their last committed snapshots say (to read,
+    never to serve); none that storage cannot give or read."""
     out = []
     try:
-        ids = await rt.store.seated_tables(chat.platform, actor.user_id)
+        ids = await rt.store.seated_tables(platform, user_id)
         for table_id in ids:
             if table_id in rt.tables:
                 continue
@@ -86,7 +87,7 @@ async def _elsewhere(rt: Runtime, chat: ChatRef, actor: Actor) -> list[LiveTable
             except Exception:  # (the worker serving it judges its snapshot)
                 log.warning("table %s: its snapshot does not read for /hand", table_id)
                 continue
-            if t.platform == chat.platform:
+            if t.platform == platform:
                 out.append(t)
     except StorageError as exc:
         log.warning("/hand: the player's other tables could not be read: %r", exc)

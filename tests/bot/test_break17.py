@@ -146,3 +146,32 @@ async def test_hand_in_private_sees_the_table_another_worker_serves() -> None:
     finally:
         await one.stop()
         await two.stop()
+
+
+async def test_back_in_private_names_the_table_another_worker_serves() -> None:
+    """Two workers on one database (issue 14): Alice sits out at #2, served by the second;
+    her /back in private reaches the first (the worker of her first table, #1): its answer
+    names #2 as well, and that she sits out there, from #2's last committed state."""
+    store = MemoryStore()
+    one = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    two = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    one.register(Linked())
+    two.register(Linked())
+    try:
+        first = await dealt_at(one, GROUP, (ALICE, BOB))
+        second = await dealt_at(two, OTHER, (ALICE, CAROL))
+        assert not (await two.sit_out(OTHER, ALICE)).alert
+        reply = await one.back(private_of(ALICE), ALICE)
+        assert reply.alert and reply.text == "\n".join(
+            [
+                tr("en", "reply.group_only_tables"),
+                f"Table #{first.id} · Friends",
+                f"https://t.me/c/100/{first.group_ref}",
+                f"Table #{second.id} · Others · you sit out",
+                f"https://t.me/c/1002/{second.group_ref}",
+            ]
+        )
+        assert await check_store(store) == []
+    finally:
+        await one.stop()
+        await two.stop()
