@@ -1012,10 +1012,12 @@ class TableService:
         # user id means someone else on another); the table message of one where they were
         # unreachable (they blocked the bot, and unblocking it sends a bare /start) is
         # written again once the hand reaches them: its link to the private chat goes. A
-        # player seated somewhere is answered about that table (the first whose hand they
-        # are dealt in), not "add me to a group and start a table with /newtable"
-        told: tuple[bool, str] | None = None  # (dealt in, the answer)
-        for t in list(self.rt.tables.values()):
+        # player seated somewhere is answered about each table they sit at, by number, not
+        # "add me to a group and start a table with /newtable" (it named one table, the first
+        # whose hand they were dealt in: "your cards for table #1 are above" left out #2's,
+        # posted above as well, and a table whose cards were still to come)
+        told: dict[int, str] = {}  # table → the answer about it
+        for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
             if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
                 continue  # (not their table: its lock, held by a long step, not waited for)
             async with t.lock:
@@ -1023,11 +1025,9 @@ class TableService:
                 if seat is not None:
                     if t.hand is not None:
                         self._repost_private(t, seat.seat, group=not seat.reachable)
-                    here = _where_cards(t, seat)
-                    if told is None or (here[0] and not told[0]):
-                        told = here
+                    told[t.id] = _where_cards(t, seat)[1]
             await self.rt.settled(t)
-        return Reply(told[1] if told is not None else tr(lang, "reply.welcome"))
+        return Reply("\n".join(told.values()) if told else tr(lang, "reply.welcome"))
 
     async def private_hand(self, platform: str, user_id: str, table_id: int) -> Screen | None:
         """The player's private hand screen at table ``table_id`` as it is now (its clock

@@ -175,3 +175,38 @@ async def test_back_in_private_names_the_table_another_worker_serves() -> None:
     finally:
         await one.stop()
         await two.stop()
+
+
+async def test_a_bare_start_in_private_answers_about_every_table_of_the_player() -> None:
+    """Alice sits at #1 ("Friends", dealt) and #2 ("Others", Carol not ready yet): a bare
+    ``/start`` in private (as unblocking the bot sends) posts her hand of #1 anew and
+    answered only "Your cards for table #1 are above.", not a word of #2. It answers about
+    both, by number: then at #2 dealt as well, both hands posted and both named."""
+    service = TableService(MemoryStore(), rng=random.Random(3), next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    try:
+        first = await dealt_at(service, GROUP, (ALICE, BOB))
+        assert not (await service.new_table(OTHER, CAROL)).alert
+        for a in (ALICE, CAROL):
+            assert not (await service.join(OTHER, a)).alert
+        second = service.table_in(OTHER)
+        assert second is not None and second.hand is None
+        reply = await service.private_start(ALICE, "")
+        assert reply.text == "\n".join(
+            [
+                tr("en", "reply.private_linked", table=first.id),
+                tr("en", "reply.private_seated", table=second.id),
+            ]
+        )
+        for a in (ALICE, CAROL):
+            assert not (await service.ready(OTHER, a)).alert
+        assert second.hand is not None
+        posted = len(presenter.privates[ALICE.user_id])
+        reply = await service.private_start(ALICE, "")
+        assert (
+            reply.text == "Your cards for table #1 are above.\nYour cards for table #2 are above."
+        )
+        assert [s.table for s in presenter.privates[ALICE.user_id][posted:]] == [1, 2]
+    finally:
+        await service.stop()
