@@ -386,7 +386,7 @@ class TableService:
                 community = await self.rt.store.get_community(t.community_id)
             except StorageError:
                 community = None
-            title = self.rt.typed_text(t.platform, community.title) if community else ""
+            title = community.title if community else ""  # (stored as the platform shows it)
             line = tr(lang, "reply.your_table", table=t.id) + (f" · {title}" if title else "")
             if seat.sitting_out:  # (the table /back is for)
                 line += " · " + tr(lang, "reply.your_table_out")
