@@ -85,10 +85,10 @@ async def tables_elsewhere(rt: Runtime, platform: str, user_id: str) -> list[Liv
             try:
                 t = LiveTable.from_json(state[1], rt.clock())
             except Exception:  # (the worker serving it judges its snapshot)
-                log.warning("table %s: its snapshot does not read for /hand", table_id)
+                log.warning("table %s: its snapshot does not read (a private answer)", table_id)
                 continue
             if t.platform == platform:
                 out.append(t)
     except StorageError as exc:
-        log.warning("/hand: the player's other tables could not be read: %r", exc)
+        log.warning("a player's tables served elsewhere could not be read: %r", exc)
     return out
