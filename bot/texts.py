@@ -1012,6 +1012,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your cards for table #{table} are above.",
         "ru": "Ваши карты за столом #{table} — выше.",
     },
+    "reply.private_elsewhere": {
+        "en": "Your cards for table #{table}: {link}",
+        "ru": "Ваши карты за столом #{table}: {link}",
+    },
     "reply.private_seated": {
         "en": "You are at table #{table}: your cards come here when you are dealt in.",
         "ru": "Вы за столом #{table}: карты придут сюда, когда вам раздадут.",

@@ -1027,6 +1027,17 @@ class TableService:
                         self._repost_private(t, seat.seat, group=not seat.reachable)
                     told[t.id] = _where_cards(t, seat)[1]
             await self.rt.settled(t)
+        # (with several workers, issue 14, a table another serves is not posted anew here: the
+        # link of its /start t<table>, which reaches that worker, posts it)
+        p = self.rt.presenters.get(actor.platform)
+        for t in await hand_pictures.tables_elsewhere(self.rt, actor.platform, actor.user_id):
+            seat = t.seat_of(actor.user_id)
+            link = p.private_link(t.id) if p is not None else None
+            if seat is not None and link and t.hand is not None and t.boards_of(seat):
+                told[t.id] = tr(seat.lang, "reply.private_elsewhere", table=t.id, link=link)
+            elif seat is not None:
+                told[t.id] = _where_cards(t, seat)[1]
+        told = dict(sorted(told.items()))
         return Reply("\n".join(told.values()) if told else tr(lang, "reply.welcome"))
 
     async def private_hand(self, platform: str, user_id: str, table_id: int) -> Screen | None:

@@ -210,3 +210,29 @@ async def test_a_bare_start_in_private_answers_about_every_table_of_the_player()
         assert [s.table for s in presenter.privates[ALICE.user_id][posted:]] == [1, 2]
     finally:
         await service.stop()
+
+
+async def test_a_bare_start_names_the_table_another_worker_serves_with_its_link() -> None:
+    """Two workers on one database (issue 14): Alice's bare ``/start`` (unblocking the bot
+    sends one) reaches the worker of her first table, #1, which posts that hand anew; her
+    hand of #2, served by the other worker, it cannot post, and its answer did not mention
+    #2. It names #2 with the link that opens its hand (``/start t2``, which reaches the
+    worker serving it)."""
+    store = MemoryStore()
+    one = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    two = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    one.register(FakePresenter())
+    two.register(FakePresenter())
+    try:
+        first = await dealt_at(one, GROUP, (ALICE, BOB))
+        second = await dealt_at(two, OTHER, (ALICE, CAROL))
+        reply = await one.private_start(ALICE, "")
+        assert reply.text == "\n".join(
+            [
+                f"Your cards for table #{first.id} are above.",
+                f"Your cards for table #{second.id}: https://t.me/ofc_test_bot?start=t{second.id}",
+            ]
+        )
+    finally:
+        await one.stop()
+        await two.stop()
