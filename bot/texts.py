@@ -489,6 +489,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "This command works in a group chat.",
         "ru": "Эта команда работает в групповом чате.",
     },
+    "reply.group_only_tables": {
+        "en": "This command works in a group chat: send it in your table's group.",
+        "ru": "Эта команда работает в групповом чате: отправьте её в группе вашего стола.",
+    },
+    "reply.group_only_tables.discord": {
+        "en": "This command works in a server channel: send it in your table's channel.",
+        "ru": "Эта команда работает в канале сервера: отправьте её в канале вашего стола.",
+    },
+    "reply.your_table": {"en": "Table #{table}", "ru": "Стол #{table}"},
+    "reply.your_table_out": {"en": "you sit out", "ru": "вы пропускаете игру"},
     "reply.game_unavailable": {
         "en": "That game is not available yet. Games: {games}.",
         "ru": "Эта игра пока недоступна. Игры: {games}.",
@@ -1001,6 +1011,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.private_linked": {
         "en": "Your cards for table #{table} are above.",
         "ru": "Ваши карты за столом #{table} — выше.",
+    },
+    "reply.private_elsewhere": {
+        "en": "Your cards for table #{table}: {link}",
+        "ru": "Ваши карты за столом #{table}: {link}",
     },
     "reply.private_seated": {
         "en": "You are at table #{table}: your cards come here when you are dealt in.",

@@ -342,7 +342,7 @@ class TableService:
         comes again, later steps in between or not (a /join delivered again after a /leave
         sat the player down again); the key commits with the command's step."""
         if chat.private:
-            return Reply(tr(await self._lang(None, actor), "reply.group_only"), alert=True)
+            return await self._group_only(actor)
         t = self.table_in(chat)
         community = await self._community(chat)
         lang = await self._lang(community, actor)
@@ -393,6 +393,36 @@ class TableService:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
         return reply
+
+    async def _group_only(self, actor: Actor) -> Reply:
+        """The answer to a table command (``/back``, ``/sitout``, ``/leave``, …) sent in the
+        private chat, which is no table: it works in the table's group. A player seated at
+        tables is told which (number, group, whether they sit out there, and the table
+        message's link where the platform has one): the private chat's own messages tell them
+        to type ``/back``, and with two tables "works in a group chat" named neither the table
+        nor the group."""
+        lang = await self._lang(None, actor)
+        lines = []
+        # (with several workers, issue 14, the tables others serve: their committed states)
+        elsewhere = await hand_pictures.tables_elsewhere(self.rt, actor.platform, actor.user_id)
+        for t in sorted([*self.rt.tables.values(), *elsewhere], key=lambda t: t.id):
+            seat = t.seat_of(actor.user_id)
+            if t.platform != actor.platform or seat is None:
+                continue  # (not their table: its lock is not needed to see that)
+            try:
+                community = await self.rt.store.get_community(t.community_id)
+            except StorageError:
+                community = None
+            title = community.title if community else ""  # (stored as the platform shows it)
+            line = tr(lang, "reply.your_table", table=t.id) + (f" · {title}" if title else "")
+            if seat.sitting_out:  # (the table /back is for)
+                line += " · " + tr(lang, "reply.your_table_out")
+            link = self.rt.table_link(t)
+            lines.append(line + (f"\n{link}" if link else ""))
+        if not lines:
+            return Reply(tr(lang, "reply.group_only"), alert=True)
+        text = tr(lang, on(actor.platform, "reply.group_only_tables"))
+        return Reply(text + "\n" + "\n".join(lines), alert=True)
 
     @staticmethod
     def _after_commit(t: LiveTable, actor: Actor, lang: str, exc: Exception) -> Reply:
@@ -1009,10 +1039,12 @@ class TableService:
         # user id means someone else on another); the table message of one where they were
         # unreachable (they blocked the bot, and unblocking it sends a bare /start) is
         # written again once the hand reaches them: its link to the private chat goes. A
-        # player seated somewhere is answered about that table (the first whose hand they
-        # are dealt in), not "add me to a group and start a table with /newtable"
-        told: tuple[bool, str] | None = None  # (dealt in, the answer)
-        for t in list(self.rt.tables.values()):
+        # player seated somewhere is answered about each table they sit at, by number, not
+        # "add me to a group and start a table with /newtable" (it named one table, the first
+        # whose hand they were dealt in: "your cards for table #1 are above" left out #2's,
+        # posted above as well, and a table whose cards were still to come)
+        told: dict[int, str] = {}  # table → the answer about it
+        for t in sorted(self.rt.tables.values(), key=lambda t: t.id):
             if t.platform != actor.platform or t.seat_of(actor.user_id) is None:
                 continue  # (not their table: its lock, held by a long step, not waited for)
             async with t.lock:
@@ -1020,11 +1052,20 @@ class TableService:
                 if seat is not None:
                     if t.hand is not None:
                         self._repost_private(t, seat.seat, group=not seat.reachable)
-                    here = _where_cards(t, seat)
-                    if told is None or (here[0] and not told[0]):
-                        told = here
+                    told[t.id] = _where_cards(t, seat)[1]
             await self.rt.settled(t)
-        return Reply(told[1] if told is not None else tr(lang, "reply.welcome"))
+        # (with several workers, issue 14, a table another serves is not posted anew here: the
+        # link of its /start t<table>, which reaches that worker, posts it)
+        p = self.rt.presenters.get(actor.platform)
+        for t in await hand_pictures.tables_elsewhere(self.rt, actor.platform, actor.user_id):
+            seat = t.seat_of(actor.user_id)
+            link = p.private_link(t.id) if p is not None else None
+            if seat is not None and link and t.hand is not None and t.boards_of(seat):
+                told[t.id] = tr(seat.lang, "reply.private_elsewhere", table=t.id, link=link)
+            elif seat is not None:
+                told[t.id] = _where_cards(t, seat)[1]
+        told = dict(sorted(told.items()))
+        return Reply("\n".join(told.values()) if told else tr(lang, "reply.welcome"))
 
     async def private_hand(self, platform: str, user_id: str, table_id: int) -> Screen | None:
         """The player's private hand screen at table ``table_id`` as it is now (its clock

@@ -7,12 +7,17 @@ refused with a hint, so a board (a Fantasyland board above all, R6.3) never reac
 
 from __future__ import annotations
 
+import logging
+
 from bot import pictures
-from bot.model import Actor, ChatRef, Reply
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.service.runtime import Runtime
 from bot.texts import language_of, tr
+from storage.api import StorageError
 
-__all__ = ["hand_picture"]
+__all__ = ["hand_picture", "tables_elsewhere"]
+
+log = logging.getLogger(__name__)
 
 
 async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
@@ -21,7 +26,9 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
     hand running). A player at several tables sees the one of the chat asked in, if they
     play there (a private answer in the table's own channel: a Discord ephemeral reply, whose
     ``chat`` keeps the channel's id), else the one where it is their move, else the first
-    (lowest-numbered) with a hand running."""
+    (lowest-numbered) with a hand running. With several workers (issue 14) a private chat's
+    message reaches the worker of the player's first table only: their tables served by
+    other workers are seen in their last committed state (storage's snapshot)."""
     lang = language_of(actor.language)
     if not chat.private:
         return Reply(tr(lang, "reply.hand_private"))
@@ -31,22 +38,57 @@ async def hand_picture(rt: Runtime, chat: ChatRef, actor: Actor) -> Reply:
         if t.platform != chat.platform or t.seat_of(actor.user_id) is None:
             continue  # (not their table: its lock, held by a long step, is not waited for)
         async with t.lock:
-            seat = t.seat_of(actor.user_id)
-            found = pictures.hand_picture(t, seat) if seat is not None else None
-            moving = (
-                found is not None
-                and seat is not None
-                and t.hand is not None
-                and any(t.owner(b) == seat.seat for b in t.hand.to_act)
-            )
-        rank = 0 if found is None else 3 if t.chat_id == chat.chat_id else 2 if moving else 1
+            found, rank = _ranked(t, chat, actor)
         if rank > best:
             picture, best = found, rank
         if best == 3:
             break
+    if best < 3:
+        for t in await tables_elsewhere(rt, chat.platform, actor.user_id):
+            found, rank = _ranked(t, chat, actor)
+            if rank > best:
+                picture, best = found, rank
     if picture is None:  # no table's hand: this private chat is no table
         return Reply(tr(lang, "private.no_hand"))
     data = pictures.with_plain_text(picture.to_json(), lambda s: rt.plain_text(chat.platform, s))
     png = await rt.drawer.draw(pictures.draw_json, data)
     text = picture.title + ("\n" + "\n".join(picture.notes) if picture.notes else "")
     return Reply(text, picture=png)
+
+
+def _ranked(t: LiveTable, chat: ChatRef, actor: Actor) -> tuple[pictures.Picture | None, int]:
+    """The player's picture at ``t`` (``None`` without a hand of theirs) and how well it
+    answers ``/hand``: 0 no hand, 1 a hand running, 2 their move, 3 the table of this chat."""
+    seat = t.seat_of(actor.user_id)
+    found = pictures.hand_picture(t, seat) if seat is not None else None
+    if found is None or seat is None:
+        return None, 0
+    if t.chat_id == chat.chat_id:
+        return found, 3
+    moving = t.hand is not None and any(t.owner(b) == seat.seat for b in t.hand.to_act)
+    return found, 2 if moving else 1
+
+
+async def tables_elsewhere(rt: Runtime, platform: str, user_id: str) -> list[LiveTable]:
+    """The open tables on ``platform`` where ``user_id`` is seated that this worker does not
+    serve (another worker does, issue 14), as their last committed snapshots say (to read,
+    never to serve); none that storage cannot give or read."""
+    out = []
+    try:
+        ids = await rt.store.seated_tables(platform, user_id)
+        for table_id in ids:
+            if table_id in rt.tables:
+                continue
+            state = await rt.store.table_state(table_id)
+            if not state or not state[1]:
+                continue
+            try:
+                t = LiveTable.from_json(state[1], rt.clock())
+            except Exception:  # (the worker serving it judges its snapshot)
+                log.warning("table %s: its snapshot does not read (a private answer)", table_id)
+                continue
+            if t.platform == platform:
+                out.append(t)
+    except StorageError as exc:
+        log.warning("a player's tables served elsewhere could not be read: %r", exc)
+    return out
