@@ -140,7 +140,8 @@ async def test_r7_3_the_two_of_three_point_has_a_line_of_its_own(
 async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang: str) -> None:
     """R6.3: `/replay` of your own Fantasyland hand read "🂠 hidden until showdown" for your
     own board on streets 1–4 (heads-up it is set while the other plays their streets): it now
-    lists the cards you were dealt; the opponent's replay still hides it. The fifth frame is
+    lists the cards you were dealt; the opponent's replay still hides it, as yours hides the
+    opponent's board, played hidden as the one ordinary board (R6.3). The fifth frame is
     the showdown."""
     hand = deal("", seats=(0, 1), button=1, fantasyland={0: 14})
     while not hand.is_over:
@@ -160,7 +161,9 @@ async def test_r6_3_a_replay_shows_its_watcher_their_own_fantasyland_cards(lang:
             mine = lines.index((tr(lang, "replay.you") if seat == 0 else "Alice") + " 🌴:")
             if seat == 0:
                 assert lines[mine + 1] == line
-                assert tr(lang, "replay.hidden") not in text
+                # Bob, the one ordinary player, played his streets hidden too (R6.3)
+                bob = lines.index("Bob:")
+                assert lines[bob + 1] == "  " + tr(lang, "replay.hidden")
             else:
                 assert lines[mine + 1] == "  " + tr(lang, "replay.hidden")
                 assert "replay.fl_dealt" not in text and own[0].face not in lines[mine + 1]
