@@ -487,14 +487,21 @@ def settle_apart(
 def _settle_round_end(t: LiveTable, tx: Tx, pairs: Sequence[tuple[int, int, int]]) -> None:
     """Settle the points of a round that ended between hands (R8.3: its last match a
     Fantasyland hand not dealt, R6.6), as a history entry of its own, and tell the group."""
+    moves = _settle_round_pairs(t, tx, pairs)
+    if moves is not None:
+        t.owe("post", Screen(tr(t.lang, "round.settled_end", table=t.id, moves=moves)))
+
+
+def _settle_round_pairs(t: LiveTable, tx: Tx, pairs: Sequence[tuple[int, int, int]]) -> str | None:
+    """Settle a round's ``pairs`` (R8.3) as a history entry of its own; the kush moved as
+    the group reads them, ``None`` when nothing moved."""
     assert t.match is not None
     order = [s for s in t.match.match_seats if s in t.seats] or sorted(t.seats)
     deltas = settle_pairs(t, order, pairs)
     if not any(deltas.values()):
-        return
+        return None
     settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
-    moves = _moves(t, sorted(deltas), deltas)
-    t.owe("post", Screen(tr(t.lang, "round.settled_end", table=t.id, moves=moves)))
+    return _moves(t, sorted(deltas), deltas)
 
 
 def settle_round(t: LiveTable, tx: Tx, who: str | None, *, closing: bool = False) -> None:
@@ -505,12 +512,9 @@ def settle_round(t: LiveTable, tx: Tx, who: str | None, *, closing: bool = False
     if t.match is None or not t.match.round_pairs:
         return
     t.match, pairs = t.match.flush_round()
-    order = [s for s in t.match.match_seats if s in t.seats] or sorted(t.seats)
-    deltas = settle_pairs(t, order, pairs)
-    if not any(deltas.values()):
+    moves = _settle_round_pairs(t, tx, pairs)
+    if moves is None:
         return
-    settle_apart(t, tx, "round_end", {"pairs": [list(p) for p in pairs]}, deltas, deltas)
-    moves = _moves(t, sorted(deltas), deltas)
     if closing:  # (not "Alice leaves": the first stack stood up by the close named)
         text = tr(t.lang, "round.settled_close", table=t.id, moves=moves)
     elif who is None:

@@ -67,6 +67,17 @@ async def bot_in_fantasyland_heads_up() -> tuple[
     return service, presenter, store, clock, t, anna
 
 
+async def bob_sits_down_and_is_dealt(service: TableService, clock: Clock, t: LiveTable) -> None:
+    """Bob joins and presses Ready; the timers run until a hand is dealt (a few seconds)."""
+    assert not (await service.join(GROUP, BOB)).alert
+    assert not (await service.ready(GROUP, BOB)).alert
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
+
+
 async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings() -> None:
     """A computer player earns Fantasyland heads-up and the only person at the table leaves:
     the Fantasyland hand can never be dealt (a newcomer waits for the next match, R6.6), yet
@@ -100,13 +111,7 @@ async def test_r6_6_a_fantasyland_its_players_sit_out_of_ends_the_match_at_the_d
     assert tr("en", "settings.next_match") in reply.text, reply.text  # (she may be back)
     assert t.options.kush_per_point == 1 and t.pending_options is not None
     posts = len(presenter.posts)
-    assert not (await service.join(GROUP, BOB)).alert
-    assert not (await service.ready(GROUP, BOB)).alert
-    for _ in range(3):
-        if t.hand is not None:
-            break
-        clock.now += 6
-        await service.run_due()
+    await bob_sits_down_and_is_dealt(service, clock, t)
     assert t.hand is not None and t.hand_no == 2 and t.options.kush_per_point == 10
     assert t.plan is not None and t.plan.new_match and not t.plan.fantasyland
     assert sorted(t.plan.seats) == sorted([anna.seat, t.seat_of(BOB.user_id).seat])
@@ -126,13 +131,7 @@ async def test_r8_5_a_match_ended_by_a_fantasyland_not_dealt_refills_the_banks()
     assert alice is not None and t.options.time_bank_seconds == 60
     alice.bank, anna.bank = 20.0, 55.0
     assert not (await service.sit_out(GROUP, ALICE)).alert
-    assert not (await service.join(GROUP, BOB)).alert
-    assert not (await service.ready(GROUP, BOB)).alert
-    for _ in range(3):
-        if t.hand is not None:
-            break
-        clock.now += 6
-        await service.run_due()
+    await bob_sits_down_and_is_dealt(service, clock, t)
     assert t.hand is not None and t.plan is not None and t.plan.new_match
     assert (alice.bank, anna.bank) == (30.0, 60.0)  # (up to time_bank_seconds, R8.5)
     bob = t.seat_of(BOB.user_id)

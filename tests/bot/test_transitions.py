@@ -785,11 +785,12 @@ async def test_a_crash_at_any_commit_boundary_settles_every_hand_once(leave: boo
             assert await check_store(store) == [], (k, after)
 
 
-async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set() -> None:
-    """R8.6: Bob's time runs out in the hand where Alice makes Fantasyland; he is told he sits
-    out after the Fantasyland hand, "/back to play again". He sends /back at once: it was
-    refused ("You are not sitting out."), and he sat out after the Fantasyland hand he
-    played all the same; now it cancels that sit-out, and his screen no longer promises it."""
+async def alice_earns_fantasyland(
+    bob_times_out: bool,
+) -> tuple[MemoryStore, Clock, TableService, FakePresenter, LiveTable]:
+    """:func:`stacked_table`'s first hand played out: Alice by :data:`ALICE_PLAN` (she earns
+    Fantasyland), Bob by "Arrange for me", or (``bob_times_out``) by his time running out on
+    every street (R8.5: budget and bank)."""
     store, clock, service, presenter, t = await stacked_table()
     assert t.hand is not None
     hand = t.hand
@@ -797,9 +798,20 @@ async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set
         seat = hand.to_act[0]
         if t.seats[seat].user_id == ALICE.user_id:
             await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
-        else:
+        elif bob_times_out:
             clock.now += 181  # the budget (120 s) and the bank (60 s) run out
             await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, BOB)
+    return store, clock, service, presenter, t
+
+
+async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set() -> None:
+    """R8.6: Bob's time runs out in the hand where Alice makes Fantasyland; he is told he sits
+    out after the Fantasyland hand, "/back to play again". He sends /back at once: it was
+    refused ("You are not sitting out."), and he sat out after the Fantasyland hand he
+    played all the same; now it cancels that sit-out, and his screen no longer promises it."""
+    store, clock, service, presenter, t = await alice_earns_fantasyland(bob_times_out=True)
     assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
     reply = await service.back(GROUP, BOB)
     assert (reply.text, reply.alert) == (tr("ru", "reply.back_before_sit_out"), False)
@@ -823,16 +835,7 @@ async def test_r6_6_sitting_out_with_a_fantasyland_earned_warns_it_goes_unplayed
     """R6.6, R8.6: Alice earns Fantasyland and sends /sitout before the next deal: the
     Fantasyland hand would be dealt without her (her Fantasyland forfeited), which the answer
     now says; /back before the deal keeps it, and she plays it."""
-    store, clock, service, presenter, t = await stacked_table()
-    assert t.hand is not None
-    hand = t.hand
-    while t.hand is hand:
-        seat = hand.to_act[0]
-        actor = ALICE if t.seats[seat].user_id == ALICE.user_id else BOB
-        if actor is ALICE:
-            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
-        else:
-            await press_auto_and_confirm(service, presenter, BOB)
+    store, clock, service, _, t = await alice_earns_fantasyland(bob_times_out=False)
     assert t.hand is None and t.match is not None and t.match.fantasyland == {0: 14}
     reply = await service.sit_out(GROUP, ALICE)
     assert reply.text == tr("en", "reply.sitout") + "\n" + tr("en", "reply.sitout_fantasyland")
@@ -866,16 +869,7 @@ async def test_r8_6_a_timeout_in_a_hand_that_earned_fantasyland_says_it_is_playe
     your moves were made for you; you sit out", in a hand where his time never ran out. The
     first "Hand over" now says the Fantasyland hand comes first, with him, then he sits out;
     the one after it says he sits out."""
-    store, clock, service, presenter, t = await stacked_table()
-    assert t.hand is not None
-    hand = t.hand
-    while t.hand is hand:
-        seat = hand.to_act[0]
-        if t.seats[seat].user_id == ALICE.user_id:
-            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
-        else:
-            clock.now += 181  # the budget (120 s) and the bank (60 s) run out
-            await service.run_due()
+    store, clock, service, presenter, t = await alice_earns_fantasyland(bob_times_out=True)
     assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and not bob.sitting_out  # not before the Fantasyland hand
