@@ -8,11 +8,13 @@ from collections.abc import Iterator
 import pytest
 
 import game.hand
-from bot.model import Actor
+from bot.model import Actor, LiveTable
+from bot.service import TableService
 from bot.texts import tr
 from game.board import assess_board
 from storage.check import check_store
-from tests.bot.conftest import service_env
+from tests.bot.conftest import Clock, service_env
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_service_classic import (  # (a group of English speakers)
     ALICE,
     BOB,
@@ -41,6 +43,25 @@ def grant_fantasyland(monkeypatch: pytest.MonkeyPatch, boards: Iterator[bool]) -
     monkeypatch.setattr(game.hand, "assess_board", judged)
 
 
+async def first_hand_away(
+    service: TableService,
+    presenter: FakePresenter,
+    clock: Clock,
+    t: LiveTable,
+    away: Actor,
+    present: Actor,
+) -> None:
+    """Hand 1 played out: ``present`` by "Arrange for me", ``away`` by their time running
+    out on every street (R8.5: budget and bank)."""
+    player = t.seat_of(away.user_id)
+    while t.hand is not None and t.hand_no == 1:
+        if t.player_of(t.hand.to_act[0]) is player:
+            clock.now += 181  # budget and bank run out (R8.5)
+            await service.run_due()
+        else:
+            await auto_street(service, presenter, present)
+
+
 async def test_r8_6_r4_2_a_fantasyland_not_dealt_sits_out_the_double_boxes_player_who_timed_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -57,12 +78,7 @@ async def test_r8_6_r4_2_a_fantasyland_not_dealt_sits_out_the_double_boxes_playe
     assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
     grant_fantasyland(monkeypatch, iter([True]))  # (Alice's first board, seat 0)
     bob = t.seat_of(BOB.user_id)
-    while t.hand is not None and t.hand_no == 1:
-        if t.player_of(t.hand.to_act[0]) is bob:
-            clock.now += 181  # budget and bank run out (R8.5)
-            await service.run_due()
-        else:
-            await auto_street(service, presenter, ALICE)
+    await first_hand_away(service, presenter, clock, t, away=BOB, present=ALICE)
     assert t.match is not None and t.match.fantasyland == {0: 13}
     assert t.match.sit_out_after_match == {10, 11}  # (Bob's boards)
     assert bob is not None and not bob.sitting_out  # (the Fantasyland hand first, R8.6)
@@ -207,12 +223,7 @@ async def test_r8_6_a_match_its_fantasyland_left_with_ends_and_sits_out_who_time
     assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
     grant_fantasyland(monkeypatch, iter([False, False, True]))  # (Bob's first board, 10)
     alice = t.seat_of(ALICE.user_id)
-    while t.hand is not None and t.hand_no == 1:
-        if t.player_of(t.hand.to_act[0]) is alice:
-            clock.now += 181  # budget and bank run out (R8.5)
-            await service.run_due()
-        else:
-            await auto_street(service, presenter, BOB)
+    await first_hand_away(service, presenter, clock, t, away=ALICE, present=BOB)
     assert t.match is not None and t.match.fantasyland == {10: 13}
     assert t.match.sit_out_after_match == {0, 1}  # (Alice's boards)
     assert not (await service.leave(GROUP, BOB)).alert
