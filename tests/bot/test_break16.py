@@ -8,7 +8,7 @@ import random
 from types import SimpleNamespace
 
 from bot.cluster import Worker
-from bot.model import Actor, ChatRef
+from bot.model import Actor, ChatRef, LiveTable
 from bot.service import TableService
 from bot.texts import tr
 from storage.api import lease_key
@@ -82,13 +82,10 @@ async def test_r8_5_a_table_adopted_from_a_dead_worker_keeps_the_time_its_player
     assert t2.last_deal_at == dealt + 600  # the outage does not count towards idling
 
 
-async def test_r14_a_worker_taking_a_chat_back_drops_its_stale_table_and_restores_it() -> None:
-    """Worker 1 stalls past its lease; worker 2 takes the table over and plays a street of
-    the hand; then worker 2 dies. Worker 1 wakes, and a chat update (or its sweep) reaches
-    it before its lease round noticed the loss: it takes the free lease again. Its table in
-    memory is from before worker 2's street: it went on serving that one (the fenced store
-    let it write, the lease being its own again), the street worker 2 committed was undone
-    and the player had to play it again. Now it restores the table from the store."""
+async def _stalled_worker() -> tuple[MemoryStore, Clock, Worker, TableService, LiveTable]:
+    """Worker 1 serves a table of Alice and Bob with a hand dealt (its snapshot written),
+    then stalls past its lease (6 s). Returns the store, the clock, the worker, its service
+    and its table."""
     store = MemoryStore()
     clock = Clock()
     store.clock = clock
@@ -98,6 +95,17 @@ async def test_r14_a_worker_taking_a_chat_back_drops_its_stale_table_and_restore
     assert t1 is not None and t1.hand is not None
     await s1.rt.drain()
     clock.now += 6.0  # w1 stalls: its lease runs out
+    return store, clock, w1, s1, t1
+
+
+async def test_r14_a_worker_taking_a_chat_back_drops_its_stale_table_and_restores_it() -> None:
+    """Worker 1 stalls past its lease; worker 2 takes the table over and plays a street of
+    the hand; then worker 2 dies. Worker 1 wakes, and a chat update (or its sweep) reaches
+    it before its lease round noticed the loss: it takes the free lease again. Its table in
+    memory is from before worker 2's street: it went on serving that one (the fenced store
+    let it write, the lease being its own again), the street worker 2 committed was undone
+    and the player had to play it again. Now it restores the table from the store."""
+    store, clock, w1, s1, t1 = await _stalled_worker()
     w2, s2 = _worker(store, clock, "w2")
     await w2.tick()  # w2 takes the table over ...
     t2 = s2.table_in(GROUP)
@@ -237,15 +245,7 @@ async def test_r14_a_press_waiting_for_a_stale_table_is_not_played_on_it() -> No
     by a step under way) got it after the restore and was played on it: the table it waited
     for was let go, but one of the same number was served again, so the press was taken,
     answered and shown from a table nobody serves. Now it is answered "out of date"."""
-    store = MemoryStore()
-    clock = Clock()
-    store.clock = clock
-    w1, s1 = _worker(store, clock, "w1")
-    assert await w1.claim(KEY)
-    t1 = await seated(s1, ALICE, BOB)
-    assert t1 is not None and t1.hand is not None
-    await s1.rt.drain()
-    clock.now += 6.0  # w1 stalls
+    store, clock, w1, s1, t1 = await _stalled_worker()
     w2, _s2 = _worker(store, clock, "w2")
     await w2.tick()  # w2 serves the table meanwhile, then dies
     clock.now += 6.0
