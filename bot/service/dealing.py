@@ -4,7 +4,7 @@ does no I/O; the transition commits what it did (issue 10)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -406,13 +406,23 @@ def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.match = replace(t.match, due=())
     # board seats of the match's hands (R4.2): its owners, not the last hand's (gone with it:
     # Bob's boards 10 and 11 were no table seat, and Bob, timed out, was dealt in again)
-    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
-        seat = t.seats.get(m.owners.get(s, s))
-        if seat is not None and not seat.bot:  # (as at a showdown)
-            seat.sitting_out = True
-            seat.timed_out = True
+    sit_out_timed_out(t, lambda s: m.owners.get(s, s))
     tx.group = True
     maybe_start(rt, t, tx)
+
+
+def sit_out_timed_out(t: LiveTable, owner: Callable[[int], int]) -> None:
+    """Move the players of the board seats :attr:`~game.match.MatchState.to_sit_out` (the
+    match that just ended had their moves made on a timeout) to sit-out (R8.6); ``owner``:
+    board seat → table seat (R4.2). Not in a tournament (R8.7: no sit-out), nor a computer
+    player whose street the timeout rule made (its decision failed): it is not away, and
+    sat out, nothing would ever bring it back (R8.6 returns a person)."""
+    assert t.match is not None
+    for s in t.match.to_sit_out if t.tournament is None else ():
+        seat = t.seats.get(owner(s))
+        if seat is not None and not seat.bot:
+            seat.sitting_out = True
+            seat.timed_out = True
 
 
 def refill_banks(t: LiveTable, seats: Iterable[int]) -> None:

@@ -19,6 +19,7 @@ from bot.service.dealing import (
     maybe_start,
     refill_banks,
     settle_pairs,
+    sit_out_timed_out,
     stand_up,
     tell_chat_gone,
     tell_tournament_closed,
@@ -145,12 +146,7 @@ def close_hand(
             {t.seats[s].player_id: d for s, d in deltas.items()},
         )
     )
-    for s in t.match.to_sit_out if t.tournament is None else ():  # R8.7: no sit-out
-        # a computer player whose street was made by the timeout rule (its decision failed)
-        # is not away: sat out, nothing would ever bring it back (R8.6 returns a person)
-        if t.owner(s) in t.seats and not t.seats[t.owner(s)].bot:
-            t.seats[t.owner(s)].sitting_out = True
-            t.seats[t.owner(s)].timed_out = True
+    sit_out_timed_out(t, t.owner)
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
     # player who joined during the hand and has not bought in yet keeps the seat
     busted = [(st.name, st.stack) for st in t.seats.values() if t.busted(st) and not st.leaving]
