@@ -655,6 +655,15 @@ class LiveTable:
         player = self.player_of(hand_seat)
         return player is not None and self.busted(player)
 
+    def sit_out_pending(self, seat: SeatState) -> list[int]:
+        """The board seats of the player of ``seat`` whose moves a timeout made in the match
+        under way: they sit out when it ends (R8.6, a Fantasyland hand still played first);
+        empty for a player with no sit-out pending."""
+        m = self.match
+        if m is None:
+            return []
+        return [b for b in m.sit_out_after_match if m.owners.get(b, b) == seat.seat]
+
     def fantasyland_waiting(self, seat: SeatState) -> bool:
         """Whether the player of ``seat`` has a Fantasyland earned for the next hand (R6), one
         they forfeit if they stand up now."""

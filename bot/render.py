@@ -356,9 +356,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         elif seat.sitting_out:
             key = "private.sitting_out" if seat.timed_out else "private.sitting_out_self"
             over += "\n" + tr(lang, key)
-        elif t.match is not None and any(
-            t.owner(s) == seat.seat for s in t.match.sit_out_after_match
-        ):  # timed out in a hand that earned Fantasyland: it is played first (R8.6), if
+        elif t.match is not None and t.sit_out_pending(seat):
+            # timed out in a hand that earned Fantasyland: it is played first (R8.6), if
             # anyone is left to play it (R6.6: heads-up, the other leaving, none is: they
             # sit out at the next deal, "played first, with you" was untrue)
             played = any(t.fantasyland_played(b) for b in t.match.fantasyland)
