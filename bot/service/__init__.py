@@ -288,7 +288,7 @@ class TableService:
         """Fire every due timer now (for tests running with ``timers=False``)."""
         for t in list(self.rt.tables.values()):
             async with t.lock:
-                if self.rt.tables.get(t.id) is t:
+                if self.rt.open_here(t):
                     await timing.on_time(self.rt, t)
             await self.rt.settled(t)
 
@@ -350,7 +350,7 @@ class TableService:
             return Reply(tr(lang, "reply.no_table"), alert=True)
         failure: Exception | None = None
         async with t.lock:
-            if self.rt.tables.get(t.id) is not t:  # closed while we waited
+            if not self.rt.open_here(t):  # closed while we waited
                 return Reply(tr(lang, "reply.no_table"), alert=True)
             if t.applied(request):  # delivered again: applied once, nothing more
                 return Reply(tr(lang, "reply.request_done"))
@@ -362,7 +362,7 @@ class TableService:
                 reply = await body(t, community, lang)
             except Exception as exc:
                 committed = t.seq != seq
-                if not committed and self.rt.tables.get(t.id) is t:
+                if not committed and self.rt.open_here(t):
                     t.requests = requests  # nothing applied: a copy may try again
                 # (rolled back to a state with them back) committed however the command
                 # failed: only when storage refused it, their coming back was left to a
@@ -1077,7 +1077,7 @@ class TableService:
             return None
         async with t.lock:
             seat = t.seat_of(user_id)
-            if seat is None or seat.bot or self.rt.tables.get(t.id) is not t:
+            if seat is None or seat.bot or not self.rt.open_here(t):
                 return None
             return self.rt.render_private(t, seat)
 
@@ -1183,7 +1183,7 @@ class TableService:
 
         async def write() -> None:
             now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
-            if now is None or now.user_id != seat.user_id or rt.tables.get(t.id) is not t:
+            if now is None or now.user_id != seat.user_id or not rt.open_here(t):
                 return  # left, or the table closed, meanwhile
             await rt.send_private(t, p, now, screen)
             if group and now.reachable:  # the group's link to the private chat may go
@@ -1233,7 +1233,7 @@ class TableService:
         if t is None or t.platform != actor.platform:
             return await self._closed_press(actor, press.table, chat, lang)
         async with t.lock:
-            if self.rt.tables.get(t.id) is not t:
+            if not self.rt.open_here(t):
                 return Reply(tr(lang, "err.stale"), alert=True)
             lang = _press_lang(t, actor)
             # a press carries the presser's current name as a command does (the press's own

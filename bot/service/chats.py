@@ -59,7 +59,7 @@ async def migrate_chat(rt: Runtime, platform: str, old_id: str, new_id: str) -> 
                 async with rt.transition(t) as tx:
                     tx.group = True
             except TransitionFailed:  # (logged) the snapshot follows in the background
-                if rt.tables.get(t.id) is t:  # (not when another worker serves the table now)
+                if rt.open_here(t):  # (not when another worker serves the table now)
                     await rt.show_group(t)
     await rt.settled(t)
     if stray is not None and stray is not t:
@@ -74,7 +74,7 @@ async def close_stray(rt: Runtime, stray: LiveTable, t: LiveTable) -> None:
     its idle close."""
     notice = tr(stray.lang, "chat.moved_over", table=stray.id, moved=t.id)
     async with stray.lock:
-        if rt.tables.get(stray.id) is not stray or stray.closing:
+        if not rt.open_here(stray) or stray.closing:
             return
         stray.moved_close = True  # (saved by the close's step: a tournament's players told so)
         try:
@@ -111,7 +111,7 @@ async def chat_left(rt: Runtime, platform: str, chat_id: str, sent: float | None
     if t is None:
         return False
     async with t.lock:
-        if rt.tables.get(t.id) is not t or t.chat_id != chat_id:
+        if not rt.open_here(t) or t.chat_id != chat_id:
             return False
         if not t.closing:
             await lobby.close(rt, t, t.lang, removal=True)
@@ -140,7 +140,7 @@ async def chat_back(rt: Runtime, platform: str, chat_id: str) -> bool:
     if t is None:
         return False
     async with t.lock:
-        if rt.tables.get(t.id) is not t or t.chat_id != chat_id:
+        if not rt.open_here(t) or t.chat_id != chat_id:
             return False
         if t.closing and t.chat_gone and not t.removal_close:  # an admin's close stands,
             async with rt.transition(t):  # read in the chat again

@@ -735,11 +735,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
-    m = t.match
-    pending = [b for b in m.sit_out_after_match if m.owners.get(b, b) == seat.seat] if m else []
-    if not seat.sitting_out and pending and m is not None and t.tournament is None:
+    pending = t.sit_out_pending(seat)
+    if not seat.sitting_out and pending and t.match is not None and t.tournament is None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
-            t.match = m.back(pending)  # on with: back before the sit-out it set (R8.6)
+            t.match = t.match.back(pending)  # on with: back before the sit-out it set (R8.6)
             if t.hand is None:  # its "Hand over" said "then you sit out": said without it
                 over = tr(seat.lang, on(t.platform, "private.over"))
                 tx.privates[seat.seat] = Screen(over, table=t.id)
@@ -835,7 +834,7 @@ async def show_renamed(rt: Runtime, t: LiveTable, actor: Actor, version: int) ->
     is refused); the name is taken again at the next update."""
     with contextlib.suppress(StorageError):
         await rt.store.player(t.community_id, actor.user_id, actor.name, actor.language)
-    if t.version != version or rt.tables.get(t.id) is not t:
+    if t.version != version or not rt.open_here(t):
         return
     with contextlib.suppress(TransitionFailed):
         async with rt.transition(t) as tx:

@@ -167,7 +167,7 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
     worker taking it over (R8.5; refused by the fenced store when the lease is lost, then
     that worker stops them at the lease's last renewal)."""
     async with t.lock:
-        if save and rt.tables.get(t.id) is t:
+        if save and rt.open_here(t):
             try:
                 await rt.store.save_snapshot(t.id, rt.snapshot(t))
             except Exception as exc:

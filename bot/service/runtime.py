@@ -351,11 +351,17 @@ class Runtime:
         owing = [t for t in self.closing.values() if t.id in self.owing_pictures]
         return [*self.tables.values(), *owing]
 
+    def open_here(self, t: LiveTable) -> bool:
+        """Whether this very table object is open and served here (:attr:`tables`): not once
+        closed or let go (:meth:`let_go`), nor a stale object of a table let go and restored
+        anew since (issue 14: a step that waited for its lock must not be played on it)."""
+        return self.tables.get(t.id) is t
+
     def serves(self, t: LiveTable) -> bool:
-        """Whether this very table object is served here: open (:attr:`tables`), or closed
+        """Whether this very table object is served here: open (:meth:`open_here`), or closed
         and sending its last messages or pictures (:attr:`closing`); not once let go
         (:meth:`let_go`), nor a stale object of a table taken over again since."""
-        return self.tables.get(t.id) is t or self.closing.get(t.id) is t
+        return self.open_here(t) or self.closing.get(t.id) is t
 
     def presenter(self, t: LiveTable) -> Presenter | None:
         """The adapter that shows this table's messages."""
@@ -669,7 +675,7 @@ class Runtime:
             return
 
         async def show() -> None:
-            if self.tables.get(t.id) is not t:
+            if not self.open_here(t):
                 return  # closed meanwhile: its last messages were the record
             async with t.lock:
                 screen = self.group_screen(t)
@@ -869,7 +875,7 @@ class Runtime:
         """Save the snapshot in the background: taken now, written by one writer per table that
         always writes the newest one. For what a crash may lose (placements before Confirm,
         message refs); transitions commit their own snapshot."""
-        if self.tables.get(t.id) is not t:
+        if not self.open_here(t):
             return
         self._pending[t.id] = self.snapshot(t)
         writer = self._savers.get(t.id)
@@ -972,7 +978,7 @@ class Runtime:
             t.timer.cancel()
         t.timer = None
         deadline = self.next_deadline(t)
-        if deadline is None or not self.timers or self.tables.get(t.id) is not t:
+        if deadline is None or not self.timers or not self.open_here(t):
             return
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
@@ -982,7 +988,7 @@ class Runtime:
         async with t.lock:
             if t.timer is asyncio.current_task():
                 t.timer = None
-            if self.on_time is not None and self.tables.get(t.id) is t:
+            if self.on_time is not None and self.open_here(t):
                 await self.on_time(t)
 
     async def _decided(self, t: LiveTable) -> None:

@@ -1296,7 +1296,7 @@ async def settings_changed(
         if t.community_id != community.id:
             continue
         async with t.lock:
-            if rt.tables.get(t.id) is not t:
+            if not rt.open_here(t):
                 continue
             try:
                 async with rt.transition(t) as tx:
@@ -1315,7 +1315,7 @@ async def settings_changed(
             except TransitionFailed:
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
-                if rt.tables.get(t.id) is t:
+                if rt.open_here(t):
                     _pend(t, community.settings, rt.kush_label(community), language=language)
                 continue
         await rt.settled(t)

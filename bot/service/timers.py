@@ -115,12 +115,12 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
 def _schedule_retry(rt: Runtime, t: LiveTable) -> None:
     """Try the table's due step again :data:`RETRY_SECONDS` later (the failed one changed
     nothing: its transition rolled back)."""
-    if rt.timers and rt.tables.get(t.id) is t:
+    if rt.timers and rt.open_here(t):
         t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")
 
 
 async def _retry(rt: Runtime, t: LiveTable) -> None:
     await asyncio.sleep(RETRY_SECONDS)
     async with t.lock:
-        if rt.tables.get(t.id) is t:
+        if rt.open_here(t):
             await on_time(rt, t)

@@ -65,7 +65,7 @@ async def keep_back(rt: Runtime, t: LiveTable, seq: int) -> None:
     ``seq``; call under ``t.lock`` before the press or command is answered): a step committed
     since holds it already (its snapshot was taken after it); otherwise a step of its own
     commits it. Storage refusing that, it is saved in the background as before."""
-    if t.seq != seq or rt.tables.get(t.id) is not t:  # (a closed table: nobody is away any more)
+    if t.seq != seq or not rt.open_here(t):  # (a closed table: nobody is away any more)
         return
     try:
         async with rt.transition(t):
