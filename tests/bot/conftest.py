@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.model import LiveTable
 from bot.service import TableService
 from bot.telegram.fake_api import FakeTelegram
 from storage.api import Store
@@ -23,6 +24,16 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def run_until_dealt(service: TableService, clock: Clock, t: LiveTable) -> None:
+    """Move ``clock`` 6 s at a time and fire the due timers, at most three times, until ``t``
+    has a hand dealt (the deal waits a few seconds after the last Ready)."""
+    for _ in range(3):
+        if t.hand is not None:
+            break
+        clock.now += 6
+        await service.run_due()
 
 
 def service_env(

@@ -10,7 +10,7 @@ from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
-from tests.bot.conftest import Clock
+from tests.bot.conftest import Clock, run_until_dealt
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_service import ALICE, BOB, GROUP
@@ -71,11 +71,7 @@ async def bob_sits_down_and_is_dealt(service: TableService, clock: Clock, t: Liv
     """Bob joins and presses Ready; the timers run until a hand is dealt (a few seconds)."""
     assert not (await service.join(GROUP, BOB)).alert
     assert not (await service.ready(GROUP, BOB)).alert
-    for _ in range(3):
-        if t.hand is not None:
-            break
-        clock.now += 6
-        await service.run_due()
+    await run_until_dealt(service, clock, t)
 
 
 async def test_r6_6_a_fantasyland_nobody_is_left_to_play_holds_back_no_settings() -> None:

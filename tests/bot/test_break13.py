@@ -13,7 +13,7 @@ from bot.service import TableService
 from bot.texts import tr
 from game.board import assess_board
 from storage.check import check_store
-from tests.bot.conftest import Clock, service_env
+from tests.bot.conftest import Clock, run_until_dealt, service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service_classic import (  # (a group of English speakers)
     ALICE,
@@ -128,11 +128,7 @@ async def test_r8_3_r6_6_a_round_ended_by_a_fantasyland_not_dealt_is_settled_the
     assert not (await service.sit_out(GROUP, BOB)).alert
     assert not (await service.join(GROUP, CAROL)).alert
     assert not (await service.ready(GROUP, CAROL)).alert
-    for _ in range(3):
-        if t.hand is not None:
-            break
-        clock.now += 6
-        await service.run_due()
+    await run_until_dealt(service, clock, t)
     assert t.hand is not None and t.hand_no == 4  # (the round's own entry took number 3)
     assert alice.stack == 200 + owed and bob.stack == 200 - owed  # settled before it
     assert t.match.round_pairs == () and t.match.matches == 0  # a new round
@@ -231,11 +227,7 @@ async def test_r8_6_a_match_its_fantasyland_left_with_ends_and_sits_out_who_time
         assert not (await service.join(GROUP, a)).alert
     for a in (CAROL, DAN):
         assert not (await service.ready(GROUP, a)).alert
-    for _ in range(3):
-        if t.hand is not None:
-            break
-        clock.now += 6
-        await service.run_due()
+    await run_until_dealt(service, clock, t)
     assert alice is not None and alice.sitting_out and alice.timed_out  # R8.6
     carol, dan = t.seat_of(CAROL.user_id), t.seat_of(DAN.user_id)
     assert carol is not None and dan is not None and (carol.seat, dan.seat) == (1, 2)

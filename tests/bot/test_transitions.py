@@ -351,15 +351,7 @@ async def stacked_table() -> tuple[MemoryStore, Clock, TableService, FakePresent
 
 
 async def test_case4_fantasyland_is_forfeited_when_its_player_leaves() -> None:
-    store, clock, service, presenter, t = await stacked_table()
-    assert t.hand is not None
-    hand = t.hand
-    while t.hand is hand:
-        seat = hand.to_act[0]
-        if t.seats[seat].user_id == ALICE.user_id:
-            await play_street_by_plan(service, presenter, seat, ALICE, ALICE_PLAN)
-        else:
-            await press_auto_and_confirm(service, presenter, BOB)
+    store, clock, service, _, t = await alice_earns_fantasyland(bob_times_out=False)
     assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
     reply = await service.leave(GROUP, ALICE)  # between hands
     assert not reply.alert, reply.text
