@@ -166,13 +166,9 @@ async def test_r8_5_a_discord_shard_handed_back_keeps_the_time_its_player_though
         await w0.stop()
 
 
-async def test_r8_5_a_stalled_worker_waking_keeps_the_mark_of_its_lost_tables() -> None:
-    """Worker 0 serves a table of a guild on shard 1 (nobody prefers it); the player to act
-    thinks for 50 s, then worker 0 stalls for a minute and its leases run out. Waking, it
-    finds the shard lost and lets the shard's tables go, giving up their chats' leases: that
-    deleted the leases that had run out too, and with them their last renewal, so worker 1,
-    taking the table over, measured the outage from the deal's snapshot: the player got
-    their whole 120 s back."""
+async def _worker_running_both_shards() -> tuple[MemoryStore, Clock, Worker, TableService]:
+    """Worker 0 prefers shard 0 but, alone (no worker prefers shard 1), runs both after two
+    lease rounds. Returns the store, the clock, the worker and its service."""
     db, clock = MemoryStore(), Clock()
     db.clock = clock
     w0, s0 = _discord_worker(db, clock, "w0", [0])
@@ -180,6 +176,17 @@ async def test_r8_5_a_stalled_worker_waking_keeps_the_mark_of_its_lost_tables() 
     await w0.tick()
     await w0.tick()
     assert w0.shards == {0, 1}
+    return db, clock, w0, s0
+
+
+async def test_r8_5_a_stalled_worker_waking_keeps_the_mark_of_its_lost_tables() -> None:
+    """Worker 0 serves a table of a guild on shard 1 (nobody prefers it); the player to act
+    thinks for 50 s, then worker 0 stalls for a minute and its leases run out. Waking, it
+    finds the shard lost and lets the shard's tables go, giving up their chats' leases: that
+    deleted the leases that had run out too, and with them their last renewal, so worker 1,
+    taking the table over, measured the outage from the deal's snapshot: the player got
+    their whole 120 s back."""
+    db, clock, w0, s0 = await _worker_running_both_shards()
     assert await w0.claim_interaction(SimpleNamespace(data={}, guild_id=int(GUILD), channel_id=11))
     t = await dealt_at(s0, CHANNEL, (ANN, BEN))
     acting = t.hand.to_act[0]  # type: ignore[union-attr]
@@ -210,13 +217,7 @@ async def test_r14_an_interaction_late_from_a_shard_handed_back_does_not_take_it
     for good, and worker 1, which gets every interaction of the guild now, could never take
     it (each of its claims refused). Now a guild interaction claims only on a shard this
     worker runs."""
-    db, clock = MemoryStore(), Clock()
-    db.clock = clock
-    w0, s0 = _discord_worker(db, clock, "w0", [0])
-    w0._started -= 10.0
-    await w0.tick()
-    await w0.tick()
-    assert w0.shards == {0, 1}
+    db, clock, w0, s0 = await _worker_running_both_shards()
     late = SimpleNamespace(data={}, guild_id=int(GUILD), channel_id=11)
     assert await w0.claim_interaction(late)
     t = await dealt_at(s0, CHANNEL, (ANN, BEN))

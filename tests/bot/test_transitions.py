@@ -798,6 +798,19 @@ async def alice_earns_fantasyland(
     return store, clock, service, presenter, t
 
 
+async def play_fantasyland_hand(
+    service: TableService, presenter: FakePresenter, clock: Clock, t: LiveTable
+) -> None:
+    """After :func:`alice_earns_fantasyland`: hand 2, Alice's Fantasyland hand (R6.3), is
+    dealt and both play it by "Arrange for me"."""
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+    while t.hand is not None and t.hand_no == 2:
+        actor = ALICE if t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id else BOB
+        await press_auto_and_confirm(service, presenter, actor)
+
+
 async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set() -> None:
     """R8.6: Bob's time runs out in the hand where Alice makes Fantasyland; he is told he sits
     out after the Fantasyland hand, "/back to play again". He sends /back at once: it was
@@ -809,12 +822,7 @@ async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set
     assert (reply.text, reply.alert) == (tr("ru", "reply.back_before_sit_out"), False)
     assert presenter.last_private(BOB.user_id).text == tr("ru", "private.over")
     assert (await service.back(GROUP, BOB)).text == tr("ru", "reply.not_sitting_out")
-    clock.now += 5
-    await service.run_due()
-    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
-    while t.hand is not None and t.hand_no == 2:
-        actor = ALICE if t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id else BOB
-        await press_auto_and_confirm(service, presenter, actor)
+    await play_fantasyland_hand(service, presenter, clock, t)
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and not bob.sitting_out
     clock.now += 5
@@ -869,12 +877,7 @@ async def test_r8_6_a_timeout_in_a_hand_that_earned_fantasyland_says_it_is_playe
         tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out_after_match")
     )
     assert presenter.last_private(ALICE.user_id).text == tr("en", "private.over")
-    clock.now += 5
-    await service.run_due()
-    assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
-    while t.hand is not None and t.hand_no == 2:
-        actor = ALICE if t.seats[t.owner(t.hand.to_act[0])].user_id == ALICE.user_id else BOB
-        await press_auto_and_confirm(service, presenter, actor)
+    await play_fantasyland_hand(service, presenter, clock, t)
     assert bob.sitting_out
     assert presenter.last_private(BOB.user_id).text == (
         tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out")
