@@ -107,6 +107,18 @@ def load_json(text: str) -> Any:
     return json.loads(text)
 
 
+def snapshot_seq(value: object) -> int:
+    """The transition number (``"seq"``) of a snapshot, from its mapping or a stored JSON
+    field's value; 0 when it has none or not a number (tests' bare snapshots)."""
+    if isinstance(value, Mapping):
+        value = value.get("seq")
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return int(value)
+    return 0
+
+
 def username_key(username: str) -> str:
     """The stored key of a platform @username (:func:`name_key`).
 

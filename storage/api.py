@@ -537,7 +537,11 @@ class Store(Protocol):
             not JSON, the database); nothing was changed."""
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
-        """Store the live state of a table (replacing the previous one)."""
+        """Store the live state of a table (replacing the previous one), unless the stored
+        one's ``"seq"`` (transition number) is higher: a background snapshot taken before a
+        transition and written after its commit keeps out of the committed one's way.
+
+        :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
 
     async def delete_snapshot(self, table_id: int) -> None:
         """Forget a table's live state (an open table) or its final snapshot (a closed

@@ -32,6 +32,7 @@ from storage._common import (
     require_key,
     series_keeps,
     series_points,
+    snapshot_seq,
     starting_key,
     stat_rows,
     sum_stats,
@@ -659,6 +660,9 @@ class MemoryStore:
         text = dump_json(data, "snapshot")
         self._table(table_id, must_be_open=True)
         self._check_fence(table_id)
+        stored = self._snapshots.get(table_id)
+        if stored is not None and snapshot_seq(load_json(stored)) > snapshot_seq(data):
+            return  # a newer step's snapshot is stored already (committed by it)
         self._snapshots[table_id] = text
 
     async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:

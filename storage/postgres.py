@@ -73,6 +73,7 @@ from storage._common import (
     seats_from_json,
     series_points,
     since_bound,
+    snapshot_seq,
     starting_key,
     stat_rows,
     stats_sql,
@@ -700,10 +701,22 @@ async def _fenced_lock(
 
 
 async def _snapshot_tx(
-    conn: Conn, table_id: int, text: str, fence: tuple[str, float | None] | None = None
+    conn: Conn,
+    table_id: int,
+    text: str,
+    fence: tuple[str, float | None] | None = None,
+    seq: int | None = None,
 ) -> None:
-    """:meth:`PostgresStore.save_snapshot` inside a transaction."""
+    """:meth:`PostgresStore.save_snapshot` inside a transaction (``seq``: its transition
+    number, a stored snapshot of a higher one is kept; the table's row lock orders it with
+    the commits)."""
     await _lock_fenced_table(conn, table_id, fence, must_be_open=True)
+    if seq is not None:
+        stored = await conn.fetchval(
+            "SELECT data ->> 'seq' FROM snapshots WHERE table_id = $1", table_id
+        )
+        if stored is not None and snapshot_seq(stored) > seq:
+            return  # a newer step's snapshot is stored already (committed by it)
     await _put_snapshot(conn, table_id, text)
 
 
@@ -1387,10 +1400,11 @@ class PostgresStore:
         return await self._write(_commit_tx, table_id, prepared, text, close, key, self._fenced())
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
-        """Store the live state of an open table, replacing the previous one.
+        """Store the live state of an open table, replacing the previous one unless that one
+        is of a later transition (a higher ``"seq"``, :meth:`storage.api.Store.save_snapshot`).
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
-        await self._write(_snapshot_tx, table_id, text, self._fenced())
+        await self._write(_snapshot_tx, table_id, text, self._fenced(), snapshot_seq(data))
 
     async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Replace the final snapshot of a closed table (what it still owes its chat).

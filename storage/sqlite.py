@@ -72,6 +72,7 @@ from storage._common import (
     seats_from_json,
     series_points,
     since_bound,
+    snapshot_seq,
     starting_key,
     stat_rows,
     stats_sql,
@@ -958,11 +959,11 @@ class SqliteStore:
         return results
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
-        """Store the live state of an open table, replacing the previous one.
+        """Store the live state of an open table, replacing the previous one unless that one
+        is of a later transition (a higher ``"seq"``, :meth:`storage.api.Store.save_snapshot`).
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
-
-        await self._write(_snapshot_tx, table_id, text, self._fenced())
+        await self._write(_snapshot_tx, table_id, text, self._fenced(), snapshot_seq(data))
 
     async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Replace the final snapshot of a closed table (what it still owes its chat).
@@ -1650,10 +1651,19 @@ def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float] | None) -> 
         raise LeaseLost(f"table {table_id}: worker {worker} does not hold {row[2]}")
 
 
-def _snapshot_tx(conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None) -> None:
-    """Thread side of :meth:`SqliteStore.save_snapshot`."""
+def _snapshot_tx(
+    conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None, seq: int | None = None
+) -> None:
+    """Thread side of :meth:`SqliteStore.save_snapshot` (``seq``: its transition number, a
+    stored snapshot of a higher one is kept) and of a commit's snapshot (``None``)."""
     _table_community(conn, table_id, must_be_open=True)
     _check_fence(conn, table_id, fence)
+    if seq is not None:
+        row = conn.execute(
+            "SELECT json_extract(data, '$.seq') FROM snapshots WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is not None and snapshot_seq(row[0]) > seq:
+            return  # a newer step's snapshot is stored already (committed by it)
     _put_snapshot(conn, table_id, text)
 
 

@@ -530,6 +530,25 @@ async def test_snapshots_are_saved_replaced_and_deleted(store: AnyStore) -> None
     assert [(t.id, data) for t, data in await store.snapshots()] == [(s.table.id, {}), (c2.id, {})]
 
 
+async def test_a_background_snapshot_older_than_the_stored_one_is_kept_out(
+    store: AnyStore,
+) -> None:
+    """A background snapshot (``save_snapshot``) taken before a transition but written after
+    its commit must not replace the committed, newer one (its ``seq`` is lower): a restart
+    would otherwise restore the table one step back. One of the same ``seq`` replaces it
+    (placements made after the step)."""
+    s = await seated(store)
+    await store.save_snapshot(s.table.id, {"seq": 5, "v": 1})
+    await store.save_snapshot(s.table.id, {"seq": 4, "v": 2})  # late: kept out
+    assert [data for _, data in await store.snapshots()] == [{"seq": 5, "v": 1}]
+    await store.save_snapshot(s.table.id, {"seq": 5, "v": 3})  # the same step, newer
+    await store.commit(s.table.id, [], {"seq": 6, "v": 4}, key="k6")
+    await store.save_snapshot(s.table.id, {"seq": 5, "v": 5})  # taken before the commit
+    assert [data for _, data in await store.snapshots()] == [{"seq": 6, "v": 4}]
+    await store.save_snapshot(s.table.id, {"seq": 7, "v": 6})
+    assert [data for _, data in await store.snapshots()] == [{"seq": 7, "v": 6}]
+
+
 async def test_snapshot_of_a_closed_or_unknown_table_or_not_json_is_refused(
     store: AnyStore,
 ) -> None:
