@@ -389,8 +389,15 @@ class Worker:
     async def stop(self) -> None:
         """Stop taking updates, save every table (still fenced: only what is still ours), stop
         posting the pictures posted later here (the next workers post them) and give up the
-        leases and the heartbeat, so other workers take the tables at once."""
-        await self.halt()
+        leases and the heartbeat, so other workers take the tables at once. The leases are
+        renewed until the tables are saved and their last messages sent (a platform that
+        makes them wait for longer than a lease time does not hand a chat over while its
+        table is still being saved here)."""
+        self.stopping = True
+        if self._sweeper is not None:  # no takeover while stopping
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         if self._runner is not None:
             await self._runner.cleanup()
         if self._session is not None:
@@ -402,6 +409,7 @@ class Worker:
                 with contextlib.suppress(Exception):
                     await self.discord.disconnect_shard(shard)
         await self.service.stop()
+        await self.halt()  # the renewals end here
         # the pictures posted later here end with the leases: the next workers post them (the
         # adapters stop after this, each in turn: their tries went on meanwhile)
         self.service.rt.drop_late_pictures()

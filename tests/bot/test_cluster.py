@@ -529,3 +529,30 @@ async def test_a_new_supergroup_s_updates_wait_for_the_upgrade_to_reach_the_tabl
         consumer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await consumer
+
+
+async def test_a_stopping_worker_keeps_its_leases_until_its_tables_are_saved() -> None:
+    """Worker.stop saves every table and sends what is under way (slow on a platform that
+    makes it wait) before it gives the leases up; it renews them meanwhile, so no other
+    worker takes a chat whose table this one is still saving (its saves would be refused
+    by the fence, its last messages sent twice)."""
+    store = MemoryStore()  # real time: the lease runs out unless renewed
+    service, _ = _service(store, Clock())
+    ttl = 0.4
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=ttl)
+    await worker.start()
+    assert await worker.claim(KEY)
+    await service.new_table(GROUP, ALICE)
+    assert service.table_in(GROUP) is not None
+    taken: list[bool] = []
+    real_stop = service.stop
+
+    async def slow_stop() -> None:  # the last sends wait on the platform for 3 lease times
+        await asyncio.sleep(3 * ttl)
+        taken.append(await store.acquire_lease(KEY, "w2", ttl))
+        await real_stop()
+
+    service.stop = slow_stop  # type: ignore[method-assign]
+    await worker.stop()
+    assert taken == [False]  # still w1's while it was saving
+    assert await store.lease_owner(KEY) is None  # given up once saved

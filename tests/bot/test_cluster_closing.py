@@ -370,7 +370,7 @@ async def test_r14_a_table_taken_over_that_cannot_be_restored_is_refunded_the_gr
     assert await db.stacks(table_id) != {}
     await w1.halt()
     db.fence("w1")
-    await db.save_snapshot(table_id, {"id": table_id, "seats": "unreadable"})
+    await db.save_snapshot(table_id, {"id": table_id, "seq": 999, "seats": "unreadable"})
     leases.now += TTL + 1
     p2 = FakePresenter()
     w2, s2 = _worker(db, "w2", p2, clock)
