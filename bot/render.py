@@ -350,7 +350,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     me = view.me
     assert me is not None
     if view.result is not None:
-        over = tr(lang, on(t.platform, "private.over"))
+        over = tr(lang, on(t.platform, "private.over"), table=t.id, hand=t.shown_no)
         if seat.leaving:  # (their moves were made as on a timeout, R8.5, but no time ran
             pass  # out and they stand up now: no sit-out, R8.6, to come /back from)
         elif seat.sitting_out:

@@ -172,8 +172,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.cards": {"en": "Your cards:", "ru": "Ваши карты:"},
     "private.over": {
-        "en": "Hand over. Result in the group.",
-        "ru": "Раздача окончена. Итоги в группе.",
+        "en": "🃏 Table #{table} · hand {hand} is over. Result in the group.",
+        "ru": "🃏 Стол #{table} · раздача {hand} окончена. Итоги в группе.",
     },
     "private.chat_gone": {
         "en": "Table #{table} is closed: the bot can no longer write where the table was. What you had at the table is back in your balance.",
@@ -224,8 +224,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "За ваше {place} место из его фонда вам ничего не причитается.",
     },
     "private.over.discord": {
-        "en": "Hand over. Result in the channel.",
-        "ru": "Раздача окончена. Итоги в канале.",
+        "en": "🃏 Table #{table} · hand {hand} is over. Result in the channel.",
+        "ru": "🃏 Стол #{table} · раздача {hand} окончена. Итоги в канале.",
     },
     "private.chat_gone_final": {
         "en": "Tournament #{table} is over: the bot can no longer write where it was played. {amount} {label} from its pool went to your balance.",

@@ -740,7 +740,7 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
             t.match = t.match.back(pending)  # on with: back before the sit-out it set (R8.6)
             if t.hand is None:  # its "Hand over" said "then you sit out": said without it
-                over = tr(seat.lang, on(t.platform, "private.over"))
+                over = tr(seat.lang, on(t.platform, "private.over"), table=t.id, hand=t.shown_no)
                 tx.privates[seat.seat] = Screen(over, table=t.id)
         return Reply(tr(lang, "reply.back_before_sit_out"))
     if not seat.sitting_out:

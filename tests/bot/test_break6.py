@@ -97,7 +97,10 @@ async def test_r8_6_a_leaver_s_last_private_screen_does_not_say_time_ran_out(env
     await play_out(service, presenter, [BOB])
     assert t.seat_of(ALICE.user_id) is None
     last = presenter.last_private(ALICE.user_id)
-    assert last.text == tr("en", "private.over") == "Hand over. Result in the group."
+    over = tr("en", "private.over", table=t.id, hand=t.shown_no)
+    assert (
+        last.text == over == f"🃏 Table #{t.id} · hand {t.shown_no} is over. Result in the group."
+    )
     assert not last.all_buttons()
     assert await check_store(store) == []
 

@@ -703,7 +703,8 @@ async def test_a_set_group_language_carries_to_the_players_private_screens() -> 
     assert caption is not None and caption.title.startswith("Ваша доска · стол #1")
     assert await _box_full_text(service, presenter, t) == tr("ru", "err.box_full")
     await play_out(service, presenter, [ALICE, BOB])
-    assert presenter.last_private(ALICE.user_id).text == tr("ru", "private.over")
+    over = tr("ru", "private.over", table=t.id, hand=1)
+    assert presenter.last_private(ALICE.user_id).text == over
     clock.now += 5.0
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2

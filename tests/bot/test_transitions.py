@@ -820,7 +820,8 @@ async def test_r8_6_back_before_the_match_ends_cancels_the_sit_out_a_timeout_set
     assert t.match is not None and t.match.fantasyland == {0: 14}  # Alice earned it
     reply = await service.back(GROUP, BOB)
     assert (reply.text, reply.alert) == (tr("ru", "reply.back_before_sit_out"), False)
-    assert presenter.last_private(BOB.user_id).text == tr("ru", "private.over")
+    over = tr("ru", "private.over", table=t.id, hand=1)
+    assert presenter.last_private(BOB.user_id).text == over
     assert (await service.back(GROUP, BOB)).text == tr("ru", "reply.not_sitting_out")
     await play_fantasyland_hand(service, presenter, clock, t)
     bob = t.seat_of(BOB.user_id)
@@ -874,12 +875,15 @@ async def test_r8_6_a_timeout_in_a_hand_that_earned_fantasyland_says_it_is_playe
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and not bob.sitting_out  # not before the Fantasyland hand
     assert presenter.last_private(BOB.user_id).text == (  # Bob reads Russian
-        tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out_after_match")
+        tr("ru", "private.over", table=t.id, hand=1)
+        + "\n"
+        + tr("ru", "private.sitting_out_after_match")
     )
-    assert presenter.last_private(ALICE.user_id).text == tr("en", "private.over")
+    over = tr("en", "private.over", table=t.id, hand=1)
+    assert presenter.last_private(ALICE.user_id).text == over
     await play_fantasyland_hand(service, presenter, clock, t)
     assert bob.sitting_out
     assert presenter.last_private(BOB.user_id).text == (
-        tr("ru", "private.over") + "\n" + tr("ru", "private.sitting_out")
+        tr("ru", "private.over", table=t.id, hand=2) + "\n" + tr("ru", "private.sitting_out")
     )
     assert await check_store(store) == []

@@ -33,8 +33,8 @@ async def test_texts_shown_on_discord_say_server_not_group(tmp_path: Path) -> No
         await seat_everyone(w, [ALICE, BOB])
         await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
         for user, over in (
-            (ALICE, "Hand over. Result in the channel."),
-            (BOB, "Раздача окончена. Итоги в канале."),
+            (ALICE, "· hand 1 is over. Result in the channel."),
+            (BOB, "· раздача 1 окончена. Итоги в канале."),
         ):
             dm = w.dm(user)
             assert dm is not None and over in dm["content"], (user, dm)
