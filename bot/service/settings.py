@@ -32,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.model import LiveTable, Reply, SeatState
+from bot.model import REQUESTS_KEPT, LiveTable, Reply, SeatState
 from bot.names import clean_arg, visible
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
@@ -770,7 +770,7 @@ def settings_version(community: Community) -> str:
     messages Android clients still send presses from with the old chat id after a restart
     forgot the move; it saved the setting in a new, empty community of the dead chat and
     said "Saved")."""
-    data = [community.id, community.settings.to_json()]
+    data = [community.id, {**community.settings.to_json(), "requests": []}]
     digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
@@ -897,6 +897,7 @@ async def settings(
     own: str | None = None,
     game: GameKind | None = None,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
     ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
@@ -908,7 +909,8 @@ async def settings(
     empty: a platform whose command takes the name apart, e.g. Discord's ``name`` option
     left out; or a first word that begins as a number does, ``/settings 30``: no setting's
     name does) is refused with the short usage (``reply.settings_no_name``), nothing
-    changed."""
+    changed. ``request``: the platform's key of the command, saved with the change it makes
+    (:attr:`~storage.api.CommunitySettings.requests`)."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
     name, value = args[0].lower(), " ".join(args[1:])
@@ -927,7 +929,16 @@ async def settings(
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(
-        rt, community, lang, spec, value, own, game, listed=False, tournament=tournament
+        rt,
+        community,
+        lang,
+        spec,
+        value,
+        own,
+        game,
+        listed=False,
+        tournament=tournament,
+        request=request,
     )
 
 
@@ -948,13 +959,15 @@ async def _change(
     *,
     listed: bool = True,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command); ``tournament``: the
-    number of the chat's open table when it is a tournament's (R8.7)."""
+    number of the chat's open table when it is a tournament's (R8.7); ``request``: the
+    platform's key of the command or press, saved with the change."""
     before = community.settings
     try:
-        community = await change_setting(rt, community, spec.name, value, own)
+        community = await change_setting(rt, community, spec.name, value, own, request)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
@@ -1267,15 +1280,26 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
 
 
 async def change_setting(
-    rt: Runtime, community: Community, name: str, value: str, own: str | None = None
+    rt: Runtime,
+    community: Community,
+    name: str,
+    value: str,
+    own: str | None = None,
+    request: str | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
+    ``request``: the platform's key of the command or press, saved in the same write as the
+    change (the last :data:`~bot.model.REQUESTS_KEPT`,
+    :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
+    after newer changes, is known as applied.
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
     s = updated(community.settings, name, value)  # (kush_label: kept as typed, 1–40
     # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
+    if request is not None:
+        s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
     community = await rt.store.update_settings(community.id, s)
     by = (own or "") if name == "language" else None
     await settings_changed(rt, community, language=by)
@@ -1416,11 +1440,12 @@ async def settings_press(
     own: str | None = None,
     game: GameKind | None = None,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
     (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
-    :func:`settings`)."""
+    :func:`settings`; ``request``: the press's platform key, saved with the change)."""
     if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
@@ -1446,4 +1471,6 @@ async def settings_press(
             error = spec.range_text(lang, rt.kush_label(community))
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
-    return await _change(rt, community, lang, spec, value, own, game, tournament=tournament)
+    return await _change(
+        rt, community, lang, spec, value, own, game, tournament=tournament, request=request
+    )

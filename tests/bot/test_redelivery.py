@@ -163,6 +163,39 @@ async def test_r8_1_a_settings_change_delivered_again_keeps_the_newer_value(
         assert _stack(w, BOB) == 300 and await _wallet(w, BOB) == 700
 
 
+async def test_r8_1_a_settings_change_delivered_again_after_a_restart_keeps_the_newer_value(
+    tmp_path: Path,
+) -> None:
+    """The same across a restart: an admin sets min_buy_in to 100, then to 300, and the bot
+    restarts; Telegram delivers the first /settings again (out of order, after the newer
+    one) to the new process. The keys of handled changes were kept in memory only: it set
+    the buy-in back to 100. Answered "already done" (the key was saved with the change), the
+    300 stays; a new /settings still applies."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.fake.admins[GROUP_ID] = {ALICE.id}
+            first, reply = await _said(w, ALICE, "/settings min_buy_in 100")
+            assert "min_buy_in = 100" in reply["text"], reply
+            second, reply = await _said(w, ALICE, "/settings min_buy_in 300")
+            assert "min_buy_in = 300" in reply["text"], reply
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            w2.fake.admins[GROUP_ID] = {ALICE.id}
+            for update in (first, second):
+                reply = await _again(w2, update)
+                assert reply["text"] == tr("en", "reply.request_done"), reply
+            community = await w2.store.community("telegram", str(GROUP_ID))
+            assert community.settings.min_buy_in == 300
+            _, reply = await _said(w2, ALICE, "/settings min_buy_in 250")
+            assert "min_buy_in = 250" in reply["text"], reply
+            community = await w2.store.community("telegram", str(GROUP_ID))
+            assert community.settings.min_buy_in == 250
+    finally:
+        await fake.stop()
+
+
 def _setting_button(message: dict[str, Any], w: World, name: str, op: str) -> str:
     """The callback data of the settings message's ``op`` button of setting ``name``."""
     from bot.presses import SettingStep, decode
