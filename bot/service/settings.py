@@ -48,7 +48,7 @@ from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
-from game.tournament import TournamentConfig
+from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
 from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
 
 __all__ = [
@@ -1205,7 +1205,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
     description, the buy-in bounds against each other, the options against the game
     (R4.2, R4.3, R6.2: an option of another game is refused when it is set), and the buy-in
-    against the kush of a point (a stack below one point is never dealt in, R8.2).
+    against the kush of a point (a stack below one point is never dealt in, R8.2), and a
+    tournament's first level against its starting chips (R8.7: a first point dearer than a
+    whole stack).
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
@@ -1244,6 +1246,20 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             if not message.startswith(f"{name}:"):  # (the payouts' and schedule's name it)
                 message = f"{name}: {message}"
             raise SettingRefused(lambda _lang: message) from None
+    if name in ("chips_schedule", "tournament_chips"):
+        # no player could pay one point of the first hand (R8.7); a later level may cost
+        # more than the starting chips (R8.7's own schedule passes 1,000 at level 19)
+        first = (_numbers(s.chips_schedule, "chips_schedule") or DEFAULT_SCHEDULE)[0]
+        chips = s.tournament_chips
+        if first > chips:
+            raise SettingRefused(
+                lambda lang: tr(
+                    lang,
+                    "settings.schedule_over_chips",
+                    first=grouped(first, lang),
+                    chips=grouped(chips, lang),
+                )
+            )
     if s.max_buy_in and s.max_buy_in < s.min_buy_in:
         lo, hi = s.min_buy_in, s.max_buy_in
         raise SettingRefused(
