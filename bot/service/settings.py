@@ -1340,9 +1340,12 @@ async def settings_changed(
                 continue
             try:
                 async with rt.transition(t) as tx:
+                    before = t.ready_seconds()
                     relabelled = _pend(
                         t, community.settings, rt.kush_label(community), language=language
                     )
+                    if follow_ready_seconds(t, before):
+                        tx.group = True  # (the countdown shown follows it)
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
                         tx.group = True
@@ -1356,7 +1359,9 @@ async def settings_changed(
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
                 if rt.open_here(t):
+                    before = t.ready_seconds()
                     _pend(t, community.settings, rt.kush_label(community), language=language)
+                    follow_ready_seconds(t, before)
                 continue
         await rt.settled(t)
 
@@ -1415,6 +1420,30 @@ def _pend(
     return changed
 
 
+def follow_ready_seconds(t: LiveTable, before: float) -> bool:
+    """The running ready timers of table ``t`` follow the admins' new ``ready_seconds``
+    (R8.2; :meth:`LiveTable.ready_seconds`, ``before``: what it was): the lobby's
+    (:attr:`LiveTable.ready_deadline`) and each late joiner's time to press Ready
+    (:attr:`SeatState.ready_by`) end the new ``ready_seconds`` after they started, as if
+    they had started with it: the time left moves by the change (a raise adds to it; a value
+    below the time already gone runs out at once, the unready stood up, no kush taken).
+    Counted from the start, not from now: the countdown players see moves by what the admin
+    added or took away, and lowering it never gives a timer more time. Returns whether a
+    running timer moved (the group's countdown is to be written anew)."""
+    change = t.ready_seconds() - before
+    if not change:
+        return False
+    moved = False
+    if t.ready_deadline is not None:
+        t.ready_deadline += change
+        moved = True
+    for seat in t.seats.values():
+        if seat.ready_by is not None:
+            seat.ready_by += change
+            moved = moved or t.ready_window_end(seat) is not None
+    return moved
+
+
 def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     """Write anew, in step ``tx``, the private hand messages of ``seats`` (players whose
     language just changed) that are on screen: a hand in progress, or the one that ended."""
@@ -1440,7 +1469,9 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
     if same and now == (options, s.min_buy_in, label, s.pictures, lang):
         return False
+    before = t.ready_seconds()
     relabelled = _pend(t, s, label)
+    follow_ready_seconds(t, before)
     if t.hand is None:
         apply_pending(t, tx, at)
     tx.group = True
