@@ -1842,6 +1842,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "chips_schedule: chips per point cannot fall from one level to the next",
         "ru": "chips_schedule: цена очка в фишках не может падать от уровня к уровню",
     },
+    "settings.schedule_over_chips": {
+        "en": "chips_schedule: a point of the first level ({first}) cannot cost more than the starting chips (tournament_chips: {chips}): nobody could pay one point",
+        "ru": "chips_schedule: очко первого уровня ({first}) не может стоить больше стартовых фишек (tournament_chips: {chips}): никто не оплатит и одного очка",
+    },
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",

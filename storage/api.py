@@ -119,6 +119,11 @@ class CommunitySettings:
     :ivar utc_offset: the group's time zone, hours from UTC (−12 … 14): when its day turns
         (``/daily``) and the dates of its charts. Moscow's (3) by default: most players write
         Russian.
+    :ivar requests: the platform keys of the last settings changes applied (``/settings``
+        commands and presses, e.g. ``tg:<chat>:<update_id>``), saved with the change they
+        made: a copy delivered later (after a restart, or after newer changes) is answered,
+        not applied again. Bookkeeping, not a setting: not compared, not in the settings
+        message's version.
     """
 
     starting_balance: int = 1000
@@ -136,6 +141,7 @@ class CommunitySettings:
     chips_schedule: str = ""
     pictures: bool = True
     utc_offset: float = 3.0
+    requests: tuple[str, ...] = field(default=(), compare=False)
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -159,6 +165,7 @@ class CommunitySettings:
             "chips_schedule": self.chips_schedule,
             "pictures": self.pictures,
             "utc_offset": self.utc_offset,
+            "requests": list(self.requests),
         }
 
     @classmethod
@@ -181,6 +188,7 @@ class CommunitySettings:
             str(data.get("chips_schedule", base.chips_schedule)),
             bool(data.get("pictures", base.pictures)),
             float(data.get("utc_offset", base.utc_offset)),
+            tuple(str(r) for r in data.get("requests") or ()),
         )
 
     @property

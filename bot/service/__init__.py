@@ -803,7 +803,10 @@ class TableService:
     ) -> Reply:
         """``/settings`` (show with buttons) or ``/settings <name> <value>`` (admins only);
         ``request``: the platform's key of the command: a change delivered again is answered
-        "already done" and changes nothing (:attr:`Runtime.settings_requests`)."""
+        "already done" and changes nothing (its key is saved with the change it made:
+        :attr:`~storage.api.CommunitySettings.requests`, a restart and later changes in
+        between or not; :attr:`Runtime.settings_requests` for a copy that comes while the
+        first is still being handled)."""
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if chat.private:
@@ -823,17 +826,26 @@ class TableService:
             else await self._group_lang(community, tables=False)
         )
         return await settings_mod.settings(
-            self.rt, community, lang, args, own, self._game_in(chat), self._tournament_in(chat)
+            self.rt,
+            community,
+            lang,
+            args,
+            own,
+            self._game_in(chat),
+            self._tournament_in(chat),
+            request,
         )
 
     def _settings_again(self, community: Community, request: str | None) -> bool:
         """Whether the settings change ``request`` (a command's or press's platform key) was
-        handled here before (delivered again); records it either way (the last
-        :data:`REQUESTS_KEPT` of the community, :attr:`Runtime.settings_requests`)."""
+        applied before (saved with its change, :attr:`~storage.api.CommunitySettings.
+        requests`: before a restart too) or is handled here (delivered again while the first
+        is); records it in memory either way (the last :data:`REQUESTS_KEPT` of the
+        community, :attr:`Runtime.settings_requests`)."""
         if request is None:
             return False
         done = self.rt.settings_requests.setdefault(community.id, [])
-        if request in done:
+        if request in done or request in community.settings.requests:
             return True
         done.append(request)
         del done[:-REQUESTS_KEPT]
@@ -1396,7 +1408,7 @@ class TableService:
             return Reply(tr(lang, "reply.request_done"))
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
-            self._tournament_in(chat),
+            self._tournament_in(chat), request,
         )  # fmt: skip
 
 

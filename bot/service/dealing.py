@@ -231,8 +231,10 @@ def lobby_ready_timer(rt: Runtime, t: LiveTable, tx: Tx) -> bool:
     waiting = [s for s in t.seats.values() if not s.ready and not s.sitting_out]
     if waiting:
         now = rt.clock()
-        if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2)
-            t.ready_deadline = now + t.options.ready_seconds
+        if t.ready_deadline is None:  # two are ready: the ready timer starts (R8.2), for
+            # the admins' latest ready_seconds, as a late joiner's time and a change of it do
+            # (:func:`~.settings.follow_ready_seconds`)
+            t.ready_deadline = now + t.ready_seconds()
             tx.group = True
         if now < t.ready_deadline:
             return True

@@ -246,8 +246,9 @@ class Runtime:
         #: /closetable or /newtable delivered again closes or opens no table since
         self.chat_requests: dict[tuple[str, str], list[str]] = {}
         #: community id → the keys of the last :data:`REQUESTS_KEPT` ``/settings`` changes
-        #: handled here: a copy delivered later changes nothing (it set back what an admin
-        #: changed since); kept in memory only
+        #: handled here: a copy delivered while the first is handled changes nothing (the
+        #: keys of applied changes are saved with them too, CommunitySettings.requests,
+        #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access

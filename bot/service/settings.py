@@ -32,7 +32,7 @@ from pydantic import (
     model_validator,
 )
 
-from bot.model import LiveTable, Reply, SeatState
+from bot.model import REQUESTS_KEPT, LiveTable, Reply, SeatState
 from bot.names import clean_arg, visible
 from bot.presses import SettingStep, encode
 from bot.screens import Button, Screen
@@ -48,7 +48,7 @@ from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
-from game.tournament import TournamentConfig
+from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
 from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
 
 __all__ = [
@@ -770,7 +770,7 @@ def settings_version(community: Community) -> str:
     messages Android clients still send presses from with the old chat id after a restart
     forgot the move; it saved the setting in a new, empty community of the dead chat and
     said "Saved")."""
-    data = [community.id, community.settings.to_json()]
+    data = [community.id, {**community.settings.to_json(), "requests": []}]
     digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
@@ -897,6 +897,7 @@ async def settings(
     own: str | None = None,
     game: GameKind | None = None,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
     ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
@@ -908,7 +909,8 @@ async def settings(
     empty: a platform whose command takes the name apart, e.g. Discord's ``name`` option
     left out; or a first word that begins as a number does, ``/settings 30``: no setting's
     name does) is refused with the short usage (``reply.settings_no_name``), nothing
-    changed."""
+    changed. ``request``: the platform's key of the command, saved with the change it makes
+    (:attr:`~storage.api.CommunitySettings.requests`)."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
     name, value = args[0].lower(), " ".join(args[1:])
@@ -927,7 +929,16 @@ async def settings(
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(
-        rt, community, lang, spec, value, own, game, listed=False, tournament=tournament
+        rt,
+        community,
+        lang,
+        spec,
+        value,
+        own,
+        game,
+        listed=False,
+        tournament=tournament,
+        request=request,
     )
 
 
@@ -948,13 +959,15 @@ async def _change(
     *,
     listed: bool = True,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command); ``tournament``: the
-    number of the chat's open table when it is a tournament's (R8.7)."""
+    number of the chat's open table when it is a tournament's (R8.7); ``request``: the
+    platform's key of the command or press, saved with the change."""
     before = community.settings
     try:
-        community = await change_setting(rt, community, spec.name, value, own)
+        community = await change_setting(rt, community, spec.name, value, own, request)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
@@ -1192,7 +1205,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
     description, the buy-in bounds against each other, the options against the game
     (R4.2, R4.3, R6.2: an option of another game is refused when it is set), and the buy-in
-    against the kush of a point (a stack below one point is never dealt in, R8.2).
+    against the kush of a point (a stack below one point is never dealt in, R8.2), and a
+    tournament's first level against its starting chips (R8.7: a first point dearer than a
+    whole stack).
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
@@ -1231,6 +1246,20 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             if not message.startswith(f"{name}:"):  # (the payouts' and schedule's name it)
                 message = f"{name}: {message}"
             raise SettingRefused(lambda _lang: message) from None
+    if name in ("chips_schedule", "tournament_chips"):
+        # no player could pay one point of the first hand (R8.7); a later level may cost
+        # more than the starting chips (R8.7's own schedule passes 1,000 at level 19)
+        first = (_numbers(s.chips_schedule, "chips_schedule") or DEFAULT_SCHEDULE)[0]
+        chips = s.tournament_chips
+        if first > chips:
+            raise SettingRefused(
+                lambda lang: tr(
+                    lang,
+                    "settings.schedule_over_chips",
+                    first=grouped(first, lang),
+                    chips=grouped(chips, lang),
+                )
+            )
     if s.max_buy_in and s.max_buy_in < s.min_buy_in:
         lo, hi = s.min_buy_in, s.max_buy_in
         raise SettingRefused(
@@ -1267,15 +1296,26 @@ def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:
 
 
 async def change_setting(
-    rt: Runtime, community: Community, name: str, value: str, own: str | None = None
+    rt: Runtime,
+    community: Community,
+    name: str,
+    value: str,
+    own: str | None = None,
+    request: str | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
+    ``request``: the platform's key of the command or press, saved in the same write as the
+    change (the last :data:`~bot.model.REQUESTS_KEPT`,
+    :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
+    after newer changes, is known as applied.
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
     s = updated(community.settings, name, value)  # (kush_label: kept as typed, 1–40
     # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
+    if request is not None:
+        s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
     community = await rt.store.update_settings(community.id, s)
     by = (own or "") if name == "language" else None
     await settings_changed(rt, community, language=by)
@@ -1300,9 +1340,12 @@ async def settings_changed(
                 continue
             try:
                 async with rt.transition(t) as tx:
+                    before = t.ready_seconds()
                     relabelled = _pend(
                         t, community.settings, rt.kush_label(community), language=language
                     )
+                    if follow_ready_seconds(t, before):
+                        tx.group = True  # (the countdown shown follows it)
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
                         tx.group = True
@@ -1316,7 +1359,9 @@ async def settings_changed(
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
                 if rt.open_here(t):
+                    before = t.ready_seconds()
                     _pend(t, community.settings, rt.kush_label(community), language=language)
+                    follow_ready_seconds(t, before)
                 continue
         await rt.settled(t)
 
@@ -1375,6 +1420,30 @@ def _pend(
     return changed
 
 
+def follow_ready_seconds(t: LiveTable, before: float) -> bool:
+    """The running ready timers of table ``t`` follow the admins' new ``ready_seconds``
+    (R8.2; :meth:`LiveTable.ready_seconds`, ``before``: what it was): the lobby's
+    (:attr:`LiveTable.ready_deadline`) and each late joiner's time to press Ready
+    (:attr:`SeatState.ready_by`) end the new ``ready_seconds`` after they started, as if
+    they had started with it: the time left moves by the change (a raise adds to it; a value
+    below the time already gone runs out at once, the unready stood up, no kush taken).
+    Counted from the start, not from now: the countdown players see moves by what the admin
+    added or took away, and lowering it never gives a timer more time. Returns whether a
+    running timer moved (the group's countdown is to be written anew)."""
+    change = t.ready_seconds() - before
+    if not change:
+        return False
+    moved = False
+    if t.ready_deadline is not None:
+        t.ready_deadline += change
+        moved = True
+    for seat in t.seats.values():
+        if seat.ready_by is not None:
+            seat.ready_by += change
+            moved = moved or t.ready_window_end(seat) is not None
+    return moved
+
+
 def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     """Write anew, in step ``tx``, the private hand messages of ``seats`` (players whose
     language just changed) that are on screen: a hand in progress, or the one that ended."""
@@ -1400,7 +1469,9 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
     if same and now == (options, s.min_buy_in, label, s.pictures, lang):
         return False
+    before = t.ready_seconds()
     relabelled = _pend(t, s, label)
+    follow_ready_seconds(t, before)
     if t.hand is None:
         apply_pending(t, tx, at)
     tx.group = True
@@ -1416,11 +1487,12 @@ async def settings_press(
     own: str | None = None,
     game: GameKind | None = None,
     tournament: int | None = None,
+    request: str | None = None,
 ) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
     (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
-    :func:`settings`)."""
+    :func:`settings`; ``request``: the press's platform key, saved with the change)."""
     if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
@@ -1446,4 +1518,6 @@ async def settings_press(
             error = spec.range_text(lang, rt.kush_label(community))
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
-    return await _change(rt, community, lang, spec, value, own, game, tournament=tournament)
+    return await _change(
+        rt, community, lang, spec, value, own, game, tournament=tournament, request=request
+    )

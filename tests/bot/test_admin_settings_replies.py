@@ -187,3 +187,38 @@ async def test_r8_2_a_buy_in_changed_between_hands_applies_at_once() -> None:
     assert not reply.alert, reply.text
     assert tr("en", "settings.next_hand") not in reply.text, reply.text
     assert t.pending_buy_in is None
+
+
+async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
+    """R8.7: ``/settings chips_schedule 2000,3000`` with 1,000 starting chips was saved: no
+    player could pay one point of the first hand. Refused in the group's language, nothing
+    changed; and so is lowering ``tournament_chips`` below a first level already set. A later
+    level above the starting chips stays allowed (R8.7's own schedule passes 1,000 chips a
+    point at level 19), and a first level equal to the starting chips too."""
+    store = MemoryStore()
+    service, _presenter = new_service(store, Clock())
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    before = community.settings
+    reply = await service.settings(GROUP, ALICE, True, ["chips_schedule", "2000,3000"])
+    assert reply.alert, reply.text
+    assert reply.text == tr(
+        "en",
+        "reply.settings_bad",
+        error=tr("en", "settings.schedule_over_chips", first="2,000", chips="1,000"),
+    )
+    after = (await store.community(GROUP.platform, GROUP.community_id)).settings
+    assert after == before and after.chips_schedule == ""
+    reply = await service.settings(GROUP, ALICE, True, ["chips_schedule", "1000,5000"])
+    assert not reply.alert, reply.text
+    assert await _now(service, "chips_schedule") == "1000,5000"
+    reply = await service.settings(GROUP, ALICE, True, ["tournament_chips", "999"])
+    assert reply.alert, reply.text
+    assert tr("en", "settings.schedule_over_chips", first="1,000", chips="999") in reply.text
+    assert await _now(service, "tournament_chips") == "1000"
+    await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    reply = await service.settings(GROUP, ALICE, True, ["chips_schedule", "1001"])
+    assert reply.alert, reply.text
+    says = tr("ru", "settings.schedule_over_chips", first="1\u00a0001", chips="1\u00a0000")
+    assert says in reply.text, reply.text
+    assert "фишек" in says
+    assert await _now(service, "chips_schedule", "ru") == "1000,5000"

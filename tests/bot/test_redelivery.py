@@ -163,6 +163,39 @@ async def test_r8_1_a_settings_change_delivered_again_keeps_the_newer_value(
         assert _stack(w, BOB) == 300 and await _wallet(w, BOB) == 700
 
 
+async def test_r8_1_a_settings_change_delivered_again_after_a_restart_keeps_the_newer_value(
+    tmp_path: Path,
+) -> None:
+    """The same across a restart: an admin sets min_buy_in to 100, then to 300, and the bot
+    restarts; Telegram delivers the first /settings again (out of order, after the newer
+    one) to the new process. The keys of handled changes were kept in memory only: it set
+    the buy-in back to 100. Answered "already done" (the key was saved with the change), the
+    300 stays; a new /settings still applies."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.fake.admins[GROUP_ID] = {ALICE.id}
+            first, reply = await _said(w, ALICE, "/settings min_buy_in 100")
+            assert "min_buy_in = 100" in reply["text"], reply
+            second, reply = await _said(w, ALICE, "/settings min_buy_in 300")
+            assert "min_buy_in = 300" in reply["text"], reply
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            w2.fake.admins[GROUP_ID] = {ALICE.id}
+            for update in (first, second):
+                reply = await _again(w2, update)
+                assert reply["text"] == tr("en", "reply.request_done"), reply
+            community = await w2.store.community("telegram", str(GROUP_ID))
+            assert community.settings.min_buy_in == 300
+            _, reply = await _said(w2, ALICE, "/settings min_buy_in 250")
+            assert "min_buy_in = 250" in reply["text"], reply
+            community = await w2.store.community("telegram", str(GROUP_ID))
+            assert community.settings.min_buy_in == 250
+    finally:
+        await fake.stop()
+
+
 def _setting_button(message: dict[str, Any], w: World, name: str, op: str) -> str:
     """The callback data of the settings message's ``op`` button of setting ``name``."""
     from bot.presses import SettingStep, decode
@@ -275,3 +308,43 @@ async def test_r8_7_a_refused_command_delivered_again_does_not_bring_an_away_pla
         reply = await _again(w, sit_out)
         assert reply["text"] == tr("en", "reply.request_done"), reply
         assert seat.away
+
+
+async def test_r8_1_a_settings_press_delivered_again_after_a_restart_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The + then − of the press test above, then a restart; the + press is delivered again
+    to the new process (its version, a digest of the settings, matches again): it is
+    answered "already done" and the buy-in stays 200."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.fake.admins[GROUP_ID] = {ALICE.id}
+            await w.say(ALICE, "/settings")
+            message = next(m for m in reversed(w.fake.chat_messages(GROUP_ID)) if w.fake.buttons(m))
+            for op in ("+", "-"):
+                message = w.fake.messages[(GROUP_ID, message["message_id"])]
+                answer = await w.press(
+                    ALICE, GROUP_ID, message, _setting_button(message, w, "min_buy_in", op)
+                )
+                assert not answer.get("show_alert"), answer
+                if op == "+":
+                    plus = max(w.fake.pushed)
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            w2.fake.admins[GROUP_ID] = {ALICE.id}
+            answers = len([c for c in w2.fake.calls if c.method == "answerCallbackQuery"])
+            await w2.fake.redeliver(plus)
+            await w2.fake.wait_for(
+                lambda: (
+                    len([c for c in w2.fake.calls if c.method == "answerCallbackQuery"]) > answers
+                )
+            )
+            await w2.settle()
+            again = [c for c in w2.fake.calls if c.method == "answerCallbackQuery"][-1].params
+            assert again.get("text") == tr("en", "reply.request_done"), again
+            community = await w2.store.community("telegram", str(GROUP_ID))
+            assert community.settings.min_buy_in == 200
+    finally:
+        await fake.stop()

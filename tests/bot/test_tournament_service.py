@@ -1115,14 +1115,14 @@ async def test_r7_6_r8_7_a_chinese_tournament_cancelled_mid_game_settles_the_gam
 async def test_r7_6_r8_7_a_cancelled_chinese_tournament_whose_game_knocks_out_one_is_won(
     env,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Alice and Bob, 10 chips each at 100 chips a point: an admin closes the table during
+    """Alice and Bob, 10 chips each at 10 chips a point: an admin closes the table during
     hand 1 of the game. Settled first on its score (R7.6), the game takes all the chips of
     whoever is behind: knocked out, the other wins and takes the pool, as at a finish (R8.7),
     and the group reads the final standings, not "every buy-in back"."""
     service, presenter, store, clock = env
     await configure(
         service, game="chinese", target_points="500", tournament_chips="10",
-        chips_schedule="100", reveal_pause_seconds="0",
+        chips_schedule="10", reveal_pause_seconds="0",
     )  # fmt: skip
     t = await two_started(service, presenter, "chinese")
     tour = t.tournament

@@ -59,6 +59,18 @@ async def test_update_settings_replaces_them(store: AnyStore) -> None:
     assert updated.settings.rule_options().hand_seconds == 90.0
 
 
+async def test_update_settings_keeps_the_keys_of_the_changes_applied(store: AnyStore) -> None:
+    """The keys of the settings changes applied (``requests``) are saved in the same write as
+    the settings and read back (a /settings copy redelivered after a restart is known); they
+    are bookkeeping, not settings: equal settings with other keys compare equal."""
+    c = await store.community("telegram", "-100")
+    settings = CommunitySettings(min_buy_in=300, requests=("tg:-100:7", "tg:-100:9"))
+    await store.update_settings(c.id, settings)
+    read = (await store.community("telegram", "-100")).settings
+    assert read.requests == ("tg:-100:7", "tg:-100:9")
+    assert read.min_buy_in == 300 and read == CommunitySettings(min_buy_in=300)
+
+
 async def test_update_settings_of_unknown_community_is_refused(store: AnyStore) -> None:
     with pytest.raises(StorageError):
         await store.update_settings(999, CommunitySettings())
