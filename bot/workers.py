@@ -254,6 +254,9 @@ class ProcessWorker:
                 await asyncio.wait_for(asyncio.shield(down), grace)
             if not down.done():
                 log.warning("a worker process still busy %.1f s into the stop was killed", grace)
+                hung = self._tasks.running()
+                if hung is not None:  # (its caller is told so, TaskHung: not asked again of
+                    self._hung.add(hung)  # a new worker started after the stop)
                 for process in processes:
                     process.kill()
         await down

@@ -29,6 +29,8 @@ from bot.workers import ProcessWorker, TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.board import Box
 from game.cards import Card
+from game.hand import Hand, HandSetup
+from game.options import RuleOptions
 from game.policy import Level, SeatKnowledge, decide, knowledge
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -753,3 +755,30 @@ async def test_a_stop_while_a_computer_players_decision_hangs_in_the_worker_ends
     finally:
         await again.stop()
     assert await check_store(store) == []
+
+
+async def test_a_task_hung_in_a_worker_closed_with_grace_is_not_asked_of_a_new_one() -> None:
+    """A worker closed with a grace (the service's stop, ``Thinker.close``) while a task
+    hangs in it is killed after the grace; the task's caller is told it hung
+    (:class:`~bot.workers.TaskHung`), not given ``BrokenProcessPool``, on which a decision
+    is asked again of a new worker: one started after the stop, never closed."""
+    worker = ProcessWorker()
+    pid = await worker.run(os.getpid)
+    hang = marker(os.getpid())
+    hang.touch()
+    h = Hand(HandSetup.deal(RuleOptions(), (0, 1), 0, seed=1))
+    stuck = asyncio.create_task(worker.run(hung_once, knowledge(h, h.to_act[0]), Level.EASY))
+    try:
+        await until(lambda: not hang.exists(), 30, "the worker hung on the task")
+        began = time.monotonic()
+        await worker.close(0.5)
+        assert time.monotonic() - began < 5.0 and _gone(pid)
+        with pytest.raises(TaskHung):
+            await stuck
+        assert not worker.running
+    finally:
+        hang.unlink(missing_ok=True)
+        stuck.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        await worker.close()
