@@ -38,7 +38,15 @@ from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
 
-__all__ = ["DECISION_SECONDS", "IN_PROCESS", "PRESS_SECONDS", "Decide", "Moves", "Thinker"]
+__all__ = [
+    "CLOSE_SECONDS",
+    "DECISION_SECONDS",
+    "IN_PROCESS",
+    "PRESS_SECONDS",
+    "Decide",
+    "Moves",
+    "Thinker",
+]
 
 log = logging.getLogger("bot.thinking")
 
@@ -59,6 +67,12 @@ DECISION_SECONDS = 10.0
 #: the thread's from the start). Past it the decision is taken for hung and given up, the press
 #: answered so: a thread cannot be ended, and waiting for one hung held the table for good.
 PRESS_SECONDS = 10.0
+
+#: The longest the service's stop waits for a decision the worker process is making
+#: (:meth:`Thinker.close`): none takes a second; one still running past this is hung (an
+#: endless loop on some position), and the worker is killed instead of waited for, which
+#: held the stop, and so the bot's shutdown, for good.
+CLOSE_SECONDS = 3.0
 
 #: Threads of the pool in which thread mode makes computer players' decisions: their own,
 #: apart from the event loop's default pool that presses' decisions ("Arrange for me") and
@@ -257,13 +271,14 @@ class Thinker:
             self.worker.start_soon()
 
     async def close(self) -> None:
-        """Shut the worker down (the service's stop); a later decision starts a new one
-        (and a new pool of computer players' threads: the old one is left to its threads,
-        a hung one is not waited for)."""
+        """Shut the worker down (the service's stop), waiting :data:`CLOSE_SECONDS` at most
+        for the decision it is making (then it is killed: one hung there held the stop for
+        good); a later decision starts a new one (and a new pool of computer players'
+        threads: the old one is left to its threads, a hung one is not waited for)."""
         if self._watching is not None:
             self._watching.cancel()
             self._watching = None
         if self._bot_threads is not None:
             self._bot_threads.shutdown(wait=False, cancel_futures=True)
             self._bot_threads = None
-        await self.worker.close()
+        await self.worker.close(CLOSE_SECONDS)

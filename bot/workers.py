@@ -230,14 +230,33 @@ class ProcessWorker:
             log.warning("a worker process taken for hung was killed: a new one is started")
         self.start_soon()
 
-    async def close(self) -> None:
+    async def close(self, grace: float | None = None) -> None:
         """Shut the pool down: queued tasks are cancelled, the one being run finishes; waits
         (off the loop) until the worker has exited. A start under way is waited for and its
-        pool shut down too. A later :meth:`run` starts a new pool."""
+        pool shut down too. A later :meth:`run` starts a new pool.
+
+        :param grace: seconds to wait for the task being run at most (``None``: however
+            long it takes); then the worker is killed (a task hung there, an endless loop,
+            held the stop for good)."""
         starting = self._starting
         if starting is not None:
             with contextlib.suppress(Exception):  # (nothing started: nothing to shut down)
                 await asyncio.shield(starting)
         pool, self._pool = self._pool, None
-        if pool is not None:
-            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        if pool is None:
+            return
+        processes = list((pool._processes or {}).values())  # (shutdown forgets them)
+        down = asyncio.ensure_future(
+            asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
+        )
+        if grace is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(down), grace)
+            if not down.done():
+                log.warning("a worker process still busy %.1f s into the stop was killed", grace)
+                hung = self._tasks.running()
+                if hung is not None:  # (its caller is told so, TaskHung: not asked again of
+                    self._hung.add(hung)  # a new worker started after the stop)
+                for process in processes:
+                    process.kill()
+        await down

@@ -933,8 +933,15 @@ class Hand:
             or any(boxes.count(b) > free[b] for b in BOXES)
             or boxes.count(None) != owed
         ):
+            # (the shape of it, never its cards: whoever runs the bot reads the log and may play)
             log.error(
-                "safe_autoplay placed %s for seat %s; the plain timeout rule places", moves, seat
+                "safe_autoplay placed %d cards (boxes %s) for seat %s, %d to place with %d "
+                "discards; the plain timeout rule places",
+                len(moves),
+                [b.value if b is not None else "discard" for b in boxes],
+                seat,
+                len(rest),
+                owed,
             )
             return None
         return moves

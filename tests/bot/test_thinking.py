@@ -8,6 +8,7 @@ service's stop shuts the worker down. These tests decide as the bot does (the ma
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -28,6 +29,8 @@ from bot.workers import ProcessWorker, TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
 from game.board import Box
 from game.cards import Card
+from game.hand import Hand, HandSetup
+from game.options import RuleOptions
 from game.policy import Level, SeatKnowledge, decide, knowledge
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -705,3 +708,77 @@ async def test_a_decision_the_worker_was_killed_on_is_not_asked_again(
         assert asked == []
     finally:
         await service.stop()
+
+
+async def test_a_stop_while_a_computer_players_decision_hangs_in_the_worker_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A restart while a computer player's decision hangs in the decision process (an endless
+    loop on some position): the service's stop shut the worker down waiting for the task it
+    ran (``ProcessWorker.close``), for good, so the bot never stopped (its adapters and
+    storage left open, SIGTERM never done; the tests here killed the worker before each
+    stop). The stop waits :data:`~bot.thinking.CLOSE_SECONDS` for it, then kills the worker;
+    the table was saved with the computer player to move, and the restarted service moves
+    it once, by its policy."""
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 60.0)
+    monkeypatch.setattr(thinking, "CLOSE_SECONDS", 1.0)
+    monkeypatch.setattr(play, "ARRANGE_SECONDS", 60.0)  # (Alice's presses: no time limit)
+    service, presenter, store, clock = await _alice_and_a_bot("easy", timers=True)
+    thinker = service.rt.thinker
+    worker = await thinker.worker.run(os.getpid)
+    try:
+        t, bot = await _to_the_bot_s_hung_decision(service, presenter, monkeypatch)
+        await until(lambda: (t.id, bot) in service.rt.thinking, what="its decision asked")
+        await asyncio.sleep(0.5)  # (the worker is on it)
+        began = time.monotonic()
+        await asyncio.wait_for(service.stop(), 20.0)
+        assert time.monotonic() - began < 10.0
+        assert not thinker.running and _gone(worker)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(worker, signal.SIGKILL)  # (a stop that waited for it left it hung)
+    monkeypatch.setattr(bots, "decide", decide)
+    again = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    again.register(FakePresenter())
+    await again.start()
+    try:
+        t = table(again)
+        hand = t.hand
+        assert hand is not None and hand.to_act == (bot,)
+        expected = decide(knowledge(hand, bot), Level.EASY)
+        before = len(hand.actions)
+        assert t.bot_due is not None
+        clock.now = max(clock.now, t.bot_due)
+        await again.run_due()
+        placed = [Place(bot, c, b) if b else Discard(bot, c) for c, b in expected]
+        assert [a for a in hand.actions[before:] if a.seat == bot] == [*placed, Confirm(bot)]
+    finally:
+        await again.stop()
+    assert await check_store(store) == []
+
+
+async def test_a_task_hung_in_a_worker_closed_with_grace_is_not_asked_of_a_new_one() -> None:
+    """A worker closed with a grace (the service's stop, ``Thinker.close``) while a task
+    hangs in it is killed after the grace; the task's caller is told it hung
+    (:class:`~bot.workers.TaskHung`), not given ``BrokenProcessPool``, on which a decision
+    is asked again of a new worker: one started after the stop, never closed."""
+    worker = ProcessWorker()
+    pid = await worker.run(os.getpid)
+    hang = marker(os.getpid())
+    hang.touch()
+    h = Hand(HandSetup.deal(RuleOptions(), (0, 1), 0, seed=1))
+    stuck = asyncio.create_task(worker.run(hung_once, knowledge(h, h.to_act[0]), Level.EASY))
+    try:
+        await until(lambda: not hang.exists(), 30, "the worker hung on the task")
+        began = time.monotonic()
+        await worker.close(0.5)
+        assert time.monotonic() - began < 5.0 and _gone(pid)
+        with pytest.raises(TaskHung):
+            await stuck
+        assert not worker.running
+    finally:
+        hang.unlink(missing_ok=True)
+        stuck.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        await worker.close()

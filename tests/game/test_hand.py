@@ -568,3 +568,32 @@ def test_setup_checks() -> None:
     assert (
         HandSetup.deal(opts, (0, 1), 1, seed=3).deck == HandSetup.deal(opts, (0, 1), 1, seed=3).deck
     )
+
+
+def test_r3_3_a_safe_autoplay_placement_refused_is_logged_without_its_cards(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``safe_autoplay``'s placement refused on a timeout (R8.5: the strategy put more cards
+    in a box than it holds, a bug) was logged with every card of the street, the one to
+    discard too (R3.3: never shown to anyone), in the bot's log, which whoever runs the bot
+    reads and may play (README: an error is logged "never a card"). It is logged without
+    them; the plain timeout rule places the street as before."""
+    import dataclasses
+    import logging
+
+    options = dataclasses.replace(RuleOptions(), safe_autoplay=True)
+    h = Hand(HandSetup.deal(options, (0, 1), 0, seed=3))
+    seat = h.to_act[0]
+    cards = h.current_cards(seat)
+
+    def all_on_top(self: Hand, s: int, lookahead: int | None = None) -> list[tuple[Card, Box]]:
+        return [(c, Box.TOP) for c in cards]
+
+    monkeypatch.setattr(Hand, "suggest", all_on_top)
+    with caplog.at_level(logging.ERROR, logger="game"):
+        h.apply(Timeout(seat))
+    assert h.board_of(seat).bottom == cards  # (the plain rule: bottom first, R8.5)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "safe_autoplay" in logged
+    shown = [f for c in cards for f in (str(c), c.code_str(), repr(c))]
+    assert [f for f in shown if f in logged] == []
