@@ -18,9 +18,16 @@ from typing import TypeVar
 
 from bot.workers import ProcessWorker
 
-__all__ = ["Drawer"]
+__all__ = ["CLOSE_SECONDS", "Drawer"]
 
 T = TypeVar("T")
+
+
+#: The longest the service's stop waits for a picture the drawing process is drawing
+#: (:meth:`Drawer.close`); none takes a second, and the last ones were sent before the stop
+#: closes it: one still drawing past this is hung, and the process is killed instead of
+#: waited for (a drawing hung there held the stop, and the bot's shutdown, for good).
+CLOSE_SECONDS = 10.0
 
 
 class Drawer(ProcessWorker):
@@ -38,3 +45,9 @@ class Drawer(ProcessWorker):
             :class:`~concurrent.futures.process.BrokenProcessPool` if the worker died (the
             next drawing starts a new one)."""
         return await self.run(fn, *args)
+
+    async def close(self, grace: float | None = None) -> None:
+        """Shut the drawing process down, waiting ``grace`` seconds at most (default
+        :data:`CLOSE_SECONDS`) for a drawing under way, then killing it (its caller gets
+        :class:`~bot.workers.TaskHung`); see :meth:`ProcessWorker.close`."""
+        await super().close(CLOSE_SECONDS if grace is None else grace)

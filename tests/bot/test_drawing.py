@@ -5,6 +5,7 @@ shuts it down; a worker that died is replaced."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sys
@@ -15,10 +16,11 @@ from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
-from bot import pictures, workers
+from bot import drawing, pictures, workers
 from bot.drawing import Drawer
 from bot.pictures import BoardPicture, Picture
 from bot.service import TableService
+from bot.workers import TaskHung
 from storage.memory import MemoryStore
 
 
@@ -120,6 +122,30 @@ async def test_the_service_stop_shuts_its_drawing_process_down() -> None:
     await service.stop()
     assert not service.rt.drawer.running
     assert _gone(worker)
+
+
+async def test_a_stop_while_a_drawing_hangs_in_the_drawing_process_ends(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A drawing hung in the drawing process (a picture library stuck on some input) held the
+    service's stop, which waited for it without limit, and so the bot's shutdown for good. The
+    stop waits :data:`bot.drawing.CLOSE_SECONDS`, then kills the process; the drawing's caller
+    is told it hung."""
+    monkeypatch.setattr(drawing, "CLOSE_SECONDS", 1.0)
+    service = TableService(MemoryStore(), timers=False)
+    pid = await service.rt.drawer.draw(os.getpid)
+    stuck = asyncio.create_task(service.rt.drawer.draw(time.sleep, 3600))
+    try:
+        await asyncio.sleep(0.5)  # (the process is on it)
+        began = time.monotonic()
+        await asyncio.wait_for(service.stop(), 30.0)
+        assert time.monotonic() - began < 10.0 and _gone(pid)
+        with pytest.raises(TaskHung):
+            await stuck
+    finally:
+        stuck.cancel()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)  # (a stop that waited for it left it hung)
 
 
 async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
