@@ -1,0 +1,107 @@
+"""Eighteenth break session: a chat that changes under the bot (a Telegram group upgraded to a
+supergroup while commands typed in it are still on their way) and an admin who types
+nonsense, end to end through the real python-telegram-bot and the fake Bot API."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from storage.check import check_store
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
+
+NEW_GROUP = -100779  # the supergroup GROUP_ID becomes
+
+
+async def typed_in(w: World, user: Any, chat_id: int, text: str) -> str:
+    """``user`` types ``text`` in ``chat_id``; the bot's answer, wherever it was posted (a
+    group's answer is posted in its supergroup once it moved)."""
+    start = len(w.fake.calls)
+    await w.fake.send_text(user, chat_id, text)
+
+    def answer() -> str | None:
+        for c in w.fake.calls[start:]:
+            if c.method == "sendMessage" and c.result is not None:
+                text = str(c.params["text"])
+                if int(c.params["chat_id"]) == NEW_GROUP and not text.startswith("🃏"):
+                    return text  # (the answer, not the table message posted there)
+        return None
+
+    found: str = await w.fake.wait_for(answer)
+    await w.settle()
+    return found
+
+
+def communities(db: Path) -> list[tuple[int, str]]:
+    """Every community row (id, external id) the store holds."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT id, external_id FROM communities ORDER BY id").fetchall()
+    return [(int(i), str(e)) for i, e in rows]
+
+
+async def test_r8_2a_commands_typed_in_the_group_as_it_was_upgraded_act_in_the_supergroup(
+    tmp_path: Path,
+) -> None:
+    """The group is upgraded mid-hand (both service messages reach the bot, the table moves).
+    Commands typed in the group just before the upgrade, handled after the bot heard of it
+    (updates are handled concurrently), read the old group's id: Bob's /balance showed a fresh
+    1000 (his 200 at the table nowhere), Carol's /join "No open table here", Alice's (an admin)
+    /settings "Only group admins", and /newtable opened table #2 in the dead group. Worse, the
+    answer to the first of them, refused with ``migrate_to_chat_id``, moved the empty
+    community those commands had opened over the group's: every wallet and setting gone.
+    They act on the supergroup's table, wallets and settings; no community is opened."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, db=db) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        w.fake.admins[NEW_GROUP] = {ALICE.id}  # (admins stay admins of the supergroup)
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert communities(db) == [(1, str(GROUP_ID))]
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP)
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.settle()
+        assert await typed_in(w, BOB, GROUP_ID, "/balance") == (
+            "Bob: 800 кушей на балансе, 200 на столе."
+        )
+        assert await typed_in(w, CAROL, GROUP_ID, "/join") == (
+            "You sit at seat 3. Press Ready to buy in."
+        )
+        assert t.seat_of(str(CAROL.id)) is not None
+        said = await typed_in(w, ALICE, GROUP_ID, "/settings hand_seconds 30")
+        assert said.startswith("Saved: hand_seconds = 30."), said
+        said = await typed_in(w, ALICE, GROUP_ID, "/newtable")
+        assert said.startswith("This chat already has an open table (#1)."), said
+        assert [(x.id, x.chat_id) for x in w.service.tables.values()] == [(1, str(NEW_GROUP))]
+        assert communities(db) == [(1, str(NEW_GROUP))]
+        community = await w.store.community("telegram", str(NEW_GROUP))
+        assert community.settings.options == {"hand_seconds": 30.0}
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_an_admin_command_typed_as_the_group_is_upgraded_is_an_admin_s(
+    tmp_path: Path,
+) -> None:
+    """Alice, an admin, types /settings and /grant in the group as it is upgraded; the bot
+    hears of it only from the refusal of its admin check (``getChatMember`` answered with
+    ``migrate_to_chat_id``): she was told "Only group admins can do that." (the check's
+    failure read as "not an admin"). She is asked about in the supergroup, and the change
+    and the grant are made there, where the table moved."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, db=db) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        w.fake.admins[NEW_GROUP] = {ALICE.id}
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        said = await typed_in(w, ALICE, GROUP_ID, "/settings hand_seconds 30")
+        assert said.startswith("Saved: hand_seconds = 30."), said
+        assert t.chat_id == str(NEW_GROUP)
+        assert await typed_in(w, ALICE, GROUP_ID, "/grant @bob 5") == "Bob: +5 kush, balance 805."
+        assert communities(db) == [(1, str(NEW_GROUP))]
+        community = await w.store.community("telegram", str(NEW_GROUP))
+        assert community.settings.options == {"hand_seconds": 30.0}
+        assert await check_store(w.store) == []
