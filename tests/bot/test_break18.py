@@ -8,7 +8,14 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from bot.texts import tr
 from storage.check import check_store
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as ANNA
+from tests.bot.test_service import BOB as BORIS
+from tests.bot.test_service import GROUP
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
@@ -105,3 +112,42 @@ async def test_r8_2a_an_admin_command_typed_as_the_group_is_upgraded_is_an_admin
         community = await w.store.community("telegram", str(NEW_GROUP))
         assert community.settings.options == {"hand_seconds": 30.0}
         assert await check_store(w.store) == []
+
+
+@pytest.mark.parametrize(
+    ("typed", "first", "second"),
+    [
+        ("min_buy_in 100 max_buy_in 500", "min_buy_in 100", "max_buy_in 500"),
+        ("hand_seconds 30 hand_seconds 40", "hand_seconds 30", "hand_seconds 40"),
+        ("game chinese LANGUAGE ru", "game chinese", "language ru"),
+        ("payouts 50,50 chips_schedule 10,20", "payouts 50,50", "chips_schedule 10,20"),
+    ],
+)
+async def test_two_settings_in_one_command_are_asked_one_at_a_time(
+    typed: str, first: str, second: str
+) -> None:
+    """``/settings min_buy_in 100 max_buy_in 500``: the rest was read as min_buy_in's value
+    and refused with its range ("from 1 to 1,000,000,000,000", which 100 is in) and how to
+    write digits; ``hand_seconds 30 hand_seconds 40`` with the range alone. The admin is
+    told to set one at a time, naming both as typed, in either language; nothing is saved."""
+    service, _presenter, store, _clock = service_env()
+    before = (await store.community("telegram", "-100")).settings
+    for actor, lang in ((ANNA, "en"), (BORIS, "ru")):
+        reply = await service.settings(GROUP, actor, True, typed.split())
+        assert reply.alert
+        assert reply.text == tr(lang, "reply.settings_one_at_a_time", first=first, second=second), (
+            reply.text
+        )
+    assert tr("en", "reply.settings_one_at_a_time", first=first, second=second) == (
+        f"One setting at a time: {first}, then {second}. Nothing was changed."
+    )
+    assert (await store.community("telegram", "-100")).settings == before
+
+
+async def test_a_label_that_holds_a_setting_s_name_is_a_label() -> None:
+    """A kush label is text: a word of it that is a setting's name ("game") is no second
+    setting."""
+    service, _presenter, store, _clock = service_env()
+    reply = await service.settings(GROUP, ANNA, True, ["kush_label", "game", "chips"])
+    assert not reply.alert, reply.text
+    assert (await store.community("telegram", "-100")).settings.kush_label == "game chips"
