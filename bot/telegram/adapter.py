@@ -1532,11 +1532,13 @@ class TelegramAdapter:
         (``/grant``, a settings change, a settings or tournament press, ``/closetable``,
         ``/addbot``, ``/removebot``), so an admin demoted a moment ago does none of it). A
         check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
-        admin's next command asks again (it was refused as a non-admin's for a minute)."""
+        admin's next command asks again (it was refused as a non-admin's for a minute). Only
+        a "yes" is taken from the cache: a member made an admin a moment ago is one at once
+        (their /settings was refused for a minute after the first "no")."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
-        if cached is not None and not fresh and time.monotonic() - cached[1] < 60:
-            return cached[0]
+        if cached is not None and cached[0] and not fresh and time.monotonic() - cached[1] < 60:
+            return True
         try:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
         except ChatMigrated as exc:  # (typed as the group was upgraded: asked there)

@@ -151,3 +151,18 @@ async def test_a_label_that_holds_a_setting_s_name_is_a_label() -> None:
     reply = await service.settings(GROUP, ANNA, True, ["kush_label", "game", "chips"])
     assert not reply.alert, reply.text
     assert (await store.community("telegram", "-100")).settings.kush_label == "game chips"
+
+
+async def test_a_member_made_admin_a_moment_ago_sees_the_settings(tmp_path: Path) -> None:
+    """Bob, a member, types /settings: "Only group admins". The owner makes him an admin; his
+    /settings was refused again for a minute (the "no" was cached 60 s; a change, asked
+    afresh, went through meanwhile). A "no" is asked again: he sees the settings, buttons
+    and all, at once."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        reply = await w.say(BOB, "/settings")
+        assert reply["text"] == tr("ru", "reply.admins_only"), reply
+        w.fake.admins[GROUP_ID] = {ALICE.id, BOB.id}
+        reply = await w.say(BOB, "/settings")
+        assert reply["text"].startswith("⚙ Настройки группы\nИгра (game): pineapple"), reply["text"]
+        assert w.fake.buttons(reply)
