@@ -684,7 +684,9 @@ class TelegramPresenter(LatePictures):
 
     async def follow(self, old: str, new: str) -> None:
         """A group got a new id (a supergroup now): later notices to ``old`` go to ``new``,
-        and the service moves the table, wallets and history there (safe to repeat)."""
+        and the service moves the table, wallets and history there (safe to repeat). A move
+        that failed (storage down, say) is made by the next :meth:`follow_soon` (the other
+        service message of the upgrade, a write refused with the new id)."""
         self._migrated[old] = new
         log.info("chat %s is now %s", old, new)
         if self.on_migrated is None:
@@ -693,6 +695,7 @@ class TelegramPresenter(LatePictures):
             await self.on_migrated(old, new)
         except Exception:
             log.exception("could not follow chat %s to %s", old, new)
+            self._following.pop((old, new), None)
 
     async def moved_to(self, chat_id: str) -> str:
         """The id an update of the group ``chat_id`` is handled under: its new id once the
@@ -708,6 +711,11 @@ class TelegramPresenter(LatePictures):
         if task is not None and not task.done():
             await asyncio.shield(task)  # (logs its own failure: never raises)
         return new
+
+    def followed(self, old: str, new: str) -> bool:
+        """Whether the move of ``old`` to ``new`` was made, or is being made (:meth:`follow`
+        forgets one that failed)."""
+        return (old, new) in self._following
 
     def follow_soon(self, old: str, new: str) -> asyncio.Task[None]:
         """:meth:`follow` in the background, once per migration: a write refused in the
@@ -1724,9 +1732,14 @@ class TelegramAdapter:
         # (followed once: both messages come, and updates are handled concurrently; a command
         # of the old chat handled meanwhile waits for it, :meth:`TelegramPresenter.moved_to`)
         if msg.migrate_to_chat_id:
-            await self.presenter.follow_soon(str(msg.chat_id), str(msg.migrate_to_chat_id))
+            old, new = str(msg.chat_id), str(msg.migrate_to_chat_id)
         elif msg.migrate_from_chat_id:
-            await self.presenter.follow_soon(str(msg.migrate_from_chat_id), str(msg.chat_id))
+            old, new = str(msg.migrate_from_chat_id), str(msg.chat_id)
+        else:
+            return
+        await self.presenter.follow_soon(old, new)
+        if not self.presenter.followed(old, new):  # failed (logged): once more
+            await self.presenter.follow_soon(old, new)
 
     async def _topic_closed_or_reopened(
         self, update: Update, context: ContextTypes.DEFAULT_TYPE

@@ -166,3 +166,37 @@ async def test_a_member_made_admin_a_moment_ago_sees_the_settings(tmp_path: Path
         reply = await w.say(BOB, "/settings")
         assert reply["text"].startswith("⚙ Настройки группы\nИгра (game): pineapple"), reply["text"]
         assert w.fake.buttons(reply)
+
+
+async def test_r8_2a_an_upgrade_whose_move_failed_is_moved_by_its_second_message(
+    tmp_path: Path,
+) -> None:
+    """The upgrade's first service message finds storage failing: the move is not made. Its
+    second one (the supergroup's ``migrate_from_chat_id``) makes it: the table, wallets and
+    settings are the supergroup's (a move is followed once per upgrade: a failed one was never
+    tried again)."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, db=db) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        presenter = w.adapter.presenter
+        real = presenter.on_migrated
+        assert real is not None
+        tries: list[tuple[str, str]] = []
+
+        async def failing_once(old: str, new: str) -> object:
+            tries.append((old, new))
+            if len(tries) == 1:
+                raise RuntimeError("storage is down")
+            assert real is not None
+            return await real(old, new)
+
+        presenter.on_migrated = failing_once
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP)
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        assert tries == [(str(GROUP_ID), str(NEW_GROUP))] * 2
+        assert communities(db) == [(1, str(NEW_GROUP))]
+        assert await typed_in(w, BOB, NEW_GROUP, "/balance") == (
+            "Bob: 800 кушей на балансе, 200 на столе."
+        )
