@@ -1551,7 +1551,8 @@ class TelegramAdapter:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
         except ChatMigrated as exc:  # (typed as the group was upgraded: asked there)
             new = str(exc.new_chat_id)
-            await self.presenter.follow_soon(chat_id, new)
+            # followed in the background: a press asking holds its table, which the move takes
+            self.presenter.follow_soon(chat_id, new)
             return await self._is_admin(new, user_id, fresh=fresh)
         except TelegramError as exc:
             log.warning("could not check the admin rights of %s in %s: %s", user_id, chat_id, exc)

@@ -200,3 +200,30 @@ async def test_r8_2a_an_upgrade_whose_move_failed_is_moved_by_its_second_message
         assert await typed_in(w, BOB, NEW_GROUP, "/balance") == (
             "Bob: 800 кушей на балансе, 200 на столе."
         )
+
+
+async def test_r8_7_an_admin_s_start_pressed_as_the_group_is_upgraded_does_not_hang(
+    tmp_path: Path,
+) -> None:
+    """Alice opens a tournament, Alice and Carol register; Bob, an admin, presses Start in the
+    group as it is upgraded (his admin check, asked while the press holds the table, is
+    refused with ``migrate_to_chat_id``). The check asks the supergroup and the move follows
+    in the background: the press is answered (the tournament starts) and the table moves."""
+    from tests.bot.test_tournament_e2e import actions_of, tournament_message
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        w.fake.admins[GROUP_ID] = {BOB.id}
+        w.fake.admins[NEW_GROUP] = {BOB.id}
+        await w.say(ALICE, "/tournament pineapple")
+        for user in (ALICE, CAROL):
+            lobby = tournament_message(w)
+            answer = await w.press(user, GROUP_ID, lobby, actions_of(w.fake, lobby)["g"])
+            assert not answer.get("show_alert"), answer
+        t = next(iter(w.service.tables.values()))
+        await w.fake.migrate_group(GROUP_ID, NEW_GROUP, announce=False)
+        lobby = tournament_message(w)
+        answer = await w.press(BOB, GROUP_ID, lobby, actions_of(w.fake, lobby)["o"])
+        assert not answer.get("show_alert"), answer
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP) and t.hand is not None)
+        assert t.tournament is not None and t.hand_no == 1
