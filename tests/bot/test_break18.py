@@ -17,6 +17,7 @@ from tests.bot.test_service import ALICE as ANNA
 from tests.bot.test_service import BOB as BORIS
 from tests.bot.test_service import GROUP
 from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_tournament_e2e import actions_of, tournament_message
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 NEW_GROUP = -100779  # the supergroup GROUP_ID becomes
@@ -209,8 +210,6 @@ async def test_r8_7_an_admin_s_start_pressed_as_the_group_is_upgraded_does_not_h
     group as it is upgraded (his admin check, asked while the press holds the table, is
     refused with ``migrate_to_chat_id``). The check asks the supergroup and the move follows
     in the background: the press is answered (the tournament starts) and the table moves."""
-    from tests.bot.test_tournament_e2e import actions_of, tournament_message
-
     async with world(tmp_path) as w:
         w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
         w.fake.admins[GROUP_ID] = {BOB.id}
