@@ -43,6 +43,7 @@ from bot.service.numbers import (
     digits_hint,
     read_fraction,
     read_whole,
+    unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, on, tr
@@ -911,7 +912,11 @@ async def settings(
     changed."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
-    name, value = args[0].lower(), " ".join(args[1:])
+    # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
+    # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
+    name, value = unformatted(args[0]).lower(), " ".join(args[1:])
+    if name != "kush_label":
+        value = unformatted(value)
     if not name or _begins_as_number(name):
         text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
         return Reply(text, alert=True)

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bot.service.numbers import read_fraction, read_whole
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -226,3 +227,34 @@ async def test_r8_7_an_admin_s_start_pressed_as_the_group_is_upgraded_does_not_h
         assert not answer.get("show_alert"), answer
         await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP) and t.hand is not None)
         assert t.tournament is not None and t.hand_no == 1
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        ["hand_seconds", "30\u200b"],  # a zero-width space copied with the value
+        ["hand_seconds\u200b", "30"],
+        ["\ufeffhand_seconds", "30"],  # a byte-order mark
+        ["hand_seconds", "\u200e30"],  # a left-to-right mark
+    ],
+)
+async def test_a_setting_copied_with_an_invisible_character_is_saved(typed: list[str]) -> None:
+    """A name or value pasted with a zero-width space (or a joiner, a direction mark) was
+    refused: "“hand_seconds” is not a setting. Did you mean hand_seconds?" (the character
+    shows nothing) or "takes a number of seconds from 1 to 3,600" for 30. Invisible format
+    characters are no part of a name or a number: it is saved."""
+    service, _presenter, store, _clock = service_env()
+    reply = await service.settings(GROUP, ANNA, True, typed)
+    assert reply.text.startswith("Saved: hand_seconds = 30."), reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.options == {"hand_seconds": 30.0}
+
+
+def test_numbers_are_read_without_invisible_format_characters() -> None:
+    """An amount (/grant, /topup, a whole-number setting) or a fraction pasted with a zero-width
+    space or a direction mark reads as the number it shows."""
+    assert read_whole("100\u200b") == 100
+    assert read_whole("\u2060-50") == -50  # (a word joiner)
+    assert read_fraction("7,5\u200e") == "7.5"
+    assert read_whole("1\u200b000") == 1000  # (shows as 1000)
+    assert read_whole("١٠٠") is None  # other digits stay refused
