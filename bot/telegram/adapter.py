@@ -78,7 +78,7 @@ from bot.retries import (
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
-from bot.service.numbers import MINUSES
+from bot.service.numbers import MINUSES, unformatted
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -1363,8 +1363,10 @@ class TelegramAdapter:
 
     async def _user_of(self, typed: str) -> str:
         """The user id a typed ``@username`` (or a bare one) names, as far as the bot has
-        seen it (this process, or the store: :meth:`_remember`); else ``typed`` unchanged."""
-        key = typed.lstrip("@").lower()
+        seen it (this process, or the store: :meth:`_remember`); else ``typed`` unchanged. A
+        username has no invisible format character: one pasted with it ("@bob\u200b") is
+        @bob (it was "No such player here: @bob", who was there)."""
+        key = unformatted(typed).lstrip("@").lower()
         if not key:
             return typed
         found = self._usernames.get(key)

@@ -258,3 +258,17 @@ def test_numbers_are_read_without_invisible_format_characters() -> None:
     assert read_fraction("7,5\u200e") == "7.5"
     assert read_whole("1\u200b000") == 1000  # (shows as 1000)
     assert read_whole("١٠٠") is None  # other digits stay refused
+
+
+async def test_a_username_pasted_with_an_invisible_character_names_the_player(
+    tmp_path: Path,
+) -> None:
+    """``/grant @bob\\u200b 5`` (the username copied with a zero-width space) answered "No such
+    player here: @bob", and Bob was there; so did /stats. It is Bob."""
+    async with world(tmp_path) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await w.say(BOB, "/balance")
+        reply = await w.say(ALICE, "/grant @bob\u200b 5")
+        assert reply["text"] == "Bob: +5 kush, balance 1005.", reply["text"]
+        reply = await w.say(ALICE, "/stats @bob\u200b")
+        assert "No such player" not in reply["text"], reply["text"]
