@@ -1004,6 +1004,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "/settings lists every setting.",
         "ru": "Все настройки: /settings.",
     },
+    "reply.settings_one_at_a_time": {
+        "en": "One setting at a time: {first}, then {second}. Nothing was changed.",
+        "ru": "По одной настройке за раз: {first}, затем {second}. Ничего не изменено.",
+    },
     "reply.settings_usage_short": {
         "en": "Usage: /settings <name> <value>; /settings <name> explains one, /settings alone lists them all.",
         "ru": "Формат: /settings <имя> <значение>; /settings <имя> — описание настройки, просто /settings — все настройки.",

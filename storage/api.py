@@ -423,7 +423,10 @@ class Store(Protocol):
         and tables (their chat ids too), in one transaction. A community already made under
         ``new_id`` (someone wrote there before the move was noticed) is renamed
         ``<new_id>~<its id>`` and kept, its kush untouched. Returns ``False`` (and changes
-        nothing) when no community has ``old_id`` (moved already)."""
+        nothing) when no community has ``old_id`` (moved already), or when the one that has
+        it was made after the community of ``new_id`` (a higher id): an update of the old
+        chat read after the move (typed before it) opened it, and moving it would put an
+        empty community over the group's wallets and settings."""
 
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None

@@ -203,6 +203,8 @@ class MemoryStore:
         cid = self._community_ids.get((platform, old_id))
         if cid is None or old_id == new_id:
             return False
+        if self._community_ids.get((platform, new_id), cid) < cid:
+            return False  # (opened under the old id after the move: not moved over it)
         taken = self._community_ids.pop((platform, new_id), None)
         if taken is not None:
             renamed = f"{new_id}~{taken}"

@@ -998,6 +998,8 @@ class PostgresStore:
             if row is None or old_id == new_id:
                 return False
             taken = await conn.fetchrow(select + " FOR UPDATE", platform, new_id)
+            if taken is not None and taken[0] < row[0]:
+                return False  # (opened under the old id after the move: not moved over it)
             if taken is not None:
                 await conn.execute(
                     "UPDATE communities SET external_id = $1 WHERE id = $2",

@@ -573,6 +573,8 @@ class SqliteStore:
             if row is None or old_id == new_id:
                 return False
             taken = conn.execute(select, (platform, new_id)).fetchone()
+            if taken is not None and taken[0] < row[0]:
+                return False  # (opened under the old id after the move: not moved over it)
             if taken is not None:
                 conn.execute(
                     "UPDATE communities SET external_id = ? WHERE id = ?",

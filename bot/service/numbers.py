@@ -13,6 +13,7 @@ a phone put for "-").
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from bot.texts import tr
 
@@ -25,6 +26,7 @@ __all__ = [
     "digits_hint",
     "read_fraction",
     "read_whole",
+    "unformatted",
 ]
 
 #: What digits beyond any limit read as (and a number cut short, "123…"): above every range a
@@ -38,10 +40,18 @@ HUGE = 10**18
 MINUSES = "\u2212\u2010\u2011\u2012\u2013\u2014\ufe63\uff0d"
 
 
+def unformatted(text: str) -> str:
+    """``text`` without invisible format characters (category Cf: zero-width spaces, joiners,
+    direction marks), which a copied value or name brings along unseen: "30\u200b" refused
+    as no number showed the admin a number."""
+    return "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+
+
 def ascii_sign(text: str) -> str:
-    """``text`` with spaces around it dropped and a leading :data:`MINUSES` sign written as
-    "-" ("−100" → "-100"); anything else unchanged."""
-    text = text.strip()
+    """``text`` with spaces around it and invisible format characters (:func:`unformatted`)
+    dropped and a leading :data:`MINUSES` sign written as "-" ("−100" → "-100"); anything
+    else unchanged."""
+    text = unformatted(text).strip()
     return "-" + text[1:] if text[:1] in MINUSES else text
 
 

@@ -43,6 +43,7 @@ from bot.service.numbers import (
     digits_hint,
     read_fraction,
     read_whole,
+    unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import grouped, kush_word, on, tr
@@ -913,7 +914,11 @@ async def settings(
     (:attr:`~storage.api.CommunitySettings.requests`)."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
-    name, value = args[0].lower(), " ".join(args[1:])
+    # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
+    # setting", shown as “hand_seconds”; a label keeps them, its emoji are joined by them)
+    name, value = unformatted(args[0]).lower(), " ".join(args[1:])
+    if name != "kush_label":
+        value = unformatted(value)
     if not name or _begins_as_number(name):
         text = tr(lang, "reply.settings_no_name") + "\n" + tr(lang, "reply.settings_usage_short")
         return Reply(text, alert=True)
@@ -926,6 +931,13 @@ async def settings(
         label = rt.kush_label(community)
         shown = _display(s, table_options(s, game), spec, lang, label)
         return Reply(spec.help_text(lang, shown, label, community.platform))
+    if (more := _second_setting(spec, args)) is not None:
+        # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
+        # a whole number from 1 to …": 100 is one) with how to write digits
+        first, second = (rt.typed_text(community.platform, clean_arg(x, 40)) for x in more)
+        return Reply(
+            tr(lang, "reply.settings_one_at_a_time", first=first, second=second), alert=True
+        )
     # a command is answered with what it saved alone (the whole list, some 30 lines, is
     # too long on a phone) and how to see the list; a press edits the list in place
     return await _change(
@@ -940,6 +952,19 @@ async def settings(
         tournament=tournament,
         request=request,
     )
+
+
+def _second_setting(spec: Setting, args: list[str]) -> tuple[str, str] | None:
+    """Two settings typed in one command (``/settings min_buy_in 100 max_buy_in 500``): the
+    first and the second (name and value each, as typed), ``None`` when the value names no
+    other setting after its first word. A label (``kush_label``) is text that may hold any
+    word, a setting's name too."""
+    if spec.name == "kush_label":
+        return None
+    at = next((i for i in range(2, len(args)) if args[i].lower() in SETTINGS), None)
+    if at is None:
+        return None
+    return f"{spec.name} {' '.join(args[1:at])}", " ".join([args[at].lower(), *args[at + 1 :]])
 
 
 def _begins_as_number(word: str) -> bool:

@@ -26,6 +26,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -77,7 +78,7 @@ from bot.retries import (
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
-from bot.service.numbers import MINUSES
+from bot.service.numbers import MINUSES, unformatted
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
@@ -683,7 +684,9 @@ class TelegramPresenter(LatePictures):
 
     async def follow(self, old: str, new: str) -> None:
         """A group got a new id (a supergroup now): later notices to ``old`` go to ``new``,
-        and the service moves the table, wallets and history there (safe to repeat)."""
+        and the service moves the table, wallets and history there (safe to repeat). A move
+        that failed (storage down, say) is made by the next :meth:`follow_soon` (the other
+        service message of the upgrade, a write refused with the new id)."""
         self._migrated[old] = new
         log.info("chat %s is now %s", old, new)
         if self.on_migrated is None:
@@ -692,6 +695,27 @@ class TelegramPresenter(LatePictures):
             await self.on_migrated(old, new)
         except Exception:
             log.exception("could not follow chat %s to %s", old, new)
+            self._following.pop((old, new), None)
+
+    async def moved_to(self, chat_id: str) -> str:
+        """The id an update of the group ``chat_id`` is handled under: its new id once the
+        group is known to have moved (a supergroup now), else its own. A move still being
+        followed is waited for: a command read under either id before the wallets, settings
+        and table are moved would open a community of its own there (a /balance typed in the
+        group as it was upgraded showed a fresh wallet, and its refused answer moved that
+        empty community over the group's)."""
+        new = self._migrated.get(chat_id)
+        if new is None:
+            return chat_id
+        task = self._following.get((chat_id, new))
+        if task is not None and not task.done():
+            await asyncio.shield(task)  # (logs its own failure: never raises)
+        return new
+
+    def followed(self, old: str, new: str) -> bool:
+        """Whether the move of ``old`` to ``new`` was made, or is being made (:meth:`follow`
+        forgets one that failed)."""
+        return (old, new) in self._following
 
     def follow_soon(self, old: str, new: str) -> asyncio.Task[None]:
         """:meth:`follow` in the background, once per migration: a write refused in the
@@ -1339,8 +1363,10 @@ class TelegramAdapter:
 
     async def _user_of(self, typed: str) -> str:
         """The user id a typed ``@username`` (or a bare one) names, as far as the bot has
-        seen it (this process, or the store: :meth:`_remember`); else ``typed`` unchanged."""
-        key = typed.lstrip("@").lower()
+        seen it (this process, or the store: :meth:`_remember`); else ``typed`` unchanged. A
+        username has no invisible format character: one pasted with it ("@bob\u200b") is
+        @bob (it was "No such player here: @bob", who was there)."""
+        key = unformatted(typed).lstrip("@").lower()
         if not key:
             return typed
         found = self._usernames.get(key)
@@ -1427,7 +1453,8 @@ class TelegramAdapter:
                 return
             self._remember(update.effective_user)
             args = [" ".join(context.args or ())] if whole_arg else []
-            reply = await method(_chat(update.effective_chat), _actor(update.effective_user), *args)
+            where = await self._ref(update.effective_chat)
+            reply = await method(where, _actor(update.effective_user), *args)
             await self._reply(update, reply)
 
         return handler
@@ -1449,7 +1476,7 @@ class TelegramAdapter:
             answer = self._answer_once(update)
             extra = {"request": _request_key(update)} if request else {}
             reply = await method(
-                _chat(update.effective_chat),
+                await self._ref(update.effective_chat),
                 _actor(update.effective_user),
                 *args,
                 answer=answer,
@@ -1467,7 +1494,8 @@ class TelegramAdapter:
             user, chat = update.effective_user, update.effective_chat
             if context.args and user is not None and chat is not None:
                 self._remember(user)
-                await self._reply(update, await self.service.usage(_chat(chat), _actor(user), name))
+                where = await self._ref(chat)
+                await self._reply(update, await self.service.usage(where, _actor(user), name))
                 return
             await handler(update, context)
 
@@ -1500,7 +1528,8 @@ class TelegramAdapter:
                 if not (anonymous and as_group):
                     if user is not None and chat is not None:
                         who = _actor(user)
-                        reply = await self.service.sent_as(_chat(chat), who, group=as_group)
+                        where = await self._ref(chat)
+                        reply = await self.service.sent_as(where, who, group=as_group)
                         await self._reply(update, reply)
                     return
             await handler(update, context)
@@ -1513,13 +1542,20 @@ class TelegramAdapter:
         (``/grant``, a settings change, a settings or tournament press, ``/closetable``,
         ``/addbot``, ``/removebot``), so an admin demoted a moment ago does none of it). A
         check that failed (a 5xx, a timeout) counts as "no" this once and is not cached: an
-        admin's next command asks again (it was refused as a non-admin's for a minute)."""
+        admin's next command asks again (it was refused as a non-admin's for a minute). Only
+        a "yes" is taken from the cache: a member made an admin a moment ago is one at once
+        (their /settings was refused for a minute after the first "no")."""
         key = (chat_id, user_id)
         cached = self._admins.get(key)
-        if cached is not None and not fresh and time.monotonic() - cached[1] < 60:
-            return cached[0]
+        if cached is not None and cached[0] and not fresh and time.monotonic() - cached[1] < 60:
+            return True
         try:
             member = await self.app.bot.get_chat_member(chat_id, int(user_id))
+        except ChatMigrated as exc:  # (typed as the group was upgraded: asked there)
+            new = str(exc.new_chat_id)
+            # followed in the background: a press asking holds its table, which the move takes
+            self.presenter.follow_soon(chat_id, new)
+            return await self._is_admin(new, user_id, fresh=fresh)
         except TelegramError as exc:
             log.warning("could not check the admin rights of %s in %s: %s", user_id, chat_id, exc)
             return False
@@ -1541,7 +1577,7 @@ class TelegramAdapter:
         self._remember(update.effective_user)
         # every word passed on: "/newtable ofc chinese" is refused with the usage
         game = " ".join(context.args or ()).lower() or None
-        where = _chat(update.effective_chat, update.effective_message)
+        where = await self._ref(update.effective_chat, update.effective_message)
         reply = await method(where, _actor(update.effective_user), game, _request_key(update))
         await self._reply(update, reply)
 
@@ -1554,11 +1590,26 @@ class TelegramAdapter:
         if user is None or chat is None:
             return None
         self._remember(user)
-        ref = _chat(chat)
+        ref = await self._ref(chat)
         admin = not ref.private and (
             _anonymous_admin(update) or await self._is_admin(ref.chat_id, str(user.id), fresh=fresh)
         )
-        return ref, _actor(user), admin
+        # (the check may have found the group upgraded: the command acts in the supergroup)
+        return await self._ref(chat), _actor(user), admin
+
+    async def _ref(self, chat: Chat, message: Message | None = None) -> ChatRef:
+        """:func:`_chat`, under the group's new id when it is known to have moved
+        (:meth:`TelegramPresenter.moved_to`): a command typed in the group just before its
+        upgrade, handled after the bot heard of it, acts on the supergroup's wallets, settings
+        and table (it read the old id's, none: "no open table", a fresh balance, an admin
+        refused, a table opened in a chat nobody can write in)."""
+        ref = _chat(chat, message)
+        if ref.private:
+            return ref
+        moved = await self.presenter.moved_to(ref.chat_id)
+        if moved == ref.chat_id:
+            return ref
+        return replace(ref, community_id=moved, chat_id=moved)
 
     async def _addbot(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         # seats a computer player on house kush: asked afresh (a demoted admin seats none);
@@ -1661,7 +1712,7 @@ class TelegramAdapter:
             args = [await self._user_of(a) for a in rest]
             shown = {str(whom.id): named}
         of = str(whom.id) if whom is not None and not whom.is_bot else None
-        reply = await self.service.stats(_chat(chat), _actor(user), args, shown, of)
+        reply = await self.service.stats(await self._ref(chat), _actor(user), args, shown, of)
         await self._reply(update, reply)
 
     async def _start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -1670,7 +1721,7 @@ class TelegramAdapter:
             return
         self._remember(user)
         if chat.type != ChatType.PRIVATE:
-            await self._reply(update, await self.service.help(_chat(chat), _actor(user)))
+            await self._reply(update, await self.service.help(await self._ref(chat), _actor(user)))
             return
         arg = context.args[0] if context.args else ""
         await self._reply(update, await self.service.private_start(_actor(user), arg))
@@ -1681,10 +1732,17 @@ class TelegramAdapter:
         msg = update.effective_message
         if msg is None:
             return
+        # (followed once: both messages come, and updates are handled concurrently; a command
+        # of the old chat handled meanwhile waits for it, :meth:`TelegramPresenter.moved_to`)
         if msg.migrate_to_chat_id:
-            await self.presenter.follow(str(msg.chat_id), str(msg.migrate_to_chat_id))
+            old, new = str(msg.chat_id), str(msg.migrate_to_chat_id)
         elif msg.migrate_from_chat_id:
-            await self.presenter.follow(str(msg.migrate_from_chat_id), str(msg.chat_id))
+            old, new = str(msg.migrate_from_chat_id), str(msg.chat_id)
+        else:
+            return
+        await self.presenter.follow_soon(old, new)
+        if not self.presenter.followed(old, new):  # failed (logged): once more
+            await self.presenter.follow_soon(old, new)
 
     async def _topic_closed_or_reopened(
         self, update: Update, context: ContextTypes.DEFAULT_TYPE
@@ -1704,7 +1762,7 @@ class TelegramAdapter:
         msg = update.effective_message
         if msg is None or msg.left_chat_member is None or msg.left_chat_member.is_bot:
             return
-        await self.service.member_left(_chat(msg.chat), _actor(msg.left_chat_member))
+        await self.service.member_left(await self._ref(msg.chat), _actor(msg.left_chat_member))
 
     async def _membership(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``my_chat_member``: the bot's own status in a chat changed. Removed from a group

@@ -249,6 +249,32 @@ async def test_move_chat_follows_a_group_upgraded_to_a_supergroup(
     await assert_consistent(store)
 
 
+async def test_move_chat_leaves_a_community_opened_under_the_old_id_after_the_move(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """A command typed in the group before its upgrade, read after the move under the old id,
+    opened a community there (a fresh wallet); its answer, refused with the new id, moved it
+    again: the empty community took the new id, the group's wallets and settings renamed
+    away. Made after the new id's community, it is no group of before the move: nothing
+    moves."""
+    s = await seated(store, 2, chat="-100")
+    a, _ = s.ids
+    await store.commit(s.table.id, [BuyIn(a, 200)], {"v": 1}, key="t:1")
+    assert await store.move_chat("telegram", "-100", "-1009") is True
+    stale = await store.community("telegram", "-100")  # a command of the old chat, late
+    await store.player(stale.id, "u0", "Player0")
+    assert stale.id > s.community.id
+    assert await store.move_chat("telegram", "-100", "-1009") is False
+    moved = await store.community("telegram", "-1009")
+    assert moved.id == s.community.id
+    player = await store.find_player(moved.id, "u0")
+    assert player is not None and player.id == a and player.balance == 800
+    table = await store.open_table(moved.id, "-1009")
+    assert table is not None and table.id == s.table.id
+    assert (await store.community("telegram", "-100")).id == stale.id
+    await assert_consistent(store)
+
+
 async def test_save_owed_replaces_a_closed_table_s_final_snapshot_only(
     store: SqliteStore | MemoryStore,
 ) -> None:
