@@ -1,0 +1,88 @@
+"""Tournaments (R8.7) and liveness (R8.2, R8.2a) off the happy path, found by a "break-it"
+round (brk19) and checked through the table service."""
+
+from __future__ import annotations
+
+from bot.model import Actor
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_tournament_service import (
+    PLAYERS,
+    a_chinese_tournament_started,
+    configure,
+    new_service,
+)
+from tests.bot.test_transitions import player_balance
+
+DAN = Actor("telegram", "4", "Dan", "en")
+
+
+async def test_r7_1_r8_7_a_chinese_tournament_leaver_between_hands_leaves_the_game_score() -> None:
+    """A Chinese Poker tournament's game to 51 is under way (R7.1) when Carol leaves between
+    two hands (R8.7: knocked out, her chips out of play; the game goes on for the others).
+    The score line of the table message kept her points under her seat number, "Game to 51:
+    Alice 13 · Bob 9 · #2 2", for the rest of the game: it lists the players still in."""
+    service, presenter, store, clock = new_service(next_hand_delay=30)
+    await configure(service, game="chinese", target_points="51")
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    by_id = {a.user_id: a for a in PLAYERS}
+    while t.hand is not None:  # the first hand, played out; its reveal runs on its timer
+        if t.hand.to_act:
+            acting = by_id[t.seats[t.hand.to_act[0]].user_id]
+            await press_auto_and_confirm(service, presenter, acting)
+        else:
+            clock.now += 3
+            await service.run_due()
+    game = t.chinese
+    assert game is not None and not game.over and set(game.totals) == {0, 1, 2}
+    names = {s: st.name for s, st in t.seats.items()}
+    assert not (await service.leave(GROUP, CAROL)).alert
+    assert sorted(t.tournament.chips) == [0, 1] and t.chinese is game  # the game goes on
+    order = sorted((s for s in game.totals if s != 2), key=lambda s: (-game.totals[s], s))
+    line = "🎯 Game to 51: " + " · ".join(f"{names[s]} {game.totals[s]}" for s in order)
+    shown = presenter.last_table(GROUP.chat_id).text
+    assert line in shown.splitlines(), shown
+    assert "#2" not in shown
+    clock.now += 31  # the next hand: its message too
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    shown = presenter.last_table(GROUP.chat_id).text
+    assert line in shown.splitlines() and "#2" not in shown, shown
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_join_after_the_ready_timer_ran_out_sits_down_after_its_step(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC, four seats: Alice and Bob are ready, Carol is not; the ready timer runs
+    out (R8.2) and, before the table's timer fired (a loaded bot), Dan sits down. He was
+    seated in the lobby, told "Press Ready to buy in", stood up with Carol a moment later by
+    the timer's step (his Ready in between: "too late"), never having had a second. The
+    timer's step is made first: Carol is stood up, the hand dealt to Alice and Bob, and Dan
+    sits down as one seated during a hand, with the whole ``ready_seconds`` to press Ready."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc")
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline == clock.now + 60
+    clock.now += 60
+    reply = await service.join(GROUP, DAN)
+    assert not reply.alert, reply.text
+    assert t.seat_of(CAROL.user_id) is None  # the timer's step came first
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
+    dan = t.seat_of(DAN.user_id)
+    assert dan is not None and not dan.ready and dan.ready_by == clock.now + 60
+    assert reply.text == tr("en", "reply.joined", seat=dan.seat + 1)
+    clock.now += 30
+    await service.run_due()
+    reply = await service.ready(GROUP, DAN)  # within his time: bought in, dealt in next
+    assert not reply.alert and reply.text == tr("en", "reply.ready", amount=200, label="kush")
+    assert await player_balance(store, DAN) == 800
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
