@@ -143,6 +143,15 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
         # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
+        # the lobby's ready timer ran out before the table's timer fired (a loaded bot, a
+        # timer a moment late): its step is made first, as if it had fired on time (R8.2:
+        # the unready stood up, the hand dealt); the newcomer then sits down as one seated
+        # during the hand, with ``ready_seconds`` to press Ready. (Seated first, they were
+        # stood up with the unready at once, told "Press Ready" and then "too late".)
+        async with rt.transition(t) as tx:
+            maybe_start(rt, t, tx)
+            tx.group = True
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return full_table(t, lang)
