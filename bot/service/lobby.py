@@ -143,15 +143,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
         # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
-        # the lobby's ready timer ran out before the table's timer fired (a loaded bot, a
-        # timer a moment late): its step is made first, as if it had fired on time (R8.2:
-        # the unready stood up, the hand dealt); the newcomer then sits down as one seated
-        # during the hand, with ``ready_seconds`` to press Ready. (Seated first, they were
-        # stood up with the unready at once, told "Press Ready" and then "too late".)
-        async with rt.transition(t) as tx:
-            maybe_start(rt, t, tx)
-            tx.group = True
+    # the newcomer sits down after the lobby's ready timer's step, if it is overdue: as one
+    # seated during the hand, with ``ready_seconds`` to press Ready (seated first, they were
+    # stood up with the unready at once, told "Press Ready" and then "too late")
+    await _lobby_timer_first(rt, t)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return full_table(t, lang)
@@ -179,6 +174,19 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+
+async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
+    """The lobby's ready timer ran out (R8.2) before the table's timer fired (a loaded bot, a
+    timer a moment late): its step is made now, as if it had fired on time (the unready
+    stood up, the hand dealt), before a /join, /sitout or /back is played (call under
+    ``t.lock``). Played first, the command changed who the timer stands up: a newcomer or
+    a player back from sit-out was stood up the same moment, told "press Ready"; a player
+    sitting out now kept the seat the timer had taken."""
+    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
+        async with rt.transition(t) as tx:
+            maybe_start(rt, t, tx)
+            tx.group = True
 
 
 def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
@@ -719,6 +727,9 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): no next hand either
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+    await _lobby_timer_first(rt, t)
+    if t.seat_of(actor.user_id) is not seat:  # not Ready when the lobby's timer ran out
+        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
@@ -744,6 +755,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
+    await _lobby_timer_first(rt, t)  # (sitting out, the seat is kept: back after the deal)
+    seat = t.seat_of(actor.user_id)
+    if seat is None:  # (never expected: the timer stands up no one sitting out)
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
     pending = t.sit_out_pending(seat)
     if not seat.sitting_out and pending and t.match is not None and t.tournament is None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes

@@ -86,3 +86,54 @@ async def test_r8_2_a_join_after_the_ready_timer_ran_out_sits_down_after_its_ste
     assert await player_balance(store, DAN) == 800
     assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
+
+
+async def test_r8_2_r8_6_back_after_the_ready_timer_ran_out_follows_its_step(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC: Alice and Bob are ready, Carol is not, Dan sits out (R8.6, never bought
+    in). The ready timer runs out (R8.2) and, before the table's timer fired, Dan types
+    /back. He was stood up with Carol that moment (sitting out, the timer keeps his seat)
+    and told "Welcome back: press Ready". The timer's step is made first: Carol is stood
+    up, the hand dealt to Alice and Bob, and Dan is back, seated, with ``ready_seconds`` to
+    press Ready."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc")
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL, DAN):
+        assert not (await service.join(GROUP, a)).alert
+    assert not (await service.sit_out(GROUP, DAN)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline == clock.now + 60
+    clock.now += 60
+    reply = await service.back(GROUP, DAN)
+    assert reply.text == tr("en", "reply.back_not_ready")
+    assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
+    assert t.seat_of(CAROL.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    dan = t.seat_of(DAN.user_id)
+    assert dan is not None and not dan.sitting_out and dan.ready_by == clock.now + 60
+    assert await check_store(store) == []
+
+
+async def test_r8_2_an_unready_sitout_after_the_ready_timer_ran_out_is_too_late(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice and Bob are ready, Carol is not; the ready timer runs out (R8.2) and, before the
+    table's timer fired, Carol types /sitout: she kept her seat, sitting out, where the timer
+    stands her up. Now she is answered "too late", stood up as the timer stands her up (no
+    kush taken), and the hand is dealt to Alice and Bob."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None
+    clock.now = t.ready_deadline
+    reply = await service.sit_out(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
+    assert t.seat_of(CAROL.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.hand is not None and len(t.hand.order) == 2
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
