@@ -137,3 +137,32 @@ async def test_r8_2_an_unready_sitout_after_the_ready_timer_ran_out_is_too_late(
     assert t.hand is not None and len(t.hand.order) == 2
     assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
+
+
+async def test_r8_7_players_sharing_a_place_are_listed_by_seat_in_the_final_standings() -> None:
+    """A Chinese Poker tournament of three where only Alice plays: Bob and Carol time out
+    every hand (R8.7: played for them, R7.7: fouled), and one game knocks both out with the
+    same chips before it, so they share place 2 (R8.7). The final standings listed Carol
+    (seat 3) above Bob (seat 2), in the order the core records knock-outs; they list a
+    shared place by seat, as the core's standings and a cancel's list do."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, game="chinese", tournament_buy_in="100")
+    await a_chinese_tournament_started(service, presenter)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    for _ in range(500):
+        if service.table_in(GROUP) is None:
+            break
+        hand = t.hand
+        if hand and hand.to_act and t.seats[t.owner(hand.to_act[0])].user_id == ALICE.user_id:
+            await press_auto_and_confirm(service, presenter, ALICE)
+            continue
+        clock.now += 11
+        await service.run_due()
+    tour = t.tournament
+    assert service.table_in(GROUP) is None and tour.finished is not None
+    assert tour.places == {0: 1, 1: 2, 2: 2}
+    lines = presenter.last_table(GROUP.chat_id).text.splitlines()
+    assert lines[1:] == ["1. Alice — 300 kush", "2. Bob — 0 kush", "2. Carol — 0 kush"], lines
+    assert [await player_balance(store, a) for a in PLAYERS] == [1200, 900, 900]
+    assert await check_store(store) == []
