@@ -179,10 +179,9 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
 async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
     """The lobby's ready timer ran out (R8.2) before the table's timer fired (a loaded bot, a
     timer a moment late): its step is made now, as if it had fired on time (the unready
-    stood up, the hand dealt), before a /join, /sitout or /back is played (call under
-    ``t.lock``). Played first, the command changed who the timer stands up: a newcomer or
-    a player back from sit-out was stood up the same moment, told "press Ready"; a player
-    sitting out now kept the seat the timer had taken."""
+    stood up, the hand dealt), before a /join or /back is played (call under ``t.lock``).
+    Played first, the command changed who the timer stands up: a newcomer or a player back
+    from sit-out was stood up the same moment, told "press Ready"."""
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
         async with rt.transition(t) as tx:
             maybe_start(rt, t, tx)
@@ -727,9 +726,12 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): no next hand either
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    await _lobby_timer_first(rt, t)
-    if t.seat_of(actor.user_id) is not seat:  # not Ready when the lobby's timer ran out
-        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
+    busted = t.busted(seat)
+    if await _timer_first(rt, t, seat):  # the time to press Ready or to top up ran out
+        # before the table's timer fired: stood up as it stands them up (sitting out, they
+        # kept the seat it takes)
+        key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+        return Reply(tr(lang, key), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back

@@ -3,10 +3,14 @@ round (brk19) and checked through the table service."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.model import Actor
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_tournament_service import (
     PLAYERS,
     a_chinese_tournament_started,
@@ -165,4 +169,34 @@ async def test_r8_7_players_sharing_a_place_are_listed_by_seat_in_the_final_stan
     lines = presenter.last_table(GROUP.chat_id).text.splitlines()
     assert lines[1:] == ["1. Alice — 300 kush", "2. Bob — 0 kush", "2. Carol — 0 kush"], lines
     assert [await player_balance(store, a) for a in PLAYERS] == [1200, 900, 900]
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("where", ["lobby", "between_hands"])
+async def test_r8_2_r8_6_a_busted_sitout_after_the_top_up_offer_ran_out_is_too_late(
+    where: str,
+) -> None:
+    """R8.2: Bob loses his whole stack and is offered the top-up with 20 s for it (heads-up
+    in the lobby's window, or before the next deal once Carol sits down with Alice). At
+    20 s, before the table's timer fired, he types /sitout: he sat out with 0 kush and kept
+    the seat the timer frees (R8.6 keeps a seat sitting out), "You sit out from the next
+    hand". Now he is told it is too late, stood up as the timer stands him up."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    if where == "between_hands":
+        await service.join(GROUP, CAROL)
+        await service.ready(GROUP, CAROL)  # the deal waits for the end of Bob's window
+        assert t.hand is None and t.next_hand_at == clock.now + TOP_UP_SECONDS
+    clock.now += TOP_UP_SECONDS
+    reply = await service.sit_out(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "reply.topup_too_late")  # (Bob reads Russian)
+    assert t.seat_of(BOB.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+    assert await player_balance(store, BOB) == 800
+    if where == "between_hands":
+        assert t.hand is not None and sorted(t.owner(s) for s in t.hand.order) == [0, 2]
+    seq = t.seq
+    await service.run_due()  # the timer, firing now, finds nothing more to do
+    assert t.seq == seq
     assert await check_store(store) == []
