@@ -816,21 +816,28 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
 
 
 async def close_table(
-    rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool = False, admin: bool = False
+    rt: Runtime,
+    t: LiveTable,
+    notice: str,
+    *,
+    chat_gone: bool = False,
+    admin: bool = False,
+    idle: bool = False,
 ) -> None:
     """Close a table with no hand running (call under ``t.lock``), in one transition
     (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
     the table's chat: its players are told in private
     (:func:`~bot.service.dealing.tell_chat_gone`). ``admin``: an admin closes it: a
     tournament's registered players are told in private what its pool paid them (R8.7,
-    :func:`~bot.service.dealing.tell_tournament_closed`)."""
+    :func:`~bot.service.dealing.tell_tournament_closed`); ``idle``: the idle close (R8.2a),
+    of which they are told so too."""
     async with rt.transition(t) as tx:
         t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)
         close_now(t, tx, notice)
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)
-        elif admin:
-            tell_tournament_closed(t, tx)
+        elif admin or idle:
+            tell_tournament_closed(t, tx, "idle" if idle else None)
 
 
 def rename(t: LiveTable, actor: Actor) -> bool:

@@ -7,6 +7,7 @@ import pytest
 
 from bot.model import Actor
 from bot.service.dealing import TOP_UP_SECONDS
+from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
@@ -16,6 +17,7 @@ from tests.bot.test_tournament_service import (
     a_chinese_tournament_started,
     configure,
     new_service,
+    two_started,
 )
 from tests.bot.test_transitions import player_balance
 
@@ -199,4 +201,63 @@ async def test_r8_2_r8_6_a_busted_sitout_after_the_top_up_offer_ran_out_is_too_l
     seq = t.seq
     await service.run_due()  # the timer, firing now, finds nothing more to do
     assert t.seq == seq
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_r8_7_an_idle_closed_tournament_tells_each_registrant_in_private() -> None:
+    """A tournament that closes itself is told only in the group, unlike an admin's close
+    (each registrant told in private what the pool paid them): Alice and Bob register and
+    nobody presses Start; after ``idle_close_seconds`` it is cancelled (R8.2a, R8.7). Each is
+    now told in private that it was cancelled and their buy-in went back, in their own
+    language (Bob reads Russian), once."""
+    service, presenter, store, clock = new_service(next_hand_delay=0)
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    clock.now += t.options.idle_close_seconds
+    await service.run_due()
+    await service.rt.settled(t)
+    assert service.table_in(GROUP) is None
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        notice = (
+            tr(lang, "private.idle_cancel", table=t.id)
+            + " "
+            + tr(lang, "private.pool_paid", amount=100, label="kush")
+        )
+        assert [s.text for s in presenter.privates[actor.user_id]] == [notice]
+    assert tr("en", "private.idle_cancel", table=1) + " " + tr(
+        "en", "private.pool_paid", amount=100, label="kush"
+    ) == (
+        "Tournament #1 was cancelled: no hand was dealt for too long."
+        " 100 kush from its pool went to your balance."
+    )
+    assert [await player_balance(store, a) for a in (ALICE, BOB)] == [1000, 1000]
+    assert await check_store(store) == []
+
+
+async def test_r8_7_a_tournament_nobody_plays_tells_each_player_in_private() -> None:
+    """Alice and Bob walk away from their heads-up tournament: after ABANDONED_HANDS hands
+    that nobody played it is stopped and every buy-in goes back (R8.7). The players, away,
+    read no group, where alone it was said: each is told in private, once."""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    await configure(service, tournament_buy_in="100")
+    t = await two_started(service, presenter, "pineapple")
+    for _ in range(500):
+        if service.table_in(GROUP) is None:
+            break
+        clock.now += 11
+        await service.run_due()
+    await service.rt.settled(t)
+    assert service.table_in(GROUP) is None and t.absent_hands == ABANDONED_HANDS
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        notice = (
+            tr(lang, "private.abandoned_cancel", table=t.id)
+            + " "
+            + tr(lang, "private.pool_paid", amount=100, label="kush")
+        )
+        sent = [s.text for s in presenter.privates[actor.user_id]]
+        assert sent.count(notice) == 1, sent
+    assert [await player_balance(store, a) for a in (ALICE, BOB)] == [1000, 1000]
     assert await check_store(store) == []
