@@ -137,11 +137,17 @@ def game_score(t: LiveTable, lang: str) -> list[str]:
     """The running Chinese Poker game's points, one short line (R7.1), leader first:
     "🎯 Game to 51: Alice 22 · Bob 9", for the table message between hands and during the
     arrangement (the reveal shows every total with its boxes) and the private hand; nothing
-    before the game's first points and once it is over (the next hand starts a new game)."""
+    before the game's first points and once it is over (the next hand starts a new game).
+    Only players still seated: one who left a tournament between two hands (R8.7: knocked
+    out, the game going on for the others) read "#2 2" under their seat number."""
     game = t.chinese
-    if game is None or game.over or not game.totals:
+    if game is None or game.over:
         return []
-    order = sorted(game.totals.items(), key=lambda sp: (-sp[1], sp[0]))
+    order = sorted(
+        ((s, p) for s, p in game.totals.items() if s in t.seats), key=lambda sp: (-sp[1], sp[0])
+    )
+    if not order:
+        return []
     scores = " · ".join(f"{t.board_label(s)} {p}" for s, p in order)
     return [tr(lang, "chinese.score", target=game.target, scores=scores)]
 

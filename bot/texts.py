@@ -203,6 +203,22 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # the same when the group's older table moved into the tournament's chat (its upgrade to
     # a supergroup, heard of after the tournament was opened there): no admin closed it
+    "private.idle_cancel": {
+        "en": "Tournament #{table} was cancelled: no hand was dealt for too long.",
+        "ru": "Турнир #{table} отменён: слишком долго не было раздач.",
+    },
+    "private.idle_over": {
+        "en": "Tournament #{table} is over: no hand was dealt for too long.",
+        "ru": "Турнир #{table} окончен: слишком долго не было раздач.",
+    },
+    "private.abandoned_cancel": {
+        "en": "Tournament #{table} was stopped: nobody played its last hands.",
+        "ru": "Турнир #{table} остановлен: в последних раздачах никто не играл.",
+    },
+    "private.abandoned_over": {
+        "en": "Tournament #{table} is over: nobody played its last hands.",
+        "ru": "Турнир #{table} окончен: в последних раздачах никто не играл.",
+    },
     "private.moved_cancel": {
         "en": "Tournament #{table} was cancelled: the group's older table moved into its chat.",
         "ru": "Турнир #{table} отменён: в его чат перешёл прежний стол группы.",

@@ -661,8 +661,13 @@ def tell_chat_gone(t: LiveTable, tx: Tx, result: Mapping[str, Screen] | None = N
         t.owe_private(user_id, Screen(text, table=t.id))
 
 
-def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
-    """An admin closed a tournament table (R8.2a, R8.7): every registered person is told in
+def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None:
+    """An admin closed a tournament table (R8.2a, R8.7), or it closed itself: ``why``
+    ``"idle"`` (no hand dealt for ``idle_close_seconds``, R8.2a) or ``"abandoned"``
+    (:data:`~bot.service.showdown.ABANDONED_HANDS` hands nobody played; its players,
+    away, read no group), each told as an admin's close is, in its own words (they were
+    told only in the group, which a player knocked out earlier, paid a prize now, or one
+    away may no longer read). Every registered person is told in
     a private message of their own what its pool paid them (a player knocked out earlier
     too, who may no longer read the group, when their place's prize reaches their balance
     only now: one the pool pays nothing is not written to, as :func:`tell_chat_gone`; a
@@ -682,7 +687,7 @@ def tell_tournament_closed(t: LiveTable, tx: Tx) -> None:
     tour = t.tournament
     if tour is None:
         return
-    why = "moved" if t.moved_close else "admin"
+    why = why or ("moved" if t.moved_close else "admin")
     lead = f"private.{why}_cancel" if tour.finished is None else f"private.{why}_over"
     shares = tour.cancel_shares()
     seated = {

@@ -143,6 +143,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.closing:  # an admin closed it during the hand (R8.2a): nobody sits down there (they
         # were told "you sit at seat N" and stood up, their buy-in cashed out, at its end)
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+    # the newcomer sits down after the lobby's ready timer's step, if it is overdue: as one
+    # seated during the hand, with ``ready_seconds`` to press Ready (seated first, they were
+    # stood up with the unready at once, told "Press Ready" and then "too late")
+    await _lobby_timer_first(rt, t)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return full_table(t, lang)
@@ -170,6 +174,18 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+
+async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
+    """The lobby's ready timer ran out (R8.2) before the table's timer fired (a loaded bot, a
+    timer a moment late): its step is made now, as if it had fired on time (the unready
+    stood up, the hand dealt), before a /join or /back is played (call under ``t.lock``).
+    Played first, the command changed who the timer stands up: a newcomer or a player back
+    from sit-out was stood up the same moment, told "press Ready"."""
+    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
+        async with rt.transition(t) as tx:
+            maybe_start(rt, t, tx)
+            tx.group = True
 
 
 def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
@@ -710,6 +726,12 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): no next hand either
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
+    busted = t.busted(seat)
+    if await _timer_first(rt, t, seat):  # the time to press Ready or to top up ran out
+        # before the table's timer fired: stood up as it stands them up (sitting out, they
+        # kept the seat it takes)
+        key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+        return Reply(tr(lang, key), alert=True)
     async with rt.transition(t) as tx:
         seat.sitting_out = True
         # (the time to press Ready of a late joiner stops: the seat is kept, R8.6; /back
@@ -735,6 +757,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
+    await _lobby_timer_first(rt, t)  # (sitting out, the seat is kept: back after the deal)
+    seat = t.seat_of(actor.user_id)
+    if seat is None:  # (never expected: the timer stands up no one sitting out)
+        return Reply(tr(lang, "reply.not_seated"), alert=True)
     pending = t.sit_out_pending(seat)
     if not seat.sitting_out and pending and t.match is not None and t.tournament is None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
@@ -790,21 +816,28 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
 
 
 async def close_table(
-    rt: Runtime, t: LiveTable, notice: str, *, chat_gone: bool = False, admin: bool = False
+    rt: Runtime,
+    t: LiveTable,
+    notice: str,
+    *,
+    chat_gone: bool = False,
+    admin: bool = False,
+    idle: bool = False,
 ) -> None:
     """Close a table with no hand running (call under ``t.lock``), in one transition
     (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
     the table's chat: its players are told in private
     (:func:`~bot.service.dealing.tell_chat_gone`). ``admin``: an admin closes it: a
     tournament's registered players are told in private what its pool paid them (R8.7,
-    :func:`~bot.service.dealing.tell_tournament_closed`)."""
+    :func:`~bot.service.dealing.tell_tournament_closed`); ``idle``: the idle close (R8.2a),
+    of which they are told so too."""
     async with rt.transition(t) as tx:
         t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)
         close_now(t, tx, notice)
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)
-        elif admin:
-            tell_tournament_closed(t, tx)
+        elif admin or idle:
+            tell_tournament_closed(t, tx, "idle" if idle else None)
 
 
 def rename(t: LiveTable, actor: Actor) -> bool:

@@ -230,6 +230,7 @@ def close_hand(
         return
     if t.tournament is not None and abandoned(t, result):
         close_now(t, tx, tr(t.lang, "tour.abandoned", table=t.id, hands=ABANDONED_HANDS))
+        tell_tournament_closed(t, tx, "abandoned")  # (away: they read no group)
         return
     if t.next_hand_at is not None and rt.next_hand_delay <= 0 and not t.top_ups_due():
         maybe_start(rt, t, tx)  # (queued top-ups are added first, by the timer: R8.2)

@@ -85,7 +85,7 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
             if seconds < 120:  # said in seconds (20 s read "no hand for 0 minutes")
                 key += ".s"
             notice = tr(t.lang, key, table=t.id, minutes=minutes, seconds=seconds)
-            await close_table(rt, t, notice)
+            await close_table(rt, t, notice, idle=True)
             return
         async with rt.transition(t) as tx:
             now = rt.clock()

@@ -238,7 +238,7 @@ def _pay_out(t: LiveTable, tx: Tx, before: Sequence[str] = ()) -> None:
     deltas = {players[s]: prizes.get(s, 0) - buy_in for s in range(len(players))}
     deltas = {pid: d for pid, d in deltas.items() if d}
     names = dict(t.names)
-    standings = sorted(tour.places.items(), key=lambda kv: kv[1])
+    standings = sorted(tour.places.items(), key=lambda kv: (kv[1], kv[0]))  # ties by seat
     record = {
         "tournament_end": True,
         "table": t.id,
