@@ -34,6 +34,7 @@ from bot.service.dealing import (
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
+from bot.service.settings import reconcile
 from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
@@ -117,6 +118,15 @@ async def open_table(
     try:
         async with t.lock, rt.transition(t) as tx:
             tx.group = True
+            if tournament is None:  # settings an admin saved while the table was being made
+                # (an update handled meanwhile: Discord's come at once) went to the tables
+                # served then, not to this one: it takes them now, as a restart would
+                try:
+                    fresh = await rt.store.get_community(community.id)
+                except StorageError:  # (then the next settings change, or a restart)
+                    fresh = None
+                if fresh is not None and fresh.settings != settings:
+                    reconcile(t, fresh.settings, tx, rt.clock(), rt.kush_label(fresh))
     except TransitionFailed:
         # the opening was not saved: the table's record is closed again and the table no
         # longer served, so the chat's next /newtable (the refusal says "try again") opens
