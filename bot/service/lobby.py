@@ -119,7 +119,7 @@ async def open_table(
         async with t.lock, rt.transition(t) as tx:
             tx.group = True
             if tournament is None:  # settings an admin saved while the table was being made
-                # (an update handled meanwhile: Discord's come at once) went to the tables
+                # (updates are handled at once, on both platforms) went to the tables
                 # served then, not to this one: it takes them now, as a restart would
                 try:
                     fresh = await rt.store.get_community(community.id)

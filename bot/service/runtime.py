@@ -249,6 +249,9 @@ class Runtime:
         #: handled here: a copy delivered later changes nothing (it set back what an admin
         #: changed since); kept in memory only
         self.settings_requests: dict[int, list[str]] = {}
+        #: community id → the lock its settings changes take, one at a time: each reads
+        #: the settings it changes afresh (:func:`bot.service.settings.change_setting`)
+        self.settings_locks: dict[int, asyncio.Lock] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now

@@ -10,6 +10,7 @@ message and its buttons are all derived from that description. A refused value s
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import difflib
 import hashlib
@@ -1272,13 +1273,22 @@ async def change_setting(
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
 
+    Changes of one community are made one at a time, each on its settings read afresh:
+    two admins' changes handled at once (updates are, on both platforms) each wrote the whole
+    settings as read before the other's was saved, and the later one undid the earlier,
+    both answered "Saved"; the tables then take them in that order too.
+
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
-    s = updated(community.settings, name, value)  # (kush_label: kept as typed, 1–40
-    # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
-    community = await rt.store.update_settings(community.id, s)
-    by = (own or "") if name == "language" else None
-    await settings_changed(rt, community, language=by)
+    lock = rt.settings_locks.setdefault(community.id, asyncio.Lock())
+    async with lock:
+        fresh = await rt.store.get_community(community.id)
+        current = (fresh or community).settings
+        s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;
+        # messages escape it when they show it, :meth:`Runtime.kush_label`)
+        community = await rt.store.update_settings(community.id, s)
+        by = (own or "") if name == "language" else None
+        await settings_changed(rt, community, language=by)
     return community
 
 
