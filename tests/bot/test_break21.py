@@ -28,6 +28,7 @@ from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.screens import Payload
 from bot.service import TableService
 from bot.service.recovery import _state
+from bot.service.settings import table_options
 from bot.service.timers import _due
 from storage.api import LedgerKind, Move, StorageError, TableRecord
 from storage.check import check_store
@@ -365,6 +366,15 @@ class Walk:
                 said = {h["players"][k]: v for k, v in kush.items() if v}
                 assert said == moved.get(h["id"], {}), f"hand {h['id']}: shown {said}"
                 numbers.append(h["number"])
+        for t in self.tables().values():  # every table plays by the settings saved (R8.2)
+            community = await self.store.get_community(t.community_id)
+            if t.tournament is None and community is not None and not self.store.dead:
+                want = table_options(community.settings, t.options.game)
+                has = t.pending_options or t.options
+                buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+                assert (has, buy_in) == (want, community.settings.min_buy_in), (
+                    f"table {t.id} plays by other settings"
+                )
         open_ids = {t.id for t in self.tables().values()}
         for (tid, _), n in data.stacks.items():
             if n and data.tables[tid][1]:
