@@ -331,7 +331,10 @@ async def top_up(
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it
         return Reply(tr(lang, "reply.topup_leaving"), alert=True)
-    limit = stack_limit(t, community.settings)
+    # read now: an admin's max_buy_in saved while this waited for the table (updates are
+    # handled at once) was passed over, the stack topped up past the new maximum
+    fresh = await rt.store.get_community(t.community_id)
+    limit = stack_limit(t, (fresh or community).settings)
     room = limit - seat.stack
     if room < 0:  # above a max_buy_in an admin lowered, or a stack won past it
         text = tr(lang, "reply.topup_above", stack=seat.stack, max=limit, label=t.label)

@@ -519,6 +519,40 @@ async def test_r8_2_two_admins_changing_settings_at_once_both_keep_theirs(tmp_pa
         await store.close()
 
 
+async def test_r8_2_a_top_up_that_waited_for_the_table_keeps_a_maximum_lowered_meanwhile() -> None:
+    """Alice's ``/topup 800`` waits for the table (another update holds it) while an admin
+    sets ``max_buy_in`` 300. The top-up read the maximum before (1000: 5 × the 200 buy-in) and
+    took her stack to 1000, past the maximum just saved. It reads the maximum when it runs:
+    refused with the range that fits, nothing moved."""
+    store = MemoryStore()
+    service = TableService(store, rng=random.Random(3), next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    group, alice, bob = CHATS[2], actor("telegram", 0), actor("telegram", 1)
+    try:
+        await service.settings(group, alice, True, ["pictures", "off"])
+        await service.new_table(group, alice, "pineapple")
+        await service.join(group, alice)
+        await service.ready(group, alice)
+        t = service.table_in(group)
+        assert t is not None and [s.stack for s in t.seats.values()] == [200]
+        async with t.lock:  # (an update being handled at the table)
+            topping = asyncio.create_task(service.top_up(group, alice, "800"))
+            await asyncio.sleep(0)
+            setting = asyncio.create_task(service.settings(group, bob, True, ["max_buy_in", "300"]))
+            await asyncio.sleep(0)
+        reply, saved = await topping, await setting
+        assert saved.text.startswith("Saved: max_buy_in = 300.")
+        assert reply.alert
+        assert (
+            reply.text == "Top up from 1 to 100 kush (a stack holds at most 300). Usage: /topup N"
+        )
+        assert [s.stack for s in t.seats.values()] == [200]
+        assert dict(await store.stacks(t.id)) == {t.seats[0].player_id: 200}
+        assert await check_store(store) == []
+    finally:
+        await service.stop()
+
+
 @pytest.mark.parametrize("seed", SEEDS)
 async def test_r8_random_walks_over_three_tables_sharing_players_lose_no_kush(
     seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
