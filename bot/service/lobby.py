@@ -34,6 +34,7 @@ from bot.service.dealing import (
 from bot.service.numbers import digits_hint, read_whole
 from bot.service.play import advance
 from bot.service.runtime import Runtime, TransitionFailed, Tx
+from bot.service.settings import reconcile
 from bot.texts import language_of, on, tr
 from game.match import MatchState
 from game.options import RuleOptions
@@ -117,6 +118,15 @@ async def open_table(
     try:
         async with t.lock, rt.transition(t) as tx:
             tx.group = True
+            if tournament is None:  # settings an admin saved while the table was being made
+                # (updates are handled at once, on both platforms) went to the tables
+                # served then, not to this one: it takes them now, as a restart would
+                try:
+                    fresh = await rt.store.get_community(community.id)
+                except StorageError:  # (then the next settings change, or a restart)
+                    fresh = None
+                if fresh is not None and fresh.settings != settings:
+                    reconcile(t, fresh.settings, tx, rt.clock(), rt.kush_label(fresh))
     except TransitionFailed:
         # the opening was not saved: the table's record is closed again and the table no
         # longer served, so the chat's next /newtable (the refusal says "try again") opens
@@ -337,7 +347,10 @@ async def top_up(
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it
         return Reply(tr(lang, "reply.topup_leaving"), alert=True)
-    limit = stack_limit(t, community.settings)
+    # read now: an admin's max_buy_in saved while this waited for the table (updates are
+    # handled at once) was passed over, the stack topped up past the new maximum
+    fresh = await rt.store.get_community(t.community_id)
+    limit = stack_limit(t, (fresh or community).settings)
     room = limit - seat.stack
     if room < 0:  # above a max_buy_in an admin lowered, or a stack won past it
         text = tr(lang, "reply.topup_above", stack=seat.stack, max=limit, label=t.label)

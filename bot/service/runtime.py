@@ -250,6 +250,9 @@ class Runtime:
         #: keys of applied changes are saved with them too, CommunitySettings.requests,
         #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
+        #: community id → the lock its settings changes take, one at a time: each reads
+        #: the settings it changes afresh (:func:`bot.service.settings.change_setting`)
+        self.settings_locks: dict[int, asyncio.Lock] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now

@@ -10,6 +10,7 @@ message and its buttons are all derived from that description. A refused value s
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import difflib
 import hashlib
@@ -1335,15 +1336,24 @@ async def change_setting(
     :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
     after newer changes, is known as applied.
 
+    Changes of one community are made one at a time, each on its settings read afresh:
+    two admins' changes handled at once (updates are, on both platforms) each wrote the whole
+    settings as read before the other's was saved, and the later one undid the earlier,
+    both answered "Saved"; the tables then take them in that order too.
+
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
-    s = updated(community.settings, name, value)  # (kush_label: kept as typed, 1–40
-    # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
-    if request is not None:
-        s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
-    community = await rt.store.update_settings(community.id, s)
-    by = (own or "") if name == "language" else None
-    await settings_changed(rt, community, language=by)
+    lock = rt.settings_locks.setdefault(community.id, asyncio.Lock())
+    async with lock:
+        fresh = await rt.store.get_community(community.id)
+        current = (fresh or community).settings
+        s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;
+        # messages escape it when they show it, :meth:`Runtime.kush_label`)
+        if request is not None:
+            s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
+        community = await rt.store.update_settings(community.id, s)
+        by = (own or "") if name == "language" else None
+        await settings_changed(rt, community, language=by)
     return community
 
 
