@@ -78,3 +78,36 @@ async def test_r6_2_a_fourteen_card_fantasyland_screen_names_its_one_discard(
 ) -> None:
     _service, _presenter, text = await fantasyland_screen(monkeypatch, 14)
     assert "(the card left over is discarded)" in text, text
+
+
+@pytest.mark.parametrize("simultaneous", ["off", "on"])
+async def test_r6_3_r4_2_bob_plays_both_boards_hidden_beside_alices_two_fantasylands(
+    monkeypatch: pytest.MonkeyPatch, simultaneous: str
+) -> None:
+    """Heads-up double boxes (R4.2): both of Alice's boards earn Fantasyland, so in the next
+    hand every player but Bob is in Fantasyland and all play at once (R6.3): Bob's boards
+    stay hidden from Alice and the group until showdown, and the hand plays through the
+    service to its showdown with no card shown to whoever must not see it."""
+    from tests.bot.test_break13 import grant_fantasyland
+    from tests.bot.test_break15 import play_until, watched
+
+    service, w, _store, clock = watched()
+    await configure(
+        service, game="ofc", heads_up_double_boxes="on", simultaneous_streets=simultaneous
+    )
+    grant_fantasyland(monkeypatch, iter([True, True, False, False]))
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert t.hand.order == (0, 1, 10, 11)  # Alice's boards first (Bob has the button)
+    w.table = t
+    await play_until(service, w, clock, 1)
+    hand = t.hand
+    assert t.hand_no == 2 and hand is not None
+    assert [hand.is_fantasyland(s) for s in hand.order] == [False, False, True, True]
+    assert set(hand.to_act) == {0, 1, 10, 11}  # all at once (R6.3)
+    bob = [s for s in hand.order if not hand.is_fantasyland(s)]
+    assert all(hand.view(None).seat(s).closed for s in bob)
+    await play_until(service, w, clock, 2)
+    assert 2 in w.fantasyland_hands and w.closed_hidden > 0
+    assert w.leaks == []
