@@ -385,9 +385,9 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.away", seconds=f"{AWAY_SECONDS:g}"))
     acting = bool(me.cards)
     if acting:
-        discard = (
-            tr(lang, "private.discard_hint", n=me.discards_needed) if me.discards_needed else ""
-        )
+        n = me.discards_needed
+        key = "private.discard_hint" if n == 1 else "private.discard_hint_many"  # (R6.2: 2-4)
+        discard = tr(lang, key, n=n) if n else ""
         lines.append(
             tr(
                 lang,

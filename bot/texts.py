@@ -156,6 +156,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": " (the card left over is discarded)",
         "ru": " (оставшаяся карта уйдёт в сброс)",
     },
+    # a progressive Fantasyland of 15-17 cards discards 2-4 (R6.2)
+    "private.discard_hint_many": {
+        "en": " (the {n:card|cards} left over are discarded)",
+        "ru": " (оставшиеся {n:карта|карты|карт} уйдут в сброс)",
+    },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
     # a player who left during the hand (R8.5): the rest is placed for them, no waiting
     "private.leaving": {

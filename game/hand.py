@@ -15,9 +15,10 @@ Order of play (R3.3, R3.6, R6.3):
 
 * Seats act from the first seat after the button round to the button. Ordinary seats play the
   streets in the open: one seat at a time, or all at once with ``simultaneous_streets``.
-* With Fantasyland seats and at least two ordinary seats, the ordinary seats play first; the
-  Fantasyland seats then arrange at once, hidden until showdown.
-* With at most one ordinary seat, everybody plays at once and the ordinary seat's board is
+* With Fantasyland seats and ordinary seats of at least two players, the ordinary seats play
+  first; the Fantasyland seats then arrange at once, hidden until showdown.
+* With the ordinary seats of at most one player (one seat, or the two boards of one player
+  with ``heads_up_double_boxes``, R4.2), everybody plays at once and the ordinary boards are
   hidden until showdown too.
 
 What a seat may see is given by :meth:`Hand.view`; adapters render only views, so no hidden
@@ -530,8 +531,10 @@ class Hand:
         chinese = self.options.game is GameKind.CHINESE
         self.normal = tuple(s for s in self.order if not fl.get(s) and not chinese)
         self.closed = tuple(s for s in self.order if fl.get(s) or chinese)
-        # R6.3: with two or more ordinary seats they play first and in the open.
-        self.open_play = len(self.normal) >= 2
+        # R6.3: with two or more ordinary players they play first and in the open. Players,
+        # not boards: the two boards of one player (double boxes, R4.2) are one player, who
+        # plays them hidden and at once beside an opponent all in Fantasyland.
+        self.open_play = len({setup.owner(s) for s in self.normal}) >= 2
         self.simultaneous = self.options.simultaneous_streets
         self._seats: dict[int, _Seat] = {}
         for s in self.order:

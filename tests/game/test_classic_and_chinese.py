@@ -257,3 +257,44 @@ def test_r7_4_forfeit_in_score_chinese() -> None:
     assert not live.players[0].fouled and live.players[0].points > 0
     assert forfeited.players[0].points == 0 and forfeited.players[0].fouled
     assert forfeited.players[1].box_points == (2, 2, 2)
+
+
+@pytest.mark.parametrize("simultaneous", [False, True])
+def test_r6_3_r4_2_the_one_player_without_fantasyland_plays_both_boards_hidden_and_at_once(
+    simultaneous: bool,
+) -> None:
+    """R6.3 counts players: with double boxes (R4.2), Alice's two boards in Fantasyland and
+    Bob's two boards ordinary is "every player but one in Fantasyland", so everybody plays at
+    once and Bob's boards stay hidden until showdown. Bob's two boards were taken for two
+    ordinary players: they played every street first and in the open, and Alice arranged
+    after seeing them (26 of Bob's cards), as no heads-up Fantasyland player ever does."""
+    opts = replace(
+        RuleOptions.preset("ofc", heads_up_double_boxes=True), simultaneous_streets=simultaneous
+    )
+    seats, owners = double_box_seats((0, 1))  # Alice: boards 0 and 1; Bob: 10 and 11
+    setup = HandSetup.deal(opts, seats, 11, {0: 13, 1: 13}, seed=23, owners=owners)
+    hand = Hand(setup)
+    assert set(hand.to_act) == {0, 1, 10, 11}  # everybody at once
+    for _ in range(9):  # Bob's nine streets on both boards, Alice not arranged yet
+        for seat in (10, 11):
+            play_turn(hand, seat)
+        group = hand.view(None)
+        assert group.seat(10).board.count == group.seat(11).board.count == 0
+        assert group.seat(10).closed and group.seat(11).closed
+        assert hand.view(0).public_cards() == set()  # Alice sees none of Bob's cards
+    assert hand.board_of(10).is_complete and hand.board_of(11).is_complete
+    assert not hand.is_over and set(hand.to_act) == {0, 1}
+    play_out(hand)
+    assert hand.result is not None and len(hand.result.pairs) == 4
+
+
+def test_r6_3_r4_2_one_board_of_each_player_ordinary_still_plays_first_in_the_open() -> None:
+    """R6.3 with double boxes: when both players have an ordinary board (Alice's board 1,
+    Bob's board 10), those play first and in the open, then the Fantasyland boards."""
+    opts = RuleOptions.preset("ofc", heads_up_double_boxes=True)
+    seats, owners = double_box_seats((0, 1))
+    hand = Hand(HandSetup.deal(opts, seats, 11, {0: 13, 11: 13}, seed=23, owners=owners))
+    assert hand.to_act == (1,)
+    play_turn(hand, 1)
+    assert hand.to_act == (10,)
+    assert hand.view(None).seat(1).board.count == 5  # in the open
