@@ -76,6 +76,11 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
             clock = t.clocks.get(owner)
             if clock is not None and clock.running and t.grace(owner) is not None:
                 t.clocks[owner] = clock.stop(now).start(now)
+    if any((p := t.player_of(s)) is not None and p.bot for s in made):
+        # a computer player's street made by the clock, not by its own move: its pace's end,
+        # past now, is no one's any more; the computer player to act next (another, or this
+        # one on its next street) waits a pace of its own (Runtime._schedule_bots), not none
+        t.bot_due = None
     if hand.is_over:
         if t.options.game is GameKind.CHINESE:
             start_reveal(rt, t, tx)
