@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import random
@@ -117,6 +118,11 @@ class Tx:
     delivered: set[int] = field(default_factory=set)
     _group_screen: Screen | None = None
 
+
+#: how many one-shot command keys of its closed tables a community keeps
+#: (:meth:`Runtime.keep_table_requests`): a few tables' worth (a Discord server has a table
+#: in each of its channels)
+TABLE_REQUESTS_KEPT = 64
 
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
@@ -250,6 +256,10 @@ class Runtime:
         #: keys of applied changes are saved with them too, CommunitySettings.requests,
         #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
+        #: community id → the lock of a read-then-write of its settings (a settings change,
+        #: :meth:`keep_table_requests`): neither writes back what it read before the other's
+        #: write
+        self.settings_locks: dict[int, asyncio.Lock] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now
@@ -313,6 +323,34 @@ class Runtime:
         self._pending.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
+
+    def settings_lock(self, community_id: int) -> asyncio.Lock:
+        """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
+        return self.settings_locks.setdefault(community_id, asyncio.Lock())
+
+    async def keep_table_requests(self, t: LiveTable) -> None:
+        """Save the one-shot command keys of ``t``, just closed (its ``/newtable``, its
+        ``/closetable``, :attr:`LiveTable.requests`), with its community's settings
+        (:attr:`~storage.api.CommunitySettings.table_requests`, the last
+        :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only, and a
+        copy of the ``/newtable`` delivered after a restart opened a table again. A failure
+        is logged: only a copy after a restart is then not known."""
+        if not t.requests:
+            return
+        try:
+            async with self.settings_lock(t.community_id):
+                community = await self.store.get_community(t.community_id)
+                if community is None:
+                    return
+                s = community.settings
+                keys = [k for k in s.table_requests if k not in t.requests] + list(t.requests)
+                kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
+                if kept != s.table_requests:
+                    await self.store.update_settings(
+                        t.community_id, dataclasses.replace(s, table_requests=kept)
+                    )
+        except Exception as exc:
+            log.warning("table %s: its command keys not saved: %r", t.id, exc)
 
     def let_go(self, t: LiveTable) -> None:
         """Stop serving a table another worker serves now (its lease was lost, issue 14):
@@ -503,6 +541,7 @@ class Runtime:
             self.forget(t)
             if data is not None:  # it owes the chat its last messages: sent by effects
                 self.closing[t.id] = t
+            await self.keep_table_requests(t)
         else:
             await self.arm(t)
 

@@ -771,7 +771,7 @@ def settings_version(community: Community) -> str:
     messages Android clients still send presses from with the old chat id after a restart
     forgot the move; it saved the setting in a new, empty community of the dead chat and
     said "Saved")."""
-    data = [community.id, {**community.settings.to_json(), "requests": []}]
+    data = [community.id, {**community.settings.to_json(), "requests": [], "table_requests": []}]
     digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
@@ -1341,7 +1341,13 @@ async def change_setting(
     # characters; messages escape it when they show it, :meth:`Runtime.kush_label`)
     if request is not None:
         s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
-    community = await rt.store.update_settings(community.id, s)
+    async with rt.settings_lock(community.id):
+        # the keys of tables closed since ``community`` was read stay (Runtime.
+        # keep_table_requests): a copy of their /newtable opens no table after a restart
+        now = await rt.store.get_community(community.id)
+        if now is not None:
+            s = replace(s, table_requests=now.settings.table_requests)
+        community = await rt.store.update_settings(community.id, s)
     by = (own or "") if name == "language" else None
     await settings_changed(rt, community, language=by)
     return community
