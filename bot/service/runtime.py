@@ -290,6 +290,8 @@ class Runtime:
         self.owing_pictures: set[int] = set()
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
+        #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
+        self._keepers: set[asyncio.Task[None]] = set()
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
@@ -328,29 +330,28 @@ class Runtime:
         """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
         return self.settings_locks.setdefault(community_id, asyncio.Lock())
 
-    async def keep_table_requests(self, t: LiveTable) -> None:
-        """Save the one-shot command keys of ``t``, just closed (its ``/newtable``, its
-        ``/closetable``, :attr:`LiveTable.requests`), with its community's settings
-        (:attr:`~storage.api.CommunitySettings.table_requests`, the last
-        :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only, and a
-        copy of the ``/newtable`` delivered after a restart opened a table again. A failure
-        is logged: only a copy after a restart is then not known."""
-        if not t.requests:
-            return
+    async def keep_table_requests(self, community_id: int, requests: list[str], table: int) -> None:
+        """Save ``requests``, the one-shot command keys of the table ``table`` just closed
+        (its ``/newtable``, its ``/closetable``, :attr:`LiveTable.requests`), with its
+        community's settings (:attr:`~storage.api.CommunitySettings.table_requests`, the
+        last :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only,
+        and a copy of the ``/newtable`` delivered after a restart opened a table again (run
+        in the background by :meth:`transition`, waited for by :meth:`drain`). A failure is
+        logged: only a copy after a restart is then not known."""
         try:
-            async with self.settings_lock(t.community_id):
-                community = await self.store.get_community(t.community_id)
+            async with self.settings_lock(community_id):
+                community = await self.store.get_community(community_id)
                 if community is None:
                     return
                 s = community.settings
-                keys = [k for k in s.table_requests if k not in t.requests] + list(t.requests)
+                keys = [k for k in s.table_requests if k not in requests] + requests
                 kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
                 if kept != s.table_requests:
                     await self.store.update_settings(
-                        t.community_id, dataclasses.replace(s, table_requests=kept)
+                        community_id, dataclasses.replace(s, table_requests=kept)
                     )
         except Exception as exc:
-            log.warning("table %s: its command keys not saved: %r", t.id, exc)
+            log.warning("table %s: its command keys not saved: %r", table, exc)
 
     def let_go(self, t: LiveTable) -> None:
         """Stop serving a table another worker serves now (its lease was lost, issue 14):
@@ -481,6 +482,13 @@ class Runtime:
             raise
         await self.commit(tx)
         self.send(tx)
+        if tx.close and t.requests:  # in the background: nothing of the close waits for it
+            task = asyncio.create_task(
+                self.keep_table_requests(t.community_id, list(t.requests), t.id),
+                name=f"table-{t.id}-requests",
+            )
+            self._keepers.add(task)
+            task.add_done_callback(self._keepers.discard)
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
         """A player's private screen now."""
@@ -541,7 +549,6 @@ class Runtime:
             self.forget(t)
             if data is not None:  # it owes the chat its last messages: sent by effects
                 self.closing[t.id] = t
-            await self.keep_table_requests(t)
         else:
             await self.arm(t)
 
@@ -931,9 +938,11 @@ class Runtime:
                 log.warning("table %s: background snapshot not saved: %r", table_id, exc)
 
     async def drain(self) -> None:
-        """Wait for every background snapshot."""
-        while any(not w.done() for w in self._savers.values()):
-            await asyncio.gather(*list(self._savers.values()), return_exceptions=True)
+        """Wait for every background snapshot (and closed table's command keys)."""
+        while any(not w.done() for w in [*self._savers.values(), *self._keepers]):
+            await asyncio.gather(
+                *list(self._savers.values()), *list(self._keepers), return_exceptions=True
+            )
 
     # -- timers ------------------------------------------------------------------------------
     def next_deadline(self, t: LiveTable) -> float | None:
