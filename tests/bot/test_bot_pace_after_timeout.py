@@ -3,6 +3,7 @@ clock (R8.5)."""
 
 from __future__ import annotations
 
+from game.clock import SeatClock
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
@@ -62,4 +63,35 @@ async def test_r8_5_after_a_computer_players_timeout_the_next_one_still_waits_it
     await service.run_due()
     assert hand.board_of(nxt).count > placed  # then he moves
     await service.stop()
+    assert await check_store(store) == []
+
+
+async def test_r3_6_a_computer_player_whose_move_is_due_keeps_it_when_another_times_out() -> None:
+    """R3.6, R8.5: all place at once; the moves of Anna and Boris, computer players, are due
+    (the table's timer waits for their decisions) and Anna's clock has run out; Alice's
+    confirm makes Anna's street by the timeout rule. Boris's move stays due: it is made at
+    the table's next step, not put off by a new pace."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock)
+    for name, value in (("game", "pineapple"), ("simultaneous_streets", "on")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert reply.text.startswith(("Saved: ", "Already so: ")), reply.text
+    await service.new_table(GROUP, ALICE, "pineapple")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.add_bot(GROUP, ALICE, True, "easy")
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    anna, boris = sorted(s.seat for s in t.seats.values() if s.bot)
+    assert set(hand.to_act) == set(t.seats) and t.bot_due is not None
+    clock.now = t.bot_due + 0.5  # their moves are due...
+    t.clocks[anna] = SeatClock(0.0, 0.0, clock.now - 1)  # ... and Anna's clock ran out
+    await press_auto_and_confirm(service, presenter, ALICE)
+    assert anna not in hand.to_act and hand.board_of(anna).count == 5  # made by the clock
+    assert hand.to_act == (boris,)
+    assert t.bot_due is not None and t.bot_due <= clock.now  # his move is still due
+    await service.run_due()
+    assert hand.board_of(boris).count == 5  # made by him, at once
     assert await check_store(store) == []
