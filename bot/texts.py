@@ -1301,6 +1301,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # several cards chosen at once (a Discord menu), one refused: what was done of them
     "select.placed": {"en": "Placed: {cards}", "ru": "Выложены: {cards}"},
     "select.not_placed": {"en": "Not placed: {cards}", "ru": "Не выложены: {cards}"},
+    "select.discarded": {"en": "Discarded: {cards}", "ru": "Сброшены: {cards}"},
+    "select.not_discarded": {"en": "Not discarded: {cards}", "ru": "Не сброшены: {cards}"},
     "err.discard_not_allowed": {
         "en": "No discards on this street.",
         "ru": "На этой улице сбрасывать нельзя.",

@@ -1644,8 +1644,10 @@ def _batch_notice(done: Sequence[str], left: Sequence[str], lang: str) -> str:
     placed, not_placed = faces(done), faces(left)
     if not not_placed:
         return ""
-    lines = [tr(lang, "select.placed", cards=placed)] if placed else []
-    return "\n".join([*lines, tr(lang, "select.not_placed", cards=not_placed)])
+    # (the discard's menu: "discarded", not "placed")
+    word = "discarded" if isinstance(decode(left[0]), DiscardCard) else "placed"
+    lines = [tr(lang, f"select.{word}", cards=placed)] if placed else []
+    return "\n".join([*lines, tr(lang, f"select.not_{word}", cards=not_placed)])
 
 
 def _take_back(data: str) -> str | None:
