@@ -180,6 +180,8 @@ class Sandbox:
     # -- life cycle --------------------------------------------------------------------------
 
     async def start(self) -> None:
+        # update ids that an earlier session on the same file never used (milliseconds now)
+        self.fake.number_updates_from(int(time.time() * 1000))
         await self.fake.start()
         self.fake.group(GROUP_ID, "Sandbox")
         self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group

@@ -1319,6 +1319,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "err.not_placed": {"en": "That card is not placed yet.", "ru": "Эта карта ещё не выложена."},
     "err.box_full": {"en": "That box is full.", "ru": "Этот бокс заполнен."},
+    # several cards chosen at once (a Discord menu), one refused: what was done of them
+    "select.placed": {"en": "Placed: {cards}", "ru": "Выложены: {cards}"},
+    "select.not_placed": {"en": "Not placed: {cards}", "ru": "Не выложены: {cards}"},
+    "select.discarded": {"en": "Discarded: {cards}", "ru": "Сброшены: {cards}"},
+    "select.not_discarded": {"en": "Not discarded: {cards}", "ru": "Не сброшены: {cards}"},
     "err.discard_not_allowed": {
         "en": "No discards on this street.",
         "ru": "На этой улице сбрасывать нельзя.",

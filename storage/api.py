@@ -124,6 +124,11 @@ class CommunitySettings:
         made: a copy delivered later (after a restart, or after newer changes) is answered,
         not applied again. Bookkeeping, not a setting: not compared, not in the settings
         message's version.
+    :ivar table_requests: the platform keys of the one-shot commands of the community's last
+        closed tables (``/newtable``, ``/closetable``, ...: each closed table's
+        ``LiveTable.requests``, the last few), saved when a table closes: a copy delivered
+        after a restart opens or closes no table (the keys of a table still open are in its
+        snapshot). Bookkeeping, as ``requests``.
     """
 
     starting_balance: int = 1000
@@ -142,6 +147,7 @@ class CommunitySettings:
     pictures: bool = True
     utc_offset: float = 3.0
     requests: tuple[str, ...] = field(default=(), compare=False)
+    table_requests: tuple[str, ...] = field(default=(), compare=False)
 
     def rule_options(self) -> RuleOptions:
         """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
@@ -166,6 +172,7 @@ class CommunitySettings:
             "pictures": self.pictures,
             "utc_offset": self.utc_offset,
             "requests": list(self.requests),
+            "table_requests": list(self.table_requests),
         }
 
     @classmethod
@@ -189,6 +196,7 @@ class CommunitySettings:
             bool(data.get("pictures", base.pictures)),
             float(data.get("utc_offset", base.utc_offset)),
             tuple(str(r) for r in data.get("requests") or ()),
+            tuple(str(r) for r in data.get("table_requests") or ()),
         )
 
     @property

@@ -1457,7 +1457,9 @@ class DiscordAdapter:
         issue 15's answer first). The one path of every press: local, or forwarded by
         another worker (:meth:`take_forwarded`). A press that fails after the first is
         logged and answered ``err.after_commit`` (those before it are committed); the
-        first one's failure is raised."""
+        first one's failure is raised. A batch that stops after a card was placed (a
+        select's cards, one refused: its box full, R3.5) says which cards were placed and
+        which not (:func:`_batch_notice`)."""
         reply = Reply()
         for n, data in enumerate(datas):
             if n:
@@ -1469,7 +1471,10 @@ class DiscordAdapter:
 
             def outcome(got: Reply, n: int = n, before: Reply = before) -> Reply:
                 if got.alert and n:  # a refusal after the first keeps the hand shown
-                    return Reply(got.text, alert=True, screen=before.screen, private=before.private)
+                    text = got.text
+                    notice = _batch_notice(datas[:n], datas[n:], language_of(actor.language))
+                    text = f"{text}\n{notice}" if text and notice else text or notice
+                    return Reply(text, alert=True, screen=before.screen, private=before.private)
                 return got
 
             async def early(got: Reply, outcome: Callable[[Reply], Reply] = outcome) -> None:
@@ -1624,6 +1629,25 @@ def _on_message(message: discord.Message | None, custom_id: str, component_type:
             return True
         stack.extend(getattr(component, "children", None) or [])
     return False
+
+
+def _batch_notice(done: Sequence[str], left: Sequence[str], lang: str) -> str:
+    """Which cards of a batch of presses (a select's, :meth:`DiscordAdapter._run_presses`)
+    were placed (``done``, committed) and which not (``left``, from the refused one on):
+    ``""`` when none of ``left`` places a card (nothing the player chose was left out)."""
+
+    def faces(datas: Sequence[str]) -> str:
+        return " ".join(
+            p.card.face for d in datas if isinstance(p := decode(d), PlaceCard | DiscardCard)
+        )
+
+    placed, not_placed = faces(done), faces(left)
+    if not not_placed:
+        return ""
+    # (the discard's menu: "discarded", not "placed")
+    word = "discarded" if isinstance(decode(left[0]), DiscardCard) else "placed"
+    lines = [tr(lang, f"select.{word}", cards=placed)] if placed else []
+    return "\n".join([*lines, tr(lang, f"select.not_{word}", cards=not_placed)])
 
 
 def _take_back(data: str) -> str | None:

@@ -469,8 +469,9 @@ class TableService:
         existing = self.table_in(chat)
         if existing is not None:  # (in a forum, it may be in another topic: its link)
             return self._table_exists(existing, lang)
-        if request is not None and request in self.rt.chat_requests.get(
-            (chat.platform, chat.chat_id), ()
+        if request is not None and (
+            request in self.rt.chat_requests.get((chat.platform, chat.chat_id), ())
+            or request in community.settings.table_requests  # (before a restart)
         ):  # delivered again after the table it opened closed: no other table
             return Reply(tr(lang, "reply.request_done"))
         settings = community.settings

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 from typing import Literal
 
-from bot.model import Actor, LiveTable, Phase, Reply, SeatState
+from bot.model import REQUESTS_KEPT, Actor, LiveTable, Phase, Reply, SeatState
 from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service import tournaments, wallet
@@ -66,6 +66,16 @@ __all__ = [
 ]
 
 
+def _closed_requests(rt: Runtime, community: Community, platform: str, chat_id: str) -> list[str]:
+    """The one-shot command keys a new table of the chat takes on (:func:`open_table`): those
+    of the chat's table closed before it, in memory (:attr:`Runtime.chat_requests`), and
+    those its community saved when its tables closed (a restart forgot the others), the last
+    :data:`~bot.model.REQUESTS_KEPT`."""
+    here = rt.chat_requests.get((platform, chat_id), [])
+    saved = [k for k in community.settings.table_requests if k not in here]
+    return [*saved, *here][-REQUESTS_KEPT:]
+
+
 async def open_table(
     rt: Runtime,
     community: Community,
@@ -83,7 +93,9 @@ async def open_table(
     none). With ``tournament``, a sit-and-go lobby (R8.7) whose buy-in is the tournament's.
     ``topic``: the Telegram forum topic it was opened in, where its messages go. The table
     keeps the one-shot command keys of the chat's table closed before it
-    (:attr:`Runtime.chat_requests`) and ``request``, the key of the command opening it: a
+    (:attr:`Runtime.chat_requests`; after a restart the community's,
+    :attr:`~storage.api.CommunitySettings.table_requests`) and ``request``, the key of the
+    command opening it: a
     copy of any of them delivered later applies no more (a /closetable closes no table
     opened since), the keys committed with the opening.
 
@@ -111,7 +123,7 @@ async def open_table(
         tournament=tournament,
         opener=opener,
         topic=topic,
-        requests=list(rt.chat_requests.get((platform, chat_id), ())),
+        requests=_closed_requests(rt, community, platform, chat_id),
     )
     t.remember(request)
     rt.add(t)

@@ -51,6 +51,7 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     assert hand is not None
     now = rt.clock()
     sync_clocks(t, now)
+    acting = set(hand.to_act)  # (a computer player among them still to act: its turn goes on)
     made: set[int] = set()  # the boards whose street was made for them here
     while not hand.is_over:
         due = [
@@ -76,6 +77,13 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
             clock = t.clocks.get(owner)
             if clock is not None and clock.running and t.grace(owner) is not None:
                 t.clocks[owner] = clock.stop(now).start(now)
+    bot = [s for s in {*made, *hand.to_act} if (p := t.player_of(s)) is not None and p.bot]
+    if any(s in made for s in bot) and not any(s in acting and s not in made for s in bot):
+        # a computer player's street made by the clock, not by its own move: its pace's end,
+        # past now, is no one's any more; the computer player to act next (another, or this
+        # one on its next street) waits a pace of its own (Runtime._schedule_bots), not none.
+        # One whose turn goes on (all place at once, R3.6) keeps it: its move is due.
+        t.bot_due = None
     if hand.is_over:
         if t.options.game is GameKind.CHINESE:
             start_reveal(rt, t, tx)

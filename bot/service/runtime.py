@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import random
@@ -117,6 +118,11 @@ class Tx:
     delivered: set[int] = field(default_factory=set)
     _group_screen: Screen | None = None
 
+
+#: how many one-shot command keys of its closed tables a community keeps
+#: (:meth:`Runtime.keep_table_requests`): a few tables' worth (a Discord server has a table
+#: in each of its channels)
+TABLE_REQUESTS_KEPT = 64
 
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
@@ -250,8 +256,10 @@ class Runtime:
         #: keys of applied changes are saved with them too, CommunitySettings.requests,
         #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
-        #: community id → the lock its settings changes take, one at a time: each reads
-        #: the settings it changes afresh (:func:`bot.service.settings.change_setting`)
+        #: community id → the lock of a read-then-write of its settings: a settings change
+        #: (one at a time, each on the settings read afresh,
+        #: :func:`bot.service.settings.change_setting`) and :meth:`keep_table_requests`:
+        #: neither writes back what it read before the other's write
         self.settings_locks: dict[int, asyncio.Lock] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
@@ -283,6 +291,8 @@ class Runtime:
         self.owing_pictures: set[int] = set()
         self._pending: dict[int, dict[str, Any]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
+        #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
+        self._keepers: set[asyncio.Task[None]] = set()
         #: draws the pictures in a worker process (shut down by the service's stop)
         self.drawer = Drawer()
         #: makes the computer players' and "Arrange for me"'s decisions, in a worker process
@@ -316,6 +326,33 @@ class Runtime:
         self._pending.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
+
+    def settings_lock(self, community_id: int) -> asyncio.Lock:
+        """The lock of a read-then-write of the community's settings (:attr:`settings_locks`)."""
+        return self.settings_locks.setdefault(community_id, asyncio.Lock())
+
+    async def keep_table_requests(self, community_id: int, requests: list[str], table: int) -> None:
+        """Save ``requests``, the one-shot command keys of the table ``table`` just closed
+        (its ``/newtable``, its ``/closetable``, :attr:`LiveTable.requests`), with its
+        community's settings (:attr:`~storage.api.CommunitySettings.table_requests`, the
+        last :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only,
+        and a copy of the ``/newtable`` delivered after a restart opened a table again (run
+        in the background by :meth:`transition`, waited for by :meth:`drain`). A failure is
+        logged: only a copy after a restart is then not known."""
+        try:
+            async with self.settings_lock(community_id):
+                community = await self.store.get_community(community_id)
+                if community is None:
+                    return
+                s = community.settings
+                keys = [k for k in s.table_requests if k not in requests] + requests
+                kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
+                if kept != s.table_requests:
+                    await self.store.update_settings(
+                        community_id, dataclasses.replace(s, table_requests=kept)
+                    )
+        except Exception as exc:
+            log.warning("table %s: its command keys not saved: %r", table, exc)
 
     def let_go(self, t: LiveTable) -> None:
         """Stop serving a table another worker serves now (its lease was lost, issue 14):
@@ -446,6 +483,13 @@ class Runtime:
             raise
         await self.commit(tx)
         self.send(tx)
+        if tx.close and t.requests:  # in the background: nothing of the close waits for it
+            task = asyncio.create_task(
+                self.keep_table_requests(t.community_id, list(t.requests), t.id),
+                name=f"table-{t.id}-requests",
+            )
+            self._keepers.add(task)
+            task.add_done_callback(self._keepers.discard)
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
         """A player's private screen now."""
@@ -895,9 +939,11 @@ class Runtime:
                 log.warning("table %s: background snapshot not saved: %r", table_id, exc)
 
     async def drain(self) -> None:
-        """Wait for every background snapshot."""
-        while any(not w.done() for w in self._savers.values()):
-            await asyncio.gather(*list(self._savers.values()), return_exceptions=True)
+        """Wait for every background snapshot (and closed table's command keys)."""
+        while any(not w.done() for w in [*self._savers.values(), *self._keepers]):
+            await asyncio.gather(
+                *list(self._savers.values()), *list(self._keepers), return_exceptions=True
+            )
 
     # -- timers ------------------------------------------------------------------------------
     def next_deadline(self, t: LiveTable) -> float | None:

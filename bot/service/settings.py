@@ -10,7 +10,6 @@ message and its buttons are all derived from that description. A refused value s
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import difflib
 import hashlib
@@ -772,7 +771,7 @@ def settings_version(community: Community) -> str:
     messages Android clients still send presses from with the old chat id after a restart
     forgot the move; it saved the setting in a new, empty community of the dead chat and
     said "Saved")."""
-    data = [community.id, {**community.settings.to_json(), "requests": []}]
+    data = [community.id, {**community.settings.to_json(), "requests": [], "table_requests": []}]
     digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
@@ -1343,8 +1342,9 @@ async def change_setting(
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
-    lock = rt.settings_locks.setdefault(community.id, asyncio.Lock())
-    async with lock:
+    async with rt.settings_lock(community.id):
+        # read afresh: another admin's change saved meanwhile stays, and so do the keys of
+        # tables closed since ``community`` was read (Runtime.keep_table_requests)
         fresh = await rt.store.get_community(community.id)
         current = (fresh or community).settings
         s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;

@@ -512,6 +512,13 @@ class FakeTelegram:
             )  # fmt: skip
         return member
 
+    def number_updates_from(self, first: int) -> None:
+        """Number the next updates from ``first`` on: a session after an earlier one on the
+        same database (the sandbox) goes on where Telegram would, never repeating an
+        update_id (the bot keeps the keys of the commands it applied, a closed table's
+        /newtable among them, and answers a repeated one "already done")."""
+        self._update_ids = itertools.count(first)
+
     # -- the world: users act -----------------------------------------------------------------
     async def push(self, update: dict[str, Any]) -> int:
         """Queue an update for getUpdates, or with a webhook set deliver it there as Telegram

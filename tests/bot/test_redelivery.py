@@ -348,3 +348,38 @@ async def test_r8_1_a_settings_press_delivered_again_after_a_restart_changes_not
             assert community.settings.min_buy_in == 200
     finally:
         await fake.stop()
+
+
+async def test_r8_2a_newtable_and_closetable_delivered_again_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    """An admin opens table #1 and closes it; the bot restarts (it crashed before
+    confirming the updates). Telegram delivers the /newtable again: it opened table #2 (the
+    keys of handled chat commands were kept in memory only). Answered "already done", no
+    table opens; a new /newtable opens #2, Bob sits down, and the /closetable delivered
+    again leaves it open with Bob's stack."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.fake.admins[GROUP_ID] = {ALICE.id}
+            opened, reply = await _said(w, ALICE, "/newtable")
+            assert reply["text"] == tr("en", "reply.table_opened", table=1), reply
+            close, reply = await _said(w, ALICE, "/closetable")
+            assert reply["text"] == tr("en", "reply.table_closed", table=1), reply
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            w2.fake.admins[GROUP_ID] = {ALICE.id}
+            reply = await _again(w2, opened)
+            assert reply["text"] == tr("en", "reply.request_done"), reply
+            assert w2.service.table_in(GROUP) is None
+            _, reply = await _said(w2, ALICE, "/newtable")
+            assert reply["text"] == tr("en", "reply.table_opened", table=2), reply
+            await _seated(w2, BOB)
+            reply = await _again(w2, close)
+            assert reply["text"] == tr("en", "reply.request_done"), reply
+            t = w2.service.table_in(GROUP)
+            assert t is not None and t.id == 2 and _stack(w2, BOB) == 200
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()

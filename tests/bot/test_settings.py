@@ -62,8 +62,13 @@ async def say(service: TableService, *args: str, actor: Actor = ALICE) -> Reply:
 # -- the description -------------------------------------------------------------------------
 def test_every_option_and_community_field_is_described_once_with_texts() -> None:
     options = {f.name for f in dataclasses.fields(RuleOptions)} - {"game"}
-    # (requests: the keys of the changes applied, bookkeeping saved with them, no setting)
-    community = {f.name for f in dataclasses.fields(CommunitySettings)} - {"options", "requests"}
+    # (requests, table_requests: the keys of the changes applied and of closed tables'
+    # commands, bookkeeping saved with them, no setting)
+    community = {f.name for f in dataclasses.fields(CommunitySettings)} - {
+        "options",
+        "requests",
+        "table_requests",
+    }
     assert set(SETTINGS) == options | community
     assert {n for n, s in SETTINGS.items() if s.community} == community
     assert len({s.code for s in SETTINGS.values()}) == len(SETTINGS)

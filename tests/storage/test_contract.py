@@ -71,6 +71,17 @@ async def test_update_settings_keeps_the_keys_of_the_changes_applied(store: AnyS
     assert read.min_buy_in == 300 and read == CommunitySettings(min_buy_in=300)
 
 
+async def test_update_settings_keeps_the_command_keys_of_closed_tables(store: AnyStore) -> None:
+    """The one-shot command keys of the community's closed tables (``table_requests``: a
+    /newtable copy redelivered after a restart opens no table) are saved and read back;
+    bookkeeping, not settings."""
+    c = await store.community("telegram", "-100")
+    settings = CommunitySettings(table_requests=("tg:-100:3", "tg:-100:4"))
+    await store.update_settings(c.id, settings)
+    read = (await store.community("telegram", "-100")).settings
+    assert read.table_requests == ("tg:-100:3", "tg:-100:4") and read == CommunitySettings()
+
+
 async def test_update_settings_of_unknown_community_is_refused(store: AnyStore) -> None:
     with pytest.raises(StorageError):
         await store.update_settings(999, CommunitySettings())

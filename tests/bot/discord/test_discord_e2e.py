@@ -644,6 +644,41 @@ async def test_select_refusal_keeps_what_was_placed(tmp_path: Path) -> None:
         assert {c.text for c in t.hand.board_of(0, with_pending=True).top} == picked
 
 
+async def test_r3_5_a_select_refusal_says_which_chosen_cards_were_placed(tmp_path: Path) -> None:
+    """R3.5: five cards chosen for the top box of a Fantasyland hand (three slots): the
+    notice said only "That box is full.", the menu closed on three of the five placed, which
+    three not said. It names the cards placed and those not placed, in the order chosen."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        t, hand = await alice_in_fantasyland(w)
+        top = next(c for c in components(hand) if c["custom_id"].endswith(":t"))
+        options = top["options"][:5]
+        record = await w.press(ALICE, hand, top["custom_id"], [o["value"] for o in options])
+        assert record.callback_type == 7
+        faces = [o["label"] for o in options]
+        content = w.fake.messages[int(hand["id"])]["content"]
+        assert content.startswith(
+            f"That box is full.\nPlaced: {' '.join(faces[:3])}\nNot placed: {' '.join(faces[3:])}"
+        ), content
+        assert t.hand is not None
+        top_box = t.hand.board_of(0, with_pending=True).top
+        assert [c.face for c in top_box] == faces[:3]
+
+
+async def test_r6_a_discard_select_refusal_says_which_cards_were_discarded(tmp_path: Path) -> None:
+    """R6: three cards chosen in the discard menu of a 14-card Fantasyland hand (one
+    discard): the first is discarded, the notice names it and the two not discarded."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        _t, hand = await alice_in_fantasyland(w)
+        discard = next(c for c in components(hand) if c["custom_id"].endswith(":d"))
+        options = discard["options"][:3]
+        record = await w.press(ALICE, hand, discard["custom_id"], [o["value"] for o in options])
+        assert record.callback_type == 7
+        faces = [o["label"] for o in options]
+        content = w.fake.messages[int(hand["id"])]["content"]
+        assert f"\nDiscarded: {faces[0]}\nNot discarded: {' '.join(faces[1:])}\n" in content
+        assert "Placed" not in content, content
+
+
 async def test_r3_4_a_card_taken_out_of_a_box_select_goes_back_to_the_hand(
     tmp_path: Path,
 ) -> None:
