@@ -1267,11 +1267,17 @@ class DiscordAdapter:
         dynamic items drop such a press without any response, exactly when
         :func:`_on_message` is false). A card's button gone that way (a fast second tap on
         the hand, the first one's update already shown) goes to the service as any press: it
-        counts as one of the current screen when it is of the street being played (R3.4)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
+        counts as one of the current screen when it is of the street being played (R3.4).
+        A form submitted (the bot opens none: forged) is an unknown button too."""
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if interaction.type is discord.InteractionType.modal_submit:
+            # the bot opens no form: a submit is forged (discord.py finds no modal and
+            # answers nothing, "This interaction failed")
+            await self._notice(interaction, custom_id, "err.forged")
+            return
+        if interaction.type is not discord.InteractionType.component:
+            return
         if not is_routed(custom_id):
             key = "err.forged"
         elif not _on_message(interaction.message, custom_id, data.get("component_type")):
@@ -1283,8 +1289,17 @@ class DiscordAdapter:
             key = "err.stale"
         else:
             return  # an item answers it
-        # in the language the service answers that table's presses in (a group that reads
-        # Russian read "out of date" in the English of the presser's client)
+        await self._notice(interaction, custom_id, key)
+
+    async def on_forged(self, interaction: Interaction, custom_id: str) -> None:
+        """A button carrying a select's ``custom_id`` was pressed (forged: the bot sends
+        none): "unknown button", nothing pressed."""
+        await self._notice(interaction, custom_id, "err.forged")
+
+    async def _notice(self, interaction: Interaction, custom_id: str, key: str) -> None:
+        """Answer a press of ``custom_id`` with the ephemeral notice ``key``, in the language
+        the service answers that table's presses in (a group that reads Russian read "out of
+        date" in the English of the presser's client)."""
         text = self.service.press_notice(actor_of(interaction), routed_table(custom_id), key)
         with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
             await interaction.response.send_message(text, ephemeral=True)

@@ -1,0 +1,66 @@
+"""Break-it round 22 on Discord, end to end through discord.py's real client and the fake
+Discord: forged components and interactions every press must still get an answer for."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import EPHEMERAL, FakeInteraction, FakeUser
+
+
+async def forged_press(
+    w: World, user: FakeUser, component: dict[str, Any], values: list[str] | None = None
+) -> FakeInteraction:
+    """``user`` presses ``component``, put on a copy of the table message (a forged
+    component: Discord delivers it as it is), and waits for the answer."""
+    msg = dict(w.table_message())
+    msg["components"] = [{"type": 1, "components": [component]}]
+    record = await w.fake.press(user, msg, component["custom_id"], values)
+    return await w.settle(record)
+
+
+@pytest.mark.parametrize("kind", ["sel", "pick"])
+async def test_a_button_carrying_a_select_s_custom_id_is_answered_unknown(
+    tmp_path: Path, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A forged button whose ``custom_id`` is a box select's (``sel:…``) or a settings
+    select's (``pick:…``): the select's item could not be rebuilt from a button, discord.py
+    logged an error with its traceback and nobody answered ("This interaction failed"). It
+    is answered "Unknown button." ephemerally, and nothing changes."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        before = t.hand.to_json()
+        cid = f"sel:{t.id}:1.0:t" if kind == "sel" else "pick:0"
+        button = {"type": 2, "style": 2, "label": "x", "custom_id": cid}
+        with caplog.at_level(logging.ERROR, logger="discord"):
+            record = await forged_press(w, CAROL, button)
+        notice = w.notice(record)
+        assert record.callback_type == 4 and notice is not None
+        assert notice["flags"] & EPHEMERAL and notice["content"] == "Unknown button."
+        assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+        assert t.hand.to_json() == before and t.seat_of(str(CAROL.id)) is None
+
+
+async def test_a_form_submitted_that_the_bot_never_opened_is_answered_unknown(
+    tmp_path: Path,
+) -> None:
+    """A MODAL_SUBMIT (the bot opens no form: forged, say with a Join payload as its
+    ``custom_id``) went unanswered; it is answered "Unknown button." and joins nobody."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        t = w.table()
+        join = f"{t.id}:L{t.version}:j"
+        record = await w.settle(await w.fake.submit_form(BOB, join, {"name": "Bob"}))
+        notice = w.notice(record)
+        assert record.callback_type == 4 and notice is not None
+        assert notice["flags"] & EPHEMERAL
+        assert notice["content"] == "Unknown button."  # (the table's language)
+        assert t.seat_of(str(BOB.id)) is None
