@@ -1099,7 +1099,10 @@ class DiscordAdapter:
                 await interaction.response.send_message(content, ephemeral=private, **extra)
             answered = True
         except discord.HTTPException as exc:
-            log.warning("could not answer command %s: %s", interaction.command, exc)
+            # (the command's name and the interaction: the command object's repr says
+            # neither, "<...Command object at 0x…>")
+            name = interaction.command.qualified_name if interaction.command else "?"
+            log.warning("could not answer /%s (interaction %s): %s", name, interaction.id, exc)
         if view is not None:
             view.stop()  # items route by custom_id; the instance need not listen
         return answered

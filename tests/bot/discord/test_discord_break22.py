@@ -64,3 +64,25 @@ async def test_a_form_submitted_that_the_bot_never_opened_is_answered_unknown(
         assert notice["flags"] & EPHEMERAL
         assert notice["content"] == "Unknown button."  # (the table's language)
         assert t.seat_of(str(BOB.id)) is None
+
+
+async def test_a_command_answer_discord_refuses_is_logged_with_the_command_s_name(
+    tmp_path: Path,
+) -> None:
+    """Discord refuses the answer to ``/ofc new`` (404 Unknown interaction, 10062: answered
+    too late, or lost): the warning names the command and the interaction (it read
+    "could not answer command <discord.app_commands.commands.Command object at 0x…>"); the
+    table is open all the same, its message posted in the channel."""
+    async with world(tmp_path) as w:
+        w.fake.fail_next["callback"] = [(404, {"message": "Unknown interaction", "code": 10062})]
+        record = await w.fake.slash(ALICE, "new")
+        await w.fake.wait_for(lambda: w.logged)
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        assert w.logged == [
+            f"bot.discord.adapter: could not answer /ofc new (interaction {record.id}): "
+            "404 Not Found (error code: 10062): Unknown interaction"
+        ]
+        w.logged.clear()
+        assert record.callback_type is None and len(w.service.tables) == 1
+        assert w.table_message()["content"].startswith("🃏 Pineapple OFC · table #1")
