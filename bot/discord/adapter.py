@@ -1572,6 +1572,16 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # the answer lost in the network (the connection closed: Discord may or may not
+            # have taken it): a pressed DM hand is written as any other write, below (it was
+            # left showing the screen before the press, the card placed not shown, and an
+            # error logged with its traceback); anything else is told by the error handler
+            if dm_hand is None:
+                raise
+            log.warning(
+                "answer to interaction %s lost: %r; the DM hand is written", interaction.id, exc
+            )
         if dm_hand is not None:
             # the answer did not write the pressed DM hand: edit it as any other write
             self._show_dm_hand(user_id, dm_hand, reply)

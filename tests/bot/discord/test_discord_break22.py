@@ -86,3 +86,54 @@ async def test_a_command_answer_discord_refuses_is_logged_with_the_command_s_nam
         w.logged.clear()
         assert record.callback_type is None and len(w.service.tables) == 1
         assert w.table_message()["content"].startswith("🃏 Pineapple OFC · table #1")
+
+
+@pytest.mark.parametrize("done", [False, True], ids=["lost", "taken-then-lost"])
+async def test_a_dm_hand_press_whose_answer_is_lost_in_the_network_shows_the_card_placed(
+    tmp_path: Path, done: bool
+) -> None:
+    """R3.4: the first player places a card on their DM hand, and the connection carrying the
+    interaction's answer closes (before Discord took it, or after): the card is placed, but
+    the DM hand kept showing the screen from before the press (the card not placed) and an
+    error was logged with its traceback. The DM hand is written as any other write, one
+    warning is logged, and the next press on it places the next card."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        first = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
+        dm = w.dm(first)
+        assert dm is not None
+        (card, box), (card2, box2) = w.plan_street(first)[:2]
+        assert box is not None and box2 is not None
+        dropped: list[str] = []
+
+        def once(route: str, call: object) -> bool:
+            if route == "callback" and not dropped:
+                dropped.append(route)
+                return True
+            return False
+
+        w.fake.drop(once, done=done)
+        cid = w.buttons(dm)[("p", card.text + box.value[0])]
+        record = await w.fake.press(first, dm, cid)
+        await w.fake.wait_for(lambda: w.logged)
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        w.fake.recover()
+        assert dropped and (record.callback_type == 7) is done
+        assert [m.split(": ", 1)[1] for m in w.logged] == [
+            f"answer to interaction {record.id} lost: "
+            "ServerDisconnectedError('Server disconnected'); the DM hand is written"
+        ]
+        w.logged.clear()
+        assert dict(t.hand.pending(seat)) == {card: box}
+        shown = w.dm(first)
+        assert shown is not None and int(shown["id"]) == int(dm["id"])
+        placed = w.buttons(shown)[("p", card.text + box.value[0])]
+        label = next(c["label"] for c in w.fake.components(shown) if c.get("custom_id") == placed)
+        assert label == f"{card.face} • {box.value.capitalize()}", label
+        record = await w.press(first, shown, w.buttons(shown)[("p", card2.text + box2.value[0])])
+        assert record.callback_type == 7
+        assert dict(t.hand.pending(seat)) == {card: box, card2: box2}
