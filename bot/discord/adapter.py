@@ -286,6 +286,11 @@ class _Ack:
             await self.task
         except discord.HTTPException as exc:
             log.warning("could not defer interaction %s: %s", self.interaction.id, exc)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # lost in the network (Discord may have taken it): the answer is tried all the
+            # same, and a pressed DM hand is written by REST when it fails (it raised here,
+            # and the DM hand kept the screen from before the press)
+            log.warning("deferral of interaction %s lost: %r", self.interaction.id, exc)
         return True
 
 

@@ -137,3 +137,55 @@ async def test_a_dm_hand_press_whose_answer_is_lost_in_the_network_shows_the_car
         record = await w.press(first, shown, w.buttons(shown)[("p", card2.text + box2.value[0])])
         assert record.callback_type == 7
         assert dict(t.hand.pending(seat)) == {card: box, card2: box2}
+
+
+async def test_a_dm_hand_press_whose_deferral_is_lost_in_the_network_shows_the_card_placed(
+    tmp_path: Path,
+) -> None:
+    """R3.4: a slow press on the DM hand is deferred, and the connection carrying the
+    deferral closes before Discord takes it; the answer (an edit of the never acknowledged
+    interaction's message) is refused. The deferral's error was raised into the answer: the
+    DM hand kept the screen from before the press, and an error was logged with its
+    traceback. Now the DM hand is written by REST, with two warnings."""
+    from tests.bot.discord.test_discord_e2e import SlowService
+
+    async with world(tmp_path, service_class=SlowService, answer_within=0.01) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        seat = t.hand.to_act[0]
+        first = ALICE if t.seats[seat].user_id == str(ALICE.id) else BOB
+        dm = w.dm(first)
+        assert dm is not None
+        card, box = w.plan_street(first)[0]
+        assert box is not None
+        dropped: list[str] = []
+
+        def once(route: str, call: object) -> bool:
+            if route == "callback" and not dropped:
+                dropped.append(route)
+                return True
+            return False
+
+        w.fake.drop(once)
+        unknown = {"message": "Unknown Message", "code": 10008}
+        w.fake.fail_next["edit_webhook_message"] = [(404, unknown)]
+        record = await w.fake.press(first, dm, w.buttons(dm)[("p", card.text + box.value[0])])
+        await w.fake.wait_for(lambda: len(w.logged) == 2)
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        w.fake.recover()
+        assert record.callback_type is None
+        assert [m.split(": ", 1)[1] for m in w.logged] == [
+            f"deferral of interaction {record.id} lost: "
+            "ServerDisconnectedError('Server disconnected')",
+            f"could not answer interaction {record.id}: "
+            "404 Not Found (error code: 10008): Unknown Message",
+        ]
+        w.logged.clear()
+        assert dict(t.hand.pending(seat)) == {card: box}
+        shown = w.dm(first)
+        assert shown is not None and int(shown["id"]) == int(dm["id"])
+        placed = w.buttons(shown)[("p", card.text + box.value[0])]
+        label = next(c["label"] for c in w.fake.components(shown) if c.get("custom_id") == placed)
+        assert label == f"{card.face} • {box.value.capitalize()}", label
