@@ -866,6 +866,8 @@ class DiscordAdapter:
         self.presenter.on_picture_given_up = lambda chat, pending: service.picture_given_up(
             PLATFORM, chat, pending
         )
+        # DMs found closed by a background write: the player is told to press "My cards"
+        self.presenter.on_unreachable = lambda user: service.player_unreachable(PLATFORM, user)
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded

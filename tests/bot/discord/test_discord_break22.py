@@ -189,3 +189,34 @@ async def test_a_dm_hand_press_whose_deferral_is_lost_in_the_network_shows_the_c
         placed = w.buttons(shown)[("p", card.text + box.value[0])]
         label = next(c["label"] for c in w.fake.components(shown) if c.get("custom_id") == placed)
         assert label == f"{card.face} • {box.value.capitalize()}", label
+
+
+async def test_dms_closed_before_a_player_s_turn_tell_them_to_press_my_cards_at_once(
+    tmp_path: Path,
+) -> None:
+    """R8.5: the second player to act closes their DMs during the first one's street; when
+    the first confirms, the edit of their DM hand (now their turn) is refused (403 50007).
+    Nothing told them: the table message read as before, their DM hand kept "waiting for…"
+    without buttons, and the clock would play their street for them. The table message now
+    tells them to press 🂠 My cards (as when their DMs were closed at the deal, and as on
+    Telegram), and they play their street there."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        second = BOB if first is ALICE else ALICE
+        hint = f"⚠ {second.name}: press 🂠 My cards below to see your cards."
+        assert hint not in w.table_message()["content"]
+        w.fake.closed_dms.add(second.id)
+        await w.play_street(first, "dm")
+        await w.adapter.presenter.flush()
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        assert t.hand is not None and t.seats[t.hand.to_act[0]].user_id == str(second.id)
+        seat = t.seat_of(str(second.id))
+        assert seat is not None and not seat.reachable
+        assert hint in w.table_message()["content"], w.table_message()["content"]
+        assert w.table_message()["content"].count(hint) == 1
+        await w.play_street(second, "ephemeral")
+        assert t.hand is not None and t.hand.to_act[0] == t.seat_of(str(first.id)).seat  # type: ignore[union-attr]
