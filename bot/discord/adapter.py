@@ -286,6 +286,11 @@ class _Ack:
             await self.task
         except discord.HTTPException as exc:
             log.warning("could not defer interaction %s: %s", self.interaction.id, exc)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # lost in the network (Discord may have taken it): the answer is tried all the
+            # same, and a pressed DM hand is written by REST when it fails (it raised here,
+            # and the DM hand kept the screen from before the press)
+            log.warning("deferral of interaction %s lost: %r", self.interaction.id, exc)
         return True
 
 
@@ -861,6 +866,8 @@ class DiscordAdapter:
         self.presenter.on_picture_given_up = lambda chat, pending: service.picture_given_up(
             PLATFORM, chat, pending
         )
+        # DMs found closed by a background write: the player is told to press "My cards"
+        self.presenter.on_unreachable = lambda user: service.player_unreachable(PLATFORM, user)
         service.register(self.presenter)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded
@@ -1099,7 +1106,10 @@ class DiscordAdapter:
                 await interaction.response.send_message(content, ephemeral=private, **extra)
             answered = True
         except discord.HTTPException as exc:
-            log.warning("could not answer command %s: %s", interaction.command, exc)
+            # (the command's name and the interaction: the command object's repr says
+            # neither, "<...Command object at 0x…>")
+            name = interaction.command.qualified_name if interaction.command else "?"
+            log.warning("could not answer /%s (interaction %s): %s", name, interaction.id, exc)
         if view is not None:
             view.stop()  # items route by custom_id; the instance need not listen
         return answered
@@ -1267,11 +1277,17 @@ class DiscordAdapter:
         dynamic items drop such a press without any response, exactly when
         :func:`_on_message` is false). A card's button gone that way (a fast second tap on
         the hand, the first one's update already shown) goes to the service as any press: it
-        counts as one of the current screen when it is of the street being played (R3.4)."""
-        if interaction.type is not discord.InteractionType.component:
-            return
+        counts as one of the current screen when it is of the street being played (R3.4).
+        A form submitted (the bot opens none: forged) is an unknown button too."""
         data: Any = interaction.data or {}
         custom_id = str(data.get("custom_id", ""))
+        if interaction.type is discord.InteractionType.modal_submit:
+            # the bot opens no form: a submit is forged (discord.py finds no modal and
+            # answers nothing, "This interaction failed")
+            await self._notice(interaction, custom_id, "err.forged")
+            return
+        if interaction.type is not discord.InteractionType.component:
+            return
         if not is_routed(custom_id):
             key = "err.forged"
         elif not _on_message(interaction.message, custom_id, data.get("component_type")):
@@ -1283,8 +1299,17 @@ class DiscordAdapter:
             key = "err.stale"
         else:
             return  # an item answers it
-        # in the language the service answers that table's presses in (a group that reads
-        # Russian read "out of date" in the English of the presser's client)
+        await self._notice(interaction, custom_id, key)
+
+    async def on_forged(self, interaction: Interaction, custom_id: str) -> None:
+        """A button carrying a select's ``custom_id`` was pressed (forged: the bot sends
+        none): "unknown button", nothing pressed."""
+        await self._notice(interaction, custom_id, "err.forged")
+
+    async def _notice(self, interaction: Interaction, custom_id: str, key: str) -> None:
+        """Answer a press of ``custom_id`` with the ephemeral notice ``key``, in the language
+        the service answers that table's presses in (a group that reads Russian read "out of
+        date" in the English of the presser's client)."""
         text = self.service.press_notice(actor_of(interaction), routed_table(custom_id), key)
         with contextlib.suppress(discord.HTTPException, discord.InteractionResponded):
             await interaction.response.send_message(text, ephemeral=True)
@@ -1559,6 +1584,16 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            # the answer lost in the network (the connection closed: Discord may or may not
+            # have taken it): a pressed DM hand is written as any other write, below (it was
+            # left showing the screen before the press, the card placed not shown, and an
+            # error logged with its traceback); anything else is told by the error handler
+            if dm_hand is None:
+                raise
+            log.warning(
+                "answer to interaction %s lost: %r; the DM hand is written", interaction.id, exc
+            )
         if dm_hand is not None:
             # the answer did not write the pressed DM hand: edit it as any other write
             self._show_dm_hand(user_id, dm_hand, reply)

@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 from discord import ButtonStyle
@@ -108,6 +108,10 @@ class PressTarget(Protocol):
         """Options were chosen in a select: ``values`` are payloads of the buttons the options
         stand for, ``already`` those that were preselected (the current state)."""
 
+    async def on_forged(self, interaction: discord.Interaction[Any], custom_id: str) -> None:
+        """A component that cannot be what its ``custom_id`` says was pressed (a select's
+        ``custom_id`` on a button): answered as an unknown button, nothing pressed."""
+
 
 def _target(interaction: discord.Interaction[Any]) -> PressTarget | None:
     target: PressTarget | None = getattr(interaction.client, "ofc", None)
@@ -149,6 +153,8 @@ class BoxSelect(DynamicItem[Select[Any]], template=_SELECT_TEMPLATE):
 
     def __init__(self, select: Select[Any]) -> None:
         super().__init__(select)
+        #: a button carrying this select's ``custom_id`` was pressed (:func:`_not_a_select`)
+        self.forged = False
 
     @classmethod
     async def from_custom_id(
@@ -158,15 +164,16 @@ class BoxSelect(DynamicItem[Select[Any]], template=_SELECT_TEMPLATE):
         match: re.Match[str],
         /,
     ) -> BoxSelect:
-        """Rebuild the select (with its options) from the pressed message."""
-        if not isinstance(item, Select):
-            raise TypeError(f"{match.string!r} is not a select")
-        return cls(item)
+        """Rebuild the select (with its options) from the pressed message; a button carrying
+        a select's ``custom_id`` (forged) is kept as :func:`_not_a_select`."""
+        return cls(item) if isinstance(item, Select) else _not_a_select(cls, match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the chosen cards to the adapter."""
         target = _target(interaction)
-        if target is not None:
+        if target is not None and self.forged:
+            await target.on_forged(interaction, self.item.custom_id)
+        elif target is not None:
             already = [o.value for o in self.item.options if o.default]
             await target.on_select(interaction, list(self.item.values), already)
 
@@ -178,6 +185,8 @@ class PickSelect(DynamicItem[Select[Any]], template=_PICK_TEMPLATE):
 
     def __init__(self, select: Select[Any]) -> None:
         super().__init__(select)
+        #: a button carrying this select's ``custom_id`` was pressed (:func:`_not_a_select`)
+        self.forged = False
 
     @classmethod
     async def from_custom_id(
@@ -187,16 +196,30 @@ class PickSelect(DynamicItem[Select[Any]], template=_PICK_TEMPLATE):
         match: re.Match[str],
         /,
     ) -> PickSelect:
-        """Rebuild the select from the pressed message."""
-        if not isinstance(item, Select):
-            raise TypeError(f"{match.string!r} is not a select")
-        return cls(item)
+        """Rebuild the select from the pressed message (a forged button: as
+        :meth:`BoxSelect.from_custom_id`)."""
+        return cls(item) if isinstance(item, Select) else _not_a_select(cls, match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Hand the chosen button to the adapter."""
         target = _target(interaction)
-        if target is not None:
+        if target is not None and self.forged:
+            await target.on_forged(interaction, self.item.custom_id)
+        elif target is not None:
             await target.on_select(interaction, list(self.item.values), [])
+
+
+_S = TypeVar("_S", BoxSelect, PickSelect)
+
+
+def _not_a_select(cls: type[_S], match: re.Match[str]) -> _S:
+    """A select's item for a pressed component that is not a select but carries a select's
+    ``custom_id`` (a forged press): its callback answers it as an unknown button. (Raising
+    instead, discord.py logged the error with its traceback and answered nothing: "This
+    interaction failed".)"""
+    item = cls(Select(custom_id=match.string))
+    item.forged = True
+    return item
 
 
 def is_routed(custom_id: str) -> bool:

@@ -280,6 +280,13 @@ class DiscordPresenter(LatePictures):
         #: (:meth:`send_picture`) is given up (refused for good, past the give-up): the
         #: service forgets it, a restart does not post it
         self.on_picture_given_up: Callable[[str, str], Awaitable[object]] | None = None
+        #: told a user's id when a write to their DMs made in the background (an edit of
+        #: their DM hand, a DM hand posted late) finds the DMs closed (403/50007): the
+        #: service marks them unreachable at once, and the table message tells them to press
+        #: "My cards" (:meth:`bot.service.TableService.player_unreachable`, as on Telegram).
+        #: Their turn went on with a DM hand the bot could no longer write, untold, until
+        #: the clock played their street for them.
+        self.on_unreachable: Callable[[str], Awaitable[object]] | None = None
 
     async def _send(
         self, channel_id: int, screen: Screen, nonce: int | None = None
@@ -543,6 +550,7 @@ class DiscordPresenter(LatePictures):
         (:meth:`_locked_out`), else logged."""
         if isinstance(exc, discord.Forbidden) and exc.code == DMS_CLOSED and pending.dm:
             self._dms_closed(pending.chat)
+            self._unreachable(pending.chat)
             log.info("DMs of %s closed: their hand is not posted", pending.chat)
         elif not (
             isinstance(exc, discord.HTTPException)
@@ -724,6 +732,27 @@ class DiscordPresenter(LatePictures):
         user = self._dm_user(channel_id)
         if user is not None:
             self._dms_closed(user)
+            self._unreachable(user)
+
+    def _unreachable(self, user_id: str) -> None:
+        """Tell the service (:attr:`on_unreachable`) that a background write found the DMs
+        of ``user_id`` closed; in a task of its own (the service takes the tables' locks,
+        which a write may be made under), waited for by :meth:`flush`."""
+        tell = self.on_unreachable
+        if tell is None:
+            return
+
+        key = ("unreachable", user_id)
+
+        async def run() -> None:
+            try:
+                await tell(user_id)
+            except Exception:  # (storage refused: the next private write finds out)
+                log.exception("could not mark user %s unreachable", user_id)
+            finally:
+                self._writers.pop(key, None)
+
+        self._spawn(key, run)
 
     async def _send_dm(self, user_id: str, screen: Screen) -> str | None:
         if not user_id.isdigit():

@@ -1411,6 +1411,25 @@ class FakeDiscord:
         record = self._interaction(3, user, int(msg["channel_id"]), data, msg, admin)
         return await self._send_interaction(record)
 
+    async def submit_form(
+        self,
+        user: FakeUser,
+        custom_id: str,
+        fields: Mapping[str, str] | None = None,
+        *,
+        channel_id: int = CHANNEL_ID,
+    ) -> FakeInteraction:
+        """``user`` submits a form (a modal, MODAL_SUBMIT) with ``custom_id`` and text inputs
+        ``fields`` (custom_id → value): what a client sends for a modal the bot opened, or a
+        forged one."""
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": k, "value": v}]}
+            for k, v in (fields or {}).items()
+        ]
+        data: dict[str, Any] = {"custom_id": custom_id, "components": rows}
+        record = self._interaction(5, user, channel_id, data, None, None)
+        return await self._send_interaction(record)
+
     # -- control routes (for a benchmark in another process) -----------------------------------
     def _user(self, uid: Any) -> FakeUser:
         user = self.users.get(int(uid))
