@@ -18,8 +18,10 @@ __all__ = ["MAX_PAYLOAD", "Button", "Payload", "Screen"]
 #: Telegram's callback_data limit in bytes (Discord allows 100 characters).
 MAX_PAYLOAD = 64
 
+#: (ASCII digits only, to the very end: another script's digit, "١", or a line feed after
+#: it made a forged payload one of table 1's buttons)
 _PAYLOAD_RE = re.compile(
-    r"^(\d{1,12}):([A-Za-z0-9.]{1,20}):([a-z]{1,2})(?::([A-Za-z0-9_.+~-]{1,24}))?$"
+    r"^(\d{1,12}):([A-Za-z0-9.]{1,20}):([a-z]{1,2})(?::([A-Za-z0-9_.+~-]{1,24}))?\Z", re.ASCII
 )
 
 

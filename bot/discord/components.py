@@ -85,12 +85,14 @@ MAX_OPTIONS = 25
 
 # Anything shaped like a payload is routed to the service, which refuses what is malformed or
 # stale; a stricter pattern would leave such presses unanswered ("This interaction failed").
-_PAYLOAD_TEMPLATE = r"(?P<data>\d{1,12}:[^:\s]{1,20}:[a-z]{1,2}(?::\S{1,24})?)"
-_SELECT_TEMPLATE = SELECT_PREFIX + r":(?P<table>\d{1,12}):(?P<version>[^:\s]{1,20}):(?P<box>[tmbd])"
+_PAYLOAD_TEMPLATE = r"(?P<data>[0-9]{1,12}:[^:\s]{1,20}:[a-z]{1,2}(?::\S{1,24})?)"
+_SELECT_TEMPLATE = (
+    SELECT_PREFIX + r":(?P<table>[0-9]{1,12}):(?P<version>[^:\s]{1,20}):(?P<box>[tmbd])"
+)
 _PICK_TEMPLATE = PICK_PREFIX + r":(?P<n>[0-4])"
-_PAYLOAD_RE = re.compile(_PAYLOAD_TEMPLATE)
-_SELECT_RE = re.compile(_SELECT_TEMPLATE)
-_PICK_RE = re.compile(_PICK_TEMPLATE)
+_PAYLOAD_RE = re.compile(_PAYLOAD_TEMPLATE, re.ASCII)  # (digits: ASCII's only, "١" is none)
+_SELECT_RE = re.compile(_SELECT_TEMPLATE, re.ASCII)
+_PICK_RE = re.compile(_PICK_TEMPLATE, re.ASCII)
 _BOX_ORDER = ("t", "m", "b", "d")  # the select rows: top, middle, bottom, discard
 _SELECTED = "•"
 

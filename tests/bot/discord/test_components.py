@@ -21,10 +21,12 @@ from bot.discord.components import (
     PickSelect,
     content_of,
     is_routed,
+    routed_table,
     rows_of,
     view_of,
 )
 from bot.model import LiveTable, SeatState
+from bot.presses import decode
 from bot.screens import Button, Payload, Screen
 from bot.service.settings import settings_screen
 from game.board import Box
@@ -258,3 +260,16 @@ async def test_every_setting_can_be_named_on_discord_by_autocomplete() -> None:
         assert name in suggested
     assert len(await _setting_names(None, "")) == 25  # type: ignore[arg-type]
     assert [c.value for c in await _setting_names(None, "idle")] == ["idle_close_seconds"]  # type: ignore[arg-type]
+
+
+def test_only_ascii_digits_name_a_table_in_a_payload_or_a_select() -> None:
+    """A forged custom_id or callback_data with other scripts' digits ("١", an Arabic-Indic
+    one) acted as the real button of table 1 (``\\d`` and ``int`` take any Unicode digit);
+    one with a line feed after it acted too. Both are unknown buttons now."""
+    assert Payload.decode("1:L5:j") == Payload(1, "L5", "j")
+    for forged in ("١:L5:j", "1:L5:j\n", "1:L5:p:A♠t", "²:L5:j"):
+        assert Payload.decode(forged) is None, forged
+        assert decode(forged) is None, forged
+        assert routed_table(forged) is None, forged
+    assert is_routed("sel:1:1.0:t")
+    assert not is_routed("sel:١:1.0:t") and routed_table("sel:١:1.0:t") is None
