@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.service.settings import SETTINGS
 from bot.telegram.adapter import COMMANDS
 from bot.texts import DISCORD_DESCRIPTIONS_RU, LANGS, RUSSIAN_READERS, TEXTS, plural, tr
 from tests.bot.discord.dc_world import world as dc_world
@@ -74,6 +75,19 @@ def test_no_text_cites_a_rule_number_to_players() -> None:
     """Rule numbers (R8.6 …) are for code and tests; a player reads the rule, not its number
     (one settings answer ended "(R8.6)")."""
     cited = [key for key, entry in TEXTS.items() for t in entry.values() if RULE.search(t)]
+    assert cited == []
+
+
+@pytest.mark.parametrize("platform", ["telegram", "discord"])
+@pytest.mark.parametrize("lang", LANGS)
+def test_no_settings_help_cites_a_rule_number_to_admins(lang: str, platform: str) -> None:
+    """``/settings <name>`` explains a setting to the admin who asked: 23 of them ended
+    "(R8.5)" or the like, a number of a rule book players do not have."""
+    cited = [
+        name
+        for name, spec in SETTINGS.items()
+        if RULE.search(spec.help_text(lang, "1", platform=platform))
+    ]
     assert cited == []
 
 
