@@ -579,6 +579,14 @@ def reveal_screen(
         lines.append("")
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
+        else:  # why it ends short of the target: a player's time ran out (R7.7)
+            late = [
+                t.board_label(r.seat)
+                for r in hand.result.seats
+                if r.timed_out and not ((p := t.player_of(r.seat)) is not None and p.bot)
+            ]
+            if late:
+                lines.append(tr(lang, "reveal.game_over_timeout", names=", ".join(late)))
         # R8.7: a tournament's game settles chips (their line follows), never kush
         over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
         lines.append(tr(lang, over))

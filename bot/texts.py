@@ -362,6 +362,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over and settled.",
         "ru": "Игра окончена, расчёт произведён.",
     },
+    "reveal.game_over_timeout": {
+        "en": "⌛ {names}: time ran out, so the game ends here.",
+        "ru": "⌛ {names}: время вышло, поэтому игра на этом окончена.",
+    },
     "reveal.game_over_early": {
         "en": "Table #{table}: the Chinese Poker game is over and settled: {moves}.",
         "ru": "Стол #{table}: игра в китайский покер окончена, расчёт: {moves}.",

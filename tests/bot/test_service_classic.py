@@ -218,6 +218,11 @@ async def test_r7_7_chinese_timeout_ends_the_game_and_settles(env) -> None:  # t
     bob_points = result["chinese"]["totals"]["1"]
     assert result["kush"] == {"0": -bob_points, "1": bob_points}
     assert t.chinese is None  # a new game starts with the next hand
+    # the group is told why the game ended short of the target (it read only "over")
+    reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "hand 1" in s.text)
+    alice_name = t.board_label(0)
+    late = tr("en", "reveal.game_over_timeout", names=alice_name)
+    assert late + "\n" + tr("en", "reveal.game_over") in reveal, reveal
 
 
 async def first_chinese_hand(service: TableService, presenter: FakePresenter) -> LiveTable:
