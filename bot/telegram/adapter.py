@@ -743,7 +743,7 @@ class TelegramPresenter(LatePictures):
         self._acting[key] = acting
         if acting and was is False and not sent:
             if key not in self._pingers:
-                text = "\n".join(screen.text.splitlines()[:2])
+                text = ping_lines(screen.text)
                 self._pingers[key] = asyncio.create_task(
                     self._ping(key, text), name=f"tg-ping-{user_id}"
                 )
@@ -806,7 +806,7 @@ class TelegramPresenter(LatePictures):
             return began
         if not screen.buttons:  # the turn ended meanwhile
             return None
-        return "\n".join(screen.text.splitlines()[:2])
+        return ping_lines(screen.text)
 
     async def stop_pings(self) -> None:
         """Cancel every ping still to be sent or deleted (shutdown)."""
@@ -1085,6 +1085,16 @@ def _where(chat_id: str) -> tuple[str, int | None]:
     ``message_thread_id`` of its topic (``None``: the chat itself)."""
     chat, _, topic = chat_id.partition("#")
     return chat, (int(topic) if topic.isdigit() else None)
+
+
+def ping_lines(text: str) -> str:
+    """A turn ping's text from the hand message ``text``: its title and its "your move" line
+    (the one with the clock, ⏱). The second line alone was a Chinese Poker game's score, or
+    a tournament's level, and the ping said nothing of a move; the first two lines when
+    there is no such line."""
+    lines = text.splitlines()
+    move = next((line for line in lines[1:] if "⏱" in line), None)
+    return "\n".join([*lines[:1], move] if move is not None else lines[:2])
 
 
 def _private(chat_id: str) -> bool:

@@ -15,6 +15,7 @@ from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, ReplayStep, decode, encode
 from bot.screens import Payload
 from bot.service import TableService
+from bot.telegram.adapter import ping_lines
 from bot.texts import tr
 from game.board import Box
 from storage.api import Store
@@ -840,3 +841,20 @@ async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
     picture = pictures.hand_picture(t, bob)
     assert picture is not None
     assert picture.title == f"Your board · table #{t.id} · hand 2 · street 1"
+
+
+async def test_r7_a_chinese_turn_ping_names_the_move_and_its_time(env) -> None:  # type: ignore[no-untyped-def]
+    """Telegram's turn ping (a new message, which notifies) is the hand's title and its
+    "your move" line; it took the first two lines, and in Chinese Poker the second is the
+    game's score: the ping said "🎯 Game to 51: …" and nothing of a move or its time."""
+    service, presenter, _, _ = env
+    t = await first_chinese_hand(service, presenter)  # the second hand is dealt
+    assert t.hand is not None and t.hand_no == 2
+    seat = t.hand.to_act[0]
+    user = t.seats[seat].user_id
+    text = presenter.last_private(user).text
+    assert text.splitlines()[1].startswith("🎯")  # (the game's score second)
+    title, move = ping_lines(text).splitlines()
+    assert title == text.splitlines()[0] and title.startswith("🃏")
+    lang = t.seats[seat].lang
+    assert move.startswith(tr(lang, "private.your_turn").split("⏱")[0] + "⏱"), move
