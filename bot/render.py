@@ -27,6 +27,7 @@ __all__ = [
     "group_screen",
     "lobby_screen",
     "move_presses",
+    "ping_lines",
     "private_screen",
     "showdown_screen",
 ]
@@ -593,3 +594,13 @@ def reveal_screen(
     for name, stack in busted:
         lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines), buttons)
+
+
+def ping_lines(text: str) -> str:
+    """A turn ping's text from the hand message ``text``: its title and its "your move" line
+    (the one with the clock, ⏱). The second line alone was a Chinese Poker game's score, or
+    a tournament's level, and the ping said nothing of a move; the first two lines when
+    there is no such line."""
+    lines = text.splitlines()
+    move = next((line for line in lines[1:] if "⏱" in line), None)
+    return "\n".join([*lines[:1], move] if move is not None else lines[:2])

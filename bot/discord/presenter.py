@@ -54,6 +54,7 @@ import discord
 from bot.discord.components import content_of, view_of
 from bot.late_pictures import LatePictures
 from bot.model import HAND_VIEW_PREFIX, PENDING_PREFIX
+from bot.render import ping_lines
 from bot.retries import (
     EDIT_GIVE_UP_SECONDS,
     EDIT_RETRIES,
@@ -705,7 +706,7 @@ class DiscordPresenter(LatePictures):
                 if wanted is None:
                     continue
                 channel, screen = wanted
-                text = content_of("\n".join(screen.text.splitlines()[:2]))
+                text = content_of(ping_lines(screen.text))
                 try:
                     msg = await self.client.get_partial_messageable(channel).send(text)
                 except _WRITE_ERRORS as exc:

@@ -68,6 +68,7 @@ from bot.late_pictures import LatePictures
 from bot.model import PENDING_PREFIX, Actor, ChatRef, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
+from bot.render import ping_lines
 from bot.retries import (
     EDIT_GIVE_UP_SECONDS,
     EDIT_RETRIES,
@@ -1085,16 +1086,6 @@ def _where(chat_id: str) -> tuple[str, int | None]:
     ``message_thread_id`` of its topic (``None``: the chat itself)."""
     chat, _, topic = chat_id.partition("#")
     return chat, (int(topic) if topic.isdigit() else None)
-
-
-def ping_lines(text: str) -> str:
-    """A turn ping's text from the hand message ``text``: its title and its "your move" line
-    (the one with the clock, ⏱). The second line alone was a Chinese Poker game's score, or
-    a tournament's level, and the ping said nothing of a move; the first two lines when
-    there is no such line."""
-    lines = text.splitlines()
-    move = next((line for line in lines[1:] if "⏱" in line), None)
-    return "\n".join([*lines[:1], move] if move is not None else lines[:2])
 
 
 def _private(chat_id: str) -> bool:

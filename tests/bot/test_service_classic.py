@@ -13,9 +13,9 @@ import pytest
 from bot import pictures, render
 from bot.model import Actor, ChatRef, LiveTable
 from bot.presses import PlaceCard, ReplayStep, decode, encode
+from bot.render import ping_lines
 from bot.screens import Payload
 from bot.service import TableService
-from bot.telegram.adapter import ping_lines
 from bot.texts import tr
 from game.board import Box
 from storage.api import Store
@@ -846,7 +846,8 @@ async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
 async def test_r7_a_chinese_turn_ping_names_the_move_and_its_time(env) -> None:  # type: ignore[no-untyped-def]
     """Telegram's turn ping (a new message, which notifies) is the hand's title and its
     "your move" line; it took the first two lines, and in Chinese Poker the second is the
-    game's score: the ping said "🎯 Game to 51: …" and nothing of a move or its time."""
+    game's score: the ping said "🎯 Game to 51: …" and nothing of a move or its time. Discord's
+    DM ping takes the same lines."""
     service, presenter, _, _ = env
     t = await first_chinese_hand(service, presenter)  # the second hand is dealt
     assert t.hand is not None and t.hand_no == 2
