@@ -425,6 +425,10 @@ class SqliteStore:
         self._queue: list[_Write] = []
         self._flusher: asyncio.Task[None] | None = None
         self._fence: str | None = None
+        #: table id → the highest ``seq`` of a snapshot written here (:meth:`save_snapshot`
+        #: keeps a lower one out; one process writes a file, its writes in order, so this is
+        #: what the file holds, without reading the stored snapshot back on every save)
+        self._snapshot_seqs: dict[int, int] = {}
         #: the clock of leases and heartbeats (tests move it)
         self.clock = time.time
 
@@ -958,14 +962,24 @@ class SqliteStore:
         results: list[int] = await self._write(
             _commit_tx, table_id, prepared, text, close, key, self._fenced()
         )
+        if snapshot is not None:
+            self._wrote_snapshot(table_id, snapshot_seq(snapshot))
         return results
+
+    def _wrote_snapshot(self, table_id: int, seq: int) -> None:
+        """Remember the ``seq`` of a snapshot written (:attr:`_snapshot_seqs`)."""
+        self._snapshot_seqs[table_id] = max(seq, self._snapshot_seqs.get(table_id, seq))
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Store the live state of an open table, replacing the previous one unless that one
         is of a later transition (a higher ``"seq"``, :meth:`storage.api.Store.save_snapshot`).
         :raises StorageError: if no such table, it is closed, or ``data`` is not JSON."""
         text = dump_json(data, "snapshot")
-        await self._write(_snapshot_tx, table_id, text, self._fenced(), snapshot_seq(data))
+        seq = snapshot_seq(data)
+        if self._snapshot_seqs.get(table_id, seq) > seq:
+            return  # a later step's snapshot is stored already (committed by it)
+        await self._write(_snapshot_tx, table_id, text, self._fenced())
+        self._wrote_snapshot(table_id, seq)
 
     async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
         """Replace the final snapshot of a closed table (what it still owes its chat).
@@ -993,6 +1007,7 @@ class SqliteStore:
             conn.execute("DELETE FROM snapshots WHERE table_id = ?", (table_id,))
 
         await self._write(body)
+        self._snapshot_seqs.pop(table_id, None)
 
     # -- workers sharing the tables (issue 14) ---------------------------------------------
     def _fenced(self) -> tuple[str, float] | None:
@@ -1653,19 +1668,10 @@ def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float] | None) -> 
         raise LeaseLost(f"table {table_id}: worker {worker} does not hold {row[2]}")
 
 
-def _snapshot_tx(
-    conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None, seq: int | None = None
-) -> None:
-    """Thread side of :meth:`SqliteStore.save_snapshot` (``seq``: its transition number, a
-    stored snapshot of a higher one is kept) and of a commit's snapshot (``None``)."""
+def _snapshot_tx(conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None) -> None:
+    """Thread side of :meth:`SqliteStore.save_snapshot`."""
     _table_community(conn, table_id, must_be_open=True)
     _check_fence(conn, table_id, fence)
-    if seq is not None:
-        row = conn.execute(
-            "SELECT json_extract(data, '$.seq') FROM snapshots WHERE table_id = ?", (table_id,)
-        ).fetchone()
-        if row is not None and snapshot_seq(row[0]) > seq:
-            return  # a newer step's snapshot is stored already (committed by it)
     _put_snapshot(conn, table_id, text)
 
 
