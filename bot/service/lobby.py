@@ -205,9 +205,7 @@ async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
     Played first, the command changed who the timer stands up: a newcomer or a player back
     from sit-out was stood up the same moment, told "press Ready"."""
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
-        async with rt.transition(t) as tx:
-            maybe_start(rt, t, tx)
-            tx.group = True
+        await _deal_step(rt, t)
 
 
 def _ready_window(rt: Runtime, t: LiveTable, seat: SeatState) -> None:
@@ -305,14 +303,21 @@ async def _timer_first(rt: Runtime, t: LiveTable, seat: SeatState) -> bool:
         async with rt.transition(t) as tx:
             stand_up_unready(t, tx, rt.clock())
     else:
-        if t.top_ups_due():  # (the timer adds them first)
-            await add_top_ups(rt, t)
-        async with rt.transition(t) as tx:
-            if t.next_hand_at is not None and rt.clock() >= t.next_hand_at:
-                t.next_hand_at = None
-            maybe_start(rt, t, tx)
-            tx.group = True
+        await _deal_step(rt, t)
     return t.seat_of(user_id) is None
+
+
+async def _deal_step(rt: Runtime, t: LiveTable) -> None:
+    """The step of the table's timer whose time came for a deal (call under ``t.lock``): the
+    top-ups queued during the hand, then the unready or busted stood up and the deal
+    (:func:`bot.service.timers.on_time`), made now by a command that came first."""
+    if t.top_ups_due():  # (the timer adds them first)
+        await add_top_ups(rt, t)
+    async with rt.transition(t) as tx:
+        if t.next_hand_at is not None and rt.clock() >= t.next_hand_at:
+            t.next_hand_at = None
+        maybe_start(rt, t, tx)
+        tx.group = True
 
 
 #: The most kush one top-up may ask for (far below the database's integer limit).
