@@ -1373,11 +1373,10 @@ async def settings_changed(
                 continue
             try:
                 async with rt.transition(t) as tx:
-                    before = t.ready_seconds()
-                    relabelled = _pend(
+                    relabelled, moved = _pend(
                         t, community.settings, rt.kush_label(community), language=language
                     )
-                    if follow_ready_seconds(t, before):
+                    if moved:
                         tx.group = True  # (the countdown shown follows it)
                     if t.hand is None:
                         apply_pending(t, tx, rt.clock())
@@ -1392,9 +1391,7 @@ async def settings_changed(
                 # logged; the step was rolled back, so the table has the old settings: it
                 # takes the new ones from its next committed step on
                 if rt.open_here(t):
-                    before = t.ready_seconds()
                     _pend(t, community.settings, rt.kush_label(community), language=language)
-                    follow_ready_seconds(t, before)
                 continue
         await rt.settled(t)
 
@@ -1425,7 +1422,7 @@ def table_language(s: CommunitySettings, t: LiveTable, own: str = "") -> str:
 
 def _pend(
     t: LiveTable, s: CommunitySettings, label: str, *, language: str | None = None
-) -> list[int]:
+) -> tuple[list[int], bool]:
     """Give table ``t`` the community's settings ``s``: options to apply between matches,
     the buy-in between hands (:func:`~.dealing.apply_pending`), the label, pictures and
     language at once (the table's, and each seated player's private screens',
@@ -1434,7 +1431,10 @@ def _pend(
     setting changed (by an admin of this own language, ``""`` unknown), so under ``auto``
     the table takes :func:`table_language` (any other change under ``auto`` keeps the
     language the table has). ``label``: the kush label as messages show it
-    (:meth:`Runtime.kush_label`). Returns the seats whose language changed."""
+    (:meth:`Runtime.kush_label`). A running ready timer follows a changed ``ready_seconds``
+    (:func:`follow_ready_seconds`). Returns the seats whose language changed and whether a
+    running ready timer moved."""
+    before = t.ready_seconds()
     if t.tournament is None:
         t.pending_options = table_options(s, t.options.game)
         t.pending_buy_in = s.min_buy_in
@@ -1450,7 +1450,7 @@ def _pend(
         if not seat.bot and seat.lang != lang:
             seat.lang = lang
             changed.append(seat.seat)
-    return changed
+    return changed, follow_ready_seconds(t, before)
 
 
 def follow_ready_seconds(t: LiveTable, before: float) -> bool:
@@ -1502,9 +1502,7 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str)
     same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
     if same and now == (options, s.min_buy_in, label, s.pictures, lang):
         return False
-    before = t.ready_seconds()
-    relabelled = _pend(t, s, label)
-    follow_ready_seconds(t, before)
+    relabelled, _ = _pend(t, s, label)
     if t.hand is None:
         apply_pending(t, tx, at)
     tx.group = True
