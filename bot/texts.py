@@ -1058,6 +1058,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "⚠ Стол #{table}: раздачу не удалось продолжить после перезапуска, она отменена; все стеки возвращены.",
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
+    "reply.table_closed_cashed": {
+        "en": "Table #{table} is closed; the stacks are back in the players' balances.",
+        "ru": "Стол #{table} закрыт, стеки вернулись на балансы игроков.",
+    },
     "bot.added": {
         "en": "{name} ({level}) sits down: a computer player staked by the house.",
         "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",

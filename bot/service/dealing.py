@@ -712,22 +712,26 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
         t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))
 
 
-def close_now(t: LiveTable, tx: Tx, notice: str) -> None:
+def close_now(t: LiveTable, tx: Tx, notice: str) -> int:
     """Close a table with no hand running, in this transition: a Chinese Poker game under way
     is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
     stack is cashed out after the round's points (R8.3), and the table message says
-    ``notice`` (R8.2a)."""
+    ``notice`` (R8.2a). Returns the kush the people seated (not bots) cashed out: 0 for a
+    tournament, whose pool pays out instead."""
     from bot.service import tournaments
 
     if t.tournament is not None:  # a tournament that will not finish: its pool settled
         tournaments.cancel(t, tx, notice)
-        return
+        return 0
     if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
     settle_round(t, tx, None, closing=True)  # the round's points first (R8.3), as closing
+    returned = 0
     for seat in list(t.seats.values()):
-        stand_up(t, tx, seat)
+        amount = stand_up(t, tx, seat)
+        returned += amount if seat.bot is None else 0
     close_with(t, tx, notice)
+    return returned
 
 
 def close_with(t: LiveTable, tx: Tx, notice: str) -> None:

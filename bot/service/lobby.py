@@ -841,7 +841,9 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
-    await close_table(rt, t, notice, chat_gone=removal, admin=not removal)
+    if await close_table(rt, t, notice, chat_gone=removal, admin=not removal):
+        # the admin is told where the stacks went ("is closed." alone left players asking)
+        return Reply(tr(lang, "reply.table_closed_cashed", table=t.id))
     return Reply(notice)
 
 
@@ -853,21 +855,23 @@ async def close_table(
     chat_gone: bool = False,
     admin: bool = False,
     idle: bool = False,
-) -> None:
+) -> int:
     """Close a table with no hand running (call under ``t.lock``), in one transition
     (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
     the table's chat: its players are told in private
     (:func:`~bot.service.dealing.tell_chat_gone`). ``admin``: an admin closes it: a
     tournament's registered players are told in private what its pool paid them (R8.7,
     :func:`~bot.service.dealing.tell_tournament_closed`); ``idle``: the idle close (R8.2a),
-    of which they are told so too."""
+    of which they are told so too. Returns the kush the people seated cashed out
+    (:func:`~bot.service.dealing.close_now`)."""
     async with rt.transition(t) as tx:
         t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)
-        close_now(t, tx, notice)
+        returned = close_now(t, tx, notice)
         if chat_gone:  # (after the close: a Chinese Poker game it settles moves the shares)
             tell_chat_gone(t, tx)
         elif admin or idle:
             tell_tournament_closed(t, tx, "idle" if idle else None)
+    return returned
 
 
 def rename(t: LiveTable, actor: Actor) -> bool:
