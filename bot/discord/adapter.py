@@ -707,9 +707,11 @@ class OfcAdminCommands(app_commands.Group):
         self, interaction: Interaction, name: str | None = None, value: str | None = None
     ) -> None:
         """Show the settings with buttons, or set one (admins; ephemeral). A ``value`` with
-        no ``name`` goes to the service as such (an empty name), which refuses it."""
+        no ``name`` goes to the service as such (an empty name), which refuses it. The
+        options are split into words as Telegram's ``/settings hand_seconds 30`` is: a name
+        typed with its value (``name:"hand_seconds 30"``, no ``value``) was "not a setting"."""
         admin = is_admin(interaction)
-        args = [name or "", *(value or "").split()] if name or value else []
+        args = [*((name or "").split() or [""]), *(value or "").split()] if name or value else []
         service = self.adapter.service
         await self.adapter.command(
             interaction, lambda c, a: service.settings(c, a, admin, args), ephemeral=True
