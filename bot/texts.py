@@ -532,6 +532,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Usage: /{command} [game]. Games: {games}.",
         "ru": "Формат: /{command} [игра]. Игры: {games}.",
     },
+    # the games /rules, /newtable and /tournament take (code names, and Russian ones too:
+    # bot.service.settings.GAME_NAMES)
+    "games.names": {
+        "en": "pineapple, ofc, chinese",
+        "ru": "pineapple (ананас), ofc (классика), chinese (китайский)",
+    },
     "reply.unknown_game": {
         "en": "Unknown game “{game}”. Games: {games}.",
         "ru": "Неизвестная игра «{game}». Игры: {games}.",

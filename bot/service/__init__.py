@@ -475,13 +475,15 @@ class TableService:
         ):  # delivered again after the table it opened closed: no other table
             return Reply(tr(lang, "reply.request_done"))
         settings = community.settings
-        games = ", ".join(g.value for g in PLAYABLE_GAMES)
-        if game is not None and len(game.split()) > 1:  # one game, no more words
+        games = tr(lang, "games.names")
+        known = None if game is None else settings_mod.game_named(game)
+        if game is not None and known is None and len(game.split()) > 1:  # one game, no more
             command = "tournament" if tournament else "newtable"
             return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
-        if game is not None and game not in {g.value for g in PLAYABLE_GAMES}:
+        if game is not None and known is None:
             name = self.rt.typed_text(chat.platform, clean_arg(game))
             return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
+        game = known  # ("ананас", "Classic": the game's code name)
         try:
             options = settings_mod.table_options(settings, game)  # the options game has
         except OptionError:
@@ -764,13 +766,15 @@ class TableService:
         lang = await self._lang(community, actor)
         t = self.table_in(chat)
         name = game.strip().lower()
-        games = ", ".join(g.value for g in PLAYABLE_GAMES)
-        if len(name.split()) > 1:  # one game, no more words
+        games = tr(lang, "games.names")
+        known = settings_mod.game_named(name)
+        if known is None and len(name.split()) > 1:  # one game, no more words
             return Reply(tr(lang, "reply.game_usage", command="rules", games=games), alert=True)
-        if name and name not in {g.value for g in PLAYABLE_GAMES}:
+        if name and known is None:
             typed = self.rt.typed_text(chat.platform, clean_arg(name))
             text = tr(lang, "reply.unknown_game", game=typed, games=games)
             return Reply(text, alert=True)
+        name = known or ""  # ("ананас", "Classic": the game's code name)
         if t is not None and (not name or name == t.options.game.value):
             return Reply(rules_text(t.options, lang))
         try:

@@ -53,6 +53,7 @@ from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
 from storage.api import DEFAULT_KUSH_LABEL, Community, CommunitySettings
 
 __all__ = [
+    "GAME_NAMES",
     "KUSH_LIMIT",
     "PLAYABLE_GAMES",
     "SETTINGS",
@@ -61,6 +62,7 @@ __all__ = [
     "SettingRefused",
     "Unit",
     "change_setting",
+    "game_named",
     "group_language",
     "reconcile",
     "seat_language",
@@ -74,6 +76,36 @@ __all__ = [
 
 #: Games a table can be opened with.
 PLAYABLE_GAMES: tuple[GameKind, ...] = (GameKind.PINEAPPLE, GameKind.OFC, GameKind.CHINESE)
+
+#: What players call each game besides its code name, in English and Russian (as the bot's
+#: messages name them, :data:`~bot.texts.TEXTS` ``game.*``, and shorter): ``/rules ананас``
+#: was "Unknown game"; keys are casefolded, "ё" as "е", words one space apart.
+_GAME_WORDS: Mapping[GameKind, tuple[str, ...]] = {
+    GameKind.PINEAPPLE: ("pineapple ofc", "ананас", "ананас (ofc)", "пайнэпл", "пайнепл"),
+    GameKind.OFC: (
+        "classic",
+        "classic ofc",
+        "классика",
+        "классический",
+        "классический ofc",
+        "офк",
+    ),
+    GameKind.CHINESE: ("chinese poker", "китайский", "китайский покер", "китайка"),
+}
+GAME_NAMES: Mapping[str, GameKind] = {
+    **{word: g for g in PLAYABLE_GAMES for word in _GAME_WORDS.get(g, ())},
+    **{g.value: g for g in PLAYABLE_GAMES},
+}
+
+
+def game_named(text: str) -> str | None:
+    """The code name (``pineapple``, ``ofc``, ``chinese``) of the playable game ``text``
+    names, by its code name or another of :data:`GAME_NAMES` (any case, words as typed),
+    ``None`` for none: ``/rules``, ``/newtable`` and ``/tournament`` read a game so."""
+    key = " ".join(text.casefold().replace("ё", "е").split())
+    game = GAME_NAMES.get(key)
+    return None if game is None else game.value
+
 
 #: The largest kush amount a setting or a grant may name, far below SQLite's integer limit
 #: (about 9.2e18), so sums of amounts stay exact.

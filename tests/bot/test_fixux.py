@@ -1,13 +1,20 @@
 """Small player-facing fixes found by new-user runs: what ``/closetable`` says of the
-stacks (R8.2a), ..."""
+stacks (R8.2a); games named in Russian or in full (``/rules ананас``); ..."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.model import Actor
+from bot.service.settings import GAME_NAMES, PLAYABLE_GAMES, game_named
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as ANN  # (English, in the group FRIENDS)
+from tests.bot.test_service import BOB as BORIS  # (Russian, in the group FRIENDS)
+from tests.bot.test_service import GROUP as FRIENDS
 from tests.bot.test_service_classic import ALICE, BOB, GROUP, play_hand, start
+from tests.bot.test_settings import new_service
 from tests.bot.test_transitions import player_balance_in
 
 OLGA = Actor("telegram", "5", "Olga", "ru")
@@ -49,3 +56,56 @@ async def test_r8_2a_closetable_with_no_stack_at_the_table_names_none() -> None:
     assert not (await service.join(GROUP, BOB)).alert
     reply = await service.close_table(GROUP, ALICE, True)
     assert reply.text == "Table #1 is closed."
+
+
+@pytest.mark.parametrize(
+    ("typed", "title"),
+    [
+        ("ананас", "Ананас:"),
+        ("Пайнэпл", "Ананас:"),
+        ("классика", "Классический OFC:"),
+        ("Классический  OFC", "Классический OFC:"),
+        ("китайский", "Китайский покер:"),
+        ("китайский покер", "Китайский покер:"),
+    ],
+)
+async def test_rules_take_a_games_russian_name(typed: str, title: str) -> None:
+    """``/rules ананас`` was "Unknown game «ананас». Games: pineapple, ofc, chinese.": the
+    Russian names of the three games (R3, R4), and their full names, name them."""
+    service, _ = new_service()
+    reply = await service.rules(FRIENDS, BORIS, typed)
+    assert not reply.alert and reply.text.startswith(title), reply.text
+
+
+async def test_rules_and_newtable_take_english_full_names() -> None:
+    service, _ = new_service()
+    reply = await service.rules(FRIENDS, ANN, "Chinese Poker")
+    assert reply.text.startswith("Chinese Poker:"), reply.text
+    reply = await service.rules(FRIENDS, ANN, "classic")
+    assert reply.text.startswith("Classic OFC:"), reply.text
+    assert (await service.new_table(FRIENDS, BORIS, "китайский")).text == "Стол #1 открыт."
+    t = service.table_in(FRIENDS)
+    assert t is not None and t.options.game.value == "chinese"
+
+
+async def test_an_unknown_game_lists_the_names_in_the_players_language() -> None:
+    service, _ = new_service()
+    reply = await service.rules(FRIENDS, BORIS, "покер")
+    assert reply.alert and reply.text == (
+        "Неизвестная игра «покер». Игры: pineapple (ананас), ofc (классика), chinese (китайский)."
+    )
+    reply = await service.rules(FRIENDS, ANN, "poker")
+    assert reply.text == "Unknown game “poker”. Games: pineapple, ofc, chinese."
+    reply = await service.new_table(FRIENDS, BORIS, "ананас классика")
+    assert reply.text == (
+        "Формат: /newtable [игра]. Игры: pineapple (ананас), ofc (классика), chinese (китайский)."
+    )
+    assert service.table_in(FRIENDS) is None
+
+
+def test_the_games_listed_are_the_playable_ones_and_each_name_listed_names_one() -> None:
+    assert tr("en", "games.names") == ", ".join(g.value for g in PLAYABLE_GAMES)
+    for part in tr("ru", "games.names").split(", "):
+        code, russian = part.removesuffix(")").split(" (")
+        assert game_named(code) == code and game_named(russian) == code, part
+    assert set(GAME_NAMES.values()) == set(PLAYABLE_GAMES)
