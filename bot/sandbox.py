@@ -528,7 +528,11 @@ class Sandbox:
         self, chat: int, text: str, rows: list[list[tuple[str, str]]], prefix: str = ""
     ) -> None:
         prefix = "g" if chat == GROUP_ID else prefix
-        title = "group · Sandbox" if chat == GROUP_ID else f"private · {self.human.first_name}"
+        lang = self.opts.lang  # (the heading is the sandbox's own, in the player's language)
+        if chat == GROUP_ID:
+            title = tr(lang, "sandbox.group_title")
+        else:
+            title = tr(lang, "sandbox.private_title", name=self.human.first_name)
         self.line(f"── {title} " + "─" * max(4, 40 - len(title)))
         self.line(text)
         n = 0

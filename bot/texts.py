@@ -1113,6 +1113,9 @@ TEXTS: dict[str, dict[str, str]] = {
     # the sandbox's player without a login name (USER): a name the group's notices, written
     # of a player ("{name} left the table; … back to their balance"), read right with
     "sandbox.player": {"en": "Player", "ru": "Игрок"},
+    # the heading the sandbox prints above each bot message: the chat it was written in
+    "sandbox.group_title": {"en": "group · Sandbox", "ru": "группа · Песочница"},
+    "sandbox.private_title": {"en": "private · {name}", "ru": "личный чат · {name}"},
     "sandbox.link_above": {
         "en": "(the table's message is printed above)",
         "ru": "(сообщение стола напечатано выше)",

@@ -1,11 +1,16 @@
 """Small player-facing fixes found by new-user runs: what ``/closetable`` says of the
-stacks (R8.2a); games named in Russian or in full (``/rules ананас``); ..."""
+stacks (R8.2a); games named in Russian or in full (``/rules ананас``); the sandbox's own
+lines in the player's language; ..."""
 
 from __future__ import annotations
+
+import io
+from pathlib import Path
 
 import pytest
 
 from bot.model import Actor
+from bot.sandbox import Sandbox, SandboxOptions
 from bot.service.settings import GAME_NAMES, PLAYABLE_GAMES, game_named
 from bot.texts import tr
 from storage.check import check_store
@@ -109,3 +114,28 @@ def test_the_games_listed_are_the_playable_ones_and_each_name_listed_names_one()
         code, russian = part.removesuffix(")").split(" (")
         assert game_named(code) == code and game_named(russian) == code, part
     assert set(GAME_NAMES.values()) == set(PLAYABLE_GAMES)
+
+
+@pytest.mark.parametrize(
+    ("lang", "group", "private"),
+    [
+        ("en", "── group · Sandbox ", "── private · Player "),
+        ("ru", "── группа · Песочница ", "── личный чат · Игрок "),
+    ],
+)
+async def test_the_sandboxs_message_headings_are_in_the_players_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str, group: str, private: str
+) -> None:
+    """Under ``--lang ru`` the heading printed above each bot message ("── group · Sandbox
+    ───", "── private · Игрок ───") stayed English."""
+    monkeypatch.delenv("USER", raising=False)  # (the player is "Player" in their language)
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0, lang=lang), out)
+    try:
+        await box.start()
+        assert await box.handle("/hand")
+        await box.print_changes()
+        headings = [x for x in out.getvalue().splitlines() if x.startswith("── ")]
+        assert headings and {h.rstrip("─") for h in headings} == {group, private}, headings
+    finally:
+        await box.stop()
