@@ -827,6 +827,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only those who played here have statistics. /ofc stats alone: this server and you.",
         "ru": "Статистика есть только у тех, кто играл здесь. /ofc stats без имени — сервер и вы.",
     },
+    # /stats with one word that is neither a player here nor a period ("/stats year"): the
+    # periods too (no Discord wording: its period is an option with choices)
+    "stats.unknown_or_period": {
+        "en": "Only those who played here have statistics. /stats alone: this group and you; a period: week, month or all.",
+        "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё).",
+    },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",

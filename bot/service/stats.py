@@ -214,6 +214,8 @@ async def stats(
             text = tr(lang, "reply.unknown_player", name=name)
             if of is None and await _named_before(rt, community, words, shown):
                 text += "\n" + tr(lang, "stats.usage")  # ("/stats Alice year")
+            elif of is None and _period_meant(words, shown):  # ("/stats year"): the periods
+                text += "\n" + tr(lang, "stats.unknown_or_period")
             else:  # "No such player here: @bob." alone gave no next step
                 text += "\n" + tr(lang, on(community.platform, "stats.unknown_hint"))
             return Reply(text, alert=True)
@@ -247,6 +249,13 @@ async def stats(
         return await _with_chart(rt, "\n".join(lines), me, own, since, lang, label, when, community)
     lines, s = await _player_block(rt, me, since, lang, label, when)
     return await _with_chart(rt, "\n".join(lines), me, s, since, lang, label, when, community)
+
+
+def _period_meant(words: Sequence[str], shown: Mapping[str, str] | None) -> bool:
+    """Whether the name ``words`` no player here has may be a period misspelt or one the
+    command has not (``/stats year``, ``/stats неделю``): one word typed as such, not a
+    mention (``@bob``, or one the adapter replaced by a user id)."""
+    return len(words) == 1 and words[0] not in (shown or {}) and not words[0].startswith("@")
 
 
 def _name_of(words: Sequence[str], shown: Mapping[str, str] | None) -> str:

@@ -131,7 +131,7 @@ async def test_stats_of_a_computer_player_by_the_name_the_table_shows() -> None:
         assert not reply.alert and reply.text == expected, name
     reply = await service.stats(GROUP, ALICE, ["Zed"])
     assert reply.alert and reply.text == (
-        tr("en", "reply.unknown_player", name="Zed") + "\n" + tr("en", "stats.unknown_hint")
+        tr("en", "reply.unknown_player", name="Zed") + "\n" + tr("en", "stats.unknown_or_period")
     )
     assert await check_store(store) == []
 

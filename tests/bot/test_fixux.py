@@ -139,3 +139,31 @@ async def test_the_sandboxs_message_headings_are_in_the_players_language(
         assert headings and {h.rstrip("─") for h in headings} == {group, private}, headings
     finally:
         await box.stop()
+
+
+async def test_stats_with_one_word_neither_a_player_nor_a_period_lists_the_periods() -> None:
+    """``/stats year`` answered "No such player here: year." and who has statistics, never
+    which periods ``/stats`` takes; one word that names nobody here now lists them too (EN
+    and RU). A mention (``@bob``) and a name of several words keep the plain hint."""
+    service, presenter, _, _ = service_env(next_hand_delay=5)
+    await start(service, [ALICE, BOB], "ofc")
+    await play_hand(service, presenter, [ALICE, BOB])
+    reply = await service.stats(GROUP, ALICE, ["year"])
+    assert reply.alert and reply.text == (
+        "No such player here: year.\nOnly those who played here have statistics. "
+        "/stats alone: this group and you; a period: week, month or all."
+    )
+    reply = await service.stats(GROUP, OLGA, ["год"])
+    assert reply.alert and reply.text == (
+        "Здесь нет такого игрока: год.\nСтатистика есть только у тех, кто играл здесь. "
+        "/stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё)."
+    )
+    hint = "\n" + tr("en", "stats.unknown_hint")
+    reply = await service.stats(GROUP, ALICE, ["@zed"])
+    assert reply.text == "No such player here: @zed." + hint
+    reply = await service.stats(GROUP, ALICE, ["Zed", "Zedson"])
+    assert reply.text == "No such player here: Zed Zedson." + hint
+    # every period named there is one /stats takes, in either language
+    reply = await service.stats(GROUP, OLGA, ["неделя"])
+    assert not reply.alert and reply.text.startswith("📊 Classic · за 7 дней\n")
+    assert not (await service.stats(GROUP, ALICE, ["month"])).alert

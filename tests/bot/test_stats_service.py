@@ -472,8 +472,8 @@ async def test_a_word_after_me_or_a_name_that_is_no_period_answers_the_usage(env
         "No such player here: Nobody year.\n"
         "Only those who played here have statistics. /stats alone: this group and you."
     )
-    reply = await service.stats(GROUP, BOB, ["Никто"])
+    reply = await service.stats(GROUP, BOB, ["Никто", "Нигде"])
     assert reply.alert and reply.text == (
-        "Здесь нет такого игрока: Никто.\n"
+        "Здесь нет такого игрока: Никто Нигде.\n"
         "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы."
     )
