@@ -266,6 +266,8 @@ class Setting(BaseModel):
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
             text = text.lower()
+            if self.name == "game":  # ("ананас", "Chinese Poker": as /newtable reads a game)
+                text = game_named(text) or text
         elif self.kind is Kind.TEXT and any(_control(ch) for ch in text):
             raise SettingRefused(self.range_text, self)
         elif self.kind is Kind.TEXT and self.low >= 1 and not any(map(visible, text)):

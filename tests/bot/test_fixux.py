@@ -167,3 +167,15 @@ async def test_stats_with_one_word_neither_a_player_nor_a_period_lists_the_perio
     reply = await service.stats(GROUP, OLGA, ["неделя"])
     assert not reply.alert and reply.text.startswith("📊 Classic · за 7 дней\n")
     assert not (await service.stats(GROUP, ALICE, ["month"])).alert
+
+
+async def test_settings_game_takes_a_games_russian_or_full_name() -> None:
+    """``/settings game ананас`` was refused as no choice of ``game``: it reads a game as
+    ``/newtable`` does (EN and RU answers)."""
+    service, _ = new_service()
+    reply = await service.settings(FRIENDS, BORIS, True, ["game", "китайский"])
+    assert reply.text.splitlines()[0] == "Сохранено: game = chinese.", reply.text
+    reply = await service.settings(FRIENDS, ANN, True, ["game", "Classic", "OFC"])
+    assert reply.text.splitlines()[0] == "Saved: game = ofc.", reply.text
+    reply = await service.settings(FRIENDS, ANN, True, ["game", "poker"])
+    assert reply.alert and "pineapple" in reply.text, reply.text
