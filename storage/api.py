@@ -18,7 +18,7 @@ changes nothing and returns the first call's result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -424,6 +424,19 @@ class Store(Protocol):
 
     async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
         """Replace a community's settings."""
+
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """Read-modify-write of a community's settings, atomic against every other writer
+        (other processes on the same database too): ``change`` gets the settings as stored
+        and returns the new ones, read and written in one transaction that holds the
+        community's row (``SELECT … FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on
+        SQLite), so two changes made at once by two workers both stay; :meth:`update_settings`
+        after a read kept only the later one. ``change`` must be a plain function of its
+        argument (a transaction may be run again); what it raises propagates, nothing
+        saved. Returning the very object it was given writes nothing. Returns the community
+        as saved. :raises StorageError: if no such community."""
 
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """A chat got a new id (a Telegram group upgraded to a supergroup): the community

@@ -10,7 +10,7 @@ come back exactly as SQLite would return them (e.g. integer keys become strings)
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -197,6 +197,20 @@ class MemoryStore:
         c = replace(c, settings=CommunitySettings.from_json(data))
         self._communities[community_id] = c
         return c
+
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings` (no await between the read and the
+        write: nothing else runs in between)."""
+        c = self._communities.get(community_id)
+        if c is None:
+            raise StorageError(f"no community {community_id}")
+        stored = CommunitySettings.from_json(_copy(c.settings.to_json(), "settings"))
+        settings = change(stored)
+        if settings is stored:
+            return c
+        return await self.update_settings(community_id, settings)
 
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""

@@ -989,6 +989,36 @@ class PostgresStore:
 
         return _community(await self._write(body))
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings`: the community's row read ``FOR
+        UPDATE`` (another connection's change waits for this transaction), changed and
+        written in the same transaction."""
+
+        async def body(conn: Conn) -> Row:
+            row = await conn.fetchrow(
+                f"SELECT {_COMMUNITY_COLUMNS} FROM communities WHERE id = $1 FOR UPDATE",
+                community_id,
+            )
+            if row is None:
+                raise StorageError(f"no community {community_id}")
+            stored = _community(row).settings
+            settings = change(stored)
+            if settings is stored:
+                return row
+            written = await conn.fetchrow(
+                "UPDATE communities SET settings = $1 WHERE id = $2"
+                f" RETURNING {_COMMUNITY_COLUMNS}",
+                dump_json(settings.to_json(), "settings"),
+                community_id,
+            )
+            if written is None:  # pragma: no cover - the row is locked, nobody deletes it
+                raise StorageError(f"no community {community_id}")
+            return written
+
+        return _community(await self._write(body))
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 

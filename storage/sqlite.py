@@ -568,6 +568,28 @@ class SqliteStore:
 
         return _community(await self._write(body))
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings`: read, ``change`` (on the
+        connection's thread) and write in one ``BEGIN IMMEDIATE`` transaction, which holds
+        the file's write lock from before the read (another process waits for it)."""
+        select = "SELECT id, platform, external_id, title, settings FROM communities WHERE id = ?"
+
+        def body(conn: Conn) -> Any:
+            row = conn.execute(select, (community_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no community {community_id}")
+            stored = _community(row).settings
+            settings = change(stored)
+            if settings is stored:
+                return row
+            text = dump_json(settings.to_json(), "settings")
+            conn.execute("UPDATE communities SET settings = ? WHERE id = ?", (text, community_id))
+            return conn.execute(select, (community_id,)).fetchone()
+
+        return _community(await self._write(body))
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 
