@@ -449,6 +449,12 @@ class Store(Protocol):
         chat read after the move (typed before it) opened it, and moving it would put an
         empty community over the group's wallets and settings."""
 
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """The id the chat ``chat_id`` has now when :meth:`move_chat` moved it (following a
+        later move of that one too), ``None`` when it never moved: a worker that did not
+        hear of the move (another worker made it, or this process before a restart) finds
+        it for an update still coming from the old chat."""
+
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None
     ) -> Player:

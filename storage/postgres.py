@@ -45,11 +45,13 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage._common import (
     CASH_OUT_KINDS,
+    CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
+    MOVED_CHAT_SQL,
     SETTLE_OPERATION,
     STAT_UPDATE,
     TRANSITION_OPERATION,
@@ -1019,6 +1021,11 @@ class PostgresStore:
 
         return _community(await self._write(body))
 
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """See :meth:`storage.api.Store.moved_chat`."""
+        row = await self._fetchrow(MOVED_CHAT_SQL, platform, chat_id, platform)
+        return None if row is None else str(row[0])
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 
@@ -1045,6 +1052,7 @@ class PostgresStore:
                 row[0],
                 old_id,
             )
+            await conn.execute(CHAT_MOVE_SQL, platform, old_id, new_id)
             # the worker serving the chat keeps serving it under its new id (issue 14)
             new_key, old_key = lease_key(platform, new_id), lease_key(platform, old_id)
             if await conn.fetchval("SELECT 1 FROM leases WHERE key = $1", old_key):

@@ -43,11 +43,13 @@ import aiosqlite
 
 from storage._common import (
     CASH_OUT_KINDS,
+    CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
+    MOVED_CHAT_SQL,
     SETTLE_OPERATION,
     STAT_UPDATE,
     TRANSITION_OPERATION,
@@ -120,6 +122,8 @@ _HAND_PLAYERS_INSERT = qmark(HAND_PLAYERS_INSERT)
 _STAT_UPDATE = qmark(STAT_UPDATE)
 _KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
 _KUSH_SERIES = qmark(KUSH_SERIES_SQL)
+_MOVED_CHAT = qmark(MOVED_CHAT_SQL)
+_CHAT_MOVE = qmark(CHAT_MOVE_SQL)
 _STATS = {
     (c, skip): (qmark(a), qmark(b))
     for c in ("player_id", "community_id")
@@ -590,6 +594,13 @@ class SqliteStore:
 
         return _community(await self._write(body))
 
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """See :meth:`storage.api.Store.moved_chat`."""
+        row = await self._call(
+            lambda c: c.execute(_MOVED_CHAT, (platform, chat_id, platform)).fetchone()
+        )
+        return None if row is None else str(row[0])
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 
@@ -611,6 +622,7 @@ class SqliteStore:
                 "UPDATE tables SET chat_id = ? WHERE community_id = ? AND chat_id = ?",
                 (new_id, row[0], old_id),
             )
+            conn.execute(_CHAT_MOVE, (platform, old_id, new_id))
             # the worker serving the chat keeps serving it under its new id (issue 14)
             conn.execute(
                 "UPDATE OR REPLACE leases SET key = ? WHERE key = ?",

@@ -156,6 +156,23 @@ async def test_change_settings_from_two_workers_at_once_keeps_every_change(
             assert sorted(read.requests) == sorted(f"{n}/{i}" for i in range(24) for n in (0, 1))
 
 
+async def test_a_moved_chat_is_found_under_its_old_id(store: AnyStore) -> None:
+    """``moved_chat``: where a chat moved (``move_chat``, in the same transaction), a later
+    move followed too; ``None`` for a chat that never moved, or that a refused move left."""
+    await store.community("telegram", "-1", "Group")
+    assert await store.moved_chat("telegram", "-1") is None
+    assert await store.move_chat("telegram", "-1", "-1001")
+    assert await store.moved_chat("telegram", "-1") == "-1001"
+    assert await store.moved_chat("telegram", "-1001") is None
+    assert await store.moved_chat("discord", "-1") is None
+    assert await store.move_chat("telegram", "-1001", "-1002")
+    assert await store.moved_chat("telegram", "-1") == "-1002"
+    assert await store.moved_chat("telegram", "-1001") == "-1002"
+    assert await store.community("telegram", "-5") and await store.community("telegram", "-6")
+    assert not await store.move_chat("telegram", "-6", "-5")  # (-6 is the newer community)
+    assert await store.moved_chat("telegram", "-6") is None
+
+
 # -- players --------------------------------------------------------------------------------------
 async def test_new_player_gets_the_starting_balance_through_a_ledger_row(store: AnyStore) -> None:
     """R8.1: every player starts with the community's starting balance, and it is on the ledger."""
