@@ -17,12 +17,16 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from bot.cluster import route_key
 from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
+from storage.api import lease_key
+from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.bot.tg_world import BOB, GROUP_ID, TOKEN, world
 
 NEW_GROUP = -100780  # the supergroup GROUP_ID becomes
+KEY = lease_key("telegram", "-100")
 
 
 async def _until(check: Callable[[], Awaitable[Any]], timeout: float = 30.0) -> Any:
@@ -80,3 +84,26 @@ async def test_r14_an_old_group_command_on_a_worker_that_never_heard_of_the_upgr
             assert await _external_ids(w2.store) == [str(NEW_GROUP)]
     finally:
         await fake.stop()
+
+
+async def test_r14_an_old_group_s_command_is_routed_to_the_supergroup_s_worker() -> None:
+    """The router (and a worker checking an update it got) sends a command or a press typed
+    in the old group, delivered after the move, to the supergroup's chat, whose worker serves
+    the group's table: it went to the old chat's key, which no worker held any more, and the
+    worker taking it served the chat without the table (``/newtable`` opened a second one in
+    the supergroup). A member update stays with its chat; a supergroup never moves."""
+    store = MemoryStore()
+    await store.community("telegram", "-100", "G")
+    user = {"id": 1, "is_bot": False, "first_name": "A"}
+    old = {"message_id": 1, "date": 0, "from": user, "chat": {"id": -100, "type": "group"}}
+    command = {"message": {**old, "text": "/newtable"}}
+    press = {"callback_query": {"id": "q", "from": user, "message": old, "data": "?"}}
+    member = {"my_chat_member": {"chat": old["chat"]}}
+    assert [await route_key(store, u) for u in (command, press, member)] == ["telegram:-100"] * 3
+    assert await store.move_chat("telegram", "-100", "-100777")
+    new = "telegram:-100777"
+    assert [await route_key(store, u) for u in (command, press, member)] == [new, new, KEY]
+    edited = {"edited_message": {**old, "text": "/join"}}
+    assert await route_key(store, edited) == new
+    supergroup = {"message": {**old, "chat": {"id": -100, "type": "supergroup"}}}
+    assert await route_key(store, supergroup) == KEY
