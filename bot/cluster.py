@@ -72,7 +72,8 @@ it, to the live worker rendezvous hashing picks. Which chat an update belongs to
 - a message, an edited message, a member update: its chat; the message a group upgraded to
   a supergroup gets in its new chat (``migrate_from_chat_id``): the old chat, whose worker
   serves the table and moves it (with its lease) to the new id; the router forwards the new
-  chat's updates once that message is through;
+  chat's updates once that message is through; a command or press typed in the old group
+  and delivered after the move: the new chat (storage keeps the move, :meth:`Store.moved_chat`);
 - a button press whose payload names a table (the lobby buttons in the group and the hand
   buttons in a private chat alike): that table's chat, so a private hand press reaches the
   worker serving the table;
