@@ -4,11 +4,11 @@ worker that heard of the upgrade (its service messages, or a write refused with
 storage and keeps the move in its memory (:meth:`TelegramPresenter.moved_to`), which the
 commands of the old chat follow. Another worker (or this one after a restart) that never
 heard of it got a command typed in the old group just before the upgrade and delivered late
-(the router sends the old chat's updates to whichever worker takes the old chat now): it
+(the router sent it by the old chat, which the move left to whichever worker took it): it
 read the old id, which no community has any more, opened a new empty one there (a fresh
 wallet, its starting kush minted), answered from it, and its refused answer could not move
 that community over the group's. Storage keeps the move (:meth:`Store.moved_chat`), which
-such a worker looks up."""
+such a worker looks up, and the router routes such an update by."""
 
 from __future__ import annotations
 
@@ -48,8 +48,9 @@ async def test_r14_an_old_group_command_on_a_worker_that_never_heard_of_the_upgr
     tmp_path: Path,
 ) -> None:
     """Worker 1 serves the group: Bob takes his daily bonus (1,100 kush), the group is
-    upgraded and worker 1 follows it. Worker 2, on the same database, never heard of the
-    upgrade; Bob's /balance typed in the old group reaches it: it answers with Bob's 1,100
+    upgraded and worker 1 follows it. Worker 2 on the same database (started after worker
+    1 stopped: as worker 1 restarted, or another worker) never heard of the upgrade; Bob's
+    /balance typed in the old group reaches it: it answers with Bob's 1,100
     kush of the group (in the supergroup: the old chat refuses it), and no community is made
     under the old id (it was: a fresh 1,000)."""
     db = tmp_path / "ofc.sqlite3"
