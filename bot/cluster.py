@@ -72,7 +72,8 @@ it, to the live worker rendezvous hashing picks. Which chat an update belongs to
 - a message, an edited message, a member update: its chat; the message a group upgraded to
   a supergroup gets in its new chat (``migrate_from_chat_id``): the old chat, whose worker
   serves the table and moves it (with its lease) to the new id; the router forwards the new
-  chat's updates once that message is through;
+  chat's updates once that message is through; a command or press typed in the old group
+  and delivered after the move: the new chat (storage keeps the move, :meth:`Store.moved_chat`);
 - a button press whose payload names a table (the lobby buttons in the group and the hand
   buttons in a private chat alike): that table's chat, so a private hand press reaches the
   worker serving the table;
@@ -212,7 +213,7 @@ async def route_key(
             if key is not None:
                 return key
         if "id" in chat:
-            return lease_key(TELEGRAM, str(chat["id"]))
+            return await _chat_key(store, chat)
         user = query.get("from", {})
         return lease_key(TELEGRAM, str(user["id"])) if "id" in user else None
     for name in ("message", "edited_message", "my_chat_member", "chat_member"):
@@ -223,7 +224,7 @@ async def route_key(
         if item.get("migrate_from_chat_id"):  # a group upgraded: its table is the old chat's
             return lease_key(TELEGRAM, str(item["migrate_from_chat_id"]))
         if chat.get("type") != "private":
-            return lease_key(TELEGRAM, str(chat["id"]))
+            return await _chat_key(store, chat) if name in _MOVED_WITH else _key(chat)
         text = str(item.get("text") or "")
         arg = text.split()[1] if text.startswith("/start ") and len(text.split()) > 1 else ""
         number = start_table(arg)
@@ -238,6 +239,28 @@ async def route_key(
                 return key
         return lease_key(TELEGRAM, str(chat["id"]))
     return None
+
+
+#: The updates of an upgraded group's old chat that go where the group went (its commands and
+#: presses, typed before the upgrade and delivered after); a member update stays with its chat.
+_MOVED_WITH = ("message", "edited_message")
+
+
+def _key(chat: Mapping[str, Any]) -> str:
+    return lease_key(TELEGRAM, str(chat["id"]))
+
+
+async def _chat_key(store: Store, chat: Mapping[str, Any]) -> str:
+    """The lease key of a group's update: of the supergroup a basic group (``"group"``, the
+    only kind upgraded) became when storage has it moved (:meth:`Store.moved_chat`: the
+    worker serving the group's table moved it, with its lease), else of the chat itself.
+    The old chat's key went to a worker that never heard of the move, which served it
+    apart from the table (a second table opened in the supergroup)."""
+    if chat.get("type") == "group":
+        moved = await store.moved_chat(TELEGRAM, str(chat["id"]))
+        if moved is not None:
+            return lease_key(TELEGRAM, moved)
+    return _key(chat)
 
 
 async def _table_key(store: Store, table_id: int, chats: dict[int, str] | None) -> str | None:

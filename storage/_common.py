@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date
 from importlib import resources
@@ -346,6 +346,39 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
 # same figures (the contract tests compare them with the in-memory store's :func:`sum_stats`).
 
 _PARAM = re.compile(r"\$(\d+)")
+
+
+#: Where a chat is now (:meth:`storage.api.Store.moved_chat`): the last id of its chain of
+#: moves (a few at most; a cycle, which Telegram never makes, ends after 8), no row if it
+#: never moved. Parameters: the platform, the chat's id, the platform again.
+MOVED_CHAT_SQL = (
+    "WITH RECURSIVE chain (id, depth) AS ("
+    " SELECT new_id, 1 FROM chat_moves WHERE platform = $1 AND old_id = $2"
+    " UNION ALL"
+    " SELECT m.new_id, chain.depth + 1 FROM chat_moves m JOIN chain ON m.old_id = chain.id"
+    " WHERE m.platform = $3 AND chain.depth < 8)"
+    " SELECT id FROM chain ORDER BY depth DESC LIMIT 1"
+)
+
+#: The move of a chat kept, in :meth:`storage.api.Store.move_chat`'s transaction (the old id
+#: moved again, which Telegram never does: the later move replaces it).
+CHAT_MOVE_SQL = (
+    "INSERT INTO chat_moves (platform, old_id, new_id) VALUES ($1, $2, $3)"
+    " ON CONFLICT (platform, old_id) DO UPDATE SET new_id = excluded.new_id"
+)
+
+
+def followed_move(chat_id: str, step: Callable[[str], str | None]) -> str | None:
+    """:data:`MOVED_CHAT_SQL` on a map: the last id of ``chat_id``'s chain of moves (``step``:
+    where an id moved, ``None`` if nowhere), at most 8 long; ``None`` if it never moved."""
+    now: str | None = None
+    at = chat_id
+    for _ in range(8):
+        nxt = step(at)
+        if nxt is None:
+            break
+        now = at = nxt
+    return now
 
 
 def qmark(sql: str) -> str:

@@ -18,7 +18,7 @@ changes nothing and returns the first call's result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -425,6 +425,19 @@ class Store(Protocol):
     async def update_settings(self, community_id: int, settings: CommunitySettings) -> Community:
         """Replace a community's settings."""
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """Read-modify-write of a community's settings, atomic against every other writer
+        (other processes on the same database too): ``change`` gets the settings as stored
+        and returns the new ones, read and written in one transaction that holds the
+        community's row (``SELECT … FOR UPDATE`` on PostgreSQL, ``BEGIN IMMEDIATE`` on
+        SQLite), so two changes made at once by two workers both stay; :meth:`update_settings`
+        after a read kept only the later one. ``change`` must be a plain function of its
+        argument (a transaction may be run again); what it raises propagates, nothing
+        saved. Returning the very object it was given writes nothing. Returns the community
+        as saved. :raises StorageError: if no such community."""
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """A chat got a new id (a Telegram group upgraded to a supergroup): the community
         whose external id is ``old_id`` takes ``new_id`` with its wallets, settings, history
@@ -435,6 +448,12 @@ class Store(Protocol):
         it was made after the community of ``new_id`` (a higher id): an update of the old
         chat read after the move (typed before it) opened it, and moving it would put an
         empty community over the group's wallets and settings."""
+
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """The id the chat ``chat_id`` has now when :meth:`move_chat` moved it (following a
+        later move of that one too), ``None`` when it never moved: a worker that did not
+        hear of the move (another worker made it, or this process before a restart) finds
+        it for an update still coming from the old chat."""
 
     async def player(
         self, community_id: int, user_id: str, name: str, language: str | None = None

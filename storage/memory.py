@@ -10,7 +10,7 @@ come back exactly as SQLite would return them (e.g. integer keys become strings)
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from storage._common import (
     check_settlement,
     daily_key,
     dump_json,
+    followed_move,
     hand_export,
     hand_row_key,
     load_json,
@@ -82,6 +83,7 @@ class MemoryStore:
         """An empty store."""
         self._communities: dict[int, Community] = {}
         self._community_ids: dict[tuple[str, str], int] = {}
+        self._moves: dict[tuple[str, str], str] = {}  # (platform, old chat id) → its new id
         self._players: dict[int, Player] = {}
         self._player_ids: dict[tuple[int, str], int] = {}
         self._tables: dict[int, TableRecord] = {}
@@ -198,6 +200,24 @@ class MemoryStore:
         self._communities[community_id] = c
         return c
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings` (no await between the read and the
+        write: nothing else runs in between)."""
+        c = self._communities.get(community_id)
+        if c is None:
+            raise StorageError(f"no community {community_id}")
+        stored = CommunitySettings.from_json(_copy(c.settings.to_json(), "settings"))
+        settings = change(stored)
+        if settings is stored:
+            return c
+        return await self.update_settings(community_id, settings)
+
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """See :meth:`storage.api.Store.moved_chat`."""
+        return followed_move(chat_id, lambda old: self._moves.get((platform, old)))
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
         cid = self._community_ids.get((platform, old_id))
@@ -216,6 +236,7 @@ class MemoryStore:
         for tid, t in list(self._tables.items()):
             if t.community_id == cid and t.chat_id == old_id:
                 self._tables[tid] = replace(t, chat_id=new_id)
+        self._moves[(platform, old_id)] = new_id
         old_key, new_key = lease_key(platform, old_id), lease_key(platform, new_id)
         if old_key in self._leases:  # the worker serving the chat keeps serving it
             self._leases[new_key] = self._leases.pop(old_key)

@@ -45,11 +45,13 @@ from asyncpg.pool import PoolConnectionProxy
 
 from storage._common import (
     CASH_OUT_KINDS,
+    CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
+    MOVED_CHAT_SQL,
     SETTLE_OPERATION,
     STAT_UPDATE,
     TRANSITION_OPERATION,
@@ -989,6 +991,41 @@ class PostgresStore:
 
         return _community(await self._write(body))
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings`: the community's row read ``FOR
+        UPDATE`` (another connection's change waits for this transaction), changed and
+        written in the same transaction."""
+
+        async def body(conn: Conn) -> Row:
+            row = await conn.fetchrow(
+                f"SELECT {_COMMUNITY_COLUMNS} FROM communities WHERE id = $1 FOR UPDATE",
+                community_id,
+            )
+            if row is None:
+                raise StorageError(f"no community {community_id}")
+            stored = _community(row).settings
+            settings = change(stored)
+            if settings is stored:
+                return row
+            written = await conn.fetchrow(
+                "UPDATE communities SET settings = $1 WHERE id = $2"
+                f" RETURNING {_COMMUNITY_COLUMNS}",
+                dump_json(settings.to_json(), "settings"),
+                community_id,
+            )
+            if written is None:  # pragma: no cover - the row is locked, nobody deletes it
+                raise StorageError(f"no community {community_id}")
+            return written
+
+        return _community(await self._write(body))
+
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """See :meth:`storage.api.Store.moved_chat`."""
+        row = await self._fetchrow(MOVED_CHAT_SQL, platform, chat_id, platform)
+        return None if row is None else str(row[0])
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 
@@ -1015,6 +1052,7 @@ class PostgresStore:
                 row[0],
                 old_id,
             )
+            await conn.execute(CHAT_MOVE_SQL, platform, old_id, new_id)
             # the worker serving the chat keeps serving it under its new id (issue 14)
             new_key, old_key = lease_key(platform, new_id), lease_key(platform, old_id)
             if await conn.fetchval("SELECT 1 FROM leases WHERE key = $1", old_key):

@@ -43,11 +43,13 @@ import aiosqlite
 
 from storage._common import (
     CASH_OUT_KINDS,
+    CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
     LEDGER_COLUMNS,
+    MOVED_CHAT_SQL,
     SETTLE_OPERATION,
     STAT_UPDATE,
     TRANSITION_OPERATION,
@@ -120,6 +122,8 @@ _HAND_PLAYERS_INSERT = qmark(HAND_PLAYERS_INSERT)
 _STAT_UPDATE = qmark(STAT_UPDATE)
 _KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
 _KUSH_SERIES = qmark(KUSH_SERIES_SQL)
+_MOVED_CHAT = qmark(MOVED_CHAT_SQL)
+_CHAT_MOVE = qmark(CHAT_MOVE_SQL)
 _STATS = {
     (c, skip): (qmark(a), qmark(b))
     for c in ("player_id", "community_id")
@@ -568,6 +572,35 @@ class SqliteStore:
 
         return _community(await self._write(body))
 
+    async def change_settings(
+        self, community_id: int, change: Callable[[CommunitySettings], CommunitySettings]
+    ) -> Community:
+        """See :meth:`storage.api.Store.change_settings`: read, ``change`` (on the
+        connection's thread) and write in one ``BEGIN IMMEDIATE`` transaction, which holds
+        the file's write lock from before the read (another process waits for it)."""
+        select = "SELECT id, platform, external_id, title, settings FROM communities WHERE id = ?"
+
+        def body(conn: Conn) -> Any:
+            row = conn.execute(select, (community_id,)).fetchone()
+            if row is None:
+                raise StorageError(f"no community {community_id}")
+            stored = _community(row).settings
+            settings = change(stored)
+            if settings is stored:
+                return row
+            text = dump_json(settings.to_json(), "settings")
+            conn.execute("UPDATE communities SET settings = ? WHERE id = ?", (text, community_id))
+            return conn.execute(select, (community_id,)).fetchone()
+
+        return _community(await self._write(body))
+
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """See :meth:`storage.api.Store.moved_chat`."""
+        row = await self._call(
+            lambda c: c.execute(_MOVED_CHAT, (platform, chat_id, platform)).fetchone()
+        )
+        return None if row is None else str(row[0])
+
     async def move_chat(self, platform: str, old_id: str, new_id: str) -> bool:
         """See :meth:`storage.api.Store.move_chat`."""
 
@@ -589,6 +622,7 @@ class SqliteStore:
                 "UPDATE tables SET chat_id = ? WHERE community_id = ? AND chat_id = ?",
                 (new_id, row[0], old_id),
             )
+            conn.execute(_CHAT_MOVE, (platform, old_id, new_id))
             # the worker serving the chat keeps serving it under its new id (issue 14)
             conn.execute(
                 "UPDATE OR REPLACE leases SET key = ? WHERE key = ?",

@@ -922,6 +922,20 @@ class TableService:
         except TransitionFailed:
             return False
 
+    async def moved_chat(self, platform: str, chat_id: str) -> str | None:
+        """The id the chat ``chat_id`` has now when storage has it moved (a Telegram group
+        upgraded to a supergroup, followed by another worker, or by this process before a
+        restart: :meth:`storage.api.Store.moved_chat`), else ``None``; ``None`` too for a
+        chat with a table served here (it moves with its chat) and when storage cannot
+        tell (logged; the update is handled under the id it came with)."""
+        if self.rt.table_at(platform, chat_id) is not None:
+            return None
+        try:
+            return await self.rt.store.moved_chat(platform, chat_id)
+        except StorageError as exc:
+            log.warning("where chat %s moved is not known: %r", chat_id, exc)
+            return None
+
     async def chat_left(self, platform: str, chat_id: str, sent: float | None = None) -> bool:
         """The bot was removed from a group (Telegram's ``my_chat_member``, status ``kicked``
         or ``left``) or the chat was deleted (a Discord channel): its table closes, at the end

@@ -39,7 +39,7 @@ from bot.screens import Screen
 from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
-from storage.api import Community, InsufficientFunds, LeaseLost, Move, Store
+from storage.api import Community, CommunitySettings, InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = [
     "CHAT_WAIT",
@@ -256,10 +256,11 @@ class Runtime:
         #: keys of applied changes are saved with them too, CommunitySettings.requests,
         #: which a restart keeps)
         self.settings_requests: dict[int, list[str]] = {}
-        #: community id → the lock of a read-then-write of its settings: a settings change
-        #: (one at a time, each on the settings read afresh,
-        #: :func:`bot.service.settings.change_setting`) and :meth:`keep_table_requests`:
-        #: neither writes back what it read before the other's write
+        #: community id → the lock of a change of its settings here: a settings change
+        #: (:func:`bot.service.settings.change_setting`) and :meth:`keep_table_requests`,
+        #: one at a time, so the tables take this worker's changes in the order saved (each
+        #: is read and written in one storage transaction, :meth:`Store.change_settings`:
+        #: none writes back what it read before another's write, another worker's too)
         self.settings_locks: dict[int, asyncio.Lock] = {}
         #: (platform, chat) → when (``time.monotonic()``) the bot was last told it is back in
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
@@ -338,19 +339,18 @@ class Runtime:
         last :data:`TABLE_REQUESTS_KEPT`): :attr:`chat_requests` keeps them in memory only,
         and a copy of the ``/newtable`` delivered after a restart opened a table again (run
         in the background by :meth:`transition`, waited for by :meth:`drain`). A failure is
-        logged: only a copy after a restart is then not known."""
+        logged: only a copy after a restart is then not known. Saved in the transaction that
+        reads the settings (:meth:`~storage.api.Store.change_settings`): an admin's change
+        saved meanwhile by another worker stays."""
+
+        def keep(s: CommunitySettings) -> CommunitySettings:
+            keys = [k for k in s.table_requests if k not in requests] + requests
+            kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
+            return s if kept == s.table_requests else dataclasses.replace(s, table_requests=kept)
+
         try:
             async with self.settings_lock(community_id):
-                community = await self.store.get_community(community_id)
-                if community is None:
-                    return
-                s = community.settings
-                keys = [k for k in s.table_requests if k not in requests] + requests
-                kept = tuple(keys[-TABLE_REQUESTS_KEPT:])
-                if kept != s.table_requests:
-                    await self.store.update_settings(
-                        community_id, dataclasses.replace(s, table_requests=kept)
-                    )
+                await self.store.change_settings(community_id, keep)
         except Exception as exc:
             log.warning("table %s: its command keys not saved: %r", table, exc)
 

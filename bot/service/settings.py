@@ -1367,23 +1367,27 @@ async def change_setting(
     :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
     after newer changes, is known as applied.
 
-    Changes of one community are made one at a time, each on its settings read afresh:
-    two admins' changes handled at once (updates are, on both platforms) each wrote the whole
+    Each change is made on the settings as stored, in the transaction that saves it
+    (:meth:`~storage.api.Store.change_settings`): two admins' changes handled at once
+    (updates are, on both platforms; by two workers too, issue 14) each wrote the whole
     settings as read before the other's was saved, and the later one undid the earlier,
-    both answered "Saved"; the tables then take them in that order too.
+    both answered "Saved". Within a worker they are also made one at a time
+    (:meth:`Runtime.settings_lock`), so its tables take them in the order they were saved.
 
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved)."""
-    async with rt.settings_lock(community.id):
-        # read afresh: another admin's change saved meanwhile stays, and so do the keys of
-        # tables closed since ``community`` was read (Runtime.keep_table_requests)
-        fresh = await rt.store.get_community(community.id)
-        current = (fresh or community).settings
+
+    def change(current: CommunitySettings) -> CommunitySettings:
+        # another admin's change saved meanwhile stays, and so do the keys of tables closed
+        # since ``community`` was read (Runtime.keep_table_requests)
         s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;
         # messages escape it when they show it, :meth:`Runtime.kush_label`)
         if request is not None:
             s = replace(s, requests=(*s.requests, request)[-REQUESTS_KEPT:])
-        community = await rt.store.update_settings(community.id, s)
+        return s
+
+    async with rt.settings_lock(community.id):
+        community = await rt.store.change_settings(community.id, change)
         by = (own or "") if name == "language" else None
         await settings_changed(rt, community, language=by)
     return community

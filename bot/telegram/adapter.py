@@ -1608,6 +1608,15 @@ class TelegramAdapter:
         if ref.private:
             return ref
         moved = await self.presenter.moved_to(ref.chat_id)
+        if moved == ref.chat_id and chat.type == ChatType.GROUP:
+            # (only a basic group is upgraded) another worker followed the upgrade, or this
+            # process before a restart: storage has it, and the update, typed before it and
+            # delivered here late, acts on the supergroup (it opened an empty community
+            # under the old id: a fresh wallet, answered in the supergroup)
+            new = await self.service.moved_chat(PLATFORM, ref.chat_id)
+            if new is not None:
+                self.presenter.follow_soon(ref.chat_id, new)
+                moved = await self.presenter.moved_to(ref.chat_id)
         if moved == ref.chat_id:
             return ref
         return replace(ref, community_id=moved, chat_id=moved)

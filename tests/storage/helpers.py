@@ -48,6 +48,24 @@ async def open_store(kind: str, directory: Path) -> AsyncIterator[AnyStore]:
         await simple.close()
 
 
+@contextlib.asynccontextmanager
+async def another_connection(store: AnyStore) -> AsyncIterator[AnyStore]:
+    """A second connection to ``store``'s database, as another worker process has: a store
+    of its own on the same SQLite file or PostgreSQL database (closed afterwards); ``store``
+    itself when its data cannot be shared (a memory store, SQLite's ``:memory:``)."""
+    if isinstance(store, PostgresStore):
+        other: AnyStore = await PostgresStore.open(store.url)
+    elif isinstance(store, SqliteStore) and store.path != ":memory:":
+        other = await SqliteStore.open(store.path)
+    else:
+        yield store
+        return
+    try:
+        yield other
+    finally:
+        await other.close()
+
+
 @dataclass
 class Seated:
     """A community with three players (1,000 kush each) and one open table."""

@@ -4,12 +4,14 @@ store (coroutines of one bot) and across two connections to one file (BEGIN IMME
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from storage.api import InsufficientFunds, LedgerKind, StorageError
+from storage.api import CommunitySettings, InsufficientFunds, LedgerKind, StorageError
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.storage.helpers import assert_consistent, balance, seated
@@ -127,3 +129,38 @@ async def test_a_write_failing_after_changing_rows_is_undone_alone_in_a_batch(
     assert await store.export_hands(s.table.id) == []
     assert await store.hand_history(a) == []
     await assert_consistent(store)
+
+
+async def test_a_settings_change_holds_the_file_until_it_is_written(tmp_path: Path) -> None:
+    """Two connections to one file (two workers): while the first connection's settings
+    change runs (stopped inside it, on its thread, after it read the settings), the
+    second's waits for it instead of reading the same settings, and then changes what the
+    first wrote: both changes stay (:meth:`SqliteStore.change_settings`)."""
+    path = tmp_path / "ofc.db"
+    first = await SqliteStore.open(path)
+    second = await SqliteStore.open(path)
+    try:
+        c = await first.community("telegram", "-100")
+        inside, go = threading.Event(), threading.Event()
+
+        def slow(s: CommunitySettings) -> CommunitySettings:
+            inside.set()
+            assert go.wait(5)
+            return replace(s, min_buy_in=300, requests=(*s.requests, "a"))
+
+        def quick(s: CommunitySettings) -> CommunitySettings:
+            return replace(s, daily_bonus=25, requests=(*s.requests, "b"))
+
+        held = asyncio.ensure_future(first.change_settings(c.id, slow))
+        assert await asyncio.to_thread(inside.wait, 5)
+        waiting = asyncio.ensure_future(second.change_settings(c.id, quick))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()
+        go.set()
+        await held
+        after = (await waiting).settings
+        assert (after.min_buy_in, after.daily_bonus, after.requests) == (300, 25, ("a", "b"))
+    finally:
+        go.set()
+        await first.close()
+        await second.close()

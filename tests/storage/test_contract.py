@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -16,7 +18,7 @@ from storage.api import (
 )
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
-from tests.storage.helpers import assert_consistent, balance, seated
+from tests.storage.helpers import another_connection, assert_consistent, balance, seated
 
 AnyStore = SqliteStore | MemoryStore
 
@@ -85,6 +87,90 @@ async def test_update_settings_keeps_the_command_keys_of_closed_tables(store: An
 async def test_update_settings_of_unknown_community_is_refused(store: AnyStore) -> None:
     with pytest.raises(StorageError):
         await store.update_settings(999, CommunitySettings())
+
+
+async def test_change_settings_changes_the_stored_settings_in_one_write(store: AnyStore) -> None:
+    """``change_settings`` gives the change the settings as stored (not as a caller read
+    them before) and saves what it returns, bookkeeping keys too; a change that raises
+    saves nothing and its error comes through as it is; one that returns what it got
+    writes nothing."""
+    c = await store.community("telegram", "-100")
+    await store.update_settings(c.id, CommunitySettings(min_buy_in=300, requests=("k1",)))
+    seen: list[CommunitySettings] = []
+
+    def more(s: CommunitySettings) -> CommunitySettings:
+        seen.append(s)
+        return replace(s, daily_bonus=25, requests=(*s.requests, "k2"), table_requests=("t1",))
+
+    changed = await store.change_settings(c.id, more)
+    assert [(s.min_buy_in, s.daily_bonus, s.requests) for s in seen] == [(300, 100, ("k1",))]
+    read = (await store.community("telegram", "-100")).settings
+    for got in (changed.settings, read):
+        assert (got.min_buy_in, got.daily_bonus) == (300, 25)
+        assert (got.requests, got.table_requests) == (("k1", "k2"), ("t1",))
+    assert changed.id == c.id and changed.external_id == "-100"
+
+    class Refused(ValueError):
+        pass
+
+    def refuse(s: CommunitySettings) -> CommunitySettings:
+        raise Refused("no")
+
+    with pytest.raises(Refused):
+        await store.change_settings(c.id, refuse)
+    same = await store.change_settings(c.id, lambda s: s)
+    for got in (same.settings, (await store.community("telegram", "-100")).settings):
+        assert (got.min_buy_in, got.daily_bonus, got.requests) == (300, 25, ("k1", "k2"))
+    with pytest.raises(StorageError):
+        await store.change_settings(999, lambda s: s)
+
+
+async def test_change_settings_from_two_workers_at_once_keeps_every_change(
+    store: AnyStore,
+) -> None:
+    """Two workers' connections to one database (one store where it cannot be shared)
+    change one community's settings at once, 24 changes each adding a key and a kush to
+    the starting balance: every change stays (a read, then a write, kept only the last of
+    the changes that read the same settings)."""
+    c = await store.community("telegram", "-100")
+    async with another_connection(store) as other:
+
+        def add(key: str) -> Callable[[CommunitySettings], CommunitySettings]:
+            def change(s: CommunitySettings) -> CommunitySettings:
+                return replace(
+                    s, starting_balance=s.starting_balance + 1, requests=(*s.requests, key)
+                )
+
+            return change
+
+        await asyncio.gather(
+            *(
+                db.change_settings(c.id, add(f"{n}/{i}"))
+                for i in range(24)
+                for n, db in enumerate((store, other))
+            )
+        )
+        for db in (store, other):
+            read = (await db.community("telegram", "-100")).settings
+            assert read.starting_balance == 1000 + 48
+            assert sorted(read.requests) == sorted(f"{n}/{i}" for i in range(24) for n in (0, 1))
+
+
+async def test_a_moved_chat_is_found_under_its_old_id(store: AnyStore) -> None:
+    """``moved_chat``: where a chat moved (``move_chat``, in the same transaction), a later
+    move followed too; ``None`` for a chat that never moved, or that a refused move left."""
+    await store.community("telegram", "-1", "Group")
+    assert await store.moved_chat("telegram", "-1") is None
+    assert await store.move_chat("telegram", "-1", "-1001")
+    assert await store.moved_chat("telegram", "-1") == "-1001"
+    assert await store.moved_chat("telegram", "-1001") is None
+    assert await store.moved_chat("discord", "-1") is None
+    assert await store.move_chat("telegram", "-1001", "-1002")
+    assert await store.moved_chat("telegram", "-1") == "-1002"
+    assert await store.moved_chat("telegram", "-1001") == "-1002"
+    assert await store.community("telegram", "-5") and await store.community("telegram", "-6")
+    assert not await store.move_chat("telegram", "-6", "-5")  # (-6 is the newer community)
+    assert await store.moved_chat("telegram", "-6") is None
 
 
 # -- players --------------------------------------------------------------------------------------
