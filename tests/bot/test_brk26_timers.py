@@ -1,0 +1,117 @@
+"""brk26: commands and presses racing a table's timer whose time has come but which has not
+fired yet (a loaded bot, a timer a moment late, a restart that delivers the updates that
+waited before it runs the restored table's timer). The timer's step is made first, as if it
+had fired on time. In-memory store, a hand-moved clock, timers fired by ``run_due``."""
+
+from __future__ import annotations
+
+import random
+
+from bot.presses import Ready, decode
+from bot.service import TableService
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_transitions import player_balance
+
+IDLE_EN = tr("en", "table.idle_closed", table=1, minutes=30, seconds=1800)
+
+
+def _ready_button(presenter: FakePresenter) -> str:
+    lobby = presenter.last_table(GROUP.chat_id)
+    return next(b.data for b in lobby.all_buttons() if isinstance(decode(b.data), Ready))
+
+
+def _closes(presenter: FakePresenter) -> list[str]:
+    """The texts of the group's table messages that say a table closed for want of a hand."""
+    return [s.text for s in presenter.tables[GROUP.chat_id] if "no hand for" in s.text]
+
+
+async def test_r8_2a_a_join_after_the_idle_close_was_due_finds_the_table_closed(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice sits alone for 30 minutes; Carol's /join comes after the idle close was due,
+    before the timer fired. She was told "you sit at seat 2" and the table closed under her a
+    moment later. Now the close comes first and her /join is answered with it."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    clock.now += 1800
+    reply = await service.join(GROUP, CAROL)
+    assert reply.alert and reply.text == IDLE_EN
+    assert service.table_in(GROUP) is None
+    assert _closes(presenter) == [IDLE_EN]
+    await service.run_due()
+    assert _closes(presenter) == [IDLE_EN]
+    assert await player_balance(store, ALICE) == 1000
+    community = await store.community("telegram", GROUP.chat_id)
+    assert await store.find_player(community.id, CAROL.user_id) is None  # nothing of hers ran
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_ready_after_the_idle_close_was_due_deals_no_hand(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice is bought in, Bob is seated and not; Bob's Ready (the button) comes after the idle
+    close was due, before the timer fired: it dealt a hand at a table whose time was up.
+    Now the table closes first, Bob's press is answered with the close (in his Russian), no
+    buy-in of his is taken and Alice's stack goes back to her balance exactly once."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert await player_balance(store, ALICE) == 800
+    t = service.table_in(GROUP)
+    assert t is not None
+    clock.now += 1800
+    reply = await service.press(BOB, _ready_button(presenter), GROUP)
+    assert reply.alert
+    assert reply.text == tr("ru", "table.idle_closed", table=1, minutes=30, seconds=1800)
+    assert service.table_in(GROUP) is None and t.hand is None and t.hand_no == 0
+    await service.run_due()
+    assert _closes(presenter) == [IDLE_EN]
+    assert await player_balance(store, ALICE) == await player_balance(store, BOB) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_newtable_after_the_idle_close_was_due_opens_a_new_table(env) -> None:  # type: ignore[no-untyped-def]
+    """/newtable after the idle close was due, before the timer fired: answered "a table is
+    open here", and the table closed a moment later. Now the old one closes and a new one
+    opens."""
+    service, presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    old = service.table_in(GROUP)
+    assert old is not None
+    clock.now += 1800
+    reply = await service.new_table(GROUP, BOB)
+    assert not reply.alert, reply.text
+    new = service.table_in(GROUP)
+    assert new is not None and new.id == old.id + 1
+    assert _closes(presenter) == [IDLE_EN]
+    assert await player_balance(store, ALICE) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_after_a_restart_a_command_before_the_restored_timer_closes_it(env) -> None:  # type: ignore[no-untyped-def]
+    """The idle close was due when the bot stopped, its timer not yet fired (the idle time
+    does not run while the bot is down); restarted, the Ready that waited is delivered
+    before the restored table's timer ran: the close first, Alice's stack back once."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    clock.now += 1800
+    await service.stop()
+    clock.now += 600
+    service2 = TableService(store, clock=clock, rng=random.Random(9), timers=False)
+    presenter2 = FakePresenter()
+    service2.register(presenter2)
+    await service2.start()
+    assert service2.table_in(GROUP) is not None
+    reply = await service2.ready(GROUP, BOB)
+    assert reply.alert
+    assert reply.text == tr("ru", "table.idle_closed", table=1, minutes=30, seconds=1800)
+    assert service2.table_in(GROUP) is None
+    await service2.run_due()
+    assert await player_balance(store, ALICE) == await player_balance(store, BOB) == 1000
+    assert await check_store(store) == []
