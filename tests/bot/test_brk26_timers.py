@@ -12,7 +12,7 @@ from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_transitions import player_balance
 
 IDLE_EN = tr("en", "table.idle_closed", table=1, minutes=30, seconds=1800)
@@ -114,4 +114,60 @@ async def test_r8_2a_after_a_restart_a_command_before_the_restored_timer_closes_
     assert service2.table_in(GROUP) is None
     await service2.run_due()
     assert await player_balance(store, ALICE) == await player_balance(store, BOB) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_a_settings_change_after_the_idle_close_was_due_does_not_undo_it(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice sits alone for 30 minutes; an admin raises ``idle_close_seconds`` to an hour
+    after the close was due, before the timer fired: the table stayed open for another half
+    hour (the close counted anew from the change). Now the close is made first."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    clock.now += 1800
+    reply = await service.settings(GROUP, BOB, True, ["idle_close_seconds", "3600"])
+    assert not reply.alert, reply.text
+    assert service.table_in(GROUP) is None
+    assert await player_balance(store, ALICE) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_settings_change_after_the_ready_timer_ran_out_follows_its_step(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice and Bob are ready, Carol is not; the ready timer runs out (R8.2) and, before the
+    table's timer fired, an admin raises ``ready_seconds`` to 120: the timer that had run out
+    was given 60 s more. Now its step comes first: Carol stood up, the hand dealt."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None
+    clock.now = t.ready_deadline
+    reply = await service.settings(GROUP, ALICE, True, ["ready_seconds", "120"])
+    assert not reply.alert, reply.text
+    assert t.seat_of(CAROL.user_id) is None
+    assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_raised_ready_seconds_gives_a_late_joiner_out_of_time_none(env) -> None:  # type: ignore[no-untyped-def]
+    """Carol sits down during Alice and Bob's hand: 60 s to press Ready (R8.2). They run out
+    and, before the table's timer fired, an admin raises ``ready_seconds`` to 120: Carol's
+    time, already over, was given 60 s more. Now she is stood up first (no kush taken)."""
+    service, _presenter, store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    assert not (await service.join(GROUP, CAROL)).alert
+    carol = t.seat_of(CAROL.user_id)
+    assert carol is not None and carol.ready_by == clock.now + 60
+    clock.now += 60
+    reply = await service.settings(GROUP, ALICE, True, ["ready_seconds", "120"])
+    assert not reply.alert, reply.text
+    assert t.seat_of(CAROL.user_id) is None
+    assert t.hand is not None and t.hand_no == 1
+    assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
