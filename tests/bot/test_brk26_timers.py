@@ -12,6 +12,7 @@ from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_break19 import configure
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_transitions import player_balance
 
@@ -170,4 +171,29 @@ async def test_r8_2_a_raised_ready_seconds_gives_a_late_joiner_out_of_time_none(
     assert t.seat_of(CAROL.user_id) is None
     assert t.hand is not None and t.hand_no == 1
     assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_computer_player_added_after_the_ready_timer_ran_out_sits_later(env) -> None:  # type: ignore[no-untyped-def]
+    """Classic OFC: Alice and Bob are ready, Carol is not; the ready timer runs out (R8.2)
+    and, before the table's timer fired, an admin adds a computer player: it was dealt into
+    the hand whose deal was due before it sat down. Now the timer's step comes first (Carol
+    stood up, the hand dealt to Alice and Bob) and the computer player sits down after it."""
+    service, presenter, store, clock = env
+    await configure(service, game="ofc")
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None
+    clock.now = t.ready_deadline
+    reply = await service.add_bot(GROUP, ALICE, True, "easy")
+    assert not reply.alert, reply.text
+    assert t.seat_of(CAROL.user_id) is None
+    assert (GROUP.chat_id, tr("en", "lobby.stood_up", names="Carol")) in presenter.posts
+    assert t.hand is not None and t.hand_no == 1
+    assert [t.seats[s].name for s in t.hand.order] == ["Alice", "Bob"]
+    assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
     assert await check_store(store) == []
