@@ -231,8 +231,10 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
-    if await _timer_first(rt, t, seat):
-        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
+    busted = t.busted(seat)
+    if await _timer_first(rt, t, seat):  # (bought in and busted: the top-up's time ran out)
+        key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+        return Reply(tr(lang, key), alert=True)
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:

@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.presses import Ready, decode
 from bot.service import TableService
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_break19 import configure
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
+from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_transitions import player_balance
 
 IDLE_EN = tr("en", "table.idle_closed", table=1, minutes=30, seconds=1800)
@@ -196,4 +200,27 @@ async def test_r8_2_a_computer_player_added_after_the_ready_timer_ran_out_sits_l
     assert t.hand is not None and t.hand_no == 1
     assert [t.seats[s].name for s in t.hand.order] == ["Alice", "Bob"]
     assert [s.name for s in t.seats.values() if s.bot] == ["🤖 Anna"]
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("how", ["command", "button"])
+async def test_r8_2_a_busted_ready_after_the_top_up_offer_ran_out_says_the_top_up_ran_out(
+    how: str,
+) -> None:
+    """R8.2: Bob loses his whole stack heads-up and is offered the top-up, 20 s in the lobby.
+    At 20 s, before the table's timer fired, he presses Ready (bought in already: "Ready"
+    does not top up). He is stood up as the timer stands him up, and told so: it said "the
+    time to press Ready ran out (nothing was taken)", of a player who had bought in and
+    whose seat went for want of a top-up."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
+    clock.now += TOP_UP_SECONDS
+    if how == "command":
+        reply = await service.ready(GROUP, BOB)
+    else:
+        reply = await service.press(BOB, _ready_button(presenter), GROUP)
+    assert reply.alert and reply.text == tr("ru", "reply.topup_too_late")  # (Bob reads Russian)
+    assert t.seat_of(BOB.user_id) is None
+    assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
