@@ -360,8 +360,10 @@ async def top_up(
     if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
         # the hand", and go straight back to the balance at the close
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    if await _timer_first(rt, t, seat):
-        return Reply(tr(lang, "reply.topup_too_late"), alert=True)
+    unready = not seat.ready
+    if await _timer_first(rt, t, seat):  # (never bought in: the time to press Ready ran out)
+        key = "reply.ready_too_late" if unready else "reply.topup_too_late"
+        return Reply(tr(lang, key), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it

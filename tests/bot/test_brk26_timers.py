@@ -224,3 +224,34 @@ async def test_r8_2_a_busted_ready_after_the_top_up_offer_ran_out_says_the_top_u
     assert t.seat_of(BOB.user_id) is None
     assert await player_balance(store, BOB) == 800
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("where", ["lobby", "late_joiner"])
+async def test_r8_2_an_unready_topup_after_the_time_to_press_ready_ran_out_says_so(
+    env,  # type: ignore[no-untyped-def]
+    where: str,
+) -> None:
+    """R8.2: Carol never pressed Ready (in the lobby beside Alice and Bob, whose ready timer
+    runs; or seated during their hand, with 60 s of her own). The time runs out and, before
+    the table's timer fired, she types /topup: she is stood up as the timer stands her up
+    (nothing taken) and told the time to press Ready ran out; it said the time to top up
+    ran out, of a player never offered one."""
+    service, _presenter, store, clock = env
+    if where == "lobby":
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB, CAROL):
+            assert not (await service.join(GROUP, a)).alert
+        await service.ready(GROUP, ALICE)
+        await service.ready(GROUP, BOB)
+    else:
+        await seated(service, ALICE, BOB)
+        assert not (await service.join(GROUP, CAROL)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    clock.now += 60
+    reply = await service.top_up(GROUP, CAROL)
+    assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
+    assert t.seat_of(CAROL.user_id) is None
+    assert t.hand is not None and len(t.hand.order) == 2
+    assert await player_balance(store, CAROL) == 1000
+    assert await check_store(store) == []
