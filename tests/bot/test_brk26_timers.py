@@ -255,3 +255,22 @@ async def test_r8_2_an_unready_topup_after_the_time_to_press_ready_ran_out_says_
     assert t.hand is not None and len(t.hand.order) == 2
     assert await player_balance(store, CAROL) == 1000
     assert await check_store(store) == []
+
+
+async def test_r8_2a_leave_after_the_idle_close_was_due_cashes_the_stack_out_once(env) -> None:  # type: ignore[no-untyped-def]
+    """Alice is bought in, alone, for 30 minutes; her /leave comes after the idle close was
+    due, before the timer fired: the close comes first (her stack back to her balance, once,
+    with the close's ledger entry) and she is answered with the close; the timer, firing
+    then, finds nothing to do."""
+    service, _presenter, store, clock = env
+    await service.new_table(GROUP, ALICE)
+    assert not (await service.join(GROUP, ALICE)).alert
+    assert not (await service.ready(GROUP, ALICE)).alert
+    assert await player_balance(store, ALICE) == 800
+    clock.now += 1800
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.alert and reply.text == IDLE_EN
+    assert service.table_in(GROUP) is None
+    await service.run_due()
+    assert await player_balance(store, ALICE) == 1000
+    assert await check_store(store) == []
