@@ -198,13 +198,24 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 
-async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
+async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
     """The lobby's ready timer ran out (R8.2) before the table's timer fired (a loaded bot, a
     timer a moment late): its step is made now, as if it had fired on time (the unready
     stood up, the hand dealt), before a /join or /back is played (call under ``t.lock``).
     Played first, the command changed who the timer stands up: a newcomer or a player back
-    from sit-out was stood up the same moment, told "press Ready"."""
-    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
+    from sit-out was stood up the same moment, told "press Ready". ``busted``: the command
+    is the /back of a busted player sitting out (R8.2, R8.6: the seat is kept while sitting
+    out): the lobby's top-up window that ran out, or the next deal between hands that came
+    due, is made first too; made after the /back, that step stood them up, told "top up to
+    play", the seat gone."""
+    now = rt.clock()
+    if t.phase is Phase.LOBBY:
+        due = [t.ready_deadline, t.top_up_deadline if busted else None]
+    elif t.phase is Phase.BETWEEN and busted:
+        due = [t.next_hand_at]
+    else:
+        return
+    if any(d is not None and now >= d for d in due):
         await _deal_step(rt, t)
 
 
@@ -791,7 +802,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
-    await _lobby_timer_first(rt, t)  # (sitting out, the seat is kept: back after the deal)
+    # (sitting out, the seat is kept: back after the deal)
+    await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (never expected: the timer stands up no one sitting out)
         return Reply(tr(lang, "reply.not_seated"), alert=True)

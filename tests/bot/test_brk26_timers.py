@@ -274,3 +274,28 @@ async def test_r8_2a_leave_after_the_idle_close_was_due_cashes_the_stack_out_onc
     await service.run_due()
     assert await player_balance(store, ALICE) == 1000
     assert await check_store(store) == []
+
+
+async def test_r8_2_r8_6_a_busted_back_after_the_next_deal_was_due_keeps_the_seat() -> None:
+    """R8.2, R8.6: Carol sits down during Alice and Bob's first hand, which Bob loses to the
+    last kush; he sits out (a busted player sitting out keeps the seat). The next deal comes
+    due and, before the timer fired, he types /back: the deal his /back made stood him up,
+    his seat gone, and he was told "top up to play". Now the deal comes first, to Alice and
+    Carol, and Bob is back with his seat, to top up during their hand."""
+    service, presenter, store, clock, t = await a_hand_at_100_a_point()
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.ready(GROUP, CAROL)).alert
+    await bob_loses_the_first_hand(service, presenter, t)
+    assert t.hand is None and t.next_hand_at == clock.now + TOP_UP_SECONDS
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    clock.now += TOP_UP_SECONDS
+    reply = await service.back(GROUP, BOB)
+    assert reply.text == tr("ru", "reply.busted_top_up", stack=0, label="kush")
+    assert t.hand is not None and t.hand_no == 2
+    assert sorted(t.seats[t.owner(s)].name for s in t.hand.order) == ["Alice", "Carol"]
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out and bob.stack == 0
+    reply = await service.top_up(GROUP, BOB)  # during their hand: added at once (not his)
+    assert not reply.alert, reply.text
+    assert bob.stack == 200 and await player_balance(store, BOB) == 600
+    assert await check_store(store) == []
