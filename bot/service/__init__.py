@@ -359,7 +359,10 @@ class TableService:
             t.remember(request)  # (in the snapshot of every step the command commits)
             back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
             try:
-                reply = await body(t, community, lang)
+                # the idle close (R8.2a) due before the command came: made first, the
+                # command answered with its notice
+                closed = await timing.idle_first(self.rt, t, lang)
+                reply = closed if closed is not None else await body(t, community, lang)
             except Exception as exc:
                 committed = t.seq != seq
                 if not committed and self.rt.open_here(t):
@@ -467,6 +470,8 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
+        if existing is not None and await self._idle_closed(existing, lang):
+            existing = None  # its idle close was due (R8.2a): made now, a new table opens
         if existing is not None:  # (in a forum, it may be in another topic: its link)
             return self._table_exists(existing, lang)
         if request is not None and (
@@ -516,6 +521,17 @@ class TableService:
             return Reply(tr(lang, "reply.table_not_posted", table=t.id), alert=True)
         opened = "reply.tournament_opened" if tournament else "reply.table_opened"
         return Reply(tr(lang, opened, table=t.id))
+
+    async def _idle_closed(self, t: LiveTable, lang: str) -> bool:
+        """Whether the chat's table ``t`` closed for want of a hand (R8.2a): its idle close
+        was due before its timer fired, and is made now (:func:`timers.idle_first`; its
+        messages sent first). A /newtable then was answered "a table is open here" and the
+        table closed a moment later."""
+        async with t.lock:
+            if not self.rt.open_here(t) or await timing.idle_first(self.rt, t, lang) is None:
+                return False
+        await self.rt.settled(t)
+        return True
 
     def _table_exists(self, existing: LiveTable, lang: str) -> Reply:
         """The answer to a ``/newtable`` where a table is open: its number and link; a table
@@ -1342,6 +1358,9 @@ class TableService:
         is_admin: Callable[[], Awaitable[bool]] | None = None,
     ) -> Reply:
         rt = self.rt
+        closed = await timing.idle_first(rt, t, lang)  # (due before the press: R8.2a)
+        if closed is not None:
+            return closed
         seat = t.seat_of(actor.user_id)
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)

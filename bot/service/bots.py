@@ -244,6 +244,10 @@ async def add_bot(
     lvl = parse_level(level)
     if lvl is None:
         return Reply(tr(lang, "bot.levels"), alert=True)
+    # it sits down after the step of a timer that ran out before it fired (R8.2): the lobby's
+    # ready timer deals the hand without it, as without a person seated that moment (seated
+    # first, it was dealt into a hand whose deal was due before it sat down)
+    await rt.overdue_first(t)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return full_table(t, lang)

@@ -198,13 +198,24 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 
-async def _lobby_timer_first(rt: Runtime, t: LiveTable) -> None:
+async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
     """The lobby's ready timer ran out (R8.2) before the table's timer fired (a loaded bot, a
     timer a moment late): its step is made now, as if it had fired on time (the unready
     stood up, the hand dealt), before a /join or /back is played (call under ``t.lock``).
     Played first, the command changed who the timer stands up: a newcomer or a player back
-    from sit-out was stood up the same moment, told "press Ready"."""
-    if t.phase is Phase.LOBBY and t.ready_deadline is not None and rt.clock() >= t.ready_deadline:
+    from sit-out was stood up the same moment, told "press Ready". ``busted``: the command
+    is the /back of a busted player sitting out (R8.2, R8.6: the seat is kept while sitting
+    out): the lobby's top-up window that ran out, or the next deal between hands that came
+    due, is made first too; made after the /back, that step stood them up, told "top up to
+    play", the seat gone."""
+    now = rt.clock()
+    if t.phase is Phase.LOBBY:
+        due = [t.ready_deadline, t.top_up_deadline if busted else None]
+    elif t.phase is Phase.BETWEEN and busted:
+        due = [t.next_hand_at]
+    else:
+        return
+    if any(d is not None and now >= d for d in due):
         await _deal_step(rt, t)
 
 
@@ -231,8 +242,10 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
-    if await _timer_first(rt, t, seat):
-        return Reply(tr(lang, "reply.ready_too_late"), alert=True)
+    busted = t.busted(seat)
+    if await _timer_first(rt, t, seat):  # (bought in and busted: the top-up's time ran out)
+        key = "reply.topup_too_late" if busted else "reply.ready_too_late"
+        return Reply(tr(lang, key), alert=True)
     if seat.ready and seat.sitting_out:
         return await back(rt, t, actor, lang)  # Ready while sitting out: come back
     if seat.ready:
@@ -358,8 +371,10 @@ async def top_up(
     if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
         # the hand", and go straight back to the balance at the close
         return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
-    if await _timer_first(rt, t, seat):
-        return Reply(tr(lang, "reply.topup_too_late"), alert=True)
+    unready = not seat.ready
+    if await _timer_first(rt, t, seat):  # (never bought in: the time to press Ready ran out)
+        key = "reply.ready_too_late" if unready else "reply.topup_too_late"
+        return Reply(tr(lang, key), alert=True)
     if not seat.ready:
         return Reply(tr(lang, "reply.topup_not_ready"), alert=True)
     if seat.leaving:  # the stack goes back when the hand ends (R8.2): nothing to add to it
@@ -787,7 +802,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
         key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
         return Reply(tr(lang, key, table=t.id), alert=True)
-    await _lobby_timer_first(rt, t)  # (sitting out, the seat is kept: back after the deal)
+    # (sitting out, the seat is kept: back after the deal)
+    await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (never expected: the timer stands up no one sitting out)
         return Reply(tr(lang, "reply.not_seated"), alert=True)

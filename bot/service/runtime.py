@@ -977,6 +977,19 @@ class Runtime:
                 times.append(float(t.reveal["claim"]["deadline"]))
         return min(times) if times else None
 
+    async def overdue_first(self, t: LiveTable) -> None:
+        """Make the step of the table's timer now if its time has come and it has not fired
+        (a loaded bot, a timer a moment late; call under ``t.lock``), before a change that
+        would move what is due: as if it had fired on time (:attr:`on_time`). During a hand or
+        a reveal only the end of a late joiner's time to press Ready counts (R8.2): a setting
+        moves no clock of the hand, and the hand's step may wait for a computer player."""
+        if t.hand is not None or t.reveal is not None:
+            deadline = t.ready_windows_end()
+        else:
+            deadline = self.next_deadline(t)
+        if deadline is not None and self.clock() >= deadline and self.on_time is not None:
+            await self.on_time(t)
+
     def _schedule_bots(self, t: LiveTable) -> None:
         """When the computer player to act moves: ``bot_pace`` after its turn begins, but
         within half of what its own clock has left (R8.5): its pace is never a timeout, which

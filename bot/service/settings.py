@@ -1407,6 +1407,9 @@ async def settings_changed(
         if t.community_id != community.id:
             continue
         async with t.lock:
+            # a timer whose time came before the change is made first (R8.2, R8.2a): a raised
+            # ready_seconds or idle_close_seconds gave a timer that had run out more time
+            await rt.overdue_first(t)
             if not rt.open_here(t):
                 continue
             try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from bot.model import LiveTable
+from bot.model import LiveTable, Reply
 from bot.service.bots import bot_turn
 from bot.service.chinese import continue_reveal, reveal_step
 from bot.service.dealing import maybe_start, stand_up_unready
@@ -19,7 +19,7 @@ from bot.service.runtime import Runtime, TransitionFailed
 from bot.texts import tr
 from game.tournament import TournamentPhase
 
-__all__ = ["RETRY_SECONDS", "on_time"]
+__all__ = ["RETRY_SECONDS", "idle_first", "idle_notice", "on_time"]
 
 log = logging.getLogger("bot.service")
 
@@ -75,17 +75,7 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
                 await rt.arm(t)
                 return
         if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
-            seconds = round(t.options.idle_close_seconds)
-            minutes = round(seconds / 60)
-            key = "table.idle_closed"  # (stacks back, /newtable)
-            if t.tournament is not None:  # no table of stacks: one that never started, or
-                # stopped dealing; the cancel says how its pool went (R8.7)
-                started = t.tournament.phase is not TournamentPhase.REGISTERING
-                key = "tour.idle" if started else "tour.idle_unstarted"
-            if seconds < 120:  # said in seconds (20 s read "no hand for 0 minutes")
-                key += ".s"
-            notice = tr(t.lang, key, table=t.id, minutes=minutes, seconds=seconds)
-            await close_table(rt, t, notice, idle=True)
+            await close_table(rt, t, idle_notice(t, t.lang), idle=True)
             return
         async with rt.transition(t) as tx:
             now = rt.clock()
@@ -110,6 +100,40 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
     except Exception:  # a bug must not stop the table's clock for good: it is tried again
         log.exception("table %s: timer step failed, table rolled back; retrying", t.id)
         _schedule_retry(rt, t)
+
+
+def idle_notice(t: LiveTable, lang: str) -> str:
+    """What the idle close (R8.2a) of ``t`` says, in ``lang``: no hand for how long, where the
+    stacks went (a tournament: how its pool went, R8.7) and that /newtable opens another."""
+    seconds = round(t.options.idle_close_seconds)
+    minutes = round(seconds / 60)
+    key = "table.idle_closed"  # (stacks back, /newtable)
+    if t.tournament is not None:  # no table of stacks: one that never started, or stopped
+        # dealing; the cancel says how its pool went (R8.7)
+        started = t.tournament.phase is not TournamentPhase.REGISTERING
+        key = "tour.idle" if started else "tour.idle_unstarted"
+    if seconds < 120:  # said in seconds (20 s read "no hand for 0 minutes")
+        key += ".s"
+    return tr(lang, key, table=t.id, minutes=minutes, seconds=seconds)
+
+
+async def idle_first(rt: Runtime, t: LiveTable, lang: str) -> Reply | None:
+    """The idle close (R8.2a) is due but the table's timer has not fired yet (a loaded bot, a
+    timer a moment late, a restart that restored the table and delivered the commands that
+    waited before its timer ran): the timer's step is made now, before a command or a press
+    of ``t`` is played (call under ``t.lock``), and the command is answered with the close's
+    notice in ``lang``. Played first, a /join was answered "you sit at seat N" and the table
+    closed under the player a moment later, and a Ready (or a /leave, a /back, a /topup that
+    let the others' deal start) dealt a hand at a table whose time was up. ``None``: the
+    close is not due, or storage refused it (the timer retries it; the command goes on)."""
+    idle = rt.idle_deadline(t)
+    if idle is None or rt.clock() < idle:
+        return None
+    notice = idle_notice(t, lang)
+    await on_time(rt, t)
+    if rt.open_here(t):
+        return None
+    return Reply(notice, alert=True)
 
 
 def _schedule_retry(rt: Runtime, t: LiveTable) -> None:
