@@ -539,3 +539,69 @@ async def test_r3_3_r6_2_discord_channel_sees_no_hidden_card_beside_a_computer_p
         thrown = {c for h in exported for c in _discards(h)}
         assert len(thrown) >= 8
         assert violations == [] and len(public) > 10
+
+
+async def test_r4_5_r7_5_telegram_chinese_poker_claims_show_no_box_before_its_reveal(
+    tmp_path: Any,
+) -> None:
+    """Closed Chinese Poker (R4.5) to 5 points through the real python-telegram-bot: Alice and
+    Bob arrange, the reveal shows bottom, middle, top with pauses, and whoever is offered
+    the claim (R7.5) takes it at once, so games end with boxes never revealed. No group write
+    (texts, edits, captions, buttons) shows a box before its stage of the reveal, nor one a
+    claim left face down."""
+    import asyncio
+
+    from tests.bot.tg_world import ALICE as TG_ALICE
+    from tests.bot.tg_world import BOB as TG_BOB
+    from tests.bot.tg_world import GROUP_ID, world
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({TG_ALICE.id, TG_BOB.id})
+        w.fake.admins[GROUP_ID] = {TG_ALICE.id}
+        leaks = w.watch_leaks()
+        for name, value in (("target_points", "5"), ("reveal_pause_seconds", "0")):
+            reply = await w.say(TG_ALICE, f"/settings {name} {value}")
+            assert reply["text"].startswith(("Saved: ", "Already so: ")), reply["text"]
+        await w.say(TG_ALICE, "/newtable chinese")
+        for u in (TG_ALICE, TG_BOB):
+            await w.press_lobby(u, "j")
+        for u in (TG_ALICE, TG_BOB):
+            await w.press_lobby(u, "r")
+        t = next(iter(w.service.tables.values()))
+        people = {str(u.id): u for u in (TG_ALICE, TG_BOB)}
+        claims = 0
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 120
+        while t.hand_no <= 6 and loop.time() < end:
+            await w.settle()
+            hand = t.hand
+            offer = (t.reveal or {}).get("claim") if hand is not None else None
+            if offer:
+                claimant = people[t.seats[offer["seats"][0]].user_id]
+                msg = next(
+                    m
+                    for m in reversed(w.fake.chat_messages(GROUP_ID))
+                    if any(str(b.get("text")).startswith("🏆") for b in w.fake.buttons(m))
+                )
+                data = next(b["callback_data"] for b in w.fake.buttons(msg) if "🏆" in b["text"])
+                await w.press(claimant, GROUP_ID, msg, data)
+                claims += 1
+                continue
+            if hand is None or hand.is_over:
+                await asyncio.sleep(0.02)
+                continue
+            for s in hand.to_act:
+                user = people[t.seats[t.owner(s)].user_id]
+                for action in ("a", "c"):
+                    data = w.hand_buttons(user).get((action, ""))
+                    if data is None:
+                        await asyncio.sleep(0.02)
+                        break
+                    answer = await w.press(user, user.id, w.private(user) or {}, data)
+                    assert not answer.get("show_alert"), answer
+                break
+        await w.settle()
+        records = await w.store.export_hands(t.id)
+        revealed = [h["result"].get("revealed") for h in records if "setup" in h["hand"]]
+        assert claims >= 1 and any(n is not None and n < 3 for n in revealed), revealed
+        assert leaks == []

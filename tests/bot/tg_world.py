@@ -32,7 +32,8 @@ HAND_TITLE_RE = re.compile(r"· (?:hand|раздача) (\d+)")
 
 def shown_allowed(tables: Iterable[Any], text: str) -> set[Card]:
     """The cards a group message with ``text`` may show now: at each table, the public cards
-    of the hand being played (every board and the dummy once it is at showdown, R4.3) when the
+    of the hand being played (every board and the dummy once it is at showdown, R4.3; in a
+    Chinese Poker reveal the boxes of its stages so far, R4.5, R7.5) when the
     message's title names that hand, the last showdown's boards when it names an earlier one
     (a showdown sent once the next hand is dealt), both when it names none (a notice). A
     card of the last hand's boards shown in the next hand's message counts (a hidden card of
@@ -45,18 +46,20 @@ def shown_allowed(tables: Iterable[Any], text: str) -> set[Card]:
         if t.hand is not None:
             current |= t.hand.view(None).public_cards()
             if t.hand.result is not None:
+                # a Chinese Poker reveal shows the boxes of its stages so far, bottom first
+                boxes = (Box.BOTTOM, Box.MIDDLE, Box.TOP)[: int((t.reveal or {}).get("stage", 3))]
                 for r in t.hand.result.seats:
-                    current |= set(r.board.cards())
+                    current |= {c for b in boxes for c in r.board.box(b)}
                 if t.hand.result.dummy is not None:
                     current |= set(t.hand.result.dummy.cards())
         last: set[Card] = set()
         if t.last_result:
-            for r in [*t.last_result.get("seats", []), t.last_result.get("dummy") or {}]:
-                last |= {
-                    parse_card(c)
-                    for box in ("top", "middle", "bottom")
-                    for c in str(r.get(box, "")).split()
-                }
+            # (a claim ends a reveal with boxes never shown, R7.5: they stay hidden)
+            shown = ("bottom", "middle", "top")[: int(t.last_result.get("revealed", 3))]
+            for r in t.last_result.get("seats", []):
+                last |= {parse_card(c) for box in shown for c in str(r.get(box, "")).split()}
+            dummy = t.last_result.get("dummy") or {}
+            last |= {parse_card(c) for box in shown for c in str(dummy.get(box, "")).split()}
         if named is None:
             allowed |= current | last
         elif t.hand is not None and named == t.shown_no:
