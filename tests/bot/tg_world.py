@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -16,12 +16,66 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from game.board import BOXES, Board, Box
-from game.cards import parse_card
+from game.cards import Card, parse_card
 from game.strategy import complete_street
 from storage.sqlite import SqliteStore
 
 GROUP_ID = -1001
 CARD_RE = re.compile(r"(10|[2-9TJQKA])([♠♥♦♣])")
+#: a card's code as a payload's argument writes it (``Ks``, ``Td``; ``Ksb``: Ks to the bottom)
+CODE_RE = re.compile(r"[2-9TJQKA][shdc]")
+
+
+#: the hand a group message's title names ("… · hand 7", "… · раздача 7")
+HAND_TITLE_RE = re.compile(r"· (?:hand|раздача) (\d+)")
+
+
+def shown_allowed(tables: Iterable[Any], text: str) -> set[Card]:
+    """The cards a group message with ``text`` may show now: at each table, the public cards
+    of the hand being played (every board and the dummy once it is at showdown, R4.3; in a
+    Chinese Poker reveal the boxes of its stages so far, R4.5, R7.5) when the
+    message's title names that hand, the last showdown's boards when it names an earlier one
+    (a showdown sent once the next hand is dealt), both when it names none (a notice). A
+    card of the last hand's boards shown in the next hand's message counts (a hidden card of
+    this hand: it was allowed there since any card of the last showdown was)."""
+    m = HAND_TITLE_RE.search(text.split("\n", 1)[0])
+    named = int(m.group(1)) if m else None
+    allowed: set[Card] = set()
+    for t in tables:
+        current: set[Card] = set()
+        if t.hand is not None:
+            current |= t.hand.view(None).public_cards()
+            if t.hand.result is not None:
+                # a Chinese Poker reveal shows the boxes of its stages so far, bottom first
+                boxes = (Box.BOTTOM, Box.MIDDLE, Box.TOP)[: int((t.reveal or {}).get("stage", 3))]
+                for r in t.hand.result.seats:
+                    current |= {c for b in boxes for c in r.board.box(b)}
+                if t.hand.result.dummy is not None:
+                    current |= set(t.hand.result.dummy.cards())
+        last: set[Card] = set()
+        if t.last_result:
+            # (a claim ends a reveal with boxes never shown, R7.5: they stay hidden)
+            shown = ("bottom", "middle", "top")[: int(t.last_result.get("revealed", 3))]
+            for r in t.last_result.get("seats", []):
+                last |= {parse_card(c) for box in shown for c in str(r.get(box, "")).split()}
+            dummy = t.last_result.get("dummy") or {}
+            last |= {parse_card(c) for box in shown for c in str(dummy.get(box, "")).split()}
+        if named is None:
+            allowed |= current | last
+        elif t.hand is not None and named == t.shown_no:
+            allowed |= current
+        else:
+            allowed |= last
+    return allowed
+
+
+def payload_cards(data: str | None) -> list[str]:
+    """The card codes a button payload carries (a placement's, a discard's: hidden until
+    played, R3.3), ``[]`` for none or a payload that is none of the bot's."""
+    p = Payload.decode(data)
+    return CODE_RE.findall(p.arg) if p is not None and p.arg else []
+
+
 SUIT_LETTER = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
 TOKEN = "123456:TEST"
 
@@ -178,35 +232,33 @@ class World:
         return presses + 1
 
     def watch_leaks(self) -> list[str]:
-        """Check every group write as it happens: each card it shows must be public in the
-        hand at that moment (or belong to the last showdown). Returns the list of violations,
-        filled as the test runs."""
+        """Check every group write as it happens (any method: a text, an edit, a photo's
+        caption, and every inline button's label and its payload's card codes, ``Ks``): each
+        card it shows must be public in the hand its title names at that moment, or on the
+        last showdown's boards for an earlier hand (:func:`shown_allowed`). Returns the list
+        of violations, filled as the test runs."""
         violations: list[str] = []
 
         def check(call: Any) -> None:
-            if call.method not in ("sendMessage", "editMessageText"):
+            if int(call.params.get("chat_id") or 0) != GROUP_ID:
                 return
-            if int(call.params.get("chat_id", 0)) != GROUP_ID:
-                return
-            text = str(call.params.get("text", ""))
-            shown = {parse_card(r + SUIT_LETTER[su]) for r, su in CARD_RE.findall(text)}
-            allowed: set[Any] = set()
-            for t in self.service.tables.values():
-                if t.hand is not None:
-                    allowed |= t.hand.view(None).public_cards()
-                    if t.hand.result is not None:
-                        for r in t.hand.result.seats:
-                            allowed |= set(r.board.cards())
-                if t.last_result:
-                    for r in t.last_result.get("seats", []):
-                        allowed |= {
-                            parse_card(c)
-                            for box in ("top", "middle", "bottom")
-                            for c in r[box].split()
-                        }
+            parts = [str(call.params.get("text") or ""), str(call.params.get("caption") or "")]
+            codes: list[str] = []
+            markup = call.params.get("reply_markup")
+            rows = markup.get("inline_keyboard", []) if isinstance(markup, dict) else []
+            for row in rows:
+                for b in row:
+                    parts.append(str(b.get("text") or ""))
+                    codes += payload_cards(b.get("callback_data"))
+            shown = {parse_card(c) for c in codes}
+            for part in parts:
+                shown |= {parse_card(r + SUIT_LETTER[su]) for r, su in CARD_RE.findall(part)}
+            allowed = shown_allowed(self.service.tables.values(), parts[0] or parts[1])
             extra = shown - allowed
             if extra:
-                violations.append(f"{sorted(c.text for c in extra)} in: {text[:80]!r}")
+                violations.append(
+                    f"{call.method}: {sorted(c.text for c in extra)} in: {parts[0] or parts[1]:.80}"
+                )
 
         self.fake.listeners.append(check)
         return violations

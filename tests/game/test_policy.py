@@ -87,6 +87,9 @@ def _allowed(hand: Hand, seat: int) -> set[Card]:
         (RuleOptions.preset(GameKind.PINEAPPLE, simultaneous_streets=True), 3, {}),
         (CLASSIC, 3, {}),
         (CLASSIC, 2, {1: 13}),
+        # R6.2, R6.3: progressive Fantasyland of 17 and 16 cards, the third board hidden too
+        (RuleOptions.preset(GameKind.PINEAPPLE, progressive_fantasyland=True), 3, {0: 17, 2: 16}),
+        (RuleOptions.preset(GameKind.CHINESE), 4, {}),  # R4.5: every board closed
     ],
 )
 def test_knowledge_never_holds_an_opponents_hidden_card_or_discard(
@@ -323,3 +326,31 @@ def test_r7_5_a_computer_player_claims_only_when_it_leads() -> None:
     assert not claims({0: 12, 1: 12}, 0)  # level: no sure gain
     assert not claims({0: 12, 1: 14, 2: 3}, 0)
     assert claims({0: 5}, 0)  # nobody else has points yet
+
+
+@pytest.mark.parametrize("fantasyland", [{}, {10: 13}, {0: 13, 1: 13}])
+def test_r4_2_knowledge_of_double_boxes_holds_no_hidden_card_of_the_opponent(
+    fantasyland: dict[int, int],
+) -> None:
+    """Heads-up classic OFC with double boxes (R4.2): a board's knowledge holds no card of the
+    opponent's two boards that the table does not show (a Fantasyland board before showdown,
+    R6.3, or both boards of the one player beside two Fantasylands, played hidden)."""
+    options = RuleOptions.preset(GameKind.OFC, heads_up_double_boxes=True)
+    owners = {0: 0, 1: 0, 10: 1, 11: 1}
+    rng = random.Random(3)
+    for n in range(4):
+        setup = HandSetup.deal(
+            options, (0, 1, 10, 11), (0, 10)[n % 2], fantasyland,
+            deck=shuffled_deck(rng=rng), owners=owners,
+        )  # fmt: skip
+        hand = Hand(setup)
+        while not hand.is_over:
+            for seat in hand.to_act:
+                k = knowledge(hand, seat)
+                seen = set(k.dead) | set(k.board.cards()) | set(k.cards)
+                for other in (s for s in hand.order if owners[s] != owners[seat]):
+                    hidden = set(hand.board_of(other, with_pending=True).cards())
+                    hidden -= hand.public_cards()
+                    assert not seen & hidden
+            seat = hand.to_act[0]
+            hand.apply(Arrange(seat, tuple(decide(knowledge(hand, seat), Level.EASY))))

@@ -21,6 +21,7 @@ from game.board import Box
 from game.cards import Card, parse_card
 from game.strategy import complete_street
 from storage.sqlite import SqliteStore
+from tests.bot.tg_world import payload_cards, shown_allowed
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
@@ -239,9 +240,12 @@ class World:
 
     # -- watching ----------------------------------------------------------------------------
     def watch_leaks(self) -> list[str]:
-        """Check every public channel write as it happens (content, button labels, select
-        options): each card it shows must be public in the hand at that moment, or belong to
-        the last showdown (R3.3, R6.3). Returns the violations, filled as the test runs."""
+        """Check every public channel write as it happens (content, embeds, attachments'
+        names and descriptions, every component's label, ``custom_id`` and select options,
+        a payload's card codes included): each card it shows must be public in the hand its
+        title names at that moment, or on the last showdown's boards for an earlier hand
+        (:func:`~tests.bot.tg_world.shown_allowed`; R3.3, R4.3, R6.3). Returns the
+        violations, filled as the test runs."""
         violations: list[str] = []
 
         def check(write: MessageWrite) -> None:
@@ -249,24 +253,20 @@ class World:
                 return
             msg = write.message
             texts = [str(msg.get("content", ""))]
+            texts.extend(repr(e) for e in msg.get("embeds") or [])
+            for a in msg.get("attachments") or []:
+                texts += [str(a.get("filename") or ""), str(a.get("description") or "")]
+            codes: list[str] = []
             for c in components(msg):
                 texts.append(str(c.get("label") or ""))
-                texts.extend(str(o.get("label", "")) for o in c.get("options", []))
-            shown = set().union(*(cards_in(t) for t in texts))
-            allowed: set[Card] = set()
-            for t in self.service.tables.values():
-                if t.hand is not None:
-                    allowed |= t.hand.view(None).public_cards()
-                    if t.hand.result is not None:
-                        for r in t.hand.result.seats:
-                            allowed |= set(r.board.cards())
-                if t.last_result:
-                    for r in t.last_result.get("seats", []):
-                        allowed |= {
-                            parse_card(c)
-                            for box in ("top", "middle", "bottom")
-                            for c in r[box].split()
-                        }
+                texts.append(str(c.get("placeholder") or ""))
+                codes += payload_cards(c.get("custom_id"))
+                for o in c.get("options", []):
+                    texts.append(str(o.get("label", "")))
+                    texts.append(str(o.get("description") or ""))
+                    codes += payload_cards(o.get("value"))
+            shown = set().union(*(cards_in(t) for t in texts)) | {parse_card(c) for c in codes}
+            allowed = shown_allowed(self.service.tables.values(), texts[0])
             extra = shown - allowed
             if extra:
                 violations.append(f"{sorted(c.text for c in extra)} in: {texts[0][:80]!r}")
