@@ -80,7 +80,7 @@ from bot.retries import (
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import MINUSES, unformatted
-from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
 
@@ -197,6 +197,8 @@ def _unsent(exc: TelegramError) -> bool | None:
 # showing an older screen, a wrong turn and old cards, until the next change); one to a chat
 # the bot may not write to any more (a 403, "chat not found") is given up at once. A notice
 # (:meth:`TelegramPresenter.post`) is tried again after :data:`~bot.retries.NOTICE_RETRIES`.
+# An edit refused with a 429 is not sent again by the rate limiter (it would send the screen
+# of then): the writer waits the chat's pause out and writes the message's newest screen.
 #: An edit does not notify: a player whose turn has gone this many seconds without a press
 #: (since it began or since their last press on it) gets a short "your move" message in the
 #: private chat (a new message notifies), with the time left then, deleted when the turn
@@ -254,6 +256,8 @@ class TelegramPresenter(LatePictures):
         self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
+        #: wakes writers waiting out a chat's 429 (only the stop does)
+        self._pauses: Wakeups[str] = Wakeups()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
@@ -356,6 +360,8 @@ class TelegramPresenter(LatePictures):
         so far)."""
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
+            if self._paused(chat_id):  # (a 429 of the chat: its newest screen once it is over)
+                await self._sit_out(chat_id, self._paused(chat_id))
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
@@ -374,6 +380,7 @@ class TelegramPresenter(LatePictures):
                     chat_id=chat_id,
                     message_id=int(ref),
                     api_kwargs=_keyboard_kwargs(screen),
+                    **self._no_limiter_retries(),
                 )
                 tries, failing_since = 0, None
             except ChatMigrated as exc:
@@ -414,13 +421,41 @@ class TelegramPresenter(LatePictures):
                 newer = key in self._latest  # (queued while the request was under way)
                 self._latest.setdefault(key, screen)
                 log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
-                if not newer:  # (a newer screen is written at once, as during the wait)
+                if isinstance(exc, RetryAfter):
+                    # Telegram said when: not before, whatever came meanwhile (then the
+                    # newest screen, once; the rate limiter sent the refused one again)
+                    await self._sit_out(chat_id, wait)
+                elif not newer:  # (a newer screen is written at once, as during the wait)
                     await self._wait_for_newer(key, wait)
                 tries += 1
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
         self._newer.forget(key)
+
+    def _no_limiter_retries(self) -> dict[str, Any]:
+        """The keyword that keeps the rate limiter from sending an edit refused with a 429
+        again itself (it would send the screen of then, after the pause; :meth:`_write`
+        waits the pause out and writes the newest), when the bot has one."""
+        if not isinstance(getattr(self.app.bot, "rate_limiter", None), AnswerFirstRateLimiter):
+            return {}  # (another limiter's retries stay: it may not take NO_RETRIES)
+        return {"rate_limit_args": NO_RETRIES}
+
+    def _paused(self, chat_id: str) -> float:
+        """Seconds left of a 429 pause of ``chat_id`` the rate limiter keeps (0: none)."""
+        paused = getattr(getattr(self.app.bot, "rate_limiter", None), "paused", None)
+        return float(paused(chat_id)) if callable(paused) else 0.0
+
+    async def _sit_out(self, chat_id: str, seconds: float) -> None:
+        """Wait out a 429 of ``chat_id`` (``seconds``: its ``retry_after`` at least): through
+        the rate limiter's pause where it keeps one (as its own requests wait), else as a
+        plain wait; the adapter's stop ends it, a newer screen does not."""
+        limiter = getattr(self.app.bot, "rate_limiter", None)
+        wait_paused = getattr(limiter, "wait_paused", None)
+        if callable(wait_paused) and self._paused(chat_id) > 0:
+            await wait_paused(chat_id)
+        elif not self.stopping:
+            await self._pauses.sleep(chat_id, seconds)
 
     def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
         """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down
@@ -596,6 +631,7 @@ class TelegramPresenter(LatePictures):
         self.stopping = True
         self._newer.wake_all()
         self._notice_waits.wake_all()
+        self._pauses.wake_all()
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now

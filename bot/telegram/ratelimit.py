@@ -23,12 +23,16 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
-__all__ = ["UNTHROTTLED", "AnswerFirstRateLimiter"]
+__all__ = ["NO_RETRIES", "UNTHROTTLED", "AnswerFirstRateLimiter"]
 
 log = logging.getLogger(__name__)
 
 #: Bot API methods that are never throttled nor paused.
 UNTHROTTLED = frozenset({"answerCallbackQuery"})
+
+#: ``rate_limit_args`` of a request whose 429 is raised at once, not sent again (its pause
+#: kept all the same): python-telegram-bot drops a falsy one, so not 0
+NO_RETRIES = -1
 
 _Result = bool | dict[str, Any] | list[dict[str, Any]]
 
@@ -38,7 +42,8 @@ class AnswerFirstRateLimiter(AIORateLimiter):
     answer.
 
     :param max_retries: how many times a request refused with a 429 is sent again (each after
-        its ``retry_after``); then the ``RetryAfter`` is raised.
+        its ``retry_after``); then the ``RetryAfter`` is raised. A request's own
+        ``rate_limit_args`` says it instead (:data:`NO_RETRIES`: none).
     :param sleep: waits out a pause (tests inject one they control).
     """
 
@@ -82,7 +87,7 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         the pause of its chat, throttled by the base class, retried on a 429."""
         if endpoint in UNTHROTTLED:
             return await callback(*args, **kwargs)
-        retries = self._retries if rate_limit_args is None else rate_limit_args
+        retries = self._retries if rate_limit_args is None else max(0, rate_limit_args)
         raw_chat = data.get("chat_id")
         chat_key = "" if raw_chat is None else str(raw_chat)
         chat_id: Any = raw_chat
@@ -105,15 +110,24 @@ class AnswerFirstRateLimiter(AIORateLimiter):
                     kwargs=kwargs,
                 )
             except RetryAfter as exc:
-                if attempt == retries:
-                    raise
                 # the base class reads the same field (the public one warns about its type)
                 pause = exc._retry_after.total_seconds() + 0.1
-                log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
                 now = time.monotonic()
                 if len(self._paused_until) > 512:  # forget pauses that are over
                     for key in [k for k, end in self._paused_until.items() if end <= now]:
                         del self._paused_until[key]
+                # (paused also when it is raised: the chat's next requests wait it out, and
+                # the caller may wait for it, :meth:`wait_paused`, to send what is newest then)
                 until = now + pause
                 self._paused_until[chat_key] = max(self._paused_until.get(chat_key, 0.0), until)
+                if attempt == retries:
+                    raise
+                log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def wait_paused(self, chat_id: str) -> None:
+        """Until the 429 pause that holds requests to ``chat_id`` is over (at once if none),
+        as a request to it would wait (one sleep, through the injected ``sleep``)."""
+        wait = self.paused(chat_id)
+        if wait > 0:
+            await self._sleep(wait)
