@@ -482,6 +482,42 @@ class TelegramPresenter(LatePictures):
         is); a press on it tells its id (:meth:`claim`)."""
         log.info("message %s to %s perhaps posted (%s): not sent again", key[1], key[0], exc)
         self._unsure.setdefault(_where(key[0])[0], []).append((key, screen))
+        turn = (key[0], screen.table) if screen.table is not None else None
+        if turn is not None and _private(key[0]) and screen.buttons and turn not in self._pingers:
+            self._pingers[turn] = asyncio.create_task(
+                self._post_unsure(turn, key, screen), name=f"tg-unsure-{key[0]}"
+            )
+
+    async def _post_unsure(
+        self, turn: tuple[str, int], key: tuple[str, str], screen: Screen
+    ) -> None:
+        """A player's hand ``key``, their turn's, perhaps posted (:meth:`_perhaps_posted`): a
+        connection reset before Telegram took it cannot be told from an answer lost after,
+        and then they had no hand to play on, nor a turn ping (nothing but their clock running
+        out wrote to it again). Unless a press has claimed it (:meth:`claim`) or a newer screen
+        has been written to it by the turn ping's time, it is posted (its screen as it is
+        now), the new message notifying instead of the ping; one posted after all shows
+        twice, the older out of date."""
+        try:
+            await asyncio.sleep(self.turn_ping_seconds)
+            unsure = any(k == key for k, _ in self._unsure.get(_where(key[0])[0], []))
+            writer = self._writers.get(key)
+            if not unsure or key in self._moved or (writer is not None and not writer.done()):
+                return
+            now = screen
+            if self.hand_now is not None:
+                try:
+                    now = await self.hand_now(*turn) or screen
+                except Exception:
+                    log.exception("the hand of %s to post again", key[0])
+            if not now.buttons:  # (their turn ended meanwhile)
+                return
+            log.info("message %s to %s not claimed: posted", key[1], key[0])
+            self._latest.setdefault(key, now)
+            self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-post-{key[0]}")
+        finally:
+            if self._pingers.get(turn) is asyncio.current_task():
+                del self._pingers[turn]
 
     def _sure(self, key: tuple[str, str]) -> None:
         """The pending message ``key`` is posted (or given up): no press claims it."""

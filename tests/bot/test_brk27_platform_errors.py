@@ -3,14 +3,18 @@ against the local fakes: what Telegram's and Discord's refusals leave behind."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
+from bot.model import LiveTable
+from bot.screens import Payload
 from bot.telegram.fake_api import ApiCall, too_many
 from storage.check import check_store
 from tests.bot.test_break5 import street_unsettled
-from tests.bot.test_telegram_chats import held_429s
+from tests.bot.test_telegram_chats import held_429s, lobby_data
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 
 def group_edit(c: ApiCall) -> bool:
@@ -56,3 +60,75 @@ async def test_the_group_edit_after_a_429_shows_the_table_as_it_is_then(tmp_path
         await w.settle()
         assert t.hand_no == 2
         assert await check_store(w.store) == []
+
+
+def private_send(user_id: int) -> Callable[[ApiCall], bool]:
+    return lambda c: c.method == "sendMessage" and int(c.params.get("chat_id", 0)) == user_id
+
+
+async def dealt_with_alice_s_hand_reset(w: World, *, done: bool) -> LiveTable:
+    """Alice and Bob at a table, Alice's Ready deals; the connection of her hand's send is
+    reset (``done``: after Telegram posted it, else before). She acts first."""
+    w.adapter.presenter.turn_ping_seconds = 0.5
+    w.fake.started_users.update({ALICE.id, BOB.id})
+    await w.say(ALICE, "/newtable")
+    for u in (ALICE, BOB):
+        assert not (await w.press_lobby(u, "j")).get("show_alert")
+    assert not (await w.press_lobby(BOB, "r")).get("show_alert")
+    t = next(iter(w.service.tables.values()))
+    w.fake.drop(private_send(ALICE.id), done=done)
+    qid = await w.fake.press(ALICE, GROUP_ID, w.table_message()["message_id"], lobby_data(w, "r"))
+    answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid))
+    assert not answer.params.get("show_alert")
+    await w.fake.wait_for(lambda: t.hand is not None)
+    assert t.hand is not None and t.seats[t.hand.to_act[0]].user_id == str(ALICE.id)
+    return t
+
+
+async def test_a_hand_message_whose_send_was_reset_unposted_is_posted_at_her_turn_s_ping(
+    tmp_path: Path,
+) -> None:
+    """R8.5: the connection of Alice's hand message at the deal is reset before Telegram took
+    it (it cannot be told from an answer lost after the post, so it is not sent again at
+    once: it would show twice). She acts first and had no hand at all: no buttons to press,
+    no turn ping (a message perhaps posted has none), the next screen written to it came
+    only once her clock ran out. Her hand is posted at the ping's time instead of the ping
+    (a new message, which notifies), and she plays her street on it; the hand ends and the
+    ledger checks."""
+    async with world(tmp_path) as w:
+        t = await dealt_with_alice_s_hand_reset(w, done=False)
+        posted = await w.fake.wait_for(lambda: w.fake.chat_messages(ALICE.id), timeout=5)
+        assert len(posted) == 1 and w.fake.buttons(posted[0]), posted
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and seat.reachable
+        await w.fake.wait_for(lambda: seat.private_ref == str(posted[0]["message_id"]))
+        await w.play_street(ALICE)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.hand_no == 2
+        assert len(w.fake.chat_messages(ALICE.id)) == 1  # edited in place from then on
+        assert await check_store(w.store) == []
+
+
+async def test_a_hand_message_whose_answer_was_reset_and_is_pressed_is_not_posted_again(
+    tmp_path: Path,
+) -> None:
+    """The same reset after Telegram posted Alice's hand: she presses on it before the
+    ping's time, which tells the bot it was posted; nothing is posted again."""
+    async with world(tmp_path) as w:
+        t = await dealt_with_alice_s_hand_reset(w, done=True)
+        posted = await w.fake.wait_for(lambda: w.fake.chat_messages(ALICE.id))
+        arrange = next(
+            b["callback_data"]
+            for b in w.fake.buttons(posted[0])
+            if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "a"
+        )
+        answer = await w.press(ALICE, ALICE.id, posted[0], arrange)
+        assert not answer.get("show_alert"), answer
+        await asyncio.sleep(1.0)  # (past the ping's time)
+        await w.settle()
+        assert [m["message_id"] for m in w.fake.chat_messages(ALICE.id)] == [
+            posted[0]["message_id"]
+        ]
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and seat.private_ref == str(posted[0]["message_id"])
