@@ -8,7 +8,12 @@ Telegram refuses to take the answer of a callback query a few seconds late.
 
 * ``answerCallbackQuery`` goes straight through: never throttled, never held by a pause;
 * a 429 pauses only the chat that got it (``retry_after`` + 0.1 s); a 429 of a request with no
-  chat pauses every request, as before.
+  chat pauses every request, as before;
+* a question about a chat (:data:`QUESTIONS`: ``getChatMember``, an admin's press asks it) is
+  no message to it: a 429 pause of the chat's messages does not hold it, nor does the group
+  limit (20 messages a minute) count it (a settings press waited out the group's whole
+  flood wait unanswered, a tournament's start holding its table meanwhile); its own 429
+  pauses it alone.
 """
 
 from __future__ import annotations
@@ -23,12 +28,16 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
-__all__ = ["NO_RETRIES", "UNTHROTTLED", "AnswerFirstRateLimiter"]
+__all__ = ["NO_RETRIES", "QUESTIONS", "UNTHROTTLED", "AnswerFirstRateLimiter"]
 
 log = logging.getLogger(__name__)
 
 #: Bot API methods that are never throttled nor paused.
 UNTHROTTLED = frozenset({"answerCallbackQuery"})
+
+#: Bot API methods that ask about a chat without writing to it: throttled overall only, paused
+#: by their own 429s only (not by the chat's).
+QUESTIONS = frozenset({"getChatMember"})
 
 #: ``rate_limit_args`` of a request whose 429 is raised at once, not sent again (its pause
 #: kept all the same): python-telegram-bot drops a falsy one, so not 0
@@ -94,7 +103,9 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         with contextlib.suppress(ValueError, TypeError):
             chat_id = int(raw_chat)  # type: ignore[arg-type]
         group: int | str | bool = False
-        if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str):
+        if endpoint in QUESTIONS:  # (a pause of its own; no message to the group)
+            chat_key = f"{endpoint} {chat_key}"
+        elif (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str):
             group = chat_id
         for attempt in range(retries + 1):
             wait = self.paused(chat_key)

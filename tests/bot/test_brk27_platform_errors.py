@@ -132,3 +132,41 @@ async def test_a_hand_message_whose_answer_was_reset_and_is_pressed_is_not_poste
         ]
         seat = t.seat_of(str(ALICE.id))
         assert seat is not None and seat.private_ref == str(posted[0]["message_id"])
+
+
+async def test_an_admin_s_settings_press_is_answered_while_the_group_is_rate_limited(
+    tmp_path: Path,
+) -> None:
+    """An admin presses a settings button while Telegram holds the group's messages with a
+    429 (retry after 30 s, held here) mid-hand: the press asks Telegram whether they are
+    an admin (getChatMember, about the group) and that question waited out the group's
+    whole pause, the press unanswered (a tournament's start asks it holding its table). It
+    is answered at once now (the group's messages still wait), the setting saved."""
+    limiter, gate, pauses = held_429s()
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        reply = await w.say(ALICE, "/settings")
+        settings = next(m for m in w.fake.chat_messages(GROUP_ID) if m["text"] == reply["text"])
+        data = next(
+            b["callback_data"]
+            for b in w.fake.buttons(settings)
+            if b.get("text") == "Game ⟳" and b.get("callback_data")
+        )
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        w.fake.fail_when(group_edit, *too_many(30))
+        try:
+            mover = t.seats[t.hand.to_act[0]].user_id
+            await street_unsettled(w, ALICE if mover == str(ALICE.id) else BOB)
+            await w.fake.wait_for(lambda: pauses)  # (the table message's edit: 429)
+            qid = await w.fake.press(ALICE, GROUP_ID, settings["message_id"], data)
+            answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=1)
+            assert answer.params["text"].startswith("Saved: game = ofc."), answer.params
+            assert not gate.is_set()
+        finally:
+            gate.set()
+        await w.settle()
+        community = await w.store.community("telegram", str(GROUP_ID))
+        assert community.settings.game == "ofc"
