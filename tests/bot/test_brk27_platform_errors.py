@@ -14,6 +14,7 @@ from storage.check import check_store
 from tests.bot.test_break5 import street_unsettled
 from tests.bot.test_telegram_chats import held_429s, lobby_data
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_tournament_e2e import actions_of, configure, tournament_message
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 
@@ -170,3 +171,39 @@ async def test_an_admin_s_settings_press_is_answered_while_the_group_is_rate_lim
         await w.settle()
         community = await w.store.community("telegram", str(GROUP_ID))
         assert community.settings.game == "ofc"
+
+
+async def test_a_tournament_s_start_is_answered_while_the_group_is_rate_limited(
+    tmp_path: Path,
+) -> None:
+    """R8.7: Alice (an admin) starts a tournament of two registered players while Telegram
+    holds the group's messages with a 429 (a /balance reply got it; held here): the start
+    asks whether she is an admin holding the table, and waited out the group's pause. It is
+    answered at once now and the first hand is dealt; the ledger checks."""
+    limiter, gate, pauses = held_429s()
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await configure(w, tournament_buy_in="100", tournament_chips="200")
+        await w.say(ALICE, "/tournament pineapple")
+        for user in (ALICE, BOB):
+            data = actions_of(w.fake, tournament_message(w))["g"]
+            answer = await w.press(user, GROUP_ID, tournament_message(w), data)
+            assert not answer.get("show_alert"), answer
+        lobby = tournament_message(w)
+        w.fake.fail_when(
+            lambda c: int(c.params.get("chat_id", 0)) == GROUP_ID and c.method == "sendMessage",
+            *too_many(30),
+        )
+        await w.fake.send_text(BOB, GROUP_ID, "/balance")
+        await w.fake.wait_for(lambda: pauses)  # (its reply: 429)
+        try:
+            start = actions_of(w.fake, lobby)["o"]
+            qid = await w.fake.press(ALICE, GROUP_ID, lobby["message_id"], start)
+            answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=1)
+            assert answer.params["text"] == "The tournament starts.", answer.params
+            t = next(iter(w.service.tables.values()))
+            assert t.hand is not None and t.hand_no == 1 and not gate.is_set()
+        finally:
+            gate.set()
+        await w.settle()
+        assert await check_store(w.store) == []
