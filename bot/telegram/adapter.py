@@ -256,8 +256,8 @@ class TelegramPresenter(LatePictures):
         self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
-        #: wakes writers waiting out a chat's 429 (only the stop does)
-        self._pauses: Wakeups[str] = Wakeups()
+        #: set by the stop: ends the waits of writers sitting out a chat's 429
+        self._stopped = asyncio.Event()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
@@ -360,8 +360,13 @@ class TelegramPresenter(LatePictures):
         so far)."""
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
-            if self._paused(chat_id):  # (a 429 of the chat: its newest screen once it is over)
-                await self._sit_out(chat_id, self._paused(chat_id))
+            pause = self._paused(chat_id)
+            if pause > 0:  # (a 429 of the chat: its newest screen once the pause is over)
+                if self.stopping:  # (refused again: not tried any more)
+                    self._latest.pop(key, None)
+                    log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
+                    break
+                await self._sit_out(chat_id, pause)
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
@@ -450,12 +455,22 @@ class TelegramPresenter(LatePictures):
         """Wait out a 429 of ``chat_id`` (``seconds``: its ``retry_after`` at least): through
         the rate limiter's pause where it keeps one (as its own requests wait), else as a
         plain wait; the adapter's stop ends it, a newer screen does not."""
+        if self.stopping:
+            return
+        if self._stopped.is_set():  # (started again after a stop)
+            self._stopped = asyncio.Event()
         limiter = getattr(self.app.bot, "rate_limiter", None)
         wait_paused = getattr(limiter, "wait_paused", None)
         if callable(wait_paused) and self._paused(chat_id) > 0:
-            await wait_paused(chat_id)
-        elif not self.stopping:
-            await self._pauses.sleep(chat_id, seconds)
+            pause = asyncio.ensure_future(wait_paused(chat_id))
+        else:
+            pause = asyncio.ensure_future(asyncio.sleep(seconds))
+        stop = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((pause, stop), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (pause, stop):
+                waiting.cancel()
 
     def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
         """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down
@@ -667,7 +682,7 @@ class TelegramPresenter(LatePictures):
         self.stopping = True
         self._newer.wake_all()
         self._notice_waits.wake_all()
-        self._pauses.wake_all()
+        self._stopped.set()
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now

@@ -4,6 +4,7 @@ against the local fakes: what Telegram's and Discord's refusals leave behind."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -207,3 +208,22 @@ async def test_a_tournament_s_start_is_answered_while_the_group_is_rate_limited(
             gate.set()
         await w.settle()
         assert await check_store(w.store) == []
+
+
+async def test_a_group_429_pause_does_not_hold_the_stop(tmp_path: Path) -> None:
+    """Telegram answers an edit of the table message with a 429 of a minute (a flood wait):
+    the bot's stop does not wait the minute out to write it (refused again, it is not tried
+    any more; the rate limiter slept the whole pause inside the request, holding the stop)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        start = len(w.fake.calls)
+        w.fake.fail_when(group_edit, *too_many(60))
+        mover = t.seats[t.hand.to_act[0]].user_id
+        await street_unsettled(w, ALICE if mover == str(ALICE.id) else BOB)
+        await w.fake.wait_for(lambda: [c for c in w.fake.calls[start:] if group_edit(c)])
+        await asyncio.sleep(0.1)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
