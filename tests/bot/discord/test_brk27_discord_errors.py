@@ -4,6 +4,7 @@ fake: what its rate limits and refusals leave behind."""
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -103,3 +104,24 @@ async def test_the_table_edit_after_a_discord_429_shows_the_table_as_it_is_then(
         assert edits[0].status == 429
         shown = w.fake.messages[table_mid]["content"]
         assert [(c.body or {}).get("content") for c in edits[1:]] == [shown]
+
+
+async def test_a_long_discord_429_on_the_table_message_does_not_hold_the_stop(
+    tmp_path: Path,
+) -> None:
+    """Discord answers an edit of the table message with a 429 of a minute: discord.py
+    sleeps the minute inside the request, and the bot's stop waited for that write (a
+    restart held for the whole minute). The stop ends within seconds now, the write not
+    made (the restart writes the table again)."""
+    async with world(tmp_path) as w:
+        w.adapter.stop_writes_seconds = 0.5
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        users = {str(u.id): u for u in (ALICE, BOB)}
+        limited = {"message": "You are being rate limited.", "retry_after": 60.0, "global": False}
+        w.fake.fail_next["edit_message"] = [(429, limited)]
+        assert t.hand is not None
+        await street_unsettled(w, users[t.seats[t.hand.to_act[0]].user_id])
+        await w.fake.wait_for(lambda: not w.fake.fail_next["edit_message"])  # (the 429)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
