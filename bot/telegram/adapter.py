@@ -1416,6 +1416,9 @@ class TelegramAdapter:
         """Stop polling (or the webhook server), write queued edits and shut the application
         down (also after a failed start: every HTTP session is closed)."""
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
+        limiter = self.app.bot.rate_limiter
+        if isinstance(limiter, AnswerFirstRateLimiter):
+            limiter.stop_waiting()  # (so would a flood wait)
         if self._keeping:  # the usernames learnt last
             await asyncio.gather(*self._keeping, return_exceptions=True)
         with contextlib.suppress(Exception):

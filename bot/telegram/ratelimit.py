@@ -76,6 +76,32 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         self._sleep = sleep
         #: chat id (``""``: every chat) → when its 429 pause ends (``time.monotonic``)
         self._paused_until: dict[str, float] = {}
+        #: set by :meth:`stop_waiting`: no request waits for a pause any more
+        self._stopping = asyncio.Event()
+
+    async def initialize(self) -> None:
+        """Set up (the application's start): requests wait for their chat's pauses again."""
+        self._stopping.clear()
+        await super().initialize()
+
+    def stop_waiting(self) -> None:
+        """The bot stops: no request waits for a 429 pause any more (those waiting are sent
+        now), nor is one refused with a 429 sent again: a flood wait of minutes held the
+        stop for its length (python-telegram-bot's stop waits for the handlers, one of them
+        sending a reply into the pause)."""
+        self._stopping.set()
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` through the injected ``sleep``, unless the bot stops first."""
+        if self._stopping.is_set():
+            return
+        sleep = asyncio.ensure_future(self._sleep(seconds))
+        stop = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait((sleep, stop), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (sleep, stop):
+                waiting.cancel()
 
     def paused(self, chat_id: str) -> float:
         """Seconds left of the 429 pause that holds requests to ``chat_id`` (0 if none)."""
@@ -110,7 +136,7 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         for attempt in range(retries + 1):
             wait = self.paused(chat_key)
             if wait > 0:
-                await self._sleep(wait)
+                await self._pause(wait)
             try:
                 return await self._run_request(
                     chat=raw_chat is not None,
@@ -131,7 +157,7 @@ class AnswerFirstRateLimiter(AIORateLimiter):
                 # the caller may wait for it, :meth:`wait_paused`, to send what is newest then)
                 until = now + pause
                 self._paused_until[chat_key] = max(self._paused_until.get(chat_key, 0.0), until)
-                if attempt == retries:
+                if attempt == retries or self._stopping.is_set():
                     raise
                 log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
         raise AssertionError("unreachable")  # pragma: no cover
@@ -141,4 +167,4 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         as a request to it would wait (one sleep, through the injected ``sleep``)."""
         wait = self.paused(chat_id)
         if wait > 0:
-            await self._sleep(wait)
+            await self._pause(wait)

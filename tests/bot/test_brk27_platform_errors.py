@@ -227,3 +227,23 @@ async def test_a_group_429_pause_does_not_hold_the_stop(tmp_path: Path) -> None:
         await asyncio.sleep(0.1)
         stopping = time.monotonic()
     assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
+
+
+async def test_a_reply_waiting_out_a_group_429_does_not_hold_the_stop(tmp_path: Path) -> None:
+    """Bob's /balance reply in the group is refused with a 429 of a minute (a flood wait):
+    the rate limiter waits the minute out to send it again, and python-telegram-bot's stop
+    waits for the handler sending it: the bot's stop took the minute. The stop ends the
+    wait now (the reply is tried once more, not again if refused)."""
+    async with world(tmp_path) as w:
+        await w.say(ALICE, "/newtable")
+        start = len(w.fake.calls)
+
+        def group_send(c: ApiCall) -> bool:
+            return c.method == "sendMessage" and int(c.params.get("chat_id", 0)) == GROUP_ID
+
+        w.fake.fail_when(group_send, *too_many(60))
+        await w.fake.send_text(BOB, GROUP_ID, "/balance")
+        await w.fake.wait_for(lambda: [c for c in w.fake.calls[start:] if group_send(c)])
+        await asyncio.sleep(0.1)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
