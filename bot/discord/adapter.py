@@ -101,6 +101,9 @@ Interaction = discord.Interaction[Any]
 #: A command or press not answered by then is acknowledged (deferred) and answered by a
 #: follow-up: Discord wants an answer within 3 seconds, our players within one (issue 15).
 ANSWER_WITHIN = 0.8
+#: Seconds the stop waits for the writes still queued: one discord.py holds past it (a
+#: rate limit's retry_after, its tries of a 5xx) is not written.
+STOP_WRITES_SECONDS = 5.0
 #: seconds after the bot's timeout runs out before it looks at the guild's channels again
 #: (:meth:`DiscordAdapter.timed_out`): Discord's clock and ours may differ a little
 TIMEOUT_END_MARGIN = 1.0
@@ -826,6 +829,8 @@ class DiscordAdapter:
         self.token = token
         self.sync_commands = sync_commands
         self.answer_within = answer_within
+        #: seconds the stop waits for the queued writes (:meth:`DiscordPresenter.finish`)
+        self.stop_writes_seconds = STOP_WRITES_SECONDS
         options: dict[str, Any] = {
             "allowed_mentions": discord.AllowedMentions.none(),  # names never ping anyone
             "max_messages": None,  # no message cache: every message we need is in storage
@@ -931,7 +936,7 @@ class DiscordAdapter:
         """Finish the queued edits and close the connections."""
         await self.idle()
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
-        await self.presenter.flush()
+        await self.presenter.finish(self.stop_writes_seconds)  # (so would a long 429)
         await self.presenter.stop_pictures()
         for task in self._timeout_ends.values():
             task.cancel()

@@ -592,6 +592,20 @@ class DiscordPresenter(LatePictures):
         while self._writers:
             await asyncio.gather(*list(self._writers.values()), return_exceptions=True)
 
+    async def finish(self, seconds: float) -> None:
+        """:meth:`flush` for the stop, for ``seconds`` at most: a write discord.py still holds
+        then (it waits a rate limit's whole ``retry_after`` in the request, or its own tries
+        of a 5xx; a minute's 429 held the stop for the minute) is cancelled (the restart
+        writes the tables' messages again)."""
+        try:
+            await asyncio.wait_for(self.flush(), seconds)
+        except TimeoutError:
+            left = [writer for writer in self._writers.values() if not writer.done()]
+            for writer in left:
+                writer.cancel()
+            await asyncio.gather(*left, return_exceptions=True)
+            log.info("%d writes still held by Discord at the stop: not written", len(left))
+
     # -- the Presenter protocol ------------------------------------------------------------
     async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
         """Post the channel's table message (awaited: the ref is needed; ``None`` if Discord

@@ -80,7 +80,7 @@ from bot.retries import (
 from bot.screens import Payload, Screen
 from bot.service import TableService
 from bot.service.numbers import MINUSES, unformatted
-from bot.telegram.ratelimit import AnswerFirstRateLimiter
+from bot.telegram.ratelimit import NO_RETRIES, AnswerFirstRateLimiter
 from bot.telegram.transport import AiohttpRequest
 from bot.texts import RUSSIAN_READERS, language_of, tr
 
@@ -197,6 +197,8 @@ def _unsent(exc: TelegramError) -> bool | None:
 # showing an older screen, a wrong turn and old cards, until the next change); one to a chat
 # the bot may not write to any more (a 403, "chat not found") is given up at once. A notice
 # (:meth:`TelegramPresenter.post`) is tried again after :data:`~bot.retries.NOTICE_RETRIES`.
+# An edit refused with a 429 is not sent again by the rate limiter (it would send the screen
+# of then): the writer waits the chat's pause out and writes the message's newest screen.
 #: An edit does not notify: a player whose turn has gone this many seconds without a press
 #: (since it began or since their last press on it) gets a short "your move" message in the
 #: private chat (a new message notifies), with the time left then, deleted when the turn
@@ -254,6 +256,8 @@ class TelegramPresenter(LatePictures):
         self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
+        #: set by the stop: ends the waits of writers sitting out a chat's 429
+        self._stopped = asyncio.Event()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
@@ -356,6 +360,13 @@ class TelegramPresenter(LatePictures):
         so far)."""
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
+            pause = self._paused(chat_id)
+            if pause > 0:  # (a 429 of the chat: its newest screen once the pause is over)
+                if self.stopping:  # (refused again: not tried any more)
+                    self._latest.pop(key, None)
+                    log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
+                    break
+                await self._sit_out(chat_id, pause)
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
@@ -374,6 +385,7 @@ class TelegramPresenter(LatePictures):
                     chat_id=chat_id,
                     message_id=int(ref),
                     api_kwargs=_keyboard_kwargs(screen),
+                    **self._no_limiter_retries(),
                 )
                 tries, failing_since = 0, None
             except ChatMigrated as exc:
@@ -414,13 +426,51 @@ class TelegramPresenter(LatePictures):
                 newer = key in self._latest  # (queued while the request was under way)
                 self._latest.setdefault(key, screen)
                 log.info("edit of message %s/%s failed (%s): again soon", chat_id, ref, exc)
-                if not newer:  # (a newer screen is written at once, as during the wait)
+                if isinstance(exc, RetryAfter):
+                    # Telegram said when: not before, whatever came meanwhile (then the
+                    # newest screen, once; the rate limiter sent the refused one again)
+                    await self._sit_out(chat_id, wait)
+                elif not newer:  # (a newer screen is written at once, as during the wait)
                     await self._wait_for_newer(key, wait)
                 tries += 1
             except TelegramError:
                 log.exception("cannot edit message %s/%s", chat_id, ref)
         self._writers.pop(key, None)
         self._newer.forget(key)
+
+    def _no_limiter_retries(self) -> dict[str, Any]:
+        """The keyword that keeps the rate limiter from sending an edit refused with a 429
+        again itself (it would send the screen of then, after the pause; :meth:`_write`
+        waits the pause out and writes the newest), when the bot has one."""
+        if not isinstance(getattr(self.app.bot, "rate_limiter", None), AnswerFirstRateLimiter):
+            return {}  # (another limiter's retries stay: it may not take NO_RETRIES)
+        return {"rate_limit_args": NO_RETRIES}
+
+    def _paused(self, chat_id: str) -> float:
+        """Seconds left of a 429 pause of ``chat_id`` the rate limiter keeps (0: none)."""
+        paused = getattr(getattr(self.app.bot, "rate_limiter", None), "paused", None)
+        return float(paused(chat_id)) if callable(paused) else 0.0
+
+    async def _sit_out(self, chat_id: str, seconds: float) -> None:
+        """Wait out a 429 of ``chat_id`` (``seconds``: its ``retry_after`` at least): through
+        the rate limiter's pause where it keeps one (as its own requests wait), else as a
+        plain wait; the adapter's stop ends it, a newer screen does not."""
+        if self.stopping:
+            return
+        if self._stopped.is_set():  # (started again after a stop)
+            self._stopped = asyncio.Event()
+        limiter = getattr(self.app.bot, "rate_limiter", None)
+        wait_paused = getattr(limiter, "wait_paused", None)
+        if callable(wait_paused) and self._paused(chat_id) > 0:
+            pause = asyncio.ensure_future(wait_paused(chat_id))
+        else:
+            pause = asyncio.ensure_future(asyncio.sleep(seconds))
+        stop = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((pause, stop), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (pause, stop):
+                waiting.cancel()
 
     def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
         """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down
@@ -447,6 +497,42 @@ class TelegramPresenter(LatePictures):
         is); a press on it tells its id (:meth:`claim`)."""
         log.info("message %s to %s perhaps posted (%s): not sent again", key[1], key[0], exc)
         self._unsure.setdefault(_where(key[0])[0], []).append((key, screen))
+        turn = (key[0], screen.table) if screen.table is not None else None
+        if turn is not None and _private(key[0]) and screen.buttons and turn not in self._pingers:
+            self._pingers[turn] = asyncio.create_task(
+                self._post_unsure(turn, key, screen), name=f"tg-unsure-{key[0]}"
+            )
+
+    async def _post_unsure(
+        self, turn: tuple[str, int], key: tuple[str, str], screen: Screen
+    ) -> None:
+        """A player's hand ``key``, their turn's, perhaps posted (:meth:`_perhaps_posted`): a
+        connection reset before Telegram took it cannot be told from an answer lost after,
+        and then they had no hand to play on, nor a turn ping (nothing but their clock running
+        out wrote to it again). Unless a press has claimed it (:meth:`claim`) or a newer screen
+        has been written to it by the turn ping's time, it is posted (its screen as it is
+        now), the new message notifying instead of the ping; one posted after all shows
+        twice, the older out of date."""
+        try:
+            await asyncio.sleep(self.turn_ping_seconds)
+            unsure = any(k == key for k, _ in self._unsure.get(_where(key[0])[0], []))
+            writer = self._writers.get(key)
+            if not unsure or key in self._moved or (writer is not None and not writer.done()):
+                return
+            now = screen
+            if self.hand_now is not None:
+                try:
+                    now = await self.hand_now(*turn) or screen
+                except Exception:
+                    log.exception("the hand of %s to post again", key[0])
+            if not now.buttons:  # (their turn ended meanwhile)
+                return
+            log.info("message %s to %s not claimed: posted", key[1], key[0])
+            self._latest.setdefault(key, now)
+            self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-post-{key[0]}")
+        finally:
+            if self._pingers.get(turn) is asyncio.current_task():
+                del self._pingers[turn]
 
     def _sure(self, key: tuple[str, str]) -> None:
         """The pending message ``key`` is posted (or given up): no press claims it."""
@@ -596,6 +682,7 @@ class TelegramPresenter(LatePictures):
         self.stopping = True
         self._newer.wake_all()
         self._notice_waits.wake_all()
+        self._stopped.set()
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
@@ -1329,6 +1416,9 @@ class TelegramAdapter:
         """Stop polling (or the webhook server), write queued edits and shut the application
         down (also after a failed start: every HTTP session is closed)."""
         self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
+        limiter = self.app.bot.rate_limiter
+        if isinstance(limiter, AnswerFirstRateLimiter):
+            limiter.stop_waiting()  # (so would a flood wait)
         if self._keeping:  # the usernames learnt last
             await asyncio.gather(*self._keeping, return_exceptions=True)
         with contextlib.suppress(Exception):

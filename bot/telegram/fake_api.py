@@ -9,7 +9,8 @@ Telegram does when the world changes: 403 for users who never started the bot or
 400 "message to edit not found" for a deleted message (and "message to be replied not
 found" for a reply to one), 400 with ``migrate_to_chat_id`` for a
 group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
-demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`).
+demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`),
+answers late (:meth:`FakeTelegram.stall`) or resets the connection (:meth:`FakeTelegram.drop`).
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
 (:attr:`ApiCall.files`) and in :attr:`FakeTelegram.photos`.
 
@@ -138,6 +139,9 @@ class FakeTelegram:
         self.outages: list[tuple[Callable[[ApiCall], bool], int, dict[str, Any]]] = []
         #: calls done but answered late (see :meth:`stall`)
         self.stalls: list[tuple[Callable[[ApiCall], bool], float]] = []
+        #: calls whose connection is closed instead of answered, and whether after doing
+        #: them (see :meth:`drop`)
+        self.drops: list[tuple[Callable[[ApiCall], bool], bool]] = []
         self.blocked_users: set[int] = set()  # users who blocked the bot
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
@@ -267,6 +271,11 @@ class FakeTelegram:
         for match, status, body in self.outages:
             if match(call):
                 return web.json_response(body, status=status)
+        dropped = next(((m, d) for m, d in self.drops if m(call)), None)
+        if dropped is not None:
+            self.drops.remove(dropped)
+            if not dropped[1]:
+                return self._dropped(request)
         moved = self.migrated.get(int(params.get("chat_id") or 0))
         if moved is not None:
             body = {
@@ -303,6 +312,8 @@ class FakeTelegram:
                 {"ok": False, "error_code": exc.code, "description": exc.description},
                 status=exc.code,
             )
+        if dropped is not None:  # (done: the connection closes before the answer)
+            return self._dropped(request)
         for match, seconds in list(self.stalls):
             if match(call):
                 self.stalls.remove((match, seconds))
@@ -570,6 +581,18 @@ class FakeTelegram:
         it only ``seconds`` later: a client that gives up waiting first never learns that it
         was done (its message id), as when Telegram is slow to answer."""
         self.stalls.append((match, seconds))
+
+    def drop(self, match: Callable[[ApiCall], bool], *, done: bool = False) -> None:
+        """Close the connection of the first call for which ``match(call)`` holds instead
+        of answering it (a connection reset): before doing it, or with ``done`` after (a
+        message is posted all the same)."""
+        self.drops.append((match, done))
+
+    @staticmethod
+    def _dropped(request: web.Request) -> web.Response:
+        if request.transport is not None:
+            request.transport.close()
+        return web.Response(status=444)
 
     def recover(self) -> None:
         """Telegram answers again: every :meth:`outage` ends."""

@@ -8,7 +8,12 @@ Telegram refuses to take the answer of a callback query a few seconds late.
 
 * ``answerCallbackQuery`` goes straight through: never throttled, never held by a pause;
 * a 429 pauses only the chat that got it (``retry_after`` + 0.1 s); a 429 of a request with no
-  chat pauses every request, as before.
+  chat pauses every request, as before;
+* a question about a chat (:data:`QUESTIONS`: ``getChatMember``, an admin's press asks it) is
+  no message to it: a 429 pause of the chat's messages does not hold it, nor does the group
+  limit (20 messages a minute) count it (a settings press waited out the group's whole
+  flood wait unanswered, a tournament's start holding its table meanwhile); its own 429
+  pauses it alone.
 """
 
 from __future__ import annotations
@@ -23,12 +28,20 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
-__all__ = ["UNTHROTTLED", "AnswerFirstRateLimiter"]
+__all__ = ["NO_RETRIES", "QUESTIONS", "UNTHROTTLED", "AnswerFirstRateLimiter"]
 
 log = logging.getLogger(__name__)
 
 #: Bot API methods that are never throttled nor paused.
 UNTHROTTLED = frozenset({"answerCallbackQuery"})
+
+#: Bot API methods that ask about a chat without writing to it: throttled overall only, paused
+#: by their own 429s only (not by the chat's).
+QUESTIONS = frozenset({"getChatMember"})
+
+#: ``rate_limit_args`` of a request whose 429 is raised at once, not sent again (its pause
+#: kept all the same): python-telegram-bot drops a falsy one, so not 0
+NO_RETRIES = -1
 
 _Result = bool | dict[str, Any] | list[dict[str, Any]]
 
@@ -38,7 +51,8 @@ class AnswerFirstRateLimiter(AIORateLimiter):
     answer.
 
     :param max_retries: how many times a request refused with a 429 is sent again (each after
-        its ``retry_after``); then the ``RetryAfter`` is raised.
+        its ``retry_after``); then the ``RetryAfter`` is raised. A request's own
+        ``rate_limit_args`` says it instead (:data:`NO_RETRIES`: none).
     :param sleep: waits out a pause (tests inject one they control).
     """
 
@@ -62,6 +76,32 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         self._sleep = sleep
         #: chat id (``""``: every chat) → when its 429 pause ends (``time.monotonic``)
         self._paused_until: dict[str, float] = {}
+        #: set by :meth:`stop_waiting`: no request waits for a pause any more
+        self._stopping = asyncio.Event()
+
+    async def initialize(self) -> None:
+        """Set up (the application's start): requests wait for their chat's pauses again."""
+        self._stopping.clear()
+        await super().initialize()
+
+    def stop_waiting(self) -> None:
+        """The bot stops: no request waits for a 429 pause any more (those waiting are sent
+        now), nor is one refused with a 429 sent again: a flood wait of minutes held the
+        stop for its length (python-telegram-bot's stop waits for the handlers, one of them
+        sending a reply into the pause)."""
+        self._stopping.set()
+
+    async def _pause(self, seconds: float) -> None:
+        """Wait ``seconds`` through the injected ``sleep``, unless the bot stops first."""
+        if self._stopping.is_set():
+            return
+        sleep = asyncio.ensure_future(self._sleep(seconds))
+        stop = asyncio.ensure_future(self._stopping.wait())
+        try:
+            await asyncio.wait((sleep, stop), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in (sleep, stop):
+                waiting.cancel()
 
     def paused(self, chat_id: str) -> float:
         """Seconds left of the 429 pause that holds requests to ``chat_id`` (0 if none)."""
@@ -82,19 +122,21 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         the pause of its chat, throttled by the base class, retried on a 429."""
         if endpoint in UNTHROTTLED:
             return await callback(*args, **kwargs)
-        retries = self._retries if rate_limit_args is None else rate_limit_args
+        retries = self._retries if rate_limit_args is None else max(0, rate_limit_args)
         raw_chat = data.get("chat_id")
         chat_key = "" if raw_chat is None else str(raw_chat)
         chat_id: Any = raw_chat
         with contextlib.suppress(ValueError, TypeError):
             chat_id = int(raw_chat)  # type: ignore[arg-type]
         group: int | str | bool = False
-        if (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str):
+        if endpoint in QUESTIONS:  # (a pause of its own; no message to the group)
+            chat_key = f"{endpoint} {chat_key}"
+        elif (isinstance(chat_id, int) and chat_id < 0) or isinstance(chat_id, str):
             group = chat_id
         for attempt in range(retries + 1):
             wait = self.paused(chat_key)
             if wait > 0:
-                await self._sleep(wait)
+                await self._pause(wait)
             try:
                 return await self._run_request(
                     chat=raw_chat is not None,
@@ -105,15 +147,24 @@ class AnswerFirstRateLimiter(AIORateLimiter):
                     kwargs=kwargs,
                 )
             except RetryAfter as exc:
-                if attempt == retries:
-                    raise
                 # the base class reads the same field (the public one warns about its type)
                 pause = exc._retry_after.total_seconds() + 0.1
-                log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
                 now = time.monotonic()
                 if len(self._paused_until) > 512:  # forget pauses that are over
                     for key in [k for k, end in self._paused_until.items() if end <= now]:
                         del self._paused_until[key]
+                # (paused also when it is raised: the chat's next requests wait it out, and
+                # the caller may wait for it, :meth:`wait_paused`, to send what is newest then)
                 until = now + pause
                 self._paused_until[chat_key] = max(self._paused_until.get(chat_key, 0.0), until)
+                if attempt == retries or self._stopping.is_set():
+                    raise
+                log.info("429 in chat %s: %s retried after %.1f s", chat_key, endpoint, pause)
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def wait_paused(self, chat_id: str) -> None:
+        """Until the 429 pause that holds requests to ``chat_id`` is over (at once if none),
+        as a request to it would wait (one sleep, through the injected ``sleep``)."""
+        wait = self.paused(chat_id)
+        if wait > 0:
+            await self._pause(wait)
