@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.model import Actor
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service import BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
 from tests.bot.test_tournament_away import seat_no, until_turn_of
 from tests.bot.test_tournament_service import (
     carol_out_in_hand_one,
@@ -65,4 +65,26 @@ async def test_r8_7_back_typed_by_a_player_away_says_they_are_back() -> None:
     assert reply.text == "You are in: a tournament deals you every hand (no sitting out)."
     again = await service.back(GROUP, BOB)  # not away any more
     assert (again.alert, again.text) == (True, tr("ru", "tour.back_playing"))
+    assert await check_store(store) == []
+
+
+async def test_r8_7_join_typed_by_a_player_of_a_running_tournament_says_they_are_in(env) -> None:  # type: ignore[no-untyped-def]
+    """Once a tournament runs, /join (or a Register press) from one of its own players said
+    "Registration is closed: the tournament has started", as if they were not in it: Alice,
+    still playing, is told she is registered already; Carol, knocked out, that she is out
+    already (as /leave tells her); a member who never registered still that registration is
+    closed. Nothing moves."""
+    service, presenter, store, clock = env
+    t = await carol_out_in_hand_one(service, presenter, clock)
+    alice = await service.join(GROUP, ALICE)
+    assert (alice.alert, alice.text) == (True, tr("en", "err.already_registered"))
+    assert alice.text == "You are registered already."
+    bob = await service.join(GROUP, BOB)
+    assert (bob.alert, bob.text) == (True, "Вы уже зарегистрированы.")
+    carol = await service.join(GROUP, CAROL)
+    assert (carol.alert, carol.text) == (True, tr("en", "tour.already_out"))
+    dan = await service.join(GROUP, Actor("telegram", "9", "Dan", "en"))
+    assert (dan.alert, dan.text) == (True, tr("en", "err.registration_closed"))
+    assert sorted(s.user_id for s in t.seats.values()) == [ALICE.user_id, BOB.user_id]
+    assert [await player_balance(store, a) for a in (ALICE, BOB, CAROL)] == [900, 900, 900]
     assert await check_store(store) == []
