@@ -1547,6 +1547,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "В турнире пропускать нельзя: когда время выходит, ходы делаются за вас. "
         "/leave — выбыть.",
     },
+    "tour.back_away": {
+        "en": "Welcome back: your moves are no longer made for you after a few seconds.",
+        "ru": "С возвращением: ходы больше не делаются за вас через несколько секунд.",
+    },
+    "tour.back_playing": {
+        "en": "You are in: a tournament deals you every hand (no sitting out).",
+        "ru": "Вы в игре: в турнире вам сдаётся каждая раздача (пропускать нельзя).",
+    },
     "tour.ready": {
         "en": "In a tournament, registering is all it takes.",
         "ru": "В турнире достаточно регистрации.",

@@ -621,9 +621,17 @@ class TableService:
         answer: Answer | None = None,
         request: str | None = None,
     ) -> Reply:
-        """Return from sit-out (R8.6)."""
+        """Return from sit-out (R8.6); at a tournament, from being away (R8.7: the command
+        brings them back as any at the table does, :meth:`_back`, and says so)."""
+        t = self.table_in(chat)
+        seat = t.seat_of(actor.user_id) if t is not None and not chat.private else None
+        away = seat is not None and seat.away  # (read before the command brings them back)
         return await self._at_table(
-            chat, actor, lambda t, _, lang: lobby.back(self.rt, t, actor, lang), answer, request
+            chat,
+            actor,
+            lambda t, _, lang: lobby.back(self.rt, t, actor, lang, away=away),
+            answer,
+            request,
         )
 
     async def close_table(

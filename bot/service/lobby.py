@@ -237,7 +237,7 @@ async def ready(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     coming back from sit-out (R8.6), bought in or not."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return _absent(t, lang, "tour.ready")
+        return await _absent(rt, t, actor, lang, "tour.ready")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.ready"), alert=True)
     if seat.leaving:  # stands up when the hand ends (R8.2): no buy-in, no coming back
@@ -365,7 +365,7 @@ async def top_up(
         return Reply(tr(lang, "reply.request_done"))
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return _absent(t, lang, "tour.no_topup")
+        return await _absent(rt, t, actor, lang, "tour.no_topup")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_topup"), alert=True)
     if t.closing:  # closes after this hand (R8.2a): a top-up would be queued, "added after
@@ -747,15 +747,19 @@ async def _leave_tournament(
     return Reply(tr(lang, "tour.left", place=ko.place, prize=ko.prize, label=t.label))
 
 
-def _absent(t: LiveTable, lang: str, registering: str) -> Reply:
+async def _absent(rt: Runtime, t: LiveTable, actor: Actor, lang: str, registering: str) -> Reply:
     """The answer to a command of a seat's from a member with no seat at ``t``: "not at this
     table"; at a tournament (R8.7) while it registers, the tournament's own answer
     ``registering`` (text key: it says what a registered player gets), once it runs "not
-    registered" (nobody joins after the start)."""
+    registered" (nobody joins after the start), or to one of its players knocked out (stood
+    up at the end of that hand) "out already", as /leave says (they were registered: "not
+    registered" read as if their buy-in had never been taken)."""
     tour = t.tournament
     if tour is None:
         return Reply(tr(lang, "reply.not_seated"), alert=True)
-    key = registering if tour.phase is TournamentPhase.REGISTERING else "tour.not_registered"
+    if tour.phase is TournamentPhase.REGISTERING:
+        return Reply(tr(lang, registering), alert=True)
+    key = "tour.already_out" if await _out_of(rt, t, actor) else "tour.not_registered"
     return Reply(tr(lang, key), alert=True)
 
 
@@ -764,7 +768,7 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     its players are dealt every hand, played for them on timeout (R8.7)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return _absent(t, lang, "tour.no_sitout")
+        return await _absent(rt, t, actor, lang, "tour.no_sitout")
     if t.tournament is not None:
         return Reply(tr(lang, "tour.no_sitout"), alert=True)
     if seat.leaving:  # they stand up when the hand ends: no next hand to sit out (R8.2)
@@ -792,11 +796,20 @@ async def sit_out(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
     return Reply(text)
 
 
-async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str) -> Reply:
-    """Return from sit-out (R8.6)."""
+async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool = False) -> Reply:
+    """Return from sit-out (R8.6). At a tournament nobody sits out (R8.7): ``away``, the
+    player was away (their streets placed for them after a short grace) and the command
+    brought them back, which is said; otherwise that they play every hand (it said "You are
+    not sitting out", an alert, to a player it had just brought back)."""
     seat = t.seat_of(actor.user_id)
     if seat is None:
-        return _absent(t, lang, "tour.not_registered")
+        return await _absent(rt, t, actor, lang, "tour.not_registered")
+    if t.tournament is not None:
+        if seat.leaving:  # knocked out by this hand, or left: stood up when it ends
+            return Reply(tr(lang, "tour.already_out"), alert=True)
+        if t.closing:  # cancelled at the end of this hand (R8.2a)
+            return Reply(tr(lang, "tour.table_closing", table=t.id), alert=True)
+        return Reply(tr(lang, "tour.back_away" if away else "tour.back_playing"), alert=not away)
     if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand

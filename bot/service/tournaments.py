@@ -83,6 +83,14 @@ async def register(
     tour = t.tournament
     assert tour is not None
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
+    if player.id in tour.players and tour.phase is not TournamentPhase.REGISTERING:
+        # one of its players (/join typed again once it runs): not "registration is closed",
+        # read as if they were not in it; knocked out (or leaving at the end of the hand),
+        # "out already", as /leave says
+        seat = t.seat_of(actor.user_id)
+        out = seat is None or seat.leaving
+        key = "tour.already_out" if out else "err.already_registered"
+        return Reply(tr(lang, key), alert=True)
     try:
         tour.verify_register(player.id)
     except GameError as exc:
