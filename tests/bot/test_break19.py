@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.model import Actor
+from bot.model import Actor, LiveTable
+from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
 from storage.check import check_store
+from tests.bot.conftest import Clock
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_tournament_service import (
@@ -22,6 +24,20 @@ from tests.bot.test_tournament_service import (
 from tests.bot.test_transitions import player_balance
 
 DAN = Actor("telegram", "4", "Dan", "en")
+
+
+async def ready_timer_ran_out(service: TableService, clock: Clock) -> LiveTable:
+    """A table opened by Alice; Alice, Bob and Carol seated, Alice and Bob ready, Carol not;
+    the clock at the end of the lobby's ready timer (R8.2), which has not fired."""
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.ready_deadline is not None
+    clock.now = t.ready_deadline
+    return t
 
 
 async def test_r7_1_r8_7_a_chinese_tournament_leaver_between_hands_leaves_the_game_score() -> None:
@@ -128,14 +144,7 @@ async def test_r8_2_an_unready_sitout_after_the_ready_timer_ran_out_is_too_late(
     stands her up. Now she is answered "too late", stood up as the timer stands her up (no
     kush taken), and the hand is dealt to Alice and Bob."""
     service, presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
-    await service.ready(GROUP, ALICE)
-    await service.ready(GROUP, BOB)
-    t = service.table_in(GROUP)
-    assert t is not None and t.ready_deadline is not None
-    clock.now = t.ready_deadline
+    t = await ready_timer_ran_out(service, clock)
     reply = await service.sit_out(GROUP, CAROL)
     assert reply.alert and reply.text == tr("en", "reply.ready_too_late")
     assert t.seat_of(CAROL.user_id) is None

@@ -15,7 +15,7 @@ from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_break19 import configure
+from tests.bot.test_break19 import configure, ready_timer_ran_out
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, seated
 from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_transitions import player_balance
@@ -143,14 +143,7 @@ async def test_r8_2_a_settings_change_after_the_ready_timer_ran_out_follows_its_
     table's timer fired, an admin raises ``ready_seconds`` to 120: the timer that had run out
     was given 60 s more. Now its step comes first: Carol stood up, the hand dealt."""
     service, _presenter, store, clock = env
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
-    await service.ready(GROUP, ALICE)
-    await service.ready(GROUP, BOB)
-    t = service.table_in(GROUP)
-    assert t is not None and t.ready_deadline is not None
-    clock.now = t.ready_deadline
+    t = await ready_timer_ran_out(service, clock)
     reply = await service.settings(GROUP, ALICE, True, ["ready_seconds", "120"])
     assert not reply.alert, reply.text
     assert t.seat_of(CAROL.user_id) is None
@@ -185,14 +178,7 @@ async def test_r8_2_a_computer_player_added_after_the_ready_timer_ran_out_sits_l
     stood up, the hand dealt to Alice and Bob) and the computer player sits down after it."""
     service, presenter, store, clock = env
     await configure(service, game="ofc")
-    await service.new_table(GROUP, ALICE)
-    for a in (ALICE, BOB, CAROL):
-        assert not (await service.join(GROUP, a)).alert
-    await service.ready(GROUP, ALICE)
-    await service.ready(GROUP, BOB)
-    t = service.table_in(GROUP)
-    assert t is not None and t.ready_deadline is not None
-    clock.now = t.ready_deadline
+    t = await ready_timer_ran_out(service, clock)
     reply = await service.add_bot(GROUP, ALICE, True, "easy")
     assert not reply.alert, reply.text
     assert t.seat_of(CAROL.user_id) is None
