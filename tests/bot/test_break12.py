@@ -27,15 +27,17 @@ async def test_r8_2_a_computer_player_no_top_up_can_lift_stands_up_not_spinning(
     cannot take the top-up is at the next deal."""
     service, presenter, store, clock = await alice_and_a_bot(point=200)
     t = service.table_in(GROUP)
-    assert t is not None
+    assert t is not None and t.hand is not None
+    # the admins change them during the hand (after it, the top-up it queues is made at once,
+    # R8.2, before any change: Runtime.overdue_first)
+    for name in ("kush_per_point", "min_buy_in", "max_buy_in"):
+        reply = await service.settings(GROUP, ALICE, True, [name, "1"])
+        assert not reply.alert, reply.text
     await play_hand_with_bots(service, presenter, clock)
     anna = next(s for s in t.seats.values() if s.bot)
     assert t.hand is None and anna.stack == 0 and anna.top_up == 200, anna  # (queued: R8.2)
     # the hand earned it Fantasyland (as tests/bot/test_bots.py deals one): the match goes on
     t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
-    for name in ("kush_per_point", "min_buy_in", "max_buy_in"):
-        reply = await service.settings(GROUP, ALICE, True, [name, "1"])
-        assert not reply.alert, reply.text
     assert t.options.kush_per_point == 200 and t.min_buy_in == 200  # (both wait)
     posts = len(presenter.posts)
     for _ in range(6):

@@ -137,6 +137,8 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     service, _presenter, _store, clock = env
     assert not (await service.settings(GROUP, ALICE, True, ["min_buy_in", "5000"])).alert
     assert not (await service.settings(GROUP, ALICE, True, ["max_buy_in", "10000"])).alert
+    # (hours pass below with Alice alone at the table: no idle close meanwhile, R8.2a)
+    assert not (await service.settings(GROUP, ALICE, True, ["idle_close_seconds", "86400"])).alert
     await service.new_table(GROUP, ALICE)
     reply = await service.join(GROUP, ALICE)
     assert reply.text == (
