@@ -1526,6 +1526,20 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
 
 
+def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:
+    """Whether restored table ``t`` missed some of the community's saved settings ``s``
+    (:func:`reconcile`; ``label``: the kush label as messages show it). A tournament table
+    keeps its own (R8.7)."""
+    if t.tournament is not None:
+        return False
+    options = table_options(s, t.options.game)
+    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+    lang = group_language(s) or t.lang
+    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
+    same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
+    return not same or now != (options, s.min_buy_in, label, s.pictures, lang)
+
+
 def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str) -> bool:
     """A restored table takes the community's saved settings ``s`` that it missed (a crash
     between saving them and the table's step, or a step storage refused): as
@@ -1534,14 +1548,7 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str)
     and options were fixed when it opened). ``at``: the time; ``label``: the kush label as
     messages show it (:meth:`Runtime.kush_label`: a table saved with the label unescaped
     takes it escaped). Returns whether the table had missed any."""
-    if t.tournament is not None:
-        return False
-    options = table_options(s, t.options.game)
-    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
-    lang = group_language(s) or t.lang
-    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
-    same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
-    if same and now == (options, s.min_buy_in, label, s.pictures, lang):
+    if not missed(t, s, label):
         return False
     relabelled, _ = _pend(t, s, label)
     if t.hand is None:

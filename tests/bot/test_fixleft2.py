@@ -3,11 +3,19 @@ against the local fakes."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from bot.model import PENDING_PREFIX
+from bot.service import TableService
 from bot.telegram.fake_api import ApiCall
+from storage.api import Store
 from storage.check import check_store
+from storage.sqlite import SqliteStore
+from tests.bot import test_service as svc
+from tests.bot.conftest import Clock, service_env
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
 
 
@@ -74,3 +82,88 @@ async def test_a_join_posts_the_table_message_its_reset_send_left_unposted(
         posted = table_messages(w)
         assert len(posted) == 1 and str(posted[0]["message_id"]) == t.group_ref
         assert await check_store(w.store) == []
+
+
+async def _down_with_the_ready_timer_run_out(db: Path) -> tuple[Store, Clock]:
+    """Alice and Bob ready, Carol seated and not: the ready timer (R8.2) runs out and the
+    bot stops before its timer fired; while it is down an admin's ``ready_seconds 120`` is
+    saved (another process: no table of its own takes it)."""
+    store = await SqliteStore.open(db)
+    service, _presenter, _store, clock = service_env(store=store)
+    await service.start()
+    await service.new_table(svc.GROUP, svc.ALICE)
+    for a in (svc.ALICE, svc.BOB, svc.CAROL):
+        assert not (await service.join(svc.GROUP, a)).alert
+    await service.ready(svc.GROUP, svc.ALICE)
+    await service.ready(svc.GROUP, svc.BOB)
+    t = service.table_in(svc.GROUP)
+    assert t is not None and t.ready_deadline is not None and t.hand is None
+    clock.now = t.ready_deadline + 1
+    await service.stop()
+    other = TableService(store, clock=clock, rng=random.Random(1), timers=False)
+    other.register(FakePresenter())
+    reply = await other.settings(svc.GROUP, svc.ALICE, True, ["ready_seconds", "120"])
+    assert not reply.alert, reply.text
+    return store, clock
+
+
+async def test_r8_2_a_restart_makes_the_overdue_ready_step_before_the_missed_settings(
+    tmp_path: Path,
+) -> None:
+    """R8.2: the ready timer ran out while the bot was stopping and ``ready_seconds`` was
+    raised while it was down. Restored, the table took the missed setting first, which gave
+    the timer that had run out 60 s more (Carol kept her seat, no hand), where a live table
+    makes the overdue step first (:meth:`Runtime.overdue_first`): Carol stands up, the hand
+    of Alice and Bob is dealt; the new setting applies all the same."""
+    store, clock = await _down_with_the_ready_timer_run_out(tmp_path / "r.sqlite3")
+    try:
+        service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+        service.register(FakePresenter())
+        await service.start()
+        t = service.table_in(svc.GROUP)
+        assert t is not None
+        assert t.seat_of(svc.CAROL.user_id) is None
+        assert t.hand is not None and t.hand_no == 1 and len(t.hand.order) == 2
+        assert (t.pending_options or t.options).ready_seconds == 120
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+
+
+async def test_r8_2a_a_restart_makes_the_overdue_idle_close_before_the_missed_settings(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: Alice sat alone until the idle close was due and the bot stopped before its
+    timer fired; ``idle_close_seconds`` was raised to an hour while it was down. Restored,
+    the table took the missed setting first and stayed open another half hour; now the
+    close is made first, as on a live table: closed, Alice's stack back once, the chat free
+    for a new table."""
+    store = await SqliteStore.open(tmp_path / "i.sqlite3")
+    try:
+        service, _presenter, _store, clock = service_env(store=store)
+        await service.start()
+        await service.new_table(svc.GROUP, svc.ALICE)
+        assert not (await service.join(svc.GROUP, svc.ALICE)).alert
+        assert not (await service.ready(svc.GROUP, svc.ALICE)).alert
+        clock.now += 1800
+        await service.stop()
+        other = TableService(store, clock=clock, rng=random.Random(1), timers=False)
+        other.register(FakePresenter())
+        reply = await other.settings(svc.GROUP, svc.ALICE, True, ["idle_close_seconds", "3600"])
+        assert not reply.alert, reply.text
+        service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+        presenter = FakePresenter()
+        service.register(presenter)
+        await service.start()
+        assert service.table_in(svc.GROUP) is None
+        for closed in list(service.rt.closing.values()):  # (its last messages)
+            await service.rt.settled(closed)
+        assert any("no hand for" in s.text for s in presenter.tables[svc.GROUP.chat_id])
+        assert await player_balance(store, svc.ALICE) == 1000
+        assert not (await service.new_table(svc.GROUP, svc.ALICE)).alert
+        assert service.table_in(svc.GROUP) is not None
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
