@@ -3,12 +3,18 @@ against the local fakes."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from bot.model import PENDING_PREFIX
+from bot.presses import SettingStep, decode
 from bot.service import TableService
+from bot.service.settings import table_options
 from bot.telegram.fake_api import ApiCall
+from bot.texts import tr
 from storage.api import Store
 from storage.check import check_store
 from storage.sqlite import SqliteStore
@@ -165,5 +171,50 @@ async def test_r8_2a_a_restart_makes_the_overdue_idle_close_before_the_missed_se
         assert service.table_in(svc.GROUP) is not None
         assert await check_store(store) == []
         await service.stop()
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_two_plus_presses_at_once_on_one_settings_list_move_the_value_once(
+    lang: str, tmp_path: Path
+) -> None:
+    """Two admins press "+" of ``ready_seconds`` at the same moment on the same list. Both
+    passed the out-of-date check, made before the change's transaction, and each was
+    saved: the value moved two steps, the second from a value its list did not show. The
+    check is made on the settings as stored, in that transaction: the second press is out
+    of date (in the presser's language) and saves nothing."""
+    store = await SqliteStore.open(tmp_path / "s.sqlite3")
+    try:
+        service, _presenter, _store, _clock = service_env(store=store)
+        admin = svc.ALICE if lang == "en" else svc.BOB
+        listed = (await service.settings(svc.GROUP, admin, True, [])).screen
+        assert listed is not None
+        plus = next(
+            b.data
+            for b in listed.all_buttons()
+            if isinstance(p := decode(b.data), SettingStep) and p.code == "rs" and p.op == "+"
+        )
+        stored = (await store.community("telegram", svc.GROUP.chat_id)).settings
+        before = table_options(stored, None).ready_seconds
+        both_read = asyncio.Barrier(2)
+
+        async def is_admin() -> bool:  # (asked after each press read the settings)
+            await both_read.wait()
+            return True
+
+        replies = await asyncio.gather(
+            *(
+                service.press(admin, plus, svc.GROUP, is_admin, request=f"tg:-100:{n}")
+                for n in (1, 2)
+            )
+        )
+        stale = [r for r in replies if r.text == tr(lang, "err.stale")]
+        saved = [r for r in replies if r not in stale]
+        assert len(stale) == 1 and stale[0].alert
+        assert len(saved) == 1 and not saved[0].alert, saved
+        after = (await store.community("telegram", svc.GROUP.chat_id)).settings
+        assert table_options(after, None).ready_seconds == before + 15 == 75
+        assert await check_store(store) == []
     finally:
         await store.close()
