@@ -12,10 +12,11 @@ import pytest
 from bot.model import PENDING_PREFIX
 from bot.presses import SettingStep, decode
 from bot.service import TableService
+from bot.service import stats as stats_mod
 from bot.service.settings import table_options
 from bot.telegram.fake_api import ApiCall
 from bot.texts import tr
-from storage.api import Store
+from storage.api import HandRecord, Store
 from storage.check import check_store
 from storage.sqlite import SqliteStore
 from tests.bot import test_service as svc
@@ -23,6 +24,8 @@ from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, World, world
+from tests.game.helpers import deal
+from tests.game.test_history import stored
 
 
 def table_send(c: ApiCall) -> bool:
@@ -218,3 +221,36 @@ async def test_two_plus_presses_at_once_on_one_settings_list_move_the_value_once
         assert await check_store(store) == []
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r6_3_a_fantasyland_replay_steps_once_through_streets_that_showed_the_same(
+    lang: str,
+) -> None:
+    """R6.3: heads-up, Alice in Fantasyland sets her board while Bob plays his streets
+    hidden. Her ``/replay`` stepped through four identical frames (Bob's board hidden, her
+    dealt cards) before the showdown; it is one step now, "Streets 1–4 of 5", then the
+    showdown, ▶ and ◀ between the two. Bob, whose own board moves each street, keeps his
+    five frames."""
+    hand = deal("", seats=(0, 1), button=1, fantasyland={0: 14})
+    while not hand.is_over:
+        hand.timeout(hand.to_act[0])
+    assert hand.result is not None
+    record = HandRecord(7, 1, 3, stored(hand), hand.result.to_json(), {0: 10, 1: 11}, 0.0)
+    names = {0: "Alice", 1: "Bob"}
+    frames = await stats_mod._frames(record, 0)
+    assert [(f.first, f.street, f.final) for f in frames] == [(1, 4, False), (0, 5, True)]
+    first = stats_mod.replay_screen(record, frames, 1, 0, names, lang)
+    lines = first.text.splitlines()
+    assert lines[1] == tr(lang, "replay.streets", first=1, street=4, streets=5)
+    assert lines[1] == ("Streets 1–4 of 5" if lang == "en" else "Улицы 1–4 из 5")
+    assert lines[lines.index("Bob:") + 1] == "  " + tr(lang, "replay.hidden")
+    assert [b.label for row in first.buttons for b in row] == ["▶"]
+    last = stats_mod.replay_screen(record, frames, 2, 0, names, lang)
+    assert last.text.splitlines()[1] == tr(lang, "replay.showdown")
+    assert [b.label for row in last.buttons for b in row] == ["◀"]
+    bob = await stats_mod._frames(record, 1)
+    assert [(f.first, f.street) for f in bob] == [(0, k) for k in range(1, 6)]
+    assert len({(f.boards, f.discards) for f in bob}) == 5
+    text = stats_mod.replay_screen(record, bob, 2, 1, names, lang).text
+    assert text.splitlines()[1] == tr(lang, "replay.street", street=2, streets=5)
