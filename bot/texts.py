@@ -875,6 +875,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "🎬 #{n} · стол {table}, раздача {hand}",
     },
     "replay.street": {"en": "Street {street} of {streets}", "ru": "Улица {street} из {streets}"},
+    "replay.streets": {
+        "en": "Streets {first}–{street} of {streets}",
+        "ru": "Улицы {first}–{street} из {streets}",
+    },
     "replay.showdown": {"en": "Showdown", "ru": "Вскрытие"},
     "replay.you": {"en": "You", "ru": "Вы"},
     "replay.kush": {"en": "{delta:+d} {label}", "ru": "{delta:+d} {label}"},

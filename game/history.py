@@ -14,8 +14,8 @@ hand always gives the same frames and the same figures.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game.actions import action_from_json
@@ -30,6 +30,7 @@ __all__ = [
     "BoardFrame",
     "ReplayFrame",
     "SeatStats",
+    "distinct_frames",
     "replay_frames",
     "revealed_boxes",
     "seat_stats",
@@ -78,12 +79,15 @@ class ReplayFrame:
     :ivar streets: how many frames the hand has.
     :ivar boards: every board in acting order.
     :ivar discards: the viewer's own discards up to this street (R3.3: nobody else's).
+    :ivar first: the first street this frame stands for, when it stands for several that
+        showed its viewer the same (:func:`distinct_frames`); 0: ``street`` alone.
     """
 
     street: int
     streets: int
     boards: tuple[BoardFrame, ...]
     discards: tuple[Card, ...]
+    first: int = 0
 
     @property
     def final(self) -> bool:
@@ -176,6 +180,22 @@ def replay_frames(
             )
         frames.append(ReplayFrame(k, streets, tuple(boards), tuple(discards)))
     return tuple(frames)
+
+
+def distinct_frames(frames: Sequence[ReplayFrame]) -> tuple[ReplayFrame, ...]:
+    """``frames`` without repeats: a frame that shows its viewer exactly what the next one
+    does (every board and the viewer's discards) is one step with it, the later, which
+    stands for the streets of both (:attr:`ReplayFrame.first`). A Fantasyland player's
+    replay stepped through four identical frames before the showdown (the others' boards
+    hidden, their own set after the streets or during them, R6.3)."""
+    kept: list[ReplayFrame] = []
+    for frame in frames:
+        if kept and (kept[-1].boards, kept[-1].discards) == (frame.boards, frame.discards):
+            frame = replace(frame, first=kept[-1].first or kept[-1].street)
+            kept[-1] = frame
+        else:
+            kept.append(frame)
+    return tuple(kept)
 
 
 @dataclass(frozen=True, slots=True)

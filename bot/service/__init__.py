@@ -81,7 +81,7 @@ from bot.service import (
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
 from bot.service.rules import rules_text
-from bot.service.runtime import Answered, Runtime, TransitionFailed
+from bot.service.runtime import Answered, Runtime, TransitionFailed, unsure_ref
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
 from bot.texts import language_of, on, tr
 from game.cards import Card
@@ -473,6 +473,8 @@ class TableService:
         if existing is not None and await self._idle_closed(existing, lang):
             existing = None  # its idle close was due (R8.2a): made now, a new table opens
         if existing is not None:  # (in a forum, it may be in another topic: its link)
+            if unsure_ref(existing.group_ref):  # (its send failed, or its answer was lost)
+                self.rt.show_group_later(existing, unposted=True)  # posted now (R8.2)
             return self._table_exists(existing, lang)
         if request is not None and (
             request in self.rt.chat_requests.get((chat.platform, chat.chat_id), ())

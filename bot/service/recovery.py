@@ -22,7 +22,7 @@ from bot.service.runtime import (
     wait_expired,
     waits_for_chat,
 )
-from bot.service.settings import reconcile
+from bot.service.settings import missed, reconcile
 from bot.texts import tr
 from game.options import RuleOptions
 from storage.api import CashOut, LedgerKind, TableRecord
@@ -198,6 +198,16 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
             community = await rt.store.get_community(t.community_id)
         except Exception as exc:  # the next settings change passes them on
             log.warning("table %s: community settings not read: %r", t.id, exc)
+    if community is not None and missed(t, community.settings, rt.kush_label(community)):
+        # a timer whose time came before the restart is made first, as on a live table
+        # (:meth:`Runtime.overdue_first`, R8.2, R8.2a): a raised ready_seconds or
+        # idle_close_seconds saved while the bot was down gave a timer that had run out
+        # more time
+        earlier = list(t.late_pictures)
+        await rt.overdue_first(t)
+        if not rt.open_here(t):  # closed for want of a hand (R8.2a), its messages sent:
+            rt.post_late_pictures(t, earlier)  # the pictures it owed from before, as below
+            return
     async with rt.transition(t) as tx:
         tx.group = True
         if community is not None and reconcile(

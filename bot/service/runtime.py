@@ -34,7 +34,7 @@ from typing import Any
 
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
-from bot.model import LiveTable, Presenter, SeatState
+from bot.model import PENDING_PREFIX, LiveTable, Presenter, SeatState
 from bot.screens import Screen
 from bot.thinking import Moves, Thinker
 from game.cards import Card
@@ -127,6 +127,12 @@ TABLE_REQUESTS_KEPT = 64
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
 GROUP_CHAIN = "group"
+
+
+def unsure_ref(ref: str | None) -> bool:
+    """Whether a table message ``ref`` is not posted for certain: none, or a pending one
+    (:data:`~bot.model.PENDING_PREFIX`: being posted, or perhaps posted, its answer lost)."""
+    return ref is None or ref.startswith(PENDING_PREFIX)
 
 
 def owes(t: LiveTable) -> bool:
@@ -714,10 +720,12 @@ class Runtime:
             await p.show_private(str(item["user"]), screen, item.get("ref"))
         tx.delivered.add(n)
 
-    def show_group_later(self, t: LiveTable) -> None:
+    def show_group_later(self, t: LiveTable, *, unposted: bool = False) -> None:
         """Write the table message again as the table is now, in the group's chain (a private
         write found a player unreachable, or reachable again: its link to the private chat
-        comes or goes)."""
+        comes or goes). ``unposted``: only if the table has no message posted for certain
+        then (none, or a pending one: being posted, or perhaps posted, its answer lost),
+        which is posted now (a /newtable that finds the table open, R8.2)."""
         p = self.presenter(t)
         if p is None:
             return
@@ -725,6 +733,8 @@ class Runtime:
         async def show() -> None:
             if not self.open_here(t):
                 return  # closed meanwhile: its last messages were the record
+            if unposted and t.group_ref is not None and not unsure_ref(t.group_ref):
+                return  # (posted meanwhile)
             async with t.lock:
                 screen = self.group_screen(t)
             t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)

@@ -162,6 +162,12 @@ class Unit(Enum):
     CHIPS = "chips"
 
 
+class SettingsStale(Exception):
+    """The settings message a press was made on is out of date: the settings as stored,
+    read in the transaction that would save the change, are not the ones it showed (another
+    press or change was saved since). Nothing was saved."""
+
+
 class SettingRefused(ValueError):
     """A value a setting does not take; :meth:`text` says why in the reader's language
     (naming the allowed range). Nothing was saved."""
@@ -1017,14 +1023,18 @@ async def _change(
     listed: bool = True,
     tournament: int | None = None,
     request: str | None = None,
+    version: str | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command); ``tournament``: the
     number of the chat's open table when it is a tournament's (R8.7); ``request``: the
-    platform's key of the command or press, saved with the change."""
+    platform's key of the command or press, saved with the change; ``version``: a press's,
+    of its settings message (:func:`change_setting`)."""
     before = community.settings
     try:
-        community = await change_setting(rt, community, spec.name, value, own, request)
+        community = await change_setting(rt, community, spec.name, value, own, request, version)
+    except SettingsStale:
+        return Reply(tr(lang, "err.stale"), alert=True)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
@@ -1359,13 +1369,18 @@ async def change_setting(
     value: str,
     own: str | None = None,
     request: str | None = None,
+    version: str | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
     ``request``: the platform's key of the command or press, saved in the same write as the
     change (the last :data:`~bot.model.REQUESTS_KEPT`,
     :attr:`~storage.api.CommunitySettings.requests`): a copy delivered after a restart, or
-    after newer changes, is known as applied.
+    after newer changes, is known as applied. ``version``: a press's, of the settings
+    message it was made on (:func:`settings_version`), checked against the settings as
+    stored in the same transaction: two "+" pressed at once on one list both passed a check
+    made before it, and the second moved the value on from the first's, which its list did
+    not show.
 
     Each change is made on the settings as stored, in the transaction that saves it
     (:meth:`~storage.api.Store.change_settings`): two admins' changes handled at once
@@ -1375,9 +1390,13 @@ async def change_setting(
     (:meth:`Runtime.settings_lock`), so its tables take them in the order they were saved.
 
     :raises KeyError: for an unknown name.
-    :raises SettingRefused: on a refused value (nothing is saved)."""
+    :raises SettingRefused: on a refused value (nothing is saved).
+    :raises SettingsStale: when ``version`` is not the stored settings' (nothing is saved)."""
 
     def change(current: CommunitySettings) -> CommunitySettings:
+        stored = replace(community, settings=current)
+        if version is not None and settings_version(stored) != version:
+            raise SettingsStale  # (the list pressed is not the settings as stored)
         # another admin's change saved meanwhile stays, and so do the keys of tables closed
         # since ``community`` was read (Runtime.keep_table_requests)
         s = updated(current, name, value)  # (kush_label: kept as typed, 1–40 characters;
@@ -1526,6 +1545,20 @@ def _reshow(t: LiveTable, tx: Tx, seats: list[int]) -> None:
     tx.show.update(s for s in seats if t.seats[s].private_ref is not None)
 
 
+def missed(t: LiveTable, s: CommunitySettings, label: str) -> bool:
+    """Whether restored table ``t`` missed some of the community's saved settings ``s``
+    (:func:`reconcile`; ``label``: the kush label as messages show it). A tournament table
+    keeps its own (R8.7)."""
+    if t.tournament is not None:
+        return False
+    options = table_options(s, t.options.game)
+    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
+    lang = group_language(s) or t.lang
+    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
+    same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
+    return not same or now != (options, s.min_buy_in, label, s.pictures, lang)
+
+
 def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str) -> bool:
     """A restored table takes the community's saved settings ``s`` that it missed (a crash
     between saving them and the table's step, or a step storage refused): as
@@ -1534,14 +1567,7 @@ def reconcile(t: LiveTable, s: CommunitySettings, tx: Tx, at: float, label: str)
     and options were fixed when it opened). ``at``: the time; ``label``: the kush label as
     messages show it (:meth:`Runtime.kush_label`: a table saved with the label unescaped
     takes it escaped). Returns whether the table had missed any."""
-    if t.tournament is not None:
-        return False
-    options = table_options(s, t.options.game)
-    buy_in = t.pending_buy_in if t.pending_buy_in is not None else t.min_buy_in
-    lang = group_language(s) or t.lang
-    now = (t.pending_options or t.options, buy_in, t.label, t.pictures, t.lang)
-    same = all(seat.bot or seat.lang == seat_language(s, seat) for seat in t.seats.values())
-    if same and now == (options, s.min_buy_in, label, s.pictures, lang):
+    if not missed(t, s, label):
         return False
     relabelled, _ = _pend(t, s, label)
     if t.hand is None:
@@ -1591,5 +1617,6 @@ async def settings_press(
             return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
         value = _shown(number)
     return await _change(
-        rt, community, lang, spec, value, own, game, tournament=tournament, request=request
-    )
+        rt, community, lang, spec, value, own, game,
+        tournament=tournament, request=request, version=p.version,
+    )  # fmt: skip

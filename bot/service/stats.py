@@ -39,7 +39,7 @@ from bot.service.runtime import Runtime
 from bot.texts import kush_word, on, tr
 from game.board import BOXES
 from game.errors import GameError
-from game.history import ReplayFrame, replay_frames, revealed_boxes
+from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
 from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
 __all__ = [
@@ -442,12 +442,14 @@ async def _watch(
 
 async def _frames(record: HandRecord, seat: int) -> tuple[ReplayFrame, ...]:
     """The frames of a hand seen by the player at ``seat`` (in a worker thread); boxes a
-    Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5).
+    Chinese Poker claim left unrevealed stay hidden but the watcher's own (R7.5); streets
+    that showed the player the same are one step (:func:`~game.history.distinct_frames`).
     :raises _Refused: if the stored hand does not replay."""
     try:
-        return await asyncio.to_thread(
+        frames = await asyncio.to_thread(
             replay_frames, record.hand, seat, revealed_boxes(record.result)
         )
+        return distinct_frames(frames)
     except (GameError, KeyError, TypeError, ValueError) as exc:
         raise _Refused("replay.no_cards", n=record.id) from exc
 
@@ -513,9 +515,13 @@ def replay_screen(
     showdown shows them; ◀ ▶ step through."""
     frame = frames[k - 1]
     head = "replay.showdown" if frame.final else "replay.street"
+    if not frame.final and frame.first:  # (streets that showed the player the same)
+        head = "replay.streets"
     number = shown_number(record)
-    lines = [tr(lang, "replay.title", n=record.id, table=record.table_id, hand=number),
-             tr(lang, head, street=k, streets=frame.streets)]  # fmt: skip
+    lines = [
+        tr(lang, "replay.title", n=record.id, table=record.table_id, hand=number),
+        tr(lang, head, first=frame.first, street=frame.street, streets=frame.streets),
+    ]
     result: dict[int, Mapping[str, Any]] = {
         int(r["seat"]): r for r in record.result.get("seats", []) if "seat" in r
     }
