@@ -366,6 +366,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ {names}: time ran out, so the game ends here.",
         "ru": "⌛ {names}: время вышло, поэтому игра на этом окончена.",
     },
+    "reveal.game_over_left": {
+        "en": "🚪 {names} left the table, so the game ends here.",
+        "ru": "🚪 {names}: уход из-за стола, поэтому игра на этом окончена.",
+    },
     "reveal.game_over_early": {
         "en": "Table #{table}: the Chinese Poker game is over and settled: {moves}.",
         "ru": "Стол #{table}: игра в китайский покер окончена, расчёт: {moves}.",
