@@ -308,8 +308,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
     # a Chinese Poker board's game total, as the reveal's text gives it (reveal.player)
     "picture.total": {
-        "en": "{total}/{target} pts",
-        "ru": "{total:очко|очка|очков} из {target}",
+        "en": "{total:pt|pts} (target {target})",
+        "ru": "{total:очко|очка|очков} (цель {target})",
     },
     # the same without the target, where "N pts of T" does not fit (a fouled board's badge
     # next to the kush) or a picture stored before the target was kept with it
@@ -340,18 +340,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🀄 Reveal · table #{table} · hand {hand}",
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
     },
+    # "(target N)", not "N of T": a total past the target read "14 points out of 10"
     "reveal.player": {
-        "en": "{name} · {total}/{target} pts",
-        "ru": "{name} · {total:очко|очка|очков} из {target}",
+        "en": "{name} · {total:pt|pts} (target {target})",
+        "ru": "{name} · {total:очко|очка|очков} (цель {target})",
     },
     "chinese.score": {
         "en": "🎯 Game to {target}: {scores}",
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
     },
-    # R7.3: the point for winning two boxes of three against an opponent, one per opponent
+    # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
+    # per opponent
     "reveal.two_of_three": {
-        "en": "Bonus for winning 2 of 3 boxes (per opponent): {points}",
-        "ru": "Бонус за 2 бокса из 3 (с каждым соперником): {points}",
+        "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
+        "ru": "Бонус за 2 или 3 бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",

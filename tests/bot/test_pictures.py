@@ -312,11 +312,17 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
     )  # fmt: skip
     en = Picture("Chinese Poker · table #2 · hand 4", "en", (board, fouled), chinese=True,
                  target=30)  # fmt: skip
-    assert _sub_lines(en, monkeypatch) == ["+60 kush · 12/30 pts", "−4800 kush · 28/30 pts"]
+    assert _sub_lines(en, monkeypatch) == [
+        "+60 kush · 12 pts (target 30)",
+        "−4800 kush · 28 pts (target 30)",
+    ]
     ru = dataclasses.replace(en, lang="ru", label="кушей")
-    assert _sub_lines(ru, monkeypatch) == ["+60 кушей · 12 очков из 30", "−4800 кушей · 28 очков"]
+    assert _sub_lines(ru, monkeypatch) == [
+        "+60 кушей · 12 очков (цель 30)",
+        "−4800 кушей · 28 очков",
+    ]
     one = dataclasses.replace(ru, boards=(dataclasses.replace(board, kush=None, total=1),))
-    assert _sub_lines(one, monkeypatch) == ["1 очко из 30"]
+    assert _sub_lines(one, monkeypatch) == ["1 очко (цель 30)"]
     # a picture stored before the target was kept with it: the total with its unit
     old = Picture.from_json({k: v for k, v in en.to_json().items() if k != "target"})
     assert old.target is None
