@@ -529,6 +529,15 @@ def board_line(pic: Picture, b: BoardPicture, *, target: bool = True) -> list[st
     return sub
 
 
+def corner_of(pic: Picture, b: BoardPicture) -> tuple[str, str]:
+    """The hand's points drawn large in a board's corner, and their unit drawn small beside
+    them: ``("+2", "pts")``. A Chinese Poker game's end settles kush on the game's points
+    (R7.6), so a player may win the hand and lose kush: the bare green "+2" over "−3 kush"
+    read as a contradiction; with its unit it is the points, as the caption says them."""
+    forms = tr(pic.lang, "picture.point_forms").split("|")
+    return _signed(b.points), plural(b.points, *forms)
+
+
 def notes_of(pic: Picture) -> list[str]:
     """The lines under the boards: the picture's notes, then, in Chinese Poker, the bonus for
     winning two boxes of three (R7.3) in the reveal's words, "Bonus for winning 2 of 3 boxes
@@ -557,11 +566,14 @@ def _panel(
     # head: name and points, then kush (or the game total) and the badges
     pw = 0
     if scored:
-        points = _signed(b.points)
-        pfont = _font(22, bold=True)
-        pw = int(draw.textlength(points, font=pfont))
+        points, unit = corner_of(pic, b)
+        pfont, ufont = _font(22, bold=True), _font(13)
+        uw = int(draw.textlength(unit, font=ufont))
+        pw = int(draw.textlength(points, font=pfont)) + 4 + uw
         colour = GREEN if b.points > 0 else (RED if b.points < 0 else WHITE)
-        draw.text((x + PANEL_W - PAD, y + 6), points, font=pfont, fill=colour, anchor="ra")
+        right = x + PANEL_W - PAD
+        draw.text((right, y + 14), unit, font=ufont, fill=MUTED, anchor="ra")
+        draw.text((right - uw - 4, y + 6), points, font=pfont, fill=colour, anchor="ra")
     name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
     draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
     sub = board_line(pic, b)

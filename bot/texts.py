@@ -317,6 +317,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{total:pt|pts}",
         "ru": "{total:очко|очка|очков}",
     },
+    # the unit of a board's points in the picture's corner ("+2 pts"), agreeing with them
+    "picture.point_forms": {"en": "pt|pts", "ru": "очко|очка|очков"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},

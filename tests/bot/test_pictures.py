@@ -329,6 +329,47 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
     assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4800 kush · 28 pts"]
 
 
+def _corners(pic: Picture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each board's head draws at its right edge (anchor "ra" on the panel's first
+    line): the points large, then their unit at the edge."""
+    drawn: list[tuple[float, float, str]] = []
+    real_text = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        row = (xy[1] - pictures.TITLE_H) % (pictures.PANEL_H + pictures.MARGIN)
+        if kwargs.get("anchor") == "ra" and row in (6, 14):
+            drawn.append((xy[1] - row, xy[0], text))
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    monkeypatch.undo()
+    texts = [text for _, _, text in sorted(drawn)]  # (each head: the points, then the unit)
+    return [" ".join(texts[i : i + 2]) for i in range(0, len(texts), 2)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_r7_6_the_corners_points_have_their_unit_beside_a_kush_loss(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R7.6: the game's end settles kush on the game's points, so a player may win the
+    hand's points and lose kush. The corner drew a bare green "+2" over "−3 kush · 9 pts
+    (target 10)", which read as kush won; it says "+2 pts" (the caption's words)."""
+    anna = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 0),
+        points=2, kush=-3, total=9,
+    )  # fmt: skip
+    boris = dataclasses.replace(anna, name="Boris", points=-1, kush=3, total=12, scores=(-1, -1, 1))
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (anna, boris), chinese=True,
+                  target=10)  # fmt: skip
+    unit = {"en": ("pts", "pt"), "ru": ("очка", "очко")}[lang]
+    assert pictures.corner_of(pic, anna) == ("+2", unit[0])
+    assert pictures.corner_of(pic, boris) == ("−1", unit[1])
+    assert _corners(pic, monkeypatch) == [f"+2 {unit[0]}", f"−1 {unit[1]}"]
+    points = tr(lang, "showdown.points", points=2)
+    assert pictures.caption_of(pic).splitlines()[1].startswith(f"Anna {points}")
+
+
 # -- the service --------------------------------------------------------------------------------
 
 
