@@ -458,6 +458,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
     },
+    # a second top-up of the same amount during the hand: it replaces the first (no sum)
+    "reply.topup_already_queued": {
+        "en": "Top-up of {amount} {label} is already queued (a new one replaces it, not adds): it is added when this hand ends.",
+        "ru": "Докупка на {amount} {label} уже принята (новая заменяет её, а не добавляется): она пройдёт после этой раздачи.",
+    },
     "reply.topup_requeued": {
         "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
         "ru": "Докупка изменена: {amount} {label} вместо {before}; она пройдёт после этой раздачи.",
