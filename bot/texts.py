@@ -1276,6 +1276,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "no such button: no replay is open (/history lists your hands, /replay N opens one)",
         "ru": "нет такой кнопки: повтор не открыт (/history покажет ваши раздачи, /replay N откроет одну)",
     },
+    "sandbox.replay_one_frame": {
+        "en": "no such button: this replay has one frame, nothing to step through",
+        "ru": "нет такой кнопки: в этом повторе один кадр, листать нечего",
+    },
     "sandbox.no_buttons": {
         "en": "no such button: that message has no buttons now",
         "ru": "нет такой кнопки: у этого сообщения сейчас нет кнопок",
