@@ -329,6 +329,30 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
     assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4800 kush · 28 pts"]
 
 
+@pytest.mark.parametrize(
+    ("lang", "label", "line"),
+    [
+        ("en", "🤑", "+3 kush · 12 pts (target 10)"),
+        ("ru", "🤑", "+3 куша · 12 очков (цель 10)"),
+        ("en", "🤑 coins", "+3 coins · 12 pts (target 10)"),
+    ],
+)
+def test_r8_4_a_kush_label_the_font_cannot_draw_falls_back_to_the_word(
+    lang: str, label: str, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.4: with ``/settings kush_label 🤑`` the showdown picture drew "+3  · 12 …": the
+    emoji is not in the font, which left no unit and a double space. The picture draws the
+    word for kush where nothing of the label can be drawn."""
+    board = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 1),
+        points=3, kush=3, total=12,
+    )  # fmt: skip
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (board,), chinese=True,
+                  target=10, label=label)  # fmt: skip
+    assert _sub_lines(pic, monkeypatch) == [line]
+    assert "  " not in line
+
+
 def _corners(pic: Picture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What each board's head draws at its right edge (anchor "ra" on the panel's first
     line): the points large, then their unit at the edge."""
