@@ -305,7 +305,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "ФАНТ. {cards} ПРИ ДОКУПКЕ",
     },
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
-    "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
+    # some move made for the player: on timeout, or as they left (R8.5): the text's "⌛ auto"
+    "picture.timed_out": {"en": "auto", "ru": "авто"},
     # a Chinese Poker board's game total, as the reveal's text gives it (reveal.player)
     "picture.total": {
         "en": "{total:pt|pts} (target {target})",

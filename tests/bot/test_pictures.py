@@ -353,6 +353,32 @@ def test_r8_4_a_kush_label_the_font_cannot_draw_falls_back_to_the_word(
     assert "  " not in line
 
 
+@pytest.mark.parametrize(("lang", "badge"), [("en", "auto"), ("ru", "авто")])
+def test_r8_5_a_board_placed_for_its_player_is_badged_auto_as_the_text_says(
+    lang: str, badge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.5: the moves of a player who left are made as on timeout; the reveal's text marks
+    the board "⌛ auto", the picture "timeout", though the player left (and the reveal says
+    so). The badge reads as the text's mark, true for both."""
+    board = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 1),
+        points=3, kush=3, total=12, timed_out=True,
+    )  # fmt: skip
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (board,), chinese=True, target=10)
+    drawn: list[str] = []
+    real_text = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    monkeypatch.undo()
+    assert badge in drawn and "timeout" not in drawn and "тайм-аут" not in drawn
+    assert tr(lang, "board.timed_out") == f"⌛ {badge}"
+
+
 def _corners(pic: Picture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """What each board's head draws at its right edge (anchor "ra" on the panel's first
     line): the points large, then their unit at the edge."""
