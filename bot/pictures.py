@@ -37,6 +37,7 @@ from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
 from game.names import hand_name
 from game.options import GameKind
+from storage.api import DEFAULT_KUSH_LABEL
 
 if TYPE_CHECKING:
     from bot.model import LiveTable, SeatState
@@ -311,7 +312,7 @@ def showdown_picture(
         for owner, delta in sorted(deltas.items()):
             player = t.seats.get(owner)
             if player is not None:
-                more.append(f"{player.name}: {delta:+d} {kush_word(t.label, lang, delta)}")
+                more.append(f"{player.name}: {delta:+d} {drawn_word(t.label, lang, delta)}")
     if chinese and t.chinese is not None and t.chinese.claimed_by is not None:
         more.append(tr(lang, "reveal.claimed", name=t.board_label(t.chinese.claimed_by)))
     dummy = None
@@ -463,6 +464,13 @@ def _drawable(text: str) -> str:
     return " ".join("".join(ch for ch in text if _has_glyph(ch)).split())
 
 
+def drawn_word(label: str, lang: str, n: int) -> str:
+    """The unit of an amount ``n`` as the picture can draw it: the label agreeing with it
+    (:func:`amount_word`) without what the font lacks, or the word for kush when nothing is
+    left (``/settings kush_label 🤑``: "+3  · 12 pts" had no unit and a double space)."""
+    return _drawable(amount_word(label, lang, n)) or kush_word(DEFAULT_KUSH_LABEL, lang, n)
+
+
 def drawn_name(pic: Picture, b: BoardPicture) -> str:
     """The name a board's panel shows: the player's name without what the font cannot draw,
     or "Player N" (its place in the picture) for a name made only of emoji, which would
@@ -521,12 +529,21 @@ def board_line(pic: Picture, b: BoardPicture, *, target: bool = True) -> list[st
     its own under the boards (:func:`notes_of`), as the reveal's text gives it."""
     sub = []
     if b.kush is not None:
-        sub.append(f"{_signed(b.kush)} {_drawable(amount_word(pic.label, pic.lang, b.kush))}")
+        sub.append(f"{_signed(b.kush)} {drawn_word(pic.label, pic.lang, b.kush)}")
     if b.total is not None and target and pic.target is not None:
         sub.append(tr(pic.lang, "picture.total", total=b.total, target=pic.target))
     elif b.total is not None:
         sub.append(tr(pic.lang, "picture.total_only", total=b.total))
     return sub
+
+
+def corner_of(pic: Picture, b: BoardPicture) -> tuple[str, str]:
+    """The hand's points drawn large in a board's corner, and their unit drawn small beside
+    them: ``("+2", "pts")``. A Chinese Poker game's end settles kush on the game's points
+    (R7.6), so a player may win the hand and lose kush: the bare green "+2" over "−3 kush"
+    read as a contradiction; with its unit it is the points, as the caption says them."""
+    forms = tr(pic.lang, "picture.point_forms").split("|")
+    return _signed(b.points), plural(b.points, *forms)
 
 
 def notes_of(pic: Picture) -> list[str]:
@@ -557,11 +574,14 @@ def _panel(
     # head: name and points, then kush (or the game total) and the badges
     pw = 0
     if scored:
-        points = _signed(b.points)
-        pfont = _font(22, bold=True)
-        pw = int(draw.textlength(points, font=pfont))
+        points, unit = corner_of(pic, b)
+        pfont, ufont = _font(22, bold=True), _font(13)
+        uw = int(draw.textlength(unit, font=ufont))
+        pw = int(draw.textlength(points, font=pfont)) + 4 + uw
         colour = GREEN if b.points > 0 else (RED if b.points < 0 else WHITE)
-        draw.text((x + PANEL_W - PAD, y + 6), points, font=pfont, fill=colour, anchor="ra")
+        right = x + PANEL_W - PAD
+        draw.text((right, y + 14), unit, font=ufont, fill=MUTED, anchor="ra")
+        draw.text((right - uw - 4, y + 6), points, font=pfont, fill=colour, anchor="ra")
     name = _fit(draw, drawn_name(pic, b), _font(17, bold=True), PANEL_W - 3 * PAD - pw)
     draw.text((x + PAD, y + 8), name, font=_font(17, bold=True), fill=WHITE)
     sub = board_line(pic, b)

@@ -580,11 +580,19 @@ def reveal_screen(
         lines.append("")
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
-        else:  # why it ends short of the target: a player's time ran out (R7.7)
+        else:  # why it ends short of the target: a player left (R7.6), or a player's time
+            # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
+            # "time ran out" told the group a wrong reason (a player of the game leaving
+            # during the reveal, not timed out, was not named at all)
+            gone = [st for st in t.seats.values() if st.leaving and st.seat in game.totals]
+            if gone:
+                names = ", ".join(st.name for st in gone)
+                lines.append(tr(lang, "reveal.game_over_left", names=names))
             late = [
                 t.board_label(r.seat)
                 for r in hand.result.seats
-                if r.timed_out and not ((p := t.player_of(r.seat)) is not None and p.bot)
+                if r.timed_out
+                and not ((p := t.player_of(r.seat)) is not None and (p.bot or p.leaving))
             ]
             if late:
                 lines.append(tr(lang, "reveal.game_over_timeout", names=", ".join(late)))

@@ -50,6 +50,9 @@ from storage.sqlite import SqliteStore
 
 __all__ = ["SandboxOptions", "run_sandbox"]
 
+#: how a /replay's message begins ("🎬 #12 · table 1, hand 3"), in every language
+REPLAY_MARK = tr("en", "replay.title").split("{")[0]
+
 GROUP_ID = -1000000000001
 #: the sandbox group as the service names it
 GROUP = ChatRef("telegram", str(GROUP_ID), str(GROUP_ID))
@@ -164,6 +167,8 @@ class Sandbox:
     _private_written: dict[int, int] = field(default_factory=dict)  # message id → write no.
     _private_writes: int = 0
     _other_focus: int | None = None  # the private message (not the hand) whose buttons rN press
+    # the newest replay printed has one frame (a Chinese Poker hand): no ◀ ▶ for rN to press
+    _one_frame: bool = False
     _pictures: list[tuple[str, Path]] = field(default_factory=list)  # written, not printed
     _hold_pictures: int = 0  # commands waiting for their answer: its » line comes first
     _printer: asyncio.Task[None] | None = None
@@ -472,6 +477,16 @@ class Sandbox:
         )  # fmt: skip
         if other is not None:
             self._other_focus = other
+            self._one_frame = False
+        # a replay of one frame (a Chinese Poker hand is dealt and shown whole) comes without
+        # ◀ ▶: rN then said "no replay is open" under the replay just printed
+        replay = next(
+            (m for m in reversed(changed)
+             if m["message_id"] != hand_id and m["text"].startswith(REPLAY_MARK)),
+            None,
+        )  # fmt: skip
+        if replay is not None and not _buttons(replay):
+            self._other_focus, self._one_frame = None, True
         for m in changed:
             if m["message_id"] == hand_id:
                 self._print_message(chat, m["text"], _buttons(m))
@@ -606,7 +621,8 @@ class Sandbox:
         button for is answered with the numbers it has, as typed ("g1–g4")."""
         shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
-            return tr(self.opts.lang, "sandbox.no_replay")
+            key = "sandbox.replay_one_frame" if self._one_frame else "sandbox.no_replay"
+            return tr(self.opts.lang, key)
         if shown is None or not shown.buttons:
             return tr(self.opts.lang, "sandbox.no_buttons")
         if not 1 <= number <= len(shown.buttons):

@@ -305,11 +305,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "ФАНТ. {cards} ПРИ ДОКУПКЕ",
     },
     "picture.fl_played": {"en": "in FL", "ru": "в Фантазии"},
-    "picture.timed_out": {"en": "timeout", "ru": "тайм-аут"},
+    # some move made for the player: on timeout, or as they left (R8.5): the text's "⌛ auto"
+    "picture.timed_out": {"en": "auto", "ru": "авто"},
     # a Chinese Poker board's game total, as the reveal's text gives it (reveal.player)
     "picture.total": {
-        "en": "{total}/{target} pts",
-        "ru": "{total:очко|очка|очков} из {target}",
+        "en": "{total:pt|pts} (target {target})",
+        "ru": "{total:очко|очка|очков} (цель {target})",
     },
     # the same without the target, where "N pts of T" does not fit (a fouled board's badge
     # next to the kush) or a picture stored before the target was kept with it
@@ -317,6 +318,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{total:pt|pts}",
         "ru": "{total:очко|очка|очков}",
     },
+    # the unit of a board's points in the picture's corner ("+2 pts"), agreeing with them
+    "picture.point_forms": {"en": "pt|pts", "ru": "очко|очка|очков"},
     "picture.chips": {"en": "chips", "ru": "фишки"},
     # the forms of "chip" agreeing with a number (one|other, Russian one|few|many)
     "picture.chip_forms": {"en": "chip|chips", "ru": "фишка|фишки|фишек"},
@@ -340,18 +343,20 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🀄 Reveal · table #{table} · hand {hand}",
         "ru": "🀄 Вскрытие · стол #{table} · раздача {hand}",
     },
+    # "(target N)", not "N of T": a total past the target read "14 points out of 10"
     "reveal.player": {
-        "en": "{name} · {total}/{target} pts",
-        "ru": "{name} · {total:очко|очка|очков} из {target}",
+        "en": "{name} · {total:pt|pts} (target {target})",
+        "ru": "{name} · {total:очко|очка|очков} (цель {target})",
     },
     "chinese.score": {
         "en": "🎯 Game to {target}: {scores}",
         "ru": "🎯 Игра до {target:очка|очков|очков}: {scores}",
     },
-    # R7.3: the point for winning two boxes of three against an opponent, one per opponent
+    # R7.3: the point for winning two boxes of three (or all three) against an opponent, one
+    # per opponent
     "reveal.two_of_three": {
-        "en": "Bonus for winning 2 of 3 boxes (per opponent): {points}",
-        "ru": "Бонус за 2 бокса из 3 (с каждым соперником): {points}",
+        "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
+        "ru": "Бонус за 2 или 3 бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -365,6 +370,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.game_over_timeout": {
         "en": "⌛ {names}: time ran out, so the game ends here.",
         "ru": "⌛ {names}: время вышло, поэтому игра на этом окончена.",
+    },
+    "reveal.game_over_left": {
+        "en": "🚪 {names} left the table, so the game ends here.",
+        "ru": "🚪 {names}: уход из-за стола, поэтому игра на этом окончена.",
     },
     "reveal.game_over_early": {
         "en": "Table #{table}: the Chinese Poker game is over and settled: {moves}.",
@@ -449,6 +458,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
+    },
+    # a second top-up of the same amount during the hand: it replaces the first (no sum)
+    "reply.topup_already_queued": {
+        "en": "Top-up of {amount} {label} is already queued (a new one replaces it, not adds): it is added when this hand ends.",
+        "ru": "Докупка на {amount} {label} уже принята (новая заменяет её, а не добавляется): она пройдёт после этой раздачи.",
     },
     "reply.topup_requeued": {
         "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
@@ -1266,6 +1280,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.no_replay": {
         "en": "no such button: no replay is open (/history lists your hands, /replay N opens one)",
         "ru": "нет такой кнопки: повтор не открыт (/history покажет ваши раздачи, /replay N откроет одну)",
+    },
+    "sandbox.replay_one_frame": {
+        "en": "no such button: this replay has one frame, nothing to step through",
+        "ru": "нет такой кнопки: в этом повторе один кадр, листать нечего",
     },
     "sandbox.no_buttons": {
         "en": "no such button: that message has no buttons now",

@@ -476,8 +476,11 @@ async def _queue_top_up(
         seat.top_up = value
         t.remember(request)
     if before and before != value:  # the new amount replaces the one asked before (they do
-        # not add up); the same amount again (a double tap on ➕) is the one queued
+        # not add up)
         return Reply(tr(lang, "reply.topup_requeued", before=before, amount=value, label=t.label))
+    if before:  # the same amount again (a second /topup 100, a double tap on ➕) is the one
+        # queued: "queued" again read as a second top-up queued beside the first
+        return Reply(tr(lang, "reply.topup_already_queued", amount=value, label=t.label))
     return Reply(tr(lang, "reply.topup_queued", amount=value, label=t.label))
 
 

@@ -132,19 +132,21 @@ async def test_r8_6_back_without_a_buy_in_says_to_press_ready(env) -> None:  # t
 
 async def test_r8_2_the_same_top_up_asked_twice_during_the_hand_is_the_one_queued(env) -> None:  # type: ignore[no-untyped-def]
     """➕ tapped twice during Alice's hand (or /topup 300 typed twice) answered "Top-up
-    changed from 200 to 200 kush": nothing changed. The same amount again says it is queued,
-    as the first did; another amount still says what it replaced. One top-up is added."""
+    changed from 200 to 200 kush": nothing changed. The same amount again says it is already
+    queued (a new one replaces it: "queued" again read as a second one beside it); another
+    amount still says what it replaced. One top-up is added."""
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
     queued = tr("en", "reply.topup_queued", amount=200, label="kush")
+    again = tr("en", "reply.topup_already_queued", amount=200, label="kush")
     assert (await service.top_up(GROUP, ALICE, "")).text == queued
-    assert (await service.top_up(GROUP, ALICE, "")).text == queued
-    assert (await service.top_up(GROUP, ALICE, "200")).text == queued
+    assert (await service.top_up(GROUP, ALICE, "")).text == again
+    assert (await service.top_up(GROUP, ALICE, "200")).text == again
     reply = await service.top_up(GROUP, ALICE, "300")
     assert reply.text == tr("en", "reply.topup_requeued", before=200, amount=300, label="kush")
     reply = await service.top_up(GROUP, ALICE, "300")
-    assert reply.text == tr("en", "reply.topup_queued", amount=300, label="kush")
+    assert reply.text == tr("en", "reply.topup_already_queued", amount=300, label="kush")
     seat = t.seats[0]
     assert seat.top_up == 300 and seat.stack == 200
     assert await player_balance(store, ALICE) == 800

@@ -25,10 +25,10 @@ async def test_r7_1_reveal_and_claim_show_the_games_target_not_the_option() -> N
     assert t.reveal is not None and t.reveal["stage"] == 1
     t.chinese = replace(t.chinese, target=30)
     text = render.group_screen(t, "en", None, clock.now).text.splitlines()
-    assert "Alice · 6/30 pts" in text and "Bob · 0/30 pts" in text
+    assert "Alice · 6 pts (target 30)" in text and "Bob · 0 pts (target 30)" in text
     assert not any("/200" in line for line in text)
     ru = render.group_screen(t, "ru", None, clock.now).text.splitlines()
-    assert "Alice · 6 очков из 30" in ru
+    assert "Alice · 6 очков (цель 30)" in ru
     # Alice at a target of 6 may claim after the bottom (R7.5): the claim names the game's 6
     t.chinese = replace(t.chinese, target=6)
     t.reveal = {**t.reveal, "claim": {"seats": [0]}}
@@ -36,7 +36,7 @@ async def test_r7_1_reveal_and_claim_show_the_games_target_not_the_option() -> N
     assert "🏆 Alice reached 6 points: Claim to end the game now, or Continue the reveal." in (
         screen.text.splitlines()
     )
-    assert "Alice · 6/6 pts" in screen.text.splitlines()
+    assert "Alice · 6 pts (target 6)" in screen.text.splitlines()
     ru_claim = render.group_screen(t, "ru", None, clock.now).text
     assert "🏆 Alice: цель в 6 очков достигнута." in ru_claim
     # with no game running the option is the target (the next game's)

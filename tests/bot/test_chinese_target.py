@@ -39,7 +39,7 @@ async def test_r7_6_a_target_lowered_during_a_hand_ends_the_game_with_that_hand(
     assert (game["target"], game["over"], game["totals"]) == (20, True, {"0": 22, "1": 0})
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "hand 1" in s.text)
     assert tr("en", "reveal.game_over") in reveal, reveal
-    assert "22/20" in reveal.replace(" ", ""), reveal
+    assert "Alice · 22 pts (target 20)" in reveal, reveal
     assert not any("over" in text for _, text in presenter.posts), presenter.posts
     clock.now += 5
     await service.run_due()

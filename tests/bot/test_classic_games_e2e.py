@@ -134,7 +134,7 @@ async def test_r7_chinese_game_to_the_target_with_a_claim(tmp_path: Path) -> Non
                 (m for m in reversed(w.fake.chat_messages(GROUP_ID)) if "Claim" in m["text"]), None
             )
         )
-        assert "6/5" in msg["text"] and "3/5" in msg["text"]
+        assert "6 pts (target 5)" in msg["text"] and "3 pts (target 5)" in msg["text"]
         buttons = {
             Payload.decode(b["callback_data"]).action: b["callback_data"]
             for b in w.fake.buttons(msg)

@@ -312,15 +312,112 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
     )  # fmt: skip
     en = Picture("Chinese Poker · table #2 · hand 4", "en", (board, fouled), chinese=True,
                  target=30)  # fmt: skip
-    assert _sub_lines(en, monkeypatch) == ["+60 kush · 12/30 pts", "−4800 kush · 28/30 pts"]
+    assert _sub_lines(en, monkeypatch) == [
+        "+60 kush · 12 pts (target 30)",
+        "−4800 kush · 28 pts (target 30)",
+    ]
     ru = dataclasses.replace(en, lang="ru", label="кушей")
-    assert _sub_lines(ru, monkeypatch) == ["+60 кушей · 12 очков из 30", "−4800 кушей · 28 очков"]
+    assert _sub_lines(ru, monkeypatch) == [
+        "+60 кушей · 12 очков (цель 30)",
+        "−4800 кушей · 28 очков",
+    ]
     one = dataclasses.replace(ru, boards=(dataclasses.replace(board, kush=None, total=1),))
-    assert _sub_lines(one, monkeypatch) == ["1 очко из 30"]
+    assert _sub_lines(one, monkeypatch) == ["1 очко (цель 30)"]
     # a picture stored before the target was kept with it: the total with its unit
     old = Picture.from_json({k: v for k, v in en.to_json().items() if k != "target"})
     assert old.target is None
     assert _sub_lines(old, monkeypatch) == ["+60 kush · 12 pts", "−4800 kush · 28 pts"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "label", "line"),
+    [
+        ("en", "🤑", "+3 kush · 12 pts (target 10)"),
+        ("ru", "🤑", "+3 куша · 12 очков (цель 10)"),
+        ("en", "🤑 coins", "+3 coins · 12 pts (target 10)"),
+    ],
+)
+def test_r8_4_a_kush_label_the_font_cannot_draw_falls_back_to_the_word(
+    lang: str, label: str, line: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.4: with ``/settings kush_label 🤑`` the showdown picture drew "+3  · 12 …": the
+    emoji is not in the font, which left no unit and a double space. The picture draws the
+    word for kush where nothing of the label can be drawn."""
+    board = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 1),
+        points=3, kush=3, total=12,
+    )  # fmt: skip
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (board,), chinese=True,
+                  target=10, label=label)  # fmt: skip
+    assert _sub_lines(pic, monkeypatch) == [line]
+    assert "  " not in line
+
+
+@pytest.mark.parametrize(("lang", "badge"), [("en", "auto"), ("ru", "авто")])
+def test_r8_5_a_board_placed_for_its_player_is_badged_auto_as_the_text_says(
+    lang: str, badge: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R8.5: the moves of a player who left are made as on timeout; the reveal's text marks
+    the board "⌛ auto", the picture "timeout", though the player left (and the reveal says
+    so). The badge reads as the text's mark, true for both."""
+    board = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 1),
+        points=3, kush=3, total=12, timed_out=True,
+    )  # fmt: skip
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (board,), chinese=True, target=10)
+    drawn: list[str] = []
+    real_text = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    monkeypatch.undo()
+    assert badge in drawn and "timeout" not in drawn and "тайм-аут" not in drawn
+    assert tr(lang, "board.timed_out") == f"⌛ {badge}"
+
+
+def _corners(pic: Picture, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What each board's head draws at its right edge (anchor "ra" on the panel's first
+    line): the points large, then their unit at the edge."""
+    drawn: list[tuple[float, float, str]] = []
+    real_text = pictures.ImageDraw.ImageDraw.text
+
+    def text(self: Any, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        row = (xy[1] - pictures.TITLE_H) % (pictures.PANEL_H + pictures.MARGIN)
+        if kwargs.get("anchor") == "ra" and row in (6, 14):
+            drawn.append((xy[1] - row, xy[0], text))
+        real_text(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(pictures.ImageDraw.ImageDraw, "text", text)
+    draw(pic)
+    monkeypatch.undo()
+    texts = [text for _, _, text in sorted(drawn)]  # (each head: the points, then the unit)
+    return [" ".join(texts[i : i + 2]) for i in range(0, len(texts), 2)]
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_r7_6_the_corners_points_have_their_unit_beside_a_kush_loss(
+    lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R7.6: the game's end settles kush on the game's points, so a player may win the
+    hand's points and lose kush. The corner drew a bare green "+2" over "−3 kush · 9 pts
+    (target 10)", which read as kush won; it says "+2 pts" (the caption's words)."""
+    anna = BoardPicture(
+        "Anna", ("As Ad Ac", "Ks Kd Kc 2s 2d", "Qs Qd Qc 3s 3d"), ("", "", ""), (1, 1, 0),
+        points=2, kush=-3, total=9,
+    )  # fmt: skip
+    boris = dataclasses.replace(anna, name="Boris", points=-1, kush=3, total=12, scores=(-1, -1, 1))
+    pic = Picture("Chinese Poker · table #2 · hand 4", lang, (anna, boris), chinese=True,
+                  target=10)  # fmt: skip
+    unit = {"en": ("pts", "pt"), "ru": ("очка", "очко")}[lang]
+    assert pictures.corner_of(pic, anna) == ("+2", unit[0])
+    assert pictures.corner_of(pic, boris) == ("−1", unit[1])
+    assert _corners(pic, monkeypatch) == [f"+2 {unit[0]}", f"−1 {unit[1]}"]
+    points = tr(lang, "showdown.points", points=2)
+    assert pictures.caption_of(pic).splitlines()[1].startswith(f"Anna {points}")
 
 
 # -- the service --------------------------------------------------------------------------------

@@ -260,7 +260,9 @@ async def test_sandbox_prints_a_chinese_poker_reveal(tmp_path: Path) -> None:
         await term.send(term.group_buttons["Ready"])
         await term.play_until(r"^🀄 Reveal")
         # the reveal names both players with their points, then every box with its points
-        seen = [await term.read_until(r"^(Tester|🤖 Anna) · \d+/\d+ pts") for _ in range(2)]
+        seen = [
+            await term.read_until(r"^(Tester|🤖 Anna) · \d+ pts? \(target \d+\)") for _ in range(2)
+        ]
         assert {s.split(" · ")[0] for s in seen} == {"Tester", "🤖 Anna"}
         box = await term.read_until(r" — .* · [+-]?\d+$")
         assert len(re.findall(r"(?:10|[2-9TJQKA])[♠♥♦♣]", box)) in (3, 5)

@@ -226,6 +226,36 @@ async def test_r7_7_chinese_timeout_ends_the_game_and_settles(env) -> None:  # t
     assert late + "\n" + tr("en", "reveal.game_over") in reveal, reveal
 
 
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r7_6_chinese_leaver_mid_hand_ends_the_game_saying_they_left(env, lang: str) -> None:  # type: ignore[no-untyped-def]
+    """R7.6, R8.5: a player who leaves during the arrangement has their cards placed as on
+    timeout, but the game ends because they left: the reason line says so, not "time ran
+    out" (R7.7), which the sandbox showed to a player who pressed Leave twice."""
+    service, presenter, _store, clock = env
+    await configure(service, game="chinese", reveal_pause_seconds="0")
+    await start(service, [ALICE, BOB], "chinese")
+    assert not (await service.settings(GROUP, ALICE, True, ["language", lang])).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    reply = await service.leave(GROUP, ALICE)  # typed /leave: at once, placed as on timeout
+    assert not reply.alert, reply.text
+    await auto_street(service, presenter, BOB)
+    for _ in range(4):
+        await service.run_due()
+    over = tr(lang, "reveal.game_over")
+    reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if over in s.text)
+    left = tr(lang, "reveal.game_over_left", names="Alice")
+    assert left + "\n" + tr(lang, "reveal.game_over") in reveal, reveal
+    expected = {
+        "en": "🚪 Alice left the table, so the game ends here.",
+        "ru": "🚪 Alice: уход из-за стола, поэтому игра на этом окончена.",
+    }
+    assert left == expected[lang]
+    late = tr(lang, "reveal.game_over_timeout", names="Alice").split(":")[1]
+    assert late not in reveal, reveal
+    del clock
+
+
 async def first_chinese_hand(service: TableService, presenter: FakePresenter) -> LiveTable:
     """Chinese Poker to 200 between Alice and Bob: the first hand arranged for both and
     revealed (no pause); returns the table."""

@@ -156,13 +156,39 @@ def test_seconds_minutes_and_cards_read_as_words() -> None:
 )  # fmt: skip
 def test_a_chinese_poker_total_agrees_with_its_own_number(total: int, said: str) -> None:
     """R7.1: the reveal's "2/51 очко" took the noun's form from the target (51 очко), not from
-    the player's points it counts: "2 очка из 51". English keeps "2/51 pts"."""
+    the player's points it counts: "2 очка (цель 51)"; English "2 pts (target 51)"."""
     assert (
-        tr("ru", "reveal.player", name="Алиса", total=total, target=51) == f"Алиса · {said} из 51"
+        tr("ru", "reveal.player", name="Алиса", total=total, target=51)
+        == f"Алиса · {said} (цель 51)"
     )
-    assert tr("ru", "reveal.player", name="Б", total=2, target=5) == "Б · 2 очка из 5"
+    assert tr("ru", "reveal.player", name="Б", total=2, target=5) == "Б · 2 очка (цель 5)"
+    pts = "pt" if total == 1 else "pts"
     assert (
-        tr("en", "reveal.player", name="Alice", total=total, target=51) == f"Alice · {total}/51 pts"
+        tr("en", "reveal.player", name="Alice", total=total, target=51)
+        == f"Alice · {total} {pts} (target 51)"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_r7_1_a_chinese_poker_total_past_the_target_reads_right(lang: str) -> None:
+    """R7.1: a player may end the game past the target; the reveal's "14 очков из 10" (and
+    "14/10 pts") read as "14 points out of 10". The total is given with the target beside
+    it, in the text and in the picture alike."""
+    said = {"en": "Anna · 14 pts (target 10)", "ru": "Anna · 14 очков (цель 10)"}
+    assert tr(lang, "reveal.player", name="Anna", total=14, target=10) == said[lang]
+    drawn = {"en": "14 pts (target 10)", "ru": "14 очков (цель 10)"}
+    assert tr(lang, "picture.total", total=14, target=10) == drawn[lang]
+    assert "из 10" not in said[lang] and "/10" not in said[lang]
+
+
+def test_r7_3_the_bonus_line_is_true_for_three_boxes_of_three() -> None:
+    """R7.3: the bonus is for two or more of the three boxes; "Bonus for winning 2 of 3
+    boxes" was printed also when all three were won."""
+    assert tr("en", "reveal.two_of_three", points="+1") == (
+        "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1"
+    )
+    assert tr("ru", "reveal.two_of_three", points="+1") == (
+        "Бонус за 2 или 3 бокса из 3 (с каждым соперником): +1"
     )
 
 

@@ -86,6 +86,18 @@ async def test_r8_2_a_top_up_during_a_hand_is_added_when_it_ends(env) -> None:  
     reply = await service.top_up(GROUP, ALICE, "70", request="tg:-100:2")  # says it replaces
     assert reply.text == tr("en", "reply.topup_requeued", before=50, amount=70, label="kush")
     assert (alice.stack, alice.top_up) == (200, 70)
+    # the same amount again (typed twice): it is the one queued, and the reply says a new
+    # one replaces it (it read "queued" again, as if a second had been added beside it)
+    reply = await service.top_up(GROUP, ALICE, "70", request="tg:-100:3")
+    assert reply.text == (
+        "Top-up of 70 kush is already queued (a new one replaces it, not adds): "
+        "it is added when this hand ends."
+    )
+    assert tr("ru", "reply.topup_already_queued", amount=70, label="kush") == (
+        "Докупка на 70 кушей уже принята (новая заменяет её, а не добавляется): "
+        "она пройдёт после этой раздачи."
+    )
+    assert (alice.stack, alice.top_up) == (200, 70)
     assert await player_balance(store, ALICE) == 800  # nothing moved yet
     assert LiveTable.from_json(t.to_json(), 0.0).seats[0].top_up == 70  # survives a restart
     while t.hand is not None and t.hand_no == 1:

@@ -105,7 +105,7 @@ async def test_r7_chinese_game_to_the_target_with_a_claim_through_discord(tmp_pa
         await arrange_with_selects(w, BOB, PLANS[BOB.id])
         await arrange_with_selects(w, ALICE, PLANS[ALICE.id])
         msg = await w.fake.wait_for(lambda: claim_message(w))
-        assert "6/5" in msg["content"] and "3/5" in msg["content"]
+        assert "6 pts (target 5)" in msg["content"] and "3 pts (target 5)" in msg["content"]
         ids = {
             p.action: c["custom_id"]
             for c in components(msg)
