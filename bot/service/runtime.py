@@ -992,7 +992,11 @@ class Runtime:
         (a loaded bot, a timer a moment late; call under ``t.lock``), before a change that
         would move what is due: as if it had fired on time (:attr:`on_time`). During a hand or
         a reveal only the end of a late joiner's time to press Ready counts (R8.2): a setting
-        moves no clock of the hand, and the hand's step may wait for a computer player."""
+        moves no clock of the hand, and the hand's step may wait for a computer player. Not
+        on a table closed (or let go) while the caller waited for its lock: its timer had
+        fired and closed it, and the close was made again (the notices twice)."""
+        if not self.open_here(t):
+            return
         if t.hand is not None or t.reveal is not None:
             deadline = t.ready_windows_end()
         else:
