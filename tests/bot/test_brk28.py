@@ -4,15 +4,21 @@ own timer, through the service with an in-memory or SQLite store and a hand-move
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
 
+from bot import thinking
+from bot.service import bots
 from bot.texts import tr
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge
 from storage.check import check_store
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import service_env
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
 
@@ -72,3 +78,55 @@ async def test_r8_2a_a_settings_change_waiting_while_the_timer_closes_closes_not
     assert [await player_balance(store, a) for a in players] == [1000] * len(players)
     assert await check_store(store) == []
     await store.close()
+
+
+async def test_r8_2_a_settings_change_at_a_late_joiners_end_waits_for_no_computer_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """R8.2, R8.5: Alice plays a computer player whose decision is slow to come (here it never
+    does; it is given up after ``DECISION_SECONDS``, 2 s here). Carol sits down during the
+    hand and her 60 s to press Ready run out while the computer player is due to move.
+    An admin's settings change then made the table's overdue step itself, the computer
+    player's move with it: it waited out the decision holding the table (every press and
+    command there unanswered) and the community's settings. Now the change stands Carol
+    up (R8.2) and leaves the move to the table's timer, which waits for it without the
+    table."""
+    monkeypatch.setattr(thinking, "DECISION_SECONDS", 2.0)
+    release = threading.Event()
+
+    def stuck(k: SeatKnowledge, level: Level) -> list[tuple[Card, Box | None]]:
+        release.wait(120)
+        return []
+
+    monkeypatch.setattr(bots, "decide", stuck)
+    service, presenter, store, clock = service_env()
+    try:
+        await service.new_table(GROUP, ALICE)
+        await service.add_bot(GROUP, ALICE, True, "easy")
+        await service.join(GROUP, ALICE)
+        await service.ready(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None and t.hand is not None
+        hand = t.hand
+        bot = next(s.seat for s in t.seats.values() if s.bot)
+        if bot not in hand.to_act:
+            await press_auto_and_confirm(service, presenter, ALICE)
+        assert bot in hand.to_act and t.bot_due is not None
+        assert not (await service.join(GROUP, CAROL)).alert
+        carol = t.seat_of(CAROL.user_id)
+        assert carol is not None and carol.ready_by is not None
+        clock.now = max(carol.ready_by, t.bot_due)
+        before = len(hand.actions)
+        started = asyncio.get_running_loop().time()
+        reply = await asyncio.wait_for(
+            service.settings(GROUP, ALICE, True, ["hand_seconds", "90"]), 5
+        )
+        took = asyncio.get_running_loop().time() - started
+        assert not reply.alert, reply.text
+        assert t.seat_of(CAROL.user_id) is None  # stood up first (R8.2)
+        assert took < 1.0
+        assert [a for a in hand.actions[before:] if a.seat == bot] == []  # the timer's
+        assert await check_store(store) == []
+    finally:
+        release.set()
+        await service.stop()
