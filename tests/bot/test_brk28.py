@@ -4,22 +4,24 @@ own timer, through the service with an in-memory or SQLite store and a hand-move
 from __future__ import annotations
 
 import asyncio
+import random
 import threading
 from pathlib import Path
 
 import pytest
 
 from bot import thinking
-from bot.service import bots
+from bot.service import TableService, bots
 from bot.texts import tr
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge
 from storage.check import check_store
 from storage.sqlite import SqliteStore
-from tests.bot.conftest import service_env
+from tests.bot.conftest import Clock, service_env
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
-from tests.bot.test_transitions import player_balance
+from tests.bot.test_transitions import KillableStore, player_balance
 
 
 async def _spin() -> None:
@@ -130,3 +132,32 @@ async def test_r8_2_a_settings_change_at_a_late_joiners_end_waits_for_no_compute
     finally:
         release.set()
         await service.stop()
+
+
+async def test_r8_2a_an_idle_close_refused_before_a_join_leaves_one_timer() -> None:
+    """R8.2a: Alice sits alone for 30 minutes; Carol's /join comes when the idle close is
+    due, before the timer fired, and storage refuses the close made first (its retry is
+    scheduled, the /join goes on). The retry replaced the table's timer without cancelling
+    it: that timer ran on out of the table's reach, and the stop left it pending. Now the
+    stop leaves none."""
+    store = KillableStore()
+    clock = Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=True)
+    presenter = FakePresenter()
+    service.register(presenter)
+    try:
+        await service.new_table(GROUP, ALICE)
+        assert not (await service.join(GROUP, ALICE)).alert
+        t = service.table_in(GROUP)
+        assert t is not None and t.timer is not None
+        clock.now += 1800
+        store.fail_next = 1
+        await service.join(GROUP, CAROL)
+    finally:
+        await service.stop()
+    left = [
+        task
+        for task in asyncio.all_tasks()
+        if task.get_name().startswith(f"table-{t.id}-") and not task.done()
+    ]
+    assert left == []
