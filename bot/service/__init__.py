@@ -142,8 +142,8 @@ class TableService:
         )
         rt = self.rt
 
-        async def fire(t: LiveTable) -> None:
-            await timing.on_time(rt, t)
+        async def fire(t: LiveTable, overdue: bool) -> None:
+            await timing.on_time(rt, t, overdue=overdue)
 
         rt.on_time = fire
         rt.think = functools.partial(bots.think_ahead, rt)

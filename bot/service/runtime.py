@@ -272,8 +272,9 @@ class Runtime:
         #: that chat (:func:`bot.service.chats.chat_back`): a write refused for want of access
         #: that was sent before then says nothing of now
         self.back_at: dict[tuple[str, str], float] = {}
-        #: what a table's timer runs when it fires (set by the service: timers.on_time)
-        self.on_time: Callable[[LiveTable], Awaitable[None]] | None = None
+        #: what a table's timer runs when it fires (set by the service: timers.on_time);
+        #: ``True``: the overdue step a change makes first (:meth:`overdue_first`)
+        self.on_time: Callable[[LiveTable, bool], Awaitable[None]] | None = None
         #: starts the decisions of the computer players to act, given their seats (set by
         #: the service: bots.think_ahead), called when a step leaves one to act, with timers
         #: running
@@ -992,13 +993,18 @@ class Runtime:
         (a loaded bot, a timer a moment late; call under ``t.lock``), before a change that
         would move what is due: as if it had fired on time (:attr:`on_time`). During a hand or
         a reveal only the end of a late joiner's time to press Ready counts (R8.2): a setting
-        moves no clock of the hand, and the hand's step may wait for a computer player."""
+        moves no clock of the hand, and the hand's step may wait for a computer player (it is
+        left to the timer, which waits for the decision without the table). Not
+        on a table closed (or let go) while the caller waited for its lock: its timer had
+        fired and closed it, and the close was made again (the notices twice)."""
+        if not self.open_here(t):
+            return
         if t.hand is not None or t.reveal is not None:
             deadline = t.ready_windows_end()
         else:
             deadline = self.next_deadline(t)
         if deadline is not None and self.clock() >= deadline and self.on_time is not None:
-            await self.on_time(t)
+            await self.on_time(t, True)
 
     def _schedule_bots(self, t: LiveTable) -> None:
         """When the computer player to act moves: ``bot_pace`` after its turn begins, but
@@ -1062,7 +1068,7 @@ class Runtime:
             if t.timer is asyncio.current_task():
                 t.timer = None
             if self.on_time is not None and self.open_here(t):
-                await self.on_time(t)
+                await self.on_time(t, False)
 
     async def _decided(self, t: LiveTable) -> None:
         """When the computer players' time to move has come, wait for their decisions under

@@ -55,8 +55,13 @@ def _due(rt: Runtime, t: LiveTable) -> bool:
     return t.next_hand_at is not None and now >= t.next_hand_at
 
 
-async def on_time(rt: Runtime, t: LiveTable) -> None:
-    """Run what is due at the table (call under ``t.lock``), then re-arm its timer."""
+async def on_time(rt: Runtime, t: LiveTable, *, overdue: bool = False) -> None:
+    """Run what is due at the table (call under ``t.lock``), then re-arm its timer.
+    ``overdue``: the step a change makes first (:meth:`Runtime.overdue_first`): during a hand
+    or a reveal, only the end of a late joiner's time to press Ready (R8.2); the hand's own
+    step is left to the timer, which waits for a computer player's decision without holding
+    the table (made here, a settings change or an /addbot waited it out holding the table,
+    every press there unanswered, R8.5)."""
     if not _due(rt, t):
         await rt.arm(t)
         return
@@ -74,6 +79,9 @@ async def on_time(rt: Runtime, t: LiveTable) -> None:
             if not _due(rt, t):
                 await rt.arm(t)
                 return
+        if overdue and (t.hand is not None or t.reveal is not None):
+            await rt.arm(t)  # (the hand's step: its timer's)
+            return
         if idle is not None and rt.clock() >= idle:  # R8.2a: no hand for too long
             await close_table(rt, t, idle_notice(t, t.lang), idle=True)
             return
@@ -138,8 +146,12 @@ async def idle_first(rt: Runtime, t: LiveTable, lang: str) -> Reply | None:
 
 def _schedule_retry(rt: Runtime, t: LiveTable) -> None:
     """Try the table's due step again :data:`RETRY_SECONDS` later (the failed one changed
-    nothing: its transition rolled back)."""
+    nothing: its transition rolled back). The table's timer it replaces is cancelled: a
+    step made first by a command (:func:`idle_first`, :meth:`Runtime.overdue_first`) left
+    it running, out of the table's reach (the stop did not cancel it)."""
     if rt.timers and rt.open_here(t):
+        if t.timer is not None and t.timer is not asyncio.current_task():
+            t.timer.cancel()
         t.timer = asyncio.create_task(_retry(rt, t), name=f"table-{t.id}-retry")
 
 
