@@ -333,6 +333,7 @@ class TableService:
         body: Callable[[LiveTable, Community, str], Awaitable[Reply]],
         answer: Answer | None = None,
         request: str | None = None,
+        came_back: list[bool] | None = None,
     ) -> Reply:
         """Run ``body(table, community, language)`` under the table's lock, or answer that the
         chat has no open table (a private chat never has one: the command works in a group);
@@ -340,7 +341,9 @@ class TableService:
         the command (Telegram: ``tg:<chat>:<update_id>``, the same when the update is
         delivered again): a command whose step committed is answered "already done" when it
         comes again, later steps in between or not (a /join delivered again after a /leave
-        sat the player down again); the key commits with the command's step."""
+        sat the player down again); the key commits with the command's step. ``came_back``:
+        gets whether the command brought its player back from away (R8.7), read under the
+        lock before ``body`` runs."""
         if chat.private:
             return await self._group_only(actor)
         t = self.table_in(chat)
@@ -358,6 +361,8 @@ class TableService:
             seq, requests = t.seq, t.requests
             t.remember(request)  # (in the snapshot of every step the command commits)
             back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
+            if came_back is not None:
+                came_back.append(back is not None)
             try:
                 # the idle close (R8.2a) due before the command came: made first, the
                 # command answered with its notice
@@ -625,15 +630,15 @@ class TableService:
     ) -> Reply:
         """Return from sit-out (R8.6); at a tournament, from being away (R8.7: the command
         brings them back as any at the table does, :meth:`_back`, and says so)."""
-        t = self.table_in(chat)
-        seat = t.seat_of(actor.user_id) if t is not None and not chat.private else None
-        away = seat is not None and seat.away  # (read before the command brings them back)
+        came_back: list[bool] = []  # (read under the table's lock: the timer may have marked
+        # them away while the command waited for it)
         return await self._at_table(
             chat,
             actor,
-            lambda t, _, lang: lobby.back(self.rt, t, actor, lang, away=away),
+            lambda t, _, lang: lobby.back(self.rt, t, actor, lang, away=any(came_back)),
             answer,
             request,
+            came_back=came_back,
         )
 
     async def close_table(

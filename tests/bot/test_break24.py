@@ -3,6 +3,8 @@ away, is told when they type the seat commands of a cash table."""
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.model import Actor
 from bot.texts import tr
 from storage.check import check_store
@@ -88,3 +90,24 @@ async def test_r8_7_join_typed_by_a_player_of_a_running_tournament_says_they_are
     assert sorted(s.user_id for s in t.seats.values()) == [ALICE.user_id, BOB.user_id]
     assert [await player_balance(store, a) for a in (ALICE, BOB, CAROL)] == [900, 900, 900]
     assert await check_store(store) == []
+
+
+async def test_r8_7_back_waiting_while_the_timer_marks_the_player_away_says_they_are_back() -> None:
+    """Bob types /back while the table is busy (its lock held) and, meanwhile, his clock runs
+    out: the timer marks him away (R8.7). The command, run after, brings him back; it read
+    "away" before waiting for the table and answered "You are in: a tournament deals you
+    every hand" (an alert) to a player it had just brought back. It says he is back."""
+    service, presenter, _store, clock = new_service(next_hand_delay=0)
+    t, _tour = await running_tournament(service)
+    bob = seat_no(t, BOB)
+    t = await until_turn_of(service, presenter, clock, BOB)
+    assert not t.seats[bob].away
+    async with t.lock:  # (the table busy: the /back waits)
+        typed = asyncio.ensure_future(service.back(GROUP, BOB))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        assert not typed.done()
+        t.seats[bob].away = True  # (as the timer marks him, R8.7)
+    reply = await typed
+    assert (reply.alert, reply.text) == (False, tr("ru", "tour.back_away"))
+    assert not t.seats[bob].away
