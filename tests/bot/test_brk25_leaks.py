@@ -509,13 +509,17 @@ async def test_r3_3_r6_2_discord_channel_sees_no_hidden_card_beside_a_computer_p
         via = {str(DC_ALICE.id): (DC_ALICE, "dm"), str(DC_BOB.id): (DC_BOB, "ephemeral")}
         loop = asyncio.get_running_loop()
         end = loop.time() + 120
+        # (hand, seat, street) confirmed: a Confirm answered by a deferral (a loaded machine)
+        # leaves the seat to act until its step runs; its street is not played twice
+        done: set[tuple[int, int, int]] = set()
         while t.hand_no <= 2 and loop.time() < end:
             hand = t.hand
             mover = None
             if hand is not None and not hand.is_over:
                 for s in hand.to_act:
                     seat = t.seats.get(t.owner(s))
-                    if seat is not None and seat.user_id in via:
+                    turn = (t.hand_no, s, hand.street_of(s))
+                    if seat is not None and seat.user_id in via and turn not in done:
                         mover = via[seat.user_id]
                         break
             if mover is None:
@@ -530,6 +534,8 @@ async def test_r3_3_r6_2_discord_channel_sees_no_hidden_card_beside_a_computer_p
                     break
                 record = await w.press(user, msg, cid)
                 assert w.notice(record) is None, w.notice(record)
+                if action == "c":
+                    done.add(turn)
         assert t.hand_no == 3, "the two hands did not end"
         await w.adapter.presenter.flush()
         exported = await w.store.export_hands(t.id)
