@@ -816,15 +816,14 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     if seat.leaving:  # they stand up when the hand ends: they play no next hand (R8.2)
         return Reply(tr(lang, "reply.already_leaving"), alert=True)
     if t.closing:  # an admin closed it during the hand (R8.2a): there is no next hand
-        key = "reply.table_closing" if t.tournament is None else "tour.table_closing"
-        return Reply(tr(lang, key, table=t.id), alert=True)
+        return Reply(tr(lang, "reply.table_closing", table=t.id), alert=True)
     # (sitting out, the seat is kept: back after the deal)
     await _lobby_timer_first(rt, t, busted=seat.sitting_out and t.busted(seat))
     seat = t.seat_of(actor.user_id)
     if seat is None:  # (never expected: the timer stands up no one sitting out)
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     pending = t.sit_out_pending(seat)
-    if not seat.sitting_out and pending and t.match is not None and t.tournament is None:
+    if not seat.sitting_out and pending and t.match is not None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
             t.match = t.match.back(pending)  # on with: back before the sit-out it set (R8.6)
             if t.hand is None:  # its "Hand over" said "then you sit out": said without it
