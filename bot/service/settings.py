@@ -16,7 +16,7 @@ import hashlib
 import json
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import fields, replace
 from enum import Enum
 from itertools import pairwise
 from typing import Annotated, Any
@@ -802,14 +802,22 @@ def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str, 
     return _shown(value)
 
 
+#: :func:`settings_version`'s stand-in for the fields of :class:`CommunitySettings` that are
+#: bookkeeping, not settings (``compare=False``: ``requests``, ``table_requests``)
+_BOOKKEEPING: Mapping[str, list[str]] = {
+    f.name: [] for f in fields(CommunitySettings) if not f.compare
+}
+
+
 def settings_version(community: Community) -> str:
     """The version of the settings message: a digest of the community's id and its settings
     (a press made on an older message is stale, and so is one made in a chat that is not
     that community's any more: a Telegram group upgraded to a supergroup, whose old
     messages Android clients still send presses from with the old chat id after a restart
     forgot the move; it saved the setting in a new, empty community of the dead chat and
-    said "Saved")."""
-    data = [community.id, {**community.settings.to_json(), "requests": [], "table_requests": []}]
+    said "Saved"). The bookkeeping fields (those settings compare without: the keys of
+    applied commands) are left out: they change with no setting shown."""
+    data = [community.id, {**community.settings.to_json(), **_BOOKKEEPING}]
     digest = hashlib.sha1(json.dumps(data, sort_keys=True).encode()).hexdigest()
     return "S" + digest[:8]
 
