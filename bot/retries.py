@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import secrets
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Awaitable, Hashable, Sequence
 from typing import Generic, TypeVar
 
 __all__ = [
@@ -21,6 +21,7 @@ __all__ = [
     "Wakeups",
     "next_wait",
     "pending_ref",
+    "unless_set",
 ]
 
 #: Seconds before a write the platform refused for a while (a 5xx past the library's own
@@ -100,6 +101,19 @@ class Wakeups(Generic[K]):
     def forget(self, key: K) -> None:
         """The writer of ``key`` ended."""
         self._events.pop(key, None)
+
+
+async def unless_set(waiting: Awaitable[object], stop: asyncio.Event) -> None:
+    """Await ``waiting`` (a wait: a 429's pause, a sleep) unless ``stop`` is set first (the
+    bot stops), whichever comes first; the other is cancelled. Nothing is raised for either
+    (a stop never waits out a flood wait of minutes)."""
+    wait = asyncio.ensure_future(waiting)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait((wait, stopped), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (wait, stopped):
+            task.cancel()
 
 
 def pending_ref(prefix: str) -> str:

@@ -76,6 +76,7 @@ from bot.retries import (
     Wakeups,
     next_wait,
     pending_ref,
+    unless_set,
 )
 from bot.screens import Payload, Screen
 from bot.service import TableService
@@ -462,15 +463,9 @@ class TelegramPresenter(LatePictures):
         limiter = getattr(self.app.bot, "rate_limiter", None)
         wait_paused = getattr(limiter, "wait_paused", None)
         if callable(wait_paused) and self._paused(chat_id) > 0:
-            pause = asyncio.ensure_future(wait_paused(chat_id))
+            await unless_set(wait_paused(chat_id), self._stopped)
         else:
-            pause = asyncio.ensure_future(asyncio.sleep(seconds))
-        stop = asyncio.ensure_future(self._stopped.wait())
-        try:
-            await asyncio.wait((pause, stop), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiting in (pause, stop):
-                waiting.cancel()
+            await unless_set(asyncio.sleep(seconds), self._stopped)
 
     def _pending(self, chat_id: str, screen: Screen, exc: TelegramError, sent: float) -> str:
         """A new message to ``chat_id`` failed at ``sent`` with ``exc``, Telegram down

@@ -28,6 +28,8 @@ from typing import Any
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter
 
+from bot.retries import unless_set
+
 __all__ = ["NO_RETRIES", "QUESTIONS", "UNTHROTTLED", "AnswerFirstRateLimiter"]
 
 log = logging.getLogger(__name__)
@@ -95,13 +97,7 @@ class AnswerFirstRateLimiter(AIORateLimiter):
         """Wait ``seconds`` through the injected ``sleep``, unless the bot stops first."""
         if self._stopping.is_set():
             return
-        sleep = asyncio.ensure_future(self._sleep(seconds))
-        stop = asyncio.ensure_future(self._stopping.wait())
-        try:
-            await asyncio.wait((sleep, stop), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for waiting in (sleep, stop):
-                waiting.cancel()
+        await unless_set(self._sleep(seconds), self._stopping)
 
     def paused(self, chat_id: str) -> float:
         """Seconds left of the 429 pause that holds requests to ``chat_id`` (0 if none)."""
