@@ -1738,23 +1738,23 @@ TEXTS: dict[str, dict[str, str]] = {
     "rules.pineapple": {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
-            "or the hand is dead (a foul). Street 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1. {scoring} Royalties for strong boxes. {fantasyland}"
+            "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
+            "discard 1.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
-            "мёртвая. Улица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1. "
-            "{scoring} Роялти за сильные боксы. {fantasyland}"
+            "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
+            "{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. {scoring} Royalties for strong boxes. {fantasyland}"
+            "bottom ≥ middle ≥ top.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх. {scoring} Роялти за сильные боксы. {fantasyland}"
+            "низ ≥ середина ≥ верх.\n{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
         ),
     },
     # the scoring scheme of OFC and Pineapple (R5.2, R5.3), in the rules above
@@ -1794,14 +1794,14 @@ TEXTS: dict[str, dict[str, str]] = {
     "rules.chinese": {
         "en": (
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top. Each box against each opponent's: 2 points a win, 1 each a tie; "
-            "+1 for winning two boxes of three; bonuses for strong hands. The game is played to "
+            "bottom ≥ middle ≥ top.\nEach box against each opponent's: 2 points a win, 1 each a tie; "
+            "+1 for winning two boxes of three; bonuses for strong hands.\nThe game is played to "
             "{target:point|points}; a Claim may end it early."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
-            "низ ≥ середина ≥ верх. Каждый бокс — против того же бокса соперника: 2 очка за победу, "
-            "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации. Игра идёт до "
+            "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
+            "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации.\nИгра идёт до "
             "{target:очка|очков|очков}; «Доезд» может закончить её раньше."
         ),
     },

@@ -22,6 +22,6 @@ def rules_text(opts: RuleOptions, lang: str) -> str:
         fantasyland = tr(lang, f"rules.fantasyland.{game.value}")
     if opts.fantasyland:  # how a player stays there (R6.4): /rules said only how one enters
         stay = "stay_middle" if opts.stay_on_full_house_middle else "stay"
-        fantasyland += " " + tr(lang, f"rules.fantasyland.{stay}")
+        fantasyland += "\n" + tr(lang, f"rules.fantasyland.{stay}")
     scoring = tr(lang, f"rules.scoring.{opts.scoring.value}")
     return tr(lang, f"rules.{game.value}", scoring=scoring, fantasyland=fantasyland)

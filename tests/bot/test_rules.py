@@ -47,7 +47,7 @@ async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
     assert not (await say(service, "fantasyland", "off")).alert
     assert not (await say(service, "target_points", "21")).alert
     text = (await service.rules(GROUP, ALICE, "pineapple")).text
-    assert text.endswith("Royalties for strong boxes. Fantasyland is off.")
+    assert text.endswith("Royalties for strong boxes.\nFantasyland is off.")
     assert "Игра идёт до 21 очка;" in (await service.rules(GROUP, BOB, "chinese")).text
     await service.close_table(GROUP, ALICE, True)
     assert not (await say(service, "fantasyland", "on")).alert
@@ -64,7 +64,7 @@ async def test_rules_say_how_a_player_stays_in_fantasyland() -> None:
     await service.new_table(GROUP, ALICE)
     text = (await service.rules(GROUP, ALICE)).text
     assert text.endswith(
-        "QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand. Trips on top or "
+        "QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand.\nTrips on top or "
         "quads+ on bottom there (no foul) → Fantasyland again."
     ), text
     assert "Сет наверху или каре и выше внизу в Фантазии" in (await service.rules(GROUP, BOB)).text
@@ -75,3 +75,17 @@ async def test_rules_say_how_a_player_stays_in_fantasyland() -> None:
     ), text
     assert not (await say(service, "fantasyland", "off")).alert
     assert "again" not in (await service.rules(GROUP, ALICE)).text
+
+
+async def test_rules_come_in_short_lines_on_a_phone() -> None:
+    """/rules was one paragraph of up to 560 characters (Russian): each game's text now
+    comes in lines of at most 180 characters, one for the boxes, the streets, the scoring
+    (R5.2), the royalties and Fantasyland (R6), in both languages and every game."""
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE)
+    for game in ("pineapple", "ofc", "chinese"):
+        for user in (ALICE, BOB):  # English, Russian
+            text = (await service.rules(GROUP, user, game)).text
+            lines = text.split("\n")
+            assert len(lines) >= 3, text
+            assert max(len(line) for line in lines) <= 180, text
