@@ -362,12 +362,15 @@ class TelegramPresenter(LatePictures):
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
             pause = self._paused(chat_id)
-            if pause > 0:  # (a 429 of the chat: its newest screen once the pause is over)
-                if self.stopping:  # (refused again: not tried any more)
-                    self._latest.pop(key, None)
-                    log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
-                    break
+            if pause > 0 and not self.stopping:
+                # (a 429 of the chat: its newest screen once the pause is over)
                 await self._sit_out(chat_id, pause)
+            if self.stopping and self._paused(chat_id) > 0:
+                # refused again: not tried any more (also when the stop ended the wait above:
+                # a writer sitting out there sent its edit into the pause as the bot stopped)
+                self._latest.pop(key, None)
+                log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
+                break
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()

@@ -1,0 +1,58 @@
+"""Break-it session brk29: the last session's changes through the real client libraries
+against the local fakes (Telegram 429s, resets, moved chats, overdue timer steps)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from bot.telegram.fake_api import ApiCall, too_many
+from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_telegram_chats import held_429s
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+
+
+def group_edit(c: ApiCall) -> bool:
+    return c.method == "editMessageText" and int(c.params.get("chat_id", 0)) == GROUP_ID
+
+
+async def test_an_edit_sitting_out_a_group_429_is_not_sent_into_it_as_the_bot_stops(
+    tmp_path: Path,
+) -> None:
+    """Telegram answers the table message's edit mid-hand with a 429 of a minute (held here
+    past the stop). An admin presses a settings button meanwhile: answered at once, the
+    settings message's edit waits out the group's pause. The bot stops before the pause is
+    over: that edit was sent into the pause all the same (the stop ended its wait and it
+    went on to the request, which the stopping rate limiter no longer holds), a request
+    Telegram refuses again in a flood wait. It is not tried now, as the table message's
+    edit is not."""
+    limiter, gate, pauses = held_429s()
+    async with world(tmp_path, limiter=limiter) as w:
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        reply = await w.say(ALICE, "/settings")
+        settings = next(m for m in w.fake.chat_messages(GROUP_ID) if m["text"] == reply["text"])
+        data = next(
+            b["callback_data"]
+            for b in w.fake.buttons(settings)
+            if b.get("text") == "Game ⟳" and b.get("callback_data")
+        )
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        w.fake.fail_when(group_edit, *too_many(60))
+        mover = t.seats[t.hand.to_act[0]].user_id
+        await street_unsettled(w, ALICE if mover == str(ALICE.id) else BOB)
+        await w.fake.wait_for(lambda: pauses)  # (the table message's edit: 429)
+        qid = await w.fake.press(ALICE, GROUP_ID, settings["message_id"], data)
+        answer = await w.fake.wait_for(lambda: w.fake.answer_of(qid), timeout=1)
+        assert answer.params["text"].startswith("Saved: game = ofc."), answer.params
+        await asyncio.sleep(0.2)
+        start = len(w.fake.calls)
+        assert [c for c in w.fake.calls if group_edit(c)][-1].params["message_id"] != settings[
+            "message_id"
+        ]  # (waiting: not sent yet)
+    assert not gate.is_set()
+    sent = [c.params["message_id"] for c in w.fake.calls[start:] if group_edit(c)]
+    assert sent == []
