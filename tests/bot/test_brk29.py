@@ -4,10 +4,14 @@ against the local fakes (Telegram 429s, resets, moved chats, overdue timer steps
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from bot.telegram.fake_api import ApiCall, too_many
+from bot.texts import tr
 from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_service import ALICE as SALICE
+from tests.bot.test_service import GROUP
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
@@ -56,3 +60,31 @@ async def test_an_edit_sitting_out_a_group_429_is_not_sent_into_it_as_the_bot_st
     assert not gate.is_set()
     sent = [c.params["message_id"] for c in w.fake.calls[start:] if group_edit(c)]
     assert sent == []
+
+
+async def test_a_change_that_undoes_another_admin_s_saved_meanwhile_says_saved(
+    env,  # type: ignore[no-untyped-def]
+) -> None:
+    """Two admins at once on two workers (issue 14): Bob sets min_buy_in to 300 on another
+    worker while Alice's /settings min_buy_in 200 is being handled, after it read the
+    settings (200 then, the default) and before its change is saved. Her change is made on
+    the settings as stored (300) and saves 200, but she was answered "Already so: min_buy_in
+    = 200", read against the settings before Bob's change: she believed nothing had
+    changed, and Bob's 300 was undone unsaid. She is told "Saved" now."""
+    service, _presenter, store, _clock = env
+    community = await store.community("telegram", GROUP.chat_id, "Friends")
+    assert community.settings.min_buy_in == 200
+    change_settings = store.change_settings
+
+    async def bob_first(community_id, change):  # type: ignore[no-untyped-def]
+        # (Bob's change, saved by another worker: its own lock, the same storage)
+        store.change_settings = change_settings  # (once)
+        await change_settings(community_id, lambda s: replace(s, min_buy_in=300))
+        return await change_settings(community_id, change)
+
+    store.change_settings = bob_first
+    reply = await service.settings(GROUP, SALICE, True, ["min_buy_in", "200"])
+    assert (await store.community("telegram", GROUP.chat_id, "Friends")).settings.min_buy_in == 200
+    assert reply.text.startswith(tr("en", "reply.settings_saved", what="min_buy_in = 200")), (
+        reply.text
+    )
