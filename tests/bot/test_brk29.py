@@ -9,11 +9,13 @@ from pathlib import Path
 
 from bot.telegram.fake_api import ApiCall, too_many
 from bot.texts import tr
+from storage.check import check_store
 from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_brk27_platform_errors import dealt_with_alice_s_hand_reset
 from tests.bot.test_service import ALICE as SALICE
 from tests.bot.test_service import GROUP
 from tests.bot.test_telegram_chats import held_429s
-from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -88,3 +90,32 @@ async def test_a_change_that_undoes_another_admin_s_saved_meanwhile_says_saved(
     assert reply.text.startswith(tr("en", "reply.settings_saved", what="min_buy_in = 200")), (
         reply.text
     )
+
+
+async def test_a_reset_hand_sent_anew_by_start_is_not_posted_again_at_the_ping(
+    tmp_path: Path,
+) -> None:
+    """R8.5: the connection of Alice's hand message at the deal is reset before Telegram took
+    it (perhaps posted: not sent again at once). She acts first and types /start in private
+    before her turn ping's time: the service sends her hand anew and holds that message. At
+    the ping's time the hand perhaps posted was posted all the same, a second hand message
+    with buttons the service does not know (every press on it "out of date"). She has one
+    hand message now, plays her street on it, the hand ends and the ledger checks."""
+    async with world(tmp_path) as w:
+        t = await dealt_with_alice_s_hand_reset(w, done=False)
+        w.adapter.presenter.turn_ping_seconds = 1.0
+        await w.fake.send_text(ALICE, ALICE.id, "/start")
+        hands = lambda: [m for m in w.fake.chat_messages(ALICE.id) if w.fake.buttons(m)]  # noqa: E731
+        await w.fake.wait_for(hands, timeout=5)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None
+        await asyncio.sleep(1.5)  # (past the ping's time)
+        await w.settle()
+        assert [m["message_id"] for m in hands()] == [int(seat.private_ref or 0)]
+        await w.play_street(ALICE)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.hand_no == 2
+        shown = [m["message_id"] for m in w.fake.chat_messages(ALICE.id) if "🃏" in m["text"]]
+        assert shown == [int(seat.private_ref or 0)]  # (edited in place, the one hand message)
+        assert await check_store(w.store) == []
