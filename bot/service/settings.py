@@ -1038,15 +1038,20 @@ async def _change(
     number of the chat's open table when it is a tournament's (R8.7); ``request``: the
     platform's key of the command or press, saved with the change; ``version``: a press's,
     of its settings message (:func:`change_setting`)."""
-    before = community.settings
+    seen: list[CommunitySettings] = []
     try:
-        community = await change_setting(rt, community, spec.name, value, own, request, version)
+        community = await change_setting(
+            rt, community, spec.name, value, own, request, version, stored=seen
+        )
     except SettingsStale:
         return Reply(tr(lang, "err.stale"), alert=True)
     except SettingRefused as exc:
         error = exc.says(lang, rt.kush_label(community))
         return Reply(tr(lang, "reply.settings_bad", error=error), alert=True)
     s = community.settings
+    # (as stored when it was changed: the settings read before may be older, another admin's
+    # change saved since on another worker, which this one may have undone: "Already so")
+    before = seen[-1] if seen else s
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
@@ -1378,6 +1383,7 @@ async def change_setting(
     own: str | None = None,
     request: str | None = None,
     version: str | None = None,
+    stored: list[CommunitySettings] | None = None,
 ) -> Community:
     """Apply one setting and pass it on to the community's tables (``own``: the language of
     the admin who changed it, which a table with nobody seated takes under ``auto``).
@@ -1397,13 +1403,18 @@ async def change_setting(
     both answered "Saved". Within a worker they are also made one at a time
     (:meth:`Runtime.settings_lock`), so its tables take them in the order they were saved.
 
+    ``stored``: gets the settings as stored when the change was made on them (what it
+    changed: ``community``'s may be older, another worker's change saved since).
+
     :raises KeyError: for an unknown name.
     :raises SettingRefused: on a refused value (nothing is saved).
     :raises SettingsStale: when ``version`` is not the stored settings' (nothing is saved)."""
 
     def change(current: CommunitySettings) -> CommunitySettings:
-        stored = replace(community, settings=current)
-        if version is not None and settings_version(stored) != version:
+        if stored is not None:
+            stored[:] = [current]  # (the last run's: a transaction may be run again)
+        stored_now = replace(community, settings=current)
+        if version is not None and settings_version(stored_now) != version:
             raise SettingsStale  # (the list pressed is not the settings as stored)
         # another admin's change saved meanwhile stays, and so do the keys of tables closed
         # since ``community`` was read (Runtime.keep_table_requests)

@@ -287,6 +287,8 @@ class TelegramPresenter(LatePictures):
         # last pressed a button of that table in the private chat
         self._acting: dict[tuple[str, int], bool] = {}
         self._pingers: dict[tuple[str, int], asyncio.Task[None]] = {}
+        #: those of :attr:`_pingers` that post a hand perhaps posted (:meth:`_post_unsure`)
+        self._reposts: set[asyncio.Task[None]] = set()
         self._pings: dict[tuple[str, int], int] = {}
         self._pressed: dict[tuple[str, int], float] = {}
 
@@ -362,12 +364,15 @@ class TelegramPresenter(LatePictures):
         chat_id = _where(key[0])[0]  # an edit names the chat, not the topic
         while key in self._latest:
             pause = self._paused(chat_id)
-            if pause > 0:  # (a 429 of the chat: its newest screen once the pause is over)
-                if self.stopping:  # (refused again: not tried any more)
-                    self._latest.pop(key, None)
-                    log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
-                    break
+            if pause > 0 and not self.stopping:
+                # (a 429 of the chat: its newest screen once the pause is over)
                 await self._sit_out(chat_id, pause)
+            if self.stopping and self._paused(chat_id) > 0:
+                # refused again: not tried any more (also when the stop ended the wait above:
+                # a writer sitting out there sent its edit into the pause as the bot stopped)
+                self._latest.pop(key, None)
+                log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
+                break
             screen = self._latest.pop(key)
             ref = self.current_ref(*key)
             sent = time.monotonic()
@@ -494,9 +499,29 @@ class TelegramPresenter(LatePictures):
         self._unsure.setdefault(_where(key[0])[0], []).append((key, screen))
         turn = (key[0], screen.table) if screen.table is not None else None
         if turn is not None and _private(key[0]) and screen.buttons and turn not in self._pingers:
-            self._pingers[turn] = asyncio.create_task(
+            task = asyncio.create_task(
                 self._post_unsure(turn, key, screen), name=f"tg-unsure-{key[0]}"
             )
+            self._pingers[turn] = task
+            self._reposts.add(task)
+            task.add_done_callback(self._reposts.discard)
+
+    def _superseded(self, user_id: str, table: int | None) -> None:
+        """The service sends the player's hand at ``table`` anew (a new message: ``/start``):
+        a message of that hand perhaps posted before (:meth:`_perhaps_posted`) is not the
+        hand's any more. No press claims it, and it is not posted at the turn ping's time
+        (:meth:`_post_unsure`): the hand showed twice, the service holding the other, the
+        second's buttons out of date."""
+        if table is None:
+            return
+        for key, screen in list(self._unsure.get(user_id, [])):
+            if screen.table == table:
+                self._sure(key)
+        turn = (user_id, table)
+        task = self._pingers.get(turn)
+        if task is not None and task in self._reposts:
+            del self._pingers[turn]
+            task.cancel()
 
     async def _post_unsure(
         self, turn: tuple[str, int], key: tuple[str, str], screen: Screen
@@ -958,6 +983,7 @@ class TelegramPresenter(LatePictures):
                 self.follow_turn(user_id, screen)
             return ref
         began = time.monotonic()
+        self._superseded(user_id, screen.table)
         try:
             sent = await self._send(user_id, screen)
             self.follow_turn(user_id, screen, sent=True)
