@@ -1144,11 +1144,19 @@ def _loggable(update: object) -> str:
 #: chat"), the group deleted ("the group chat was deleted", "chat not found"), or muted
 #: ("not enough rights to send text messages to the chat", or the older "have no rights to
 #: send a message": the bot restricted, or every member's right to send messages taken away
-#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one
+#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one.
+#: Some come as a 400 with the MTProto error's own name: a basic group deleted ("group chat
+#: was deactivated"), a private supergroup the bot is no member of ("CHANNEL_PRIVATE"), no
+#: right to write ("CHAT_WRITE_FORBIDDEN"), a group Telegram itself restricted
+#: ("CHAT_RESTRICTED"); PTB lowers them but their first letter ("Chat_write_forbidden")
 _CHAT_GONE = (
     "chat not found",
     "not enough rights to send text messages",
     "have no rights to send a message",
+    "group chat was deactivated",
+    "channel_private",
+    "chat_write_forbidden",
+    "chat_restricted",
 )
 
 
