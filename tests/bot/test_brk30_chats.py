@@ -3,6 +3,8 @@ python-telegram-bot and the fake Bot API."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from pathlib import Path
 
 import pytest
@@ -50,3 +52,53 @@ async def test_r8_2a_a_group_that_refuses_every_write_with_a_400_closes_after_th
         assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
         assert await check_store(w.store) == []
         assert leaks == []
+
+
+async def test_r8_2a_a_mute_of_the_bot_that_runs_out_mid_hand_keeps_its_table(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: an admin mutes the bot for a while mid-hand (``my_chat_member``: restricted,
+    may not send messages, with an ``until_date``), which queues the table's close. Telegram
+    sends no update when the restriction runs out: the close stood and the table closed
+    after the hand though the bot could write again (Discord looks again when a timeout of
+    the bot runs out). Now the bot looks again then: the close is cancelled, the group is
+    told, and the next hand is dealt."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None and t.hand_no == 1
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE, until=int(time.time()) + 2)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.fake.wait_for(lambda: not t.closing, timeout=15)
+        await w.settle()
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        assert w.group_texts().count(notice) == 1
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id in w.service.tables and t.hand is not None and t.hand_no == 2
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_newer_status_of_the_bot_replaces_the_look_at_its_mute_s_end(
+    tmp_path: Path,
+) -> None:
+    """The bot muted for a while mid-hand, then removed before the mute runs out: the end
+    of the mute says nothing of the removal (the close stands, the table closes after the
+    hand, every stack back)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE, until=int(time.time()) + 2)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.fake.remove_bot(GROUP_ID, by=ALICE)
+        await w.settle()
+        await asyncio.sleep(4)  # past the mute's end
+        assert t.closing
+        assert tr("en", "lobby.close_cancelled", table=t.id) not in w.group_texts()
+        await play_hand(w, [ALICE, BOB])
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.settle()
+        await closed_after_one_hand(w, first)
