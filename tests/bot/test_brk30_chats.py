@@ -11,8 +11,17 @@ import pytest
 
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_telegram_chats import closed_after_one_hand, last_private
-from tests.bot.test_telegram_e2e import play_hand, seat_everyone
+from tests.bot.test_telegram_chats import balances, closed_after_one_hand, last_private, wallets
+from tests.bot.test_telegram_e2e import (
+    ALICE_PLAN,
+    ALICE_STREETS,
+    BOB_FOUL_PLAN,
+    BOB_STREETS,
+    decks,
+    play_hand,
+    seat_everyone,
+    stacked,
+)
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -102,3 +111,50 @@ async def test_r8_2a_a_newer_status_of_the_bot_replaces_the_look_at_its_mute_s_e
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         await w.settle()
         await closed_after_one_hand(w, first)
+
+
+async def test_r6_r8_2a_the_bot_removed_mid_fantasyland_closes_after_it_once(
+    tmp_path: Path,
+) -> None:
+    """R6, R8.2a: the bot is removed from the group during Alice's Fantasyland (hand 2): she
+    arranges her 14 cards and Bob plays his streets in the private chats, the hand is
+    settled once, the table closes, both stacks go back to the balances and each player is
+    told in private; no group write ever showed a hidden card (her Fantasyland cards, a
+    discard). Added back afterwards, the bot writes the table message as closed (one
+    edit) and moves no kush."""
+    async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        leaks = w.watch_leaks()
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        await play_hand(w, [ALICE, BOB], {ALICE.id: ALICE_PLAN, BOB.id: BOB_FOUL_PLAN})
+        await w.settle()
+        assert t.hand is not None and t.hand_no == 2 and t.hand.is_fantasyland(0)
+        await w.fake.remove_bot(GROUP_ID, by=BOB)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, w.hand_buttons(ALICE)[("a", "")])
+        await w.press(ALICE, ALICE.id, w.private(ALICE) or {}, w.hand_buttons(ALICE)[("c", "")])
+        while t.hand is not None and t.hand_no == 2:
+            await w.play_street(BOB)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.settle()
+        assert [h.number for h in await w.store.hand_history(first, 5)] == [2, 1]
+        totals = await balances(w)
+        assert sum(totals.values()) == 2000 and await wallets(w) == totals
+        assert last_private(w, ALICE).startswith(tr("en", "private.chat_gone", table=t.id))
+        assert last_private(w, BOB).startswith(tr("ru", "private.chat_gone", table=t.id))
+        calls = len(w.fake.calls)
+        await w.fake.add_bot(GROUP_ID, by=BOB)
+        closed = tr("en", "reply.table_closed", table=t.id)
+        await w.fake.wait_for(lambda: closed in w.group_texts())
+        await w.settle()
+        writes = [
+            c
+            for c in w.fake.calls[calls:]
+            if c.method != "getUpdates" and int(c.params.get("chat_id") or 0) == GROUP_ID
+        ]
+        assert [c.method for c in writes] == ["editMessageText"]
+        assert await wallets(w) == totals
+        assert await check_store(w.store) == []
+        assert leaks == []
