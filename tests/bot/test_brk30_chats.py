@@ -9,8 +9,17 @@ from pathlib import Path
 
 import pytest
 
+from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.check import check_store
+from tests.bot.test_classic_games_e2e import (
+    ALICE_13,
+    BOB_13,
+    admin_settings,
+    chinese_deck,
+    seat,
+    to_the_claim,
+)
 from tests.bot.test_telegram_chats import balances, closed_after_one_hand, last_private, wallets
 from tests.bot.test_telegram_e2e import (
     ALICE_PLAN,
@@ -22,7 +31,7 @@ from tests.bot.test_telegram_e2e import (
     seat_everyone,
     stacked,
 )
-from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
 
 
 @pytest.mark.parametrize(
@@ -158,3 +167,51 @@ async def test_r6_r8_2a_the_bot_removed_mid_fantasyland_closes_after_it_once(
         assert await wallets(w) == totals
         assert await check_store(w.store) == []
         assert leaks == []
+
+
+async def test_r7_r8_2a_a_chinese_poker_game_whose_group_removes_the_bot_at_a_claim_settles_once(
+    tmp_path: Path,
+) -> None:
+    """R7.5, R7.6, R8.2a: the bot is removed from the group while Alice's claim is offered
+    after the bottoms (target 5), and the bot restarts: the restored reveal goes on by its
+    clock (nobody claims: the claim time runs out), the game is settled
+    each-with-each once, the table closes and both stacks go back; no kush is made or
+    lost."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    deck = chinese_deck(ALICE_13, BOB_13)
+    try:
+        async with world(tmp_path, fake=fake, db=db, deck_source=lambda: list(deck)) as w:
+            await admin_settings(w, ("target_points", "5"), ("reveal_pause_seconds", "0.1"))
+            await seat(w, [ALICE, BOB], "chinese")
+            t = next(iter(w.service.tables.values()))
+            first = t.seats[0].player_id
+            await to_the_claim(w)
+            await w.fake.remove_bot(GROUP_ID, by=BOB)
+            await w.fake.wait_for(lambda: t.closing)
+            await w.settle()
+            assert t.reveal is not None and t.reveal["claim"] is not None
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t = w2.service.tables[t.id]
+            assert t.closing and t.chat_gone and t.reveal is not None
+            real = w2.service.rt.clock
+            shift = [0.0]
+            w2.service.rt.clock = lambda: real() + shift[0]
+            for _ in range(10):  # each claim time runs out (R7.5)
+                if t.id not in w2.service.tables:
+                    break
+                shift[0] += 40
+                async with t.lock:
+                    await w2.service.rt.arm(t)
+                await asyncio.sleep(0.1)
+            await w2.fake.wait_for(lambda: t.id not in w2.service.tables)
+            await w2.settle()
+            (record,) = await w2.store.hand_history(first, 5)
+            kush = record.result["kush"]
+            assert kush["0"] == -kush["1"] != 0
+            assert await wallets(w2) == {"Alice": 1000 + kush["0"], "Bob": 1000 + kush["1"]}
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
