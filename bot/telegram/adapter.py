@@ -1890,9 +1890,12 @@ class TelegramAdapter:
         muted = isinstance(member, ChatMemberRestricted) and not (
             member.is_member and member.can_send_messages
         )
-        # (a newer status replaces the look at the end of an earlier mute)
-        until = member.until_date if isinstance(member, ChatMemberRestricted) else None
-        self._muted_until(str(change.chat.id), until if muted else None)
+        # (a newer status replaces the look at the end of an earlier mute; one of a bot no
+        # longer a member there ends no removal)
+        until = None
+        if muted and isinstance(member, ChatMemberRestricted) and member.is_member:
+            until = member.until_date
+        self._muted_until(str(change.chat.id), until)
         if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
             log.info("the bot was removed from %s: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))

@@ -686,11 +686,17 @@ class FakeTelegram:
             }  # fmt: skip
         await self._bot_status(chat_id, by, status, old="kicked")
 
-    async def restrict_bot(self, chat_id: int, by: FakeUser, until: int = 0) -> None:
+    async def restrict_bot(
+        self, chat_id: int, by: FakeUser, until: int = 0, *, member: bool = True
+    ) -> None:
         """``by`` restricts the bot in ``chat_id`` so that it may not send messages (it stays a
         member): a ``my_chat_member`` update with status ``restricted``, and from now on
         every ``send*`` there is refused with 400 "not enough rights". ``until``: when
-        (unix time) the restriction runs out by itself, with no update (0: forever)."""
+        (unix time) the restriction runs out by itself, with no update (0: forever).
+        ``member`` false: the restricted bot is removed from the chat too (``is_member``
+        false; every write refused with 403 from then on)."""
+        if not member:
+            self.removed_from.add(chat_id)
         self.muted_in.add(chat_id)
         if until:
             self.mute_ends[chat_id] = float(until)
@@ -706,7 +712,7 @@ class FakeTelegram:
             ),
             False,
         )  # fmt: skip
-        status = {"status": "restricted", "is_member": True, "until_date": until, **rights}
+        status = {"status": "restricted", "is_member": member, "until_date": until, **rights}
         await self._bot_status(chat_id, by, status)
 
     async def _bot_status(

@@ -122,6 +122,31 @@ async def test_r8_2a_a_newer_status_of_the_bot_replaces_the_look_at_its_mute_s_e
         await closed_after_one_hand(w, first)
 
 
+async def test_r8_2a_a_bot_removed_while_muted_is_not_let_back_by_the_mute_s_end(
+    tmp_path: Path,
+) -> None:
+    """The bot muted for a while is removed from the group: Telegram then tells it
+    ``restricted`` with ``is_member`` false (and the mute's ``until_date``). The end of that
+    mute lets no removed bot back: the close stands (nothing says it is cancelled), the
+    table closes after the hand with every stack back."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        first = t.seats[0].player_id
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE, until=int(time.time()) + 2)
+        await w.fake.wait_for(lambda: t.closing)
+        await w.fake.restrict_bot(GROUP_ID, by=ALICE, until=int(time.time()) + 2, member=False)
+        await w.settle()
+        await asyncio.sleep(4)  # past the mute's end
+        assert t.closing
+        assert tr("en", "lobby.close_cancelled", table=t.id) not in w.group_texts()
+        await play_hand(w, [ALICE, BOB])
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.settle()
+        await closed_after_one_hand(w, first)
+
+
 async def test_r6_r8_2a_the_bot_removed_mid_fantasyland_closes_after_it_once(
     tmp_path: Path,
 ) -> None:
