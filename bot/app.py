@@ -185,6 +185,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
         else:
             await service.start()
+            if discord_adapter is not None:  # (a close the bot's return, unseen, undoes)
+                await discord_adapter.look_at_restored()
             if telegram is not None:
                 await _take_updates(telegram, settings)
         started = True

@@ -1240,6 +1240,43 @@ class DiscordAdapter:
                     if not thread.locked:
                         await self.back_in(thread.id)
 
+    async def look_at_restored(self) -> None:
+        """The tables are restored (a start: call it after
+        :meth:`~bot.service.TableService.start`; the guilds were available before, with no
+        table yet): :meth:`look_at_closes` for every guild of the client."""
+        for guild in list(self.client.guilds):
+            try:
+                await self.look_at_closes(guild)
+            except Exception:  # (the closes stay queued; logged)
+                log.exception("could not look at the closing tables of guild %s", guild.id)
+
+    async def look_at_closes(self, guild: discord.Guild) -> None:
+        """``guild``'s tables are restored (:meth:`look_at_restored`): each whose close the
+        bot's removal or its refused writes queued (R8.2a) is looked at as the channel is
+        now, as if it had just been updated (:meth:`writable_again`; a thread as its own
+        update is, :meth:`OfcClient.on_raw_thread_update`): the bot let back while it was
+        stopped (the permission given back, or invited back into the server) sees no event
+        of it, and the close stood, closing a table whose chat the bot may write in
+        again."""
+        me = guild.me
+        if me is None:
+            return
+        for t in list(self.service.tables.values()):
+            if t.platform != PLATFORM or t.community_ext != str(guild.id):
+                continue
+            if not (t.closing and t.removal_close) or not t.chat_id.isdigit():
+                continue
+            channel = guild.get_channel_or_thread(int(t.chat_id))
+            if isinstance(channel, discord.Thread):
+                parent = channel.parent
+                if channel.locked or parent is None:
+                    continue
+                allowed = parent.permissions_for(me)
+                if allowed.view_channel and allowed.send_messages_in_threads:
+                    await self.back_in(channel.id)
+            elif channel is not None:
+                await self.writable_again([channel])
+
     def timed_out(self, guild: discord.Guild, until: datetime.datetime | None) -> None:
         """A server admin timed the bot out in ``guild`` until ``until`` (aware UTC; ``None``
         or past: the timeout is lifted or over). Its writes there are refused meanwhile (403

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -209,6 +210,9 @@ TURN_PING_SECONDS = 10.0
 #: network is sent once more only if the press came in less than this many seconds ago: the
 #: user's button spins until it is answered, and a late answer is refused anyway.
 ANSWER_RETRY_SECONDS = 1.0
+#: Seconds after the bot's mute in a group runs out before the group is looked at again
+#: (:meth:`TelegramAdapter._muted_until`): Telegram's clock and ours differ a little.
+MUTE_END_MARGIN = 1.0
 
 
 class TelegramPresenter(LatePictures):
@@ -1170,11 +1174,19 @@ def _loggable(update: object) -> str:
 #: chat"), the group deleted ("the group chat was deleted", "chat not found"), or muted
 #: ("not enough rights to send text messages to the chat", or the older "have no rights to
 #: send a message": the bot restricted, or every member's right to send messages taken away
-#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one
+#: while the bot is no admin, which sends no ``my_chat_member``); every 403 in a group is one.
+#: Some come as a 400 with the MTProto error's own name: a basic group deleted ("group chat
+#: was deactivated"), a private supergroup the bot is no member of ("CHANNEL_PRIVATE"), no
+#: right to write ("CHAT_WRITE_FORBIDDEN"), a group Telegram itself restricted
+#: ("CHAT_RESTRICTED"); PTB lowers them but their first letter ("Chat_write_forbidden")
 _CHAT_GONE = (
     "chat not found",
     "not enough rights to send text messages",
     "have no rights to send a message",
+    "group chat was deactivated",
+    "channel_private",
+    "chat_write_forbidden",
+    "chat_restricted",
 )
 
 
@@ -1343,6 +1355,8 @@ class TelegramAdapter:
         self._usernames: dict[str, str] = {}
         self._keeping: set[asyncio.Task[None]] = set()  # usernames being written
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
+        #: group → the look at the end of the bot's mute there (:meth:`_muted_until`)
+        self._mute_ends: dict[str, asyncio.Task[None]] = {}
         service.register(self.presenter)
         simple = {
             "newtable": self._newtable,
@@ -1446,6 +1460,10 @@ class TelegramAdapter:
             await self.presenter.flush()
         await self.presenter.stop_pictures()
         await self.presenter.stop_pings()
+        mutes = list(self._mute_ends.values())
+        for task in mutes:
+            task.cancel()
+        await asyncio.gather(*mutes, return_exceptions=True)
         if self.app.updater is not None and self.app.updater.running:
             await self.app.updater.stop()
         if self.app.running:
@@ -1895,16 +1913,52 @@ class TelegramAdapter:
         if change is None or change.chat.type == ChatType.PRIVATE:
             return  # a user who blocks the bot is found out by the 403 of a write
         member = change.new_chat_member
+        muted = isinstance(member, ChatMemberRestricted) and not (
+            member.is_member and member.can_send_messages
+        )
+        # (a newer status replaces the look at the end of an earlier mute; one of a bot no
+        # longer a member there ends no removal)
+        until = None
+        if muted and isinstance(member, ChatMemberRestricted) and member.is_member:
+            until = member.until_date
+        self._muted_until(str(change.chat.id), until)
         if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
             log.info("the bot was removed from %s: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
-        elif isinstance(member, ChatMemberRestricted) and not (
-            member.is_member and member.can_send_messages
-        ):
+        elif muted:
             log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
             log.info("the bot is back in %s: its table stays open", change.chat.id)
+
+    def _muted_until(self, chat: str, until: datetime.datetime | None) -> None:
+        """The bot is muted in the group ``chat`` until ``until`` (aware; ``None``, or the
+        epoch Telegram's 0 becomes: for good, or not muted). Telegram sends no update when a
+        mute runs out, so the group is looked at again then: a close the mute queued
+        (:meth:`_membership`) is cancelled as if the bot were let write again (R8.2a), and a
+        table it closed meanwhile gets its table message written as closed. The look is
+        replaced by the next status of the bot there (a removal, a new mute)."""
+        old = self._mute_ends.pop(chat, None)
+        if old is not None:
+            old.cancel()
+        if until is None:
+            return
+        wait = (until - datetime.datetime.now(datetime.UTC)).total_seconds()
+        if wait <= 0:
+            return
+
+        async def look_again() -> None:
+            await asyncio.sleep(wait + MUTE_END_MARGIN)
+            if self._mute_ends.get(chat) is task:
+                del self._mute_ends[chat]
+            try:
+                if await self.service.chat_back(PLATFORM, chat):
+                    log.info("the bot's mute in %s ran out: its table stays open", chat)
+            except Exception:  # (storage refused: the close stays queued; logged)
+                log.exception("could not keep the table of %s open after the mute", chat)
+
+        task = asyncio.create_task(look_again(), name=f"tg-mute-end-{chat}")
+        self._mute_ends[chat] = task
 
     # -- errors ----------------------------------------------------------------------------
     async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:

@@ -146,6 +146,9 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
         self.muted_in: set[int] = set()  # groups where the bot may not send messages
+        #: when (``time.time()``) the bot's restriction in a group of :attr:`muted_in` runs
+        #: out by itself (Telegram sends no update then); absent: restricted forever
+        self.mute_ends: dict[int, float] = {}
         #: forum topics an admin closed, ``(chat, topic)``: a send there is refused with
         #: ``TOPIC_CLOSED`` (a bot without the right to manage topics)
         self.closed_topics: set[tuple[int, int]] = set()
@@ -292,7 +295,11 @@ class FakeTelegram:
                 "description": "Forbidden: bot was kicked from the group chat",
             }
             return web.json_response(body, status=403)
-        if int(params.get("chat_id") or 0) in self.muted_in and method.startswith("send"):
+        muted = int(params.get("chat_id") or 0)
+        if muted in self.mute_ends and time.time() >= self.mute_ends[muted]:
+            self.muted_in.discard(muted)  # (the restriction ran out)
+            del self.mute_ends[muted]
+        if muted in self.muted_in and method.startswith("send"):
             body = {
                 "ok": False,
                 "error_code": 400,
@@ -666,6 +673,7 @@ class FakeTelegram:
         the bot may write there again."""
         self.removed_from.discard(chat_id)
         self.muted_in.discard(chat_id)
+        self.mute_ends.pop(chat_id, None)
         status: dict[str, Any] = {"status": "member"}
         if admin:
             status = {
@@ -678,11 +686,22 @@ class FakeTelegram:
             }  # fmt: skip
         await self._bot_status(chat_id, by, status, old="kicked")
 
-    async def restrict_bot(self, chat_id: int, by: FakeUser) -> None:
+    async def restrict_bot(
+        self, chat_id: int, by: FakeUser, until: int = 0, *, member: bool = True
+    ) -> None:
         """``by`` restricts the bot in ``chat_id`` so that it may not send messages (it stays a
         member): a ``my_chat_member`` update with status ``restricted``, and from now on
-        every ``send*`` there is refused with 400 "not enough rights"."""
+        every ``send*`` there is refused with 400 "not enough rights". ``until``: when
+        (unix time) the restriction runs out by itself, with no update (0: forever).
+        ``member`` false: the restricted bot is removed from the chat too (``is_member``
+        false; every write refused with 403 from then on)."""
+        if not member:
+            self.removed_from.add(chat_id)
         self.muted_in.add(chat_id)
+        if until:
+            self.mute_ends[chat_id] = float(until)
+        else:
+            self.mute_ends.pop(chat_id, None)
         rights = dict.fromkeys(
             (
                 "can_change_info", "can_invite_users", "can_pin_messages", "can_send_messages",
@@ -693,7 +712,7 @@ class FakeTelegram:
             ),
             False,
         )  # fmt: skip
-        status = {"status": "restricted", "is_member": True, "until_date": 0, **rights}
+        status = {"status": "restricted", "is_member": member, "until_date": until, **rights}
         await self._bot_status(chat_id, by, status)
 
     async def _bot_status(

@@ -354,6 +354,7 @@ async def world(
         )
         await adapter.start(ready_timeout=30)
         await service.start()
+        await adapter.look_at_restored()  # (as the composition root, bot/app.py)
         await adapter.presenter.flush()
         try:
             w = World(fake, service, adapter, store)
