@@ -796,11 +796,13 @@ class DiscordPresenter(LatePictures):
         with contextlib.suppress(*_WRITE_ERRORS):
             await self.client.http.delete_message(key[0], key[1])
 
-    async def post(self, chat_id: str, text: str) -> None:
+    async def post(self, chat_id: str, text: str) -> bool:
         """A plain notice in a channel. Lost to a 5xx or the network (:func:`_transient`) it
         is sent again after each of :attr:`notice_retries` (awaited: the table's later
         messages keep their order; the same nonce, so never twice), then given up (logged);
-        a refusal for good is not tried again. Never raises a write's error."""
+        a refusal for good is not tried again. Never raises a write's error. ``False``: not
+        sent because the bot stops (:meth:`stop_retries`) while Discord refuses it so: the
+        service keeps it for the next start."""
         began = time.monotonic()
         nonce = _nonce()
         tries = 0
@@ -809,22 +811,25 @@ class DiscordPresenter(LatePictures):
             try:
                 channel = self.client.get_partial_messageable(int(chat_id))
                 await channel.send(content_of(text), nonce=nonce)
-                return
+                return True
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
                     if await self._waited("notice", chat_id, exc, tries, began, nonce):
                         tries += 1
                         continue
+                    if self.stopping:
+                        log.info("notice in %s not sent before the stop: %s", chat_id, exc)
+                        return False
                     log.warning("notice in %s lost: %s", chat_id, exc)
                 elif not (
                     isinstance(exc, discord.HTTPException)
                     and await self._locked_out(int(chat_id), exc, sent)
                 ):
                     log.warning("cannot post in %s: %s", chat_id, exc)
-                return
+                return True
             except ValueError as exc:
                 log.warning("cannot post in %s: %s", chat_id, exc)
-                return
+                return True
 
     async def _waited(
         self,

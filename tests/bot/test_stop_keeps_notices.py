@@ -1,0 +1,92 @@
+"""The bot stops while the platform holds a group notice of the table's outbox (a Telegram
+flood wait: a 429 of a minute; Discord down): the stop does not wait it out, and the notice is
+not lost either: it stays owed (not marked sent) in the table's snapshot, and the next start
+sends it, once."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
+from storage.check import check_store
+from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
+
+
+def group_post(c: ApiCall) -> bool:
+    """A new message in the group (a notice, a table message, the showdown picture)."""
+    return c.method in ("sendMessage", "sendPhoto") and int(c.params.get("chat_id", 0)) == GROUP_ID
+
+
+def left(text: str) -> bool:
+    return text.startswith("👋 Alice left the table")
+
+
+async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Alice types /leave mid-hand; Telegram refuses every new message in the group
+    with a 429 of 60 s (a flood wait) from then on. The hand ends: its showdown owes the
+    group the picture and "👋 Alice left the table; … back to their balance", both held by
+    the flood wait, and the bot stops. The stop took the whole wait (the table's sender, which
+    the service's stop waits for, sat out the 429), and once the wait was cut short the
+    notice was given up and marked sent: lost. The stop ends within seconds now, and the
+    restarted bot (the same store, the flood wait over) sends the notice and the picture,
+    each once. The ledger checks and no card is shown in the group before its showdown."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            leaks = w.watch_leaks()
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            reply = await w.say(ALICE, "/leave")
+            assert reply["text"].startswith("You leave after this hand."), reply["text"]
+            await w.settle()
+            users = {str(u.id): u for u in (ALICE, BOB)}
+            while True:  # (to the hand's last street: every other board is full)
+                hand = t.hand
+                assert hand is not None
+                mover = hand.to_act[0]
+                others = [hand.board_of(s).count for s in hand.order if s != mover]
+                if all(n == 13 for n in others) and (
+                    hand.board_of(mover).count + len(hand.to_place(mover)) >= 13
+                ):
+                    break
+                await w.play_street(users[t.seats[mover].user_id])
+            fake.outage(group_post, *too_many(60))
+            await street_unsettled(w, users[t.seats[mover].user_id])  # (the showdown)
+            await fake.wait_for(lambda: [c for c in fake.calls if group_post(c)], timeout=5)
+            assert t.hand is None and t.seat_of(str(ALICE.id)) is None
+            owed = [item for item in t.outbox if left(str(item.get("text", "")))]
+            assert len(owed) == 1 and int(owed[0]["id"]) > t.outbox_sent  # (held)
+            stopping = time.monotonic()
+        took = time.monotonic() - stopping
+        assert took < 5, f"the stop took {took:.1f} s"
+        assert not [m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
+        assert fake.photos_in(GROUP_ID) == []
+        fake.recover()  # (the flood wait is over)
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            leaks2 = w2.watch_leaks()
+            t2 = next(iter(w2.service.tables.values()))
+            await fake.wait_for(lambda: fake.photos_in(GROUP_ID), timeout=5)
+            await w2.settle()
+            await w2.adapter.presenter.flush()
+            notices = [m["text"] for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
+            assert len(notices) == 1, notices
+            assert notices[0].endswith("back to their balance."), notices
+            assert len(fake.photos_in(GROUP_ID)) == 1
+            assert t2.outbox == [] and t2.late_pictures == []
+            assert await check_store(w2.store) == []
+        async with world(tmp_path, fake=fake, db=db) as w3:  # (sent once: never again)
+            await w3.settle()
+            await w3.adapter.presenter.flush()
+        assert len([m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]) == 1
+        assert len(fake.photos_in(GROUP_ID)) == 1
+        assert leaks == [] and leaks2 == []
+    finally:
+        await fake.stop()
