@@ -902,7 +902,9 @@ class DiscordPresenter(LatePictures):
                     if later and self.stopping:
                         log.info("picture %s in %s not posted before the stop", ref, chat_id)
                         return True
-                    if not later and self._retry_wait(0, began) is not None:
+                    if not later and (self.stopping or self._retry_wait(0, began) is not None):
+                        # (at the stop: kept, owed by its table, :attr:`late_pictures`; the
+                        # restart posts it, the same nonce)
                         log.info("picture in %s not posted (%s): posted later", chat_id, exc)
                         return False
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)

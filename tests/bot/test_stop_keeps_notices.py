@@ -74,6 +74,7 @@ async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_nex
             leaks2 = w2.watch_leaks()
             t2 = next(iter(w2.service.tables.values()))
             await fake.wait_for(lambda: fake.photos_in(GROUP_ID), timeout=5)
+            await fake.wait_for(lambda: not t2.late_pictures, timeout=5)  # (told: posted)
             await w2.settle()
             await w2.adapter.presenter.flush()
             notices = [m["text"] for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
