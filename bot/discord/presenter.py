@@ -47,6 +47,7 @@ import string
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 import discord
@@ -70,6 +71,11 @@ __all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
+#: Seconds the stop waits for a write discord.py still holds (a rate limit's whole
+#: ``retry_after`` slept inside the request, its own tries of a 5xx) before it is cancelled,
+#: not written: the adapter's queued edits (:meth:`DiscordPresenter.finish`) and a notice
+#: of a table's outbox (:meth:`DiscordPresenter.post`: kept for the next start).
+STOP_WRITES_SECONDS = 5.0
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
 #: Discord's 400 code for a write to an archived thread (an edit; a new message unarchives a
@@ -271,6 +277,10 @@ class DiscordPresenter(LatePictures):
         self._newer: Wakeups[object] = Wakeups()
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
+        #: set with :attr:`stopping` (:meth:`stop_retries`): a notice discord.py holds gets
+        #: :attr:`stop_grace` seconds more, then is cancelled (kept by its table)
+        self._stopped = asyncio.Event()
+        self.stop_grace = STOP_WRITES_SECONDS
         #: new messages not posted yet, by pending ref (:meth:`_post_later`)
         self._pending: dict[str, _Pending] = {}
         #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
@@ -396,6 +406,29 @@ class DiscordPresenter(LatePictures):
         try one again do so now (:meth:`flush` then waits for one try each)."""
         self.stopping = True
         self._newer.wake_all()
+        self._stopped.set()
+
+    async def _held_at_the_stop(self, write: asyncio.Future[Any]) -> bool:
+        """Wait for ``write`` (a request discord.py makes: it sleeps a 429's whole
+        ``retry_after`` inside it); once the bot stops (:meth:`stop_retries`), for
+        :attr:`stop_grace` seconds more at most, then cancel it and return ``True`` (a minute's
+        429 on a notice held the service's stop, which waits for the table's messages, for
+        the minute). ``False``: it ended (its result or error in ``write``)."""
+        if not self.stopping and self._stopped.is_set():  # (started again after a stop)
+            self._stopped = asyncio.Event()
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((write, stopped), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+        if not write.done():
+            await asyncio.wait((write,), timeout=self.stop_grace)
+        if write.done():
+            return False
+        write.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await write
+        return True
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException, sent: float) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
@@ -801,8 +834,9 @@ class DiscordPresenter(LatePictures):
         is sent again after each of :attr:`notice_retries` (awaited: the table's later
         messages keep their order; the same nonce, so never twice), then given up (logged);
         a refusal for good is not tried again. Never raises a write's error. ``False``: not
-        sent because the bot stops (:meth:`stop_retries`) while Discord refuses it so: the
-        service keeps it for the next start."""
+        sent because the bot stops (:meth:`stop_retries`) while Discord refuses it so, or
+        holds it past :attr:`stop_grace` (a long 429): the service keeps it for the next
+        start."""
         began = time.monotonic()
         nonce = _nonce()
         tries = 0
@@ -810,7 +844,11 @@ class DiscordPresenter(LatePictures):
             sent = time.monotonic()
             try:
                 channel = self.client.get_partial_messageable(int(chat_id))
-                await channel.send(content_of(text), nonce=nonce)
+                send = asyncio.ensure_future(channel.send(content_of(text), nonce=nonce))
+                if await self._held_at_the_stop(send):
+                    log.info("notice in %s held by Discord at the stop: not sent", chat_id)
+                    return False
+                send.result()
                 return True
             except _WRITE_ERRORS as exc:
                 if _transient(exc):

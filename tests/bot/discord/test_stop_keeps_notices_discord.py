@@ -86,3 +86,52 @@ async def test_r8_2_a_notice_discord_refuses_at_the_stop_is_sent_by_the_next_sta
         assert len([m for m in fake.channel_messages() if m["attachments"]]) == 1
     finally:
         await fake.stop()
+
+
+def leave_notice(name: str, call: ApiCall) -> bool:
+    return name == "create_message" and left(str((call.body or {}).get("content", "")))
+
+
+async def test_r8_2_a_notice_held_by_a_long_discord_429_at_the_stop_is_sent_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """R8.2: as above, Discord answering Alice's leave notice with a 429 of a minute (every
+    try): discord.py sleeps the minute inside the request, and the service's stop, which
+    waits for the table's messages, waited that minute (the adapter's grace for its queued
+    writes, :data:`~bot.discord.presenter.STOP_WRITES_SECONDS`, came only after it). The stop
+    gives the notice that grace (shortened here) and keeps it unsent: the restart sends it,
+    once; the ledger checks."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    limited = {"message": "You are being rate limited.", "retry_after": 60.0, "global": False}
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.stop_grace = 0.5
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            reply = await w.slash(ALICE, "leave")
+            assert reply["content"].startswith("You leave after this hand."), reply
+            fake.outage(leave_notice, 429, limited)
+            users = {str(u.id): u for u in (ALICE, BOB)}
+            while t.hand is not None:
+                await street_unsettled(w, users[t.seats[t.hand.to_act[0]].user_id])
+            await fake.wait_for(
+                lambda: [c for c in fake.calls if c.status == 429 and "left" in str(c.body)],
+                timeout=10,
+            )
+            owed = [item for item in t.outbox if left(str(item.get("text", "")))]
+            assert len(owed) == 1 and int(owed[0]["id"]) > t.outbox_sent
+            stopping = time.monotonic()
+        took = time.monotonic() - stopping
+        assert took < 5, f"the stop took {took:.1f} s"
+        assert not [m for m in fake.channel_messages() if left(m["content"])]
+        fake.recover()
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await w2.service.rt.settled(w2.table())
+            await w2.adapter.presenter.flush()
+            notices = [m["content"] for m in fake.channel_messages() if left(m["content"])]
+            assert len(notices) == 1, notices
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
