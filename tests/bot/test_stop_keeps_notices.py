@@ -5,13 +5,24 @@ sends it, once."""
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 
+from bot.service import TableService
 from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
+from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_closing_restart import RefPresenter, nothing_sent, restart
+from tests.bot.test_service import ALICE as ALICE_
+from tests.bot.test_service import BOB as BOB_
+from tests.bot.test_service import GROUP
 from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_tournament_service import two_started
+from tests.bot.test_transitions import player_balance
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
 
 
@@ -91,3 +102,62 @@ async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_nex
         assert leaks == [] and leaks2 == []
     finally:
         await fake.stop()
+
+
+class HeldAtTheStop(RefPresenter):
+    """The platform holds every notice until the bot stops: :meth:`post` says it was not
+    sent (as a presenter's does then)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[str] = []
+
+    async def post(self, chat_id: str, text: str) -> bool:
+        self.held.append(text)
+        return False
+
+
+async def test_r8_7_a_closing_step_s_notice_held_at_the_stop_is_sent_by_the_next_start_once() -> (
+    None
+):
+    """R8.7: Bob, the last opponent, leaves a tournament mid-hand: it is paid out and closed
+    in that step, which owes the group two notices (Bob is out; the hand is not played on)
+    and then the final standings over the table message, and each player a private message.
+    The platform holds the first notice until the bot stops: the closed table's final
+    snapshot keeps the three owed (before, they were marked sent and the snapshot
+    forgotten: lost), the players' messages, written, not. The next start sends the three,
+    in order, once, and no private message again."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = HeldAtTheStop()
+    service.register(presenter)
+    for name, value in (("tournament_buy_in", "100"),):
+        assert not (await service.settings(GROUP, ALICE_, True, [name, value])).alert
+    t = await two_started(service, presenter, "pineapple")
+    table_id, hand_no = t.id, t.hand_no
+    await service.leave(GROUP, BOB_)
+    await service.rt.settled(t)
+    await service.stop()
+    why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
+    assert [s.text for s in presenter.privates[ALICE_.user_id]][-1] == why
+    assert presenter.held == ["❌ Bob is out: place 2, prize 0 kush."]
+    assert await player_balance(store, ALICE_) == 1100
+    closed = await store.closed_snapshots()
+    assert len(closed) == 1 and closed[0][1]["private_outbox"] == []
+
+    p2 = await restart(store, clock)
+    # the held notice, then the one behind it (never tried: the order kept)
+    assert [text for _, text in p2.posts] == [
+        presenter.held[0],
+        "Hand #1 of tournament #1 is not played on: the last opponent left, so the "
+        "tournament is over and its pool is paid out.",
+    ]
+    final = tr("en", "tour.final", table=table_id, pool=200, label="kush")
+    texts = [screen.text for screen in p2.tables[GROUP.chat_id]]
+    assert len(texts) == 1 and texts[0].startswith(final), texts  # (behind them, over the
+    assert p2.refs == ["m1"]  # table message the group had)
+    assert p2.privates == {}
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
