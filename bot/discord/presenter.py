@@ -419,10 +419,13 @@ class DiscordPresenter(LatePictures):
         stopped = asyncio.ensure_future(self._stopped.wait())
         try:
             await asyncio.wait((write, stopped), return_when=asyncio.FIRST_COMPLETED)
+            if not write.done():
+                await asyncio.wait((write,), timeout=self.stop_grace)
+        except asyncio.CancelledError:  # (the write goes with its writer, as before)
+            write.cancel()
+            raise
         finally:
             stopped.cancel()
-        if not write.done():
-            await asyncio.wait((write,), timeout=self.stop_grace)
         if write.done():
             return False
         write.cancel()
