@@ -98,8 +98,8 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
             sent = False
-        delivered = set()
-        for n, item in enumerate(t.private_outbox):  # (each player's, even when the group's failed)
+        delivered = set()  # (each player's, even when the group's failed)
+        for n, item in enumerate(t.private_outbox):
             try:
                 await p.show_private(str(item["user"]), owed_screen(t, item), item.get("ref"))
                 delivered.add(n)
