@@ -151,8 +151,11 @@ class Presenter(Protocol):
         that the adapter answers with this screen: a presenter that also shows the hand
         there does not write it."""
 
-    async def post(self, chat_id: str, text: str) -> None:
-        """A one-off notice in a chat."""
+    async def post(self, chat_id: str, text: str) -> bool:
+        """A one-off notice in a chat. ``False``: not sent because the bot stops (the
+        platform held it: a flood wait, an outage; :meth:`stop_retries`), so the caller
+        keeps it for the next start; ``True`` otherwise (sent, or given up for good: refused,
+        or still refused past its tries, logged)."""
 
     async def send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
@@ -169,6 +172,12 @@ class Presenter(Protocol):
     def drop_picture(self, ref: str) -> None:
         """Stop posting the picture ``ref`` later (:meth:`send_picture`), telling the service
         nothing: another worker serves its table now and posts it (issue 14)."""
+
+    def stop_retries(self) -> None:
+        """The bot stops (the service's stop calls it before it waits for the tables'
+        messages, the adapter's again): no write waits for the platform any more (a 429's
+        pause, the next try after an outage) nor is tried again; a notice held so is not
+        sent (:meth:`post` returns ``False``)."""
 
     def private_link(self, table_id: int) -> str | None:
         """A URL that opens the private chat at this table (Telegram deep link), if any."""

@@ -57,6 +57,7 @@ from bot.discord.components import (
 )
 from bot.discord.presenter import (
     PLATFORM,
+    STOP_WRITES_SECONDS,
     DiscordPresenter,
     LiveHand,
     discord_name,
@@ -101,9 +102,6 @@ Interaction = discord.Interaction[Any]
 #: A command or press not answered by then is acknowledged (deferred) and answered by a
 #: follow-up: Discord wants an answer within 3 seconds, our players within one (issue 15).
 ANSWER_WITHIN = 0.8
-#: Seconds the stop waits for the writes still queued: one discord.py holds past it (a
-#: rate limit's retry_after, its tries of a 5xx) is not written.
-STOP_WRITES_SECONDS = 5.0
 #: seconds after the bot's timeout runs out before it looks at the guild's channels again
 #: (:meth:`DiscordAdapter.timed_out`): Discord's clock and ours may differ a little
 TIMEOUT_END_MARGIN = 1.0

@@ -47,6 +47,7 @@ import string
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
+from typing import Any
 
 import aiohttp
 import discord
@@ -70,6 +71,11 @@ __all__ = ["PLATFORM", "DiscordPresenter", "LiveHand", "ephemeral_ref"]
 log = logging.getLogger(__name__)
 
 PLATFORM = "discord"
+#: Seconds the stop waits for a write discord.py still holds (a rate limit's whole
+#: ``retry_after`` slept inside the request, its own tries of a 5xx) before it is cancelled,
+#: not written: the adapter's queued edits (:meth:`DiscordPresenter.finish`) and a notice
+#: of a table's outbox (:meth:`DiscordPresenter.post`: kept for the next start).
+STOP_WRITES_SECONDS = 5.0
 #: Discord's JSON error code for "Cannot send messages to this user".
 DMS_CLOSED = 50007
 #: Discord's 400 code for a write to an archived thread (an edit; a new message unarchives a
@@ -271,6 +277,10 @@ class DiscordPresenter(LatePictures):
         self._newer: Wakeups[object] = Wakeups()
         #: set by the adapter's stop: edits are no longer tried again
         self.stopping = False
+        #: set with :attr:`stopping` (:meth:`stop_retries`): a notice discord.py holds gets
+        #: :attr:`stop_grace` seconds more, then is cancelled (kept by its table)
+        self._stopped = asyncio.Event()
+        self.stop_grace = STOP_WRITES_SECONDS
         #: new messages not posted yet, by pending ref (:meth:`_post_later`)
         self._pending: dict[str, _Pending] = {}
         #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
@@ -396,6 +406,32 @@ class DiscordPresenter(LatePictures):
         try one again do so now (:meth:`flush` then waits for one try each)."""
         self.stopping = True
         self._newer.wake_all()
+        self._stopped.set()
+
+    async def _held_at_the_stop(self, write: asyncio.Future[Any]) -> bool:
+        """Wait for ``write`` (a request discord.py makes: it sleeps a 429's whole
+        ``retry_after`` inside it); once the bot stops (:meth:`stop_retries`), for
+        :attr:`stop_grace` seconds more at most, then cancel it and return ``True`` (a minute's
+        429 on a notice held the service's stop, which waits for the table's messages, for
+        the minute). ``False``: it ended (its result or error in ``write``)."""
+        if not self.stopping and self._stopped.is_set():  # (started again after a stop)
+            self._stopped = asyncio.Event()
+        stopped = asyncio.ensure_future(self._stopped.wait())
+        try:
+            await asyncio.wait((write, stopped), return_when=asyncio.FIRST_COMPLETED)
+            if not write.done():
+                await asyncio.wait((write,), timeout=self.stop_grace)
+        except asyncio.CancelledError:  # (the write goes with its writer, as before)
+            write.cancel()
+            raise
+        finally:
+            stopped.cancel()
+        if write.done():
+            return False
+        write.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await write
+        return True
 
     async def _locked_out(self, channel_id: int, exc: discord.HTTPException, sent: float) -> bool:
         """A write to ``channel_id`` was refused with ``exc``: for a guild channel the bot may
@@ -796,11 +832,14 @@ class DiscordPresenter(LatePictures):
         with contextlib.suppress(*_WRITE_ERRORS):
             await self.client.http.delete_message(key[0], key[1])
 
-    async def post(self, chat_id: str, text: str) -> None:
+    async def post(self, chat_id: str, text: str) -> bool:
         """A plain notice in a channel. Lost to a 5xx or the network (:func:`_transient`) it
         is sent again after each of :attr:`notice_retries` (awaited: the table's later
         messages keep their order; the same nonce, so never twice), then given up (logged);
-        a refusal for good is not tried again. Never raises a write's error."""
+        a refusal for good is not tried again. Never raises a write's error. ``False``: not
+        sent because the bot stops (:meth:`stop_retries`) while Discord refuses it so, or
+        holds it past :attr:`stop_grace` (a long 429): the service keeps it for the next
+        start."""
         began = time.monotonic()
         nonce = _nonce()
         tries = 0
@@ -808,23 +847,30 @@ class DiscordPresenter(LatePictures):
             sent = time.monotonic()
             try:
                 channel = self.client.get_partial_messageable(int(chat_id))
-                await channel.send(content_of(text), nonce=nonce)
-                return
+                send = asyncio.ensure_future(channel.send(content_of(text), nonce=nonce))
+                if await self._held_at_the_stop(send):
+                    log.info("notice in %s held by Discord at the stop: not sent", chat_id)
+                    return False
+                send.result()
+                return True
             except _WRITE_ERRORS as exc:
                 if _transient(exc):
                     if await self._waited("notice", chat_id, exc, tries, began, nonce):
                         tries += 1
                         continue
+                    if self.stopping:
+                        log.info("notice in %s not sent before the stop: %s", chat_id, exc)
+                        return False
                     log.warning("notice in %s lost: %s", chat_id, exc)
                 elif not (
                     isinstance(exc, discord.HTTPException)
                     and await self._locked_out(int(chat_id), exc, sent)
                 ):
                     log.warning("cannot post in %s: %s", chat_id, exc)
-                return
+                return True
             except ValueError as exc:
                 log.warning("cannot post in %s: %s", chat_id, exc)
-                return
+                return True
 
     async def _waited(
         self,
@@ -897,7 +943,9 @@ class DiscordPresenter(LatePictures):
                     if later and self.stopping:
                         log.info("picture %s in %s not posted before the stop", ref, chat_id)
                         return True
-                    if not later and self._retry_wait(0, began) is not None:
+                    if not later and (self.stopping or self._retry_wait(0, began) is not None):
+                        # (at the stop: kept, owed by its table, :attr:`late_pictures`; the
+                        # restart posts it, the same nonce)
                         log.info("picture in %s not posted (%s): posted later", chat_id, exc)
                         return False
                     log.warning("cannot send the picture in %s: %s", chat_id, exc)

@@ -91,20 +91,24 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     rt.closing[t.id] = t
     earlier = list(t.late_pictures)  # pictures being posted later when the bot stopped
     try:
-        sent = True
+        sent, kept = True, False
         try:
             if not t.chat_gone:  # (else every group write is refused: none made)
-                await rt.flush_outbox(t, p)
+                kept = not await rt.flush_outbox(t, p)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
             sent = False
-        for item in t.private_outbox:  # (each player's, even when the group's failed)
+        delivered = set()  # (each player's, even when the group's failed)
+        for n, item in enumerate(t.private_outbox):
             try:
                 await p.show_private(str(item["user"]), owed_screen(t, item), item.get("ref"))
+                delivered.add(n)
             except Exception:
                 log.exception("table %s: closed, a private message not sent; sent later", t.id)
                 sent = False
-        if not sent:
+        if sent and kept:  # the bot stops, a notice held: the rest is sent by the next start
+            await rt.keep_owed(t, delivered)
+        if not sent or kept:
             return False
         if t.chat_gone:  # its players told: the table message waits for the bot's return
             await rt.wait_for_chat(t)
@@ -246,7 +250,12 @@ def _state(t: LiveTable) -> dict[str, Any]:
 
 async def stop(rt: Runtime) -> None:
     """Cancel the timers and write every table's snapshot (the time until the next start does
-    not count against the player to act, R8.5)."""
+    not count against the player to act, R8.5). The presenters stop waiting for the
+    platform first (:meth:`~bot.model.Presenter.stop_retries`): a notice a flood wait holds
+    in a table's sender held this stop for the whole wait; it is kept for the next start
+    (:meth:`Runtime.flush_outbox`)."""
+    for p in rt.presenters.values():
+        p.stop_retries()
     await rt.stop_timers()
     for t in list(rt.closing.values()):  # a closed table's last messages, under way
         await rt.settled(t)

@@ -28,7 +28,7 @@ import logging
 import random
 import time
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -658,10 +658,14 @@ class Runtime:
             return
         if p is not None:
             try:
-                await self.flush_outbox(t, p)
+                kept = not await self.flush_outbox(t, p)
             finally:
                 if owed:  # (the players' chains: never waiting for this one)
                     await asyncio.wait(owed)
+            if kept:  # the bot stops, a notice held: the next start sends it (and the rest)
+                if tx.close:  # (an open table's snapshot is saved by the stop)
+                    await self.keep_owed(t, tx.delivered)
+                return
             if tx.close and len(tx.delivered) == len(t.private_outbox):
                 await self.closed_sent(t)  # sent: it owes at most its pictures posted later
             if tx._group_screen is not None:
@@ -796,11 +800,15 @@ class Runtime:
         link = p.private_link(t.id) if p is not None else None
         return render.group_screen(t, t.lang, link, self.clock())
 
-    async def flush_outbox(self, t: LiveTable, p: Presenter) -> None:
+    async def flush_outbox(self, t: LiveTable, p: Presenter) -> bool:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
         anew); a ``post`` item is a notice of its own. Each is sent once per process (after a
-        crash it may be sent again: the same stored text)."""
+        crash it may be sent again: the same stored text). ``False``: the bot stops and the
+        platform held a notice (a flood wait, an outage: :meth:`Presenter.post`): it and
+        what follows stay owed, not marked sent, so the saved snapshot has the next start
+        send them (a notice given up at the stop was lost; waiting it out held the stop
+        for the whole flood wait)."""
         for item in list(t.outbox):
             if int(item["id"]) <= t.outbox_sent:
                 continue
@@ -814,10 +822,27 @@ class Runtime:
             if item.get("kind") == "table":
                 await p.show_table(t.group_chat, screen, t.group_ref)
                 t.group_ref = None
-            else:
-                await p.post(t.group_chat, screen.text)
+            elif not await p.post(t.group_chat, screen.text):
+                log.info("table %s: a notice held at the stop; the next start sends it", t.id)
+                return False
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
+        return True
+
+    async def keep_owed(self, t: LiveTable, delivered: Collection[int] = ()) -> None:
+        """Closed table ``t`` did not send all its closing step owed (the bot stops, the
+        platform held a notice: :meth:`flush_outbox`): its final snapshot is saved owing
+        only what is left (the outbox not sent, the :attr:`LiveTable.private_outbox` items
+        but those ``delivered``), so the next start sends that, and nothing twice. If that
+        fails the snapshot of the commit stays (the whole closing step is sent again)."""
+        data = self.snapshot(t)
+        data["private_outbox"] = [
+            item for n, item in enumerate(t.private_outbox) if n not in delivered
+        ]
+        try:
+            await self.store.save_owed(t.id, data)
+        except Exception as exc:
+            log.warning("table %s: what it still owes not recorded: %r", t.id, exc)
 
     async def wait_for_chat(self, t: LiveTable) -> None:
         """Keep of closed table ``t``'s final snapshot only what waits for the bot's return

@@ -700,13 +700,18 @@ class TelegramPresenter(LatePictures):
         await self._newer.sleep(key, seconds)
 
     def stop_retries(self) -> None:
-        """The adapter stops: an edit that fails is not tried again, and writers waiting to
-        try one again do so now (:meth:`flush` then waits for one try each); so does a notice
-        waiting to be sent again."""
+        """The bot stops (the service's stop, before it waits for the tables' messages, then
+        the adapter's): an edit that fails is not tried again, and writers waiting to try
+        one again do so now (:meth:`flush` then waits for one try each); a notice waiting to
+        be sent again, or held by a 429's pause (the rate limiter's waits end too), is not
+        sent: :meth:`post` returns ``False`` and its table keeps it for the next start."""
         self.stopping = True
         self._newer.wake_all()
         self._notice_waits.wake_all()
         self._stopped.set()
+        limiter = getattr(self.app.bot, "rate_limiter", None)
+        if isinstance(limiter, AnswerFirstRateLimiter):
+            limiter.stop_waiting()  # (so would a flood wait)
 
     async def _deleted(self, chat_id: str, ref: str, screen: Screen) -> None:
         """Someone deleted the message ``ref``: a group's table message is posted again now
@@ -1000,18 +1005,24 @@ class TelegramPresenter(LatePictures):
             log.exception("cannot write the private message of %s", user_id)
             return None
 
-    async def post(self, chat_id: str, text: str) -> None:
+    async def post(self, chat_id: str, text: str) -> bool:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
         if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`).
         Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
         connection made: :func:`_unsent`) it is sent again after each of
         :attr:`notice_retries` (awaited: the table's later messages keep their order), then
         given up (logged); one whose answer was lost (it may have been posted) is not sent
-        again, nor one refused for good (400, 403). Never raises :class:`TelegramError`."""
+        again, nor one refused for good (400, 403). Never raises :class:`TelegramError`.
+        ``False``: not sent because the bot stops (:meth:`stop_retries`) while Telegram
+        refuses it so or holds the chat in a 429's pause (not sent into it): the service
+        keeps it for the next start."""
         target = self._target(chat_id)
         began = time.monotonic()
         tries = 0
         while True:
+            if self.stopping and self._paused(target) > 0:
+                log.info("notice in %s held by a 429 at the stop: not sent", chat_id)
+                return False
             sent = time.monotonic()
             try:
                 try:
@@ -1024,17 +1035,20 @@ class TelegramPresenter(LatePictures):
                 except ChatMigrated as exc:
                     self.follow_soon(target, str(exc.new_chat_id))
                     await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT))
-                return
+                return True
             except TelegramError as exc:
                 if _unsent(exc):  # Telegram down: sent again, a few times
                     if not await self._waited("notice", chat_id, exc, tries, began):
+                        if self.stopping:
+                            log.info("notice in %s not sent before the stop: %s", chat_id, exc)
+                            return False
                         log.warning("notice in %s lost: %s", chat_id, exc)
-                        return
+                        return True
                     tries += 1
                     continue
                 if not self._gone(target, exc, sent):
                     log.exception("cannot post in %s", chat_id)
-                return
+                return True
 
     async def _waited(
         self,
@@ -1114,7 +1128,9 @@ class TelegramPresenter(LatePictures):
                     if later and self.stopping:
                         log.info("picture %s in %s not posted before the stop", ref, chat_id)
                         return True
-                    if not later and self._retry_wait(0, exc, began) is not None:
+                    if not later and (self.stopping or self._retry_wait(0, exc, began) is not None):
+                        # (at the stop: kept, owed by its table, :attr:`late_pictures`; the
+                        # restart posts it)
                         log.info("picture in %s not posted (%s): posted later", chat_id, exc)
                         return False
                 # e.g. a group that forbids photos: one line, the text showdown is the record
@@ -1450,10 +1466,7 @@ class TelegramAdapter:
     async def stop(self) -> None:
         """Stop polling (or the webhook server), write queued edits and shut the application
         down (also after a failed start: every HTTP session is closed)."""
-        self.presenter.stop_retries()  # (an outage would hold the stop for minutes)
-        limiter = self.app.bot.rate_limiter
-        if isinstance(limiter, AnswerFirstRateLimiter):
-            limiter.stop_waiting()  # (so would a flood wait)
+        self.presenter.stop_retries()  # (an outage, a flood wait would hold the stop)
         if self._keeping:  # the usernames learnt last
             await asyncio.gather(*self._keeping, return_exceptions=True)
         with contextlib.suppress(Exception):

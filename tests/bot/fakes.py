@@ -77,8 +77,9 @@ class FakePresenter:
             return f"p{self._n}"
         return ref
 
-    async def post(self, chat_id: str, text: str) -> None:
+    async def post(self, chat_id: str, text: str) -> bool:
         self.posts.append((chat_id, text))
+        return True
 
     async def send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
@@ -87,6 +88,9 @@ class FakePresenter:
         return None
 
     def drop_picture(self, ref: str) -> None:
+        return None
+
+    def stop_retries(self) -> None:
         return None
 
     def private_link(self, table_id: int) -> str | None:

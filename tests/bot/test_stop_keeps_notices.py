@@ -1,0 +1,222 @@
+"""The bot stops while the platform holds a group notice of the table's outbox (a Telegram
+flood wait: a 429 of a minute; Discord down): the stop does not wait it out, and the notice is
+not lost either: it stays owed (not marked sent) in the table's snapshot, and the next start
+sends it, once."""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.service import TableService
+from bot.telegram.fake_api import ApiCall, FakeTelegram, too_many
+from bot.texts import tr
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_closing_restart import RefPresenter, nothing_sent, restart
+from tests.bot.test_service import ALICE as ALICE_
+from tests.bot.test_service import BOB as BOB_
+from tests.bot.test_service import GROUP
+from tests.bot.test_telegram_e2e import seat_everyone
+from tests.bot.test_tournament_service import two_started
+from tests.bot.test_transitions import player_balance
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
+
+
+def group_post(c: ApiCall) -> bool:
+    """A new message in the group (a notice, a table message, the showdown picture)."""
+    return c.method in ("sendMessage", "sendPhoto") and int(c.params.get("chat_id", 0)) == GROUP_ID
+
+
+def left(text: str) -> bool:
+    return text.startswith("👋 Alice left the table")
+
+
+async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Alice types /leave mid-hand; Telegram refuses every new message in the group
+    with a 429 of 60 s (a flood wait) from then on. The hand ends: its showdown owes the
+    group the picture and "👋 Alice left the table; … back to their balance", both held by
+    the flood wait, and the bot stops. The stop took the whole wait (the table's sender, which
+    the service's stop waits for, sat out the 429), and once the wait was cut short the
+    notice was given up and marked sent: lost. The stop ends within seconds now, and the
+    restarted bot (the same store, the flood wait over) sends the notice and the picture,
+    each once. The ledger checks and no card is shown in the group before its showdown."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            leaks = w.watch_leaks()
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            reply = await w.say(ALICE, "/leave")
+            assert reply["text"].startswith("You leave after this hand."), reply["text"]
+            await w.settle()
+            users = {str(u.id): u for u in (ALICE, BOB)}
+            while True:  # (to the hand's last street: every other board is full)
+                hand = t.hand
+                assert hand is not None
+                mover = hand.to_act[0]
+                others = [hand.board_of(s).count for s in hand.order if s != mover]
+                if all(n == 13 for n in others) and (
+                    hand.board_of(mover).count + len(hand.to_place(mover)) >= 13
+                ):
+                    break
+                await w.play_street(users[t.seats[mover].user_id])
+            fake.outage(group_post, *too_many(60))
+            await street_unsettled(w, users[t.seats[mover].user_id])  # (the showdown)
+            await fake.wait_for(lambda: [c for c in fake.calls if group_post(c)], timeout=5)
+            assert t.hand is None and t.seat_of(str(ALICE.id)) is None
+            owed = [item for item in t.outbox if left(str(item.get("text", "")))]
+            assert len(owed) == 1 and int(owed[0]["id"]) > t.outbox_sent  # (held)
+            stopping = time.monotonic()
+        took = time.monotonic() - stopping
+        assert took < 5, f"the stop took {took:.1f} s"
+        assert not [m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
+        assert fake.photos_in(GROUP_ID) == []
+        fake.recover()  # (the flood wait is over)
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            leaks2 = w2.watch_leaks()
+            t2 = next(iter(w2.service.tables.values()))
+            await fake.wait_for(lambda: fake.photos_in(GROUP_ID), timeout=5)
+            await fake.wait_for(lambda: not t2.late_pictures, timeout=5)  # (told: posted)
+            await w2.settle()
+            await w2.adapter.presenter.flush()
+            notices = [m["text"] for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
+            assert len(notices) == 1, notices
+            assert notices[0].endswith("back to their balance."), notices
+            assert len(fake.photos_in(GROUP_ID)) == 1
+            assert t2.outbox == [] and t2.late_pictures == []
+            assert await check_store(w2.store) == []
+        async with world(tmp_path, fake=fake, db=db) as w3:  # (sent once: never again)
+            await w3.settle()
+            await w3.adapter.presenter.flush()
+        assert len([m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]) == 1
+        assert len(fake.photos_in(GROUP_ID)) == 1
+        assert leaks == [] and leaks2 == []
+    finally:
+        await fake.stop()
+
+
+class HeldAtTheStop(RefPresenter):
+    """The platform holds every notice until the bot stops: :meth:`post` says it was not
+    sent (as a presenter's does then)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[str] = []
+
+    async def post(self, chat_id: str, text: str) -> bool:
+        self.held.append(text)
+        return False
+
+
+async def test_r8_7_a_closing_step_s_notice_held_at_the_stop_is_sent_by_the_next_start_once() -> (
+    None
+):
+    """R8.7: Bob, the last opponent, leaves a tournament mid-hand: it is paid out and closed
+    in that step, which owes the group two notices (Bob is out; the hand is not played on)
+    and then the final standings over the table message, and each player a private message.
+    The platform holds the first notice until the bot stops: the closed table's final
+    snapshot keeps the three owed (before, they were marked sent and the snapshot
+    forgotten: lost), the players' messages, written, not. The next start sends the three,
+    in order, once, and no private message again."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = HeldAtTheStop()
+    service.register(presenter)
+    for name, value in (("tournament_buy_in", "100"),):
+        assert not (await service.settings(GROUP, ALICE_, True, [name, value])).alert
+    t = await two_started(service, presenter, "pineapple")
+    table_id, hand_no = t.id, t.hand_no
+    await service.leave(GROUP, BOB_)
+    await service.rt.settled(t)
+    await service.stop()
+    why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)
+    assert [s.text for s in presenter.privates[ALICE_.user_id]][-1] == why
+    assert presenter.held == ["❌ Bob is out: place 2, prize 0 kush."]
+    assert await player_balance(store, ALICE_) == 1100
+    closed = await store.closed_snapshots()
+    assert len(closed) == 1 and closed[0][1]["private_outbox"] == []
+
+    p2 = await restart(store, clock)
+    # the held notice, then the one behind it (never tried: the order kept)
+    assert [text for _, text in p2.posts] == [
+        presenter.held[0],
+        "Hand #1 of tournament #1 is not played on: the last opponent left, so the "
+        "tournament is over and its pool is paid out.",
+    ]
+    final = tr("en", "tour.final", table=table_id, pool=200, label="kush")
+    texts = [screen.text for screen in p2.tables[GROUP.chat_id]]
+    assert len(texts) == 1 and texts[0].startswith(final), texts  # (behind them, over the
+    assert p2.refs == ["m1"]  # table message the group had)
+    assert p2.privates == {}
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+
+def group_write(c: ApiCall) -> bool:
+    """Any write to the group: a new message or an edit."""
+    return group_post(c) or (
+        c.method == "editMessageText" and int(c.params.get("chat_id", 0)) == GROUP_ID
+    )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the showdown (an outbox 'table' item) is written over the table message by the "
+    "presenter's background edit writer: flush_outbox marks it sent once queued, and a flood "
+    "wait at the stop drops the edit, so the group never sees the result (only the picture, "
+    "kept); keeping it needs the presenter to tell the service whether that edit was written",
+)
+async def test_r8_4_a_showdown_held_by_a_flood_wait_at_the_stop_is_shown_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """R8.4: as the first test, the flood wait refusing the group's edits too: the showdown
+    written over the table message is held, and the bot stops. The restarted bot shows the
+    group the hand's result."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            users = {str(u.id): u for u in (ALICE, BOB)}
+            while True:
+                hand = t.hand
+                assert hand is not None
+                mover = hand.to_act[0]
+                others = [hand.board_of(s).count for s in hand.order if s != mover]
+                if all(n == 13 for n in others) and (
+                    hand.board_of(mover).count + len(hand.to_place(mover)) >= 13
+                ):
+                    break
+                await w.play_street(users[t.seats[mover].user_id])
+            await w.settle()
+            await w.adapter.presenter.flush()
+            fake.outage(group_write, *too_many(60))
+            await street_unsettled(w, users[t.seats[mover].user_id])  # (the showdown)
+            await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=5)
+            await fake.wait_for(
+                lambda: [c for c in fake.calls if group_write(c) and c.result is None], timeout=5
+            )
+        assert not [m for m in fake.chat_messages(GROUP_ID) if "Showdown" in m["text"]]
+        fake.recover()
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            await w2.settle()
+            await w2.adapter.presenter.flush()
+            assert [m for m in fake.chat_messages(GROUP_ID) if "Showdown" in m["text"]]
+    finally:
+        await fake.stop()
