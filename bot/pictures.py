@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.names import ROBOT
-from bot.texts import kush_word, plural, tr
+from bot.texts import kush_word, plural, signed, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
@@ -312,7 +312,8 @@ def showdown_picture(
         for owner, delta in sorted(deltas.items()):
             player = t.seats.get(owner)
             if player is not None:
-                more.append(f"{player.name}: {delta:+d} {drawn_word(t.label, lang, delta)}")
+                word = drawn_word(t.label, lang, delta)
+                more.append(f"{player.name}: {signed(delta, lang)} {word}")
     if chinese and t.chinese is not None and t.chinese.claimed_by is not None:
         more.append(tr(lang, "reveal.claimed", name=t.board_label(t.chinese.claimed_by)))
     dummy = None
@@ -394,7 +395,7 @@ def caption_of(picture: Picture, settle_later: bool = False) -> str:
     for b in picture.boards:
         part = f"{b.name} {tr(lang, 'showdown.points', points=b.points)}"
         if b.kush is not None:
-            part += f" ({b.kush:+d} {amount_word(picture.label, lang, b.kush)})"
+            part += f" ({signed(b.kush, lang)} {amount_word(picture.label, lang, b.kush)})"
         parts.append(part)
     caption = picture.title + "\n" + " · ".join(parts)
     if settle_later:

@@ -14,7 +14,7 @@ from bot import presses as P
 from bot.model import LiveTable, SeatState
 from bot.presses import encode
 from bot.screens import Button, Screen
-from bot.texts import kush_word, on, tr
+from bot.texts import grouped, kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.chinese import ChineseGame
@@ -103,7 +103,7 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
     if (prizes := tour.place_prizes()) and tour.pool:
         # what each place wins with the players there now, in kush (R8.7: places beyond
         # them go to the winner: "50% / 30% / 20%" with two players read a place too many)
-        amounts = " / ".join(str(k) for k in prizes)
+        amounts = " / ".join(grouped(k, lang) for k in prizes)
         payouts = f"{amounts} {kush_word(t.label, lang, prizes[-1])}"
     lines = [
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
@@ -177,7 +177,9 @@ def tournament_status(t: LiveTable, lang: str, now: float) -> str:
         status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
                     next=_mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
     chips = ", ".join(
-        f"{t.seats[s].name} {c}" for s, c in sorted(tour.chips.items()) if s in t.seats
+        f"{t.seats[s].name} {grouped(c, lang)}"
+        for s, c in sorted(tour.chips.items())
+        if s in t.seats
     )
     return status + "\n" + tr(lang, "tour.chips", chips=chips or "–")
 
@@ -193,6 +195,7 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             game=_game_name(t, lang),
             table=t.id,
             buy_in=t.min_buy_in,
+            point=t.options.kush_per_point,
             label=t.label,
             players=f"{t.options.min_players}–{t.options.max_players}",
         )

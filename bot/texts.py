@@ -36,8 +36,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "game.ofc": {"en": "Classic OFC", "ru": "Классический OFC"},
     "game.chinese": {"en": "Chinese Poker", "ru": "Китайский покер"},
     "lobby.title": {
-        "en": "🃏 {game} · table #{table}\nBuy-in {buy_in} {label} · {players} players",
-        "ru": "🃏 {game} · стол #{table}\nВзнос {buy_in} {label} · игроков: {players}",
+        "en": "🃏 {game} · table #{table}\nBuy-in {buy_in} {label} · 1 pt = {point} {label} · {players} players",
+        "ru": "🃏 {game} · стол #{table}\nВзнос {buy_in} {label} · 1 очко = {point} {label} · игроков: {players}",
     },
     "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Нажмите «Сесть»."},
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
@@ -399,7 +399,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
         "en": "{name}: no {label} left — top up (➕ or /topup) before the next hand, or the seat is freed.",
-        "ru": "{name}: {label} не осталось — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+        "ru": "{name}: стек 0 {label} — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
     "showdown.below_point": {
         "en": "{name}: {stack} {label} left, less than a point — top up (➕ or /topup) before the next hand, or the seat is freed.",
@@ -439,13 +439,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Докупить можно от 1 до {room} {label:gen} — это ваш баланс (в стеке не больше {max}). Формат: /topup N",
     },
     "reply.topup_no_balance": {
-        "en": "Your balance has no {label} left to top up from.",
-        "ru": "На балансе не осталось {label:gen}: докупать не из чего.",
+        "en": "Your balance is empty: nothing to top up from.",
+        "ru": "Баланс пуст: докупать не из чего.",
     },
     # a top-up the balance cannot pay (R8.2); the advice (reply.no_money_hint_tour) follows
     "reply.topup_no_money": {
         "en": "Not enough {label} for a top-up of {need}: you have {have}.",
-        "ru": "Не хватает {label:gen} на докупку {need}: у вас {have}.",
+        "ru": "Не хватает на балансе: докупка {need} {label}, у вас {have}.",
     },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
@@ -569,7 +569,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
-        "ru": "Недостаточно {label}: взнос {need}, у вас {have}.",
+        "ru": "Недостаточно на балансе: взнос {need} {label}, у вас {have}.",
     },
     # what to do about reply.no_money at a table (R8.2): the next line of the refusal
     "reply.no_money_hint": {
@@ -745,8 +745,8 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
     "reply.history_line_game": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · {label} settled when the game ends{foul}",
-        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт {label} в конце игры{foul}",
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · paid out when the game ends{foul}",
+        "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
     },
     "reply.history_game_end": {
         "en": "Table {table}, the Chinese Poker game settled: {kush:+d} {label}",
@@ -781,8 +781,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Раздач: {hands} · игроков: {players}",
     },
     "stats.tournament_hands": {
-        "en": "Tournament hands: {hands} · points/hand {points} (chips, no {label})",
-        "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, без {label:gen})",
+        "en": "Tournament hands: {hands} · points/hand {points} (chips, balance unchanged)",
+        "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, баланс не меняется)",
     },
     "stats.group_tournament_hands": {
         "en": "Tournament hands: {hands}",
@@ -905,8 +905,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
     "replay.kush_game": {
-        "en": "game {total}/{target} · {label} settled when the game ends",
-        "ru": "игра {total}/{target} · расчёт {label} в конце игры",
+        "en": "game {total}/{target} · paid out when the game ends",
+        "ru": "игра {total}/{target} · расчёт в конце игры",
     },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},
     "replay.fl_dealt": {
@@ -1787,6 +1787,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Trips on top, a full house+ in the middle or quads+ on bottom there (no foul) → Fantasyland again.",
         "ru": "Сет наверху, фулл-хаус и выше в середине или каре и выше внизу в Фантазии (если рука не мёртвая) → снова Фантазия.",
     },
+    # what a point costs at the table (R7.6), after the rules above
+    "rules.point_price": {
+        "en": "A point costs {point} {label}.",
+        "ru": "Очко стоит {point} {label}.",
+    },
     "rules.fantasyland.off": {
         "en": "Fantasyland is off.",
         "ru": "Фантазия выключена.",
@@ -1872,6 +1877,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name} takes a whole number{unit} from {low} to {high}",
         "ru": "{name}: целое число{unit} от {low} до {high}",
     },
+    # an amount of kush: the label (any text an admin chose) after the number, as amounts read
+    "settings.range.whole_kush": {
+        "en": "{name} takes a whole number from {low} to {high} {label}",
+        "ru": "{name}: целое число от {low} до {high} {label:gen}",
+    },
     "settings.range.number": {
         "en": "{name} takes a number{unit} from {low} to {high} (7.5 for a fraction)",
         "ru": "{name}: число{unit} от {low} до {high} (дробное — через запятую или точку: 7,5)",
@@ -1894,8 +1904,17 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.unit.minutes": {"en": " of minutes", "ru": " минут"},
     "settings.unit.chips": {"en": " of chips", "ru": " фишек"},
     "settings.top_up_auto": {
-        "en": "0 (5 × min_buy_in = {value})",
-        "ru": "0 (5 × min_buy_in = {value})",
+        "en": "auto: 5 × buy-in = {value}",
+        "ru": "авто: 5 × взнос = {value}",
+    },
+    "settings.choice.one_six": {"en": "1 a box, scoop 6", "ru": "1 за бокс, скуп 6"},
+    "settings.choice.two_per_row": {"en": "2 a box", "ru": "2 за бокс"},
+    "settings.choice.en": {"en": "English", "ru": "английский"},
+    "settings.choice.ru": {"en": "Russian", "ru": "русский"},
+    "settings.is_default": {"en": "{value} (default)", "ru": "{value} (по умолчанию)"},
+    "settings.with_default": {
+        "en": "{value} (default {default})",
+        "ru": "{value} (по умолчанию {default})",
     },
     "settings.list_digits": {
         "en": "{name}: whole numbers separated by commas, each of the digits 0–9 and at most 9 of them, e.g. “{example}”, or “default”",
@@ -2153,6 +2172,7 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
             template = _agree_kush(template)
         values["label"] = kush_word(label, lang)
+    values = _amounts(template, values, lang)
     if "|" not in template and ":gen}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)
@@ -2171,11 +2191,71 @@ def error_text(lang: str | None, code: str) -> str:
     return tr(lang, f"err.{code}" if code in _ERROR_KEYS else "err.game_error")
 
 
-def grouped(value: int, lang: str) -> str:
-    """A whole number with its thousands grouped as the language writes them: ``1,000`` in
-    English, ``1 000`` (a no-break space) in Russian, where a comma is the decimal sign."""
+#: whole numbers from this size up are written with their thousands grouped (``12 000``);
+#: smaller ones as they are (``5000``), as Russian typography writes them
+GROUP_FROM = 10_000
+
+
+def grouped(value: int, lang: str | None) -> str:
+    """A whole number as players read it, the one format of an amount of kush (buy-ins,
+    stacks, balances, settlements, ranges): from :data:`GROUP_FROM` up its thousands grouped
+    as the language writes them, ``12,000`` in English, ``12 000`` (a no-break space) in
+    Russian, where a comma is the decimal sign; a smaller one as it is (``5000``)."""
+    if abs(value) < GROUP_FROM:
+        return str(value)
     text = f"{value:,}"
     return text.replace(",", "\u00a0") if lang == "ru" else text
+
+
+def signed(value: int, lang: str | None) -> str:
+    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`."""
+    return format(_Amount(value, lang), "+d")
+
+
+class _Amount(int):
+    """An amount of kush in a template: formatted as its spec says (``+d`` too), its digits
+    then grouped as :func:`grouped` groups them."""
+
+    lang: str | None
+
+    def __new__(cls, value: int, lang: str | None) -> _Amount:
+        self = super().__new__(cls, value)
+        self.lang = lang
+        return self
+
+    def __format__(self, spec: str) -> str:
+        text = format(int(self), spec)
+        if "," in spec or "_" in spec:
+            return text
+        digits = grouped(abs(int(self)), self.lang)
+        return re.sub(r"\d+", lambda m: digits, text, count=1)
+
+
+#: the values that are amounts of kush (or chips) wherever a template names them; a value
+#: written just before ``{label}`` is one too (:func:`_amount_names`)
+_AMOUNT_NAMES = frozenset(
+    {"amount", "kush", "prize", "stack", "max", "balance", "delta", "limit", "pool", "buy_in",
+     "room", "point", "won", "have", "need", "added", "before", "min_buy_in"}
+)  # fmt: skip
+
+
+@functools.cache  # (a pure function of one of the finitely many templates)
+def _amount_names(template: str) -> frozenset[str]:
+    fields = set(re.findall(r"\{(\w+)", template))
+    before_label = {m.group(1) for m in _NUMBER_LABEL.finditer(template)}
+    return frozenset((fields & _AMOUNT_NAMES) | before_label)
+
+
+def _amounts(template: str, values: dict[str, Any], lang: str | None) -> dict[str, Any]:
+    """``values`` with each large whole amount of kush in ``template`` grouped."""
+    big = [
+        k
+        for k in _amount_names(template)
+        if type(values.get(k)) is int and abs(values[k]) >= GROUP_FROM
+    ]
+    if not big:
+        return values
+    return {**values, **{k: _Amount(values[k], lang) for k in big}}
 
 
 def language_of(code: str | None) -> str:

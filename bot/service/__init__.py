@@ -806,13 +806,14 @@ class TableService:
             text = tr(lang, "reply.unknown_game", game=typed, games=games)
             return Reply(text, alert=True)
         name = known or ""  # ("ананас", "Classic": the game's code name)
+        label = self.rt.kush_label(community)
         if t is not None and (not name or name == t.options.game.value):
-            return Reply(rules_text(t.options, lang))
+            return Reply(rules_text(t.options, lang, None if t.tournament else label))
         try:
             opts = settings_mod.table_options(community.settings, name or None)
         except OptionError:  # (a stored game no longer playable)
             opts = settings_mod.table_options(community.settings, GameKind.PINEAPPLE)
-        return Reply(rules_text(opts, lang))
+        return Reply(rules_text(opts, lang, label))
 
     async def sent_as(self, chat: ChatRef, actor: Actor, *, group: bool) -> Reply:
         """The refusal of a command sent as the group itself (``group``: an anonymous admin,

@@ -9,8 +9,17 @@ from bot.texts import tr
 from game.options import GameKind, RuleOptions
 
 
-def rules_text(opts: RuleOptions, lang: str) -> str:
-    """The rules of ``opts.game`` with the options ``opts`` in ``lang``."""
+def rules_text(opts: RuleOptions, lang: str, label: str | None = None) -> str:
+    """The rules of ``opts.game`` with the options ``opts`` in ``lang``; with the kush
+    ``label`` (not at a tournament's table, whose points cost chips), what a point costs
+    (R7.6: ``kush_per_point``, which an admin may change between hands)."""
+    text = _rules(opts, lang)
+    if label is None:
+        return text
+    return text + "\n" + tr(lang, "rules.point_price", point=opts.kush_per_point, label=label)
+
+
+def _rules(opts: RuleOptions, lang: str) -> str:
     game = opts.game
     if game is GameKind.CHINESE:
         return tr(lang, "rules.chinese", target=opts.target_points)

@@ -46,7 +46,7 @@ from bot.service.numbers import (
     unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import grouped, kush_word, on, tr
+from bot.texts import TEXTS, grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
@@ -319,6 +319,10 @@ class Setting(BaseModel):
             example = _LIST_EXAMPLES[self.name]
             high = _number(self.high, lang)
             return tr(lang, "settings.range.list", name=self.name, example=example, high=high)
+        if self.unit is Unit.KUSH and self.kind is Kind.WHOLE:  # ("от 1 до 200 abc")
+            low, high = _number(self.low, lang), _number(self.high, lang)
+            key = "settings.range.whole_kush"
+            return tr(lang, key, name=self.name, low=low, high=high, label=label)
         unit = (
             tr(lang, f"settings.unit.{self.unit.value}", label=label)
             if self.unit is not Unit.NONE
@@ -783,23 +787,58 @@ def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
     return getattr(s if spec.community else opts, spec.name)
 
 
-def _display(s: CommunitySettings, opts: RuleOptions, spec: Setting, lang: str, label: str) -> str:
+def _display(
+    s: CommunitySettings,
+    opts: RuleOptions,
+    spec: Setting,
+    lang: str,
+    label: str,
+    named: bool = True,
+) -> str:
     """``spec``'s value as the settings message shows it; ``label``: the kush label as
-    messages show it (:meth:`Runtime.kush_label`)."""
+    messages show it (:meth:`Runtime.kush_label`); ``named``: a choice by its name in
+    ``lang`` ("Pineapple OFC", "1 a box, scoop 6"), else as ``/settings`` takes it
+    (``pineapple``: the "Saved: game = pineapple" of a change)."""
     value = _current(s, opts, spec)
     if isinstance(value, bool):
         return tr(lang, "settings.on" if value else "settings.off")
     if spec.name == "language" and value == "auto":
         return tr(lang, "settings.auto")
     if spec.name == "max_buy_in" and value == 0:
-        return tr(lang, "settings.top_up_auto", value=s.top_up_limit)
+        return tr(lang, "settings.top_up_auto", value=grouped(s.top_up_limit, lang))
+    if named and spec.name == "game" and value in (g.value for g in GameKind):
+        return tr(lang, f"game.{value}")
+    if named and spec.kind is Kind.CHOICE and f"settings.choice.{_shown(value)}" in TEXTS:
+        return tr(lang, f"settings.choice.{_shown(value)}")  # (one_six: 1 за бокс, скуп 6)
     if spec.name in ("payouts", "chips_schedule") and not value:
         return tr(lang, f"settings.default_{spec.name}")
     if spec.name == "kush_label":  # the default label as players of ``lang`` read it (куш)
         return kush_word(label, lang)
     if isinstance(value, float) and not value.is_integer():
         return _fraction(value, lang)
+    if spec.unit in (Unit.KUSH, Unit.CHIPS) and isinstance(value, int):
+        return grouped(value, lang)  # (an amount grouped as every amount is: 12 000)
     return _shown(value)
+
+
+def _with_default(
+    s: CommunitySettings, spec: Setting, lang: str, label: str, game: GameKind | str
+) -> str:
+    """``spec``'s value (for tables of ``game``) as the settings message shows it, and its
+    default: "51 (default)", "1 (default 51)"; ``max_buy_in``'s default 0 is "auto"."""
+    opts = table_options(s, game)
+    shown = _display(s, opts, spec, lang, label)
+    if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
+        return shown
+    default = CommunitySettings()
+    default_opts = table_options(default, game)
+    if _current(s, opts, spec) == _current(default, default_opts, spec):
+        return tr(lang, "settings.is_default", value=shown)
+    if spec.name == "max_buy_in":
+        was = tr(lang, "settings.auto")
+    else:
+        was = _display(default, default_opts, spec, lang, DEFAULT_KUSH_LABEL)
+    return tr(lang, "settings.with_default", value=shown, default=was)
 
 
 #: :func:`settings_version`'s stand-in for the fields of :class:`CommunitySettings` that are
@@ -975,7 +1014,7 @@ async def settings(
     if not value.strip():
         s = community.settings
         label = rt.kush_label(community)
-        shown = _display(s, table_options(s, game), spec, lang, label)
+        shown = _with_default(s, spec, lang, label, game or s.game)
         return Reply(spec.help_text(lang, shown, label, community.platform))
     if (more := _second_setting(spec, args)) is not None:
         # "/settings min_buy_in 100 max_buy_in 500" was refused as min_buy_in's value ("takes
@@ -1055,7 +1094,7 @@ async def _change(
     if spec.name == "language":  # the group just chose it: the answer is already in it
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
-    what = f"{spec.name} = {_display(s, opts, spec, lang, rt.kush_label(community))}"
+    what = f"{spec.name} = {_display(s, opts, spec, lang, rt.kush_label(community), False)}"
     game = opts.game
     if not spec.applies_to(game):
         what += tr(

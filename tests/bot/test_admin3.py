@@ -147,7 +147,7 @@ async def test_words_beyond_a_commands_argument_are_refused_with_its_usage(
         reply = await w.say(ALICE, "/addbot strong")
         assert reply["text"].startswith("🤖 Anna (strong) sits down"), reply
         reply = await w.say(ALICE, "/rules ofc")
-        assert reply["text"] == rules_text(t.options, "en"), reply
+        assert reply["text"] == rules_text(t.options, "en", "kush"), reply
 
 
 async def test_an_anonymous_admin_reads_the_groups_language_under_auto(tmp_path: Path) -> None:

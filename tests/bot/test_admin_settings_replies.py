@@ -21,7 +21,8 @@ async def _now(service: TableService, name: str, lang: str = "en") -> str:
     """The value ``/settings <name>`` shows as the setting's current one."""
     reply = await service.settings(GROUP, ALICE, True, [name])
     marker = "Now: " if lang == "en" else "Сейчас: "
-    return reply.text.rsplit(marker, 1)[1].removesuffix(".")
+    now = reply.text.rsplit(marker, 1)[1].removesuffix(".")
+    return now.split(" (default", 1)[0].split(" (по умолчанию", 1)[0]
 
 
 async def test_payouts_and_the_schedule_go_back_to_their_default() -> None:
@@ -204,7 +205,7 @@ async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
     assert reply.text == tr(
         "en",
         "reply.settings_bad",
-        error=tr("en", "settings.schedule_over_chips", first="2,000", chips="1,000"),
+        error=tr("en", "settings.schedule_over_chips", first="2000", chips="1000"),
     )
     after = (await store.community(GROUP.platform, GROUP.community_id)).settings
     assert after == before and after.chips_schedule == ""
@@ -213,12 +214,12 @@ async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
     assert await _now(service, "chips_schedule") == "1000,5000"
     reply = await service.settings(GROUP, ALICE, True, ["tournament_chips", "999"])
     assert reply.alert, reply.text
-    assert tr("en", "settings.schedule_over_chips", first="1,000", chips="999") in reply.text
+    assert tr("en", "settings.schedule_over_chips", first="1000", chips="999") in reply.text
     assert await _now(service, "tournament_chips") == "1000"
     await service.settings(GROUP, ALICE, True, ["language", "ru"])
     reply = await service.settings(GROUP, ALICE, True, ["chips_schedule", "1001"])
     assert reply.alert, reply.text
-    says = tr("ru", "settings.schedule_over_chips", first="1\u00a0001", chips="1\u00a0000")
+    says = tr("ru", "settings.schedule_over_chips", first="1001", chips="1000")
     assert says in reply.text, reply.text
     assert "фишек" in says
     assert await _now(service, "chips_schedule", "ru") == "1000,5000"

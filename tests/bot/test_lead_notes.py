@@ -106,7 +106,7 @@ async def test_r8_2_a_top_up_the_balance_cannot_pay_says_what_to_do(env: Any) ->
     assert not (await service.grant(GROUP, ALICE, True, "@Bob", "-750", "k2")).alert
     reply = await service.top_up(GROUP, BOB)  # Bob reads Russian
     assert reply.alert and reply.text == (
-        "Не хватает кушей на докупку 200: у вас 50.\n"
+        "Не хватает на балансе: докупка 200 кушей, у вас 50.\n"
         "Возьмите бонус /daily или попросите админа о /grant."
     )
     reply = await service.top_up(GROUP, BOB, "100")
@@ -119,13 +119,13 @@ async def test_r8_2_a_top_up_the_balance_cannot_pay_says_what_to_do(env: Any) ->
     assert not (await service.grant(GROUP, ALICE, True, "@Alice", "-50", "k3")).alert
     reply = await service.top_up(GROUP, ALICE)
     assert reply.alert and reply.text == (
-        "Your balance has no kush left to top up from.\n"
+        "Your balance is empty: nothing to top up from.\n"
         "Take the /daily bonus, or ask an admin for /grant."
     )
     # no daily bonus in the group: not offered
     assert not (await service.settings(GROUP, ALICE, True, ["daily_bonus", "0"])).alert
     reply = await service.top_up(GROUP, ALICE)
-    assert reply.text == "Your balance has no kush left to top up from.\nAsk an admin for /grant."
+    assert reply.text == "Your balance is empty: nothing to top up from.\nAsk an admin for /grant."
     assert await check_store(store) == []
 
 
@@ -159,7 +159,7 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     assert not (await service.daily(GROUP, BOB)).alert
     reply = await service.join(GROUP, BOB)  # Bob reads Russian
     assert reply.text == (
-        "Недостаточно кушей: взнос 5000, у вас 1100.\n"
+        "Недостаточно на балансе: взнос 5000 кушей, у вас 1100.\n"
         "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in). "
         "Следующий /daily — через 7 ч 14 мин."
     )
@@ -170,13 +170,13 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     assert not (await service.ready(GROUP, ALICE)).alert  # 5000 - 5000: nothing left
     reply = await service.top_up(GROUP, ALICE)
     assert reply.text == (
-        "Your balance has no kush left to top up from.\n"
+        "Your balance is empty: nothing to top up from.\n"
         "Ask an admin for /grant. Next /daily in 7 h 14 min."
     )
     clock.now += 7 * 3600 + 14 * 60  # the group's next day: offered again
     reply = await service.top_up(GROUP, ALICE)
     assert reply.text == (
-        "Your balance has no kush left to top up from.\n"
+        "Your balance is empty: nothing to top up from.\n"
         "Take the /daily bonus, or ask an admin for /grant."
     )
 

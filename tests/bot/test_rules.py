@@ -47,7 +47,7 @@ async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
     assert not (await say(service, "fantasyland", "off")).alert
     assert not (await say(service, "target_points", "21")).alert
     text = (await service.rules(GROUP, ALICE, "pineapple")).text
-    assert text.endswith("Royalties for strong boxes.\nFantasyland is off.")
+    assert "Royalties for strong boxes.\nFantasyland is off.\n" in text
     assert "Игра идёт до 21 очка;" in (await service.rules(GROUP, BOB, "chinese")).text
     await service.close_table(GROUP, ALICE, True)
     assert not (await say(service, "fantasyland", "on")).alert
@@ -65,13 +65,13 @@ async def test_rules_say_how_a_player_stays_in_fantasyland() -> None:
     text = (await service.rules(GROUP, ALICE)).text
     assert text.endswith(
         "QQ+ on top (no foul) → Fantasyland: 14 cards at once next hand.\nTrips on top or "
-        "quads+ on bottom there (no foul) → Fantasyland again."
+        "quads+ on bottom there (no foul) → Fantasyland again.\nA point costs 1 kush."
     ), text
     assert "Сет наверху или каре и выше внизу в Фантазии" in (await service.rules(GROUP, BOB)).text
     text = (await service.rules(GROUP, ALICE, "ofc")).text
     assert text.endswith(
         "Trips on top, a full house+ in the middle or quads+ on bottom there (no foul) → "
-        "Fantasyland again."
+        "Fantasyland again.\nA point costs 1 kush."
     ), text
     assert not (await say(service, "fantasyland", "off")).alert
     assert "again" not in (await service.rules(GROUP, ALICE)).text

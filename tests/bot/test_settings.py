@@ -29,7 +29,7 @@ from bot.service.settings import (
     table_options,
 )
 from bot.service.wallet import BALANCE_LIMIT
-from bot.texts import tr
+from bot.texts import grouped, tr
 from game.options import GameKind, RuleOptions
 from storage.api import CommunitySettings, Store
 from storage.check import check_store
@@ -89,16 +89,16 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
 @pytest.mark.parametrize(
     ("name", "value", "words"),
     [
-        ("time_bank_seconds", "nan", ["seconds from ", "0", "3,600"]),
-        ("hand_seconds", "inf", ["seconds from ", "1", "3,600"]),
-        ("hand_seconds", "0", ["seconds from 1 to 3,600"]),
+        ("time_bank_seconds", "nan", ["seconds from ", "0", "3600"]),
+        ("hand_seconds", "inf", ["seconds from ", "1", "3600"]),
+        ("hand_seconds", "0", ["seconds from 1 to 3600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
         ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
         ("idle_close_seconds", "1e400", ["seconds from", "(7.5 for a fraction)"]),
-        ("fantasyland_seconds", "-1", ["from 10 to 3,600"]),
+        ("fantasyland_seconds", "-1", ["from 10 to 3600"]),
         ("reveal_pause_seconds", "61", ["from 0 to 60"]),
-        ("min_buy_in", "0", ["kush from 1 to 1,000,000,000,000"]),
+        ("min_buy_in", "0", ["from 1 to 1,000,000,000,000 kush"]),
         ("min_buy_in", "1000000000001", ["1,000,000,000,000"]),
         ("starting_balance", "100000000000000000000", ["1,000,000,000,000"]),
         ("daily_bonus", "2.5", ["whole number"]),
@@ -111,7 +111,7 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         # nor "1e3" a thousand, nor "0x10" sixteen, nor full-width digits a number
         pytest.param("kush_per_point", "1e3", ["from 1 to 1,000,000"], id="exponent-whole"),
         pytest.param("idle_close_seconds", "1e3", ["seconds from"], id="exponent-number"),
-        pytest.param("min_buy_in", "0x10", ["kush from 1"], id="hex-whole"),
+        pytest.param("min_buy_in", "0x10", ["from 1 to 1,000,000,000,000 kush"], id="hex-whole"),
         pytest.param("hand_seconds", "１２", ["seconds from"], id="fullwidth-number"),
         pytest.param("payouts", "５０,５０", ["payouts: whole numbers"], id="fullwidth-payouts"),
         ("target_points", "10001", ["points from 1 to 10,000"]),
@@ -152,7 +152,7 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
         ("ready_seconds", "5", "5"),
         ("idle_close_seconds", "604800", "604800"),
         ("hand_seconds", "45.5", "45.5"),
-        ("max_buy_in", "0", "0 (5 × min_buy_in = 1000)"),
+        ("max_buy_in", "0", "auto: 5 × buy-in = 1000"),
         ("max_buy_in", "5000", "5000"),
         ("min_buy_in", "1000000000000", None),  # refused: above max_buy_in
         ("fantasyland", "выкл", "off"),
@@ -389,7 +389,7 @@ async def test_grant_amounts_are_bounded_with_a_clear_refusal(sqlite: bool, tmp_
         reply = await service.grant(GROUP, BORIS, True, "1", "1e20", "k2")
         assert reply.alert and "/grant" in reply.text
         reply = await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), "k3")
-        assert not reply.alert and "1000000001000" in reply.text
+        assert not reply.alert and "1,000,000,001,000" in reply.text  # (grouped, as every amount)
         for n in range(BALANCE_LIMIT // KUSH_LIMIT):
             await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), f"more{n}")
         reply = await service.grant(GROUP, ALICE, True, "1", str(KUSH_LIMIT), "k4")
@@ -502,7 +502,8 @@ def test_random_grant_amounts_always_get_a_reply(amount: str) -> None:
             assert player.balance == 1000
         else:
             change = player.balance - 1000
-            assert 0 < abs(change) <= KUSH_LIMIT and f"{change:+d}" in reply.text
+            said = ("+" if change > 0 else "-") + grouped(abs(change), "en")  # (+10,000)
+            assert 0 < abs(change) <= KUSH_LIMIT and said in reply.text
         assert await check_store(store) == []
 
     run(body)
@@ -656,13 +657,13 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     assert service.table_in(GROUP) is not None, reply.text
     screen = (await say(service)).screen
     assert screen is not None
-    assert "(scoring): two_per_row" in screen.text  # classic OFC's default (R5.3)
+    assert "(scoring): 2 a box" in screen.text  # classic OFC's default (R5.3), by its name
     assert "(dummy_box): off" in screen.text and "progressive_fantasyland" not in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.ofc")) in screen.text
     russian = (await say(service, actor=BORIS)).screen
     assert russian is not None
     assert tr("ru", "settings.footer", game=tr("ru", "game.ofc")) in russian.text
-    assert "two_per_row" in (await say(service, "scoring")).text.split(":")[-1]
+    assert "2 a box (default)" in (await say(service, "scoring")).text.split(":")[-1]
     # ⟳ on scoring moves on from the table's value: to one_six
     data = payloads(screen)["Scoring ⟳"]
     reply = await service.press(ALICE, data, GROUP, yes)
@@ -676,7 +677,7 @@ async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s()
     # with the table closed, the group's game again
     assert not (await service.close_table(GROUP, ALICE, True)).alert
     screen = (await say(service)).screen
-    assert screen is not None and "(scoring): one_six" in screen.text
+    assert screen is not None and "(scoring): 1 a box, scoop 6" in screen.text
     assert tr("en", "settings.footer", game=tr("en", "game.pineapple")) in screen.text
 
 
@@ -799,16 +800,20 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     reply = await say(service, "min_buy_in", "-5")
     assert reply.alert
     assert reply.text == (
-        f"Cannot set that: min_buy_in takes a whole number of 🍩 from 1 to {KUSH_LIMIT:,}"
+        f"Cannot set that: min_buy_in takes a whole number from 1 to {KUSH_LIMIT:,} 🍩"
     )
     assert "kush" not in (await say(service, "daily_bonus")).text.split("\n")[1]
-    assert "of 🍩 from 0" in (await say(service, "daily_bonus")).text
+    assert f"from 0 to {KUSH_LIMIT:,} 🍩" in (await say(service, "daily_bonus")).text
     reply = await say(service, "kush_per_point", "x", actor=BORIS)
-    assert "kush_per_point: целое число 🍩 от 1 до" in reply.text and "куш" not in reply.text
+    # the label after the number, as an amount reads: "целое число 🍩 от" read it as a noun
+    said = "kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 🍩"
+    assert said in reply.text and "куш" not in reply.text
     # the default label as before: kush in English, кушей in Russian
     assert not (await say(service, "kush_label", "kush")).alert
-    assert "whole number of kush from 1" in (await say(service, "min_buy_in", "0")).text
-    assert "целое число кушей от 1" in (await say(service, "min_buy_in", "0", actor=BORIS)).text
+    said = f"whole number from 1 to {KUSH_LIMIT:,} kush"
+    assert said in (await say(service, "min_buy_in", "0")).text
+    said = "целое число от 1 до 1\u00a0000\u00a0000\u00a0000\u00a0000 кушей"
+    assert said in (await say(service, "min_buy_in", "0", actor=BORIS)).text
 
 
 # -- a decimal comma -------------------------------------------------------------------------

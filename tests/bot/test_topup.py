@@ -649,13 +649,12 @@ async def test_r8_2_the_offered_top_up_range_is_capped_by_the_balance(env) -> No
     for asked in ("5", "x", ""):
         reply = await service.top_up(GROUP, ALICE, asked)
         assert reply.alert and reply.text == (
-            "Your balance has no kush left to top up from.\n"
+            "Your balance is empty: nothing to top up from.\n"
             "Take the /daily bonus, or ask an admin for /grant."
         ), asked
     reply = await service.top_up(GROUP, ru, "5")
     assert reply.text == (
-        "На балансе не осталось кушей: докупать не из чего.\n"
-        "Возьмите бонус /daily или попросите админа о /grant."
+        "Баланс пуст: докупать не из чего.\nВозьмите бонус /daily или попросите админа о /grant."
     )
     assert await player_balance(store, ALICE) == 0
     assert await check_store(store) == []

@@ -131,7 +131,8 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     # ("Hands: 3 · … · kush/hand +0.0"); they have a line of their own
     played = len(await _store.hand_history(tour.players[tour.winner], 50)) - 1
     assert re.fullmatch(
-        rf"Tournament hands: {played} · points/hand [+-]?\d+\.\d \(chips, no kush\)", lines[1]
+        rf"Tournament hands: {played} · points/hand [+-]?\d+\.\d \(chips, balance unchanged\)",
+        lines[1],
     ), lines
     assert not any(line.startswith("Hands:") for line in lines)
     assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
@@ -144,7 +145,7 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     assert recorded >= played and group[1] == f"Tournament hands: {recorded}", group
     russian = (await service.stats(GROUP, BOB, [winner.name])).text.splitlines()
     assert russian[1].startswith(f"Турнирных раздач: {played} · за раздачу: ")
-    assert russian[1].endswith(" (фишки, без кушей)"), russian
+    assert russian[1].endswith(" (фишки, баланс не меняется)"), russian
     assert "Турниров: 1 · призы за вычетом взносов: +200 кушей" in russian
 
 
