@@ -821,11 +821,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.best_win": {"en": "{won:+d} {label} ({name})", "ru": "{won:+d} {label} ({name})"},
     # Chinese Poker alone: no scoops (R5.2's, not R7's)
     "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
-    # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
-    # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
+    # the group's winnings and losses, every member's of every hand (not a net alone: 0
+    # among members; winnings alone read as contradicting a member's "Net" below)
     "stats.group_moved": {
-        "en": "Members' winnings of every hand, added up: {kush} {label}",
-        "ru": "Выигрыши участников во всех раздачах в сумме: {kush} {label}",
+        "en": "Members in all hands: won {won}, lost {lost} {label}",
+        "ru": "Участники во всех раздачах: выиграли {won}, проиграли {lost} {label}",
+    },
+    # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
+    "stats.chinese_points": {
+        "en": "Chinese Poker points/hand {n}",
+        "ru": "очки китайского покера за раздачу: {n}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
     "stats.player_none": {
