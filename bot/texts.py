@@ -1094,9 +1094,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "reply.table_closed_cashed": {
-        "en": "Table #{table} is closed; the stacks are back in the players' balances.",
-        "ru": "Стол #{table} закрыт, стеки вернулись на балансы игроков.",
+        "en": "Table #{table} is closed; stacks back to balances: {stacks}.",
+        "ru": "Стол #{table} закрыт; стеки возвращены на балансы: {stacks}.",
     },
+    # one player's stack in reply.table_closed_cashed
+    "close.stack": {"en": "{name} {amount} {label}", "ru": "{name} {amount} {label}"},
     "bot.added": {
         "en": "{name} ({level}) sits down: a computer player staked by the house.",
         "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",

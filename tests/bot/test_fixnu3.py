@@ -5,8 +5,16 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_service_classic import ALICE as C_ALICE
+from tests.bot.test_service_classic import BOB as C_BOB
+from tests.bot.test_service_classic import GROUP as C_GROUP
+from tests.bot.test_service_classic import play_hand, start
+from tests.bot.test_transitions import player_balance_in
 
 
 async def test_group_stats_say_the_members_losses_that_make_their_net() -> None:
@@ -40,3 +48,26 @@ async def test_group_stats_say_the_members_losses_that_make_their_net() -> None:
     assert len(got) == 1 and re.fullmatch(
         rf"Участники во всех раздачах: выиграли {own.kush_won}, проиграли {lost} куш\w*", got[0]
     ), got
+
+
+async def test_r8_2a_closetable_during_a_hand_says_where_the_stacks_went_at_its_end() -> None:
+    """``/closetable`` during a hand closes the table when the hand ends (R8.2a): the group
+    then read only "Table #1 is closed." on the table message; it is told, as ``/closetable``
+    between hands answers, each stack that went back to its balance."""
+    service, presenter, store, _ = service_env(next_hand_delay=5)
+    await start(service, [C_ALICE, C_BOB], "ofc")
+    reply = await service.close_table(C_GROUP, C_ALICE, True)
+    assert reply.text == tr("en", "reply.closes_after_hand", table=1)
+    before = [await player_balance_in(store, C_GROUP, a) for a in (C_ALICE, C_BOB)]
+    posts = len(presenter.posts)
+    await play_hand(service, presenter, [C_ALICE, C_BOB])
+    assert service.table_in(C_GROUP) is None
+    after = [await player_balance_in(store, C_GROUP, a) for a in (C_ALICE, C_BOB)]
+    back = [x - y for x, y in zip(after, before, strict=True)]
+    assert all(b > 0 for b in back)
+    said = [text for _chat, text in presenter.posts[posts:] if "stacks back" in text]
+    assert said == [
+        f"Table #1 is closed; stacks back to balances: Alice {back[0]} kush, Bob {back[1]} kush."
+    ]
+    assert presenter.last_table(C_GROUP.chat_id).text == "Table #1 is closed."
+    assert await check_store(store) == []
