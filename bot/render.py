@@ -580,6 +580,11 @@ def reveal_screen(
         lines.append("")
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
+        elif reached := [s for s, p in sorted(game.totals.items()) if p >= game.target]:
+            # the target reached ends it (R7.6), whoever left or timed out in that hand: "🚪
+            # Boris left, so the game ends here" blamed a leaver for a game over anyway
+            names = ", ".join(t.board_label(s) for s in reached)
+            lines.append(tr(lang, "reveal.game_over_target", names=names, target=target))
         else:  # why it ends short of the target: a player left (R7.6), or a player's time
             # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
             # "time ran out" told the group a wrong reason (a player of the game leaving

@@ -371,6 +371,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ {names}: time ran out, so the game ends here.",
         "ru": "⌛ {names}: время вышло, поэтому игра на этом окончена.",
     },
+    # the game ends at its target (R7.6), whoever left or timed out in that hand
+    "reveal.game_over_target": {
+        "en": "🏆 {names} reached {target:point|points}, so the game ends here.",
+        "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута, игра окончена.",
+    },
     "reveal.game_over_left": {
         "en": "🚪 {names} left the table, so the game ends here.",
         "ru": "🚪 {names}: уход из-за стола, поэтому игра на этом окончена.",

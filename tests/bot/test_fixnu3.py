@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
+
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -13,7 +15,7 @@ from tests.bot.test_service import ALICE, GROUP
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
-from tests.bot.test_service_classic import play_hand, start
+from tests.bot.test_service_classic import auto_street, configure, play_hand, start
 from tests.bot.test_transitions import player_balance_in
 
 
@@ -71,3 +73,31 @@ async def test_r8_2a_closetable_during_a_hand_says_where_the_stacks_went_at_its_
     ]
     assert presenter.last_table(C_GROUP.chat_id).text == "Table #1 is closed."
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+async def test_r7_6_a_game_at_its_target_says_so_though_a_player_left_in_that_hand(
+    lang: str,
+) -> None:
+    """R7.6: Boris stood up during a Chinese Poker hand in which the other player reached the
+    target (53 of 51): the group read "🚪 Boris left the table, so the game ends here",
+    blaming the leaver for a game over anyway. The target is the reason said."""
+    service, presenter, _store, clock = service_env()
+    await configure(service, game="chinese", reveal_pause_seconds="0", target_points="2")
+    await start(service, [C_ALICE, C_BOB], "chinese")
+    assert not (await service.settings(C_GROUP, C_ALICE, True, ["language", lang])).alert
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is not None
+    assert not (await service.leave(C_GROUP, C_ALICE)).alert  # placed as on timeout: fouled
+    await auto_street(service, presenter, C_BOB)
+    for _ in range(6):
+        clock.now += 60  # (a claim offered after the bottom boxes: its time runs out, R7.5)
+        await service.run_due()
+    over = tr(lang, "reveal.game_over")
+    reveal = next(s.text for s in reversed(presenter.tables[C_GROUP.chat_id]) if over in s.text)
+    want = {
+        "en": "🏆 Bob reached 2 points, so the game ends here.",
+        "ru": "🏆 Bob: цель в 2 очка достигнута, игра окончена.",
+    }[lang]
+    assert want + "\n" + over in reveal, reveal
+    assert tr(lang, "reveal.game_over_left", names="Alice") not in reveal, reveal
