@@ -207,6 +207,8 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             status = tr(lang, "lobby.needs_top_up", stack=s.stack, label=t.label)
         elif s.ready:
             status = tr(lang, "lobby.ready", stack=s.stack)
+            if s.topped_up:  # (the stack's top-up since the last hand, R8.2)
+                status += " " + tr(lang, "board.topped_up", amount=s.topped_up)
         else:
             status = tr(lang, "lobby.not_ready")
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
@@ -286,12 +288,16 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             f"{t.board_label(s)} ⏱ {_clock_text(t, s, now, lang)}" for s in view.to_act
         )
         lines.append(tr(lang, "board.turns", turns=turns))
+    topped: set[int] = set()
     for sv in view.seats:
         seat = t.player_of(sv.seat)
         held = seat.stack if seat else 0
         if t.tournament is not None:  # chips, not kush (R8.7)
             held = t.tournament.chips.get(t.owner(sv.seat), 0)
         head = f"{t.board_label(sv.seat)} · {held}"
+        if seat is not None and seat.topped_up and t.tournament is None and seat.seat not in topped:
+            topped.add(seat.seat)  # (once a player: double boxes, R4.2)
+            head += " " + tr(lang, "board.topped_up", amount=seat.topped_up)
         if sv.fantasyland:
             head += f" · {tr(lang, 'board.fantasyland')}"
         elif not sv.done and sv.streets > 1:  # Chinese Poker has no streets to count

@@ -413,6 +413,7 @@ async def top_up(
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
             seat.stack += value
+            seat.topped_up += value  # (shown by the stack till the next hand ends)
             t.remember(request)
             # written anew even during others' hand: the ➕ pressed again (a redelivered
             # update, a double tap) is then out of date, not a second top-up
@@ -533,6 +534,8 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 tx.moves.append(BuyIn(seat.player_id, value))
                 seat.stack += value
                 seat.top_up = 0
+                seat.topped_up += value  # the table message says it by the stack (a stack
+                # that went 230 → 530 after the hand said nothing of why)
                 tx.group = True
                 if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
                     t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,

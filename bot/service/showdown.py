@@ -202,6 +202,8 @@ def close_hand(
                 note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
                 t.owe("post", Screen(note))
     t.last_result = record
+    for st in t.seats.values():  # the top-ups made before this hand were shown through it
+        st.topped_up = 0
     t.hand = None
     t.plan = None
     t.owners = {}

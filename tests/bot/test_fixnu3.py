@@ -7,11 +7,13 @@ import re
 
 import pytest
 
+from bot.model import LiveTable
+from bot.presses import TopUp, decode
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
-from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
@@ -101,3 +103,43 @@ async def test_r7_6_a_game_at_its_target_says_so_though_a_player_left_in_that_ha
     }[lang]
     assert want + "\n" + over in reveal, reveal
     assert tr(lang, "reveal.game_over_left", names="Alice") not in reveal, reveal
+
+
+async def test_r8_2_a_top_up_made_after_the_hand_is_shown_by_the_stack(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2: ``/topup 70`` during the hand, then one tap on ➕: the answer says the minimum
+    buy-in replaced the 70; after the hand the stack went 230 → 430 on the table message with
+    nothing said of why. The stack line says the top-up (no extra group message) through the
+    next hand, and no longer after it."""
+    service, presenter, store, _clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    alice = t.seats[0]
+    assert (await service.top_up(GROUP, ALICE, "70")).text == tr(
+        "en", "reply.topup_queued", amount=70, label="kush"
+    )
+    button = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), TopUp)
+    )
+    reply = await service.press(ALICE, button, GROUP)
+    assert reply.text == "Top-up changed from 70 to 200 kush: it is added when this hand ends."
+    while t.hand is not None and t.hand_no == 1:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
+    after_hand = alice.stack
+    posts = len(presenter.posts)
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and alice.stack == after_hand + 200
+    table = presenter.last_table(GROUP.chat_id).text
+    assert f"\nAlice · {after_hand + 200} (➕200 top-up)" in table, table
+    assert "top-up" not in table.replace("(➕200 top-up)", ""), table  # Bob's: none
+    assert len(presenter.posts) == posts  # no message of its own
+    assert LiveTable.from_json(t.to_json(), 0.0).seats[0].topped_up == 200
+    while t.hand is not None and t.hand_no == 2:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
+    assert alice.topped_up == 0
+    assert "top-up)" not in presenter.last_table(GROUP.chat_id).text
+    assert tr("ru", "board.topped_up", amount=200) == "(➕200 докупка)"
+    assert await check_store(store) == []
