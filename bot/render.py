@@ -432,8 +432,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         # with a notice), so a keyboard never shifts under the player's thumb.
         # a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards) is listed by rank, so
         # pairs and runs sit together; a street keeps the order it was dealt in
-        cards = me.cards if len(me.cards) <= 5 else sorted(me.cards, key=_by_rank)
-        for card in cards:
+        for card in button_order(me.cards, me.cards):
             where = placed.get(card, False)
             row: list[Button] = []
             for box in BOXES:
@@ -522,6 +521,14 @@ def game_target(t: LiveTable) -> int:
     (:attr:`ChineseGame.target`, which may differ from ``target_points``: a table saved
     before a mid-game change of it applied to the game), the option's only with no game."""
     return t.chinese.target if t.chinese is not None else t.options.target_points
+
+
+def button_order(dealt: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``cards`` (some of the ``dealt`` ones) in the order the hand's buttons list them: a
+    street's cards as dealt; a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards)
+    by rank, so pairs and runs sit together (``/hand``'s list of the cards to place follows
+    it: it listed them as dealt, another order than the buttons')."""
+    return list(cards) if len(dealt) <= 5 else sorted(cards, key=_by_rank)
 
 
 def _by_rank(card: Card) -> tuple[int, int]:

@@ -168,3 +168,51 @@ async def test_r8_5_a_hand_budget_too_short_to_play_a_street_is_refused(lang: st
     assert reply.alert, reply.text
     assert ("30" in reply.text) and ("3,600" in reply.text or "3 600" in reply.text), reply.text
     assert (await stored(store)).options.get("hand_seconds") is None
+
+
+async def test_r6_hand_picture_lists_a_fantasyland_hand_as_its_buttons_and_uncut() -> None:
+    """``/hand`` on a Fantasyland hand (R6: 14 cards at once): its picture listed the cards to
+    place as dealt, another order than the 14 rows of buttons (by rank), on one line cut with
+    "…" in the middle of a card ("Разложить: 4♦ 8♠ 6♥ 3♥ K♣ 2♣ Q♣ 1…"). The list follows the
+    buttons and is broken over lines, every card drawn whole."""
+    from bot import pictures
+    from bot.presses import PlaceCard
+    from bot.render import private_screen
+    from bot.texts import tr as text_of
+    from game.cards import Card
+
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await start(service, [C_ALICE, C_BOB], "pineapple")
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.match is not None
+    await play_hand(service, presenter, [C_ALICE, C_BOB])
+    alice = t.seat_of(C_ALICE.user_id)
+    assert alice is not None and t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland={alice.seat: 14}, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand.is_fantasyland(alice.seat)
+    screen = private_screen(t, alice, clock.now)
+    order: list[Card] = []
+    for row in screen.buttons:  # a card's row: Top / Middle / Bottom
+        press = decode(row[0].data)
+        if isinstance(press, PlaceCard):
+            order.append(press.card)
+    assert len(order) == 14
+    picture = pictures.hand_picture(t, alice)
+    assert picture is not None
+    faces = " ".join(c.face for c in order)
+    assert picture.notes == (text_of("en", "picture.to_place", cards=faces),)
+    _cols, width, _height = pictures.layout(picture)
+    for lang in ("en", "ru"):
+        pic = dataclasses.replace(
+            picture, lang=lang, notes=(text_of(lang, "picture.to_place", cards=faces),)
+        )
+        lines = pictures.note_lines(pic, width - 2 * pictures.MARGIN)
+        assert len(lines) >= 2 and not any("…" in line for line in lines), lines
+        assert " ".join(lines) == pic.notes[0]
+        assert (
+            pictures.layout(pic)[2]
+            == pictures.layout(dataclasses.replace(pic, notes=()))[2] + len(lines) * pictures.NOTE_H
+        )
+    assert pictures.draw(picture)[:8] == b"\x89PNG\r\n\x1a\n"
