@@ -718,8 +718,8 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
     is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
     stack is cashed out after the round's points (R8.3), and the table message says
     ``notice`` (R8.2a). Returns what the people seated (not bots: house kush) cashed out,
-    ``(name, kush)`` each in seat order, nobody's nothing: none for a tournament, whose pool
-    pays out instead (:func:`stacks_back` says it)."""
+    ``(name, kush)`` in seat order, a stack of 0 left out; none for a tournament, whose pool
+    pays out instead (:func:`stacks_back` says them)."""
     from bot.service import tournaments
 
     if t.tournament is not None:  # a tournament that will not finish: its pool settled
@@ -739,7 +739,7 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
 
 def stacks_back(t: LiveTable, lang: str, returned: Sequence[tuple[str, int]]) -> str:
     """Where the stacks of a closed table went (R8.2a), as a leaver's notice says it: "Table
-    #3 is closed; back to balances: Alice 330 kush, Bob 166 kush" (``returned``: from
+    #3 is closed; stacks back to balances: Alice 330 kush, Bob 166 kush." (``returned``: from
     :func:`close_now`, not empty)."""
     stacks = ", ".join(
         tr(lang, "close.stack", name=name, amount=amount, label=t.label)
