@@ -215,6 +215,9 @@ class SeatState:
         with house kush and has no private chat; ``None`` for a person.
     :ivar top_up: kush of a top-up asked for during a hand, added from the balance when the
         hand ends (R8.2: top-ups happen between hands); 0 when none is queued.
+    :ivar topped_up: kush added to the stack by top-ups since the last hand ended (R8.2),
+        shown next to the stack on the table message until the next hand ends: a stack that
+        went 230 → 530 between hands said nothing of why.
     :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
         knocks them out (R8.7), so the button asks first and a second press within
         ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
@@ -245,6 +248,7 @@ class SeatState:
     timed_out: bool = False
     bot: str | None = None
     top_up: int = 0
+    topped_up: int = 0
     leave_asked: float = 0.0
     own_lang: str | None = None
     ready_by: float | None = None
@@ -268,6 +272,7 @@ class SeatState:
             "timed_out": self.timed_out,
             "bot": self.bot,
             "top_up": self.top_up,
+            "topped_up": self.topped_up,
             "leave_asked": self.leave_asked,
             "own_lang": self.own_lang,
             "ready_by": self.ready_by,

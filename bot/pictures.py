@@ -369,8 +369,12 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
             )
         )
         if me.to_place:
+            from bot.render import button_order  # (render → model → …: not at the top)
+
             label = t.board_label(b) + ": " if len(boards) > 1 else ""
-            notes.append(label + tr(lang, "picture.to_place", cards=format_cards(me.to_place)))
+            # in the order of the hand's buttons (a whole hand by rank): it was dealt order
+            cards = button_order(me.cards, me.to_place)
+            notes.append(label + tr(lang, "picture.to_place", cards=format_cards(cards)))
     # Chinese Poker (R4.5) and a Fantasyland hand (R6) are dealt whole: no street to name
     # (it said "street 1" there)
     whole = t.options.game is GameKind.CHINESE or all(hand.is_fantasyland(b) for b in boards)
@@ -661,8 +665,30 @@ def layout(pic: Picture) -> tuple[int, int, int]:
     cols = n if n <= 3 else 2
     rows = -(-n // cols)
     width = MARGIN + cols * (PANEL_W + MARGIN)
-    height = TITLE_H + rows * (PANEL_H + MARGIN) + len(notes_of(pic)) * NOTE_H + MARGIN // 2
+    notes = len(note_lines(pic, width - 2 * MARGIN))
+    height = TITLE_H + rows * (PANEL_H + MARGIN) + notes * NOTE_H + MARGIN // 2
     return cols, width, height
+
+
+def note_lines(pic: Picture, width: int) -> list[str]:
+    """The lines drawn under the boards (:func:`notes_of`), each note broken at its spaces
+    into lines of ``width`` pixels: a Fantasyland hand's "To place:" lists 14–17 cards, wider
+    than one board, and was cut with "…" in the middle of a card ("… Q♣ 1…"). Only a word
+    wider than a line by itself is still cut."""
+    draw = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    font = _font(14)
+    out: list[str] = []
+    for note in notes_of(pic):
+        line = ""
+        for word in _drawable(note).split(" "):
+            longer = f"{line} {word}" if line else word
+            if line and draw.textlength(longer, font=font) > width:
+                out.append(_fit(draw, line, font, width))
+                line = word
+            else:
+                line = longer
+        out.append(_fit(draw, line, font, width))
+    return out
 
 
 def title_lines(draw: ImageDraw.ImageDraw, title: str, width: int) -> tuple[int, list[str]]:
@@ -708,8 +734,7 @@ def draw_image(pic: Picture) -> Image.Image:
         _panel(img, draw, x, y, b, pic, scored=b is not dummy and not b.live)
     rows = -(-len(boards) // cols)
     y = TITLE_H + rows * (PANEL_H + MARGIN)
-    for note in notes_of(pic):
-        text = _fit(draw, _drawable(note), _font(14), width - 2 * MARGIN)
+    for text in note_lines(pic, width - 2 * MARGIN):
         draw.text((MARGIN, y), text, font=_font(14), fill=WHITE)
         y += NOTE_H
     return img

@@ -210,6 +210,8 @@ def lobby_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             status = tr(lang, "lobby.needs_top_up", stack=s.stack, label=t.label)
         elif s.ready:
             status = tr(lang, "lobby.ready", stack=s.stack)
+            if s.topped_up:  # (the stack's top-up since the last hand, R8.2)
+                status += " " + tr(lang, "board.topped_up", amount=s.topped_up)
         else:
             status = tr(lang, "lobby.not_ready")
         lines.append(tr(lang, "lobby.seat", n=n, name=s.name, status=status))
@@ -289,12 +291,16 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
             f"{t.board_label(s)} ⏱ {_clock_text(t, s, now, lang)}" for s in view.to_act
         )
         lines.append(tr(lang, "board.turns", turns=turns))
+    topped: set[int] = set()
     for sv in view.seats:
         seat = t.player_of(sv.seat)
         held = seat.stack if seat else 0
         if t.tournament is not None:  # chips, not kush (R8.7)
             held = t.tournament.chips.get(t.owner(sv.seat), 0)
         head = f"{t.board_label(sv.seat)} · {held}"
+        if seat is not None and seat.topped_up and t.tournament is None and seat.seat not in topped:
+            topped.add(seat.seat)  # (once a player: double boxes, R4.2)
+            head += " " + tr(lang, "board.topped_up", amount=seat.topped_up)
         if sv.fantasyland:
             head += f" · {tr(lang, 'board.fantasyland')}"
         elif not sv.done and sv.streets > 1:  # Chinese Poker has no streets to count
@@ -429,8 +435,7 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         # with a notice), so a keyboard never shifts under the player's thumb.
         # a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards) is listed by rank, so
         # pairs and runs sit together; a street keeps the order it was dealt in
-        cards = me.cards if len(me.cards) <= 5 else sorted(me.cards, key=_by_rank)
-        for card in cards:
+        for card in button_order(me.cards, me.cards):
             where = placed.get(card, False)
             row: list[Button] = []
             for box in BOXES:
@@ -521,6 +526,14 @@ def game_target(t: LiveTable) -> int:
     return t.chinese.target if t.chinese is not None else t.options.target_points
 
 
+def button_order(dealt: Sequence[Card], cards: Sequence[Card]) -> list[Card]:
+    """``cards`` (some of the ``dealt`` ones) in the order the hand's buttons list them: a
+    street's cards as dealt; a whole hand at once (Chinese Poker, Fantasyland: 13–17 cards)
+    by rank, so pairs and runs sit together (``/hand``'s list of the cards to place follows
+    it: it listed them as dealt, another order than the buttons')."""
+    return list(cards) if len(dealt) <= 5 else sorted(cards, key=_by_rank)
+
+
 def _by_rank(card: Card) -> tuple[int, int]:
     """Sort key: the highest rank first, then by suit (♠ ♥ ♦ ♣ as the deck orders them)."""
     return (-card.rank, card.index)
@@ -583,6 +596,11 @@ def reveal_screen(
         lines.append("")
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
+        elif reached := [s for s, p in sorted(game.totals.items()) if p >= game.target]:
+            # the target reached ends it (R7.6), whoever left or timed out in that hand: "🚪
+            # Boris left, so the game ends here" blamed a leaver for a game over anyway
+            names = ", ".join(t.board_label(s) for s in reached)
+            lines.append(tr(lang, "reveal.game_over_target", names=names, target=target))
         else:  # why it ends short of the target: a player left (R7.6), or a player's time
             # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
             # "time ran out" told the group a wrong reason (a player of the game leaving

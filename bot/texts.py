@@ -42,6 +42,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.empty": {"en": "No one seated yet. Press Join.", "ru": "Пока никого. Нажмите «Сесть»."},
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
     "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
+    # after a stack (the table message's): a top-up since the last hand ended (R8.2)
+    "board.topped_up": {"en": "(➕{amount} top-up)", "ru": "(➕{amount} докупка)"},
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
     "lobby.needs_top_up": {
         "en": "{stack} {label}: below one point, top up (➕ or /topup) to play",
@@ -370,6 +372,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "reveal.game_over_timeout": {
         "en": "⌛ {names}: time ran out, so the game ends here.",
         "ru": "⌛ {names}: время вышло, поэтому игра на этом окончена.",
+    },
+    # the game ends at its target (R7.6), whoever left or timed out in that hand
+    "reveal.game_over_target": {
+        "en": "🏆 {names} reached {target:point|points}, so the game ends here.",
+        "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута, игра окончена.",
     },
     "reveal.game_over_left": {
         "en": "🚪 {names} left the table, so the game ends here.",
@@ -821,11 +828,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.best_win": {"en": "{won:+d} {label} ({name})", "ru": "{won:+d} {label} ({name})"},
     # Chinese Poker alone: no scoops (R5.2's, not R7's)
     "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
-    # the group's winnings, every winner's of every hand (not a net: a member's "Net" may
-    # follow, which "Won in all: 418" above "Net: +190" seemed to contradict)
+    # the group's winnings and losses, every member's of every hand (not a net alone: 0
+    # among members; winnings alone read as contradicting a member's "Net" below)
     "stats.group_moved": {
-        "en": "Members' winnings of every hand, added up: {kush} {label}",
-        "ru": "Выигрыши участников во всех раздачах в сумме: {kush} {label}",
+        "en": "Members in all hands: won {won}, lost {lost} {label}",
+        "ru": "Участники во всех раздачах: выиграли {won}, проиграли {lost} {label}",
+    },
+    # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
+    "stats.chinese_points": {
+        "en": "Chinese Poker points/hand {n}",
+        "ru": "очки китайского покера за раздачу: {n}",
     },
     "stats.none": {"en": "No hands played ({when}).", "ru": "Раздач не было ({when})."},
     "stats.player_none": {
@@ -1089,9 +1101,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "reply.table_closed_cashed": {
-        "en": "Table #{table} is closed; the stacks are back in the players' balances.",
-        "ru": "Стол #{table} закрыт, стеки вернулись на балансы игроков.",
+        "en": "Table #{table} is closed; stacks back to balances: {stacks}.",
+        "ru": "Стол #{table} закрыт; стеки возвращены на балансы: {stacks}.",
     },
+    # one player's stack in reply.table_closed_cashed
+    "close.stack": {"en": "{name} {amount} {label}", "ru": "{name} {amount} {label}"},
     "bot.added": {
         "en": "{name} ({level}) sits down: a computer player staked by the house.",
         "ru": "{name} ({level}) садится за стол: компьютерный игрок на средства заведения.",

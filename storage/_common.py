@@ -335,6 +335,8 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         tournament_points=sum(r.points for _, _, r in rows if r.kind == TOURNAMENT_HAND),
         bonuses=sum(r.bonuses for _, _, r in rows),
         bonus_boards=sum(r.bonus_boards for _, _, r in rows),
+        chinese_hands=len({h for h, _, r in rows if r.kind == "hand" and r.bonus_boards}),
+        chinese_points=sum(r.points for _, _, r in rows if r.kind == "hand" and r.bonus_boards),
         biggest_win=best[2].kush if best is not None and won else 0,
         biggest_winner=best[1] if best is not None and won else None,
     )
@@ -493,7 +495,9 @@ def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
         f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_END}' THEN kush ELSE 0 END), 0),"
         f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_HAND}' THEN hand_id END),"
         f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' THEN points ELSE 0 END), 0),"
-        " COALESCE(SUM(bonuses), 0), COALESCE(SUM(bonus_boards), 0)"
+        " COALESCE(SUM(bonuses), 0), COALESCE(SUM(bonus_boards), 0),"
+        " COUNT(DISTINCT CASE WHEN kind = 'hand' AND bonus_boards > 0 THEN hand_id END),"
+        " COALESCE(SUM(CASE WHEN kind = 'hand' AND bonus_boards > 0 THEN points ELSE 0 END), 0)"
         f" FROM hand_players {where}"
     )
     best = (

@@ -311,6 +311,11 @@ class HandStats:
     :ivar bonuses: Chinese Poker's strength bonuses of unfouled boards (R7.2; no royalties:
         part of the points).
     :ivar bonus_boards: boards played at Chinese Poker (part of ``boards``).
+    :ivar chinese_hands: the ordinary (cash) hands of ``hands`` played at Chinese Poker (a
+        community: distinct hands).
+    :ivar chinese_points: the points of those (part of ``points``): R7's points of a game to
+        its target, every box won counted and never a net against the opponents (R7.1), so
+        no figure to average with the open-face games' net points (R5.1).
     :ivar biggest_win: the most kush won in one settlement other than a tournament's payout
         (0 when nothing was won).
     :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
@@ -335,6 +340,8 @@ class HandStats:
     tournament_points: int = 0
     bonuses: int = 0
     bonus_boards: int = 0
+    chinese_hands: int = 0
+    chinese_points: int = 0
     biggest_win: int = 0
     biggest_winner: int | None = None
 

@@ -30,3 +30,16 @@ def _quick_decisions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop the PostgreSQL server of the tests, if one was started (tests/pg.py)."""
     stop_server()
+
+
+@pytest.fixture
+def short_hand_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``hand_seconds`` down to 1 s, for a test that times a hand out in real time (the
+    setting takes :data:`~bot.service.settings.MIN_HAND_SECONDS` at least, R8.5: no hand can
+    be played in less). In this process only (a bot a test runs as a process keeps it)."""
+    from bot.service import settings
+
+    was = settings.SETTINGS["hand_seconds"]
+    spec = settings.Setting(**{**was.model_dump(), "low": 1})  # (its checker built anew)
+    monkeypatch.setitem(settings.SETTINGS, "hand_seconds", spec)  # type: ignore[index]
+    monkeypatch.setitem(settings._BY_CODE, spec.code, spec)

@@ -41,6 +41,7 @@ __all__ = [
     "settle_apart",
     "settle_pairs",
     "settle_round",
+    "stacks_back",
     "stand_up",
     "stand_up_unready",
     "sync_clocks",
@@ -712,26 +713,39 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
         t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))
 
 
-def close_now(t: LiveTable, tx: Tx, notice: str) -> int:
+def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
     """Close a table with no hand running, in this transition: a Chinese Poker game under way
     is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
     stack is cashed out after the round's points (R8.3), and the table message says
-    ``notice`` (R8.2a). Returns the kush the people seated (not bots) cashed out: 0 for a
-    tournament, whose pool pays out instead."""
+    ``notice`` (R8.2a). Returns what the people seated (not bots: house kush) cashed out,
+    ``(name, kush)`` in seat order, a stack of 0 left out; none for a tournament, whose pool
+    pays out instead (:func:`stacks_back` says them)."""
     from bot.service import tournaments
 
     if t.tournament is not None:  # a tournament that will not finish: its pool settled
         tournaments.cancel(t, tx, notice)
-        return 0
+        return []
     if t.chinese is not None and t.chinese.totals:
         end_game(t, tx)
     settle_round(t, tx, None, closing=True)  # the round's points first (R8.3), as closing
-    returned = 0
-    for seat in list(t.seats.values()):
+    returned = []
+    for seat in sorted(t.seats.values(), key=lambda s: s.seat):
         amount = stand_up(t, tx, seat)
-        returned += amount if seat.bot is None else 0
+        if seat.bot is None and amount > 0:
+            returned.append((seat.name, amount))
     close_with(t, tx, notice)
     return returned
+
+
+def stacks_back(t: LiveTable, lang: str, returned: Sequence[tuple[str, int]]) -> str:
+    """Where the stacks of a closed table went (R8.2a), as a leaver's notice says it: "Table
+    #3 is closed; stacks back to balances: Alice 330 kush, Bob 166 kush." (``returned``: from
+    :func:`close_now`, not empty)."""
+    stacks = ", ".join(
+        tr(lang, "close.stack", name=name, amount=amount, label=t.label)
+        for name, amount in returned
+    )
+    return tr(lang, "reply.table_closed_cashed", table=t.id, stacks=stacks)
 
 
 def close_with(t: LiveTable, tx: Tx, notice: str) -> None:

@@ -24,6 +24,7 @@ from bot.service.dealing import (
     leaves_after_hand,
     maybe_start,
     offer_top_ups,
+    stacks_back,
     stand_up,
     stand_up_unready,
     tell_chat_gone,
@@ -412,6 +413,7 @@ async def top_up(
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
             seat.stack += value
+            seat.topped_up += value  # (shown by the stack till the next hand ends)
             t.remember(request)
             # written anew even during others' hand: the ➕ pressed again (a redelivered
             # update, a double tap) is then out of date, not a second top-up
@@ -532,6 +534,8 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 tx.moves.append(BuyIn(seat.player_id, value))
                 seat.stack += value
                 seat.top_up = 0
+                seat.topped_up += value  # the table message says it by the stack (a stack
+                # that went 230 → 530 after the hand said nothing of why)
                 tx.group = True
                 if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
                     t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,
@@ -872,9 +876,10 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
         # a tournament is cancelled then (R8.7, its pool settled): said now, not only after
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         return Reply(tr(lang, key, table=t.id))
-    if await close_table(rt, t, notice, chat_gone=removal, admin=not removal):
-        # the admin is told where the stacks went ("is closed." alone left players asking)
-        return Reply(tr(lang, "reply.table_closed_cashed", table=t.id))
+    returned = await close_table(rt, t, notice, chat_gone=removal, admin=not removal)
+    if returned:  # the group is told where the stacks went, each ("is closed." alone, then
+        # "the stacks are back in the players' balances", left players asking how much)
+        return Reply(stacks_back(t, lang, returned))
     return Reply(notice)
 
 
@@ -886,14 +891,14 @@ async def close_table(
     chat_gone: bool = False,
     admin: bool = False,
     idle: bool = False,
-) -> int:
+) -> list[tuple[str, int]]:
     """Close a table with no hand running (call under ``t.lock``), in one transition
     (:func:`~bot.service.dealing.close_now`). ``chat_gone``: the bot may no longer write in
     the table's chat: its players are told in private
     (:func:`~bot.service.dealing.tell_chat_gone`). ``admin``: an admin closes it: a
     tournament's registered players are told in private what its pool paid them (R8.7,
     :func:`~bot.service.dealing.tell_tournament_closed`); ``idle``: the idle close (R8.2a),
-    of which they are told so too. Returns the kush the people seated cashed out
+    of which they are told so too. Returns what the people seated cashed out, each
     (:func:`~bot.service.dealing.close_now`)."""
     async with rt.transition(t) as tx:
         t.chat_gone = t.chat_gone or chat_gone  # (its table message waits for the bot's return)

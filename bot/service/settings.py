@@ -366,6 +366,15 @@ class Setting(BaseModel):
 LONGEST_ARG = 2 * 120 + 16
 
 
+#: The least ``hand_seconds`` (R8.5 names none). The budget is for a whole hand and a time
+#: bank may be 0: a Pineapple hand is at least 18 presses (a box for each of 5 cards and
+#: Confirm on street 1, two boxes and Confirm on each of the 4 others), a Chinese Poker one 14
+#: (or Arrange and Confirm), each a round trip to the chat of about a second on a phone.
+#: Below 30 s a hand cannot be played at all: ``hand_seconds 7,5`` was taken, and every
+#: player timed out on street 1 and was sat out (R8.6).
+MIN_HAND_SECONDS = 30
+
+
 def _seconds(name: str, code: str, low: float, high: float, step: float, **more: Any) -> Setting:
     return Setting(
         name=name,
@@ -489,7 +498,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     _seconds(
         "hand_seconds",
         "hs",
-        1,
+        MIN_HAND_SECONDS,
         3600,
         30,
         en="each player's time budget for a whole hand, running only on their turn.",

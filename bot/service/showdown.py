@@ -20,6 +20,7 @@ from bot.service.dealing import (
     refill_banks,
     settle_pairs,
     sit_out_timed_out,
+    stacks_back,
     stand_up,
     tell_chat_gone,
     tell_tournament_closed,
@@ -201,6 +202,8 @@ def close_hand(
                 note = tr(t.lang, key, name=st.name, amount=amount, label=t.label)
                 t.owe("post", Screen(note))
     t.last_result = record
+    for st in t.seats.values():  # the top-ups made before this hand were shown through it
+        st.topped_up = 0
     t.hand = None
     t.plan = None
     t.owners = {}
@@ -221,7 +224,10 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
-        close_now(t, tx, closed_notice(t))
+        returned = close_now(t, tx, closed_notice(t))
+        if returned and not t.chat_gone:  # where the stacks went, as /closetable between
+            # hands answers it (the table message's "is closed." alone left players asking)
+            t.owe("post", Screen(stacks_back(t, t.lang, returned)))
         if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
             tell_chat_gone(t, tx, showdowns)

@@ -119,12 +119,17 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # a tournament's payout (R8.7) is no hand's winnings: its own line (:func:`_tournaments`);
     # nor are its hands, which move chips: the kush per hand is the cash hands', the
     # tournament hands have a line of their own; fouls, royalties and Fantasyland count both
-    cash_points = s.points - s.tournament_points
+    # Chinese Poker's points (R7.1) are every box won, never a net against the opponents:
+    # averaged with the open-face games' net points (R5.1) they read "+2.1 points/hand" to a
+    # player losing 6.4 kush a hand. The points per hand are the open-face hands'; Chinese
+    # Poker's have a figure of their own, on the bonus line
+    cash_points = s.points - s.tournament_points - s.chinese_points
+    open_hands = s.hands - s.chinese_hands
     lines = []
     if s.hands or not s.tournament_hands:
         lines.append(
             tr(lang, "stats.group_hands" if group else "stats.hands",
-               hands=s.hands, players=s.players, points=_avg(cash_points, s.hands, lang),
+               hands=s.hands, players=s.players, points=_avg(cash_points, open_hands, lang),
                kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label)
         )  # fmt: skip
     if s.tournament_hands:
@@ -141,6 +146,9 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
+    if s.chinese_hands and not group:
+        game_points = _avg(s.chinese_points, s.chinese_hands, lang).lstrip("+")
+        fouls += " · " + tr(lang, "stats.chinese_points", n=game_points)
     lines.append(fouls)
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
     # "Fantasyland: entered —" to a player who never played a game that has it)
@@ -238,7 +246,12 @@ async def stats(
             lines.append(_best(group, lang, best, group=True))
         else:  # every hand a draw (or a fouled pair)
             lines.append(_best(group, lang, "—", group=True))
-        lines.append(tr(lang, "stats.group_moved", kush=group.kush_won, label=label))
+        # the members' winnings and losses of every hand (a net alone is 0 among members;
+        # winnings alone, 375, read as contradicting the only member's "Net: -219" below:
+        # their losses, 594, were not said). Against computer players (house kush) the two
+        # differ by the members' net, the tournament payouts left out (R8.7)
+        lost = group.kush_won - (group.kush - group.tournament_kush)
+        lines.append(tr(lang, "stats.group_moved", won=group.kush_won, lost=lost, label=label))
         if group.tournaments:
             lines.append(tr(lang, "stats.group_tournaments", n=group.tournaments))
         own = await rt.store.player_stats(me.id, since)

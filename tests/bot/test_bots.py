@@ -463,6 +463,7 @@ async def test_removebot_twice_during_a_hand_stands_up_two_computer_players() ->
     assert tr("ru", "bot.removed_after_hand", name="🤖 Anna").startswith("🤖 Anna встанет")
 
 
+@pytest.mark.usefixtures("short_hand_seconds")  # (a budget below the minimum)
 async def test_r8_5_a_computer_player_moves_within_its_own_clock_and_is_never_sat_out() -> None:
     """R8.5/R8.6: with a short budget and no bank (hand_seconds 1, time_bank_seconds 0) the
     computer player's human-like pause (1–3 s) used to outlast its own clock: the timer

@@ -36,6 +36,9 @@ from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.bot.fakes import FakePresenter
 
+#: hand_seconds of 1–5 s among the values an admin may set (below the minimum, R8.5)
+pytestmark = pytest.mark.usefixtures("short_hand_seconds")
+
 SLOW = os.environ.get("OFC_SLOW") == "1"
 SEEDS = range(200) if SLOW else range(6)
 CHATS = [

@@ -5,6 +5,7 @@ lines in the player's language; ..."""
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -37,9 +38,16 @@ async def test_r8_2a_closetable_says_the_stacks_went_back_to_the_balances() -> N
     alice = t.seat_of(ALICE.user_id)
     assert alice is not None and alice.stack > 0
     before = await player_balance_in(store, GROUP, ALICE)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and bob.stack > 0
+    stacks = (alice.stack, bob.stack)
     reply = await service.close_table(GROUP, ALICE, True)
-    assert reply.text == "Table #1 is closed; the stacks are back in the players' balances."
-    assert reply.text == tr("en", "reply.table_closed_cashed", table=1)
+    # each stack, as a leaver's notice says it ("the stacks are back in the players'
+    # balances" left them asking how much, fixnu3)
+    assert reply.text == (
+        "Table #1 is closed; stacks back to balances: "
+        f"Alice {stacks[0]} kush, Bob {stacks[1]} kush."
+    )
     assert presenter.last_table(GROUP.chat_id).text == "Table #1 is closed."
     assert await player_balance_in(store, GROUP, ALICE) == before + alice.stack
     assert await check_store(store) == []
@@ -49,8 +57,18 @@ async def test_r8_2a_closetable_in_russian_says_the_stacks_went_back() -> None:
     service, presenter, _, _ = service_env(next_hand_delay=5)
     await start(service, [ALICE, BOB], "ofc")
     await play_hand(service, presenter, [ALICE, BOB])
+    t = service.table_in(GROUP)
+    assert t is not None
+    a, b = (t.seat_of(x.user_id) for x in (ALICE, BOB))
+    assert a is not None and b is not None
+    stacks = (a.stack, b.stack)
     reply = await service.close_table(GROUP, OLGA, True)
-    assert reply.text == "Стол #1 закрыт, стеки вернулись на балансы игроков."
+    assert reply.text.startswith("Стол #1 закрыт; стеки возвращены на балансы: ")
+    assert re.fullmatch(
+        rf"Стол #1 закрыт; стеки возвращены на балансы: Alice {stacks[0]} куш\w*, "
+        rf"Bob {stacks[1]} куш\w*\.",
+        reply.text,
+    ), reply.text
 
 
 async def test_r8_2a_closetable_with_no_stack_at_the_table_names_none() -> None:

@@ -720,7 +720,7 @@ async def test_a_second_sandbox_on_the_same_file_is_refused_while_the_first_runs
 async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothing_applied(
     tmp_path: Path,
 ) -> None:
-    """``--hand-seconds`` takes what the ``hand_seconds`` setting takes (1 to 3600 s): a new
+    """``--hand-seconds`` takes what the ``hand_seconds`` setting takes (30 to 3600 s): a new
     user's 4000 on a fresh file started a table with hand_seconds 120 (refused when read) but a
     time bank of 1000 s, 0 one with a 5 s bank, and -5 or 99999 on a resumed table said
     "applies from the next table". Now the start is refused with argparse's one line, no
@@ -729,9 +729,9 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
 
     error = (
         "python -m bot: error: argument --hand-seconds: hand_seconds takes a number of "
-        "seconds from 1 to 3600 (7.5 for a fraction)"
+        "seconds from 30 to 3600 (7.5 for a fraction)"
     )
-    for value in ("4000", "0"):
+    for value in ("4000", "0", "7.5"):  # (no hand can be played in 7.5 s, R8.5)
         status, out = await _refused_start(tmp_path, value)
         assert (status, out[-1]) == (2, error), out
         assert not (tmp_path / "sandbox.sqlite3").exists()

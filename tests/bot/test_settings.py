@@ -90,8 +90,8 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
     ("name", "value", "words"),
     [
         ("time_bank_seconds", "nan", ["seconds from ", "0", "3600"]),
-        ("hand_seconds", "inf", ["seconds from ", "1", "3600"]),
-        ("hand_seconds", "0", ["seconds from 1 to 3600"]),
+        ("hand_seconds", "inf", ["seconds from ", "30", "3600"]),
+        ("hand_seconds", "0", ["seconds from 30 to 3600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
         ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
@@ -820,7 +820,7 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
     ("name", "value", "saved"),
-    [("utc_offset", "5,5", 5.5), ("level_minutes", "0,5", 0.5), ("hand_seconds", "7,5", 7.5),
+    [("utc_offset", "5,5", 5.5), ("level_minutes", "0,5", 0.5), ("hand_seconds", "37,5", 37.5),
      ("time_bank_seconds", "-0,0", 0.0), ("fantasyland_seconds", "+90,25", 90.25),
      ("level_minutes", "0,125", 0.125), ("level_minutes", "0,500", 0.5),
      ("utc_offset", "-0,500", -0.5), ("time_bank_seconds", "00,250", 0.25)],

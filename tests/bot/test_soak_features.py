@@ -33,6 +33,9 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 
+#: hand_seconds of 1–5 s among the values an admin may set (below the minimum, R8.5)
+pytestmark = pytest.mark.usefixtures("short_hand_seconds")
+
 P = "discord"
 CHATS = (ChatRef(P, "G", "C1", "one"), ChatRef(P, "G", "C2", "two"))
 PEOPLE = (

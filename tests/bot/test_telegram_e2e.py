@@ -10,6 +10,8 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.model import LiveTable
 from bot.screens import Payload, Screen
 from bot.telegram.fake_api import FakeTelegram, FakeUser
@@ -218,6 +220,7 @@ async def test_stale_and_forged_buttons_change_nothing(tmp_path: Path) -> None:
         assert t.hand.dumps() == before
 
 
+@pytest.mark.usefixtures("short_hand_seconds")  # (a budget below the minimum)
 async def test_timeout_makes_the_move_with_auto_placement(tmp_path: Path) -> None:
     """R8.5 with a 1-second budget and no bank: the sleeper's street is placed for them."""
     async with world(tmp_path, deck_source=decks(stacked(ALICE_STREETS, BOB_STREETS))) as w:

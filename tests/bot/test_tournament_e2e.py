@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.model import LiveTable
 from bot.screens import Payload
 from bot.telegram.fake_api import FakeTelegram, FakeUser
@@ -333,6 +335,7 @@ async def test_r8_7_three_player_pineapple_tournament_with_rising_levels_to_the_
         await check_the_end(w, table_id, db, leaks)
 
 
+@pytest.mark.usefixtures("short_hand_seconds")  # (a budget below the minimum)
 async def test_r8_7_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
     tmp_path: Path,
 ) -> None:

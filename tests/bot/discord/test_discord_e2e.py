@@ -271,6 +271,7 @@ async def test_closed_dms_are_tried_again_once_the_player_uses_the_bot(
         assert presenter.closed_dms == set()
 
 
+@pytest.mark.usefixtures("short_hand_seconds")  # (a budget below the minimum)
 async def test_timeout_set_by_an_admin_makes_the_move(tmp_path: Path) -> None:
     """R8.5 with a 1-second budget and no bank (set with /ofc settings by an admin): the
     sleeper's street is placed for them, bottom first (the order: tests/game)."""

@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.model import LiveTable
 from storage.check import check_database, check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
@@ -133,6 +135,7 @@ async def check_the_end(w: World, table_id: int, db: Path, leaks: list[str]) -> 
     assert await check_database(db) == []
 
 
+@pytest.mark.usefixtures("short_hand_seconds")  # (a budget below the minimum)
 async def test_r8_7_on_discord_a_player_who_never_presses_is_auto_placed_and_never_sat_out(
     tmp_path: Path,
 ) -> None:
