@@ -1,6 +1,7 @@
 """Fix session fixpost: a new message Telegram refuses with a 429 is posted once the pause is
 over, with its newest screen (not sent again as it was, then edited), through the real
-python-telegram-bot against the local fake."""
+python-telegram-bot against the local fake; an /addbot whose overdue step closed the table
+seats nobody."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from pathlib import Path
 from bot.telegram.fake_api import ApiCall, too_many
 from bot.texts import tr
 from storage.check import check_store
+from tests.bot.conftest import Clock
 from tests.bot.test_break5 import street_unsettled
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import GROUP as S_GROUP
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone, to_the_last_street
+from tests.bot.test_transitions import KillableStore, new_service
 from tests.bot.tg_world import ALICE, BOB, GROUP_ID, world
 
 
@@ -143,3 +148,25 @@ async def test_a_hand_message_refused_with_429_is_posted_once_with_its_newest_sc
         await w.settle()
         assert t.hand_no == 2
         assert await check_store(w.store) == []
+
+
+async def test_r8_2a_an_addbot_whose_overdue_step_closed_the_table_is_told_so() -> None:
+    """R8.2a: the lobby has had no hand for longer than ``idle_close_seconds`` and its timer
+    has not fired; the opener types /addbot. The idle close made first is refused by
+    storage once (the command goes on, the table open), and /addbot's own overdue step
+    (:meth:`Runtime.overdue_first`) then closes the table: /addbot went on at the closed
+    table as if it were open. It is answered that the table is closed; nobody is seated,
+    the house funds nobody, and the ledger checks."""
+    store, clock = KillableStore(), Clock()
+    service, _presenter = new_service(store, clock)
+    await service.new_table(S_GROUP, S_ALICE)
+    t = service.table_in(S_GROUP)
+    assert t is not None
+    clock.now += t.options.idle_close_seconds + 1
+    store.fail_next = 1  # (the idle close made before the command: refused once)
+    reply = await service.add_bot(S_GROUP, S_ALICE, True, "easy")
+    assert reply.alert and reply.text == tr("en", "reply.table_closed", table=t.id)
+    assert service.table_in(S_GROUP) is None
+    assert not any(s.bot for s in t.seats.values())
+    assert await store.find_player(t.community_id, "bot:anna") is None  # no house kush
+    assert await check_store(store) == []
