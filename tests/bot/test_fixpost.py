@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -170,3 +171,30 @@ async def test_r8_2a_an_addbot_whose_overdue_step_closed_the_table_is_told_so() 
     assert not any(s.bot for s in t.seats.values())
     assert await store.find_player(t.community_id, "bot:anna") is None  # no house kush
     assert await check_store(store) == []
+
+
+async def test_a_table_message_sitting_out_a_group_429_does_not_hold_the_stop(
+    tmp_path: Path,
+) -> None:
+    """Hand 2's table message is refused with a 429 of a minute (a flood wait), and Bob's
+    /balance in the group (its answer waits behind that post, keeping its place) comes
+    meanwhile: the bot's stop waits out neither (the answer is tried once as it stops, as
+    any reply), and the table message is not posted into the pause (the restart posts the
+    table's messages anew)."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        t = await to_the_last_street(w, [ALICE, BOB])
+        by_id = {str(u.id): u for u in (ALICE, BOB)}
+        await w.settle()
+        before = len(w.fake.calls)
+        w.fake.fail_when(table_post, *too_many(60))
+        assert t.hand is not None
+        await street_unsettled(w, by_id[t.seats[t.hand.to_act[0]].user_id])
+        await w.fake.wait_for(lambda: [c for c in w.fake.calls[before:] if table_post(c)])
+        await w.fake.send_text(BOB, GROUP_ID, "/balance")
+        await asyncio.sleep(0.3)
+        start = len(w.fake.calls)
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 5  # (the service's and the adapter's stop)
+    assert [c for c in w.fake.calls[start:] if table_post(c)] == []
+    assert len([c for c in w.fake.calls[before:] if table_post(c)]) == 1
