@@ -248,6 +248,8 @@ async def add_bot(
     # ready timer deals the hand without it, as without a person seated that moment (seated
     # first, it was dealt into a hand whose deal was due before it sat down)
     await rt.overdue_first(t)
+    if not rt.open_here(t):  # that step closed it (R8.2a: no hand for too long)
+        return Reply(tr(lang, "reply.table_closed", table=t.id), alert=True)
     free = [s for s in range(t.options.max_players) if s not in t.seats]
     if not free:
         return full_table(t, lang)

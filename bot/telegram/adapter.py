@@ -200,7 +200,10 @@ def _unsent(exc: TelegramError) -> bool | None:
 # the bot may not write to any more (a 403, "chat not found") is given up at once. A notice
 # (:meth:`TelegramPresenter.post`) is tried again after :data:`~bot.retries.NOTICE_RETRIES`.
 # An edit refused with a 429 is not sent again by the rate limiter (it would send the screen
-# of then): the writer waits the chat's pause out and writes the message's newest screen.
+# of then): the writer waits the chat's pause out and writes the message's newest screen. So
+# is a new message (a table message, a hand): posted in the background once the pause is
+# over, its newest screen (:meth:`TelegramPresenter._pending`), the chat's later new messages
+# after it (:meth:`TelegramPresenter._after_held`).
 #: An edit does not notify: a player whose turn has gone this many seconds without a press
 #: (since it began or since their last press on it) gets a short "your move" message in the
 #: private chat (a new message notifies), with the time left then, deleted when the turn
@@ -262,6 +265,9 @@ class TelegramPresenter(LatePictures):
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
         #: set by the stop: ends the waits of writers sitting out a chat's 429
+        #: by chat: the writers of new messages refused with a 429, posted once the pause is
+        #: over (:meth:`_pending`); the chat's later new messages wait for them
+        self._held: dict[str, set[asyncio.Task[None]]] = {}
         self._stopped = asyncio.Event()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
@@ -296,14 +302,26 @@ class TelegramPresenter(LatePictures):
         self._pings: dict[tuple[str, int], int] = {}
         self._pressed: dict[tuple[str, int], float] = {}
 
-    async def _send(self, chat_id: str, screen: Screen) -> str:
+    async def _send(
+        self, chat_id: str, screen: Screen, *, record: bool = False, held: bool = True
+    ) -> str:
+        """Post ``screen`` as a new message in ``chat_id``; its id. One refused with a 429 is
+        not sent again by the rate limiter (it would post the screen of then after the pause,
+        then the message's newest screen would be an edit of it: two writes where one does):
+        the ``RetryAfter`` is raised and the caller posts it in the background
+        (:meth:`_pending`), its newest screen once the pause is over. A ``record`` (written
+        once, never edited) keeps the rate limiter's retries. It goes after the chat's posts
+        held so (:meth:`_after_held`; ``held`` false: it is one of them)."""
+        if held:
+            await self._after_held(chat_id)
         text = fit(screen.text, MAX_TEXT)
         kwargs = _keyboard_kwargs(screen)
         chat = _where(chat_id)[0]
+        retries = {} if record else self._no_limiter_retries()
         msg = await self._in_topic(
             chat_id,
             lambda topic: self.app.bot.send_message(
-                chat, text, message_thread_id=topic, api_kwargs=kwargs
+                chat, text, message_thread_id=topic, api_kwargs=kwargs, **retries
             ),
         )
         return str(msg.message_id)
@@ -406,7 +424,7 @@ class TelegramPresenter(LatePictures):
                 new = str(exc.new_chat_id)
                 if not screen.buttons:
                     try:
-                        await self._send(new, screen)
+                        await self._send(new, screen, record=True)
                     except TelegramError:
                         log.exception("cannot post message %s/%s in %s", chat_id, ref, new)
                 await self.follow_soon(chat_id, new)
@@ -449,9 +467,9 @@ class TelegramPresenter(LatePictures):
         self._newer.forget(key)
 
     def _no_limiter_retries(self) -> dict[str, Any]:
-        """The keyword that keeps the rate limiter from sending an edit refused with a 429
-        again itself (it would send the screen of then, after the pause; :meth:`_write`
-        waits the pause out and writes the newest), when the bot has one."""
+        """The keyword that keeps the rate limiter from sending an edit or a new message
+        refused with a 429 again itself (it would send the screen of then, after the pause;
+        :meth:`_write` waits the pause out and writes the newest), when the bot has one."""
         if not isinstance(getattr(self.app.bot, "rate_limiter", None), AnswerFirstRateLimiter):
             return {}  # (another limiter's retries stay: it may not take NO_RETRIES)
         return {"rate_limit_args": NO_RETRIES}
@@ -488,12 +506,26 @@ class TelegramPresenter(LatePictures):
         if _unsent(exc):
             self._latest[key] = screen
             log.info("message to %s not posted (%s): again soon", chat_id, exc)
-            self._writers[key] = asyncio.create_task(
+            writer = asyncio.create_task(
                 self._write_pending(key, exc, sent), name=f"tg-post-{chat_id}"
             )
+            self._writers[key] = writer
+            if isinstance(exc, RetryAfter):  # (the chat's next new messages come after it)
+                held = self._held.setdefault(_where(chat_id)[0], set())
+                held.add(writer)
+                writer.add_done_callback(held.discard)
         else:
             self._perhaps_posted(key, screen, exc)
         return ref
+
+    async def _after_held(self, chat_id: str) -> None:
+        """Until the new messages to ``chat_id`` refused with a 429 so far are posted (or
+        given up: the stop ends their wait), so a new message keeps its place after them (a
+        notice, a reply "your cards are above" went out before the hand they followed)."""
+        mine = asyncio.current_task()
+        held = [w for w in self._held.get(_where(chat_id)[0], ()) if w is not mine]
+        if held:
+            await asyncio.wait(held)
 
     def _perhaps_posted(self, key: tuple[str, str], screen: Screen, exc: TelegramError) -> None:
         """The pending message ``key`` was sent as ``screen`` and its answer lost (``exc``):
@@ -614,6 +646,10 @@ class TelegramPresenter(LatePictures):
         if wait is None:
             self._latest.pop(key, None)
             log.warning("message to %s lost: %s", key[0], exc)
+        elif isinstance(exc, RetryAfter):
+            # not before the pause is over, whatever came meanwhile: then the newest screen
+            # is posted, once
+            await self._sit_out(_where(key[0])[0], wait)
         else:
             await self._wait_for_newer(key, wait)
         await self._write(key, tries=1, failing_since=sent)
@@ -628,7 +664,7 @@ class TelegramPresenter(LatePictures):
         chat_id, ref = key
         sent = time.monotonic()
         try:
-            new = await self._send(chat_id, screen)
+            new = await self._send(chat_id, screen, held=False)
         except ChatMigrated as exc:
             self._latest.pop(key, None)
             self.follow_soon(_where(chat_id)[0], str(exc.new_chat_id))
@@ -655,7 +691,10 @@ class TelegramPresenter(LatePictures):
             else:
                 self._latest.setdefault(key, screen)
                 log.info("message %s to %s not posted (%s): again soon", ref, chat_id, exc)
-                await self._wait_for_newer(key, wait)
+                if isinstance(exc, RetryAfter):  # (its newest screen once the pause is over)
+                    await self._sit_out(_where(chat_id)[0], wait)
+                else:
+                    await self._wait_for_newer(key, wait)
                 return tries + 1, failing_since
             return 0, None
         log.info("message %s to %s posted as %s", ref, chat_id, new)
@@ -1017,6 +1056,7 @@ class TelegramPresenter(LatePictures):
         refuses it so or holds the chat in a 429's pause (not sent into it): the service
         keeps it for the next start."""
         target = self._target(chat_id)
+        await self._after_held(chat_id)
         began = time.monotonic()
         tries = 0
         while True:
@@ -1095,6 +1135,7 @@ class TelegramPresenter(LatePictures):
         stops (kept for a restart). Never raises :class:`TelegramError`."""
         target = self._target(chat_id)
         caption = fit(caption, MAX_CAPTION)
+        await self._after_held(chat_id)
         tries = 0
         while True:
             if later and self.stopping:  # kept: the restart posts it (once)
@@ -1539,6 +1580,7 @@ class TelegramAdapter:
                 log.info("could not tell the user about the failure: %s", exc)
 
     async def _write_reply(self, msg: Message, reply: Reply) -> None:
+        await self.presenter._after_held(str(msg.chat_id))  # (a hand it says is above)
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
