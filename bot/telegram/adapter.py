@@ -395,7 +395,9 @@ class TelegramPresenter(LatePictures):
                 self._latest.pop(key, None)
                 log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
                 break
-            screen = self._latest.pop(key)
+            screen = self._latest.pop(key, None)
+            if screen is None:  # (dropped while it waited: :meth:`_superseded`)
+                break
             ref = self.current_ref(*key)
             sent = time.monotonic()
             if ref.startswith(PENDING_PREFIX):  # a new message Telegram has not taken yet
@@ -547,12 +549,24 @@ class TelegramPresenter(LatePictures):
         a message of that hand perhaps posted before (:meth:`_perhaps_posted`) is not the
         hand's any more. No press claims it, and it is not posted at the turn ping's time
         (:meth:`_post_unsure`): the hand showed twice, the service holding the other, the
-        second's buttons out of date."""
+        second's buttons out of date. Nor is one a 429 holds (:meth:`_pending`), not
+        posted yet: its writer posted it once the pause was over, the new one after it (two
+        hand messages, the service holding the second)."""
         if table is None:
             return
         for key, screen in list(self._unsure.get(user_id, [])):
             if screen.table == table:
                 self._sure(key)
+        for key in list(self._writers):
+            held = self._latest.get(key)
+            if (
+                key[0] == user_id
+                and key[1].startswith(PENDING_PREFIX)
+                and held is not None
+                and held.table == table
+                and self.current_ref(*key) == key[1]
+            ):
+                del self._latest[key]  # (its writer ends with nothing to post)
         turn = (user_id, table)
         task = self._pingers.get(turn)
         if task is not None and task in self._reposts:
