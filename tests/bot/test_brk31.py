@@ -6,12 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from pathlib import Path
 
+from bot.service import TableService
 from bot.telegram.fake_api import too_many
 from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.test_closing_restart import RefPresenter, nothing_sent
 from tests.bot.test_fixpost import private_to
+from tests.bot.test_service import ALICE as S_ALICE
+from tests.bot.test_service import BOB as S_BOB
+from tests.bot.test_service import GROUP as S_GROUP
+from tests.bot.test_service import dealt_at, press_auto_and_confirm
+from tests.bot.test_stop_keeps_notices import HeldAtTheStop
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, world
@@ -71,3 +81,56 @@ async def test_a_second_start_during_a_429_posts_the_hand_once(tmp_path: Path) -
         await w.settle()
         assert t.hand_no == 2
         assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_notice_kept_at_the_stop_then_an_idle_close_after_the_restart() -> None:
+    """R8.2, R8.2a: Bob leaves mid-hand; the hand's end owes the group "Bob left the table;
+    … back to their balance", which the platform holds until the bot stops (kept, owed by
+    the open table's snapshot). The next start sends the kept notice once; no hand is dealt
+    after it and the idle close closes the table (Alice's stack back), its notice over the
+    table message; a third start sends nothing. The ledger checks."""
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    presenter = HeldAtTheStop()
+    service.register(presenter)
+    t = await dealt_at(service, S_GROUP, (S_ALICE, S_BOB))
+    assert not (await service.leave(S_GROUP, S_BOB)).alert
+    by_id = {a.user_id: a for a in (S_ALICE, S_BOB)}
+    for _ in range(200):
+        if t.hand is None:
+            break
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.hand is None and t.seat_of(S_BOB.user_id) is None
+    await service.rt.settled(t)
+    held = [text for text in presenter.held if text.startswith("👋 Bob")]
+    assert len(held) == 1
+    await service.stop()
+    await service.rt.drawer.close()
+
+    clock.now += t.options.idle_close_seconds + 3600
+    service2 = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    p2 = RefPresenter()
+    service2.register(p2)
+    await service2.start()
+    t2 = service2.table_in(S_GROUP)
+    assert t2 is not None
+    await service2.rt.settled(t2)
+    clock.now += t.options.idle_close_seconds + 1  # (the time stopped does not count)
+    await service2.run_due()
+    await service2.rt.settled(t2)
+    await service2.stop()
+    await service2.rt.drawer.close()
+    assert [text for _, text in p2.posts if text.startswith("👋 Bob")] == held
+    assert service2.table_in(S_GROUP) is None
+    closed = p2.tables[S_GROUP.chat_id][-1].text
+    assert closed.startswith(f"Table #{t.id} closed: no hand for"), closed
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
+
+    service3 = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    p3 = RefPresenter()
+    service3.register(p3)
+    await service3.start()
+    await service3.stop()
+    await service3.rt.drawer.close()
+    assert nothing_sent(p3)
