@@ -187,6 +187,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             await service.start()
             if discord_adapter is not None:  # (a close the bot's return, unseen, undoes)
                 await discord_adapter.look_at_restored()
+            if telegram is not None:  # (a mute that ran out meanwhile sent no update)
+                await telegram.look_at_restored()
             if telegram is not None:
                 await _take_updates(telegram, settings)
         started = True

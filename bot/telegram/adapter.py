@@ -2000,6 +2000,38 @@ class TelegramAdapter:
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
             log.info("the bot is back in %s: its table stays open", change.chat.id)
 
+    async def look_at_restored(self) -> None:
+        """The tables are restored (a start: call it after
+        :meth:`~bot.service.TableService.start`): each whose close the bot's mute or removal
+        queued (R8.2a) is looked at as the bot stands in its group now (``getChatMember``):
+        a mute that ran out while the bot was stopped, or the bot let write again meanwhile,
+        sent no update (Telegram sends none when a mute runs out, and the look at its end,
+        :meth:`_muted_until`, was the stopped process's): the close stood, closing a table
+        whose group the bot could write in again. A mute still running is looked at again
+        when it runs out; a bot still removed or muted for good leaves the close (as does a
+        group the bot cannot be asked about)."""
+        for t in list(self.service.tables.values()):
+            if t.platform != PLATFORM or not (t.closing and t.removal_close):
+                continue
+            try:
+                member = await self.app.bot.get_chat_member(int(t.chat_id), self.app.bot.id)
+                if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+                    continue
+                if isinstance(member, ChatMemberRestricted) and not (
+                    member.is_member and member.can_send_messages
+                ):
+                    if member.is_member:
+                        self._muted_until(t.chat_id, member.until_date)
+                    continue
+                # (a member the group's own rights keep from writing, which no status says,
+                # is refused again at the next write: the close is queued again then)
+                if await self.service.chat_back(PLATFORM, t.chat_id):
+                    log.info("the bot may write in %s again: its table stays open", t.chat_id)
+            except (TelegramError, ValueError) as exc:  # (the close stands)
+                log.info("could not look at the bot's status in %s: %s", t.chat_id, exc)
+            except Exception:  # (storage refused: the close stays queued; logged)
+                log.exception("could not keep the table of %s open", t.chat_id)
+
     def _muted_until(self, chat: str, until: datetime.datetime | None) -> None:
         """The bot is muted in the group ``chat`` until ``until`` (aware; ``None``, or the
         epoch Telegram's 0 becomes: for good, or not muted). Telegram sends no update when a

@@ -516,6 +516,8 @@ class FakeTelegram:
 
     async def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
+        if user_id == BOT_ID:  # the bot's own status, as the world left it
+            return self._bot_member(chat_id)
         status = "administrator" if user_id in self.admins.get(chat_id, set()) else "member"
         member: dict[str, Any] = {
             "status": status,
@@ -702,6 +704,12 @@ class FakeTelegram:
             self.mute_ends[chat_id] = float(until)
         else:
             self.mute_ends.pop(chat_id, None)
+        status = self._restricted(until, member)
+        await self._bot_status(chat_id, by, status)
+
+    @staticmethod
+    def _restricted(until: int, member: bool) -> dict[str, Any]:
+        """The bot's ``restricted`` status (no right to send anything) until ``until``."""
         rights = dict.fromkeys(
             (
                 "can_change_info", "can_invite_users", "can_pin_messages", "can_send_messages",
@@ -712,8 +720,31 @@ class FakeTelegram:
             ),
             False,
         )  # fmt: skip
-        status = {"status": "restricted", "is_member": member, "until_date": until, **rights}
-        await self._bot_status(chat_id, by, status)
+        return {"status": "restricted", "is_member": member, "until_date": until, **rights}
+
+    def _bot_member(self, chat_id: int) -> dict[str, Any]:
+        """``getChatMember`` of the bot in ``chat_id``: restricted while muted there (its
+        ``until_date``; not a member if removed too), ``kicked`` when removed, else a
+        member (an administrator where :attr:`admins` names it)."""
+        bot = {"id": BOT_ID, "is_bot": True, "first_name": "OFC", "username": BOT_USERNAME}
+        if chat_id in self.mute_ends and time.time() >= self.mute_ends[chat_id]:
+            self.muted_in.discard(chat_id)  # (the restriction ran out)
+            del self.mute_ends[chat_id]
+        if chat_id in self.muted_in:
+            until = int(self.mute_ends.get(chat_id, 0))
+            return {"user": bot, **self._restricted(until, chat_id not in self.removed_from)}
+        if chat_id in self.removed_from:
+            return {"user": bot, "status": "kicked", "until_date": 0}
+        if BOT_ID in self.admins.get(chat_id, set()):
+            return {
+                "user": bot, "status": "administrator", "can_be_edited": False,
+                "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                "can_manage_video_chats": False, "can_restrict_members": False,
+                "can_promote_members": False, "can_change_info": False,
+                "can_invite_users": True, "can_post_stories": False,
+                "can_edit_stories": False, "can_delete_stories": False,
+            }  # fmt: skip
+        return {"user": bot, "status": "member"}
 
     async def _bot_status(
         self, chat_id: int, by: FakeUser, status: dict[str, Any], old: str = "member"

@@ -7,10 +7,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import time
 from pathlib import Path
 
+import pytest
+
 from bot.service import TableService
-from bot.telegram.fake_api import too_many
+from bot.telegram.fake_api import FakeTelegram, too_many
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -24,7 +27,7 @@ from tests.bot.test_service import dealt_at, press_auto_and_confirm
 from tests.bot.test_stop_keeps_notices import HeldAtTheStop
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
-from tests.bot.tg_world import ALICE, BOB, world
+from tests.bot.tg_world import ALICE, BOB, GROUP_ID, TOKEN, world
 
 
 async def test_a_second_start_during_a_429_posts_the_hand_once(tmp_path: Path) -> None:
@@ -134,3 +137,43 @@ async def test_r8_2a_a_notice_kept_at_the_stop_then_an_idle_close_after_the_rest
     await service3.stop()
     await service3.rt.drawer.close()
     assert nothing_sent(p3)
+
+
+@pytest.mark.parametrize("ran_out", [False, True], ids=["runs_out_later", "ran_out_stopped"])
+async def test_r8_2a_a_mute_of_the_bot_running_out_after_a_restart_keeps_its_table(
+    tmp_path: Path, ran_out: bool
+) -> None:
+    """R8.2a: an admin mutes the bot for a few seconds mid-hand (restricted, with an
+    ``until_date``), which queues the table's close; the bot restarts before the mute runs
+    out. Telegram sends no update when it does, and the look at its end was the stopped
+    process's: the close stood and the table closed after the hand though the bot could
+    write again. The restarted bot asks how it stands in the group and looks again at the
+    mute's end (``ran_out``: it ran out while the bot was stopped: at once): the close is
+    cancelled, the group told once, the next hand dealt."""
+    fake = FakeTelegram(TOKEN)
+    await fake.start()
+    fake.started_users.update({ALICE.id, BOB.id})
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = next(iter(w.service.tables.values()))
+            assert t.hand is not None and t.hand_no == 1
+            await fake.restrict_bot(GROUP_ID, by=ALICE, until=int(time.time()) + 4)
+            await fake.wait_for(lambda: t.closing)
+            await w.settle()
+        if ran_out:
+            await asyncio.sleep(4.5)
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t2 = next(iter(w2.service.tables.values()))
+            assert t2.hand is not None
+            await fake.wait_for(lambda: not t2.closing, timeout=10)
+            await w2.settle()
+            notice = tr("en", "lobby.close_cancelled", table=t2.id)
+            assert w2.group_texts().count(notice) == 1
+            await play_hand(w2, [ALICE, BOB])
+            await w2.settle()
+            assert t2.id in w2.service.tables and t2.hand is not None and t2.hand_no == 2
+            assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()

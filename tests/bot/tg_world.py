@@ -305,6 +305,7 @@ async def world(
     adapter = TelegramAdapter(service, TOKEN, fake.base_url, rate_limiter=limiter)
     await adapter.start(poll_interval=0.0)
     await service.start()
+    await adapter.look_at_restored()  # (as the composition root, bot/app.py)
     try:
         yield World(fake, service, adapter, store)
     finally:
