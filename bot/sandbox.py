@@ -226,6 +226,7 @@ class Sandbox:
         )
         await self.adapter.start(poll_interval=0.0)
         await self.service.start()
+        await self.adapter.look_at_restored()  # (as the composition root, bot/app.py)
         self._printer = asyncio.create_task(self._print_loop())
         table = self.service.table_in(GROUP)
         resumed = table is not None
