@@ -297,7 +297,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         held = seat.stack if seat else 0
         if t.tournament is not None:  # chips, not kush (R8.7)
             held = t.tournament.chips.get(t.owner(sv.seat), 0)
-        head = f"{t.board_label(sv.seat)} · {held}"
+        head = f"{t.board_label(sv.seat)} · {grouped(held, lang)}"  # (as every amount)
         if seat is not None and seat.topped_up and t.tournament is None and seat.seat not in topped:
             topped.add(seat.seat)  # (once a player: double boxes, R4.2)
             head += " " + tr(lang, "board.topped_up", amount=seat.topped_up)

@@ -177,3 +177,22 @@ async def test_r8_2a_a_mute_of_the_bot_running_out_after_a_restart_keeps_its_tab
             assert await check_store(w2.store) == []
     finally:
         await fake.stop()
+
+
+async def test_r8_2_a_stack_from_10_000_up_reads_grouped_on_the_table_message() -> None:
+    """R8.2: stacks of 12 000 kush. The table message's board lines showed each stack
+    ungrouped ("Alice · 12000") where every other place (the lobby, the settlements, the
+    top-up marker beside it) reads "12,000"."""
+    service = TableService(
+        MemoryStore(), clock=Clock(), rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    presenter = RefPresenter()
+    service.register(presenter)
+    for name, value in (("starting_balance", "50000"), ("min_buy_in", "12000")):
+        reply = await service.settings(S_GROUP, S_ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await dealt_at(service, S_GROUP, (S_ALICE, S_BOB))
+    await service.rt.settled(t)
+    text = presenter.tables[S_GROUP.chat_id][-1].text
+    assert "Alice · 12,000" in text and "Bob · 12,000" in text, text
+    assert "12000" not in text, text
