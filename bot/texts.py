@@ -2249,7 +2249,7 @@ class _Amount(int):
 #: written just before ``{label}`` is one too (:func:`_amount_names`)
 _AMOUNT_NAMES = frozenset(
     {"amount", "kush", "prize", "stack", "max", "balance", "delta", "limit", "pool", "buy_in",
-     "room", "point", "won", "have", "need", "added", "before", "min_buy_in"}
+     "room", "point", "won", "have", "need", "added", "before", "min_buy_in", "chips"}
 )  # fmt: skip
 
 
