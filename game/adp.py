@@ -204,36 +204,39 @@ def _counts(cards: frozenset[Card]) -> tuple[dict[int, int], dict[object, int]]:
     return rank_counts(cards), suits
 
 
-@lru_cache(maxsize=1 << 16)
+# The per-box caches below hold tuples of numbers only (which the garbage collector stops
+# tracking) and few entries (a decision's boxes): bigger ones made every full collection
+# slower, up to 1 s stalls on the bench's later decisions.
+@lru_cache(maxsize=1 << 12)
 def _top_part(
     top: tuple[Card, ...],
-) -> tuple[int, int, int, float, float, int, float, tuple[int, ...], list[float]]:
+) -> tuple[int, int, int, float, float, int, float, tuple[int, ...], tuple[float, ...]]:
     """The top box's part of :func:`features` that reads no dead card (cached per box):
     strength, category, made rank, QQ+ (0/1), lone Q+ (0/1), highest rank, a low pair (0/1),
     its distinct ranks, and its first numbers but the outs."""
     ts = _strength(top, 3)
-    t_ranks = [c.rank for c in top]
+    t_ranks = [int(c.rank) for c in top]  # ints, not Ranks: no object for the collector
     t_cat = ts >> 20
     t_rank = (ts >> 16) & 15
     qq = 1.0 if ts >= _QQ_TOP and t_cat in (1, 3) else 0.0
     lowpair = 1.0 if t_cat and not qq else 0.0
     high = max(t_ranks, default=0)
     lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
-    head = [
+    head = (
         len(top) / 3,
         qq,
         (t_rank - 12 if t_cat == 1 else 3) * qq,
         lowpair,
         lone,
-        (high - 12) * lone,
-    ]
+        float((high - 12) * lone),
+    )
     return ts, t_cat, t_rank, qq, lone, high, lowpair, tuple(set(t_ranks)), head
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 12)
 def _five_part(
     cards: tuple[Card, ...],
-) -> tuple[int, int, float, list[float], tuple[int, ...], int, tuple[int, ...], int]:
+) -> tuple[int, int, float, tuple[float, ...], tuple[int, ...], int, tuple[int, ...], int]:
     """A five-card box's part of :func:`features` that reads no dead card (cached per box):
     strength, category, flush draw, :func:`_box_features`, its distinct ranks, its cards of
     rank Q+, its ranks sorted, and its cards of its first card's suit (0 for none)."""
@@ -245,19 +248,19 @@ def _five_part(
         s,
         cat,
         flush,
-        _box_features(cards, cat, s, flush, straight),
-        tuple({c.rank for c in cards}),
+        tuple(_box_features(cards, cat, s, flush, straight)),
+        tuple({int(c.rank) for c in cards}),
         sum(1 for c in cards if c.rank >= 12),
-        tuple(sorted(c.rank for c in cards)),
+        tuple(sorted(int(c.rank) for c in cards)),
         suit,
     )
 
 
-@lru_cache(maxsize=4096)
-def _dead_counts(cards: frozenset[Card]) -> tuple[list[int], dict[object, int]]:
+@lru_cache(maxsize=256)
+def _dead_counts(cards: frozenset[Card]) -> tuple[tuple[int, ...], dict[object, int]]:
     """:func:`_counts` with the ranks as a list indexed by rank (0 … 14; do not mutate)."""
     ranks, suits = _counts(cards)
-    return [0, 0, *(ranks[r] for r in range(2, 15))], suits
+    return (0, 0, *(ranks[r] for r in range(2, 15))), suits
 
 
 def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
@@ -273,7 +276,7 @@ def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
     ms, m_cat, m_flush, m_feats, m_set, m_high, m_sorted, m_suit = _five_part(mid)
     bs, b_cat, b_flush, b_feats, b_set, b_high, b_sorted, b_suit = _five_part(bot)
     ranks_dead, suits_dead = _dead_counts(dead if isinstance(dead, frozenset) else frozenset(dead))
-    seen = ranks_dead[:]
+    seen = list(ranks_dead)
     for c in top:
         seen[c.rank] += 1
     for r in m_sorted:
