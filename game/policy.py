@@ -136,6 +136,10 @@ STRONG_ADP_CHANCES = 0
 #: drawn street 3 in its look-ahead, this many best 9-card afterstates by the fitted V_9 are
 #: valued again by the mean over :data:`STRONG_ADP_DEEP2_NEXT` drawn street 4s of the best
 #: fitted V_11 after them (:func:`game.adp.deeper_best_many`); 0: off (a prototype).
+#: Off: on `bench_strength.py`'s default decks (1,080 boards) 1 × 8 gave 15.6 / 8.0 % and
+#: 16.0 / 8.1 % Fantasyland / fouls deepening the 2 or 3 best candidates, 15.6 / 8.3 % all 8,
+#: against the default's 16.7 / 7.9 %, at 0.2–0.7 s of CPU a street-2 decision
+#: (docs/fantasyland-attempts.md, the nineteenth session).
 STRONG_ADP_DEEP2 = 0
 STRONG_ADP_DEEP2_NEXT = 8
 #: With ``STRONG_ADP_DEEP2``: > 0 looks deeper only for this many of the expanded
