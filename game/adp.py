@@ -52,6 +52,8 @@ __all__ = [
     "AdpModel",
     "afterstates",
     "choose",
+    "deeper_best_many",
+    "deeper_draws",
     "exact_last",
     "features",
     "finish_outcome",
@@ -146,16 +148,17 @@ def _draws(cards: tuple[Card, ...]) -> tuple[float, float]:
     return flush, straight
 
 
-def _beat_outs(lower: Sequence[Card], upper: int, seen: Mapping[int, int]) -> float:
-    """Cards left (÷ 10) that, joining a box that is not full and made no better than
-    ``upper``, lift its made hand above ``upper`` (pairs, trips: no draws)."""
-    return sum(4 - seen[r] for r in _lifting(tuple(sorted(c.rank for c in lower)), upper)) / 10
-
-
 @lru_cache(maxsize=1 << 16)
 def _lifting(ranks: tuple[int, ...], upper: int) -> tuple[int, ...]:
     """The ranks whose card, joining a box of ``ranks``, makes it better than ``upper``."""
-    return tuple(r for r in range(2, 15) if made_ranks([*ranks, r]) > upper)
+    return tuple(r for r, s in zip(range(2, 15), _joined(ranks), strict=True) if s > upper)
+
+
+@lru_cache(maxsize=1 << 14)
+def _joined(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    """The made hand (:func:`made_ranks`) of a box of ``ranks`` joined by a card of each rank
+    2 … 14 (a cache shared by every ``upper`` of :func:`_lifting`)."""
+    return tuple(made_ranks([*ranks, r]) for r in range(2, 15))
 
 
 def _margin(lower: int, upper: int) -> float:
@@ -201,76 +204,139 @@ def _counts(cards: frozenset[Card]) -> tuple[dict[int, int], dict[object, int]]:
     return rank_counts(cards), suits
 
 
-def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
-    """The numbers :class:`AdpModel` reads off a partial board, named by :data:`FEATURES`.
-
-    Only the seat's own board and the cards it knows are out (``dead``: its discards and the
-    opponents' open cards, none of them on ``board``; R3.3) are read: the outs features count
-    the cards of a rank or suit left among the 52 less the board's and ``dead``.
-    """
-    top, mid, bot = board.top, board.middle, board.bottom
-    ts, ms, bs = _strength(top, 3), _strength(mid, 5), _strength(bot, 5)
-    t_ranks = [c.rank for c in top]
+# The per-box caches below hold tuples of numbers only (which the garbage collector stops
+# tracking) and few entries (a decision's boxes): bigger ones made every full collection
+# slower, up to 1 s stalls on the bench's later decisions.
+@lru_cache(maxsize=1 << 12)
+def _top_part(
+    top: tuple[Card, ...],
+) -> tuple[int, int, int, float, float, int, float, tuple[int, ...], tuple[float, ...]]:
+    """The top box's part of :func:`features` that reads no dead card (cached per box):
+    strength, category, made rank, QQ+ (0/1), lone Q+ (0/1), highest rank, a low pair (0/1),
+    its distinct ranks, and its first numbers but the outs."""
+    ts = _strength(top, 3)
+    t_ranks = [int(c.rank) for c in top]  # ints, not Ranks: no object for the collector
     t_cat = ts >> 20
     t_rank = (ts >> 16) & 15
     qq = 1.0 if ts >= _QQ_TOP and t_cat in (1, 3) else 0.0
     lowpair = 1.0 if t_cat and not qq else 0.0
     high = max(t_ranks, default=0)
     lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
-    ranks_dead, suits_dead = _counts(dead if isinstance(dead, frozenset) else frozenset(dead))
-    seen = dict(ranks_dead)
-    suits_seen = dict(suits_dead)
-    for c in board.cards():
-        seen[c.rank] += 1
-        suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1
-    m_cat, b_cat = ms >> 20, bs >> 20
-    m_flush, m_straight = _draws(mid)
-    b_flush, b_straight = _draws(bot)
-    tom = 1.0 if ts > ms else 0.0
-    mob = 1.0 if ms > bs else 0.0
-    qq_outs = 0.0
-    if qq and ms <= ts and len(mid) < 5:
-        qq_outs = sum(4 - seen[r] for r in {c.rank for c in mid} if r > t_rank or m_cat) / 10
-    lone_outs = 0.0
-    if lone and ms <= _ABOVE_QQ and len(mid) < 5:
-        lone_outs = sum(4 - seen[r] for r in {c.rank for c in mid} if r > high or m_cat) / 10
-    bot_outs = 0.0
-    if bot and len(bot) < 5 and bs <= ms:
-        bot_outs = sum(4 - seen[r] for r in {c.rank for c in bot}) / 10
-    m_fo = (13 - suits_seen.get(mid[0].suit, 0)) / 13 if m_flush and len(mid) < 5 else 0.0
-    b_fo = (13 - suits_seen.get(bot[0].suit, 0)) / 13 if b_flush and len(bot) < 5 else 0.0
-    t_pair_outs = 0.0
-    if len(top) < 3 and not t_cat:
-        t_pair_outs = sum(4 - seen[r] for r in set(t_ranks)) / 6
-    unseen = 52 - board.count - len(dead)
-    mid_beat = _beat_outs(mid, ts, seen) if top and len(mid) < 5 and ms <= ts else 0.0
-    bot_beat = _beat_outs(bot, ms, seen) if mid and len(bot) < 5 and bs <= ms else 0.0
-    return [
+    head = (
         len(top) / 3,
         qq,
         (t_rank - 12 if t_cat == 1 else 3) * qq,
         lowpair,
         lone,
-        (high - 12) * lone,
-        (4 - seen[high]) / 3 if lone else 0.0,
-        lone if len(top) == 1 else 0.0,
+        float((high - 12) * lone),
+    )
+    return ts, t_cat, t_rank, qq, lone, high, lowpair, tuple(set(t_ranks)), head
+
+
+@lru_cache(maxsize=1 << 12)
+def _five_part(
+    cards: tuple[Card, ...],
+) -> tuple[int, int, float, tuple[float, ...], tuple[int, ...], int, tuple[int, ...], int]:
+    """A five-card box's part of :func:`features` that reads no dead card (cached per box):
+    strength, category, flush draw, :func:`_box_features`, its distinct ranks, its cards of
+    rank Q+, its ranks sorted, and its cards of its first card's suit (0 for none)."""
+    s = _strength(cards, 5)
+    cat = s >> 20
+    flush, straight = _draws(cards)
+    suit = sum(1 for c in cards if c.suit == cards[0].suit) if cards else 0
+    return (
+        s,
+        cat,
+        flush,
+        tuple(_box_features(cards, cat, s, flush, straight)),
+        tuple({int(c.rank) for c in cards}),
+        sum(1 for c in cards if c.rank >= 12),
+        tuple(sorted(int(c.rank) for c in cards)),
+        suit,
+    )
+
+
+@lru_cache(maxsize=256)
+def _dead_counts(cards: frozenset[Card]) -> tuple[tuple[int, ...], dict[object, int]]:
+    """:func:`_counts` with the ranks as a list indexed by rank (0 … 14; do not mutate)."""
+    ranks, suits = _counts(cards)
+    return (0, 0, *(ranks[r] for r in range(2, 15))), suits
+
+
+def features(board: Board, dead: Collection[Card] = ()) -> list[float]:
+    """The numbers :class:`AdpModel` reads off a partial board, named by :data:`FEATURES`.
+
+    Only the seat's own board and the cards it knows are out (``dead``: its discards and the
+    opponents' open cards, none of them on ``board``; R3.3) are read: the outs features count
+    the cards of a rank or suit left among the 52 less the board's and ``dead``. (Each box's
+    part that reads no dead card is cached per box: the look-ahead's boards share boxes.)
+    """
+    top, mid, bot = board.top, board.middle, board.bottom
+    ts, t_cat, t_rank, qq, lone, high, lowpair, t_set, head = _top_part(top)
+    ms, m_cat, m_flush, m_feats, m_set, m_high, m_sorted, m_suit = _five_part(mid)
+    bs, b_cat, b_flush, b_feats, b_set, b_high, b_sorted, b_suit = _five_part(bot)
+    ranks_dead, suits_dead = _dead_counts(dead if isinstance(dead, frozenset) else frozenset(dead))
+    seen = list(ranks_dead)
+    for c in top:
+        seen[c.rank] += 1
+    for r in m_sorted:
+        seen[r] += 1
+    for r in b_sorted:
+        seen[r] += 1
+    n_top, n_mid, n_bot = len(top), len(mid), len(bot)
+    tom = 1.0 if ts > ms else 0.0
+    mob = 1.0 if ms > bs else 0.0
+    qq_outs = 0.0
+    if qq and ms <= ts and n_mid < 5:
+        qq_outs = sum(4 - seen[r] for r in m_set if r > t_rank or m_cat) / 10
+    lone_outs = 0.0
+    if lone and ms <= _ABOVE_QQ and n_mid < 5:
+        lone_outs = sum(4 - seen[r] for r in m_set if r > high or m_cat) / 10
+    bot_outs = 0.0
+    if bot and n_bot < 5 and bs <= ms:
+        bot_outs = sum(4 - seen[r] for r in b_set) / 10
+    m_fo = 0.0
+    if m_flush and n_mid < 5:
+        s = mid[0].suit
+        on = sum(1 for c in top if c.suit == s) + m_suit + sum(1 for c in bot if c.suit == s)
+        m_fo = (13 - (suits_dead.get(s, 0) + on)) / 13
+    b_fo = 0.0
+    if b_flush and n_bot < 5:
+        s = bot[0].suit
+        on = sum(1 for c in top if c.suit == s) + sum(1 for c in mid if c.suit == s) + b_suit
+        b_fo = (13 - (suits_dead.get(s, 0) + on)) / 13
+    t_pair_outs = 0.0
+    if n_top < 3 and not t_cat:
+        t_pair_outs = sum(4 - seen[r] for r in t_set) / 6
+    unseen = 52 - (n_top + n_mid + n_bot) - len(dead)
+    mid_beat = 0.0
+    if top and n_mid < 5 and ms <= ts:
+        mid_beat = sum(4 - seen[r] for r in _lifting(m_sorted, ts)) / 10
+    bot_beat = 0.0
+    if mid and n_bot < 5 and bs <= ms:
+        bot_beat = sum(4 - seen[r] for r in _lifting(b_sorted, ms)) / 10
+    high_live = (4 - seen[high]) / 3 if lone else 0.0
+    return [
+        *head,
+        high_live,
+        lone if n_top == 1 else 0.0,
         0.0 if t_cat else high / 14,
-        1.0 if len(top) == 3 and not qq else 0.0,
-        *_box_features(mid, m_cat, ms, m_flush, m_straight),
+        1.0 if n_top == 3 and not qq else 0.0,
+        *m_feats,
         1.0 if ms > _ABOVE_QQ else 0.0,
-        *_box_features(bot, b_cat, bs, b_flush, b_straight),
+        *b_feats,
         tom,
-        tom * len(mid) / 5,
+        tom * n_mid / 5,
         mob,
-        mob * len(bot) / 5,
-        sum(1 for c in mid if c.rank >= 12) / 5,
-        sum(1 for c in bot if c.rank >= 12) / 5,
+        mob * n_bot / 5,
+        m_high / 5,
+        b_high / 5,
         qq_outs,
         lone_outs,
         bot_outs,
         (b_cat - m_cat) / 3 if bot and mid else 0.0,
         (m_cat - t_cat) / 3 if top and mid else 0.0,
-        (4 - seen[high]) / 3 if lone else 0.0,
+        high_live,
         m_fo,
         b_fo,
         t_pair_outs,
@@ -405,30 +471,39 @@ def next_street_target(
     foul: float,
     refine: Callable[[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]], Components]
     | None = None,
+    refine_all: Callable[
+        [Sequence[tuple[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]]]],
+        Sequence[Components],
+    ]
+    | None = None,
 ) -> Components:
     """V_n's target from V_{n+2} (``values``: the components of many ``(afterstate, dead)``
     pairs at once): the mean over ``streets`` — each the next street's three cards and the
     cards the opponents turn up meanwhile (they join the dead cards) — of the components of
     the afterstate (keep two, discard one, R3.2) whose ``royalties + F·P(FL) − C·P(foul)`` is
     highest; with ``refine``, of what ``refine`` makes of one street's afterstates and their
-    fitted components instead (:func:`refined_best`). :raises ZeroDivisionError: for no
-    street."""
+    fitted components instead (:func:`refined_best`); with ``refine_all``, likewise of what
+    it makes of every street's at once (one list of ``(pairs, components)`` per street, in
+    order; :func:`deeper_best_many`). :raises ZeroDivisionError: for no street."""
     pairs: list[tuple[Board, frozenset[Card]]] = []
     spans: list[tuple[int, int]] = []
     for cards, opp in streets:
         known = frozenset(dead) | frozenset(opp)
         start = len(pairs)
-        pairs.extend(
-            (after, known | frozenset(thrown)) for _p, after, thrown in afterstates(board, cards, 1)
-        )
+        pairs.extend(_after_pairs(board, cards, known))
         spans.append((start, len(pairs)))
     if not spans:
         raise ZeroDivisionError("no street")
     got = values(pairs)
     acc = [0.0, 0.0, 0.0]
-    for start, end in spans:
+    bests: Sequence[Components] = []
+    if refine_all is not None:
+        bests = refine_all([(pairs[start:end], got[start:end]) for start, end in spans])
+    for n, (start, end) in enumerate(spans):
         # the first of equals, as the afterstates come
-        if refine is None:
+        if refine_all is not None:
+            best = bests[n]
+        elif refine is None:
             best = max(got[start:end], key=lambda o: objective(o, fl, foul))
         else:
             best = refine(pairs[start:end], got[start:end])
@@ -478,6 +553,102 @@ def refined_best(
         if v > out_v:
             out, out_v = o, v
     assert out is not None
+    return out
+
+
+def _after_pairs(
+    board: Board, cards: Sequence[Card], known: frozenset[Card]
+) -> list[tuple[Board, frozenset[Card]]]:
+    """``(board after, known and the card discarded)`` of every way to place a three-card
+    street (keep two, R3.2), as :func:`afterstates` orders them, each discard's dead cards
+    one shared set (the features' cache of dead cards is keyed by it)."""
+    out: list[tuple[Board, frozenset[Card]]] = []
+    rows = (board.top, board.middle, board.bottom)
+    free = [3 - len(rows[0]), 5 - len(rows[1]), 5 - len(rows[2])]
+    for thrown in range(3):
+        x, y = (cards[i] for i in range(3) if i != thrown)
+        gone = known | {cards[thrown]}
+        for bx in range(3):
+            if not free[bx]:
+                continue
+            for by in range(3):
+                if free[by] < 1 + (bx == by):
+                    continue
+                r = [rows[0], rows[1], rows[2]]
+                r[bx] = (*r[bx], x)
+                r[by] = (*r[by], y)
+                out.append((Board(r[0], r[1], r[2]), gone))
+    return out
+
+
+def deeper_draws(taken: Collection[Card], draws: int, seed: int) -> list[list[Card]]:
+    """:func:`deeper_best_many`'s ``draws`` next streets after cards ``taken`` (on the board
+    or dead): seven cards each (the street's three, then the four the opponents turn up) of
+    those not taken, seeded by ``seed`` and ``taken`` (the same cards taken, the same draws)."""
+    pool = [c for c in DECK if c not in taken]
+    rng = random.Random(seed * 1_000_003 + sum(c.index**2 for c in taken))
+    return [rng.sample(pool, 7) for _ in range(draws)]
+
+
+def deeper_best_many(
+    groups: Sequence[tuple[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]]],
+    best: int,
+    draws: int,
+    values: Callable[[Sequence[tuple[Board, frozenset[Card]]]], Sequence[Components]],
+    fl: float,
+    foul: float,
+    seed: int,
+) -> list[Components]:
+    """Each drawn street's best afterstate, the fitted value corrected by one more street
+    (issue 13, street 2's look-ahead): of each group's afterstates ``(board, dead)`` (all
+    after the same drawn street) with their fitted components, the ``best`` of highest fitted
+    value are valued again by :func:`next_street_target` over ``draws`` next streets (three
+    cards and the four the opponents turn up) drawn from the cards neither on the board nor
+    dead (the same draws for each of the ``best``, less those holding a card one of them has
+    discarded; seeded by ``seed`` and the cards the group has seen, so the same drawn street
+    gets the same draws whichever afterstate it follows), each by the best fitted value
+    after it; per group, the components of the one of highest objective by those values
+    (the first of equals). Every group's afterstates are valued in one call of ``values``.
+    :raises ValueError: for a group of no pair."""
+    pairs: list[tuple[Board, frozenset[Card]]] = []
+    # per group, per one of its best: its components' spans in ``pairs``, one per draw
+    plan: list[list[list[tuple[int, int]]]] = []
+    for group, got in groups:
+        if not group:
+            raise ValueError("no afterstate")
+        order = sorted(range(len(got)), key=lambda j: (-objective(got[j], fl, foul), j))[:best]
+        first, first_dead = group[order[0]]
+        tails = deeper_draws(first_dead | set(first.cards()), draws, seed)
+        per: list[list[tuple[int, int]]] = []
+        for j in order:
+            board, dead = group[j]
+            here = dead | set(board.cards())
+            live = [t for t in tails if not here.intersection(t)] or tails[:1]
+            spans: list[tuple[int, int]] = []
+            for t in live:
+                known = dead | frozenset(t[3:])
+                start = len(pairs)
+                pairs.extend(_after_pairs(board, t[:3], known))
+                spans.append((start, len(pairs)))
+            per.append(spans)
+        plan.append(per)
+    got_all = values(pairs) if pairs else []
+    out: list[Components] = []
+    for per in plan:
+        top: Components | None = None
+        top_v = -math.inf
+        for spans in per:
+            acc = [0.0, 0.0, 0.0]
+            for start, end in spans:
+                b = max(got_all[start:end], key=lambda o: objective(o, fl, foul))
+                for i in range(3):
+                    acc[i] += b[i]
+            o = (acc[0] / len(spans), acc[1] / len(spans), acc[2] / len(spans))
+            v = objective(o, fl, foul)
+            if v > top_v:
+                top, top_v = o, v
+        assert top is not None
+        out.append(top)
     return out
 
 
@@ -858,6 +1029,9 @@ def choose(
     refine: int = 0,
     refine_draws: int = 16,
     chances: bool = False,
+    deep: int = 0,
+    deep_next: int = 8,
+    deep_top: int = 0,
 ) -> list[tuple[Card, Box | None]] | None:
     """Place a Pineapple street by the fitted value (R3.2): the last street exactly
     (:func:`best_finish`), any other the afterstate of highest :meth:`AdpModel.value`.
@@ -874,6 +1048,14 @@ def choose(
     :param refine: > 0 (with ``expand``, on street 3, whose look-ahead ends on 11-card
         afterstates): each drawn street's ``refine`` best afterstates by the fitted V_11 are
         valued again over ``refine_draws`` sampled last streets (:func:`refined_best`).
+    :param deep: > 0 (with ``expand`` and ``deep_next``, on street 2, whose look-ahead ends
+        on 9-card afterstates): each drawn street's ``deep`` best afterstates by the fitted
+        V_9 are valued again one street deeper, by the mean over ``deep_next`` drawn street
+        4s of the best fitted V_11 after them (:func:`deeper_best_many`, one batch per
+        expanded afterstate).
+    :param deep_top: > 0 (with ``deep``): only this many of the expanded afterstates, the
+        best by the plain look-ahead (in order of that value, the first of equals), are
+        compared again by the deeper one; 0: every expanded afterstate.
     :param chances: in the look-ahead, the 11-card afterstates' P(Fantasyland) and P(foul)
         exactly (:func:`last_chances_many`) instead of by the fitted V_11 (issue 13).
     :param width: > 0: compare only the candidates of the ``strong`` play-outs
@@ -928,25 +1110,43 @@ def choose(
     ) -> Components:
         return refined_best(pairs, got, refine, refine_draws, options, fl, foul, seed + len(pairs))
 
-    best_e: tuple[float, list[tuple[Card, Box | None]]] | None = None
-    for _, i in scored[:expand]:
-        placement, after, thrown = options_[i]
+    def fitted(pairs: Sequence[tuple[Board, frozenset[Card]]]) -> list[Components]:
+        return model.components_many(pairs, fl, foul, options if chances else None)
+
+    def deeper(
+        groups: Sequence[tuple[Sequence[tuple[Board, frozenset[Card]]], Sequence[Components]]],
+    ) -> list[Components]:
+        return deeper_best_many(groups, deep, deep_next, fitted, fl, foul, seed)
+
+    def ahead(i: int, deepen: bool) -> float:
+        _, after, thrown = options_[i]
         here = known | frozenset(thrown)
         nexts = [(s[:3], s[3:]) for s in streets if not set(s) & set(thrown)]
         o = next_street_target(
             after,
             here,
             nexts,
-            lambda pairs: model.components_many(pairs, fl, foul, options if chances else None),
+            fitted,
             fl,
             foul,
             exact if refine and after_n + 2 == 11 else None,
+            deeper if deepen else None,
         )
-        v = objective(o, fl, foul)
+        return objective(o, fl, foul)
+
+    chosen = [i for _, i in scored[:expand]]
+    deepen = bool(deep and deep_next and after_n + 2 == 9 and model.covers(11))
+    if deepen and 0 < deep_top < len(chosen):  # finalists of the plain look-ahead first
+        plain = [(ahead(i, False), n) for n, i in enumerate(chosen)]
+        plain.sort(key=lambda t: (-t[0], t[1]))
+        chosen = [chosen[n] for _, n in plain[:deep_top]]
+    best_e: tuple[float, int] | None = None
+    for i in chosen:
+        v = ahead(i, deepen)
         if best_e is None or v > best_e[0]:
-            best_e = (v, placement)
+            best_e = (v, i)
     assert best_e is not None
-    return best_e[1]
+    return options_[best_e[1]][0]
 
 
 #: The environment variable naming another weights file to load instead of

@@ -55,6 +55,9 @@ __all__ = [
     "NORMAL_PLAYOUTS",
     "STRONG_ADP",
     "STRONG_ADP_CHANCES",
+    "STRONG_ADP_DEEP2",
+    "STRONG_ADP_DEEP2_NEXT",
+    "STRONG_ADP_DEEP2_TOP",
     "STRONG_ADP_FL",
     "STRONG_ADP_FOUL",
     "STRONG_ADP_REFINE",
@@ -129,6 +132,19 @@ STRONG_ADP_REFINE_DRAWS = 16
 #: Off: 17.1 / 8.4 % Fantasyland / fouls against 16.7 / 7.9 % on `bench_strength.py`'s
 #: default decks (along the line), decisions about twice as slow on street 3 (README).
 STRONG_ADP_CHANCES = 0
+#: With ``STRONG_ADP``: > 0 looks one street deeper on street 2 (issue 13, fl19): of each
+#: drawn street 3 in its look-ahead, this many best 9-card afterstates by the fitted V_9 are
+#: valued again by the mean over :data:`STRONG_ADP_DEEP2_NEXT` drawn street 4s of the best
+#: fitted V_11 after them (:func:`game.adp.deeper_best_many`); 0: off (a prototype).
+#: Off: on `bench_strength.py`'s default decks (1,080 boards) 1 × 8 gave 15.6 / 8.0 % and
+#: 16.0 / 8.1 % Fantasyland / fouls deepening the 2 or 3 best candidates, 15.6 / 8.3 % all 8,
+#: against the default's 16.7 / 7.9 %, at 0.2–0.7 s of CPU a street-2 decision
+#: (docs/fantasyland-attempts.md, the nineteenth session).
+STRONG_ADP_DEEP2 = 0
+STRONG_ADP_DEEP2_NEXT = 8
+#: With ``STRONG_ADP_DEEP2``: > 0 looks deeper only for this many of the expanded
+#: afterstates, the best by the plain look-ahead (``choose``'s ``deep_top``); 0: for all.
+STRONG_ADP_DEEP2_TOP = 0
 
 
 class Level(Enum):
@@ -231,6 +247,9 @@ def decide(
                 refine=STRONG_ADP_REFINE,
                 refine_draws=STRONG_ADP_REFINE_DRAWS,
                 chances=bool(STRONG_ADP_CHANCES),
+                deep=STRONG_ADP_DEEP2,
+                deep_next=STRONG_ADP_DEEP2_NEXT,
+                deep_top=STRONG_ADP_DEEP2_TOP,
             )
             if moves is not None:
                 return moves

@@ -773,3 +773,298 @@ def _net_json(net: adp._Net, shift: float) -> dict[str, object]:
     out = {k: getattr(net, k).tolist() for k in ("mean", "scale", "w1", "b1", "w2")}
     out["b2"] = [x + shift for x in net.b2.tolist()]
     return out
+
+
+def _features_reference(board: Board, dead: Collection[Card] = ()) -> list[float]:
+    """:func:`game.adp.features` as it read before its per-box caches (fl19), the lifting
+    ranks counted afresh: the brute force its faster form must equal."""
+    from game.strategy import made_ranks
+
+    top, mid, bot = board.top, board.middle, board.bottom
+    ts, ms, bs = adp._strength(top, 3), adp._strength(mid, 5), adp._strength(bot, 5)
+    t_ranks = [c.rank for c in top]
+    t_cat = ts >> 20
+    t_rank = (ts >> 16) & 15
+    qq = 1.0 if ts >= adp._QQ_TOP and t_cat in (1, 3) else 0.0
+    lowpair = 1.0 if t_cat and not qq else 0.0
+    high = max(t_ranks, default=0)
+    lone = 1.0 if not t_cat and high >= 12 and len(top) < 3 else 0.0
+    seen = adp.rank_counts(dead)
+    suits_seen: dict[object, int] = {}
+    for c in [*dead, *board.cards()]:
+        suits_seen[c.suit] = suits_seen.get(c.suit, 0) + 1
+    for c in board.cards():
+        seen[c.rank] += 1
+    m_cat, b_cat = ms >> 20, bs >> 20
+    m_flush, m_straight = adp._draws(mid)
+    b_flush, b_straight = adp._draws(bot)
+    tom = 1.0 if ts > ms else 0.0
+    mob = 1.0 if ms > bs else 0.0
+
+    def outs(ranks: Collection[int], per: int) -> float:
+        return sum(4 - seen[r] for r in ranks) / per
+
+    def beat(lower: Sequence[Card], upper: int) -> float:
+        ranks = [c.rank for c in lower]
+        return outs([r for r in range(2, 15) if made_ranks([*ranks, r]) > upper], 10)
+
+    mid_ranks = {c.rank for c in mid}
+    qq_outs = lone_outs = bot_outs = m_fo = b_fo = t_pair_outs = 0.0
+    if qq and ms <= ts and len(mid) < 5:
+        qq_outs = outs([r for r in mid_ranks if r > t_rank or m_cat], 10)
+    if lone and ms <= adp._ABOVE_QQ and len(mid) < 5:
+        lone_outs = outs([r for r in mid_ranks if r > high or m_cat], 10)
+    if bot and len(bot) < 5 and bs <= ms:
+        bot_outs = outs({c.rank for c in bot}, 10)
+    if m_flush and len(mid) < 5:
+        m_fo = (13 - suits_seen.get(mid[0].suit, 0)) / 13
+    if b_flush and len(bot) < 5:
+        b_fo = (13 - suits_seen.get(bot[0].suit, 0)) / 13
+    if len(top) < 3 and not t_cat:
+        t_pair_outs = outs(set(t_ranks), 6)
+    live = (4 - seen[high]) / 3 if lone else 0.0
+    return [
+        len(top) / 3,
+        qq,
+        (t_rank - 12 if t_cat == 1 else 3) * qq,
+        lowpair,
+        lone,
+        (high - 12) * lone,
+        live,
+        lone if len(top) == 1 else 0.0,
+        0.0 if t_cat else high / 14,
+        1.0 if len(top) == 3 and not qq else 0.0,
+        *adp._box_features(mid, m_cat, ms, m_flush, m_straight),
+        1.0 if ms > adp._ABOVE_QQ else 0.0,
+        *adp._box_features(bot, b_cat, bs, b_flush, b_straight),
+        tom,
+        tom * len(mid) / 5,
+        mob,
+        mob * len(bot) / 5,
+        sum(1 for c in mid if c.rank >= 12) / 5,
+        sum(1 for c in bot if c.rank >= 12) / 5,
+        qq_outs,
+        lone_outs,
+        bot_outs,
+        (b_cat - m_cat) / 3 if bot and mid else 0.0,
+        (m_cat - t_cat) / 3 if top and mid else 0.0,
+        live,
+        m_fo,
+        b_fo,
+        t_pair_outs,
+        (t_rank / 14 if lowpair else 0.0),
+        (52 - board.count - len(dead)) / 40,
+        beat(mid, ts) if top and len(mid) < 5 and ms <= ts else 0.0,
+        beat(bot, ms) if mid and len(bot) < 5 and bs <= ms else 0.0,
+        adp._margin(ms, ts) if top and mid else 0.0,
+        adp._margin(bs, ms) if mid and bot else 0.0,
+    ]
+
+
+def _random_board(rng: random.Random, n: int) -> Board:
+    """A board of ``n`` cards in random boxes; half the time most of one suit (flush draws)."""
+    t = rng.randint(max(0, n - 10), min(3, n))
+    m = rng.randint(max(0, n - t - 5), min(5, n - t))
+    deck = list(DECK)
+    rng.shuffle(deck)
+    if rng.random() < 0.5:
+        suit = deck[0].suit
+        deck.sort(key=lambda c: c.suit != suit)  # stable: one suit first
+        deck[:9] = rng.sample(deck[:9], 9)
+    return Board(tuple(deck[:t]), tuple(deck[t : t + m]), tuple(deck[t + m : n]))
+
+
+def test_features_cached_per_box_equal_the_plain_reading_on_random_boards() -> None:
+    # fl19 made features faster (each box's part without dead cards cached per box, the
+    # seen counts in a list): the same numbers as the plain reading, to the bit, on boards
+    # of every size, QQ+ and lone queens on top, flush draws, with and without dead cards
+    rng = random.Random(19)
+    names = ("t_qq", "t_lone", "m_flush_outs", "b_flush_outs", "mid_beat_outs", "qq_mid_outs")
+    hits = dict.fromkeys(names, 0)
+    for i in range(3000):
+        board = _random_board(rng, rng.randint(0, 13))
+        if i % 5 == 0 and len(board.top) >= 2:  # a pair of Q+ on top, QQ+'s outs to read
+            rank = rng.choice((12, 13, 14))
+            pair = [c for c in DECK if c.rank == rank and c not in set(board.cards())][:2]
+            if len(pair) == 2:
+                board = Board((*pair, *board.top[2:]), board.middle, board.bottom)
+        rest = [c for c in DECK if c not in set(board.cards())]
+        dead = frozenset(rng.sample(rest, rng.randint(0, 20)))
+        got = adp.features(board, dead)
+        assert got == _features_reference(board, dead), (board, dead)
+        for name in names:
+            hits[name] += got[adp.FEATURES.index(name)] > 0
+    assert min(hits.values()) >= 5, hits
+    qq = Board(parse_cards("Qh Qd"), parse_cards("Kc 5s"), parse_cards("9h 9d 2h"))
+    assert adp.features(qq, parse_cards("Ks")) == _features_reference(qq, parse_cards("Ks"))
+
+
+def test_r3_2_after_pairs_are_the_afterstates_with_their_dead_cards() -> None:
+    # the look-ahead's fast form of afterstates (keep two of three, R3.2): the same boards in
+    # the same order (ties go to the first), each with the known cards and its discard
+    rng = random.Random(5)
+    for n in (0, 3, 5, 7, 9, 11):
+        for _ in range(40):
+            board = _random_board(rng, n)
+            rest = [c for c in DECK if c not in set(board.cards())]
+            rng.shuffle(rest)
+            cards, known = rest[:3], frozenset(rest[3:9])
+            want = [
+                (after, known | frozenset(thrown))
+                for _p, after, thrown in adp.afterstates(board, cards, 1)
+            ]
+            assert adp._after_pairs(board, cards, known) == want
+
+
+def test_r3_3_deeper_draws_are_seven_unknown_cards_the_same_for_the_same_cards_taken() -> None:
+    taken = frozenset(DECK[:20])
+    got = adp.deeper_draws(taken, 6, seed=3)
+    assert len(got) == 6
+    for t in got:
+        assert len(t) == 7 and len(set(t)) == 7 and not taken.intersection(t)
+    assert adp.deeper_draws(set(reversed(DECK[:20])), 6, seed=3) == got
+    assert adp.deeper_draws(taken, 6, seed=4) != got
+    assert adp.deeper_draws(taken, 3, seed=3) == got[:3]
+
+
+def _synthetic(pairs: Sequence[tuple[Board, frozenset[Card]]]) -> list[tuple[float, float, float]]:
+    """Made-up components of ``(board, dead)`` pairs, varied and deterministic (no model)."""
+    out = []
+    for board, dead in pairs:
+        top = sum(c.rank for c in board.top)
+        mid = sum(c.index for c in board.middle)
+        out.append(
+            ((top % 7) / 7, (mid + len(dead)) % 5 / 5, float(sum(c.index for c in dead) % 11))
+        )
+    return out
+
+
+def test_r6_1_deeper_best_many_is_the_best_of_the_fitted_best_valued_one_street_deeper() -> None:
+    # street 2's deeper look-ahead: per drawn street 3 (a group of 9-card afterstates), the
+    # `best` of highest fitted value are valued again by the mean over drawn street 4s (the
+    # same draws for each, less any holding one of its cards) of the best fitted value after
+    # them; the group's value is the best of those; every group is valued in one batch
+    rng = random.Random(13)
+    board = _random_board(rng, 7)
+    rest = [c for c in DECK if c not in set(board.cards())]
+    dead0 = frozenset(rest[:5])
+    groups = []
+    for g in range(3):
+        street = rest[5 + 7 * g : 12 + 7 * g]
+        pairs = adp._after_pairs(board, street[:3], dead0 | frozenset(street[3:]))
+        groups.append((pairs, _synthetic(pairs)))
+    batches: list[int] = []
+
+    def values(ps: Sequence[tuple[Board, frozenset[Card]]]) -> list[tuple[float, float, float]]:
+        batches.append(len(ps))
+        return _synthetic(ps)
+
+    for best, draws in ((1, 4), (3, 5), (50, 2)):
+        batches.clear()
+        got = adp.deeper_best_many(groups, best, draws, values, F, C, seed=11)
+        assert len(batches) == 1
+        for (pairs, fitted), out in zip(groups, got, strict=True):
+            ranked = sorted(range(len(pairs)), key=lambda j: (-_objective(fitted[j]), j))
+            first, first_dead = pairs[ranked[0]]
+            tails = adp.deeper_draws(first_dead | set(first.cards()), draws, 11)
+            want = None
+            for j in ranked[:best]:
+                b9, d9 = pairs[j]
+                acc = [0.0, 0.0, 0.0]
+                for t in tails:  # the same cards seen after each: no draw skipped here
+                    assert not (d9 | set(b9.cards())).intersection(t)
+                    options_ = [
+                        (after, d9 | frozenset(t[3:]) | frozenset(thrown))
+                        for _p, after, thrown in adp.afterstates(b9, t[:3], 1)
+                    ]
+                    top = max(_synthetic(options_), key=_objective)
+                    acc = [a + x for a, x in zip(acc, top, strict=True)]
+                o = tuple(a / len(tails) for a in acc)
+                if want is None or _objective(o) > _objective(want):
+                    want = o
+            assert out == pytest.approx(want)
+    with pytest.raises(ValueError):
+        adp.deeper_best_many([([], [])], 1, 2, values, F, C, seed=11)
+
+
+def _street(options: RuleOptions, count: int, seed: int) -> game.policy.SeatKnowledge:
+    """Seat 0's knowledge when its board holds ``count`` cards (easy players throughout)."""
+    hand = Hand(HandSetup.deal(options, (0, 1, 2), 2, deck=shuffled_deck(rng=random.Random(seed))))
+    while True:
+        seat = hand.to_act[0]
+        k = knowledge(hand, seat)
+        if seat == 0 and k.board.count == count:
+            return k
+        hand.apply(Arrange(seat, tuple(decide(k, Level.EASY))))
+
+
+@needs_model
+def test_r3_2_deep_applies_to_street_two_only_and_places_it_legally(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # deep=0 (the default) leaves choose as it was; on streets 1 and 3 (look-ahead to 7 and
+    # 11 cards) deep changes nothing; on street 2 each expanded afterstate's look-ahead goes
+    # one street deeper (deeper_best_many once per candidate, with deep and deep_next), or
+    # only the deep_top finalists'; the placement is legal (one discard, R3.2) and the same
+    # every time (deterministic)
+    model = adp.MODEL
+    assert model is not None
+    calls: list[tuple[int, int, int]] = []
+    real = adp.deeper_best_many
+
+    def spy(groups: Sequence[object], best: int, draws: int, *rest: object) -> object:
+        calls.append((len(groups), best, draws))
+        return real(groups, best, draws, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "deeper_best_many", spy)
+    for count in (0, 7):
+        k = _street(PINEAPPLE, count, 8)
+        args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, 60.0, 35.0)
+        plain = adp.choose(*args, expand=3, next_streets=4)
+        assert adp.choose(*args, expand=3, next_streets=4, deep=2, deep_next=3) == plain
+    assert calls == []
+    changed = 0
+    for seed in (8, 9, 10, 11):
+        k = _street(PINEAPPLE, 5, seed)
+        args = (model, k.board, k.cards, k.discards_needed, k.dead, PINEAPPLE, 60.0, 35.0)
+        plain = adp.choose(*args, expand=4, next_streets=6)
+        assert adp.choose(*args, expand=4, next_streets=6, deep=0, deep_next=8) == plain
+        assert calls == []
+        deep = adp.choose(*args, expand=4, next_streets=6, deep=2, deep_next=3)
+        assert len(calls) == 4 and all(0 < g <= 6 and (b, d) == (2, 3) for g, b, d in calls)
+        assert adp.choose(*args, expand=4, next_streets=6, deep=2, deep_next=3) == deep
+        calls.clear()
+        assert sorted(c.index for c, _ in deep) == sorted(c.index for c in k.cards)
+        assert sum(b is None for _, b in deep) == 1
+        after = k.board
+        for c, b in deep:
+            if b is not None:
+                after = after.with_card(b, c)  # raises on a full box
+        changed += deep != plain
+        adp.choose(*args, expand=4, next_streets=6, deep=2, deep_next=3, deep_top=2)
+        assert len(calls) == 2
+        calls.clear()
+    assert changed < 4
+
+
+@needs_model
+def test_r3_2_the_policy_passes_street_twos_deeper_look_ahead_when_set(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # policy.STRONG_ADP_DEEP2 (0 by default: off) reaches choose with _NEXT and _TOP
+    seen: list[tuple[object, object, object]] = []
+    real = adp.choose
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append((kwargs["deep"], kwargs["deep_next"], kwargs["deep_top"]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(adp, "choose", spy)
+    k = _street(PINEAPPLE, 5, 8)
+    decide(k, Level.STRONG)
+    assert seen == [(0, 8, 0)]
+    monkeypatch.setattr(game.policy, "STRONG_ADP_DEEP2", 1)
+    monkeypatch.setattr(game.policy, "STRONG_ADP_DEEP2_NEXT", 2)
+    monkeypatch.setattr(game.policy, "STRONG_ADP_DEEP2_TOP", 1)
+    decide(k, Level.STRONG)
+    assert seen[1] == (1, 2, 1)
