@@ -29,6 +29,7 @@ from collections import defaultdict
 import _variant
 from _machine import describe
 
+import bot  # noqa: F401  (first: numpy's BLAS on one thread, as the bot runs it)
 from game.actions import Arrange
 from game.autoplay import auto_street
 from game.board import BOXES, Box, assess_board
