@@ -2181,12 +2181,14 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
         return template
     if ":+" in template:  # a signed number: zero is written without a sign ("0 pts")
         values = {k: _UNSIGNED_ZERO if _is_zero(v) else v for k, v in values.items()}
+    # the amounts are named in the template as written: the default label's agreement turns
+    # "{lost} {label}" into "{lost:|куш|куша|кушей}", no longer an amount before a label
+    values = _amounts(template, values, lang)
     label = values.get("label")
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
             template = _agree_kush(template)
         values["label"] = kush_word(label, lang)
-    values = _amounts(template, values, lang)
     if "|" not in template and ":gen}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)

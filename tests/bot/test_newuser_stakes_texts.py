@@ -64,6 +64,21 @@ def test_one_format_groups_amounts_from_ten_thousand() -> None:
     assert tr("en", "lobby.ready", stack=2500) == "ready ✅ 2500"
 
 
+def test_an_amount_before_the_default_russian_label_is_grouped_too() -> None:
+    """/top and /stats' group line in Russian: "Alice — 123456 кушей", "проиграли 15594
+    куша" beside a grouped "выиграли 12 375": the label's agreement rewrote "{total}
+    {label}" before the amounts were picked out, so an amount named only by the label
+    after it was left as it was (English and a custom label grouped it)."""
+    assert tr("ru", "reply.top_line", n=1, name="Alice", total=123_456, label="kush") == (
+        f"1. Alice — 123{NBSP}456 кушей"
+    )
+    said = tr("ru", "stats.group_moved", won=12_375, lost=15_594, label="kush")
+    assert said == f"Участники во всех раздачах: выиграли 12{NBSP}375, проиграли 15{NBSP}594 куша"
+    assert tr("en", "reply.top_line", n=1, name="Alice", total=123_456, label="kush") == (
+        "1. Alice — 123,456 kush"
+    )
+
+
 async def test_big_buy_ins_stacks_and_balances_are_grouped() -> None:
     """``/settings min_buy_in 1000000000000``: the table message showed "Buy-in
     1000000000000", the stack "1000000000000", /balance "2000000000091"."""
