@@ -752,7 +752,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a Chinese Poker cash hand before its game to the target ended: no kush moved yet (R7.6)
     "reply.history_line_game": {
-        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · paid out when the game ends{foul}",
+        "en": "Table {table}, hand {hand}: {points:+d|pt|pts}, game {total}/{target} · settled when the game ends{foul}",
         "ru": "Стол {table}, раздача {hand}: {points:+d|очко|очка|очков}, игра {total}/{target} · расчёт в конце игры{foul}",
     },
     "reply.history_game_end": {
@@ -917,7 +917,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "игра {total}/{target} · {chips:фишка|фишки|фишек}, расчёт в конце игры",
     },
     "replay.kush_game": {
-        "en": "game {total}/{target} · paid out when the game ends",
+        "en": "game {total}/{target} · settled when the game ends",
         "ru": "игра {total}/{target} · расчёт в конце игры",
     },
     "replay.hidden": {"en": "🂠 hidden until showdown", "ru": "🂠 скрыто до вскрытия"},

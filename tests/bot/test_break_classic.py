@@ -80,7 +80,7 @@ async def test_r7_6_history_names_a_chinese_games_settlement_not_a_hand() -> Non
     )
     assert lines[1] == "#2 · Table 1, the Chinese Poker game settled: +22 kush"
     # the hand itself moved no kush: it says where the game stood (R7.6)
-    assert lines[2] == "#1 · Table 1, hand 1: +22 pts, game 22/200 · paid out when the game ends"
+    assert lines[2] == "#1 · Table 1, hand 1: +22 pts, game 22/200 · settled when the game ends"
 
 
 async def test_r8_3_history_names_a_rounds_early_settlement_not_a_hand() -> None:

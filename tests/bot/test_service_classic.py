@@ -829,7 +829,7 @@ async def test_r7_6_replay_of_a_chinese_cash_hand_has_a_kush_line(env) -> None: 
             line = tr(lang, "replay.kush_game", total=totals[seat], target=30, label=label)
             assert line in text, (line, text)
         if lang == "en":
-            assert f"game {totals['0']}/30 · paid out when the game ends" in text
+            assert f"game {totals['0']}/30 · settled when the game ends" in text
         else:
             assert f"игра {totals['1']}/30 · расчёт в конце игры" in text
     text = await last_frame(ALICE, ended.id)
@@ -838,7 +838,7 @@ async def test_r7_6_replay_of_a_chinese_cash_hand_has_a_kush_line(env) -> None: 
     for seat in ("0", "1"):
         line = tr("en", "showdown.kush", delta=kush[seat], label="kush", stack=stacks[seat])
         assert line in text, (line, text)
-    assert "paid out when the game ends" not in text
+    assert "settled when the game ends" not in text
 
 
 async def test_hand_picture_of_a_hand_dealt_whole_names_no_street() -> None:
