@@ -43,7 +43,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.seat": {"en": "{n}. {name} — {status}", "ru": "{n}. {name} — {status}"},
     "lobby.ready": {"en": "ready ✅ {stack}", "ru": "готов ✅ {stack}"},
     # after a stack (the table message's): a top-up since the last hand ended (R8.2)
-    "board.topped_up": {"en": "(➕{amount} top-up)", "ru": "(➕{amount} докупка)"},
+    "board.topped_up": {"en": "(➕{amount} top-up)", "ru": "(докупка ➕{amount})"},
     "lobby.not_ready": {"en": "not ready", "ru": "не готов"},
     "lobby.needs_top_up": {
         "en": "{stack} {label}: below one point, top up (➕ or /topup) to play",

@@ -141,7 +141,7 @@ async def test_r8_2_a_top_up_made_after_the_hand_is_shown_by_the_stack(env) -> N
         await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
     assert alice.topped_up == 0
     assert "top-up)" not in presenter.last_table(GROUP.chat_id).text
-    assert tr("ru", "board.topped_up", amount=200) == "(➕200 докупка)"
+    assert tr("ru", "board.topped_up", amount=200) == "(докупка ➕200)"
     assert await check_store(store) == []
 
 
