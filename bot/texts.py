@@ -452,7 +452,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a top-up the balance cannot pay (R8.2); the advice (reply.no_money_hint_tour) follows
     "reply.topup_no_money": {
         "en": "Not enough {label} for a top-up of {need}: you have {have}.",
-        "ru": "Не хватает на балансе: докупка {need} {label}, у вас {have}.",
+        "ru": "Недостаточно средств на балансе: докупка {need} {label}, у вас {have}.",
     },
     "reply.topup_full": {
         "en": "Your stack is at the table's maximum ({max} {label}).",
@@ -576,7 +576,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.not_seated": {"en": "You are not at this table.", "ru": "Вы не сидите за этим столом."},
     "reply.no_money": {
         "en": "Not enough {label}: the buy-in is {need}, you have {have}.",
-        "ru": "Недостаточно на балансе: взнос {need} {label}, у вас {have}.",
+        "ru": "Недостаточно средств на балансе: взнос {need} {label}, у вас {have}.",
     },
     # what to do about reply.no_money at a table (R8.2): the next line of the refusal
     "reply.no_money_hint": {

@@ -106,7 +106,7 @@ async def test_r8_2_a_top_up_the_balance_cannot_pay_says_what_to_do(env: Any) ->
     assert not (await service.grant(GROUP, ALICE, True, "@Bob", "-750", "k2")).alert
     reply = await service.top_up(GROUP, BOB)  # Bob reads Russian
     assert reply.alert and reply.text == (
-        "Не хватает на балансе: докупка 200 кушей, у вас 50.\n"
+        "Недостаточно средств на балансе: докупка 200 кушей, у вас 50.\n"
         "Возьмите бонус /daily или попросите админа о /grant."
     )
     reply = await service.top_up(GROUP, BOB, "100")
@@ -159,7 +159,7 @@ async def test_r8_1_the_advice_offers_daily_only_while_it_can_be_taken(env: Any)
     assert not (await service.daily(GROUP, BOB)).alert
     reply = await service.join(GROUP, BOB)  # Bob reads Russian
     assert reply.text == (
-        "Недостаточно на балансе: взнос 5000 кушей, у вас 1100.\n"
+        "Недостаточно средств на балансе: взнос 5000 кушей, у вас 1100.\n"
         "Попросите админа о /grant либо о меньшем взносе (/settings min_buy_in). "
         "Следующий /daily — через 7 ч 14 мин."
     )

@@ -156,7 +156,7 @@ async def test_a_custom_label_is_never_pasted_in_as_a_russian_noun() -> None:
     assert not (await say(service, "min_buy_in", "5000")).alert
     await service.new_table(GROUP, ALICE)
     reply = await service.join(GROUP, BORIS)
-    assert reply.text.startswith("Недостаточно на балансе: взнос 5000 abc, у вас 1000.\n")
+    assert reply.text.startswith("Недостаточно средств на балансе: взнос 5000 abc, у вас 1000.\n")
     reply = await say(service, "kush_per_point", "0", actor=BORIS)
     assert f"kush_per_point: целое число от 1 до 1{NBSP}000{NBSP}000 abc" in reply.text
     for key in ("reply.no_money", "reply.topup_no_money", "reply.topup_no_balance",

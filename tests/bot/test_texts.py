@@ -125,7 +125,7 @@ def test_russian_kush_genitive_and_alone() -> None:
     assert "от 1 до 21 куша (" in tr("ru", "reply.topup_range", room=21, label="kush", max=50)
     assert "от 1 до 5 кушей (" in tr("ru", "reply.topup_range", room=5, label="kush", max=50)
     assert tr("ru", "reply.no_money", label="kush", need=50, have=3).startswith(
-        "Недостаточно на балансе: взнос 50 кушей, у вас 3."
+        "Недостаточно средств на балансе: взнос 50 кушей, у вас 3."
     )
 
 

@@ -74,7 +74,7 @@ async def test_r8_2_too_little_balance_for_the_buy_in_says_what_to_do(env: Any) 
     )
     reply = await service.join(GROUP, BOB)  # Bob reads Russian
     assert reply.text == (
-        "Недостаточно на балансе: взнос 5000 кушей, у вас 1000.\n"
+        "Недостаточно средств на балансе: взнос 5000 кушей, у вас 1000.\n"
         "Возьмите бонус /daily или попросите админа о /grant либо о меньшем взносе "
         "(/settings min_buy_in)."
     )
@@ -111,7 +111,7 @@ async def test_r8_7_a_tournament_buy_in_out_of_reach_says_what_to_do(env: Any) -
     )
     reply = await service.join(GROUP, BOB)
     assert reply.text == (
-        "Недостаточно на балансе: взнос 2000 кушей, у вас 1000.\n"
+        "Недостаточно средств на балансе: взнос 2000 кушей, у вас 1000.\n"
         "Возьмите бонус /daily или попросите админа о /grant."
     )
 
