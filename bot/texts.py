@@ -1918,8 +1918,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.unit.minutes": {"en": " of minutes", "ru": " минут"},
     "settings.unit.chips": {"en": " of chips", "ru": " фишек"},
     "settings.top_up_auto": {
-        "en": "auto: 5 × buy-in = {value}",
-        "ru": "авто: 5 × взнос = {value}",
+        "en": "auto — 5 × buy-in = {value}",
+        "ru": "авто — 5 × взнос = {value}",
     },
     "settings.choice.one_six": {"en": "1 a box, scoop 6", "ru": "1 за бокс, скуп 6"},
     "settings.choice.two_per_row": {"en": "2 a box", "ru": "2 за бокс"},

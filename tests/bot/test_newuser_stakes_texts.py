@@ -102,7 +102,7 @@ async def test_big_buy_ins_stacks_and_balances_are_grouped() -> None:
     assert balance == f"Alice: {total} кушей на балансе, {n} на столе."
     listed = (await say(service, actor=BORIS)).screen
     assert listed is not None and f"Взнос (min_buy_in): {n}\n" in listed.text
-    assert f"(max_buy_in): авто: 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
+    assert f"(max_buy_in): авто — 5 × взнос = 5{NBSP}000{NBSP}000{NBSP}000{NBSP}000" in listed.text
 
 
 # -- 3. /settings shows names and defaults -----------------------------------------------------
@@ -116,11 +116,11 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
     assert "Игра (game): Ананас (OFC)\n" in listed.text
     assert "Язык (language): авто\n" in listed.text
     assert "Подсчёт очков (scoring): 1 за бокс, скуп 6\n" in listed.text
-    assert "Макс. стек (max_buy_in): авто: 5 × взнос = 1000\n" in listed.text
+    assert "Макс. стек (max_buy_in): авто — 5 × взнос = 1000\n" in listed.text
     english = (await say(service)).screen
     assert english is not None and "Game (game): Pineapple OFC\n" in english.text
     assert "Scoring (scoring): 1 a box, scoop 6\n" in english.text
-    assert "Max stack (max_buy_in): auto: 5 × buy-in = 1000\n" in english.text
+    assert "Max stack (max_buy_in): auto — 5 × buy-in = 1000\n" in english.text
     assert (await say(service, "target_points", actor=BORIS)).text.endswith(
         "Сейчас: 51 (по умолчанию)."
     )
@@ -136,7 +136,7 @@ async def test_settings_list_names_choices_and_the_detail_says_the_default() -> 
         "Сейчас: Китайский покер (по умолчанию Ананас (OFC))."
     )
     assert (await say(service, "max_buy_in")).text.endswith(
-        "Now: auto: 5 × buy-in = 1000 (default)."
+        "Now: auto — 5 × buy-in = 1000 (default)."
     )
     assert not (await say(service, "max_buy_in", "3000")).alert
     assert (await say(service, "max_buy_in", actor=BORIS)).text.endswith(

@@ -152,7 +152,7 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
         ("ready_seconds", "5", "5"),
         ("idle_close_seconds", "604800", "604800"),
         ("hand_seconds", "45.5", "45.5"),
-        ("max_buy_in", "0", "auto: 5 × buy-in = 1000"),
+        ("max_buy_in", "0", "auto — 5 × buy-in = 1000"),
         ("max_buy_in", "5000", "5000"),
         ("min_buy_in", "1000000000000", None),  # refused: above max_buy_in
         ("fantasyland", "выкл", "off"),
