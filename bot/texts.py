@@ -1101,7 +1101,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.table_closed": {"en": "Table #{table} is closed.", "ru": "Стол #{table} закрыт."},
     "reply.table_closed_cashed": {
-        "en": "Table #{table} is closed; stacks back to balances: {stacks}.",
+        "en": "Table #{table} is closed; stacks returned to balances: {stacks}.",
         "ru": "Стол #{table} закрыт; стеки возвращены на балансы: {stacks}.",
     },
     # one player's stack in reply.table_closed_cashed

@@ -739,7 +739,7 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
 
 def stacks_back(t: LiveTable, lang: str, returned: Sequence[tuple[str, int]]) -> str:
     """Where the stacks of a closed table went (R8.2a), as a leaver's notice says it: "Table
-    #3 is closed; stacks back to balances: Alice 330 kush, Bob 166 kush." (``returned``: from
+    #3 is closed; stacks returned to balances: Alice 330 kush, Bob 166 kush." (``returned``: from
     :func:`close_now`, not empty)."""
     stacks = ", ".join(
         tr(lang, "close.stack", name=name, amount=amount, label=t.label)

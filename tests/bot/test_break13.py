@@ -159,7 +159,8 @@ async def test_r8_3_r8_2a_a_round_settled_as_the_table_closes_names_no_leaver(ho
     owed = points if a == alice.seat else -points
     if how == "admin":
         reply = await service.close_table(GROUP, ALICE, True)
-        assert reply.text.startswith(f"Table #{t.id} is closed; stacks back to balances: Alice ")
+        closed = f"Table #{t.id} is closed; stacks returned to balances: Alice "
+        assert reply.text.startswith(closed), reply.text
     else:
         assert not (await service.sit_out(GROUP, ALICE)).alert  # (no hand is dealt)
         clock.now += t.options.idle_close_seconds + 1

@@ -45,7 +45,7 @@ async def test_r8_2a_closetable_says_the_stacks_went_back_to_the_balances() -> N
     # each stack, as a leaver's notice says it ("the stacks are back in the players'
     # balances" left them asking how much, fixnu3)
     assert reply.text == (
-        "Table #1 is closed; stacks back to balances: "
+        "Table #1 is closed; stacks returned to balances: "
         f"Alice {stacks[0]} kush, Bob {stacks[1]} kush."
     )
     assert presenter.last_table(GROUP.chat_id).text == "Table #1 is closed."
