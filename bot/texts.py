@@ -1897,8 +1897,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{name}: целое число от {low} до {high} {label:gen}",
     },
     "settings.range.number": {
-        "en": "{name} takes a number{unit} from {low} to {high} (7.5 for a fraction)",
-        "ru": "{name}: число{unit} от {low} до {high} (дробное — через запятую или точку: 7,5)",
+        "en": "{name} takes a number{unit} from {low} to {high} ({example} for a fraction)",
+        "ru": "{name}: число{unit} от {low} до {high} (дробное — через запятую или точку: {example})",
     },
     "settings.range.switch": {"en": "{name} is on or off", "ru": "{name}: on или off (вкл/выкл)"},
     "settings.range.choice": {

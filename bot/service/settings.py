@@ -328,6 +328,8 @@ class Setting(BaseModel):
             if self.unit is not Unit.NONE
             else ""
         )
+        # a fraction it takes (hand_seconds 30 to 3600 said "7.5 for a fraction", refused)
+        fraction = 7.5 if self.low <= 7.5 <= self.high else self.low + 0.5
         return tr(
             lang,
             f"settings.range.{self.kind.value}",
@@ -335,6 +337,7 @@ class Setting(BaseModel):
             unit=unit,
             low=_number(self.low, lang),
             high=_number(self.high, lang),
+            example=_fraction(fraction, lang),
         )
 
     def games_text(self, lang: str) -> str:

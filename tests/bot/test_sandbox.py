@@ -729,7 +729,7 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
 
     error = (
         "python -m bot: error: argument --hand-seconds: hand_seconds takes a number of "
-        "seconds from 30 to 3600 (7.5 for a fraction)"
+        "seconds from 30 to 3600 (30.5 for a fraction)"
     )
     for value in ("4000", "0", "7.5"):  # (no hand can be played in 7.5 s, R8.5)
         status, out = await _refused_start(tmp_path, value)

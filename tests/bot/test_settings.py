@@ -732,6 +732,29 @@ async def test_a_fraction_with_a_comma_is_saved_as_russian_writes_it() -> None:
     assert russian.alert and russian.text.endswith("(дробное — через запятую или точку: 7,5)")
 
 
+async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
+    """``/settings hand_seconds 7,5`` was refused "from 30 to 3600 (7.5 for a fraction)":
+    the example given was the very value refused. A range whose low end is above 7.5 shows
+    a fraction inside it (30.5); the others keep 7.5."""
+    english = await say(service := new_service()[0], "hand_seconds", "7,5")
+    assert english.alert and english.text == (
+        "Cannot set that: hand_seconds takes a number of seconds from 30 to 3600"
+        " (30.5 for a fraction)"
+    )
+    russian = await say(service, "hand_seconds", "7,5", actor=BORIS)
+    assert russian.alert and russian.text == (
+        "Нельзя установить: hand_seconds: число секунд от 30 до 3600"
+        " (дробное — через запятую или точку: 30,5)"
+    )
+    assert (await say(service, "fantasyland_seconds", "1")).text.endswith(
+        "from 10 to 3600 (10.5 for a fraction)"
+    )
+    assert (await say(service, "ready_seconds", "1")).text.endswith(
+        "from 5 to 600 (7.5 for a fraction)"
+    )
+    assert not (await say(service, "hand_seconds", "30,5", actor=BORIS)).alert
+
+
 async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list() -> None:
     """A new user typed /settings handseconds 45: the answer listed all 34 names."""
     service, _store = new_service()
