@@ -264,10 +264,10 @@ class TelegramPresenter(LatePictures):
         self._late_pictures: dict[str, asyncio.Task[None]] = {}
         #: wakes a message's writer waiting to try again: a newer screen came
         self._newer: Wakeups[tuple[str, str]] = Wakeups()
-        #: set by the stop: ends the waits of writers sitting out a chat's 429
         #: by chat: the writers of new messages refused with a 429, posted once the pause is
         #: over (:meth:`_pending`); the chat's later new messages wait for them
         self._held: dict[str, set[asyncio.Task[None]]] = {}
+        #: set by the stop: ends the waits of writers sitting out a chat's 429
         self._stopped = asyncio.Event()
         self._notice_waits: Wakeups[object] = Wakeups()  # (a notice waiting: the stop wakes it)
         #: set by the adapter's stop: edits are no longer tried again
