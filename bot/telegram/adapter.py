@@ -28,7 +28,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -36,6 +36,7 @@ from telegram import (
     BotCommand,
     CallbackQuery,
     Chat,
+    ChatMember,
     ChatMemberRestricted,
     InputFile,
     Message,
@@ -1284,6 +1285,25 @@ def _private(chat_id: str) -> bool:
     return not chat_id.startswith("-")
 
 
+def _removed(member: ChatMember) -> bool:
+    """The bot's status ``member`` in a group: removed from it (``kicked`` or ``left``)."""
+    return member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
+
+
+def _muted(member: ChatMember) -> TypeGuard[ChatMemberRestricted]:
+    """The bot's status ``member`` in a group: restricted so that it may not send messages
+    (still a member, or removed while muted: ``is_member`` false)."""
+    return isinstance(member, ChatMemberRestricted) and not (
+        member.is_member and member.can_send_messages
+    )
+
+
+def _mute_end(member: ChatMember) -> datetime.datetime | None:
+    """When the bot's mute ``member`` runs out by itself (a member muted until then), else
+    ``None`` (not muted, muted for good: Telegram's 0, or removed while muted)."""
+    return member.until_date if _muted(member) and member.is_member else None
+
+
 def _actor(user: User) -> Actor:
     # (a full name of nothing visible, "ㅤ", goes by the username as an empty one does)
     name = clean_name(user.full_name, fallback="") or clean_name(
@@ -1982,19 +2002,13 @@ class TelegramAdapter:
         if change is None or change.chat.type == ChatType.PRIVATE:
             return  # a user who blocks the bot is found out by the 403 of a write
         member = change.new_chat_member
-        muted = isinstance(member, ChatMemberRestricted) and not (
-            member.is_member and member.can_send_messages
-        )
         # (a newer status replaces the look at the end of an earlier mute; one of a bot no
         # longer a member there ends no removal)
-        until = None
-        if muted and isinstance(member, ChatMemberRestricted) and member.is_member:
-            until = member.until_date
-        self._muted_until(str(change.chat.id), until)
-        if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+        self._muted_until(str(change.chat.id), _mute_end(member))
+        if _removed(member):
             log.info("the bot was removed from %s: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
-        elif muted:
+        elif _muted(member):
             log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
@@ -2015,13 +2029,10 @@ class TelegramAdapter:
                 continue
             try:
                 member = await self.app.bot.get_chat_member(int(t.chat_id), self.app.bot.id)
-                if member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
+                if _removed(member):
                     continue
-                if isinstance(member, ChatMemberRestricted) and not (
-                    member.is_member and member.can_send_messages
-                ):
-                    if member.is_member:
-                        self._muted_until(t.chat_id, member.until_date)
+                if _muted(member):
+                    self._muted_until(t.chat_id, _mute_end(member))
                     continue
                 # (a member the group's own rights keep from writing, which no status says,
                 # is refused again at the next write: the close is queued again then)
