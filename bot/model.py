@@ -151,11 +151,14 @@ class Presenter(Protocol):
         that the adapter answers with this screen: a presenter that also shows the hand
         there does not write it."""
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         """A one-off notice in a chat. ``False``: not sent because the bot stops (the
         platform held it: a flood wait, an outage; :meth:`stop_retries`), so the caller
         keeps it for the next start; ``True`` otherwise (sent, or given up for good: refused,
-        or still refused past its tries, logged)."""
+        or still refused past its tries, logged). ``ref``: its pending ref
+        (:data:`PENDING_PREFIX`, its outbox item's, :meth:`LiveTable.owe`): every send under
+        one ref, a restart's too, is one message where the platform can tell (Discord's
+        nonce: a notice the stop cut off after Discord had posted it is not posted again)."""
 
     async def send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
@@ -471,9 +474,15 @@ class LiveTable:
 
     def owe(self, kind: str, screen: Screen) -> None:
         """Owe the chat a message (``"table"``: written over the table message, which then
-        stays as the record; ``"post"``: a notice of its own), sent after the commit."""
+        stays as the record; ``"post"``: a notice of its own), sent after the commit. A
+        notice gets a pending ref of its own (random, committed with the step, as a
+        picture's): every send of it, a restart's too, is one message where the platform
+        can tell (on Discord its nonce, :meth:`Presenter.post`)."""
         self.outbox_seq += 1
-        self.outbox.append({"id": self.outbox_seq, "kind": kind, **screen.to_json()})
+        item: dict[str, Any] = {"id": self.outbox_seq, "kind": kind, **screen.to_json()}
+        if kind == "post":
+            item["ref"] = pending_ref(PENDING_PREFIX)
+        self.outbox.append(item)
 
     def owe_private(
         self, user_id: str, screen: Screen, ref: str | None = None, seat: int | None = None

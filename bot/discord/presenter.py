@@ -832,16 +832,19 @@ class DiscordPresenter(LatePictures):
         with contextlib.suppress(*_WRITE_ERRORS):
             await self.client.http.delete_message(key[0], key[1])
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         """A plain notice in a channel. Lost to a 5xx or the network (:func:`_transient`) it
         is sent again after each of :attr:`notice_retries` (awaited: the table's later
         messages keep their order; the same nonce, so never twice), then given up (logged);
         a refusal for good is not tried again. Never raises a write's error. ``False``: not
         sent because the bot stops (:meth:`stop_retries`) while Discord refuses it so, or
         holds it past :attr:`stop_grace` (a long 429): the service keeps it for the next
-        start."""
+        start. Every try carries ``ref``'s nonce (:func:`nonce_of`; the outbox item's pending
+        ref), the next start's too: a try the stop cut off, or whose answer was lost, after
+        Discord had posted it is returned by the next start's, not posted twice (while
+        Discord remembers the nonce, a few minutes); without ``ref`` a random one."""
         began = time.monotonic()
-        nonce = _nonce()
+        nonce = _nonce() if ref is None else nonce_of(ref)
         tries = 0
         while True:
             sent = time.monotonic()

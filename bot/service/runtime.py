@@ -803,8 +803,10 @@ class Runtime:
     async def flush_outbox(self, t: LiveTable, p: Presenter) -> bool:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
-        anew); a ``post`` item is a notice of its own. Each is sent once per process (after a
-        crash it may be sent again: the same stored text). ``False``: the bot stops and the
+        anew); a ``post`` item is a notice of its own, sent under its ref
+        (:meth:`LiveTable.owe`). Each is sent once per process (after a crash it may be sent
+        again: the same stored text; a notice under the same ref, so on Discord one it took
+        before the stop or crash is returned, not posted twice). ``False``: the bot stops and the
         platform held a notice (a flood wait, an outage: :meth:`Presenter.post`): it and
         what follows stay owed, not marked sent, so the saved snapshot has the next start
         send them (a notice given up at the stop was lost; waiting it out held the stop
@@ -822,7 +824,7 @@ class Runtime:
             if item.get("kind") == "table":
                 await p.show_table(t.group_chat, screen, t.group_ref)
                 t.group_ref = None
-            elif await p.post(t.group_chat, screen.text) is False:  # (None: a presenter of old)
+            elif await p.post(t.group_chat, screen.text, item.get("ref")) is False:  # (None: old)
                 log.info("table %s: a notice held at the stop; the next start sends it", t.id)
                 return False
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))

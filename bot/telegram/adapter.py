@@ -1059,7 +1059,7 @@ class TelegramPresenter(LatePictures):
             log.exception("cannot write the private message of %s", user_id)
             return None
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         """A plain notice in a chat (in a group's new chat if it moved), in its forum topic
         if it names one (``"<chat>#<topic>"``, :attr:`bot.model.LiveTable.group_chat`).
         Refused by Telegram's side (a 5xx, a 429 past the rate limiter's retries, no
@@ -1069,7 +1069,8 @@ class TelegramPresenter(LatePictures):
         again, nor one refused for good (400, 403). Never raises :class:`TelegramError`.
         ``False``: not sent because the bot stops (:meth:`stop_retries`) while Telegram
         refuses it so or holds the chat in a 429's pause (not sent into it): the service
-        keeps it for the next start."""
+        keeps it for the next start. ``ref`` (the notice's pending ref) is not used: Telegram
+        has no nonce, and a notice held so was never sent."""
         target = self._target(chat_id)
         await self._after_held(chat_id)
         began = time.monotonic()

@@ -77,7 +77,7 @@ class FakePresenter:
             return f"p{self._n}"
         return ref
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         self.posts.append((chat_id, text))
         return True
 

@@ -122,9 +122,9 @@ class Watcher(FakePresenter):
         self.check("private", user_id, screen.text)
         return await super().show_private(user_id, screen, ref, answered)
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         self.check("post", None, text)
-        return await super().post(chat_id, text)
+        return await super().post(chat_id, text, ref)
 
     async def send_picture(
         self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False

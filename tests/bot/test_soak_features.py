@@ -91,9 +91,9 @@ class World:
             check(chat_id, screen.text)
             return await shown(chat_id, screen, ref)
 
-        async def posted(chat_id: str, text: str) -> bool:
+        async def posted(chat_id: str, text: str, ref: str | None = None) -> bool:
             check(chat_id, text)
-            return await post(chat_id, text)
+            return await post(chat_id, text, ref)
 
         presenter.show_table = show_table  # type: ignore[method-assign]
         presenter.post = posted  # type: ignore[method-assign]

@@ -114,7 +114,7 @@ class HeldAtTheStop(RefPresenter):
         super().__init__()
         self.held: list[str] = []
 
-    async def post(self, chat_id: str, text: str) -> bool:
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         self.held.append(text)
         return False
 

@@ -360,6 +360,10 @@ class FakeDiscord:
         #: calls (route name, call) whose connection is closed instead of answered, and
         #: whether after doing them (:meth:`drop`), until :meth:`recover`
         self.drops: list[tuple[Callable[[str, ApiCall], bool], bool]] = []
+        #: calls (route name, call) done at once but answered only after some seconds, or
+        #: at :meth:`recover` (see :meth:`hold`)
+        self.holds: list[tuple[Callable[[str, ApiCall], bool], float]] = []
+        self._released = asyncio.Event()
         #: (channel id, nonce) → the message a create with ``enforce_nonce`` made
         self.nonces: dict[tuple[int, str], int] = {}
         self.heartbeat_interval_ms = 41250
@@ -522,10 +526,19 @@ class FakeDiscord:
         posted) and only its answer is lost."""
         self.drops.append((match, done))
 
+    def hold(self, match: Callable[[str, ApiCall], bool], seconds: float) -> None:
+        """Do every call for which ``match(route name, call)`` holds at once (a message is
+        posted) but answer it only after ``seconds`` (Discord slow to answer), or at
+        :meth:`recover`: a client that gives up on it meanwhile finds it done all the same."""
+        self.holds.append((match, seconds))
+
     def recover(self) -> None:
-        """Discord answers again: every :meth:`outage` and :meth:`drop` ends."""
+        """Discord answers again: every :meth:`outage`, :meth:`drop` and :meth:`hold` ends."""
         self.outages.clear()
         self.drops.clear()
+        self.holds.clear()
+        self._released.set()
+        self._released = asyncio.Event()
 
     async def start(self, port: int = 0) -> None:
         """Listen on 127.0.0.1 (``port`` 0 picks a free one: see :attr:`port`)."""
@@ -670,6 +683,10 @@ class FakeDiscord:
             return _json({"message": exc.message, "code": exc.code}, exc.status)
         if drop:
             return self._dropped(request, call)
+        held = next((s for match, s in self.holds if match(name.lstrip("_"), call)), None)
+        if held is not None:  # (done: only its answer waits)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._released.wait(), held)
         if result is None:
             return web.Response(status=204)
         return _json(result)

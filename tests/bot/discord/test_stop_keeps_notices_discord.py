@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, world
+from tests.bot.discord.dc_world import ALICE, BOB, World, world
 from tests.bot.discord.test_brk27_discord_errors import street_unsettled
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.fakes.discord_api import CHANNEL_ID, TOKEN, ApiCall, FakeDiscord
@@ -133,5 +133,100 @@ async def test_r8_2_a_notice_held_by_a_long_discord_429_at_the_stop_is_sent_by_t
             notices = [m["content"] for m in fake.channel_messages() if left(m["content"])]
             assert len(notices) == 1, notices
             assert await check_store(w2.store) == []
+    finally:
+        await fake.stop()
+
+
+async def leave_notice_owed_at_the_stop(w: World, fake: FakeDiscord) -> None:
+    """Alice leaves mid-hand (/ofc leave) and the hand is played to its end: the showdown owes
+    the channel "👋 Alice left the table; …"; returns once Discord has posted it."""
+    await seat_everyone(w, [ALICE, BOB])
+    t = w.table()
+    reply = await w.slash(ALICE, "leave")
+    assert reply["content"].startswith("You leave after this hand."), reply
+    users = {str(u.id): u for u in (ALICE, BOB)}
+    while t.hand is not None:
+        await street_unsettled(w, users[t.seats[t.hand.to_act[0]].user_id])
+    await fake.wait_for(lambda: [m for m in fake.channel_messages() if left(m["content"])], 10)
+
+
+async def posted_once_after_a_restart(fake: FakeDiscord, tmp_path: Path, db: Path) -> None:
+    """The restarted bot sends the notice kept at the stop under the nonce of its first try,
+    which Discord answers with the message it posted then: one in the channel, a third
+    start sends nothing; the ledger checks."""
+    fake.recover()
+    async with world(tmp_path, fake=fake, db=db) as w2:
+        t2 = w2.table()
+        await w2.service.rt.settled(t2)
+        await w2.adapter.presenter.flush()
+        notices = [m["content"] for m in fake.channel_messages() if left(m["content"])]
+        assert len(notices) == 1, notices
+        tries = [
+            c
+            for c in fake.calls
+            if c.method == "POST"
+            and channel_post("create_message", c)
+            and isinstance(c.body, dict)
+            and left(str(c.body.get("content", "")))
+        ]
+        assert len(tries) >= 2 and len({c.body["nonce"] for c in tries}) == 1, tries
+        assert all(c.body["enforce_nonce"] for c in tries)
+        assert t2.outbox == []
+        assert await check_store(w2.store) == []
+    async with world(tmp_path, fake=fake, db=db) as w3:
+        await w3.service.rt.settled(w3.table())
+        await w3.adapter.presenter.flush()
+    assert len([m for m in fake.channel_messages() if left(m["content"])]) == 1
+
+
+async def test_r8_2_a_notice_discord_posted_but_answered_after_the_stop_s_grace_shows_once(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Discord posts Alice's leave notice but is slow to answer it; the bot stops
+    meanwhile, gives the send its grace (:data:`~bot.discord.presenter.STOP_WRITES_SECONDS`,
+    shortened here), cancels it and keeps the notice owed (it cannot know Discord took it).
+    The next start sent it again under a new nonce: the channel read "Alice left the table"
+    twice. Every send of a notice now carries its outbox item's nonce (with
+    ``enforce_nonce``): Discord returns the message it posted, and the channel shows one."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.stop_grace = 0.3
+            fake.hold(leave_notice, 30.0)
+            await leave_notice_owed_at_the_stop(w, fake)
+            t = w.table()
+            owed = [item for item in t.outbox if left(str(item.get("text", "")))]
+            assert len(owed) == 1 and int(owed[0]["id"]) > t.outbox_sent
+            stopping = time.monotonic()
+        took = time.monotonic() - stopping
+        assert took < 5, f"the stop took {took:.1f} s"
+        await posted_once_after_a_restart(fake, tmp_path, db)
+    finally:
+        await fake.stop()
+
+
+async def test_r8_2_a_notice_whose_answer_was_lost_before_the_stop_shows_once(
+    tmp_path: Path,
+) -> None:
+    """R8.2: Discord posts Alice's leave notice but the connection drops before its answer
+    (an ``aiohttp`` error: the bot cannot tell it was posted); the bot stops while the
+    notice waits for its next try, and keeps it owed. The next start's send, under the
+    nonce of the first try, is answered with the message Discord posted: one in the
+    channel (a new nonce had posted it twice)."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.notice_retries = (30.0,)  # (the stop comes before the next try)
+            fake.drop(leave_notice, done=True)
+            await leave_notice_owed_at_the_stop(w, fake)
+            await fake.wait_for(lambda: [c for c in fake.calls if c.dropped], timeout=5)
+            t = w.table()
+            owed = [item for item in t.outbox if left(str(item.get("text", "")))]
+            assert len(owed) == 1 and int(owed[0]["id"]) > t.outbox_sent
+        await posted_once_after_a_restart(fake, tmp_path, db)
     finally:
         await fake.stop()
