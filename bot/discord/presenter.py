@@ -4,7 +4,8 @@ message), and notices.
 
 * Edits are coalesced as on Telegram: only the newest screen of a message is written, by one
   background writer per message, so a press is answered at once and a busy table never queues
-  stale edits behind Discord's rate limits (discord.py waits those out and retries 429s).
+  stale edits behind Discord's rate limits (discord.py waits those out and sends the request
+  again, its body built anew for each try from the newest screen: :class:`_NewestEdit`).
   Writers start once the interactions being answered are (:attr:`DiscordPresenter.quiet`).
   An edit still refused with a 5xx after discord.py's own retries, or lost in the network, is
   written again (:data:`~bot.retries.EDIT_RETRIES`, for up to
@@ -40,12 +41,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import logging
 import re
 import secrets
 import string
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,6 +125,45 @@ def _transient(exc: BaseException) -> bool:
 
 #: what a write may fail with: Discord's answer (``discord.HTTPException``) or the network
 _WRITE_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError)
+
+
+class _NewestEdit:
+    """The body of an edit of a message (``PATCH``, ``form`` of
+    :meth:`discord.http.HTTPClient.request`: a ``payload_json`` part), built anew for each
+    try discord.py makes of the request from the newest screen queued for the message by
+    then (taken from :attr:`DiscordPresenter._latest_msg`). discord.py waits a 429's
+    ``retry_after`` out itself and sends the request again (a 500, 502, 504 or 524 too),
+    rebuilding its form each try: with a body made once (``message.edit``) the try after a
+    429 wrote the screen refused, the turn of a player who had played since, and the newer
+    screen followed as another edit.
+
+    :ivar screen: the screen of the last try built (the one written if it succeeded)
+    """
+
+    def __init__(self, presenter: DiscordPresenter, key: _ChannelKey, screen: Screen) -> None:
+        self._latest = presenter._latest_msg
+        self._mentions = presenter.client.allowed_mentions
+        self.key = key
+        self.screen = screen
+        self.route = discord.http.Route(
+            "PATCH",
+            "/channels/{channel_id}/messages/{message_id}",
+            channel_id=key[0],
+            message_id=key[1],
+        )
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        newer = self._latest.pop(self.key, None)
+        if newer is not None:
+            self.screen = newer
+        with discord.http.handle_message_parameters(
+            content=content_of(self.screen.text),
+            view=view_of(self.screen),
+            previous_allowed_mentions=self._mentions,
+        ) as params:
+            payload = params.payload
+        body = json.dumps(payload, separators=(",", ":"), ensure_ascii=True)
+        yield {"name": "payload_json", "value": body, "content_type": "application/json"}
 
 
 def _nonce() -> int:
@@ -340,12 +381,13 @@ class DiscordPresenter(LatePictures):
                 if moved is not None:  # posted again meanwhile: the edit goes to the new one
                     self.queue_edit(channel_id, int(moved), screen)
                     continue
-                message = self.client.get_partial_messageable(channel_id).get_partial_message(
-                    message_id
-                )
                 sent = time.monotonic()
+                edit = _NewestEdit(self, key, screen)
                 try:
-                    await message.edit(content=content_of(screen.text), view=view_of(screen))
+                    try:
+                        await self.client.http.request(edit.route, form=edit)
+                    finally:
+                        screen = edit.screen  # (the screen its last try carried)
                     tries, failing_since = 0, None
                 except (discord.DiscordServerError, aiohttp.ClientError, OSError) as exc:
                     # a 5xx past discord.py's own retries, or the network (a timeout is an
