@@ -783,6 +783,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
         "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
     },
+    # a player's hands all Chinese Poker: no open-face points per hand (its own points are
+    # no net, R7.1: a figure of their own, stats.chinese_points)
+    "stats.hands_chinese": {
+        "en": "Hands: {hands} · {label}/hand {kush}",
+        "ru": "Раздач: {hands} · за раздачу: {kush} {label}",
+    },
     "stats.group_hands": {
         "en": "Hands: {hands} · players: {players}",
         "ru": "Раздач: {hands} · игроков: {players}",

@@ -127,8 +127,11 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     open_hands = s.hands - s.chinese_hands
     lines = []
     if s.hands or not s.tournament_hands:
+        # only Chinese Poker hands: no open-face points to average ("points/hand —" read as
+        # if nothing was scored); Chinese Poker's points per hand are on the figures' line
+        key = "stats.hands_chinese" if s.chinese_hands and not open_hands else "stats.hands"
         lines.append(
-            tr(lang, "stats.group_hands" if group else "stats.hands",
+            tr(lang, "stats.group_hands" if group else key,
                hands=s.hands, players=s.players, points=_avg(cash_points, open_hands, lang),
                kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label)
         )  # fmt: skip
