@@ -797,6 +797,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Tournament hands: {hands} · points/hand {points} (chips, balance unchanged)",
         "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, баланс не меняется)",
     },
+    # a player's tournament hands all Chinese Poker: no open-face points (stats.hands_chinese)
+    "stats.tournament_hands_chinese": {
+        "en": "Tournament hands: {hands} (chips, balance unchanged)",
+        "ru": "Турнирных раздач: {hands} (фишки, баланс не меняется)",
+    },
     "stats.group_tournament_hands": {
         "en": "Tournament hands: {hands}",
         "ru": "Турнирных раздач: {hands}",

@@ -122,7 +122,7 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # Chinese Poker's points (R7.1) are every box won, never a net against the opponents:
     # averaged with the open-face games' net points (R5.1) they read "+2.1 points/hand" to a
     # player losing 6.4 kush a hand. The points per hand are the open-face hands'; Chinese
-    # Poker's have a figure of their own, on the bonus line
+    # Poker's (cash and tournament hands) have a figure of their own, on the bonus line
     cash_points = s.points - s.tournament_points - s.chinese_points
     open_hands = s.hands - s.chinese_hands
     lines = []
@@ -136,10 +136,17 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
                kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label)
         )  # fmt: skip
     if s.tournament_hands:
+        # a Chinese Poker tournament's points (R8.7, R7.1) are no net either: the tournament
+        # points per hand are the open-face tournament hands', as the cash hands' are
+        open_tournament = s.tournament_hands - s.tournament_chinese_hands
+        key = "stats.tournament_hands"
+        if s.tournament_chinese_hands and not open_tournament:
+            key = "stats.tournament_hands_chinese"
         lines.append(
-            tr(lang, "stats.group_tournament_hands" if group else "stats.tournament_hands",
+            tr(lang, "stats.group_tournament_hands" if group else key,
                hands=s.tournament_hands, label=label,
-               points=_avg(s.tournament_points, s.tournament_hands, lang))
+               points=_avg(s.tournament_points - s.tournament_chinese_points, open_tournament,
+                           lang))
         )  # fmt: skip
     fouls = tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)
     open_face = _open_face_boards(s, group=group)
@@ -149,8 +156,10 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
-    if s.chinese_hands and not group:
-        game_points = _avg(s.chinese_points, s.chinese_hands, lang).lstrip("+")
+    chinese_hands = s.chinese_hands + s.tournament_chinese_hands  # (cash and tournament)
+    if chinese_hands and not group:
+        chinese_points = s.chinese_points + s.tournament_chinese_points
+        game_points = _avg(chinese_points, chinese_hands, lang).lstrip("+")
         fouls += " · " + tr(lang, "stats.chinese_points", n=game_points)
     lines.append(fouls)
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
