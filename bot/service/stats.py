@@ -109,6 +109,23 @@ def _best(s: HandStats, lang: str, best: str, *, group: bool) -> str:
     return tr(lang, "stats.best", scoops=s.scoops, best=best)
 
 
+#: the widest line :func:`_fit` makes (a phone's width, about)
+LINE_WIDTH = 40
+
+
+def _fit(parts: Sequence[str], width: int = LINE_WIDTH) -> list[str]:
+    """``parts`` joined with " · " into lines of at most ``width`` characters where they
+    fit (a part longer than that is a line of its own); a part that begins a line begins
+    with a capital ("Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0 · bonus/hand 15.0")."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part[:1].upper() + part[1:])
+    return lines
+
+
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width).
 
@@ -148,20 +165,20 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
                points=_avg(s.tournament_points - s.tournament_chinese_points, open_tournament,
                            lang))
         )  # fmt: skip
-    fouls = tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)
+    figures = [tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)]
     open_face = _open_face_boards(s, group=group)
     if open_face or not s.bonus_boards:
         royalties = _avg(s.royalties, open_face, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.royalties", n=royalties)
+        figures.append(tr(lang, "stats.royalties", n=royalties))
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
+        figures.append(tr(lang, "stats.bonuses", n=bonuses))
     chinese_hands = s.chinese_hands + s.tournament_chinese_hands  # (cash and tournament)
     if chinese_hands and not group:
         chinese_points = s.chinese_points + s.tournament_chinese_points
         game_points = _avg(chinese_points, chinese_hands, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.chinese_points", n=game_points)
-    lines.append(fouls)
+        figures.append(tr(lang, "stats.chinese_points", n=game_points))
+    lines += _fit(figures)
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
     # "Fantasyland: entered —" to a player who never played a game that has it)
     if not _chinese_only(s, group=group):
