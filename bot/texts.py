@@ -2234,9 +2234,14 @@ def grouped(value: int, lang: str | None) -> str:
     return text.replace(",", "\u00a0") if lang == "ru" else text
 
 
-def signed(value: int, lang: str | None) -> str:
-    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`."""
-    return format(_Amount(value, lang), "+d")
+def signed(value: int, lang: str | None, *, drawn: bool = False) -> str:
+    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`.
+    ``drawn``: as a picture draws it, with the typographic minus (``−12 000``, as wide as the
+    plus, which a hyphen is not) and a zero without a sign (``0``)."""
+    if drawn and not value:
+        return "0"
+    text = format(_Amount(value, lang), "+d")
+    return "−" + text[1:] if drawn and value < 0 else text
 
 
 class _Amount(int):
