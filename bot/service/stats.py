@@ -139,13 +139,13 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # Chinese Poker's points (R7.1) are every box won, never a net against the opponents:
     # averaged with the open-face games' net points (R5.1) they read "+2.1 points/hand" to a
     # player losing 6.4 kush a hand. The points per hand are the open-face hands'; Chinese
-    # Poker's (cash and tournament hands) have a figure of their own, on the bonus line
+    # Poker's (cash and tournament hands) have a figure of their own, after the bonuses
     cash_points = s.points - s.tournament_points - s.chinese_points
     open_hands = s.hands - s.chinese_hands
     lines = []
     if s.hands or not s.tournament_hands:
         # only Chinese Poker hands: no open-face points to average ("points/hand —" read as
-        # if nothing was scored); Chinese Poker's points per hand are on the figures' line
+        # if nothing was scored); Chinese Poker's points per hand come after the fouls
         key = "stats.hands_chinese" if s.chinese_hands and not open_hands else "stats.hands"
         lines.append(
             tr(lang, "stats.group_hands" if group else key,
