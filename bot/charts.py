@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from bot.pictures import FELT, GREEN, MUTED, PANEL, RED, WHITE, _drawable, _fit, _font
-from bot.texts import kush_word, tr
+from bot.texts import kush_word, signed, tr
 
 __all__ = ["HEIGHT", "WIDTH", "KushChart", "date_labels", "draw_kush", "kush_ticks"]
 
@@ -91,10 +91,6 @@ def date_labels(
     return out
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
-
-
 def draw_kush_image(chart: KushChart) -> Image.Image:
     """The chart as a Pillow image (RGB, :data:`WIDTH` × :data:`HEIGHT`); see
     :func:`draw_kush`."""
@@ -103,7 +99,12 @@ def draw_kush_image(chart: KushChart) -> Image.Image:
     net = chart.net
     colour = GREEN if net > 0 else (RED if net < 0 else WHITE)
     # title: the name and the period on the left, the net result on the right
-    net_text = tr(chart.lang, "chart.net", kush=_signed(net), label=_drawable(chart.label))
+    net_text = tr(
+        chart.lang,
+        "chart.net",
+        kush=signed(net, chart.lang, drawn=True),
+        label=_drawable(chart.label),
+    )
     net_font = _font(18, bold=True)
     net_w = int(d.textlength(net_text, font=net_font))
     d.text((WIDTH - _RIGHT, 12), net_text, font=net_font, fill=colour, anchor="ra")
@@ -129,10 +130,16 @@ def draw_kush_image(chart: KushChart) -> Image.Image:
         return y1 - (y1 - y0) * (v - lo) / (hi - lo)
 
     small = _font(12)
-    for v in ticks:  # horizontal grid and the kush labels
+    tick_texts = [signed(v, chart.lang, drawn=True) for v in ticks]  # (grouped: −100,000)
+    tick_font = small
+    for size in (11, 10, 9):  # a wide amount in a smaller font, never cut at the image's edge
+        if max(d.textlength(t, font=tick_font) for t in tick_texts) <= x0 - 8:
+            break
+        tick_font = _font(size)
+    for v, tick in zip(ticks, tick_texts, strict=True):  # horizontal grid and the kush labels
         y = py(v)
         d.line((x0, y, x1, y), fill=WHITE if v == 0 else _GRID, width=1)
-        d.text((x0 - 6, y), _signed(v), font=small, fill=MUTED, anchor="rm")
+        d.text((x0 - 6, y), tick, font=tick_font, fill=MUTED, anchor="rm")
     d.text((x0 - 6, y0 - 6), _drawable(chart.label), font=small, fill=MUTED, anchor="rb")
     labels = date_labels(t_start, t_end, utc_offset=chart.utc_offset)
     for k, (at, text) in enumerate(labels):  # the dates under the axis

@@ -522,10 +522,6 @@ def _badge(
     return right - w
 
 
-def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else (f"−{-n}" if n < 0 else "0")
-
-
 def board_line(pic: Picture, b: BoardPicture, *, target: bool = True) -> list[str]:
     """The parts of the line under a board's name: the kush it moved and, in Chinese Poker,
     the game total (R7.1) with its unit and, with ``target`` (and a picture that knows it),
@@ -534,7 +530,8 @@ def board_line(pic: Picture, b: BoardPicture, *, target: bool = True) -> list[st
     its own under the boards (:func:`notes_of`), as the reveal's text gives it."""
     sub = []
     if b.kush is not None:
-        sub.append(f"{_signed(b.kush)} {drawn_word(pic.label, pic.lang, b.kush)}")
+        kush = signed(b.kush, pic.lang, drawn=True)  # (grouped as the caption's: −12 000)
+        sub.append(f"{kush} {drawn_word(pic.label, pic.lang, b.kush)}")
     if b.total is not None and target and pic.target is not None:
         sub.append(tr(pic.lang, "picture.total", total=b.total, target=pic.target))
     elif b.total is not None:
@@ -548,7 +545,7 @@ def corner_of(pic: Picture, b: BoardPicture) -> tuple[str, str]:
     (R7.6), so a player may win the hand and lose kush: the bare green "+2" over "−3 kush"
     read as a contradiction; with its unit it is the points, as the caption says them."""
     forms = tr(pic.lang, "picture.point_forms").split("|")
-    return _signed(b.points), plural(b.points, *forms)
+    return signed(b.points, pic.lang, drawn=True), plural(b.points, *forms)
 
 
 def notes_of(pic: Picture) -> list[str]:
@@ -556,8 +553,8 @@ def notes_of(pic: Picture) -> list[str]:
     winning two boxes of three (R7.3) in the reveal's words, "Bonus for winning 2 of 3 boxes
     (per opponent): Anna +1" (it read "two of three +1" next to the game total, which said
     less than the text and was cut with "…" where the line was full)."""
-    bonus = [f"{drawn_name(pic, b)} {_signed(b.two_of_three)}" for b in pic.boards
-             if b.two_of_three]  # fmt: skip
+    bonus = [f"{drawn_name(pic, b)} {signed(b.two_of_three, pic.lang, drawn=True)}"
+             for b in pic.boards if b.two_of_three]  # fmt: skip
     if not bonus:
         return list(pic.notes)
     return [*pic.notes, tr(pic.lang, "reveal.two_of_three", points=", ".join(bonus))]
@@ -638,7 +635,7 @@ def _panel(
         score = b.scores[i]
         score_text = ""
         if score is not None and (pic.chinese or score):
-            score_text = _signed(score)
+            score_text = signed(score, pic.lang, drawn=True)
             fill = GOLD if not pic.chinese else (GREEN if score > 0 else RED if score else WHITE)
             draw.text((x + PANEL_W - PAD, ty), score_text, font=small_bold, fill=fill, anchor="ra")
         if b.hands[i]:

@@ -783,6 +783,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Hands: {hands} · points/hand {points} · {label}/hand {kush}",
         "ru": "Раздач: {hands} · за раздачу: {points:очко|очка|очков}, {kush} {label}",
     },
+    # a player's hands all Chinese Poker: no open-face points per hand (its own points are
+    # no net, R7.1: a figure of their own, stats.chinese_points)
+    "stats.hands_chinese": {
+        "en": "Hands: {hands} · {label}/hand {kush}",
+        "ru": "Раздач: {hands} · за раздачу: {kush} {label}",
+    },
     "stats.group_hands": {
         "en": "Hands: {hands} · players: {players}",
         "ru": "Раздач: {hands} · игроков: {players}",
@@ -790,6 +796,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.tournament_hands": {
         "en": "Tournament hands: {hands} · points/hand {points} (chips, balance unchanged)",
         "ru": "Турнирных раздач: {hands} · за раздачу: {points:очко|очка|очков} (фишки, баланс не меняется)",
+    },
+    # a player's tournament hands all Chinese Poker: no open-face points (stats.hands_chinese)
+    "stats.tournament_hands_chinese": {
+        "en": "Tournament hands: {hands} (chips, balance unchanged)",
+        "ru": "Турнирных раздач: {hands} (фишки, баланс не меняется)",
     },
     "stats.group_tournament_hands": {
         "en": "Tournament hands: {hands}",
@@ -2223,9 +2234,14 @@ def grouped(value: int, lang: str | None) -> str:
     return text.replace(",", "\u00a0") if lang == "ru" else text
 
 
-def signed(value: int, lang: str | None) -> str:
-    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`."""
-    return format(_Amount(value, lang), "+d")
+def signed(value: int, lang: str | None, *, drawn: bool = False) -> str:
+    """An amount with its sign (``+12,000``, ``-50``, ``+0``), grouped as :func:`grouped`.
+    ``drawn``: as a picture draws it, with the typographic minus (``−12 000``, as wide as the
+    plus, which a hyphen is not) and a zero without a sign (``0``)."""
+    if drawn and not value:
+        return "0"
+    text = format(_Amount(value, lang), "+d")
+    return "−" + text[1:] if drawn and value < 0 else text
 
 
 class _Amount(int):

@@ -337,6 +337,12 @@ def sum_stats(rows: Sequence[tuple[int, int, StatRow]]) -> HandStats:
         bonus_boards=sum(r.bonus_boards for _, _, r in rows),
         chinese_hands=len({h for h, _, r in rows if r.kind == "hand" and r.bonus_boards}),
         chinese_points=sum(r.points for _, _, r in rows if r.kind == "hand" and r.bonus_boards),
+        tournament_chinese_hands=len(
+            {h for h, _, r in rows if r.kind == TOURNAMENT_HAND and r.bonus_boards}
+        ),
+        tournament_chinese_points=sum(
+            r.points for _, _, r in rows if r.kind == TOURNAMENT_HAND and r.bonus_boards
+        ),
         biggest_win=best[2].kush if best is not None and won else 0,
         biggest_winner=best[1] if best is not None and won else None,
     )
@@ -467,11 +473,10 @@ def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
     """The two queries of :class:`HandStats` over ``hand_players`` where ``column`` (
     ``player_id`` or ``community_id``) is ``$1`` and ``finished_at >= $2`` (and, with
     ``skip_users``, the player is none of community ``$3``'s whose user id is ``LIKE $4``: a
-    prefix and ``%``): the aggregate
-    (one row: ``hands`` … ``tournament_kush`` in :class:`HandStats` field order) and the
-    biggest win (``(player id, kush)``, no row when nothing was won; ties: the earlier entry,
-    then the lower player id, as :func:`sum_stats`). A tournament's payout (R8.7) is counted
-    apart: not in ``kush_won`` nor the biggest win.
+    prefix and ``%``): the aggregate (one row: ``hands`` … ``tournament_chinese_points`` in
+    :class:`HandStats` field order) and the biggest win (``(player id, kush)``, no row when
+    nothing was won; ties: the earlier entry, then the lower player id, as :func:`sum_stats`).
+    A tournament's payout (R8.7) is counted apart: not in ``kush_won`` nor the biggest win.
 
     :raises ValueError: on another column (never user input).
     """
@@ -497,7 +502,11 @@ def stats_sql(column: str, skip_users: bool = False) -> tuple[str, str]:
         f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' THEN points ELSE 0 END), 0),"
         " COALESCE(SUM(bonuses), 0), COALESCE(SUM(bonus_boards), 0),"
         " COUNT(DISTINCT CASE WHEN kind = 'hand' AND bonus_boards > 0 THEN hand_id END),"
-        " COALESCE(SUM(CASE WHEN kind = 'hand' AND bonus_boards > 0 THEN points ELSE 0 END), 0)"
+        " COALESCE(SUM(CASE WHEN kind = 'hand' AND bonus_boards > 0 THEN points ELSE 0 END), 0),"
+        f" COUNT(DISTINCT CASE WHEN kind = '{TOURNAMENT_HAND}' AND bonus_boards > 0"
+        " THEN hand_id END),"
+        f" COALESCE(SUM(CASE WHEN kind = '{TOURNAMENT_HAND}' AND bonus_boards > 0"
+        " THEN points ELSE 0 END), 0)"
         f" FROM hand_players {where}"
     )
     best = (

@@ -316,6 +316,10 @@ class HandStats:
     :ivar chinese_points: the points of those (part of ``points``): R7's points of a game to
         its target, every box won counted and never a net against the opponents (R7.1), so
         no figure to average with the open-face games' net points (R5.1).
+    :ivar tournament_chinese_hands: the tournament hands of ``tournament_hands`` played at
+        Chinese Poker (R8.7; a community: distinct hands).
+    :ivar tournament_chinese_points: the points of those (part of ``tournament_points``), as
+        ``chinese_points``.
     :ivar biggest_win: the most kush won in one settlement other than a tournament's payout
         (0 when nothing was won).
     :ivar biggest_winner: the player id of that win (``None`` when nothing was won).
@@ -342,6 +346,8 @@ class HandStats:
     bonus_boards: int = 0
     chinese_hands: int = 0
     chinese_points: int = 0
+    tournament_chinese_hands: int = 0
+    tournament_chinese_points: int = 0
     biggest_win: int = 0
     biggest_winner: int | None = None
 

@@ -14,6 +14,7 @@ import contextlib
 import difflib
 import hashlib
 import json
+import math
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
@@ -300,6 +301,26 @@ class Setting(BaseModel):
         if self.kind is Kind.CHOICE and value not in self.choices:
             raise SettingRefused(self.range_text, self)
         return value
+
+    def stored(self, raw: Value) -> Value:
+        """The value a stored ``raw`` stands for: :meth:`parse`'s, but a number beyond the
+        range (saved when the range was wider: ``hand_seconds`` 15 before
+        :data:`MIN_HAND_SECONDS`) reads as the nearest end of it, the value closest to the
+        group's choice (it read as the default, 120 s, four times what was chosen).
+
+        :raises SettingRefused: for anything else :meth:`parse` refuses.
+        """
+        try:
+            return self.parse(raw)
+        except SettingRefused:
+            if self.kind not in (Kind.WHOLE, Kind.NUMBER) or isinstance(raw, bool):
+                raise
+            if not isinstance(raw, int | float):  # (a text: as parse read it)
+                raise
+            if not math.isfinite(raw) or (self.kind is Kind.WHOLE and not float(raw).is_integer()):
+                raise
+            nearest = min(max(raw, self.low), self.high)
+            return self.parse(int(nearest) if self.kind is Kind.WHOLE else float(nearest))
 
     def applies_to(self, game: GameKind) -> bool:
         """Whether tables of ``game`` use this setting."""
@@ -770,8 +791,9 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
     """The rule options of a table of ``game`` (the community's game by default): the
     community's options that this game has (an option kept for another game, e.g.
     ``heads_up_double_boxes`` for classic OFC, is left out of a Chinese Poker table), each read
-    through its description; a stored value the description does not take (written by an
-    older version) leaves that option at the game's default.
+    through its description; a stored number beyond its range (written by an older version)
+    reads as the nearest end of it (:meth:`Setting.stored`), any other value the description
+    does not take leaves that option at the game's default.
 
     :raises OptionError: for an unknown game.
     """
@@ -782,7 +804,7 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
         if spec is None or spec.community or not spec.applies_to(kind):
             continue
         try:
-            chosen[name] = spec.parse(raw)
+            chosen[name] = spec.stored(raw)
         except SettingRefused:
             continue
     return RuleOptions.preset(kind, **chosen)
@@ -1362,10 +1384,11 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
         s = replace(s, **changes)
     options: dict[str, Value] = {}
     for key, stored in s.options.items():  # an older version's value that no longer passes
-        other = SETTINGS.get(key)  # its description is dropped (its default applies)
+        other = SETTINGS.get(key)  # its description is dropped (its default applies), but a
+        # number beyond the range is kept as the nearest end of it (Setting.stored)
         try:
             if other is not None and not other.community:
-                options[key] = other.parse(stored)
+                options[key] = other.stored(stored)
         except SettingRefused:
             continue
     s = replace(s, options=options)

@@ -109,6 +109,23 @@ def _best(s: HandStats, lang: str, best: str, *, group: bool) -> str:
     return tr(lang, "stats.best", scoops=s.scoops, best=best)
 
 
+#: the widest line :func:`_fit` makes (a phone's width, about)
+LINE_WIDTH = 40
+
+
+def _fit(parts: Sequence[str], width: int = LINE_WIDTH) -> list[str]:
+    """``parts`` joined with " · " into lines of at most ``width`` characters where they
+    fit (a part longer than that is a line of its own); a part that begins a line begins
+    with a capital ("Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0 · bonus/hand 15.0")."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and len(lines[-1]) + 3 + len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines.append(part[:1].upper() + part[1:])
+    return lines
+
+
 def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[str]:
     """The figures of :class:`HandStats` as short lines (a phone's width).
 
@@ -122,34 +139,46 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # Chinese Poker's points (R7.1) are every box won, never a net against the opponents:
     # averaged with the open-face games' net points (R5.1) they read "+2.1 points/hand" to a
     # player losing 6.4 kush a hand. The points per hand are the open-face hands'; Chinese
-    # Poker's have a figure of their own, on the bonus line
+    # Poker's (cash and tournament hands) have a figure of their own, after the bonuses
     cash_points = s.points - s.tournament_points - s.chinese_points
     open_hands = s.hands - s.chinese_hands
     lines = []
     if s.hands or not s.tournament_hands:
+        # only Chinese Poker hands: no open-face points to average ("points/hand —" read as
+        # if nothing was scored); Chinese Poker's points per hand come after the fouls
+        key = "stats.hands_chinese" if s.chinese_hands and not open_hands else "stats.hands"
         lines.append(
-            tr(lang, "stats.group_hands" if group else "stats.hands",
+            tr(lang, "stats.group_hands" if group else key,
                hands=s.hands, players=s.players, points=_avg(cash_points, open_hands, lang),
                kush=_avg(s.kush - s.tournament_kush, s.hands, lang), label=label)
         )  # fmt: skip
     if s.tournament_hands:
+        # a Chinese Poker tournament's points (R8.7, R7.1) are no net either: the tournament
+        # points per hand are the open-face tournament hands', as the cash hands' are
+        open_tournament = s.tournament_hands - s.tournament_chinese_hands
+        key = "stats.tournament_hands"
+        if s.tournament_chinese_hands and not open_tournament:
+            key = "stats.tournament_hands_chinese"
         lines.append(
-            tr(lang, "stats.group_tournament_hands" if group else "stats.tournament_hands",
+            tr(lang, "stats.group_tournament_hands" if group else key,
                hands=s.tournament_hands, label=label,
-               points=_avg(s.tournament_points, s.tournament_hands, lang))
+               points=_avg(s.tournament_points - s.tournament_chinese_points, open_tournament,
+                           lang))
         )  # fmt: skip
-    fouls = tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)
+    figures = [tr(lang, "stats.fouls", pct=_pct(s.fouls, s.boards), fouls=s.fouls, boards=s.boards)]
     open_face = _open_face_boards(s, group=group)
     if open_face or not s.bonus_boards:
         royalties = _avg(s.royalties, open_face, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.royalties", n=royalties)
+        figures.append(tr(lang, "stats.royalties", n=royalties))
     if s.bonus_boards:
         bonuses = _avg(s.bonuses, s.bonus_boards, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.bonuses", n=bonuses)
-    if s.chinese_hands and not group:
-        game_points = _avg(s.chinese_points, s.chinese_hands, lang).lstrip("+")
-        fouls += " · " + tr(lang, "stats.chinese_points", n=game_points)
-    lines.append(fouls)
+        figures.append(tr(lang, "stats.bonuses", n=bonuses))
+    chinese_hands = s.chinese_hands + s.tournament_chinese_hands  # (cash and tournament)
+    if chinese_hands and not group:
+        chinese_points = s.chinese_points + s.tournament_chinese_points
+        game_points = _avg(chinese_points, chinese_hands, lang).lstrip("+")
+        figures.append(tr(lang, "stats.chinese_points", n=game_points))
+    lines += _fit(figures)
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
     # "Fantasyland: entered —" to a player who never played a game that has it)
     if not _chinese_only(s, group=group):

@@ -514,12 +514,23 @@ class TelegramPresenter(LatePictures):
             )
             self._writers[key] = writer
             if isinstance(exc, RetryAfter):  # (the chat's next new messages come after it)
-                held = self._held.setdefault(_where(chat_id)[0], set())
-                held.add(writer)
-                writer.add_done_callback(held.discard)
+                where = _where(chat_id)[0]
+                self._held.setdefault(where, set()).add(writer)
+                writer.add_done_callback(lambda done: self._let_go(where, done))
         else:
             self._perhaps_posted(key, screen, exc)
         return ref
+
+    def _let_go(self, where: str, writer: asyncio.Task[None]) -> None:
+        """``writer``, held in chat ``where`` (:meth:`_pending`), is done: out of the chat's
+        held writers, and the chat out of :attr:`_held` with its last (an empty set was kept
+        for every chat that ever had a 429'd post, for the life of the process)."""
+        held = self._held.get(where)
+        if held is None:
+            return
+        held.discard(writer)
+        if not held:
+            del self._held[where]
 
     async def _after_held(self, chat_id: str) -> None:
         """Until the new messages to ``chat_id`` refused with a 429 so far are posted (or

@@ -113,7 +113,8 @@ def winner_stats(name: str) -> list[str]:
     return [
         f"📊 {name} · all time",
         "Hands: 1 · points/hand +38.0 · kush/hand +38.0",
-        "Fouls: 0% (0 of 1 board) · royalties/hand 32.0",
+        "Fouls: 0% (0 of 1 board)",
+        "Royalties/hand 32.0",
         "Fantasyland: entered 100%",
         "Scoops: 1 · biggest win: +38 kush",
         "Net: +38 kush",
@@ -135,7 +136,8 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     assert (await service.stats(GROUP, CAROL, ["@" + loser.name, "month"])).text.splitlines() == [
         f"📊 {loser.name} · last 30 days",
         "Hands: 1 · points/hand -38.0 · kush/hand -38.0",
-        "Fouls: 100% (1 of 1 board) · royalties/hand 0.0",
+        "Fouls: 100% (1 of 1 board)",
+        "Royalties/hand 0.0",
         "Fantasyland: entered 0%",
         "Scoops: 0 · biggest win: —",
         "Net: -38 kush",
@@ -143,13 +145,14 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
     # the group's figures, then the asker's own (Bob's texts are Russian)
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()
     assert bob[:2] == ["📊 Friends · за всё время", "Раздач: 1 · игроков: 2"]
-    assert bob[6:8] == ["", "📊 Bob · за всё время"]
+    assert bob[7:9] == ["", "📊 Bob · за всё время"]
     assert (await service.stats(DM[ALICE.user_id], ALICE, [])).alert  # no group there
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert group == [
         "📊 Friends · all time",
         "Hands: 1 · players: 2",
-        "Fouls: 50% (1 of 2 boards) · royalties/hand 16.0",
+        "Fouls: 50% (1 of 2 boards)",
+        "Royalties/hand 16.0",
         "Fantasyland: entered 50%",
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         # every winner's of every hand, not a net: "Won in all: 418 kush" above a member's
@@ -173,13 +176,13 @@ async def test_group_stats_name_the_groups_kush_label_in_every_line(env) -> None
     reply = await service.settings(GROUP, ALICE, True, ["kush_label", "chips"])
     assert not reply.alert, reply.text
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
-    assert group[4:] == [
+    assert group[5:] == [
         f"Scoops: 1 · biggest win: +38 chips ({winner.name})",
         "Members in all hands: won 38, lost 38 chips",
     ]
     assert not any("kush" in line.lower() for line in group), group
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()  # Bob reads Russian
-    assert bob[4:6] == [
+    assert bob[5:7] == [
         f"Скупов: 1 · крупнейший выигрыш: +38 chips ({winner.name})",
         "Участники во всех раздачах: выиграли 38, проиграли 38 chips",
     ]
@@ -321,7 +324,7 @@ async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no
     await store.commit(table.id, [Settlement(1, hand.to_json(), record, {0: a.id, 1: b.id}, {})],
                        {}, key="k:1")  # fmt: skip
     lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
-    assert lines[4:] == [
+    assert lines[5:] == [
         "Scoops: 1 · biggest win: —",
         "Members in all hands: won 0, lost 0 kush",
     ]
@@ -399,37 +402,43 @@ def test_r7_2_chinese_bonuses_are_a_figure_of_their_own_not_royalties() -> None:
     mixed = HandStats(hands=3, players=1, boards=3, points=98, royalties=64, bonuses=15,
                       bonus_boards=1)  # fmt: skip
     lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
-    assert lines[1] == "Fouls: 0% (0 of 3 boards) · royalties/hand 32.0 · bonus/hand 15.0"
+    assert lines[1:3] == ["Fouls: 0% (0 of 3 boards)", "Royalties/hand 32.0 · bonus/hand 15.0"]
     ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
-    assert ru[1] == (
-        "Мёртвые руки: 0% (0 из 3 досок) · роялти за раздачу: 32,0 · бонусы за раздачу: 15,0"
-    )
+    assert ru[1:4] == [
+        "Мёртвые руки: 0% (0 из 3 досок)",
+        "Роялти за раздачу: 32,0",
+        "Бонусы за раздачу: 15,0",
+    ]
     # the group's figures are per board: 4 open-face boards, 2 Chinese Poker boards
     group = dataclasses.replace(mixed, players=2, boards=6, bonus_boards=2)
-    assert stats_mod._stats_lines(group, "en", "kush", group=True)[1] == (
-        "Fouls: 0% (0 of 6 boards) · royalties/hand 16.0 · bonus/hand 7.5"
-    )
+    assert stats_mod._stats_lines(group, "en", "kush", group=True)[1:3] == [
+        "Fouls: 0% (0 of 6 boards)",
+        "Royalties/hand 16.0 · bonus/hand 7.5",
+    ]
     # Chinese Poker only: no royalties figure at all, nor a Fantasyland line (R7 has none:
     # "Fantasyland: entered —" was the last line of a Chinese Poker player's /stats)
     chinese = HandStats(hands=2, players=1, boards=2, points=30, bonuses=5, bonus_boards=2)
     for lang in ("en", "ru"):
         lines = stats_mod._stats_lines(chinese, lang, "kush", group=False)
-        assert len(lines) == 2, lines
+        assert len(lines) == 3, lines
         assert not any(w in line for line in lines for w in ("Fantasyland", "Фантазия")), lines
-    assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1] == (
-        "Fouls: 0% (0 of 2 boards) · bonus/hand 2.5"
-    )
-    assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[2] == (
+    assert stats_mod._stats_lines(chinese, "en", "kush", group=False)[1:] == [
+        "Fouls: 0% (0 of 2 boards)",
+        "Bonus/hand 2.5",
+    ]
+    assert stats_mod._stats_lines(mixed, "en", "kush", group=False)[3] == (
         "Fantasyland: entered —"
     )  # (a Pineapple hand played: the line stays)
     # open-face only, and nothing played: as before
     ofc = HandStats(hands=1, players=1, boards=1, points=38, royalties=32)
-    assert stats_mod._stats_lines(ofc, "en", "kush", group=False)[1] == (
-        "Fouls: 0% (0 of 1 board) · royalties/hand 32.0"
-    )
-    assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[1] == (
-        "Fouls: — (0 of 0 boards) · royalties/hand —"
-    )
+    assert stats_mod._stats_lines(ofc, "en", "kush", group=False)[1:3] == [
+        "Fouls: 0% (0 of 1 board)",
+        "Royalties/hand 32.0",
+    ]
+    assert stats_mod._stats_lines(HandStats(), "en", "kush", group=False)[1:3] == [
+        "Fouls: — (0 of 0 boards)",
+        "Royalties/hand —",
+    ]
 
 
 async def test_two_periods_answer_the_usage(env) -> None:  # type: ignore[no-untyped-def]

@@ -36,8 +36,8 @@ async def test_ofc_stats_top_and_replay(tmp_path: Path) -> None:
         assert not reply["flags"] & EPHEMERAL
         assert reply["content"].splitlines() == winner_stats(winner.name)
         group = (await w.slash(CAROL, "stats"))["content"].splitlines()
-        fouls = "Fouls: 50% (1 of 2 boards) · royalties/hand 16.0"
-        assert group[1:3] == ["Hands: 1 · players: 2", fouls]
+        fouls = ["Fouls: 50% (1 of 2 boards)", "Royalties/hand 16.0"]
+        assert group[1:4] == ["Hands: 1 · players: 2", *fouls]
         month = (await w.slash(CAROL, "top", {"period": "month"}))["content"].splitlines()
         assert month == [
             "🏆 Winnings · last 30 days",
