@@ -184,13 +184,19 @@ class TableService:
         decision process and the drawing process start meanwhile, in the background (the
         first showdown after a start waited for the drawing process to start: its picture,
         and the table message behind it, came a second or more after the last press)."""
-        self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
-        self.rt.drawer.start_soon()
+        self.warm_up()
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)
         if self.rt.timers:
             self._alive = asyncio.create_task(self._keep_alive(), name="alive")
+
+    def warm_up(self) -> None:
+        """Start the decision process and the drawing process in the background, so that the
+        first decision and the first showdown picture find them up: :meth:`start` does, and
+        a worker's start (issue 14: its tables come by takeover, never by :meth:`start`)."""
+        self.rt.thinker.start_soon()
+        self.rt.drawer.start_soon()
 
     async def mark_alive(self) -> None:
         """Record in the store that the bot is running now (its clock)."""
