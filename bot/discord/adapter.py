@@ -330,10 +330,18 @@ class OfcClient(discord.Client):
         a reconnect), its bot member as it is now: a timeout of the bot still running (given
         while the bot was away, or before a restart, which lost the look at its end) is
         taken as if GUILD_MEMBER_UPDATE had told it (:meth:`DiscordAdapter.timed_out`): when
-        it runs out a close its refused writes queued is cancelled (R8.2a)."""
+        it runs out a close its refused writes queued is cancelled (R8.2a). The guild's
+        tables served here are looked at as the guild is now
+        (:meth:`DiscordAdapter.look_at_closes`): a table a worker took over with its shard
+        (issue 14) before Discord sent the guild (it streams them after the shard's READY)
+        was looked at with no guild to see."""
         me = guild.me
         if me is not None and me.is_timed_out():
             self.ofc.timed_out(guild, me.timed_out_until)
+        try:
+            await self.ofc.look_at_closes(guild)
+        except Exception:  # (the closes stay queued; logged)
+            log.exception("could not look at the closing tables of guild %s", guild.id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.model import ChatRef
 from bot.texts import tr
 from storage.api import lease_key
@@ -25,14 +27,17 @@ KEY = lease_key("discord", str(CHANNEL_ID))
 TTL = 3.0  # (as tests/bot/discord/test_shard_failover.py: both workers share one loop)
 
 
+@pytest.mark.parametrize("guild_later", [False, True], ids=["guild_at_once", "guild_later"])
 async def test_r8_2a_r14_a_table_taken_over_whose_channel_is_writable_again_goes_on(
-    tmp_path: Path,
+    tmp_path: Path, guild_later: bool
 ) -> None:
     """R8.2a, issue 14: mid-hand a moderator takes Send Messages in the table's channel from
     the bot (w1's refused write queues the close); w1 dies, and the permission is given
     back meanwhile. w0 takes shard 1 and the table over: it looks at the table as its
     channel is now, as a start does, so the close is cancelled, the channel told once, and
-    the table stays open past the hand, played on w0."""
+    the table stays open past the hand, played on w0. ``guild_later``: the guild's
+    GUILD_CREATE comes a while after the shard's READY (as Discord streams a bot's guilds),
+    after w0 took the table over: the guild is looked at once it is available."""
     async with two_workers(tmp_path / "ofc.sqlite3", GUILD, ttl=TTL) as (fake, w0, w1):
         play = w1.world(fake)
         await seat_everyone(play, [ALICE, BOB])
@@ -44,6 +49,8 @@ async def test_r8_2a_r14_a_table_taken_over_whose_channel_is_writable_again_goes
         await fake.wait_for(lambda: t.closing and t.removal_close)
 
         await w1.kill()
+        if guild_later:  # (w0's connection of shard 1: its table is taken over meanwhile)
+            fake.guild_create_delay = 2.0
         # given back while no worker serves the guild: nobody sees an event of it
         fake.locked_channels.discard(CHANNEL_ID)
         fake.channels[CHANNEL_ID]["permission_overwrites"] = []
@@ -55,6 +62,8 @@ async def test_r8_2a_r14_a_table_taken_over_whose_channel_is_writable_again_goes
         await fake.wait_for(
             lambda: notice in [str(m.get("content", "")) for m in fake.channel_messages()]
         )
+        await w0.service.rt.settled(moved)
+        await w0.adapter.presenter.flush()  # (the table message written anew after the notice)
         play = w0.world(fake)
         await play.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "ephemeral"})
         await w0.service.rt.settled(moved)
