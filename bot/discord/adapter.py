@@ -1272,7 +1272,9 @@ class DiscordAdapter:
         """One restored table, as :meth:`look_at_closes` looks at each of a guild: when this
         worker takes the table over from another (issue 14; the service calls it,
         :meth:`~bot.service.TableService.adopt`), its shard connected here (the guild as it
-        is now). Nothing for a guild this process does not see."""
+        is now). Nothing for a guild this process does not see yet: Discord sends a shard's
+        guilds after its READY, and each is looked at once available
+        (:meth:`OfcClient.on_guild_available`)."""
         if t.platform != PLATFORM or not t.community_ext.isdigit():
             return
         guild_id = int(t.community_ext)
