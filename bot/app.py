@@ -181,6 +181,7 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             else:
                 log.info("Discord: logged in as %s (shards as leased)", discord_adapter.client.user)
         if worker is not None:  # one of several workers (issue 14)
+            service.warm_up()  # (as service.start: the first picture finds its process up)
             await worker.start(split_listen(settings.worker_listen))
             log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
         else:

@@ -46,7 +46,8 @@ class Settings(BaseSettings):
     :ivar worker_address: the URL other processes reach that endpoint at (default
         ``http://<worker_listen>``).
     :ivar lease_seconds: how long a worker's table leases and heartbeat last unrenewed: a dead
-        worker's tables are taken over within about this time.
+        worker's tables are taken over within about this time. The same on every worker
+        (a takeover reads the dead worker's last renewal as its lease's end less its own).
     :ivar discord_shard_ids: the Discord shards this process runs, e.g. ``0-1`` or ``2,3``
         (empty: all, one process). A worker's are the shards it prefers: it takes them when
         free, and takes over a dead worker's; ``none``: a worker that only takes over.

@@ -63,7 +63,7 @@ from bot.discord.presenter import (
     discord_name,
     ephemeral_ref,
 )
-from bot.model import Actor, ChatRef, Reply
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.names import clean_name
 from bot.presses import (
     CARD_PRESSES,
@@ -330,10 +330,18 @@ class OfcClient(discord.Client):
         a reconnect), its bot member as it is now: a timeout of the bot still running (given
         while the bot was away, or before a restart, which lost the look at its end) is
         taken as if GUILD_MEMBER_UPDATE had told it (:meth:`DiscordAdapter.timed_out`): when
-        it runs out a close its refused writes queued is cancelled (R8.2a)."""
+        it runs out a close its refused writes queued is cancelled (R8.2a). The guild's
+        tables served here are looked at as the guild is now
+        (:meth:`DiscordAdapter.look_at_closes`): a table a worker took over with its shard
+        (issue 14) before Discord sent the guild (it streams them after the shard's READY)
+        was looked at with no guild to see."""
         me = guild.me
         if me is not None and me.is_timed_out():
             self.ofc.timed_out(guild, me.timed_out_until)
+        try:
+            await self.ofc.look_at_closes(guild)
+        except Exception:  # (the closes stay queued; logged)
+            log.exception("could not look at the closing tables of guild %s", guild.id)
 
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
         """A channel was deleted: a table in it closes, after the hand in progress (R8.2a)."""
@@ -873,7 +881,7 @@ class DiscordAdapter:
         )
         # DMs found closed by a background write: the player is told to press "My cards"
         self.presenter.on_unreachable = lambda user: service.player_unreachable(PLATFORM, user)
-        service.register(self.presenter)
+        service.register(self.presenter, self.look_at_table)  # (a table taken over too)
         self._task: asyncio.Task[None] | None = None
         self._forwarded: set[asyncio.Task[None]] = set()  # presses other workers forwarded
         self._inflight = 0
@@ -1256,24 +1264,42 @@ class DiscordAdapter:
         stopped (the permission given back, or invited back into the server) sees no event
         of it, and the close stood, closing a table whose chat the bot may write in
         again."""
-        me = guild.me
-        if me is None:
-            return
         for t in list(self.service.tables.values()):
-            if t.platform != PLATFORM or t.community_ext != str(guild.id):
-                continue
-            if not (t.closing and t.removal_close) or not t.chat_id.isdigit():
-                continue
-            channel = guild.get_channel_or_thread(int(t.chat_id))
-            if isinstance(channel, discord.Thread):
-                parent = channel.parent
-                if channel.locked or parent is None:
-                    continue
-                allowed = parent.permissions_for(me)
-                if allowed.view_channel and allowed.send_messages_in_threads:
-                    await self.back_in(channel.id)
-            elif channel is not None:
-                await self.writable_again([channel])
+            if t.platform == PLATFORM and t.community_ext == str(guild.id):
+                await self._look_at_close(guild, t)
+
+    async def look_at_table(self, t: LiveTable) -> None:
+        """One restored table, as :meth:`look_at_closes` looks at each of a guild: when this
+        worker takes the table over from another (issue 14; the service calls it,
+        :meth:`~bot.service.TableService.adopt`), its shard connected here (the guild as it
+        is now). Nothing for a guild this process does not see yet: Discord sends a shard's
+        guilds after its READY, and each is looked at once available
+        (:meth:`OfcClient.on_guild_available`)."""
+        if t.platform != PLATFORM or not t.community_ext.isdigit():
+            return
+        guild_id = int(t.community_ext)
+        # (a worker runs each shard it took on a client of its own: connect_shard)
+        clients = [c for c, _ in self._shard_clients.values()] + [self.client]
+        for client in clients:
+            guild = client.get_guild(guild_id)
+            if guild is not None:
+                await self._look_at_close(guild, t)
+                return
+
+    async def _look_at_close(self, guild: discord.Guild, t: LiveTable) -> None:
+        me = guild.me
+        if me is None or not (t.closing and t.removal_close) or not t.chat_id.isdigit():
+            return
+        channel = guild.get_channel_or_thread(int(t.chat_id))
+        if isinstance(channel, discord.Thread):
+            parent = channel.parent
+            if channel.locked or parent is None:
+                return
+            allowed = parent.permissions_for(me)
+            if allowed.view_channel and allowed.send_messages_in_threads:
+                await self.back_in(channel.id)
+        elif channel is not None:
+            await self.writable_again([channel])
 
     def timed_out(self, guild: discord.Guild, until: datetime.datetime | None) -> None:
         """A server admin timed the bot out in ``guild`` until ``until`` (aware UTC; ``None``

@@ -102,6 +102,11 @@ ALIVE_SECONDS = 5.0
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
 Answer = Callable[[Reply], Awaitable[None]]
 
+#: What a platform adapter looks at in one of its tables just restored (:meth:`TableService.
+#: register`): a close the bot's removal or mute queued (R8.2a) that the platform undid while
+#: no process served the table, which no event tells.
+RestoredLook = Callable[[LiveTable], Awaitable[None]]
+
 
 class TableService:
     """Runs the tables of every platform on one event loop.
@@ -148,6 +153,8 @@ class TableService:
         rt.on_time = fire
         rt.think = functools.partial(bots.think_ahead, rt)
         self._alive: asyncio.Task[None] | None = None
+        #: platform → its adapter's look at a table restored (:meth:`register`)
+        self._looks: dict[str, RestoredLook] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     @property
@@ -160,9 +167,15 @@ class TableService:
         """Every open table by id."""
         return self.rt.tables
 
-    def register(self, presenter: Presenter) -> None:
-        """Attach a platform adapter's presenter."""
+    def register(self, presenter: Presenter, look: RestoredLook | None = None) -> None:
+        """Attach a platform adapter's presenter, and ``look``: what the adapter looks at in
+        a table of its platform restored (its bot's standing in the chat now, a close that
+        waits for it), the same look for a table taken over from another worker
+        (:meth:`adopt`) as for those restored at a start (the composition root calls the
+        adapter's ``look_at_restored`` after :meth:`start`)."""
         self.rt.presenters[presenter.platform] = presenter
+        if look is not None:
+            self._looks[presenter.platform] = look
 
     async def start(self) -> None:
         """Rebuild every open table from its last committed transition (restart recovery);
@@ -171,13 +184,19 @@ class TableService:
         decision process and the drawing process start meanwhile, in the background (the
         first showdown after a start waited for the drawing process to start: its picture,
         and the table message behind it, came a second or more after the last press)."""
-        self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
-        self.rt.drawer.start_soon()
+        self.warm_up()
         await recovery.start(self.rt)
         for t in list(self.rt.tables.values()):
             await self.rt.settled(t)
         if self.rt.timers:
             self._alive = asyncio.create_task(self._keep_alive(), name="alive")
+
+    def warm_up(self) -> None:
+        """Start the decision process and the drawing process in the background, so that the
+        first decision and the first showdown picture find them up: :meth:`start` does, and
+        a worker's start (issue 14: its tables come by takeover, never by :meth:`start`)."""
+        self.rt.thinker.start_soon()
+        self.rt.drawer.start_soon()
 
     async def mark_alive(self) -> None:
         """Record in the store that the bot is running now (its clock)."""
@@ -248,7 +267,22 @@ class TableService:
         # the resumed table's messages (new private hand messages) go out before any update
         # of the chat is handled: a press meanwhile would race them for the same message
         await self.rt.settled(t)
+        # as at a start: a close the bot's removal or mute queued may have been undone while
+        # the table was not served (a mute that ran out, the bot let write again), which no
+        # event tells this worker (R8.2a)
+        await self._look_at_restored(t)
         return True
+
+    async def _look_at_restored(self, t: LiveTable) -> None:
+        """Let ``t``'s adapter look at it, restored (:meth:`register`); a failure is logged
+        (a close it queued stands)."""
+        look = self._looks.get(t.platform)
+        if look is None or self.rt.tables.get(t.id) is not t:
+            return
+        try:
+            await look(t)
+        except Exception:
+            log.exception("table %s: could not look at it as restored", t.id)
 
     async def _current(self, t: LiveTable) -> bool:
         """Whether ``t``, served here, is the store's last committed state of its table (its

@@ -67,7 +67,7 @@ from telegram.ext import (
 from telegram.request import HTTPXRequest
 
 from bot.late_pictures import LatePictures
-from bot.model import PENDING_PREFIX, Actor, ChatRef, Reply, group_chat
+from bot.model import PENDING_PREFIX, Actor, ChatRef, LiveTable, Reply, group_chat
 from bot.names import clean_name, fit
 from bot.presses import loggable
 from bot.render import ping_lines
@@ -1460,7 +1460,7 @@ class TelegramAdapter:
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         #: group → the look at the end of the bot's mute there (:meth:`_muted_until`)
         self._mute_ends: dict[str, asyncio.Task[None]] = {}
-        service.register(self.presenter)
+        service.register(self.presenter, self.look_at_table)  # (a table taken over too)
         simple = {
             "newtable": self._newtable,
             "tournament": self._tournament,
@@ -2037,23 +2037,30 @@ class TelegramAdapter:
         when it runs out; a bot still removed or muted for good leaves the close (as does a
         group the bot cannot be asked about)."""
         for t in list(self.service.tables.values()):
-            if t.platform != PLATFORM or not (t.closing and t.removal_close):
-                continue
-            try:
-                member = await self.app.bot.get_chat_member(int(t.chat_id), self.app.bot.id)
-                if _removed(member):
-                    continue
-                if _muted(member):
-                    self._muted_until(t.chat_id, _mute_end(member))
-                    continue
-                # (a member the group's own rights keep from writing, which no status says,
-                # is refused again at the next write: the close is queued again then)
-                if await self.service.chat_back(PLATFORM, t.chat_id):
-                    log.info("the bot may write in %s again: its table stays open", t.chat_id)
-            except (TelegramError, ValueError) as exc:  # (the close stands)
-                log.info("could not look at the bot's status in %s: %s", t.chat_id, exc)
-            except Exception:  # (storage refused: the close stays queued; logged)
-                log.exception("could not keep the table of %s open", t.chat_id)
+            await self.look_at_table(t)
+
+    async def look_at_table(self, t: LiveTable) -> None:
+        """One restored table, as :meth:`look_at_restored` looks at each: at a start, and
+        when this worker takes the table over from another (issue 14; the service calls it,
+        :meth:`~bot.service.TableService.adopt`), whose look at the mute's end died with
+        it."""
+        if t.platform != PLATFORM or not (t.closing and t.removal_close):
+            return
+        try:
+            member = await self.app.bot.get_chat_member(int(t.chat_id), self.app.bot.id)
+            if _removed(member):
+                return
+            if _muted(member):
+                self._muted_until(t.chat_id, _mute_end(member))
+                return
+            # (a member the group's own rights keep from writing, which no status says,
+            # is refused again at the next write: the close is queued again then)
+            if await self.service.chat_back(PLATFORM, t.chat_id):
+                log.info("the bot may write in %s again: its table stays open", t.chat_id)
+        except (TelegramError, ValueError) as exc:  # (the close stands)
+            log.info("could not look at the bot's status in %s: %s", t.chat_id, exc)
+        except Exception:  # (storage refused: the close stays queued; logged)
+            log.exception("could not keep the table of %s open", t.chat_id)
 
     def _muted_until(self, chat: str, until: datetime.datetime | None) -> None:
         """The bot is muted in the group ``chat`` until ``until`` (aware; ``None``, or the

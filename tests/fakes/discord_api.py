@@ -335,6 +335,9 @@ class FakeDiscord:
         self.bot_timed_out_until: float | None = None
         #: users no longer members of the guild (:meth:`remove_member`)
         self.gone: set[int] = set()
+        #: seconds between a connection's READY and its guild's GUILD_CREATE (Discord streams
+        #: a bot's guilds after READY: a large bot's come seconds later)
+        self.guild_create_delay = 0.0
         #: channels where the bot may write but not attach files (Attach Files denied, as
         #: many servers do for @everyone): a message with a file answers 403/50013
         self.no_attach_channels: set[int] = set()
@@ -1176,6 +1179,8 @@ class FakeDiscord:
                         ready["shard"] = list(self._shards[ws])
                     await self._send(ws, "READY", ready)
                     if mine:
+                        if self.guild_create_delay:
+                            await asyncio.sleep(self.guild_create_delay)
                         await self._send(ws, "GUILD_CREATE", self.guild_json())
                 elif op == 6:
                     self._sockets.add(ws)
