@@ -151,6 +151,12 @@ class Presenter(Protocol):
         that the adapter answers with this screen: a presenter that also shows the hand
         there does not write it."""
 
+    async def edit_written(self, chat_id: str, ref: str) -> bool:
+        """Wait until the edits queued for message ``ref`` of ``chat_id`` (by
+        :meth:`show_table`) are written, or given up; ``False`` when the newest was not
+        written because the bot stops while the platform holds it (a 429, an outage:
+        :meth:`stop_retries`), so the caller owes it again for the next start."""
+
     async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         """A one-off notice in a chat. ``False``: not sent because the bot stops (the
         platform held it: a flood wait, an outage; :meth:`stop_retries`), so the caller
@@ -331,7 +337,8 @@ class LiveTable:
         notice), kept in the snapshot until sent, so that a restarted bot sends the stored
         result and never a recomputed one. Each is ``{"kind": "table" | "post", "text": …,
         "buttons": …}`` (``table``: written over the table message, which then stays as the
-        record; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
+        record, or over the message its ``ref`` names: an edit the bot's stop left unwritten,
+        owed again; ``post``: a notice of its own) or ``{"kind": "picture", "picture": …,
         "caption": …, "ref": …}`` (the showdown picture's data, :class:`bot.pictures.Picture`,
         drawn when it is sent; ``ref``: a pending ref, :data:`PENDING_PREFIX`, given when
         it is owed, so every try of it, a restart's too, is the same message: on Discord the
@@ -418,6 +425,10 @@ class LiveTable:
     #: player (their user id) for their private ones, so a platform that makes one chat
     #: wait (a 429) holds no other chat's messages (:meth:`.service.runtime.Runtime.send`)
     sending: dict[str, asyncio.Task[None]] = field(default_factory=dict)
+    #: watchers of the outbox's ``table`` items written over a message (not saved): each
+    #: waits for its edit and owes the item again when the stop left it unwritten
+    #: (:meth:`.service.runtime.Runtime.flush_outbox`)
+    edits: set[asyncio.Task[None]] = field(default_factory=set)
     last_deal_at: float | None = None
     ready_deadline: float | None = None
     top_up_deadline: float | None = None

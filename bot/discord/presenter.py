@@ -322,6 +322,9 @@ class DiscordPresenter(LatePictures):
         #: :attr:`stop_grace` seconds more, then is cancelled (kept by its table)
         self._stopped = asyncio.Event()
         self.stop_grace = STOP_WRITES_SECONDS
+        #: writers' keys (a message's, a pending one's) whose newest screen the stop left
+        #: unwritten, Discord holding it: :meth:`edit_written` says so (a new screen forgets it)
+        self._unwritten: set[object] = set()
         #: new messages not posted yet, by pending ref (:meth:`_post_later`)
         self._pending: dict[str, _Pending] = {}
         #: told ``(chat, pending ref, ref)`` when a new message that could not be posted at
@@ -355,6 +358,7 @@ class DiscordPresenter(LatePictures):
         """Edit a channel or DM message to ``screen`` in the background (coalesced)."""
         key = (channel_id, message_id)
         self._latest_msg[key] = screen
+        self._unwritten.discard(key)
         self._spawn(key, lambda: self._write_message(key))
         self._newer.wake(key)  # (a writer waiting to try again writes this one now)
 
@@ -384,10 +388,17 @@ class DiscordPresenter(LatePictures):
                 sent = time.monotonic()
                 edit = _NewestEdit(self, key, screen)
                 try:
+                    request = asyncio.ensure_future(self.client.http.request(edit.route, form=edit))
                     try:
-                        await self.client.http.request(edit.route, form=edit)
+                        held = await self._held_at_the_stop(request)  # (a long 429: the stop)
                     finally:
                         screen = edit.screen  # (the screen its last try carried)
+                    if held:
+                        self._latest_msg.pop(key, None)
+                        self._unwritten.add(key)
+                        log.info("edit of %s/%s held at the stop: not written", *key)
+                        break
+                    request.result()
                     tries, failing_since = 0, None
                 except (discord.DiscordServerError, aiohttp.ClientError, OSError) as exc:
                     # a 5xx past discord.py's own retries, or the network (a timeout is an
@@ -398,6 +409,8 @@ class DiscordPresenter(LatePictures):
                         failing_since = sent
                     wait = self._retry_wait(tries, failing_since)
                     if wait is None:
+                        if self.stopping and key not in self._latest_msg:
+                            self._unwritten.add(key)  # (the next start writes it)
                         log.warning("edit of message %s/%s lost: %s", channel_id, message_id, exc)
                         tries, failing_since = 0, None
                         continue
@@ -591,6 +604,8 @@ class DiscordPresenter(LatePictures):
                 wait = self._retry_wait(tries, pending.failing_since)
                 if wait is None:
                     del self._pending[ref]
+                    if self.stopping:
+                        self._unwritten.add(key)  # (the next start posts it: edit_written)
                     log.warning("message %s to %s lost", ref, pending.chat)
                     break
                 await self._wait_for_newer(key, wait)
@@ -606,7 +621,13 @@ class DiscordPresenter(LatePictures):
                         channel = await self._dm_channel(pending.chat)
                     else:
                         channel = int(pending.chat)
-                    msg = await self._send(channel, screen, pending.nonce)
+                    send = asyncio.ensure_future(self._send(channel, screen, pending.nonce))
+                    if await self._held_at_the_stop(send):  # (a long 429)
+                        del self._pending[ref]
+                        self._unwritten.add(key)
+                        log.info("message %s to %s held at the stop: not posted", ref, pending.chat)
+                        break
+                    msg = send.result()
                 except _WRITE_ERRORS as exc:
                     if _transient(exc):
                         log.info("message %s to %s not posted (%s): again", ref, pending.chat, exc)
@@ -664,6 +685,19 @@ class DiscordPresenter(LatePictures):
         person presses only what that person could see)."""
         while (writer := self._writers.get((channel_id, message_id))) is not None:
             await asyncio.gather(writer, return_exceptions=True)
+
+    async def edit_written(self, chat_id: str, ref: str) -> bool:
+        """Wait until the edits queued for message ``ref`` of channel ``chat_id`` are written
+        (or given up); ``False`` when the newest was not, because the bot stops while Discord
+        holds it (a long 429, an outage: :meth:`stop_retries`)."""
+        while True:
+            ref = self._moved.get((chat_id, ref), ref)  # (posted late, or again: its ref)
+            digits = chat_id.isdigit() and ref.isdigit()
+            key: object = (int(chat_id), int(ref)) if digits else ("post", ref)
+            writer = self._writers.get(key)
+            if writer is None or writer.done():
+                return key not in self._unwritten
+            await asyncio.wait((writer,))
 
     async def flush(self) -> None:
         """Wait until every queued edit and ping is written."""

@@ -95,6 +95,7 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         try:
             if not t.chat_gone:  # (else every group write is refused: none made)
                 kept = not await rt.flush_outbox(t, p)
+                kept = await rt.edits_kept(t) or kept  # (an edit the stop held: kept)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)
             sent = False
@@ -253,7 +254,8 @@ async def stop(rt: Runtime) -> None:
     not count against the player to act, R8.5). The presenters stop waiting for the
     platform first (:meth:`~bot.model.Presenter.stop_retries`): a notice a flood wait holds
     in a table's sender held this stop for the whole wait; it is kept for the next start
-    (:meth:`Runtime.flush_outbox`)."""
+    (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
+    (:meth:`Runtime.edits_kept`: owed again before the table is saved)."""
     for p in rt.presenters.values():
         p.stop_retries()
     await rt.stop_timers()
@@ -261,6 +263,7 @@ async def stop(rt: Runtime) -> None:
         await rt.settled(t)
     for t in list(rt.tables.values()):
         await rt.settled(t)
+        await rt.edits_kept(t)  # (a showdown's edit held: owed again, saved with the table)
         rt.save_soon(t)
     await rt.drain()
 

@@ -55,7 +55,7 @@ __all__ = [
 
 log = logging.getLogger("bot.service")
 
-_KEEP = ("lock", "timer", "sending")  # what a rollback leaves on the table object
+_KEEP = ("lock", "timer", "sending", "edits")  # what a rollback leaves on the table object
 
 
 class TransitionFailed(Exception):
@@ -659,6 +659,8 @@ class Runtime:
         if p is not None:
             try:
                 kept = not await self.flush_outbox(t, p)
+                if tx.close:  # (forgotten once written: an edit held at the stop is kept)
+                    kept = await self.edits_kept(t) or kept
             finally:
                 if owed:  # (the players' chains: never waiting for this one)
                     await asyncio.wait(owed)
@@ -803,10 +805,11 @@ class Runtime:
     async def flush_outbox(self, t: LiveTable, p: Presenter) -> bool:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
-        anew); a ``post`` item is a notice of its own, sent under its ref
-        (:meth:`LiveTable.owe`). Each is sent once per process (after a crash it may be sent
-        again: the same stored text; a notice under the same ref, so on Discord one it took
-        before the stop or crash is returned, not posted twice). ``False``: the bot stops and the
+        anew, or over the message its ``ref`` names: owed again, :meth:`_watch_edit`); a
+        ``post`` item is a notice of its own, sent under its ref (:meth:`LiveTable.owe`).
+        Each is sent once per process (after a crash it may be sent again: the same stored
+        text; a notice under the same ref, so on Discord one it took before the stop or crash
+        is returned, not posted twice). ``False``: the bot stops and the
         platform held a notice (a flood wait, an outage: :meth:`Presenter.post`): it and
         what follows stay owed, not marked sent, so the saved snapshot has the next start
         send them (a notice given up at the stop was lost; waiting it out held the stop
@@ -822,14 +825,49 @@ class Runtime:
                 continue
             screen = Screen.from_json(item)
             if item.get("kind") == "table":
-                await p.show_table(t.group_chat, screen, t.group_ref)
-                t.group_ref = None
+                over = str(item["ref"]) if item.get("ref") else t.group_ref  # (owed again)
+                ref = await p.show_table(t.group_chat, screen, over)
+                if not item.get("ref"):
+                    t.group_ref = None
+                if ref is not None:
+                    self._watch_edit(t, p, ref, item)
             elif await p.post(t.group_chat, screen.text, item.get("ref")) is False:  # (None: old)
                 log.info("table %s: a notice held at the stop; the next start sends it", t.id)
                 return False
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
+
+    def _watch_edit(self, t: LiveTable, p: Presenter, ref: str, item: Mapping[str, Any]) -> None:
+        """Watch the outbox's ``table`` item ``item`` written over message ``ref`` (marked
+        sent once queued: the presenter writes edits in the background): if the bot stops
+        while the platform holds that edit (a flood wait, an outage), the item is owed
+        again, over that message, so the table's snapshot has the next start write it (the
+        showdown held so was lost: the group never saw the hand's result). The stop waits
+        for the watchers (:meth:`edits_kept`)."""
+
+        async def watch() -> None:
+            try:
+                if await p.edit_written(t.group_chat, ref):
+                    return
+            except Exception:  # (a presenter's bug: the edit is taken as written, as before)
+                log.exception("table %s: whether an edit was written is not known", t.id)
+                return
+            async with t.lock:
+                t.outbox_seq += 1
+                t.outbox.append({**item, "id": t.outbox_seq, "ref": ref})
+            log.info("table %s: an edit held at the stop; the next start writes it", t.id)
+
+        task = asyncio.create_task(watch(), name=f"table-{t.id}-edit")
+        t.edits.add(task)
+        task.add_done_callback(t.edits.discard)
+
+    async def edits_kept(self, t: LiveTable) -> bool:
+        """Wait for table ``t``'s watched edits (:meth:`_watch_edit`); whether it owes the
+        chat something now (an edit the stop left unwritten, owed again)."""
+        while tasks := [task for task in t.edits if not task.done()]:
+            await asyncio.wait(tasks)
+        return any(int(item["id"]) > t.outbox_sent for item in t.outbox)
 
     async def keep_owed(self, t: LiveTable, delivered: Collection[int] = ()) -> None:
         """Closed table ``t`` did not send all its closing step owed (the bot stops, the

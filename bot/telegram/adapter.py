@@ -250,6 +250,9 @@ class TelegramPresenter(LatePictures):
         self._latest: dict[tuple[str, str], Screen] = {}
         self._writers: dict[tuple[str, str], asyncio.Task[None]] = {}
         self._moved: dict[tuple[str, str], str] = {}  # group message → its re-post (deleted)
+        #: messages whose newest screen the stop left unwritten, Telegram holding it (a
+        #: 429's pause, an outage): :meth:`edit_written` says so (a new screen forgets it)
+        self._unwritten: set[tuple[str, str]] = set()
         self._lost: set[tuple[str, str]] = set()  # private messages deleted: sent anew next time
         self._migrated: dict[str, str] = {}  # group id → its new (supergroup) id
         self._following: dict[tuple[str, str], asyncio.Task[None]] = {}
@@ -372,6 +375,7 @@ class TelegramPresenter(LatePictures):
         """Edit a message to ``screen`` in the background (coalesced per message)."""
         key = (chat_id, self.current_ref(chat_id, ref))
         self._latest[key] = screen
+        self._unwritten.discard(key)
         writer = self._writers.get(key)
         if writer is None or writer.done():
             self._writers[key] = asyncio.create_task(self._write(key), name=f"tg-edit-{chat_id}")
@@ -394,6 +398,7 @@ class TelegramPresenter(LatePictures):
                 # refused again: not tried any more (also when the stop ended the wait above:
                 # a writer sitting out there sent its edit into the pause as the bot stopped)
                 self._latest.pop(key, None)
+                self._unwritten.add(key)
                 log.info("edit of message %s/%s not written: %s is paused", *key, chat_id)
                 break
             screen = self._latest.pop(key, None)
@@ -451,6 +456,8 @@ class TelegramPresenter(LatePictures):
                     failing_since = sent
                 wait = self._retry_wait(tries, exc, failing_since)
                 if wait is None:
+                    if self.stopping and key not in self._latest:
+                        self._unwritten.add(key)  # (the next start writes it: edit_written)
                     log.warning("edit of message %s/%s lost: %s", chat_id, ref, exc)
                     tries, failing_since = 0, None
                     continue
@@ -671,6 +678,8 @@ class TelegramPresenter(LatePictures):
         wait = self._retry_wait(0, exc, sent)
         if wait is None:
             self._latest.pop(key, None)
+            if self.stopping:
+                self._unwritten.add(key)
             log.warning("message to %s lost: %s", key[0], exc)
         elif isinstance(exc, RetryAfter):
             # not before the pause is over, whatever came meanwhile: then the newest screen
@@ -712,6 +721,8 @@ class TelegramPresenter(LatePictures):
             if not unsent:
                 self._perhaps_posted(key, screen, exc)
             elif wait is None:
+                if self.stopping and key not in self._latest:
+                    self._unwritten.add(key)
                 log.warning("message %s to %s lost: %s", ref, chat_id, exc)
                 return 0, None
             else:
@@ -1009,6 +1020,17 @@ class TelegramPresenter(LatePictures):
     def writer_for(self, chat_id: str, ref: str) -> asyncio.Task[None] | None:
         """The background writer of one message, while it has edits to write."""
         return self._writers.get((chat_id, ref))
+
+    async def edit_written(self, chat_id: str, ref: str) -> bool:
+        """Wait until the edits queued for message ``ref`` of ``chat_id`` are written (or
+        given up); ``False`` when the newest was not, because the bot stops while Telegram
+        holds it (a 429's pause, an outage: :meth:`stop_retries`)."""
+        while True:
+            key = (chat_id, self.current_ref(chat_id, ref))  # (posted meanwhile: its ref)
+            writer = self._writers.get(key)
+            if writer is None or writer.done():
+                return key not in self._unwritten
+            await asyncio.wait((writer,))
 
     async def flush(self) -> None:
         """Wait until every queued edit is written (and every migration followed)."""

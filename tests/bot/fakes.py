@@ -77,6 +77,9 @@ class FakePresenter:
             return f"p{self._n}"
         return ref
 
+    async def edit_written(self, chat_id: str, ref: str) -> bool:
+        return True
+
     async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
         self.posts.append((chat_id, text))
         return True

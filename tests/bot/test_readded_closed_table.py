@@ -85,6 +85,7 @@ async def test_the_bot_added_back_writes_the_closed_table_s_message_as_closed(
         assert w.fake.buttons(shown(w, msg)) == []
         [edit] = group_writes(w.fake, since)  # one edit, nothing posted
         assert edit.method == "editMessageText" and edit.params["message_id"] == msg["message_id"]
+        await w.fake.wait_for(lambda: not w.service.rt.closing)  # (forgotten once written)
         assert await w.store.closed_snapshots() == []
         # a press on a button it had: told the table is closed, in the presser's language
         since = len(w.fake.calls)
@@ -122,6 +123,7 @@ async def test_a_return_the_bot_was_not_told_is_found_by_the_first_old_press(
         await w.adapter.presenter.flush()
         writes = group_writes(w.fake, since)
         assert [(c.method, c.params["text"]) for c in writes] == [("editMessageText", closed)]
+        await w.fake.wait_for(lambda: not w.service.rt.closing)  # (forgotten once written)
         assert await w.store.closed_snapshots() == []
 
 
@@ -159,6 +161,7 @@ async def test_a_restart_neither_loses_the_closed_table_s_message_nor_writes_it_
         await w2.adapter.presenter.flush()
         assert [c.method for c in group_writes(tg_api, since)] == ["editMessageText"]
         assert tg_api.buttons(shown(w2, msg)) == []
+        await w2.fake.wait_for(lambda: not w2.service.rt.closing)  # (forgotten once written)
         assert await w2.store.closed_snapshots() == []
     since = len(tg_api.calls)
     async with world(tmp_path, fake=tg_api, db=db) as w3:
@@ -187,6 +190,7 @@ async def test_a_table_closed_at_once_by_the_removal_is_written_as_closed_on_the
         await w.adapter.presenter.flush()
         assert [c.method for c in group_writes(w.fake, since)] == ["editMessageText"]
         assert w.fake.buttons(shown(w, msg)) == []
+        await w.fake.wait_for(lambda: not w.service.rt.closing)  # (forgotten once written)
         assert await w.store.closed_snapshots() == []
 
 
@@ -208,6 +212,7 @@ async def test_a_press_while_the_bot_is_still_out_keeps_the_message_waiting_for_
         await w.fake.wait_for(lambda: shown(w, msg)["text"] == closed)
         await w.adapter.presenter.flush()
         assert w.fake.buttons(shown(w, msg)) == []
+        await w.fake.wait_for(lambda: not w.service.rt.closing)  # (forgotten once written)
         assert await w.store.closed_snapshots() == []
 
 

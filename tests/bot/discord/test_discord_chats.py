@@ -512,4 +512,5 @@ async def test_a_guild_that_adds_the_bot_back_after_the_close_sees_the_table_clo
         closed = tr("en", "reply.table_closed", table=t.id)
         await w.fake.wait_for(lambda: w.fake.messages[mid].get("content") == closed)
         assert components(w.fake.messages[mid]) == []
+        await w.fake.wait_for(lambda: not w.service.rt.closing)  # (forgotten once written)
         assert await w.store.closed_snapshots() == []

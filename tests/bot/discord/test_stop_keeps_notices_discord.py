@@ -230,3 +230,80 @@ async def test_r8_2_a_notice_whose_answer_was_lost_before_the_stop_shows_once(
         await posted_once_after_a_restart(fake, tmp_path, db)
     finally:
         await fake.stop()
+
+
+def channel_edit(name: str, call: ApiCall) -> bool:
+    return name == "edit_message" and f"/channels/{CHANNEL_ID}/" in call.path
+
+
+async def test_r8_4_a_showdown_held_by_a_long_discord_429_at_the_stop_is_shown_by_the_next_start(
+    tmp_path: Path,
+) -> None:
+    """R8.4: Discord answers every edit in the table's channel with a 429 of a minute from
+    the hand's last street: the showdown written over the table message is held (discord.py
+    sleeps the minute inside the request), and the bot stops. The stop ends within seconds
+    and the restarted bot writes the showdown over that table message, once (a third start
+    writes nothing); the ledger checks."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    limited = {"message": "You are being rate limited.", "retry_after": 60.0, "global": False}
+
+    def showdowns() -> list[ApiCall]:
+        return [
+            c
+            for c in fake.calls
+            if channel_edit("edit_message", c)
+            and c.method == "PATCH"
+            and c.status == 200
+            and "Showdown" in str((c.body or {}).get("content", ""))
+        ]
+
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            w.adapter.presenter.stop_grace = 0.5
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            users = {str(u.id): u for u in (ALICE, BOB)}
+            while True:  # (to the hand's last street: every other board is full)
+                hand = t.hand
+                assert hand is not None
+                mover = hand.to_act[0]
+                others = [hand.board_of(s).count for s in hand.order if s != mover]
+                if all(n == 13 for n in others) and (
+                    hand.board_of(mover).count + len(hand.to_place(mover)) >= 13
+                ):
+                    break
+                await w.play_street(users[t.seats[mover].user_id], "dm")
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            table_message = t.group_ref
+            assert table_message is not None
+            fake.outage(channel_edit, 429, limited)
+            await street_unsettled(w, users[t.seats[mover].user_id])  # (the showdown)
+            await fake.wait_for(
+                lambda: [
+                    c
+                    for c in fake.calls
+                    if c.status == 429 and "Showdown" in str((c.body or {}).get("content", ""))
+                ],
+                timeout=10,
+            )
+            stopping = time.monotonic()
+        took = time.monotonic() - stopping
+        assert took < 5, f"the stop took {took:.1f} s"
+        assert showdowns() == []
+        fake.recover()
+        async with world(tmp_path, fake=fake, db=db) as w2:
+            t2 = w2.table()
+            await w2.service.rt.settled(t2)
+            await w2.adapter.presenter.flush()
+            assert [c.path.rsplit("/", 1)[-1] for c in showdowns()] == [table_message]
+            assert t2.outbox == []
+            assert await check_store(w2.store) == []
+        async with world(tmp_path, fake=fake, db=db) as w3:  # (written once: never again)
+            await w3.service.rt.settled(w3.table())
+            await w3.adapter.presenter.flush()
+        assert len(showdowns()) == 1
+    finally:
+        await fake.stop()
