@@ -1,0 +1,86 @@
+"""Break-it round 32 on Discord: settings, top-ups, closes, computer players and tournaments
+through discord.py's real client against the local fake Discord."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from bot.model import LiveTable
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord, FakeUser
+
+DAVE = FakeUser(304, "Dave", "en-US")
+THREAD_ID = 555_000_000_000_000_777
+
+
+@asynccontextmanager
+async def two_tables(tmp_path: Path) -> AsyncIterator[tuple[World, LiveTable, LiveTable]]:
+    """Alice and Bob dealt in at a Pineapple table in the channel, Carol and Dave at a
+    Chinese Poker table in a thread of it; both hands under way."""
+    fake = FakeDiscord(TOKEN)
+    fake.add_thread(THREAD_ID, CHANNEL_ID, "poker-thread")
+    await fake.start()
+    try:
+        async with world(tmp_path, fake=fake) as w:
+            for where, game, users in (
+                (CHANNEL_ID, "pineapple", (ALICE, BOB)),
+                (THREAD_ID, "chinese", (CAROL, DAVE)),
+            ):
+                reply = await w.slash(users[0], "new", {"game": game}, channel_id=where)
+                assert reply["content"].startswith("Table #"), reply
+                for u in users:
+                    await w.slash(u, "join", channel_id=where)
+                for u in users:
+                    await w.slash(u, "ready", channel_id=where)
+            by_chat = {t.chat_id: t for t in w.service.tables.values()}
+            pineapple, chinese = by_chat[str(CHANNEL_ID)], by_chat[str(THREAD_ID)]
+            assert pineapple.hand is not None and chinese.hand is not None
+            yield w, pineapple, chinese
+    finally:
+        await fake.stop()
+
+
+async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_it(
+    tmp_path: Path,
+) -> None:
+    """R6.6, R7.6: an admin who changes a rule option mid-hand in a thread whose table plays
+    Chinese Poker was told when *some* table of the server takes it: with a Pineapple table
+    mid-hand in the channel, "It applies from the next hand (after any Fantasyland hands this
+    one earns)" for ``target_points`` and ``kush_per_point``, a Fantasyland Chinese Poker
+    has not, and not that the game under way now plays to the new target. The answer speaks
+    of the table in the admin's chat; in the channel, of the Pineapple table as before."""
+    async with two_tables(tmp_path) as (w, pineapple, chinese):
+        reply = await w.slash(
+            ALICE, "settings", {"name": "target_points", "value": "20"}, admin=True,
+            channel_id=THREAD_ID,
+        )  # fmt: skip
+        assert reply["flags"] & EPHEMERAL
+        assert reply["content"].splitlines()[:2] == [
+            "Saved: target_points = 20.",
+            "The game under way plays to 20 from the next hand; if a player has 20 points or "
+            "more when this hand ends, the game is over then and settled.",
+        ], reply["content"]
+        reply = await w.slash(
+            ALICE, "settings", {"name": "kush_per_point", "value": "2"}, admin=True,
+            channel_id=THREAD_ID,
+        )  # fmt: skip
+        assert reply["content"].splitlines()[:2] == [
+            "Saved: kush_per_point = 2.",
+            "It applies from the next hand.",
+        ], reply["content"]
+        reply = await w.slash(
+            ALICE, "settings", {"name": "hand_seconds", "value": "90"}, admin=True
+        )  # (in the channel: the Pineapple table's match)
+        assert reply["content"].splitlines()[:2] == [
+            "Saved: hand_seconds = 90.",
+            "It applies from the next hand (after any Fantasyland hands this one earns).",
+        ], reply["content"]
+        for t in (pineapple, chinese):
+            assert t.pending_options is not None and t.pending_options.kush_per_point == 2
+            assert t.options.kush_per_point == 1
+        assert chinese.pending_options is not None
+        assert chinese.pending_options.target_points == 20
+        assert await check_store(w.store) == []
