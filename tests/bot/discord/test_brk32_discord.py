@@ -84,3 +84,31 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
         assert chinese.pending_options is not None
         assert chinese.pending_options.target_points == 20
         assert await check_store(w.store) == []
+
+
+async def test_stats_average_kush_a_hand_from_10_000_up_is_grouped(tmp_path: Path) -> None:
+    """/ofc stats of a player: the average kush a hand and the biggest win were the amounts
+    there not grouped from 10 000 up ("kush/hand +12000.0", "biggest win: +12000 kush"
+    above "Net: +12,000 kush"; «-12000,0 куша»); grouped now as every amount is, a
+    fraction kept: "+12,000.0", «-12 000,0»."""
+    async with world(tmp_path) as w:
+        for u in (ALICE, BOB):
+            await w.slash(ALICE, "grant", {"user": u, "amount": 100_000}, admin=True)
+        for name, value in (("min_buy_in", "20000"), ("kush_per_point", "2000")):
+            reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
+            assert reply["content"].startswith("Saved: "), reply
+        await w.slash(ALICE, "new")
+        for u in (ALICE, BOB):
+            await w.slash(u, "join")
+        for u in (ALICE, BOB):
+            await w.slash(u, "ready")
+        t = w.table()
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        stacks = await w.store.stacks(t.id)
+        assert stacks == {t.seats[0].player_id: 32_000, t.seats[1].player_id: 8_000}
+        reply = await w.slash(ALICE, "stats")
+        assert "Hands: 1 · points/hand +6.0 · kush/hand +12,000.0" in reply["content"], reply
+        assert "Scoops: 1 · biggest win: +12,000 kush\nNet: +12,000 kush" in reply["content"]
+        reply = await w.slash(BOB, "stats")
+        assert "Раздач: 1 · за раздачу: -6,0 очка, -12\u00a0000,0 куша" in reply["content"], reply
+        assert await check_store(w.store) == []
