@@ -115,6 +115,11 @@ _ALL = frozenset(GameKind)
 _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
 
+#: The words a setting shown as automatic ("auto", «авто»: ``settings.auto``) takes for the
+#: value that stands for it: the max stack's 0 (5 × the buy-in) and the language's auto.
+_AUTO_VALUES = {"max_buy_in": "0", "language": "auto"}
+_AUTO_WORDS = frozenset({"auto", "авто"})
+
 #: Bidirectional controls (they would turn the text around them in every message).
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -268,6 +273,10 @@ class Setting(BaseModel):
         :raises SettingRefused: for anything outside the setting's type and range.
         """
         text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw).strip()
+        if self.name in _AUTO_VALUES and text.lower() in _AUTO_WORDS:
+            # every answer and the list show it "auto": typed back, it was refused as no
+            # whole number (max_buy_in), «авто» as no language
+            text = _AUTO_VALUES[self.name]
         if self.kind is Kind.SWITCH:
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
@@ -479,8 +488,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "mx",
         0,
         50,
-        en="the most a stack may hold after a top-up; 0: 5 × min_buy_in.",
-        ru="наибольший стек после докупки; 0 — 5 × min_buy_in.",
+        en="the most a stack may hold after a top-up; 0 or auto: 5 × min_buy_in.",
+        ru="наибольший стек после докупки; 0 или авто — 5 × min_buy_in.",
     ),
     _kush(
         "starting_balance",

@@ -112,3 +112,35 @@ async def test_stats_average_kush_a_hand_from_10_000_up_is_grouped(tmp_path: Pat
         reply = await w.slash(BOB, "stats")
         assert "Раздач: 1 · за раздачу: -6,0 очка, -12\u00a0000,0 куша" in reply["content"], reply
         assert await check_store(w.store) == []
+
+
+async def test_max_buy_in_takes_auto_as_every_answer_names_it(tmp_path: Path) -> None:
+    """R8.2: the max stack is shown "auto — 5 × buy-in = 1000" (the list, the answers, the
+    help's "default auto"), but ``/ofcadmin settings max_buy_in auto`` was refused as no
+    whole number, with how to write digits; "auto" («авто») sets it back to 5 × the buy-in
+    as 0 does; ``language`` takes «авто» as it takes "auto"."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "500"}, admin=True)
+        assert reply["content"].startswith("Saved: max_buy_in = 500."), reply
+        reply = await w.slash(
+            ALICE, "settings", {"name": "max_buy_in", "value": "auto"}, admin=True
+        )
+        assert reply["content"].startswith("Saved: max_buy_in = auto — 5 × buy-in = 1000."), reply
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.max_buy_in == 0
+        await w.slash(ALICE, "settings", {"name": "max_buy_in", "value": "700"}, admin=True)
+        reply = await w.slash(BOB, "settings", {"name": "max_buy_in", "value": "Авто"}, admin=True)
+        assert reply["content"].startswith("Сохранено: max_buy_in = авто — 5 × взнос = 1000."), (
+            reply
+        )
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.max_buy_in == 0
+        reply = await w.slash(BOB, "settings", {"name": "language", "value": "ru"}, admin=True)
+        reply = await w.slash(BOB, "settings", {"name": "language", "value": "авто"}, admin=True)
+        assert reply["content"].startswith("Сохранено: language = авто"), reply
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.language is None  # (auto)
+        reply = await w.slash(
+            ALICE, "settings", {"name": "min_buy_in", "value": "auto"}, admin=True
+        )
+        assert "takes a whole number" in reply["content"], reply  # (no automatic buy-in)
