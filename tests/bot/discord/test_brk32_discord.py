@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
+
 from bot.model import LiveTable
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
@@ -144,3 +146,53 @@ async def test_max_buy_in_takes_auto_as_every_answer_names_it(tmp_path: Path) ->
             ALICE, "settings", {"name": "min_buy_in", "value": "auto"}, admin=True
         )
         assert "takes a whole number" in reply["content"], reply  # (no automatic buy-in)
+
+
+@pytest.mark.parametrize("how", ["close", "leave"])
+async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_comes_later(
+    tmp_path: Path, how: str
+) -> None:
+    """R8.3 (``settle_per_round``): a close asked for during hand 2 (or Carol's /leave)
+    settles the round's points right after that hand, and the channel is told so ("the
+    round is settled early (the table closes)"); the hand's showdown and its picture's
+    caption, just before, said "Settlement comes after the full round." The showdown of a
+    hand after which the round is settled says nothing of a later settlement."""
+    later = "Settlement comes after the full round."
+    async with world(tmp_path, rng_seed=4) as w:
+        public = w.public_texts()
+        reply = await w.slash(
+            ALICE, "settings", {"name": "settle_per_round", "value": "on"}, admin=True
+        )
+        assert reply["content"].startswith("Saved: "), reply
+        users = (ALICE, BOB, CAROL)
+        await w.slash(ALICE, "new")
+        for u in users:
+            await w.slash(u, "join")
+        for u in users:
+            await w.slash(u, "ready")
+        t = w.table()
+        via = {u.id: "dm" for u in users}
+        await w.play_hand(users, via)
+        assert any(later in x for x in public if "· hand 1" in x)  # (the round goes on)
+        assert t.hand is not None and t.hand_no == 2
+        if how == "close":
+            reply = await w.slash(DAVE, "close", admin=True)
+            assert reply["content"] == f"Table #{t.id} closes at the end of this hand."
+        else:
+            reply = await w.slash(CAROL, "leave")
+            assert "after this hand" in reply["content"], reply
+        await w.play_hand(users, via)
+        await w.adapter.presenter.flush()
+        hand2 = [x for x in public if "· hand 2" in x and ("🏁" in x or "pts" in x)]
+        assert hand2 and not any(later in x for x in hand2), hand2
+        # (Carol's last streets placed for her when she leaves: R8.5)
+        why, moves, carol_net = {
+            "close": ("the table closes", "Alice -8 kush, Bob +19 kush, Carol -11 kush", -11),
+            "leave": ("Carol leaves", "Alice -8 kush, Bob +17 kush, Carol -9 kush", -9),
+        }[how]
+        notice = f"Table #{t.id}: the round is settled early ({why}): {moves}."
+        assert notice in public, [x for x in public if "settled" in x]
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        carol = await w.store.find_player(community.id, str(CAROL.id))
+        assert carol is not None and carol.balance == 1000 + carol_net
+        assert await check_store(w.store) == []
