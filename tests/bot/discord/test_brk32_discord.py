@@ -11,7 +11,7 @@ import pytest
 
 from bot.model import LiveTable
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, components, world
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord, FakeUser
 
 DAVE = FakeUser(304, "Dave", "en-US")
@@ -80,11 +80,27 @@ async def test_a_setting_changed_in_a_thread_says_when_the_thread_s_table_takes_
             "Saved: hand_seconds = 90.",
             "It applies from the next hand (after any Fantasyland hands this one earns).",
         ], reply["content"]
+        # the settings list's "+" in the thread: the same answer, of the thread's table
+        panel = await w.slash(ALICE, "settings", admin=True, channel_id=THREAD_ID)
+        pick, plus = next(
+            (c["custom_id"], o)
+            for c in components(panel)
+            for o in c.get("options", [])
+            if o["value"].endswith(":tp+")
+        )
+        record = await w.press(ALICE, panel, pick, [plus["value"]], admin=True)
+        assert record.callback_type == 7
+        edited = w.fake.messages[int(panel["id"])]["content"]
+        assert edited.splitlines()[:2] == [
+            "Saved: target_points = 30.",
+            "The game under way plays to 30 from the next hand; if a player has 30 points or "
+            "more when this hand ends, the game is over then and settled.",
+        ], edited
         for t in (pineapple, chinese):
             assert t.pending_options is not None and t.pending_options.kush_per_point == 2
             assert t.options.kush_per_point == 1
         assert chinese.pending_options is not None
-        assert chinese.pending_options.target_points == 20
+        assert chinese.pending_options.target_points == 30
         assert await check_store(w.store) == []
 
 
