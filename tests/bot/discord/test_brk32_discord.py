@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.model import LiveTable
 from storage.check import check_store
-from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, components, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, action_of, components, world
 from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord, FakeUser
 
 DAVE = FakeUser(304, "Dave", "en-US")
@@ -211,4 +212,77 @@ async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_come
         community = await w.store.community("discord", str(w.fake.guild_id))
         carol = await w.store.find_player(community.id, str(CAROL.id))
         assert carol is not None and carol.balance == 1000 + carol_net
+        assert await check_store(w.store) == []
+
+
+async def test_r7_6_a_hand_sat_out_during_a_chinese_poker_game_moves_none_of_the_kush(
+    tmp_path: Path,
+) -> None:
+    """R7.6, R8.6: Carol sits out the second hand of a Chinese Poker game that Alice and Bob
+    play on. The game's points were settled as the difference of the totals, so what Bob
+    and Alice won from each other in that hand was counted against Carol too: she paid 17
+    kush at the end for 4 points against 7 and 10 after the one hand she played (9 owed).
+    Each pair now settles the hands both played (as for one who sat down during a game)."""
+    from tests.bot.discord.test_classic_games_discord import arrange_with_selects
+
+    async def arrange(user: FakeUser) -> None:
+        from game.strategy import complete_street
+
+        t = w.table()
+        hand = t.hand
+        seat = t.seat_of(str(user.id))
+        assert hand is not None and seat is not None
+        moves = complete_street(
+            hand.board_of(seat.seat, with_pending=True),
+            hand.to_place(seat.seat),
+            0,
+            fantasyland_cards=13,
+            options=hand.options,
+        )
+        await arrange_with_selects(w, user, {c.text: b for c, b in moves if b is not None})
+
+    async def my_cards(user: FakeUser) -> dict[str, Any]:
+        """ "My cards" on the table message (a closing table's has no Join)."""
+        for m in reversed(w.fake.channel_messages(CHANNEL_ID)):
+            for c in components(m):
+                if action_of(c) == "h":
+                    record = await w.press(user, m, c["custom_id"])
+                    return w.fake.messages[record.messages[-1]]
+        raise AssertionError("no My cards button")
+
+    async with world(tmp_path, next_hand_delay=0.5) as w:
+        w.my_cards = my_cards  # type: ignore[method-assign]
+        for name, value in (("reveal_pause_seconds", "0.05"), ("target_points", "60")):
+            reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
+            assert reply["content"].startswith("Saved: "), reply
+        users = (ALICE, BOB, CAROL)
+        await w.slash(ALICE, "new", {"game": "chinese"})
+        for u in users:
+            await w.slash(u, "join")
+        for u in users:
+            await w.slash(u, "ready")
+        t = w.table()
+        reply = await w.slash(CAROL, "sitout")  # (from the next hand)
+        assert reply["content"] == "You sit out from the next hand. /ofc back to return."
+        for u in users:
+            await arrange(u)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
+        assert t.chinese is not None and t.chinese.totals == {0: 7, 1: 10, 2: 4}
+        assert t.hand is not None and sorted(t.hand.order) == [0, 1]  # Carol not dealt
+        reply = await w.slash(DAVE, "close", admin=True)
+        assert reply["content"] == f"Table #{t.id} closes at the end of this hand."
+        for u in (ALICE, BOB):
+            await arrange(u)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        history = await w.store.export_hands(t.id)
+        game_end = [h["result"] for h in history if h["result"].get("chinese")][-1]
+        assert game_end["chinese"]["totals"] == {"0": 9, "1": 16, "2": 4}
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        balances = {}
+        for u in users:
+            player = await w.store.find_player(community.id, str(u.id))
+            assert player is not None
+            balances[u.name] = player.balance
+        # Alice: -3 and +3 (hand 1 against Bob and Carol), -4 against Bob (hand 2)
+        assert balances == {"Alice": 996, "Bob": 1013, "Carol": 991}
         assert await check_store(w.store) == []
