@@ -682,6 +682,14 @@ class LiveTable:
         staying = [o for o in players if o in self.seats and not self.seats[o].leaving]
         return len(staying) >= self.options.min_players
 
+    def round_settled_after_hand(self) -> bool:
+        """Whether the round's points still owed (``settle_per_round``, R8.3) are settled
+        right after this hand: the table closes after it (``closing``, R8.2a) or a stack
+        bought in leaves with it (a player who asked to leave, R8.2). Its showdown then says
+        nothing of a settlement "after the full round": the notice of the early settlement
+        follows it."""
+        return self.closing or any(s.leaving and s.ready for s in self.seats.values())
+
     def fantasyland_if_top_up(self, hand_seat: int) -> bool:
         """Whether the player of board ``hand_seat`` is :meth:`busted` after the hand: the
         Fantasyland it earns is played only if they top up before the next deal, and goes with

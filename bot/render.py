@@ -508,7 +508,7 @@ def showdown_screen(
                     f"{player.name}: "
                     + tr(lang, "showdown.kush", delta=delta, label=t.label, stack=player.stack)
                 )
-    if not deltas and t.options.settle_per_round:
+    if not deltas and t.options.settle_per_round and not t.round_settled_after_hand():
         lines.append("")
         lines.append(tr(lang, "showdown.settle_later"))
     for name, stack in busted:

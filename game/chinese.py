@@ -55,9 +55,10 @@ class ChineseGame:
     :ivar hands: hands played in this game.
     :ivar over: the game has ended (claim, target reached, or a timeout).
     :ivar claimed_by: the seat that claimed the game, if one did (R7.5).
-    :ivar joined: seat that came in during the game → the other seats' points when it did
-        (empty for the seats there from the first hand), so that :meth:`pairs` counts each
-        pair's points over the hands both played.
+    :ivar joined: seat that was not in every hand of the game → the other seats' points
+        scored without it: before it came in during the game, and in the hands of the game
+        it was not dealt (sitting out, R8.6); empty for the seats in every hand so far. So
+        :meth:`pairs` counts each pair's points over the hands both played.
     """
 
     target: int
@@ -95,6 +96,14 @@ class ChineseGame:
         for seat in stage.points:
             if seat not in totals and self.hands:  # sat down during the game: from here on
                 joined[seat] = dict(self.totals)
+        for absent in [s for s in totals if s not in stage.points]:
+            # in the game but not dealt this hand (sitting out, R8.6): what the others score
+            # in it is not counted between them and this seat (it was: a hand it sat out
+            # moved its kush, R7.6)
+            missed = dict(joined.get(absent, {}))
+            for seat, p in stage.points.items():
+                missed[seat] = missed.get(seat, 0) + p
+            joined[absent] = missed
         for seat, p in stage.points.items():
             totals[seat] = totals.get(seat, 0) + p
         over = self.over or (stage.last and max(totals.values(), default=0) >= self.target)

@@ -905,6 +905,7 @@ class TableService:
             self._game_in(chat),
             self._tournament_in(chat),
             request,
+            self._table_number_in(chat),
         )
 
     def _settings_again(self, community: Community, request: str | None) -> bool:
@@ -926,6 +927,11 @@ class TableService:
         """The game of the chat's open table (what ``/settings`` shows), ``None`` for none."""
         t = self.table_in(chat)
         return t.options.game if t is not None else None
+
+    def _table_number_in(self, chat: ChatRef) -> int | None:
+        """The number of the chat's open table, ``None`` for none."""
+        t = self.table_in(chat)
+        return t.id if t is not None else None
 
     def _tournament_in(self, chat: ChatRef) -> int | None:
         """The number of the chat's open table if it is a tournament's (R8.7), else ``None``."""
@@ -1496,7 +1502,7 @@ class TableService:
             return Reply(tr(lang, "reply.request_done"))
         return await settings_mod.settings_press(
             self.rt, community, lang, press, language_of(actor.language), self._game_in(chat),
-            self._tournament_in(chat), request,
+            self._tournament_in(chat), request, self._table_number_in(chat),
         )  # fmt: skip
 
 

@@ -116,6 +116,11 @@ _ALL = frozenset(GameKind)
 _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
 
+#: The words a setting shown as automatic ("auto", «авто»: ``settings.auto``) takes for the
+#: value that stands for it: the max stack's 0 (5 × the buy-in) and the language's auto.
+_AUTO_VALUES = {"max_buy_in": "0", "language": "auto"}
+_AUTO_WORDS = frozenset({"auto", "авто"})
+
 #: Bidirectional controls (they would turn the text around them in every message).
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -269,6 +274,10 @@ class Setting(BaseModel):
         :raises SettingRefused: for anything outside the setting's type and range.
         """
         text = ("true" if raw else "false") if isinstance(raw, bool) else str(raw).strip()
+        if self.name in _AUTO_VALUES and text.lower() in _AUTO_WORDS:
+            # every answer and the list show it "auto": typed back, it was refused as no
+            # whole number (max_buy_in), «авто» as no language
+            text = _AUTO_VALUES[self.name]
         if self.kind is Kind.SWITCH:
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
@@ -500,8 +509,8 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         "mx",
         0,
         50,
-        en="the most a stack may hold after a top-up; 0: 5 × min_buy_in.",
-        ru="наибольший стек после докупки; 0 — 5 × min_buy_in.",
+        en="the most a stack may hold after a top-up; 0 or auto: 5 × min_buy_in.",
+        ru="наибольший стек после докупки; 0 или авто — 5 × min_buy_in.",
     ),
     _kush(
         "starting_balance",
@@ -1018,6 +1027,7 @@ async def settings(
     game: GameKind | None = None,
     tournament: int | None = None,
     request: str | None = None,
+    here: int | None = None,
 ) -> Reply:
     """``/settings`` (show with buttons), ``/settings <name>`` (what it is) or
     ``/settings <name> <value>`` (the caller checked that an admin asks, in the group).
@@ -1030,7 +1040,8 @@ async def settings(
     left out; or a first word that begins as a number does, ``/settings 30``: no setting's
     name does) is refused with the short usage (``reply.settings_no_name``), nothing
     changed. ``request``: the platform's key of the command, saved with the change it makes
-    (:attr:`~storage.api.CommunitySettings.requests`)."""
+    (:attr:`~storage.api.CommunitySettings.requests`); ``here``: the number of the chat's
+    open table (:func:`_change`)."""
     if not args:
         return Reply(screen=settings_screen(community, lang, game, label=rt.kush_label(community)))
     # (copied text brings invisible format characters: "hand_seconds\u200b" was "not a
@@ -1070,6 +1081,7 @@ async def settings(
         listed=False,
         tournament=tournament,
         request=request,
+        here=here,
     )
 
 
@@ -1105,10 +1117,12 @@ async def _change(
     tournament: int | None = None,
     request: str | None = None,
     version: str | None = None,
+    here: int | None = None,
 ) -> Reply:
     """Save ``spec`` = ``value`` and answer what was saved; ``listed``: with the settings
     list (a press on it), else with how to see the list (a command); ``tournament``: the
-    number of the chat's open table when it is a tournament's (R8.7); ``request``: the
+    number of the chat's open table when it is a tournament's (R8.7); ``here``: the number
+    of the chat's open table, whose taking of the value the answer tells; ``request``: the
     platform's key of the command or press, saved with the change; ``version``: a press's,
     of its settings message (:func:`change_setting`)."""
     seen: list[CommunitySettings] = []
@@ -1164,11 +1178,15 @@ async def _change(
         # value is the bank of who sits down later ("the table takes it when the hand is
         # over" left the admin expecting the seated players' banks to change)
         text += "\n" + tr(lang, "settings.bank_new_seats")
-    elif not spec.community and spec.applies_to(game) and _still_waits(rt, community.id, spec.name):
+    elif (
+        not spec.community
+        and spec.applies_to(game)
+        and _still_waits(rt, community.id, spec.name, here)
+    ):
         # a rule option applies between matches (R6.6): "Saved" alone during a hand left the
         # admin expecting it at once (a new kush_per_point settled the hand at the old one)
-        text += "\n" + _waiting_text(rt, community.id, spec.name, lang)
-    elif spec.name == "min_buy_in" and (waiting := _buy_in_waits(rt, community.id)):
+        text += "\n" + _waiting_text(rt, community.id, spec.name, lang, here)
+    elif spec.name == "min_buy_in" and (waiting := _buy_in_waits(rt, community.id, here)):
         # a buy-in comes into force between hands (R8.2, :func:`~.dealing.apply_pending`):
         # "Saved" alone during a hand left the admin expecting it at once
         text += "\n" + tr(lang, waiting)
@@ -1218,45 +1236,56 @@ def _kept_by(t: LiveTable, spec: Setting) -> bool:
     )
 
 
-def _still_waits(rt: Runtime, community_id: int, name: str) -> bool:
-    """Whether the rule option ``name`` waits at a table of the community for its match to
-    end (R6.6) with another value than the table plays now: only then does the answer say
-    when it applies; a value the table already plays (saved again, or set back mid-hand)
-    has nothing to wait for ("from the next match" read as a change to come)."""
+def _cash_tables(rt: Runtime, community_id: int, here: int | None) -> list[LiveTable]:
+    """The community's cash tables whose taking of a changed setting an answer tells: the
+    chat's own (``here``) when it is one, else all of them here. With tables in a channel
+    and in a thread of it (Discord), the admin in the thread was told of the channel's
+    table: "after any Fantasyland hands" for a Chinese Poker game in the thread (R7), whose
+    own way of taking the value (R7.6) went unsaid."""
+    tables = [
+        t for t in rt.tables.values() if t.community_id == community_id and t.tournament is None
+    ]
+    own = [t for t in tables if t.id == here]
+    return own or tables
+
+
+def _still_waits(rt: Runtime, community_id: int, name: str, here: int | None = None) -> bool:
+    """Whether the rule option ``name`` waits at a table of the community (the chat's own
+    table ``here``, :func:`_cash_tables`) for its match to end (R6.6) with another value
+    than the table plays now: only then does the answer say when it applies; a value the
+    table already plays (saved again, or set back mid-hand) has nothing to wait for ("from
+    the next match" read as a change to come)."""
     return any(
-        t.community_id == community_id
-        and t.tournament is None
-        and t.pending_options is not None
+        t.pending_options is not None
         and getattr(t.pending_options, name, None) != getattr(t.options, name, None)
-        for t in rt.tables.values()
+        for t in _cash_tables(rt, community_id, here)
     )
 
 
-def _buy_in_waits(rt: Runtime, community_id: int) -> str | None:
+def _buy_in_waits(rt: Runtime, community_id: int, here: int | None = None) -> str | None:
     """The key of the text that says when a new ``min_buy_in`` applies at the community's
     cash table that still waits to take it (R8.2: between hands), or ``None`` when every
     table took it at once: from the next hand, or after the match when it is below the
     table's price of a point, which itself waits for the match (a stack bought in below a
-    point would be stood up at the deal)."""
-    for t in rt.tables.values():
-        if t.community_id == community_id and t.tournament is None and t.pending_buy_in:
+    point would be stood up at the deal); the chat's own table ``here`` when it is a cash
+    table (:func:`_cash_tables`)."""
+    for t in _cash_tables(rt, community_id, here):
+        if t.pending_buy_in:
             if t.pending_buy_in < t.options.kush_per_point:
                 return "settings.next_match"
             return "settings.next_hand"
     return None
 
 
-def _waiting_text(rt: Runtime, community_id: int, name: str, lang: str) -> str:
+def _waiting_text(
+    rt: Runtime, community_id: int, name: str, lang: str, here: int | None = None
+) -> str:
     """When the rule option ``name`` just saved applies at the community's table that waits
     for its match to end (:func:`_still_waits`): after the match's Fantasyland hands at
     an open-face table; from the next hand in Chinese Poker, which has no Fantasyland (R7),
     where a new ``kush_per_point`` ends the game under way first and a new ``target_points``
     ends it when a player has reached it (R7.6, :func:`~.dealing.apply_pending`)."""
-    waiting = [
-        t
-        for t in rt.tables.values()
-        if t.community_id == community_id and t.tournament is None and t.pending_options is not None
-    ]
+    waiting = [t for t in _cash_tables(rt, community_id, here) if t.pending_options is not None]
     if not waiting or any(t.options.game is not GameKind.CHINESE for t in waiting):
         return tr(lang, "settings.next_match")
     t = waiting[0]
@@ -1679,11 +1708,13 @@ async def settings_press(
     game: GameKind | None = None,
     tournament: int | None = None,
     request: str | None = None,
+    here: int | None = None,
 ) -> Reply:
     """A press on the settings message (the caller checked the admin): −/+ move a number by
     its step, kept within its range; ⟳ turns a switch or moves a choice to the next value
     (``own``: the presser's language, ``game`` and ``tournament``: the open table's, as for
-    :func:`settings`; ``request``: the press's platform key, saved with the change)."""
+    :func:`settings`; ``request``: the press's platform key, saved with the change; ``here``:
+    the number of the chat's open table)."""
     if p.version != settings_version(community):
         return Reply(tr(lang, "err.stale"), alert=True)
     spec = _BY_CODE.get(p.code)
@@ -1711,5 +1742,5 @@ async def settings_press(
         value = _shown(number)
     return await _change(
         rt, community, lang, spec, value, own, game,
-        tournament=tournament, request=request, version=p.version,
+        tournament=tournament, request=request, version=p.version, here=here,
     )  # fmt: skip

@@ -182,7 +182,12 @@ def close_hand(
     t.owe("table", screen)
     if picture is not None:  # and its picture, drawn when it is sent (issue 12)
         # a round settled after its last hand (R8.3): the caption says so, as the text does
-        later = not deltas and t.options.settle_per_round and t.options.game is not GameKind.CHINESE
+        later = (
+            not deltas
+            and t.options.settle_per_round
+            and t.options.game is not GameKind.CHINESE
+            and not t.round_settled_after_hand()
+        )
         t.owe_picture(picture.to_json(), pictures.caption_of(picture, later))
     for owner in sorted(players):
         if owner in t.seats:  # each player's final board, in private

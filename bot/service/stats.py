@@ -36,7 +36,7 @@ from bot.presses import ReplayStep, encode
 from bot.screens import Button, Screen
 from bot.service.bots import BOT_NAMES, BOT_USER_PREFIX, computer_user_id, is_computer
 from bot.service.runtime import Runtime
-from bot.texts import kush_word, on, tr
+from bot.texts import GROUP_FROM, kush_word, on, signed, tr
 from game.board import BOXES
 from game.errors import GameError
 from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
@@ -81,9 +81,15 @@ def _pct(part: int, whole: int) -> str:
 
 
 def _avg(total: int, count: int, lang: str = "en") -> str:
-    """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``."""
-    text = f"{total / count:+.1f}" if count else "—"
-    return text.replace(".", ",") if lang == "ru" else text
+    """``total / count`` signed, one decimal (``+1.5``; ``+1,5`` in Russian), or ``—``; from
+    :data:`~bot.texts.GROUP_FROM` up its thousands grouped as every amount's
+    (:func:`~bot.texts.grouped`: ``-12,000.0``, ``-12 000,0``; the kush a hand read
+    "-12000.0" beside a grouped net)."""
+    if not count:
+        return "—"
+    value = total / count
+    text = f"{value:+,.1f}" if abs(value) >= GROUP_FROM else f"{value:+.1f}"
+    return text.replace(",", "\u00a0").replace(".", ",") if lang == "ru" else text
 
 
 def _open_face_boards(s: HandStats, *, group: bool) -> int:
@@ -370,7 +376,7 @@ async def _player_block(
     lines = [tr(lang, "stats.title", name=p.name, when=when)]
     lines += _stats_lines(s, lang, label, group=False)
     best = (
-        f"{s.biggest_win:+d} {kush_word(label, lang, s.biggest_win)}"
+        f"{signed(s.biggest_win, lang)} {kush_word(label, lang, s.biggest_win)}"
         if s.biggest_winner is not None
         else "—"
     )

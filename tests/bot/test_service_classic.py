@@ -561,9 +561,11 @@ def _owed_to(seat: int, totals: dict[int, int]) -> int:
 async def test_r7_6_a_game_ended_while_a_player_sits_out_settles_their_points_too(
     tmp_path: Path,
 ) -> None:
-    """R7.6: every pair of the game's players exchanges the difference of their points. Carol
-    played the game's first hand and sits out the second, which ends the game (Bob's time runs
-    out, R7.7): she is still settled with the others (only the last hand's players were)."""
+    """R7.6: every pair of the game's players exchanges the difference of their points over
+    the hands both played. Carol played the game's first hand and sits out the second, which
+    ends the game (Bob's time runs out, R7.7): she is still settled with the others (only the
+    last hand's players were), on the hand she played (what Alice won from Bob in the second
+    hand was counted against her too, brk32)."""
     clock, store = Clock(), MemoryStore()
     service, presenter, t = await _chinese_with_carol_sitting_out(clock, store)
     totals = dict(t.chinese.totals)
@@ -578,7 +580,8 @@ async def test_r7_6_a_game_ended_while_a_player_sits_out_settles_their_points_to
     assert last["chinese"]["over"] and final[2] == totals[2]
     carol = t.seats[2]
     assert carol.user_id == CAROL.user_id
-    assert carol.stack == 200 + _owed_to(2, final), (final, carol.stack)
+    assert carol.stack == 200 + _owed_to(2, totals), (totals, final, carol.stack)
+    assert final != totals  # (the second hand moved Alice's and Bob's points)
     assert sum(s.stack for s in t.seats.values()) == 600
     assert await check_store(store) == []
 

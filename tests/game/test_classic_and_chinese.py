@@ -239,6 +239,35 @@ def test_r7_6_a_player_who_sat_down_during_the_game_settles_the_hands_played_tog
     assert ChineseGame.from_json(old).joined == {}
 
 
+def test_r7_6_a_player_who_sat_out_hands_of_the_game_settles_the_hands_played_together() -> None:
+    """Carol (seat 2) sits out the second hand of a game, Alice and Bob play it: Bob's 6
+    points and Alice's 2 of that hand were counted against Carol too (the difference of the
+    totals), who lost kush over a hand she was not dealt. Each pair settles the points of
+    the hands both played, as for a player who sat down during the game; then Carol plays
+    again and every hand after counts for her as before."""
+    from game.chinese import RevealStage
+
+    def hand(points: dict[int, int]) -> list[RevealStage]:
+        return [
+            RevealStage(Box.BOTTOM, {s: 0 for s in points}, False),
+            RevealStage(Box.MIDDLE, {s: 0 for s in points}, False),
+            RevealStage(Box.TOP, points, True),
+        ]
+
+    game = ChineseGame(target=51)
+    for stage in hand({0: 7, 1: 10, 2: 4}):
+        game = game.apply(stage)
+    for stage in hand({0: 2, 1: 6}):  # Carol sits out
+        game = game.apply(stage)
+    assert game.totals == {0: 9, 1: 16, 2: 4}
+    assert game.pairs((0, 1, 2)) == ((0, 1, -7), (0, 2, 3), (1, 2, 6))
+    for stage in hand({0: 1, 1: 0, 2: 5}):  # Carol is back
+        game = game.apply(stage)
+    assert game.totals == {0: 10, 1: 16, 2: 9}
+    assert game.pairs((0, 1, 2)) == ((0, 1, -6), (0, 2, -1), (1, 2, 1))
+    assert ChineseGame.from_json(game.to_json()) == game
+
+
 def test_r7_7_a_timed_out_board_counts_as_fouled() -> None:
     hand = Hand(HandSetup.deal(CHINESE, (0, 1), 1, seed=11))
     play_turn(hand, 1)
