@@ -1764,24 +1764,51 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
+            "discard 1.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
-            "{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
+            "{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
+            "bottom ≥ middle ≥ top.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх.\n{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
+            "низ ≥ середина ≥ верх.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
+    # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker
+    # (R7.2), read from game/ (bot.service.rules): a title, then a line per box
+    "rules.royalties": {
+        "en": "Royalties (points, on top of the boxes):",
+        "ru": "Роялти (очки, сверх боксов):",
+    },
+    "rules.royalties.deuce": {
+        "en": "A box holding 2♠ pays its royalty twice.",
+        "ru": "Бокс с 2♠ платит роялти вдвое.",
+    },
+    "rules.bonuses": {
+        "en": "Bonuses (points):",
+        "ru": "Бонусы (очки):",
+    },
+    "rules.box.top": {"en": "top:", "ru": "верх:"},
+    "rules.box.middle": {"en": "middle:", "ru": "середина:"},
+    "rules.box.bottom": {"en": "bottom:", "ru": "низ:"},
+    "rules.cat.high_card": {"en": "high card", "ru": "старшая карта"},
+    "rules.cat.pair": {"en": "pair", "ru": "пара"},
+    "rules.cat.two_pair": {"en": "two pair", "ru": "две пары"},
+    "rules.cat.trips": {"en": "trips", "ru": "сет"},
+    "rules.cat.straight": {"en": "straight", "ru": "стрит"},
+    "rules.cat.flush": {"en": "flush", "ru": "флеш"},
+    "rules.cat.full_house": {"en": "full house", "ru": "фулл-хаус"},
+    "rules.cat.quads": {"en": "quads", "ru": "каре"},
+    "rules.cat.straight_flush": {"en": "straight flush", "ru": "стрит-флеш"},
+    "rules.cat.royal_flush": {"en": "royal flush", "ru": "роял-флеш"},
     # the scoring scheme of OFC and Pineapple (R5.2, R5.3), in the rules above
     "rules.scoring.one_six": {
         "en": "Each box won vs each opponent: 1 point, all three: +3 (scoop).",
