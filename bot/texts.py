@@ -1165,9 +1165,17 @@ TEXTS: dict[str, dict[str, str]] = {
     # the heading the sandbox prints above each bot message: the chat it was written in
     "sandbox.group_title": {"en": "group · Sandbox", "ru": "группа · Песочница"},
     "sandbox.private_title": {"en": "private · {name}", "ru": "личный чат · {name}"},
-    "sandbox.link_above": {
-        "en": "(the table's message is printed above)",
-        "ru": "(сообщение стола напечатано выше)",
+    # in place of a link to the group's table message, which the sandbox prints under it
+    "sandbox.link_below": {
+        "en": "(the table's message is printed below)",
+        "ru": "(сообщение стола — ниже)",
+    },
+    # "--lang ru" in a group whose language was set with /settings: the group's wins
+    "sandbox.group_lang": {
+        "en": "» --lang {flag}: this group's language is set to English, so the bot and the "
+        "sandbox speak English; /settings language auto (or {flag}) switches",
+        "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
+        "по-русски; /settings language auto (или {flag}) переключит",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
