@@ -1020,6 +1020,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
+    # a fraction typed for a setting that takes whole numbers (kush_per_point 2.5)
+    "reply.number_whole": {
+        "en": "It takes whole numbers only: {nearest}, not {value}.",
+        "ru": "Только целые числа: {nearest}, а не {value}.",
+    },
+    "reply.number_whole_only": {
+        "en": "It takes whole numbers only, not {value}.",
+        "ru": "Только целые числа, а не {value}.",
+    },
+    "reply.number_or": {"en": " or ", "ru": " или "},
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}.",
         "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}.",
