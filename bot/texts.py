@@ -870,6 +870,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Only those who played here have statistics. /stats alone: this group and you; a period: week, month or all.",
         "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё).",
     },
+    # "/stats year": a period /stats has not (not read as a player's name)
+    "stats.no_period": {
+        "en": "/stats has no period “{period}”: week (last 7 days), month (last 30 days) or all.",
+        "ru": "У /stats нет периода «{period}»: неделя (week), месяц (month) или всё (all).",
+    },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",

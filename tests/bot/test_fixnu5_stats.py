@@ -1,0 +1,24 @@
+"""``/stats год`` answered "Здесь нет такого игрока: год.": a period word /stats has not
+(a year, a day) is answered with the periods it has; "неделю" (as in "за неделю") is a week."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import service_env
+from tests.bot.test_fixux import OLGA
+from tests.bot.test_service_classic import ALICE, BOB, GROUP, play_hand, start
+
+
+async def test_a_period_stats_has_not_is_answered_with_the_periods_it_has() -> None:
+    service, presenter, _, _ = service_env(next_hand_delay=5)
+    await start(service, [ALICE, BOB], "ofc")
+    await play_hand(service, presenter, [ALICE, BOB])
+    reply = await service.stats(GROUP, OLGA, ["год"])
+    assert reply.alert and reply.text == (
+        "У /stats нет периода «год»: неделя (week), месяц (month) или всё (all)."
+    )
+    reply = await service.stats(GROUP, ALICE, ["Year"])
+    assert reply.alert and reply.text == (
+        "/stats has no period “Year”: week (last 7 days), month (last 30 days) or all."
+    )
+    reply = await service.stats(GROUP, OLGA, ["неделю"])
+    assert not reply.alert and reply.text.startswith("📊 Classic · за 7 дней\n"), reply.text
