@@ -841,9 +841,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
     # the group's winnings and losses, every member's of every hand (not a net alone: 0
     # among members; winnings alone read as contradicting a member's "Net" below)
+    # (fixnu5: "Members in all hands: won 0, lost 34 kush" read badly: "won 0" of what)
     "stats.group_moved": {
-        "en": "Members in all hands: won {won}, lost {lost} {label}",
-        "ru": "Участники во всех раздачах: выиграли {won}, проиграли {lost} {label}",
+        "en": "Members won {won} {label}, lost {lost} {label}",
+        "ru": "Участники выиграли {won} {label}, проиграли {lost} {label}",
     },
     # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
     "stats.chinese_points": {

@@ -42,15 +42,15 @@ async def test_group_stats_say_the_members_losses_that_make_their_net() -> None:
     own = await store.player_stats(p.id)
     assert own.hands == 5 and own.kush_won > 0 and own.kush_won - own.kush > 0, own
     lines = (await service.stats(GROUP, ALICE, [])).text.splitlines()
-    moved = [line for line in lines if line.startswith("Members in all hands: ")]
+    moved = [line for line in lines if line.startswith("Members won ")]
     lost = own.kush_won - own.kush
-    assert moved == [f"Members in all hands: won {own.kush_won}, lost {lost} kush"], lines
+    assert moved == [f"Members won {own.kush_won} kush, lost {lost} kush"], lines
     assert lines[-1] == f"Net: {own.kush:+d} kush"
     ru = dataclasses.replace(ALICE, language="ru")
     lines = (await service.stats(GROUP, ru, [])).text.splitlines()
-    got = [line for line in lines if line.startswith("Участники во всех раздачах: ")]
+    got = [line for line in lines if line.startswith("Участники выиграли ")]
     assert len(got) == 1 and re.fullmatch(
-        rf"Участники во всех раздачах: выиграли {own.kush_won}, проиграли {lost} куш\w*", got[0]
+        rf"Участники выиграли {own.kush_won} куш\w*, проиграли {lost} куш\w*", got[0]
     ), got
 
 
