@@ -498,13 +498,17 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): when the day turns for "
-        "/daily, and the dates on charts.",
+        "/daily, and the dates on charts. Until set: 0 (UTC) in a group whose language is "
+        "English, else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): когда начинается новый день для "
-        "/daily, и даты на графиках.",
+        "/daily, и даты на графиках. Пока не задан: 0 (UTC) в группе с английским языком, "
+        "иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): when the day turns "
-        "for /daily, and the dates on charts.",
+        "for /daily, and the dates on charts. Until set: 0 (UTC) on a server whose language "
+        "is English, else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): когда начинается новый день "
-        "для /daily, и даты на графиках.",
+        "для /daily, и даты на графиках. Пока не задан: 0 (UTC) на сервере с английским "
+        "языком, иначе 3.",
     ),
     Setting(
         name="pictures",
@@ -842,6 +846,8 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
 def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
     if spec.name == "language":
         return s.language or "auto"
+    if spec.name == "utc_offset":  # (never set: by the group's language)
+        return s.zone_hours
     if not spec.community and not spec.applies_to(opts.game):
         # an option of another game: its value for tables of that game (not this game's
         # default, which would hide what was saved)
@@ -893,7 +899,7 @@ def _with_default(
     shown = _display(s, opts, spec, lang, label)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
-    default = CommunitySettings()
+    default = CommunitySettings(language=s.language)  # (utc_offset's follows the language)
     default_opts = table_options(default, game)
     if _current(s, opts, spec) == _current(default, default_opts, spec):
         return tr(lang, "settings.is_default", value=shown)

@@ -416,7 +416,7 @@ async def _with_chart(
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
     plain = community.settings.kush_label  # (the label as typed: stored so, drawn so)
-    chart = charts.chart_of(name, lang, plain, when, series, community.settings.utc_offset)
+    chart = charts.chart_of(name, lang, plain, when, series, community.settings.zone_hours)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart

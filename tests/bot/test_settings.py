@@ -615,7 +615,7 @@ async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
     now = [1_700_000_000.0 - 1_700_000_000.0 % 86400 + 20 * 3600]  # 20:00 UTC
     service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
     service.register(FakePresenter())
-    assert (await stored(store)).utc_offset == 3
+    assert (await stored(store)).zone_hours == 3  # (never set, language auto)
     assert not (await service.daily(GROUP, ALICE)).alert  # 23:00 in Moscow
     now[0] += 1.5 * 3600  # 21:30 UTC: 00:30 the next day in Moscow
     assert not (await service.daily(GROUP, ALICE)).alert
@@ -642,7 +642,7 @@ async def test_a_time_zone_out_of_range_is_refused(value: str) -> None:
     service, store = new_service()
     reply = await say(service, "utc_offset", value)
     assert reply.alert and "from -12 to 14" in reply.text and "hours" in reply.text
-    assert (await stored(store)).utc_offset == 3
+    assert (await stored(store)).utc_offset is None  # (unchanged: never set)
 
 
 async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s() -> None:
