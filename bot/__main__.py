@@ -54,9 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "a later start keeps the group's timers (those set with /settings too)",
     )  # fmt: skip
     parser.add_argument(
-        "--lang", default="en", choices=("en", "ru"),
+        "--lang", default=None, choices=("en", "ru"),
         help="sandbox: the language you play in (the bot's texts and the sandbox's hints; "
-        "default en)",
+        "default en); a group language set with /settings language wins",
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
@@ -84,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.sandbox:
             # the file actually read: a mistyped --env-file is read as none, and said so
             key = "sandbox.no_token" if Path(args.env_file).is_file() else "sandbox.no_token_file"
-            print(tr(args.lang, key, file=args.env_file), flush=True)
+            print(tr(args.lang or "en", key, file=args.env_file), flush=True)
         logging.getLogger().setLevel(logging.WARNING)
         from bot.sandbox import SandboxOptions, run_sandbox
 
@@ -95,12 +95,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             hand_seconds=120.0 if args.hand_seconds is None else args.hand_seconds,
             given=frozenset(
                 name
-                for name in ("bots", "bot_level", "hand_seconds")
+                for name in ("bots", "bot_level", "hand_seconds", "lang")
                 if getattr(args, name) is not None
             ),
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
-            lang=args.lang,
+            lang=args.lang or "en",
             decisions_in_process=settings.decisions_in_process,
         )
         try:

@@ -86,10 +86,12 @@ class SandboxOptions:
         ``bot_pace``); 0 moves at once.
     :ivar next_hand_delay: seconds between a showdown and the next deal.
     :ivar lang: the language of the sandbox's player (``en`` or ``ru``): the bot's texts and
-        the sandbox's hints, notes and help come in it.
+        the sandbox's hints, notes and help come in it while the group's ``language`` setting
+        is auto; a language set there wins (:attr:`Sandbox.lang`).
     :ivar given: the command-line flags given explicitly (``"bots"``, ``"bot_level"``,
-        ``"hand_seconds"``): on a resumed table the sandbox says which of them wait for the
-        next table, and when ``--hand-seconds`` applies (at once, or from the next match).
+        ``"hand_seconds"``, ``"lang"``): on a resumed table the sandbox says which of them
+        wait for the next table, and when ``--hand-seconds`` applies (at once, or from the
+        next match); ``--lang`` against a group language set is said to yield to it.
     :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
         worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
     """
@@ -177,9 +179,17 @@ class Sandbox:
     _group_lang_set: bool = False  # the group's language setting is en or ru, not auto
     closed_output: bool = False
     quit: asyncio.Event | None = None
+    #: the language of every text of the sandbox's own (notes, hints, headings, "no such
+    #: button"): the one the bot answers its player in, in the group (:meth:`_group_lang`: the
+    #: group's ``language`` setting, else ``--lang``); read again after each command, so
+    #: ``/settings language ru`` turns them Russian with the bot's replies
+    lang: str = ""
+    _named_by_default: bool = False  # no login name: "Player" / "Игрок"
 
     def __post_init__(self) -> None:
-        name = self.human.first_name or tr(self.opts.lang, "sandbox.player")
+        self.lang = self.lang or self.opts.lang
+        self._named_by_default = not self.human.first_name
+        name = self.human.first_name or tr(self.lang, "sandbox.player")
         self.human = replace(self.human, first_name=name, language_code=self.opts.lang)
 
     # -- life cycle --------------------------------------------------------------------------
@@ -203,7 +213,9 @@ class Sandbox:
             raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
         community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
         self._hand_seconds_before = table_options(community.settings).hand_seconds
-        self._group_lang_set = group_language(community.settings) is not None
+        group_lang = group_language(community.settings)
+        self._group_lang_set = group_lang is not None
+        self.lang = group_lang or self.opts.lang
         options = dict(community.settings.options)
         timers = sandbox_timers(self.opts.hand_seconds)
         if "hand_seconds" in self.opts.given or not timers.keys() & options.keys():
@@ -230,6 +242,17 @@ class Sandbox:
         self._printer = asyncio.create_task(self._print_loop())
         table = self.service.table_in(GROUP)
         resumed = table is not None
+        seat = table.seat_of(str(self.human.id)) if table is not None else None
+        if self._named_by_default:
+            # the name the table knows the player by (an earlier start's "Player" under
+            # "--lang ru": the heading said "личный чат · Игрок" until a command renamed the
+            # seat), else "Player" in the sandbox's language
+            name = seat.name if seat is not None else tr(self.lang, "sandbox.player")
+            self.human = replace(self.human, first_name=name)
+        if "lang" in self.opts.given and self._group_lang_set and self.lang != self.opts.lang:
+            # "--lang ru" in a group set to English: the bot answers in English, and so does
+            # the sandbox; said once, with how to switch
+            self.line(tr(self.lang, "sandbox.group_lang", flag=self.opts.lang))
         if table is None:
             await self.new_table()
             table = self.service.table_in(GROUP)
@@ -237,7 +260,7 @@ class Sandbox:
             for note in self._resumed_flags(table):
                 self.line(note)
         self.line(self._what_to_press(table, resumed=resumed))
-        self.line(tr(self.opts.lang, "sandbox.help"))
+        self.line(tr(self.lang, "sandbox.help"))
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it
@@ -253,20 +276,20 @@ class Sandbox:
             if not s.bot and not s.user_id.startswith("bot:") and s.user_id != str(self.human.id)
         ]
         if old:
-            notes.append(tr(self.opts.lang, "sandbox.old_bots", names=", ".join(old)))
+            notes.append(tr(self.lang, "sandbox.old_bots", names=", ".join(old)))
         if table.lang != self.opts.lang and not self._group_lang_set:
             # the table (and its seated player's screens) keep the language of whoever opened
             # it while the group's language is auto: "--lang ru" on a table opened in English
             # answered commands in Russian and showed the table in English, unexplained
-            notes.append(tr(self.opts.lang, "sandbox.table_lang"))
+            notes.append(tr(self.lang, "sandbox.table_lang"))
         waiting = [f for f, name in (("--bots", "bots"), ("--bot-level", "bot_level"))
                    if name in self.opts.given]  # fmt: skip
         if waiting:
             key = "sandbox.new_table_flag" if len(waiting) == 1 else "sandbox.new_table_flags"
-            notes.append(tr(self.opts.lang, key, first=waiting[0], second=waiting[-1]))
+            notes.append(tr(self.lang, key, first=waiting[0], second=waiting[-1]))
         # the flags are the group's settings: the resumed table took them as a settings change
         # would (.service.settings.reconcile), at once between matches, else from the next one
-        lang, given = self.opts.lang, self.opts.hand_seconds
+        lang, given = self.lang, self.opts.hand_seconds
         kept = float(table.options.hand_seconds)
         coming = table.pending_options.hand_seconds if table.pending_options else kept
         changed = kept != given or self._hand_seconds_before not in (None, given)
@@ -282,7 +305,7 @@ class Sandbox:
 
     def _what_to_press(self, table: LiveTable | None, *, resumed: bool) -> str:
         """The first hint: what to press now, from the table's state (issue 12)."""
-        lang = self.opts.lang
+        lang = self.lang
         seat = table.seat_of(str(self.human.id)) if table is not None else None
         if table is None or seat is None:
             return tr(lang, "sandbox.join")
@@ -378,7 +401,7 @@ class Sandbox:
         try:
             path.write_bytes(png)
         except OSError as exc:
-            self.line(tr(self.opts.lang, "sandbox.picture_failed", error=exc))
+            self.line(tr(self.lang, "sandbox.picture_failed", error=exc))
             return
         self._pictures.append((what, path))
         self._dirty.add(GROUP_ID)
@@ -441,7 +464,7 @@ class Sandbox:
                 self._print_private(chat)
         while self._pictures and not self._hold_pictures:
             what, path = self._pictures.pop(0)
-            self.line(f"🖼 {tr(self.opts.lang, what)}: {path}")
+            self.line(f"🖼 {tr(self.lang, what)}: {path}")
 
     def _print_private(self, chat: int) -> None:
         """Print the private messages that changed, in the order they were last written: the
@@ -544,7 +567,7 @@ class Sandbox:
         self, chat: int, text: str, rows: list[list[tuple[str, str]]], prefix: str = ""
     ) -> None:
         prefix = "g" if chat == GROUP_ID else prefix
-        lang = self.opts.lang  # (the heading is the sandbox's own, in the player's language)
+        lang = self.lang  # (the heading is the sandbox's own, in the sandbox's language)
         if chat == GROUP_ID:
             title = tr(lang, "sandbox.group_title")
         else:
@@ -579,12 +602,18 @@ class Sandbox:
         try:
             await self.fake.send_text(self.human, GROUP_ID, text)
             reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
+            self.lang = await self._group_lang()  # ("/settings language ru" just now)
             if reply:
                 # a link to a message of the group ("/newtable" where a table is open) leads
-                # nowhere from a terminal: it says the message is printed above
-                above = tr(self.opts.lang, "sandbox.link_above")
-                text = _GROUP_LINK.sub(above, str(reply.params.get("text", "")))
+                # nowhere from a terminal: the message it links is printed again under the
+                # reply (it said "printed above", which it may have been screens ago, or not)
+                text = str(reply.params.get("text", ""))
+                linked = self.screen(GROUP_ID) if _GROUP_LINK.search(text) else None
+                below = tr(self.lang, "sandbox.link_below") if linked is not None else ""
+                text = _GROUP_LINK.sub(below, text).rstrip()
                 self.line("» " + text.replace("\n", "\n  "))
+                if linked is not None:
+                    self._print_message(GROUP_ID, linked.text, linked.rows)
             await self._settled()
         finally:
             self._hold_pictures -= 1
@@ -623,15 +652,15 @@ class Sandbox:
         shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
             key = "sandbox.replay_one_frame" if self._one_frame else "sandbox.no_replay"
-            return tr(self.opts.lang, key)
+            return tr(self.lang, key)
         if shown is None or not shown.buttons:
-            return tr(self.opts.lang, "sandbox.no_buttons")
+            return tr(self.lang, "sandbox.no_buttons")
         if not 1 <= number <= len(shown.buttons):
             prefix = "r" if other else ("g" if chat == GROUP_ID else "")
             first, last = f"{prefix}1", f"{prefix}{len(shown.buttons)}"
             if len(shown.buttons) == 1:
-                return tr(self.opts.lang, "sandbox.one_button", only=first)
-            return tr(self.opts.lang, "sandbox.no_button", first=first, last=last)
+                return tr(self.lang, "sandbox.one_button", only=first)
+            return tr(self.lang, "sandbox.no_button", first=first, last=last)
         data = shown.buttons[number - 1][1]
         qid = await self.fake.press(self.human, chat, shown.message_id, data)
         answer = await self._wait(lambda: self.fake.answer_of(qid))
@@ -662,19 +691,20 @@ class Sandbox:
         if text in ("/quit", "/exit", "quit", "exit"):
             return False
         command = text.split()[0].split("@")[0].lower()
+        self.lang = await self._group_lang()
         if command == "/help":
             await self.say(text)
-            self.line("» " + tr(await self._group_lang(), "sandbox.help"))
+            self.line("» " + tr(self.lang, "sandbox.help"))
         elif command in PRIVATE_COMMANDS:
             await self.say_private(text)
         elif command == "/newtable":
             await self.new_table(text)
         elif command in UNPLAYABLE_COMMANDS:
-            self.line(tr(await self._group_lang(), "sandbox.no_tournament"))
+            self.line(tr(self.lang, "sandbox.no_tournament"))
         elif command in KNOWN_COMMANDS:
             await self.say(text)
         elif text.startswith("/"):
-            self.line(tr(await self._group_lang(), "sandbox.unknown", command=command))
+            self.line(tr(self.lang, "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
             notice = await self.press(GROUP_ID, int(text[1:]))
             if notice:
@@ -688,7 +718,7 @@ class Sandbox:
             if notice:
                 self.line("» " + notice)
         else:
-            self.line(tr(self.opts.lang, "sandbox.number"))
+            self.line(tr(self.lang, "sandbox.number"))
         await asyncio.sleep(0.1)
         await self.print_changes()
         return True
@@ -803,7 +833,8 @@ async def run_sandbox(opts: SandboxOptions, out: TextIO | None = None) -> None:
         service = sandbox.service
         open_table = service is not None and service.table_in(GROUP) is not None
         await sandbox.stop()
-        sandbox.line(tr(opts.lang, "sandbox.bye" if open_table else "sandbox.bye_no_table"))
+        bye = "sandbox.bye" if open_table else "sandbox.bye_no_table"
+        sandbox.line(tr(sandbox.lang, bye))
 
 
 __all__ += ["BOT_ID"]

@@ -841,9 +841,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.biggest": {"en": "Biggest win: {best}", "ru": "Крупнейший выигрыш: {best}"},
     # the group's winnings and losses, every member's of every hand (not a net alone: 0
     # among members; winnings alone read as contradicting a member's "Net" below)
+    # (fixnu5: "Members in all hands: won 0, lost 34 kush" read badly: "won 0" of what)
     "stats.group_moved": {
-        "en": "Members in all hands: won {won}, lost {lost} {label}",
-        "ru": "Участники во всех раздачах: выиграли {won}, проиграли {lost} {label}",
+        "en": "Members won {won} {label}, lost {lost} {label}",
+        "ru": "Участники выиграли {won} {label}, проиграли {lost} {label}",
     },
     # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
     "stats.chinese_points": {
@@ -869,6 +870,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "stats.unknown_or_period": {
         "en": "Only those who played here have statistics. /stats alone: this group and you; a period: week, month or all.",
         "ru": "Статистика есть только у тех, кто играл здесь. /stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё).",
+    },
+    # "/stats year": a period /stats has not (not read as a player's name)
+    "stats.no_period": {
+        "en": "/stats has no period “{period}”: week (last 7 days), month (last 30 days) or all.",
+        "ru": "У /stats нет периода «{period}»: неделя (week), месяц (month) или всё (all).",
     },
     "stats.usage": {
         "en": "Usage: /stats [@user | me] [week | month | all]",
@@ -1020,6 +1026,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
     },
+    # a fraction typed for a setting that takes whole numbers (kush_per_point 2.5)
+    "reply.number_whole": {
+        "en": "It takes whole numbers only: {nearest}, not {value}.",
+        "ru": "Только целые числа: {nearest}, а не {value}.",
+    },
+    "reply.number_whole_only": {
+        "en": "It takes whole numbers only, not {value}.",
+        "ru": "Только целые числа, а не {value}.",
+    },
+    "reply.number_or": {"en": " or ", "ru": " или "},
     "reply.grant_bound": {
         "en": "Cannot grant that: the amount is a whole number from −{limit} to {limit} {label}.",
         "ru": "Нельзя: сумма — целое число от −{limit} до {limit} {label:gen}.",
@@ -1165,9 +1181,17 @@ TEXTS: dict[str, dict[str, str]] = {
     # the heading the sandbox prints above each bot message: the chat it was written in
     "sandbox.group_title": {"en": "group · Sandbox", "ru": "группа · Песочница"},
     "sandbox.private_title": {"en": "private · {name}", "ru": "личный чат · {name}"},
-    "sandbox.link_above": {
-        "en": "(the table's message is printed above)",
-        "ru": "(сообщение стола напечатано выше)",
+    # in place of a link to the group's table message, which the sandbox prints under it
+    "sandbox.link_below": {
+        "en": "(the table's message is printed below)",
+        "ru": "(сообщение стола — ниже)",
+    },
+    # "--lang ru" in a group whose language was set with /settings: the group's wins
+    "sandbox.group_lang": {
+        "en": "» --lang {flag}: this group's language is set to English, so the bot and the "
+        "sandbox speak English; /settings language auto (or {flag}) switches",
+        "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
+        "по-русски; /settings language auto (или {flag}) переключит",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
@@ -1764,24 +1788,51 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
+            "discard 1.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
-            "{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
+            "{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top.\n{scoring}\nRoyalties for strong boxes.\n{fantasyland}"
+            "bottom ≥ middle ≥ top.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх.\n{scoring}\nРоялти за сильные боксы.\n{fantasyland}"
+            "низ ≥ середина ≥ верх.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
+    # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker
+    # (R7.2), read from game/ (bot.service.rules): a title, then a line per box
+    "rules.royalties": {
+        "en": "Royalties (points, on top of the boxes):",
+        "ru": "Роялти (очки, сверх боксов):",
+    },
+    "rules.royalties.deuce": {
+        "en": "A box holding 2♠ pays its royalty twice.",
+        "ru": "Бокс с 2♠ платит роялти вдвое.",
+    },
+    "rules.bonuses": {
+        "en": "Bonuses (points):",
+        "ru": "Бонусы (очки):",
+    },
+    "rules.box.top": {"en": "top:", "ru": "верх:"},
+    "rules.box.middle": {"en": "middle:", "ru": "середина:"},
+    "rules.box.bottom": {"en": "bottom:", "ru": "низ:"},
+    "rules.cat.high_card": {"en": "high card", "ru": "старшая карта"},
+    "rules.cat.pair": {"en": "pair", "ru": "пара"},
+    "rules.cat.two_pair": {"en": "two pair", "ru": "две пары"},
+    "rules.cat.trips": {"en": "trips", "ru": "сет"},
+    "rules.cat.straight": {"en": "straight", "ru": "стрит"},
+    "rules.cat.flush": {"en": "flush", "ru": "флеш"},
+    "rules.cat.full_house": {"en": "full house", "ru": "фулл-хаус"},
+    "rules.cat.quads": {"en": "quads", "ru": "каре"},
+    "rules.cat.straight_flush": {"en": "straight flush", "ru": "стрит-флеш"},
+    "rules.cat.royal_flush": {"en": "royal flush", "ru": "роял-флеш"},
     # the scoring scheme of OFC and Pineapple (R5.2, R5.3), in the rules above
     "rules.scoring.one_six": {
         "en": "Each box won vs each opponent: 1 point, all three: +3 (scoop).",

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from game.board import BOXES, Board, BoardAssessment, assess_board
+from game.board import BOXES, Board, BoardAssessment, Box, assess_board
 from game.evaluator import HandCategory
 from game.options import GameKind, RuleOptions, Scoring
 
@@ -27,6 +27,7 @@ __all__ = [
     "PlayerResult",
     "Showdown",
     "chinese_bonus",
+    "chinese_box_bonus",
     "score_chinese",
     "score_pair",
     "score_showdown",
@@ -188,19 +189,28 @@ _CHINESE_BONUS_BOTTOM = {
 }
 
 
+def chinese_box_bonus(box: Box, strength: int) -> int:
+    """Strength bonus of one live box with the given packed strength (R7.2): top AAA 10,
+    other trips 2; middle and bottom by category."""
+    category = HandCategory(strength >> 20)
+    if box is Box.TOP:
+        if category is not HandCategory.TRIPS:
+            return 0
+        return 10 if (strength >> 16) & 15 == 14 else 2
+    table = _CHINESE_BONUS_MIDDLE if box is Box.MIDDLE else _CHINESE_BONUS_BOTTOM
+    return table.get(category, 0)
+
+
 def chinese_bonus(assessment: BoardAssessment) -> tuple[int, int, int]:
     """Strength bonus of (top, middle, bottom) for a live board (R7.2); zeros when fouled
-    (R7.4). Top: AAA 10, other trips 2."""
+    (R7.4)."""
     if assessment.fouled:
         return (0, 0, 0)
     top, mid, bot = assessment.strengths
-    top_bonus = 0
-    if top >> 20 == HandCategory.TRIPS:
-        top_bonus = 10 if (top >> 16) & 15 == 14 else 2
     return (
-        top_bonus,
-        _CHINESE_BONUS_MIDDLE.get(HandCategory(mid >> 20), 0),
-        _CHINESE_BONUS_BOTTOM.get(HandCategory(bot >> 20), 0),
+        chinese_box_bonus(Box.TOP, top),
+        chinese_box_bonus(Box.MIDDLE, mid),
+        chinese_box_bonus(Box.BOTTOM, bot),
     )
 
 

@@ -95,6 +95,11 @@ class LedgerKind(Enum):
 DEFAULT_KUSH_LABEL = "kush"
 
 
+def _hours(raw: Any) -> float | None:
+    """A stored ``utc_offset``: hours, or ``None`` (never set: by the group's language)."""
+    return None if raw is None else float(raw)
+
+
 @dataclass(frozen=True, slots=True)
 class CommunitySettings:
     """A community's defaults, set by its admins (R8.1).
@@ -117,8 +122,11 @@ class CommunitySettings:
         empty: R8.7's default.
     :ivar pictures: a picture of every board goes to the group at each showdown (issue 12).
     :ivar utc_offset: the group's time zone, hours from UTC (−12 … 14): when its day turns
-        (``/daily``) and the dates of its charts. Moscow's (3) by default: most players write
-        Russian.
+        (``/daily``) and the dates of its charts; ``None`` (the default, never set) follows
+        the group's language: UTC (0) where it is English, else Moscow's (3), most players
+        writing Russian (every group had 3, an English one's chart axis and next /daily read
+        3 h off for a UTC reader). Read it as :attr:`zone_hours`. A group stored before
+        keeps the value it has (3 was saved with its settings).
     :ivar requests: the platform keys of the last settings changes applied (``/settings``
         commands and presses, e.g. ``tg:<chat>:<update_id>``), saved with the change they
         made: a copy delivered later (after a restart, or after newer changes) is answered,
@@ -145,7 +153,7 @@ class CommunitySettings:
     payouts: str = ""
     chips_schedule: str = ""
     pictures: bool = True
-    utc_offset: float = 3.0
+    utc_offset: float | None = None
     requests: tuple[str, ...] = field(default=(), compare=False)
     table_requests: tuple[str, ...] = field(default=(), compare=False)
 
@@ -194,10 +202,18 @@ class CommunitySettings:
             str(data.get("payouts", base.payouts)),
             str(data.get("chips_schedule", base.chips_schedule)),
             bool(data.get("pictures", base.pictures)),
-            float(data.get("utc_offset", base.utc_offset)),
+            _hours(data.get("utc_offset", base.utc_offset)),
             tuple(str(r) for r in data.get("requests") or ()),
             tuple(str(r) for r in data.get("table_requests") or ()),
         )
+
+    @property
+    def zone_hours(self) -> float:
+        """The group's time zone, hours from UTC: ``utc_offset``, or when never set 0 (UTC)
+        in a group whose language is English and 3 (Moscow) otherwise."""
+        if self.utc_offset is not None:
+            return self.utc_offset
+        return 0.0 if self.language == "en" else 3.0
 
     @property
     def top_up_limit(self) -> int:

@@ -713,13 +713,18 @@ def tell_tournament_closed(t: LiveTable, tx: Tx, why: str | None = None) -> None
         t.owe_private(user_id, Screen(tr(lang, lead, table=t.id) + " " + paid, table=t.id))
 
 
-def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
+def close_now(
+    t: LiveTable, tx: Tx, notice: str, *, with_stacks: bool = False
+) -> list[tuple[str, int]]:
     """Close a table with no hand running, in this transition: a Chinese Poker game under way
     is settled (R7.6), a tournament that will not finish settles its pool (R8.7), every
     stack is cashed out after the round's points (R8.3), and the table message says
-    ``notice`` (R8.2a). Returns what the people seated (not bots: house kush) cashed out,
-    ``(name, kush)`` in seat order, a stack of 0 left out; none for a tournament, whose pool
-    pays out instead (:func:`stacks_back` says them)."""
+    ``notice`` (R8.2a), or with ``with_stacks``, when stacks went back, where they went
+    (:func:`stacks_back`, in the table's language: one closing message, not "Table #1 is
+    closed." followed by "Table #1 is closed; stacks returned …"). Returns what the people
+    seated (not bots: house kush) cashed out, ``(name, kush)`` in seat order, a stack of 0
+    left out; none for a tournament, whose pool pays out instead (:func:`stacks_back` says
+    them)."""
     from bot.service import tournaments
 
     if t.tournament is not None:  # a tournament that will not finish: its pool settled
@@ -733,6 +738,8 @@ def close_now(t: LiveTable, tx: Tx, notice: str) -> list[tuple[str, int]]:
         amount = stand_up(t, tx, seat)
         if seat.bot is None and amount > 0:
             returned.append((seat.name, amount))
+    if with_stacks and returned:
+        notice = stacks_back(t, t.lang, returned)
     close_with(t, tx, notice)
     return returned
 

@@ -5,8 +5,14 @@ read from the table's options, so the text never promises "1 point a box" at a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.texts import tr
+from game.board import Box, royalty
+from game.cards import Rank
+from game.evaluator import HandCategory
 from game.options import GameKind, RuleOptions
+from game.scoring import chinese_box_bonus
 
 
 def rules_text(opts: RuleOptions, lang: str, label: str | None = None) -> str:
@@ -22,7 +28,8 @@ def rules_text(opts: RuleOptions, lang: str, label: str | None = None) -> str:
 def _rules(opts: RuleOptions, lang: str) -> str:
     game = opts.game
     if game is GameKind.CHINESE:
-        return tr(lang, "rules.chinese", target=opts.target_points)
+        text = tr(lang, "rules.chinese", target=opts.target_points)
+        return text + "\n" + _points_table(chinese_box_bonus, lang, "rules.bonuses")
     if not opts.fantasyland:
         fantasyland = tr(lang, "rules.fantasyland.off")
     elif game is GameKind.PINEAPPLE and opts.progressive_fantasyland:
@@ -33,4 +40,57 @@ def _rules(opts: RuleOptions, lang: str) -> str:
         stay = "stay_middle" if opts.stay_on_full_house_middle else "stay"
         fantasyland += "\n" + tr(lang, f"rules.fantasyland.{stay}")
     scoring = tr(lang, f"rules.scoring.{opts.scoring.value}")
-    return tr(lang, f"rules.{game.value}", scoring=scoring, fantasyland=fantasyland)
+    royalties = _points_table(royalty, lang, "rules.royalties")
+    if opts.deuce_of_spades:
+        royalties += "\n" + tr(lang, "rules.royalties.deuce")
+    return tr(
+        lang, f"rules.{game.value}", scoring=scoring, royalties=royalties, fantasyland=fantasyland
+    )
+
+
+_Points = Callable[[Box, int], int]
+
+
+def _points_table(points: _Points, lang: str, title: str) -> str:
+    """A box-by-box table of what ``points`` (:func:`game.board.royalty` for OFC and
+    Pineapple, R5.6; :func:`game.scoring.chinese_box_bonus` for Chinese Poker, R7.2) pays,
+    read from that function itself so no number is written twice: a title line, then a line
+    per box that pays anything, top first."""
+    lines = [tr(lang, title)]
+    for box in (Box.TOP, Box.MIDDLE, Box.BOTTOM):
+        if box is Box.TOP:
+            items = _top_items(points)
+        else:
+            items = [
+                tr(lang, f"rules.cat.{cat.name.lower()}") + f" {paid}"
+                for cat in HandCategory
+                if (paid := points(box, int(cat) << 20))
+            ]
+        if items:
+            lines.append(tr(lang, f"rules.box.{box.value}") + " " + ", ".join(items))
+    return "\n".join(lines)
+
+
+def _top_items(points: _Points) -> list[str]:
+    """The top box's paying pairs and trips, a run of ranks whose pay is the same or one more
+    a rank in one item: ``66–AA 1–9``, ``222–KKK 2``, ``AAA 10``."""
+    items: list[str] = []
+    for cat, size in ((HandCategory.PAIR, 2), (HandCategory.TRIPS, 3)):
+        paid = [(r, p) for r in Rank if (p := points(Box.TOP, (int(cat) << 20) | (r << 16)))]
+        i = 0
+        while i < len(paid):
+            j = i + 1
+            step = paid[j][1] - paid[i][1] if j < len(paid) else 0
+            while (
+                j < len(paid)
+                and step in (0, 1)
+                and paid[j][0] == paid[j - 1][0] + 1
+                and paid[j][1] - paid[j - 1][1] == step
+            ):
+                j += 1
+            (low, first), (high, last) = paid[i], paid[j - 1]
+            faces = low.char * size if j - i == 1 else f"{low.char * size}–{high.char * size}"
+            pays = str(first) if first == last else f"{first}–{last}"
+            items.append(f"{faces} {pays}")
+            i = j
+    return items

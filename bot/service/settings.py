@@ -184,19 +184,38 @@ class SettingRefused(ValueError):
         setting: Setting | None = None,
         digits: bool = False,
         comma: str = "",
+        fraction: str = "",
     ) -> None:
         super().__init__(text("en"))
         self.text = text
         self.setting = setting
         self.digits = digits  # not a number as written: the range and how to write one
         self.comma = comma  # "1,500", a thousand or one and a half: the range and the question
+        # "2.5" (or "2,5") for a whole-number setting: the range and that it takes whole ones
+        self.fraction = fraction
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
-        """Why, in ``lang``; an amount of kush named with the group's kush ``label``."""
+        """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
+        -5 and 0 did not); an amount of kush named with the group's kush ``label``."""
         said = self.setting.range_text(lang, label) if self.setting is not None else self.text(lang)
+        said = said if said.endswith((".", "!", "?")) else said + "."
         if self.comma:
-            return f"{said}.\n{comma_hint(self.comma, lang)}"
-        return f"{said}.\n{digits_hint(lang)}" if self.digits else said
+            return f"{said}\n{comma_hint(self.comma, lang)}"
+        if self.fraction:
+            return f"{said}\n{self._whole_hint(lang)}"
+        return f"{said}\n{digits_hint(lang)}" if self.digits else said
+
+    def _whole_hint(self, lang: str) -> str:
+        """What a fraction typed for a whole-number setting is told: whole numbers only, the
+        nearest ones it takes ("2 or 3, not 2.5")."""
+        value = float(self.fraction.replace(",", "."))
+        low, high = (self.setting.low, self.setting.high) if self.setting else (value, value)
+        near = [n for n in sorted({math.floor(value), math.ceil(value)}) if low <= n <= high]
+        typed = _fraction(value, lang)
+        if not near:
+            return tr(lang, "reply.number_whole_only", value=typed)
+        nearest = tr(lang, "reply.number_or").join(grouped(n, lang) for n in near)
+        return tr(lang, "reply.number_whole", nearest=nearest, value=typed)
 
 
 class Setting(BaseModel):
@@ -292,7 +311,17 @@ class Setting(BaseModel):
             raise SettingRefused(self.range_text, self)
         elif isinstance(raw, str) and self.kind is Kind.WHOLE and read_whole(text) is None:
             # "1_0", "1e3", "١٠٠": Python's numbers, not an admin's (read as /grant and
-            # /topup read an amount, and refused as they refuse it)
+            # /topup read an amount, and refused as they refuse it); "2.5" or "2,5" is a
+            # fraction, told that the setting takes whole numbers ("digits 0–9 only, without
+            # separators" misled), unless it may be a thousands separator ("1.000", "1,500")
+            fraction = read_fraction(text)
+            if (
+                fraction is not None
+                and "." in fraction
+                and len(fraction.split(".")[1]) != 3
+                and not float(fraction).is_integer()  # ("100.0": the digits, as /grant says)
+            ):
+                raise SettingRefused(self.range_text, self, fraction=fraction)
             raise SettingRefused(self.range_text, self, digits=True)
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
@@ -478,13 +507,17 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): when the day turns for "
-        "/daily, and the dates on charts.",
+        "/daily, and the dates on charts. Until set: 0 (UTC) in a group whose language is "
+        "English, else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): когда начинается новый день для "
-        "/daily, и даты на графиках.",
+        "/daily, и даты на графиках. Пока не задан: 0 (UTC) в группе с английским языком, "
+        "иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): when the day turns "
-        "for /daily, and the dates on charts.",
+        "for /daily, and the dates on charts. Until set: 0 (UTC) on a server whose language "
+        "is English, else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): когда начинается новый день "
-        "для /daily, и даты на графиках.",
+        "для /daily, и даты на графиках. Пока не задан: 0 (UTC) на сервере с английским "
+        "языком, иначе 3.",
     ),
     Setting(
         name="pictures",
@@ -822,6 +855,8 @@ def table_options(s: CommunitySettings, game: GameKind | str | None = None) -> R
 def _current(s: CommunitySettings, opts: RuleOptions, spec: Setting) -> Any:
     if spec.name == "language":
         return s.language or "auto"
+    if spec.name == "utc_offset":  # (never set: by the group's language)
+        return s.zone_hours
     if not spec.community and not spec.applies_to(opts.game):
         # an option of another game: its value for tables of that game (not this game's
         # default, which would hide what was saved)
@@ -873,7 +908,7 @@ def _with_default(
     shown = _display(s, opts, spec, lang, label)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
-    default = CommunitySettings()
+    default = CommunitySettings(language=s.language)  # (utc_offset's follows the language)
     default_opts = table_options(default, game)
     if _current(s, opts, spec) == _current(default, default_opts, spec):
         return tr(lang, "settings.is_default", value=shown)

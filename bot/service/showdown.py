@@ -20,7 +20,6 @@ from bot.service.dealing import (
     refill_banks,
     settle_pairs,
     sit_out_timed_out,
-    stacks_back,
     stand_up,
     tell_chat_gone,
     tell_tournament_closed,
@@ -229,10 +228,10 @@ def close_hand(
         tournaments.finish(rt, t, tx)  # the last player with chips won: pay the pool out
         return
     if t.closing:  # an admin asked to close it during the hand (R8.2a)
-        returned = close_now(t, tx, closed_notice(t))
-        if returned and not t.chat_gone:  # where the stacks went, as /closetable between
-            # hands answers it (the table message's "is closed." alone left players asking)
-            t.owe("post", Screen(stacks_back(t, t.lang, returned)))
+        # where the stacks went, as /closetable between hands answers it (the closing
+        # message's "is closed." alone left players asking), said in that one message: a
+        # notice of its own after it read "Table #1 is closed." twice in a row
+        close_now(t, tx, closed_notice(t), with_stacks=not t.chat_gone)
         if t.chat_gone:  # (the bot's removal: the chat reads neither notice nor result;
             # told after the close, which may settle a Chinese Poker game and so the shares)
             tell_chat_gone(t, tx, showdowns)

@@ -55,7 +55,14 @@ __all__ = [
 
 #: ``/top`` and ``/stats`` periods: seconds back from now (``None``: all time).
 PERIODS: dict[str, float | None] = {"week": 7 * 86400.0, "month": 30 * 86400.0, "all": None}
-_PERIOD_WORDS = {"неделя": "week", "месяц": "month", "всё": "all", "все": "all"}
+_PERIOD_WORDS = {
+    "неделя": "week", "неделю": "week", "месяц": "month", "всё": "all", "все": "all",
+}  # fmt: skip
+#: periods people name that /stats has not (``/stats год`` read as a player's name: "No such
+#: player here: год."): answered with the periods it has
+_OTHER_PERIODS = {
+    "day", "today", "year", "days", "years", "день", "сегодня", "сутки", "год", "года", "лет",
+}  # fmt: skip
 _ME = {"me", "я"}
 #: a chart needs this many hands in the period (fewer: the text only)
 CHART_MIN_HANDS = 2
@@ -254,6 +261,8 @@ async def stats(
             if of is None and len(words) > 1 and words[0].lower() in _ME:
                 return Reply(tr(lang, "stats.usage"), alert=True)
             name = rt.typed_text(community.platform, (shown or {}).get(names[0], names[0]))
+            if of is None and _period_meant(words, shown) and words[0].lower() in _OTHER_PERIODS:
+                return Reply(tr(lang, "stats.no_period", period=name), alert=True)
             text = tr(lang, "reply.unknown_player", name=name)
             if of is None and await _named_before(rt, community, words, shown):
                 text += "\n" + tr(lang, "stats.usage")  # ("/stats Alice year")
@@ -413,7 +422,7 @@ async def _with_chart(
         return Reply(text)
     name = rt.plain_text(community.platform, p.name)  # drawn: a Discord name's escapes would show
     plain = community.settings.kush_label  # (the label as typed: stored so, drawn so)
-    chart = charts.chart_of(name, lang, plain, when, series, community.settings.utc_offset)
+    chart = charts.chart_of(name, lang, plain, when, series, community.settings.zone_hours)
     try:
         png = await rt.drawer.draw(charts.draw_kush, chart)
     except (OSError, ValueError, BrokenExecutor):  # the drawing process died: no chart

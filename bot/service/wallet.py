@@ -47,7 +47,7 @@ HISTORY_MAX = 20
 
 def _group_now(rt: Runtime, community: Community) -> datetime:
     """Now in the group's time zone (its ``utc_offset``), whose days the daily bonus counts."""
-    offset = timedelta(hours=community.settings.utc_offset)
+    offset = timedelta(hours=community.settings.zone_hours)
     return datetime.fromtimestamp(rt.clock(), timezone(offset))
 
 

@@ -87,7 +87,7 @@ async def test_a_refused_payout_or_schedule_is_explained_in_the_group_language()
     assert reply.alert and tr("en", "settings.payouts_sum", total=90) in reply.text, reply.text
     reply = await service.settings(GROUP, ALICE, True, ["payouts", "100,0"])
     assert reply.alert and reply.text.endswith(
-        "payouts: every place listed wins something; leave out the places at 0: 100"
+        "payouts: every place listed wins something; leave out the places at 0: 100."
     ), reply.text
 
 
@@ -205,7 +205,7 @@ async def test_r8_7_a_first_level_above_the_starting_chips_is_refused() -> None:
     assert reply.text == tr(
         "en",
         "reply.settings_bad",
-        error=tr("en", "settings.schedule_over_chips", first="2000", chips="1000"),
+        error=tr("en", "settings.schedule_over_chips", first="2000", chips="1000") + ".",
     )
     after = (await store.community(GROUP.platform, GROUP.community_id)).settings
     assert after == before and after.chips_schedule == ""

@@ -166,14 +166,14 @@ async def test_stats_with_one_word_neither_a_player_nor_a_period_lists_the_perio
     service, presenter, _, _ = service_env(next_hand_delay=5)
     await start(service, [ALICE, BOB], "ofc")
     await play_hand(service, presenter, [ALICE, BOB])
-    reply = await service.stats(GROUP, ALICE, ["year"])
+    reply = await service.stats(GROUP, ALICE, ["quarter"])  # ("year": a period it has not)
     assert reply.alert and reply.text == (
-        "No such player here: year.\nOnly those who played here have statistics. "
+        "No such player here: quarter.\nOnly those who played here have statistics. "
         "/stats alone: this group and you; a period: week, month or all."
     )
-    reply = await service.stats(GROUP, OLGA, ["год"])
+    reply = await service.stats(GROUP, OLGA, ["квартал"])
     assert reply.alert and reply.text == (
-        "Здесь нет такого игрока: год.\nСтатистика есть только у тех, кто играл здесь. "
+        "Здесь нет такого игрока: квартал.\nСтатистика есть только у тех, кто играл здесь. "
         "/stats без имени — группа и вы; период: week (неделя), month (месяц) или all (всё)."
     )
     hint = "\n" + tr("en", "stats.unknown_hint")

@@ -73,8 +73,8 @@ async def test_group_stats_say_the_winnings_are_the_members(tmp_path: Path) -> N
         await service.run_due()
     assert t.hand is None or t.hand.is_over
     lines = (await service.stats(GROUP, ALICE, [])).text.splitlines()
-    moved = [line for line in lines if line.startswith("Members in all hands: won ")]
+    moved = [line for line in lines if line.startswith("Members won ")]
     assert len(moved) == 1, lines
     ru = dataclasses.replace(ALICE, language="ru")
     lines = (await service.stats(GROUP, ru, [])).text.splitlines()
-    assert any(line.startswith("Участники во всех раздачах: выиграли ") for line in lines)
+    assert any(line.startswith("Участники выиграли ") for line in lines)

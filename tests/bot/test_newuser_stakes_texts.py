@@ -73,7 +73,7 @@ def test_an_amount_before_the_default_russian_label_is_grouped_too() -> None:
         f"1. Alice — 123{NBSP}456 кушей"
     )
     said = tr("ru", "stats.group_moved", won=12_375, lost=15_594, label="kush")
-    assert said == f"Участники во всех раздачах: выиграли 12{NBSP}375, проиграли 15{NBSP}594 куша"
+    assert said == f"Участники выиграли 12{NBSP}375 кушей, проиграли 15{NBSP}594 куша"
     assert tr("en", "reply.top_line", n=1, name="Alice", total=123_456, label="kush") == (
         "1. Alice — 123,456 kush"
     )

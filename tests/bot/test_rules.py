@@ -47,7 +47,7 @@ async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
     assert not (await say(service, "fantasyland", "off")).alert
     assert not (await say(service, "target_points", "21")).alert
     text = (await service.rules(GROUP, ALICE, "pineapple")).text
-    assert "Royalties for strong boxes.\nFantasyland is off.\n" in text
+    assert "royal flush 25\nFantasyland is off.\n" in text
     assert "Игра идёт до 21 очка;" in (await service.rules(GROUP, BOB, "chinese")).text
     await service.close_table(GROUP, ALICE, True)
     assert not (await say(service, "fantasyland", "on")).alert
@@ -89,3 +89,59 @@ async def test_rules_come_in_short_lines_on_a_phone() -> None:
             lines = text.split("\n")
             assert len(lines) >= 3, text
             assert max(len(line) for line in lines) <= 180, text
+
+
+ROYALTIES_EN = (
+    "Royalties (points, on top of the boxes):\n"
+    "top: 66–AA 1–9, 222–AAA 10–22\n"
+    "middle: trips 2, straight 4, flush 8, full house 12, quads 20, straight flush 30, "
+    "royal flush 50\n"
+    "bottom: straight 2, flush 4, full house 6, quads 10, straight flush 15, royal flush 25\n"
+)
+
+
+async def test_rules_show_the_royalty_table() -> None:
+    """A new user: /rules said only "Royalties for strong boxes." and a group of friends has
+    no table to look them up in. The table of R5.6 (Pineapple and classic OFC) and the
+    bonuses of R7.2 (Chinese Poker) are read from game/'s own functions."""
+    service, _store = new_service()
+    await service.new_table(GROUP, ALICE)
+    for game in ("pineapple", "ofc"):
+        text = (await service.rules(GROUP, ALICE, game)).text
+        assert "Royalties for strong boxes." not in text
+        assert "\n" + ROYALTIES_EN + "QQ+ on top" in text, text
+    text = (await service.rules(GROUP, BOB)).text
+    assert (
+        "Роялти (очки, сверх боксов):\nверх: 66–AA 1–9, 222–AAA 10–22\n"
+        "середина: сет 2, стрит 4, флеш 8, фулл-хаус 12, каре 20, стрит-флеш 30, роял-флеш 50\n"
+        "низ: стрит 2, флеш 4, фулл-хаус 6, каре 10, стрит-флеш 15, роял-флеш 25\n"
+    ) in text, text
+    text = (await service.rules(GROUP, ALICE, "chinese")).text
+    assert (
+        "Bonuses (points):\ntop: 222–KKK 2, AAA 10\n"
+        "middle: full house 1, quads 3, straight flush 4, royal flush 10\n"
+        "bottom: quads 3, straight flush 4, royal flush 10\n"
+    ) in text, text
+    assert "Royalties" not in text
+    text = (await service.rules(GROUP, BOB, "chinese")).text
+    assert "Бонусы (очки):\nверх: 222–KKK 2, AAA 10\nсередина: фулл-хаус 1, каре 3," in text
+    # the deuce of spades doubles a box's royalty (R4.4): the table says so
+    assert not (await say(service, "deuce_of_spades", "on")).alert
+    text = (await service.rules(GROUP, ALICE, "ofc")).text
+    assert "royal flush 25\nA box holding 2♠ pays its royalty twice.\nQQ+" in text, text
+
+
+def test_the_royalty_table_is_read_from_the_game_functions(monkeypatch) -> None:
+    """No number of the table is written twice: a royalty function paying other amounts
+    makes another table."""
+    from bot.service import rules
+    from game.options import RuleOptions
+
+    def fake(box, strength):  # only a pair of kings on top, a flush in the middle
+        if box.value == "top":
+            return 5 if strength >> 20 == 1 and (strength >> 16) & 15 == 13 else 0
+        return 7 if box.value == "middle" and strength >> 20 == 5 else 0
+
+    monkeypatch.setattr(rules, "royalty", fake)
+    text = rules.rules_text(RuleOptions(), "en")
+    assert "Royalties (points, on top of the boxes):\ntop: KK 5\nmiddle: flush 7\nQQ+" in text

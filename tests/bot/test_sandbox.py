@@ -965,7 +965,8 @@ async def test_newtable_after_a_closetable_during_a_hand_says_it_closes_after_th
             "» This chat's table #1 closes at the end of this hand; then /newtable opens another."
         )
         # the link to the table's message ("https://t.me/c/…") leads nowhere from a terminal
-        assert lines[said + 1] == "  (the table's message is printed above)", lines[said:]
+        assert lines[said + 1] == "  (the table's message is printed below)", lines[said:]
+        assert lines[said + 2].startswith("── group · Sandbox ──"), lines[said:]
         assert not any("t.me/c/" in line for line in lines)
     finally:
         await box.stop()

@@ -596,7 +596,7 @@ async def test_r8_2_a_point_dearer_than_the_buy_in_is_refused_either_way() -> No
     before = await stored(store)
     reply = await say(service, "kush_per_point", "300")
     assert reply.alert and reply.text == tr("en", "reply.settings_bad", error=tr(
-        "en", "settings.point_over_buy_in", point=300, min_buy_in=200))  # fmt: skip
+        "en", "settings.point_over_buy_in", point=300, min_buy_in=200) + ".")  # fmt: skip
     assert await stored(store) == before
     assert not (await say(service, "kush_per_point", "200")).alert
     reply = await say(service, "min_buy_in", "199", actor=BORIS)
@@ -615,7 +615,7 @@ async def test_the_daily_bonus_turns_with_the_groups_day() -> None:
     now = [1_700_000_000.0 - 1_700_000_000.0 % 86400 + 20 * 3600]  # 20:00 UTC
     service = TableService(store, clock=lambda: now[0], next_hand_delay=0, timers=False)
     service.register(FakePresenter())
-    assert (await stored(store)).utc_offset == 3
+    assert (await stored(store)).zone_hours == 3  # (never set, language auto)
     assert not (await service.daily(GROUP, ALICE)).alert  # 23:00 in Moscow
     now[0] += 1.5 * 3600  # 21:30 UTC: 00:30 the next day in Moscow
     assert not (await service.daily(GROUP, ALICE)).alert
@@ -642,7 +642,7 @@ async def test_a_time_zone_out_of_range_is_refused(value: str) -> None:
     service, store = new_service()
     reply = await say(service, "utc_offset", value)
     assert reply.alert and "from -12 to 14" in reply.text and "hours" in reply.text
-    assert (await stored(store)).utc_offset == 3
+    assert (await stored(store)).utc_offset is None  # (unchanged: never set)
 
 
 async def test_settings_at_an_open_table_show_the_table_s_game_not_the_group_s() -> None:
@@ -729,7 +729,7 @@ async def test_a_fraction_with_a_comma_is_saved_as_russian_writes_it() -> None:
     assert not (await say(service, "time_bank_seconds", "12,25", actor=BORIS)).alert
     assert table_options(await stored(store)).time_bank_seconds == 12.25
     russian = await say(service, "time_bank_seconds", "7,5,5", actor=BORIS)
-    assert russian.alert and russian.text.endswith("(дробное — через запятую или точку: 7,5)")
+    assert russian.alert and russian.text.endswith("(дробное — через запятую или точку: 7,5).")
 
 
 async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
@@ -739,18 +739,18 @@ async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
     english = await say(service := new_service()[0], "hand_seconds", "7,5")
     assert english.alert and english.text == (
         "Cannot set that: hand_seconds takes a number of seconds from 30 to 3600"
-        " (30.5 for a fraction)"
+        " (30.5 for a fraction)."
     )
     russian = await say(service, "hand_seconds", "7,5", actor=BORIS)
     assert russian.alert and russian.text == (
         "Нельзя установить: hand_seconds: число секунд от 30 до 3600"
-        " (дробное — через запятую или точку: 30,5)"
+        " (дробное — через запятую или точку: 30,5)."
     )
     assert (await say(service, "fantasyland_seconds", "1")).text.endswith(
-        "from 10 to 3600 (10.5 for a fraction)"
+        "from 10 to 3600 (10.5 for a fraction)."
     )
     assert (await say(service, "ready_seconds", "1")).text.endswith(
-        "from 5 to 600 (7.5 for a fraction)"
+        "from 5 to 600 (7.5 for a fraction)."
     )
     assert not (await say(service, "hand_seconds", "30,5", actor=BORIS)).alert
 
@@ -823,7 +823,7 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     reply = await say(service, "min_buy_in", "-5")
     assert reply.alert
     assert reply.text == (
-        f"Cannot set that: min_buy_in takes a whole number from 1 to {KUSH_LIMIT:,} 🍩"
+        f"Cannot set that: min_buy_in takes a whole number from 1 to {KUSH_LIMIT:,} 🍩."
     )
     assert "kush" not in (await say(service, "daily_bonus")).text.split("\n")[1]
     assert f"from 0 to {KUSH_LIMIT:,} 🍩" in (await say(service, "daily_bonus")).text
@@ -892,16 +892,23 @@ async def test_a_comma_before_three_digits_is_asked_again(
 
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
-    ("name", "value"), [("daily_bonus", "2,5"), ("kush_per_point", "10,0"), ("min_buy_in", "1,000")]
+    ("name", "value"),
+    [("daily_bonus", "2,5"), ("kush_per_point", "10,0"), ("min_buy_in", "1,000")],
 )
 async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, value: str) -> None:
     """Whole-number settings and kush amounts stay whole: "2,5" is refused with their range
-    and how to write a number (the digits only), in the admin's language."""
+    and that they take whole numbers (2 or 3); "10,0" and "1,000" with how to write a number
+    (the digits only), in the admin's language."""
     service, store = new_service()
     before = await stored(store)
     reply = await say(service, name, value, actor=actor)
     lang = actor.language or "en"
-    assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
+    if value == "2,5":
+        hint = {"en": "It takes whole numbers only: 2 or 3, not 2.5.",
+                "ru": "Только целые числа: 2 или 3, а не 2,5."}[lang]  # fmt: skip
+        assert reply.alert and reply.text.endswith(hint), reply.text
+    else:
+        assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
     assert await stored(store) == before
 
 

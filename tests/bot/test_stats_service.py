@@ -157,7 +157,7 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
         f"Scoops: 1 · biggest win: +38 kush ({winner.name})",
         # every winner's of every hand, not a net: "Won in all: 418 kush" above a member's
         # "Net: +190 kush" read as a contradiction (nufixb)
-        "Members in all hands: won 38, lost 38 kush",
+        "Members won 38 kush, lost 38 kush",
     ]  # Carol played nothing: no block of her own
     assert (await service.stats(GROUP, CAROL, ["week", "me"])).text == (
         "Carol: no hands (last 7 days)."
@@ -178,13 +178,13 @@ async def test_group_stats_name_the_groups_kush_label_in_every_line(env) -> None
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert group[5:] == [
         f"Scoops: 1 · biggest win: +38 chips ({winner.name})",
-        "Members in all hands: won 38, lost 38 chips",
+        "Members won 38 chips, lost 38 chips",
     ]
     assert not any("kush" in line.lower() for line in group), group
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()  # Bob reads Russian
     assert bob[5:7] == [
         f"Скупов: 1 · крупнейший выигрыш: +38 chips ({winner.name})",
-        "Участники во всех раздачах: выиграли 38, проиграли 38 chips",
+        "Участники выиграли 38 chips, проиграли 38 chips",
     ]
     assert not any("куш" in line.lower() for line in bob), bob
 
@@ -326,7 +326,7 @@ async def test_group_stats_when_nobody_won_kush(env) -> None:  # type: ignore[no
     lines = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert lines[5:] == [
         "Scoops: 1 · biggest win: —",
-        "Members in all hands: won 0, lost 0 kush",
+        "Members won 0 kush, lost 0 kush",
     ]
     assert (await service.stats(GROUP, CAROL, ["Alice"])).text.splitlines()[1] == (
         "Hands: 1 · points/hand +38.0 · kush/hand +0.0"

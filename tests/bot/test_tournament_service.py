@@ -138,7 +138,7 @@ async def test_r8_7_stats_show_a_tournament_payout_apart_from_the_hands(env) -> 
     assert lines[-3].startswith("Scoops: ") and lines[-3].endswith(" · biggest win: —")
     assert lines[-2:] == ["Tournaments: 1 · prizes less buy-ins +200 kush", "Net: +200 kush"]
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
-    assert "Members in all hands: won 0, lost 0 kush" in group
+    assert "Members won 0 kush, lost 0 kush" in group
     assert "Tournaments: 1" in group
     hands = await _store.export_hands(t.id)
     recorded = sum(1 for h in hands if h["result"].get("tournament"))
