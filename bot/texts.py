@@ -1358,6 +1358,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} closes at the end of this hand.",
         "ru": "Стол #{table} закроется в конце этой раздачи.",
     },
+    "reply.already_closing": {
+        "en": "Table #{table} already closes at the end of this hand.",
+        "ru": "Стол #{table} уже закроется в конце этой раздачи.",
+    },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
@@ -1669,6 +1673,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /newtable opens a table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
+    },
+    "tour.already_cancelling": {
+        "en": "Tournament #{table} is already cancelled at the end of this hand.",
+        "ru": "Турнир #{table} уже будет отменён в конце этой раздачи.",
     },
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",

@@ -868,6 +868,11 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
     admin's close stands)."""
     notice = closed_notice(t)
     if t.hand is not None or t.reveal is not None:
+        if t.closing and not t.removal_close and not removal:
+            # a second admin close of a table already closing (R8.2a): told to them alone
+            # (a refusal: ephemeral on Discord), nothing written to the group again
+            key = "reply.already_closing" if t.tournament is None else "tour.already_cancelling"
+            return Reply(tr(lang, key, table=t.id), alert=True)
         async with rt.transition(t) as tx:
             t.closing = True
             t.removal_close = removal
