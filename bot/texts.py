@@ -399,6 +399,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Too late: the time to claim ran out; the reveal goes on.",
         "ru": "⌛ Поздно: время на «Доезд» вышло, вскрытие продолжается.",
     },
+    # a Claim (or Continue) of the hand whose game was claimed already (R7.5)
+    "err.already_claimed": {
+        "en": "The game is already claimed.",
+        "ru": "«Доезд» уже нажат: игра окончена.",
+    },
     "err.not_claimant": {
         "en": "Only a player who reached the target may claim.",
         "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",
