@@ -1061,6 +1061,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
+    # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
+    "settings.label_digits": {
+        "en": "a label of digits alone reads as an amount; use a word or a sign, e.g. “kush” or “1 kush = 10 ₽”",
+        "ru": "подпись из одних цифр читается как сумма; нужно слово или знак, например «куш» или «1 куш = 10 ₽»",
+    },
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.texts import tr
@@ -81,3 +83,43 @@ async def test_r7_5_a_stale_claim_of_an_unclaimed_game_is_still_out_of_date(env)
     assert t.last_result is not None and t.last_result["chinese"]["claimed_by"] is None
     reply = await service.press(C_ALICE, button)
     assert reply.alert and reply.text == tr("en", "err.stale")
+
+
+@pytest.mark.parametrize("label", ["10 000", "1000", "1.5", "10\u00a0000", "(100)", "١٠٠"])
+async def test_r8_1_a_kush_label_of_digits_alone_is_refused(label: str) -> None:
+    """R8.1: a kush label made only of digits (spaces and separators between them) read
+    every amount as two numbers ("1000 10 000 on the balance"): refused with why, in the
+    admin's language; the label stays as it was."""
+    service, _presenter, store, _clock = service_env()
+    for actor, lang in ((ALICE, "en"), (BOB, "ru")):
+        reply = await service.settings(GROUP, actor, True, ["kush_label", label])
+        assert reply.alert, reply.text
+        assert reply.text == tr(lang, "reply.settings_bad", error=tr(lang, "settings.label_digits"))
+    assert "digits alone" in tr("en", "settings.label_digits")
+    assert "из одних цифр" in tr("ru", "settings.label_digits")
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == "kush"  # the default, unchanged
+
+
+@pytest.mark.parametrize("label", ["1 kush = 10 ₽", "100₽", "$1", "x10", "🪙 1"])
+async def test_r8_1_a_kush_label_with_digits_and_a_word_or_sign_is_kept(label: str) -> None:
+    service, _presenter, store, _clock = service_env()
+    reply = await service.settings(GROUP, ALICE, True, ["kush_label", label])
+    assert not reply.alert, reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == label
+
+
+async def test_r8_1_a_digits_label_stored_before_still_reads() -> None:
+    """A label of digits saved before the refusal keeps working: read and shown as saved,
+    and another setting can still be changed."""
+    service, _presenter, store, _clock = service_env()
+    community = await store.community("telegram", "-100")
+    await store.change_settings(community.id, lambda s: replace(s, kush_label="10 000"))
+    reply = await service.settings(GROUP, ALICE, True, ["hand_seconds", "60"])
+    assert not reply.alert, reply.text
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == "10 000"
+    assert service.rt.kush_label(community) == "10 000"
+    balance = await service.balance(GROUP, ALICE)
+    assert "10 000" in balance.text, balance.text
