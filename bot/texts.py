@@ -492,6 +492,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: top-up of {amount} {label} not made: the stack ({stack} {label}) is above the table's maximum ({max} {label}).",
         "ru": "{name}: докупка на {amount} {label} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
     },
+    # a queued top-up past the balance when the hand ended: what the balance had (R8.2)
+    "lobby.topup_cut_balance": {
+        "en": "{name}: top-up of {amount} {label} cut to {added}, all the balance had.",
+        "ru": "{name}: докупка на {amount} {label} урезана до {added} — это весь баланс.",
+    },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
         "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",
