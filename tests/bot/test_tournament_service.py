@@ -333,9 +333,11 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     assert shown.endswith("\n\n" + said), shown
     # it said "Table #1 closes at the end of this hand.", no word of the refunds
     assert not reply.alert and reply.text == said
-    russian = await service.close_table(GROUP, BOB, True)  # (asked again, in Russian)
-    assert russian.text == tr("ru", "tour.cancels_after_hand", table=t.id)
-    assert "взносы вернутся" in russian.text
+    assert "взносы вернутся" in tr("ru", "tour.cancels_after_hand", table=t.id)
+    # asked again, in Russian: told them alone it is so already (R8.2a), nothing posted
+    russian = await service.close_table(GROUP, BOB, True)
+    assert russian.alert and russian.text == "Турнир #1 уже будет отменён в конце этой раздачи."
+    assert presenter.last_table(GROUP.chat_id).text == shown
     # /newtable meanwhile said "closes at the end of this hand", no word of the refunds either
     again = await service.new_table(GROUP, CAROL)
     assert again.alert and again.text.startswith(
