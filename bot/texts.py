@@ -1629,6 +1629,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
         "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка в фишках: {schedule}…\nПризы: {payouts}",
     },
+    # the prizes line's note: places beyond the players there go to the winner (R8.7)
+    "tour.place_to_winner": {
+        "en": "(place {place}'s {percent}% goes to the winner with {n:player|players})",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за {place}-е место получает победитель)",
+    },
+    "tour.places_to_winner": {
+        "en": "(places {first}–{last}: their {percent}% goes to the winner with {n:player|players})",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за места {first}–{last} получает победитель)",
+    },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
         "ru": "Зарегистрированы ({n}/{max}): {names}",
