@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 
+from bot.model import LiveTable
+from bot.presses import StartTournament, decode
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
@@ -15,6 +17,9 @@ from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
 from tests.bot.test_service_classic import configure, play_hand, start
+from tests.bot.test_tournament_service import configure as tour_configure
+from tests.bot.test_tournament_service import new_service as tour_service
+from tests.bot.test_tournament_service import open_and_register
 
 
 async def test_r8_2a_a_second_close_mid_hand_answers_the_admin_alone(env) -> None:  # type: ignore[no-untyped-def]
@@ -123,3 +128,40 @@ async def test_r8_1_a_digits_label_stored_before_still_reads() -> None:
     assert service.rt.kush_label(community) == "10 000"
     balance = await service.balance(GROUP, ALICE)
     assert "10 000" in balance.text, balance.text
+
+
+async def test_r8_7_the_level_change_writes_the_board_once() -> None:
+    """R8.7: a tournament's board said "next level in 0:03" until the next move, though the
+    level was in force: when the level changes the timer writes the group's message once
+    (during a hand: "level 2 from the next hand"), and not again until the next level."""
+    service, presenter, store, clock = tour_service(next_hand_delay=5)
+    await tour_configure(service, level_minutes="1", hand_seconds="600")
+    await open_and_register(service, (ALICE, BOB))
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    start_button = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if b.data and isinstance(decode(b.data), StartTournament)
+    )
+    reply = await service.press(ALICE, start_button, GROUP)
+    assert not reply.alert, reply.text
+    assert t.hand is not None and t.level_shown == 1
+    clock.now += 57
+    await service.run_due()  # nothing due: nothing written
+    writes = presenter.writes
+    before = presenter.last_table(GROUP.chat_id).text
+    assert "next level in 1:00" in before  # (written at the start, not since)
+    assert service.rt.next_deadline(t) == t.tournament.started_at + 60
+    clock.now += 3  # level 2 is in force
+    await service.run_due()
+    assert presenter.writes == writes + 1
+    shown = presenter.last_table(GROUP.chat_id).text
+    assert tr("en", "tour.status_pending", level=1, cpp=10, next_level=2) in shown, shown
+    assert t.level_shown == 2 and t.hand is not None
+    assert LiveTable.from_json(t.to_json(), 0.0).level_shown == 2  # (kept over a restart)
+    clock.now += 30
+    await service.run_due()
+    assert presenter.writes == writes + 1  # once a level
+    assert service.rt.next_deadline(t) == t.tournament.started_at + 120
+    assert await check_store(store) == []
