@@ -375,6 +375,9 @@ class LiveTable:
         out in (R8.5): at :data:`bot.service.showdown.ABANDONED_HANDS` it is cancelled.
     :ivar topic: the forum topic of a Telegram group the table was opened in: its group
         messages go there (:attr:`group_chat`); ``None``: the chat itself.
+    :ivar level_shown: a running tournament's level when the group's message was last
+        written (R8.7): the timer writes it again once a new level is in force, whose
+        "next level in 0:03" stayed until the next move; ``None``: not written since.
     """
 
     id: int
@@ -447,6 +450,7 @@ class LiveTable:
     presses: list[str] = field(default_factory=list)
     absent_hands: int = 0
     topic: str | None = None
+    level_shown: int | None = None
 
     @property
     def shown_no(self) -> int:
@@ -857,6 +861,8 @@ class LiveTable:
         t.requests = [str(r) for r in snap.get("requests") or ()]
         t.presses = [str(r) for r in snap.get("presses") or ()]
         t.absent_hands = int(snap.get("absent_hands", 0))
+        shown = snap.get("level_shown")
+        t.level_shown = None if shown is None else int(shown)
         topic = snap.get("topic")
         t.topic = None if topic is None else str(topic)
         bot_due = snap.get("bot_due")
@@ -938,6 +944,7 @@ class LiveTable:
             "requests": list(self.requests),
             "presses": list(self.presses),
             "absent_hands": self.absent_hands,
+            "level_shown": self.level_shown,
             "topic": self.topic,
             "bot_due": self.bot_due,
             "next_hand_at": self.next_hand_at,

@@ -91,6 +91,22 @@ def move_presses(moves: Sequence[tuple[Card, Box | None]]) -> list[tuple[str, st
     return [*keys, ("c", "")]
 
 
+def _places_to_the_winner(pays: Sequence[int], players: int, lang: str) -> str:
+    """The note after the prizes when ``payouts`` has places beyond the ``players`` there
+    (R8.7: a percentage per place; a place nobody can take goes to the winner): "140 / 60"
+    for 50 / 30 / 20 with two players read as a sum gone wrong. "" with one player (they
+    take it all), or when those places are paid nothing."""
+    folded = sum(pays[players:])
+    if players < 2 or folded <= 0:
+        return ""
+    first, last = players + 1, len(pays)
+    if first == last:
+        return " " + tr(lang, "tour.place_to_winner", place=first, percent=folded, n=players)
+    return " " + tr(
+        lang, "tour.places_to_winner", first=first, last=last, percent=folded, n=players
+    )
+
+
 def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
     """A tournament's lobby (R8.7): game, buy-in, pool, starting chips, levels and the first
     steps of the schedule, prizes, who registered; Register / Unregister / Start. Once it
@@ -105,6 +121,7 @@ def tournament_lobby(t: LiveTable, lang: str, now: float) -> Screen:
         # them go to the winner: "50% / 30% / 20%" with two players read a place too many)
         amounts = " / ".join(grouped(k, lang) for k in prizes)
         payouts = f"{amounts} {kush_word(t.label, lang, prizes[-1])}"
+        payouts += _places_to_the_winner(pays, len(tour.players), lang)
     lines = [
         tr(lang, "tour.title", table=t.id, game=_game_name(t, lang), buy_in=cfg.buy_in,
            label=t.label, pool=tour.pool, chips=cfg.starting_chips,

@@ -399,6 +399,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Too late: the time to claim ran out; the reveal goes on.",
         "ru": "⌛ Поздно: время на «Доезд» вышло, вскрытие продолжается.",
     },
+    # a Claim (or Continue) of the hand whose game was claimed already (R7.5)
+    "err.already_claimed": {
+        "en": "The game is already claimed.",
+        "ru": "«Доезд» уже нажат: игра окончена.",
+    },
     "err.not_claimant": {
         "en": "Only a player who reached the target may claim.",
         "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",
@@ -486,6 +491,11 @@ TEXTS: dict[str, dict[str, str]] = {
     "lobby.topup_above": {
         "en": "{name}: top-up of {amount} {label} not made: the stack ({stack} {label}) is above the table's maximum ({max} {label}).",
         "ru": "{name}: докупка на {amount} {label} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
+    },
+    # a queued top-up past the balance when the hand ended: what the balance had (R8.2)
+    "lobby.topup_cut_balance": {
+        "en": "{name}: top-up of {amount} {label} cut to {added}, all the balance had.",
+        "ru": "{name}: докупка на {amount} {label} урезана до {added} — это весь баланс.",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
@@ -1072,6 +1082,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
+    # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
+    "settings.label_digits": {
+        "en": "a label of digits alone reads as an amount; use a word or a sign, e.g. “kush” or “1 kush = 10 ₽”",
+        "ru": "подпись из одних цифр читается как сумма; нужно слово или знак, например «куш» или «1 куш = 10 ₽»",
+    },
     "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",
@@ -1382,6 +1397,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} closes at the end of this hand.",
         "ru": "Стол #{table} закроется в конце этой раздачи.",
     },
+    "reply.already_closing": {
+        "en": "Table #{table} already closes at the end of this hand.",
+        "ru": "Стол #{table} уже закроется в конце этой раздачи.",
+    },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
     "err.stale": {"en": "This button is out of date.", "ru": "Эта кнопка устарела."},
@@ -1634,6 +1653,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🏆 Tournament #{table} · {game}\nBuy-in {buy_in} {label} · pool {pool} {label} · {chips} chips each\nLevels of {minutes} min · chips per point {schedule}…\nPrizes: {payouts}",
         "ru": "🏆 Турнир #{table} · {game}\nВзнос {buy_in} {label} · фонд {pool} {label} · по {chips:фишке|фишки|фишек}\nУровни по {minutes} мин · цена очка в фишках: {schedule}…\nПризы: {payouts}",
     },
+    # the prizes line's note: places beyond the players there go to the winner (R8.7)
+    "tour.place_to_winner": {
+        "en": "(place {place}'s {percent}% goes to the winner with {n:player|players})",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за {place}-е место получает победитель)",
+    },
+    "tour.places_to_winner": {
+        "en": "(places {first}–{last}: their {percent}% goes to the winner with {n:player|players})",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за места {first}–{last} получает победитель)",
+    },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
         "ru": "Зарегистрированы ({n}/{max}): {names}",
@@ -1693,6 +1721,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "tour.table_closing": {
         "en": "This chat's tournament #{table} is cancelled at the end of this hand (buy-ins back, or the pool to those still in if one is out); then /newtable opens a table.",
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
+    },
+    "tour.already_cancelling": {
+        "en": "Tournament #{table} is already cancelled at the end of this hand.",
+        "ru": "Турнир #{table} уже будет отменён в конце этой раздачи.",
     },
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",

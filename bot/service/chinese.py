@@ -164,7 +164,8 @@ async def claim_press(
         or hand is None
         or version != f"C{t.hand_no}.{reveal['stage'] if reveal else ''}"
     ):
-        return Reply(tr(lang, "err.stale"), alert=True)
+        key = "err.already_claimed" if _claimed_in(t, version) else "err.stale"
+        return Reply(tr(lang, key), alert=True)
     if seat is None or seat.seat not in offer["seats"]:  # (a member not at the table too:
         # the button is current, and "out of date" told them nothing)
         return Reply(tr(lang, "err.not_claimant"), alert=True)
@@ -184,6 +185,22 @@ async def claim_press(
             return Reply(tr(lang, "reply.claimed"))
         claimant_continues(rt, t, tx, seat.seat)
     return Reply(tr(lang, "reply.continued"))
+
+
+def _claimed_in(t: LiveTable, version: str) -> bool:
+    """Whether the Claim/Continue buttons of ``version`` (``C<hand>.<stage>``) belong to the
+    hand whose game was claimed (R7.5): a second Claim press, or one after another claimant
+    (or a computer player) claimed, is told so rather than "out of date". That hand's record
+    is ``t.last_result`` while no later hand has ended: the table's hand number is still its
+    own between hands, one more once the next hand is dealt."""
+    hand = version[1:].partition(".")[0]
+    if not version.startswith("C") or not hand.isdigit() or t.last_result is None:
+        return False
+    game = t.last_result.get("chinese")
+    if not isinstance(game, dict) or game.get("claimed_by") is None:
+        return False
+    last = t.hand_no if t.hand is None else t.hand_no - 1
+    return int(hand) == last
 
 
 def claimant_continues(rt: Runtime, t: LiveTable, tx: Tx, seat_no: int) -> None:

@@ -489,8 +489,9 @@ async def _queue_top_up(
 async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
     """Add the top-ups queued during the hand that has just ended (R8.2), each in its own
     transition (a buy-in and the stack together), capped so the stack stays within the
-    table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is
-    dropped with a notice in the group: the player is then offered the top-up as usual. A
+    table's maximum (``max_buy_in`` as it is now). One the balance no longer covers is cut
+    to what it has, and one it has nothing for is dropped, with a notice in the group: a
+    player still busted is then offered the top-up as usual. A
     computer player's house account is granted what it lacks, in the same transition
     (:func:`~bot.service.bots.house_funds`): it keeps its seat (should the buy-in fail all
     the same, never expected, it stands up).
@@ -544,6 +545,14 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
         except InsufficientFunds:
             have = await _balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back
+            if (
+                0 < have < value
+                and not seat.bot
+                and await _top_up_balance(rt, t, seat, asked, have)
+            ):
+                continue
+            have = await _balance(rt, seat.player_id)
+            seat = t.seats[number]
             async with rt.transition(t) as tx:
                 seat.top_up = 0
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
@@ -551,17 +560,48 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 if seat.bot and t.busted(seat):  # never expected (the house granted first)
                     stand_up(t, tx, seat)
                     notice += "\n" + tr(t.lang, "bot.removed", name=seat.name)
-                elif t.busted(seat):  # offered the top-up as at a showdown (R8.2), as long
-                    notice += "\n" + busted_notice(t, t.lang, seat.name, seat.stack)
-                    if len(available(t)) < t.options.min_players:
-                        # too few can play without them: the lobby's top-up window, as at a
-                        # showdown (not 20 s before the deal and then the lobby's 20 s)
-                        to_lobby(t)
-                        top_up_window(rt, t, tx, available(t))
-                    elif t.next_hand_at is not None:
-                        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
+                else:
+                    notice += _offer_if_busted(rt, t, tx, seat)
                 t.owe("post", Screen(notice))
                 tx.group = True
+
+
+def _offer_if_busted(rt: Runtime, t: LiveTable, tx: Tx, seat: SeatState) -> str:
+    """After a queued top-up that was not made, or made short (:func:`add_top_ups`): a
+    player still busted is offered the top-up as at a showdown (R8.2), the deal waiting for
+    it; the offer's line for the group's notice ("" when not busted)."""
+    if not t.busted(seat):
+        return ""
+    if len(available(t)) < t.options.min_players:
+        # too few can play without them: the lobby's top-up window, as at a showdown (not
+        # 20 s before the deal and then the lobby's 20 s)
+        to_lobby(t)
+        top_up_window(rt, t, tx, available(t))
+    elif t.next_hand_at is not None:
+        t.next_hand_at = max(t.next_hand_at, rt.clock() + TOP_UP_SECONDS)
+    return "\n" + busted_notice(t, t.lang, seat.name, seat.stack)
+
+
+async def _top_up_balance(
+    rt: Runtime, t: LiveTable, seat: SeatState, asked: int, have: int
+) -> bool:
+    """A queued top-up of ``asked`` the balance no longer covers when the hand ends is cut
+    to the balance ``have`` (R8.2 caps a top-up only by the table's maximum and the balance;
+    at least 1, the least ``/topup N`` takes), as one past ``max_buy_in`` is cut to fit;
+    the group is told. Whether it was made (the balance moved again meanwhile: not)."""
+    try:
+        async with rt.transition(t) as tx:
+            tx.moves.append(BuyIn(seat.player_id, have))
+            seat.stack += have
+            seat.top_up = 0
+            seat.topped_up += have
+            notice = tr(t.lang, "lobby.topup_cut_balance", name=seat.name, amount=asked,
+                        added=have, label=t.label)  # fmt: skip
+            t.owe("post", Screen(notice + _offer_if_busted(rt, t, tx, seat)))
+            tx.group = True
+    except InsufficientFunds:  # (rolled back: the caller looks the seat up again)
+        return False
+    return True
 
 
 async def _balance(rt: Runtime, player_id: int) -> int:
@@ -868,6 +908,11 @@ async def close(rt: Runtime, t: LiveTable, lang: str, removal: bool = False) -> 
     admin's close stands)."""
     notice = closed_notice(t)
     if t.hand is not None or t.reveal is not None:
+        if t.closing and not t.removal_close and not removal:
+            # a second admin close of a table already closing (R8.2a): told to them alone
+            # (a refusal: ephemeral on Discord), nothing written to the group again
+            key = "reply.already_closing" if t.tournament is None else "tour.already_cancelling"
+            return Reply(tr(lang, key, table=t.id), alert=True)
         async with rt.transition(t) as tx:
             t.closing = True
             t.removal_close = removal

@@ -39,6 +39,7 @@ from bot.screens import Screen
 from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
+from game.tournament import TournamentPhase
 from storage.api import Community, CommunitySettings, InsufficientFunds, LeaseLost, Move, Store
 
 __all__ = [
@@ -514,6 +515,8 @@ class Runtime:
         try:
             if tx.group and not tx.close:
                 tx._group_screen = self.group_screen(t)
+                if t.tournament is not None and t.tournament.started_at is not None:
+                    t.level_shown = t.tournament.level_at(now)  # (R8.7, :meth:`level_due`)
             for s in sorted(tx.show):
                 seat = t.seats.get(s)
                 if seat is not None and not seat.bot:  # computer players have no private chat
@@ -1051,7 +1054,30 @@ class Runtime:
                 times.append(float(t.reveal["at"]))
             if t.reveal.get("claim"):
                 times.append(float(t.reveal["claim"]["deadline"]))
+        level = self.level_at_change(t)
+        if level is not None:
+            times.append(level)
         return min(times) if times else None
+
+    def level_at_change(self, t: LiveTable) -> float | None:
+        """When a running tournament's next level comes into force after the one its
+        group message last showed (R8.7, :attr:`LiveTable.level_shown`): the timer writes
+        the message again then, once per level (its "next level in 0:03" stayed until the
+        next move, or for good between hands). ``None``: no tournament running, or its
+        message not written since the start."""
+        tour = t.tournament
+        if tour is None or tour.phase is not TournamentPhase.RUNNING or t.level_shown is None:
+            return None
+        started = tour.started_at
+        if started is None:
+            return None
+        return started + t.level_shown * tour.config.level_seconds
+
+    def level_due(self, t: LiveTable) -> bool:
+        """Whether a new tournament level is in force since the group's message was last
+        written (:meth:`level_at_change`)."""
+        at = self.level_at_change(t)
+        return at is not None and self.clock() >= at
 
     async def overdue_first(self, t: LiveTable) -> None:
         """Make the step of the table's timer now if its time has come and it has not fired

@@ -1418,6 +1418,16 @@ def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
     return TournamentConfig.create(game, **values)
 
 
+def _digits_only(label: str) -> bool:
+    """Whether a kush label is digits alone, with nothing but spaces, punctuation and
+    invisible characters between them ("10 000", "1.5"): every amount then read as two
+    numbers ("1000 10 000 on the balance")."""
+    shown = [ch for ch in label if visible(ch)]
+    return any(ch.isdigit() for ch in shown) and all(
+        ch.isdigit() or unicodedata.category(ch)[0] in "PZ" for ch in shown
+    )
+
+
 def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
     description, the buy-in bounds against each other, the options against the game
@@ -1439,6 +1449,9 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             raise SettingRefused(refusal)
         with contextlib.suppress(OptionError):
             value = ",".join(map(str, _numbers(str(value), name) or ()))
+    if name == "kush_label" and _digits_only(str(value)):  # (R8.1: a label; one already
+        # stored still reads as it was saved: only a change is refused)
+        raise SettingRefused(lambda lang: tr(lang, "settings.label_digits"))
     if not spec.community:
         s = replace(s, options={**s.options, name: value})
     elif name == "language":

@@ -1,7 +1,8 @@
 """What a table's timer does when it fires: a clock ran out (R8.5), the next hand is due,
 a top-up asked for during the hand is to be added or a player who sat down late did not press
 Ready in time (R8.2), the next box is revealed or the
-claim time is over (R4.5, R7.5). Each is a transition; one that storage refuses, or that fails
+claim time is over (R4.5, R7.5), a tournament's next level is in force (R8.7: the group's
+message is written again). Each is a transition; one that storage refuses, or that fails
 on a bug, is retried a little later (the table is as it was)."""
 
 from __future__ import annotations
@@ -27,8 +28,12 @@ log = logging.getLogger("bot.service")
 RETRY_SECONDS = 5.0
 
 
-def _due(rt: Runtime, t: LiveTable) -> bool:
+def _due(rt: Runtime, t: LiveTable, *, level: bool = True) -> bool:
+    """Whether a step is due at the table now; ``level``: a new tournament level in force
+    since the group's message was written counts too (:meth:`Runtime.level_due`)."""
     now = rt.clock()
+    if level and rt.level_due(t):
+        return True
     idle = rt.idle_deadline(t)
     if idle is not None and now >= idle:
         return True
@@ -79,6 +84,12 @@ async def on_time(rt: Runtime, t: LiveTable, *, overdue: bool = False) -> None:
             if not _due(rt, t):
                 await rt.arm(t)
                 return
+        if rt.level_due(t) and not _due(rt, t, level=False):
+            # R8.7: a new level is in force: the group's message, which counted down to it,
+            # is written again, once (its commit notes the level shown and re-arms the timer)
+            async with rt.transition(t) as tx:
+                tx.group = True
+            return
         if overdue and (t.hand is not None or t.reveal is not None):
             await rt.arm(t)  # (the hand's step: its timer's)
             return

@@ -113,9 +113,10 @@ async def test_r8_2_a_top_up_during_a_hand_is_added_when_it_ends(env) -> None:  
     assert await check_store(store) == []
 
 
-async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env) -> None:  # type: ignore[no-untyped-def]
-    """A queued top-up the balance cannot cover when the hand ends moves nothing; the group is
-    told, and the next hand is dealt (R8.2)."""
+async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_cut_to_it(env) -> None:  # type: ignore[no-untyped-def]
+    """A queued top-up the balance cannot cover when the hand ends is cut to what the
+    balance has, as one past the table's maximum is cut to fit; the group is told, and the
+    next hand is dealt (R8.2). (It was dropped: "not made, the balance has 100".)"""
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
@@ -137,10 +138,11 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_dropped(env)
         await press_auto_and_confirm(service, presenter, ALICE if to_act is t.seats[0] else BOB)
     stack = t.seats[0].stack
     await service.run_due()
-    notice = tr("en", "lobby.topup_failed", name="Alice", amount=300, label="kush", have=100)
+    notice = tr("en", "lobby.topup_cut_balance", name="Alice", amount=300, added=100, label="kush")
+    assert notice == "Alice: top-up of 300 kush cut to 100, all the balance had."
     assert (GROUP.chat_id, notice) in presenter.posts
-    assert t.seats[0].stack == stack and t.seats[0].top_up == 0
-    assert await player_balance(store, ALICE) == 100
+    assert t.seats[0].stack == stack + 100 and t.seats[0].top_up == 0
+    assert await player_balance(store, ALICE) == 0
     assert t.hand is not None and t.hand_no == 2
     assert await check_store(store) == []
 
@@ -221,28 +223,36 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     assert await check_store(store) == []
 
 
-async def test_r8_2_a_player_whose_queued_top_up_fails_gets_the_top_up_window() -> None:
+@pytest.mark.parametrize("left", [0, 50], ids=["fails", "cut_to_the_balance"])
+async def test_r8_2_a_player_whose_queued_top_up_fails_gets_the_top_up_window(left: int) -> None:
     """Bob loses his whole stack with a top-up queued that his balance no longer covers when
-    the hand ends. It fails, and he is busted: he had the next hand's 5 s to top up (a
-    busted player at the showdown gets 20 s, R8.2), and the deal stood him up. He is now
-    offered the top-up with the failure's notice, and the deal waits for it."""
+    the hand ends. It fails (nothing left), or is cut to the 50 left, below a point: he is
+    still busted: he had the next hand's 5 s to top up (a busted player at the showdown
+    gets 20 s, R8.2), and the deal stood him up. He is now offered the top-up with the
+    top-up's notice, and the deal waits for it."""
     service, presenter, store, clock, t = await a_hand_at_100_a_point()
     assert (await service.top_up(GROUP, BOB)).text == tr(
         "ru", "reply.topup_queued", amount=200, label="kush"
     )
-    assert not (await service.grant(GROUP, ALICE, True, "Bob", "-700", "k1")).alert
+    assert not (await service.grant(GROUP, ALICE, True, "Bob", str(left - 800), "k1")).alert
     await service.join(GROUP, CAROL)
     await service.ready(GROUP, CAROL)  # Alice and Carol could play the next hand
     await bob_loses_the_first_hand(service, presenter, t)
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.stack == 0 and bob.top_up == 200
     clock.now += 5
-    await service.run_due()  # the queued top-up fails
-    failed = tr("en", "lobby.topup_failed", name="Bob", amount=200, label="kush", have=100)
-    offer = tr("en", "showdown.busted", name="Bob", label="kush")
-    assert (GROUP.chat_id, f"{failed}\n{offer}") in presenter.posts
+    await service.run_due()  # the queued top-up fails, or is cut to the balance
+    if left:
+        said = tr("en", "lobby.topup_cut_balance", name="Bob", amount=200, added=50, label="kush")
+        offer = tr("en", "showdown.below_point", name="Bob", stack=50, label="kush")
+    else:
+        said = tr("en", "lobby.topup_failed", name="Bob", amount=200, label="kush", have=0)
+        offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    assert (GROUP.chat_id, f"{said}\n{offer}") in presenter.posts
     bob = t.seat_of(BOB.user_id)  # (the failed step was rolled back: a new seat object)
-    assert t.hand is None and bob is not None and bob.stack == 0  # not dealt, not stood up
+    assert t.hand is None and bob is not None and bob.stack == left  # not dealt, not stood up
+    assert await player_balance(store, BOB) == 0
+    assert not (await service.grant(GROUP, ALICE, True, "Bob", "100", "k2")).alert
     assert not (await service.top_up(GROUP, BOB, "100")).alert  # what he has
     assert t.next_hand_at == clock.now + 5  # nobody else to wait for: the usual 5 s
     clock.now += 5

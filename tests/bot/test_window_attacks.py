@@ -257,7 +257,8 @@ async def test_r8_2_a_lower_buy_in_waits_for_the_lower_point_it_was_saved_with()
     assert await check_store(store) == []
 
 
-async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window() -> None:
+@pytest.mark.parametrize("left", [0, 50], ids=["fails", "cut_to_the_balance"])
+async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window(left: int) -> None:
     """Heads-up at 100 kush a point: Bob queues a top-up his balance no longer covers when
     the hand ends, and loses his whole stack. The failed top-up offers him the top-up with
     20 s for it (R8.2), and when they are over without one he is stood up and Alice waits in
@@ -267,12 +268,16 @@ async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window(
     assert (await service.top_up(GROUP, BOB)).text == tr(
         "ru", "reply.topup_queued", amount=200, label="kush"
     )
-    assert not (await service.grant(GROUP, ALICE, True, "Bob", "-700", "k1")).alert
+    assert not (await service.grant(GROUP, ALICE, True, "Bob", str(left - 800), "k1")).alert
     await bob_loses_the_first_hand(service, presenter, t)
-    await service.run_due()  # the queued top-up fails: Bob is offered the top-up
-    failed = tr("en", "lobby.topup_failed", name="Bob", amount=200, label="kush", have=100)
-    offer = tr("en", "showdown.busted", name="Bob", label="kush")
-    assert (GROUP.chat_id, f"{failed}\n{offer}") in presenter.posts
+    await service.run_due()  # the queued top-up fails (or is cut to 50): Bob is offered it
+    if left:
+        said = tr("en", "lobby.topup_cut_balance", name="Bob", amount=200, added=50, label="kush")
+        offer = tr("en", "showdown.below_point", name="Bob", stack=50, label="kush")
+    else:
+        said = tr("en", "lobby.topup_failed", name="Bob", amount=200, label="kush", have=0)
+        offer = tr("en", "showdown.busted", name="Bob", label="kush")
+    assert (GROUP.chat_id, f"{said}\n{offer}") in presenter.posts
     clock.now += TOP_UP_SECONDS - 1
     await service.run_due()
     assert t.seat_of(BOB.user_id) is not None
@@ -280,7 +285,7 @@ async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window(
     await service.run_due()
     assert t.seat_of(BOB.user_id) is None and t.hand is None and t.phase is Phase.LOBBY
     assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
-    assert await player_balance(store, BOB) == 100
+    assert await player_balance(store, BOB) == left  # the stack cut to it back, or nothing
     assert await check_store(store) == []
 
 
