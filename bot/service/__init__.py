@@ -97,6 +97,12 @@ log = logging.getLogger("bot.service")
 #: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
 #: crash, the players' clocks (R8.5) stop at most this long before the bot did.
 ALIVE_SECONDS = 5.0
+#: Seconds the start waits at most for the restored tables' messages (the showdown, the
+#: notices they owe, their table messages posted anew) before it returns: the composition
+#: root takes updates only then (:func:`bot.app.run`), and a notice a platform holds (a
+#: Telegram flood wait of minutes, the rate limiter's retries) kept every chat unanswered
+#: meanwhile. What is still being sent goes on in the tables' senders, in order.
+START_SEND_SECONDS = 5.0
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -165,17 +171,26 @@ class TableService:
         self.rt.presenters[presenter.platform] = presenter
 
     async def start(self) -> None:
-        """Rebuild every open table from its last committed transition (restart recovery);
-        then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
-        process: a restart after a crash stops the clocks at the last mark, R8.5). The
-        decision process and the drawing process start meanwhile, in the background (the
-        first showdown after a start waited for the drawing process to start: its picture,
-        and the table message behind it, came a second or more after the last press)."""
+        """Rebuild every open table from its last committed transition (restart recovery)
+        and wait for the messages that sends, :data:`START_SEND_SECONDS` at most (then they
+        go on in the background); then, with real timers, mark the bot running every
+        :data:`ALIVE_SECONDS` (one process: a restart after a crash stops the clocks at the
+        last mark, R8.5). The decision process and the drawing process start meanwhile, in
+        the background (the first showdown after a start waited for the drawing process to
+        start: its picture, and the table message behind it, came a second or more after
+        the last press)."""
         self.rt.thinker.start_soon()  # (in the background: the first decision finds it up)
         self.rt.drawer.start_soon()
         await recovery.start(self.rt)
-        for t in list(self.rt.tables.values()):
-            await self.rt.settled(t)
+
+        async def sent() -> None:
+            for t in list(self.rt.tables.values()):
+                await self.rt.settled(t)
+
+        try:  # (a waiter cancelled leaves the senders be: :meth:`Runtime.settled`)
+            await asyncio.wait_for(sent(), START_SEND_SECONDS)
+        except TimeoutError:
+            log.info("restored tables still sending after %.0f s: started", START_SEND_SECONDS)
         if self.rt.timers:
             self._alive = asyncio.create_task(self._keep_alive(), name="alive")
 
