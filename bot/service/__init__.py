@@ -80,6 +80,7 @@ from bot.service import (
 )
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
+from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed, unsure_ref
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
@@ -97,12 +98,6 @@ log = logging.getLogger("bot.service")
 #: Seconds between two marks that the bot is running (:meth:`TableService.start`): after a
 #: crash, the players' clocks (R8.5) stop at most this long before the bot did.
 ALIVE_SECONDS = 5.0
-#: Seconds the start waits at most for the restored tables' messages (the showdown, the
-#: notices they owe, their table messages posted anew) before it returns: the composition
-#: root takes updates only then (:func:`bot.app.run`), and a notice a platform holds (a
-#: Telegram flood wait of minutes, the rate limiter's retries) kept every chat unanswered
-#: meanwhile. What is still being sent goes on in the tables' senders, in order.
-START_SEND_SECONDS = 5.0
 
 #: What the service calls with a command's reply as soon as its step is committed, before
 #: the step's messages are sent (answer first: a platform that makes us wait comes after).
@@ -172,8 +167,8 @@ class TableService:
 
     async def start(self) -> None:
         """Rebuild every open table from its last committed transition (restart recovery)
-        and wait for the messages that sends, :data:`START_SEND_SECONDS` at most (then they
-        go on in the background); then, with real timers, mark the bot running every
+        and wait for the messages that sends, :data:`~.recovery.START_SEND_SECONDS` at most
+        (then they go on in the background); then, with real timers, mark the bot running every
         :data:`ALIVE_SECONDS` (one process: a restart after a crash stops the clocks at the
         last mark, R8.5). The decision process and the drawing process start meanwhile, in
         the background (the first showdown after a start waited for the drawing process to
