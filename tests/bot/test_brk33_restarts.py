@@ -116,7 +116,8 @@ async def test_r8_2_a_restored_notice_in_a_flood_wait_does_not_hold_the_start(
     them, and the bot took no update meanwhile: Bob's /balance in his private chat went
     unanswered, for minutes, and a stop asked for then waited too. Now the start goes on
     while the notice waits: updates are taken at once, Bob is answered, the stop keeps the
-    notice owed, and the next start (the flood wait over) posts it once."""
+    notice and the showdown picture owed, and the next start (the flood wait over) posts
+    each once; a fourth sends nothing."""
     fake = FakeTelegram(TOKEN)
     await fake.start()
     fake.started_users.update({ALICE.id, BOB.id})
@@ -125,15 +126,23 @@ async def test_r8_2_a_restored_notice_in_a_flood_wait_does_not_hold_the_start(
         await leave_notice_held_by_a_flood_wait(fake, tmp_path, db)
         await start_answers_and_stops(fake, db)
         assert not [m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
+        assert fake.photos_in(GROUP_ID) == []  # (the showdown picture: owed too)
         fake.recover()  # (the flood wait is over)
         async with world(tmp_path, fake=fake, db=db) as w2:
             t2 = next(iter(w2.service.tables.values()))
+            await fake.wait_for(lambda: fake.photos_in(GROUP_ID), timeout=5)
+            await fake.wait_for(lambda: not t2.late_pictures, timeout=5)  # (told: posted)
             await w2.settle()
             await w2.adapter.presenter.flush()
             notices = [m["text"] for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
             assert len(notices) == 1, notices
             assert t2.outbox == []
             assert await check_store(w2.store) == []
+        async with world(tmp_path, fake=fake, db=db) as w3:  # (sent once: never again)
+            await w3.settle()
+            await w3.adapter.presenter.flush()
+        assert len([m for m in fake.chat_messages(GROUP_ID) if left(m["text"])]) == 1
+        assert len(fake.photos_in(GROUP_ID)) == 1
     finally:
         await fake.stop()
 
