@@ -1,8 +1,8 @@
 """brk33: several workers (issue 14). A closed table's messages a platform holds (a Telegram
 flood wait of minutes, the rate limiter's retries) must not hold a worker's sweep: the sweep
-sends what closed tables owe (:meth:`bot.cluster.Worker.sweep_owed`) inline, after taking
-over the dead workers' tables, and the next sweep (the next takeover) waits until it ends;
-:meth:`~bot.cluster.Worker.start` awaits the first sweep."""
+sent what closed tables owe (:meth:`bot.cluster.Worker.sweep_owed`) inline, after taking
+over the dead workers' tables, so the next sweep (the next takeover) waited until it ended,
+and :meth:`~bot.cluster.Worker.start` awaits the first sweep."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import asyncio
 import pytest
 
 from bot.screens import Screen
+from bot.service.recovery import START_SEND_SECONDS
 from bot.texts import tr
 from tests.bot.conftest import Clock
 from tests.bot.test_closing_restart import DiesAfterClosing, RefPresenter
@@ -33,19 +34,13 @@ class HeldPresenter(RefPresenter):
         return await super().show_table(chat_id, screen, ref)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Worker.sweep_owed awaits recovery.deliver inline (and Worker.start the first "
-    "sweep): a closed table's message the platform holds for minutes holds the worker's "
-    "start and every later sweep (no takeover of a dead worker's tables meanwhile); the "
-    "single-process start delivers in the background after START_SEND_SECONDS, a worker "
-    "needs the same (its tick() tests await the delivery now)",
-)
 async def test_r14_a_closed_table_s_message_held_by_the_platform_does_not_hold_the_sweep() -> None:
     """Issue 14: worker w1 dies right after an admin's close is committed: the closed
     table owes the group "Table #1 is closed." over its table message. Worker w2 starts
     while the platform holds that write (a flood wait): its start, which sweeps once, is
-    over within seconds all the same."""
+    over within seconds all the same (it waited for the write, and every later sweep
+    would have too), and its next sweep does not send it again; once the platform takes it
+    the notice is written, once, and nothing is owed any more."""
     db, clock, leases = DiesAfterClosing(), Clock(), Clock()
     db.clock = leases
     w1, s1 = _worker(db, "w1", RefPresenter(), clock)
@@ -59,11 +54,15 @@ async def test_r14_a_closed_table_s_message_held_by_the_platform_does_not_hold_t
     p2 = HeldPresenter()
     w2, _ = _worker(db, "w2", p2, clock)
     try:
-        await asyncio.wait_for(asyncio.shield(w2.start()), 3)
+        await asyncio.wait_for(w2.start(), START_SEND_SECONDS + 5)
+        await asyncio.wait_for(w2.tick(), START_SEND_SECONDS + 5)  # (not sent twice either)
+        assert p2.held == 1 and GROUP.chat_id not in p2.tables
+        p2.free.set()
+        await asyncio.sleep(0.05)
+        notice = tr("en", "reply.table_closed", table=table_id)
+        assert [s.text for s in p2.tables[GROUP.chat_id]] == [notice]
+        assert await db.closed_snapshots() == []
     finally:
         p2.free.set()
-        await asyncio.sleep(0.1)
         await w2.stop()
-    notice = tr("en", "reply.table_closed", table=table_id)
-    assert [s.text for s in p2.tables[GROUP.chat_id]] == [notice]
     assert p2.held == 1
