@@ -256,8 +256,11 @@ class TableService:
         if t is None:
             return False
         # the resumed table's messages (new private hand messages) go out before any update
-        # of the chat is handled: a press meanwhile would race them for the same message
-        await self.rt.settled(t)
+        # of the chat is handled: a press meanwhile would race them for the same message;
+        # for START_SEND_SECONDS at most: one the platform holds (a flood wait of minutes)
+        # held the worker's sweep, its other takeovers behind it (as the start, :meth:`start`)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.rt.settled(t), START_SEND_SECONDS)
         return True
 
     async def _current(self, t: LiveTable) -> bool:

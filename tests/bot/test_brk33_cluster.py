@@ -66,3 +66,50 @@ async def test_r14_a_closed_table_s_message_held_by_the_platform_does_not_hold_t
         p2.free.set()
         await w2.stop()
     assert p2.held == 1
+
+
+class HeldPosts(RefPresenter):
+    """The platform holds every notice (a flood wait) until :attr:`free`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.free = asyncio.Event()
+        self.held = 0
+
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
+        self.held += 1
+        await self.free.wait()
+        return await super().post(chat_id, text, ref)
+
+
+async def test_r14_a_taken_over_table_s_notice_held_by_the_platform_does_not_hold_the_sweep() -> (
+    None
+):
+    """Issue 14: worker w1 dies with its open table owing the group a notice (committed,
+    not sent). Worker w2 takes the table over while the platform holds that notice (a flood
+    wait): the takeover waited for the table's messages, so w2's start (its first sweep)
+    was held as long, every other takeover behind it. It is over within seconds now; once
+    the platform takes the notice it is posted once, and the table plays on."""
+    db, clock, leases = DiesAfterClosing(), Clock(), Clock()
+    db.clock = leases
+    w1, s1 = _worker(db, "w1", RefPresenter(), clock)
+    await w1.start()
+    table_id = await _lobby(w1, s1)
+    t1 = s1.tables[table_id]
+    t1.owe("post", Screen("Bob left the table."))  # (committed with a step, never sent)
+    await db.save_snapshot(table_id, s1.rt.snapshot(t1))
+    await w1.halt()
+    leases.now += TTL + 1
+    p2 = HeldPosts()
+    w2, s2 = _worker(db, "w2", p2, clock)
+    try:
+        await asyncio.wait_for(w2.start(), START_SEND_SECONDS + 5)
+        assert table_id in s2.tables and p2.held == 1 and p2.posts == []
+        p2.free.set()
+        await s2.rt.settled(s2.tables[table_id])
+        assert [text for _, text in p2.posts] == ["Bob left the table."]
+        assert s2.tables[table_id].outbox == []
+    finally:
+        p2.free.set()
+        await w2.stop()
+    assert p2.held == 1
