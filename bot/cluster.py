@@ -593,8 +593,16 @@ class Worker:
             started.append(self._deliver_soon(key, record.id))
 
     def _deliver_soon(self, key: str, table_id: int) -> asyncio.Task[None]:
-        """:meth:`_deliver` in the background (:meth:`sweep_owed`)."""
-        task = self.service.rt.keep(self._deliver(key, table_id), name=f"deliver-{table_id}")
+        """:meth:`_deliver` in the background (:meth:`sweep_owed`); its failure is logged
+        (the next sweep tries again)."""
+
+        async def deliver() -> None:
+            try:
+                await self._deliver(key, table_id)
+            except Exception:
+                log.exception("worker %s: closed table %s not sent", self.worker_id, table_id)
+
+        task = self.service.rt.keep(deliver(), name=f"deliver-{table_id}")
         self._delivering[table_id] = task
 
         def done(ended: asyncio.Task[None]) -> None:
