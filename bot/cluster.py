@@ -98,6 +98,7 @@ from urllib.parse import urlsplit
 from aiohttp import ClientError, ClientSession, ClientTimeout, DummyCookieJar, web
 
 from bot.presses import decode, start_table, table_of
+from bot.service.recovery import START_SEND_SECONDS
 from bot.service.runtime import wait_expired, wait_undated, waits_for_chat
 from bot.texts import language_of, tr
 from storage.api import Store, TableRecord, lease_key
@@ -344,6 +345,8 @@ class Worker:
         #: closed table id → when to try again to send what it owes (a sending failed)
         #: and how many times it failed here
         self._owed_retry: dict[int, tuple[float, int]] = {}
+        #: closed tables whose owed messages are being sent (:meth:`sweep_owed`), by id
+        self._delivering: dict[int, asyncio.Task[None]] = {}
         self._session: ClientSession | None = None  # forwarded Discord presses go out on it
         self._loop: asyncio.Task[None] | None = None
         self._sweeper: asyncio.Task[None] | None = None
@@ -403,7 +406,7 @@ class Worker:
         """Stop taking updates and end the lease and sweep loops, giving nothing up (what a
         SIGKILL leaves behind: the leases run out by themselves); :meth:`stop` goes on."""
         self.stopping = True
-        for task in (self._sweeper, self._loop):
+        for task in (self._sweeper, self._loop, *self._delivering.values()):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -539,7 +542,19 @@ class Worker:
         snapshot again (the closing worker may have sent it meanwhile) and forgets it once
         sent, so one worker sends it, once (again only after a crash during the sending). A
         sending that failed (a platform error) is tried again after :data:`STEADY_LEASES`
-        lease times, each time again twice as long (up to 64 times)."""
+        lease times, each time again twice as long (up to 64 times). Each table's sending is
+        a task of its own, waited for :data:`~bot.service.recovery.START_SEND_SECONDS` at
+        most, then left to go on (the stop waits for it: :meth:`Runtime.drain`): a message
+        the platform held (a flood wait of minutes) held the sweep, the next takeover of a
+        dead worker's tables and the worker's start."""
+        started: list[asyncio.Task[None]] = []
+        try:
+            await self._sweep_owed(started)
+        finally:
+            if started:
+                await asyncio.wait(started, timeout=START_SEND_SECONDS)
+
+    async def _sweep_owed(self, started: list[asyncio.Task[None]]) -> None:
         owed = await self.store.closed_snapshots()
         if not owed:
             return
@@ -552,7 +567,11 @@ class Worker:
             waiting = waits_for_chat(snap)  # (for the bot's return: chat_back sends it)
             if waiting and not (wait_expired(snap) or wait_undated(snap)):
                 continue
-            if record.id in rt.closing or self._owed_retry.get(record.id, (0.0, 0))[0] > now:
+            if (
+                record.id in rt.closing
+                or record.id in self._delivering
+                or self._owed_retry.get(record.id, (0.0, 0))[0] > now
+            ):
                 continue  # being sent here, or failed lately
             community = await self.store.get_community(record.community_id)
             if community is None or community.platform not in rt.presenters:
@@ -571,7 +590,27 @@ class Worker:
             if waiting:  # (a write to it needs the chat's lease too: held now)
                 await self._end_wait(record.id)
                 continue
-            await self._deliver(key, record.id)
+            started.append(self._deliver_soon(key, record.id))
+
+    def _deliver_soon(self, key: str, table_id: int) -> asyncio.Task[None]:
+        """:meth:`_deliver` in the background (:meth:`sweep_owed`); its failure is logged
+        (the next sweep tries again)."""
+
+        async def deliver() -> None:
+            try:
+                await self._deliver(key, table_id)
+            except Exception:
+                log.exception("worker %s: closed table %s not sent", self.worker_id, table_id)
+
+        task = self.service.rt.keep(deliver(), name=f"deliver-{table_id}")
+        self._delivering[table_id] = task
+
+        def done(ended: asyncio.Task[None]) -> None:
+            if self._delivering.get(table_id) is ended:
+                del self._delivering[table_id]
+
+        task.add_done_callback(done)
+        return task
 
     async def _owed_now(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
         """A closed table's final snapshot as stored now (``None``: forgotten since, or being

@@ -80,6 +80,7 @@ from bot.service import (
 )
 from bot.service import settings as settings_mod
 from bot.service import timers as timing
+from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed, unsure_ref
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
@@ -178,16 +179,25 @@ class TableService:
             self._looks[presenter.platform] = look
 
     async def start(self) -> None:
-        """Rebuild every open table from its last committed transition (restart recovery);
-        then, with real timers, mark the bot running every :data:`ALIVE_SECONDS` (one
-        process: a restart after a crash stops the clocks at the last mark, R8.5). The
-        decision process and the drawing process start meanwhile, in the background (the
-        first showdown after a start waited for the drawing process to start: its picture,
-        and the table message behind it, came a second or more after the last press)."""
+        """Rebuild every open table from its last committed transition (restart recovery)
+        and wait for the messages that sends, :data:`~.recovery.START_SEND_SECONDS` at most
+        (then they go on in the background); then, with real timers, mark the bot running every
+        :data:`ALIVE_SECONDS` (one process: a restart after a crash stops the clocks at the
+        last mark, R8.5). The decision process and the drawing process start meanwhile, in
+        the background (the first showdown after a start waited for the drawing process to
+        start: its picture, and the table message behind it, came a second or more after
+        the last press)."""
         self.warm_up()
         await recovery.start(self.rt)
-        for t in list(self.rt.tables.values()):
-            await self.rt.settled(t)
+
+        async def sent() -> None:
+            for t in list(self.rt.tables.values()):
+                await self.rt.settled(t)
+
+        try:  # (a waiter cancelled leaves the senders be: :meth:`Runtime.settled`)
+            await asyncio.wait_for(sent(), START_SEND_SECONDS)
+        except TimeoutError:
+            log.info("restored tables still sending after %.0f s: started", START_SEND_SECONDS)
         if self.rt.timers:
             self._alive = asyncio.create_task(self._keep_alive(), name="alive")
 
@@ -265,8 +275,11 @@ class TableService:
         if t is None:
             return False
         # the resumed table's messages (new private hand messages) go out before any update
-        # of the chat is handled: a press meanwhile would race them for the same message
-        await self.rt.settled(t)
+        # of the chat is handled: a press meanwhile would race them for the same message;
+        # for START_SEND_SECONDS at most: one the platform holds (a flood wait of minutes)
+        # held the worker's sweep, its other takeovers behind it (as the start, :meth:`start`)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.rt.settled(t), START_SEND_SECONDS)
         # as at a start: a close the bot's removal or mute queued may have been undone while
         # the table was not served (a mute that ran out, the bot let write again), which no
         # event tells this worker (R8.2a)

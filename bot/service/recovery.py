@@ -6,6 +6,7 @@ transaction."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -27,20 +28,50 @@ from bot.texts import tr
 from game.options import RuleOptions
 from storage.api import CashOut, LedgerKind, TableRecord
 
-__all__ = ["deliver", "release", "restore", "resume", "start", "stop"]
+__all__ = ["START_SEND_SECONDS", "deliver", "release", "restore", "resume", "start", "stop"]
 
 log = logging.getLogger("bot.service")
+
+#: Seconds the start waits at most for the messages it sends (what closed tables owe their
+#: chats, :func:`start`; the restored tables' showdowns, notices and table messages,
+#: :meth:`bot.service.TableService.start`) before it goes on: the composition root takes
+#: updates only once the start is over (:func:`bot.app.run`), and a notice a platform holds
+#: (a Telegram flood wait of minutes, the rate limiter's retries) kept every chat unanswered
+#: meanwhile. What is still being sent goes on in the background, in order.
+START_SEND_SECONDS = 5.0
 
 
 async def start(rt: Runtime) -> None:
     """Send what closed tables still owe their chats (:func:`deliver`), then rebuild every
     open table from its snapshot and resume it: the clocks stopped when the bot last marked
-    itself running, if that is later than a table's snapshot (a crash)."""
+    itself running, if that is later than a table's snapshot (a crash). The closed tables
+    of a chat are delivered in order, each chat's in a task of its own that the start waits
+    for :data:`START_SEND_SECONDS` at most, then leaves to go on in the background (the
+    stop waits for it: :meth:`Runtime.drain`): a closed table's notice a platform held (a
+    Telegram flood wait, the rate limiter's retries of a minute's 429) held the whole start,
+    and the bot took no update meanwhile."""
     alive = await rt.store.last_alive()
+    by_chat: dict[str, list[tuple[TableRecord, Mapping[str, Any]]]] = {}
     for record, snap in await rt.store.closed_snapshots():
-        await deliver(rt, record, snap)
+        by_chat.setdefault(record.chat_id, []).append((record, snap))
+    tasks = [
+        rt.keep(_deliver_each(rt, owed), name=f"deliver-{chat}") for chat, owed in by_chat.items()
+    ]
+    if tasks:
+        _, pending = await asyncio.wait(tasks, timeout=START_SEND_SECONDS)
+        if pending:
+            log.info("%d chats still owed closed tables' messages: sent later", len(pending))
     for record, snap in await rt.store.snapshots():
         await restore(rt, record, snap, alive)
+
+
+async def _deliver_each(rt: Runtime, owed: list[tuple[TableRecord, Mapping[str, Any]]]) -> None:
+    """:func:`deliver` the closed tables ``owed`` of one chat, in order."""
+    for record, snap in owed:
+        try:
+            await deliver(rt, record, snap)
+        except Exception:  # (kept: the next start sends it)
+            log.exception("table %s: closed, what it owes not sent", record.id)
 
 
 async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> bool:

@@ -492,12 +492,18 @@ class Runtime:
         await self.commit(tx)
         self.send(tx)
         if tx.close and t.requests:  # in the background: nothing of the close waits for it
-            task = asyncio.create_task(
+            self.keep(
                 self.keep_table_requests(t.community_id, list(t.requests), t.id),
                 name=f"table-{t.id}-requests",
             )
-            self._keepers.add(task)
-            task.add_done_callback(self._keepers.discard)
+
+    def keep(self, work: Awaitable[None], *, name: str) -> asyncio.Task[None]:
+        """Run ``work`` in the background, waited for by :meth:`drain` (the stop)."""
+        task = asyncio.ensure_future(work)
+        task.set_name(name)
+        self._keepers.add(task)
+        task.add_done_callback(self._keepers.discard)
+        return task
 
     def render_private(self, t: LiveTable, seat: SeatState) -> Screen:
         """A player's private screen now."""
