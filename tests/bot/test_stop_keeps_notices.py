@@ -285,7 +285,10 @@ async def test_r8_4_a_closing_step_s_showdown_held_at_the_stop_is_written_by_the
         await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
     await service.rt.settled(t)
     await service.stop()
-    notice = tr("en", "reply.table_closed", table=table_id)
+    # (the closing notice names where the stacks went, close_now's with_stacks: the stacks
+    # the showdown's "→ 204" and "→ 196" say, the deal of Random(5))
+    stacks = "Alice 204 kush, Bob 196 kush"
+    notice = tr("en", "reply.table_closed_cashed", table=table_id, stacks=stacks)
     written = presenter.tables[GROUP.chat_id]
     assert "Showdown" in written[-2].text and written[-1].text == notice
     assert presenter.refs[-2:] == [old_ref, None]

@@ -11,8 +11,6 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.test_brk27_discord_errors import street_unsettled
@@ -106,15 +104,6 @@ def channel_edit(name: str, call: ApiCall) -> bool:
     return name == "edit_message" and f"/channels/{CHANNEL_ID}/" in call.path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="as on Telegram (test_stop_keeps_notices): the showdown, an outbox 'table' item, "
-    "is written over the table message by the presenter's edit writer (_NewestEdit's "
-    "request, which discord.py holds through a 429); flush_outbox marks it sent once "
-    "queued, the adapter's stop cancels the held edit after STOP_WRITES_SECONDS, and the "
-    "next start posts the table message anew: the channel never reads the hand's result; "
-    "keeping it needs the presenter to tell the service whether that edit was written",
-)
 async def test_r8_4_a_showdown_discord_holds_at_the_stop_is_shown_by_the_next_start(
     tmp_path: Path,
 ) -> None:
