@@ -1434,6 +1434,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
         "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",
     },
+    # Confirm pressed once on a street whose confirmation leaves the board fouled (R2.3):
+    # nothing done; a second press confirms (bot/service/play.py)
+    "err.confirm_fouled": {
+        "en": "⚠ This board is fouled (dead). Press Confirm again to confirm.",
+        "ru": "⚠ Рука мёртвая. Нажмите «Готово» ещё раз, чтобы подтвердить.",
+    },
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
     # -- help and rules ---------------------------------------------------------------------
