@@ -230,6 +230,14 @@ class SeatState:
     :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
         knocks them out (R8.7), so the button asks first and a second press within
         ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
+    :ivar foul_asked: when (clock seconds) the player last pressed Confirm on a street whose
+        confirmation leaves their board fouled (R2.3): the press only asks, and a second
+        press of the same board as it was then (:attr:`foul_board`) within
+        ``LEAVE_CONFIRM_SECONDS`` confirms (:func:`bot.service.play.hand_press`); 0.0 when
+        not asked.
+    :ivar foul_board: the board that press asked about, ``"<hand>.<board seat>.<version>"``
+        (the press's version: any change of the board, another street or hand, makes it
+        another); ``""`` when not asked.
     :ivar lang: the language of the player's private screens: the group's when it is set
         (``/settings language en|ru``: the table's), else :attr:`own_lang`; it follows a
         change of the setting (:func:`bot.service.settings.seat_language`).
@@ -262,6 +270,8 @@ class SeatState:
     own_lang: str | None = None
     ready_by: float | None = None
     away: bool = False
+    foul_asked: float = 0.0
+    foul_board: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -286,12 +296,20 @@ class SeatState:
             "own_lang": self.own_lang,
             "ready_by": self.ready_by,
             "away": self.away,
+            "foul_asked": self.foul_asked,
+            "foul_board": self.foul_board,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatState:
         """Inverse of :meth:`to_json`."""
         return cls(**d)
+
+
+#: A second press of a button that asks first, within this many seconds, does it: Leave (a
+#: tournament player's, R8.7, or a cash-table player's during their hand, R8.5) and a Confirm
+#: that leaves the board fouled (R2.3).
+LEAVE_CONFIRM_SECONDS = 30.0
 
 
 #: How many one-shot command keys a table remembers (:attr:`LiveTable.requests`): a

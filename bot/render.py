@@ -429,6 +429,11 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.fl_wait"))
     elif view.to_act:
         lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
+    if not seat.leaving and t.tournament is None and any(view.seat(b).timed_out for b in boards):
+        # the clock made a move of theirs (R8.5): said at once, on this screen, not only at
+        # the showdown's (R8.6: they sit out from the next hand; a tournament player is away,
+        # "private.away" above)
+        lines.append(tr(lang, "private.timed_out_now"))
     lines.extend(_board_lines(me.board))
     # the cards placed, this street's included, already foul the board (R2.3): said before
     # Confirm, on this private screen only (the group's never marks it before the showdown)

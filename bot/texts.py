@@ -270,6 +270,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
         "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
     },
+    # during the hand, from the moment the clock made a move of theirs (R8.5, R8.6)
+    "private.timed_out_now": {
+        "en": "⌛ Time ran out: your moves are made for you. You sit out from the next hand on; /back then to play again.",
+        "ru": "⌛ Время вышло: ходы делаются за вас. Со следующей раздачи вы пропускаете игру; потом /back — вернуться.",
+    },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
         "ru": "⌛ Время вышло, ходы сделаны за вас. Сначала играется раздача Фантазии, заработанная в этой, с вами; затем вы пропускаете игру (/back — вернуться).",
@@ -1476,6 +1481,12 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.nothing_to_arrange": {
         "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
         "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",
+    },
+    # Confirm pressed once on a street whose confirmation leaves the board fouled (R2.3):
+    # nothing done; a second press confirms (bot/service/play.py)
+    "err.confirm_fouled": {
+        "en": "⚠ This board is fouled (dead). Press Confirm again to confirm.",
+        "ru": "⚠ Рука мёртвая. Нажмите «Готово» ещё раз, чтобы подтвердить.",
     },
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},

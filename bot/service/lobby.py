@@ -8,7 +8,15 @@ from __future__ import annotations
 import contextlib
 from typing import Literal
 
-from bot.model import REQUESTS_KEPT, Actor, LiveTable, Phase, Reply, SeatState
+from bot.model import (
+    LEAVE_CONFIRM_SECONDS,
+    REQUESTS_KEPT,
+    Actor,
+    LiveTable,
+    Phase,
+    Reply,
+    SeatState,
+)
 from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service import tournaments, wallet
@@ -609,11 +617,6 @@ async def _balance(rt: Runtime, player_id: int) -> int:
     that names what they have."""
     player = await rt.store.get_player(player_id)
     return player.balance if player else 0
-
-
-#: A second press of Leave within this many seconds leaves: a tournament player's (R8.7), or
-#: a cash-table player's during their hand (the rest is placed for them, R8.5).
-LEAVE_CONFIRM_SECONDS = 30.0
 
 
 async def leave(

@@ -6,7 +6,7 @@ it (issue 10)."""
 
 from __future__ import annotations
 
-from bot.model import LiveTable, Reply, SeatState
+from bot.model import LEAVE_CONFIRM_SECONDS, LiveTable, Reply, SeatState
 from bot.presses import (
     CARD_PRESSES,
     Arrange,
@@ -23,6 +23,7 @@ from bot.service.runtime import Answered, Runtime, Tx
 from bot.service.showdown import finish_open_face
 from bot.texts import error_text, tr
 from game.actions import Action, Confirm, Discard, Place, Timeout, Unplace
+from game.board import assess_board
 from game.errors import GameError
 from game.hand import Hand
 from game.options import GameKind
@@ -152,6 +153,8 @@ async def hand_press(
     if mine and t.out_of_time(seat.seat, rt.clock()):
         return await _too_late(rt, t, seat, lang, answered)
     if isinstance(press, ConfirmMove):
+        if _fouling(t, hand, board) and not _asked_again(rt, t, seat, press.version):
+            return Reply(tr(lang, "err.confirm_fouled"), alert=True)
         return await _confirm(rt, t, seat, board, lang, answered)
     actions: list[Action]
     if isinstance(press, PlaceCard):
@@ -196,6 +199,30 @@ async def hand_press(
         await rt.send_private(t, p, seat, screen, answered=ref)
     rt.save_soon(t)  # a placement before Confirm: losing it in a crash loses nothing
     return Reply(screen=screen, private=True)
+
+
+def _fouling(t: LiveTable, hand: Hand, board: int) -> bool:
+    """Whether confirming ``board``'s street now leaves it complete and fouled (R2.3): its
+    last street, or a Chinese Poker arrangement, with every card of it in a box (the core's
+    own foul check, :func:`game.board.assess_board`)."""
+    if board not in hand.to_act:
+        return False
+    placed = hand.board_of(board, with_pending=True)
+    return placed.is_complete and assess_board(placed, t.options).fouled
+
+
+def _asked_again(rt: Runtime, t: LiveTable, seat: SeatState, version: str) -> bool:
+    """A Confirm that leaves the board fouled asks first, as Leave during a hand does: whether
+    this press is the second within :data:`~bot.model.LEAVE_CONFIRM_SECONDS` on the same
+    board as it was (``version``: the press's hand, board seat and the board's version, which
+    any change of the board moves on). The first press is recorded (saved in the background,
+    as a placement is: it changes nothing in the hand) and refused with a notice."""
+    now = rt.clock()
+    if seat.foul_board == version and 0 <= now - seat.foul_asked <= LEAVE_CONFIRM_SECONDS:
+        return True
+    seat.foul_board, seat.foul_asked = version, now
+    rt.save_soon(t)
+    return False
 
 
 def _this_street(hand: Hand, board: int, press: Press, version: str) -> bool:

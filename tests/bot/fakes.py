@@ -12,6 +12,11 @@ import pytest
 
 from bot.drawing import Drawer
 from bot.screens import Screen
+from bot.texts import tr
+
+#: the answer to a Confirm that leaves the board fouled, which asks first (R2.3): a test
+#: that plays whatever the strategy places presses again
+FOULED_NOTICES = frozenset(tr(lang, "err.confirm_fouled") for lang in ("en", "ru"))
 
 T = TypeVar("T")
 

@@ -14,6 +14,7 @@ from game.strategy import complete_street
 from storage.check import check_store
 from tests.bot.conftest import Clock
 from tests.bot.discord import dc_world as dc
+from tests.bot.fakes import FOULED_NOTICES
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import CAROL as S_CAROL
@@ -49,6 +50,9 @@ async def street_unsettled(w: World, user: FakeUser) -> None:
         assert msg is not None
         qid = await w.fake.press(user, user.id, msg["message_id"], w.hand_buttons(user)[key])
         answer = await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q), timeout=1)
+        if answer.params.get("text") in FOULED_NOTICES:  # a fouled board asks first (R2.3)
+            qid = await w.fake.press(user, user.id, msg["message_id"], w.hand_buttons(user)[key])
+            answer = await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q), timeout=1)
         assert not answer.params.get("show_alert"), answer.params
         await w.fake.wait_for(lambda m=msg: w.private(user) != m, timeout=5)
 

@@ -25,7 +25,7 @@ from game.board import Board, assess_board
 from game.cards import DECK, Card, parse_card
 from game.hand import Hand
 from tests.bot.conftest import Clock
-from tests.bot.fakes import record_drawings
+from tests.bot.fakes import FOULED_NOTICES, record_drawings
 from tests.bot.test_break15 import Watcher, faces, replays_show_no_foreign_discard, watched
 from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, auto_street, configure
 from tests.bot.tg_world import payload_cards
@@ -446,6 +446,8 @@ async def test_r3_3_r6_2_telegram_group_sees_no_hidden_card_beside_a_computer_pl
                         await asyncio.sleep(0.02)
                         break
                     answer = await w.press(mover, mover.id, w.private(mover) or {}, data)
+                    if answer.get("text") in FOULED_NOTICES:  # asks first (R2.3)
+                        answer = await w.press(mover, mover.id, w.private(mover) or {}, data)
                     assert not answer.get("show_alert"), answer
             assert t.hand_no == 3, "the two hands did not end"
             await w.settle()
@@ -533,6 +535,8 @@ async def test_r3_3_r6_2_discord_channel_sees_no_hidden_card_beside_a_computer_p
                     await asyncio.sleep(0.02)
                     break
                 record = await w.press(user, msg, cid)
+                if (w.notice(record) or {}).get("content") in FOULED_NOTICES:  # asks first
+                    record = await w.press(user, await w.hand_message(user, how), cid)
                 assert w.notice(record) is None, w.notice(record)
                 if action == "c":
                     done.add(turn)

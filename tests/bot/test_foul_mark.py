@@ -49,6 +49,11 @@ async def test_the_own_screen_marks_a_certain_foul_before_confirm_and_the_group_
                 assert all(MARK["en"] not in s.text and "⚠" not in s.text for s in screens)
         version = hand_version(presenter.last_private(actor.user_id))
         reply = await service.press(actor, f"{t.id}:{version}:c")
+        if actor is loser and t.hand.board_of(seat, with_pending=True).is_complete:
+            # the fouled board's Confirm asks first (R2.3): the mark stays till the second
+            assert reply.text == tr(lang[actor.user_id], "err.confirm_fouled")
+            assert MARK[lang[actor.user_id]] in presenter.last_private(actor.user_id).text
+            reply = await service.press(actor, f"{t.id}:{version}:c")
         assert not reply.alert, reply.text
     # unmarked until the foul was certain, marked from then on
     first = marked.index(True)

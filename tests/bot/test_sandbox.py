@@ -21,6 +21,7 @@ from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
 from bot.telegram.fake_api import ApiCall
 from bot.texts import tr
+from tests.bot.fakes import FOULED_NOTICES
 from tests.bot.test_bots import alice_and_a_bot
 from tests.bot.test_service import ALICE, GROUP
 
@@ -107,8 +108,8 @@ class Terminal:
     async def play_until(self, pattern: str) -> str:
         """Play my hand until a line matches ``pattern`` (returned): when the newest complete
         private screen says it is my move, press Arrange for me until every card row is marked
-        (•), then Confirm; decided once per screen, whatever order the screens and notices
-        were printed in."""
+        (•), then Confirm (again when a fouled board asks first, R2.3); decided once per
+        screen, whatever order the screens and notices were printed in."""
         acted = 0
         rx = re.compile(pattern)
         while True:
@@ -120,6 +121,8 @@ class Terminal:
                 else:
                     await self.send(self.private_buttons["🪄 Arrange for me"])
             line = await self.read_until(r".", timeout=60)
+            if any(n in line for n in FOULED_NOTICES):  # a fouled board asks first (R2.3)
+                await self.send(self.private_buttons["✅ Confirm"])
             if rx.search(line):
                 return line
 

@@ -21,7 +21,7 @@ from game.board import Box
 from game.cards import Card, parse_cards
 from storage.api import BuyIn, HandStats, Settlement
 from storage.memory import MemoryStore
-from tests.bot.fakes import FakePresenter
+from tests.bot.fakes import FOULED_NOTICES, FakePresenter
 from tests.game.helpers import stacked_deck
 from tests.game.test_history import DECK, scripted_hand
 
@@ -103,6 +103,8 @@ async def play_scripted(service: TableService, presenter: FakePresenter) -> tupl
             await press_scripted(service, presenter, t, actor, card)
         version = hand_version(presenter.last_private(actor.user_id))
         reply = await service.press(actor, f"{t.id}:{version}:c")
+        if reply.text in FOULED_NOTICES:  # the loser's fouled board asks first (R2.3)
+            reply = await service.press(actor, f"{t.id}:{version}:c")
         assert not reply.alert, reply.text
     return first, (BOB if first is ALICE else ALICE)
 

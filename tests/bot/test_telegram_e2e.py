@@ -17,6 +17,7 @@ from bot.screens import Payload, Screen
 from bot.telegram.fake_api import FakeTelegram, FakeUser
 from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.strategy import complete_street
+from tests.bot.fakes import FOULED_NOTICES
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, TOKEN, World, world
 
 ALICE_STREETS = ["Qs Qh As Ad Ac", "Ks Kh 2c", "Kd 9s 3c", "9h 7h 4d", "5c 6d 8s"]
@@ -368,7 +369,8 @@ async def test_429_is_retried_not_lost(tmp_path: Path) -> None:
 
 async def test_a_pineapple_hand_takes_eighteen_presses(tmp_path: Path) -> None:
     """One press per card placed, one to confirm; the card left over on streets 2–5 is the
-    discard (R3.2): 5 + 1 + 4 × (2 + 1) = 18."""
+    discard (R3.2): 5 + 1 + 4 × (2 + 1) = 18, and one more for a board that fouls (its last
+    Confirm asks first, R2.3)."""
     async with world(tmp_path) as w:
         w.fake.started_users.update({ALICE.id, BOB.id})
         await seat_everyone(w, [ALICE, BOB])
@@ -378,8 +380,9 @@ async def test_a_pineapple_hand_takes_eighteen_presses(tmp_path: Path) -> None:
         while t.hand is not None and t.hand_no == 1:
             user = by_id[t.seats[t.hand.to_act[0]].user_id]
             presses[user.id] += await w.play_street(user, press_discard=False)
-        assert presses == {ALICE.id: 18, BOB.id: 18}
         history = await w.store.hand_history(t.seats[0].player_id, 1)
+        fouled = {int(t.seats[r["seat"]].user_id): r["fouled"] for r in history[0].result["seats"]}
+        assert presses == {u: 18 + fouled[u] for u in (ALICE.id, BOB.id)}
         discards = [a for a in history[0].hand["actions"] if a["type"] == "discard"]
         assert len(discards) == 8
 
@@ -415,6 +418,15 @@ async def test_a_pressed_private_message_is_edited_once_per_press(tmp_path: Path
             mid = msg["message_id"]
             start, asked_start = len(w.fake.calls), len(asked)
             answer = await w.press(user, user.id, msg, data)
+            if answer.get("text") in FOULED_NOTICES:  # a fouled board asks first (R2.3):
+                await w.service.rt.settled(t)  # nothing changes, no edit; then again
+                await presenter.flush()
+                assert not any(
+                    c.method == "editMessageText" and int(c.params["chat_id"]) == user.id
+                    for c in w.fake.calls[start:]
+                )
+                start = len(w.fake.calls)
+                answer = await w.press(user, user.id, msg, data)
             assert not answer.get("show_alert"), answer
             await w.service.rt.settled(t)
             await presenter.flush()

@@ -95,6 +95,8 @@ async def play_street(
         assert not reply.alert, reply.text
     version = hand_version(presenter.last_private(actor.user_id))
     reply = await service.press(actor, f"{t.id}:{version}:c")
+    if reply.text in {tr(lang, "err.confirm_fouled") for lang in ("en", "ru")}:  # asks first
+        reply = await service.press(actor, f"{t.id}:{version}:c")
     assert not reply.alert, reply.text
 
 

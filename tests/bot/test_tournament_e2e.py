@@ -23,6 +23,7 @@ from bot.telegram.fake_api import FakeTelegram, FakeUser
 from bot.texts import tr
 from game.cards import Card, parse_card
 from storage.check import check_database, check_store
+from tests.bot.fakes import FOULED_NOTICES
 from tests.bot.tg_world import (
     ALICE,
     BOB,
@@ -152,6 +153,8 @@ async def arrange_and_confirm(w: World, user: FakeUser) -> None:
         assert msg is not None, f"{user.first_name} has no private hand"
         data = w.hand_buttons(user)[(action, "")]
         answer = await w.press(user, user.id, msg, data)
+        if answer.get("text") in FOULED_NOTICES:  # a fouled board asks first (R2.3)
+            answer = await w.press(user, user.id, w.private(user) or msg, data)
         assert not answer.get("show_alert"), answer
 
 

@@ -21,6 +21,7 @@ from game.board import Box
 from game.cards import Card, parse_card
 from game.strategy import complete_street
 from storage.sqlite import SqliteStore
+from tests.bot.fakes import FOULED_NOTICES
 from tests.bot.tg_world import payload_cards, shown_allowed
 from tests.fakes.discord_api import (
     CHANNEL_ID,
@@ -221,6 +222,10 @@ class World:
             assert record.callback_type == 7, (record.callback_body, self.notice(record))
         msg = await self.hand_message(user, via)
         record = await self.press(user, msg, self.buttons(msg)[("c", "")])
+        notice = self.notice(record)
+        if notice is not None and notice.get("content") in FOULED_NOTICES:  # asks first
+            msg = await self.hand_message(user, via)
+            record = await self.press(user, msg, self.buttons(msg)[("c", "")])
         assert record.callback_type == 7, (record.callback_body, self.notice(record))
 
     async def play_hand(

@@ -29,6 +29,7 @@ from game.cards import DECK, Card, parse_cards, shuffled_deck
 from game.strategy import complete_street
 from storage.memory import MemoryStore
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, World, cards_in, components, world
+from tests.bot.fakes import FOULED_NOTICES
 from tests.fakes.discord_api import (
     CHANNEL_ID,
     EPHEMERAL,
@@ -226,7 +227,9 @@ async def test_blocked_dms_fall_back_to_my_cards_and_are_not_retried(tmp_path: P
         pings = [
             m
             for m in w.fake.messages.values()
-            if int(m["channel_id"]) == alice_dm and int(m["id"]) != int(dm["id"])
+            if int(m["channel_id"]) == alice_dm
+            and int(m["id"]) != int(dm["id"])
+            and m["content"] not in FOULED_NOTICES  # (a fouled Confirm's answer, R2.3)
         ]
         assert len(pings) == len(sends) - 1 >= 8  # her turns after the first, in two hands
         assert all(p["content"].splitlines()[1].startswith("Your move") for p in pings)
@@ -849,6 +852,11 @@ async def test_a_pressed_hand_message_is_written_once_by_the_answer(tmp_path: Pa
                     want = ("c", "")
                 before, asked_before = len(writes), len(asked)
                 record = await w.press(user, msg, w.buttons(msg)[want])
+                if (w.notice(record) or {}).get("content") in FOULED_NOTICES:
+                    # a fouled board asks first (R2.3): no write of the hand; then again
+                    assert not [m for m, _ in writes[before:] if m == int(msg["id"])]
+                    before, asked_before = len(writes), len(asked)
+                    record = await w.press(user, msg, w.buttons(msg)[want])
                 assert record.callback_type == 7, w.notice(record)
                 mine = [(m, v) for m, v in writes[before:] if m == int(msg["id"])]
                 assert mine == [(int(msg["id"]), "callback")], (want, writes[before:])
