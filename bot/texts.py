@@ -406,7 +406,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a Claim (or Continue) of the hand whose game was claimed already (R7.5)
     "err.already_claimed": {
-        "en": "The game is already claimed.",
+        "en": "Already claimed: the game is over.",
         "ru": "«Доезд» уже нажат: игра окончена.",
     },
     "err.not_claimant": {
@@ -499,7 +499,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a queued top-up past the balance when the hand ended: what the balance had (R8.2)
     "lobby.topup_cut_balance": {
-        "en": "{name}: top-up of {amount} {label} cut to {added}, all the balance had.",
+        "en": "{name}: top-up of {amount} {label} cut to {added}, the whole balance.",
         "ru": "{name}: докупка на {amount} {label} урезана до {added} — это весь баланс.",
     },
     "lobby.topup_failed": {
@@ -1043,11 +1043,11 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # a fraction typed for a setting that takes whole numbers (kush_per_point 2.5)
     "reply.number_whole": {
-        "en": "It takes whole numbers only: {nearest}, not {value}.",
+        "en": "Whole numbers only: {nearest}, not {value}.",
         "ru": "Только целые числа: {nearest}, а не {value}.",
     },
     "reply.number_whole_only": {
-        "en": "It takes whole numbers only, not {value}.",
+        "en": "Whole numbers only, not {value}.",
         "ru": "Только целые числа, а не {value}.",
     },
     "reply.number_or": {"en": " or ", "ru": " или "},
@@ -1209,9 +1209,9 @@ TEXTS: dict[str, dict[str, str]] = {
     # "--lang ru" in a group whose language was set with /settings: the group's wins
     "sandbox.group_lang": {
         "en": "» --lang {flag}: this group's language is set to English, so the bot and the "
-        "sandbox speak English; /settings language auto (or {flag}) switches",
+        "sandbox speak English; to switch: /settings language auto (or {flag})",
         "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
-        "по-русски; /settings language auto (или {flag}) переключит",
+        "по-русски; переключить: /settings language auto (или {flag})",
     },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
@@ -1403,8 +1403,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table} закроется в конце этой раздачи.",
     },
     "reply.already_closing": {
-        "en": "Table #{table} already closes at the end of this hand.",
-        "ru": "Стол #{table} уже закроется в конце этой раздачи.",
+        "en": "Table #{table} is already set to close at the end of this hand.",
+        "ru": "Стол #{table} и так закроется в конце этой раздачи.",
     },
     "reply.wait_hand": {"en": "Wait for the hand to finish.", "ru": "Дождитесь конца раздачи."},
     # -- refused presses --------------------------------------------------------------------
@@ -1666,12 +1666,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # the prizes line's note: places beyond the players there go to the winner (R8.7)
     "tour.place_to_winner": {
-        "en": "(place {place}'s {percent}% goes to the winner with {n:player|players})",
-        "ru": "(при {n:игроке|игроках|игроках} {percent}% за {place}-е место получает победитель)",
+        "en": "(with {n:player|players}, place {place}'s {percent}% goes to the winner)",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за {place}-е место — победителю)",
     },
     "tour.places_to_winner": {
-        "en": "(places {first}–{last}: their {percent}% goes to the winner with {n:player|players})",
-        "ru": "(при {n:игроке|игроках|игроках} {percent}% за места {first}–{last} получает победитель)",
+        "en": "(with {n:player|players}, the {percent}% of places {first}–{last} goes to the winner)",
+        "ru": "(при {n:игроке|игроках|игроках} {percent}% за места {first}–{last} — победителю)",
     },
     "tour.registrants": {
         "en": "Registered ({n}/{max}): {names}",
@@ -1734,8 +1734,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Турнир #{table} этого чата будет отменён в конце этой раздачи (взносы вернутся, а если кто-то выбыл, фонд получат оставшиеся); затем /newtable откроет новый стол.",
     },
     "tour.already_cancelling": {
-        "en": "Tournament #{table} is already cancelled at the end of this hand.",
-        "ru": "Турнир #{table} уже будет отменён в конце этой раздачи.",
+        "en": "Tournament #{table} is already set to be cancelled at the end of this hand.",
+        "ru": "Турнир #{table} и так будет отменён в конце этой раздачи.",
     },
     "tour.cancels_after_hand": {
         "en": "Tournament #{table} is cancelled at the end of this hand: every buy-in back, or the pool to those still in if someone is out.",
@@ -1852,12 +1852,12 @@ TEXTS: dict[str, dict[str, str]] = {
     # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker
     # (R7.2), read from game/ (bot.service.rules): a title, then a line per box
     "rules.royalties": {
-        "en": "Royalties (points, on top of the boxes):",
-        "ru": "Роялти (очки, сверх боксов):",
+        "en": "Royalties (extra points):",
+        "ru": "Роялти (дополнительные очки):",
     },
     "rules.royalties.deuce": {
-        "en": "A box holding 2♠ pays its royalty twice.",
-        "ru": "Бокс с 2♠ платит роялти вдвое.",
+        "en": "A box with 2♠ scores double royalties.",
+        "ru": "За бокс с 2♠ роялти вдвое больше.",
     },
     "rules.bonuses": {
         "en": "Bonuses (points):",

@@ -67,8 +67,26 @@ def _points_table(points: _Points, lang: str, title: str) -> str:
                 if (paid := points(box, int(cat) << 20))
             ]
         if items:
-            lines.append(tr(lang, f"rules.box.{box.value}") + " " + ", ".join(items))
+            lines += _wrapped(tr(lang, f"rules.box.{box.value}"), items)
     return "\n".join(lines)
+
+
+#: the longest line of a points table a phone shows unbroken (a box's list runs on in lines
+#: of its own, indented, rather than one line of ~90 characters the phone breaks anywhere)
+_WIDTH = 40
+
+
+def _wrapped(head: str, items: list[str]) -> list[str]:
+    """``head`` and ``items`` joined by commas in lines of at most :data:`_WIDTH` characters
+    (an item longer alone stays whole), the lines after the first indented two spaces."""
+    lines = [f"{head} {items[0]}"]
+    for item in items[1:]:
+        if len(lines[-1]) + 2 + len(item) > _WIDTH:
+            lines[-1] += ","
+            lines.append(f"  {item}")
+        else:
+            lines[-1] += f", {item}"
+    return lines
 
 
 def _top_items(points: _Points) -> list[str]:

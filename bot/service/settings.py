@@ -506,18 +506,18 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         low=-12,
         high=14,
         step=1,
-        en="the group's time zone, hours from UTC (3 is Moscow): when the day turns for "
-        "/daily, and the dates on charts. Until set: 0 (UTC) in a group whose language is "
+        en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
+        "for /daily and the dates on charts. Until set: 0 (UTC) in a group whose language is "
         "English, else 3.",
-        ru="часовой пояс группы, часы от UTC (3 — Москва): когда начинается новый день для "
-        "/daily, и даты на графиках. Пока не задан: 0 (UTC) в группе с английским языком, "
-        "иначе 3.",
-        discord_en="the server's time zone, hours from UTC (3 is Moscow): when the day turns "
-        "for /daily, and the dates on charts. Until set: 0 (UTC) on a server whose language "
-        "is English, else 3.",
-        discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): когда начинается новый день "
-        "для /daily, и даты на графиках. Пока не задан: 0 (UTC) на сервере с английским "
+        ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
+        "/daily и ставятся даты на графиках. Пока не задан: 0 (UTC) в группе с английским "
         "языком, иначе 3.",
+        discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
+        "turns for /daily and the dates on charts. Until set: 0 (UTC) on a server whose "
+        "language is English, else 3.",
+        discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
+        "день для /daily и ставятся даты на графиках. Пока не задан: 0 (UTC) на сервере с "
+        "английским языком, иначе 3.",
     ),
     Setting(
         name="pictures",

@@ -34,7 +34,7 @@ async def test_r8_2a_a_second_close_mid_hand_answers_the_admin_alone(env) -> Non
     writes, posts, version = presenter.writes, list(presenter.posts), t.version
     again = await service.close_table(GROUP, BOB, True)  # Bob reads Russian
     assert again.alert
-    assert again.text == f"Стол #{t.id} уже закроется в конце этой раздачи."
+    assert again.text == f"Стол #{t.id} и так закроется в конце этой раздачи."
     assert (presenter.writes, presenter.posts, t.version) == (writes, posts, version)
     assert t.closing and t.hand is not None
     await play_out(service, presenter, [ALICE, BOB])  # the hand's end still closes it
@@ -58,9 +58,9 @@ async def test_r7_5_a_claim_after_the_game_was_claimed_says_so(delay: float) -> 
     reply = await service.press(C_ALICE, button)
     assert not reply.alert and reply.text == tr("en", "reply.claimed")
     again = await service.press(C_ALICE, button)
-    assert again.alert and again.text == "The game is already claimed."
+    assert again.alert and again.text == "Already claimed: the game is over."
     bob = await service.press(C_BOB, button)
-    assert bob.alert and bob.text == "The game is already claimed."
+    assert bob.alert and bob.text == "Already claimed: the game is over."
     assert tr("ru", "err.already_claimed") == "«Доезд» уже нажат: игра окончена."
     assert (t.hand is None) == (delay > 0)
     clock.now += delay

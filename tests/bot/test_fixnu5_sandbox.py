@@ -87,7 +87,7 @@ async def test_lang_ru_in_a_group_set_to_english_speaks_english_and_says_why(
     lines = out.getvalue().splitlines()
     assert lines[0] == (
         "» --lang ru: this group's language is set to English, so the bot and the sandbox "
-        "speak English; /settings language auto (or ru) switches"
+        "speak English; to switch: /settings language auto (or ru)"
     )
     said = next(
         i

@@ -24,13 +24,13 @@ async def test_a_fraction_for_a_whole_number_setting_is_told_it_takes_whole_numb
     before = await stored(store)
     reply = await say(service, "kush_per_point", "2.5", actor=actor)
     hint = {
-        "en": "It takes whole numbers only: 2 or 3, not 2.5.",
+        "en": "Whole numbers only: 2 or 3, not 2.5.",
         "ru": "Только целые числа: 2 или 3, а не 2,5.",
     }[lang]
     assert reply.alert and reply.text == RANGE[lang] + "\n" + hint, reply.text
     reply = await say(service, "kush_per_point", "0,5", actor=actor)  # (0 is out of range)
     hint = {
-        "en": "It takes whole numbers only: 1, not 0.5.",
+        "en": "Whole numbers only: 1, not 0.5.",
         "ru": "Только целые числа: 1, а не 0,5.",
     }
     assert reply.alert and reply.text == RANGE[lang] + "\n" + hint[lang], reply.text

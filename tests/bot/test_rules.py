@@ -3,6 +3,8 @@ plays it: its scoring scheme (R5.2, R5.3), Fantasyland (R6) and target score (R7
 
 from __future__ import annotations
 
+import pytest
+
 from bot.texts import tr
 from tests.bot.test_service import ALICE, BOB, GROUP
 from tests.bot.test_settings import new_service, say
@@ -92,11 +94,14 @@ async def test_rules_come_in_short_lines_on_a_phone() -> None:
 
 
 ROYALTIES_EN = (
-    "Royalties (points, on top of the boxes):\n"
+    "Royalties (extra points):\n"
     "top: 66–AA 1–9, 222–AAA 10–22\n"
-    "middle: trips 2, straight 4, flush 8, full house 12, quads 20, straight flush 30, "
-    "royal flush 50\n"
-    "bottom: straight 2, flush 4, full house 6, quads 10, straight flush 15, royal flush 25\n"
+    "middle: trips 2, straight 4, flush 8,\n"
+    "  full house 12, quads 20,\n"
+    "  straight flush 30, royal flush 50\n"
+    "bottom: straight 2, flush 4,\n"
+    "  full house 6, quads 10,\n"
+    "  straight flush 15, royal flush 25\n"
 )
 
 
@@ -112,15 +117,20 @@ async def test_rules_show_the_royalty_table() -> None:
         assert "\n" + ROYALTIES_EN + "QQ+ on top" in text, text
     text = (await service.rules(GROUP, BOB)).text
     assert (
-        "Роялти (очки, сверх боксов):\nверх: 66–AA 1–9, 222–AAA 10–22\n"
-        "середина: сет 2, стрит 4, флеш 8, фулл-хаус 12, каре 20, стрит-флеш 30, роял-флеш 50\n"
-        "низ: стрит 2, флеш 4, фулл-хаус 6, каре 10, стрит-флеш 15, роял-флеш 25\n"
+        "Роялти (дополнительные очки):\nверх: 66–AA 1–9, 222–AAA 10–22\n"
+        "середина: сет 2, стрит 4, флеш 8,\n"
+        "  фулл-хаус 12, каре 20, стрит-флеш 30,\n"
+        "  роял-флеш 50\n"
+        "низ: стрит 2, флеш 4, фулл-хаус 6,\n"
+        "  каре 10, стрит-флеш 15, роял-флеш 25\n"
     ) in text, text
     text = (await service.rules(GROUP, ALICE, "chinese")).text
     assert (
         "Bonuses (points):\ntop: 222–KKK 2, AAA 10\n"
-        "middle: full house 1, quads 3, straight flush 4, royal flush 10\n"
-        "bottom: quads 3, straight flush 4, royal flush 10\n"
+        "middle: full house 1, quads 3,\n"
+        "  straight flush 4, royal flush 10\n"
+        "bottom: quads 3, straight flush 4,\n"
+        "  royal flush 10\n"
     ) in text, text
     assert "Royalties" not in text
     text = (await service.rules(GROUP, BOB, "chinese")).text
@@ -128,7 +138,7 @@ async def test_rules_show_the_royalty_table() -> None:
     # the deuce of spades doubles a box's royalty (R4.4): the table says so
     assert not (await say(service, "deuce_of_spades", "on")).alert
     text = (await service.rules(GROUP, ALICE, "ofc")).text
-    assert "royal flush 25\nA box holding 2♠ pays its royalty twice.\nQQ+" in text, text
+    assert "royal flush 25\nA box with 2♠ scores double royalties.\nQQ+" in text, text
 
 
 def test_the_royalty_table_is_read_from_the_game_functions(monkeypatch) -> None:
@@ -144,4 +154,32 @@ def test_the_royalty_table_is_read_from_the_game_functions(monkeypatch) -> None:
 
     monkeypatch.setattr(rules, "royalty", fake)
     text = rules.rules_text(RuleOptions(), "en")
-    assert "Royalties (points, on top of the boxes):\ntop: KK 5\nmiddle: flush 7\nQQ+" in text
+    assert "Royalties (extra points):\ntop: KK 5\nmiddle: flush 7\nQQ+" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("game", ["pineapple", "ofc", "chinese"])
+def test_the_points_table_fits_a_phone_line(game: str, lang: str) -> None:
+    """The royalty table (R5.6) and Chinese Poker's bonuses (R7.2) are a list: a box's line
+    ran to ~90 characters ("middle: trips 2, … royal flush 50"), which a phone breaks
+    anywhere. Each line of the table is now at most 40 characters, a box's list running on
+    in indented lines, every item whole."""
+    from bot.service.rules import rules_text
+    from game.options import GameKind, RuleOptions
+
+    text = rules_text(RuleOptions(game=GameKind(game)), lang)
+    lines = text.split("\n")
+    title = "rules.bonuses" if game == "chinese" else "rules.royalties"
+    start = lines.index(tr(lang, title)) + 1
+    heads = tuple(tr(lang, f"rules.box.{box}") for box in ("top", "middle", "bottom"))
+    end = start
+    while end < len(lines) and lines[end].startswith(("  ", *heads)):
+        end += 1
+    table = lines[start:end]
+    assert [x.split(" ")[0] for x in table if not x.startswith(" ")] == list(heads), table
+    assert max(len(x) for x in table) <= 40, table
+    items = [i.strip() for x in table for i in x.removeprefix(x.split(" ")[0]).split(",")]
+    items = [i for i in items if i]
+    # every item a name (or faces) and its points, none split between lines
+    assert all(i.rsplit(" ", 1)[-1].replace("–", "").isdigit() for i in items), items
+    assert len(items) == {"chinese": 9}.get(game, 15), items

@@ -904,7 +904,7 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
     reply = await say(service, name, value, actor=actor)
     lang = actor.language or "en"
     if value == "2,5":
-        hint = {"en": "It takes whole numbers only: 2 or 3, not 2.5.",
+        hint = {"en": "Whole numbers only: 2 or 3, not 2.5.",
                 "ru": "Только целые числа: 2 или 3, а не 2,5."}[lang]  # fmt: skip
         assert reply.alert and reply.text.endswith(hint), reply.text
     else:

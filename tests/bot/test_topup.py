@@ -139,7 +139,7 @@ async def test_r8_2_a_queued_top_up_the_balance_no_longer_covers_is_cut_to_it(en
     stack = t.seats[0].stack
     await service.run_due()
     notice = tr("en", "lobby.topup_cut_balance", name="Alice", amount=300, added=100, label="kush")
-    assert notice == "Alice: top-up of 300 kush cut to 100, all the balance had."
+    assert notice == "Alice: top-up of 300 kush cut to 100, the whole balance."
     assert (GROUP.chat_id, notice) in presenter.posts
     assert t.seats[0].stack == stack + 100 and t.seats[0].top_up == 0
     assert await player_balance(store, ALICE) == 0

@@ -336,7 +336,7 @@ async def test_r8_7_an_admin_closing_a_tournament_refunds_every_buy_in() -> None
     assert "взносы вернутся" in tr("ru", "tour.cancels_after_hand", table=t.id)
     # asked again, in Russian: told them alone it is so already (R8.2a), nothing posted
     russian = await service.close_table(GROUP, BOB, True)
-    assert russian.alert and russian.text == "Турнир #1 уже будет отменён в конце этой раздачи."
+    assert russian.alert and russian.text == "Турнир #1 и так будет отменён в конце этой раздачи."
     assert presenter.last_table(GROUP.chat_id).text == shown
     # /newtable meanwhile said "closes at the end of this hand", no word of the refunds either
     again = await service.new_table(GROUP, CAROL)
@@ -1520,11 +1520,11 @@ async def test_r8_7_the_lobby_says_what_each_place_wins_with_the_players_there(e
     await service.join(GROUP, CAROL)
     # R8.7: place 3's share goes to the winner with two players: said (140 read as a sum
     # gone wrong)
-    assert prizes("en") == "Prizes: 140 / 60 kush (place 3's 20% goes to the winner with 2 players)"
-    await service.settings(GROUP, ALICE, True, ["language", "ru"])
-    assert (
-        prizes("ru") == "Призы: 140 / 60 кушей (при 2 игроках 20% за 3-е место получает победитель)"
+    assert prizes("en") == (
+        "Prizes: 140 / 60 kush (with 2 players, place 3's 20% goes to the winner)"
     )
+    await service.settings(GROUP, ALICE, True, ["language", "ru"])
+    assert prizes("ru") == "Призы: 140 / 60 кушей (при 2 игроках 20% за 3-е место — победителю)"
     await service.join(GROUP, BOB)
     assert prizes("ru") == "Призы: 150 / 90 / 60 кушей"  # every place paid: no note
     assert await check_store(store) == []
@@ -1540,10 +1540,12 @@ async def test_r8_7_the_lobby_says_places_beyond_the_players_go_to_the_winner(en
     await service.join(GROUP, ALICE)
     await service.join(GROUP, CAROL)
     line = presenter.last_table(GROUP.chat_id).text.splitlines()[3]
-    assert line == "Prizes: 140 / 60 kush (places 3–4: their 30% goes to the winner with 2 players)"
+    assert line == (
+        "Prizes: 140 / 60 kush (with 2 players, the 30% of places 3–4 goes to the winner)"
+    )
     assert tr("ru", "tour.places_to_winner", first=3, last=4, percent=30, n=2) == (
-        "(при 2 игроках 30% за места 3–4 получает победитель)"
+        "(при 2 игроках 30% за места 3–4 — победителю)"
     )
     await service.join(GROUP, BOB)
     line = presenter.last_table(GROUP.chat_id).text.splitlines()[3]
-    assert line.endswith("(place 4's 10% goes to the winner with 3 players)"), line
+    assert line.endswith("(with 3 players, place 4's 10% goes to the winner)"), line
