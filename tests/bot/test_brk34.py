@@ -45,3 +45,24 @@ async def test_r8_1_switching_the_language_after_the_daily_pays_no_second_bonus(
     player = await store.find_player(community.id, ALICE.user_id)
     assert player is not None and player.balance == 1100
     assert await check_store(store) == []
+
+
+async def test_r8_1_a_language_set_reads_with_its_default_auto() -> None:
+    """R8.1: the language's default is auto. Since the time zone's default follows the
+    language, ``/settings language`` of a group that set English read "Now: English
+    (default)", as if nothing had been set; the time zone's own default still follows it."""
+    store = MemoryStore()
+    service = TableService(
+        store, clock=lambda: 1.7e9, rng=random.Random(5), next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    assert (await say(service, "language")).text.endswith("Now: auto (default).")
+    assert not (await say(service, "language", "en")).alert
+    reply = await say(service, "language")
+    assert reply.text.endswith("Now: English (default auto)."), reply.text
+    assert (await say(service, "utc_offset")).text.endswith("Now: 0 (default).")
+    assert not (await say(service, "language", "ru")).alert
+    reply = await say(service, "language")
+    assert reply.text.endswith("Сейчас: русский (по умолчанию авто)."), reply.text
+    assert (await say(service, "utc_offset")).text.endswith("Сейчас: 3 (по умолчанию).")
+    assert (await stored(store)).utc_offset is None
