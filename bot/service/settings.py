@@ -908,7 +908,9 @@ def _with_default(
     shown = _display(s, opts, spec, lang, label)
     if spec.name in ("payouts", "chips_schedule"):  # (its default is a long text of its own)
         return shown
-    default = CommunitySettings(language=s.language)  # (utc_offset's follows the language)
+    # (utc_offset's default follows the language; the language's own default is auto: "English
+    # (default)" was said of a group that had set it)
+    default = CommunitySettings(language=s.language if spec.name == "utc_offset" else None)
     default_opts = table_options(default, game)
     if _current(s, opts, spec) == _current(default, default_opts, spec):
         return tr(lang, "settings.is_default", value=shown)
