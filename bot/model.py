@@ -19,7 +19,7 @@ from game.chinese import ChineseGame
 from game.clock import SeatClock
 from game.hand import Hand
 from game.match import HandPlan, MatchState
-from game.options import RuleOptions
+from game.options import GameKind, RuleOptions
 from game.tournament import AWAY_SECONDS, Tournament
 
 __all__ = [
@@ -216,6 +216,10 @@ class SeatState:
     :ivar reachable: the last private message got through.
     :ivar timed_out: sitting out because the moves had to be made for them (R8.6), not by
         their own /sitout.
+    :ivar back_early: a player whose moves the clock made in the hand under way said /back
+        during it (R8.6: one not yet moved to sit-out returns with the command too): the
+        sit-out that timeout sets when the hand ends is not made (:func:`bot.service.dealing.
+        sit_out_timed_out`); cleared then.
     :ivar away: a tournament player whose street the clock had to finish (R8.5, R8.7), who
         has not acted at the table since: each of their turns waits only
         :data:`game.tournament.AWAY_SECONDS` (:meth:`LiveTable.grace`). Never at a cash table
@@ -272,6 +276,7 @@ class SeatState:
     away: bool = False
     foul_asked: float = 0.0
     foul_board: str = ""
+    back_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -298,6 +303,7 @@ class SeatState:
             "away": self.away,
             "foul_asked": self.foul_asked,
             "foul_board": self.foul_board,
+            "back_early": self.back_early,
         }
 
     @classmethod
@@ -630,6 +636,16 @@ class LiveTable:
         if self.hand is None:
             return []
         return [s for s in self.hand.order if self.owner(s) == seat.seat]
+
+    def timed_out_now(self, seat: SeatState) -> bool:
+        """Whether the clock made a move of the player's in the hand under way (R8.5): they
+        sit out when it ends (R8.6) unless they say /back before (:attr:`SeatState.
+        back_early`)."""
+        hand = self.hand
+        if hand is None or hand.is_over or self.options.game is GameKind.CHINESE:
+            return False  # (Chinese Poker: the game ends after it, R7.7, nobody sits out)
+        view = hand.view(None)
+        return any(view.seat(b).timed_out for b in self.boards_of(seat))
 
     def plays_now(self, seat: SeatState) -> bool:
         """Whether the player has a board in the hand being played (not yet over)."""

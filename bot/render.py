@@ -20,6 +20,7 @@ from game.cards import Card, format_cards
 from game.chinese import ChineseGame
 from game.hand import HandView
 from game.names import hand_name
+from game.options import GameKind
 from game.tournament import AWAY_SECONDS, TournamentPhase
 
 __all__ = [
@@ -429,11 +430,13 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.fl_wait"))
     elif view.to_act:
         lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
-    if not seat.leaving and t.tournament is None and any(view.seat(b).timed_out for b in boards):
+    timed_out = any(view.seat(b).timed_out for b in boards)
+    if not seat.leaving and t.tournament is None and timed_out and not seat.back_early:
         # the clock made a move of theirs (R8.5): said at once, on this screen, not only at
         # the showdown's (R8.6: they sit out from the next hand; a tournament player is away,
-        # "private.away" above)
-        lines.append(tr(lang, "private.timed_out_now"))
+        # "private.away" above); in Chinese Poker the game ends after it instead (R7.7)
+        chinese = t.options.game is GameKind.CHINESE
+        lines.append(tr(lang, "private.timed_out_chinese" if chinese else "private.timed_out_now"))
     lines.extend(_board_lines(me.board))
     # the cards placed, this street's included, already foul the board (R2.3): said before
     # Confirm, on this private screen only (the group's never marks it before the showdown)

@@ -272,8 +272,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # during the hand, from the moment the clock made a move of theirs (R8.5, R8.6)
     "private.timed_out_now": {
-        "en": "⌛ Time ran out: your moves are made for you. You sit out from the next hand on; /back then to play again.",
-        "ru": "⌛ Время вышло: ходы делаются за вас. Со следующей раздачи вы пропускаете игру; потом /back — вернуться.",
+        "en": "⌛ Time ran out: your moves are made for you. From the next hand you sit out; /back to play again.",
+        "ru": "⌛ Время вышло: ходы делаются за вас. Со следующей раздачи вы не играете; /back — вернуться в игру.",
+    },
+    "private.timed_out_chinese": {
+        "en": "⌛ Time ran out: your cards were set for you. The game ends after this hand.",
+        "ru": "⌛ Время вышло: карты разложены за вас. Игра закончится после этой раздачи.",
     },
     "private.sitting_out_after_match": {
         "en": "⌛ Time ran out and your moves were made for you. The Fantasyland hand this one earned is played first, with you; then you sit out (/back to play again).",
@@ -715,6 +719,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.sitout": {
         "en": "You sit out from the next hand. /back to return.",
         "ru": "Со следующей раздачи вы пропускаете игру. /back — вернуться.",
+    },
+    "reply.back_before_sit_out_hand": {
+        "en": "Welcome back: you play the next hand too.",
+        "ru": "С возвращением: следующую раздачу вы тоже играете.",
     },
     "reply.back_before_sit_out": {
         "en": "Welcome back: you will not sit out after this match.",
@@ -1485,8 +1493,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # Confirm pressed once on a street whose confirmation leaves the board fouled (R2.3):
     # nothing done; a second press confirms (bot/service/play.py)
     "err.confirm_fouled": {
-        "en": "⚠ This board is fouled (dead). Press Confirm again to confirm.",
-        "ru": "⚠ Рука мёртвая. Нажмите «Готово» ещё раз, чтобы подтвердить.",
+        "en": "⚠ This board fouls (dead hand). Press Confirm again to play it anyway.",
+        "ru": "⚠ Рука мёртвая. Нажмите «Готово» ещё раз, чтобы сыграть так.",
     },
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},

@@ -423,9 +423,11 @@ def sit_out_timed_out(t: LiveTable, owner: Callable[[int], int]) -> None:
     assert t.match is not None
     for s in t.match.to_sit_out if t.tournament is None else ():
         seat = t.seats.get(owner(s))
-        if seat is not None and not seat.bot:
+        if seat is not None and not seat.bot and not seat.back_early:
             seat.sitting_out = True
             seat.timed_out = True
+    for seat in t.seats.values():  # (/back said during the hand: used, R8.6)
+        seat.back_early = False
 
 
 def refill_banks(t: LiveTable, seats: Iterable[int]) -> None:

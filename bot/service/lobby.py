@@ -877,6 +877,15 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
                 over = tr(seat.lang, on(t.platform, "private.over"), table=t.id, hand=t.shown_no)
                 tx.privates[seat.seat] = Screen(over, table=t.id)
         return Reply(tr(lang, "reply.back_before_sit_out"))
+    if not seat.sitting_out and t.timed_out_now(seat) and not seat.bot:
+        # the clock made their moves in this hand, which sits them out when it ends (R8.6):
+        # the private screen says "/back to play again", and /back then said "You are not
+        # sitting out" (the sit-out not made yet): one not yet moved returns with it too
+        if not seat.back_early:
+            async with rt.transition(t) as tx:
+                seat.back_early = True
+                tx.show.add(seat.seat)  # (its screen no longer says they will sit out)
+        return Reply(tr(lang, "reply.back_before_sit_out_hand"))
     if not seat.sitting_out:
         if t.busted(seat):
             return _busted_reply(t, seat, lang)

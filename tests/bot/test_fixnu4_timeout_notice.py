@@ -13,7 +13,7 @@ from game.clock import SeatClock
 from storage.api import Store
 from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, press_auto_and_confirm, seated
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.tg_world import ALICE as TG_ALICE
 from tests.bot.tg_world import BOB as TG_BOB
@@ -80,3 +80,40 @@ async def test_r8_5_through_telegram_the_timeout_edits_the_private_hand_at_once(
         assert t.hand is not None and t.hand_no == 1 and t.hand.result is None
         await w.settle()
         assert all(text not in m for m in w.group_texts())
+
+
+async def test_r8_6_back_said_during_the_timed_out_hand_keeps_the_player_in() -> None:
+    """R8.6 ("one not yet moved returns with the command too"): the private screen of a
+    player whose clock ran out says "/back to play again"; /back typed during that hand
+    answered "You are not sitting out" (the sit-out is made when the hand ends) and they sat
+    out anyway. Now it is taken: their screen drops the line, the hand ends with them still
+    in, and the next hand deals them; a second /back says so again without a new step."""
+    env: tuple[TableService, FakePresenter, Store, Clock] = service_env()
+    service, presenter, _store, clock = env
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    sleeper_actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
+    awake = BOB if sleeper_actor is ALICE else ALICE
+    lang = LANG[sleeper.user_id]
+    clock.now += 181  # the budget and the bank run out on street 1
+    await service.run_due()
+    assert tr(lang, "private.timed_out_now") in presenter.last_private(sleeper.user_id).text
+    reply = await service.back(GROUP, sleeper_actor)
+    assert reply.text == tr(lang, "reply.back_before_sit_out_hand") and not reply.alert
+    assert sleeper.back_early
+    screen = presenter.last_private(sleeper.user_id).text
+    assert tr(lang, "private.timed_out_now") not in screen, screen
+    again = await service.back(GROUP, sleeper_actor)
+    assert again.text == reply.text
+    while t.hand is not None and t.hand_no == 1:
+        if t.seats[t.hand.to_act[0]] is sleeper:
+            clock.now += 1
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, awake)
+    assert not sleeper.sitting_out and not sleeper.timed_out and not sleeper.back_early
+    clock.now += 60
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert sleeper.seat in t.hand.order  # dealt in
