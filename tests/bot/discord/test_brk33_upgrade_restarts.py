@@ -16,7 +16,7 @@ from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.test_brk27_discord_errors import street_unsettled
 from tests.bot.discord.test_discord_e2e import seat_everyone
 from tests.bot.discord.test_stop_keeps_notices_discord import leave_notice, left
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, ApiCall, FakeDiscord
+from tests.fakes.discord_api import TOKEN, FakeDiscord
 
 
 def strip_notice_refs(db: Path) -> int:
@@ -94,57 +94,5 @@ async def test_r8_2_a_notice_owed_by_the_previous_release_shows_once_across_two_
             await w4.service.rt.settled(w4.table())
             await w4.adapter.presenter.flush()
         assert len(notices(fake)) == 1, notices(fake)
-    finally:
-        await fake.stop()
-
-
-def channel_edit(name: str, call: ApiCall) -> bool:
-    """An edit of a message in the table's channel (the table message: the showdown is
-    written over it)."""
-    return name == "edit_message" and f"/channels/{CHANNEL_ID}/" in call.path
-
-
-async def test_r8_4_a_showdown_discord_holds_at_the_stop_is_shown_by_the_next_start(
-    tmp_path: Path,
-) -> None:
-    """R8.4: Discord answers every edit in the table's channel with a 429 of a minute from
-    the hand's last street on (discord.py waits it out inside the request and tries again,
-    the edit's body built anew each try); the showdown written over the table message is
-    held so, and the bot stops. The restarted bot shows the channel the hand's result."""
-    fake = FakeDiscord(TOKEN)
-    await fake.start()
-    db = tmp_path / "ofc.sqlite3"
-    limited = {"message": "You are being rate limited.", "retry_after": 60.0, "global": False}
-    try:
-        async with world(tmp_path, fake=fake, db=db) as w:
-            w.adapter.presenter.stop_grace = 0.3
-            await seat_everyone(w, [ALICE, BOB])
-            t = w.table()
-            users = {str(u.id): u for u in (ALICE, BOB)}
-            while True:  # (to the hand's last street: every other board is full)
-                hand = t.hand
-                assert hand is not None
-                mover = hand.to_act[0]
-                others = [hand.board_of(s).count for s in hand.order if s != mover]
-                if all(n == 13 for n in others) and (
-                    hand.board_of(mover).count + len(hand.to_place(mover)) >= 13
-                ):
-                    break
-                await w.play_street(users[t.seats[mover].user_id], "dm")
-            await w.service.rt.settled(t)
-            await w.adapter.presenter.flush()
-            fake.outage(channel_edit, 429, limited)
-            await street_unsettled(w, users[t.seats[mover].user_id])  # (the showdown)
-            await fake.wait_for(lambda: t.hand is not None and t.hand_no == 2, timeout=10)
-            await fake.wait_for(
-                lambda: [c for c in fake.calls if c.status == 429 and "Showdown" in str(c.body)],
-                timeout=10,
-            )
-        assert not [m for m in fake.channel_messages() if "Showdown" in m["content"]]
-        fake.recover()
-        async with world(tmp_path, fake=fake, db=db) as w2:
-            await w2.service.rt.settled(w2.table())
-            await w2.adapter.presenter.flush()
-            assert [m for m in fake.channel_messages() if "Showdown" in m["content"]]
     finally:
         await fake.stop()
