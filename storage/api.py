@@ -512,17 +512,29 @@ class Store(Protocol):
         :raises InsufficientFunds: if the balance would go negative."""
 
     async def claim_daily(
-        self, community_id: int, player_id: int, amount: int, day: str
+        self,
+        community_id: int,
+        player_id: int,
+        amount: int,
+        day: str,
+        *,
+        at: float | None = None,
+        since: float | None = None,
     ) -> int | None:
         """The daily bonus for ``day`` (``YYYY-MM-DD``): the new balance, or ``None`` if the
         player already claimed that day or a later one (a group whose ``utc_offset`` was
-        turned back reads an earlier day than the one taken: no second bonus, R8.1); decided
-        inside the paying transaction."""
+        turned back reads an earlier day than the one taken), or made a claim at or after
+        ``since`` (Unix seconds: the start of the group's current local day; a zone moved
+        forward, e.g. the language switched from English to Russian, reads the next date at
+        once): no second bonus within one local day, R8.1. ``at`` is the claim's time, stored
+        with it (the caller's clock; the store's when ``None``). Decided inside the paying
+        transaction."""
 
-    async def daily_claimed(self, player_id: int, day: str) -> bool:
+    async def daily_claimed(self, player_id: int, day: str, *, since: float | None = None) -> bool:
         """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
-        later day, so that ``day``'s can no longer be taken: a read, e.g. to offer ``/daily``
-        only while it can be taken."""
+        later day, or (``since`` given) made a claim at or after ``since``, so that ``day``'s
+        can no longer be taken (as :meth:`claim_daily` decides): a read, e.g. to offer
+        ``/daily`` only while it can be taken."""
 
     async def last_daily(self, player_id: int) -> str | None:
         """The latest day (``YYYY-MM-DD``) whose daily bonus the player claimed, ``None`` if

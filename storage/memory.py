@@ -97,7 +97,8 @@ class MemoryStore:
         # hand_players' figures (migration 002): (hand id, community id, finished_at, row)
         self._stats: list[tuple[int, int, float, StatRow]] = []
         self._snapshots: dict[int, str] = {}
-        self._daily: set[tuple[int, str]] = set()
+        #: ``(player_id, day)`` of each daily bonus taken -> when it was taken.
+        self._daily: dict[tuple[int, str], float] = {}
         self._leases: dict[str, tuple[str, float]] = {}  # key → (worker, expires at)
         self._workers: dict[str, tuple[str, float]] = {}  # worker → (address, expires at)
         self._alive: float | None = None
@@ -358,17 +359,24 @@ class MemoryStore:
         return balance
 
     async def claim_daily(
-        self, community_id: int, player_id: int, amount: int, day: str
+        self,
+        community_id: int,
+        player_id: int,
+        amount: int,
+        day: str,
+        *,
+        at: float | None = None,
+        since: float | None = None,
     ) -> int | None:
         """See :meth:`storage.sqlite.SqliteStore.claim_daily`."""
         require_int(amount, "daily bonus", minimum=0)
         require_day(day)
         p = self._player_in(player_id, community_id)
-        if await self.daily_claimed(player_id, day):
+        if await self.daily_claimed(player_id, day, since=since):
             return None
         self._check_ledger_keys(daily_key(player_id, day))
         now = time.time()
-        self._daily.add((player_id, day))
+        self._daily[player_id, day] = now if at is None else float(at)
         self._set_balance(player_id, p.balance + amount)
         self._append(
             community_id,
@@ -383,11 +391,14 @@ class MemoryStore:
         )
         return p.balance + amount
 
-    async def daily_claimed(self, player_id: int, day: str) -> bool:
+    async def daily_claimed(self, player_id: int, day: str, *, since: float | None = None) -> bool:
         """See :meth:`storage.sqlite.SqliteStore.daily_claimed`."""
         require_day(day)
-        last = await self.last_daily(player_id)
-        return last is not None and last >= day
+        return any(
+            d >= day or (since is not None and at >= since)
+            for (p, d), at in self._daily.items()
+            if p == player_id
+        )
 
     async def last_daily(self, player_id: int) -> str | None:
         """See :meth:`storage.sqlite.SqliteStore.last_daily`."""

@@ -36,6 +36,7 @@ Design:
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
@@ -1158,17 +1159,29 @@ class PostgresStore:
         return await self._write(body)
 
     async def claim_daily(
-        self, community_id: int, player_id: int, amount: int, day: str
+        self,
+        community_id: int,
+        player_id: int,
+        amount: int,
+        day: str,
+        *,
+        at: float | None = None,
+        since: float | None = None,
     ) -> int | None:
         """Pay ``amount`` (≥ 0) kush as the ``daily_bonus`` of ``day`` (``YYYY-MM-DD``): the
         new balance, or ``None`` if already claimed that day or a later one (a group's
-        ``utc_offset`` turned back reads an earlier day: no second bonus, R8.1); the player's
-        row is locked first, so two claims at once are decided one after the other.
+        ``utc_offset`` turned back reads an earlier day) or at or after ``since`` (the start
+        of the group's local day; a zone moved forward reads the next date at once): no
+        second bonus within one local day, R8.1. The claim is stored with ``at`` (the
+        caller's clock, default now); the player's row is locked first, so two claims at
+        once are decided one after the other.
 
         :raises StorageError: on a bad day or amount or a player outside the community.
         """
         require_int(amount, "daily bonus", minimum=0)
         require_day(day)
+        claimed_at = time.time() if at is None else float(at)
+        after = math.inf if since is None else float(since)
 
         async def body(conn: Conn) -> int | None:
             balance = await _lock_balance(conn, player_id, community_id)
@@ -1176,12 +1189,14 @@ class PostgresStore:
             claimed = await conn.fetchval(
                 "INSERT INTO daily_claims (player_id, day, amount, claimed_at)"
                 " SELECT $1::BIGINT, $2::TEXT, $3::BIGINT, $4::DOUBLE PRECISION WHERE NOT EXISTS"
-                " (SELECT 1 FROM daily_claims WHERE player_id = $1 AND day >= $2)"
+                " (SELECT 1 FROM daily_claims WHERE player_id = $1"
+                " AND (day >= $2 OR claimed_at >= $5::DOUBLE PRECISION))"
                 " ON CONFLICT (player_id, day) DO NOTHING RETURNING 1",
                 player_id,
                 day,
                 amount,
-                now,
+                claimed_at,
+                after,
             )
             if claimed is None:
                 return None
@@ -1203,14 +1218,18 @@ class PostgresStore:
 
         return await self._write(body)
 
-    async def daily_claimed(self, player_id: int, day: str) -> bool:
+    async def daily_claimed(self, player_id: int, day: str, *, since: float | None = None) -> bool:
         """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
-        later day (then ``day``'s can no longer be taken).
+        later day, or at or after ``since`` (then ``day``'s can no longer be taken).
 
         :raises StorageError: on a bad day."""
         require_day(day)
         row = await self._fetchrow(
-            "SELECT 1 FROM daily_claims WHERE player_id = $1 AND day >= $2", player_id, day
+            "SELECT 1 FROM daily_claims WHERE player_id = $1"
+            " AND (day >= $2 OR claimed_at >= $3::DOUBLE PRECISION)",
+            player_id,
+            day,
+            math.inf if since is None else float(since),
         )
         return row is not None
 

@@ -33,6 +33,7 @@ Design:
 from __future__ import annotations
 
 import asyncio
+import math
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -720,16 +721,28 @@ class SqliteStore:
         return await self._write(_grant_tx, community_id, player_id, amount, actor, reason, key)
 
     async def claim_daily(
-        self, community_id: int, player_id: int, amount: int, day: str
+        self,
+        community_id: int,
+        player_id: int,
+        amount: int,
+        day: str,
+        *,
+        at: float | None = None,
+        since: float | None = None,
     ) -> int | None:
         """Pay ``amount`` (≥ 0) kush as the ``daily_bonus`` of ``day`` (``YYYY-MM-DD``): the
         new balance, or ``None`` if already claimed that day or a later one (a group's
-        ``utc_offset`` turned back reads an earlier day: no second bonus, R8.1).
+        ``utc_offset`` turned back reads an earlier day) or at or after ``since`` (the start
+        of the group's local day; a zone moved forward reads the next date at once): no
+        second bonus within one local day, R8.1. The claim is stored with ``at`` (the
+        caller's clock, default now).
 
         :raises StorageError: on a bad day or amount or a player outside the community.
         """
         require_int(amount, "daily bonus", minimum=0)
         require_day(day)
+        claimed_at = time.time() if at is None else float(at)
+        after = math.inf if since is None else float(since)
 
         def body(conn: Conn) -> int | None:
             balance = _balance(conn, player_id, community_id)
@@ -737,9 +750,10 @@ class SqliteStore:
             cur = conn.execute(
                 "INSERT INTO daily_claims (player_id, day, amount, claimed_at)"
                 " SELECT ?, ?, ?, ? WHERE NOT EXISTS"
-                " (SELECT 1 FROM daily_claims WHERE player_id = ? AND day >= ?)"
+                " (SELECT 1 FROM daily_claims WHERE player_id = ?"
+                " AND (day >= ? OR claimed_at >= ?))"
                 " ON CONFLICT (player_id, day) DO NOTHING",
-                (player_id, day, amount, now, player_id, day),
+                (player_id, day, amount, claimed_at, player_id, day, after),
             )
             if cur.rowcount == 0:
                 return None
@@ -761,15 +775,17 @@ class SqliteStore:
 
         return await self._write(body)
 
-    async def daily_claimed(self, player_id: int, day: str) -> bool:
+    async def daily_claimed(self, player_id: int, day: str, *, since: float | None = None) -> bool:
         """Whether the player claimed the daily bonus of ``day`` (``YYYY-MM-DD``) or of a
-        later day (then ``day``'s can no longer be taken).
+        later day, or at or after ``since`` (then ``day``'s can no longer be taken).
 
         :raises StorageError: on a bad day."""
         require_day(day)
+        after = math.inf if since is None else float(since)
         row = await self._call(
             lambda c: c.execute(
-                "SELECT 1 FROM daily_claims WHERE player_id = ? AND day >= ?", (player_id, day)
+                "SELECT 1 FROM daily_claims WHERE player_id = ? AND (day >= ? OR claimed_at >= ?)",
+                (player_id, day, after),
             ).fetchone()
         )
         return row is not None

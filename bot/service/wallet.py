@@ -51,6 +51,12 @@ def _group_now(rt: Runtime, community: Community) -> datetime:
     return datetime.fromtimestamp(rt.clock(), timezone(offset))
 
 
+def _day_start(now: datetime) -> float:
+    """The start of ``now``'s day in its time zone, as Unix seconds: a daily bonus taken since
+    then was taken today, whatever date it was recorded under (R8.1)."""
+    return now.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
+
+
 def _minutes_to_next_day(now: datetime, last: str | None = None) -> int:
     """Whole minutes (rounded up) from ``now`` to the start of its next day, or of the day
     after ``last`` (``YYYY-MM-DD``, the latest daily bonus taken) when that is later: a
@@ -74,7 +80,7 @@ async def advice(
     if community.settings.daily_bonus <= 0:
         return tr(lang, key + "_no_daily")
     now = _group_now(rt, community)
-    if not await rt.store.daily_claimed(player_id, f"{now:%Y-%m-%d}"):
+    if not await rt.store.daily_claimed(player_id, f"{now:%Y-%m-%d}", since=_day_start(now)):
         return tr(lang, key)
     left = _minutes_to_next_day(now, await rt.store.last_daily(player_id))
     nxt = tr(lang, "reply.daily_next", hours=left // 60, minutes=left % 60)
@@ -308,14 +314,28 @@ def _hand_points(result: Mapping[str, Any], seat: int | None) -> tuple[int, bool
 
 
 async def daily(rt: Runtime, community: Community, actor: Actor, lang: str) -> Reply:
-    """The daily bonus, once a day of the group's time zone (its ``utc_offset``), and only
-    for a day after the latest one taken (a time zone turned back gives none twice, R8.1)."""
+    """The daily bonus, once a day of the group's time zone (its ``utc_offset``, R8.1).
+
+    A claim is refused when the player took one for today's date or a later one (a zone
+    turned back reads a date already taken) or took one since the start of today in the
+    group's current zone (a zone moved forward, e.g. the language switched from English to
+    Russian, reads the next date at once). So no local day pays twice, and the next bonus
+    comes at the start of the next local day, or of the day after the date taken when that
+    is later: at most a day plus the zone's move back after the last one. The refusal says
+    how long until then."""
     amount = community.settings.daily_bonus
     if amount <= 0:
         return Reply(tr(lang, on(community.platform, "reply.daily_off")), alert=True)
     player = await rt.store.player(community.id, actor.user_id, actor.name, actor.language)
     now = _group_now(rt, community)
-    new_balance = await rt.store.claim_daily(community.id, player.id, amount, f"{now:%Y-%m-%d}")
+    new_balance = await rt.store.claim_daily(
+        community.id,
+        player.id,
+        amount,
+        f"{now:%Y-%m-%d}",
+        at=now.timestamp(),
+        since=_day_start(now),
+    )
     if new_balance is None:  # say when the group's next day (after the one taken) begins
         left = _minutes_to_next_day(now, await rt.store.last_daily(player.id))
         text = tr(lang, "reply.daily_taken", hours=left // 60, minutes=left % 60)

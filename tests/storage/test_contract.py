@@ -378,6 +378,38 @@ async def test_claim_daily_of_a_day_before_the_one_taken_is_refused(store: AnySt
     await assert_consistent(store)
 
 
+async def test_claim_daily_since_the_local_day_began_is_refused(store: AnyStore) -> None:
+    """A group's zone moved forward (English to Russian: UTC to Moscow) reads the next date
+    at once: a claim taken since the start of the group's local day (``since``) refuses
+    another whatever its date; the claim's time is the caller's (``at``), not the store's
+    clock (R8.1)."""
+    s = await seated(store)
+    a, b = s.ids[0], s.ids[1]
+    day_start = 1_699_920_000.0  # 2023-11-14 00:00 UTC
+    taken = day_start - 2 * 3600  # 22:00 UTC on the 13th: the 13th's bonus
+    assert await store.claim_daily(s.community.id, a, 100, "2023-11-13", at=taken) == 1100
+    assert await store.claim_daily(s.community.id, b, 100, "2023-11-13", at=taken - 7200) == 1100
+    moscow = day_start - 3 * 3600  # 00:00 of the 14th in Moscow, 21:00 UTC on the 13th
+    assert await store.daily_claimed(a, "2023-11-14", since=moscow)
+    assert not await store.daily_claimed(a, "2023-11-14")
+    assert not await store.daily_claimed(b, "2023-11-14", since=moscow)  # (20:00 UTC)
+    assert await store.claim_daily(s.community.id, a, 100, "2023-11-14", since=moscow) is None
+    assert (
+        await store.claim_daily(s.community.id, b, 100, "2023-11-14", at=taken + 120, since=moscow)
+        == 1200
+    )
+    assert await store.last_daily(a) == "2023-11-13"
+    assert await store.daily_claimed(b, "2023-11-15", since=moscow)
+    # the next Moscow day (00:00 of the 15th there): both claims are from before it
+    nxt = moscow + 86400
+    assert not await store.daily_claimed(a, "2023-11-15", since=nxt)
+    assert await store.claim_daily(s.community.id, a, 100, "2023-11-15", at=nxt, since=nxt) == 1200
+    assert await store.claim_daily(s.community.id, a, 100, "2023-11-16", since=nxt) is None
+    assert await store.claim_daily(s.community.id, b, 100, "2023-11-15", since=nxt) == 1300
+    assert (await balance(store, a), await balance(store, b)) == (1200, 1300)
+    await assert_consistent(store)
+
+
 async def test_claims_of_two_days_at_once_pay_one(store: AnyStore) -> None:
     """A claim of a day and one of the day before it, at once (a group's ``utc_offset``
     changed between two presses): the later day is paid, or the earlier one and then the
