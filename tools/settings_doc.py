@@ -1,0 +1,56 @@
+"""Write the admins' settings reference, ``docs/settings.md``, from the settings' own
+descriptions (``bot.service.settings.SETTINGS``): each setting's name, what it is, the games
+it applies to, what it takes and its default, as ``/settings <name>`` says them in English.
+
+Usage: ``python tools/settings_doc.py > docs/settings.md`` (a test checks the file is what this
+prints, so a setting added or changed updates it)."""
+
+from __future__ import annotations
+
+from bot.service.settings import SETTINGS, _display, table_options
+from bot.texts import tr
+from game.options import GameKind
+from storage.api import DEFAULT_KUSH_LABEL, CommunitySettings
+
+__all__ = ["reference"]
+
+_HEAD = """# Settings (`/settings`, Discord `/ofcadmin settings`)
+
+Admins change these with `/settings <name> <value>` (or the buttons of `/settings`); `/settings
+<name>` shows one with its current value. A rule option changed during a match applies when the
+match ends (R6.6); a buy-in between hands (R8.2). This file is written by
+`python tools/settings_doc.py > docs/settings.md` from the settings' own descriptions.
+
+| setting | what it is | takes | default | games |
+|---|---|---|---|---|
+"""
+
+
+def _cell(text: str) -> str:
+    """``text`` fit for a markdown table cell (one line, no bare ``|``)."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def reference() -> str:
+    """The markdown of ``docs/settings.md``: one table row per setting, in the order
+    ``/settings`` lists them."""
+    default = CommunitySettings()
+    rows = []
+    for spec in SETTINGS.values():
+        games = [g for g in GameKind if spec.applies_to(g)]
+        game = games[0]
+        shown = _display(default, table_options(default, game), spec, "en", DEFAULT_KUSH_LABEL)
+        names = (
+            "all"
+            if len(games) == len(GameKind)
+            else ", ".join(tr("en", f"game.{g.value}") for g in games)
+        )
+        rows.append(
+            f"| `{spec.name}` | {_cell(spec.en)} | {_cell(spec.range_text('en'))} "
+            f"| {_cell(shown)} | {_cell(names)} |"
+        )
+    return _HEAD + "\n".join(rows) + "\n"
+
+
+if __name__ == "__main__":
+    print(reference(), end="")
