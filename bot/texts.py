@@ -1889,6 +1889,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Each box won vs each opponent: 1 point, all three: +3 (scoop).",
         "ru": "Каждый выигранный бокс у соперника — 1 очко, все три — ещё +3 (скуп).",
     },
+    # R5.4: a fouled board against each live one, under either scheme
+    "rules.foul": {
+        "en": "A foul loses every box to each live board (−6) and pays its royalties.",
+        "ru": "Мёртвая рука проигрывает все боксы каждой живой (−6) и платит её роялти.",
+    },
     "rules.scoring.two_per_row": {
         "en": "Each box won vs each opponent: 2 points, no scoop bonus.",
         "ru": "Каждый выигранный бокс у соперника — 2 очка, без бонуса за все три.",

@@ -40,6 +40,7 @@ def _rules(opts: RuleOptions, lang: str) -> str:
         stay = "stay_middle" if opts.stay_on_full_house_middle else "stay"
         fantasyland += "\n" + tr(lang, f"rules.fantasyland.{stay}")
     scoring = tr(lang, f"rules.scoring.{opts.scoring.value}")
+    scoring += "\n" + tr(lang, "rules.foul")  # (what a foul costs, R5.4: it went unsaid)
     royalties = _points_table(royalty, lang, "rules.royalties")
     if opts.deuce_of_spades:
         royalties += "\n" + tr(lang, "rules.royalties.deuce")

@@ -183,3 +183,17 @@ def test_the_points_table_fits_a_phone_line(game: str, lang: str) -> None:
     # every item a name (or faces) and its points, none split between lines
     assert all(i.rsplit(" ", 1)[-1].replace("–", "").isdigit() for i in items), items
     assert len(items) == {"chinese": 9}.get(game, 15), items
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_r5_4_rules_say_what_a_foul_costs(lang: str) -> None:
+    """R5.4: /rules said a board breaking the order is dead, never what that costs; the
+    open-face games say it once, Chinese Poker (R7.4, no royalties) not."""
+    from bot.service.rules import rules_text
+    from game.options import GameKind, RuleOptions
+
+    foul = tr(lang, "rules.foul")
+    assert "−6" in foul
+    for game in (GameKind.PINEAPPLE, GameKind.OFC):
+        assert rules_text(RuleOptions.preset(game), lang).count(foul) == 1
+    assert foul not in rules_text(RuleOptions.preset(GameKind.CHINESE), lang)
