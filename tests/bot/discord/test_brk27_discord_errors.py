@@ -13,6 +13,7 @@ import pytest
 from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, World, world
 from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.bot.fakes import FOULED_NOTICES
 from tests.fakes.discord_api import CHANNEL_ID, FakeUser
 
 
@@ -28,10 +29,13 @@ async def street_unsettled(w: World, user: FakeUser) -> list[float]:
         await w.fake.wait_for(lambda r=record: r.answered, timeout=5)
         waited.append((record.callback_at or 0.0) - record.sent_at)
         await asyncio.wait_for(w.adapter.idle(), 5)
-    msg = await w.hand_message(user, "dm")
-    record = await w.fake.press(user, msg, w.buttons(msg)[("c", "")])
-    await w.fake.wait_for(lambda r=record: r.answered, timeout=5)
-    waited.append((record.callback_at or 0.0) - record.sent_at)
+    for _ in range(2):  # (a Confirm that fouls the finished board asks first: again, R2.3)
+        msg = await w.hand_message(user, "dm")
+        record = await w.fake.press(user, msg, w.buttons(msg)[("c", "")])
+        await w.fake.wait_for(lambda r=record: r.answered, timeout=5)
+        waited.append((record.callback_at or 0.0) - record.sent_at)
+        if (w.notice(record) or {}).get("content") not in FOULED_NOTICES:
+            break
     return waited
 
 
