@@ -898,6 +898,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
+        if t.timed_out_now(seat) and not seat.bot:  # (a /sitout during the hand the clock
+            seat.back_early = True  # made moves in, R8.6: that sit-out is taken back too)
+        if pending and t.match is not None:  # (and one a timeout set for the match's end)
+            t.match = t.match.back(pending)
         _ready_window(rt, t, seat)  # back, but not bought in: Ready in time, or stand up
         tx.group = t.hand is None or seat.ready_by is not None
         maybe_start(rt, t, tx)

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_transitions import (
     ALICE_PLAN,
+    alice_earns_fantasyland,
     play_fantasyland_hand,
     play_street_by_plan,
     stacked_table,
@@ -88,4 +90,51 @@ async def test_r8_6_back_during_a_timed_out_fantasyland_hand_cancels_that_sit_ou
     clock.now += 5
     await service.run_due()
     assert t.hand is not None and t.hand_no == 3 and len(t.hand.order) == 2  # Bob dealt in
+    assert await check_store(store) == []
+
+
+async def test_r8_6_sitout_then_back_during_the_timed_out_hand_keeps_the_player_in() -> None:
+    """R8.6: the sleeper's clock runs out on street 1; they send /sitout during the hand (it
+    sits them out at once, the seat kept) and then /back ("You are back"). The hand's end sat
+    them out all the same: /back from a sit-out of their own did not take back the one the
+    timeout set, as /back alone does."""
+    service, presenter, _store, clock = service_env()
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    sleeper = t.seats[t.hand.to_act[0]]
+    sleeper_actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
+    awake = BOB if sleeper_actor is ALICE else ALICE
+    clock.now += 181  # the budget and the bank run out on street 1
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 1 and t.timed_out_now(sleeper)
+    assert not (await service.sit_out(GROUP, sleeper_actor)).alert
+    assert sleeper.sitting_out
+    reply = await service.back(GROUP, sleeper_actor)
+    assert not reply.alert, reply.text
+    assert not sleeper.sitting_out
+    while t.hand is not None and t.hand_no == 1:
+        if t.seats[t.hand.to_act[0]] is sleeper:
+            clock.now += 1
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, awake)
+    assert not sleeper.sitting_out and not sleeper.timed_out and not sleeper.back_early
+    clock.now += 60
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and sleeper.seat in t.hand.order
+
+
+async def test_r8_6_sitout_then_back_before_the_fantasyland_hand_cancels_its_sit_out() -> None:
+    """R8.6: Bob times out in the hand Alice makes Fantasyland in (he sits out after the
+    Fantasyland hand); before its deal he sends /sitout, then /back ("You are back"): he
+    played the Fantasyland hand and sat out after it all the same (/back alone cancels it)."""
+    store, clock, service, presenter, t = await alice_earns_fantasyland(bob_times_out=True)
+    assert t.match is not None and t.match.sit_out_after_match
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    reply = await service.back(GROUP, BOB)
+    assert not reply.alert, reply.text
+    assert t.match.sit_out_after_match == frozenset()
+    await play_fantasyland_hand(service, presenter, clock, t)
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and not bob.sitting_out
     assert await check_store(store) == []
