@@ -1367,7 +1367,9 @@ class TableService:
             back = None if again else self._back(t, actor, private=not hand_press)
             failure: Exception | None = None
             try:
-                reply = await self._table_press(t, actor, chat, press, lang, message_ref, is_admin)
+                reply = await self._table_press(
+                    t, actor, chat, press, lang, message_ref, is_admin, again=again
+                )
             except TransitionFailed as exc:
                 if t.seq == seq:  # nothing committed: storage refused the press's step
                     reply = Reply(tr(lang, "err.storage"), alert=True)
@@ -1425,6 +1427,8 @@ class TableService:
         lang: str,
         message_ref: str | None,
         is_admin: Callable[[], Awaitable[bool]] | None = None,
+        *,
+        again: bool = False,
     ) -> Reply:
         rt = self.rt
         closed = await timing.idle_first(rt, t, lang)  # (due before the press: R8.2a)
@@ -1481,7 +1485,8 @@ class TableService:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
             view = message_ref.startswith(HAND_VIEW_PREFIX)
             answered = Answered(seat.seat, message_ref, own, view)
-        return await play.hand_press(rt, t, seat, press, lang, answered)  # a private hand
+        # a private hand (``again``: the press delivered again, never a second press)
+        return await play.hand_press(rt, t, seat, press, lang, answered, again=again)
 
     async def _stale_lobby(
         self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None

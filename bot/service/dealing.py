@@ -427,6 +427,11 @@ def sit_out_timed_out(t: LiveTable, owner: Callable[[int], int]) -> None:
             seat.sitting_out = True
             seat.timed_out = True
     for seat in t.seats.values():  # (/back said during the hand: used, R8.6)
+        if seat.back_early:
+            # the match goes on (a Fantasyland hand earned): the sit-out this hand's timeout
+            # set for the match's end is cancelled too (it sat them out after that hand)
+            mine = [s for s in t.match.sit_out_after_match if owner(s) == seat.seat]
+            t.match = t.match.back(mine)
         seat.back_early = False
 
 

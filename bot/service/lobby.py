@@ -870,14 +870,19 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     if seat is None:  # (never expected: the timer stands up no one sitting out)
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     pending = t.sit_out_pending(seat)
+    # the clock made their moves in this hand, which sits them out when the match ends (R8.6)
+    now_too = not seat.sitting_out and not seat.bot and t.timed_out_now(seat)
     if not seat.sitting_out and pending and t.match is not None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
             t.match = t.match.back(pending)  # on with: back before the sit-out it set (R8.6)
+            if now_too and not seat.back_early:  # (and in this hand, the Fantasyland one:
+                seat.back_early = True  # that timeout is added to the match's when it ends)
+                tx.show.add(seat.seat)
             if t.hand is None:  # its "Hand over" said "then you sit out": said without it
                 over = tr(seat.lang, on(t.platform, "private.over"), table=t.id, hand=t.shown_no)
                 tx.privates[seat.seat] = Screen(over, table=t.id)
         return Reply(tr(lang, "reply.back_before_sit_out"))
-    if not seat.sitting_out and t.timed_out_now(seat) and not seat.bot:
+    if now_too:
         # the clock made their moves in this hand, which sits them out when it ends (R8.6):
         # the private screen says "/back to play again", and /back then said "You are not
         # sitting out" (the sit-out not made yet): one not yet moved returns with it too
@@ -893,6 +898,10 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
+        if t.timed_out_now(seat) and not seat.bot:  # (a /sitout during the hand the clock
+            seat.back_early = True  # made moves in, R8.6: that sit-out is taken back too)
+        if pending and t.match is not None:  # (and one a timeout set for the match's end)
+            t.match = t.match.back(pending)
         _ready_window(rt, t, seat)  # back, but not bought in: Ready in time, or stand up
         tx.group = t.hand is None or seat.ready_by is not None
         maybe_start(rt, t, tx)

@@ -114,10 +114,14 @@ async def hand_press(
     press: Press,
     lang: str,
     answered: Answered | None = None,
+    *,
+    again: bool = False,
 ) -> Reply:
     """A press on a player's private hand message (call under ``t.lock``). Stale presses
     (another hand, another street, an older screen) and presses for someone else's board are
-    refused; the core decides the rest.
+    refused; the core decides the rest. ``again``: the platform delivered this very press
+    again (:meth:`LiveTable.pressed_again`): a fouled Confirm's first press so delivered is
+    not its second, it asks again (R2.3).
 
     The reply's screen is the presser's hand after the press. When the pressed message is the
     presser's own private message (``answered.own``) only the adapter writes it, from the
@@ -153,7 +157,7 @@ async def hand_press(
     if mine and t.out_of_time(seat.seat, rt.clock()):
         return await _too_late(rt, t, seat, lang, answered)
     if isinstance(press, ConfirmMove):
-        if _fouling(t, hand, board) and not _asked_again(rt, t, seat, press.version):
+        if _fouling(t, hand, board) and (again or not _asked_again(rt, t, seat, press.version)):
             return Reply(tr(lang, "err.confirm_fouled"), alert=True)
         return await _confirm(rt, t, seat, board, lang, answered)
     actions: list[Action]

@@ -15,7 +15,8 @@ dealt a hand after the restart (and at least the scenario's last hand). Players 
 what they see: they press the buttons the bot really sent (Join / Ready in the lobby, per-card
 box buttons, "Arrange for me" and Confirm in their private message, Claim in the group) and
 type commands; after a restart they press the buttons of the messages the new bot sent. A
-press is never repeated on the same message.
+press is never repeated on the same message, but for a Confirm the bot asks about (a board
+it leaves fouled, R2.3: pressed once more, as the question says).
 
 Afterwards :meth:`CrashRun.problems` lists every broken promise: the storage check, hands
 settled once and shown with one result, one buy-in per seating, the stacks and balances shown
@@ -43,8 +44,12 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from bot.screens import Payload
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
+from bot.texts import tr
 from game.cards import DECK, Card, parse_cards
 from storage.check import check_database
+
+#: the answer to a Confirm that leaves the board fouled (R2.3), which asks first
+FOULED_NOTICES = frozenset(tr(lang, "err.confirm_fouled") for lang in ("en", "ru"))
 
 __all__ = [
     "ALICE",
@@ -145,6 +150,22 @@ def _pineapple_deck(first_streets: Sequence[str], players: int) -> str:
     return " ".join(c.text for c in head + tail)
 
 
+# Pineapple: the second seat to act gets these streets and plays them to a pair of jacks on
+# top over a pair of threes in the middle (test_telegram_e2e's foul): its last Confirm asks
+# first (R2.3), and is pressed again.
+FOUL_STREETS = ["2d 3d 4h 5h Th", "Jc Jd 6c", "7c 7d 8c", "Tc Td 8d", "2h 3h 4c"]
+FOUL_PLAN = _plan("Jc Jd 2h", "2d 3d 7c Tc 3h", "4h 5h Th 7d Td", "6c 8c 8d 4c")
+
+
+def _two_decks(first: Sequence[str], second: Sequence[str]) -> str:
+    """A two-player deck: the first seat to act gets ``first``'s streets, the other
+    ``second``'s."""
+    head: list[Card] = []
+    for a, b in zip(first, second, strict=True):
+        head += [*parse_cards(a), *parse_cards(b)]
+    return " ".join(c.text for c in head + [c for c in DECK if c not in set(head)])
+
+
 # Chinese Poker (test_classic_games_e2e): the bottom reveal gives the straight flush 2 + 4
 # bonus points, past a target of 5: its player may claim the game (R7.5).
 CHINESE_A = "As Ah Ad Kd Kc Ks 8h 8c 2c 3c 4c 5c 6c"
@@ -171,6 +192,7 @@ class Scenario:
         player whose offered cards are all in the plan places them so, else "Arrange for me".
     :ivar final_hand: the game goes on until this hand is dealt.
     :ivar leaver: leaves (``/leave``) once hand ``leave_at_hand`` is dealt and plays no more.
+    :ivar expect_foul: a plan fouls a board: its Confirm asks first (R2.3), pressed again.
     """
 
     name: str
@@ -185,6 +207,7 @@ class Scenario:
     seed: int = 1
     expect_fantasyland: bool = False
     expect_claim: bool = False
+    expect_foul: bool = False
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -199,6 +222,15 @@ SCENARIOS: dict[str, Scenario] = {
             final_hand=3,
             seed=12,
             expect_fantasyland=True,
+        ),
+        Scenario(
+            "pineapple2_foul",
+            (ALICE, BOB),
+            decks={1: _two_decks(FL_STREETS, FOUL_STREETS)},
+            plans={1: {**FL_PLAN, **FOUL_PLAN}},
+            final_hand=2,
+            seed=15,
+            expect_foul=True,
         ),
         Scenario(
             "chinese_claim",
@@ -407,6 +439,8 @@ class CrashRun:
         self.restart_at: int | None = None  # index into fake.calls where the new process began
         self.max_hand_before_kill = 0
         self.pressed: set[tuple[int, int, int, str]] = set()
+        # (the fouled Confirms asked about: pressed once more, R2.3)
+        self.foul_asked: set[tuple[int, int, int, str]] = set()
         self.done_settings: set[tuple[str, str]] = set()
         self.attempts: dict[str, int] = defaultdict(int)
         self.table_confirmed = False
@@ -642,6 +676,14 @@ class CrashRun:
         before = self._chat_state(chat_id)
         qid = await self.fake.press(user, chat_id, int(message["message_id"]), data)
         answer = await self._answer_of(lambda: self.fake.answer_of(qid))
+        if answer is not None and answer.params.get("text") in FOULED_NOTICES:
+            # a Confirm that leaves the board fouled asks first (R2.3): the player, who read
+            # the question, presses it again on the same message (the one press repeated)
+            if key not in self.foul_asked:
+                self._event(f"{user.first_name} is asked about a fouled board")
+                self.foul_asked.add(key)
+                self.pressed.discard(key)
+            return True
         if answer is None or answer.params.get("show_alert"):
             return True
         # wait for the chat to show the press (the next decision reads it): an edit, or after a
@@ -1022,6 +1064,8 @@ class CrashRun:
             _hand_no(t) is not None and "🌴 Fantasyland" in t.split("\n")[0] for t in writes
         ):
             problems.append("no Fantasyland hand was dealt")
+        if s.expect_foul and not self.foul_asked:
+            problems.append("no Confirm asked about a fouled board (the plan fouls one)")
         if s.expect_claim and not any("claimed the game" in t for t in writes):
             problems.append("the Chinese Poker game was not claimed")
         if s.leaver is not None:

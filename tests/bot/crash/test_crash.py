@@ -34,6 +34,7 @@ SAMPLE: list[tuple[str, KillPoint]] = [
     ("pineapple2", KillPoint("commit", 1, "after", "+hand")),
     ("pineapple2", KillPoint("call", 1, match="Showdown")),
     ("pineapple2", KillPoint("commit", 12, "before")),
+    ("pineapple2_foul", KillPoint()),  # (a fouled board's Confirm asks first, R2.3)
     ("pineapple3_fl", KillPoint("commit", 1, "before", "+hand")),
     ("pineapple3_fl", KillPoint("call", 1, match="hand 2 · 🌴 Fantasyland")),
     ("chinese_claim", KillPoint("call", 1, match="Claim")),
