@@ -237,8 +237,8 @@ class SeatState:
     :ivar foul_asked: when (clock seconds) the player last pressed Confirm on a street whose
         confirmation leaves their board fouled (R2.3): the press only asks, and a second
         press of the same board as it was then (:attr:`foul_board`) within
-        ``LEAVE_CONFIRM_SECONDS`` confirms (:func:`bot.service.play.hand_press`); 0.0 when
-        not asked.
+        ``LEAVE_CONFIRM_SECONDS``, and not sooner than ``FOUL_CONFIRM_MIN_SECONDS`` (a
+        double tap), confirms (:func:`bot.service.play.hand_press`); 0.0 when not asked.
     :ivar foul_board: the board that press asked about, ``"<hand>.<board seat>.<version>"``
         (the press's version: any change of the board, another street or hand, makes it
         another); ``""`` when not asked.

@@ -27,6 +27,18 @@ def _quick_decisions(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
         monkeypatch.setattr(play, "ARRANGE_LEVEL", Level.NORMAL)
 
 
+@pytest.fixture(autouse=True)
+def _quick_fouled_confirm(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fouled Confirm's second press (R2.3) counts at once, unless a test is marked
+    ``foul_confirm_pause``: the bot counts it only :data:`~bot.service.play.
+    FOUL_CONFIRM_MIN_SECONDS` after the question (a double tap asks again). The suite's
+    helpers answer the question by pressing Confirm again at once, on the real clock too (the
+    end-to-end worlds): a second's wait in each would make the suite slower by minutes. The
+    bots that tests run as processes do the same (their ``child`` modules)."""
+    if request.node.get_closest_marker("foul_confirm_pause") is None:
+        monkeypatch.setattr(play, "FOUL_CONFIRM_MIN_SECONDS", 0.0)
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop the PostgreSQL server of the tests, if one was started (tests/pg.py)."""
     stop_server()

@@ -40,6 +40,10 @@ ARRANGE_LEVEL = Level.STRONG
 #: ``normal`` level in a thread instead (milliseconds), so that the press is answered within
 #: a second (:meth:`bot.thinking.Thinker.decide`).
 ARRANGE_SECONDS = 0.7
+#: A fouled Confirm's second press (R2.3) counts only this many seconds or more after the
+#: press that asked: a double tap (two presses a few milliseconds apart) came before the
+#: question could be read, and asks again (the test suite lowers it to 0, tests/conftest.py).
+FOUL_CONFIRM_MIN_SECONDS = 1.0
 
 
 def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()) -> None:
@@ -219,11 +223,13 @@ def _asked_again(rt: Runtime, t: LiveTable, seat: SeatState, version: str) -> bo
     """A Confirm that leaves the board fouled asks first, as Leave during a hand does: whether
     this press is the second within :data:`~bot.model.LEAVE_CONFIRM_SECONDS` on the same
     board as it was (``version``: the press's hand, board seat and the board's version, which
-    any change of the board moves on). The first press is recorded (saved in the background,
-    as a placement is: it changes nothing in the hand) and refused with a notice."""
+    any change of the board moves on), and not sooner than :data:`FOUL_CONFIRM_MIN_SECONDS`
+    after the question: a sooner press (a double tap) asks again and leaves the question's
+    time as it was. The first press is recorded (saved in the background, as a placement
+    is: it changes nothing in the hand) and refused with a notice."""
     now = rt.clock()
     if seat.foul_board == version and 0 <= now - seat.foul_asked <= LEAVE_CONFIRM_SECONDS:
-        return True
+        return now - seat.foul_asked >= FOUL_CONFIRM_MIN_SECONDS
     seat.foul_board, seat.foul_asked = version, now
     rt.save_soon(t)
     return False

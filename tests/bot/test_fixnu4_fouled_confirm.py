@@ -100,6 +100,7 @@ async def _to_the_losers_last_street(
         assert not reply.alert, reply.text  # (the winner's last street too: no foul)
 
 
+@pytest.mark.foul_confirm_pause  # (the bot's minimum: its presses are a second apart)
 async def test_r2_3_a_fouled_confirm_asks_then_the_second_press_confirms(
     env: tuple[TableService, FakePresenter, Clock],
 ) -> None:
@@ -122,6 +123,7 @@ async def test_r2_3_a_fouled_confirm_asks_then_the_second_press_confirms(
     assert hand.result is not None and hand.result.seat(seat).fouled
 
 
+@pytest.mark.foul_confirm_pause  # (the bot's minimum: its presses are a second apart)
 async def test_r2_3_a_change_of_the_board_or_a_late_second_press_asks_again(
     env: tuple[TableService, FakePresenter, Clock],
 ) -> None:
@@ -149,6 +151,7 @@ async def test_r2_3_a_change_of_the_board_or_a_late_second_press_asks_again(
     assert hand.result is not None and hand.result.seat(seat).fouled
 
 
+@pytest.mark.foul_confirm_pause  # (the bot's minimum: its presses are a second apart)
 async def test_r8_5_the_clock_is_not_held_by_a_fouled_confirm_asked(
     env: tuple[TableService, FakePresenter, Clock],
 ) -> None:

@@ -19,6 +19,7 @@ import pytest
 
 from bot.sandbox import GROUP as SANDBOX_GROUP
 from bot.sandbox import GROUP_ID, Sandbox, SandboxOptions
+from bot.service.play import FOUL_CONFIRM_MIN_SECONDS
 from bot.telegram.fake_api import ApiCall
 from bot.texts import tr
 from tests.bot.fakes import FOULED_NOTICES
@@ -108,8 +109,10 @@ class Terminal:
     async def play_until(self, pattern: str) -> str:
         """Play my hand until a line matches ``pattern`` (returned): when the newest complete
         private screen says it is my move, press Arrange for me until every card row is marked
-        (•), then Confirm (again when a fouled board asks first, R2.3); decided once per
-        screen, whatever order the screens and notices were printed in."""
+        (•), then Confirm (again when a fouled board asks first, R2.3: the sandbox is the bot
+        as a process, which counts the second press only ``FOUL_CONFIRM_MIN_SECONDS`` after
+        the question, the value imported before tests/conftest.py lowers it in this process);
+        decided once per screen, whatever order the screens and notices were printed in."""
         acted = 0
         rx = re.compile(pattern)
         while True:
@@ -122,6 +125,7 @@ class Terminal:
                     await self.send(self.private_buttons["🪄 Arrange for me"])
             line = await self.read_until(r".", timeout=60)
             if any(n in line for n in FOULED_NOTICES):  # a fouled board asks first (R2.3)
+                await asyncio.sleep(FOUL_CONFIRM_MIN_SECONDS)
                 await self.send(self.private_buttons["✅ Confirm"])
             if rx.search(line):
                 return line

@@ -80,6 +80,7 @@ def main() -> None:
         _point_discord_at(int(env["OFC_DISCORD_API_PORT"]), float(within) if within else None)
     # as in the test suite (tests/conftest.py): decisions in threads, Arrange at normal
     bot.service.play.ARRANGE_LEVEL = Level.NORMAL
+    bot.service.play.FOUL_CONFIRM_MIN_SECONDS = 0.0  # (a fouled Confirm's second press)
     settings = Settings(_env_file=None, decisions_in_process=False)  # type: ignore[call-arg]
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"

@@ -307,6 +307,7 @@ def patch_bot(env: dict[str, str]) -> None:
     )
     vars(bot.telegram)["TelegramAdapter"] = _Adapter
     bot.service.play.ARRANGE_LEVEL = Level.NORMAL  # as in the test suite (tests/conftest.py)
+    bot.service.play.FOUL_CONFIRM_MIN_SECONDS = 0.0  # (the same: a fouled Confirm at once)
 
 
 def _watch_parent(parent: int) -> None:
