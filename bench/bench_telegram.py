@@ -103,9 +103,14 @@ class Feeder:
         await self.feed({"callback_query": cq})
 
     def latencies_from(self, calls: list[dict[str, Any]]) -> list[float]:
-        """Per press: the later of its answer's and its private edit's arrival, minus its in."""
+        """Per press: the later of its answer's and its private edit's arrival, minus its in;
+        a press refused with an alert (a fouled Confirm's question, R2.3) edits nothing: its
+        answer's arrival (the next edit of the message, a later press's, was taken for it)."""
         answers = {c["params"].get("callback_query_id"): c["at"] for c in calls
                    if c["method"] == "answerCallbackQuery"}  # fmt: skip
+        alerts = {c["params"].get("callback_query_id") for c in calls
+                  if c["method"] == "answerCallbackQuery"
+                  and c["params"].get("show_alert") in (True, "true", "True")}  # fmt: skip
         edits: dict[tuple[int, int], list[float]] = {}
         for c in calls:
             if c["method"] == "editMessageText":
@@ -118,6 +123,9 @@ class Feeder:
             if done is None:
                 continue
             answered = done - t_in
+            if qid in alerts:
+                out.append(answered)
+                continue
             after = [a for a in edits.get((chat, msg), []) if a >= t_in]
             if after:
                 done = max(done, min(after))
