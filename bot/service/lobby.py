@@ -871,7 +871,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
         return Reply(tr(lang, "reply.not_seated"), alert=True)
     pending = t.sit_out_pending(seat)
     # the clock made their moves in this hand, which sits them out when the match ends (R8.6)
-    now_too = not seat.sitting_out and not seat.bot and t.timed_out_now(seat)
+    timed_now = not seat.bot and t.timed_out_now(seat)
+    now_too = timed_now and not seat.sitting_out
     if not seat.sitting_out and pending and t.match is not None:
         async with rt.transition(t) as tx:  # timed out in a match its Fantasyland hand goes
             t.match = t.match.back(pending)  # on with: back before the sit-out it set (R8.6)
@@ -898,8 +899,8 @@ async def back(rt: Runtime, t: LiveTable, actor: Actor, lang: str, *, away: bool
     async with rt.transition(t) as tx:
         seat.sitting_out = False
         seat.timed_out = False
-        if t.timed_out_now(seat) and not seat.bot:  # (a /sitout during the hand the clock
-            seat.back_early = True  # made moves in, R8.6: that sit-out is taken back too)
+        if timed_now:  # (a /sitout during the hand the clock made moves in, R8.6: that
+            seat.back_early = True  # sit-out is taken back too)
         if pending and t.match is not None:  # (and one a timeout set for the match's end)
             t.match = t.match.back(pending)
         _ready_window(rt, t, seat)  # back, but not bought in: Ready in time, or stand up
