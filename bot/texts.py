@@ -2039,6 +2039,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "auto — 5 × buy-in = {value}",
         "ru": "авто — 5 × взнос = {value}",
     },
+    # a time zone never set (or set back to auto): the group's language's (R8.1)
+    "settings.zone_auto": {"en": "auto — {value}", "ru": "авто — {value}"},
     "settings.choice.one_six": {"en": "1 a box, scoop 6", "ru": "1 за бокс, скуп 6"},
     "settings.choice.two_per_row": {"en": "2 a box", "ru": "2 за бокс"},
     "settings.choice.en": {"en": "English", "ru": "английский"},

@@ -117,8 +117,9 @@ _OPEN_FACE = frozenset({GameKind.PINEAPPLE, GameKind.OFC})
 _SWITCH_WORDS = {"вкл": "on", "выкл": "off", "да": "yes", "нет": "no"}
 
 #: The words a setting shown as automatic ("auto", «авто»: ``settings.auto``) takes for the
-#: value that stands for it: the max stack's 0 (5 × the buy-in) and the language's auto.
-_AUTO_VALUES = {"max_buy_in": "0", "language": "auto"}
+#: value that stands for it: the max stack's 0 (5 × the buy-in), the language's auto and the
+#: time zone's (never set: by the group's language; once set it could not be unset).
+_AUTO_VALUES = {"max_buy_in": "0", "language": "auto", "utc_offset": "auto"}
 _AUTO_WORDS = frozenset({"auto", "авто"})
 
 #: Bidirectional controls (they would turn the text around them in every message).
@@ -297,6 +298,8 @@ class Setting(BaseModel):
             # every answer and the list show it "auto": typed back, it was refused as no
             # whole number (max_buy_in), «авто» as no language
             text = _AUTO_VALUES[self.name]
+            if self.name == "utc_offset":  # (stored as never set: ``None``)
+                return text
         if self.kind is Kind.SWITCH:
             text = _SWITCH_WORDS.get(text.lower(), text)
         elif self.kind is Kind.CHOICE:
@@ -507,17 +510,17 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         high=14,
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
-        "for /daily and the dates on charts. Until set: 0 (UTC) in a group whose language is "
-        "English, else 3.",
+        "for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) in a group "
+        "whose language is English, else 3.",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
-        "/daily и ставятся даты на графиках. Пока не задан: 0 (UTC) в группе с английским "
-        "языком, иначе 3.",
+        "/daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 (UTC) в "
+        "группе с английским языком, иначе 3.",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
-        "turns for /daily and the dates on charts. Until set: 0 (UTC) on a server whose "
-        "language is English, else 3.",
+        "turns for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) on a "
+        "server whose language is English, else 3.",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
-        "день для /daily и ставятся даты на графиках. Пока не задан: 0 (UTC) на сервере с "
-        "английским языком, иначе 3.",
+        "день для /daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 "
+        "(UTC) на сервере с английским языком, иначе 3.",
     ),
     Setting(
         name="pictures",
@@ -884,6 +887,8 @@ def _display(
         return tr(lang, "settings.auto")
     if spec.name == "max_buy_in" and value == 0:
         return tr(lang, "settings.top_up_auto", value=grouped(s.top_up_limit, lang))
+    if spec.name == "utc_offset" and s.utc_offset is None:  # (by the group's language)
+        return tr(lang, "settings.zone_auto", value=_number(value, lang))
     if named and spec.name == "game" and value in (g.value for g in GameKind):
         return tr(lang, f"game.{value}")
     if named and spec.kind is Kind.CHOICE and f"settings.choice.{_shown(value)}" in TEXTS:
@@ -916,6 +921,8 @@ def _with_default(
         return tr(lang, "settings.is_default", value=shown)
     if spec.name == "max_buy_in":
         was = tr(lang, "settings.auto")
+    elif spec.name == "utc_offset":  # (the default's number: "5 (default 0)")
+        was = _number(default.zone_hours, lang)
     else:
         was = _display(default, default_opts, spec, lang, DEFAULT_KUSH_LABEL)
     return tr(lang, "settings.with_default", value=shown, default=was)
@@ -1458,6 +1465,8 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
         s = replace(s, options={**s.options, name: value})
     elif name == "language":
         s = replace(s, language=None if value == "auto" else str(value))
+    elif name == "utc_offset":
+        s = replace(s, utc_offset=None if value == "auto" else float(value))
     else:
         changes: dict[str, Any] = {name: value}
         s = replace(s, **changes)

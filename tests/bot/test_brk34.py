@@ -101,9 +101,9 @@ async def test_r8_1_a_language_set_reads_with_its_default_auto() -> None:
     assert not (await say(service, "language", "en")).alert
     reply = await say(service, "language")
     assert reply.text.endswith("Now: English (default auto)."), reply.text
-    assert (await say(service, "utc_offset")).text.endswith("Now: 0 (default).")
+    assert (await say(service, "utc_offset")).text.endswith("Now: auto — 0 (default).")
     assert not (await say(service, "language", "ru")).alert
     reply = await say(service, "language")
     assert reply.text.endswith("Сейчас: русский (по умолчанию авто)."), reply.text
-    assert (await say(service, "utc_offset")).text.endswith("Сейчас: 3 (по умолчанию).")
+    assert (await say(service, "utc_offset")).text.endswith("Сейчас: авто — 3 (по умолчанию).")
     assert (await stored(store)).utc_offset is None

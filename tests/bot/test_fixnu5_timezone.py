@@ -27,8 +27,10 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     assert (await stored(store)).utc_offset is None
     assert (await stored(store)).zone_hours == 0
     reply = await say(service, "utc_offset")
-    assert reply.text.endswith("Now: 0 (default)."), reply.text
-    assert "Until set: 0 (UTC) in a group whose language is English, else 3." in reply.text
+    assert reply.text.endswith("Now: auto — 0 (default)."), reply.text
+    assert "Until set, or set to auto: 0 (UTC) in a group whose language is English, else 3." in (
+        reply.text
+    )
     assert not (await service.daily(GROUP, ALICE)).alert
     now[0] += 3600  # 00:30 UTC: a new day in UTC (03:30 the same day in Moscow)
     assert not (await service.daily(GROUP, ALICE)).alert
@@ -36,7 +38,7 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     assert not (await say(service, "language", "ru")).alert
     assert (await stored(store)).zone_hours == 3
     reply = await say(service, "utc_offset", actor=BORIS)
-    assert reply.text.endswith("Сейчас: 3 (по умолчанию)."), reply.text
+    assert reply.text.endswith("Сейчас: авто — 3 (по умолчанию)."), reply.text
     now[0] += 3600  # 01:30 UTC, 04:30 in Moscow: the day taken at 00:30 UTC
     assert (await service.daily(GROUP, ALICE)).alert
     # set, it stays whatever the language

@@ -1,0 +1,64 @@
+"""Admin settings and player texts (R8.1, R8.7):
+
+- ``/settings utc_offset auto`` (``авто``) sets the time zone back to the group's language's:
+  once set it could not be unset (refused as no number), on every store.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.service import TableService
+from storage.memory import MemoryStore
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_settings import BORIS, say, stored
+from tests.storage.helpers import STORE_KINDS, open_store
+
+
+# -- utc_offset auto -----------------------------------------------------------------------------
+@pytest.mark.parametrize("kind", STORE_KINDS)
+@pytest.mark.parametrize("word", ["auto", "AUTO", "авто"])
+async def test_r8_1_utc_offset_auto_follows_the_language_again(
+    kind: str, word: str, tmp_path: Path
+) -> None:
+    async with open_store(kind, tmp_path) as store:
+        service = TableService(
+            store, clock=lambda: 1_000_000.0, rng=random.Random(5), next_hand_delay=0,
+            timers=False,
+        )  # fmt: skip
+        service.register(FakePresenter())
+        assert not (await say(service, "language", "en")).alert
+        assert not (await say(service, "utc_offset", "5")).alert
+        assert (await stored(store)).utc_offset == 5
+        reply = await say(service, "utc_offset", word)
+        assert not reply.alert, reply.text
+        assert reply.text.startswith("Saved: utc_offset = auto — 0."), reply.text
+        s = await stored(store)
+        assert (s.utc_offset, s.zone_hours) == (None, 0)
+        help_ = await say(service, "utc_offset")
+        assert help_.text.endswith("Now: auto — 0 (default)."), help_.text
+        again = await say(service, "utc_offset", word)
+        assert again.text.startswith("Already so: utc_offset = auto — 0."), again.text
+        # it follows the language again: Russian, Moscow's
+        assert not (await say(service, "language", "ru")).alert
+        assert (await stored(store)).zone_hours == 3
+        screen = (await say(service, actor=BORIS)).screen
+        assert screen is not None
+        assert "Часовой пояс (utc_offset): авто — 3" in screen.text.splitlines()
+        help_ru = await say(service, "utc_offset", actor=BORIS)
+        assert help_ru.text.endswith("Сейчас: авто — 3 (по умолчанию)."), help_ru.text
+
+
+async def test_r8_1_a_time_zone_set_shows_its_number_and_the_default() -> None:
+    """Set, it is shown as the number, not as auto (it stays whatever the language)."""
+    service = TableService(
+        MemoryStore(), clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    assert not (await say(service, "language", "en")).alert
+    saved = await say(service, "utc_offset", "3")
+    assert saved.text.startswith("Saved: utc_offset = 3."), saved.text
+    assert (await say(service, "utc_offset")).text.endswith("Now: 3 (default 0).")
