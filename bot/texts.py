@@ -1100,7 +1100,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "a label of digits alone reads as an amount; use a word or a sign, e.g. “kush” or “1 kush = 10 ₽”",
         "ru": "подпись из одних цифр читается как сумма; нужно слово или знак, например «куш» или «1 куш = 10 ₽»",
     },
-    "reply.settings_bad": {"en": "Cannot set that: {error}", "ru": "Нельзя установить: {error}"},
+    # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
+    # and "Нельзя установить: kush_per_point: …" read two colons in a row)
+    "reply.settings_bad": {"en": "Cannot set that — {error}", "ru": "Нельзя установить — {error}"},
     "reply.settings_unknown": {
         "en": "“{name}” is not a setting.",
         "ru": "Настройки «{name}» нет.",

@@ -1,7 +1,8 @@
 """Admin settings and player texts (R8.1, R8.7):
 
 - ``/settings utc_offset auto`` (``авто``) sets the time zone back to the group's language's:
-  once set it could not be unset (refused as no number), on every store.
+  once set it could not be unset (refused as no number), on every store;
+- a refused setting read "Нельзя установить: kush_per_point: …", two colons in a row.
 """
 
 from __future__ import annotations
@@ -62,3 +63,22 @@ async def test_r8_1_a_time_zone_set_shows_its_number_and_the_default() -> None:
     saved = await say(service, "utc_offset", "3")
     assert saved.text.startswith("Saved: utc_offset = 3."), saved.text
     assert (await say(service, "utc_offset")).text.endswith("Now: 3 (default 0).")
+
+
+# -- refusals ------------------------------------------------------------------------------------
+async def test_a_refused_setting_reads_one_colon_in_either_language() -> None:
+    service = TableService(
+        MemoryStore(), clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    ru = await say(service, "kush_per_point", "0", actor=BORIS)
+    assert ru.alert and ru.text == (
+        "Нельзя установить — kush_per_point: целое число от 1 до 1\u00a0000\u00a0000 кушей."
+    ), ru.text
+    en = await say(service, "payouts", "50,40")
+    assert en.alert and en.text == (
+        "Cannot set that — payouts: the percentages must add up to 100; these add up to 90."
+    ), en.text
+    for reply in (ru, en):
+        assert "::" not in reply.text.replace(" ", "")
+        assert reply.text.count(":") == 1, reply.text

@@ -138,12 +138,12 @@ async def test_a_refused_value_names_the_range_and_saves_nothing(
     service, store = new_service()
     before = await stored(store)
     reply = await say(service, name, value)
-    assert reply.alert and reply.text.startswith("Cannot set that: " + name)
+    assert reply.alert and reply.text.startswith("Cannot set that — " + name)
     assert all(w in reply.text for w in words), reply.text
     assert f"{name}: {name}:" not in reply.text  # named once
     assert await stored(store) == before
     russian = await say(service, name, value, actor=BORIS)
-    assert russian.alert and russian.text.startswith("Нельзя установить: " + name)
+    assert russian.alert and russian.text.startswith("Нельзя установить — " + name)
 
 
 async def test_accepted_values_are_saved_typed_and_shown() -> None:
@@ -738,12 +738,12 @@ async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
     a fraction inside it (30.5); the others keep 7.5."""
     english = await say(service := new_service()[0], "hand_seconds", "7,5")
     assert english.alert and english.text == (
-        "Cannot set that: hand_seconds takes a number of seconds from 30 to 3600"
+        "Cannot set that — hand_seconds takes a number of seconds from 30 to 3600"
         " (30.5 for a fraction)."
     )
     russian = await say(service, "hand_seconds", "7,5", actor=BORIS)
     assert russian.alert and russian.text == (
-        "Нельзя установить: hand_seconds: число секунд от 30 до 3600"
+        "Нельзя установить — hand_seconds: число секунд от 30 до 3600"
         " (дробное — через запятую или точку: 30,5)."
     )
     assert (await say(service, "fantasyland_seconds", "1")).text.endswith(
@@ -823,7 +823,7 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
     reply = await say(service, "min_buy_in", "-5")
     assert reply.alert
     assert reply.text == (
-        f"Cannot set that: min_buy_in takes a whole number from 1 to {KUSH_LIMIT:,} 🍩."
+        f"Cannot set that — min_buy_in takes a whole number from 1 to {KUSH_LIMIT:,} 🍩."
     )
     assert "kush" not in (await say(service, "daily_bonus")).text.split("\n")[1]
     assert f"from 0 to {KUSH_LIMIT:,} 🍩" in (await say(service, "daily_bonus")).text
