@@ -1728,8 +1728,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "{place}. {name} — {prize} {label}",
     },
     "tour.abandoned": {
-        "en": "Nobody played the last {hands} hands of tournament #{table}: it is stopped.",
-        "ru": "В последних {hands} раздачах турнира #{table} никто не играл: он остановлен.",
+        "en": "Tournament #{table} is stopped: nobody played for {hands:hand|hands} in a row.",
+        "ru": "Турнир #{table} остановлен: никто не играл {hands:раздачу|раздачи|раздач} подряд.",
     },
     "tour.exists": {
         "en": "This chat's tournament #{table} is under way: another table opens when it is over. An admin's /closetable cancels it (buy-ins back while nobody is out).",

@@ -2,7 +2,8 @@
 
 - ``/settings utc_offset auto`` (``авто``) sets the time zone back to the group's language's:
   once set it could not be unset (refused as no number), on every store;
-- a refused setting read "Нельзя установить: kush_per_point: …", two colons in a row.
+- a refused setting read "Нельзя установить: kush_per_point: …", two colons in a row;
+- ``tour.abandoned`` read "В последних 1 раздачах" for any number.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.service import TableService
+from bot.service.showdown import ABANDONED_HANDS
+from bot.texts import tr
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_settings import BORIS, say, stored
@@ -82,3 +85,19 @@ async def test_a_refused_setting_reads_one_colon_in_either_language() -> None:
     for reply in (ru, en):
         assert "::" not in reply.text.replace(" ", "")
         assert reply.text.count(":") == 1, reply.text
+
+
+# -- tour.abandoned ------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("hands", "ru", "en"),
+    [
+        (1, "никто не играл 1 раздачу подряд", "nobody played for 1 hand in a row"),
+        (3, "никто не играл 3 раздачи подряд", "nobody played for 3 hands in a row"),
+        (5, "никто не играл 5 раздач подряд", "nobody played for 5 hands in a row"),
+        (21, "никто не играл 21 раздачу подряд", "nobody played for 21 hands in a row"),
+    ],
+)
+def test_r8_7_an_abandoned_tournament_agrees_with_its_number(hands: int, ru: str, en: str) -> None:
+    assert tr("ru", "tour.abandoned", table=4, hands=hands) == f"Турнир #4 остановлен: {ru}."
+    assert tr("en", "tour.abandoned", table=4, hands=hands) == f"Tournament #4 is stopped: {en}."
+    assert "3 раздачи подряд" in tr("ru", "tour.abandoned", table=4, hands=ABANDONED_HANDS)
