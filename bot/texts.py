@@ -2007,6 +2007,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{name}: {about}\n{range}.\nGames: {games}. Now: {value}.",
         "ru": "{name}: {about}\n{range}.\nИгры: {games}. Сейчас: {value}.",
     },
+    # a setting of the whole group (its language, time zone, kush label, ...), not of games
+    "settings.help_group": {
+        "en": "{name}: {about}\n{range}.\nNow: {value}.",
+        "ru": "{name}: {about}\n{range}.\nСейчас: {value}.",
+    },
     "settings.range.whole": {
         "en": "{name} takes a whole number{unit} from {low} to {high}",
         "ru": "{name}: целое число{unit} от {low} до {high}",

@@ -41,7 +41,9 @@ def reference() -> str:
         game = games[0]
         shown = _display(default, table_options(default, game), spec, "en", DEFAULT_KUSH_LABEL)
         names = (
-            "all"
+            "— (the whole group)"  # (a setting of the group, not of games: /settings <name>)
+            if spec.community
+            else "all"
             if len(games) == len(GameKind)
             else ", ".join(tr("en", f"game.{g.value}") for g in games)
         )

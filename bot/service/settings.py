@@ -410,13 +410,15 @@ class Setting(BaseModel):
         self, lang: str, current: str, label: str = DEFAULT_KUSH_LABEL, platform: str = ""
     ) -> str:
         """What it is (as ``platform`` words it), its range (an amount of kush named with the
-        group's ``label``), its games and its ``current`` value."""
+        group's ``label``), its games (a setting of the whole group, :attr:`community`, has
+        none: "Games: Pineapple OFC, Classic OFC, Chinese Poker" was said of its language and
+        time zone) and its ``current`` value."""
         about = self.ru if lang == "ru" else self.en
         if platform == "discord":
             about = (self.discord_ru if lang == "ru" else self.discord_en) or about
         return tr(
             lang,
-            "settings.help",
+            "settings.help_group" if self.community else "settings.help",
             name=_title(self, lang),  # as the list names it
             about=about,
             range=self.range_text(lang, label),

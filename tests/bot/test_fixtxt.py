@@ -3,7 +3,9 @@
 - ``/settings utc_offset auto`` (``авто``) sets the time zone back to the group's language's:
   once set it could not be unset (refused as no number), on every store;
 - a refused setting read "Нельзя установить: kush_per_point: …", two colons in a row;
-- ``tour.abandoned`` read "В последних 1 раздачах" for any number.
+- ``tour.abandoned`` read "В последних 1 раздачах" for any number;
+- ``/settings <name>`` of a setting of the whole group (its language, time zone, label) said
+  "Games: Pineapple OFC, Classic OFC, Chinese Poker".
 """
 
 from __future__ import annotations
@@ -101,3 +103,25 @@ def test_r8_7_an_abandoned_tournament_agrees_with_its_number(hands: int, ru: str
     assert tr("ru", "tour.abandoned", table=4, hands=hands) == f"Турнир #4 остановлен: {ru}."
     assert tr("en", "tour.abandoned", table=4, hands=hands) == f"Tournament #4 is stopped: {en}."
     assert "3 раздачи подряд" in tr("ru", "tour.abandoned", table=4, hands=ABANDONED_HANDS)
+
+
+# -- the description of a setting of the whole group ---------------------------------------------
+@pytest.mark.parametrize("name", ["language", "utc_offset", "kush_label", "min_buy_in", "game"])
+async def test_r8_1_a_group_setting_names_no_games(name: str) -> None:
+    service = TableService(
+        MemoryStore(), clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    en = await say(service, name)
+    ru = await say(service, name, actor=BORIS)
+    assert "Games:" not in en.text and "\nNow: " in en.text, en.text
+    assert "Игры:" not in ru.text and "\nСейчас: " in ru.text, ru.text
+
+
+async def test_a_rule_option_still_names_its_games() -> None:
+    service = TableService(
+        MemoryStore(), clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False
+    )
+    service.register(FakePresenter())
+    text = (await say(service, "fantasyland_seconds")).text
+    assert "\nGames: Pineapple OFC, Classic OFC. Now: " in text, text
