@@ -2259,10 +2259,37 @@ _FORMATTER = _Formatter()
 def kush_word(label: str, lang: str | None, n: object = None) -> str:
     """``label`` as a player reading ``lang`` sees it: the default ``"kush"`` is ``"куш"`` in
     Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей); a label the
-    admins chose (``/settings kush_label``) is shown as they wrote it."""
+    admins chose (``/settings kush_label``) is shown as they wrote it, after a number in
+    Russian as a name that needs no agreement when it is a word (:func:`_after_number`)."""
     if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш"):
         return "куш" if n is None else plural(n, *_KUSH_RU)
+    if n is not None and lang == "ru" and _inflected(label):
+        return _after_number(label)
     return label
+
+
+def _inflected(label: str) -> bool:
+    """Whether a kush label the admins chose ends with a Russian word, which a Russian reader
+    expects to agree with the number before it ("100 фишка", "1 фишек"): it is never
+    inflected (a word of any gender, or a phrase, may be chosen), so it is named instead
+    (:func:`_after_number`). A sign ("₽", "💰"), an abbreviation ("руб.") or a Latin word
+    ("chips") reads well after any number as it is."""
+    last = label.rstrip()[-1:]
+    return last.isalpha() and "\u0400" <= last <= "\u04ff"
+
+
+def _after_number(label: str) -> str:
+    """A Russian kush label the admins chose as it follows a number (:func:`_inflected`):
+    named in quotes after «ед.» (units), which agrees with any number: «100 ед. «фишка»»."""
+    return f"ед. «{label}»"
+
+
+@functools.cache  # (a pure function of one of the finitely many templates)
+def _name_kush(template: str) -> str:
+    """A Russian template for a kush label the admins chose that is a word
+    (:func:`_inflected`): every ``{label}`` follows an amount there (``{n} {label}``,
+    ``{n} {label:gen}``, "стек 0 {label}"), and is named as :func:`_after_number` names it."""
+    return re.sub(r"\{label(?::gen)?\}", _after_number("{label}"), template)
 
 
 @functools.cache  # (a pure function of one of the finitely many templates)
@@ -2315,6 +2342,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
             template = _agree_kush(template)
+        elif lang == "ru" and entry.get("ru") and _inflected(label):
+            template = _name_kush(template)  # ("100 фишка": named, "100 ед. «фишка»")
         values["label"] = kush_word(label, lang)
     if "|" not in template and ":gen}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)

@@ -5,7 +5,9 @@
 - a refused setting read "Нельзя установить: kush_per_point: …", two colons in a row;
 - ``tour.abandoned`` read "В последних 1 раздачах" for any number;
 - ``/settings <name>`` of a setting of the whole group (its language, time zone, label) said
-  "Games: Pineapple OFC, Classic OFC, Chinese Poker".
+  "Games: Pineapple OFC, Classic OFC, Chinese Poker";
+- a kush label the admins chose, a Russian word, never agrees with the number before it
+  ("Докупка на 100 фишка"): it is named after «ед.» instead, the default куш still agrees.
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from pathlib import Path
 
 import pytest
 
+from bot.pictures import drawn_word
 from bot.service import TableService
 from bot.service.showdown import ABANDONED_HANDS
-from bot.texts import tr
+from bot.texts import kush_word, tr
 from storage.memory import MemoryStore
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_settings import BORIS, say, stored
+from tests.bot.test_settings import ALICE, BORIS, GROUP, say, stored
 from tests.storage.helpers import STORE_KINDS, open_store
 
 
@@ -125,3 +128,47 @@ async def test_a_rule_option_still_names_its_games() -> None:
     service.register(FakePresenter())
     text = (await say(service, "fantasyland_seconds")).text
     assert "\nGames: Pineapple OFC, Classic OFC. Now: " in text, text
+
+
+# -- a kush label the admins chose ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("label", "shown"),
+    [("фишка", "ед. «фишка»"), ("фишек", "ед. «фишек»"), ("₽", "₽"), ("руб.", "руб."),
+     ("chips", "chips"), ("💰", "💰")],
+)  # fmt: skip
+def test_r8_1_a_chosen_label_reads_right_after_any_number(label: str, shown: str) -> None:
+    for n in (1, 2, 5, 100):
+        text = tr("ru", "reply.topup_queued", amount=n, label=label)
+        assert text.startswith(f"Докупка на {n} {shown} принята"), text
+        assert kush_word(label, "ru", n) == shown
+    # up to ("{label:gen}"), and a number written in the text ("стек 0 {label}")
+    text = tr("ru", "reply.topup_range", room=500, max=1000, label=label)
+    assert text.startswith(f"Докупить можно от 1 до 500 {shown} (в стеке"), text
+    text = tr("ru", "showdown.busted", name="Вера", label=label)
+    assert text.startswith(f"Вера: стек 0 {shown} — докупите"), text
+    # a picture's amount (a board's kush line) names it so too (an emoji it cannot draw)
+    assert drawn_word(label, "ru", 3) == (shown if label != "💰" else "куша")
+    # English, and the label alone, as written
+    assert tr("en", "reply.topup_queued", amount=5, label=label).startswith(f"Top-up of 5 {label}")
+    assert kush_word(label, "ru") == label
+
+
+def test_r8_1_the_default_label_still_agrees() -> None:
+    for n, word in ((1, "куш"), (2, "куша"), (5, "кушей"), (21, "куш")):
+        text = tr("ru", "reply.topup_queued", amount=n, label="kush")
+        assert text.startswith(f"Докупка на {n} {word} принята"), text
+        assert kush_word("kush", "ru", n) == word
+    assert tr("ru", "reply.topup_range", room=1, max=1000, label="kush").startswith(
+        "Докупить можно от 1 до 1 куша (в стеке"
+    )
+
+
+async def test_r8_1_a_chosen_label_in_a_reply() -> None:
+    store = MemoryStore()
+    service = TableService(store, clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False)
+    service.register(FakePresenter())
+    assert not (await say(service, "kush_label", "фишка")).alert
+    reply = await service.daily(GROUP, BORIS)
+    assert reply.text.startswith("Ежедневный бонус: +100 ед. «фишка». Баланс"), reply.text
+    reply = await service.daily(GROUP, ALICE)  # (English: as written)
+    assert reply.text.startswith("Daily bonus: +100 фишка. Balance"), reply.text

@@ -316,7 +316,7 @@ def test_r7_1_the_picture_gives_the_game_total_its_unit_and_target_as_the_text_d
         "+60 kush · 12 pts (target 30)",
         "−4800 kush · 28 pts (target 30)",
     ]
-    ru = dataclasses.replace(en, lang="ru", label="кушей")
+    ru = dataclasses.replace(en, lang="ru", label="куш")
     assert _sub_lines(ru, monkeypatch) == [
         "+60 кушей · 12 очков (цель 30)",
         "−4800 кушей · 28 очков",
