@@ -226,11 +226,21 @@ def _asked_again(rt: Runtime, t: LiveTable, seat: SeatState, version: str) -> bo
     any change of the board moves on), and not sooner than :data:`FOUL_CONFIRM_MIN_SECONDS`
     after the question: a sooner press (a double tap) asks again and leaves the question's
     time as it was. The first press is recorded (saved in the background, as a placement
-    is: it changes nothing in the hand) and refused with a notice."""
+    is: it changes nothing in the hand) and refused with a notice. Each board keeps its own
+    question (R4.2: a player of double boxes may confirm both at once, all placing at once or
+    in Fantasyland): asking about one board does not forget the other's."""
     now = rt.clock()
-    if seat.foul_board == version and 0 <= now - seat.foul_asked <= LEAVE_CONFIRM_SECONDS:
-        return now - seat.foul_asked >= FOUL_CONFIRM_MIN_SECONDS
-    seat.foul_board, seat.foul_asked = version, now
+    asked = seat.foul_asked.get(version)
+    if asked is not None and 0 <= now - asked <= LEAVE_CONFIRM_SECONDS:
+        return now - asked >= FOUL_CONFIRM_MIN_SECONDS
+    # this board's question, asked anew; an older one of the same board (changed since), or
+    # one of another hand, is forgotten
+    board = version.rsplit(".", 1)[0] + "."
+    hand = f"{t.hand_no}."
+    seat.foul_asked = {
+        v: at for v, at in seat.foul_asked.items() if v.startswith(hand) and not v.startswith(board)
+    }
+    seat.foul_asked[version] = now
     rt.save_soon(t)
     return False
 
