@@ -18,6 +18,7 @@ from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
 from game.board import Box
+from game.cards import format_cards
 from storage.api import Store
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -894,3 +895,106 @@ async def test_r7_a_chinese_turn_ping_names_the_move_and_its_time(env) -> None: 
     assert title == text.splitlines()[0] and title.startswith("🃏")
     lang = t.seats[seat].lang
     assert move.startswith(tr(lang, "private.your_turn").split("⏱")[0] + "⏱"), move
+
+
+def _hand_presses(screen: Any) -> list[str]:
+    """The actions of a private screen's hand buttons (place, discard, undo, arrange, confirm)."""
+    out = []
+    for b in screen.all_buttons():
+        p = Payload.decode(b.data) if b.data else None
+        if p is not None and p.action in ("p", "d", "u", "a", "c"):
+            out.append(p.action)
+    return out
+
+
+async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -> None:
+    """R4.1 (seed 001): street 1's five cards are dealt face down to everyone at the start and
+    each player places theirs in turn. A waiting player's private message showed only
+    "Waiting for Alice…" and an empty board until their turn; now it shows their own five
+    cards (to plan with), says to wait and whose turn it is, and has no button to place them
+    until their turn (Bob in Russian). No group message shows a held card (the leak watcher
+    of tests/bot/test_break15.py checks every message as it is written)."""
+    from tests.bot.test_break15 import faces, watched
+
+    bob = Actor("telegram", "2", "Bob", "ru")
+    service, w, _store, _clock = watched()
+    await configure(service, game="ofc")
+    assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
+    w.table = service.table_in(GROUP)
+    for a in (ALICE, bob, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    for a in (ALICE, bob, CAROL):
+        assert not (await service.ready(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    first = hand.to_act[0]
+    mover = t.seats[first]
+    held = {s: hand.waiting_cards(s) for s in hand.order if s != first}
+    assert sorted(held) == sorted({0, 1, 2} - {first}) and all(len(c) == 5 for c in held.values())
+    for s, cards in held.items():
+        seat = t.seats[s]
+        screen = w.last_private(seat.user_id)
+        wait = tr(seat.lang, "private.waiting_cards", names=mover.name, cards=format_cards(cards))
+        assert wait in screen.text, screen.text
+        assert _hand_presses(screen) == []
+    assert "Ждите своей очереди" in w.last_private(bob.user_id).text
+    group = [s.text + " ".join(b.label for b in s.all_buttons()) for s in w.tables[GROUP.chat_id]]
+    assert not any(faces(text) & {c for cs in held.values() for c in cs} for text in group)
+    # the mover places theirs; the next player gets the very cards they were shown, to place
+    await auto_street(service, w, {a.user_id: a for a in (ALICE, bob, CAROL)}[mover.user_id])
+    nxt = hand.to_act[0]
+    assert hand.current_cards(nxt) == held[nxt] and hand.waiting_cards(nxt) == ()
+    screen = w.last_private(t.seats[nxt].user_id)
+    assert _hand_presses(screen).count("p") == 15  # five cards, three boxes each
+    nxt_lang = t.seats[nxt].lang
+    assert tr(nxt_lang, "private.waiting_cards", names="", cards="")[:12] not in screen.text
+    labels = " ".join(b.label for b in screen.all_buttons())
+    assert all(c.face in labels for c in held[nxt])  # (one row of buttons each)
+    assert w.leaks == []
+
+
+async def test_r4_2_r4_1_double_boxes_show_each_boards_five_cards_to_their_player() -> None:
+    """Double boxes (R4.2): Alice places board ①'s five; her message also lists board ②'s five
+    on its line, and Bob, waiting, sees both of his boards' fives, without buttons; the group
+    sees none of them."""
+    from tests.bot.test_break15 import watched
+
+    service, w, _store, _clock = watched()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
+    w.table = service.table_in(GROUP)
+    await start_seated(service, [ALICE, BOB])
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    hand = t.hand
+    alice = w.last_private(ALICE.user_id).text
+    line = f"Alice ②: {render._compact(hand.board_of(1))} " + tr(
+        "en", "private.other_waiting", cards=format_cards(hand.waiting_cards(1))
+    )
+    assert line in alice.splitlines(), alice
+    bob = w.last_private(BOB.user_id)
+    wait = tr(
+        "en", "private.waiting_cards", names="Alice ①", cards=format_cards(hand.waiting_cards(10))
+    )
+    assert wait in bob.text and _hand_presses(bob) == []
+    other = tr("en", "private.other_waiting", cards=format_cards(hand.waiting_cards(11)))
+    assert any(ln.startswith("Bob ②:") and ln.endswith(other) for ln in bob.text.splitlines())
+    notes = pictures.hand_picture(t, t.seats[1])
+    assert notes is not None and notes.notes == (
+        f"Bob ①: Your cards (wait for your turn): {format_cards(hand.waiting_cards(10))}",
+        f"Bob ②: Your cards (wait for your turn): {format_cards(hand.waiting_cards(11))}",
+    )
+    await auto_street(service, w, ALICE)  # board ①
+    assert hand.to_act == (1,) and hand.waiting_cards(1) == ()
+    await auto_street(service, w, ALICE)  # board ②
+    await auto_street(service, w, BOB)
+    assert hand.to_act == (11,) and hand.waiting_cards(11) == ()
+    assert w.leaks == []
+
+
+async def start_seated(service: TableService, players: list[Actor]) -> None:
+    for a in players:
+        assert not (await service.join(GROUP, a)).alert
+    for a in players:
+        assert not (await service.ready(GROUP, a)).alert
