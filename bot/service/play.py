@@ -99,6 +99,9 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     # (and whoever's street was made for them: a player who left, whose turn it no longer
     # is, saw "Your move" with every button over an empty board until the showdown)
     tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before) | made)
+    # classic OFC's street 1 (R4.1): whoever still holds their five is told whose turn it is
+    # now (their message named the player before, whose street just ended)
+    tx.show.update(t.owner(s) for s in hand.order if hand.waiting_cards(s))
 
 
 def mark_away(t: LiveTable, hand_seat: int) -> None:

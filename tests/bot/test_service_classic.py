@@ -951,6 +951,13 @@ async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -
     assert tr(nxt_lang, "private.waiting_cards", names="", cards="")[:12] not in screen.text
     labels = " ".join(b.label for b in screen.all_buttons())
     assert all(c.face in labels for c in held[nxt])  # (one row of buttons each)
+    # the last still waits, and their message names whose turn it is now
+    (last,) = set(held) - {nxt}
+    seat = t.seats[last]
+    wait = tr(
+        seat.lang, "private.waiting_cards", names=t.seats[nxt].name, cards=format_cards(held[last])
+    )
+    assert wait in w.last_private(seat.user_id).text
     assert w.leaks == []
 
 
