@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -844,7 +844,7 @@ class LiveTable:
             # one)
             clocks = {
                 k: (
-                    SeatClock(c.budget, c.bank, min(c.running_since, float(saved_at)) + downtime)
+                    replace(c, running_since=min(c.running_since, float(saved_at)) + downtime)
                     if c.running_since is not None
                     else c
                 )

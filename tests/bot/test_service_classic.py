@@ -139,8 +139,9 @@ async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles
     None
 ):
     """R4.2/R6: one board of a double-box player plays Fantasyland on its own: the three
-    ordinary boards play the streets first, the Fantasyland board gets 13 cards after them
-    and its player's one clock has the Fantasyland budget (R8.5); points settle per player."""
+    ordinary boards play the streets first, the Fantasyland board gets 13 cards after them;
+    its player's one clock has the hand's budget for the ordinary board and the Fantasyland
+    arrangement's own when it comes (R8.5, tested below); points settle per player."""
     service, presenter, store, clock = service_env(next_hand_delay=5)
     await configure(service, game="ofc", heads_up_double_boxes="on")
     await start(service, [ALICE, BOB], "ofc")
@@ -156,7 +157,7 @@ async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles
     assert hand is not None and sorted(hand.order) == [0, 1, 10, 11] and t.hand_no == 2
     assert hand.is_fantasyland(1) and not any(hand.is_fantasyland(s) for s in (0, 10, 11))
     assert hand.fantasyland_cards_of(1) == 13 and hand.streets_of(1) == 1 and 1 not in hand.to_act
-    assert {s: c.budget for s, c in t.clocks.items()} == {0: 180.0, 1: 120.0}
+    assert {s: c.budget for s, c in t.clocks.items()} == {0: 120.0, 1: 120.0}
     await play_hand(service, presenter, [ALICE, BOB])
     assert hand.result is not None and hand.result.seat(1).played_fantasyland
     history = await store.hand_history(t.seats[0].player_id, 2)
@@ -1005,3 +1006,80 @@ async def start_seated(service: TableService, players: list[Actor]) -> None:
         assert not (await service.join(GROUP, a)).alert
     for a in players:
         assert not (await service.ready(GROUP, a)).alert
+
+
+async def _fantasyland_hand(boards: dict[int, int]) -> tuple[TableService, FakePresenter, Clock]:
+    """Heads-up double boxes (Alice boards 0 and 1, Bob 10 and 11): the first hand played,
+    then the boards ``boards`` (board seat → cards) play the next hand in Fantasyland."""
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland=boards, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert {s for s in t.hand.order if t.hand.is_fantasyland(s)} == set(boards)
+    return service, presenter, clock
+
+
+async def test_r8_5_r4_2_a_fantasyland_board_after_an_ordinary_board_has_its_own_budget() -> None:
+    """R8.5/R4.2/R6.3: Alice's board ② is in Fantasyland, board ① is not, Bob's two are not:
+    the ordinary boards play first, Alice's clock running with the hand's 120 s; she takes
+    100 s on board ①'s first street. When board ② arranges it has the arrangement's own 180 s
+    (R8.5: "A Fantasyland arrangement has its own budget"). It had 180 s for the whole hand,
+    board ①'s streets included: its arrangement got the 80 s they left."""
+    service, presenter, clock = await _fantasyland_hand({1: 13})
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    assert {s: (c.budget, c.bank, c.fantasyland) for s, c in t.clocks.items()} == {
+        0: (120.0, 60.0, False),
+        1: (120.0, 60.0, False),
+    }
+    while 1 not in hand.to_act:
+        if 0 in hand.to_act and hand.street_of(0) == 1:
+            clock.now += 100
+            assert t.clocks[0].left(clock.now) == (20.0, 60.0)
+        player = t.player_of(hand.to_act[0])
+        assert player is not None
+        await auto_street(service, presenter, ALICE if player.user_id == "1" else BOB)
+    assert hand.to_act == (1,)
+    alice = t.clocks[0]
+    assert alice.running and alice.fantasyland and alice.left(clock.now) == (180.0, 60.0)
+    assert t.turn_deadline(0) == clock.now + 240
+    clock.now += 200  # past the arrangement's budget, into the bank: no timeout yet
+    await service.run_due()
+    assert hand.to_act == (1,) and t.clocks[0].left(clock.now) == (0.0, 40.0)
+    await auto_street(service, presenter, ALICE)
+    assert hand.result is not None and not hand.result.seat(1).timed_out
+
+
+async def test_r8_5_r4_2_two_fantasyland_boards_each_have_their_own_arrangement_budget() -> None:
+    """R8.5/R4.2/R6.3: both of Alice's boards are in Fantasyland, so Bob plays his two ordinary
+    boards hidden and at once beside her (R6.3): her one clock holds both arrangements'
+    budgets, 2 × 180 s (each board plays its Fantasyland on its own), his the hand's 120 s.
+    She took 200 s over board ①: board ② still has 160 s, not 40 s of the bank."""
+    service, presenter, clock = await _fantasyland_hand({0: 13, 1: 13})
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    assert set(hand.to_act) == {0, 1, 10, 11}
+    assert {s: (c.budget, c.fantasyland) for s, c in t.clocks.items()} == {
+        0: (360.0, True),
+        1: (120.0, False),
+    }
+    while any(s in hand.to_act for s in (10, 11)):  # Bob's streets, at once (R6.3)
+        await auto_street(service, presenter, BOB)
+    assert set(hand.to_act) == {0, 1}
+    clock.now += 200
+    await service.run_due()
+    await auto_street(service, presenter, ALICE)
+    assert hand.to_act == (1,)
+    assert t.clocks[0].left(clock.now) == (160.0, 60.0) and not t.out_of_time(0, clock.now)
+    await auto_street(service, presenter, ALICE)
+    assert hand.result is not None
+    assert not any(r.timed_out for r in hand.result.seats)
