@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any, Protocol
 
@@ -234,14 +234,16 @@ class SeatState:
     :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
         knocks them out (R8.7), so the button asks first and a second press within
         ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
-    :ivar foul_asked: when (clock seconds) the player last pressed Confirm on a street whose
-        confirmation leaves their board fouled (R2.3): the press only asks, and a second
-        press of the same board as it was then (:attr:`foul_board`) within
-        ``LEAVE_CONFIRM_SECONDS``, and not sooner than ``FOUL_CONFIRM_MIN_SECONDS`` (a
-        double tap), confirms (:func:`bot.service.play.hand_press`); 0.0 when not asked.
-    :ivar foul_board: the board that press asked about, ``"<hand>.<board seat>.<version>"``
-        (the press's version: any change of the board, another street or hand, makes it
-        another); ``""`` when not asked.
+    :ivar foul_asked: the questions of fouled Confirms (R2.3) still open, one per board (two
+        with double boxes, R4.2): the board as it was asked about,
+        ``"<hand>.<board seat>.<version>"`` (the press's version: any change of the board,
+        another street or hand, makes it another) → when (clock seconds) the player pressed
+        Confirm on it. A Confirm that leaves the board fouled only asks; a second press of
+        the same board as it was then within ``LEAVE_CONFIRM_SECONDS``, and not sooner than
+        ``FOUL_CONFIRM_MIN_SECONDS`` (a double tap), confirms
+        (:func:`bot.service.play.hand_press`). Asking about one board keeps the other's
+        question: it was one for the seat, so Confirm on board ①, on ②, then on ① again
+        asked ① again.
     :ivar lang: the language of the player's private screens: the group's when it is set
         (``/settings language en|ru``: the table's), else :attr:`own_lang`; it follows a
         change of the setting (:func:`bot.service.settings.seat_language`).
@@ -274,8 +276,7 @@ class SeatState:
     own_lang: str | None = None
     ready_by: float | None = None
     away: bool = False
-    foul_asked: float = 0.0
-    foul_board: str = ""
+    foul_asked: dict[str, float] = field(default_factory=dict)
     back_early: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -301,14 +302,20 @@ class SeatState:
             "own_lang": self.own_lang,
             "ready_by": self.ready_by,
             "away": self.away,
-            "foul_asked": self.foul_asked,
-            "foul_board": self.foul_board,
+            "foul_asked": dict(self.foul_asked),
             "back_early": self.back_early,
         }
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> SeatState:
-        """Inverse of :meth:`to_json`."""
+        """Inverse of :meth:`to_json` (also of a snapshot from before the questions were kept
+        per board: its one question, ``foul_board`` asked at ``foul_asked``)."""
+        d = dict(d)
+        asked, board = d.pop("foul_asked", None), d.pop("foul_board", "")
+        if isinstance(asked, dict):
+            d["foul_asked"] = {str(k): float(v) for k, v in asked.items()}
+        elif board and asked:
+            d["foul_asked"] = {str(board): float(asked)}
         return cls(**d)
 
 
@@ -837,7 +844,7 @@ class LiveTable:
             # one)
             clocks = {
                 k: (
-                    SeatClock(c.budget, c.bank, min(c.running_since, float(saved_at)) + downtime)
+                    replace(c, running_since=min(c.running_since, float(saved_at)) + downtime)
                     if c.running_since is not None
                     else c
                 )

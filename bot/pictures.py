@@ -375,6 +375,9 @@ def hand_picture(t: LiveTable, seat: SeatState) -> Picture | None:
             # in the order of the hand's buttons (a whole hand by rank): it was dealt order
             cards = button_order(me.cards, me.to_place)
             notes.append(label + tr(lang, "picture.to_place", cards=format_cards(cards)))
+        elif me.waiting:  # classic OFC's street 1, held before the player's turn (R4.1)
+            label = t.board_label(b) + ": " if len(boards) > 1 else ""
+            notes.append(label + tr(lang, "picture.waiting", cards=format_cards(me.waiting)))
     # Chinese Poker (R4.5) and a Fantasyland hand (R6) are dealt whole: no street to name
     # (it said "street 1" there)
     whole = t.options.game is GameKind.CHINESE or all(hand.is_fantasyland(b) for b in boards)

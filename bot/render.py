@@ -428,6 +428,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.leaving"))
     elif sv.fantasyland and not sv.done:
         lines.append(tr(lang, "private.fl_wait"))
+    elif me.waiting and view.to_act:  # classic OFC's street 1, held face down (R4.1): to
+        # look at while the others place theirs; buttons only on the player's turn
+        cards = format_cards(me.waiting)
+        lines.append(tr(lang, "private.waiting_cards", names=_names(t, view.to_act), cards=cards))
     elif view.to_act:
         lines.append(tr(lang, "private.waiting", names=_names(t, view.to_act)))
     timed_out = any(view.seat(b).timed_out for b in boards)
@@ -446,6 +450,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         if b != board_seat:  # the player's other board, with its hidden cards (their own)
             other = hand.board_of(b)
             mark = " " + tr(lang, "private.fouled") if other.foul_certain else ""
+            if held := hand.waiting_cards(b):  # its street 1, not yet its turn (R4.1)
+                mark += " " + tr(lang, "private.other_waiting", cards=format_cards(held))
             lines.append(f"{t.board_label(b)}: {_compact(other)}{mark}")
     for o in view.seats:
         if o.seat in boards:

@@ -164,6 +164,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": " (оставшиеся {n:карта|карты|карт} уйдут в сброс)",
     },
     "private.waiting": {"en": "Waiting for {names}…", "ru": "Ждём: {names}…"},
+    # classic OFC (R4.1): street 1's five cards, dealt face down to everyone at the start,
+    # shown to their owner while they wait for their turn to place them
+    "private.waiting_cards": {
+        "en": "⏳ Wait for your turn (now: {names}).\nYour cards: {cards}",
+        "ru": "⏳ Ждите своей очереди (сейчас: {names}).\nВаши карты: {cards}",
+    },
+    # the same cards of a double boxes player's other board (R4.2), on its line
+    "private.other_waiting": {"en": "⏳ your cards: {cards}", "ru": "⏳ ваши карты: {cards}"},
     # a player who left during the hand (R8.5): the rest is placed for them, no waiting
     "private.leaving": {
         "en": "You are leaving: you stand up when this hand ends.",
@@ -346,6 +354,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Ваша доска · стол #{table} · раздача {hand}",
     },
     "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
+    "picture.waiting": {
+        "en": "Your cards (wait for your turn): {cards}",
+        "ru": "Ваши карты (ждите своей очереди): {cards}",
+    },
     "reply.hand_private": {
         "en": "Your board is yours alone: send /hand to me in the private chat.",
         "ru": "Ваша доска — только для вас: отправьте /hand мне в личный чат.",

@@ -16,11 +16,14 @@ __all__ = ["SeatClock"]
 
 @dataclass(frozen=True, slots=True)
 class SeatClock:
-    """Seconds left of the budget and of the bank; ``running_since`` is set while it runs."""
+    """Seconds left of the budget and of the bank; ``running_since`` is set while it runs;
+    ``fantasyland``: the budget is (or includes) the player's Fantasyland arrangement's own
+    (R8.5), given when the arrangement's turn came (:meth:`arrangement`) or at the deal."""
 
     budget: float
     bank: float
     running_since: float | None = None
+    fantasyland: bool = False
 
     @property
     def running(self) -> bool:
@@ -36,7 +39,7 @@ class SeatClock:
         if self.running_since is None:
             return self
         budget, bank = self.left(now)
-        return SeatClock(budget, bank, None)
+        return replace(self, budget=budget, bank=bank, running_since=None)
 
     def left(self, now: float) -> tuple[float, float]:
         """(budget, bank) seconds left at ``now``."""
@@ -70,6 +73,15 @@ class SeatClock:
         end = self.deadline(grace) if grace is not None else None
         return end is not None and now >= end
 
+    def arrangement(self, budget: float, now: float) -> SeatClock:
+        """The Fantasyland arrangement's own ``budget`` from ``now`` (R8.5), when its turn comes
+        after the player's ordinary board (double boxes, R4.2, R6.3): the time that board
+        took comes off as usual until ``now``, what is left of its budget is not carried
+        over (each has its own), the bank is kept, and the clock runs as it did."""
+        left = self.stop(now)
+        fresh = SeatClock(budget, left.bank, None, fantasyland=True)
+        return fresh.start(now) if self.running else fresh
+
     def with_budget(self, budget: float) -> SeatClock:
         """A fresh budget for a new hand, keeping the bank (R8.5: the bank does not refill)."""
         return SeatClock(budget, self.bank, None)
@@ -80,9 +92,21 @@ class SeatClock:
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"budget": self.budget, "bank": self.bank, "running_since": self.running_since}
+        out: dict[str, Any] = {
+            "budget": self.budget,
+            "bank": self.bank,
+            "running_since": self.running_since,
+        }
+        if self.fantasyland:
+            out["fantasyland"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SeatClock:
         """Inverse of :meth:`to_json`."""
-        return cls(float(data["budget"]), float(data["bank"]), data.get("running_since"))
+        return cls(
+            float(data["budget"]),
+            float(data["bank"]),
+            data.get("running_since"),
+            bool(data.get("fantasyland", False)),
+        )

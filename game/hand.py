@@ -413,6 +413,9 @@ class PrivateView:
     :ivar discards_needed: discards the street still needs.
     :ivar can_confirm: the street is complete and may be confirmed.
     :ivar street_discards: discards the street has in all (0 on street 1, R3.2).
+    :ivar waiting: classic OFC's five cards of street 1 (R4.1), dealt face down to every seat
+        at the start, while the seat waits for its turn to place them: its own to look at,
+        not to place (:meth:`Hand.waiting_cards`).
     """
 
     seat: int
@@ -425,6 +428,7 @@ class PrivateView:
     can_confirm: bool
     version: int
     street_discards: int = 0
+    waiting: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -673,6 +677,26 @@ class Hand:
         if st.done or seat not in self._to_act:
             return ()
         return st.dealt[st.street]
+
+    def waiting_cards(self, seat: int) -> tuple[Card, ...]:
+        """Classic OFC (R4.1): the seat's five cards of street 1 while it waits for its turn
+        to place them. They are dealt face down to every seat when the hand starts and each
+        player opens and places theirs in turn, so a seat holds (and may look at) its own
+        before its turn; empty otherwise (Pineapple deals its street 1 face up, R3.3; a
+        Fantasyland seat is dealt its 13 when its turn comes, R6.2; with
+        ``simultaneous_streets`` or the ordinary boards of one player, R6.3, every seat
+        places at once). Private to the seat: never in :meth:`public_cards`."""
+        st = self._seat(seat)
+        if (
+            self.result is None
+            and self.options.game is GameKind.OFC
+            and self.open_play
+            and not st.closed
+            and st.street == 0
+            and seat not in self._to_act
+        ):
+            return st.dealt[0]
+        return ()
 
     def to_place(self, seat: int) -> tuple[Card, ...]:
         """The seat's cards of this street not yet placed or discarded (while it may act)."""
@@ -1122,6 +1146,7 @@ class Hand:
                 bool(cards) and self.can(Confirm(viewer)),
                 st.actions,
                 st.discards_allowed() if cards else 0,
+                self.waiting_cards(viewer),
             )
         return HandView(
             self.phase,

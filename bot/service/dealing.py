@@ -372,15 +372,31 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.clocks = {}
     for s in seats:
         owner = t.owner(s)
-        if owner in t.clocks:
-            continue
-        fantasyland = any(t.owner(b) == owner for b in setup.fantasyland)
-        budget = t.options.fantasyland_seconds if fantasyland else t.options.hand_seconds
-        player = t.seats.get(owner)
-        t.clocks[owner] = SeatClock(budget, player.bank if player else 0.0)
+        if owner not in t.clocks:
+            player = t.seats.get(owner)
+            t.clocks[owner] = _first_clock(t, t.hand, owner, player.bank if player else 0.0)
     sync_clocks(t, rt.clock())
     tx.group = True
     tx.show.update(plan.seats)
+
+
+def _first_clock(t: LiveTable, hand: Hand, owner: int, bank: float) -> SeatClock:
+    """The clock a player starts the hand with (R8.5): the hand's budget for their ordinary
+    board(s), one for both boards of double boxes (R4.2), and each Fantasyland arrangement's
+    own budget (R6: each board of double boxes plays its Fantasyland on its own). Boards the
+    player plays at once share the clock, so their budgets add up (two Fantasyland boards:
+    two arrangements' worth); a Fantasyland board that waits for the ordinary boards of two
+    players (R6.3) gets its budget when its turn comes (:func:`sync_clocks`), not now: the
+    ordinary board's streets took it (one board in Fantasyland had the arrangement's 180 s
+    for both, its ordinary streets included, and the arrangement what they left)."""
+    boards = [b for b in hand.order if t.owner(b) == owner]
+    fantasyland = sum(1 for b in boards if hand.is_fantasyland(b))
+    ordinary = len(boards) - fantasyland
+    o = t.options
+    if fantasyland and ordinary and hand.open_play:  # (the arrangement comes later)
+        return SeatClock(o.hand_seconds, bank)
+    budget = (o.hand_seconds if ordinary else 0) + o.fantasyland_seconds * fantasyland
+    return SeatClock(budget, bank, fantasyland=fantasyland > 0)
 
 
 def forfeit_fantasyland(rt: Runtime, t: LiveTable, tx: Tx) -> None:
@@ -453,6 +469,16 @@ def sync_clocks(t: LiveTable, now: float) -> None:
     hand = t.hand
     acting = {t.owner(s) for s in hand.to_act} if hand is not None and not hand.is_over else set()
     for seat, clock in list(t.clocks.items()):
+        if seat in acting and not clock.fantasyland:
+            # the player's Fantasyland board, arranged after their ordinary board (R6.3,
+            # double boxes, R4.2), begins: its own budget from now (R8.5), the bank kept. (A
+            # player with no ordinary board had theirs at the deal; so had one whose clock a
+            # snapshot from before the flag was kept restores.)
+            assert hand is not None
+            mine = [b for b in hand.order if t.owner(b) == seat]
+            n = sum(1 for b in mine if b in hand.to_act and hand.is_fantasyland(b))
+            if n and not all(hand.is_fantasyland(b) for b in mine):
+                clock = t.clocks[seat] = clock.arrangement(t.options.fantasyland_seconds * n, now)
         if seat in acting and not clock.running:
             t.clocks[seat] = clock.start(now)
         elif seat not in acting and clock.running:

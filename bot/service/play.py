@@ -99,6 +99,9 @@ def advance(rt: Runtime, t: LiveTable, tx: Tx, turn_before: tuple[int, ...] = ()
     # (and whoever's street was made for them: a player who left, whose turn it no longer
     # is, saw "Your move" with every button over an empty board until the showdown)
     tx.show.update(t.owner(s) for s in set(hand.to_act) | set(turn_before) | made)
+    # classic OFC's street 1 (R4.1): whoever still holds their five is told whose turn it is
+    # now (their message named the player before, whose street just ended)
+    tx.show.update(t.owner(s) for s in hand.order if hand.waiting_cards(s))
 
 
 def mark_away(t: LiveTable, hand_seat: int) -> None:
@@ -226,11 +229,21 @@ def _asked_again(rt: Runtime, t: LiveTable, seat: SeatState, version: str) -> bo
     any change of the board moves on), and not sooner than :data:`FOUL_CONFIRM_MIN_SECONDS`
     after the question: a sooner press (a double tap) asks again and leaves the question's
     time as it was. The first press is recorded (saved in the background, as a placement
-    is: it changes nothing in the hand) and refused with a notice."""
+    is: it changes nothing in the hand) and refused with a notice. Each board keeps its own
+    question (R4.2: a player of double boxes may confirm both at once, all placing at once or
+    in Fantasyland): asking about one board does not forget the other's."""
     now = rt.clock()
-    if seat.foul_board == version and 0 <= now - seat.foul_asked <= LEAVE_CONFIRM_SECONDS:
-        return now - seat.foul_asked >= FOUL_CONFIRM_MIN_SECONDS
-    seat.foul_board, seat.foul_asked = version, now
+    asked = seat.foul_asked.get(version)
+    if asked is not None and 0 <= now - asked <= LEAVE_CONFIRM_SECONDS:
+        return now - asked >= FOUL_CONFIRM_MIN_SECONDS
+    # this board's question, asked anew; an older one of the same board (changed since), or
+    # one of another hand, is forgotten
+    board = version.rsplit(".", 1)[0] + "."
+    hand = f"{t.hand_no}."
+    seat.foul_asked = {
+        v: at for v, at in seat.foul_asked.items() if v.startswith(hand) and not v.startswith(board)
+    }
+    seat.foul_asked[version] = now
     rt.save_soon(t)
     return False
 

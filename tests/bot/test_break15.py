@@ -93,6 +93,8 @@ class Watcher(FakePresenter):
                 if player is not None and player.user_id == user_id:
                     out |= set(hand.board_of(s, with_pending=True).cards())
                     out |= set(hand.current_cards(s)) | set(hand.discards_of(s))
+                    # classic OFC's street 1, held face down before their turn (R4.1)
+                    out |= set(hand.waiting_cards(s))
         return out
 
     def check(self, where: str, user_id: str | None, text: str) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.screens import Payload
 from bot.telegram.fake_api import FakeUser
-from game.cards import DECK, Card, parse_cards
+from game.cards import DECK, Card, format_cards, parse_cards
 from tests.bot.tg_world import ALICE, BOB, CAROL, GROUP_ID, World, world
 
 DAVE = FakeUser(104, "Dave", "dave", "en")
@@ -57,6 +57,49 @@ async def test_r4_1_classic_ofc_four_players_complete_hand(tmp_path: Path) -> No
             assert stacks[player] == 200 + result["kush"][str(r["seat"])]
             assert r["points"] % 1 == 0
         assert all(len(h.hand["actions"]) > 0 for h in history)
+        assert leaks == []
+
+
+async def test_r4_1_telegram_a_waiting_player_sees_their_five_cards_in_private_only(
+    tmp_path: Path,
+) -> None:
+    """R4.1 through python-telegram-bot and the fake Bot API: classic OFC deals street 1's
+    five cards face down to everyone at the start. The waiting players' private messages show
+    their own five at once («Ждите своей очереди» for Bob, in Russian), with no button to
+    place them; the group never shows a held card; when a player's turn comes their message
+    has the buttons for those very cards."""
+    async with world(tmp_path, rng_seed=21) as w:
+        users = [ALICE, BOB, CAROL]
+        w.fake.started_users.update(u.id for u in users)
+        leaks = w.watch_leaks()
+        await seat(w, users, "ofc")
+        await w.adapter.presenter.flush()
+        t = next(iter(w.service.tables.values()))
+        hand = t.hand
+        assert hand is not None and len(hand.order) == 3
+        by_id = {str(u.id): u for u in users}
+        mover = by_id[t.seats[hand.to_act[0]].user_id]
+        held = {s: hand.waiting_cards(s) for s in hand.order if s not in hand.to_act}
+        assert len(held) == 2 and all(len(c) == 5 for c in held.values())
+        for s, cards in held.items():
+            user = by_id[t.seats[s].user_id]
+            msg = w.private(user)
+            assert msg is not None
+            assert format_cards(cards) in msg["text"], msg["text"]
+            wait = "Ждите своей очереди" if user is BOB else "Wait for your turn"
+            assert wait in msg["text"] and mover.first_name in msg["text"]
+            assert not any(a in ("p", "c", "a", "u") for a, _ in w.hand_buttons(user))
+        hidden = {c.face for cs in held.values() for c in cs}
+        assert not any(f in text for text in w.group_texts() for f in hidden)
+        await w.play_street(mover)
+        await w.adapter.presenter.flush()
+        nxt = hand.to_act[0]
+        user = by_id[t.seats[nxt].user_id]
+        buttons = w.hand_buttons(user)
+        assert {arg[:2] for a, arg in buttons if a == "p"} == {c.text for c in held[nxt]}
+        while t.hand is not None and t.hand_no == 1:
+            await w.play_street(by_id[t.seats[t.hand.to_act[0]].user_id])
+        await w.adapter.presenter.flush()
         assert leaks == []
 
 

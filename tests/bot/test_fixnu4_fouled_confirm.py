@@ -12,18 +12,20 @@ from pathlib import Path
 
 import pytest
 
-from bot.model import LEAVE_CONFIRM_SECONDS, Actor, LiveTable
+from bot.model import LEAVE_CONFIRM_SECONDS, Actor, LiveTable, SeatState
 from bot.presses import PlaceCard, encode
 from bot.service import TableService
 from bot.texts import TEXTS, tr
 from game.board import Board, Box, assess_board
+from game.cards import DECK as DECK_CARDS
+from game.cards import Card, parse_cards
 from storage.memory import MemoryStore
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
-from tests.bot.test_service_classic import configure, start
+from tests.bot.test_service_classic import auto_street, configure, start
 from tests.bot.test_stats_service import ALICE, BOB, GROUP, hand_version, press_scripted
 from tests.bot.test_telegram_e2e import (
     ALICE_PLAN,
@@ -234,3 +236,93 @@ async def test_r2_3_through_telegram_the_fouled_confirm_alerts_then_confirms(
         answer = await w.press(BOB_TG, BOB_TG.id, w.private(BOB_TG) or {}, confirm)
         assert not answer.get("show_alert"), answer
         assert hand.result is not None and hand.result.seat(1).fouled
+
+
+#: Alice's two boards of double boxes (R4.2), each fouled when placed in the order dealt:
+#: street 1 to the bottom, streets 2–6 to the middle, 7–9 to the top (aces over 8- and
+#: J-high boxes, R2.2).
+DOUBLE_FOULS = (
+    ("2c 3d 4h 6s 8c", "9c Td Jh 5s 7d As Ah Kd"),
+    ("2d 3h 4s 6c 8d", "9d Tc Js 5h 7c Ac Ad Kh"),
+)
+
+
+def _double_deck(order: tuple[int, ...]) -> list[Card]:
+    """The deck of a double boxes hand played in ``order`` (R4.1: five cards each, then one
+    each for eight streets): Alice's boards 0 and 1 get :data:`DOUBLE_FOULS`, Bob's the rest."""
+    alice = {
+        b: [*parse_cards(first), *parse_cards(rest)]
+        for b, (first, rest) in zip((0, 1), DOUBLE_FOULS, strict=True)
+    }
+    taken = {c for cards in alice.values() for c in cards}
+    spare = iter(c for c in DECK_CARDS if c not in taken)
+    deck: list[Card] = []
+    for street in range(9):
+        for b in order:
+            n = 5 if street == 0 else 1
+            start = 0 if street == 0 else 4 + street
+            deck += alice[b][start : start + n] if b in alice else [next(spare) for _ in range(n)]
+    return deck + list(spare)
+
+
+def _box_of(street: int) -> Box:
+    return Box.BOTTOM if street == 1 else Box.MIDDLE if street <= 6 else Box.TOP
+
+
+async def test_r2_3_r4_2_each_board_of_double_boxes_keeps_its_own_fouled_confirm_question() -> None:
+    """Double boxes with every board placing at once (R4.2, R3.6): on the last street both of
+    Alice's boards are fouled. Confirm on board ① asks, Confirm on board ② asks; Confirm on
+    ① again confirms it (it asked ① anew: the question was remembered for one board at a
+    time), and so does Confirm on ② again. The hand ends with both boards fouled."""
+    order = (0, 1, 10, 11)
+    service, presenter, _store, clock = service_env()
+    service.rt.deck_source = lambda: _double_deck(order)
+    await configure(service, game="ofc", heads_up_double_boxes="on", simultaneous_streets="on")
+    await start(service, [C_ALICE, C_BOB], "ofc")
+    t = service.table_in(C_GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    assert hand.order == order and set(hand.to_act) == set(order)
+    notice = tr("en", "err.confirm_fouled")
+
+    def version(board: int) -> str:
+        return f"{t.hand_no}.{board}.{hand.seat_version(board)}"
+
+    for street in range(1, 10):
+        assert hand.street_of(0) == street and {0, 1} <= set(hand.to_act)
+        for board in (0, 1):
+            for card in hand.current_cards(board):
+                data = encode(PlaceCard(t.id, version(board), card, _box_of(street)))
+                reply = await service.press(C_ALICE, data)
+                assert not reply.alert, reply.text
+        if street < 9:
+            for board in (0, 1):
+                reply = await service.press(C_ALICE, f"{t.id}:{version(board)}:c")
+                assert not reply.alert, reply.text
+        for _ in (10, 11):
+            await auto_street(service, presenter, C_BOB)
+    assert set(hand.to_act) == {0, 1}
+    assert all(hand.board_of(b, with_pending=True).is_complete for b in (0, 1))
+    first = {b: f"{t.id}:{version(b)}:c" for b in (0, 1)}
+    assert (await service.press(C_ALICE, first[0])).text == notice
+    clock.now += 2
+    assert (await service.press(C_ALICE, first[1])).text == notice
+    clock.now += 2
+    reply = await service.press(C_ALICE, first[0])  # ①'s question was forgotten: asked again
+    assert not reply.alert, reply.text
+    assert hand.to_act == (1,) and hand.street_of(0) == 10
+    clock.now += 2
+    reply = await service.press(C_ALICE, first[1])
+    assert not reply.alert, reply.text
+    assert hand.result is not None
+    assert hand.result.seat(0).fouled and hand.result.seat(1).fouled
+
+
+def test_r2_3_a_seat_keeps_its_boards_questions_through_a_snapshot() -> None:
+    """The questions per board survive a restart (the seat's JSON), and a snapshot from before
+    they were kept per board (one ``foul_board`` asked at ``foul_asked``) still loads."""
+    seat = SeatState(0, 1, "1", "Alice", "en", foul_asked={"3.0.40": 5.0, "3.1.41": 7.0})
+    assert SeatState.from_json(seat.to_json()).foul_asked == {"3.0.40": 5.0, "3.1.41": 7.0}
+    old = {**SeatState(0, 1, "1", "Alice", "en").to_json(), "foul_asked": 9.0}
+    assert SeatState.from_json({**old, "foul_board": "2.1.30"}).foul_asked == {"2.1.30": 9.0}
+    assert SeatState.from_json({**old, "foul_asked": 0.0, "foul_board": ""}).foul_asked == {}

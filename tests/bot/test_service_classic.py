@@ -18,6 +18,7 @@ from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
 from game.board import Box
+from game.cards import format_cards
 from storage.api import Store
 from storage.check import check_store
 from storage.memory import MemoryStore
@@ -138,8 +139,9 @@ async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles
     None
 ):
     """R4.2/R6: one board of a double-box player plays Fantasyland on its own: the three
-    ordinary boards play the streets first, the Fantasyland board gets 13 cards after them
-    and its player's one clock has the Fantasyland budget (R8.5); points settle per player."""
+    ordinary boards play the streets first, the Fantasyland board gets 13 cards after them;
+    its player's one clock has the hand's budget for the ordinary board and the Fantasyland
+    arrangement's own when it comes (R8.5, tested below); points settle per player."""
     service, presenter, store, clock = service_env(next_hand_delay=5)
     await configure(service, game="ofc", heads_up_double_boxes="on")
     await start(service, [ALICE, BOB], "ofc")
@@ -155,7 +157,7 @@ async def test_r4_2_a_double_box_board_in_fantasyland_plays_it_alone_and_settles
     assert hand is not None and sorted(hand.order) == [0, 1, 10, 11] and t.hand_no == 2
     assert hand.is_fantasyland(1) and not any(hand.is_fantasyland(s) for s in (0, 10, 11))
     assert hand.fantasyland_cards_of(1) == 13 and hand.streets_of(1) == 1 and 1 not in hand.to_act
-    assert {s: c.budget for s, c in t.clocks.items()} == {0: 180.0, 1: 120.0}
+    assert {s: c.budget for s, c in t.clocks.items()} == {0: 120.0, 1: 120.0}
     await play_hand(service, presenter, [ALICE, BOB])
     assert hand.result is not None and hand.result.seat(1).played_fantasyland
     history = await store.hand_history(t.seats[0].player_id, 2)
@@ -894,3 +896,190 @@ async def test_r7_a_chinese_turn_ping_names_the_move_and_its_time(env) -> None: 
     assert title == text.splitlines()[0] and title.startswith("🃏")
     lang = t.seats[seat].lang
     assert move.startswith(tr(lang, "private.your_turn").split("⏱")[0] + "⏱"), move
+
+
+def _hand_presses(screen: Any) -> list[str]:
+    """The actions of a private screen's hand buttons (place, discard, undo, arrange, confirm)."""
+    out = []
+    for b in screen.all_buttons():
+        p = Payload.decode(b.data) if b.data else None
+        if p is not None and p.action in ("p", "d", "u", "a", "c"):
+            out.append(p.action)
+    return out
+
+
+async def test_r4_1_waiting_players_see_their_own_five_cards_without_buttons() -> None:
+    """R4.1 (seed 001): street 1's five cards are dealt face down to everyone at the start and
+    each player places theirs in turn. A waiting player's private message showed only
+    "Waiting for Alice…" and an empty board until their turn; now it shows their own five
+    cards (to plan with), says to wait and whose turn it is, and has no button to place them
+    until their turn (Bob in Russian). No group message shows a held card (the leak watcher
+    of tests/bot/test_break15.py checks every message as it is written)."""
+    from tests.bot.test_break15 import faces, watched
+
+    bob = Actor("telegram", "2", "Bob", "ru")
+    service, w, _store, _clock = watched()
+    await configure(service, game="ofc")
+    assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
+    w.table = service.table_in(GROUP)
+    for a in (ALICE, bob, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    for a in (ALICE, bob, CAROL):
+        assert not (await service.ready(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    first = hand.to_act[0]
+    mover = t.seats[first]
+    held = {s: hand.waiting_cards(s) for s in hand.order if s != first}
+    assert sorted(held) == sorted({0, 1, 2} - {first}) and all(len(c) == 5 for c in held.values())
+    for s, cards in held.items():
+        seat = t.seats[s]
+        screen = w.last_private(seat.user_id)
+        wait = tr(seat.lang, "private.waiting_cards", names=mover.name, cards=format_cards(cards))
+        assert wait in screen.text, screen.text
+        assert _hand_presses(screen) == []
+    assert "Ждите своей очереди" in w.last_private(bob.user_id).text
+    group = [s.text + " ".join(b.label for b in s.all_buttons()) for s in w.tables[GROUP.chat_id]]
+    assert not any(faces(text) & {c for cs in held.values() for c in cs} for text in group)
+    # the mover places theirs; the next player gets the very cards they were shown, to place
+    await auto_street(service, w, {a.user_id: a for a in (ALICE, bob, CAROL)}[mover.user_id])
+    nxt = hand.to_act[0]
+    assert hand.current_cards(nxt) == held[nxt] and hand.waiting_cards(nxt) == ()
+    screen = w.last_private(t.seats[nxt].user_id)
+    assert _hand_presses(screen).count("p") == 15  # five cards, three boxes each
+    nxt_lang = t.seats[nxt].lang
+    assert tr(nxt_lang, "private.waiting_cards", names="", cards="")[:12] not in screen.text
+    labels = " ".join(b.label for b in screen.all_buttons())
+    assert all(c.face in labels for c in held[nxt])  # (one row of buttons each)
+    # the last still waits, and their message names whose turn it is now
+    (last,) = set(held) - {nxt}
+    seat = t.seats[last]
+    wait = tr(
+        seat.lang, "private.waiting_cards", names=t.seats[nxt].name, cards=format_cards(held[last])
+    )
+    assert wait in w.last_private(seat.user_id).text
+    assert w.leaks == []
+
+
+async def test_r4_2_r4_1_double_boxes_show_each_boards_five_cards_to_their_player() -> None:
+    """Double boxes (R4.2): Alice places board ①'s five; her message also lists board ②'s five
+    on its line, and Bob, waiting, sees both of his boards' fives, without buttons; the group
+    sees none of them."""
+    from tests.bot.test_break15 import watched
+
+    service, w, _store, _clock = watched()
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    assert "open" in (await service.new_table(GROUP, ALICE, "ofc")).text
+    w.table = service.table_in(GROUP)
+    await start_seated(service, [ALICE, BOB])
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
+    hand = t.hand
+    alice = w.last_private(ALICE.user_id).text
+    line = f"Alice ②: {render._compact(hand.board_of(1))} " + tr(
+        "en", "private.other_waiting", cards=format_cards(hand.waiting_cards(1))
+    )
+    assert line in alice.splitlines(), alice
+    bob = w.last_private(BOB.user_id)
+    wait = tr(
+        "en", "private.waiting_cards", names="Alice ①", cards=format_cards(hand.waiting_cards(10))
+    )
+    assert wait in bob.text and _hand_presses(bob) == []
+    other = tr("en", "private.other_waiting", cards=format_cards(hand.waiting_cards(11)))
+    assert any(ln.startswith("Bob ②:") and ln.endswith(other) for ln in bob.text.splitlines())
+    notes = pictures.hand_picture(t, t.seats[1])
+    assert notes is not None and notes.notes == (
+        f"Bob ①: Your cards (wait for your turn): {format_cards(hand.waiting_cards(10))}",
+        f"Bob ②: Your cards (wait for your turn): {format_cards(hand.waiting_cards(11))}",
+    )
+    await auto_street(service, w, ALICE)  # board ①
+    assert hand.to_act == (1,) and hand.waiting_cards(1) == ()
+    await auto_street(service, w, ALICE)  # board ②
+    await auto_street(service, w, BOB)
+    assert hand.to_act == (11,) and hand.waiting_cards(11) == ()
+    assert w.leaks == []
+
+
+async def start_seated(service: TableService, players: list[Actor]) -> None:
+    for a in players:
+        assert not (await service.join(GROUP, a)).alert
+    for a in players:
+        assert not (await service.ready(GROUP, a)).alert
+
+
+async def _fantasyland_hand(boards: dict[int, int]) -> tuple[TableService, FakePresenter, Clock]:
+    """Heads-up double boxes (Alice boards 0 and 1, Bob 10 and 11): the first hand played,
+    then the boards ``boards`` (board seat → cards) play the next hand in Fantasyland."""
+    service, presenter, _store, clock = service_env(next_hand_delay=5)
+    await configure(service, game="ofc", heads_up_double_boxes="on")
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.hand is None and t.match is not None
+    t.match = dataclasses.replace(t.match, fantasyland=boards, match_over=False)
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert {s for s in t.hand.order if t.hand.is_fantasyland(s)} == set(boards)
+    return service, presenter, clock
+
+
+async def test_r8_5_r4_2_a_fantasyland_board_after_an_ordinary_board_has_its_own_budget() -> None:
+    """R8.5/R4.2/R6.3: Alice's board ② is in Fantasyland, board ① is not, Bob's two are not:
+    the ordinary boards play first, Alice's clock running with the hand's 120 s; she takes
+    100 s on board ①'s first street. When board ② arranges it has the arrangement's own 180 s
+    (R8.5: "A Fantasyland arrangement has its own budget"). It had 180 s for the whole hand,
+    board ①'s streets included: its arrangement got the 80 s they left."""
+    service, presenter, clock = await _fantasyland_hand({1: 13})
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    assert {s: (c.budget, c.bank, c.fantasyland) for s, c in t.clocks.items()} == {
+        0: (120.0, 60.0, False),
+        1: (120.0, 60.0, False),
+    }
+    while 1 not in hand.to_act:
+        if 0 in hand.to_act and hand.street_of(0) == 1:
+            clock.now += 100
+            assert t.clocks[0].left(clock.now) == (20.0, 60.0)
+        player = t.player_of(hand.to_act[0])
+        assert player is not None
+        await auto_street(service, presenter, ALICE if player.user_id == "1" else BOB)
+    assert hand.to_act == (1,)
+    alice = t.clocks[0]
+    assert alice.running and alice.fantasyland and alice.left(clock.now) == (180.0, 60.0)
+    assert t.turn_deadline(0) == clock.now + 240
+    clock.now += 200  # past the arrangement's budget, into the bank: no timeout yet
+    await service.run_due()
+    assert hand.to_act == (1,) and t.clocks[0].left(clock.now) == (0.0, 40.0)
+    await auto_street(service, presenter, ALICE)
+    assert hand.result is not None and not hand.result.seat(1).timed_out
+
+
+async def test_r8_5_r4_2_two_fantasyland_boards_each_have_their_own_arrangement_budget() -> None:
+    """R8.5/R4.2/R6.3: both of Alice's boards are in Fantasyland, so Bob plays his two ordinary
+    boards hidden and at once beside her (R6.3): her one clock holds both arrangements'
+    budgets, 2 × 180 s (each board plays its Fantasyland on its own), his the hand's 120 s.
+    She took 200 s over board ①: board ② still has 160 s, not 40 s of the bank."""
+    service, presenter, clock = await _fantasyland_hand({0: 13, 1: 13})
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    assert set(hand.to_act) == {0, 1, 10, 11}
+    assert {s: (c.budget, c.fantasyland) for s, c in t.clocks.items()} == {
+        0: (360.0, True),
+        1: (120.0, False),
+    }
+    while any(s in hand.to_act for s in (10, 11)):  # Bob's streets, at once (R6.3)
+        await auto_street(service, presenter, BOB)
+    assert set(hand.to_act) == {0, 1}
+    clock.now += 200
+    await service.run_due()
+    await auto_street(service, presenter, ALICE)
+    assert hand.to_act == (1,)
+    assert t.clocks[0].left(clock.now) == (160.0, 60.0) and not t.out_of_time(0, clock.now)
+    await auto_street(service, presenter, ALICE)
+    assert hand.result is not None
+    assert not any(r.timed_out for r in hand.result.seats)

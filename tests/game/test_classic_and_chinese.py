@@ -327,3 +327,41 @@ def test_r6_3_r4_2_one_board_of_each_player_ordinary_still_plays_first_in_the_op
     play_turn(hand, 1)
     assert hand.to_act == (10,)
     assert hand.view(None).seat(1).board.count == 5  # in the open
+
+
+def test_r4_1_street_one_is_dealt_to_everyone_at_once_and_held_until_each_turn() -> None:
+    """R4.1 (seed 001: the button deals everyone five cards face down, then each player in
+    turn opens and places them): a seat waiting for its turn holds its own five cards, to
+    look at, not to place; the table never sees them before they are placed. Once its turn
+    comes they are the cards it places; later streets of one card, Pineapple (street 1 dealt
+    face up, R3.3), ``simultaneous_streets`` and a Fantasyland seat (dealt its 13 in its
+    turn, R6.2) hold nothing in waiting."""
+    hand = Hand(HandSetup.deal(OFC, (0, 1, 2), 2, seed=7))
+    held = {s: hand.waiting_cards(s) for s in (1, 2)}
+    assert hand.to_act == (0,) and hand.waiting_cards(0) == ()
+    assert all(len(c) == 5 for c in held.values()) and not set(held[1]) & set(held[2])
+    assert not set(hand.current_cards(0)) & (set(held[1]) | set(held[2]))
+    for s in (1, 2):
+        me = hand.view(s).me
+        assert me is not None and me.waiting == held[s] and me.cards == () and me.to_place == ()
+        assert hand.discards_needed(s) == 0 and not hand.can(Place(s, held[s][0], Box.BOTTOM))
+    for viewer in (None, 0, 1, 2):
+        shown = hand.view(viewer).public_cards()
+        assert not shown & (set(held[1]) | set(held[2]))
+        assert hand.view(viewer).seat(2).face_up == ()
+    assert hand.view(0).me is not None and hand.view(0).me.waiting == ()
+    assert not hand.public_cards() & (set(held[1]) | set(held[2]))
+    play_turn(hand, 0)
+    assert hand.to_act == (1,) and hand.current_cards(1) == held[1]
+    assert hand.waiting_cards(1) == () and hand.waiting_cards(2) == held[2]
+    play_turn(hand, 1)
+    play_turn(hand, 2)
+    assert all(hand.waiting_cards(s) == () for s in (0, 1, 2))  # street 2: one card each
+    play_turn(hand, 0)
+    assert hand.to_act == (1,) and hand.waiting_cards(2) == ()
+    pineapple = Hand(HandSetup.deal(RuleOptions(), (0, 1, 2), 2, seed=7))
+    assert pineapple.to_act == (0,) and pineapple.waiting_cards(1) == ()
+    both = Hand(HandSetup.deal(replace(OFC, simultaneous_streets=True), (0, 1, 2), 2, seed=7))
+    assert all(both.waiting_cards(s) == () for s in (0, 1, 2))
+    fl = Hand(HandSetup.deal(OFC, (0, 1, 2), 2, {2: 13}, seed=7))
+    assert fl.to_act == (0,) and len(fl.waiting_cards(1)) == 5 and fl.waiting_cards(2) == ()

@@ -92,6 +92,23 @@ def test_r8_5_clock_spends_budget_then_bank() -> None:
     assert SeatClock.from_json(clock.to_json()) == clock
 
 
+def test_r8_5_r4_2_a_fantasyland_arrangement_after_an_ordinary_board_has_its_own_budget() -> None:
+    """The player's ordinary board used 150 s of the hand's 120 (30 of the bank); their
+    Fantasyland board's turn comes: a fresh 180 s of its own, the bank as left, still
+    running; the flag survives stopping and JSON (a restart), and old JSON reads unflagged."""
+    clock = SeatClock(120, 60).start(1000.0)
+    fl = clock.arrangement(180, 1150.0)
+    assert fl.fantasyland and fl.running and fl.left(1150.0) == (180.0, 30.0)
+    assert fl.deadline() == 1150.0 + 180 + 30
+    assert fl.stop(1200.0).fantasyland and fl.stop(1200.0).left(0) == (130.0, 30.0)
+    assert SeatClock.from_json(fl.to_json()) == fl
+    waiting = SeatClock(120, 60).arrangement(180, 1150.0)  # (not running: it stays so)
+    assert not waiting.running and waiting.left(1150.0) == (180.0, 60.0)
+    assert "fantasyland" not in clock.to_json()
+    old = {"budget": 180.0, "bank": 60.0, "running_since": None}
+    assert not SeatClock.from_json(old).fantasyland
+
+
 @pytest.mark.parametrize(
     ("cards", "en", "ru"),
     [
