@@ -1,0 +1,68 @@
+"""Break-it session (brkdc): the Discord chat changes under a running table: the bot kicked
+from the guild and invited back, across restarts, through the real discord.py client and
+the fake Discord (R8.2a)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, components, world
+from tests.bot.discord.test_discord_chats import balance_of
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+
+
+@pytest.mark.parametrize("kicked", ["while_running", "while_stopped"])
+async def test_r8_2a_a_table_closed_after_a_restart_while_kicked_is_written_closed_on_reinvite(
+    tmp_path: Path, kicked: str
+) -> None:
+    """R8.2a: the bot is kicked from the guild mid-hand (GUILD_DELETE; or while it is
+    stopped, no event: its first writes answer 403/50001) and restarted while still out. The
+    restart posts the table message anew, which Discord refuses; the hand is finished in the
+    DMs, the table closes with both stacks back. Invited back, the bot wrote "Table #1 is
+    closed." as a new message, and the group's table message (the only one it has, from
+    before the restart) kept hand 1 with its Join/Ready buttons for good. Now that message
+    is written as closed, no buttons, and nothing is posted beside it; a restart after
+    that writes nothing again."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            table, mid = t.id, int(w.table_message()["id"])
+            if kicked == "while_running":
+                await fake.kick_bot()
+                await fake.wait_for(lambda: t.closing)
+        if kicked == "while_stopped":
+            await fake.kick_bot(announce=False)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            t = w.table()
+            assert t.hand is not None and t.hand_no == 1
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.id not in w.service.tables)
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+            assert components(fake.messages[mid])  # (nothing written while out)
+            before = len(fake.channel_messages(CHANNEL_ID))
+            await fake.invite_bot()
+            closed = tr("en", "reply.table_closed", table=table)
+            await fake.wait_for(lambda: fake.messages[mid]["content"] == closed)
+            await fake.wait_for(lambda: not w.service.rt.closing)
+            await w.adapter.presenter.flush()
+            assert components(fake.messages[mid]) == []
+            assert len(fake.channel_messages(CHANNEL_ID)) == before  # none posted beside it
+            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+            assert await check_store(w.store) == []
+            assert await w.store.closed_snapshots() == []  # (forgotten once written)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            assert not w.service.tables
+            assert len(fake.channel_messages(CHANNEL_ID)) == before
+            assert fake.messages[mid]["content"] == closed
+    finally:
+        await fake.stop()
