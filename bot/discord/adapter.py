@@ -1652,6 +1652,11 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
+            if on_hand and reply.private and screen is not None and message is not None:
+                # (its token unknown, 10062: expired, or answered too late) a pressed
+                # ephemeral hand is written through the interaction that showed it last,
+                # else it kept the screen from before the press, the card placed not shown
+                self.presenter.refresh_live(user_id, message.id, screen)
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             # the answer lost in the network (the connection closed: Discord may or may not
             # have taken it): a pressed DM hand is written as any other write, below (it was

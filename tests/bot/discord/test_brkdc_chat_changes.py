@@ -66,3 +66,43 @@ async def test_r8_2a_a_table_closed_after_a_restart_while_kicked_is_written_clos
             assert fake.messages[mid]["content"] == closed
     finally:
         await fake.stop()
+
+
+async def test_a_press_on_my_cards_whose_token_discord_no_longer_knows_shows_the_card_placed(
+    tmp_path: Path,
+) -> None:
+    """R3.4: Alice places a card on her ephemeral "🂠 My cards" hand, and Discord refuses the
+    press's answer with 404 Unknown interaction (10062: the token expired, or the answer
+    came too late). The card is placed (the step is saved), but the hand she plays on kept
+    the screen from before the press, the card still in her hand with its buttons. Now it
+    is written through the interaction that showed it last, as the DM hand is."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        first = ALICE if t.seats[t.hand.to_act[0]].user_id == str(ALICE.id) else BOB
+        seat = t.seat_of(str(first.id))
+        assert seat is not None
+        msg = await w.hand_message(first, "ephemeral")
+        card, box = w.plan_street(first)[0]
+        assert box is not None
+        custom_id = w.buttons(msg)[("p", card.text + box.value[0])]
+        unknown = {"message": "Unknown interaction", "code": 10062}
+        w.fake.fail_next["callback"] = [(404, unknown)]
+        await w.fake.press(first, msg, custom_id)
+        await w.fake.wait_for(lambda: t.hand is not None and t.hand.pending(seat.seat))
+        assert t.hand.pending(seat.seat) == ((card, box),)
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        dm = w.dm(first)
+        assert dm is not None
+        assert dm["content"] != msg["content"]  # (the DM hand shows the card placed)
+        await w.fake.wait_for(
+            lambda: w.fake.messages[int(msg["id"])]["content"] == dm["content"], timeout=5
+        )
+        assert w.buttons(w.fake.messages[int(msg["id"])]) == w.buttons(dm)
+        assert len(w.logged) == 1 and "10062" in w.logged[0], w.logged
+        w.logged.clear()  # (the refused answer, on purpose)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "ephemeral", BOB.id: "ephemeral"})
+        assert t.hand_no == 2
+        assert await check_store(w.store) == []
