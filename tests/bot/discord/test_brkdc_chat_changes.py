@@ -68,6 +68,40 @@ async def test_r8_2a_a_table_closed_after_a_restart_while_kicked_is_written_clos
         await fake.stop()
 
 
+async def test_r8_2a_a_lobby_closed_at_a_restart_while_kicked_is_written_closed_on_reinvite(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot is kicked while it is stopped, its table between hands with Alice
+    ready. The restarted bot's new table message is refused (403/50001), which closes the
+    table at once, Alice's buy-in back. Invited back, the channel's table message (from
+    before the restart, with its Join and Ready buttons) is written as closed."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.slash(ALICE, "new")
+            await w.press_lobby(ALICE, "j")
+            await w.slash(ALICE, "ready")
+            table, mid = w.table().id, int(w.table_message()["id"])
+            assert await balance_of(w, ALICE.id) == 800
+        await fake.kick_bot(announce=False)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await fake.wait_for(lambda: not w.service.tables)
+            await fake.wait_for(lambda: not w.service.rt.closing)
+            assert await balance_of(w, ALICE.id) == 1000
+            before = len(fake.channel_messages(CHANNEL_ID))
+            await fake.invite_bot()
+            closed = tr("en", "reply.table_closed", table=table)
+            await fake.wait_for(lambda: fake.messages[mid]["content"] == closed)
+            await w.adapter.presenter.flush()
+            assert components(fake.messages[mid]) == []
+            assert len(fake.channel_messages(CHANNEL_ID)) == before
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
 async def test_a_press_on_my_cards_whose_token_discord_no_longer_knows_shows_the_card_placed(
     tmp_path: Path,
 ) -> None:
