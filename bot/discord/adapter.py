@@ -1255,6 +1255,20 @@ class DiscordAdapter:
                 await self.look_at_closes(guild)
             except Exception:  # (the closes stay queued; logged)
                 log.exception("could not look at the closing tables of guild %s", guild.id)
+        # a table closed while the bot was out of its guild, whose table message waits for
+        # its return: a guild that took the bot back while it was stopped sends no
+        # on_guild_join (it is in READY), so the message is written now if the bot may
+        # (it kept the table open with its buttons until someone pressed one)
+        guilds = {str(g.id): g for g in self.client.guilds}
+
+        def writable(community: str, chat: str) -> bool:
+            guild = guilds.get(community)
+            return guild is not None and chat.isdigit() and may_write(guild, int(chat))
+
+        try:
+            await self.service.owed_found(PLATFORM, writable)
+        except Exception:  # (they keep waiting; logged)
+            log.exception("could not look at the tables closed while the bot was out")
 
     async def look_at_closes(self, guild: discord.Guild) -> None:
         """``guild``'s tables are restored (:meth:`look_at_restored`): each whose close the
@@ -1708,6 +1722,26 @@ async def _drop_placeholder(interaction: Interaction) -> None:
     ephemeral answer (a refusal, an error notice) must not be that follow-up."""
     with contextlib.suppress(discord.HTTPException):
         await interaction.delete_original_response()
+
+
+def may_write(guild: discord.Guild, channel_id: int) -> bool:
+    """Whether the bot may post in the channel or thread ``channel_id`` of ``guild`` (as the
+    cache has it): a channel it sees with Send Messages, or a thread not locked whose
+    channel gives it Send Messages in Threads."""
+    me = guild.me
+    channel = guild.get_channel_or_thread(channel_id)
+    if me is None or channel is None:
+        return False
+    if isinstance(channel, discord.Thread):
+        parent = channel.parent
+        if channel.locked or parent is None:
+            return False
+        allowed = parent.permissions_for(me)
+        return allowed.view_channel and allowed.send_messages_in_threads
+    if isinstance(channel, discord.CategoryChannel | discord.ForumChannel):
+        return False
+    allowed = channel.permissions_for(me)
+    return allowed.view_channel and allowed.send_messages
 
 
 def message_ref(interaction: Interaction) -> str | None:

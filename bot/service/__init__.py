@@ -1075,6 +1075,14 @@ class TableService:
         except TransitionFailed:
             return 0
 
+    async def owed_found(self, platform: str, writable: Callable[[str, str], bool]) -> int:
+        """At a start: the bot is back, without having been told (a Discord guild that took
+        the bot back while it was stopped sends no ``on_guild_join``), in the chats for which
+        ``writable(community_ext, chat_id)`` holds: each table closed there while the bot was
+        out has its table message written as closed (:func:`chats.owed_back`). Returns how
+        many."""
+        return await chats.owed_back(self.rt, platform, writable=writable)
+
     async def community_left(self, platform: str, community_ext: str) -> int:
         """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each
         of its tables closes as in :meth:`chat_left`. Returns how many it had open."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from bot.model import LiveTable
 from bot.screens import Screen
@@ -185,7 +186,12 @@ async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
 
 
 async def owed_back(
-    rt: Runtime, platform: str, *, chat_id: str | None = None, community_ext: str | None = None
+    rt: Runtime,
+    platform: str,
+    *,
+    chat_id: str | None = None,
+    community_ext: str | None = None,
+    writable: Callable[[str, str], bool] | None = None,
 ) -> int:
     """The bot is back in a chat (``chat_id``) or a community (``community_ext``): each
     table closed there while the bot could not write (R8.2a: removed; its players were
@@ -194,8 +200,9 @@ async def owed_back(
     (:func:`~bot.service.runtime.waiting_for_chat`). Its final snapshot is first saved as
     owed now, so a restart before the edit makes it (:func:`~bot.service.recovery.start`);
     then it is sent and forgotten (a restart between the two edits it again, the same
-    text). A failure is logged; the next start tries again. Returns how many tables were
-    owed."""
+    text). A failure is logged; the next start tries again. ``writable(community_ext,
+    chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
+    how many tables were owed."""
     owed = 0
     for record, snap in await rt.store.closed_snapshots():
         if not waits_for_chat(snap) or snap.get("platform") != platform:
@@ -205,6 +212,8 @@ async def owed_back(
         if chat_id is not None and record.chat_id != chat_id:
             continue
         if community_ext is not None and snap.get("community_ext") != community_ext:
+            continue
+        if writable is not None and not writable(str(snap.get("community_ext")), record.chat_id):
             continue
         if record.id in rt.closing:
             continue

@@ -13,7 +13,7 @@ from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, components, world
 from tests.bot.discord.test_discord_chats import balance_of
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
+from tests.fakes.discord_api import CHANNEL_ID, GUILD_ID, TOKEN, FakeDiscord
 
 
 @pytest.mark.parametrize("kicked", ["while_running", "while_stopped"])
@@ -97,6 +97,55 @@ async def test_r8_2a_a_lobby_closed_at_a_restart_while_kicked_is_written_closed_
             await w.adapter.presenter.flush()
             assert components(fake.messages[mid]) == []
             assert len(fake.channel_messages(CHANNEL_ID)) == before
+            assert await check_store(w.store) == []
+    finally:
+        await fake.stop()
+
+
+async def test_r8_2a_a_table_closed_while_kicked_is_written_closed_when_reinvited_while_stopped(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot is kicked mid-hand, the hand is finished in the DMs and the table
+    closes, its table message waiting for the bot's return. The bot is stopped and invited
+    back meanwhile: the restarted bot gets the guild in READY (``on_guild_available``), never
+    ``on_guild_join``, so the message kept hand 1 with its buttons until someone pressed
+    one. Now the start writes it as closed, once; a start while the channel is still locked
+    to the bot leaves it waiting (written when the bot may write there)."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await seat_everyone(w, [ALICE, BOB])
+            t = w.table()
+            table, mid = t.id, int(w.table_message()["id"])
+            await fake.kick_bot()
+            await fake.wait_for(lambda: t.closing)
+            await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+            await fake.wait_for(lambda: t.id not in w.service.tables)
+            await w.service.rt.settled(t)
+            await w.adapter.presenter.flush()
+        fake.bot_kicked = False  # invited back while the bot is stopped: no event
+        # but Send Messages is denied to @everyone in the channel now
+        deny = {"id": str(GUILD_ID), "type": 0, "allow": "0", "deny": str(1 << 11)}
+        fake.channels[CHANNEL_ID]["permission_overwrites"] = [deny]
+        fake.locked_channels.add(CHANNEL_ID)
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.adapter.presenter.flush()
+            assert components(fake.messages[mid])  # (still waiting)
+            assert len(await w.store.closed_snapshots()) == 1
+        fake.channels[CHANNEL_ID]["permission_overwrites"] = []
+        fake.locked_channels.discard(CHANNEL_ID)
+        before = len(fake.channel_messages(CHANNEL_ID))
+        async with world(tmp_path, fake=fake, db=db) as w:
+            closed = tr("en", "reply.table_closed", table=table)
+            await fake.wait_for(lambda: fake.messages[mid]["content"] == closed)
+            await fake.wait_for(lambda: not w.service.rt.closing)
+            await w.adapter.presenter.flush()
+            assert components(fake.messages[mid]) == []
+            assert len(fake.channel_messages(CHANNEL_ID)) == before
+            assert await w.store.closed_snapshots() == []
+            assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
             assert await check_store(w.store) == []
     finally:
         await fake.stop()
