@@ -321,8 +321,14 @@ class OfcClient(discord.Client):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot joined a guild: added back to one that removed it while a hand was in
-        progress, the close the removal queued is cancelled (an admin's close stands)."""
-        if await self.ofc.service.community_back(PLATFORM, str(guild.id)):
+        progress, the close the removal queued is cancelled (an admin's close stands); a
+        table closed meanwhile has its message written as closed if the bot may write in
+        its channel (else once it may: :meth:`DiscordAdapter.writable_again`)."""
+
+        def writable(community: str, chat: str) -> bool:
+            return chat.isdigit() and may_write(guild, int(chat))
+
+        if await self.ofc.service.community_back(PLATFORM, str(guild.id), writable):
             log.info("the bot is back in guild %s: its tables stay open", guild.id)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:

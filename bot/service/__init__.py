@@ -1066,12 +1066,19 @@ class TableService:
         except TransitionFailed:
             return False
 
-    async def community_back(self, platform: str, community_ext: str) -> int:
+    async def community_back(
+        self,
+        platform: str,
+        community_ext: str,
+        writable: Callable[[str, str], bool] | None = None,
+    ) -> int:
         """The bot was added back to a community (a Discord guild, ``on_guild_join``) before
         the hands its removal waited for ended: each close the removal queued is cancelled
-        (:meth:`chat_back`). Returns how many tables go on."""
+        (:meth:`chat_back`). Returns how many tables go on. ``writable(community_ext,
+        chat_id)``: whether the bot may write in a chat now (a table closed meanwhile has
+        its message written as closed only there, :func:`chats.owed_back`)."""
         try:
-            return await chats.community_back(self.rt, platform, community_ext)
+            return await chats.community_back(self.rt, platform, community_ext, writable)
         except TransitionFailed:
             return 0
 

@@ -171,12 +171,19 @@ async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
     return sum([await chat_left(rt, platform, chat) for chat in chats])
 
 
-async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
+async def community_back(
+    rt: Runtime,
+    platform: str,
+    community_ext: str,
+    writable: Callable[[str, str], bool] | None = None,
+) -> int:
     """The bot is back in a community that removed it (a Discord guild): each of its tables
     whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
+    ``writable``: the chats the bot may write in now (:func:`owed_back`: a closed table's
+    message in another waits for the bot to be let write there, :func:`chat_back`).
 
     :raises TransitionFailed: if storage refused a step (that close stays queued)."""
-    await owed_back(rt, platform, community_ext=community_ext)
+    await owed_back(rt, platform, community_ext=community_ext, writable=writable)
     chats = [
         t.chat_id
         for t in list(rt.tables.values())

@@ -151,6 +151,42 @@ async def test_r8_2a_a_table_closed_while_kicked_is_written_closed_when_reinvite
         await fake.stop()
 
 
+async def test_r8_2a_a_closed_table_s_message_waits_for_the_channel_after_the_reinvite(
+    tmp_path: Path,
+) -> None:
+    """R8.2a: the bot is kicked mid-hand and the table closes after it; the bot is invited
+    back, but the table's channel denies it Send Messages. The closed message's edit was
+    made at the re-join, refused, and forgotten: when the channel let the bot write again
+    the message still showed hand 1 with its buttons, for good. Now it waits for the
+    channel: written as closed once the bot may write there (CHANNEL_UPDATE)."""
+    async with world(tmp_path) as w:
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        table, mid = t.id, int(w.table_message()["id"])
+        await w.fake.kick_bot()
+        await w.fake.wait_for(lambda: t.closing)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        deny = {"id": str(GUILD_ID), "type": 0, "allow": "0", "deny": str(1 << 11)}
+        w.fake.channels[CHANNEL_ID]["permission_overwrites"] = [deny]
+        w.fake.locked_channels.add(CHANNEL_ID)
+        await w.fake.invite_bot()
+        await w.fake.wait_for(lambda: w.adapter.client.get_guild(GUILD_ID) is not None)
+        await w.adapter.idle()
+        await w.adapter.presenter.flush()
+        assert components(w.fake.messages[mid])  # (not written: the bot may not yet)
+        assert len(await w.store.closed_snapshots()) == 1  # still waiting
+        await w.fake.lock_channel(CHANNEL_ID, locked=False)
+        closed = tr("en", "reply.table_closed", table=table)
+        await w.fake.wait_for(lambda: w.fake.messages[mid]["content"] == closed)
+        await w.fake.wait_for(lambda: not w.service.rt.closing)
+        assert components(w.fake.messages[mid]) == []
+        assert await w.store.closed_snapshots() == []
+        assert await check_store(w.store) == []
+
+
 async def test_a_press_on_my_cards_whose_token_discord_no_longer_knows_shows_the_card_placed(
     tmp_path: Path,
 ) -> None:
