@@ -1,6 +1,7 @@
 """Break-it session (brkdc): the Discord chat changes under a running table: the bot kicked
-from the guild and invited back, across restarts, through the real discord.py client and
-the fake Discord (R8.2a)."""
+from the guild and invited back, across restarts (R8.2a), and a press whose interaction
+Discord no longer knows (10062), through the real discord.py client and the fake
+Discord."""
 
 from __future__ import annotations
 
