@@ -431,6 +431,11 @@ class LiveTable:
     apart: int = 0
     clocks: dict[int, SeatClock] = field(default_factory=dict)
     group_ref: str | None = None
+    #: the table message from before the last restart (:func:`bot.service.recovery.resume`
+    #: posts a new one): a table closed while the bot may not write in its chat, whose new
+    #: message was never posted (refused), has that one written as closed on the bot's
+    #: return (:func:`bot.service.runtime.waiting_for_chat`)
+    earlier_ref: str | None = None
     version: int = 0
     #: the version of the table message a restart found (not saved): its buttons stay valid
     #: while the restored table is in the state that message showed (set by
@@ -862,6 +867,8 @@ class LiveTable:
             clocks = merged
         t.clocks = clocks
         t.group_ref = snap.get("group_ref")
+        earlier_ref = snap.get("earlier_ref")
+        t.earlier_ref = None if earlier_ref is None else str(earlier_ref)
         t.version = int(snap.get("version", 0))
         if "phase" in snap:
             t.phase = Phase(snap["phase"])
@@ -963,6 +970,7 @@ class LiveTable:
             "apart": self.apart,
             "clocks": {str(k): c.to_json() for k, c in self.clocks.items()},
             "group_ref": self.group_ref,
+            "earlier_ref": self.earlier_ref,
             "version": self.version,
             "phase": self.phase.value,
             "seq": self.seq,

@@ -321,8 +321,14 @@ class OfcClient(discord.Client):
 
     async def on_guild_join(self, guild: discord.Guild) -> None:
         """The bot joined a guild: added back to one that removed it while a hand was in
-        progress, the close the removal queued is cancelled (an admin's close stands)."""
-        if await self.ofc.service.community_back(PLATFORM, str(guild.id)):
+        progress, the close the removal queued is cancelled (an admin's close stands); a
+        table closed meanwhile has its message written as closed if the bot may write in
+        its channel (else once it may: :meth:`DiscordAdapter.writable_again`)."""
+
+        def writable(community: str, chat: str) -> bool:
+            return chat.isdigit() and may_write(guild, int(chat))
+
+        if await self.ofc.service.community_back(PLATFORM, str(guild.id), writable):
             log.info("the bot is back in guild %s: its tables stay open", guild.id)
 
     async def on_guild_available(self, guild: discord.Guild) -> None:
@@ -1255,6 +1261,20 @@ class DiscordAdapter:
                 await self.look_at_closes(guild)
             except Exception:  # (the closes stay queued; logged)
                 log.exception("could not look at the closing tables of guild %s", guild.id)
+        # a table closed while the bot was out of its guild, whose table message waits for
+        # its return: a guild that took the bot back while it was stopped sends no
+        # on_guild_join (it is in READY), so the message is written now if the bot may
+        # (it kept the table open with its buttons until someone pressed one)
+        guilds = {str(g.id): g for g in self.client.guilds}
+
+        def writable(community: str, chat: str) -> bool:
+            guild = guilds.get(community)
+            return guild is not None and chat.isdigit() and may_write(guild, int(chat))
+
+        try:
+            await self.service.owed_found(PLATFORM, writable)
+        except Exception:  # (they keep waiting; logged)
+            log.exception("could not look at the tables closed while the bot was out")
 
     async def look_at_closes(self, guild: discord.Guild) -> None:
         """``guild``'s tables are restored (:meth:`look_at_restored`): each whose close the
@@ -1652,6 +1672,11 @@ class DiscordAdapter:
                 await interaction.response.defer()
         except discord.HTTPException as exc:
             log.warning("could not answer interaction %s: %s", interaction.id, exc)
+            if on_hand and reply.private and screen is not None and message is not None:
+                # (its token unknown, 10062: expired, or answered too late) a pressed
+                # ephemeral hand is written through the interaction that showed it last,
+                # else it kept the screen from before the press, the card placed not shown
+                self.presenter.refresh_live(user_id, message.id, screen)
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             # the answer lost in the network (the connection closed: Discord may or may not
             # have taken it): a pressed DM hand is written as any other write, below (it was
@@ -1703,6 +1728,26 @@ async def _drop_placeholder(interaction: Interaction) -> None:
     ephemeral answer (a refusal, an error notice) must not be that follow-up."""
     with contextlib.suppress(discord.HTTPException):
         await interaction.delete_original_response()
+
+
+def may_write(guild: discord.Guild, channel_id: int) -> bool:
+    """Whether the bot may post in the channel or thread ``channel_id`` of ``guild`` (as the
+    cache has it): a channel it sees with Send Messages, or a thread not locked whose
+    channel gives it Send Messages in Threads."""
+    me = guild.me
+    channel = guild.get_channel_or_thread(channel_id)
+    if me is None or channel is None:
+        return False
+    if isinstance(channel, discord.Thread):
+        parent = channel.parent
+        if channel.locked or parent is None:
+            return False
+        allowed = parent.permissions_for(me)
+        return allowed.view_channel and allowed.send_messages_in_threads
+    if isinstance(channel, discord.CategoryChannel | discord.ForumChannel):
+        return False
+    allowed = channel.permissions_for(me)
+    return allowed.view_channel and allowed.send_messages
 
 
 def message_ref(interaction: Interaction) -> str | None:

@@ -1070,6 +1070,15 @@ class DiscordPresenter(LatePictures):
         self._latest_live.pop((user_id, live.table), None)
         self._live[(user_id, live.table)] = live
 
+    def refresh_live(self, user_id: str, message_id: int, screen: Screen) -> None:
+        """The answer to a press on the player's ephemeral hand ``message_id`` failed: if it
+        is the live hand of ``screen``'s table, write ``screen`` there (through the
+        interaction that showed it last; its token may still be valid)."""
+        live_key = (user_id, screen.table)
+        live = self._live.get(live_key)
+        if live is not None and live.message_id == message_id:
+            self._queue_live(live_key, screen)
+
     def live_hand(self, user_id: str, table: int | None = None) -> LiveHand | None:
         """The player's ephemeral hand message of ``table`` being kept up to date (of any
         table when ``None``), if any."""

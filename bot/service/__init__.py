@@ -1066,14 +1066,29 @@ class TableService:
         except TransitionFailed:
             return False
 
-    async def community_back(self, platform: str, community_ext: str) -> int:
+    async def community_back(
+        self,
+        platform: str,
+        community_ext: str,
+        writable: Callable[[str, str], bool] | None = None,
+    ) -> int:
         """The bot was added back to a community (a Discord guild, ``on_guild_join``) before
         the hands its removal waited for ended: each close the removal queued is cancelled
-        (:meth:`chat_back`). Returns how many tables go on."""
+        (:meth:`chat_back`). Returns how many tables go on. ``writable(community_ext,
+        chat_id)``: whether the bot may write in a chat now (a table closed meanwhile has
+        its message written as closed only there, :func:`chats.owed_back`)."""
         try:
-            return await chats.community_back(self.rt, platform, community_ext)
+            return await chats.community_back(self.rt, platform, community_ext, writable)
         except TransitionFailed:
             return 0
+
+    async def owed_found(self, platform: str, writable: Callable[[str, str], bool]) -> int:
+        """At a start: the bot is back, without having been told (a Discord guild that took
+        the bot back while it was stopped sends no ``on_guild_join``), in the chats for which
+        ``writable(community_ext, chat_id)`` holds: each table closed there while the bot was
+        out has its table message written as closed (:func:`chats.owed_back`). Returns how
+        many."""
+        return await chats.owed_back(self.rt, platform, writable=writable)
 
     async def community_left(self, platform: str, community_ext: str) -> int:
         """The bot was removed from a community (a Discord guild, ``on_guild_remove``): each

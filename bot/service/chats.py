@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 from bot.model import LiveTable
 from bot.screens import Screen
@@ -170,12 +171,19 @@ async def community_left(rt: Runtime, platform: str, community_ext: str) -> int:
     return sum([await chat_left(rt, platform, chat) for chat in chats])
 
 
-async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
+async def community_back(
+    rt: Runtime,
+    platform: str,
+    community_ext: str,
+    writable: Callable[[str, str], bool] | None = None,
+) -> int:
     """The bot is back in a community that removed it (a Discord guild): each of its tables
     whose close the removal queued goes on, as in :func:`chat_back`. Returns how many.
+    ``writable``: the chats the bot may write in now (:func:`owed_back`: a closed table's
+    message in another waits for the bot to be let write there, :func:`chat_back`).
 
     :raises TransitionFailed: if storage refused a step (that close stays queued)."""
-    await owed_back(rt, platform, community_ext=community_ext)
+    await owed_back(rt, platform, community_ext=community_ext, writable=writable)
     chats = [
         t.chat_id
         for t in list(rt.tables.values())
@@ -185,7 +193,12 @@ async def community_back(rt: Runtime, platform: str, community_ext: str) -> int:
 
 
 async def owed_back(
-    rt: Runtime, platform: str, *, chat_id: str | None = None, community_ext: str | None = None
+    rt: Runtime,
+    platform: str,
+    *,
+    chat_id: str | None = None,
+    community_ext: str | None = None,
+    writable: Callable[[str, str], bool] | None = None,
 ) -> int:
     """The bot is back in a chat (``chat_id``) or a community (``community_ext``): each
     table closed there while the bot could not write (R8.2a: removed; its players were
@@ -194,8 +207,9 @@ async def owed_back(
     (:func:`~bot.service.runtime.waiting_for_chat`). Its final snapshot is first saved as
     owed now, so a restart before the edit makes it (:func:`~bot.service.recovery.start`);
     then it is sent and forgotten (a restart between the two edits it again, the same
-    text). A failure is logged; the next start tries again. Returns how many tables were
-    owed."""
+    text). A failure is logged; the next start tries again. ``writable(community_ext,
+    chat_id)``: only the chats it allows (the bot back in them, found at a start). Returns
+    how many tables were owed."""
     owed = 0
     for record, snap in await rt.store.closed_snapshots():
         if not waits_for_chat(snap) or snap.get("platform") != platform:
@@ -205,6 +219,8 @@ async def owed_back(
         if chat_id is not None and record.chat_id != chat_id:
             continue
         if community_ext is not None and snap.get("community_ext") != community_ext:
+            continue
+        if writable is not None and not writable(str(snap.get("community_ext")), record.chat_id):
             continue
         if record.id in rt.closing:
             continue

@@ -20,6 +20,7 @@ from bot.service.runtime import (
     Runtime,
     TransitionFailed,
     owed_screen,
+    unsure_ref,
     wait_expired,
     waits_for_chat,
 )
@@ -220,6 +221,8 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
     A computer player an older snapshot has sitting out plays again (R8.6 sits out people)."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
+    if not unsure_ref(t.group_ref):  # (the group may see only that one: the new post refused)
+        t.earlier_ref = t.group_ref
     t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
@@ -268,6 +271,7 @@ def _state(t: LiveTable) -> dict[str, Any]:
     data = t.to_json()
     for key in (
         "group_ref",
+        "earlier_ref",
         "version",
         "seq",
         "outbox",

@@ -163,6 +163,10 @@ def waiting_for_chat(t: LiveTable, now: float | None = None) -> dict[str, Any]:
     data["private_outbox"] = []
     data["late_pictures"] = []
     data["chat_gone"] = True
+    if t.group_ref is None and t.earlier_ref is not None:
+        # restarted since the bot lost the chat: the table message it posted anew was
+        # refused, and the group still sees the one from before the restart
+        data["group_ref"] = t.earlier_ref
     data["waiting_since"] = time.time() if now is None else now  # (wall clock, seconds)
     return data
 

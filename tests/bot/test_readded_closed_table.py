@@ -334,3 +334,37 @@ async def test_a_sweep_does_not_bring_back_a_waiting_record_the_bots_return_sent
             assert await w.store.closed_snapshots() == []
         finally:
             w.store.fence(None)
+
+
+async def test_r8_2a_a_table_closed_after_a_restart_while_removed_is_written_closed_on_re_add(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """(brkdc) The bot is removed mid-hand and restarted while still out: the restart posts
+    the table message anew, which Telegram refuses; the hand is finished in private, the
+    table closes. On the re-add "Table #1 is closed." was posted as a new message, and the
+    group's table message from before the restart kept hand 1 and its buttons for good. Now
+    that message is written as closed, one edit."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        tg_api.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        msg = w.table_message()
+        await tg_api.remove_bot(GROUP_ID, by=ALICE)
+        await tg_api.wait_for(lambda: t.closing)
+    async with world(tmp_path, fake=tg_api, db=db) as w2:
+        t = next(iter(w2.service.tables.values()))
+        await play_hand(w2, [ALICE, BOB])
+        await tg_api.wait_for(lambda: t.id not in w2.service.tables)
+        await w2.service.rt.settled(t)
+        await w2.adapter.presenter.flush()
+        assert tg_api.buttons(shown(w2, msg))  # (nothing written while out)
+        since = len(tg_api.calls)
+        await tg_api.add_bot(GROUP_ID, by=ALICE)
+        closed = tr("en", "reply.table_closed", table=t.id)
+        await tg_api.wait_for(lambda: shown(w2, msg)["text"] == closed)
+        await w2.fake.wait_for(lambda: not w2.service.rt.closing)
+        await w2.adapter.presenter.flush()
+        assert [c.method for c in group_writes(tg_api, since)] == ["editMessageText"]
+        assert tg_api.buttons(shown(w2, msg)) == []
+        assert await check_store(w2.store) == []

@@ -335,6 +335,10 @@ class FakeDiscord:
         self.bot_timed_out_until: float | None = None
         #: users no longer members of the guild (:meth:`remove_member`)
         self.gone: set[int] = set()
+        #: the bot was kicked from the guild (:meth:`kick_bot`) and not invited back yet:
+        #: its writes to the guild's channels answer 403/50001 (Missing Access), and a
+        #: connection's READY and GUILD_CREATE leave the guild out
+        self.bot_kicked = False
         #: seconds between a connection's READY and its guild's GUILD_CREATE (Discord streams
         #: a bot's guilds after READY: a large bot's come seconds later)
         self.guild_create_delay = 0.0
@@ -842,6 +846,8 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
+        if user is None and self.bot_kicked:
+            raise _ApiError(403, 50001, "Missing Access")
         if cid in self.locked_channels or (call.files and cid in self.no_attach_channels):
             raise _ApiError(403, 50013, "Missing Permissions")
         if user is None and self._bot_timed_out():
@@ -886,6 +892,8 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if int(channel) not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
+        if user is None and self.bot_kicked:
+            raise _ApiError(403, 50001, "Missing Access")
         if int(channel) in self.locked_channels or (user is None and self._bot_timed_out()):
             raise _ApiError(403, 50013, "Missing Permissions")
         self._archived(int(channel), posting=False)
@@ -1104,6 +1112,23 @@ class FakeDiscord:
         data = dict(self._bot_member(), guild_id=str(self.guild_id))
         await self.dispatch("GUILD_MEMBER_UPDATE", data)
 
+    async def kick_bot(self, *, announce: bool = True) -> None:
+        """An admin kicks the bot from the guild: from now on its writes to the guild's
+        channels answer 403/50001 (Missing Access), a new connection's READY does not list
+        the guild, and (``announce``) a connected bot gets GUILD_DELETE without
+        ``unavailable`` (discord.py's ``on_guild_remove``), which a bot away meanwhile
+        never sees."""
+        self.bot_kicked = True
+        if announce:
+            await self.dispatch("GUILD_DELETE", {"id": str(self.guild_id)})
+
+    async def invite_bot(self) -> None:
+        """The bot is invited back into the guild: writes are taken again and a connected
+        bot gets GUILD_CREATE without ``unavailable`` (``on_guild_join``)."""
+        self.bot_kicked = False
+        joined = {k: v for k, v in self.guild_json().items() if k != "unavailable"}
+        await self.dispatch("GUILD_CREATE", joined)
+
     async def remove_member(self, user: FakeUser, *, ban: bool = False) -> None:
         """``user`` leaves the guild, or is kicked (``ban``: banned): the bot gets
         GUILD_MEMBER_REMOVE, after GUILD_BAN_ADD for a ban (each only with its intent:
@@ -1173,7 +1198,7 @@ class FakeDiscord:
                     self._shards[ws] = (int(shard[0]), int(shard[1]))
                     self._intents[ws] = int(payload["d"].get("intents") or 0)
                     self.identified.append(self._shards[ws])
-                    mine = self._on_shard(ws, self.guild_id)
+                    mine = self._on_shard(ws, self.guild_id) and not self.bot_kicked
                     ready = self._ready(with_guild=mine)
                     if "shard" in payload["d"]:  # Discord tells a sharded client its shard
                         ready["shard"] = list(self._shards[ws])
