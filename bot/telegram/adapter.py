@@ -2045,8 +2045,32 @@ class TelegramAdapter:
         elif _muted(member):
             log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
+        elif await self._read_only(str(change.chat.id), member):
+            log.info("the bot is let back in %s, which lets no member write", change.chat.id)
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
             log.info("the bot is back in %s: its table stays open", change.chat.id)
+
+    async def _read_only(self, chat: str, member: ChatMember | None = None) -> bool:
+        """Whether the group ``chat`` keeps the bot from writing by its own default
+        permissions (an admin took every member's right to send messages away, which no
+        update tells the bot), the bot being no administrator there (``member``: its status
+        there; ``None``: asked). The bot let back (its mute lifted or run out) in such a
+        group may still write nothing: the close its mute queued stands (R8.2a). Telegram
+        not answering counts as no (the next write refused queues the close again). Asked
+        only of a group whose table waits to close so (nothing else is held back)."""
+        t = self.service.rt.table_at(PLATFORM, chat)
+        if t is None or not (t.closing and t.removal_close):
+            return False
+        try:
+            if member is None:
+                member = await self.app.bot.get_chat_member(int(chat), self.app.bot.id)
+            if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
+                return False
+            rights = (await self.app.bot.get_chat(int(chat))).permissions
+        except (TelegramError, ValueError) as exc:
+            log.info("could not look at what %s lets its members do: %s", chat, exc)
+            return False
+        return rights is not None and rights.can_send_messages is False
 
     async def look_at_restored(self) -> None:
         """The tables are restored (a start: call it after
@@ -2075,8 +2099,8 @@ class TelegramAdapter:
             if _muted(member):
                 self._muted_until(t.chat_id, _mute_end(member))
                 return
-            # (a member the group's own rights keep from writing, which no status says,
-            # is refused again at the next write: the close is queued again then)
+            if await self._read_only(t.chat_id, member):  # (the close stands)
+                return
             if await self.service.chat_back(PLATFORM, t.chat_id):
                 log.info("the bot may write in %s again: its table stays open", t.chat_id)
         except (TelegramError, ValueError) as exc:  # (the close stands)
@@ -2105,7 +2129,9 @@ class TelegramAdapter:
             if self._mute_ends.get(chat) is task:
                 del self._mute_ends[chat]
             try:
-                if await self.service.chat_back(PLATFORM, chat):
+                if await self._read_only(chat):
+                    log.info("the bot's mute in %s ran out, but no member may write", chat)
+                elif await self.service.chat_back(PLATFORM, chat):
                     log.info("the bot's mute in %s ran out: its table stays open", chat)
             except Exception:  # (storage refused: the close stays queued; logged)
                 log.exception("could not keep the table of %s open after the mute", chat)

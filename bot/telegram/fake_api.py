@@ -146,6 +146,11 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
         self.muted_in: set[int] = set()  # groups where the bot may not send messages
+        #: groups whose default permissions forbid members to send messages (an admin made
+        #: the group read-only: Telegram tells the bot nothing): a send of the bot there is
+        #: refused as when it is muted, unless it is an administrator (:attr:`admins`);
+        #: ``getChat`` shows them (``permissions``)
+        self.read_only: set[int] = set()
         #: when (``time.time()``) the bot's restriction in a group of :attr:`muted_in` runs
         #: out by itself (Telegram sends no update then); absent: restricted forever
         self.mute_ends: dict[int, float] = {}
@@ -299,7 +304,8 @@ class FakeTelegram:
         if muted in self.mute_ends and time.time() >= self.mute_ends[muted]:
             self.muted_in.discard(muted)  # (the restriction ran out)
             del self.mute_ends[muted]
-        if muted in self.muted_in and method.startswith("send"):
+        read_only = muted in self.read_only and BOT_ID not in self.admins.get(muted, set())
+        if (muted in self.muted_in or read_only) and method.startswith("send"):
             body = {
                 "ok": False,
                 "error_code": 400,
@@ -513,6 +519,33 @@ class FakeTelegram:
             raise _ApiError(400, "Bad Request: message to delete not found")
         del self.messages[key]
         return True
+
+    async def _m_getChat(self, p: dict[str, Any]) -> dict[str, Any]:
+        """The chat's full information: a group's default ``permissions`` (no right to send
+        messages in a group of :attr:`read_only`)."""
+        chat_id = int(p["chat_id"])
+        out = dict(self._chat_of(chat_id), accent_color_id=0, max_reaction_count=11)
+        out["accepted_gift_types"] = dict.fromkeys(
+            (
+                "unlimited_gifts",
+                "limited_gifts",
+                "unique_gifts",
+                "premium_subscription",
+                "gifts_from_channels",
+            ),
+            False,
+        )
+        if chat_id < 0:
+            send = chat_id not in self.read_only
+            out["permissions"] = {
+                "can_send_messages": send, "can_send_audios": send,
+                "can_send_documents": send, "can_send_photos": send, "can_send_videos": send,
+                "can_send_video_notes": send, "can_send_voice_notes": send,
+                "can_send_polls": send, "can_send_other_messages": send,
+                "can_add_web_page_previews": send, "can_change_info": False,
+                "can_invite_users": True, "can_pin_messages": False, "can_manage_topics": False,
+            }  # fmt: skip
+        return out
 
     async def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
