@@ -970,8 +970,12 @@ class TelegramPresenter(LatePictures):
             now = await self._ping_text(key, text)
             if now is None:
                 return
+            sent = time.monotonic()
             try:
                 msg = await self.app.bot.send_message(key[0], now)
+            except Forbidden as exc:  # blocked on their turn: the first write refused them
+                await self._refused(key[0], exc, sent)
+                return
             except TelegramError as exc:
                 log.info("cannot ping %s: %s", key[0], exc)
                 return
