@@ -1461,7 +1461,7 @@ class TelegramAdapter:
             builder = builder.base_file_url(root.removesuffix("/bot") + "/file/bot")
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.presenter = TelegramPresenter(self.app)
-        self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
+        self.presenter.on_migrated = self._migrated
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
         # a group write refused for good (the bot removed while it was away): as my_chat_member
         self.presenter.on_chat_gone = lambda chat, sent: service.chat_left(PLATFORM, chat, sent)
@@ -2075,6 +2075,19 @@ class TelegramAdapter:
             log.info("could not look at what %s lets its members do: %s", chat, exc)
             return False
         return rights is not None and rights.can_send_messages is False
+
+    async def _migrated(self, old: str, new: str) -> bool:
+        """The group ``old`` is the supergroup ``new`` now (:meth:`TelegramPresenter.follow`):
+        the service moves its table, wallets and history there. A table whose close the
+        bot's removal queued is then looked at as the bot stands in the supergroup
+        (:meth:`look_at_table`): the bot removed from the group, which was upgraded while it
+        was out, then added back to the supergroup heard of the upgrade from no service
+        message, and its return named the supergroup, where no table was then."""
+        moved = await self.service.migrate_chat(PLATFORM, old, new)
+        t = self.service.rt.table_at(PLATFORM, new)
+        if t is not None:
+            await self.look_at_table(t)
+        return moved
 
     async def look_at_restored(self) -> None:
         """The tables are restored (a start: call it after

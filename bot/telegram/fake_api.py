@@ -654,6 +654,8 @@ class FakeTelegram:
         self.chats[old] = {"id": old, "type": "group", "title": title}
         self.group(new, title)
         self.migrated[old] = new
+        if old in self.removed_from:  # (upgraded while the bot was out: not in it either)
+            self.removed_from.add(new)
         if not announce:
             return
         for chat_id, field_name, value in (
