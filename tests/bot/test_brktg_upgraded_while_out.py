@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.model import ChatRef
+from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
@@ -86,4 +87,26 @@ async def test_r8_2a_the_bot_still_out_of_the_upgraded_group_closes_the_table(
         for u in (ALICE, BOB):
             player = await w.store.find_player(community.id, str(u.id))
             assert player is not None and player.balance != 1000  # the stacks are back
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_the_bot_added_back_to_the_upgraded_group_while_down_keeps_the_table(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """The same, the bot added back to the supergroup while it was stopped: the restart
+    moves the table there and cancels the close; hand 2 is dealt there."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        await removed_then_upgraded(w)
+        tid = next(iter(w.service.tables))
+    await tg_api.add_bot(NEW_GROUP, by=ALICE, admin=True)
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        t = w.service.tables[tid]
+        await w.fake.wait_for(lambda: t.chat_id == str(NEW_GROUP))
+        await w.fake.wait_for(lambda: not t.closing)
+        await w.settle()
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.hand is not None and t.hand_no == 2
+        assert await community_total(w) == 2000
         assert await check_store(w.store) == []
