@@ -2196,8 +2196,23 @@ class TelegramAdapter:
                 )
                 if not again:
                     log.warning("could not answer a press (try %d): %s", attempt, exc)
+                    await self._popup_lost(query, text, alert)
                     return
                 log.info("could not answer a press (%s): once more", exc)
+
+    async def _popup_lost(self, query: CallbackQuery, text: str | None, alert: bool) -> None:
+        """A press's popup (``alert``) that Telegram refused to show (its answer too late:
+        "query is too old", or lost) may be a question the next press acts on (a fouled
+        Confirm's, R2.3): the player saw nothing, pressed again, and confirmed unasked. In
+        the presser's private chat it is written as a message instead (a group's popup is
+        the presser's alone: left)."""
+        message = query.message
+        if not alert or not text or message is None or message.chat.type != ChatType.PRIVATE:
+            return
+        try:
+            await self.app.bot.send_message(message.chat.id, text)
+        except TelegramError as exc:
+            log.info("could not write the popup as a message either: %s", exc)
 
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
