@@ -2203,14 +2203,14 @@ class TelegramAdapter:
     async def _popup_lost(self, query: CallbackQuery, text: str | None, alert: bool) -> None:
         """A press's popup (``alert``) that Telegram refused to show (its answer too late:
         "query is too old", or lost) may be a question the next press acts on (a fouled
-        Confirm's, R2.3): the player saw nothing, pressed again, and confirmed unasked. In
-        the presser's private chat it is written as a message instead (a group's popup is
-        the presser's alone: left)."""
-        message = query.message
-        if not alert or not text or message is None or message.chat.type != ChatType.PRIVATE:
+        Confirm's, R2.3; Leave's during a hand, a tournament's knock-out): the player saw
+        nothing, pressed again, and confirmed unasked. It is written as a message in the
+        presser's private chat instead (a group's popup is the presser's alone: not in the
+        group; one who never started the bot is refused, logged)."""
+        if not alert or not text:
             return
         try:
-            await self.app.bot.send_message(message.chat.id, text)
+            await self.app.bot.send_message(query.from_user.id, text)
         except TelegramError as exc:
             log.info("could not write the popup as a message either: %s", exc)
 

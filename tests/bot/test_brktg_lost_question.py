@@ -2,9 +2,10 @@
 leaves the board fouled asks first (R2.3, "press Confirm again"), as an alert, the answer to
 the press. Telegram refuses a late answer (400 "query is too old") and one may be lost in
 the network: the player then saw nothing, pressed Confirm again (their first press seemed to
-do nothing), and that second press confirmed the fouled board, the question never read. A
-popup refused so in a private chat is now written there as a message; the second press
-still confirms (the question was shown)."""
+do nothing), and that second press confirmed the fouled board, the question never read (so
+with Leave pressed in the group during one's hand). A popup refused so is now written as a
+message in the presser's private chat; the second press still confirms (the question was
+shown)."""
 
 from __future__ import annotations
 
@@ -89,3 +90,40 @@ async def test_a_plain_answer_refused_is_not_written_as_a_message(tmp_path: Path
         data = w.hand_buttons(first)[("p", card.text + "b")]
         await w.press(first, first.id, w.private(first) or {}, data)
         assert not any(c.method == "sendMessage" for c in w.fake.calls[start:])
+
+
+async def test_a_group_press_s_question_refused_as_a_popup_is_written_in_private(
+    tmp_path: Path,
+) -> None:
+    """Leave pressed in the group during the presser's hand asks first (its remaining cards
+    are placed for them and may foul): refused as a popup, the question is written in the
+    presser's private chat, never in the group; the second press leaves."""
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        w.fake.outage(lambda c: c.method == "answerCallbackQuery", 400, TOO_OLD)
+        start = len(w.fake.calls)
+        answer = await w.press_lobby(ALICE, "l")
+        question = tr("en", "reply.leave_confirm")
+        assert answer.get("text") == question and answer.get("show_alert")  # (refused)
+        seat = t.seat_of(str(ALICE.id))
+        assert seat is not None and not seat.leaving
+        await w.fake.wait_for(
+            lambda: any(
+                c.method == "sendMessage" and int(c.params["chat_id"]) == ALICE.id
+                for c in w.fake.calls[start:]
+            ),
+            timeout=5,
+        )
+        sent = [
+            c.params["text"]
+            for c in w.fake.calls[start:]
+            if c.method == "sendMessage" and int(c.params["chat_id"]) in (ALICE.id, GROUP_ID)
+        ]
+        assert sent == [question], sent
+        w.fake.recover()
+        answer = await w.press_lobby(ALICE, "l")
+        assert seat.leaving, answer
+        assert await check_store(w.store) == []
