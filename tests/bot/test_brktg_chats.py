@@ -226,3 +226,45 @@ def lobby_join(w: World) -> str:
         for b in w.fake.buttons(w.table_message())
         if (p := Payload.decode(b.get("callback_data"))) is not None and p.action == "j"
     )
+
+
+async def test_a_forum_topic_closed_mid_hand_then_a_restart_then_reopened(
+    tmp_path: Path, tg_api: FakeTelegram
+) -> None:
+    """Admins close the table's forum topic mid-hand (its service message): the new
+    messages go to General; the bot restarts while it is closed (it forgot that), the
+    restored table message is refused in the topic and posted in General; the topic is
+    reopened: the next hand's messages are in the topic again, and the ledger balances."""
+    db = tmp_path / "ofc.sqlite3"
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        await w.say(ALICE, "/newtable", topic=45)
+        for action in ("j", "r"):
+            for u in (ALICE, BOB):
+                assert not (await w.press_lobby(u, action)).get("show_alert")
+        t = next(iter(w.service.tables.values()))
+        await w.fake.set_topic(GROUP_ID, 45, closed=True)
+        assert t.hand is not None
+        await w.play_street(ALICE if t.hand.to_act == (0,) else BOB)
+        await w.settle()
+        tid = t.id
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        t = w.service.tables[tid]
+        await w.settle()
+        ref = int(t.group_ref or 0)
+        assert (GROUP_ID, ref) in w.fake.messages and w.fake.topic_of(GROUP_ID, ref) is None
+        await w.fake.set_topic(GROUP_ID, 45, closed=False)
+        await w.fake.wait_for(lambda: f"{GROUP_ID}#45" not in w.adapter.presenter._topic_gone)
+        start = len(w.fake.calls)
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.hand_no == 2
+        posted = [
+            c for c in w.fake.calls[start:]
+            if c.method in ("sendMessage", "sendPhoto") and int(c.params["chat_id"]) == GROUP_ID
+            and c.result
+        ]  # fmt: skip
+        assert posted and all(
+            w.fake.topic_of(GROUP_ID, int(c.result["message_id"])) == 45 for c in posted
+        ), [c.method for c in posted]
+        assert await check_store(w.store) == []
