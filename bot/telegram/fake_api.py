@@ -8,7 +8,8 @@ sent), answers ``getChatMember`` from a list of admins, and records every call. 
 Telegram does when the world changes: 403 for users who never started the bot or blocked it,
 400 "message to edit not found" for a deleted message (and "message to be replied not
 found" for a reply to one), 400 with ``migrate_to_chat_id`` for a
-group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
+group upgraded to a supergroup (whose service messages it also delivers), the bot's sends
+to a group made read-only (its default permissions, which ``getChat`` shows); and it refuses on
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`),
 answers late (:meth:`FakeTelegram.stall`) or resets the connection (:meth:`FakeTelegram.drop`).
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
