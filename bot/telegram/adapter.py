@@ -970,8 +970,12 @@ class TelegramPresenter(LatePictures):
             now = await self._ping_text(key, text)
             if now is None:
                 return
+            sent = time.monotonic()
             try:
                 msg = await self.app.bot.send_message(key[0], now)
+            except Forbidden as exc:  # blocked on their turn: the first write refused them
+                await self._refused(key[0], exc, sent)
+                return
             except TelegramError as exc:
                 log.info("cannot ping %s: %s", key[0], exc)
                 return
@@ -1457,7 +1461,7 @@ class TelegramAdapter:
             builder = builder.base_file_url(root.removesuffix("/bot") + "/file/bot")
         self.app: Application[Any, Any, Any, Any, Any, Any] = builder.build()
         self.presenter = TelegramPresenter(self.app)
-        self.presenter.on_migrated = lambda old, new: service.migrate_chat(PLATFORM, old, new)
+        self.presenter.on_migrated = self._migrated
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
         # a group write refused for good (the bot removed while it was away): as my_chat_member
         self.presenter.on_chat_gone = lambda chat, sent: service.chat_left(PLATFORM, chat, sent)
@@ -2045,8 +2049,45 @@ class TelegramAdapter:
         elif _muted(member):
             log.info("the bot may not write in %s any more: its table closes", change.chat.id)
             await self.service.chat_left(PLATFORM, str(change.chat.id))
+        elif await self._read_only(str(change.chat.id), member):
+            log.info("the bot is let back in %s, which lets no member write", change.chat.id)
         elif await self.service.chat_back(PLATFORM, str(change.chat.id)):
             log.info("the bot is back in %s: its table stays open", change.chat.id)
+
+    async def _read_only(self, chat: str, member: ChatMember | None = None) -> bool:
+        """Whether the group ``chat`` keeps the bot from writing by its own default
+        permissions (an admin took every member's right to send messages away, which no
+        update tells the bot), the bot being no administrator there (``member``: its status
+        there; ``None``: asked). The bot let back (its mute lifted or run out) in such a
+        group may still write nothing: the close its mute queued stands (R8.2a). Telegram
+        not answering counts as no (the next write refused queues the close again). Asked
+        only of a group whose table waits to close so (nothing else is held back)."""
+        t = self.service.rt.table_at(PLATFORM, chat)
+        if t is None or not (t.closing and t.removal_close):
+            return False
+        try:
+            if member is None:
+                member = await self.app.bot.get_chat_member(int(chat), self.app.bot.id)
+            if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
+                return False
+            rights = (await self.app.bot.get_chat(int(chat))).permissions
+        except (TelegramError, ValueError) as exc:
+            log.info("could not look at what %s lets its members do: %s", chat, exc)
+            return False
+        return rights is not None and rights.can_send_messages is False
+
+    async def _migrated(self, old: str, new: str) -> bool:
+        """The group ``old`` is the supergroup ``new`` now (:meth:`TelegramPresenter.follow`):
+        the service moves its table, wallets and history there. A table whose close the
+        bot's removal queued is then looked at as the bot stands in the supergroup
+        (:meth:`look_at_table`): the bot removed from the group, which was upgraded while it
+        was out, then added back to the supergroup heard of the upgrade from no service
+        message, and its return named the supergroup, where no table was then."""
+        moved = await self.service.migrate_chat(PLATFORM, old, new)
+        t = self.service.rt.table_at(PLATFORM, new)
+        if t is not None:
+            await self.look_at_table(t)
+        return moved
 
     async def look_at_restored(self) -> None:
         """The tables are restored (a start: call it after
@@ -2075,8 +2116,8 @@ class TelegramAdapter:
             if _muted(member):
                 self._muted_until(t.chat_id, _mute_end(member))
                 return
-            # (a member the group's own rights keep from writing, which no status says,
-            # is refused again at the next write: the close is queued again then)
+            if await self._read_only(t.chat_id, member):  # (the close stands)
+                return
             if await self.service.chat_back(PLATFORM, t.chat_id):
                 log.info("the bot may write in %s again: its table stays open", t.chat_id)
         except (TelegramError, ValueError) as exc:  # (the close stands)
@@ -2105,7 +2146,9 @@ class TelegramAdapter:
             if self._mute_ends.get(chat) is task:
                 del self._mute_ends[chat]
             try:
-                if await self.service.chat_back(PLATFORM, chat):
+                if await self._read_only(chat):
+                    log.info("the bot's mute in %s ran out, but no member may write", chat)
+                elif await self.service.chat_back(PLATFORM, chat):
                     log.info("the bot's mute in %s ran out: its table stays open", chat)
             except Exception:  # (storage refused: the close stays queued; logged)
                 log.exception("could not keep the table of %s open after the mute", chat)
@@ -2153,8 +2196,23 @@ class TelegramAdapter:
                 )
                 if not again:
                     log.warning("could not answer a press (try %d): %s", attempt, exc)
+                    await self._popup_lost(query, text, alert)
                     return
                 log.info("could not answer a press (%s): once more", exc)
+
+    async def _popup_lost(self, query: CallbackQuery, text: str | None, alert: bool) -> None:
+        """A press's popup (``alert``) that Telegram refused to show (its answer too late:
+        "query is too old", or lost) may be a question the next press acts on (a fouled
+        Confirm's, R2.3; Leave's during a hand, a tournament's knock-out): the player saw
+        nothing, pressed again, and confirmed unasked. It is written as a message in the
+        presser's private chat instead (a group's popup is the presser's alone: not in the
+        group; one who never started the bot is refused, logged)."""
+        if not alert or not text:
+            return
+        try:
+            await self.app.bot.send_message(query.from_user.id, text)
+        except TelegramError as exc:
+            log.info("could not write the popup as a message either: %s", exc)
 
     async def _press(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query

@@ -8,7 +8,8 @@ sent), answers ``getChatMember`` from a list of admins, and records every call. 
 Telegram does when the world changes: 403 for users who never started the bot or blocked it,
 400 "message to edit not found" for a deleted message (and "message to be replied not
 found" for a reply to one), 400 with ``migrate_to_chat_id`` for a
-group upgraded to a supergroup (whose service messages it also delivers); and it refuses on
+group upgraded to a supergroup (whose service messages it also delivers), the bot's sends
+to a group made read-only (its default permissions, which ``getChat`` shows); and it refuses on
 demand (:meth:`FakeTelegram.fail_when`, e.g. a 429 with ``retry_after``: :func:`too_many`),
 answers late (:meth:`FakeTelegram.stall`) or resets the connection (:meth:`FakeTelegram.drop`).
 ``sendPhoto`` takes a multipart upload: the file's bytes are kept with the call
@@ -146,6 +147,11 @@ class FakeTelegram:
         self.migrated: dict[int, int] = {}  # group id → its supergroup's id
         self.removed_from: set[int] = set()  # groups the bot was removed from
         self.muted_in: set[int] = set()  # groups where the bot may not send messages
+        #: groups whose default permissions forbid members to send messages (an admin made
+        #: the group read-only: Telegram tells the bot nothing): a send of the bot there is
+        #: refused as when it is muted, unless it is an administrator (:attr:`admins`);
+        #: ``getChat`` shows them (``permissions``)
+        self.read_only: set[int] = set()
         #: when (``time.time()``) the bot's restriction in a group of :attr:`muted_in` runs
         #: out by itself (Telegram sends no update then); absent: restricted forever
         self.mute_ends: dict[int, float] = {}
@@ -299,7 +305,8 @@ class FakeTelegram:
         if muted in self.mute_ends and time.time() >= self.mute_ends[muted]:
             self.muted_in.discard(muted)  # (the restriction ran out)
             del self.mute_ends[muted]
-        if muted in self.muted_in and method.startswith("send"):
+        read_only = muted in self.read_only and BOT_ID not in self.admins.get(muted, set())
+        if (muted in self.muted_in or read_only) and method.startswith("send"):
             body = {
                 "ok": False,
                 "error_code": 400,
@@ -514,6 +521,33 @@ class FakeTelegram:
         del self.messages[key]
         return True
 
+    async def _m_getChat(self, p: dict[str, Any]) -> dict[str, Any]:
+        """The chat's full information: a group's default ``permissions`` (no right to send
+        messages in a group of :attr:`read_only`)."""
+        chat_id = int(p["chat_id"])
+        out = dict(self._chat_of(chat_id), accent_color_id=0, max_reaction_count=11)
+        out["accepted_gift_types"] = dict.fromkeys(
+            (
+                "unlimited_gifts",
+                "limited_gifts",
+                "unique_gifts",
+                "premium_subscription",
+                "gifts_from_channels",
+            ),
+            False,
+        )
+        if chat_id < 0:
+            send = chat_id not in self.read_only
+            out["permissions"] = {
+                "can_send_messages": send, "can_send_audios": send,
+                "can_send_documents": send, "can_send_photos": send, "can_send_videos": send,
+                "can_send_video_notes": send, "can_send_voice_notes": send,
+                "can_send_polls": send, "can_send_other_messages": send,
+                "can_add_web_page_previews": send, "can_change_info": False,
+                "can_invite_users": True, "can_pin_messages": False, "can_manage_topics": False,
+            }  # fmt: skip
+        return out
+
     async def _m_getChatMember(self, p: dict[str, Any]) -> dict[str, Any]:
         chat_id, user_id = int(p["chat_id"]), int(p["user_id"])
         if user_id == BOT_ID:  # the bot's own status, as the world left it
@@ -621,6 +655,8 @@ class FakeTelegram:
         self.chats[old] = {"id": old, "type": "group", "title": title}
         self.group(new, title)
         self.migrated[old] = new
+        if old in self.removed_from:  # (upgraded while the bot was out: not in it either)
+            self.removed_from.add(new)
         if not announce:
             return
         for chat_id, field_name, value in (
