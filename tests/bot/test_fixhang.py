@@ -1,0 +1,196 @@
+"""Decisions that hang in threads of the bot (thread mode, ``DECISIONS_IN_PROCESS=0``, and the
+process mode's fallback threads) and the bot's stop: a thread cannot be ended, and the
+threads decisions ran in were joined by the stop (the event loop's default pool, which
+``asyncio.run`` shuts down waiting for its threads, and every ``ThreadPoolExecutor``'s threads,
+which the interpreter joins at its exit): one hung decision held the bot's shutdown for good.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot import thinking
+from bot.screens import Payload
+from bot.service import TableService, play
+from bot.texts import tr
+from bot.thinking import Thinker
+from bot.workers import ProcessWorker
+from game.board import Box
+from game.cards import Card
+from game.policy import Level, SeatKnowledge, decide, knowledge
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+
+Moves = list[tuple[Card, Box | None]]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _stuck(k: SeatKnowledge, level: Level) -> Moves:
+    """A decision that never comes (an endless loop on some position)."""
+    threading.Event().wait()
+    return []
+
+
+async def _child(db: str, mode: str) -> None:
+    """The bot of :func:`test_a_stop_while_decisions_hang_in_threads_ends_in_seconds`: Alice
+    and Bob at a table on ``db``; a computer player's decision hung in a thread (made by the
+    thinker as :func:`bot.service.bots.think_ahead` does), and Bob's "Arrange for me" hung,
+    his press under way (holding the table) when the service stops. ``mode``: ``thread`` (the
+    decisions in threads from the start) or ``process`` (the decision process dead: both made
+    in its fallback threads). Prints one JSON line before the stop (the hand's state) and one
+    after it (the press's answer, the stop's seconds)."""
+    thinking.IN_PROCESS = mode == "process"
+    thinking.PRESS_SECONDS = 60.0  # (the press still under way at the stop)
+    play.ARRANGE_SECONDS = 0.1
+    play.decide = _stuck
+
+    async def dead(self: ProcessWorker, fn: Callable[..., Any], *args: Any) -> Any:
+        raise BrokenProcessPool("killed")
+
+    ProcessWorker.run = dead  # type: ignore[method-assign]
+    store = await SqliteStore.open(db)
+    service = TableService(store, clock=Clock(), rng=random.Random(5), timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None
+    while bob.seat not in hand.to_act:
+        play.decide = decide  # (Alice's own street, as it comes)
+        await press_auto_and_confirm(service, presenter, ALICE)
+        play.decide = _stuck
+    computer = asyncio.ensure_future(
+        service.rt.thinker.decide(_stuck, knowledge(hand, bob.seat), Level.EASY)
+    )
+    service.rt.thinking[(t.id, bob.seat)] = (knowledge(hand, bob.seat), computer)
+    screen = presenter.last_private(BOB.user_id)
+    arrange = next(
+        b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == "a"
+    )
+    press = asyncio.ensure_future(service.press(BOB, arrange))
+    await asyncio.sleep(0.5)  # (both threads on their decisions)
+    assert not press.done() and t.lock.locked()
+    state = {"actions": len(hand.actions), "to_act": list(hand.to_act), "hand": t.hand_no}
+    print(json.dumps(state), flush=True)
+    print("stopping", flush=True)
+    began = time.monotonic()
+    await service.stop()
+    stopped = time.monotonic() - began
+    reply = await asyncio.wait_for(press, 10)
+    await store.close()
+    print(json.dumps({"stop": stopped, "reply": reply.text}), flush=True)
+
+
+def child_main(db: str, mode: str) -> None:
+    asyncio.run(_child(db, mode))
+    print("returned", flush=True)
+
+
+@pytest.mark.parametrize("mode", ["thread", "process"])
+async def test_a_stop_while_decisions_hang_in_threads_ends_in_seconds(
+    tmp_path: Path, mode: str
+) -> None:
+    """A computer player's decision and Bob's "Arrange for me" both hang in threads, his press
+    under way (holding the table), and the bot stops: the service's stop saved the table, and
+    then the bot's process never ended (``asyncio.run`` shut the default pool down waiting for
+    the press's thread, and the interpreter's exit joined the computer player's). Now the bot's
+    process ends within 5 s of the stop, the press is answered "too late" (nothing placed), and
+    the restarted bot finds the hand as it was."""
+    db = tmp_path / "ofc.sqlite3"
+    code = "import sys; from tests.bot.test_fixhang import child_main; child_main(*sys.argv[1:])"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(db), mode],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        out = proc.stdout
+        state = json.loads(await asyncio.wait_for(asyncio.to_thread(out.readline), 60))
+        assert await asyncio.wait_for(asyncio.to_thread(out.readline), 10) == "stopping\n"
+        began = time.monotonic()
+        rc = await asyncio.wait_for(asyncio.to_thread(proc.wait), 15)
+        ended = time.monotonic() - began
+        lines = out.read().splitlines()
+    except TimeoutError:
+        pytest.fail("the bot's process did not end after its stop")
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+    assert rc == 0 and lines[-1] == "returned", lines
+    after = json.loads(lines[0])
+    assert after["reply"] == tr("ru", "err.arrange_late")  # (Bob's language)
+    assert after["stop"] < 5.0 and ended < 5.0, (after, ended)
+    store = await SqliteStore.open(db)
+    again = TableService(store, clock=Clock(), rng=random.Random(5), timers=False)
+    again.register(FakePresenter())
+    try:
+        await again.start()
+        t = again.table_in(GROUP)
+        assert t is not None and t.hand is not None
+        assert t.hand_no == state["hand"] and list(t.hand.to_act) == state["to_act"]
+        assert len(t.hand.actions) == state["actions"]
+        bob = t.seat_of(BOB.user_id)
+        assert bob is not None and not t.hand.pending(bob.seat)
+    finally:
+        await again.stop()
+        await store.close()
+
+
+async def test_hung_arrange_decisions_leave_other_tables_presses_a_thread(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thread mode: presses' "Arrange for me" decisions that hang are given up after
+    ``PRESS_SECONDS``, each thread still held (a thread cannot be ended). They ran in the
+    event loop's default pool, ``min(32, cores + 4)`` threads: once that many had hung, every
+    later Arrange at every table waited for a thread and was answered "too late". A thread
+    given up is written off now: the next press gets a thread of its own at once."""
+    monkeypatch.setattr(thinking, "PRESS_SECONDS", 0.3)
+    release = threading.Event()
+
+    def stuck(k: SeatKnowledge, level: Level) -> Moves:
+        release.wait(60)
+        return []
+
+    def quick(k: SeatKnowledge, level: Level) -> Moves:
+        return []
+
+    thinker = Thinker(in_process=False)
+    try:
+        for _ in range(min(32, (os.cpu_count() or 1) + 4) + 2):
+            with pytest.raises(TimeoutError):
+                await thinker.decide(stuck, None, Level.STRONG, within=0.1)  # type: ignore[arg-type]
+        began = time.monotonic()
+        moves = await thinker.decide(quick, None, Level.STRONG, within=0.1)  # type: ignore[arg-type]
+        assert moves == [] and time.monotonic() - began < 0.25  # (not TimeoutError)
+    finally:
+        release.set()
+        await thinker.close()
