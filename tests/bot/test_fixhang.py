@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from bot import thinking
-from bot.screens import Payload
+from bot.screens import Payload, Screen
 from bot.service import TableService, play
 from bot.texts import tr
 from bot.thinking import Thinker
@@ -31,10 +31,13 @@ from bot.workers import ProcessWorker
 from game.board import Box
 from game.cards import Card
 from game.policy import Level, SeatKnowledge, decide, knowledge
+from storage.check import check_store
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm
+from tests.bot.test_closing_restart import RefPresenter, nothing_sent, restart
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_transitions import KillableStore, Killed
 
 Moves = list[tuple[Card, Box | None]]
 
@@ -194,3 +197,68 @@ async def test_hung_arrange_decisions_leave_other_tables_presses_a_thread(
     finally:
         release.set()
         await thinker.close()
+
+
+class DiesAfterThePicture(RefPresenter):
+    """The process dies right after the platform took the closing step's showdown picture: its
+    next group write (the closing notice) never happens, and the store takes no more writes."""
+
+    def __init__(self, store: KillableStore) -> None:
+        super().__init__()
+        self.store = store
+        self.armed = False
+
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
+        sent = await super().send_picture(chat_id, png, caption, ref, later=later)
+        self.armed = self.closing
+        return sent
+
+    closing = False
+
+    async def show_table(self, chat_id: str, screen: Screen, ref: str | None) -> str | None:
+        if self.armed:
+            self.store.dead = True
+            raise Killed
+        return await super().show_table(chat_id, screen, ref)
+
+
+async def test_a_crash_after_the_closing_picture_was_posted_does_not_post_it_again() -> None:
+    """An admin closes the table during a hand; its last Confirm settles the hand and closes
+    the table (one commit owing the group the showdown, its picture and the closing notice).
+    The platform takes the picture and the process dies before the closing notice. The
+    restarted bot sent the whole closing step again from the final snapshot: the group saw the
+    picture twice. The picture confirmed is recorded (the final snapshot saved again without
+    it) before the notice is sent: the restart writes the showdown over the table message
+    (the same edit) and the closing notice, and posts no picture. The ledger checks."""
+    store, clock = KillableStore(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=60, timers=False
+    )
+    presenter = DiesAfterThePicture(store)
+    service.register(presenter)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    table_id = t.id
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    reply = await service.close_table(GROUP, ALICE, True)
+    assert reply.text == tr("en", "reply.closes_after_hand", table=table_id)
+    presenter.closing = True
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    await service.rt.settled(t)
+    assert store.dead and len(presenter.pictures) == 1  # the picture posted, then the crash
+    notice = tr("en", "reply.table_closed", table=table_id).removesuffix(".")
+    assert not any(s.text.startswith(notice) for s in presenter.tables[GROUP.chat_id])
+    await service.rt.drawer.close()
+
+    store.dead = False
+    p2 = await restart(store, clock)
+    texts = [s.text for s in p2.tables[GROUP.chat_id]]
+    assert len(texts) == 2 and "Showdown" in texts[0] and texts[1].startswith(notice), texts
+    assert p2.pictures == []  # (posted before the crash: not again)
+    p3 = await restart(store, clock)
+    assert nothing_sent(p3)
+    assert await store.closed_snapshots() == []
+    assert await check_store(store) == []
