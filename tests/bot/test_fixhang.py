@@ -262,3 +262,31 @@ async def test_a_crash_after_the_closing_picture_was_posted_does_not_post_it_aga
     assert nothing_sent(p3)
     assert await store.closed_snapshots() == []
     assert await check_store(store) == []
+
+
+async def test_hung_computer_decisions_given_up_leave_the_next_one_a_thread() -> None:
+    """Thread mode: computer players think in ``BOT_THREADS`` threads of their own. Each
+    decision that hung, given up by its move after ``DECISION_SECONDS`` (here its caller's
+    ``wait_for``), held one of them for good: once all were held, every later computer
+    player's decision, at every table, queued behind them and was given up too (its street
+    made by the timeout rule, R8.5). A thread given up is written off now, another taking its
+    place."""
+    release = threading.Event()
+
+    def stuck(k: SeatKnowledge, level: Level) -> Moves:
+        release.wait(60)
+        return []
+
+    def quick(k: SeatKnowledge, level: Level) -> Moves:
+        return []
+
+    thinker = Thinker(in_process=False)
+    try:
+        for _ in range(thinking.BOT_THREADS + 1):
+            with pytest.raises(TimeoutError):
+                await asyncio.wait_for(thinker.decide(stuck, None, Level.EASY), 0.1)  # type: ignore[arg-type]
+        moves = await asyncio.wait_for(thinker.decide(quick, None, Level.EASY), 1.0)  # type: ignore[arg-type]
+        assert moves == []
+    finally:
+        release.set()
+        await thinker.close()
