@@ -864,7 +864,8 @@ class Runtime:
 
     async def _picture_recorded(self, t: LiveTable, final: dict[str, Any], item_id: int) -> None:
         """Closed table ``t``'s showdown picture (outbox item ``item_id``) was posted, the
-        platform said so: its final snapshot ``final`` is saved again without it
+        platform said so (or it is not to be sent again: refused for good, its answer lost, not
+        drawn, as the presenter decides): its final snapshot ``final`` is saved again without it
         (:meth:`flush_outbox`). Once at most, then, except when the process dies between the
         platform's answer and this write (a store write's time): no message of the bot is
         recorded sooner than the platform's answer (a picture posted later, a closing step's
