@@ -35,7 +35,7 @@ from storage.check import check_store
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_closing_restart import RefPresenter, nothing_sent, restart
+from tests.bot.test_closing_restart import DiesAfterClosing, RefPresenter, nothing_sent, restart
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_transitions import KillableStore, Killed
 
@@ -290,3 +290,48 @@ async def test_hung_computer_decisions_given_up_leave_the_next_one_a_thread() ->
     finally:
         release.set()
         await thinker.close()
+
+
+async def test_a_restart_that_posts_a_closed_table_s_picture_and_dies_does_not_post_it_again() -> (
+    None
+):
+    """The process dies right after the closing commit (nothing sent); the restarted bot
+    sends what the closed table owes, from its final snapshot, and dies too once the platform
+    took the picture, before the closing notice. The third start sends the showdown and the
+    notice again, not the picture."""
+    store, clock = DiesAfterClosing(), Clock()
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=60, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    table_id = t.id
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    await service.close_table(GROUP, ALICE, True)
+    with pytest.raises(Killed):
+        while t.hand is not None:
+            await press_auto_and_confirm(
+                service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id]
+            )
+    await service.rt.drawer.close()
+    assert presenter.pictures == []
+
+    store.dead, store.kill_on_close = False, False
+    second = TableService(store, clock=clock, rng=random.Random(5), timers=False)
+    dying = DiesAfterThePicture(store)
+    dying.closing = True
+    second.register(dying)
+    await second.start()
+    await second.rt.drawer.close()
+    assert store.dead and len(dying.pictures) == 1
+
+    store.dead = False
+    p3 = await restart(store, clock)
+    notice = tr("en", "reply.table_closed", table=table_id).removesuffix(".")
+    texts = [s.text for s in p3.tables[GROUP.chat_id]]
+    assert len(texts) == 2 and "Showdown" in texts[0] and texts[1].startswith(notice), texts
+    assert p3.pictures == []
+    assert nothing_sent(await restart(store, clock))
+    assert await check_store(store) == []
