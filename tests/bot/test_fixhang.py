@@ -3,6 +3,9 @@ process mode's fallback threads) and the bot's stop: a thread cannot be ended, a
 threads decisions ran in were joined by the stop (the event loop's default pool, which
 ``asyncio.run`` shuts down waiting for its threads, and every ``ThreadPoolExecutor``'s threads,
 which the interpreter joins at its exit): one hung decision held the bot's shutdown for good.
+
+Also a crash in the middle of a closing step (issue 10): the showdown picture the platform took
+before it is not posted again by the restart.
 """
 
 from __future__ import annotations
