@@ -21,17 +21,23 @@ starting), then places at the ``instead`` level in a thread (``normal``: millise
 :data:`IN_PROCESS` off (``DECISIONS_IN_PROCESS=0``, and the test suite's default), decisions
 run in a thread of the bot as before, waited for however long they take, but for a computer
 player's (given up by its move after :data:`DECISION_SECONDS`) and a press's (after
-:data:`PRESS_SECONDS`). A thread cannot be ended: a decision hung there runs on, holding a
-thread of the bot's default pool and its share of the GIL, until the bot stops.
+:data:`PRESS_SECONDS`). A thread cannot be ended: a decision hung there runs on, with its share
+of the GIL, until the bot's process ends; its thread is written off and never waited for, by
+the stop nor by the process's exit (:class:`_Threads`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import queue
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, InvalidStateError
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from bot.workers import ProcessWorker, TaskHung
 from game.board import Box
@@ -44,11 +50,14 @@ __all__ = [
     "IN_PROCESS",
     "PRESS_SECONDS",
     "Decide",
+    "GivenUp",
     "Moves",
     "Thinker",
 ]
 
 log = logging.getLogger("bot.thinking")
+
+T = TypeVar("T")
 
 #: A placement of a street: ``(card, box or None for a discard)`` per card (game.policy).
 Moves = list[tuple[Card, Box | None]]
@@ -74,12 +83,117 @@ PRESS_SECONDS = 10.0
 #: held the stop, and so the bot's shutdown, for good.
 CLOSE_SECONDS = 3.0
 
-#: Threads of the pool in which thread mode makes computer players' decisions: their own,
-#: apart from the event loop's default pool that presses' decisions ("Arrange for me") and
-#: other work use. A hung decision holds its thread until the bot stops (a thread cannot be
-#: ended); in the default pool (``min(32, cores + 4)`` threads: 6 on two cores) a few of them
-#: left every press's Arrange waiting for a thread and answered "too late".
+#: Threads in which thread mode makes computer players' decisions (and process mode those
+#: the worker failed to make, :class:`_Threads`): their own, apart from the presses'
+#: (:data:`PRESS_THREADS`). A hung decision holds its thread for good (a thread cannot be
+#: ended); in the event loop's default pool, which presses used too, a few of them left
+#: every press's Arrange waiting for a thread and answered "too late".
 BOT_THREADS = 4
+
+#: Threads in which presses' decisions ("Arrange for me") are made: thread mode's, and
+#: process mode's at ``instead`` (:class:`_Threads`); as many as the event loop's default
+#: pool, which they used before (``min(32, cores + 4)``).
+PRESS_THREADS = min(32, (os.cpu_count() or 1) + 4)
+
+
+class GivenUp(TimeoutError):
+    """A decision made in a thread was given up by the service's stop (:meth:`Thinker.close`):
+    its caller answers as for one given up after its time (a press: "too late", nothing
+    placed)."""
+
+
+#: a decision for a thread of :class:`_Threads`: its future, the function and its arguments
+_Work = tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]
+
+
+class _Threads:
+    """A pool of daemon threads for decisions, ``most`` of them at work at once.
+
+    Unlike a :class:`~concurrent.futures.ThreadPoolExecutor` (the event loop's default pool
+    among them) nothing joins its threads: ``asyncio.run`` shut the default pool down waiting
+    for its threads, and the interpreter's exit joins every executor's threads, so one decision
+    hung in any of them (an endless loop on some position: a thread cannot be ended) held the
+    bot's shutdown for good. A daemon thread is left to the process's end.
+
+    A decision whose caller stopped waiting for it (:meth:`run` cancelled: given up after its
+    time) while it runs has its thread written off: it leaves the pool when its decision ends,
+    if ever, and the pool may start another meanwhile, so decisions that hang never leave the
+    others without a thread (in the default pool, once ``min(32, cores + 4)`` presses' decisions
+    had hung, every later Arrange at every table was answered "too late")."""
+
+    def __init__(self, most: int, name: str) -> None:
+        self._most = most
+        self._name = name
+        self._lock = threading.Lock()
+        self._work: queue.SimpleQueue[_Work | None] = queue.SimpleQueue()  # (None: leave)
+        self._idle = threading.Semaphore(0)  # (threads waiting for work)
+        self._threads = 0  # threads of the pool (those written off no longer count)
+        self._running: dict[Future[Any], bool] = {}  # decisions under way: written off?
+        self._closed = False
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in a thread of the pool; its result.
+
+        :raises GivenUp: the pool was closed (:meth:`close`) under the decision.
+        :raises RuntimeError: the pool is closed."""
+        future: Future[T] = Future()
+        with self._lock:
+            if self._closed:
+                raise RuntimeError("cannot schedule new decisions after the stop")
+            self._work.put((future, fn, args))
+            if not self._idle.acquire(blocking=False) and self._threads < self._most:
+                self._threads += 1
+                threading.Thread(
+                    target=self._serve, name=f"{self._name}-{self._threads}", daemon=True
+                ).start()
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            with self._lock:
+                future.cancel()  # (still queued: never run)
+                if self._running.get(future) is False:  # (under way: its thread written off)
+                    self._running[future] = True
+                    self._threads -= 1
+            raise
+
+    def _serve(self) -> None:
+        while (item := self._work.get()) is not None:
+            future, fn, args = item
+            del item
+            with self._lock:  # (not cancelled meanwhile: see run)
+                started = future.set_running_or_notify_cancel()
+                if started:
+                    self._running[future] = False
+            if started:
+                try:
+                    result = fn(*args)
+                except BaseException as exc:
+                    with contextlib.suppress(InvalidStateError):  # (given up by close)
+                        future.set_exception(exc)
+                else:
+                    with contextlib.suppress(InvalidStateError):
+                        future.set_result(result)
+                with self._lock:
+                    if self._running.pop(future):
+                        return  # (written off: another thread took its place)
+            del future, fn, args
+            self._idle.release()
+
+    def close(self) -> None:
+        """Cancel the decisions queued, give up those under way (their callers get
+        :class:`GivenUp` at once) and let the threads go; none is waited for."""
+        with self._lock:
+            self._closed = True
+            running, threads = list(self._running), self._threads
+        with contextlib.suppress(queue.Empty):
+            while (item := self._work.get_nowait()) is not None:
+                item[0].cancel()
+        for future in running:
+            with contextlib.suppress(InvalidStateError):
+                future.set_exception(GivenUp("the decision was given up at the stop"))
+        for _ in range(threads):
+            self._work.put(None)
+
 
 #: Where a :class:`~bot.service.TableService` makes decisions when not told: ``True``, in the
 #: worker process. The test suite's ``tests/conftest.py`` turns it off (threads: tests that
@@ -100,7 +214,8 @@ class Thinker:
         self.worker = ProcessWorker()
         self._watching: asyncio.TimerHandle | None = None  # (Thinker._watch)
         self._asked = 0  # decisions asked of the worker, not answered yet
-        self._bot_threads: ThreadPoolExecutor | None = None  # (Thinker._computer_thread)
+        self._bot_threads: _Threads | None = None  # (computer players', Thinker._computer_thread)
+        self._press_threads: _Threads | None = None  # (presses', Thinker._press_thread)
 
     @property
     def running(self) -> bool:
@@ -170,7 +285,7 @@ class Thinker:
         if within is None:
             return await self._computer_thread(fn, k, fallback)
         return await asyncio.wait_for(
-            asyncio.to_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
+            self._press_thread(fn, k, fallback), max(0.0, PRESS_SECONDS - within)
         )
 
     async def _in_thread(
@@ -186,17 +301,29 @@ class Thinker:
         if within is None:  # (a computer player's: its caller gives up after DECISION_SECONDS)
             return await self._computer_thread(fn, k, level)
         try:
-            return await asyncio.wait_for(asyncio.to_thread(fn, k, level), PRESS_SECONDS)
+            return await asyncio.wait_for(self._press_thread(fn, k, level), PRESS_SECONDS)
+        except GivenUp:
+            log.info("a decision in a thread given up at the stop")
+            raise
         except TimeoutError:
             log.warning("no decision in a thread within %.1f s: given up", PRESS_SECONDS)
             raise
 
     async def _computer_thread(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
         """``fn(k, level)`` for a computer player in a thread of :data:`BOT_THREADS` of its
-        own (one that hangs holds one of them, never one a press's decision waits for)."""
+        own (one that hangs holds one of them, never one a press's decision waits for, and
+        once given up it is written off, :class:`_Threads`)."""
         if self._bot_threads is None:
-            self._bot_threads = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="ofc-decision")
-        return await asyncio.get_running_loop().run_in_executor(self._bot_threads, fn, k, level)
+            self._bot_threads = _Threads(BOT_THREADS, "ofc-decision")
+        return await self._bot_threads.run(fn, k, level)
+
+    async def _press_thread(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
+        """``fn(k, level)`` for a press in a thread of :data:`PRESS_THREADS`: none of them is
+        joined by the bot's shutdown (the event loop's default pool was, for good, when a
+        decision hung there), and one given up is written off (:class:`_Threads`)."""
+        if self._press_threads is None:
+            self._press_threads = _Threads(PRESS_THREADS, "ofc-arrange")
+        return await self._press_threads.run(fn, k, level)
 
     async def _in_worker(self, fn: Decide, k: SeatKnowledge, level: Level) -> Moves:
         try:
@@ -273,12 +400,15 @@ class Thinker:
     async def close(self) -> None:
         """Shut the worker down (the service's stop), waiting :data:`CLOSE_SECONDS` at most
         for the decision it is making (then it is killed: one hung there held the stop for
-        good); a later decision starts a new one (and a new pool of computer players'
-        threads: the old one is left to its threads, a hung one is not waited for)."""
+        good); a later decision starts a new one (and new pools of threads: the old ones are
+        left to their threads, never joined, :class:`_Threads`). Decisions under way in
+        threads are given up at once (:class:`GivenUp`: a press under way is answered "too
+        late", after the tables were saved, changing nothing), their threads left to run."""
         if self._watching is not None:
             self._watching.cancel()
             self._watching = None
-        if self._bot_threads is not None:
-            self._bot_threads.shutdown(wait=False, cancel_futures=True)
-            self._bot_threads = None
+        for threads in (self._bot_threads, self._press_threads):
+            if threads is not None:
+                threads.close()
+        self._bot_threads = self._press_threads = None
         await self.worker.close(CLOSE_SECONDS)

@@ -86,7 +86,9 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
     :attr:`LiveTable.late_pictures`), keep it owing only those until each is posted or given
     up (:meth:`Runtime.closed_sent`; a restart posts them again). A crash during the
     sending sends it again (the same stored messages; an edit in place twice changes
-    nothing). Kept for a later start while its platform is not running here, or when the
+    nothing), but the showdown picture once the platform took it (recorded then,
+    :meth:`Runtime.flush_outbox`: posted again only by a crash between the platform's answer
+    and that write). Kept for a later start while its platform is not running here, or when the
     sending failed (the group's or a player's: all of it is sent again then). Closed while
     the bot may not write in the chat (:attr:`LiveTable.chat_gone`, R8.2a): only the
     players' messages are sent; the table message waits, kept, for the bot's return
@@ -126,7 +128,8 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
         sent, kept = True, False
         try:
             if not t.chat_gone:  # (else every group write is refused: none made)
-                kept = not await rt.flush_outbox(t, p)
+                # (a picture the platform takes is recorded at once: not posted again)
+                kept = not await rt.flush_outbox(t, p, final=dict(snap))
                 kept = await rt.edits_kept(t) or kept  # (an edit the stop held: kept)
         except Exception:
             log.exception("table %s: closed, its last messages not sent; sent later", t.id)

@@ -105,6 +105,9 @@ class Tx:
     :ivar delivered: a closing step's :attr:`LiveTable.private_outbox` items (their indexes)
         written after the commit: once all are, and the group's messages, the closed table
         owes nothing and its final snapshot goes.
+    :ivar final: a closing step's final snapshot as committed (``None``: none, or not a
+        closing step): the showdown picture posted is dropped from it, saved again
+        (:meth:`Runtime.flush_outbox`).
     """
 
     table: LiveTable
@@ -117,6 +120,7 @@ class Tx:
     answered: Answered | None = None
     seated: dict[int, SeatState] = field(default_factory=dict)
     delivered: set[int] = field(default_factory=set)
+    final: dict[str, Any] | None = None
     _group_screen: Screen | None = None
 
 
@@ -570,6 +574,7 @@ class Runtime:
             self.forget(t)
             if data is not None:  # it owes the chat its last messages: sent by effects
                 self.closing[t.id] = t
+                tx.final = data
         else:
             await self.arm(t)
 
@@ -671,7 +676,7 @@ class Runtime:
             return
         if p is not None:
             try:
-                kept = not await self.flush_outbox(t, p)
+                kept = not await self.flush_outbox(t, p, final=tx.final)
                 if tx.close:  # (forgotten once written: an edit held at the stop is kept)
                     kept = await self.edits_kept(t) or kept
             finally:
@@ -815,7 +820,9 @@ class Runtime:
         link = p.private_link(t.id) if p is not None else None
         return render.group_screen(t, t.lang, link, self.clock())
 
-    async def flush_outbox(self, t: LiveTable, p: Presenter) -> bool:
+    async def flush_outbox(
+        self, t: LiveTable, p: Presenter, *, final: dict[str, Any] | None = None
+    ) -> bool:
         """Send what the committed state owes the chat, in order: a ``table`` item is written
         over the table message, which then stays as the record (the next screen is posted
         anew, or over the message its ``ref`` names: owed again, :meth:`_watch_edit`); a
@@ -826,7 +833,13 @@ class Runtime:
         platform held a notice (a flood wait, an outage: :meth:`Presenter.post`): it and
         what follows stay owed, not marked sent, so the saved snapshot has the next start
         send them (a notice given up at the stop was lost; waiting it out held the stop
-        for the whole flood wait)."""
+        for the whole flood wait).
+
+        ``final``: a closed table's final snapshot as stored (what a restart sends,
+        :func:`bot.service.recovery.deliver`): a showdown picture the platform took is
+        dropped from it and it is saved again (:meth:`_picture_recorded`) before the next
+        item is sent, so a crash later in the closing step does not post the picture twice
+        (the rest is sent again, as before: edits in place, notices under their refs)."""
         for item in list(t.outbox):
             if int(item["id"]) <= t.outbox_sent:
                 continue
@@ -834,6 +847,8 @@ class Runtime:
                 late = await self.send_picture(t, p, item)
                 if late is not None:  # posted later: kept until posted (a restart posts it)
                     t.late_pictures.append({**item, "ref": late})
+                elif final is not None:
+                    await self._picture_recorded(t, final, int(item["id"]))
                 t.outbox_sent = max(t.outbox_sent, int(item["id"]))
                 continue
             screen = Screen.from_json(item)
@@ -850,6 +865,22 @@ class Runtime:
             t.outbox_sent = max(t.outbox_sent, int(item["id"]))
         t.outbox = [item for item in t.outbox if int(item["id"]) > t.outbox_sent]
         return True
+
+    async def _picture_recorded(self, t: LiveTable, final: dict[str, Any], item_id: int) -> None:
+        """Closed table ``t``'s showdown picture (outbox item ``item_id``) was posted, the
+        platform said so (or it is not to be sent again: refused for good, its answer lost, not
+        drawn, as the presenter decides): its final snapshot ``final`` is saved again without it
+        (:meth:`flush_outbox`). Once at most, then, except when the process dies between the
+        platform's answer and this write (a store write's time): no message of the bot is
+        recorded sooner than the platform's answer (a picture posted later, a closing step's
+        notices, an open table's outbox: recorded after the step's messages, a longer window);
+        on Discord the picture's nonce makes a try repeated within minutes one message. A
+        failure is logged: a restart posts the picture again, as before."""
+        final["outbox"] = [i for i in final.get("outbox", ()) if int(i["id"]) != item_id]
+        try:
+            await self.store.save_owed(t.id, final)
+        except Exception as exc:
+            log.warning("table %s: its picture was posted, not recorded so: %r", t.id, exc)
 
     def _watch_edit(self, t: LiveTable, p: Presenter, ref: str, item: Mapping[str, Any]) -> None:
         """Watch the outbox's ``table`` item ``item`` written over message ``ref`` (marked
