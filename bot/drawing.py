@@ -26,8 +26,9 @@ T = TypeVar("T")
 #: The longest the service's stop waits for a picture the drawing process is drawing
 #: (:meth:`Drawer.close`); none takes a second, and the last ones were sent before the stop
 #: closes it: one still drawing past this is hung, and the process is killed instead of
-#: waited for (a drawing hung there held the stop, and the bot's shutdown, for good).
-CLOSE_SECONDS = 10.0
+#: waited for (a drawing hung there held the stop, and the bot's shutdown, for good). As the
+#: decision process's (:data:`bot.thinking.CLOSE_SECONDS`), so the stop stays within 5 s.
+CLOSE_SECONDS = 3.0
 
 
 class Drawer(ProcessWorker):

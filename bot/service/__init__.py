@@ -242,15 +242,18 @@ class TableService:
 
     async def stop(self) -> None:
         """Cancel timers, save every table and shut the drawing process (after the last
-        pictures were sent) and the decision process down."""
+        pictures were sent) and the decision process down, together (each waits 3 s at most
+        for a task hung in it: :data:`bot.drawing.CLOSE_SECONDS`,
+        :data:`bot.thinking.CLOSE_SECONDS`)."""
         if self._alive is not None:
             self._alive.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._alive
             self._alive = None
         await recovery.stop(self.rt)
-        await self.rt.drawer.close()
-        await self.rt.thinker.close()
+        # (together: each waits its CLOSE_SECONDS at most for a task hung in its process,
+        # so a hung drawing and a hung decision hold the stop for the longer, not the sum)
+        await asyncio.gather(self.rt.drawer.close(), self.rt.thinker.close())
 
     async def adopt(
         self, table_id: int, alive: float | None = None, *, again: bool = False

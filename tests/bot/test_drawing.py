@@ -148,6 +148,35 @@ async def test_a_stop_while_a_drawing_hangs_in_the_drawing_process_ends(
             os.kill(pid, signal.SIGKILL)  # (a stop that waited for it left it hung)
 
 
+async def test_the_stop_closes_the_drawing_and_decision_processes_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A drawing and a decision both hung at the stop: each process is waited for its
+    ``CLOSE_SECONDS`` at most, and the stop waited for one after the other (10 + 3 s, over
+    the stop's 5 s). They are closed together: the second close starts before the first
+    ends."""
+    from bot.thinking import Thinker
+
+    events: list[str] = []
+
+    def spy(name: str, real: object) -> object:
+        async def close(self: object, *args: object, **kwargs: object) -> None:
+            events.append(f"{name} begins")
+            await asyncio.sleep(0.2)  # (a hung task's grace, shortened)
+            await real(self, *args, **kwargs)  # type: ignore[operator]
+            events.append(f"{name} ends")
+
+        return close
+
+    monkeypatch.setattr(Drawer, "close", spy("drawer", Drawer.close))
+    monkeypatch.setattr(Thinker, "close", spy("thinker", Thinker.close))
+    service = TableService(MemoryStore(), timers=False)
+    await service.stop()
+    assert sorted(events[:2]) == ["drawer begins", "thinker begins"]
+    assert sorted(events[2:]) == ["drawer ends", "thinker ends"]
+    assert drawing.CLOSE_SECONDS <= 3.0
+
+
 async def test_the_worker_is_started_in_a_thread_not_on_the_event_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
