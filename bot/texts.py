@@ -1416,9 +1416,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Table #{table} is closed: this group's table #{moved} moved here with its upgrade.",
         "ru": "Стол #{table} закрыт: сюда перешёл стол #{moved} этой группы после её обновления.",
     },
+    # (after a removal or a mute: the close either queued is cancelled)
     "lobby.close_cancelled": {
-        "en": "The bot is back: table #{table} stays open, the close its removal queued is cancelled.",
-        "ru": "Бот вернулся: стол #{table} остаётся открытым, закрытие из-за удаления бота отменено.",
+        "en": "The bot can write here again: table #{table} stays open.",
+        "ru": "Бот снова может писать здесь: стол #{table} остаётся открытым.",
     },
     "reply.closes_after_hand": {
         "en": "Table #{table} closes at the end of this hand.",

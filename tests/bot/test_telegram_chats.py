@@ -462,9 +462,7 @@ async def test_the_bot_added_back_mid_hand_cancels_the_close_its_removal_queued(
         await w.fake.wait_for(lambda: not t.closing)
         await w.settle()
         notice = tr("en", "lobby.close_cancelled", table=t.id)
-        assert notice == (
-            f"The bot is back: table #{t.id} stays open, the close its removal queued is cancelled."
-        )
+        assert notice == (f"The bot can write here again: table #{t.id} stays open.")
         assert w.group_texts().count(notice) == 1
         await play_hand(w, [ALICE, BOB])
         await w.settle()
