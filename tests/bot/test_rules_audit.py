@@ -1,0 +1,128 @@
+"""Rule-by-rule audit of RULES.md against the table service: sentences no other test pinned
+down. In-memory store, a hand-moved clock, timers fired by ``run_due``."""
+
+from __future__ import annotations
+
+import secrets
+
+import pytest
+
+from bot.model import Actor
+from bot.service import TableService
+from bot.texts import tr
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, press_auto_and_confirm
+from tests.bot.test_transitions import player_balance
+
+DAVE = Actor("telegram", "4", "Dave", "ru")
+
+
+async def test_r3_1_a_pineapple_table_seats_three_and_refuses_a_fourth(env) -> None:  # type: ignore[no-untyped-def]
+    """R3.1: Pineapple is for 2 or 3 players. A fourth /join is refused in the joiner's
+    language and changes nothing: no seat, no kush taken; the three are dealt in."""
+    service, _presenter, store, _clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.join(GROUP, a)).alert
+    reply = await service.join(GROUP, DAVE)
+    assert reply.alert and reply.text == tr("ru", "reply.table_full") == "За столом нет мест."
+    t = service.table_in(GROUP)
+    assert t is not None and sorted(t.seats) == [0, 1, 2] and t.seat_of(DAVE.user_id) is None
+    for a in (ALICE, BOB, CAROL):
+        assert not (await service.ready(GROUP, a)).alert
+    assert t.hand is not None and len(t.hand.order) == 3
+    assert (await service.join(GROUP, DAVE)).text == tr("ru", "reply.table_full")
+    community = await store.community("telegram", "-100")
+    dave = await store.find_player(community.id, DAVE.user_id)
+    assert dave is None or dave.balance == 1000  # nothing taken
+    assert await player_balance(store, ALICE) == 800
+    assert await check_store(store) == []
+
+
+class _CountingSystemRandom(secrets.SystemRandom):
+    shuffles = 0
+
+    def shuffle(self, x) -> None:  # type: ignore[no-untyped-def, override]
+        type(self).shuffles += 1
+        super().shuffle(x)
+
+
+async def test_r1_1_every_hand_is_shuffled_with_the_csprng(monkeypatch: pytest.MonkeyPatch) -> None:
+    """R1.1: a table of the bot as it runs (no seeded ``rng``, no ``deck_source``) shuffles
+    a new deck with the CSPRNG (:class:`secrets.SystemRandom`) before every hand: one
+    shuffle for hand 1, one more for hand 2."""
+    monkeypatch.setattr("game.cards.secrets.SystemRandom", _CountingSystemRandom)
+    monkeypatch.setattr(_CountingSystemRandom, "shuffles", 0)
+    store, clock = MemoryStore(), Clock()
+    service = TableService(store, clock=clock, next_hand_delay=0, timers=False)
+    presenter = FakePresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand_no == 1 and _CountingSystemRandom.shuffles == 1
+    first = t.hand.setup.deck if t.hand is not None else None
+    await play_out(service, presenter, [ALICE, BOB])
+    assert t.hand is not None and t.hand_no == 2 and _CountingSystemRandom.shuffles == 2
+    assert t.hand.setup.deck != first
+
+
+async def test_r8_5_budget_then_bank_run_only_on_the_turn_and_the_bank_does_not_refill(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.5, exact values: the first player to act who never moves is placed for at 120 s
+    (budget) + 60 s (bank) = 180 s, not a second before; the five street-1 cards go to the
+    bottom in the order received. The other player's clock did not run meanwhile (only on
+    one's turn). On street 2 budget and bank are spent: the move is made at once, two
+    cards to the first free slots (the middle: the bottom is full), one discarded. Back for
+    the next hand (R8.6), the sleeper has the budget again but no bank (the default
+    ``time_bank_refill_per_match`` is 0): placed for at exactly 120 s."""
+    service, presenter, _store, clock = env
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    hand = t.hand
+    sleeper = t.seats[hand.to_act[0]]
+    awake = next(s for s in t.seats.values() if s is not sleeper)
+    sleeper_actor, awake_actor = (ALICE, BOB) if sleeper.user_id == ALICE.user_id else (BOB, ALICE)
+    first = hand.current_cards(sleeper.seat)
+    assert len(first) == 5
+    clock.now += 179.9
+    await service.run_due()
+    assert hand.to_act == (sleeper.seat,) and not hand.view(None).seat(sleeper.seat).timed_out
+    clock.now += 0.1
+    await service.run_due()
+    view = hand.view(None).seat(sleeper.seat)
+    assert view.timed_out and view.board.bottom == first and hand.to_act == (awake.seat,)
+    assert t.clocks[awake.seat].left(clock.now) == (120.0, 60.0)  # not run on the other's turn
+    await press_auto_and_confirm(service, presenter, awake_actor)
+    # street 2 began with nothing left on the sleeper's clock: made at once, no time passing
+    view = hand.view(None).seat(sleeper.seat)
+    assert hand.to_act == (awake.seat,)
+    assert (
+        view.timed_out and len(view.board.middle) == 2 and len(hand.discards_of(sleeper.seat)) == 1
+    )
+    while t.hand is hand:
+        if hand.to_act == (sleeper.seat,):
+            await service.run_due()
+        else:
+            await press_auto_and_confirm(service, presenter, awake_actor)
+    assert sleeper.sitting_out and t.hand is None  # R8.6: sat out after the match
+    assert not (await service.back(GROUP, sleeper_actor)).alert
+    hand2 = t.hand
+    assert hand2 is not None and t.hand_no == 2 and sleeper.bank == 0
+    if hand2.to_act != (sleeper.seat,):
+        await press_auto_and_confirm(service, presenter, awake_actor)
+    assert hand2.to_act == (sleeper.seat,)
+    clock.now += 119.9
+    await service.run_due()
+    assert not hand2.view(None).seat(sleeper.seat).timed_out
+    clock.now += 0.1
+    await service.run_due()
+    assert hand2.view(None).seat(sleeper.seat).timed_out
