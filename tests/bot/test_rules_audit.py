@@ -7,13 +7,14 @@ import secrets
 
 import pytest
 
-from bot.model import Actor
+from bot.model import Actor, ChatRef
 from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_liveness import half_a_bank_spent_and_gone
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
@@ -126,3 +127,37 @@ async def test_r8_5_budget_then_bank_run_only_on_the_turn_and_the_bank_does_not_
     clock.now += 0.1
     await service.run_due()
     assert hand2.view(None).seat(sleeper.seat).timed_out
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "R8.6 read by seed 000 («Тайм-банк возобновляется при переходе игрока за другой "
+        "стол»): a table remembers the bank of who left it (LiveTable.banks_left) and cannot "
+        "see that the player sat at another table since (another worker, another group's "
+        "player id); a fix needs a store query of the user's seats since they left: left"
+    ),
+)
+async def test_r8_6_back_at_the_first_table_after_another_the_time_bank_is_full(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.6 is ambiguous about A → B → A: "refills when the player joins another table, not
+    when they leave and rejoin the same one". Reading kept (seed 000: the time bank renews
+    whenever the player moves to another table, «при переходе игрока за другой стол»; the
+    seed keeps no bank per table): the move from B back to A is a move to another table, so
+    the bank is full (60 s) there again. Leaving A and rejoining A directly still gives back
+    only what was left (tests/bot/test_liveness.py)."""
+    service, _presenter, _store, clock = env
+    t, actor = await half_a_bank_spent_and_gone(service, clock)
+    other = ChatRef("telegram", "-200", "-200", "Others")
+    assert not (await service.new_table(other, actor)).alert
+    assert not (await service.join(other, actor)).alert
+    assert not (await service.ready(other, actor)).alert
+    elsewhere = service.table_in(other)
+    assert elsewhere is not None
+    seat = elsewhere.seat_of(actor.user_id)
+    assert seat is not None
+    assert seat.bank == 60.0
+    assert not (await service.leave(other, actor)).alert
+    assert elsewhere.seat_of(actor.user_id) is None
+    assert not (await service.join(GROUP, actor)).alert
+    back = t.seat_of(actor.user_id)
+    assert back is not None and back.bank == 60.0
