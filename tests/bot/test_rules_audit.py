@@ -16,6 +16,7 @@ from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_liveness import half_a_bank_spent_and_gone
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out, press_auto_and_confirm
+from tests.bot.test_tournament_service import PLAYERS, configure, open_and_register
 from tests.bot.test_transitions import player_balance
 
 DAVE = Actor("telegram", "4", "Dave", "ru")
@@ -161,3 +162,35 @@ async def test_r8_6_back_at_the_first_table_after_another_the_time_bank_is_full(
     assert not (await service.join(GROUP, actor)).alert
     back = t.seat_of(actor.user_id)
     assert back is not None and back.bank == 60.0
+
+
+async def test_r8_7_a_hand_in_progress_at_a_level_change_settles_at_its_level(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.7, exact values: hand 1 is dealt at level 1 (10 chips a point); the clock passes
+    into level 2 (15) while it is played. Its points are settled at 10 chips each; hand 2,
+    dealt after the change, at 15."""
+    service, presenter, store, clock = env
+    await configure(service, level_minutes="1", tournament_chips="1000")
+    await open_and_register(service, PLAYERS)
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None and t.hand is not None
+    tour = t.tournament
+    by_id = {a.user_id: a for a in PLAYERS}
+
+    async def play_hand() -> tuple[dict[int, int], dict[int, int]]:
+        """Play the running hand out: each seat's points in it and chips it moved."""
+        before = tour.chips
+        number = t.hand_no
+        while t.hand is not None and t.hand_no == number:
+            acting = t.seats[t.owner(t.hand.to_act[0])]
+            await press_auto_and_confirm(service, presenter, by_id[acting.user_id])
+        record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+        points = {int(r["seat"]): int(r["points"]) for r in record.result["seats"]}
+        return points, {s: tour.chips.get(s, 0) - c for s, c in before.items()}
+
+    clock.now += 70  # level 2 by the clock, hand 1 still under way
+    points, moved = await play_hand()
+    assert any(points.values())  # (1,000 chips each: no transfer is capped, R8.4)
+    assert moved == {s: 10 * p for s, p in points.items()}
+    assert t.hand is not None and t.hand_no == 2 and tour.level == 2
+    points, moved = await play_hand()
+    assert moved == {s: 15 * p for s, p in points.items()}
