@@ -194,3 +194,28 @@ async def test_r8_7_a_hand_in_progress_at_a_level_change_settles_at_its_level(en
     assert t.hand is not None and t.hand_no == 2 and tour.level == 2
     points, moved = await play_hand()
     assert moved == {s: 15 * p for s, p in points.items()}
+
+
+async def test_r8_2_what_one_more_hand_can_cost_is_read_as_one_point(env) -> None:  # type: ignore[no-untyped-def]
+    """R8.2 "a player whose stack is below what one more hand can cost is offered the
+    top-up" is ambiguous: a hand has no fixed cost, and R8.4 caps any loss at the stack.
+    Reading kept: one point (``kush_per_point``), the least a lost box costs. Seed 001
+    settles early «если оппонент не имеет достаточно фишек для расчета» (not enough to
+    settle), and seed 000 caps a hand at the stack: a stack of one point can still settle,
+    one below cannot. Boundary with 5 kush a point: 5 plays on, 4 is offered the top-up."""
+    service, _presenter, _store, _clock = env
+    assert not (await service.settings(GROUP, ALICE, True, ["kush_per_point", "5"])).alert
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    for a in (ALICE, BOB):
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.options.kush_per_point == 5
+    alice, carol = t.seat_of(ALICE.user_id), t.seat_of(CAROL.user_id)
+    assert alice is not None and carol is not None
+    alice.stack = 5
+    assert not t.busted(alice)
+    alice.stack = 4
+    assert t.busted(alice) and t.awaiting_top_up() == [alice]
+    assert not t.busted(carol)  # never bought in: nothing to top up (R8.2: Ready first)

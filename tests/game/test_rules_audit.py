@@ -56,7 +56,7 @@ def test_r6_2_r6_4_progressive_fantasyland_stays_with_the_base_fourteen(
     reading kept is that progressive counts are for *entering*, and a stay deals the base
     14 cards again. Seed 000 (the source of staying, «бесконечные повторы «Фантазии»») gives
     every Fantasyland, repeats included, 14 cards («игрок получает 14 карт»), and no seed
-    names a progressive repeat; the rooms that deal progressive Fantasyland do the same."""
+    names a progressive repeat."""
     board = Board.parse(top, "4s 4h 4c 5d 9h", "6c 7d 8s 9s Td")  # no quads nor full house
     assert assess_board(board, PROGRESSIVE).fantasyland_cards == entry
     assert assess_board(board, PROGRESSIVE, in_fantasyland=True).fantasyland_cards == stay
