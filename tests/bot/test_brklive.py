@@ -80,3 +80,25 @@ async def test_r8_7_an_opener_who_never_registered_keeps_the_start() -> None:
     assert (await service.press(BOB, _start_button(presenter), GROUP, _no)).alert
     assert not (await service.press(ALICE, _start_button(presenter), GROUP, _no)).alert
     await service.stop()
+
+
+async def test_r8_7_the_opener_leaving_the_group_passes_the_start_and_the_group_reads_both() -> (
+    None
+):
+    """The opener leaves the group while registered: the group reads that her registration
+    is withdrawn, then who may start the tournament now (in the group's Russian)."""
+    service, presenter, _store, _clock = new_service(next_hand_delay=4)
+    await configure(service, language="ru")
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    for a in (ALICE, BOB):
+        assert not (await service.join(GROUP, a)).alert
+    await service.member_left(GROUP, ALICE)
+    assert presenter.posts[-2:] == [
+        (GROUP.chat_id, tr("ru", "notice.left_group_unregistered", name="Alice")),
+        (GROUP.chat_id, "Теперь начать турнир может Bob."),
+    ]
+    assert not (await service.join(GROUP, CAROL)).alert
+    assert not (await service.press(BOB, _start_button(presenter), GROUP, _no)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    await service.stop()
