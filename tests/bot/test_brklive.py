@@ -4,14 +4,21 @@ press, restarts while a timer runs). In-memory store, a hand-moved clock, timers
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bot.presses import StartTournament, decode
 from bot.texts import tr
 from game.tournament import TournamentPhase
 from storage.check import check_store
 from tests.bot.fakes import FakePresenter
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_tournament_e2e import actions_of, tournament_message
 from tests.bot.test_tournament_service import _no, configure, new_service, restarted
 from tests.bot.test_transitions import player_balance
+from tests.bot.tg_world import ALICE as ALICE_TG
+from tests.bot.tg_world import BOB as BOB_TG
+from tests.bot.tg_world import CAROL as CAROL_TG
+from tests.bot.tg_world import GROUP_ID, world
 
 
 def _start_button(presenter: FakePresenter) -> str:
@@ -102,3 +109,28 @@ async def test_r8_7_the_opener_leaving_the_group_passes_the_start_and_the_group_
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
     await service.stop()
+
+
+async def test_r8_7_telegram_the_opener_unregistering_hands_the_start_button_on(
+    tmp_path: Path,
+) -> None:
+    """End to end (python-telegram-bot against the fake Bot API): Alice opens a tournament,
+    Alice and Bob register, Alice types /leave; the group reads that Bob may start it, and
+    Bob's press of Start (Carol registered) starts it."""
+    async with world(tmp_path) as w:
+        reply = await w.say(ALICE_TG, "/tournament pineapple")
+        assert not reply.get("show_alert")
+        for user in (ALICE_TG, BOB_TG):
+            data = actions_of(w.fake, tournament_message(w))["g"]
+            answer = await w.press(user, GROUP_ID, tournament_message(w), data)
+            assert not answer.get("show_alert"), answer
+        await w.say(ALICE_TG, "/leave")
+        await w.settle()
+        assert "Bob may now start the tournament." in w.group_texts()
+        await w.say(CAROL_TG, "/join")
+        data = actions_of(w.fake, tournament_message(w))["o"]
+        answer = await w.press(BOB_TG, GROUP_ID, tournament_message(w), data)
+        assert not answer.get("show_alert"), answer
+        t = next(iter(w.service.tables.values()))
+        assert t.tournament is not None and t.hand is not None and t.hand_no == 1
+        assert await check_store(w.store) == []
