@@ -1704,6 +1704,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Nobody registered yet. Press Register.",
         "ru": "Пока никого. Нажмите «Участвовать».",
     },
+    "tour.opener_passed": {
+        "en": "{name} may now start the tournament.",
+        "ru": "Теперь начать турнир может {name}.",
+    },
     "tour.hint": {
         "en": "It starts when the seats are full, or when its opener or an admin presses Start (2+ players).",
         "ru": "Начнётся, когда места заполнятся или когда открывший или админ нажмёт «Старт» (от двух игроков).",

@@ -116,6 +116,8 @@ async def register(
             )
             t.seats[seat.seat] = seat
             t.names[player.id] = seat.name
+            if t.opener is None:  # its opener unregistered with nobody left (_pass_opener)
+                t.opener = actor.user_id
             tx.moves.append(BuyIn(player.id, tour.config.buy_in))
             tx.group = True
             if registered.started is not None:
@@ -150,7 +152,20 @@ async def unregister(
         if left_group:
             key = on(t.platform, "notice.left_group_unregistered")  # Discord: "the server"
             t.owe("post", Screen(tr(t.lang, key, name=seat.name)))
+        if actor.user_id == t.opener:
+            _pass_opener(t)
     return Reply(tr(lang, "tour.unregistered", amount=tour.config.buy_in, label=t.label))
+
+
+def _pass_opener(t: LiveTable) -> None:
+    """The opener of a tournament not started yet unregistered (R8.7): the part of starting
+    it goes to the first person still registered, and the group is told so; with nobody
+    left, to whoever registers next (:func:`register`). It stayed theirs: the others could
+    not start it and waited for the seats to fill or for the idle close (R8.2a)."""
+    heir = next((s for _, s in sorted(t.seats.items()) if s.bot is None and not s.leaving), None)
+    t.opener = None if heir is None else heir.user_id
+    if heir is not None:
+        t.owe("post", Screen(tr(t.lang, "tour.opener_passed", name=heir.name)))
 
 
 async def start(rt: Runtime, t: LiveTable, actor: Actor, is_admin: bool, lang: str) -> Reply:
