@@ -513,16 +513,16 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         step=1,
         en="the group's time zone, hours from UTC (3 is Moscow): it sets when the day turns "
         "for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) in a group "
-        "whose language is English, else 3.",
+        "set to English (language en), else 3 (also when the language is auto).",
         ru="часовой пояс группы, часы от UTC (3 — Москва): по нему начинается новый день для "
         "/daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 (UTC) в "
-        "группе с английским языком, иначе 3.",
+        "группе с языком en, иначе 3 (и при языке «авто»).",
         discord_en="the server's time zone, hours from UTC (3 is Moscow): it sets when the day "
         "turns for /daily and the dates on charts. Until set, or set to auto: 0 (UTC) on a "
-        "server whose language is English, else 3.",
+        "server set to English (language en), else 3 (also when the language is auto).",
         discord_ru="часовой пояс сервера, часы от UTC (3 — Москва): по нему начинается новый "
         "день для /daily и ставятся даты на графиках. Пока не задан или задан как «авто»: 0 "
-        "(UTC) на сервере с английским языком, иначе 3.",
+        "(UTC) на сервере с языком en, иначе 3 (и при языке «авто»).",
     ),
     Setting(
         name="pictures",

@@ -28,9 +28,11 @@ async def test_an_english_group_counts_its_days_in_utc_and_a_russian_one_in_mosc
     assert (await stored(store)).zone_hours == 0
     reply = await say(service, "utc_offset")
     assert reply.text.endswith("Now: auto — 0 (default)."), reply.text
-    assert "Until set, or set to auto: 0 (UTC) in a group whose language is English, else 3." in (
-        reply.text
+    about = (
+        "Until set, or set to auto: 0 (UTC) in a group set to English (language en), else 3 "
+        "(also when the language is auto)."
     )
+    assert about in reply.text
     assert not (await service.daily(GROUP, ALICE)).alert
     now[0] += 3600  # 00:30 UTC: a new day in UTC (03:30 the same day in Moscow)
     assert not (await service.daily(GROUP, ALICE)).alert
