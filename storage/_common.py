@@ -376,6 +376,17 @@ CHAT_MOVE_SQL = (
 )
 
 
+#: A :class:`~storage.api.Joined` move: the table the platform user joined last (R8.6),
+#: replaced. Parameters: the platform, the user id, the table id.
+JOINED_SQL = (
+    "INSERT INTO last_tables (platform, user_id, table_id) VALUES ($1, $2, $3)"
+    " ON CONFLICT (platform, user_id) DO UPDATE SET table_id = excluded.table_id"
+)
+
+#: :meth:`~storage.api.Store.last_table`. Parameters: the platform, the user id.
+LAST_TABLE_SQL = "SELECT table_id FROM last_tables WHERE platform = $1 AND user_id = $2"
+
+
 def followed_move(chat_id: str, step: Callable[[str], str | None]) -> str | None:
     """:data:`MOVED_CHAT_SQL` on a map: the last id of ``chat_id``'s chain of moves (``step``:
     where an id moved, ``None`` if nowhere), at most 8 long; ``None`` if it never moved."""

@@ -36,6 +36,7 @@ __all__ = [
     "HandStats",
     "HouseGrant",
     "InsufficientFunds",
+    "Joined",
     "LeaseLost",
     "LedgerEntry",
     "LedgerKind",
@@ -439,7 +440,22 @@ class HouseGrant:
     reason: str
 
 
-Move = BuyIn | CashOut | Settlement | Grant | HouseGrant
+@dataclass(frozen=True, slots=True)
+class Joined:
+    """A move of a table transition: the platform user took a seat at the table (a join, a
+    tournament registration), kept as the table they joined last (:meth:`Store.last_table`),
+    in the transaction that seats them. The time bank refills when the player joins another
+    table, not when they leave and rejoin the same one (R8.6): a table that kept the bank of
+    someone who left it gives it back only if no other table was joined since. By platform
+    and user, not by player: a player is one community's (another Telegram group is another
+    player of the same person). No ledger row. Its result is the table joined last before
+    (0: none)."""
+
+    platform: str
+    user_id: str
+
+
+Move = BuyIn | CashOut | Settlement | Grant | HouseGrant | Joined
 """One ledger-changing step of a table transition (:meth:`Store.commit`)."""
 
 
@@ -766,6 +782,11 @@ class Store(Protocol):
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
         """Open tables where the platform user has a stack (is seated), by id: where a
         private message of that user is routed."""
+
+    async def last_table(self, platform: str, user_id: str) -> int | None:
+        """The table the platform user joined last (the last committed :class:`Joined`
+        move, open or closed since), ``None`` if none: whether a rejoin is to the same table
+        (R8.6)."""
 
     def fence(self, worker: str | None) -> None:
         """From now on refuse (:class:`LeaseLost`) every :meth:`create_table`, :meth:`commit`,

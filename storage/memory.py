@@ -49,6 +49,7 @@ from storage.api import (
     HandStats,
     HouseGrant,
     InsufficientFunds,
+    Joined,
     LeaseLost,
     LedgerEntry,
     LedgerKind,
@@ -103,6 +104,7 @@ class MemoryStore:
         self._workers: dict[str, tuple[str, float]] = {}  # worker → (address, expires at)
         self._alive: float | None = None
         self._usernames: dict[tuple[str, str], str] = {}  # (platform, name_key) → user id
+        self._last_tables: dict[tuple[str, str], int] = {}  # (platform, user id) → table (R8.6)
         self._fence: str | None = None
         #: the clock of leases and heartbeats (tests move it)
         self.clock = time.time
@@ -633,6 +635,10 @@ class MemoryStore:
                             key=sub,
                         )
                     results.append(amount)
+                elif isinstance(move, Joined):
+                    self._table(table_id, must_be_open=True)
+                    results.append(self._last_tables.get((move.platform, move.user_id), 0))
+                    self._last_tables[(move.platform, move.user_id)] = table_id
                 else:
                     record = await self.settle_hand(
                         table_id,
@@ -672,6 +678,7 @@ class MemoryStore:
             {k: list(v) for k, v in self._hands_of.items()},
             dict(self._snapshots),
             list(self._stats),
+            dict(self._last_tables),
         )
 
     def _restore_state(self, saved: tuple[Any, ...]) -> None:
@@ -687,6 +694,7 @@ class MemoryStore:
             self._hands_of,
             self._snapshots,
             self._stats,
+            self._last_tables,
         ) = saved
 
     async def save_snapshot(self, table_id: int, data: Mapping[str, Any]) -> None:
@@ -830,6 +838,10 @@ class MemoryStore:
             if c.platform == platform and p.user_id == user_id and self._tables[tid].open:
                 found.add(tid)
         return sorted(found)
+
+    async def last_table(self, platform: str, user_id: str) -> int | None:
+        """See :meth:`storage.api.Store.last_table`."""
+        return self._last_tables.get((platform, user_id))
 
     async def snapshots(self) -> Sequence[tuple[TableRecord, Mapping[str, Any]]]:
         """See :meth:`storage.sqlite.SqliteStore.snapshots`."""

@@ -49,8 +49,10 @@ from storage._common import (
     CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
+    JOINED_SQL,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
+    LAST_TABLE_SQL,
     LEDGER_COLUMNS,
     MOVED_CHAT_SQL,
     SETTLE_OPERATION,
@@ -92,6 +94,7 @@ from storage.api import (
     HandStats,
     HouseGrant,
     InsufficientFunds,
+    Joined,
     LeaseLost,
     LedgerEntry,
     LedgerKind,
@@ -751,7 +754,7 @@ class _PreparedSettlement(NamedTuple):
 async def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | Joined | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -798,6 +801,12 @@ async def _commit_tx(
                     conn, community, move.player_id, amount, move.actor, move.reason, sub
                 )
             results.append(amount)
+        elif isinstance(move, Joined):
+            if not is_open:  # (the table's row is locked since the start)
+                raise StorageError(f"table {table_id} is closed")
+            last = await conn.fetchval(LAST_TABLE_SQL, move.platform, move.user_id)
+            results.append(0 if last is None else int(last))
+            await conn.execute(JOINED_SQL, move.platform, move.user_id, table_id)
         else:
             _, row = await _settle(
                 conn,
@@ -1424,10 +1433,12 @@ class PostgresStore:
         JSON is encoded before the transaction starts, so a value that does not serialise
         fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | HouseGrant | Joined | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, Joined):
                 prepared.append(move)
             elif isinstance(move, Grant):
                 require_int(move.amount, "grant")
@@ -1686,6 +1697,11 @@ class PostgresStore:
             platform,
             chat_id,
         )
+        return None if row is None else int(row[0])
+
+    async def last_table(self, platform: str, user_id: str) -> int | None:
+        """See :meth:`storage.api.Store.last_table`."""
+        row = await self._fetchrow(LAST_TABLE_SQL, platform, user_id)
         return None if row is None else int(row[0])
 
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:

@@ -47,8 +47,10 @@ from storage._common import (
     CHAT_MOVE_SQL,
     HAND_PLAYERS_INSERT,
     HAND_RESULT_SUMS,
+    JOINED_SQL,
     KUSH_LEADERBOARD_SQL,
     KUSH_SERIES_SQL,
+    LAST_TABLE_SQL,
     LEDGER_COLUMNS,
     MOVED_CHAT_SQL,
     SETTLE_OPERATION,
@@ -91,6 +93,7 @@ from storage.api import (
     HandStats,
     HouseGrant,
     InsufficientFunds,
+    Joined,
     LeaseLost,
     LedgerEntry,
     LedgerKind,
@@ -125,6 +128,8 @@ _KUSH_LEADERBOARD = qmark(KUSH_LEADERBOARD_SQL)
 _KUSH_SERIES = qmark(KUSH_SERIES_SQL)
 _MOVED_CHAT = qmark(MOVED_CHAT_SQL)
 _CHAT_MOVE = qmark(CHAT_MOVE_SQL)
+_JOINED = qmark(JOINED_SQL)
+_LAST_TABLE = qmark(LAST_TABLE_SQL)
 _STATS = {
     (c, skip): (qmark(a), qmark(b))
     for c in ("player_id", "community_id")
@@ -977,10 +982,12 @@ class SqliteStore:
         :meth:`storage.api.Store.commit`. JSON is encoded before the transaction starts, so a
         value that does not serialise fails without touching the database."""
         require_key(key)
-        prepared: list[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement] = []
+        prepared: list[BuyIn | CashOut | Grant | HouseGrant | Joined | _PreparedSettlement] = []
         for move in moves:
             if isinstance(move, BuyIn):
                 require_int(move.amount, "buy-in", minimum=1)
+                prepared.append(move)
+            elif isinstance(move, Joined):
                 prepared.append(move)
             elif isinstance(move, Grant):
                 require_int(move.amount, "grant")
@@ -1249,6 +1256,11 @@ class SqliteStore:
                 (platform, chat_id),
             ).fetchone()
         )
+        return None if row is None else int(row[0])
+
+    async def last_table(self, platform: str, user_id: str) -> int | None:
+        """See :meth:`storage.api.Store.last_table`."""
+        row = await self._call(lambda c: c.execute(_LAST_TABLE, (platform, user_id)).fetchone())
         return None if row is None else int(row[0])
 
     async def seated_tables(self, platform: str, user_id: str) -> list[int]:
@@ -1750,7 +1762,7 @@ class _PreparedSettlement(NamedTuple):
 def _commit_tx(
     conn: Conn,
     table_id: int,
-    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | _PreparedSettlement],
+    moves: Sequence[BuyIn | CashOut | Grant | HouseGrant | Joined | _PreparedSettlement],
     snapshot_text: str | None,
     close: bool,
     key: str,
@@ -1782,6 +1794,11 @@ def _commit_tx(
             if amount:
                 _grant_tx(conn, community_id, move.player_id, amount, move.actor, move.reason, sub)
             results.append(amount)
+        elif isinstance(move, Joined):
+            _table_community(conn, table_id, must_be_open=True)
+            row = conn.execute(_LAST_TABLE, (move.platform, move.user_id)).fetchone()
+            results.append(0 if row is None else int(row[0]))
+            conn.execute(_JOINED, (move.platform, move.user_id, table_id))
         else:
             _, row = _settle(
                 conn,

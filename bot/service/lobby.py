@@ -53,6 +53,7 @@ from storage.api import (
     Community,
     CommunitySettings,
     InsufficientFunds,
+    Joined,
     LeaseLost,
     StorageError,
 )
@@ -164,7 +165,14 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     """Take a free seat (R8.2). Refused without enough kush for the buy-in, and at a table an
     admin closed during the hand (R8.2a, :func:`close`). At a tournament table, register
     (R8.7). Seated while hands are being played, the player has
-    ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`)."""
+    ``ready_seconds`` to press Ready, or is stood up (:func:`_ready_window`).
+
+    The time bank refills when the player joins another table, not when they leave and
+    rejoin the same one (R8.6; seed 000: it renews whenever the player moves to another
+    table): the bank the player left here with (:attr:`LiveTable.banks_left`) comes back
+    only if the table they joined last (:meth:`~storage.api.Store.last_table`, written with
+    every join in its transaction, whichever worker served it, kept over restarts) is this
+    one; after A → B → A the bank at A is full again."""
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     seated = t.seat_of(actor.user_id)
@@ -186,7 +194,13 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         return await wallet.no_money(
             rt, lang, t, community, player.id, t.min_buy_in, player.balance
         )
+    kept = t.banks_left.get(player.id)  # R8.6: given back at the table joined last only
+    if kept is not None:
+        last = await rt.store.last_table(t.platform, actor.user_id)
+        if last is not None and last != t.id:  # (None: joined before storage kept it)
+            kept = None  # joined another table since: a full bank
     async with rt.transition(t) as tx:
+        t.banks_left.pop(player.id, None)
         seat = SeatState(
             seat=free[0],
             player_id=player.id,
@@ -194,9 +208,10 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             name=t.distinct_name(actor.name),  # two of one name are told apart
             lang=lang,  # the caller's language for this actor (a group's forced one first)
             own_lang=language_of(actor.language),  # (what ``lang`` becomes under "auto")
-            bank=t.banks_left.pop(player.id, t.new_bank()),  # R8.6
+            bank=t.new_bank() if kept is None else kept,  # R8.6
         )
         t.seats[seat.seat] = seat
+        tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
         _ready_window(rt, t, seat)
         tx.group = True
         if t.phase is Phase.LOBBY and t.ready_deadline is None:

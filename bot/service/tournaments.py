@@ -22,7 +22,15 @@ from bot.service.runtime import Runtime, TransitionFailed, Tx
 from bot.texts import error_text, language_of, on, tr
 from game.errors import GameError
 from game.tournament import HandSettled, TournamentPhase
-from storage.api import BuyIn, CashOut, Community, InsufficientFunds, LedgerKind, Settlement
+from storage.api import (
+    BuyIn,
+    CashOut,
+    Community,
+    InsufficientFunds,
+    Joined,
+    LedgerKind,
+    Settlement,
+)
 
 __all__ = [
     "after_settlement",
@@ -119,6 +127,7 @@ async def register(
             if t.opener is None:  # its opener unregistered with nobody left (_pass_opener)
                 t.opener = actor.user_id
             tx.moves.append(BuyIn(player.id, tour.config.buy_in))
+            tx.moves.append(Joined(t.platform, actor.user_id))  # another table joined (R8.6)
             tx.group = True
             if registered.started is not None:
                 _begin(rt, t, tx)

@@ -130,15 +130,6 @@ async def test_r8_5_budget_then_bank_run_only_on_the_turn_and_the_bank_does_not_
     assert hand2.view(None).seat(sleeper.seat).timed_out
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "R8.6 read by seed 000 («Тайм-банк возобновляется при переходе игрока за другой "
-        "стол»): a table remembers the bank of who left it (LiveTable.banks_left) and cannot "
-        "see that the player sat at another table since (another worker, another group's "
-        "player id); a fix needs a store query of the user's seats since they left: left"
-    ),
-)
 async def test_r8_6_back_at_the_first_table_after_another_the_time_bank_is_full(env) -> None:  # type: ignore[no-untyped-def]
     """R8.6 is ambiguous about A → B → A: "refills when the player joins another table, not
     when they leave and rejoin the same one". Reading kept (seed 000: the time bank renews

@@ -14,6 +14,7 @@ from storage.api import (
     Grant,
     HouseGrant,
     InsufficientFunds,
+    Joined,
     LedgerKind,
     Settlement,
     StorageError,
@@ -222,6 +223,48 @@ async def test_commit_close_keeps_the_final_snapshot_until_it_is_deleted(
     assert await store.closed_snapshots() == []
     assert await store.snapshots() == []
     assert await balance(store, a) == 1000 and await balance(store, b) == 1000
+    await assert_consistent(store)
+
+
+async def test_r8_6_commit_joined_keeps_the_table_the_user_joined_last(
+    store: SqliteStore | MemoryStore,
+) -> None:
+    """R8.6 (the bank refills at another table, not at the same one): a ``Joined`` move
+    keeps the table a platform user joined last, in the commit's transaction, by platform
+    and user (the same person in another community, another user on another platform); its
+    result is the table before (0: none). A commit that fails keeps the one before, a
+    repeated key changes nothing, a closed table is refused; no ledger row."""
+    s = await seated(store, 2)
+    a, _b = s.ids
+    other = await store.create_table(s.community.id, "chat-2", {"game": "pineapple"}, 200)
+    assert await store.last_table("telegram", "u0") is None
+    assert await store.commit(s.table.id, [Joined("telegram", "u0")], {"v": 1}, key="t:1") == [0]
+    assert await store.last_table("telegram", "u0") == s.table.id
+    assert await store.last_table("discord", "u0") is None
+    assert await store.last_table("telegram", "u1") is None
+    results = await store.commit(other.id, [Joined("telegram", "u0")], {"v": 1}, key="o:1")
+    assert results == [s.table.id]
+    assert await store.last_table("telegram", "u0") == other.id
+    # a commit that fails writes no join: the table joined last stays the other one
+    with pytest.raises(InsufficientFunds):
+        await store.commit(
+            s.table.id, [Joined("telegram", "u0"), BuyIn(a, 5000)], {"v": 2}, key="t:2"
+        )
+    assert await store.last_table("telegram", "u0") == other.id
+    assert await store.commit(s.table.id, [Joined("telegram", "u0")], {"v": 2}, key="t:2") == [
+        other.id
+    ]
+    assert await store.commit(other.id, [Joined("telegram", "u0")], {"v": 1}, key="o:1") == [
+        s.table.id
+    ]  # repeated: nothing changed
+    assert await store.last_table("telegram", "u0") == s.table.id
+    await store.close_table(other.id)
+    with pytest.raises(StorageError):
+        await store.commit(other.id, [Joined("telegram", "u0")], None, key="o:2")
+    assert await store.last_table("telegram", "u0") == s.table.id
+    assert await store.ledger(s.community.id) == [] or all(
+        e.kind is LedgerKind.STARTING for e in await store.ledger(s.community.id)
+    )
     await assert_consistent(store)
 
 
