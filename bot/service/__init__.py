@@ -1473,9 +1473,16 @@ class TableService:
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):
+            if chat is not None and chat.chat_id != t.chat_id:  # (the table message's buttons)
+                return _foreign(t, chat, lang)
             return await chinese.claim_press(
                 rt, t, seat, isinstance(press, Claim), press.version, lang
             )
+        if chat is not None and not chat.private and not _hand_view(message_ref):
+            # a hand's buttons are on a message only its player sees (their private chat, a
+            # Discord ephemeral hand): the payload pressed on a group's message is forged (it
+            # placed the card, R3.3)
+            return Reply(tr(lang, "err.forged"), alert=True)
         answered = None
         if message_ref is not None and seat is not None:
             # a private chat holds the one private hand message of the player; anything else
@@ -1559,6 +1566,12 @@ def _where_cards(t: LiveTable, seat: SeatState) -> tuple[bool, str]:
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).
 _HAND_PRESSES = (PlaceCard, DiscardCard, TakeBack, Undo, Arrange, ConfirmMove, MyHand)
+
+
+def _hand_view(message_ref: str | None) -> bool:
+    """Whether the pressed message is a view of a hand that only its player sees outside
+    their private chat (:data:`~bot.model.HAND_VIEW_PREFIX`: a Discord ephemeral hand)."""
+    return message_ref is not None and message_ref.startswith(HAND_VIEW_PREFIX)
 
 
 def _same_message(pressed: str | None, table_ref: str | None) -> bool:

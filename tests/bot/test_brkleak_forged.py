@@ -1,0 +1,227 @@
+"""Break session "brkleak": payloads crafted by hand (a Telegram ``callback_data``, a Discord
+``custom_id``: ``table:version:action[:arg]``, bot/presses.py) for another player's card,
+board, table, hand or street, a card discarded, a Fantasyland board, a button of another
+chat. Each is refused with a short notice to the presser alone and changes nothing: no
+ledger entry, no new table version or step, no write to the group, the hand as it was
+(R3.3, R3.4, R6.3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.model import HAND_VIEW_PREFIX, Actor, ChatRef, LiveTable
+from bot.presses import Claim, Continue, decode
+from bot.screens import Payload
+from bot.service import TableService
+from bot.texts import tr
+from tests.bot.conftest import Clock, service_env
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service_classic import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    auto_street,
+    configure,
+    play_hand,
+    start,
+)
+
+PLAYERS = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+GROUP2 = ChatRef("telegram", "-300", "-300", "Other")
+DAVE = Actor("telegram", "4", "Dave", "en")
+EVE = Actor("telegram", "5", "Eve", "en")
+
+
+def dm(actor: Actor) -> ChatRef:
+    return ChatRef(actor.platform, actor.user_id, actor.user_id, actor.name, private=True)
+
+
+@dataclass
+class Scene:
+    service: TableService
+    presenter: FakePresenter
+    store: Any
+    clock: Clock
+    t: LiveTable
+    t2: LiveTable
+    actor: Actor  # to act at ``t``, on street 3 (two streets with a discard behind)
+    other: Actor
+    version: str  # the actor's current private hand version
+
+
+async def scene() -> Scene:
+    """Pineapple at two tables: Alice, Bob and Carol in GROUP, on their third street (each
+    has discarded twice); Dave and Eve in GROUP2."""
+    service, p, store, clock = service_env()
+    await configure(service, game="pineapple")
+    await start(service, [ALICE, BOB, CAROL], "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert "open" in (await service.new_table(GROUP2, DAVE, "pineapple")).text
+    for a in (DAVE, EVE):
+        assert not (await service.join(GROUP2, a)).alert
+        assert not (await service.ready(GROUP2, a)).alert
+    clock.now += 6
+    await service.run_due()
+    t2 = service.table_in(GROUP2)
+    assert t2 is not None and t2.hand is not None
+    for _ in range(6):  # streets 1 and 2 of the three players
+        player = t.player_of(t.hand.to_act[0])
+        assert player is not None
+        await auto_street(service, p, PLAYERS[player.user_id])
+    player = t.player_of(t.hand.to_act[0])
+    assert player is not None
+    actor = PLAYERS[player.user_id]
+    other = next(a for a in PLAYERS.values() if a is not actor)
+    screen = p.last_private(actor.user_id)
+    version = next(
+        d.version for b in screen.all_buttons() if (d := Payload.decode(b.data)) and d.action == "p"
+    )
+    return Scene(service, p, store, clock, t, t2, actor, other, version)
+
+
+async def state(s: Scene) -> tuple[Any, ...]:
+    """Everything a press must not change: both tables' steps, versions and hands, the
+    group writes, posts and pictures, and the ledger."""
+    community = await s.store.community("telegram", GROUP.chat_id)
+    ledger = len(await s.store.ledger(community.id))
+    return (
+        s.t.seq, s.t.version, s.t.hand.dumps() if s.t.hand else None,
+        s.t2.seq, s.t2.version, s.t2.hand.dumps() if s.t2.hand else None,
+        s.presenter.writes, len(s.presenter.posts), len(s.presenter.pictures), ledger,
+    )  # fmt: skip
+
+
+async def refused(
+    s: Scene, data: str, chat: ChatRef, message_ref: str | None, key: str | None = None
+) -> str:
+    """Press ``data`` as the actor in ``chat`` on ``message_ref``: refused with a notice
+    (``key``'s when given), nothing changed. Returns the notice."""
+    before = await state(s)
+
+    async def no() -> bool:
+        return False
+
+    reply = await s.service.press(s.actor, data, chat, no, message_ref=message_ref)
+    assert reply.alert, (data, reply)
+    assert reply.text and len(reply.text) <= 80
+    assert not (reply.screen is not None and not reply.private)  # nothing for a group
+    if key is not None:
+        assert reply.text == tr("en", key), (data, reply.text)
+    assert await state(s) == before, data
+    return reply.text
+
+
+CASES = (
+    "another's board",
+    "another's discard",
+    "own earlier discard, taken back",
+    "own earlier discard, placed",
+    "another's placed card",
+    "an older hand",
+    "an older street",
+    "a later version",
+    "another table",
+    "no such table",
+    "a malformed box",
+    "oversized",
+)
+
+
+@pytest.mark.parametrize("case", CASES)
+async def test_r3_3_r3_4_forged_hand_presses_in_the_private_chat_change_nothing(case: str) -> None:
+    """Each hand payload crafted by the player to act, pressed on their own private message:
+    refused with a short notice, nothing changes; none says whether a card named is another
+    player's or still in the deck (the same notice as any card not theirs)."""
+    s = await scene()
+    t, hand = s.t, s.t.hand
+    assert hand is not None
+    me = t.seat_of(s.actor.user_id)
+    them = t.seat_of(s.other.user_id)
+    assert me is not None and them is not None
+    mine = hand.current_cards(me.seat)[0]
+    hn, _, sv = s.version.split(".")
+    theirs, gone = next(iter(hand.board_of(them.seat).cards())), hand.discards_of(me.seat)[0]
+    data = {
+        "another's board": f"{t.id}:{hn}.{them.seat}.{sv}:p:{mine.text}b",
+        "another's discard": f"{t.id}:{s.version}:p:{hand.discards_of(them.seat)[0].text}b",
+        "own earlier discard, taken back": f"{t.id}:{s.version}:w:{gone.text}",
+        "own earlier discard, placed": f"{t.id}:{s.version}:p:{gone.text}b",
+        "another's placed card": f"{t.id}:{s.version}:p:{theirs.text}t",
+        "an older hand": f"{t.id}:{int(hn) - 1}.{me.seat}.{sv}:p:{mine.text}b",
+        "an older street": f"{t.id}:{hn}.{me.seat}.{int(sv) - 1}:p:{mine.text}b",
+        "a later version": f"{t.id}:{hn}.{me.seat}.{int(sv) + 5}:p:{mine.text}b",
+        "another table": f"{s.t2.id}:{s.t2.hand_no}.0.0:p:{mine.text}b",
+        "no such table": f"999:1.0.0:p:{mine.text}b",
+        "a malformed box": f"{t.id}:{s.version}:p:{mine.text}q",
+        "oversized": f"{t.id}:{s.version}:p:" + "A" * 60,
+    }[case]  # fmt: skip
+    await refused(s, data, dm(s.actor), me.private_ref)
+
+
+async def test_r3_3_a_hand_press_in_a_group_is_refused_and_changes_nothing() -> None:
+    """The hand's buttons are on the player's private message (Telegram) or a message only
+    they see (a Discord ephemeral hand). The same payload sent from a group message (the
+    table message, or another group's) is forged: refused as an unknown button, the card not
+    placed (it was placed: the hand changed from a group), nothing changes."""
+    s = await scene()
+    hand, me = s.t.hand, s.t.seat_of(s.actor.user_id)
+    assert hand is not None and me is not None
+    mine = hand.current_cards(me.seat)[0]
+    place = f"{s.t.id}:{s.version}:p:{mine.text}b"
+    for chat, ref in ((GROUP, s.t.group_ref), (GROUP2, s.t2.group_ref), (GROUP, "m999")):
+        assert ref is not None
+        for data in (place, f"{s.t.id}:{s.version}:a", f"{s.t.id}:{s.version}:u"):
+            await refused(s, data, chat, ref, "err.forged")
+    # the same press on the player's own ephemeral view (Discord's "My cards") still counts
+    reply = await s.service.press(s.actor, place, GROUP, message_ref=HAND_VIEW_PREFIX + "77")
+    assert not reply.alert and reply.private and reply.screen is not None
+    assert mine in hand.board_of(me.seat, with_pending=True).bottom
+
+
+async def test_r8_2_lobby_and_admin_payloads_from_the_wrong_chat_change_nothing() -> None:
+    """A table message's payload from a private chat or another group, a tournament's
+    button at a cash table, a setting's step by a non-admin or from a private chat: refused,
+    nothing changes."""
+    s = await scene()
+    t = s.t
+    lobby = f"L{t.version}"
+    for action in ("j", "r", "l", "h", "t"):
+        await refused(s, f"{t.id}:{lobby}:{action}", dm(s.actor), None, "err.forged")
+        await refused(s, f"{t.id}:{lobby}:{action}", GROUP2, s.t2.group_ref, "err.forged")
+    await refused(s, "0:S1:s:mb+", dm(s.actor), None, "err.forged")
+    await refused(s, "0:S1:s:mb+", GROUP, "m999", "reply.admins_only")
+
+
+async def test_r7_5_a_claim_payload_from_a_private_chat_or_another_group_changes_nothing() -> None:
+    """R7.5: Claim and Continue are buttons of the table message. Alice, offered the claim,
+    sends their payload from her private chat or from another group: refused as unknown
+    buttons, the claim offer as it was (it ended the game: the ledger settled from a DM).
+    From the table's own group the same payload claims."""
+    service, presenter, store, _clock = service_env()
+    await configure(service, target_points="1")
+    await start(service, [ALICE, BOB], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    assert t.reveal is not None and t.reveal["claim"] is not None
+    assert t.reveal["claim"]["seats"] == [0] and t.seats[0].user_id == ALICE.user_id
+    buttons = {
+        type(decode(b.data)): b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), Claim | Continue)
+    }
+    community = await store.community("telegram", GROUP.chat_id)
+    before = (t.seq, t.version, len(await store.ledger(community.id)), presenter.writes)
+    for data in buttons.values():
+        for chat, ref in ((dm(ALICE), "p1"), (GROUP2, "m1")):
+            reply = await service.press(ALICE, data, chat, message_ref=ref)
+            assert reply.alert and reply.text == tr("en", "err.forged"), (chat, reply)
+    assert (t.seq, t.version, len(await store.ledger(community.id)), presenter.writes) == before
+    assert t.reveal is not None and t.reveal["claim"]["continued"] == []
+    reply = await service.press(ALICE, buttons[Claim], GROUP, message_ref=t.group_ref)
+    assert not reply.alert and reply.text == tr("en", "reply.claimed")
