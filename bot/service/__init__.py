@@ -1438,7 +1438,10 @@ class TableService:
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return _foreign(t, chat, lang)
-            if t.tournament is None or not t.lobby_version(press.version):
+            if t.tournament is None or not _lobby_shaped(press.version):
+                # (a tournament's button at a cash table: no message of it ever showed one)
+                return Reply(tr(lang, "err.forged"), alert=True)
+            if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -1451,6 +1454,11 @@ class TableService:
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
                 return _foreign(t, chat, lang)
+            cash_only = isinstance(press, Join | Ready | TopUp)
+            if not _lobby_shaped(press.version) or (cash_only and t.tournament is not None):
+                # (no table message carries such a version, nor a tournament's these buttons:
+                # forged, and the table message is not written again for it)
+                return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
@@ -1566,6 +1574,11 @@ def _where_cards(t: LiveTable, seat: SeatState) -> tuple[bool, str]:
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).
 _HAND_PRESSES = (PlaceCard, DiscardCard, TakeBack, Undo, Arrange, ConfirmMove, MyHand)
+
+
+def _lobby_shaped(version: str) -> bool:
+    """Whether ``version`` is shaped as a table message's button version (``L<n>``)."""
+    return version[:1] == "L" and version[1:].isascii() and version[1:].isdigit()
 
 
 def _hand_view(message_ref: str | None) -> bool:

@@ -225,3 +225,30 @@ async def test_r7_5_a_claim_payload_from_a_private_chat_or_another_group_changes
     assert t.reveal is not None and t.reveal["claim"]["continued"] == []
     reply = await service.press(ALICE, buttons[Claim], GROUP, message_ref=t.group_ref)
     assert not reply.alert and reply.text == tr("en", "reply.claimed")
+
+
+async def test_r8_2_forged_table_message_payloads_are_refused_without_writing_the_group() -> None:
+    """A press on the table message with a version no table message carries (not ``L<n>``)
+    or a tournament's button at a cash table: refused as an unknown button, and the table
+    message is not written again for it (each such press was one more group edit: a
+    stream of them spent the group's rate limit the table's own writes need)."""
+    s = await scene()
+    t = s.t
+    assert t.group_ref is not None
+    for data in (
+        f"{t.id}:Zq:j",
+        f"{t.id}:1.0.0:r",
+        f"{t.id}:L{t.version}x:l",
+        f"{t.id}:L{t.version}:g",
+        f"{t.id}:L{t.version}:x",
+        f"{t.id}:L{t.version}:o",
+        f"{t.id}:L{t.version - 1}:o",
+    ):
+        await refused(s, data, GROUP, t.group_ref, "err.forged")
+    # an older version of a real button is out of date: the message is written again at its
+    # current version (an edit of it was lost, R8.2), as before
+    writes = s.presenter.writes
+    reply = await s.service.press(s.actor, f"{t.id}:L{t.version - 1}:j", GROUP,
+                                  message_ref=t.group_ref)  # fmt: skip
+    assert reply.alert and reply.text == tr("en", "err.stale")
+    assert s.presenter.writes == writes + 1
