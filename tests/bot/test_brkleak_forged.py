@@ -252,3 +252,94 @@ async def test_r8_2_forged_table_message_payloads_are_refused_without_writing_th
                                   message_ref=t.group_ref)  # fmt: skip
     assert reply.alert and reply.text == tr("en", "err.stale")
     assert s.presenter.writes == writes + 1
+
+
+def _seats_state(t: LiveTable) -> dict[int, tuple[Any, ...]]:
+    """Each board's version, cards (with this street's placements) and discards."""
+    hand = t.hand
+    assert hand is not None
+    return {
+        s: (
+            hand.seat_version(s),
+            tuple(hand.board_of(s, with_pending=True).cards()),
+            tuple(hand.discards_of(s)),
+        )
+        for s in hand.order
+    }
+
+
+async def test_r3_3_r3_4_mutated_payloads_move_nothing_but_the_pressers_own_board() -> None:
+    """A seeded fuzz of payloads made from the buttons shown (their table, hand, board,
+    street version, action and card swapped for another table's, an older one, another
+    player's board, any card of the deck: another's hidden card, a discard), pressed by each
+    player from their private chat, the table's group and another group. Whatever a press
+    does: no ledger entry, the other table untouched, and a board changes only when its own
+    player pressed from their private chat; no answer names a card its presser may not see
+    (another's card of this street, anyone's discard but their own)."""
+    import random
+
+    from game.cards import DECK
+    from tests.bot.test_break15 import faces
+
+    s = await scene()
+    t, t2, p = s.t, s.t2, s.presenter
+    hand = t.hand
+    assert hand is not None
+    rng = random.Random(20261206)
+    community = await s.store.community("telegram", GROUP.chat_id)
+    ledger = len(await s.store.ledger(community.id))
+    other_table = (t2.seq, t2.version, t2.hand.dumps() if t2.hand else None)
+    actions = ["p", "d", "w", "u", "c", "a", "k", "n", "v", "s", "j", "r", "l", "h", "t", "o"]
+    pressed = changed = 0
+    for _ in range(400):
+        if t.hand is not hand or hand.is_over:
+            break
+        actor = rng.choice(list(PLAYERS.values()))
+        screens = [*p.privates.get(actor.user_id, [])[-5:], p.last_table(GROUP.chat_id)]
+        base = Payload.decode(
+            rng.choice([b.data for x in screens for b in x.all_buttons() if b.data])
+        )
+        assert base is not None
+        table = rng.choice([t.id, t.id, t.id, t2.id, 999])
+        parts = base.version.split(".")
+        if len(parts) == 3 and rng.random() < 0.6:
+            parts[rng.randrange(3)] = str(max(0, int(parts[rng.randrange(3)]) + rng.randint(-2, 2)))
+        version = rng.choice([".".join(parts), base.version, f"L{t.version}", f"C{t.hand_no}.1"])
+        action = rng.choice(actions)
+        arg = ""
+        if action in ("p", "d", "w"):
+            arg = rng.choice(DECK).text + ("tmb"[rng.randrange(3)] if action == "p" else "")
+        elif action == "v":
+            arg = str(rng.randint(0, 9))
+        elif action == "s":
+            arg = "mb+"
+        data = f"{table}:{version}:{action}" + (f":{arg}" if arg else "")
+        if rng.random() < 0.3:  # a button as shown, pressed from wherever
+            data, action = base.encode(), base.action
+        lobby = action in ("j", "r", "l", "h", "t", "o")
+        chats = [(dm(actor), None), (GROUP2, s.t2.group_ref)]
+        if not lobby:
+            chats.append((GROUP, t.group_ref))
+        chat, ref = rng.choice(chats)
+        seat = t.seat_of(actor.user_id)
+        if chat.private and seat is not None:
+            ref = seat.private_ref
+        before = _seats_state(t)
+        reply = await s.service.press(actor, data, chat, message_ref=ref)
+        pressed += 1
+        after = _seats_state(t) if t.hand is hand else before
+        moved = {b for b in before if before[b] != after.get(b)}
+        if moved:
+            changed += 1
+            assert chat.private and seat is not None, (data, chat)
+            assert all(t.owner(b) == seat.seat for b in moved), (data, moved)
+        mine: set[Any] = set(hand.public_cards())
+        if seat is not None:
+            for b in t.boards_of(seat):
+                mine |= set(hand.board_of(b, with_pending=True).cards())
+                mine |= set(hand.current_cards(b)) | set(hand.discards_of(b))
+        shown = faces(reply.text) | (faces(reply.screen.text) if reply.screen else set())
+        assert shown <= mine, (data, reply)
+    assert pressed >= 200 and changed >= 1
+    assert len(await s.store.ledger(community.id)) == ledger
+    assert (t2.seq, t2.version, t2.hand.dumps() if t2.hand else None) == other_table
