@@ -1344,6 +1344,10 @@ class TableService:
         if isinstance(press, SettingStep):
             return await self._settings_press(chat, actor, press, is_admin, request)
         if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
+            if chat is not None and not chat.private and not _hand_view(message_ref):
+                # (a replay is on a message only its player sees: its frames hold their
+                # discards, R3.3; on a group's message it was dropped without a word)
+                return Reply(tr(lang, "err.forged"), alert=True)
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
         if t is None or t.platform != actor.platform:

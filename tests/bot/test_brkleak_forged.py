@@ -343,3 +343,26 @@ async def test_r3_3_r3_4_mutated_payloads_move_nothing_but_the_pressers_own_boar
     assert pressed >= 200 and changed >= 1
     assert len(await s.store.ledger(community.id)) == ledger
     assert (t2.seq, t2.version, t2.hand.dumps() if t2.hand else None) == other_table
+
+
+async def test_r3_3_a_replay_step_pressed_on_a_group_message_is_refused() -> None:
+    """A replay's ◀ ▶ are on a message only its player sees (a private chat, a Discord
+    ephemeral answer): the frame holds their discards (R3.3). The step's payload pressed on
+    a group's message is refused with a notice (it was answered with nothing at all: the
+    frame dropped silently); from the private chat, or an ephemeral view, it shows."""
+    service, presenter, store, _clock = service_env()
+    await configure(service, game="pineapple")
+    await start(service, [ALICE, BOB], "pineapple")
+    t = service.table_in(GROUP)
+    assert t is not None
+    await play_hand(service, presenter, [ALICE, BOB])
+    record = (await store.hand_history(t.seats[0].player_id, 1))[0]
+    reply = await service.replay(dm(ALICE), ALICE, str(record.id))
+    assert reply.screen is not None and reply.private
+    step = next(b.data for b in reply.screen.all_buttons() if b.data)
+    for chat, ref in ((GROUP, t.group_ref), (GROUP2, "m1")):
+        got = await service.press(ALICE, step, chat, message_ref=ref)
+        assert got.alert and got.text == tr("en", "err.forged") and got.screen is None
+    for chat, ref in ((dm(ALICE), "p1"), (GROUP, HAND_VIEW_PREFIX + "5")):
+        got = await service.press(ALICE, step, chat, message_ref=ref)
+        assert not got.alert and got.screen is not None and got.private
