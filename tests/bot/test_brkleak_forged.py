@@ -160,7 +160,8 @@ async def test_r3_3_r3_4_forged_hand_presses_in_the_private_chat_change_nothing(
         "a malformed box": f"{t.id}:{s.version}:p:{mine.text}q",
         "oversized": f"{t.id}:{s.version}:p:" + "A" * 60,
     }[case]  # fmt: skip
-    await refused(s, data, dm(s.actor), me.private_ref)
+    key = {"another's board": "err.forged", "another table": "err.not_your_table"}.get(case)
+    await refused(s, data, dm(s.actor), me.private_ref, key)
 
 
 async def test_r3_3_a_hand_press_in_a_group_is_refused_and_changes_nothing() -> None:
