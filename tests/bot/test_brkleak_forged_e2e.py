@@ -83,3 +83,41 @@ async def test_r3_3_discord_a_hand_custom_id_pressed_on_the_table_message_change
         record = await w.press(user, hand, cid)
         assert w.notice(record) is None
         assert t.hand.dumps() != before
+
+
+async def test_r8_2a_a_press_on_the_private_hand_of_a_closed_table_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """The table closes after its hand (``/closetable`` during it, R8.2a). A button of a
+    player's private hand message kept from that hand, pressed afterwards: "Table #1 is
+    closed." in a popup, nothing written anywhere, no kush moved."""
+    from tests.bot.test_telegram_e2e import play_hand
+
+    async with world(tmp_path) as w:
+        w.fake.started_users.update({ALICE.id, BOB.id})
+        w.fake.admins[GROUP_ID] = {ALICE.id}
+        await tg_seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        assert t.hand is not None
+        await w.settle()
+        kept = {u.id: (dict(w.private(u) or {}), w.hand_buttons(u)) for u in (ALICE, BOB)}
+        reply = await w.say(ALICE, "/closetable")
+        assert "#" in reply["text"]
+        await play_hand(w, [ALICE, BOB])
+        await w.settle()
+        assert t.id not in w.service.tables
+        community = await w.store.community("telegram", str(GROUP_ID))
+        ledger = len(await w.store.ledger(community.id))
+        calls = len(w.fake.calls)
+        closed = {tr(lang, "reply.table_closed", table=t.id) for lang in ("en", "ru")}
+        for user in (ALICE, BOB):
+            message, buttons = kept[user.id]
+            for data in buttons.values():
+                qid = await w.fake.press(user, user.id, message["message_id"], data)
+                answer = await w.fake.wait_for(lambda q=qid: w.fake.answer_of(q))  # type: ignore[misc]
+                assert answer.params.get("show_alert") is True
+                assert answer.params.get("text") in closed, answer.params
+        await w.settle()
+        quiet = ("answerCallbackQuery", "getUpdates")
+        assert [c.method for c in w.fake.calls[calls:] if c.method not in quiet] == []
+        assert len(await w.store.ledger(community.id)) == ledger
