@@ -188,7 +188,11 @@ class TableService:
         start: its picture, and the table message behind it, came a second or more after
         the last press)."""
         self.warm_up()
-        await recovery.start(self.rt)
+        self.rt.restoring = True
+        try:
+            await recovery.start(self.rt)
+        finally:
+            self.rt.restoring = False
 
         async def sent() -> None:
             for t in list(self.rt.tables.values()):
@@ -397,7 +401,8 @@ class TableService:
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
+            key = "err.restarting" if self.rt.restoring else "reply.no_table"
+            return Reply(tr(lang, key), alert=True)
         failure: Exception | None = None
         async with t.lock:
             if not self.rt.open_here(t):  # closed while we waited
@@ -522,6 +527,9 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
+        if existing is None and self.rt.restoring:  # (the chat's table may be one still to
+            # be restored: storage refused the new one, "something went wrong")
+            return Reply(tr(lang, "err.restarting"), alert=True)
         if existing is not None and await self._idle_closed(existing, lang):
             existing = None  # its idle close was due (R8.2a): made now, a new table opens
         if existing is not None:  # (in a forum, it may be in another topic: its link)
@@ -1350,6 +1358,8 @@ class TableService:
                 return Reply(tr(lang, "err.forged"), alert=True)
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
+        if t is None and self.rt.restoring:  # (its table may be one still to be restored)
+            return Reply(tr(lang, "err.restarting"), alert=True)
         if t is None or t.platform != actor.platform:
             return await self._closed_press(actor, press.table, chat, lang)
         async with t.lock:
