@@ -1512,10 +1512,25 @@ class TableService:
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
+            if own and seat.private_ref is None and self._hand_elsewhere(t, actor, message_ref):
+                # the player's hand message of another table: never taken as this one's (both
+                # tables wrote their hands into one message)
+                return Reply(tr(lang, "err.stale"), alert=True)
             view = message_ref.startswith(HAND_VIEW_PREFIX)
             answered = Answered(seat.seat, message_ref, own, view)
         # a private hand (``again``: the press delivered again, never a second press)
         return await play.hand_press(rt, t, seat, press, lang, answered, again=again)
+
+    def _hand_elsewhere(self, t: LiveTable, actor: Actor, message_ref: str) -> bool:
+        """Whether ``message_ref`` (in ``actor``'s private chat) is their hand message of
+        another table than ``t`` served here."""
+        for other in self.rt.tables.values():
+            if other is t or other.platform != t.platform:
+                continue
+            seat = other.seat_of(actor.user_id)
+            if seat is not None and seat.private_ref == message_ref:
+                return True
+        return False
 
     async def _stale_lobby(
         self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None

@@ -367,3 +367,32 @@ async def test_r3_3_a_replay_step_pressed_on_a_group_message_is_refused() -> Non
     for chat, ref in ((dm(ALICE), "p1"), (GROUP, HAND_VIEW_PREFIX + "5")):
         got = await service.press(ALICE, step, chat, message_ref=ref)
         assert not got.alert and got.screen is not None and got.private
+
+
+async def test_r3_3_a_hand_payload_pressed_on_another_tables_hand_message_is_not_adopted() -> None:
+    """Alice plays at two tables. Her hand message of the first is not known (lost: her
+    private ref is none until a hand message of hers is pressed, and that one is taken as
+    the hand's). A payload of the first table's hand pressed on her hand message of the
+    second table is out of date: that message stays the second table's (it was taken as
+    the first's too, and both tables wrote their hands into one message), nothing placed."""
+    service, p, _store, clock = service_env()
+    await configure(service, game="pineapple")
+    await start(service, [ALICE, BOB], "pineapple")
+    t = service.table_in(GROUP)
+    assert "open" in (await service.new_table(GROUP2, DAVE, "pineapple")).text
+    for a in (DAVE, ALICE):
+        assert not (await service.join(GROUP2, a)).alert
+        assert not (await service.ready(GROUP2, a)).alert
+    clock.now += 6
+    await service.run_due()
+    t2 = service.table_in(GROUP2)
+    assert t is not None and t2 is not None and t.hand is not None and t2.hand is not None
+    mine, other = t.seat_of(ALICE.user_id), t2.seat_of(ALICE.user_id)
+    assert mine is not None and other is not None and other.private_ref is not None
+    screen = next(x for x in reversed(p.privates[ALICE.user_id]) if x.table == t.id)
+    data = next(b.data for b in screen.all_buttons() if b.data and ":p:" in b.data)
+    mine.private_ref = None  # (lost)
+    before = t.hand.dumps()
+    reply = await service.press(ALICE, data, dm(ALICE), message_ref=other.private_ref)
+    assert reply.alert and reply.text == tr("en", "err.stale"), reply
+    assert mine.private_ref is None and t.hand.dumps() == before
