@@ -1452,6 +1452,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол не ответил. Нажмите ещё раз чуть позже.",
     },
     "err.forged": {"en": "Unknown button.", "ru": "Неизвестная кнопка."},
+    # a press or a table command while a restart restores the tables (bot/service)
+    "err.restarting": {
+        "en": "The bot is restarting. Try again in a few seconds.",
+        "ru": "Бот перезапускается. Попробуйте через несколько секунд.",
+    },
     "err.not_your_table": {"en": "This is not your table.", "ru": "Это не ваш стол."},
     "err.not_your_turn": {"en": "Not your turn.", "ru": "Сейчас не ваш ход."},
     "err.card_not_in_hand": {

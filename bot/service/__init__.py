@@ -188,7 +188,11 @@ class TableService:
         start: its picture, and the table message behind it, came a second or more after
         the last press)."""
         self.warm_up()
-        await recovery.start(self.rt)
+        self.rt.restoring = True
+        try:
+            await recovery.start(self.rt)
+        finally:
+            self.rt.restoring = False
 
         async def sent() -> None:
             for t in list(self.rt.tables.values()):
@@ -400,7 +404,8 @@ class TableService:
         community = await self._community(chat)
         lang = await self._lang(community, actor)
         if t is None:
-            return Reply(tr(lang, "reply.no_table"), alert=True)
+            key = "err.restarting" if self.rt.restoring else "reply.no_table"
+            return Reply(tr(lang, key), alert=True)
         failure: Exception | None = None
         async with t.lock:
             if not self.rt.open_here(t):  # closed while we waited
@@ -525,6 +530,9 @@ class TableService:
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         existing = self.table_in(chat)
+        if existing is None and self.rt.restoring:  # (the chat's table may be one still to
+            # be restored: storage refused the new one, "something went wrong")
+            return Reply(tr(lang, "err.restarting"), alert=True)
         if existing is not None and await self._idle_closed(existing, lang):
             existing = None  # its idle close was due (R8.2a): made now, a new table opens
         if existing is not None:  # (in a forum, it may be in another topic: its link)
@@ -1362,8 +1370,14 @@ class TableService:
         if isinstance(press, SettingStep):
             return await self._settings_press(chat, actor, press, is_admin, request)
         if isinstance(press, ReplayStep):  # a history entry, no table (issue 12)
+            if chat is not None and not chat.private and not _hand_view(message_ref):
+                # (a replay is on a message only its player sees: its frames hold their
+                # discards, R3.3; on a group's message it was dropped without a word)
+                return Reply(tr(lang, "err.forged"), alert=True)
             return await stats.replay_press(self.rt, actor, press, lang)
         t = self.rt.tables.get(press.table)
+        if t is None and self.rt.restoring:  # (its table may be one still to be restored)
+            return Reply(tr(lang, "err.restarting"), alert=True)
         if t is None or t.platform != actor.platform:
             return await self._closed_press(actor, press.table, chat, lang)
         async with t.lock:
@@ -1456,7 +1470,10 @@ class TableService:
         if isinstance(press, Register | Unregister | StartTournament):
             if chat is not None and chat.chat_id != t.chat_id:  # (an admin here is not there)
                 return _foreign(t, chat, lang)
-            if t.tournament is None or not t.lobby_version(press.version):
+            if t.tournament is None or not _lobby_shaped(press.version):
+                # (a tournament's button at a cash table: no message of it ever showed one)
+                return Reply(tr(lang, "err.forged"), alert=True)
+            if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
@@ -1469,6 +1486,11 @@ class TableService:
         if isinstance(press, Join | Ready | Leave | MyHand | TopUp):
             if chat is not None and chat.chat_id != t.chat_id:
                 return _foreign(t, chat, lang)
+            cash_only = isinstance(press, Join | Ready | TopUp)
+            if not _lobby_shaped(press.version) or (cash_only and t.tournament is not None):
+                # (no table message carries such a version, nor a tournament's these buttons:
+                # forged, and the table message is not written again for it)
+                return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
                 return await self._stale_lobby(t, chat, lang, message_ref)
             if isinstance(press, Join):
@@ -1491,9 +1513,16 @@ class TableService:
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):
+            if chat is not None and chat.chat_id != t.chat_id:  # (the table message's buttons)
+                return _foreign(t, chat, lang)
             return await chinese.claim_press(
                 rt, t, seat, isinstance(press, Claim), press.version, lang
             )
+        if chat is not None and not chat.private and not _hand_view(message_ref):
+            # a hand's buttons are on a message only its player sees (their private chat, a
+            # Discord ephemeral hand): the payload pressed on a group's message is forged (it
+            # placed the card, R3.3)
+            return Reply(tr(lang, "err.forged"), alert=True)
         answered = None
         if message_ref is not None and seat is not None:
             # a private chat holds the one private hand message of the player; anything else
@@ -1501,10 +1530,25 @@ class TableService:
             own = chat is not None and chat.private
             if own and seat.private_ref is not None and message_ref != seat.private_ref:
                 return Reply(tr(lang, "err.stale"), alert=True)  # a superseded hand message
+            if own and seat.private_ref is None and self._hand_elsewhere(t, actor, message_ref):
+                # the player's hand message of another table: never taken as this one's (both
+                # tables wrote their hands into one message)
+                return Reply(tr(lang, "err.stale"), alert=True)
             view = message_ref.startswith(HAND_VIEW_PREFIX)
             answered = Answered(seat.seat, message_ref, own, view)
         # a private hand (``again``: the press delivered again, never a second press)
         return await play.hand_press(rt, t, seat, press, lang, answered, again=again)
+
+    def _hand_elsewhere(self, t: LiveTable, actor: Actor, message_ref: str) -> bool:
+        """Whether ``message_ref`` (in ``actor``'s private chat) is their hand message of
+        another table than ``t`` served here."""
+        for other in self.rt.tables.values():
+            if other is t or other.platform != t.platform:
+                continue
+            seat = other.seat_of(actor.user_id)
+            if seat is not None and seat.private_ref == message_ref:
+                return True
+        return False
 
     async def _stale_lobby(
         self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None
@@ -1577,6 +1621,17 @@ def _where_cards(t: LiveTable, seat: SeatState) -> tuple[bool, str]:
 
 #: Presses that write the presser's private hand themselves (:meth:`TableService._back`).
 _HAND_PRESSES = (PlaceCard, DiscardCard, TakeBack, Undo, Arrange, ConfirmMove, MyHand)
+
+
+def _lobby_shaped(version: str) -> bool:
+    """Whether ``version`` is shaped as a table message's button version (``L<n>``)."""
+    return version[:1] == "L" and version[1:].isascii() and version[1:].isdigit()
+
+
+def _hand_view(message_ref: str | None) -> bool:
+    """Whether the pressed message is a view of a hand that only its player sees outside
+    their private chat (:data:`~bot.model.HAND_VIEW_PREFIX`: a Discord ephemeral hand)."""
+    return message_ref is not None and message_ref.startswith(HAND_VIEW_PREFIX)
 
 
 def _same_message(pressed: str | None, table_ref: str | None) -> bool:

@@ -145,7 +145,9 @@ async def hand_press(
         return _stale(rt, t, seat, lang, answered)
     board = int(parts[1])
     if board not in hand.order or t.owner(board) != seat.seat:
-        return Reply(tr(lang, "err.not_your_table"), alert=True)
+        # (a board of this hand is one player's all the hand long: no button of theirs ever
+        # named another's, and "This is not your table" told a player seated there a lie)
+        return Reply(tr(lang, "err.forged"), alert=True)
     older = press.version != f"{t.hand_no}.{board}.{hand.seat_version(board)}"
     if older and not _this_street(hand, board, press, parts[2]):
         late = parts[2].isdigit() and not seat.leaving

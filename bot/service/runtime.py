@@ -261,6 +261,10 @@ class Runtime:
         self.deck_source = deck_source
         self.presenters: dict[str, Presenter] = {}
         self.tables: dict[int, LiveTable] = {}
+        #: the start is restoring the open tables (:meth:`TableService.start`): a platform
+        #: connected meanwhile (Discord's gateway) gets presses and commands for tables not
+        #: served yet, answered "restarting" and changing nothing
+        self.restoring = False
         self.by_chat: dict[tuple[str, str], int] = {}
         #: (platform, chat) → the one-shot command keys of the chat's last table closed
         #: here (:attr:`LiveTable.requests`): its next table takes them on, so that a

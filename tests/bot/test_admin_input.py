@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.model import ChatRef
 from bot.screens import Payload, Screen
 from bot.texts import tr
 from tests.bot.conftest import service_env
@@ -161,7 +162,9 @@ async def test_a_double_box_button_of_an_earlier_hand_is_out_of_date_not_someone
     assert t.hand is not None and t.hand_no == number + 1 and sorted(t.hand.order) == [0, 1, 2]
     assert t.owner(1) == 1  # Bob's board now
     version, boards = t.version, {s: list(t.hand.board_of(s).cards()) for s in t.hand.order}
-    reply = await service.press(ANNA_TG, kept, GROUP)
+    # (pressed where the hand message is: her private chat; from a group it is forged)
+    private = ChatRef("telegram", ANNA_TG.user_id, ANNA_TG.user_id, "Anna", private=True)
+    reply = await service.press(ANNA_TG, kept, private)
     assert reply.alert and reply.text == tr("en", "err.stale"), reply.text
     assert t.version == version
     assert {s: list(t.hand.board_of(s).cards()) for s in t.hand.order} == boards
