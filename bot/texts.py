@@ -598,6 +598,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
+    # the lobby's ready timer runs (R8.2): {time} is what is left of it, "0:05"
+    "reply.joined_timer": {
+        "en": "You sit at seat {seat}. Press Ready within {time} to buy in.",
+        "ru": "Вы сели на место {seat}. Нажмите «Готов» в течение {time}, чтобы внести взнос.",
+    },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
     "reply.table_full_until": {
