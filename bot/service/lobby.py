@@ -197,6 +197,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             bank=t.banks_left.pop(player.id, t.new_bank()),  # R8.6
         )
         t.seats[seat.seat] = seat
+        if t.opener is None:  # its opener left with nobody seated (runtime.pass_opener)
+            t.opener = actor.user_id
         _ready_window(rt, t, seat)
         tx.group = True
         if t.phase is Phase.LOBBY and t.ready_deadline is None:
