@@ -345,7 +345,10 @@ class LiveTable:
         between the table and a deal, are stood up if they have not topped up (R8.2).
     :ivar tournament: the sit-and-go this table plays (R8.7), if it is a tournament table:
         stacks then hold the buy-ins (the prize pool) and the tournament the chips.
-    :ivar opener: the user who opened the table (may start a tournament, R8.7).
+    :ivar opener: the user who opened the table: may start a tournament (R8.7), and seat
+        and stand up computer players at a cash table. When they leave their seat, the part
+        passes to the person seated longest still at the table (:meth:`heir`), ``None`` with
+        nobody left: then to whoever sits down next.
     :ivar bot_due: when the computer player to act moves (a human-like pace), while one is.
     :ivar closing: an admin asked to close the table during a hand: it closes at its end.
     :ivar removal_close: the close was queued by the bot's removal from the chat (or its
@@ -584,6 +587,11 @@ class LiveTable:
         (R8.2): the admins' latest ``ready_seconds``, one that waits for the match to end
         included (it is the newcomer's alone, as :meth:`new_bank` is)."""
         return (self.pending_options or self.options).ready_seconds
+
+    def heir(self) -> SeatState | None:
+        """The person seated longest who stays at the table (not a computer player, not
+        leaving): :attr:`seats` keeps the order they sat down in, a snapshot's too."""
+        return next((s for s in self.seats.values() if s.bot is None and not s.leaving), None)
 
     def seat_of(self, user_id: str) -> SeatState | None:
         """The seat of a user, if seated."""

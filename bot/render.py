@@ -27,6 +27,7 @@ __all__ = [
     "busted_notice",
     "group_screen",
     "lobby_screen",
+    "mmss",
     "move_presses",
     "ping_lines",
     "private_screen",
@@ -40,7 +41,9 @@ def _game_name(t: LiveTable, lang: str) -> str:
     return tr(lang, f"game.{t.options.game.value}")
 
 
-def _mmss(seconds: float) -> str:
+def mmss(seconds: float) -> str:
+    """``seconds`` as the clocks show them, ``m:ss``, a started second counted whole
+    (``4.2`` → ``0:05``)."""
     secs = int(seconds + 0.999)
     return f"{secs // 60}:{secs % 60:02d}"
 
@@ -54,13 +57,13 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
         return "–"
     end = t.turn_deadline(owner)
     if t.grace(owner) is not None and end is not None:
-        return f"💤 {_mmss(max(0.0, end - now))}"
+        return f"💤 {mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
     if budget > 0:
         if bank > 0:
-            return f"{_mmss(budget)} + {tr(lang, 'board.bank')} {_mmss(bank)}"
-        return _mmss(budget)
-    return f"{tr(lang, 'board.bank')} {_mmss(bank)}"
+            return f"{mmss(budget)} + {tr(lang, 'board.bank')} {mmss(bank)}"
+        return mmss(budget)
+    return f"{tr(lang, 'board.bank')} {mmss(bank)}"
 
 
 def busted_notice(t: LiveTable, lang: str, name: str, stack: int) -> str:
@@ -193,7 +196,7 @@ def tournament_status(t: LiveTable, lang: str, now: float) -> str:
                     next_level=level)  # fmt: skip
     else:
         status = tr(lang, "tour.status", level=level, cpp=tour.config.chips_per_point(level),
-                    next=_mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
+                    next=mmss(max(0.0, nxt - now)) if nxt is not None else "–")  # fmt: skip
     chips = ", ".join(
         f"{t.seats[s].name} {grouped(c, lang)}"
         for s, c in sorted(tour.chips.items())

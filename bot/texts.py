@@ -598,6 +598,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
+    # the lobby's ready timer runs (R8.2): {time} is what is left of it, "0:05"
+    "reply.joined_timer": {
+        "en": "You sit at seat {seat}. Press Ready within {time} to buy in.",
+        "ru": "Вы сели на место {seat}. Нажмите «Готов» в течение {time}, чтобы внести взнос.",
+    },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
     "reply.table_full_until": {
@@ -1194,6 +1199,38 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Компьютерного игрока «{name}» за столом нет. За столом: {seated}. "
         "Формат: /removebot [имя]",
     },
+    # the table's opener left their seat: the right passed to the player seated longest
+    "bot.opener_passed": {
+        "en": "{name} may now seat computer players: /addbot",
+        "ru": "Теперь сажать компьютерных игроков может {name}: /addbot",
+    },
+    "bot.opener_passed.discord": {
+        "en": "{name} may now seat computer players: /ofc addbot",
+        "ru": "Теперь сажать компьютерных игроков может {name}: /ofc addbot",
+    },
+    # who may, now: the player the opener's right passed to (or the opener, seated)
+    "bot.admins_or_name": {
+        "en": "Only group admins and {name} can seat or stand up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и {name}.",
+    },
+    "bot.admins_or_name.discord": {
+        "en": "Only members with Manage Server and {name} can seat or stand up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
+        "и {name}.",
+    },
+    # the opener left with nobody seated: whoever sits down next takes their place
+    "bot.admins_or_next": {
+        "en": "Only group admins and the next player to sit down can seat or stand up computer "
+        "players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
+        "кто следующим сядет за стол.",
+    },
+    "bot.admins_or_next.discord": {
+        "en": "Only members with Manage Server and the next player to sit down can seat or stand "
+        "up computer players.",
+        "ru": "Сажать и убирать компьютерных игроков могут только участники с правом «Управлять сервером» "
+        "и тот, кто следующим сядет за стол.",
+    },
     "bot.admins_or_opener": {
         "en": "Only group admins and the table's opener can seat or stand up computer players.",
         "ru": "Сажать и убирать компьютерных игроков могут только администраторы группы и тот, "
@@ -1526,7 +1563,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/newtable pineapple | ofc | chinese — Pineapple OFC, classic OFC, Chinese Poker\n"
             "/tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/addbot [easy|normal|strong], /removebot [name] — seat or stand up a computer "
-            "player (admins and the table's opener)\n"
+            "player (admins and the table's opener; once the opener leaves, the player seated "
+            "longest)\n"
             "/join, /leave, /ready — take a seat, stand up, buy in\n"
             "/topup [N] — top up your stack (asked during your hand: added when it ends)\n"
             "/sitout, /back — skip hands, come back\n"
@@ -1545,7 +1583,7 @@ TEXTS: dict[str, dict[str, str]] = {
             "/tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/addbot [лёгкий|средний|сильный], /removebot [имя] — посадить или убрать компьютерного "
             "игрока "
-            "(админы и открывший стол)\n"
+            "(админы и открывший стол, а когда он уйдёт — тот, кто сидит дольше всех)\n"
             "/join, /leave, /ready — сесть, встать, внести взнос\n"
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
@@ -1564,7 +1602,9 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [game] — open a table in this channel; game: pineapple (Pineapple OFC), "
             "ofc (classic OFC) or chinese (Chinese Poker)\n"
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
-            "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player\n"
+            "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player "
+            "(Manage Server and the table's opener; once the opener leaves, the player seated "
+            "longest)\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
@@ -1582,7 +1622,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc new [игра] — открыть стол в этом канале; игра: pineapple (Ананас), "
             "ofc (классический OFC) или chinese (китайский покер)\n"
             "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
-            "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока\n"
+            "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока "
+            "(«Управлять сервером» и открывший стол, а когда он уйдёт — тот, кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"

@@ -972,14 +972,15 @@ class TableService:
         request: str | None = None,
         answer: Answer | None = None,
     ) -> Reply:
-        """``/addbot [easy|normal|strong]`` (admins and the table's opener): seat a computer
+        """``/addbot [easy|normal|strong]`` (admins and the table's opener, or whom it passed
+        to when they left their seat, :func:`.runtime.pass_opener`): seat a computer
         player that plays with house kush (issue 13); ``request`` as in :meth:`top_up` (the
         same command delivered twice seats one); ``answer``: an :data:`Answer`, called with the
         reply as soon as the step is committed, before the table's messages go out."""
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
-                return _admins_only(lang, chat.platform, "bot.admins_or_opener")
+                return Reply(bots.who_may(t, lang, chat.platform), alert=True)
             level_ = clean_arg(level, 16).lower()
             return await bots.add_bot(self.rt, t, community, lang, level_, request)
 
@@ -1000,7 +1001,7 @@ class TableService:
 
         async def body(t: LiveTable, community: Community, lang: str) -> Reply:
             if not bots.is_opener_or_admin(t, actor, is_admin):  # (the opener may too)
-                return _admins_only(lang, chat.platform, "bot.admins_or_opener")
+                return Reply(bots.who_may(t, lang, chat.platform), alert=True)
             # (cut beyond the longest name as the seating notice shows it, "🤖 Boris
             # (сильный)", so that the level is still there to leave out)
             named = clean_arg(name, 32)

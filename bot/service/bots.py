@@ -17,7 +17,7 @@ from bot.names import folded
 from bot.service.dealing import full_table, maybe_start
 from bot.service.play import advance
 from bot.service.runtime import Runtime, Tx
-from bot.texts import tr
+from bot.texts import on, tr
 from bot.thinking import Moves
 from bot.workers import TaskHung
 from game.actions import Action, Confirm, Discard, Place, Timeout
@@ -36,6 +36,7 @@ __all__ = [
     "parse_level",
     "remove_bot",
     "think_ahead",
+    "who_may",
 ]
 
 #: Names of the computer players (their user ids are ``bot:<name>``).
@@ -347,5 +348,19 @@ async def remove_bot(
 
 
 def is_opener_or_admin(t: LiveTable, actor: Actor, is_admin: bool) -> bool:
-    """Who may seat and stand up computer players: admins and the table's opener."""
+    """Who may seat and stand up computer players: admins and the table's opener, or whom
+    it passed to when the opener left their seat (:func:`bot.service.runtime.pass_opener`)."""
     return is_admin or actor.user_id == t.opener
+
+
+def who_may(t: LiveTable, lang: str, platform: str) -> str:
+    """The refusal of ``/addbot`` and ``/removebot`` to someone else, naming who may: the
+    opener, or whom it passed to, by name when seated ("the table's opener" read as the one
+    who left); with nobody holding it, the next player to sit down."""
+    if t.tournament is not None:  # (refused to everyone there: bot.no_tournament)
+        return tr(lang, on(platform, "bot.admins_or_opener"))
+    holder = None if t.opener is None else t.seat_of(t.opener)
+    if holder is not None:
+        return tr(lang, on(platform, "bot.admins_or_name"), name=holder.name)
+    key = "bot.admins_or_next" if t.opener is None else "bot.admins_or_opener"
+    return tr(lang, on(platform, key))

@@ -17,7 +17,7 @@ from bot.model import (
     Reply,
     SeatState,
 )
-from bot.render import busted_notice
+from bot.render import busted_notice, mmss
 from bot.screens import Screen
 from bot.service import tournaments, wallet
 from bot.service.bots import house_funds
@@ -212,6 +212,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         )
         t.seats[seat.seat] = seat
         tx.moves.append(Joined(t.platform, actor.user_id))  # the table joined last (R8.6)
+        if t.opener is None:  # its opener left with nobody seated (runtime.pass_opener)
+            t.opener = actor.user_id
         _ready_window(rt, t, seat)
         tx.group = True
         if t.phase is Phase.LOBBY and t.ready_deadline is None:
@@ -219,6 +221,11 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
             # this unready seat (R8.2) as it does when the second player presses Ready (one
             # running applies to it as it is; one run out is the timer's step to make)
             maybe_start(rt, t, tx)
+    if t.phase is Phase.LOBBY and t.ready_deadline is not None and not seat.ready:
+        # the lobby's ready timer runs (R8.2): how long they have ("Press Ready to buy in",
+        # a second before the timer stood them up, told them nothing of it)
+        left = mmss(max(0.0, t.ready_deadline - rt.clock()))
+        return Reply(tr(lang, "reply.joined_timer", seat=seat.seat + 1, time=left))
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 

@@ -36,6 +36,7 @@ from bot import pictures, render, thinking
 from bot.drawing import Drawer
 from bot.model import PENDING_PREFIX, LiveTable, Presenter, SeatState
 from bot.screens import Screen
+from bot.texts import on, tr
 from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
@@ -122,6 +123,34 @@ class Tx:
     delivered: set[int] = field(default_factory=set)
     final: dict[str, Any] | None = None
     _group_screen: Screen | None = None
+
+
+def pass_opener(tx: Tx) -> None:
+    """The opener of a cash table (:attr:`LiveTable.opener`) left their seat in step ``tx``
+    (stood up between hands, after the hand, by a timer, gone from the group): seating and
+    standing up computer players passes to the person seated longest still at the table
+    (:meth:`LiveTable.heir`; with nobody left, to whoever sits down next, :func:`bot.service.
+    lobby.join`). It stayed theirs, gone: a player left alone could not seat a computer
+    opponent and waited for someone else or the idle close (R8.2a). The group is told when
+    it matters, the heir the only person left (computer players aside): in the step's last
+    notice (the leave's, "not ready in time, stood up", …), else in a line of its own (the
+    one write more). A tournament's opener passes the Start (R8.7, :mod:`.tournaments`)."""
+    t = tx.table
+    if t.tournament is not None or t.opener is None or t.seat_of(t.opener) is not None:
+        return
+    if all(s.user_id != t.opener for s in tx.seated.values()):  # (one who never sat keeps it)
+        return
+    heir = t.heir()
+    t.opener = None if heir is None else heir.user_id
+    if heir is None or any(s.bot is None and s is not heir for s in t.seats.values()):
+        return  # (people left to play with: the refusals name who may, bots.who_may)
+    line = tr(t.lang, on(t.platform, "bot.opener_passed"), name=heir.name)
+    start = int(tx.before.get("outbox_seq", 0))
+    posts = [i for i in t.outbox if int(i["id"]) > start and i["kind"] == "post"]
+    if posts:
+        posts[-1]["text"] = f"{posts[-1]['text']}\n{line}"
+    else:
+        t.owe("post", Screen(line))
 
 
 #: how many one-shot command keys of its closed tables a community keeps
@@ -531,6 +560,8 @@ class Runtime:
         t = tx.table
         now = self.clock()
         try:
+            if not tx.close:
+                pass_opener(tx)
             if tx.group and not tx.close:
                 tx._group_screen = self.group_screen(t)
                 if t.tournament is not None and t.tournament.started_at is not None:

@@ -128,6 +128,7 @@ async def test_r8_7_telegram_the_opener_unregistering_hands_the_start_button_on(
         await w.settle()
         assert "Bob may now start the tournament." in w.group_texts()
         await w.say(CAROL_TG, "/join")
+        await w.settle()  # (the message anew: its Start of before was out of date, at times)
         data = actions_of(w.fake, tournament_message(w))["o"]
         answer = await w.press(BOB_TG, GROUP_ID, tournament_message(w), data)
         assert not answer.get("show_alert"), answer

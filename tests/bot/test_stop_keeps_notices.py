@@ -91,7 +91,10 @@ async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_nex
             await w2.adapter.presenter.flush()
             notices = [m["text"] for m in fake.chat_messages(GROUP_ID) if left(m["text"])]
             assert len(notices) == 1, notices
-            assert notices[0].endswith("back to their balance."), notices
+            # (Bob, alone now, may seat a computer player: the opener's part, in the notice)
+            assert notices[0].endswith(
+                "back to their balance.\nBob may now seat computer players: /addbot"
+            ), notices
             assert len(fake.photos_in(GROUP_ID)) == 1
             assert t2.outbox == [] and t2.late_pictures == []
             assert await check_store(w2.store) == []

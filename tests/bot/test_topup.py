@@ -404,7 +404,10 @@ async def test_r8_2_a_busted_player_who_walked_away_does_not_hold_up_the_table(
         clock.now += 1
         await service.run_due()
         assert t.seat_of(BOB.user_id) is None and t.hand is None and t.top_up_deadline is None
-        assert (GROUP.chat_id, tr("en", "lobby.busted_stood_up", names="Bob")) in presenter.posts
+        stood = tr("en", "lobby.busted_stood_up", names="Bob")
+        passed = tr("en", "bot.opener_passed", name="Carol")  # (Alice's part: Bob's, then
+        # Carol's, alone now, said in the notice)
+        assert (GROUP.chat_id, f"{stood}\n{passed}") in presenter.posts
         assert presenter.last_table(GROUP.chat_id).text.endswith(tr("en", "lobby.hint"))
         assert await player_balance(store, BOB) == 800
         assert await player_balance(store, CAROL) == 800
