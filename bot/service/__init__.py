@@ -1347,6 +1347,7 @@ class TableService:
         message_ref: str | None = None,
         answer: Answer | None = None,
         request: str | None = None,
+        shown: bool | None = None,
     ) -> Reply:
         """Handle a button press. Stale, forged or foreign presses are answered with a short
         notice and change nothing; legal ones go to the core.
@@ -1362,6 +1363,10 @@ class TableService:
         :param request: the platform's key of this press (Telegram: ``tg:<chat>:<update_id>``,
             the same when the update is delivered again): a press delivered again never
             brings a tournament player away back (R8.7, :attr:`LiveTable.presses`).
+        :param shown: whether the pressed message carries ``data`` among its buttons, when
+            the platform tells it (Telegram sends the message as it is now; ``None``: not
+            known): an older table button not on the table message is no lost edit of it
+            (:meth:`_stale_lobby`).
         :returns: the same reply, once the step's messages are sent."""
         lang = language_of(actor.language)
         press = decode(data)
@@ -1400,7 +1405,7 @@ class TableService:
             failure: Exception | None = None
             try:
                 reply = await self._table_press(
-                    t, actor, chat, press, lang, message_ref, is_admin, again=again
+                    t, actor, chat, press, lang, message_ref, is_admin, again=again, shown=shown
                 )
             except TransitionFailed as exc:
                 if t.seq == seq:  # nothing committed: storage refused the press's step
@@ -1461,6 +1466,7 @@ class TableService:
         is_admin: Callable[[], Awaitable[bool]] | None = None,
         *,
         again: bool = False,
+        shown: bool | None = None,
     ) -> Reply:
         rt = self.rt
         closed = await timing.idle_first(rt, t, lang)  # (due before the press: R8.2a)
@@ -1474,7 +1480,7 @@ class TableService:
                 # (a tournament's button at a cash table: no message of it ever showed one)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
-                return await self._stale_lobby(t, chat, lang, message_ref)
+                return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
                 lang = await self._lang(community, actor)
@@ -1492,7 +1498,7 @@ class TableService:
                 # forged, and the table message is not written again for it)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
-                return await self._stale_lobby(t, chat, lang, message_ref)
+                return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, await self._lang(community, actor))
@@ -1551,14 +1557,22 @@ class TableService:
         return False
 
     async def _stale_lobby(
-        self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None
+        self,
+        t: LiveTable,
+        chat: ChatRef | None,
+        lang: str,
+        message_ref: str | None,
+        shown: bool | None = None,
     ) -> Reply:
         """A press of an older table message: refused. Pressed on the table message itself
         (in the table's chat), that message is written again at its current version: it
         shows an older screen because an edit of it was lost, and its buttons were out of
         date for good. A press on any other message (an older table's, one scrolled back
-        to) writes nothing: pressing it again and again costs the group no writes."""
-        if chat is not None and _same_message(message_ref, t.group_ref):
+        to) writes nothing: pressing it again and again costs the group no writes; nor does
+        one whose button the table message does not carry (``shown`` false: it shows a newer
+        screen already, the press a fast second tap racing its edit, or a forged older
+        version: one group edit per press, R8.2)."""
+        if chat is not None and shown is not False and _same_message(message_ref, t.group_ref):
             await self.rt.reshow_group(t)
         return Reply(tr(lang, "err.stale"), alert=True)
 
