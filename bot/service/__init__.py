@@ -1305,7 +1305,9 @@ class TableService:
         now, written by the table's sender after what is queued, without the table's lock (a
         429 on that send held every other player's press unanswered). ``group``: the table
         message is written again once the player is reachable (its link to the private chat
-        may go)."""
+        may go): only if the write made them reachable (it named them unreachable, with the
+        link); a player reachable before, who posts their hand anew again and again, costs the
+        group no write (each rewrote the table message under a new version)."""
         seat = t.seats[seat_no]
         seat.private_ref = None
         self._write_private_later(t, seat_no, self.rt.render_private(t, seat), group=group)
@@ -1327,8 +1329,9 @@ class TableService:
             now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
             if now is None or now.user_id != seat.user_id or not rt.open_here(t):
                 return  # left, or the table closed, meanwhile
+            was = now.reachable
             await rt.send_private(t, p, now, screen)
-            if group and now.reachable:  # the group's link to the private chat may go
+            if group and now.reachable and not was:  # its line naming them unreachable goes
                 rt.show_group_later(t)
             async with t.lock:
                 rt.save_soon(t)
