@@ -1306,7 +1306,9 @@ class TableService:
         now, written by the table's sender after what is queued, without the table's lock (a
         429 on that send held every other player's press unanswered). ``group``: the table
         message is written again once the player is reachable (its link to the private chat
-        may go)."""
+        may go): only if the write made them reachable (it named them unreachable, with the
+        link); a player reachable before, who posts their hand anew again and again, costs the
+        group no write (each rewrote the table message under a new version)."""
         seat = t.seats[seat_no]
         seat.private_ref = None
         self._write_private_later(t, seat_no, self.rt.render_private(t, seat), group=group)
@@ -1328,8 +1330,9 @@ class TableService:
             now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
             if now is None or now.user_id != seat.user_id or not rt.open_here(t):
                 return  # left, or the table closed, meanwhile
+            was = now.reachable
             await rt.send_private(t, p, now, screen)
-            if group and now.reachable:  # the group's link to the private chat may go
+            if group and now.reachable and not was:  # its line naming them unreachable goes
                 rt.show_group_later(t)
             async with t.lock:
                 rt.save_soon(t)
@@ -1348,6 +1351,7 @@ class TableService:
         message_ref: str | None = None,
         answer: Answer | None = None,
         request: str | None = None,
+        shown: bool | None = None,
     ) -> Reply:
         """Handle a button press. Stale, forged or foreign presses are answered with a short
         notice and change nothing; legal ones go to the core.
@@ -1363,6 +1367,10 @@ class TableService:
         :param request: the platform's key of this press (Telegram: ``tg:<chat>:<update_id>``,
             the same when the update is delivered again): a press delivered again never
             brings a tournament player away back (R8.7, :attr:`LiveTable.presses`).
+        :param shown: whether the pressed message carries ``data`` among its buttons, when
+            the platform tells it (Telegram sends the message as it is now; ``None``: not
+            known): an older table button not on the table message is no lost edit of it
+            (:meth:`_stale_lobby`).
         :returns: the same reply, once the step's messages are sent."""
         lang = language_of(actor.language)
         press = decode(data)
@@ -1401,7 +1409,7 @@ class TableService:
             failure: Exception | None = None
             try:
                 reply = await self._table_press(
-                    t, actor, chat, press, lang, message_ref, is_admin, again=again
+                    t, actor, chat, press, lang, message_ref, is_admin, again=again, shown=shown
                 )
             except TransitionFailed as exc:
                 if t.seq == seq:  # nothing committed: storage refused the press's step
@@ -1462,6 +1470,7 @@ class TableService:
         is_admin: Callable[[], Awaitable[bool]] | None = None,
         *,
         again: bool = False,
+        shown: bool | None = None,
     ) -> Reply:
         rt = self.rt
         closed = await timing.idle_first(rt, t, lang)  # (due before the press: R8.2a)
@@ -1475,7 +1484,7 @@ class TableService:
                 # (a tournament's button at a cash table: no message of it ever showed one)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
-                return await self._stale_lobby(t, chat, lang, message_ref)
+                return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Register):  # in the presser's language, as Join (below)
                 community = await rt.store.community(t.platform, t.community_ext)
                 lang = await self._lang(community, actor)
@@ -1493,7 +1502,7 @@ class TableService:
                 # forged, and the table message is not written again for it)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
-                return await self._stale_lobby(t, chat, lang, message_ref)
+                return await self._stale_lobby(t, chat, lang, message_ref, shown)
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, await self._lang(community, actor))
@@ -1552,14 +1561,22 @@ class TableService:
         return False
 
     async def _stale_lobby(
-        self, t: LiveTable, chat: ChatRef | None, lang: str, message_ref: str | None
+        self,
+        t: LiveTable,
+        chat: ChatRef | None,
+        lang: str,
+        message_ref: str | None,
+        shown: bool | None = None,
     ) -> Reply:
         """A press of an older table message: refused. Pressed on the table message itself
         (in the table's chat), that message is written again at its current version: it
         shows an older screen because an edit of it was lost, and its buttons were out of
         date for good. A press on any other message (an older table's, one scrolled back
-        to) writes nothing: pressing it again and again costs the group no writes."""
-        if chat is not None and _same_message(message_ref, t.group_ref):
+        to) writes nothing: pressing it again and again costs the group no writes; nor does
+        one whose button the table message does not carry (``shown`` false: it shows a newer
+        screen already, the press a fast second tap racing its edit, or a forged older
+        version: one group edit per press, R8.2)."""
+        if chat is not None and shown is not False and _same_message(message_ref, t.group_ref):
             await self.rt.reshow_group(t)
         return Reply(tr(lang, "err.stale"), alert=True)
 

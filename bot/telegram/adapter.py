@@ -643,13 +643,7 @@ class TelegramPresenter(LatePictures):
         unsure = self._unsure.get(chat)
         if not unsure:
             return ref
-        markup = message.reply_markup
-        data = [
-            b.callback_data
-            for row in (markup.inline_keyboard if markup is not None else ())
-            for b in row
-            if b.callback_data
-        ]
+        data = _button_data(message)
         text = (message.text or "").strip()
         for key, screen in unsure:
             shown = fit(screen.text, MAX_TEXT).strip()
@@ -1348,6 +1342,20 @@ def _actor(user: User) -> Actor:
         user.username, fallback=str(user.id)
     )
     return Actor(PLATFORM, str(user.id), name, user.language_code)
+
+
+def _button_data(message: Message) -> list[str]:
+    """The ``callback_data`` of the buttons ``message`` carries, row by row (Telegram sends a
+    pressed message as it is now, edits made since the screen the user pressed included)."""
+    markup = message.reply_markup
+    rows = markup.inline_keyboard if markup is not None else ()
+    return [d for row in rows for b in row if isinstance(d := b.callback_data, str) and d]
+
+
+def _carries(message: Message, data: str | None) -> bool:
+    """Whether the pressed ``message`` carries a button of ``data``: a button of an older
+    screen it no longer shows is a fast second tap racing an edit, or forged."""
+    return data is not None and data in _button_data(message)
 
 
 def _request_key(update: Update) -> str:
@@ -2273,5 +2281,6 @@ class TelegramAdapter:
             message_ref=ref,
             answer=answer,
             request=_request_key(update),
+            shown=_carries(message, query.data) if isinstance(message, Message) else None,
         )
         await answer(reply)  # a refusal that never reached a table step
