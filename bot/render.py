@@ -18,6 +18,7 @@ from bot.texts import grouped, kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.chinese import ChineseGame
+from game.evaluator import display_order
 from game.hand import HandView
 from game.names import hand_name
 from game.options import GameKind
@@ -513,7 +514,9 @@ def showdown_screen(
         lines.append("")
         lines.append(head)
         for box, strength in zip(BOXES, r.strengths, strict=True):
-            lines.append(f"  {format_cards(r.board.box(box))} — {hand_name(strength, lang)}")
+            # ordered as the hand reads (K♥ K♣ 2♦ 2♣ 8♥), not as placed
+            cards = format_cards(display_order(r.board.box(box)))
+            lines.append(f"  {cards} — {hand_name(strength, lang)}")
         notes = []
         if r.fouled:
             notes.append(tr(lang, "showdown.fouled"))
@@ -607,7 +610,7 @@ def reveal_screen(
             extra = stages[k].two_of_three.get(r.seat, 0)
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
-            cards = format_cards(r.board.box(box))
+            cards = format_cards(display_order(r.board.box(box)))
             lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
             if extra:
                 lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))

@@ -24,7 +24,8 @@ from bot import pictures
 from bot.pictures import BoardPicture, Picture, draw, layout
 from bot.service import TableService
 from bot.texts import tr
-from game.cards import parse_cards
+from game.cards import cards_str, parse_cards
+from game.evaluator import display_order
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_service_classic import (
     ALICE,
@@ -40,6 +41,11 @@ from tests.bot.test_service_classic import (
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 #: the issue's limit on a picture's size
 MAX_BYTES = 150 * 1024
+
+
+def _reads(box: str) -> str:
+    """A box of the record (as placed) in the order the picture draws it: as the hand reads."""
+    return cards_str(display_order(parse_cards(box)))
 
 
 ANNA = BoardPicture(
@@ -473,7 +479,7 @@ async def test_pineapple_one_picture_per_showdown_from_the_record_without_discar
         for board in data["boards"]:
             seat = next(s for s, name in names.items() if name == board["name"])
             r = by_seat[seat]
-            assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+            assert board["boxes"] == [_reads(r["top"]), _reads(r["middle"]), _reads(r["bottom"])]
             assert board["points"] == r["points"] and board["fouled"] == r["fouled"]
             assert board["scores"] == r["royalties"]
             assert board["kush"] == record.result["kush"][str(seat)]
@@ -588,7 +594,7 @@ async def test_r7_chinese_picture_at_the_end_of_the_reveal(
     record = (await store.hand_history(t.seats[0].player_id, 1))[0].result
     totals = record["chinese"]["totals"]
     for board, r in zip(data["boards"], record["seats"], strict=True):
-        assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+        assert board["boxes"] == [_reads(r["top"]), _reads(r["middle"]), _reads(r["bottom"])]
         assert board["total"] == totals[str(r["seat"])]
         assert sum(board["scores"]) + board["two_of_three"] == board["points"]
         assert board["points"] == record["counted"][str(r["seat"])]
