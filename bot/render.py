@@ -414,7 +414,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.away", seconds=f"{AWAY_SECONDS:g}"))
     acting = bool(me.cards)
     if acting:
-        n = me.discards_needed
+        # the street's discards in all, not those still to make: the reminder stays on every
+        # street that discards (R3.2), after a ✖ Discard or 🪄 Arrange as well (it vanished
+        # there, and a street that had it before did not)
+        n = me.street_discards
         key = "private.discard_hint" if n == 1 else "private.discard_hint_many"  # (R6.2: 2-4)
         discard = tr(lang, key, n=n) if n else ""
         lines.append(
@@ -457,7 +460,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     for o in view.seats:
         if o.seat in boards:
             continue
-        extra = f" 🂠{o.hidden}" if o.hidden else ""
+        # (their face-down cards, said in words: "🂠13" read as a code)
+        extra = " " + tr(lang, "private.opponent_hidden", count=o.hidden) if o.hidden else ""
         lines.append(f"{t.board_label(o.seat)}: {_compact(o.board)}{extra}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
