@@ -322,9 +322,9 @@ def showdown_picture(
     dummy = None
     if res.dummy is not None:
         dummy = (
-            cards_str(res.dummy.box(Box.TOP)),
-            cards_str(res.dummy.box(Box.MIDDLE)),
-            cards_str(res.dummy.box(Box.BOTTOM)),
+            cards_str(display_order(res.dummy.box(Box.TOP))),
+            cards_str(display_order(res.dummy.box(Box.MIDDLE))),
+            cards_str(display_order(res.dummy.box(Box.BOTTOM))),
         )
     return Picture(
         title=title,

@@ -536,7 +536,8 @@ def showdown_screen(
             lines.append("  " + " · ".join(notes))
     if res.dummy is not None:
         lines.append("")
-        lines.append(tr(lang, "showdown.dummy", board=_compact(res.dummy)))
+        dummy = " | ".join(format_cards(display_order(res.dummy.box(b))) for b in BOXES)
+        lines.append(tr(lang, "showdown.dummy", board=dummy))  # (as the boards above read)
     if t.owners and deltas:  # double boxes: kush per player
         lines.append("")
         for owner, delta in sorted(deltas.items()):

@@ -24,7 +24,8 @@ from bot import pictures
 from bot.pictures import BoardPicture, Picture, draw, layout
 from bot.service import TableService
 from bot.texts import tr
-from game.cards import cards_str, parse_cards
+from game.board import BOXES
+from game.cards import cards_str, format_cards, parse_cards
 from game.evaluator import display_order
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_service_classic import (
@@ -521,6 +522,12 @@ async def test_r4_3_classic_ofc_dummy_board_in_the_picture(
     check_png(presenter.pictures[0][1], data)
     assert layout(Picture.from_json(data))[0] == 2
     assert {c.text for c in dummy.cards()} == {c for box in data["dummy"] for c in box.split()}
+    # as the hand reads (the boards' order), in the picture and the showdown's text
+    boxes = [dummy.box(b) for b in BOXES]
+    assert data["dummy"] == [cards_str(display_order(box)) for box in boxes]
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
+    said = " | ".join(format_cards(display_order(box)) for box in boxes)
+    assert f"Dummy board: {said}" in showdown, showdown
     record = (await store.hand_history(t.seats[0].player_id, 1))[0]
     assert [b["points"] for b in data["boards"]] == [r["points"] for r in record.result["seats"]]
 
