@@ -143,7 +143,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "⚠ {names}: press 🂠 My cards below to see your cards.",
         "ru": "⚠ {names}: нажмите «🂠 Мои карты» ниже, чтобы видеть свои карты.",
     },
-    "board.timed_out": {"en": "⌛ auto-played", "ru": "⌛ сыграно автоматически"},
+    "board.timed_out": {"en": "⌛ auto", "ru": "⌛ авто"},
     # a tournament player away (R8.7): their turns wait only a short grace
     "board.away": {"en": "💤 away", "ru": "💤 не на месте"},
     # -- private ----------------------------------------------------------------------------
@@ -1545,7 +1545,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
-            "Your cards come in a private chat with me; /hand there shows your board as a picture."
+            "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
+            "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -1565,7 +1566,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
+            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
+            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
     },
     # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "очки", so
@@ -1596,7 +1598,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
-            "/ofc hand shows your board as a picture only you see."
+            "/ofc hand shows your board as a picture only you see.\n"
+            "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -1615,7 +1618,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
-            "/ofc hand покажет вашу доску картинкой, видной только вам."
+            "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
+            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
     },
     "err.storage": {

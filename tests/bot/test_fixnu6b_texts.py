@@ -143,8 +143,13 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
 def test_terms_a_new_player_met_are_self_explanatory() -> None:
     """ "⌛ auto", and the Russian /hand labelling the cards to place «Разложить:», the
     Arrange button's word."""
-    assert tr("en", "board.timed_out") == "⌛ auto-played"
-    assert tr("ru", "board.timed_out") == "⌛ сыграно автоматически"
+    for lang, said in (
+        ("en", "⌛ auto: a player's cards were placed for them (time ran out, or they left)."),
+        ("ru", "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."),
+    ):
+        assert tr(lang, "board.timed_out") in said  # /help says what the mark means
+        for key in ("help", "help.discord"):
+            assert said in tr(lang, key).split("\n"), (lang, key)
     assert tr("ru", "picture.to_place", cards="A♠") == "Ваши карты: A♠"
     assert "Разложить" in tr("ru", "btn.arrange")
 
