@@ -35,6 +35,7 @@ from bot.texts import kush_word, plural, signed, tr
 from game.board import BOXES, Box
 from game.cards import cards_str, format_cards, parse_cards
 from game.chinese import ChineseGame
+from game.evaluator import display_order
 from game.names import hand_name
 from game.options import GameKind
 from storage.api import DEFAULT_KUSH_LABEL
@@ -270,7 +271,9 @@ def showdown_picture(
         moved = chips if chips is not None else deltas
         kush = moved.get(player.seat) if player is not None and not t.owners else None
         if chinese:
-            boxes = tuple(cards_str(r.board.box(b)) if b in revealed else "" for b in BOXES)
+            boxes = tuple(
+                cards_str(display_order(r.board.box(b))) if b in revealed else "" for b in BOXES
+            )
             hands = tuple(
                 hand_name(r.strengths[i], lang) if b in revealed else ""
                 for i, b in enumerate(BOXES)
@@ -286,7 +289,7 @@ def showdown_picture(
             points = sum(s for s in scores if s is not None) + extra
             total: int | None = totals.get(r.seat, 0)
         else:
-            boxes = tuple(cards_str(r.board.box(b)) for b in BOXES)
+            boxes = tuple(cards_str(display_order(r.board.box(b))) for b in BOXES)  # as it reads
             hands = tuple(hand_name(s, lang) for s in r.strengths)
             scores = tuple(r.royalties)
             fouled, points, total, extra = r.fouled, r.points, None, 0
@@ -319,9 +322,9 @@ def showdown_picture(
     dummy = None
     if res.dummy is not None:
         dummy = (
-            cards_str(res.dummy.box(Box.TOP)),
-            cards_str(res.dummy.box(Box.MIDDLE)),
-            cards_str(res.dummy.box(Box.BOTTOM)),
+            cards_str(display_order(res.dummy.box(Box.TOP))),
+            cards_str(display_order(res.dummy.box(Box.MIDDLE))),
+            cards_str(display_order(res.dummy.box(Box.BOTTOM))),
         )
     return Picture(
         title=title,

@@ -18,6 +18,7 @@ from bot.texts import grouped, kush_word, on, tr
 from game.board import BOXES, Board, Box
 from game.cards import Card, format_cards
 from game.chinese import ChineseGame
+from game.evaluator import display_order
 from game.hand import HandView
 from game.names import hand_name
 from game.options import GameKind
@@ -416,7 +417,10 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
         lines.append(tr(lang, "private.away", seconds=f"{AWAY_SECONDS:g}"))
     acting = bool(me.cards)
     if acting:
-        n = me.discards_needed
+        # the street's discards in all, not those still to make: the reminder stays on every
+        # street that discards (R3.2), after a ✖ Discard or 🪄 Arrange as well (it vanished
+        # there, and a street that had it before did not)
+        n = me.street_discards
         key = "private.discard_hint" if n == 1 else "private.discard_hint_many"  # (R6.2: 2-4)
         discard = tr(lang, key, n=n) if n else ""
         lines.append(
@@ -459,7 +463,8 @@ def _private_screen(t: LiveTable, seat: SeatState, now: float) -> Screen:
     for o in view.seats:
         if o.seat in boards:
             continue
-        extra = f" 🂠{o.hidden}" if o.hidden else ""
+        # (their face-down cards, said in words: "🂠13" read as a code)
+        extra = " " + tr(lang, "private.opponent_hidden", count=o.hidden) if o.hidden else ""
         lines.append(f"{t.board_label(o.seat)}: {_compact(o.board)}{extra}")
     buttons: list[tuple[Button, ...]] = []
     if acting:
@@ -516,7 +521,9 @@ def showdown_screen(
         lines.append("")
         lines.append(head)
         for box, strength in zip(BOXES, r.strengths, strict=True):
-            lines.append(f"  {format_cards(r.board.box(box))} — {hand_name(strength, lang)}")
+            # ordered as the hand reads (K♥ K♣ 2♦ 2♣ 8♥), not as placed
+            cards = format_cards(display_order(r.board.box(box)))
+            lines.append(f"  {cards} — {hand_name(strength, lang)}")
         notes = []
         if r.fouled:
             notes.append(tr(lang, "showdown.fouled"))
@@ -532,7 +539,8 @@ def showdown_screen(
             lines.append("  " + " · ".join(notes))
     if res.dummy is not None:
         lines.append("")
-        lines.append(tr(lang, "showdown.dummy", board=_compact(res.dummy)))
+        dummy = " | ".join(format_cards(display_order(res.dummy.box(b))) for b in BOXES)
+        lines.append(tr(lang, "showdown.dummy", board=dummy))  # (as the boards above read)
     if t.owners and deltas:  # double boxes: kush per player
         lines.append("")
         for owner, delta in sorted(deltas.items()):
@@ -610,7 +618,7 @@ def reveal_screen(
             extra = stages[k].two_of_three.get(r.seat, 0)
             pts = stages[k].points[r.seat] - extra
             name = tr(lang, _BOX_KEY[box])
-            cards = format_cards(r.board.box(box))
+            cards = format_cards(display_order(r.board.box(box)))
             lines.append(f"  {name}: {cards} — {hand_name(strength, lang)} · {pts:+d}")
             if extra:
                 lines.append("  " + tr(lang, "reveal.two_of_three", points=f"{extra:+d}"))

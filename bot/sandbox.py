@@ -249,10 +249,15 @@ class Sandbox:
             # seat), else "Player" in the sandbox's language
             name = seat.name if seat is not None else tr(self.lang, "sandbox.player")
             self.human = replace(self.human, first_name=name)
-        if "lang" in self.opts.given and self._group_lang_set and self.lang != self.opts.lang:
+        if self._group_lang_set and self.lang != self.opts.lang:
             # "--lang ru" in a group set to English: the bot answers in English, and so does
-            # the sandbox; said once, with how to switch
-            self.line(tr(self.lang, "sandbox.group_lang", flag=self.opts.lang))
+            # the sandbox; said once, with how to switch. So is a plain start (the terminal's
+            # language, or English) in a group set to another: after /settings language ru,
+            # /quit and `python -m bot` it all came back in Russian without a word
+            key = (
+                "sandbox.group_lang" if "lang" in self.opts.given else "sandbox.group_lang_resumed"
+            )
+            self.line(tr(self.lang, key, flag=self.opts.lang))
         if table is None:
             await self.new_table()
             table = self.service.table_in(GROUP)

@@ -127,6 +127,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🂠 hidden until the street ends: {count:card|cards}",
         "ru": "🂠 закрыто до конца улицы: {count:карта|карты|карт}",
     },
+    # an opponent's face-down cards after their row on a private screen ("🂠13" said nothing)
+    "private.opponent_hidden": {
+        "en": "🂠 {count} hidden",
+        "ru": "🂠 закрыто: {count}",
+    },
     "board.placing": {"en": "placing: {cards}", "ru": "выкладывает: {cards}"},
     "board.done": {"en": "done", "ru": "готово"},
     "board.bank": {"en": "time bank", "ru": "тайм-банк"},
@@ -353,7 +358,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Your board · table #{table} · hand {hand}",
         "ru": "Ваша доска · стол #{table} · раздача {hand}",
     },
-    "picture.to_place": {"en": "To place: {cards}", "ru": "Разложить: {cards}"},
+    "picture.to_place": {"en": "To place: {cards}", "ru": "Ваши карты: {cards}"},
     "picture.waiting": {
         "en": "Your cards (wait for your turn): {cards}",
         "ru": "Ваши карты (ждите своей очереди): {cards}",
@@ -1272,6 +1277,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
         "по-русски; переключить: /settings language auto (или {flag})",
     },
+    # the same, resumed without --lang: a group set to Russian came back in Russian unexplained
+    "sandbox.group_lang_resumed": {
+        "en": "» This group's language is set to English, so the bot and the sandbox speak "
+        "English; to switch: /settings language auto (or {flag})",
+        "ru": "» Язык этой группы — русский, поэтому бот и песочница говорят по-русски; "
+        "переключить: /settings language auto (или {flag})",
+    },
     "sandbox.help": {
         "en": "Sandbox: N presses button N of your hand, rN a button of a /replay, gN a button "
         "of the group message; /hand goes to your private chat, every other command to the "
@@ -1299,8 +1311,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "запускаю локальную песочницу.",
     },
     "sandbox.bye": {
-        "en": "» bye (the table is saved; the next start resumes it)",
-        "ru": "» пока (стол сохранён; следующий запуск продолжит его)",
+        "en": "» Bye (the table is saved; the next start resumes it)",
+        "ru": "» Пока (стол сохранён; следующий запуск продолжит его)",
     },
     # --sandbox-db names no SQLite file that can be opened: one line instead of a traceback
     "sandbox.db_error": {
@@ -1317,8 +1329,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "этой свой файл через --sandbox-db",
     },
     "sandbox.bye_no_table": {
-        "en": "» bye (no table is open; the next start opens a new one)",
-        "ru": "» пока (открытого стола нет; следующий запуск откроет новый)",
+        "en": "» Bye (no table is open; the next start opens a new one)",
+        "ru": "» Пока (открытого стола нет; следующий запуск откроет новый)",
     },
     "sandbox.join": {
         "en": "Type g1 to Join and g2 for Ready, then the numbers of your hand's buttons.",
@@ -1398,11 +1410,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "на раздачу (/closetable, затем /newtable)",
     },
     "sandbox.no_button": {
-        "en": "no such button: that message's are {first}–{last}",
+        "en": "no such button: that message's buttons are {first}–{last}",
         "ru": "нет такой кнопки: у этого сообщения кнопки {first}–{last}",
     },
     "sandbox.one_button": {
-        "en": "no such button: that message's only one is {only}",
+        "en": "no such button: that message's only button is {only}",
         "ru": "нет такой кнопки: у этого сообщения одна кнопка — {only}",
     },
     "sandbox.no_replay": {
@@ -1429,8 +1441,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» неизвестная команда {command}; список — /help",
     },
     "sandbox.no_tournament": {
-        "en": "» a tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table",
-        "ru": "» в песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол",
+        "en": "» A tournament cannot be played in the sandbox: it needs two members, and computer players sit at ordinary tables only; /newtable opens a table",
+        "ru": "» В песочнице турнир не сыграть: нужны два участника, а компьютерные игроки садятся только за обычные столы; /newtable открывает стол",
     },
     "sandbox.number": {
         "en": "» type a button number (1, 2 … for your hand, r1 … for a replay, g1 … for the "
@@ -1570,11 +1582,14 @@ TEXTS: dict[str, dict[str, str]] = {
             "/sitout, /back — skip hands, come back\n"
             "/balance, /top, /history [N], /daily — your balance, leaderboard, your hands, daily bonus\n"
             "/stats [@user|me] [week|month|all] — statistics of the group and yours, or of one "
-            "player; /top week|month|all — by winnings; /replay N — a hand street by street\n"
+            "player\n"
+            "/top week|month|all — leaderboard by winnings\n"
+            "/replay N — hand N street by street\n"
             "/rules [game] — rules of this table's game (or the one named)\n"
             "Admins: /settings, /grant @user N, /closetable — close the table between hands "
             "(stacks go back to balances), e.g. to open another game\n"
-            "Your cards come in a private chat with me; /hand there shows your board as a picture."
+            "Your cards come in a private chat with me; /hand there shows your board as a picture.\n"
+            "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -1588,13 +1603,25 @@ TEXTS: dict[str, dict[str, str]] = {
             "/topup [N] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/sitout, /back — пропускать раздачи, вернуться\n"
             "/balance, /top, /history [N], /daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока; "
-            "/top week|month|all — по выигрышу; /replay N — раздача по улицам\n"
+            "/stats [@игрок|me] [week|month|all] — статистика группы и ваша или одного игрока\n"
+            "/top week|month|all — рейтинг по выигрышу\n"
+            "/replay N — раздача N по улицам\n"
             "/rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы: /settings, /grant @игрок N, /closetable — закрыть стол между раздачами "
             "(стеки вернутся на балансы), например чтобы открыть другую игру\n"
-            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой."
+            "Ваши карты приходят в личный чат со мной; /hand там покажет вашу доску картинкой.\n"
+            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
+    },
+    # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "очки", so
+    # not in the list itself, which is every group's)
+    "help.kush": {
+        "en": "{unit} are this group's points (no real money): /balance shows yours.",
+        "ru": "{unit} — очки этой группы (не деньги): ваш баланс — /balance.",
+    },
+    "help.kush.discord": {
+        "en": "{unit} are this server's points (no real money): /ofc balance shows yours.",
+        "ru": "{unit} — очки этого сервера (не деньги): ваш баланс — /ofc balance.",
     },
     "help.discord": {
         "en": (
@@ -1609,13 +1636,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
             "/ofc balance, /ofc top, /ofc history [N], /ofc daily — your balance, leaderboard, your hands, daily bonus\n"
-            "/ofc stats [user] [period] — statistics of the server and yours, or of one player; "
-            "/ofc top [period] — by winnings; /ofc replay N — a hand street by street\n"
+            "/ofc stats [user] [period] — statistics of the server and yours, or of one player\n"
+            "/ofc top [period] — leaderboard by winnings\n"
+            "/ofc replay N — hand N street by street\n"
             "/ofc rules [game] — rules of this table's game (or the one named)\n"
             "Admins (Manage Server): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "close the table between hands (stacks go back to balances), e.g. to open another game\n"
             "Your cards: press 🂠 My cards on the table message (and in DMs when they are open); "
-            "/ofc hand shows your board as a picture only you see."
+            "/ofc hand shows your board as a picture only you see.\n"
+            "⌛ auto: a player's cards were placed for them (time ran out, or they left)."
         ),
         "ru": (
             "Команды бота OFC:\n"
@@ -1628,13 +1657,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
             "/ofc balance, /ofc top, /ofc history [N], /ofc daily — ваш баланс, рейтинг, ваши раздачи, бонус дня\n"
-            "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока; "
-            "/ofc top [период] — по выигрышу; /ofc replay N — раздача по улицам\n"
+            "/ofc stats [игрок] [период] — статистика сервера и ваша или одного игрока\n"
+            "/ofc top [период] — рейтинг по выигрышу\n"
+            "/ofc replay N — раздача N по улицам\n"
             "/ofc rules [игра] — правила игры за этим столом (или названной)\n"
             "Админы (право «Управлять сервером»): /ofcadmin settings, /ofcadmin grant, /ofcadmin close — "
             "закрыть стол между раздачами (стеки вернутся на балансы), например чтобы открыть другую игру\n"
             "Ваши карты: кнопка «🂠 Мои карты» на сообщении стола (и в личке, если она открыта); "
-            "/ofc hand покажет вашу доску картинкой, видной только вам."
+            "/ofc hand покажет вашу доску картинкой, видной только вам.\n"
+            "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
     },
     "err.storage": {
@@ -1904,22 +1935,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1.\n{scoring}\n{royalties}\n{fantasyland}"
+            "discard 1.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
-            "{scoring}\n{royalties}\n{fantasyland}"
+            "Баттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top.\n{scoring}\n{royalties}\n{fantasyland}"
+            "bottom ≥ middle ≥ top.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх.\n{scoring}\n{royalties}\n{fantasyland}"
+            "низ ≥ середина ≥ верх.\nБаттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker
@@ -1937,6 +1968,21 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Бонусы (очки):",
     },
     "rules.box.top": {"en": "top:", "ru": "верх:"},
+    # the top box's pairs and trips in the points table, a run of ranks an item (R5.6, R7.2):
+    # "66–AA 1–9" was terse; "pairs 66–AA pay 1 to 9"
+    "rules.top.pairs": {"en": "pairs", "ru": "пары"},
+    "rules.top.trips": {"en": "trips", "ru": "сеты"},
+    "rules.top.pair": {"en": "pair", "ru": "пара"},
+    "rules.top.trip": {"en": "trips", "ru": "сет"},
+    "rules.top.rising": {
+        "en": "{cat} {low}–{high} pay {first} to {last}",
+        "ru": "{cat} {low}–{high} — от {first} до {last}",
+    },
+    "rules.top.flat": {
+        "en": "{cat} {low}–{high} pay {first}",
+        "ru": "{cat} {low}–{high} — по {first}",
+    },
+    "rules.top.one": {"en": "{cat} {low} pay {first}", "ru": "{cat} {low} — {first}"},
     "rules.box.middle": {"en": "middle:", "ru": "середина:"},
     "rules.box.bottom": {"en": "bottom:", "ru": "низ:"},
     "rules.cat.high_card": {"en": "high card", "ru": "старшая карта"},
@@ -1956,7 +2002,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     # R5.4: a fouled board against each live one, under either scheme
     "rules.foul": {
-        "en": "A foul loses every box to each live board (−6) and pays its royalties.",
+        "en": "A foul loses every box to each live board (−6) and pays that board's royalties.",
         "ru": "Мёртвая рука проигрывает все боксы каждой живой (−6) и платит её роялти.",
     },
     "rules.scoring.two_per_row": {
@@ -1997,14 +2043,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
             "bottom ≥ middle ≥ top.\nEach box against each opponent's: 2 points a win, 1 each a tie; "
-            "+1 for winning two boxes of three; bonuses for strong hands.\nThe game is played to "
-            "{target:point|points}; a Claim may end it early."
+            "+1 for winning 2 or 3 of 3 boxes; bonuses for strong hands.\nThe game is played to "
+            "{target:point|points}.\nAt the target after the bottom or middle boxes: Claim ends the "
+            "game (boxes not yet shown don't count), Continue shows the rest."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
-            "по 1 при ничьей; +1 за два бокса из трёх; бонусы за сильные комбинации.\nИгра идёт до "
-            "{target:очка|очков|очков}; «Доезд» может закончить её раньше."
+            "по 1 при ничьей; +1 за 2 или 3 бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
+            "{target:очка|очков|очков}.\nДостигший цели после низа или середины: «Доезд» — игра "
+            "кончается (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},

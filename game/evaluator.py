@@ -29,6 +29,7 @@ from game.errors import BoardError
 __all__ = [
     "HandCategory",
     "category_of",
+    "display_order",
     "evaluate",
     "evaluate_codes",
     "rank3",
@@ -173,3 +174,20 @@ def evaluate(cards: Sequence[Card]) -> int:
     if len(set(cards)) != len(cards):
         raise BoardError("a box cannot hold the same card twice")
     return evaluate_codes([c.code for c in cards])
+
+
+def display_order(cards: Sequence[Card]) -> list[Card]:
+    """``cards`` (a box, full or not) in the order a hand reads: the ranks that make it first,
+    by count then rank (``K♥ K♣ 2♦ 2♣ 8♥`` for two pair, the full house's trips before its
+    pair), then the kickers high to low; a straight high to low, the wheel's ace last
+    (``5♠ 4♥ 3♦ 2♣ A♠``, R1.2). Equal ranks by suit (♠ ♥ ♦ ♣). A pure display order: the
+    strength does not depend on it."""
+    counts = Counter(c.rank for c in cards)
+    ranks = {c.rank for c in cards}
+    wheel = len(cards) == 5 and ranks == {14, 5, 4, 3, 2}
+
+    def key(c: Card) -> tuple[int, int, int]:
+        rank = 1 if wheel and c.rank == 14 else int(c.rank)
+        return (-counts[c.rank], -rank, c.suit.index)
+
+    return sorted(cards, key=key)

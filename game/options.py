@@ -27,6 +27,19 @@ class GameKind(Enum):
     OFC = "ofc"
     CHINESE = "chinese"
 
+    @property
+    def title(self) -> str:
+        """The game's name as players read it (the command line's messages): "classic OFC",
+        not the ``ofc`` of an option."""
+        return _TITLES[self]
+
+
+_TITLES = {
+    GameKind.PINEAPPLE: "Pineapple OFC",
+    GameKind.OFC: "classic OFC",
+    GameKind.CHINESE: "Chinese Poker",
+}
+
 
 class Scoring(Enum):
     """Box-points scheme of OFC and Pineapple (R5.2, R5.3)."""

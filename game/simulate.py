@@ -128,7 +128,7 @@ def simulate_tournament(
     """
     options = RuleOptions.preset(config.game)
     if not 2 <= players <= config.max_seats:
-        raise GameError(f"a {config.game.value} tournament takes 2–{config.max_seats} players")
+        raise GameError(f"a {config.game.title} tournament takes 2–{config.max_seats} players")
     if level_hands < 1 or max_hands < 1:
         raise GameError("level_hands and max_hands must be at least 1")
     rng = random.Random(seed)

@@ -84,7 +84,7 @@ from bot.service.recovery import START_SEND_SECONDS
 from bot.service.rules import rules_text
 from bot.service.runtime import Answered, Runtime, TransitionFailed, unsure_ref
 from bot.service.settings import PLAYABLE_GAMES, SETTINGS
-from bot.texts import language_of, on, tr
+from bot.texts import kush_word, language_of, on, tr
 from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
@@ -886,7 +886,11 @@ class TableService:
         """The command list."""
         community = await self._community(chat) if not chat.private else None
         key = "help.discord" if chat.platform == "discord" else "help"
-        return Reply(tr(await self._lang(community, actor), key))
+        lang = await self._lang(community, actor)
+        # what kush are, by the group's own label (R8.1; in a private chat the default)
+        label = kush_word(self.rt.kush_label(community) if community else "kush", lang)
+        line = tr(lang, key.replace("help", "help.kush"), unit=label[:1].upper() + label[1:])
+        return Reply(tr(lang, key) + "\n" + line)
 
     async def settings(
         self,

@@ -60,7 +60,7 @@ def _points_table(points: _Points, lang: str, title: str) -> str:
     lines = [tr(lang, title)]
     for box in (Box.TOP, Box.MIDDLE, Box.BOTTOM):
         if box is Box.TOP:
-            items = _top_items(points)
+            items = _top_items(points, lang)
         else:
             items = [
                 tr(lang, f"rules.cat.{cat.name.lower()}") + f" {paid}"
@@ -90,9 +90,10 @@ def _wrapped(head: str, items: list[str]) -> list[str]:
     return lines
 
 
-def _top_items(points: _Points) -> list[str]:
+def _top_items(points: _Points, lang: str) -> list[str]:
     """The top box's paying pairs and trips, a run of ranks whose pay is the same or one more
-    a rank in one item: ``66–AA 1–9``, ``222–KKK 2``, ``AAA 10``."""
+    a rank in one item, spelled out: ``pairs 66–AA pay 1 to 9``, ``trips 222–KKK pay 2``,
+    ``trips AAA pay 10`` ("66–AA 1–9" was terse for a new player)."""
     items: list[str] = []
     for cat, size in ((HandCategory.PAIR, 2), (HandCategory.TRIPS, 3)):
         paid = [(r, p) for r in Rank if (p := points(Box.TOP, (int(cat) << 20) | (r << 16)))]
@@ -108,8 +109,15 @@ def _top_items(points: _Points) -> list[str]:
             ):
                 j += 1
             (low, first), (high, last) = paid[i], paid[j - 1]
-            faces = low.char * size if j - i == 1 else f"{low.char * size}–{high.char * size}"
-            pays = str(first) if first == last else f"{first}–{last}"
-            items.append(f"{faces} {pays}")
+            word = "pair" if size == 2 else "trip"
+            if j - i == 1:
+                key, name = "rules.top.one", tr(lang, f"rules.top.{word}")
+            else:
+                key = "rules.top.flat" if first == last else "rules.top.rising"
+                name = tr(lang, f"rules.top.{word}s")
+            items.append(
+                tr(lang, key, cat=name, low=low.char * size, high=high.char * size,
+                   first=first, last=last)
+            )  # fmt: skip
             i = j
     return items

@@ -1189,6 +1189,15 @@ async def _change(
         lang = group_language(s) or own or lang
     opts = table_options(s, table_game)
     what = f"{spec.name} = {_display(s, opts, spec, lang, rt.kush_label(community), False)}"
+    named = _display(s, opts, spec, lang, rt.kush_label(community))
+    if (
+        lang != "en"
+        and spec.kind is Kind.CHOICE
+        and spec.name != "language"
+        and named != _display(s, opts, spec, "en", rt.kush_label(community))
+    ):  # a choice as /settings takes it, and as the group reads it: "game = pineapple" alone
+        # answered «ананас» in English
+        what += f" — {named}"
     game = opts.game
     if not spec.applies_to(game):
         what += tr(

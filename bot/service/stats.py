@@ -39,6 +39,7 @@ from bot.service.runtime import Runtime
 from bot.texts import GROUP_FROM, kush_word, on, signed, tr
 from game.board import BOXES
 from game.errors import GameError
+from game.evaluator import display_order
 from game.history import ReplayFrame, distinct_frames, replay_frames, revealed_boxes
 from storage.api import DEFAULT_KUSH_LABEL, Community, HandRecord, HandStats, Player
 
@@ -608,7 +609,9 @@ def replay_screen(
             if box in b.unrevealed:  # a claim ended the reveal before this box (R7.5)
                 lines.append("  " + " ".join(["🂠"] * box.size))
                 continue
-            cards = b.board.box(box)
+            cards = list(b.board.box(box))
+            if frame.final:  # as the showdown lists it: as the hand reads, not as placed
+                cards = display_order(cards)
             lines.append("  " + " ".join([c.face for c in cards] + ["·"] * (box.size - len(cards))))
         r = result.get(b.seat)
         if frame.final and r is not None:

@@ -95,7 +95,7 @@ async def test_lang_ru_in_a_group_set_to_english_speaks_english_and_says_why(
         if x.startswith("» This chat already has an open table (#1).")
     )
     assert lines[said + 1] == "  (the table's message is printed below)", lines[said:]
-    assert lines[-1].startswith("» no such button: that message's are g1–g"), lines
+    assert lines[-1].startswith("» no such button: that message's buttons are g1–g"), lines
     assert not [x for x in lines if any("а" <= ch <= "я" for ch in x.lower())], lines
 
 

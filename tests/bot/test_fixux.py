@@ -192,7 +192,7 @@ async def test_settings_game_takes_a_games_russian_or_full_name() -> None:
     ``/newtable`` does (EN and RU answers)."""
     service, _ = new_service()
     reply = await service.settings(FRIENDS, BORIS, True, ["game", "китайский"])
-    assert reply.text.splitlines()[0] == "Сохранено: game = chinese.", reply.text
+    assert reply.text.splitlines()[0] == "Сохранено: game = chinese — Китайский покер.", reply.text
     reply = await service.settings(FRIENDS, ANN, True, ["game", "Classic", "OFC"])
     assert reply.text.splitlines()[0] == "Saved: game = ofc.", reply.text
     reply = await service.settings(FRIENDS, ANN, True, ["game", "poker"])

@@ -41,7 +41,7 @@ async def test_a_message_with_one_button_names_it_alone(tmp_path: Path) -> None:
     """After /closetable during a hand the group message keeps only Leave: "g2" was answered
     "that message's are g1–g1"; it names the one button."""
     for lang, want in (
-        ("en", "» no such button: that message's only one is g1"),
+        ("en", "» no such button: that message's only button is g1"),
         ("ru", "» нет такой кнопки: у этого сообщения одна кнопка — g1"),
     ):
         out = io.StringIO()

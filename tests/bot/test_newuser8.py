@@ -151,7 +151,7 @@ async def test_the_sandbox_answers_a_button_it_has_not_with_the_ones_it_has(
             "» нет такой кнопки: у этого сообщения сейчас нет кнопок" in out.getvalue().splitlines()
         )
         assert tr("en", "sandbox.no_button", first="g1", last="g4") == (
-            "no such button: that message's are g1–g4"
+            "no such button: that message's buttons are g1–g4"
         )
     finally:
         await box.stop()

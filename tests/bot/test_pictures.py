@@ -24,7 +24,9 @@ from bot import pictures
 from bot.pictures import BoardPicture, Picture, draw, layout
 from bot.service import TableService
 from bot.texts import tr
-from game.cards import parse_cards
+from game.board import BOXES
+from game.cards import cards_str, format_cards, parse_cards
+from game.evaluator import display_order
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_service_classic import (
     ALICE,
@@ -40,6 +42,11 @@ from tests.bot.test_service_classic import (
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "golden"
 #: the issue's limit on a picture's size
 MAX_BYTES = 150 * 1024
+
+
+def _reads(box: str) -> str:
+    """A box of the record (as placed) in the order the picture draws it: as the hand reads."""
+    return cards_str(display_order(parse_cards(box)))
 
 
 ANNA = BoardPicture(
@@ -473,7 +480,7 @@ async def test_pineapple_one_picture_per_showdown_from_the_record_without_discar
         for board in data["boards"]:
             seat = next(s for s, name in names.items() if name == board["name"])
             r = by_seat[seat]
-            assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+            assert board["boxes"] == [_reads(r["top"]), _reads(r["middle"]), _reads(r["bottom"])]
             assert board["points"] == r["points"] and board["fouled"] == r["fouled"]
             assert board["scores"] == r["royalties"]
             assert board["kush"] == record.result["kush"][str(seat)]
@@ -515,6 +522,12 @@ async def test_r4_3_classic_ofc_dummy_board_in_the_picture(
     check_png(presenter.pictures[0][1], data)
     assert layout(Picture.from_json(data))[0] == 2
     assert {c.text for c in dummy.cards()} == {c for box in data["dummy"] for c in box.split()}
+    # as the hand reads (the boards' order), in the picture and the showdown's text
+    boxes = [dummy.box(b) for b in BOXES]
+    assert data["dummy"] == [cards_str(display_order(box)) for box in boxes]
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if "Showdown" in s.text)
+    said = " | ".join(format_cards(display_order(box)) for box in boxes)
+    assert f"Dummy board: {said}" in showdown, showdown
     record = (await store.hand_history(t.seats[0].player_id, 1))[0]
     assert [b["points"] for b in data["boards"]] == [r["points"] for r in record.result["seats"]]
 
@@ -588,7 +601,7 @@ async def test_r7_chinese_picture_at_the_end_of_the_reveal(
     record = (await store.hand_history(t.seats[0].player_id, 1))[0].result
     totals = record["chinese"]["totals"]
     for board, r in zip(data["boards"], record["seats"], strict=True):
-        assert board["boxes"] == [r["top"], r["middle"], r["bottom"]]
+        assert board["boxes"] == [_reads(r["top"]), _reads(r["middle"]), _reads(r["bottom"])]
         assert board["total"] == totals[str(r["seat"])]
         assert sum(board["scores"]) + board["two_of_three"] == board["points"]
         assert board["points"] == record["counted"][str(r["seat"])]

@@ -118,9 +118,9 @@ async def test_r7_5_a_claim_leaves_the_unrevealed_boxes_out_of_the_picture(
         assert len(w.fake.photos_in(GROUP_ID)) == 1 and len(drawn) == 1
         data = drawn[0]
         alice = board(data, "Alice")
-        assert alice["boxes"] == ["", "", "2c 3c 4c 5c 6c"]
+        assert alice["boxes"] == ["", "", "6c 5c 4c 3c 2c"]  # (as the hand reads)
         assert alice["scores"][:2] == [None, None] and alice["points"] == 6
-        assert board(data, "Bob")["boxes"] == ["", "", "Qs Qd Qh Qc 8d"]
+        assert board(data, "Bob")["boxes"] == ["", "", "Qs Qh Qd Qc 8d"]
         unrevealed = {
             c.text for c in parse_cards("As Ah Ad Kd Kc Ks 8h 8c Jc Td 4s 9c 9d 6s 6h 2h")
         }

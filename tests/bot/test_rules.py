@@ -20,7 +20,7 @@ async def test_rules_take_the_game_argument() -> None:
     assert (await service.rules(GROUP, ALICE)).text.startswith("Pineapple OFC:")
     assert (await service.rules(GROUP, ALICE, "")).text.startswith("Pineapple OFC:")
     reply = await service.rules(GROUP, ALICE, "chinese")
-    assert reply.text.startswith("Chinese Poker:") and "played to 51 points;" in reply.text
+    assert reply.text.startswith("Chinese Poker:") and "played to 51 points.\n" in reply.text
     reply = await service.rules(GROUP, ALICE, "OFC")
     assert reply.text.startswith("Classic OFC:") and TWO_PER_ROW in reply.text
     assert "13 cards at once next hand" in reply.text
@@ -50,7 +50,7 @@ async def test_rules_describe_the_tables_scoring_and_fantasyland() -> None:
     assert not (await say(service, "target_points", "21")).alert
     text = (await service.rules(GROUP, ALICE, "pineapple")).text
     assert "royal flush 25\nFantasyland is off.\n" in text
-    assert "Игра идёт до 21 очка;" in (await service.rules(GROUP, BOB, "chinese")).text
+    assert "Игра идёт до 21 очка.\n" in (await service.rules(GROUP, BOB, "chinese")).text
     await service.close_table(GROUP, ALICE, True)
     assert not (await say(service, "fantasyland", "on")).alert
     assert not (await say(service, "progressive_fantasyland", "on")).alert
@@ -95,7 +95,8 @@ async def test_rules_come_in_short_lines_on_a_phone() -> None:
 
 ROYALTIES_EN = (
     "Royalties (extra points):\n"
-    "top: 66–AA 1–9, 222–AAA 10–22\n"
+    "top: pairs 66–AA pay 1 to 9,\n"
+    "  trips 222–AAA pay 10 to 22\n"
     "middle: trips 2, straight 4, flush 8,\n"
     "  full house 12, quads 20,\n"
     "  straight flush 30, royal flush 50\n"
@@ -117,7 +118,8 @@ async def test_rules_show_the_royalty_table() -> None:
         assert "\n" + ROYALTIES_EN + "QQ+ on top" in text, text
     text = (await service.rules(GROUP, BOB)).text
     assert (
-        "Роялти (дополнительные очки):\nверх: 66–AA 1–9, 222–AAA 10–22\n"
+        "Роялти (дополнительные очки):\nверх: пары 66–AA — от 1 до 9,\n"
+        "  сеты 222–AAA — от 10 до 22\n"
         "середина: сет 2, стрит 4, флеш 8,\n"
         "  фулл-хаус 12, каре 20, стрит-флеш 30,\n"
         "  роял-флеш 50\n"
@@ -126,7 +128,7 @@ async def test_rules_show_the_royalty_table() -> None:
     ) in text, text
     text = (await service.rules(GROUP, ALICE, "chinese")).text
     assert (
-        "Bonuses (points):\ntop: 222–KKK 2, AAA 10\n"
+        "Bonuses (points):\ntop: trips 222–KKK pay 2,\n  trips AAA pay 10\n"
         "middle: full house 1, quads 3,\n"
         "  straight flush 4, royal flush 10\n"
         "bottom: quads 3, straight flush 4,\n"
@@ -134,7 +136,10 @@ async def test_rules_show_the_royalty_table() -> None:
     ) in text, text
     assert "Royalties" not in text
     text = (await service.rules(GROUP, BOB, "chinese")).text
-    assert "Бонусы (очки):\nверх: 222–KKK 2, AAA 10\nсередина: фулл-хаус 1, каре 3," in text
+    assert (
+        "Бонусы (очки):\nверх: сеты 222–KKK — по 2, сет AAA — 10\nсередина: фулл-хаус 1, каре 3,"
+        in text
+    )
     # the deuce of spades doubles a box's royalty (R4.4): the table says so
     assert not (await say(service, "deuce_of_spades", "on")).alert
     text = (await service.rules(GROUP, ALICE, "ofc")).text
@@ -154,7 +159,7 @@ def test_the_royalty_table_is_read_from_the_game_functions(monkeypatch) -> None:
 
     monkeypatch.setattr(rules, "royalty", fake)
     text = rules.rules_text(RuleOptions(), "en")
-    assert "Royalties (extra points):\ntop: KK 5\nmiddle: flush 7\nQQ+" in text
+    assert "Royalties (extra points):\ntop: pair KK pay 5\nmiddle: flush 7\nQQ+" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -155,7 +155,7 @@ class Terminal:
         (python-telegram-bot's last getUpdates logged a PoolTimeout traceback at every quit)."""
         start = len(self.lines)
         await self.send("/quit")
-        await self.read_until("bye|пока")
+        await self.read_until("Bye|Пока")
         assert self.proc.stdout is not None
         rest = (await asyncio.wait_for(self.proc.stdout.read(), 30)).decode()
         out = "\n".join([*self.lines[start:], rest])
@@ -438,11 +438,11 @@ async def test_quit_after_closetable_does_not_say_the_table_is_saved(tmp_path: P
     """/closetable then /quit: the sandbox said "bye (the table is saved; the next start
     resumes it)" with no table open; it says none is, and the next start opens a new one."""
     lines = await _sandbox_session(tmp_path, ["/closetable"])
-    assert "» bye (no table is open; the next start opens a new one)" in lines, lines[-5:]
+    assert "» Bye (no table is open; the next start opens a new one)" in lines, lines[-5:]
     assert not any("the table is saved" in x for x in lines)
     again = await _sandbox_session(tmp_path, [])
     assert "» Table #2 is open." in again
-    assert "» bye (the table is saved; the next start resumes it)" in again
+    assert "» Bye (the table is saved; the next start resumes it)" in again
 
 
 async def _seated_and_ready(term: Terminal) -> None:
@@ -662,7 +662,7 @@ async def test_lang_ru_plays_the_sandbox_in_russian(tmp_path: Path) -> None:
         await term.send("x")
         await term.read_until(r"^» наберите номер кнопки")
         await term.send("/quit")
-        await term.read_until(r"^» пока \(стол сохранён")
+        await term.read_until(r"^» Пока \(стол сохранён")
         assert await asyncio.wait_for(term.proc.wait(), 30) == 0
 
 
@@ -1088,14 +1088,14 @@ async def test_tournament_is_refused_in_the_sandbox_with_the_reason(tmp_path: Pa
         start = len(box.fake.calls)
         assert await box.handle("/tournament")
         assert out.getvalue().splitlines()[-1] == (
-            "» a tournament cannot be played in the sandbox: it needs two members, and computer"
+            "» A tournament cannot be played in the sandbox: it needs two members, and computer"
             " players sit at ordinary tables only; /newtable opens a table"
         )
         assert box.service.table_in(SANDBOX_GROUP) is None  # nothing opened
         assert not [c for c in box.fake.calls[start:] if c.method == "sendMessage"]
         assert await box.handle("/settings language ru")
         assert await box.handle("/tournament ofc")
-        assert out.getvalue().splitlines()[-1].startswith("» в песочнице турнир не сыграть")
+        assert out.getvalue().splitlines()[-1].startswith("» В песочнице турнир не сыграть")
         assert box.service.table_in(SANDBOX_GROUP) is None
     finally:
         await box.stop()

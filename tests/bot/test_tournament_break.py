@@ -182,8 +182,8 @@ async def test_r8_7_r6_a_player_knocked_out_by_the_hand_is_not_sent_to_fantasyla
     assert board.splitlines() == [
         "-29 pts",
         "  Q♥ Q♦ 2♣ — pair of queens",
-        "  K♣ K♦ 3♥ 4♥ 5♠ — pair of kings",
-        "  A♣ A♦ 6♥ 7♥ 8♣ — pair of aces",
+        "  K♦ K♣ 5♠ 4♥ 3♥ — pair of kings",  # (as the hand reads, not as placed)
+        "  A♦ A♣ 8♣ 7♥ 6♥ — pair of aces",
         "  royalties 7",  # (it said "royalties 7 · 🌴 Fantasyland next (14 cards)")
     ]
     out = tr("en", "tour.knocked_out", name=first.name, place=3, prize=0, label="kush")

@@ -12,8 +12,16 @@ from itertools import combinations, combinations_with_replacement, pairwise
 
 import pytest
 
-from game.cards import DECK, parse_cards
-from game.evaluator import HandCategory, category_of, evaluate, rank3, rank5, ranks_of
+from game.cards import DECK, format_cards, parse_cards
+from game.evaluator import (
+    HandCategory,
+    category_of,
+    display_order,
+    evaluate,
+    rank3,
+    rank5,
+    ranks_of,
+)
 
 
 def ev(text: str) -> int:
@@ -187,3 +195,22 @@ def test_r1_2_all_2598960_hands_agree_with_eval7() -> None:
     assert len(mapping) == 7462
     ordered = [mapping[k] for k in sorted(mapping)]
     assert all(x < y for x, y in pairwise(ordered))
+
+
+@pytest.mark.parametrize(
+    ("placed", "shown"),
+    [
+        ("Kc 2c Kh 2d 8h", "K♥ K♣ 2♦ 2♣ 8♥"),  # two pair: the pairs by rank, then the kicker
+        ("3c 9s 3h 9d 3s", "3♠ 3♥ 3♣ 9♠ 9♦"),  # full house: the trips before the pair
+        ("4c Ah 4d Qs 7s", "4♦ 4♣ A♥ Q♠ 7♠"),  # pair first, then the kickers high to low
+        ("9h 7h Jh 8h Th", "J♥ 10♥ 9♥ 8♥ 7♥"),  # straight flush high to low
+        ("3d As 5c 2h 4s", "5♣ 4♠ 3♦ 2♥ A♠"),  # the wheel: the ace is low (R1.2)
+        ("2h Ah 9h Kh 5h", "A♥ K♥ 9♥ 5♥ 2♥"),  # flush high to low
+        ("5d Qs Qh", "Q♠ Q♥ 5♦"),  # the top box
+        ("7c Ac", "A♣ 7♣"),  # a box not yet full
+    ],
+)
+def test_display_order_reads_the_hand_naturally(placed: str, shown: str) -> None:
+    cards = parse_cards(placed)
+    assert format_cards(display_order(cards)) == shown
+    assert evaluate(display_order(cards)) == evaluate(cards) if len(cards) in (3, 5) else True

@@ -598,3 +598,19 @@ def test_r8_7_a_cancelled_tournament_pays_out_exactly_its_pool(
     assert sum(shares.values()) == t.pool and min(shares.values()) >= 0
     for k in t.knocked_out if t.finished is None else ():
         assert shares[k.seat] == k.prize  # (no buy-in back once a player is out)
+
+
+@pytest.mark.parametrize(
+    ("game", "said"),
+    [
+        ("ofc", "a classic OFC tournament takes 2–4 players"),
+        ("pineapple", "a Pineapple OFC tournament takes 2–3 players"),
+        ("chinese", "a Chinese Poker tournament takes 2–4 players"),
+    ],
+)
+def test_r8_7_a_bad_player_count_names_the_game_as_players_read_it(
+    game: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The option's word with the wrong article was said: "a ofc tournament takes 2–4 players"."""
+    assert main(["tournament", "--game", game, "--players", "1"], stdout=io.StringIO()) == 2
+    assert said in capsys.readouterr().err
