@@ -1569,8 +1569,11 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     except OptionError as exc:  # pragma: no cover - every value passed its description
         message = str(exc)
         raise SettingRefused(lambda _lang: message) from None
-    if rules.idle_close_seconds <= rules.ready_seconds:
-        # the table closed as idle (R8.2a) before the ready timer (R8.2) could deal a hand
+    if name in ("idle_close_seconds", "ready_seconds") and (
+        rules.idle_close_seconds <= rules.ready_seconds
+    ):  # the table closed as idle (R8.2a) before the ready timer (R8.2) could deal a hand
+        # (only a change of either is refused: a pair an older version saved keeps working,
+        # and other settings can still be changed)
         ready, idle = _number(rules.ready_seconds), _number(rules.idle_close_seconds)
         raise SettingRefused(
             lambda lang: tr(lang, "settings.idle_over_ready", ready=ready, idle=idle)

@@ -6,6 +6,8 @@ kush label like "1 kush = 10 ₽" garbled every amount."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.model import Actor
 from bot.service import TableService
 from bot.service.settings import SETTINGS, table_options
@@ -173,3 +175,17 @@ async def test_r8_1_a_kush_label_must_read_as_a_unit_after_every_amount() -> Non
     table = presenter.last_table(GROUP.chat_id).text
     assert "Buy-in 200 ₽ · 1 pt = 1 ₽" in table, table
     assert "Saved: kush_label = фишки" in await _say(service, "kush_label", "фишки")
+
+
+async def test_r8_2a_an_older_idle_and_ready_pair_leaves_other_settings_changeable() -> None:
+    """A group whose older version saved ``ready_seconds`` 600 and ``idle_close_seconds`` 5
+    (read as 300): only a change of either timer is held to idle > ready; every other
+    change is still saved (it was refused too, "Keep idle_close_seconds > ready_seconds")."""
+    service, _presenter, store, _clock = service_env()
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    options = {"ready_seconds": 600, "idle_close_seconds": 5}
+    await store.change_settings(community.id, lambda s: replace(s, options=options))
+    assert "Saved: hand_seconds = 90." in await _say(service, "hand_seconds", "90")
+    said = await _say(service, "ready_seconds", "590")
+    assert "Keep idle_close_seconds > ready_seconds" in said, said
+    assert "Saved: ready_seconds = 240." in await _say(service, "ready_seconds", "240")
