@@ -125,8 +125,9 @@ def sandbox_timers(hand_seconds: float) -> dict[str, float]:
     hand = float(SETTINGS["hand_seconds"].parse(hand_seconds))
     wanted = {
         "hand_seconds": hand,
-        "time_bank_seconds": max(5.0, hand / 4),
-        "fantasyland_seconds": hand * 1.5,
+        # (whole seconds, as the settings take them: 30 s gives a bank of 8, not 7.5)
+        "time_bank_seconds": max(5.0, float(int(hand / 4 + 0.5))),
+        "fantasyland_seconds": float(int(hand * 1.5 + 0.5)),
     }
     return {
         name: min(max(value, SETTINGS[name].low), SETTINGS[name].high)

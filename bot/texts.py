@@ -1067,6 +1067,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Is “{value}” {whole} or {fraction}? Write {whole}, or {fraction} for the fraction.",
         "ru": "«{value}» — это {whole} или {fraction}? Напишите {whole} или, если дробь, {fraction}.",
     },
+    "reply.number_thousands": {
+        "en": "“{value}”: write {whole}, without the “{mark}”.",
+        "ru": "«{value}»: напишите {whole}, без «{mark}».",
+    },
     "reply.number_digits": {
         "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
@@ -1119,8 +1123,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_digits": {
-        "en": "a label of digits alone reads as an amount; use a word or a sign, e.g. “kush” or “1 kush = 10 ₽”",
-        "ru": "подпись из одних цифр читается как сумма; нужно слово или знак, например «куш» или «1 куш = 10 ₽»",
+        "en": "the label is shown after every amount (“500 chips”): a short unit with no digits or “=”, e.g. “chips”, “фишки” or “₽”",
+        "ru": "подпись стоит после каждой суммы («500 фишек»): нужна короткая единица без цифр и «=», например «фишки», «chips» или «₽»",
     },
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
@@ -2203,6 +2207,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.buy_in_order": {
         "en": "max_buy_in ({max_buy_in}) cannot be below min_buy_in ({min_buy_in}): keep min_buy_in ≤ max_buy_in, or set max_buy_in to 0 (5 × min_buy_in)",
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
+    },
+    "settings.idle_over_ready": {
+        "en": "an idle table would close ({idle} s idle_close_seconds) before the ready timer ends ({ready} s ready_seconds). Keep idle_close_seconds > ready_seconds",
+        "ru": "стол закроется без раздач ({idle} с, idle_close_seconds) раньше, чем кончится таймер готовности ({ready} с, ready_seconds). Нужно idle_close_seconds > ready_seconds",
     },
     "settings.point_over_buy_in": {
         "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",

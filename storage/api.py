@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from game.options import RuleOptions
+from game.options import OPTION_GAMES, RuleOptions
 
 __all__ = [
     "DEFAULT_KUSH_LABEL",
@@ -159,8 +159,14 @@ class CommunitySettings:
     table_requests: tuple[str, ...] = field(default=(), compare=False)
 
     def rule_options(self) -> RuleOptions:
-        """The :class:`RuleOptions` of a new table. :raises OptionError: on bad stored values."""
-        return RuleOptions.preset(self.game, **dict(self.options))
+        """The :class:`RuleOptions` of a new table: the options its game has (one of another
+        game, ``dummy_box`` kept for classic tables, is left out). :raises OptionError: on
+        bad stored values."""
+        game = RuleOptions.preset(self.game).game
+        return RuleOptions.preset(
+            game,
+            **{k: v for k, v in self.options.items() if game in OPTION_GAMES.get(k, (game,))},
+        )
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form."""

@@ -18,7 +18,9 @@ _HEAD = """# Settings (`/settings`, Discord `/ofcadmin settings`)
 
 Admins change these with `/settings <name> <value>` (or the buttons of `/settings`); `/settings
 <name>` shows one with its current value. A rule option changed during a match applies when the
-match ends (R6.6); a buy-in between hands (R8.2). This file is written by
+match ends (R6.6); a buy-in between hands (R8.2). Each table takes the options its game has:
+an option of one game (`dummy_box`, Classic OFC) may be set whatever the group's game, and that
+game's tables play it. This file is written by
 `python tools/settings_doc.py > docs/settings.md` from the settings' own descriptions.
 
 | setting | what it is | takes | default | games |
@@ -38,8 +40,17 @@ def reference() -> str:
     rows = []
     for spec in SETTINGS.values():
         games = [g for g in GameKind if spec.applies_to(g)]
-        game = games[0]
-        shown = _display(default, table_options(default, game), spec, "en", DEFAULT_KUSH_LABEL)
+        by_game = {
+            g: _display(default, table_options(default, g), spec, "en", DEFAULT_KUSH_LABEL)
+            for g in games
+        }
+        # a default that differs by game (scoring: 2 a box in Classic OFC, R5.3) is given for
+        # each: "1 a box, scoop 6" alone read as Classic OFC's too
+        shown = (
+            by_game[games[0]]
+            if len(set(by_game.values())) == 1
+            else "; ".join(f"{v} ({tr('en', f'game.{g.value}')})" for g, v in by_game.items())
+        )
         names = (
             "— (the whole group)"  # (a setting of the group, not of games: /settings <name>)
             if spec.community

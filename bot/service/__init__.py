@@ -529,6 +529,16 @@ class TableService:
         lang = await self._lang(community, actor)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
+        # the game first: "/newtable holdem" at an open table answered "already has an open
+        # table", as if holdem could be opened once it closed
+        games = tr(lang, "games.names")
+        known = None if game is None else settings_mod.game_named(game)
+        if game is not None and known is None and len(game.split()) > 1:  # one game, no more
+            command = "tournament" if tournament else "newtable"
+            return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
+        if game is not None and known is None:
+            name = self.rt.typed_text(chat.platform, clean_arg(game))
+            return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
         existing = self.table_in(chat)
         if existing is None and self.rt.restoring:  # (the chat's table may be one still to
             # be restored: storage refused the new one, "something went wrong")
@@ -545,14 +555,6 @@ class TableService:
         ):  # delivered again after the table it opened closed: no other table
             return Reply(tr(lang, "reply.request_done"))
         settings = community.settings
-        games = tr(lang, "games.names")
-        known = None if game is None else settings_mod.game_named(game)
-        if game is not None and known is None and len(game.split()) > 1:  # one game, no more
-            command = "tournament" if tournament else "newtable"
-            return Reply(tr(lang, "reply.game_usage", command=command, games=games), alert=True)
-        if game is not None and known is None:
-            name = self.rt.typed_text(chat.platform, clean_arg(game))
-            return Reply(tr(lang, "reply.unknown_game", game=name, games=games), alert=True)
         game = known  # ("ананас", "Classic": the game's code name)
         try:
             options = settings_mod.table_options(settings, game)  # the options game has

@@ -369,9 +369,12 @@ MAX_TOP_UP = 10**12
 
 
 def stack_limit(t: LiveTable, settings: CommunitySettings | None) -> int:
-    """The most a stack may hold after a top-up (R8.2): ``max_buy_in``, or 5 × the table's
-    minimum buy-in when it is 0 (or no settings are stored)."""
-    return (settings.max_buy_in if settings is not None else 0) or 5 * t.min_buy_in
+    """The most a stack may hold after a top-up (R8.2): ``max_buy_in``, or 5 × the minimum
+    buy-in when it is 0, as ``/settings`` says it (:attr:`CommunitySettings.top_up_limit`:
+    a buy-in saved during a hand is the table's when the top-up is added, after the hand;
+    /topup said "at most 1000", 5 × the old one, while /settings said 1500); 5 × the
+    table's buy-in when no settings are stored."""
+    return settings.top_up_limit if settings is not None else 5 * t.min_buy_in
 
 
 async def top_up(

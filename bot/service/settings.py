@@ -15,6 +15,7 @@ import difflib
 import hashlib
 import json
 import math
+import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields, replace
@@ -143,6 +144,9 @@ def _foreign_digits(text: str) -> bool:
     )
 
 
+#: A whole number with its thousands grouped by commas or points ("1,500", "12.000.000").
+_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+|[+-]?[1-9]\d{0,2}(?:\.\d{3})+")
+
 #: A setting's value as stored (JSON).
 Value = int | float | bool | str
 
@@ -186,6 +190,7 @@ class SettingRefused(ValueError):
         digits: bool = False,
         comma: str = "",
         fraction: str = "",
+        thousands: str = "",
     ) -> None:
         super().__init__(text("en"))
         self.text = text
@@ -194,6 +199,7 @@ class SettingRefused(ValueError):
         self.comma = comma  # "1,500", a thousand or one and a half: the range and the question
         # "2.5" (or "2,5") for a whole-number setting: the range and that it takes whole ones
         self.fraction = fraction
+        self.thousands = thousands  # "1,500" for a whole number: the number without the comma
 
     def says(self, lang: str, label: str = DEFAULT_KUSH_LABEL) -> str:
         """Why, in ``lang``, ending with a period whatever the reason ("abc" ended with one,
@@ -204,6 +210,11 @@ class SettingRefused(ValueError):
             return f"{said}\n{comma_hint(self.comma, lang)}"
         if self.fraction:
             return f"{said}\n{self._whole_hint(lang)}"
+        if self.thousands:
+            mark = next(ch for ch in self.thousands if ch in ",.")
+            whole = "".join(ch for ch in self.thousands if ch not in ",.")
+            hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
+            return f"{said}\n{hint}"
         return f"{said}\n{digits_hint(lang)}" if self.digits else said
 
     def _whole_hint(self, lang: str) -> str:
@@ -320,12 +331,23 @@ class Setting(BaseModel):
             fraction = read_fraction(text)
             if (
                 fraction is not None
+                and self.unit is not Unit.KUSH
+                and len(fraction.split(".")[-1]) != 3
+                and float(fraction).is_integer()
+            ):  # a time in whole seconds written "30.0" (or "-0,0"): that whole number
+                text = str(int(float(fraction)))
+            elif (
+                fraction is not None
                 and "." in fraction
                 and len(fraction.split(".")[1]) != 3
                 and not float(fraction).is_integer()  # ("100.0": the digits, as /grant says)
             ):
                 raise SettingRefused(self.range_text, self, fraction=fraction)
-            raise SettingRefused(self.range_text, self, digits=True)
+            elif _THOUSANDS.fullmatch(text):  # "1,500": "digits 0–9 only" did not say that
+                # the comma was the trouble (a whole number has no fraction to ask about)
+                raise SettingRefused(self.range_text, self, thousands=text)
+            else:
+                raise SettingRefused(self.range_text, self, digits=True)
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
@@ -358,10 +380,16 @@ class Setting(BaseModel):
                 raise
             if not isinstance(raw, int | float):  # (a text: as parse read it)
                 raise
-            if not math.isfinite(raw) or (self.kind is Kind.WHOLE and not float(raw).is_integer()):
+            if not math.isfinite(raw):
+                raise
+            fraction = self.kind is Kind.WHOLE and not float(raw).is_integer()
+            if fraction and self.unit is not Unit.SECONDS:  # (2.5 kush a point: none meant)
                 raise
             nearest = min(max(raw, self.low), self.high)
-            return self.parse(int(nearest) if self.kind is Kind.WHOLE else float(nearest))
+            # (a fraction of a time now in whole seconds, "ready_seconds 5.5" saved before:
+            # the nearest whole one)
+            whole = math.floor(nearest + 0.5)
+            return self.parse(whole if self.kind is Kind.WHOLE else float(nearest))
 
     def applies_to(self, game: GameKind) -> bool:
         """Whether tables of ``game`` use this setting."""
@@ -427,6 +455,9 @@ class Setting(BaseModel):
         )
 
 
+#: The longest kush label: a short unit after every amount ("500 chips"), R8.1.
+KUSH_LABEL_MAX = 12
+
 #: The longest argument ``/settings`` passes on, in UTF-16 code units: past the longest text a
 #: setting takes (in characters, which may be 2 units each), so a longer one reaches the
 #: setting's check and is refused with its range, never silently cut.
@@ -442,11 +473,24 @@ LONGEST_ARG = 2 * 120 + 16
 MIN_HAND_SECONDS = 30
 
 
-def _seconds(name: str, code: str, low: float, high: float, step: float, **more: Any) -> Setting:
+#: The least ``idle_close_seconds`` (R8.2a names none): 5 closed every new table before
+#: friends could press Ready ("Table #2 closed: no hand for 5 seconds"). It must also be more
+#: than ``ready_seconds`` (:func:`updated`).
+MIN_IDLE_CLOSE_SECONDS = 300
+
+#: The least ``level_minutes`` (R8.7 names none): 0.05 made 3-second tournament levels.
+MIN_LEVEL_MINUTES = 1
+
+
+def _seconds(
+    name: str, code: str, low: float, high: float, step: float, whole: bool = True, **more: Any
+) -> Setting:
+    """A time in seconds, whole unless ``whole`` is false ("ready_seconds 5.5" was taken: a
+    timer players see counts down whole seconds; a pause between reveals may be a fraction)."""
     return Setting(
         name=name,
         code=code,
-        kind=Kind.NUMBER,
+        kind=Kind.WHOLE if whole else Kind.NUMBER,
         unit=Unit.SECONDS,
         low=low,
         high=high,
@@ -498,9 +542,11 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         kind=Kind.TEXT,
         community=True,
         low=1,
-        high=40,
-        en='how kush amounts are labelled, e.g. "kush" or "1 kush = 10 ₽" (display only).',
-        ru="подпись сумм кушей, например «куш» или «1 куш = 10 ₽» (только для показа).",
+        high=KUSH_LABEL_MAX,
+        en='the unit shown after every kush amount ("500 chips"), e.g. "chips", "фишки" or "₽" '
+        "(display only).",
+        ru="единица после каждой суммы кушей («500 фишек»), например «фишки», «chips» или «₽» "
+        "(только для показа).",
     ),
     Setting(
         name="utc_offset",
@@ -711,6 +757,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         0,
         60,
         1,
+        whole=False,  # (a pause, not a countdown: half a second is a pause)
         games=frozenset({GameKind.CHINESE}),
         en="the pause between the reveals of bottom, middle and top.",
         ru="пауза между вскрытиями низа, середины и верха.",
@@ -729,11 +776,11 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
     _seconds(
         "idle_close_seconds",
         "ic",
-        5,
+        MIN_IDLE_CLOSE_SECONDS,
         604800,
         300,
-        en="a table with no hand dealt for this long closes itself.",
-        ru="стол без раздач дольше этого закрывается сам.",
+        en="a table with no hand dealt for this long closes itself; more than ready_seconds.",
+        ru="стол без раздач дольше этого закрывается сам; больше, чем ready_seconds.",
     ),
     _kush(
         "tournament_buy_in",
@@ -761,7 +808,7 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         kind=Kind.NUMBER,
         community=True,
         unit=Unit.MINUTES,
-        low=0.05,
+        low=MIN_LEVEL_MINUTES,
         high=240,
         step=1,
         en="the length of a tournament level in minutes; the chips per point rise with each level.",
@@ -1438,20 +1485,18 @@ def tournament_config(s: CommunitySettings, game: GameKind) -> TournamentConfig:
     return TournamentConfig.create(game, **values)
 
 
-def _digits_only(label: str) -> bool:
-    """Whether a kush label is digits alone, with nothing but spaces, punctuation and
-    invisible characters between them ("10 000", "1.5"): every amount then read as two
-    numbers ("1000 10 000 on the balance")."""
-    shown = [ch for ch in label if visible(ch)]
-    return any(ch.isdigit() for ch in shown) and all(
-        ch.isdigit() or unicodedata.category(ch)[0] in "PZ" for ch in shown
-    )
+def _not_a_unit(label: str) -> bool:
+    """Whether a kush label would read badly after every amount, as it is shown: one with a
+    digit or "=" ("1 kush = 10 ₽" garbled every amount, "Buy-in 500 1 kush = 10 ₽"; digits
+    alone read as a second number, "1000 10 000 on the balance")."""
+    return any(ch.isdigit() or ch in "=＝" for ch in label if visible(ch))
 
 
 def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
-    description, the buy-in bounds against each other, the options against the game
-    (R4.2, R4.3, R6.2: an option of another game is refused when it is set), and the buy-in
+    description, the buy-in bounds against each other, the options of each game as its tables
+    take them (R4.2, R4.3, R6.2; an option of one game only is left out of the others'), the
+    ready and idle timers against each other (R8.2, R8.2a), and the buy-in
     against the kush of a point (a stack below one point is never dealt in, R8.2), and a
     tournament's first level against its starting chips (R8.7: a first point dearer than a
     whole stack).
@@ -1460,6 +1505,10 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     :raises SettingRefused: for a value that is refused (the text names the allowed range).
     """
     spec = SETTINGS[name]
+    if name == "kush_label" and _not_a_unit(str(raw)):  # (R8.1: a label; one already
+        # stored still reads as it was saved: only a change is refused; told before its
+        # length, "1 kush = 10 ₽" is too long and no unit either)
+        raise SettingRefused(lambda lang: tr(lang, "settings.label_digits"))
     value = spec.parse(raw)
     if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
         if str(value).lower() in DEFAULT_WORDS:  # (empty, the default, no command can write)
@@ -1469,9 +1518,6 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             raise SettingRefused(refusal)
         with contextlib.suppress(OptionError):
             value = ",".join(map(str, _numbers(str(value), name) or ()))
-    if name == "kush_label" and _digits_only(str(value)):  # (R8.1: a label; one already
-        # stored still reads as it was saved: only a change is refused)
-        raise SettingRefused(lambda lang: tr(lang, "settings.label_digits"))
     if not spec.community:
         s = replace(s, options={**s.options, name: value})
     elif name == "language":
@@ -1519,18 +1565,39 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
             lambda lang: tr(lang, "settings.buy_in_order", min_buy_in=lo, max_buy_in=hi)
         )
     try:
-        rules = RuleOptions.preset(s.game, **options)
-    except OptionConflict as exc:
+        # each game's tables take the options that game has (:func:`table_options`): a
+        # classic option (dummy_box) saved in a Pineapple group is what its classic tables
+        # play, and the other games leave it out (R4.2, R4.3, R6.2: every table's combination
+        # deals from one deck). It was refused "for Pineapple OFC whatever table is open" at
+        # a classic table whose /settings listed it.
+        for game in PLAYABLE_GAMES:
+            RuleOptions.preset(game, **_options_of(options, game))
+        rules = RuleOptions.preset(s.game, **_options_of(options, RuleOptions.preset(s.game).game))
+    except OptionConflict as exc:  # pragma: no cover - each game is given only its own
         raise SettingRefused(_conflict_text(exc, name)) from None
     except OptionError as exc:  # pragma: no cover - every value passed its description
         message = str(exc)
         raise SettingRefused(lambda _lang: message) from None
+    if name in ("idle_close_seconds", "ready_seconds") and (
+        rules.idle_close_seconds <= rules.ready_seconds
+    ):  # the table closed as idle (R8.2a) before the ready timer (R8.2) could deal a hand
+        # (only a change of either is refused: a pair an older version saved keeps working,
+        # and other settings can still be changed)
+        ready, idle = _number(rules.ready_seconds), _number(rules.idle_close_seconds)
+        raise SettingRefused(
+            lambda lang: tr(lang, "settings.idle_over_ready", ready=ready, idle=idle)
+        )
     if rules.kush_per_point > s.min_buy_in:  # a buy-in that cannot pay one point (R8.2, R8.4)
         point, buy_in = rules.kush_per_point, s.min_buy_in
         raise SettingRefused(
             lambda lang: tr(lang, "settings.point_over_buy_in", point=point, min_buy_in=buy_in)
         )
     return s
+
+
+def _options_of(options: Mapping[str, Value], game: GameKind) -> dict[str, Value]:
+    """The rule ``options`` that tables of ``game`` have (:meth:`Setting.applies_to`)."""
+    return {k: v for k, v in options.items() if k in SETTINGS and SETTINGS[k].applies_to(game)}
 
 
 def _conflict_text(exc: OptionConflict, changed: str) -> Callable[[str], str]:

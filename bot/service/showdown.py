@@ -13,6 +13,7 @@ from bot.screens import Screen
 from bot.service import tournaments
 from bot.service.dealing import (
     TOP_UP_SECONDS,
+    apply_pending,
     available,
     close_now,
     closed_notice,
@@ -212,10 +213,18 @@ def close_hand(
     t.plan = None
     t.owners = {}
     t.reveal = None
+    if not t.closing:
+        # settings saved during the hand apply now when the next hand plays them (the match
+        # is over, R6.6; the buy-in between hands, R8.2), not at the deal: the table message
+        # between hands showed the old buy-in and point while the next hand paid the new
+        # ones. A stack the new point leaves below one is offered the top-up now (R8.2).
+        apply_pending(t, tx, rt.clock())
     if len(available(t)) >= t.options.min_players:
         t.phase = Phase.BETWEEN
         delay = rt.next_hand_delay
-        if busted and delay > 0:
+        if delay > 0 and (
+            busted or any(t.busted(st) and not st.leaving for st in t.seats.values())
+        ):
             delay = max(delay, TOP_UP_SECONDS)  # time to take the top-up
         t.next_hand_at = rt.clock() + delay
     else:

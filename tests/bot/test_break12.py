@@ -38,6 +38,10 @@ async def test_r8_2_a_computer_player_no_top_up_can_lift_stands_up_not_spinning(
     assert t.hand is None and anna.stack == 0 and anna.top_up == 200, anna  # (queued: R8.2)
     # the hand earned it Fantasyland (as tests/bot/test_bots.py deals one): the match goes on
     t.match = dataclasses.replace(t.match, fantasyland={anna.seat: 14}, match_over=False)
+    # (with that Fantasyland due when the hand ended, the new point and buy-in had waited:
+    # they apply at a hand's end only when the match is over, R6.6)
+    t.pending_options, t.options = t.options, dataclasses.replace(t.options, kush_per_point=200)
+    t.pending_buy_in, t.min_buy_in = t.min_buy_in, 200
     assert t.options.kush_per_point == 200 and t.min_buy_in == 200  # (both wait)
     posts = len(presenter.posts)
     for _ in range(6):

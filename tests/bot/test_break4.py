@@ -128,7 +128,8 @@ async def test_r7_7_a_computer_player_that_cannot_decide_does_not_end_the_chines
 
 
 @pytest.mark.parametrize(
-    ("actor", "shown"), [(ALICE, "from 0.05 to 240"), (BORIS, "от 0,05 до 240")]
+    ("actor", "shown"),
+    [(ALICE, "from -12 to 14"), (BORIS, "(дробное — через запятую или точку: 7,5)")],
 )
 async def test_a_fractional_range_is_written_as_the_admin_writes_fractions(
     actor: Actor, shown: str
@@ -138,7 +139,7 @@ async def test_a_fractional_range_is_written_as_the_admin_writes_fractions(
     about "1,500" ("или 1,5") write a fraction. (It read "от 0.05 до 240".)"""
     service, store = new_settings_service()
     before = await stored(store)
-    reply = await say(service, "level_minutes", "0", actor=actor)
+    reply = await say(service, "utc_offset", "15", actor=actor)
     assert reply.alert and shown in reply.text, reply.text
     assert await stored(store) == before
 

@@ -7,6 +7,8 @@ In-memory store, a hand-moved clock, timers fired by ``run_due``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.model import Phase
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
@@ -46,11 +48,13 @@ async def test_r8_2a_a_running_ready_timer_deals_instead_of_the_idle_close(env) 
 
 
 async def test_r8_2a_an_idle_close_shorter_than_the_ready_timer_lets_a_hand_start(env) -> None:  # type: ignore[no-untyped-def]
-    """``idle_close_seconds`` 30 and ``ready_seconds`` 60 (both allowed): a third player who
-    never presses Ready had the table closed 30 s after it opened, every time."""
+    """``idle_close_seconds`` 300 and ``ready_seconds`` 600 (saved by an older version: now
+    refused, idle_close_seconds must be more than ready_seconds): a third player who never
+    presses Ready had the table closed 300 s after it opened, every time."""
     service, _presenter, store, clock = env
-    for name, value in (("idle_close_seconds", "30"), ("ready_seconds", "60")):
-        assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    options = {"idle_close_seconds": 300, "ready_seconds": 600}
+    await store.change_settings(community.id, lambda s: replace(s, options=options))
     await service.new_table(GROUP, ALICE)
     for a in (ALICE, BOB, CAROL):
         assert not (await service.join(GROUP, a)).alert
@@ -58,17 +62,17 @@ async def test_r8_2a_an_idle_close_shorter_than_the_ready_timer_lets_a_hand_star
     assert not (await service.ready(GROUP, BOB)).alert
     t = service.table_in(GROUP)
     assert t is not None
-    clock.now += 30
+    clock.now += 300
     await service.run_due()
     assert service.table_in(GROUP) is t and t.hand is None
-    clock.now += 30
+    clock.now += 300
     await service.run_due()
     assert t.hand is not None and t.hand_no == 1 and t.seat_of(CAROL.user_id) is None
     assert await check_store(store) == []
 
 
 async def test_r8_2a_a_hand_longer_than_the_idle_close_leaves_the_top_up_window_its_time() -> None:
-    """``idle_close_seconds`` 30; the first hand takes longer, and Bob loses his whole stack
+    """``idle_close_seconds`` 300; the first hand takes longer, and Bob loses his whole stack
     heads-up: the lobby offers him 20 s to top up (R8.2). The table closed at once instead,
     counted from the deal; now Bob tops up within the window and the next hand is dealt."""
     store, clock = MemoryStore(), Clock()
@@ -77,11 +81,15 @@ async def test_r8_2a_a_hand_longer_than_the_idle_close_leaves_the_top_up_window_
     )
     presenter = FakePresenter()
     service.register(presenter)
-    for name, value in (("kush_per_point", "100"), ("idle_close_seconds", "30")):
+    for name, value in (
+        ("kush_per_point", "100"),
+        ("idle_close_seconds", "300"),
+        ("hand_seconds", "3600"),
+    ):
         assert not (await service.settings(GROUP, ALICE, True, [name, value])).alert
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    clock.now += 40  # the first player to act thinks for 40 s
+    clock.now += 310  # the first player to act thinks for 310 s
     await bob_loses_the_first_hand(service, presenter, t)
     assert t.hand is None and t.top_up_deadline == clock.now + TOP_UP_SECONDS
     clock.now += 10

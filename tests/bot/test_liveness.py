@@ -91,22 +91,24 @@ async def test_r8_2a_a_table_with_no_hand_closes_itself_and_cashes_out(env) -> N
 
 
 async def test_r8_2a_a_short_idle_close_is_said_in_seconds(env) -> None:  # type: ignore[no-untyped-def]
-    """An admin sets ``idle_close_seconds`` to 20 (the setting allows 5 and up): the close
-    said "no hand for 0 minutes" (the seconds rounded to whole minutes); under two minutes
-    it is said in seconds, in both languages."""
+    """An admin set ``idle_close_seconds`` to 20: the close said "no hand for 0 minutes" (the
+    seconds rounded to whole minutes); under two minutes it is said in seconds, in both
+    languages. (It takes 300 and up now, fixnu6a: the least, 5 minutes, is said so.)"""
     service, presenter, store, clock = env
     reply = await service.settings(GROUP, ALICE, True, ["idle_close_seconds", "20"])
+    assert reply.alert and "from 300 to" in reply.text, reply.text
+    assert "no hand for 20 seconds" in tr("en", "table.idle_closed.s", table=1, seconds=20)
+    assert "20 секунд без раздач" in tr("ru", "table.idle_closed.s", table=1, seconds=20)
+    reply = await service.settings(GROUP, ALICE, True, ["idle_close_seconds", "300"])
     assert not reply.alert, reply.text
     await service.new_table(GROUP, ALICE)
     t = service.table_in(GROUP)
     assert t is not None
-    clock.now += 20
+    clock.now += 300
     await service.run_due()
     assert service.table_in(GROUP) is None
     text = presenter.last_table(GROUP.chat_id).text
-    assert text == tr("en", "table.idle_closed.s", table=t.id, seconds=20)
-    assert "no hand for 20 seconds" in text
-    assert "20 секунд без раздач" in tr("ru", "table.idle_closed.s", table=1, seconds=20)
+    assert "no hand for 5 minutes" in text, text
     assert await check_store(store) == []
 
 

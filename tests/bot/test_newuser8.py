@@ -44,8 +44,8 @@ async def test_a_list_settings_explanation_says_how_to_write_the_list(
 @pytest.mark.parametrize(
     ("actor", "setting", "value", "shown"),
     [
-        (ALICE, "level_minutes", "0", "takes a number of minutes from 0.05 to 240"),
-        (BORIS, "level_minutes", "0", "level_minutes: число минут от 0,05 до 240"),
+        (ALICE, "level_minutes", "0", "takes a number of minutes from 1 to 240"),
+        (BORIS, "level_minutes", "0", "level_minutes: число минут от 1 до 240"),
         (ALICE, "tournament_chips", "5", "takes a whole number of chips from 10 to 1,000,000"),
         (BORIS, "tournament_chips", "5", "целое число фишек от 10 до 1\u00a0000\u00a0000"),
     ],

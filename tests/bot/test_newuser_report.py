@@ -45,21 +45,18 @@ async def test_r4_5_a_chinese_poker_board_stays_hidden_until_showdown() -> None:
     assert "  🂠 hidden until showdown: 13 cards" in lines, lines
 
 
-async def test_a_classic_option_refused_at_a_classic_table_names_the_settings_game() -> None:
+async def test_a_classic_option_set_at_a_classic_table_is_played_there() -> None:
     """A Pineapple group opens a classic table (``/newtable ofc``) and its admin sets
-    ``dummy_box``: refused, nothing saved, with "exists only in Classic OFC, not in Pineapple
-    OFC" while the admin looked at a Classic OFC table. The refusal says the settings are
-    Pineapple's (``/settings game``), whatever table is open, and how to switch."""
+    ``dummy_box``: it was refused "exists only in Classic OFC, not in Pineapple OFC" while the
+    admin looked at a Classic OFC table; then "these settings are for Pineapple OFC
+    (/settings game)". The classic table takes it (R4.3); Pineapple tables leave it out."""
     service, _presenter, store, _clock = service_env()
     await start(service, [ALICE, BOB], "ofc")
     t = service.table_in(GROUP)
     assert t is not None and t.options.game.value == "ofc"
     reply = await service.settings(GROUP, ALICE, True, ["dummy_box", "on"])
-    assert reply.alert and "Saved" not in reply.text
+    assert not reply.alert and "Saved: dummy_box = on" in reply.text, reply.text
     community = await store.community(GROUP.platform, GROUP.community_id)
-    assert not community.settings.options.get("dummy_box")
-    assert "these settings are for Pineapple OFC (/settings game)" in reply.text, reply.text
-    assert "/settings game ofc" in reply.text
-    ru = tr("ru", "settings.conflict_option", option="dummy_box", games="Классический OFC",
-            game="Ананас (OFC)", first="ofc")  # fmt: skip
-    assert "эти настройки — для игры «Ананас (OFC)»" in ru
+    assert community.settings.options.get("dummy_box") is True
+    assert community.settings.game == "pineapple"
+    assert not community.settings.rule_options().dummy_box  # (a Pineapple table's)

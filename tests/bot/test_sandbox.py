@@ -735,8 +735,8 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
     from storage.sqlite import SqliteStore
 
     error = (
-        "python -m bot: error: argument --hand-seconds: hand_seconds takes a number of "
-        "seconds from 30 to 3600 (30.5 for a fraction)"
+        "python -m bot: error: argument --hand-seconds: hand_seconds takes a whole number of "
+        "seconds from 30 to 3600"
     )
     for value in ("4000", "0", "7.5"):  # (no hand can be played in 7.5 s, R8.5)
         status, out = await _refused_start(tmp_path, value)
@@ -757,7 +757,7 @@ async def test_a_hand_seconds_the_setting_refuses_is_refused_at_start_and_nothin
         options["hand_seconds"],
         options["time_bank_seconds"],
         options["fantasyland_seconds"],
-    ) == (30, 7.5, 45)
+    ) == (30, 8, 45)
 
 
 async def test_the_longest_hand_seconds_keeps_every_timer_within_its_setting(
@@ -829,8 +829,8 @@ async def test_a_restart_without_hand_seconds_keeps_the_timers_an_admin_set(
     assert await timers(first, *typed) == (300, 90, 180)
     assert await timers(SandboxOptions(db=db, bot_delay=0.0)) == (300, 90, 180)  # kept
     flag = SandboxOptions(db=db, bot_delay=0.0, hand_seconds=30, given=frozenset({"hand_seconds"}))
-    assert await timers(flag) == (30, 7.5, 45)  # the flag given: the sandbox's again
-    assert await timers(SandboxOptions(db=db, bot_delay=0.0)) == (30, 7.5, 45)
+    assert await timers(flag) == (30, 8, 45)  # the flag given: the sandbox's again
+    assert await timers(SandboxOptions(db=db, bot_delay=0.0)) == (30, 8, 45)
 
 
 def test_help_says_a_resumed_table_takes_hand_seconds_as_a_settings_change(

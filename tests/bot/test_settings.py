@@ -94,8 +94,8 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("hand_seconds", "0", ["seconds from 30 to 3600"]),
         ("ready_seconds", "4", ["from 5 to 600"]),
         ("ready_seconds", "601", ["from 5 to 600"]),
-        ("idle_close_seconds", "604801", ["from 5 to 604,800"]),
-        ("idle_close_seconds", "1e400", ["seconds from", "(7.5 for a fraction)"]),
+        ("idle_close_seconds", "604801", ["from 300 to 604,800"]),
+        ("idle_close_seconds", "1e400", ["whole number of seconds from 300"]),
         ("fantasyland_seconds", "-1", ["from 10 to 3600"]),
         ("reveal_pause_seconds", "61", ["from 0 to 60"]),
         ("min_buy_in", "0", ["from 1 to 1,000,000,000,000 kush"]),
@@ -119,9 +119,9 @@ def test_every_option_and_community_field_is_described_once_with_texts() -> None
         ("scoring", "two", ["one_six, two_per_row"]),
         ("language", "de", ["auto, en, ru"]),
         ("game", "poker", ["pineapple, ofc, chinese"]),
-        ("kush_label", "x" * 41, ["1 to 40 characters"]),
+        ("kush_label", "x" * 13, ["1 to 12 characters"]),
         # refused, not cut to fit
-        pytest.param("kush_label", "💰" * 41, ["1 to 40 characters"], id="kush_label-41-emoji"),
+        pytest.param("kush_label", "💰" * 13, ["1 to 12 characters"], id="kush_label-13-emoji"),
         pytest.param(
             "chips_schedule",
             "10," * 40 + "500",
@@ -151,14 +151,14 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
     for name, value, shown in [
         ("ready_seconds", "5", "5"),
         ("idle_close_seconds", "604800", "604800"),
-        ("hand_seconds", "45.5", "45.5"),
+        ("hand_seconds", "45", "45"),
         ("max_buy_in", "0", "auto — 5 × buy-in = 1000"),
         ("max_buy_in", "5000", "5000"),
         ("min_buy_in", "1000000000000", None),  # refused: above max_buy_in
         ("fantasyland", "выкл", "off"),
         ("language", "RU", "ru"),
-        ("kush_label", "1 kush = 10 ₽", "1 kush = 10 ₽"),
-        ("kush_label", "💰" * 40, "💰" * 40),  # 40 characters, 80 UTF-16 units: whole
+        ("kush_label", "₽", "₽"),
+        ("kush_label", "💰" * 12, "💰" * 12),  # 12 characters, 24 UTF-16 units: whole
         ("chips_schedule", ",".join(str(n) for n in range(10, 34)), "10,11,12"),
     ]:
         reply = await say(service, name, *value.split())
@@ -170,7 +170,7 @@ async def test_accepted_values_are_saved_typed_and_shown() -> None:
     assert s.options["ready_seconds"] == 5.0 and s.options["fantasyland"] is False
     assert s.max_buy_in == 5000 and s.top_up_limit == 5000 and s.language == "ru"
     opts = s.rule_options()
-    assert (opts.ready_seconds, opts.idle_close_seconds, opts.hand_seconds) == (5, 604800, 45.5)
+    assert (opts.ready_seconds, opts.idle_close_seconds, opts.hand_seconds) == (5, 604800, 45)
 
 
 async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None:
@@ -216,23 +216,23 @@ async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> 
 
 
 # -- option combinations (R4.2, R4.3, R6.2) ----------------------------------------------------
-async def test_options_of_another_game_are_refused_when_set() -> None:
+async def test_options_of_another_game_are_kept_for_that_games_tables() -> None:
+    """An option of one game (R4.2, R4.3, R6.2) is saved whatever the group's game, with a
+    note of the game it applies to; each table takes only the options its game has, so every
+    combination deals from one deck. (It was refused "for Pineapple OFC whatever table is
+    open" at a classic table whose /settings listed it: fixnu6a.)"""
     service, store = new_service()
     for option in ("heads_up_double_boxes", "dummy_box"):
         reply = await say(service, option, "on")  # the group's game is Pineapple
-        assert reply.alert and "only in Classic OFC" in reply.text, reply.text
-        assert "/settings game ofc" in reply.text
-    assert (await stored(store)).options == {}
-    assert not (await say(service, "game", "ofc")).alert
-    assert (await say(service, "progressive_fantasyland", "on")).alert
-    assert not (await say(service, "heads_up_double_boxes", "on")).alert
-    before = await stored(store)
-    for game in ("pineapple", "chinese"):  # the game cannot move away from the option
-        reply = await say(service, "game", game)
-        assert reply.alert and "/settings heads_up_double_boxes off" in reply.text, reply.text
-        russian = await say(service, "game", game, actor=BORIS)
-        assert "сначала выключите" in russian.text
-    assert await stored(store) == before
+        assert not reply.alert, reply.text
+        assert "(it applies to Classic OFC; this group's game is Pineapple OFC)" in reply.text
+    s = await stored(store)
+    assert s.options == {"heads_up_double_boxes": True, "dummy_box": True}
+    assert not table_options(s).dummy_box and table_options(s, "ofc").dummy_box
+    assert not (await say(service, "progressive_fantasyland", "on")).alert
+    assert not table_options(await stored(store), "ofc").progressive_fantasyland
+    for game in ("ofc", "chinese", "pineapple"):  # the game may move on: nothing to turn off
+        assert not (await say(service, "game", game)).alert
     # a table of another game opened with /newtable takes only the options that game has
     reply = await service.new_table(GROUP, ALICE, "chinese")
     t = service.table_in(GROUP)
@@ -241,8 +241,6 @@ async def test_options_of_another_game_are_refused_when_set() -> None:
     # and a later change of the group's settings leaves that table's game alone
     assert not (await say(service, "hand_seconds", "90")).alert
     assert t.options.game is GameKind.CHINESE and t.options.hand_seconds == 90
-    assert not (await say(service, "heads_up_double_boxes", "off")).alert
-    assert not (await say(service, "game", "chinese")).alert
 
 
 async def test_an_option_for_another_game_is_saved_with_a_note() -> None:
@@ -256,12 +254,12 @@ async def test_an_option_for_another_game_is_saved_with_a_note() -> None:
 
 def test_a_label_takes_emoji_sequences_but_no_controls() -> None:
     label = SETTINGS["kush_label"]
-    assert label.parse(" 👨\u200d👩\u200d👧 = 1 ₽ ") == "👨\u200d👩\u200d👧 = 1 ₽"
+    assert label.parse(" 👨\u200d👩\u200d👧 ₽ ") == "👨\u200d👩\u200d👧 ₽"
     for bad in ("a\u202eb", "a\x07b", "a\ud800b", ""):
         with pytest.raises(SettingRefused) as info:
             label.parse(bad)
-        assert "1 to 40 characters" in info.value.text("en")
-        assert "от 1 до 40 символов" in info.value.text("ru")
+        assert "1 to 12 characters" in info.value.text("en")
+        assert "от 1 до 12 символов" in info.value.text("ru")
 
 
 def test_stored_values_of_an_older_version_fall_back_to_defaults() -> None:
@@ -720,39 +718,35 @@ async def test_setting_the_game_while_another_games_table_is_open_says_the_table
 
 
 async def test_a_fraction_with_a_comma_is_saved_as_russian_writes_it() -> None:
-    """``/settings time_bank_seconds 7,5`` (a comma, as Russian writes fractions) was refused
+    """``/settings level_minutes 7,5`` (a comma, as Russian writes fractions) was refused
     with the range and "a fraction is written with a point": the comma is the point, in
-    either language, and the range says so in Russian."""
+    either language, and the range says so in Russian. (Times in seconds are whole.)"""
     service, store = new_service()
-    assert not (await say(service, "time_bank_seconds", "7,5")).alert
-    assert table_options(await stored(store)).time_bank_seconds == 7.5
-    assert not (await say(service, "time_bank_seconds", "12,25", actor=BORIS)).alert
-    assert table_options(await stored(store)).time_bank_seconds == 12.25
-    russian = await say(service, "time_bank_seconds", "7,5,5", actor=BORIS)
+    assert not (await say(service, "level_minutes", "7,5")).alert
+    assert (await stored(store)).level_minutes == 7.5
+    assert not (await say(service, "level_minutes", "12,25", actor=BORIS)).alert
+    assert (await stored(store)).level_minutes == 12.25
+    russian = await say(service, "level_minutes", "7,5,5", actor=BORIS)
     assert russian.alert and russian.text.endswith("(дробное — через запятую или точку: 7,5).")
 
 
 async def test_the_fraction_a_range_shows_is_one_the_setting_takes() -> None:
     """``/settings hand_seconds 7,5`` was refused "from 30 to 3600 (7.5 for a fraction)":
     the example given was the very value refused. A range whose low end is above 7.5 shows
-    a fraction inside it (30.5); the others keep 7.5."""
+    a fraction inside it (8.5 for level_minutes 8 to 240, say); the others keep 7.5. (Times
+    in seconds are whole now: no fraction is offered.)"""
+    spec = SETTINGS["level_minutes"].model_copy(update={"low": 8.0})
+    assert spec.range_text("en").endswith("from 8 to 240 (8.5 for a fraction)")
+    assert spec.range_text("ru").endswith("(дробное — через запятую или точку: 8,5)")
+    assert SETTINGS["level_minutes"].range_text("en").endswith("(7.5 for a fraction)")
     english = await say(service := new_service()[0], "hand_seconds", "7,5")
     assert english.alert and english.text == (
-        "Cannot set that — hand_seconds takes a number of seconds from 30 to 3600"
-        " (30.5 for a fraction)."
-    )
-    russian = await say(service, "hand_seconds", "7,5", actor=BORIS)
-    assert russian.alert and russian.text == (
-        "Нельзя установить — hand_seconds: число секунд от 30 до 3600"
-        " (дробное — через запятую или точку: 30,5)."
-    )
-    assert (await say(service, "fantasyland_seconds", "1")).text.endswith(
-        "from 10 to 3600 (10.5 for a fraction)."
+        "Cannot set that — hand_seconds takes a whole number of seconds from 30 to 3600.\n"
+        "Whole numbers only, not 7.5."
     )
     assert (await say(service, "ready_seconds", "1")).text.endswith(
-        "from 5 to 600 (7.5 for a fraction)."
+        "takes a whole number of seconds from 5 to 600."
     )
-    assert not (await say(service, "hand_seconds", "30,5", actor=BORIS)).alert
 
 
 async def test_a_mistyped_setting_name_suggests_the_closest_not_the_whole_list() -> None:
@@ -843,10 +837,10 @@ async def test_kush_ranges_name_the_groups_own_label() -> None:
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
     ("name", "value", "saved"),
-    [("utc_offset", "5,5", 5.5), ("level_minutes", "0,5", 0.5), ("hand_seconds", "37,5", 37.5),
-     ("time_bank_seconds", "-0,0", 0.0), ("fantasyland_seconds", "+90,25", 90.25),
-     ("level_minutes", "0,125", 0.125), ("level_minutes", "0,500", 0.5),
-     ("utc_offset", "-0,500", -0.5), ("time_bank_seconds", "00,250", 0.25)],
+    [("utc_offset", "5,5", 5.5), ("level_minutes", "1,5", 1.5), ("level_minutes", "37,5", 37.5),
+     ("utc_offset", "-0,0", 0.0), ("level_minutes", "+90,25", 90.25),
+     ("utc_offset", "0,125", 0.125), ("utc_offset", "0,500", 0.5),
+     ("utc_offset", "-0,500", -0.5), ("utc_offset", "00,250", 0.25)],
 )  # fmt: skip
 async def test_a_fractional_setting_takes_a_decimal_comma(
     actor: Actor, name: str, value: str, saved: float
@@ -869,7 +863,7 @@ async def test_a_fractional_setting_takes_a_decimal_comma(
 @pytest.mark.parametrize("actor", [ALICE, BORIS], ids=["en", "ru"])
 @pytest.mark.parametrize(
     ("name", "value"),
-    [("idle_close_seconds", "1,500"), ("hand_seconds", "1,000"), ("level_minutes", "2,125")],
+    [("utc_offset", "1,500"), ("level_minutes", "2,125")],
 )
 async def test_a_comma_before_three_digits_is_asked_again(
     actor: Actor, name: str, value: str
@@ -907,6 +901,9 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
         hint = {"en": "Whole numbers only: 2 or 3, not 2.5.",
                 "ru": "Только целые числа: 2 или 3, а не 2,5."}[lang]  # fmt: skip
         assert reply.alert and reply.text.endswith(hint), reply.text
+    elif value == "1,000":  # (a whole number: the comma named, fixnu6a)
+        hint = tr(lang, "reply.number_thousands", value=value, whole="1000", mark=",")
+        assert reply.alert and reply.text.endswith(hint), reply.text
     else:
         assert reply.alert and reply.text.endswith(tr(lang, "reply.number_digits"))
     assert await stored(store) == before
@@ -915,8 +912,8 @@ async def test_a_whole_number_setting_takes_no_comma(actor: Actor, name: str, va
 @pytest.mark.parametrize(
     ("actor", "saved", "low"),
     [
-        (ALICE, "time_bank_seconds = 7.5.", "from 0.05"),
-        (BORIS, "time_bank_seconds = 7,5.", "от 0,05"),
+        (ALICE, "utc_offset = 7.5.", "from -12"),
+        (BORIS, "utc_offset = 7,5.", "от -12"),
     ],
     ids=["en", "ru"],
 )
@@ -925,12 +922,12 @@ async def test_a_fraction_is_shown_with_the_readers_decimal_sign(
 ) -> None:
     """Russian admins now type 7,5 and the bot answered "= 7.5": a fraction is shown with the
     reader's decimal sign, in the saved reply and the settings' ranges (level_minutes takes
-    0.05 to 240)."""
+    1 to 240; utc_offset -12 to 14)."""
     service, _store = new_service()
-    reply = await say(service, "time_bank_seconds", "7,5", actor=actor)
+    reply = await say(service, "utc_offset", "7,5", actor=actor)
     hint = tr(actor.language, "settings.list_hint")
     assert not reply.alert and reply.text.endswith(f"{saved}\n{hint}"), reply.text
-    reply = await say(service, "level_minutes", "0", actor=actor)
+    reply = await say(service, "utc_offset", "15", actor=actor)
     assert reply.alert and low in reply.text, reply.text
 
 

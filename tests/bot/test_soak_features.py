@@ -291,7 +291,7 @@ async def test_a_tournament_with_leaves_timeouts_and_restarts_pays_each_place(
         ("tournament_chips", rng.choice(("10", "40", "200"))),
         ("tournament_buy_in", rng.choice(("1", "7", "100"))),
         ("payouts", rng.choice(("default", "50,30,20", "60,40", "40,30,20,10"))),
-        ("level_minutes", rng.choice(("0.5", "5"))),
+        ("level_minutes", rng.choice(("1", "5"))),
         ("target_points", rng.choice(("3", "10"))),
     ):
         assert not (await w.service.settings(chat, PEOPLE[0], True, [name, value])).alert

@@ -549,9 +549,10 @@ async def test_r8_2_a_point_raised_past_a_stack_offers_the_top_up_before_the_dea
 ) -> None:
     """During the first hand the admins raise ``kush_per_point`` to 200 (it applies from the
     next hand). Bob ends the hand with 196, below the new point: when the new point applies
-    he is offered the top-up in the group and the next deal waits 20 s for it (R8.2). (The
-    deal stood him up at once, "No top-up in time, the seat is free", without an offer or a
-    second to take it.) Topping up deals him in; otherwise he is stood up at the deal."""
+    (as the hand ends) he is offered the top-up in the group and the next deal waits 20 s for
+    it (R8.2). (The deal stood him up at once, "No top-up in time, the seat is free", without
+    an offer or a second to take it.) Topping up deals him in; otherwise he is stood up at the
+    deal."""
     service, presenter, store, clock = new_service(next_hand_delay=4)
     t = await seated(service, ALICE, BOB, CAROL)
     assert t is not None
@@ -565,8 +566,8 @@ async def test_r8_2_a_point_raised_past_a_stack_offers_the_top_up_before_the_dea
         ("Bob", 196),
         ("Carol", 200),
     ]
-    clock.now += 4
-    await service.run_due()  # the new point applies: Bob is offered the top-up
+    # the new point applies as the hand ends (the match is over, R6.6): Bob is offered the
+    # top-up at once, with the whole window for it
     offer = tr("en", "lobby.point_raised", name="Bob", point=200, label="kush", stack=196)
     assert offer == (
         "Bob: a point now costs 200 kush, more than the stack (196) — top up (➕ or /topup) "

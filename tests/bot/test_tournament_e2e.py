@@ -24,6 +24,7 @@ from bot.texts import tr
 from game.cards import Card, parse_card
 from storage.check import check_database, check_store
 from tests.bot.fakes import FOULED_NOTICES
+from tests.bot.levels import short_levels
 from tests.bot.tg_world import (
     ALICE,
     BOB,
@@ -109,6 +110,9 @@ async def configure(w: World, **values: str) -> None:
     """Alice (an admin of the group) sets each value with ``/settings name value``."""
     w.fake.admins[GROUP_ID] = {ALICE.id}
     for name, value in values.items():
+        if name == "level_minutes" and float(value) < 1:  # (below what /settings takes)
+            await short_levels(w.store, "telegram", str(GROUP_ID), float(value))
+            continue
         reply = await w.say(ALICE, f"/settings {name} {value}")
         assert reply["text"].startswith(("Saved: ", "Already so: ")), reply["text"]
 

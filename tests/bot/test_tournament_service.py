@@ -21,6 +21,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
+from tests.bot.levels import short_levels
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
@@ -41,6 +42,9 @@ def new_service(next_hand_delay: float) -> tuple[TableService, FakePresenter, Me
 
 async def configure(service: TableService, **values: str) -> None:
     for name, value in values.items():
+        if name == "level_minutes" and float(value) < 1:  # (below what /settings takes)
+            await short_levels(service.rt.store, GROUP.platform, GROUP.community_id, float(value))
+            continue
         reply = await service.settings(GROUP, ALICE, True, [name, value])
         assert not reply.alert, reply.text
 

@@ -27,8 +27,9 @@ from tests.bot.discord.dc_world import (
     world,
 )
 from tests.bot.fakes import FOULED_NOTICES
+from tests.bot.levels import short_levels
 from tests.bot.test_tournament_e2e import allowed_cards, play_hand_out
-from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, FakeUser, MessageWrite
+from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, GUILD_ID, FakeUser, MessageWrite
 
 PLAYERS = (ALICE, BOB, CAROL)
 BUY_IN = 100
@@ -133,13 +134,14 @@ async def test_r8_7_three_player_pineapple_tournament_on_discord_to_the_payout(
         for name, value in (
             ("tournament_buy_in", str(BUY_IN)),
             ("tournament_chips", "200"),
-            ("level_minutes", "0.05"),
             ("chips_schedule", "10,100"),
         ):
             reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
             assert reply["content"].startswith(
                 (f"Saved: {name} = {value}", f"Already so: {name} = {value}")
             ), reply["content"]
+        # (3-second levels: below what /settings takes, R8.7)
+        await short_levels(w.store, "discord", str(GUILD_ID), 0.05)
         reply = await w.slash(ALICE, "tournament", {"game": "pineapple"})
         assert not reply["flags"] & EPHEMERAL, reply
         lobby = lobby_message(w)

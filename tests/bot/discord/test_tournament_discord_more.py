@@ -29,12 +29,23 @@ from tests.bot.discord.test_tournament_discord import (
     registered_text,
     watch_leaks,
 )
-from tests.fakes.discord_api import CHANNEL_ID, EPHEMERAL, TOKEN, FakeDiscord, FakeUser
+from tests.bot.levels import short_levels
+from tests.fakes.discord_api import (
+    CHANNEL_ID,
+    EPHEMERAL,
+    GUILD_ID,
+    TOKEN,
+    FakeDiscord,
+    FakeUser,
+)
 
 
 async def configure(w: World, **values: str) -> None:
     """Alice (an admin) sets each value with ``/ofcadmin settings``."""
     for name, value in values.items():
+        if name == "level_minutes" and float(value) < 1:  # (below what /settings takes)
+            await short_levels(w.store, "discord", str(GUILD_ID), float(value))
+            continue
         reply = await w.slash(ALICE, "settings", {"name": name, "value": value}, admin=True)
         assert reply["content"].startswith(
             (f"Saved: {name} = {value}", f"Already so: {name} = {value}")
