@@ -289,6 +289,13 @@ def _names(t: LiveTable, seats: Sequence[int]) -> str:
     return ", ".join(t.board_label(s) for s in seats)
 
 
+def unreachable_names(t: LiveTable) -> list[str]:
+    """The players the table message during a hand names as not reachable in private (with
+    the link to the private chat): seated with boards in the hand, the last private write
+    to them refused."""
+    return [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
+
+
 def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Screen:
     """The group's table message during a hand: every seat's public boxes, whose turn it is
     and the time left, and that the table closes after the hand when it does. Built from
@@ -352,7 +359,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         key = "reply.closes_after_hand" if t.tournament is None else "tour.cancels_after_hand"
         lines.append("")
         lines.append(tr(lang, key, table=t.id))
-    unreachable = [s.name for s in t.seats.values() if not s.reachable and t.boards_of(s)]
+    unreachable = unreachable_names(t)
     if unreachable:
         lines.append("")
         key = "board.unreachable" if link else "board.unreachable_button"

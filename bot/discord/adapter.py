@@ -1048,7 +1048,8 @@ class DiscordAdapter:
         early: bool = False,
     ) -> None:
         """Run one slash command through the service and answer it: ephemerally when
-        ``ephemeral`` or when the service refused (``Reply.alert``), publicly otherwise.
+        ``ephemeral``, when the service refused (``Reply.alert``) or marked the reply
+        private (``Reply.private``), publicly otherwise.
 
         ``call(chat, actor)`` returns the reply; with ``early`` (a table command: join,
         ready, leave, topup, sitout, back, addbot, removebot, close) it is
@@ -1103,9 +1104,11 @@ class DiscordAdapter:
         self, interaction: Interaction, reply: Reply, ack: _Ack, ephemeral: bool
     ) -> bool:
         """Send ``reply`` as the answer to a slash command (:meth:`command`): ephemerally
-        when ``ephemeral`` or when it is a refusal; whether Discord took it (a refusal of
-        the answer itself is logged)."""
-        private = ephemeral or reply.alert
+        when ``ephemeral``, when it is a refusal, or when the service marks it the caller's
+        alone (``Reply.private``: never in the channel, as Telegram shows such a screen only
+        in the private chat); whether Discord took it (a refusal of the answer itself is
+        logged)."""
+        private = ephemeral or reply.alert or reply.private
         content = content_of(_compose(reply.text, reply.screen)) or "…"
         view = view_of(reply.screen) if reply.screen else None
         extra: dict[str, Any] = {"view": view} if view is not None else {}
@@ -1118,7 +1121,7 @@ class DiscordAdapter:
         answered = False
         try:
             if await ack.deferred():
-                if private and not ephemeral:  # the refusal follows privately
+                if private and not ephemeral:  # the refusal (private reply) follows privately
                     await _drop_placeholder(interaction)
                 await interaction.followup.send(content, ephemeral=private, **extra)
             else:

@@ -1179,7 +1179,7 @@ class TableService:
                 async with t.lock:
                     seat = t.seat_of(actor.user_id)
                     if seat is not None:
-                        self._repost_private(t, seat.seat, group=t.hand is not None)
+                        self._repost_private(t, seat.seat)
                         linked = Reply(_where_cards(t, seat)[1])
                 if seat is not None:
                     await self.rt.settled(t)  # the hand first, then the reply
@@ -1200,7 +1200,7 @@ class TableService:
                 seat = t.seat_of(actor.user_id)
                 if seat is not None:
                     if t.hand is not None:
-                        self._repost_private(t, seat.seat, group=not seat.reachable)
+                        self._repost_private(t, seat.seat)
                     told[t.id] = _where_cards(t, seat)[1]
             await self.rt.settled(t)
         # (with several workers, issue 14, a table another serves is not posted anew here: the
@@ -1287,7 +1287,7 @@ class TableService:
                 seat = t.seat_of(user_id)
                 reposted = seat is not None and seat.private_ref == ref and t.hand is not None
                 if reposted and seat is not None:
-                    self._repost_private(t, seat.seat, group=False)
+                    self._repost_private(t, seat.seat)
             if reposted:
                 await self.rt.settled(t)
 
@@ -1305,27 +1305,25 @@ class TableService:
         """Write the private hand of ``seat`` again, if it is still seated with boards in the
         hand (call under ``t.lock``)."""
         if t.hand is not None and t.seats.get(seat.seat) is seat and t.boards_of(seat):
-            self._write_private_later(t, seat.seat, self.rt.render_private(t, seat), group=False)
+            self._write_private_later(t, seat.seat, self.rt.render_private(t, seat))
 
-    def _repost_private(self, t: LiveTable, seat_no: int, *, group: bool) -> None:
+    def _repost_private(self, t: LiveTable, seat_no: int) -> None:
         """Post the player's hand anew in their private chat (call under ``t.lock``): rendered
         now, written by the table's sender after what is queued, without the table's lock (a
-        429 on that send held every other player's press unanswered). ``group``: the table
-        message is written again once the player is reachable (its link to the private chat
-        may go): only if the write made them reachable (it named them unreachable, with the
-        link); a player reachable before, who posts their hand anew again and again, costs the
-        group no write (each rewrote the table message under a new version)."""
+        429 on that send held every other player's press unanswered). The table message is
+        written again only if the write made them reachable (it named them unreachable, with
+        the link: :meth:`Runtime.send_private`); a player reachable before, who posts their
+        hand anew again and again, costs the group no write (each rewrote the table message
+        under a new version)."""
         seat = t.seats[seat_no]
         seat.private_ref = None
-        self._write_private_later(t, seat_no, self.rt.render_private(t, seat), group=group)
+        self._write_private_later(t, seat_no, self.rt.render_private(t, seat))
 
-    def _write_private_later(
-        self, t: LiveTable, seat_no: int, screen: Screen, *, group: bool
-    ) -> None:
+    def _write_private_later(self, t: LiveTable, seat_no: int, screen: Screen) -> None:
         """Write ``screen`` as the player's private hand (edited in place, or posted anew
         without a :attr:`~bot.model.SeatState.private_ref`) through the player's sender, after
-        what is queued there and without the table's lock (call under it); ``group`` as for
-        :meth:`_repost_private`."""
+        what is queued there and without the table's lock (call under it); a change of their
+        reachability writes the table message again (:meth:`Runtime.send_private`)."""
         seat = t.seats[seat_no]
         p = self.rt.presenter(t)
         if p is None:
@@ -1336,10 +1334,7 @@ class TableService:
             now = t.seats.get(seat_no)  # (a rolled-back step puts new seat objects in place)
             if now is None or now.user_id != seat.user_id or not rt.open_here(t):
                 return  # left, or the table closed, meanwhile
-            was = now.reachable
             await rt.send_private(t, p, now, screen)
-            if group and now.reachable and not was:  # its line naming them unreachable goes
-                rt.show_group_later(t)
             async with t.lock:
                 rt.save_soon(t)
 
@@ -1525,7 +1520,7 @@ class TableService:
             screen = rt.render_private(t, seat)
             # the private chat's hand too, written by the table's sender without the lock (a
             # 429 there held every press at the table)
-            self._write_private_later(t, seat.seat, screen, group=False)
+            self._write_private_later(t, seat.seat, screen)
             rt.save_soon(t)
             return Reply(screen=screen, private=True)
         if isinstance(press, Claim | Continue):

@@ -273,5 +273,5 @@ async def player_unreachable(rt: Runtime, platform: str, user_id: str) -> None:
             # the link, through the group's sender, off the lock (written under it, a group's
             # 429 held every press of the table)
             if t.hand is not None:
-                rt.show_group_later(t)
+                rt.show_group_later(t, reach=True)
             rt.save_soon(t)

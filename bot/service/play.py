@@ -157,7 +157,12 @@ async def hand_press(
     if answered is not None and answered.own and seat.private_ref is None:
         # the pressed private message shows the current hand, and none other is known: it is
         # the player's private message from now on
-        seat.private_ref, seat.reachable = answered.ref, True
+        seat.private_ref = answered.ref
+        if not seat.reachable:  # (a refused write forgot it): the group's line naming them
+            # with the link to the private chat goes, in a write of its own unless this
+            # step's table message carries it (R8.2, :meth:`Runtime.show_group_later`)
+            seat.reachable = True
+            rt.show_group_later(t, reach=True)
     # any of the player's boards to act (R4.2: one clock for both boards of double boxes): a
     # press for the other board is as late as one for the board to act, not a "not your
     # turn" refusal from the core while the timeout's move waits (the press of a player

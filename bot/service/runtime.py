@@ -340,6 +340,10 @@ class Runtime:
         #: each is posted or given up
         self.owing_pictures: set[int] = set()
         self._pending: dict[int, dict[str, Any]] = {}
+        #: the players the table message last rendered (by table) names as not reachable in
+        #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
+        #: is left out when the table message rendered since shows it (:meth:`show_group_later`)
+        self._named: dict[int, tuple[str, ...]] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
         self._keepers: set[asyncio.Task[None]] = set()
@@ -374,6 +378,7 @@ class Runtime:
             del self.by_chat[(t.platform, t.chat_id)]
             self.chat_requests[(t.platform, t.chat_id)] = list(t.requests)
         self._pending.pop(t.id, None)
+        self._named.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
 
@@ -503,6 +508,7 @@ class Runtime:
         meantime stays: message refs, reachability, what of the outbox was sent, the pictures
         posted later."""
         t = tx.table
+        self._named.pop(t.id, None)  # (the step's table message, rendered, is not written)
         fresh = LiveTable.from_json(tx.before, self.clock())
         shown = {s.seat: (s.private_ref, s.reachable) for s in t.seats.values()}
         group_ref, sent, late = t.group_ref, t.outbox_sent, t.late_pictures
@@ -735,7 +741,7 @@ class Runtime:
         say: :attr:`Tx.seated`), not written when someone else sits there by now
         (the platform held it while they left and another took the seat: it went to the
         newcomer); when it finds them unreachable the table message is written again, in the
-        group's chain (it shows the link to the private chat)."""
+        group's chain (it shows the link to the private chat; :meth:`send_private`)."""
         t = tx.table
         seat = t.seats.get(s) or tx.seated.get(s)  # (stood up by the step: told too)
         p = self.presenter(t)
@@ -748,8 +754,7 @@ class Runtime:
             if answered.own:
                 return  # the press's reply shows it (the adapter writes it)
             ref = answered.ref
-        if await self.send_private(t, p, seat, tx.privates[s], answered=ref) and t.hand is not None:
-            self.show_group_later(t)
+        await self.send_private(t, p, seat, tx.privates[s], answered=ref)
         if not tx.close and _shown_state(t) != before:  # message refs the commit did not hold
             async with t.lock:
                 self.save_soon(t)
@@ -780,12 +785,18 @@ class Runtime:
             await p.show_private(str(item["user"]), screen, item.get("ref"))
         tx.delivered.add(n)
 
-    def show_group_later(self, t: LiveTable, *, unposted: bool = False) -> None:
-        """Write the table message again as the table is now, in the group's chain (a private
-        write found a player unreachable, or reachable again: its link to the private chat
-        comes or goes). ``unposted``: only if the table has no message posted for certain
-        then (none, or a pending one: being posted, or perhaps posted, its answer lost),
-        which is posted now (a /newtable that finds the table open, R8.2)."""
+    def show_group_later(
+        self, t: LiveTable, *, unposted: bool = False, reach: bool = False
+    ) -> None:
+        """Write the table message again as the table is now, in the group's chain.
+        ``unposted``: only if the table has no message posted for certain then (none, or a
+        pending one: being posted, or perhaps posted, its answer lost), which is posted now
+        (a /newtable that finds the table open, R8.2). ``reach``: for a player found
+        unreachable in private, or reachable again (the table message's line naming them,
+        with the link to the private chat, comes or goes): only if the table message
+        rendered last (written by then, or queued in the group's chain after this) names
+        others than it would now (:attr:`_named`), so a pending write of the group, a step's
+        or another such, carries it and the group gets no write more (R8.2)."""
         p = self.presenter(t)
         if p is None:
             return
@@ -796,6 +807,8 @@ class Runtime:
             if unposted and t.group_ref is not None and not unsure_ref(t.group_ref):
                 return  # (posted meanwhile)
             async with t.lock:
+                if reach and self._named.get(t.id) == tuple(render.unreachable_names(t)):
+                    return  # (the table message rendered last shows it)
                 screen = self.group_screen(t)
             t.group_ref = await p.show_table(t.group_chat, screen, t.group_ref)
             async with t.lock:
@@ -814,15 +827,22 @@ class Runtime:
     ) -> bool:
         """Write a player's private message; ``True`` if the player just became unreachable.
         ``answered``: a message of the player a press's reply is shown on by the adapter
-        (:meth:`~bot.model.Presenter.show_private`)."""
+        (:meth:`~bot.model.Presenter.show_private`). When the write changes whether they are
+        reachable (refused, or through again after a refusal: they blocked the bot and
+        unblocked it, or started it at last) during a hand, the table message is written
+        again in the group's chain, once (:meth:`show_group_later`): its line naming them
+        with the link to the private chat comes or goes. It stayed until the group's next
+        write for another reason, telling a player who sees their cards to open the chat."""
+        was = seat.reachable
         ref = await p.show_private(seat.user_id, screen, seat.private_ref, answered)
         if ref is None:
-            lost = seat.reachable
             seat.reachable = False
-            return lost
-        seat.private_ref = ref
-        seat.reachable = True
-        return False
+        else:
+            seat.private_ref = ref
+            seat.reachable = True
+        if seat.reachable != was and t.hand is not None and self.open_here(t):
+            self.show_group_later(t, reach=True)
+        return was and not seat.reachable
 
     async def show_group(self, t: LiveTable) -> None:
         """Re-render the table message now (call under the lock; nothing but its version
@@ -853,6 +873,7 @@ class Runtime:
         """The table message as the table is now, at its current version."""
         p = self.presenter(t)
         link = p.private_link(t.id) if p is not None else None
+        self._named[t.id] = tuple(render.unreachable_names(t))
         return render.group_screen(t, t.lang, link, self.clock())
 
     async def flush_outbox(
