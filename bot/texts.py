@@ -954,6 +954,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "🎬 Replay of #{n} sent to your private chat.",
         "ru": "🎬 Повтор #{n} отправлен в личный чат.",
     },
+    # (a command's answer that is the typer's alone, typed in a group: Telegram)
+    "reply.sent_private": {
+        "en": "Sent to your private chat.",
+        "ru": "Отправлено вам в личный чат.",
+    },
     "replay.no_private": {
         "en": "I cannot write to you privately: open a chat with me, press Start, then try again.",
         "ru": "Не могу написать вам в личку: откройте чат со мной, нажмите «Запустить» (Start) и повторите.",

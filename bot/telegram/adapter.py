@@ -1661,6 +1661,9 @@ class TelegramAdapter:
 
     async def _write_reply(self, msg: Message, reply: Reply) -> None:
         await self.presenter._after_held(str(msg.chat_id))  # (a hand it says is above)
+        if reply.private and msg.chat.type != ChatType.PRIVATE and msg.from_user is not None:
+            await self._reply_in_private(msg, reply)
+            return
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
@@ -1686,6 +1689,40 @@ class TelegramAdapter:
             log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.caption)
+
+    async def _reply_in_private(self, msg: Message, reply: Reply) -> None:
+        """A command typed in a group whose answer is the typer's alone (``reply.private``,
+        R3.3: a screen with their cards, say; Telegram has no message only one member of a
+        group sees): written in their private chat, and the group told only that it was
+        ("Sent to your private chat."), or, when the bot may not write to them there, how to
+        let it. No command answers so in a group today; none may leak when one does."""
+        assert msg.from_user is not None
+        lang = language_of(msg.from_user.language_code)
+        text = reply.text or (reply.screen.text if reply.screen else "")
+        if reply.screen and reply.text:
+            text = reply.text + "\n\n" + reply.screen.text
+        kb = _keyboard_kwargs(reply.screen) if reply.screen else None
+        user = msg.from_user.id
+        try:
+            if reply.picture is not None:
+                await self.app.bot.send_photo(
+                    user,
+                    InputFile(reply.picture, filename=reply.picture_name),
+                    caption=fit(reply.caption if reply.caption is not None else text, MAX_CAPTION),
+                )
+            if text and (reply.picture is None or reply.caption is not None):
+                await self.app.bot.send_message(user, fit(text, MAX_TEXT), api_kwargs=kb)
+            notice = tr(lang, "reply.sent_private")
+        except (Forbidden, BadRequest) as exc:  # (never started the bot, or blocked it)
+            log.info("cannot answer %s privately: %s", user, exc)
+            notice = tr(lang, "replay.no_private")
+        except TelegramError:
+            log.exception("cannot answer %s privately", user)
+            notice = tr(lang, "err.not_shown")
+        try:
+            await msg.reply_text(notice, allow_sending_without_reply=True)
+        except TelegramError as exc:
+            log.info("could not tell %s where the answer went: %s", msg.chat_id, exc)
 
     async def _reply_photo(self, msg: Message, png: bytes, name: str, caption: str) -> None:
         """Answer ``msg`` with a picture (``/hand``, the ``/stats`` chart); failures are
