@@ -1128,7 +1128,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_digits": {
-        "en": "the label is shown after every amount (“500 chips”): a short unit with no digits or “=”, e.g. “chips”, “фишки” or “₽”",
+        "en": "the label is shown after every amount (“500 chips”): a short unit with no digits or “=”, e.g. “chips” or “₽”",
         "ru": "подпись стоит после каждой суммы («500 фишек»): нужна короткая единица без цифр и «=», например «фишки», «chips» или «₽»",
     },
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
