@@ -11,14 +11,18 @@ with the table state machine, before tournaments and owed closing messages)."""
 
 from __future__ import annotations
 
+import asyncio
 import gzip
+import json
 import logging
 import random
 import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+import bot.service
 from bot.model import Actor, ChatRef, LiveTable
 from bot.screens import Payload
 from bot.service import TableService
@@ -142,3 +146,54 @@ async def test_r8_a_database_an_older_release_left_mid_hand_plays_on(
         assert await check_store(store) == []
     finally:
         await store.close()
+
+
+class _HeldPictures(FakePresenter):
+    """Records the ref of every picture it is given and never finishes sending one (the bot
+    is killed meanwhile)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.refs: list[str | None] = []
+
+    async def send_picture(
+        self, chat_id: str, png: bytes, caption: str, ref: str | None = None, *, later: bool = False
+    ) -> str | None:
+        if chat_id == "-108":
+            self.refs.append(ref)
+        await asyncio.Event().wait()
+        return None
+
+
+async def test_issue12_a_picture_owed_by_a_release_before_picture_refs_keeps_one_ref(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """48f2455 owed a showdown picture without a pending ref (its outbox item had none): the
+    new code gave it a new random one at each try, so a restart after a crash during its
+    sending sent it under another ref (on Discord another nonce: the picture twice). It gets
+    one when loaded, kept by the commit that resumes the table, as an old notice does."""
+    path = _database("01d3a90.db.gz", tmp_path)
+    with sqlite3.connect(path) as raw:  # -108's picture as 48f2455 wrote it: no ref
+        (data,) = raw.execute("SELECT data FROM snapshots WHERE table_id = 7").fetchone()
+        snap = json.loads(data)
+        assert snap["chat_id"] == "-108"
+        items = [i for i in snap["outbox"] if i["kind"] == "picture"]
+        assert len(items) == 1
+        del items[0]["ref"]
+        raw.execute("UPDATE snapshots SET data = ? WHERE table_id = 7", (json.dumps(snap),))
+    raw.close()
+    monkeypatch.setattr(bot.service, "START_SEND_SECONDS", 0.2)
+    refs = []
+    for _ in range(2):  # killed while the picture is being sent, then started again
+        store = await SqliteStore.open(path)
+        service = TableService(store, clock=Clock(), timers=False)
+        held = _HeldPictures()
+        service.register(held)
+        await service.start()
+        for _ in range(20):
+            if held.refs:
+                break
+            await asyncio.sleep(0.01)
+        refs += held.refs
+        await store.close()
+    assert len(refs) == 2 and refs[0] is not None and refs[0] == refs[1]
