@@ -893,9 +893,9 @@ class LiveTable:
         t.outbox = [
             dict(item) for item in snap.get("outbox") or () if int(item["id"]) > t.outbox_sent
         ]
-        for item in t.outbox:  # a notice owed by a release before notice refs: one now,
-            if item.get("kind") == "post" and not item.get("ref"):  # kept by the next save
-                item["ref"] = pending_ref(PENDING_PREFIX)  # (:meth:`owe`)
+        for item in t.outbox:  # a notice or picture owed by a release before their refs
+            if item.get("kind") in ("post", "picture") and not item.get("ref"):  # (48f2455):
+                item["ref"] = pending_ref(PENDING_PREFIX)  # one now, kept by the next save
         t.private_outbox = copy.deepcopy(list(snap.get("private_outbox") or ()))
         t.late_pictures = copy.deepcopy(list(snap.get("late_pictures") or ()))
         t.knocked_out = {
