@@ -1131,8 +1131,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_digits": {
-        "en": "the label is shown after every amount (“500 chips”): a short unit with no digits or “=”, e.g. “chips” or “₽”",
-        "ru": "подпись стоит после каждой суммы («500 фишек»): нужна короткая единица без цифр и «=», например «фишки», «chips» или «₽»",
+        "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
+        "ru": "подпись стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",
     },
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
@@ -2400,8 +2400,8 @@ def kush_word(label: str, lang: str | None, n: object = None) -> str:
     return label
 
 
-#: Russian units a group may well choose as its kush label (the settings' own example is
-#: «фишки»), by any of the forms an admin writes (one, many, or as "500 фишек" ends), with
+#: Russian units a group may well choose as its kush label (the settings' example is
+#: «монеты»), by any of the forms an admin writes (one, many, or as "500 монет" ends), with
 #: their forms after a number (one, few, many): «500 фишек», not «500 ед. «фишки»»
 #: (:func:`_after_number`)
 _RU_UNITS: dict[str, tuple[str, str, str]] = {
