@@ -1950,22 +1950,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
+            "discard 1.\nThe button acts last on each street and passes to the next seat each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
-            "Баттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
+            "Баттон ходит последним на каждой улице и с каждой раздачей переходит к следующему месту.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
+            "bottom ≥ middle ≥ top.\nThe button acts last on each street and passes to the next seat each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх.\nБаттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
+            "низ ≥ середина ≥ верх.\nБаттон ходит последним на каждой улице и с каждой раздачей переходит к следующему месту.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker

@@ -100,9 +100,11 @@ async def test_r3_3_rules_say_what_the_button_is() -> None:
     await service.new_table(GROUP, ALICE)
     for game in ("pineapple", "ofc"):
         text = (await service.rules(GROUP, ALICE, game)).text
-        assert "\nThe button acts last on each street; it moves on each hand.\n" in text, text
+        assert (
+            "\nThe button acts last on each street and passes to the next seat each hand.\n" in text
+        ), text
         russian = (await service.rules(GROUP, BORIS, game)).text
-        assert "\nБаттон ходит последним на каждой улице" in russian, russian
+        assert "\nБаттон ходит последним на каждой улице и с каждой раздачей переходит к" in russian
 
 
 async def test_r5_6_the_top_royalties_are_spelled_out_in_short_lines() -> None:
