@@ -217,8 +217,10 @@ def close_hand(
         # settings saved during the hand apply now when the next hand plays them (the match
         # is over, R6.6; the buy-in between hands, R8.2), not at the deal: the table message
         # between hands showed the old buy-in and point while the next hand paid the new
-        # ones. A stack the new point leaves below one is offered the top-up now (R8.2).
+        # ones. A stack the new point leaves below one is offered the top-up now (R8.2);
+        # a computer player's is queued now (it was told to top up, the 20 s window waited)
         apply_pending(t, tx, rt.clock())
+        top_up_computer_players(t)
     if len(available(t)) >= t.options.min_players:
         t.phase = Phase.BETWEEN
         delay = rt.next_hand_delay
