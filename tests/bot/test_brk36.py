@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
-from tests.bot.test_service import ALICE, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_tournament_service import new_service
+from tests.bot.test_transitions import player_balance
 
 
 async def test_r8_2_a_computer_player_the_new_point_busts_at_the_hands_end_tops_up_at_once() -> (
@@ -42,4 +45,43 @@ async def test_r8_2_a_computer_player_the_new_point_busts_at_the_hands_end_tops_
     assert clock.now - ended <= 5  # the usual next_hand_delay, not the top-up window
     assert anna.stack == 599 and alice.stack == 201
     assert tr("en", "lobby.busted_stood_up", names="🤖 Anna") not in [p for _, p in presenter.posts]
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_queued_top_up_the_new_point_leaves_short_offers_the_top_up() -> None:
+    """During the first hand the admins raise ``kush_per_point`` to 200 and Bob queues a
+    top-up of 2. The hand leaves him 196; the new point applies as the hand ends (R6.6) and
+    his 2 are added: 198, still below a point. He is offered the top-up, with the 20 s window
+    for it, as a player the showdown leaves below a point is (R8.2). (The queued top-up counted
+    as taken when the point applied; once added, the deal 4 s later stood him up, "No top-up
+    in time", never having offered one: before the point applied at the hand's end, the
+    top-up was added first and the new point's offer followed.)"""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "200"])
+    assert not reply.alert, reply.text
+    reply = await service.top_up(GROUP, BOB, "2")
+    assert reply.text == tr("ru", "reply.topup_queued", amount=2, label="kush"), reply.text
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    bob = t.seat_of(BOB.user_id)
+    assert bob is not None and (bob.stack, bob.top_up) == (196, 2)
+    assert t.options.kush_per_point == 200
+    clock.now += 1
+    await service.run_due()  # the queued top-up is added
+    assert t.hand is None and bob.stack == 198 and bob.top_up == 0
+    offer = tr("en", "showdown.below_point", name="Bob", stack=198, label="kush")
+    assert any(text.endswith(offer) for _, text in presenter.posts), presenter.posts[-3:]
+    assert t.next_hand_at is not None and t.next_hand_at >= clock.now + TOP_UP_SECONDS - 1
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is None and t.seat_of(BOB.user_id) is bob  # still offered, not stood up
+    reply = await service.top_up(GROUP, BOB, "2")
+    assert not reply.alert, reply.text
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and len(t.hand.order) == 3 and bob.stack == 200
+    assert await player_balance(store, BOB) == 1000 - 200 - 2 - 2  # (buy-in, two top-ups)
     assert await check_store(store) == []
