@@ -85,3 +85,39 @@ async def test_r8_2_a_queued_top_up_the_new_point_leaves_short_offers_the_top_up
     assert t.hand is not None and len(t.hand.order) == 3 and bob.stack == 200
     assert await player_balance(store, BOB) == 1000 - 200 - 2 - 2  # (buy-in, two top-ups)
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_point_lowered_during_the_hand_to_a_stack_asks_no_top_up() -> None:
+    """Buy-in 450 at 100 kush a point; during the first hand the admins lower the point to
+    50. Bob ends the hand with 50: below the old point, one whole new point, which applies as
+    the hand ends (R6.6). He can pay it: the showdown does not tell him to top up, and the
+    next hand comes in the usual 4 s, not after the 20 s top-up window (R8.2). (The showdown
+    said "50 kush left, less than a point — top up", and the table waited 20 s for a top-up
+    nobody needed.)"""
+    service, presenter, store, clock = new_service(next_hand_delay=4)
+    for name, value in (("min_buy_in", "450"), ("kush_per_point", "100")):
+        reply = await service.settings(GROUP, ALICE, True, [name, value])
+        assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB, CAROL)
+    assert t is not None and t.hand is not None
+    reply = await service.settings(GROUP, ALICE, True, ["kush_per_point", "50"])
+    assert not reply.alert, reply.text
+    by_id = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+    tables = len(presenter.tables[GROUP.chat_id])
+    while t.hand is not None:
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert [(s.name, s.stack) for s in t.seats.values()] == [
+        ("Alice", 850),
+        ("Bob", 50),
+        ("Carol", 450),
+    ]
+    assert t.options.kush_per_point == 50
+    below = tr("en", "showdown.below_point", name="Bob", stack=50, label="kush")
+    shown = [screen.text for screen in presenter.tables[GROUP.chat_id][tables:]]
+    assert any("Bob: -4 pts · -400 kush → 50" in text for text in shown), shown  # (showdown)
+    assert not any(below in text for text in shown), shown
+    assert t.next_hand_at == clock.now + 4
+    clock.now += 4
+    await service.run_due()
+    assert t.hand is not None and len(t.hand.order) == 3
+    assert await check_store(store) == []
