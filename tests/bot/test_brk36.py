@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
+from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
 from tests.bot.test_tournament_service import new_service
@@ -120,4 +126,53 @@ async def test_r8_2_a_point_lowered_during_the_hand_to_a_stack_asks_no_top_up() 
     clock.now += 4
     await service.run_due()
     assert t.hand is not None and len(t.hand.order) == 3
+    assert await check_store(store) == []
+
+
+async def test_r7_6_a_point_lowered_that_ends_the_game_asks_no_top_up_of_a_stack_that_pays_it() -> (
+    None
+):
+    """Chinese Poker to 200 at 9 kush a point: the first hand leaves Alice 22 points, Bob 0.
+    Between hands the admins lower the point to 2: the game ends at once, settled at the rate
+    it was played for (R7.6: Bob pays 22 × 9 = 198 and keeps 2), and the new point applies.
+    Bob's 2 pay one new point: he is not told to top up and the next hand comes in the usual
+    time (R8.2). (He was told "2 kush left, less than a point — top up", judged by the old
+    point, and the deal waited 20 s for it.)"""
+    from tests.bot.test_classic_games_e2e import ALICE_13, chinese_deck
+    from tests.bot.test_service_classic import ALICE as C_ALICE
+    from tests.bot.test_service_classic import BOB as C_BOB
+    from tests.bot.test_service_classic import GROUP as C_GROUP
+    from tests.bot.test_service_classic import auto_street, configure, start
+
+    store, clock = MemoryStore(), Clock()
+    deck = chinese_deck(ALICE_13, "Jc Td 4s 9c 9d 6s 6h 2h Qs Qd Qh 7c 8d")
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False,
+        deck_source=lambda: list(deck),
+    )  # fmt: skip
+    presenter = FakePresenter()
+    service.register(presenter)
+    await configure(
+        service, game="chinese", reveal_pause_seconds="0", target_points="200", kush_per_point="9"
+    )
+    await start(service, [C_ALICE, C_BOB], "chinese")
+    t = service.table_in(C_GROUP)
+    assert t is not None
+    for who in (C_ALICE, C_BOB):
+        await auto_street(service, presenter, who)
+    for _ in range(4):
+        await service.run_due()
+    assert t.hand is None and t.chinese is not None and t.chinese.totals == {0: 22, 1: 0}
+    posts = len(presenter.posts)
+    reply = await service.settings(C_GROUP, C_ALICE, True, ["kush_per_point", "2"])
+    assert not reply.alert, reply.text
+    assert t.chinese is None and t.options.kush_per_point == 2  # the game ended, settled
+    assert {s: st.stack for s, st in t.seats.items()} == {0: 200 + 198, 1: 2}
+    said = [text for _, text in presenter.posts[posts:]]
+    below = tr("en", "showdown.below_point", name="Bob", stack=2, label="kush")
+    assert not any(below in text for text in said), said
+    assert t.next_hand_at is not None and t.next_hand_at <= clock.now + 5
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and len(t.hand.order) == 2
     assert await check_store(store) == []
