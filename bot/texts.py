@@ -603,10 +603,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "You sit at seat {seat}. Press Ready to buy in.",
         "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос.",
     },
-    # the lobby's ready timer runs (R8.2): {time} is what is left of it, "0:05"
+    # the lobby's ready timer runs (R8.2): the seconds left of it, as the lobby counts them
+    # (lobby.ready_window; "Press Ready within 0:05" read as a clock time)
     "reply.joined_timer": {
-        "en": "You sit at seat {seat}. Press Ready within {time} to buy in.",
-        "ru": "Вы сели на место {seat}. Нажмите «Готов» в течение {time}, чтобы внести взнос.",
+        "en": "You sit at seat {seat}. Press Ready to buy in; otherwise the seat is freed in "
+        "{seconds:second|seconds}.",
+        "ru": "Вы сели на место {seat}. Нажмите «Готов», чтобы внести взнос; иначе место "
+        "освободится через {seconds:секунду|секунды|секунд}.",
     },
     "reply.already_seated": {"en": "You are already seated.", "ru": "Вы уже за столом."},
     "reply.table_full": {"en": "The table is full.", "ru": "За столом нет мест."},
@@ -1128,8 +1131,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_digits": {
-        "en": "the label is shown after every amount (“500 chips”): a short unit with no digits or “=”, e.g. “chips” or “₽”",
-        "ru": "подпись стоит после каждой суммы («500 фишек»): нужна короткая единица без цифр и «=», например «фишки», «chips» или «₽»",
+        "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
+        "ru": "подпись стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",
     },
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
@@ -1622,15 +1625,17 @@ TEXTS: dict[str, dict[str, str]] = {
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
     },
-    # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "очки", so
-    # not in the list itself, which is every group's)
+    # after /help's list: what the group's unit is (R8.1: its own label, "chips" or "₽", so
+    # not in the list itself, which is every group's). Not "points": a point costs kush
+    # ("1 point = 10 kush"), and "Kush are" read badly
     "help.kush": {
-        "en": "{unit} are this group's points (no real money): /balance shows yours.",
-        "ru": "{unit} — очки этой группы (не деньги): ваш баланс — /balance.",
+        "en": "{unit} — this group's play money (not real money): /balance shows yours.",
+        "ru": "{unit} — игровая валюта этой группы (не настоящие деньги): ваш баланс — /balance.",
     },
     "help.kush.discord": {
-        "en": "{unit} are this server's points (no real money): /ofc balance shows yours.",
-        "ru": "{unit} — очки этого сервера (не деньги): ваш баланс — /ofc balance.",
+        "en": "{unit} — this server's play money (not real money): /ofc balance shows yours.",
+        "ru": "{unit} — игровая валюта этого сервера (не настоящие деньги): ваш баланс — "
+        "/ofc balance.",
     },
     "help.discord": {
         "en": (
@@ -1639,8 +1644,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "ofc (classic OFC) or chinese (Chinese Poker)\n"
             "/ofc tournament [game] — open a sit-and-go tournament (Register, Start)\n"
             "/ofc addbot [level], /ofc removebot [name] — seat or stand up a computer player "
-            "(Manage Server and the table's opener; once the opener leaves, the player seated "
-            "longest)\n"
+            "(members with Manage Server and the table's opener; once the opener leaves, the "
+            "player seated longest)\n"
             "/ofc join, /ofc ready, /ofc leave — take a seat, buy in, stand up\n"
             "/ofc topup [amount] — top up your stack (asked during your hand: added when it ends)\n"
             "/ofc sitout, /ofc back — skip hands, come back\n"
@@ -1661,7 +1666,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "ofc (классический OFC) или chinese (китайский покер)\n"
             "/ofc tournament [игра] — открыть турнир (регистрация, старт)\n"
             "/ofc addbot [уровень], /ofc removebot [имя] — посадить или убрать компьютерного игрока "
-            "(«Управлять сервером» и открывший стол, а когда он уйдёт — тот, кто сидит дольше всех)\n"
+            "(участники с правом «Управлять сервером» и открывший стол, а когда он уйдёт — тот, "
+            "кто сидит дольше всех)\n"
             "/ofc join, /ofc ready, /ofc leave — сесть, внести взнос, встать\n"
             "/ofc topup [amount] — докупить в стек (во время вашей раздачи — пройдёт после неё)\n"
             "/ofc sitout, /ofc back — пропускать раздачи, вернуться\n"
@@ -1944,22 +1950,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Pineapple OFC: 13 cards in three boxes — top 3, middle 5, bottom 5; bottom ≥ middle ≥ top "
             "or the hand is dead (a foul).\nStreet 1: 5 cards, place all. Streets 2–5: 3 cards, place 2, "
-            "discard 1.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
+            "discard 1.\nThe button acts last on each street and passes to the next seat each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Ананас: 13 карт в три бокса — верх 3, середина 5, низ 5; низ ≥ середина ≥ верх, иначе рука "
             "мёртвая.\nУлица 1: 5 карт, выложить все. Улицы 2–5: 3 карты, выложить 2, сбросить 1.\n"
-            "Баттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
+            "Баттон ходит последним на каждой улице и с каждой раздачей переходит к следующему месту.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     "rules.ofc": {
         "en": (
             "Classic OFC: 5 cards, then 8 streets of 1 card; 13 cards in top 3 / middle 5 / bottom 5, "
-            "bottom ≥ middle ≥ top.\nThe button acts last on each street; it moves on each hand.\n{scoring}\n{royalties}\n{fantasyland}"
+            "bottom ≥ middle ≥ top.\nThe button acts last on each street and passes to the next seat each hand.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
         "ru": (
             "Классический OFC: 5 карт, затем 8 улиц по 1 карте; 13 карт: верх 3 / середина 5 / низ 5, "
-            "низ ≥ середина ≥ верх.\nБаттон ходит последним на каждой улице и переходит дальше с каждой раздачей.\n{scoring}\n{royalties}\n{fantasyland}"
+            "низ ≥ середина ≥ верх.\nБаттон ходит последним на каждой улице и с каждой раздачей переходит к следующему месту.\n{scoring}\n{royalties}\n{fantasyland}"
         ),
     },
     # the royalty table of OFC and Pineapple (R5.6) and the bonus table of Chinese Poker
@@ -1991,7 +1997,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "{cat} {low}–{high} pay {first}",
         "ru": "{cat} {low}–{high} — по {first}",
     },
-    "rules.top.one": {"en": "{cat} {low} pay {first}", "ru": "{cat} {low} — {first}"},
+    "rules.top.one": {"en": "{cat} {low} pays {first}", "ru": "{cat} {low} — {first}"},
     "rules.box.middle": {"en": "middle:", "ru": "середина:"},
     "rules.box.bottom": {"en": "bottom:", "ru": "низ:"},
     "rules.cat.high_card": {"en": "high card", "ru": "старшая карта"},
@@ -2053,15 +2059,15 @@ TEXTS: dict[str, dict[str, str]] = {
             "Chinese Poker: 13 cards at once, arranged in secret into top 3 / middle 5 / bottom 5, "
             "bottom ≥ middle ≥ top.\nEach box against each opponent's: 2 points a win, 1 each a tie; "
             "+1 for winning 2 or 3 of 3 boxes; bonuses for strong hands.\nThe game is played to "
-            "{target:point|points}.\nAt the target after the bottom or middle boxes: Claim ends the "
-            "game (boxes not yet shown don't count), Continue shows the rest."
+            "{target:point|points}.\nReached the target after the bottom or middle boxes are shown? "
+            "Claim ends the game (boxes not yet shown don't count); Continue shows the rest."
         ),
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
             "по 1 при ничьей; +1 за 2 или 3 бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
-            "{target:очка|очков|очков}.\nДостигший цели после низа или середины: «Доезд» — игра "
-            "кончается (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
+            "{target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? «Доезд» "
+            "заканчивает игру (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
@@ -2214,8 +2220,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "max_buy_in ({max_buy_in}) не может быть меньше min_buy_in ({min_buy_in}): нужно min_buy_in ≤ max_buy_in, или поставьте max_buy_in 0 (5 × min_buy_in)",
     },
     "settings.idle_over_ready": {
-        "en": "an idle table would close ({idle} s idle_close_seconds) before the ready timer ends ({ready} s ready_seconds). Keep idle_close_seconds > ready_seconds",
-        "ru": "стол закроется без раздач ({idle} с, idle_close_seconds) раньше, чем кончится таймер готовности ({ready} с, ready_seconds). Нужно idle_close_seconds > ready_seconds",
+        "en": "an idle table would close ({idle} s, idle_close_seconds) before the ready timer ends ({ready} s, ready_seconds). Keep idle_close_seconds > ready_seconds",
+        "ru": "стол без раздач закроется ({idle} с, idle_close_seconds) раньше, чем кончится таймер готовности ({ready} с, ready_seconds). Нужно idle_close_seconds > ready_seconds",
     },
     "settings.point_over_buy_in": {
         "en": "a point ({point} kush_per_point) cannot cost more than the buy-in ({min_buy_in} min_buy_in): a stack below one point is never dealt in. Keep kush_per_point ≤ min_buy_in",
@@ -2322,11 +2328,10 @@ DISCORD_DESCRIPTIONS_RU: dict[str, str] = {
 
 _ERROR_KEYS = {k[4:] for k in TEXTS if k.startswith("err.")}
 
-#: the default kush label's Russian forms: after a number (1 куш, 2 куша, 5 кушей), after a
-#: number in the genitive (``{n} {label:gen}``: до 1 куша, до 5 кушей), and alone (нет кушей)
+#: the default kush label's Russian forms after a number (1 куш, 2 куша, 5 кушей); after a
+#: number in the genitive (``{n} {label:gen}``) they are (куша, кушей, кушей): до 1 куша, до
+#: 5 кушей; alone, кушей (стек 0 кушей), :func:`_agree_kush`
 _KUSH_RU = ("куш", "куша", "кушей")
-_KUSH_RU_GEN = ("куша", "кушей", "кушей")
-_KUSH_RU_ALONE = "кушей"
 _FRACTION = re.compile(r"\d[.,]\d")
 #: a number's format spec before the noun forms (``+d``, ``,``, ``.1f``, or nothing)
 _NUMBER_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?")
@@ -2382,14 +2387,50 @@ _FORMATTER = _Formatter()
 
 def kush_word(label: str, lang: str | None, n: object = None) -> str:
     """``label`` as a player reading ``lang`` sees it: the default ``"kush"`` is ``"куш"`` in
-    Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей); a label the
-    admins chose (``/settings kush_label``) is shown as they wrote it, after a number in
-    Russian as a name that needs no agreement when it is a word (:func:`_after_number`)."""
+    Russian, agreeing with the number ``n`` when one is given (2 куша, 5 кушей), as a common
+    Russian unit the admins chose does (:data:`_RU_UNITS`: 5 фишек); another label the admins
+    chose (``/settings kush_label``) is shown as they wrote it, after a number in Russian as
+    a name that needs no agreement when it is a word (:func:`_after_number`)."""
     if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш"):
         return "куш" if n is None else plural(n, *_KUSH_RU)
+    if n is not None and lang == "ru" and (forms := _ru_forms(label)) is not None:
+        return plural(n, *forms)
     if n is not None and lang == "ru" and _inflected(label):
         return _after_number(label)
     return label
+
+
+#: Russian units a group may well choose as its kush label (the settings' example is
+#: «монеты»), by any of the forms an admin writes (one, many, or as "500 монет" ends), with
+#: their forms after a number (one, few, many): «500 фишек», not «500 ед. «фишки»»
+#: (:func:`_after_number`)
+_RU_UNITS: dict[str, tuple[str, str, str]] = {
+    form: forms
+    for forms, plural_form in (
+        (("фишка", "фишки", "фишек"), "фишки"),
+        (("монета", "монеты", "монет"), "монеты"),
+        (("монетка", "монетки", "монеток"), "монетки"),
+        (("жетон", "жетона", "жетонов"), "жетоны"),
+        (("кредит", "кредита", "кредитов"), "кредиты"),
+        (("балл", "балла", "баллов"), "баллы"),
+        (("рубль", "рубля", "рублей"), "рубли"),
+        (("доллар", "доллара", "долларов"), "доллары"),
+        (("бакс", "бакса", "баксов"), "баксы"),
+        (("алмаз", "алмаза", "алмазов"), "алмазы"),
+        (("кристалл", "кристалла", "кристаллов"), "кристаллы"),
+        (("звезда", "звезды", "звёзд"), "звёзды"),
+        (("звезда", "звезды", "звёзд"), "звезды"),
+    )
+    for form in (forms[0], plural_form, forms[2])
+}
+
+
+def _ru_forms(label: str) -> tuple[str, str, str] | None:
+    """The forms after a number of a label the admins chose that is one of :data:`_RU_UNITS`,
+    written in lower case or capitalized («Фишки»: 5 фишек, as a sentence writes it)."""
+    if label not in (label.lower(), label.capitalize()):
+        return None
+    return _RU_UNITS.get(label.lower())
 
 
 def _inflected(label: str) -> bool:
@@ -2417,17 +2458,19 @@ def _name_kush(template: str) -> str:
 
 
 @functools.cache  # (a pure function of one of the finitely many templates)
-def _agree_kush(template: str) -> str:
-    """A Russian template for the default kush label: ``{n} {label}`` → the number with the
-    agreeing form, ``{n} {label:gen}`` → the genitive (до 5 кушей), a lone ``{label}`` →
-    ``кушей`` (нет кушей)."""
+def _agree_kush(template: str, forms: tuple[str, str, str] = _KUSH_RU) -> str:
+    """A Russian template for the default kush label (or a unit of :data:`_RU_UNITS`, its
+    ``forms``): ``{n} {label}`` → the number with the agreeing form, ``{n} {label:gen}`` →
+    the genitive (до 5 кушей), a lone ``{label}`` → ``кушей`` (стек 0 кушей)."""
+    _one, few, many = forms
+    gen = (few, many, many)  # (до 1 куша, до 2 кушей; до 1 фишки, до 2 фишек)
 
     def number(m: re.Match[str]) -> str:
-        forms = _KUSH_RU_GEN if m.group(3) else _KUSH_RU
-        return "{" + m.group(1) + ":" + (m.group(2) or "") + "|" + "|".join(forms) + "}"
+        agree = gen if m.group(3) else forms
+        return "{" + m.group(1) + ":" + (m.group(2) or "") + "|" + "|".join(agree) + "}"
 
     template = _NUMBER_LABEL.sub(number, template)
-    return template.replace("{label:gen}", _KUSH_RU_ALONE).replace("{label}", _KUSH_RU_ALONE)
+    return template.replace("{label:gen}", many).replace("{label}", many)
 
 
 class _UnsignedZero(int):
@@ -2466,6 +2509,8 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
     if isinstance(label, str):
         if lang == "ru" and label in (DEFAULT_KUSH_LABEL, "куш") and entry.get("ru"):
             template = _agree_kush(template)
+        elif lang == "ru" and entry.get("ru") and (forms := _ru_forms(label)) is not None:
+            template = _agree_kush(template, forms)  # (500 фишек)
         elif lang == "ru" and entry.get("ru") and _inflected(label):
             template = _name_kush(template)  # ("100 фишка": named, "100 ед. «фишка»")
         values["label"] = kush_word(label, lang)

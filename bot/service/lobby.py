@@ -17,7 +17,7 @@ from bot.model import (
     Reply,
     SeatState,
 )
-from bot.render import busted_notice, mmss
+from bot.render import busted_notice
 from bot.screens import Screen
 from bot.service import tournaments, wallet
 from bot.service.bots import house_funds
@@ -224,8 +224,8 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.phase is Phase.LOBBY and t.ready_deadline is not None and not seat.ready:
         # the lobby's ready timer runs (R8.2): how long they have ("Press Ready to buy in",
         # a second before the timer stood them up, told them nothing of it)
-        left = mmss(max(0.0, t.ready_deadline - rt.clock()))
-        return Reply(tr(lang, "reply.joined_timer", seat=seat.seat + 1, time=left))
+        left = max(0, int(t.ready_deadline - rt.clock() + 0.999))  # (as the lobby counts)
+        return Reply(tr(lang, "reply.joined_timer", seat=seat.seat + 1, seconds=left))
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
 
 

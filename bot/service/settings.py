@@ -543,9 +543,10 @@ _DESCRIPTIONS: tuple[Setting, ...] = (
         community=True,
         low=1,
         high=KUSH_LABEL_MAX,
-        en='the unit shown after every kush amount ("500 chips"), e.g. "chips", "фишки" or "₽" '
+        # (not "chips": a tournament's chips are chips, "Buy-in 500 chips · 1500 chips each")
+        en='the unit shown after every kush amount ("500 coins"), e.g. "coins", "монеты" or "₽" '
         "(display only).",
-        ru="единица после каждой суммы кушей («500 фишек»), например «фишки», «chips» или «₽» "
+        ru="единица после каждой суммы кушей («500 монет»), например «монеты», «coins» или «₽» "
         "(только для показа).",
     ),
     Setting(

@@ -170,7 +170,7 @@ async def test_r8_1_a_kush_label_must_read_as_a_unit_after_every_amount() -> Non
     community = await store.community("telegram", "-100")
     assert community.settings.kush_label == "kush"
     help_text = await _say(service, "kush_label")
-    assert '"chips", "фишки" or "₽"' in help_text and "=" not in help_text, help_text
+    assert '"coins", "монеты" or "₽"' in help_text and "=" not in help_text, help_text
     assert "Saved: kush_label = ₽" in await _say(service, "kush_label", "₽")
     table = presenter.last_table(GROUP.chat_id).text
     assert "Buy-in 200 ₽ · 1 pt = 1 ₽" in table, table

@@ -69,13 +69,13 @@ async def test_r7_5_rules_chinese_say_what_claim_and_continue_do() -> None:
     text = (await service.rules(GROUP, ALICE, "chinese")).text
     assert "a Claim may end it early" not in text
     assert (
-        "\nAt the target after the bottom or middle boxes: Claim ends the game (boxes not yet "
-        "shown don't count), Continue shows the rest.\n"
+        "\nReached the target after the bottom or middle boxes are shown? Claim ends the game "
+        "(boxes not yet shown don't count); Continue shows the rest.\n"
     ) in text, text
     assert "+1 for winning 2 or 3 of 3 boxes;" in text
     assert "2 or 3 of 3 boxes" in tr("en", "reveal.two_of_three", points="+1")
     russian = (await service.rules(GROUP, BORIS, "chinese")).text
-    assert "«Доезд» — игра кончается (невскрытые боксы не в счёт)" in russian, russian
+    assert "«Доезд» заканчивает игру (невскрытые боксы не в счёт)" in russian, russian
     assert "«Продолжить» — вскрытие дальше." in russian
     assert "+1 за 2 или 3 бокса из 3;" in russian
     assert "2 или 3 бокса из 3" in tr("ru", "reveal.two_of_three", points="+1")
@@ -100,9 +100,11 @@ async def test_r3_3_rules_say_what_the_button_is() -> None:
     await service.new_table(GROUP, ALICE)
     for game in ("pineapple", "ofc"):
         text = (await service.rules(GROUP, ALICE, game)).text
-        assert "\nThe button acts last on each street; it moves on each hand.\n" in text, text
+        assert (
+            "\nThe button acts last on each street and passes to the next seat each hand.\n" in text
+        ), text
         russian = (await service.rules(GROUP, BORIS, game)).text
-        assert "\nБаттон ходит последним на каждой улице" in russian, russian
+        assert "\nБаттон ходит последним на каждой улице и с каждой раздачей переходит к" in russian
 
 
 async def test_r5_6_the_top_royalties_are_spelled_out_in_short_lines() -> None:
@@ -114,7 +116,7 @@ async def test_r5_6_the_top_royalties_are_spelled_out_in_short_lines() -> None:
     russian = (await service.rules(GROUP, BORIS)).text
     assert "\nверх: пары 66–AA — от 1 до 9,\n  сеты 222–AAA — от 10 до 22\n" in russian, russian
     chinese = (await service.rules(GROUP, ALICE, "chinese")).text
-    assert "\ntop: trips 222–KKK pay 2,\n  trips AAA pay 10\n" in chinese, chinese
+    assert "\ntop: trips 222–KKK pay 2,\n  trips AAA pays 10\n" in chinese, chinese
     russian = (await service.rules(GROUP, BORIS, "chinese")).text
     assert "\nверх: сеты 222–KKK — по 2, сет AAA — 10\n" in russian, russian
 
@@ -123,8 +125,8 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
     """ "kush" was never introduced; /stats' line crammed /top and /replay (~170 chars)."""
     service, _store = new_service()
     for actor, kush in (
-        (ALICE, "Kush are this group's points (no real money): /balance shows yours."),
-        (BORIS, "Куш — очки этой группы (не деньги): ваш баланс — /balance."),
+        (ALICE, "Kush — this group's play money (not real money): /balance shows yours."),
+        (BORIS, "Куш — игровая валюта этой группы (не настоящие деньги): ваш баланс — /balance."),
     ):
         lines = (await service.help(GROUP, actor)).text.split("\n")
         assert kush in lines, lines
@@ -137,7 +139,7 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
     # the group's own label (R8.1)
     assert not (await say(service, "kush_label", "chips")).alert
     lines = (await service.help(GROUP, ALICE)).text.split("\n")
-    assert lines[-1] == "Chips are this group's points (no real money): /balance shows yours."
+    assert lines[-1] == "Chips — this group's play money (not real money): /balance shows yours."
 
 
 def test_terms_a_new_player_met_are_self_explanatory() -> None:

@@ -30,11 +30,16 @@ async def test_r8_2_a_join_while_the_ready_timer_runs_says_how_long_is_left() ->
     clock.now = deadline - 5
     reply = await service.join(GROUP, DAN)
     assert not reply.alert, reply.text
-    assert reply.text == "You sit at seat 4. Press Ready within 0:05 to buy in."
+    assert reply.text == (
+        "You sit at seat 4. Press Ready to buy in; otherwise the seat is freed in 5 seconds."
+    )
     clock.now = deadline - 4.8  # (a started second counts whole, as the clocks show it)
     assert not (await service.leave(GROUP, DAN)).alert
     reply = await service.join(GROUP, ERIN)
-    assert reply.text == "Вы сели на место 4. Нажмите «Готов» в течение 0:05, чтобы внести взнос."
+    assert reply.text == (
+        "Вы сели на место 4. Нажмите «Готов», чтобы внести взнос; иначе место освободится "
+        "через 5 секунд."
+    )
     assert t.ready_deadline == deadline  # (nothing else changed: the same timer)
     assert not (await service.ready(GROUP, ERIN)).alert
     assert not (await service.ready(GROUP, CAROL)).alert

@@ -133,7 +133,7 @@ async def test_a_rule_option_still_names_its_games() -> None:
 # -- a kush label the admins chose ---------------------------------------------------------------
 @pytest.mark.parametrize(
     ("label", "shown"),
-    [("фишка", "ед. «фишка»"), ("фишек", "ед. «фишек»"), ("₽", "₽"), ("руб.", "руб."),
+    [("бублик", "ед. «бублик»"), ("печенек", "ед. «печенек»"), ("₽", "₽"), ("руб.", "руб."),
      ("chips", "chips"), ("💰", "💰")],
 )  # fmt: skip
 def test_r8_1_a_chosen_label_reads_right_after_any_number(label: str, shown: str) -> None:
@@ -167,8 +167,32 @@ async def test_r8_1_a_chosen_label_in_a_reply() -> None:
     store = MemoryStore()
     service = TableService(store, clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False)
     service.register(FakePresenter())
-    assert not (await say(service, "kush_label", "фишка")).alert
+    assert not (await say(service, "kush_label", "фишки")).alert
     reply = await service.daily(GROUP, BORIS)
-    assert reply.text.startswith("Ежедневный бонус: +100 ед. «фишка». Баланс"), reply.text
+    assert reply.text.startswith("Ежедневный бонус: +100 фишек. Баланс"), reply.text
     reply = await service.daily(GROUP, ALICE)  # (English: as written)
-    assert reply.text.startswith("Daily bonus: +100 фишка. Balance"), reply.text
+    assert reply.text.startswith("Daily bonus: +100 фишки. Balance"), reply.text
+
+
+@pytest.mark.parametrize("label", ["фишки", "фишка", "Фишки", "фишек"])
+def test_r8_1_a_common_russian_unit_agrees_with_its_number(label: str) -> None:
+    """The settings' own example, «фишки» ("500 фишек"), read «500 ед. «фишки»»: a common
+    Russian unit agrees with its number as the default «куш» does."""
+    for n, word in ((1, "фишка"), (2, "фишки"), (5, "фишек"), (21, "фишка"), (12, "фишек")):
+        text = tr("ru", "reply.topup_queued", amount=n, label=label)
+        assert text.startswith(f"Докупка на {n} {word} принята"), text
+        assert kush_word(label, "ru", n) == word
+        assert drawn_word(label, "ru", n) == word
+    assert tr("ru", "reply.topup_range", room=1, max=9, label=label).startswith(
+        "Докупить можно от 1 до 1 фишки (в стеке"
+    )
+    assert tr("ru", "reply.topup_range", room=12000, max=9, label=label).startswith(
+        "Докупить можно от 1 до 12\u00a0000 фишек (в стеке"
+    )
+    assert tr("ru", "showdown.busted", name="Вера", label=label).startswith("Вера: стек 0 фишек")
+    lobby = tr("ru", "lobby.title", game="Ананас", table=1, buy_in=500, point=10, players=2,
+               label=label)  # fmt: skip
+    assert "Взнос 500 фишек · 1 очко = 10 фишек ·" in lobby, lobby
+    assert kush_word(label, "ru") == label  # (alone: as written)
+    assert kush_word("звёзды", "ru", 5) == "звёзд" == kush_word("звезды", "ru", 5)
+    assert kush_word("ФИШКИ", "ru", 5) == "ед. «ФИШКИ»"  # (not a plain word: named)

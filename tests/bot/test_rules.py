@@ -128,7 +128,7 @@ async def test_rules_show_the_royalty_table() -> None:
     ) in text, text
     text = (await service.rules(GROUP, ALICE, "chinese")).text
     assert (
-        "Bonuses (points):\ntop: trips 222–KKK pay 2,\n  trips AAA pay 10\n"
+        "Bonuses (points):\ntop: trips 222–KKK pay 2,\n  trips AAA pays 10\n"
         "middle: full house 1, quads 3,\n"
         "  straight flush 4, royal flush 10\n"
         "bottom: quads 3, straight flush 4,\n"
@@ -159,7 +159,7 @@ def test_the_royalty_table_is_read_from_the_game_functions(monkeypatch) -> None:
 
     monkeypatch.setattr(rules, "royalty", fake)
     text = rules.rules_text(RuleOptions(), "en")
-    assert "Royalties (extra points):\ntop: pair KK pay 5\nmiddle: flush 7\nQQ+" in text
+    assert "Royalties (extra points):\ntop: pair KK pays 5\nmiddle: flush 7\nQQ+" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.service.settings import KUSH_LABEL_MAX
 from tests.bot.discord.dc_world import ALICE, BOB, CAROL, world
 from tests.fakes.discord_api import EPHEMERAL
 
@@ -73,17 +74,16 @@ async def test_a_refused_grant_to_a_member_who_never_played_creates_no_wallet(
 
 
 async def test_a_kush_label_with_markdown_reads_literally_and_draws_plain(tmp_path: Path) -> None:
-    """``/ofcadmin settings kush_label **x**`` (or ``||x||``, ``<@1>``): every message with
-    an amount showed it formatted (bold, a spoiler, a mention). The label is kept as typed
-    and every message shows it literally (escaped, as names are); a picture or chart draws
-    it plain."""
+    """``/ofcadmin settings kush_label **x**`` (or ``||x||``): every message with an amount
+    showed it formatted (bold, a spoiler). The label is kept as typed and every message shows
+    it literally (escaped, as names are); a picture or chart draws it plain. A mention
+    (``<@1>``) has digits, which a label may not (it reads after every amount, R8.1)."""
     from bot import pictures
 
     async with world(tmp_path) as w:
         for typed, shown in (
             ("**x**", "\\*\\*x\\*\\*"),
             ("||x||", "\\|\\|x\\|\\|"),
-            ("<@1>", "\\<@1>"),
         ):
             reply = await w.slash(
                 ALICE, "settings", {"name": "kush_label", "value": typed}, admin=True
@@ -94,6 +94,12 @@ async def test_a_kush_label_with_markdown_reads_literally_and_draws_plain(tmp_pa
             reply = await w.slash(BOB, "balance")
             assert f"1000 {shown} " in reply["content"], reply
             assert w.service.rt.plain_text("discord", shown) == typed
+        reply = await w.slash(
+            ALICE, "settings", {"name": "kush_label", "value": "<@1>"}, admin=True
+        )
+        assert "no digits" in reply["content"], reply
+        community = await w.store.community("discord", str(w.fake.guild_id))
+        assert community.settings.kush_label == "||x||"
         data = {"boards": [], "notes": [], "label": "\\*\\*x\\*\\*"}
         plain = pictures.with_plain_text(data, lambda s: w.service.rt.plain_text("discord", s))
         assert plain["label"] == "**x**"
@@ -105,8 +111,9 @@ async def test_a_kush_label_saved_unescaped_reads_literally_and_its_limit_is_wha
     """A label saved before messages escaped it (``**old**``, stored as typed, no migration)
     was bold in every amount until an admin set it again; and escaping at the save made a
     label of 40 typed ``*`` 80 stored characters, past the 40 the admin was told. The label
-    is stored as typed (the 40 are what was typed: 41 are refused) and escaped where a
-    message shows it: a table opened after, ``/balance``, the settings list."""
+    is stored as typed (the limit, :data:`KUSH_LABEL_MAX` (12), is what was typed: one more
+    is refused) and escaped where a message shows it: a table opened after, ``/balance``,
+    the settings list."""
     from dataclasses import replace
 
     async with world(tmp_path) as w:
@@ -117,15 +124,15 @@ async def test_a_kush_label_saved_unescaped_reads_literally_and_its_limit_is_wha
         assert "1000 \\*\\*old\\*\\* " in reply["content"], reply
         await w.slash(ALICE, "new")
         assert "Buy-in 200 \\*\\*old\\*\\* " in w.table_message()["content"]
-        reply = await w.slash(ALICE, "settings", {"name": "kush_label", "value": "*" * 41},
-                              admin=True)  # fmt: skip
-        assert "1 to 40 characters" in reply["content"], reply
-        reply = await w.slash(ALICE, "settings", {"name": "kush_label", "value": "*" * 40},
-                              admin=True)  # fmt: skip
-        stars = "\\*" * 40  # (as Discord shows 40 "*" literally)
+        reply = await w.slash(ALICE, "settings", {"name": "kush_label",
+                              "value": "*" * (KUSH_LABEL_MAX + 1)}, admin=True)  # fmt: skip
+        assert f"1 to {KUSH_LABEL_MAX} characters" in reply["content"], reply
+        reply = await w.slash(ALICE, "settings", {"name": "kush_label",
+                              "value": "*" * KUSH_LABEL_MAX}, admin=True)  # fmt: skip
+        stars = "\\*" * KUSH_LABEL_MAX  # (as Discord shows the "*" literally)
         assert stars in reply["content"], reply
         community = await w.store.community("discord", str(w.fake.guild_id))
-        assert community.settings.kush_label == "*" * 40
+        assert community.settings.kush_label == "*" * KUSH_LABEL_MAX
         reply = await w.slash(BOB, "balance")
         assert f"1000 {stars} " in reply["content"], reply
         reply = await w.slash(ALICE, "settings", admin=True)
