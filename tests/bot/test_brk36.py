@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from bot.service import TableService
 from bot.service.dealing import TOP_UP_SECONDS
 from bot.texts import tr
@@ -176,3 +178,29 @@ async def test_r7_6_a_point_lowered_that_ends_the_game_asks_no_top_up_of_a_stack
     await service.run_due()
     assert t.hand is not None and len(t.hand.order) == 2
     assert await check_store(store) == []
+
+
+@pytest.mark.parametrize(
+    ("label", "one", "many"),
+    [("фишки", "фишку", "фишек"), ("Монеты", "монету", "монет"), ("kush", "куш", "кушей")],
+)
+def test_r8_1_a_russian_unit_after_na_takes_its_accusative(label: str, one: str, many: str) -> None:
+    """A common Russian unit chosen as the kush label agrees with its number (txt36), also
+    after «на» (accusative: «докупка на 21 фишку», not «на 21 фишка») and «не больше»
+    (genitive: «стек не больше 21 фишки», not «21 фишка»; «21 куша», not «21 куш») (R8.1)."""
+    queued = tr("ru", "reply.topup_queued", amount=21, label=label)
+    assert queued.startswith(f"Докупка на 21 {one} принята"), queued
+    assert tr("ru", "reply.topup_queued", amount=5, label=label).startswith(
+        f"Докупка на 5 {many} принята"
+    )
+    capped = tr("ru", "lobby.topup_capped", name="Bob", amount=21, added=1, label=label, max=21)
+    gen = {"фишку": "фишки", "монету": "монеты", "куш": "куша"}[one]
+    assert capped == f"Bob: докупка на 21 {one} урезана до 1: стек не больше 21 {gen}.", capped
+    for key in ("reply.topup_already_queued", "lobby.topup_not_needed", "lobby.topup_above"):
+        text = tr("ru", key, name="Bob", amount=1, stack=5, label=label, max=3, added=1, have=0)
+        assert f"на 1 {one} " in text, text
+    # a label that is no such unit is named as before; English is unchanged
+    assert tr("ru", "reply.topup_queued", amount=21, label="₽").startswith("Докупка на 21 ₽")
+    assert tr("en", "reply.topup_queued", amount=21, label=label).startswith(
+        f"Top-up of 21 {label} queued"
+    )
