@@ -445,7 +445,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "lobby.point_raised": {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
-        "ru": "{name}: очко теперь стоит {point} {label}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+        "ru": "{name}: очко теперь стоит {point} {label:acc}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
@@ -892,7 +892,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # (fixnu5: "Members in all hands: won 0, lost 34 kush" read badly: "won 0" of what)
     "stats.group_moved": {
         "en": "Members won {won} {label}, lost {lost} {label}",
-        "ru": "Участники выиграли {won} {label}, проиграли {lost} {label}",
+        "ru": "Участники выиграли {won} {label:acc}, проиграли {lost} {label:acc}",
     },
     # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
     "stats.chinese_points": {
@@ -1103,7 +1103,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
-        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label}.",
+        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label:acc}.",
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
@@ -2048,7 +2048,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # what a point costs at the table (R7.6), after the rules above
     "rules.point_price": {
         "en": "A point costs {point} {label}.",
-        "ru": "Очко стоит {point} {label}.",
+        "ru": "Очко стоит {point} {label:acc}.",
     },
     "rules.fantasyland.off": {
         "en": "Fantasyland is off.",

@@ -204,3 +204,16 @@ def test_r8_1_a_russian_unit_after_na_takes_its_accusative(label: str, one: str,
     assert tr("en", "reply.topup_queued", amount=21, label=label).startswith(
         f"Top-up of 21 {label} queued"
     )
+
+
+def test_r8_1_a_russian_unit_after_a_verb_of_cost_or_gain_takes_its_accusative() -> None:
+    """«очко стоит 1 фишку», «выиграли 21 монету», «превысил бы 1 звезду» (R8.1)."""
+    raised = tr("ru", "lobby.point_raised", name="Вера", point=21, label="фишки", stack=5)
+    assert raised.startswith("Вера: очко теперь стоит 21 фишку, больше стека (5)"), raised
+    moved = tr("ru", "stats.group_moved", won=21, lost=5, label="монеты")
+    assert moved.startswith("Участники выиграли 21 монету, проиграли 5 монет"), moved
+    bound = tr("ru", "reply.grant_balance_bound", name="Вера", limit=1, label="звёзды")
+    assert bound == "Нельзя: баланс игрока Вера превысил бы 1 звезду.", bound
+    assert tr("ru", "lobby.point_raised", name="В", point=1, label="kush", stack=0).startswith(
+        "В: очко теперь стоит 1 куш,"
+    )
