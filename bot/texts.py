@@ -445,7 +445,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "lobby.point_raised": {
         "en": "{name}: a point now costs {point} {label}, more than the stack ({stack}) — top up (➕ or /topup) before the next hand, or the seat is freed.",
-        "ru": "{name}: очко теперь стоит {point} {label}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
+        "ru": "{name}: очко теперь стоит {point} {label:acc}, больше стека ({stack}) — докупите (➕ или /topup) до следующей раздачи, иначе место освободится.",
     },
     "lobby.busted_stood_up": {
         "en": "No top-up in time, the seat is free: {names}.",
@@ -495,12 +495,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.topup_queued": {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
-        "ru": "Докупка на {amount} {label} принята: она пройдёт после этой раздачи.",
+        "ru": "Докупка на {amount} {label:acc} принята: она пройдёт после этой раздачи.",
     },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
         "en": "Top-up of {amount} {label} is already queued (a new one replaces it, not adds): it is added when this hand ends.",
-        "ru": "Докупка на {amount} {label} уже принята (новая заменяет её, а не добавляется): она пройдёт после этой раздачи.",
+        "ru": "Докупка на {amount} {label:acc} уже принята (новая заменяет её, а не добавляется): она пройдёт после этой раздачи.",
     },
     "reply.topup_requeued": {
         "en": "Top-up changed from {before} to {amount} {label}: it is added when this hand ends.",
@@ -508,24 +508,24 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "lobby.topup_capped": {
         "en": "{name}: top-up of {amount} {label} cut to {added}: a stack holds at most {max} {label}.",
-        "ru": "{name}: докупка на {amount} {label} урезана до {added}: стек не больше {max} {label}.",
+        "ru": "{name}: докупка на {amount} {label:acc} урезана до {added}: стек не больше {max} {label:gen}.",
     },
     "lobby.topup_not_needed": {
         "en": "{name}: top-up of {amount} {label} not made: the stack is at the table's maximum ({max} {label}).",
-        "ru": "{name}: докупка на {amount} {label} не прошла: стек уже максимальный ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label:acc} не прошла: стек уже максимальный ({max} {label}).",
     },
     "lobby.topup_above": {
         "en": "{name}: top-up of {amount} {label} not made: the stack ({stack} {label}) is above the table's maximum ({max} {label}).",
-        "ru": "{name}: докупка на {amount} {label} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
+        "ru": "{name}: докупка на {amount} {label:acc} не прошла: стек ({stack} {label}) больше максимума стола ({max} {label}).",
     },
     # a queued top-up past the balance when the hand ended: what the balance had (R8.2)
     "lobby.topup_cut_balance": {
         "en": "{name}: top-up of {amount} {label} cut to {added}, the whole balance.",
-        "ru": "{name}: докупка на {amount} {label} урезана до {added} — это весь баланс.",
+        "ru": "{name}: докупка на {amount} {label:acc} урезана до {added} — это весь баланс.",
     },
     "lobby.topup_failed": {
         "en": "{name}: top-up of {amount} {label} not made, the balance has {have}.",
-        "ru": "{name}: докупка на {amount} {label} не прошла, на балансе только {have}.",
+        "ru": "{name}: докупка на {amount} {label:acc} не прошла, на балансе только {have}.",
     },
     "reply.topup_leaving": {
         "en": "You are leaving this table: no top-up.",
@@ -892,7 +892,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # (fixnu5: "Members in all hands: won 0, lost 34 kush" read badly: "won 0" of what)
     "stats.group_moved": {
         "en": "Members won {won} {label}, lost {lost} {label}",
-        "ru": "Участники выиграли {won} {label}, проиграли {lost} {label}",
+        "ru": "Участники выиграли {won} {label:acc}, проиграли {lost} {label:acc}",
     },
     # Chinese Poker's points per hand (R7.1: boxes won, no net), after its bonus/hand
     "stats.chinese_points": {
@@ -1103,7 +1103,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reply.grant_balance_bound": {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
-        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label}.",
+        "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label:acc}.",
     },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
@@ -2048,7 +2048,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # what a point costs at the table (R7.6), after the rules above
     "rules.point_price": {
         "en": "A point costs {point} {label}.",
-        "ru": "Очко стоит {point} {label}.",
+        "ru": "Очко стоит {point} {label:acc}.",
     },
     "rules.fantasyland.off": {
         "en": "Fantasyland is off.",
@@ -2336,7 +2336,11 @@ _FRACTION = re.compile(r"\d[.,]\d")
 #: a number's format spec before the noun forms (``+d``, ``,``, ``.1f``, or nothing)
 _NUMBER_SPEC = re.compile(r"[<>=^]?[+\- ]?#?0?\d*[,_]?(\.\d+)?[bcdeEfFgGnosxX%]?")
 #: ``{amount} {label}`` / ``{amount:+d} {label:gen}`` in a template: the label agrees with it
-_NUMBER_LABEL = re.compile(r"\{(\w+)(?::([^{}|]*))?\} \{label(:gen)?\}")
+#: (``{label:acc}``: in the accusative, after «на»: на 1 фишку)
+_NUMBER_LABEL = re.compile(r"\{(\w+)(?::([^{}|]*))?\} \{label(:gen|:acc)?\}")
+#: the accusative after a number of one (на 1 фишку) of a feminine unit of :data:`_RU_UNITS`
+#: (a masculine one, like куш, reads as its nominative: на 1 куш)
+_RU_ACC = {"фишка": "фишку", "монета": "монету", "монетка": "монетку", "звезда": "звезду"}
 
 
 def plural(n: object, *forms: str) -> str:
@@ -2377,7 +2381,7 @@ class _Formatter(string.Formatter):
             if len(parts) in (3, 4) and _NUMBER_SPEC.fullmatch(parts[0]):
                 spec, parts = parts[0], parts[1:]
             return f"{format(value, spec)} {plural(value, *parts)}"
-        if format_spec == "gen" and isinstance(value, str):
+        if format_spec in ("gen", "acc") and isinstance(value, str):
             return value
         return str(super().format_field(value, format_spec))
 
@@ -2454,7 +2458,7 @@ def _name_kush(template: str) -> str:
     """A Russian template for a kush label the admins chose that is a word
     (:func:`_inflected`): every ``{label}`` follows an amount there (``{n} {label}``,
     ``{n} {label:gen}``, "стек 0 {label}"), and is named as :func:`_after_number` names it."""
-    return re.sub(r"\{label(?::gen)?\}", _after_number("{label}"), template)
+    return re.sub(r"\{label(?::gen|:acc)?\}", _after_number("{label}"), template)
 
 
 @functools.cache  # (a pure function of one of the finitely many templates)
@@ -2462,15 +2466,18 @@ def _agree_kush(template: str, forms: tuple[str, str, str] = _KUSH_RU) -> str:
     """A Russian template for the default kush label (or a unit of :data:`_RU_UNITS`, its
     ``forms``): ``{n} {label}`` → the number with the agreeing form, ``{n} {label:gen}`` →
     the genitive (до 5 кушей), a lone ``{label}`` → ``кушей`` (стек 0 кушей)."""
-    _one, few, many = forms
+    one, few, many = forms
     gen = (few, many, many)  # (до 1 куша, до 2 кушей; до 1 фишки, до 2 фишек)
+    acc = (_RU_ACC.get(one, one), few, many)  # (на 1 фишку, на 2 фишки, на 5 фишек)
 
     def number(m: re.Match[str]) -> str:
-        agree = gen if m.group(3) else forms
+        agree = {":gen": gen, ":acc": acc}.get(m.group(3) or "", forms)
         return "{" + m.group(1) + ":" + (m.group(2) or "") + "|" + "|".join(agree) + "}"
 
     template = _NUMBER_LABEL.sub(number, template)
-    return template.replace("{label:gen}", many).replace("{label}", many)
+    for lone in ("{label:gen}", "{label:acc}", "{label}"):
+        template = template.replace(lone, many)
+    return template
 
 
 class _UnsignedZero(int):
@@ -2514,7 +2521,7 @@ def tr(lang: str | None, key: str, **values: Any) -> str:
         elif lang == "ru" and entry.get("ru") and _inflected(label):
             template = _name_kush(template)  # ("100 фишка": named, "100 ед. «фишка»")
         values["label"] = kush_word(label, lang)
-    if "|" not in template and ":gen}" not in template:
+    if "|" not in template and ":gen}" not in template and ":acc}" not in template:
         return template.format(**values)  # (str.format: a tenth of the formatter's time)
     return _FORMATTER.format(template, **values)
 

@@ -118,11 +118,12 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
                 else:
                     t.chinese = replace(game, target=new.target_points)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
+        t.options = t.pending_options
         # the round's points settled early left these below a point: offered the top-up as
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
-        # having offered one)
-        settled = offer_top_ups(t, paid, now)
-        t.options = t.pending_options
+        # having offered one); judged by the new point (a stack that pays a lowered one was
+        # told to top up, and the deal waited for it)
+        settled = offer_top_ups(t, paid - could_pay, now)
         offered = [s for s in t.awaiting_top_up() if s.seat in could_pay and not s.bot]
         for seat in offered:
             t.owe("post", Screen(tr(t.lang, "lobby.point_raised", name=seat.name,

@@ -571,10 +571,16 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 seat.topped_up += value  # the table message says it by the stack (a stack
                 # that went 230 → 530 after the hand said nothing of why)
                 tx.group = True
+                # made, and still below a point (a point saved during the hand applied as it
+                # ended, R6.6): offered the top-up with its window, as at a showdown (the deal
+                # stood the player up at once, "no top-up in time", never having offered one)
+                offer = "" if seat.bot else _offer_if_busted(rt, t, tx, seat)
                 if value < asked:  # the hand was won, or admins lowered max_buy_in meanwhile
                     t.owe("post", Screen(tr(t.lang, "lobby.topup_capped", name=seat.name,
                                             amount=asked, added=value, label=t.label,
-                                            max=limit)))  # fmt: skip
+                                            max=limit) + offer))  # fmt: skip
+                elif offer:
+                    t.owe("post", Screen(offer.lstrip("\n")))
         except InsufficientFunds:
             have = await _balance(rt, seat.player_id)
             seat = t.seats[number]  # the table was rolled back

@@ -93,6 +93,19 @@ def abandoned(t: LiveTable, result: HandResult) -> bool:
     return t.absent_hands >= ABANDONED_HANDS
 
 
+def _next_point(t: LiveTable) -> int:
+    """The kush of a point a stack is to pay after this hand: the lower of the point in force
+    and one saved during the hand that applies as it ends (:func:`~.dealing.apply_pending`:
+    the match is over, R6.6; never at a tournament's or a closing table). A raised one is
+    told apart (``lobby.point_raised``)."""
+    new = t.pending_options
+    if new is None or t.closing or t.tournament is not None:
+        return t.options.kush_per_point
+    if t.match is not None and t.match.in_match:
+        return t.options.kush_per_point
+    return min(new.kush_per_point, t.options.kush_per_point)
+
+
 def close_hand(
     rt: Runtime,
     t: LiveTable,
@@ -149,8 +162,15 @@ def close_hand(
     )
     sit_out_timed_out(t, t.owner)
     # a stack that cannot pay a point is offered the top-up before the next deal (R8.2); a
-    # player who joined during the hand and has not bought in yet keeps the seat
-    busted = [(st.name, st.stack) for st in t.seats.values() if t.busted(st) and not st.leaving]
+    # player who joined during the hand and has not bought in yet keeps the seat; a point
+    # lowered during the hand applies as it ends: a stack that pays the new one is not told
+    # to top up (nor the next deal held for it)
+    point = _next_point(t)
+    busted = [
+        (st.name, st.stack)
+        for st in t.seats.values()
+        if t.busted(st) and not st.leaving and st.stack < point
+    ]
     # the picture reads the game's totals before a finished Chinese Poker game is cleared
     group_notes = notes(t.lang) if notes is not None else ()
     picture = (
@@ -217,8 +237,10 @@ def close_hand(
         # settings saved during the hand apply now when the next hand plays them (the match
         # is over, R6.6; the buy-in between hands, R8.2), not at the deal: the table message
         # between hands showed the old buy-in and point while the next hand paid the new
-        # ones. A stack the new point leaves below one is offered the top-up now (R8.2).
+        # ones. A stack the new point leaves below one is offered the top-up now (R8.2);
+        # a computer player's is queued now (it was told to top up, the 20 s window waited)
         apply_pending(t, tx, rt.clock())
+        top_up_computer_players(t)
     if len(available(t)) >= t.options.min_players:
         t.phase = Phase.BETWEEN
         delay = rt.next_hand_delay

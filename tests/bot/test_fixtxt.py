@@ -180,7 +180,8 @@ def test_r8_1_a_common_russian_unit_agrees_with_its_number(label: str) -> None:
     Russian unit agrees with its number as the default «куш» does."""
     for n, word in ((1, "фишка"), (2, "фишки"), (5, "фишек"), (21, "фишка"), (12, "фишек")):
         text = tr("ru", "reply.topup_queued", amount=n, label=label)
-        assert text.startswith(f"Докупка на {n} {word} принята"), text
+        acc = "фишку" if word == "фишка" else word  # (после «на»: на 1 фишку, brk36)
+        assert text.startswith(f"Докупка на {n} {acc} принята"), text
         assert kush_word(label, "ru", n) == word
         assert drawn_word(label, "ru", n) == word
     assert tr("ru", "reply.topup_range", room=1, max=9, label=label).startswith(
