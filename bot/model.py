@@ -228,6 +228,9 @@ class SeatState:
         with house kush and has no private chat; ``None`` for a person.
     :ivar top_up: kush of a top-up asked for during a hand, added from the balance when the
         hand ends (R8.2: top-ups happen between hands); 0 when none is queued.
+    :ivar top_up_buy_in: the queued top-up was asked for without an amount: it is the buy-in
+        of the next hand, read when it is added (a buy-in saved during the hand applies as
+        it ends), :attr:`top_up` being the one expected when it was asked for.
     :ivar topped_up: kush added to the stack by top-ups since the last hand ended (R8.2),
         shown next to the stack on the table message until the next hand ends: a stack that
         went 230 → 530 between hands said nothing of why.
@@ -271,6 +274,7 @@ class SeatState:
     timed_out: bool = False
     bot: str | None = None
     top_up: int = 0
+    top_up_buy_in: bool = False
     topped_up: int = 0
     leave_asked: float = 0.0
     own_lang: str | None = None
@@ -297,6 +301,7 @@ class SeatState:
             "timed_out": self.timed_out,
             "bot": self.bot,
             "top_up": self.top_up,
+            "top_up_buy_in": self.top_up_buy_in,
             "topped_up": self.topped_up,
             "leave_asked": self.leave_asked,
             "own_lang": self.own_lang,

@@ -497,6 +497,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Top-up of {amount} {label} queued: it is added when this hand ends.",
         "ru": "Докупка на {amount} {label:acc} принята: она пройдёт после этой раздачи.",
     },
+    # /topup without an amount during the hand: the next hand's buy-in (one saved during the
+    # hand applies as it ends)
+    "reply.topup_queued_buy_in": {
+        "en": "Top-up of one buy-in queued (the next hand's: {amount} {label}): it is added when this hand ends.",
+        "ru": "Докупка на один взнос принята (взнос следующей раздачи: {amount} {label}): она пройдёт после этой раздачи.",
+    },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
         "en": "Top-up of {amount} {label} is already queued (a new one replaces it, not adds): it is added when this hand ends.",

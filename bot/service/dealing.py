@@ -143,6 +143,17 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
         t.pending_buy_in = None
 
 
+def next_buy_in(t: LiveTable) -> int:
+    """The buy-in the next hand is expected to play (R8.2): one saved during the hand when it
+    applies as the hand ends (:func:`apply_pending`), else the table's."""
+    point = t.options.kush_per_point
+    if t.pending_options is not None and (t.match is None or not t.match.in_match):
+        point = t.pending_options.kush_per_point
+    if t.pending_buy_in is not None and t.pending_buy_in >= point:
+        return t.pending_buy_in
+    return t.min_buy_in
+
+
 def offer_top_ups(t: LiveTable, paid: set[int], now: float) -> bool:
     """The seats in ``paid`` (they could pay a point before a round's points were settled
     early, R8.3) that are now below one are offered the top-up as at a showdown, with
@@ -336,6 +347,7 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     t.next_hand_at = None
     for queued in t.seats.values():
         queued.top_up = 0  # a queued top-up not added by now never will be (nothing was taken)
+        queued.top_up_buy_in = False
     plan = t.match.next_hand(available(t))
     if plan.new_match and not t.match.match_over:
         # the last match never dealt its Fantasyland hand: its players sit out of it, or it

@@ -31,6 +31,7 @@ from bot.service.dealing import (
     full_table,
     leaves_after_hand,
     maybe_start,
+    next_buy_in,
     offer_top_ups,
     stacks_back,
     stand_up,
@@ -441,7 +442,12 @@ async def top_up(
     else:
         return _top_up_range(t, lang, room, limit, have)
     if t.unsettled(seat):  # during the hand or its reveal: added once it is settled
-        return await _queue_top_up(rt, t, community, seat, value, lang, request)
+        if not amount.strip():  # one buy-in: the next hand's, read when it is added (one
+            # saved during the hand applies as it ends: the old one was queued while the
+            # table message then showed the new)
+            value = min(next_buy_in(t), room)
+        return await _queue_top_up(rt, t, community, seat, value, lang, request,
+                                   buy_in=not amount.strip())  # fmt: skip
     try:
         async with rt.transition(t) as tx:
             tx.moves.append(BuyIn(seat.player_id, value))
@@ -499,16 +505,21 @@ async def _queue_top_up(
     value: int,
     lang: str,
     request: str | None,
+    *,
+    buy_in: bool = False,
 ) -> Reply:
     """Queue a top-up of ``value`` kush asked for during the player's hand (R8.2): nothing
     moves until the hand ends; refused now if the balance cannot cover it. A second one asked
-    for during the same hand replaces the first (and says so)."""
+    for during the same hand replaces the first (and says so). ``buy_in``: asked for without
+    an amount, it is the next hand's buy-in (``value`` the one expected now), read when it is
+    added (:func:`add_top_ups`)."""
     have = await _balance(rt, seat.player_id)
     if have < value:
         return await _top_up_short(rt, t, community, seat, lang, value, have)
     before = seat.top_up
     async with rt.transition(t):
         seat.top_up = value
+        seat.top_up_buy_in = buy_in
         t.remember(request)
     if before and before != value:  # the new amount replaces the one asked before (they do
         # not add up)
@@ -516,7 +527,8 @@ async def _queue_top_up(
     if before:  # the same amount again (a second /topup 100, a double tap on ➕) is the one
         # queued: "queued" again read as a second top-up queued beside the first
         return Reply(tr(lang, "reply.topup_already_queued", amount=value, label=t.label))
-    return Reply(tr(lang, "reply.topup_queued", amount=value, label=t.label))
+    key = "reply.topup_queued_buy_in" if buy_in else "reply.topup_queued"
+    return Reply(tr(lang, key, amount=value, label=t.label))
 
 
 async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
@@ -538,10 +550,14 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
         seat = t.seats.get(number)
         if seat is None or not seat.top_up:
             continue
-        asked, value = seat.top_up, min(seat.top_up, limit - seat.stack)
+        # asked for without an amount: the buy-in in force now, after the settings saved
+        # during the hand applied as it ended (R8.2)
+        asked = t.min_buy_in if seat.top_up_buy_in else seat.top_up
+        value = min(asked, limit - seat.stack)
         if value <= 0 or seat.leaving:
             async with rt.transition(t) as tx:
                 seat.top_up = 0  # the stack is full (the hand was won) or the player left
+                seat.top_up_buy_in = False
                 if not seat.leaving:  # they were told it was queued: say why nothing moved
                     # (the hand won, or a lowered max_buy_in, may have left the stack above
                     # the maximum: "at the maximum" said less than the stack is)
@@ -568,6 +584,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
                 tx.moves.append(BuyIn(seat.player_id, value))
                 seat.stack += value
                 seat.top_up = 0
+                seat.top_up_buy_in = False
                 seat.topped_up += value  # the table message says it by the stack (a stack
                 # that went 230 → 530 after the hand said nothing of why)
                 tx.group = True
@@ -594,6 +611,7 @@ async def add_top_ups(rt: Runtime, t: LiveTable) -> None:
             seat = t.seats[number]
             async with rt.transition(t) as tx:
                 seat.top_up = 0
+                seat.top_up_buy_in = False
                 notice = tr(t.lang, "lobby.topup_failed", name=seat.name, amount=asked,
                             label=t.label, have=have)  # fmt: skip
                 if seat.bot and t.busted(seat):  # never expected (the house granted first)
@@ -633,6 +651,7 @@ async def _top_up_balance(
             tx.moves.append(BuyIn(seat.player_id, have))
             seat.stack += have
             seat.top_up = 0
+            seat.top_up_buy_in = False
             seat.topped_up += have
             notice = tr(t.lang, "lobby.topup_cut_balance", name=seat.name, amount=asked,
                         added=have, label=t.label)  # fmt: skip

@@ -138,7 +138,7 @@ async def test_r8_2_the_same_top_up_asked_twice_during_the_hand_is_the_one_queue
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    queued = tr("en", "reply.topup_queued", amount=200, label="kush")
+    queued = tr("en", "reply.topup_queued_buy_in", amount=200, label="kush")
     again = tr("en", "reply.topup_already_queued", amount=200, label="kush")
     assert (await service.top_up(GROUP, ALICE, "")).text == queued
     assert (await service.top_up(GROUP, ALICE, "")).text == again

@@ -184,7 +184,7 @@ async def test_r8_2_a_busted_player_is_offered_the_top_up_before_the_next_deal(
     service, presenter, store, clock, t = await a_hand_at_100_a_point()
     if how == "queued":  # asked for during the hand: added when it ends, no offer needed
         reply = await service.top_up(GROUP, BOB)
-        assert reply.text == tr("ru", "reply.topup_queued", amount=200, label="kush")
+        assert reply.text == tr("ru", "reply.topup_queued_buy_in", amount=200, label="kush")
     await bob_loses_the_first_hand(service, presenter, t)
     bob = t.seat_of(BOB.user_id)
     assert bob is not None and bob.stack == 0  # Bob fouled: his whole stack went (R8.4)
@@ -232,7 +232,7 @@ async def test_r8_2_a_player_whose_queued_top_up_fails_gets_the_top_up_window(le
     top-up's notice, and the deal waits for it."""
     service, presenter, store, clock, t = await a_hand_at_100_a_point()
     assert (await service.top_up(GROUP, BOB)).text == tr(
-        "ru", "reply.topup_queued", amount=200, label="kush"
+        "ru", "reply.topup_queued_buy_in", amount=200, label="kush"
     )
     assert not (await service.grant(GROUP, ALICE, True, "Bob", str(left - 800), "k1")).alert
     await service.join(GROUP, CAROL)

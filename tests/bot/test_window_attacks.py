@@ -266,7 +266,7 @@ async def test_r8_2_a_heads_up_player_whose_queued_top_up_fails_gets_one_window(
     counted down from 20 again.)"""
     service, presenter, store, clock, t = await a_hand_at_100_a_point()
     assert (await service.top_up(GROUP, BOB)).text == tr(
-        "ru", "reply.topup_queued", amount=200, label="kush"
+        "ru", "reply.topup_queued_buy_in", amount=200, label="kush"
     )
     assert not (await service.grant(GROUP, ALICE, True, "Bob", str(left - 800), "k1")).alert
     await bob_loses_the_first_hand(service, presenter, t)
