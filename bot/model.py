@@ -751,8 +751,19 @@ class LiveTable:
         right after this hand: the table closes after it (``closing``, R8.2a) or a stack
         bought in leaves with it (a player who asked to leave, R8.2). Its showdown then says
         nothing of a settlement "after the full round": the notice of the early settlement
-        follows it."""
-        return self.closing or any(s.leaving and s.ready for s in self.seats.values())
+        follows it. So do settings saved during the hand that settle otherwise
+        (``settle_per_round`` turned off, a new ``kush_per_point``) and apply as it ends (the
+        match is over, R6.6; :func:`bot.service.dealing.apply_pending`)."""
+        if self.closing or any(s.leaving and s.ready for s in self.seats.values()):
+            return True
+        new, old = self.pending_options, self.options
+        return (
+            new is not None
+            and self.tournament is None
+            and (self.match is None or not self.match.in_match)
+            and (new.settle_per_round, new.kush_per_point)
+            != (old.settle_per_round, old.kush_per_point)
+        )
 
     def fantasyland_if_top_up(self, hand_seat: int) -> bool:
         """Whether the player of board ``hand_seat`` is :meth:`busted` after the hand: the

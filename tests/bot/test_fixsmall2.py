@@ -4,11 +4,15 @@ Poker (R4.5)."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
-from tests.bot.test_transitions import player_balance
+from tests.bot.test_transitions import new_service, player_balance
 
 
 async def test_r8_2_a_queued_top_up_without_amount_is_the_next_hands_buy_in(env) -> None:  # type: ignore[no-untyped-def]
@@ -44,4 +48,42 @@ async def test_r8_2_a_queued_top_up_without_amount_is_the_next_hands_buy_in(env)
     assert (alice.top_up, alice.top_up_buy_in) == (0, False)
     assert await player_balance(store, ALICE) == 500
     assert await player_balance(store, BOB) == 500
+    assert await check_store(store) == []
+
+
+@pytest.mark.parametrize("turned_off", [True, False])
+async def test_r8_3_a_round_settled_as_the_hand_ends_is_not_said_to_settle_later(
+    turned_off: bool,
+) -> None:
+    """settle_per_round on; during the first hand of the round an admin turns it off, which
+    applies as the hand ends (the match is over, R6.6) and settles the round's points at once
+    (R8.3). The showdown's text and its picture's caption said "Settlement comes after the
+    full round" all the same; they say it only when the round really settles later."""
+    store, clock = MemoryStore(), Clock()
+    service, presenter = new_service(store, clock, delay=5)
+    reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "true"])
+    assert not reply.alert, reply.text
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    if turned_off:
+        reply = await service.settings(GROUP, ALICE, True, ["settle_per_round", "off"])
+        assert not reply.alert, reply.text
+        assert t.options.settle_per_round  # (not yet: it applies as the hand ends)
+    alice = t.seats[0]
+    while t.hand is not None:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
+    later = tr("en", "showdown.settle_later")
+    assert later == "Settlement comes after the full round."
+    showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
+    assert (later in showdown) is not turned_off, showdown
+    await service.run_due()
+    captions = [caption for chat, _png, caption in presenter.pictures if chat == GROUP.chat_id]
+    assert len(captions) == 1
+    assert (later in captions[0]) is not turned_off, captions
+    settled = any(
+        "the round is settled early (new table settings)" in x for _, x in presenter.posts
+    )
+    assert settled is turned_off
+    assert t.options.settle_per_round is not turned_off
     assert await check_store(store) == []
