@@ -310,7 +310,9 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
     if t.tournament is not None:
         lines.append(tournament_status(t, lang, now))
     lines.extend(game_score(t, lang))
-    lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
+    if t.options.game is not GameKind.CHINESE:  # everyone arranges at once (R4.5): a button
+        # there means nothing
+        lines.append(tr(lang, "board.button", name=_names(t, [view.button])))
     if len(view.to_act) == 1:
         acting = view.to_act[0]
         time = _clock_text(t, acting, now, lang)

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import pytest
 
+from bot import render
 from bot.model import LiveTable
 from bot.texts import tr
 from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service_classic import GROUP as CLASSIC_GROUP
+from tests.bot.test_service_classic import chinese_after_one_hand
 from tests.bot.test_transitions import new_service, player_balance
 
 
@@ -87,3 +90,23 @@ async def test_r8_3_a_round_settled_as_the_hand_ends_is_not_said_to_settle_later
     assert settled is turned_off
     assert t.options.settle_per_round is not turned_off
     assert await check_store(store) == []
+
+
+async def test_r4_5_chinese_poker_table_message_names_no_button() -> None:
+    """Chinese Poker: everyone arranges at once (R4.5), so "Button: Bob" on the table message
+    during the arrangement meant nothing; it is not shown there (either language). The
+    open-face games, played in turn from the button, keep it."""
+    service, presenter, _store, clock, t = await chinese_after_one_hand()
+    clock.now += 10
+    for _ in range(3):
+        await service.run_due()
+    assert t.hand is not None and t.hand_no == 2 and t.reveal is None
+    for lang in ("en", "ru"):
+        text = render.group_screen(t, lang, None, clock.now).text
+        assert not any(line.startswith(("Button:", "Баттон:")) for line in text.splitlines())
+    assert "Button:" not in presenter.last_table(CLASSIC_GROUP.chat_id).text
+    other = await seated(new_service(MemoryStore(), Clock())[0], ALICE, BOB)
+    assert other is not None and other.hand is not None
+    lines = render.group_screen(other, "en", None, 0.0).text.splitlines()
+    button = other.player_of(other.hand.view(None).button)
+    assert button is not None and f"Button: {button.name}" in lines
