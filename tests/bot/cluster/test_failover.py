@@ -62,12 +62,16 @@ async def _open_and_start(c: Cluster, group: int) -> int:
 
 async def _play_street(c: Cluster, user: FakeUser) -> bool:
     """Arrange for me, then Confirm, on the user's newest hand message; ``False`` when there
-    was nothing to press or a press was refused (a superseded message: read again)."""
+    was nothing to press or the Confirm was refused (a superseded message: read again; a
+    fouled board's question, R2.3: the next call's Confirm plays it). A refused Arrange
+    (every card already placed: the street the question held) still goes on to Confirm; it
+    returned ``False`` before the Confirm, so a board that fouled was never confirmed and the
+    hand never ended (a flake: Arrange fouls only when no placement avoids it)."""
     msg = c.newest(user.id, "c")
     if msg is None:
         return False
-    if has(msg, "a") and not await c.press_until_changed(user, user.id, msg, "a"):
-        return False
+    if has(msg, "a"):
+        await c.press_until_changed(user, user.id, msg, "a")
     msg = c.newest(user.id, "c")
     return msg is not None and await c.press_until_changed(user, user.id, msg, "c")
 
