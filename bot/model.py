@@ -746,6 +746,15 @@ class LiveTable:
         staying = [o for o in players if o in self.seats and not self.seats[o].leaving]
         return len(staying) >= self.options.min_players
 
+    def options_due(self) -> RuleOptions | None:
+        """The rule options admins saved (``pending_options``) when they apply now, with no
+        match under way (R6.6: between matches; :func:`bot.service.dealing.apply_pending`
+        applies them, and with no hand running, as a hand ends); ``None`` while a match goes
+        on (its Fantasyland hand still to come) or nothing is saved."""
+        if self.match is not None and self.match.in_match:
+            return None
+        return self.pending_options
+
     def round_settled_after_hand(self) -> bool:
         """Whether the round's points still owed (``settle_per_round``, R8.3) are settled
         right after this hand: the table closes after it (``closing``, R8.2a) or a stack
@@ -756,11 +765,10 @@ class LiveTable:
         match is over, R6.6; :func:`bot.service.dealing.apply_pending`)."""
         if self.closing or any(s.leaving and s.ready for s in self.seats.values()):
             return True
-        new, old = self.pending_options, self.options
+        new, old = self.options_due(), self.options
         return (
             new is not None
             and self.tournament is None
-            and (self.match is None or not self.match.in_match)
             and (new.settle_per_round, new.kush_per_point)
             != (old.settle_per_round, old.kush_per_point)
         )

@@ -97,8 +97,9 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
     offered the top-up in the group and gets
     :data:`TOP_UP_SECONDS` for it before the next deal (R8.2), as after a showdown (the deal
     stood them up at once, "no top-up in time", never having offered one)."""
-    if t.pending_options is not None and (t.match is None or not t.match.in_match):
-        new, old = t.pending_options, t.options
+    new = t.options_due()
+    if new is not None:
+        old = t.options
         paid = {s.seat for s in t.seats.values() if not t.busted(s)}  # before the round's
         if t.tournament is None:  # (a tournament's stacks are its pool, R8.7)
             if (new.settle_per_round, new.kush_per_point) != (
@@ -118,7 +119,7 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
                 else:
                     t.chinese = replace(game, target=new.target_points)
         could_pay = {s.seat for s in t.seats.values() if not t.busted(s)}
-        t.options = t.pending_options
+        t.options = new
         # the round's points settled early left these below a point: offered the top-up as
         # at a showdown (the deal stood them up 4 s later, "no top-up in time", never
         # having offered one); judged by the new point (a stack that pays a lowered one was
@@ -146,9 +147,8 @@ def apply_pending(t: LiveTable, tx: Tx, now: float) -> None:
 def next_buy_in(t: LiveTable) -> int:
     """The buy-in the next hand is expected to play (R8.2): one saved during the hand when it
     applies as the hand ends (:func:`apply_pending`), else the table's."""
-    point = t.options.kush_per_point
-    if t.pending_options is not None and (t.match is None or not t.match.in_match):
-        point = t.pending_options.kush_per_point
+    due = t.options_due()
+    point = (due or t.options).kush_per_point
     if t.pending_buy_in is not None and t.pending_buy_in >= point:
         return t.pending_buy_in
     return t.min_buy_in

@@ -98,10 +98,8 @@ def _next_point(t: LiveTable) -> int:
     and one saved during the hand that applies as it ends (:func:`~.dealing.apply_pending`:
     the match is over, R6.6; never at a tournament's or a closing table). A raised one is
     told apart (``lobby.point_raised``)."""
-    new = t.pending_options
+    new = t.options_due()
     if new is None or t.closing or t.tournament is not None:
-        return t.options.kush_per_point
-    if t.match is not None and t.match.in_match:
         return t.options.kush_per_point
     return min(new.kush_per_point, t.options.kush_per_point)
 
