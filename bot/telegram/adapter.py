@@ -176,6 +176,15 @@ def _keyboard_kwargs(screen: Screen) -> dict[str, Any] | None:
     return None if kb is None else {"reply_markup": kb}
 
 
+def _answer_of(reply: Reply) -> tuple[str, dict[str, Any] | None]:
+    """A command's answer as one message: its text (``reply.text``, then its screen's after
+    a blank line; ``""`` for none) and the screen's keyboard as ``api_kwargs`` (or ``None``)."""
+    text = reply.text or (reply.screen.text if reply.screen else "")
+    if reply.screen and reply.text:
+        text = reply.text + "\n\n" + reply.screen.text
+    return text, _keyboard_kwargs(reply.screen) if reply.screen else None
+
+
 def _unsent(exc: TelegramError) -> bool | None:
     """How a new message whose send failed with ``exc`` stands: ``True``, certainly not
     posted, Telegram's side being down or busy (it answered a 5xx or a 429 past the rate
@@ -1667,12 +1676,9 @@ class TelegramAdapter:
         if reply.picture is not None and reply.caption is None:  # /hand: text as the caption
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.text)
             return
-        text = reply.text or (reply.screen.text if reply.screen else "")
+        text, kb = _answer_of(reply)
         if not text:
             return
-        kb = _keyboard_kwargs(reply.screen) if reply.screen else None
-        if reply.screen and reply.text:
-            text = reply.text + "\n\n" + reply.screen.text
         try:
             try:
                 # a command deleted before the answer (a group's cleaner bot, its sender) is
@@ -1698,10 +1704,7 @@ class TelegramAdapter:
         let it. No command answers so in a group today; none may leak when one does."""
         assert msg.from_user is not None
         lang = language_of(msg.from_user.language_code)
-        text = reply.text or (reply.screen.text if reply.screen else "")
-        if reply.screen and reply.text:
-            text = reply.text + "\n\n" + reply.screen.text
-        kb = _keyboard_kwargs(reply.screen) if reply.screen else None
+        text, kb = _answer_of(reply)
         user = msg.from_user.id
         try:
             if reply.picture is not None:
