@@ -340,6 +340,14 @@ class Runtime:
         #: each is posted or given up
         self.owing_pictures: set[int] = set()
         self._pending: dict[int, dict[str, Any]] = {}
+        #: table id → ``(seq, close)`` of a step whose commit storage neither confirmed nor
+        #: refused for sure (the connection lost with the COMMIT sent, the caller cancelled),
+        #: and whose outcome could not be read back then: the table was rolled back, and
+        #: its next step first reads whether that one was saved after all
+        #: (:meth:`_unsure_first`), so that its key (``t<table>:s<seq>``) is never given to
+        #: another step: the store took a repeated key for the first step, the new step
+        #: kept in memory only (a second Ready's buy-in never booked, the first's twice)
+        self.unsure: dict[int, tuple[int, bool]] = {}
         #: the players the table message last rendered (by table) names as not reachable in
         #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
         #: is left out when the table message rendered since shows it (:meth:`show_group_later`)
@@ -595,8 +603,11 @@ class Runtime:
             raise
         # a background snapshot taken before this step must not overwrite the committed one
         self._pending.pop(t.id, None)
+        if t.id in self.unsure:
+            await self._unsure_first(tx)
+        seq = t.seq
         try:
-            await self.store.commit(t.id, tx.moves, data, key=f"t{t.id}:s{t.seq}", close=tx.close)
+            await self.store.commit(t.id, tx.moves, data, key=f"t{t.id}:s{seq}", close=tx.close)
         except InsufficientFunds:
             self.rollback(tx)
             raise
@@ -605,10 +616,21 @@ class Runtime:
             log.warning("table %s: lease lost, no longer served here: %s", t.id, exc)
             self.let_go(t)
             raise TransitionFailed(str(exc)) from exc
-        except Exception as exc:
+        except asyncio.CancelledError:  # the write may go on (both stores finish a started one)
             self.rollback(tx)
-            log.error("table %s: transition %s not saved, nothing changed: %r", t.id, t.seq, exc)
-            raise TransitionFailed(str(exc)) from exc
+            self.unsure[t.id] = (seq, tx.close)
+            raise
+        except Exception as exc:
+            # the error may have come after the COMMIT applied (a connection lost before its
+            # answer): what storage holds now tells
+            saved = await self._saved(t.id, seq, tx.close)
+            if saved is not True:
+                self.rollback(tx)
+                if saved is None:
+                    self.unsure[t.id] = (seq, tx.close)
+                log.error("table %s: transition %s not saved, nothing changed: %r", t.id, seq, exc)
+                raise TransitionFailed(str(exc)) from exc
+            log.warning("table %s: transition %s saved though storage said %r", t.id, seq, exc)
         if tx.close:  # the table is closed: stop serving it
             if t.timer is not None and t.timer is not asyncio.current_task():
                 t.timer.cancel()
@@ -618,6 +640,54 @@ class Runtime:
                 tx.final = data
         else:
             await self.arm(t)
+
+    async def _saved(self, table_id: int, seq: int, close: bool) -> bool | None:
+        """Whether the step ``seq`` of the table is what storage holds (read back after a
+        commit that failed: it may have applied all the same): ``True`` when its snapshot
+        is the stored one (or, a closing step, the table is closed), ``False`` when not,
+        ``None`` when storage cannot be read either."""
+        try:
+            state = await self.store.table_state(table_id)
+        except Exception as exc:
+            log.error("table %s: whether step %s was saved is not known: %r", table_id, seq, exc)
+            return None
+        if state is None:  # closed (a table served here is open but by a closing step)
+            return close
+        return not close and int(state[1].get("seq", 0)) == seq
+
+    async def _unsure_first(self, tx: Tx) -> None:
+        """Before a step of a table whose last commit's outcome was not known
+        (:attr:`unsure`): read it. Not saved: the step goes on (its key is free). Saved: the
+        table here is behind storage, so it is rolled back, let go and restored anew from
+        what storage holds (:func:`bot.service.recovery.restore`, in the background), and
+        the step refused. Still not known: the step is refused, nothing changed.
+
+        :raises TransitionFailed: the step cannot be saved now."""
+        t = tx.table
+        seq, close = self.unsure[t.id]
+        saved = await self._saved(t.id, seq, close)
+        if saved is False:
+            del self.unsure[t.id]
+            return
+        self.rollback(tx)
+        if saved is None:
+            raise TransitionFailed(f"whether step {seq} of table {t.id} was saved is not known")
+        del self.unsure[t.id]
+        log.warning("table %s: step %s was saved after all; restored from storage", t.id, seq)
+        self.let_go(t)
+        self.keep(self._restore_anew(t.id), name=f"table-{t.id}-restore")
+        raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
+
+    async def _restore_anew(self, table_id: int) -> None:
+        """Serve a table again from what storage holds (:meth:`_unsure_first`)."""
+        from bot.service import recovery  # (it builds on this module)
+
+        try:
+            state = await self.store.table_state(table_id)
+            if state is not None and table_id not in self.tables:
+                await recovery.restore(self, *state)
+        except Exception:
+            log.exception("table %s: not restored from storage; the next start does", table_id)
 
     # -- sending -------------------------------------------------------------------------------
     def send(self, tx: Tx) -> None:

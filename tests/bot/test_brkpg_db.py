@@ -1,0 +1,294 @@
+"""Break-it on storage trust (brkpg) against the real stores: PostgreSQL (the session's
+pgserver, tests/pg.py; skipped where it cannot start) whose connection drops after the COMMIT
+of a step went out (applied, answered with an error), and SQLite whose COMMIT or ledger
+write fails ("database is locked", a disk I/O error, the disk full). No kush may be lost or
+doubled (R8.1–R8.4): each step is booked once or not at all, the table here agrees with
+storage, the press is answered at once, the table goes on, and a restart from the database
+finds the same balances + stacks (``storage.check`` clean)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import asyncpg
+import pytest
+
+import storage.postgres as postgres_module
+from bot.model import Actor, LiveTable, Phase
+from bot.screens import Payload
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import LedgerKind, Store
+from storage.check import check_store
+from storage.postgres import PostgresStore
+from storage.sqlite import SqliteStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.pg import fresh_database
+
+
+def new_service(store: Store, clock: Clock) -> tuple[TableService, FakePresenter]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+async def totals(store: Store) -> tuple[dict[str, int], dict[int, int]]:
+    """Balances by user id and every open table's stacks by player id, as stored."""
+    community = await store.community("telegram", "-100")
+    balances = {}
+    for a in (ALICE, BOB, CAROL):
+        p = await store.find_player(community.id, a.user_id)
+        if p is not None:
+            balances[a.user_id] = p.balance
+    stacks: dict[int, int] = {}
+    for record in await store.open_tables(community.id):
+        stacks.update(await store.stacks(record.id))
+    return balances, stacks
+
+
+async def booked(store: Store, kind: LedgerKind) -> dict[int, int]:
+    community = await store.community("telegram", "-100")
+    out: dict[int, int] = {}
+    for e in await store.ledger(community.id):
+        if e.kind is kind:
+            out[e.player_id] = out.get(e.player_id, 0) + e.stack_delta
+    return out
+
+
+def seat_of(t: LiveTable, a: Actor) -> Any:
+    return next(s for s in t.seats.values() if s.user_id == a.user_id)
+
+
+def button(presenter: FakePresenter, actor: Actor, action: str) -> str:
+    """The data of the ``action`` button ("a": Arrange, "c": Confirm) of the actor's hand."""
+    screen = presenter.last_private(actor.user_id)
+    return next(
+        b.data for b in screen.all_buttons() if b.data and Payload.decode(b.data).action == action
+    )
+
+
+def stacks_here(t: LiveTable) -> dict[int, int]:
+    return {s.player_id: s.stack for s in t.seats.values() if s.stack}
+
+
+# -- PostgreSQL: the connection drops after the COMMIT went out ------------------------------
+@pytest.fixture
+async def pg_url() -> AsyncIterator[str]:
+    async with fresh_database() as url:
+        yield url
+
+
+class DropAfterCommit:
+    """Wraps ``storage.postgres._transact``: the next ``drops`` table transitions commit,
+    then their connection is terminated and the client sees what asyncpg raises for a
+    connection lost mid-operation."""
+
+    def __init__(self, transact: Callable[..., Awaitable[Any]]) -> None:
+        self.transact = transact
+        self.drops = 0
+
+    async def __call__(self, conn: Any, body: Callable[..., Awaitable[Any]], args: Any) -> Any:
+        result = await self.transact(conn, body, args)
+        if self.drops and body is postgres_module._commit_tx:
+            self.drops -= 1
+            conn.terminate()  # (the pool replaces it)
+            raise asyncpg.exceptions.ConnectionDoesNotExistError(
+                "connection was closed in the middle of operation"
+            )
+        return result
+
+
+async def test_pg_r8_2_a_ready_committed_before_the_connection_dropped_is_booked_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drop = DropAfterCommit(postgres_module._transact)
+    monkeypatch.setattr(postgres_module, "_transact", drop)
+    clock = Clock()
+    store = await PostgresStore.open(pg_url)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB, CAROL):
+            await service.join(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None
+        drop.drops = 1
+        reply = await service.ready(GROUP, ALICE)
+        assert drop.drops == 0
+        assert not reply.alert, reply.text  # it was saved: not "nothing changed"
+        assert not (await service.ready(GROUP, BOB)).alert
+        again = await service.ready(GROUP, ALICE)
+        assert again.alert and again.text == tr("en", "reply.already_ready")
+        alice, bob = seat_of(t, ALICE).player_id, seat_of(t, BOB).player_id
+        assert await booked(store, LedgerKind.BUY_IN) == {alice: 200, bob: 200}
+        before = await totals(store)
+        assert before == ({"1": 800, "2": 800, "3": 1000}, {alice: 200, bob: 200})
+        assert stacks_here(t) == before[1]
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+    store = await PostgresStore.open(pg_url)  # a restart from the database
+    try:
+        service, _ = new_service(store, clock)
+        await service.start()
+        t = service.table_in(GROUP)
+        assert t is not None and await totals(store) == before and stacks_here(t) == before[1]
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+
+
+async def test_pg_r8_4_a_settlement_committed_before_the_connection_dropped_is_booked_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drop = DropAfterCommit(postgres_module._transact)
+    monkeypatch.setattr(postgres_module, "_transact", drop)
+    clock = Clock()
+    store = await PostgresStore.open(pg_url)
+    try:
+        service, presenter = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB):
+            await service.join(GROUP, a)
+            await service.ready(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None and t.hand is not None
+        by_id = {a.user_id: a for a in (ALICE, BOB)}
+        for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
+            actor = by_id[t.seats[t.hand.to_act[0]].user_id]
+            await press_auto_and_confirm(service, presenter, actor)
+        drop.drops = 1
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+        assert drop.drops == 0
+        assert t.hand is None and t.phase is Phase.BETWEEN
+        assert len(await store.export_hands(t.id)) == 1
+        settled = await booked(store, LedgerKind.HAND_RESULT)
+        assert sum(settled.values()) == 0 and any(settled.values())
+        stacks = dict(await store.stacks(t.id))
+        assert stacks == {p: 200 + settled[p] for p in stacks} and stacks_here(t) == stacks
+        clock.now += 5
+        await service.run_due()
+        assert t.hand is not None and t.hand_no == 2  # the table goes on
+        await service.rt.settled(t)
+        assert len(await store.export_hands(t.id)) == 1
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+
+
+# -- SQLite: the database fails inside a step ------------------------------------------------
+class FailingConn:
+    """The store's ``sqlite3`` connection, but ``fails`` times a statement starting with
+    ``at`` raises ``error`` (SQLite's own error, as the library raises it)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+        self.at = ""
+        self.error: Exception = sqlite3.OperationalError("database is locked")
+        self.fails = 0
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if self.fails and sql.lstrip().upper().startswith(self.at):
+            self.fails -= 1
+            raise self.error
+        return self._conn.execute(sql, *args)
+
+    def executemany(self, sql: str, *args: Any) -> Any:
+        if self.fails and sql.lstrip().upper().startswith(self.at):
+            self.fails -= 1
+            raise self.error
+        return self._conn.executemany(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+
+ERRORS = {
+    "locked": sqlite3.OperationalError("database is locked"),
+    "io": sqlite3.OperationalError("disk I/O error"),
+    "full": sqlite3.OperationalError("database or disk is full"),
+}
+
+
+@pytest.mark.parametrize("at", ["COMMIT", "INSERT INTO LEDGER"], ids=["commit", "ledger"])
+@pytest.mark.parametrize("error", sorted(ERRORS))
+async def test_sqlite_a_failing_ready_and_settlement_change_nothing_and_the_table_goes_on(
+    tmp_path: Path, at: str, error: str
+) -> None:
+    """Ready (a buy-in) and the Confirm that settles the hand fail in the database: each
+    press is answered "nothing changed, try again" at once, nothing of it is in memory or
+    in the file, and pressed again it goes through; a restart from the file finds the same
+    balances and stacks."""
+    clock, path = Clock(), tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    conn = FailingConn(store._raw)
+    store._raw = conn  # type: ignore[assignment]
+    conn.at, conn.error = at, ERRORS[error]
+    try:
+        service, presenter = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB):
+            await service.join(GROUP, a)
+        await service.ready(GROUP, ALICE)
+        t = service.table_in(GROUP)
+        assert t is not None
+        seq, before = t.seq, await totals(store)
+        conn.fails = 2 if at != "COMMIT" else 1  # (a ledger write is tried twice: savepoints)
+        began = time.monotonic()
+        reply = await service.ready(GROUP, BOB)
+        assert time.monotonic() - began < 1.0
+        assert reply.alert and reply.text == tr("ru", "err.storage")
+        assert conn.fails == 0
+        assert not seat_of(t, BOB).ready and seat_of(t, BOB).stack == 0 and t.hand is None
+        assert t.seq == seq and await totals(store) == before
+        assert not (await service.ready(GROUP, BOB)).alert  # again: through
+        assert t.hand is not None
+        by_id = {a.user_id: a for a in (ALICE, BOB)}
+        for _ in range(9):
+            actor = by_id[t.seats[t.hand.to_act[0]].user_id]
+            await press_auto_and_confirm(service, presenter, actor)
+        last = by_id[t.seats[t.hand.to_act[0]].user_id]
+        assert not (await service.press(last, button(presenter, last, "a"))).alert  # Arrange
+        hand, before = t.hand.dumps(), await totals(store)
+        conn.fails = 2 if at != "COMMIT" else 1
+        began = time.monotonic()
+        reply = await service.press(last, button(presenter, last, "c"))  # the last Confirm
+        assert time.monotonic() - began < 1.0
+        assert reply.alert and reply.text == tr(last.language or "en", "err.storage")
+        assert conn.fails == 0
+        assert t.hand is not None and t.hand.dumps() == hand
+        assert await totals(store) == before and await store.export_hands(t.id) == []
+        reply = await service.press(last, button(presenter, last, "c"))  # the Confirm again
+        if reply.alert:  # a fouled board asks first (R2.3)
+            reply = await service.press(last, button(presenter, last, "c"))
+        assert not reply.alert, reply.text
+        assert t.hand is None and len(await store.export_hands(t.id)) == 1
+        after = await totals(store)
+        assert stacks_here(t) == after[1] and sum(after[1].values()) == 400
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+    store = await SqliteStore.open(path)  # a restart from the file
+    try:
+        service, _ = new_service(store, clock)
+        await service.start()
+        t = service.table_in(GROUP)
+        assert t is not None and await totals(store) == after and stacks_here(t) == after[1]
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()

@@ -1,0 +1,227 @@
+"""Break-it on storage trust (brkpg): a commit whose outcome is unknown (the connection lost
+after the COMMIT was sent: applied, but answered with an error; the caller cancelled while
+its write goes on) or a database that misbehaves (locked, an I/O error, the disk full) must
+never lose or double kush (R8.1–R8.4): the table here and storage must agree afterwards, and
+the table goes on.
+
+Found: the service rolled a step back on any storage error and gave its key
+(``t<table>:s<seq>``) to the next step, which the store took for a repeat of the first (a
+replayed key changes nothing): Alice's Ready applied but answered "nothing changed", Bob's
+Ready after it was kept in memory only (his buy-in never booked), and Alice's second Ready
+booked her buy-in twice."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.model import Actor, LiveTable, Phase
+from bot.service import TableService
+from bot.texts import tr
+from storage.api import LedgerKind, Move, StorageError, TableRecord
+from storage.check import check_store
+from storage.memory import MemoryStore
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+
+
+class LostReplyStore(MemoryStore):
+    """A memory store whose next ``lose`` commits apply and then fail as a connection lost
+    before the COMMIT's answer would; ``blind`` table reads fail too meanwhile (the database
+    out of reach for a while); ``hold`` makes a commit wait (the caller can be cancelled)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lose = 0
+        self.blind = 0
+        self.hold: asyncio.Event | None = None
+        self.applied: list[str] = []
+        self.writing: asyncio.Future[list[int]] | None = None
+
+    async def commit(
+        self,
+        table_id: int,
+        moves: Sequence[Move],
+        snapshot: Mapping[str, Any] | None,
+        *,
+        key: str,
+        close: bool = False,
+    ) -> list[int]:
+        if self.hold is not None:  # started: goes on when its caller is cancelled
+            hold = self.hold
+            write = super().commit(table_id, moves, snapshot, key=key, close=close)
+
+            async def held() -> list[int]:
+                await hold.wait()
+                return await write
+
+            self.writing = asyncio.ensure_future(held())
+            return await asyncio.shield(self.writing)
+        result = await super().commit(table_id, moves, snapshot, key=key, close=close)
+        self.applied.append(key)
+        if self.lose:
+            self.lose -= 1
+            raise StorageError("connection was closed in the middle of operation")
+        return result
+
+    async def table_state(self, table_id: int) -> tuple[TableRecord, Mapping[str, Any]] | None:
+        if self.blind:
+            self.blind -= 1
+            raise StorageError("cannot reach PostgreSQL")
+        return await super().table_state(table_id)
+
+
+def new_service(store: MemoryStore, clock: Clock) -> tuple[TableService, FakePresenter]:
+    service = TableService(
+        store, clock=clock, rng=random.Random(5), next_hand_delay=5, timers=False
+    )
+    presenter = FakePresenter()
+    service.register(presenter)
+    return service, presenter
+
+
+async def money(store: MemoryStore, t: LiveTable) -> tuple[dict[str, int], dict[int, int]]:
+    """Every player's balance by user id, and the table's stacks by player id, as stored."""
+    community = await store.community("telegram", "-100")
+    balances = {}
+    for a in (ALICE, BOB, CAROL):
+        p = await store.find_player(community.id, a.user_id)
+        if p is not None:
+            balances[a.user_id] = p.balance
+    return balances, dict(await store.stacks(t.id))
+
+
+async def buy_ins(store: MemoryStore) -> dict[int, int]:
+    community = await store.community("telegram", "-100")
+    out: dict[int, int] = {}
+    for e in await store.ledger(community.id):
+        if e.kind is LedgerKind.BUY_IN:
+            out[e.player_id] = out.get(e.player_id, 0) + e.stack_delta
+    return out
+
+
+def seat_of(t: LiveTable, a: Actor) -> Any:
+    return next(s for s in t.seats.values() if s.user_id == a.user_id)
+
+
+async def test_r8_2_a_ready_saved_but_answered_with_an_error_is_booked_once() -> None:
+    """The COMMIT of Alice's Ready applied, its answer lost: her Ready stands (not "nothing
+    changed"), Bob's Ready after it is booked, and her Ready again is "already ready"."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.lose = 1
+    reply = await service.ready(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    assert seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
+    assert not (await service.ready(GROUP, BOB)).alert
+    again = await service.ready(GROUP, ALICE)
+    assert again.alert and again.text == tr("en", "reply.already_ready")
+    alice, bob = seat_of(t, ALICE).player_id, seat_of(t, BOB).player_id
+    assert await buy_ins(store) == {alice: 200, bob: 200}
+    assert await money(store, t) == ({"1": 800, "2": 800, "3": 1000}, {alice: 200, bob: 200})
+    assert {s.player_id: s.stack for s in t.seats.values() if s.stack} == {alice: 200, bob: 200}
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_ready_whose_outcome_cannot_be_read_is_never_booked_twice() -> None:
+    """The COMMIT of Alice's Ready applied, its answer lost, and storage cannot be read back
+    at once either: the press is answered "nothing changed, try again" (all the bot can
+    tell), and Bob's Ready next is refused too while storage cannot tell, then, readable
+    again, the table is restored from storage (Alice ready, 200 at the table) and goes on:
+    Alice's second Ready is "already ready", Bob's is booked once."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    store.lose, store.blind = 1, 2  # the read-back after the commit and at Bob's Ready fail
+    reply = await service.ready(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "err.storage")
+    reply = await service.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    reply = await service.ready(GROUP, BOB)  # readable now: Alice's step was saved
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    await service.rt.drain()  # (the table is restored from storage in the background)
+    t = service.table_in(GROUP)
+    assert t is not None and seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
+    again = await service.ready(GROUP, ALICE)
+    assert again.alert and again.text == tr("en", "reply.already_ready")
+    assert not (await service.ready(GROUP, BOB)).alert
+    alice, bob = seat_of(t, ALICE).player_id, seat_of(t, BOB).player_id
+    assert await buy_ins(store) == {alice: 200, bob: 200}
+    assert await money(store, t) == ({"1": 800, "2": 800, "3": 1000}, {alice: 200, bob: 200})
+    assert {s.player_id: s.stack for s in t.seats.values() if s.stack} == {alice: 200, bob: 200}
+    assert await check_store(store) == []
+
+
+async def test_r8_4_the_last_confirm_saved_but_answered_with_an_error_settles_once() -> None:
+    """The COMMIT of the Confirm that ends the hand (its settlement) applied, its answer
+    lost: the showdown stands as saved, the stacks here are storage's, the table deals its
+    next hand; the hand is settled once."""
+    store, clock = LostReplyStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    by_id = {a.user_id: a for a in (ALICE, BOB)}
+    for _ in range(9):  # two players, five streets each: the tenth Confirm ends the hand
+        await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    store.lose = 1
+    await press_auto_and_confirm(service, presenter, by_id[t.seats[t.hand.to_act[0]].user_id])
+    assert t.hand is None and t.phase is Phase.BETWEEN
+    hands = await store.export_hands(t.id)
+    assert len(hands) == 1
+    stacks = dict(await store.stacks(t.id))
+    assert {s.player_id: s.stack for s in t.seats.values()} == stacks
+    assert sum(stacks.values()) == 400 and stacks != {s.player_id: 200 for s in t.seats.values()}
+    clock.now += 5
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    await service.rt.settled(t)
+    assert len(await store.export_hands(t.id)) == 1
+    assert await check_store(store) == []
+
+
+async def test_r8_2_a_ready_cancelled_while_its_write_goes_on_is_not_booked_twice() -> None:
+    """The press is cancelled while its commit waits (the write goes on: both stores finish
+    a write once started): the table here is rolled back, the write then applies, and the
+    next step reads that first, so no key is given twice (the table is restored from
+    storage: Alice ready, 200 at the table)."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    store.hold = asyncio.Event()
+    press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+    while store.writing is None:
+        await asyncio.sleep(0)
+    press.cancel()
+    await asyncio.gather(press, return_exceptions=True)
+    t = service.table_in(GROUP)
+    assert t is not None and not seat_of(t, ALICE).ready  # rolled back: not known yet
+    store.hold.set()
+    store.hold = None
+    await store.writing  # the write applied after all
+    reply = await service.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    await service.rt.drain()  # (the table is restored from storage in the background)
+    t = service.table_in(GROUP)
+    assert t is not None and seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
+    assert not (await service.ready(GROUP, BOB)).alert
+    assert (await service.ready(GROUP, ALICE)).text == tr("en", "reply.already_ready")
+    alice, bob = seat_of(t, ALICE).player_id, seat_of(t, BOB).player_id
+    assert await buy_ins(store) == {alice: 200, bob: 200}
+    assert await money(store, t) == ({"1": 800, "2": 800, "3": 1000}, {alice: 200, bob: 200})
+    assert await check_store(store) == []
