@@ -679,13 +679,18 @@ class Runtime:
         raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
 
     async def _restore_anew(self, table_id: int) -> None:
-        """Serve a table again from what storage holds (:meth:`_unsure_first`)."""
+        """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
+        there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`)."""
         from bot.service import recovery  # (it builds on this module)
 
         try:
             state = await self.store.table_state(table_id)
             if state is not None and table_id not in self.tables:
                 await recovery.restore(self, *state)
+            elif state is None:  # closed by that step: what it owes the chat is sent
+                for record, snap in await self.store.closed_snapshots():
+                    if record.id == table_id and table_id not in self.closing:
+                        await recovery.deliver(self, record, snap)
         except Exception:
             log.exception("table %s: not restored from storage; the next start does", table_id)
 

@@ -225,3 +225,83 @@ async def test_r8_2_a_ready_cancelled_while_its_write_goes_on_is_not_booked_twic
     assert await buy_ins(store) == {alice: 200, bob: 200}
     assert await money(store, t) == ({"1": 800, "2": 800, "3": 1000}, {alice: 200, bob: 200})
     assert await check_store(store) == []
+
+
+async def test_r8_2_a_leave_saved_but_answered_with_an_error_cashes_out_once() -> None:
+    """Bob's leave between hands (his stack back to his balance) applied, its answer lost:
+    he is gone here too, and the table goes on (Carol joins and buys in); his kush is
+    back once."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, BOB)
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is None
+    store.lose = 1
+    reply = await service.leave(GROUP, BOB)
+    assert not reply.alert and reply.text.endswith("200 кушей."), reply.text
+    assert all(s.user_id != BOB.user_id for s in t.seats.values())
+    assert not (await service.ready(GROUP, CAROL)).alert
+    carol = seat_of(t, CAROL).player_id
+    assert await money(store, t) == ({"1": 1000, "2": 1000, "3": 800}, {carol: 200})
+    assert stacks_here(t) == {carol: 200}
+    assert await check_store(store) == []
+
+
+async def test_r8_2a_a_close_saved_but_answered_with_an_error_is_closed_here_too() -> None:
+    """An admin's /closetable applied (every stack back), its answer lost: the table is
+    closed here too, not served on as open against a closed table (each of its steps then
+    refused), and a new table opens in the chat."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.lose = 1
+    reply = await service.close_table(GROUP, ALICE, is_admin=True)
+    assert not reply.alert and reply.text.startswith("Table #1 is closed"), reply.text
+    assert service.table_in(GROUP) is None
+    assert (await store.get_table(t.id)) is not None and not (await store.get_table(t.id)).open
+    assert await money(store, t) == ({"1": 1000, "2": 1000}, {})
+    reply = await service.new_table(GROUP, BOB)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2.id != t.id and not reply.alert, reply.text
+    assert await check_store(store) == []
+
+
+def stacks_here(t: LiveTable) -> dict[int, int]:
+    return {s.player_id: s.stack for s in t.seats.values() if s.stack}
+
+
+async def test_r8_2a_a_close_whose_outcome_was_read_later_sends_its_closing_message() -> None:
+    """An admin's /closetable applied, its answer lost and storage not readable at once:
+    answered "nothing changed, try again"; the next press finds the table closed in
+    storage: the table is no longer served here, its closing message (stacks returned)
+    goes to the group, and a new table opens in the chat."""
+    store, clock = LostReplyStore(), Clock()
+    service, presenter = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    store.lose, store.blind = 1, 1
+    reply = await service.close_table(GROUP, ALICE, is_admin=True)
+    assert reply.alert and reply.text == tr("en", "err.storage")
+    assert service.table_in(GROUP) is t  # not known yet: served as it was
+    reply = await service.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    await service.rt.drain()
+    assert service.table_in(GROUP) is None
+    shown = [s.text for s in presenter.tables[GROUP.chat_id]]
+    assert "closed" in shown[-1], shown[-1]
+    assert await money(store, t) == ({"1": 1000, "2": 1000}, {})
+    assert await store.closed_snapshots() == []  # (delivered)
+    assert not (await service.new_table(GROUP, BOB)).alert
+    assert await check_store(store) == []
