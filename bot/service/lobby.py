@@ -6,6 +6,7 @@ it (R8.3), commit together with the table's new state (issue 10)."""
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Literal
 
 from bot.model import (
@@ -58,6 +59,8 @@ from storage.api import (
     LeaseLost,
     StorageError,
 )
+
+log = logging.getLogger("bot.service")
 
 __all__ = [
     "add_top_ups",
@@ -115,7 +118,17 @@ async def open_table(
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
     try:
-        record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
+        try:
+            record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
+        except LeaseLost:
+            raise
+        except StorageError:
+            # perhaps made all the same (a connection lost after its COMMIT), or by an opening
+            # refused since: a record served nowhere, never saved, held the chat, and every
+            # /newtable after it was refused "already has an open table" until a restart
+            if not await _close_unopened(rt, community.id, chat_id):
+                raise
+            record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
     except LeaseLost as exc:  # another worker serves this chat (issue 14)
         raise TransitionFailed(str(exc)) from exc
     t = LiveTable(
@@ -160,6 +173,24 @@ async def open_table(
             rt.forget(t)
         raise
     return t
+
+
+async def _close_unopened(rt: Runtime, community_id: int, chat_id: str) -> bool:
+    """Close the chat's open table record when it was never opened: served nowhere here
+    and without a snapshot (its opening transition never committed: the table it would
+    have been is gone with its failed :func:`open_table`); no stack can be at it. ``True``
+    when one was closed."""
+    record = await rt.store.open_table(community_id, chat_id)
+    if record is None or record.id in rt.tables:
+        return False
+    state = await rt.store.table_state(record.id)
+    if state is None or state[1]:
+        return False
+    if await rt.store.stacks(record.id):  # (never with no snapshot, but kush is never shut in)
+        return False
+    log.warning("table %s: never opened (its opening not saved); closed", record.id)
+    await rt.store.commit(record.id, [], None, key=f"t{record.id}:unopened", close=True)
+    return True
 
 
 async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, lang: str) -> Reply:

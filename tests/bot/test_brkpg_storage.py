@@ -17,6 +17,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import pytest
+
 from bot.model import Actor, LiveTable, Phase
 from bot.service import TableService
 from bot.texts import tr
@@ -305,3 +307,56 @@ async def test_r8_2a_a_close_whose_outcome_was_read_later_sends_its_closing_mess
     assert await store.closed_snapshots() == []  # (delivered)
     assert not (await service.new_table(GROUP, BOB)).alert
     assert await check_store(store) == []
+
+
+class LostOpeningStore(LostReplyStore):
+    """Also loses the answer of the next ``lose_create`` table creations (made all the same)."""
+
+    lose_create = 0
+
+    async def create_table(
+        self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        record = await super().create_table(community_id, chat_id, options, min_buy_in)
+        if self.lose_create:
+            self.lose_create -= 1
+            raise StorageError("connection was closed in the middle of operation")
+        return record
+
+
+async def test_a_new_table_whose_record_was_made_but_answered_with_an_error_opens() -> None:
+    """``/newtable`` whose table record was made but answered with an error (the connection
+    lost after the COMMIT): the record, served nowhere and never saved, held the chat, and
+    every ``/newtable`` after it raised "already has an open table" until a restart. Now
+    it is closed and the table opened; the game goes on."""
+    store, clock = LostOpeningStore(), Clock()
+    service, _ = new_service(store, clock)
+    store.lose_create = 1
+    reply = await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and reply.text == tr("en", "reply.table_opened", table=t.id)
+    community = await store.community("telegram", "-100")
+    assert [r.id for r in await store.open_tables(community.id)] == [t.id] and t.id == 2
+    for a in (ALICE, BOB):
+        await service.join(GROUP, a)
+        await service.ready(GROUP, a)
+    assert t.hand is not None
+    assert await check_store(store) == []
+
+
+async def test_a_table_with_a_snapshot_is_never_closed_as_unopened() -> None:
+    """The same read-back leaves alone a table that was opened (it has a snapshot): a
+    ``/newtable`` that fails while another process's table holds the chat is refused."""
+    store, clock = LostOpeningStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, ALICE)
+    await service.ready(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None
+    other, _ = new_service(store, clock)  # (a process that does not serve it)
+    with pytest.raises(StorageError, match="already has an open table"):
+        await other.new_table(GROUP, BOB)
+    community = await store.community("telegram", "-100")
+    assert [r.id for r in await store.open_tables(community.id)] == [t.id]
+    assert dict(await store.stacks(t.id)) == {seat_of(t, ALICE).player_id: 200}
