@@ -1035,7 +1035,7 @@ class SqliteStore:
         seq = snapshot_seq(data)
         if self._snapshot_seqs.get(table_id, seq) > seq:
             return  # a later step's snapshot is stored already (committed by it)
-        await self._write(_snapshot_tx, table_id, text, self._fenced())
+        await self._write(_snapshot_tx, table_id, text, self._fenced(), seq)
         self._wrote_snapshot(table_id, seq)
 
     async def save_owed(self, table_id: int, data: Mapping[str, Any]) -> None:
@@ -1730,10 +1730,25 @@ def _check_fence(conn: Conn, table_id: int, fence: tuple[str, float] | None) -> 
         raise LeaseLost(f"table {table_id}: worker {worker} does not hold {row[2]}")
 
 
-def _snapshot_tx(conn: Conn, table_id: int, text: str, fence: tuple[str, float] | None) -> None:
-    """Thread side of :meth:`SqliteStore.save_snapshot`."""
+def _snapshot_tx(
+    conn: Conn,
+    table_id: int,
+    text: str,
+    fence: tuple[str, float] | None,
+    seq: int | None = None,
+) -> None:
+    """Thread side of :meth:`SqliteStore.save_snapshot` (``seq``: its transition number; a
+    stored snapshot of a higher one is kept, read in this transaction: the store's memory
+    of the snapshots it wrote misses one committed by a call whose caller was cancelled,
+    or by another connection to the file)."""
     _table_community(conn, table_id, must_be_open=True)
     _check_fence(conn, table_id, fence)
+    if seq is not None:
+        row = conn.execute(
+            "SELECT json_extract(data, '$.seq') FROM snapshots WHERE table_id = ?", (table_id,)
+        ).fetchone()
+        if row is not None and snapshot_seq(row[0]) > seq:
+            return  # a newer step's snapshot is stored already (committed by it)
     _put_snapshot(conn, table_id, text)
 
 
