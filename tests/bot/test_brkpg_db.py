@@ -8,6 +8,7 @@ finds the same balances + stacks (``storage.check`` clean)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import time
@@ -19,6 +20,7 @@ import asyncpg
 import pytest
 
 import storage.postgres as postgres_module
+import storage.sqlite as sqlite_module
 from bot.model import Actor, LiveTable, Phase
 from bot.screens import Payload
 from bot.service import TableService
@@ -288,6 +290,87 @@ async def test_sqlite_a_failing_ready_and_settlement_change_nothing_and_the_tabl
         await service.start()
         t = service.table_in(GROUP)
         assert t is not None and await totals(store) == after and stacks_here(t) == after[1]
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("started", [True, False], ids=["write-ran", "write-skipped"])
+async def test_sqlite_r8_2_a_ready_cancelled_mid_commit_then_a_restart_agrees_with_the_ledger(
+    tmp_path: Path, started: bool
+) -> None:
+    """Alice's Ready is cancelled while its commit waits on the file (the bot stopping, say):
+    once its write ran (SQLite finishes it), or before (skipped). Either way the table the
+    stop saves and a restart resumes agrees with the ledger: Alice ready with 200 at the
+    table and her buy-in booked once, or neither. Before: the table kept the step in
+    memory when the write was skipped, and the stop saved it (Alice ready, no buy-in);
+    when it ran, the stop's older snapshot replaced the committed one."""
+    clock, path = Clock(), tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB, CAROL):
+            await service.join(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None
+        gate, ran = asyncio.Event(), asyncio.Event()
+        execute = store._execute
+
+        async def held(fn: Any, *args: Any) -> Any:
+            if fn is not sqlite_module._run_batch:
+                return await execute(fn, *args)
+            if not started and not gate.is_set():  # a write ahead holds the queue
+                await gate.wait()
+                return await execute(fn, *args)
+            result = await execute(fn, *args)
+            if any(w.body is sqlite_module._commit_tx for w in args[1]):
+                ran.set()
+                await gate.wait()  # the step's batch ran: its caller is cancelled meanwhile
+            return result
+
+        store._execute = held  # type: ignore[method-assign]
+        ahead = asyncio.ensure_future(store.mark_alive(clock()))
+        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+        for _ in range(200):
+            await asyncio.sleep(0.001)
+            if ran.is_set():
+                break
+            if any(w.body is sqlite_module._commit_tx for w in store._queue):
+                break  # (queued behind the write ahead)
+        assert ran.is_set() == started and not press.done()
+        press.cancel()
+        await asyncio.gather(press, return_exceptions=True)
+        gate.set()
+        await ahead
+        for _ in range(20):
+            await asyncio.sleep(0.001)
+        store._execute = execute  # type: ignore[method-assign]
+        await service.stop()
+    finally:
+        await store.close()
+    store = await SqliteStore.open(path)  # a restart from the file
+    try:
+        service, _ = new_service(store, clock)
+        await service.start()
+        t = service.table_in(GROUP)
+        assert t is not None
+        alice = seat_of(t, ALICE)
+        bought = await booked(store, LedgerKind.BUY_IN)
+        if started:
+            assert alice.ready and alice.stack == 200 and bought == {alice.player_id: 200}
+        else:
+            assert not alice.ready and alice.stack == 0 and bought == {}
+        assert not (await service.ready(GROUP, BOB)).alert
+        reply = await service.ready(GROUP, ALICE)
+        if started:
+            assert reply.alert and reply.text == tr("en", "reply.already_ready")
+        else:
+            assert not reply.alert, reply.text
+        alice = seat_of(t, ALICE)
+        bought = await booked(store, LedgerKind.BUY_IN)
+        assert alice.stack == 200 and bought[alice.player_id] == 200 and len(bought) == 2
         assert await check_store(store) == []
         await service.stop()
     finally:
