@@ -1689,6 +1689,11 @@ TEXTS: dict[str, dict[str, str]] = {
             "⌛ авто: карты игрока разложены за него (время вышло или он ушёл)."
         ),
     },
+    # a /grant storage neither confirmed nor refused, tried twice (a lost connection)
+    "err.grant_unsure": {
+        "en": "Could not tell whether the grant was saved: check {name}'s balance before granting again.",
+        "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс {name}, прежде чем выдавать снова.",
+    },
     "err.storage": {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",

@@ -19,7 +19,7 @@ from bot.service.stats import shown_number
 from bot.texts import grouped, on, tr
 from game.errors import GameError
 from game.tournament import Tournament
-from storage.api import Community, InsufficientFunds
+from storage.api import Community, InsufficientFunds, StorageError
 
 __all__ = [
     "BALANCE_LIMIT",
@@ -437,10 +437,28 @@ async def grant(
         limit = grouped(BALANCE_LIMIT, lang)
         text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
         return Reply(text, alert=True)
-    try:
-        new_balance = await rt.store.grant(
+
+    async def once() -> int:
+        return await rt.store.grant(
             community.id, player.id, value, actor=actor.user_id, reason="/grant", key=f"grant:{key}"
         )
+
+    try:
+        try:
+            new_balance = await once()
+        except InsufficientFunds:
+            raise
+        except StorageError as exc:
+            # perhaps saved all the same (a connection lost after its COMMIT): tried once more
+            # under its key, which a saved grant answers with its balance, changing nothing;
+            # "nothing changed, try again" had the admin grant it twice
+            log.warning("grant %s: not known whether saved (%r); tried again", key, exc)
+            try:
+                new_balance = await once()
+            except InsufficientFunds:
+                raise
+            except StorageError:
+                return Reply(tr(lang, "err.grant_unsure", name=player.name), alert=True)
     except InsufficientFunds:
         return Reply(
             tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label),

@@ -360,3 +360,59 @@ async def test_a_table_with_a_snapshot_is_never_closed_as_unopened() -> None:
     community = await store.community("telegram", "-100")
     assert [r.id for r in await store.open_tables(community.id)] == [t.id]
     assert dict(await store.stacks(t.id)) == {seat_of(t, ALICE).player_id: 200}
+
+
+class LostGrantStore(LostReplyStore):
+    """Also loses the answer of the next ``lose_grant`` grants (made all the same, or, with
+    ``refuse``, refused: the database gone for a while)."""
+
+    lose_grant = 0
+    refuse = 0
+
+    async def grant(
+        self, community_id: int, player_id: int, amount: int, *, actor: str, reason: str, key: str
+    ) -> int:
+        if self.refuse:
+            self.refuse -= 1
+            raise StorageError("cannot reach PostgreSQL")
+        balance = await super().grant(
+            community_id, player_id, amount, actor=actor, reason=reason, key=key
+        )
+        if self.lose_grant:
+            self.lose_grant -= 1
+            raise StorageError("connection was closed in the middle of operation")
+        return balance
+
+
+async def test_r8_1_a_grant_saved_but_answered_with_an_error_is_granted_once() -> None:
+    """An admin's ``/grant`` saved, its answer lost: answered as granted (the same key
+    asked again gives the saved balance), not "nothing changed, try again", which had the
+    admin grant it a second time."""
+    store, clock = LostGrantStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    store.lose_grant = 1
+    reply = await service.grant(GROUP, ALICE, True, "Bob", "150", "u1")
+    assert not reply.alert and "1150" in reply.text.replace(" ", "").replace(",", ""), reply.text
+    community = await store.community("telegram", "-100")
+    grants = [e for e in await store.ledger(community.id) if e.kind is LedgerKind.ADMIN_GRANT]
+    assert [(e.balance_delta, e.key) for e in grants] == [(150, "grant:u1")]
+    assert await check_store(store) == []
+
+
+async def test_r8_1_a_grant_storage_cannot_confirm_says_so() -> None:
+    """Storage fails the grant and its retry: the admin is told it may or may not be saved
+    (check the balance first), not "nothing changed"; nothing was granted."""
+    store, clock = LostGrantStore(), Clock()
+    service, _ = new_service(store, clock)
+    await service.new_table(GROUP, ALICE)
+    await service.join(GROUP, BOB)
+    store.refuse = 2  # the grant and its retry
+    reply = await service.grant(GROUP, ALICE, True, "Bob", "150", "u1")
+    assert reply.alert and reply.text == tr("en", "err.grant_unsure", name="Bob"), reply.text
+    ru = tr("ru", "err.grant_unsure", name="Bob")
+    assert "Bob" in ru and len(ru) < 200
+    community = await store.community("telegram", "-100")
+    bob = await store.find_player(community.id, BOB.user_id)
+    assert bob is not None and bob.balance == 1000
