@@ -416,3 +416,37 @@ async def test_r8_1_a_grant_storage_cannot_confirm_says_so() -> None:
     community = await store.community("telegram", "-100")
     bob = await store.find_player(community.id, BOB.user_id)
     assert bob is not None and bob.balance == 1000
+
+
+async def test_r8_7_a_registration_saved_but_answered_with_an_error_pays_in_once() -> None:
+    """A tournament registration (its buy-in into the prize pool) saved, its answer lost:
+    Alice is registered (not "nothing changed"), Bob's registration after it is booked, and
+    the pool (the tournament's stacks), the table here and a restart all agree: balances +
+    stacks as before the registrations."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    assert not (await service.new_tournament(GROUP, ALICE, "pineapple")).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    buy_in = t.tournament.config.buy_in
+    store.lose = 1
+    reply = await service.join(GROUP, ALICE)
+    assert not reply.alert, reply.text
+    reply = await service.join(GROUP, BOB)
+    assert not reply.alert, reply.text
+    assert (await service.join(GROUP, ALICE)).alert  # registered once
+    tour = t.tournament
+    alice, bob = seat_of(t, ALICE).player_id, seat_of(t, BOB).player_id
+    assert tour.players == (alice, bob) and tour.pool == 2 * buy_in
+    balances, stacks = await money(store, t)
+    assert stacks == {alice: buy_in, bob: buy_in} and sum(stacks.values()) == tour.pool
+    assert sum(balances.values()) + sum(stacks.values()) == 2000
+    await service.stop()
+    service2, _ = new_service(store, clock)  # a restart on the same database
+    await service2.start()
+    t2 = service2.table_in(GROUP)
+    assert t2 is not None and t2.tournament is not None
+    assert t2.tournament.pool == 2 * buy_in and t2.tournament.players == (alice, bob)
+    assert await money(store, t2) == (balances, stacks)
+    assert await check_store(store) == []
+    await service2.stop()
