@@ -117,6 +117,8 @@ async def open_table(
         closed again when storage allows)."""
     settings = community.settings
     buy_in = tournament.config.buy_in if tournament is not None else settings.min_buy_in
+    where = (community.id, chat_id)
+    rt.opening[where] = rt.opening.get(where, 0) + 1
     try:
         try:
             record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
@@ -126,11 +128,15 @@ async def open_table(
             # perhaps made all the same (a connection lost after its COMMIT), or by an opening
             # refused since: a record served nowhere, never saved, held the chat, and every
             # /newtable after it was refused "already has an open table" until a restart
-            if not await _close_unopened(rt, community.id, chat_id):
-                raise
+            if rt.opening[where] > 1 or not await _close_unopened(rt, community.id, chat_id):
+                raise  # (another opening of the chat under way here: its record is no orphan)
             record = await rt.store.create_table(community.id, chat_id, options.to_json(), buy_in)
     except LeaseLost as exc:  # another worker serves this chat (issue 14)
         raise TransitionFailed(str(exc)) from exc
+    finally:
+        rt.opening[where] -= 1
+        if not rt.opening[where]:
+            del rt.opening[where]
     t = LiveTable(
         id=record.id,
         platform=platform,

@@ -348,6 +348,10 @@ class Runtime:
         #: another step: the store took a repeated key for the first step, the new step
         #: kept in memory only (a second Ready's buy-in never booked, the first's twice)
         self.unsure: dict[int, tuple[int, bool]] = {}
+        #: (community, chat) → the openings of a table there under way here (their
+        #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
+        #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
+        self.opening: dict[tuple[int, str], int] = {}
         #: the players the table message last rendered (by table) names as not reachable in
         #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
         #: is left out when the table message rendered since shows it (:meth:`show_group_later`)

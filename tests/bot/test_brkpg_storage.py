@@ -450,3 +450,39 @@ async def test_r8_7_a_registration_saved_but_answered_with_an_error_pays_in_once
     assert await money(store, t2) == (balances, stacks)
     assert await check_store(store) == []
     await service2.stop()
+
+
+class SlowOpeningStore(LostReplyStore):
+    """A table record made, its answer held until ``held`` is set (the COMMIT done, the
+    reply on its way)."""
+
+    held: asyncio.Event | None = None
+
+    async def create_table(
+        self, community_id: int, chat_id: str, options: Mapping[str, Any], min_buy_in: int
+    ) -> TableRecord:
+        record = await super().create_table(community_id, chat_id, options, min_buy_in)
+        held, self.held = self.held, None  # (the first one made only)
+        if held is not None:
+            await held.wait()
+        return record
+
+
+async def test_a_new_table_being_made_is_not_closed_by_a_second_newtable() -> None:
+    """Two ``/newtable`` at once in one chat: the second, refused "already has an open
+    table" while the first's record is on its way back, does not take that record for one
+    a failed opening left (closing it under the first): the first opens table #1."""
+    store, clock = SlowOpeningStore(), Clock()
+    service, _ = new_service(store, clock)
+    store.held = held = asyncio.Event()
+    first = asyncio.ensure_future(service.new_table(GROUP, ALICE))
+    while not store._tables:  # (the first's record is made)
+        await asyncio.sleep(0)
+    with pytest.raises(StorageError, match="already has an open table"):
+        await service.new_table(GROUP, BOB)
+    held.set()
+    reply = await first
+    t = service.table_in(GROUP)
+    assert t is not None and t.id == 1 and reply.text == tr("en", "reply.table_opened", table=1)
+    community = await store.community("telegram", "-100")
+    assert [r.id for r in await store.open_tables(community.id)] == [1]
