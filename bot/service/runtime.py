@@ -571,7 +571,9 @@ class Runtime:
     async def commit(self, tx: Tx) -> None:
         """Render what the step shows, then write its moves and the table's new snapshot in
         one storage transaction (key ``t<table>:s<seq>``); re-arm the timer. On failure roll
-        back (a failure to render or snapshot the step too: nothing was saved).
+        back (a failure to render or snapshot the step too: nothing was saved), unless the
+        step reads back as saved (an answer lost after the COMMIT, :meth:`_saved`); one whose
+        outcome cannot be read yet is read first by the table's next step (:attr:`unsure`).
 
         :raises TransitionFailed: storage refused; logged once.
         :raises InsufficientFunds: a buy-in met a short balance."""
