@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.model import Actor, ChatRef
+from bot.presses import StartTournament, decode
 from bot.service import TableService
+from bot.texts import tr
 from storage.api import Store
 from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
@@ -81,9 +83,11 @@ async def test_r8_2_ready_and_leave_at_the_same_moment(world) -> None:  # type: 
     seat = t.seat_of(BOB.user_id)
     bob_stack = seat.stack if seat is not None else 0
     assert bob_balance + bob_stack == 1000
-    assert sum(stacks.values()) + sum(
-        [await player_balance_in(store, GROUP, a) for a in (ALICE, BOB, CAROL)]
-    ) == 3000
+    assert (
+        sum(stacks.values())
+        + sum([await player_balance_in(store, GROUP, a) for a in (ALICE, BOB, CAROL)])
+        == 3000
+    )
 
 
 async def test_r8_2_top_up_at_the_moment_of_the_deal(world) -> None:  # type: ignore[no-untyped-def]
@@ -184,9 +188,7 @@ async def test_r8_2_leave_at_the_moment_of_the_showdown(world) -> None:  # type:
 PLAYERS = (ALICE, BOB, CAROL)
 
 
-async def _press_maybe_stale(
-    service: TableService, presenter: FakePresenter, actor: Actor
-) -> None:
+async def _press_maybe_stale(service: TableService, presenter: FakePresenter, actor: Actor) -> None:
     """Arrange and confirm, the press refused as stale allowed (the race lost to a step that
     ended the hand)."""
     try:
@@ -218,9 +220,7 @@ async def test_r8_7_leave_or_close_at_the_moment_of_a_settlement_keeps_an_odd_po
     player leaves (knocked out at that moment, R8.7) or an admin closes the tournament: every
     kush of the pool is paid out (the winner takes the remainder), nothing lost."""
     service, presenter, store, clock = world
-    await _tournament(
-        service, tournament_buy_in="33", tournament_chips="30", payouts="51,49"
-    )
+    await _tournament(service, tournament_buy_in="33", tournament_chips="30", payouts="51,49")
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None and t.tournament.pool == 99
     table_id = t.id
@@ -269,7 +269,7 @@ async def test_issue13_house_kush_never_touches_a_members_balance(world) -> None
     t = service.table_in(GROUP)
     assert t is not None
     raced = 0
-    for step in range(3000):
+    for _step in range(3000):
         if t.hand is None:
             if not t.seat_of(ALICE.user_id):
                 break
@@ -334,7 +334,7 @@ async def test_r8_3_r8_4_a_round_owed_as_a_stack_leaves_at_the_showdown(  # type
     table_id = t.id
     raced = False
     for _ in range(500):
-        if service.table_in(GROUP) is None or raced and t.hand is None:
+        if service.table_in(GROUP) is None or (raced and t.hand is None):
             break
         if t.hand is None:
             clock.now += 6
@@ -364,3 +364,124 @@ async def test_r8_3_r8_4_a_round_owed_as_a_stack_leaves_at_the_showdown(  # type
     balances = [await player_balance_in(store, GROUP, a) for a in PLAYERS]
     assert sum(stacks.values()) + sum(balances) == 3000 - (800 if race == "poor" else 0)
     assert min(stacks.values(), default=0) >= 0
+
+
+async def test_r8_1_daily_twice_at_once_pays_once(world) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, store, _clock = world
+    await _seat(service, GROUP, ALICE)
+    replies = await asyncio.gather(service.daily(GROUP, ALICE), service.daily(GROUP, ALICE))
+    assert sorted(r.alert for r in replies) == [False, True], replies
+    assert await player_balance_in(store, GROUP, ALICE) == 1100
+    await assert_conserved(store)
+
+
+async def test_r8_7_register_at_two_tournaments_of_a_guild_with_a_balance_for_one(world) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, store, _clock = world
+    for chat, opener in ((CHAN1, DBOB), (CHAN2, DCAROL)):
+        assert not (await service.new_tournament(chat, opener, "pineapple")).alert
+        assert not (await service.join(chat, opener)).alert
+    await _grant(service, CHAN1, DBOB, DALICE, -850)  # 150: one buy-in of 100
+    replies = await asyncio.gather(service.join(CHAN1, DALICE), service.join(CHAN2, DALICE))
+    assert sorted(r.alert for r in replies) == [False, True], replies
+    assert await player_balance_in(store, CHAN1, DALICE) == 50
+    await assert_conserved(store)
+    # the opener closes both lobbies at the moment Alice leaves: every buy-in back
+    await asyncio.gather(
+        service.close_table(CHAN1, DBOB, True),
+        service.leave(CHAN1, DALICE),
+        service.leave(CHAN2, DALICE),
+        service.close_table(CHAN2, DCAROL, True),
+    )
+    for who in (DALICE, DBOB, DCAROL):
+        expected = 150 if who is DALICE else 1000
+        assert await player_balance_in(store, CHAN1, who) == expected
+    await assert_conserved(store)
+
+
+async def test_r8_7_unregister_at_the_moment_of_the_start(world) -> None:  # type: ignore[no-untyped-def]
+    service, presenter, store, _clock = world
+    reply = await service.settings(GROUP, ALICE, True, ["tournament_buy_in", "33"])
+    assert not reply.alert, reply.text
+    assert not (await service.new_tournament(GROUP, ALICE, "ofc")).alert
+    for a in PLAYERS:
+        assert not (await service.join(GROUP, a)).alert
+    t = service.table_in(GROUP)
+    assert t is not None and t.tournament is not None
+    start = next(
+        b.data
+        for b in presenter.last_table(GROUP.chat_id).all_buttons()
+        if isinstance(decode(b.data), StartTournament)
+    )
+    await asyncio.gather(service.press(ALICE, start, GROUP), service.leave(GROUP, CAROL))
+    await assert_conserved(store)
+    stacks = await store.stacks(t.id)
+    balances = [await player_balance_in(store, GROUP, a) for a in PLAYERS]
+    assert sum(stacks.values()) == t.tournament.pool
+    assert sum(balances) + t.tournament.pool == 3000
+    assert t.tournament.pool == 33 * len(t.tournament.players)
+
+
+async def test_grant_twice_at_once_keeps_the_balance_within_its_limit(world) -> None:  # type: ignore[no-untyped-def]
+    """Two /grant at the same moment, each fitting under the balance's limit alone, both
+    read the balance before either wrote it: both went through, the balance past
+    BALANCE_LIMIT (which the grant promises to keep)."""
+    from bot.service.settings import KUSH_LIMIT
+    from bot.service.wallet import BALANCE_LIMIT, grouped
+
+    service, _presenter, store, _clock = world
+    await _seat(service, GROUP, ALICE)
+    step = KUSH_LIMIT
+    while await player_balance_in(store, GROUP, ALICE) + step <= BALANCE_LIMIT - step:
+        have = await player_balance_in(store, GROUP, ALICE)
+        n = min(step, BALANCE_LIMIT - step - have)
+        reply = await service.grant(GROUP, BOB, True, ALICE.user_id, str(n), key=f"k{have}")
+        assert not reply.alert, reply.text
+    have = await player_balance_in(store, GROUP, ALICE)
+    assert BALANCE_LIMIT - 2 * step < have <= BALANCE_LIMIT - step
+    # both read the balance before either writes: the store's grant waits for the other
+    real, arrived, both = store.grant, [], asyncio.Event()
+
+    async def grant_after_both_read(*args, **kwargs):  # type: ignore[no-untyped-def]
+        arrived.append(1)
+        if len(arrived) == 2:
+            both.set()
+        await asyncio.wait_for(both.wait(), 1)
+        return await real(*args, **kwargs)
+
+    store.grant = grant_after_both_read
+    replies = await asyncio.gather(
+        service.grant(GROUP, BOB, True, ALICE.user_id, str(step), key="a"),
+        service.grant(GROUP, BOB, True, ALICE.user_id, str(step), key="b"),
+    )
+    assert sorted(r.alert for r in replies) == [False, True], replies
+    refused = next(r for r in replies if r.alert)  # (Bob, the admin, reads Russian)
+    assert refused.text == tr(
+        "ru",
+        "reply.grant_balance_bound",
+        name="Alice",
+        limit=grouped(BALANCE_LIMIT, "ru"),
+        label="kush",
+    )
+    assert await player_balance_in(store, GROUP, ALICE) == have + step
+    await assert_conserved(store)
+
+
+async def test_grant_takes_from_a_balance_a_cash_out_left_above_the_limit(world) -> None:  # type: ignore[no-untyped-def]
+    """A cash-out may leave a balance above BALANCE_LIMIT (the limit is the grant's): /grant
+    with a negative amount was refused there as "would be above the limit"."""
+    from bot.service.settings import KUSH_LIMIT
+    from bot.service.wallet import BALANCE_LIMIT
+
+    service, _presenter, store, _clock = world
+    await _seat(service, GROUP, ALICE)
+    assert not (await service.ready(GROUP, ALICE)).alert  # 200 on the table
+    while (have := await player_balance_in(store, GROUP, ALICE)) < BALANCE_LIMIT:
+        n = min(KUSH_LIMIT, BALANCE_LIMIT - have)
+        reply = await service.grant(GROUP, BOB, True, ALICE.user_id, str(n), key=f"k{have}")
+        assert not reply.alert, reply.text
+    assert not (await service.leave(GROUP, ALICE)).alert
+    assert await player_balance_in(store, GROUP, ALICE) == BALANCE_LIMIT + 200
+    reply = await service.grant(GROUP, BOB, True, ALICE.user_id, "-100", key="take")
+    assert not reply.alert, reply.text
+    assert await player_balance_in(store, GROUP, ALICE) == BALANCE_LIMIT + 100
+    await assert_conserved(store)
