@@ -485,3 +485,31 @@ async def test_grant_takes_from_a_balance_a_cash_out_left_above_the_limit(world)
     assert not reply.alert, reply.text
     assert await player_balance_in(store, GROUP, ALICE) == BALANCE_LIMIT + 100
     await assert_conserved(store)
+
+
+MONEY_SETTINGS = (
+    "starting_balance",
+    "daily_bonus",
+    "min_buy_in",
+    "max_buy_in",
+    "tournament_buy_in",
+    "tournament_chips",
+    "kush_per_point",
+)
+
+
+@pytest.mark.parametrize("name", MONEY_SETTINGS)
+async def test_r8_1_money_settings_refuse_bad_amounts_and_change_nothing(world, name: str) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, store, _clock = world
+    await _seat(service, GROUP, ALICE)
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    before = community.settings
+    t = service.table_in(GROUP)
+    assert t is not None
+    options = t.options
+    for bad in ("-5", "1.5", "1e3", str(2**64), str(-(2**63)), "abc", "nan", "inf", "0x10"):
+        reply = await service.settings(GROUP, ALICE, True, [name, bad])
+        assert reply.alert, (name, bad, reply.text)
+    assert (await store.community(GROUP.platform, GROUP.community_id)).settings == before
+    assert t.options == options
+    await assert_conserved(store)
