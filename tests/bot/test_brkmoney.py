@@ -513,3 +513,34 @@ async def test_r8_1_money_settings_refuse_bad_amounts_and_change_nothing(world, 
     assert (await store.community(GROUP.platform, GROUP.community_id)).settings == before
     assert t.options == options
     await assert_conserved(store)
+
+
+@pytest.mark.parametrize("closer", ["idle", "admin", "kicked"])
+async def test_r8_2a_ready_and_top_up_at_the_moment_the_table_closes(world, closer: str) -> None:  # type: ignore[no-untyped-def]
+    """The table closes (idle, R8.2a; an admin; the bot removed from the group) at the
+    moment Bob presses Ready and Alice tops up: no buy-in lands on a closed table, every
+    stack is back in a balance."""
+    service, _presenter, store, clock = world
+    await _seat(service, GROUP, ALICE, BOB)
+    assert not (await service.ready(GROUP, ALICE)).alert
+    t = service.table_in(GROUP)
+    assert t is not None
+    table_id = t.id
+    if closer == "idle":
+        clock.now += t.options.idle_close_seconds + 1
+        close = service.run_due()
+    elif closer == "admin":
+        close = service.close_table(GROUP, CAROL, True)
+    else:
+        close = service.chat_left(GROUP.platform, GROUP.chat_id)
+    await asyncio.gather(service.ready(GROUP, BOB), service.top_up(GROUP, ALICE, "300"), close)
+    await service.run_due()
+    await assert_conserved(store)
+    if service.table_in(GROUP) is None:
+        assert await store.stacks(table_id) == {}
+        for a in (ALICE, BOB):
+            assert await player_balance_in(store, GROUP, a) == 1000
+    else:
+        stacks = await store.stacks(table_id)
+        balances = [await player_balance_in(store, GROUP, a) for a in (ALICE, BOB)]
+        assert sum(stacks.values()) + sum(balances) == 2000
