@@ -544,3 +544,20 @@ async def test_r8_2a_ready_and_top_up_at_the_moment_the_table_closes(world, clos
         stacks = await store.stacks(table_id)
         balances = [await player_balance_in(store, GROUP, a) for a in (ALICE, BOB)]
         assert sum(stacks.values()) + sum(balances) == 2000
+
+
+@pytest.mark.parametrize(
+    "amount",
+    ["-0", "+0", "1.5", "1e3", "1_000", str(2**63), str(-(2**63)), str(2**64 + 1), "abc", "nan",
+     "inf", "0x10", "١٠٠", "１００", "10" * 40],
+)  # fmt: skip
+async def test_grant_refuses_bad_amounts_and_moves_nothing(world, amount: str) -> None:  # type: ignore[no-untyped-def]
+    service, _presenter, store, _clock = world
+    await _seat(service, GROUP, ALICE)
+    reply = await service.grant(GROUP, BOB, True, ALICE.user_id, amount, key=f"k{amount}")
+    assert reply.alert, (amount, reply.text)
+    assert await player_balance_in(store, GROUP, ALICE) == 1000
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    grants = [e for e in await store.ledger(community.id) if e.kind.value == "admin_grant"]
+    assert grants == []
+    await assert_conserved(store)
