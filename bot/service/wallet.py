@@ -433,10 +433,12 @@ async def grant(
         return Reply(tr(lang, "reply.grant_unknown", name=shown or target), alert=True)
     if is_computer(player.user_id):  # house kush, never granted (issue 13)
         return Reply(tr(lang, "reply.grant_computer", name=player.name), alert=True)
-    if player.balance + value > BALANCE_LIMIT:  # (taking more than it holds: the store refuses)
-        limit = grouped(BALANCE_LIMIT, lang)
-        text = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
-        return Reply(text, alert=True)
+    # (taking more than it holds: the store refuses; taking from a balance a cash-out left
+    # above the limit is no grant past it)
+    limit = grouped(BALANCE_LIMIT, lang)
+    bound = tr(lang, "reply.grant_balance_bound", name=player.name, limit=limit, label=label)
+    if value > 0 and player.balance + value > BALANCE_LIMIT:
+        return Reply(bound, alert=True)
 
     async def once() -> int:
         return await rt.store.grant(
@@ -459,6 +461,14 @@ async def grant(
                 raise
             except StorageError:
                 return Reply(tr(lang, "err.grant_unsure", name=player.name), alert=True)
+        if value > 0 and new_balance > BALANCE_LIMIT:
+            # another grant went in since the balance above was read (two at one moment,
+            # each fitting alone): this one is taken back, a balanced pair of rows
+            over = f"grant:{key}:over"
+            await rt.store.grant(
+                community.id, player.id, -value, actor=actor.user_id, reason="over", key=over
+            )
+            return Reply(bound, alert=True)
     except InsufficientFunds:
         return Reply(
             tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label),
