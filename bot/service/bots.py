@@ -86,12 +86,22 @@ def without_level(name: str) -> str:
     return name.strip()
 
 
+#: The computer players' names as Russian writes them, folded, to the names' own: a Russian
+#: group typed "/removebot Анна" for "🤖 Anna" and was told no such player was seated.
+_CYRILLIC_NAMES = {
+    folded(ru): folded(en)
+    for ru, en in zip(("Анна", "Борис", "Вера", "Глеб"), BOT_NAMES, strict=True)
+}
+
+
 def bare_name(name: str) -> str:
     """A computer player's name as typed, compared letter case aside: without the 🤖 the
     table shows, the level the seating notice shows after it ("🤖 Anna (normal)") and the
     @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё`` read as ``е`` as
-    every name lookup reads it (:func:`~bot.names.folded`)."""
-    return folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
+    every name lookup reads it (:func:`~bot.names.folded`); written in Cyrillic, as its own
+    ("Анна": "anna")."""
+    bare = folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
+    return _CYRILLIC_NAMES.get(bare, bare)
 
 
 def computer_user_id(name: str) -> str | None:
