@@ -86,12 +86,22 @@ def without_level(name: str) -> str:
     return name.strip()
 
 
+#: The computer players' names as Russian writes them, folded, to the names' own: a Russian
+#: group typed "/removebot Анна" for "🤖 Anna" and was told no such player was seated.
+_CYRILLIC_NAMES = {
+    folded(ru): folded(en)
+    for ru, en in zip(("Анна", "Борис", "Вера", "Глеб"), BOT_NAMES, strict=True)
+}
+
+
 def bare_name(name: str) -> str:
     """A computer player's name as typed, compared letter case aside: without the 🤖 the
     table shows, the level the seating notice shows after it ("🤖 Anna (normal)") and the
     @ of a Telegram mention ("🤖 Anna", "@Anna", "anna": "anna"), ``ё`` read as ``е`` as
-    every name lookup reads it (:func:`~bot.names.folded`)."""
-    return folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
+    every name lookup reads it (:func:`~bot.names.folded`); written in Cyrillic, as its own
+    ("Анна": "anna")."""
+    bare = folded(without_level(name).removeprefix("🤖").strip().removeprefix("@").strip())
+    return _CYRILLIC_NAMES.get(bare, bare)
 
 
 def computer_user_id(name: str) -> str | None:
@@ -321,6 +331,8 @@ async def remove_bot(
 
     if t.applied(request):
         return Reply(tr(lang, "reply.request_done"))
+    if t.tournament is not None:  # (none is ever seated there: "no computer player seated"
+        return Reply(tr(lang, "bot.no_tournament"), alert=True)  # said less, R8.7)
     # in the order they sat down (the table keeps its seats so, restarts included): the one
     # seated last is not the one in the highest seat once a freed lower seat was taken again
     bots = [s for s in t.seats.values() if s.bot]
@@ -356,9 +368,11 @@ def is_opener_or_admin(t: LiveTable, actor: Actor, is_admin: bool) -> bool:
 def who_may(t: LiveTable, lang: str, platform: str) -> str:
     """The refusal of ``/addbot`` and ``/removebot`` to someone else, naming who may: the
     opener, or whom it passed to, by name when seated ("the table's opener" read as the one
-    who left); with nobody holding it, the next player to sit down."""
-    if t.tournament is not None:  # (refused to everyone there: bot.no_tournament)
-        return tr(lang, on(platform, "bot.admins_or_opener"))
+    who left); with nobody holding it, the next player to sit down. At a tournament's table
+    nobody may (R8.7): its own refusal, as an admin gets (it said "only admins and the table's
+    opener can", who were refused too)."""
+    if t.tournament is not None:
+        return tr(lang, "bot.no_tournament")
     holder = None if t.opener is None else t.seat_of(t.opener)
     if holder is not None:
         return tr(lang, on(platform, "bot.admins_or_name"), name=holder.name)

@@ -1332,8 +1332,13 @@ async def test_r8_7_addbot_in_a_tournament_is_refused_before_and_after_its_start
     for level in ("", "strong"):
         reply = await service.add_bot(GROUP, ALICE, True, level)
         assert reply.alert and reply.text == tr("en", "bot.no_tournament")
-    reply = await service.add_bot(GROUP, BOB, False, "easy")  # neither admin nor opener
-    assert reply.alert and reply.text == tr("ru", "bot.admins_or_opener")
+    # neither admin nor opener: told that nobody may, not "only admins and the table's
+    # opener can", who are refused too; /removebot alike (it said "no computer player seated")
+    reply = await service.add_bot(GROUP, BOB, False, "easy")
+    assert reply.alert and reply.text == tr("ru", "bot.no_tournament")
+    for actor, admin in ((BOB, False), (ALICE, True)):
+        reply = await service.remove_bot(GROUP, actor, admin)
+        assert reply.alert and reply.text == tr(actor.language, "bot.no_tournament")
     assert t.tournament is not None and len(t.tournament.players) == 2
     assert [s.user_id for s in t.seats.values()] == [ALICE.user_id, BOB.user_id]
     for chat in ("-100", "-200"):
