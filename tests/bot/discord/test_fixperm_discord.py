@@ -1,0 +1,89 @@
+"""R8.2a (fixperm): the bot loses the right to see or write in its table's channel BETWEEN
+hands (a permission overwrite, Send Messages taken from @everyone, the bot's own role taken
+away: CHANNEL_UPDATE, GUILD_ROLE_UPDATE, GUILD_MEMBER_UPDATE), through the real discord.py
+client and the fake Discord.
+
+Only the table message's edit at the next deal found it out (403 50013/50001): hand 2 was
+dealt into a channel nobody could read, played out in the DMs and ephemeral hands, and only
+then did the table close. Now the gateway's update closes it at once, as the refused write
+would between hands (the players told in their DMs, every stack back), and the channel's
+table message is written as closed once the bot may write there again."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.discord.dc_world import ALICE, BOB, World, components, world
+from tests.bot.discord.test_discord_chats import balance_of
+from tests.bot.discord.test_discord_e2e import seat_everyone
+from tests.fakes.discord_api import CHANNEL_ID
+
+#: the deal of the next hand waits this long after a showdown (the permission is taken
+#: away meanwhile)
+NEXT_HAND = 1.0
+
+
+async def lose_write(w: World, how: str) -> None:
+    if how == "overwrite":
+        await w.fake.lock_channel(CHANNEL_ID)
+    elif how == "hidden":
+        await w.fake.lock_channel(CHANNEL_ID, hide=True)
+    elif how == "everyone":
+        await w.fake.lock_guild()
+    else:  # the bot's own role taken away (@everyone may not send: lock_guild before)
+        await w.fake.set_bot_role(False)
+
+
+async def get_write_back(w: World, how: str) -> None:
+    if how in ("overwrite", "hidden"):
+        await w.fake.lock_channel(CHANNEL_ID, locked=False)
+    elif how == "everyone":
+        await w.fake.lock_guild(locked=False)
+    else:
+        await w.fake.set_bot_role(True)
+
+
+@pytest.mark.parametrize("how", ["overwrite", "hidden", "everyone", "role"])
+async def test_r8_2a_a_channel_locked_between_hands_deals_no_hand_into_it(
+    tmp_path: Path, how: str
+) -> None:
+    """Hand 1 is over, hand 2 not yet dealt; the bot loses Send Messages (or View Channel)
+    in the table's channel. No hand 2: the table closes at once, each player told in their
+    DMs and their stack back (2,000 kush between them, as before); given the permission
+    back, the channel's table message says the table is closed, and a new table may be
+    opened there."""
+    async with world(tmp_path, next_hand_delay=NEXT_HAND) as w:
+        if how == "role":
+            await w.fake.set_bot_role(True)
+            await w.fake.lock_guild()
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        table = t.id
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand is None and t.hand_no == 1
+        await lose_write(w, how)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await asyncio.sleep(NEXT_HAND + 0.5)  # (the deal's time went by)
+        assert t.hand is None and t.hand_no == 1
+        assert len(await w.store.export_hands(table)) == 1
+        await w.service.rt.settled(t)
+        await w.adapter.presenter.flush()
+        for user, lang in ((ALICE, "en"), (BOB, "ru")):
+            text = w.fake.dm_messages(user.id)[-1]["content"]
+            assert text.startswith(tr(lang, "private.chat_gone", table=table)), text
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert w.service.rt.table_at("discord", str(CHANNEL_ID)) is None
+        closed = tr("en", "reply.table_closed", table=table)
+        last = int(w.fake.channel_messages(CHANNEL_ID)[-1]["id"])  # hand 1's, unchanged
+        assert w.fake.messages[last]["content"] != closed
+        await get_write_back(w, how)
+        await w.fake.wait_for(lambda: w.fake.messages[last]["content"] == closed)
+        assert components(w.fake.messages[last]) == []
+        reply = await w.slash(ALICE, "new")
+        assert reply["content"].startswith("Table #"), reply
+        assert await check_store(w.store) == []
