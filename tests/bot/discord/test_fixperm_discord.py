@@ -87,3 +87,32 @@ async def test_r8_2a_a_channel_locked_between_hands_deals_no_hand_into_it(
         reply = await w.slash(ALICE, "new")
         assert reply["content"].startswith("Table #"), reply
         assert await check_store(w.store) == []
+
+
+@pytest.mark.parametrize("told", [True, False])
+async def test_r8_2a_my_cards_still_plays_a_hand_in_a_channel_locked_mid_hand(
+    tmp_path: Path, told: bool
+) -> None:
+    """The bot loses Send Messages mid-hand (``told``: CHANNEL_UPDATE says so; else nothing,
+    and the next refused write does). The hand is played out and the table closes after it,
+    hand 2 never dealt. Bob has closed his DMs: "My cards" on the table message, which
+    still shows the street it showed when the edits began to be refused, was refused as out
+    of date ("This button is out of date") every time, so Bob could not see his cards any
+    more and the clock played for him (R8.5). Now it opens his hand as it is now."""
+    async with world(tmp_path, next_hand_delay=NEXT_HAND) as w:
+        w.fake.closed_dms.add(BOB.id)
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        assert t.hand is not None
+        if told:
+            await w.fake.lock_channel(CHANNEL_ID)
+            await w.fake.wait_for(lambda: t.closing)
+        else:
+            w.fake.locked_channels.add(CHANNEL_ID)
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "ephemeral"})
+        assert t.closing and t.removal_close
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        assert t.hand_no == 1 and len(await w.store.export_hands(t.id)) == 1
+        assert not any(s.timed_out for s in t.seats)  # (Bob played every street himself)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
