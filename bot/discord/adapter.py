@@ -368,6 +368,11 @@ class OfcClient(discord.Client):
         if before.permissions != after.permissions:
             await self.ofc.writable_again(after.guild.channels)
 
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        """A role was deleted (GUILD_ROLE_DELETE: the bot's own, say, through which it
+        wrote; no GUILD_MEMBER_UPDATE comes): as :meth:`on_guild_role_update`."""
+        await self.ofc.writable_again(role.guild.channels)
+
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread's settings changed (a moderator unlocked it, say): if it is not locked
         and the bot may write in its channel's threads, a close its refused writes queued

@@ -21,7 +21,7 @@ from storage.check import check_store
 from tests.bot.discord.dc_world import ALICE, BOB, World, components, world
 from tests.bot.discord.test_discord_chats import balance_of
 from tests.bot.discord.test_discord_e2e import seat_everyone
-from tests.fakes.discord_api import CHANNEL_ID
+from tests.fakes.discord_api import BOT_ROLE_ID, CHANNEL_ID, GUILD_ID
 
 #: the deal of the next hand waits this long after a showdown (the permission is taken
 #: away meanwhile)
@@ -114,5 +114,28 @@ async def test_r8_2a_my_cards_still_plays_a_hand_in_a_channel_locked_mid_hand(
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         assert t.hand_no == 1 and len(await w.store.export_hands(t.id)) == 1
         assert not any(s.timed_out for s in t.seats)  # (Bob played every street himself)
+        assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_the_bot_s_role_deleted_between_hands_deals_no_hand(tmp_path: Path) -> None:
+    """@everyone may not send; the bot writes through a role of its own, which an admin
+    deletes between hands (GUILD_ROLE_DELETE, no GUILD_MEMBER_UPDATE: the member keeps no
+    role that is gone). The bot listened to no such event: hand 2 was dealt into a channel
+    it could not write in. Now the table closes at once, as for a role taken away."""
+    async with world(tmp_path, next_hand_delay=NEXT_HAND) as w:
+        await w.fake.set_bot_role(True)
+        await w.fake.lock_guild()
+        await seat_everyone(w, [ALICE, BOB])
+        t = w.table()
+        await w.play_hand([ALICE, BOB], {ALICE.id: "dm", BOB.id: "dm"})
+        assert t.hand is None and t.hand_no == 1
+        w.fake.bot_roles = []
+        w.fake._lock_text_channels()
+        data = {"guild_id": str(GUILD_ID), "role_id": str(BOT_ROLE_ID)}
+        await w.fake.dispatch("GUILD_ROLE_DELETE", data)
+        await w.fake.wait_for(lambda: t.id not in w.service.tables)
+        await asyncio.sleep(NEXT_HAND + 0.5)
+        assert t.hand is None and t.hand_no == 1
         assert await balance_of(w, ALICE.id) + await balance_of(w, BOB.id) == 2000
         assert await check_store(w.store) == []
