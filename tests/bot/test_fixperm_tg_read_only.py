@@ -16,6 +16,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
+from bot.telegram.fake_api import FakeTelegram
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_telegram_chats import balances
@@ -134,4 +137,33 @@ async def test_r8_2a_a_group_still_read_only_closes_its_table_after_the_hand(
         totals = await balances(w)
         assert totals["Alice"] + totals["Bob"] == 2000 and totals["Carol"] == 1000, totals
         assert w.service.tables == {}
+        assert await check_store(w.store) == []
+
+
+async def test_r8_2a_a_restart_in_a_read_only_group_still_sees_it_writable_again(
+    tmp_path: Path, tg_api: FakeTelegram, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The close queued by the read-only group's refusal is restored at a restart (the
+    group still read-only: it stands; the restart's first send there is refused again,
+    which starts the restarted bot's looks); the group then lets its members write: the
+    close is cancelled."""
+    db = tmp_path / "ofc.sqlite3"
+    monkeypatch.setattr("bot.telegram.adapter.RIGHTS_LOOK_SECONDS", LOOK)
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        tg_api.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        tg_api.read_only.add(GROUP_ID)
+        await tg_api.send_text(CAROL, GROUP_ID, "/join")
+        await tg_api.wait_for(lambda: t.closing)
+    async with world(tmp_path, fake=tg_api, db=db) as w:
+        t = next(iter(w.service.tables.values()))
+        assert t.closing and t.removal_close and t.hand is not None
+        since = len(tg_api.calls)
+        await asyncio.sleep(3 * LOOK)
+        assert t.closing  # (still read-only)
+        tg_api.read_only.discard(GROUP_ID)
+        await tg_api.wait_for(lambda: not t.closing)
+        notice = tr("en", "lobby.close_cancelled", table=t.id)
+        await tg_api.wait_for(lambda: notice in group_texts(w, since))
         assert await check_store(w.store) == []
