@@ -39,14 +39,15 @@ def group_texts(w: World, since: int) -> list[str]:
     ]
 
 
-async def test_r8_2a_a_group_made_read_only_between_hands_closes_and_says_so_once_writable(
+async def test_r8_2a_a_group_made_read_only_in_a_hand_closes_after_it_and_says_so_once_writable(
     tmp_path: Path,
 ) -> None:
-    """Hand 1 over, the group made read-only: hand 2 is dealt (the table message's edits
-    still reach the group, which reads them) and played; the next table message is
-    refused, so the table closes at once, hand 3 never dealt, each player told in private,
-    every stack back. The group lets members write again: it is told that the table is
-    closed (the closed table's message waited for it), and a new one may open there."""
+    """Hand 2 under way, the group is made read-only: the table message's edits still
+    reach the group, which reads them, so the hand is played out there; the next table
+    message, sent after its showdown, is refused, so the table closes at once, hand 3 never
+    dealt, each player told in private, every stack back. The group lets members write
+    again: it is told that the table is closed (the closed table's message waited for it),
+    and a new one may open there."""
     async with world(tmp_path, next_hand_delay=0.3) as w:
         w.adapter.rights_look_seconds = LOOK
         w.fake.started_users.update({ALICE.id, BOB.id})
@@ -54,10 +55,9 @@ async def test_r8_2a_a_group_made_read_only_between_hands_closes_and_says_so_onc
         t = next(iter(w.service.tables.values()))
         first = t.seats[0].player_id
         await play_hand(w, [ALICE, BOB])
-        await w.settle()
-        w.fake.read_only.add(GROUP_ID)
         await w.fake.wait_for(lambda: t.hand is not None and t.hand_no == 2)
         await w.settle()
+        w.fake.read_only.add(GROUP_ID)
         await play_hand(w, [ALICE, BOB])
         await w.fake.wait_for(lambda: t.id not in w.service.tables)
         await w.settle()

@@ -25,7 +25,7 @@ from tests.fakes.discord_api import BOT_ROLE_ID, CHANNEL_ID, GUILD_ID
 
 #: the deal of the next hand waits this long after a showdown (the permission is taken
 #: away meanwhile)
-NEXT_HAND = 1.0
+NEXT_HAND = 2.0
 
 
 async def lose_write(w: World, how: str) -> None:
