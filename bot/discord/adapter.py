@@ -356,9 +356,10 @@ class OfcClient(discord.Client):
     async def on_guild_channel_update(
         self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
     ) -> None:
-        """A channel's settings changed (its permission overwrites, say: a moderator unlocks
-        it): if the bot may write there again, a close its refused writes queued is
-        cancelled (:meth:`DiscordAdapter.writable_again`)."""
+        """A channel's settings changed (its permission overwrites, say: a moderator locks or
+        unlocks it): if the bot may write there again, a close its refused writes queued is
+        cancelled; if it may no longer, its table closes, at once between hands
+        (:meth:`DiscordAdapter.writable_again`)."""
         await self.ofc.writable_again([after])
 
     async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
@@ -366,6 +367,11 @@ class OfcClient(discord.Client):
         :meth:`on_guild_channel_update`, for every channel of the guild."""
         if before.permissions != after.permissions:
             await self.ofc.writable_again(after.guild.channels)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        """A role was deleted (GUILD_ROLE_DELETE: the bot's own, say, through which it
+        wrote; no GUILD_MEMBER_UPDATE comes): as :meth:`on_guild_role_update`."""
+        await self.ofc.writable_again(role.guild.channels)
 
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread's settings changed (a moderator unlocked it, say): if it is not locked
@@ -400,10 +406,9 @@ class OfcClient(discord.Client):
         """The bot's own member changed (GUILD_MEMBER_UPDATE, which Discord sends for the
         bot itself whatever the intents; other members are not cached, so this is the bot):
         a role given to it (or one of its roles taken back and given again), or a timeout
-        lifted, may let it write again: as :meth:`on_guild_role_update` (a role taken away
-        or a timeout given says nothing: the next refused write does, 403 50013, and the
-        table closes after the hand, R8.2a). A timeout that runs out sends no event: the
-        bot looks again when it ends (:meth:`DiscordAdapter.timed_out`)."""
+        lifted, may let it write again, a role taken away or a timeout given may keep it from
+        writing: as :meth:`on_guild_role_update` (R8.2a). A timeout that runs out sends no
+        event: the bot looks again when it ends (:meth:`DiscordAdapter.timed_out`)."""
         me = after.guild.me
         if me is None or after.id != me.id:
             return
@@ -1238,11 +1243,15 @@ class DiscordAdapter:
         """Of ``channels`` (their permissions just changed), each one the bot may see and
         write in: a table there whose close its refused writes queued (403 50001/50013,
         :meth:`_locked_out`) goes on, and the channel is told, as when a Telegram group lets
-        the bot write again (R8.2a; ``my_chat_member``). A channel update says nothing of a
-        lost permission (the next refused write does). Threads are not taken for channels
-        (their own update tells of a lock: :meth:`OfcClient.on_raw_thread_update`), but a
-        channel's threads the bot may write in again (Send Messages in Threads given back on
-        the channel or a role: no THREAD_UPDATE comes) are, those not locked."""
+        the bot write again (R8.2a; ``my_chat_member``). Each one with a table the bot may
+        no longer see or write in (View Channel or Send Messages taken away by an overwrite,
+        a role or a timeout) has it closed as a refused write would (:meth:`_lost`): at once
+        between hands, so that no hand is dealt into a channel nobody reads. Threads are not
+        taken for channels (their own update tells of a lock:
+        :meth:`OfcClient.on_raw_thread_update`; a thread's lost Send Messages in Threads is
+        found by the next refused write), but a channel's threads the bot may write in again
+        (Send Messages in Threads given back on the channel or a role: no THREAD_UPDATE
+        comes) are, those not locked."""
         for channel in channels:
             me = channel.guild.me
             if me is None or isinstance(channel, discord.Thread):
@@ -1250,6 +1259,8 @@ class DiscordAdapter:
             allowed = channel.permissions_for(me)
             if allowed.view_channel and allowed.send_messages:
                 await self.back_in(channel.id)
+            else:
+                await self._lost(channel.id)
             if allowed.view_channel and allowed.send_messages_in_threads:
                 for thread in getattr(channel, "threads", ()):  # (the cache's, active ones)
                     if not thread.locked:
@@ -1351,6 +1362,21 @@ class DiscordAdapter:
 
         task = asyncio.create_task(look_again(), name=f"dc-timeout-{guild.id}")
         self._timeout_ends[guild.id] = task
+
+    async def _lost(self, channel_id: int) -> None:
+        """The gateway says the bot may no longer see or write in the channel
+        ``channel_id`` (:meth:`writable_again`): a table there closes (R8.2a, as
+        :meth:`_locked_out`: at once between hands, else after the hand in progress, played
+        out in the players' DMs and ephemeral hands). A table whose close is queued so
+        already is left as it is."""
+        t = self.service.rt.table_at(PLATFORM, str(channel_id))
+        if t is None or (t.closing and t.removal_close):
+            return
+        try:
+            if await self.service.chat_left(PLATFORM, str(channel_id)):
+                log.info("the bot may not see or write in channel %s: its table closes", channel_id)
+        except Exception:  # (storage refused: the next refused write queues it again; logged)
+            log.exception("could not close the table of channel %s", channel_id)
 
     async def back_in(self, channel_id: int) -> None:
         """The bot may write in the channel (or thread) ``channel_id`` again: a close of its

@@ -1503,7 +1503,13 @@ class TableService:
                 # forged, and the table message is not written again for it)
                 return Reply(tr(lang, "err.forged"), alert=True)
             if not t.lobby_version(press.version):
-                return await self._stale_lobby(t, chat, lang, message_ref, shown)
+                stale = await self._stale_lobby(t, chat, lang, message_ref, shown)
+                if not isinstance(press, MyHand):
+                    return stale
+                # "My cards" shows the presser their own hand as it is now, whatever the
+                # table message shows: one whose edits are refused (the bot lost Send
+                # Messages mid-hand, R8.2a: the hand is played out) keeps its old buttons,
+                # and its players without DMs had no other way to their cards
             if isinstance(press, Join):
                 community = await rt.store.community(t.platform, t.community_ext)
                 return await lobby.join(rt, t, community, actor, await self._lang(community, actor))

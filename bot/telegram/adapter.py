@@ -226,6 +226,13 @@ ANSWER_RETRY_SECONDS = 1.0
 #: Seconds after the bot's mute in a group runs out before the group is looked at again
 #: (:meth:`TelegramAdapter._muted_until`): Telegram's clock and ours differ a little.
 MUTE_END_MARGIN = 1.0
+#: Seconds between the looks at a group's default permissions after a write there was
+#: refused for want of the right to send (:meth:`TelegramAdapter._watch_rights`): an admin
+#: who makes a group read-only, or lets its members write again, sends the bot no update.
+RIGHTS_LOOK_SECONDS = 60.0
+#: How many such looks at most (an hour at the default): the table's close, or its closed
+#: message owed to the group, is not held for ever (the players were told in private).
+RIGHTS_LOOKS = 60
 
 
 class TelegramPresenter(LatePictures):
@@ -1481,7 +1488,7 @@ class TelegramAdapter:
         self.presenter.on_migrated = self._migrated
         self.presenter.on_unreachable = lambda uid: service.player_unreachable(PLATFORM, uid)
         # a group write refused for good (the bot removed while it was away): as my_chat_member
-        self.presenter.on_chat_gone = lambda chat, sent: service.chat_left(PLATFORM, chat, sent)
+        self.presenter.on_chat_gone = self._write_refused
         # a deleted private hand message is sent anew (that table's only)
         self.presenter.on_private_deleted = lambda uid, ref: service.private_deleted(
             PLATFORM, uid, ref
@@ -1503,6 +1510,9 @@ class TelegramAdapter:
         self._admins: dict[tuple[str, str], tuple[bool, float]] = {}
         #: group → the look at the end of the bot's mute there (:meth:`_muted_until`)
         self._mute_ends: dict[str, asyncio.Task[None]] = {}
+        #: group → the looks at its permissions after a refused write (:meth:`_watch_rights`)
+        self._rights_looks: dict[str, asyncio.Task[None]] = {}
+        self.rights_look_seconds = RIGHTS_LOOK_SECONDS
         service.register(self.presenter, self.look_at_table)  # (a table taken over too)
         simple = {
             "newtable": self._newtable,
@@ -1603,7 +1613,7 @@ class TelegramAdapter:
             await self.presenter.flush()
         await self.presenter.stop_pictures()
         await self.presenter.stop_pings()
-        mutes = list(self._mute_ends.values())
+        mutes = [*self._mute_ends.values(), *self._rights_looks.values()]
         for task in mutes:
             task.cancel()
         await asyncio.gather(*mutes, return_exceptions=True)
@@ -1679,6 +1689,7 @@ class TelegramAdapter:
         text, kb = _answer_of(reply)
         if not text:
             return
+        sent = time.monotonic()
         try:
             try:
                 # a command deleted before the answer (a group's cleaner bot, its sender) is
@@ -1691,8 +1702,11 @@ class TelegramAdapter:
                 # command's message is not, so no quote), and the table follows
                 self.presenter.follow_soon(str(msg.chat_id), str(exc.new_chat_id))
                 await self.app.bot.send_message(exc.new_chat_id, fit(text, MAX_TEXT), api_kwargs=kb)
-        except TelegramError:
-            log.exception("cannot reply in %s", msg.chat_id)
+        except TelegramError as exc:
+            # (a group that lets the bot write no more, read-only say: its table closes, as
+            # when any other write there is refused so, R8.2a)
+            if not self.presenter._gone(str(msg.chat_id), exc, sent):
+                log.exception("cannot reply in %s", msg.chat_id)
         if reply.picture is not None and reply.caption is not None:  # /stats: the chart after
             await self._reply_photo(msg, reply.picture, reply.picture_name, reply.caption)
 
@@ -2172,6 +2186,74 @@ class TelegramAdapter:
             log.info("could not look at the bot's status in %s: %s", t.chat_id, exc)
         except Exception:  # (storage refused: the close stays queued; logged)
             log.exception("could not keep the table of %s open", t.chat_id)
+
+    async def _write_refused(self, chat: str, sent: float) -> None:
+        """A write to the group ``chat``, sent at ``sent``, was refused for good (the
+        presenter's :func:`_chat_gone`: removed, or no right to send): its table closes (at
+        once between hands, else after the hand in progress, R8.2a), and the group's rights
+        are looked at from now on (:meth:`_watch_rights`): a group made read-only by its
+        admins, the bot no admin there, tells nothing when it lets its members write again."""
+        try:
+            await self.service.chat_left(PLATFORM, chat, sent)
+        finally:
+            self._watch_rights(chat)
+
+    def _watch_rights(self, chat: str) -> None:
+        """Look at the group ``chat`` every :attr:`rights_look_seconds` (at most
+        :data:`RIGHTS_LOOKS` times) while its table's close, queued by a refused write, waits
+        for the hand in progress, or its closed table's message waits for the group
+        (:func:`~bot.service.chats.chat_back`): once the bot may write there again (its
+        default permissions let members send, or the bot is made an admin), that close is
+        cancelled (the group told, hands go on) or that message written as closed. A bot
+        removed or muted there stops the looks (its own ``my_chat_member`` tells its
+        return, :meth:`_membership`); so does a table there that goes on or a new one."""
+        if chat in self._rights_looks or self.rights_look_seconds <= 0:
+            return
+        first = self.service.rt.table_at(PLATFORM, chat)
+
+        async def look() -> None:
+            try:
+                for _ in range(RIGHTS_LOOKS):
+                    await asyncio.sleep(self.rights_look_seconds)
+                    t = self.service.rt.table_at(PLATFORM, chat)
+                    if t is not None and (t is not first or not t.closing):
+                        return  # (a new table there, or the close cancelled otherwise)
+                    writable = await self._may_write(chat)
+                    if writable is None:
+                        return
+                    if writable:
+                        if await self.service.chat_back(PLATFORM, chat):
+                            log.info("the bot may write in %s again: its table stays", chat)
+                        return
+            except Exception:  # (the close stands, or the message waits; logged)
+                log.exception("could not look at what %s lets the bot do", chat)
+            finally:
+                if self._rights_looks.get(chat) is task:
+                    del self._rights_looks[chat]
+
+        task = asyncio.create_task(look(), name=f"tg-rights-{chat}")
+        self._rights_looks[chat] = task
+
+    async def _may_write(self, chat: str) -> bool | None:
+        """Whether the bot may send messages in the group ``chat`` now, as Telegram says
+        (``getChatMember``, ``getChat``): ``None`` when it is removed or muted there (its own
+        ``my_chat_member`` tells when that ends, :meth:`_membership`) or Telegram refuses to
+        say as to a bot removed (:func:`_chat_gone`), ``False`` in a group whose default
+        permissions let no member send (the bot no admin), or when Telegram does not answer
+        (asked again later)."""
+        try:
+            member = await self.app.bot.get_chat_member(int(chat), self.app.bot.id)
+            if _removed(member) or _muted(member):
+                return None
+            if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
+                return True
+            rights = (await self.app.bot.get_chat(int(chat))).permissions
+        except TelegramError as exc:
+            if _chat_gone(exc):  # (removed, the group deleted: its re-add tells)
+                return None
+            log.info("could not look at what %s lets the bot do: %s", chat, exc)
+            return False
+        return rights is None or rights.can_send_messages is not False
 
     def _muted_until(self, chat: str, until: datetime.datetime | None) -> None:
         """The bot is muted in the group ``chat`` until ``until`` (aware; ``None``, or the

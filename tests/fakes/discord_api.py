@@ -324,6 +324,9 @@ class FakeDiscord:
         #: channels where the bot lost its permissions: a message written there answers
         #: 403/50013 (Missing Permissions), as Discord does
         self.locked_channels: set[int] = set()
+        #: channels the bot may no longer see (View Channel denied, :meth:`lock_channel`
+        #: with ``hide``): a write there answers 403/50001 (Missing Access)
+        self.hidden_channels: set[int] = set()
         #: @everyone lost Send Messages (:meth:`lock_guild`)
         self.guild_locked = False
         #: the roles the bot's member holds (:data:`BOT_ROLE_ID` lets it write while
@@ -469,13 +472,14 @@ class FakeDiscord:
         raise _ApiError(400, 50083, "Thread is archived")
 
     async def lock_channel(
-        self, channel_id: int, *, locked: bool = True, threads: bool = False
+        self, channel_id: int, *, locked: bool = True, threads: bool = False, hide: bool = False
     ) -> None:
         """A moderator denies (``locked``) or gives back Send Messages in a channel to
         @everyone (the bot holds no role of its own): writes there answer 403/50013 while it
         is denied, and the bot gets CHANNEL_UPDATE with the channel's new permission
         overwrites. ``threads``: Send Messages in Threads instead, which refuses the writes
-        in the channel's threads (the channel itself stays writable)."""
+        in the channel's threads (the channel itself stays writable). ``hide``: View
+        Channel instead (the bot no longer sees the channel): writes answer 403/50001."""
         channel = self.channels[channel_id]
         where = (
             [cid for cid, c in self.channels.items() if c.get("parent_id") == str(channel_id)]
@@ -483,12 +487,13 @@ class FakeDiscord:
             else [channel_id]
         )
         if locked:
-            self.locked_channels.update(where)
-            bit = 1 << 38 if threads else 1 << 11
+            (self.hidden_channels if hide else self.locked_channels).update(where)
+            bit = 1 << 38 if threads else 1 << 10 if hide else 1 << 11
             deny = {"id": str(self.guild_id), "type": 0, "allow": "0", "deny": str(bit)}
             channel["permission_overwrites"] = [deny]
         else:
             self.locked_channels.difference_update(where)
+            self.hidden_channels.difference_update(where)
             channel["permission_overwrites"] = []
         await self.dispatch("CHANNEL_UPDATE", dict(channel))
 
@@ -846,7 +851,7 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if cid not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
-        if user is None and self.bot_kicked:
+        if (user is None and self.bot_kicked) or cid in self.hidden_channels:
             raise _ApiError(403, 50001, "Missing Access")
         if cid in self.locked_channels or (call.files and cid in self.no_attach_channels):
             raise _ApiError(403, 50013, "Missing Permissions")
@@ -892,7 +897,7 @@ class FakeDiscord:
             raise _ApiError(403, 50007, "Cannot send messages to this user")
         if int(channel) not in self.channels and user is None:
             raise _ApiError(404, 10003, "Unknown Channel")
-        if user is None and self.bot_kicked:
+        if (user is None and self.bot_kicked) or int(channel) in self.hidden_channels:
             raise _ApiError(403, 50001, "Missing Access")
         if int(channel) in self.locked_channels or (user is None and self._bot_timed_out()):
             raise _ApiError(403, 50013, "Missing Permissions")
