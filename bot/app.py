@@ -192,7 +192,15 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         if worker is not None:  # one of several workers (issue 14)
             service.warm_up()  # (as service.start: the first picture finds its process up)
             await worker.start(split_listen(settings.worker_listen))
-            log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
+            log.info(
+                "worker %s: internal endpoint %s, database %s",
+                settings.worker_id,
+                settings.worker_url,
+                "DATABASE_URL (PostgreSQL)"
+                if settings.database_url is not None  # (SQLite: every process on this machine)
+                else f"{settings.database_path} (SQLite: the router and every worker on this "
+                "machine, on this file)",
+            )
         else:
             await service.start()
             if discord_adapter is not None:  # (a close the bot's return, unseen, undoes)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from bot.app import run
@@ -68,7 +70,7 @@ def test_a_router_without_the_workers_database_is_refused_and_makes_no_file(
 
 
 async def test_a_router_on_the_sqlite_file_of_a_worker_gets_to_the_bot_api(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Workers on one machine may share one SQLite file: once a worker has run on it, the
     router on that file starts (here it stops at the Bot API out of reach, in one line
@@ -85,10 +87,16 @@ async def test_a_router_on_the_sqlite_file_of_a_worker_gets_to_the_bot_api(
         _env_file=None,  # type: ignore[call-arg]
     )
     stop = asyncio.Event()
+    caplog.set_level(logging.INFO, logger="bot.app")
     try:
         task = asyncio.create_task(run(settings, stop))
         await telegram.wait_for(lambda: _heartbeats(db) or task.done(), 20)
         assert not task.done()
+        # a worker on SQLite says so at its start (it was accepted silently)
+        await telegram.wait_for(lambda: "worker w1: internal endpoint" in caplog.text, 20)
+        assert f"database {db} (SQLite: the router and every worker on this machine" in (
+            caplog.text
+        )
         stop.set()
         await asyncio.wait_for(task, 30)
     finally:
