@@ -8,6 +8,7 @@ import contextlib
 import gc
 import logging
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -44,6 +45,23 @@ async def _take_updates(telegram: TelegramAdapter, settings: Settings) -> None:
         raise ConfigError(
             f"cannot listen on TELEGRAM_WEBHOOK_LISTEN={settings.telegram_webhook_listen}: "
             f"{exc.strerror or exc}"
+        ) from None
+
+
+@contextlib.contextmanager
+def _bot_api_errors() -> Iterator[None]:
+    """The Bot API refusing the token or out of reach, as the one line of a
+    :class:`ConfigError` (no traceback, no token): the bot's start and the router's."""
+    try:
+        yield
+    except InvalidToken:
+        raise ConfigError(
+            "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
+        ) from None
+    except NetworkError as exc:
+        raise ConfigError(
+            f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
+            "network, or TELEGRAM_API_BASE_URL in .env"
         ) from None
 
 
@@ -130,17 +148,8 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
             adapters.append(telegram)
             if worker is not None:
                 worker.attach_telegram(telegram)  # fed the updates the router forwards
-            try:
+            with _bot_api_errors():
                 await telegram.start(polling=False)  # updates once the tables are restored
-            except InvalidToken:
-                raise ConfigError(
-                    "Telegram refused TELEGRAM_BOT_TOKEN: set a valid token from @BotFather in .env"
-                ) from None
-            except NetworkError as exc:
-                raise ConfigError(
-                    f"cannot reach the Telegram Bot API ({exc.message.split(':')[0]}): check the "
-                    "network, or TELEGRAM_API_BASE_URL in .env"
-                ) from None
             mode = "webhook" if settings.telegram_webhook_url else "polling"
             if settings.worker_id is not None:
                 mode = f"worker {settings.worker_id} (updates forwarded by the router)"
@@ -183,7 +192,15 @@ async def run(settings: Settings, stop: asyncio.Event | None = None) -> None:
         if worker is not None:  # one of several workers (issue 14)
             service.warm_up()  # (as service.start: the first picture finds its process up)
             await worker.start(split_listen(settings.worker_listen))
-            log.info("worker %s: internal endpoint %s", settings.worker_id, settings.worker_url)
+            log.info(
+                "worker %s: internal endpoint %s, database %s",
+                settings.worker_id,
+                settings.worker_url,
+                "DATABASE_URL (PostgreSQL)"
+                if settings.database_url is not None  # (SQLite: every process on this machine)
+                else f"{settings.database_path} (SQLite: the router and every worker on this "
+                "machine, on this file)",
+            )
         else:
             await service.start()
             if discord_adapter is not None:  # (a close the bot's return, unseen, undoes)
@@ -226,6 +243,8 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(sig, stop.set)
+    if settings.database_url is None:
+        _workers_sqlite(Path(settings.database_path))
     store = await open_store(settings)
     router = Router(
         store,
@@ -234,14 +253,42 @@ async def run_router(settings: Settings, stop: asyncio.Event | None = None) -> N
     )
     host, port = split_listen(settings.telegram_webhook_listen)
     try:
-        await router.start(
-            settings.telegram_webhook_url,
-            settings.telegram_webhook_secret.get_secret_value(),
-            host,
-            port,
-        )
+        with _bot_api_errors():  # a traceback of 105 lines ended in NetworkError
+            await router.start(
+                settings.telegram_webhook_url,
+                settings.telegram_webhook_secret.get_secret_value(),
+                host,
+                port,
+            )
         log.info("router: webhook %s on %s", settings.telegram_webhook_url, port)
         await stop.wait()
     finally:
         await router.stop()
         await store.close()
+
+
+def _workers_sqlite(path: Path) -> None:
+    """Refuse a router on an SQLite file no worker has run on: the router finds the workers
+    only in the database they share (their heartbeats and leases), so one started without
+    ``DATABASE_URL`` made a new ``ofc.sqlite3`` of its own, answered Telegram 200 for every
+    update and forwarded none ("no worker took update 1" half a minute later). Workers on
+    one machine may share one SQLite file (``tests/bot/cluster/test_discord_failover.py``);
+    then they start first, and the router's ``DATABASE_PATH`` names their file.
+
+    :raises ConfigError: when ``path`` is no database a worker has written its heartbeat to
+        (nothing is created)."""
+    import sqlite3
+
+    workers = 0
+    if path.is_file():
+        try:
+            with contextlib.closing(sqlite3.connect(path)) as db:  # (it is a file: none made)
+                workers = db.execute("SELECT count(*) FROM workers").fetchone()[0]
+        except sqlite3.Error:
+            workers = 0
+    if not workers:
+        raise ConfigError(
+            "the router needs the workers' database: set DATABASE_URL to their PostgreSQL "
+            f"database (or DATABASE_PATH to their SQLite file on this machine, once a worker "
+            f"has started; no worker has run on {path})"
+        )

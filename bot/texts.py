@@ -2279,6 +2279,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Действует со следующей раздачи: идущая игра заканчивается этой раздачей и "
         "рассчитывается по прежней цене очка; следующая раздача начинает новую игру.",
     },
+    "settings.start_below_buy_in": {
+        "en": "⚠️ The starting balance ({balance} {label}) is below the buy-in ({buy_in}): new players cannot buy in.",
+        "ru": "⚠️ Стартовый баланс ({balance} {label}) меньше взноса ({buy_in}): новые игроки не смогут сесть за стол.",
+    },
     "settings.bank_new_seats": {
         "en": "It applies to players who sit down from now on; seated players keep the time "
         "bank they have.",

@@ -1,44 +1,125 @@
-"""``python -m storage check --db PATH_OR_URL``: the ledger consistency check (see
+"""``python -m storage check [--db PATH_OR_URL]``: the ledger consistency check (see
 :mod:`storage.check`) of a SQLite file or a PostgreSQL database (``postgresql://…``). Exit
-status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read."""
+status 0 when consistent, 1 when a difference exists, 2 when the database cannot be read.
+
+``python -m storage backup [--db PATH] DEST``: a consistent copy of a SQLite database, safe
+while the bot runs (SQLite's online backup API: a copy of the file alone misses what its
+``-wal`` file holds), checked as ``check`` does, with the same exit status. PostgreSQL is
+backed up with ``pg_dump``.
+
+Without ``--db`` both read the database the bot uses: ``DATABASE_URL``, else
+``DATABASE_PATH`` (default ``ofc.sqlite3``), from the environment or ``--env-file``
+(default ``.env``)."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
 from storage.api import StorageError
 from storage.check import audit, read_database
 
 
+class _Database(BaseSettings):
+    """The two variables of the bot's settings (``bot.config.Settings``) naming its
+    database."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str | None = None
+    database_path: str = "ofc.sqlite3"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m storage", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="python -m storage",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     check = commands.add_parser(
         "check", help="recompute balances and stacks from the ledger and report differences"
     )
-    check.add_argument(
-        "--db",
-        required=True,
-        help="the SQLite database file, or a PostgreSQL URL (postgresql://user@host/db)",
+    backup = commands.add_parser(
+        "backup", help="copy a SQLite database consistently, even while the bot runs"
     )
+    for command, what in (
+        (check, "the SQLite database file, or a PostgreSQL URL (postgresql://user@host/db)"),
+        (backup, "the SQLite database file"),
+    ):
+        command.add_argument(
+            "--db", help=f"{what}; default: DATABASE_URL, else DATABASE_PATH, as the bot reads them"
+        )
+        command.add_argument(
+            "--env-file", default=".env", help="the bot's settings file read without --db"
+        )
+    backup.add_argument("dest", help="the new file to write (never overwritten)")
     args = parser.parse_args(argv)
 
-    postgres = args.db.startswith(("postgresql://", "postgres://"))
-    where = _without_password(args.db) if postgres else args.db
+    db = args.db or _bot_database(args.env_file)
+    postgres = db.startswith(("postgresql://", "postgres://"))
+    where = _without_password(db) if postgres else db
+    if args.command == "backup":
+        if postgres:
+            print(
+                f"error: {where} is PostgreSQL: back it up with pg_dump "
+                "(pg_dump -Fc -f ofc.dump DATABASE_URL; pg_restore to restore)",
+                file=sys.stderr,
+            )
+            return 2
+        try:
+            _backup(Path(db), Path(args.dest))
+        except StorageError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print(f"{args.dest}: backup of {db} written")
+        db = where = args.dest
     try:
-        data = asyncio.run(read_database(args.db if postgres else Path(args.db)))
+        data = asyncio.run(read_database(db if postgres else Path(db)))
     except StorageError as e:
-        print(f"error: {str(e).replace(args.db, where)}", file=sys.stderr)
+        print(f"error: {str(e).replace(db, where)}", file=sys.stderr)
         return 2
     report = audit(data)
     print(f"{where}: " + report.render())
     return 1 if report.problems else 0
+
+
+def _bot_database(env_file: str) -> str:
+    """``DATABASE_URL`` if set (not empty), else ``DATABASE_PATH``, as the bot reads them."""
+    settings = _Database(_env_file=env_file)  # type: ignore[call-arg]
+    url = (settings.database_url or "").strip()
+    return url or settings.database_path
+
+
+def _backup(source: Path, dest: Path) -> None:
+    """Copy the SQLite database ``source`` to the new file ``dest`` with SQLite's online
+    backup API, in one step (a consistent snapshot: the bot may go on writing meanwhile).
+
+    :raises StorageError: when ``source`` is no database file or ``dest`` exists (nothing
+        is written then) or cannot be written (nothing is left)."""
+    if not source.is_file():
+        raise StorageError(f"no database file at {source}")
+    if dest.exists():
+        raise StorageError(f"{dest} exists: give the backup a new name")
+    try:
+        with contextlib.closing(sqlite3.connect(source)) as src:
+            src.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a database at all
+            with contextlib.closing(sqlite3.connect(dest)) as out:
+                src.backup(out)
+                # one self-contained file (the bot's is in WAL mode, and so was the copy)
+                out.execute("PRAGMA journal_mode=DELETE")
+    except sqlite3.Error as e:
+        dest.unlink(missing_ok=True)
+        raise StorageError(f"cannot back up {source} to {dest}: {e}") from e
 
 
 def _without_password(url: str) -> str:

@@ -300,6 +300,12 @@ async def read_database(path: str | Path) -> AuditData:
             }
             await db.execute("ROLLBACK")
     except aiosqlite.Error as e:
+        if "no such table" in str(e):  # a copy of a running bot's file alone had none
+            raise StorageError(
+                f"{p} has no bot tables: not a database the bot has run on (a copy of a "
+                "running bot's file misses what its -wal file holds: use python -m storage "
+                "backup)"
+            ) from e
         raise StorageError(f"cannot read {p}: {e}") from e
     return AuditData.from_rows(rows)
 
@@ -315,6 +321,11 @@ async def _read_postgres(url: str) -> AuditData:
         raise StorageError(f"cannot connect to PostgreSQL: {e}") from e
     try:
         rows = await read_audit_rows(conn)
+    except asyncpg.UndefinedTableError as e:  # "relation "communities" does not exist"
+        raise StorageError(
+            "the database has no bot tables yet (the bot makes them at its first start): "
+            "nothing to check"
+        ) from e
     except asyncpg.PostgresError as e:
         raise StorageError(f"cannot read the database: {e}") from e
     finally:

@@ -1293,6 +1293,16 @@ async def _change(
         # a buy-in comes into force between hands (R8.2, :func:`~.dealing.apply_pending`):
         # "Saved" alone during a hand left the admin expecting it at once
         text += "\n" + tr(lang, waiting)
+    if spec.name in ("min_buy_in", "starting_balance") and s.starting_balance < s.min_buy_in:
+        # saved all the same (kush from /daily or an admin's grant still seats them), but
+        # "Saved" alone left the admin unaware that nobody new could play (R8.2)
+        text += "\n" + tr(
+            lang,
+            "settings.start_below_buy_in",
+            balance=s.starting_balance,
+            buy_in=s.min_buy_in,
+            label=rt.kush_label(community),
+        )
     kept = [t.id for t in _tournaments(rt, community.id) if _kept_by(t, spec)]
     if kept:
         # a tournament keeps what its players registered for (R8.7): "Saved" alone left the

@@ -1,0 +1,99 @@
+"""Backups and the check's database (found by a new operator): a copy of the running bot's
+SQLite file alone was useless (its data was still in the ``-wal`` file: "no such table:
+communities"); ``python -m storage backup`` copies it with SQLite's online backup API. The
+check of an empty PostgreSQL database said "relation "communities" does not exist"; without
+``--db`` the commands read the database the bot uses (``DATABASE_URL``/``DATABASE_PATH``)."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+
+import pytest
+
+from storage.__main__ import main
+from storage.sqlite import SqliteStore
+from tests.storage.helpers import seated
+
+
+async def test_a_backup_of_the_running_bots_database_is_whole_and_checked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    live = tmp_path / "ofc.sqlite3"
+    store = await SqliteStore.open(live)  # open all along, as the running bot's
+    try:
+        s = await seated(store)
+        for p in s.ids:
+            await store.buy_in(s.table.id, p, 300, key=f"b{p}")
+        wal = Path(f"{live}-wal")
+        assert wal.is_file() and wal.stat().st_size > 0  # the data is (partly) there
+        # what an operator did: cp ofc.sqlite3 copy.sqlite3
+        shutil.copyfile(live, tmp_path / "copy.sqlite3")
+        assert await asyncio.to_thread(main, ["check", "--db", str(tmp_path / "copy.sqlite3")]) == 2
+        err = capsys.readouterr().err
+        assert "has no bot tables" in err and "python -m storage backup" in err, err
+
+        dest = tmp_path / "backup.sqlite3"
+        assert await asyncio.to_thread(main, ["backup", "--db", str(live), str(dest)]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith(
+            f"{dest}: backup of {live} written\n"
+            f"{dest}: 1 community, 3 players, 1 table, 0 hands, 6 ledger rows"
+        ), out
+        assert "OK: every balance and stack matches the ledger" in out
+        # one self-contained file
+        assert not Path(f"{dest}-wal").exists()
+        await store.buy_in(s.table.id, s.ids[0], 100, key="later")  # the bot goes on
+    finally:
+        await store.close()
+    assert await asyncio.to_thread(main, ["check", "--db", str(dest)]) == 0
+    assert "6 ledger rows" in capsys.readouterr().out  # the copy as it was
+    # never over an existing file (the live one named last by mistake): nothing written
+    before = live.read_bytes()
+    assert await asyncio.to_thread(main, ["backup", "--db", str(dest), str(live)]) == 2
+    assert "exists: give the backup a new name" in capsys.readouterr().err
+    assert live.read_bytes() == before
+    assert await asyncio.to_thread(main, ["backup", "--db", "postgresql://u:pw@h/db", "x"]) == 2
+    err = capsys.readouterr().err
+    assert "pg_dump" in err and "pw" not in err and not (tmp_path / "x").exists()
+
+
+def test_without_db_the_bots_database_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As the bot: ``DATABASE_URL`` if set, else ``DATABASE_PATH`` (default ofc.sqlite3),
+    from the environment or ``.env``."""
+
+    async def make(path: Path) -> None:
+        store = await SqliteStore.open(path)
+        try:
+            await seated(store)
+        finally:
+            await store.close()
+
+    asyncio.run(make(tmp_path / "bot.sqlite3"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.setenv("DATABASE_URL", "")
+    (tmp_path / ".env").write_text("DATABASE_PATH=bot.sqlite3\n")
+    assert main(["check"]) == 0
+    assert capsys.readouterr().out.startswith("bot.sqlite3: 1 community, 3 players")
+    assert main(["backup", "saved.sqlite3"]) == 0
+    assert capsys.readouterr().out.startswith("saved.sqlite3: backup of bot.sqlite3 written")
+    assert main(["check", "--env-file", "none.env"]) == 2  # the default file, ofc.sqlite3
+    assert "no database file at ofc.sqlite3" in capsys.readouterr().err
+
+
+async def test_the_check_of_an_empty_postgresql_database_says_it_has_no_bot_tables(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.pg import fresh_database
+
+    async with fresh_database() as url:
+        assert await asyncio.to_thread(main, ["check", "--db", url]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "error: the database has no bot tables yet (the bot makes them at its first start): "
+        "nothing to check\n"
+    )
