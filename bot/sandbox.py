@@ -199,7 +199,7 @@ class Sandbox:
         # update ids that an earlier session on the same file never used (milliseconds now)
         self.fake.number_updates_from(int(time.time() * 1000))
         await self.fake.start()
-        self.fake.group(GROUP_ID, "Sandbox")
+        self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
         self.fake.admins[GROUP_ID] = {self.human.id}  # you run the sandbox group
         self.fake.listeners.append(self._on_call)
         try:
@@ -212,11 +212,12 @@ class Sandbox:
         self._lock = _hold_alone(self.opts.db)
         if self._lock is None:
             raise ConfigError(tr(self.opts.lang, "sandbox.db_busy", path=self.opts.db))
-        community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+        community = await self.store.community("telegram", str(GROUP_ID))
         self._hand_seconds_before = table_options(community.settings).hand_seconds
         group_lang = group_language(community.settings)
         self._group_lang_set = group_lang is not None
         self.lang = group_lang or self.opts.lang
+        self._name_group()
         options = dict(community.settings.options)
         timers = sandbox_timers(self.opts.hand_seconds)
         if "hand_seconds" in self.opts.given or not timers.keys() & options.keys():
@@ -674,12 +675,17 @@ class Sandbox:
         await self.adapter.presenter.flush()
         return str(answer.params.get("text") or "") if answer else None
 
+    def _name_group(self) -> None:
+        """The group's title in the sandbox's language (``/stats`` heads the group's figures
+        with it: "📊 Sandbox" in Russian), taken up with the next message sent there."""
+        self.fake.group(GROUP_ID, tr(self.lang, "sandbox.group_name"))
+
     async def _group_lang(self) -> str:
         """The language of the bot's replies in the group, chosen as the service chooses it
         (``TableService._lang``): the group's ``language`` setting, else the sender's, the
         sandbox's player (``--lang``)."""
         if self.store is not None:
-            community = await self.store.community("telegram", str(GROUP_ID), "Sandbox")
+            community = await self.store.community("telegram", str(GROUP_ID))
             return group_language(community.settings) or self.opts.lang
         return self.opts.lang
 
@@ -698,6 +704,7 @@ class Sandbox:
             return False
         command = text.split()[0].split("@")[0].lower()
         self.lang = await self._group_lang()
+        self._name_group()
         if command == "/help":
             await self.say(text)
             self.line("» " + tr(self.lang, "sandbox.help"))

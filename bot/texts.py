@@ -106,7 +106,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "btn.bottom": {"en": "Bottom", "ru": "Низ"},
     "btn.discard": {"en": "✖ Discard", "ru": "✖ Сброс"},
     "btn.undo": {"en": "↩ Undo", "ru": "↩ Отменить"},
-    "btn.confirm": {"en": "✅ Confirm", "ru": "✅ Готово"},
+    "btn.confirm": {"en": "✅ Confirm", "ru": "✅ Подтвердить"},
     "btn.arrange": {"en": "🪄 Arrange for me", "ru": "🪄 Разложить"},
     "btn.refresh": {"en": "🔄 Refresh", "ru": "🔄 Обновить"},
     # -- board ------------------------------------------------------------------------------
@@ -153,7 +153,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.your_turn": {
         "en": "Your move · ⏱ {time}. Put each card in a box{discard}, then Confirm.",
-        "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Готово».",
+        "ru": "Ваш ход · ⏱ {time}. Разложите карты по боксам{discard} и нажмите «Подтвердить».",
     },
     "private.away": {
         "en": "💤 You are away: your streets are placed for you after {seconds} s. Place a card to come back.",
@@ -281,12 +281,12 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "private.sitting_out": {
         "en": "⌛ Time ran out and your moves were made for you; you sit out from the next hand on. /back to play again.",
-        "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться.",
+        "ru": "⌛ Время вышло, ходы сделаны за вас; со следующей раздачи вы пропускаете игру. /back — вернуться в игру.",
     },
     # during the hand, from the moment the clock made a move of theirs (R8.5, R8.6)
     "private.timed_out_now": {
         "en": "⌛ Time ran out: your moves are made for you. From the next hand you sit out; /back to play again.",
-        "ru": "⌛ Время вышло: ходы делаются за вас. Со следующей раздачи вы не играете; /back — вернуться в игру.",
+        "ru": "⌛ Время вышло: ходы делаются за вас. Со следующей раздачи вы пропускаете игру; /back — вернуться в игру.",
     },
     "private.timed_out_chinese": {
         "en": "⌛ Time ran out: your cards were set for you. The game ends after this hand.",
@@ -388,9 +388,9 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
-        "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута. Нажмите «Доезд», чтобы закончить игру, или «Продолжить», чтобы вскрывать дальше.",
+        "ru": "🏆 {names}: цель в {target:очко|очка|очков} достигнута. «Закончить игру» — конец игры сейчас, «Продолжить» — вскрывать дальше.",
     },
-    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name}: «Доезд»."},
+    "reveal.claimed": {"en": "🏆 {name} claimed the game.", "ru": "🏆 {name} заканчивает игру."},
     "reveal.game_over": {
         "en": "The game is over and settled.",
         "ru": "Игра окончена, расчёт произведён.",
@@ -416,23 +416,23 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over; chips are settled.",
         "ru": "Игра окончена, фишки рассчитаны.",
     },
-    "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
+    "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Закончить игру"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
-    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},
+    "reply.claimed": {"en": "You claimed the game.", "ru": "Вы закончили игру."},
     "reply.continued": {"en": "Continue.", "ru": "Продолжаем."},
     # a Claim pressed after the time to claim ran out, before the timer fired (R7.5)
     "err.claim_late": {
         "en": "⌛ Too late: the time to claim ran out; the reveal goes on.",
-        "ru": "⌛ Поздно: время на «Доезд» вышло, вскрытие продолжается.",
+        "ru": "⌛ Поздно: время закончить игру вышло, вскрытие продолжается.",
     },
     # a Claim (or Continue) of the hand whose game was claimed already (R7.5)
     "err.already_claimed": {
         "en": "Already claimed: the game is over.",
-        "ru": "«Доезд» уже нажат: игра окончена.",
+        "ru": "Игра уже закончена.",
     },
     "err.not_claimant": {
         "en": "Only a player who reached the target may claim.",
-        "ru": "«Доезд» может нажать только тот, кто набрал нужные очки.",
+        "ru": "Закончить игру может только тот, кто набрал нужные очки.",
     },
     "showdown.scoop": {"en": "scoop", "ru": "скуп"},
     "showdown.busted": {
@@ -866,14 +866,16 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "stats.royalties": {"en": "royalties/hand {n}", "ru": "роялти за раздачу: {n}"},
     "stats.bonuses": {"en": "bonus/hand {n}", "ru": "бонусы за раздачу: {n}"},
+    # {stays} of {played}: the Fantasyland hands played that earned it again (R6.4)
     "stats.fantasyland": {
-        "en": "Fantasyland: entered {entered} · stayed {stayed} of {played:hand|hands} there",
-        "ru": "Фантазия: попадание {entered} · удержание {stayed} из {played:раздачи|раздач|раздач} в ней",
+        "en": "Fantasyland: {entered} · stayed {stays} of {played:time|times}",
+        "ru": "Фантазия: {entered} · повтор {stays} из {played}",
     },
-    "stats.fantasyland_entry": {
-        "en": "Fantasyland: entered {entered}",
-        "ru": "Фантазия: попадание {entered}",
-    },
+    "stats.fantasyland_entry": {"en": "Fantasyland: {entered}", "ru": "Фантазия: {entered}"},
+    # the share of the hands that could earn Fantasyland that did (R6.1)
+    "stats.fantasyland_entered": {"en": "entered {pct}", "ru": "попадание в {pct} раздач"},
+    # no hand that could earn it ("попадание в — раздач" said nothing)
+    "stats.fantasyland_entered_none": {"en": "entered —", "ru": "попадание —"},
     "stats.best": {
         "en": "Scoops: {scoops} · biggest win: {best}",
         "ru": "Скупов: {scoops} · крупнейший выигрыш: {best}",
@@ -935,8 +937,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Формат: /stats [@игрок | me] [week | month | all]",
     },
     "top.usage": {
-        "en": "Usage: /top (by balance plus stacks at tables; a tournament buy-in counts as the prize once knocked out) or /top week | month | all (by winnings)",
-        "ru": "Формат: /top (по балансу со стеками за столами; взнос турнира после вылета считается призом) или /top week | month | all (по выигрышу)",
+        "en": "Usage: /top (by balance plus stacks at tables) or /top week | month | all (by winnings)",
+        "ru": "Формат: /top (по балансу со стеками за столами) или /top week | month | all (по выигрышу)",
     },
     "top.period_title": {
         "en": "🏆 Winnings · {when}",
@@ -1085,6 +1087,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "“{value}”: write {whole}, without the “{mark}”.",
         "ru": "«{value}»: напишите {whole}, без «{mark}».",
     },
+    # an amount or a setting written with no digit at all ("/topup абв"): told it is no number,
+    # not how to write one without separators (reply.number_digits)
+    "reply.number_none": {
+        "en": "That is not a number: write it in digits.",
+        "ru": "Это не число: напишите его цифрами.",
+    },
     "reply.number_digits": {
         "en": "Write the number with the digits 0–9 only, without spaces or separators (1000, not 1 000 or 1_000).",
         "ru": "Число пишется только цифрами 0–9, без пробелов и разделителей (1000, а не 1 000 или 1_000).",
@@ -1138,7 +1146,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
-        "ru": "подпись стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",
+        "ru": "название валюты стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",
     },
     # (a dash: the reasons name the setting with a colon, "kush_per_point: целое число …",
     # and "Нельзя установить: kush_per_point: …" read two colons in a row)
@@ -1282,6 +1290,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.player": {"en": "Player", "ru": "Игрок"},
     # the heading the sandbox prints above each bot message: the chat it was written in
     "sandbox.group_title": {"en": "group · Sandbox", "ru": "группа · Песочница"},
+    # the sandbox group's title, which /stats heads the group's figures with ("📊 Sandbox" in
+    # Russian)
+    "sandbox.group_name": {"en": "Sandbox", "ru": "Песочница"},
     "sandbox.private_title": {"en": "private · {name}", "ru": "личный чат · {name}"},
     # in place of a link to the group's table message, which the sandbox prints under it
     "sandbox.link_below": {
@@ -1361,7 +1372,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "sandbox.revealing": {
         "en": "the hand is being revealed in the group (🏆 Claim / ▶ Continue, when offered, are its gN buttons).",
-        "ru": "в группе идёт вскрытие раздачи («🏆 Доезд» / «▶ Продолжить», когда предложат, — её кнопки gN).",
+        "ru": "в группе идёт вскрытие раздачи («🏆 Закончить игру» / «▶ Продолжить», когда предложат, — её кнопки gN).",
     },
     "sandbox.next_hand": {
         "en": "a hand is being played; you play from the next one.",
@@ -1575,13 +1586,13 @@ TEXTS: dict[str, dict[str, str]] = {
     # 🪄 Arrange for me pressed with every card of the street already in a box
     "err.nothing_to_arrange": {
         "en": "Every card of this street is in a box: Undo to move one, or Confirm.",
-        "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Готово».",
+        "ru": "Все карты этой улицы уже разложены: «Отменить», чтобы переложить, или «Подтвердить».",
     },
     # Confirm pressed once on a street whose confirmation leaves the board fouled (R2.3):
     # nothing done; a second press confirms (bot/service/play.py)
     "err.confirm_fouled": {
         "en": "⚠ This board fouls (dead hand). Press Confirm again to play it anyway.",
-        "ru": "⚠ Рука мёртвая. Нажмите «Готово» ещё раз, чтобы сыграть так.",
+        "ru": "⚠ Рука мёртвая. Нажмите «Подтвердить» ещё раз, чтобы сыграть так.",
     },
     "err.illegal_action": {"en": "Not allowed.", "ru": "Так нельзя."},
     "err.game_error": {"en": "Not allowed.", "ru": "Так нельзя."},
@@ -2029,7 +2040,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # R5.4: a fouled board against each live one, under either scheme
     "rules.foul": {
         "en": "A foul loses every box to each live board (−6) and pays that board's royalties.",
-        "ru": "Мёртвая рука проигрывает все боксы каждой живой (−6) и платит её роялти.",
+        "ru": "Мёртвая рука проигрывает каждому сопернику с живой рукой все боксы (−6) и платит ему роялти его руки.",
     },
     "rules.scoring.two_per_row": {
         "en": "Each box won vs each opponent: 2 points, no scoop bonus.",
@@ -2077,8 +2088,8 @@ TEXTS: dict[str, dict[str, str]] = {
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
             "по 1 при ничьей; +1 за 2 или 3 бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
-            "{target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? «Доезд» "
-            "заканчивает игру (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
+            "{target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? «Закончить "
+            "игру» — конец игры (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},
@@ -2086,7 +2097,7 @@ TEXTS: dict[str, dict[str, str]] = {
     "settings.line": {"en": "{name}: {value}", "ru": "{name}: {value}"},
     "settings.name.game": {"en": "Game", "ru": "Игра"},
     "settings.name.language": {"en": "Language", "ru": "Язык"},
-    "settings.name.kush_label": {"en": "Kush label", "ru": "Подпись куша"},
+    "settings.name.kush_label": {"en": "Kush label", "ru": "Название валюты"},
     "settings.name.pictures": {"en": "Pictures", "ru": "Картинки"},
     "settings.name.utc_offset": {"en": "Time zone", "ru": "Часовой пояс"},
     "settings.name.min_buy_in": {"en": "Buy-in", "ru": "Взнос"},

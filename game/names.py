@@ -67,7 +67,7 @@ def _en(cat: HandCategory, r: tuple[int, ...]) -> str:
 
 def _ru(cat: HandCategory, r: tuple[int, ...]) -> str:
     if cat is HandCategory.HIGH_CARD:
-        return f"старшая карта {_RU_ONE[r[0]]}"
+        return f"старшая карта — {_RU_ONE[r[0]]}"
     if cat is HandCategory.PAIR:
         return f"пара {_RU_GEN_MANY[r[0]]}"
     if cat is HandCategory.TWO_PAIR:

@@ -471,7 +471,7 @@ async def top_up(
         value = min(t.min_buy_in, room)
     elif asked is None:  # "١٠٠", "１００", "1_000": not an amount as /settings reads one
         range_reply = _top_up_range(t, lang, room, limit, have)
-        return Reply(digits_hint(lang) + "\n" + range_reply.text, alert=True)
+        return Reply(digits_hint(lang, amount) + "\n" + range_reply.text, alert=True)
     elif 1 <= asked <= min(room, MAX_TOP_UP):
         if asked > have:  # within the stack's room but past the balance: what fits both
             return _top_up_range(t, lang, room, limit, have)

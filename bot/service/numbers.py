@@ -100,8 +100,12 @@ def ambiguous_comma(text: str) -> bool:
     return not m.group(1).lstrip("+-").startswith("0")
 
 
-def digits_hint(lang: str) -> str:
-    """What a refused number is told, in ``lang``: the digits 0–9, nothing between them."""
+def digits_hint(lang: str, text: str = "") -> str:
+    """What a refused number ``text`` is told, in ``lang``: the digits 0–9, nothing between
+    them; or, when ``text`` has no digit at all ("абв"), that it is no number ("without
+    spaces or separators" answered a word)."""
+    if text.strip() and not any(ch.isdecimal() for ch in text):
+        return tr(lang, "reply.number_none")
     return tr(lang, "reply.number_digits")
 
 

@@ -48,7 +48,7 @@ from bot.service.numbers import (
     unformatted,
 )
 from bot.service.runtime import Runtime, TransitionFailed, Tx
-from bot.texts import TEXTS, grouped, kush_word, on, tr
+from bot.texts import LANGS, TEXTS, grouped, kush_word, on, tr
 from game.errors import OptionConflict, OptionError
 from game.options import OPTION_GAMES, GameKind, RuleOptions
 from game.tournament import DEFAULT_SCHEDULE, TournamentConfig
@@ -187,7 +187,7 @@ class SettingRefused(ValueError):
         self,
         text: Callable[[str], str],
         setting: Setting | None = None,
-        digits: bool = False,
+        digits: bool | str = False,
         comma: str = "",
         fraction: str = "",
         thousands: str = "",
@@ -195,7 +195,8 @@ class SettingRefused(ValueError):
         super().__init__(text("en"))
         self.text = text
         self.setting = setting
-        self.digits = digits  # not a number as written: the range and how to write one
+        # not a number as written (the value written, or True): the range and how to write one
+        self.digits = digits
         self.comma = comma  # "1,500", a thousand or one and a half: the range and the question
         # "2.5" (or "2,5") for a whole-number setting: the range and that it takes whole ones
         self.fraction = fraction
@@ -215,7 +216,8 @@ class SettingRefused(ValueError):
             whole = "".join(ch for ch in self.thousands if ch not in ",.")
             hint = tr(lang, "reply.number_thousands", value=self.thousands, whole=whole, mark=mark)
             return f"{said}\n{hint}"
-        return f"{said}\n{digits_hint(lang)}" if self.digits else said
+        written = self.digits if isinstance(self.digits, str) else ""
+        return f"{said}\n{digits_hint(lang, written)}" if self.digits else said
 
     def _whole_hint(self, lang: str) -> str:
         """What a fraction typed for a whole-number setting is told: whole numbers only, the
@@ -347,7 +349,7 @@ class Setting(BaseModel):
                 # the comma was the trouble (a whole number has no fraction to ask about)
                 raise SettingRefused(self.range_text, self, thousands=text)
             else:
-                raise SettingRefused(self.range_text, self, digits=True)
+                raise SettingRefused(self.range_text, self, digits=text or True)
         elif isinstance(raw, str) and self.kind is Kind.NUMBER:
             if ambiguous_comma(text):  # "1,500": fifteen hundred, or one and a half?
                 raise SettingRefused(self.range_text, self, comma=text)
@@ -1082,10 +1084,34 @@ def close_settings(name: str) -> list[str]:
     named = [n for n in SETTINGS if len(name) >= 3 and name in n.split("_")]
     if 0 < len(named) <= 3:
         return named
+    # a word of the names the settings are shown by, in either language: "/settings банк"
+    # (of «Тайм-банк») got no suggestion while "/settings bank" got time_bank_seconds
+    shown = _shown_words().get(name, ())
+    if 0 < len(shown) <= 3:
+        return list(shown)
     close = difflib.get_close_matches(name, list(SETTINGS), n=3, cutoff=0.6)
     ratios = [difflib.SequenceMatcher(None, name, c).ratio() for c in close]
     return [c for c, r in zip(close, ratios, strict=True) if r >= ratios[0] - _CLOSE_MARGIN]
 
+
+def _shown_words() -> dict[str, tuple[str, ...]]:
+    """The settings each word of their shown names means (``settings.name.<name>``, English
+    and Russian, in lower case: "банк" and "тайм-банк" are ``time_bank_seconds``, "стек"
+    ``max_buy_in``); words shorter than 3 letters left out."""
+    if _SHOWN_WORDS:
+        return _SHOWN_WORDS
+    for name in SETTINGS:
+        for lang in LANGS:
+            shown = tr(lang, f"settings.name.{name}").lower()
+            words = {w for w in re.split(r"[\W_]+", shown) if len(w) >= 3}
+            words.add(shown)
+            for word in words:
+                if name not in _SHOWN_WORDS.get(word, ()):
+                    _SHOWN_WORDS[word] = (*_SHOWN_WORDS.get(word, ()), name)
+    return _SHOWN_WORDS
+
+
+_SHOWN_WORDS: dict[str, tuple[str, ...]] = {}
 
 #: how much less like the typed name than the closest a suggested setting name may be
 _CLOSE_MARGIN = 0.1

@@ -196,12 +196,16 @@ def _stats_lines(s: HandStats, lang: str, label: str, *, group: bool) -> list[st
     # Fantasyland (R6) is the open-face games': no line for Chinese Poker alone (it read
     # "Fantasyland: entered —" to a player who never played a game that has it)
     if not _chinese_only(s, group=group):
+        entered = (
+            tr(lang, "stats.fantasyland_entered", pct=_pct(s.fl_entered, s.fl_chances))
+            if s.fl_chances
+            else tr(lang, "stats.fantasyland_entered_none")
+        )
         lines.append(
-            tr(lang, "stats.fantasyland", entered=_pct(s.fl_entered, s.fl_chances),
-               stayed=_pct(s.fl_stayed, s.fl_played), played=s.fl_played)
+            tr(lang, "stats.fantasyland", entered=entered, stays=s.fl_stayed, played=s.fl_played)
             if s.fl_played  # (no Fantasyland hand played: no stay to speak of)
-            else tr(lang, "stats.fantasyland_entry", entered=_pct(s.fl_entered, s.fl_chances))
-        )  # fmt: skip
+            else tr(lang, "stats.fantasyland_entry", entered=entered)
+        )
     return lines
 
 

@@ -407,7 +407,7 @@ async def grant(
     # digits beyond every limit (or cut short "…") are refused with the bound below
     value = read_whole(amount)
     if value is None:
-        return Reply(digits_hint(lang) + "\n" + tr(lang, "reply.grant_usage"), alert=True)
+        return Reply(digits_hint(lang, amount) + "\n" + tr(lang, "reply.grant_usage"), alert=True)
     if target_bot:
         return Reply(tr(lang, "reply.grant_bot", name=target_name or shown or target), alert=True)
     if value == 0 or abs(value) > KUSH_LIMIT:

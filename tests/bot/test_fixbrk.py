@@ -61,7 +61,7 @@ async def test_r7_5_a_claim_after_the_game_was_claimed_says_so(delay: float) -> 
     assert again.alert and again.text == "Already claimed: the game is over."
     bob = await service.press(C_BOB, button)
     assert bob.alert and bob.text == "Already claimed: the game is over."
-    assert tr("ru", "err.already_claimed") == "«Доезд» уже нажат: игра окончена."
+    assert tr("ru", "err.already_claimed") == "Игра уже закончена."
     assert (t.hand is None) == (delay > 0)
     clock.now += delay
     await service.run_due()  # the next hand dealt

@@ -208,7 +208,7 @@ async def test_r2_3_through_telegram_the_fouled_confirm_alerts_then_confirms(
     tmp_path: Path,
 ) -> None:
     """End to end through python-telegram-bot and the fake Bot API: Bob (Russian) on his
-    last street of the scripted foul presses «Готово»: an alert asks, the hand goes on;
+    last street of the scripted foul presses «Подтвердить»: an alert asks, the hand goes on;
     the second press ends the hand with his board fouled."""
     deck = decks(stacked(ALICE_STREETS, BOB_STREETS))
     async with world(tmp_path, deck_source=deck) as w:

@@ -75,7 +75,7 @@ async def test_r7_5_rules_chinese_say_what_claim_and_continue_do() -> None:
     assert "+1 for winning 2 or 3 of 3 boxes;" in text
     assert "2 or 3 of 3 boxes" in tr("en", "reveal.two_of_three", points="+1")
     russian = (await service.rules(GROUP, BORIS, "chinese")).text
-    assert "«Доезд» заканчивает игру (невскрытые боксы не в счёт)" in russian, russian
+    assert "«Закончить игру» — конец игры (невскрытые боксы не в счёт)" in russian, russian
     assert "«Продолжить» — вскрытие дальше." in russian
     assert "+1 за 2 или 3 бокса из 3;" in russian
     assert "2 или 3 бокса из 3" in tr("ru", "reveal.two_of_three", points="+1")
@@ -91,7 +91,10 @@ async def test_r5_4_a_foul_pays_the_live_boards_royalties() -> None:
         in (text)
     ), text
     russian = (await service.rules(GROUP, BORIS)).text
-    assert "Мёртвая рука проигрывает все боксы каждой живой (−6) и платит её роялти." in russian
+    assert (
+        "\nМёртвая рука проигрывает каждому сопернику с живой рукой все боксы (−6) и платит ему "
+        "роялти его руки.\n"
+    ) in russian, russian
 
 
 async def test_r3_3_rules_say_what_the_button_is() -> None:

@@ -43,7 +43,7 @@ async def test_r6_stats_of_a_chinese_poker_only_player_have_no_fantasyland_line(
     lines = stats_mod._stats_lines(mixed, "en", "kush", group=False)
     assert lines[-1] == "Fantasyland: entered 100%"
     ru = stats_mod._stats_lines(mixed, "ru", "kush", group=False)
-    assert ru[-1] == "Фантазия: попадание 100%"
+    assert ru[-1] == "Фантазия: попадание в 100% раздач"
     chinese = HandStats(hands=2, players=1, boards=2, bonus_boards=2)
     assert [line for line in stats_mod._stats_lines(chinese, "ru", "kush", group=False)
             if "Фантазия" in line] == []  # fmt: skip

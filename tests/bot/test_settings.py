@@ -284,7 +284,7 @@ async def test_the_list_and_buttons_name_settings_by_title_in_both_languages() -
     assert russian.screen is not None
     assert "Куш за очко (kush_per_point): 1" in russian.screen.text.splitlines()
     # the default label as a Russian reader sees it everywhere else (it read "kush")
-    assert "Подпись куша (kush_label): куш" in russian.screen.text.splitlines()
+    assert "Название валюты (kush_label): куш" in russian.screen.text.splitlines()
     assert {"Куш за очко −1", "Взнос −50", "Фантазия ⟳"} <= set(payloads(russian.screen))
     english = await say(service)
     assert english.screen is not None

@@ -341,7 +341,7 @@ def test_russian_texts_ask_with_one_polite_imperative() -> None:
         assert "Жмите" not in entry["ru"], key
     claim = tr("ru", "reveal.claim", names="Вася", target=3)
     assert claim.startswith("🏆 Вася: цель в 3 очка достигнута."), claim
-    assert "«Доезд»" in claim and "«Продолжить»" in claim
+    assert "«Закончить игру»" in claim and "«Продолжить»" in claim
     assert tr("ru", "lobby.empty") == "Пока никого. Нажмите «Сесть»."
 
 

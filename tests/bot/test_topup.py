@@ -45,9 +45,11 @@ async def test_r8_2_top_up_between_hands_up_to_the_maximum(env) -> None:  # type
         assert reply.alert and reply.text == tr(
             "en", "reply.topup_range", room=700, max=1000, label="kush"
         ), bad
-    for bad in ("abc", "1e3"):  # not a number: how to write one, and the range
+    # not a number: that it is none ("abc": no digit at all) or how to write one ("1e3"), and
+    # the range
+    for bad, key in (("abc", "reply.number_none"), ("1e3", "reply.number_digits")):
         reply = await service.top_up(GROUP, ALICE, bad)
-        assert reply.alert and reply.text == tr("en", "reply.number_digits") + "\n" + tr(
+        assert reply.alert and reply.text == tr("en", key) + "\n" + tr(
             "en", "reply.topup_range", room=700, max=1000, label="kush"
         ), bad
     reply = await service.top_up(GROUP, ALICE)  # no amount: the minimum buy-in
