@@ -651,11 +651,28 @@ class Sandbox:
         finally:
             self._hold_pictures -= 1
 
-    async def press(self, chat: int, number: int, *, other: bool = False) -> str | None:
+    async def press(
+        self, chat: int, number: int, *, other: bool = False, hand: bool = False
+    ) -> str | None:
         """Press button ``number`` of the chat's current screen as the human (``other``: of the
-        private message ``rN`` presses); returns the notice text. A number the screen has no
-        button for is answered with the numbers it has, as typed ("g1–g4")."""
-        shown = self.other_screen(chat) if other else self.screen(chat)
+        private message ``rN`` presses; ``hand``: of your hand's message only, as a bare ``N``
+        does); returns the notice text. A number the screen has no button for is answered
+        with the numbers it has, as typed ("g1–g4")."""
+        if hand:
+            # a bare number never presses another message's buttons: after /closetable (no
+            # hand) "1" moved a /replay forward and "17" was told of "that message's only
+            # button, 1", the replay's, which is pressed as r1
+            message = self._hand_message(chat)
+            shown = (
+                None
+                if message is None
+                else _Screen(message["message_id"], message["text"], _buttons(message))
+            )
+            if shown is None or not shown.buttons:
+                key = "sandbox.no_hand" if shown is None else "sandbox.no_hand_buttons"
+                return tr(self.lang, key)
+        else:
+            shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
             key = "sandbox.replay_one_frame" if self._one_frame else "sandbox.no_replay"
             return tr(self.lang, key)
@@ -720,7 +737,7 @@ class Sandbox:
             if notice:
                 self.line("» " + notice)
         elif _number(text):
-            notice = await self.press(self.human.id, int(text))
+            notice = await self.press(self.human.id, int(text), hand=True)
             if notice:
                 self.line("» " + notice)
         else:

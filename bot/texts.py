@@ -1443,6 +1443,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "no such button: this replay has one frame, nothing to step through",
         "ru": "нет такой кнопки: в этом повторе один кадр, листать нечего",
     },
+    # a bare number with no hand of yours on screen (after /closetable, say): it presses
+    # only your hand's buttons, never a /replay's (rN) or the group's (gN)
+    "sandbox.no_hand": {
+        "en": "no such button: you have no hand on screen; N presses your hand's buttons, rN a "
+        "replay's, gN the group's",
+        "ru": "нет такой кнопки: вашей руки на экране нет; N нажимает кнопки руки, rN — "
+        "повтора, gN — группы",
+    },
+    "sandbox.no_hand_buttons": {
+        "en": "no such button: your hand has no buttons now; rN presses a replay's, gN the group's",
+        "ru": "нет такой кнопки: у вашей руки сейчас нет кнопок; rN нажимает кнопки повтора, "
+        "gN — группы",
+    },
     "sandbox.no_buttons": {
         "en": "no such button: that message has no buttons now",
         "ru": "нет такой кнопки: у этого сообщения сейчас нет кнопок",
