@@ -219,9 +219,16 @@ class Sandbox:
         self.lang = group_lang or self.opts.lang
         options = dict(community.settings.options)
         timers = sandbox_timers(self.opts.hand_seconds)
+        replaced = []
         if "hand_seconds" in self.opts.given or not timers.keys() & options.keys():
-            # the flag given, or a group that never had its timers (a fresh file): written at
-            # every start, they reset what an admin set with /settings, saying nothing
+            # the flag given, or a group that never had its timers (a fresh file): the flag
+            # resets what an admin set with /settings, said in one line (a new table, opened
+            # after /closetable, said nothing of it)
+            replaced = [
+                f"{name} {float(options[name]):g} → {value:g}"
+                for name, value in timers.items()
+                if name in options and float(options[name]) != value
+            ]
             options.update(timers)
             await self.store.update_settings(
                 community.id,
@@ -259,6 +266,15 @@ class Sandbox:
                 "sandbox.group_lang" if "lang" in self.opts.given else "sandbox.group_lang_resumed"
             )
             self.line(tr(self.lang, key, flag=self.opts.lang))
+        if replaced:
+            self.line(
+                tr(
+                    self.lang,
+                    "sandbox.timers_replaced",
+                    value=f"{self.opts.hand_seconds:g}",
+                    settings=", ".join(replaced),
+                )
+            )
         if table is None:
             await self.new_table()
             table = self.service.table_in(GROUP)

@@ -1411,6 +1411,11 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
         "тоже); /settings language ru переключит его на русский",
     },
+    # --hand-seconds over the group's timers: which settings it replaced, old → new
+    "sandbox.timers_replaced": {
+        "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
+        "ru": "» --hand-seconds {value} заменил таймеры группы: {settings}",
+    },
     "sandbox.hand_seconds_now": {
         "en": "» --hand-seconds {value} applies at once: the table is between matches",
         "ru": "» --hand-seconds {value} действует сразу: стол между матчами",
