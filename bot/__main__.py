@@ -56,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lang", default=None, choices=("en", "ru"),
         help="sandbox: the language you play in (the bot's texts and the sandbox's hints; "
-        "default en); a group language set with /settings language wins",
+        "default en); given, it switches the sandbox's group to it (as /settings language)",
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",

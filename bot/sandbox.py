@@ -257,15 +257,24 @@ class Sandbox:
             # seat), else "Player" in the sandbox's language
             name = seat.name if seat is not None else tr(self.lang, "sandbox.player")
             self.human = replace(self.human, first_name=name)
-        if self._group_lang_set and self.lang != self.opts.lang:
-            # "--lang ru" in a group set to English: the bot answers in English, and so does
-            # the sandbox; said once, with how to switch. So is a plain start (the terminal's
-            # language, or English) in a group set to another: after /settings language ru,
-            # /quit and `python -m bot` it all came back in Russian without a word
-            key = (
-                "sandbox.group_lang" if "lang" in self.opts.given else "sandbox.group_lang_resumed"
-            )
-            self.line(tr(self.lang, key, flag=self.opts.lang))
+        flag = self.opts.lang
+        if "lang" in self.opts.given and (
+            (group_lang is not None and group_lang != flag)
+            or (group_lang is None and table is not None and table.lang != flag)
+        ):
+            # "--lang ru" where the group speaks English (its language set so, or a table
+            # opened in English while it is auto): the group is switched, as its admin would
+            # switch it with /settings language ru (the table and your hand's screens at
+            # once, a hand under way included). The table stayed English, said in one line
+            # among the first ones, until /settings language ru
+            self.line(tr(flag, "sandbox.lang_switched", flag=flag))
+            await self.say(f"/settings language {flag}")
+            self._group_lang_set = True
+        elif self._group_lang_set and self.lang != flag:
+            # a plain start (the terminal's language, or English) in a group set to another:
+            # after /settings language ru, /quit and `python -m bot` it all came back in
+            # Russian without a word; said once, with how to switch
+            self.line(tr(self.lang, "sandbox.group_lang_resumed", flag=flag))
         if replaced:
             self.line(
                 tr(

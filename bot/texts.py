@@ -1288,14 +1288,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "(the table's message is printed below)",
         "ru": "(сообщение стола — ниже)",
     },
-    # "--lang ru" in a group whose language was set with /settings: the group's wins
-    "sandbox.group_lang": {
-        "en": "» --lang {flag}: this group's language is set to English, so the bot and the "
-        "sandbox speak English; to switch: /settings language auto (or {flag})",
-        "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
-        "по-русски; переключить: /settings language auto (или {flag})",
+    # "--lang ru" where the group speaks another language (set so, or a table opened in it):
+    # the sandbox switches the group as /settings language would; said in the flag's language
+    "sandbox.lang_switched": {
+        "en": "» --lang {flag}: the group is switched to English (the table and your hand's "
+        "screens too), as /settings language {flag} does",
+        "ru": "» --lang {flag}: группа переключена на русский (стол и экраны вашей руки тоже), "
+        "как это делает /settings language {flag}",
     },
-    # the same, resumed without --lang: a group set to Russian came back in Russian unexplained
+    # a plain start in a group set to another language: it came back in it unexplained
     "sandbox.group_lang_resumed": {
         "en": "» This group's language is set to English, so the bot and the sandbox speak "
         "English; to switch: /settings language auto (or {flag})",

@@ -85,3 +85,46 @@ async def test_hand_seconds_says_which_settings_it_replaced_on_a_new_table(
         "» --hand-seconds 60 заменил таймеры группы: hand_seconds 30 → 60, "
         "time_bank_seconds 8 → 15, fantasyland_seconds 45 → 90"
     ) in lines, lines
+
+
+async def test_lang_ru_after_an_english_start_switches_the_group_a_hand_under_way_too(
+    tmp_path: Path,
+) -> None:
+    """A first start in English, a hand dealt; the next start with ``--lang ru`` kept the
+    table in English (one line, easy to miss, said so) and everything stayed English until
+    ``/settings language ru``. The flag switches the group as that command would: the table
+    and the hand on screen (its buttons) are Russian, said in one line; the same flag again
+    says nothing more, and ``--lang en`` switches it back."""
+    db = tmp_path / "s.sqlite3"
+    first = await _session(SandboxOptions(db=db, bot_delay=0.0), "g1", "g2")
+    assert any("🪄 Arrange for me" in x for x in first), first
+    out = io.StringIO()
+    box = Sandbox(SandboxOptions(db=db, bot_delay=0.0, lang="ru", given=frozenset({"lang"})), out)
+    try:
+        await box.start()
+        await box.print_changes()
+        assert box.service is not None
+        table = box.service.table_in(GROUP)
+        assert table is not None and table.hand is not None  # the hand is still under way
+        seat = table.seat_of(str(box.human.id))
+        assert table.lang == "ru" and seat is not None and seat.lang == "ru"
+        assert box.lang == "ru"
+    finally:
+        await box.stop()
+    lines = out.getvalue().splitlines()
+    note = (
+        "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
+        "как это делает /settings language ru"
+    )
+    assert lines[0] == note, lines
+    assert "» Сохранено: language = ru." in lines, lines
+    assert any("🪄 Разложить" in x for x in lines), lines  # the hand's screen, rewritten
+    again = await _session(
+        SandboxOptions(db=db, bot_delay=0.0, lang="ru", given=frozenset({"lang"}))
+    )
+    assert not any(x.startswith("» --lang") for x in again), again
+    en = await _session(SandboxOptions(db=db, bot_delay=0.0, lang="en", given=frozenset({"lang"})))
+    assert en[0] == (
+        "» --lang en: the group is switched to English (the table and your hand's screens "
+        "too), as /settings language en does"
+    ), en
