@@ -64,6 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(half a second after the showdown)",
     )  # fmt: skip
     parser.add_argument(
+        "--fantasyland", action="store_true",
+        help="sandbox: your next Pineapple hand is dealt cards that reach Fantasyland "
+        "(Queens on top, trips in the middle, a full house at the bottom)",
+    )  # fmt: skip
+    parser.add_argument(
         "--router", action="store_true",
         help="run the front process of several workers: Telegram's webhook in, each update "
         "forwarded to the worker serving its chat (needs TELEGRAM_WEBHOOK_URL/SECRET)",
@@ -101,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
             lang=args.lang or "en",
+            fantasyland=args.fantasyland,
             decisions_in_process=settings.decisions_in_process,
         )
         try:

@@ -31,7 +31,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -45,6 +45,9 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
+from game.cards import Card, parse_cards, shuffled_deck
+from game.hand import acting_order
+from game.options import GameKind
 from storage.api import CommunitySettings, StorageError
 from storage.sqlite import SqliteStore
 
@@ -94,6 +97,9 @@ class SandboxOptions:
         next match); ``--lang`` against a group language set is said to yield to it.
     :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
         worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
+    :ivar fantasyland: ``--fantasyland``: the player's next Pineapple hand of this start is
+        dealt :data:`FANTASYLAND_STREETS` (a board that reaches Fantasyland, R6.1), the rest
+        of the deck shuffled as ever (:func:`fantasyland_deck`).
     """
 
     db: Path = Path("sandbox.sqlite3")
@@ -105,6 +111,7 @@ class SandboxOptions:
     lang: str = "en"
     given: frozenset[str] = frozenset()
     decisions_in_process: bool | None = None
+    fantasyland: bool = False
 
     def __post_init__(self) -> None:
         sandbox_timers(self.hand_seconds)  # a value the setting refuses is refused here
@@ -133,6 +140,36 @@ def sandbox_timers(hand_seconds: float) -> dict[str, float]:
         name: min(max(value, SETTINGS[name].low), SETTINGS[name].high)
         for name, value in wanted.items()
     }
+
+
+#: ``--fantasyland``: the player's cards street by street (Pineapple: 5, then 3 keeping 2):
+#: Q♥ Q♦ on top with any third card, 6 6 6 4 3 in the middle and 8 8 8 5 5 at the bottom
+#: reach Fantasyland (R6.1: Queens on top, the board not fouled); the 7♣, 9♦, J♠ and T♥ are
+#: the discards
+FANTASYLAND_STREETS: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(parse_cards(street))
+    for street in ("Qh Qd 8c 8d 8h", "6c 6d 7c", "6h 5c 9d", "5d 4d Js", "3c 2d Th")
+)
+
+
+def fantasyland_deck(order: Sequence[int], seat: int) -> list[Card] | None:
+    """A Pineapple deck that deals board ``seat`` :data:`FANTASYLAND_STREETS`, the boards in
+    acting ``order`` (:func:`game.hand.acting_order`) dealt street by street as
+    :class:`game.hand.Hand` deals them, every other card shuffled with the CSPRNG (R1.1);
+    ``None`` when the streets do not fit (more than two other boards)."""
+    mine = [c for street in FANTASYLAND_STREETS for c in street]
+    rest = [c for c in shuffled_deck() if c not in mine]
+    deck: list[Card] = []
+    for street in FANTASYLAND_STREETS:
+        for board in order:
+            if board == seat:
+                deck.extend(street)
+            else:
+                if len(rest) < len(street):
+                    return None
+                deck.extend(rest[: len(street)])
+                del rest[: len(street)]
+    return deck + rest
 
 
 @dataclass
@@ -186,6 +223,7 @@ class Sandbox:
     #: ``/settings language ru`` turns them Russian with the bot's replies
     lang: str = ""
     _named_by_default: bool = False  # no login name: "Player" / "Игрок"
+    _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -240,6 +278,9 @@ class Sandbox:
             bot_pace=self.opts.bot_pace,
             decisions_in_process=self.opts.decisions_in_process,
         )
+        if self.opts.fantasyland:
+            self._fantasyland_due = True
+            self.service.rt.deal_source = self._fantasyland_deal
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0)
         self.adapter = TelegramAdapter(
             self.service, TOKEN, self.fake.base_url, rate_limiter=limiter
@@ -290,8 +331,35 @@ class Sandbox:
         else:
             for note in self._resumed_flags(table):
                 self.line(note)
+        if self.opts.fantasyland:
+            cards = " ".join(str(card) for card in FANTASYLAND_STREETS[0])
+            self.line(tr(self.lang, "sandbox.fantasyland", cards=cards))
         self.line(self._what_to_press(table, resumed=resumed))
         self.line(tr(self.lang, "sandbox.help"))
+
+    def _fantasyland_deal(
+        self,
+        t: LiveTable,
+        seats: tuple[int, ...],
+        button: int,
+        fantasyland: Mapping[int, int],
+        owners: Mapping[int, int],
+    ) -> list[Card] | None:
+        """The service's ``deal_source`` under ``--fantasyland``: the first Pineapple hand of
+        this start that deals the player, with no Fantasyland board in it, gets
+        :func:`fantasyland_deck` on the player's (first) board; every other hand the usual
+        deck (``None``)."""
+        seat = t.seat_of(str(self.human.id))
+        if not self._fantasyland_due or seat is None or t.options.game is not GameKind.PINEAPPLE:
+            return None
+        if fantasyland:  # (a Fantasyland hand is dealt first: the next ordinary one, then)
+            return None
+        order = acting_order(seats, button)
+        mine = [s for s in order if owners.get(s, s) == seat.seat]
+        deck = fantasyland_deck(order, mine[0]) if mine else None
+        if deck is not None:
+            self._fantasyland_due = False
+        return deck
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it

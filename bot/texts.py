@@ -1413,6 +1413,13 @@ TEXTS: dict[str, dict[str, str]] = {
         "тоже); /settings language ru переключит его на русский",
     },
     # --hand-seconds over the group's timers: which settings it replaced, old → new
+    # --fantasyland: the player's next Pineapple hand is stacked (bot/sandbox.py)
+    "sandbox.fantasyland": {
+        "en": "» --fantasyland: your next Pineapple hand starts {cards}; the Queens on top, the "
+        "board not fouled, earn Fantasyland (🪄 Arrange for me plays it so)",
+        "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
+        "без фола дают Фантазию (🪄 Разложить так и сыграет)",
+    },
     "sandbox.timers_replaced": {
         "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
         "ru": "» --hand-seconds {value} заменил таймеры группы: {settings}",

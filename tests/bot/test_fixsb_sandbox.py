@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.sandbox import GROUP, Sandbox, SandboxOptions
@@ -128,3 +129,80 @@ async def test_lang_ru_after_an_english_start_switches_the_group_a_hand_under_wa
         "» --lang en: the group is switched to English (the table and your hand's screens "
         "too), as /settings language en does"
     ), en
+
+
+async def test_fantasyland_deals_the_player_a_board_that_reaches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new user needed ~14 hands to see a Fantasyland in the sandbox, with no way to ask
+    for one. ``--fantasyland`` deals the player's next Pineapple hand the stacked streets
+    (the rest of the deck shuffled): Queens and trips on street 1; "Arrange for me" and
+    Confirm on every street earn Fantasyland (R6.1), which the table's match records for the
+    player's seat and deals next; the computer player's cards are none of the player's. (At
+    the ``strong`` level "Arrange for me" has in the bot: the suite's ``normal`` does not put
+    the Queens on top.)"""
+    import asyncio
+
+    from bot.sandbox import FANTASYLAND_STREETS
+    from bot.service import play
+    from game.policy import Level
+
+    monkeypatch.setattr(play, "ARRANGE_LEVEL", Level.STRONG)
+
+    out = io.StringIO()
+    opts = SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0, fantasyland=True)
+    box = Sandbox(opts, out)
+    try:
+        await box.start()
+        assert (
+            "» --fantasyland: your next Pineapple hand starts Q♥ Q♦ 8♣ 8♦ 8♥; the Queens on "
+            "top, the board not fouled, earn Fantasyland (🪄 Arrange for me plays it so)"
+        ) in out.getvalue().splitlines()
+        assert await box.handle("g1")
+        assert await box.handle("g2")
+        assert box.service is not None
+        table = box.service.table_in(GROUP)
+        assert table is not None and table.hand is not None
+        seat = table.seat_of(str(box.human.id))
+        assert seat is not None
+        hand = table.hand
+        assert tuple(hand.to_place(seat.seat)) == FANTASYLAND_STREETS[0]
+        others = [s for s in hand.order if s != seat.seat]
+        assert others and not set(hand.to_place(others[0])) & set(FANTASYLAND_STREETS[0])
+        for _ in range(200):  # play the hand out as a user would: Arrange, then Confirm
+            if table.hand is not hand or hand.is_over:
+                break
+            screen = box._hand_message(box.human.id)
+            labels = [label for row in _rows(screen) for label in row]
+            if "✅ Confirm" in labels and hand.to_place(seat.seat) == ():
+                assert await box.handle(str(labels.index("✅ Confirm") + 1))
+            elif "🪄 Arrange for me" in labels:
+                assert await box.handle(str(labels.index("🪄 Arrange for me") + 1))
+            else:
+                await asyncio.sleep(0.1)
+        assert hand.is_over and hand.result is not None
+        mine = next(r for r in hand.result.seats if r.seat == seat.seat)
+        assert not mine.fouled and mine.fantasyland_cards >= 14, mine
+        assert table.match is not None and table.match.fantasyland.get(seat.seat, 0) >= 14
+    finally:
+        await box.stop()
+
+
+def _rows(message: dict | None) -> list[list[str]]:
+    rows = ((message or {}).get("reply_markup") or {}).get("inline_keyboard", [])
+    return [[b["text"] for b in row if b.get("callback_data")] for row in rows]
+
+
+async def test_without_the_flag_no_deck_is_stacked(tmp_path: Path) -> None:
+    """Decks are stacked only by the sandbox's ``--fantasyland``: the service has no deal
+    source otherwise (the bot in real groups never sets one)."""
+    from bot.service import TableService
+    from storage.memory import MemoryStore
+
+    assert TableService(MemoryStore()).rt.deal_source is None
+    box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", bot_delay=0.0), io.StringIO())
+    try:
+        await box.start()
+        assert box.service is not None and box.service.rt.deal_source is None
+    finally:
+        await box.stop()
