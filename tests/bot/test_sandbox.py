@@ -360,7 +360,10 @@ async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() 
         assert await box.handle(typed), typed
         assert out.getvalue().splitlines()[-1].startswith("» type a button number"), typed
     assert await box.handle("7")  # an ASCII number still presses (no such button here)
-    assert out.getvalue().splitlines()[-1] == "» no such button: that message has no buttons now"
+    assert out.getvalue().splitlines()[-1] == (
+        "» no such button: you have no hand on screen; N presses your hand's buttons, rN a "
+        "replay's, gN the group's"
+    )
 
 
 async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
