@@ -56,12 +56,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--lang", default=None, choices=("en", "ru"),
         help="sandbox: the language you play in (the bot's texts and the sandbox's hints; "
-        "default en); a group language set with /settings language wins",
+        "default en); given, it switches the sandbox's group to it (as /settings language)",
     )  # fmt: skip
     parser.add_argument(
         "--fast", action="store_true",
         help="sandbox: computer players move at once and hands follow each other at once "
         "(half a second after the showdown)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--fantasyland", action="store_true",
+        help="sandbox: your next Pineapple hand is dealt cards that reach Fantasyland "
+        "(Queens on top, trips in the middle, a full house at the bottom)",
     )  # fmt: skip
     parser.add_argument(
         "--router", action="store_true",
@@ -101,6 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             bot_delay=0.0 if args.fast else 0.4,
             next_hand_delay=0.5 if args.fast else 4.0,
             lang=args.lang or "en",
+            fantasyland=args.fantasyland,
             decisions_in_process=settings.decisions_in_process,
         )
         try:

@@ -31,7 +31,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -45,6 +45,9 @@ from bot.telegram.adapter import TelegramAdapter
 from bot.telegram.fake_api import BOT_ID, ApiCall, FakeTelegram, FakeUser
 from bot.telegram.ratelimit import AnswerFirstRateLimiter
 from bot.texts import tr
+from game.cards import Card, parse_cards, shuffled_deck
+from game.hand import acting_order
+from game.options import GameKind
 from storage.api import CommunitySettings, StorageError
 from storage.sqlite import SqliteStore
 
@@ -94,6 +97,9 @@ class SandboxOptions:
         next match); ``--lang`` against a group language set is said to yield to it.
     :ivar decisions_in_process: the computer players' and "Arrange for me"'s decisions in a
         worker process (``DECISIONS_IN_PROCESS``; ``None``: :data:`bot.thinking.IN_PROCESS`).
+    :ivar fantasyland: ``--fantasyland``: the player's next Pineapple hand of this start is
+        dealt :data:`FANTASYLAND_STREETS` (a board that reaches Fantasyland, R6.1), the rest
+        of the deck shuffled as ever (:func:`fantasyland_deck`).
     """
 
     db: Path = Path("sandbox.sqlite3")
@@ -105,6 +111,7 @@ class SandboxOptions:
     lang: str = "en"
     given: frozenset[str] = frozenset()
     decisions_in_process: bool | None = None
+    fantasyland: bool = False
 
     def __post_init__(self) -> None:
         sandbox_timers(self.hand_seconds)  # a value the setting refuses is refused here
@@ -133,6 +140,36 @@ def sandbox_timers(hand_seconds: float) -> dict[str, float]:
         name: min(max(value, SETTINGS[name].low), SETTINGS[name].high)
         for name, value in wanted.items()
     }
+
+
+#: ``--fantasyland``: the player's cards street by street (Pineapple: 5, then 3 keeping 2):
+#: Q♥ Q♦ on top with any third card, 6 6 6 4 3 in the middle and 8 8 8 5 5 at the bottom
+#: reach Fantasyland (R6.1: Queens on top, the board not fouled); the 7♣, 9♦, J♠ and T♥ are
+#: the discards
+FANTASYLAND_STREETS: tuple[tuple[Card, ...], ...] = tuple(
+    tuple(parse_cards(street))
+    for street in ("Qh Qd 8c 8d 8h", "6c 6d 7c", "6h 5c 9d", "5d 4d Js", "3c 2d Th")
+)
+
+
+def fantasyland_deck(order: Sequence[int], seat: int) -> list[Card] | None:
+    """A Pineapple deck that deals board ``seat`` :data:`FANTASYLAND_STREETS`, the boards in
+    acting ``order`` (:func:`game.hand.acting_order`) dealt street by street as
+    :class:`game.hand.Hand` deals them, every other card shuffled with the CSPRNG (R1.1);
+    ``None`` when the streets do not fit (more than two other boards)."""
+    mine = [c for street in FANTASYLAND_STREETS for c in street]
+    rest = [c for c in shuffled_deck() if c not in mine]
+    deck: list[Card] = []
+    for street in FANTASYLAND_STREETS:
+        for board in order:
+            if board == seat:
+                deck.extend(street)
+            else:
+                if len(rest) < len(street):
+                    return None
+                deck.extend(rest[: len(street)])
+                del rest[: len(street)]
+    return deck + rest
 
 
 @dataclass
@@ -186,6 +223,7 @@ class Sandbox:
     #: ``/settings language ru`` turns them Russian with the bot's replies
     lang: str = ""
     _named_by_default: bool = False  # no login name: "Player" / "Игрок"
+    _fantasyland_due: bool = False  # --fantasyland: the player's next hand is stacked
 
     def __post_init__(self) -> None:
         self.lang = self.lang or self.opts.lang
@@ -220,9 +258,16 @@ class Sandbox:
         self._name_group()
         options = dict(community.settings.options)
         timers = sandbox_timers(self.opts.hand_seconds)
+        replaced = []
         if "hand_seconds" in self.opts.given or not timers.keys() & options.keys():
-            # the flag given, or a group that never had its timers (a fresh file): written at
-            # every start, they reset what an admin set with /settings, saying nothing
+            # the flag given, or a group that never had its timers (a fresh file): the flag
+            # resets what an admin set with /settings, said in one line (a new table, opened
+            # after /closetable, said nothing of it)
+            replaced = [
+                f"{name} {float(options[name]):g} → {value:g}"
+                for name, value in timers.items()
+                if name in options and float(options[name]) != value
+            ]
             options.update(timers)
             await self.store.update_settings(
                 community.id,
@@ -234,6 +279,9 @@ class Sandbox:
             bot_pace=self.opts.bot_pace,
             decisions_in_process=self.opts.decisions_in_process,
         )
+        if self.opts.fantasyland:
+            self._fantasyland_due = True
+            self.service.rt.deal_source = self._fantasyland_deal
         limiter = AnswerFirstRateLimiter(overall_max_rate=0, group_max_rate=0)
         self.adapter = TelegramAdapter(
             self.service, TOKEN, self.fake.base_url, rate_limiter=limiter
@@ -251,23 +299,68 @@ class Sandbox:
             # seat), else "Player" in the sandbox's language
             name = seat.name if seat is not None else tr(self.lang, "sandbox.player")
             self.human = replace(self.human, first_name=name)
-        if self._group_lang_set and self.lang != self.opts.lang:
-            # "--lang ru" in a group set to English: the bot answers in English, and so does
-            # the sandbox; said once, with how to switch. So is a plain start (the terminal's
-            # language, or English) in a group set to another: after /settings language ru,
-            # /quit and `python -m bot` it all came back in Russian without a word
-            key = (
-                "sandbox.group_lang" if "lang" in self.opts.given else "sandbox.group_lang_resumed"
+        flag = self.opts.lang
+        if "lang" in self.opts.given and (
+            (group_lang is not None and group_lang != flag)
+            or (group_lang is None and table is not None and table.lang != flag)
+        ):
+            # "--lang ru" where the group speaks English (its language set so, or a table
+            # opened in English while it is auto): the group is switched, as its admin would
+            # switch it with /settings language ru (the table and your hand's screens at
+            # once, a hand under way included). The table stayed English, said in one line
+            # among the first ones, until /settings language ru
+            self.line(tr(flag, "sandbox.lang_switched", flag=flag))
+            await self.say(f"/settings language {flag}")
+            self._group_lang_set = True
+        elif self._group_lang_set and self.lang != flag:
+            # a plain start (the terminal's language, or English) in a group set to another:
+            # after /settings language ru, /quit and `python -m bot` it all came back in
+            # Russian without a word; said once, with how to switch
+            self.line(tr(self.lang, "sandbox.group_lang_resumed", flag=flag))
+        if replaced:
+            self.line(
+                tr(
+                    self.lang,
+                    "sandbox.timers_replaced",
+                    value=f"{self.opts.hand_seconds:g}",
+                    settings=", ".join(replaced),
+                )
             )
-            self.line(tr(self.lang, key, flag=self.opts.lang))
         if table is None:
             await self.new_table()
             table = self.service.table_in(GROUP)
         else:
             for note in self._resumed_flags(table):
                 self.line(note)
+        if self.opts.fantasyland:
+            cards = " ".join(str(card) for card in FANTASYLAND_STREETS[0])
+            self.line(tr(self.lang, "sandbox.fantasyland", cards=cards))
         self.line(self._what_to_press(table, resumed=resumed))
         self.line(tr(self.lang, "sandbox.help"))
+
+    def _fantasyland_deal(
+        self,
+        t: LiveTable,
+        seats: tuple[int, ...],
+        button: int,
+        fantasyland: Mapping[int, int],
+        owners: Mapping[int, int],
+    ) -> list[Card] | None:
+        """The service's ``deal_source`` under ``--fantasyland``: the first Pineapple hand of
+        this start that deals the player, with no Fantasyland board in it, gets
+        :func:`fantasyland_deck` on the player's (first) board; every other hand the usual
+        deck (``None``)."""
+        seat = t.seat_of(str(self.human.id))
+        if not self._fantasyland_due or seat is None or t.options.game is not GameKind.PINEAPPLE:
+            return None
+        if fantasyland:  # (a Fantasyland hand is dealt first: the next ordinary one, then)
+            return None
+        order = acting_order(seats, button)
+        mine = [s for s in order if owners.get(s, s) == seat.seat]
+        deck = fantasyland_deck(order, mine[0]) if mine else None
+        if deck is not None:
+            self._fantasyland_due = False
+        return deck
 
     def _resumed_flags(self, table: LiveTable) -> list[str]:
         """What a resumed table says first: computer players of an older sandbox seated at it
@@ -652,11 +745,28 @@ class Sandbox:
         finally:
             self._hold_pictures -= 1
 
-    async def press(self, chat: int, number: int, *, other: bool = False) -> str | None:
+    async def press(
+        self, chat: int, number: int, *, other: bool = False, hand: bool = False
+    ) -> str | None:
         """Press button ``number`` of the chat's current screen as the human (``other``: of the
-        private message ``rN`` presses); returns the notice text. A number the screen has no
-        button for is answered with the numbers it has, as typed ("g1–g4")."""
-        shown = self.other_screen(chat) if other else self.screen(chat)
+        private message ``rN`` presses; ``hand``: of your hand's message only, as a bare ``N``
+        does); returns the notice text. A number the screen has no button for is answered
+        with the numbers it has, as typed ("g1–g4")."""
+        if hand:
+            # a bare number never presses another message's buttons: after /closetable (no
+            # hand) "1" moved a /replay forward and "17" was told of "that message's only
+            # button, 1", the replay's, which is pressed as r1
+            message = self._hand_message(chat)
+            shown = (
+                None
+                if message is None
+                else _Screen(message["message_id"], message["text"], _buttons(message))
+            )
+            if shown is None or not shown.buttons:
+                key = "sandbox.no_hand" if shown is None else "sandbox.no_hand_buttons"
+                return tr(self.lang, key)
+        else:
+            shown = self.other_screen(chat) if other else self.screen(chat)
         if shown is None and other:
             key = "sandbox.replay_one_frame" if self._one_frame else "sandbox.no_replay"
             return tr(self.lang, key)
@@ -727,7 +837,7 @@ class Sandbox:
             if notice:
                 self.line("» " + notice)
         elif _number(text):
-            notice = await self.press(self.human.id, int(text))
+            notice = await self.press(self.human.id, int(text), hand=True)
             if notice:
                 self.line("» " + notice)
         else:

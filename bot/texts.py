@@ -1299,14 +1299,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "(the table's message is printed below)",
         "ru": "(сообщение стола — ниже)",
     },
-    # "--lang ru" in a group whose language was set with /settings: the group's wins
-    "sandbox.group_lang": {
-        "en": "» --lang {flag}: this group's language is set to English, so the bot and the "
-        "sandbox speak English; to switch: /settings language auto (or {flag})",
-        "ru": "» --lang {flag}: язык этой группы — русский, поэтому бот и песочница говорят "
-        "по-русски; переключить: /settings language auto (или {flag})",
+    # "--lang ru" where the group speaks another language (set so, or a table opened in it):
+    # the sandbox switches the group as /settings language would; said in the flag's language
+    "sandbox.lang_switched": {
+        "en": "» --lang {flag}: the group is switched to English (the table and your hand's "
+        "screens too), as /settings language {flag} does",
+        "ru": "» --lang {flag}: группа переключена на русский (стол и экраны вашей руки тоже), "
+        "как это делает /settings language {flag}",
     },
-    # the same, resumed without --lang: a group set to Russian came back in Russian unexplained
+    # a plain start in a group set to another language: it came back in it unexplained
     "sandbox.group_lang_resumed": {
         "en": "» This group's language is set to English, so the bot and the sandbox speak "
         "English; to switch: /settings language auto (or {flag})",
@@ -1422,6 +1423,18 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
         "тоже); /settings language ru переключит его на русский",
     },
+    # --hand-seconds over the group's timers: which settings it replaced, old → new
+    # --fantasyland: the player's next Pineapple hand is stacked (bot/sandbox.py)
+    "sandbox.fantasyland": {
+        "en": "» --fantasyland: your next Pineapple hand starts {cards}; the Queens on top, the "
+        "board not fouled, earn Fantasyland (🪄 Arrange for me plays it so)",
+        "ru": "» --fantasyland: ваша следующая раздача «Ананаса» начнётся с {cards}; дамы наверху "
+        "без фола дают Фантазию (🪄 Разложить так и сыграет)",
+    },
+    "sandbox.timers_replaced": {
+        "en": "» --hand-seconds {value} replaced the group's timers: {settings}",
+        "ru": "» --hand-seconds {value} заменил таймеры группы: {settings}",
+    },
     "sandbox.hand_seconds_now": {
         "en": "» --hand-seconds {value} applies at once: the table is between matches",
         "ru": "» --hand-seconds {value} действует сразу: стол между матчами",
@@ -1453,6 +1466,19 @@ TEXTS: dict[str, dict[str, str]] = {
     "sandbox.replay_one_frame": {
         "en": "no such button: this replay has one frame, nothing to step through",
         "ru": "нет такой кнопки: в этом повторе один кадр, листать нечего",
+    },
+    # a bare number with no hand of yours on screen (after /closetable, say): it presses
+    # only your hand's buttons, never a /replay's (rN) or the group's (gN)
+    "sandbox.no_hand": {
+        "en": "no such button: you have no hand on screen; N presses your hand's buttons, rN a "
+        "replay's, gN the group's",
+        "ru": "нет такой кнопки: вашей руки на экране нет; N нажимает кнопки руки, rN — "
+        "повтора, gN — группы",
+    },
+    "sandbox.no_hand_buttons": {
+        "en": "no such button: your hand has no buttons now; rN presses a replay's, gN the group's",
+        "ru": "нет такой кнопки: у вашей руки сейчас нет кнопок; rN нажимает кнопки повтора, "
+        "gN — группы",
     },
     "sandbox.no_buttons": {
         "en": "no such button: that message has no buttons now",

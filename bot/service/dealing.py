@@ -356,12 +356,6 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
         return
     if t.tournament is not None:  # the level in force now applies to this hand (R8.7)
         t.tournament.deal(t.tournament.level_at(rt.clock()))
-    if rt.deck_source is not None:
-        deck = list(rt.deck_source())
-    elif rt.rng is not None:
-        deck = shuffled_deck(rng=rt.rng)
-    else:
-        deck = shuffled_deck()  # CSPRNG (R1.1)
     seats, button = plan.seats, plan.button
     owners: dict[int, int] = {}
     # R4.2: two boards each for two players; a Fantasyland hand plays on the boards of its
@@ -370,6 +364,17 @@ def deal(rt: Runtime, t: LiveTable, tx: Tx) -> None:
     if t.options.heads_up_double_boxes and len(plan.seats) == 2 and doubled:
         seats, owners = double_box_seats(plan.seats)
         button = 10 * plan.button + 1
+    stacked = None
+    if rt.deal_source is not None:  # (the local sandbox's --fantasyland)
+        stacked = rt.deal_source(t, tuple(seats), button, plan.fantasyland, owners)
+    if stacked is not None:
+        deck = list(stacked)
+    elif rt.deck_source is not None:
+        deck = list(rt.deck_source())
+    elif rt.rng is not None:
+        deck = shuffled_deck(rng=rt.rng)
+    else:
+        deck = shuffled_deck()  # CSPRNG (R1.1)
     setup = HandSetup.deal(t.options, seats, button, plan.fantasyland, deck=deck, owners=owners)
     t.match = t.match.begin(plan)
     t.plan = plan

@@ -288,6 +288,16 @@ class Runtime:
         self.next_hand_delay = next_hand_delay
         self.timers = timers
         self.deck_source = deck_source
+        #: the deck of a new hand from what is dealt (table, board seats, button, Fantasyland
+        #: seats, board owners), ``None`` for the usual deck; set by the local sandbox only
+        #: (``--fantasyland``: your board's cards stacked), never by the bot in real groups
+        self.deal_source: (
+            Callable[
+                [LiveTable, tuple[int, ...], int, Mapping[int, int], Mapping[int, int]],
+                Sequence[Card] | None,
+            ]
+            | None
+        ) = None
         self.presenters: dict[str, Presenter] = {}
         self.tables: dict[int, LiveTable] = {}
         #: the start is restoring the open tables (:meth:`TableService.start`): a platform

@@ -61,12 +61,13 @@ async def test_a_link_to_the_table_message_is_replaced_by_the_message_itself(
         await box.stop()
 
 
-async def test_lang_ru_in_a_group_set_to_english_speaks_english_and_says_why(
+async def test_lang_ru_in_a_group_set_to_english_switches_it_and_speaks_russian(
     tmp_path: Path,
 ) -> None:
     """Started with ``--lang ru`` in a group set to English: an English reply was followed by
-    "(сообщение стола напечатано выше)". Every text is English now, and the start says that
-    the group's language wins and how to switch."""
+    "(сообщение стола напечатано выше)". Then the group's language won, said in the first
+    line; now the flag given switches the group (as ``/settings language ru``, fixsb: the
+    user asked for Russian), said in the first line, and every text is Russian."""
     db = tmp_path / "s.sqlite3"
     box = Sandbox(SandboxOptions(db=db, bot_delay=0.0), io.StringIO())
     try:
@@ -79,24 +80,20 @@ async def test_lang_ru_in_a_group_set_to_english_speaks_english_and_says_why(
     box = Sandbox(opts, out)
     try:
         await box.start()
-        assert box.lang == "en"
+        assert box.lang == "ru"
         assert await box.handle("/newtable")
         assert await box.handle("g99")
     finally:
         await box.stop()
     lines = out.getvalue().splitlines()
     assert lines[0] == (
-        "» --lang ru: this group's language is set to English, so the bot and the sandbox "
-        "speak English; to switch: /settings language auto (or ru)"
+        "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
+        "как это делает /settings language ru"
     )
-    said = next(
-        i
-        for i, x in enumerate(lines)
-        if x.startswith("» This chat already has an open table (#1).")
-    )
-    assert lines[said + 1] == "  (the table's message is printed below)", lines[said:]
-    assert lines[-1].startswith("» no such button: that message's buttons are g1–g"), lines
-    assert not [x for x in lines if any("а" <= ch <= "я" for ch in x.lower())], lines
+    said = next(i for i, x in enumerate(lines) if x.startswith("» Здесь уже открыт стол #1."))
+    assert lines[said + 1] == "  (сообщение стола — ниже)", lines[said:]
+    assert lines[-1].startswith("» нет такой кнопки: у этого сообщения кнопки g1–g"), lines
+    assert not any("table's message" in x or "no such button" in x for x in lines), lines
 
 
 async def test_the_private_heading_names_the_player_as_the_table_does(

@@ -146,10 +146,11 @@ async def test_the_sandbox_answers_a_button_it_has_not_with_the_ones_it_has(
         await box.start()
         assert await box.handle("g9")
         assert "» нет такой кнопки: у этого сообщения кнопки g1–g4" in out.getvalue().splitlines()
-        assert await box.handle("5")  # no hand dealt: the private chat has no buttons
+        assert await box.handle("5")  # no hand dealt: a bare number has no buttons to press
         assert (
-            "» нет такой кнопки: у этого сообщения сейчас нет кнопок" in out.getvalue().splitlines()
-        )
+            "» нет такой кнопки: вашей руки на экране нет; N нажимает кнопки руки, rN — "
+            "повтора, gN — группы"
+        ) in out.getvalue().splitlines()
         assert tr("en", "sandbox.no_button", first="g1", last="g4") == (
             "no such button: that message's buttons are g1–g4"
         )

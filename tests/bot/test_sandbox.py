@@ -360,7 +360,10 @@ async def test_a_number_int_cannot_read_is_answered_with_the_hint_not_a_crash() 
         assert await box.handle(typed), typed
         assert out.getvalue().splitlines()[-1].startswith("» type a button number"), typed
     assert await box.handle("7")  # an ASCII number still presses (no such button here)
-    assert out.getvalue().splitlines()[-1] == "» no such button: that message has no buttons now"
+    assert out.getvalue().splitlines()[-1] == (
+        "» no such button: you have no hand on screen; N presses your hand's buttons, rN a "
+        "replay's, gN the group's"
+    )
 
 
 async def _sandbox_session(tmp_path: Path, inputs: list[str], *flags: str) -> list[str]:
@@ -411,25 +414,27 @@ async def test_a_sandbox_resumed_mid_hand_says_the_new_hand_seconds_wait_for_the
     )
 
 
-async def test_a_table_resumed_with_another_lang_says_it_keeps_its_language(
+async def test_a_table_resumed_with_another_lang_is_switched_to_it(
     tmp_path: Path,
 ) -> None:
     """A newcomer plays in English, quits and starts again with ``--lang ru``: the sandbox's
-    notes and the replies come in Russian, but the table, opened in English while the group's
-    language is auto, stays English (the group's message and the hand's screens), which
-    nothing said. The note says so and how to switch; the same ``--lang`` again, or a group
-    language set with /settings, says nothing."""
+    notes and the replies came in Russian, but the table, opened in English while the group's
+    language is auto, stayed English (the group's message and the hand's screens), which
+    nothing said; later a line said so and how to switch. Now the flag switches the group as
+    ``/settings language ru`` would, said in the first line; the same ``--lang`` again, or a
+    start in a group already set so, says nothing of ``--lang``."""
     first = await _sandbox_session(tmp_path, ["g1"])
     assert any("You sit at seat" in x for x in first)
     ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
     note = (
-        "» --lang ru: этот стол открыт на английском и остаётся на нём (экраны вашей руки "
-        "тоже); /settings language ru переключит его на русский"
+        "» --lang ru: группа переключена на русский (стол и экраны вашей руки тоже), "
+        "как это делает /settings language ru"
     )
     assert note in ru
-    en = await _sandbox_session(tmp_path, ["/settings language ru"])
+    assert "» Сохранено: language = ru." in ru
+    en = await _sandbox_session(tmp_path, [])
     assert not any(x.startswith("» --lang") for x in en)
-    assert any(x.startswith("» Сохранено: language = ru") for x in en), en
+    assert any(x.startswith("» Язык этой группы — русский") for x in en), en
     ru = await _sandbox_session(tmp_path, [], "--lang", "ru")
     assert not any(x.startswith("» --lang") for x in ru)
 
@@ -856,8 +861,9 @@ async def test_lang_ru_translates_the_sandboxs_button_and_picture_lines(tmp_path
     out = io.StringIO()
     box = Sandbox(SandboxOptions(db=tmp_path / "s.sqlite3", lang="ru"), out)
     assert await box.handle("7")
-    assert (
-        out.getvalue().splitlines()[-1] == "» нет такой кнопки: у этого сообщения сейчас нет кнопок"
+    assert out.getvalue().splitlines()[-1] == (
+        "» нет такой кнопки: вашей руки на экране нет; N нажимает кнопки руки, rN — повтора, "
+        "gN — группы"
     )
     png = {"photo": b"\x89PNG\r\n\x1a\n"}
     for params in (
