@@ -197,7 +197,7 @@ async def restore(
     async with t.lock:
         try:
             # (a moved chat's message is the old chat's: not edited through the new id)
-            await resume(rt, t, keep_message=taken_over and not moved)
+            await resume(rt, t, keep_message=taken_over and not moved, same_chat=not moved)
         except TransitionFailed:
             log.error("table %s: could not resume now; its timer will retry", t.id)
             await rt.arm(t)
@@ -224,7 +224,9 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
         rt.let_go(t)
 
 
-async def resume(rt: Runtime, t: LiveTable, *, keep_message: bool = False) -> None:
+async def resume(
+    rt: Runtime, t: LiveTable, *, keep_message: bool = False, same_chat: bool = True
+) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent (a showdown picture
     being posted later too, :meth:`Runtime.post_late_pictures`), and a hand in progress
@@ -236,12 +238,16 @@ async def resume(rt: Runtime, t: LiveTable, *, keep_message: bool = False) -> No
     over the one the group has, which its snapshot names, as the worker that died would
     have (a new one left the group two table messages with buttons, the old one's looking
     live); the adapter posts it again if it was deleted meanwhile, and one not posted for
-    certain (a pending ref) is posted anew as at a restart."""
+    certain (a pending ref) is posted anew as at a restart. Posted anew, the old message
+    is written as moved, its buttons gone, once it no longer shows the table as it is
+    (:meth:`Runtime.retire_earlier`; ``same_chat``: not one of a chat the group left, an
+    upgraded group's, whose ids are not the new chat's)."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
+    old_ref = None
     if not keep_message or unsure_ref(t.group_ref):
         if not unsure_ref(t.group_ref):  # (the group may see only that one: the new post refused)
-            t.earlier_ref = t.group_ref
+            t.earlier_ref = old_ref = t.group_ref
         t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
@@ -266,6 +272,8 @@ async def resume(rt: Runtime, t: LiveTable, *, keep_message: bool = False) -> No
         if not rt.open_here(t):  # closed for want of a hand (R8.2a), its messages sent:
             rt.post_late_pictures(t, earlier)  # the pictures it owed from before, as below
             return
+    if old_ref is not None and same_chat:
+        rt.retire_later(t, old_ref)
     async with rt.transition(t) as tx:
         tx.group = True
         if community is not None and reconcile(
@@ -275,9 +283,12 @@ async def resume(rt: Runtime, t: LiveTable, *, keep_message: bool = False) -> No
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)
             advance(rt, t, tx, t.hand.order)
+        if _state(t) != before:  # the old message shows another state: moved at once
+            rt.retire_earlier(t)
     if _state(t) == before:
         # the table message from before the restart shows the table as it is: its buttons
-        # work (a press there moves the version on, and that message is out of date then)
+        # work (a press there moves the version on, and that message is out of date then,
+        # written as moved)
         t.resumed_version = shown
     # a showdown picture the platform had refused for a while, posted later in the
     # background when the bot stopped: posted now (under its ref: once)

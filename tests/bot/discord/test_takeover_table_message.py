@@ -10,10 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.model import ChatRef
+from bot.texts import tr
 from storage.api import lease_key
-from tests.bot.discord.dc_world import ALICE, BOB
+from tests.bot.discord.dc_world import ALICE, BOB, world
 from tests.bot.discord.shard_world import guild_on_shard, two_workers, until
-from tests.fakes.discord_api import CHANNEL_ID
+from tests.fakes.discord_api import CHANNEL_ID, TOKEN, FakeDiscord
 
 GUILD = guild_on_shard(1)
 CHAT = ChatRef("discord", str(GUILD), str(CHANNEL_ID), "")
@@ -58,3 +59,33 @@ async def test_r14_a_discord_table_taken_over_keeps_its_table_message(tmp_path: 
         seat = moved.seat_of(str(ALICE.id))
         assert seat is not None and seat.ready and seat.stack == 200
         assert _with_buttons(fake.channel_messages()) == [ref]
+
+
+async def test_the_discord_table_message_from_before_a_restart_is_written_as_moved(
+    tmp_path: Path,
+) -> None:
+    """A restart posts the table message anew (a takeover writes over it, above); once the
+    table moved on (Bob joins), the old message is written as moved, its buttons gone: the
+    channel has one table message with buttons."""
+    fake = FakeDiscord(TOKEN)
+    await fake.start()
+    db = tmp_path / "ofc.sqlite3"
+    try:
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.slash(ALICE, "new")
+            await w.press_lobby(ALICE, "j")
+            old = str(w.table_message()["id"])
+            table_id = w.table().id
+        async with world(tmp_path, fake=fake, db=db) as w:
+            await w.service.rt.settled(w.table())
+            await w.adapter.presenter.flush()
+            new = str(w.table_message()["id"])
+            assert new != old
+            await w.press_lobby(BOB, "j")
+            await w.service.rt.settled(w.table())
+            await w.adapter.presenter.flush()
+            assert [s.name for s in w.table().seats.values()] == ["Alice", "Bob"]
+            assert _with_buttons(fake.channel_messages()) == [new]
+            assert fake.messages[int(old)]["content"] == tr("en", "table.moved", table=table_id)
+    finally:
+        await fake.stop()
