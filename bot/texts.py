@@ -1521,6 +1521,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Стол #{table} закрыт: сюда перешёл стол #{moved} этой группы после её обновления.",
     },
     # (after a removal or a mute: the close either queued is cancelled)
+    "table.moved": {
+        "en": "⬇️ Table #{table} goes on in the message below.",
+        "ru": "⬇️ Стол #{table} продолжается в сообщении ниже.",
+    },
     "lobby.close_cancelled": {
         "en": "The bot can write here again: table #{table} stays open.",
         "ru": "Бот снова может писать здесь: стол #{table} остаётся открытым.",

@@ -744,6 +744,19 @@ class DiscordPresenter(LatePictures):
             return None
         return str(msg.id)
 
+    async def retire_table(self, chat_id: str, ref: str, text: str) -> None:
+        """Write an old table message of the channel (one from before a restart,
+        :meth:`Runtime.retire_earlier`) as ``text``, its buttons gone, once: one deleted or
+        refused is left so (never posted again, as a table message would be)."""
+        ref = self._moved.get((chat_id, ref), ref)
+        if not (chat_id.isdigit() and ref.isdigit()):
+            return
+        message = self.client.get_partial_messageable(int(chat_id)).get_partial_message(int(ref))
+        try:
+            await message.edit(content=content_of(text), view=None)
+        except _WRITE_ERRORS as exc:
+            log.info("old table message %s/%s not written as moved: %s", chat_id, ref, exc)
+
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:

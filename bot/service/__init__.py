@@ -278,7 +278,7 @@ class TableService:
         state = await self.rt.store.table_state(table_id)
         if state is None or table_id in self.rt.tables:
             return state is not None
-        t = await recovery.restore(self.rt, *state, alive)
+        t = await recovery.restore(self.rt, *state, alive, taken_over=True)
         if t is None:
             return False
         # the resumed table's messages (new private hand messages) go out before any update

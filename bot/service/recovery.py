@@ -160,14 +160,21 @@ async def deliver(rt: Runtime, record: TableRecord, snap: Mapping[str, Any]) -> 
 
 
 async def restore(
-    rt: Runtime, record: TableRecord, snap: Mapping[str, Any], alive: float | None = None
+    rt: Runtime,
+    record: TableRecord,
+    snap: Mapping[str, Any],
+    alive: float | None = None,
+    *,
+    taken_over: bool = False,
 ) -> LiveTable | None:
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
     when a worker takes a table over from one that died, issue 14), in the chat storage has
     it in (a group upgraded since the snapshot moved it). ``alive``: when the bot
     last marked itself running, or, taken over, when the worker that served it last renewed
-    its chat's lease (:meth:`LiveTable.from_json`). Returns the table, or
-    ``None`` when the snapshot could not be used and the table was closed with a refund."""
+    its chat's lease (:meth:`LiveTable.from_json`). ``taken_over``: by a worker (issue 14):
+    the table message the group has is written over, not posted anew (:func:`resume`).
+    Returns the table, or ``None`` when the snapshot could not be used and the table was
+    closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
         log.warning("table %s: never saved (a crash after it was created); closing it", record.id)
         await cancel_unrecoverable(rt, record, snap)
@@ -178,7 +185,8 @@ async def restore(
         log.exception("table %s: cannot restore; refunding", record.id)
         await cancel_unrecoverable(rt, record, snap)
         return None
-    if t.chat_id != record.chat_id:
+    moved = t.chat_id != record.chat_id
+    if moved:
         # the chat moved after the snapshot (a group upgraded, :func:`.chats.migrate_chat`,
         # with a crash before the table's step): storage's chat, and wallets, are the new ones
         if t.community_ext == t.chat_id:
@@ -188,7 +196,8 @@ async def restore(
     rt.add(t)
     async with t.lock:
         try:
-            await resume(rt, t)
+            # (a moved chat's message is the old chat's: not edited through the new id)
+            await resume(rt, t, keep_message=taken_over and not moved, same_chat=not moved)
         except TransitionFailed:
             log.error("table %s: could not resume now; its timer will retry", t.id)
             await rt.arm(t)
@@ -215,18 +224,31 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
         rt.let_go(t)
 
 
-async def resume(rt: Runtime, t: LiveTable) -> None:
+async def resume(
+    rt: Runtime, t: LiveTable, *, keep_message: bool = False, same_chat: bool = True
+) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent (a showdown picture
     being posted later too, :meth:`Runtime.post_late_pictures`), and a hand in progress
     makes the moves that are due (a player who left). An ordinary table takes the community's
     settings it missed (a crash between their saving and its step, :func:`.settings.reconcile`).
-    A computer player an older snapshot has sitting out plays again (R8.6 sits out people)."""
+    A computer player an older snapshot has sitting out plays again (R8.6 sits out people).
+
+    ``keep_message``: a table a worker takes over (issue 14): its table message is written
+    over the one the group has, which its snapshot names, as the worker that died would
+    have (a new one left the group two table messages with buttons, the old one's looking
+    live); the adapter posts it again if it was deleted meanwhile, and one not posted for
+    certain (a pending ref) is posted anew as at a restart. Posted anew, the old message
+    is written as moved, its buttons gone, once it no longer shows the table as it is
+    (:meth:`Runtime.retire_earlier`; ``same_chat``: not one of a chat the group left, an
+    upgraded group's, whose ids are not the new chat's)."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
-    if not unsure_ref(t.group_ref):  # (the group may see only that one: the new post refused)
-        t.earlier_ref = t.group_ref
-    t.group_ref = None
+    old_ref = None
+    if not keep_message or unsure_ref(t.group_ref):
+        if not unsure_ref(t.group_ref):  # (the group may see only that one: the new post refused)
+            t.earlier_ref = old_ref = t.group_ref
+        t.group_ref = None
     if t.last_deal_at is None:  # a snapshot from before idle close (R8.2a) was written
         t.last_deal_at = rt.clock()
     for s in t.seats.values():
@@ -250,6 +272,8 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
         if not rt.open_here(t):  # closed for want of a hand (R8.2a), its messages sent:
             rt.post_late_pictures(t, earlier)  # the pictures it owed from before, as below
             return
+    if old_ref is not None and same_chat:
+        rt.retire_later(t, old_ref)
     async with rt.transition(t) as tx:
         tx.group = True
         if community is not None and reconcile(
@@ -259,9 +283,12 @@ async def resume(rt: Runtime, t: LiveTable) -> None:
         if t.hand is not None and t.reveal is None:
             tx.show.update(t.owner(s) for s in t.hand.order)
             advance(rt, t, tx, t.hand.order)
+        if _state(t) != before:  # the old message shows another state: moved at once
+            rt.retire_earlier(t)
     if _state(t) == before:
         # the table message from before the restart shows the table as it is: its buttons
-        # work (a press there moves the version on, and that message is out of date then)
+        # work (a press there moves the version on, and that message is out of date then,
+        # written as moved)
         t.resumed_version = shown
     # a showdown picture the platform had refused for a while, posted later in the
     # background when the bot stopped: posted now (under its ref: once)

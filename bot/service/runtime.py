@@ -366,6 +366,10 @@ class Runtime:
         #: private (:func:`bot.render.unreachable_names`): a write for a change of reachability
         #: is left out when the table message rendered since shows it (:meth:`show_group_later`)
         self._named: dict[int, tuple[str, ...]] = {}
+        #: the table messages from before a restart (by table; :func:`.recovery.resume`
+        #: posts the table message anew), written as moved once out of date
+        #: (:meth:`retire_earlier`)
+        self._earlier: dict[int, str] = {}
         self._savers: dict[int, asyncio.Task[None]] = {}
         #: the writes of closed tables' command keys under way (:meth:`keep_table_requests`)
         self._keepers: set[asyncio.Task[None]] = set()
@@ -401,6 +405,7 @@ class Runtime:
             self.chat_requests[(t.platform, t.chat_id)] = list(t.requests)
         self._pending.pop(t.id, None)
         self._named.pop(t.id, None)
+        self._earlier.pop(t.id, None)
         for key in [k for k in self.thinking if k[0] == t.id]:
             self.thinking.pop(key)[1].cancel()
 
@@ -650,6 +655,7 @@ class Runtime:
         if tx.close:  # the table is closed: stop serving it
             if t.timer is not None and t.timer is not asyncio.current_task():
                 t.timer.cancel()
+            self.retire_earlier(t)  # (its buttons would answer a closed table)
             self.forget(t)
             if data is not None:  # it owes the chat its last messages: sent by effects
                 self.closing[t.id] = t
@@ -957,8 +963,38 @@ class Runtime:
         """The table message as the table is now, under a new version (its lobby buttons
         carry it, so a press on an older message is stale); call under the table's lock."""
         t.version += 1
-        t.resumed_version = None  # the message from before a restart is out of date now
+        if t.resumed_version is not None:  # the message from before a restart is out of date
+            t.resumed_version = None
+            self.retire_earlier(t)
         return self._group_render(t)
+
+    def retire_later(self, t: LiveTable, ref: str) -> None:
+        """``ref`` is the table message from before a restart (in ``t``'s chat), posted anew:
+        it is written as moved, its buttons gone, by :meth:`retire_earlier` (at once when the
+        restored table is not in the state it shows, else once it moves on: its buttons work
+        until then, :attr:`LiveTable.resumed_version`)."""
+        self._earlier[t.id] = ref
+
+    def retire_earlier(self, t: LiveTable) -> None:
+        """Write the table message from before a restart (:meth:`retire_later`) as moved,
+        its buttons gone, in the group's chain (before the step's own writes, which queue
+        after its commit), so the group never keeps an old table message whose buttons
+        look live and answer "out of date". It stays the table's
+        :attr:`~bot.model.LiveTable.earlier_ref` (R8.2a's closing notice goes over it when
+        the new one was never posted)."""
+        ref = self._earlier.pop(t.id, None)
+        # (an adapter's own write: an edit that finds the message gone leaves it so, where
+        # a table message's edit posts it again)
+        write = getattr(self.presenter(t), "retire_table", None)
+        if ref is None or write is None:
+            return
+        text = tr(t.lang, "table.moved", table=t.id)
+
+        async def retire() -> None:
+            if t.group_ref != ref:
+                await write(t.group_chat, ref, text)
+
+        self.send_later(t, retire)
 
     def _group_render(self, t: LiveTable) -> Screen:
         """The table message as the table is now, at its current version."""

@@ -1076,6 +1076,20 @@ class TelegramPresenter(LatePictures):
         self.queue_edit(chat_id, ref, screen)
         return ref
 
+    async def retire_table(self, chat_id: str, ref: str, text: str) -> None:
+        """Write an old table message of the group (one from before a restart,
+        :meth:`Runtime.retire_earlier`) as ``text``, its buttons gone, once: one deleted or
+        refused is left so (never posted again, as a table message would be)."""
+        ref = self.current_ref(chat_id, ref)
+        if ref.startswith(PENDING_PREFIX) or not ref.isdigit():
+            return
+        try:
+            await self.app.bot.edit_message_text(
+                fit(text, MAX_TEXT), chat_id=_where(chat_id)[0], message_id=int(ref)
+            )
+        except TelegramError as exc:
+            log.info("old table message %s/%s not written as moved: %s", chat_id, ref, exc)
+
     async def show_private(
         self, user_id: str, screen: Screen, ref: str | None, answered: str | None = None
     ) -> str | None:
