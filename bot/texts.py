@@ -116,7 +116,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
-    "board.turns": {"en": "▶ To act: {turns}", "ru": "▶ Ход: {turns}"},
+    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {

@@ -1,0 +1,60 @@
+"""A new user's findings: the table message during a hand shows only the lobby buttons that
+do something (R8.2); a shorter turn line (R8.5); ``kush_label`` "chips" refused (R8.7); the
+sandbox prints the answer to a command before the screens it caused."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot import render
+from bot.model import Actor
+from tests.bot.conftest import service_env
+from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, configure, start
+
+DAVE = Actor("telegram", "4", "Dave", "en")
+
+
+def _labels(presenter: object) -> list[str]:
+    screen = presenter.last_table(GROUP.chat_id)  # type: ignore[attr-defined]
+    return [b.label for b in screen.all_buttons()]
+
+
+async def test_r8_2_hand_buttons_only_join_while_free_and_ready_while_someone_needs_it() -> None:
+    """Two players in a classic OFC hand (4 seats): the table message had Join and Ready,
+    which the seated only got "You are already at the table" / "already ready" from. Join
+    stays while a seat is free; Ready shows while someone seated during the hand has not
+    bought in (R8.2); Leave, Top up and My cards always."""
+    service, presenter, _, _ = service_env()
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert _labels(presenter) == ["Join", "Leave", "➕ Top up", "🂠 My cards"]
+    assert not (await service.join(GROUP, CAROL)).alert  # seated mid-hand, not bought in
+    assert _labels(presenter) == ["Join", "Ready", "Leave", "➕ Top up", "🂠 My cards"]
+    assert not (await service.join(GROUP, DAVE)).alert  # the last seat
+    assert _labels(presenter) == ["Ready", "Leave", "➕ Top up", "🂠 My cards"]
+    assert not (await service.ready(GROUP, CAROL)).alert
+    assert "Ready" in _labels(presenter)  # Dave still has to
+    assert not (await service.ready(GROUP, DAVE)).alert
+    assert t.hand is not None  # (still the first hand)
+    assert _labels(presenter) == ["Leave", "➕ Top up", "🂠 My cards"]
+
+
+async def test_r8_5_three_to_act_the_time_bank_is_spelled_out_once() -> None:
+    """Three arranging at once (Chinese Poker) ran to 90 characters: «Ход: 🤖 Boris ⏱ 2:00 +
+    тайм-банк 0:30 · Игрок ⏱ 3:00 · 🤖 Anna ⏱ 3:00 + тайм-банк 0:30». Each name still has
+    its own clock (R8.5); the bank is spelled out at the first clock that has one, then
+    "+0:53"; one ⏱ for the line."""
+    service, _, _, clock = service_env()
+    await configure(service, game="chinese")
+    await start(service, [ALICE, BOB, CAROL], "chinese")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None and len(t.hand.to_act) == 3
+    owners = [t.owner(s.seat) for a in (ALICE, CAROL) if (s := t.seat_of(a.user_id))]
+    t.clocks[owners[0]] = replace(t.clocks[owners[0]], bank=0.0)  # Alice: no bank left
+    t.clocks[owners[1]] = replace(t.clocks[owners[1]], budget=0.0)  # Carol: in her bank
+    clock.now += 7
+    en = render.group_screen(t, "en", None, clock.now).text.splitlines()
+    assert "▶ To act ⏱ Alice 1:53 · Bob 1:53 + time bank 1:00 · Carol 0:00+0:53" in en, en
+    ru = render.group_screen(t, "ru", None, clock.now).text.splitlines()
+    assert "▶ Ход ⏱ Alice 1:53 · Bob 1:53 + тайм-банк 1:00 · Carol 0:00+0:53" in ru, ru
