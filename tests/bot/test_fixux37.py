@@ -6,9 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from bot import render
 from bot.model import Actor
 from tests.bot.conftest import service_env
+from tests.bot.test_service import ALICE as T_ALICE  # (English, in the group -100)
+from tests.bot.test_service import BOB as T_BOB  # (Russian)
+from tests.bot.test_service import GROUP as T_GROUP
 from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, configure, start
 
 DAVE = Actor("telegram", "4", "Dave", "en")
@@ -58,3 +63,28 @@ async def test_r8_5_three_to_act_the_time_bank_is_spelled_out_once() -> None:
     assert "▶ To act ⏱ Alice 1:53 · Bob 1:53 + time bank 1:00 · Carol 0:00+0:53" in en, en
     ru = render.group_screen(t, "ru", None, clock.now).text.splitlines()
     assert "▶ Ход ⏱ Alice 1:53 · Bob 1:53 + тайм-банк 1:00 · Carol 0:00+0:53" in ru, ru
+
+
+@pytest.mark.parametrize(("label", "lang"), [("chips", "en"), ("Chips", "en"), ("фишки", "ru"),
+                                             ("фишек", "ru"), (" Фишки ", "en")])  # fmt: skip
+async def test_r8_7_a_kush_label_of_chips_is_refused(label: str, lang: str) -> None:
+    """docs/playing.md: the label is not "chips", since a tournament's chips are chips (R8.7):
+    a tournament lobby read "Buy-in 500 chips · 1,000 chips each". It was saved; now it is
+    refused with why, in the admin's language, and the label stays as it was."""
+    service, _presenter, store, _clock = service_env()
+    actor = T_ALICE if lang == "en" else T_BOB
+    reply = await service.settings(T_GROUP, actor, True, ["kush_label", label])
+    assert reply.alert, reply.text
+    word = label.strip()
+    said = {
+        "en": f"Cannot set that — “{word}” would read as a tournament's chips: choose another "
+        "unit, e.g. “coins” or “₽”.",
+        "ru": f"Нельзя установить — «{word}» спутаются с турнирными фишками: выберите другую "
+        "единицу, например «монеты» или «₽».",
+    }
+    assert reply.text == said[lang]
+    community = await store.community("telegram", "-100")
+    assert community.settings.kush_label == "kush"  # the default, unchanged
+    # another unit is saved
+    reply = await service.settings(T_GROUP, actor, True, ["kush_label", "coins"])
+    assert not reply.alert, reply.text

@@ -29,3 +29,25 @@ async def test_r8_2_hand_buttons_join_while_a_seat_is_free_ready_while_needed(
         assert notice is not None and "seat 3" in notice["content"], notice
         assert w.table().hand is not None
         assert actions() == ["r", "l", "t", "h"]
+
+
+async def test_r8_7_kush_label_chips_is_refused_on_discord(tmp_path: Path) -> None:
+    """``/ofcadmin settings kush_label chips`` was saved, though a tournament's chips are chips
+    (R8.7): refused with why, in the admin's language; the label stays."""
+    async with world(tmp_path) as w:
+        reply = await w.slash(
+            ALICE, "settings", {"name": "kush_label", "value": "chips"}, admin=True
+        )
+        assert reply["content"].splitlines()[0] == (
+            "Cannot set that — “chips” would read as a tournament's chips: choose another unit, "
+            "e.g. “coins” or “₽”."
+        ), reply
+        reply = await w.slash(BOB, "settings", {"name": "kush_label", "value": "фишки"}, admin=True)
+        assert reply["content"].splitlines()[0] == (
+            "Нельзя установить — «фишки» спутаются с турнирными фишками: выберите другую "
+            "единицу, например «монеты» или «₽»."
+        ), reply
+        reply = await w.slash(
+            ALICE, "settings", {"name": "kush_label", "value": "coins"}, admin=True
+        )
+        assert reply["content"].splitlines()[0] == "Saved: kush_label = coins.", reply
