@@ -45,6 +45,22 @@ async def test_r8_2_hand_buttons_only_join_while_free_and_ready_while_someone_ne
     assert _labels(presenter) == ["Leave", "➕ Top up", "🂠 My cards"]
 
 
+async def test_r8_6_hand_buttons_ready_while_a_seated_player_sits_out() -> None:
+    """Ready is also coming back from sit-out (R8.6): a player who sat out during the hand
+    sees it on the table message (at its next write: a /sitout of one bought in writes no
+    group message during a hand), and it brings them back."""
+    service, _presenter, _, clock = service_env()
+    await start(service, [ALICE, BOB], "ofc")
+    t = service.table_in(GROUP)
+    assert t is not None and t.hand is not None
+    assert not (await service.sit_out(GROUP, BOB)).alert
+    labels = [b.label for b in render.group_screen(t, "en", None, clock.now).all_buttons()]
+    assert labels == ["Join", "Ready", "Leave", "➕ Top up", "🂠 My cards"]
+    assert not (await service.ready(GROUP, BOB)).alert  # back (R8.6)
+    labels = [b.label for b in render.group_screen(t, "en", None, clock.now).all_buttons()]
+    assert labels == ["Join", "Leave", "➕ Top up", "🂠 My cards"]
+
+
 async def test_r8_5_three_to_act_the_time_bank_is_spelled_out_once() -> None:
     """Three arranging at once (Chinese Poker) ran to 90 characters: «Ход: 🤖 Boris ⏱ 2:00 +
     тайм-банк 0:30 · Игрок ⏱ 3:00 · 🤖 Anna ⏱ 3:00 + тайм-банк 0:30». Each name still has
