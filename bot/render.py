@@ -49,9 +49,10 @@ def mmss(seconds: float) -> str:
     return f"{secs // 60}:{secs % 60:02d}"
 
 
-def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
+def _clock_text(t: LiveTable, seat: int, now: float, lang: str, short: bool = False) -> str:
     """``1:52 + bank 1:00`` while the budget runs, ``bank 0:45`` once it is spent (R8.5);
-    ``💤 0:08`` while the grace of a tournament player away runs (R8.7)."""
+    ``💤 0:08`` while the grace of a tournament player away runs (R8.7). ``short``: the bank
+    was spelled out already on the line, ``1:52+1:00`` and ``0:00+0:45``."""
     owner = t.owner(seat)
     clock = t.clocks.get(owner)  # one clock per player (R4.2)
     if clock is None:
@@ -60,6 +61,8 @@ def _clock_text(t: LiveTable, seat: int, now: float, lang: str) -> str:
     if t.grace(owner) is not None and end is not None:
         return f"💤 {mmss(max(0.0, end - now))}"
     budget, bank = clock.left(now)
+    if short and bank > 0:
+        return f"{mmss(budget)}+{mmss(bank)}"
     if budget > 0:
         if bank > 0:
             return f"{mmss(budget)} + {tr(lang, 'board.bank')} {mmss(bank)}"
@@ -285,6 +288,27 @@ def _lobby_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
     )
 
 
+def _hand_buttons(t: LiveTable, lang: str) -> tuple[Button, ...]:
+    """The table message's lobby buttons during a hand, only those that do something for
+    someone (Join and Ready pressed by the seated only said "You are already at the table" /
+    "already ready", clutter on a phone): Join while a seat is free (seated now, a player
+    presses Ready before the next deal, R8.2); Ready while a seated player can use it: one
+    seated during the hand and not bought in (R8.2), or one sitting out, who comes back with
+    it (R8.6). Leave and Top up (queued for the next hand) stay. Built from the state every
+    group write shows: a join, a Ready, a stand-up are group writes already."""
+    v = f"L{t.version}"
+    row: list[Button] = []
+    if len(t.seats) < t.options.max_players:
+        row.append(Button(tr(lang, "btn.join"), encode(P.Join(t.id, v))))
+    if any(
+        s.bot is None and not s.leaving and (not s.ready or s.sitting_out) for s in t.seats.values()
+    ):
+        row.append(Button(tr(lang, "btn.ready"), encode(P.Ready(t.id, v))))
+    row.append(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, v))))
+    row.append(Button(tr(lang, "btn.topup"), encode(P.TopUp(t.id, v))))
+    return tuple(row)
+
+
 def _names(t: LiveTable, seats: Sequence[int]) -> str:
     return ", ".join(t.board_label(s) for s in seats)
 
@@ -317,11 +341,14 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         acting = view.to_act[0]
         time = _clock_text(t, acting, now, lang)
         lines.append(tr(lang, "board.turn", names=_names(t, [acting]), time=time))
-    elif view.to_act:  # each name with its own clock (R8.5), not two lists to pair up
-        turns = " · ".join(
-            f"{t.board_label(s)} ⏱ {_clock_text(t, s, now, lang)}" for s in view.to_act
-        )
-        lines.append(tr(lang, "board.turns", turns=turns))
+    elif view.to_act:  # each name with its own clock (R8.5), not two lists to pair up;
+        # the time bank spelled out once, then "+0:30" (three players ran to 90 characters)
+        clocks, spelled = [], False
+        for s in view.to_act:
+            clock = _clock_text(t, s, now, lang, short=spelled)
+            spelled = spelled or tr(lang, "board.bank") in clock
+            clocks.append(f"{t.board_label(s)} {clock}")
+        lines.append(tr(lang, "board.turns", turns=" · ".join(clocks)))
     topped: set[int] = set()
     for sv in view.seats:
         seat = t.player_of(sv.seat)
@@ -366,7 +393,7 @@ def group_screen(t: LiveTable, lang: str, link: str | None, now: float) -> Scree
         lines.append("")
         key = "board.unreachable" if link else "board.unreachable_button"
         lines.append(tr(lang, key, names=", ".join(unreachable)))
-    buttons: list[tuple[Button, ...]] = [_lobby_buttons(t, lang)]
+    buttons: list[tuple[Button, ...]] = [_hand_buttons(t, lang)]
     if t.tournament is not None or t.closing:  # (closing: Join, Ready and Top up would only
         # be refused, R8.2a; nobody sits down or buys in for a hand never dealt)
         buttons = [(Button(tr(lang, "btn.leave"), encode(P.Leave(t.id, f"L{t.version}"))),)]

@@ -210,7 +210,10 @@ class Sandbox:
     # the newest replay printed has one frame (a Chinese Poker hand): no ◀ ▶ for rN to press
     _one_frame: bool = False
     _pictures: list[tuple[str, Path]] = field(default_factory=list)  # written, not printed
-    _hold_pictures: int = 0  # commands waiting for their answer: its » line comes first
+    # commands waiting for their answer: its » line comes first, then the screens and the
+    # pictures it caused (the background printer printed "» Ready: 200 kush moved to the
+    # table." under the first hand's screens, "» Table #3 is open." under its message)
+    _hold: int = 0
     _printer: asyncio.Task[None] | None = None
     _last_reply: str | None = None  # the text of the bot's newest reply in the group
     _hand_seconds_before: float | None = None  # the group's hand_seconds before this start
@@ -550,7 +553,8 @@ class Sandbox:
     async def _print_loop(self) -> None:
         while True:
             await asyncio.sleep(0.05)
-            await self.print_changes()
+            if not self._hold:  # (a command's answer first: :attr:`_hold`)
+                await self.print_changes()
 
     async def print_changes(self) -> None:
         """Print every bot message of the group and of your private chat that changed since it
@@ -562,7 +566,7 @@ class Sandbox:
                 self._print_group_writes(self.screen(chat))
             else:
                 self._print_private(chat)
-        while self._pictures and not self._hold_pictures:
+        while self._pictures and not self._hold:
             what, path = self._pictures.pop(0)
             self.line(f"🖼 {tr(self.lang, what)}: {path}")
 
@@ -698,7 +702,7 @@ class Sandbox:
     async def say(self, text: str) -> None:
         """Send a command to the group as the human and print the bot's reply."""
         start = len(self.fake.calls)
-        self._hold_pictures += 1  # a /stats chart is printed after the answer
+        self._hold += 1  # the answer first, then the screens it caused, a /stats chart
         try:
             await self.fake.send_text(self.human, GROUP_ID, text)
             reply = await self._wait(lambda: _reply_after(self.fake, start, GROUP_ID))
@@ -716,7 +720,9 @@ class Sandbox:
                     self._print_message(GROUP_ID, linked.text, linked.rows)
             await self._settled()
         finally:
-            self._hold_pictures -= 1
+            self._hold -= 1
+        if not self._hold:  # (the next command's answer waits for these: /newtable, /addbot)
+            await self.print_changes()
 
     async def _settled(self) -> None:
         """Until the messages of every step taken so far are written: a table command
@@ -735,7 +741,7 @@ class Sandbox:
         photo's caption is printed as a » line (the photo is saved and its path printed), a
         text answer as the private message it is."""
         start = len(self.fake.calls)
-        self._hold_pictures += 1  # the photo's path is printed after its caption
+        self._hold += 1  # the photo's path is printed after its caption
         try:
             await self.fake.send_text(self.human, self.human.id, text)
             reply = await self._wait(lambda: _private_after(self.fake, start, self.human.id))
@@ -743,7 +749,7 @@ class Sandbox:
                 caption = str(reply.params.get("caption", ""))
                 self.line("» " + caption.replace("\n", "\n  "))
         finally:
-            self._hold_pictures -= 1
+            self._hold -= 1
 
     async def press(
         self, chat: int, number: int, *, other: bool = False, hand: bool = False
@@ -784,6 +790,17 @@ class Sandbox:
         assert self.adapter is not None
         await self.adapter.presenter.flush()
         return str(answer.params.get("text") or "") if answer else None
+
+    async def _press_line(self, chat: int, number: int, **kw: bool) -> None:
+        """Press (:meth:`press`) and print its notice as a » line before the screens the press
+        caused (held meanwhile: :attr:`_hold`), which :meth:`handle` prints next."""
+        self._hold += 1
+        try:
+            notice = await self.press(chat, number, **kw)
+            if notice:
+                self.line("» " + notice)
+        finally:
+            self._hold -= 1
 
     def _name_group(self) -> None:
         """The group's title in the sandbox's language (``/stats`` heads the group's figures
@@ -829,17 +846,11 @@ class Sandbox:
         elif text.startswith("/"):
             self.line(tr(self.lang, "sandbox.unknown", command=command))
         elif text[0] in "gG" and _number(text[1:]):
-            notice = await self.press(GROUP_ID, int(text[1:]))
-            if notice:
-                self.line("» " + notice)
+            await self._press_line(GROUP_ID, int(text[1:]))
         elif text[0] in "rR" and _number(text[1:]):
-            notice = await self.press(self.human.id, int(text[1:]), other=True)
-            if notice:
-                self.line("» " + notice)
+            await self._press_line(self.human.id, int(text[1:]), other=True)
         elif _number(text):
-            notice = await self.press(self.human.id, int(text), hand=True)
-            if notice:
-                self.line("» " + notice)
+            await self._press_line(self.human.id, int(text), hand=True)
         else:
             self.line(tr(self.lang, "sandbox.number"))
         await asyncio.sleep(0.1)

@@ -116,7 +116,7 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "board.button": {"en": "Button: {name}", "ru": "Баттон: {name}"},
     "board.turn": {"en": "▶ {names} to act · ⏱ {time}", "ru": "▶ Ход: {names} · ⏱ {time}"},
-    "board.turns": {"en": "▶ To act: {turns}", "ru": "▶ Ход: {turns}"},
+    "board.turns": {"en": "▶ To act ⏱ {turns}", "ru": "▶ Ход ⏱ {turns}"},
     "board.street": {"en": "street {street}/{streets}", "ru": "улица {street}/{streets}"},
     "board.fantasyland": {"en": "🌴 Fantasyland", "ru": "🌴 Фантазия"},
     "board.hidden": {
@@ -1144,6 +1144,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "reply.settings_saved": {"en": "Saved: {what}.", "ru": "Сохранено: {what}."},
     "reply.settings_same": {"en": "Already so: {what}.", "ru": "Уже так: {what}."},
     # a kush label of digits alone ("10 000"): every amount read as two numbers (R8.1)
+    "settings.label_chips": {
+        "en": "“{unit}” would read as a tournament's chips: choose another unit, e.g. “coins” or “₽”",
+        "ru": "«{unit}» спутаются с турнирными фишками: выберите другую единицу, например «монеты» или «₽»",
+    },
     "settings.label_digits": {
         "en": "the label is shown after every amount (“500 coins”): a short unit with no digits or “=”, e.g. “coins” or “₽”",
         "ru": "название валюты стоит после каждой суммы («500 монет»): нужна короткая единица без цифр и «=», например «монеты», «coins» или «₽»",

@@ -1529,6 +1529,15 @@ def _not_a_unit(label: str) -> bool:
     return any(ch.isdigit() or ch in "=＝" for ch in label if visible(ch))
 
 
+def _chips(label: str) -> bool:
+    """Whether a kush label is the word for chips ("chips", «фишки», «фишек» …, any case):
+    a tournament's chips are chips (R8.7), and its lobby read "Buy-in 500 chips · 1,000
+    chips each", kush and chips alike. A label stored before this was refused reads as saved."""
+    word = label.strip().casefold()
+    forms = {f for lang in ("en", "ru") for f in tr(lang, "picture.chip_forms").split("|")}
+    return word in forms | {"фишку", "фишками", "фишкам", "фишках"}
+
+
 def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
     """``s`` with setting ``name`` set to ``raw``, checked as a whole: the value against its
     description, the buy-in bounds against each other, the options of each game as its tables
@@ -1546,6 +1555,8 @@ def updated(s: CommunitySettings, name: str, raw: str) -> CommunitySettings:
         # stored still reads as it was saved: only a change is refused; told before its
         # length, "1 kush = 10 ₽" is too long and no unit either)
         raise SettingRefused(lambda lang: tr(lang, "settings.label_digits"))
+    if name == "kush_label" and _chips(str(raw)):
+        raise SettingRefused(lambda lang: tr(lang, "settings.label_chips", unit=str(raw).strip()))
     value = spec.parse(raw)
     if name in ("payouts", "chips_schedule"):  # saved as read: "50 30,20" → "50,30,20"
         if str(value).lower() in DEFAULT_WORDS:  # (empty, the default, no command can write)

@@ -174,7 +174,7 @@ async def test_r8_1_a_kush_label_must_read_as_a_unit_after_every_amount() -> Non
     assert "Saved: kush_label = ₽" in await _say(service, "kush_label", "₽")
     table = presenter.last_table(GROUP.chat_id).text
     assert "Buy-in 200 ₽ · 1 pt = 1 ₽" in table, table
-    assert "Saved: kush_label = фишки" in await _say(service, "kush_label", "фишки")
+    assert "Saved: kush_label = монеты" in await _say(service, "kush_label", "монеты")
 
 
 async def test_r8_2a_an_older_idle_and_ready_pair_leaves_other_settings_changeable() -> None:

@@ -140,9 +140,9 @@ async def test_help_introduces_kush_and_splits_the_stats_line() -> None:
         lines = tr(lang, "help.discord").split("\n")
         assert any(x.startswith("/ofc replay N — ") for x in lines)
     # the group's own label (R8.1)
-    assert not (await say(service, "kush_label", "chips")).alert
+    assert not (await say(service, "kush_label", "coins")).alert
     lines = (await service.help(GROUP, ALICE)).text.split("\n")
-    assert lines[-1] == "Chips — this group's play money (not real money): /balance shows yours."
+    assert lines[-1] == "Coins — this group's play money (not real money): /balance shows yours."
 
 
 def test_terms_a_new_player_met_are_self_explanatory() -> None:

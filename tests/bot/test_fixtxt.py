@@ -167,11 +167,11 @@ async def test_r8_1_a_chosen_label_in_a_reply() -> None:
     store = MemoryStore()
     service = TableService(store, clock=lambda: 1_000_000.0, next_hand_delay=0, timers=False)
     service.register(FakePresenter())
-    assert not (await say(service, "kush_label", "фишки")).alert
+    assert not (await say(service, "kush_label", "монеты")).alert
     reply = await service.daily(GROUP, BORIS)
-    assert reply.text.startswith("Ежедневный бонус: +100 фишек. Баланс"), reply.text
+    assert reply.text.startswith("Ежедневный бонус: +100 монет. Баланс"), reply.text
     reply = await service.daily(GROUP, ALICE)  # (English: as written)
-    assert reply.text.startswith("Daily bonus: +100 фишки. Balance"), reply.text
+    assert reply.text.startswith("Daily bonus: +100 монеты. Balance"), reply.text
 
 
 @pytest.mark.parametrize("label", ["фишки", "фишка", "Фишки", "фишек"])

@@ -690,7 +690,7 @@ async def test_r7_5_a_claimant_who_leaves_mid_reveal_continues_it_at_once(env) -
 
 async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  # type: ignore[no-untyped-def]
     """Chinese Poker (R7.2) has everyone arranging at once: the table message names each
-    player to act with that player's own clock (R8.5), "Alice ⏱ 2:00 + … · Bob ⏱ …", not
+    player to act with that player's own clock (R8.5), "⏱ Alice 2:00 + … · Bob …", not
     a list of names followed by a list of times the reader has to pair up."""
     service, _presenter, _store, clock = env
     await configure(service, game="chinese")
@@ -700,9 +700,10 @@ async def test_r8_5_two_players_to_act_each_show_their_own_clock(env) -> None:  
     clock.now += 7
     text = render.group_screen(t, "en", None, clock.now).text
     turn = next(line for line in text.splitlines() if line.startswith("▶ To act"))
-    assert turn == "▶ To act: Alice ⏱ 1:53 + time bank 1:00 · Bob ⏱ 1:53 + time bank 1:00"
+    # (the time bank spelled out once, then "+1:00": three players ran to 90 characters)
+    assert turn == "▶ To act ⏱ Alice 1:53 + time bank 1:00 · Bob 1:53+1:00"
     russian = render.group_screen(t, "ru", None, clock.now).text
-    assert "▶ Ход: Alice ⏱ 1:53 + тайм-банк 1:00 · Bob ⏱ 1:53 + тайм-банк 1:00" in russian
+    assert "▶ Ход ⏱ Alice 1:53 + тайм-банк 1:00 · Bob 1:53+1:00" in russian
 
 
 async def test_r8_2_a_top_up_during_a_chinese_reveal_waits_for_its_settlement() -> None:

@@ -193,10 +193,10 @@ async def test_a_value_already_set_is_answered_as_already_so_not_saved() -> None
     # a default saved as what it stands for changes nothing either; a new label does
     default = await say(service, "ready_seconds", f"{RuleOptions().ready_seconds:g}")
     assert default.text.startswith("Уже так: ready_seconds = "), default.text
-    label = await say(service, "kush_label", "фишки")
-    assert label.text.startswith("Сохранено: kush_label = фишки."), label.text
-    label = await say(service, "kush_label", "фишки")
-    assert label.text.startswith("Уже так: kush_label = фишки."), label.text
+    label = await say(service, "kush_label", "монеты")
+    assert label.text.startswith("Сохранено: kush_label = монеты."), label.text
+    label = await say(service, "kush_label", "монеты")
+    assert label.text.startswith("Уже так: kush_label = монеты."), label.text
 
 
 async def test_settings_name_alone_explains_it_and_unknown_names_list_them() -> None:

@@ -170,23 +170,23 @@ async def test_stats_of_the_scripted_hand_checked_by_hand(env) -> None:  # type:
 
 
 async def test_group_stats_name_the_groups_kush_label_in_every_line(env) -> None:  # type: ignore[no-untyped-def]
-    """R8.1: a group whose kush are called "chips" (``kush_label``) reads its /stats with
+    """R8.1: a group whose kush are called "coins" (``kush_label``) reads its /stats with
     that label throughout, in English and in Russian (a label the admins chose is not
-    declined). The total moved said "Kush won in all: 38 chips" whatever the label."""
+    declined). The total moved said "Kush won in all: 38 coins" whatever the label."""
     service, presenter, _store = env
     winner, _loser = await play_scripted(service, presenter)
-    reply = await service.settings(GROUP, ALICE, True, ["kush_label", "chips"])
+    reply = await service.settings(GROUP, ALICE, True, ["kush_label", "coins"])
     assert not reply.alert, reply.text
     group = (await service.stats(GROUP, CAROL, [])).text.splitlines()
     assert group[5:] == [
-        f"Scoops: 1 · biggest win: +38 chips ({winner.name})",
-        "Members won 38 chips, lost 38 chips",
+        f"Scoops: 1 · biggest win: +38 coins ({winner.name})",
+        "Members won 38 coins, lost 38 coins",
     ]
     assert not any("kush" in line.lower() for line in group), group
     bob = (await service.stats(GROUP, BOB, [])).text.splitlines()  # Bob reads Russian
     assert bob[5:7] == [
-        f"Скупов: 1 · крупнейший выигрыш: +38 chips ({winner.name})",
-        "Участники выиграли 38 chips, проиграли 38 chips",
+        f"Скупов: 1 · крупнейший выигрыш: +38 coins ({winner.name})",
+        "Участники выиграли 38 coins, проиграли 38 coins",
     ]
     assert not any("куш" in line.lower() for line in bob), bob
 

@@ -601,7 +601,7 @@ async def test_a_lobby_restarted_after_a_crash_takes_the_saved_buy_in_at_once() 
     service, presenter = new_service(store, clock)
     await service.new_table(GROUP, ALICE)
     await service.join(GROUP, ALICE)
-    for name, value in (("min_buy_in", "300"), ("kush_label", "chips"), ("language", "ru")):
+    for name, value in (("min_buy_in", "300"), ("kush_label", "coins"), ("language", "ru")):
         store.kill_at, store.kill_after = store.commits + 1, False
         with pytest.raises(Killed):
             await service.settings(GROUP, ALICE, True, [name, value])
@@ -609,10 +609,10 @@ async def test_a_lobby_restarted_after_a_crash_takes_the_saved_buy_in_at_once() 
         service, presenter = await restart(store, clock)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is None
-    assert (t.min_buy_in, t.label, t.lang, t.pending_buy_in) == (300, "chips", "ru", None)
+    assert (t.min_buy_in, t.label, t.lang, t.pending_buy_in) == (300, "coins", "ru", None)
     lobby = presenter.last_table(GROUP.chat_id).text
     assert tr("ru", "lobby.title", game=tr("ru", "game.pineapple"), table=t.id, buy_in=300,
-              point=1, label="chips", players="2–3") in lobby  # fmt: skip
+              point=1, label="coins", players="2–3") in lobby  # fmt: skip
     assert not (await service.ready(GROUP, ALICE)).alert
     assert await player_balance(store, ALICE) == 700
     assert await check_store(store) == []
@@ -680,7 +680,7 @@ async def test_r8_7_an_open_tournament_keeps_its_options_when_the_admins_change_
     store, clock = KillableStore(), Clock()
     service, t = await _tournament_of_two(store, clock)
     options, buy_in = t.options, t.min_buy_in
-    for name, value in (("min_buy_in", "300"), ("hand_seconds", "30"), ("kush_label", "chips")):
+    for name, value in (("min_buy_in", "300"), ("hand_seconds", "30"), ("kush_label", "coins")):
         reply = await service.settings(GROUP, ALICE, True, [name, value])
         assert not reply.alert, reply.text
     assert (t.options, t.min_buy_in, t.pending_options, t.pending_buy_in) == (
@@ -689,7 +689,7 @@ async def test_r8_7_an_open_tournament_keeps_its_options_when_the_admins_change_
         None,
         None,
     )
-    assert t.label == "chips"
+    assert t.label == "coins"
     assert options.hand_seconds != 30
 
 

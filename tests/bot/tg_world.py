@@ -152,11 +152,12 @@ class World:
         await self.adapter.presenter.flush()
 
     def table_message(self) -> dict[str, Any]:
-        """The newest bot message in the group that has lobby buttons."""
+        """The newest bot message in the group that has lobby buttons (Leave: during a hand
+        Join is shown only while a seat is free)."""
         for m in reversed(self.fake.chat_messages(GROUP_ID)):
             if any(
                 Payload.decode(b.get("callback_data"))
-                and Payload.decode(b.get("callback_data")).action == "j"  # type: ignore[union-attr]
+                and Payload.decode(b.get("callback_data")).action in ("j", "l")  # type: ignore[union-attr]
                 for b in self.fake.buttons(m)
             ):
                 return m

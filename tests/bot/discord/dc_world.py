@@ -127,9 +127,10 @@ class World:
 
     # -- reading -----------------------------------------------------------------------------
     def table_message(self) -> dict[str, Any]:
-        """The newest public bot message in the channel with lobby buttons."""
+        """The newest public bot message in the channel with lobby buttons (Leave: during a
+        hand Join is shown only while a seat is free)."""
         for m in reversed(self.fake.channel_messages(CHANNEL_ID)):
-            if any(action_of(c) == "j" for c in components(m)):
+            if any(action_of(c) in ("j", "l") for c in components(m)):
                 return m
         raise AssertionError("no table message")
 
