@@ -158,6 +158,14 @@ def pass_opener(tx: Tx) -> None:
 #: in each of its channels)
 TABLE_REQUESTS_KEPT = 64
 
+#: how long a press or a table command waits for storage in all, in seconds
+#: (:func:`storage.api.answer_within`, :attr:`Runtime.storage_wait`): every press is
+#: answered within about a second whatever the database does (silent: a network partition,
+#: another process's lock). Storage not answering by then: "nothing changed, try again";
+#: a step's commit not answered is an unknown outcome (:attr:`Runtime.unsure`), read back
+#: by the table's next step
+STORAGE_WAIT = 1.0
+
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
 GROUP_CHAIN = "group"
@@ -282,6 +290,8 @@ class Runtime:
         decisions_in_process: bool | None = None,
     ) -> None:
         self.store = store
+        #: how long a press or a table command waits for storage (:data:`STORAGE_WAIT`)
+        self.storage_wait = STORAGE_WAIT
         self.bot_pace = bot_pace
         self.clock = clock
         self.rng = rng
