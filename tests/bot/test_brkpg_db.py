@@ -558,6 +558,54 @@ async def test_pg_r8_2_a_ready_whose_commit_meets_a_silent_network_is_answered_a
         await store.close()
 
 
+async def test_pg_r8_2_a_timer_step_meets_a_silent_network_and_frees_the_table_for_presses(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby's ready timer runs out (R8.2: Carol stood up, the hand dealt) while the
+    network is silent: the timer's step holds the table for about a second, not minutes
+    (it held every press there meanwhile), and changes nothing here; a press meanwhile is
+    answered "nothing changed" at once; once the database answers, the timer's step is made
+    (its unknown commit read back first) and the hand is dealt."""
+    proxy, url = await silent_store(pg_url)
+    silence = SilenceAtCommit(postgres_module._transact, proxy)
+    monkeypatch.setattr(postgres_module, "_transact", silence)
+    clock = Clock()
+    store = await PostgresStore.open(url)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB, CAROL):
+            await service.join(GROUP, a)
+        for a in (ALICE, BOB):
+            assert not (await service.ready(GROUP, a)).alert
+        t = service.table_in(GROUP)
+        assert t is not None and t.ready_deadline is not None and t.hand is None
+        seq = t.seq
+        clock.now = t.ready_deadline + 1
+        silence.armed = "before"
+        began = time.monotonic()
+        step = asyncio.ensure_future(service.run_due())
+        done, _ = await asyncio.wait([step], timeout=3.0)
+        assert step in done and time.monotonic() - began < 3.0, "the timer held the table"
+        assert t.seq == seq and t.hand is None and seat_of(t, CAROL) is not None
+        assert service.rt.unsure == {t.id: (seq + 1, False)}
+        began = time.monotonic()
+        press = asyncio.ensure_future(service.leave(GROUP, CAROL))
+        done, _ = await asyncio.wait([press], timeout=3.0)
+        assert press in done and time.monotonic() - began < 3.0
+        reply = press.result()
+        assert reply.alert and reply.text == tr("en", "err.storage")
+        proxy.silent = False
+        await service.run_due()  # the database answers again: the timer's step is made
+        assert t.hand is not None and service.rt.unsure == {}
+        assert all(s.user_id != CAROL.user_id for s in t.seats.values())
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await proxy.stop()
+        await store.close()
+
+
 # -- SQLite: another process holds the file's write lock -------------------------------------
 async def test_sqlite_r8_2_a_ready_while_another_process_holds_the_lock_is_answered_in_seconds(
     tmp_path: Path,
