@@ -85,9 +85,15 @@ def answer_within(seconds: float) -> Iterator[None]:
     database does), then raise :class:`StorageTimeout`; the stores that can wait
     (PostgreSQL, SQLite) honour it. Tasks started meanwhile (timers, background saves,
     the step's sending) are not bound by it: the bound is the task's, not its context's.
-    Calls outside such a block have no bound (statistics, migrations, the start)."""
+    Calls outside such a block have no bound (statistics, migrations, the start). Within
+    another such block of the task, the sooner end holds."""
     loop = asyncio.get_running_loop()
-    token = _DEADLINE.set((loop.time() + seconds, asyncio.current_task()))
+    task = asyncio.current_task()
+    end = loop.time() + seconds
+    outer = _DEADLINE.get()
+    if outer is not None and outer[1] is task:
+        end = min(end, outer[0])
+    token = _DEADLINE.set((end, task))
     try:
         yield
     finally:

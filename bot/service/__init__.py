@@ -352,7 +352,11 @@ class TableService:
 
     # -- helpers ---------------------------------------------------------------------------
     async def _community(self, chat: ChatRef) -> Community:
-        return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
+        """The chat's community (made on its first command): the first read of nearly every
+        command, waited for :attr:`Runtime.storage_wait` at most (a silent database raises
+        :class:`StorageTimeout`, answered "nothing changed" by the adapter, at once)."""
+        with answer_within(self.rt.storage_wait):
+            return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
 
     async def _lang(self, community: Community | None, actor: Actor | None) -> str:
         """The language of a reply to ``actor`` in ``community``: the group's setting

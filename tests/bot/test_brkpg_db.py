@@ -25,7 +25,7 @@ from bot.model import Actor, LiveTable, Phase
 from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
-from storage.api import LedgerKind, Store
+from storage.api import LedgerKind, StorageTimeout, Store
 from storage.check import check_store
 from storage.postgres import PostgresStore
 from storage.sqlite import SqliteStore
@@ -458,6 +458,31 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
         assert seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
         assert await booked(store, LedgerKind.BUY_IN) == {seat_of(t, ALICE).player_id: 200}
         assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await proxy.stop()
+        await store.close()
+
+
+async def test_pg_a_command_while_the_network_is_silent_fails_within_seconds(
+    pg_url: str,
+) -> None:
+    """/balance (no table step: its first read, the community) on a silent network fails
+    within seconds (the adapter answers "something went wrong; nothing changed"), not after
+    minutes; it works again once the database answers."""
+    proxy, url = await silent_store(pg_url)
+    store = await PostgresStore.open(url)
+    try:
+        service, _ = new_service(store, Clock())
+        await service.join(GROUP, ALICE)  # (the community made)
+        proxy.silent = True
+        began = time.monotonic()
+        with pytest.raises(StorageTimeout):
+            await asyncio.wait_for(service.balance(GROUP, ALICE), 10.0)
+        assert time.monotonic() - began < 3.0
+        proxy.silent = False
+        reply = await service.balance(GROUP, ALICE)
+        assert not reply.alert and "1000" in reply.text
         await service.stop()
     finally:
         await proxy.stop()
