@@ -958,8 +958,10 @@ class PostgresStore:
             call = asyncio.ensure_future(fn(conn, *args))
             try:
                 done, _ = await asyncio.wait([call], timeout=left)
-            except asyncio.CancelledError:
-                call.cancel()
+            except asyncio.CancelledError:  # (a read: terminated too, not waited for)
+                if not call.done():
+                    conn.terminate()
+                    call.cancel()
                 raise
             if not done:
                 conn.terminate()  # (the call fails with the connection: waited for below)
