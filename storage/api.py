@@ -18,7 +18,10 @@ changes nothing and returns the first call's result.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import asyncio
+import contextlib
+import contextvars
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -44,10 +47,13 @@ __all__ = [
     "Player",
     "Settlement",
     "StorageError",
+    "StorageTimeout",
     "Store",
     "TableRecord",
+    "answer_within",
     "fold_name",
     "lease_key",
+    "time_left",
 ]
 
 
@@ -57,6 +63,50 @@ class StorageError(Exception):
 
 class InsufficientFunds(StorageError):
     """A debit would make a balance or a stack negative; nothing was changed."""
+
+
+class StorageTimeout(StorageError):
+    """Storage did not answer within the time the caller has (:func:`answer_within`): the
+    database silent (a network partition, a server that hangs) or a lock another process
+    holds. Unlike other storage errors, the outcome of a write is NOT known: it
+    may have been applied, or be applied later (a caller reads it back, as after a lost
+    answer); a read changed nothing."""
+
+
+_DEADLINE: contextvars.ContextVar[tuple[float, asyncio.Task[Any] | None] | None] = (
+    contextvars.ContextVar("storage_deadline", default=None)
+)
+
+
+@contextlib.contextmanager
+def answer_within(seconds: float) -> Iterator[None]:
+    """Within the block, the store calls the current task makes wait at most until
+    ``seconds`` from now in all (a press or a command answered within a second whatever the
+    database does), then raise :class:`StorageTimeout`; the stores that can wait
+    (PostgreSQL, SQLite) honour it. Tasks started meanwhile (timers, background saves,
+    the step's sending) are not bound by it: the bound is the task's, not its context's.
+    Calls outside such a block have no bound (statistics, migrations, the start). Within
+    another such block of the task, the sooner end holds."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    end = loop.time() + seconds
+    outer = _DEADLINE.get()
+    if outer is not None and outer[1] is task:
+        end = min(end, outer[0])
+    token = _DEADLINE.set((end, task))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def time_left() -> float | None:
+    """The seconds the current task's store call may still wait (:func:`answer_within`), at
+    most 0; ``None``: no bound."""
+    bound = _DEADLINE.get()
+    if bound is None or bound[1] is not asyncio.current_task():
+        return None
+    return max(0.0, bound[0] - asyncio.get_running_loop().time())
 
 
 class LeaseLost(StorageError):

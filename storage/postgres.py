@@ -101,9 +101,11 @@ from storage.api import (
     Move,
     Player,
     StorageError,
+    StorageTimeout,
     Store,
     TableRecord,
     lease_key,
+    time_left,
 )
 from storage.check import AUDIT_QUERIES, AuditData
 
@@ -924,14 +926,50 @@ class PostgresStore:
     async def _call(self, fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         """``fn(conn, *args)`` on a pooled connection (no transaction of its own);
         database errors → :class:`StorageError`."""
+        left = time_left()
+        if left == 0:  # (the caller's time is up: nothing is tried)
+            raise StorageTimeout("no time left for PostgreSQL")
         try:
-            async with self._pool.acquire() as conn:
-                return await fn(conn, *args)
+            if left is None:
+                async with self._pool.acquire() as conn:
+                    return await fn(conn, *args)
+            return await self._bounded(fn, args, left)
         except Exception as e:
             mapped = _storage_error(e)
             if mapped is e:
                 raise
             raise mapped from e
+
+    async def _bounded(
+        self, fn: Callable[..., Awaitable[T]], args: tuple[Any, ...], left: float
+    ) -> T:
+        """:meth:`_call` within ``left`` seconds (:func:`~storage.api.answer_within`): a
+        connection not had in time, or a call not answered, raises :class:`StorageTimeout`;
+        the connection of the call is terminated then (asyncpg's own timeout cancels the
+        query over a new connection and waits for that, which a silent network never
+        answers, nor the release of the connection)."""
+        began = time.monotonic()
+        try:
+            conn = await self._pool.acquire(timeout=left)
+        except TimeoutError as e:
+            raise StorageTimeout(f"no PostgreSQL connection within {left:.1f} s") from e
+        try:
+            left = max(0.0, left - (time.monotonic() - began))
+            call = asyncio.ensure_future(fn(conn, *args))
+            try:
+                done, _ = await asyncio.wait([call], timeout=left)
+            except asyncio.CancelledError:  # (a read: terminated too, not waited for)
+                if not call.done():
+                    conn.terminate()
+                    call.cancel()
+                raise
+            if not done:
+                conn.terminate()  # (the call fails with the connection: waited for below)
+                await asyncio.gather(call, return_exceptions=True)
+                raise StorageTimeout(f"no answer from PostgreSQL within {left:.1f} s")
+            return call.result()
+        finally:
+            await self._pool.release(conn)
 
     async def _fetch(self, sql: str, *args: Any) -> list[Row]:
         async def body(conn: Conn) -> list[Row]:
@@ -945,11 +983,17 @@ class PostgresStore:
 
         return await self._call(body)
 
-    async def _retrying(self, body: Callable[..., Awaitable[T]], args: tuple[Any, ...]) -> T:
+    async def _retrying(
+        self, body: Callable[..., Awaitable[T]], args: tuple[Any, ...], using: list[Conn]
+    ) -> T:
         for attempt in range(RETRIES + 1):
             try:
                 async with self._pool.acquire() as conn:
-                    return await _transact(conn, body, args)
+                    using.append(conn)  # (terminated by :meth:`_write` when late)
+                    try:
+                        return await _transact(conn, body, args)
+                    finally:
+                        using.clear()
             except _RETRY_ERRORS:
                 if attempt == RETRIES:
                     raise
@@ -959,11 +1003,28 @@ class PostgresStore:
     async def _write(self, body: Callable[..., Awaitable[T]], *args: Any) -> T:
         """Run ``body(conn, *args)`` in one transaction (rerun on a deadlock or a
         serialization failure); its result or its exception, database errors as
-        :class:`StorageError`. A caller cancelled meanwhile does not cancel the transaction."""
-        task = asyncio.ensure_future(self._retrying(body, args))
+        :class:`StorageError`. A caller cancelled meanwhile does not cancel the transaction.
+        Within :func:`~storage.api.answer_within`, one not done in time has its connection
+        terminated (a silent network held it, and the pool's connection, for minutes) and
+        raises :class:`StorageTimeout`: whether it committed is not known (its COMMIT may
+        have gone out), the caller reads it back."""
+        left = time_left()
+        if left == 0:  # (the caller's time is up: nothing is tried)
+            raise StorageTimeout("no time left for PostgreSQL")
+        using: list[Conn] = []
+        task = asyncio.ensure_future(self._retrying(body, args, using))
         self._running.add(task)
         task.add_done_callback(_forget(self._running))
         try:
+            if left is not None:
+                done, _ = await asyncio.wait([task], timeout=left)
+                if not done:
+                    for conn in using:
+                        conn.terminate()
+                    if not using:  # (waiting for a connection or a rerun: none in flight)
+                        task.cancel()
+                    await asyncio.wait([task])
+                    raise StorageTimeout(f"no answer from PostgreSQL within {left:.1f} s")
             return await asyncio.shield(task)
         except Exception as e:
             mapped = _storage_error(e)

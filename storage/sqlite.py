@@ -100,9 +100,11 @@ from storage.api import (
     Move,
     Player,
     StorageError,
+    StorageTimeout,
     Store,
     TableRecord,
     lease_key,
+    time_left,
 )
 from storage.check import AUDIT_QUERIES, AuditData
 
@@ -506,8 +508,20 @@ class SqliteStore:
     async def _call(
         self, fn: Callable[Concatenate[Conn, P], T], *args: P.args, **kwargs: P.kwargs
     ) -> T:
-        """Run ``fn(conn, *args)`` on the connection's thread; SQLite errors → StorageError."""
+        """Run ``fn(conn, *args)`` on the connection's thread; SQLite errors → StorageError.
+        Within :func:`~storage.api.answer_within`, one not answered in time (the thread busy
+        with a write that waits for another process's lock, up to :data:`BUSY_TIMEOUT_MS`)
+        raises :class:`StorageTimeout` (it still runs on the thread, its result dropped)."""
+        left = time_left()
+        if left == 0:  # (the caller's time is up: nothing is tried)
+            raise StorageTimeout("no time left for SQLite")
         try:
+            if left is not None:
+                try:
+                    async with asyncio.timeout(left):
+                        return cast(T, await self._execute(fn, self._raw, *args, **kwargs))
+                except TimeoutError as e:
+                    raise StorageTimeout(f"no answer from SQLite within {left:.1f} s") from e
             return cast(T, await self._execute(fn, self._raw, *args, **kwargs))
         except (sqlite3.Error, ValueError) as e:
             mapped = _storage_error(e)
@@ -517,13 +531,26 @@ class SqliteStore:
 
     async def _write(self, body: Callable[..., T], *args: Any) -> T:
         """Run ``body(conn, *args)`` in a ``BEGIN IMMEDIATE`` transaction, possibly together
-        with other queued writes (see the module doc); its result or its exception."""
+        with other queued writes (see the module doc); its result or its exception. Within
+        :func:`~storage.api.answer_within`, one not done in time (a batch ahead, or its own,
+        waiting for another process's lock) raises :class:`StorageTimeout`: as for a caller
+        cancelled, it is skipped if its batch had not started, else it completes; which, the
+        caller does not know (it reads it back)."""
+        left = time_left()
+        if left == 0:  # (the caller's time is up: nothing is queued)
+            raise StorageTimeout("no time left for SQLite")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._queue.append(_Write(body, args, future))
         if self._flusher is None:
             self._flusher = loop.create_task(self._flush())
-        return cast(T, await future)
+        if left is None:
+            return cast(T, await future)
+        try:
+            async with asyncio.timeout(left):
+                return cast(T, await future)
+        except TimeoutError as e:
+            raise StorageTimeout(f"no answer from SQLite within {left:.1f} s") from e
 
     async def _flush(self) -> None:
         """Drain the write queue, one batch (one transaction) at a time."""

@@ -89,7 +89,7 @@ from game.cards import Card
 from game.errors import OptionError
 from game.options import GameKind
 from game.tournament import Tournament
-from storage.api import Community, StorageError, Store, TableRecord
+from storage.api import Community, StorageError, StorageTimeout, Store, TableRecord, answer_within
 
 __all__ = ["PLAYABLE_GAMES", "SETTINGS", "Answer", "TableService", "TransitionFailed"]
 
@@ -352,7 +352,11 @@ class TableService:
 
     # -- helpers ---------------------------------------------------------------------------
     async def _community(self, chat: ChatRef) -> Community:
-        return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
+        """The chat's community (made on its first command): the first read of nearly every
+        command, waited for :attr:`Runtime.storage_wait` at most (a silent database raises
+        :class:`StorageTimeout`, answered "nothing changed" by the adapter, at once)."""
+        with answer_within(self.rt.storage_wait):
+            return await self.rt.store.community(chat.platform, chat.community_id, chat.title)
 
     async def _lang(self, community: Community | None, actor: Actor | None) -> str:
         """The language of a reply to ``actor`` in ``community``: the group's setting
@@ -401,57 +405,62 @@ class TableService:
         if chat.private:
             return await self._group_only(actor)
         t = self.table_in(chat)
-        community = await self._community(chat)
-        lang = await self._lang(community, actor)
+        try:
+            with answer_within(self.rt.storage_wait):  # (a silent database)
+                community = await self._community(chat)
+                lang = await self._lang(community, actor)
+        except StorageTimeout:
+            return Reply(tr(language_of(actor.language), "err.storage"), alert=True)
         if t is None:
             key = "err.restarting" if self.rt.restoring else "reply.no_table"
             return Reply(tr(lang, key), alert=True)
         failure: Exception | None = None
         async with t.lock:
-            if not self.rt.open_here(t):  # closed while we waited
-                return Reply(tr(lang, "reply.no_table"), alert=True)
-            if t.applied(request):  # delivered again: applied once, nothing more
-                return Reply(tr(lang, "reply.request_done"))
-            version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
-            seq, requests = t.seq, t.requests
-            t.remember(request)  # (in the snapshot of every step the command commits)
-            back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
-            if came_back is not None:
-                came_back.append(back is not None)
-            try:
-                # the idle close (R8.2a) due before the command came: made first, the
-                # command answered with its notice
-                closed = await timing.idle_first(self.rt, t, lang)
-                reply = closed if closed is not None else await body(t, community, lang)
-            except Exception as exc:
-                committed = t.seq != seq
-                if not committed and self.rt.open_here(t):
-                    t.requests = requests  # nothing applied: a copy may try again
-                # (rolled back to a state with them back) committed however the command
-                # failed: only when storage refused it, their coming back was left to a
-                # background save after any other error, which a crash then lost (R8.7)
-                if back is not None:
+            with answer_within(self.rt.storage_wait):  # (a silent database)
+                if not self.rt.open_here(t):  # closed while we waited
+                    return Reply(tr(lang, "reply.no_table"), alert=True)
+                if t.applied(request):  # delivered again: applied once, nothing more
+                    return Reply(tr(lang, "reply.request_done"))
+                version, renamed = t.version, lobby.rename(t, actor)  # the name they go by now
+                seq, requests = t.seq, t.requests
+                t.remember(request)  # (in the snapshot of every step the command commits)
+                back = self._back(t, actor)  # a command of theirs at the table: back if away (R8.7)
+                if came_back is not None:
+                    came_back.append(back is not None)
+                try:
+                    # the idle close (R8.2a) due before the command came: made first, the
+                    # command answered with its notice
+                    closed = await timing.idle_first(self.rt, t, lang)
+                    reply = closed if closed is not None else await body(t, community, lang)
+                except Exception as exc:
+                    committed = t.seq != seq
+                    if not committed and self.rt.open_here(t):
+                        t.requests = requests  # nothing applied: a copy may try again
+                    # (rolled back to a state with them back) committed however the command
+                    # failed: only when storage refused it, their coming back was left to a
+                    # background save after any other error, which a crash then lost (R8.7)
+                    if back is not None:
+                        await tournaments.keep_back(self.rt, t, seq)
+                    if not committed:  # nothing committed: nothing to follow up
+                        if not isinstance(exc, TransitionFailed | StorageTimeout):
+                            raise
+                        return Reply(tr(lang, "err.storage"), alert=True)
+                    # a step of the command committed before it failed (a dealt hand, a close):
+                    # its after-steps run all the same (the new name stored and shown, the step's
+                    # messages sent); it was the next update's step that took them, or the
+                    # rename's new name stayed unsaved. It is answered as done: "nothing changed,
+                    # try again" (the adapter's answer to a failure, or storage's) was untrue,
+                    # and trying again did it twice
+                    failure, reply = exc, self._after_commit(t, actor, lang, exc)
+                if t.seq == seq and back is None:
+                    # refused, nothing committed: not applied (a copy says the same); one that
+                    # brought its player back (R8.7) was, whatever it said: its key commits with
+                    # their coming back, and a copy after they went away again leaves them away
+                    t.requests = requests
+                if renamed:
+                    await lobby.show_renamed(self.rt, t, actor, version)
+                if back is not None and failure is None:  # committed before the answer (R8.7)
                     await tournaments.keep_back(self.rt, t, seq)
-                if not committed:  # nothing committed: nothing to follow up
-                    if not isinstance(exc, TransitionFailed):
-                        raise
-                    return Reply(tr(lang, "err.storage"), alert=True)
-                # a step of the command committed before it failed (a dealt hand, a close):
-                # its after-steps run all the same (the new name stored and shown, the step's
-                # messages sent); it was the next update's step that took them, or the
-                # rename's new name stayed unsaved. It is answered as done: "nothing changed,
-                # try again" (the adapter's answer to a failure, or storage's) was untrue,
-                # and trying again did it twice
-                failure, reply = exc, self._after_commit(t, actor, lang, exc)
-            if t.seq == seq and back is None:
-                # refused, nothing committed: not applied (a copy says the same); one that
-                # brought its player back (R8.7) was, whatever it said: its key commits with
-                # their coming back, and a copy after they went away again leaves them away
-                t.requests = requests
-            if renamed:
-                await lobby.show_renamed(self.rt, t, actor, version)
-            if back is not None and failure is None:  # committed before the answer (R8.7)
-                await tournaments.keep_back(self.rt, t, seq)
         if answer is not None:
             await answer(reply)  # the caller first: a platform that makes us wait comes after
         await self.rt.settled(t)  # the messages of the step, sent without holding the table
@@ -1391,58 +1400,63 @@ class TableService:
         if t is None or t.platform != actor.platform:
             return await self._closed_press(actor, press.table, chat, lang)
         async with t.lock:
-            if not self.rt.open_here(t):
-                return Reply(tr(lang, "err.stale"), alert=True)
-            lang = _press_lang(t, actor)
-            # a press carries the presser's current name as a command does (the press's own
-            # version is checked against the table message before anything is redrawn); not
-            # one in a private chat: Discord names a DM's presser by their account's name, not
-            # the server's nickname the seat took, and the seat's name flipped between the two
-            # with every press there and in the group (a group write each time)
-            in_group = chat is None or not chat.private
-            version, renamed = t.version, in_group and lobby.rename(t, actor)
-            # any press of theirs at the table brings a player away back (R8.7); the presses
-            # of their hand write it themselves, after the press
-            hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
-            # (a press delivered again, pressed before they went away, says nothing of now)
-            again = t.pressed_again(request)
-            back = None if again else self._back(t, actor, private=not hand_press)
-            failure: Exception | None = None
-            try:
-                reply = await self._table_press(
-                    t, actor, chat, press, lang, message_ref, is_admin, again=again, shown=shown
-                )
-            except TransitionFailed as exc:
-                if t.seq == seq:  # nothing committed: storage refused the press's step
-                    reply = Reply(tr(lang, "err.storage"), alert=True)
-                else:  # a later step of it was refused: the first one is done (as below)
+            with answer_within(self.rt.storage_wait):  # (a silent database)
+                if not self.rt.open_here(t):
+                    return Reply(tr(lang, "err.stale"), alert=True)
+                lang = _press_lang(t, actor)
+                # a press carries the presser's current name as a command does (the press's own
+                # version is checked against the table message before anything is redrawn); not
+                # one in a private chat: Discord names a DM's presser by their account's name, not
+                # the server's nickname the seat took, and the seat's name flipped between the two
+                # with every press there and in the group (a group write each time)
+                in_group = chat is None or not chat.private
+                version, renamed = t.version, in_group and lobby.rename(t, actor)
+                # any press of theirs at the table brings a player away back (R8.7); the presses
+                # of their hand write it themselves, after the press
+                hand_press, seq = isinstance(press, _HAND_PRESSES), t.seq
+                # (a press delivered again, pressed before they went away, says nothing of now)
+                again = t.pressed_again(request)
+                back = None if again else self._back(t, actor, private=not hand_press)
+                failure: Exception | None = None
+                try:
+                    reply = await self._table_press(
+                        t, actor, chat, press, lang, message_ref, is_admin, again=again, shown=shown
+                    )
+                except TransitionFailed as exc:
+                    if t.seq == seq:  # nothing committed: storage refused the press's step
+                        reply = Reply(tr(lang, "err.storage"), alert=True)
+                    else:  # a later step of it was refused: the first one is done (as below)
+                        if back is not None:
+                            await tournaments.keep_back(self.rt, t, seq)
+                        failure, reply = exc, self._after_commit(t, actor, lang, exc)
+                except Exception as exc:  # their coming back committed all the same (R8.7)
+                    committed = t.seq != seq
                     if back is not None:
                         await tournaments.keep_back(self.rt, t, seq)
-                    failure, reply = exc, self._after_commit(t, actor, lang, exc)
-            except Exception as exc:  # their coming back committed all the same (R8.7)
-                committed = t.seq != seq
-                if back is not None:
+                    if not committed and not isinstance(exc, StorageTimeout):
+                        raise  # nothing committed: nothing to follow up
+                    if not committed:  # a read not answered in time (a silent database)
+                        reply = Reply(tr(lang, "err.storage"), alert=True)
+                    else:
+                        # a step of the press committed before it failed: its after-steps run
+                        # all the same (the new name, the step's messages) and it is answered
+                        # as done (it was "something went wrong; nothing changed", and
+                        # pressed again)
+                        failure, reply = exc, self._after_commit(t, actor, lang, exc)
+                if (
+                    failure is None
+                    and back is not None
+                    and hand_press
+                    and t.seq == seq
+                    and not reply.private
+                ):
+                    # refused (stale, not theirs, not legal) without their hand to show and no
+                    # step taken that wrote it: it is written here, or it kept saying they are away
+                    self._rewrite_private(t, back)
+                if renamed:
+                    await lobby.show_renamed(self.rt, t, actor, version)
+                if back is not None and failure is None:  # committed before the answer (R8.7)
                     await tournaments.keep_back(self.rt, t, seq)
-                if not committed:  # nothing committed: nothing to follow up
-                    raise
-                # a step of the press committed before it failed: its after-steps run all
-                # the same (the new name, the step's messages) and it is answered as done
-                # (it was "something went wrong; nothing changed", and pressed again)
-                failure, reply = exc, self._after_commit(t, actor, lang, exc)
-            if (
-                failure is None
-                and back is not None
-                and hand_press
-                and t.seq == seq
-                and not reply.private
-            ):
-                # refused (stale, not theirs, not legal) without their hand to show and no
-                # step taken that wrote it: it is written here, or it kept saying they are away
-                self._rewrite_private(t, back)
-            if renamed:
-                await lobby.show_renamed(self.rt, t, actor, version)
-            if back is not None and failure is None:  # committed before the answer (R8.7)
-                await tournaments.keep_back(self.rt, t, seq)
         if answer is not None:
             await answer(reply)  # the presser first: a platform that makes us wait comes after
         await self.rt.settled(t)

@@ -41,7 +41,16 @@ from bot.thinking import Moves, Thinker
 from game.cards import Card
 from game.policy import SeatKnowledge
 from game.tournament import TournamentPhase
-from storage.api import Community, CommunitySettings, InsufficientFunds, LeaseLost, Move, Store
+from storage.api import (
+    Community,
+    CommunitySettings,
+    InsufficientFunds,
+    LeaseLost,
+    Move,
+    Store,
+    answer_within,
+    time_left,
+)
 
 __all__ = [
     "CHAT_WAIT",
@@ -157,6 +166,15 @@ def pass_opener(tx: Tx) -> None:
 #: (:meth:`Runtime.keep_table_requests`): a few tables' worth (a Discord server has a table
 #: in each of its channels)
 TABLE_REQUESTS_KEPT = 64
+
+#: how long a press or a table command waits for storage in all, in seconds
+#: (:func:`storage.api.answer_within`, :attr:`Runtime.storage_wait`): every press is
+#: answered within about a second whatever the database does (silent: a network partition,
+#: another process's lock). Storage not answering by then: "nothing changed, try again";
+#: a step's commit not answered is an unknown outcome (:attr:`Runtime.unsure`), read back
+#: by the table's next step. A table step of no press (a timer's) waits as long for its
+#: commit (:meth:`Runtime.commit`): it holds the table, which the presses there wait for
+STORAGE_WAIT = 1.0
 
 #: the chain of a table's sender that writes its group messages (the others are its
 #: players', by user id: :meth:`Runtime.send`)
@@ -282,6 +300,8 @@ class Runtime:
         decisions_in_process: bool | None = None,
     ) -> None:
         self.store = store
+        #: how long a press or a table command waits for storage (:data:`STORAGE_WAIT`)
+        self.storage_wait = STORAGE_WAIT
         self.bot_pace = bot_pace
         self.clock = clock
         self.rng = rng
@@ -590,8 +610,18 @@ class Runtime:
         step reads back as saved (an answer lost after the COMMIT, :meth:`_saved`); one whose
         outcome cannot be read yet is read first by the table's next step (:attr:`unsure`).
 
+        A step outside a press or a command (a timer's, whose table a press waits for)
+        waits for storage :attr:`storage_wait` at most too: one not answered is unsure.
+
         :raises TransitionFailed: storage refused; logged once.
         :raises InsufficientFunds: a buy-in met a short balance."""
+        if time_left() is not None:  # (a press's or a command's: bound already)
+            await self._commit(tx)
+            return
+        with answer_within(self.storage_wait):
+            await self._commit(tx)
+
+    async def _commit(self, tx: Tx) -> None:
         t = tx.table
         now = self.clock()
         try:

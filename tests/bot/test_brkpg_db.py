@@ -25,7 +25,7 @@ from bot.model import Actor, LiveTable, Phase
 from bot.screens import Payload
 from bot.service import TableService
 from bot.texts import tr
-from storage.api import LedgerKind, Store
+from storage.api import LedgerKind, StorageTimeout, Store
 from storage.check import check_store
 from storage.postgres import PostgresStore
 from storage.sqlite import SqliteStore
@@ -413,18 +413,8 @@ class SilentProxy:
             self.server.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="no PostgreSQL call has a timeout (asyncpg's pool: no command or connect timeout, "
-    "no TCP keepalive): with the network silent, the press's first read already waits (then "
-    "its commit, holding the table's lock) until the OS gives the connection up, minutes. "
-    "A timeout on the store's calls (not a pool-wide command_timeout: stats and migrations "
-    "run longer), the commit's outcome then read back as after a lost answer, is a change "
-    "of its own",
-)
-async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds(
-    pg_url: str,
-) -> None:
+async def silent_store(pg_url: str) -> tuple[SilentProxy, str]:
+    """A proxy in front of the test database and the URL of the database through it."""
     query = dict(part.split("=", 1) for part in pg_url.split("?", 1)[1].split("&"))
     sockets = list(Path(query["host"]).glob(".s.PGSQL.*"))
     assert sockets
@@ -433,6 +423,16 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
     url = (
         f"postgresql://postgres@127.0.0.1:{proxy.port}/ofc_tests?search_path={query['search_path']}"
     )
+    return proxy, url
+
+
+async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds(
+    pg_url: str,
+) -> None:
+    """The database goes silent before a /ready (its first read waits): answered "nothing
+    changed" in about a second (it waited for minutes, until the OS gave the connection up),
+    nothing changed; once the database answers again the same command goes through (R8.2)."""
+    proxy, url = await silent_store(pg_url)
     clock = Clock()
     store = await PostgresStore.open(url)
     try:
@@ -440,6 +440,9 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
         await service.new_table(GROUP, ALICE)
         for a in (ALICE, BOB):
             await service.join(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None
+        seq = t.seq
         proxy.silent = True
         press = asyncio.ensure_future(service.ready(GROUP, ALICE))
         done, _ = await asyncio.wait([press], timeout=3.0)
@@ -447,6 +450,233 @@ async def test_pg_a_press_while_the_network_is_silent_is_answered_within_seconds
         answered = press in done
         await asyncio.gather(press, return_exceptions=True)
         assert answered, "the press was not answered within 3 s of a silent network"
+        reply = press.result()
+        assert reply.alert and reply.text == tr("en", "err.storage")
+        assert t.seq == seq and not seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 0
+        reply = await service.ready(GROUP, ALICE)  # the database answers again: through
+        assert not reply.alert, reply.text
+        assert seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
+        assert await booked(store, LedgerKind.BUY_IN) == {seat_of(t, ALICE).player_id: 200}
+        assert await check_store(store) == []
+        await service.stop()
     finally:
         await proxy.stop()
+        await store.close()
+
+
+async def test_pg_a_command_while_the_network_is_silent_fails_within_seconds(
+    pg_url: str,
+) -> None:
+    """/balance (no table step: its first read, the community) on a silent network fails
+    within seconds (the adapter answers "something went wrong; nothing changed"), not after
+    minutes; it works again once the database answers."""
+    proxy, url = await silent_store(pg_url)
+    store = await PostgresStore.open(url)
+    try:
+        service, _ = new_service(store, Clock())
+        await service.join(GROUP, ALICE)  # (the community made)
+        proxy.silent = True
+        began = time.monotonic()
+        with pytest.raises(StorageTimeout):
+            await asyncio.wait_for(service.balance(GROUP, ALICE), 10.0)
+        assert time.monotonic() - began < 3.0
+        proxy.silent = False
+        reply = await service.balance(GROUP, ALICE)
+        assert not reply.alert and "1000" in reply.text
+        await service.stop()
+    finally:
+        await proxy.stop()
+        await store.close()
+
+
+class SilenceAtCommit:
+    """Wraps ``storage.postgres._transact``: once ``armed``, the next table transition's
+    network goes silent, before its transaction sends anything (``before``: it is never
+    applied) or after its statements, before its COMMIT goes out (``after``: the COMMIT
+    reaches the server once the network is back, applied though the client gave up)."""
+
+    def __init__(self, transact: Callable[..., Awaitable[Any]], proxy: SilentProxy) -> None:
+        self.transact = transact
+        self.proxy = proxy
+        self.armed = ""
+
+    async def __call__(self, conn: Any, body: Callable[..., Awaitable[Any]], args: Any) -> Any:
+        when, proxy = self.armed, self.proxy
+        if not when or body is not postgres_module._commit_tx:
+            return await self.transact(conn, body, args)
+        self.armed = ""
+        if when == "before":
+            proxy.silent = True
+            return await self.transact(conn, body, args)
+
+        async def then_silent(conn: Any, *rest: Any) -> Any:
+            result = await body(conn, *rest)
+            proxy.silent = True
+            return result
+
+        return await self.transact(conn, then_silent, args)
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+async def test_pg_r8_2_a_ready_whose_commit_meets_a_silent_network_is_answered_and_booked_once(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    """The network goes silent while Alice's Ready commits (before its COMMIT went out, or
+    after: applied, its answer never came): the press is answered "nothing changed" within
+    seconds, the table here as before; the outcome was not known (never taken as not
+    saved): once the database answers, the table's next step reads it back. Not saved:
+    pressed again, it goes through. Saved: the table is restored from storage (Alice ready,
+    her buy-in booked once) and a Ready again is "already ready" (R8.2)."""
+    proxy, url = await silent_store(pg_url)
+    silence = SilenceAtCommit(postgres_module._transact, proxy)
+    monkeypatch.setattr(postgres_module, "_transact", silence)
+    clock = Clock()
+    store = await PostgresStore.open(url)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB):
+            await service.join(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None
+        seq, before = t.seq, await totals(store)
+        silence.armed = when
+        began = time.monotonic()
+        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+        done, _ = await asyncio.wait([press], timeout=3.0)
+        took = time.monotonic() - began
+        proxy.silent = False
+        await asyncio.gather(press, return_exceptions=True)
+        assert press in done, "the press was not answered within 3 s of a silent network"
+        assert took < 3.0
+        reply = press.result()
+        assert reply.alert and reply.text == tr("en", "err.storage")
+        assert t.seq == seq and not seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 0
+        assert service.rt.unsure == {t.id: (seq + 1, False)}  # (unknown: read back next)
+        alice = seat_of(t, ALICE).player_id
+        for _ in range(100):  # the server takes the COMMIT (or the close) once it comes
+            if when == "before" or await booked(store, LedgerKind.BUY_IN):
+                break
+            await asyncio.sleep(0.02)
+        reply = await service.ready(GROUP, ALICE)
+        if when == "before":
+            assert not reply.alert, reply.text  # not saved: this one goes through
+        else:  # saved after all: restored from storage, the press refused
+            assert reply.alert and reply.text == tr("en", "err.storage")
+            await service.rt.drain()
+            t = service.table_in(GROUP)
+            assert t is not None
+            again = await service.ready(GROUP, ALICE)
+            assert again.alert and again.text == tr("en", "reply.already_ready")
+        assert service.rt.unsure == {}
+        assert seat_of(t, ALICE).ready and seat_of(t, ALICE).stack == 200
+        assert await booked(store, LedgerKind.BUY_IN) == {alice: 200}
+        after = await totals(store)
+        assert after == ({"1": before[0]["1"] - 200, "2": before[0]["2"]}, {alice: 200})
+        assert stacks_here(t) == after[1]
+        assert not (await service.ready(GROUP, BOB)).alert  # the table goes on: a hand
+        assert t.hand is not None
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await proxy.stop()
+        await store.close()
+
+
+async def test_pg_r8_2_a_timer_step_meets_a_silent_network_and_frees_the_table_for_presses(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby's ready timer runs out (R8.2: Carol stood up, the hand dealt) while the
+    network is silent: the timer's step holds the table for about a second, not minutes
+    (it held every press there meanwhile), and changes nothing here; a press meanwhile is
+    answered "nothing changed" at once; once the database answers, the timer's step is made
+    (its unknown commit read back first) and the hand is dealt."""
+    proxy, url = await silent_store(pg_url)
+    silence = SilenceAtCommit(postgres_module._transact, proxy)
+    monkeypatch.setattr(postgres_module, "_transact", silence)
+    clock = Clock()
+    store = await PostgresStore.open(url)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB, CAROL):
+            await service.join(GROUP, a)
+        for a in (ALICE, BOB):
+            assert not (await service.ready(GROUP, a)).alert
+        t = service.table_in(GROUP)
+        assert t is not None and t.ready_deadline is not None and t.hand is None
+        seq = t.seq
+        clock.now = t.ready_deadline + 1
+        silence.armed = "before"
+        began = time.monotonic()
+        step = asyncio.ensure_future(service.run_due())
+        done, _ = await asyncio.wait([step], timeout=3.0)
+        assert step in done and time.monotonic() - began < 3.0, "the timer held the table"
+        assert t.seq == seq and t.hand is None and seat_of(t, CAROL) is not None
+        assert service.rt.unsure == {t.id: (seq + 1, False)}
+        began = time.monotonic()
+        press = asyncio.ensure_future(service.leave(GROUP, CAROL))
+        done, _ = await asyncio.wait([press], timeout=3.0)
+        assert press in done and time.monotonic() - began < 3.0
+        reply = press.result()
+        assert reply.alert and reply.text == tr("en", "err.storage")
+        proxy.silent = False
+        await service.run_due()  # the database answers again: the timer's step is made
+        assert t.hand is not None and service.rt.unsure == {}
+        assert all(s.user_id != CAROL.user_id for s in t.seats.values())
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        await proxy.stop()
+        await store.close()
+
+
+# -- SQLite: another process holds the file's write lock -------------------------------------
+async def test_sqlite_r8_2_a_ready_while_another_process_holds_the_lock_is_answered_in_seconds(
+    tmp_path: Path,
+) -> None:
+    """Another process holds the database file's write lock (SQLite waits up to
+    BUSY_TIMEOUT_MS, 10 s, for it): Alice's Ready is answered "nothing changed" within
+    seconds, not after 10; the write may still go through once the lock is free (it had
+    started), so its outcome is read back by the table's next step: either way her buy-in
+    is booked once and the table agrees with the file (R8.2)."""
+    clock, path = Clock(), tmp_path / "ofc.db"
+    store = await SqliteStore.open(path)
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        service, _ = new_service(store, clock)
+        await service.new_table(GROUP, ALICE)
+        for a in (ALICE, BOB):
+            await service.join(GROUP, a)
+        t = service.table_in(GROUP)
+        assert t is not None
+        seq = t.seq
+        other.execute("BEGIN IMMEDIATE")  # the other process's write transaction
+        began = time.monotonic()
+        press = asyncio.ensure_future(service.ready(GROUP, ALICE))
+        done, _ = await asyncio.wait([press], timeout=3.0)
+        took = time.monotonic() - began
+        other.execute("ROLLBACK")
+        await asyncio.gather(press, return_exceptions=True)
+        assert press in done and took < 3.0, "the press waited for the lock"
+        reply = press.result()
+        assert reply.alert and reply.text == tr("en", "err.storage")
+        assert t.seq == seq and not seat_of(t, ALICE).ready
+        assert service.rt.unsure == {t.id: (seq + 1, False)}
+        reply = await service.ready(GROUP, ALICE)  # read back first: saved, or free to go
+        if reply.alert:  # saved after all: restored from the file
+            assert reply.text == tr("en", "err.storage")
+            await service.rt.drain()
+            t = service.table_in(GROUP)
+            assert t is not None
+            again = await service.ready(GROUP, ALICE)
+            assert again.alert and again.text == tr("en", "reply.already_ready")
+        alice = seat_of(t, ALICE)
+        assert alice.ready and alice.stack == 200 and service.rt.unsure == {}
+        assert await booked(store, LedgerKind.BUY_IN) == {alice.player_id: 200}
+        assert not (await service.ready(GROUP, BOB)).alert and t.hand is not None
+        assert await check_store(store) == []
+        await service.stop()
+    finally:
+        other.close()
         await store.close()
