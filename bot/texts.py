@@ -500,8 +500,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # /topup without an amount during the hand: the next hand's buy-in (one saved during the
     # hand applies as it ends)
     "reply.topup_queued_buy_in": {
-        "en": "Top-up of one buy-in queued (the next hand's: {amount} {label}): it is added when this hand ends.",
-        "ru": "Докупка на один взнос принята (взнос следующей раздачи: {amount} {label}): она пройдёт после этой раздачи.",
+        "en": "Top-up queued: {amount} {label} (the next hand's buy-in), added when this hand ends.",
+        "ru": "Докупка принята: {amount} {label} (взнос следующей раздачи); она пройдёт после этой раздачи.",
     },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
@@ -1549,6 +1549,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.incomplete_street": {
         "en": "Place every card first.",
         "ru": "Сначала разложите все карты.",
+    },
+    # R3.2: Confirm on streets 2-5 with cards still to place (one of three is discarded)
+    "err.place_and_discard": {
+        "en": "Place two cards and discard one first.",
+        "ru": "Сначала положите две карты и сбросьте одну.",
+    },
+    # R6.2: Confirm of a Fantasyland hand with cards still to place
+    "err.fl_incomplete": {
+        "en": "Place 13 cards and discard the rest first.",
+        "ru": "Сначала разложите 13 карт и сбросьте остальные.",
     },
     # R3.2: Confirm on streets 2-5 with no card discarded (all three placed, or one left)
     "err.discard_missing": {
