@@ -384,7 +384,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # per opponent
     "reveal.two_of_three": {
         "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
-        "ru": "Бонус за 2 или 3 бокса из 3 (с каждым соперником): {points}",
+        "ru": "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -416,6 +416,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over; chips are settled.",
         "ru": "Игра окончена, фишки рассчитаны.",
     },
+    # after a line that says why the game ends ("…so the game ends here"): not said twice
+    "reveal.settled": {"en": "The game is settled.", "ru": "Расчёт произведён."},
+    "reveal.settled_chips": {"en": "Chips are settled.", "ru": "Фишки рассчитаны."},
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Доезд"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
     "reply.claimed": {"en": "You claimed the game.", "ru": "Вы нажали «Доезд»."},
@@ -2081,7 +2084,7 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
-            "по 1 при ничьей; +1 за 2 или 3 бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
+            "по 1 при ничьей; +1 за 2 или 3 выигранных бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
             "{target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? «Доезд» "
             "заканчивает игру (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
         ),

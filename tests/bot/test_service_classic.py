@@ -227,7 +227,9 @@ async def test_r7_7_chinese_timeout_ends_the_game_and_settles(env) -> None:  # t
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "hand 1" in s.text)
     alice_name = t.board_label(0)
     late = tr("en", "reveal.game_over_timeout", names=alice_name)
-    assert late + "\n" + tr("en", "reveal.game_over") in reveal, reveal
+    # the reason line says the game ends: the next says only that it is settled (not twice)
+    assert late + "\nThe game is settled." in reveal, reveal
+    assert tr("en", "reveal.game_over") not in reveal, reveal
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -246,10 +248,12 @@ async def test_r7_6_chinese_leaver_mid_hand_ends_the_game_saying_they_left(env, 
     await auto_street(service, presenter, BOB)
     for _ in range(4):
         await service.run_due()
-    over = tr(lang, "reveal.game_over")
+    over = tr(lang, "reveal.settled")
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if over in s.text)
     left = tr(lang, "reveal.game_over_left", names="Alice")
-    assert left + "\n" + tr(lang, "reveal.game_over") in reveal, reveal
+    assert left + "\n" + over in reveal, reveal
+    assert tr(lang, "reveal.game_over") not in reveal, reveal
+    assert over == {"en": "The game is settled.", "ru": "Расчёт произведён."}[lang]
     expected = {
         "en": "🚪 Alice left the table, so the game ends here.",
         "ru": "🚪 Alice: уход из-за стола, поэтому игра на этом окончена.",
