@@ -702,6 +702,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически, и рука "
         "может оказаться мёртвой. Нажмите «Встать» ещё раз, чтобы подтвердить.",
     },
+    "reply.leave_confirm_typed_safe": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically "
+        "(safe_autoplay). Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay). Отправьте /leave ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_confirm_typed": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically and may "
+        "foul. Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически, и рука "
+        "может оказаться мёртвой. Отправьте /leave ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_cancelled": {
+        "en": "You stay at the table: your leave is cancelled.",
+        "ru": "Вы остаётесь за столом: уход отменён.",
+    },
     "notice.left_after_hand_nothing": {
         "en": "👋 {name} left the table.",
         "ru": "👋 {name} встаёт из-за стола.",
