@@ -234,9 +234,11 @@ class SeatState:
     :ivar topped_up: kush added to the stack by top-ups since the last hand ended (R8.2),
         shown next to the stack on the table message until the next hand ends: a stack that
         went 230 → 530 between hands said nothing of why.
-    :ivar leave_asked: when (clock seconds) a tournament player last pressed Leave: leaving
-        knocks them out (R8.7), so the button asks first and a second press within
-        ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0 when not asked.
+    :ivar leave_asked: when (clock seconds) the player was last asked whether to leave: a
+        tournament player's Leave (leaving knocks them out, R8.7), or a cash-table player's
+        Leave or /leave during their hand (the rest of it is placed for them, R8.5), asks
+        first and a second Leave (or /leave) within ``LEAVE_CONFIRM_SECONDS`` leaves; 0.0
+        when not asked (or the leave was taken back, :func:`bot.service.lobby.join`).
     :ivar foul_asked: the questions of fouled Confirms (R2.3) still open, one per board (two
         with double boxes, R4.2): the board as it was asked about,
         ``"<hand>.<board seat>.<version>"`` (the press's version: any change of the board,

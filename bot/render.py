@@ -672,6 +672,7 @@ def reveal_screen(
         ),)  # fmt: skip
     elif game is not None and game.over:
         lines.append("")
+        said = False  # a line says why the game ends (its target, a leaver, a timeout)
         if game.claimed_by is not None:
             lines.append(tr(lang, "reveal.claimed", name=t.board_label(game.claimed_by)))
         elif reached := [s for s, p in sorted(game.totals.items()) if p >= game.target]:
@@ -679,6 +680,7 @@ def reveal_screen(
             # Boris left, so the game ends here" blamed a leaver for a game over anyway
             names = ", ".join(t.board_label(s) for s in reached)
             lines.append(tr(lang, "reveal.game_over_target", names=names, target=target))
+            said = True
         else:  # why it ends short of the target: a player left (R7.6), or a player's time
             # ran out (R7.7); a leaver's moves were made as on timeout (R8.5), but they left:
             # "time ran out" told the group a wrong reason (a player of the game leaving
@@ -687,6 +689,7 @@ def reveal_screen(
             if gone:
                 names = ", ".join(st.name for st in gone)
                 lines.append(tr(lang, "reveal.game_over_left", names=names))
+                said = True
             late = [
                 t.board_label(r.seat)
                 for r in hand.result.seats
@@ -695,9 +698,12 @@ def reveal_screen(
             ]
             if late:
                 lines.append(tr(lang, "reveal.game_over_timeout", names=", ".join(late)))
-        # R8.7: a tournament's game settles chips (their line follows), never kush
+                said = True
+        # R8.7: a tournament's game settles chips (their line follows), never kush; a reason
+        # line above says the game ends already ("…so the game ends here. The game is over
+        # and settled." said it twice): then only that it is settled
         over = "reveal.game_over" if t.tournament is None else "reveal.game_over_chips"
-        lines.append(tr(lang, over))
+        lines.append(tr(lang, over.replace("game_over", "settled") if said else over))
     for name, stack in busted:
         lines.append(busted_notice(t, lang, name, stack))
     return Screen("\n".join(lines), buttons)

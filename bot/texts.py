@@ -384,7 +384,7 @@ TEXTS: dict[str, dict[str, str]] = {
     # per opponent
     "reveal.two_of_three": {
         "en": "Bonus for winning 2 or 3 of 3 boxes (per opponent): {points}",
-        "ru": "Бонус за 2 или 3 бокса из 3 (с каждым соперником): {points}",
+        "ru": "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): {points}",
     },
     "reveal.claim": {
         "en": "🏆 {names} reached {target:point|points}: Claim to end the game now, or Continue the reveal.",
@@ -416,6 +416,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "The game is over; chips are settled.",
         "ru": "Игра окончена, фишки рассчитаны.",
     },
+    # after a line that says why the game ends ("…so the game ends here"): not said twice
+    "reveal.settled": {"en": "The game is settled.", "ru": "Расчёт произведён."},
+    "reveal.settled_chips": {"en": "Chips are settled.", "ru": "Фишки рассчитаны."},
     "btn.claim": {"en": "🏆 Claim", "ru": "🏆 Закончить игру"},
     "btn.continue": {"en": "▶ Continue", "ru": "▶ Продолжить"},
     "reply.claimed": {"en": "You claimed the game.", "ru": "Вы закончили игру."},
@@ -500,8 +503,8 @@ TEXTS: dict[str, dict[str, str]] = {
     # /topup without an amount during the hand: the next hand's buy-in (one saved during the
     # hand applies as it ends)
     "reply.topup_queued_buy_in": {
-        "en": "Top-up of one buy-in queued (the next hand's: {amount} {label}): it is added when this hand ends.",
-        "ru": "Докупка на один взнос принята (взнос следующей раздачи: {amount} {label}): она пройдёт после этой раздачи.",
+        "en": "Top-up queued: {amount} {label} (the next hand's buy-in), added when this hand ends.",
+        "ru": "Докупка принята: {amount} {label} (взнос следующей раздачи); она пройдёт после этой раздачи.",
     },
     # a second top-up of the same amount during the hand: it replaces the first (no sum)
     "reply.topup_already_queued": {
@@ -698,6 +701,22 @@ TEXTS: dict[str, dict[str, str]] = {
         "foul. Press Leave again to confirm.",
         "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически, и рука "
         "может оказаться мёртвой. Нажмите «Встать» ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_confirm_typed_safe": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically "
+        "(safe_autoplay). Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически "
+        "(safe_autoplay). Отправьте /leave ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_confirm_typed": {
+        "en": "Leave during your hand? Your remaining cards are placed automatically and may "
+        "foul. Send /leave again to confirm.",
+        "ru": "Встать во время раздачи? Оставшиеся карты будут разложены автоматически, и рука "
+        "может оказаться мёртвой. Отправьте /leave ещё раз, чтобы подтвердить.",
+    },
+    "reply.leave_cancelled": {
+        "en": "You stay at the table: your leave is cancelled.",
+        "ru": "Вы остаётесь за столом: уход отменён.",
     },
     "notice.left_after_hand_nothing": {
         "en": "👋 {name} left the table.",
@@ -1595,6 +1614,16 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Place every card first.",
         "ru": "Сначала разложите все карты.",
     },
+    # R3.2: Confirm on streets 2-5 with cards still to place (one of three is discarded)
+    "err.place_and_discard": {
+        "en": "Place two cards and discard one first.",
+        "ru": "Сначала положите две карты и сбросьте одну.",
+    },
+    # R6.2: Confirm of a Fantasyland hand with cards still to place
+    "err.fl_incomplete": {
+        "en": "Place 13 cards and discard the rest first.",
+        "ru": "Сначала разложите 13 карт и сбросьте остальные.",
+    },
     # R3.2: Confirm on streets 2-5 with no card discarded (all three placed, or one left)
     "err.discard_missing": {
         "en": "Discard one card first (✖ Discard): this street places 2 cards and discards 1.",
@@ -2121,9 +2150,10 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": (
             "Китайский покер: 13 карт сразу, их втайне раскладывают на верх 3 / середину 5 / низ 5, "
             "низ ≥ середина ≥ верх.\nКаждый бокс — против того же бокса соперника: 2 очка за победу, "
-            "по 1 при ничьей; +1 за 2 или 3 бокса из 3; бонусы за сильные комбинации.\nИгра идёт до "
-            "{target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? «Закончить "
-            "игру» — конец игры (невскрытые боксы не в счёт), «Продолжить» — вскрытие дальше."
+            "по 1 при ничьей; +1 за 2 или 3 выигранных бокса из 3; бонусы за сильные комбинации.\n"
+            "Игра идёт до {target:очка|очков|очков}.\nЦель достигнута при вскрытии низа или середины? "
+            "«Закончить игру» — конец игры (невскрытые боксы не в счёт), «Продолжить» — вскрытие "
+            "дальше."
         ),
     },
     "settings.title": {"en": "⚙ Settings of this group", "ru": "⚙ Настройки группы"},

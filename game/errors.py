@@ -90,7 +90,9 @@ class DiscardNotAllowed(IllegalAction):
 
 class IncompleteStreet(IllegalAction):
     """Confirm with cards still to place or discard (R3.2, R3.4); code ``discard_missing``
-    when the street's discard is not made (``fl_discard_missing`` in a Fantasyland hand)."""
+    when the street's discard is not made (``fl_discard_missing`` in a Fantasyland hand),
+    ``place_and_discard`` when cards of a street with a discard are still to place
+    (``fl_incomplete`` in a Fantasyland hand)."""
 
     code = "incomplete_street"
 

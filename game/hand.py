@@ -775,7 +775,9 @@ class Hand:
             ``discard_done`` when the street's discards are already made.
         :raises IncompleteStreet: confirm before every card is placed or discarded (code
             ``discard_missing`` when the cards the street keeps are placed and its discard is
-            not made, R3.2; ``fl_discard_missing`` in a Fantasyland hand, R6.2).
+            not made, R3.2; ``fl_discard_missing`` in a Fantasyland hand, R6.2; otherwise
+            ``place_and_discard`` on a street with a discard, ``fl_incomplete`` in a
+            Fantasyland hand, ``incomplete_street`` on a street without one).
         """
         if self.result is not None:
             raise HandOver("the hand is over")
@@ -825,7 +827,14 @@ class Hand:
                     code="fl_discard_missing" if st.fl_cards else "discard_missing",
                 )
             if len(st.pending) != len(dealt) or st.pending_discards() != st.discards_allowed():
-                raise IncompleteStreet("place every card (and discard) before confirming")
+                # a street with a discard says so (R3.2, R6.2): "place every card" read as if
+                # the third card of a Pineapple street were to be placed too
+                code = "incomplete_street"
+                if st.discards_allowed():
+                    code = "fl_incomplete" if st.fl_cards else "place_and_discard"
+                raise IncompleteStreet(
+                    "place every card (and discard) before confirming", code=code
+                )
         elif isinstance(action, Arrange):
             self._verify_arrange(st, action)
         elif not isinstance(action, Timeout):

@@ -214,6 +214,14 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
     if t.tournament is not None:
         return await tournaments.register(rt, t, community, actor, lang)
     seated = t.seat_of(actor.user_id)
+    if seated is not None and seated.leaving and _may_stay(t, seated):
+        async with rt.transition(t) as tx:  # Join takes a leave not yet acted on back
+            seated.leaving = False
+            seated.leave_asked = 0.0
+            tx.group = True
+            if t.plays_now(seated):  # (their hand's screen said "you leave")
+                tx.show.add(seated.seat)
+        return Reply(tr(lang, "reply.leave_cancelled"))
     if seated is not None:  # (leaving after the hand: "already seated" read as staying)
         key = "reply.already_leaving" if seated.leaving else "reply.already_seated"
         return Reply(tr(lang, key), alert=True)
@@ -265,6 +273,21 @@ async def join(rt: Runtime, t: LiveTable, community: Community, actor: Actor, la
         left = max(0, int(t.ready_deadline - rt.clock() + 0.999))  # (as the lobby counts)
         return Reply(tr(lang, "reply.joined_timer", seat=seat.seat + 1, seconds=left))
     return Reply(tr(lang, "reply.joined", seat=seat.seat + 1))
+
+
+def _may_stay(t: LiveTable, seat: SeatState) -> bool:
+    """Whether ``seat``, leaving after the hand being played (R8.2), may take that back with
+    Join: nothing was done for them yet, no card of theirs placed as on timeout (R8.5; a
+    clock's move of theirs counts too, R8.6), no Chinese Poker reveal under way (their claim
+    was counted as continued, R7.5), the table not closing (R8.2a). A computer player
+    removed never joins."""
+    hand = t.hand
+    if hand is None or hand.is_over or t.reveal is not None or t.closing:
+        return False
+    if t.tournament is not None or seat.bot is not None:
+        return False
+    view = hand.view(None)  # (Chinese Poker's too: LiveTable.timed_out_now leaves it out)
+    return not any(view.seat(b).timed_out for b in t.boards_of(seat))
 
 
 async def _lobby_timer_first(rt: Runtime, t: LiveTable, *, busted: bool = False) -> None:
@@ -717,8 +740,10 @@ async def leave(
 ) -> Reply:
     """Stand up: between hands the stack goes back to the balance (R8.2), after the round's
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
-    they leave after it (R8.5). ``button``: the table message's Leave was pressed (at a
-    running tournament it asks first: leaving knocks the player out, R8.7). ``left_group``:
+    they leave after it (R8.5): that asks first (Leave pressed or /leave typed once changes
+    nothing; a second within :data:`LEAVE_CONFIRM_SECONDS` leaves), unless their board is
+    complete already. ``button``: the table message's Leave was pressed (at a running
+    tournament it asks first: leaving knocks the player out, R8.7). ``left_group``:
     the player left the group (or was removed; a Discord server: its own wording, "left
     the server"): the group is told in a short notice of its own, names only (a running
     tournament's knock-out notice says it already)."""
@@ -743,18 +768,19 @@ async def leave(
         and all(hand.board_of(b).is_complete for b in t.boards_of(seat))
     )
     if (
-        button
+        not left_group
         and t.plays_now(seat)
         and not done
         and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS
     ):
-        # one tap on the group's message during the hand asks first, as a tournament's
-        # does: the rest of the hand is placed for them (R8.5) and may foul; /leave, typed,
-        # leaves at once
+        # during the hand one tap on the group's message, or one /leave typed, asks first, as
+        # a tournament's Leave does: the rest of the hand is placed for them (R8.5) and may
+        # foul. A second Leave or /leave within LEAVE_CONFIRM_SECONDS leaves.
         async with rt.transition(t) as tx:
             seat.leave_asked = now
-            tx.group = True  # (new buttons: the same press delivered again is out of date)
-        return Reply(tr(lang, _placed(t, "reply.leave_confirm")), alert=True)
+            tx.group = button  # (new buttons: the same press delivered again is out of date)
+        key = "reply.leave_confirm" if button else "reply.leave_confirm_typed"
+        return Reply(tr(lang, _placed(t, key)), alert=True)
     async with rt.transition(t) as tx:
         left = depart(rt, t, tx, seat)
         if left_group:
@@ -805,6 +831,7 @@ def depart(
     if t.plays_now(seat):
         seat.leaving = True
         advance(rt, t, tx)
+        tx.show.add(seat.seat)  # (not their turn yet: their screen says they leave, too)
         return "hand"
     if t.reveal is not None:
         _leave_reveal(rt, t, tx, seat)

@@ -21,7 +21,7 @@ from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_service import ALICE, BOB, GROUP, leave_now
 
 OTHER = ChatRef("telegram", "-200", "-200", "Others")
 
@@ -50,7 +50,7 @@ async def _half_a_bank_gone(
     sleeper = t.seats[t.hand.to_act[0]]
     actor = one if sleeper.user_id == one.user_id else two
     clock.now += 150
-    assert not (await service.leave(chat, actor)).alert
+    assert not (await leave_now(service, chat, actor)).alert  # (asked first, R8.5)
     while t.hand is not None:
         clock.now += 181
         await service.run_due()

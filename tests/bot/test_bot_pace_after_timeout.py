@@ -8,7 +8,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.test_bots import new_service
-from tests.bot.test_service import ALICE, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, GROUP, leave_now, press_auto_and_confirm
 
 
 async def test_r8_5_after_a_computer_players_timeout_the_next_one_still_waits_its_pace() -> None:
@@ -51,7 +51,7 @@ async def test_r8_5_after_a_computer_players_timeout_the_next_one_still_waits_it
     assert t.bot_due is not None and deadline is not None and t.bot_due < deadline
     placed = hand.board_of(anna).count
     clock.now = deadline + 1  # her decision hangs (the timer waits for it); her clock runs out
-    reply = await service.leave(GROUP, ALICE)  # and Alice leaves meanwhile
+    reply = await leave_now(service, GROUP, ALICE)  # and Alice leaves meanwhile
     assert not reply.alert, reply.text
     assert hand.board_of(anna).count > placed and hand.to_act == (nxt,)  # made by the clock
     assert t.bot_due is not None and 1.0 <= t.bot_due - clock.now <= 3.0  # Boris's pace

@@ -28,7 +28,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 from tests.waiting import until
 
@@ -1505,7 +1505,7 @@ async def test_r8_6_r8_2a_a_person_away_beside_computer_players_stops_the_table_
     assert not reply.alert, reply.text
     assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
     dealt = clock.now
-    await service.leave(GROUP, ALICE)  # during the hand: her streets go on by the clock
+    await leave_now(service, GROUP, ALICE)  # during the hand: her streets go on by the clock
     while t.hand is not None:
         await step()
     assert t.seat_of(ALICE.user_id) is None and t.hand_no == 2

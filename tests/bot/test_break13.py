@@ -15,6 +15,7 @@ from game.board import assess_board
 from storage.check import check_store
 from tests.bot.conftest import Clock, run_until_dealt, service_env
 from tests.bot.fakes import FakePresenter
+from tests.bot.test_service import leave_now
 from tests.bot.test_service_classic import (  # (a group of English speakers)
     ALICE,
     BOB,
@@ -190,7 +191,7 @@ async def test_r6_6_r4_2_no_fantasyland_next_when_the_only_opponent_leaves_after
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
     grant_fantasyland(monkeypatch, iter([True]))  # (Alice's first board, seat 0)
-    assert not (await service.leave(GROUP, BOB)).alert
+    assert not (await leave_now(service, GROUP, BOB)).alert
     while t.hand is not None and t.hand_no == 1:
         await auto_street(service, presenter, ALICE)
     showdown = next(s.text for s in presenter.tables[GROUP.chat_id] if s.text.startswith("🏁"))
@@ -252,7 +253,7 @@ async def test_r8_6_a_timed_out_player_is_not_promised_a_fantasyland_nobody_play
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.hand.order == (0, 1, 10, 11)
     grant_fantasyland(monkeypatch, iter([False, False, True]))  # (Bob's first board, 10)
-    assert not (await service.leave(GROUP, BOB)).alert
+    assert not (await leave_now(service, GROUP, BOB)).alert
     while t.hand is not None and t.hand_no == 1:
         clock.now += 181  # Alice is away: budget and bank run out (R8.5)
         await service.run_due()

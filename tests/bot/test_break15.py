@@ -23,6 +23,7 @@ from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FakePresenter, record_drawings
 from tests.bot.test_break13 import grant_fantasyland
 from tests.bot.test_service import GROUP as TOUR_GROUP
+from tests.bot.test_service import leave_now
 from tests.bot.test_service_classic import (
     ALICE,
     BOB,
@@ -339,7 +340,7 @@ async def test_r8_5_a_timeout_a_leaver_and_a_computer_player_show_no_card(
             await service.run_due()
             timed_out = True
         elif BOB.user_id in acting and not left:
-            assert not (await service.leave(GROUP, BOB)).alert
+            assert not (await leave_now(service, GROUP, BOB)).alert
             left = True
             await service.run_due()
         else:  # the computer player's move, or a leaver's street made for him

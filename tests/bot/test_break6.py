@@ -16,6 +16,7 @@ from tests.bot.test_service import (
     BOB,
     CAROL,
     GROUP,
+    leave_now,
     play_out,
     press_auto_and_confirm,
     seated,
@@ -40,7 +41,7 @@ async def test_r8_6_sitout_back_and_ready_after_leave_mid_hand_say_the_player_le
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    reply = await service.leave(GROUP, ALICE)
+    reply = await leave_now(service, GROUP, ALICE)
     assert reply.text == tr("en", "reply.leave_after_hand")
     leaving = tr("en", "reply.already_leaving")
     assert leaving == "You are leaving this table: you stand up when this hand ends."
@@ -68,7 +69,7 @@ async def test_r8_5_a_leaver_s_private_hand_shows_the_streets_made_for_them(env)
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None and t.hand.to_act == (0,)
-    await service.leave(GROUP, ALICE)
+    await leave_now(service, GROUP, ALICE)
     assert t.hand.to_act == (1,) and len(list(t.hand.board_of(0).cards())) == 5
     alice = t.seats[0]
     shown = presenter.last_private(ALICE.user_id)
@@ -93,7 +94,7 @@ async def test_r8_6_a_leaver_s_last_private_screen_does_not_say_time_ran_out(env
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    await service.leave(GROUP, ALICE)
+    await leave_now(service, GROUP, ALICE)
     await play_out(service, presenter, [BOB])
     assert t.seat_of(ALICE.user_id) is None
     last = presenter.last_private(ALICE.user_id)

@@ -27,6 +27,7 @@ from game.hand import Hand
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FOULED_NOTICES, record_drawings
 from tests.bot.test_break15 import Watcher, faces, replays_show_no_foreign_discard, watched
+from tests.bot.test_service import leave_now
 from tests.bot.test_service_classic import ALICE, BOB, CAROL, GROUP, auto_street, configure
 from tests.bot.tg_world import payload_cards
 
@@ -146,7 +147,11 @@ async def drive(
             break
         if person is not None:
             if leavers.get(t.hand_no) == person.user_id:
-                reply = await service.leave(GROUP, PLAYERS[person.user_id])
+                leaver = PLAYERS[person.user_id]
+                if t.tournament is None:  # a cash table's /leave in the hand asks first (R8.5)
+                    reply = await leave_now(service, GROUP, leaver)
+                else:  # a tournament's leaves at once (R8.7)
+                    reply = await service.leave(GROUP, leaver)
                 assert not reply.alert, reply.text
                 w.check("reply", None, reply.text)  # (said in the group)
                 continue

@@ -23,7 +23,7 @@ from tests.bot.test_fixpost import private_to
 from tests.bot.test_service import ALICE as S_ALICE
 from tests.bot.test_service import BOB as S_BOB
 from tests.bot.test_service import GROUP as S_GROUP
-from tests.bot.test_service import dealt_at, press_auto_and_confirm
+from tests.bot.test_service import dealt_at, leave_now, press_auto_and_confirm
 from tests.bot.test_stop_keeps_notices import HeldAtTheStop
 from tests.bot.test_telegram_chats import held_429s
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
@@ -97,7 +97,7 @@ async def test_r8_2a_a_notice_kept_at_the_stop_then_an_idle_close_after_the_rest
     presenter = HeldAtTheStop()
     service.register(presenter)
     t = await dealt_at(service, S_GROUP, (S_ALICE, S_BOB))
-    assert not (await service.leave(S_GROUP, S_BOB)).alert
+    assert not (await leave_now(service, S_GROUP, S_BOB)).alert
     by_id = {a.user_id: a for a in (S_ALICE, S_BOB)}
     for _ in range(200):
         if t.hand is None:

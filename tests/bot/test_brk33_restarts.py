@@ -29,6 +29,8 @@ async def leave_notice_held_by_a_flood_wait(fake: FakeTelegram, tmp_path: Path, 
     async with world(tmp_path, fake=fake, db=db) as w:
         await seat_everyone(w, [ALICE, BOB])
         t = next(iter(w.service.tables.values()))
+        reply = await w.say(ALICE, "/leave")  # during the hand: it asks first (R8.5)
+        assert reply["text"].endswith("Send /leave again to confirm."), reply["text"]
         reply = await w.say(ALICE, "/leave")
         assert reply["text"].startswith("You leave after this hand."), reply["text"]
         await w.settle()

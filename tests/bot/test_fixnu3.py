@@ -13,7 +13,7 @@ from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
-from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import ALICE, BOB, GROUP, leave_now, press_auto_and_confirm, seated
 from tests.bot.test_service_classic import ALICE as C_ALICE
 from tests.bot.test_service_classic import BOB as C_BOB
 from tests.bot.test_service_classic import GROUP as C_GROUP
@@ -92,18 +92,19 @@ async def test_r7_6_a_game_at_its_target_says_so_though_a_player_left_in_that_ha
     assert not (await service.settings(C_GROUP, C_ALICE, True, ["language", lang])).alert
     t = service.table_in(C_GROUP)
     assert t is not None and t.hand is not None
-    assert not (await service.leave(C_GROUP, C_ALICE)).alert  # placed as on timeout: fouled
+    assert not (await leave_now(service, C_GROUP, C_ALICE)).alert  # placed as on timeout: fouled
     await auto_street(service, presenter, C_BOB)
     for _ in range(6):
         clock.now += 60  # (a claim offered after the bottom boxes: its time runs out, R7.5)
         await service.run_due()
-    over = tr(lang, "reveal.game_over")
+    over = tr(lang, "reveal.settled")  # (the line above says the game ends: not twice)
     reveal = next(s.text for s in reversed(presenter.tables[C_GROUP.chat_id]) if over in s.text)
     want = {
-        "en": "🏆 Bob reached 2 points, so the game ends here.",
-        "ru": "🏆 Bob: цель в 2 очка достигнута, игра окончена.",
+        "en": "🏆 Bob reached 2 points, so the game ends here.\nThe game is settled.",
+        "ru": "🏆 Bob: цель в 2 очка достигнута, игра окончена.\nРасчёт произведён.",
     }[lang]
-    assert want + "\n" + over in reveal, reveal
+    assert want in reveal, reveal
+    assert tr(lang, "reveal.game_over") not in reveal, reveal
     assert tr(lang, "reveal.game_over_left", names="Alice") not in reveal, reveal
 
 

@@ -77,8 +77,8 @@ async def test_r7_5_rules_chinese_say_what_claim_and_continue_do() -> None:
     russian = (await service.rules(GROUP, BORIS, "chinese")).text
     assert "«Закончить игру» — конец игры (невскрытые боксы не в счёт)" in russian, russian
     assert "«Продолжить» — вскрытие дальше." in russian
-    assert "+1 за 2 или 3 бокса из 3;" in russian
-    assert "2 или 3 бокса из 3" in tr("ru", "reveal.two_of_three", points="+1")
+    assert "+1 за 2 или 3 выигранных бокса из 3;" in russian
+    assert "2 или 3 выигранных бокса из 3" in tr("ru", "reveal.two_of_three", points="+1")
 
 
 async def test_r5_4_a_foul_pays_the_live_boards_royalties() -> None:

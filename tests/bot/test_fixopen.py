@@ -9,7 +9,7 @@ from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.test_break19 import ready_timer_ran_out
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, play_out
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, play_out
 from tests.bot.test_tournament_service import configure, new_service, restarted
 from tests.bot.test_transitions import player_balance
 
@@ -172,7 +172,7 @@ async def test_r8_2_the_opener_leaving_during_the_hand_passes_it_with_the_leave_
         assert not (await service.ready(GROUP, a)).alert
     t = _table(service)
     assert t.hand is not None
-    assert not (await service.leave(GROUP, ALICE)).alert
+    assert not (await leave_now(service, GROUP, ALICE)).alert
     assert t.opener == ALICE.user_id  # (still seated, until the hand ends)
     posts = len(presenter.posts)
     await play_out(service, presenter, [ALICE, BOB])

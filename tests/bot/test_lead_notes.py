@@ -221,7 +221,10 @@ def test_r7_3_the_picture_words_the_two_of_three_bonus_as_the_reveal_does() -> N
     ]
     ru = dataclasses.replace(pic, lang="ru")
     assert pictures.board_line(ru, anna) == ["+2 куша", "31 очко (цель 51)"]
-    assert pictures.notes_of(ru)[-1] == "Бонус за 2 или 3 бокса из 3 (с каждым соперником): Anna +1"
+    assert (
+        pictures.notes_of(ru)[-1]
+        == "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): Anna +1"
+    )
     # the line takes the picture's room (a note's height), drawn at the layout's size
     plain = _chinese_picture("en", 0)
     assert pictures.notes_of(plain) == ["🏆 Anna claimed."]

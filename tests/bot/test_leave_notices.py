@@ -29,13 +29,17 @@ def leave_button(presenter: FakePresenter) -> str:
 async def test_r8_2_a_mid_hand_leaver_is_told_the_cards_are_placed_and_the_group_the_cash_out(
     env,  # type: ignore[no-untyped-def]
 ) -> None:
-    """Alice types /leave during the hand: one step (a typed command is deliberate), and the
-    reply says the rest of her cards are placed automatically (R8.5) and may foul. After the
-    showdown she stands up with her stack (R8.2): the group is told how much went back to
-    her balance (she used to vanish from the lobby without a word)."""
+    """Alice types /leave during the hand: it asks first, as the Leave button does (R8.5: the
+    rest of her cards are placed for her), and a second /leave leaves: the reply says the
+    rest of her cards are placed automatically and may foul. After the showdown she stands
+    up with her stack (R8.2): the group is told how much went back to her balance (she used
+    to vanish from the lobby without a word)."""
     service, presenter, store, _clock = env
     t = await seated(service, ALICE, CAROL)
     assert t is not None and t.hand is not None
+    reply = await service.leave(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "reply.leave_confirm_typed")
+    assert not t.seats[0].leaving
     reply = await service.leave(GROUP, ALICE)
     assert not reply.alert and reply.text == tr("en", "reply.leave_after_hand")
     assert "may foul" in reply.text

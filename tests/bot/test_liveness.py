@@ -18,7 +18,15 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    leave_now,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.bot.test_tournament_service import configure, new_service
 from tests.bot.test_transitions import player_balance
 
@@ -144,7 +152,7 @@ async def half_a_bank_spent_and_gone(
     sleeper = t.seats[t.hand.to_act[0]]
     actor = ALICE if sleeper.user_id == ALICE.user_id else BOB
     clock.now += 150
-    await service.leave(GROUP, actor)
+    await leave_now(service, GROUP, actor)  # (typed during the hand: asks first, R8.5)
     while t.hand is not None:
         clock.now += 181
         await service.run_due()

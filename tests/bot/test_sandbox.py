@@ -1141,6 +1141,8 @@ async def test_the_sandbox_player_without_a_login_name_is_told_of_in_the_third_p
     balance." (the answer to the player's own command still says "You")."""
     async with sandbox(tmp_path, env={"USER": None, "LOGNAME": None}) as term:
         await _seated_and_ready(term)
+        await term.send("/leave")  # during the hand: it asks first (R8.5), a second leaves
+        await term.read_until(r"Send /leave again to confirm\.$")
         await term.send("/leave")
         line = await term.play_until(r"^👋 ")
         assert re.fullmatch(r"👋 Player left the table; \d+ kush back to their balance\.", line)

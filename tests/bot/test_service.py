@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot import pictures, render
-from bot.model import Actor, ChatRef, LiveTable
+from bot.model import Actor, ChatRef, LiveTable, Reply
 from bot.presses import PlaceCard, decode
 from bot.screens import Payload, Screen
 from bot.service import TableService
@@ -82,6 +82,25 @@ async def play_out(service: TableService, presenter: FakePresenter, actors: list
     while t.hand is not None and t.hand_no == hand_no:
         seat = t.hand.to_act[0]
         await press_auto_and_confirm(service, presenter, by_id[t.seats[seat].user_id])
+
+
+#: The answers of a typed /leave during the player's hand, which asks first (R8.5)
+LEAVE_QUESTIONS = frozenset(
+    tr(lang, key)
+    for lang in ("en", "ru")
+    for key in ("reply.leave_confirm_typed", "reply.leave_confirm_typed_safe")
+)
+
+
+async def leave_now(
+    service: TableService, chat: ChatRef, actor: Actor, request: str | None = None
+) -> Reply:
+    """/leave during ``actor``'s hand, confirmed: the first asks (R8.5: the rest of the hand
+    is placed for them, nothing changes yet), the second leaves; returns its answer."""
+    first = await service.leave(chat, actor, request=request)
+    assert first.alert and first.text in LEAVE_QUESTIONS, first.text
+    again = None if request is None else f"{request}:again"
+    return await service.leave(chat, actor, request=again)
 
 
 async def test_r8_2_join_ready_play_a_hand_and_settle_zero_sum(env) -> None:  # type: ignore[no-untyped-def]

@@ -25,6 +25,7 @@ from storage.memory import MemoryStore
 from storage.sqlite import SqliteStore
 from tests.bot.conftest import Clock, service_env
 from tests.bot.fakes import FOULED_NOTICES, FakePresenter
+from tests.bot.test_service import leave_now
 
 GROUP = ChatRef("telegram", "-200", "-200", "Classic")
 ALICE = Actor("telegram", "1", "Alice", "en")
@@ -227,7 +228,9 @@ async def test_r7_7_chinese_timeout_ends_the_game_and_settles(env) -> None:  # t
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if "hand 1" in s.text)
     alice_name = t.board_label(0)
     late = tr("en", "reveal.game_over_timeout", names=alice_name)
-    assert late + "\n" + tr("en", "reveal.game_over") in reveal, reveal
+    # the reason line says the game ends: the next says only that it is settled (not twice)
+    assert late + "\nThe game is settled." in reveal, reveal
+    assert tr("en", "reveal.game_over") not in reveal, reveal
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
@@ -241,15 +244,19 @@ async def test_r7_6_chinese_leaver_mid_hand_ends_the_game_saying_they_left(env, 
     assert not (await service.settings(GROUP, ALICE, True, ["language", lang])).alert
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None
-    reply = await service.leave(GROUP, ALICE)  # typed /leave: at once, placed as on timeout
+    reply = await service.leave(GROUP, ALICE)  # typed /leave: asks first (R8.5)
+    assert reply.alert and reply.text == tr(lang, "reply.leave_confirm_typed")
+    reply = await service.leave(GROUP, ALICE)  # confirmed: placed as on timeout
     assert not reply.alert, reply.text
     await auto_street(service, presenter, BOB)
     for _ in range(4):
         await service.run_due()
-    over = tr(lang, "reveal.game_over")
+    over = tr(lang, "reveal.settled")
     reveal = next(s.text for s in reversed(presenter.tables[GROUP.chat_id]) if over in s.text)
     left = tr(lang, "reveal.game_over_left", names="Alice")
-    assert left + "\n" + tr(lang, "reveal.game_over") in reveal, reveal
+    assert left + "\n" + over in reveal, reveal
+    assert tr(lang, "reveal.game_over") not in reveal, reveal
+    assert over == {"en": "The game is settled.", "ru": "Расчёт произведён."}[lang]
     expected = {
         "en": "🚪 Alice left the table, so the game ends here.",
         "ru": "🚪 Alice: уход из-за стола, поэтому игра на этом окончена.",
@@ -751,7 +758,7 @@ async def test_r4_2_a_third_player_at_a_double_boxes_table_plays_single_boards(e
     await play_hand(service, presenter, [ALICE, BOB, CAROL])
     history = await store.hand_history(t.seats[2].player_id, 1)
     assert len(history[0].result["pairs"]) == 3 and "owners" not in history[0].result
-    assert not (await service.leave(GROUP, CAROL)).alert  # leaves after the hand in play
+    assert not (await leave_now(service, GROUP, CAROL)).alert  # leaves after the hand in play
     await play_hand(service, presenter, [ALICE, BOB, CAROL])
     assert t.seat_of(CAROL.user_id) is None
     assert t.hand is not None and len(t.hand.order) == 4 and len(t.owners) == 4

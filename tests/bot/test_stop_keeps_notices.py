@@ -56,6 +56,8 @@ async def test_r8_2_a_notice_held_by_a_flood_wait_at_the_stop_is_sent_by_the_nex
             leaks = w.watch_leaks()
             await seat_everyone(w, [ALICE, BOB])
             t = next(iter(w.service.tables.values()))
+            reply = await w.say(ALICE, "/leave")  # during the hand: it asks first (R8.5)
+            assert reply["text"].endswith("Send /leave again to confirm."), reply["text"]
             reply = await w.say(ALICE, "/leave")
             assert reply["text"].startswith("You leave after this hand."), reply["text"]
             await w.settle()

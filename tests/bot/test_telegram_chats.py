@@ -354,6 +354,8 @@ async def test_the_players_of_a_group_that_removes_the_bot_are_told_in_private(
             await w.settle()
             assert t.hand is None and t.next_hand_at is not None
         if when == "mid_hand_bob_leaving":
+            reply = await w.say(BOB, "/leave")  # during the hand: it asks first (R8.5)
+            assert reply["text"] == tr("ru", "reply.leave_confirm_typed"), reply["text"]
             await w.say(BOB, "/leave")
             assert t.seats[1].leaving
         await w.fake.remove_bot(GROUP_ID, by=ALICE)

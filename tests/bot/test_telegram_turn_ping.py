@@ -13,6 +13,7 @@ from pathlib import Path
 from bot.telegram.fake_api import ApiCall, FakeUser
 from bot.texts import tr
 from storage.check import check_store
+from tests.bot.test_service import LEAVE_QUESTIONS
 from tests.bot.test_telegram_e2e import play_hand, seat_everyone
 from tests.bot.tg_world import ALICE, BOB, CARD_RE, World, world
 
@@ -165,6 +166,8 @@ async def test_a_player_who_leaves_on_their_turn_loses_the_ping_and_the_buttons(
         sent = next(m for (chat, _), m in w.fake.messages.items() if chat == second.id
                     and m["text"] == ping.params["text"])  # fmt: skip
         w.adapter.presenter.turn_ping_seconds = 60
+        reply = await w.say(second, "/leave")  # during the hand: it asks first (R8.5)
+        assert reply["text"] in LEAVE_QUESTIONS, reply["text"]
         await w.say(second, "/leave")
         await w.settle()
         deleted = await w.fake.wait_for(

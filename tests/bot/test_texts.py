@@ -188,7 +188,7 @@ def test_r7_3_the_bonus_line_is_true_for_three_boxes_of_three() -> None:
         "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1"
     )
     assert tr("ru", "reveal.two_of_three", points="+1") == (
-        "Бонус за 2 или 3 бокса из 3 (с каждым соперником): +1"
+        "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): +1"
     )
 
 

@@ -19,7 +19,15 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    leave_now,
+    press_auto_and_confirm,
+    seated,
+)
 from tests.bot.test_tournament_service import new_service
 from tests.bot.test_transitions import (
     ALICE_PLAN,
@@ -363,7 +371,7 @@ async def test_r8_2_a_player_leaving_after_the_hand_is_told_a_top_up_is_not_take
     service, _presenter, store, _clock = env
     t = await seated(service, ALICE, BOB)
     assert t is not None and t.hand is not None
-    reply = await service.leave(GROUP, ALICE)
+    reply = await leave_now(service, GROUP, ALICE)
     assert reply.text == tr("en", "reply.leave_after_hand")
     reply = await service.top_up(GROUP, ALICE, "50")
     assert reply.alert and reply.text == tr("en", "reply.topup_leaving")

@@ -20,7 +20,7 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now
 from tests.bot.test_stats_service import hand_version
 from tests.bot.test_tournament_service import configure, new_service, running_tournament
 from tests.bot.test_transitions import player_balance
@@ -411,7 +411,7 @@ async def test_r6_r8_2_a_cash_player_who_leaves_during_the_hand_is_not_sent_to_f
     while t.hand is hand:
         seat = hand.to_act[0]
         if seat == board_seat and hand.current_cards(seat)[:1] == tuple(parse_cards("2c")):
-            assert not (await service.leave(GROUP, leaver)).alert  # street 3: away they go
+            assert not (await leave_now(service, GROUP, leaver)).alert  # street 3: away they go
             continue
         await play_street(service, presenter, t, by_user[t.seats[seat].user_id], boxes)
     result = next(r for r in hand.result.seats if r.seat == board_seat)  # type: ignore[union-attr]

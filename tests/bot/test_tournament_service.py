@@ -786,8 +786,15 @@ async def test_r7_6_r8_7_a_chinese_tournament_game_over_says_chips_are_settled()
             await service.run_due()
     assert service.table_in(GROUP) is None, "the tournament did not end"
     texts = [s.text for s in presenter.tables[GROUP.chat_id]]
-    over = [x for x in texts if tr("en", "reveal.game_over_chips") in x]
+    # a game that reached its target says so once ("… so the game ends here."), then only
+    # "Chips are settled."; one that ended otherwise says "The game is over; chips are settled."
+    settled = tr("en", "reveal.settled_chips")
+    assert settled == "Chips are settled."
+    over = [x for x in texts if tr("en", "reveal.game_over_chips") in x or settled in x]
     assert over, "no Chinese Poker game of the tournament ended"
+    assert any(f"so the game ends here.\n{settled}" in x for x in over), over
+    ends = f"so the game ends here.\n{tr('en', 'reveal.game_over_chips')}"
+    assert not any(ends in x for x in texts)
     assert not any(tr("en", "reveal.game_over") in x for x in texts)
     assert all(" a point · chips: " in x for x in over)  # the chips the game moved
     assert await check_store(store) == []

@@ -142,5 +142,5 @@ def test_r7_3_the_two_of_three_line_says_what_the_point_is_for() -> None:
         "Bonus for winning 2 or 3 of 3 boxes (per opponent): +1"
     )
     assert tr("ru", "reveal.two_of_three", points="+2") == (
-        "Бонус за 2 или 3 бокса из 3 (с каждым соперником): +2"
+        "Бонус за 2 или 3 выигранных бокса из 3 (с каждым соперником): +2"
     )

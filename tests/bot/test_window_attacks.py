@@ -24,6 +24,7 @@ from tests.bot.test_service import (
     BOB,
     CAROL,
     GROUP,
+    leave_now,
     play_out,
     press_auto_and_confirm,
     seated,
@@ -47,7 +48,7 @@ async def test_r8_2_a_late_joiner_is_not_stood_up_in_the_lobby_a_showdown_went_b
     down, while the lobby waited for a second ready player), and her Ready deals."""
     service, presenter, store, clock = env
     t = await carol_joins_mid_hand(service, presenter)
-    assert (await service.leave(GROUP, BOB)).text == tr("ru", "reply.leave_after_hand")
+    assert (await leave_now(service, GROUP, BOB)).text == tr("ru", "reply.leave_after_hand")
     while t.hand is not None:
         await press_auto_and_confirm(service, presenter, ALICE)
     assert t.phase is Phase.LOBBY and t.seat_of(BOB.user_id) is None
@@ -306,7 +307,7 @@ async def test_r8_5_a_press_after_leaving_the_hand_is_not_told_the_time_ran_out(
     actor = next(a for a in (ALICE, BOB, CAROL) if t.seats[seat].user_id == a.user_id)
     old = presenter.last_private(actor.user_id)
     place = next(b.data for b in old.all_buttons() if isinstance(decode(b.data), PlaceCard))
-    reply = await service.leave(GROUP, actor)
+    reply = await leave_now(service, GROUP, actor)
     assert reply.text == tr(actor.language or "en", "reply.leave_after_hand")
     assert t.hand is hand and seat not in hand.to_act  # the move was made for them
     reply = await service.press(actor, place)

@@ -167,9 +167,15 @@ def test_rejected_actions_change_nothing() -> None:
 def test_r3_2_a_confirm_without_the_discard_says_the_discard_is_missing() -> None:
     """R3.2: street 2 places 2 cards and discards 1. A new user placed all three and pressed
     Confirm: "Place every card first." (every card was placed). A Confirm without the street's
-    discard is refused with the code ``discard_missing``; one with the discard made but a card
-    left is ``incomplete_street`` as before."""
+    discard is refused with the code ``discard_missing``; one with cards still to place (the
+    discard made or not) is ``place_and_discard`` ("Place every card first" read as if the
+    third card were to be placed too); street 1 keeps ``incomplete_street``."""
     hand = deal("As Ks Qs Js Ts 2h 3h 4h 5h 6h 2c 3c 4c 5c 6c 9d 8d 7d")
+    hand.place(0, C("As"), Box.BOTTOM)
+    with pytest.raises(IncompleteStreet) as exc:  # street 1: no discard
+        hand.confirm(0)
+    assert exc.value.code == "incomplete_street"
+    hand.unplace(0, C("As"))
     for seat in range(3):
         place_all(hand, seat, "b b b b b")
     hand.place(0, C("9d"), Box.MIDDLE)
@@ -185,11 +191,11 @@ def test_r3_2_a_confirm_without_the_discard_says_the_discard_is_missing() -> Non
     hand.unplace(0, C("8d"))  # one placed, two left: the places are missing too
     with pytest.raises(IncompleteStreet) as exc:
         hand.confirm(0)
-    assert exc.value.code == "incomplete_street"
+    assert exc.value.code == "place_and_discard"
     hand.discard(0, C("8d"))  # the discard made, a card not placed
     with pytest.raises(IncompleteStreet) as exc:
         hand.confirm(0)
-    assert exc.value.code == "incomplete_street"
+    assert exc.value.code == "place_and_discard"
     hand.place(0, C("7d"), Box.MIDDLE)
     hand.confirm(0)
     assert hand.board_of(0).middle == parse_cards("9d 7d")
@@ -200,6 +206,9 @@ def test_r6_2_a_fantasyland_hand_placed_without_its_discards_says_so() -> None:
     says the cards left over are to be discarded (``fl_discard_missing``)."""
     hand = deal(fantasyland={0: 15}, seats=(0, 1), button=1)
     cards = list(hand.current_cards(0))
+    with pytest.raises(IncompleteStreet) as exc:  # nothing placed yet: 13 to place
+        hand.confirm(0)
+    assert exc.value.code == "fl_incomplete"
     boxes = [Box.TOP] * 3 + [Box.MIDDLE] * 5 + [Box.BOTTOM] * 5
     for card, box in zip(cards, boxes, strict=False):
         hand.place(0, card, box)

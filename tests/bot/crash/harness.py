@@ -742,7 +742,10 @@ class CrashRun:
         if self.process_no in self.leave_sent_to or s.leaver.first_name not in self._seated():
             return False
         self.leave_sent_to.add(self.process_no)
-        await self.say(s.leaver, "/leave")
+        answer = await self.say(s.leaver, "/leave")
+        asks = {tr(lang, "reply.leave_confirm_typed") for lang in ("en", "ru")}
+        if answer in asks:  # during the leaver's hand it asks first (R8.5): confirmed
+            await self.say(s.leaver, "/leave")
         return True
 
     async def _lobby_step(self) -> bool:

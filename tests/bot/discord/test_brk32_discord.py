@@ -196,6 +196,8 @@ async def test_r8_3_a_hand_after_which_the_round_is_settled_does_not_say_it_come
             reply = await w.slash(DAVE, "close", admin=True)
             assert reply["content"] == f"Table #{t.id} closes at the end of this hand."
         else:
+            reply = await w.slash(CAROL, "leave")  # during the hand: it asks first (R8.5)
+            assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
             reply = await w.slash(CAROL, "leave")
             assert "after this hand" in reply["content"], reply
         await w.play_hand(users, via)

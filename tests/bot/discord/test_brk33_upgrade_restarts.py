@@ -57,6 +57,8 @@ async def test_r8_2_a_notice_owed_by_the_previous_release_shows_once_across_two_
         async with world(tmp_path, fake=fake, db=db) as w:
             await seat_everyone(w, [ALICE, BOB])
             t = w.table()
+            reply = await w.slash(ALICE, "leave")  # during the hand: it asks first (R8.5)
+            assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
             reply = await w.slash(ALICE, "leave")
             assert reply["content"].startswith("You leave after this hand."), reply
             fake.outage(leave_notice)

@@ -41,6 +41,8 @@ async def test_r8_2_a_notice_discord_refuses_at_the_stop_is_sent_by_the_next_sta
         async with world(tmp_path, fake=fake, db=db) as w:
             await seat_everyone(w, [ALICE, BOB])
             t = w.table()
+            reply = await w.slash(ALICE, "leave")  # during the hand: it asks first (R8.5)
+            assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
             reply = await w.slash(ALICE, "leave")
             assert reply["content"].startswith("You leave after this hand."), reply
             users = {str(u.id): u for u in (ALICE, BOB)}
@@ -110,6 +112,8 @@ async def test_r8_2_a_notice_held_by_a_long_discord_429_at_the_stop_is_sent_by_t
             w.adapter.presenter.stop_grace = 0.5
             await seat_everyone(w, [ALICE, BOB])
             t = w.table()
+            reply = await w.slash(ALICE, "leave")  # during the hand: it asks first (R8.5)
+            assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
             reply = await w.slash(ALICE, "leave")
             assert reply["content"].startswith("You leave after this hand."), reply
             fake.outage(leave_notice, 429, limited)
@@ -142,6 +146,8 @@ async def leave_notice_owed_at_the_stop(w: World, fake: FakeDiscord) -> None:
     the channel "👋 Alice left the table; …"; returns once Discord has posted it."""
     await seat_everyone(w, [ALICE, BOB])
     t = w.table()
+    reply = await w.slash(ALICE, "leave")  # during the hand: it asks first (R8.5)
+    assert reply["content"].endswith("Send /ofc leave again to confirm."), reply
     reply = await w.slash(ALICE, "leave")
     assert reply["content"].startswith("You leave after this hand."), reply
     users = {str(u.id): u for u in (ALICE, BOB)}
