@@ -483,10 +483,10 @@ async def test_r8_1_default_kush_label_reads_kush_in_russian_a_chosen_one_as_wri
     en = await service.balance(GROUP, ALICE)
     assert "куш" in ru.text and "kush" not in ru.text
     assert "kush" in en.text
-    await service.settings(GROUP, ALICE, True, ["kush_label", "фишек"])
+    await service.settings(GROUP, ALICE, True, ["kush_label", "монет"])
     ru = await service.balance(GROUP, BOB)
     en = await service.balance(GROUP, ALICE)
-    assert "фишек" in ru.text and "фишек" in en.text and "куш " not in ru.text
+    assert "монет" in ru.text and "монет" in en.text and "куш " not in ru.text
 
 
 async def test_table_commands_in_a_private_chat_say_they_work_in_a_group(env) -> None:  # type: ignore[no-untyped-def]

@@ -629,8 +629,10 @@ class CrashRun:
         return best
 
     def table_message(self) -> dict[str, Any] | None:
-        """The group's current table message (lobby or board: it has the Join button)."""
-        return self._newest(GROUP_ID, "j")
+        """The group's current table message (lobby or board: it has the Join button, or
+        Leave: during a hand Join is shown only while a seat is free)."""
+        found = [m for m in (self._newest(GROUP_ID, a) for a in ("j", "l")) if m is not None]
+        return max(found, key=lambda m: int(m["message_id"]), default=None)
 
     def _seated(self) -> dict[str, str]:
         """Name → lobby status, or name → stack text on a board."""
