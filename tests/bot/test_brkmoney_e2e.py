@@ -27,6 +27,7 @@ async def test_r8_2_two_topups_and_a_leave_at_one_moment_on_telegram(tmp_path: P
         w.fake.admins[GROUP_ID] = {ALICE.id}
         assert "open" in (await w.say(ALICE, "/newtable"))["text"]
         await w.say(ALICE, "/join")
+        await w.settle()  # (the table message shows her seat: its Ready is current)
         await w.press_lobby(ALICE, "r")
         reply = await w.say(ALICE, "/grant @alice -300")
         assert (await _balance(w, ALICE)) == 500, reply["text"]
