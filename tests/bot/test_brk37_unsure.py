@@ -1,0 +1,68 @@
+"""Break-it (brk37) on :meth:`Runtime.commit`'s read-back of a failed commit: a table whose
+step was saved after all is let go and restored anew from storage while its senders may
+still hold messages of the steps before (a notice the platform makes wait). What the group
+owes is sent once: not by the old table's sender and again by the restored table's."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.texts import tr
+from storage.check import check_store
+from tests.bot.conftest import Clock
+from tests.bot.fakes import FakePresenter
+from tests.bot.test_brkpg_storage import LostReplyStore, new_service, seat_of
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP
+
+
+class HeldPresenter(FakePresenter):
+    """A presenter whose group notices wait while ``hold`` is set (a flood wait, say)."""
+
+    hold: asyncio.Event | None = None
+    waiting = 0
+
+    async def post(self, chat_id: str, text: str, ref: str | None = None) -> bool:
+        if self.hold is not None:
+            self.waiting += 1
+            await self.hold.wait()
+        return await super().post(chat_id, text, ref)
+
+
+async def test_r8_2_a_notice_held_while_the_table_is_restored_anew_is_posted_once() -> None:
+    """Carol leaves the group (its notice owed to the group, the platform making it wait);
+    Alice's Ready is saved but answered with an error and cannot be read back; Bob's Ready
+    reads it saved and the table is restored anew from storage, whose snapshot still owes
+    Carol's notice: once the platform lets the notice through, the group has it once."""
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    presenter = HeldPresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    t = service.table_in(GROUP)
+    assert t is not None
+    presenter.hold = asyncio.Event()
+    left = asyncio.ensure_future(service.member_left(GROUP, CAROL))
+    for _ in range(100):  # Carol's notice is being sent
+        if presenter.waiting:
+            break
+        await asyncio.sleep(0)
+    assert presenter.waiting == 1, presenter.posts
+    assert t.seat_of(CAROL.user_id) is None  # (her leave committed)
+    store.lose, store.blind = 1, 1
+    reply = await service.ready(GROUP, ALICE)
+    assert reply.alert and reply.text == tr("en", "err.storage")
+    presenter.hold.set()  # the platform's wait is over soon after: both senders go on
+    presenter.hold = None
+    reply = await service.ready(GROUP, BOB)
+    assert reply.alert and reply.text == tr("ru", "err.storage")
+    await left
+    await service.rt.drain()  # (restored anew in the background)
+    await service.rt.settled(t)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and t2 is not t and seat_of(t2, ALICE).ready
+    await service.rt.settled(t2)
+    left = tr("en", "notice.left_group", name=CAROL.name)
+    assert [text for _, text in presenter.posts if text == left] == [left]
+    assert await check_store(store) == []
