@@ -171,3 +171,15 @@ async def test_r8_2a_a_restart_in_a_read_only_group_still_sees_it_writable_again
         notice = tr("en", "lobby.close_cancelled", table=t.id)
         await tg_api.wait_for(lambda: notice in group_texts(w, since))
         assert await check_store(w.store) == []
+
+
+async def test_a_write_refused_while_the_bot_stops_starts_no_looks(tmp_path: Path) -> None:
+    """brk37: the stop cancels the looks at the groups' permissions; a write refused after
+    that (a reply of an update still handled, a table's last message) started a new look,
+    left running past the stop (its getChat calls to a bot shut down, a chat_back on a
+    stopped service). None starts once the bot stops."""
+    async with world(tmp_path) as w:
+        w.adapter.rights_look_seconds = LOOK
+        await w.adapter.stop()
+        w.adapter._watch_rights(str(GROUP_ID))
+        assert w.adapter._rights_looks == {}
