@@ -163,6 +163,12 @@ TABLE_REQUESTS_KEPT = 64
 GROUP_CHAIN = "group"
 
 
+#: Seconds a table restored anew (:meth:`Runtime._restore_anew`) waits at most for the
+#: let-go table's senders first (a platform that makes them wait, a mute: the table is not
+#: served meanwhile)
+ANEW_WAIT_SECONDS = 5.0
+
+
 def unsure_ref(ref: str | None) -> bool:
     """Whether a table message ``ref`` is not posted for certain: none, or a pending one
     (:data:`~bot.model.PENDING_PREFIX`: being posted, or perhaps posted, its answer lost)."""
@@ -697,9 +703,9 @@ class Runtime:
     async def _restore_anew(self, old: LiveTable) -> None:
         """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
         there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`).
-        The let-go table's senders finish first, and what they sent of the chat's outbox is
-        not sent again (the stored snapshot, taken before, still owes it: a notice a flood
-        wait held was posted twice)."""
+        The let-go table's senders finish first (:data:`ANEW_WAIT_SECONDS` at most), and what
+        they sent of the chat's outbox is not sent again (the stored snapshot, taken before,
+        still owes it: a notice a flood wait held was posted twice)."""
         from bot.service import recovery  # (it builds on this module)
 
         table_id = old.id
@@ -709,7 +715,8 @@ class Runtime:
             return {**snap, "outbox_sent": done} if snap else snap
 
         try:
-            await self.settled(old)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
             state = await self.store.table_state(table_id)
             if state is not None and table_id not in self.tables:
                 await recovery.restore(self, state[0], sent(state[1]))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import Clock
@@ -66,3 +68,36 @@ async def test_r8_2_a_notice_held_while_the_table_is_restored_anew_is_posted_onc
     left = tr("en", "notice.left_group", name=CAROL.name)
     assert [text for _, text in presenter.posts if text == left] == [left]
     assert await check_store(store) == []
+
+
+async def test_a_table_restored_anew_waits_for_a_held_sender_a_short_while_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The let-go table's notice held for long (a flood wait, a mute): the table is
+    restored anew all the same after :data:`~bot.service.runtime.ANEW_WAIT_SECONDS`, not
+    left unserved for the whole wait."""
+    monkeypatch.setattr("bot.service.runtime.ANEW_WAIT_SECONDS", 0.2)
+    store, clock = LostReplyStore(), Clock()
+    service, _ = new_service(store, clock)
+    presenter = HeldPresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    hold = presenter.hold = asyncio.Event()
+    left = asyncio.ensure_future(service.member_left(GROUP, CAROL))
+    for _ in range(100):
+        if presenter.waiting:
+            break
+        await asyncio.sleep(0)
+    store.lose, store.blind = 1, 1
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    await asyncio.wait_for(service.rt.drain(), 3)
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and seat_of(t2, ALICE).ready
+    assert loop.time() - start < 2
+    hold.set()
+    await left
