@@ -65,8 +65,8 @@ async def test_r8_2_a_notice_held_while_the_table_is_restored_anew_is_posted_onc
     t2 = service.table_in(GROUP)
     assert t2 is not None and t2 is not t and seat_of(t2, ALICE).ready
     await service.rt.settled(t2)
-    left = tr("en", "notice.left_group", name=CAROL.name)
-    assert [text for _, text in presenter.posts if text == left] == [left]
+    notice = tr("en", "notice.left_group", name=CAROL.name)
+    assert [text for _, text in presenter.posts if text == notice] == [notice]
     assert await check_store(store) == []
 
 
