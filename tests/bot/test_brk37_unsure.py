@@ -6,9 +6,11 @@ owes is sent once: not by the old table's sender and again by the restored table
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
+from bot.service import TableService
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import Clock
@@ -99,5 +101,43 @@ async def test_a_table_restored_anew_waits_for_a_held_sender_a_short_while_only(
     t2 = service.table_in(GROUP)
     assert t2 is not None and seat_of(t2, ALICE).ready
     assert loop.time() - start < 2
+    hold.set()
+    await left
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="brk37: Runtime._restore_anew running as the bot stops ends after recovery.stop "
+    "cancelled the timers (stop drains its keepers last): the restored table's timer runs "
+    "on past the stop; waiting for the keepers before stop_timers hung this test (left)",
+)
+async def test_a_table_restored_anew_as_the_bot_stops_is_stopped_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stop comes while a table is being restored anew (waiting for its let-go
+    sender): the stop waited for that restore last, after it had cancelled the timers, so
+    the restored table's timer ran on after the stop. It is stopped as every table is."""
+    monkeypatch.setattr("bot.service.runtime.ANEW_WAIT_SECONDS", 0.2)
+    store, clock = LostReplyStore(), Clock()
+    service = TableService(store, clock=clock, rng=random.Random(5), next_hand_delay=5)
+    presenter = HeldPresenter()
+    service.register(presenter)
+    await service.new_table(GROUP, ALICE)
+    for a in (ALICE, BOB, CAROL):
+        await service.join(GROUP, a)
+    hold = presenter.hold = asyncio.Event()
+    left = asyncio.ensure_future(service.member_left(GROUP, CAROL))
+    for _ in range(100):
+        if presenter.waiting:
+            break
+        await asyncio.sleep(0)
+    store.lose, store.blind = 1, 1
+    await service.ready(GROUP, ALICE)
+    await service.ready(GROUP, BOB)
+    assert service.table_in(GROUP) is None  # (being restored anew)
+    await service.stop()
+    t2 = service.table_in(GROUP)
+    assert t2 is not None and seat_of(t2, ALICE).ready
+    assert t2.timer is None
     hold.set()
     await left
