@@ -104,12 +104,18 @@ def _backup(source: Path, dest: Path) -> None:
     """Copy the SQLite database ``source`` to the new file ``dest`` with SQLite's online
     backup API, in one step (a consistent snapshot: the bot may go on writing meanwhile).
 
-    :raises StorageError: when ``source`` is no database file or ``dest`` exists (nothing
-        is written then) or cannot be written (nothing is left)."""
+    :raises StorageError: when ``source`` is no database file, ``dest`` exists or is one
+        of the files SQLite keeps beside ``source``
+        (nothing is written then) or cannot be written (nothing is left)."""
     if not source.is_file():
         raise StorageError(f"no database file at {source}")
     if dest.exists():
         raise StorageError(f"{dest} exists: give the backup a new name")
+    own = {Path(f"{source.resolve()}{suffix}") for suffix in ("-wal", "-shm", "-journal")}
+    if dest.resolve() in own:  # (SQLite's files of the source: it deleted the copy there)
+        raise StorageError(
+            f"{dest} is a file SQLite keeps for {source}: give the backup a new name"
+        )
     try:
         with contextlib.closing(sqlite3.connect(source)) as src:
             src.execute("SELECT count(*) FROM sqlite_master").fetchone()  # a database at all

@@ -181,6 +181,12 @@ STORAGE_WAIT = 1.0
 GROUP_CHAIN = "group"
 
 
+#: Seconds a table restored anew (:meth:`Runtime._restore_anew`) waits at most for the
+#: let-go table's senders first (a platform that makes them wait, a mute: the table is not
+#: served meanwhile)
+ANEW_WAIT_SECONDS = 5.0
+
+
 def unsure_ref(ref: str | None) -> bool:
     """Whether a table message ``ref`` is not posted for certain: none, or a pending one
     (:data:`~bot.model.PENDING_PREFIX`: being posted, or perhaps posted, its answer lost)."""
@@ -727,22 +733,33 @@ class Runtime:
         del self.unsure[t.id]
         log.warning("table %s: step %s was saved after all; restored from storage", t.id, seq)
         self.let_go(t)
-        self.keep(self._restore_anew(t.id), name=f"table-{t.id}-restore")
+        self.keep(self._restore_anew(t), name=f"table-{t.id}-restore")
         raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
 
-    async def _restore_anew(self, table_id: int) -> None:
+    async def _restore_anew(self, old: LiveTable) -> None:
         """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
-        there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`)."""
+        there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`).
+        The let-go table's senders finish first (:data:`ANEW_WAIT_SECONDS` at most), and what
+        they sent of the chat's outbox is not sent again (the stored snapshot, taken before,
+        still owes it: a notice a flood wait held was posted twice)."""
         from bot.service import recovery  # (it builds on this module)
 
+        table_id = old.id
+
+        def sent(snap: Mapping[str, Any]) -> Mapping[str, Any]:
+            done = max(int(snap.get("outbox_sent", 0)), old.outbox_sent)
+            return {**snap, "outbox_sent": done} if snap else snap
+
         try:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
             state = await self.store.table_state(table_id)
             if state is not None and table_id not in self.tables:
-                await recovery.restore(self, *state)
+                await recovery.restore(self, state[0], sent(state[1]))
             elif state is None:  # closed by that step: what it owes the chat is sent
                 for record, snap in await self.store.closed_snapshots():
                     if record.id == table_id and table_id not in self.closing:
-                        await recovery.deliver(self, record, snap)
+                        await recovery.deliver(self, record, sent(snap))
         except Exception:
             log.exception("table %s: not restored from storage; the next start does", table_id)
 

@@ -2223,6 +2223,8 @@ class TelegramAdapter:
         return, :meth:`_membership`); so does a table there that goes on or a new one."""
         if chat in self._rights_looks or self.rights_look_seconds <= 0:
             return
+        if self.presenter.stopping:  # (the stop cancelled the looks: none after it)
+            return
         first = self.service.rt.table_at(PLATFORM, chat)
 
         async def look() -> None:

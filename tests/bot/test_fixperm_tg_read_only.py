@@ -171,3 +171,44 @@ async def test_r8_2a_a_restart_in_a_read_only_group_still_sees_it_writable_again
         notice = tr("en", "lobby.close_cancelled", table=t.id)
         await tg_api.wait_for(lambda: notice in group_texts(w, since))
         assert await check_store(w.store) == []
+
+
+async def test_a_write_refused_while_the_bot_stops_starts_no_looks(tmp_path: Path) -> None:
+    """brk37: the stop cancels the looks at the groups' permissions; a write refused after
+    that (a reply of an update still handled, a table's last message) started a new look,
+    left running past the stop (its getChat calls to a bot shut down, a chat_back on a
+    stopped service). None starts once the bot stops."""
+    async with world(tmp_path) as w:
+        w.adapter.rights_look_seconds = LOOK
+        await w.adapter.stop()
+        w.adapter._watch_rights(str(GROUP_ID))
+        assert w.adapter._rights_looks == {}
+
+
+async def test_r8_2a_a_read_only_group_upgraded_to_a_supergroup_is_looked_at_there(
+    tmp_path: Path,
+) -> None:
+    """brk37: the looks at a read-only group's permissions started (its table's close
+    queued mid-hand); the group is then upgraded to a supergroup, its table moved there.
+    The looks asked the old group's id for an hour, each refused "upgraded to a
+    supergroup" (taken for no answer), so the supergroup letting members write again never
+    cancelled the close. They follow the table to the supergroup."""
+    new_group = -100781
+    async with world(tmp_path, next_hand_delay=0.3) as w:
+        w.adapter.rights_look_seconds = LOOK
+        w.fake.started_users.update({ALICE.id, BOB.id, CAROL.id})
+        await seat_everyone(w, [ALICE, BOB])
+        t = next(iter(w.service.tables.values()))
+        w.fake.read_only.update({GROUP_ID, new_group})
+        await w.fake.send_text(CAROL, GROUP_ID, "/join")
+        await w.fake.wait_for(lambda: t.closing)
+        await w.fake.migrate_group(GROUP_ID, new_group)
+        await w.fake.wait_for(lambda: t.chat_id == str(new_group))
+        await asyncio.sleep(3 * LOOK)
+        assert t.closing and t.hand is not None  # (still read-only)
+        since = len(w.fake.calls)
+        w.fake.read_only.discard(new_group)
+        await w.fake.wait_for(lambda: not t.closing, timeout=20 * LOOK)
+        asked = [int(c.params.get("chat_id") or 0) for c in w.fake.calls[since:]]
+        assert GROUP_ID not in asked
+        assert await check_store(w.store) == []
