@@ -2234,6 +2234,8 @@ class TelegramAdapter:
                     t = self.service.rt.table_at(PLATFORM, chat)
                     if t is not None and (t is not first or not t.closing):
                         return  # (a new table there, or the close cancelled otherwise)
+                    if first is not None and first.chat_id != chat:
+                        return  # (its table moved to a supergroup: looked at there)
                     writable = await self._may_write(chat)
                     if writable is None:
                         return
