@@ -2144,13 +2144,23 @@ class TelegramAdapter:
         try:
             if member is None:
                 member = await self.app.bot.get_chat_member(int(chat), self.app.bot.id)
-            if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
-                return False
-            rights = (await self.app.bot.get_chat(int(chat))).permissions
+            return not await self._members_may_send(chat, member)
         except (TelegramError, ValueError) as exc:
             log.info("could not look at what %s lets its members do: %s", chat, exc)
             return False
-        return rights is not None and rights.can_send_messages is False
+
+    async def _members_may_send(self, chat: str, member: ChatMember) -> bool:
+        """Whether the bot, standing ``member`` in the group ``chat``, may send there by
+        its status or the group's default permissions (``getChat``): an administrator may;
+        otherwise as the group lets its members (an admin may take that away from every
+        member, which no update tells the bot). Asked by :meth:`_read_only` and
+        :meth:`_may_write`.
+
+        :raises TelegramError: Telegram did not answer ``getChat``."""
+        if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
+            return True
+        rights = (await self.app.bot.get_chat(int(chat))).permissions
+        return rights is None or rights.can_send_messages is not False
 
     async def _migrated(self, old: str, new: str) -> bool:
         """The group ``old`` is the supergroup ``new`` now (:meth:`TelegramPresenter.follow`):
@@ -2263,15 +2273,12 @@ class TelegramAdapter:
             member = await self.app.bot.get_chat_member(int(chat), self.app.bot.id)
             if _removed(member) or _muted(member):
                 return None
-            if member.status in (ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER):
-                return True
-            rights = (await self.app.bot.get_chat(int(chat))).permissions
+            return await self._members_may_send(chat, member)
         except TelegramError as exc:
             if _chat_gone(exc):  # (removed, the group deleted: its re-add tells)
                 return None
             log.info("could not look at what %s lets the bot do: %s", chat, exc)
             return False
-        return rights is None or rights.can_send_messages is not False
 
     def _muted_until(self, chat: str, until: datetime.datetime | None) -> None:
         """The bot is muted in the group ``chat`` until ``until`` (aware; ``None``, or the
