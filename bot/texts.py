@@ -1138,6 +1138,15 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Cannot grant that: {name}'s balance would be above {limit} {label}.",
         "ru": "Нельзя: баланс игрока {name} превысил бы {limit} {label:acc}.",
     },
+    # a /grant that went in over the limit (another grant at the same moment), of which the
+    # balance no longer held all to take back (a buy-in or another admin's take meanwhile)
+    "reply.grant_over_partial": {
+        "en": "{name}'s balance went over {limit} {label} (two grants at once). Of this grant "
+        "of {amount}, {taken} is taken back; {kept} was spent meanwhile and stays. Balance "
+        "{balance}.",
+        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу). Из этой выдачи "
+        "({amount}) забрано {taken}; {kept} уже потрачено и остаётся. Баланс {balance}.",
+    },
     "reply.unknown_player": {
         "en": "No such player here: {name}.",
         "ru": "Здесь нет такого игрока: {name}.",
@@ -1767,6 +1776,16 @@ TEXTS: dict[str, dict[str, str]] = {
     "err.grant_unsure": {
         "en": "Could not tell whether the grant was saved: check {name}'s balance before granting again.",
         "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс {name}, прежде чем выдавать снова.",
+    },
+    # a /grant that went in over the limit (another grant at the same moment), its
+    # take-back neither saved nor refused by storage, tried several times
+    "err.grant_over_unsure": {
+        "en": "{name}'s balance went over {limit} {label} (two grants at once); taking this "
+        "grant of {amount} back could not be saved. Check the balance: if over, grant "
+        "−{amount}.",
+        "ru": "Баланс {name} превысил {limit} {label:acc} (две выдачи сразу); возврат этой "
+        "выдачи ({amount}) не удалось сохранить. Проверьте баланс: если больше, выдайте "
+        "−{amount}.",
     },
     "err.storage": {
         "en": "Could not save that; nothing changed. Please try again.",

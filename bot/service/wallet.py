@@ -464,11 +464,8 @@ async def grant(
         if value > 0 and new_balance > BALANCE_LIMIT:
             # another grant went in since the balance above was read (two at one moment,
             # each fitting alone): this one is taken back, a balanced pair of rows
-            over = f"grant:{key}:over"
-            await rt.store.grant(
-                community.id, player.id, -value, actor=actor.user_id, reason="over", key=over
-            )
-            return Reply(bound, alert=True)
+            return await _take_back(rt, community, player.id, player.name, actor, lang, key,
+                                    value, bound)  # fmt: skip
     except InsufficientFunds:
         return Reply(
             tr(lang, "reply.grant_negative", name=player.name, balance=player.balance, label=label),
@@ -477,6 +474,80 @@ async def grant(
     return Reply(
         tr(lang, "reply.granted", name=player.name, amount=value, label=label, balance=new_balance)
     )
+
+
+#: How many times a grant's take-back is tried when storage neither saves nor refuses it.
+TAKE_BACK_TRIES = 3
+
+
+async def _take_back(
+    rt: Runtime,
+    community: Community,
+    player_id: int,
+    name: str,
+    actor: Actor,
+    lang: str,
+    key: str,
+    value: int,
+    bound: str,
+) -> Reply:
+    """Take back a grant of ``value`` (> 0) kush found, once saved, to have left the balance
+    above :data:`BALANCE_LIMIT` (another grant went in at the same moment): the admin's
+    answer. A take-back of ``value`` under the key ``grant:<key>:over`` (with the grant's
+    row, a balanced pair), tried up to :data:`TAKE_BACK_TRIES` times when storage fails
+    without saying whether it saved it (the key answers a saved one with its balance, so
+    nothing is taken twice): ``bound`` (the refusal) once taken. When the balance no longer
+    holds ``value`` (a buy-in, another admin's take, since the grant), what it holds is
+    taken back instead (key ``grant:<key>:over:part``), and the answer says how much of the
+    grant stays (the rest left the balance meanwhile; the balance is then far below the
+    limit). Storage failing every try: the answer says the grant went in and its take-back
+    could not be saved, so the admin looks at the balance; nothing untrue like "nothing
+    changed"."""
+    label = rt.kush_label(community)
+    limit = grouped(BALANCE_LIMIT, lang)
+
+    async def take(amount: int, suffix: str) -> int:
+        return await rt.store.grant(
+            community.id, player_id, -amount, actor=actor.user_id, reason="over",
+            key=f"grant:{key}:over{suffix}",
+        )  # fmt: skip
+
+    unsure = Reply(
+        tr(lang, "err.grant_over_unsure", name=name, limit=limit, amount=value, label=label),
+        alert=True,
+    )
+    for _ in range(TAKE_BACK_TRIES):
+        try:
+            await take(value, "")
+            return Reply(bound, alert=True)
+        except InsufficientFunds:
+            break  # the balance holds less than the grant now: what it holds, below
+        except StorageError as exc:  # saved or not: tried again under its key
+            log.warning("grant %s: its take-back not known to be saved (%r)", key, exc)
+    else:
+        return unsure
+    amount: int | None = None  # what is taken back: the balance as read, then kept for a
+    # try again under the same key (storage unsure whether it saved that amount)
+    for _ in range(TAKE_BACK_TRIES):
+        try:
+            if amount is None:
+                found = await rt.store.get_player(player_id)
+                balance = found.balance if found is not None else 0
+                amount = min(value, balance)
+            if amount > 0:
+                balance = await take(amount, ":part")
+        except InsufficientFunds:
+            amount = None  # less again: read anew
+            continue
+        except StorageError as exc:
+            log.warning("grant %s: its partial take-back not known to be saved (%r)", key, exc)
+            continue
+        if amount >= value:  # (the balance grew back meanwhile: all of it taken back)
+            return Reply(bound, alert=True)
+        text = tr(lang, "reply.grant_over_partial", name=name, limit=limit, amount=value,
+                  taken=amount, kept=value - amount, balance=balance, label=label)  # fmt: skip
+        return Reply(text, alert=True)
+    return unsure
 
 
 def _grant_refusal(lang: str, name: str, balance: int, value: int, label: str) -> Reply | None:
