@@ -1857,6 +1857,19 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Выход из турнира — это выбывание (место {place}). Нажмите «Встать» ещё раз, "
         "чтобы подтвердить.",
     },
+    # a /leave typed at a running tournament asks first, as its Leave button does (R8.7)
+    "tour.leave_confirm_typed": {
+        "en": "Leaving knocks you out of the tournament (place {place}). Send /leave again "
+        "to confirm.",
+        "ru": "Выход из турнира — это выбывание (место {place}). Отправьте /leave ещё раз, "
+        "чтобы подтвердить.",
+    },
+    "tour.leave_confirm_typed.discord": {
+        "en": "Leaving knocks you out of the tournament (place {place}). Send /ofc leave "
+        "again to confirm.",
+        "ru": "Выход из турнира — это выбывание (место {place}). Отправьте /ofc leave ещё "
+        "раз, чтобы подтвердить.",
+    },
     "tour.already_out": {
         "en": "You are out of this tournament already.",
         "ru": "Вы уже выбыли из этого турнира.",

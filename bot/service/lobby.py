@@ -742,8 +742,9 @@ async def leave(
     points are settled (R8.3); during a hand the player's moves are made as on timeout and
     they leave after it (R8.5): that asks first (Leave pressed or /leave typed once changes
     nothing; a second within :data:`LEAVE_CONFIRM_SECONDS` leaves), unless their board is
-    complete already. ``button``: the table message's Leave was pressed (at a running
-    tournament it asks first: leaving knocks the player out, R8.7). ``left_group``:
+    complete already. At a running tournament Leave and /leave always ask first: leaving
+    knocks the player out (R8.7). ``button``: the table message's Leave was pressed (the
+    question's answer is written anew, its buttons at a new version). ``left_group``:
     the player left the group (or was removed; a Discord server: its own wording, "left
     the server"): the group is told in a short notice of its own, names only (a running
     tournament's knock-out notice says it already)."""
@@ -869,7 +870,9 @@ async def _leave_tournament(
     hand in progress is finished for them (R8.5). The Leave button of a running tournament
     asks first (one tap on the group's message must not cost the buy-in): a press of the
     Leave button of the message written anew with the question, within
-    :data:`LEAVE_CONFIRM_SECONDS`, leaves; /leave leaves at once."""
+    :data:`LEAVE_CONFIRM_SECONDS`, leaves; so does /leave typed (it knocked the player out
+    in one step): one asks, a second /leave or Leave within the window leaves. Leaving the
+    group (``left_group``) leaves at once."""
     tour = t.tournament
     assert tour is not None
     if tour.phase is TournamentPhase.REGISTERING:
@@ -878,13 +881,15 @@ async def _leave_tournament(
         out = tour.finished is None
         return Reply(tr(lang, "tour.already_out" if out else "err.tournament_over"), alert=True)
     now = rt.clock()
-    if button and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
+    if not left_group and not 0 <= now - seat.leave_asked <= LEAVE_CONFIRM_SECONDS:
         async with rt.transition(t) as tx:
             seat.leave_asked = now
             # the table message anew, its buttons at a new version: the same press delivered
             # again (Telegram after a crash, a double tap) is out of date, not the confirmation
-            tx.group = True
-        return Reply(tr(lang, "tour.leave_confirm", place=len(tour.chips)), alert=True)
+            # (a typed /leave delivered again is answered "already done": its key commits here)
+            tx.group = button
+        key = "tour.leave_confirm" if button else on(t.platform, "tour.leave_confirm_typed")
+        return Reply(tr(lang, key, place=len(tour.chips)), alert=True)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)
         ko = left.knock_out

@@ -12,7 +12,7 @@ from bot.service.showdown import ABANDONED_HANDS
 from bot.texts import tr
 from storage.check import check_store
 from tests.bot.conftest import Clock
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_topup import a_hand_at_100_a_point, bob_loses_the_first_hand
 from tests.bot.test_tournament_service import (
     PLAYERS,
@@ -61,7 +61,7 @@ async def test_r7_1_r8_7_a_chinese_tournament_leaver_between_hands_leaves_the_ga
     game = t.chinese
     assert game is not None and not game.over and set(game.totals) == {0, 1, 2}
     names = {s: st.name for s, st in t.seats.items()}
-    assert not (await service.leave(GROUP, CAROL)).alert
+    assert not (await leave_now(service, GROUP, CAROL)).alert
     assert sorted(t.tournament.chips) == [0, 1] and t.chinese is game  # the game goes on
     order = sorted((s for s in game.totals if s != 2), key=lambda s: (-game.totals[s], s))
     line = "🎯 Game to 51: " + " · ".join(f"{names[s]} {game.totals[s]}" for s in order)

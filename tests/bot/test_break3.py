@@ -22,7 +22,7 @@ from tests.bot.discord.dc_world import ALICE as DC_ALICE
 from tests.bot.discord.dc_world import world as dc_world
 from tests.bot.test_bots import alice_and_a_bot, play_hand_with_bots
 from tests.bot.test_bots import new_service as new_bot_service
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure as configure_tournament
 from tests.bot.test_tournament_service import new_service as new_tournament_service
 from tests.bot.test_tournament_service import two_started
@@ -46,8 +46,8 @@ async def test_r8_7_a_player_knocked_out_is_told_place_and_prize_after_the_hand_
         await service.join(GROUP, a)
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None and t.hand is not None
-    await service.leave(GROUP, BOB)  # place 4
-    await service.leave(GROUP, CAROL)  # place 3
+    await leave_now(service, GROUP, BOB)  # place 4
+    await leave_now(service, GROUP, CAROL)  # place 3
     while t.hand is not None and t.hand_no == 1:
         seat = t.seats[t.owner(t.hand.to_act[0])]
         if seat.user_id in (BOB.user_id, CAROL.user_id):

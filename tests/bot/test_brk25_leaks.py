@@ -148,10 +148,8 @@ async def drive(
         if person is not None:
             if leavers.get(t.hand_no) == person.user_id:
                 leaver = PLAYERS[person.user_id]
-                if t.tournament is None:  # a cash table's /leave in the hand asks first (R8.5)
-                    reply = await leave_now(service, GROUP, leaver)
-                else:  # a tournament's leaves at once (R8.7)
-                    reply = await service.leave(GROUP, leaver)
+                # /leave in the hand asks first (R8.5; a tournament's always, R8.7)
+                reply = await leave_now(service, GROUP, leaver)
                 assert not reply.alert, reply.text
                 w.check("reply", None, reply.text)  # (said in the group)
                 continue

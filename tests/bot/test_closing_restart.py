@@ -20,7 +20,15 @@ from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import (
+    ALICE,
+    BOB,
+    CAROL,
+    GROUP,
+    press_auto_and_confirm,
+    seated,
+    tour_leave_question,
+)
 from tests.bot.test_tournament_service import carol_out_in_hand_one, two_started
 from tests.bot.test_transitions import KillableStore, Killed, new_service, player_balance
 
@@ -398,6 +406,7 @@ async def test_a_crash_after_the_last_opponent_leaves_mid_hand_tells_the_winner_
     t = await two_started(service, presenter, "pineapple")
     table_id, hand_no = t.id, t.hand_no
     refs = {s.user_id: s.private_ref for s in t.seats.values()}
+    assert tour_leave_question((await service.leave(GROUP, BOB)).text)  # it asks first
     with pytest.raises(Killed):
         await service.leave(GROUP, BOB)
     await service.rt.drawer.close()

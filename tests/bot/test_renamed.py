@@ -17,7 +17,7 @@ from storage.api import Store
 from storage.check import check_store
 from tests.bot.conftest import service_env
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_tournament_service import configure, open_and_register
 
 
@@ -117,7 +117,7 @@ async def test_a_rename_to_a_knocked_out_players_name_keeps_the_standings_apart(
     await open_and_register(service, (ALICE, BOB, CAROL))
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
-    reply = await service.leave(GROUP, CAROL)  # knocked out at once: place 3
+    reply = await leave_now(service, GROUP, CAROL)  # knocked out: place 3
     assert reply.text == tr("en", "tour.left", place=3, prize=0, label="kush")
     while t.hand is not None and t.hand_no == 1:  # hand 1 finished for everyone (R8.5)
         clock.now += 181

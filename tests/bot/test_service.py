@@ -92,13 +92,25 @@ LEAVE_QUESTIONS = frozenset(
 )
 
 
+def tour_leave_question(text: str) -> bool:
+    """Whether ``text`` is the question a /leave typed at a running tournament asks first
+    (R8.7: leaving knocks the player out), for some place."""
+    keys = ("tour.leave_confirm_typed", "tour.leave_confirm_typed.discord")
+    return any(
+        text == tr(lang, k, place=n) for lang in ("en", "ru") for k in keys for n in range(1, 10)
+    )
+
+
 async def leave_now(
     service: TableService, chat: ChatRef, actor: Actor, request: str | None = None
 ) -> Reply:
-    """/leave during ``actor``'s hand, confirmed: the first asks (R8.5: the rest of the hand
-    is placed for them, nothing changes yet), the second leaves; returns its answer."""
+    """/leave during ``actor``'s hand, or at a running tournament, confirmed: the first asks
+    (R8.5: the rest of the hand is placed for them; R8.7: leaving knocks them out; nothing
+    changes yet), the second leaves; returns its answer."""
     first = await service.leave(chat, actor, request=request)
-    assert first.alert and first.text in LEAVE_QUESTIONS, first.text
+    assert first.alert and (first.text in LEAVE_QUESTIONS or tour_leave_question(first.text)), (
+        first.text
+    )
     again = None if request is None else f"{request}:again"
     return await service.leave(chat, actor, request=again)
 

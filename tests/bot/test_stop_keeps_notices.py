@@ -20,7 +20,7 @@ from tests.bot.test_break5 import street_unsettled
 from tests.bot.test_closing_restart import RefPresenter, nothing_sent, restart
 from tests.bot.test_service import ALICE as ALICE_
 from tests.bot.test_service import BOB as BOB_
-from tests.bot.test_service import GROUP, press_auto_and_confirm, seated
+from tests.bot.test_service import GROUP, leave_now, press_auto_and_confirm, seated
 from tests.bot.test_telegram_e2e import seat_everyone
 from tests.bot.test_tournament_service import two_started
 from tests.bot.test_transitions import player_balance
@@ -141,7 +141,7 @@ async def test_r8_7_a_closing_step_s_notice_held_at_the_stop_is_sent_by_the_next
         assert not (await service.settings(GROUP, ALICE_, True, [name, value])).alert
     t = await two_started(service, presenter, "pineapple")
     table_id, hand_no = t.id, t.hand_no
-    await service.leave(GROUP, BOB_)
+    await leave_now(service, GROUP, BOB_)
     await service.rt.settled(t)
     await service.stop()
     why = tr("en", "tour.final_mid_hand", table=table_id, hand=hand_no)

@@ -22,7 +22,7 @@ from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
 from tests.bot.levels import short_levels
-from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, press_auto_and_confirm
+from tests.bot.test_service import ALICE, BOB, CAROL, GROUP, leave_now, press_auto_and_confirm
 from tests.bot.test_transitions import player_balance
 
 PLAYERS = (ALICE, BOB, CAROL)
@@ -247,7 +247,7 @@ async def test_r8_7_a_timeout_never_sits_out_and_leaving_knocks_out(env) -> None
     clock.now += 5
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2 and len(t.hand.order) == 3
-    reply = await service.leave(GROUP, CAROL)  # knocked out at once: place 3, no prize
+    reply = await leave_now(service, GROUP, CAROL)  # asked, then knocked out: 3rd, no prize
     assert reply.text == tr("en", "tour.left", place=3, prize=0, label="kush")
     assert 2 not in t.tournament.chips and t.tournament.chips_removed > 0
     await play_to_the_end(service, presenter, clock)
@@ -506,7 +506,7 @@ async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knockin
     """Leaving a running tournament knocks the player out (R8.7): one tap on the Leave button
     of the group's message knocked them out with their buy-in lost. Now the first press asks
     and changes nothing; a second one within 30 s leaves; a press much later asks again.
-    The /leave command leaves at once."""
+    The /leave command asks too (tests/bot/test_fixgrant2_leave.py)."""
     service, presenter, store, clock = env
     t, tour = await running_tournament(service)
     reply = await service.press(BOB, leave_button_of(presenter), GROUP)
@@ -524,7 +524,7 @@ async def test_r8_7_the_leave_button_of_a_running_tournament_asks_before_knockin
     dan = Actor("telegram", "9", "Dan", "en")  # never registered
     reply = await service.leave(GROUP, dan)
     assert reply.alert and reply.text == tr("en", "tour.not_registered")
-    reply = await service.leave(GROUP, CAROL)  # the command: at once
+    reply = await leave_now(service, GROUP, CAROL)  # the command: asks, then leaves
     assert reply.text == tr("en", "tour.left", place=2, prize=0, label="kush")
     await play_to_the_end(service, presenter, clock)
     assert await player_balance(store, ALICE) == 1200
@@ -580,7 +580,7 @@ async def test_r8_7_a_player_out_of_a_running_tournament_is_told_so(env) -> None
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None and t.hand is not None
-    assert (await service.leave(GROUP, CAROL)).text == tr(
+    assert (await leave_now(service, GROUP, CAROL)).text == tr(
         "en", "tour.left", place=3, prize=0, label="kush"
     )
     assert t.seat_of(CAROL.user_id) is not None  # out, seated until the hand ends
@@ -659,12 +659,12 @@ async def test_r8_7_balance_at_a_tournament_shows_chips_then_place_and_prize(env
     for a in (BOB, CAROL, Actor("telegram", "4", "Dan", "en")):
         await service.join(GROUP, a)
     assert t.tournament.phase is TournamentPhase.RUNNING
-    await service.leave(GROUP, BOB)  # place 4: no prize
+    await leave_now(service, GROUP, BOB)  # place 4: no prize
     text = (await service.balance(GROUP, BOB)).text
     assert text == tr("ru", "reply.balance_tour_out", name="Bob", balance=900, label="kush",
                       table=t.id, place=4, prize="")  # fmt: skip
     assert text.endswith("(место 4).") and "куш" in text
-    await service.leave(GROUP, CAROL)  # place 3: 20 % of 400, paid at the end
+    await leave_now(service, GROUP, CAROL)  # place 3: 20 % of 400, paid at the end
     prize = tr("en", "reply.balance_tour_prize", prize=80, label="kush")
     assert (await service.balance(GROUP, CAROL)).text == tr(
         "en", "reply.balance_tour_out", name="Carol", balance=900, label="kush", table=t.id,
@@ -695,7 +695,7 @@ async def test_r7_5_r8_7_a_claimant_who_leaves_a_chinese_tournament_continues_th
     assert offer is not None and offer["seats"]
     claimants = [by_id[t.seats[s].user_id] for s in offer["seats"]]
     for n, a in enumerate(claimants, 1):
-        reply = await service.leave(GROUP, a)
+        reply = await leave_now(service, GROUP, a)
         assert not reply.alert, reply.text
         assert (t.reveal["claim"] is None) == (n == len(claimants))
     assert t.tournament is not None and len(t.tournament.chips) == 3 - len(claimants) >= 2
@@ -737,7 +737,7 @@ async def test_r8_7_the_last_opponent_leaving_mid_hand_ends_the_tournament_at_on
     if game == "pineapple":  # a street in: Alice or Bob has placed cards
         acting = t.seats[t.owner(hand.to_act[0])]
         await press_auto_and_confirm(service, presenter, ALICE if acting.user_id == "1" else BOB)
-    reply = await service.leave(GROUP, BOB)
+    reply = await leave_now(service, GROUP, BOB)
     assert reply.text == tr("ru", "tour.left", place=2, prize=0, label="kush")
     assert service.table_in(GROUP) is None  # paid out and closed in the same step
     assert await player_balance(store, ALICE) == 1100
@@ -841,8 +841,8 @@ async def test_r8_7_top_counts_a_knocked_out_buy_in_at_its_prize(env) -> None:  
     t = service.table_in(GROUP)
     assert t is not None and t.tournament is not None
     assert t.tournament.phase is TournamentPhase.RUNNING
-    await service.leave(GROUP, BOB)  # place 4: no prize
-    await service.leave(GROUP, CAROL)  # place 3: 20 % of 400
+    await leave_now(service, GROUP, BOB)  # place 4: no prize
+    await leave_now(service, GROUP, CAROL)  # place 3: 20 % of 400
     assert (await service.top(GROUP, ALICE)).text.splitlines() == [
         tr("en", "reply.top_title"),
         tr("en", "reply.top_line", n=1, name="Alice", total=1000, label="kush"),
@@ -962,7 +962,7 @@ async def test_r8_7_a_tournament_cancelled_after_a_knock_out_pays_the_pool_to_th
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
     tour = t.tournament
-    reply = await service.leave(GROUP, CAROL)
+    reply = await leave_now(service, GROUP, CAROL)
     assert not reply.alert, reply.text
     assert tour.places == {2: 3}
     reply = await service.close_table(GROUP, ALICE, True)  # at the end of hand 1
@@ -1011,7 +1011,7 @@ async def test_r8_7_a_tournament_closed_by_the_bots_removal_tells_each_player_th
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
-    assert not (await service.leave(GROUP, CAROL)).alert
+    assert not (await leave_now(service, GROUP, CAROL)).alert
     langs = {s.user_id: s.lang for s in t.seats.values()}  # (each told in their own)
     assert await service.chat_left(GROUP.platform, GROUP.chat_id)
     while service.table_in(GROUP) is not None:
@@ -1048,7 +1048,7 @@ async def a_chinese_game_under_way_after_a_knock_out(
     assert t is not None and t.tournament is not None and t.hand is not None
     tour = t.tournament
     by_id = {a.user_id: a for a in PLAYERS}
-    reply = await service.leave(GROUP, CAROL)
+    reply = await leave_now(service, GROUP, CAROL)
     assert not reply.alert, reply.text
     assert tour.places == {2: 3}
 
@@ -1225,7 +1225,7 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_each_player_th
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
     tour = t.tournament
-    assert not (await service.leave(GROUP, CAROL)).alert  # (knocked out: 3rd, no prize)
+    assert not (await leave_now(service, GROUP, CAROL)).alert  # (knocked out: 3rd, no prize)
     langs = {s.user_id: s.lang for s in t.seats.values()}
     assert await service.chat_left(GROUP.platform, GROUP.chat_id)
     assert t.closing
@@ -1253,7 +1253,7 @@ async def carol_out_in_hand_one(
     await open_and_register(service, PLAYERS)
     t = service.table_in(GROUP)
     assert t is not None and t.hand is not None and t.tournament is not None
-    assert not (await service.leave(GROUP, CAROL)).alert
+    assert not (await leave_now(service, GROUP, CAROL)).alert
     assert t.tournament.places == {2: 3}
     by_id = {a.user_id: a for a in PLAYERS}
     while t.hand_no == 1 or t.hand is None:
@@ -1334,7 +1334,7 @@ async def test_r8_7_the_last_opponent_leaving_after_the_bots_removal_tells_each_
     t = await two_started(service, presenter, "pineapple")
     assert await service.chat_left(GROUP.platform, GROUP.chat_id)
     assert t.closing and t.chat_gone and t.hand is not None
-    assert not (await service.leave(GROUP, BOB)).alert
+    assert not (await leave_now(service, GROUP, BOB)).alert
     assert service.table_in(GROUP) is None
     await service.rt.settled(t)
     assert await player_balance(store, ALICE) == 1100
@@ -1358,7 +1358,7 @@ async def test_r8_7_a_tournament_won_after_the_bots_removal_tells_one_knocked_ou
     carol_before = len(presenter.privates.get(CAROL.user_id, []))
     assert await service.chat_left(GROUP.platform, GROUP.chat_id)
     assert t.closing and t.hand is not None
-    assert not (await service.leave(GROUP, BOB)).alert
+    assert not (await leave_now(service, GROUP, BOB)).alert
     assert service.table_in(GROUP) is None
     await service.rt.settled(t)
     got = {a.user_id: await player_balance(store, a) - 900 for a in PLAYERS}
