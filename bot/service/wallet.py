@@ -4,6 +4,7 @@ transaction."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 from collections.abc import Mapping
@@ -500,9 +501,9 @@ async def _take_back(
     holds ``value`` (a buy-in, another admin's take, since the grant), what it holds is
     taken back instead (key ``grant:<key>:over:part``), and the answer says how much of the
     grant stays (the rest left the balance meanwhile; the balance is then far below the
-    limit). Storage failing every try: the answer says the grant went in and its take-back
-    could not be saved, so the admin looks at the balance; nothing untrue like "nothing
-    changed"."""
+    limit); the /grant delivered again answers the same, from that row. Storage failing
+    every try: the answer says the grant went in and its take-back could not be saved, so
+    the admin looks at the balance; nothing untrue like "nothing changed"."""
     label = rt.kush_label(community)
     limit = grouped(BALANCE_LIMIT, lang)
 
@@ -528,6 +529,10 @@ async def _take_back(
         return unsure
     amount: int | None = None  # what is taken back: the balance as read, then kept for a
     # try again under the same key (storage unsure whether it saved that amount)
+    part = f"grant:{key}:over:part"
+    with contextlib.suppress(StorageError):  # (the /grant delivered again: what was taken)
+        rows = await rt.store.ledger(community.id)
+        amount = next((-e.balance_delta for e in reversed(rows) if e.key == part), None)
     for _ in range(TAKE_BACK_TRIES):
         try:
             if amount is None:

@@ -182,6 +182,16 @@ async def test_b_a_buy_in_before_the_take_back_takes_what_the_balance_holds(
     assert seat is not None and seat.stack == 200
     assert await _take_backs(store) == [-20]
     await assert_conserved(store)
+    # the refused /grant delivered again (Telegram, its answer lost): the same answer, from
+    # the take-back saved; nothing moves ("0 of 60 taken back" read the balance now)
+    community = await store.community(GROUP.platform, GROUP.community_id)
+    part = next(e.key for e in await store.ledger(community.id) if e.reason == "over")
+    key = part.removeprefix("grant:").removesuffix(":over:part")
+    again = await service.grant(GROUP, BOB, True, ALICE.user_id, "60", key=key)
+    assert again == refused
+    assert await player_balance_in(store, GROUP, ALICE) == 0
+    assert await _take_backs(store) == [-20]
+    await assert_conserved(store)
 
 
 async def test_b_the_partial_take_back_storage_fails_once_is_tried_again_with_its_amount(
