@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.texts import tr
 from storage.check import check_store
-from tests.bot.discord.dc_world import BOB, CAROL, world
+from tests.bot.discord.dc_world import ALICE, BOB, CAROL, world
 from tests.bot.discord.test_tournament_discord import BUY_IN, START, balance
 from tests.bot.discord.test_tournament_discord_more import configure, open_and_register
 
@@ -38,3 +38,23 @@ async def test_r8_7_discord_ofc_leave_asks_first_at_a_running_tournament(tmp_pat
         assert tour.finished is not None
         assert await balance(w, CAROL) == START - BUY_IN
         assert await check_store(w.store) == []
+
+
+async def test_r8_5_discord_ofc_leave_during_a_hand_names_ofc_leave(tmp_path: Path) -> None:
+    """A cash table: Bob (Russian) runs /ofc leave during his hand: the question (R8.5) names
+    Discord's command (the adapter writes the service's "/leave" as "/ofc leave"), nothing
+    moves; again: he leaves, answered without a bare "/leave"."""
+    async with world(tmp_path) as w:
+        await w.slash(ALICE, "new")
+        for user in (ALICE, BOB):
+            await w.slash(user, "join")
+        for user in (ALICE, BOB):
+            await w.slash(user, "ready")
+        t = w.table()
+        assert t.hand is not None
+        reply = await w.slash(BOB, "leave")
+        asked = tr("ru", "reply.leave_confirm_typed").replace("/leave", "/ofc leave")
+        assert reply["content"] == asked, reply
+        assert sorted(s.name for s in t.seats.values()) == ["Alice", "Bob"]
+        reply = await w.slash(BOB, "leave")
+        assert reply["content"] != asked and "/leave" not in reply["content"], reply
