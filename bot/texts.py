@@ -1864,12 +1864,6 @@ TEXTS: dict[str, dict[str, str]] = {
         "ru": "Выход из турнира — это выбывание (место {place}). Отправьте /leave ещё раз, "
         "чтобы подтвердить.",
     },
-    "tour.leave_confirm_typed.discord": {
-        "en": "Leaving knocks you out of the tournament (place {place}). Send /ofc leave "
-        "again to confirm.",
-        "ru": "Выход из турнира — это выбывание (место {place}). Отправьте /ofc leave ещё "
-        "раз, чтобы подтвердить.",
-    },
     "tour.already_out": {
         "en": "You are out of this tournament already.",
         "ru": "Вы уже выбыли из этого турнира.",

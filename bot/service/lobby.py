@@ -888,7 +888,7 @@ async def _leave_tournament(
             # again (Telegram after a crash, a double tap) is out of date, not the confirmation
             # (a typed /leave delivered again is answered "already done": its key commits here)
             tx.group = button
-        key = "tour.leave_confirm" if button else on(t.platform, "tour.leave_confirm_typed")
+        key = "tour.leave_confirm" if button else "tour.leave_confirm_typed"
         return Reply(tr(lang, key, place=len(tour.chips)), alert=True)
     async with rt.transition(t) as tx:
         left = tour.leave(seat.seat)

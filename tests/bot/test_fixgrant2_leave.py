@@ -42,8 +42,6 @@ def test_the_typed_question_in_both_languages() -> None:
     assert tr("ru", "tour.leave_confirm_typed", place=3) == (
         "Выход из турнира — это выбывание (место 3). Отправьте /leave ещё раз, чтобы подтвердить."
     )
-    assert "/ofc leave" in tr("en", "tour.leave_confirm_typed.discord", place=2)
-    assert "/ofc leave" in tr("ru", "tour.leave_confirm_typed.discord", place=2)
 
 
 async def test_r8_7_a_typed_leave_asks_first_then_a_second_within_the_window_knocks_out() -> None:

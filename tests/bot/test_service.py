@@ -95,9 +95,11 @@ LEAVE_QUESTIONS = frozenset(
 def tour_leave_question(text: str) -> bool:
     """Whether ``text`` is the question a /leave typed at a running tournament asks first
     (R8.7: leaving knocks the player out), for some place."""
-    keys = ("tour.leave_confirm_typed", "tour.leave_confirm_typed.discord")
     return any(
-        text == tr(lang, k, place=n) for lang in ("en", "ru") for k in keys for n in range(1, 10)
+        text in (asked, asked.replace("/leave", "/ofc leave"))
+        for lang in ("en", "ru")
+        for n in range(1, 10)
+        for asked in [tr(lang, "tour.leave_confirm_typed", place=n)]
     )
 
 

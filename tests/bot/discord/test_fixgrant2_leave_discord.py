@@ -23,7 +23,7 @@ async def test_r8_7_discord_ofc_leave_asks_first_at_a_running_tournament(tmp_pat
         tour = t.tournament
         assert tour is not None
         reply = await w.slash(CAROL, "leave")
-        asked = tr("en", "tour.leave_confirm_typed.discord", place=3)
+        asked = tr("en", "tour.leave_confirm_typed", place=3).replace("/leave", "/ofc leave")
         assert reply["content"] == asked, reply["content"]
         assert reply["content"].endswith("Send /ofc leave again to confirm.")
         assert sorted(tour.chips) == [0, 1, 2] and not tour.knocked_out
@@ -31,7 +31,9 @@ async def test_r8_7_discord_ofc_leave_asks_first_at_a_running_tournament(tmp_pat
         assert reply["content"] == tr("en", "tour.left", place=3, prize=0, label="kush")
         assert sorted(tour.chips) == [0, 1]
         reply = await w.slash(BOB, "leave")
-        assert reply["content"] == tr("ru", "tour.leave_confirm_typed.discord", place=2)
+        assert reply["content"] == tr("ru", "tour.leave_confirm_typed", place=2).replace(
+            "/leave", "/ofc leave"
+        )
         assert sorted(tour.chips) == [0, 1]
         reply = await w.slash(BOB, "leave")
         assert reply["content"] == tr("ru", "tour.left", place=2, prize=0, label="kush")
