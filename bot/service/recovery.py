@@ -321,9 +321,14 @@ async def stop(rt: Runtime) -> None:
     in a table's sender held this stop for the whole wait; it is kept for the next start
     (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
     (:meth:`Runtime.edits_kept`: owed again before the table is saved)."""
+    rt.stopping = True  # (no timer starts from now on: a table restored meanwhile has none)
     for p in rt.presenters.values():
         p.stop_retries()
     await rt.stop_timers()
+    # tables being restored anew (a step read back as saved): each is served again before
+    # the tables are saved, not after (its timer ran on past the stop)
+    while renewing := [task for task in rt.renewing.values() if not task.done()]:
+        await asyncio.wait(renewing)
     for t in list(rt.closing.values()):  # a closed table's last messages, under way
         await rt.settled(t)
     for t in list(rt.tables.values()):

@@ -384,6 +384,13 @@ class Runtime:
         #: another step: the store took a repeated key for the first step, the new step
         #: kept in memory only (a second Ready's buy-in never booked, the first's twice)
         self.unsure: dict[int, tuple[int, bool]] = {}
+        #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
+        #: them before it saves the tables (:func:`bot.service.recovery.stop`)
+        self.renewing: dict[int, asyncio.Task[None]] = {}
+        #: the bot is stopping (:func:`bot.service.recovery.stop`): no table's timer starts
+        #: (:meth:`arm`), so a table restored or stepped during the stop (restored anew, taken
+        #: over) has none running after it
+        self.stopping = False
         #: (community, chat) → the openings of a table there under way here (their
         #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
         #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
@@ -733,15 +740,28 @@ class Runtime:
         del self.unsure[t.id]
         log.warning("table %s: step %s was saved after all; restored from storage", t.id, seq)
         self.let_go(t)
-        self.keep(self._restore_anew(t), name=f"table-{t.id}-restore")
+        self._renew(t)
         raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
+
+    def _renew(self, old: LiveTable) -> None:
+        """:meth:`_restore_anew` in the background (:attr:`renewing`, :meth:`drain`)."""
+        task = self.keep(self._restore_anew(old), name=f"table-{old.id}-restore")
+        self.renewing[old.id] = task
+
+        def done(ended: asyncio.Task[None]) -> None:
+            if self.renewing.get(old.id) is ended:
+                del self.renewing[old.id]
+
+        task.add_done_callback(done)
 
     async def _restore_anew(self, old: LiveTable) -> None:
         """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
         there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`).
         The let-go table's senders finish first (:data:`ANEW_WAIT_SECONDS` at most), and what
         they sent of the chat's outbox is not sent again (the stored snapshot, taken before,
-        still owes it: a notice a flood wait held was posted twice)."""
+        still owes it: a notice a flood wait held was posted twice). The bot stopping
+        meanwhile: the table is restored all the same, with no timer (:attr:`stopping`; the
+        stop waits for it and saves it)."""
         from bot.service import recovery  # (it builds on this module)
 
         table_id = old.id
@@ -1419,7 +1439,7 @@ class Runtime:
             t.timer.cancel()
         t.timer = None
         deadline = self.next_deadline(t)
-        if deadline is None or not self.timers or not self.open_here(t):
+        if deadline is None or not self.timers or not self.open_here(t) or self.stopping:
             return
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
