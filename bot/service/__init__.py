@@ -188,6 +188,7 @@ class TableService:
         start: its picture, and the table message behind it, came a second or more after
         the last press)."""
         self.warm_up()
+        self.rt.stopping = False  # (started again after a stop: its timers run again)
         self.rt.restoring = True
         try:
             await recovery.start(self.rt)

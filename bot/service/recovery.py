@@ -11,7 +11,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.model import LiveTable, Phase
+from bot.model import LiveTable, Phase, SeatState
 from bot.screens import Screen
 from bot.service import chats
 from bot.service.play import advance
@@ -166,6 +166,7 @@ async def restore(
     alive: float | None = None,
     *,
     taken_over: bool = False,
+    owed: Mapping[int, tuple[SeatState, Screen]] | None = None,
 ) -> LiveTable | None:
     """Rebuild one open table from its last committed snapshot and resume it (at start, or
     when a worker takes a table over from one that died, issue 14), in the chat storage has
@@ -173,6 +174,9 @@ async def restore(
     last marked itself running, or, taken over, when the worker that served it last renewed
     its chat's lease (:meth:`LiveTable.from_json`). ``taken_over``: by a worker (issue 14):
     the table message the group has is written over, not posted anew (:func:`resume`).
+    ``owed``: private messages of the step the snapshot holds that were never sent (by
+    seat: the seat as it was and the screen; a step read back as saved,
+    :meth:`Runtime._restore_anew`), sent with the resumed table's first step (:func:`resume`).
     Returns the table, or ``None`` when the snapshot could not be used and the table was
     closed with a refund."""
     if not snap:  # created, then a crash before its first save: nobody sat down, nothing to show
@@ -197,7 +201,9 @@ async def restore(
     async with t.lock:
         try:
             # (a moved chat's message is the old chat's: not edited through the new id)
-            await resume(rt, t, keep_message=taken_over and not moved, same_chat=not moved)
+            await resume(
+                rt, t, keep_message=taken_over and not moved, same_chat=not moved, owed=owed
+            )
         except TransitionFailed:
             log.error("table %s: could not resume now; its timer will retry", t.id)
             await rt.arm(t)
@@ -225,7 +231,12 @@ async def release(rt: Runtime, t: LiveTable, *, save: bool = False) -> None:
 
 
 async def resume(
-    rt: Runtime, t: LiveTable, *, keep_message: bool = False, same_chat: bool = True
+    rt: Runtime,
+    t: LiveTable,
+    *,
+    keep_message: bool = False,
+    same_chat: bool = True,
+    owed: Mapping[int, tuple[SeatState, Screen]] | None = None,
 ) -> None:
     """Continue a restored table: its messages are posted anew (the old ones may be gone, and
     their buttons carry old versions), what it owes the chat is sent (a showdown picture
@@ -241,7 +252,13 @@ async def resume(
     certain (a pending ref) is posted anew as at a restart. Posted anew, the old message
     is written as moved, its buttons gone, once it no longer shows the table as it is
     (:meth:`Runtime.retire_earlier`; ``same_chat``: not one of a chat the group left, an
-    upgraded group's, whose ids are not the new chat's)."""
+    upgraded group's, whose ids are not the new chat's).
+
+    ``owed``: private messages (by seat) of the step the snapshot holds that its process
+    never sent (a step read back as saved, :meth:`Runtime._restore_anew`): sent with this
+    step, each over the message the seat had (a seat still at the table keeps that message
+    rather than getting a new one), a player the step stood up told too; a seat this step
+    shows gets its screen as it is now instead."""
     shown, before = t.version, _state(t)
     stacks = await rt.store.stacks(t.id)
     old_ref = None
@@ -274,8 +291,19 @@ async def resume(
             return
     if old_ref is not None and same_chat:
         rt.retire_later(t, old_ref)
+    owed = {  # (a seat someone else sits in by now is not theirs to be told)
+        n: item
+        for n, item in (owed or {}).items()
+        if (seat := t.seats.get(n)) is None or seat.user_id == item[0].user_id
+    }
+    for n, (was, _) in owed.items():  # (its message is there: the step writes over it)
+        if (seat := t.seats.get(n)) is not None:
+            seat.private_ref = was.private_ref
     async with rt.transition(t) as tx:
         tx.group = True
+        for n, (was, screen) in owed.items():
+            tx.privates[n] = screen
+            tx.seated.setdefault(n, was)  # (stood up by that step: told too)
         if community is not None and reconcile(
             t, community.settings, tx, rt.clock(), rt.kush_label(community)
         ):
@@ -321,9 +349,14 @@ async def stop(rt: Runtime) -> None:
     in a table's sender held this stop for the whole wait; it is kept for the next start
     (:meth:`Runtime.flush_outbox`), and so is a showdown's edit of the table message held so
     (:meth:`Runtime.edits_kept`: owed again before the table is saved)."""
+    rt.stopping = True  # (no timer starts from now on: a table restored meanwhile has none)
     for p in rt.presenters.values():
         p.stop_retries()
     await rt.stop_timers()
+    # tables being restored anew (a step read back as saved): each is served again before
+    # the tables are saved, not after (its timer ran on past the stop)
+    while renewing := [task for task in rt.renewing.values() if not task.done()]:
+        await asyncio.wait(renewing)
     for t in list(rt.closing.values()):  # a closed table's last messages, under way
         await rt.settled(t)
     for t in list(rt.tables.values()):

@@ -24,13 +24,14 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import json
 import logging
 import random
 import time
 import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Literal
 
 from bot import pictures, render, thinking
 from bot.drawing import Drawer
@@ -191,6 +192,38 @@ def unsure_ref(ref: str | None) -> bool:
     """Whether a table message ``ref`` is not posted for certain: none, or a pending one
     (:data:`~bot.model.PENDING_PREFIX`: being posted, or perhaps posted, its answer lost)."""
     return ref is None or ref.startswith(PENDING_PREFIX)
+
+
+#: what a step's commit answered with an error is found to be when read back
+#: (:meth:`Runtime._read_back`)
+ReadBack = Literal["saved", "not saved", "closed", "unknown"]
+
+
+def stored_as(data: Mapping[str, Any]) -> Any:
+    """A snapshot as storage gives it back (JSON: tuples as lists, keys as strings), to
+    compare a step's snapshot with the one stored.
+
+    :raises TypeError: ``data`` is not JSON (storage refuses it)."""
+
+    def plain(value: object) -> Any:
+        if isinstance(value, Mapping):
+            return dict(value)
+        raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
+
+    return json.loads(json.dumps(data, default=plain))
+
+
+def step_privates(old: LiveTable, step: Tx) -> dict[int, tuple[SeatState, Screen]]:
+    """The private messages of ``step``, a step of table ``old`` rolled back and read back
+    as saved (:meth:`Runtime._restore_anew`), by seat: each with the seat it goes to (as
+    ``old`` has it now, its message refs those its sender wrote; a seat the step stood up,
+    from before the step). Computer players have no private chat."""
+    out: dict[int, tuple[SeatState, Screen]] = {}
+    for s, screen in step.privates.items():
+        seat = old.seats.get(s) or step.seated.get(s)
+        if seat is not None and not seat.bot:
+            out[s] = (seat, screen)
+    return out
 
 
 def owes(t: LiveTable) -> bool:
@@ -384,6 +417,18 @@ class Runtime:
         #: another step: the store took a repeated key for the first step, the new step
         #: kept in memory only (a second Ready's buy-in never booked, the first's twice)
         self.unsure: dict[int, tuple[int, bool]] = {}
+        #: of :attr:`unsure`, each step itself and the snapshot it committed (``None``: a
+        #: closing step owing nothing): read back as saved, its messages go out as if its
+        #: commit had answered (:meth:`_restore_anew`), and a closing one is told from a close
+        #: another worker made (:meth:`_read_back`)
+        self._unsure_steps: dict[int, tuple[Tx, dict[str, Any] | None]] = {}
+        #: the tables being restored anew (:meth:`_restore_anew`), by id: the stop waits for
+        #: them before it saves the tables (:func:`bot.service.recovery.stop`)
+        self.renewing: dict[int, asyncio.Task[None]] = {}
+        #: the bot is stopping (:func:`bot.service.recovery.stop`): no table's timer starts
+        #: (:meth:`arm`), so a table restored or stepped during the stop (restored anew, taken
+        #: over) has none running after it
+        self.stopping = False
         #: (community, chat) → the openings of a table there under way here (their
         #: :meth:`~storage.api.Store.create_table`): a record one of them is making is not
         #: taken for one a failed opening left (:func:`bot.service.lobby.open_table`)
@@ -675,17 +720,19 @@ class Runtime:
             raise TransitionFailed(str(exc)) from exc
         except asyncio.CancelledError:  # the write may go on (both stores finish a started one)
             self.rollback(tx)
-            self.unsure[t.id] = (seq, tx.close)
+            self._unsure(tx, seq, data)
             raise
         except Exception as exc:
             # the error may have come after the COMMIT applied (a connection lost before its
             # answer): what storage holds now tells
-            saved = await self._saved(t.id, seq, tx.close)
-            if saved is not True:
+            saved = await self._read_back(t.id, seq, tx.close, data)
+            if saved != "saved":
                 self.rollback(tx)
-                if saved is None:
-                    self.unsure[t.id] = (seq, tx.close)
+                if saved == "unknown":
+                    self._unsure(tx, seq, data)
                 log.error("table %s: transition %s not saved, nothing changed: %r", t.id, seq, exc)
+                if saved == "closed":
+                    self._closed_elsewhere(t)
                 raise TransitionFailed(str(exc)) from exc
             log.warning("table %s: transition %s saved though storage said %r", t.id, seq, exc)
         if tx.close:  # the table is closed: stop serving it
@@ -699,49 +746,117 @@ class Runtime:
         else:
             await self.arm(t)
 
-    async def _saved(self, table_id: int, seq: int, close: bool) -> bool | None:
-        """Whether the step ``seq`` of the table is what storage holds (read back after a
-        commit that failed: it may have applied all the same): ``True`` when its snapshot
-        is the stored one (or, a closing step, the table is closed), ``False`` when not,
-        ``None`` when storage cannot be read either."""
+    def _unsure(self, tx: Tx, seq: int, data: dict[str, Any] | None) -> None:
+        """Step ``tx`` (number ``seq``, its snapshot ``data``), rolled back, may have been
+        saved all the same: the table's next step reads it first (:attr:`unsure`)."""
+        t = tx.table
+        self.unsure[t.id] = (seq, tx.close)
+        self._unsure_steps[t.id] = (tx, data)
+
+    def _sure(self, table_id: int) -> None:
+        """The outcome of the table's unsure step is known (:attr:`unsure`)."""
+        self.unsure.pop(table_id, None)
+        self._unsure_steps.pop(table_id, None)
+
+    def _closed_elsewhere(self, t: LiveTable) -> None:
+        """Storage has table ``t`` closed, and not by a step of this process (another worker
+        closed it, issue 14, and sends its closing messages): it is no longer served here,
+        nothing sent (each of its steps here was refused against the closed table)."""
+        log.warning("table %s: closed in storage by another step; no longer served here", t.id)
+        self._sure(t.id)
+        self.let_go(t)
+
+    async def _read_back(
+        self, table_id: int, seq: int, close: bool, data: Mapping[str, Any] | None
+    ) -> ReadBack:
+        """Whether the step ``seq`` of the table (its snapshot ``data``) is what storage
+        holds (read back after a commit that failed: it may have applied all the same):
+        ``"saved"`` when its snapshot is the stored one (or, a closing step, the table is
+        closed with the final snapshot it committed, or, owing nothing, closed at all),
+        ``"not saved"`` when not, ``"closed"`` when the table is closed by another step
+        (another worker's close, issue 14: whose closing messages that worker sends; this
+        step's would be a second closing notice), ``"unknown"`` when storage cannot be read
+        either."""
         try:
             state = await self.store.table_state(table_id)
+            if state is None and close and data is not None:
+                # (the final snapshot is what the closing commit stored: another worker's
+                # close keeps its own, and one that sent its messages forgot it)
+                finals = await self.store.closed_snapshots()
         except Exception as exc:
             log.error("table %s: whether step %s was saved is not known: %r", table_id, seq, exc)
-            return None
+            return "unknown"
         if state is None:  # closed (a table served here is open but by a closing step)
-            return close
-        return not close and int(state[1].get("seq", 0)) == seq
+            if not close:
+                return "closed"
+            if data is None:  # (it owed nothing: whoever closed it, nothing is sent twice)
+                return "saved"
+            try:
+                ours = stored_as(data)
+            except (TypeError, ValueError):  # (not JSON: never stored)
+                return "closed"
+            mine = any(r.id == table_id and stored_as(snap) == ours for r, snap in finals)
+            return "saved" if mine else "closed"
+        if not close and int(state[1].get("seq", 0)) == seq:
+            return "saved"
+        return "not saved"
 
     async def _unsure_first(self, tx: Tx) -> None:
         """Before a step of a table whose last commit's outcome was not known
         (:attr:`unsure`): read it. Not saved: the step goes on (its key is free). Saved: the
         table here is behind storage, so it is rolled back, let go and restored anew from
-        what storage holds (:func:`bot.service.recovery.restore`, in the background), and
-        the step refused. Still not known: the step is refused, nothing changed.
+        what storage holds (:func:`bot.service.recovery.restore`, in the background), the
+        unsure step's messages sent as if its commit had answered (:meth:`_restore_anew`),
+        and the step refused. Closed by another worker: let go, nothing sent
+        (:meth:`_closed_elsewhere`), the step refused. Still not known: the step is refused,
+        nothing changed.
 
         :raises TransitionFailed: the step cannot be saved now."""
         t = tx.table
         seq, close = self.unsure[t.id]
-        saved = await self._saved(t.id, seq, close)
-        if saved is False:
-            del self.unsure[t.id]
+        step, data = self._unsure_steps.get(t.id, (None, None))
+        saved = await self._read_back(t.id, seq, close, data)
+        if saved == "not saved":
+            self._sure(t.id)
             return
         self.rollback(tx)
-        if saved is None:
+        if saved == "unknown":
             raise TransitionFailed(f"whether step {seq} of table {t.id} was saved is not known")
-        del self.unsure[t.id]
+        if saved == "closed":
+            self._closed_elsewhere(t)
+            raise TransitionFailed(f"table {t.id} was closed by another step")
+        self._sure(t.id)
         log.warning("table %s: step %s was saved after all; restored from storage", t.id, seq)
         self.let_go(t)
-        self.keep(self._restore_anew(t), name=f"table-{t.id}-restore")
+        self._renew(t, step, data)
         raise TransitionFailed(f"step {seq} of table {t.id} was saved after all")
 
-    async def _restore_anew(self, old: LiveTable) -> None:
+    def _renew(self, old: LiveTable, step: Tx | None, data: dict[str, Any] | None) -> None:
+        """:meth:`_restore_anew` in the background (:attr:`renewing`, :meth:`drain`)."""
+        task = self.keep(self._restore_anew(old, step, data), name=f"table-{old.id}-restore")
+        self.renewing[old.id] = task
+
+        def done(ended: asyncio.Task[None]) -> None:
+            if self.renewing.get(old.id) is ended:
+                del self.renewing[old.id]
+
+        task.add_done_callback(done)
+
+    async def _restore_anew(
+        self, old: LiveTable, step: Tx | None = None, data: Mapping[str, Any] | None = None
+    ) -> None:
         """Serve a table again from what storage holds (:meth:`_unsure_first`); closed
-        there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`).
-        The let-go table's senders finish first (:data:`ANEW_WAIT_SECONDS` at most), and what
-        they sent of the chat's outbox is not sent again (the stored snapshot, taken before,
-        still owes it: a notice a flood wait held was posted twice)."""
+        there, send what its closing step owes the chat (:func:`~bot.service.recovery.deliver`),
+        if that is the final snapshot of ``step`` (the unsure step read back as saved, its
+        snapshot ``data``; another worker's close sends its own). The let-go table's senders
+        finish first (:data:`ANEW_WAIT_SECONDS` at most), and what they sent of the chat's
+        outbox is not sent again (the stored snapshot, taken before, still owes it: a notice
+        a flood wait held was posted twice). The private messages of ``step`` go out with
+        the restored table's first step (:func:`~bot.service.recovery.resume`), each over
+        the player's message as the step would have written it (a player it stood up, a
+        leaver, told too): its "hand over" screens were never sent, the hand it ended not
+        being one the restored table shows. The bot stopping meanwhile: the table is restored
+        all the same, with no timer (:attr:`stopping`; the stop waits for it and saves it)."""
         from bot.service import recovery  # (it builds on this module)
 
         table_id = old.id
@@ -755,11 +870,18 @@ class Runtime:
                 await asyncio.wait_for(self.settled(old), ANEW_WAIT_SECONDS)
             state = await self.store.table_state(table_id)
             if state is not None and table_id not in self.tables:
-                await recovery.restore(self, state[0], sent(state[1]))
-            elif state is None:  # closed by that step: what it owes the chat is sent
+                owed = step_privates(old, step) if step is not None and not step.close else {}
+                await recovery.restore(self, state[0], sent(state[1]), owed=owed)
+            elif state is None and (step is None or data is not None):
+                # closed by that step: what it owes the chat is sent (one that owed nothing
+                # sends nothing: a final snapshot stored is another close's)
+                ours = None if data is None else stored_as(data)
                 for record, snap in await self.store.closed_snapshots():
-                    if record.id == table_id and table_id not in self.closing:
-                        await recovery.deliver(self, record, sent(snap))
+                    if record.id != table_id or table_id in self.closing:
+                        continue
+                    if ours is not None and stored_as(snap) != ours:
+                        continue  # (another worker's close: that worker sends it)
+                    await recovery.deliver(self, record, sent(snap))
         except Exception:
             log.exception("table %s: not restored from storage; the next start does", table_id)
 
@@ -1419,7 +1541,7 @@ class Runtime:
             t.timer.cancel()
         t.timer = None
         deadline = self.next_deadline(t)
-        if deadline is None or not self.timers or not self.open_here(t):
+        if deadline is None or not self.timers or not self.open_here(t) or self.stopping:
             return
         t.timer = asyncio.create_task(self._timer(t, deadline), name=f"table-{t.id}-timer")
 
