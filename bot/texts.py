@@ -1768,6 +1768,12 @@ TEXTS: dict[str, dict[str, str]] = {
         "en": "Could not tell whether the grant was saved: check {name}'s balance before granting again.",
         "ru": "Не удалось проверить, сохранена ли выдача: посмотрите баланс {name}, прежде чем выдавать снова.",
     },
+    # storage did not answer within STORAGE_WAIT_SECONDS a command that holds no table
+    # (/stats, /balance, /daily, …: TableService._within)
+    "err.storage_slow": {
+        "en": "The database did not answer in time. Please try again in a moment.",
+        "ru": "База данных не ответила вовремя. Попробуйте ещё раз чуть позже.",
+    },
     "err.storage": {
         "en": "Could not save that; nothing changed. Please try again.",
         "ru": "Не удалось сохранить, ничего не изменилось. Попробуйте ещё раз.",
