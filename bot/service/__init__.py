@@ -253,15 +253,18 @@ class TableService:
         restart. A store error is logged, never raised: the next update of theirs writes it
         again."""
         try:
-            await self.rt.store.remember_username(platform, username, user_id)
+            with answer_within(self.rt.storage_wait):  # (a pool connection held, else)
+                await self.rt.store.remember_username(platform, username, user_id)
         except Exception as exc:
             log.warning("could not keep the username of %s: %r", user_id, exc)
 
     async def user_of_username(self, platform: str, username: str) -> str | None:
         """The user id ``username`` (with or without ``@``) names in the store, or ``None``
-        (none known, or the store failed: logged)."""
+        (none known, or the store failed or did not answer within :attr:`Runtime.storage_wait`:
+        logged; the command that asked goes on, bound afresh)."""
         try:
-            return await self.rt.store.user_of_username(platform, username)
+            with answer_within(self.rt.storage_wait):
+                return await self.rt.store.user_of_username(platform, username)
         except Exception as exc:
             log.warning("could not look the username %r up: %r", username, exc)
             return None
@@ -269,7 +272,8 @@ class TableService:
     async def _keep_alive(self) -> None:
         while True:
             try:
-                await self.mark_alive()
+                with answer_within(self.rt.storage_wait):  # (a silent database held it)
+                    await self.mark_alive()
             except Exception as exc:  # the store is busy or away: the next mark will do
                 log.warning("could not mark the bot running: %r", exc)
             await asyncio.sleep(ALIVE_SECONDS)
@@ -1096,11 +1100,14 @@ class TableService:
         upgraded to a supergroup, followed by another worker, or by this process before a
         restart: :meth:`storage.api.Store.moved_chat`), else ``None``; ``None`` too for a
         chat with a table served here (it moves with its chat) and when storage cannot
-        tell (logged; the update is handled under the id it came with)."""
+        tell (logged; the update is handled under the id it came with), or does not answer
+        within :attr:`Runtime.storage_wait` (every update of a Telegram basic group asks
+        this first: a silent database held every command and press there for good)."""
         if self.rt.table_at(platform, chat_id) is not None:
             return None
         try:
-            return await self.rt.store.moved_chat(platform, chat_id)
+            with answer_within(self.rt.storage_wait):
+                return await self.rt.store.moved_chat(platform, chat_id)
         except StorageError as exc:
             log.warning("where chat %s moved is not known: %r", chat_id, exc)
             return None

@@ -21,10 +21,11 @@ from bot.service import TableService
 from bot.service.runtime import STORAGE_WAIT, Runtime
 from bot.texts import tr
 from storage.api import LedgerKind, StorageTimeout, time_left
+from storage.check import check_store
 from storage.memory import MemoryStore
 from tests.bot.conftest import Clock
 from tests.bot.fakes import FakePresenter
-from tests.bot.test_service import ALICE, BOB, GROUP
+from tests.bot.test_service import ALICE, BOB, GROUP, press_auto_and_confirm, seated
 
 #: the bound of these tests (short: the tests wait it out)
 WAIT = 0.2
@@ -196,3 +197,73 @@ async def test_a_grant_meeting_a_silent_database_says_it_cannot_tell() -> None:
     community = await store.community("telegram", "-100")
     bob = await store.find_player(community.id, BOB.user_id)
     assert bob is not None and bob.balance == 1000
+
+
+async def test_the_looks_before_a_command_give_up_on_a_silent_database() -> None:
+    """What an adapter asks before it hands a command on (every update of a Telegram basic
+    group: where the chat moved, ``moved_chat``; ``/grant @name``'s username) gives up
+    after the bound as "not known" (``None``, logged), so the command itself is answered;
+    it waited for good, and so did every command and press of the group."""
+    store = SilentStore()
+    service = new_service(store)
+    store.silent.update({"moved_chat", "user_of_username"})
+    assert await asyncio.wait_for(service.moved_chat("telegram", "-100"), HUNG) is None
+    assert await asyncio.wait_for(service.user_of_username("telegram", "bob"), HUNG) is None
+    assert store.asked == {"moved_chat": 1, "user_of_username": 1}
+
+
+async def test_a_workers_lease_renewal_gives_up_on_a_silent_database() -> None:
+    """A worker's heartbeat and lease renewals (issue 14) on a database that does not
+    answer give up after half the lease time (:data:`bot.cluster.RENEW_SHARE`), so the
+    round is logged and the next one tries: the round hung for good, and with it the news
+    of leases lost."""
+    from bot.cluster import Worker
+
+    store = SilentStore()
+    service = new_service(store)
+    worker = Worker(service, "w1", "http://127.0.0.1:1", ttl=1.0)
+    store.silent.add("heartbeat")
+    with pytest.raises(StorageTimeout):
+        await asyncio.wait_for(worker.renew(), HUNG)
+    store.silent = {"renew_leases"}
+    with pytest.raises(StorageTimeout):
+        await asyncio.wait_for(worker.renew(), HUNG)
+    assert store.asked == {"heartbeat": 1, "renew_leases": 1}
+    store.silent.clear()
+    await worker.renew()
+    assert "w1" in await store.live_workers()
+
+
+async def test_r8_2_a_timer_step_adding_top_ups_gives_up_on_a_silent_database() -> None:
+    """The timer's step after a hand adds the top-ups asked for during it (R8.2), reading
+    the group's settings first: on a database that does not answer that read gives up after
+    the bound, the step changes nothing and frees the table (it held the table, and every
+    press there, for good); once the database answers the top-up is added and the next hand
+    dealt."""
+    store = SilentStore()
+    service = new_service(store)
+    presenter = service.rt.presenters["telegram"]
+    assert isinstance(presenter, FakePresenter)
+    t = await seated(service, ALICE, BOB)
+    assert t is not None and t.hand is not None
+    alice = t.seats[0]
+    reply = await service.top_up(GROUP, ALICE, "50")
+    assert not reply.alert, reply.text
+    while t.hand is not None and t.hand_no == 1:
+        to_act = t.seats[t.hand.to_act[0]]
+        await press_auto_and_confirm(service, presenter, ALICE if to_act is alice else BOB)
+    after_hand, seq = alice.stack, t.seq
+    store.silent.add("get_community")
+    await asyncio.wait_for(service.run_due(), HUNG)
+    assert store.asked == {"get_community": 1}
+    assert (alice.stack, alice.top_up, t.seq, t.hand) == (after_hand, 50, seq, None)
+    assert not t.lock.locked()
+    store.silent.clear()
+    await service.run_due()
+    assert (alice.stack, alice.top_up) == (after_hand + 50, 0)
+    clock = service.rt.clock
+    assert isinstance(clock, Clock)
+    clock.now += 6  # (the next deal comes 5 s after the hand)
+    await service.run_due()
+    assert t.hand is not None and t.hand_no == 2
+    assert await check_store(store) == []
