@@ -555,7 +555,6 @@ class TableService:
         return Reply(tr(lang, "err.after_commit"), alert=True)
 
     # -- commands --------------------------------------------------------------------------
-    @_waits_for_storage
     async def new_table(
         self, chat: ChatRef, actor: Actor, game: str | None = None, request: str | None = None
     ) -> Reply:
@@ -564,7 +563,6 @@ class TableService:
         closed opens no other, :func:`lobby.open_table`)."""
         return await self._open(chat, actor, game, tournament=False, request=request)
 
-    @_waits_for_storage
     async def new_tournament(
         self, chat: ChatRef, actor: Actor, game: str | None = None, request: str | None = None
     ) -> Reply:
@@ -583,8 +581,15 @@ class TableService:
         tournament: bool,
         request: str | None = None,
     ) -> Reply:
-        community = await self._community(chat)
-        lang = await self._lang(community, actor)
+        """:meth:`new_table` and :meth:`new_tournament`. The reads before and the opening
+        each wait :attr:`Runtime.storage_wait` at most (``err.storage_slow`` after; apart:
+        an idle close due first, :meth:`_idle_closed`, sends its messages in between)."""
+        try:
+            with answer_within(self.rt.storage_wait):
+                community = await self._community(chat)
+                lang = await self._lang(community, actor)
+        except StorageTimeout:
+            return Reply(tr(language_of(actor.language), "err.storage_slow"), alert=True)
         if chat.private:
             return Reply(tr(lang, "reply.group_only"), alert=True)
         # the game first: "/newtable holdem" at an open table answered "already has an open
@@ -627,12 +632,15 @@ class TableService:
             except OptionError as exc:  # stored payouts or schedule that make no tournament
                 return Reply(tr(lang, "reply.settings_bad", error=str(exc)), alert=True)
         try:
-            t = await lobby.open_table(
-                self.rt, community, chat.platform, chat.chat_id, options, lang,
-                tournament=tour, opener=actor.user_id, topic=chat.topic, request=request,
-            )  # fmt: skip
+            with answer_within(self.rt.storage_wait):  # (a silent database)
+                t = await lobby.open_table(
+                    self.rt, community, chat.platform, chat.chat_id, options, lang,
+                    tournament=tour, opener=actor.user_id, topic=chat.topic, request=request,
+                )  # fmt: skip
         except TransitionFailed:
             return Reply(tr(lang, "err.storage"), alert=True)
+        except StorageTimeout:  # (a record made all the same is closed by the next opening)
+            return Reply(tr(lang, "err.storage_slow"), alert=True)
         except StorageError:
             # another /newtable in this chat opened one while this one waited on storage
             existing = self.table_in(chat)
@@ -1238,12 +1246,10 @@ class TableService:
         await chats.player_unreachable(self.rt, platform, user_id)
 
     # -- private chat ----------------------------------------------------------------------
-    @_waits_for_storage
     async def hand_picture(self, chat: ChatRef, actor: Actor) -> Reply:
         """``/hand``: a picture of the player's own board, in the private chat only."""
         return await hand_pictures.hand_picture(self.rt, chat, actor)
 
-    @_waits_for_storage
     async def private_start(self, actor: Actor, arg: str) -> Reply:
         """``/start t<table>`` in a private chat: show the player's hand there."""
         lang = language_of(actor.language)

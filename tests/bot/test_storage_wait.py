@@ -267,3 +267,15 @@ async def test_r8_2_a_timer_step_adding_top_ups_gives_up_on_a_silent_database() 
     await service.run_due()
     assert t.hand is not None and t.hand_no == 2
     assert await check_store(store) == []
+
+
+async def test_a_private_start_meeting_a_silent_database_answers_with_what_it_has() -> None:
+    """A bare ``/start`` in the private chat (unblocking the bot sends one) looks up the
+    tables other workers serve for the player (issue 14): a database that does not answer
+    leaves them out after the bound, and the player is answered (it waited for good)."""
+    store = SilentStore()
+    service = new_service(store)
+    store.silent.add("seated_tables")
+    reply = await answered(service.private_start(ALICE, ""))
+    assert store.asked == {"seated_tables": 1}
+    assert reply.text == tr("en", "reply.welcome")
