@@ -38,18 +38,36 @@ class SilentStore(MemoryStore):
     """The in-memory store whose calls named in :attr:`silent` never answer (a silent
     database): one bound by :func:`~storage.api.answer_within` raises
     :class:`StorageTimeout` when its time is up, as the real stores do; an unbound one waits
-    for good. :attr:`asked` counts the silent calls made."""
+    for good. :attr:`asked` counts the silent calls made. The calls named in :attr:`slow`
+    answer after so many seconds, or raise :class:`StorageTimeout` when their bound ends
+    first; as the real stores, no call is tried once its bound is spent."""
 
     def __init__(self) -> None:
         super().__init__()
         self.silent: set[str] = set()
+        self.slow: dict[str, float] = {}
         self.asked: dict[str, int] = {}
 
     def __getattribute__(self, name: str) -> Any:
         attr = super().__getattribute__(name)
-        if name.startswith("_") or name not in super().__getattribute__("silent"):
+        if name.startswith("_") or not asyncio.iscoroutinefunction(attr):
             return attr
         asked = super().__getattribute__("asked")
+        delay = super().__getattribute__("slow").get(name)
+        if name not in super().__getattribute__("silent"):
+
+            async def bound(*args: Any, **kwargs: Any) -> Any:
+                left = time_left()
+                if left == 0:
+                    raise StorageTimeout(f"{name}: no time left")
+                if delay is not None:
+                    asked[name] = asked.get(name, 0) + 1
+                    await asyncio.sleep(delay if left is None else min(delay, left))
+                    if left is not None and delay > left:
+                        raise StorageTimeout(f"{name}: no answer within the bound")
+                return await attr(*args, **kwargs)
+
+            return bound
 
         async def never(*args: Any, **kwargs: Any) -> Any:
             asked[name] = asked.get(name, 0) + 1
@@ -279,3 +297,22 @@ async def test_a_private_start_meeting_a_silent_database_answers_with_what_it_ha
     reply = await answered(service.private_start(ALICE, ""))
     assert store.asked == {"seated_tables": 1}
     assert reply.text == tr("en", "reply.welcome")
+
+
+async def test_r8_2_each_table_takes_a_settings_change_in_time_of_its_own() -> None:
+    """An admin's ``/settings min_buy_in 300`` whose write took most of the command's time
+    (a far database): the group's table still takes the new buy-in at once, its step having
+    time of its own for storage (it found the command's spent and kept the change pending
+    until its next step)."""
+    store = SilentStore()
+    service = new_service(store)
+    await service.new_table(GROUP, ALICE)
+    t = service.table_in(GROUP)
+    assert t is not None and t.min_buy_in == 200
+    store.slow = {"change_settings": WAIT * 0.6, "commit": WAIT * 0.6}
+    reply = await answered(service.settings(GROUP, ALICE, True, ["min_buy_in", "300"]))
+    assert not reply.alert, reply.text
+    assert store.asked == {"change_settings": 1, "commit": 1}
+    assert t.min_buy_in == 300
+    state = await store.table_state(t.id)
+    assert state is not None and state[1]["min_buy_in"] == 300
