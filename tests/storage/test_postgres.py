@@ -441,11 +441,17 @@ async def test_every_connection_asks_the_server_for_tcp_keepalives(url: str) -> 
         await bare.close()
 
 
-def test_a_keepalive_set_in_the_database_url_holds() -> None:
+async def test_a_keepalive_set_in_the_database_url_holds(url: str) -> None:
     """A keepalive setting in ``DATABASE_URL``'s query (``?tcp_keepalives_idle=30``: asyncpg
     passes it to the server) is the operator's: the store does not override it with its
-    own, and adds the others."""
+    own, and adds the others; the server takes all three from the connection."""
     plain = "postgresql://ofc:pw@db.example:5432/ofc"
     assert postgres_module.keepalives(plain) == dict(postgres_module.KEEPALIVES)
     given = postgres_module.keepalives(f"{plain}?sslmode=require&tcp_keepalives_idle=30")
     assert given == {"tcp_keepalives_interval": "10", "tcp_keepalives_count": "6"}
+    store = await PostgresStore.open(f"{url}&tcp_keepalives_idle=30")
+    try:
+        names = set(postgres_module.KEEPALIVES)
+        assert await _keepalive_sources(store, 1) == [dict.fromkeys(names, "client")]
+    finally:
+        await store.close()
